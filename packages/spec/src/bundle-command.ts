@@ -1,0 +1,22 @@
+// Writes the bundled spec files into dist/. Run by `npm run build` in this package.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bundleSpecs, SpecSourceError } from "./bundle.js";
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const specsDir = join(packageDir, "..", "..", "specs");
+const outDir = join(packageDir, "dist");
+
+try {
+  const files = bundleSpecs({
+    openapiYaml: readFileSync(join(specsDir, "spot-api.openapi.yaml"), "utf8"),
+    endpointSchemaJson: readFileSync(join(specsDir, "endpoint.schema.json"), "utf8"),
+  });
+  mkdirSync(outDir, { recursive: true });
+  for (const file of files) writeFileSync(join(outDir, file.path), file.contents);
+  console.log(`spec: wrote ${files.map((f) => `dist/${f.path}`).join(", ")}`);
+} catch (error) {
+  console.error(error instanceof SpecSourceError ? error.message : error);
+  process.exit(1);
+}

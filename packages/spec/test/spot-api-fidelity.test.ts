@@ -1,0 +1,210 @@
+// The spec against the source document's tables (test/data/seed-000.ts): operations, methods,
+// paths, auth classes and every parameter's name, type, required flag and default.
+import { describe, expect, it } from "vitest";
+import { type SeedParameter, type SeedType, seedAuthClasses, seedOperations } from "./data/seed-000.js";
+import { type Json, listOperations, loadSourceSpec, resolve } from "./support/openapi.js";
+
+const spec = loadSourceSpec();
+const operations = listOperations(spec);
+const byId = new Map(operations.map((op) => [op.operation.operationId as string, op]));
+
+/** Reduces a parameter's schema to the seed's type vocabulary, or says what it found. */
+function seedTypeOf(parameter: Json): SeedType | string {
+  if (parameter.content) {
+    const schema = resolve(spec, parameter.content["application/json"]?.schema);
+    const items = resolve(spec, schema?.items);
+    return schema?.type === "array" && items?.type === "string" ? "array of string" : JSON.stringify(schema);
+  }
+  const schema = resolve(spec, parameter.schema);
+  if (schema.type === "string" && schema.format === "date-time") return "date_time";
+  if (schema.type === "number") return "float";
+  if (schema.type === "integer" || schema.type === "string") return schema.type;
+  return JSON.stringify(schema);
+}
+
+describe("operations", () => {
+  it("has exactly the 17 operations of the seed", () => {
+    expect(operations.map((op) => op.operation.operationId).sort()).toEqual(
+      seedOperations.map((op) => op.operationId).sort(),
+    );
+  });
+
+  it.each(seedOperations.map((seed) => [seed.operationId, seed] as const))(
+    "%s: method and path",
+    (id, seed) => {
+      const found = byId.get(id);
+      expect(found, `operation ${id}`).toBeDefined();
+      expect({ method: found?.method, path: found?.path }).toEqual({ method: seed.method, path: seed.path });
+    },
+  );
+
+  it.each(seedOperations.map((seed) => [seed.operationId, seed.auth] as const))(
+    "%s: x-auth-class is %s",
+    (id, auth) => {
+      expect(byId.get(id)?.operation["x-auth-class"]).toBe(auth);
+    },
+  );
+
+  it("the auth classes group the operations as section 5 of the seed does", () => {
+    const grouped: Record<string, string[]> = {};
+    for (const { operation } of operations) {
+      const cls = operation["x-auth-class"] as string;
+      grouped[cls] ??= [];
+      grouped[cls].push(operation.operationId);
+    }
+    for (const cls of Object.keys(seedAuthClasses) as (keyof typeof seedAuthClasses)[]) {
+      expect(grouped[cls]?.sort(), cls).toEqual([...seedAuthClasses[cls]].sort());
+    }
+  });
+
+  it("security follows the auth class: none → [], market_data → key, trade/user_data → key + signature", () => {
+    const want: Record<string, Json> = {
+      none: [],
+      market_data: [{ apiKey: [] }],
+      trade: [{ apiKey: [], signature: [] }],
+      user_data: [{ apiKey: [], signature: [] }],
+    };
+    for (const { operation } of operations) {
+      expect(operation.security, operation.operationId).toEqual(want[operation["x-auth-class"]]);
+    }
+  });
+});
+
+describe("parameters", () => {
+  const cases = seedOperations.flatMap((seed) =>
+    seed.parameters.map((p) => [`${seed.operationId}.${p.name}`, seed.operationId, p] as const),
+  );
+
+  it.each(seedOperations.map((s) => [s.operationId, s.parameters.map((p) => p.name)] as const))(
+    "%s declares exactly the seed's parameters, in order",
+    (id, names) => {
+      const params: Json[] = (byId.get(id)?.operation.parameters ?? []).map((p: Json) => resolve(spec, p));
+      expect(params.map((p) => p.name)).toEqual(names);
+    },
+  );
+
+  it.each(cases)("%s: type, required and default", (_label, id, seed: SeedParameter) => {
+    const parameter = (byId.get(id)?.operation.parameters as Json[])
+      .map((p) => resolve(spec, p))
+      .find((p) => p.name === seed.name);
+    expect(parameter.in).toBe("query");
+    expect(seedTypeOf(parameter)).toBe(seed.type);
+    expect(parameter.required === true).toBe(seed.required);
+    const schema = parameter.schema ? resolve(spec, parameter.schema) : undefined;
+    expect(schema?.default).toBe(seed.default);
+  });
+
+  it("ids and epoch-ms times are int64", () => {
+    for (const [id, name] of [
+      ["historical_trades", "fromId"],
+      ["aggTrades", "fromId"],
+      ["cancel_order", "orderId"],
+      ["query_order", "orderId"],
+      ["all_orders", "orderId"],
+      ["all_orders", "startTime"],
+      ["all_orders", "endTime"],
+      ["new_order", "recvWindow"],
+    ] as const) {
+      const parameter = (byId.get(id)?.operation.parameters as Json[])
+        .map((p) => resolve(spec, p))
+        .find((p) => p.name === name);
+      expect(resolve(spec, parameter.schema).format, `${id}.${name}`).toBe("int64");
+    }
+  });
+
+  it("only new_order declares recvWindow", () => {
+    const declaring = operations
+      .filter(({ operation }) =>
+        (operation.parameters ?? []).some((p: Json) => resolve(spec, p).name === "recvWindow"),
+      )
+      .map(({ operation }) => operation.operationId);
+    expect(declaring).toEqual(["new_order"]);
+  });
+
+  it("recent_trades_list.limit has no default but its description mentions 500", () => {
+    const limit = resolve(spec, byId.get("recent_trades_list")?.operation.parameters[1]);
+    expect(limit.schema.default).toBeUndefined();
+    expect(limit.description).toMatch(/500/);
+  });
+
+  it("form bodies of POST/DELETE operations carry the same parameter names as the query", () => {
+    for (const { operation, method } of operations) {
+      if (method === "get") continue;
+      expect(operation["x-parameter-placement"], operation.operationId).toBe("query-or-form-body");
+      const body = resolve(spec, operation.requestBody);
+      expect(body.required).toBe(false);
+      const form = resolve(spec, body.content["application/x-www-form-urlencoded"].schema);
+      const names = (operation.parameters as Json[]).map((p) => resolve(spec, p).name);
+      expect(Object.keys(form.properties)).toEqual(expect.arrayContaining(names));
+      const extra = Object.keys(form.properties).filter((n) => !names.includes(n));
+      expect(extra.sort(), operation.operationId).toEqual(
+        ["recvWindow", "signature", "timestamp"].filter((n) => !names.includes(n)),
+      );
+    }
+  });
+});
+
+describe("gaps filled from the live API", () => {
+  const enumOf = (name: string) => resolve(spec, { $ref: `#/components/schemas/${name}` }).enum;
+
+  it.each([
+    ["OrderSide", ["BUY", "SELL"]],
+    [
+      "OrderType",
+      ["LIMIT", "MARKET", "STOP_LOSS", "STOP_LOSS_LIMIT", "TAKE_PROFIT", "TAKE_PROFIT_LIMIT", "LIMIT_MAKER"],
+    ],
+    ["TimeInForce", ["GTC", "IOC", "FOK"]],
+    ["NewOrderResponseType", ["ACK", "RESULT", "FULL"]],
+    [
+      "OrderStatus",
+      [
+        "NEW",
+        "PENDING_NEW",
+        "PARTIALLY_FILLED",
+        "FILLED",
+        "CANCELED",
+        "PENDING_CANCEL",
+        "REJECTED",
+        "EXPIRED",
+        "EXPIRED_IN_MATCH",
+      ],
+    ],
+  ])("%s enum", (name, want) => {
+    expect(enumOf(name)).toEqual(want);
+  });
+
+  it("x-order-type-rules covers every order type and names only new_order parameters", () => {
+    const op = byId.get("new_order")?.operation;
+    const rules = op["x-order-type-rules"];
+    expect(Object.keys(rules).sort()).toEqual([...enumOf("OrderType")].sort());
+    const names = new Set((op.parameters as Json[]).map((p) => resolve(spec, p).name));
+    for (const [type, rule] of Object.entries<Json>(rules)) {
+      const mentioned = [
+        ...(rule.required ?? []),
+        ...(rule.forbidden ?? []),
+        ...(rule.atLeastOneOf ?? []).flat(),
+        ...(rule.exactlyOneOf ?? []).flat(),
+      ];
+      for (const name of mentioned) expect(names.has(name), `${type} names ${name}`).toBe(true);
+    }
+  });
+
+  it("every operation answers 200 with a schema and an example, and 4xx/5xx with the Error schema", () => {
+    for (const { operation } of operations) {
+      for (const [status, ref] of Object.entries<Json>(operation.responses)) {
+        const response = resolve(spec, ref);
+        const media = response.content["application/json"];
+        expect(media.schema, `${operation.operationId} ${status}`).toBeDefined();
+        expect(media.example, `${operation.operationId} ${status}`).toBeDefined();
+        if (!status.startsWith("2")) expect(media.schema.$ref).toBe("#/components/schemas/Error");
+      }
+    }
+  });
+
+  it("the seed/live-API disagreements are stated in the spec", () => {
+    const description: string = spec.info.description;
+    expect(description).toMatch(/aggTrades.*date-time/s);
+    expect(description).toMatch(/market_data/);
+    expect(byId.get("aggTrades")?.operation.description).toMatch(/epoch milliseconds/);
+  });
+});

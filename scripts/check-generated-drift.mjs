@@ -8,7 +8,10 @@ const root = new URL("..", import.meta.url).pathname;
 const pathspec = ["packages/*/src/generated"];
 let changed;
 try {
-  changed = execFileSync("git", ["status", "--porcelain", "--", ...pathspec], { cwd: root, encoding: "utf8" }).trim();
+  changed = execFileSync("git", ["status", "--porcelain", "--", ...pathspec], {
+    cwd: root,
+    encoding: "utf8",
+  }).trim();
 } catch {
   console.log("drift: not a git checkout, so generated files cannot be compared with the commit; skipped");
   process.exit(0);

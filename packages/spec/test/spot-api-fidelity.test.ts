@@ -7,6 +7,7 @@ import { type Json, listOperations, loadSourceSpec, resolve } from "./support/op
 const spec = loadSourceSpec();
 const operations = listOperations(spec);
 const byId = new Map(operations.map((op) => [op.operation.operationId as string, op]));
+const paramsOf = (id: string): Json[] => byId.get(id)?.operation.parameters ?? [];
 
 /** Reduces a parameter's schema to the seed's type vocabulary, or says what it found. */
 function seedTypeOf(parameter: Json): SeedType | string {
@@ -84,7 +85,7 @@ describe("parameters", () => {
   );
 
   it.each(cases)("%s: type, required and default", (_label, id, seed: SeedParameter) => {
-    const parameter = (byId.get(id)?.operation.parameters as Json[])
+    const parameter = paramsOf(id)
       .map((p) => resolve(spec, p))
       .find((p) => p.name === seed.name);
     expect(parameter.in).toBe("query");
@@ -105,7 +106,7 @@ describe("parameters", () => {
       ["all_orders", "endTime"],
       ["new_order", "recvWindow"],
     ] as const) {
-      const parameter = (byId.get(id)?.operation.parameters as Json[])
+      const parameter = paramsOf(id)
         .map((p) => resolve(spec, p))
         .find((p) => p.name === name);
       expect(resolve(spec, parameter.schema).format, `${id}.${name}`).toBe("int64");

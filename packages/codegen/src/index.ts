@@ -1,0 +1,41 @@
+/**
+ * @marketapi/codegen: the generators behind @marketapi/client and @marketapi/validators, as a
+ * library. Each generator is a plain function from a checked spec model to a list of files;
+ * only `writeOutput` (and the marketapi-codegen command) touches the disk.
+ */
+export {
+  GENERATORS,
+  type GenerateOptions,
+  type Generator,
+  type GeneratorName,
+  generate,
+} from "./generate.js";
+export {
+  CODEGEN_VERSION,
+  fileHeader,
+  GENERATED_MARKER,
+  type GeneratedFile,
+  type GeneratorContext,
+} from "./generated-file.js";
+export {
+  DEFAULT_SPEC,
+  type LoadedSpec,
+  loadSpec,
+  type OpenApiDocument,
+  parseSpecText,
+} from "./spec/load-spec.js";
+export {
+  AUTH_CLASSES,
+  type AuthClass,
+  buildModel,
+  type HttpMethod,
+  type JsonSchema,
+  type OperationModel,
+  type ParameterModel,
+  type ResponseModel,
+  resolveRef,
+  type SpecModel,
+  selectOperations,
+} from "./spec/operation-model.js";
+export { SpecError } from "./spec/spec-error.js";
+export { diffOutput, type OutputDifference, writeOutput } from "./write-files.js";

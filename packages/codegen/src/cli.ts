@@ -4,7 +4,7 @@
 // 2 usage error or a spec the generators cannot use (nothing is written then).
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { generate, type GeneratorName } from "./generate.js";
+import { type GeneratorName, generate } from "./generate.js";
 import { DEFAULT_SPEC } from "./spec/load-spec.js";
 import { SpecError } from "./spec/spec-error.js";
 import { diffOutput, writeOutput } from "./write-files.js";

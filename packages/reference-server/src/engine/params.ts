@@ -1,0 +1,214 @@
+import type { Decimal } from "./decimal.js";
+import * as dec from "./decimal.js";
+import {
+  badCombination,
+  badPrecision,
+  badStrategyType,
+  illegalChars,
+  invalidEnum,
+  mandatoryMissing,
+  newOrderRejected,
+  notRequired,
+  oneOfMissing,
+  REJECT,
+  timeInForceNotRequired,
+} from "./errors.js";
+import type { SymbolConfig } from "./symbols.js";
+import {
+  isPricedType,
+  isStopType,
+  ORDER_TYPES,
+  type OrderType,
+  type SelfTradePreventionMode,
+  SIDES,
+  type Side,
+  TIME_IN_FORCE,
+  type TimeInForce,
+} from "./types.js";
+
+/** POST /api/v3/order parameters as they arrive on the wire (decimals stay strings). */
+export interface NewOrderParams {
+  symbol: string;
+  side: Side;
+  type: OrderType;
+  timeInForce?: TimeInForce;
+  quantity?: string;
+  quoteOrderQty?: string;
+  price?: string;
+  newClientOrderId?: string;
+  stopPrice?: string;
+  trailingDelta?: number;
+  icebergQty?: string;
+  strategyId?: number;
+  strategyType?: number;
+  selfTradePreventionMode?: SelfTradePreventionMode;
+}
+
+/** A new-order request whose shape is valid for its type; filters are not checked yet. */
+export interface OrderRequest {
+  side: Side;
+  type: OrderType;
+  timeInForce: TimeInForce | undefined;
+  quantity: Decimal | undefined;
+  quoteOrderQty: Decimal | undefined;
+  price: Decimal | undefined;
+  stopPrice: Decimal | undefined;
+  icebergQty: Decimal | undefined;
+  trailingDelta: number | undefined;
+  newClientOrderId: string | undefined;
+  strategyId: number | undefined;
+  strategyType: number | undefined;
+}
+
+export const CLIENT_ORDER_ID_PATTERN = "^[a-zA-Z0-9-_]{1,36}$";
+const CLIENT_ORDER_ID = new RegExp(CLIENT_ORDER_ID_PATTERN);
+const MIN_STRATEGY_TYPE = 1_000_000;
+
+export function parseOrderRequest(params: NewOrderParams, config: SymbolConfig): OrderRequest {
+  checkEnums(params);
+  const request: OrderRequest = {
+    side: params.side,
+    type: params.type,
+    timeInForce: present(params.timeInForce),
+    quantity: decimalParam("quantity", params.quantity),
+    quoteOrderQty: decimalParam("quoteOrderQty", params.quoteOrderQty),
+    price: decimalParam("price", params.price),
+    stopPrice: decimalParam("stopPrice", params.stopPrice),
+    icebergQty: decimalParam("icebergQty", params.icebergQty),
+    trailingDelta: trailingDeltaParam(params.trailingDelta),
+    newClientOrderId: clientOrderIdParam(present(params.newClientOrderId)),
+    strategyId: params.strategyId,
+    strategyType: params.strategyType,
+  };
+  checkPrecision(request, config);
+  checkComposition(request);
+  if (request.strategyType !== undefined && request.strategyType < MIN_STRATEGY_TYPE) throw badStrategyType();
+  return request;
+}
+
+/** Symbol-level switches: trading status, allowed types, iceberg / quote-qty / trailing support. */
+export function checkSymbolAllows(
+  config: SymbolConfig,
+  request: OrderRequest,
+  stpMode: SelfTradePreventionMode | undefined,
+): void {
+  if (config.status !== "TRADING") throw newOrderRejected(REJECT.marketClosed);
+  if (!config.orderTypes.includes(request.type)) throw newOrderRejected(unsupportedTypeMessage(request.type));
+  if (request.quoteOrderQty !== undefined && !config.quoteOrderQtyMarketAllowed) {
+    throw newOrderRejected(REJECT.quoteOrderQtyNotAllowed);
+  }
+  if (request.trailingDelta !== undefined && !config.allowTrailingStop) {
+    throw newOrderRejected(REJECT.trailingNotAllowed);
+  }
+  checkIcebergAllowed(config, request);
+  if (stpMode !== undefined && !config.allowedSelfTradePreventionModes.includes(stpMode)) {
+    throw newOrderRejected(REJECT.unsupportedCombination);
+  }
+}
+
+function checkIcebergAllowed(config: SymbolConfig, request: OrderRequest): void {
+  if (request.icebergQty === undefined) return;
+  if (!config.icebergAllowed) throw newOrderRejected(REJECT.icebergNotAllowed);
+  if (request.type !== "LIMIT_MAKER" && request.timeInForce !== "GTC") {
+    throw newOrderRejected(REJECT.unsupportedCombination);
+  }
+}
+
+function unsupportedTypeMessage(type: OrderType): string {
+  const words = type.toLowerCase().replace(/_/g, " ");
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} orders are not supported for this symbol.`;
+}
+
+// Empty strings count as "not sent", as they do on the wire.
+function present<T extends string>(value: T | undefined): T | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function checkEnums(params: NewOrderParams): void {
+  if (!(SIDES as readonly string[]).includes(params.side)) throw invalidEnum("side");
+  if (!(ORDER_TYPES as readonly string[]).includes(params.type)) throw invalidEnum("type");
+  const tif = present(params.timeInForce);
+  if (tif !== undefined && !(TIME_IN_FORCE as readonly string[]).includes(tif))
+    throw invalidEnum("timeInForce");
+}
+
+function decimalParam(name: string, text: string | undefined): Decimal | undefined {
+  const value = present(text);
+  if (value === undefined) return undefined;
+  const parsed = dec.tryParse(value);
+  if (parsed === undefined) throw illegalChars(name, dec.DECIMAL_PATTERN);
+  return parsed;
+}
+
+function trailingDeltaParam(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0) throw illegalChars("trailingDelta", "^[0-9]{1,20}$");
+  return value;
+}
+
+function clientOrderIdParam(value: string | undefined): string | undefined {
+  if (value !== undefined && !CLIENT_ORDER_ID.test(value)) {
+    throw illegalChars("newClientOrderId", CLIENT_ORDER_ID_PATTERN);
+  }
+  return value;
+}
+
+function checkPrecision(request: OrderRequest, config: SymbolConfig): void {
+  const quantities = [request.quantity, request.icebergQty];
+  const prices = [request.price, request.stopPrice, request.quoteOrderQty];
+  const tooPrecise = (values: (Decimal | undefined)[], decimals: number) =>
+    values.some((v) => v !== undefined && !dec.fitsDecimals(v, decimals));
+  if (tooPrecise(quantities, config.baseAssetPrecision) || tooPrecise(prices, config.quotePrecision)) {
+    throw badPrecision();
+  }
+}
+
+function needsTimeInForce(type: OrderType): boolean {
+  return isPricedType(type) && type !== "LIMIT_MAKER";
+}
+
+function checkComposition(request: OrderRequest): void {
+  checkTimeInForce(request);
+  checkPrice(request);
+  checkQuantity(request);
+  checkStopParams(request);
+  if (request.icebergQty !== undefined && !isPricedType(request.type)) throw notRequired("icebergQty");
+}
+
+function checkTimeInForce(request: OrderRequest): void {
+  if (!needsTimeInForce(request.type)) {
+    if (request.timeInForce !== undefined) throw timeInForceNotRequired();
+  } else if (request.timeInForce === undefined) {
+    throw mandatoryMissing("timeInForce");
+  }
+}
+
+function checkPrice(request: OrderRequest): void {
+  if (!isPricedType(request.type)) {
+    if (request.price !== undefined) throw notRequired("price");
+  } else if (request.price === undefined) {
+    throw mandatoryMissing("price");
+  }
+}
+
+function checkQuantity(request: OrderRequest): void {
+  const { quantity, quoteOrderQty } = request;
+  if (request.type !== "MARKET") {
+    if (quantity === undefined) throw mandatoryMissing("quantity");
+    if (quoteOrderQty !== undefined) throw notRequired("quoteOrderQty");
+    return;
+  }
+  if (quantity === undefined && quoteOrderQty === undefined) throw oneOfMissing("quantity", "quoteOrderQty");
+  if (quantity !== undefined && quoteOrderQty !== undefined) throw badCombination();
+}
+
+function checkStopParams(request: OrderRequest): void {
+  if (isStopType(request.type)) {
+    if (request.stopPrice === undefined && request.trailingDelta === undefined) {
+      throw oneOfMissing("stopPrice", "trailingDelta");
+    }
+    return;
+  }
+  if (request.stopPrice !== undefined) throw notRequired("stopPrice");
+  if (request.trailingDelta !== undefined) throw notRequired("trailingDelta");
+}

@@ -1,0 +1,118 @@
+// `npm run build` in packages/docs: writes dist/ from the bundled spec (@marketapi/spec, built and
+// linted first by turbo) and renders dist/api.html with `redocly build-docs --inlineBundle`.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { endpointSchemaPath, openapiJsonPath, openapiYamlPath } from "@marketapi/spec";
+import { makeRedocPageOffline, type RedocJob, redocPageProblems } from "./redoc-page.js";
+import { generateSite, SiteSourceError } from "./site.js";
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const repoDir = join(packageDir, "..", "..");
+const distDir = join(packageDir, "dist");
+
+class BuildError extends Error {}
+
+function readSpecFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    throw new BuildError(
+      `${path} is missing: build @marketapi/spec first (\`npm run build\` at the repository root does it).`,
+    );
+  }
+}
+
+/** The spec bundle must come from the current specs/, or the docs would describe an old spec. */
+function assertSpecBundleCurrent(openapiYaml: string, endpointSchemaJson: string): void {
+  const sourceYaml = readFileSync(join(repoDir, "specs", "spot-api.openapi.yaml"), "utf8");
+  const sourceSchema = JSON.parse(readFileSync(join(repoDir, "specs", "endpoint.schema.json"), "utf8"));
+  if (sourceYaml !== openapiYaml || !isDeepStrictEqual(sourceSchema, JSON.parse(endpointSchemaJson))) {
+    throw new BuildError(
+      "packages/spec/dist is older than specs/: run `npm run build` at the repository root (it lints and bundles the spec before the docs).",
+    );
+  }
+}
+
+function runRedoc(job: RedocJob): string {
+  const workDir = mkdtempSync(join(tmpdir(), "marketapi-docs-"));
+  try {
+    const specPath = join(workDir, "openapi.json");
+    const configPath = join(workDir, "redocly.yaml");
+    const templatePath = join(workDir, "page.hbs");
+    const outputPath = join(workDir, job.output);
+    writeFileSync(specPath, job.spec);
+    writeFileSync(configPath, job.config);
+    writeFileSync(templatePath, job.template);
+    const cli = join(
+      dirname(createRequire(import.meta.url).resolve("@redocly/cli/package.json")),
+      "bin",
+      "cli.js",
+    );
+    const args = [
+      cli,
+      "build-docs",
+      specPath,
+      "--config",
+      configPath,
+      "--lint-config",
+      "error",
+      "--template",
+      templatePath,
+      "--title",
+      job.title,
+      "--inlineBundle",
+      "--output",
+      outputPath,
+    ];
+    const run = spawnSync(process.execPath, args, {
+      cwd: workDir,
+      encoding: "utf8",
+      env: { ...process.env, REDOCLY_TELEMETRY: "off" },
+    });
+    if (run.status !== 0) {
+      throw new BuildError(`redocly build-docs failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+    }
+    const html = makeRedocPageOffline(readFileSync(outputPath, "utf8"));
+    const problems = redocPageProblems(html);
+    if (problems.length > 0) throw new BuildError(`${job.output}: ${problems.join("; ")}`);
+    return html;
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function main(): void {
+  const openapiJson = readSpecFile(openapiJsonPath);
+  const openapiYaml = readSpecFile(openapiYamlPath);
+  const endpointSchemaJson = readSpecFile(endpointSchemaPath);
+  assertSpecBundleCurrent(openapiYaml, endpointSchemaJson);
+
+  const started = performance.now();
+  const site = generateSite({ openapiJson, openapiYaml, endpointSchemaJson });
+  const apiHtml = runRedoc(site.redoc);
+
+  rmSync(distDir, { recursive: true, force: true });
+  mkdirSync(distDir, { recursive: true });
+  for (const file of [...site.files, { path: site.redoc.output, contents: apiHtml }]) {
+    writeFileSync(join(distDir, file.path), file.contents);
+  }
+  const written = [...site.files.map((f) => f.path), site.redoc.output]
+    .map((path) => `dist/${path} (${Math.round(statSync(join(distDir, path)).size / 1024)} KiB)`)
+    .join(", ");
+  console.log(`docs: wrote ${written} in ${Math.round(performance.now() - started)} ms`);
+}
+
+try {
+  main();
+} catch (error) {
+  if (error instanceof BuildError || error instanceof SiteSourceError) {
+    console.error(`docs: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,139 @@
+// Everything about the Redoc page (api.html) except running the CLI: the inputs handed to
+// `redocly build-docs` (spec, config, page template) and the checks and fixes applied to its output.
+import { BRAND, faviconLink, wordmarkDataUri } from "./brand.js";
+import { escapeHtml } from "./html.js";
+import type { JsonObject } from "./openapi-document.js";
+import { objectAt } from "./openapi-document.js";
+import { surfaceVendorExtensions } from "./vendor-extensions.js";
+
+export const API_PAGE = "api.html";
+export const INDEX_PAGE = "index.html";
+
+/** The files `redocly build-docs` reads, plus the options of the run. */
+export interface RedocJob {
+  /** The spec Redoc renders (the source spec with its extensions surfaced), as JSON text. */
+  spec: string;
+  /** A redocly.yaml for the run: telemetry off and the Redoc options. */
+  config: string;
+  /** The Handlebars page template. */
+  template: string;
+  title: string;
+  output: string;
+}
+
+/** Redoc options (the `openapi` section of redocly.yaml). */
+export const REDOC_OPTIONS = {
+  layout: "three-panel",
+  jsonSamplesExpandLevel: 2,
+  sortRequiredPropsFirst: true,
+  hideDownloadButtons: true,
+} as const;
+
+export function redocJob(openapi: JsonObject): RedocJob {
+  const title = `${String(objectAt(openapi.info).title ?? "API")} – reference`;
+  return {
+    spec: `${JSON.stringify(withLogo(surfaceVendorExtensions(openapi)), null, 2)}\n`,
+    config: redoclyConfig(),
+    template: pageTemplate(openapi),
+    title,
+    output: API_PAGE,
+  };
+}
+
+/** Adds the project's wordmark (an inline image, no request) linking back to the index page. */
+function withLogo(openapi: JsonObject): JsonObject {
+  const info = objectAt(openapi.info);
+  return {
+    ...openapi,
+    info: { ...info, "x-logo": { url: wordmarkDataUri(), altText: BRAND.name, href: INDEX_PAGE } },
+  };
+}
+
+/** YAML text of the redocly.yaml used for the build. Telemetry is off here and in the environment. */
+export function redoclyConfig(): string {
+  const options = Object.entries(REDOC_OPTIONS)
+    .map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`)
+    .join("\n");
+  return `# Written by @marketapi/docs for one build-docs run.\ntelemetry: off\nopenapi:\n${options}\n`;
+}
+
+/**
+ * The page template: Redoc's own (title, viewport, redocHead, redocHTML) plus a description, an
+ * inline favicon (so the browser asks for no /favicon.ico) and the project's colours.
+ */
+export function pageTemplate(openapi: JsonObject): string {
+  const info = objectAt(openapi.info);
+  const summary = typeof info.summary === "string" ? info.summary : "API reference";
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <title>{{title}}</title>
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="description" content="${escapeHtml(summary)}">
+  ${faviconLink()}
+  <style>
+    body { padding: 0; margin: 0; }
+  </style>
+  {{{redocHead}}}
+  <style>
+    /* Project colours for Redoc 3 (CSS custom properties). html:root outranks Redoc's :root. */
+    html:root {
+${Object.entries(BRAND.palette)
+  .map(([step, colour]) => `      --color-brand-${step}: ${colour};`)
+  .join("\n")}
+      --link-color-primary: ${BRAND.palette[8]};
+    }
+    /* Show x-badges (the auth class) as written: market_data, not Market_data. */
+    [data-component-name="Tag/Tag"].tag-default > div { text-transform: none; }
+    /* Names in the generated tables (auth classes, paths) wrap between words, not inside them. */
+    [data-component-name="Markdown/Markdown"] td code { word-break: normal; overflow-wrap: break-word; }
+  </style>
+</head>
+<body>
+  {{{redocHTML}}}
+</body>
+</html>
+`;
+}
+
+/** Redoc's sidebar footer ("API docs by" + logo) loads the Redocly logo from this CDN at view time. */
+const REDOCLY_LOGO_URLS: Record<string, { width: number }> = {
+  "https://cdn.redoc.ly/redoc/logo-mini-full.svg": { width: 58 },
+  "https://cdn.redoc.ly/redoc/logo-mini.svg": { width: 18 },
+};
+
+/** A local stand-in for the Redocly attribution logo: the word "Redocly", drawn inline. */
+function attributionLogo(width: number): string {
+  const label = width > 30 ? "Redocly" : "R";
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="16" viewBox="0 0 ${width} 16"><text x="0" y="12" font-family="system-ui,sans-serif" font-size="12" font-weight="600" fill="#6e6f7a">${label}</text></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+/**
+ * Makes the page built by `redocly build-docs --inlineBundle` load nothing from the network: the
+ * only remote asset left in the bundle is the Redocly logo of the sidebar footer, replaced here by
+ * an inline image that says the same.
+ */
+export function makeRedocPageOffline(html: string): string {
+  let out = html;
+  for (const [url, { width }] of Object.entries(REDOCLY_LOGO_URLS)) {
+    out = out.split(url).join(attributionLogo(width));
+  }
+  return out;
+}
+
+/** Problems that make the built page unfit to publish; empty when it is fine. */
+export function redocPageProblems(html: string): string[] {
+  const problems: string[] = [];
+  if (!html.includes('"disableTelemetry":true')) {
+    problems.push("Redoc options lack disableTelemetry:true (was the build run with telemetry off?)");
+  }
+  if (/<script[^>]+\bsrc=/i.test(html) || /<link[^>]+rel="modulepreload"/i.test(html)) {
+    problems.push("the page loads a script from elsewhere (was --inlineBundle given?)");
+  }
+  for (const url of Object.keys(REDOCLY_LOGO_URLS)) {
+    if (html.includes(url)) problems.push(`the page still loads ${url} (did Redoc move its footer logo?)`);
+  }
+  return problems;
+}

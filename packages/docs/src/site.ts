@@ -1,0 +1,67 @@
+// The documentation site as data: from the bundled spec files to the files of dist/ plus the
+// inputs of the one Redoc run. No I/O here; build-command.ts writes the result and runs Redoc.
+import type { GeneratedFile } from "@marketapi/spec";
+import { ENDPOINT_PAGE, renderEndpointPage } from "./endpoint-page.js";
+import { renderIndexPage } from "./index-page.js";
+import { isObject, type JsonObject } from "./openapi-document.js";
+import { INDEX_PAGE, type RedocJob, redocJob } from "./redoc-page.js";
+
+/** The bundled spec files, as written by @marketapi/spec. */
+export interface SiteSources {
+  openapiJson: string;
+  openapiYaml: string;
+  endpointSchemaJson: string;
+}
+
+export interface Site {
+  /** Files written to dist/ as they are. */
+  files: GeneratedFile[];
+  /** The Redoc run that adds api.html to dist/. */
+  redoc: RedocJob;
+}
+
+export class SiteSourceError extends Error {
+  override name = "SiteSourceError";
+}
+
+function parseObject(text: string, file: string): JsonObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SiteSourceError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(value)) throw new SiteSourceError(`${file}: expected a JSON object`);
+  return value;
+}
+
+export function generateSite(sources: SiteSources): Site {
+  const openapi = parseObject(sources.openapiJson, "openapi.json");
+  const endpointSchema = parseObject(sources.endpointSchemaJson, "endpoint.schema.json");
+  const specFiles = [
+    {
+      path: "openapi.yaml",
+      contents: sources.openapiYaml,
+      description: "The OpenAPI 3.1 description as written (YAML).",
+    },
+    { path: "openapi.json", contents: sources.openapiJson, description: "The same description as JSON." },
+    {
+      path: "endpoint.schema.json",
+      contents: sources.endpointSchemaJson,
+      description: "The JSON Schema (2020-12) of the Endpoint record.",
+    },
+  ];
+  const links = specFiles.map(({ path, contents, description }) => ({
+    path,
+    description,
+    bytes: Buffer.byteLength(contents),
+  }));
+  return {
+    files: [
+      { path: INDEX_PAGE, contents: renderIndexPage(openapi, endpointSchema, links) },
+      { path: ENDPOINT_PAGE, contents: renderEndpointPage(endpointSchema) },
+      ...specFiles.map(({ path, contents }) => ({ path, contents })),
+    ],
+    redoc: redocJob(openapi),
+  };
+}

@@ -1,0 +1,98 @@
+// The frame and stylesheet of the static pages (index.html, endpoint.html): one self-contained
+// HTML file each, system fonts, inline CSS, light and dark colour schemes, no script.
+import { BRAND, faviconLink } from "./brand.js";
+import { escapeHtml } from "./html.js";
+
+export interface StaticPage {
+  title: string;
+  description: string;
+  /** Already-escaped HTML of the <main> element's content. */
+  body: string;
+  /** Breadcrumb after the home link, or none on the home page itself. */
+  crumb?: string;
+}
+
+export function renderStaticPage(page: StaticPage): string {
+  const crumb = page.crumb
+    ? `<a href="index.html">${escapeHtml(BRAND.name)} docs</a> <span aria-hidden="true">›</span> ${escapeHtml(page.crumb)}`
+    : `<span>${escapeHtml(BRAND.name)} docs</span>`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)}</title>
+<meta name="description" content="${escapeHtml(page.description)}">
+${faviconLink()}
+<style>
+${STYLESHEET}
+</style>
+</head>
+<body>
+<header class="site-header"><nav aria-label="Breadcrumb"><span class="mark" aria-hidden="true">m</span>${crumb}</nav></header>
+<main>
+${page.body}
+</main>
+</body>
+</html>
+`;
+}
+
+const { palette } = BRAND;
+
+const STYLESHEET = `:root {
+  color-scheme: light dark;
+  --bg: #ffffff; --fg: #1a1c21; --muted: #555761; --line: #dcdde5; --soft: #f5f6f8;
+  --accent: ${palette[6]}; --accent-strong: ${palette[8]}; --accent-soft: ${palette[2]};
+  --code-bg: #eef0f3; --warn: #9a3412;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  font-size: 16px; line-height: 1.55;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #15171b; --fg: #e8e9ed; --muted: #a4a6b0; --line: #33353d; --soft: #1d1f24;
+    --accent: ${palette[5]}; --accent-strong: ${palette[4]}; --accent-soft: #12322d;
+    --code-bg: #262930; --warn: #fdba74;
+  }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg); }
+a { color: var(--accent-strong); }
+a:hover { color: var(--accent); }
+.site-header { border-bottom: 1px solid var(--line); padding: 0.75rem 1.5rem; background: var(--soft); }
+.site-header nav { display: flex; align-items: center; gap: 0.5rem; font-weight: 600; }
+.mark { display: inline-grid; place-items: center; width: 1.6rem; height: 1.6rem; border-radius: 0.35rem;
+  background: ${palette[6]}; color: #fff; font-weight: 700; }
+main { max-width: 72rem; margin: 0 auto; padding: 1.5rem 1.5rem 4rem; }
+h1 { font-size: 2rem; line-height: 1.2; margin: 0.5rem 0 0.75rem; }
+h2 { font-size: 1.4rem; margin: 2.5rem 0 0.75rem; padding-bottom: 0.3rem; border-bottom: 1px solid var(--line); }
+h3 { font-size: 1.15rem; margin: 2rem 0 0.5rem; }
+p { margin: 0.5rem 0; }
+.lead { color: var(--muted); max-width: 60rem; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 0.88em;
+  background: var(--code-bg); padding: 0.1em 0.35em; border-radius: 0.25rem; overflow-wrap: anywhere; }
+table { border-collapse: collapse; width: 100%; margin: 0.75rem 0 1.25rem; font-size: 0.95rem; }
+th, td { text-align: left; vertical-align: top; padding: 0.5rem 0.65rem; border-bottom: 1px solid var(--line); }
+th { background: var(--soft); font-weight: 600; position: sticky; top: 0; }
+td.name, td.type { white-space: nowrap; }
+td.pattern { max-width: 16rem; }
+.lead { font-size: 1.1rem; }
+td.name a { text-decoration: none; }
+.type code, .type a code { background: var(--accent-soft); }
+.badge { display: inline-block; font-size: 0.75rem; font-weight: 600; padding: 0.05rem 0.45rem; border-radius: 999px;
+  border: 1px solid var(--accent); color: var(--accent-strong); white-space: nowrap; }
+.optional { color: var(--muted); font-size: 0.85rem; }
+.constraints { margin: 0.35rem 0 0; padding: 0; list-style: none; color: var(--muted); font-size: 0.9rem; }
+.constraints li { margin: 0.15rem 0; }
+.values { display: flex; flex-wrap: wrap; gap: 0.35rem; list-style: none; padding: 0; margin: 0.35rem 0; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; margin: 1rem 0; }
+.facts dt { font-weight: 600; }
+.facts dd { margin: 0; }
+.toc { columns: 2 16rem; padding-left: 1.2rem; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1rem; margin: 1.5rem 0; }
+.card { border: 1px solid var(--line); border-radius: 0.6rem; padding: 1rem 1.25rem; background: var(--soft); }
+.card h2 { border: 0; margin: 0 0 0.5rem; font-size: 1.2rem; }
+.callout { border-left: 4px solid var(--accent); background: var(--soft); padding: 0.75rem 1rem; margin: 1rem 0; }
+.nested { margin: 0.4rem 0 0; }
+.nested table { font-size: 0.9rem; margin: 0.25rem 0; }
+footer { margin-top: 3rem; color: var(--muted); font-size: 0.9rem; }`;

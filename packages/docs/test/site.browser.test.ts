@@ -1,0 +1,280 @@
+// The built site (dist/) opened in real headless Chromium over 127.0.0.1: the pages must render
+// what the specs say, make no request off the machine and log no error.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isObject, objectAt, stringsAt } from "../src/openapi-document.js";
+import {
+  CHROMIUM_PATH,
+  type GuardedBrowser,
+  hasChromium,
+  launchGuardedChromium,
+  waitForRedocHydration,
+} from "./support/chromium.js";
+import { artifactPath, assertDistBuilt, DIST_DIR, expectedOperations, readDistJson } from "./support/dist.js";
+import { flatText, openOperation, sidebarOperations } from "./support/redoc.js";
+import { type StaticServer, serveDirectory } from "./support/static-server.js";
+
+if (!hasChromium) {
+  console.warn(
+    `[@marketapi/docs] SKIPPING the browser tests: no Chromium at ${CHROMIUM_PATH}. Install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`,
+  );
+}
+
+const BROWSER_TEST_TIMEOUT = 60_000;
+
+describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
+  let server: StaticServer;
+  let browser: GuardedBrowser;
+
+  beforeAll(async () => {
+    assertDistBuilt();
+    server = await serveDirectory(DIST_DIR);
+    browser = await launchGuardedChromium();
+  }, BROWSER_TEST_TIMEOUT);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  beforeEach(() => browser?.reset());
+
+  function expectNoViolations(): void {
+    expect(browser.violations.remoteRequests, "requests that left 127.0.0.1").toEqual([]);
+    expect(browser.violations.consoleErrors, "console errors").toEqual([]);
+    expect(browser.violations.pageErrors, "uncaught page errors").toEqual([]);
+  }
+
+  it(
+    "the guard itself sees and blocks a request to a non-local host",
+    async () => {
+      const page = await browser.newPage();
+      await page.setContent('<img src="https://example.com/pixel.png" alt="">');
+      await expect.poll(() => browser.violations.remoteRequests).toContain("https://example.com/pixel.png");
+      await page.close();
+      browser.reset();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "index page links both documentation pages and the spec files, and every link works",
+    async () => {
+      const page = await browser.newPage();
+      const response = await page.goto(`${server.url}index.html`);
+      expect(response?.status()).toBe(200);
+      await page.screenshot({ path: artifactPath("index.png"), fullPage: true });
+
+      const hrefs = await page
+        .locator("main a[href]")
+        .evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+      for (const target of [
+        "api.html",
+        "endpoint.html",
+        "openapi.json",
+        "openapi.yaml",
+        "endpoint.schema.json",
+      ]) {
+        expect(hrefs, `index.html links ${target}`).toContain(target);
+      }
+      // Every link answers 200 when the browser fetches it.
+      for (const href of new Set(hrefs)) {
+        const status = await page.evaluate(async (url) => (await fetch(url)).status, href);
+        expect(status, `GET ${href}`).toBe(200);
+      }
+      // The spec files served are the built ones.
+      const served = await page.evaluate(async () => (await fetch("openapi.json")).json());
+      expect(served).toEqual(readDistJson("openapi.json"));
+
+      // Following the links by clicking reaches both pages.
+      await page.locator("main a[href='endpoint.html']").first().click();
+      await expect.poll(() => page.url()).toBe(`${server.url}endpoint.html`);
+      await page.locator("h1").waitFor();
+      await page.goBack();
+      await page.locator("main a[href='api.html']").first().click();
+      await expect.poll(() => page.url()).toMatch(/\/api\.html(#.*)?$/);
+      await waitForRedocHydration(page);
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "API page: every operation of openapi.json has its route with method, path and auth class",
+    async () => {
+      const openapi = readDistJson("openapi.json");
+      const expected = expectedOperations(openapi);
+      expect(expected).toHaveLength(17);
+      const page = await browser.newPage();
+      await page.goto(`${server.url}api.html`);
+      await waitForRedocHydration(page);
+
+      const tags = [...new Set(expected.map((op) => op.tag))];
+      const sidebar = await sidebarOperations(page, tags);
+      expect(sidebar).toHaveLength(expected.length);
+
+      for (const op of expected) {
+        const entry = sidebar.find((item) => item.tag === op.tag && item.text.split("\n")[0] === op.summary);
+        expect(entry, `sidebar entry for ${op.operationId} (${op.summary})`).toBeDefined();
+        if (!entry) continue;
+        expect(entry.text.split("\n"), `method of ${op.operationId} in the sidebar`).toContain(op.method);
+
+        const section = await openOperation(page, entry.href);
+        await expect
+          .poll(async () => (await section.locator("h2").first().textContent()) ?? "")
+          .toContain(op.summary);
+        const text = await flatText(section);
+        expect(text, `${op.operationId} shows "${op.method} ${op.path}"`).toContain(
+          `${op.method} ${op.path}`,
+        );
+        expect(text, `${op.operationId} shows its x-auth-class`).toContain(
+          `Authentication class: ${op.authClass}`,
+        );
+      }
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "API page: new_order shows its parameters, responses, auth badge and the order-type table",
+    async () => {
+      const openapi = readDistJson("openapi.json");
+      const newOrder = objectAt(objectAt(objectAt(openapi.paths)["/api/v3/order"]).post);
+      const page = await browser.newPage();
+      await page.goto(`${server.url}api.html`);
+      await waitForRedocHydration(page);
+      const entry = (await sidebarOperations(page, ["Trading"])).find((item) =>
+        item.text.startsWith("New order"),
+      );
+      expect(entry).toBeDefined();
+      const section = await openOperation(page, entry?.href ?? "");
+
+      for (const name of ["side", "type", "timeInForce", "quantity", "price"]) {
+        await expect
+          .poll(() => section.getByText(name, { exact: true }).first().isVisible(), {
+            message: `parameter ${name}`,
+          })
+          .toBe(true);
+      }
+      for (const code of ["200", "400"]) {
+        await expect
+          .poll(() => section.getByText(code, { exact: true }).first().isVisible(), {
+            message: `response ${code}`,
+          })
+          .toBe(true);
+      }
+      await expect
+        .poll(() => section.getByText("auth: trade", { exact: true }).first().isVisible())
+        .toBe(true);
+      await page.screenshot({ path: artifactPath("api-new-order.png") });
+
+      // The generated x-order-type-rules table: one row per order type of the spec.
+      const rulesTable = section.locator("table", { has: page.locator("th", { hasText: "Order type" }) });
+      await rulesTable.scrollIntoViewIfNeeded();
+      expect(await rulesTable.isVisible()).toBe(true);
+      const rows = await rulesTable.locator("tbody tr").allInnerTexts();
+      const rules = objectAt(newOrder["x-order-type-rules"]);
+      expect(rows.map((row) => row.split("\t")[0]?.trim())).toEqual(Object.keys(rules));
+      const limit = rows.find((row) => row.startsWith("LIMIT\t"));
+      for (const name of stringsAt(objectAt(rules.LIMIT).required)) expect(limit).toContain(name);
+      await page.screenshot({ path: artifactPath("api-order-type-rules.png") });
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "API page: the introduction lists the operations, the auth classes and the signing rule",
+    async () => {
+      const openapi = readDistJson("openapi.json");
+      const page = await browser.newPage();
+      await page.goto(`${server.url}api.html`);
+      await waitForRedocHydration(page);
+      await page.screenshot({ path: artifactPath("api.png") });
+
+      const overview = page
+        .locator("table", { has: page.locator("th").filter({ hasText: /^Request$/ }) })
+        .filter({ has: page.locator("th").filter({ hasText: /^Operation$/ }) })
+        .first();
+      const rows = (await overview.locator("tbody tr").allInnerTexts()).map((row) =>
+        row.replace(/\s+/g, " "),
+      );
+      const expected = expectedOperations(openapi);
+      expect(rows).toHaveLength(expected.length);
+      for (const op of expected) {
+        expect(
+          rows.some((row) => row.includes(op.summary) && row.includes(`${op.method} ${op.path}`)),
+          `overview row of ${op.operationId}`,
+        ).toBe(true);
+      }
+
+      const signing = objectAt(
+        objectAt(objectAt(objectAt(openapi.components).securitySchemes).signature)["x-signing"],
+      );
+      const heading = page.getByRole("heading", { name: "Request signing" }).first();
+      await heading.scrollIntoViewIfNeeded();
+      expect(await heading.isVisible()).toBe(true);
+      const intro = await flatText(page.locator("main").first());
+      expect(intro).toContain(String(signing.algorithm));
+      const vectors = Array.isArray(signing.testVectors) ? signing.testVectors.filter(isObject) : [];
+      expect(vectors.length).toBeGreaterThan(0);
+      for (const vector of vectors) expect(intro).toContain(String(vector.signature));
+      for (const authClass of ["none", "market_data", "trade", "user_data"]) {
+        expect(intro).toContain(authClass);
+      }
+      await page.screenshot({ path: artifactPath("api-request-signing.png") });
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "Endpoint page lists every field of the schema, the six status values and the payloadMimeType pattern",
+    async () => {
+      const schema = readDistJson("endpoint.schema.json");
+      const page = await browser.newPage();
+      await page.goto(`${server.url}endpoint.html`);
+      await page.screenshot({ path: artifactPath("endpoint.png") });
+
+      const fields = Object.keys(objectAt(schema.properties));
+      const rendered = await page
+        .locator("#fields > table > tbody > tr > td.name")
+        .evaluateAll((cells) => cells.map((cell) => cell.textContent?.trim()));
+      expect(rendered).toEqual(fields);
+      const required = new Set(stringsAt(schema.required));
+      for (const field of fields) {
+        const row = page.locator(`#field-${field}`);
+        expect(await row.count(), `one row for ${field}`).toBe(1);
+        expect((await row.locator("td").nth(2).textContent())?.trim()).toBe(
+          required.has(field) ? "required" : "optional",
+        );
+      }
+      // Types are datatype names, not $refs.
+      const typeOf = async (field: string) =>
+        ((await page.locator(`#field-${field} td.type`).textContent()) ?? "").replace(/\s+/g, "");
+      expect(await typeOf("connectionType")).toBe("Coding");
+      expect(await typeOf("payloadType")).toBe("CodeableConcept[]");
+
+      const status = stringsAt(objectAt(objectAt(schema.properties).status).enum);
+      expect(status).toHaveLength(6);
+      const statusSection = page.locator("#status-values");
+      await statusSection.scrollIntoViewIfNeeded();
+      expect(await statusSection.locator("li").allInnerTexts()).toEqual(status);
+      await page.screenshot({ path: artifactPath("endpoint-status-values.png") });
+
+      const pattern = String(objectAt(objectAt(objectAt(schema.properties).payloadMimeType).items).pattern);
+      expect(await page.locator("#payload-mime-type-pattern .callout").textContent()).toBe(pattern);
+
+      for (const name of Object.keys(objectAt(schema.$defs))) {
+        expect(await page.locator(`#def-${name} h3`).isVisible(), `datatype ${name}`).toBe(true);
+      }
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+});

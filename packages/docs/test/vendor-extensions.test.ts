@@ -1,0 +1,142 @@
+import { loadOpenApi } from "@marketapi/spec";
+import { describe, expect, it } from "vitest";
+import { type JsonObject, objectAt, operationsOf, stringAt } from "../src/openapi-document.js";
+import {
+  credentialsMarkdown,
+  orderTypeRulesMarkdown,
+  parameterConditionsMarkdown,
+  responseVariantsMarkdown,
+  SIGNING_SECTION_TITLE,
+  surfaceVendorExtensions,
+} from "../src/vendor-extensions.js";
+
+const spec = loadOpenApi();
+const surfaced = surfaceVendorExtensions(spec);
+
+function operation(document: JsonObject, path: string, method: string): JsonObject {
+  return objectAt(objectAt(objectAt(document.paths)[path])[method]);
+}
+
+describe("surfaceVendorExtensions", () => {
+  it("leaves its input untouched and keeps every x- extension in the copy", () => {
+    expect(loadOpenApi()).toEqual(spec);
+    for (const { path, method, operation: original } of operationsOf(spec)) {
+      const copy = operation(surfaced, path, method);
+      for (const key of Object.keys(original).filter((k) => k.startsWith("x-"))) {
+        expect(copy[key], `${path} ${method} ${key}`).toEqual(original[key]);
+      }
+    }
+  });
+
+  it("starts every operation's description with its x-auth-class, credentials and x-weight", () => {
+    const operations = operationsOf(surfaced);
+    expect(operations).toHaveLength(17);
+    for (const { path, method, operation: op } of operations) {
+      const description = stringAt(op.description) ?? "";
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(description, where).toMatch(
+        /^- \*\*Authentication class:\*\* `(none|market_data|trade|user_data)`\n/,
+      );
+      expect(description, where).toContain(`- **Authentication class:** \`${String(op["x-auth-class"])}\``);
+      expect(description, where).toContain("- **Credentials:** ");
+      expect(description, where).toContain(`- **Request weight:** ${String(op["x-weight"])}`);
+      // The hand-written description follows, unchanged.
+      const original = stringAt(operation(spec, path, method).description)?.trim() ?? "";
+      expect(description, where).toContain(original);
+    }
+  });
+
+  it("adds an auth badge to the operations that need credentials, and none to the public ones", () => {
+    for (const { path, method, operation: op } of operationsOf(surfaced)) {
+      const badges = op["x-badges"];
+      if (op["x-auth-class"] === "none") expect(badges, `${method} ${path}`).toBeUndefined();
+      else
+        expect(badges, `${method} ${path}`).toEqual([
+          { name: `auth: ${op["x-auth-class"]}`, position: "after" },
+        ]);
+    }
+  });
+
+  it("states the credentials of each class from the security requirements", () => {
+    expect(credentialsMarkdown(operation(spec, "/api/v3/ping", "get"), spec)).toBe(
+      "none (no API key, no signature)",
+    );
+    expect(credentialsMarkdown(operation(spec, "/api/v3/trades", "get"), spec)).toBe(
+      "an API key in the `X-MBX-APIKEY` header",
+    );
+    const signed = credentialsMarkdown(operation(spec, "/api/v3/order", "post"), spec);
+    expect(signed).toContain("`X-MBX-APIKEY` header");
+    expect(signed).toContain(
+      `HMAC-SHA256 signature in the \`signature\` parameter (see ${SIGNING_SECTION_TITLE})`,
+    );
+    expect(credentialsMarkdown({}, {})).toBe("not stated by the spec");
+  });
+
+  it("shows new_order's x-order-type-rules, x-parameter-conditions and x-response-variant-by", () => {
+    const newOrder = operation(surfaced, "/api/v3/order", "post");
+    const description = stringAt(newOrder.description) ?? "";
+    const rules = objectAt(newOrder["x-order-type-rules"]);
+    expect(Object.keys(rules)).toHaveLength(7);
+    expect(description).toContain("**Parameters per order type** (`x-order-type-rules`)");
+    expect(description).toContain("| Order type | Required | Forbidden |");
+    for (const type of Object.keys(rules)) {
+      expect(description).toMatch(new RegExp(`^\\| ${type.replace(/_/g, "\\\\_")} \\|`, "m"));
+    }
+    expect(description).toContain("| MARKET | exactly one of quantity, quoteOrderQty | timeInForce, price,");
+    expect(description).toContain(
+      "| STOP\\_LOSS\\_LIMIT | timeInForce, quantity, price; at least one of stopPrice, trailingDelta | quoteOrderQty |",
+    );
+    expect(description).toContain("When `icebergQty` is sent, `timeInForce` must be `GTC`.");
+    expect(description).toContain("| `ACK` | `NewOrderAck` |");
+  });
+
+  it("adds the operations overview, the auth classes and the x-signing rule to info.description", () => {
+    const description = stringAt(objectAt(surfaced.info).description) ?? "";
+    const overview = description.slice(
+      description.indexOf("## Operations"),
+      description.indexOf("## Sources"),
+    );
+    expect(overview.match(/^\| .* \| \*\*(GET|POST|DELETE)\*\* `\/api\/v3\/[^`]*` \|$/gm)).toHaveLength(17);
+    expect(description).toContain("## Authentication classes");
+    expect(description).toMatch(
+      /^- `user_data`: an API key .*\. Operations: `query_order`, `open_orders`, `all_orders`\.$/m,
+    );
+    expect(description).toContain("- `none`: none (no API key, no signature). Operations: `ping`, ");
+    const signing = objectAt(
+      objectAt(objectAt(objectAt(spec.components).securitySchemes).signature)["x-signing"],
+    );
+    expect(description).toContain(`## ${SIGNING_SECTION_TITLE}`);
+    expect(description).toContain("| Algorithm | HMAC-SHA256 |");
+    expect(description).toContain("| Accepted when | timestamp \\< serverTime + 1000");
+    for (const vector of signing.testVectors as JsonObject[])
+      expect(description).toContain(String(vector.signature));
+    expect(description).toContain("## Filled from the live API");
+  });
+
+  it("renders rules it does not know as they are, and escapes markup in values", () => {
+    const rules = orderTypeRulesMarkdown({ "<b>ODD|TYPE": { required: ["a"], maxLegs: 2 } }) ?? "";
+    expect(rules).toContain("| Order type | Required | Forbidden | `maxLegs` |");
+    expect(rules).toContain("| \\<b\\>ODD\\|TYPE | a | – | `2` |");
+    expect(orderTypeRulesMarkdown(undefined)).toBeUndefined();
+    expect(parameterConditionsMarkdown([{ unusual: true }])).toContain('- `{"unusual":true}`');
+    expect(responseVariantsMarkdown({ parameter: "p", variants: {} })).toBeUndefined();
+    const weird = surfaceVendorExtensions({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/x": {
+          get: {
+            summary: "<script>alert(1)</script>",
+            "x-auth-class": "none",
+            "x-parameter-placement": "body-only",
+            security: [],
+          },
+        },
+      },
+    });
+    expect(stringAt(objectAt(weird.info).description)).toContain("\\<script\\>alert(1)\\</script\\>");
+    expect(stringAt(operation(weird, "/x", "get").description)).toContain(
+      "- **Parameters sent in:** `body-only`",
+    );
+  });
+});

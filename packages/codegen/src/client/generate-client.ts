@@ -1,7 +1,62 @@
-import type { GeneratedFile, GeneratorContext } from "../generated-file.js";
+import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
 import type { SpecModel } from "../spec/operation-model.js";
+import { describeValue, SpecError } from "../spec/spec-error.js";
+import { subsetDocument } from "./document-subset.js";
+import { exposeJsonParameterSchemas } from "./json-parameters.js";
+import { renderTypes } from "./openapi-typescript-adapter.js";
+import { renderOperationMethods } from "./operation-methods.js";
+import { renderOperationTable } from "./operation-table.js";
 
-// Placeholder until the client generator lands (issue 3); it fails loudly rather than emit nothing.
-export function generateClient(_model: SpecModel, _context: GeneratorContext): GeneratedFile[] {
-  throw new Error("the client generator is not written yet");
+/** The files of the typed client, relative to the output folder. */
+export const CLIENT_FILES = {
+  types: "spot-api.gen.ts",
+  operations: "operations.gen.ts",
+  methods: "methods.gen.ts",
+} as const;
+
+/**
+ * Generates the typed client from a checked spec model: the openapi-typescript types
+ * (`spot-api.gen.ts`), the run-time operation table (`operations.gen.ts`) and one typed method
+ * per operationId (`methods.gen.ts`). Only the model's operations are emitted. Pure: reads and
+ * writes nothing, and the same model always gives the same bytes.
+ */
+export async function generateClient(model: SpecModel, context: GeneratorContext): Promise<GeneratedFile[]> {
+  checkMethodNames(model);
+  const header = fileHeader("client", model.source, context);
+  const document = subsetDocument(model);
+  exposeJsonParameterSchemas(document);
+  const typesModule = `./${CLIENT_FILES.types.replace(/\.ts$/, ".js")}`;
+  return [
+    { path: CLIENT_FILES.types, contents: `${header}\n${await renderTypes(document)}` },
+    { path: CLIENT_FILES.operations, contents: `${header}\n${renderOperationTable(model)}` },
+    { path: CLIENT_FILES.methods, contents: `${header}\n${renderOperationMethods(model, typesModule)}` },
+  ];
+}
+
+// The per-operation methods sit next to openapi-fetch's own members on the client object.
+const CLIENT_MEMBERS = [
+  "GET",
+  "PUT",
+  "POST",
+  "DELETE",
+  "OPTIONS",
+  "HEAD",
+  "PATCH",
+  "TRACE",
+  "request",
+  "use",
+  "eject",
+];
+
+function checkMethodNames(model: SpecModel): void {
+  for (const op of model.operations) {
+    if (CLIENT_MEMBERS.includes(op.operationId)) {
+      throw new SpecError(
+        model.source,
+        `${op.pointer}/operationId`,
+        `an operationId that is not a member of the openapi-fetch client (${CLIENT_MEMBERS.join(", ")})`,
+        describeValue(op.operationId),
+      );
+    }
+  }
 }

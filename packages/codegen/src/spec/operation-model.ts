@@ -4,7 +4,7 @@ import { describeValue, pointerOf, SpecError } from "./spec-error.js";
 export const AUTH_CLASSES = ["none", "market_data", "trade", "user_data"] as const;
 export type AuthClass = (typeof AUTH_CLASSES)[number];
 
-const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
+export const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema nodes are untyped spec input

@@ -1,0 +1,236 @@
+import createClient, { type Client, type HeadersOptions } from "openapi-fetch";
+import {
+  createOperationMethods,
+  type OperationCaller,
+  type OperationResult,
+  type SpotApiMethods,
+} from "../generated/methods.gen.js";
+import { type OperationId, operationTable } from "../generated/operations.gen.js";
+import type { paths } from "../generated/spot-api.gen.js";
+import { deferredTransport, type FetchFunction, REAL_REQUEST } from "./deferred-request.js";
+import { MissingCredentialsError } from "./missing-credentials-error.js";
+import { ResponseValidationError } from "./response-validation-error.js";
+import { createSigner } from "./sign-payload.js";
+import { SpotApiError } from "./spot-api-error.js";
+import { encodeParams, formatDecimal, joinParams } from "./wire-encoding.js";
+
+/** What a `validateResponse` hook answers (the shape `@marketapi/validators` returns). */
+export interface ResponseCheck {
+  valid: boolean;
+  errors?: unknown;
+}
+
+export interface SpotClientOptions {
+  /** Base address of the API, such as `https://api.binance.com` or `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** API key, sent as `X-MBX-APIKEY` by `market_data`, `trade` and `user_data` operations. */
+  apiKey?: string;
+  /** API secret; signs `trade` and `user_data` requests (HMAC-SHA256). Never sent. */
+  apiSecret?: string;
+  /** `recvWindow` in milliseconds added to signed requests (1–60000); the server's default (5000) when absent. */
+  recvWindow?: number;
+  /**
+   * Where POST and DELETE operations that accept a form body send their parameters and signature:
+   * `"query"` (default, as the official connectors do) or `"body"` (`application/x-www-form-urlencoded`).
+   * GET parameters always travel in the query string.
+   */
+  paramsIn?: "query" | "body";
+  /** Headers sent with every request. */
+  headers?: HeadersOptions;
+  /**
+   * The fetch to send requests with (default `globalThis.fetch`). It is called as `fetch(url, init)`,
+   * or as `fetch(request)` once middleware is in use.
+   */
+  fetch?: FetchFunction;
+  /** The clock for `timestamp`, in epoch milliseconds (default `Date.now`); set it to follow the server's time. */
+  now?: () => number;
+  /** Throw a `SpotApiError` on every non-2xx answer instead of returning `{ error }`. */
+  throwOnError?: boolean;
+  /**
+   * Checks every answer before it is returned, for example `validateResponse` from
+   * `@marketapi/validators`; an answer it rejects throws a `ResponseValidationError`.
+   */
+  validateResponse?(
+    operationId: OperationId,
+    status: number,
+    body: unknown,
+  ): ResponseCheck | Promise<ResponseCheck>;
+}
+
+/** Per-call options of the per-operation methods (path-based calls take openapi-fetch's options plus `recvWindow`). */
+export interface CallOptions {
+  signal?: AbortSignal;
+  headers?: HeadersOptions;
+  /** Overrides the client's `recvWindow` for this call. */
+  recvWindow?: number;
+}
+
+/** A result of a client created with `throwOnError: true`: the error branch cannot occur. */
+export type Succeeded<R> = Exclude<R, { error: unknown }>;
+
+/** `SpotApiMethods` whose results are always the success branch. */
+export type ThrowingMethods<M> = {
+  [K in keyof M]: M[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => Promise<Succeeded<R>>
+    : M[K];
+};
+
+/**
+ * The openapi-fetch client of the spot API (`GET`, `POST`, `DELETE`… by path) plus one method per
+ * operationId. Both apply the spec's wire rules and authentication.
+ */
+export type SpotClient<Mode extends "result" | "throw" = "result"> = Client<paths> &
+  (Mode extends "throw" ? ThrowingMethods<SpotApiMethods<CallOptions>> : SpotApiMethods<CallOptions>);
+
+interface RawResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+type Params = Readonly<Record<string, unknown>>;
+
+/** openapi-fetch options as the path-based methods receive them, plus our `recvWindow`. */
+interface RawInit {
+  params?: { query?: Params };
+  body?: unknown;
+  headers?: HeadersOptions;
+  baseUrl?: string;
+  recvWindow?: number;
+  [option: string]: unknown;
+}
+
+interface UntypedClient {
+  request(method: string, path: string, init?: Record<string | symbol, unknown>): Promise<RawResult>;
+}
+
+/** openapi-fetch hands per-call middleware and a per-call fetch a Request of its own making. */
+function withRealRequest(init: Record<string | symbol, unknown>): Record<string | symbol, unknown> {
+  if (init.middleware || init.fetch) init[REAL_REQUEST] = true;
+  return init;
+}
+
+const FORM = "application/x-www-form-urlencoded";
+const passThrough = (body: unknown) => body;
+
+/**
+ * Creates the client. Authentication follows each operation's `x-auth-class`: nothing for `none`;
+ * the `X-MBX-APIKEY` header for `market_data`; the header plus `recvWindow`, `timestamp` and an
+ * HMAC-SHA256 `signature` (computed over the exact bytes sent, appended last) for `trade` and
+ * `user_data`. An operation whose credentials are missing throws `MissingCredentialsError` before
+ * anything is sent.
+ */
+export function createSpotClient(options: SpotClientOptions & { throwOnError: true }): SpotClient<"throw">;
+export function createSpotClient(options: SpotClientOptions): SpotClient;
+export function createSpotClient(options: SpotClientOptions): SpotClient<"result" | "throw"> {
+  const { apiKey, recvWindow, paramsIn = "query", now = Date.now, throwOnError, validateResponse } = options;
+  if (typeof options.baseUrl !== "string") throw new TypeError("createSpotClient: baseUrl must be a string");
+  if (recvWindow !== undefined && !(recvWindow > 0 && recvWindow <= 60000)) {
+    throw new RangeError(
+      `createSpotClient: recvWindow must be within 1..60000 milliseconds, got ${recvWindow}`,
+    );
+  }
+  const baseUrl = options.baseUrl.replace(/\/$/, "");
+  const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
+  let middlewareInUse = false;
+  const transport = deferredTransport(
+    () => options.fetch ?? globalThis.fetch,
+    () => middlewareInUse,
+  );
+  const base = createClient<paths>({ baseUrl, headers: options.headers, ...transport });
+  const untyped = base as unknown as UntypedClient;
+  const routes = new Map<string, OperationId>();
+  for (const id of Object.keys(operationTable) as OperationId[]) {
+    routes.set(`${operationTable[id].method} ${operationTable[id].path}`, id);
+  }
+
+  async function send(id: OperationId, query: Params | undefined, body: Params | undefined, init?: RawInit) {
+    const op = operationTable[id];
+    const signed = op.authClass === "trade" || op.authClass === "user_data";
+    const header: Record<string, string> = {};
+    if (op.authClass !== "none") {
+      const missing: ("apiKey" | "apiSecret")[] = [];
+      if (!apiKey) missing.push("apiKey");
+      if (signed && !sign) missing.push("apiSecret");
+      if (missing.length > 0) throw new MissingCredentialsError(id, op.authClass, missing);
+      header["X-MBX-APIKEY"] = apiKey!;
+    }
+    let search = encodeParams(query, op.jsonEncoded);
+    let form = body === undefined ? "" : encodeParams(body, op.jsonEncoded);
+    // A call that splits its parameters itself (query plus body) keeps its split.
+    const inBody = body !== undefined || (paramsIn === "body" && op.acceptsFormBody);
+    if (inBody && body === undefined) {
+      form = search;
+      search = "";
+    }
+    if (signed) {
+      // The signing envelope goes to the part that carries the parameters; the signature comes last.
+      const window = init?.recvWindow ?? recvWindow;
+      let envelope = `timestamp=${formatDecimal(Math.floor(now()))}`;
+      if (window !== undefined && query?.recvWindow === undefined && body?.recvWindow === undefined) {
+        envelope = `recvWindow=${formatDecimal(window)}&${envelope}`;
+      }
+      if (inBody) form = joinParams(form, envelope);
+      else search = joinParams(search, envelope);
+      const signature = `signature=${await sign!(search + form)}`;
+      if (inBody) form += `&${signature}`;
+      else search += `&${signature}`;
+    }
+    if (inBody) header["Content-Type"] = FORM;
+
+    const request: Record<string | symbol, unknown> = {
+      params: { header },
+      querySerializer: () => search,
+      body: inBody ? form : undefined,
+      bodySerializer: passThrough,
+    };
+    if (init) for (const key in init) if (!(key in request) && key !== "recvWindow") request[key] = init[key];
+    const result = await untyped.request(op.method, op.path, withRealRequest(request));
+
+    if (validateResponse) {
+      const payload = result.response.ok ? result.data : result.error;
+      const check = await validateResponse(id, result.response.status, payload);
+      if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
+    }
+    if (throwOnError && !result.response.ok) {
+      const url = `${init?.baseUrl ?? baseUrl}${op.path}${search === "" ? "" : `?${search}`}`;
+      throw new SpotApiError(op.method, url, result.response, result.error);
+    }
+    return result;
+  }
+
+  /** Path-based calls: operations of the spec get the same treatment as the per-operation methods. */
+  function route(method: string, path: string, init?: RawInit): Promise<RawResult> {
+    const id = routes.get(`${method} ${path}`);
+    if (id === undefined) return untyped.request(method, path, init && withRealRequest({ ...init }));
+    return send(id, init?.params?.query, init?.body as Params | undefined, init);
+  }
+
+  // `send` returns openapi-fetch's result for the operation's path and method, which is what
+  // OperationResult<K> describes.
+  const call: OperationCaller<CallOptions> = <K extends OperationId>(
+    id: K,
+    params: unknown,
+    callOptions: CallOptions | undefined,
+  ) =>
+    send(id, params as Params | undefined, undefined, callOptions as RawInit | undefined) as Promise<
+      OperationResult<K>
+    >;
+  const methods = createOperationMethods(call);
+  const client = {
+    ...base,
+    use: (...middleware: Parameters<typeof base.use>) => {
+      // Real Requests from now on, also after eject(): the middleware may have kept some.
+      middlewareInUse = true;
+      base.use(...middleware);
+    },
+    request: (method: string, path: string, init?: RawInit) => route(method.toUpperCase(), path, init),
+    GET: (path: string, init?: RawInit) => route("GET", path, init),
+    PUT: (path: string, init?: RawInit) => route("PUT", path, init),
+    POST: (path: string, init?: RawInit) => route("POST", path, init),
+    DELETE: (path: string, init?: RawInit) => route("DELETE", path, init),
+    PATCH: (path: string, init?: RawInit) => route("PATCH", path, init),
+    ...methods,
+  };
+  return client as unknown as SpotClient<"result" | "throw">;
+}

@@ -1,0 +1,107 @@
+// Type-level tests: what must compile and what must not. Checked by tsc through `vitest run`.
+import { describe, expectTypeOf, it } from "vitest";
+import {
+  createSpotClient,
+  type operations,
+  type SchemaCancelReport,
+  type SchemaError,
+  type SchemaNewOrderAck,
+  type SchemaNewOrderFull,
+  type SchemaNewOrderResult,
+  type SchemaOrder,
+  type SchemaOrderBook,
+  type SchemaServerTime,
+  SpotApiError,
+} from "../src/index.js";
+
+const client = createSpotClient({ baseUrl: "http://127.0.0.1:8080", apiKey: "k", apiSecret: "s" });
+const throwing = createSpotClient({ baseUrl: "http://127.0.0.1:8080", throwOnError: true });
+
+describe("parameters", () => {
+  it("accept what the spec allows", () => {
+    void client.order_book({ symbol: "BTCUSDT", limit: 5 });
+    void client.ping();
+    void client.open_orders();
+    void client.exchange_info({ symbols: ["BTCUSDT", "ETHUSDT"] });
+    void client.aggTrades({ symbol: "BTCUSDT", startTime: new Date(), endTime: "2024-01-01T00:00:00Z" });
+    void client.new_order({ symbol: "BTCUSDT", side: "SELL", type: "MARKET", quantity: 0.0000001 });
+    void client.GET("/api/v3/depth", { params: { query: { symbol: "BTCUSDT" } } });
+  });
+
+  it("reject a missing required parameter", () => {
+    // @ts-expect-error symbol is required
+    void client.order_book({ limit: 5 });
+    // @ts-expect-error the parameters are required
+    void client.order_book();
+    // @ts-expect-error side is required
+    void client.new_order({ symbol: "BTCUSDT", type: "MARKET" });
+    // @ts-expect-error symbol is required on the path-based call too
+    void client.GET("/api/v3/depth", { params: { query: { limit: 5 } } });
+  });
+
+  it("reject a wrong enum value", () => {
+    // @ts-expect-error "BUYY" is not an OrderSide
+    void client.new_order({ symbol: "BTCUSDT", side: "BUYY", type: "MARKET" });
+    // @ts-expect-error "LIMT" is not an OrderType
+    void client.new_order({ symbol: "BTCUSDT", side: "BUY", type: "LIMT" });
+    // @ts-expect-error "GTX" is not a TimeInForce
+    void client.new_order({ symbol: "BTCUSDT", side: "BUY", type: "LIMIT", timeInForce: "GTX" });
+  });
+
+  it("reject a wrong type", () => {
+    // @ts-expect-error limit is a number
+    void client.order_book({ symbol: "BTCUSDT", limit: "5" });
+    // @ts-expect-error quantity is a number
+    void client.new_order({ symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: "1" });
+    // @ts-expect-error symbols is an array of strings, not one string
+    void client.exchange_info({ symbols: "BTCUSDT" });
+    // @ts-expect-error all_orders takes epoch milliseconds, not dates
+    void client.all_orders({ symbol: "BTCUSDT", startTime: new Date() });
+    // @ts-expect-error ping takes no parameters
+    void client.ping({ symbol: "BTCUSDT" });
+  });
+
+  it("type symbols as string[] and date-time parameters as string | Date", () => {
+    type ExchangeInfoQuery = NonNullable<operations["exchange_info"]["parameters"]["query"]>;
+    expectTypeOf<ExchangeInfoQuery["symbols"]>().toEqualTypeOf<string[] | undefined>();
+    type AggTradesQuery = operations["aggTrades"]["parameters"]["query"];
+    expectTypeOf<AggTradesQuery["startTime"]>().toEqualTypeOf<string | Date | undefined>();
+  });
+});
+
+describe("results", () => {
+  it("are typed per operation", async () => {
+    expectTypeOf((await client.order_book({ symbol: "BTCUSDT" })).data).toEqualTypeOf<
+      SchemaOrderBook | undefined
+    >();
+    expectTypeOf((await client.server_time()).data).toEqualTypeOf<SchemaServerTime | undefined>();
+    expectTypeOf((await client.cancel_order({ symbol: "BTCUSDT", orderId: 1 })).data).toEqualTypeOf<
+      SchemaCancelReport | undefined
+    >();
+    expectTypeOf((await client.all_orders({ symbol: "BTCUSDT" })).data).toEqualTypeOf<
+      SchemaOrder[] | undefined
+    >();
+    expectTypeOf((await client.new_order({ symbol: "X", side: "BUY", type: "MARKET" })).data).toEqualTypeOf<
+      SchemaNewOrderFull | SchemaNewOrderResult | SchemaNewOrderAck | undefined
+    >();
+    // Path-based calls are typed by openapi-fetch, whose Readable<> widens tuples to arrays.
+    const byPath = await client.GET("/api/v3/depth", { params: { query: { symbol: "BTCUSDT" } } });
+    expectTypeOf(byPath.data?.lastUpdateId).toEqualTypeOf<number | undefined>();
+    expectTypeOf(byPath.data?.bids).toEqualTypeOf<string[][] | undefined>();
+  });
+
+  it("narrow on error, which is the spec's { code, msg }", async () => {
+    const result = await client.order_book({ symbol: "BTCUSDT" });
+    if (result.error) {
+      expectTypeOf(result.error).toEqualTypeOf<SchemaError>();
+      expectTypeOf(result.data).toEqualTypeOf<undefined>();
+    } else {
+      expectTypeOf(result.data).toEqualTypeOf<SchemaOrderBook>();
+    }
+  });
+
+  it("are always data with throwOnError", async () => {
+    expectTypeOf((await throwing.order_book({ symbol: "BTCUSDT" })).data).toEqualTypeOf<SchemaOrderBook>();
+    expectTypeOf(new SpotApiError("GET", "u", new Response(), {}).code).toEqualTypeOf<number | undefined>();
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * auth_enforcement: a market_data operation without (or with an unknown) API key, and a signed
+ * operation without key, without or with a wrong signature, with a stale, future or missing
+ * timestamp, must be refused with 4xx and the error schema. x-signing's error codes are required
+ * where the spec names them (-1022 bad signature, -1021 timestamp outside the window).
+ */
+import type { AuthVariant, ParamList, Placement } from "../http/request.js";
+import type { Exchange } from "../session.js";
+import { isSigned, type OperationModel } from "../spec/model.js";
+import { describeAnswer, enabled, expectRefusal, ok, type RunContext } from "./context.js";
+
+interface AuthCase {
+  label: string;
+  auth: AuthVariant;
+  code?: number | undefined;
+  needsCredentials: boolean;
+}
+
+function authCases(ctx: RunContext, operation: OperationModel): AuthCase[] {
+  const signing = ctx.session.model.signing;
+  if (operation.authClass === "market_data") {
+    return [
+      { label: "without API key", auth: { key: "none" }, needsCredentials: false },
+      { label: "with an unknown API key", auth: { key: "wrong" }, needsCredentials: false },
+    ];
+  }
+  if (!isSigned(operation)) return [];
+  return [
+    { label: "signed, without API key", auth: { key: "none" }, needsCredentials: true },
+    { label: "signed, with an unknown API key", auth: { key: "wrong" }, needsCredentials: true },
+    { label: "without signature", auth: { signature: "none" }, needsCredentials: true },
+    {
+      label: "with a wrong signature",
+      auth: { signature: "wrong" },
+      code: signing.invalidSignatureCode,
+      needsCredentials: true,
+    },
+    {
+      label: "with a stale timestamp",
+      auth: { timestamp: "stale" },
+      code: signing.invalidTimestampCode,
+      needsCredentials: true,
+    },
+    {
+      label: "with a timestamp 30 s in the future",
+      auth: { timestamp: "future" },
+      code: signing.invalidTimestampCode,
+      needsCredentials: true,
+    },
+    { label: "without timestamp", auth: { timestamp: "none" }, needsCredentials: true },
+  ];
+}
+
+export interface AuthProbeOptions {
+  /** Parameters of a request that succeeds when properly authenticated (fresh per case for new_order). */
+  params: () => ParamList;
+  placement?: Placement;
+  /** Sent first, properly authenticated; the probes are only conclusive when it succeeds. */
+  control?: "before" | "none";
+  /** Called when a probe was wrongly accepted (to register a created order). */
+  onAccepted?: (exchange: Exchange) => void;
+}
+
+export async function authProbes(
+  ctx: RunContext,
+  operation: OperationModel,
+  options: AuthProbeOptions,
+): Promise<void> {
+  if (!enabled(ctx, "auth_enforcement")) return;
+  const { session } = ctx;
+  const cases = authCases(ctx, operation);
+  if (cases.length === 0) {
+    session.recorder.skip(
+      "auth_enforcement",
+      operation.id,
+      `x-auth-class ${operation.authClass}: nothing to enforce`,
+    );
+    return;
+  }
+  const hasCredentials = session.credentials !== undefined;
+  if (options.control === "before" && hasCredentials) {
+    const control = await session.call(
+      {
+        op: operation,
+        params: options.params(),
+        ...(options.placement ? { placement: options.placement } : {}),
+      },
+      "auth control: properly authenticated",
+    );
+    if (!ok(control)) {
+      session.recorder.skip(
+        "auth_enforcement",
+        operation.id,
+        `the properly authenticated control request was refused (${describeAnswer(control)}), so refusals prove nothing`,
+      );
+      return;
+    }
+    options.onAccepted?.(control);
+  }
+  for (const c of cases) {
+    if (c.needsCredentials && !hasCredentials) {
+      session.recorder.skip(
+        "auth_enforcement",
+        operation.id,
+        "signed requests need --api-key and --api-secret",
+      );
+      continue;
+    }
+    const exchange = await session.call(
+      {
+        op: operation,
+        params: options.params(),
+        auth: c.auth,
+        ...(options.placement ? { placement: options.placement } : {}),
+      },
+      `auth: ${c.label}`,
+    );
+    const accepted = expectRefusal(ctx, "auth_enforcement", exchange, {
+      what: `a request ${c.label}`,
+      code: c.code,
+    });
+    if (accepted) options.onAccepted?.(exchange);
+  }
+}

@@ -1,0 +1,175 @@
+/** What every check phase shares, and the helpers they use to judge answers. */
+import { validateResponse } from "@marketapi/validators";
+import type { ParamList, Placement, RequestPlan } from "../http/request.js";
+import type { FarBuy, Market, SymbolRules } from "../market.js";
+import type { OrderLedger } from "../orders.js";
+import type { CheckName } from "../results.js";
+import type { Exchange, Session } from "../session.js";
+import type { OperationModel } from "../spec/model.js";
+import type { ValueContext } from "../values.js";
+
+export type ProgressEvent =
+  | { type: "stage"; message: string }
+  | {
+      type: "operation";
+      operationId: string;
+      stage: string;
+      requests: number;
+      failures: number;
+      note?: string;
+    };
+
+export interface RunContext {
+  session: Session;
+  ledger: OrderLedger;
+  seed: number;
+  /** Trading operations may run (--allow-trading, a test Endpoint, or the embedded server). */
+  trading: boolean;
+  market: Market;
+  rules: SymbolRules | undefined;
+  /** A LIMIT BUY far below the market, or why none could be planned. */
+  farBuy: FarBuy | { reason: string };
+  values: ValueContext;
+  progress(event: ProgressEvent): void;
+}
+
+export function op(ctx: RunContext, id: string): OperationModel | undefined {
+  return ctx.session.model.operation(id);
+}
+
+export function enabled(ctx: RunContext, check: CheckName): boolean {
+  return ctx.session.recorder.enabled(check);
+}
+
+export function plan(
+  operation: OperationModel,
+  params: ParamList,
+  extra: Partial<RequestPlan> = {},
+): RequestPlan {
+  return { op: operation, params, ...extra };
+}
+
+export function withPlacement(p: RequestPlan, placement: Placement): RequestPlan {
+  return { ...p, placement };
+}
+
+export function bodyObject(exchange: Exchange): Record<string, unknown> | undefined {
+  const json = exchange.response?.json;
+  return typeof json === "object" && json !== null && !Array.isArray(json)
+    ? (json as Record<string, unknown>)
+    : undefined;
+}
+
+export function errorCode(exchange: Exchange): number | undefined {
+  const code = bodyObject(exchange)?.code;
+  return typeof code === "number" ? code : undefined;
+}
+
+export function describeAnswer(exchange: Exchange): string {
+  if (!exchange.response) return exchange.error?.message ?? "no response";
+  const body = bodyObject(exchange);
+  const code = typeof body?.code === "number" ? ` code ${body.code}` : "";
+  const msg = typeof body?.msg === "string" ? ` "${body.msg}"` : "";
+  return `status ${exchange.response.status}${code}${msg}`;
+}
+
+export function isRateLimited(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status === 429 || status === 418;
+}
+
+export function ok(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && status >= 200 && status < 300;
+}
+
+export interface RefusalExpectation {
+  /** The error code the spec names for this case (x-signing errors). */
+  code?: number | undefined;
+  what: string;
+}
+
+/**
+ * Judges an answer that must be a refusal: a 4xx status with a body matching the operation's
+ * documented error schema (and the spec's error code where it names one).
+ * Returns true when the request was accepted (so callers can clean up).
+ */
+export function expectRefusal(
+  ctx: RunContext,
+  check: CheckName,
+  exchange: Exchange,
+  expectation: RefusalExpectation,
+): boolean {
+  const { session } = ctx;
+  const operationId = exchange.op.id;
+  const response = exchange.response;
+  if (!response) {
+    session.recorder.skip(check, operationId, `no answer to ${expectation.what}`);
+    return false;
+  }
+  if (isRateLimited(exchange)) {
+    session.recorder.skip(
+      check,
+      operationId,
+      `rate limited (status ${response.status}) during ${expectation.what}`,
+    );
+    return false;
+  }
+  const status = response.status;
+  if (status < 400) {
+    session.fail(
+      check,
+      exchange,
+      `${expectation.what} was accepted (status ${status}); expected a 4xx refusal`,
+    );
+    return status < 300;
+  }
+  if (status >= 500) {
+    session.fail(
+      check,
+      exchange,
+      `${expectation.what} got a server error (status ${status}); expected a 4xx refusal`,
+    );
+    return false;
+  }
+  if (response.json === undefined) {
+    session.fail(
+      check,
+      exchange,
+      `${expectation.what} was refused with status ${status} but the body is not JSON (${response.jsonError})`,
+    );
+    return false;
+  }
+  const schema = validateResponse(operationId, 400, response.json);
+  if (!schema.valid) {
+    const first = schema.errors[0]!;
+    session.fail(
+      check,
+      exchange,
+      `${expectation.what}: refusal body is not the documented error: ${first.message}`,
+      `${first.path || "/"} [${first.rule}]`,
+    );
+    return false;
+  }
+  const code = errorCode(exchange);
+  if (expectation.code !== undefined && code !== expectation.code) {
+    session.fail(
+      check,
+      exchange,
+      `${expectation.what} was refused with code ${code}; the spec names ${expectation.code}`,
+      "/code",
+    );
+    return false;
+  }
+  session.pass(check, exchange);
+  return false;
+}
+
+/** Number of items of a list answer: the array's length, or each top-level array of an object. */
+export function itemCounts(json: unknown): Record<string, number> | undefined {
+  if (Array.isArray(json)) return { items: json.length };
+  if (typeof json !== "object" || json === null) return undefined;
+  const counts: Record<string, number> = {};
+  for (const [key, value] of Object.entries(json)) if (Array.isArray(value)) counts[key] = value.length;
+  return Object.keys(counts).length > 0 ? counts : undefined;
+}

@@ -1,0 +1,112 @@
+/**
+ * defaults_honoured: a declared `default` of a count parameter (`limit`) must be what the server
+ * applies when the parameter is absent, and an explicit value must override it (a default is
+ * meaningless when `limit` is ignored). To know whether enough items exist, the maximum is asked
+ * for first: depth without `limit` must return 100 levels when limit=5000 returns at least 100.
+ */
+import { encodeParams } from "../http/request.js";
+import type { OperationModel, ParameterModel } from "../spec/model.js";
+import { requiredValues } from "../values.js";
+import { describeAnswer, enabled, isRateLimited, itemCounts, ok, type RunContext } from "./context.js";
+
+function countParameter(operation: OperationModel): ParameterModel | undefined {
+  return operation.parameters.find(
+    (p) => p.name === "limit" && (p.schema.type === "integer" || p.schema.type === "number"),
+  );
+}
+
+export async function defaultsProbe(ctx: RunContext, operation: OperationModel): Promise<void> {
+  if (!enabled(ctx, "defaults_honoured")) return;
+  const { session } = ctx;
+  const recorder = session.recorder;
+  const limit = countParameter(operation);
+  if (!limit) {
+    const declared = operation.parameters.filter(
+      (p) => p.schema.default !== undefined && p.name !== operation.variantBy?.parameter,
+    );
+    recorder.skip(
+      "defaults_honoured",
+      operation.id,
+      declared.length > 0
+        ? `the defaults of ${declared.map((p) => p.name).join(", ")} are not observable`
+        : "no declared default",
+    );
+    return;
+  }
+  const base = requiredValues(operation, ctx.values);
+  const call = (value: number | undefined, label: string) =>
+    session.call({ op: operation, params: encodeParams(operation, { ...base, [limit.name]: value }) }, label);
+  const usable = (
+    exchange: Awaited<ReturnType<typeof call>>,
+    what: string,
+  ): Record<string, number> | undefined => {
+    if (isRateLimited(exchange)) {
+      recorder.skip("defaults_honoured", operation.id, `rate limited during ${what}`);
+      return undefined;
+    }
+    if (!ok(exchange)) {
+      session.fail(
+        "defaults_honoured",
+        exchange,
+        `${what} was refused (${describeAnswer(exchange)}); it is a valid request`,
+      );
+      return undefined;
+    }
+    const counts = itemCounts(exchange.response?.json);
+    if (!counts)
+      recorder.skip("defaults_honoured", operation.id, `the answer to ${what} has no list to count`);
+    return counts;
+  };
+
+  const maximum = limit.schema.maximum;
+  const declaredDefault = typeof limit.schema.default === "number" ? limit.schema.default : undefined;
+  const minimum = limit.schema.minimum ?? 1;
+  const small = Math.max(minimum, Math.min(5, (declaredDefault ?? 6) - 1));
+
+  let available: Record<string, number> | undefined;
+  if (maximum !== undefined) {
+    const most = await call(maximum, `defaults: ${limit.name}=${maximum} (how many items exist)`);
+    available = usable(most, `${limit.name}=${maximum}`);
+    if (!available) return;
+  }
+
+  if (declaredDefault !== undefined && available) {
+    const none = await call(undefined, `defaults: no ${limit.name} (default ${declaredDefault})`);
+    const counts = usable(none, `the request without ${limit.name}`);
+    if (counts) {
+      const problems: string[] = [];
+      const notes: string[] = [];
+      for (const [key, most] of Object.entries(available)) {
+        const got = counts[key] ?? 0;
+        const expected = Math.min(most, declaredDefault);
+        // Below the default, a live list may grow between the two requests.
+        const fine = got === expected || (most < declaredDefault && got >= most && got <= declaredDefault);
+        if (!fine) {
+          problems.push(
+            `${key}: ${got} items without ${limit.name}, expected ${expected} (declared default ${declaredDefault}; ${limit.name}=${maximum} gave ${most})`,
+          );
+        }
+        if (most < declaredDefault) {
+          notes.push(`only ${most} ${key} exist, so the default ${declaredDefault} is not fully observable`);
+        }
+      }
+      if (problems.length > 0) session.fail("defaults_honoured", none, problems.join("; "));
+      else session.pass("defaults_honoured", none);
+      for (const note of notes) recorder.note("defaults_honoured", operation.id, note);
+    }
+  }
+
+  const few = await call(small, `defaults: ${limit.name}=${small} (explicit value overrides the default)`);
+  const counts = usable(few, `${limit.name}=${small}`);
+  if (counts) {
+    const problems = Object.entries(counts)
+      .filter(
+        ([key, got]) =>
+          got > small || (available !== undefined && got !== Math.min(small, available[key] ?? got)),
+      )
+      .map(([key, got]) => `${key}: ${got} items for ${limit.name}=${small}`);
+    if (problems.length > 0)
+      session.fail("defaults_honoured", few, `${limit.name} is not honoured: ${problems.join("; ")}`);
+    else session.pass("defaults_honoured", few);
+  }
+}

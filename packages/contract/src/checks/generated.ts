@@ -1,0 +1,51 @@
+/**
+ * The generation phase: fast-check values for the operations that do not change state, with
+ * the budget --max-requests leaves after the deterministic phases, spread evenly. Answers go
+ * through the response-level checks only. It stops early when the used request weight reaches
+ * 60 % of the server's per-minute limit, so a run never gets the tester's IP banned.
+ */
+import { encodeParams } from "../http/request.js";
+import { RESPONSE_CHECKS } from "../results.js";
+import { isSigned, isTrading, type OperationModel } from "../spec/model.js";
+import { generatedCases } from "../values.js";
+import { enabled, type RunContext } from "./context.js";
+
+const WEIGHT_SHARE = 0.6;
+
+export function generatable(ctx: RunContext, operation: OperationModel): boolean {
+  if (isTrading(operation) || operation.method !== "GET") return false;
+  if (operation.authClass !== "none" && !ctx.session.credentials) return false;
+  return !isSigned(operation) || ctx.session.credentials !== undefined;
+}
+
+export async function generatedPhase(ctx: RunContext, operations: OperationModel[]): Promise<void> {
+  if (!RESPONSE_CHECKS.some((check) => enabled(ctx, check))) return;
+  const { session } = ctx;
+  const targets = operations.filter((o) => generatable(ctx, o));
+  if (targets.length === 0) return;
+  const share = Math.floor(session.remaining() / targets.length);
+  let stoppedForWeight = false;
+  for (const [index, operation] of targets.entries()) {
+    const before = session.requestsOf(operation.id);
+    const failuresBefore = session.failuresOf(operation.id);
+    let sent = 0;
+    for (const c of generatedCases(operation, ctx.values, ctx.seed + index, share)) {
+      if (!session.weightBelow(WEIGHT_SHARE)) {
+        stoppedForWeight = true;
+        break;
+      }
+      await session.call({ op: operation, params: encodeParams(operation, c.values) }, c.label);
+      sent += 1;
+    }
+    ctx.progress({
+      type: "operation",
+      operationId: operation.id,
+      stage: "generated",
+      requests: session.requestsOf(operation.id) - before,
+      failures: session.failuresOf(operation.id) - failuresBefore,
+      ...(sent < share
+        ? { note: stoppedForWeight ? "stopped: request weight near the rate limit" : undefined }
+        : {}),
+    });
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The pass over one operation that does not change state: its examples and boundary values
+ * (checked by the response-level checks), negative data, auth probes and declared defaults.
+ */
+import { encodeParams } from "../http/request.js";
+import { RESPONSE_CHECKS } from "../results.js";
+import { isSigned, type OperationModel } from "../spec/model.js";
+import { boundaryCases, exampleCases, negativeCases, requiredValues } from "../values.js";
+import { authProbes } from "./auth.js";
+import { enabled, expectRefusal, type RunContext } from "./context.js";
+import { defaultsProbe } from "./defaults.js";
+
+export async function readOnlyPass(ctx: RunContext, operation: OperationModel): Promise<void> {
+  const { session } = ctx;
+  const recorder = session.recorder;
+  const hasCredentials = session.credentials !== undefined;
+  const lacking =
+    isSigned(operation) && !hasCredentials
+      ? "signed operation: needs --api-key and --api-secret"
+      : operation.authClass === "market_data" && !hasCredentials
+        ? "x-auth-class market_data: needs --api-key"
+        : undefined;
+
+  if (lacking) {
+    for (const check of [...RESPONSE_CHECKS, "negative_data_rejection", "defaults_honoured"] as const) {
+      recorder.skip(check, operation.id, lacking);
+    }
+  } else {
+    if (RESPONSE_CHECKS.some((check) => enabled(ctx, check))) {
+      for (const c of [...exampleCases(operation, ctx.values), ...boundaryCases(operation, ctx.values)]) {
+        await session.call({ op: operation, params: encodeParams(operation, c.values) }, c.label);
+      }
+    }
+    await negativePass(ctx, operation);
+    await defaultsProbe(ctx, operation);
+  }
+  if (!isSigned(operation) || hasCredentials) {
+    await authProbes(ctx, operation, {
+      params: () => encodeParams(operation, requiredValues(operation, ctx.values)),
+      control: "before",
+    });
+  } else {
+    recorder.skip("auth_enforcement", operation.id, lacking ?? "needs credentials");
+  }
+}
+
+export async function negativePass(ctx: RunContext, operation: OperationModel): Promise<void> {
+  if (!enabled(ctx, "negative_data_rejection")) return;
+  const cases = negativeCases(operation, encodeParams(operation, requiredValues(operation, ctx.values)));
+  if (cases.length === 0) {
+    ctx.session.recorder.skip("negative_data_rejection", operation.id, "no parameters to violate");
+    return;
+  }
+  for (const c of cases) {
+    const exchange = await ctx.session.call({ op: operation, params: c.params }, c.label);
+    expectRefusal(ctx, "negative_data_rejection", exchange, { what: c.label.replace(/^negative: /, "") });
+  }
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/** marketapi-contract: the command-line front of runContract. */
+import { writeFileSync } from "node:fs";
+import { UsageError } from "./errors.js";
+import { type CliOptions, parseCli, USAGE } from "./options.js";
+import { junitXml } from "./report/junit.js";
+import { progressLine, reportText, type TextStyle } from "./report/text.js";
+import { runContract } from "./runner.js";
+
+function exit(code: number): void {
+  process.exitCode = code;
+  // Keep-alive sockets must not hold the process open once everything is written.
+  setTimeout(() => process.exit(code), 200).unref();
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  let cli: CliOptions;
+  try {
+    cli = parseCli(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`marketapi-contract: ${error.message}\n`);
+    exit(2);
+    return;
+  }
+  if (cli.help) {
+    process.stdout.write(USAGE);
+    exit(0);
+    return;
+  }
+  const progressStream = cli.json ? process.stderr : process.stdout;
+  const style: TextStyle = {
+    color: progressStream.isTTY === true && !process.env.NO_COLOR,
+  };
+  const controller = new AbortController();
+  let interrupts = 0;
+  process.on("SIGINT", () => {
+    interrupts += 1;
+    if (interrupts > 1) {
+      process.stderr.write("marketapi-contract: interrupted twice; exiting without clean-up\n");
+      process.exit(130);
+    }
+    process.stderr.write(
+      "\nmarketapi-contract: interrupted; cancelling the orders this run created (Ctrl-C again to quit now)\n",
+    );
+    controller.abort();
+  });
+  process.on("SIGTERM", () => controller.abort());
+
+  const result = await runContract({
+    ...cli.contract,
+    signal: controller.signal,
+    onProgress: (event) => progressStream.write(`${progressLine(event, style)}\n`),
+  });
+
+  if (cli.report) {
+    try {
+      writeFileSync(cli.report, junitXml(result));
+    } catch (error) {
+      process.stderr.write(
+        `marketapi-contract: cannot write --report ${cli.report}: ${(error as Error).message}\n`,
+      );
+    }
+  }
+  if (cli.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (result.error)
+      process.stderr.write(`marketapi-contract: ${result.error.kind} error: ${result.error.message}\n`);
+  } else {
+    if (result.cells.length > 0 || !result.error) process.stdout.write("\n");
+    process.stdout.write(
+      reportText(result, { color: process.stdout.isTTY === true && !process.env.NO_COLOR }),
+    );
+    if (result.error)
+      process.stderr.write(`marketapi-contract: ${result.error.kind} error: ${result.error.message}\n`);
+  }
+  exit(result.exitCode);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`marketapi-contract: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+  exit(2);
+});

@@ -1,0 +1,203 @@
+/**
+ * The tester's own raw request builder. It can write anything a server might receive, including
+ * what a typed client refuses to send (missing parameters, wrong types, no or bad signatures,
+ * stale timestamps), and it signs exactly the bytes it sends.
+ */
+import type { OperationModel, ParameterModel, SigningModel } from "../spec/model.js";
+import { isSigned, needsApiKey } from "../spec/model.js";
+import { corruptSignature, hmacHex } from "./signing.js";
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+}
+
+/** Where the parameters travel (POST/DELETE operations with x-parameter-placement only). */
+export type Placement = "query" | "body" | "split";
+
+/** How the request is authenticated; each field defaults to what the operation's class needs. */
+export interface AuthVariant {
+  /** The API key header: the real key, none, or a key the server cannot know. */
+  key?: "valid" | "none" | "wrong";
+  /** The signature: correct, absent, or valid hex that does not match. */
+  signature?: "valid" | "none" | "wrong";
+  /** The timestamp: current server time, too old, too far ahead, or absent. */
+  timestamp?: "now" | "stale" | "future" | "none";
+  /** A recvWindow parameter to add to the signing envelope. */
+  recvWindow?: number;
+  /** Extra milliseconds added to the timestamp (negative: older). */
+  timestampShiftMs?: number;
+}
+
+/** Parameter name and text value, in sending order (a name may repeat). */
+export type ParamList = Array<[string, string]>;
+
+export interface RequestPlan {
+  op: OperationModel;
+  params: ParamList;
+  placement?: Placement;
+  auth?: AuthVariant;
+}
+
+export interface WireRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface BuildContext {
+  baseUrl: string;
+  signing: SigningModel;
+  credentials?: Credentials;
+  /** Headers sent with every request (from the Endpoint record). */
+  headers: Record<string, string>;
+  /** Server time estimate in epoch ms. */
+  now(): number;
+}
+
+/** A value in plain decimal notation (never exponent form), as the spec requires for numbers. */
+export function plainNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Number.isInteger(value)) return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
+  const text = String(value);
+  if (!/e/i.test(text)) return text;
+  return value.toFixed(20).replace(/0+$/, "").replace(/\.$/, "");
+}
+
+/** The text of a parameter value: JSON for `content` parameters, plain decimals for numbers. */
+export function encodeValue(param: ParameterModel | undefined, value: unknown): string {
+  if (param?.json) return JSON.stringify(value);
+  if (typeof value === "number") return plainNumber(value);
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+/** Parameter values (decoded) to wire text, in the spec's parameter order, unknown names last. */
+export function encodeParams(op: OperationModel, values: Readonly<Record<string, unknown>>): ParamList {
+  const out: ParamList = [];
+  const known = new Set<string>();
+  for (const param of op.parameters) {
+    known.add(param.name);
+    const value = values[param.name];
+    if (value !== undefined) out.push([param.name, encodeValue(param, value)]);
+  }
+  for (const [name, value] of Object.entries(values)) {
+    if (!known.has(name) && value !== undefined) out.push([name, encodeValue(undefined, value)]);
+  }
+  return out;
+}
+
+function formEncode(params: ParamList): string {
+  return params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+}
+
+const WRONG_KEY = "contract-tester-unknown-api-key-0000000000000000000000000000000000";
+
+/** Builds the bytes of one request, signing the final query string and body when asked. */
+export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest {
+  const { op } = plan;
+  const auth = plan.auth ?? {};
+  const signed = isSigned(op);
+  const headers: Record<string, string> = { accept: "application/json", ...ctx.headers };
+  const keyMode = auth.key ?? (needsApiKey(op) ? "valid" : "none");
+  if (keyMode === "valid" && ctx.credentials) headers[ctx.signing.apiKeyHeader] = ctx.credentials.apiKey;
+  else if (keyMode === "wrong") headers[ctx.signing.apiKeyHeader] = WRONG_KEY;
+  else if (keyMode === "none") {
+    for (const name of Object.keys(headers)) {
+      if (name.toLowerCase() === ctx.signing.apiKeyHeader.toLowerCase()) delete headers[name];
+    }
+  }
+
+  const placement: Placement = op.formBody ? (plan.placement ?? "query") : "query";
+  let query: ParamList = [];
+  let body: ParamList = [];
+  if (placement === "query") query = [...plan.params];
+  else if (placement === "body") body = [...plan.params];
+  else {
+    const half = Math.ceil(plan.params.length / 2);
+    query = plan.params.slice(0, half);
+    body = plan.params.slice(half);
+  }
+  const envelope = placement === "query" ? query : body;
+
+  if (signed || auth.timestamp !== undefined || auth.signature !== undefined) {
+    const timestampMode = auth.timestamp ?? (signed ? "now" : "none");
+    if (auth.recvWindow !== undefined)
+      envelope.push([ctx.signing.recvWindowParameter, String(auth.recvWindow)]);
+    if (timestampMode !== "none") {
+      const skew =
+        timestampMode === "stale"
+          ? -(ctx.signing.recvWindowDefault + 30_000)
+          : timestampMode === "future"
+            ? 30_000
+            : 0;
+      const ts = Math.round(ctx.now() + skew + (auth.timestampShiftMs ?? 0));
+      envelope.push([ctx.signing.timestampParameter, String(ts)]);
+    }
+    const signatureMode = auth.signature ?? (signed ? "valid" : "none");
+    if (signatureMode !== "none") {
+      const secret = ctx.credentials?.apiSecret ?? "contract-tester-no-secret";
+      let signature = hmacHex(secret, formEncode(query), formEncode(body));
+      if (signatureMode === "wrong") signature = corruptSignature(signature);
+      envelope.push([ctx.signing.signatureParameter, signature]);
+    }
+  }
+
+  const queryText = formEncode(query);
+  const url = `${ctx.baseUrl.replace(/\/+$/, "")}${op.path}${queryText ? `?${queryText}` : ""}`;
+  const request: WireRequest = { method: op.method, url, headers };
+  if (body.length > 0) {
+    request.body = formEncode(body);
+    headers["content-type"] = "application/x-www-form-urlencoded";
+  }
+  return request;
+}
+
+const SENSITIVE_HEADER = /key|auth|token|secret|cookie|session|signature|password/i;
+
+function maskValue(value: string): string {
+  return value.length <= 8 ? "***" : `${value.slice(0, 4)}…(masked)`;
+}
+
+function maskParams(text: string, signatureParameter: string): string {
+  if (!text) return text;
+  return text
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return decodeURIComponent(name) === signatureParameter ? `${name}=***` : pair;
+    })
+    .join("&");
+}
+
+/**
+ * A copy of a request fit for printing: API key and credential-like headers shortened, the
+ * signature replaced by ***; header names from `alsoMask` (e.g. an Endpoint's headers) masked too.
+ */
+export function maskRequest(
+  request: WireRequest,
+  signing: SigningModel,
+  alsoMask: readonly string[] = [],
+): WireRequest {
+  const extra = new Set(alsoMask.map((n) => n.toLowerCase()));
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [
+      name,
+      name.toLowerCase() === signing.apiKeyHeader.toLowerCase() ||
+      SENSITIVE_HEADER.test(name) ||
+      extra.has(name.toLowerCase())
+        ? maskValue(value)
+        : value,
+    ]),
+  );
+  const q = request.url.indexOf("?");
+  const url =
+    q < 0
+      ? request.url
+      : `${request.url.slice(0, q)}?${maskParams(request.url.slice(q + 1), signing.signatureParameter)}`;
+  const masked: WireRequest = { method: request.method, url, headers };
+  if (request.body !== undefined) masked.body = maskParams(request.body, signing.signatureParameter);
+  return masked;
+}

@@ -1,0 +1,119 @@
+import type { WireRequest } from "./request.js";
+
+export interface HttpResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** The Content-Type header as received ("" when absent). */
+  contentType: string;
+  bodyText: string;
+  /** The parsed body when it is JSON text. */
+  json?: unknown;
+  /** Why the body is not JSON (absent when it parsed). */
+  jsonError?: string;
+}
+
+export type TransportErrorKind = "timeout" | "refused" | "unreachable" | "reset" | "aborted" | "other";
+
+export interface TransportError {
+  kind: TransportErrorKind;
+  message: string;
+}
+
+export type SendResult =
+  | { ok: true; response: HttpResponse; durationMs: number }
+  | { ok: false; error: TransportError; durationMs: number };
+
+const MAX_BODY = 8 * 1024 * 1024;
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let i = 0; i < 4 && current; i += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function classify(error: unknown, timedOut: boolean, aborted: boolean, timeoutMs: number): TransportError {
+  if (timedOut) return { kind: "timeout", message: `no answer within ${timeoutMs} ms` };
+  if (aborted) return { kind: "aborted", message: "request aborted (run interrupted)" };
+  const code = errorCode(error);
+  const detail =
+    (error as Error)?.cause instanceof Error ? ((error as Error).cause as Error).message : String(error);
+  switch (code) {
+    case "ECONNREFUSED":
+      return { kind: "refused", message: `connection refused (${detail})` };
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return { kind: "unreachable", message: `host unreachable (${detail})` };
+    case "ECONNRESET":
+    case "EPIPE":
+    case "UND_ERR_SOCKET":
+      return { kind: "reset", message: `connection closed by the server (${detail})` };
+    default:
+      return { kind: "other", message: detail };
+  }
+}
+
+/** Sends one request with a per-request timeout covering the whole exchange, body included. */
+export async function send(
+  request: WireRequest,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<SendResult> {
+  const started = performance.now();
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => controller.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    if (signal?.aborted) throw new Error("aborted");
+    const res = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      redirect: "manual",
+      signal: controller.signal,
+    });
+    const buffer = await res.arrayBuffer();
+    const bodyText = new TextDecoder().decode(
+      buffer.byteLength > MAX_BODY ? buffer.slice(0, MAX_BODY) : buffer,
+    );
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      headers[name.toLowerCase()] = value;
+    });
+    const response: HttpResponse = {
+      status: res.status,
+      headers,
+      contentType: headers["content-type"] ?? "",
+      bodyText,
+    };
+    if (bodyText.trim() === "") response.jsonError = "empty body";
+    else {
+      try {
+        response.json = JSON.parse(bodyText);
+      } catch (error) {
+        response.jsonError = `not JSON (${(error as Error).message})`;
+      }
+    }
+    return { ok: true, response, durationMs: performance.now() - started };
+  } catch (error) {
+    return {
+      ok: false,
+      error: classify(error, timedOut, signal?.aborted === true, timeoutMs),
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}

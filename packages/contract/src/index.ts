@@ -1,0 +1,43 @@
+/**
+ * @marketapi/contract: contract tests for any implementation of the spot trading API, driven by
+ * the spec. `runContract({ baseUrl, apiKey, apiSecret })` runs every check and returns a
+ * ContractResult (cells of checks × operations, failures with the masked exchanges, exit code).
+ */
+export type { ProgressEvent } from "./checks/context.js";
+export {
+  dateTimeRange,
+  type EndpointTarget,
+  endpointTarget,
+  loadEndpointFile,
+  parseHeaderEntries,
+} from "./endpoint.js";
+export { ConnectionError, InterruptedError, UsageError } from "./errors.js";
+export {
+  type AuthVariant,
+  buildRequest,
+  type Credentials,
+  maskRequest,
+  type Placement,
+  plainNumber,
+  type RequestPlan,
+  type WireRequest,
+} from "./http/request.js";
+export { hmacHex } from "./http/signing.js";
+export { type CliOptions, parseCli, USAGE } from "./options.js";
+export { junitXml, xmlEscape } from "./report/junit.js";
+export { progressLine, reportText, type TextStyle } from "./report/text.js";
+export {
+  type Cell,
+  type CellStatus,
+  CHECK_DESCRIPTIONS,
+  CHECK_NAMES,
+  type CheckName,
+  type CleanupReport,
+  type ContractResult,
+  type ExchangeRecord,
+  type Failure,
+  RESPONSE_CHECKS,
+} from "./results.js";
+export { type ContractOptions, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MS, runContract } from "./runner.js";
+export type { Exchange } from "./session.js";
+export { buildSpecModel, type OperationModel, type SpecModel } from "./spec/model.js";

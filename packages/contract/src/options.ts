@@ -1,0 +1,134 @@
+/** The command line of marketapi-contract. */
+import { parseArgs } from "node:util";
+import { UsageError } from "./errors.js";
+import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./results.js";
+import { type ContractOptions, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MS } from "./runner.js";
+
+export interface CliOptions {
+  help: boolean;
+  json: boolean;
+  report?: string;
+  contract: ContractOptions;
+}
+
+export const USAGE = `marketapi-contract: checks a server against the spot trading API spec, check by check.
+
+Usage:
+  marketapi-contract [--base-url URL] [--api-key K --api-secret S] [--endpoint FILE]
+                     [--allow-trading] [--only CHECKS] [--report junit.xml] [--json]
+                     [--seed N] [--max-requests N] [--timeout MS]
+
+Target (with neither --base-url nor --endpoint, the reference server is started in-process
+with its demo account, and trading is allowed there):
+  --base-url URL        base URL of the server (e.g. https://testnet.example.org)
+  --endpoint FILE       a FHIR Endpoint record (JSON): address is the base URL, each header
+                        "Name: value" is sent; refused unless status is active or test and the
+                        period includes now; status test allows trading
+  --api-key K           API key (X-MBX-APIKEY); env MARKETAPI_API_KEY
+  --api-secret S        API secret for HMAC signatures; env MARKETAPI_API_SECRET
+
+Safety:
+  --allow-trading       create and cancel orders (only far-from-market LIMIT BUY orders, all
+                        cancelled at the end, also after a failure or Ctrl-C)
+
+Selection and output:
+  --only CHECKS         comma-separated checks to run (default: all)
+  --report FILE         write JUnit XML (one testsuite per check, one testcase per operation)
+  --json                print the result as JSON on stdout (progress goes to stderr)
+  --seed N              seed of the generated values (default: random; printed)
+  --max-requests N      most requests the run sends (default ${DEFAULT_MAX_REQUESTS}; clean-up not counted)
+  --timeout MS          per-request timeout (default ${DEFAULT_TIMEOUT_MS})
+  -h, --help            this text
+
+Checks:
+${CHECK_NAMES.map((c) => `  ${c.padEnd(30)}${CHECK_DESCRIPTIONS[c]}`).join("\n")}
+
+Exit codes: 0 every check that ran passed, 1 contract failures, 2 usage or connection error,
+130 interrupted (orders created by the run are cancelled first).
+`;
+
+function positiveInteger(name: string, text: string | undefined, allowZero = false): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || (!allowZero && Number(text) === 0) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(
+      `${name} takes a ${allowZero ? "non-negative" : "positive"} integer, got ${JSON.stringify(text)}`,
+    );
+  }
+  return Number(text);
+}
+
+function checkList(text: string | undefined): CheckName[] | undefined {
+  if (text === undefined) return undefined;
+  const names = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !isCheckName(n));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new UsageError(
+      `--only: unknown check${unknown.length === 1 ? "" : "s"} ${unknown.join(", ") || "(none given)"}; known: ${CHECK_NAMES.join(", ")}`,
+    );
+  }
+  return names as CheckName[];
+}
+
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split("\n")[0]} (see --help)`);
+  }
+  const v = parsed.values;
+  if (parsed.positionals.length > 0) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])} (see --help)`);
+  }
+  const apiKey = v["api-key"] ?? env.MARKETAPI_API_KEY;
+  const apiSecret = v["api-secret"] ?? env.MARKETAPI_API_SECRET;
+  const only = checkList(v.only);
+  const seed = positiveInteger("--seed", v.seed, true);
+  const maxRequests = positiveInteger("--max-requests", v["max-requests"]);
+  const timeoutMs = positiveInteger("--timeout", v.timeout);
+  const contract: ContractOptions = {
+    ...(v["base-url"] !== undefined ? { baseUrl: v["base-url"] } : {}),
+    ...(v.endpoint !== undefined ? { endpoint: v.endpoint } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...(apiSecret ? { apiSecret } : {}),
+    ...(v["allow-trading"] ? { allowTrading: true } : {}),
+    ...(only ? { only } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(maxRequests !== undefined ? { maxRequests } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+  if (contract.baseUrl !== undefined && contract.endpoint !== undefined) {
+    throw new UsageError("give either --base-url or --endpoint, not both");
+  }
+  return {
+    help: v.help === true,
+    json: v.json === true,
+    ...(v.report !== undefined ? { report: v.report } : {}),
+    contract,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      "base-url": { type: "string" },
+      "api-key": { type: "string" },
+      "api-secret": { type: "string" },
+      endpoint: { type: "string" },
+      "allow-trading": { type: "boolean" },
+      only: { type: "string" },
+      report: { type: "string" },
+      json: { type: "boolean" },
+      seed: { type: "string" },
+      "max-requests": { type: "string" },
+      timeout: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Every order the run creates, or might have created, is written here before its request is
+ * sent, under a client order id of its own. Clean-up cancels whatever is not known to be closed,
+ * at the end of the run, after a failure, and on Ctrl-C.
+ */
+import { randomBytes } from "node:crypto";
+
+export interface LedgerEntry {
+  symbol: string;
+  clientOrderId: string;
+  orderId?: number;
+  state: "sent" | "open" | "closed";
+}
+
+export class OrderLedger {
+  readonly runId: string;
+  private counter = 0;
+  private readonly entries = new Map<string, LedgerEntry>();
+
+  constructor(runId: string = randomBytes(4).toString("hex")) {
+    this.runId = runId;
+  }
+
+  /** A fresh client order id of this run (fits ^[a-zA-Z0-9-_]{1,36}$). */
+  nextClientOrderId(): string {
+    this.counter += 1;
+    return `mct-${this.runId}-${this.counter}`;
+  }
+
+  /** Called before an order-creating request is sent. */
+  sent(symbol: string, clientOrderId: string): void {
+    this.entries.set(clientOrderId, { symbol, clientOrderId, state: "sent" });
+  }
+
+  opened(clientOrderId: string, orderId: number | undefined): void {
+    const entry = this.entries.get(clientOrderId);
+    if (!entry) return;
+    entry.state = "open";
+    if (orderId !== undefined) entry.orderId = orderId;
+  }
+
+  /** An order the server created although it should not have (its id comes from the answer). */
+  adopt(symbol: string, clientOrderId: string, orderId: number | undefined): void {
+    this.entries.set(clientOrderId, {
+      symbol,
+      clientOrderId,
+      state: "open",
+      ...(orderId !== undefined ? { orderId } : {}),
+    });
+  }
+
+  closed(clientOrderId: string): void {
+    const entry = this.entries.get(clientOrderId);
+    if (entry) entry.state = "closed";
+  }
+
+  closedByOrderId(orderId: number): void {
+    for (const entry of this.entries.values()) if (entry.orderId === orderId) entry.state = "closed";
+  }
+
+  owns(clientOrderId: unknown): boolean {
+    return typeof clientOrderId === "string" && this.entries.has(clientOrderId);
+  }
+
+  get(clientOrderId: string): LedgerEntry | undefined {
+    return this.entries.get(clientOrderId);
+  }
+
+  /** Orders that may still be open. */
+  outstanding(): LedgerEntry[] {
+    return [...this.entries.values()].filter((e) => e.state !== "closed");
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,211 @@
+/** Human-readable output: progress lines, the checks × operations table, failure details, summary. */
+import type { ProgressEvent } from "../checks/context.js";
+import type { Cell, CheckName, ContractResult, ExchangeRecord, Failure } from "../results.js";
+
+export interface TextStyle {
+  color: boolean;
+}
+
+const SHORT: Record<CheckName, string> = {
+  not_a_server_error: "5xx",
+  status_code_conformance: "status",
+  content_type_conformance: "ctype",
+  response_schema_conformance: "schema",
+  response_headers_conformance: "headers",
+  negative_data_rejection: "negative",
+  auth_enforcement: "auth",
+  defaults_honoured: "defaults",
+  order_lifecycle: "lifecycle",
+};
+
+function paint(style: TextStyle, code: string, text: string): string {
+  return style.color ? `\u001b[${code}m${text}\u001b[0m` : text;
+}
+
+const red = (s: TextStyle, t: string) => paint(s, "31", t);
+const green = (s: TextStyle, t: string) => paint(s, "32", t);
+const dim = (s: TextStyle, t: string) => paint(s, "2", t);
+const bold = (s: TextStyle, t: string) => paint(s, "1", t);
+
+/** One line per progress event. */
+export function progressLine(event: ProgressEvent, style: TextStyle): string {
+  if (event.type === "stage") return dim(style, `· ${event.message}`);
+  const mark = event.failures > 0 ? red(style, "✗") : green(style, "✓");
+  const failures =
+    event.failures > 0 ? red(style, `  ${event.failures} failure${event.failures === 1 ? "" : "s"}`) : "";
+  const note = event.note ? dim(style, `  (${event.note})`) : "";
+  const requests = `${event.requests} request${event.requests === 1 ? "" : "s"}`;
+  return `${mark} ${event.operationId.padEnd(38)} ${event.stage.padEnd(10)} ${requests.padStart(13)}${failures}${note}`;
+}
+
+function pad(text: string, visible: number, width: number): string {
+  return text + " ".repeat(Math.max(0, width - visible));
+}
+
+/** The table: one row per operation, one column per check; skip reasons as numbered notes. */
+export function resultTable(result: ContractResult, style: TextStyle): string {
+  const reasons: string[] = [];
+  const reasonIndex = (reason: string) => {
+    let i = reasons.indexOf(reason);
+    if (i < 0) i = reasons.push(reason) - 1;
+    return i + 1;
+  };
+  const byKey = new Map(result.cells.map((c) => [`${c.check}\u0000${c.operationId}`, c]));
+  const opWidth = Math.max(9, ...result.operations.map((o) => o.length)) + 2;
+  const colWidth = Math.max(9, ...result.checks.map((c) => SHORT[c].length + 2));
+  const lines: string[] = [];
+  lines.push(
+    bold(
+      style,
+      pad("operation", 9, opWidth) +
+        result.checks.map((c) => pad(SHORT[c], SHORT[c].length, colWidth)).join(""),
+    ),
+  );
+  for (const operationId of result.operations) {
+    let line = pad(operationId, operationId.length, opWidth);
+    for (const check of result.checks) {
+      const cell = byKey.get(`${check}\u0000${operationId}`);
+      const [text, shown] = cellText(cell, style, reasonIndex);
+      line += pad(text, shown.length, colWidth);
+    }
+    lines.push(line.trimEnd());
+  }
+  lines.push("");
+  lines.push(
+    dim(
+      style,
+      `✓ n: passed (n assertions)   ✗ n: failed (n failed assertions)   –k: skipped, reason k below`,
+    ),
+  );
+  lines.push(dim(style, `columns: ${result.checks.map((c) => `${SHORT[c]} = ${c}`).join(", ")}`));
+  if (reasons.length > 0) {
+    lines.push("");
+    lines.push(bold(style, "skipped because"));
+    reasons.forEach((reason, i) => {
+      lines.push(`  ${String(i + 1).padStart(2)}. ${reason}`);
+    });
+  }
+  return lines.join("\n");
+}
+
+function cellText(
+  cell: Cell | undefined,
+  style: TextStyle,
+  reasonIndex: (r: string) => number,
+): [string, string] {
+  if (!cell) return ["", ""];
+  if (cell.status === "failed") {
+    const shown = `✗ ${cell.failed}`;
+    return [red(style, shown), shown];
+  }
+  if (cell.status === "passed") {
+    const shown = `✓ ${cell.passed}`;
+    return [green(style, shown), shown];
+  }
+  const shown = `–${reasonIndex(cell.reason ?? "not exercised")}`;
+  return [dim(style, shown), shown];
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split("\n")
+    .map((line) => prefix + line)
+    .join("\n");
+}
+
+export function exchangeText(exchange: ExchangeRecord): string {
+  const lines: string[] = [];
+  const r = exchange.request;
+  lines.push(`request:  ${r.method} ${r.url}`);
+  for (const [name, value] of Object.entries(r.headers)) {
+    if (name === "accept") continue;
+    lines.push(`          ${name}: ${value}`);
+  }
+  if (r.body !== undefined) lines.push(`          body: ${r.body}`);
+  if (exchange.response) {
+    const res = exchange.response;
+    lines.push(
+      `response: ${res.status} ${res.contentType || "(no Content-Type)"} in ${exchange.durationMs} ms`,
+    );
+    if (res.bodyExcerpt) lines.push(indent(res.bodyExcerpt, "          "));
+  } else {
+    lines.push(`response: none (${exchange.error ?? "no answer"})`);
+  }
+  return lines.join("\n");
+}
+
+function failureText(failure: Failure, index: number, style: TextStyle): string {
+  const head = `${index}) ${bold(style, failure.check)} · ${failure.operationId}${failure.exchange ? ` · ${failure.exchange.case}` : ""}`;
+  const lines = [head, `   ${red(style, failure.message)}`];
+  if (failure.schemaPath) lines.push(`   schema path: ${failure.schemaPath}`);
+  if (failure.exchange) lines.push(indent(exchangeText(failure.exchange), "   "));
+  return lines.join("\n");
+}
+
+export function failuresText(result: ContractResult, style: TextStyle): string {
+  const failed = result.cells.filter((c) => c.status === "failed");
+  if (failed.length === 0) return "";
+  const total = failed.reduce((n, c) => n + c.failed, 0);
+  const lines = [
+    bold(style, `FAILURES (${total} failed assertions in ${failed.length} cells; up to 5 shown per cell)`),
+    "",
+  ];
+  let i = 0;
+  for (const cell of failed) {
+    for (const failure of cell.failures) {
+      i += 1;
+      lines.push(failureText(failure, i, style), "");
+    }
+    if (cell.failed > cell.failures.length) {
+      lines.push(
+        dim(style, `   … ${cell.failed - cell.failures.length} more for ${cell.check} · ${cell.operationId}`),
+        "",
+      );
+    }
+  }
+  return lines.join("\n").trimEnd();
+}
+
+const EXIT_MEANING: Record<ContractResult["exitCode"], string> = {
+  0: "every check that ran passed",
+  1: "contract failures",
+  2: "usage or connection error",
+  130: "interrupted",
+};
+
+export function summaryText(result: ContractResult, style: TextStyle): string {
+  const { summary, stats, cleanup } = result;
+  const lines: string[] = [];
+  const seconds = (stats.durationMs / 1000).toFixed(1);
+  lines.push(
+    `${result.operations.length} operations × ${result.checks.length} checks: ` +
+      `${green(style, `${summary.passed} passed`)}, ${summary.failed > 0 ? red(style, `${summary.failed} failed`) : "0 failed"}, ${summary.skipped} skipped` +
+      ` · ${stats.requests} requests in ${seconds} s (${Math.round(stats.requestsPerSecond)} req/s) · seed ${result.seed}`,
+  );
+  if (result.tradingNote) lines.push(dim(style, `trading operations not exercised: ${result.tradingNote}`));
+  if (cleanup.created > 0) {
+    lines.push(
+      cleanup.leftOpen.length === 0
+        ? `clean-up: ${cleanup.created} order(s) created, none left open (${cleanup.cancelledAtEnd} cancelled at the end)`
+        : red(
+            style,
+            `clean-up: ${cleanup.leftOpen.length} order(s) may still be open: ${cleanup.leftOpen.join(", ")}`,
+          ),
+    );
+  }
+  if (result.error) lines.push(red(style, `${result.error.kind} error: ${result.error.message}`));
+  lines.push(
+    `exit ${result.exitCode} (${EXIT_MEANING[result.exitCode]}); reproduce with --seed ${result.seed}`,
+  );
+  return lines.join("\n");
+}
+
+/** Everything printed after the run (table, failures, summary). */
+export function reportText(result: ContractResult, style: TextStyle): string {
+  const parts: string[] = [];
+  if (result.cells.length > 0) parts.push(resultTable(result, style));
+  const failures = failuresText(result, style);
+  if (failures) parts.push(failures);
+  parts.push(summaryText(result, style));
+  return `${parts.join("\n\n")}\n`;
+}

@@ -1,0 +1,205 @@
+/** The result model of a run: one cell per check and operation, failures with their evidence. */
+import type { WireRequest } from "./http/request.js";
+
+export const CHECK_NAMES = [
+  "not_a_server_error",
+  "status_code_conformance",
+  "content_type_conformance",
+  "response_schema_conformance",
+  "response_headers_conformance",
+  "negative_data_rejection",
+  "auth_enforcement",
+  "defaults_honoured",
+  "order_lifecycle",
+] as const;
+
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+/** The checks run on every answer, whatever the request was for. */
+export const RESPONSE_CHECKS = [
+  "not_a_server_error",
+  "status_code_conformance",
+  "content_type_conformance",
+  "response_schema_conformance",
+  "response_headers_conformance",
+] as const satisfies readonly CheckName[];
+
+export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
+  not_a_server_error: "no response is a 5xx, and every request gets an answer within --timeout",
+  status_code_conformance: "every status code is documented for the operation",
+  content_type_conformance: "the Content-Type is one the spec documents for that status",
+  response_schema_conformance:
+    "the body matches the documented schema (new_order: the variant newOrderRespType asks for)",
+  response_headers_conformance: "documented response headers are present and match their schema",
+  negative_data_rejection:
+    "schema-invalid input (missing, wrong type, out of range, unknown enum, excluded pairs) gets 4xx + Error",
+  auth_enforcement: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
+  defaults_honoured: "declared defaults apply when a parameter is absent, explicit limits override them",
+  order_lifecycle: "new → query → open list → cancel → CANCELED → gone from open list → in all orders",
+};
+
+export function isCheckName(name: string): name is CheckName {
+  return (CHECK_NAMES as readonly string[]).includes(name);
+}
+
+/** One request and what came back, secrets masked, body cut to an excerpt. */
+export interface ExchangeRecord {
+  /** What the request was for ("example", "boundary limit=5000", "negative: missing symbol"). */
+  case: string;
+  request: WireRequest;
+  response?: {
+    status: number;
+    contentType: string;
+    headers: Record<string, string>;
+    bodyExcerpt: string;
+  };
+  /** Why there is no response (timeout, connection refused). */
+  error?: string;
+  durationMs: number;
+}
+
+export interface Failure {
+  check: CheckName;
+  operationId: string;
+  message: string;
+  /** Where in the body (JSON Pointer) and which schema rule failed. */
+  schemaPath?: string;
+  exchange?: ExchangeRecord;
+}
+
+export type CellStatus = "passed" | "failed" | "skipped";
+
+export interface Cell {
+  check: CheckName;
+  operationId: string;
+  status: CellStatus;
+  /** Assertions that held. */
+  passed: number;
+  /** Assertions that failed (failures lists the first few). */
+  failed: number;
+  /** Why the cell was skipped, or notes on what could not be observed. */
+  reason?: string;
+  failures: Failure[];
+}
+
+export interface CleanupReport {
+  /** Orders this run created (or tried to). */
+  created: number;
+  /** Orders cancelled by the final clean-up (the lifecycle cancels most on its own). */
+  cancelledAtEnd: number;
+  /** Orders that may still be open: client order ids with their symbol. */
+  leftOpen: string[];
+}
+
+export interface ContractResult {
+  /** 0: every check that ran passed; 1: a contract failure; 2: usage or connection error. 130: interrupted. */
+  exitCode: 0 | 1 | 2 | 130;
+  error?: { kind: "usage" | "connection" | "interrupted" | "internal"; message: string };
+  target: { baseUrl: string; kind: "embedded" | "base-url" | "endpoint"; label?: string };
+  trading: boolean;
+  /** Why trading operations were not exercised, when they were not. */
+  tradingNote?: string;
+  seed: number;
+  maxRequests: number;
+  checks: CheckName[];
+  operations: string[];
+  cells: Cell[];
+  stats: { requests: number; durationMs: number; requestsPerSecond: number };
+  cleanup: CleanupReport;
+  summary: { passed: number; failed: number; skipped: number };
+}
+
+const FAILURES_KEPT_PER_CELL = 5;
+
+interface CellState {
+  passed: number;
+  failed: number;
+  failures: Failure[];
+  skips: string[];
+  notes: string[];
+}
+
+/** Collects pass/fail/skip per (check, operation) during a run. */
+export class Recorder {
+  private readonly cells = new Map<string, CellState>();
+
+  constructor(
+    private readonly checks: readonly CheckName[],
+    private readonly operations: readonly string[],
+  ) {}
+
+  enabled(check: CheckName): boolean {
+    return this.checks.includes(check);
+  }
+
+  private state(check: CheckName, operationId: string): CellState {
+    const key = `${check}\u0000${operationId}`;
+    let cell = this.cells.get(key);
+    if (!cell) {
+      cell = { passed: 0, failed: 0, failures: [], skips: [], notes: [] };
+      this.cells.set(key, cell);
+    }
+    return cell;
+  }
+
+  pass(check: CheckName, operationId: string): void {
+    if (this.enabled(check)) this.state(check, operationId).passed += 1;
+  }
+
+  fail(failure: Failure): void {
+    if (!this.enabled(failure.check)) return;
+    const cell = this.state(failure.check, failure.operationId);
+    cell.failed += 1;
+    if (cell.failures.length < FAILURES_KEPT_PER_CELL) cell.failures.push(failure);
+  }
+
+  skip(check: CheckName, operationId: string, reason: string): void {
+    if (!this.enabled(check)) return;
+    const cell = this.state(check, operationId);
+    if (!cell.skips.includes(reason)) cell.skips.push(reason);
+  }
+
+  /** A remark shown with a passing cell (something that could not be observed). */
+  note(check: CheckName, operationId: string, note: string): void {
+    if (!this.enabled(check)) return;
+    const cell = this.state(check, operationId);
+    if (!cell.notes.includes(note)) cell.notes.push(note);
+  }
+
+  hasFailures(): boolean {
+    for (const cell of this.cells.values()) if (cell.failed > 0) return true;
+    return false;
+  }
+
+  result(): Cell[] {
+    const out: Cell[] = [];
+    for (const check of this.checks) {
+      for (const operationId of this.operations) {
+        const s = this.cells.get(`${check}\u0000${operationId}`);
+        if (!s || (s.passed === 0 && s.failed === 0)) {
+          out.push({
+            check,
+            operationId,
+            status: "skipped",
+            passed: 0,
+            failed: 0,
+            reason: s?.skips[0] ?? s?.notes[0] ?? "not exercised",
+            failures: [],
+          });
+          continue;
+        }
+        const reasons = [...s.notes, ...s.skips];
+        out.push({
+          check,
+          operationId,
+          status: s.failed > 0 ? "failed" : "passed",
+          passed: s.passed,
+          failed: s.failed,
+          ...(reasons.length > 0 ? { reason: reasons.join("; ") } : {}),
+          failures: s.failures,
+        });
+      }
+    }
+    return out;
+  }
+}

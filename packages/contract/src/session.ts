@@ -1,0 +1,349 @@
+/**
+ * Sends requests for the checks, counts them against the budget, and runs the response-level
+ * checks (not_a_server_error, status/content-type/schema/header conformance) on every answer.
+ */
+import { validateResponse } from "@marketapi/validators";
+import { ConnectionError, InterruptedError } from "./errors.js";
+import {
+  type BuildContext,
+  buildRequest,
+  type Credentials,
+  maskRequest,
+  type ParamList,
+  type RequestPlan,
+  type WireRequest,
+} from "./http/request.js";
+import { type HttpResponse, send, type TransportError } from "./http/transport.js";
+import type { CheckName, ExchangeRecord, Recorder } from "./results.js";
+import {
+  declaredResponse,
+  type HeaderModel,
+  type OperationModel,
+  type SchemaNode,
+  type SpecModel,
+} from "./spec/model.js";
+
+export interface Exchange {
+  op: OperationModel;
+  case: string;
+  plan: RequestPlan;
+  request: WireRequest;
+  response?: HttpResponse;
+  error?: TransportError;
+  durationMs: number;
+}
+
+/** The run's request budget (--max-requests) is used up. */
+export class BudgetExhausted extends Error {
+  override name = "BudgetExhausted";
+}
+
+export interface SessionOptions {
+  model: SpecModel;
+  baseUrl: string;
+  headers: Record<string, string>;
+  credentials?: Credentials;
+  timeoutMs: number;
+  maxRequests: number;
+  recorder: Recorder;
+  signal?: AbortSignal;
+  /** Called after every exchange (tests and progress use it). */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export interface CallOptions {
+  /** Run the response-level checks on the answer (default true). */
+  responseChecks?: boolean;
+  /** Not counted against --max-requests and not stopped by an interrupt (clean-up). */
+  essential?: boolean;
+}
+
+const BODY_EXCERPT = 600;
+const MAX_CONSECUTIVE_TRANSPORT_ERRORS = 3;
+
+export function paramValue(params: ParamList, name: string): string | undefined {
+  return params.find(([n]) => n === name)?.[1];
+}
+
+export class Session {
+  readonly model: SpecModel;
+  readonly recorder: Recorder;
+  readonly credentials: Credentials | undefined;
+  readonly timeoutMs: number;
+  readonly maxRequests: number;
+  requests = 0;
+  /** Server time minus local time, from the server_time probe. */
+  clockOffsetMs = 0;
+  /** The last X-MBX-USED-WEIGHT-1M seen. */
+  usedWeight = 0;
+  /** REQUEST_WEIGHT per minute from exchangeInfo, when known. */
+  weightLimit: number | undefined;
+  private consecutiveTransportErrors = 0;
+  private readonly requestCounts = new Map<string, number>();
+  private readonly failureCounts = new Map<string, number>();
+  private readonly buildContext: BuildContext;
+  private readonly endpointHeaderNames: string[];
+
+  constructor(private readonly options: SessionOptions) {
+    this.model = options.model;
+    this.recorder = options.recorder;
+    this.credentials = options.credentials;
+    this.timeoutMs = options.timeoutMs;
+    this.maxRequests = options.maxRequests;
+    this.endpointHeaderNames = Object.keys(options.headers);
+    this.buildContext = {
+      baseUrl: options.baseUrl,
+      signing: options.model.signing,
+      headers: options.headers,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      now: () => Date.now() + this.clockOffsetMs,
+    };
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.options.signal;
+  }
+
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  remaining(): number {
+    return Math.max(0, this.maxRequests - this.requests);
+  }
+
+  /** Whether a weight-aware caller may still spend `fraction` of the per-minute request weight. */
+  weightBelow(fraction: number): boolean {
+    return this.weightLimit === undefined || this.usedWeight < this.weightLimit * fraction;
+  }
+
+  build(plan: RequestPlan): WireRequest {
+    return buildRequest(plan, this.buildContext);
+  }
+
+  checkInterrupted(): void {
+    if (this.options.signal?.aborted) throw new InterruptedError("interrupted");
+  }
+
+  async call(plan: RequestPlan, label: string, options: CallOptions = {}): Promise<Exchange> {
+    if (!options.essential) {
+      this.checkInterrupted();
+      if (this.requests >= this.maxRequests)
+        throw new BudgetExhausted(`--max-requests ${this.maxRequests} reached`);
+    }
+    this.requests += 1;
+    this.requestCounts.set(plan.op.id, (this.requestCounts.get(plan.op.id) ?? 0) + 1);
+    const request = this.build(plan);
+    const result = await send(request, this.timeoutMs, options.essential ? undefined : this.options.signal);
+    const exchange: Exchange = { op: plan.op, case: label, plan, request, durationMs: result.durationMs };
+    if (result.ok) {
+      exchange.response = result.response;
+      this.consecutiveTransportErrors = 0;
+      const weight = Number(result.response.headers["x-mbx-used-weight-1m"]);
+      if (Number.isFinite(weight)) this.usedWeight = weight;
+    } else {
+      exchange.error = result.error;
+    }
+    this.options.onExchange?.(exchange);
+    if (!result.ok) {
+      if (result.error.kind === "aborted") throw new InterruptedError("interrupted");
+      if (options.responseChecks !== false) {
+        this.fail("not_a_server_error", exchange, `no response: ${result.error.message}`);
+      }
+      this.consecutiveTransportErrors += 1;
+      if (!options.essential && this.consecutiveTransportErrors >= MAX_CONSECUTIVE_TRANSPORT_ERRORS) {
+        throw new ConnectionError(
+          `the server stopped answering (${this.consecutiveTransportErrors} requests in a row failed; last: ${result.error.message})`,
+        );
+      }
+      return exchange;
+    }
+    if (options.responseChecks !== false) this.responseChecks(exchange);
+    return exchange;
+  }
+
+  /** The printable form of an exchange: secrets masked, body cut short. */
+  record(exchange: Exchange): ExchangeRecord {
+    const masked = maskRequest(exchange.request, this.model.signing, this.endpointHeaderNames);
+    const record: ExchangeRecord = {
+      case: exchange.case,
+      request: masked,
+      durationMs: Math.round(exchange.durationMs * 10) / 10,
+    };
+    if (exchange.response) {
+      const text = exchange.response.bodyText;
+      record.response = {
+        status: exchange.response.status,
+        contentType: exchange.response.contentType,
+        headers: exchange.response.headers,
+        bodyExcerpt:
+          text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}… (${text.length} chars)` : text,
+      };
+    }
+    if (exchange.error) record.error = exchange.error.message;
+    return record;
+  }
+
+  pass(check: CheckName, exchange: Exchange | OperationModel): void {
+    this.recorder.pass(check, "op" in exchange ? exchange.op.id : exchange.id);
+  }
+
+  requestsOf(operationId: string): number {
+    return this.requestCounts.get(operationId) ?? 0;
+  }
+
+  failuresOf(operationId: string): number {
+    return this.failureCounts.get(operationId) ?? 0;
+  }
+
+  fail(check: CheckName, exchange: Exchange, message: string, schemaPath?: string): void {
+    if (this.recorder.enabled(check)) {
+      this.failureCounts.set(exchange.op.id, (this.failureCounts.get(exchange.op.id) ?? 0) + 1);
+    }
+    this.recorder.fail({
+      check,
+      operationId: exchange.op.id,
+      message,
+      ...(schemaPath !== undefined ? { schemaPath } : {}),
+      exchange: this.record(exchange),
+    });
+  }
+
+  /** The response variant the request asks for (x-response-variant-by), or the declared default. */
+  variantOf(exchange: Exchange): string | undefined {
+    const by = exchange.op.variantBy;
+    if (!by) return undefined;
+    const asked = paramValue(exchange.plan.params, by.parameter);
+    if (asked === undefined) return by.default;
+    return Object.hasOwn(by.variants, asked) ? asked : undefined;
+  }
+
+  private responseChecks(exchange: Exchange): void {
+    const response = exchange.response!;
+    const op = exchange.op;
+    if (response.status >= 500) {
+      this.fail("not_a_server_error", exchange, `server error: status ${response.status}`);
+    } else this.pass("not_a_server_error", exchange);
+
+    const declared = declaredResponse(op, response.status);
+    if (!declared) {
+      const documented = op.responses.map((r) => r.status).join(", ");
+      this.fail(
+        "status_code_conformance",
+        exchange,
+        `status ${response.status} is not documented for ${op.method} ${op.path} (documented: ${documented})`,
+      );
+      const reason = `status ${response.status} is undocumented, so there is nothing to compare against`;
+      this.recorder.skip("content_type_conformance", op.id, reason);
+      this.recorder.skip("response_schema_conformance", op.id, reason);
+      this.recorder.skip("response_headers_conformance", op.id, reason);
+      return;
+    }
+    this.pass("status_code_conformance", exchange);
+
+    if (declared.contentTypes.length > 0) {
+      const mediaType = response.contentType.split(";")[0]!.trim().toLowerCase();
+      const accepted = declared.contentTypes.some((ct) => mediaTypeMatches(ct.toLowerCase(), mediaType));
+      if (accepted) this.pass("content_type_conformance", exchange);
+      else {
+        this.fail(
+          "content_type_conformance",
+          exchange,
+          response.contentType
+            ? `Content-Type ${response.contentType} is not documented for status ${declared.status} (documented: ${declared.contentTypes.join(", ")})`
+            : `no Content-Type header; documented for status ${declared.status}: ${declared.contentTypes.join(", ")}`,
+        );
+      }
+      this.schemaCheck(exchange, declared.contentTypes);
+    }
+
+    this.headerChecks(exchange, declared.headers);
+  }
+
+  private schemaCheck(exchange: Exchange, contentTypes: string[]): void {
+    const response = exchange.response!;
+    if (!contentTypes.some((ct) => /json/i.test(ct))) return;
+    if (response.jsonError !== undefined) {
+      this.fail("response_schema_conformance", exchange, `the body is not JSON: ${response.jsonError}`);
+      return;
+    }
+    const variant = response.status < 300 ? this.variantOf(exchange) : undefined;
+    const result = validateResponse(
+      exchange.op.id,
+      response.status,
+      response.json,
+      variant !== undefined ? { variant } : {},
+    );
+    if (result.valid) {
+      this.pass("response_schema_conformance", exchange);
+      return;
+    }
+    const first = result.errors[0]!;
+    const more = result.errors.length > 1 ? ` (+${result.errors.length - 1} more)` : "";
+    const schemaName =
+      variant !== undefined ? ` (${exchange.op.variantBy?.variants[variant] ?? variant})` : "";
+    this.fail(
+      "response_schema_conformance",
+      exchange,
+      `${first.message}${more}${schemaName}`,
+      `${first.path || "/"} [${first.rule}]`,
+    );
+  }
+
+  private headerChecks(exchange: Exchange, headers: HeaderModel[]): void {
+    if (headers.length === 0) return;
+    const response = exchange.response!;
+    const problems: string[] = [];
+    let firstHeader = "";
+    for (const header of headers) {
+      const value = response.headers[header.name.toLowerCase()];
+      const problem = value === undefined ? "is missing" : headerValueProblem(value, header.schema);
+      if (problem !== undefined) {
+        if (!firstHeader) firstHeader = header.name;
+        problems.push(`${header.name} ${problem}`);
+      }
+    }
+    if (problems.length === 0) this.pass("response_headers_conformance", exchange);
+    else {
+      this.fail(
+        "response_headers_conformance",
+        exchange,
+        `response header ${problems.join("; ")}`,
+        `headers/${firstHeader}`,
+      );
+    }
+  }
+}
+
+function mediaTypeMatches(declared: string, actual: string): boolean {
+  if (declared === actual || declared === "*/*") return true;
+  const [type, subtype] = declared.split("/");
+  return subtype === "*" && actual.startsWith(`${type}/`);
+}
+
+/** Why a header's text does not match its schema, or undefined when it does. */
+export function headerValueProblem(value: string, schema: SchemaNode): string | undefined {
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  const text = value.trim();
+  let numeric: number | undefined;
+  if (type === "integer") {
+    if (!/^-?\d+$/.test(text)) return `is ${JSON.stringify(value)}, not an integer`;
+    numeric = Number(text);
+  } else if (type === "number") {
+    if (!/^-?\d+(\.\d+)?$/.test(text)) return `is ${JSON.stringify(value)}, not a number`;
+    numeric = Number(text);
+  } else if (type === "boolean" && text !== "true" && text !== "false") {
+    return `is ${JSON.stringify(value)}, not true or false`;
+  }
+  if (numeric !== undefined) {
+    if (schema.minimum !== undefined && numeric < schema.minimum)
+      return `is ${text}, below the minimum ${schema.minimum}`;
+    if (schema.maximum !== undefined && numeric > schema.maximum)
+      return `is ${text}, above the maximum ${schema.maximum}`;
+  }
+  if (schema.enum && !schema.enum.map(String).includes(text))
+    return `is ${JSON.stringify(value)}, not one of ${schema.enum.join(", ")}`;
+  if (schema.pattern && !new RegExp(schema.pattern, "u").test(text))
+    return `is ${JSON.stringify(value)}, not matching ${schema.pattern}`;
+  return undefined;
+}

@@ -1,0 +1,340 @@
+/**
+ * Request values, in the order Schemathesis uses: the spec's examples, then boundary values of
+ * every constrained parameter, then property-based generation (fast-check) with the run's seed.
+ * Also the schema-invalid values negative_data_rejection sends.
+ */
+import { validateRequest } from "@marketapi/validators";
+import fc from "fast-check";
+import { encodeParams, encodeValue, type ParamList, plainNumber } from "./http/request.js";
+import type { OperationModel, ParameterModel, SchemaNode } from "./spec/model.js";
+
+export interface ValueContext {
+  /** Symbols the server lists. */
+  symbols: string[];
+  /** The symbol requests use by default. */
+  symbol: string;
+  /** Epoch ms (server time estimate). */
+  now: number;
+  /** An order of the account, to use for `orderId` / `origClientOrderId`. */
+  orderId?: number;
+  clientOrderId?: string;
+}
+
+export type Values = Record<string, unknown>;
+
+export interface ValueCase {
+  label: string;
+  values: Values;
+}
+
+export interface TextCase {
+  label: string;
+  params: ParamList;
+}
+
+function typeOf(schema: SchemaNode): string | undefined {
+  return Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
+}
+
+function isSymbolParam(param: ParameterModel): boolean {
+  return param.name === "symbol" || param.name === "symbols";
+}
+
+/** A value for a parameter the request needs: the example (a listed symbol), else one from the schema. */
+export function exampleValue(param: ParameterModel, ctx: ValueContext): unknown {
+  if (isSymbolParam(param)) {
+    if (param.json || typeOf(param.schema) === "array") {
+      const listed = Array.isArray(param.example)
+        ? param.example.filter((s) => ctx.symbols.includes(String(s)))
+        : [];
+      return listed.length >= (param.schema.minItems ?? 1)
+        ? listed
+        : ctx.symbols.slice(0, Math.max(1, param.schema.minItems ?? 1));
+    }
+    return typeof param.example === "string" && ctx.symbols.includes(param.example)
+      ? param.example
+      : ctx.symbol;
+  }
+  if (param.name === "orderId" && ctx.orderId !== undefined) return ctx.orderId;
+  if (param.name === "origClientOrderId" && ctx.clientOrderId !== undefined) return ctx.clientOrderId;
+  if (param.example !== undefined) return param.example;
+  return schemaValue(param.schema, ctx);
+}
+
+/** Some valid value of a schema (for required parameters without an example). */
+function schemaValue(schema: SchemaNode, ctx: ValueContext): unknown {
+  if (schema.default !== undefined) return schema.default;
+  if (schema.enum && schema.enum.length > 0) return schema.enum[0];
+  if (schema.example !== undefined) return schema.example;
+  switch (typeOf(schema)) {
+    case "integer":
+      return schema.minimum ?? 1;
+    case "number":
+      return schema.minimum ?? 1;
+    case "boolean":
+      return true;
+    case "array":
+      return [schemaValue(schema.items ?? {}, ctx)];
+    default:
+      if (schema.format === "date-time") return new Date(ctx.now - 3_600_000).toISOString();
+      return "x";
+  }
+}
+
+/** The required parameters, filled. */
+export function requiredValues(op: OperationModel, ctx: ValueContext): Values {
+  const values: Values = {};
+  for (const param of op.parameters) if (param.required) values[param.name] = exampleValue(param, ctx);
+  return values;
+}
+
+function describe(value: unknown, param: ParameterModel): string {
+  const text = encodeValue(param, value);
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}
+
+/** Examples phase: the required parameters, then each optional parameter's example on its own. */
+export function exampleCases(op: OperationModel, ctx: ValueContext): ValueCase[] {
+  const base = requiredValues(op, ctx);
+  const cases: ValueCase[] = [{ label: "example: required parameters only", values: base }];
+  for (const param of op.parameters) {
+    if (param.required || param.example === undefined) continue;
+    const value = exampleValue(param, ctx);
+    cases.push({
+      label: `example: ${param.name}=${describe(value, param)}`,
+      values: { ...base, [param.name]: value },
+    });
+  }
+  return cases;
+}
+
+/** Boundary phase: minimum and maximum of numbers, fewest and most items of arrays, every enum value. */
+export function boundaryCases(op: OperationModel, ctx: ValueContext): ValueCase[] {
+  const base = requiredValues(op, ctx);
+  const cases: ValueCase[] = [];
+  const add = (param: ParameterModel, value: unknown) => {
+    if (base[param.name] !== undefined && JSON.stringify(base[param.name]) === JSON.stringify(value)) return;
+    cases.push({
+      label: `boundary: ${param.name}=${describe(value, param)}`,
+      values: { ...base, [param.name]: value },
+    });
+  };
+  for (const param of op.parameters) {
+    const s = param.schema;
+    const type = typeOf(s);
+    if (type === "integer" || type === "number") {
+      if (s.minimum !== undefined) add(param, s.minimum);
+      if (s.maximum !== undefined) add(param, s.maximum);
+    } else if (type === "array" && isSymbolParam(param)) {
+      const min = Math.max(1, s.minItems ?? 1);
+      const max = Math.min(s.maxItems ?? ctx.symbols.length, ctx.symbols.length);
+      if (ctx.symbols.length >= min) add(param, ctx.symbols.slice(0, min));
+      if (max > min) add(param, ctx.symbols.slice(0, max));
+    } else if (s.enum && !isSymbolParam(param)) {
+      for (const value of s.enum) add(param, value);
+    }
+  }
+  return cases;
+}
+
+/** The symbol arbitrary: mostly listed symbols, sometimes any text the Symbol pattern allows. */
+function symbolArbitrary(param: ParameterModel, ctx: ValueContext): fc.Arbitrary<unknown> {
+  const listed = fc.constantFrom(...(ctx.symbols.length > 0 ? ctx.symbols : [ctx.symbol]));
+  if (param.json || typeOf(param.schema) === "array") {
+    const min = Math.max(1, param.schema.minItems ?? 1);
+    const max = Math.max(min, Math.min(param.schema.maxItems ?? ctx.symbols.length, ctx.symbols.length));
+    return fc.uniqueArray(listed, { minLength: min, maxLength: max });
+  }
+  const pattern = param.schema.pattern;
+  return pattern
+    ? fc.oneof(
+        { arbitrary: listed, weight: 5 },
+        { arbitrary: fc.stringMatching(new RegExp(pattern)), weight: 1 },
+      )
+    : listed;
+}
+
+function schemaArbitrary(schema: SchemaNode, ctx: ValueContext): fc.Arbitrary<unknown> {
+  if (schema.enum && schema.enum.length > 0) return fc.constantFrom(...schema.enum);
+  const type = typeOf(schema);
+  if (type === "integer") {
+    const min = Math.max(schema.minimum ?? 0, Number.MIN_SAFE_INTEGER);
+    const max = Math.min(schema.maximum ?? Math.max(min, ctx.now + 86_400_000), Number.MAX_SAFE_INTEGER);
+    return fc.integer({ min, max });
+  }
+  if (type === "number") {
+    const min =
+      schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1e-8 : 0);
+    return fc.double({ min, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true });
+  }
+  if (type === "boolean") return fc.boolean();
+  if (type === "array")
+    return fc.array(schemaArbitrary(schema.items ?? {}, ctx), {
+      minLength: schema.minItems ?? 0,
+      maxLength: Math.min(schema.maxItems ?? 5, 5),
+    });
+  if (schema.format === "date-time") {
+    return fc
+      .date({
+        min: new Date(ctx.now - 7 * 86_400_000),
+        max: new Date(ctx.now + 3_600_000),
+        noInvalidDate: true,
+      })
+      .map((d) => d.toISOString());
+  }
+  if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));
+  return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 20, 40) });
+}
+
+/**
+ * Property-based values for an operation: required parameters always, each optional one
+ * sometimes; of two parameters that exclude each other only the first is kept.
+ */
+export function generatedCases(
+  op: OperationModel,
+  ctx: ValueContext,
+  seed: number,
+  count: number,
+): ValueCase[] {
+  if (count <= 0) return [];
+  const fields = op.parameters.map((param) => {
+    const arb = isSymbolParam(param) ? symbolArbitrary(param, ctx) : schemaArbitrary(param.schema, ctx);
+    return param.required ? arb : fc.option(arb, { nil: undefined, freq: 2 });
+  });
+  const samples = fc.sample(fc.tuple(...fields), { seed, numRuns: count });
+  return samples.map((tuple) => {
+    const values: Values = {};
+    op.parameters.forEach((param, i) => {
+      if (tuple[i] !== undefined) values[param.name] = tuple[i];
+    });
+    for (const [first, second] of op.exclusive) {
+      if (values[first] !== undefined && values[second] !== undefined) delete values[second];
+    }
+    const shown =
+      Object.keys(values).length === 0
+        ? "no parameters"
+        : encodeParams(op, values)
+            .map(([k, v]) => `${k}=${v.length > 24 ? `${v.slice(0, 21)}…` : v}`)
+            .join("&");
+    return { label: `generated (seed ${seed}): ${shown}`, values };
+  });
+}
+
+/** Texts that break a parameter's schema, with what they break. */
+function invalidTexts(param: ParameterModel): Array<[string, string]> {
+  const s = param.schema;
+  const type = typeOf(s);
+  const out: Array<[string, string]> = [];
+  if (param.json) {
+    out.push(["not JSON", "BTCUSDT,ETHUSDT"]);
+    if ((s.minItems ?? 0) >= 1) out.push(["empty list", "[]"]);
+    if (
+      s.uniqueItems &&
+      typeof param.example === "object" &&
+      Array.isArray(param.example) &&
+      param.example.length > 0
+    ) {
+      const item = JSON.stringify(param.example[0]);
+      out.push(["repeated item", `[${item},${item}]`]);
+    }
+    return out;
+  }
+  if (type === "integer") {
+    out.push(["wrong type", "abc"], ["not an integer", "1.5"]);
+    if (s.minimum !== undefined) out.push(["below minimum", String(s.minimum - 1)]);
+    if (s.maximum !== undefined) out.push(["above maximum", String(s.maximum + 1)]);
+  } else if (type === "number") {
+    out.push(["wrong type", "abc"]);
+    if (s.exclusiveMinimum !== undefined)
+      out.push(["not above exclusiveMinimum", plainNumber(s.exclusiveMinimum)]);
+    if (s.minimum !== undefined) out.push(["below minimum", plainNumber(s.minimum - 1)]);
+  } else if (type === "boolean") {
+    out.push(["wrong type", "maybe"]);
+  } else if (s.enum && s.enum.length > 0) {
+    out.push(["unknown enum value", "NOT_A_VALUE"]);
+  } else if (s.format === "date-time") {
+    out.push(["not a date-time", "yesterday"]);
+  } else if (s.pattern) {
+    out.push(["not matching the pattern", "bad value!"]);
+    if (s.maxLength !== undefined) out.push(["too long", "A".repeat(s.maxLength + 1)]);
+  } else {
+    if (s.maxLength !== undefined) out.push(["too long", "a".repeat(s.maxLength + 1)]);
+    if ((s.minLength ?? 0) > 0) out.push(["empty", ""]);
+  }
+  return out;
+}
+
+/** A text value that is valid for a parameter (to add a forbidden parameter to an otherwise valid order). */
+function plausibleText(name: string, base: ParamList): string {
+  const price = base.find(([n]) => n === "price")?.[1];
+  const quantity = base.find(([n]) => n === "quantity")?.[1];
+  switch (name) {
+    case "timeInForce":
+      return "GTC";
+    case "trailingDelta":
+      return "100";
+    case "quoteOrderQty":
+      return quantity ?? "1";
+    default:
+      return price ?? "1";
+  }
+}
+
+/**
+ * Negative cases for an operation, built as wire text on a valid base: each required parameter
+ * missing, each parameter with values its schema forbids, excluded pairs sent together and, for
+ * operations with x-order-type-rules, the base type's rules broken. Only cases the validators
+ * confirm as invalid are kept, so the tester never calls a valid request invalid.
+ */
+export function negativeCases(op: OperationModel, base: ParamList): TextCase[] {
+  const cases: TextCase[] = [];
+  const has = (name: string) => base.some(([n]) => n === name);
+  for (const param of op.parameters) {
+    if (param.required) {
+      cases.push({
+        label: `negative: ${param.name} missing`,
+        params: base.filter(([n]) => n !== param.name),
+      });
+    }
+  }
+  for (const param of op.parameters) {
+    for (const [what, text] of invalidTexts(param)) {
+      const params: ParamList = has(param.name)
+        ? base.map(([n, v]) => [n, n === param.name ? text : v])
+        : [...base, [param.name, text]];
+      cases.push({ label: `negative: ${param.name}=${JSON.stringify(text)} (${what})`, params });
+    }
+  }
+  for (const [a, b] of op.exclusive) {
+    const pa = op.parameters.find((p) => p.name === a);
+    const pb = op.parameters.find((p) => p.name === b);
+    if (!pa || !pb) continue;
+    const symbol =
+      base.find(([n]) => n === "symbol")?.[1] ?? (typeof pa.example === "string" ? pa.example : "BTCUSDT");
+    const va = has(a) ? base.find(([n]) => n === a)![1] : encodeValue(pa, pa.json ? [symbol] : symbol);
+    const vb = has(b) ? base.find(([n]) => n === b)![1] : encodeValue(pb, pb.json ? [symbol] : symbol);
+    const rest = base.filter(([n]) => n !== a && n !== b);
+    cases.push({ label: `negative: ${a} and ${b} together`, params: [...rest, [a, va], [b, vb]] });
+  }
+  const type = base.find(([n]) => n === "type")?.[1];
+  const rule = type !== undefined ? op.orderTypeRules?.[type] : undefined;
+  if (rule) {
+    for (const name of rule.required ?? []) {
+      if (has(name) && !op.parameters.find((p) => p.name === name)?.required) {
+        cases.push({
+          label: `negative: ${type} without ${name} (x-order-type-rules)`,
+          params: base.filter(([n]) => n !== name),
+        });
+      }
+    }
+    for (const name of rule.forbidden ?? []) {
+      if (!has(name)) {
+        cases.push({
+          label: `negative: ${type} with ${name} (x-order-type-rules forbids it)`,
+          params: [...base, [name, plausibleText(name, base)]],
+        });
+      }
+    }
+  }
+  return cases.filter((c) => !validateRequest(op.id, c.params, { from: "query" }).valid);
+}

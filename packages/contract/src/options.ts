@@ -77,7 +77,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   try {
     parsed = parse(argv);
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split("\n")[0]} (see --help)`);
+    const first = (error as Error).message.split("\n")[0]!.split(". To specify")[0]!;
+    throw new UsageError(`${first} (see --help)`);
   }
   const v = parsed.values;
   if (parsed.positionals.length > 0) {

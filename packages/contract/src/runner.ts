@@ -16,7 +16,7 @@ import { failingTestVectors } from "./http/signing.js";
 import { type Market, pickSymbol, planFarBuy, readExchangeInfo, referencePriceOf } from "./market.js";
 import { OrderLedger } from "./orders.js";
 import { CHECK_NAMES, type CheckName, type CleanupReport, type ContractResult, Recorder } from "./results.js";
-import { BudgetExhausted, type Exchange, Session } from "./session.js";
+import { type Exchange, PassStopped, Session } from "./session.js";
 import { buildSpecModel, isSigned, isTrading, type OperationModel, type SpecModel } from "./spec/model.js";
 import type { ValueContext } from "./values.js";
 
@@ -238,8 +238,8 @@ async function operationPass(
   try {
     await body();
   } catch (error) {
-    if (!(error instanceof BudgetExhausted)) throw error;
-    note = `${error.message}; the rest was not sent`;
+    if (!(error instanceof PassStopped)) throw error;
+    note = error.message;
     for (const check of CHECK_NAMES) session.recorder.skip(check, operation.id, note);
   }
   ctx.progress({
@@ -303,7 +303,7 @@ async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Pro
       }
     }
   } catch (error) {
-    if (!(error instanceof BudgetExhausted)) throw error;
+    if (!(error instanceof PassStopped)) throw error;
     note = `${error.message}; the rest of the trading checks was not sent`;
     for (const operation of tradingOps)
       for (const check of CHECK_NAMES) session.recorder.skip(check, operation.id, note);
@@ -487,11 +487,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
         recorder.skip("order_lifecycle", operation.id, "not part of the order lifecycle");
       }
     }
-    try {
-      await generatedPhase(ctx, operations);
-    } catch (error) {
-      if (!(error instanceof BudgetExhausted)) throw error;
-    }
+    await generatedPhase(ctx, operations);
   } catch (error) {
     if (error instanceof ConnectionError) result.error = { kind: "connection", message: error.message };
     else if (error instanceof InterruptedError)

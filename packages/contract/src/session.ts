@@ -33,9 +33,19 @@ export interface Exchange {
   durationMs: number;
 }
 
+/** Stops the current pass over an operation; the reason becomes the skip reason. */
+export class PassStopped extends Error {
+  override name = "PassStopped";
+}
+
 /** The run's request budget (--max-requests) is used up. */
-export class BudgetExhausted extends Error {
+export class BudgetExhausted extends PassStopped {
   override name = "BudgetExhausted";
+}
+
+/** One operation stopped answering while the server still answers others. */
+export class OperationUnresponsive extends PassStopped {
+  override name = "OperationUnresponsive";
 }
 
 export interface SessionOptions {
@@ -79,6 +89,7 @@ export class Session {
   /** REQUEST_WEIGHT per minute from exchangeInfo, when known. */
   weightLimit: number | undefined;
   private consecutiveTransportErrors = 0;
+  private readonly unresponsive = new Set<string>();
   private readonly requestCounts = new Map<string, number>();
   private readonly failureCounts = new Map<string, number>();
   private readonly buildContext: BuildContext;
@@ -152,14 +163,34 @@ export class Session {
       }
       this.consecutiveTransportErrors += 1;
       if (!options.essential && this.consecutiveTransportErrors >= MAX_CONSECUTIVE_TRANSPORT_ERRORS) {
-        throw new ConnectionError(
-          `the server stopped answering (${this.consecutiveTransportErrors} requests in a row failed; last: ${result.error.message})`,
-        );
+        await this.livenessCheck(plan.op, result.error);
       }
       return exchange;
     }
     if (options.responseChecks !== false) this.responseChecks(exchange);
     return exchange;
+  }
+
+  /**
+   * After several requests in a row got no answer: if the server still answers a ping, only this
+   * operation is given up; otherwise the run stops with a connection error.
+   */
+  private async livenessCheck(operation: OperationModel, last: TransportError): Promise<never> {
+    const ping = this.model.operation("ping");
+    const alive =
+      ping !== undefined &&
+      ping.id !== operation.id &&
+      (await send(this.build({ op: ping, params: [] }), this.timeoutMs, this.options.signal)).ok;
+    this.consecutiveTransportErrors = 0;
+    if (!alive) {
+      throw new ConnectionError(
+        `the server stopped answering (${MAX_CONSECUTIVE_TRANSPORT_ERRORS} requests in a row failed, and so did a ping; last: ${last.message})`,
+      );
+    }
+    this.unresponsive.add(operation.id);
+    throw new OperationUnresponsive(
+      `${operation.id} stopped answering (${MAX_CONSECUTIVE_TRANSPORT_ERRORS} requests in a row: ${last.message}); its remaining requests were not sent`,
+    );
   }
 
   /** The printable form of an exchange: secrets masked, body cut short. */

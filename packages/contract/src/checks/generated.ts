@@ -6,6 +6,7 @@
  */
 import { encodeParams } from "../http/request.js";
 import { RESPONSE_CHECKS } from "../results.js";
+import { BudgetExhausted, PassStopped } from "../session.js";
 import { isSigned, isTrading, type OperationModel } from "../spec/model.js";
 import { generatedCases } from "../values.js";
 import { enabled, type RunContext } from "./context.js";

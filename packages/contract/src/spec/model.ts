@@ -192,7 +192,7 @@ function responsesOf(doc: Json, raw: unknown): ResponseModel[] {
   });
 }
 
-const EXCLUSIVE = /cannot be combined with `([A-Za-z0-9_]+)`/i;
+const EXCLUSIVE = /cannot\s+be\s+combined\s+with\s+`([A-Za-z0-9_]+)`/i;
 
 function exclusivePairs(parameters: ParameterModel[]): Array<[string, string]> {
   const names = new Set(parameters.map((p) => p.name));

@@ -1,0 +1,154 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { XMLValidator } from "fast-xml-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ContractResult } from "../src/index.js";
+import { startReferenceServer, type TestServer } from "./support/server.js";
+
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const FIXTURES = new URL("../../../specs/examples/endpoint/valid/", import.meta.url);
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, NO_COLOR: "1", MARKETAPI_API_KEY: "", MARKETAPI_API_SECRET: "", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let dir: string;
+let server: TestServer;
+
+function endpointFile(name: string, record: Record<string, unknown>): string {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(record));
+  return file;
+}
+
+beforeAll(async () => {
+  if (!existsSync(CLI))
+    throw new Error(
+      `${CLI} is missing: build the package first (npx turbo run build --filter=@marketapi/contract)`,
+    );
+  dir = mkdtempSync(join(tmpdir(), "marketapi-contract-"));
+  server = await startReferenceServer();
+});
+
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await server?.close();
+});
+
+describe("the marketapi-contract command", () => {
+  it("with no arguments tests the embedded reference server and exits 0", async () => {
+    const run = await cli([]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/reference server \(embedded, demo account\)/);
+    expect(run.stdout).toMatch(
+      /^operation\s+5xx\s+status\s+ctype\s+schema\s+headers\s+negative\s+auth\s+defaults\s+lifecycle$/m,
+    );
+    expect(run.stdout).toMatch(/^order_book\s+✓ \d+/m);
+    expect(run.stdout).toMatch(/exit 0 \(every check that ran passed\); reproduce with --seed \d+/);
+  }, 60_000);
+
+  it("tests an Endpoint with status test (trading allowed, its headers sent) and writes well-formed JUnit", async () => {
+    const base = JSON.parse(readFileSync(new URL("r4-template-hl7-fhir-rest.json", FIXTURES), "utf8"));
+    const file = endpointFile("test.json", {
+      ...base,
+      status: "test",
+      address: server.url,
+      period: { start: "2020-01-01" },
+      header: [`X-MBX-APIKEY: ${server.credentials.apiKey}`, "X-Tenant: contract <&> tests"],
+    });
+    const report = join(dir, "junit.xml");
+    const run = await cli(["--endpoint", file, "--report", report, "--seed", "3", "--json"], {
+      MARKETAPI_API_SECRET: server.credentials.apiSecret,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as ContractResult;
+    expect(result.trading).toBe(true);
+    expect(result.seed).toBe(3);
+    expect(result.target.kind).toBe("endpoint");
+    expect(
+      result.cells.find((c) => c.check === "order_lifecycle" && c.operationId === "new_order")?.status,
+    ).toBe("passed");
+    expect(run.stderr).toMatch(/✓ order_book/);
+    const xml = readFileSync(report, "utf8");
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml.match(/<testsuite /g)).toHaveLength(9);
+    expect(xml.match(/<testcase /g)).toHaveLength(9 * 17);
+    expect(xml).not.toContain(server.credentials.apiKey);
+  }, 60_000);
+
+  it("refuses an Endpoint whose status is off, with exit 2 and the reason", async () => {
+    const base = JSON.parse(readFileSync(new URL("r4-template-hl7-fhir-rest.json", FIXTURES), "utf8"));
+    const file = endpointFile("off.json", { ...base, status: "off", address: server.url });
+    const report = join(dir, "off.xml");
+    const run = await cli(["--endpoint", file, "--report", report]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/status "off"; only an endpoint with status "active" or "test" is tested/);
+    expect(XMLValidator.validate(readFileSync(report, "utf8"))).toBe(true);
+  });
+
+  it("reports contract failures with exit 1, the request masked and the schema path", async () => {
+    const { startFaultProxy, mapJson } = await import("./support/fault-proxy.js");
+    const proxy = await startFaultProxy(server.url, {
+      name: "price-as-number",
+      description: "",
+      caughtBy: [],
+      response: (req, res) =>
+        req.path === "/api/v3/ticker/bookTicker" && res.status === 200
+          ? mapJson(res, (j) => (Array.isArray(j) ? j : { ...(j as object), bidPrice: 1.5 }))
+          : res,
+    });
+    try {
+      const run = await cli(
+        ["--base-url", proxy.url, "--only", "response_schema_conformance", "--max-requests", "150"],
+        {
+          MARKETAPI_API_KEY: server.credentials.apiKey,
+        },
+      );
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/response_schema_conformance · order_book_ticker/);
+      expect(run.stdout).toMatch(/schema path: \/bidPrice \[type\]/);
+      expect(run.stdout).toMatch(
+        /request: {2}GET http:\/\/127\.0\.0\.1:\d+\/api\/v3\/ticker\/bookTicker\?symbol=BTCUSDT/,
+      );
+      expect(run.stdout).toMatch(/response: 200 application\/json/);
+      expect(run.stdout).not.toContain(server.credentials.apiKey);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it("explains usage errors with exit 2", async () => {
+    const help = await cli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--allow-trading/);
+    const bad = await cli(["--max-requests", "0"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--max-requests takes a positive integer/);
+    const down = await cli(["--base-url", "http://127.0.0.1:9", "--timeout", "500"]);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
+  });
+});

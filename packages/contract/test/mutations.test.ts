@@ -1,0 +1,42 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { reportText } from "../src/report/text.js";
+import { faults } from "./support/faults.js";
+import { type MutationOutcome, runAgainstFault } from "./support/mutation.js";
+import { startReferenceServer } from "./support/server.js";
+
+// The demo credentials are needed to build the faults that re-sign requests.
+const probe = await startReferenceServer();
+const catalog = faults(probe.credentials);
+await probe.close();
+
+const outcomes: MutationOutcome[] = [];
+
+describe("mutation testing: one injected fault at a time", () => {
+  it("the proxy without a fault changes nothing (exit 0)", async () => {
+    const outcome = await runAgainstFault(undefined);
+    expect(outcome.exitCode, reportText(outcome.result, { color: false })).toBe(0);
+  }, 60_000);
+
+  it.each(catalog.map((f) => [f.name, f] as const))(
+    "catches %s",
+    async (_name, fault) => {
+      const outcome = await runAgainstFault(fault);
+      outcomes.push(outcome);
+      expect(
+        outcome.caught,
+        `${fault.name} (${fault.description}) should fail one of ${fault.caughtBy.join(", ")}; failed: ${outcome.failedChecks.join(", ") || "none"} (exit ${outcome.exitCode})`,
+      ).toBe(true);
+    },
+    60_000,
+  );
+
+  afterAll(() => {
+    const caught = outcomes.filter((o) => o.caught).length;
+    const lines = outcomes.map(
+      (o) =>
+        `  ${o.caught ? "caught " : "MISSED "} ${o.fault.padEnd(36)} failed checks: ${o.failedChecks.join(", ")}`,
+    );
+    const rate = outcomes.length > 0 ? ((100 * caught) / outcomes.length).toFixed(0) : "0";
+    console.log(`mutation catch rate: ${caught}/${outcomes.length} (${rate} %)\n${lines.join("\n")}`);
+  });
+});

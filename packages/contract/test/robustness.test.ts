@@ -1,0 +1,154 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { hmacHex, runContract } from "../src/index.js";
+import { startReferenceServer } from "./support/server.js";
+
+const servers: Server[] = [];
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+describe("servers that are down, slow or not the API", () => {
+  it("a server that is down: exit 2 with a clear message", async () => {
+    const url = await listen(() => {});
+    const server = servers.pop()!;
+    await new Promise((resolve) => server.close(resolve));
+    const result = await runContract({ baseUrl: url, timeoutMs: 1000 });
+    expect(result.exitCode).toBe(2);
+    expect(result.error?.kind).toBe("connection");
+    expect(result.error?.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: connection refused/);
+  });
+
+  it("a server that never answers: the per-request timeout ends the probe, exit 2", async () => {
+    const url = await listen(() => {
+      /* never answers */
+    });
+    const started = Date.now();
+    const result = await runContract({ baseUrl: url, timeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.exitCode).toBe(2);
+    expect(result.error?.message).toMatch(/no answer within 300 ms/);
+  });
+
+  it("a server that answers HTML: exit 2, says it is not JSON", async () => {
+    const url = await listen((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html><body>Welcome to nginx!</body></html>");
+    });
+    const result = await runContract({ baseUrl: url });
+    expect(result.exitCode).toBe(2);
+    expect(result.error?.message).toMatch(/answered status 200 with text\/html that is not JSON/);
+    expect(result.error?.message).toMatch(/base URL of the trading API/);
+  });
+
+  it("a server that answers 404 everywhere: exit 2, asks whether the base URL is right", async () => {
+    const url = await listen((_req, res) => {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end('{"error":"not found"}');
+    });
+    const result = await runContract({ baseUrl: url });
+    expect(result.exitCode).toBe(2);
+    expect(result.error?.message).toMatch(/answered 404: is .* the base URL/);
+  });
+
+  it("a server that answers JSON 500 everywhere: contract failures, exit 1", async () => {
+    const url = await listen((_req, res) => {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end('{"code":-1000,"msg":"An unknown error occurred while processing the request."}');
+    });
+    const result = await runContract({ baseUrl: url, maxRequests: 80 });
+    expect(result.exitCode).toBe(1);
+    expect(result.cells.some((c) => c.check === "not_a_server_error" && c.status === "failed")).toBe(true);
+  });
+
+  it("a server that stops answering mid-run: exit 2, no hang", async () => {
+    const reference = await startReferenceServer();
+    // Forwards to the reference server, but never answers the order book and trade lists.
+    const hanging = await listen(async (req, res) => {
+      if (req.url?.startsWith("/api/v3/depth") || req.url?.startsWith("/api/v3/trades")) return;
+      const upstream = await fetch(`${reference.url}${req.url}`, { method: req.method });
+      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "" });
+      res.end(await upstream.text());
+    });
+    try {
+      const started = Date.now();
+      const result = await runContract({ baseUrl: hanging, timeoutMs: 300 });
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect([1, 2]).toContain(result.exitCode);
+      expect(result.cells.some((c) => c.check === "not_a_server_error" && c.status === "failed")).toBe(true);
+      const timeouts = result.cells
+        .flatMap((c) => c.failures)
+        .filter((f) => /no answer within 300 ms/.test(f.message));
+      expect(timeouts.length).toBeGreaterThan(0);
+    } finally {
+      await reference.close();
+    }
+  }, 30_000);
+
+  it("usage errors: exit 2 before any request", async () => {
+    expect((await runContract({ baseUrl: "ftp://example.org" })).error?.message).toMatch(/http\(s\) URL/);
+    expect((await runContract({ baseUrl: "http://127.0.0.1:1", apiSecret: "s" })).error?.message).toMatch(
+      /--api-secret needs --api-key/,
+    );
+    const off = await runContract({
+      endpoint: {
+        resourceType: "Endpoint",
+        status: "off",
+        connectionType: { code: "x" },
+        payloadType: [{ text: "x" }],
+        address: "http://127.0.0.1:1",
+      },
+    });
+    expect(off.exitCode).toBe(2);
+    expect(off.error?.message).toMatch(/status "off"/);
+    expect(off.stats.requests).toBe(0);
+  });
+});
+
+describe("interrupts", () => {
+  it("cancels every order it created when interrupted mid-run", async () => {
+    const server = await startReferenceServer();
+    try {
+      const controller = new AbortController();
+      let orders = 0;
+      const result = await runContract({
+        baseUrl: server.url,
+        apiKey: server.credentials.apiKey,
+        apiSecret: server.credentials.apiSecret,
+        allowTrading: true,
+        signal: controller.signal,
+        onExchange: (e) => {
+          if (e.op.id === "new_order" && e.response?.status === 200) orders += 1;
+          if (orders === 3) controller.abort();
+        },
+      });
+      expect(result.exitCode).toBe(130);
+      expect(result.error?.kind).toBe("interrupted");
+      expect(result.cleanup.leftOpen).toEqual([]);
+      // Ask the server directly: no open order is left on the account.
+      const query = `timestamp=${Date.now()}`;
+      const response = await fetch(
+        `${server.url}/api/v3/openOrders?${query}&signature=${hmacHex(server.credentials.apiSecret, query)}`,
+        {
+          headers: { "X-MBX-APIKEY": server.credentials.apiKey },
+        },
+      );
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});

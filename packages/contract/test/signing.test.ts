@@ -1,0 +1,92 @@
+import { loadOpenApi } from "@marketapi/spec";
+import { describe, expect, it } from "vitest";
+import { buildRequest, maskRequest } from "../src/http/request.js";
+import { corruptSignature, failingTestVectors, hmacHex } from "../src/http/signing.js";
+import { buildSpecModel } from "../src/spec/model.js";
+
+const model = buildSpecModel(loadOpenApi());
+const credentials = {
+  apiKey: "k".repeat(64),
+  apiSecret: "NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j",
+};
+const newOrder = model.operation("new_order")!;
+const params: Array<[string, string]> = [
+  ["symbol", "LTCBTC"],
+  ["side", "BUY"],
+  ["type", "LIMIT"],
+  ["timeInForce", "GTC"],
+  ["quantity", "1"],
+  ["price", "0.1"],
+];
+const ctx = {
+  baseUrl: "http://127.0.0.1:1",
+  signing: model.signing,
+  credentials,
+  headers: {},
+  now: () => 1499827319559,
+};
+
+describe("signing", () => {
+  it("reproduces every x-signing test vector of the spec", () => {
+    expect(model.signing.testVectors.length).toBeGreaterThanOrEqual(2);
+    expect(failingTestVectors(model.signing)).toEqual([]);
+    for (const v of model.signing.testVectors) expect(hmacHex(v.secret, v.query, v.body)).toBe(v.signature);
+  });
+
+  it("signs the query string as sent (vector A)", () => {
+    const request = buildRequest({ op: newOrder, params, auth: { recvWindow: 5000 } }, ctx);
+    const url = new URL(request.url);
+    expect(url.search).toBe(
+      `?${model.signing.testVectors[0]!.query}&signature=${model.signing.testVectors[0]!.signature}`,
+    );
+    expect(request.headers["X-MBX-APIKEY"]).toBe(credentials.apiKey);
+    expect(request.body).toBeUndefined();
+  });
+
+  it("signs query + body with no separator when split, signature last in the body", () => {
+    const request = buildRequest(
+      { op: newOrder, params, placement: "split", auth: { recvWindow: 5000 } },
+      ctx,
+    );
+    const query = request.url.split("?")[1]!;
+    const body = request.body!;
+    expect(
+      body.endsWith(
+        `&signature=${hmacHex(credentials.apiSecret, query, body.replace(/&signature=.*$/, ""))}`,
+      ),
+    ).toBe(true);
+    expect(request.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+  });
+
+  it("writes the auth variants the probes need", () => {
+    const noKey = buildRequest({ op: newOrder, params, auth: { key: "none" } }, ctx);
+    expect(Object.keys(noKey.headers).map((h) => h.toLowerCase())).not.toContain("x-mbx-apikey");
+    const unsigned = buildRequest({ op: newOrder, params, auth: { signature: "none" } }, ctx);
+    expect(unsigned.url).not.toContain("signature=");
+    expect(unsigned.url).toContain("timestamp=1499827319559");
+    const stale = buildRequest({ op: newOrder, params, auth: { timestamp: "stale" } }, ctx);
+    expect(Number(new URL(stale.url).searchParams.get("timestamp"))).toBeLessThan(
+      1499827319559 - model.signing.recvWindowDefault,
+    );
+    const wrong = buildRequest({ op: newOrder, params, auth: { signature: "wrong" } }, ctx);
+    const right = buildRequest({ op: newOrder, params }, ctx);
+    const sig = (r: { url: string }) => new URL(r.url).searchParams.get("signature")!;
+    expect(sig(wrong)).toMatch(/^[0-9a-f]{64}$/);
+    expect(sig(wrong)).not.toBe(sig(right));
+    expect(corruptSignature("ab0")).toBe("ab1");
+  });
+
+  it("masks the API key, credential headers and the signature when printing", () => {
+    const request = buildRequest(
+      { op: newOrder, params, placement: "body" },
+      { ...ctx, headers: { "X-Tenant": "acme", Authorization: "Bearer secret-token" } },
+    );
+    const masked = maskRequest(request, model.signing, ["X-Tenant"]);
+    const text = JSON.stringify(masked);
+    expect(text).not.toContain(credentials.apiKey);
+    expect(text).not.toContain("secret-token");
+    expect(text).not.toContain("acme");
+    expect(masked.body).toMatch(/signature=\*\*\*$/);
+    expect(request.body).not.toMatch(/signature=\*\*\*$/);
+  });
+});

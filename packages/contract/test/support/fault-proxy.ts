@@ -1,0 +1,163 @@
+/**
+ * An HTTP proxy on 127.0.0.1 in front of a real server that injects one fault: it may rewrite
+ * the request before forwarding it, answer in the server's place, or rewrite the response.
+ * Used to prove the tester catches each kind of contract violation (mutation testing).
+ */
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ProxyRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface ProxyResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Shared memory of one proxy (faults that need state, such as "cancelled order still open"). */
+export type ProxyState = Map<string, unknown>;
+
+export interface Fault {
+  name: string;
+  /** What the server does wrong, in words. */
+  description: string;
+  /** Checks of which at least one must fail. */
+  caughtBy: string[];
+  request?(req: ProxyRequest, state: ProxyState): ProxyRequest | ProxyResponse;
+  response?(req: ProxyRequest, res: ProxyResponse, state: ProxyState): ProxyResponse;
+}
+
+export interface FaultProxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = new Set([
+  "host",
+  "connection",
+  "content-length",
+  "transfer-encoding",
+  "keep-alive",
+  "content-encoding",
+]);
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function isResponse(value: ProxyRequest | ProxyResponse): value is ProxyResponse {
+  return "status" in value;
+}
+
+function send(res: ServerResponse, response: ProxyResponse): void {
+  const headers = { ...response.headers, "content-length": String(Buffer.byteLength(response.body)) };
+  res.writeHead(response.status, headers);
+  res.end(response.body);
+}
+
+export async function startFaultProxy(upstream: string, fault: Fault | undefined): Promise<FaultProxy> {
+  const state: ProxyState = new Map();
+  const server = createServer(async (incoming, outgoing) => {
+    try {
+      const url = new URL(incoming.url ?? "/", "http://proxy");
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(incoming.headers)) {
+        if (!HOP_BY_HOP.has(name) && typeof value === "string") headers[name] = value;
+      }
+      let request: ProxyRequest = {
+        method: incoming.method ?? "GET",
+        path: url.pathname,
+        query: url.searchParams,
+        headers,
+        body: await readBody(incoming),
+      };
+      if (fault?.request) {
+        const changed = fault.request(request, state);
+        if (isResponse(changed)) return send(outgoing, changed);
+        request = changed;
+      }
+      const query = request.query.toString();
+      const upstreamResponse = await fetch(`${upstream}${request.path}${query ? `?${query}` : ""}`, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body !== "" ? { body: request.body } : {}),
+      });
+      const responseHeaders: Record<string, string> = {};
+      upstreamResponse.headers.forEach((value, name) => {
+        if (!HOP_BY_HOP.has(name)) responseHeaders[name] = value;
+      });
+      let response: ProxyResponse = {
+        status: upstreamResponse.status,
+        headers: responseHeaders,
+        body: await upstreamResponse.text(),
+      };
+      if (fault?.response) response = fault.response(request, response, state);
+      send(outgoing, response);
+    } catch (error) {
+      send(outgoing, {
+        status: 502,
+        headers: { "content-type": "text/plain" },
+        body: `proxy error: ${String(error)}`,
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** All parameters of a request, query first (the query wins for a name in both). */
+export function allParams(req: ProxyRequest): URLSearchParams {
+  const merged = new URLSearchParams(req.body);
+  for (const [name, value] of req.query) merged.set(name, value);
+  return merged;
+}
+
+/**
+ * Rewrites a signed request the way a server that ignores signatures would see it: the
+ * parameters moved to the query, a fresh timestamp, and a valid signature with `secret`.
+ */
+export function resign(
+  req: ProxyRequest,
+  secret: string,
+  change?: (params: URLSearchParams) => void,
+): ProxyRequest {
+  const params = allParams(req);
+  params.delete("signature");
+  change?.(params);
+  if (!params.has("timestamp")) params.set("timestamp", String(Date.now()));
+  const payload = params.toString();
+  params.set("signature", createHmac("sha256", secret).update(payload).digest("hex"));
+  const headers = { ...req.headers };
+  delete headers["content-type"];
+  return { ...req, query: params, body: "", headers };
+}
+
+export function mapJson(res: ProxyResponse, change: (json: unknown) => unknown): ProxyResponse {
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    return res;
+  }
+  return { ...res, body: JSON.stringify(change(json)) };
+}

@@ -1,0 +1,40 @@
+/** Runs the tester against the reference server behind a fault-injecting proxy. */
+import { type ContractResult, runContract } from "../../src/index.js";
+import { type Fault, startFaultProxy } from "./fault-proxy.js";
+import { startReferenceServer } from "./server.js";
+
+export interface MutationOutcome {
+  fault: string;
+  caught: boolean;
+  /** Checks that failed (any of them). */
+  failedChecks: string[];
+  exitCode: number;
+  result: ContractResult;
+}
+
+export async function runAgainstFault(
+  fault: Fault | undefined,
+  options: { seed?: number; timeoutMs?: number } = {},
+): Promise<MutationOutcome> {
+  const server = await startReferenceServer();
+  const proxy = await startFaultProxy(server.url, fault);
+  try {
+    const result = await runContract({
+      baseUrl: proxy.url,
+      apiKey: server.credentials.apiKey,
+      apiSecret: server.credentials.apiSecret,
+      allowTrading: true,
+      seed: options.seed ?? 7,
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    const failedChecks: string[] = [
+      ...new Set(result.cells.filter((c) => c.status === "failed").map((c) => c.check)),
+    ];
+    const caught =
+      fault !== undefined && result.exitCode === 1 && fault.caughtBy.some((c) => failedChecks.includes(c));
+    return { fault: fault?.name ?? "(none)", caught, failedChecks, exitCode: result.exitCode, result };
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+}

@@ -1,0 +1,120 @@
+import { loadOpenApi } from "@marketapi/spec";
+import { validateRequest } from "@marketapi/validators";
+import { describe, expect, it } from "vitest";
+import { encodeParams } from "../src/http/request.js";
+import { buildSpecModel } from "../src/spec/model.js";
+import { boundaryCases, exampleCases, generatedCases, negativeCases, requiredValues } from "../src/values.js";
+
+const model = buildSpecModel(loadOpenApi());
+const ctx = {
+  symbols: ["BTCUSDT", "ETHUSDT", "ETHBTC"],
+  symbol: "BTCUSDT",
+  now: Date.parse("2026-11-22T12:00:00Z"),
+};
+const labels = (cases: Array<{ label: string }>) => cases.map((c) => c.label);
+
+describe("request values from the spec", () => {
+  it("reads all 17 operations with their auth classes and extensions", () => {
+    expect(model.operations).toHaveLength(17);
+    const newOrder = model.operation("new_order")!;
+    expect(newOrder.authClass).toBe("trade");
+    expect(newOrder.formBody).toBe(true);
+    expect(newOrder.variantBy).toMatchObject({ parameter: "newOrderRespType", default: "FULL" });
+    expect(Object.keys(newOrder.orderTypeRules ?? {})).toContain("LIMIT_MAKER");
+    expect(model.operation("exchange_info")!.exclusive).toEqual([["symbol", "symbols"]]);
+    expect(model.operation("order_book")!.responses.find((r) => r.status === "200")!.headers[0]!.name).toBe(
+      "X-MBX-USED-WEIGHT-1M",
+    );
+  });
+
+  it("uses examples first, each optional example on its own", () => {
+    const info = model.operation("exchange_info")!;
+    expect(labels(exampleCases(info, ctx))).toEqual([
+      "example: required parameters only",
+      "example: symbol=BTCUSDT",
+      'example: symbols=["BTCUSDT","ETHUSDT"]',
+    ]);
+  });
+
+  it("uses boundary values of limits and list sizes", () => {
+    expect(labels(boundaryCases(model.operation("order_book")!, ctx))).toEqual([
+      "boundary: limit=1",
+      "boundary: limit=5000",
+    ]);
+    expect(labels(boundaryCases(model.operation("exchange_info")!, ctx))).toEqual([
+      'boundary: symbols=["BTCUSDT"]',
+      'boundary: symbols=["BTCUSDT","ETHUSDT","ETHBTC"]',
+    ]);
+  });
+
+  it("every example and boundary request is valid for the validators", () => {
+    for (const op of model.operations) {
+      for (const c of [...exampleCases(op, ctx), ...boundaryCases(op, ctx)]) {
+        if (op.id === "new_order") continue; // new_order needs a full order; it is built by the lifecycle
+        const result = validateRequest(op.id, encodeParams(op, c.values), { from: "query" });
+        expect(result, `${op.id} ${c.label}`).toEqual({ valid: true });
+      }
+    }
+  });
+
+  it("generates valid values reproducibly from the seed", () => {
+    for (const op of model.operations.filter((o) => o.method === "GET")) {
+      const first = generatedCases(op, ctx, 42, 25);
+      expect(generatedCases(op, ctx, 42, 25)).toEqual(first);
+      for (const c of first) {
+        const result = validateRequest(op.id, encodeParams(op, c.values), { from: "query" });
+        expect(result, `${op.id} ${c.label}`).toEqual({ valid: true });
+      }
+    }
+    expect(generatedCases(model.operation("order_book")!, ctx, 1, 10)).not.toEqual(
+      generatedCases(model.operation("order_book")!, ctx, 2, 10),
+    );
+  });
+
+  it("builds negative cases the validators confirm as invalid", () => {
+    const depth = model.operation("order_book")!;
+    const cases = negativeCases(depth, encodeParams(depth, requiredValues(depth, ctx)));
+    expect(labels(cases)).toEqual(
+      expect.arrayContaining([
+        "negative: symbol missing",
+        'negative: limit="0" (below minimum)',
+        'negative: limit="5001" (above maximum)',
+        'negative: limit="abc" (wrong type)',
+        'negative: symbol="bad value!" (not matching the pattern)',
+      ]),
+    );
+    const info = model.operation("exchange_info")!;
+    expect(labels(negativeCases(info, []))).toEqual(
+      expect.arrayContaining([
+        "negative: symbol and symbols together",
+        'negative: symbols="[]" (empty list)',
+      ]),
+    );
+    const newOrder = model.operation("new_order")!;
+    const base = encodeParams(newOrder, {
+      symbol: "BTCUSDT",
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      quantity: "0.001",
+      price: "12000",
+      newClientOrderId: "x1",
+    });
+    const orderCases = labels(negativeCases(newOrder, base));
+    expect(orderCases).toEqual(
+      expect.arrayContaining([
+        "negative: side missing",
+        'negative: side="NOT_A_VALUE" (unknown enum value)',
+        'negative: price="0" (not above exclusiveMinimum)',
+        "negative: LIMIT without timeInForce (x-order-type-rules)",
+        "negative: LIMIT with stopPrice (x-order-type-rules forbids it)",
+      ]),
+    );
+    for (const op of model.operations) {
+      for (const c of negativeCases(op, encodeParams(op, requiredValues(op, ctx)))) {
+        if (c.fromDescription) continue;
+        expect(validateRequest(op.id, c.params, { from: "query" }).valid, `${op.id} ${c.label}`).toBe(false);
+      }
+    }
+  });
+});

@@ -60,7 +60,8 @@ export interface OrderRequest {
   strategyType: number | undefined;
 }
 
-export const CLIENT_ORDER_ID_PATTERN = "^[a-zA-Z0-9-_]{1,36}$";
+/** The spec's ClientOrderId pattern (the live API's, which also allows ".", ":" and "/"). */
+export const CLIENT_ORDER_ID_PATTERN = "^[.A-Z:/a-z0-9_-]{1,36}$";
 const CLIENT_ORDER_ID = new RegExp(CLIENT_ORDER_ID_PATTERN);
 const MIN_STRATEGY_TYPE = 1_000_000;
 

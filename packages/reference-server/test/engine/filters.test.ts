@@ -146,7 +146,7 @@ describe("request shape and engine rejections", () => {
       "bad client order id",
       limit("BUY", "60000", "0.001", { newClientOrderId: "no spaces" }),
       -1100,
-      "Illegal characters found in parameter 'newClientOrderId'; legal range is '^[a-zA-Z0-9-_]{1,36}$'.",
+      "Illegal characters found in parameter 'newClientOrderId'; legal range is '^[.A-Z:/a-z0-9_-]{1,36}$'.",
     ],
     [
       "too many decimals",

@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+/**
+ * marketapi-server: runs the reference server until SIGINT/SIGTERM.
+ * Exit codes: 0 after a graceful shutdown, 2 for bad arguments or configuration, 1 otherwise.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { ConfigError } from "./config.js";
+import { consoleLogger, type Logger } from "./logger.js";
+import { StateFileError } from "./persistence.js";
+import { type RunningServer, type StartServerOptions, startServer } from "./server.js";
+
+const USAGE = `Usage: marketapi-server [options]
+
+An in-memory implementation of the spot trading API (/api/v3/...) with a real matching engine.
+
+Options:
+  --port N             TCP port (default 8080; 0 picks a free one)
+  --host ADDRESS       interface to listen on (default 127.0.0.1)
+  --api-key KEY        add an account with this API key and a generous balance in every asset
+  --api-secret SECRET  the secret of --api-key (HMAC-SHA256 signing key)
+  --config FILE        JSON configuration: symbols, accounts (keys, secrets, balances), rateLimits,
+                       maxOpenOrdersPerAccount, maxBodyBytes
+  --seed N             seed of the generated liquidity and order ids (default 1)
+  --empty              start with empty order books and no trade history
+  --state FILE         restore the exchange from FILE when it exists; save it there (atomically)
+                       every 5 s after changes and on shutdown
+  --quiet              print errors only
+  -h, --help           show this help
+`;
+
+class UsageError extends Error {}
+
+interface CliOptions {
+  server: StartServerOptions;
+  configPath: string | undefined;
+  quiet: boolean;
+}
+
+function parseCommandLine(argv: string[]): CliOptions | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "api-key": { type: "string" },
+      "api-secret": { type: "string" },
+      config: { type: "string" },
+      seed: { type: "string" },
+      empty: { type: "boolean" },
+      state: { type: "string" },
+      quiet: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return "help";
+  if ((values["api-key"] === undefined) !== (values["api-secret"] === undefined)) {
+    throw new UsageError("--api-key and --api-secret go together");
+  }
+  return {
+    server: {
+      port: integerOption("--port", values.port ?? "8080", 0, 65535),
+      host: values.host ?? "127.0.0.1",
+      apiKey: values["api-key"],
+      apiSecret: values["api-secret"],
+      seed: values.seed === undefined ? undefined : integerOption("--seed", values.seed, 0, 2 ** 32 - 1),
+      empty: values.empty ?? false,
+      statePath: values.state,
+    },
+    configPath: values.config,
+    quiet: values.quiet ?? false,
+  };
+}
+
+function integerOption(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^[0-9]+$/.test(text) || value < min || value > max) {
+    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+function readConfigFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(path, [`cannot be read: ${(error as Error).message}`]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(path, [`is not JSON: ${(error as Error).message}`]);
+  }
+}
+
+function banner(server: RunningServer, options: CliOptions): string {
+  const lines = [
+    "marketapi reference server",
+    `  base URL         ${server.url}`,
+    `  demo API key     ${server.demo.apiKey}`,
+    `  demo API secret  ${server.demo.apiSecret}`,
+    `  symbols          ${server.exchange.symbols().join(", ")}`,
+  ];
+  if (options.server.apiKey) lines.push(`  your API key     ${options.server.apiKey} (account "user")`);
+  if (options.server.statePath) lines.push(`  state file       ${options.server.statePath}`);
+  lines.push("Press Ctrl+C to stop.");
+  return lines.join("\n");
+}
+
+function stopOnSignals(server: RunningServer, logger: Logger): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(`${signal} again: exiting without waiting.`);
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info(`${signal}: shutting down (finishing requests, saving state)…`);
+    server.close().then(
+      () => {
+        logger.info("Stopped.");
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error("Shutdown failed:", error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+async function main(argv: string[]): Promise<number | undefined> {
+  let options: CliOptions | "help";
+  try {
+    options = parseCommandLine(argv);
+  } catch (error) {
+    process.stderr.write(`marketapi-server: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const logger: Logger = options.quiet ? { ...consoleLogger, info: () => {} } : consoleLogger;
+  try {
+    const config = options.configPath === undefined ? undefined : readConfigFile(options.configPath);
+    const server = await startServer({ ...options.server, config, logger: { ...logger, info: () => {} } });
+    logger.info(banner(server, options));
+    stopOnSignals(server, logger);
+    return undefined;
+  } catch (error) {
+    const fromFile = error instanceof ConfigError && error.source === "config" && options.configPath;
+    const fault = fromFile ? new ConfigError(options.configPath as string, error.faults) : error;
+    process.stderr.write(`marketapi-server: ${(fault as Error).message}\n`);
+    return fault instanceof ConfigError || fault instanceof StateFileError ? 2 : 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  if (code !== undefined) process.exit(code);
+});

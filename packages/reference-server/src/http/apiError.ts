@@ -1,0 +1,68 @@
+/**
+ * Errors of the HTTP layer, answered as `{ code, msg }` with an HTTP status, like the engine's
+ * ExchangeError. Codes and messages follow the Binance spot error list.
+ */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly msg: string;
+  readonly httpStatus: number;
+  /** Extra response headers, such as Allow (405) or Retry-After (429). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: number, msg: string, httpStatus = 400, headers: Record<string, string> = {}) {
+    super(msg);
+    this.name = "ApiError";
+    this.code = code;
+    this.msg = msg;
+    this.httpStatus = httpStatus;
+    this.headers = headers;
+  }
+}
+
+export const UNKNOWN_ERROR_MSG = "An unknown error occurred while processing the request.";
+
+export const mandatoryParam = (name: string): ApiError =>
+  new ApiError(-1102, `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`);
+
+export const illegalParam = (name: string, legalRange: string): ApiError =>
+  new ApiError(-1100, `Illegal characters found in parameter '${name}'; legal range is '${legalRange}'.`);
+
+export const illegalParamValue = (name: string, expected: string): ApiError =>
+  new ApiError(-1100, `Illegal characters found in parameter '${name}'; ${expected}.`);
+
+export const duplicateParam = (name: string): ApiError =>
+  new ApiError(-1101, `Duplicate values for parameter '${name}'.`);
+
+export const tooManyParams = (): ApiError =>
+  new ApiError(-1101, "Too many parameters sent for this endpoint.");
+
+export const unreadParams = (read: number, sent: number): ApiError =>
+  new ApiError(
+    -1104,
+    `Not all sent parameters were read; read '${read}' parameter(s) but was sent '${sent}'.`,
+  );
+
+export const paramNotRequired = (name: string): ApiError =>
+  new ApiError(-1106, `Parameter '${name}' sent when not required.`);
+
+export const badCombination = (): ApiError =>
+  new ApiError(-1128, "Combination of optional parameters invalid.");
+
+export const invalidSymbol = (): ApiError => new ApiError(-1121, "Invalid symbol.");
+
+export const apiKeyFormatInvalid = (): ApiError => new ApiError(-2014, "API-key format invalid.", 401);
+
+export const apiKeyRejected = (): ApiError =>
+  new ApiError(-2015, "Invalid API-key, IP, or permissions for action.", 401);
+
+export const invalidSignature = (): ApiError =>
+  new ApiError(-1022, "Signature for this request is not valid.");
+
+export const timestampAhead = (): ApiError =>
+  new ApiError(-1021, "Timestamp for this request was 1000ms ahead of the server's time.");
+
+export const timestampOutsideWindow = (): ApiError =>
+  new ApiError(-1021, "Timestamp for this request is outside of the recvWindow.");
+
+export const recvWindowTooLarge = (maximum: number): ApiError =>
+  new ApiError(-1131, `recvWindow must be less than ${maximum}.`);

@@ -1,0 +1,174 @@
+/**
+ * One handler per operationId: reads the checked parameters, calls the exchange, returns the
+ * wire body (an object, or JsonText when the body was serialized ahead, e.g. from a cache).
+ */
+import type { Exchange, NewOrderRespType } from "../engine/index.js";
+import { shapeNewOrderResponse } from "../engine/index.js";
+import { ApiError, badCombination, illegalParamValue, invalidSymbol } from "./apiError.js";
+import type { RateLimiter } from "./rateLimits.js";
+import type { CheckedParams } from "./validation.js";
+
+/** A body that is already JSON text. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+export interface HandlerContext {
+  /** Decoded, validated parameters (numbers decoded, `symbols` parsed). */
+  readonly params: CheckedParams;
+  /** The parameters as text, as received (decimals stay exact here). */
+  readonly text: ReadonlyMap<string, string>;
+  /** The authenticated account; "" for operations without an API key. */
+  readonly accountId: string;
+  readonly now: number;
+}
+
+export type Handler = (ctx: HandlerContext) => unknown;
+
+export interface HandlerDeps {
+  readonly exchange: Exchange;
+  readonly rateLimiter: RateLimiter;
+}
+
+/** Bodies that only change with the book (depth) or never (exchangeInfo without serverTime). */
+class BodyCache {
+  private readonly entries = new Map<string, { version: number; text: string }>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  get(key: string, version: number, build: () => string): string {
+    const hit = this.entries.get(key);
+    if (hit && hit.version === version) return hit.text;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    const text = build();
+    this.entries.set(key, { version, text });
+    return text;
+  }
+}
+
+export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handler>> {
+  const { exchange } = deps;
+  const depthCache = new BodyCache(256);
+  const infoCache = new BodyCache(64);
+
+  const eachSymbol = <T>(ctx: HandlerContext, one: (symbol: string) => T): T | T[] => {
+    const symbol = ctx.text.get("symbol");
+    return symbol === undefined ? exchange.symbols().map(one) : one(symbol);
+  };
+
+  return {
+    ping: () => ({}),
+    server_time: (ctx) => ({ serverTime: ctx.now }),
+    exchange_info: (ctx) => exchangeInfo(deps, infoCache, ctx),
+    order_book: (ctx) => {
+      const symbol = requiredText(ctx, "symbol");
+      const limit = integer(ctx, "limit") ?? 100;
+      const version = exchange.depth(symbol, 1).lastUpdateId;
+      return new JsonText(
+        depthCache.get(`${symbol}|${limit}`, version, () => JSON.stringify(exchange.depth(symbol, limit))),
+      );
+    },
+    recent_trades_list: (ctx) => exchange.trades(requiredText(ctx, "symbol"), integer(ctx, "limit")),
+    historical_trades: (ctx) =>
+      exchange.historicalTrades(requiredText(ctx, "symbol"), {
+        fromId: integer(ctx, "fromId"),
+        limit: integer(ctx, "limit"),
+      }),
+    aggTrades: (ctx) =>
+      exchange.aggTrades(requiredText(ctx, "symbol"), {
+        fromId: integer(ctx, "fromId"),
+        startTime: dateTime(ctx, "startTime"),
+        endTime: dateTime(ctx, "endTime"),
+        // The spec declares the default 1000 for aggTrades.
+        limit: integer(ctx, "limit") ?? 1000,
+      }),
+    current_average_price: (ctx) => exchange.avgPrice(requiredText(ctx, "symbol")),
+    order_book_ticker: (ctx) => eachSymbol(ctx, (symbol) => exchange.bookTicker(symbol)),
+    symbol_price_ticker: (ctx) => eachSymbol(ctx, (symbol) => exchange.tickerPrice(symbol)),
+    ticker_price_change_statistics24hr: (ctx) => eachSymbol(ctx, (symbol) => exchange.ticker24hr(symbol)),
+    new_order: (ctx) => newOrder(exchange, ctx),
+    cancel_order: (ctx) =>
+      exchange.cancelOrder(ctx.accountId, {
+        symbol: requiredText(ctx, "symbol"),
+        orderId: integer(ctx, "orderId"),
+        origClientOrderId: ctx.text.get("origClientOrderId"),
+        newClientOrderId: ctx.text.get("newClientOrderId"),
+      }),
+    query_order: (ctx) =>
+      exchange.queryOrder(ctx.accountId, {
+        symbol: requiredText(ctx, "symbol"),
+        orderId: integer(ctx, "orderId"),
+        origClientOrderId: ctx.text.get("origClientOrderId"),
+      }),
+    cancel_all_orders: (ctx) => exchange.cancelAllOrders(ctx.accountId, requiredText(ctx, "symbol")),
+    open_orders: (ctx) => exchange.openOrders(ctx.accountId, ctx.text.get("symbol")),
+    all_orders: (ctx) =>
+      exchange.allOrders(ctx.accountId, {
+        symbol: requiredText(ctx, "symbol"),
+        orderId: integer(ctx, "orderId"),
+        startTime: integer(ctx, "startTime"),
+        endTime: integer(ctx, "endTime"),
+        limit: integer(ctx, "limit"),
+      }),
+  };
+}
+
+function newOrder(exchange: Exchange, ctx: HandlerContext): unknown {
+  const text = (name: string) => ctx.text.get(name);
+  const trailingDelta = text("trailingDelta");
+  const full = exchange.newOrder(ctx.accountId, {
+    symbol: requiredText(ctx, "symbol"),
+    side: requiredText(ctx, "side") as never,
+    type: requiredText(ctx, "type") as never,
+    timeInForce: text("timeInForce") as never,
+    quantity: text("quantity"),
+    quoteOrderQty: text("quoteOrderQty"),
+    price: text("price"),
+    newClientOrderId: text("newClientOrderId"),
+    stopPrice: text("stopPrice"),
+    // The engine checks that it is a whole number of basis points (-1100 otherwise).
+    trailingDelta: trailingDelta === undefined ? undefined : Number(trailingDelta),
+    icebergQty: text("icebergQty"),
+  });
+  // The spec declares FULL as the default response type of every order type.
+  const respType = (text("newOrderRespType") ?? "FULL") as NewOrderRespType;
+  return shapeNewOrderResponse(full, respType);
+}
+
+function exchangeInfo(deps: HandlerDeps, cache: BodyCache, ctx: HandlerContext): JsonText {
+  const { exchange, rateLimiter } = deps;
+  const symbol = ctx.text.get("symbol");
+  const listed = ctx.params.symbols as string[] | undefined;
+  if (symbol !== undefined && listed !== undefined) throw badCombination();
+  const wanted = listed ?? (symbol === undefined ? exchange.symbols() : [symbol]);
+  for (const name of wanted) if (!exchange.hasSymbol(name)) throw invalidSymbol();
+  const tail = cache.get(wanted.join(","), 0, () =>
+    JSON.stringify({
+      rateLimits: rateLimiter.describe(),
+      exchangeFilters: exchange.exchangeFilters(),
+      symbols: wanted.map((name) => exchange.symbolInfo(name)),
+    }).slice(1),
+  );
+  return new JsonText(`{"timezone":"UTC","serverTime":${ctx.now},${tail}`);
+}
+
+function requiredText(ctx: HandlerContext, name: string): string {
+  const value = ctx.text.get(name);
+  // Validation guarantees mandatory parameters; this guards handlers called without it.
+  if (value === undefined) throw new ApiError(-1102, `Mandatory parameter '${name}' was not sent.`);
+  return value;
+}
+
+function integer(ctx: HandlerContext, name: string): number | undefined {
+  const value = ctx.params[name];
+  return typeof value === "number" ? value : undefined;
+}
+
+/** RFC 3339 date-time → epoch milliseconds. */
+function dateTime(ctx: HandlerContext, name: string): number | undefined {
+  const value = ctx.text.get(name);
+  if (value === undefined) return undefined;
+  const time = Date.parse(value.toUpperCase().replace(" ", "T"));
+  if (Number.isNaN(time)) throw illegalParamValue(name, "must be an RFC 3339 date-time");
+  return time;
+}

@@ -1,0 +1,168 @@
+/**
+ * The request pipeline: route → read parameters → count weight (429) → authenticate →
+ * validate (@marketapi/validators) → handle → answer. Every failure becomes `{ code, msg }`
+ * with the API's status; an unexpected exception is a logged 500 (-1000), never a crash.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { type Exchange, ExchangeError } from "../engine/index.js";
+import type { Logger } from "../logger.js";
+import { ApiError, UNKNOWN_ERROR_MSG } from "./apiError.js";
+import { authenticate, type KeyRing } from "./auth.js";
+import { checkContentType, hasBody, readBody } from "./body.js";
+import { createHandlers, type Handler, JsonText } from "./handlers.js";
+import type { ApiDescription, OperationSpec } from "./operations.js";
+import { type RequestParams, readParams } from "./params.js";
+import { type RateLimiter, requestWeight } from "./rateLimits.js";
+import { Router } from "./router.js";
+import { validateParams } from "./validation.js";
+
+export interface PipelineLimits {
+  /** Largest accepted form body, in bytes. */
+  maxBodyBytes: number;
+  /** Most parameters one request may carry. */
+  maxParams: number;
+}
+
+export interface PipelineDeps {
+  readonly api: ApiDescription;
+  readonly exchange: Exchange;
+  readonly keys: KeyRing;
+  readonly rateLimiter: RateLimiter;
+  readonly limits: PipelineLimits;
+  readonly now: () => number;
+  readonly logger: Logger;
+  /** Called after a request changed the exchange state (a placed or cancelled order). */
+  readonly onStateChange: () => void;
+}
+
+const JSON_TYPE = "application/json;charset=UTF-8";
+const WEIGHT_HEADER = "X-MBX-USED-WEIGHT-1M";
+
+export function createPipeline(deps: PipelineDeps): RequestListener {
+  const router = new Router(deps.api.operations);
+  const handlers = createHandlers({ exchange: deps.exchange, rateLimiter: deps.rateLimiter });
+  for (const operation of deps.api.operations) {
+    if (!handlers[operation.id]) throw new Error(`No handler for operation ${operation.id}`);
+  }
+
+  return (req, res) => {
+    const now = deps.now();
+    const ip = req.socket.remoteAddress ?? "";
+    let operation: OperationSpec;
+    let query: string;
+    try {
+      const target = splitTarget(req.url ?? "/");
+      operation = router.route(req.method ?? "", target.path);
+      query = target.query;
+    } catch (error) {
+      answerError(deps, res, error, spendQuietly(deps, ip, 1, now));
+      return;
+    }
+    const serve = (body: string, bodyError?: unknown) =>
+      serveOperation(deps, handlers, { req, res, operation, query, body, bodyError, ip, now });
+    if (operation.acceptsFormBody && hasBody(req)) {
+      readBody(req, deps.limits.maxBodyBytes).then(serve, (error: unknown) => serve("", error));
+    } else {
+      serve("");
+    }
+  };
+}
+
+interface ReceivedRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  operation: OperationSpec;
+  query: string;
+  body: string;
+  bodyError: unknown;
+  ip: string;
+  now: number;
+}
+
+function serveOperation(
+  deps: PipelineDeps,
+  handlers: Readonly<Record<string, Handler>>,
+  x: ReceivedRequest,
+): void {
+  const { operation, now } = x;
+  let params: RequestParams | undefined;
+  let readError = x.bodyError;
+  if (readError === undefined) {
+    try {
+      checkContentType(x.req, x.body);
+      params = readParams(x.query, x.body, deps.limits.maxParams);
+    } catch (error) {
+      readError = error;
+    }
+  }
+  let usedWeight: number | undefined;
+  try {
+    usedWeight = deps.rateLimiter.spendWeight(x.ip, requestWeight(operation, params), now);
+    if (readError !== undefined || params === undefined) throw readError;
+    const headerKey = x.req.headers["x-mbx-apikey"];
+    const apiKeyHeader = typeof headerKey === "string" ? headerKey : undefined;
+    const accountId =
+      authenticate(deps.keys, deps.api.signing, { operation, apiKeyHeader, params, now }) ?? "";
+    const checked = validateParams(operation, params);
+    const isNewOrder = operation.id === "new_order";
+    if (isNewOrder) deps.rateLimiter.checkOrderRate(accountId, now);
+    const handler = handlers[operation.id] as Handler;
+    const body = handler({ params: checked, text: params.values, accountId, now });
+    const headers: Record<string, string> = { [WEIGHT_HEADER]: String(usedWeight) };
+    if (isNewOrder) {
+      const counts = deps.rateLimiter.countOrder(accountId, now);
+      headers["X-MBX-ORDER-COUNT-10S"] = String(counts.tenSeconds);
+      headers["X-MBX-ORDER-COUNT-1D"] = String(counts.day);
+    }
+    if (operation.authClass === "trade") deps.onStateChange();
+    answer(x.res, 200, body, headers);
+  } catch (error) {
+    answerError(deps, x.res, error, usedWeight ?? deps.rateLimiter.usedWeight(x.ip, now));
+  }
+}
+
+/** Counts weight for a request that failed before its operation was known; never throws. */
+function spendQuietly(deps: PipelineDeps, ip: string, weight: number, now: number): number {
+  try {
+    return deps.rateLimiter.spendWeight(ip, weight, now);
+  } catch {
+    return deps.rateLimiter.usedWeight(ip, now);
+  }
+}
+
+/** "/api/v3/depth?symbol=X" → path and raw query; absolute-form targets lose their origin. */
+export function splitTarget(url: string): { path: string; query: string } {
+  let target = url;
+  if (!target.startsWith("/")) {
+    const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i.exec(target);
+    target = origin ? target.slice(origin[0].length) : target;
+  }
+  const hash = target.indexOf("#");
+  if (hash >= 0) target = target.slice(0, hash);
+  const question = target.indexOf("?");
+  if (question < 0) return { path: target === "" ? "/" : target, query: "" };
+  return { path: target.slice(0, question), query: target.slice(question + 1) };
+}
+
+function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
+  res.writeHead(status, {
+    "Content-Type": JSON_TYPE,
+    "Content-Length": String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function answerError(deps: PipelineDeps, res: ServerResponse, error: unknown, usedWeight: number): void {
+  const headers: Record<string, string> = { [WEIGHT_HEADER]: String(usedWeight) };
+  if (error instanceof ApiError) {
+    answer(res, error.httpStatus, { code: error.code, msg: error.msg }, { ...headers, ...error.headers });
+  } else if (error instanceof ExchangeError) {
+    answer(res, error.httpStatus, { code: error.code, msg: error.msg }, headers);
+  } else {
+    deps.logger.error("Unexpected error while serving a request:", error);
+    answer(res, 500, { code: -1000, msg: UNKNOWN_ERROR_MSG }, headers);
+  }
+}

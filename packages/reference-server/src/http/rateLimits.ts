@@ -1,0 +1,153 @@
+/**
+ * Rate limits as the live API counts them: request weight per IP in fixed one-minute windows
+ * (X-MBX-USED-WEIGHT-1M) and placed orders per account in fixed 10-second and one-day windows
+ * (X-MBX-ORDER-COUNT-10S / -1D). Over a limit the answer is 429 with Retry-After.
+ */
+import { ApiError } from "./apiError.js";
+import type { OperationSpec } from "./operations.js";
+import type { RequestParams } from "./params.js";
+
+export interface RateLimitConfig {
+  /** REQUEST_WEIGHT per IP and minute. */
+  requestWeightPerMinute: number;
+  /** ORDERS per account and 10 seconds. */
+  ordersPer10s: number;
+  /** ORDERS per account and day (UTC). */
+  ordersPerDay: number;
+}
+
+/**
+ * Defaults far above the live API's (6000 weight/min, 100 orders/10 s, 200000 orders/day) so that
+ * test suites and benchmarks are never throttled; set the live values to exercise a client's limiter.
+ */
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
+  requestWeightPerMinute: 1_000_000,
+  ordersPer10s: 100_000,
+  ordersPerDay: 10_000_000,
+};
+
+const MINUTE_MS = 60_000;
+const TEN_SECONDS_MS = 10_000;
+const DAY_MS = 86_400_000;
+
+/** Counts per key in fixed, epoch-aligned windows; a new window forgets the old counts. */
+export class WindowCounter {
+  private window = -1;
+  private counts = new Map<string, number>();
+
+  constructor(readonly windowMs: number) {}
+
+  used(key: string, now: number): number {
+    this.roll(now);
+    return this.counts.get(key) ?? 0;
+  }
+
+  add(key: string, amount: number, now: number): number {
+    const total = this.used(key, now) + amount;
+    this.counts.set(key, total);
+    return total;
+  }
+
+  /** Whole seconds until the current window ends (at least 1). */
+  secondsLeft(now: number): number {
+    return Math.max(1, Math.ceil(((this.window + 1) * this.windowMs - now) / 1000));
+  }
+
+  private roll(now: number): void {
+    const window = Math.floor(now / this.windowMs);
+    if (window === this.window) return;
+    this.window = window;
+    this.counts = new Map();
+  }
+}
+
+export interface OrderCounts {
+  tenSeconds: number;
+  day: number;
+}
+
+export class RateLimiter {
+  private readonly weight = new WindowCounter(MINUTE_MS);
+  private readonly orders10s = new WindowCounter(TEN_SECONDS_MS);
+  private readonly ordersDay = new WindowCounter(DAY_MS);
+
+  constructor(readonly config: RateLimitConfig) {}
+
+  /** Adds the request's weight for the IP and returns the total; 429 (-1003) when over the limit. */
+  spendWeight(ip: string, weight: number, now: number): number {
+    const used = this.weight.used(ip, now);
+    const limit = this.config.requestWeightPerMinute;
+    if (used + weight > limit) {
+      throw new ApiError(
+        -1003,
+        `Too much request weight used; current limit is ${limit} request weight per 1 MINUTE.`,
+        429,
+        { "Retry-After": String(this.weight.secondsLeft(now)), "X-MBX-USED-WEIGHT-1M": String(used) },
+      );
+    }
+    return this.weight.add(ip, weight, now);
+  }
+
+  usedWeight(ip: string, now: number): number {
+    return this.weight.used(ip, now);
+  }
+
+  /** 429 (-1015) when the account may not place another order now. */
+  checkOrderRate(accountId: string, now: number): void {
+    const { ordersPer10s, ordersPerDay } = this.config;
+    if (this.orders10s.used(accountId, now) >= ordersPer10s) {
+      throw tooManyOrders(ordersPer10s, "10 SECOND", this.orders10s.secondsLeft(now));
+    }
+    if (this.ordersDay.used(accountId, now) >= ordersPerDay) {
+      throw tooManyOrders(ordersPerDay, "1 DAY", this.ordersDay.secondsLeft(now));
+    }
+  }
+
+  countOrder(accountId: string, now: number): OrderCounts {
+    return { tenSeconds: this.orders10s.add(accountId, 1, now), day: this.ordersDay.add(accountId, 1, now) };
+  }
+
+  /** exchangeInfo.rateLimits. */
+  describe(): { rateLimitType: string; interval: string; intervalNum: number; limit: number }[] {
+    return [
+      {
+        rateLimitType: "REQUEST_WEIGHT",
+        interval: "MINUTE",
+        intervalNum: 1,
+        limit: this.config.requestWeightPerMinute,
+      },
+      { rateLimitType: "ORDERS", interval: "SECOND", intervalNum: 10, limit: this.config.ordersPer10s },
+      { rateLimitType: "ORDERS", interval: "DAY", intervalNum: 1, limit: this.config.ordersPerDay },
+    ];
+  }
+}
+
+function tooManyOrders(limit: number, interval: string, retryAfter: number): ApiError {
+  return new ApiError(-1015, `Too many new orders; current limit is ${limit} orders per ${interval}.`, 429, {
+    "Retry-After": String(retryAfter),
+  });
+}
+
+/**
+ * The weight of one request: `x-weight`, except where the spec's description gives a rule that
+ * depends on the parameters (depth by `limit`; the 24-hour ticker and open orders without `symbol`).
+ */
+export function requestWeight(operation: OperationSpec, params: RequestParams | undefined): number {
+  const values = params?.values;
+  switch (operation.id) {
+    case "order_book":
+      return depthWeight(Number(values?.get("limit") ?? 100));
+    case "ticker_price_change_statistics24hr":
+    case "open_orders":
+      return values?.has("symbol") ? operation.weight : 80;
+    default:
+      return operation.weight;
+  }
+}
+
+function depthWeight(limit: number): number {
+  if (!(limit > 100)) return 5;
+  if (limit <= 500) return 25;
+  if (limit <= 1000) return 50;
+  return 250;
+}

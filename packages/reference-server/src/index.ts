@@ -1,0 +1,30 @@
+/**
+ * @marketapi/reference-server: an in-memory, spec-exact implementation of the spot trading API
+ * with a real matching engine, for integration tests and local development.
+ *
+ *   const server = await startServer({ port: 0 });
+ *   // ... point a client at server.url with server.demo.apiKey / apiSecret ...
+ *   await server.close();
+ */
+
+export {
+  type AccountConfig,
+  ConfigError,
+  DEFAULT_MAX_BODY_BYTES,
+  parseConfig,
+  type ServerConfig,
+  type SymbolSketch,
+} from "./config.js";
+export * from "./engine/index.js";
+export { type Credential, hmacSignature, KeyRing } from "./http/auth.js";
+export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rateLimits.js";
+export type { Logger } from "./logger.js";
+export { STATE_FORMAT, StateFileError } from "./persistence.js";
+export {
+  type Credentials,
+  DEMO_CREDENTIALS,
+  GENEROUS_BALANCE,
+  type RunningServer,
+  type StartServerOptions,
+  startServer,
+} from "./server.js";

@@ -1,0 +1,18 @@
+/** Where the server reports what happens; `startServer` logs only errors unless given a logger. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export const errorsOnlyLogger: Logger = {
+  info: () => {},
+  warn: (message) => console.warn(message),
+  error: (message, error) => console.error(message, error ?? ""),
+};
+
+export const consoleLogger: Logger = {
+  info: (message) => console.log(message),
+  warn: (message) => console.warn(message),
+  error: (message, error) => console.error(message, error ?? ""),
+};

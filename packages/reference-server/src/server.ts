@@ -1,0 +1,208 @@
+/**
+ * startServer: the exchange, its accounts and API keys, the HTTP server on node:http, optional
+ * state persistence and a graceful close.
+ */
+import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
+import { type AccountConfig, parseConfig, type ServerConfig } from "./config.js";
+import { createExchange, type Exchange } from "./engine/index.js";
+import { KeyRing } from "./http/auth.js";
+import { describeApi } from "./http/operations.js";
+import { createPipeline } from "./http/pipeline.js";
+import { RateLimiter } from "./http/rateLimits.js";
+import { errorsOnlyLogger, type Logger } from "./logger.js";
+import { loadState, StateSaver } from "./persistence.js";
+
+export interface StartServerOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /** An extra account (id "user") with a generous balance in every asset; needs `apiSecret`. */
+  apiKey?: string;
+  apiSecret?: string;
+  /** Symbols, accounts, rate limits, limits: an object in the `--config` file format (checked). */
+  config?: unknown;
+  /** Seed of the generated liquidity and client order ids (reproducible runs). Default 1. */
+  seed?: number;
+  /** Start without the market maker's liquidity and trade history. */
+  empty?: boolean;
+  /** State file: restored on start when it exists, saved on close and every `saveIntervalMs` after changes. */
+  statePath?: string;
+  saveIntervalMs?: number;
+  /** The clock (epoch milliseconds); default Date.now. */
+  now?: () => number;
+  logger?: Logger;
+  /** How long to wait for in-flight requests on close before dropping connections (ms, default 5000). */
+  closeGraceMs?: number;
+}
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface RunningServer {
+  /** Base URL, such as http://127.0.0.1:8080. */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  /** The live exchange (for assertions and direct setup in tests). */
+  readonly exchange: Exchange;
+  /** The built-in demo account's credentials. */
+  readonly demo: Credentials;
+  /** Saves the state file now (no-op without `statePath`). */
+  saveState(): Promise<void>;
+  /** Stops accepting connections, finishes in-flight requests, saves state. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The demo account every server has (id "demo"). */
+export const DEMO_CREDENTIALS: Readonly<Credentials> = Object.freeze({
+  apiKey: "marketapi-demo-api-key",
+  apiSecret: "marketapi-demo-api-secret",
+});
+
+/** Balance given in every asset to the demo account, the `apiKey` account and configured accounts without balances. */
+export const GENEROUS_BALANCE = "1000000";
+
+const DEFAULT_TIMEOUTS = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 };
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const config = parseConfig(options.config ?? {}, "config");
+  const now = options.now ?? Date.now;
+  const logger = options.logger ?? errorsOnlyLogger;
+  const exchange =
+    (options.statePath ? await loadState(options.statePath, now) : undefined) ??
+    newExchange(options, config, now);
+  const keys = openAccounts(exchange, accountsOf(options, config));
+  const saver = options.statePath
+    ? new StateSaver(options.statePath, exchange, now, (error) => logger.error("Saving state failed:", error))
+    : undefined;
+  const rateLimiter = new RateLimiter(config.rateLimits);
+  const listener = createPipeline({
+    api: describeApi(),
+    exchange,
+    keys,
+    rateLimiter,
+    limits: { maxBodyBytes: config.maxBodyBytes, maxParams: 64 },
+    now,
+    logger,
+    onStateChange: () => saver?.markChanged(),
+  });
+  const server = createServer(DEFAULT_TIMEOUTS, listener);
+  server.on("clientError", answerClientError);
+  const host = options.host ?? "127.0.0.1";
+  const port = await listen(server, options.port ?? 0, host);
+  saver?.startPeriodicSaves(options.saveIntervalMs ?? 5000);
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  logger.info(`marketapi reference server listening on ${url}`);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    host,
+    exchange,
+    demo: { ...DEMO_CREDENTIALS },
+    saveState: async () => saver?.save(),
+    close: () => {
+      closing ??= closeServer(server, options.closeGraceMs ?? 5000).then(async () => {
+        saver?.stopPeriodicSaves();
+        await saver?.flush();
+      });
+      return closing;
+    },
+  };
+}
+
+function newExchange(options: StartServerOptions, config: ServerConfig, now: () => number): Exchange {
+  return createExchange({
+    symbols: config.symbols,
+    now,
+    seed: options.seed,
+    liquidity: !options.empty,
+    maxOpenOrdersPerAccount: config.maxOpenOrdersPerAccount,
+  });
+}
+
+function accountsOf(options: StartServerOptions, config: ServerConfig): AccountConfig[] {
+  const accounts: AccountConfig[] = [{ id: "demo", ...DEMO_CREDENTIALS }];
+  if (options.apiKey !== undefined || options.apiSecret !== undefined) {
+    const extra = parseConfig(
+      { accounts: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] },
+      "apiKey/apiSecret",
+    );
+    accounts.push({ ...(extra.accounts[0] as AccountConfig), id: "user" });
+  }
+  return [...accounts, ...config.accounts];
+}
+
+/** Registers every key; accounts missing from the exchange (new, or not in the state file) are opened. */
+function openAccounts(exchange: Exchange, accounts: readonly AccountConfig[]): KeyRing {
+  const keys = new KeyRing();
+  const assets = allAssets(exchange);
+  for (const account of accounts) {
+    keys.add({ apiKey: account.apiKey, apiSecret: account.apiSecret, accountId: account.id });
+    if (exchange.hasAccount(account.id)) continue;
+    const balances = account.balances ?? Object.fromEntries(assets.map((asset) => [asset, GENEROUS_BALANCE]));
+    exchange.addAccount(account.id, balances);
+  }
+  return keys;
+}
+
+function allAssets(exchange: Exchange): string[] {
+  const assets = exchange.symbols().flatMap((symbol) => {
+    const config = exchange.symbolConfig(symbol);
+    return [config.baseAsset, config.quoteAsset];
+  });
+  return [...new Set(assets)].sort();
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : port);
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes what is left. */
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Malformed HTTP (bad request line, headers too large, timeouts): a JSON error, then close. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code, msg] = clientErrorAnswer(error.code);
+  const body = JSON.stringify({ code, msg });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=UTF-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function clientErrorAnswer(code: string | undefined): [number, string, number, string] {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "Request Header Fields Too Large", -1101, "Request line or headers too large."];
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "Request Timeout", -1007, "Timeout waiting for the request."];
+    default:
+      return [400, "Bad Request", -1100, "Malformed HTTP request."];
+  }
+}

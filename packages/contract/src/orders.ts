@@ -16,6 +16,7 @@ export class OrderLedger {
   readonly runId: string;
   private counter = 0;
   private readonly entries = new Map<string, LedgerEntry>();
+  private readonly placed = new Set<string>();
 
   constructor(runId: string = randomBytes(4).toString("hex")) {
     this.runId = runId;
@@ -36,6 +37,7 @@ export class OrderLedger {
     const entry = this.entries.get(clientOrderId);
     if (!entry) return;
     entry.state = "open";
+    this.placed.add(clientOrderId);
     if (orderId !== undefined) entry.orderId = orderId;
   }
 
@@ -47,6 +49,7 @@ export class OrderLedger {
       state: "open",
       ...(orderId !== undefined ? { orderId } : {}),
     });
+    this.placed.add(clientOrderId);
   }
 
   closed(clientOrderId: string): void {
@@ -71,7 +74,8 @@ export class OrderLedger {
     return [...this.entries.values()].filter((e) => e.state !== "closed");
   }
 
-  get size(): number {
-    return this.entries.size;
+  /** Orders the server accepted during the run. */
+  get placedCount(): number {
+    return this.placed.size;
   }
 }

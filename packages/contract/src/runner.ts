@@ -5,6 +5,7 @@
  */
 import { loadOpenApi } from "@marketapi/spec";
 import { bodyObject, ok, type ProgressEvent, type RunContext } from "./checks/context.js";
+import { noDeclaredDefault } from "./checks/defaults.js";
 import { generatedPhase } from "./checks/generated.js";
 import { readOnlyPass } from "./checks/read-only.js";
 import { LIFECYCLE_OPERATIONS, TradingSection } from "./checks/trading.js";
@@ -20,7 +21,7 @@ import { type Exchange, PassStopped, Session } from "./session.js";
 import { buildSpecModel, isSigned, isTrading, type OperationModel, type SpecModel } from "./spec/model.js";
 import type { ValueContext } from "./values.js";
 
-export const DEFAULT_MAX_REQUESTS = 500;
+export const DEFAULT_MAX_REQUESTS = 800;
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 export interface ContractOptions {
@@ -269,7 +270,14 @@ async function findExistingOrder(ctx: RunContext): Promise<void> {
   }
 }
 
-async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Promise<string | undefined> {
+interface TradingOutcome {
+  /** Why trading operations were not exercised. */
+  reason?: string;
+  /** Cancels the order kept open for the user_data pass. */
+  finish?: () => Promise<void>;
+}
+
+async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Promise<TradingOutcome> {
   const { session } = ctx;
   const section = TradingSection.create(ctx);
   const tradingOps = recorderOps.filter(isTrading);
@@ -279,7 +287,7 @@ async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Pro
     }
     for (const id of LIFECYCLE_OPERATIONS) session.recorder.skip("order_lifecycle", id, section.reason);
     ctx.progress({ type: "stage", message: `trading operations skipped: ${section.reason}` });
-    return section.reason;
+    return { reason: section.reason };
   }
   const far = ctx.farBuy as { price: string; quantity: string };
   ctx.progress({
@@ -290,6 +298,7 @@ async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Pro
     tradingOps.map((o) => [o.id, [session.requestsOf(o.id), session.failuresOf(o.id)] as const]),
   );
   let note: string | undefined;
+  const outcome: TradingOutcome = {};
   try {
     if (await section.lifecycle()) {
       const open = await section.variants();
@@ -300,6 +309,7 @@ async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Pro
       if (resting) {
         ctx.values.orderId = resting.orderId;
         ctx.values.clientOrderId = resting.clientOrderId;
+        outcome.finish = () => section.cancelResting(resting);
       }
     }
   } catch (error) {
@@ -309,6 +319,7 @@ async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Pro
       for (const check of CHECK_NAMES) session.recorder.skip(check, operation.id, note);
   }
   for (const operation of tradingOps) {
+    if (!operation.variantBy) noDeclaredDefault(ctx, operation);
     const [requests, failures] = counts.get(operation.id)!;
     ctx.progress({
       type: "operation",
@@ -319,14 +330,37 @@ async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Pro
       ...(note ? { note } : {}),
     });
   }
-  return undefined;
+  return outcome;
 }
 
-/** Cancels every order of the ledger not known to be closed; confirms doubtful ones with query_order. */
+const STILL_OPEN = ["NEW", "PARTIALLY_FILLED", "PENDING_NEW"];
+
+/**
+ * Cancels every order of the ledger not known to be closed. When a cancel is refused, the order
+ * may never have been created: query_order, then the open-order list of its symbol, decide.
+ */
 async function cleanup(session: Session, ledger: OrderLedger): Promise<CleanupReport> {
-  const report: CleanupReport = { created: ledger.size, cancelledAtEnd: 0, leftOpen: [] };
+  const report: CleanupReport = { created: ledger.placedCount, cancelledAtEnd: 0, leftOpen: [] };
   const cancel = session.model.operation("cancel_order");
   const query = session.model.operation("query_order");
+  const openOrders = session.model.operation("open_orders");
+  const essential = { essential: true, responseChecks: false } as const;
+  const openLists = new Map<string, Record<string, unknown>[] | undefined>();
+  const openList = async (symbol: string) => {
+    if (!openLists.has(symbol) && openOrders) {
+      const exchange = await session.call(
+        { op: openOrders, params: encodeParams(openOrders, { symbol }) },
+        "clean-up: open_orders",
+        essential,
+      );
+      const json = exchange.response?.json;
+      openLists.set(
+        symbol,
+        ok(exchange) && Array.isArray(json) ? (json as Record<string, unknown>[]) : undefined,
+      );
+    }
+    return openLists.get(symbol);
+  };
   for (const entry of ledger.outstanding()) {
     const label = `${entry.clientOrderId} on ${entry.symbol}`;
     if (!cancel || !session.credentials) {
@@ -334,38 +368,34 @@ async function cleanup(session: Session, ledger: OrderLedger): Promise<CleanupRe
       continue;
     }
     const values = { symbol: entry.symbol, origClientOrderId: entry.clientOrderId };
-    const exchange = await session.call(
+    const cancelled = await session.call(
       { op: cancel, params: encodeParams(cancel, values) },
       "clean-up: cancel_order",
-      {
-        essential: true,
-        responseChecks: false,
-      },
+      essential,
     );
-    if (ok(exchange)) {
+    if (ok(cancelled)) {
       ledger.closed(entry.clientOrderId);
       report.cancelledAtEnd += 1;
       continue;
     }
-    // Refused: make sure the order is really not open (it may never have been created).
-    if (query && exchange.response && exchange.response.status < 500) {
-      const check = await session.call(
+    if (query) {
+      const found = await session.call(
         { op: query, params: encodeParams(query, values) },
         "clean-up: query_order",
-        {
-          essential: true,
-          responseChecks: false,
-        },
+        essential,
       );
-      const status = bodyObject(check)?.status;
-      const gone = (check.response?.status ?? 0) >= 400 && check.response!.status < 500;
-      if (
-        gone ||
-        (typeof status === "string" && !["NEW", "PARTIALLY_FILLED", "PENDING_NEW"].includes(status))
-      ) {
+      const status = bodyObject(found)?.status;
+      const unknown =
+        found.response !== undefined && found.response.status >= 400 && found.response.status < 500;
+      if (unknown || (ok(found) && typeof status === "string" && !STILL_OPEN.includes(status))) {
         ledger.closed(entry.clientOrderId);
         continue;
       }
+    }
+    const open = await openList(entry.symbol);
+    if (open && !open.some((o) => o.clientOrderId === entry.clientOrderId)) {
+      ledger.closed(entry.clientOrderId);
+      continue;
     }
     report.leftOpen.push(label);
   }
@@ -448,7 +478,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     const values: ValueContext = {
       symbols: listed.length > 0 ? listed : [rules?.symbol ?? fallbackSymbol],
       symbol: rules?.symbol ?? fallbackSymbol,
-      now: session.now(),
+      horizon: (Math.floor(session.now() / 86_400_000) + 1) * 86_400_000,
     };
     const farBuy =
       rules && reference !== undefined
@@ -474,14 +504,15 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     for (const operation of operations.filter((o) => !isTrading(o) && !isSigned(o))) {
       await operationPass(ctx, operation, "checks", () => readOnlyPass(ctx, operation));
     }
-    const tradingNote = await tradingPhase(ctx, operations);
-    if (tradingNote) result.tradingNote = tradingNote;
+    const trading = await tradingPhase(ctx, operations);
+    if (trading.reason) result.tradingNote = trading.reason;
     for (const operation of operations.filter((o) => isSigned(o) && !isTrading(o))) {
       await operationPass(ctx, operation, "checks", async () => {
         await findExistingOrder(ctx);
         await readOnlyPass(ctx, operation);
       });
     }
+    await trading.finish?.();
     for (const operation of operations) {
       if (!(LIFECYCLE_OPERATIONS as readonly string[]).includes(operation.id)) {
         recorder.skip("order_lifecycle", operation.id, "not part of the order lifecycle");
@@ -502,7 +533,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       });
     }
     result.cleanup = await cleanup(session, ledger).catch((error: unknown) => ({
-      created: ledger.size,
+      created: ledger.placedCount,
       cancelledAtEnd: 0,
       leftOpen: [`clean-up failed: ${(error as Error).message}`],
     }));

@@ -13,8 +13,11 @@ export interface ValueContext {
   symbols: string[];
   /** The symbol requests use by default. */
   symbol: string;
-  /** Epoch ms (server time estimate). */
-  now: number;
+  /**
+   * The end of the server's current UTC day (epoch ms). Generated times lie before it, so a seed
+   * gives the same values all day long.
+   */
+  horizon: number;
   /** An order of the account, to use for `orderId` / `origClientOrderId`. */
   orderId?: number;
   clientOrderId?: string;
@@ -78,7 +81,7 @@ function schemaValue(schema: SchemaNode, ctx: ValueContext): unknown {
     case "array":
       return [schemaValue(schema.items ?? {}, ctx)];
     default:
-      if (schema.format === "date-time") return new Date(ctx.now - 3_600_000).toISOString();
+      if (schema.format === "date-time") return new Date(ctx.horizon - 86_400_000).toISOString();
       return "x";
   }
 }
@@ -161,7 +164,7 @@ function schemaArbitrary(schema: SchemaNode, ctx: ValueContext): fc.Arbitrary<un
   const type = typeOf(schema);
   if (type === "integer") {
     const min = Math.max(schema.minimum ?? 0, Number.MIN_SAFE_INTEGER);
-    const max = Math.min(schema.maximum ?? Math.max(min, ctx.now + 86_400_000), Number.MAX_SAFE_INTEGER);
+    const max = Math.min(schema.maximum ?? Math.max(min, ctx.horizon), Number.MAX_SAFE_INTEGER);
     return fc.integer({ min, max });
   }
   if (type === "number") {
@@ -178,8 +181,8 @@ function schemaArbitrary(schema: SchemaNode, ctx: ValueContext): fc.Arbitrary<un
   if (schema.format === "date-time") {
     return fc
       .date({
-        min: new Date(ctx.now - 7 * 86_400_000),
-        max: new Date(ctx.now + 3_600_000),
+        min: new Date(ctx.horizon - 8 * 86_400_000),
+        max: new Date(ctx.horizon),
         noInvalidDate: true,
       })
       .map((d) => d.toISOString());

@@ -9,7 +9,7 @@ const model = buildSpecModel(loadOpenApi());
 const ctx = {
   symbols: ["BTCUSDT", "ETHUSDT", "ETHBTC"],
   symbol: "BTCUSDT",
-  now: Date.parse("2026-11-22T12:00:00Z"),
+  horizon: Date.parse("2026-11-23T00:00:00Z"),
 };
 const labels = (cases: Array<{ label: string }>) => cases.map((c) => c.label);
 

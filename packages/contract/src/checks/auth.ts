@@ -59,6 +59,8 @@ export interface AuthProbeOptions {
   control?: "before" | "none";
   /** Called when a probe was wrongly accepted (to register a created order). */
   onAccepted?: (exchange: Exchange) => void;
+  /** Called with every probe's exchange, accepted or not. */
+  onAnswer?: (exchange: Exchange) => void;
 }
 
 export async function authProbes(

@@ -15,22 +15,27 @@ function countParameter(operation: OperationModel): ParameterModel | undefined {
   );
 }
 
+/** Records why an operation without a count parameter has nothing for defaults_honoured. */
+export function noDeclaredDefault(ctx: RunContext, operation: OperationModel): void {
+  const declared = operation.parameters.filter(
+    (p) => p.schema.default !== undefined && p.name !== operation.variantBy?.parameter,
+  );
+  ctx.session.recorder.skip(
+    "defaults_honoured",
+    operation.id,
+    declared.length > 0
+      ? `the defaults of ${declared.map((p) => p.name).join(", ")} are not observable`
+      : "no declared default",
+  );
+}
+
 export async function defaultsProbe(ctx: RunContext, operation: OperationModel): Promise<void> {
   if (!enabled(ctx, "defaults_honoured")) return;
   const { session } = ctx;
   const recorder = session.recorder;
   const limit = countParameter(operation);
   if (!limit) {
-    const declared = operation.parameters.filter(
-      (p) => p.schema.default !== undefined && p.name !== operation.variantBy?.parameter,
-    );
-    recorder.skip(
-      "defaults_honoured",
-      operation.id,
-      declared.length > 0
-        ? `the defaults of ${declared.map((p) => p.name).join(", ")} are not observable`
-        : "no declared default",
-    );
+    noDeclaredDefault(ctx, operation);
     return;
   }
   const base = requiredValues(operation, ctx.values);

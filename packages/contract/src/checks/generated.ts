@@ -29,24 +29,30 @@ export async function generatedPhase(ctx: RunContext, operations: OperationModel
   for (const [index, operation] of targets.entries()) {
     const before = session.requestsOf(operation.id);
     const failuresBefore = session.failuresOf(operation.id);
-    let sent = 0;
-    for (const c of generatedCases(operation, ctx.values, ctx.seed + index, share)) {
-      if (!session.weightBelow(WEIGHT_SHARE)) {
-        stoppedForWeight = true;
-        break;
+    let note: string | undefined;
+    let budgetUsed = false;
+    try {
+      for (const c of generatedCases(operation, ctx.values, ctx.seed + index, share)) {
+        if (!session.weightBelow(WEIGHT_SHARE)) {
+          stoppedForWeight = true;
+          break;
+        }
+        await session.call({ op: operation, params: encodeParams(operation, c.values) }, c.label);
       }
-      await session.call({ op: operation, params: encodeParams(operation, c.values) }, c.label);
-      sent += 1;
+    } catch (error) {
+      if (!(error instanceof PassStopped)) throw error;
+      note = error.message;
+      budgetUsed = error instanceof BudgetExhausted;
     }
+    if (stoppedForWeight) note = "stopped generating: request weight near the server's per-minute limit";
     ctx.progress({
       type: "operation",
       operationId: operation.id,
       stage: "generated",
       requests: session.requestsOf(operation.id) - before,
       failures: session.failuresOf(operation.id) - failuresBefore,
-      ...(sent < share
-        ? { note: stoppedForWeight ? "stopped: request weight near the rate limit" : undefined }
-        : {}),
+      ...(note ? { note } : {}),
     });
+    if (budgetUsed || stoppedForWeight) break;
   }
 }

@@ -5,7 +5,7 @@
 import { encodeParams } from "../http/request.js";
 import { RESPONSE_CHECKS } from "../results.js";
 import { isSigned, type OperationModel } from "../spec/model.js";
-import { boundaryCases, exampleCases, negativeCases, requiredValues } from "../values.js";
+import { boundaryCases, exampleCases, negativeCases, requiredValues, type Values } from "../values.js";
 import { authProbes } from "./auth.js";
 import { enabled, expectRefusal, type RunContext } from "./context.js";
 import { defaultsProbe } from "./defaults.js";
@@ -36,7 +36,7 @@ export async function readOnlyPass(ctx: RunContext, operation: OperationModel): 
   }
   if (!isSigned(operation) || hasCredentials) {
     await authProbes(ctx, operation, {
-      params: () => encodeParams(operation, requiredValues(operation, ctx.values)),
+      params: () => encodeParams(operation, targetValues(operation, ctx)),
       control: "before",
     });
   } else {
@@ -44,9 +44,18 @@ export async function readOnlyPass(ctx: RunContext, operation: OperationModel): 
   }
 }
 
+/** The required parameters plus the known order, for operations that look an order up. */
+function targetValues(operation: OperationModel, ctx: RunContext): Values {
+  const values = requiredValues(operation, ctx.values);
+  if (operation.parameters.some((p) => p.name === "orderId") && ctx.values.orderId !== undefined) {
+    values.orderId = ctx.values.orderId;
+  }
+  return values;
+}
+
 export async function negativePass(ctx: RunContext, operation: OperationModel): Promise<void> {
   if (!enabled(ctx, "negative_data_rejection")) return;
-  const cases = negativeCases(operation, encodeParams(operation, requiredValues(operation, ctx.values)));
+  const cases = negativeCases(operation, encodeParams(operation, targetValues(operation, ctx)));
   if (cases.length === 0) {
     ctx.session.recorder.skip("negative_data_rejection", operation.id, "no parameters to violate");
     return;

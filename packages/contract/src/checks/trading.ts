@@ -139,6 +139,22 @@ export class TradingSection {
     if (clientOrderId) this.ctx.ledger.adopt(symbol, clientOrderId, orderId);
   };
 
+  /**
+   * Settles the ledger entry of an order-creating request from its answer: accepted → open
+   * (under the id the answer gives), refused with 4xx → never created. Without an answer, or
+   * with a 5xx, the order may exist, so the entry stays for the clean-up to check.
+   */
+  private settle = (exchange: Exchange): void => {
+    const sent = exchange.plan.params.find(([n]) => n === "newClientOrderId")?.[1];
+    const status = exchange.response?.status;
+    if (ok(exchange)) {
+      this.adopt(exchange);
+      if (sent !== undefined && sent !== bodyObject(exchange)?.clientOrderId) this.ctx.ledger.closed(sent);
+    } else if (sent !== undefined && status !== undefined && status < 500) {
+      this.ctx.ledger.closed(sent);
+    }
+  };
+
   private pass(exchange: Exchange): void {
     this.session.pass("order_lifecycle", exchange);
   }
@@ -404,16 +420,16 @@ export class TradingSection {
           return [n, fresh];
         });
         const exchange = await this.session.call({ op: newOrder, params }, c.label);
-        const accepted = expectRefusal(this.ctx, "negative_data_rejection", exchange, {
+        expectRefusal(this.ctx, "negative_data_rejection", exchange, {
           what: c.label.replace(/^negative: /, ""),
         });
-        if (accepted) this.adopt(exchange);
+        this.settle(exchange);
       }
     }
     await authProbes(this.ctx, newOrder, {
       params: () => this.freshOrderParams(),
       control: "none",
-      onAccepted: this.adopt,
+      onAnswer: this.settle,
     });
   }
 

@@ -57,8 +57,10 @@ export function resultTable(result: ContractResult, style: TextStyle): string {
   lines.push(
     bold(
       style,
-      pad("operation", 9, opWidth) +
-        result.checks.map((c) => pad(SHORT[c], SHORT[c].length, colWidth)).join(""),
+      (
+        pad("operation", 9, opWidth) +
+        result.checks.map((c) => pad(SHORT[c], SHORT[c].length, colWidth)).join("")
+      ).trimEnd(),
     ),
   );
   for (const operationId of result.operations) {
@@ -186,14 +188,15 @@ export function summaryText(result: ContractResult, style: TextStyle): string {
   if (cleanup.created > 0) {
     lines.push(
       cleanup.leftOpen.length === 0
-        ? `clean-up: ${cleanup.created} order(s) created, none left open (${cleanup.cancelledAtEnd} cancelled at the end)`
+        ? `orders: ${cleanup.created} placed (far from the market), none left open${cleanup.cancelledAtEnd > 0 ? ` (${cleanup.cancelledAtEnd} cancelled by the final clean-up)` : ""}`
         : red(
             style,
             `clean-up: ${cleanup.leftOpen.length} order(s) may still be open: ${cleanup.leftOpen.join(", ")}`,
           ),
     );
   }
-  if (result.error) lines.push(red(style, `${result.error.kind} error: ${result.error.message}`));
+  if (result.error)
+    lines.push(red(style, `${result.error.kind} error: ${result.error.message.split("\n")[0]}`));
   lines.push(
     `exit ${result.exitCode} (${EXIT_MEANING[result.exitCode]}); reproduce with --seed ${result.seed}`,
   );

@@ -79,8 +79,19 @@ describe("market data", () => {
 describe("orders", () => {
   it("places (ACK, RESULT, FULL), queries, lists and cancels", async () => {
     const api = client();
-    const limit = { symbol: "BTCUSDT", side: "BUY", type: "LIMIT", timeInForce: "GTC", quantity: 0.001 } as const;
-    const ack = await api.new_order({ ...limit, price: 50000, newOrderRespType: "ACK", newClientOrderId: "c-ack" });
+    const limit = {
+      symbol: "BTCUSDT",
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      quantity: 0.001,
+    } as const;
+    const ack = await api.new_order({
+      ...limit,
+      price: 50000,
+      newOrderRespType: "ACK",
+      newClientOrderId: "c-ack",
+    });
     expect(validateResponse("new_order", 200, ack.data, { variant: "ACK" })).toEqual({ valid: true });
     const result = await api.new_order({ ...limit, price: 50001, newOrderRespType: "RESULT" });
     expect(validateResponse("new_order", 200, result.data, { variant: "RESULT" })).toEqual({ valid: true });
@@ -106,7 +117,12 @@ describe("orders", () => {
 
   it("fills a MARKET order against the book and reports fills with commission", async () => {
     const api = client();
-    const { data } = await api.new_order({ symbol: "ETHUSDT", side: "BUY", type: "MARKET", quoteOrderQty: 100 });
+    const { data } = await api.new_order({
+      symbol: "ETHUSDT",
+      side: "BUY",
+      type: "MARKET",
+      quoteOrderQty: 100,
+    });
     expect(validateResponse("new_order", 200, data, { variant: "FULL" })).toEqual({ valid: true });
     expect(data).toMatchObject({ status: "FILLED", type: "MARKET" });
     const fills = (data as { fills: { commissionAsset: string }[] }).fills;
@@ -129,7 +145,9 @@ describe("orders", () => {
     expect(data).toMatchObject({ status: "NEW", type: "STOP_LOSS_LIMIT" });
     const { data: cancelled } = await api.cancel_order({ symbol: "ETHBTC", orderId: data.orderId });
     expect(cancelled.status).toBe("CANCELED");
-    expect((await api.cancel_all_orders({ symbol: "ETHBTC" }).catch((e: Error) => e)) instanceof Error).toBe(true);
+    expect((await api.cancel_all_orders({ symbol: "ETHBTC" }).catch((e: Error) => e)) instanceof Error).toBe(
+      true,
+    );
   });
 
   it("returns the API's errors as SpotApiError with {code,msg} that match the spec", async () => {

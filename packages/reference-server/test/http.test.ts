@@ -114,7 +114,10 @@ describe("parameters", () => {
       ["symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=50000&timeInForce=NOW", -1115],
       ["symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1e-3&price=50000&timeInForce=GTC", -1100],
       ["symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=50000.001&timeInForce=GTC", -1013],
-      ["symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=50000&timeInForce=GTC&newOrderRespType=X", -1100],
+      [
+        "symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=50000&timeInForce=GTC&newOrderRespType=X",
+        -1100,
+      ],
     ];
     for (const [query, code] of cases) {
       const res = await order(query);
@@ -132,7 +135,11 @@ describe("bodies", () => {
   const form = { "Content-Type": "application/x-www-form-urlencoded" };
 
   it("accepts content-type application/json with an empty body and no content-type at all", async () => {
-    for (const headers of [{ "Content-Type": "application/json", "Content-Length": "0" }, {}]) {
+    const variants: Record<string, string>[] = [
+      { "Content-Type": "application/json", "Content-Length": "0" },
+      {},
+    ];
+    for (const headers of variants) {
       const res = await sendSigned(server.url, {
         ...server.demo,
         method: "POST",
@@ -178,7 +185,10 @@ describe("bodies", () => {
 
 describe("rate limits", () => {
   it("counts weight per IP from x-weight (depth by limit) and sends 429 with Retry-After over the limit", async () => {
-    const limited = await startServer({ config: { rateLimits: { requestWeightPerMinute: 40 } }, empty: true });
+    const limited = await startServer({
+      config: { rateLimits: { requestWeightPerMinute: 40 } },
+      empty: true,
+    });
     try {
       const ping = await send(limited.url, { path: "/api/v3/ping" });
       expect(ping.headers["x-mbx-used-weight-1m"]).toBe("1");
@@ -189,7 +199,9 @@ describe("rate limits", () => {
       expect(over.status).toBe(429);
       expect(over.json).toMatchObject({ code: -1003 });
       expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
-      const info = (await send(server.url, { path: "/api/v3/exchangeInfo" })).json as { rateLimits: unknown[] };
+      const info = (await send(server.url, { path: "/api/v3/exchangeInfo" })).json as {
+        rateLimits: unknown[];
+      };
       expect(info.rateLimits).toContainEqual({
         rateLimitType: "REQUEST_WEIGHT",
         interval: "MINUTE",

@@ -18,7 +18,12 @@ interface ConnectorSpot {
   bookTicker(symbol?: string): Call<{ symbol: string; bidPrice: string }>;
   ticker24hr(symbol?: string, symbols?: string[], type?: string | null): Call<{ symbol: string }>;
   exchangeInfo(options?: { symbols?: string[] }): Call<{ symbols: { symbol: string }[] }>;
-  newOrder(symbol: string, side: string, type: string, options?: Record<string, unknown>): Call<{ orderId: number }>;
+  newOrder(
+    symbol: string,
+    side: string,
+    type: string,
+    options?: Record<string, unknown>,
+  ): Call<{ orderId: number }>;
   getOrder(symbol: string, options: Record<string, unknown>): Call<{ status: string; orderId: number }>;
   openOrders(options?: Record<string, unknown>): Call<{ orderId: number }[]>;
   cancelOrder(symbol: string, options: Record<string, unknown>): Call<{ status: string }>;

@@ -29,7 +29,8 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<string
     };
     req.on("data", onData);
     req.on("end", () => resolve(Buffer.concat(chunks).toString("latin1")));
-    req.on("error", reject);
+    // The client went away mid-body (aborted, reset): nobody will read the answer.
+    req.on("error", () => reject(bodyUnreadable()));
   });
 }
 
@@ -43,6 +44,10 @@ export function checkContentType(req: IncomingMessage, body: string): void {
     `Content-Type '${type.slice(0, 100)}' is not supported for a request body; send the parameters ` +
       `in the query string or as ${FORM}.`,
   );
+}
+
+function bodyUnreadable(): ApiError {
+  return new ApiError(-1130, "The request body could not be read.", 400, { Connection: "close" });
 }
 
 function bodyTooLarge(maxBytes: number): ApiError {

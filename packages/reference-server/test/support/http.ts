@@ -24,6 +24,8 @@ export const keepAlive = new Agent({ keepAlive: true, maxSockets: 8 });
 export function send(baseUrl: string, raw: RawRequest, agent: Agent = keepAlive): Promise<RawResponse> {
   const url = new URL(baseUrl);
   const target = raw.query === undefined ? raw.path : `${raw.path}?${raw.query}`;
+  // Node's client sends a DELETE body without Content-Length unless told: always frame bodies.
+  const length = raw.body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(raw.body)) };
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -31,7 +33,7 @@ export function send(baseUrl: string, raw: RawRequest, agent: Agent = keepAlive)
         port: url.port,
         method: raw.method ?? "GET",
         path: target,
-        headers: raw.headers,
+        headers: { ...length, ...raw.headers },
         agent,
       },
       (res) => {

@@ -255,7 +255,7 @@ async function operationPass(
 
 async function findExistingOrder(ctx: RunContext): Promise<void> {
   const all = ctx.session.model.operation("all_orders");
-  if (!all || !ctx.session.credentials || ctx.values.orderId !== undefined) return;
+  if (!all || !ctx.session.canSign || ctx.values.orderId !== undefined) return;
   const exchange = await ctx.session.call(
     { op: all, params: encodeParams(all, { symbol: ctx.values.symbol }) },
     "setup: an existing order of the account",
@@ -363,7 +363,7 @@ async function cleanup(session: Session, ledger: OrderLedger): Promise<CleanupRe
   };
   for (const entry of ledger.outstanding()) {
     const label = `${entry.clientOrderId} on ${entry.symbol}`;
-    if (!cancel || !session.credentials) {
+    if (!cancel || !session.canSign) {
       report.leftOpen.push(label);
       continue;
     }

@@ -68,7 +68,7 @@ export interface CallOptions {
   essential?: boolean;
 }
 
-const BODY_EXCERPT = 600;
+const BODY_EXCERPT = 300;
 const MAX_CONSECUTIVE_TRANSPORT_ERRORS = 3;
 
 export function paramValue(params: ParamList, name: string): string | undefined {
@@ -113,6 +113,11 @@ export class Session {
 
   get signal(): AbortSignal | undefined {
     return this.options.signal;
+  }
+
+  /** Whether signed requests can be made (a key and a secret were given). */
+  get canSign(): boolean {
+    return this.credentials !== undefined && this.credentials.apiSecret !== "";
   }
 
   now(): number {

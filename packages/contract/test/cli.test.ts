@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,11 +72,22 @@ describe("the marketapi-contract command", () => {
   }, 60_000);
 
   it("tests an Endpoint with status test (trading allowed, its headers sent) and writes well-formed JUnit", async () => {
+    const { startFaultProxy } = await import("./support/fault-proxy.js");
+    const tenants = new Set<string | undefined>();
+    const recorder = await startFaultProxy(server.url, {
+      name: "record",
+      description: "records the X-Tenant header of every request",
+      caughtBy: [],
+      request: (req) => {
+        tenants.add(req.headers["x-tenant"]);
+        return req;
+      },
+    });
     const base = JSON.parse(readFileSync(new URL("r4-template-hl7-fhir-rest.json", FIXTURES), "utf8"));
     const file = endpointFile("test.json", {
       ...base,
       status: "test",
-      address: server.url,
+      address: recorder.url,
       period: { start: "2020-01-01" },
       header: [`X-MBX-APIKEY: ${server.credentials.apiKey}`, "X-Tenant: contract <&> tests"],
     });
@@ -83,7 +95,9 @@ describe("the marketapi-contract command", () => {
     const run = await cli(["--endpoint", file, "--report", report, "--seed", "3", "--json"], {
       MARKETAPI_API_SECRET: server.credentials.apiSecret,
     });
+    await recorder.close();
     expect(run.code, run.stderr).toBe(0);
+    expect([...tenants]).toEqual(["contract <&> tests"]);
     const result = JSON.parse(run.stdout) as ContractResult;
     expect(result.trading).toBe(true);
     expect(result.seed).toBe(3);
@@ -137,6 +151,55 @@ describe("the marketapi-contract command", () => {
       expect(run.stdout).not.toContain(server.credentials.apiKey);
     } finally {
       await proxy.close();
+    }
+  }, 60_000);
+
+  it("cancels the orders it created when interrupted with Ctrl-C (SIGINT), exit 130", async () => {
+    const { startFaultProxy } = await import("./support/fault-proxy.js");
+    // 30 ms per request: the run is slow enough to be interrupted in the middle of the trading part.
+    const slow = await startFaultProxy(server.url, {
+      name: "slow",
+      description: "",
+      caughtBy: [],
+      request: async (req) => {
+        await delay(30);
+        return req;
+      },
+    });
+    try {
+      const child = spawn(process.execPath, [CLI, "--base-url", slow.url, "--allow-trading"], {
+        env: {
+          ...process.env,
+          NO_COLOR: "1",
+          MARKETAPI_API_KEY: server.credentials.apiKey,
+          MARKETAPI_API_SECRET: server.credentials.apiSecret,
+        },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stderr.on("data", (d) => {
+        stderr += d;
+      });
+      const code = await new Promise<number | null>((resolve) => {
+        child.stdout.on("data", (d) => {
+          stdout += d;
+          if (/order lifecycle on/.test(stdout) && !child.killed) setTimeout(() => child.kill("SIGINT"), 300);
+        });
+        child.on("close", resolve);
+      });
+      expect(code, stdout + stderr).toBe(130);
+      expect(stderr).toMatch(/interrupted; cancelling the orders this run created/);
+      expect(stdout).toMatch(/exit 130 \(interrupted\)/);
+      expect(stdout).not.toMatch(/may still be open/);
+      const query = `timestamp=${Date.now()}`;
+      const { hmacHex } = await import("../src/index.js");
+      const open = await fetch(
+        `${server.url}/api/v3/openOrders?${query}&signature=${hmacHex(server.credentials.apiSecret, query)}`,
+        { headers: { "X-MBX-APIKEY": server.credentials.apiKey } },
+      );
+      expect(await open.json()).toEqual([]);
+    } finally {
+      await slow.close();
     }
   }, 60_000);
 

@@ -79,8 +79,9 @@ export async function authProbes(
     );
     return;
   }
-  const hasCredentials = session.credentials !== undefined;
-  if (options.control === "before" && hasCredentials) {
+  // market_data needs the key for its control request, signed classes the secret too.
+  const canControl = isSigned(operation) ? session.canSign : session.credentials !== undefined;
+  if (options.control === "before" && canControl) {
     const control = await session.call(
       {
         op: operation,
@@ -100,7 +101,7 @@ export async function authProbes(
     options.onAccepted?.(control);
   }
   for (const c of cases) {
-    if (c.needsCredentials && !hasCredentials) {
+    if (c.needsCredentials && !session.canSign) {
       session.recorder.skip(
         "auth_enforcement",
         operation.id,

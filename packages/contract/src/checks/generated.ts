@@ -16,7 +16,7 @@ const WEIGHT_SHARE = 0.6;
 export function generatable(ctx: RunContext, operation: OperationModel): boolean {
   if (isTrading(operation) || operation.method !== "GET") return false;
   if (operation.authClass !== "none" && !ctx.session.credentials) return false;
-  return !isSigned(operation) || ctx.session.credentials !== undefined;
+  return !isSigned(operation) || ctx.session.canSign;
 }
 
 export async function generatedPhase(ctx: RunContext, operations: OperationModel[]): Promise<void> {

@@ -13,11 +13,10 @@ import { defaultsProbe } from "./defaults.js";
 export async function readOnlyPass(ctx: RunContext, operation: OperationModel): Promise<void> {
   const { session } = ctx;
   const recorder = session.recorder;
-  const hasCredentials = session.credentials !== undefined;
   const lacking =
-    isSigned(operation) && !hasCredentials
+    isSigned(operation) && !session.canSign
       ? "signed operation: needs --api-key and --api-secret"
-      : operation.authClass === "market_data" && !hasCredentials
+      : operation.authClass === "market_data" && !session.credentials
         ? "x-auth-class market_data: needs --api-key"
         : undefined;
 
@@ -34,7 +33,7 @@ export async function readOnlyPass(ctx: RunContext, operation: OperationModel): 
     await negativePass(ctx, operation);
     await defaultsProbe(ctx, operation);
   }
-  if (!isSigned(operation) || hasCredentials) {
+  if (!isSigned(operation) || session.canSign) {
     await authProbes(ctx, operation, {
       params: () => encodeParams(operation, targetValues(operation, ctx)),
       control: "before",

@@ -95,7 +95,7 @@ export class TradingSection {
     }
     if (!ctx.trading)
       return { reason: "trading not allowed: pass --allow-trading, or use an Endpoint with status test" };
-    if (!ctx.session.credentials) return { reason: "trading needs --api-key and --api-secret" };
+    if (!ctx.session.canSign) return { reason: "trading needs --api-key and --api-secret" };
     if (!ctx.rules) return { reason: "exchangeInfo lists no symbol to trade" };
     if ("reason" in ctx.farBuy) return { reason: ctx.farBuy.reason };
     return new TradingSection(

@@ -30,7 +30,10 @@ export interface Fault {
   description: string;
   /** Checks of which at least one must fail. */
   caughtBy: string[];
-  request?(req: ProxyRequest, state: ProxyState): ProxyRequest | ProxyResponse;
+  request?(
+    req: ProxyRequest,
+    state: ProxyState,
+  ): ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>;
   response?(req: ProxyRequest, res: ProxyResponse, state: ProxyState): ProxyResponse;
 }
 
@@ -84,7 +87,7 @@ export async function startFaultProxy(upstream: string, fault: Fault | undefined
         body: await readBody(incoming),
       };
       if (fault?.request) {
-        const changed = fault.request(request, state);
+        const changed = await fault.request(request, state);
         if (isResponse(changed)) return send(outgoing, changed);
         request = changed;
       }

@@ -1,0 +1,45 @@
+// Runs the marketapi-server command (from source, through tsx) as a child process.
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface CliRun {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name). */
+  exited: Promise<number | string>;
+}
+
+export function runCli(args: string[]): CliRun {
+  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
+    cwd: PACKAGE_DIR,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.on("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Waits until the CLI printed its base URL; fails with its output if it exits or takes too long. */
+export async function baseUrlOf(run: CliRun, timeoutMs = 20_000): Promise<string> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const match = /base URL\s+(http:\/\/\S+)/.exec(run.stdout());
+    if (match?.[1]) return match[1];
+    if (run.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`The server did not start.\nstdout: ${run.stdout()}\nstderr: ${run.stderr()}`);
+}

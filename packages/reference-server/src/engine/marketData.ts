@@ -149,16 +149,40 @@ export function aggTrades(market: Market, query: PageQuery): AggTradeResponse[] 
   return pageOldestFirst(market.aggTrades, keys, query, count).map((agg) => aggTradeResponse(market, agg));
 }
 
-function tradesSince(market: Market, since: number): Trade[] {
-  return market.trades.slice(lowerBound(market.trades, (t) => t.time, since));
+/**
+ * Running totals of qty and quoteQty over a market's trades: `qty[i]` is the sum over the first i
+ * trades. The trade list only grows, so the totals are extended as trades arrive and a window's
+ * volume is a difference of two totals (the average price no longer rescans the window per order).
+ */
+interface TradeTotals {
+  qty: Decimal[];
+  quote: Decimal[];
+}
+
+const totalsByMarket = new WeakMap<Market, TradeTotals>();
+
+function tradeTotals(market: Market): TradeTotals {
+  let totals = totalsByMarket.get(market);
+  if (!totals) {
+    totals = { qty: [0n], quote: [0n] };
+    totalsByMarket.set(market, totals);
+  }
+  for (let i = totals.qty.length - 1; i < market.trades.length; i += 1) {
+    const trade = market.trades[i] as Trade;
+    totals.qty.push((totals.qty[i] as Decimal) + trade.qty);
+    totals.quote.push((totals.quote[i] as Decimal) + trade.quoteQty);
+  }
+  return totals;
 }
 
 /** Volume-weighted price over the last `mins` minutes, else the last price; undefined before any trade. */
 export function averagePrice(market: Market, now: number, mins = AVG_PRICE_MINS): Decimal | undefined {
-  const recent = tradesSince(market, now - mins * MINUTE_MS);
-  const volume = dec.sum(recent.map((t) => t.qty));
+  const start = lowerBound(market.trades, (t) => t.time, now - mins * MINUTE_MS);
+  const totals = tradeTotals(market);
+  const end = market.trades.length;
+  const volume = (totals.qty[end] as Decimal) - (totals.qty[start] as Decimal);
   if (volume === 0n) return lastPrice(market);
-  const quoteVolume = dec.sum(recent.map((t) => t.quoteQty));
+  const quoteVolume = (totals.quote[end] as Decimal) - (totals.quote[start] as Decimal);
   return dec.truncate(dec.div(quoteVolume, volume), market.config.quotePrecision);
 }
 

@@ -122,6 +122,25 @@ describe("trades", () => {
     expect(ex.avgPrice("BTCUSDT")).toEqual({ mins: 5, price: "61000.00000000", closeTime: T0 + 3 * MINUTE });
   });
 
+  test("avgPrice follows the sliding window as trades keep arriving (running totals)", () => {
+    const { ex, clock } = setup();
+    const expected = () => {
+      const recent = ex.trades("BTCUSDT", 1000).filter((t) => t.time >= clock.now() - 5 * MINUTE);
+      const volume = recent.reduce((sum, t) => sum + Number(t.qty), 0);
+      const quote = recent.reduce((sum, t) => sum + Number(t.quoteQty), 0);
+      return volume === 0 ? undefined : quote / volume;
+    };
+    for (let i = 0; i < 40; i += 1) {
+      const price = String(60000 + ((i * 7) % 13));
+      ex.newOrder("maker", limit("SELL", price, "0.01"));
+      ex.newOrder("taker", market("BUY", { quantity: "0.01" }));
+      clock.advance(37_000);
+      const want = expected();
+      const got = Number(ex.avgPrice("BTCUSDT").price);
+      if (want !== undefined) expect(Math.abs(got - want)).toBeLessThan(1e-6);
+    }
+  });
+
   test("an empty symbol reports zeros", () => {
     const { ex } = setup();
     expect(ex.trades("ETHBTC")).toEqual([]);

@@ -1,0 +1,261 @@
+// Throughput of the reference server, side by side with Stoplight Prism mocking the same spec, in one
+// run on loopback (127.0.0.1 only), with autocannon's programmatic API.
+//
+// - Market data: GET /api/v3/depth?symbol=BTCUSDT&limit=100 and GET /api/v3/ticker/price?symbol=BTCUSDT
+//   against both servers. Runs alternate between the two so that load from other processes hits
+//   both alike; the table shows every run and the median ratio.
+// - Orders: signed POST /api/v3/order against the reference server only (Prism does not match
+//   orders). Each connection alternates a BUY and a SELL LIMIT GTC at one price strictly inside the
+//   spread, so every pair trades and the book does not grow. Requests are signed before each run
+//   (timestamp + recvWindow=60000, HMAC-SHA256), so autocannon only replays bytes; the server still
+//   checks every signature and timestamp. Orders/s counts 2xx answers.
+//
+// Each server runs in its own process (one Node thread: one core for the server's JavaScript);
+// autocannon runs in this process. Everything is stopped at the end, also on failure.
+// Run: npm run bench (in packages/reference-server). BENCH_DURATION (s), BENCH_RUNS,
+// BENCH_CONNECTIONS change the sizes.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { openapiJsonPath } from "@marketapi/spec";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const HOST = "127.0.0.1";
+const API_KEY = "bench-key";
+const API_SECRET = "bench-secret";
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  "2xx": number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+}
+interface AutocannonOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  requests?: { method: string; path: string; headers?: Record<string, string>; body?: string }[];
+}
+const require = createRequire(import.meta.url);
+const autocannon = require("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+const children: ChildProcess[] = [];
+const scratch = mkdtempSync(join(tmpdir(), "marketapi-bench-"));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function start(command: string, args: string[]): ChildProcess {
+  const child = spawn(command, args, { cwd: packageDir, stdio: ["ignore", "ignore", "inherit"] });
+  children.push(child);
+  return child;
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, name: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/api/v3/ping`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${name} did not start within 90 s`);
+}
+
+async function startReferenceServer(): Promise<string> {
+  const port = await freePort();
+  const config = join(scratch, "bench-config.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      accounts: [{ id: "bench", apiKey: API_KEY, apiSecret: API_SECRET }],
+      rateLimits: { requestWeightPerMinute: 1e12, ordersPer10s: 1e12, ordersPerDay: 1e12 },
+    }),
+  );
+  const built = join(packageDir, "dist/cli.js");
+  const entry = existsSync(built) ? [built] : ["--import", "tsx", join(packageDir, "src/cli.ts")];
+  const args = [
+    ...entry,
+    "--port",
+    String(port),
+    "--host",
+    HOST,
+    "--config",
+    config,
+    "--seed",
+    "1",
+    "--quiet",
+  ];
+  const child = start(process.execPath, args);
+  const url = `http://${HOST}:${port}`;
+  await waitUntilServing(url, child, "reference server");
+  return url;
+}
+
+async function startPrism(): Promise<string> {
+  const port = await freePort();
+  const prism = join(repoRoot, "node_modules/.bin/prism");
+  const child = start(prism, ["mock", "-h", HOST, "-p", String(port), "-v", "warn", openapiJsonPath]);
+  const url = `http://${HOST}:${port}`;
+  await waitUntilServing(url, child, "Prism");
+  return url;
+}
+
+interface Measured {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  failed: number;
+}
+
+async function measure(options: AutocannonOptions): Promise<Measured> {
+  const result = await autocannon(options);
+  return {
+    reqPerSec: result["2xx"] / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result["2xx"],
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+async function compareGet(path: string, ours: string, prism: string): Promise<string[]> {
+  const get = (base: string, duration: number) =>
+    measure({ url: `${base}${path}`, connections: CONNECTIONS, duration });
+  await get(ours, 2);
+  await get(prism, 2);
+  const rows: string[] = [];
+  const ratios: number[] = [];
+  for (let run = 1; run <= RUNS; run += 1) {
+    const first = run % 2 ? ours : prism;
+    const a = await get(first, DURATION);
+    const b = await get(first === ours ? prism : ours, DURATION);
+    const [o, p] = first === ours ? [a, b] : [b, a];
+    ratios.push(o.reqPerSec / p.reqPerSec);
+    rows.push(
+      `| \`GET ${path}\` | ${run} | ${fmt(o.reqPerSec)} | ${o.p50} / ${o.p99} | ${fmt(p.reqPerSec)} | ` +
+        `${p.p50} / ${p.p99} | ${(o.reqPerSec / p.reqPerSec).toFixed(1)}× | ${o.failed + p.failed} |`,
+    );
+  }
+  rows.push(`| \`GET ${path}\` | median | | | | | **${median(ratios).toFixed(1)}×** | |`);
+  return rows;
+}
+
+/** A BUY and a SELL at one price inside the spread, signed now (valid for recvWindow = 60 s). */
+function signedOrderPair(price: string): { method: string; path: string; headers: Record<string, string> }[] {
+  return ["BUY", "SELL"].map((side) => {
+    const query =
+      `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=GTC&quantity=0.001&price=${price}` +
+      `&recvWindow=60000&timestamp=${Date.now()}`;
+    const signature = createHmac("sha256", API_SECRET).update(query).digest("hex");
+    return {
+      method: "POST",
+      path: `/api/v3/order?${query}&signature=${signature}`,
+      headers: { "X-MBX-APIKEY": API_KEY, "Content-Type": "application/json", "Content-Length": "0" },
+    };
+  });
+}
+
+async function insideSpread(base: string): Promise<string> {
+  const ticker = (await (await fetch(`${base}/api/v3/ticker/bookTicker?symbol=BTCUSDT`)).json()) as {
+    bidPrice: string;
+    askPrice: string;
+  };
+  const mid = Math.round(((Number(ticker.bidPrice) + Number(ticker.askPrice)) / 2) * 100) / 100;
+  if (!(mid > Number(ticker.bidPrice) && mid < Number(ticker.askPrice))) throw new Error("spread too narrow");
+  return mid.toFixed(2);
+}
+
+async function orderThroughput(ours: string): Promise<string[]> {
+  const price = await insideSpread(ours);
+  const run = (duration: number) =>
+    measure({ url: ours, connections: CONNECTIONS, duration, requests: signedOrderPair(price) });
+  await run(2);
+  const rows: string[] = [];
+  const rates: number[] = [];
+  for (let i = 1; i <= RUNS; i += 1) {
+    const m = await run(DURATION);
+    rates.push(m.reqPerSec);
+    rows.push(
+      `| signed \`POST /api/v3/order\` | ${i} | ${fmt(m.reqPerSec)} | ${m.p50} / ${m.p99} | ${m.failed} |`,
+    );
+  }
+  rows.push(`| signed \`POST /api/v3/order\` | median | **${fmt(median(rates))}** | | |`);
+  return rows;
+}
+
+function describeHost(): string {
+  const [one, five] = loadavg();
+  return (
+    `host: ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}), Node ${process.version}, ` +
+    `load average ${one?.toFixed(2)} (1 min) ${five?.toFixed(2)} (5 min); ${CONNECTIONS} connections, ` +
+    `${RUNS} runs × ${DURATION} s after a 2 s warm-up`
+  );
+}
+
+async function main(): Promise<void> {
+  console.log(describeHost());
+  if ((loadavg()[0] ?? 0) > cpus().length * 0.5) {
+    console.log("warning: the host is busy; figures will be lower and noisier than on an idle machine");
+  }
+  const [ours, prism] = await Promise.all([startReferenceServer(), startPrism()]);
+  const market = [
+    ...(await compareGet("/api/v3/depth?symbol=BTCUSDT&limit=100", ours, prism)),
+    ...(await compareGet("/api/v3/ticker/price?symbol=BTCUSDT", ours, prism)),
+  ];
+  const orders = await orderThroughput(ours);
+  console.log(
+    "\n| request | run | reference req/s | p50 / p99 ms | Prism req/s | p50 / p99 ms | ratio | non-2xx |",
+  );
+  console.log("|---|---|---:|---|---:|---|---:|---:|");
+  for (const row of market) console.log(row);
+  console.log("\n| request | run | orders/s | p50 / p99 ms | non-2xx |");
+  console.log("|---|---|---:|---|---:|");
+  for (const row of orders) console.log(row);
+  console.log(`\n${describeHost()}`);
+}
+
+function stopAll(): void {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+try {
+  await main();
+} finally {
+  stopAll();
+}

@@ -1,0 +1,374 @@
+import type { OpenApiDocument } from "../spec/load-spec.js";
+import type { JsonSchema, OperationModel, SpecModel } from "../spec/operation-model.js";
+import { resolveRef } from "../spec/operation-model.js";
+import { describeValue, pointerOf, SpecError } from "../spec/spec-error.js";
+import { type HintTable, schemaPathOf } from "./message-hints.js";
+
+export type ParameterCoding = "string" | "integer" | "number" | "boolean" | "json";
+
+/** How one parameter travels as text, for decoding query strings and form bodies. */
+export interface ParameterInfo {
+  name: string;
+  in: "query" | "header" | "path" | "cookie";
+  coding: ParameterCoding;
+  expect: string;
+}
+
+/** Names of the signing envelope's parameters (x-signing on a security scheme). */
+export interface SigningEnvelope {
+  timestamp: string;
+  recvWindow: string;
+  signature: string;
+}
+
+export interface RequestSchema {
+  /** JSON Schema of the parameters object, `$ref`s still pointing into the spec. */
+  schema: Record<string, unknown>;
+  /** Hints of the rules, keyed by schema path below `base`. */
+  hints: HintTable;
+  /** Where each parameter's schema stands in the spec, by parameter name (for SpecErrors). */
+  sources: Record<string, string>;
+  parameters: ParameterInfo[];
+  signing?: SigningEnvelope;
+}
+
+interface OrderTypeRule {
+  required?: string[];
+  forbidden?: string[];
+  atLeastOneOf?: string[][];
+  exactlyOneOf?: string[][];
+}
+
+/**
+ * The JSON Schema of one operation's parameters, as a plain object of decoded values
+ * (`{ symbol: "BTCUSDT", limit: 5 }`): each parameter a property, the required ones required,
+ * nothing else allowed except the signing envelope of signed operations (`timestamp`,
+ * `recvWindow`, `signature`, optional here: a client validates before it signs). The operation's
+ * `x-order-type-rules` and `x-parameter-conditions` become `if`/`then` rules whose errors name
+ * the rule. `base` is the schema path the schema will have in the compiled document.
+ */
+export function buildRequestSchema(model: SpecModel, operation: OperationModel, base: string): RequestSchema {
+  const spec = { source: model.source, document: model.document };
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const parameters: ParameterInfo[] = [];
+  const sources: Record<string, string> = {};
+  const raw = rawParameters(model, operation);
+  for (const parameter of operation.parameters) {
+    properties[parameter.name] = parameter.schema;
+    if (parameter.required) required.push(parameter.name);
+    const { declared, pointer } = raw.get(`${parameter.in}:${parameter.name}`) ?? {};
+    const json = parameter.encoding === "json";
+    sources[parameter.name] =
+      `${pointer ?? `${operation.pointer}/parameters`}${json ? "/content/application~1json/schema" : "/schema"}`;
+    const example = declared?.example ?? declared?.content?.["application/json"]?.example;
+    const resolved = resolveSchema(spec, parameter.schema, operation.pointer);
+    const coding: ParameterCoding = parameter.encoding === "json" ? "json" : codingOf(resolved);
+    parameters.push({
+      name: parameter.name,
+      in: parameter.in,
+      coding,
+      expect: expectOfText(coding, example ?? resolved.example ?? resolved.default, resolved),
+    });
+  }
+  const signing = signingEnvelope(model, operation);
+  if (signing) {
+    const envelope: Record<string, JsonSchema> = {
+      [signing.names.timestamp]: { type: "integer", minimum: 0 },
+      [signing.names.recvWindow]: { type: "integer", minimum: 1, maximum: signing.maxRecvWindow },
+      [signing.names.signature]: signing.signatureSchema,
+    };
+    for (const [name, schema] of Object.entries(envelope)) {
+      if (properties[name] !== undefined) continue;
+      properties[name] = schema;
+      const coding = codingOf(schema as Record<string, unknown>);
+      parameters.push({
+        name,
+        in: "query",
+        coding,
+        expect: expectOfText(coding, undefined, schema as object),
+      });
+    }
+  }
+  const hints: HintTable = { [base]: { unknown: `is not a parameter of ${operation.operationId}` } };
+  const typeRules = orderTypeRules(model, operation, properties, base, hints);
+  const rules = [
+    ...typeRules,
+    ...parameterConditions(model, operation, properties, base, hints, typeRules.length),
+  ];
+  const schema: Record<string, unknown> = { type: "object", properties, additionalProperties: false };
+  if (required.length > 0) schema.required = required;
+  if (rules.length > 0) schema.allOf = rules;
+  return { schema, hints, sources, parameters, ...(signing ? { signing: signing.names } : {}) };
+}
+
+/**
+ * The declared parameter objects (path level, then operation level, which wins), resolved, with
+ * where each is declared, by "in:name".
+ */
+function rawParameters(
+  model: SpecModel,
+  operation: OperationModel,
+): Map<string, { declared: OpenApiDocument; pointer: string }> {
+  const spec = { source: model.source, document: model.document };
+  const item = model.document.paths?.[operation.path] ?? {};
+  const declared = [
+    ...(item.parameters ?? []).map((p: unknown, i: number) => ({
+      p,
+      pointer: pointerOf("paths", operation.path, "parameters", i),
+    })),
+    ...(operation.raw.parameters ?? []).map((p: unknown, i: number) => ({
+      p,
+      pointer: `${operation.pointer}/parameters/${i}`,
+    })),
+  ];
+  const byKey = new Map<string, { declared: OpenApiDocument; pointer: string }>();
+  for (const { p, pointer } of declared) {
+    const resolved = resolveRef(spec, p, pointer);
+    byKey.set(`${resolved.in}:${resolved.name}`, { declared: resolved, pointer });
+  }
+  return byKey;
+}
+
+function resolveSchema(
+  spec: { source: string; document: OpenApiDocument },
+  schema: JsonSchema,
+  pointer: string,
+): Record<string, unknown> {
+  if (typeof schema === "boolean") return {};
+  return resolveRef(spec, schema, pointer);
+}
+
+function codingOf(schema: Record<string, unknown>): ParameterCoding {
+  const types = Array.isArray(schema.type) ? schema.type.filter((t) => t !== "null") : [schema.type];
+  const type = types[0];
+  return type === "integer" || type === "number" || type === "boolean" ? type : "string";
+}
+
+/** What the text of a parameter must look like, in words, for decoding errors. */
+function expectOfText(coding: ParameterCoding, example: unknown, schema: object): string {
+  const s = schema as Record<string, unknown>;
+  switch (coding) {
+    case "integer":
+      return `an integer such as "${String(example ?? s.minimum ?? 1)}"`;
+    case "number":
+      return `a decimal string such as "${String(example ?? "1.5")}"`;
+    case "boolean":
+      return "true or false";
+    case "json":
+      return example === undefined ? "JSON text" : `JSON such as ${JSON.stringify(example)}`;
+    default:
+      return "text";
+  }
+}
+
+interface Signing {
+  names: SigningEnvelope;
+  maxRecvWindow: number;
+  signatureSchema: JsonSchema;
+}
+
+/**
+ * The signing envelope of an operation whose security requirements use a scheme with
+ * `x-signing`: its parameter names, the recvWindow maximum, and the shape of the signature
+ * (64 hex digits for HMAC-SHA256, any non-empty text otherwise).
+ */
+function signingEnvelope(model: SpecModel, operation: OperationModel): Signing | undefined {
+  const requirements = operation.raw.security ?? model.document.security ?? [];
+  const schemes = model.document.components?.securitySchemes ?? {};
+  for (const requirement of Array.isArray(requirements) ? requirements : []) {
+    for (const name of Object.keys(requirement ?? {})) {
+      const signing = schemes[name]?.["x-signing"];
+      if (!signing || typeof signing !== "object") continue;
+      const where = pointerOf("components", "securitySchemes", name, "x-signing");
+      const names = {
+        timestamp: stringAt(model, signing.timestamp?.parameter, `${where}/timestamp/parameter`),
+        recvWindow: stringAt(model, signing.recvWindow?.parameter, `${where}/recvWindow/parameter`),
+        signature: stringAt(model, signing.parameter, `${where}/parameter`),
+      };
+      const maximum = signing.recvWindow?.maximum;
+      return {
+        names,
+        maxRecvWindow: typeof maximum === "number" ? maximum : 60000,
+        signatureSchema:
+          signing.algorithm === "HMAC-SHA256"
+            ? { type: "string", pattern: "^[0-9a-fA-F]{64}$" }
+            : { type: "string", minLength: 1 },
+      };
+    }
+  }
+  return undefined;
+}
+
+function stringAt(model: SpecModel, value: unknown, pointer: string): string {
+  if (typeof value !== "string" || value === "") {
+    throw new SpecError(model.source, pointer, "a parameter name", describeValue(value));
+  }
+  return value;
+}
+
+function namesAt(
+  model: SpecModel,
+  value: unknown,
+  pointer: string,
+  properties: Record<string, JsonSchema>,
+): string[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new SpecError(model.source, pointer, "a non-empty list of parameter names", describeValue(value));
+  }
+  value.forEach((name, i) => {
+    if (typeof name !== "string" || properties[name] === undefined) {
+      throw new SpecError(
+        model.source,
+        `${pointer}/${i}`,
+        "the name of a parameter of the operation",
+        describeValue(name),
+      );
+    }
+  });
+  return value;
+}
+
+/** The JSON Schema `{ if, then }`. */
+function conditional(
+  condition: Record<string, unknown>,
+  consequence: Record<string, unknown>,
+): Record<string, unknown> {
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword; the object is never awaited
+  return { if: condition, then: consequence };
+}
+
+/** Marks the names as declared where they are required, as ajv's strictRequired wants. */
+function declared(names: string[]): Record<string, true> {
+  return Object.fromEntries(names.map((name) => [name, true]));
+}
+
+function orderTypeRules(
+  model: SpecModel,
+  operation: OperationModel,
+  properties: Record<string, JsonSchema>,
+  base: string,
+  hints: HintTable,
+): Record<string, unknown>[] {
+  const table = operation.raw["x-order-type-rules"];
+  if (table === undefined) return [];
+  const where = `${operation.pointer}/x-order-type-rules`;
+  if (typeof table !== "object" || table === null || Array.isArray(table)) {
+    throw new SpecError(model.source, where, "an object of rules by order type", describeValue(table));
+  }
+  const selector = selectorParameter(model, operation, Object.keys(table), where);
+  return Object.entries(table as Record<string, OrderTypeRule>).map(([value, rule], index) => {
+    const at = `${where}${pointerOf(value)}`;
+    const when = `when ${selector} is ${value}`;
+    const then: Record<string, unknown> = {};
+    const thenProperties: Record<string, JsonSchema> = {};
+    const allOf: Record<string, unknown>[] = [];
+    const thenSegments = ["allOf", index, "then"] as const;
+    hints[schemaPathOf(base, thenSegments)] = { when, rule: "x-order-type-rules" };
+    if (rule.required !== undefined) {
+      then.required = namesAt(model, rule.required, `${at}/required`, properties);
+      Object.assign(thenProperties, declared(then.required as string[]));
+    }
+    for (const name of rule.forbidden === undefined
+      ? []
+      : namesAt(model, rule.forbidden, `${at}/forbidden`, properties)) {
+      thenProperties[name] = false;
+    }
+    const groups = [
+      ...(rule.atLeastOneOf ?? []).map((group, i) => ({
+        group,
+        exact: false,
+        at: `${at}/atLeastOneOf/${i}`,
+      })),
+      ...(rule.exactlyOneOf ?? []).map((group, i) => ({ group, exact: true, at: `${at}/exactlyOneOf/${i}` })),
+    ];
+    for (const { group, exact, at: groupAt } of groups) {
+      const names = namesAt(model, group, groupAt, properties);
+      hints[schemaPathOf(base, [...thenSegments, "allOf", allOf.length])] = {
+        when,
+        rule: "x-order-type-rules",
+        oneOfNames: names,
+      };
+      allOf.push({ anyOf: names.map((name) => ({ required: [name], properties: declared([name]) })) });
+      if (!exact) continue;
+      for (let i = 0; i < names.length; i++) {
+        for (let j = i + 1; j < names.length; j++) {
+          const pair = [names[i]!, names[j]!];
+          hints[schemaPathOf(base, [...thenSegments, "allOf", allOf.length])] = {
+            when,
+            rule: "x-order-type-rules",
+            exclusive: pair,
+          };
+          allOf.push({ not: { required: pair, properties: declared(pair) } });
+        }
+      }
+    }
+    if (Object.keys(thenProperties).length > 0) then.properties = thenProperties;
+    if (allOf.length > 0) then.allOf = allOf;
+    return conditional({ properties: { [selector]: { const: value } }, required: [selector] }, then);
+  });
+}
+
+/** The parameter whose allowed values are the rule table's keys (`type` for order types). */
+function selectorParameter(
+  model: SpecModel,
+  operation: OperationModel,
+  keys: string[],
+  where: string,
+): string {
+  const spec = { source: model.source, document: model.document };
+  const candidates = operation.parameters.filter((p) => {
+    const values = resolveSchema(spec, p.schema, operation.pointer).enum;
+    return Array.isArray(values) && keys.every((key) => values.includes(key));
+  });
+  if (candidates.length !== 1) {
+    throw new SpecError(
+      model.source,
+      where,
+      "rule keys that are the allowed values of exactly one parameter",
+      candidates.length === 0 ? "no such parameter" : candidates.map((p) => p.name).join(", "),
+    );
+  }
+  return candidates[0]!.name;
+}
+
+function parameterConditions(
+  model: SpecModel,
+  operation: OperationModel,
+  properties: Record<string, JsonSchema>,
+  base: string,
+  hints: HintTable,
+  offset: number,
+): Record<string, unknown>[] {
+  const list = operation.raw["x-parameter-conditions"];
+  if (list === undefined) return [];
+  const where = `${operation.pointer}/x-parameter-conditions`;
+  if (!Array.isArray(list)) {
+    throw new SpecError(model.source, where, "a list of { when, require } conditions", describeValue(list));
+  }
+  return list.map((condition, i) => {
+    const at = `${where}/${i}`;
+    const [trigger] = namesAt(model, [condition?.when], `${at}/when`, properties);
+    const require = condition?.require;
+    if (typeof require !== "object" || require === null || Array.isArray(require)) {
+      throw new SpecError(
+        model.source,
+        `${at}/require`,
+        "an object of required parameter values",
+        describeValue(require),
+      );
+    }
+    const names = namesAt(model, Object.keys(require), `${at}/require`, properties);
+    hints[schemaPathOf(base, ["allOf", offset + i, "then"])] = {
+      when: `when ${trigger} is given`,
+      rule: "x-parameter-conditions",
+    };
+    return conditional(
+      { required: [trigger], properties: declared([trigger!]) },
+      {
+        required: names,
+        properties: Object.fromEntries(names.map((name) => [name, { const: require[name] }])),
+      },
+    );
+  });
+}

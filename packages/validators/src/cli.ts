@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// marketapi-validate: checks Endpoint records, request parameters and response bodies from files.
+// Exit codes: 0 everything valid, 1 something invalid (errors printed as file:path: message),
+// 2 bad usage (including an unknown operation) or a file that cannot be read or parsed.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import {
+  operationIds,
+  type ValidationResult,
+  validateEndpoint,
+  validateRequest,
+  validateResponse,
+} from "./index.js";
+
+const USAGE = `Usage:
+  marketapi-validate endpoint FILE...
+  marketapi-validate request OPERATION FILE [--query]
+  marketapi-validate response OPERATION STATUS FILE [--variant NAME]
+
+  endpoint    each FILE holds one FHIR Endpoint record (JSON)
+  request     FILE holds the operation's parameters as a JSON object, or with --query
+              as query-string/form text (symbol=BTCUSDT&limit=5)
+  response    FILE holds a response body (JSON) returned with STATUS (200, 404, ...)
+  --variant   the body variant to check (new_order: ACK, RESULT or FULL)
+  --json      print the results as JSON instead of text
+  FILE "-"    reads standard input
+
+Exit: 0 all valid, 1 something invalid, 2 bad usage or unreadable input.`;
+
+class UsageError extends Error {}
+class InputError extends Error {}
+
+type Outcome = { file: string; result: ValidationResult } | { file: string; unreadable: string };
+
+/** Validates one file; a file that cannot be read or parsed is an outcome too, not the end of the run. */
+function attempt(file: string, validate: () => ValidationResult): Outcome {
+  try {
+    return { file, result: validate() };
+  } catch (error) {
+    if (error instanceof InputError) return { file, unreadable: error.message };
+    throw error;
+  }
+}
+
+function readInput(file: string): string {
+  try {
+    return readFileSync(file === "-" ? 0 : file, "utf8");
+  } catch (error) {
+    throw new InputError(
+      `${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
+
+function readJson(file: string): unknown {
+  const text = readInput(file);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${file}: not JSON: ${(error as Error).message}`);
+  }
+}
+
+function knownOperation(operation: string | undefined): string {
+  if (operation === undefined) throw new UsageError("an OPERATION is required");
+  if (!(operationIds as readonly string[]).includes(operation)) {
+    throw new UsageError(`unknown operation "${operation}"; one of: ${operationIds.join(", ")}`);
+  }
+  return operation;
+}
+
+function run(argv: string[]): Outcome[] {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        query: { type: "boolean", default: false },
+        variant: { type: "string" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const [command, ...rest] = parsed.positionals;
+  const values = parsed.values as { query?: boolean; variant?: string };
+  switch (command) {
+    case "endpoint":
+      if (rest.length === 0) throw new UsageError("endpoint needs at least one FILE");
+      return rest.map((file) => attempt(file, () => validateEndpoint(readJson(file))));
+    case "request": {
+      if (rest.length !== 2) throw new UsageError("request needs OPERATION and FILE");
+      const operation = knownOperation(rest[0]);
+      const file = rest[1]!;
+      return [
+        attempt(file, () =>
+          values.query
+            ? validateRequest(operation, readInput(file).trim(), { from: "query" })
+            : validateRequest(operation, readJson(file)),
+        ),
+      ];
+    }
+    case "response": {
+      if (rest.length !== 3) throw new UsageError("response needs OPERATION, STATUS and FILE");
+      const operation = knownOperation(rest[0]);
+      const status = rest[1]!;
+      const file = rest[2]!;
+      const options = values.variant === undefined ? {} : { variant: values.variant };
+      return [attempt(file, () => validateResponse(operation, status, readJson(file), options))];
+    }
+    case undefined:
+      throw new UsageError("a command is required");
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/** "file:/path: must be ..." (the message without its leading path), or "file: message" at the root. */
+function formatError(file: string, path: string, message: string): string {
+  if (path === "") return `${file}: ${message}`;
+  const rest = message.startsWith(`${path} `) ? message.slice(path.length + 1) : message;
+  return `${file}:${path}: ${rest}`;
+}
+
+export function main(argv: string[]): number {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  let outcomes: Outcome[];
+  try {
+    outcomes = run(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`marketapi-validate: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (argv.includes("--json")) {
+    const report = outcomes.map((o) =>
+      "result" in o ? { file: o.file, ...o.result } : { ...o, valid: false },
+    );
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    for (const outcome of outcomes) {
+      if (!("result" in outcome)) console.error(`marketapi-validate: ${outcome.unreadable}`);
+      else if (outcome.result.valid) console.log(`${outcome.file}: valid`);
+      else for (const e of outcome.result.errors) console.error(formatError(outcome.file, e.path, e.message));
+    }
+  }
+  if (outcomes.some((o) => !("result" in o))) return 2;
+  return outcomes.every((o) => "result" in o && o.result.valid) ? 0 : 1;
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,109 @@
+import type { ValidationError } from "./explain.js";
+import type { OperationValidators, ParameterInfo } from "./generated/validators-runtime.js";
+
+/**
+ * Parameters as a server receives them: text. A query string ("symbol=BTCUSDT&limit=5", with or
+ * without "?"), a URLSearchParams (also what a form body parses to), pairs, or an object of
+ * strings such as Node's querystring or most frameworks give (an array for a repeated name).
+ */
+export type ParameterText =
+  | string
+  | URLSearchParams
+  | Iterable<readonly [string, string]>
+  | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export interface Decoded {
+  /** The decoded values, by parameter name (a null-prototype object). */
+  params: Record<string, unknown>;
+  /** Values that are not text of their parameter's type, and names given more than once. */
+  errors: ValidationError[];
+}
+
+const INTEGER = /^-?[0-9]+$/;
+/** Plain decimal notation, as the spec asks ("0.0000001", never "1e-7"). */
+const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;
+
+/** Collects the text values by name, keeping every value of a repeated name. */
+function collect(input: ParameterText): Map<string, string[]> {
+  const byName = new Map<string, string[]>();
+  const add = (name: string, value: string) => {
+    const list = byName.get(name);
+    if (list) list.push(value);
+    else byName.set(name, [value]);
+  };
+  if (typeof input === "string") {
+    for (const [name, value] of new URLSearchParams(input.startsWith("?") ? input.slice(1) : input))
+      add(name, value);
+  } else if (input instanceof URLSearchParams || Symbol.iterator in Object(input)) {
+    for (const pair of input as Iterable<readonly [string, string]>) add(String(pair[0]), String(pair[1]));
+  } else {
+    for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
+      if (value === undefined) continue;
+      for (const item of Array.isArray(value) ? value : [value]) add(name, String(item));
+    }
+  }
+  return byName;
+}
+
+function decodeValue(info: ParameterInfo, text: string): { value: unknown } | undefined {
+  switch (info.coding) {
+    case "integer": {
+      const value = Number(text);
+      return INTEGER.test(text) && Number.isSafeInteger(value) ? { value } : undefined;
+    }
+    case "number":
+      return DECIMAL.test(text) && Number.isFinite(Number(text)) ? { value: Number(text) } : undefined;
+    case "boolean":
+      return text === "true" ? { value: true } : text === "false" ? { value: false } : undefined;
+    case "json":
+      try {
+        return { value: JSON.parse(text) as unknown };
+      } catch {
+        return undefined;
+      }
+    default:
+      return { value: text };
+  }
+}
+
+function escapeToken(token: string): string {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/**
+ * Converts parameter text to the values the operation's schema describes: integers, plain
+ * decimal numbers, booleans, JSON-encoded values (`symbols=["BTCUSDT"]`); other values stay text.
+ * A name given more than once, or text that is not of its parameter's type, is an error and is
+ * left out of `params`. Unknown names are kept as text, for validation to report.
+ */
+export function decodeParameters(operation: OperationValidators, input: ParameterText): Decoded {
+  const infos = new Map(operation.parameters.map((p) => [p.name, p]));
+  const params: Record<string, unknown> = Object.create(null);
+  const errors: ValidationError[] = [];
+  for (const [name, texts] of collect(input)) {
+    const path = `/${escapeToken(name)}`;
+    if (texts.length > 1) {
+      errors.push({
+        path,
+        rule: "duplicate",
+        message: `${path} is given ${texts.length} times; give it once`,
+      });
+      continue;
+    }
+    const text = texts[0]!;
+    const info = infos.get(name);
+    if (!info) {
+      params[name] = text;
+      continue;
+    }
+    const decoded = decodeValue(info, text);
+    if (decoded) params[name] = decoded.value;
+    else
+      errors.push({
+        path,
+        rule: info.coding === "json" ? "json" : "type",
+        message: `${path} must be ${info.expect}`,
+      });
+  }
+  return { params, errors };
+}

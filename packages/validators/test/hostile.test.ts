@@ -1,0 +1,234 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { operationIds, operations } from "../src/generated/validators.js";
+import {
+  parseRequest,
+  type ValidationResult,
+  validateEndpoint,
+  validateRequest,
+  validateResponse,
+  validateSchema,
+} from "../src/index.js";
+import { validEndpoints } from "./support.js";
+
+/** A result of the documented shape; errors with a pointer, a rule and a non-empty message. */
+function wellFormed(result: ValidationResult): boolean {
+  if (result.valid) return Object.keys(result).length === 1;
+  return (
+    result.errors.length > 0 &&
+    result.errors.every(
+      (e) =>
+        typeof e.path === "string" &&
+        /^(\/[^/]*)*$/.test(e.path) &&
+        typeof e.rule === "string" &&
+        e.rule !== "" &&
+        typeof e.message === "string" &&
+        e.message.length > 0,
+    )
+  );
+}
+
+const statuses = fc.oneof(
+  fc.integer({ min: 100, max: 599 }),
+  fc.constantFrom("200", "4XX", "5XX", "default", "abc", ""),
+  fc.integer(),
+);
+
+describe("random values never throw and always give a well-formed result", () => {
+  it("10,000 JSON values through validateEndpoint, validateRequest and validateResponse", () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.constantFrom(...operationIds),
+        statuses,
+        (value, operationId, status) => {
+          expect(wellFormed(validateEndpoint(value))).toBe(true);
+          expect(wellFormed(validateRequest(operationId, value))).toBe(true);
+          expect(wellFormed(validateResponse(operationId, status, value))).toBe(true);
+          expect(wellFormed(validateResponse(operationId, 200, value, { variant: "FULL" }))).toBe(true);
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+  });
+
+  it("2,000 arbitrary JavaScript values (undefined, null prototypes, boxed values)", () => {
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withBoxedValues: true }), (value) => {
+        expect(wellFormed(validateEndpoint(value))).toBe(true);
+        expect(wellFormed(validateRequest("new_order", value))).toBe(true);
+        expect(wellFormed(validateResponse("exchange_info", 200, value))).toBe(true);
+        expect(wellFormed(validateSchema("SymbolFilter", value))).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("2,000 random query strings through parseRequest", () => {
+    const names = [...new Set(Object.values(operations).flatMap((o) => o.parameters.map((p) => p.name)))];
+    const pair = fc.tuple(
+      fc.oneof(fc.constantFrom(...names), fc.string()),
+      fc.oneof(
+        fc.string(),
+        fc.jsonValue().map((v) => JSON.stringify(v)),
+      ),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...operationIds),
+        fc.array(pair, { maxLength: 8 }),
+        (operationId, pairs) => {
+          const text = new URLSearchParams(pairs.map(([k, v]) => [k, v])).toString();
+          const parsed = parseRequest(operationId, text);
+          expect(parsed.valid ? true : wellFormed({ valid: false, errors: parsed.errors })).toBe(true);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("2,000 Endpoints with one member replaced by a random value: errors point into the data", () => {
+    const fixtures = validEndpoints().map((f) => f.data as Record<string, unknown>);
+    fc.assert(
+      fc.property(fc.constantFrom(...fixtures), fc.jsonValue(), fc.nat(), (fixture, value, pick) => {
+        const data = structuredClone(fixture);
+        const keys = Object.keys(data);
+        data[keys[pick % keys.length]!] = value;
+        const result = validateEndpoint(data);
+        expect(wellFormed(result)).toBe(true);
+        if (!result.valid) for (const e of result.errors) expect(parentExists(data, e.path)).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+/** Whether the value that holds the fault (the pointer's parent) exists in `data`. */
+function parentExists(data: unknown, pointer: string): boolean {
+  const tokens = pointer
+    .split("/")
+    .slice(1, -1)
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let node: unknown = data;
+  for (const token of tokens) {
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, token)) return false;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return true;
+}
+
+describe("prototype-polluting keys", () => {
+  const minimal = '"resourceType":"Endpoint","connectionType":{"code":"x"},"payloadType":[{"text":"a"}]';
+
+  it.each(["__proto__", "constructor", "prototype"])(
+    "%s is an unknown property, and pollutes nothing",
+    (key) => {
+      const data = JSON.parse(`{${minimal},"${key}":{"polluted":true,"resourceType":"Endpoint"}}`);
+      expect(validateEndpoint(data)).toEqual({
+        valid: false,
+        errors: [
+          { path: `/${key}`, rule: "additionalProperties", message: `/${key} is not a property of Endpoint` },
+        ],
+      });
+      const nested = JSON.parse(`{${minimal.replace('"code":"x"', `"code":"x","${key}":1`)}}`);
+      expect(validateEndpoint(nested)).toMatchObject({
+        valid: false,
+        errors: [{ path: `/connectionType/${key}` }],
+      });
+      expect(
+        validateRequest("order_book", JSON.parse(`{"symbol":"BTCUSDT","${key}":{"limit":1}}`)),
+      ).toMatchObject({
+        valid: false,
+        errors: [{ path: `/${key}`, rule: "additionalProperties" }],
+      });
+      expect(validateResponse("server_time", 200, JSON.parse(`{"${key}":{"serverTime":1}}`))).toMatchObject({
+        valid: false,
+        errors: [{ path: "/serverTime", rule: "required" }],
+      });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype).not.toHaveProperty("polluted");
+    },
+  );
+
+  it("an Endpoint whose own __proto__ property holds valid fields is still missing them", () => {
+    const data = JSON.parse(
+      '{"__proto__":{"resourceType":"Endpoint","connectionType":{},"payloadType":[{}]}}',
+    );
+    const result = validateEndpoint(data);
+    expect(result.valid ? [] : result.errors.map((e) => e.path).sort()).toEqual([
+      "/__proto__",
+      "/connectionType",
+      "/payloadType",
+      "/resourceType",
+    ]);
+  });
+});
+
+describe("adversarial sizes", () => {
+  const base = { resourceType: "Endpoint", connectionType: { code: "x" }, payloadType: [{ text: "a" }] };
+
+  it.each([
+    { given: "1 MB of one token plus two spaces", item: `${"a".repeat(1 << 20)}  `, valid: false },
+    {
+      given: "1 MB of tokens separated by single spaces",
+      item: "ab ".repeat(349_525).trimEnd(),
+      valid: true,
+    },
+    { given: "1 MB of tokens ending in a tab run", item: `${"a b".repeat(349_525)}\t\t`, valid: false },
+  ])("a payloadMimeType item of $given validates in well under 50 ms", ({ given, item, valid }) => {
+    const data = { ...base, payloadMimeType: [item] };
+    const started = performance.now();
+    const result = validateEndpoint(data);
+    const elapsed = performance.now() - started;
+    console.log(`payloadMimeType item of ${given} (${item.length} chars): ${elapsed.toFixed(2)} ms`);
+    expect(result.valid).toBe(valid);
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it("an extension chain too deep for the stack is an error result, not a throw", () => {
+    let extension: Record<string, unknown> = { url: "https://example.org/leaf" };
+    for (let i = 0; i < 100_000; i++) extension = { url: "https://example.org/x", extension: [extension] };
+    const result = validateEndpoint({ ...base, extension: [extension] });
+    expect(result).toEqual({
+      valid: false,
+      errors: [{ path: "", rule: "depth", message: "the Endpoint is nested too deeply to validate" }],
+    });
+  });
+
+  it("a value whose getter throws is an error result", () => {
+    const data = {
+      ...base,
+      get name(): string {
+        throw new Error("no");
+      },
+    };
+    expect(validateEndpoint(data)).toEqual({
+      valid: false,
+      errors: [{ path: "", rule: "error", message: "the Endpoint could not be read: no" }],
+    });
+  });
+
+  it("uniqueItems on 100,000 distinct items is linear, not 5·10⁹ comparisons", () => {
+    const symbols = Array.from({ length: 100_000 }, (_, i) => ({ n: i }));
+    const started = performance.now();
+    const result = validateRequest("exchange_info", { symbols });
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeLessThan(2000);
+    expect(result.valid ? [] : [...new Set(result.errors.map((e) => e.rule))].sort()).toEqual([
+      "maxItems",
+      "type",
+    ]);
+    const repeated = validateRequest("exchange_info", { symbols: ["BTCUSDT", "ETHUSDT", "BTCUSDT"] });
+    expect(repeated.valid ? [] : repeated.errors.map((e) => e.message)).toEqual([
+      "/symbols must not contain duplicates (items 0 and 2 are equal)",
+    ]);
+  });
+
+  it("100,000 invalid items give 100,000 errors quickly", () => {
+    const data = { ...base, payloadMimeType: Array.from({ length: 100_000 }, () => " x") };
+    const started = performance.now();
+    const result = validateEndpoint(data);
+    expect(result.valid ? 0 : result.errors.length).toBe(100_000);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});

@@ -1,0 +1,374 @@
+import { describe, expect, it } from "vitest";
+import { operationIds, parseRequest, type ValidationError, validateRequest } from "../src/index.js";
+import { limitOrder } from "./support.js";
+
+function errorsOf(result: ReturnType<typeof validateRequest>): ValidationError[] {
+  return result.valid ? [] : result.errors;
+}
+
+describe("validateRequest: plain parameters", () => {
+  it("accepts valid parameters of every operation with required parameters filled", () => {
+    expect(validateRequest("ping", {})).toEqual({ valid: true });
+    expect(validateRequest("order_book", { symbol: "BTCUSDT", limit: 5 })).toEqual({ valid: true });
+    expect(validateRequest("exchange_info", { symbols: ["BTCUSDT", "ETHUSDT"] })).toEqual({ valid: true });
+    expect(validateRequest("aggTrades", { symbol: "BTCUSDT", startTime: "2024-01-01T00:00:00Z" })).toEqual({
+      valid: true,
+    });
+    expect(validateRequest("new_order", limitOrder)).toEqual({ valid: true });
+  });
+
+  it("treats undefined values as absent", () => {
+    expect(validateRequest("order_book", { symbol: "BTCUSDT", limit: undefined })).toEqual({ valid: true });
+  });
+
+  it("accepts the signing envelope of signed operations, and rejects it elsewhere", () => {
+    const envelope = { timestamp: 1499827319559, recvWindow: 5000, signature: "a".repeat(64) };
+    expect(validateRequest("query_order", { symbol: "BTCUSDT", orderId: 1, ...envelope })).toEqual({
+      valid: true,
+    });
+    expect(
+      errorsOf(validateRequest("order_book", { symbol: "BTCUSDT", ...envelope })).map((e) => e.path),
+    ).toEqual(["/timestamp", "/recvWindow", "/signature"]);
+    expect(errorsOf(validateRequest("query_order", { symbol: "BTCUSDT", recvWindow: 60001 }))).toEqual([
+      { path: "/recvWindow", rule: "maximum", message: "/recvWindow must be at most 60000" },
+    ]);
+  });
+
+  it("requires the envelope with { signed: true }", () => {
+    expect(errorsOf(validateRequest("query_order", { symbol: "BTCUSDT" }, { signed: true }))).toEqual([
+      { path: "/timestamp", rule: "required", message: "/timestamp is required (signed request)" },
+      { path: "/signature", rule: "required", message: "/signature is required (signed request)" },
+    ]);
+    expect(validateRequest("order_book", { symbol: "BTCUSDT" }, { signed: true })).toEqual({ valid: true });
+  });
+
+  it.each([
+    {
+      given: "a missing required parameter",
+      operation: "order_book",
+      params: {},
+      want: [{ path: "/symbol", rule: "required", message: "/symbol is required" }],
+    },
+    {
+      given: "an unknown parameter",
+      operation: "order_book",
+      params: { symbol: "BTCUSDT", depth: 5 },
+      want: [
+        { path: "/depth", rule: "additionalProperties", message: "/depth is not a parameter of order_book" },
+      ],
+    },
+    {
+      given: "a limit above its maximum",
+      operation: "order_book",
+      params: { symbol: "BTCUSDT", limit: 5001 },
+      want: [{ path: "/limit", rule: "maximum", message: "/limit must be at most 5000" }],
+    },
+    {
+      given: "a limit below its minimum",
+      operation: "recent_trades_list",
+      params: { symbol: "BTCUSDT", limit: 0 },
+      want: [{ path: "/limit", rule: "minimum", message: "/limit must be at least 1" }],
+    },
+    {
+      given: "a limit that is not an integer",
+      operation: "all_orders",
+      params: { symbol: "BTCUSDT", limit: 2.5 },
+      want: [{ path: "/limit", rule: "type", message: "/limit must be a 32-bit integer" }],
+    },
+    {
+      given: "a symbol in lower case",
+      operation: "order_book",
+      params: { symbol: "btcusdt" },
+      want: [
+        { path: "/symbol", rule: "pattern", message: '/symbol must be a symbol string such as "BTCUSDT"' },
+      ],
+    },
+    {
+      given: "an unknown side",
+      operation: "new_order",
+      params: { ...limitOrder, side: "HOLD" },
+      want: [{ path: "/side", rule: "enum", message: '/side must be one of "BUY" or "SELL"' }],
+    },
+    {
+      given: "an unknown order type",
+      operation: "new_order",
+      params: { ...limitOrder, type: "OCO" },
+      want: [
+        {
+          path: "/type",
+          rule: "enum",
+          message:
+            '/type must be one of "LIMIT", "MARKET", "STOP_LOSS", "STOP_LOSS_LIMIT", "TAKE_PROFIT", "TAKE_PROFIT_LIMIT" or "LIMIT_MAKER"',
+        },
+      ],
+    },
+    {
+      given: "a zero price",
+      operation: "new_order",
+      params: { ...limitOrder, price: 0 },
+      want: [{ path: "/price", rule: "exclusiveMinimum", message: "/price must be greater than 0" }],
+    },
+    {
+      given: "a price as text",
+      operation: "new_order",
+      params: { ...limitOrder, price: "0.1" },
+      want: [{ path: "/price", rule: "type", message: "/price must be a float parameter such as 0.1" }],
+    },
+    {
+      given: "a date-time that is not one",
+      operation: "aggTrades",
+      params: { symbol: "BTCUSDT", startTime: "2024-02-30T00:00:00Z" },
+      want: [
+        {
+          path: "/startTime",
+          rule: "format",
+          message: '/startTime must be an RFC 3339 date-time such as "2024-01-01T00:00:00Z"',
+        },
+      ],
+    },
+    {
+      given: "an empty symbols list",
+      operation: "exchange_info",
+      params: { symbols: [] },
+      want: [{ path: "/symbols", rule: "minItems", message: "/symbols must not be empty" }],
+    },
+    {
+      given: "a repeated symbol",
+      operation: "exchange_info",
+      params: { symbols: ["BTCUSDT", "BTCUSDT"] },
+      want: [
+        {
+          path: "/symbols",
+          rule: "uniqueItems",
+          message: "/symbols must not contain duplicates (items 0 and 1 are equal)",
+        },
+      ],
+    },
+    {
+      given: "parameters that are not an object",
+      operation: "order_book",
+      params: "symbol=BTCUSDT",
+      want: [{ path: "", rule: "type", message: "the parameters must be an object" }],
+    },
+  ])("rejects $given", ({ operation, params, want }) => {
+    expect(validateRequest(operation, params)).toEqual({ valid: false, errors: want });
+  });
+});
+
+describe("validateRequest: new_order rules (x-order-type-rules, x-parameter-conditions)", () => {
+  const rule = "x-order-type-rules";
+  it.each([
+    {
+      given: "LIMIT without price",
+      params: { ...limitOrder, price: undefined },
+      want: [{ path: "/price", rule, message: "/price is required when type is LIMIT" }],
+    },
+    {
+      given: "LIMIT without timeInForce and quantity",
+      params: { ...limitOrder, timeInForce: undefined, quantity: undefined },
+      want: [
+        { path: "/timeInForce", rule, message: "/timeInForce is required when type is LIMIT" },
+        { path: "/quantity", rule, message: "/quantity is required when type is LIMIT" },
+      ],
+    },
+    {
+      given: "LIMIT with a stop price",
+      params: { ...limitOrder, stopPrice: 1 },
+      want: [{ path: "/stopPrice", rule, message: "/stopPrice is not allowed when type is LIMIT" }],
+    },
+    {
+      given: "MARKET with both quantity and quoteOrderQty",
+      params: { symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: 1, quoteOrderQty: 10 },
+      want: [
+        {
+          path: "/quoteOrderQty",
+          rule,
+          message: "/quoteOrderQty cannot be given together with /quantity when type is MARKET",
+        },
+      ],
+    },
+    {
+      given: "MARKET with neither quantity nor quoteOrderQty",
+      params: { symbol: "BTCUSDT", side: "BUY", type: "MARKET" },
+      want: [
+        { path: "/quantity", rule, message: "/quantity or /quoteOrderQty is required when type is MARKET" },
+      ],
+    },
+    {
+      given: "MARKET with timeInForce and a price",
+      params: { symbol: "BTCUSDT", side: "SELL", type: "MARKET", quantity: 1, timeInForce: "GTC", price: 1 },
+      want: [
+        { path: "/timeInForce", rule, message: "/timeInForce is not allowed when type is MARKET" },
+        { path: "/price", rule, message: "/price is not allowed when type is MARKET" },
+      ],
+    },
+    {
+      given: "STOP_LOSS without stopPrice or trailingDelta",
+      params: { symbol: "BTCUSDT", side: "SELL", type: "STOP_LOSS", quantity: 1 },
+      want: [
+        {
+          path: "/stopPrice",
+          rule,
+          message: "/stopPrice or /trailingDelta is required when type is STOP_LOSS",
+        },
+      ],
+    },
+    {
+      given: "LIMIT_MAKER with timeInForce",
+      params: { ...limitOrder, type: "LIMIT_MAKER" },
+      want: [{ path: "/timeInForce", rule, message: "/timeInForce is not allowed when type is LIMIT_MAKER" }],
+    },
+    {
+      given: "an iceberg order with timeInForce IOC",
+      params: { ...limitOrder, timeInForce: "IOC", icebergQty: 0.5 },
+      want: [
+        {
+          path: "/timeInForce",
+          rule: "x-parameter-conditions",
+          message: '/timeInForce must be "GTC" when icebergQty is given',
+        },
+      ],
+    },
+    {
+      given: "an iceberg MARKET order (forbidden, and timeInForce missing)",
+      params: { symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: 1, icebergQty: 0.5 },
+      want: [
+        { path: "/icebergQty", rule, message: "/icebergQty is not allowed when type is MARKET" },
+        {
+          path: "/timeInForce",
+          rule: "x-parameter-conditions",
+          message: "/timeInForce is required when icebergQty is given",
+        },
+      ],
+    },
+  ])("rejects $given", ({ params, want }) => {
+    expect(validateRequest("new_order", params)).toEqual({ valid: false, errors: want });
+  });
+
+  it.each([
+    { symbol: "BTCUSDT", side: "BUY", type: "MARKET", quoteOrderQty: 10 },
+    { symbol: "BTCUSDT", side: "SELL", type: "STOP_LOSS", quantity: 1, trailingDelta: 100 },
+    {
+      symbol: "BTCUSDT",
+      side: "SELL",
+      type: "TAKE_PROFIT_LIMIT",
+      timeInForce: "GTC",
+      quantity: 1,
+      price: 2,
+      stopPrice: 2,
+    },
+    { ...limitOrder, icebergQty: 0.2, newOrderRespType: "ACK" },
+    { ...limitOrder, type: "LIMIT_MAKER", timeInForce: undefined },
+  ])("accepts %j", (params) => {
+    expect(validateRequest("new_order", params)).toEqual({ valid: true });
+  });
+});
+
+describe("parseRequest and { from: 'query' }: parameters as text", () => {
+  it("decodes integers, decimals, JSON and text", () => {
+    expect(parseRequest("order_book", "symbol=BTCUSDT&limit=5")).toEqual({
+      valid: true,
+      params: Object.assign(Object.create(null), { symbol: "BTCUSDT", limit: 5 }),
+    });
+    const symbols = parseRequest("exchange_info", `?symbols=${encodeURIComponent('["BTCUSDT","ETHUSDT"]')}`);
+    expect(symbols.valid && symbols.params.symbols).toEqual(["BTCUSDT", "ETHUSDT"]);
+    const order = parseRequest(
+      "new_order",
+      new URLSearchParams({ ...limitOrder, quantity: "0.0001", price: "25000.5" }),
+    );
+    expect(order.valid && [order.params.quantity, order.params.price]).toEqual([0.0001, 25000.5]);
+  });
+
+  it("takes URLSearchParams, pairs and objects of strings", () => {
+    const want = { valid: true };
+    expect(
+      validateRequest("order_book", new URLSearchParams("symbol=BTCUSDT&limit=5"), { from: "query" }),
+    ).toEqual(want);
+    expect(validateRequest("order_book", [["symbol", "BTCUSDT"]], { from: "query" })).toEqual(want);
+    expect(validateRequest("order_book", { symbol: "BTCUSDT", limit: "100" }, { from: "query" })).toEqual(
+      want,
+    );
+  });
+
+  it.each([
+    {
+      given: "a price in exponent notation",
+      operation: "new_order",
+      text: "symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=1e-7",
+      want: [{ path: "/price", rule: "type", message: '/price must be a decimal string such as "0.1"' }],
+    },
+    {
+      given: "a limit that is not a number",
+      operation: "order_book",
+      text: "symbol=BTCUSDT&limit=ten",
+      want: [{ path: "/limit", rule: "type", message: '/limit must be an integer such as "100"' }],
+    },
+    {
+      given: "a comma-separated symbols list",
+      operation: "exchange_info",
+      text: "symbols=BTCUSDT,ETHUSDT",
+      want: [
+        { path: "/symbols", rule: "json", message: '/symbols must be JSON such as ["BTCUSDT","ETHUSDT"]' },
+      ],
+    },
+    {
+      given: "a repeated parameter",
+      operation: "order_book",
+      text: "symbol=BTCUSDT&symbol=ETHUSDT",
+      want: [{ path: "/symbol", rule: "duplicate", message: "/symbol is given 2 times; give it once" }],
+    },
+    {
+      given: "a decoded value out of range",
+      operation: "order_book",
+      text: "symbol=BTCUSDT&limit=99999",
+      want: [{ path: "/limit", rule: "maximum", message: "/limit must be at most 5000" }],
+    },
+    {
+      given: "an unknown parameter",
+      operation: "ping",
+      text: "verbose=1",
+      want: [
+        { path: "/verbose", rule: "additionalProperties", message: "/verbose is not a parameter of ping" },
+      ],
+    },
+  ])("reports $given", ({ operation, text, want }) => {
+    expect(validateRequest(operation, text, { from: "query" })).toEqual({ valid: false, errors: want });
+    const parsed = parseRequest(operation, text);
+    expect(parsed.valid).toBe(false);
+    expect(!parsed.valid && parsed.errors).toEqual(want);
+  });
+
+  it("does not also report a malformed required value as missing", () => {
+    const result = validateRequest(
+      "new_order",
+      "symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=abc",
+      {
+        from: "query",
+      },
+    );
+    expect(errorsOf(result).map((e) => e.message)).toEqual(['/price must be a decimal string such as "0.1"']);
+  });
+
+  it("keeps a __proto__ parameter as data, not as a prototype", () => {
+    const parsed = parseRequest("exchange_info", `__proto__=${encodeURIComponent('{"polluted":true}')}`);
+    expect(parsed.valid).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(!parsed.valid && parsed.errors.map((e) => e.path)).toEqual(["/__proto__"]);
+  });
+});
+
+describe("unknown operations", () => {
+  it.each(["nope", "__proto__", "constructor", "toString", "", 42, null])("%j is an error result", (id) => {
+    const result = validateRequest(id as string, {});
+    expect(result.valid).toBe(false);
+    expect(errorsOf(result)[0]).toMatchObject({ path: "", rule: "operationId" });
+    expect(errorsOf(result)[0]!.message).toContain("known operations: ping");
+    expect(parseRequest(id as string, "").valid).toBe(false);
+  });
+
+  it("every operation of the spec is known", () => {
+    expect(operationIds).toHaveLength(17);
+    for (const id of operationIds)
+      expect(errorsOf(validateRequest(id, {})).every((e) => e.rule !== "operationId")).toBe(true);
+  });
+});

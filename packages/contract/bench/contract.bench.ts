@@ -3,7 +3,10 @@
  * request rate the tester sustains: in the full run, and in a generation-heavy run
  * (response-level checks only, 2000 requests). Prints a Markdown table for the README.
  */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { type ContractOptions, runContract } from "../src/index.js";
 
 interface Sample {
@@ -42,6 +45,24 @@ async function measure(label: string, options: ContractOptions, runs = 3): Promi
   return `| ${label} | ${samples[0]!.requests} | ${(wall / 1000).toFixed(2)} s (${all}) | ${Math.round(rps)} |`;
 }
 
+/** The command as users run it: a fresh process, module loading and embedded server start included. */
+function measureCli(runs = 3): string | undefined {
+  const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+  if (!existsSync(cli)) return undefined;
+  const walls: number[] = [];
+  let requests = 0;
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    const run = spawnSync(process.execPath, [cli, "--seed", "1", "--json"], { encoding: "utf8" });
+    walls.push(performance.now() - started);
+    if (run.status !== 0) throw new Error(`marketapi-contract exited ${run.status}: ${run.stderr}`);
+    requests = (JSON.parse(run.stdout) as { stats: { requests: number } }).stats.requests;
+  }
+  const wall = median(walls);
+  const all = walls.map((w) => (w / 1000).toFixed(2)).join(" / ");
+  return `| \`marketapi-contract\` (new process, no arguments) | ${requests} | ${(wall / 1000).toFixed(2)} s (${all}) | ${Math.round(requests / (wall / 1000))} |`;
+}
+
 const rows = [
   await measure("full default run (embedded server, all checks)", {}),
   await measure("response-level checks only, --max-requests 2000", {
@@ -55,6 +76,8 @@ const rows = [
     maxRequests: 2000,
   }),
 ];
+const cliRow = measureCli();
+if (cliRow) rows.push(cliRow);
 
 console.log(
   `Node ${process.version}, ${availableParallelism()} CPUs, seed 1, median of 3 runs (each run's wall time in brackets)\n`,

@@ -4,7 +4,14 @@
  * orders it created, also after a failure or an interrupt.
  */
 import { loadOpenApi } from "@marketapi/spec";
-import { bodyObject, ok, type ProgressEvent, type RunContext } from "./checks/context.js";
+import {
+  bodyObject,
+  markPass,
+  ok,
+  type ProgressEvent,
+  type RunContext,
+  reportPass,
+} from "./checks/context.js";
 import { noDeclaredDefault } from "./checks/defaults.js";
 import { generatedPhase } from "./checks/generated.js";
 import { readOnlyPass } from "./checks/read-only.js";
@@ -232,25 +239,16 @@ async function operationPass(
   stage: string,
   body: () => Promise<void>,
 ): Promise<void> {
-  const { session } = ctx;
-  const before = session.requestsOf(operation.id);
-  const failuresBefore = session.failuresOf(operation.id);
+  const mark = markPass(ctx, operation.id);
   let note: string | undefined;
   try {
     await body();
   } catch (error) {
     if (!(error instanceof PassStopped)) throw error;
     note = error.message;
-    for (const check of CHECK_NAMES) session.recorder.skip(check, operation.id, note);
+    for (const check of CHECK_NAMES) ctx.session.recorder.skip(check, operation.id, note);
   }
-  ctx.progress({
-    type: "operation",
-    operationId: operation.id,
-    stage,
-    requests: session.requestsOf(operation.id) - before,
-    failures: session.failuresOf(operation.id) - failuresBefore,
-    ...(note ? { note } : {}),
-  });
+  reportPass(ctx, mark, stage, note);
 }
 
 async function findExistingOrder(ctx: RunContext): Promise<void> {
@@ -294,9 +292,7 @@ async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Pro
     type: "stage",
     message: `order lifecycle on ${ctx.values.symbol}: LIMIT BUY ${far.quantity} @ ${far.price} (far below the market; cancelled afterwards)`,
   });
-  const counts = new Map(
-    tradingOps.map((o) => [o.id, [session.requestsOf(o.id), session.failuresOf(o.id)] as const]),
-  );
+  const marks = tradingOps.map((o) => markPass(ctx, o.id));
   let note: string | undefined;
   const outcome: TradingOutcome = {};
   try {
@@ -318,18 +314,8 @@ async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Pro
     for (const operation of tradingOps)
       for (const check of CHECK_NAMES) session.recorder.skip(check, operation.id, note);
   }
-  for (const operation of tradingOps) {
-    if (!operation.variantBy) noDeclaredDefault(ctx, operation);
-    const [requests, failures] = counts.get(operation.id)!;
-    ctx.progress({
-      type: "operation",
-      operationId: operation.id,
-      stage: "trading",
-      requests: session.requestsOf(operation.id) - requests,
-      failures: session.failuresOf(operation.id) - failures,
-      ...(note ? { note } : {}),
-    });
-  }
+  for (const operation of tradingOps) if (!operation.variantBy) noDeclaredDefault(ctx, operation);
+  for (const mark of marks) reportPass(ctx, mark, "trading", note);
   return outcome;
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIFECYCLE_OPERATIONS } from "../src/checks/trading.js";
 import { type ContractResult, runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { startReferenceServer, type TestServer } from "./support/server.js";
@@ -70,14 +71,7 @@ describe("against the reference server (no false positives)", () => {
     ]) {
       expect(cell("defaults_honoured", op)?.status, `defaults × ${op}`).toBe("passed");
     }
-    for (const op of [
-      "new_order",
-      "query_order",
-      "open_orders",
-      "cancel_order",
-      "all_orders",
-      "cancel_all_orders",
-    ]) {
+    for (const op of LIFECYCLE_OPERATIONS) {
       expect(cell("order_lifecycle", op)?.status, `lifecycle × ${op}`).toBe("passed");
     }
   });

@@ -123,5 +123,6 @@ export async function authProbes(
       code: c.code,
     });
     if (accepted) options.onAccepted?.(exchange);
+    options.onAnswer?.(exchange);
   }
 }

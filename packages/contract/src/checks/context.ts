@@ -33,6 +33,33 @@ export interface RunContext {
   progress(event: ProgressEvent): void;
 }
 
+/** Request and failure counts of an operation, taken before a pass to report what the pass added. */
+export interface PassMark {
+  operationId: string;
+  requests: number;
+  failures: number;
+}
+
+export function markPass(ctx: RunContext, operationId: string): PassMark {
+  return {
+    operationId,
+    requests: ctx.session.requestsOf(operationId),
+    failures: ctx.session.failuresOf(operationId),
+  };
+}
+
+/** The progress line of a finished pass over one operation. */
+export function reportPass(ctx: RunContext, mark: PassMark, stage: string, note?: string): void {
+  ctx.progress({
+    type: "operation",
+    operationId: mark.operationId,
+    stage,
+    requests: ctx.session.requestsOf(mark.operationId) - mark.requests,
+    failures: ctx.session.failuresOf(mark.operationId) - mark.failures,
+    ...(note ? { note } : {}),
+  });
+}
+
 export function op(ctx: RunContext, id: string): OperationModel | undefined {
   return ctx.session.model.operation(id);
 }

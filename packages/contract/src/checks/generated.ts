@@ -9,7 +9,7 @@ import { RESPONSE_CHECKS } from "../results.js";
 import { BudgetExhausted, PassStopped } from "../session.js";
 import { isSigned, isTrading, type OperationModel } from "../spec/model.js";
 import { generatedCases } from "../values.js";
-import { enabled, type RunContext } from "./context.js";
+import { enabled, markPass, type RunContext, reportPass } from "./context.js";
 
 const WEIGHT_SHARE = 0.6;
 
@@ -27,8 +27,7 @@ export async function generatedPhase(ctx: RunContext, operations: OperationModel
   const share = Math.floor(session.remaining() / targets.length);
   let stoppedForWeight = false;
   for (const [index, operation] of targets.entries()) {
-    const before = session.requestsOf(operation.id);
-    const failuresBefore = session.failuresOf(operation.id);
+    const mark = markPass(ctx, operation.id);
     let note: string | undefined;
     let budgetUsed = false;
     try {
@@ -45,14 +44,7 @@ export async function generatedPhase(ctx: RunContext, operations: OperationModel
       budgetUsed = error instanceof BudgetExhausted;
     }
     if (stoppedForWeight) note = "stopped generating: request weight near the server's per-minute limit";
-    ctx.progress({
-      type: "operation",
-      operationId: operation.id,
-      stage: "generated",
-      requests: session.requestsOf(operation.id) - before,
-      failures: session.failuresOf(operation.id) - failuresBefore,
-      ...(note ? { note } : {}),
-    });
+    reportPass(ctx, mark, "generated", note);
     if (budgetUsed || stoppedForWeight) break;
   }
 }

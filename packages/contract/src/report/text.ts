@@ -79,7 +79,8 @@ export function resultTable(result: ContractResult, style: TextStyle): string {
       `✓ n: passed (n assertions)   ✗ n: failed (n failed assertions)   –k: skipped, reason k below`,
     ),
   );
-  lines.push(dim(style, `columns: ${result.checks.map((c) => `${SHORT[c]} = ${c}`).join(", ")}`));
+  lines.push(dim(style, "columns:"));
+  for (const check of result.checks) lines.push(dim(style, `  ${SHORT[check].padEnd(10)}${check}`));
   if (reasons.length > 0) {
     lines.push("");
     lines.push(bold(style, "skipped because"));
@@ -149,7 +150,10 @@ export function failuresText(result: ContractResult, style: TextStyle): string {
   if (failed.length === 0) return "";
   const total = failed.reduce((n, c) => n + c.failed, 0);
   const lines = [
-    bold(style, `FAILURES (${total} failed assertions in ${failed.length} cells; up to 5 shown per cell)`),
+    bold(
+      style,
+      `FAILURES (${total} failed assertion${total === 1 ? "" : "s"} in ${failed.length} cell${failed.length === 1 ? "" : "s"}; up to 5 shown per cell)`,
+    ),
     "",
   ];
   let i = 0;

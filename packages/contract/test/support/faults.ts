@@ -33,6 +33,14 @@ function rememberCancels(req: ProxyRequest, res: ProxyResponse, state: Map<strin
   if (typeof body.orderId === "number") cancelledIds(state).set(body.orderId, body);
 }
 
+/** The response with X-MBX-USED-WEIGHT-1M replaced by `value`, or removed. */
+function withWeightHeader(res: ProxyResponse, value: string | undefined): ProxyResponse {
+  const headers = Object.fromEntries(
+    Object.entries(res.headers).filter(([name]) => name.toLowerCase() !== "x-mbx-used-weight-1m"),
+  );
+  return { ...res, headers: value === undefined ? headers : { ...headers, "x-mbx-used-weight-1m": value } };
+}
+
 export function faults(demo: { apiKey: string; apiSecret: string }): Fault[] {
   const secret = demo.apiSecret;
   return [
@@ -127,23 +135,13 @@ export function faults(demo: { apiKey: string; apiSecret: string }): Fault[] {
       name: "missing-weight-header",
       description: "X-MBX-USED-WEIGHT-1M left out of every answer",
       caughtBy: ["response_headers_conformance"],
-      response: (_req, res) => {
-        const headers = { ...res.headers };
-        for (const name of Object.keys(headers))
-          if (name.toLowerCase() === "x-mbx-used-weight-1m") delete headers[name];
-        return { ...res, headers };
-      },
+      response: (_req, res) => withWeightHeader(res, undefined),
     },
     {
       name: "weight-header-not-integer",
       description: 'X-MBX-USED-WEIGHT-1M written as a decimal ("12.5")',
       caughtBy: ["response_headers_conformance"],
-      response: (_req, res) => {
-        const headers = { ...res.headers };
-        for (const name of Object.keys(headers))
-          if (name.toLowerCase() === "x-mbx-used-weight-1m") headers[name] = "12.5";
-        return { ...res, headers };
-      },
+      response: (_req, res) => withWeightHeader(res, "12.5"),
     },
     {
       name: "error-without-code",

@@ -2,6 +2,7 @@
  * Sends requests for the checks, counts them against the budget, and runs the response-level
  * checks (not_a_server_error, status/content-type/schema/header conformance) on every answer.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { validateResponse } from "@marketapi/validators";
 import { ConnectionError, InterruptedError } from "./errors.js";
 import {
@@ -70,6 +71,8 @@ export interface CallOptions {
 
 const BODY_EXCERPT = 300;
 const MAX_CONSECUTIVE_TRANSPORT_ERRORS = 3;
+/** Longest Retry-After the run waits out; beyond it the run stops. */
+const MAX_RATE_LIMIT_PAUSE_S = 15;
 
 export function paramValue(params: ParamList, name: string): string | undefined {
   return params.find(([n]) => n === name)?.[1];
@@ -173,7 +176,34 @@ export class Session {
       return exchange;
     }
     if (options.responseChecks !== false) this.responseChecks(exchange);
+    if (!options.essential) await this.respectRateLimit(exchange);
     return exchange;
+  }
+
+  /**
+   * A 418 (IP banned) stops the run; a 429 pauses it for Retry-After when that is short, and
+   * stops it otherwise: sending on would get the tester's IP banned.
+   */
+  private async respectRateLimit(exchange: Exchange): Promise<void> {
+    const response = exchange.response!;
+    if (response.status !== 429 && response.status !== 418) return;
+    const retryAfter = Number(response.headers["retry-after"]);
+    const seconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+    if (response.status === 418) {
+      throw new ConnectionError(
+        `the server banned this IP (418${seconds !== undefined ? `, for ${seconds} s` : ""}); stopped`,
+      );
+    }
+    if (seconds === undefined || seconds > MAX_RATE_LIMIT_PAUSE_S) {
+      throw new ConnectionError(
+        `the server rate-limited the run (429, Retry-After ${seconds ?? "absent"}); stopped to avoid an IP ban (lower --max-requests)`,
+      );
+    }
+    await sleep(seconds * 1000, undefined, this.options.signal ? { signal: this.options.signal } : {}).catch(
+      () => {
+        throw new InterruptedError("interrupted");
+      },
+    );
   }
 
   /**

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { hmacHex, runContract } from "../src/index.js";
+import { hmacHex, reportText, runContract } from "../src/index.js";
 import { startReferenceServer } from "./support/server.js";
 
 const servers: Server[] = [];
@@ -92,6 +92,45 @@ describe("servers that are down, slow or not the API", () => {
         .flatMap((c) => c.failures)
         .filter((f) => /no answer within 300 ms/.test(f.message));
       expect(timeouts.length).toBeGreaterThan(0);
+    } finally {
+      await reference.close();
+    }
+  }, 30_000);
+
+  it("waits out a short 429 and stops on a long one (no IP ban)", async () => {
+    const reference = await startReferenceServer();
+    let limited = 0;
+    const makeLimiter = (retryAfter: string, times: number) =>
+      listen(async (req, res) => {
+        if (req.url?.startsWith("/api/v3/depth") && limited < times) {
+          limited += 1;
+          res.writeHead(429, {
+            "content-type": "application/json",
+            "retry-after": retryAfter,
+            "x-mbx-used-weight-1m": "9",
+          });
+          res.end('{"code":-1003,"msg":"Too much request weight used."}');
+          return;
+        }
+        const upstream = await fetch(`${reference.url}${req.url}`, {
+          method: req.method,
+          headers: { "x-mbx-apikey": String(req.headers["x-mbx-apikey"] ?? "") },
+        });
+        res.writeHead(upstream.status, {
+          "content-type": upstream.headers.get("content-type") ?? "",
+          "x-mbx-used-weight-1m": "1",
+        });
+        res.end(await upstream.text());
+      });
+    try {
+      const short = await runContract({ baseUrl: await makeLimiter("1", 1), maxRequests: 120 });
+      expect(short.exitCode, reportText(short, { color: false })).toBe(0);
+      limited = 0;
+      const long = await runContract({ baseUrl: await makeLimiter("120", 100), maxRequests: 120 });
+      expect(long.exitCode).toBe(2);
+      expect(long.error?.message).toMatch(
+        /rate-limited the run \(429, Retry-After 120\); stopped to avoid an IP ban/,
+      );
     } finally {
       await reference.close();
     }

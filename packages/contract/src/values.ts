@@ -113,7 +113,23 @@ export function exampleCases(op: OperationModel, ctx: ValueContext): ValueCase[]
   return cases;
 }
 
-/** Boundary phase: minimum and maximum of numbers, fewest and most items of arrays, every enum value. */
+const SIMPLE_PATTERN = /^\^\[([^\]]+)\]\{(\d+),(\d+)\}\$$/;
+
+/**
+ * The shortest and longest text a string schema allows, with a character it accepts: from
+ * minLength/maxLength, or from a pattern of the form ^[class]{m,n}$ (Symbol, ClientOrderId).
+ */
+export function lengthBounds(schema: SchemaNode): { min: number; max: number; char: string } | undefined {
+  const simple = schema.pattern ? SIMPLE_PATTERN.exec(schema.pattern) : null;
+  const min = schema.minLength ?? (simple ? Number(simple[2]) : undefined);
+  const max = schema.maxLength ?? (simple ? Number(simple[3]) : undefined);
+  if (min === undefined || max === undefined) return undefined;
+  const accepts = (text: string) => !schema.pattern || new RegExp(schema.pattern, "u").test(text);
+  const char = ["A", "a", "0", "x"].find((c) => accepts(c.repeat(Math.max(1, min))));
+  return char === undefined ? undefined : { min, max, char };
+}
+
+/** Boundary phase: minimum and maximum of numbers and text lengths, fewest and most items of arrays, every enum value. */
 export function boundaryCases(op: OperationModel, ctx: ValueContext): ValueCase[] {
   const base = requiredValues(op, ctx);
   const cases: ValueCase[] = [];
@@ -137,6 +153,10 @@ export function boundaryCases(op: OperationModel, ctx: ValueContext): ValueCase[
       if (max > min) add(param, ctx.symbols.slice(0, max));
     } else if (s.enum && !isSymbolParam(param)) {
       for (const value of s.enum) add(param, value);
+    } else if (type === "string") {
+      const bounds = lengthBounds(s);
+      if (bounds && bounds.min > 0) add(param, bounds.char.repeat(bounds.min));
+      if (bounds && bounds.max > bounds.min) add(param, bounds.char.repeat(bounds.max));
     }
   }
   return cases;
@@ -259,12 +279,11 @@ function invalidTexts(param: ParameterModel): Array<[string, string]> {
     out.push(["unknown enum value", "NOT_A_VALUE"]);
   } else if (s.format === "date-time") {
     out.push(["not a date-time", "yesterday"]);
-  } else if (s.pattern) {
-    out.push(["not matching the pattern", "bad value!"]);
-    if (s.maxLength !== undefined) out.push(["too long", "A".repeat(s.maxLength + 1)]);
   } else {
-    if (s.maxLength !== undefined) out.push(["too long", "a".repeat(s.maxLength + 1)]);
-    if ((s.minLength ?? 0) > 0) out.push(["empty", ""]);
+    if (s.pattern) out.push(["not matching the pattern", "bad value!"]);
+    const bounds = lengthBounds(s);
+    if (bounds) out.push(["too long", bounds.char.repeat(bounds.max + 1)]);
+    if (bounds && bounds.min > 0 && !s.pattern) out.push(["empty", ""]);
   }
   return out;
 }

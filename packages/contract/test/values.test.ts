@@ -38,10 +38,20 @@ describe("request values from the spec", () => {
 
   it("uses boundary values of limits and list sizes", () => {
     expect(labels(boundaryCases(model.operation("order_book")!, ctx))).toEqual([
+      "boundary: symbol=A",
+      "boundary: symbol=AAAAAAAAAAAAAAAAAAAA",
       "boundary: limit=1",
       "boundary: limit=5000",
     ]);
+    expect(labels(boundaryCases(model.operation("query_order")!, ctx))).toEqual(
+      expect.arrayContaining([
+        "boundary: origClientOrderId=A",
+        `boundary: origClientOrderId=${"A".repeat(36)}`,
+      ]),
+    );
     expect(labels(boundaryCases(model.operation("exchange_info")!, ctx))).toEqual([
+      "boundary: symbol=A",
+      "boundary: symbol=AAAAAAAAAAAAAAAAAAAA",
       'boundary: symbols=["BTCUSDT"]',
       'boundary: symbols=["BTCUSDT","ETHUSDT","ETHBTC"]',
     ]);
@@ -81,6 +91,7 @@ describe("request values from the spec", () => {
         'negative: limit="5001" (above maximum)',
         'negative: limit="abc" (wrong type)',
         'negative: symbol="bad value!" (not matching the pattern)',
+        `negative: symbol="${"A".repeat(21)}" (too long)`,
       ]),
     );
     const info = model.operation("exchange_info")!;

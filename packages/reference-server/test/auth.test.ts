@@ -188,62 +188,26 @@ describe("timestamp and recvWindow", () => {
 });
 
 describe("accounts are isolated", () => {
+  const call = (who: typeof ALICE, method: string, path: string, query: string) =>
+    sendSigned(server.url, { ...who, method, path, query });
+
   it("B can neither see, query nor cancel A's order", async () => {
-    const placed = await sendSigned(server.url, {
-      ...ALICE,
-      method: "POST",
-      path: "/api/v3/order",
-      query: `${restingBuy}&newClientOrderId=alice-1`,
-    });
+    const placed = await call(ALICE, "POST", "/api/v3/order", `${restingBuy}&newClientOrderId=alice-1`);
     expect(placed.status).toBe(200);
     const { orderId } = placed.json as { orderId: number };
 
-    const bobQuery = await sendSigned(server.url, {
-      ...BOB,
-      method: "GET",
-      path: "/api/v3/order",
-      query: `symbol=BTCUSDT&orderId=${orderId}`,
-    });
-    expect(bobQuery.json).toEqual({ code: -2013, msg: "Order does not exist." });
-    const byClientId = await sendSigned(server.url, {
-      ...BOB,
-      method: "GET",
-      path: "/api/v3/order",
-      query: "symbol=BTCUSDT&origClientOrderId=alice-1",
-    });
+    const byId = await call(BOB, "GET", "/api/v3/order", `symbol=BTCUSDT&orderId=${orderId}`);
+    expect(byId.json).toEqual({ code: -2013, msg: "Order does not exist." });
+    const byClientId = await call(BOB, "GET", "/api/v3/order", "symbol=BTCUSDT&origClientOrderId=alice-1");
     expect(byClientId.json).toMatchObject({ code: -2013 });
+    const cancel = await call(BOB, "DELETE", "/api/v3/order", `symbol=BTCUSDT&orderId=${orderId}`);
+    expect(cancel.json).toEqual({ code: -2011, msg: "Unknown order sent." });
+    const cancelAll = await call(BOB, "DELETE", "/api/v3/openOrders", "symbol=BTCUSDT");
+    expect(cancelAll.json).toMatchObject({ code: -2011 });
+    expect((await call(BOB, "GET", "/api/v3/openOrders", "symbol=BTCUSDT")).json).toEqual([]);
+    expect((await call(BOB, "GET", "/api/v3/allOrders", "symbol=BTCUSDT")).json).toEqual([]);
 
-    const bobCancel = await sendSigned(server.url, {
-      ...BOB,
-      method: "DELETE",
-      path: "/api/v3/order",
-      query: `symbol=BTCUSDT&orderId=${orderId}`,
-    });
-    expect(bobCancel.json).toEqual({ code: -2011, msg: "Unknown order sent." });
-    const bobCancelAll = await sendSigned(server.url, {
-      ...BOB,
-      method: "DELETE",
-      path: "/api/v3/openOrders",
-      query: "symbol=BTCUSDT",
-    });
-    expect(bobCancelAll.json).toMatchObject({ code: -2011 });
-
-    const bobOpen = await openOrders(BOB);
-    expect(bobOpen.json).toEqual([]);
-    const bobAll = await sendSigned(server.url, {
-      ...BOB,
-      method: "GET",
-      path: "/api/v3/allOrders",
-      query: "symbol=BTCUSDT",
-    });
-    expect(bobAll.json).toEqual([]);
-
-    const aliceQuery = await sendSigned(server.url, {
-      ...ALICE,
-      method: "GET",
-      path: "/api/v3/order",
-      query: `symbol=BTCUSDT&orderId=${orderId}`,
-    });
-    expect(aliceQuery.json).toMatchObject({ orderId, status: "NEW", clientOrderId: "alice-1" });
+    const own = await call(ALICE, "GET", "/api/v3/order", `symbol=BTCUSDT&orderId=${orderId}`);
+    expect(own.json).toMatchObject({ orderId, status: "NEW", clientOrderId: "alice-1" });
   });
 });

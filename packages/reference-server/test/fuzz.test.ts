@@ -6,7 +6,7 @@ import { connect } from "node:net";
 import { type ValidationResult, validateResponse } from "@marketapi/validators";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Logger, type RunningServer, startServer } from "../src/index.js";
+import { type Logger, ORDER_TYPES, type RunningServer, startServer } from "../src/index.js";
 import { hmac, isErrorBody, type RawRequest, type RawResponse, send } from "./support/http.js";
 
 const unexpected: unknown[] = [];
@@ -78,6 +78,8 @@ const SIGNED = new Set([
 ]);
 const ALL_NAMES = [...new Set(OPERATIONS.flatMap((o) => [...o[3], ...o[4]]))];
 
+const symbolName = fc.constantFrom("BTCUSDT", "ETHUSDT", "ETHBTC");
+
 /** Text that may appear raw in a request target: unreserved, sub-delims and stray `%`. */
 const rawChar = fc.constantFrom(..."ABCXYZabcxyz0189-._~!$'()*+,;=:@/?%[]\"{}|^`");
 
@@ -118,22 +120,14 @@ const decimal = fc.oneof(
 
 /** Plausible values per parameter, so that many requests get past validation into the engine. */
 const PLAUSIBLE: Record<string, fc.Arbitrary<string>> = {
-  symbol: fc.constantFrom("BTCUSDT", "ETHUSDT", "ETHBTC"),
+  symbol: symbolName,
   symbols: fc.constantFrom('["BTCUSDT"]', "%5B%22ETHUSDT%22%2C%22ETHBTC%22%5D", "[%22BTCUSDT%22]"),
   limit: fc.integer({ min: 1, max: 6000 }).map(String),
   fromId: fc.integer({ min: 0, max: 100 }).map(String),
   startTime: fc.constantFrom("2026-11-22T00:00:00Z", "1700000000000", "0"),
   endTime: fc.constantFrom("2026-11-23T00:00:00Z", "1900000000000", "1"),
   side: fc.constantFrom("BUY", "SELL"),
-  type: fc.constantFrom(
-    "LIMIT",
-    "MARKET",
-    "STOP_LOSS",
-    "STOP_LOSS_LIMIT",
-    "TAKE_PROFIT",
-    "TAKE_PROFIT_LIMIT",
-    "LIMIT_MAKER",
-  ),
+  type: fc.constantFrom(...ORDER_TYPES),
   timeInForce: fc.constantFrom("GTC", "IOC", "FOK"),
   quantity: decimal,
   quoteOrderQty: decimal,
@@ -262,17 +256,9 @@ const caseArbitrary: fc.Arbitrary<Case> = fc
 /** New orders with the parameters their type needs (sometimes one too many or too few), and cancels. */
 const orderParams = fc
   .record({
-    symbol: fc.constantFrom("BTCUSDT", "ETHUSDT", "ETHBTC"),
+    symbol: symbolName,
     side: fc.constantFrom("BUY", "SELL"),
-    type: fc.constantFrom(
-      "LIMIT",
-      "MARKET",
-      "STOP_LOSS",
-      "STOP_LOSS_LIMIT",
-      "TAKE_PROFIT",
-      "TAKE_PROFIT_LIMIT",
-      "LIMIT_MAKER",
-    ),
+    type: fc.constantFrom(...ORDER_TYPES),
     timeInForce: fc.constantFrom("GTC", "IOC", "FOK"),
     offset: fc.double({ min: -0.02, max: 0.02, noNaN: true }),
     notional: fc.constantFrom(1, 6, 20, 150, 5000, 2_000_000),
@@ -321,29 +307,25 @@ const orderCase: fc.Arbitrary<Case> = fc
         params,
       })),
     },
-    fc
-      .tuple(fc.constantFrom("BTCUSDT", "ETHUSDT", "ETHBTC"), fc.integer({ min: 300, max: 900 }))
-      .map(([symbol, id]) => ({
-        operationId: "cancel_order",
-        method: "DELETE",
-        path: "/api/v3/order",
-        params: `symbol=${symbol}&orderId=${id}`,
-      })),
-    fc
-      .tuple(fc.constantFrom("BTCUSDT", "ETHUSDT", "ETHBTC"), fc.integer({ min: 300, max: 900 }))
-      .map(([symbol, id]) => ({
-        operationId: "query_order",
-        method: "GET",
-        path: "/api/v3/order",
-        params: `symbol=${symbol}&orderId=${id}`,
-      })),
-    fc.constantFrom("BTCUSDT", "ETHUSDT", "ETHBTC").map((symbol) => ({
+    fc.tuple(symbolName, fc.integer({ min: 300, max: 900 })).map(([symbol, id]) => ({
+      operationId: "cancel_order",
+      method: "DELETE",
+      path: "/api/v3/order",
+      params: `symbol=${symbol}&orderId=${id}`,
+    })),
+    fc.tuple(symbolName, fc.integer({ min: 300, max: 900 })).map(([symbol, id]) => ({
+      operationId: "query_order",
+      method: "GET",
+      path: "/api/v3/order",
+      params: `symbol=${symbol}&orderId=${id}`,
+    })),
+    symbolName.map((symbol) => ({
       operationId: "all_orders",
       method: "GET",
       path: "/api/v3/allOrders",
       params: `symbol=${symbol}&limit=20`,
     })),
-    fc.constantFrom("BTCUSDT", "ETHUSDT", "ETHBTC").map((symbol) => ({
+    symbolName.map((symbol) => ({
       operationId: "cancel_all_orders",
       method: "DELETE",
       path: "/api/v3/openOrders",

@@ -1,7 +1,10 @@
 /**
  * Errors of the HTTP layer, answered as `{ code, msg }` with an HTTP status, like the engine's
- * ExchangeError. Codes and messages follow the Binance spot error list.
+ * ExchangeError (whose factories, such as mandatoryMissing or illegalChars, the HTTP layer reuses).
+ * Codes and messages follow the Binance spot error list.
  */
+import type { ExchangeError } from "../engine/errors.js";
+
 export class ApiError extends Error {
   readonly code: number;
   readonly msg: string;
@@ -19,13 +22,10 @@ export class ApiError extends Error {
   }
 }
 
+/** Either kind of error the API answers with `{ code, msg }`. */
+export type ApiFault = ApiError | ExchangeError;
+
 export const UNKNOWN_ERROR_MSG = "An unknown error occurred while processing the request.";
-
-export const mandatoryParam = (name: string): ApiError =>
-  new ApiError(-1102, `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`);
-
-export const illegalParam = (name: string, legalRange: string): ApiError =>
-  new ApiError(-1100, `Illegal characters found in parameter '${name}'; legal range is '${legalRange}'.`);
 
 export const illegalParamValue = (name: string, expected: string): ApiError =>
   new ApiError(-1100, `Illegal characters found in parameter '${name}'; ${expected}.`);
@@ -41,14 +41,6 @@ export const unreadParams = (read: number, sent: number): ApiError =>
     -1104,
     `Not all sent parameters were read; read '${read}' parameter(s) but was sent '${sent}'.`,
   );
-
-export const paramNotRequired = (name: string): ApiError =>
-  new ApiError(-1106, `Parameter '${name}' sent when not required.`);
-
-export const badCombination = (): ApiError =>
-  new ApiError(-1128, "Combination of optional parameters invalid.");
-
-export const invalidSymbol = (): ApiError => new ApiError(-1121, "Invalid symbol.");
 
 export const apiKeyFormatInvalid = (): ApiError => new ApiError(-2014, "API-key format invalid.", 401);
 

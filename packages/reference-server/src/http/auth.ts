@@ -4,12 +4,11 @@
  * receive window for `trade` and `user_data` (`x-signing`).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { illegalChars, mandatoryMissing } from "../engine/errors.js";
 import {
   apiKeyFormatInvalid,
   apiKeyRejected,
-  illegalParam,
   invalidSignature,
-  mandatoryParam,
   recvWindowTooLarge,
   timestampAhead,
   timestampOutsideWindow,
@@ -73,9 +72,9 @@ function knownKey(keys: KeyRing, header: string | undefined): Credential {
 function checkSignedRequest(signing: SigningRule, credential: Credential, input: AuthInput): void {
   const { values, signedPayload } = input.params;
   const signature = values.get(signing.signatureParam);
-  if (signature === undefined) throw mandatoryParam(signing.signatureParam);
+  if (signature === undefined) throw mandatoryMissing(signing.signatureParam);
   const timestamp = integerParam(values.get(signing.timestampParam), signing.timestampParam);
-  if (timestamp === undefined) throw mandatoryParam(signing.timestampParam);
+  if (timestamp === undefined) throw mandatoryMissing(signing.timestampParam);
   const recvWindow = receiveWindow(signing, values.get(signing.recvWindowParam));
   if (!signatureMatches(credential.apiSecret, signedPayload, signature)) throw invalidSignature();
   if (timestamp >= input.now + MAX_AHEAD_MS) throw timestampAhead();
@@ -85,14 +84,14 @@ function checkSignedRequest(signing: SigningRule, credential: Credential, input:
 function receiveWindow(signing: SigningRule, text: string | undefined): number {
   const value = integerParam(text, signing.recvWindowParam);
   if (value === undefined) return signing.defaultRecvWindow;
-  if (value < 1) throw illegalParam(signing.recvWindowParam, `1..${signing.maxRecvWindow}`);
+  if (value < 1) throw illegalChars(signing.recvWindowParam, `1..${signing.maxRecvWindow}`);
   if (value > signing.maxRecvWindow) throw recvWindowTooLarge(signing.maxRecvWindow);
   return value;
 }
 
 function integerParam(text: string | undefined, name: string): number | undefined {
   if (text === undefined) return undefined;
-  if (!INTEGER.test(text)) throw illegalParam(name, INTEGER_PATTERN);
+  if (!INTEGER.test(text)) throw illegalChars(name, INTEGER_PATTERN);
   return Number(text);
 }
 

@@ -2,9 +2,11 @@
  * One handler per operationId: reads the checked parameters, calls the exchange, returns the
  * wire body (an object, or JsonText when the body was serialized ahead, e.g. from a cache).
  */
+
+import { badCombination, invalidSymbol } from "../engine/errors.js";
 import type { Exchange, NewOrderRespType } from "../engine/index.js";
 import { shapeNewOrderResponse } from "../engine/index.js";
-import { ApiError, badCombination, illegalParamValue, invalidSymbol } from "./apiError.js";
+import { ApiError, illegalParamValue } from "./apiError.js";
 import type { RateLimiter } from "./rateLimits.js";
 import type { CheckedParams } from "./validation.js";
 

@@ -4,15 +4,13 @@
  */
 import { parseRequest, type ValidationError } from "@marketapi/validators";
 import {
-  ApiError,
   badCombination,
-  duplicateParam,
-  illegalParam,
-  illegalParamValue,
-  mandatoryParam,
-  paramNotRequired,
-  unreadParams,
-} from "./apiError.js";
+  illegalChars,
+  mandatoryMissing,
+  notRequired,
+  oneOfMissing,
+} from "../engine/errors.js";
+import { ApiError, type ApiFault, duplicateParam, illegalParamValue, unreadParams } from "./apiError.js";
 import type { OperationSpec } from "./operations.js";
 import type { RequestParams } from "./params.js";
 
@@ -40,7 +38,7 @@ export function toApiError(
   operation: OperationSpec,
   params: RequestParams,
   errors: readonly ValidationError[],
-): ApiError {
+): ApiFault {
   const first = [...errors].sort((a, b) => rank(a) - rank(b))[0];
   if (!first) return new ApiError(-1100, "Illegal characters found in a parameter.");
   const name = parameterOf(first.path);
@@ -61,7 +59,7 @@ export function toApiError(
       return invalidEnum(operation, name, first);
     case "json":
       return name === "symbols"
-        ? illegalParam(name, SYMBOLS_PATTERN)
+        ? illegalChars(name, SYMBOLS_PATTERN)
         : new ApiError(-1135, invalidJson(name));
     case "uniqueItems":
       return new ApiError(-1151, "Symbol is present multiple times in the list.");
@@ -70,20 +68,20 @@ export function toApiError(
   }
 }
 
-function missing(error: ValidationError): ApiError {
+function missing(error: ValidationError): ApiFault {
   const names = namesIn(error.message);
   const [first, second] = names;
   if (names.length === 2 && first !== undefined && second !== undefined) {
-    return new ApiError(-1102, `Param '${first}' or '${second}' must be sent, but both were empty/null!`);
+    return oneOfMissing(first, second);
   }
-  return mandatoryParam(first ?? parameterOf(error.path));
+  return mandatoryMissing(first ?? parameterOf(error.path));
 }
 
-function orderTypeRule(error: ValidationError, name: string): ApiError {
+function orderTypeRule(error: ValidationError, name: string): ApiFault {
   if (error.message.includes(" is required")) return missing(error);
   if (error.message.includes("cannot be given together")) return badCombination();
   if (name === "timeInForce") return new ApiError(-1114, "TimeInForce parameter sent when not required.");
-  return paramNotRequired(name);
+  return notRequired(name);
 }
 
 const ENUM_ERRORS: Readonly<Record<string, [number, string]>> = {
@@ -92,15 +90,15 @@ const ENUM_ERRORS: Readonly<Record<string, [number, string]>> = {
   timeInForce: [-1115, "Invalid timeInForce."],
 };
 
-function invalidEnum(operation: OperationSpec, name: string, error: ValidationError): ApiError {
+function invalidEnum(operation: OperationSpec, name: string, error: ValidationError): ApiFault {
   const known = operation.id === "new_order" ? ENUM_ERRORS[name] : undefined;
   return known ? new ApiError(known[0], known[1]) : illegal(operation, name, error);
 }
 
-function illegal(operation: OperationSpec, name: string, error: ValidationError): ApiError {
-  if (name === "symbols") return illegalParam(name, SYMBOLS_PATTERN);
+function illegal(operation: OperationSpec, name: string, error: ValidationError): ApiFault {
+  if (name === "symbols") return illegalChars(name, SYMBOLS_PATTERN);
   const pattern = operation.patterns.get(name);
-  if (pattern !== undefined) return illegalParam(name, pattern);
+  if (pattern !== undefined) return illegalChars(name, pattern);
   return illegalParamValue(name, withoutPath(error));
 }
 

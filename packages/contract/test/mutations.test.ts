@@ -1,13 +1,11 @@
+import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportText } from "../src/report/text.js";
 import { faults } from "./support/faults.js";
 import { type MutationOutcome, runAgainstFault } from "./support/mutation.js";
-import { startReferenceServer } from "./support/server.js";
 
-// The demo credentials are needed to build the faults that re-sign requests.
-const probe = await startReferenceServer();
-const catalog = faults(probe.credentials);
-await probe.close();
+// The demo credentials sign the requests of the faults that re-sign.
+const catalog = faults(DEMO_CREDENTIALS);
 
 const outcomes: MutationOutcome[] = [];
 

@@ -12,3 +12,18 @@ export class ConnectionError extends Error {
 export class InterruptedError extends Error {
   override name = "InterruptedError";
 }
+
+/** Stops the current pass over an operation; the reason becomes the skip reason. */
+export class PassStopped extends Error {
+  override name = "PassStopped";
+}
+
+/** The run's request budget (--max-requests) is used up. */
+export class BudgetExhausted extends PassStopped {
+  override name = "BudgetExhausted";
+}
+
+/** One operation stopped answering while the server still answers others. */
+export class OperationUnresponsive extends PassStopped {
+  override name = "OperationUnresponsive";
+}

@@ -4,7 +4,10 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { validateResponse } from "@marketapi/validators";
-import { ConnectionError, InterruptedError } from "./errors.js";
+import { BudgetExhausted, ConnectionError, InterruptedError, OperationUnresponsive } from "./errors.js";
+
+export { BudgetExhausted, OperationUnresponsive, PassStopped } from "./errors.js";
+
 import {
   type BuildContext,
   buildRequest,
@@ -32,21 +35,6 @@ export interface Exchange {
   response?: HttpResponse;
   error?: TransportError;
   durationMs: number;
-}
-
-/** Stops the current pass over an operation; the reason becomes the skip reason. */
-export class PassStopped extends Error {
-  override name = "PassStopped";
-}
-
-/** The run's request budget (--max-requests) is used up. */
-export class BudgetExhausted extends PassStopped {
-  override name = "BudgetExhausted";
-}
-
-/** One operation stopped answering while the server still answers others. */
-export class OperationUnresponsive extends PassStopped {
-  override name = "OperationUnresponsive";
 }
 
 export interface SessionOptions {

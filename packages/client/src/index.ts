@@ -2,8 +2,11 @@
  * @marketapi/client: the typed fetch client of the spot trading API. `createSpotClient` returns an
  * openapi-fetch client with one method per operationId; requests follow the spec's wire rules and
  * are authenticated and signed per operation. Types are generated from the spec (src/generated).
+ * `createApiClient` is the same runtime over any generated API, such as the output of
+ * `marketapi-codegen --client` for a fork of the spec in a consumer's repository.
  */
 
+export { type SpotApiTypes, spotApi } from "./generated/client.gen.js";
 export type {
   NoParameters,
   OperationData,
@@ -14,14 +17,20 @@ export type {
 export { type OperationId, operationTable } from "./generated/operations.gen.js";
 export type * from "./generated/spot-api.gen.js";
 export {
+  type ApiClient,
+  type ApiClientOptions,
+  type ApiDefinition,
+  type ApiTypes,
   type CallOptions,
-  createSpotClient,
+  createApiClient,
+  type MethodsOf,
+  type OperationTable,
+  type OperationWire,
   type ResponseCheck,
-  type SpotClient,
-  type SpotClientOptions,
   type Succeeded,
   type ThrowingMethods,
-} from "./runtime/create-spot-client.js";
+} from "./runtime/create-api-client.js";
+export { createSpotClient, type SpotClient, type SpotClientOptions } from "./runtime/create-spot-client.js";
 export { MissingCredentialsError } from "./runtime/missing-credentials-error.js";
 export { type RateLimits, rateLimitsOf } from "./runtime/rate-limits.js";
 export { ResponseValidationError } from "./runtime/response-validation-error.js";

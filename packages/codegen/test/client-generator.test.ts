@@ -25,8 +25,13 @@ async function generate(model: SpecModel): Promise<Record<string, string>> {
 const full = await generate(repoSpec);
 
 describe("files", () => {
-  it("emits the types, the operation table and the methods, each with the generated-file header", () => {
-    expect(Object.keys(full)).toEqual(["spot-api.gen.ts", "operations.gen.ts", "methods.gen.ts"]);
+  it("emits the types, the operation table, the methods and their binding, each with the header", () => {
+    expect(Object.keys(full)).toEqual([
+      "spot-api.gen.ts",
+      "operations.gen.ts",
+      "methods.gen.ts",
+      "client.gen.ts",
+    ]);
     for (const contents of Object.values(full)) {
       expect(contents.split("\n").slice(0, 2)).toEqual([
         `// ${GENERATED_MARKER} ${CODEGEN_VERSION} (client) from @marketapi/spec.`,
@@ -118,7 +123,7 @@ describe("emitted TypeScript", () => {
   const root = new URL("../../../", import.meta.url).pathname;
 
   it("is formatted as Biome formats it (the hand-written emitters)", () => {
-    for (const path of [CLIENT_FILES.operations, CLIENT_FILES.methods]) {
+    for (const path of [CLIENT_FILES.operations, CLIENT_FILES.methods, CLIENT_FILES.api]) {
       const formatted = execFileSync(
         join(root, "node_modules/.bin/biome"),
         ["format", `--stdin-file-path=packages/codegen/src/${path}`],

@@ -1,12 +1,4 @@
 import createClient, { type Client, type HeadersOptions } from "openapi-fetch";
-import {
-  createOperationMethods,
-  type OperationCaller,
-  type OperationResult,
-  type SpotApiMethods,
-} from "../generated/methods.gen.js";
-import { type OperationId, operationTable } from "../generated/operations.gen.js";
-import type { paths } from "../generated/spot-api.gen.js";
 import { deferredTransport, type FetchFunction, REAL_REQUEST } from "./deferred-request.js";
 import { MissingCredentialsError } from "./missing-credentials-error.js";
 import { ResponseValidationError } from "./response-validation-error.js";
@@ -14,13 +6,51 @@ import { createSigner } from "./sign-payload.js";
 import { SpotApiError } from "./spot-api-error.js";
 import { encodeParams, formatDecimal, joinParams } from "./wire-encoding.js";
 
+/** How one operation travels on the wire: an entry of a generated `operations.gen.ts`. */
+export interface OperationWire {
+  readonly method: string;
+  readonly path: string;
+  /** The operation's `x-auth-class`. */
+  readonly authClass: "none" | "market_data" | "trade" | "user_data";
+  readonly queryParameters: readonly string[];
+  readonly jsonEncoded: readonly string[];
+  readonly acceptsFormBody: boolean;
+}
+
+/** A generated `operationTable`: the wire facts of each operation, by operationId. */
+export type OperationTable = Readonly<Record<string, OperationWire>>;
+
+/** The types a generated `client.gen.ts` declares (`SpotApiTypes`): paths, and methods for any options. */
+export interface ApiTypes {
+  readonly paths: {};
+  readonly options: unknown;
+  readonly methods: unknown;
+}
+
+/**
+ * A generated API as `client.gen.ts` of a `marketapi-codegen --client` run exports it (`spotApi`):
+ * the operation table and the method binder, plus its types (never set at run time).
+ */
+export interface ApiDefinition<
+  Table extends OperationTable = OperationTable,
+  Types extends ApiTypes = ApiTypes,
+> {
+  readonly operationTable: Table;
+  readonly createOperationMethods: (call: never) => unknown;
+  readonly types?: Types;
+}
+
+/** The per-operation methods of an API, with this runtime's per-call options. */
+export type MethodsOf<Types extends ApiTypes> = (Types & { readonly options: CallOptions })["methods"];
+
 /** What a `validateResponse` hook answers (the shape `@marketapi/validators` returns). */
 export interface ResponseCheck {
   valid: boolean;
   errors?: unknown;
 }
 
-export interface SpotClientOptions {
+/** The options of `createApiClient`; `Id` is the API's operationIds. */
+export interface ApiClientOptions<Id extends string = string> {
   /** Base address of the API, such as `https://api.binance.com` or `http://127.0.0.1:8080`. */
   baseUrl: string;
   /** API key, sent as `X-MBX-APIKEY` by `market_data`, `trade` and `user_data` operations. */
@@ -50,11 +80,7 @@ export interface SpotClientOptions {
    * Checks every answer before it is returned, for example `validateResponse` from
    * `@marketapi/validators`; an answer it rejects throws a `ResponseValidationError`.
    */
-  validateResponse?(
-    operationId: OperationId,
-    status: number,
-    body: unknown,
-  ): ResponseCheck | Promise<ResponseCheck>;
+  validateResponse?(operationId: Id, status: number, body: unknown): ResponseCheck | Promise<ResponseCheck>;
 }
 
 /** Per-call options of the per-operation methods (path-based calls take openapi-fetch's options plus `recvWindow`). */
@@ -76,11 +102,13 @@ export type ThrowingMethods<M> = {
 };
 
 /**
- * The openapi-fetch client of the spot API (`GET`, `POST`, `DELETE`… by path) plus one method per
+ * The openapi-fetch client of an API (`GET`, `POST`, `DELETE`… by path) plus one method per
  * operationId. Both apply the spec's wire rules and authentication.
  */
-export type SpotClient<Mode extends "result" | "throw" = "result"> = Client<paths> &
-  (Mode extends "throw" ? ThrowingMethods<SpotApiMethods<CallOptions>> : SpotApiMethods<CallOptions>);
+export type ApiClient<Types extends ApiTypes, Mode extends "result" | "throw" = "result"> = Client<
+  Types["paths"]
+> &
+  (Mode extends "throw" ? ThrowingMethods<MethodsOf<Types>> : MethodsOf<Types>);
 
 interface RawResult {
   data?: unknown;
@@ -113,21 +141,34 @@ function withRealRequest(init: Record<string | symbol, unknown>): Record<string 
 const FORM = "application/x-www-form-urlencoded";
 const passThrough = (body: unknown) => body;
 
+/** Sends one operation; a generated `createOperationMethods` binds it to every operationId. */
+type Caller = (operationId: string, params: unknown, options: CallOptions | undefined) => Promise<unknown>;
+
 /**
- * Creates the client. Authentication follows each operation's `x-auth-class`: nothing for `none`;
+ * Creates the client of a generated API: `createApiClient(spotApi, { baseUrl })` with `spotApi`
+ * from the `client.gen.ts` that `marketapi-codegen --client` wrote. Authentication follows each operation's `x-auth-class`: nothing for `none`;
  * the `X-MBX-APIKEY` header for `market_data`; the header plus `recvWindow`, `timestamp` and an
  * HMAC-SHA256 `signature` (computed over the exact bytes sent, appended last) for `trade` and
  * `user_data`. An operation whose credentials are missing throws `MissingCredentialsError` before
  * anything is sent.
  */
-export function createSpotClient(options: SpotClientOptions & { throwOnError: true }): SpotClient<"throw">;
-export function createSpotClient(options: SpotClientOptions): SpotClient;
-export function createSpotClient(options: SpotClientOptions): SpotClient<"result" | "throw"> {
+export function createApiClient<Table extends OperationTable, Types extends ApiTypes>(
+  api: ApiDefinition<Table, Types>,
+  options: ApiClientOptions<keyof Table & string> & { throwOnError: true },
+): ApiClient<Types, "throw">;
+export function createApiClient<Table extends OperationTable, Types extends ApiTypes>(
+  api: ApiDefinition<Table, Types>,
+  options: ApiClientOptions<keyof Table & string>,
+): ApiClient<Types>;
+export function createApiClient(
+  api: ApiDefinition,
+  options: ApiClientOptions,
+): ApiClient<ApiTypes, "result" | "throw"> {
   const { apiKey, recvWindow, paramsIn = "query", now = Date.now, throwOnError, validateResponse } = options;
-  if (typeof options.baseUrl !== "string") throw new TypeError("createSpotClient: baseUrl must be a string");
+  if (typeof options.baseUrl !== "string") throw new TypeError("createApiClient: baseUrl must be a string");
   if (recvWindow !== undefined && !(recvWindow > 0 && recvWindow <= 60000)) {
     throw new RangeError(
-      `createSpotClient: recvWindow must be within 1..60000 milliseconds, got ${recvWindow}`,
+      `createApiClient: recvWindow must be within 1..60000 milliseconds, got ${recvWindow}`,
     );
   }
   const baseUrl = options.baseUrl.replace(/\/$/, "");
@@ -137,15 +178,14 @@ export function createSpotClient(options: SpotClientOptions): SpotClient<"result
     () => options.fetch ?? globalThis.fetch,
     () => middlewareInUse,
   );
-  const base = createClient<paths>({ baseUrl, headers: options.headers, ...transport });
+  const base = createClient<{}>({ baseUrl, headers: options.headers, ...transport });
   const untyped = base as unknown as UntypedClient;
-  const routes = new Map<string, OperationId>();
-  for (const id of Object.keys(operationTable) as OperationId[]) {
-    routes.set(`${operationTable[id].method} ${operationTable[id].path}`, id);
-  }
+  const table: OperationTable = api.operationTable;
+  const routes = new Map<string, string>();
+  for (const id of Object.keys(table)) routes.set(`${table[id]!.method} ${table[id]!.path}`, id);
 
-  async function send(id: OperationId, query: Params | undefined, body: Params | undefined, init?: RawInit) {
-    const op = operationTable[id];
+  async function send(id: string, query: Params | undefined, body: Params | undefined, init?: RawInit) {
+    const op = table[id]!;
     const signed = op.authClass === "trade" || op.authClass === "user_data";
     const header: Record<string, string> = {};
     if (op.authClass !== "none") {
@@ -206,17 +246,11 @@ export function createSpotClient(options: SpotClientOptions): SpotClient<"result
     return send(id, init?.params?.query, init?.body as Params | undefined, init);
   }
 
-  // `send` returns openapi-fetch's result for the operation's path and method, which is what
-  // OperationResult<K> describes.
-  const call: OperationCaller<CallOptions> = <K extends OperationId>(
-    id: K,
-    params: unknown,
-    callOptions: CallOptions | undefined,
-  ) =>
-    send(id, params as Params | undefined, undefined, callOptions as RawInit | undefined) as Promise<
-      OperationResult<K>
-    >;
-  const methods = createOperationMethods(call);
+  // `send` returns openapi-fetch's result for the operation's path and method, which is what the
+  // generated methods' OperationResult<K> describes.
+  const call: Caller = (id, params, callOptions) =>
+    send(id, params as Params | undefined, undefined, callOptions as RawInit | undefined);
+  const methods = (api.createOperationMethods as (call: Caller) => object)(call);
   const client = {
     ...base,
     use: (...middleware: Parameters<typeof base.use>) => {
@@ -232,5 +266,5 @@ export function createSpotClient(options: SpotClientOptions): SpotClient<"result
     PATCH: (path: string, init?: RawInit) => route("PATCH", path, init),
     ...methods,
   };
-  return client as unknown as SpotClient<"result" | "throw">;
+  return client as unknown as ApiClient<ApiTypes, "result" | "throw">;
 }

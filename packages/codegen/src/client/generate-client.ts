@@ -1,6 +1,7 @@
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
 import type { SpecModel } from "../spec/operation-model.js";
 import { describeValue, SpecError } from "../spec/spec-error.js";
+import { renderApiDefinition } from "./api-definition.js";
 import { subsetDocument } from "./document-subset.js";
 import { exposeJsonParameterSchemas } from "./json-parameters.js";
 import { renderTypes } from "./openapi-typescript-adapter.js";
@@ -12,25 +13,38 @@ export const CLIENT_FILES = {
   types: "spot-api.gen.ts",
   operations: "operations.gen.ts",
   methods: "methods.gen.ts",
+  api: "client.gen.ts",
 } as const;
 
 /**
  * Generates the typed client from a checked spec model: the openapi-typescript types
  * (`spot-api.gen.ts`), the run-time operation table (`operations.gen.ts`) and one typed method
- * per operationId (`methods.gen.ts`). Only the model's operations are emitted. Pure: reads and
- * writes nothing, and the same model always gives the same bytes.
+ * per operationId (`methods.gen.ts`), and the three bound into one value for the client runtime
+ * (`client.gen.ts`, which `createApiClient` of @marketapi/client takes). Only the model's
+ * operations are emitted. Pure: reads and writes nothing, and the same model always gives the
+ * same bytes.
  */
 export async function generateClient(model: SpecModel, context: GeneratorContext): Promise<GeneratedFile[]> {
   checkMethodNames(model);
   const header = fileHeader("client", model.source, context);
   const document = subsetDocument(model);
   exposeJsonParameterSchemas(document);
-  const typesModule = `./${CLIENT_FILES.types.replace(/\.ts$/, ".js")}`;
+  const modules = {
+    types: moduleSpecifier(CLIENT_FILES.types),
+    operations: moduleSpecifier(CLIENT_FILES.operations),
+    methods: moduleSpecifier(CLIENT_FILES.methods),
+  };
   return [
     { path: CLIENT_FILES.types, contents: `${header}\n${await renderTypes(document)}` },
     { path: CLIENT_FILES.operations, contents: `${header}\n${renderOperationTable(model)}` },
-    { path: CLIENT_FILES.methods, contents: `${header}\n${renderOperationMethods(model, typesModule)}` },
+    { path: CLIENT_FILES.methods, contents: `${header}\n${renderOperationMethods(model, modules.types)}` },
+    { path: CLIENT_FILES.api, contents: `${header}\n${renderApiDefinition(modules)}` },
   ];
+}
+
+/** How one generated file imports another: "./spot-api.gen.js" (NodeNext resolution). */
+function moduleSpecifier(file: string): string {
+  return `./${file.replace(/\.ts$/, ".js")}`;
 }
 
 // The per-operation methods sit next to openapi-fetch's own members on the client object.

@@ -1,0 +1,39 @@
+import { stringLiteral } from "./typescript-source.js";
+
+/**
+ * The body of client.gen.ts: the generated API as one value for `createApiClient` of
+ * @marketapi/client. `spotApi` holds what the runtime reads (the operation table and the method
+ * binder); `SpotApiTypes` carries the types (the `paths` for openapi-fetch's path-based calls and
+ * the methods for whatever per-call options type the runtime supplies). The file imports nothing
+ * outside the generated folder, so the same output serves @marketapi/client itself and a
+ * consumer's repository.
+ */
+export function renderApiDefinition(modules: { types: string; operations: string; methods: string }): string {
+  return [
+    `import { createOperationMethods, type SpotApiMethods } from ${stringLiteral(modules.methods)};`,
+    `import { operationTable } from ${stringLiteral(modules.operations)};`,
+    `import type { paths } from ${stringLiteral(modules.types)};`,
+    "",
+    "/**",
+    " * The types of this API, for `createApiClient` of @marketapi/client: the paths, and the methods",
+    " * for any type of per-call options (the runtime supplies its own as `options`). Types only.",
+    " */",
+    "export interface SpotApiTypes {",
+    "  readonly paths: paths;",
+    "  readonly options: unknown;",
+    '  readonly methods: SpotApiMethods<this["options"]>;',
+    "}",
+    "",
+    "/**",
+    " * This API as `createApiClient` of @marketapi/client takes it:",
+    " * `createApiClient(spotApi, { baseUrl, apiKey, apiSecret })`.",
+    " */",
+    "export const spotApi: {",
+    "  readonly operationTable: typeof operationTable;",
+    "  readonly createOperationMethods: typeof createOperationMethods;",
+    "  /** Types only: never set at run time. */",
+    "  readonly types?: SpotApiTypes;",
+    "} = { operationTable, createOperationMethods };",
+    "",
+  ].join("\n");
+}

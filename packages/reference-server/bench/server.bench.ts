@@ -11,12 +11,15 @@
 //   checks every signature and timestamp. Orders/s counts 2xx answers.
 //
 // Each server runs in its own process (one Node thread: one core for the server's JavaScript);
-// autocannon runs in this process. Everything is stopped at the end, also on failure.
+// autocannon runs in this process. On a small shared host the load generator, not the server, is
+// often the limit, so the CPU time each server process spent per answered request (from
+// /proc/PID/stat, Linux) is shown too: it does not depend on how fast the requests came.
+// Everything is stopped at the end, also on failure.
 // Run: npm run bench (in packages/reference-server). BENCH_DURATION (s), BENCH_RUNS,
 // BENCH_CONNECTIONS change the sizes.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -85,7 +88,22 @@ async function waitUntilServing(url: string, child: ChildProcess, name: string):
   throw new Error(`${name} did not start within 90 s`);
 }
 
-async function startReferenceServer(): Promise<string> {
+interface Target {
+  url: string;
+  pid: number | undefined;
+}
+
+/** CPU time (user + system) a process has used so far, in ms; undefined where /proc is missing. */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function startReferenceServer(): Promise<Target> {
   const port = await freePort();
   const config = join(scratch, "bench-config.json");
   writeFileSync(
@@ -112,34 +130,41 @@ async function startReferenceServer(): Promise<string> {
   const child = start(process.execPath, args);
   const url = `http://${HOST}:${port}`;
   await waitUntilServing(url, child, "reference server");
-  return url;
+  return { url, pid: child.pid };
 }
 
-async function startPrism(): Promise<string> {
+async function startPrism(): Promise<Target> {
   const port = await freePort();
   const prism = join(repoRoot, "node_modules/.bin/prism");
   const child = start(prism, ["mock", "-h", HOST, "-p", String(port), "-v", "warn", openapiJsonPath]);
   const url = `http://${HOST}:${port}`;
   await waitUntilServing(url, child, "Prism");
-  return url;
+  return { url, pid: child.pid };
 }
 
 interface Measured {
   reqPerSec: number;
   p50: number;
   p99: number;
-  ok: number;
   failed: number;
+  /** Server CPU time per answered request, in µs (NaN without /proc). */
+  cpuUs: number;
 }
 
-async function measure(options: AutocannonOptions): Promise<Measured> {
+async function measure(target: Target, options: AutocannonOptions): Promise<Measured> {
+  const cpuBefore = cpuMs(target.pid);
   const result = await autocannon(options);
+  const cpuAfter = cpuMs(target.pid);
+  const answered = result["2xx"] + result.non2xx;
   return {
     reqPerSec: result["2xx"] / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    ok: result["2xx"],
     failed: result.non2xx + result.errors + result.timeouts,
+    cpuUs:
+      cpuBefore === undefined || cpuAfter === undefined
+        ? Number.NaN
+        : ((cpuAfter - cpuBefore) * 1000) / answered,
   };
 }
 
@@ -153,25 +178,30 @@ function median(values: number[]): number {
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
-async function compareGet(path: string, ours: string, prism: string): Promise<string[]> {
-  const get = (base: string, duration: number) =>
-    measure({ url: `${base}${path}`, connections: CONNECTIONS, duration });
+async function compareGet(path: string, ours: Target, prism: Target): Promise<string[]> {
+  const get = (target: Target, duration: number) =>
+    measure(target, { url: `${target.url}${path}`, connections: CONNECTIONS, duration });
   await get(ours, 2);
   await get(prism, 2);
   const rows: string[] = [];
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
   for (let run = 1; run <= RUNS; run += 1) {
     const first = run % 2 ? ours : prism;
     const a = await get(first, DURATION);
     const b = await get(first === ours ? prism : ours, DURATION);
     const [o, p] = first === ours ? [a, b] : [b, a];
     ratios.push(o.reqPerSec / p.reqPerSec);
+    cpuRatios.push(p.cpuUs / o.cpuUs);
     rows.push(
-      `| \`GET ${path}\` | ${run} | ${fmt(o.reqPerSec)} | ${o.p50} / ${o.p99} | ${fmt(p.reqPerSec)} | ` +
-        `${p.p50} / ${p.p99} | ${(o.reqPerSec / p.reqPerSec).toFixed(1)}× | ${o.failed + p.failed} |`,
+      `| \`GET ${path}\` | ${run} | ${fmt(o.reqPerSec)} | ${o.p50} / ${o.p99} | ${o.cpuUs.toFixed(1)} | ` +
+        `${fmt(p.reqPerSec)} | ${p.p50} / ${p.p99} | ${p.cpuUs.toFixed(0)} | ` +
+        `${(o.reqPerSec / p.reqPerSec).toFixed(1)}× | ${(p.cpuUs / o.cpuUs).toFixed(1)}× | ${o.failed + p.failed} |`,
     );
   }
-  rows.push(`| \`GET ${path}\` | median | | | | | **${median(ratios).toFixed(1)}×** | |`);
+  rows.push(
+    `| \`GET ${path}\` | median | | | | | | | **${median(ratios).toFixed(1)}×** | **${median(cpuRatios).toFixed(1)}×** | |`,
+  );
   return rows;
 }
 
@@ -200,10 +230,10 @@ async function insideSpread(base: string): Promise<string> {
   return mid.toFixed(2);
 }
 
-async function orderThroughput(ours: string): Promise<string[]> {
-  const price = await insideSpread(ours);
+async function orderThroughput(ours: Target): Promise<string[]> {
+  const price = await insideSpread(ours.url);
   const run = (duration: number) =>
-    measure({ url: ours, connections: CONNECTIONS, duration, requests: signedOrderPair(price) });
+    measure(ours, { url: ours.url, connections: CONNECTIONS, duration, requests: signedOrderPair(price) });
   await run(2);
   const rows: string[] = [];
   const rates: number[] = [];
@@ -211,10 +241,11 @@ async function orderThroughput(ours: string): Promise<string[]> {
     const m = await run(DURATION);
     rates.push(m.reqPerSec);
     rows.push(
-      `| signed \`POST /api/v3/order\` | ${i} | ${fmt(m.reqPerSec)} | ${m.p50} / ${m.p99} | ${m.failed} |`,
+      `| signed \`POST /api/v3/order\` | ${i} | ${fmt(m.reqPerSec)} | ${m.p50} / ${m.p99} | ` +
+        `${m.cpuUs.toFixed(1)} | ${m.failed} |`,
     );
   }
-  rows.push(`| signed \`POST /api/v3/order\` | median | **${fmt(median(rates))}** | | |`);
+  rows.push(`| signed \`POST /api/v3/order\` | median | **${fmt(median(rates))}** | | | |`);
   return rows;
 }
 
@@ -225,6 +256,35 @@ function describeHost(): string {
     `load average ${one?.toFixed(2)} (1 min) ${five?.toFixed(2)} (5 min); ${CONNECTIONS} connections, ` +
     `${RUNS} runs × ${DURATION} s after a 2 s warm-up`
   );
+}
+
+/** The ceiling: plain node:http answering a fixed price-ticker body with the same headers. */
+async function startBaseline(): Promise<Target> {
+  const port = await freePort();
+  const code =
+    `const body = JSON.stringify({ symbol: "BTCUSDT", price: "60000.00000000" });` +
+    `require("node:http").createServer((req, res) => { res.writeHead(200, {` +
+    `"Content-Type": "application/json;charset=UTF-8", "Content-Length": String(body.length), ` +
+    `"X-MBX-USED-WEIGHT-1M": "2" }); res.end(body); }).listen(${port}, "${HOST}");`;
+  const child = start(process.execPath, ["-e", code]);
+  const url = `http://${HOST}:${port}`;
+  await waitUntilServing(url, child, "baseline");
+  return { url, pid: child.pid };
+}
+
+async function baselineRows(baseline: Target): Promise<string[]> {
+  const rows: string[] = [];
+  for (let run = 1; run <= RUNS; run += 1) {
+    const m = await measure(baseline, {
+      url: `${baseline.url}/`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
+    rows.push(
+      `| raw node:http, fixed body | ${run} | ${fmt(m.reqPerSec)} | ${m.p50} / ${m.p99} | ${m.cpuUs.toFixed(1)} |`,
+    );
+  }
+  return rows;
 }
 
 async function main(): Promise<void> {
@@ -238,14 +298,19 @@ async function main(): Promise<void> {
     ...(await compareGet("/api/v3/ticker/price?symbol=BTCUSDT", ours, prism)),
   ];
   const orders = await orderThroughput(ours);
+  const ceiling = await baselineRows(await startBaseline());
   console.log(
-    "\n| request | run | reference req/s | p50 / p99 ms | Prism req/s | p50 / p99 ms | ratio | non-2xx |",
+    "\n| request | run | reference req/s | p50 / p99 ms | CPU µs/req | Prism req/s | p50 / p99 ms | " +
+      "CPU µs/req | req/s ratio | CPU ratio | non-2xx |",
   );
-  console.log("|---|---|---:|---|---:|---|---:|---:|");
+  console.log("|---|---|---:|---|---:|---:|---|---:|---:|---:|---:|");
   for (const row of market) console.log(row);
-  console.log("\n| request | run | orders/s | p50 / p99 ms | non-2xx |");
-  console.log("|---|---|---:|---|---:|");
+  console.log("\n| request | run | orders/s | p50 / p99 ms | CPU µs/order | non-2xx |");
+  console.log("|---|---|---:|---|---:|---:|");
   for (const row of orders) console.log(row);
+  console.log("\n| ceiling | run | req/s | p50 / p99 ms | CPU µs/req |");
+  console.log("|---|---|---:|---|---:|");
+  for (const row of ceiling) console.log(row);
   console.log(`\n${describeHost()}`);
 }
 

@@ -84,41 +84,57 @@ function serveOperation(
   handlers: Readonly<Record<string, Handler>>,
   x: ReceivedRequest,
 ): void {
-  const { operation, now } = x;
-  let params: RequestParams | undefined;
-  let readError = x.bodyError;
-  if (readError === undefined) {
-    try {
-      checkContentType(x.req, x.body);
-      params = readParams(x.query, x.body, deps.limits.maxParams);
-    } catch (error) {
-      readError = error;
-    }
-  }
+  const read = readRequestParams(deps, x);
   let usedWeight: number | undefined;
   try {
-    usedWeight = deps.rateLimiter.spendWeight(x.ip, requestWeight(operation, params), now);
-    if (readError !== undefined || params === undefined) throw readError;
-    const headerKey = x.req.headers["x-mbx-apikey"];
-    const apiKeyHeader = typeof headerKey === "string" ? headerKey : undefined;
-    const accountId =
-      authenticate(deps.keys, deps.api.signing, { operation, apiKeyHeader, params, now }) ?? "";
-    const checked = validateParams(operation, params);
-    const isNewOrder = operation.id === "new_order";
-    if (isNewOrder) deps.rateLimiter.checkOrderRate(accountId, now);
-    const handler = handlers[operation.id] as Handler;
-    const body = handler({ params: checked, text: params.values, accountId, now });
-    const headers: Record<string, string> = { [WEIGHT_HEADER]: String(usedWeight) };
-    if (isNewOrder) {
-      const counts = deps.rateLimiter.countOrder(accountId, now);
-      headers["X-MBX-ORDER-COUNT-10S"] = String(counts.tenSeconds);
-      headers["X-MBX-ORDER-COUNT-1D"] = String(counts.day);
-    }
-    if (operation.authClass === "trade") deps.onStateChange();
-    answer(x.res, 200, body, headers);
+    usedWeight = deps.rateLimiter.spendWeight(x.ip, requestWeight(x.operation, read.params), x.now);
+    if (read.params === undefined) throw read.error;
+    const { body, headers } = execute(deps, handlers, x, read.params);
+    answer(x.res, 200, body, { [WEIGHT_HEADER]: String(usedWeight), ...headers });
   } catch (error) {
-    answerError(deps, x.res, error, usedWeight ?? deps.rateLimiter.usedWeight(x.ip, now));
+    answerError(deps, x.res, error, usedWeight ?? deps.rateLimiter.usedWeight(x.ip, x.now));
   }
+}
+
+/** The parameters, or why they could not be read (the weight is counted either way). */
+function readRequestParams(
+  deps: PipelineDeps,
+  x: ReceivedRequest,
+): { params?: RequestParams; error?: unknown } {
+  if (x.bodyError !== undefined) return { error: x.bodyError };
+  try {
+    checkContentType(x.req, x.body);
+    return { params: readParams(x.query, x.body, deps.limits.maxParams) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** Authenticates, validates and runs the operation: the 200 body and its extra headers. */
+function execute(
+  deps: PipelineDeps,
+  handlers: Readonly<Record<string, Handler>>,
+  x: ReceivedRequest,
+  params: RequestParams,
+): { body: unknown; headers: Record<string, string> } {
+  const { operation, now } = x;
+  const headerKey = x.req.headers["x-mbx-apikey"];
+  const apiKeyHeader = typeof headerKey === "string" ? headerKey : undefined;
+  const accountId = authenticate(deps.keys, deps.api.signing, { operation, apiKeyHeader, params, now }) ?? "";
+  const checked = validateParams(operation, params);
+  const isNewOrder = operation.id === "new_order";
+  if (isNewOrder) deps.rateLimiter.checkOrderRate(accountId, now);
+  const body = (handlers[operation.id] as Handler)({ params: checked, text: params.values, accountId, now });
+  if (operation.authClass === "trade") deps.onStateChange();
+  if (!isNewOrder) return { body, headers: {} };
+  const counts = deps.rateLimiter.countOrder(accountId, now);
+  return {
+    body,
+    headers: {
+      "X-MBX-ORDER-COUNT-10S": String(counts.tenSeconds),
+      "X-MBX-ORDER-COUNT-1D": String(counts.day),
+    },
+  };
 }
 
 /** Counts weight for a request that failed before its operation was known; never throws. */

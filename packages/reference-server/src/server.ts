@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
-import { type AccountConfig, parseConfig, type ServerConfig } from "./config.js";
+import { type AccountConfig, ConfigError, parseConfig, type ServerConfig } from "./config.js";
 import { createExchange, type Exchange } from "./engine/index.js";
 import { KeyRing } from "./http/auth.js";
 import { describeApi } from "./http/operations.js";
@@ -128,13 +128,28 @@ function newExchange(options: StartServerOptions, config: ServerConfig, now: () 
 function accountsOf(options: StartServerOptions, config: ServerConfig): AccountConfig[] {
   const accounts: AccountConfig[] = [{ id: "demo", ...DEMO_CREDENTIALS }];
   if (options.apiKey !== undefined || options.apiSecret !== undefined) {
-    const extra = parseConfig(
-      { accounts: [{ apiKey: options.apiKey, apiSecret: options.apiSecret }] },
-      "apiKey/apiSecret",
-    );
-    accounts.push({ ...(extra.accounts[0] as AccountConfig), id: "user" });
+    accounts.push({ ...userCredentials(options.apiKey, options.apiSecret), id: "user" });
   }
-  return [...accounts, ...config.accounts];
+  accounts.push(...config.accounts);
+  const keys = accounts.map((account) => account.apiKey);
+  const taken = keys.filter((key, i) => keys.indexOf(key) !== i);
+  if (taken.length > 0)
+    throw new ConfigError(
+      "options",
+      taken.map((key) => `API key "${key}" is used twice`),
+    );
+  return accounts;
+}
+
+/** The `apiKey`/`apiSecret` options, checked like a configured account. */
+function userCredentials(apiKey: string | undefined, apiSecret: string | undefined): Credentials {
+  try {
+    const [account] = parseConfig({ accounts: [{ apiKey, apiSecret }] }).accounts;
+    return { apiKey: account?.apiKey ?? "", apiSecret: account?.apiSecret ?? "" };
+  } catch (error) {
+    const faults = (error as ConfigError).faults.map((fault) => fault.replace("/accounts/0/", ""));
+    throw new ConfigError("options", faults);
+  }
 }
 
 /** Registers every key; accounts missing from the exchange (new, or not in the state file) are opened. */

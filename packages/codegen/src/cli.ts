@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // marketapi-codegen: generates the typed client and/or the precompiled validators from an OpenAPI
 // 3.1 spec into a folder. Exit codes: 0 done (or up to date), 1 --check found differences,
-// 2 usage error or a spec the generators cannot use (nothing is written then).
-import { resolve } from "node:path";
+// 2 usage error or a spec the generators cannot use, 3 the output could not be written or the
+// generator failed. Nothing is written unless everything was generated; see writeOutput.
+import { existsSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { type GeneratorName, generate } from "./generate.js";
 import { DEFAULT_SPEC } from "./spec/load-spec.js";
@@ -19,7 +21,10 @@ const USAGE = `Usage: marketapi-codegen --out DIR [--client] [--validators] [--s
                         (default: ${DEFAULT_SPEC})
   --operations a,b,c    only these operationIds
   --check               write nothing; exit 1 when DIR differs from what would be generated
-  --help                this text`;
+  --help                this text
+
+Exit codes: 0 written or up to date, 1 --check found differences, 2 bad usage or a spec that is
+not usable OpenAPI 3.1 (nothing written), 3 the output could not be written (left as it was).`;
 
 class UsageError extends Error {}
 
@@ -66,13 +71,28 @@ function parseCli(argv: string[]): CliOptions | "help" {
       : undefined;
   if (operations && operations.length === 0)
     throw new UsageError("--operations needs at least one operationId");
+  if (typeof values.spec === "string" && values.spec === "") throw new UsageError("--spec needs a value");
   return {
-    out: values.out,
-    spec: typeof values.spec === "string" ? values.spec : undefined,
+    out: portablePath(values.out),
+    spec: typeof values.spec === "string" ? portableSpec(values.spec) : undefined,
     generators: generators.length > 0 ? generators : ["client", "validators"],
     operations,
     check: values.check === true,
   };
+}
+
+/**
+ * A path as headers and messages show it: relative to the working folder, with "/" separators, so
+ * that the generated files are the same on every machine and the command in them can be rerun.
+ */
+function portablePath(path: string): string {
+  const relativePath = isAbsolute(path) ? relative(process.cwd(), path) || "." : path;
+  return relativePath.split(sep).join("/");
+}
+
+/** `--spec`: a file path (made portable) or a package name (kept). */
+function portableSpec(spec: string): string {
+  return isAbsolute(spec) || existsSync(spec) ? portablePath(spec) : spec;
 }
 
 /** The command written into headers: the same flags, minus --check, in a fixed order. */
@@ -98,37 +118,50 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = regenerateCommand(options);
+  let files: Awaited<ReturnType<typeof generate>>;
   try {
-    const files = await generate({
+    files = await generate({
       spec: options.spec,
       generators: options.generators,
       operations: options.operations,
       command,
     });
-    const outDir = resolve(options.out);
-    if (options.check) {
-      const differences = diffOutput(outDir, files);
-      if (differences.length === 0) {
-        console.log(`marketapi-codegen: ${options.out} is up to date (${files.length} files)`);
-        return 0;
-      }
-      for (const d of differences) console.error(`  ${d.change.padEnd(7)} ${options.out}/${d.path}`);
-      console.error(
-        `marketapi-codegen: ${options.out} is out of date; regenerate it with:\n  npx ${command}`,
-      );
-      return 1;
+  } catch (error) {
+    if (error instanceof SpecError) {
+      for (const fault of error.all()) console.error(`marketapi-codegen: ${fault.message}`);
+      console.error(`marketapi-codegen: ${nothingWritten(options)}`);
+      return 2;
     }
+    console.error(`marketapi-codegen: the generator failed: ${(error as Error).stack ?? error}`);
+    console.error(`marketapi-codegen: ${nothingWritten(options)}`);
+    return 3;
+  }
+  const outDir = resolve(options.out);
+  if (options.check) {
+    const differences = diffOutput(outDir, files);
+    if (differences.length === 0) {
+      console.log(`marketapi-codegen: ${options.out} is up to date (${files.length} files)`);
+      return 0;
+    }
+    for (const d of differences) console.error(`  ${d.change.padEnd(7)} ${options.out}/${d.path}`);
+    console.error(
+      `marketapi-codegen: ${options.out} is out of date (${differences.length} of its generated files differ); regenerate it with:\n  npx ${command}`,
+    );
+    return 1;
+  }
+  try {
     const written = writeOutput(outDir, files);
     console.log(`marketapi-codegen: ${files.length} files in ${options.out} (${written.length} changed)`);
     return 0;
   } catch (error) {
-    if (error instanceof SpecError) {
-      console.error(`marketapi-codegen: ${error.message}\nNothing was written.`);
-      return 2;
-    }
-    console.error(`marketapi-codegen: ${(error as Error).stack ?? error}\nNothing was written.`);
-    return 2;
+    console.error(`marketapi-codegen: could not write ${options.out}: ${(error as Error).message}`);
+    console.error(`marketapi-codegen: ${options.out} was left as it was.`);
+    return 3;
   }
+}
+
+function nothingWritten(options: CliOptions): string {
+  return options.check ? "nothing was compared." : `nothing was written; ${options.out} is untouched.`;
 }
 
 process.exitCode = await main(process.argv.slice(2));

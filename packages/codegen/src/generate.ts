@@ -1,7 +1,10 @@
 import { generateClient } from "./client/generate-client.js";
 import type { GeneratedFile, GeneratorContext } from "./generated-file.js";
-import { loadSpec } from "./spec/load-spec.js";
-import { buildModel, type SpecModel, selectOperations } from "./spec/operation-model.js";
+import { checkStructure } from "./spec/check-structure.js";
+import { type LoadedSpec, loadSpec } from "./spec/load-spec.js";
+import { buildModel, type SpecModel } from "./spec/operation-model.js";
+import { selectOperations } from "./spec/select-operations.js";
+import { SpecError } from "./spec/spec-error.js";
 import { generateValidators } from "./validators/generate-validators.js";
 
 export type GeneratorName = "client" | "validators";
@@ -26,17 +29,38 @@ export interface GenerateOptions {
   command: string;
 }
 
-/** Loads and checks the spec, then runs the chosen generators. Writes nothing. */
+/**
+ * Loads the spec and checks it (OpenAPI 3.1 structure, then what the generators rely on), then
+ * runs the chosen generators. Everything happens in memory: nothing is written. A SpecError from
+ * any step carries the line and column of the faulty node when the spec was read from a file.
+ */
 export async function generate(options: GenerateOptions): Promise<GeneratedFile[]> {
-  const model = selectOperations(buildModel(await loadSpec(options.spec)), options.operations);
-  const files: GeneratedFile[] = [];
-  for (const name of options.generators) {
-    files.push(...(await GENERATORS[name](model, { command: options.command })));
+  const spec = await loadSpec(options.spec);
+  try {
+    await checkStructure(spec);
+    const model = selectOperations(buildModel(spec), options.operations);
+    const files: GeneratedFile[] = [];
+    for (const name of options.generators) {
+      files.push(...(await GENERATORS[name](model, { command: options.command })));
+    }
+    const paths = new Set<string>();
+    for (const file of files) {
+      if (paths.has(file.path)) throw new Error(`two generators emit the same file "${file.path}"`);
+      paths.add(file.path);
+    }
+    // Code-unit order, not localeCompare: the same on every machine whatever its locale.
+    return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  } catch (error) {
+    if (error instanceof SpecError) locateAll(error, spec);
+    throw error;
   }
-  const paths = new Set<string>();
-  for (const file of files) {
-    if (paths.has(file.path)) throw new Error(`two generators emit the same file "${file.path}"`);
-    paths.add(file.path);
+}
+
+/** Adds line and column to a SpecError (and the faults it carries) that points into this spec. */
+function locateAll(error: SpecError, spec: LoadedSpec): void {
+  for (const fault of error.all()) {
+    if (fault.source !== spec.source || fault.line !== undefined) continue;
+    const position = spec.locate?.(fault.pointer);
+    if (position) fault.locate(position.line, position.column);
   }
-  return files.sort((a, b) => a.path.localeCompare(b.path));
 }

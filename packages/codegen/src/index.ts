@@ -17,12 +17,14 @@ export {
   type GeneratedFile,
   type GeneratorContext,
 } from "./generated-file.js";
+export { checkStructure } from "./spec/check-structure.js";
 export {
   DEFAULT_SPEC,
   type LoadedSpec,
   loadSpec,
   type OpenApiDocument,
   parseSpecText,
+  type TextPosition,
 } from "./spec/load-spec.js";
 export {
   AUTH_CLASSES,
@@ -35,7 +37,7 @@ export {
   type ResponseModel,
   resolveRef,
   type SpecModel,
-  selectOperations,
 } from "./spec/operation-model.js";
+export { selectOperations, subsetDocument } from "./spec/select-operations.js";
 export { SpecError } from "./spec/spec-error.js";
 export { diffOutput, type OutputDifference, writeOutput } from "./write-files.js";

@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CLIENT_FILES, generateClient } from "../src/client/generate-client.js";
 import { CODEGEN_VERSION, GENERATED_MARKER } from "../src/generated-file.js";
 import { loadSpec } from "../src/spec/load-spec.js";
-import { buildModel, type SpecModel, selectOperations } from "../src/spec/operation-model.js";
+import { buildModel, type SpecModel } from "../src/spec/operation-model.js";
+import { selectOperations } from "../src/spec/select-operations.js";
 import { SpecError } from "../src/spec/spec-error.js";
 
 const command = "marketapi-codegen --out src/generated --client";

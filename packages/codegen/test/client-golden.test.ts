@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { generateClient } from "../src/client/generate-client.js";
 import { loadSpec } from "../src/spec/load-spec.js";
-import { buildModel, selectOperations } from "../src/spec/operation-model.js";
+import { buildModel } from "../src/spec/operation-model.js";
+import { selectOperations } from "../src/spec/select-operations.js";
 
 const FIXTURE = "test/fixtures/client-fixture.openapi.yaml";
 const model = buildModel(

@@ -1,10 +1,10 @@
 // The client generator's document transforms and source helpers, given/want style.
 import { describe, expect, it } from "vitest";
-import { subsetDocument } from "../src/client/document-subset.js";
 import { exposeJsonParameterSchemas } from "../src/client/json-parameters.js";
 import { docComment, propertyKey, stringArray } from "../src/client/typescript-source.js";
 import type { OpenApiDocument } from "../src/spec/load-spec.js";
-import { buildModel, selectOperations } from "../src/spec/operation-model.js";
+import { buildModel } from "../src/spec/operation-model.js";
+import { selectOperations, subsetDocument } from "../src/spec/select-operations.js";
 
 const ok = { "200": { description: "ok" } };
 const op = (operationId: string, extra: OpenApiDocument = {}) => ({

@@ -1,7 +1,8 @@
 // buildModel: what the generators rely on, and the error (pointer, expected, found) for each fault.
 import { describe, expect, it } from "vitest";
 import { parseSpecText } from "../src/spec/load-spec.js";
-import { buildModel, selectOperations } from "../src/spec/operation-model.js";
+import { buildModel } from "../src/spec/operation-model.js";
+import { selectOperations } from "../src/spec/select-operations.js";
 import { SpecError } from "../src/spec/spec-error.js";
 
 const minimal = () => ({

@@ -1,8 +1,8 @@
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
 import type { SpecModel } from "../spec/operation-model.js";
+import { subsetDocument } from "../spec/select-operations.js";
 import { describeValue, SpecError } from "../spec/spec-error.js";
 import { renderApiDefinition } from "./api-definition.js";
-import { subsetDocument } from "./document-subset.js";
 import { exposeJsonParameterSchemas } from "./json-parameters.js";
 import { renderTypes } from "./openapi-typescript-adapter.js";
 import { renderOperationMethods } from "./operation-methods.js";

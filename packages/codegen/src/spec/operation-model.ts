@@ -1,4 +1,5 @@
 import type { LoadedSpec, OpenApiDocument } from "./load-spec.js";
+import { checkVersion } from "./openapi-version.js";
 import { describeValue, pointerOf, SpecError } from "./spec-error.js";
 
 export const AUTH_CLASSES = ["none", "market_data", "trade", "user_data"] as const;
@@ -58,15 +59,7 @@ export interface SpecModel {
  */
 export function buildModel(spec: LoadedSpec): SpecModel {
   const { source, document } = spec;
-  const version = document.openapi;
-  if (typeof version !== "string" || !/^3\.1\.\d+$/.test(version)) {
-    throw new SpecError(
-      source,
-      "/openapi",
-      'an OpenAPI 3.1 document ("openapi": "3.1.x")',
-      describeValue(version),
-    );
-  }
+  checkVersion(source, document);
   if (!isObject(document.info) || typeof document.info.title !== "string") {
     throw new SpecError(source, "/info", "an info object with a title", describeValue(document.info));
   }
@@ -226,20 +219,4 @@ function dedupeByLocation(parameters: ParameterModel[]): ParameterModel[] {
 
 function isObject(value: unknown): value is OpenApiDocument {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Keeps only the named operations; throws SpecError naming any unknown name. */
-export function selectOperations(model: SpecModel, names: string[] | undefined): SpecModel {
-  if (!names) return model;
-  const known = new Set(model.operations.map((o) => o.operationId));
-  const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length > 0) {
-    throw new SpecError(
-      model.source,
-      "/paths",
-      `operationIds among ${[...known].join(", ")}`,
-      unknown.join(", "),
-    );
-  }
-  return { ...model, operations: model.operations.filter((o) => names.includes(o.operationId)) };
 }

@@ -1,13 +1,36 @@
-import type { OpenApiDocument } from "../spec/load-spec.js";
-import { HTTP_METHODS, type HttpMethod, type SpecModel } from "../spec/operation-model.js";
+import type { OpenApiDocument } from "./load-spec.js";
+import { HTTP_METHODS, type HttpMethod, type SpecModel } from "./operation-model.js";
+import { SpecError } from "./spec-error.js";
 
 const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
 
 /**
+ * Keeps only the named operations (`--operations`), in document order, and a document pruned to
+ * them (see `subsetDocument`), so that every generator leaves out what only the others used.
+ * Throws SpecError naming any unknown name.
+ */
+export function selectOperations(model: SpecModel, names: readonly string[] | undefined): SpecModel {
+  if (!names) return model;
+  const known = new Set(model.operations.map((o) => o.operationId));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new SpecError(
+      model.source,
+      "/paths",
+      `operationIds among ${[...known].join(", ")}`,
+      unknown.join(", "),
+    );
+  }
+  const subset = { ...model, operations: model.operations.filter((o) => names.includes(o.operationId)) };
+  return { ...subset, document: subsetDocument(subset) };
+}
+
+/**
  * A deep copy of the spec that holds only the model's operations. When the model is a subset
  * (`--operations`), path items and methods of the other operations are dropped, and so are the
- * components nothing kept refers to any more (followed transitively through `$ref`s and
- * discriminator mappings). The input document is never modified.
+ * components nothing kept refers to any more (followed transitively through `$ref`s, discriminator
+ * mappings and any other string that is exactly a component reference, such as the variants of
+ * `x-response-variant-by`). The input document is never modified.
  */
 export function subsetDocument(model: SpecModel): OpenApiDocument {
   const document: OpenApiDocument = structuredClone(model.document);
@@ -63,8 +86,15 @@ function pruneComponents(document: OpenApiDocument, roots: OpenApiDocument): Ope
   return pruned;
 }
 
-/** Calls `onRef` for every `$ref` and every discriminator mapping target under `node`. */
+/**
+ * Calls `onRef` for every `$ref` under `node` and every other string that is exactly a component
+ * reference (discriminator mappings, `x-response-variant-by` variants).
+ */
 function visitRefs(node: unknown, onRef: (ref: string) => void): void {
+  if (typeof node === "string") {
+    if (COMPONENT_REF.test(node)) onRef(node);
+    return;
+  }
   if (Array.isArray(node)) {
     for (const item of node) visitRefs(item, onRef);
     return;
@@ -72,22 +102,12 @@ function visitRefs(node: unknown, onRef: (ref: string) => void): void {
   if (typeof node !== "object" || node === null) return;
   for (const [key, value] of Object.entries(node)) {
     if (key === "$ref" && typeof value === "string") onRef(value);
-    else if (key === "mapping" && isStringRecord(value))
-      for (const target of Object.values(value)) onRef(target);
     else visitRefs(value, onRef);
   }
 }
 
 function isMethod(key: string): key is HttpMethod {
   return (HTTP_METHODS as readonly string[]).includes(key);
-}
-
-function isStringRecord(value: unknown): value is Record<string, string> {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    Object.values(value).every((v) => typeof v === "string" && v.startsWith("#/"))
-  );
 }
 
 function unescapePointer(segment: string): string {

@@ -1,0 +1,172 @@
+// The structure check: is the input an OpenAPI 3.1 document at all, before the generators read
+// it? The version and the references are checked here; the shape of every object (required
+// fields, field types, unknown fields) is checked by Redocly's `struct` rule, the same structure
+// definitions `redocly lint` applies to specs/ in this repository.
+import { BaseResolver, createConfig, type Document, lintDocument, Source } from "@redocly/openapi-core";
+import type { LoadedSpec, OpenApiDocument } from "./load-spec.js";
+import { checkVersion } from "./openapi-version.js";
+import { describeValue, pointerOf, SpecError, segmentsOf } from "./spec-error.js";
+
+/** How many structure faults one error reports; the rest are counted. */
+export const MAX_REPORTED = 20;
+
+/**
+ * Checks that the document is OpenAPI 3.1, that every `$ref` points inside it, and that every
+ * object has the structure OpenAPI 3.1 defines. Throws one SpecError carrying every fault found
+ * (up to MAX_REPORTED); nothing outside the document is read.
+ */
+export async function checkStructure(spec: LoadedSpec): Promise<void> {
+  checkVersion(spec.source, spec.document);
+  const faults = externalRefs(spec);
+  if (faults.length === 0) faults.push(...(await structureFaults(spec)));
+  if (faults.length === 0) return;
+  const [first, ...rest] = faults as [SpecError, ...SpecError[]];
+  first.others.push(...rest.slice(0, MAX_REPORTED - 1));
+  if (rest.length >= MAX_REPORTED) {
+    first.others.push(
+      new SpecError(
+        spec.source,
+        "",
+        "a valid OpenAPI 3.1 document",
+        `${rest.length - MAX_REPORTED + 1} more faults`,
+      ),
+    );
+  }
+  throw first;
+}
+
+// Values of these fields are data, not spec structure: a "$ref" key inside an example is not a reference.
+const DATA_FIELDS = new Set(["example", "examples", "default", "const", "enum"]);
+
+/** Every `$ref` that leaves the document (another file, a URL): a bundled spec is needed. */
+function externalRefs({ source, document }: LoadedSpec): SpecError[] {
+  const faults: SpecError[] = [];
+  const walk = (node: unknown, path: string[]) => {
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, [...path, String(i)]);
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, value] of Object.entries(node as OpenApiDocument)) {
+      if (key === "$ref" && typeof value === "string" && !value.startsWith("#")) {
+        faults.push(
+          new SpecError(
+            source,
+            pointerOf(...path, key),
+            "a reference inside the document (#/...); bundle a multi-file spec into one file first (redocly bundle)",
+            describeValue(value),
+          ),
+        );
+      } else if (!DATA_FIELDS.has(key)) walk(value, [...path, key]);
+    }
+  };
+  walk(document, []);
+  return faults;
+}
+
+/** A resolver that never leaves the document: external references were refused before. */
+class DocumentOnlyResolver extends BaseResolver {
+  override async loadExternalRef(absoluteRef: string): Promise<Source> {
+    throw new Error(`external reference ${absoluteRef} is not followed`);
+  }
+}
+
+let structureConfig: ReturnType<typeof createConfig> | undefined;
+
+/** Redocly's structure rule (and unresolved references) over the document, as SpecErrors. */
+async function structureFaults(spec: LoadedSpec): Promise<SpecError[]> {
+  structureConfig ??= createConfig({ rules: { struct: "error", "no-unresolved-refs": "error" } });
+  const config = await structureConfig;
+  // Redocly reads the parsed value; the source text is only for its own messages, which are not used.
+  const document: Document = { source: new Source(spec.source, ""), parsed: spec.document };
+  const problems = await lintDocument({
+    document,
+    config: config.styleguide,
+    externalRefResolver: new DocumentOnlyResolver(config.resolve),
+  });
+  const faults: SpecError[] = [];
+  const seen = new Set<string>();
+  for (const problem of problems) {
+    if (problem.severity !== "error") continue;
+    const location = problem.location[0];
+    const fault = faultOf(spec, location?.pointer ?? "#", problem.message, problem.suggest);
+    const key = `${fault.pointer}\n${fault.expected}`;
+    if (seen.has(key)) continue; // a node reached through several $refs is reported once
+    seen.add(key);
+    faults.push(fault);
+  }
+  return faults;
+}
+
+/** What a Redocly message means, as [pointer, expected, found]; `at` is the reported node. */
+type Rephrase = (
+  match: RegExpExecArray,
+  at: { segments: string[]; value: unknown; suggest: string[] },
+) => [string, string, string];
+
+const here = (at: { segments: string[] }) => pointerOf(...at.segments);
+
+/** Redocly's struct and no-unresolved-refs messages, rephrased; the first that matches applies. */
+const REPHRASINGS: [RegExp, Rephrase][] = [
+  [
+    /^The field `(.+)` must be present on this level\.$/,
+    (m, at) => [
+      pointerOf(...at.segments, m[1]!),
+      `the field "${m[1]}", which OpenAPI 3.1 requires here`,
+      "nothing",
+    ],
+  ],
+  [
+    /^Expected type `(.+)` \((object|array)\) but got `(.+)`$/,
+    (m, at) => [here(at), `an OpenAPI 3.1 ${m[1]} ${m[2]}`, describeValue(at.value)],
+  ],
+  [
+    /^Expected type `(.+)` but got `(.+)`\.$/,
+    (m, at) => [here(at), `a value of type ${m[1]}`, describeValue(at.value)],
+  ],
+  [
+    /^Property `(.+)` is not expected here\.$/,
+    (m, at) => [
+      here(at),
+      `a field OpenAPI 3.1 defines here, or an x- extension${at.suggest[0] ? ` (did you mean "${at.suggest[0]}"?)` : ""}`,
+      `"${m[1]}"`,
+    ],
+  ],
+  [
+    /^The field `(.+)` is not allowed here\.$/,
+    (m, at) => [here(at), `no "${m[1]}" field next to the fields already here`, describeValue(at.value)],
+  ],
+  [
+    /^Must contain at least one of the following fields: (.+)\.$/,
+    (m, at) => [here(at), `at least one of the fields ${m[1]}`, "none of them"],
+  ],
+  [
+    /^`.*` can be one of the following only: (.+)\.$/,
+    (m, at) => [here(at), `one of ${m[1]}`, describeValue(at.value)],
+  ],
+  [
+    /^Can't resolve \$ref/,
+    (_m, at) => [here(at), "a $ref to a part of the document that exists", describeValue(at.value)],
+  ],
+  [/^(.*?)\.?$/, (m, at) => [here(at), `valid OpenAPI 3.1 (${m[1]})`, describeValue(at.value)]],
+];
+
+/** Redocly's message, rephrased as what was expected at the pointer and what is there. */
+function faultOf(spec: LoadedSpec, fragment: string, message: string, suggest: string[]): SpecError {
+  const segments = segmentsOf(fragment);
+  const at = { segments, value: valueAt(spec.document, segments), suggest };
+  for (const [pattern, rephrase] of REPHRASINGS) {
+    const match = pattern.exec(message);
+    if (match) return new SpecError(spec.source, ...rephrase(match, at));
+  }
+  throw new Error("unreachable: the last rephrasing matches every message");
+}
+
+function valueAt(document: OpenApiDocument, segments: string[]): unknown {
+  let node: unknown = document;
+  for (const segment of segments) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as OpenApiDocument)[segment];
+  }
+  return node;
+}

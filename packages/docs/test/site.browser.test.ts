@@ -123,10 +123,14 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
         await expect
           .poll(async () => (await section.locator("h2").first().textContent()) ?? "")
           .toContain(op.summary);
+        // Redoc may still be re-rendering the section right after its heading appears.
+        await expect
+          .poll(() => flatText(section), {
+            message: `${op.operationId} shows "${op.method} ${op.path}"`,
+            timeout: 20_000,
+          })
+          .toContain(`${op.method} ${op.path}`);
         const text = await flatText(section);
-        expect(text, `${op.operationId} shows "${op.method} ${op.path}"`).toContain(
-          `${op.method} ${op.path}`,
-        );
         expect(text, `${op.operationId} shows its x-auth-class`).toContain(
           `Authentication class: ${op.authClass}`,
         );

@@ -753,8 +753,11 @@ export interface components {
         };
         /** @description The RESULT response of `new_order`; the ACK fields plus the order's state. */
         NewOrderResult: components["schemas"]["NewOrderAck"] & components["schemas"]["OrderState"] & {
-            /** @description When the order started working on the book; -1 while it is not working. */
-            workingTime: components["schemas"]["Timestamp"];
+            /**
+             * Format: int64
+             * @description When the order started working on the book, epoch milliseconds; -1 while it is not working (a stop order not yet triggered).
+             */
+            workingTime: number;
         };
         /** @description The FULL response of `new_order`; the RESULT fields plus the fills. */
         NewOrderFull: components["schemas"]["NewOrderResult"] & {

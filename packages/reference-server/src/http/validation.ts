@@ -21,9 +21,27 @@ export const SYMBOLS_PATTERN = '^\\[("[A-Z0-9-_.]{1,20}"(,"[A-Z0-9-_.]{1,20}"){0
 export type CheckedParams = Readonly<Record<string, unknown>>;
 
 export function validateParams(operation: OperationSpec, params: RequestParams): CheckedParams {
-  const result = parseRequest(operation.id, params.values, { signed: operation.signed });
+  const result = parseRequest(operation.id, declaredOnly(operation, params.values), {
+    signed: operation.signed,
+  });
   if (result.valid) return result.params;
   throw toApiError(operation, params, result.errors);
+}
+
+/** The signing envelope every signed operation accepts besides its declared parameters. */
+const ENVELOPE = new Set(["timestamp", "signature", "recvWindow"]);
+
+/**
+ * Real clients send parameters the live API defines but this spec leaves out (for example
+ * `type=FULL` on the 24-hour ticker); they are ignored rather than refused. They still count in
+ * the signed payload, which is checked over the bytes received.
+ */
+function declaredOnly(operation: OperationSpec, values: ReadonlyMap<string, string>): Map<string, string> {
+  const kept = new Map<string, string>();
+  for (const [name, value] of values) {
+    if (operation.parameters.has(name) || (operation.signed && ENVELOPE.has(name))) kept.set(name, value);
+  }
+  return kept;
 }
 
 const RULE_RANK: Readonly<Record<string, number>> = { duplicate: 0, required: 1, additionalProperties: 2 };

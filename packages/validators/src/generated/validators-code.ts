@@ -8985,7 +8985,7 @@ validate89.errors = vErrors;
 return errors === 0;
 }
 
-const schema210 = {"allOf":[{"$ref":"#/$defs/NewOrderAck"},{"$ref":"#/$defs/OrderState"},{"type":"object","required":["workingTime"],"properties":{"workingTime":{"allOf":[{"$ref":"#/$defs/Timestamp"}]}}}]};
+const schema210 = {"allOf":[{"$ref":"#/$defs/NewOrderAck"},{"$ref":"#/$defs/OrderState"},{"type":"object","required":["workingTime"],"properties":{"workingTime":{"type":"integer","format":"int64","minimum":-1}}}]};
 const schema211 = {"type":"object","required":["price","origQty","executedQty","origQuoteOrderQty","cummulativeQuoteQty","status","timeInForce","type","side","selfTradePreventionMode"],"properties":{"price":{"$ref":"#/$defs/Decimal"},"origQty":{"$ref":"#/$defs/Decimal"},"executedQty":{"$ref":"#/$defs/Decimal"},"origQuoteOrderQty":{"$ref":"#/$defs/Decimal"},"cummulativeQuoteQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"status":{"$ref":"#/$defs/OrderStatus"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"type":{"$ref":"#/$defs/OrderType"},"side":{"$ref":"#/$defs/OrderSide"},"selfTradePreventionMode":{"$ref":"#/$defs/SelfTradePreventionMode"},"stopPrice":{"$ref":"#/$defs/Decimal"},"icebergQty":{"$ref":"#/$defs/Decimal"},"trailingDelta":{"type":"integer"},"trailingTime":{"type":"integer","minimum":-1},"preventedMatchId":{"type":"integer","format":"int64"},"preventedQuantity":{"$ref":"#/$defs/Decimal"},"strategyId":{"type":"integer","format":"int64"},"strategyType":{"type":"integer"},"expiryReason":{"type":"string"}}};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9561,7 +9561,7 @@ errors++;
 if(data.workingTime !== undefined){
 let data0 = data.workingTime;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+const err1 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/NewOrderResult/allOf/2/properties/workingTime/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9571,8 +9571,8 @@ vErrors.push(err1);
 errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(data0 < -1 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/NewOrderResult/allOf/2/properties/workingTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9582,7 +9582,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(formats0.validate(data0))){
-const err3 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
+const err3 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/NewOrderResult/allOf/2/properties/workingTime/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9608,7 +9608,7 @@ validate90.errors = vErrors;
 return errors === 0;
 }
 
-const schema226 = {"allOf":[{"$ref":"#/$defs/NewOrderResult"},{"type":"object","required":["fills"],"properties":{"fills":{"type":"array","items":{"$ref":"#/$defs/Fill"}}}}]};
+const schema225 = {"allOf":[{"$ref":"#/$defs/NewOrderResult"},{"type":"object","required":["fills"],"properties":{"fills":{"type":"array","items":{"$ref":"#/$defs/Fill"}}}}]};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10213,7 +10213,7 @@ validate97.errors = vErrors;
 return errors === 0;
 }
 
-const schema241 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","orderId","orderListId","clientOrderId","time","updateTime","isWorking","workingTime","stopPrice","icebergQty"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"time":{"$ref":"#/$defs/Timestamp"},"updateTime":{"$ref":"#/$defs/Timestamp"},"isWorking":{"type":"boolean"},"workingTime":{"type":"integer","format":"int64","minimum":-1},"stopPrice":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"icebergQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]}}}]};
+const schema240 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","orderId","orderListId","clientOrderId","time","updateTime","isWorking","workingTime","stopPrice","icebergQty"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"time":{"$ref":"#/$defs/Timestamp"},"updateTime":{"$ref":"#/$defs/Timestamp"},"isWorking":{"type":"boolean"},"workingTime":{"type":"integer","format":"int64","minimum":-1},"stopPrice":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"icebergQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]}}}]};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10625,7 +10625,7 @@ validate98.errors = vErrors;
 return errors === 0;
 }
 
-const schema249 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","origClientOrderId","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"origClientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"transactTime":{"$ref":"#/$defs/Timestamp"}}}]};
+const schema248 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","origClientOrderId","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"origClientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"transactTime":{"$ref":"#/$defs/Timestamp"}}}]};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10890,7 +10890,7 @@ validate100.errors = vErrors;
 return errors === 0;
 }
 
-const schema255 = {"type":"object","required":["orderListId","contingencyType","listStatusType","listOrderStatus","listClientOrderId","transactionTime","symbol","orders","orderReports"],"properties":{"orderListId":{"type":"integer","format":"int64"},"contingencyType":{"type":"string","enum":["OCO","OTO"]},"listStatusType":{"type":"string","enum":["RESPONSE","EXEC_STARTED","UPDATED","ALL_DONE"]},"listOrderStatus":{"type":"string","enum":["EXECUTING","ALL_DONE","REJECT"]},"listClientOrderId":{"type":"string"},"transactionTime":{"$ref":"#/$defs/Timestamp"},"symbol":{"$ref":"#/$defs/Symbol"},"orders":{"type":"array","items":{"type":"object","required":["symbol","orderId","clientOrderId"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"}}}},"orderReports":{"type":"array","items":{"$ref":"#/$defs/CancelReport"}}}};
+const schema254 = {"type":"object","required":["orderListId","contingencyType","listStatusType","listOrderStatus","listClientOrderId","transactionTime","symbol","orders","orderReports"],"properties":{"orderListId":{"type":"integer","format":"int64"},"contingencyType":{"type":"string","enum":["OCO","OTO"]},"listStatusType":{"type":"string","enum":["RESPONSE","EXEC_STARTED","UPDATED","ALL_DONE"]},"listOrderStatus":{"type":"string","enum":["EXECUTING","ALL_DONE","REJECT"]},"listClientOrderId":{"type":"string"},"transactionTime":{"$ref":"#/$defs/Timestamp"},"symbol":{"$ref":"#/$defs/Symbol"},"orders":{"type":"array","items":{"type":"object","required":["symbol","orderId","clientOrderId"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"}}}},"orderReports":{"type":"array","items":{"$ref":"#/$defs/CancelReport"}}}};
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11024,7 +11024,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((data1 === "OCO") || (data1 === "OTO"))){
-const err12 = {instancePath:instancePath+"/contingencyType",schemaPath:"#/$defs/OrderListReport/properties/contingencyType/enum",keyword:"enum",params:{allowedValues: schema255.properties.contingencyType.enum}};
+const err12 = {instancePath:instancePath+"/contingencyType",schemaPath:"#/$defs/OrderListReport/properties/contingencyType/enum",keyword:"enum",params:{allowedValues: schema254.properties.contingencyType.enum}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11047,7 +11047,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!((((data2 === "RESPONSE") || (data2 === "EXEC_STARTED")) || (data2 === "UPDATED")) || (data2 === "ALL_DONE"))){
-const err14 = {instancePath:instancePath+"/listStatusType",schemaPath:"#/$defs/OrderListReport/properties/listStatusType/enum",keyword:"enum",params:{allowedValues: schema255.properties.listStatusType.enum}};
+const err14 = {instancePath:instancePath+"/listStatusType",schemaPath:"#/$defs/OrderListReport/properties/listStatusType/enum",keyword:"enum",params:{allowedValues: schema254.properties.listStatusType.enum}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11070,7 +11070,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!(((data3 === "EXECUTING") || (data3 === "ALL_DONE")) || (data3 === "REJECT"))){
-const err16 = {instancePath:instancePath+"/listOrderStatus",schemaPath:"#/$defs/OrderListReport/properties/listOrderStatus/enum",keyword:"enum",params:{allowedValues: schema255.properties.listOrderStatus.enum}};
+const err16 = {instancePath:instancePath+"/listOrderStatus",schemaPath:"#/$defs/OrderListReport/properties/listOrderStatus/enum",keyword:"enum",params:{allowedValues: schema254.properties.listOrderStatus.enum}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11335,7 +11335,7 @@ validate102.errors = vErrors;
 return errors === 0;
 }
 
-const schema261 = {"type":"object","properties":{},"additionalProperties":false};
+const schema260 = {"type":"object","properties":{},"additionalProperties":false};
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11366,7 +11366,7 @@ validate104.errors = vErrors;
 return errors === 0;
 }
 
-const schema262 = {"type":"object","properties":{},"additionalProperties":false};
+const schema261 = {"type":"object","properties":{},"additionalProperties":false};
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11397,7 +11397,7 @@ validate105.errors = vErrors;
 return errors === 0;
 }
 
-const schema263 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/Symbol"}}},"additionalProperties":false};
+const schema262 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/Symbol"}}},"additionalProperties":false};
 const func4 = duplicateItems;
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11528,7 +11528,7 @@ validate106.errors = vErrors;
 return errors === 0;
 }
 
-const schema266 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":5000}},"additionalProperties":false,"required":["symbol"]};
+const schema265 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":5000}},"additionalProperties":false,"required":["symbol"]};
 const formats86 = runtimeFormats.int32;
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11642,7 +11642,7 @@ validate107.errors = vErrors;
 return errors === 0;
 }
 
-const schema268 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
+const schema267 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11755,7 +11755,7 @@ validate108.errors = vErrors;
 return errors === 0;
 }
 
-const schema270 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
+const schema269 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11783,7 +11783,7 @@ validate109.errors = vErrors;
 return errors === 0;
 }
 
-const schema271 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"fromId":{"type":"integer","format":"int64","minimum":0}},"additionalProperties":false,"required":["symbol"]};
+const schema270 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"fromId":{"type":"integer","format":"int64","minimum":0}},"additionalProperties":false,"required":["symbol"]};
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11931,7 +11931,7 @@ validate111.errors = vErrors;
 return errors === 0;
 }
 
-const schema273 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
+const schema272 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11959,7 +11959,7 @@ validate112.errors = vErrors;
 return errors === 0;
 }
 
-const schema274 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"fromId":{"type":"integer","format":"int64","minimum":0},"startTime":{"type":"string","format":"date-time"},"endTime":{"type":"string","format":"date-time"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
+const schema273 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"fromId":{"type":"integer","format":"int64","minimum":0},"startTime":{"type":"string","format":"date-time"},"endTime":{"type":"string","format":"date-time"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
 const formats96 = runtimeFormats["date-time"];
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -12158,7 +12158,7 @@ validate114.errors = vErrors;
 return errors === 0;
 }
 
-const schema276 = {"type":"array","items":{"$ref":"#/$defs/AggTrade"}};
+const schema275 = {"type":"array","items":{"$ref":"#/$defs/AggTrade"}};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12186,7 +12186,7 @@ validate115.errors = vErrors;
 return errors === 0;
 }
 
-const schema277 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false,"required":["symbol"]};
+const schema276 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12254,7 +12254,7 @@ validate117.errors = vErrors;
 return errors === 0;
 }
 
-const schema279 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
+const schema278 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12312,7 +12312,7 @@ validate118.errors = vErrors;
 return errors === 0;
 }
 
-const schema281 = {"oneOf":[{"$ref":"#/$defs/BookTicker"},{"type":"array","items":{"$ref":"#/$defs/BookTicker"}}]};
+const schema280 = {"oneOf":[{"$ref":"#/$defs/BookTicker"},{"type":"array","items":{"$ref":"#/$defs/BookTicker"}}]};
 
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12390,7 +12390,7 @@ validate119.errors = vErrors;
 return errors === 0;
 }
 
-const schema282 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
+const schema281 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
 
 function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12448,7 +12448,7 @@ validate122.errors = vErrors;
 return errors === 0;
 }
 
-const schema284 = {"oneOf":[{"$ref":"#/$defs/PriceTicker"},{"type":"array","items":{"$ref":"#/$defs/PriceTicker"}}]};
+const schema283 = {"oneOf":[{"$ref":"#/$defs/PriceTicker"},{"type":"array","items":{"$ref":"#/$defs/PriceTicker"}}]};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12526,7 +12526,7 @@ validate123.errors = vErrors;
 return errors === 0;
 }
 
-const schema285 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
+const schema284 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12584,7 +12584,7 @@ validate126.errors = vErrors;
 return errors === 0;
 }
 
-const schema287 = {"oneOf":[{"$ref":"#/$defs/Ticker24hr"},{"type":"array","items":{"$ref":"#/$defs/Ticker24hr"}}]};
+const schema286 = {"oneOf":[{"$ref":"#/$defs/Ticker24hr"},{"type":"array","items":{"$ref":"#/$defs/Ticker24hr"}}]};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12662,7 +12662,7 @@ validate127.errors = vErrors;
 return errors === 0;
 }
 
-const schema288 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema287 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12875,7 +12875,7 @@ validate130.errors = vErrors;
 return errors === 0;
 }
 
-const schema292 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","side","type"],"allOf":[{"if":{"properties":{"type":{"const":"LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"properties":{"type":{"const":"MARKET"}},"required":["type"]},"then":{"properties":{"timeInForce":false,"price":false,"stopPrice":false,"trailingDelta":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["quantity"],"properties":{"quantity":true}},{"required":["quoteOrderQty"],"properties":{"quoteOrderQty":true}}]},{"not":{"required":["quantity","quoteOrderQty"],"properties":{"quantity":true,"quoteOrderQty":true}}}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"LIMIT_MAKER"}},"required":["type"]},"then":{"required":["quantity","price"],"properties":{"quantity":true,"price":true,"timeInForce":false,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"required":["icebergQty"],"properties":{"icebergQty":true}},"then":{"required":["timeInForce"],"properties":{"timeInForce":{"const":"GTC"}}}}]};
+const schema291 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","side","type"],"allOf":[{"if":{"properties":{"type":{"const":"LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"properties":{"type":{"const":"MARKET"}},"required":["type"]},"then":{"properties":{"timeInForce":false,"price":false,"stopPrice":false,"trailingDelta":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["quantity"],"properties":{"quantity":true}},{"required":["quoteOrderQty"],"properties":{"quoteOrderQty":true}}]},{"not":{"required":["quantity","quoteOrderQty"],"properties":{"quantity":true,"quoteOrderQty":true}}}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"LIMIT_MAKER"}},"required":["type"]},"then":{"required":["quantity","price"],"properties":{"quantity":true,"price":true,"timeInForce":false,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"required":["icebergQty"],"properties":{"icebergQty":true}},"then":{"required":["timeInForce"],"properties":{"timeInForce":{"const":"GTC"}}}}]};
 const func5 = Object.prototype.hasOwnProperty;
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -14059,7 +14059,7 @@ vErrors.push(err79);
 errors++;
 }
 for(const key0 in data){
-if(!(func5.call(schema292.properties, key0))){
+if(!(func5.call(schema291.properties, key0))){
 const err80 = {instancePath,schemaPath:"#/$defs/new_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err80];
@@ -14472,7 +14472,7 @@ validate131.errors = vErrors;
 return errors === 0;
 }
 
-const schema305 = {"anyOf":[{"$ref":"#/$defs/NewOrderFull"},{"$ref":"#/$defs/NewOrderResult"},{"$ref":"#/$defs/NewOrderAck"}]};
+const schema304 = {"anyOf":[{"$ref":"#/$defs/NewOrderFull"},{"$ref":"#/$defs/NewOrderResult"},{"$ref":"#/$defs/NewOrderAck"}]};
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14535,7 +14535,7 @@ validate132.errors = vErrors;
 return errors === 0;
 }
 
-const schema306 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema305 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14773,7 +14773,7 @@ validate136.errors = vErrors;
 return errors === 0;
 }
 
-const schema311 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
+const schema310 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14916,7 +14916,7 @@ validate137.errors = vErrors;
 return errors === 0;
 }
 
-const schema313 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
+const schema312 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
 
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14944,7 +14944,7 @@ validate138.errors = vErrors;
 return errors === 0;
 }
 
-const schema314 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema313 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15097,7 +15097,7 @@ validate140.errors = vErrors;
 return errors === 0;
 }
 
-const schema316 = {"type":"array","items":{"anyOf":[{"$ref":"#/$defs/CancelReport"},{"$ref":"#/$defs/OrderListReport"}]}};
+const schema315 = {"type":"array","items":{"anyOf":[{"$ref":"#/$defs/CancelReport"},{"$ref":"#/$defs/OrderListReport"}]}};
 
 function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15165,7 +15165,7 @@ validate141.errors = vErrors;
 return errors === 0;
 }
 
-const schema317 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"type":"integer","format":"int64","minimum":0},"endTime":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema316 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"type":"integer","format":"int64","minimum":0},"endTime":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15468,7 +15468,7 @@ validate144.errors = vErrors;
 return errors === 0;
 }
 
-const schema320 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
+const schema319 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
 
 function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

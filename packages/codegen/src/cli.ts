@@ -6,21 +6,26 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
-import { type GeneratorName, generate } from "./generate.js";
-import { DEFAULT_SPEC } from "./spec/load-spec.js";
+import type { GeneratorName } from "./generate.js";
+import type { GeneratedFile } from "./generated-file.js";
 import { SpecError } from "./spec/spec-error.js";
-import { diffOutput, writeOutput } from "./write-files.js";
+
+// Loaded only once the arguments are good: the generators bring TypeScript, openapi-typescript,
+// Redocly and ajv, which take most of a second to load; --help and usage errors should not wait.
+const DEFAULT_SPEC = "@marketapi/spec";
 
 const USAGE = `Usage: marketapi-codegen --out DIR [--client] [--validators] [--spec PATH_OR_PACKAGE] [--operations a,b,c] [--check]
 
   --out DIR             folder that receives the generated files (created if missing)
-  --client              generate the typed client (types, operation table, per-operation methods)
+  --client              generate the typed client (types, operation table, per-operation methods,
+                        and client.gen.ts for createApiClient of @marketapi/client)
   --validators          generate the precompiled validators
                         (neither flag: both)
   --spec PATH|PACKAGE   OpenAPI 3.1 file (YAML or JSON) or a package exporting openapi.json
                         (default: ${DEFAULT_SPEC})
   --operations a,b,c    only these operationIds
   --check               write nothing; exit 1 when DIR differs from what would be generated
+  --version             the generator's version
   --help                this text
 
 Exit codes: 0 written or up to date, 1 --check found differences, 2 bad usage or a spec that is
@@ -36,7 +41,7 @@ interface CliOptions {
   check: boolean;
 }
 
-function parseCli(argv: string[]): CliOptions | "help" {
+function parseCli(argv: string[]): CliOptions | "help" | "version" {
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -49,6 +54,7 @@ function parseCli(argv: string[]): CliOptions | "help" {
         operations: { type: "string" },
         check: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
+        version: { type: "boolean", default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -58,6 +64,7 @@ function parseCli(argv: string[]): CliOptions | "help" {
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return "help";
+  if (values.version) return "version";
   if (typeof values.out !== "string" || values.out === "") throw new UsageError("--out DIR is required");
   const generators: GeneratorName[] = [];
   if (values.client) generators.push("client");
@@ -106,7 +113,7 @@ function regenerateCommand(options: CliOptions): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let options: CliOptions | "help";
+  let options: CliOptions | "help" | "version";
   try {
     options = parseCli(argv);
   } catch (error) {
@@ -117,8 +124,15 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (options === "version") {
+    const { CODEGEN_VERSION } = await import("./generated-file.js");
+    console.log(CODEGEN_VERSION);
+    return 0;
+  }
   const command = regenerateCommand(options);
-  let files: Awaited<ReturnType<typeof generate>>;
+  const { generate } = await import("./generate.js");
+  const { diffOutput, writeOutput } = await import("./write-files.js");
+  let files: GeneratedFile[];
   try {
     files = await generate({
       spec: options.spec,

@@ -269,11 +269,14 @@ function strictly<T>(source: string, pointerOfDef: (def: string | undefined) => 
     return compile();
   } catch (error) {
     if (!(error instanceof CompileError)) throw error;
-    // ajv names the place relative to the schema being compiled; the export says which one.
-    const def = /^\/\$defs\/([^/]+)/.exec(error.pointer)?.[1];
+    // ajv's message may name the faulty place ('at path "#/$defs/Level/items"'); otherwise the
+    // export being compiled says which definition it was.
+    const place = /at path "#(\/\$defs\/[^"]*)"/.exec(error.message)?.[1] ?? error.pointer;
+    const [, def, rest = ""] = /^\/\$defs\/([^/]+)(\/.*)?$/.exec(place) ?? [];
+    const within = def === undefined ? "" : decodeURIComponent(rest);
     throw new SpecError(
       source,
-      pointerOfDef(def),
+      `${pointerOfDef(def)}${within}`,
       "a schema that ajv compiles in strict mode",
       error.message,
     );

@@ -64,6 +64,23 @@ const faults: { name: string; given: Mutation; want: { pointer: string; expected
     want: { pointer: "/paths/~1api~1v3~1ping/get/x-auth-class", expected: /one of none/ },
   },
   {
+    name: "signed operation whose security does not name the signing scheme",
+    given: (d) => {
+      d.components = {
+        securitySchemes: {
+          signature: {
+            type: "apiKey",
+            in: "query",
+            name: "signature",
+            "x-signing": { algorithm: "HMAC-SHA256", parameter: "signature" },
+          },
+        },
+      };
+      d.paths["/api/v3/ping"].get["x-auth-class"] = "user_data";
+    },
+    want: { pointer: "/paths/~1api~1v3~1ping/get/security", expected: /signing scheme \(signature\)/ },
+  },
+  {
     name: "duplicate operationId",
     given: (d) => {
       (d.paths as Record<string, unknown>)["/api/v3/time"] = { get: { ...d.paths["/api/v3/ping"].get } };

@@ -1,4 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parse, parseDocument, YAMLParseError } from "yaml";
 import { describeValue, SpecError, segmentsOf } from "./spec-error.js";
 
@@ -90,19 +93,22 @@ function textLocator(text: string): (pointer: string) => TextPosition | undefine
   };
 }
 
+/**
+ * The file behind `--spec`: the path itself, or a package's `openapi.json`, resolved from the
+ * working folder first (the consumer's own dependencies), then from this package (which depends on
+ * @marketapi/spec).
+ */
 async function locateSpec(spec: string): Promise<string> {
   if (existsSync(spec) || !looksLikePackageName(spec)) return spec;
-  try {
-    const { fileURLToPath } = await import("node:url");
-    return fileURLToPath(import.meta.resolve(`${spec}/openapi.json`));
-  } catch {
-    throw new SpecError(
-      spec,
-      "",
-      `an installed package that exports "${spec}/openapi.json"`,
-      "no such package",
-    );
+  const request = `${spec}/openapi.json`;
+  for (const base of [join(process.cwd(), "package.json"), fileURLToPath(import.meta.url)]) {
+    try {
+      return createRequire(base).resolve(request);
+    } catch {
+      // not installed there
+    }
   }
+  throw new SpecError(spec, "", `an installed package that exports "${request}"`, "no such package");
 }
 
 function looksLikePackageName(spec: string): boolean {

@@ -118,6 +118,7 @@ function modelOperation(
       describeValue(authClass),
     );
   }
+  checkSigningScheme(spec, raw, pointer, authClass);
   const declared = [...(item.parameters ?? []), ...(raw.parameters ?? [])];
   const parameters = declared.map((p, i) =>
     modelParameter(spec, resolveRef(spec, p, `${pointer}/parameters/${i}`), `${pointer}/parameters/${i}`),
@@ -134,6 +135,32 @@ function modelOperation(
     responses: modelResponses(spec, raw.responses, `${pointer}/responses`),
     raw,
   };
+}
+
+/**
+ * The client signs `trade` and `user_data` requests; the validators accept the signing envelope
+ * (timestamp, signature) only on operations whose security names a scheme with `x-signing`. When
+ * the spec has such a scheme, a signed operation must use it, or its signed requests would be
+ * refused as carrying unknown parameters.
+ */
+function checkSigningScheme(spec: LoadedSpec, raw: OpenApiDocument, pointer: string, authClass: AuthClass) {
+  if (authClass !== "trade" && authClass !== "user_data") return;
+  const schemes: OpenApiDocument = isObject(spec.document.components?.securitySchemes)
+    ? spec.document.components.securitySchemes
+    : {};
+  const signing = Object.keys(schemes).filter((name) => isObject(schemes[name]?.["x-signing"]));
+  if (signing.length === 0) return;
+  const requirements = raw.security ?? spec.document.security;
+  const named = Array.isArray(requirements)
+    ? requirements.flatMap((r: unknown) => (isObject(r) ? Object.keys(r) : []))
+    : [];
+  if (named.some((name: string) => signing.includes(name))) return;
+  throw new SpecError(
+    spec.source,
+    `${pointer}/security`,
+    `a security requirement naming the signing scheme (${signing.join(" or ")}), as x-auth-class ${authClass} requests are signed`,
+    describeValue(requirements),
+  );
 }
 
 function modelParameter(spec: LoadedSpec, p: OpenApiDocument, pointer: string): ParameterModel {

@@ -121,7 +121,8 @@ function consumerProject(name: string, main: string): string {
   return dir;
 }
 
-const SHIPPED_MAIN = `import { createApiClient } from "@marketapi/client";
+/** How a consumer wires the generated output to the runtime packages (the README's example). */
+const PREAMBLE = `import { createApiClient } from "@marketapi/client";
 import { createValidators } from "@marketapi/validators";
 import { spotApi } from "./generated/client.gen.js";
 import * as tables from "./generated/validators.js";
@@ -134,7 +135,9 @@ const client = createApiClient(spotApi, {
   throwOnError: true,
   validateResponse: validators.validateResponse,
 });
+`;
 
+const SHIPPED_MAIN = `${PREAMBLE}
 const book = await client.order_book({ symbol: "BTCUSDT", limit: 5 });
 const bestBid: [string, string] | undefined = book.data.bids[0];
 
@@ -155,20 +158,7 @@ console.log(
 );
 `;
 
-const FORK_MAIN = `import { createApiClient } from "@marketapi/client";
-import { createValidators } from "@marketapi/validators";
-import { spotApi } from "./generated/client.gen.js";
-import * as tables from "./generated/validators.js";
-
-const validators = createValidators(tables);
-const client = createApiClient(spotApi, {
-  baseUrl: process.env.BASE_URL ?? "",
-  apiKey: "${API_KEY}",
-  apiSecret: "${API_SECRET}",
-  throwOnError: true,
-  validateResponse: validators.validateResponse,
-});
-
+const FORK_MAIN = `${PREAMBLE}
 const account = await client.account({ omitZeroBalances: true });
 const accountType: "SPOT" | "MARGIN" = account.data.accountType;
 const time = await client.server_time();

@@ -109,7 +109,12 @@ function regenerateCommand(options: CliOptions): string {
   parts.push("--out", options.out);
   for (const g of options.generators) parts.push(`--${g}`);
   if (options.operations) parts.push("--operations", options.operations.join(","));
-  return parts.join(" ");
+  return parts.map(shellWord).join(" ");
+}
+
+/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,4 +1,4 @@
-// Adds up the vitest JSON reports of every workspace package (and the generated-code drift check)
+// Adds up the vitest JSON reports of every workspace package (and the repository checks)
 // into the plain "N passed, N failed" line that CI reads. A package with a test script but no
 // report counts as one failure: its runner crashed or never started.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -25,13 +25,14 @@ for (const dir of readdirSync(join(root, "packages"))) {
   skipped += r.numPendingTests + r.numTodoTests;
   if (r.numFailedTestSuites > 0 && r.numFailedTests === 0) failed += r.numFailedTestSuites;
 }
-const drift = join(root, "test-results", "drift.json");
-if (existsSync(drift)) {
-  const d = JSON.parse(readFileSync(drift, "utf8"));
-  if (d.ok) passed += 1;
-  else failed += 1;
+const repoChecks = join(root, "test-results", "repo-checks.json");
+if (existsSync(repoChecks)) {
+  for (const check of JSON.parse(readFileSync(repoChecks, "utf8"))) {
+    if (check.ok) passed += 1;
+    else failed += 1;
+  }
 } else {
-  console.log("summary: the generated-code drift check did not run");
+  console.log("summary: the repository checks (generated-code drift, Biome) did not run");
   failed += 1;
 }
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);

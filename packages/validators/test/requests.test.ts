@@ -58,6 +58,18 @@ describe("validateRequest: plain parameters", () => {
       ],
     },
     {
+      given: "symbol and symbols together (x-mutually-exclusive)",
+      operation: "exchange_info",
+      params: { symbol: "BTCUSDT", symbols: ["BTCUSDT"] },
+      want: [
+        {
+          path: "/symbols",
+          rule: "x-mutually-exclusive",
+          message: "/symbols cannot be given together with /symbol",
+        },
+      ],
+    },
+    {
       given: "a limit above its maximum",
       operation: "order_book",
       params: { symbol: "BTCUSDT", limit: 5001 },

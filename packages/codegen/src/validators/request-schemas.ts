@@ -45,7 +45,7 @@ interface OrderTypeRule {
  * nothing else allowed except the signing envelope of signed operations (`timestamp`,
  * `recvWindow`, `signature`, optional here: a client validates before it signs). The operation's
  * `x-order-type-rules` and `x-parameter-conditions` become `if`/`then` rules whose errors name
- * the rule. `base` is the schema path the schema will have in the compiled document.
+ * the rule; each `x-mutually-exclusive` pair becomes a `not` of both names required. `base` is the schema path the schema will have in the compiled document.
  */
 export function buildRequestSchema(model: SpecModel, operation: OperationModel, base: string): RequestSchema {
   const spec = { source: model.source, document: model.document };
@@ -92,9 +92,11 @@ export function buildRequestSchema(model: SpecModel, operation: OperationModel, 
   }
   const hints: HintTable = { [base]: { unknown: `is not a parameter of ${operation.operationId}` } };
   const typeRules = orderTypeRules(model, operation, properties, base, hints);
+  const conditions = parameterConditions(model, operation, properties, base, hints, typeRules.length);
   const rules = [
     ...typeRules,
-    ...parameterConditions(model, operation, properties, base, hints, typeRules.length),
+    ...conditions,
+    ...mutuallyExclusive(model, operation, properties, base, hints, typeRules.length + conditions.length),
   ];
   const schema: Record<string, unknown> = { type: "object", properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;
@@ -371,4 +373,41 @@ function parameterConditions(
       },
     );
   });
+}
+
+/** `x-mutually-exclusive: [[symbol, symbols]]`: at most one name of each group may be given. */
+function mutuallyExclusive(
+  model: SpecModel,
+  operation: OperationModel,
+  properties: Record<string, JsonSchema>,
+  base: string,
+  hints: HintTable,
+  offset: number,
+): Record<string, unknown>[] {
+  const groups = operation.raw["x-mutually-exclusive"];
+  if (groups === undefined) return [];
+  const where = `${operation.pointer}/x-mutually-exclusive`;
+  if (!Array.isArray(groups) || !groups.every((g) => Array.isArray(g) && g.length >= 2)) {
+    throw new SpecError(
+      model.source,
+      where,
+      "a list of parameter-name groups of two or more",
+      describeValue(groups),
+    );
+  }
+  const rules: Record<string, unknown>[] = [];
+  groups.forEach((group: unknown[], i: number) => {
+    const names = namesAt(model, group, `${where}/${i}`, properties);
+    for (let a = 0; a < names.length; a++) {
+      for (let b = a + 1; b < names.length; b++) {
+        const pair = [names[a]!, names[b]!];
+        hints[schemaPathOf(base, ["allOf", offset + rules.length])] = {
+          rule: "x-mutually-exclusive",
+          exclusive: pair,
+        };
+        rules.push({ not: { required: pair, properties: declared(pair) } });
+      }
+    }
+  });
+  return rules;
 }

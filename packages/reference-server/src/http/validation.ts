@@ -71,6 +71,8 @@ export function toApiError(
     }
     case "x-order-type-rules":
       return orderTypeRule(first, name);
+    case "x-mutually-exclusive":
+      return badCombination();
     case "x-parameter-conditions":
       return new ApiError(-2010, "Unsupported order combination");
     case "enum":

@@ -11397,16 +11397,18 @@ validate105.errors = vErrors;
 return errors === 0;
 }
 
-const schema262 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/Symbol"}}},"additionalProperties":false};
+const schema262 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/Symbol"}}},"additionalProperties":false,"allOf":[{"not":{"required":["symbol","symbols"],"properties":{"symbol":true,"symbols":true}}}]};
 const func4 = duplicateItems;
 
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!((key0 === "symbol") || (key0 === "symbols"))){
-const err0 = {instancePath,schemaPath:"#/$defs/exchange_info.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+let missing0;
+if(((data.symbol === undefined) && (missing0 = "symbol")) || ((data.symbols === undefined) && (missing0 = "symbols"))){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11416,11 +11418,9 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.symbol !== undefined){
-let data0 = data.symbol;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/$defs/exchange_info.request/allOf/0/not",keyword:"not",params:{}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11429,9 +11429,21 @@ vErrors.push(err1);
 }
 errors++;
 }
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
 }
 else {
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "symbol") || (key0 === "symbols"))){
+const err2 = {instancePath,schemaPath:"#/$defs/exchange_info.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11441,11 +11453,11 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.symbols !== undefined){
-let data1 = data.symbols;
-if(Array.isArray(data1)){
-if(data1.length > 100){
-const err3 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/maxItems",keyword:"maxItems",params:{limit: 100}};
+if(data.symbol !== undefined){
+let data0 = data.symbol;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11454,8 +11466,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1.length < 1){
-const err4 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/minItems",keyword:"minItems",params:{limit: 1}};
+}
+else {
+const err4 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11464,12 +11477,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-const err5 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+}
+if(data.symbols !== undefined){
+let data1 = data.symbols;
+if(Array.isArray(data1)){
+if(data1.length > 100){
+const err5 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/maxItems",keyword:"maxItems",params:{limit: 100}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11478,9 +11491,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+if(data1.length < 1){
+const err6 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/minItems",keyword:"minItems",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11489,10 +11501,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-const duplicate0 = func4(data1);
-if(duplicate0 !== null){
-const err7 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/uniqueItems",keyword:"uniqueItems",params:{i: duplicate0[0], j: duplicate0[1]}};
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+const err7 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11503,7 +11517,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/type",keyword:"type",params:{type: "array"}};
+const err8 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11513,14 +11527,37 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/$defs/exchange_info.request/type",keyword:"type",params:{type: "object"}};
+const duplicate0 = func4(data1);
+if(duplicate0 !== null){
+const err9 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/uniqueItems",keyword:"uniqueItems",params:{i: duplicate0[0], j: duplicate0[1]}};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/$defs/exchange_info.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
 }
 errors++;
 }

@@ -44,6 +44,13 @@ const hints: Readonly<Record<string, SchemaHint>> = {
   "#/$defs/exchange_info.request": {
     "unknown": "is not a parameter of exchange_info"
   },
+  "#/$defs/exchange_info.request/allOf/0": {
+    "rule": "x-mutually-exclusive",
+    "exclusive": [
+      "symbol",
+      "symbols"
+    ]
+  },
   "#/$defs/order_book.request": {
     "unknown": "is not a parameter of order_book"
   },

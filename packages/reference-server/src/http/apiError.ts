@@ -36,12 +36,6 @@ export const duplicateParam = (name: string): ApiError =>
 export const tooManyParams = (): ApiError =>
   new ApiError(-1101, "Too many parameters sent for this endpoint.");
 
-export const unreadParams = (read: number, sent: number): ApiError =>
-  new ApiError(
-    -1104,
-    `Not all sent parameters were read; read '${read}' parameter(s) but was sent '${sent}'.`,
-  );
-
 export const apiKeyFormatInvalid = (): ApiError => new ApiError(-2014, "API-key format invalid.", 401);
 
 export const apiKeyRejected = (): ApiError =>

@@ -10,7 +10,7 @@ import {
   notRequired,
   oneOfMissing,
 } from "../engine/errors.js";
-import { ApiError, type ApiFault, duplicateParam, illegalParamValue, unreadParams } from "./apiError.js";
+import { ApiError, type ApiFault, duplicateParam, illegalParamValue } from "./apiError.js";
 import type { OperationSpec } from "./operations.js";
 import type { RequestParams } from "./params.js";
 
@@ -25,7 +25,7 @@ export function validateParams(operation: OperationSpec, params: RequestParams):
     signed: operation.signed,
   });
   if (result.valid) return result.params;
-  throw toApiError(operation, params, result.errors);
+  throw toApiError(operation, result.errors);
 }
 
 /** The signing envelope every signed operation accepts besides its declared parameters. */
@@ -44,19 +44,15 @@ function declaredOnly(operation: OperationSpec, values: ReadonlyMap<string, stri
   return kept;
 }
 
-const RULE_RANK: Readonly<Record<string, number>> = { duplicate: 0, required: 1, additionalProperties: 2 };
+const RULE_RANK: Readonly<Record<string, number>> = { duplicate: 0, required: 1 };
 
 function rank(error: ValidationError): number {
   if (error.rule === "x-order-type-rules" && error.message.includes(" is required")) return 1;
   return RULE_RANK[error.rule] ?? 3;
 }
 
-/** The API error for the most fundamental fault (duplicate, then missing, then unknown, then the rest). */
-export function toApiError(
-  operation: OperationSpec,
-  params: RequestParams,
-  errors: readonly ValidationError[],
-): ApiFault {
+/** The API error for the most fundamental fault (duplicate, then missing, then the rest). */
+export function toApiError(operation: OperationSpec, errors: readonly ValidationError[]): ApiFault {
   const first = [...errors].sort((a, b) => rank(a) - rank(b))[0];
   if (!first) return new ApiError(-1100, "Illegal characters found in a parameter.");
   const name = parameterOf(first.path);
@@ -65,10 +61,6 @@ export function toApiError(
       return duplicateParam(name);
     case "required":
       return missing(first);
-    case "additionalProperties": {
-      const unknown = errors.filter((e) => e.rule === "additionalProperties").length;
-      return unreadParams(params.values.size - unknown, params.values.size);
-    }
     case "x-order-type-rules":
       return orderTypeRule(first, name);
     case "x-mutually-exclusive":

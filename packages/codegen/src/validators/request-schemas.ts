@@ -293,16 +293,13 @@ function orderTypeRules(
       };
       allOf.push({ anyOf: names.map((name) => ({ required: [name], properties: declared([name]) })) });
       if (!exact) continue;
-      for (let i = 0; i < names.length; i++) {
-        for (let j = i + 1; j < names.length; j++) {
-          const pair = [names[i]!, names[j]!];
-          hints[schemaPathOf(base, [...thenSegments, "allOf", allOf.length])] = {
-            when,
-            rule: "x-order-type-rules",
-            exclusive: pair,
-          };
-          allOf.push({ not: { required: pair, properties: declared(pair) } });
-        }
+      for (const pair of pairsOf(names)) {
+        hints[schemaPathOf(base, [...thenSegments, "allOf", allOf.length])] = {
+          when,
+          rule: "x-order-type-rules",
+          exclusive: pair,
+        };
+        allOf.push(exclusionOf(pair));
       }
     }
     if (Object.keys(thenProperties).length > 0) then.properties = thenProperties;
@@ -398,16 +395,23 @@ function mutuallyExclusive(
   const rules: Record<string, unknown>[] = [];
   groups.forEach((group: unknown[], i: number) => {
     const names = namesAt(model, group, `${where}/${i}`, properties);
-    for (let a = 0; a < names.length; a++) {
-      for (let b = a + 1; b < names.length; b++) {
-        const pair = [names[a]!, names[b]!];
-        hints[schemaPathOf(base, ["allOf", offset + rules.length])] = {
-          rule: "x-mutually-exclusive",
-          exclusive: pair,
-        };
-        rules.push({ not: { required: pair, properties: declared(pair) } });
-      }
+    for (const pair of pairsOf(names)) {
+      hints[schemaPathOf(base, ["allOf", offset + rules.length])] = {
+        rule: "x-mutually-exclusive",
+        exclusive: pair,
+      };
+      rules.push(exclusionOf(pair));
     }
   });
   return rules;
+}
+
+/** Every unordered pair of the names, in order: [a, b, c] → [a, b], [a, c], [b, c]. */
+function pairsOf(names: string[]): [string, string][] {
+  return names.flatMap((first, i) => names.slice(i + 1).map((second): [string, string] => [first, second]));
+}
+
+/** A schema that fails when both names of the pair are given. */
+function exclusionOf(pair: [string, string]): Record<string, unknown> {
+  return { not: { required: pair, properties: declared(pair) } };
 }

@@ -1,11 +1,12 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
+import shared from "../../vitest.shared.js";
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    // The command-line tests start real processes (the generator, tsc, tsx), several at a time.
-    testTimeout: 30_000,
-    // Builds dist/ (and the client and validators packages the consumer tests import) when stale.
-    globalSetup: ["test/global-setup.ts"],
-  },
-});
+export default mergeConfig(
+  shared,
+  defineConfig({
+    test: {
+      // Builds dist/ (and the client and validators packages the consumer tests import) when stale.
+      globalSetup: ["test/global-setup.ts"],
+    },
+  }),
+);

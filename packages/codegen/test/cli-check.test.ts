@@ -18,7 +18,7 @@ beforeAll(async () => {
   );
   const generated = await codegen(["--spec", "spot-api.json", "--out", "out"], { cwd: root });
   expect(generated.code).toBe(0);
-}, 30_000);
+});
 afterAll(() => cleanScratch(root));
 
 /** A copy of the fresh project (spec and output) to spoil in one way. */

@@ -69,7 +69,7 @@ describe("the marketapi-contract command", () => {
     );
     expect(run.stdout).toMatch(/^order_book\s+✓ \d+/m);
     expect(run.stdout).toMatch(/exit 0 \(every check that ran passed\); reproduce with --seed \d+/);
-  }, 60_000);
+  });
 
   it("tests an Endpoint with status test (trading allowed, its headers sent) and writes well-formed JUnit", async () => {
     const { startFaultProxy } = await import("./support/fault-proxy.js");
@@ -111,7 +111,7 @@ describe("the marketapi-contract command", () => {
     expect(xml.match(/<testsuite /g)).toHaveLength(9);
     expect(xml.match(/<testcase /g)).toHaveLength(9 * 17);
     expect(xml).not.toContain(server.credentials.apiKey);
-  }, 60_000);
+  });
 
   it("refuses an Endpoint whose status is off, with exit 2 and the reason", async () => {
     const base = JSON.parse(readFileSync(new URL("r4-template-hl7-fhir-rest.json", FIXTURES), "utf8"));
@@ -152,7 +152,7 @@ describe("the marketapi-contract command", () => {
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  });
 
   it("cancels the orders it created when interrupted with Ctrl-C (SIGINT), exit 130", async () => {
     const { startFaultProxy } = await import("./support/fault-proxy.js");
@@ -201,7 +201,7 @@ describe("the marketapi-contract command", () => {
     } finally {
       await slow.close();
     }
-  }, 60_000);
+  });
 
   it("explains usage errors with exit 2", async () => {
     const help = await cli(["--help"]);

@@ -13,20 +13,16 @@ describe("mutation testing: one injected fault at a time", () => {
   it("the proxy without a fault changes nothing (exit 0)", async () => {
     const outcome = await runAgainstFault(undefined);
     expect(outcome.exitCode, reportText(outcome.result, { color: false })).toBe(0);
-  }, 60_000);
+  });
 
-  it.each(catalog.map((f) => [f.name, f] as const))(
-    "catches %s",
-    async (_name, fault) => {
-      const outcome = await runAgainstFault(fault);
-      outcomes.push(outcome);
-      expect(
-        outcome.caught,
-        `${fault.name} (${fault.description}) should fail one of ${fault.caughtBy.join(", ")}; failed: ${outcome.failedChecks.join(", ") || "none"} (exit ${outcome.exitCode})`,
-      ).toBe(true);
-    },
-    60_000,
-  );
+  it.each(catalog.map((f) => [f.name, f] as const))("catches %s", async (_name, fault) => {
+    const outcome = await runAgainstFault(fault);
+    outcomes.push(outcome);
+    expect(
+      outcome.caught,
+      `${fault.name} (${fault.description}) should fail one of ${fault.caughtBy.join(", ")}; failed: ${outcome.failedChecks.join(", ") || "none"} (exit ${outcome.exitCode})`,
+    ).toBe(true);
+  });
 
   afterAll(() => {
     const caught = outcomes.filter((o) => o.caught).length;

@@ -21,7 +21,7 @@ describe("against the reference server (no false positives)", () => {
       allowTrading: true,
       seed: 1,
     });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await server?.close();
@@ -111,5 +111,5 @@ describe("against the reference server (no false positives)", () => {
     expect(third.exitCode).toBe(0);
     expect(casesAgain).toEqual(cases);
     expect(cases.some((c) => c.startsWith("generated (seed"))).toBe(true);
-  }, 60_000);
+  });
 });

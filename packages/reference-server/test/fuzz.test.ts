@@ -425,7 +425,7 @@ describe("fuzzing over HTTP", () => {
     // The mix reaches the handlers and the engine, not only the early rejections.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(500);
     expect(unexpected).toEqual([]);
-  }, 60_000);
+  });
 
   it("trades through 2,000 well-formed signed orders and cancels without a 5xx, every answer as the spec says", async () => {
     const before = statuses.get(200) ?? 0;
@@ -436,7 +436,7 @@ describe("fuzzing over HTTP", () => {
     expect((statuses.get(200) ?? 0) - before).toBeGreaterThan(400);
     expect(engineCodes.size).toBeGreaterThan(5);
     expect(unexpected).toEqual([]);
-  }, 60_000);
+  });
 
   it("answers garbage on the socket with a JSON error or a closed connection", async () => {
     const garbage = fc.oneof(
@@ -461,7 +461,7 @@ describe("fuzzing over HTTP", () => {
       }),
       { numRuns: 200, seed: 7 },
     );
-  }, 30_000);
+  });
 
   it("still serves afterwards, with no book crossed", async () => {
     expect((await send(server.url, { path: "/api/v3/ping" })).status).toBe(200);
@@ -474,7 +474,10 @@ describe("fuzzing over HTTP", () => {
   });
 });
 
-/** Writes bytes on a fresh socket and collects the answer until the server closes (or 1 s passes). */
+/**
+ * Writes bytes on a fresh socket and collects the answer until the server closes or the answer is
+ * complete. The server always does one or the other; the timer only keeps a defect from hanging the run.
+ */
 function rawExchange(port: number, bytes: Buffer): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
@@ -483,7 +486,7 @@ function rawExchange(port: number, bytes: Buffer): Promise<string> {
       socket.destroy();
       resolve(Buffer.concat(chunks).toString("latin1"));
     };
-    const timer = setTimeout(done, 1000);
+    const timer = setTimeout(done, 30_000);
     socket.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       const text = Buffer.concat(chunks).toString("latin1");

@@ -55,9 +55,8 @@ describe("state file", () => {
         path: "/api/v3/order",
         query: restingSell,
       });
-      const deadline = Date.now() + 5000;
-      while (!existsSync(statePath) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(existsSync(statePath)).toBe(true);
+      // Polls until the periodic save has happened; a save that never comes fails on the test timeout.
+      while (!existsSync(statePath)) await new Promise((r) => setTimeout(r, 20));
     } finally {
       await server.close();
     }
@@ -118,7 +117,7 @@ describe("marketapi-server command", () => {
     expect(mine.json).toEqual([]);
     again.child.kill("SIGINT");
     expect(await again.exited).toBe(0);
-  }, 60_000);
+  });
 
   it("reports a bad --config file with the path of each fault and exits 2", async () => {
     const config = join(folder, "bad-config.json");
@@ -150,7 +149,7 @@ describe("marketapi-server command", () => {
     ]) {
       expect(message).toContain(`${path}:`);
     }
-  }, 30_000);
+  });
 
   it("exits 2 for a config file that is not JSON, and for unknown options; --help exits 0", async () => {
     const config = join(folder, "not-json.json");
@@ -164,5 +163,5 @@ describe("marketapi-server command", () => {
     const help = runCli(["--help"]);
     expect(await help.exited).toBe(0);
     expect(help.stdout()).toContain("--state FILE");
-  }, 30_000);
+  });
 });

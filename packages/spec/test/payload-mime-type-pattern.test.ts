@@ -79,7 +79,7 @@ describe("linear pattern ≡ the source pattern anchored", () => {
   );
 });
 
-describe("validation time on adversarial payloadMimeType items", () => {
+describe("adversarial payloadMimeType items", () => {
   const validate = compileEndpointValidator();
   const withMime = (item: string) => ({
     resourceType: "Endpoint",
@@ -88,10 +88,8 @@ describe("validation time on adversarial payloadMimeType items", () => {
     payloadMimeType: [item],
   });
 
-  // A generous guard only: a linear pattern takes a few ms here, the anchored source
-  // pattern would not finish at all.
-  const GUARD_MS = 1000;
-
+  // The linear pattern takes milliseconds on these; the anchored source pattern backtracks and
+  // would not finish. No clock is read: a pattern that backtracks shows as a test that never ends.
   it.each([
     { given: 'a×100,000 + "  "', item: `${"a".repeat(100_000)}  `, want: false },
     { given: 'a×99,999 + " "', item: `${"a".repeat(99_999)} `, want: false },
@@ -99,13 +97,9 @@ describe("validation time on adversarial payloadMimeType items", () => {
     { given: 'a×99,997 + "\\t\\t" + a', item: `${"a".repeat(99_997)}\t\ta`, want: false },
     { given: "valid 100,000 characters", item: "a b".repeat(33_333).concat("a"), want: true },
     { given: 'ReDoS guard: a×28 + "  "', item: `${"a".repeat(28)}  `, want: false },
-  ])("$given → valid: $want, within the guard", ({ given, item, want }) => {
-    const started = performance.now();
+  ])("$given → valid: $want", ({ item, want }) => {
     const ok = validate(withMime(item));
-    const elapsed = performance.now() - started;
-    console.log(`payloadMimeType ${given} (${item.length} chars): ${elapsed.toFixed(2)} ms`);
     expect(ok).toBe(want);
     if (!want) expect(faultPointers(validate.errors)).toEqual(["/payloadMimeType/0"]);
-    expect(elapsed).toBeLessThan(GUARD_MS);
   });
 });

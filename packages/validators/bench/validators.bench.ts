@@ -287,5 +287,36 @@ console.log(
 console.log(
   `Order cold start vs ajv:           ${verdict(cold["ajv-order"]!.inProcess / cold["ours-order"]!.inProcess, 10)}`,
 );
+
+// ---- hostile input (the tests prove these linear by counting; the times are printed here) ----
+const base = { resourceType: "Endpoint", connectionType: { code: "x" }, payloadType: [{ text: "a" }] };
+const hostile: [string, unknown][] = [
+  [
+    "payloadMimeType item: 1 MB of one token plus two spaces",
+    { ...base, payloadMimeType: [`${"a".repeat(1 << 20)}  `] },
+  ],
+  [
+    "payloadMimeType item: 1 MB of tokens ending in a tab run",
+    { ...base, payloadMimeType: [`${"a b".repeat(349_525)}\t\t`] },
+  ],
+  [
+    "payloadMimeType: 100,000 invalid items",
+    { ...base, payloadMimeType: Array.from({ length: 100_000 }, () => " x") },
+  ],
+];
+console.log();
+lines.length = 0;
+table(
+  ["hostile Endpoint (validateEndpoint)", "median of 7"],
+  hostile.map(([label, data]) => {
+    const times = Array.from({ length: 7 }, () => {
+      const started = process.hrtime.bigint();
+      ours.validateEndpoint(data);
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    });
+    return [label, `${median(times).toFixed(1)} ms`];
+  }),
+);
+console.log(lines.join("\n"));
 rmSync(work, { recursive: true, force: true });
 if (sink < 0) console.log(sink);

@@ -42,10 +42,10 @@ beforeAll(() => {
   ensureBuilt();
   mkdirSync(join(packageDir, "test-results"), { recursive: true });
   workDir = mkdtempSync(join(packageDir, "test-results", "dist-"));
-}, 60_000);
+});
 
 function runNode(args: string[], input?: string) {
-  return spawnSync(process.execPath, args, { cwd: workDir, encoding: "utf8", input, timeout: 20_000 });
+  return spawnSync(process.execPath, args, { cwd: workDir, encoding: "utf8", input, timeout: 120_000 });
 }
 
 const USE_SCRIPT = `

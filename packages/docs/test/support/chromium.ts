@@ -54,6 +54,8 @@ export async function launchGuardedChromium(): Promise<GuardedBrowser> {
     args: CHROMIUM_ARGS,
     viewport: { width: 1400, height: 900 },
   });
+  // Playwright's 30 s default for each wait is short on a loaded 2-core machine.
+  context.setDefaultTimeout(90_000);
   const violations: Violations = { remoteRequests: [], consoleErrors: [], pageErrors: [] };
   const remote = (url: string) => {
     if (!violations.remoteRequests.includes(url)) violations.remoteRequests.push(url);
@@ -103,7 +105,7 @@ export async function launchGuardedChromium(): Promise<GuardedBrowser> {
  * pre-rendered hrefs (real paths such as /trading) instead of the hash router. React marks the
  * DOM nodes it has taken over with `__reactProps$…` keys; wait until the sidebar has them.
  */
-export async function waitForRedocHydration(page: Page, timeout = 30_000): Promise<void> {
+export async function waitForRedocHydration(page: Page, timeout = 90_000): Promise<void> {
   await page.waitForFunction(
     () => {
       const link = document.querySelector(".menu-item-type-group > a");

@@ -33,7 +33,7 @@ export function runCli(args: string[]): CliRun {
 }
 
 /** Waits until the CLI printed its base URL; fails with its output if it exits or takes too long. */
-export async function baseUrlOf(run: CliRun, timeoutMs = 20_000): Promise<string> {
+export async function baseUrlOf(run: CliRun, timeoutMs = 90_000): Promise<string> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     const match = /base URL\s+(http:\/\/\S+)/.exec(run.stdout());

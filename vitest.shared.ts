@@ -1,0 +1,16 @@
+// Test settings every package shares (each package's vitest.config.ts merges them).
+//
+// The suite runs on 2-core machines with turbo testing every package at once, often beside other
+// work: a test that takes 2 s alone can take 20 s there. Timeouts are set for that machine, so that
+// only a hang fails on time. No test asserts on elapsed time; see docs/architecture.md#tests.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    // expect.poll waits this long (vitest's default is 1 s) for a page or a process to catch up.
+    expect: { poll: { timeout: 30_000 } },
+  },
+});

@@ -22,5 +22,3 @@ export function loadOpenApi(): Record<string, unknown> {
 export function loadEndpointSchema(): Record<string, unknown> {
   return JSON.parse(readFileSync(endpointSchemaPath, "utf8"));
 }
-
-export { bundleSpecs, type GeneratedFile, SpecSourceError, type SpecSources } from "./bundle.js";

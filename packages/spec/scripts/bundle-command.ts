@@ -1,8 +1,9 @@
-// Writes the bundled spec files into dist/. Run by `npm run build` in this package.
+// Writes the bundled spec files into dist/. Run by `npm run build` in this package; a build step,
+// so it is not part of the published package (which has no dependencies).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleSpecs, SpecSourceError } from "./bundle.js";
+import { bundleSpecs, SpecSourceError } from "./bundle-specs.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const specsDir = join(packageDir, "..", "..", "specs");

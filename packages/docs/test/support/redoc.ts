@@ -21,7 +21,7 @@ export async function sidebarOperations(page: Page, tags: string[]): Promise<Sid
     const items = await group.locator(".menu-item-type-operation > a").evaluateAll((links) =>
       links.map((link) => ({
         href: link.getAttribute("href") ?? "",
-        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text puts summary, badges and method on lines of their own
+        // innerText: the rendered text puts summary, badges and method on lines of their own.
         text: (link as HTMLElement).innerText,
       })),
     );
@@ -42,6 +42,6 @@ export async function openOperation(page: Page, href: string): Promise<Locator> 
 
 /** innerText with runs of whitespace folded, for substring checks across elements. */
 export async function flatText(locator: Locator): Promise<string> {
-  // biome-ignore lint/performance/useDomNodeTextContent: what the reader sees, not hidden or collapsed text
+  // innerText: what the reader sees, not hidden or collapsed text.
   return (await locator.innerText()).replace(/\s+/g, " ");
 }

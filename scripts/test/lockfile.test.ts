@@ -1,0 +1,34 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { missingOptionalDependencies } from "../lockfile.mjs";
+import { readJson, root } from "../workspace-packages.mjs";
+
+describe("package-lock.json", () => {
+  it("holds every platform's package of every tool, so that npm ci accepts it on any machine", () => {
+    const missing = missingOptionalDependencies(readJson(join(root, "package-lock.json")));
+    expect(
+      missing.map(({ from, name, range }) => `${from} needs ${name}@${range}, which the lockfile lacks`),
+      "pick versions whose platform packages the registry serves (npm view <platform package> versions)",
+    ).toEqual([]);
+  });
+
+  it("the check sees a platform package the registry did not serve", () => {
+    const lock = {
+      packages: {
+        "": { devDependencies: { tool: "1.0.0" } },
+        "node_modules/tool": {
+          version: "1.0.0",
+          optionalDependencies: { "@tool/linux-x64": "1.0.0", "@tool/darwin-arm64": "1.0.0" },
+        },
+        "node_modules/@tool/linux-x64": { version: "1.0.0", optional: true, os: ["linux"] },
+        "node_modules/a/node_modules/nested": {
+          version: "1.0.0",
+          optionalDependencies: { "@tool/linux-x64": "1.0.0" },
+        },
+      },
+    };
+    expect(missingOptionalDependencies(lock)).toEqual([
+      { from: "node_modules/tool", name: "@tool/darwin-arm64", range: "1.0.0" },
+    ]);
+  });
+});

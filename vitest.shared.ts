@@ -8,8 +8,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
     // expect.poll waits this long (vitest's default is 1 s) for a page or a process to catch up.
     expect: { poll: { timeout: 30_000 } },
   },

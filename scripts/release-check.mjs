@@ -240,6 +240,42 @@ console.log(JSON.stringify(results));
     .map((r) => `import("${r.specifier}") in a consumer: ${r.error}`);
 }
 
+// ---- files ----------------------------------------------------------------------------------------
+
+/** Every file under a folder, relative to it. */
+function filesUnder(dir, prefix = "") {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : filesUnder(dir, path);
+    return [path];
+  });
+}
+
+/**
+ * Source maps must come with the sources they name: each entry of a shipped map's `sources` must
+ * be a file the package ships, or be embedded in `sourcesContent`. Returns one message per miss.
+ */
+export function sourceMapProblems(installedDir) {
+  const problems = [];
+  for (const map of filesUnder(installedDir).filter((f) => f.endsWith(".map"))) {
+    const { sources = [], sourcesContent = [], sourceRoot = "" } = readJson(join(installedDir, map));
+    sources.forEach((source, i) => {
+      const file = join(installedDir, dirname(map), sourceRoot, source);
+      if (typeof sourcesContent[i] !== "string" && !existsSync(file)) {
+        problems.push(`${map} names ${source}, which the package does not ship`);
+      }
+    });
+  }
+  return problems;
+}
+
+/** The files every published package carries besides its code. */
+export const REQUIRED_FILES = ["package.json", "README.md", "LICENSE", "CHANGELOG.md"];
+
+export function missingRequiredFiles(installedDir) {
+  return REQUIRED_FILES.filter((file) => !existsSync(join(installedDir, file)));
+}
+
 // ---- commands -----------------------------------------------------------------------------------
 
 /** The package's commands: name → path of the script. */

@@ -11,7 +11,8 @@ export const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
  * @typedef {{ name: string, version: string, private?: boolean, dependencies?: Record<string, string>,
  *   peerDependencies?: Record<string, string>, optionalDependencies?: Record<string, string>,
  *   devDependencies?: Record<string, string>, bin?: string | Record<string, string>,
- *   exports?: unknown, files?: string[], scripts?: Record<string, string> }} Manifest
+ *   exports?: unknown, files?: string[], scripts?: Record<string, string>, license?: string,
+ *   publishConfig?: Record<string, string>, main?: string, workspaces?: string[] }} Manifest
  * @typedef {{ dir: string, manifest: Manifest }} WorkspacePackage
  */
 

@@ -11,9 +11,11 @@ import {
   importEveryExport,
   installConsumer,
   mainJobOfEveryCommand,
+  missingRequiredFiles,
   packagesWithInstallScripts,
   packPackages,
   publint,
+  sourceMapProblems,
   transcript,
 } from "../release-check.mjs";
 import { publicPackages } from "../workspace-packages.mjs";
@@ -64,6 +66,12 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))(
         expect(await mainJobOfEveryCommand(installed(), pkg.manifest)).toEqual([]);
       });
     }
+
+    it("ships README.md, LICENSE and CHANGELOG.md, and the sources its source maps name", () => {
+      const shipped = join(installed(), "node_modules", name);
+      expect(missingRequiredFiles(shipped)).toEqual([]);
+      expect(sourceMapProblems(shipped)).toEqual([]);
+    });
 
     it("imports every subpath of its exports", async () => {
       expect(await importEveryExport(installed(), pkg.manifest)).toEqual([]);

@@ -271,7 +271,7 @@ describe.concurrent("a consumer repository", () => {
     const request = exchange.received.find((r) => r.path === "/api/v3/depth");
     expect(request?.rawQuery).toBe("symbol=BTCUSDT&limit=5");
     expect(request?.apiKey).toBeUndefined(); // order_book is x-auth-class none
-  }, 300_000);
+  }, 600_000);
 
   it("generates from a fork with an extra operation and field: callable, signed, typed, validated", async () => {
     const dir = consumerProject("consumer-fork", FORK_MAIN);
@@ -302,5 +302,5 @@ describe.concurrent("a consumer repository", () => {
     expect(header[1]).toBe(
       "// Do not edit it by hand: regenerate it with `marketapi-codegen --spec spot-api.json --out src/generated --client --validators`.",
     );
-  }, 300_000);
+  }, 600_000);
 });

@@ -21,7 +21,7 @@ if (!hasChromium) {
 
 // Chromium shares the 2 cores with turbo's other test tasks: a page that renders in 1 s alone can
 // take twenty times that there.
-const BROWSER_TEST_TIMEOUT = 300_000;
+const BROWSER_TEST_TIMEOUT = 600_000;
 
 describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
   let server: StaticServer;

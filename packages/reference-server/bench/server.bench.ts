@@ -17,7 +17,7 @@
 // Everything is stopped at the end, also on failure.
 // Run: npm run bench (in packages/reference-server). BENCH_DURATION (s), BENCH_RUNS,
 // BENCH_CONNECTIONS change the sizes.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -133,9 +133,20 @@ async function startReferenceServer(): Promise<Target> {
   return { url, pid: child.pid };
 }
 
+/** Prism is not a devDependency (5.16 declares Node >= 24.18): scripts/tools.mjs installs it on demand. */
+function prismCommand(): string {
+  const tools = join(repoRoot, "scripts", "tools.mjs");
+  const installed = spawnSync(process.execPath, [tools, "prism"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (installed.status !== 0) throw new Error("could not install Prism (tools/prism) for the bench");
+  return join(installed.stdout.trim(), "node_modules", ".bin", "prism");
+}
+
 async function startPrism(): Promise<Target> {
   const port = await freePort();
-  const prism = join(repoRoot, "node_modules/.bin/prism");
+  const prism = prismCommand();
   const child = start(prism, ["mock", "-h", HOST, "-p", String(port), "-v", "warn", openapiJsonPath]);
   const url = `http://${HOST}:${port}`;
   await waitUntilServing(url, child, "Prism");

@@ -144,6 +144,29 @@ export async function installConsumer(
 }
 
 /**
+ * Starts the consumer install of every package, `concurrency` at a time (native addons compile
+ * from source, so two installs keep both cores busy). Returns name → promise of its install.
+ * @param {WorkspacePackage[]} packages
+ */
+export function installConsumers(packages, tarballs, byName, parent, { concurrency = 2 } = {}) {
+  let running = 0;
+  const waiting = [];
+  const slot = () =>
+    running < concurrency ? (running++, Promise.resolve()) : new Promise((resolve) => waiting.push(resolve));
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return new Map(
+    packages.map((pkg) => [
+      pkg.manifest.name,
+      slot().then(() => installConsumer(pkg, tarballs, byName, parent).finally(release)),
+    ]),
+  );
+}
+
+/**
  * The packages installed in a consumer that have install scripts (preinstall, install,
  * postinstall, or a binding.gyp, which npm builds with node-gyp).
  */

@@ -151,8 +151,11 @@ export async function installConsumer(
 export function installConsumers(packages, tarballs, byName, parent, { concurrency = 2 } = {}) {
   let running = 0;
   const waiting = [];
-  const slot = () =>
-    running < concurrency ? (running++, Promise.resolve()) : new Promise((resolve) => waiting.push(resolve));
+  const slot = () => {
+    if (running >= concurrency) return new Promise((resolve) => waiting.push(resolve));
+    running++;
+    return Promise.resolve();
+  };
   const release = () => {
     const next = waiting.shift();
     if (next) next();

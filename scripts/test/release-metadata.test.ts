@@ -49,3 +49,12 @@ describe.each(publicPackages().map((p) => [p.manifest.name, p] as const))("%s", 
     expect(staleness(dir)).toBeNull();
   });
 });
+
+describe("versions", () => {
+  it("every public package is in the one fixed Changesets group, so all share a version", () => {
+    const config = JSON.parse(readFileSync(join(root, ".changeset", "config.json"), "utf8"));
+    expect(config.fixed).toEqual([["@marketapi/*"]]);
+    expect(publicPackages().every((p) => p.manifest.name.startsWith("@marketapi/"))).toBe(true);
+    expect(new Set(publicPackages().map((p) => p.manifest.version)).size).toBe(1);
+  });
+});

@@ -192,6 +192,27 @@ export function expectRefusal(
   return false;
 }
 
+/** Judges an answer that must be a success (2xx), such as a request whose optional key is absent. */
+export function expectServed(ctx: RunContext, check: CheckName, exchange: Exchange, what: string): void {
+  const { session } = ctx;
+  const response = exchange.response;
+  if (!response) {
+    session.recorder.skip(check, exchange.op.id, `no answer to ${what}`);
+    return;
+  }
+  if (isRateLimited(exchange)) {
+    session.recorder.skip(check, exchange.op.id, `rate limited (status ${response.status}) during ${what}`);
+    return;
+  }
+  if (ok(exchange)) session.pass(check, exchange);
+  else
+    session.fail(
+      check,
+      exchange,
+      `${what} was refused (${describeAnswer(exchange)}); expected it to be served`,
+    );
+}
+
 /** Number of items of a list answer: the array's length, or each top-level array of an object. */
 export function itemCounts(json: unknown): Record<string, number> | undefined {
   if (Array.isArray(json)) return { items: json.length };

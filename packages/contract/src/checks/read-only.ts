@@ -4,7 +4,7 @@
  */
 import { encodeParams } from "../http/request.js";
 import { RESPONSE_CHECKS } from "../results.js";
-import { isSigned, type OperationModel } from "../spec/model.js";
+import { isSigned, type OperationModel, requiresApiKey } from "../spec/model.js";
 import { boundaryCases, exampleCases, negativeCases, requiredValues, type Values } from "../values.js";
 import { authProbes } from "./auth.js";
 import { enabled, expectRefusal, type RunContext } from "./context.js";
@@ -16,8 +16,8 @@ export async function readOnlyPass(ctx: RunContext, operation: OperationModel): 
   const lacking =
     isSigned(operation) && !session.canSign
       ? "signed operation: needs --api-key and --api-secret"
-      : operation.authClass === "market_data" && !session.credentials
-        ? "x-auth-class market_data: needs --api-key"
+      : requiresApiKey(operation) && !session.credentials
+        ? `x-auth-class ${operation.authClass}: needs --api-key`
         : undefined;
 
   if (lacking) {

@@ -33,6 +33,9 @@ export interface ValueCase {
 export interface TextCase {
   label: string;
   params: ParamList;
+  /** The parameter a bad value was put in, and that value (invalid-value cases only). */
+  parameter?: string;
+  text?: string;
   /** Kept without asking the validators: the rule is stated in prose the schemas do not encode. */
   fromDescription?: boolean;
 }
@@ -345,7 +348,12 @@ export function negativeCases(op: OperationModel, base: ParamList): TextCase[] {
       const params: ParamList = has(param.name)
         ? base.map(([n, v]) => [n, n === param.name ? text : v])
         : [...base, [param.name, text]];
-      cases.push({ label: `negative: ${param.name}=${JSON.stringify(text)} (${what})`, params });
+      cases.push({
+        label: `negative: ${param.name}=${JSON.stringify(text)} (${what})`,
+        params,
+        parameter: param.name,
+        text,
+      });
     }
   }
   for (const [a, b] of op.exclusive) {

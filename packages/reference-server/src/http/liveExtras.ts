@@ -166,3 +166,24 @@ export function symbolsCount(text: string | undefined): number {
     return 1;
   }
 }
+
+/**
+ * Why the server accepts a value the spec refuses for a declared parameter (a live-API extra that
+ * widens the spec), or undefined when it does not. The contract tester reads this so that it does
+ * not count the embedded server's documented extras as violations.
+ */
+export function specWidening(operationId: string, parameter: string, text: string): string | undefined {
+  if (parameter === "recvWindow" && operationId === "new_order" && /^[0-9]{1,20}\.[0-9]{1,3}$/.test(text)) {
+    const value = Number(text);
+    if (value > 0 && value <= 60000) return "recvWindow with up to three decimals, as the live API takes it";
+  }
+  if (
+    parameter === "limit" &&
+    operationId === "order_book" &&
+    /^[0-9]{1,20}$/.test(text) &&
+    Number(text) > MAX_DEPTH_LIMIT
+  ) {
+    return "a depth limit above 5000 is capped at 5000, as the live API does";
+  }
+  return undefined;
+}

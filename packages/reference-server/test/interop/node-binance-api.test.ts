@@ -62,8 +62,8 @@ describeInterop({
       exchangeInfo: async () =>
         ((await api.exchangeInfo!()) as { symbols: Json[] }).symbols.map((s) => String(s.symbol)),
       depth: async (symbol, limit) => {
-        const book = (await api.depth!(symbol, limit)) as { bids: string[][]; asks: string[][] };
-        return { bids: book.bids.length, asks: book.asks.length, bestBid: Number(book.bids[0]?.[0]) };
+        const book = (await api.depth!(symbol, limit)) as { bids: Json[]; asks: Json[] };
+        return { bids: book.bids.length, asks: book.asks.length, bestBid: Number(book.bids[0]?.price) };
       },
       trades: async (symbol, limit) =>
         ((await api.recentTrades!(symbol, limit)) as Json[]).map((t) => Number(t.id)),

@@ -120,7 +120,7 @@ const MAX_DEPTH_LIMIT = 5000;
 
 function capDepthLimit(declared: Map<string, string>): void {
   const limit = declared.get("limit");
-  if (limit !== undefined && /^[0-9]{5,}$/.test(limit) && Number(limit) > MAX_DEPTH_LIMIT) {
+  if (limit !== undefined && /^[0-9]{1,20}$/.test(limit) && Number(limit) > MAX_DEPTH_LIMIT) {
     declared.set("limit", String(MAX_DEPTH_LIMIT));
   }
 }

@@ -1,4 +1,4 @@
-// The six clients against the `marketapi-server` command run as a real process (the package's bin
+// The six clients (and the older @binance/connector) against the `marketapi-server` command run as a real process (the package's bin
 // over the built dist/, as `npx marketapi-server` runs it): public data, the date_time times, an
 // order placed, found and cancelled, and an error in the client's own terms.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -8,6 +8,7 @@ import { binanceClient } from "./clients/binance.js";
 import { binanceApiNodeClient } from "./clients/binance-api-node.js";
 import { binanceSpotClient } from "./clients/binance-spot.js";
 import { ccxtClient } from "./clients/ccxt.js";
+import { connectorClient } from "./clients/connector.js";
 import { connectorTypescriptClient } from "./clients/connector-typescript.js";
 import { nodeBinanceApiClient } from "./clients/node-binance-api.js";
 import { guardLoopback, type InteropClient, type Target } from "./suite.js";
@@ -20,6 +21,7 @@ const CLIENTS: InteropClient[] = [
   binanceClient,
   binanceApiNodeClient,
   nodeBinanceApiClient,
+  connectorClient,
 ];
 
 let child: ChildProcess;

@@ -20,10 +20,11 @@ export interface OperationWire {
 /** A generated `operationTable`: the wire facts of each operation, by operationId. */
 export type OperationTable = Readonly<Record<string, OperationWire>>;
 
-/** The types a generated `client.gen.ts` declares (`SpotApiTypes`): paths, and methods for any options. */
+/** The types a generated `client.gen.ts` declares (`SpotApiTypes`): paths, and methods for any options and mode. */
 export interface ApiTypes {
   readonly paths: {};
   readonly options: unknown;
+  readonly mode: "result" | "throw";
   readonly methods: unknown;
 }
 
@@ -40,8 +41,14 @@ export interface ApiDefinition<
   readonly types?: Types;
 }
 
-/** The per-operation methods of an API, with this runtime's per-call options. */
-export type MethodsOf<Types extends ApiTypes> = (Types & { readonly options: CallOptions })["methods"];
+/**
+ * The per-operation methods of an API, with this runtime's per-call options; with mode "throw"
+ * every method resolves to the success branch only.
+ */
+export type MethodsOf<Types extends ApiTypes, Mode extends "result" | "throw" = "result"> = (Types & {
+  readonly options: CallOptions;
+  readonly mode: Mode;
+})["methods"];
 
 /** What a `validateResponse` hook answers (the shape `@marketapi/validators` returns). */
 export interface ResponseCheck {
@@ -94,13 +101,6 @@ export interface CallOptions {
 /** A result of a client created with `throwOnError: true`: the error branch cannot occur. */
 export type Succeeded<R> = Exclude<R, { error: unknown }>;
 
-/** `SpotApiMethods` whose results are always the success branch. */
-export type ThrowingMethods<M> = {
-  [K in keyof M]: M[K] extends (...args: infer A) => Promise<infer R>
-    ? (...args: A) => Promise<Succeeded<R>>
-    : M[K];
-};
-
 /**
  * The openapi-fetch client of an API (`GET`, `POST`, `DELETE`… by path) plus one method per
  * operationId. Both apply the spec's wire rules and authentication.
@@ -108,7 +108,7 @@ export type ThrowingMethods<M> = {
 export type ApiClient<Types extends ApiTypes, Mode extends "result" | "throw" = "result"> = Client<
   Types["paths"]
 > &
-  (Mode extends "throw" ? ThrowingMethods<MethodsOf<Types>> : MethodsOf<Types>);
+  MethodsOf<Types, Mode>;
 
 interface RawResult {
   data?: unknown;

@@ -6,7 +6,8 @@ import type { OpenApiDocument } from "../spec/load-spec.js";
 
 /**
  * Prints the `paths`, `components` and `operations` types of a document, plus a `Schema<Name>`,
- * `Response<Name>`, `Parameter<Name>`… alias for each component. Query parameters with
+ * `Response<Name>`, `Parameter<Name>`… alias for each component. Arrays whose `minItems` and
+ * `maxItems` allow a few lengths only are typed as tuples. Query parameters with
  * `format: date-time` accept a `Date` as well as an RFC 3339 string (the client formats it).
  * The document is not modified.
  */
@@ -14,6 +15,8 @@ export async function renderTypes(document: OpenApiDocument): Promise<string> {
   const nodes = await openapiTS(structuredClone(document) as OpenAPI3, {
     silent: true,
     rootTypes: true,
+    // Small fixed-length arrays become tuples: a PriceLevel (`minItems: 2, maxItems: 2`) is [string, string].
+    arrayLength: true,
     transform: acceptDatesForDateTimeParameters,
   });
   return astToString(nodes);

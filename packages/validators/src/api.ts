@@ -171,7 +171,8 @@ export function createValidators<Operation extends string, Schema extends string
       if ("valid" in resolved) return resolved;
       let schema = resolved.schema;
       if (options?.variant === undefined && options?.request === undefined) {
-        if (resolved.variants !== undefined) schema = claimedVariant(entry, resolved.variants, body) ?? schema;
+        if (resolved.variants !== undefined)
+          schema = claimedVariant(entry, resolved.variants, body) ?? schema;
       } else {
         const { variant, request } = options;
         if (variant !== undefined && request === undefined && resolved.variants !== undefined) {
@@ -286,10 +287,15 @@ function claimedVariant(
   body: unknown,
 ): CompiledSchema | undefined {
   const shapes = entry.op.variants?.shapes ?? [];
-  const type = Array.isArray(body) ? "array" : typeof body === "object" && body !== null ? "object" : undefined;
+  const type = Array.isArray(body)
+    ? "array"
+    : typeof body === "object" && body !== null
+      ? "object"
+      : undefined;
   for (const shape of shapes) {
     if (shape.type !== type) continue;
-    if (shape.markers.length > 0 && !shape.markers.some((name) => Object.hasOwn(body as object, name))) continue;
+    if (shape.markers.length > 0 && !shape.markers.some((name) => Object.hasOwn(body as object, name)))
+      continue;
     const schema = variants.get(shape.variant);
     if (schema !== undefined) return schema;
   }

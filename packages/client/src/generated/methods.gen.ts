@@ -33,18 +33,34 @@ export type OperationResult<K extends keyof operations, Data = OperationData<K>>
 export type ResultMode = "result" | "throw";
 
 /** What a method resolves to in a mode: with "throw", only the success branch remains. */
-export type ModeResult<K extends keyof operations, Mode extends ResultMode, Data = OperationData<K>> =
-  Mode extends "throw" ? { data: Data; error?: never; response: Response } : OperationResult<K, Data>;
+export type ModeResult<
+  K extends keyof operations,
+  Mode extends ResultMode,
+  Data = OperationData<K>,
+> = Mode extends "throw" ? { data: Data; error?: never; response: Response } : OperationResult<K, Data>;
 
 /** The parameters of an operation that declares none. */
 export type NoParameters = Record<string, never>;
 
+/** An operation's query parameters. */
+type Query<K extends keyof operations> = operations[K]["parameters"]["query"];
+
+/** An operation's query parameters with `P` sent. */
+type Sent<K extends keyof operations, P extends keyof NonNullable<Query<K>>> = Query<K> &
+  Required<Pick<NonNullable<Query<K>>, P>>;
+
+/** An operation's query parameters without `P`. */
+type Unsent<K extends keyof operations, P extends string> = Query<K> & { [N in P]?: undefined };
+
+/** Named schemas (components.schemas), as response bodies. */
+type Schema<N extends keyof components["schemas"]> = components["schemas"][N];
+
 /** Sends one operation; `createOperationMethods` binds it to every operationId. */
-export type OperationCaller<Options> = <K extends keyof operations>(
+export type OperationCaller<Options, Mode extends ResultMode = "result"> = <K extends keyof operations>(
   operationId: K,
   params: operations[K]["parameters"]["query"],
   options: Options | undefined,
-) => Promise<OperationResult<K>>;
+) => Promise<ModeResult<K, Mode>>;
 
 /** One method per operationId of the spec, taking the operation's query parameters. */
 export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
@@ -119,51 +135,51 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `none`: sent without credentials.
    */
   order_book_ticker(
-    params: operations["order_book_ticker"]["parameters"]["query"] & { symbol: NonNullable<NonNullable<operations["order_book_ticker"]["parameters"]["query"]>["symbol"]> },
+    params: Sent<"order_book_ticker", "symbol">,
     options?: Options,
-  ): Promise<ModeResult<"order_book_ticker", Mode, components["schemas"]["BookTicker"]>>;
+  ): Promise<ModeResult<"order_book_ticker", Mode, Schema<"BookTicker">>>;
   order_book_ticker(
-    params?: operations["order_book_ticker"]["parameters"]["query"] & { symbol?: undefined },
+    params?: Unsent<"order_book_ticker", "symbol">,
     options?: Options,
-  ): Promise<ModeResult<"order_book_ticker", Mode, components["schemas"]["BookTickerList"]>>;
+  ): Promise<ModeResult<"order_book_ticker", Mode, Schema<"BookTickerList">>>;
   order_book_ticker(
-    params?: operations["order_book_ticker"]["parameters"]["query"],
+    params?: Query<"order_book_ticker">,
     options?: Options,
-  ): Promise<ModeResult<"order_book_ticker", Mode, components["schemas"]["BookTicker"] | components["schemas"]["BookTickerList"]>>;
+  ): Promise<ModeResult<"order_book_ticker", Mode, Schema<"BookTicker" | "BookTickerList">>>;
 
   /**
    * Symbol price ticker: `GET /api/v3/ticker/price`.
    * Authentication class `none`: sent without credentials.
    */
   symbol_price_ticker(
-    params: operations["symbol_price_ticker"]["parameters"]["query"] & { symbol: NonNullable<NonNullable<operations["symbol_price_ticker"]["parameters"]["query"]>["symbol"]> },
+    params: Sent<"symbol_price_ticker", "symbol">,
     options?: Options,
-  ): Promise<ModeResult<"symbol_price_ticker", Mode, components["schemas"]["PriceTicker"]>>;
+  ): Promise<ModeResult<"symbol_price_ticker", Mode, Schema<"PriceTicker">>>;
   symbol_price_ticker(
-    params?: operations["symbol_price_ticker"]["parameters"]["query"] & { symbol?: undefined },
+    params?: Unsent<"symbol_price_ticker", "symbol">,
     options?: Options,
-  ): Promise<ModeResult<"symbol_price_ticker", Mode, components["schemas"]["PriceTickerList"]>>;
+  ): Promise<ModeResult<"symbol_price_ticker", Mode, Schema<"PriceTickerList">>>;
   symbol_price_ticker(
-    params?: operations["symbol_price_ticker"]["parameters"]["query"],
+    params?: Query<"symbol_price_ticker">,
     options?: Options,
-  ): Promise<ModeResult<"symbol_price_ticker", Mode, components["schemas"]["PriceTicker"] | components["schemas"]["PriceTickerList"]>>;
+  ): Promise<ModeResult<"symbol_price_ticker", Mode, Schema<"PriceTicker" | "PriceTickerList">>>;
 
   /**
    * 24hr ticker price change statistics: `GET /api/v3/ticker/24hr`.
    * Authentication class `none`: sent without credentials.
    */
   ticker_price_change_statistics24hr(
-    params: operations["ticker_price_change_statistics24hr"]["parameters"]["query"] & { symbol: NonNullable<NonNullable<operations["ticker_price_change_statistics24hr"]["parameters"]["query"]>["symbol"]> },
+    params: Sent<"ticker_price_change_statistics24hr", "symbol">,
     options?: Options,
-  ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, components["schemas"]["Ticker24hr"]>>;
+  ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, Schema<"Ticker24hr">>>;
   ticker_price_change_statistics24hr(
-    params?: operations["ticker_price_change_statistics24hr"]["parameters"]["query"] & { symbol?: undefined },
+    params?: Unsent<"ticker_price_change_statistics24hr", "symbol">,
     options?: Options,
-  ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, components["schemas"]["Ticker24hrList"]>>;
+  ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, Schema<"Ticker24hrList">>>;
   ticker_price_change_statistics24hr(
-    params?: operations["ticker_price_change_statistics24hr"]["parameters"]["query"],
+    params?: Query<"ticker_price_change_statistics24hr">,
     options?: Options,
-  ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, components["schemas"]["Ticker24hr"] | components["schemas"]["Ticker24hrList"]>>;
+  ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, Schema<"Ticker24hr" | "Ticker24hrList">>>;
 
   /**
    * Query order: `GET /api/v3/order`.
@@ -179,21 +195,21 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).
    */
   new_order(
-    params: operations["new_order"]["parameters"]["query"] & { newOrderRespType: "ACK" },
+    params: Query<"new_order"> & { newOrderRespType: "ACK" },
     options?: Options,
-  ): Promise<ModeResult<"new_order", Mode, components["schemas"]["NewOrderAck"]>>;
+  ): Promise<ModeResult<"new_order", Mode, Schema<"NewOrderAck">>>;
   new_order(
-    params: operations["new_order"]["parameters"]["query"] & { newOrderRespType: "RESULT" },
+    params: Query<"new_order"> & { newOrderRespType: "RESULT" },
     options?: Options,
-  ): Promise<ModeResult<"new_order", Mode, components["schemas"]["NewOrderResult"]>>;
+  ): Promise<ModeResult<"new_order", Mode, Schema<"NewOrderResult">>>;
   new_order(
-    params: operations["new_order"]["parameters"]["query"] & { newOrderRespType?: "FULL" | undefined },
+    params: Query<"new_order"> & { newOrderRespType?: "FULL" | undefined },
     options?: Options,
-  ): Promise<ModeResult<"new_order", Mode, components["schemas"]["NewOrderFull"]>>;
+  ): Promise<ModeResult<"new_order", Mode, Schema<"NewOrderFull">>>;
   new_order(
-    params: operations["new_order"]["parameters"]["query"],
+    params: Query<"new_order">,
     options?: Options,
-  ): Promise<ModeResult<"new_order", Mode, components["schemas"]["NewOrderAck"] | components["schemas"]["NewOrderResult"] | components["schemas"]["NewOrderFull"]>>;
+  ): Promise<ModeResult<"new_order", Mode, Schema<"NewOrderAck" | "NewOrderResult" | "NewOrderFull">>>;
 
   /**
    * Cancel order: `DELETE /api/v3/order`.
@@ -234,8 +250,12 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
 
 /** The methods of `SpotApiMethods`, each sending its operation through `call`. */
 export function createOperationMethods<Options, Mode extends ResultMode = "result">(
-  call: OperationCaller<Options>,
+  call: OperationCaller<Options, Mode>,
 ): SpotApiMethods<Options, Mode> {
+  type Methods = SpotApiMethods<Options, Mode>;
+  // One function serves all the overloads of an operation with response variants.
+  const overloaded = (id: keyof operations) => (params: never, options?: Options) =>
+    call(id, params, options);
   return {
     ping: (_params, options) => call("ping", undefined, options),
     server_time: (_params, options) => call("server_time", undefined, options),
@@ -245,18 +265,16 @@ export function createOperationMethods<Options, Mode extends ResultMode = "resul
     historical_trades: (params, options) => call("historical_trades", params, options),
     aggTrades: (params, options) => call("aggTrades", params, options),
     current_average_price: (params, options) => call("current_average_price", params, options),
-    order_book_ticker: ((params: operations["order_book_ticker"]["parameters"]["query"] | undefined, options?: Options) =>
-      call("order_book_ticker", params, options)) as SpotApiMethods<Options, Mode>["order_book_ticker"],
-    symbol_price_ticker: ((params: operations["symbol_price_ticker"]["parameters"]["query"] | undefined, options?: Options) =>
-      call("symbol_price_ticker", params, options)) as SpotApiMethods<Options, Mode>["symbol_price_ticker"],
-    ticker_price_change_statistics24hr: ((params: operations["ticker_price_change_statistics24hr"]["parameters"]["query"] | undefined, options?: Options) =>
-      call("ticker_price_change_statistics24hr", params, options)) as SpotApiMethods<Options, Mode>["ticker_price_change_statistics24hr"],
+    order_book_ticker: overloaded("order_book_ticker") as Methods["order_book_ticker"],
+    symbol_price_ticker: overloaded("symbol_price_ticker") as Methods["symbol_price_ticker"],
+    ticker_price_change_statistics24hr: overloaded(
+      "ticker_price_change_statistics24hr",
+    ) as Methods["ticker_price_change_statistics24hr"],
     query_order: (params, options) => call("query_order", params, options),
-    new_order: ((params: operations["new_order"]["parameters"]["query"], options?: Options) =>
-      call("new_order", params, options)) as SpotApiMethods<Options, Mode>["new_order"],
+    new_order: overloaded("new_order") as Methods["new_order"],
     cancel_order: (params, options) => call("cancel_order", params, options),
     open_orders: (params, options) => call("open_orders", params, options),
     cancel_all_orders: (params, options) => call("cancel_all_orders", params, options),
     all_orders: (params, options) => call("all_orders", params, options),
-  } as SpotApiMethods<Options, Mode>;
+  };
 }

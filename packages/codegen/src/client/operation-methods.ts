@@ -3,6 +3,7 @@ import { type ResponseVariants, readResponseVariants } from "../spec/response-va
 import {
   arrowProperty,
   docComment,
+  LINE_WIDTH,
   methodSignature,
   propertyKey,
   stringLiteral,
@@ -42,19 +43,18 @@ export function renderOperationMethods(model: SpecModel, typesModule: string): s
     const id = stringLiteral(op.operationId);
     const name = propertyKey(op.operationId);
     if (readResponseVariants(model, op)) {
-      // One function serves every overload; its own signature is the general one.
-      const params = `params: ${queryType(op)}${hasRequiredQuery(op) ? "" : " | undefined"}`;
-      return [
-        `    ${name}: ((${params}, options?: Options) =>`,
-        `      call(${id}, params, options)) as SpotApiMethods<Options, Mode>[${id}],`,
-      ].join("\n");
+      const inline = `    ${name}: overloaded(${id}) as Methods[${id}],`;
+      return inline.length <= LINE_WIDTH
+        ? inline
+        : `    ${name}: overloaded(\n      ${id},\n    ) as Methods[${id}],`;
     }
     return hasQuery(op)
       ? arrowProperty("    ", name, "params, options", `call(${id}, params, options)`)
       : arrowProperty("    ", name, "_params, options", `call(${id}, undefined, options)`);
   });
+  const anyVariants = model.operations.some((op) => readResponseVariants(model, op) !== undefined);
   return [
-    `import type { components, operations } from ${stringLiteral(typesModule)};`,
+    `import type { ${anyVariants ? "components, " : ""}operations } from ${stringLiteral(typesModule)};`,
     "",
     "/** The status keys openapi-fetch treats as success; every other one is an error. */",
     'type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | 207 | "2XX";',
@@ -82,22 +82,26 @@ export function renderOperationMethods(model: SpecModel, typesModule: string): s
     "  | { data: Data; error?: never; response: Response }",
     "  | { data?: never; error: OperationError<K>; response: Response };",
     "",
-    "/** How a client reports non-2xx answers: as `{ error }` (\"result\") or by throwing (\"throw\"). */",
+    '/** How a client reports non-2xx answers: as `{ error }` ("result") or by throwing ("throw"). */',
     'export type ResultMode = "result" | "throw";',
     "",
-    "/** What a method resolves to in a mode: with \"throw\", only the success branch remains. */",
-    "export type ModeResult<K extends keyof operations, Mode extends ResultMode, Data = OperationData<K>> =",
-    '  Mode extends "throw" ? { data: Data; error?: never; response: Response } : OperationResult<K, Data>;',
+    '/** What a method resolves to in a mode: with "throw", only the success branch remains. */',
+    "export type ModeResult<",
+    "  K extends keyof operations,",
+    "  Mode extends ResultMode,",
+    "  Data = OperationData<K>,",
+    '> = Mode extends "throw" ? { data: Data; error?: never; response: Response } : OperationResult<K, Data>;',
     "",
     "/** The parameters of an operation that declares none. */",
     "export type NoParameters = Record<string, never>;",
     "",
+    ...(anyVariants ? VARIANT_HELPERS : []),
     "/** Sends one operation; `createOperationMethods` binds it to every operationId. */",
-    "export type OperationCaller<Options> = <K extends keyof operations>(",
+    'export type OperationCaller<Options, Mode extends ResultMode = "result"> = <K extends keyof operations>(',
     "  operationId: K,",
     '  params: operations[K]["parameters"]["query"],',
     "  options: Options | undefined,",
-    ") => Promise<OperationResult<K>>;",
+    ") => Promise<ModeResult<K, Mode>>;",
     "",
     "/** One method per operationId of the spec, taking the operation's query parameters. */",
     'export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {',
@@ -106,15 +110,40 @@ export function renderOperationMethods(model: SpecModel, typesModule: string): s
     "",
     "/** The methods of `SpotApiMethods`, each sending its operation through `call`. */",
     'export function createOperationMethods<Options, Mode extends ResultMode = "result">(',
-    "  call: OperationCaller<Options>,",
+    "  call: OperationCaller<Options, Mode>,",
     "): SpotApiMethods<Options, Mode> {",
+    ...(anyVariants
+      ? [
+          "  type Methods = SpotApiMethods<Options, Mode>;",
+          "  // One function serves all the overloads of an operation with response variants.",
+          "  const overloaded = (id: keyof operations) => (params: never, options?: Options) =>",
+          "    call(id, params, options);",
+        ]
+      : []),
     "  return {",
     ...bindings,
-    "  } as SpotApiMethods<Options, Mode>;",
+    "  };",
     "}",
     "",
   ].join("\n");
 }
+
+/** The types the overloads of operations with response variants are written in. */
+const VARIANT_HELPERS = [
+  "/** An operation's query parameters. */",
+  'type Query<K extends keyof operations> = operations[K]["parameters"]["query"];',
+  "",
+  "/** An operation's query parameters with `P` sent. */",
+  "type Sent<K extends keyof operations, P extends keyof NonNullable<Query<K>>> = Query<K> &",
+  "  Required<Pick<NonNullable<Query<K>>, P>>;",
+  "",
+  "/** An operation's query parameters without `P`. */",
+  "type Unsent<K extends keyof operations, P extends string> = Query<K> & { [N in P]?: undefined };",
+  "",
+  "/** Named schemas (components.schemas), as response bodies. */",
+  'type Schema<N extends keyof components["schemas"]> = components["schemas"][N];',
+  "",
+];
 
 function hasQuery(op: OperationModel): boolean {
   return op.parameters.some((p) => p.in === "query");
@@ -124,17 +153,18 @@ function hasRequiredQuery(op: OperationModel): boolean {
   return op.parameters.some((p) => p.in === "query" && p.required);
 }
 
-function queryType(op: OperationModel): string {
-  return `operations[${stringLiteral(op.operationId)}]["parameters"]["query"]`;
-}
-
 function resultType(op: OperationModel, data?: string): string {
   const args = [stringLiteral(op.operationId), "Mode", ...(data ? [data] : [])];
   return `Promise<ModeResult<${args.join(", ")}>>`;
 }
 
 function plainSignature(op: OperationModel): string {
-  return methodSignature("  ", propertyKey(op.operationId), [paramsDeclaration(op), "options?: Options"], resultType(op));
+  return methodSignature(
+    "  ",
+    propertyKey(op.operationId),
+    [paramsDeclaration(op), "options?: Options"],
+    resultType(op),
+  );
 }
 
 /**
@@ -143,27 +173,29 @@ function plainSignature(op: OperationModel): string {
  */
 function variantOverloads(op: OperationModel, variants: ResponseVariants): string[] {
   const name = propertyKey(op.operationId);
-  const query = queryType(op);
+  const id = stringLiteral(op.operationId);
+  const query = `Query<${id}>`;
   const key = propertyKey(variants.parameter);
-  const body = (variant: string) => `components["schemas"][${stringLiteral(variants.components[variant]!)}]`;
+  const parameter = stringLiteral(variants.parameter);
+  const body = (names: string[]) =>
+    `Schema<${names.map((v) => stringLiteral(variants.components[v]!)).join(" | ")}>`;
   const optional = hasRequiredQuery(op) ? "" : "?";
   const overload = (params: string, data: string) =>
     methodSignature("  ", name, [params, "options?: Options"], resultType(op, data));
   const lines: string[] = [];
   if (variants.by === "presence") {
-    const present = `${query} & { ${key}: NonNullable<NonNullable<${query}>[${stringLiteral(variants.parameter)}]> }`;
-    lines.push(overload(`params: ${present}`, body("present")));
-    lines.push(overload(`params${optional}: ${query} & { ${key}?: undefined }`, body("absent")));
+    lines.push(overload(`params: Sent<${id}, ${parameter}>`, body(["present"])));
+    lines.push(overload(`params${optional}: Unsent<${id}, ${parameter}>`, body(["absent"])));
   } else {
     for (const variant of Object.keys(variants.components)) {
       const isDefault = variant === variants.default;
       const pick = isDefault
         ? `{ ${key}?: ${stringLiteral(variant)} | undefined }`
         : `{ ${key}: ${stringLiteral(variant)} }`;
-      lines.push(overload(`params${isDefault ? optional : ""}: ${query} & ${pick}`, body(variant)));
+      lines.push(overload(`params${isDefault ? optional : ""}: ${query} & ${pick}`, body([variant])));
     }
   }
-  lines.push(overload(`params${optional}: ${query}`, Object.keys(variants.components).map(body).join(" | ")));
+  lines.push(overload(`params${optional}: ${query}`, body(Object.keys(variants.components))));
   return lines;
 }
 

@@ -36,7 +36,10 @@ export interface ResponseVariants {
 }
 
 /** Reads and checks an operation's `x-response-variant-by`; undefined when it has none. */
-export function readResponseVariants(model: SpecModel, operation: OperationModel): ResponseVariants | undefined {
+export function readResponseVariants(
+  model: SpecModel,
+  operation: OperationModel,
+): ResponseVariants | undefined {
   const extension = operation.raw["x-response-variant-by"];
   if (extension === undefined) return undefined;
   const where = `${operation.pointer}/x-response-variant-by`;

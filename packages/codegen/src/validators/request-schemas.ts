@@ -146,7 +146,11 @@ function resolveSchema(
 }
 
 /** A parameter schema's `x-wire-pattern`, checked to be a regular expression JavaScript compiles. */
-function wirePatternOf(model: SpecModel, schema: Record<string, unknown>, pointer: string): string | undefined {
+function wirePatternOf(
+  model: SpecModel,
+  schema: Record<string, unknown>,
+  pointer: string,
+): string | undefined {
   const pattern = schema["x-wire-pattern"];
   if (pattern === undefined) return undefined;
   let valid = typeof pattern === "string";

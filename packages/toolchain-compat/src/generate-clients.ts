@@ -67,7 +67,8 @@ const generators: Record<GeneratorId, (out: string) => Promise<void>> = {
       input: {
         target: openapiJsonPath,
         override: {
-          transformer: (document) => rangeStatusesAsDefault(symbolsAsJsonText(document as OpenApi)) as typeof document,
+          transformer: (document) =>
+            rangeStatusesAsDefault(symbolsAsJsonText(document as OpenApi)) as typeof document,
         },
       },
       output: {
@@ -75,7 +76,9 @@ const generators: Record<GeneratorId, (out: string) => Promise<void>> = {
         client: "fetch",
         mode: "single",
         // NodeNext resolution wants the extension on relative imports.
-        override: { mutator: { path: relative(process.cwd(), mutator), name: "orvalFetch", extension: ".js" } },
+        override: {
+          mutator: { path: relative(process.cwd(), mutator), name: "orvalFetch", extension: ".js" },
+        },
       },
     });
   },

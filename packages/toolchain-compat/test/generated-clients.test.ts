@@ -19,7 +19,8 @@ describe("the generated clients", () => {
 
   it("type-check with strict, noUncheckedIndexedAccess and verbatimModuleSyntax, drivers included", () => {
     const tsc = new URL("../../../node_modules/.bin/tsc", import.meta.url).pathname;
-    const run = () => execFileSync(tsc, ["-p", "tsconfig.json", "--noEmit"], { cwd: packageDir, encoding: "utf8" });
+    const run = () =>
+      execFileSync(tsc, ["-p", "tsconfig.json", "--noEmit"], { cwd: packageDir, encoding: "utf8" });
     expect(run).not.toThrow();
   });
 

@@ -30,9 +30,13 @@ async function spectral(document: unknown): Promise<SpectralResult[]> {
   const ruleset = join(dir, ".spectral.yaml");
   writeFileSync(ruleset, 'extends: ["spectral:oas"]\n');
   // Spectral exits 1 when it finds errors; the JSON report on stdout says which.
-  const result = await run(bin("spectral"), ["lint", file, "--ruleset", ruleset, "--format", "json", "--quiet"], {
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "[]" }));
+  const result = await run(
+    bin("spectral"),
+    ["lint", file, "--ruleset", ruleset, "--format", "json", "--quiet"],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "[]" }));
   return JSON.parse(result.stdout || "[]") as SpectralResult[];
 }
 
@@ -75,7 +79,9 @@ describe("Optic, strict OpenAPI validation", () => {
   it("refuses `items: false` (the check can fail)", () => {
     const document = spec();
     document.components.schemas.PriceLevel.items = false;
-    expect(() => validateOpenApiV3Document(document, undefined, { strictOpenAPI: true })).toThrow(/PriceLevel/);
+    expect(() => validateOpenApiV3Document(document, undefined, { strictOpenAPI: true })).toThrow(
+      /PriceLevel/,
+    );
   });
 });
 

@@ -4,7 +4,10 @@ import * as sdk from "../generated/hey-api/sdk.gen.js";
 import { type CallOutcome, type Driver, RESTING_ORDER, SIGNED } from "./driver.js";
 import { signRequest } from "./signing.js";
 
-function outcome(result: { data?: unknown; error?: unknown; response?: Response }, sent: object): CallOutcome {
+function outcome(
+  result: { data?: unknown; error?: unknown; response?: Response },
+  sent: object,
+): CallOutcome {
   if (!result.response) throw new Error("hey-api driver: the request failed before any response");
   return { status: result.response.status, body: result.data ?? result.error, sent: { ...sent } };
 }

@@ -31,7 +31,8 @@ export const openapiFetchDriver: Driver = {
     },
     {
       key: "signing",
-      problem: "no generator reads `x-auth-class`/`x-signing`; the key header and the HMAC signature are not sent",
+      problem:
+        "no generator reads `x-auth-class`/`x-signing`; the key header and the HMAC signature are not sent",
       fix: "`client.use({ onRequest })` middleware adds `X-MBX-APIKEY`, `timestamp` and `signature` (over the exact query string)",
       operations: SIGNED,
     },

@@ -14,5 +14,9 @@ export async function orvalFetch<T>(url: string, init: RequestInit): Promise<T> 
   const request = new Request(`${target.baseUrl}${url}`, init);
   const response = await signedFetch(request, target);
   const text = await response.text();
-  return { data: text === "" ? undefined : JSON.parse(text), status: response.status, headers: response.headers } as T;
+  return {
+    data: text === "" ? undefined : JSON.parse(text),
+    status: response.status,
+    headers: response.headers,
+  } as T;
 }

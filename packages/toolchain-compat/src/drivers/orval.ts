@@ -34,7 +34,8 @@ export const orvalDriver: Driver = {
     },
     {
       key: "signing",
-      problem: "no generator reads `x-auth-class`/`x-signing`; the key header and the HMAC signature are not sent",
+      problem:
+        "no generator reads `x-auth-class`/`x-signing`; the key header and the HMAC signature are not sent",
       fix: "the same mutator adds `X-MBX-APIKEY`, `timestamp` and `signature` (to the form body when there is one)",
       operations: SIGNED,
     },

@@ -18,7 +18,8 @@ const authClasses: ReadonlyMap<string, AuthClass> = (() => {
   const paths = loadOpenApi().paths as Record<string, Record<string, { "x-auth-class"?: AuthClass }>>;
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      if (operation["x-auth-class"]) classes.set(`${method.toUpperCase()} ${path}`, operation["x-auth-class"]);
+      if (operation["x-auth-class"])
+        classes.set(`${method.toUpperCase()} ${path}`, operation["x-auth-class"]);
     }
   }
   return classes;
@@ -33,7 +34,11 @@ export function authClassOf(request: Request): AuthClass {
 const join = (left: string, right: string) => (left === "" ? right : `${left}&${right}`);
 
 /** The request with the credentials its operation's x-auth-class asks for. */
-export async function signRequest(request: Request, credentials: Credentials, now = Date.now): Promise<Request> {
+export async function signRequest(
+  request: Request,
+  credentials: Credentials,
+  now = Date.now,
+): Promise<Request> {
   const authClass = authClassOf(request);
   if (authClass === "none") return request;
   const headers = new Headers(request.headers);

@@ -13,6 +13,7 @@ import type { GeneratorId } from "./tools.js";
 export const generatedDir = (id: GeneratorId): string =>
   new URL(`./generated/${id}/`, import.meta.url).pathname;
 
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document as parsed JSON, walked by hand
 type OpenApi = Record<string, any>;
 
 /**

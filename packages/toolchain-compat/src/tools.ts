@@ -1,25 +1,21 @@
 // The third-party tools this package runs, with the versions installed here (read from their
 // package.json, so the compatibility table always names what was tested).
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
-const require = createRequire(import.meta.url);
+const packageDir = new URL("../", import.meta.url).pathname;
 
-/** The installed version of a package of this workspace. */
+/** The installed version of a package, found the way Node finds it: node_modules folders upward. */
 export function installedVersion(name: string): string {
-  let dir = dirname(require.resolve(name));
-  for (;;) {
-    const file = join(dir, "package.json");
+  for (let dir = packageDir; ; dir = dirname(dir)) {
     try {
-      const manifest = JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
-      if (manifest.name === name && manifest.version) return manifest.version;
+      const manifest = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8"));
+      if (typeof manifest.version === "string") return manifest.version;
     } catch {
-      // not a package root yet: go up
+      // not installed in this node_modules: look further up
     }
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`installedVersion: no package.json of ${name} above ${file}`);
-    dir = parent;
+    if (dirname(dir) === dir)
+      throw new Error(`installedVersion: ${name} is not installed above ${packageDir}`);
   }
 }
 

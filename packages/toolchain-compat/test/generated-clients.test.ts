@@ -6,9 +6,10 @@ import { existsSync } from "node:fs";
 import { type RunningServer, startServer } from "@marketapi/reference-server";
 import { validateResponse } from "@marketapi/validators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generatedDir } from "../src/generate-clients.js";
 import { type CallContext, OPERATION_IDS, type OperationId } from "../src/drivers/driver.js";
 import { DRIVERS } from "../src/drivers/index.js";
+import { signRequest } from "../src/drivers/signing.js";
+import { generatedDir } from "../src/generate-clients.js";
 
 const packageDir = new URL("../", import.meta.url).pathname;
 
@@ -78,4 +79,61 @@ describe.each(DRIVERS)("$generator against the reference server", (driver) => {
   it("called all 17 operations", () => {
     expect([...seen].sort()).toEqual([...OPERATION_IDS].sort());
   });
+});
+
+describe("decimal parameters: what docs/compatibility.md says of them", () => {
+  let server: RunningServer;
+  let context: CallContext;
+  beforeAll(async () => {
+    server = await startServer({ port: 0 });
+    context = { baseUrl: server.url, ...server.demo, symbol: "BTCUSDT" };
+  });
+  afterAll(() => server?.close());
+
+  /** new_order with a quantity of 0.0000001, through each generated client; gives the wire text. */
+  const tiny = 0.0000001;
+  const senders: Record<string, () => Promise<{ status: number; body: unknown }>> = {
+    "openapi-fetch": async () => {
+      const { default: createClient } = await import("openapi-fetch");
+      const client = createClient<import("../src/generated/openapi-fetch/schema.js").paths>({
+        baseUrl: server.url,
+      });
+      client.use({ onRequest: ({ request }) => signRequest(request, context) });
+      const query = { symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: tiny } as const;
+      const { response, error } = await client.POST("/api/v3/order", { params: { query } });
+      return { status: response.status, body: error };
+    },
+    "hey-api": async () => {
+      const sdk = await import("../src/generated/hey-api/sdk.gen.js");
+      const { client } = await import("../src/generated/hey-api/client.gen.js");
+      client.setConfig({ baseUrl: server.url });
+      client.interceptors.request.clear();
+      client.interceptors.request.use((request) => signRequest(request, context));
+      const result = await sdk.newOrder({
+        query: { symbol: "BTCUSDT", side: "BUY", type: "MARKET" },
+        body: { quantity: tiny },
+      });
+      return { status: result.response?.status ?? 0, body: result.error };
+    },
+    orval: async () => {
+      const api = await import("../src/generated/orval/api.js");
+      const { configureOrval } = await import("../src/drivers/orval-fetch.js");
+      configureOrval(context);
+      const result = await api.newOrder(
+        { symbol: "BTCUSDT", side: "BUY", type: "MARKET" },
+        { quantity: tiny },
+      );
+      return { status: result.status, body: result.data };
+    },
+  };
+
+  it.each(Object.keys(senders))(
+    "%s writes 0.0000001 as 1e-7, which the server refuses by x-wire-pattern",
+    async (id) => {
+      expect(String(tiny)).toBe("1e-7");
+      const { status, body } = await senders[id]!();
+      expect(status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(body)).toMatch(/quantity/);
+    },
+  );
 });

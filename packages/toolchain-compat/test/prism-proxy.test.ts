@@ -1,7 +1,7 @@
 // Prism, the third party's reading of the spec, as a validating proxy in front of the reference
 // server during a full contract run: zero response violations. Request violations are counted
 // and reported; the contract run sends invalid requests on purpose (negative_data_rejection).
-import { readFileSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ContractResult, runContract } from "@marketapi/contract";

@@ -342,8 +342,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Every error response (filled from the live API). Named `ErrorPayload`, not `Error`, so that code
-         *     generated from it does not shadow JavaScript's built-in `Error`.
+         * @description Every error response (filled from the live API).
          * @example {
          *       "code": -1121,
          *       "msg": "Invalid symbol."
@@ -361,8 +360,7 @@ export interface components {
             serverTime: components["schemas"]["Timestamp"];
         };
         /**
-         * @description Trading pair, such as `BTCUSDT` (format filled from the live API). Named `SymbolName`, not
-         *     `Symbol`, so that code generated from it does not shadow JavaScript's built-in `Symbol`.
+         * @description Trading pair, such as `BTCUSDT` (format filled from the live API).
          * @example BTCUSDT
          */
         SymbolName: string;
@@ -635,11 +633,7 @@ export interface components {
             exchangeFilters: components["schemas"]["ExchangeFilter"][];
             symbols: components["schemas"]["SymbolInfo"][];
         };
-        /**
-         * @description One price level, `[price, quantity]`: exactly two decimal strings. Said with `items`, `minItems`
-         *     and `maxItems` rather than `prefixItems`, because both elements have the same schema and every
-         *     OpenAPI tool reads these keywords (several read `prefixItems` as draft-07 or not at all).
-         */
+        /** @description One price level, `[price, quantity]`, exactly two decimal strings. */
         PriceLevel: [
             components["schemas"]["Decimal"],
             components["schemas"]["Decimal"]

@@ -3,8 +3,8 @@ import { describe, expectTypeOf, it } from "vitest";
 import {
   createSpotClient,
   type operations,
-  type SchemaCancelReport,
   type SchemaBookTicker,
+  type SchemaCancelReport,
   type SchemaErrorPayload,
   type SchemaNewOrderAck,
   type SchemaNewOrderFull,

@@ -35,7 +35,7 @@ describe("a full contract run through Prism's validating proxy", () => {
       seed: 1,
       onExchange: (exchange) => {
         for (const violation of violationsOf(exchange.response?.headers["sl-violations"])) {
-          violations.push({ operation: exchange.op.operationId, case: exchange.case, violation });
+          violations.push({ operation: exchange.op.id, case: exchange.case, violation });
         }
       },
     });
@@ -63,7 +63,7 @@ describe("a full contract run through Prism's validating proxy", () => {
 
   it("the contract checks pass through the proxy as they do directly", () => {
     const failed = result.cells.filter((c) => c.status === "failed");
-    expect(failed.map((c) => `${c.check} ${c.operation}`)).toEqual([]);
+    expect(failed.map((c) => `${c.check} ${c.operationId}`)).toEqual([]);
   });
 });
 

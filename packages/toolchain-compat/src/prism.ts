@@ -34,15 +34,24 @@ async function freePort(): Promise<number> {
 const prismBin = new URL("../../../node_modules/.bin/prism", import.meta.url).pathname;
 
 /** Starts `prism proxy <spec> <upstream>`; resolves once it listens. */
-export async function startPrismProxy(
+export function startPrismProxy(
   specPath: string,
   upstream: string,
   timeoutMs = 120_000,
 ): Promise<PrismProxy> {
+  return startPrism(["proxy", specPath, upstream], timeoutMs);
+}
+
+/** Starts `prism mock --dynamic <spec>`: answers generated from the schemas. */
+export function startPrismMock(specPath: string, timeoutMs = 120_000): Promise<PrismProxy> {
+  return startPrism(["mock", "--dynamic", specPath], timeoutMs);
+}
+
+async function startPrism(command: string[], timeoutMs: number): Promise<PrismProxy> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     try {
-      return await launch(specPath, upstream, port, timeoutMs);
+      return await launch(command, port, timeoutMs);
     } catch (error) {
       // Another process may have taken the port between the probe and Prism's listen.
       if (attempt >= 3 || !/EADDRINUSE/.test(String(error))) throw error;
@@ -50,8 +59,8 @@ export async function startPrismProxy(
   }
 }
 
-function launch(specPath: string, upstream: string, port: number, timeoutMs: number): Promise<PrismProxy> {
-  const args = ["proxy", specPath, upstream, "--host", "127.0.0.1", "--port", String(port)];
+function launch(command: string[], port: number, timeoutMs: number): Promise<PrismProxy> {
+  const args = [...command, "--host", "127.0.0.1", "--port", String(port)];
   const child: ChildProcess = spawn(prismBin, args, {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, FORCE_COLOR: "0" },

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type PrismProxy,
   responseViolationLines,
+  startPrismMock,
   startPrismProxy,
   type Violation,
   violationsOf,
@@ -108,6 +109,22 @@ describe("Prism reads the signature in both places the spec allows", () => {
       expect(await response.json()).toMatchObject({ code: -1021 });
     },
   );
+});
+
+describe("Prism's dynamic mock", () => {
+  it("answers the order book with levels of two decimal strings", async () => {
+    const mock = await startPrismMock(openapiJsonPath);
+    try {
+      const response = await fetch(`${mock.url}/api/v3/depth?symbol=BTCUSDT`);
+      expect(response.status).toBe(200);
+      const book = (await response.json()) as { bids: unknown[]; asks: unknown[] };
+      for (const level of [...book.bids, ...book.asks]) {
+        expect(level).toEqual([expect.any(String), expect.any(String)]);
+      }
+    } finally {
+      await mock.close();
+    }
+  });
 });
 
 describe("the violation checks can fail", () => {

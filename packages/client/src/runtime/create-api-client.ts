@@ -85,9 +85,16 @@ export interface ApiClientOptions<Id extends string = string> {
   throwOnError?: boolean;
   /**
    * Checks every answer before it is returned, for example `validateResponse` from
-   * `@marketapi/validators`; an answer it rejects throws a `ResponseValidationError`.
+   * `@marketapi/validators`; an answer it rejects throws a `ResponseValidationError`. `request`
+   * holds the parameters sent (query and body, signing envelope aside), so that a body whose shape
+   * the request chooses (`newOrderRespType`, a ticker's `symbol`) is checked against that shape.
    */
-  validateResponse?(operationId: Id, status: number, body: unknown): ResponseCheck | Promise<ResponseCheck>;
+  validateResponse?(
+    operationId: Id,
+    status: number,
+    body: unknown,
+    options: { request: Readonly<Record<string, unknown>> },
+  ): ResponseCheck | Promise<ResponseCheck>;
 }
 
 /** Per-call options of the per-operation methods (path-based calls take openapi-fetch's options plus `recvWindow`). */
@@ -229,7 +236,9 @@ export function createApiClient(
 
     if (validateResponse) {
       const payload = result.response.ok ? result.data : result.error;
-      const check = await validateResponse(id, result.response.status, payload);
+      // A name in both parts takes the query value, as the server reads it.
+      const request = { ...body, ...query };
+      const check = await validateResponse(id, result.response.status, payload, { request });
       if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
     }
     if (throwOnError && !result.response.ok) {

@@ -276,5 +276,7 @@ function readRateLimits(reader: Reader, value: unknown): RateLimitConfig {
     requestWeightPerMinute: limit("requestWeightPerMinute"),
     ordersPer10s: limit("ordersPer10s"),
     ordersPerDay: limit("ordersPerDay"),
+    banAfter429s: limit("banAfter429s"),
+    banSeconds: limit("banSeconds"),
   };
 }

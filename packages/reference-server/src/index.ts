@@ -17,6 +17,7 @@ export {
 } from "./config.js";
 export * from "./engine/index.js";
 export { type Credential, hmacSignature, KeyRing } from "./http/auth.js";
+export { specWidening } from "./http/liveExtras.js";
 export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rateLimits.js";
 export type { Logger } from "./logger.js";
 export { STATE_FORMAT, StateFileError } from "./persistence.js";

@@ -94,9 +94,9 @@ export interface paths {
         };
         /**
          * Recent trades list
-         * @description The most recent trades of a symbol, oldest first. Authentication class `market_data`: the
-         *     `X-MBX-APIKEY` header is required, no signature (the source document's class; the live API no
-         *     longer requires the key).
+         * @description The most recent trades of a symbol, oldest first. Authentication class `market_data` (the
+         *     source document's class): the `X-MBX-APIKEY` header is accepted but not required, and no
+         *     signature is used (filled from the live API, which serves this operation without a key).
          */
         get: operations["recent_trades_list"];
         put?: never;
@@ -117,7 +117,9 @@ export interface paths {
         /**
          * Old trade lookup
          * @description Older trades of a symbol, oldest first, starting at `fromId` (by default the most recent trades).
-         *     Authentication class `market_data`: the `X-MBX-APIKEY` header is required, no signature.
+         *     Authentication class `market_data` (the source document's class): the `X-MBX-APIKEY` header is
+         *     accepted but not required, and no signature is used (filled from the live API, which serves
+         *     this operation without a key since 2023-07-11).
          */
         get: operations["historical_trades"];
         put?: never;
@@ -141,8 +143,9 @@ export interface paths {
          *     one entry, oldest first. With none of `fromId`, `startTime`, `endTime` the most recent trades are
          *     returned. `startTime` and `endTime` are inclusive.
          *
-         *     `startTime` and `endTime` are RFC 3339 date-time strings, as the source document types them
-         *     (date_time); the live API takes epoch milliseconds here.
+         *     `startTime` and `endTime` have the source document's type `date_time` (schema `DateTime`): an
+         *     RFC 3339 date-time string, or an integer of epoch milliseconds (both encodings filled from the
+         *     live API, which takes epoch milliseconds).
          */
         get: operations["aggTrades"];
         put?: never;
@@ -271,7 +274,7 @@ export interface paths {
          *
          *     Parameters may be sent in the query string, in an `application/x-www-form-urlencoded` body, or
          *     split between the two; a name present in both takes the query value. The request is signed
-         *     (`x-signing`): `timestamp` and `signature` are added, `recvWindow` is optional.
+         *     (`x-signing`): `timestamp` and `signature` are added; `recvWindow`, declared below, is optional.
          */
         post: operations["new_order"];
         /**
@@ -348,7 +351,7 @@ export interface components {
          *       "msg": "Invalid symbol."
          *     }
          */
-        Error: {
+        ErrorPayload: {
             /** @description Stable negative error code, such as -1121 (invalid symbol). */
             code: number;
             /** @description Human-readable message; texts may change, codes do not. */
@@ -363,7 +366,7 @@ export interface components {
          * @description Trading pair, such as `BTCUSDT` (format filled from the live API).
          * @example BTCUSDT
          */
-        Symbol: string;
+        SymbolName: string;
         /**
          * @description Asset name, such as `BTC`.
          * @example BTC
@@ -375,10 +378,21 @@ export interface components {
          */
         Decimal: string;
         /**
-         * @description A float parameter. Written on the wire in plain decimal notation (`0.0000001`, never `1e-7`).
+         * Format: float
+         * @description A float parameter (the source document's type). On the wire its text must be plain decimal
+         *     notation: `0.0000001`, never `1e-7` or `1E-7`; `x-wire-pattern` states the rule for machines.
          * @example 0.1
          */
         DecimalParameter: number;
+        /**
+         * date_time
+         * @description The source document's `date_time` type (aggTrades `startTime`/`endTime`), distinct from the
+         *     integer epoch-millisecond times of `all_orders`. Its text format is open in the source
+         *     document; filled from the live API, it has two wire encodings and a server must accept both:
+         *     an RFC 3339 date-time string (`2024-01-01T00:00:00Z`, offsets allowed), or an integer of epoch
+         *     milliseconds (`1704067200000`, what the live API takes).
+         */
+        DateTime: (string | Date) | number;
         /**
          * Format: int64
          * @description Epoch milliseconds.
@@ -436,7 +450,7 @@ export interface components {
         SymbolStatus: "TRADING" | "END_OF_DAY" | "HALT" | "BREAK" | "CANCEL_ONLY";
         /** @description Form-encoded parameters of `new_order`, the same as its query parameters plus the signing envelope. */
         NewOrderForm: {
-            symbol?: components["schemas"]["Symbol"];
+            symbol?: components["schemas"]["SymbolName"];
             side?: components["schemas"]["OrderSide"];
             type?: components["schemas"]["OrderType"];
             timeInForce?: components["schemas"]["TimeInForce"];
@@ -455,20 +469,16 @@ export interface components {
         };
         /** @description Form-encoded parameters of `cancel_order` plus the signing envelope. */
         CancelOrderForm: {
-            symbol?: components["schemas"]["Symbol"];
+            symbol?: components["schemas"]["SymbolName"];
             orderId?: components["schemas"]["OrderIdValue"];
             origClientOrderId?: components["schemas"]["ClientOrderId"];
             newClientOrderId?: components["schemas"]["ClientOrderId"];
-            /** Format: int64 */
-            recvWindow?: number;
             timestamp?: components["schemas"]["Timestamp"];
             signature?: components["schemas"]["SignatureValue"];
         };
         /** @description Form-encoded parameters of `cancel_all_orders` plus the signing envelope. */
         CancelAllOrdersForm: {
-            symbol?: components["schemas"]["Symbol"];
-            /** Format: int64 */
-            recvWindow?: number;
+            symbol?: components["schemas"]["SymbolName"];
             timestamp?: components["schemas"]["Timestamp"];
             signature?: components["schemas"]["SignatureValue"];
         };
@@ -594,7 +604,7 @@ export interface components {
         };
         /** @description Rules and features of one trading pair (fields filled from the live API). */
         SymbolInfo: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             status: components["schemas"]["SymbolStatus"];
             baseAsset: components["schemas"]["Asset"];
             baseAssetPrecision: number;
@@ -631,7 +641,7 @@ export interface components {
             exchangeFilters: components["schemas"]["ExchangeFilter"][];
             symbols: components["schemas"]["SymbolInfo"][];
         };
-        /** @description One price level, `[price, quantity]`, both decimal strings. */
+        /** @description One price level, `[price, quantity]`, exactly two decimal strings. */
         PriceLevel: [
             components["schemas"]["Decimal"],
             components["schemas"]["Decimal"]
@@ -694,20 +704,26 @@ export interface components {
             /** @description Time of the last trade, epoch milliseconds. */
             closeTime: components["schemas"]["Timestamp"];
         };
+        /** @description The answer without `symbol`, one `BookTicker` per symbol. */
+        BookTickerList: components["schemas"]["BookTicker"][];
         BookTicker: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             bidPrice: components["schemas"]["Decimal"];
             bidQty: components["schemas"]["Decimal"];
             askPrice: components["schemas"]["Decimal"];
             askQty: components["schemas"]["Decimal"];
         };
+        /** @description The answer without `symbol`, one `PriceTicker` per symbol. */
+        PriceTickerList: components["schemas"]["PriceTicker"][];
         PriceTicker: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             price: components["schemas"]["Decimal"];
         };
+        /** @description The answer without `symbol`, one `Ticker24hr` per symbol. */
+        Ticker24hrList: components["schemas"]["Ticker24hr"][];
         /** @description 24-hour rolling window statistics. With no trade in the window, `firstId` and `lastId` are -1 and `count` is 0. */
         Ticker24hr: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             priceChange: components["schemas"]["Decimal"];
             priceChangePercent: components["schemas"]["Decimal"];
             weightedAvgPrice: components["schemas"]["Decimal"];
@@ -741,7 +757,7 @@ export interface components {
         };
         /** @description The ACK response of `new_order`. */
         NewOrderAck: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             orderId: components["schemas"]["OrderIdValue"];
             /**
              * Format: int64
@@ -790,7 +806,7 @@ export interface components {
         };
         /** @description An order as returned by `query_order`, `open_orders` and `all_orders`. */
         Order: components["schemas"]["OrderState"] & {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             orderId: components["schemas"]["OrderIdValue"];
             /** Format: int64 */
             orderListId: number;
@@ -807,7 +823,7 @@ export interface components {
         };
         /** @description The report of a cancelled order. */
         CancelReport: components["schemas"]["OrderState"] & {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             /** @description The client id the cancelled order was placed with. */
             origClientOrderId: components["schemas"]["ClientOrderId"];
             orderId: components["schemas"]["OrderIdValue"];
@@ -829,9 +845,9 @@ export interface components {
             listOrderStatus: "EXECUTING" | "ALL_DONE" | "REJECT";
             listClientOrderId: string;
             transactionTime: components["schemas"]["Timestamp"];
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             orders: {
-                symbol: components["schemas"]["Symbol"];
+                symbol: components["schemas"]["SymbolName"];
                 orderId: components["schemas"]["OrderIdValue"];
                 clientOrderId: components["schemas"]["ClientOrderId"];
             }[];
@@ -858,7 +874,7 @@ export interface components {
                  *       "msg": "Mandatory parameter 'symbol' was not sent, was empty/null, or malformed."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description The API key is missing, malformed (-2014) or not valid for this request (-2015). */
@@ -874,7 +890,7 @@ export interface components {
                  *       "msg": "Invalid API-key, IP, or permissions for action."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description A web application firewall rule was violated. */
@@ -889,7 +905,7 @@ export interface components {
                  *       "msg": "You are not authorized to execute this request."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description The IP was banned after continuing to send requests past a 429. */
@@ -905,7 +921,7 @@ export interface components {
                  *       "msg": "Way too many requests; IP banned until 1499827379559."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description A request-weight or order-rate limit was exceeded. */
@@ -922,7 +938,7 @@ export interface components {
                  *       "msg": "Too much request weight used; current limit is 6000 request weight per 1 MINUTE."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description An internal error. The execution status of the request is unknown; do not treat it as a failure. */
@@ -937,7 +953,7 @@ export interface components {
                  *       "msg": "An unknown error occurred while processing the request."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
     };
@@ -946,53 +962,32 @@ export interface components {
          * @description Trading pair, upper case, such as `BTCUSDT`.
          * @example BTCUSDT
          */
-        SymbolRequired: components["schemas"]["Symbol"];
+        SymbolRequired: components["schemas"]["SymbolName"];
         /**
          * @description Trading pair, upper case, such as `BTCUSDT`. Absent means every symbol.
          * @example BTCUSDT
          */
-        SymbolOptional: components["schemas"]["Symbol"];
+        SymbolOptional: components["schemas"]["SymbolName"];
         /**
          * @description Trading pair. Absent means the ticker is requested without a symbol restriction and an array is returned.
          * @example BTCUSDT
          */
-        TickerSymbol: components["schemas"]["Symbol"];
+        TickerSymbol: components["schemas"]["SymbolName"];
         /**
-         * @description A list of trading pairs, sent as ONE query value holding a JSON array of strings without spaces,
-         *     percent-encoded: `symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D` for `["BTCUSDT","ETHUSDT"]` (wire
-         *     encoding filled from the live API). A comma-separated list is not accepted. Cannot be combined
-         *     with `symbol`.
+         * @description **Encoding: one query value holding a JSON array**, `symbols=["BTCUSDT","ETHUSDT"]`, which is
+         *     `symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D` on the wire (JSON without spaces, then
+         *     percent-encoded; wire encoding filled from the live API). Not `symbols=BTCUSDT&symbols=ETHUSDT`,
+         *     not `symbols[]=`, not `BTCUSDT,ETHUSDT`: those are refused. A generated client that types this
+         *     parameter as a string takes `JSON.stringify(["BTCUSDT","ETHUSDT"])`. Cannot be combined with
+         *     `symbol`.
          */
-        Symbols: components["schemas"]["Symbol"][];
+        Symbols: components["schemas"]["SymbolName"][];
         /** @description Exchange-assigned order id. */
         OrderId: components["schemas"]["OrderIdValue"];
         /** @description The client order id the order was placed with. */
         OrigClientOrderId: components["schemas"]["ClientOrderId"];
     };
-    requestBodies: {
-        /**
-         * @description The parameters of `new_order` may be sent here instead of the query string, or split between the
-         *     two (a name present in both takes the query value). Required-ness applies to the union of query
-         *     and body. `timestamp`, `recvWindow` and `signature` may be sent here too.
-         */
-        NewOrderForm: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["NewOrderForm"];
-            };
-        };
-        /** @description The parameters of `cancel_order` may be sent here instead of the query string (a name in both takes the query value). */
-        CancelOrderForm: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["CancelOrderForm"];
-            };
-        };
-        /** @description The parameters of `cancel_all_orders` may be sent here instead of the query string (a name in both takes the query value). */
-        CancelAllOrdersForm: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["CancelAllOrdersForm"];
-            };
-        };
-    };
+    requestBodies: never;
     headers: {
         /**
          * @description Request weight used by the caller's IP in the current one-minute window. The live API names these
@@ -1018,13 +1013,14 @@ export interface components {
     };
     pathItems: never;
 }
-export type SchemaError = components['schemas']['Error'];
+export type SchemaErrorPayload = components['schemas']['ErrorPayload'];
 export type SchemaEmpty = components['schemas']['Empty'];
 export type SchemaServerTime = components['schemas']['ServerTime'];
-export type SchemaSymbol = components['schemas']['Symbol'];
+export type SchemaSymbolName = components['schemas']['SymbolName'];
 export type SchemaAsset = components['schemas']['Asset'];
 export type SchemaDecimal = components['schemas']['Decimal'];
 export type SchemaDecimalParameter = components['schemas']['DecimalParameter'];
+export type SchemaDateTime = components['schemas']['DateTime'];
 export type SchemaTimestamp = components['schemas']['Timestamp'];
 export type SchemaOrderIdValue = components['schemas']['OrderIdValue'];
 export type SchemaClientOrderId = components['schemas']['ClientOrderId'];
@@ -1062,8 +1058,11 @@ export type SchemaOrderBook = components['schemas']['OrderBook'];
 export type SchemaTrade = components['schemas']['Trade'];
 export type SchemaAggTrade = components['schemas']['AggTrade'];
 export type SchemaAveragePrice = components['schemas']['AveragePrice'];
+export type SchemaBookTickerList = components['schemas']['BookTickerList'];
 export type SchemaBookTicker = components['schemas']['BookTicker'];
+export type SchemaPriceTickerList = components['schemas']['PriceTickerList'];
 export type SchemaPriceTicker = components['schemas']['PriceTicker'];
+export type SchemaTicker24hrList = components['schemas']['Ticker24hrList'];
 export type SchemaTicker24hr = components['schemas']['Ticker24hr'];
 export type SchemaFill = components['schemas']['Fill'];
 export type SchemaNewOrderAck = components['schemas']['NewOrderAck'];
@@ -1085,9 +1084,6 @@ export type ParameterTickerSymbol = components['parameters']['TickerSymbol'];
 export type ParameterSymbols = components['parameters']['Symbols'];
 export type ParameterOrderId = components['parameters']['OrderId'];
 export type ParameterOrigClientOrderId = components['parameters']['OrigClientOrderId'];
-export type RequestBodyNewOrderForm = components['requestBodies']['NewOrderForm'];
-export type RequestBodyCancelOrderForm = components['requestBodies']['CancelOrderForm'];
-export type RequestBodyCancelAllOrdersForm = components['requestBodies']['CancelAllOrdersForm'];
 export type HeaderUsedWeight1m = components['headers']['UsedWeight1m'];
 export type HeaderOrderCount10s = components['headers']['OrderCount10s'];
 export type HeaderOrderCount1d = components['headers']['OrderCount1d'];
@@ -1161,10 +1157,12 @@ export interface operations {
                  */
                 symbol?: components["parameters"]["SymbolOptional"];
                 /**
-                 * @description A list of trading pairs, sent as ONE query value holding a JSON array of strings without spaces,
-                 *     percent-encoded: `symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D` for `["BTCUSDT","ETHUSDT"]` (wire
-                 *     encoding filled from the live API). A comma-separated list is not accepted. Cannot be combined
-                 *     with `symbol`.
+                 * @description **Encoding: one query value holding a JSON array**, `symbols=["BTCUSDT","ETHUSDT"]`, which is
+                 *     `symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D` on the wire (JSON without spaces, then
+                 *     percent-encoded; wire encoding filled from the live API). Not `symbols=BTCUSDT&symbols=ETHUSDT`,
+                 *     not `symbols[]=`, not `BTCUSDT,ETHUSDT`: those are refused. A generated client that types this
+                 *     parameter as a string takes `JSON.stringify(["BTCUSDT","ETHUSDT"])`. Cannot be combined with
+                 *     `symbol`.
                  */
                 symbols?: components["parameters"]["Symbols"];
             };
@@ -1390,7 +1388,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
             403: components["responses"]["WafBlocked"];
             418: components["responses"]["IpBanned"];
             429: components["responses"]["TooManyRequests"];
@@ -1440,7 +1437,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
             403: components["responses"]["WafBlocked"];
             418: components["responses"]["IpBanned"];
             429: components["responses"]["TooManyRequests"];
@@ -1457,10 +1453,18 @@ export interface operations {
                 symbol: components["parameters"]["SymbolRequired"];
                 /** @description Aggregate trade id to start from (inclusive). */
                 fromId?: number;
-                /** @description Earliest trade time (inclusive), an RFC 3339 date-time such as `2024-01-01T00:00:00Z`. */
-                startTime?: string | Date;
-                /** @description Latest trade time (inclusive), an RFC 3339 date-time such as `2024-01-01T01:00:00Z`. */
-                endTime?: string | Date;
+                /**
+                 * @description Earliest trade time (inclusive): an RFC 3339 date-time such as `2024-01-01T00:00:00Z`, or epoch
+                 *     milliseconds such as `1704067200000`.
+                 * @example 1704067200000
+                 */
+                startTime?: components["schemas"]["DateTime"];
+                /**
+                 * @description Latest trade time (inclusive): an RFC 3339 date-time such as `2024-01-01T01:00:00Z`, or epoch
+                 *     milliseconds such as `1704070800000`.
+                 * @example 2024-01-01T01:00:00Z
+                 */
+                endTime?: components["schemas"]["DateTime"];
                 /**
                  * @description Number of aggregate trades. The source document declares the default 1000 (its descriptive text
                  *     says 500, as does the live API); maximum 1000 (filled from the live API).
@@ -1574,7 +1578,7 @@ export interface operations {
                      *       "askQty": "9.00000000"
                      *     }
                      */
-                    "application/json": components["schemas"]["BookTicker"] | components["schemas"]["BookTicker"][];
+                    "application/json": components["schemas"]["BookTicker"] | components["schemas"]["BookTickerList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1618,7 +1622,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["PriceTicker"] | components["schemas"]["PriceTicker"][];
+                    "application/json": components["schemas"]["PriceTicker"] | components["schemas"]["PriceTickerList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1675,7 +1679,7 @@ export interface operations {
                      *       "count": 76
                      *     }
                      */
-                    "application/json": components["schemas"]["Ticker24hr"] | components["schemas"]["Ticker24hr"][];
+                    "application/json": components["schemas"]["Ticker24hr"] | components["schemas"]["Ticker24hrList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1781,8 +1785,8 @@ export interface operations {
                 newOrderRespType?: components["schemas"]["NewOrderResponseType"];
                 /**
                  * @description Milliseconds after `timestamp` during which the request is valid. Default 5000, at most 60000
-                 *     (filled from the live API). The only operation that declares it as its own parameter, as the
-                 *     source document says; every signed operation accepts it as part of the signing envelope.
+                 *     (filled from the live API). Only `new_order` accepts `recvWindow`, as the source document
+                 *     says; the other signed operations use the default window.
                  */
                 recvWindow?: number;
             };
@@ -1790,7 +1794,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: components["requestBodies"]["NewOrderForm"];
+        /**
+         * @description The parameters of `new_order` may be sent here instead of the query string, or split between the
+         *     two (a name present in both takes the query value). Required-ness applies to the union of query
+         *     and body. `recvWindow`, `timestamp` and `signature` may be sent here too.
+         */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["NewOrderForm"];
+            };
+        };
         responses: {
             /** @description The order was accepted; the body has the shape chosen by `newOrderRespType`. */
             200: {
@@ -1867,7 +1880,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: components["requestBodies"]["CancelOrderForm"];
+        /** @description The parameters of `cancel_order` may be sent here instead of the query string (a name in both takes the query value). */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CancelOrderForm"];
+            };
+        };
         responses: {
             /** @description The order was cancelled. */
             200: {
@@ -1979,7 +1997,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: components["requestBodies"]["CancelAllOrdersForm"];
+        /** @description The parameters of `cancel_all_orders` may be sent here instead of the query string (a name in both takes the query value). */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CancelAllOrdersForm"];
+            };
+        };
         responses: {
             /** @description The cancelled orders. */
             200: {

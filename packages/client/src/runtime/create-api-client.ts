@@ -20,10 +20,11 @@ export interface OperationWire {
 /** A generated `operationTable`: the wire facts of each operation, by operationId. */
 export type OperationTable = Readonly<Record<string, OperationWire>>;
 
-/** The types a generated `client.gen.ts` declares (`SpotApiTypes`): paths, and methods for any options. */
+/** The types a generated `client.gen.ts` declares (`SpotApiTypes`): paths, and methods for any options and mode. */
 export interface ApiTypes {
   readonly paths: {};
   readonly options: unknown;
+  readonly mode: "result" | "throw";
   readonly methods: unknown;
 }
 
@@ -40,8 +41,14 @@ export interface ApiDefinition<
   readonly types?: Types;
 }
 
-/** The per-operation methods of an API, with this runtime's per-call options. */
-export type MethodsOf<Types extends ApiTypes> = (Types & { readonly options: CallOptions })["methods"];
+/**
+ * The per-operation methods of an API, with this runtime's per-call options; with mode "throw"
+ * every method resolves to the success branch only.
+ */
+export type MethodsOf<Types extends ApiTypes, Mode extends "result" | "throw" = "result"> = (Types & {
+  readonly options: CallOptions;
+  readonly mode: Mode;
+})["methods"];
 
 /** What a `validateResponse` hook answers (the shape `@marketapi/validators` returns). */
 export interface ResponseCheck {
@@ -53,11 +60,17 @@ export interface ResponseCheck {
 export interface ApiClientOptions<Id extends string = string> {
   /** Base address of the API, such as `https://api.binance.com` or `http://127.0.0.1:8080`. */
   baseUrl: string;
-  /** API key, sent as `X-MBX-APIKEY` by `market_data`, `trade` and `user_data` operations. */
+  /**
+   * API key, sent as `X-MBX-APIKEY` by `trade` and `user_data` operations (required there), and by
+   * `market_data` operations when given (accepted there, not required).
+   */
   apiKey?: string;
   /** API secret; signs `trade` and `user_data` requests (HMAC-SHA256). Never sent. */
   apiSecret?: string;
-  /** `recvWindow` in milliseconds added to signed requests (1–60000); the server's default (5000) when absent. */
+  /**
+   * `recvWindow` in milliseconds (1–60000), added to the requests of operations that declare a
+   * `recvWindow` parameter (in this spec only `new_order`); the server's default (5000) when absent.
+   */
   recvWindow?: number;
   /**
    * Where POST and DELETE operations that accept a form body send their parameters and signature:
@@ -78,28 +91,28 @@ export interface ApiClientOptions<Id extends string = string> {
   throwOnError?: boolean;
   /**
    * Checks every answer before it is returned, for example `validateResponse` from
-   * `@marketapi/validators`; an answer it rejects throws a `ResponseValidationError`.
+   * `@marketapi/validators`; an answer it rejects throws a `ResponseValidationError`. `request`
+   * holds the parameters sent (query and body, signing envelope aside), so that a body whose shape
+   * the request chooses (`newOrderRespType`, a ticker's `symbol`) is checked against that shape.
    */
-  validateResponse?(operationId: Id, status: number, body: unknown): ResponseCheck | Promise<ResponseCheck>;
+  validateResponse?(
+    operationId: Id,
+    status: number,
+    body: unknown,
+    options: { request: Readonly<Record<string, unknown>> },
+  ): ResponseCheck | Promise<ResponseCheck>;
 }
 
 /** Per-call options of the per-operation methods (path-based calls take openapi-fetch's options plus `recvWindow`). */
 export interface CallOptions {
   signal?: AbortSignal;
   headers?: HeadersOptions;
-  /** Overrides the client's `recvWindow` for this call. */
+  /** Overrides the client's `recvWindow` for this call; only for operations that declare it. */
   recvWindow?: number;
 }
 
 /** A result of a client created with `throwOnError: true`: the error branch cannot occur. */
 export type Succeeded<R> = Exclude<R, { error: unknown }>;
-
-/** `SpotApiMethods` whose results are always the success branch. */
-export type ThrowingMethods<M> = {
-  [K in keyof M]: M[K] extends (...args: infer A) => Promise<infer R>
-    ? (...args: A) => Promise<Succeeded<R>>
-    : M[K];
-};
 
 /**
  * The openapi-fetch client of an API (`GET`, `POST`, `DELETE`… by path) plus one method per
@@ -108,7 +121,7 @@ export type ThrowingMethods<M> = {
 export type ApiClient<Types extends ApiTypes, Mode extends "result" | "throw" = "result"> = Client<
   Types["paths"]
 > &
-  (Mode extends "throw" ? ThrowingMethods<MethodsOf<Types>> : MethodsOf<Types>);
+  MethodsOf<Types, Mode>;
 
 interface RawResult {
   data?: unknown;
@@ -139,6 +152,8 @@ function withRealRequest(init: Record<string | symbol, unknown>): Record<string 
 }
 
 const FORM = "application/x-www-form-urlencoded";
+/** The receive-window parameter; sent only to the operations that declare it. */
+const RECV_WINDOW = "recvWindow";
 const passThrough = (body: unknown) => body;
 
 /** Sends one operation; a generated `createOperationMethods` binds it to every operationId. */
@@ -147,10 +162,11 @@ type Caller = (operationId: string, params: unknown, options: CallOptions | unde
 /**
  * Creates the client of a generated API: `createApiClient(spotApi, { baseUrl })` with `spotApi`
  * from the `client.gen.ts` that `marketapi-codegen --client` wrote. Authentication follows each operation's `x-auth-class`: nothing for `none`;
- * the `X-MBX-APIKEY` header for `market_data`; the header plus `recvWindow`, `timestamp` and an
- * HMAC-SHA256 `signature` (computed over the exact bytes sent, appended last) for `trade` and
- * `user_data`. An operation whose credentials are missing throws `MissingCredentialsError` before
- * anything is sent.
+ * the `X-MBX-APIKEY` header for `market_data` when an API key was given (it is not required); the
+ * header plus `timestamp` and an HMAC-SHA256 `signature` (computed over the exact bytes sent,
+ * appended last) for `trade` and `user_data`. `recvWindow` is sent only to operations that declare
+ * it. An operation whose credentials are missing throws `MissingCredentialsError` before anything
+ * is sent.
  */
 export function createApiClient<Table extends OperationTable, Types extends ApiTypes>(
   api: ApiDefinition<Table, Types>,
@@ -188,12 +204,16 @@ export function createApiClient(
     const op = table[id]!;
     const signed = op.authClass === "trade" || op.authClass === "user_data";
     const header: Record<string, string> = {};
-    if (op.authClass !== "none") {
+    if (signed) {
       const missing: ("apiKey" | "apiSecret")[] = [];
       if (!apiKey) missing.push("apiKey");
-      if (signed && !sign) missing.push("apiSecret");
+      if (!sign) missing.push("apiSecret");
       if (missing.length > 0) throw new MissingCredentialsError(id, op.authClass, missing);
-      header["X-MBX-APIKEY"] = apiKey!;
+    }
+    if (apiKey && op.authClass !== "none") header["X-MBX-APIKEY"] = apiKey;
+    const acceptsWindow = op.queryParameters.includes(RECV_WINDOW);
+    if (init?.recvWindow !== undefined && !acceptsWindow) {
+      throw new TypeError(`${id} does not accept recvWindow; only operations that declare it do`);
     }
     let search = encodeParams(query, op.jsonEncoded);
     let form = body === undefined ? "" : encodeParams(body, op.jsonEncoded);
@@ -205,10 +225,10 @@ export function createApiClient(
     }
     if (signed) {
       // The signing envelope goes to the part that carries the parameters; the signature comes last.
-      const window = init?.recvWindow ?? recvWindow;
+      const window = acceptsWindow ? (init?.recvWindow ?? recvWindow) : undefined;
       let envelope = `timestamp=${formatDecimal(Math.floor(now()))}`;
       if (window !== undefined && query?.recvWindow === undefined && body?.recvWindow === undefined) {
-        envelope = `recvWindow=${formatDecimal(window)}&${envelope}`;
+        envelope = `${RECV_WINDOW}=${formatDecimal(window)}&${envelope}`;
       }
       if (inBody) form = joinParams(form, envelope);
       else search = joinParams(search, envelope);
@@ -229,7 +249,9 @@ export function createApiClient(
 
     if (validateResponse) {
       const payload = result.response.ok ? result.data : result.error;
-      const check = await validateResponse(id, result.response.status, payload);
+      // A name in both parts takes the query value, as the server reads it.
+      const request = { ...body, ...query };
+      const check = await validateResponse(id, result.response.status, payload, { request });
       if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
     }
     if (throwOnError && !result.response.ok) {

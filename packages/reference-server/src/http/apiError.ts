@@ -52,3 +52,12 @@ export const timestampOutsideWindow = (): ApiError =>
 
 export const recvWindowTooLarge = (maximum: number): ApiError =>
   new ApiError(-1131, `recvWindow must be less than ${maximum}.`);
+
+/** The state database cannot be written: the change was not made (nothing was kept). */
+export const storageUnavailable = (reason: string): ApiError =>
+  new ApiError(
+    -1001,
+    `Internal error; unable to process your request. Please try again. The server cannot save changes ` +
+      `(${reason}); it refuses orders and cancels until it can, and reads still work. Nothing was changed.`,
+    503,
+  );

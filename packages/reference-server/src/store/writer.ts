@@ -1,0 +1,52 @@
+/**
+ * The state database's writer thread. It owns the only writing connection and applies each batch
+ * of writes in one transaction (WAL, synchronous=FULL: the commit is on disk when it answers), so
+ * the main thread never waits for the disk: it keeps serving while a batch commits, and acknowledges
+ * the orders of a batch only when this thread reports the batch committed (group commit).
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { loadDriver, type Statement } from "./driver.js";
+import { WRITES, type WriteName, type WriteOp } from "./rows.js";
+
+export interface WriterData {
+  path: string;
+}
+
+export type WriterRequest = { seq: number; ops: WriteOp[] } | { seq: number; close: true };
+export type WriterReply = { seq: number; ok: true } | { seq: number; ok: false; error: string; code: string };
+
+const port = parentPort;
+if (!port) throw new Error("writer.ts runs as a worker thread");
+
+const { path } = workerData as WriterData;
+const Driver = loadDriver();
+const db = new Driver(path, { fileMustExist: true, timeout: 10_000 });
+db.pragma("journal_mode = WAL");
+db.pragma("synchronous = FULL");
+const statements = new Map<WriteName, Statement>();
+for (const [name, sql] of Object.entries(WRITES)) statements.set(name as WriteName, db.prepare(sql));
+
+const apply = db.transaction((ops: WriteOp[]) => {
+  for (const [name, ...params] of ops) (statements.get(name) as Statement).run(...params);
+});
+
+port.on("message", (request: WriterRequest) => {
+  if ("close" in request) {
+    db.close();
+    port.postMessage({ seq: request.seq, ok: true } satisfies WriterReply);
+    return;
+  }
+  try {
+    apply(request.ops);
+    port.postMessage({ seq: request.seq, ok: true } satisfies WriterReply);
+  } catch (error) {
+    const e = error as { message?: string; code?: string };
+    port.postMessage({
+      seq: request.seq,
+      ok: false,
+      error: String(e.message ?? error),
+      code: String(e.code ?? ""),
+    } satisfies WriterReply);
+  }
+});
+port.postMessage({ seq: 0, ok: true } satisfies WriterReply);

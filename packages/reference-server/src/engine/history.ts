@@ -120,6 +120,11 @@ export class MemoryHistory implements History {
     return pageOldestFirst(own, TRADE_KEYS, query, limit);
   }
 
+  /** Every order and trade held, per symbol (for tests and diagnostics). */
+  contents(): { symbol: string; orders: Order[]; trades: Trade[] }[] {
+    return [...this.symbols].map(([symbol, h]) => ({ symbol, orders: [...h.orders.values()], trades: [...h.trades] }));
+  }
+
   private symbol(symbol: string): SymbolHistory {
     let history = this.symbols.get(symbol);
     if (!history) {

@@ -10,7 +10,10 @@
  * - When a commit fails, every write not yet committed is refused, the live state is reloaded
  *   from the database, and new orders are refused until a later probe commits again.
  */
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import {
   type Account,
@@ -47,7 +50,7 @@ import {
   type WriteOp,
 } from "./rows.js";
 import { migrate } from "./schema.js";
-import type { WriterReply, WriterRequest } from "./writer.js";
+import type { WriterData, WriterReply, WriterRequest } from "./writer.js";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -509,10 +512,7 @@ export class StateDatabase implements History {
 }
 
 function startWriter(path: string): Promise<Worker> {
-  const here = import.meta.url;
-  const fromSource = here.endsWith(".ts");
-  const file = fileURLToPath(new URL(fromSource ? "./writer.ts" : "./writer.js", here));
-  const worker = new Worker(file, { workerData: { path }, execArgv: fromSource ? ["--import", "tsx"] : [] });
+  const worker = newWriterThread({ path } satisfies WriterData);
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(new Error(`the writer thread did not start (${error.message})`));
     worker.once("error", onError);
@@ -521,6 +521,29 @@ function startWriter(path: string): Promise<Worker> {
       resolve(worker);
     });
   });
+}
+
+/**
+ * The writer thread from the built file; when running from source (tests, tsx), a bootstrap that
+ * registers tsx in the thread first, since worker threads do not inherit loader hooks.
+ */
+function newWriterThread(workerData: WriterData): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith(".ts")) return new Worker(fileURLToPath(new URL("./writer.js", here)), { workerData });
+  const tsx = tsxEsmApi(here);
+  const writer = new URL("./writer.ts", here).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(writer)}); })`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+/** The ESM entry of tsx's API, read from its package exports (createRequire finds only the CommonJS one). */
+function tsxEsmApi(from: string): string {
+  const manifestPath = createRequire(from).resolve("tsx/package.json");
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
+    exports: Record<string, { import: { default: string } }>;
+  };
+  const entry = manifest.exports["./esm/api"]?.import.default ?? "./dist/esm/api/index.mjs";
+  return pathToFileURL(join(dirname(manifestPath), entry)).href;
 }
 
 function prepareReads(db: Database): Record<string, Statement> {

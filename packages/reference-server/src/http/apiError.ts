@@ -57,7 +57,7 @@ export const recvWindowTooLarge = (maximum: number): ApiError =>
 export const storageUnavailable = (reason: string): ApiError =>
   new ApiError(
     -1001,
-    `Internal error; unable to process your request. Please try again. The server cannot save changes ` +
-      `(${reason}); it refuses orders and cancels until it can, and reads still work. Nothing was changed.`,
+    `Internal error; unable to process your request. Please try again. The state database ${reason}; ` +
+      "the server refuses orders and cancels until it can write again, and reads still work. Nothing was changed.",
     503,
   );

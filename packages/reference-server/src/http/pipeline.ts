@@ -116,7 +116,7 @@ function serveOperation(
 /** A failure of the state database as the API answers it (other errors pass unchanged). */
 function storageFault(error: unknown): unknown {
   if (!(error instanceof Error) || error.name !== "StorageFailure") return error;
-  return storageUnavailable(error.message);
+  return storageUnavailable((error as Error & { reason: string }).reason);
 }
 
 /** The parameters, or why they could not be read (the weight is counted either way). */

@@ -80,6 +80,7 @@ export function describeSqliteError(error: unknown): string {
   if (code === "SQLITE_NOTADB") return `is not a database: it is corrupt or another kind of file (${detail})`;
   if (code.startsWith("SQLITE_CORRUPT")) return `is corrupt (${detail})`;
   if (code.startsWith("SQLITE_IOERR")) return `cannot be read or written: input/output error (${detail})`;
+  if (code === "MOVED") return `cannot be written: ${detail}`;
   if (code === "SQLITE_PERM" || code === "SQLITE_AUTH") return `cannot be written: permission denied (${detail})`;
   return detail;
 }

@@ -4,6 +4,7 @@
  * the main thread never waits for the disk: it keeps serving while a batch commits, and acknowledges
  * the orders of a batch only when this thread reports the batch committed (group commit).
  */
+import { statSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadDriver, type Statement } from "./driver.js";
 import { WRITES, type WriteName, type WriteOp } from "./rows.js";
@@ -26,7 +27,23 @@ db.pragma("synchronous = FULL");
 const statements = new Map<WriteName, Statement>();
 for (const [name, sql] of Object.entries(WRITES)) statements.set(name as WriteName, db.prepare(sql));
 
+const opened = statSync(path);
+
+/** SQLite would go on writing to a deleted or replaced file, which no restart would find again. */
+function checkStillThere(): void {
+  let now: ReturnType<typeof statSync> | undefined;
+  try {
+    now = statSync(path);
+  } catch {
+    now = undefined;
+  }
+  if (!now || now.ino !== opened.ino || now.dev !== opened.dev) {
+    throw Object.assign(new Error("the state file was deleted or replaced while the server ran"), { code: "MOVED" });
+  }
+}
+
 const apply = db.transaction((ops: WriteOp[]) => {
+  checkStillThere();
   for (const [name, ...params] of ops) (statements.get(name) as Statement).run(...params);
 });
 

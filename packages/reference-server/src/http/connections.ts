@@ -66,7 +66,8 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
       else perAddress.delete(address);
     });
   });
-  server.on("request", (_req, res) => {
+  // First, so that the listener is in place before the pipeline answers (often synchronously).
+  server.prependListener("request", (_req, res) => {
     res.once("prefinish", () => {
       if (res.writableFinished) return;
       // The answer is written but not yet handed to the network: the client is not reading.

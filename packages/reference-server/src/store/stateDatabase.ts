@@ -164,6 +164,7 @@ export class StateDatabase implements History {
   prepareNew(symbols: readonly SymbolConfig[], settings: Record<string, string>): void {
     symbols.forEach((config, i) => {
       this.symbolPositions.set(config.symbol, i);
+      this.pending.push(["symbol", config.symbol, i, JSON.stringify(config), 1, 1, 1, 1, 1]);
     });
     for (const [key, value] of Object.entries({ ...settings, created_at: String(Date.now()) })) {
       this.pending.push(["meta", key, value]);

@@ -2,7 +2,12 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./errors.js";
 import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./results.js";
-import { type ContractOptions, DEFAULT_MAX_REQUESTS, DEFAULT_MAX_TIME_MS, DEFAULT_TIMEOUT_MS } from "./runner.js";
+import {
+  type ContractOptions,
+  DEFAULT_MAX_REQUESTS,
+  DEFAULT_MAX_TIME_MS,
+  DEFAULT_TIMEOUT_MS,
+} from "./runner.js";
 
 export interface CliOptions {
   help: boolean;

@@ -520,7 +520,10 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   } catch (error) {
     if (error instanceof ConnectionError) result.error = { kind: "connection", message: error.message };
     else if (error instanceof InterruptedError && deadline.signal.aborted && !options.signal?.aborted)
-      result.error = { kind: "deadline", message: `--max-time ${maxTimeMs / 1000} s reached; the results are partial` };
+      result.error = {
+        kind: "deadline",
+        message: `--max-time ${maxTimeMs / 1000} s reached; the results are partial`,
+      };
     else if (error instanceof InterruptedError)
       result.error = { kind: "interrupted", message: "interrupted; the results are partial" };
     else if (error instanceof UsageError) result.error = { kind: "usage", message: error.message };

@@ -13,10 +13,10 @@ import {
   buildRequest,
   type Credentials,
   maskRequest,
-  redactSecrets,
-  secretsOf,
   type ParamList,
   type RequestPlan,
+  redactSecrets,
+  secretsOf,
   type WireRequest,
 } from "./http/request.js";
 import { type HttpResponse, send, type TransportError } from "./http/transport.js";

@@ -41,7 +41,9 @@ describe("hostile servers", () => {
     });
     const result = await runContract({ baseUrl: url, timeoutMs: 20_000 });
     expect(result.exitCode).toBe(2);
-    expect(result.error?.message).toContain(`body longer than ${MAX_BODY_BYTES} bytes; reading stopped there`);
+    expect(result.error?.message).toContain(
+      `body longer than ${MAX_BODY_BYTES} bytes; reading stopped there`,
+    );
     // The cap plus what the socket buffers held when the tester hung up; never gigabytes.
     expect(sent).toBeLessThan(MAX_BODY_BYTES + 16 * 1024 * 1024);
   }, 60_000);
@@ -55,7 +57,10 @@ describe("hostile servers", () => {
     });
     const result = await runContract({ baseUrl: url, maxTimeMs: 1500 });
     expect(result.exitCode).toBe(2);
-    expect(result.error).toEqual({ kind: "deadline", message: "--max-time 1.5 s reached; the results are partial" });
+    expect(result.error).toEqual({
+      kind: "deadline",
+      message: "--max-time 1.5 s reached; the results are partial",
+    });
     expect(requests).toBeLessThan(5);
   }, 30_000);
 
@@ -126,7 +131,8 @@ describe("hostile servers", () => {
       expect(signatures.size).toBeGreaterThan(0);
       const printed = `${JSON.stringify(result)}\n${reportText(result, { color: false })}`;
       expect(printed).toContain("x-echo-key");
-      for (const secret of [apiKey, apiSecret, ...signatures]) expect(printed.includes(secret), secret).toBe(false);
+      for (const secret of [apiKey, apiSecret, ...signatures])
+        expect(printed.includes(secret), secret).toBe(false);
     } finally {
       await echo.close();
       await reference.close();

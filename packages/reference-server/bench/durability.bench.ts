@@ -188,11 +188,15 @@ async function main(): Promise<void> {
     `host: ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}), Node ${process.version}, load average ` +
       `${one?.toFixed(2)} (1 min) ${five?.toFixed(2)} (5 min); ${CONNECTIONS} connections, ${RUNS} runs × ${DURATION} s`,
   );
-  console.log("\n| server | run | orders/s | p50 / p99 ms | CPU µs/order | longest event-loop stall ms | failed |");
+  console.log(
+    "\n| server | run | orders/s | p50 / p99 ms | CPU µs/order | longest event-loop stall ms | failed |",
+  );
   console.log("| --- | --- | ---: | --- | ---: | ---: | ---: |");
   for (const row of rows) console.log(row);
   console.log(`\ndurable / in-memory orders/s (medians): ${ratio.toFixed(2)}`);
-  console.log(`state database after the bench: ${(statSync(join(scratch, "bench.db")).size / 1e6).toFixed(1)} MB`);
+  console.log(
+    `state database after the bench: ${(statSync(join(scratch, "bench.db")).size / 1e6).toFixed(1)} MB`,
+  );
 }
 
 try {

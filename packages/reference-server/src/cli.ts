@@ -68,7 +68,8 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
     throw new UsageError("--retention needs --state");
   }
   const retention = values.retention === undefined ? undefined : parseRetention(values.retention);
-  if (typeof retention === "string") throw new UsageError(`--retention ${retention}, got "${values.retention}"`);
+  if (typeof retention === "string")
+    throw new UsageError(`--retention ${retention}, got "${values.retention}"`);
   return {
     server: {
       port: integerOption("--port", values.port ?? "8080", 0, 65535),

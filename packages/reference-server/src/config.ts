@@ -136,7 +136,9 @@ export function parseConfig(raw: unknown, source = "config"): ServerConfig {
     maxBodyBytes: optionalInteger(reader, top.maxBodyBytes, "/maxBodyBytes") ?? DEFAULT_MAX_BODY_BYTES,
     network: readNetwork(reader, top.network),
     historyRetentionMs:
-      top.historyRetention === undefined ? undefined : readRetention(reader, top.historyRetention, "/historyRetention"),
+      top.historyRetention === undefined
+        ? undefined
+        : readRetention(reader, top.historyRetention, "/historyRetention"),
   };
   if (reader.faults.length > 0) throw new ConfigError(source, reader.faults);
   return config;
@@ -321,6 +323,7 @@ export function parseRetention(text: string): number | string {
 }
 
 function readRetention(reader: Reader, value: unknown, path: string): number | undefined {
-  const parsed = typeof value === "string" ? parseRetention(value) : 'must be a duration such as "36h" or "30d"';
+  const parsed =
+    typeof value === "string" ? parseRetention(value) : 'must be a duration such as "36h" or "30d"';
   return typeof parsed === "number" ? parsed : reader.fault(path, parsed);
 }

@@ -6,15 +6,15 @@
 import { copyFileSync, readFileSync, renameSync, rmSync } from "node:fs";
 import {
   type Exchange,
+  Exchange as ExchangeClass,
   type History,
   importLegacySnapshot,
   initialState,
   LEGACY_SNAPSHOT_FORMAT,
   type LegacySnapshot,
   legacySettings,
-  stateFaults,
-  Exchange as ExchangeClass,
   type SymbolConfig,
+  stateFaults,
 } from "./engine/index.js";
 import type { Logger } from "./logger.js";
 import { StateFileError } from "./store/driver.js";
@@ -96,19 +96,23 @@ async function importLegacyFile(path: string, options: OpenStateOptions): Promis
     database.attach(exchange);
     const changes = importLegacySnapshot(exchange, snapshot);
     const faults = stateFaults(state);
-    if (faults.length > 0) throw new Error(`is inconsistent and was not imported:\n${faults.map((f) => `  ${f}`).join("\n")}`);
+    if (faults.length > 0)
+      throw new Error(`is inconsistent and was not imported:\n${faults.map((f) => `  ${f}`).join("\n")}`);
     database.record(changes, options.now());
     await database.committed();
   } catch (error) {
     await database.close().catch(() => undefined);
     removeDatabaseFiles(temporary);
-    const message = error instanceof StateFileError ? error.message : `state file ${path}: ${(error as Error).message}`;
+    const message =
+      error instanceof StateFileError ? error.message : `state file ${path}: ${(error as Error).message}`;
     throw new StateFileError(message);
   }
   await database.close();
   copyFileSync(path, `${path}.json-backup`);
   renameSync(temporary, path);
-  options.logger.info(`Imported the JSON state file ${path} into a state database (the JSON is kept as ${path}.json-backup).`);
+  options.logger.info(
+    `Imported the JSON state file ${path} into a state database (the JSON is kept as ${path}.json-backup).`,
+  );
 }
 
 function readLegacyFile(path: string): LegacySnapshot {

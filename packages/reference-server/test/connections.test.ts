@@ -37,7 +37,9 @@ describe("connection caps", () => {
     const refused = await open(server.url);
     const answer = await untilClosed(refused);
     expect(answer).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
-    expect(answer).toContain('{"code":-1003,"msg":"Too many open connections from your address; the limit is 3."}');
+    expect(answer).toContain(
+      '{"code":-1003,"msg":"Too many open connections from your address; the limit is 3."}',
+    );
     held[0]?.destroy();
     await new Promise((r) => setTimeout(r, 100));
     const again = await open(server.url);
@@ -96,7 +98,10 @@ describe("timeouts", () => {
   }, 30_000);
 
   it("answers 408 when the headers do not arrive within the header timeout", async () => {
-    server = await startServer({ empty: true, config: { network: { headersTimeoutMs: 300, requestTimeoutMs: 600 } } });
+    server = await startServer({
+      empty: true,
+      config: { network: { headersTimeoutMs: 300, requestTimeoutMs: 600 } },
+    });
     const socket = await open(server.url);
     socket.write("GET /api/v3/ping HTTP/1.1\r\nHost: x\r\n");
     const started = Date.now();
@@ -107,7 +112,10 @@ describe("timeouts", () => {
   }, 20_000);
 
   it("answers 408 when the body does not arrive within the request timeout", async () => {
-    server = await startServer({ empty: true, config: { network: { headersTimeoutMs: 300, requestTimeoutMs: 600 } } });
+    server = await startServer({
+      empty: true,
+      config: { network: { headersTimeoutMs: 300, requestTimeoutMs: 600 } },
+    });
     const socket = await open(server.url);
     socket.write(
       "POST /api/v3/order HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nsymbol=",

@@ -15,7 +15,12 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const CYCLES = 10;
 const LOOPS_PER_ACCOUNT = 4;
 const ACCOUNTS = [
-  { id: "alice", apiKey: "alice-key", apiSecret: "alice-secret", balances: { USDT: "50000000", BTC: "1000" } },
+  {
+    id: "alice",
+    apiKey: "alice-key",
+    apiSecret: "alice-secret",
+    balances: { USDT: "50000000", BTC: "1000" },
+  },
   { id: "bob", apiKey: "bob-key", apiSecret: "bob-secret", balances: { USDT: "50000000", BTC: "1000" } },
 ];
 
@@ -38,7 +43,11 @@ function randomOrder(n: number): string {
 }
 
 /** Sends orders until the server dies; returns what it acknowledged. */
-async function burst(url: string, account: (typeof ACCOUNTS)[number], stop: { dead: boolean }): Promise<Acked[]> {
+async function burst(
+  url: string,
+  account: (typeof ACCOUNTS)[number],
+  stop: { dead: boolean },
+): Promise<Acked[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const acked: Acked[] = [];
   try {
@@ -54,7 +63,12 @@ async function burst(url: string, account: (typeof ACCOUNTS)[number], stop: { de
         return acked; // the server was killed: this order's fate is unknown, and it may be either way
       }
       if (response.status !== 200) continue;
-      const body = response.json as { orderId: number; status: string; executedQty: string; fills: { tradeId: number }[] };
+      const body = response.json as {
+        orderId: number;
+        status: string;
+        executedQty: string;
+        fills: { tradeId: number }[];
+      };
       acked.push({
         account: account.id,
         orderId: body.orderId,
@@ -79,7 +93,9 @@ describe("kill -9 during bursts of signed orders", () => {
       const run = runCli(["--port", "0", "--state", statePath, "--config", config, "--empty"]);
       const url = await baseUrlOf(run, 60_000);
       const stop = { dead: false };
-      const loops = ACCOUNTS.flatMap((account) => Array.from({ length: LOOPS_PER_ACCOUNT }, () => burst(url, account, stop)));
+      const loops = ACCOUNTS.flatMap((account) =>
+        Array.from({ length: LOOPS_PER_ACCOUNT }, () => burst(url, account, stop)),
+      );
       await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1200));
       run.child.kill("SIGKILL");
       expect(await run.exited).toBe("SIGKILL");
@@ -101,7 +117,9 @@ describe("kill -9 during bursts of signed orders", () => {
           continue;
         }
         if (dec.parse(found.executedQty) < dec.parse(order.executedQty))
-          lost.push(`order ${order.orderId}: executed ${found.executedQty} < acknowledged ${order.executedQty}`);
+          lost.push(
+            `order ${order.orderId}: executed ${found.executedQty} < acknowledged ${order.executedQty}`,
+          );
         if (order.status === "FILLED" && found.status !== "FILLED")
           lost.push(`order ${order.orderId}: acknowledged FILLED, now ${found.status}`);
         for (const tradeId of order.tradeIds) {
@@ -113,8 +131,10 @@ describe("kill -9 during bursts of signed orders", () => {
 
       // Conservation: what the accounts hold plus the fees equals what they were given.
       const expected = new Map<string, bigint>();
-      const add = (asset: string, amount: string) => expected.set(asset, (expected.get(asset) ?? 0n) + dec.parse(amount));
-      for (const account of ACCOUNTS) for (const [asset, amount] of Object.entries(account.balances)) add(asset, amount);
+      const add = (asset: string, amount: string) =>
+        expected.set(asset, (expected.get(asset) ?? 0n) + dec.parse(amount));
+      for (const account of ACCOUNTS)
+        for (const [asset, amount] of Object.entries(account.balances)) add(asset, amount);
       for (const asset of ["BTC", "USDT"]) add(asset, GENEROUS_BALANCE); // the demo account
       const held = new Map<string, bigint>();
       for (const id of ["demo", "alice", "bob"]) {

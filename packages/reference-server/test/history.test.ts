@@ -1,8 +1,7 @@
 // A restart over a long history: a million trades (and their orders) in the state database.
 // Loading reads the live state only, so the rows read and the memory used do not grow with the
 // history; the history is still answered from the database.
-import { readFileSync } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,8 +28,12 @@ async function databaseWithTrades(path: string, count: number): Promise<void> {
   const { default: Driver } = await import("better-sqlite3");
   const db = new Driver(path);
   const trade = db.prepare(`INSERT INTO trades VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const order = db.prepare(`INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const minute = db.prepare(`INSERT OR REPLACE INTO trade_minutes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const order = db.prepare(
+    `INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const minute = db.prepare(
+    `INSERT OR REPLACE INTO trade_minutes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const recent = Math.floor(count / 10);
   const timeOf = (i: number) =>
     i <= count - recent
@@ -40,10 +43,48 @@ async function databaseWithTrades(path: string, count: number): Promise<void> {
   db.transaction(() => {
     for (let i = 1; i <= count; i += 1) {
       const time = timeOf(i);
-      trade.run("BTCUSDT", i, "60000", "0.001", "60", time, 1, "demo", 2 * i, "0.000001", "BTC", "demo", 2 * i - 1, "0.06", "USDT");
+      trade.run(
+        "BTCUSDT",
+        i,
+        "60000",
+        "0.001",
+        "60",
+        time,
+        1,
+        "demo",
+        2 * i,
+        "0.000001",
+        "BTC",
+        "demo",
+        2 * i - 1,
+        "0.06",
+        "USDT",
+      );
       order.run(
-        "BTCUSDT", i, "demo", `h${i}`, "BUY", "LIMIT", "GTC", "60000", "0.001", "0", "0.001", "60", "0", "0",
-        null, "FILLED", 1, time, time, time, null, null, "0", 0,
+        "BTCUSDT",
+        i,
+        "demo",
+        `h${i}`,
+        "BUY",
+        "LIMIT",
+        "GTC",
+        "60000",
+        "0.001",
+        "0",
+        "0.001",
+        "60",
+        "0",
+        "0",
+        null,
+        "FILLED",
+        1,
+        time,
+        time,
+        time,
+        null,
+        null,
+        "0",
+        0,
       );
       if (time >= NOW - 86_400_000 - 120_000) {
         const m = time - (time % 60_000);
@@ -54,10 +95,25 @@ async function databaseWithTrades(path: string, count: number): Promise<void> {
       }
     }
     for (const [m, b] of buckets) {
-      minute.run("BTCUSDT", m, b.first, b.last, b.n, "60000", "60000", "60000", "60000", "0.001",
-        (b.n * 0.001).toFixed(3), String(b.n * 60));
+      minute.run(
+        "BTCUSDT",
+        m,
+        b.first,
+        b.last,
+        b.n,
+        "60000",
+        "60000",
+        "60000",
+        "60000",
+        "0.001",
+        (b.n * 0.001).toFixed(3),
+        String(b.n * 60),
+      );
     }
-    db.prepare("UPDATE symbols SET next_trade_id = ?, next_order_id = ? WHERE symbol = 'BTCUSDT'").run(count + 1, count + 1);
+    db.prepare("UPDATE symbols SET next_trade_id = ?, next_order_id = ? WHERE symbol = 'BTCUSDT'").run(
+      count + 1,
+      count + 1,
+    );
   })();
   db.close();
 }
@@ -100,12 +156,21 @@ describe("a million historical trades", () => {
       expect(peakKiB).toBeLessThan(350 * 1024);
 
       const headers = { "X-MBX-APIKEY": demo.apiKey };
-      const from = await send(url, { path: "/api/v3/historicalTrades", query: "symbol=BTCUSDT&fromId=500000&limit=3", headers });
+      const from = await send(url, {
+        path: "/api/v3/historicalTrades",
+        query: "symbol=BTCUSDT&fromId=500000&limit=3",
+        headers,
+      });
       expect(from.json, from.text).toBeInstanceOf(Array);
       expect((from.json as { id: number }[]).map((t) => t.id)).toEqual([500000, 500001, 500002]);
       const recent = await send(url, { path: "/api/v3/trades", query: "symbol=BTCUSDT&limit=2", headers });
       expect((recent.json as { id: number }[]).map((t) => t.id)).toEqual([MILLION - 1, MILLION]);
-      const orders = await sendSigned(url, { ...demo, method: "GET", path: "/api/v3/allOrders", query: "symbol=BTCUSDT&orderId=750000&limit=2" });
+      const orders = await sendSigned(url, {
+        ...demo,
+        method: "GET",
+        path: "/api/v3/allOrders",
+        query: "symbol=BTCUSDT&orderId=750000&limit=2",
+      });
       expect((orders.json as { orderId: number }[]).map((o) => o.orderId)).toEqual([750000, 750001]);
       const ticker = await send(url, { path: "/api/v3/ticker/24hr", query: "symbol=BTCUSDT" });
       expect((ticker.json as { count: number; lastId: number }).lastId).toBe(MILLION);

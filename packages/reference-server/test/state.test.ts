@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -22,6 +31,8 @@ function views(server: Awaited<ReturnType<typeof startServer>>) {
     trades: ex.trades("BTCUSDT", 100),
     agg: ex.aggTrades("BTCUSDT", { limit: 100 }),
     orders: ex.allOrders("demo", { symbol: "BTCUSDT" }),
+    myTrades: ex.myTrades("demo", { symbol: "BTCUSDT" }),
+    myTradesFrom: ex.myTrades("demo", { symbol: "BTCUSDT", fromId: 2, limit: 2 }),
     open: ex.openOrders("demo"),
     balances: ex.balances("demo"),
     fees: ex.feesCollected(),
@@ -37,7 +48,13 @@ describe("state database", () => {
     const first = await startServer({ statePath, seed: 5, now });
     for (let i = 0; i < 5; i += 1) {
       clock += 1000;
-      const placed = await sendSigned(first.url, { ...demo, method: "POST", path: "/api/v3/order", query: marketBuy, timestamp: clock });
+      const placed = await sendSigned(first.url, {
+        ...demo,
+        method: "POST",
+        path: "/api/v3/order",
+        query: marketBuy,
+        timestamp: clock,
+      });
       expect(placed.status).toBe(200);
     }
     const resting = await sendSigned(first.url, {
@@ -72,14 +89,19 @@ describe("state database", () => {
     const statePath = join(folder, "ack.db");
     const server = await startServer({ statePath, empty: true });
     try {
-      const placed = await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: restingSell });
+      const placed = await sendSigned(server.url, {
+        ...demo,
+        method: "POST",
+        path: "/api/v3/order",
+        query: restingSell,
+      });
       expect(placed.status).toBe(200);
       // A second, independent reader sees the order as soon as it was answered.
       const { default: Driver } = await import("better-sqlite3");
       const reader = new Driver(statePath, { readonly: true });
-      const row = reader.prepare("SELECT status FROM orders WHERE symbol = 'ETHUSDT' AND order_id = ?").get(
-        (placed.json as { orderId: number }).orderId,
-      );
+      const row = reader
+        .prepare("SELECT status FROM orders WHERE symbol = 'ETHUSDT' AND order_id = ?")
+        .get((placed.json as { orderId: number }).orderId);
       reader.close();
       expect(row).toEqual({ status: "NEW" });
     } finally {
@@ -109,7 +131,9 @@ describe("storage faults at start-up", () => {
   const refused = (statePath: string) => startServer({ statePath, empty: true });
 
   it("a missing folder", async () => {
-    await expect(refused(join(folder, "nope", "state.db"))).rejects.toThrow(/the folder .*nope does not exist/);
+    await expect(refused(join(folder, "nope", "state.db"))).rejects.toThrow(
+      /the folder .*nope does not exist/,
+    );
   });
 
   it("something that is not a regular file: a folder, /dev/full", async () => {
@@ -120,7 +144,9 @@ describe("storage faults at start-up", () => {
   it("a corrupt file and a file of another kind", async () => {
     const garbage = join(folder, "garbage.db");
     writeFileSync(garbage, Buffer.alloc(8192, 7));
-    await expect(refused(garbage)).rejects.toThrow(/neither a marketapi state database nor a JSON state file/);
+    await expect(refused(garbage)).rejects.toThrow(
+      /neither a marketapi state database nor a JSON state file/,
+    );
     const corrupt = join(folder, "corrupt.db");
     const server = await startServer({ statePath: corrupt });
     await server.close();
@@ -178,7 +204,16 @@ describe("marketapi-server command", () => {
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
 
-    const again = runCli(["--port", "0", "--state", statePath, "--api-key", "mine", "--api-secret", "s3cret"]);
+    const again = runCli([
+      "--port",
+      "0",
+      "--state",
+      statePath,
+      "--api-key",
+      "mine",
+      "--api-secret",
+      "s3cret",
+    ]);
     const url2 = await baseUrlOf(again);
     const query = await sendSigned(url2, {
       ...demo,
@@ -187,7 +222,12 @@ describe("marketapi-server command", () => {
       query: "symbol=ETHUSDT&origClientOrderId=from-cli",
     });
     expect(query.json).toMatchObject({ status: "NEW" });
-    const mine = await sendSigned(url2, { apiKey: "mine", apiSecret: "s3cret", method: "GET", path: "/api/v3/openOrders" });
+    const mine = await sendSigned(url2, {
+      apiKey: "mine",
+      apiSecret: "s3cret",
+      method: "GET",
+      path: "/api/v3/openOrders",
+    });
     expect(mine.json).toEqual([]);
     again.child.kill("SIGINT");
     expect(await again.exited).toBe(0);
@@ -197,7 +237,9 @@ describe("marketapi-server command", () => {
     const missing = runCli(["--port", "0", "--state", join(folder, "absent", "x.db")]);
     expect(await missing.exited).toBe(2);
     expect(missing.stderr().trim().split("\n")).toHaveLength(1);
-    expect(missing.stderr()).toMatch(/^marketapi-server: state file .*absent\/x\.db: the folder .* does not exist/);
+    expect(missing.stderr()).toMatch(
+      /^marketapi-server: state file .*absent\/x\.db: the folder .* does not exist/,
+    );
     const badRetention = runCli(["--state", join(folder, "r.db"), "--retention", "3h"]);
     expect(await badRetention.exited).toBe(2);
     expect(badRetention.stderr()).toContain("--retention must be at least 25h");

@@ -28,7 +28,8 @@ afterAll(() => {
 });
 
 const demo = { apiKey: "marketapi-demo-api-key", apiSecret: "marketapi-demo-api-secret" };
-const order = (price: number) => `symbol=ETHUSDT&side=SELL&type=LIMIT&timeInForce=GTC&quantity=0.01&price=${price}`;
+const order = (price: number) =>
+  `symbol=ETHUSDT&side=SELL&type=LIMIT&timeInForce=GTC&quantity=0.01&price=${price}`;
 
 describe.skipIf(unavailable !== undefined)("storage failures while running", () => {
   let filler: string;
@@ -40,7 +41,12 @@ describe.skipIf(unavailable !== undefined)("storage failures while running", () 
     const statePath = join(mountPoint, "full.db");
     const server = await startServer({ statePath, empty: true });
     try {
-      const before = await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(5000) });
+      const before = await sendSigned(server.url, {
+        ...demo,
+        method: "POST",
+        path: "/api/v3/order",
+        query: order(5000),
+      });
       expect(before.status).toBe(200);
       const openBefore = server.exchange.openOrders("demo");
       // Fill the disk: dd stops with "No space left on device".
@@ -49,11 +55,18 @@ describe.skipIf(unavailable !== undefined)("storage failures while running", () 
       } catch {}
       const refused: number[] = [];
       for (let i = 0; i < 40 && refused.length === 0; i += 1) {
-        const r = await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(5001 + i) });
+        const r = await sendSigned(server.url, {
+          ...demo,
+          method: "POST",
+          path: "/api/v3/order",
+          query: order(5001 + i),
+        });
         if (r.status !== 200) {
           refused.push(r.status);
           expect(r.json).toMatchObject({ code: -1001 });
-          expect((r.json as { msg: string }).msg).toMatch(/The state database cannot be written: the disk is full \(database or disk is full\); the server refuses orders/);
+          expect((r.json as { msg: string }).msg).toMatch(
+            /The state database cannot be written: the disk is full \(database or disk is full\); the server refuses orders/,
+          );
         }
       }
       expect(refused).toEqual([503]);
@@ -63,7 +76,12 @@ describe.skipIf(unavailable !== undefined)("storage failures while running", () 
       const ids = (open.json as { orderId: number }[]).map((o) => o.orderId);
       const acceptedSince = ids.filter((id) => !openBefore.some((o) => o.orderId === id));
       expect((await send(server.url, { path: "/api/v3/depth", query: "symbol=ETHUSDT" })).status).toBe(200);
-      const next = await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(6000) });
+      const next = await sendSigned(server.url, {
+        ...demo,
+        method: "POST",
+        path: "/api/v3/order",
+        query: order(6000),
+      });
       expect(next.status).toBe(503);
 
       // Space again: after the next probe (every 5 s) orders are taken again.
@@ -71,7 +89,9 @@ describe.skipIf(unavailable !== undefined)("storage failures while running", () 
       let status = 0;
       for (let i = 0; i < 100 && status !== 200; i += 1) {
         await new Promise((r) => setTimeout(r, 200));
-        status = (await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(7000) })).status;
+        status = (
+          await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(7000) })
+        ).status;
       }
       expect(status).toBe(200);
       await server.close();
@@ -92,12 +112,22 @@ describe.skipIf(unavailable !== undefined)("storage failures while running", () 
     const statePath = join(mountPoint, "deleted.db");
     const server = await startServer({ statePath, empty: true });
     try {
-      expect((await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(5000) })).status).toBe(200);
+      expect(
+        (await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(5000) }))
+          .status,
+      ).toBe(200);
       for (const suffix of ["", "-wal", "-shm"]) rmSync(`${statePath}${suffix}`, { force: true });
-      const r = await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(5100) });
+      const r = await sendSigned(server.url, {
+        ...demo,
+        method: "POST",
+        path: "/api/v3/order",
+        query: order(5100),
+      });
       expect(r.status).toBe(503);
       expect((r.json as { msg: string }).msg).toMatch(/The state database cannot be written/);
-      expect((await sendSigned(server.url, { ...demo, method: "GET", path: "/api/v3/openOrders" })).status).toBe(200);
+      expect(
+        (await sendSigned(server.url, { ...demo, method: "GET", path: "/api/v3/openOrders" })).status,
+      ).toBe(200);
       expect(server.exchange.openOrders("demo").map((o) => o.price)).toEqual(["5000.00000000"]);
     } finally {
       await server.close();

@@ -216,7 +216,11 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 }
 
 /** The secrets one request carries: the signature parameter's value(s), credential-like headers. */
-export function secretsOf(request: WireRequest, signing: SigningModel, alsoMask: readonly string[] = []): string[] {
+export function secretsOf(
+  request: WireRequest,
+  signing: SigningModel,
+  alsoMask: readonly string[] = [],
+): string[] {
   const secrets: string[] = [];
   const extra = new Set(alsoMask.map((n) => n.toLowerCase()));
   for (const [name, value] of Object.entries(request.headers)) {
@@ -228,7 +232,8 @@ export function secretsOf(request: WireRequest, signing: SigningModel, alsoMask:
   for (const part of [q < 0 ? "" : request.url.slice(q + 1), request.body ?? ""]) {
     for (const pair of part.split("&")) {
       const eq = pair.indexOf("=");
-      if (eq > 0 && safeDecode(pair.slice(0, eq)) === signing.signatureParameter) secrets.push(pair.slice(eq + 1));
+      if (eq > 0 && safeDecode(pair.slice(0, eq)) === signing.signatureParameter)
+        secrets.push(pair.slice(eq + 1));
     }
   }
   return secrets;

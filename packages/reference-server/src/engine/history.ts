@@ -7,7 +7,7 @@
 import type { ChangeSet } from "./journal.js";
 import { lowerBound } from "./market.js";
 import { type PageQuery, pageOldestFirst } from "./paging.js";
-import { isOpen, type AggTrade, type Order, type Trade } from "./types.js";
+import { type AggTrade, isOpen, type Order, type Trade } from "./types.js";
 
 export interface AccountTradesQuery extends PageQuery {
   orderId?: number | undefined;
@@ -122,7 +122,11 @@ export class MemoryHistory implements History {
 
   /** Every order and trade held, per symbol (for tests and diagnostics). */
   contents(): { symbol: string; orders: Order[]; trades: Trade[] }[] {
-    return [...this.symbols].map(([symbol, h]) => ({ symbol, orders: [...h.orders.values()], trades: [...h.trades] }));
+    return [...this.symbols].map(([symbol, h]) => ({
+      symbol,
+      orders: [...h.orders.values()],
+      trades: [...h.trades],
+    }));
   }
 
   private symbol(symbol: string): SymbolHistory {
@@ -156,7 +160,11 @@ export class MemoryHistory implements History {
       for (const [id, order] of history.orders) if (expired(order)) history.orders.delete(id);
     }
     for (const bySymbol of this.accounts.values()) {
-      for (const [symbol, orders] of bySymbol) bySymbol.set(symbol, orders.filter((o) => !expired(o)));
+      for (const [symbol, orders] of bySymbol)
+        bySymbol.set(
+          symbol,
+          orders.filter((o) => !expired(o)),
+        );
     }
   }
 }

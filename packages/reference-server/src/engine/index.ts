@@ -37,6 +37,7 @@
  */
 
 export type { AccountOptions } from "./accounts.js";
+export { Account } from "./accounts.js";
 export { createExchange } from "./create.js";
 export type { Decimal } from "./decimal.js";
 export * as decimal from "./decimal.js";
@@ -47,7 +48,17 @@ export {
   type ExchangeFilter,
   type ExchangeOptions,
 } from "./exchange.js";
+export { type AccountTradesQuery, type History, MemoryHistory } from "./history.js";
+export { stateFaults } from "./invariants.js";
+export type { ChangeSet } from "./journal.js";
+export {
+  importLegacySnapshot,
+  LEGACY_SNAPSHOT_FORMAT,
+  type LegacySnapshot,
+  legacySettings,
+} from "./legacySnapshot.js";
 export { type LiquidityOptions, MARKET_MAKER_ID, seedLiquidity } from "./liquidity.js";
+export type { Market } from "./market.js";
 export type {
   AggTradeResponse,
   AvgPriceResponse,
@@ -68,12 +79,6 @@ export type {
 } from "./orderOps.js";
 export type { PageQuery } from "./paging.js";
 export { CLIENT_ORDER_ID_PATTERN, type NewOrderParams } from "./params.js";
-export { type AccountTradesQuery, type History, MemoryHistory } from "./history.js";
-export { stateFaults } from "./invariants.js";
-export type { ChangeSet } from "./journal.js";
-export { importLegacySnapshot, LEGACY_SNAPSHOT_FORMAT, type LegacySnapshot, legacySettings } from "./legacySnapshot.js";
-export { Account } from "./accounts.js";
-export type { Market } from "./market.js";
 export {
   type ExchangeState,
   initialState,
@@ -81,9 +86,9 @@ export {
   registerOpenOrder,
   restoreBooks,
 } from "./state.js";
-export type { AggTrade, Order, Trade } from "./types.js";
 export { type TradeBucket, TradeStats } from "./stats.js";
 export { DEFAULT_SYMBOLS, exchangeInfoSymbol, type SymbolConfig, type SymbolFilter } from "./symbols.js";
+export type { AggTrade, Order, Trade } from "./types.js";
 export {
   type CancelRestrictions,
   type NewOrderRespType,

@@ -3,8 +3,8 @@
  * is refused with every fault named, instead of being served and failing later.
  */
 import type { Account } from "./accounts.js";
-import * as dec from "./decimal.js";
 import type { Decimal } from "./decimal.js";
+import * as dec from "./decimal.js";
 import type { ExchangeState } from "./state.js";
 import { isOpen, type Order } from "./types.js";
 
@@ -19,7 +19,8 @@ function balanceFaults(state: ExchangeState): string[] {
   const faults: string[] = [];
   for (const account of state.accounts.values()) {
     for (const [asset, b] of account.balances) {
-      if (b.free < 0n) faults.push(`account "${account.id}" ${asset}: free balance is negative (${plain(b.free)})`);
+      if (b.free < 0n)
+        faults.push(`account "${account.id}" ${asset}: free balance is negative (${plain(b.free)})`);
       if (b.locked < 0n)
         faults.push(`account "${account.id}" ${asset}: locked balance is negative (${plain(b.locked)})`);
     }
@@ -40,7 +41,9 @@ function orderFaults(state: ExchangeState): string[] {
       if (order.orderId >= market.nextOrderId)
         faults.push(`${name}: id is not below the symbol's next order id ${market.nextOrderId}`);
       if (order.bookSeq >= market.nextBookSeq)
-        faults.push(`${name}: book position ${order.bookSeq} is not below the next one ${market.nextBookSeq}`);
+        faults.push(
+          `${name}: book position ${order.bookSeq} is not below the next one ${market.nextBookSeq}`,
+        );
       if (order.locked < 0n) faults.push(`${name}: locks a negative amount (${plain(order.locked)})`);
       if (order.origQty > 0n && order.executedQty > order.origQty)
         faults.push(`${name}: executed ${plain(order.executedQty)} of only ${plain(order.origQty)}`);
@@ -48,7 +51,9 @@ function orderFaults(state: ExchangeState): string[] {
     }
     const last = market.lastTrade;
     if (last && last.id >= market.nextTradeId)
-      faults.push(`symbol ${symbol}: trade id ${last.id} is not below the next trade id ${market.nextTradeId}`);
+      faults.push(
+        `symbol ${symbol}: trade id ${last.id} is not below the next trade id ${market.nextTradeId}`,
+      );
   }
   for (const account of state.accounts.values()) {
     const open = [...state.markets.values()].reduce(
@@ -102,7 +107,8 @@ function lockFaults(state: ExchangeState): string[] {
 function conservationFaults(state: ExchangeState): string[] {
   const totals = new Map<string, Decimal>(state.ledger.fees);
   for (const account of state.accounts.values()) {
-    for (const [asset, b] of account.balances) totals.set(asset, (totals.get(asset) ?? 0n) + b.free + b.locked);
+    for (const [asset, b] of account.balances)
+      totals.set(asset, (totals.get(asset) ?? 0n) + b.free + b.locked);
   }
   const faults: string[] = [];
   for (const asset of new Set([...totals.keys(), ...state.ledger.deposits.keys()])) {

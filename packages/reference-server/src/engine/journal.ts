@@ -71,7 +71,12 @@ export class Journal {
   }
 
   isEmpty(): boolean {
-    return this.orders.size === 0 && this.balances.size === 0 && this.accounts.length === 0 && this.markets.size === 0;
+    return (
+      this.orders.size === 0 &&
+      this.balances.size === 0 &&
+      this.accounts.length === 0 &&
+      this.markets.size === 0
+    );
   }
 
   /** The changes recorded since the last call, which starts a new, empty record. */
@@ -80,7 +85,9 @@ export class Journal {
       orders: [...this.orders],
       trades: this.trades,
       aggTrades: [...this.aggTrades],
-      balances: [...this.balances].flatMap(([account, assets]) => [...assets].map((asset) => ({ account, asset }))),
+      balances: [...this.balances].flatMap(([account, assets]) =>
+        [...assets].map((asset) => ({ account, asset })),
+      ),
       fees: [...this.fees],
       deposits: [...this.deposits],
       accounts: this.accounts,

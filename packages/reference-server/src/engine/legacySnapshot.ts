@@ -7,7 +7,7 @@ import { Account } from "./accounts.js";
 import * as dec from "./decimal.js";
 import type { Exchange } from "./exchange.js";
 import type { ChangeSet } from "./journal.js";
-import { registerOpenOrder, restoreBooks, type ExchangeState } from "./state.js";
+import { type ExchangeState, registerOpenOrder, restoreBooks } from "./state.js";
 import type { SymbolConfig } from "./symbols.js";
 import type { AggTrade, Order, Trade, TradeParty } from "./types.js";
 
@@ -21,7 +21,11 @@ export interface LegacySnapshot {
   randomState: number;
   lastEventTime: number;
   fees: Record<string, string>;
-  accounts: { id: string; exemptFromOrderLimits: boolean; balances: Record<string, { free: string; locked: string }> }[];
+  accounts: {
+    id: string;
+    exemptFromOrderLimits: boolean;
+    balances: Record<string, { free: string; locked: string }>;
+  }[];
   markets: LegacyMarket[];
 }
 
@@ -76,7 +80,9 @@ export function importLegacySnapshot(exchange: Exchange, snapshot: LegacySnapsho
   const assets = depositsFromTotals(state);
   return {
     ...changes,
-    balances: accounts.flatMap((account) => [...account.balances.keys()].map((asset) => ({ account, asset }))),
+    balances: accounts.flatMap((account) =>
+      [...account.balances.keys()].map((asset) => ({ account, asset })),
+    ),
     fees: [...state.ledger.fees.keys()],
     deposits: assets,
     accounts,
@@ -168,7 +174,8 @@ function tradeFromJSON(symbol: string, raw: Record<string, unknown>): Trade {
 function depositsFromTotals(state: ExchangeState): string[] {
   const totals = new Map(state.ledger.fees);
   for (const account of state.accounts.values()) {
-    for (const [asset, b] of account.balances) totals.set(asset, (totals.get(asset) ?? 0n) + b.free + b.locked);
+    for (const [asset, b] of account.balances)
+      totals.set(asset, (totals.get(asset) ?? 0n) + b.free + b.locked);
   }
   for (const [asset, total] of totals) state.ledger.deposits.set(asset, total);
   return [...totals.keys()];

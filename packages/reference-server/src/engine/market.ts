@@ -1,7 +1,7 @@
 import { OrderBook } from "./book.js";
 import type { Decimal } from "./decimal.js";
-import { compileRules, type SymbolConfig, type SymbolRules } from "./symbols.js";
 import { TradeStats } from "./stats.js";
+import { compileRules, type SymbolConfig, type SymbolRules } from "./symbols.js";
 import type { AggTrade, Order, Trade } from "./types.js";
 import { type Formats, formatsFor } from "./views.js";
 

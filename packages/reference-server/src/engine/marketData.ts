@@ -147,9 +147,7 @@ function aggTradeResponse(market: Market, agg: AggTrade): AggTradeResponse {
 
 export function aggTrades(history: History, market: Market, query: PageQuery): AggTradeResponse[] {
   const count = clampLimit(query.limit, TRADES_LIMIT.default, TRADES_LIMIT.max);
-  return history
-    .aggTrades(market.config.symbol, query, count)
-    .map((agg) => aggTradeResponse(market, agg));
+  return history.aggTrades(market.config.symbol, query, count).map((agg) => aggTradeResponse(market, agg));
 }
 
 /** Volume-weighted price over the last `mins` minutes, else the last price; undefined before any trade. */

@@ -9,8 +9,8 @@ import {
   oneOfMissing,
   REJECT,
 } from "./errors.js";
-import type { Market } from "./market.js";
 import type { History } from "./history.js";
+import type { Market } from "./market.js";
 import { checkWindow, clampLimit, DAY_MS, type PageQuery } from "./paging.js";
 import { CLIENT_ORDER_ID_PATTERN } from "./params.js";
 import { finishOrder } from "./settlement.js";

@@ -3,7 +3,7 @@
  * fees, counters) and the plain-JSON view of it. History (closed orders, trades) is not part of
  * it: that lives in the exchange's History.
  */
-import { Account, Ledger } from "./accounts.js";
+import { type Account, Ledger } from "./accounts.js";
 import type { CommissionRates } from "./context.js";
 import * as dec from "./decimal.js";
 import { type History, MemoryHistory } from "./history.js";
@@ -104,7 +104,10 @@ export function liveSnapshot(state: ExchangeState): LiveSnapshot {
     accounts: [...state.accounts.values()].map((account) => ({
       id: account.id,
       balances: Object.fromEntries(
-        [...account.balances].map(([asset, b]) => [asset, { free: dec.toPlain(b.free), locked: dec.toPlain(b.locked) }]),
+        [...account.balances].map(([asset, b]) => [
+          asset,
+          { free: dec.toPlain(b.free), locked: dec.toPlain(b.locked) },
+        ]),
       ),
     })),
     markets: [...state.markets.values()].map((m) => ({

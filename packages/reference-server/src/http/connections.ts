@@ -49,7 +49,13 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
     const address = socket.remoteAddress ?? "";
     const fromAddress = perAddress.get(address) ?? 0;
     if (total >= limits.maxConnections) {
-      refuse(socket, 503, "Service Unavailable", -1001, `Too many open connections; the server takes ${limits.maxConnections}.`);
+      refuse(
+        socket,
+        503,
+        "Service Unavailable",
+        -1001,
+        `Too many open connections; the server takes ${limits.maxConnections}.`,
+      );
       return;
     }
     if (fromAddress >= limits.maxConnectionsPerAddress) {

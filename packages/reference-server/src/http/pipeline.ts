@@ -104,7 +104,9 @@ function serveOperation(
     const respond = () => answer(x.res, 200, body, { [WEIGHT_HEADER]: String(weight), ...headers });
     if (deps.storage && x.operation.authClass === "trade") {
       // Acknowledged only once committed: a crash before that loses nothing that was confirmed.
-      deps.storage.committed().then(respond, (error: unknown) => answerError(deps, x.res, storageFault(error), weight));
+      deps.storage
+        .committed()
+        .then(respond, (error: unknown) => answerError(deps, x.res, storageFault(error), weight));
     } else {
       respond();
     }

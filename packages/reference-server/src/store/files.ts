@@ -75,12 +75,14 @@ export function describeSqliteError(error: unknown): string {
   const code = e.code ?? "";
   const detail = e.message ?? String(error);
   if (code.startsWith("SQLITE_CANTOPEN")) return `cannot be opened or created (${detail})`;
-  if (code.startsWith("SQLITE_READONLY")) return `cannot be written: it or its folder is read-only (${detail})`;
+  if (code.startsWith("SQLITE_READONLY"))
+    return `cannot be written: it or its folder is read-only (${detail})`;
   if (code === "SQLITE_FULL") return `cannot be written: the disk is full (${detail})`;
   if (code === "SQLITE_NOTADB") return `is not a database: it is corrupt or another kind of file (${detail})`;
   if (code.startsWith("SQLITE_CORRUPT")) return `is corrupt (${detail})`;
   if (code.startsWith("SQLITE_IOERR")) return `cannot be read or written: input/output error (${detail})`;
   if (code === "MOVED") return `cannot be written: ${detail}`;
-  if (code === "SQLITE_PERM" || code === "SQLITE_AUTH") return `cannot be written: permission denied (${detail})`;
+  if (code === "SQLITE_PERM" || code === "SQLITE_AUTH")
+    return `cannot be written: permission denied (${detail})`;
   return detail;
 }

@@ -22,7 +22,8 @@ export const WRITES = {
   account: "INSERT INTO accounts (id, position, exempt_from_order_limits) VALUES (?, ?, ?)",
   balance: `INSERT INTO balances (account, asset, free, locked) VALUES (?, ?, ?, ?)
     ON CONFLICT (account, asset) DO UPDATE SET free = excluded.free, locked = excluded.locked`,
-  deposit: "INSERT INTO deposits (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
+  deposit:
+    "INSERT INTO deposits (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
   fee: "INSERT INTO fees (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
   order: `INSERT OR REPLACE INTO orders (symbol, order_id, account, client_order_id, side, type, time_in_force,
       price, orig_qty, orig_quote_order_qty, executed_qty, cummulative_quote_qty, stop_price, iceberg_qty,
@@ -321,7 +322,8 @@ export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp
     ops.push(["balance", account.id, asset, plain(b?.free ?? 0n), plain(b?.locked ?? 0n)]);
   }
   for (const asset of changes.fees) ops.push(["fee", asset, plain(context.fees.get(asset) ?? 0n)]);
-  for (const asset of changes.deposits) ops.push(["deposit", asset, plain(context.deposits.get(asset) ?? 0n)]);
+  for (const asset of changes.deposits)
+    ops.push(["deposit", asset, plain(context.deposits.get(asset) ?? 0n)]);
   const minutes = new Set<string>();
   for (const trade of changes.trades) {
     const market = changes.markets.find((m) => m.config.symbol === trade.symbol);

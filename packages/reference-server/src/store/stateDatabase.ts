@@ -31,11 +31,11 @@ import {
   type PageQuery,
   registerOpenOrder,
   restoreBooks,
-  stateFaults,
   type SymbolConfig,
+  stateFaults,
   type Trade,
 } from "../engine/index.js";
-import { type Database, loadDriver, type Statement, StateFileError } from "./driver.js";
+import { type Database, loadDriver, StateFileError, type Statement } from "./driver.js";
 import { describeSqliteError } from "./files.js";
 import {
   type AggTradeRow,
@@ -143,7 +143,9 @@ export class StateDatabase implements History {
       reader.pragma("journal_mode = WAL");
       migrate(reader);
       // Proves at start that the file, its folder (for the -wal file) and the disk take writes.
-      reader.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_at', ?)").run(String(Date.now()));
+      reader
+        .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_at', ?)")
+        .run(String(Date.now()));
     } catch (error) {
       reader?.close();
       throw new StateFileError(`state file ${path}: ${describeSqliteError(error)}`);
@@ -246,7 +248,8 @@ export class StateDatabase implements History {
   }
 
   trades(symbol: string, fromId: number | undefined, limit: number): Trade[] {
-    if (fromId === undefined) return this.rows<TradeRow, Trade>("recentTrades", [symbol, limit], tradeFromRow).reverse();
+    if (fromId === undefined)
+      return this.rows<TradeRow, Trade>("recentTrades", [symbol, limit], tradeFromRow).reverse();
     return this.rows<TradeRow, Trade>("tradesFrom", [symbol, fromId, limit], tradeFromRow);
   }
 
@@ -318,13 +321,21 @@ export class StateDatabase implements History {
 
   private loadAccounts(state: ExchangeState): void {
     for (const row of this.all<{ id: string; exempt_from_order_limits: number }>("accounts", [])) {
-      state.accounts.set(row.id, new AccountClass(row.id, { exemptFromOrderLimits: row.exempt_from_order_limits === 1 }));
+      state.accounts.set(
+        row.id,
+        new AccountClass(row.id, { exemptFromOrderLimits: row.exempt_from_order_limits === 1 }),
+      );
       this.accountCount += 1;
     }
-    for (const row of this.all<{ account: string; asset: string; free: string; locked: string }>("balances", [])) {
+    for (const row of this.all<{ account: string; asset: string; free: string; locked: string }>(
+      "balances",
+      [],
+    )) {
       const account = state.accounts.get(row.account);
       if (!account) {
-        throw new StateFileError(`state file ${this.path}: balance of ${row.asset} for unknown account "${row.account}"`);
+        throw new StateFileError(
+          `state file ${this.path}: balance of ${row.asset} for unknown account "${row.account}"`,
+        );
       }
       account.balances.set(row.asset, { free: dec.fromPlain(row.free), locked: dec.fromPlain(row.locked) });
     }
@@ -347,7 +358,11 @@ export class StateDatabase implements History {
     for (const row of this.all<BucketRow>("minutes", [symbol, last.time - DAY_MS - MINUTE_MS])) {
       market.stats.restoreMinute(bucketFromRow(row));
     }
-    for (const trade of this.rows<TradeRow, Trade>("tradesBetween", [symbol, last.time - AVG_WINDOW_MS, MAX_TIME], tradeFromRow)) {
+    for (const trade of this.rows<TradeRow, Trade>(
+      "tradesBetween",
+      [symbol, last.time - AVG_WINDOW_MS, MAX_TIME],
+      tradeFromRow,
+    )) {
       market.stats.restoreRecent(trade);
     }
   }
@@ -357,7 +372,8 @@ export class StateDatabase implements History {
     const faults: string[] = [];
     for (const market of state.markets.values()) {
       const symbol = market.config.symbol;
-      const max = (name: string) => (this.reads[name]?.get(symbol) as { id: number | null }).id ?? 0;
+      const max = (name: string) =>
+        ((this.reads[name] as Statement).get(symbol) as { id: number | null }).id ?? 0;
       this.loadStats.rows += 3;
       const checks: [string, number, number][] = [
         ["order", max("maxOrderId"), market.nextOrderId],
@@ -365,7 +381,8 @@ export class StateDatabase implements History {
         ["aggregate trade", max("maxAggTradeId"), market.nextAggTradeId],
       ];
       for (const [what, highest, next] of checks) {
-        if (highest >= next) faults.push(`symbol ${symbol}: ${what} id ${highest} is not below the next ${what} id ${next}`);
+        if (highest >= next)
+          faults.push(`symbol ${symbol}: ${what} id ${highest} is not below the next ${what} id ${next}`);
       }
     }
     return faults;
@@ -458,7 +475,10 @@ export class StateDatabase implements History {
     if (this.probing !== undefined || Date.now() - this.lastProbe < PROBE_EVERY_MS || this.closed) return;
     this.lastProbe = Date.now();
     this.probing = ++this.seq;
-    this.worker.postMessage({ seq: this.probing, ops: [["meta", "probed_at", String(Date.now())]] } satisfies WriterRequest);
+    this.worker.postMessage({
+      seq: this.probing,
+      ops: [["meta", "probed_at", String(Date.now())]],
+    } satisfies WriterRequest);
   }
 
   private recover(): void {
@@ -504,9 +524,21 @@ export class StateDatabase implements History {
   }
 
   /** The §1.6 paging rule in SQL: oldest matches with a lower bound, else the newest. */
-  private page<R, T>(name: string, keys: unknown[], query: PageQuery, limit: number, map: (row: R) => T): T[] {
+  private page<R, T>(
+    name: string,
+    keys: unknown[],
+    query: PageQuery,
+    limit: number,
+    map: (row: R) => T,
+  ): T[] {
     const anchored = query.fromId !== undefined || query.startTime !== undefined;
-    const params = [...keys, query.fromId ?? MIN_TIME, query.startTime ?? MIN_TIME, query.endTime ?? MAX_TIME, limit];
+    const params = [
+      ...keys,
+      query.fromId ?? MIN_TIME,
+      query.startTime ?? MIN_TIME,
+      query.endTime ?? MAX_TIME,
+      limit,
+    ];
     const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, params, map);
     return anchored ? rows : rows.reverse();
   }
@@ -575,6 +607,8 @@ function prepareReads(db: Database): Record<string, Statement> {
     ordersDesc: orders.Desc,
     aggTradesAsc: aggs.Asc,
     aggTradesDesc: aggs.Desc,
+    accountTradesAsc: accountTrades.Asc,
+    accountTradesDesc: accountTrades.Desc,
     recentTrades: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT ?",
     tradesFrom: "SELECT * FROM trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT ?",
     tradesBetween: "SELECT * FROM trades WHERE symbol = ? AND time >= ? AND time < ? ORDER BY time, id",
@@ -616,7 +650,12 @@ class Queued {
   }
 
   isEmpty(): boolean {
-    return this.orders.size === 0 && this.balances.size === 0 && this.accounts.length === 0 && this.markets.size === 0;
+    return (
+      this.orders.size === 0 &&
+      this.balances.size === 0 &&
+      this.accounts.length === 0 &&
+      this.markets.size === 0
+    );
   }
 
   drain(): ChangeSet {
@@ -624,7 +663,9 @@ class Queued {
       orders: [...this.orders],
       trades: this.trades,
       aggTrades: [...this.aggTrades],
-      balances: [...this.balances].flatMap(([account, assets]) => [...assets].map((asset) => ({ account, asset }))),
+      balances: [...this.balances].flatMap(([account, assets]) =>
+        [...assets].map((asset) => ({ account, asset })),
+      ),
       fees: [...this.fees],
       deposits: [...this.deposits],
       accounts: this.accounts,

@@ -38,7 +38,9 @@ function checkStillThere(): void {
     now = undefined;
   }
   if (!now || now.ino !== opened.ino || now.dev !== opened.dev) {
-    throw Object.assign(new Error("the state file was deleted or replaced while the server ran"), { code: "MOVED" });
+    throw Object.assign(new Error("the state file was deleted or replaced while the server ran"), {
+      code: "MOVED",
+    });
   }
 }
 

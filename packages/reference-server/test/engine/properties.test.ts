@@ -9,8 +9,8 @@ import {
   type NewOrderParams,
   ORDER_TYPES,
   type OrderType,
-  stateFaults,
   type SymbolConfig,
+  stateFaults,
 } from "../../src/engine/index.js";
 import { type TestClock, testClock } from "./support.js";
 
@@ -171,7 +171,8 @@ function orderTradeMismatches(history: MemoryHistory): string[] {
       const open = order.status === "NEW" || order.status === "PARTIALLY_FILLED";
       if (!open && order.locked !== 0n) problems.push(`${id} closed but locks`);
       if (order.executedQty > order.origQty) problems.push(`${id} overfilled`);
-      if (order.status === "FILLED" && order.executedQty !== order.origQty) problems.push(`${id} FILLED but not complete`);
+      if (order.status === "FILLED" && order.executedQty !== order.origQty)
+        problems.push(`${id} FILLED but not complete`);
       if (order.executedQty !== sum.qty) problems.push(`${id} executedQty differs from its trades`);
       if (order.cummulativeQuoteQty !== sum.quote) problems.push(`${id} cummulativeQuoteQty differs`);
     }

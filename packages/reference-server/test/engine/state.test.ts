@@ -13,7 +13,9 @@ import { testClock } from "./support.js";
 
 // Written by the JSON-snapshot version of the engine (before the state database), with the answers
 // that version gave for the same exchange.
-const LEGACY = JSON.parse(readFileSync(new URL("../fixtures/legacy-state.json", import.meta.url), "utf8")) as {
+const LEGACY = JSON.parse(
+  readFileSync(new URL("../fixtures/legacy-state.json", import.meta.url), "utf8"),
+) as {
   exchange: LegacySnapshot;
 };
 const EXPECTED = JSON.parse(
@@ -105,8 +107,8 @@ describe("live snapshot", () => {
     const live = ex.toJSON();
     expect(JSON.parse(JSON.stringify(live))).toEqual(live);
     expect(live.markets.map((m) => m.symbol)).toEqual(["BTCUSDT", "ETHUSDT", "ETHBTC"]);
-    expect(live.markets[0]?.openOrders.every((o) => o.status === "NEW" || o.status === "PARTIALLY_FILLED")).toBe(
-      true,
-    );
+    expect(
+      live.markets[0]?.openOrders.every((o) => o.status === "NEW" || o.status === "PARTIALLY_FILLED"),
+    ).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 // Durable against in-memory order placement, side by side in one run on loopback (127.0.0.1):
-// signed new_order orders/s with a state database (every order committed, fsync'd, before it is
-// answered) and without, and the longest event-loop stall of the server during each burst.
+// signed new_order orders/s with a state database (every order committed before it is answered;
+// --state-sync normal, the default, and full, which also fsyncs each commit) and without, and the
+// longest event-loop stall of the server during each burst.
 //
 // Each server runs in its own process (bench/serve-monitored.ts) and measures its own event loop
 // with perf_hooks.monitorEventLoopDelay (1 ms resolution). autocannon drives it from this process:
@@ -58,14 +59,14 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startTarget(name: string, statePath?: string): Promise<Target> {
+async function startTarget(name: string, statePath?: string, sync = "normal"): Promise<Target> {
   const port = await freePort();
   const config = JSON.stringify({
     accounts: [{ id: "bench", apiKey: API_KEY, apiSecret: API_SECRET }],
     rateLimits: { requestWeightPerMinute: 1e12, ordersPer10s: 1e12, ordersPerDay: 1e12 },
   });
   const script = fileURLToPath(new URL("./serve-monitored.ts", import.meta.url));
-  const child = fork(script, [String(port), config, ...(statePath ? [statePath] : [])], {
+  const child = fork(script, [String(port), config, ...(statePath ? [statePath, sync] : [])], {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
@@ -156,14 +157,13 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 async function main(): Promise<void> {
   const memory = await startTarget("in memory");
   const durable = await startTarget("--state", join(scratch, "bench.db"));
-  for (const target of [memory, durable]) await burst(target, 2); // warm-up
+  const full = await startTarget("--state --state-sync full", join(scratch, "bench-full.db"), "full");
+  const targets = [memory, durable, full];
+  for (const target of targets) await burst(target, 2); // warm-up
   const rows: string[] = [];
-  const results = new Map<string, Run[]>([
-    [memory.name, []],
-    [durable.name, []],
-  ]);
+  const results = new Map<string, Run[]>(targets.map((t) => [t.name, []]));
   for (let run = 1; run <= RUNS; run += 1) {
-    const order = run % 2 ? [durable, memory] : [memory, durable];
+    const order = run % 2 ? [durable, full, memory] : [memory, full, durable];
     for (const target of order) {
       const m = await burst(target, DURATION);
       results.get(target.name)?.push(m);
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  for (const target of [durable, memory]) {
+  for (const target of [durable, full, memory]) {
     const runs = results.get(target.name) ?? [];
     rows.push(
       `| ${target.name} | **median** | **${fmt(median(runs.map((r) => r.ordersPerSec)))}** | | ` +
@@ -193,7 +193,10 @@ async function main(): Promise<void> {
   );
   console.log("| --- | --- | ---: | --- | ---: | ---: | ---: |");
   for (const row of rows) console.log(row);
-  console.log(`\ndurable / in-memory orders/s (medians): ${ratio.toFixed(2)}`);
+  const fullRatio =
+    median((results.get(full.name) ?? []).map((r) => r.ordersPerSec)) /
+    median((results.get(memory.name) ?? []).map((r) => r.ordersPerSec));
+  console.log(`\ndurable / in-memory orders/s (medians): ${ratio.toFixed(2)} (full sync: ${fullRatio.toFixed(2)})`);
   console.log(
     `state database after the bench: ${(statSync(join(scratch, "bench.db")).size / 1e6).toFixed(1)} MB`,
   );

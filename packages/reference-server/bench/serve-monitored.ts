@@ -3,7 +3,7 @@
 // the bench over IPC: "reset" starts a measurement, "report" returns the longest stall since.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
-const [port, config, statePath] = process.argv.slice(2);
+const [port, config, statePath, stateSync] = process.argv.slice(2);
 const built = new URL("../dist/index.js", import.meta.url);
 const { startServer } = (await import(
   (await import("node:fs")).existsSync(built) ? built.href : new URL("../src/index.ts", import.meta.url).href
@@ -13,7 +13,7 @@ const server = await startServer({
   host: "127.0.0.1",
   seed: 1,
   config: JSON.parse(config ?? "{}"),
-  ...(statePath ? { statePath } : {}),
+  ...(statePath ? { statePath, stateSync: stateSync === "full" ? "full" : "normal" } : {}),
 });
 const loop = monitorEventLoopDelay({ resolution: 1 });
 loop.enable();

@@ -30,6 +30,8 @@ Options:
                        confirmed; a JSON state file of earlier versions is imported once
   --retention AGE      with --state: delete trades and closed orders older than AGE, such as
                        36h or 30d (at least 25h; default: keep everything)
+  --state-sync MODE    with --state: normal (default) keeps every acknowledged change through
+                       any crash of the server; full also fsyncs each commit (power loss)
   --quiet              print errors only
   -h, --help           show this help
 `;
@@ -56,6 +58,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       empty: { type: "boolean" },
       state: { type: "string" },
       retention: { type: "string" },
+      "state-sync": { type: "string" },
       quiet: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -64,8 +67,12 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
   if ((values["api-key"] === undefined) !== (values["api-secret"] === undefined)) {
     throw new UsageError("--api-key and --api-secret go together");
   }
-  if (values.retention !== undefined && values.state === undefined) {
-    throw new UsageError("--retention needs --state");
+  if ((values.retention ?? values["state-sync"]) !== undefined && values.state === undefined) {
+    throw new UsageError("--retention and --state-sync need --state");
+  }
+  const sync = values["state-sync"];
+  if (sync !== undefined && sync !== "normal" && sync !== "full") {
+    throw new UsageError(`--state-sync must be normal or full, got "${sync}"`);
   }
   const retention = values.retention === undefined ? undefined : parseRetention(values.retention);
   if (typeof retention === "string")
@@ -80,6 +87,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       empty: values.empty ?? false,
       statePath: values.state,
       retentionMs: retention,
+      ...(sync ? { stateSync: sync } : {}),
     },
     configPath: values.config,
     quiet: values.quiet ?? false,

@@ -30,6 +30,8 @@ export interface ServerConfig {
   network: ConnectionLimits;
   /** With a state file: trades and closed orders older than this are deleted (ms; default: kept). */
   historyRetentionMs?: number;
+  /** With a state file: "normal" (survives the server's crash) or "full" (also a power loss). */
+  stateSync?: "normal" | "full";
 }
 
 /** A symbol given by its trading rules; everything else takes the defaults of BTCUSDT. */
@@ -72,6 +74,7 @@ const TOP_LEVEL_KEYS = [
   "maxBodyBytes",
   "network",
   "historyRetention",
+  "stateSync",
 ];
 const SKETCH_KEYS = [
   "symbol",
@@ -326,4 +329,9 @@ function readRetention(reader: Reader, value: unknown, path: string): number | u
   const parsed =
     typeof value === "string" ? parseRetention(value) : 'must be a duration such as "36h" or "30d"';
   return typeof parsed === "number" ? parsed : reader.fault(path, parsed);
+}
+
+function readStateSync(reader: Reader, value: unknown): "normal" | "full" | undefined {
+  if (value === "normal" || value === "full") return value;
+  return reader.fault("/stateSync", 'must be "normal" or "full"');
 }

@@ -19,7 +19,7 @@ import {
 import type { Logger } from "./logger.js";
 import { StateFileError } from "./store/driver.js";
 import { inspectStatePath } from "./store/files.js";
-import { StateDatabase } from "./store/stateDatabase.js";
+import { StateDatabase, type StateSync } from "./store/stateDatabase.js";
 
 export { StateFileError };
 
@@ -37,6 +37,7 @@ export interface OpenStateOptions {
   now: () => number;
   logger: Logger;
   retentionMs?: number | undefined;
+  sync?: StateSync | undefined;
   onFailure?: (reason: string) => void;
   fresh: NewExchangeSettings;
 }
@@ -51,6 +52,7 @@ export async function openState(path: string, options: OpenStateOptions): Promis
   if (inspectStatePath(path) === "legacy-json") await importLegacyFile(path, options);
   const database = await StateDatabase.open(path, {
     retentionMs: options.retentionMs,
+    sync: options.sync,
     onFailure: options.onFailure,
   });
   try {

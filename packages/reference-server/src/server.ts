@@ -35,6 +35,11 @@ export interface StartServerOptions {
   statePath?: string;
   /** With `statePath`: trades and closed orders older than this are deleted (ms, at least 25 h). */
   retentionMs?: number;
+  /**
+   * With `statePath`: "normal" (default) commits each batch to the operating system, which keeps it
+   * through any crash of the server (kill -9); "full" also fsyncs it, to survive a power loss.
+   */
+  stateSync?: "normal" | "full";
   /** The clock (epoch milliseconds); default Date.now. */
   now?: () => number;
   logger?: Logger;
@@ -132,6 +137,7 @@ function openStateFor(
     now,
     logger,
     retentionMs: options.retentionMs ?? config.historyRetentionMs,
+    sync: options.stateSync ?? config.stateSync,
     onFailure: (reason) =>
       logger.error(`State database ${path} cannot be written (${reason}); orders are refused until it can.`),
     fresh: {

@@ -28,6 +28,7 @@ describe("parseConfig", () => {
       maxBodyBytes: 65536,
       network: DEFAULT_CONNECTION_LIMITS,
       historyRetentionMs: undefined,
+      stateSync: undefined,
     });
   });
 

@@ -91,8 +91,6 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (symbol, id)
   ) WITHOUT ROWID;
   CREATE INDEX trades_by_time ON trades (symbol, time);
-  CREATE INDEX trades_by_buyer ON trades (buyer, symbol, id);
-  CREATE INDEX trades_by_seller ON trades (seller, symbol, id);
   CREATE TABLE agg_trades (
     symbol TEXT NOT NULL,
     id INTEGER NOT NULL,

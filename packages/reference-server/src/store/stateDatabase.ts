@@ -50,7 +50,15 @@ import {
   type WriteOp,
 } from "./rows.js";
 import { migrate } from "./schema.js";
-import type { WriterData, WriterReply, WriterRequest } from "./writer.js";
+import {
+  postBatch,
+  type StateSync,
+  type WriterData,
+  type WriterReply,
+  type WriterRequest,
+} from "./writerProtocol.js";
+
+export type { StateSync };
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -64,6 +72,8 @@ const MAX_TIME = Number.MAX_SAFE_INTEGER;
 export interface StateDatabaseOptions {
   /** Trades and closed orders older than this are deleted (default: kept forever). */
   retentionMs?: number | undefined;
+  /** "normal" (default): commits survive a crash of the server; "full": also of the machine. */
+  sync?: StateSync | undefined;
   /** Told when a commit fails, with the reason. */
   onFailure?: (reason: string) => void;
 }
@@ -150,7 +160,7 @@ export class StateDatabase implements History {
       reader?.close();
       throw new StateFileError(`state file ${path}: ${describeSqliteError(error)}`);
     }
-    const worker = await startWriter(path).catch((error: Error) => {
+    const worker = await startWriter(path, options.sync ?? "normal").catch((error: Error) => {
       reader?.close();
       throw new StateFileError(`state file ${path}: ${error.message}`);
     });
@@ -267,7 +277,7 @@ export class StateDatabase implements History {
 
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
     const orderId = query.orderId ?? -1;
-    const params = [accountId, symbol, orderId, orderId, accountId, symbol, orderId, orderId];
+    const params = [symbol, accountId, orderId, orderId, accountId, orderId, orderId];
     return this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow);
   }
 
@@ -424,7 +434,7 @@ export class StateDatabase implements History {
     }
     this.inFlight = { seq: ++this.seq, batch: this.pendingBatch };
     this.pendingBatch = deferred();
-    this.worker.postMessage({ seq: this.inFlight.seq, ops } satisfies WriterRequest);
+    postBatch(this.worker, this.inFlight.seq, ops);
   }
 
   private onReply(reply: WriterReply): void {
@@ -475,10 +485,7 @@ export class StateDatabase implements History {
     if (this.probing !== undefined || Date.now() - this.lastProbe < PROBE_EVERY_MS || this.closed) return;
     this.lastProbe = Date.now();
     this.probing = ++this.seq;
-    this.worker.postMessage({
-      seq: this.probing,
-      ops: [["meta", "probed_at", String(Date.now())]],
-    } satisfies WriterRequest);
+    postBatch(this.worker, this.probing, [["meta", "probed_at", String(Date.now())]]);
   }
 
   private recover(): void {
@@ -544,8 +551,8 @@ export class StateDatabase implements History {
   }
 }
 
-function startWriter(path: string): Promise<Worker> {
-  const worker = newWriterThread({ path } satisfies WriterData);
+function startWriter(path: string, sync: StateSync): Promise<Worker> {
+  const worker = newWriterThread({ path, sync } satisfies WriterData);
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(new Error(`the writer thread did not start (${error.message})`));
     worker.once("error", onError);
@@ -586,9 +593,10 @@ function prepareReads(db: Database): Record<string, Statement> {
   });
   const orders = pageSql("orders", "account = ? AND symbol = ?", "order_id");
   const aggs = pageSql("agg_trades", "symbol = ?", "id");
+  // No index by account: myTrades is no HTTP operation, so trades are not indexed twice more for it.
   const accountTrades = pageSql(
     "trades",
-    "((buyer = ? AND symbol = ? AND (? < 0 OR buyer_order_id = ?)) OR (seller = ? AND symbol = ? AND (? < 0 OR seller_order_id = ?)))",
+    "symbol = ? AND ((buyer = ? AND (? < 0 OR buyer_order_id = ?)) OR (seller = ? AND (? < 0 OR seller_order_id = ?)))",
     "id",
   );
   const sql: Record<string, string> = {

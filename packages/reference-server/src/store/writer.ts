@@ -1,6 +1,6 @@
 /**
  * The state database's writer thread. It owns the only writing connection and applies each batch
- * of writes in one transaction (WAL, synchronous=FULL: the commit is on disk when it answers), so
+ * of writes in one transaction (WAL; the commit is durable when it answers), so
  * the main thread never waits for the disk: it keeps serving while a batch commits, and acknowledges
  * the orders of a batch only when this thread reports the batch committed (group commit).
  */
@@ -8,22 +8,18 @@ import { statSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadDriver, type Statement } from "./driver.js";
 import { WRITES, type WriteName, type WriteOp } from "./rows.js";
-
-export interface WriterData {
-  path: string;
-}
-
-export type WriterRequest = { seq: number; ops: WriteOp[] } | { seq: number; close: true };
-export type WriterReply = { seq: number; ok: true } | { seq: number; ok: false; error: string; code: string };
+import { decodeBatch, type WriterData, type WriterReply, type WriterRequest } from "./writerProtocol.js";
 
 const port = parentPort;
 if (!port) throw new Error("writer.ts runs as a worker thread");
 
-const { path } = workerData as WriterData;
+const { path, sync } = workerData as WriterData;
 const Driver = loadDriver();
 const db = new Driver(path, { fileMustExist: true, timeout: 10_000 });
 db.pragma("journal_mode = WAL");
-db.pragma("synchronous = FULL");
+// In WAL mode both keep the database consistent; NORMAL leaves the fsync to checkpoints, so a commit
+// is in the operating system's hands (safe from a crash of this process) when it returns.
+db.pragma(`synchronous = ${sync === "full" ? "FULL" : "NORMAL"}`);
 const statements = new Map<WriteName, Statement>();
 for (const [name, sql] of Object.entries(WRITES)) statements.set(name as WriteName, db.prepare(sql));
 
@@ -56,7 +52,7 @@ port.on("message", (request: WriterRequest) => {
     return;
   }
   try {
-    apply(request.ops);
+    apply(decodeBatch(request.ops));
     port.postMessage({ seq: request.seq, ok: true } satisfies WriterReply);
   } catch (error) {
     const e = error as { message?: string; code?: string };

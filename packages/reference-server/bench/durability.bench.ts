@@ -196,7 +196,9 @@ async function main(): Promise<void> {
   const fullRatio =
     median((results.get(full.name) ?? []).map((r) => r.ordersPerSec)) /
     median((results.get(memory.name) ?? []).map((r) => r.ordersPerSec));
-  console.log(`\ndurable / in-memory orders/s (medians): ${ratio.toFixed(2)} (full sync: ${fullRatio.toFixed(2)})`);
+  console.log(
+    `\ndurable / in-memory orders/s (medians): ${ratio.toFixed(2)} (full sync: ${fullRatio.toFixed(2)})`,
+  );
   console.log(
     `state database after the bench: ${(statSync(join(scratch, "bench.db")).size / 1e6).toFixed(1)} MB`,
   );

@@ -22,10 +22,13 @@ export class StateFileError extends Error {
 const PACKAGE = "better-sqlite3";
 let loaded: Driver | undefined;
 
-/** better-sqlite3, checked to work (its native module is loaded right away). */
-export function loadDriver(): Driver {
-  if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
+/**
+ * better-sqlite3, checked to work (its native module is loaded right away). `from` is where it is
+ * resolved from (tests point it at installs with faults).
+ */
+export function loadDriver(from: string = import.meta.url): Driver {
+  if (loaded && from === import.meta.url) return loaded;
+  const require = createRequire(from);
   let driver: Driver;
   try {
     driver = require(PACKAGE) as Driver;
@@ -33,7 +36,7 @@ export function loadDriver(): Driver {
   } catch (error) {
     throw new StateFileError(explainLoadFailure(error as NodeJS.ErrnoException));
   }
-  loaded = driver;
+  if (from === import.meta.url) loaded = driver;
   return driver;
 }
 

@@ -126,6 +126,7 @@ export class StateDatabase implements History {
   private accountCount = 0;
   private symbolPositions = new Map<string, number>();
   private closed = false;
+  private exited = false;
 
   private constructor(
     readonly path: string,
@@ -137,6 +138,7 @@ export class StateDatabase implements History {
     worker.on("message", (reply: WriterReply) => this.onReply(reply));
     worker.on("error", (error) => this.fail(`writer thread failed: ${error.message}`));
     worker.on("exit", (code) => {
+      this.exited = true;
       if (!this.closed) this.fail(`writer thread exited with code ${code}`);
     });
   }
@@ -223,14 +225,15 @@ export class StateDatabase implements History {
     await this.committed().catch(() => undefined);
     this.closed = true;
     const seq = ++this.seq;
-    await new Promise<void>((resolve) => {
-      const done = () => resolve();
-      this.worker.once("exit", done);
-      this.worker.on("message", (reply: WriterReply) => {
-        if (reply.seq === seq) this.worker.terminate().then(done, done);
+    if (!this.exited)
+      await new Promise<void>((resolve) => {
+        const done = () => resolve();
+        this.worker.once("exit", done);
+        this.worker.on("message", (reply: WriterReply) => {
+          if (reply.seq === seq) this.worker.terminate().then(done, done);
+        });
+        this.worker.postMessage({ seq, close: true } satisfies WriterRequest);
       });
-      this.worker.postMessage({ seq, close: true } satisfies WriterRequest);
-    });
     this.reader.close();
   }
 
@@ -285,6 +288,7 @@ export class StateDatabase implements History {
 
   private loadState(): ExchangeState {
     this.loadStats.rows = 0;
+    this.accountCount = 0;
     const symbols = this.all<{ symbol: string; config: string } & Record<string, number>>("symbols", []);
     const meta = new Map(this.all<{ key: string; value: string }>("meta", []).map((r) => [r.key, r.value]));
     const configs = symbols.map((row) => JSON.parse(row.config) as SymbolConfig);

@@ -28,8 +28,8 @@ Options:
   --state FILE         keep the exchange in the SQLite state database FILE (created when absent):
                        every order is committed before it is answered, so a crash loses nothing
                        confirmed; a JSON state file of earlier versions is imported once
-  --retention AGE      with --state: delete trades and closed orders older than AGE, such as
-                       36h or 30d (at least 25h; default: keep everything)
+  --retention AGE      forget trades and closed orders older than AGE, such as 36h or 30d
+                       (at least 25h; default: keep everything; with --state: delete them)
   --state-sync MODE    with --state: normal (default) keeps every acknowledged change through
                        any crash of the server; full also fsyncs each commit (power loss)
   --quiet              print errors only
@@ -67,8 +67,8 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
   if ((values["api-key"] === undefined) !== (values["api-secret"] === undefined)) {
     throw new UsageError("--api-key and --api-secret go together");
   }
-  if ((values.retention ?? values["state-sync"]) !== undefined && values.state === undefined) {
-    throw new UsageError("--retention and --state-sync need --state");
+  if (values["state-sync"] !== undefined && values.state === undefined) {
+    throw new UsageError("--state-sync needs --state");
   }
   const sync = values["state-sync"];
   if (sync !== undefined && sync !== "normal" && sync !== "full") {

@@ -5,7 +5,13 @@
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { type AccountConfig, ConfigError, parseConfig, type ServerConfig } from "./config.js";
-import { createExchange, DEFAULT_SYMBOLS, type Exchange, type History } from "./engine/index.js";
+import {
+  createExchange,
+  DEFAULT_SYMBOLS,
+  type Exchange,
+  type History,
+  MemoryHistory,
+} from "./engine/index.js";
 import { KeyRing } from "./http/auth.js";
 import { guardConnections, timeoutOptions } from "./http/connections.js";
 import { describeApi } from "./http/operations.js";
@@ -33,7 +39,7 @@ export interface StartServerOptions {
    * before it is answered. A JSON state file of earlier versions is imported once.
    */
   statePath?: string;
-  /** With `statePath`: trades and closed orders older than this are deleted (ms, at least 25 h). */
+  /** Trades and closed orders older than this are forgotten (ms, at least 25 h; default: kept). */
   retentionMs?: number;
   /**
    * With `statePath`: "normal" (default) commits each batch to the operating system, which keeps it
@@ -154,13 +160,14 @@ function newExchange(
   now: () => number,
   history?: History,
 ): Exchange {
+  const retentionMs = options.retentionMs ?? config.historyRetentionMs;
   return createExchange({
     symbols: config.symbols,
     now,
     seed: options.seed,
     liquidity: !options.empty,
     maxOpenOrdersPerAccount: config.maxOpenOrdersPerAccount,
-    history,
+    history: history ?? new MemoryHistory(retentionMs),
   });
 }
 

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { StateFileError, startServer } from "../src/index.js";
 import { baseUrlOf, runCli } from "./support/cli.js";
-import { sendSigned } from "./support/http.js";
+import { send, sendSigned } from "./support/http.js";
 
 const folder = mkdtempSync(join(tmpdir(), "marketapi-state-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -104,6 +104,48 @@ describe("state database", () => {
         .get((placed.json as { orderId: number }).orderId);
       reader.close();
       expect(row).toEqual({ status: "NEW" });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with a retention period, old trades and closed orders are deleted as time passes", async () => {
+    const statePath = join(folder, "retention.db");
+    let clock = 1_700_000_000_000;
+    const now = () => clock;
+    const server = await startServer({ statePath, seed: 7, now, retentionMs: 25 * 3_600_000 });
+    try {
+      const headers = { "X-MBX-APIKEY": demo.apiKey };
+      const first = await send(server.url, {
+        path: "/api/v3/historicalTrades",
+        query: "symbol=BTCUSDT&fromId=1&limit=1",
+        headers,
+      });
+      expect((first.json as { id: number }[])[0]?.id).toBe(1);
+      const seededUpTo = server.exchange.trades("BTCUSDT", 1)[0]?.id ?? 0;
+      clock += 26 * 3_600_000;
+      for (let i = 0; i < 2; i += 1) {
+        clock += 61_000;
+        const placed = await sendSigned(server.url, {
+          ...demo,
+          method: "POST",
+          path: "/api/v3/order",
+          query: marketBuy,
+          timestamp: clock,
+        });
+        expect(placed.status).toBe(200);
+      }
+      await server.saveState();
+      const after = await send(server.url, {
+        path: "/api/v3/historicalTrades",
+        query: "symbol=BTCUSDT&fromId=1&limit=5",
+        headers,
+      });
+      const ids = (after.json as { id: number }[]).map((t) => t.id);
+      // The seeded history is gone; the two new orders and their trades remain.
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.every((id) => id > seededUpTo)).toBe(true);
+      expect(server.exchange.allOrders("demo", { symbol: "BTCUSDT" })).toHaveLength(2);
     } finally {
       await server.close();
     }

@@ -37,12 +37,14 @@ export const WRITES = {
   minute: `INSERT OR REPLACE INTO trade_minutes (symbol, minute, first_id, last_id, count, open, high, low, close,
       close_qty, volume, quote_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   pruneMinutes: "DELETE FROM trade_minutes WHERE minute < ?",
-  pruneTrades: `DELETE FROM trades WHERE symbol = ?1 AND id IN
-    (SELECT id FROM trades WHERE symbol = ?1 AND time < ?2 ORDER BY time LIMIT ?3)`,
-  pruneAggTrades: `DELETE FROM agg_trades WHERE symbol = ?1 AND id IN
-    (SELECT id FROM agg_trades WHERE symbol = ?1 AND time < ?2 ORDER BY time LIMIT ?3)`,
+  // (symbol, symbol, cutoff, most rows)
+  pruneTrades: `DELETE FROM trades WHERE symbol = ? AND id IN
+    (SELECT id FROM trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
+  pruneAggTrades: `DELETE FROM agg_trades WHERE symbol = ? AND id IN
+    (SELECT id FROM agg_trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
+  // (cutoff, most rows)
   pruneOrders: `DELETE FROM orders WHERE (symbol, order_id) IN (SELECT symbol, order_id FROM orders
-    WHERE time < ?1 AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY time LIMIT ?2)`,
+    WHERE time < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY time LIMIT ?)`,
 } as const;
 
 export type WriteName = keyof typeof WRITES;

@@ -506,8 +506,8 @@ export class StateDatabase implements History {
     if (retention === undefined) return;
     const cutoff = now - retention;
     for (const symbol of this.symbolPositions.keys()) {
-      this.pending.push(["pruneTrades", symbol, cutoff, PRUNE_CHUNK]);
-      this.pending.push(["pruneAggTrades", symbol, cutoff, PRUNE_CHUNK]);
+      this.pending.push(["pruneTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
+      this.pending.push(["pruneAggTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
     }
     this.pending.push(["pruneOrders", cutoff, PRUNE_CHUNK]);
   }

@@ -10,10 +10,7 @@
  * - When a commit fails, every write not yet committed is refused, the live state is reloaded
  *   from the database, and new orders are refused until a later probe commits again.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import {
   type Account,
@@ -555,8 +552,8 @@ export class StateDatabase implements History {
   }
 }
 
-function startWriter(path: string, sync: StateSync): Promise<Worker> {
-  const worker = newWriterThread({ path, sync } satisfies WriterData);
+async function startWriter(path: string, sync: StateSync): Promise<Worker> {
+  const worker = await newWriterThread({ path, sync } satisfies WriterData);
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(new Error(`the writer thread did not start (${error.message})`));
     worker.once("error", onError);
@@ -568,26 +565,16 @@ function startWriter(path: string, sync: StateSync): Promise<Worker> {
 }
 
 /**
- * The writer thread from the built file; when running from source (tests, tsx), a bootstrap that
- * registers tsx in the thread first, since worker threads do not inherit loader hooks.
+ * The writer thread from the built file. Running from the TypeScript sources (tests), a module
+ * that is not part of the build starts it with tsx registered in the thread, since worker threads
+ * do not inherit loader hooks; it is found by URL, so the build never refers to it.
  */
-function newWriterThread(workerData: WriterData): Worker {
+async function newWriterThread(workerData: WriterData): Promise<Worker> {
   const here = import.meta.url;
   if (!here.endsWith(".ts")) return new Worker(fileURLToPath(new URL("./writer.js", here)), { workerData });
-  const tsx = tsxEsmApi(here);
-  const writer = new URL("./writer.ts", here).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(writer)}); })`;
-  return new Worker(boot, { eval: true, workerData });
-}
-
-/** The ESM entry of tsx's API, read from its package exports (createRequire finds only the CommonJS one). */
-function tsxEsmApi(from: string): string {
-  const manifestPath = createRequire(from).resolve("tsx/package.json");
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
-    exports: Record<string, { import: { default: string } }>;
-  };
-  const entry = manifest.exports["./esm/api"]?.import.default ?? "./dist/esm/api/index.mjs";
-  return pathToFileURL(join(dirname(manifestPath), entry)).href;
+  const source = new URL("./writerFromSource.ts", here).href;
+  const { writerFromSource } = (await import(source)) as { writerFromSource(data: WriterData): Worker };
+  return writerFromSource(workerData);
 }
 
 function prepareReads(db: Database): Record<string, Statement> {

@@ -28,7 +28,7 @@ function project(name: string, packages: string[], skip: (path: string) => boole
   return pathToFileURL(join(root, "index.js")).href;
 }
 
-describe("loading better-sqlite3 for --state", () => {
+describe("loading better-sqlite3 for --state", { timeout: 60_000 }, () => {
   it("works from this repository's install", () => {
     const Driver = loadDriver();
     const db = new Driver(":memory:");

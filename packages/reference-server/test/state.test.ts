@@ -40,7 +40,7 @@ function views(server: Awaited<ReturnType<typeof startServer>>) {
   };
 }
 
-describe("state database", () => {
+describe("state database", { timeout: 60_000 }, () => {
   it("restores every order, trade, balance and statistic after a restart", async () => {
     const statePath = join(folder, "round-trip.db");
     let clock = 1_700_000_000_000;
@@ -169,7 +169,7 @@ describe("state database", () => {
   });
 });
 
-describe("storage faults at start-up", () => {
+describe("storage faults at start-up", { timeout: 60_000 }, () => {
   const refused = (statePath: string) => startServer({ statePath, empty: true });
 
   it("a missing folder", async () => {

@@ -17,9 +17,9 @@ import {
   stateFaults,
 } from "./engine/index.js";
 import type { Logger } from "./logger.js";
-import { StateFileError } from "./store/driver.js";
 import { inspectStatePath } from "./store/files.js";
 import { StateDatabase, type StateSync } from "./store/stateDatabase.js";
+import { StateFileError } from "./store/stateFileError.js";
 
 export { StateFileError };
 

@@ -11,13 +11,7 @@ export type Driver = typeof BetterSqlite3;
 export type Database = BetterSqlite3.Database;
 export type Statement = BetterSqlite3.Statement;
 
-/** A problem with the state file that prevents the server from starting (exit code 2). */
-export class StateFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StateFileError";
-  }
-}
+import { StateFileError } from "./stateFileError.js";
 
 const PACKAGE = "better-sqlite3";
 let loaded: Driver | undefined;

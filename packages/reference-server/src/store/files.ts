@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { StateFileError } from "./driver.js";
+import { StateFileError } from "./stateFileError.js";
 
 export type StateFileKind = "absent" | "sqlite" | "legacy-json";
 

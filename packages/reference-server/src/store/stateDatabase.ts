@@ -32,7 +32,7 @@ import {
   stateFaults,
   type Trade,
 } from "../engine/index.js";
-import { type Database, loadDriver, StateFileError, type Statement } from "./driver.js";
+import { type Database, loadDriver, type Statement } from "./driver.js";
 import { describeSqliteError } from "./files.js";
 import {
   type AggTradeRow,
@@ -47,6 +47,7 @@ import {
   type WriteOp,
 } from "./rows.js";
 import { migrate } from "./schema.js";
+import { StateFileError } from "./stateFileError.js";
 import {
   postBatch,
   type StateSync,

@@ -28,12 +28,6 @@ const mandatory = {
 describe("missing credentials", () => {
   it.each([
     [
-      "recent_trades_list",
-      {},
-      ["apiKey"],
-      "recent_trades_list (authentication class market_data) needs apiKey",
-    ],
-    [
       "new_order",
       {},
       ["apiKey", "apiSecret"],

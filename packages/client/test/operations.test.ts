@@ -106,6 +106,10 @@ type LooseClient = Record<string, (params?: unknown) => Promise<{ data?: unknown
   request(method: string, path: string, init?: unknown): Promise<{ data?: unknown; error?: unknown }>;
 };
 
+function declaresRecvWindow(op: { operation: { parameters?: { name?: string; $ref?: string }[] } }): boolean {
+  return (op.operation.parameters ?? []).some((p) => p.name === "recvWindow");
+}
+
 let server: SpotServer;
 beforeAll(async () => {
   server = await startSpotServer(SECRET);
@@ -157,9 +161,10 @@ describe.each(["method", "path"] as const)("called by %s", (via) => {
     expect(received.headers["x-mbx-apikey"]).toBe(op.authClass === "none" ? undefined : API_KEY);
 
     if (op.authClass === "trade" || op.authClass === "user_data") {
+      // recvWindow only where the spec declares it (new_order), as the source document says.
       expect(received.query.slice(0, -1)).toEqual([
         ...wire,
-        ["recvWindow", "5000"],
+        ...(declaresRecvWindow(op) ? [["recvWindow", "5000"]] : []),
         ["timestamp", String(NOW)],
       ]);
       expect(received.query.at(-1)?.[0]).toBe("signature");
@@ -168,6 +173,28 @@ describe.each(["method", "path"] as const)("called by %s", (via) => {
       expect(received.query).toEqual(wire);
       expect(received.signature).toBeUndefined();
     }
+  });
+});
+
+describe("date_time parameters", () => {
+  it.each([
+    ["a Date", new Date(Date.UTC(2024, 0, 1)), "2024-01-01T00:00:00.000Z"],
+    ["an RFC 3339 string", "2024-01-01T00:00:00+01:00", "2024-01-01T00:00:00+01:00"],
+    ["epoch milliseconds", 1704067200000, "1704067200000"],
+  ])("aggTrades sends %s as it is", async (_label, startTime, want) => {
+    const received = await lastRequest(() => client().aggTrades!({ symbol: "BTCUSDT", startTime }));
+    expect(received.query).toEqual([
+      ["symbol", "BTCUSDT"],
+      ["startTime", want],
+    ]);
+  });
+});
+
+describe("market_data without an API key", () => {
+  it.each(["recent_trades_list", "historical_trades"])("%s is sent without X-MBX-APIKEY", async (id) => {
+    const anonymous = createSpotClient({ baseUrl: server.baseUrl }) as unknown as LooseClient;
+    const received = await lastRequest(() => anonymous[id]!({ symbol: "BTCUSDT" }));
+    expect(received.headers["x-mbx-apikey"]).toBeUndefined();
   });
 });
 
@@ -190,7 +217,7 @@ describe("paramsIn: body", () => {
     expect(received.rawQuery).toBe("");
     expect(received.form.slice(0, -1)).toEqual([
       ...cases[id as OperationId].wire,
-      ["recvWindow", "5000"],
+      ...(id === "new_order" ? [["recvWindow", "5000"]] : []),
       ["timestamp", String(NOW)],
     ]);
     expect(received.signature).toEqual({ in: "body", last: true, valid: true });

@@ -104,8 +104,19 @@ describe("signed requests on the wire", () => {
 
   it("uses the per-call recvWindow over the client's", async () => {
     const client = createSpotClient({ ...options(), recvWindow: 5000 });
-    await client.open_orders({}, { recvWindow: 60000 });
-    expect(server.received.at(-1)?.rawQuery).toMatch(/^recvWindow=60000&timestamp=1499827319559&signature=/);
+    await client.new_order(order, { recvWindow: 60000 });
+    expect(server.received.at(-1)?.rawQuery).toMatch(/&recvWindow=60000&timestamp=1499827319559&signature=/);
+  });
+
+  it("sends recvWindow only to operations that declare it (new_order)", async () => {
+    const client = createSpotClient({ ...options(), recvWindow: 5000 });
+    await client.open_orders();
+    expect(server.received.at(-1)?.rawQuery).toMatch(/^timestamp=1499827319559&signature=/);
+    await client.cancel_all_orders({ symbol: "LTCBTC" });
+    expect(server.received.at(-1)?.rawQuery).not.toMatch(/recvWindow/);
+    await expect(client.open_orders({}, { recvWindow: 60000 })).rejects.toThrow(
+      "open_orders does not accept recvWindow",
+    );
   });
 
   it("takes a fresh timestamp for every request", async () => {

@@ -24,6 +24,7 @@ describe("parameters", () => {
     void client.open_orders();
     void client.exchange_info({ symbols: ["BTCUSDT", "ETHUSDT"] });
     void client.aggTrades({ symbol: "BTCUSDT", startTime: new Date(), endTime: "2024-01-01T00:00:00Z" });
+    void client.aggTrades({ symbol: "BTCUSDT", startTime: 1704067200000, endTime: Date.now() });
     void client.new_order({ symbol: "BTCUSDT", side: "SELL", type: "MARKET", quantity: 0.0000001 });
     void client.GET("/api/v3/depth", { params: { query: { symbol: "BTCUSDT" } } });
   });
@@ -61,11 +62,11 @@ describe("parameters", () => {
     void client.ping({ symbol: "BTCUSDT" });
   });
 
-  it("type symbols as string[] and date-time parameters as string | Date", () => {
+  it("type symbols as string[] and date_time parameters as an RFC 3339 string, a Date or epoch milliseconds", () => {
     type ExchangeInfoQuery = NonNullable<operations["exchange_info"]["parameters"]["query"]>;
     expectTypeOf<ExchangeInfoQuery["symbols"]>().toEqualTypeOf<string[] | undefined>();
     type AggTradesQuery = operations["aggTrades"]["parameters"]["query"];
-    expectTypeOf<AggTradesQuery["startTime"]>().toEqualTypeOf<string | Date | undefined>();
+    expectTypeOf<AggTradesQuery["startTime"]>().toEqualTypeOf<string | Date | number | undefined>();
   });
 });
 

@@ -20,7 +20,8 @@ export const USAGE = `marketapi-contract: checks a server against the spot tradi
 
 Usage:
   marketapi-contract [--base-url URL] [--api-key K --api-secret S] [--endpoint FILE]
-                     [--allow-trading] [--only CHECKS] [--report junit.xml] [--json]
+                     [--allow-trading] [--reference-extras] [--only CHECKS]
+                     [--report junit.xml] [--json]
                      [--seed N] [--max-requests N] [--timeout MS] [--max-time S]
 
 Target (with neither --base-url nor --endpoint, the reference server is started in-process
@@ -31,6 +32,9 @@ with its demo account, and trading is allowed there):
                         period includes now; status test allows trading
   --api-key K           API key (X-MBX-APIKEY); env MARKETAPI_API_KEY
   --api-secret S        API secret for HMAC signatures; env MARKETAPI_API_SECRET
+  --reference-extras    the target is a marketapi reference server: values it accepts on purpose
+                        beyond the spec, as the live API does (such as a recvWindow with decimals),
+                        are not sent as negative data (always on for the embedded server)
 
 Safety:
   --allow-trading       create and cancel orders (only far-from-market LIMIT BUY orders, all
@@ -104,6 +108,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     ...(apiKey ? { apiKey } : {}),
     ...(apiSecret ? { apiSecret } : {}),
     ...(v["allow-trading"] ? { allowTrading: true } : {}),
+    ...(v["reference-extras"] ? { referenceExtras: true } : {}),
     ...(only ? { only } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(maxRequests !== undefined ? { maxRequests } : {}),
@@ -132,6 +137,7 @@ function parse(argv: readonly string[]) {
       "api-secret": { type: "string" },
       endpoint: { type: "string" },
       "allow-trading": { type: "boolean" },
+      "reference-extras": { type: "boolean" },
       only: { type: "string" },
       report: { type: "string" },
       json: { type: "boolean" },

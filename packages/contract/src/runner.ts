@@ -42,6 +42,12 @@ export interface ContractOptions {
   endpoint?: string | Record<string, unknown>;
   /** Allow creating and cancelling orders (always allowed on the embedded server and test Endpoints). */
   allowTrading?: boolean;
+  /**
+   * The target is a marketapi reference server: values of declared parameters it accepts on
+   * purpose, as the live API does (its README's live-API extras), are not sent as negative data.
+   * Always on for the embedded server.
+   */
+  referenceExtras?: boolean;
   /** Run only these checks. */
   only?: readonly CheckName[];
   /** Seed of the generated values (random when absent; the result reports it). */
@@ -167,6 +173,15 @@ async function resolveTarget(options: ContractOptions, model: SpecModel): Promis
         ? { apiKey: options.apiKey, apiSecret: options.apiSecret }
         : embedded.credentials,
     embedded,
+  };
+}
+
+/** The reference server's documented widenings of declared parameters (loaded only when asked). */
+async function referenceTolerance(): Promise<NonNullable<RunContext["tolerates"]>> {
+  const { specWidening } = await import("@marketapi/reference-server");
+  return (operationId, parameter, text) => {
+    const widening = specWidening(operationId, parameter, text);
+    return widening && `the reference server accepts it on purpose (${widening})`;
   };
 }
 
@@ -491,6 +506,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       rules,
       farBuy,
       values,
+      ...(target.embedded || options.referenceExtras ? { tolerates: await referenceTolerance() } : {}),
       progress,
     };
     progress({

@@ -33,6 +33,9 @@ export interface ValueCase {
 export interface TextCase {
   label: string;
   params: ParamList;
+  /** The parameter a bad value was put in, and that value (invalid-value cases only). */
+  parameter?: string;
+  text?: string;
   /** Kept without asking the validators: the rule is stated in prose the schemas do not encode. */
   fromDescription?: boolean;
 }
@@ -69,6 +72,7 @@ export function exampleValue(param: ParameterModel, ctx: ValueContext): unknown 
 /** Some valid value of a schema (for required parameters without an example). */
 function schemaValue(schema: SchemaNode, ctx: ValueContext): unknown {
   if (schema.default !== undefined) return schema.default;
+  if (schema.oneOf?.[0] !== undefined && schema.type === undefined) return schemaValue(schema.oneOf[0], ctx);
   if (schema.enum && schema.enum.length > 0) return schema.enum[0];
   if (schema.example !== undefined) return schema.example;
   switch (typeOf(schema)) {
@@ -181,6 +185,9 @@ function symbolArbitrary(param: ParameterModel, ctx: ValueContext): fc.Arbitrary
 
 function schemaArbitrary(schema: SchemaNode, ctx: ValueContext): fc.Arbitrary<unknown> {
   if (schema.enum && schema.enum.length > 0) return fc.constantFrom(...schema.enum);
+  if (schema.oneOf && schema.oneOf.length > 0 && schema.type === undefined) {
+    return fc.oneof(...schema.oneOf.map((branch) => schemaArbitrary(branch, ctx)));
+  }
   const type = typeOf(schema);
   if (type === "integer") {
     const min = Math.max(schema.minimum ?? 0, Number.MIN_SAFE_INTEGER);
@@ -245,6 +252,15 @@ export function generatedCases(
   });
 }
 
+/** Whether a schema refuses a plain word such as "yesterday" (it is typed, formatted or patterned). */
+function refusesPlainWords(schema: SchemaNode): boolean {
+  const type = typeOf(schema);
+  if (type === "integer" || type === "number" || type === "boolean" || type === "array") return true;
+  if (schema.enum) return !schema.enum.includes("yesterday");
+  if (schema.pattern !== undefined) return !new RegExp(schema.pattern, "u").test("yesterday");
+  return schema.format === "date-time" || schema.format === "date";
+}
+
 /** Texts that break a parameter's schema, with what they break. */
 function invalidTexts(param: ParameterModel): Array<[string, string]> {
   const s = param.schema;
@@ -262,6 +278,11 @@ function invalidTexts(param: ParameterModel): Array<[string, string]> {
       const item = JSON.stringify(param.example[0]);
       out.push(["repeated item", `[${item},${item}]`]);
     }
+    return out;
+  }
+  if (s.oneOf && s.oneOf.length > 0 && type === undefined) {
+    // A union: only text that every alternative refuses is negative data.
+    if (s.oneOf.every(refusesPlainWords)) out.push(["none of the alternatives", "yesterday"]);
     return out;
   }
   if (type === "integer") {
@@ -327,7 +348,12 @@ export function negativeCases(op: OperationModel, base: ParamList): TextCase[] {
       const params: ParamList = has(param.name)
         ? base.map(([n, v]) => [n, n === param.name ? text : v])
         : [...base, [param.name, text]];
-      cases.push({ label: `negative: ${param.name}=${JSON.stringify(text)} (${what})`, params });
+      cases.push({
+        label: `negative: ${param.name}=${JSON.stringify(text)} (${what})`,
+        params,
+        parameter: param.name,
+        text,
+      });
     }
   }
   for (const [a, b] of op.exclusive) {

@@ -92,9 +92,12 @@ describe("the marketapi-contract command", () => {
       header: [`X-MBX-APIKEY: ${server.credentials.apiKey}`, "X-Tenant: contract <&> tests"],
     });
     const report = join(dir, "junit.xml");
-    const run = await cli(["--endpoint", file, "--report", report, "--seed", "3", "--json"], {
-      MARKETAPI_API_SECRET: server.credentials.apiSecret,
-    });
+    const run = await cli(
+      ["--endpoint", file, "--reference-extras", "--report", report, "--seed", "3", "--json"],
+      {
+        MARKETAPI_API_SECRET: server.credentials.apiSecret,
+      },
+    );
     await recorder.close();
     expect(run.code, run.stderr).toBe(0);
     expect([...tenants]).toEqual(["contract <&> tests"]);

@@ -16,6 +16,7 @@ describe("against the reference server (no false positives)", () => {
     server = await startReferenceServer();
     result = await runContract({
       baseUrl: server.url,
+      referenceExtras: true,
       apiKey: server.credentials.apiKey,
       apiSecret: server.credentials.apiSecret,
       allowTrading: true,
@@ -85,6 +86,7 @@ describe("against the reference server (no false positives)", () => {
   it("is reproducible with the same seed", async () => {
     const again = await runContract({
       baseUrl: server.url,
+      referenceExtras: true,
       apiKey: server.credentials.apiKey,
       apiSecret: server.credentials.apiSecret,
       only: ["not_a_server_error"],
@@ -96,7 +98,7 @@ describe("against the reference server (no false positives)", () => {
       baseUrl: server.url,
       only: ["not_a_server_error"],
       seed: 1,
-      maxRequests: 60,
+      maxRequests: 120,
       onExchange: (e) => cases.push(e.case),
     });
     const casesAgain: string[] = [];
@@ -104,7 +106,7 @@ describe("against the reference server (no false positives)", () => {
       baseUrl: server.url,
       only: ["not_a_server_error"],
       seed: 1,
-      maxRequests: 60,
+      maxRequests: 120,
       onExchange: (e) => casesAgain.push(e.case),
     });
     expect(again.exitCode).toBe(0);

@@ -123,7 +123,11 @@ describe("servers that are down, slow or not the API", () => {
         res.end(await upstream.text());
       });
     try {
-      const short = await runContract({ baseUrl: await makeLimiter("1", 1), maxRequests: 120 });
+      const short = await runContract({
+        baseUrl: await makeLimiter("1", 1),
+        maxRequests: 120,
+        referenceExtras: true,
+      });
       expect(short.exitCode, reportText(short, { color: false })).toBe(0);
       limited = 0;
       const long = await runContract({ baseUrl: await makeLimiter("120", 100), maxRequests: 120 });

@@ -88,11 +88,13 @@ export function credentialsMarkdown(operation: JsonObject, document: JsonObject)
     return "none (no API key, no signature)";
   }
   const schemes = objectAt(objectAt(document.components).securitySchemes);
-  return alternatives
-    .map((names) =>
-      names.length === 0 ? "none" : names.map((name) => schemeMarkdown(name, schemes[name])).join(" and "),
-    )
+  const described = alternatives
+    .filter((names) => names.length > 0)
+    .map((names) => names.map((name) => schemeMarkdown(name, schemes[name])).join(" and "))
     .join("; or ");
+  // An empty requirement among others: the credentials are accepted, not required.
+  const optional = alternatives.some((names) => names.length === 0);
+  return optional ? `none required; ${described} is accepted (optional)` : described;
 }
 
 function schemeMarkdown(name: string, scheme: unknown): string {

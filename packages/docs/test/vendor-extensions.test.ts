@@ -61,8 +61,9 @@ describe("surfaceVendorExtensions", () => {
     expect(credentialsMarkdown(operation(spec, "/api/v3/ping", "get"), spec)).toBe(
       "none (no API key, no signature)",
     );
+    // market_data: the key is accepted, not required (security [{}, {apiKey: []}]).
     expect(credentialsMarkdown(operation(spec, "/api/v3/trades", "get"), spec)).toBe(
-      "an API key in the `X-MBX-APIKEY` header",
+      "none required; an API key in the `X-MBX-APIKEY` header is accepted (optional)",
     );
     const signed = credentialsMarkdown(operation(spec, "/api/v3/order", "post"), spec);
     expect(signed).toContain("`X-MBX-APIKEY` header");

@@ -297,6 +297,8 @@ function readRateLimits(reader: Reader, value: unknown): RateLimitConfig {
     requestWeightPerMinute: limit("requestWeightPerMinute"),
     ordersPer10s: limit("ordersPer10s"),
     ordersPerDay: limit("ordersPerDay"),
+    banAfter429s: limit("banAfter429s"),
+    banSeconds: limit("banSeconds"),
   };
 }
 

@@ -68,13 +68,13 @@ describe("parameters", () => {
       ["/api/v3/depth", "limit=5", -1102],
       ["/api/v3/depth", "symbol=btcusdt", -1100],
       ["/api/v3/depth", "symbol=BTCUSDT&limit=abc", -1100],
-      ["/api/v3/depth", "symbol=BTCUSDT&limit=5001", -1100],
+      ["/api/v3/depth", "symbol=BTCUSDT&limit=0", -1100],
       ["/api/v3/depth", "symbol=NOPE", -1121],
       ["/api/v3/exchangeInfo", "symbol=BTCUSDT&symbols=%5B%22BTCUSDT%22%5D", -1128],
       ["/api/v3/exchangeInfo", "symbols=BTCUSDT,ETHUSDT", -1100],
       ["/api/v3/exchangeInfo", "symbols=%5B%22BTCUSDT%22,%22BTCUSDT%22%5D", -1151],
       ["/api/v3/exchangeInfo", "symbols=%5B%22NOPE%22%5D", -1121],
-      ["/api/v3/aggTrades", "symbol=BTCUSDT&startTime=1700000000000", -1100],
+      ["/api/v3/aggTrades", "symbol=BTCUSDT&startTime=yesterday", -1100],
     ];
     for (const [path, query, code] of cases) {
       const res = await send(server.url, { path, query });
@@ -85,15 +85,36 @@ describe("parameters", () => {
     }
   });
 
-  it("ignores parameters the spec does not declare (real clients send live-API extras)", async () => {
-    for (const [path, query] of [
-      ["/api/v3/depth", "symbol=BTCUSDT&limit=5&foo=bar"],
-      ["/api/v3/ping", "timestamp=1"],
-      ["/api/v3/ticker/24hr", "symbol=BTCUSDT&type=FULL"],
+  it("refuses parameters it does not read as the live API does (-1104), never ignoring them", async () => {
+    for (const [path, query, read, sent] of [
+      ["/api/v3/depth", "symbol=BTCUSDT&limit=5&foo=bar", 2, 3],
+      ["/api/v3/ping", "timestamp=1", 0, 1],
+      ["/api/v3/ticker/price", "symbol=BTCUSDT&type=FULL", 1, 2],
     ] as const) {
       const res = await send(server.url, { path, query });
-      expect({ path, query, status: res.status }).toEqual({ path, query, status: 200 });
+      expect({ path, query, status: res.status, body: res.json }).toEqual({
+        path,
+        query,
+        status: 400,
+        body: {
+          code: -1104,
+          msg: `Not all sent parameters were read; read '${read}' parameter(s) but was sent '${sent}'.`,
+        },
+      });
     }
+    const peg = await send(server.url, {
+      path: "/api/v3/depth",
+      query: "symbol=BTCUSDT&symbolStatus=TRADING",
+    });
+    expect(peg.json).toMatchObject({
+      code: -1104,
+      msg: expect.stringContaining("'symbolStatus' is read by the live API"),
+    });
+  });
+
+  it("reads the live API's ticker extras: type=FULL on the 24-hour ticker", async () => {
+    const res = await send(server.url, { path: "/api/v3/ticker/24hr", query: "symbol=BTCUSDT&type=FULL" });
+    expect(res.status).toBe(200);
   });
 
   it("accepts symbols URL-encoded, with raw brackets, or with only the quotes encoded", async () => {

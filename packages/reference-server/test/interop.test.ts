@@ -52,7 +52,8 @@ describe("@binance/connector 3.6.1 (all parameters in the query, JSON content ty
     expect((await spot.trades("BTCUSDT", { limit: 2 })).data.length).toBeGreaterThan(0);
     expect((await spot.tickerPrice("BTCUSDT")).data).toMatchObject({ symbol: "BTCUSDT" });
     expect((await spot.bookTicker("ETHUSDT")).data).toMatchObject({ symbol: "ETHUSDT" });
-    // The connector's default call adds `type=FULL`, a live-API parameter the spec leaves out: ignored.
+    // The connector's default call adds `type=FULL`, a live-API parameter the spec leaves out: read
+    // as the live API reads it (README: live-API extras).
     expect((await spot.ticker24hr("ETHBTC")).data).toMatchObject({
       symbol: "ETHBTC",
       count: expect.any(Number),

@@ -17,10 +17,21 @@ function seedTypeOf(parameter: Json): SeedType | string {
     return schema?.type === "array" && items?.type === "string" ? "array of string" : JSON.stringify(schema);
   }
   const schema = resolve(spec, parameter.schema);
-  if (schema.type === "string" && schema.format === "date-time") return "date_time";
+  if (isDateTime(schema)) return "date_time";
   if (schema.type === "number") return "float";
   if (schema.type === "integer" || schema.type === "string") return schema.type;
   return JSON.stringify(schema);
+}
+
+/**
+ * The seed's date_time: a type of its own (not the plain integers of all_orders) whose two wire
+ * encodings, filled from the live API, are both declared: RFC 3339 text and epoch milliseconds.
+ */
+function isDateTime(schema: Json): boolean {
+  const branches: Json[] = (schema.oneOf ?? []).map((b: Json) => resolve(spec, b));
+  const text = branches.some((b) => b.type === "string" && b.format === "date-time");
+  const millis = branches.some((b) => b.type === "integer" && b.format === "int64");
+  return schema.title === "date_time" && branches.length === 2 && text && millis;
 }
 
 describe("operations", () => {
@@ -58,10 +69,10 @@ describe("operations", () => {
     }
   });
 
-  it("security follows the auth class: none → [], market_data → key, trade/user_data → key + signature", () => {
+  it("security follows the auth class: none → [], market_data → key optional, trade/user_data → key + signature", () => {
     const want: Record<string, Json> = {
       none: [],
-      market_data: [{ apiKey: [] }],
+      market_data: [{}, { apiKey: [] }],
       trade: [{ apiKey: [], signature: [] }],
       user_data: [{ apiKey: [], signature: [] }],
     };
@@ -113,13 +124,29 @@ describe("parameters", () => {
     }
   });
 
-  it("only new_order declares recvWindow", () => {
-    const declaring = operations
-      .filter(({ operation }) =>
-        (operation.parameters ?? []).some((p: Json) => resolve(spec, p).name === "recvWindow"),
-      )
+  it("only new_order accepts recvWindow: no other operation has it as a parameter or in its form body", () => {
+    const accepting = operations
+      .filter(({ operation }) => {
+        const names: string[] = (operation.parameters ?? []).map((p: Json) => resolve(spec, p).name);
+        const body = operation.requestBody ? resolve(spec, operation.requestBody) : undefined;
+        for (const media of Object.values<Json>(body?.content ?? {})) {
+          names.push(...Object.keys(resolve(spec, media.schema)?.properties ?? {}));
+        }
+        return names.includes("recvWindow");
+      })
       .map(({ operation }) => operation.operationId);
-    expect(declaring).toEqual(["new_order"]);
+    expect(accepting).toEqual(["new_order"]);
+  });
+
+  it("x-signing does not make recvWindow part of every signed request", () => {
+    const signing = spec.components.securitySchemes.signature["x-signing"];
+    const claim: string = signing.recvWindow.acceptedBy;
+    const named = operations.map(({ operation }) => operation.operationId).filter((id) => claim.includes(id));
+    expect(named).toEqual(["new_order"]);
+    expect(claim).toMatch(/not part of the envelope/);
+    const text: string = spec.components.securitySchemes.signature.description;
+    expect(text).toMatch(/only `new_order` accepts it/);
+    expect(text).not.toMatch(/and optionally `recvWindow`/);
   });
 
   it("recent_trades_list.limit has no default but its description mentions 500", () => {
@@ -139,7 +166,7 @@ describe("parameters", () => {
       expect(Object.keys(form.properties)).toEqual(expect.arrayContaining(names));
       const extra = Object.keys(form.properties).filter((n) => !names.includes(n));
       expect(extra.sort(), operation.operationId).toEqual(
-        ["recvWindow", "signature", "timestamp"].filter((n) => !names.includes(n)),
+        ["signature", "timestamp"].filter((n) => !names.includes(n)),
       );
     }
   });
@@ -204,8 +231,32 @@ describe("gaps filled from the live API", () => {
 
   it("the seed/live-API disagreements are stated in the spec", () => {
     const description: string = spec.info.description;
-    expect(description).toMatch(/aggTrades.*date-time/s);
-    expect(description).toMatch(/market_data/);
+    expect(description).toMatch(/aggTrades.*date_time.*filled from the live API.*epoch\s+milliseconds/is);
+    expect(description).toMatch(/market_data.*filled from the live API.*accepted but not required/is);
+    expect(description).toMatch(/Only `new_order` accepts `recvWindow`/);
     expect(byId.get("aggTrades")?.operation.description).toMatch(/epoch milliseconds/);
+  });
+
+  it("date_time stays a type distinct from all_orders' integer times", () => {
+    const param = (id: string, name: string) =>
+      paramsOf(id)
+        .map((p) => resolve(spec, p))
+        .find((p) => p.name === name);
+    for (const name of ["startTime", "endTime"]) {
+      expect(seedTypeOf(param("aggTrades", name)), `aggTrades.${name}`).toBe("date_time");
+      expect(seedTypeOf(param("all_orders", name)), `all_orders.${name}`).toBe("integer");
+    }
+    expect(param("aggTrades", "startTime").schema.$ref).toBe("#/components/schemas/DateTime");
+    expect(resolve(spec, param("all_orders", "startTime").schema).oneOf).toBeUndefined();
+  });
+
+  it("market_data: the API key is accepted but not required, as filled from the live API", () => {
+    for (const id of ["recent_trades_list", "historical_trades"]) {
+      const operation = byId.get(id)?.operation;
+      expect(operation.security, id).toEqual([{}, { apiKey: [] }]);
+      expect(operation.description, id).toMatch(/accepted but not required/);
+      expect(operation.description, id).toMatch(/filled from the live API/);
+      expect(operation.responses["401"], id).toBeUndefined();
+    }
   });
 });

@@ -55,6 +55,11 @@ function decodeValue(info: ParameterInfo, text: string): { value: unknown } | un
       return DECIMAL.test(text) && Number.isFinite(Number(text)) ? { value: Number(text) } : undefined;
     case "boolean":
       return text === "true" ? { value: true } : text === "false" ? { value: false } : undefined;
+    case "integer-or-string": {
+      // Integer text is the integer branch (epoch milliseconds of a date_time); the rest stays text.
+      const value = Number(text);
+      return { value: INTEGER.test(text) && Number.isSafeInteger(value) ? value : text };
+    }
     case "json":
       try {
         return { value: JSON.parse(text) as unknown };
@@ -72,7 +77,8 @@ function escapeToken(token: string): string {
 
 /**
  * Converts parameter text to the values the operation's schema describes: integers, plain
- * decimal numbers, booleans, JSON-encoded values (`symbols=["BTCUSDT"]`); other values stay text.
+ * decimal numbers, booleans, JSON-encoded values (`symbols=["BTCUSDT"]`), integer-or-text unions
+ * (a date_time: `1704067200000` or `2024-01-01T00:00:00Z`); other values stay text.
  * A name given more than once, or text that is not of its parameter's type, is an error and is
  * left out of `params`. Unknown names are kept as text, for validation to report.
  */

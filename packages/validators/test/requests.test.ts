@@ -22,16 +22,53 @@ describe("validateRequest: plain parameters", () => {
   });
 
   it("accepts the signing envelope of signed operations, and rejects it elsewhere", () => {
-    const envelope = { timestamp: 1499827319559, recvWindow: 5000, signature: "a".repeat(64) };
+    const envelope = { timestamp: 1499827319559, signature: "a".repeat(64) };
     expect(validateRequest("query_order", { symbol: "BTCUSDT", orderId: 1, ...envelope })).toEqual({
       valid: true,
     });
     expect(
       errorsOf(validateRequest("order_book", { symbol: "BTCUSDT", ...envelope })).map((e) => e.path),
-    ).toEqual(["/timestamp", "/recvWindow", "/signature"]);
-    expect(errorsOf(validateRequest("query_order", { symbol: "BTCUSDT", recvWindow: 60001 }))).toEqual([
+    ).toEqual(["/timestamp", "/signature"]);
+  });
+
+  it("accepts recvWindow only where the spec declares it (new_order)", () => {
+    const order = { symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: 1 };
+    expect(validateRequest("new_order", { ...order, recvWindow: 5000 })).toEqual({ valid: true });
+    expect(errorsOf(validateRequest("new_order", { ...order, recvWindow: 60001 }))).toEqual([
       { path: "/recvWindow", rule: "maximum", message: "/recvWindow must be at most 60000" },
     ]);
+    for (const id of ["cancel_order", "cancel_all_orders", "query_order", "open_orders", "all_orders"]) {
+      const params = { symbol: "BTCUSDT", orderId: 1, recvWindow: 5000 };
+      expect(
+        errorsOf(validateRequest(id, params)).map((e) => e.message),
+        id,
+      ).toContain(`/recvWindow is not a parameter of ${id}`);
+    }
+  });
+
+  it.each([
+    ["epoch milliseconds", "symbol=BTCUSDT&startTime=1704067200000", 1704067200000],
+    ["RFC 3339 text", "symbol=BTCUSDT&startTime=2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z"],
+    [
+      "RFC 3339 text with an offset",
+      "symbol=BTCUSDT&startTime=2024-01-01T01:00:00%2B01:00",
+      "2024-01-01T01:00:00+01:00",
+    ],
+  ])("aggTrades takes a date_time as %s", (_label, query, want) => {
+    expect(parseRequest("aggTrades", query)).toEqual({
+      valid: true,
+      params: { symbol: "BTCUSDT", startTime: want },
+    });
+  });
+
+  it.each([
+    ["yesterday", "format"],
+    ["1.5", "format"],
+    ["-5", "minimum"],
+  ])("aggTrades refuses the date_time %s", (text, rule) => {
+    const result = parseRequest("aggTrades", `symbol=BTCUSDT&startTime=${text}`);
+    expect(result.valid).toBe(false);
+    expect(result.valid ? [] : result.errors.map((e) => [e.path, e.rule])).toEqual([["/startTime", rule]]);
   });
 
   it("requires the envelope with { signed: true }", () => {

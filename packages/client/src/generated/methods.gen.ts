@@ -72,7 +72,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * Recent trades list: `GET /api/v3/trades`.
-   * Authentication class `market_data`: sends the API key (`X-MBX-APIKEY`).
+   * Authentication class `market_data`: sends the API key (`X-MBX-APIKEY`) when the client has one; it is not required.
    */
   recent_trades_list(
     params: operations["recent_trades_list"]["parameters"]["query"],
@@ -81,7 +81,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * Old trade lookup: `GET /api/v3/historicalTrades`.
-   * Authentication class `market_data`: sends the API key (`X-MBX-APIKEY`).
+   * Authentication class `market_data`: sends the API key (`X-MBX-APIKEY`) when the client has one; it is not required.
    */
   historical_trades(
     params: operations["historical_trades"]["parameters"]["query"],
@@ -135,7 +135,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * Query order: `GET /api/v3/order`.
-   * Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).
+   * Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   query_order(
     params: operations["query_order"]["parameters"]["query"],
@@ -144,7 +144,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * New order: `POST /api/v3/order`.
-   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).
+   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   new_order(
     params: operations["new_order"]["parameters"]["query"],
@@ -153,7 +153,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * Cancel order: `DELETE /api/v3/order`.
-   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).
+   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   cancel_order(
     params: operations["cancel_order"]["parameters"]["query"],
@@ -162,7 +162,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * Current open orders: `GET /api/v3/openOrders`.
-   * Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).
+   * Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   open_orders(
     params?: operations["open_orders"]["parameters"]["query"],
@@ -171,7 +171,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * Cancel all open orders on a symbol: `DELETE /api/v3/openOrders`.
-   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).
+   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   cancel_all_orders(
     params: operations["cancel_all_orders"]["parameters"]["query"],
@@ -180,7 +180,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * All orders: `GET /api/v3/allOrders`.
-   * Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).
+   * Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   all_orders(
     params: operations["all_orders"]["parameters"]["query"],

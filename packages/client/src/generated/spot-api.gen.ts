@@ -94,9 +94,9 @@ export interface paths {
         };
         /**
          * Recent trades list
-         * @description The most recent trades of a symbol, oldest first. Authentication class `market_data`: the
-         *     `X-MBX-APIKEY` header is required, no signature (the source document's class; the live API no
-         *     longer requires the key).
+         * @description The most recent trades of a symbol, oldest first. Authentication class `market_data` (the
+         *     source document's class): the `X-MBX-APIKEY` header is accepted but not required, and no
+         *     signature is used (filled from the live API, which serves this operation without a key).
          */
         get: operations["recent_trades_list"];
         put?: never;
@@ -117,7 +117,9 @@ export interface paths {
         /**
          * Old trade lookup
          * @description Older trades of a symbol, oldest first, starting at `fromId` (by default the most recent trades).
-         *     Authentication class `market_data`: the `X-MBX-APIKEY` header is required, no signature.
+         *     Authentication class `market_data` (the source document's class): the `X-MBX-APIKEY` header is
+         *     accepted but not required, and no signature is used (filled from the live API, which serves
+         *     this operation without a key since 2023-07-11).
          */
         get: operations["historical_trades"];
         put?: never;
@@ -141,8 +143,9 @@ export interface paths {
          *     one entry, oldest first. With none of `fromId`, `startTime`, `endTime` the most recent trades are
          *     returned. `startTime` and `endTime` are inclusive.
          *
-         *     `startTime` and `endTime` are RFC 3339 date-time strings, as the source document types them
-         *     (date_time); the live API takes epoch milliseconds here.
+         *     `startTime` and `endTime` have the source document's type `date_time` (schema `DateTime`): an
+         *     RFC 3339 date-time string, or an integer of epoch milliseconds (both encodings filled from the
+         *     live API, which takes epoch milliseconds).
          */
         get: operations["aggTrades"];
         put?: never;
@@ -271,7 +274,7 @@ export interface paths {
          *
          *     Parameters may be sent in the query string, in an `application/x-www-form-urlencoded` body, or
          *     split between the two; a name present in both takes the query value. The request is signed
-         *     (`x-signing`): `timestamp` and `signature` are added, `recvWindow` is optional.
+         *     (`x-signing`): `timestamp` and `signature` are added; `recvWindow`, declared below, is optional.
          */
         post: operations["new_order"];
         /**
@@ -380,6 +383,15 @@ export interface components {
          */
         DecimalParameter: number;
         /**
+         * date_time
+         * @description The source document's `date_time` type (aggTrades `startTime`/`endTime`), distinct from the
+         *     integer epoch-millisecond times of `all_orders`. Its text format is open in the source
+         *     document; filled from the live API, it has two wire encodings and a server must accept both:
+         *     an RFC 3339 date-time string (`2024-01-01T00:00:00Z`, offsets allowed), or an integer of epoch
+         *     milliseconds (`1704067200000`, what the live API takes).
+         */
+        DateTime: (string | Date) | number;
+        /**
          * Format: int64
          * @description Epoch milliseconds.
          * @example 1499827319559
@@ -459,16 +471,12 @@ export interface components {
             orderId?: components["schemas"]["OrderIdValue"];
             origClientOrderId?: components["schemas"]["ClientOrderId"];
             newClientOrderId?: components["schemas"]["ClientOrderId"];
-            /** Format: int64 */
-            recvWindow?: number;
             timestamp?: components["schemas"]["Timestamp"];
             signature?: components["schemas"]["SignatureValue"];
         };
         /** @description Form-encoded parameters of `cancel_all_orders` plus the signing envelope. */
         CancelAllOrdersForm: {
             symbol?: components["schemas"]["Symbol"];
-            /** Format: int64 */
-            recvWindow?: number;
             timestamp?: components["schemas"]["Timestamp"];
             signature?: components["schemas"]["SignatureValue"];
         };
@@ -973,7 +981,7 @@ export interface components {
         /**
          * @description The parameters of `new_order` may be sent here instead of the query string, or split between the
          *     two (a name present in both takes the query value). Required-ness applies to the union of query
-         *     and body. `timestamp`, `recvWindow` and `signature` may be sent here too.
+         *     and body. `recvWindow`, `timestamp` and `signature` may be sent here too.
          */
         NewOrderForm: {
             content: {
@@ -1025,6 +1033,7 @@ export type SchemaSymbol = components['schemas']['Symbol'];
 export type SchemaAsset = components['schemas']['Asset'];
 export type SchemaDecimal = components['schemas']['Decimal'];
 export type SchemaDecimalParameter = components['schemas']['DecimalParameter'];
+export type SchemaDateTime = components['schemas']['DateTime'];
 export type SchemaTimestamp = components['schemas']['Timestamp'];
 export type SchemaOrderIdValue = components['schemas']['OrderIdValue'];
 export type SchemaClientOrderId = components['schemas']['ClientOrderId'];
@@ -1390,7 +1399,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
             403: components["responses"]["WafBlocked"];
             418: components["responses"]["IpBanned"];
             429: components["responses"]["TooManyRequests"];
@@ -1440,7 +1448,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
             403: components["responses"]["WafBlocked"];
             418: components["responses"]["IpBanned"];
             429: components["responses"]["TooManyRequests"];
@@ -1457,10 +1464,18 @@ export interface operations {
                 symbol: components["parameters"]["SymbolRequired"];
                 /** @description Aggregate trade id to start from (inclusive). */
                 fromId?: number;
-                /** @description Earliest trade time (inclusive), an RFC 3339 date-time such as `2024-01-01T00:00:00Z`. */
-                startTime?: string | Date;
-                /** @description Latest trade time (inclusive), an RFC 3339 date-time such as `2024-01-01T01:00:00Z`. */
-                endTime?: string | Date;
+                /**
+                 * @description Earliest trade time (inclusive): an RFC 3339 date-time such as `2024-01-01T00:00:00Z`, or epoch
+                 *     milliseconds such as `1704067200000`.
+                 * @example 1704067200000
+                 */
+                startTime?: components["schemas"]["DateTime"];
+                /**
+                 * @description Latest trade time (inclusive): an RFC 3339 date-time such as `2024-01-01T01:00:00Z`, or epoch
+                 *     milliseconds such as `1704070800000`.
+                 * @example 2024-01-01T01:00:00Z
+                 */
+                endTime?: components["schemas"]["DateTime"];
                 /**
                  * @description Number of aggregate trades. The source document declares the default 1000 (its descriptive text
                  *     says 500, as does the live API); maximum 1000 (filled from the live API).
@@ -1781,8 +1796,8 @@ export interface operations {
                 newOrderRespType?: components["schemas"]["NewOrderResponseType"];
                 /**
                  * @description Milliseconds after `timestamp` during which the request is valid. Default 5000, at most 60000
-                 *     (filled from the live API). The only operation that declares it as its own parameter, as the
-                 *     source document says; every signed operation accepts it as part of the signing envelope.
+                 *     (filled from the live API). Only `new_order` accepts `recvWindow`, as the source document
+                 *     says; the other signed operations use the default window.
                  */
                 recvWindow?: number;
             };

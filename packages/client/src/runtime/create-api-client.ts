@@ -53,11 +53,17 @@ export interface ResponseCheck {
 export interface ApiClientOptions<Id extends string = string> {
   /** Base address of the API, such as `https://api.binance.com` or `http://127.0.0.1:8080`. */
   baseUrl: string;
-  /** API key, sent as `X-MBX-APIKEY` by `market_data`, `trade` and `user_data` operations. */
+  /**
+   * API key, sent as `X-MBX-APIKEY` by `trade` and `user_data` operations (required there), and by
+   * `market_data` operations when given (accepted there, not required).
+   */
   apiKey?: string;
   /** API secret; signs `trade` and `user_data` requests (HMAC-SHA256). Never sent. */
   apiSecret?: string;
-  /** `recvWindow` in milliseconds added to signed requests (1–60000); the server's default (5000) when absent. */
+  /**
+   * `recvWindow` in milliseconds (1–60000), added to the requests of operations that declare a
+   * `recvWindow` parameter (in this spec only `new_order`); the server's default (5000) when absent.
+   */
   recvWindow?: number;
   /**
    * Where POST and DELETE operations that accept a form body send their parameters and signature:
@@ -87,7 +93,7 @@ export interface ApiClientOptions<Id extends string = string> {
 export interface CallOptions {
   signal?: AbortSignal;
   headers?: HeadersOptions;
-  /** Overrides the client's `recvWindow` for this call. */
+  /** Overrides the client's `recvWindow` for this call; only for operations that declare it. */
   recvWindow?: number;
 }
 
@@ -139,6 +145,8 @@ function withRealRequest(init: Record<string | symbol, unknown>): Record<string 
 }
 
 const FORM = "application/x-www-form-urlencoded";
+/** The receive-window parameter; sent only to the operations that declare it. */
+const RECV_WINDOW = "recvWindow";
 const passThrough = (body: unknown) => body;
 
 /** Sends one operation; a generated `createOperationMethods` binds it to every operationId. */
@@ -147,10 +155,11 @@ type Caller = (operationId: string, params: unknown, options: CallOptions | unde
 /**
  * Creates the client of a generated API: `createApiClient(spotApi, { baseUrl })` with `spotApi`
  * from the `client.gen.ts` that `marketapi-codegen --client` wrote. Authentication follows each operation's `x-auth-class`: nothing for `none`;
- * the `X-MBX-APIKEY` header for `market_data`; the header plus `recvWindow`, `timestamp` and an
- * HMAC-SHA256 `signature` (computed over the exact bytes sent, appended last) for `trade` and
- * `user_data`. An operation whose credentials are missing throws `MissingCredentialsError` before
- * anything is sent.
+ * the `X-MBX-APIKEY` header for `market_data` when an API key was given (it is not required); the
+ * header plus `timestamp` and an HMAC-SHA256 `signature` (computed over the exact bytes sent,
+ * appended last) for `trade` and `user_data`. `recvWindow` is sent only to operations that declare
+ * it. An operation whose credentials are missing throws `MissingCredentialsError` before anything
+ * is sent.
  */
 export function createApiClient<Table extends OperationTable, Types extends ApiTypes>(
   api: ApiDefinition<Table, Types>,
@@ -188,12 +197,16 @@ export function createApiClient(
     const op = table[id]!;
     const signed = op.authClass === "trade" || op.authClass === "user_data";
     const header: Record<string, string> = {};
-    if (op.authClass !== "none") {
+    if (signed) {
       const missing: ("apiKey" | "apiSecret")[] = [];
       if (!apiKey) missing.push("apiKey");
-      if (signed && !sign) missing.push("apiSecret");
+      if (!sign) missing.push("apiSecret");
       if (missing.length > 0) throw new MissingCredentialsError(id, op.authClass, missing);
-      header["X-MBX-APIKEY"] = apiKey!;
+    }
+    if (apiKey && op.authClass !== "none") header["X-MBX-APIKEY"] = apiKey;
+    const acceptsWindow = op.queryParameters.includes(RECV_WINDOW);
+    if (init?.recvWindow !== undefined && !acceptsWindow) {
+      throw new TypeError(`${id} does not accept recvWindow; only operations that declare it do`);
     }
     let search = encodeParams(query, op.jsonEncoded);
     let form = body === undefined ? "" : encodeParams(body, op.jsonEncoded);
@@ -205,10 +218,10 @@ export function createApiClient(
     }
     if (signed) {
       // The signing envelope goes to the part that carries the parameters; the signature comes last.
-      const window = init?.recvWindow ?? recvWindow;
+      const window = acceptsWindow ? (init?.recvWindow ?? recvWindow) : undefined;
       let envelope = `timestamp=${formatDecimal(Math.floor(now()))}`;
       if (window !== undefined && query?.recvWindow === undefined && body?.recvWindow === undefined) {
-        envelope = `recvWindow=${formatDecimal(window)}&${envelope}`;
+        envelope = `${RECV_WINDOW}=${formatDecimal(window)}&${envelope}`;
       }
       if (inBody) form = joinParams(form, envelope);
       else search = joinParams(search, envelope);

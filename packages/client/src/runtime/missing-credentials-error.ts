@@ -2,7 +2,7 @@ import { SpotClientError } from "./spot-client-error.js";
 
 /**
  * Thrown before any request is sent when an operation needs credentials the client was not given:
- * the API key for `market_data`, the API key and secret for `trade` and `user_data`.
+ * the API key and secret for `trade` and `user_data` (`market_data` takes the key when there is one).
  */
 export class MissingCredentialsError extends SpotClientError {
   override name = "MissingCredentialsError";

@@ -6,28 +6,59 @@ import type { OpenApiDocument } from "../spec/load-spec.js";
 
 /**
  * Prints the `paths`, `components` and `operations` types of a document, plus a `Schema<Name>`,
- * `Response<Name>`, `Parameter<Name>`… alias for each component. Query parameters with
- * `format: date-time` accept a `Date` as well as an RFC 3339 string (the client formats it).
- * The document is not modified.
+ * `Response<Name>`, `Parameter<Name>`… alias for each component. Parameter schemas with
+ * `format: date-time` accept a `Date` as well as an RFC 3339 string (the client formats it); so do
+ * component schemas that only parameters use (such as a date_time `oneOf` of text and epoch
+ * milliseconds). The document is not modified.
  */
 export async function renderTypes(document: OpenApiDocument): Promise<string> {
+  const parameterOnly = parameterOnlySchemas(document);
   const nodes = await openapiTS(structuredClone(document) as OpenAPI3, {
     silent: true,
     rootTypes: true,
-    transform: acceptDatesForDateTimeParameters,
+    transform: (schema, options) => acceptDatesForDateTimeParameters(schema, options, parameterOnly),
   });
   return astToString(nodes);
 }
 
 // A parameter schema's location: #/paths/<path>[/<method>]/parameters/… or #/components/parameters/….
 const PARAMETER_LOCATION = /^#\/(?:paths\/[^/]+(?:\/[a-z]+)?|components)\/parameters\//;
+const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
+
+/**
+ * Names of the component schemas that every `$ref` reaches from a parameter, never from a body,
+ * a response or another schema: their values are written by the client, never read back.
+ */
+function parameterOnlySchemas(document: OpenApiDocument): ReadonlySet<string> {
+  const fromParameters = new Set<string>();
+  const elsewhere = new Set<string>();
+  const walk = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) {
+      for (const [index, item] of node.entries()) walk(item, `${pointer}/${index}`);
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      const name = key === "$ref" && typeof value === "string" ? SCHEMA_REF.exec(value)?.[1] : undefined;
+      if (name !== undefined) (PARAMETER_LOCATION.test(`${pointer}/`) ? fromParameters : elsewhere).add(name);
+      else walk(value, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    }
+  };
+  walk(document, "#");
+  return new Set([...fromParameters].filter((name) => !elsewhere.has(name)));
+}
 
 function acceptDatesForDateTimeParameters(
   schema: { type?: unknown; format?: unknown },
   options: TransformNodeOptions,
+  parameterOnly: ReadonlySet<string>,
 ): ts.TypeNode | undefined {
   if (schema.type !== "string" || schema.format !== "date-time") return undefined;
-  if (!PARAMETER_LOCATION.test(options.path ?? "")) return undefined;
+  const path = options.path ?? "";
+  const component = /^#\/components\/schemas\/([^/]+)/.exec(path)?.[1];
+  const inParameter =
+    PARAMETER_LOCATION.test(path) || (component !== undefined && parameterOnly.has(component));
+  if (!inParameter) return undefined;
   return ts.factory.createUnionTypeNode([
     ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
     ts.factory.createTypeReferenceNode("Date"),

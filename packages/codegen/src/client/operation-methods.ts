@@ -9,11 +9,11 @@ import {
 
 const AUTHENTICATION: Record<AuthClass, string> = {
   none: "Authentication class `none`: sent without credentials.",
-  market_data: "Authentication class `market_data`: sends the API key (`X-MBX-APIKEY`).",
-  trade:
-    "Authentication class `trade`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).",
+  market_data:
+    "Authentication class `market_data`: sends the API key (`X-MBX-APIKEY`) when the client has one; it is not required.",
+  trade: "Authentication class `trade`: sends the API key and signs the request (`timestamp`, `signature`).",
   user_data:
-    "Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).",
+    "Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `signature`).",
 };
 
 /**

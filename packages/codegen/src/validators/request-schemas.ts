@@ -4,7 +4,12 @@ import { resolveRef } from "../spec/operation-model.js";
 import { describeValue, pointerOf, SpecError } from "../spec/spec-error.js";
 import { type HintTable, schemaPathOf } from "./message-hints.js";
 
-export type ParameterCoding = "string" | "integer" | "number" | "boolean" | "json";
+/**
+ * How a parameter's text is decoded. `integer-or-string`: a union of an integer and a string
+ * (`oneOf`/`anyOf`, such as the spec's date_time: epoch milliseconds or RFC 3339 text); integer
+ * text becomes a number, any other text stays a string.
+ */
+export type ParameterCoding = "string" | "integer" | "number" | "boolean" | "json" | "integer-or-string";
 
 /** How one parameter travels as text, for decoding query strings and form bodies. */
 export interface ParameterInfo {
@@ -14,10 +19,12 @@ export interface ParameterInfo {
   expect: string;
 }
 
-/** Names of the signing envelope's parameters (x-signing on a security scheme). */
+/**
+ * Names of the signing envelope's parameters (x-signing on a security scheme). `recvWindow` is not
+ * one of them: an operation that accepts it declares it as its own parameter.
+ */
 export interface SigningEnvelope {
   timestamp: string;
-  recvWindow: string;
   signature: string;
 }
 
@@ -42,8 +49,8 @@ interface OrderTypeRule {
 /**
  * The JSON Schema of one operation's parameters, as a plain object of decoded values
  * (`{ symbol: "BTCUSDT", limit: 5 }`): each parameter a property, the required ones required,
- * nothing else allowed except the signing envelope of signed operations (`timestamp`,
- * `recvWindow`, `signature`, optional here: a client validates before it signs). The operation's
+ * nothing else allowed except the signing envelope of signed operations (`timestamp` and
+ * `signature`, optional here: a client validates before it signs). The operation's
  * `x-order-type-rules` and `x-parameter-conditions` become `if`/`then` rules whose errors name
  * the rule; each `x-mutually-exclusive` pair becomes a `not` of both names required. `base` is the schema path the schema will have in the compiled document.
  */
@@ -63,7 +70,10 @@ export function buildRequestSchema(model: SpecModel, operation: OperationModel, 
       `${pointer ?? `${operation.pointer}/parameters`}${json ? "/content/application~1json/schema" : "/schema"}`;
     const example = declared?.example ?? declared?.content?.["application/json"]?.example;
     const resolved = resolveSchema(spec, parameter.schema, operation.pointer);
-    const coding: ParameterCoding = parameter.encoding === "json" ? "json" : codingOf(resolved);
+    const coding: ParameterCoding =
+      parameter.encoding === "json"
+        ? "json"
+        : codingOf(resolved, (branch) => resolveSchema(spec, branch, operation.pointer));
     parameters.push({
       name: parameter.name,
       in: parameter.in,
@@ -75,7 +85,6 @@ export function buildRequestSchema(model: SpecModel, operation: OperationModel, 
   if (signing) {
     const envelope: Record<string, JsonSchema> = {
       [signing.names.timestamp]: { type: "integer", minimum: 0 },
-      [signing.names.recvWindow]: { type: "integer", minimum: 1, maximum: signing.maxRecvWindow },
       [signing.names.signature]: signing.signatureSchema,
     };
     for (const [name, schema] of Object.entries(envelope)) {
@@ -141,7 +150,19 @@ function resolveSchema(
   return resolveRef(spec, schema, pointer);
 }
 
-function codingOf(schema: Record<string, unknown>): ParameterCoding {
+function codingOf(
+  schema: Record<string, unknown>,
+  resolveBranch: (branch: JsonSchema) => Record<string, unknown> = (branch) =>
+    branch as Record<string, unknown>,
+): ParameterCoding {
+  const branches = schema.type === undefined ? (schema.oneOf ?? schema.anyOf) : undefined;
+  if (Array.isArray(branches)) {
+    const codings = new Set(
+      branches.map((branch: JsonSchema) => codingOf(resolveBranch(branch), resolveBranch)),
+    );
+    if (codings.size === 2 && codings.has("integer") && codings.has("string")) return "integer-or-string";
+    return codings.size === 1 ? ([...codings][0] as ParameterCoding) : "string";
+  }
   const types = Array.isArray(schema.type) ? schema.type.filter((t) => t !== "null") : [schema.type];
   const type = types[0];
   return type === "integer" || type === "number" || type === "boolean" ? type : "string";
@@ -159,6 +180,8 @@ function expectOfText(coding: ParameterCoding, example: unknown, schema: object)
       return "true or false";
     case "json":
       return example === undefined ? "JSON text" : `JSON such as ${JSON.stringify(example)}`;
+    case "integer-or-string":
+      return "an integer or text";
     default:
       return "text";
   }
@@ -166,13 +189,12 @@ function expectOfText(coding: ParameterCoding, example: unknown, schema: object)
 
 interface Signing {
   names: SigningEnvelope;
-  maxRecvWindow: number;
   signatureSchema: JsonSchema;
 }
 
 /**
  * The signing envelope of an operation whose security requirements use a scheme with
- * `x-signing`: its parameter names, the recvWindow maximum, and the shape of the signature
+ * `x-signing`: its parameter names and the shape of the signature
  * (64 hex digits for HMAC-SHA256, any non-empty text otherwise).
  */
 function signingEnvelope(model: SpecModel, operation: OperationModel): Signing | undefined {
@@ -185,13 +207,10 @@ function signingEnvelope(model: SpecModel, operation: OperationModel): Signing |
       const where = pointerOf("components", "securitySchemes", name, "x-signing");
       const names = {
         timestamp: stringAt(model, signing.timestamp?.parameter, `${where}/timestamp/parameter`),
-        recvWindow: stringAt(model, signing.recvWindow?.parameter, `${where}/recvWindow/parameter`),
         signature: stringAt(model, signing.parameter, `${where}/parameter`),
       };
-      const maximum = signing.recvWindow?.maximum;
       return {
         names,
-        maxRecvWindow: typeof maximum === "number" ? maximum : 60000,
         signatureSchema:
           signing.algorithm === "HMAC-SHA256"
             ? { type: "string", pattern: "^[0-9a-fA-F]{64}$" }

@@ -1,27 +1,33 @@
 /**
- * auth_enforcement: a market_data operation without (or with an unknown) API key, and a signed
- * operation without key, without or with a wrong signature, with a stale, future or missing
- * timestamp, must be refused with 4xx and the error schema. x-signing's error codes are required
- * where the spec names them (-1022 bad signature, -1021 timestamp outside the window).
+ * auth_enforcement. An operation whose `security` requires the API key without a signature must
+ * refuse a request without (or with an unknown) key; one whose `security` accepts the key without
+ * requiring it (market_data: `[{}, {apiKey: []}]`) must serve a request without key, and one with
+ * an unknown key, as it serves a proper one. A signed operation without key, without or with a
+ * wrong signature, with a stale, future or missing timestamp, must be refused with 4xx and the
+ * error schema. x-signing's error codes are required where the spec names them (-1022 bad
+ * signature, -1021 timestamp outside the window).
  */
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
 import type { Exchange } from "../session.js";
-import { isSigned, type OperationModel } from "../spec/model.js";
-import { describeAnswer, enabled, expectRefusal, ok, type RunContext } from "./context.js";
+import { isSigned, type OperationModel, requiresApiKey } from "../spec/model.js";
+import { describeAnswer, enabled, expectRefusal, expectServed, ok, type RunContext } from "./context.js";
 
 interface AuthCase {
   label: string;
   auth: AuthVariant;
   code?: number | undefined;
   needsCredentials: boolean;
+  /** The request must be served (the key is accepted, not required), not refused. */
+  served?: boolean;
 }
 
 function authCases(ctx: RunContext, operation: OperationModel): AuthCase[] {
   const signing = ctx.session.model.signing;
-  if (operation.authClass === "market_data") {
+  if (!isSigned(operation) && operation.authClass !== "none" && operation.apiKey !== "none") {
+    const served = operation.apiKey === "optional";
     return [
-      { label: "without API key", auth: { key: "none" }, needsCredentials: false },
-      { label: "with an unknown API key", auth: { key: "wrong" }, needsCredentials: false },
+      { label: "without API key", auth: { key: "none" }, needsCredentials: false, served },
+      { label: "with an unknown API key", auth: { key: "wrong" }, needsCredentials: false, served },
     ];
   }
   if (!isSigned(operation)) return [];
@@ -79,8 +85,10 @@ export async function authProbes(
     );
     return;
   }
-  // market_data needs the key for its control request, signed classes the secret too.
-  const canControl = isSigned(operation) ? session.canSign : session.credentials !== undefined;
+  // A required key needs the credentials for the control request, signed classes the secret too.
+  const canControl = isSigned(operation)
+    ? session.canSign
+    : !requiresApiKey(operation) || session.credentials !== undefined;
   if (options.control === "before" && canControl) {
     const control = await session.call(
       {
@@ -118,6 +126,11 @@ export async function authProbes(
       },
       `auth: ${c.label}`,
     );
+    if (c.served) {
+      expectServed(ctx, "auth_enforcement", exchange, `a request ${c.label} (the API key is not required)`);
+      options.onAnswer?.(exchange);
+      continue;
+    }
     const accepted = expectRefusal(ctx, "auth_enforcement", exchange, {
       what: `a request ${c.label}`,
       code: c.code,

@@ -6,7 +6,7 @@ import type { OrderLedger } from "../orders.js";
 import type { CheckName } from "../results.js";
 import type { Exchange, Session } from "../session.js";
 import type { OperationModel } from "../spec/model.js";
-import type { ValueContext } from "../values.js";
+import type { TextCase, ValueContext } from "../values.js";
 
 export type ProgressEvent =
   | { type: "stage"; message: string }
@@ -30,6 +30,11 @@ export interface RunContext {
   /** A LIMIT BUY far below the market, or why none could be planned. */
   farBuy: FarBuy | { reason: string };
   values: ValueContext;
+  /**
+   * Values of declared parameters the target accepts on purpose beyond the spec, with why (the
+   * embedded reference server's live-API widenings); their negative cases are noted, not sent.
+   */
+  tolerates?: (operationId: string, parameter: string, text: string) => string | undefined;
   progress(event: ProgressEvent): void;
 }
 
@@ -190,6 +195,36 @@ export function expectRefusal(
   }
   session.pass(check, exchange);
   return false;
+}
+
+/** Whether the target accepts a negative case on purpose (see RunContext.tolerates); notes it if so. */
+export function tolerated(ctx: RunContext, operation: OperationModel, c: TextCase): boolean {
+  if (c.parameter === undefined || c.text === undefined || !ctx.tolerates) return false;
+  const reason = ctx.tolerates(operation.id, c.parameter, c.text);
+  if (reason === undefined) return false;
+  ctx.session.recorder.note("negative_data_rejection", operation.id, `${c.label}: not sent; ${reason}`);
+  return true;
+}
+
+/** Judges an answer that must be a success (2xx), such as a request whose optional key is absent. */
+export function expectServed(ctx: RunContext, check: CheckName, exchange: Exchange, what: string): void {
+  const { session } = ctx;
+  const response = exchange.response;
+  if (!response) {
+    session.recorder.skip(check, exchange.op.id, `no answer to ${what}`);
+    return;
+  }
+  if (isRateLimited(exchange)) {
+    session.recorder.skip(check, exchange.op.id, `rate limited (status ${response.status}) during ${what}`);
+    return;
+  }
+  if (ok(exchange)) session.pass(check, exchange);
+  else
+    session.fail(
+      check,
+      exchange,
+      `${what} was refused (${describeAnswer(exchange)}); expected it to be served`,
+    );
 }
 
 /** Number of items of a list answer: the array's length, or each top-level array of an object. */

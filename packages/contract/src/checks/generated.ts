@@ -7,7 +7,7 @@
 import { encodeParams } from "../http/request.js";
 import { RESPONSE_CHECKS } from "../results.js";
 import { BudgetExhausted, PassStopped } from "../session.js";
-import { isSigned, isTrading, type OperationModel } from "../spec/model.js";
+import { isSigned, isTrading, type OperationModel, requiresApiKey } from "../spec/model.js";
 import { generatedCases } from "../values.js";
 import { enabled, markPass, type RunContext, reportPass } from "./context.js";
 
@@ -15,7 +15,7 @@ const WEIGHT_SHARE = 0.6;
 
 export function generatable(ctx: RunContext, operation: OperationModel): boolean {
   if (isTrading(operation) || operation.method !== "GET") return false;
-  if (operation.authClass !== "none" && !ctx.session.credentials) return false;
+  if (requiresApiKey(operation) && !ctx.session.credentials) return false;
   return !isSigned(operation) || ctx.session.canSign;
 }
 

@@ -25,6 +25,7 @@ import {
   ok,
   op,
   type RunContext,
+  tolerated,
 } from "./context.js";
 
 export const LIFECYCLE_OPERATIONS = [
@@ -413,6 +414,7 @@ export class TradingSection {
       const baseId = "mct-negative-base";
       const base = encodeParams(newOrder, this.orderValues(baseId));
       for (const c of negativeCases(newOrder, base)) {
+        if (tolerated(this.ctx, newOrder, c)) continue;
         const params = c.params.map(([n, v]): [string, string] => {
           if (n !== "newClientOrderId" || v !== baseId) return [n, v];
           const fresh = this.ctx.ledger.nextClientOrderId();
@@ -458,6 +460,7 @@ export class TradingSection {
       const spareId = spare.orderId;
       const base = encodeParams(cancelOrder, { symbol: this.symbol, orderId: spareId });
       for (const c of negativeCases(cancelOrder, base)) {
+        if (tolerated(this.ctx, cancelOrder, c)) continue;
         const exchange = await this.session.call({ op: cancelOrder, params: c.params }, c.label);
         const accepted = expectRefusal(this.ctx, "negative_data_rejection", exchange, {
           what: c.label.replace(/^negative: /, ""),
@@ -525,6 +528,7 @@ export class TradingSection {
       const elsewhere = await this.foreignOrders(false);
       const base = encodeParams(cancelAll, { symbol: this.symbol });
       for (const c of negativeCases(cancelAll, base)) {
+        if (tolerated(this.ctx, cancelAll, c)) continue;
         const dropsSymbol = !c.params.some(([n]) => n === "symbol");
         if (dropsSymbol && elsewhere !== 0) {
           recorder.note(

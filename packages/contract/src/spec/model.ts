@@ -28,6 +28,8 @@ export interface SchemaNode {
   default?: unknown;
   example?: unknown;
   items?: SchemaNode;
+  /** The alternatives of a `oneOf`/`anyOf` union (such as date_time: RFC 3339 text or epoch ms). */
+  oneOf?: SchemaNode[];
   description?: string;
 }
 
@@ -69,6 +71,12 @@ export interface OperationModel {
   path: string;
   summary: string;
   authClass: AuthClass;
+  /**
+   * The API key, from the operation's `security`: "required" when every requirement names a key
+   * scheme, "optional" when an empty requirement (`{}`) is one of them (market_data: accepted,
+   * not required), "none" when there is no requirement.
+   */
+  apiKey: "required" | "optional" | "none";
   weight: number;
   parameters: ParameterModel[];
   responses: ResponseModel[];
@@ -143,6 +151,9 @@ function schemaOf(doc: Json, node: unknown): SchemaNode {
     delete out.allOf;
   }
   if (out.items !== undefined) out.items = schemaOf(doc, out.items);
+  const union = out.oneOf ?? out.anyOf;
+  delete out.anyOf;
+  if (Array.isArray(union)) out.oneOf = union.map((branch) => schemaOf(doc, branch));
   return out as SchemaNode;
 }
 
@@ -231,6 +242,7 @@ function operationOf(doc: Json, path: string, method: string, raw: Json, shared:
     path,
     summary: typeof raw.summary === "string" ? raw.summary : id,
     authClass,
+    apiKey: apiKeyOf(raw.security ?? doc.security, authClass),
     weight: typeof raw["x-weight"] === "number" ? raw["x-weight"] : 1,
     parameters,
     responses: responsesOf(doc, raw.responses),
@@ -239,6 +251,15 @@ function operationOf(doc: Json, path: string, method: string, raw: Json, shared:
     ...(isObject(rules) ? { orderTypeRules: rules as Record<string, OrderTypeRule> } : {}),
     exclusive: exclusivePairs(parameters),
   };
+}
+
+function apiKeyOf(security: unknown, authClass: AuthClass): OperationModel["apiKey"] {
+  if (!Array.isArray(security)) return authClass === "none" ? "none" : "required";
+  if (security.length === 0) return "none";
+  const anonymous = security.some(
+    (requirement) => isObject(requirement) && Object.keys(requirement).length === 0,
+  );
+  return anonymous ? "optional" : "required";
 }
 
 function signingOf(doc: Json): SigningModel {
@@ -318,8 +339,14 @@ export function isSigned(op: OperationModel): boolean {
   return op.authClass === "trade" || op.authClass === "user_data";
 }
 
+/** Whether requests carry the API key: where it is required, or accepted and not required. */
 export function needsApiKey(op: OperationModel): boolean {
-  return op.authClass !== "none";
+  return op.apiKey !== "none" && op.authClass !== "none";
+}
+
+/** Whether the operation cannot be called without an API key. */
+export function requiresApiKey(op: OperationModel): boolean {
+  return op.apiKey === "required" && op.authClass !== "none";
 }
 
 /** Operations that change account state (create or cancel orders). */

@@ -185,14 +185,19 @@ export function faults(demo: { apiKey: string; apiSecret: string }): Fault[] {
       request: (req) => (signed(req) ? resign(req, secret) : req),
     },
     {
-      name: "market-data-without-key",
-      description: "the market_data trade lists are served without an API key",
+      name: "market-data-key-required",
+      description:
+        "the market_data trade lists refuse a request without an API key (the key is not required)",
       caughtBy: ["auth_enforcement"],
-      request: (req) =>
+      response: (req, res) =>
         (req.path === "/api/v3/trades" || req.path === "/api/v3/historicalTrades") &&
         !req.headers["x-mbx-apikey"]
-          ? { ...req, headers: { ...req.headers, "x-mbx-apikey": demo.apiKey } }
-          : req,
+          ? {
+              status: 401,
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ code: -2014, msg: "API-key format invalid." }),
+            }
+          : res,
     },
     {
       name: "query-new-after-cancel",

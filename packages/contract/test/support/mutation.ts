@@ -24,6 +24,7 @@ export async function runAgainstFault(
       apiKey: server.credentials.apiKey,
       apiSecret: server.credentials.apiSecret,
       allowTrading: true,
+      referenceExtras: true,
       seed: options.seed ?? 7,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });

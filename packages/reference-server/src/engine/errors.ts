@@ -1,6 +1,6 @@
 /**
  * Business errors of the exchange. The HTTP layer answers `{ code, msg }` with `httpStatus`.
- * Codes and texts follow the Binance spot error list.
+ * Codes and texts are the live API's (errors.md), `%s` filled in.
  */
 export class ExchangeError extends Error {
   readonly code: number;
@@ -67,8 +67,8 @@ export const notRequired = (param: string): ExchangeError =>
 export const timeInForceNotRequired = (): ExchangeError =>
   new ExchangeError(-1114, "TimeInForce parameter sent when not required.");
 
-export const badPrecision = (): ExchangeError =>
-  new ExchangeError(-1111, "Precision is over the maximum defined for this asset.");
+export const badPrecision = (param: string): ExchangeError =>
+  new ExchangeError(-1111, `Parameter '${param}' has too much precision.`);
 
 export const invalidEnum = (param: "side" | "type" | "timeInForce"): ExchangeError => {
   const byParam = {

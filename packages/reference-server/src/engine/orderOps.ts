@@ -125,7 +125,7 @@ export function cancelOrder(
 function checkCancelRestrictions(order: Order, restrictions: CancelRestrictions | undefined): void {
   if (restrictions === undefined) return;
   if (!CANCEL_RESTRICTIONS.includes(restrictions)) {
-    throw new ExchangeError(-1145, "Invalid value for cancelRestrictions.");
+    throw new ExchangeError(-1145, "cancelRestrictions has to be either ONLY_NEW or ONLY_PARTIALLY_FILLED.");
   }
   const required = restrictions === "ONLY_NEW" ? "NEW" : "PARTIALLY_FILLED";
   if (order.status !== required) throw cancelRejected(REJECT.cancelRestricted);

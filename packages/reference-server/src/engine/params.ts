@@ -155,12 +155,15 @@ function clientOrderIdParam(value: string | undefined): string | undefined {
 }
 
 function checkPrecision(request: OrderRequest, config: SymbolConfig): void {
-  const quantities = [request.quantity, request.icebergQty];
-  const prices = [request.price, request.stopPrice, request.quoteOrderQty];
-  const tooPrecise = (values: (Decimal | undefined)[], decimals: number) =>
-    values.some((v) => v !== undefined && !dec.fitsDecimals(v, decimals));
-  if (tooPrecise(quantities, config.baseAssetPrecision) || tooPrecise(prices, config.quotePrecision)) {
-    throw badPrecision();
+  const checks: [name: string, value: Decimal | undefined, decimals: number][] = [
+    ["quantity", request.quantity, config.baseAssetPrecision],
+    ["quoteOrderQty", request.quoteOrderQty, config.quotePrecision],
+    ["icebergQty", request.icebergQty, config.baseAssetPrecision],
+    ["price", request.price, config.quotePrecision],
+    ["stopPrice", request.stopPrice, config.quotePrecision],
+  ];
+  for (const [name, value, decimals] of checks) {
+    if (value !== undefined && !dec.fitsDecimals(value, decimals)) throw badPrecision(name);
   }
 }
 

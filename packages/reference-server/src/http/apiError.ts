@@ -1,7 +1,7 @@
 /**
  * Errors of the HTTP layer, answered as `{ code, msg }` with an HTTP status, like the engine's
  * ExchangeError (whose factories, such as mandatoryMissing or illegalChars, the HTTP layer reuses).
- * Codes and messages follow the Binance spot error list.
+ * Codes and messages are the live API's (errors.md), `%s` filled in.
  */
 import type { ExchangeError } from "../engine/errors.js";
 
@@ -30,8 +30,8 @@ export const UNKNOWN_ERROR_MSG = "An unknown error occurred while processing the
 export const illegalParamValue = (name: string, expected: string): ApiError =>
   new ApiError(-1100, `Illegal characters found in parameter '${name}'; ${expected}.`);
 
-export const duplicateParam = (name: string): ApiError =>
-  new ApiError(-1101, `Duplicate values for parameter '${name}'.`);
+export const duplicateParam = (): ApiError =>
+  new ApiError(-1101, "Duplicate values for a parameter detected.");
 
 export const tooManyParams = (): ApiError =>
   new ApiError(-1101, "Too many parameters sent for this endpoint.");
@@ -50,8 +50,15 @@ export const timestampAhead = (): ApiError =>
 export const timestampOutsideWindow = (): ApiError =>
   new ApiError(-1021, "Timestamp for this request is outside of the recvWindow.");
 
-export const recvWindowTooLarge = (maximum: number): ApiError =>
-  new ApiError(-1131, `recvWindow must be less than ${maximum}.`);
+export const recvWindowTooLarge = (name: string, maximum: number): ApiError =>
+  new ApiError(-1102, `'${name}' contains unexpected value. Cannot be greater than ${maximum}.`);
+
+/** A parameter the server does not read: the live API's answer, which counts them. */
+export const unreadParams = (read: number, sent: number): ApiError =>
+  new ApiError(
+    -1104,
+    `Not all sent parameters were read; read '${read}' parameter(s) but was sent '${sent}'.`,
+  );
 
 /** The state database cannot be written: the change was not made (nothing was kept). */
 export const storageUnavailable = (reason: string): ApiError =>

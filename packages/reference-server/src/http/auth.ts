@@ -1,13 +1,17 @@
 /**
- * Authentication per `x-auth-class`: nothing for `none`; a known API key for `market_data`; a
- * known key plus an HMAC-SHA256 signature over the received bytes and a timestamp inside the
- * receive window for `trade` and `user_data` (`x-signing`).
+ * Authentication per `x-auth-class`: nothing for `none` and `market_data` (whose API key is
+ * accepted but not required, and, as on the live API, does not change the answer); a known key
+ * plus an HMAC-SHA256 signature over the received bytes and a timestamp inside the receive window
+ * for `trade` and `user_data` (`x-signing`). As on the live API, `timestamp` may be sent in
+ * milliseconds or microseconds, and `recvWindow` is read on every signed operation with up to
+ * three decimals (microsecond precision).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { illegalChars, mandatoryMissing } from "../engine/errors.js";
+import { badPrecision, illegalChars, mandatoryMissing } from "../engine/errors.js";
 import {
   apiKeyFormatInvalid,
   apiKeyRejected,
+  illegalParamValue,
   invalidSignature,
   recvWindowTooLarge,
   timestampAhead,
@@ -15,6 +19,7 @@ import {
 } from "./apiError.js";
 import type { OperationSpec, SigningRule } from "./operations.js";
 import type { RequestParams } from "./params.js";
+import { MICROSECONDS_FROM } from "./timeUnit.js";
 
 /** One API key: its secret and the account it acts for. */
 export interface Credential {
@@ -27,6 +32,11 @@ export const API_KEY_PATTERN = "^[A-Za-z0-9_-]{1,128}$";
 const API_KEY = new RegExp(API_KEY_PATTERN);
 const INTEGER_PATTERN = "^[0-9]{1,20}$";
 const INTEGER = new RegExp(INTEGER_PATTERN);
+/** recvWindow is a DECIMAL on the live API (the -1100 answers quote this pattern). */
+const DECIMAL_PATTERN = "^([0-9]{1,20})(\\.[0-9]{1,20})?$";
+const DECIMAL = new RegExp(DECIMAL_PATTERN);
+/** Up to three decimals: microseconds. */
+const RECV_WINDOW_DECIMALS = 3;
 const HEX_SIGNATURE = /^[0-9a-fA-F]{64}$/;
 /** How far ahead of the server clock a timestamp may be (x-signing acceptance). */
 const MAX_AHEAD_MS = 1000;
@@ -56,9 +66,9 @@ export interface AuthInput {
 /** The account id the request acts for (undefined for `none`); throws the API's error otherwise. */
 export function authenticate(keys: KeyRing, signing: SigningRule, input: AuthInput): string | undefined {
   const { operation } = input;
-  if (operation.authClass === "none") return undefined;
+  if (!operation.signed) return undefined;
   const credential = knownKey(keys, input.apiKeyHeader);
-  if (operation.signed) checkSignedRequest(signing, credential, input);
+  checkSignedRequest(signing, credential, input);
   return credential.accountId;
 }
 
@@ -75,17 +85,25 @@ function checkSignedRequest(signing: SigningRule, credential: Credential, input:
   if (signature === undefined) throw mandatoryMissing(signing.signatureParam);
   const timestamp = integerParam(values.get(signing.timestampParam), signing.timestampParam);
   if (timestamp === undefined) throw mandatoryMissing(signing.timestampParam);
-  const recvWindow = receiveWindow(signing, values.get(signing.recvWindowParam));
+  const recvWindowMs = receiveWindow(signing, values.get(signing.recvWindowParam));
   if (!signatureMatches(credential.apiSecret, signedPayload, signature)) throw invalidSignature();
-  if (timestamp >= input.now + MAX_AHEAD_MS) throw timestampAhead();
-  if (input.now - timestamp > recvWindow) throw timestampOutsideWindow();
+  // Compared in microseconds: a timestamp may be sent in either unit, recvWindow has decimals.
+  const timestampUs = timestamp >= MICROSECONDS_FROM ? timestamp : timestamp * 1000;
+  const nowUs = input.now * 1000;
+  if (timestampUs >= nowUs + MAX_AHEAD_MS * 1000) throw timestampAhead();
+  if (nowUs - timestampUs > Math.round(recvWindowMs * 1000)) throw timestampOutsideWindow();
 }
 
+/** The receive window in milliseconds (up to three decimals); the default when not sent. */
 function receiveWindow(signing: SigningRule, text: string | undefined): number {
-  const value = integerParam(text, signing.recvWindowParam);
-  if (value === undefined) return signing.defaultRecvWindow;
-  if (value < 1) throw illegalChars(signing.recvWindowParam, `1..${signing.maxRecvWindow}`);
-  if (value > signing.maxRecvWindow) throw recvWindowTooLarge(signing.maxRecvWindow);
+  const name = signing.recvWindowParam;
+  if (text === undefined) return signing.defaultRecvWindow;
+  if (!DECIMAL.test(text)) throw illegalChars(name, DECIMAL_PATTERN);
+  const decimals = text.split(".")[1]?.length ?? 0;
+  if (decimals > RECV_WINDOW_DECIMALS) throw badPrecision(name);
+  const value = Number(text);
+  if (value > signing.maxRecvWindow) throw recvWindowTooLarge(name, signing.maxRecvWindow);
+  if (value <= 0) throw illegalParamValue(name, "must be greater than 0");
   return value;
 }
 

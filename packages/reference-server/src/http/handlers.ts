@@ -7,7 +7,9 @@ import { badCombination, invalidSymbol } from "../engine/errors.js";
 import type { Exchange, NewOrderRespType } from "../engine/index.js";
 import { shapeNewOrderResponse } from "../engine/index.js";
 import { ApiError, illegalParamValue } from "./apiError.js";
+import type { LiveExtras } from "./liveExtras.js";
 import type { RateLimiter } from "./rateLimits.js";
+import { epochMillis } from "./timeUnit.js";
 import type { CheckedParams } from "./validation.js";
 
 /** A body that is already JSON text. */
@@ -18,8 +20,10 @@ export class JsonText {
 export interface HandlerContext {
   /** Decoded, validated parameters (numbers decoded, `symbols` parsed). */
   readonly params: CheckedParams;
-  /** The parameters as text, as received (decimals stay exact here). */
+  /** The declared parameters as text, as received (decimals stay exact here). */
   readonly text: ReadonlyMap<string, string>;
+  /** The live-API extras the request used (ticker `symbols` and `type`, ...). */
+  readonly extras: LiveExtras;
   /** The authenticated account; "" for operations without an API key. */
   readonly accountId: string;
   readonly now: number;
@@ -53,8 +57,14 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
   const depthCache = new BodyCache(256);
   const infoCache = new BodyCache(64);
 
+  /** One symbol's ticker, or a list: the `symbols` asked for (live extra, -1121 if unknown), or all. */
   const eachSymbol = <T>(ctx: HandlerContext, one: (symbol: string) => T): T | T[] => {
     const symbol = ctx.text.get("symbol");
+    const listed = ctx.extras.symbols;
+    if (listed !== undefined) {
+      for (const name of listed) if (!exchange.hasSymbol(name)) throw invalidSymbol();
+      return listed.map(one);
+    }
     return symbol === undefined ? exchange.symbols().map(one) : one(symbol);
   };
 
@@ -79,15 +89,16 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
     aggTrades: (ctx) =>
       exchange.aggTrades(requiredText(ctx, "symbol"), {
         fromId: integer(ctx, "fromId"),
-        startTime: dateTime(ctx, "startTime"),
-        endTime: dateTime(ctx, "endTime"),
+        startTime: dateTime(ctx, "startTime", "start"),
+        endTime: dateTime(ctx, "endTime", "end"),
         // The spec declares the default 1000 for aggTrades.
         limit: integer(ctx, "limit") ?? 1000,
       }),
     current_average_price: (ctx) => exchange.avgPrice(requiredText(ctx, "symbol")),
     order_book_ticker: (ctx) => eachSymbol(ctx, (symbol) => exchange.bookTicker(symbol)),
     symbol_price_ticker: (ctx) => eachSymbol(ctx, (symbol) => exchange.tickerPrice(symbol)),
-    ticker_price_change_statistics24hr: (ctx) => eachSymbol(ctx, (symbol) => exchange.ticker24hr(symbol)),
+    ticker_price_change_statistics24hr: (ctx) =>
+      eachSymbol(ctx, (symbol) => exchange.ticker24hr(symbol, ctx.extras.tickerType ?? "FULL")),
     new_order: (ctx) => newOrder(exchange, ctx),
     cancel_order: (ctx) =>
       exchange.cancelOrder(ctx.accountId, {
@@ -95,6 +106,7 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
         orderId: integer(ctx, "orderId"),
         origClientOrderId: ctx.text.get("origClientOrderId"),
         newClientOrderId: ctx.text.get("newClientOrderId"),
+        cancelRestrictions: ctx.extras.cancelRestrictions,
       }),
     query_order: (ctx) =>
       exchange.queryOrder(ctx.accountId, {
@@ -108,8 +120,8 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
       exchange.allOrders(ctx.accountId, {
         symbol: requiredText(ctx, "symbol"),
         orderId: integer(ctx, "orderId"),
-        startTime: integer(ctx, "startTime"),
-        endTime: integer(ctx, "endTime"),
+        startTime: millis(integer(ctx, "startTime"), "start"),
+        endTime: millis(integer(ctx, "endTime"), "end"),
         limit: integer(ctx, "limit"),
       }),
   };
@@ -131,6 +143,9 @@ function newOrder(exchange: Exchange, ctx: HandlerContext): unknown {
     // The engine checks that it is a whole number of basis points (-1100 otherwise).
     trailingDelta: trailingDelta === undefined ? undefined : Number(trailingDelta),
     icebergQty: text("icebergQty"),
+    strategyId: ctx.extras.strategyId,
+    strategyType: ctx.extras.strategyType,
+    selfTradePreventionMode: ctx.extras.selfTradePreventionMode,
   });
   // The spec declares FULL as the default response type of every order type.
   const respType = (text("newOrderRespType") ?? "FULL") as NewOrderRespType;
@@ -166,11 +181,20 @@ function integer(ctx: HandlerContext, name: string): number | undefined {
   return typeof value === "number" ? value : undefined;
 }
 
-/** RFC 3339 date-time → epoch milliseconds. */
-function dateTime(ctx: HandlerContext, name: string): number | undefined {
-  const value = ctx.text.get(name);
+/**
+ * A date_time → epoch milliseconds: the spec's two encodings, epoch milliseconds (an integer) or
+ * RFC 3339 text; epoch microseconds too, as the live API takes them.
+ */
+function dateTime(ctx: HandlerContext, name: string, bound: "start" | "end"): number | undefined {
+  const value = ctx.params[name];
   if (value === undefined) return undefined;
-  const time = Date.parse(value.toUpperCase().replace(" ", "T"));
-  if (Number.isNaN(time)) throw illegalParamValue(name, "must be an RFC 3339 date-time");
+  if (typeof value === "number") return epochMillis(value, bound);
+  const time = Date.parse(String(value).toUpperCase().replace(" ", "T"));
+  if (Number.isNaN(time))
+    throw illegalParamValue(name, "must be an RFC 3339 date-time or epoch milliseconds");
   return time;
+}
+
+function millis(value: number | undefined, bound: "start" | "end"): number | undefined {
+  return value === undefined ? undefined : epochMillis(value, bound);
 }

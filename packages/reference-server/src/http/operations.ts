@@ -19,6 +19,8 @@ export interface OperationSpec {
   readonly parameters: ReadonlySet<string>;
   /** The `pattern` of each declared string parameter, quoted in -1100 answers. */
   readonly patterns: ReadonlyMap<string, string>;
+  /** Declared parameters of type number: decimals, written as plain decimal text. */
+  readonly decimals: ReadonlySet<string>;
   readonly signed: boolean;
 }
 
@@ -69,6 +71,7 @@ function operationOf(document: Json, path: string, method: string, operation: Js
     acceptsFormBody: operation["x-parameter-placement"] === "query-or-form-body",
     parameters: new Set(parameters.map((p) => String(p.name))),
     patterns: new Map(parameters.flatMap((p) => patternOf(document, p))),
+    decimals: new Set(parameters.filter((p) => isNumber(document, p)).map((p) => String(p.name))),
     signed: authClass === "trade" || authClass === "user_data",
   };
 }
@@ -82,6 +85,11 @@ function patternOf(document: Json, parameter: Json): [string, string][] {
   if (parameter.schema === undefined) return [];
   const pattern = resolve(document, asObject(parameter.schema, String(parameter.name))).pattern;
   return typeof pattern === "string" ? [[String(parameter.name), pattern]] : [];
+}
+
+function isNumber(document: Json, parameter: Json): boolean {
+  if (parameter.schema === undefined) return false;
+  return resolve(document, asObject(parameter.schema, String(parameter.name))).type === "number";
 }
 
 function signingRule(document: Json): SigningRule {

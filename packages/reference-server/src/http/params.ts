@@ -14,25 +14,32 @@ export interface RequestParams {
   readonly values: ReadonlyMap<string, string>;
   /** Query string then form body as received, without the `signature` pair and with no separator. */
   readonly signedPayload: string;
+  /** How many parameters were sent, empty ones and `signature` included (the live API's -1104 counts them). */
+  readonly sentCount: number;
 }
 
 interface ParsedPart {
   values: Map<string, string>;
+  /** Names sent in this part, empty values included. */
+  names: Set<string>;
   /** The part's raw pairs except `signature`, joined by `&` as received. */
   unsigned: string;
 }
 
-const EMPTY_PART: ParsedPart = { values: new Map(), unsigned: "" };
+const EMPTY_PART: ParsedPart = { values: new Map(), names: new Set(), unsigned: "" };
 
 /** Parses the raw query string (without `?`) and the raw form body (empty when there is none). */
 export function readParams(query: string, body: string, maxParams: number): RequestParams {
   const fromQuery = query === "" ? EMPTY_PART : parsePart(query, maxParams);
-  if (body === "") return { values: fromQuery.values, signedPayload: fromQuery.unsigned };
+  if (body === "") {
+    return { values: fromQuery.values, signedPayload: fromQuery.unsigned, sentCount: fromQuery.names.size };
+  }
   const fromBody = parsePart(body, maxParams);
   const values = new Map(fromBody.values);
   for (const [name, value] of fromQuery.values) values.set(name, value);
   if (values.size > maxParams) throw tooManyParams();
-  return { values, signedPayload: fromQuery.unsigned + fromBody.unsigned };
+  const sentCount = new Set([...fromQuery.names, ...fromBody.names]).size;
+  return { values, signedPayload: fromQuery.unsigned + fromBody.unsigned, sentCount };
 }
 
 function parsePart(raw: string, maxParams: number): ParsedPart {
@@ -46,7 +53,7 @@ function parsePart(raw: string, maxParams: number): ParsedPart {
     const equals = pair.indexOf("=");
     const name = decodeComponent(equals < 0 ? pair : pair.slice(0, equals), undefined);
     const value = equals < 0 ? "" : decodeComponent(pair.slice(equals + 1), name);
-    if (seen.has(name)) throw duplicateParam(name);
+    if (seen.has(name)) throw duplicateParam();
     seen.add(name);
     if (name === SIGNATURE_PARAM) signatureAt = index;
     if (value !== "") values.set(name, value);
@@ -54,7 +61,7 @@ function parsePart(raw: string, maxParams: number): ParsedPart {
   if (values.size > maxParams) throw tooManyParams();
   // Everything but the signature pair, byte for byte (stray `&`s included).
   if (signatureAt >= 0) pairs.splice(signatureAt, 1);
-  return { values, unsigned: signatureAt >= 0 ? pairs.join("&") : raw };
+  return { values, names: seen, unsigned: signatureAt >= 0 ? pairs.join("&") : raw };
 }
 
 const NEEDS_DECODING = /[%+]/;

@@ -1,7 +1,8 @@
 /**
- * The request pipeline: route → read parameters → count weight (429) → authenticate →
- * validate (@marketapi/validators) → handle → answer. Every failure becomes `{ code, msg }`
- * with the API's status; an unexpected exception is a logged 500 (-1000), never a crash.
+ * The request pipeline: route → read parameters → count weight (429, 418) → time unit →
+ * authenticate → split off the live-API extras → validate (@marketapi/validators) → handle →
+ * answer. Every failure becomes `{ code, msg }` with the API's status; an unexpected exception is
+ * a logged 500 (-1000), never a crash.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { type Exchange, ExchangeError } from "../engine/index.js";
@@ -10,10 +11,12 @@ import { ApiError, storageUnavailable, UNKNOWN_ERROR_MSG } from "./apiError.js";
 import { authenticate, type KeyRing } from "./auth.js";
 import { checkContentType, hasBody, readBody } from "./body.js";
 import { createHandlers, type Handler, JsonText } from "./handlers.js";
+import { splitExtras } from "./liveExtras.js";
 import type { ApiDescription, OperationSpec } from "./operations.js";
 import { type RequestParams, readParams } from "./params.js";
-import { type RateLimiter, requestWeight } from "./rateLimits.js";
+import { type RateLimiter, requestWeight, weightHeaders } from "./rateLimits.js";
 import { Router } from "./router.js";
+import { inMicroseconds, TIME_UNIT_HEADER, type TimeUnit, timeUnitOf } from "./timeUnit.js";
 import { validateParams } from "./validation.js";
 
 export interface PipelineLimits {
@@ -46,7 +49,6 @@ export interface Storage {
 }
 
 const JSON_TYPE = "application/json;charset=UTF-8";
-const WEIGHT_HEADER = "X-MBX-USED-WEIGHT-1M";
 
 export function createPipeline(deps: PipelineDeps): RequestListener {
   const router = new Router(deps.api.operations);
@@ -99,9 +101,11 @@ function serveOperation(
   try {
     usedWeight = deps.rateLimiter.spendWeight(x.ip, requestWeight(x.operation, read.params), x.now);
     if (read.params === undefined) throw read.error;
+    const unit = timeUnitOf(x.req.headers[TIME_UNIT_HEADER]);
     const { body, headers } = execute(deps, handlers, x, read.params);
     const weight = usedWeight;
-    const respond = () => answer(x.res, 200, body, { [WEIGHT_HEADER]: String(weight), ...headers });
+    const wire = unit === "MICROSECOND" ? inUnit(body, unit) : body;
+    const respond = () => answer(x.res, 200, wire, { ...weightHeaders(weight), ...headers });
     if (deps.storage && x.operation.authClass === "trade") {
       // Acknowledged only once committed: a crash before that loses nothing that was confirmed.
       deps.storage
@@ -146,11 +150,13 @@ function execute(
   const headerKey = x.req.headers["x-mbx-apikey"];
   const apiKeyHeader = typeof headerKey === "string" ? headerKey : undefined;
   const accountId = authenticate(deps.keys, deps.api.signing, { operation, apiKeyHeader, params, now }) ?? "";
-  const checked = validateParams(operation, params);
+  const { declared, extras } = splitExtras(operation, params.values, params.sentCount);
+  const checked = validateParams(operation, declared);
   const isNewOrder = operation.id === "new_order";
   if (isNewOrder) deps.rateLimiter.checkOrderRate(accountId, now);
   if (operation.authClass === "trade") deps.storage?.assertWritable();
-  const body = (handlers[operation.id] as Handler)({ params: checked, text: params.values, accountId, now });
+  const handler = handlers[operation.id] as Handler;
+  const body = handler({ params: checked, text: declared, extras, accountId, now });
   if (!isNewOrder) return { body, headers: {} };
   const counts = deps.rateLimiter.countOrder(accountId, now);
   return {
@@ -196,8 +202,14 @@ function answer(res: ServerResponse, status: number, body: unknown, headers: Rec
   res.end(text);
 }
 
+/** A body with its time fields in the unit the request asked for (X-MBX-TIME-UNIT). */
+function inUnit(body: unknown, unit: TimeUnit): unknown {
+  if (unit === "MILLISECOND") return body;
+  return inMicroseconds(body instanceof JsonText ? JSON.parse(body.text) : body);
+}
+
 function answerError(deps: PipelineDeps, res: ServerResponse, error: unknown, usedWeight: number): void {
-  const headers: Record<string, string> = { [WEIGHT_HEADER]: String(usedWeight) };
+  const headers = weightHeaders(usedWeight);
   if (error instanceof ApiError) {
     answer(res, error.httpStatus, { code: error.code, msg: error.msg }, { ...headers, ...error.headers });
   } else if (error instanceof ExchangeError) {

@@ -1,9 +1,12 @@
 /**
  * Rate limits as the live API counts them: request weight per IP in fixed one-minute windows
  * (X-MBX-USED-WEIGHT-1M) and placed orders per account in fixed 10-second and one-day windows
- * (X-MBX-ORDER-COUNT-10S / -1D). Over a limit the answer is 429 with Retry-After.
+ * (X-MBX-ORDER-COUNT-10S / -1D). Over a limit the answer is 429 with Retry-After. An IP that goes
+ * on sending after its 429s is banned, as the live API bans it: 418 with Retry-After until the
+ * ban ends, each further ban twice as long (up to 3 days).
  */
 import { ApiError } from "./apiError.js";
+import { symbolsCount } from "./liveExtras.js";
 import type { OperationSpec } from "./operations.js";
 import type { RequestParams } from "./params.js";
 
@@ -14,6 +17,10 @@ export interface RateLimitConfig {
   ordersPer10s: number;
   /** ORDERS per account and day (UTC). */
   ordersPerDay: number;
+  /** 429 answers an IP may get in one weight window; the next over-limit request bans it (418). */
+  banAfter429s: number;
+  /** Length of an IP's first ban in seconds; each further ban doubles it, up to 3 days. */
+  banSeconds: number;
 }
 
 /**
@@ -24,7 +31,11 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   requestWeightPerMinute: 1_000_000,
   ordersPer10s: 100_000,
   ordersPerDay: 10_000_000,
+  banAfter429s: 10,
+  banSeconds: 120,
 };
+
+const MAX_BAN_MS = 3 * 86_400_000;
 
 const MINUTE_MS = 60_000;
 const TEN_SECONDS_MS = 10_000;
@@ -66,26 +77,66 @@ export interface OrderCounts {
   day: number;
 }
 
+/** An IP's ban: until when, and how many bans it has had (each doubles the next). */
+interface Ban {
+  until: number;
+  count: number;
+}
+
 export class RateLimiter {
   private readonly weight = new WindowCounter(MINUTE_MS);
+  /** 429 answers per IP in the current weight window. */
+  private readonly refusals = new WindowCounter(MINUTE_MS);
   private readonly orders10s = new WindowCounter(TEN_SECONDS_MS);
   private readonly ordersDay = new WindowCounter(DAY_MS);
+  private readonly bans = new Map<string, Ban>();
 
   constructor(readonly config: RateLimitConfig) {}
 
-  /** Adds the request's weight for the IP and returns the total; 429 (-1003) when over the limit. */
+  /**
+   * Adds the request's weight for the IP and returns the total. Over the limit: 429 (-1003), and
+   * once the IP has had `banAfter429s` of those in the window, a ban: 418 (-1003) until it ends.
+   */
   spendWeight(ip: string, weight: number, now: number): number {
+    this.checkBan(ip, now);
     const used = this.weight.used(ip, now);
     const limit = this.config.requestWeightPerMinute;
     if (used + weight > limit) {
+      if (this.refusals.used(ip, now) >= this.config.banAfter429s) this.ban(ip, now);
+      this.refusals.add(ip, 1, now);
       throw new ApiError(
         -1003,
-        `Too much request weight used; current limit is ${limit} request weight per 1 MINUTE.`,
+        `Too much request weight used; current limit is ${limit} request weight per 1 MINUTE. ` +
+          "Please use WebSocket Streams for live updates to avoid polling the API.",
         429,
-        { "Retry-After": String(this.weight.secondsLeft(now)), "X-MBX-USED-WEIGHT-1M": String(used) },
+        { "Retry-After": String(this.weight.secondsLeft(now)), ...weightHeaders(used) },
       );
     }
     return this.weight.add(ip, weight, now);
+  }
+
+  /** 418 while the IP is banned. */
+  private checkBan(ip: string, now: number): void {
+    const ban = this.bans.get(ip);
+    if (ban === undefined || now >= ban.until) return;
+    throw new ApiError(
+      -1003,
+      `Way too much request weight used; IP banned until ${ban.until}. ` +
+        "Please use WebSocket Streams for live updates to avoid bans.",
+      418,
+      {
+        "Retry-After": String(Math.max(1, Math.ceil((ban.until - now) / 1000))),
+        ...weightHeaders(this.usedWeight(ip, now)),
+      },
+    );
+  }
+
+  private ban(ip: string, now: number): never {
+    const count = (this.bans.get(ip)?.count ?? 0) + 1;
+    const length = Math.min(this.config.banSeconds * 1000 * 2 ** (count - 1), MAX_BAN_MS);
+    this.bans.set(ip, { until: now + length, count });
+    this.checkBan(ip, now);
+    throw new Error("unreachable: the ban has just started");
   }
 
   usedWeight(ip: string, now: number): number {
@@ -122,6 +173,11 @@ export class RateLimiter {
   }
 }
 
+/** The used-weight headers: the one-minute counter and its legacy name (the same value). */
+export function weightHeaders(used: number): Record<string, string> {
+  return { "X-MBX-USED-WEIGHT-1M": String(used), "X-MBX-USED-WEIGHT": String(used) };
+}
+
 function tooManyOrders(limit: number, interval: string, retryAfter: number): ApiError {
   return new ApiError(-1015, `Too many new orders; current limit is ${limit} orders per ${interval}.`, 429, {
     "Retry-After": String(retryAfter),
@@ -138,11 +194,23 @@ export function requestWeight(operation: OperationSpec, params: RequestParams | 
     case "order_book":
       return depthWeight(Number(values?.get("limit") ?? 100));
     case "ticker_price_change_statistics24hr":
+      if (values?.has("symbols")) return tickerSymbolsWeight(symbolsCount(values.get("symbols")));
+      return values?.has("symbol") ? operation.weight : 80;
+    case "order_book_ticker":
+    case "symbol_price_ticker":
+      // `symbols` (a live-API extra) weighs what the live API charges: 4.
+      return values?.has("symbols") ? 4 : operation.weight;
     case "open_orders":
       return values?.has("symbol") ? operation.weight : 80;
     default:
       return operation.weight;
   }
+}
+
+/** The live API's 24-hour ticker weight for `symbols`: 1–20 symbols 2, 21–100 40, more 80. */
+function tickerSymbolsWeight(count: number): number {
+  if (count <= 20) return 2;
+  return count <= 100 ? 40 : 80;
 }
 
 function depthWeight(limit: number): number {

@@ -3,6 +3,7 @@
  * truth). This module only translates its faults into the live API's error codes and messages.
  */
 import { parseRequest, type ValidationError } from "@marketapi/validators";
+import { DECIMAL_PATTERN } from "../engine/decimal.js";
 import {
   badCombination,
   illegalChars,
@@ -12,36 +13,25 @@ import {
 } from "../engine/errors.js";
 import { ApiError, type ApiFault, duplicateParam, illegalParamValue } from "./apiError.js";
 import type { OperationSpec } from "./operations.js";
-import type { RequestParams } from "./params.js";
 
 /** The live API's regex for `symbols`, quoted in its -1100 answers. */
 export const SYMBOLS_PATTERN = '^\\[("[A-Z0-9-_.]{1,20}"(,"[A-Z0-9-_.]{1,20}"){0,}){0,1}\\]$';
+const DECIMAL = new RegExp(DECIMAL_PATTERN);
 
 /** The decoded, checked parameters of a request (numbers and arrays decoded per the spec). */
 export type CheckedParams = Readonly<Record<string, unknown>>;
 
-export function validateParams(operation: OperationSpec, params: RequestParams): CheckedParams {
-  const result = parseRequest(operation.id, declaredOnly(operation, params.values), {
-    signed: operation.signed,
-  });
-  if (result.valid) return result.params;
-  throw toApiError(operation, result.errors);
-}
-
-/** The signing envelope every signed operation accepts besides its declared parameters. */
-const ENVELOPE = new Set(["timestamp", "signature", "recvWindow"]);
-
 /**
- * Real clients send parameters the live API defines but this spec leaves out (for example
- * `type=FULL` on the 24-hour ticker); they are ignored rather than refused. They still count in
- * the signed payload, which is checked over the bytes received.
+ * Validates the declared parameters (and the signing envelope) against the spec. The live-API
+ * extras were split off before (liveExtras.ts); `recvWindow` is checked by authentication.
  */
-function declaredOnly(operation: OperationSpec, values: ReadonlyMap<string, string>): Map<string, string> {
-  const kept = new Map<string, string>();
-  for (const [name, value] of values) {
-    if (operation.parameters.has(name) || (operation.signed && ENVELOPE.has(name))) kept.set(name, value);
-  }
-  return kept;
+export function validateParams(
+  operation: OperationSpec,
+  declared: ReadonlyMap<string, string>,
+): CheckedParams {
+  const result = parseRequest(operation.id, declared, { signed: operation.signed });
+  if (result.valid) return result.params;
+  throw toApiError(operation, result.errors, declared);
 }
 
 const RULE_RANK: Readonly<Record<string, number>> = { duplicate: 0, required: 1 };
@@ -51,14 +41,21 @@ function rank(error: ValidationError): number {
   return RULE_RANK[error.rule] ?? 3;
 }
 
-/** The API error for the most fundamental fault (duplicate, then missing, then the rest). */
-export function toApiError(operation: OperationSpec, errors: readonly ValidationError[]): ApiFault {
+/**
+ * The API error for the most fundamental fault (duplicate, then missing, then the rest). `text`,
+ * the values as received, lets a malformed decimal quote the live API's regex.
+ */
+export function toApiError(
+  operation: OperationSpec,
+  errors: readonly ValidationError[],
+  text: ReadonlyMap<string, string> = new Map(),
+): ApiFault {
   const first = [...errors].sort((a, b) => rank(a) - rank(b))[0];
   if (!first) return new ApiError(-1100, "Illegal characters found in a parameter.");
   const name = parameterOf(first.path);
   switch (first.rule) {
     case "duplicate":
-      return duplicateParam(name);
+      return duplicateParam();
     case "required":
       return missing(first);
     case "x-order-type-rules":
@@ -68,7 +65,7 @@ export function toApiError(operation: OperationSpec, errors: readonly Validation
     case "x-parameter-conditions":
       return new ApiError(-2010, "Unsupported order combination");
     case "enum":
-      return invalidEnum(operation, name, first);
+      return invalidEnum(operation, name, first, text.get(name));
     case "json":
       return name === "symbols"
         ? illegalChars(name, SYMBOLS_PATTERN)
@@ -76,7 +73,7 @@ export function toApiError(operation: OperationSpec, errors: readonly Validation
     case "uniqueItems":
       return new ApiError(-1151, "Symbol is present multiple times in the list.");
     default:
-      return illegal(operation, name, first);
+      return illegal(operation, name, first, text.get(name));
   }
 }
 
@@ -102,20 +99,29 @@ const ENUM_ERRORS: Readonly<Record<string, [number, string]>> = {
   timeInForce: [-1115, "Invalid timeInForce."],
 };
 
-function invalidEnum(operation: OperationSpec, name: string, error: ValidationError): ApiFault {
+function invalidEnum(
+  operation: OperationSpec,
+  name: string,
+  error: ValidationError,
+  text: string | undefined,
+): ApiFault {
   const known = operation.id === "new_order" ? ENUM_ERRORS[name] : undefined;
-  return known ? new ApiError(known[0], known[1]) : illegal(operation, name, error);
+  return known ? new ApiError(known[0], known[1]) : illegal(operation, name, error, text);
 }
 
-function illegal(operation: OperationSpec, name: string, error: ValidationError): ApiFault {
+function illegal(operation: OperationSpec, name: string, error: ValidationError, text?: string): ApiFault {
   if (name === "symbols") return illegalChars(name, SYMBOLS_PATTERN);
+  // A decimal that is not plain decimal text: the live API's -1100, quoting its regex.
+  if (operation.decimals.has(name) && text !== undefined && !DECIMAL.test(text)) {
+    return illegalChars(name, DECIMAL_PATTERN);
+  }
   const pattern = operation.patterns.get(name);
   if (pattern !== undefined) return illegalChars(name, pattern);
   return illegalParamValue(name, withoutPath(error));
 }
 
 function invalidJson(name: string): string {
-  return `Parameter '${name}' is not valid JSON.`;
+  return `JSON sent for parameter '${name}' is not valid`;
 }
 
 /** "/limit must be at most 5000" → "must be at most 5000". */

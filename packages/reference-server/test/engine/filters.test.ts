@@ -152,7 +152,7 @@ describe("request shape and engine rejections", () => {
       "too many decimals",
       limit("BUY", "60000", "0.000000001"),
       -1111,
-      "Precision is over the maximum defined for this asset.",
+      "Parameter 'quantity' has too much precision.",
     ],
     [
       "strategyType too small",

@@ -318,8 +318,118 @@ validate27.errors = vErrors;
 return errors === 0;
 }
 
+const schema40 = {"oneOf":[{"type":"string","format":"date-time"},{"type":"integer","format":"int64","minimum":0}]};
+const formats2 = runtimeFormats["date-time"];
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let _branch0 = errors;
+let _branch1 = errors;
+let valid0 = false;
+let passing0 = null;
+_branch0 = errors;
+const _errs1 = errors;
+if(typeof data === "string"){
+if(!(formats2.validate(data))){
+const err0 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/0/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/0/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+_branch1 = errors;
+const _errs3 = errors;
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err2 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/1/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+const err3 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(formats0.validate(data))){
+const err4 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/1/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var _valid0 = _errs3 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err5 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -354,13 +464,13 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate28.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
 
-const schema41 = {"type":"integer","format":"int64","minimum":0};
+const schema42 = {"type":"integer","format":"int64","minimum":0};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -395,14 +505,14 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate29.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
 
-const schema42 = {"type":"string","pattern":"^[.A-Z:/a-z0-9_-]{1,36}$"};
+const schema43 = {"type":"string","pattern":"^[.A-Z:/a-z0-9_-]{1,36}$"};
 const pattern7 = new RegExp("^[.A-Z:/a-z0-9_-]{1,36}$", "u");
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
@@ -427,13 +537,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
 
-const schema43 = {"type":"string","enum":["BUY","SELL"]};
+const schema44 = {"type":"string","enum":["BUY","SELL"]};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
@@ -447,7 +557,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "BUY") || (data === "SELL"))){
-const err1 = {instancePath,schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema43.enum}};
+const err1 = {instancePath,schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -456,13 +566,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
 
-const schema44 = {"type":"string","enum":["LIMIT","MARKET","STOP_LOSS","STOP_LOSS_LIMIT","TAKE_PROFIT","TAKE_PROFIT_LIMIT","LIMIT_MAKER"]};
+const schema45 = {"type":"string","enum":["LIMIT","MARKET","STOP_LOSS","STOP_LOSS_LIMIT","TAKE_PROFIT","TAKE_PROFIT_LIMIT","LIMIT_MAKER"]};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
@@ -476,7 +586,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((data === "LIMIT") || (data === "MARKET")) || (data === "STOP_LOSS")) || (data === "STOP_LOSS_LIMIT")) || (data === "TAKE_PROFIT")) || (data === "TAKE_PROFIT_LIMIT")) || (data === "LIMIT_MAKER"))){
-const err1 = {instancePath,schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
+const err1 = {instancePath,schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -485,13 +595,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
 
-const schema45 = {"type":"string","enum":["GTC","IOC","FOK"]};
+const schema46 = {"type":"string","enum":["GTC","IOC","FOK"]};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
@@ -505,7 +615,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "GTC") || (data === "IOC")) || (data === "FOK"))){
-const err1 = {instancePath,schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
+const err1 = {instancePath,schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -514,13 +624,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
 
-const schema46 = {"type":"string","enum":["ACK","RESULT","FULL"]};
+const schema47 = {"type":"string","enum":["ACK","RESULT","FULL"]};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
@@ -534,7 +644,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "ACK") || (data === "RESULT")) || (data === "FULL"))){
-const err1 = {instancePath,schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
+const err1 = {instancePath,schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -543,13 +653,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
 
-const schema47 = {"type":"string","enum":["NEW","PENDING_NEW","PARTIALLY_FILLED","FILLED","CANCELED","PENDING_CANCEL","REJECTED","EXPIRED","EXPIRED_IN_MATCH"]};
+const schema48 = {"type":"string","enum":["NEW","PENDING_NEW","PARTIALLY_FILLED","FILLED","CANCELED","PENDING_CANCEL","REJECTED","EXPIRED","EXPIRED_IN_MATCH"]};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
@@ -563,7 +673,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((data === "NEW") || (data === "PENDING_NEW")) || (data === "PARTIALLY_FILLED")) || (data === "FILLED")) || (data === "CANCELED")) || (data === "PENDING_CANCEL")) || (data === "REJECTED")) || (data === "EXPIRED")) || (data === "EXPIRED_IN_MATCH"))){
-const err1 = {instancePath,schemaPath:"#/$defs/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
+const err1 = {instancePath,schemaPath:"#/$defs/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -572,13 +682,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
 
-const schema48 = {"type":"string","enum":["NONE","EXPIRE_MAKER","EXPIRE_TAKER","EXPIRE_BOTH","DECREMENT","TRANSFER"]};
+const schema49 = {"type":"string","enum":["NONE","EXPIRE_MAKER","EXPIRE_TAKER","EXPIRE_BOTH","DECREMENT","TRANSFER"]};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
@@ -592,7 +702,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data === "NONE") || (data === "EXPIRE_MAKER")) || (data === "EXPIRE_TAKER")) || (data === "EXPIRE_BOTH")) || (data === "DECREMENT")) || (data === "TRANSFER"))){
-const err1 = {instancePath,schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
+const err1 = {instancePath,schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -601,13 +711,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
 
-const schema49 = {"type":"string","enum":["TRADING","END_OF_DAY","HALT","BREAK","CANCEL_ONLY"]};
+const schema50 = {"type":"string","enum":["TRADING","END_OF_DAY","HALT","BREAK","CANCEL_ONLY"]};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
@@ -621,7 +731,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "TRADING") || (data === "END_OF_DAY")) || (data === "HALT")) || (data === "BREAK")) || (data === "CANCEL_ONLY"))){
-const err1 = {instancePath,schemaPath:"#/$defs/SymbolStatus/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
+const err1 = {instancePath,schemaPath:"#/$defs/SymbolStatus/enum",keyword:"enum",params:{allowedValues: schema50.enum}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -630,15 +740,15 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
 
-const schema50 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
-const schema64 = {"type":"string","pattern":"^[0-9a-fA-F]{64}$"};
+const schema51 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
+const schema65 = {"type":"string","pattern":"^[0-9a-fA-F]{64}$"};
 const pattern10 = new RegExp("^[0-9a-fA-F]{64}$", "u");
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -680,7 +790,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "BUY") || (data1 === "SELL"))){
-const err3 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema43.enum}};
+const err3 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -703,7 +813,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(((((((data2 === "LIMIT") || (data2 === "MARKET")) || (data2 === "STOP_LOSS")) || (data2 === "STOP_LOSS_LIMIT")) || (data2 === "TAKE_PROFIT")) || (data2 === "TAKE_PROFIT_LIMIT")) || (data2 === "LIMIT_MAKER"))){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -726,7 +836,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data3 === "GTC") || (data3 === "IOC")) || (data3 === "FOK"))){
-const err7 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
+const err7 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -924,7 +1034,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!(((data11 === "ACK") || (data11 === "RESULT")) || (data11 === "FULL"))){
-const err23 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
+const err23 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1050,13 +1160,13 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
-const schema65 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
+const schema66 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1170,10 +1280,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.recvWindow !== undefined){
-let data4 = data.recvWindow;
+if(data.timestamp !== undefined){
+let data4 = data.timestamp;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/CancelOrderForm/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
+const err9 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1183,8 +1293,8 @@ vErrors.push(err9);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 60000 || isNaN(data4)){
-const err10 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/CancelOrderForm/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+if(data4 < 0 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1193,8 +1303,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data4 < 1 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/CancelOrderForm/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(!(formats0.validate(data4))){
+const err11 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1203,8 +1313,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!(formats0.validate(data4))){
-const err12 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/CancelOrderForm/properties/recvWindow/format",keyword:"format",params:{format: "int64"}};
+}
+}
+if(data.signature !== undefined){
+let data5 = data.signature;
+if(typeof data5 === "string"){
+if(!pattern10.test(data5)){
+const err12 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1214,11 +1329,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-if(data.timestamp !== undefined){
-let data5 = data.timestamp;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err13 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+else {
+const err13 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1227,9 +1339,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-const err14 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/$defs/CancelOrderForm/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1238,61 +1351,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!(formats0.validate(data5))){
-const err15 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-if(data.signature !== undefined){
-let data6 = data.signature;
-if(typeof data6 === "string"){
-if(!pattern10.test(data6)){
-const err16 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/$defs/CancelOrderForm/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-validate39.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-const schema72 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
+const schema73 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1321,10 +1386,10 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.recvWindow !== undefined){
-let data1 = data.recvWindow;
+if(data.timestamp !== undefined){
+let data1 = data.timestamp;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err2 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/CancelAllOrdersForm/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
+const err2 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1334,8 +1399,8 @@ vErrors.push(err2);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 60000 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/CancelAllOrdersForm/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+if(data1 < 0 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1344,8 +1409,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1 < 1 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/CancelAllOrdersForm/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(!(formats0.validate(data1))){
+const err4 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1354,8 +1419,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!(formats0.validate(data1))){
-const err5 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/CancelAllOrdersForm/properties/recvWindow/format",keyword:"format",params:{format: "int64"}};
+}
+}
+if(data.signature !== undefined){
+let data2 = data.signature;
+if(typeof data2 === "string"){
+if(!pattern10.test(data2)){
+const err5 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1365,11 +1435,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-if(data.timestamp !== undefined){
-let data2 = data.timestamp;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+else {
+const err6 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1378,9 +1445,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/$defs/CancelAllOrdersForm/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1389,60 +1457,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!(formats0.validate(data2))){
-const err8 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.signature !== undefined){
-let data3 = data.signature;
-if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
-const err9 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/$defs/CancelAllOrdersForm/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
@@ -1467,13 +1487,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
-const schema77 = {"type":"object","required":["rateLimitType","interval","intervalNum","limit"],"properties":{"rateLimitType":{"type":"string","enum":["REQUEST_WEIGHT","ORDERS","RAW_REQUESTS"]},"interval":{"type":"string","enum":["SECOND","MINUTE","HOUR","DAY"]},"intervalNum":{"type":"integer","minimum":1},"limit":{"type":"integer","minimum":0}}};
+const schema78 = {"type":"object","required":["rateLimitType","interval","intervalNum","limit"],"properties":{"rateLimitType":{"type":"string","enum":["REQUEST_WEIGHT","ORDERS","RAW_REQUESTS"]},"interval":{"type":"string","enum":["SECOND","MINUTE","HOUR","DAY"]},"intervalNum":{"type":"integer","minimum":1},"limit":{"type":"integer","minimum":0}}};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1530,7 +1550,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(((data0 === "REQUEST_WEIGHT") || (data0 === "ORDERS")) || (data0 === "RAW_REQUESTS"))){
-const err5 = {instancePath:instancePath+"/rateLimitType",schemaPath:"#/$defs/RateLimit/properties/rateLimitType/enum",keyword:"enum",params:{allowedValues: schema77.properties.rateLimitType.enum}};
+const err5 = {instancePath:instancePath+"/rateLimitType",schemaPath:"#/$defs/RateLimit/properties/rateLimitType/enum",keyword:"enum",params:{allowedValues: schema78.properties.rateLimitType.enum}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1553,7 +1573,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((((data1 === "SECOND") || (data1 === "MINUTE")) || (data1 === "HOUR")) || (data1 === "DAY"))){
-const err7 = {instancePath:instancePath+"/interval",schemaPath:"#/$defs/RateLimit/properties/interval/enum",keyword:"enum",params:{allowedValues: schema77.properties.interval.enum}};
+const err7 = {instancePath:instancePath+"/interval",schemaPath:"#/$defs/RateLimit/properties/interval/enum",keyword:"enum",params:{allowedValues: schema78.properties.interval.enum}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1624,13 +1644,13 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
 
-const schema78 = {"oneOf":[{"type":"object","required":["filterType","maxNumOrders"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ORDERS"},"maxNumOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumAlgoOrders"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ALGO_ORDERS"},"maxNumAlgoOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumIcebergOrders"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ICEBERG_ORDERS"},"maxNumIcebergOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumOrderLists"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ORDER_LISTS"},"maxNumOrderLists":{"type":"integer"}}}]};
+const schema79 = {"oneOf":[{"type":"object","required":["filterType","maxNumOrders"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ORDERS"},"maxNumOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumAlgoOrders"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ALGO_ORDERS"},"maxNumAlgoOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumIcebergOrders"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ICEBERG_ORDERS"},"maxNumIcebergOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumOrderLists"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ORDER_LISTS"},"maxNumOrderLists":{"type":"integer"}}}]};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -1935,19 +1955,19 @@ vErrors = null;
 }
 }
 }
-validate43.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
-const schema79 = {"oneOf":[{"$ref":"#/$defs/PriceFilter"},{"$ref":"#/$defs/PercentPriceFilter"},{"$ref":"#/$defs/PercentPriceBySideFilter"},{"$ref":"#/$defs/LotSizeFilter"},{"$ref":"#/$defs/MarketLotSizeFilter"},{"$ref":"#/$defs/MinNotionalFilter"},{"$ref":"#/$defs/NotionalFilter"},{"$ref":"#/$defs/IcebergPartsFilter"},{"$ref":"#/$defs/MaxNumOrdersFilter"},{"$ref":"#/$defs/MaxNumAlgoOrdersFilter"},{"$ref":"#/$defs/MaxNumIcebergOrdersFilter"},{"$ref":"#/$defs/MaxPositionFilter"},{"$ref":"#/$defs/TrailingDeltaFilter"}]};
-const schema105 = {"type":"object","required":["filterType","limit"],"properties":{"filterType":{"const":"ICEBERG_PARTS"},"limit":{"type":"integer"}}};
-const schema106 = {"type":"object","required":["filterType","maxNumOrders"],"properties":{"filterType":{"const":"MAX_NUM_ORDERS"},"maxNumOrders":{"type":"integer"}}};
-const schema107 = {"type":"object","required":["filterType","maxNumAlgoOrders"],"properties":{"filterType":{"const":"MAX_NUM_ALGO_ORDERS"},"maxNumAlgoOrders":{"type":"integer"}}};
-const schema108 = {"type":"object","required":["filterType","maxNumIcebergOrders"],"properties":{"filterType":{"const":"MAX_NUM_ICEBERG_ORDERS"},"maxNumIcebergOrders":{"type":"integer"}}};
-const schema111 = {"type":"object","required":["filterType","minTrailingAboveDelta","maxTrailingAboveDelta","minTrailingBelowDelta","maxTrailingBelowDelta"],"properties":{"filterType":{"const":"TRAILING_DELTA"},"minTrailingAboveDelta":{"type":"integer"},"maxTrailingAboveDelta":{"type":"integer"},"minTrailingBelowDelta":{"type":"integer"},"maxTrailingBelowDelta":{"type":"integer"}}};
-const schema80 = {"type":"object","required":["filterType","minPrice","maxPrice","tickSize"],"properties":{"filterType":{"const":"PRICE_FILTER"},"minPrice":{"$ref":"#/$defs/Decimal"},"maxPrice":{"$ref":"#/$defs/Decimal"},"tickSize":{"$ref":"#/$defs/Decimal"}}};
+const schema80 = {"oneOf":[{"$ref":"#/$defs/PriceFilter"},{"$ref":"#/$defs/PercentPriceFilter"},{"$ref":"#/$defs/PercentPriceBySideFilter"},{"$ref":"#/$defs/LotSizeFilter"},{"$ref":"#/$defs/MarketLotSizeFilter"},{"$ref":"#/$defs/MinNotionalFilter"},{"$ref":"#/$defs/NotionalFilter"},{"$ref":"#/$defs/IcebergPartsFilter"},{"$ref":"#/$defs/MaxNumOrdersFilter"},{"$ref":"#/$defs/MaxNumAlgoOrdersFilter"},{"$ref":"#/$defs/MaxNumIcebergOrdersFilter"},{"$ref":"#/$defs/MaxPositionFilter"},{"$ref":"#/$defs/TrailingDeltaFilter"}]};
+const schema106 = {"type":"object","required":["filterType","limit"],"properties":{"filterType":{"const":"ICEBERG_PARTS"},"limit":{"type":"integer"}}};
+const schema107 = {"type":"object","required":["filterType","maxNumOrders"],"properties":{"filterType":{"const":"MAX_NUM_ORDERS"},"maxNumOrders":{"type":"integer"}}};
+const schema108 = {"type":"object","required":["filterType","maxNumAlgoOrders"],"properties":{"filterType":{"const":"MAX_NUM_ALGO_ORDERS"},"maxNumAlgoOrders":{"type":"integer"}}};
+const schema109 = {"type":"object","required":["filterType","maxNumIcebergOrders"],"properties":{"filterType":{"const":"MAX_NUM_ICEBERG_ORDERS"},"maxNumIcebergOrders":{"type":"integer"}}};
+const schema112 = {"type":"object","required":["filterType","minTrailingAboveDelta","maxTrailingAboveDelta","minTrailingBelowDelta","maxTrailingBelowDelta"],"properties":{"filterType":{"const":"TRAILING_DELTA"},"minTrailingAboveDelta":{"type":"integer"},"maxTrailingAboveDelta":{"type":"integer"},"minTrailingBelowDelta":{"type":"integer"},"maxTrailingBelowDelta":{"type":"integer"}}};
+const schema81 = {"type":"object","required":["filterType","minPrice","maxPrice","tickSize"],"properties":{"filterType":{"const":"PRICE_FILTER"},"minPrice":{"$ref":"#/$defs/Decimal"},"maxPrice":{"$ref":"#/$defs/Decimal"},"tickSize":{"$ref":"#/$defs/Decimal"}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2089,13 +2109,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
-const schema84 = {"type":"object","required":["filterType","multiplierUp","multiplierDown","avgPriceMins"],"properties":{"filterType":{"const":"PERCENT_PRICE"},"multiplierUp":{"$ref":"#/$defs/Decimal"},"multiplierDown":{"$ref":"#/$defs/Decimal"},"avgPriceMins":{"type":"integer"}}};
+const schema85 = {"type":"object","required":["filterType","multiplierUp","multiplierDown","avgPriceMins"],"properties":{"filterType":{"const":"PERCENT_PRICE"},"multiplierUp":{"$ref":"#/$defs/Decimal"},"multiplierDown":{"$ref":"#/$defs/Decimal"},"avgPriceMins":{"type":"integer"}}};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2225,13 +2245,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
-const schema87 = {"type":"object","required":["filterType","bidMultiplierUp","bidMultiplierDown","askMultiplierUp","askMultiplierDown","avgPriceMins"],"properties":{"filterType":{"const":"PERCENT_PRICE_BY_SIDE"},"bidMultiplierUp":{"$ref":"#/$defs/Decimal"},"bidMultiplierDown":{"$ref":"#/$defs/Decimal"},"askMultiplierUp":{"$ref":"#/$defs/Decimal"},"askMultiplierDown":{"$ref":"#/$defs/Decimal"},"avgPriceMins":{"type":"integer"}}};
+const schema88 = {"type":"object","required":["filterType","bidMultiplierUp","bidMultiplierDown","askMultiplierUp","askMultiplierDown","avgPriceMins"],"properties":{"filterType":{"const":"PERCENT_PRICE_BY_SIDE"},"bidMultiplierUp":{"$ref":"#/$defs/Decimal"},"bidMultiplierDown":{"$ref":"#/$defs/Decimal"},"askMultiplierUp":{"$ref":"#/$defs/Decimal"},"askMultiplierDown":{"$ref":"#/$defs/Decimal"},"avgPriceMins":{"type":"integer"}}};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2431,13 +2451,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
-const schema92 = {"type":"object","required":["filterType","minQty","maxQty","stepSize"],"properties":{"filterType":{"const":"LOT_SIZE"},"minQty":{"$ref":"#/$defs/Decimal"},"maxQty":{"$ref":"#/$defs/Decimal"},"stepSize":{"$ref":"#/$defs/Decimal"}}};
+const schema93 = {"type":"object","required":["filterType","minQty","maxQty","stepSize"],"properties":{"filterType":{"const":"LOT_SIZE"},"minQty":{"$ref":"#/$defs/Decimal"},"maxQty":{"$ref":"#/$defs/Decimal"},"stepSize":{"$ref":"#/$defs/Decimal"}}};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2579,13 +2599,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
 
-const schema96 = {"type":"object","required":["filterType","minQty","maxQty","stepSize"],"properties":{"filterType":{"const":"MARKET_LOT_SIZE"},"minQty":{"$ref":"#/$defs/Decimal"},"maxQty":{"$ref":"#/$defs/Decimal"},"stepSize":{"$ref":"#/$defs/Decimal"}}};
+const schema97 = {"type":"object","required":["filterType","minQty","maxQty","stepSize"],"properties":{"filterType":{"const":"MARKET_LOT_SIZE"},"minQty":{"$ref":"#/$defs/Decimal"},"maxQty":{"$ref":"#/$defs/Decimal"},"stepSize":{"$ref":"#/$defs/Decimal"}}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2727,13 +2747,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
-const schema100 = {"type":"object","required":["filterType","minNotional","applyToMarket","avgPriceMins"],"properties":{"filterType":{"const":"MIN_NOTIONAL"},"minNotional":{"$ref":"#/$defs/Decimal"},"applyToMarket":{"type":"boolean"},"avgPriceMins":{"type":"integer"}}};
+const schema101 = {"type":"object","required":["filterType","minNotional","applyToMarket","avgPriceMins"],"properties":{"filterType":{"const":"MIN_NOTIONAL"},"minNotional":{"$ref":"#/$defs/Decimal"},"applyToMarket":{"type":"boolean"},"avgPriceMins":{"type":"integer"}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2850,13 +2870,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
-const schema102 = {"type":"object","required":["filterType","minNotional","applyMinToMarket","maxNotional","applyMaxToMarket","avgPriceMins"],"properties":{"filterType":{"const":"NOTIONAL"},"minNotional":{"$ref":"#/$defs/Decimal"},"applyMinToMarket":{"type":"boolean"},"maxNotional":{"$ref":"#/$defs/Decimal"},"applyMaxToMarket":{"type":"boolean"},"avgPriceMins":{"type":"integer"}}};
+const schema103 = {"type":"object","required":["filterType","minNotional","applyMinToMarket","maxNotional","applyMaxToMarket","avgPriceMins"],"properties":{"filterType":{"const":"NOTIONAL"},"minNotional":{"$ref":"#/$defs/Decimal"},"applyMinToMarket":{"type":"boolean"},"maxNotional":{"$ref":"#/$defs/Decimal"},"applyMaxToMarket":{"type":"boolean"},"avgPriceMins":{"type":"integer"}}};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3030,13 +3050,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 
-const schema109 = {"type":"object","required":["filterType","maxPosition"],"properties":{"filterType":{"const":"MAX_POSITION"},"maxPosition":{"$ref":"#/$defs/Decimal"}}};
+const schema110 = {"type":"object","required":["filterType","maxPosition"],"properties":{"filterType":{"const":"MAX_POSITION"},"maxPosition":{"$ref":"#/$defs/Decimal"}}};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3108,12 +3128,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -3134,8 +3154,8 @@ let valid0 = false;
 let passing0 = null;
 _branch0 = errors;
 const _errs1 = errors;
-if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -3145,8 +3165,8 @@ passing0 = 0;
 }
 _branch1 = errors;
 const _errs2 = errors;
-if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate48(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -3161,8 +3181,8 @@ passing0 = 1;
 }
 _branch2 = errors;
 const _errs3 = errors;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -3177,8 +3197,8 @@ passing0 = 2;
 }
 _branch3 = errors;
 const _errs4 = errors;
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -3193,8 +3213,8 @@ passing0 = 3;
 }
 _branch4 = errors;
 const _errs5 = errors;
-if(!(validate53(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -3209,8 +3229,8 @@ passing0 = 4;
 }
 _branch5 = errors;
 const _errs6 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -3225,8 +3245,8 @@ passing0 = 5;
 }
 _branch6 = errors;
 const _errs7 = errors;
-if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -3517,8 +3537,8 @@ passing0 = 10;
 }
 _branch11 = errors;
 const _errs32 = errors;
-if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs32 === errors;
@@ -3702,12 +3722,12 @@ vErrors = null;
 }
 }
 }
-validate44.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3849,12 +3869,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3984,12 +4004,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4189,12 +4209,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4336,12 +4356,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4483,12 +4503,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4605,12 +4625,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4784,12 +4804,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate67.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4849,12 +4869,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4914,12 +4934,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4979,12 +4999,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5044,12 +5064,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5121,12 +5141,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5255,13 +5275,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
 
-const schema144 = {"type":"object","required":["symbol","status","baseAsset","baseAssetPrecision","quoteAsset","quoteAssetPrecision","orderTypes","icebergAllowed","ocoAllowed","quoteOrderQtyMarketAllowed","isSpotTradingAllowed","isMarginTradingAllowed","filters","permissions"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"status":{"$ref":"#/$defs/SymbolStatus"},"baseAsset":{"$ref":"#/$defs/Asset"},"baseAssetPrecision":{"type":"integer","minimum":0},"quoteAsset":{"$ref":"#/$defs/Asset"},"quotePrecision":{"type":"integer","minimum":0},"quoteAssetPrecision":{"type":"integer","minimum":0},"baseCommissionPrecision":{"type":"integer","minimum":0},"quoteCommissionPrecision":{"type":"integer","minimum":0},"orderTypes":{"type":"array","items":{"$ref":"#/$defs/OrderType"}},"icebergAllowed":{"type":"boolean"},"ocoAllowed":{"type":"boolean"},"otoAllowed":{"type":"boolean"},"opoAllowed":{"type":"boolean"},"quoteOrderQtyMarketAllowed":{"type":"boolean"},"allowTrailingStop":{"type":"boolean"},"cancelReplaceAllowed":{"type":"boolean"},"amendAllowed":{"type":"boolean"},"pegInstructionsAllowed":{"type":"boolean"},"isSpotTradingAllowed":{"type":"boolean"},"isMarginTradingAllowed":{"type":"boolean"},"filters":{"type":"array","items":{"$ref":"#/$defs/SymbolFilter"}},"permissions":{"type":"array","items":{"type":"string"}},"permissionSets":{"type":"array","items":{"type":"array","items":{"type":"string"}}},"defaultSelfTradePreventionMode":{"$ref":"#/$defs/SelfTradePreventionMode"},"allowedSelfTradePreventionModes":{"type":"array","items":{"$ref":"#/$defs/SelfTradePreventionMode"}}}};
+const schema145 = {"type":"object","required":["symbol","status","baseAsset","baseAssetPrecision","quoteAsset","quoteAssetPrecision","orderTypes","icebergAllowed","ocoAllowed","quoteOrderQtyMarketAllowed","isSpotTradingAllowed","isMarginTradingAllowed","filters","permissions"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"status":{"$ref":"#/$defs/SymbolStatus"},"baseAsset":{"$ref":"#/$defs/Asset"},"baseAssetPrecision":{"type":"integer","minimum":0},"quoteAsset":{"$ref":"#/$defs/Asset"},"quotePrecision":{"type":"integer","minimum":0},"quoteAssetPrecision":{"type":"integer","minimum":0},"baseCommissionPrecision":{"type":"integer","minimum":0},"quoteCommissionPrecision":{"type":"integer","minimum":0},"orderTypes":{"type":"array","items":{"$ref":"#/$defs/OrderType"}},"icebergAllowed":{"type":"boolean"},"ocoAllowed":{"type":"boolean"},"otoAllowed":{"type":"boolean"},"opoAllowed":{"type":"boolean"},"quoteOrderQtyMarketAllowed":{"type":"boolean"},"allowTrailingStop":{"type":"boolean"},"cancelReplaceAllowed":{"type":"boolean"},"amendAllowed":{"type":"boolean"},"pegInstructionsAllowed":{"type":"boolean"},"isSpotTradingAllowed":{"type":"boolean"},"isMarginTradingAllowed":{"type":"boolean"},"filters":{"type":"array","items":{"$ref":"#/$defs/SymbolFilter"}},"permissions":{"type":"array","items":{"type":"string"}},"permissionSets":{"type":"array","items":{"type":"array","items":{"type":"string"}}},"defaultSelfTradePreventionMode":{"$ref":"#/$defs/SelfTradePreventionMode"},"allowedSelfTradePreventionModes":{"type":"array","items":{"$ref":"#/$defs/SelfTradePreventionMode"}}}};
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5443,7 +5463,7 @@ vErrors.push(err16);
 errors++;
 }
 if(!(((((data1 === "TRADING") || (data1 === "END_OF_DAY")) || (data1 === "HALT")) || (data1 === "BREAK")) || (data1 === "CANCEL_ONLY"))){
-const err17 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/SymbolStatus/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/SymbolStatus/enum",keyword:"enum",params:{allowedValues: schema50.enum}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5645,7 +5665,7 @@ vErrors.push(err32);
 errors++;
 }
 if(!(((((((data10 === "LIMIT") || (data10 === "MARKET")) || (data10 === "STOP_LOSS")) || (data10 === "STOP_LOSS_LIMIT")) || (data10 === "TAKE_PROFIT")) || (data10 === "TAKE_PROFIT_LIMIT")) || (data10 === "LIMIT_MAKER"))){
-const err33 = {instancePath:instancePath+"/orderTypes/" + i0,schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
+const err33 = {instancePath:instancePath+"/orderTypes/" + i0,schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5804,8 +5824,8 @@ let data22 = data.filters;
 if(Array.isArray(data22)){
 const len1 = data22.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate44(data22[i1], {instancePath:instancePath+"/filters/" + i1,parentData:data22,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+if(!(validate45(data22[i1], {instancePath:instancePath+"/filters/" + i1,parentData:data22,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
 errors = vErrors.length;
 }
 }
@@ -5906,7 +5926,7 @@ vErrors.push(err52);
 errors++;
 }
 if(!((((((data29 === "NONE") || (data29 === "EXPIRE_MAKER")) || (data29 === "EXPIRE_TAKER")) || (data29 === "EXPIRE_BOTH")) || (data29 === "DECREMENT")) || (data29 === "TRANSFER"))){
-const err53 = {instancePath:instancePath+"/defaultSelfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
+const err53 = {instancePath:instancePath+"/defaultSelfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5933,7 +5953,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((((((data31 === "NONE") || (data31 === "EXPIRE_MAKER")) || (data31 === "EXPIRE_TAKER")) || (data31 === "EXPIRE_BOTH")) || (data31 === "DECREMENT")) || (data31 === "TRANSFER"))){
-const err55 = {instancePath:instancePath+"/allowedSelfTradePreventionModes/" + i5,schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
+const err55 = {instancePath:instancePath+"/allowedSelfTradePreventionModes/" + i5,schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5966,13 +5986,13 @@ vErrors.push(err57);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
 
-const schema152 = {"type":"object","required":["timezone","serverTime","rateLimits","exchangeFilters","symbols"],"properties":{"timezone":{"type":"string"},"serverTime":{"$ref":"#/$defs/Timestamp"},"rateLimits":{"type":"array","items":{"$ref":"#/$defs/RateLimit"}},"exchangeFilters":{"type":"array","items":{"$ref":"#/$defs/ExchangeFilter"}},"symbols":{"type":"array","items":{"$ref":"#/$defs/SymbolInfo"}}}};
+const schema153 = {"type":"object","required":["timezone","serverTime","rateLimits","exchangeFilters","symbols"],"properties":{"timezone":{"type":"string"},"serverTime":{"$ref":"#/$defs/Timestamp"},"rateLimits":{"type":"array","items":{"$ref":"#/$defs/RateLimit"}},"exchangeFilters":{"type":"array","items":{"$ref":"#/$defs/ExchangeFilter"}},"symbols":{"type":"array","items":{"$ref":"#/$defs/SymbolInfo"}}}};
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6133,7 +6153,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!(((data4 === "REQUEST_WEIGHT") || (data4 === "ORDERS")) || (data4 === "RAW_REQUESTS"))){
-const err14 = {instancePath:instancePath+"/rateLimits/" + i0+"/rateLimitType",schemaPath:"#/$defs/RateLimit/properties/rateLimitType/enum",keyword:"enum",params:{allowedValues: schema77.properties.rateLimitType.enum}};
+const err14 = {instancePath:instancePath+"/rateLimits/" + i0+"/rateLimitType",schemaPath:"#/$defs/RateLimit/properties/rateLimitType/enum",keyword:"enum",params:{allowedValues: schema78.properties.rateLimitType.enum}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6156,7 +6176,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((((data5 === "SECOND") || (data5 === "MINUTE")) || (data5 === "HOUR")) || (data5 === "DAY"))){
-const err16 = {instancePath:instancePath+"/rateLimits/" + i0+"/interval",schemaPath:"#/$defs/RateLimit/properties/interval/enum",keyword:"enum",params:{allowedValues: schema77.properties.interval.enum}};
+const err16 = {instancePath:instancePath+"/rateLimits/" + i0+"/interval",schemaPath:"#/$defs/RateLimit/properties/interval/enum",keyword:"enum",params:{allowedValues: schema78.properties.interval.enum}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6566,8 +6586,8 @@ let data18 = data.symbols;
 if(Array.isArray(data18)){
 const len2 = data18.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate74(data18[i2], {instancePath:instancePath+"/symbols/" + i2,parentData:data18,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate75(data18[i2], {instancePath:instancePath+"/symbols/" + i2,parentData:data18,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
 }
@@ -6594,13 +6614,13 @@ vErrors.push(err46);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
 
-const schema156 = {"type":"array","prefixItems":[{"$ref":"#/$defs/Decimal"},{"$ref":"#/$defs/Decimal"}],"items":false,"minItems":2,"maxItems":2};
+const schema157 = {"type":"array","prefixItems":[{"$ref":"#/$defs/Decimal"},{"$ref":"#/$defs/Decimal"}],"items":false,"minItems":2,"maxItems":2};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -6697,13 +6717,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
 
-const schema159 = {"type":"object","required":["lastUpdateId","bids","asks"],"properties":{"lastUpdateId":{"type":"integer","format":"int64"},"bids":{"type":"array","items":{"$ref":"#/$defs/PriceLevel"}},"asks":{"type":"array","items":{"$ref":"#/$defs/PriceLevel"}}}};
+const schema160 = {"type":"object","required":["lastUpdateId","bids","asks"],"properties":{"lastUpdateId":{"type":"integer","format":"int64"},"bids":{"type":"array","items":{"$ref":"#/$defs/PriceLevel"}},"asks":{"type":"array","items":{"$ref":"#/$defs/PriceLevel"}}}};
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6767,8 +6787,8 @@ let data1 = data.bids;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate78(data1[i0], {instancePath:instancePath+"/bids/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate79(data1[i0], {instancePath:instancePath+"/bids/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 }
@@ -6789,8 +6809,8 @@ let data3 = data.asks;
 if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate78(data3[i1], {instancePath:instancePath+"/asks/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate79(data3[i1], {instancePath:instancePath+"/asks/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 }
@@ -6817,13 +6837,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate79.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
 
-const schema160 = {"type":"object","required":["id","price","qty","quoteQty","time","isBuyerMaker","isBestMatch"],"properties":{"id":{"type":"integer","format":"int64"},"price":{"$ref":"#/$defs/Decimal"},"qty":{"$ref":"#/$defs/Decimal"},"quoteQty":{"$ref":"#/$defs/Decimal"},"time":{"$ref":"#/$defs/Timestamp"},"isBuyerMaker":{"type":"boolean"},"isBestMatch":{"type":"boolean"}}};
+const schema161 = {"type":"object","required":["id","price","qty","quoteQty","time","isBuyerMaker","isBestMatch"],"properties":{"id":{"type":"integer","format":"int64"},"price":{"$ref":"#/$defs/Decimal"},"qty":{"$ref":"#/$defs/Decimal"},"quoteQty":{"$ref":"#/$defs/Decimal"},"time":{"$ref":"#/$defs/Timestamp"},"isBuyerMaker":{"type":"boolean"},"isBestMatch":{"type":"boolean"}}};
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7067,13 +7087,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
 
-const schema165 = {"type":"object","required":["a","p","q","f","l","T","m","M"],"properties":{"a":{"type":"integer","format":"int64"},"p":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"q":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"f":{"type":"integer","format":"int64"},"l":{"type":"integer","format":"int64"},"T":{"allOf":[{"$ref":"#/$defs/Timestamp"}]},"m":{"type":"boolean"},"M":{"type":"boolean"}}};
+const schema166 = {"type":"object","required":["a","p","q","f","l","T","m","M"],"properties":{"a":{"type":"integer","format":"int64"},"p":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"q":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"f":{"type":"integer","format":"int64"},"l":{"type":"integer","format":"int64"},"T":{"allOf":[{"$ref":"#/$defs/Timestamp"}]},"m":{"type":"boolean"},"M":{"type":"boolean"}}};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7352,13 +7372,13 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
 
-const schema169 = {"type":"object","required":["mins","price","closeTime"],"properties":{"mins":{"type":"integer"},"price":{"$ref":"#/$defs/Decimal"},"closeTime":{"allOf":[{"$ref":"#/$defs/Timestamp"}]}}};
+const schema170 = {"type":"object","required":["mins","price","closeTime"],"properties":{"mins":{"type":"integer"},"price":{"$ref":"#/$defs/Decimal"},"closeTime":{"allOf":[{"$ref":"#/$defs/Timestamp"}]}}};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7476,13 +7496,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate84.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
 
-const schema172 = {"type":"object","required":["symbol","bidPrice","bidQty","askPrice","askQty"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"bidPrice":{"$ref":"#/$defs/Decimal"},"bidQty":{"$ref":"#/$defs/Decimal"},"askPrice":{"$ref":"#/$defs/Decimal"},"askQty":{"$ref":"#/$defs/Decimal"}}};
+const schema173 = {"type":"object","required":["symbol","bidPrice","bidQty","askPrice","askQty"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"bidPrice":{"$ref":"#/$defs/Decimal"},"bidQty":{"$ref":"#/$defs/Decimal"},"askPrice":{"$ref":"#/$defs/Decimal"},"askQty":{"$ref":"#/$defs/Decimal"}}};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7672,13 +7692,13 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
 
-const schema178 = {"type":"object","required":["symbol","price"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"price":{"$ref":"#/$defs/Decimal"}}};
+const schema179 = {"type":"object","required":["symbol","price"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"price":{"$ref":"#/$defs/Decimal"}}};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7763,13 +7783,13 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
 
-const schema181 = {"type":"object","required":["symbol","priceChange","priceChangePercent","weightedAvgPrice","prevClosePrice","lastPrice","lastQty","bidPrice","bidQty","askPrice","askQty","openPrice","highPrice","lowPrice","volume","quoteVolume","openTime","closeTime","firstId","lastId","count"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"priceChange":{"$ref":"#/$defs/Decimal"},"priceChangePercent":{"$ref":"#/$defs/Decimal"},"weightedAvgPrice":{"$ref":"#/$defs/Decimal"},"prevClosePrice":{"$ref":"#/$defs/Decimal"},"lastPrice":{"$ref":"#/$defs/Decimal"},"lastQty":{"$ref":"#/$defs/Decimal"},"bidPrice":{"$ref":"#/$defs/Decimal"},"bidQty":{"$ref":"#/$defs/Decimal"},"askPrice":{"$ref":"#/$defs/Decimal"},"askQty":{"$ref":"#/$defs/Decimal"},"openPrice":{"$ref":"#/$defs/Decimal"},"highPrice":{"$ref":"#/$defs/Decimal"},"lowPrice":{"$ref":"#/$defs/Decimal"},"volume":{"$ref":"#/$defs/Decimal"},"quoteVolume":{"$ref":"#/$defs/Decimal"},"openTime":{"$ref":"#/$defs/Timestamp"},"closeTime":{"$ref":"#/$defs/Timestamp"},"firstId":{"type":"integer","format":"int64","minimum":-1},"lastId":{"type":"integer","format":"int64","minimum":-1},"count":{"type":"integer","minimum":0}}};
+const schema182 = {"type":"object","required":["symbol","priceChange","priceChangePercent","weightedAvgPrice","prevClosePrice","lastPrice","lastQty","bidPrice","bidQty","askPrice","askQty","openPrice","highPrice","lowPrice","volume","quoteVolume","openTime","closeTime","firstId","lastId","count"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"priceChange":{"$ref":"#/$defs/Decimal"},"priceChangePercent":{"$ref":"#/$defs/Decimal"},"weightedAvgPrice":{"$ref":"#/$defs/Decimal"},"prevClosePrice":{"$ref":"#/$defs/Decimal"},"lastPrice":{"$ref":"#/$defs/Decimal"},"lastQty":{"$ref":"#/$defs/Decimal"},"bidPrice":{"$ref":"#/$defs/Decimal"},"bidQty":{"$ref":"#/$defs/Decimal"},"askPrice":{"$ref":"#/$defs/Decimal"},"askQty":{"$ref":"#/$defs/Decimal"},"openPrice":{"$ref":"#/$defs/Decimal"},"highPrice":{"$ref":"#/$defs/Decimal"},"lowPrice":{"$ref":"#/$defs/Decimal"},"volume":{"$ref":"#/$defs/Decimal"},"quoteVolume":{"$ref":"#/$defs/Decimal"},"openTime":{"$ref":"#/$defs/Timestamp"},"closeTime":{"$ref":"#/$defs/Timestamp"},"firstId":{"type":"integer","format":"int64","minimum":-1},"lastId":{"type":"integer","format":"int64","minimum":-1},"count":{"type":"integer","minimum":0}}};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8559,13 +8579,13 @@ vErrors.push(err67);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
 
-const schema200 = {"type":"object","required":["price","qty","commission","commissionAsset","tradeId"],"properties":{"price":{"$ref":"#/$defs/Decimal"},"qty":{"$ref":"#/$defs/Decimal"},"commission":{"$ref":"#/$defs/Decimal"},"commissionAsset":{"$ref":"#/$defs/Asset"},"tradeId":{"type":"integer","format":"int64"}}};
+const schema201 = {"type":"object","required":["price","qty","commission","commissionAsset","tradeId"],"properties":{"price":{"$ref":"#/$defs/Decimal"},"qty":{"$ref":"#/$defs/Decimal"},"commission":{"$ref":"#/$defs/Decimal"},"commissionAsset":{"$ref":"#/$defs/Asset"},"tradeId":{"type":"integer","format":"int64"}}};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8755,13 +8775,13 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
 
-const schema205 = {"type":"object","required":["symbol","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"transactTime":{"$ref":"#/$defs/Timestamp"}}};
+const schema206 = {"type":"object","required":["symbol","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"transactTime":{"$ref":"#/$defs/Timestamp"}}};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8981,14 +9001,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
 
-const schema210 = {"allOf":[{"$ref":"#/$defs/NewOrderAck"},{"$ref":"#/$defs/OrderState"},{"type":"object","required":["workingTime"],"properties":{"workingTime":{"type":"integer","format":"int64","minimum":-1}}}]};
-const schema211 = {"type":"object","required":["price","origQty","executedQty","origQuoteOrderQty","cummulativeQuoteQty","status","timeInForce","type","side","selfTradePreventionMode"],"properties":{"price":{"$ref":"#/$defs/Decimal"},"origQty":{"$ref":"#/$defs/Decimal"},"executedQty":{"$ref":"#/$defs/Decimal"},"origQuoteOrderQty":{"$ref":"#/$defs/Decimal"},"cummulativeQuoteQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"status":{"$ref":"#/$defs/OrderStatus"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"type":{"$ref":"#/$defs/OrderType"},"side":{"$ref":"#/$defs/OrderSide"},"selfTradePreventionMode":{"$ref":"#/$defs/SelfTradePreventionMode"},"stopPrice":{"$ref":"#/$defs/Decimal"},"icebergQty":{"$ref":"#/$defs/Decimal"},"trailingDelta":{"type":"integer"},"trailingTime":{"type":"integer","minimum":-1},"preventedMatchId":{"type":"integer","format":"int64"},"preventedQuantity":{"$ref":"#/$defs/Decimal"},"strategyId":{"type":"integer","format":"int64"},"strategyType":{"type":"integer"},"expiryReason":{"type":"string"}}};
+const schema211 = {"allOf":[{"$ref":"#/$defs/NewOrderAck"},{"$ref":"#/$defs/OrderState"},{"type":"object","required":["workingTime"],"properties":{"workingTime":{"type":"integer","format":"int64","minimum":-1}}}]};
+const schema212 = {"type":"object","required":["price","origQty","executedQty","origQuoteOrderQty","cummulativeQuoteQty","status","timeInForce","type","side","selfTradePreventionMode"],"properties":{"price":{"$ref":"#/$defs/Decimal"},"origQty":{"$ref":"#/$defs/Decimal"},"executedQty":{"$ref":"#/$defs/Decimal"},"origQuoteOrderQty":{"$ref":"#/$defs/Decimal"},"cummulativeQuoteQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"status":{"$ref":"#/$defs/OrderStatus"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"type":{"$ref":"#/$defs/OrderType"},"side":{"$ref":"#/$defs/OrderSide"},"selfTradePreventionMode":{"$ref":"#/$defs/SelfTradePreventionMode"},"stopPrice":{"$ref":"#/$defs/Decimal"},"icebergQty":{"$ref":"#/$defs/Decimal"},"trailingDelta":{"type":"integer"},"trailingTime":{"type":"integer","minimum":-1},"preventedMatchId":{"type":"integer","format":"int64"},"preventedQuantity":{"$ref":"#/$defs/Decimal"},"strategyId":{"type":"integer","format":"int64"},"strategyType":{"type":"integer"},"expiryReason":{"type":"string"}}};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9230,7 +9250,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((((((data5 === "NEW") || (data5 === "PENDING_NEW")) || (data5 === "PARTIALLY_FILLED")) || (data5 === "FILLED")) || (data5 === "CANCELED")) || (data5 === "PENDING_CANCEL")) || (data5 === "REJECTED")) || (data5 === "EXPIRED")) || (data5 === "EXPIRED_IN_MATCH"))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9253,7 +9273,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!(((data6 === "GTC") || (data6 === "IOC")) || (data6 === "FOK"))){
-const err23 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
+const err23 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9276,7 +9296,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!(((((((data7 === "LIMIT") || (data7 === "MARKET")) || (data7 === "STOP_LOSS")) || (data7 === "STOP_LOSS_LIMIT")) || (data7 === "TAKE_PROFIT")) || (data7 === "TAKE_PROFIT_LIMIT")) || (data7 === "LIMIT_MAKER"))){
-const err25 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
+const err25 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9299,7 +9319,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((data8 === "BUY") || (data8 === "SELL"))){
-const err27 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema43.enum}};
+const err27 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9322,7 +9342,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!((((((data9 === "NONE") || (data9 === "EXPIRE_MAKER")) || (data9 === "EXPIRE_TAKER")) || (data9 === "EXPIRE_BOTH")) || (data9 === "DECREMENT")) || (data9 === "TRANSFER"))){
-const err29 = {instancePath:instancePath+"/selfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
+const err29 = {instancePath:instancePath+"/selfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9531,20 +9551,20 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate89(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9604,17 +9624,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
 
-const schema225 = {"allOf":[{"$ref":"#/$defs/NewOrderResult"},{"type":"object","required":["fills"],"properties":{"fills":{"type":"array","items":{"$ref":"#/$defs/Fill"}}}}]};
+const schema226 = {"allOf":[{"$ref":"#/$defs/NewOrderResult"},{"type":"object","required":["fills"],"properties":{"fills":{"type":"array","items":{"$ref":"#/$defs/Fill"}}}}]};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9633,8 +9653,8 @@ let data0 = data.fills;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate88(data0[i0], {instancePath:instancePath+"/fills/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+if(!(validate89(data0[i0], {instancePath:instancePath+"/fills/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
 }
@@ -9661,12 +9681,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9908,7 +9928,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((((((((data5 === "NEW") || (data5 === "PENDING_NEW")) || (data5 === "PARTIALLY_FILLED")) || (data5 === "FILLED")) || (data5 === "CANCELED")) || (data5 === "PENDING_CANCEL")) || (data5 === "REJECTED")) || (data5 === "EXPIRED")) || (data5 === "EXPIRED_IN_MATCH"))){
-const err21 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9931,7 +9951,7 @@ vErrors.push(err22);
 errors++;
 }
 if(!(((data6 === "GTC") || (data6 === "IOC")) || (data6 === "FOK"))){
-const err23 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
+const err23 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9954,7 +9974,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!(((((((data7 === "LIMIT") || (data7 === "MARKET")) || (data7 === "STOP_LOSS")) || (data7 === "STOP_LOSS_LIMIT")) || (data7 === "TAKE_PROFIT")) || (data7 === "TAKE_PROFIT_LIMIT")) || (data7 === "LIMIT_MAKER"))){
-const err25 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
+const err25 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9977,7 +9997,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((data8 === "BUY") || (data8 === "SELL"))){
-const err27 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema43.enum}};
+const err27 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10000,7 +10020,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!((((((data9 === "NONE") || (data9 === "EXPIRE_MAKER")) || (data9 === "EXPIRE_TAKER")) || (data9 === "EXPIRE_BOTH")) || (data9 === "DECREMENT")) || (data9 === "TRANSFER"))){
-const err29 = {instancePath:instancePath+"/selfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
+const err29 = {instancePath:instancePath+"/selfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -10209,17 +10229,17 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
 
-const schema240 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","orderId","orderListId","clientOrderId","time","updateTime","isWorking","workingTime","stopPrice","icebergQty"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"time":{"$ref":"#/$defs/Timestamp"},"updateTime":{"$ref":"#/$defs/Timestamp"},"isWorking":{"type":"boolean"},"workingTime":{"type":"integer","format":"int64","minimum":-1},"stopPrice":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"icebergQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]}}}]};
+const schema241 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","orderId","orderListId","clientOrderId","time","updateTime","isWorking","workingTime","stopPrice","icebergQty"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"time":{"$ref":"#/$defs/Timestamp"},"updateTime":{"$ref":"#/$defs/Timestamp"},"isWorking":{"type":"boolean"},"workingTime":{"type":"integer","format":"int64","minimum":-1},"stopPrice":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"icebergQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]}}}]};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10621,17 +10641,17 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
 
-const schema248 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","origClientOrderId","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"origClientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"transactTime":{"$ref":"#/$defs/Timestamp"}}}]};
+const schema249 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","origClientOrderId","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"origClientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"transactTime":{"$ref":"#/$defs/Timestamp"}}}]};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10886,13 +10906,13 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
 
-const schema254 = {"type":"object","required":["orderListId","contingencyType","listStatusType","listOrderStatus","listClientOrderId","transactionTime","symbol","orders","orderReports"],"properties":{"orderListId":{"type":"integer","format":"int64"},"contingencyType":{"type":"string","enum":["OCO","OTO"]},"listStatusType":{"type":"string","enum":["RESPONSE","EXEC_STARTED","UPDATED","ALL_DONE"]},"listOrderStatus":{"type":"string","enum":["EXECUTING","ALL_DONE","REJECT"]},"listClientOrderId":{"type":"string"},"transactionTime":{"$ref":"#/$defs/Timestamp"},"symbol":{"$ref":"#/$defs/Symbol"},"orders":{"type":"array","items":{"type":"object","required":["symbol","orderId","clientOrderId"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"}}}},"orderReports":{"type":"array","items":{"$ref":"#/$defs/CancelReport"}}}};
+const schema255 = {"type":"object","required":["orderListId","contingencyType","listStatusType","listOrderStatus","listClientOrderId","transactionTime","symbol","orders","orderReports"],"properties":{"orderListId":{"type":"integer","format":"int64"},"contingencyType":{"type":"string","enum":["OCO","OTO"]},"listStatusType":{"type":"string","enum":["RESPONSE","EXEC_STARTED","UPDATED","ALL_DONE"]},"listOrderStatus":{"type":"string","enum":["EXECUTING","ALL_DONE","REJECT"]},"listClientOrderId":{"type":"string"},"transactionTime":{"$ref":"#/$defs/Timestamp"},"symbol":{"$ref":"#/$defs/Symbol"},"orders":{"type":"array","items":{"type":"object","required":["symbol","orderId","clientOrderId"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"}}}},"orderReports":{"type":"array","items":{"$ref":"#/$defs/CancelReport"}}}};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11024,7 +11044,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((data1 === "OCO") || (data1 === "OTO"))){
-const err12 = {instancePath:instancePath+"/contingencyType",schemaPath:"#/$defs/OrderListReport/properties/contingencyType/enum",keyword:"enum",params:{allowedValues: schema254.properties.contingencyType.enum}};
+const err12 = {instancePath:instancePath+"/contingencyType",schemaPath:"#/$defs/OrderListReport/properties/contingencyType/enum",keyword:"enum",params:{allowedValues: schema255.properties.contingencyType.enum}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11047,7 +11067,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!((((data2 === "RESPONSE") || (data2 === "EXEC_STARTED")) || (data2 === "UPDATED")) || (data2 === "ALL_DONE"))){
-const err14 = {instancePath:instancePath+"/listStatusType",schemaPath:"#/$defs/OrderListReport/properties/listStatusType/enum",keyword:"enum",params:{allowedValues: schema254.properties.listStatusType.enum}};
+const err14 = {instancePath:instancePath+"/listStatusType",schemaPath:"#/$defs/OrderListReport/properties/listStatusType/enum",keyword:"enum",params:{allowedValues: schema255.properties.listStatusType.enum}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11070,7 +11090,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!(((data3 === "EXECUTING") || (data3 === "ALL_DONE")) || (data3 === "REJECT"))){
-const err16 = {instancePath:instancePath+"/listOrderStatus",schemaPath:"#/$defs/OrderListReport/properties/listOrderStatus/enum",keyword:"enum",params:{allowedValues: schema254.properties.listOrderStatus.enum}};
+const err16 = {instancePath:instancePath+"/listOrderStatus",schemaPath:"#/$defs/OrderListReport/properties/listOrderStatus/enum",keyword:"enum",params:{allowedValues: schema255.properties.listOrderStatus.enum}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11303,8 +11323,8 @@ let data12 = data.orderReports;
 if(Array.isArray(data12)){
 const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate100(data12[i1], {instancePath:instancePath+"/orderReports/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+if(!(validate101(data12[i1], {instancePath:instancePath+"/orderReports/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
 }
@@ -11331,13 +11351,13 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
 
-const schema260 = {"type":"object","properties":{},"additionalProperties":false};
+const schema261 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11362,13 +11382,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate104.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
 
-const schema261 = {"type":"object","properties":{},"additionalProperties":false};
+const schema262 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11393,14 +11413,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
 
-const schema262 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/Symbol"}}},"additionalProperties":false,"allOf":[{"not":{"required":["symbol","symbols"],"properties":{"symbol":true,"symbols":true}}}]};
+const schema263 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/Symbol"}}},"additionalProperties":false,"allOf":[{"not":{"required":["symbol","symbols"],"properties":{"symbol":true,"symbols":true}}}]};
 const func4 = duplicateItems;
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs2 = errors;
@@ -11561,14 +11581,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate107.errors = vErrors;
 return errors === 0;
 }
 
-const schema265 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":5000}},"additionalProperties":false,"required":["symbol"]};
+const schema266 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":5000}},"additionalProperties":false,"required":["symbol"]};
 const formats86 = runtimeFormats.int32;
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11675,13 +11695,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate107.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
 
-const schema267 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
+const schema268 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11788,20 +11808,20 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate108.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
 
-const schema269 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
+const schema270 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate82(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+if(!(validate83(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
 }
@@ -11816,13 +11836,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate109.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
 
-const schema270 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"fromId":{"type":"integer","format":"int64","minimum":0}},"additionalProperties":false,"required":["symbol"]};
+const schema271 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"fromId":{"type":"integer","format":"int64","minimum":0}},"additionalProperties":false,"required":["symbol"]};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11964,20 +11984,20 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
 
-const schema272 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
+const schema273 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate82(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+if(!(validate83(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
 }
@@ -11992,14 +12012,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate113.errors = vErrors;
 return errors === 0;
 }
 
-const schema273 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"fromId":{"type":"integer","format":"int64","minimum":0},"startTime":{"type":"string","format":"date-time"},"endTime":{"type":"string","format":"date-time"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
-const formats96 = runtimeFormats["date-time"];
+const schema274 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"fromId":{"type":"integer","format":"int64","minimum":0},"startTime":{"$ref":"#/$defs/DateTime"},"endTime":{"$ref":"#/$defs/DateTime"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12087,9 +12106,16 @@ errors++;
 }
 if(data.startTime !== undefined){
 let data2 = data.startTime;
+const _errs9 = errors;
+let _branch0 = errors;
+let _branch1 = errors;
+let valid3 = false;
+let passing0 = null;
+_branch0 = errors;
+const _errs10 = errors;
 if(typeof data2 === "string"){
-if(!(formats96.validate(data2))){
-const err7 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/aggTrades.request/properties/startTime/format",keyword:"format",params:{format: "date-time"}};
+if(!(formats2.validate(data2))){
+const err7 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/0/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12100,7 +12126,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/aggTrades.request/properties/startTime/type",keyword:"type",params:{type: "string"}};
+const err8 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12109,12 +12135,15 @@ vErrors.push(err8);
 }
 errors++;
 }
+var _valid0 = _errs10 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
 }
-if(data.endTime !== undefined){
-let data3 = data.endTime;
-if(typeof data3 === "string"){
-if(!(formats96.validate(data3))){
-const err9 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/aggTrades.request/properties/endTime/format",keyword:"format",params:{format: "date-time"}};
+_branch1 = errors;
+const _errs12 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err9 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/1/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12123,9 +12152,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/aggTrades.request/properties/endTime/type",keyword:"type",params:{type: "string"}};
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12134,11 +12163,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.limit !== undefined){
-let data4 = data.limit;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/type",keyword:"type",params:{type: "integer"}};
+if(!(formats0.validate(data2))){
+const err11 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/1/format",keyword:"format",params:{format: "int64"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12147,9 +12173,20 @@ vErrors.push(err11);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 1000 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+}
+var _valid0 = _errs12 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err12 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12158,8 +12195,30 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data4 < 1 || isNaN(data4)){
-const err13 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+else {
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.endTime !== undefined){
+let data3 = data.endTime;
+const _errs16 = errors;
+let _branch2 = errors;
+let _branch3 = errors;
+let valid5 = false;
+let passing1 = null;
+_branch2 = errors;
+const _errs17 = errors;
+if(typeof data3 === "string"){
+if(!(formats2.validate(data3))){
+const err13 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/0/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12168,8 +12227,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!(formats86.validate(data4))){
-const err14 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
+}
+else {
+const err14 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12178,11 +12238,15 @@ vErrors.push(err14);
 }
 errors++;
 }
+var _valid1 = _errs17 === errors;
+if(_valid1){
+valid5 = true;
+passing1 = 0;
 }
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/$defs/aggTrades.request/type",keyword:"type",params:{type: "object"}};
+_branch3 = errors;
+const _errs19 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err15 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/1/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12191,20 +12255,131 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate114.errors = vErrors;
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err16 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!(formats0.validate(data3))){
+const err17 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/1/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+var _valid1 = _errs19 === errors;
+if(_valid1 && valid5){
+valid5 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid5 = true;
+passing1 = 1;
+}
+}
+if(!valid5){
+const err18 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf",keyword:"oneOf",params:{passingSchemas: passing1, branchErrors: [errors - _branch2, errors - _branch3]}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.limit !== undefined){
+let data4 = data.limit;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err19 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 1000 || isNaN(data4)){
+const err20 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data4 < 1 || isNaN(data4)){
+const err21 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(formats86.validate(data4))){
+const err22 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/$defs/aggTrades.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate115.errors = vErrors;
 return errors === 0;
 }
 
-const schema275 = {"type":"array","items":{"$ref":"#/$defs/AggTrade"}};
+const schema278 = {"type":"array","items":{"$ref":"#/$defs/AggTrade"}};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate83(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate84(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
 }
 }
@@ -12219,13 +12394,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
 
-const schema276 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false,"required":["symbol"]};
+const schema279 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12287,13 +12462,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
 
-const schema278 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
+const schema281 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12345,13 +12520,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
 
-const schema280 = {"oneOf":[{"$ref":"#/$defs/BookTicker"},{"type":"array","items":{"$ref":"#/$defs/BookTicker"}}]};
+const schema283 = {"oneOf":[{"$ref":"#/$defs/BookTicker"},{"type":"array","items":{"$ref":"#/$defs/BookTicker"}}]};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -12361,8 +12536,8 @@ let valid0 = false;
 let passing0 = null;
 _branch0 = errors;
 const _errs1 = errors;
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -12375,8 +12550,8 @@ const _errs2 = errors;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate85(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate86(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
 }
@@ -12423,13 +12598,13 @@ vErrors = null;
 }
 }
 }
-validate119.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
 
-const schema281 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
+const schema284 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12481,13 +12656,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate122.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
 
-const schema283 = {"oneOf":[{"$ref":"#/$defs/PriceTicker"},{"type":"array","items":{"$ref":"#/$defs/PriceTicker"}}]};
+const schema286 = {"oneOf":[{"$ref":"#/$defs/PriceTicker"},{"type":"array","items":{"$ref":"#/$defs/PriceTicker"}}]};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -12497,8 +12672,8 @@ let valid0 = false;
 let passing0 = null;
 _branch0 = errors;
 const _errs1 = errors;
-if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate87(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -12511,8 +12686,8 @@ const _errs2 = errors;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate86(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate87(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -12559,13 +12734,13 @@ vErrors = null;
 }
 }
 }
-validate123.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
 
-const schema284 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
+const schema287 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12617,13 +12792,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
 
-const schema286 = {"oneOf":[{"$ref":"#/$defs/Ticker24hr"},{"type":"array","items":{"$ref":"#/$defs/Ticker24hr"}}]};
+const schema289 = {"oneOf":[{"$ref":"#/$defs/Ticker24hr"},{"type":"array","items":{"$ref":"#/$defs/Ticker24hr"}}]};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -12633,8 +12808,8 @@ let valid0 = false;
 let passing0 = null;
 _branch0 = errors;
 const _errs1 = errors;
-if(!(validate87(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate88(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -12647,8 +12822,8 @@ const _errs2 = errors;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate87(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate88(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
@@ -12695,13 +12870,13 @@ vErrors = null;
 }
 }
 }
-validate127.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
 
-const schema287 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema290 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12716,7 +12891,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "timestamp")) || (key0 === "recvWindow")) || (key0 === "signature"))){
+if(!(((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "timestamp")) || (key0 === "signature"))){
 const err1 = {instancePath,schemaPath:"#/$defs/query_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
@@ -12837,10 +13012,11 @@ errors++;
 }
 }
 }
-if(data.recvWindow !== undefined){
-let data4 = data.recvWindow;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/query_order.request/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
+if(data.signature !== undefined){
+let data4 = data.signature;
+if(typeof data4 === "string"){
+if(!pattern10.test(data4)){
+const err11 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/query_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12849,9 +13025,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 60000 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/query_order.request/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+}
+else {
+const err12 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/query_order.request/properties/signature/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12860,8 +13036,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data4 < 1 || isNaN(data4)){
-const err13 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/query_order.request/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/$defs/query_order.request/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12870,52 +13048,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-if(data.signature !== undefined){
-let data5 = data.signature;
-if(typeof data5 === "string"){
-if(!pattern10.test(data5)){
-const err14 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/query_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/query_order.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/$defs/query_order.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-validate130.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
 
-const schema291 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","side","type"],"allOf":[{"if":{"properties":{"type":{"const":"LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"properties":{"type":{"const":"MARKET"}},"required":["type"]},"then":{"properties":{"timeInForce":false,"price":false,"stopPrice":false,"trailingDelta":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["quantity"],"properties":{"quantity":true}},{"required":["quoteOrderQty"],"properties":{"quoteOrderQty":true}}]},{"not":{"required":["quantity","quoteOrderQty"],"properties":{"quantity":true,"quoteOrderQty":true}}}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"LIMIT_MAKER"}},"required":["type"]},"then":{"required":["quantity","price"],"properties":{"quantity":true,"price":true,"timeInForce":false,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"required":["icebergQty"],"properties":{"icebergQty":true}},"then":{"required":["timeInForce"],"properties":{"timeInForce":{"const":"GTC"}}}}]};
+const schema294 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","side","type"],"allOf":[{"if":{"properties":{"type":{"const":"LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"properties":{"type":{"const":"MARKET"}},"required":["type"]},"then":{"properties":{"timeInForce":false,"price":false,"stopPrice":false,"trailingDelta":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["quantity"],"properties":{"quantity":true}},{"required":["quoteOrderQty"],"properties":{"quoteOrderQty":true}}]},{"not":{"required":["quantity","quoteOrderQty"],"properties":{"quantity":true,"quoteOrderQty":true}}}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"LIMIT_MAKER"}},"required":["type"]},"then":{"required":["quantity","price"],"properties":{"quantity":true,"price":true,"timeInForce":false,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"required":["icebergQty"],"properties":{"icebergQty":true}},"then":{"required":["timeInForce"],"properties":{"timeInForce":{"const":"GTC"}}}}]};
 const func5 = Object.prototype.hasOwnProperty;
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs2 = errors;
@@ -14096,7 +14236,7 @@ vErrors.push(err79);
 errors++;
 }
 for(const key0 in data){
-if(!(func5.call(schema291.properties, key0))){
+if(!(func5.call(schema294.properties, key0))){
 const err80 = {instancePath,schemaPath:"#/$defs/new_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err80];
@@ -14145,7 +14285,7 @@ vErrors.push(err83);
 errors++;
 }
 if(!((data31 === "BUY") || (data31 === "SELL"))){
-const err84 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema43.enum}};
+const err84 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -14168,7 +14308,7 @@ vErrors.push(err85);
 errors++;
 }
 if(!(((((((data32 === "LIMIT") || (data32 === "MARKET")) || (data32 === "STOP_LOSS")) || (data32 === "STOP_LOSS_LIMIT")) || (data32 === "TAKE_PROFIT")) || (data32 === "TAKE_PROFIT_LIMIT")) || (data32 === "LIMIT_MAKER"))){
-const err86 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
+const err86 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -14191,7 +14331,7 @@ vErrors.push(err87);
 errors++;
 }
 if(!(((data33 === "GTC") || (data33 === "IOC")) || (data33 === "FOK"))){
-const err88 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
+const err88 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -14389,7 +14529,7 @@ vErrors.push(err103);
 errors++;
 }
 if(!(((data41 === "ACK") || (data41 === "RESULT")) || (data41 === "FULL"))){
-const err104 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
+const err104 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -14505,13 +14645,13 @@ vErrors.push(err113);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
 
-const schema304 = {"anyOf":[{"$ref":"#/$defs/NewOrderFull"},{"$ref":"#/$defs/NewOrderResult"},{"$ref":"#/$defs/NewOrderAck"}]};
+const schema307 = {"anyOf":[{"$ref":"#/$defs/NewOrderFull"},{"$ref":"#/$defs/NewOrderResult"},{"$ref":"#/$defs/NewOrderAck"}]};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -14521,8 +14661,8 @@ let _branch2 = errors;
 let valid0 = false;
 _branch0 = errors;
 const _errs1 = errors;
-if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+if(!(validate95(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -14530,8 +14670,8 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 _branch1 = errors;
 const _errs2 = errors;
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -14539,8 +14679,8 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 _branch2 = errors;
 const _errs3 = errors;
-if(!(validate89(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -14568,13 +14708,13 @@ vErrors = null;
 }
 }
 }
-validate132.errors = vErrors;
+validate133.errors = vErrors;
 return errors === 0;
 }
 
-const schema305 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema308 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14589,7 +14729,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "newClientOrderId")) || (key0 === "timestamp")) || (key0 === "recvWindow")) || (key0 === "signature"))){
+if(!((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "newClientOrderId")) || (key0 === "timestamp")) || (key0 === "signature"))){
 const err1 = {instancePath,schemaPath:"#/$defs/cancel_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
@@ -14735,10 +14875,11 @@ errors++;
 }
 }
 }
-if(data.recvWindow !== undefined){
-let data5 = data.recvWindow;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err13 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/cancel_order.request/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
+if(data.signature !== undefined){
+let data5 = data.signature;
+if(typeof data5 === "string"){
+if(!pattern10.test(data5)){
+const err13 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14747,9 +14888,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 60000 || isNaN(data5)){
-const err14 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/cancel_order.request/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+}
+else {
+const err14 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_order.request/properties/signature/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -14758,8 +14899,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data5 < 1 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/cancel_order.request/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/$defs/cancel_order.request/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14768,56 +14911,18 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-if(data.signature !== undefined){
-let data6 = data.signature;
-if(typeof data6 === "string"){
-if(!pattern10.test(data6)){
-const err16 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_order.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/$defs/cancel_order.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-validate136.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
 
-const schema310 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
+const schema313 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((key0 === "symbol") || (key0 === "timestamp")) || (key0 === "recvWindow")) || (key0 === "signature"))){
+if(!(((key0 === "symbol") || (key0 === "timestamp")) || (key0 === "signature"))){
 const err0 = {instancePath,schemaPath:"#/$defs/open_orders.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -14878,10 +14983,11 @@ errors++;
 }
 }
 }
-if(data.recvWindow !== undefined){
-let data2 = data.recvWindow;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err5 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/open_orders.request/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
+if(data.signature !== undefined){
+let data2 = data.signature;
+if(typeof data2 === "string"){
+if(!pattern10.test(data2)){
+const err5 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/open_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -14890,9 +14996,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 60000 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/open_orders.request/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+}
+else {
+const err6 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/open_orders.request/properties/signature/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14901,8 +15007,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data2 < 1 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/open_orders.request/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/$defs/open_orders.request/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14911,58 +15019,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-}
-if(data.signature !== undefined){
-let data3 = data.signature;
-if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
-const err8 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/open_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/open_orders.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/$defs/open_orders.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-validate137.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
 
-const schema312 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
+const schema315 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate98(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate99(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
 }
@@ -14977,13 +15047,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate139.errors = vErrors;
 return errors === 0;
 }
 
-const schema313 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema316 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14998,7 +15068,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "symbol") || (key0 === "timestamp")) || (key0 === "recvWindow")) || (key0 === "signature"))){
+if(!(((key0 === "symbol") || (key0 === "timestamp")) || (key0 === "signature"))){
 const err1 = {instancePath,schemaPath:"#/$defs/cancel_all_orders.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
@@ -15059,10 +15129,11 @@ errors++;
 }
 }
 }
-if(data.recvWindow !== undefined){
-let data2 = data.recvWindow;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/cancel_all_orders.request/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
+if(data.signature !== undefined){
+let data2 = data.signature;
+if(typeof data2 === "string"){
+if(!pattern10.test(data2)){
+const err6 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_all_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15071,9 +15142,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 60000 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/cancel_all_orders.request/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+}
+else {
+const err7 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_all_orders.request/properties/signature/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15082,8 +15153,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data2 < 1 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/cancel_all_orders.request/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/$defs/cancel_all_orders.request/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15092,51 +15165,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-}
-if(data.signature !== undefined){
-let data3 = data.signature;
-if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
-const err9 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_all_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_all_orders.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/$defs/cancel_all_orders.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-validate140.errors = vErrors;
+validate141.errors = vErrors;
 return errors === 0;
 }
 
-const schema315 = {"type":"array","items":{"anyOf":[{"$ref":"#/$defs/CancelReport"},{"$ref":"#/$defs/OrderListReport"}]}};
+const schema318 = {"type":"array","items":{"anyOf":[{"$ref":"#/$defs/CancelReport"},{"$ref":"#/$defs/OrderListReport"}]}};
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -15149,8 +15184,8 @@ let _branch1 = errors;
 let valid2 = false;
 _branch0 = errors;
 const _errs3 = errors;
-if(!(validate100(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
+if(!(validate101(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -15158,8 +15193,8 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 _branch1 = errors;
 const _errs4 = errors;
-if(!(validate102(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate103(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -15198,13 +15233,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
 
-const schema316 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"type":"integer","format":"int64","minimum":0},"endTime":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"timestamp":{"type":"integer","minimum":0},"recvWindow":{"type":"integer","minimum":1,"maximum":60000},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema319 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"type":"integer","format":"int64","minimum":0},"endTime":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15219,7 +15254,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "limit")) || (key0 === "timestamp")) || (key0 === "recvWindow")) || (key0 === "signature"))){
+if(!(((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "limit")) || (key0 === "timestamp")) || (key0 === "signature"))){
 const err1 = {instancePath,schemaPath:"#/$defs/all_orders.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err1];
@@ -15430,10 +15465,11 @@ errors++;
 }
 }
 }
-if(data.recvWindow !== undefined){
-let data6 = data.recvWindow;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err19 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/all_orders.request/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
+if(data.signature !== undefined){
+let data6 = data.signature;
+if(typeof data6 === "string"){
+if(!pattern10.test(data6)){
+const err19 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/all_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15442,9 +15478,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 60000 || isNaN(data6)){
-const err20 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/all_orders.request/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+}
+else {
+const err20 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/all_orders.request/properties/signature/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -15453,8 +15489,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data6 < 1 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/all_orders.request/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/$defs/all_orders.request/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -15463,58 +15501,20 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-if(data.signature !== undefined){
-let data7 = data.signature;
-if(typeof data7 === "string"){
-if(!pattern10.test(data7)){
-const err22 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/all_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/all_orders.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/$defs/all_orders.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate144.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
 
-const schema319 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
+const schema322 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate98(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate99(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
 }
@@ -15529,10 +15529,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate145.errors = vErrors;
+validate146.errors = vErrors;
 return errors === 0;
 }
-return { schema_Error: validate21, schema_Empty: validate22, schema_ServerTime: validate23, schema_Symbol: validate24, schema_Asset: validate25, schema_Decimal: validate26, schema_DecimalParameter: validate27, schema_Timestamp: validate28, schema_OrderIdValue: validate29, schema_ClientOrderId: validate30, schema_OrderSide: validate31, schema_OrderType: validate32, schema_TimeInForce: validate33, schema_NewOrderResponseType: validate34, schema_OrderStatus: validate35, schema_SelfTradePreventionMode: validate36, schema_SymbolStatus: validate37, schema_NewOrderForm: validate38, schema_CancelOrderForm: validate39, schema_CancelAllOrdersForm: validate40, schema_SignatureValue: validate41, schema_RateLimit: validate42, schema_ExchangeFilter: validate43, schema_SymbolFilter: validate44, schema_PriceFilter: validate61, schema_PercentPriceFilter: validate62, schema_PercentPriceBySideFilter: validate63, schema_LotSizeFilter: validate64, schema_MarketLotSizeFilter: validate65, schema_MinNotionalFilter: validate66, schema_NotionalFilter: validate67, schema_IcebergPartsFilter: validate68, schema_MaxNumOrdersFilter: validate69, schema_MaxNumAlgoOrdersFilter: validate70, schema_MaxNumIcebergOrdersFilter: validate71, schema_MaxPositionFilter: validate72, schema_TrailingDeltaFilter: validate73, schema_SymbolInfo: validate74, schema_ExchangeInfo: validate76, schema_PriceLevel: validate78, schema_OrderBook: validate79, schema_Trade: validate82, schema_AggTrade: validate83, schema_AveragePrice: validate84, schema_BookTicker: validate85, schema_PriceTicker: validate86, schema_Ticker24hr: validate87, schema_Fill: validate88, schema_NewOrderAck: validate89, schema_NewOrderResult: validate90, schema_NewOrderFull: validate94, schema_OrderState: validate97, schema_Order: validate98, schema_CancelReport: validate100, schema_OrderListReport: validate102, ping_request: validate104, server_time_request: validate105, exchange_info_request: validate106, order_book_request: validate107, recent_trades_list_request: validate108, recent_trades_list_response_200: validate109, historical_trades_request: validate111, historical_trades_response_200: validate112, aggTrades_request: validate114, aggTrades_response_200: validate115, current_average_price_request: validate117, order_book_ticker_request: validate118, order_book_ticker_response_200: validate119, symbol_price_ticker_request: validate122, symbol_price_ticker_response_200: validate123, ticker_price_change_statistics24hr_request: validate126, ticker_price_change_statistics24hr_response_200: validate127, query_order_request: validate130, new_order_request: validate131, new_order_response_200: validate132, cancel_order_request: validate136, open_orders_request: validate137, open_orders_response_200: validate138, cancel_all_orders_request: validate140, cancel_all_orders_response_200: validate141, all_orders_request: validate144, all_orders_response_200: validate145 };
+return { schema_Error: validate21, schema_Empty: validate22, schema_ServerTime: validate23, schema_Symbol: validate24, schema_Asset: validate25, schema_Decimal: validate26, schema_DecimalParameter: validate27, schema_DateTime: validate28, schema_Timestamp: validate29, schema_OrderIdValue: validate30, schema_ClientOrderId: validate31, schema_OrderSide: validate32, schema_OrderType: validate33, schema_TimeInForce: validate34, schema_NewOrderResponseType: validate35, schema_OrderStatus: validate36, schema_SelfTradePreventionMode: validate37, schema_SymbolStatus: validate38, schema_NewOrderForm: validate39, schema_CancelOrderForm: validate40, schema_CancelAllOrdersForm: validate41, schema_SignatureValue: validate42, schema_RateLimit: validate43, schema_ExchangeFilter: validate44, schema_SymbolFilter: validate45, schema_PriceFilter: validate62, schema_PercentPriceFilter: validate63, schema_PercentPriceBySideFilter: validate64, schema_LotSizeFilter: validate65, schema_MarketLotSizeFilter: validate66, schema_MinNotionalFilter: validate67, schema_NotionalFilter: validate68, schema_IcebergPartsFilter: validate69, schema_MaxNumOrdersFilter: validate70, schema_MaxNumAlgoOrdersFilter: validate71, schema_MaxNumIcebergOrdersFilter: validate72, schema_MaxPositionFilter: validate73, schema_TrailingDeltaFilter: validate74, schema_SymbolInfo: validate75, schema_ExchangeInfo: validate77, schema_PriceLevel: validate79, schema_OrderBook: validate80, schema_Trade: validate83, schema_AggTrade: validate84, schema_AveragePrice: validate85, schema_BookTicker: validate86, schema_PriceTicker: validate87, schema_Ticker24hr: validate88, schema_Fill: validate89, schema_NewOrderAck: validate90, schema_NewOrderResult: validate91, schema_NewOrderFull: validate95, schema_OrderState: validate98, schema_Order: validate99, schema_CancelReport: validate101, schema_OrderListReport: validate103, ping_request: validate105, server_time_request: validate106, exchange_info_request: validate107, order_book_request: validate108, recent_trades_list_request: validate109, recent_trades_list_response_200: validate110, historical_trades_request: validate112, historical_trades_response_200: validate113, aggTrades_request: validate115, aggTrades_response_200: validate116, current_average_price_request: validate118, order_book_ticker_request: validate119, order_book_ticker_response_200: validate120, symbol_price_ticker_request: validate123, symbol_price_ticker_response_200: validate124, ticker_price_change_statistics24hr_request: validate127, ticker_price_change_statistics24hr_response_200: validate128, query_order_request: validate131, new_order_request: validate132, new_order_response_200: validate133, cancel_order_request: validate137, open_orders_request: validate138, open_orders_response_200: validate139, cancel_all_orders_request: validate141, cancel_all_orders_response_200: validate142, all_orders_request: validate145, all_orders_response_200: validate146 };
 })();
 
 export const schema_Error = compiled.schema_Error;
@@ -15542,6 +15542,7 @@ export const schema_Symbol = compiled.schema_Symbol;
 export const schema_Asset = compiled.schema_Asset;
 export const schema_Decimal = compiled.schema_Decimal;
 export const schema_DecimalParameter = compiled.schema_DecimalParameter;
+export const schema_DateTime = compiled.schema_DateTime;
 export const schema_Timestamp = compiled.schema_Timestamp;
 export const schema_OrderIdValue = compiled.schema_OrderIdValue;
 export const schema_ClientOrderId = compiled.schema_ClientOrderId;

@@ -20,6 +20,12 @@ const hints: Readonly<Record<string, SchemaHint>> = {
   "#/$defs/DecimalParameter": {
     "expect": "a float parameter such as 0.1"
   },
+  "#/$defs/DateTime/oneOf/0": {
+    "expect": "an RFC 3339 date-time such as \"2024-01-01T00:00:00Z\""
+  },
+  "#/$defs/DateTime/oneOf/1": {
+    "expect": "an integer such as 1704067200000"
+  },
   "#/$defs/Timestamp": {
     "expect": "a timestamp such as 1499827319559"
   },
@@ -71,12 +77,6 @@ const hints: Readonly<Record<string, SchemaHint>> = {
   },
   "#/$defs/aggTrades.request": {
     "unknown": "is not a parameter of aggTrades"
-  },
-  "#/$defs/aggTrades.request/properties/startTime": {
-    "expect": "an RFC 3339 date-time such as \"2024-01-01T00:00:00Z\""
-  },
-  "#/$defs/aggTrades.request/properties/endTime": {
-    "expect": "an RFC 3339 date-time such as \"2024-01-01T00:00:00Z\""
   },
   "#/$defs/aggTrades.request/properties/limit": {
     "expect": "a 32-bit integer"
@@ -223,7 +223,7 @@ export const operationIds = ["ping", "server_time", "exchange_info", "order_book
 export type OperationId = (typeof operationIds)[number];
 
 /** The named schemas (components.schemas). */
-export const schemaNames = ["Error", "Empty", "ServerTime", "Symbol", "Asset", "Decimal", "DecimalParameter", "Timestamp", "OrderIdValue", "ClientOrderId", "OrderSide", "OrderType", "TimeInForce", "NewOrderResponseType", "OrderStatus", "SelfTradePreventionMode", "SymbolStatus", "NewOrderForm", "CancelOrderForm", "CancelAllOrdersForm", "SignatureValue", "RateLimit", "ExchangeFilter", "SymbolFilter", "PriceFilter", "PercentPriceFilter", "PercentPriceBySideFilter", "LotSizeFilter", "MarketLotSizeFilter", "MinNotionalFilter", "NotionalFilter", "IcebergPartsFilter", "MaxNumOrdersFilter", "MaxNumAlgoOrdersFilter", "MaxNumIcebergOrdersFilter", "MaxPositionFilter", "TrailingDeltaFilter", "SymbolInfo", "ExchangeInfo", "PriceLevel", "OrderBook", "Trade", "AggTrade", "AveragePrice", "BookTicker", "PriceTicker", "Ticker24hr", "Fill", "NewOrderAck", "NewOrderResult", "NewOrderFull", "OrderState", "Order", "CancelReport", "OrderListReport"] as const;
+export const schemaNames = ["Error", "Empty", "ServerTime", "Symbol", "Asset", "Decimal", "DecimalParameter", "DateTime", "Timestamp", "OrderIdValue", "ClientOrderId", "OrderSide", "OrderType", "TimeInForce", "NewOrderResponseType", "OrderStatus", "SelfTradePreventionMode", "SymbolStatus", "NewOrderForm", "CancelOrderForm", "CancelAllOrdersForm", "SignatureValue", "RateLimit", "ExchangeFilter", "SymbolFilter", "PriceFilter", "PercentPriceFilter", "PercentPriceBySideFilter", "LotSizeFilter", "MarketLotSizeFilter", "MinNotionalFilter", "NotionalFilter", "IcebergPartsFilter", "MaxNumOrdersFilter", "MaxNumAlgoOrdersFilter", "MaxNumIcebergOrdersFilter", "MaxPositionFilter", "TrailingDeltaFilter", "SymbolInfo", "ExchangeInfo", "PriceLevel", "OrderBook", "Trade", "AggTrade", "AveragePrice", "BookTicker", "PriceTicker", "Ticker24hr", "Fill", "NewOrderAck", "NewOrderResult", "NewOrderFull", "OrderState", "Order", "CancelReport", "OrderListReport"] as const;
 export type SchemaName = (typeof schemaNames)[number];
 
 /** One validator per named schema. */
@@ -235,6 +235,7 @@ export const schemas: Readonly<Record<SchemaName, CompiledSchema>> = {
   "Asset": compiled(code.schema_Asset, "the value"),
   "Decimal": compiled(code.schema_Decimal, "the value"),
   "DecimalParameter": compiled(code.schema_DecimalParameter, "the value"),
+  "DateTime": compiled(code.schema_DateTime, "the value"),
   "Timestamp": compiled(code.schema_Timestamp, "the value"),
   "OrderIdValue": compiled(code.schema_OrderIdValue, "the value"),
   "ClientOrderId": compiled(code.schema_ClientOrderId, "the value"),
@@ -362,7 +363,6 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     responses: {
       "200": compiled(code.recent_trades_list_response_200, "the body"),
       "400": compiled(code.schema_Error, "the body"),
-      "401": compiled(code.schema_Error, "the body"),
       "403": compiled(code.schema_Error, "the body"),
       "418": compiled(code.schema_Error, "the body"),
       "429": compiled(code.schema_Error, "the body"),
@@ -381,7 +381,6 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     responses: {
       "200": compiled(code.historical_trades_response_200, "the body"),
       "400": compiled(code.schema_Error, "the body"),
-      "401": compiled(code.schema_Error, "the body"),
       "403": compiled(code.schema_Error, "the body"),
       "418": compiled(code.schema_Error, "the body"),
       "429": compiled(code.schema_Error, "the body"),
@@ -395,8 +394,8 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
       {"name":"fromId","in":"query","coding":"integer","expect":"an integer such as \"0\""},
-      {"name":"startTime","in":"query","coding":"string","expect":"text"},
-      {"name":"endTime","in":"query","coding":"string","expect":"text"},
+      {"name":"startTime","in":"query","coding":"integer-or-string","expect":"an integer or text"},
+      {"name":"endTime","in":"query","coding":"integer-or-string","expect":"an integer or text"},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"1000\""},
     ],
     responses: {
@@ -481,10 +480,9 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"orderId","in":"query","coding":"integer","expect":"an integer such as \"28\""},
       {"name":"origClientOrderId","in":"query","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
-      {"name":"recvWindow","in":"query","coding":"integer","expect":"an integer such as \"1\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
-    signing: {"timestamp":"timestamp","recvWindow":"recvWindow","signature":"signature"},
+    signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.schema_Order, "the body"),
       "400": compiled(code.schema_Error, "the body"),
@@ -516,7 +514,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
-    signing: {"timestamp":"timestamp","recvWindow":"recvWindow","signature":"signature"},
+    signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.new_order_response_200, "the body"),
       "400": compiled(code.schema_Error, "the body"),
@@ -547,10 +545,9 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"origClientOrderId","in":"query","coding":"string","expect":"text"},
       {"name":"newClientOrderId","in":"query","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
-      {"name":"recvWindow","in":"query","coding":"integer","expect":"an integer such as \"1\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
-    signing: {"timestamp":"timestamp","recvWindow":"recvWindow","signature":"signature"},
+    signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.schema_CancelReport, "the body"),
       "400": compiled(code.schema_Error, "the body"),
@@ -568,10 +565,9 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
-      {"name":"recvWindow","in":"query","coding":"integer","expect":"an integer such as \"1\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
-    signing: {"timestamp":"timestamp","recvWindow":"recvWindow","signature":"signature"},
+    signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.open_orders_response_200, "the body"),
       "400": compiled(code.schema_Error, "the body"),
@@ -589,10 +585,9 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
-      {"name":"recvWindow","in":"query","coding":"integer","expect":"an integer such as \"1\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
-    signing: {"timestamp":"timestamp","recvWindow":"recvWindow","signature":"signature"},
+    signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.cancel_all_orders_response_200, "the body"),
       "400": compiled(code.schema_Error, "the body"),
@@ -614,10 +609,9 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"endTime","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"1\""},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
-      {"name":"recvWindow","in":"query","coding":"integer","expect":"an integer such as \"1\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
-    signing: {"timestamp":"timestamp","recvWindow":"recvWindow","signature":"signature"},
+    signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.all_orders_response_200, "the body"),
       "400": compiled(code.schema_Error, "the body"),

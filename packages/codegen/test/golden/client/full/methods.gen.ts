@@ -57,7 +57,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * Recent trades: `GET /v1/trades`.
-   * Authentication class `market_data`: sends the API key (`X-MBX-APIKEY`).
+   * Authentication class `market_data`: sends the API key (`X-MBX-APIKEY`) when the client has one; it is not required.
    */
   recent_trades(
     params: operations["recent_trades"]["parameters"]["query"],
@@ -66,7 +66,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * Place an order: `POST /v1/order`.
-   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).
+   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   place_order(
     params: operations["place_order"]["parameters"]["query"],

@@ -51,7 +51,7 @@ export interface SpotApiMethods<Options> {
 
   /**
    * Place an order: `POST /v1/order`.
-   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `recvWindow`, `signature`).
+   * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   place_order(
     params: operations["place_order"]["parameters"]["query"],

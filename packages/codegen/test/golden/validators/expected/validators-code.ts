@@ -691,11 +691,10 @@ validate32.errors = vErrors;
 return errors === 0;
 }
 
-const schema49 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"kind":{"type":"string","enum":["A","B","C"]},"amount":{"type":"number","exclusiveMinimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":10},"tags":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string"}},"detail":{"type":"string","enum":["SHORT","LONG"]},"ts":{"type":"integer","minimum":0},"window":{"type":"integer","minimum":1,"maximum":1000},"sig":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","kind"],"allOf":[{"if":{"properties":{"kind":{"const":"A"}},"required":["kind"]},"then":{"required":["amount"],"properties":{"amount":true,"limit":false}}},{"if":{"properties":{"kind":{"const":"B"}},"required":["kind"]},"then":{"allOf":[{"anyOf":[{"required":["limit"],"properties":{"limit":true}},{"required":["tags"],"properties":{"tags":true}}]}]}},{"if":{"properties":{"kind":{"const":"C"}},"required":["kind"]},"then":{"allOf":[{"anyOf":[{"required":["amount"],"properties":{"amount":true}},{"required":["limit"],"properties":{"limit":true}}]},{"not":{"required":["amount","limit"],"properties":{"amount":true,"limit":true}}}]}},{"if":{"required":["tags"],"properties":{"tags":true}},"then":{"required":["detail"],"properties":{"detail":{"const":"LONG"}}}}]};
-const func4 = Object.prototype.hasOwnProperty;
-const func5 = duplicateItems;
+const schema49 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"kind":{"type":"string","enum":["A","B","C"]},"amount":{"type":"number","exclusiveMinimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":10},"tags":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string"}},"detail":{"type":"string","enum":["SHORT","LONG"]},"ts":{"type":"integer","minimum":0},"sig":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","kind"],"allOf":[{"if":{"properties":{"kind":{"const":"A"}},"required":["kind"]},"then":{"required":["amount"],"properties":{"amount":true,"limit":false}}},{"if":{"properties":{"kind":{"const":"B"}},"required":["kind"]},"then":{"allOf":[{"anyOf":[{"required":["limit"],"properties":{"limit":true}},{"required":["tags"],"properties":{"tags":true}}]}]}},{"if":{"properties":{"kind":{"const":"C"}},"required":["kind"]},"then":{"allOf":[{"anyOf":[{"required":["amount"],"properties":{"amount":true}},{"required":["limit"],"properties":{"limit":true}}]},{"not":{"required":["amount","limit"],"properties":{"amount":true,"limit":true}}}]}},{"if":{"required":["tags"],"properties":{"tags":true}},"then":{"required":["detail"],"properties":{"detail":{"const":"LONG"}}}}]};
 const pattern13 = new RegExp("^[0-9a-fA-F]{64}$", "u");
 const formats0 = runtimeFormats.int32;
+const func4 = duplicateItems;
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1129,7 +1128,7 @@ vErrors.push(err24);
 errors++;
 }
 for(const key0 in data){
-if(!(func4.call(schema49.properties, key0))){
+if(!((((((((key0 === "symbol") || (key0 === "kind")) || (key0 === "amount")) || (key0 === "limit")) || (key0 === "tags")) || (key0 === "detail")) || (key0 === "ts")) || (key0 === "sig"))){
 const err25 = {instancePath,schemaPath:"#/$defs/place.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err25];
@@ -1284,7 +1283,7 @@ vErrors.push(err37);
 errors++;
 }
 }
-const duplicate0 = func5(data9);
+const duplicate0 = func4(data9);
 if(duplicate0 !== null){
 const err38 = {instancePath:instancePath+"/tags",schemaPath:"#/$defs/place.request/properties/tags/uniqueItems",keyword:"uniqueItems",params:{i: duplicate0[0], j: duplicate0[1]}};
 if(vErrors === null){
@@ -1355,10 +1354,11 @@ errors++;
 }
 }
 }
-if(data.window !== undefined){
-let data13 = data.window;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err44 = {instancePath:instancePath+"/window",schemaPath:"#/$defs/place.request/properties/window/type",keyword:"type",params:{type: "integer"}};
+if(data.sig !== undefined){
+let data13 = data.sig;
+if(typeof data13 === "string"){
+if(!pattern13.test(data13)){
+const err44 = {instancePath:instancePath+"/sig",schemaPath:"#/$defs/place.request/properties/sig/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1367,9 +1367,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 1000 || isNaN(data13)){
-const err45 = {instancePath:instancePath+"/window",schemaPath:"#/$defs/place.request/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
+}
+else {
+const err45 = {instancePath:instancePath+"/sig",schemaPath:"#/$defs/place.request/properties/sig/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1378,51 +1378,15 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data13 < 1 || isNaN(data13)){
-const err46 = {instancePath:instancePath+"/window",schemaPath:"#/$defs/place.request/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/$defs/place.request/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err46];
 }
 else {
 vErrors.push(err46);
-}
-errors++;
-}
-}
-}
-if(data.sig !== undefined){
-let data14 = data.sig;
-if(typeof data14 === "string"){
-if(!pattern13.test(data14)){
-const err47 = {instancePath:instancePath+"/sig",schemaPath:"#/$defs/place.request/properties/sig/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/sig",schemaPath:"#/$defs/place.request/properties/sig/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-}
-else {
-const err49 = {instancePath,schemaPath:"#/$defs/place.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
 }
 errors++;
 }
@@ -1609,7 +1573,7 @@ return errors === 0;
 }
 
 const schema54 = {"type":"object","required":["shape","at"],"properties":{"shape":{"$ref":"#/$defs/Shape"},"at":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":false,"minItems":2,"maxItems":2},"label":{"type":"string","minLength":1}}};
-const func6 = ucs2length;
+const func5 = ucs2length;
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1717,7 +1681,7 @@ errors++;
 if(data.label !== undefined){
 let data4 = data.label;
 if(typeof data4 === "string"){
-if(func6(data4) < 1){
+if(func5(data4) < 1){
 const err8 = {instancePath:instancePath+"/label",schemaPath:"#/$defs/look.response.200/properties/label/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err8];

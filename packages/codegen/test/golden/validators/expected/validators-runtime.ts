@@ -42,7 +42,7 @@ export interface CompiledSchema {
 }
 
 /** How a parameter's value is written in a query string or form body. */
-export type ParameterCoding = "string" | "integer" | "number" | "boolean" | "json";
+export type ParameterCoding = "string" | "integer" | "number" | "boolean" | "json" | "integer-or-string";
 
 export interface ParameterInfo {
   name: string;
@@ -52,9 +52,9 @@ export interface ParameterInfo {
   expect: string;
 }
 
+/** The signing envelope's parameter names (recvWindow is a declared parameter where accepted). */
 export interface SigningEnvelope {
   timestamp: string;
-  recvWindow: string;
   signature: string;
 }
 

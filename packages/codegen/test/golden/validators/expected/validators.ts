@@ -115,10 +115,9 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"tags","in":"query","coding":"json","expect":"JSON such as [\"a\",\"b\"]"},
       {"name":"detail","in":"query","coding":"string","expect":"text"},
       {"name":"ts","in":"query","coding":"integer","expect":"an integer such as \"0\""},
-      {"name":"window","in":"query","coding":"integer","expect":"an integer such as \"1\""},
       {"name":"sig","in":"query","coding":"string","expect":"text"},
     ],
-    signing: {"timestamp":"ts","recvWindow":"window","signature":"sig"},
+    signing: {"timestamp":"ts","signature":"sig"},
     responses: {
       "200": compiled(code.place_response_200, "the body"),
       "4XX": compiled(code.schema_Error, "the body"),

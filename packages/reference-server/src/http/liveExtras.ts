@@ -1,0 +1,189 @@
+/**
+ * The parameters the server reads beyond the spec, because the live API reads them and real
+ * clients send them (the README's table of live-API extras lists each, with the live behaviour it
+ * copies). Everything a request carries is accounted for here: a declared parameter goes to the
+ * spec's validation, an extra is parsed and checked by the live API's rules, and anything else is
+ * refused as the live API refuses it (-1104), so no sent parameter is ever silently ignored.
+ */
+import { badCombination, illegalChars } from "../engine/errors.js";
+import type { SelfTradePreventionMode, TickerType } from "../engine/index.js";
+import { ApiError, unreadParams } from "./apiError.js";
+import type { OperationSpec } from "./operations.js";
+import { SYMBOLS_PATTERN } from "./validation.js";
+
+/** What the extras of one request asked for, parsed. */
+export interface LiveExtras {
+  /** Ticker `symbols`: only these symbols, in this order. */
+  symbols?: string[];
+  /** 24-hour ticker `type`. */
+  tickerType?: TickerType;
+  strategyId?: number;
+  strategyType?: number;
+  selfTradePreventionMode?: SelfTradePreventionMode;
+  cancelRestrictions?: "ONLY_NEW" | "ONLY_PARTIALLY_FILLED";
+}
+
+type Reader = (text: string, extras: LiveExtras) => void;
+
+const TICKERS = ["order_book_ticker", "symbol_price_ticker", "ticker_price_change_statistics24hr"];
+const SIGNED_ENVELOPE = ["timestamp", "signature", "recvWindow"];
+const SYMBOL = /^[A-Z0-9-_.]{1,20}$/;
+const LONG = /^[0-9]{1,18}$/;
+const STP_MODES = ["NONE", "EXPIRE_TAKER", "EXPIRE_MAKER", "EXPIRE_BOTH", "DECREMENT", "TRANSFER"];
+
+/** The extras each operation reads, by parameter name. */
+const READERS: Readonly<Record<string, Readonly<Record<string, Reader>>>> = {
+  ...Object.fromEntries(TICKERS.map((id) => [id, { symbols: readSymbols }])),
+  ticker_price_change_statistics24hr: { symbols: readSymbols, type: readTickerType },
+  new_order: {
+    strategyId: (text, extras) => {
+      extras.strategyId = long("strategyId", text);
+    },
+    strategyType: (text, extras) => {
+      extras.strategyType = long("strategyType", text);
+    },
+    selfTradePreventionMode: (text, extras) => {
+      if (!STP_MODES.includes(text))
+        throw new ApiError(-1130, "Data sent for parameter 'selfTradePreventionMode' is not valid.");
+      extras.selfTradePreventionMode = text as SelfTradePreventionMode;
+    },
+  },
+  cancel_order: {
+    cancelRestrictions: (text, extras) => {
+      if (text !== "ONLY_NEW" && text !== "ONLY_PARTIALLY_FILLED") {
+        throw new ApiError(-1145, "cancelRestrictions has to be either ONLY_NEW or ONLY_PARTIALLY_FILLED.");
+      }
+      extras.cancelRestrictions = text;
+    },
+  },
+};
+
+/**
+ * Parameters the live API reads on these operations that this server does not implement. They
+ * are refused, never ignored, since each would change the live API's answer.
+ */
+const NOT_IMPLEMENTED: Readonly<Record<string, readonly string[]>> = {
+  exchange_info: ["permissions", "showPermissionSets", "symbolStatus"],
+  order_book: ["symbolStatus"],
+  ...Object.fromEntries(TICKERS.map((id) => [id, ["symbolStatus"]])),
+  new_order: ["pegPriceType", "pegOffsetValue", "pegOffsetType"],
+};
+
+/** The names of an operation's extras (for the README table test and for weights). */
+export function extraNames(operationId: string): string[] {
+  return Object.keys(READERS[operationId] ?? {});
+}
+
+/**
+ * Splits the received parameters into the declared ones (for the spec's validation) and the
+ * extras (parsed here). The signing envelope is left to authentication. A parameter that is
+ * neither is refused: -1104 with the live API's text, which counts the parameters.
+ */
+export function splitExtras(
+  operation: OperationSpec,
+  values: ReadonlyMap<string, string>,
+  sentCount: number,
+): { declared: Map<string, string>; extras: LiveExtras } {
+  const declared = new Map<string, string>();
+  const extras: LiveExtras = {};
+  const readers = READERS[operation.id] ?? {};
+  const unread: string[] = [];
+  for (const [name, value] of values) {
+    if (operation.parameters.has(name) && !(operation.signed && name === "recvWindow")) {
+      declared.set(name, value);
+    } else if (operation.signed && SIGNED_ENVELOPE.includes(name)) {
+      if (name !== "recvWindow") declared.set(name, value);
+    } else if (Object.hasOwn(readers, name)) {
+      (readers[name] as Reader)(value, extras);
+    } else {
+      unread.push(name);
+    }
+  }
+  if (operation.id === "order_book") capDepthLimit(declared);
+  if (extras.symbols !== undefined && values.has("symbol")) throw badCombination();
+  if (unread.length > 0) throw unreadError(operation, unread, sentCount);
+  return { declared, extras };
+}
+
+function unreadError(operation: OperationSpec, unread: string[], sentCount: number): ApiError {
+  const known = unread.find((name) => NOT_IMPLEMENTED[operation.id]?.includes(name));
+  const error = unreadParams(sentCount - unread.length, sentCount);
+  if (known === undefined) return error;
+  return new ApiError(
+    -1104,
+    `${error.msg} Parameter '${known}' is read by the live API but not implemented by this server.`,
+  );
+}
+
+/** The live API truncates a depth `limit` above 5000 to 5000 instead of refusing it. */
+const MAX_DEPTH_LIMIT = 5000;
+
+function capDepthLimit(declared: Map<string, string>): void {
+  const limit = declared.get("limit");
+  if (limit !== undefined && /^[0-9]{1,20}$/.test(limit) && Number(limit) > MAX_DEPTH_LIMIT) {
+    declared.set("limit", String(MAX_DEPTH_LIMIT));
+  }
+}
+
+/** Ticker `symbols`: one JSON array of symbols, as exchange_info takes it (same errors). */
+function readSymbols(text: string, extras: LiveExtras): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw illegalChars("symbols", SYMBOLS_PATTERN);
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length === 0 ||
+    !parsed.every((s) => typeof s === "string" && SYMBOL.test(s))
+  ) {
+    throw illegalChars("symbols", SYMBOLS_PATTERN);
+  }
+  if (new Set(parsed).size !== parsed.length) {
+    throw new ApiError(-1151, "Symbol is present multiple times in the list.");
+  }
+  extras.symbols = parsed as string[];
+}
+
+function readTickerType(text: string, extras: LiveExtras): void {
+  if (text !== "FULL" && text !== "MINI") throw new ApiError(-1139, "Invalid ticker type.");
+  extras.tickerType = text;
+}
+
+function long(name: string, text: string): number {
+  if (!LONG.test(text)) throw illegalChars(name, "^[0-9]{1,18}$");
+  return Number(text);
+}
+
+/** The number of symbols a `symbols` value lists (for request weights); 1 when unreadable. */
+export function symbolsCount(text: string | undefined): number {
+  if (text === undefined) return 0;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.length : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * Why the server accepts a value the spec refuses for a declared parameter (a live-API extra that
+ * widens the spec), or undefined when it does not. The contract tester reads this so that it does
+ * not count the embedded server's documented extras as violations.
+ */
+export function specWidening(operationId: string, parameter: string, text: string): string | undefined {
+  if (parameter === "recvWindow" && operationId === "new_order" && /^[0-9]{1,20}\.[0-9]{1,3}$/.test(text)) {
+    const value = Number(text);
+    if (value > 0 && value <= 60000) return "recvWindow with up to three decimals, as the live API takes it";
+  }
+  if (
+    parameter === "limit" &&
+    operationId === "order_book" &&
+    /^[0-9]{1,20}$/.test(text) &&
+    Number(text) > MAX_DEPTH_LIMIT
+  ) {
+    return "a depth limit above 5000 is capped at 5000, as the live API does";
+  }
+  return undefined;
+}

@@ -142,6 +142,7 @@ export function parseConfig(raw: unknown, source = "config"): ServerConfig {
       top.historyRetention === undefined
         ? undefined
         : readRetention(reader, top.historyRetention, "/historyRetention"),
+    stateSync: top.stateSync === undefined ? undefined : readStateSync(reader, top.stateSync),
   };
   if (reader.faults.length > 0) throw new ConfigError(source, reader.faults);
   return config;

@@ -300,6 +300,7 @@ describe("marketapi-server command", () => {
         rateLimits: { requestWeightPerMinute: 0 },
         network: { maxConnections: 0 },
         historyRetention: "2h",
+        stateSync: "sometimes",
         colour: "blue",
       }),
     );
@@ -317,6 +318,7 @@ describe("marketapi-server command", () => {
       "/rateLimits/requestWeightPerMinute",
       "/network/maxConnections",
       "/historyRetention",
+      "/stateSync",
       "/colour",
     ]) {
       expect(message).toContain(`${path}:`);

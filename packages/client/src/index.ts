@@ -8,10 +8,12 @@
 
 export { type SpotApiTypes, spotApi } from "./generated/client.gen.js";
 export type {
+  ModeResult,
   NoParameters,
   OperationData,
   OperationError,
   OperationResult,
+  ResultMode,
   SpotApiMethods,
 } from "./generated/methods.gen.js";
 export { type OperationId, operationTable } from "./generated/operations.gen.js";
@@ -28,7 +30,6 @@ export {
   type OperationWire,
   type ResponseCheck,
   type Succeeded,
-  type ThrowingMethods,
 } from "./runtime/create-api-client.js";
 export { createSpotClient, type SpotClient, type SpotClientOptions } from "./runtime/create-spot-client.js";
 export { MissingCredentialsError } from "./runtime/missing-credentials-error.js";

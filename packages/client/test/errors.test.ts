@@ -163,14 +163,19 @@ describe("validateResponse", () => {
     const seen: unknown[] = [];
     const client = createSpotClient({
       baseUrl: server.baseUrl,
-      validateResponse: (operationId, status, body) => {
-        seen.push([operationId, status, body]);
+      validateResponse: (operationId, status, body, options) => {
+        seen.push([operationId, status, body, options]);
         return { valid: true };
       },
     });
     await client.current_average_price({ symbol: "BNBBTC" });
     expect(seen).toEqual([
-      ["current_average_price", 200, { mins: 5, price: "9.35751834", closeTime: 1694061154503 }],
+      [
+        "current_average_price",
+        200,
+        { mins: 5, price: "9.35751834", closeTime: 1694061154503 },
+        { request: { symbol: "BNBBTC" } },
+      ],
     ]);
   });
 

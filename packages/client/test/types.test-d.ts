@@ -3,14 +3,17 @@ import { describe, expectTypeOf, it } from "vitest";
 import {
   createSpotClient,
   type operations,
+  type SchemaBookTicker,
   type SchemaCancelReport,
-  type SchemaError,
+  type SchemaErrorPayload,
   type SchemaNewOrderAck,
   type SchemaNewOrderFull,
   type SchemaNewOrderResult,
   type SchemaOrder,
   type SchemaOrderBook,
+  type SchemaPriceTicker,
   type SchemaServerTime,
+  type SchemaTicker24hr,
   SpotApiError,
 } from "../src/index.js";
 
@@ -82,19 +85,102 @@ describe("results", () => {
     expectTypeOf((await client.all_orders({ symbol: "BTCUSDT" })).data).toEqualTypeOf<
       SchemaOrder[] | undefined
     >();
-    expectTypeOf((await client.new_order({ symbol: "X", side: "BUY", type: "MARKET" })).data).toEqualTypeOf<
-      SchemaNewOrderFull | SchemaNewOrderResult | SchemaNewOrderAck | undefined
+    expectTypeOf((await client.order_book({ symbol: "BTCUSDT" })).data?.bids[0]).toEqualTypeOf<
+      [string, string] | undefined
     >();
     // Path-based calls are typed by openapi-fetch, whose Readable<> widens tuples to arrays.
     const byPath = await client.GET("/api/v3/depth", { params: { query: { symbol: "BTCUSDT" } } });
     expectTypeOf(byPath.data?.lastUpdateId).toEqualTypeOf<number | undefined>();
     expectTypeOf(byPath.data?.bids).toEqualTypeOf<string[][] | undefined>();
   });
+});
+
+describe("new_order follows newOrderRespType (x-response-variant-by)", () => {
+  const order = { symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: 1 } as const;
+
+  it("is FULL without a respType, the declared default", async () => {
+    const placed = await client.new_order(order);
+    expectTypeOf(placed.data).toEqualTypeOf<SchemaNewOrderFull | undefined>();
+    if (placed.data) {
+      expectTypeOf(placed.data.status).toEqualTypeOf<SchemaNewOrderFull["status"]>();
+      expectTypeOf(placed.data.fills[0]?.tradeId).toEqualTypeOf<number | undefined>();
+    }
+    expectTypeOf((await throwing.new_order(order)).data.status).toBeString();
+    expectTypeOf((await throwing.new_order(order)).data.fills).toBeArray();
+  });
+
+  it("is the named variant with a literal respType", async () => {
+    expectTypeOf(
+      (await throwing.new_order({ ...order, newOrderRespType: "ACK" })).data,
+    ).toEqualTypeOf<SchemaNewOrderAck>();
+    expectTypeOf(
+      (await throwing.new_order({ ...order, newOrderRespType: "RESULT" })).data,
+    ).toEqualTypeOf<SchemaNewOrderResult>();
+    expectTypeOf(
+      (await throwing.new_order({ ...order, newOrderRespType: "FULL" })).data,
+    ).toEqualTypeOf<SchemaNewOrderFull>();
+  });
+
+  it("has fills only on FULL, and no order state on ACK", async () => {
+    const ack = (await throwing.new_order({ ...order, newOrderRespType: "ACK" })).data;
+    // @ts-expect-error an ACK has no status
+    void ack.status;
+    const result = (await throwing.new_order({ ...order, newOrderRespType: "RESULT" })).data;
+    expectTypeOf(result.status).toBeString();
+    // @ts-expect-error a RESULT has no fills
+    void result.fills;
+  });
+
+  it("is the union when the respType is only known at run time", async () => {
+    const respType = "ACK" as "ACK" | "RESULT" | "FULL";
+    expectTypeOf((await throwing.new_order({ ...order, newOrderRespType: respType })).data).toEqualTypeOf<
+      SchemaNewOrderAck | SchemaNewOrderResult | SchemaNewOrderFull
+    >();
+  });
+
+  it("still rejects wrong parameters", () => {
+    // @ts-expect-error "MINI" is not a newOrderRespType
+    void client.new_order({ ...order, newOrderRespType: "MINI" });
+    // @ts-expect-error an unknown parameter
+    void client.new_order({ ...order, respType: "ACK" });
+  });
+});
+
+describe("tickers: one object with symbol, an array without (x-response-variant-by presence)", () => {
+  it("order_book_ticker", async () => {
+    expectTypeOf(
+      (await throwing.order_book_ticker({ symbol: "BTCUSDT" })).data,
+    ).toEqualTypeOf<SchemaBookTicker>();
+    expectTypeOf((await throwing.order_book_ticker()).data).toEqualTypeOf<SchemaBookTicker[]>();
+    expectTypeOf((await throwing.order_book_ticker({})).data).toEqualTypeOf<SchemaBookTicker[]>();
+  });
+
+  it("symbol_price_ticker and ticker_price_change_statistics24hr", async () => {
+    expectTypeOf((await throwing.symbol_price_ticker({ symbol: "BTCUSDT" })).data.price).toBeString();
+    expectTypeOf((await throwing.symbol_price_ticker()).data).toEqualTypeOf<SchemaPriceTicker[]>();
+    const one = await client.ticker_price_change_statistics24hr({ symbol: "BTCUSDT" });
+    expectTypeOf(one.data).toEqualTypeOf<SchemaTicker24hr | undefined>();
+    expectTypeOf((await client.ticker_price_change_statistics24hr()).data).toEqualTypeOf<
+      SchemaTicker24hr[] | undefined
+    >();
+  });
+
+  it("is the union when the symbol may be absent", async () => {
+    const symbol = undefined as string | undefined;
+    expectTypeOf((await throwing.symbol_price_ticker({ symbol })).data).toEqualTypeOf<
+      SchemaPriceTicker | SchemaPriceTicker[]
+    >();
+  });
+
+  it("still rejects wrong parameters", () => {
+    // @ts-expect-error symbol is a string
+    void client.order_book_ticker({ symbol: 42 });
+  });
 
   it("narrow on error, which is the spec's { code, msg }", async () => {
     const result = await client.order_book({ symbol: "BTCUSDT" });
     if (result.error) {
-      expectTypeOf(result.error).toEqualTypeOf<SchemaError>();
+      expectTypeOf(result.error).toEqualTypeOf<SchemaErrorPayload>();
       expectTypeOf(result.data).toEqualTypeOf<undefined>();
     } else {
       expectTypeOf(result.data).toEqualTypeOf<SchemaOrderBook>();

@@ -56,7 +56,7 @@ describe("files", () => {
 
 describe("types", () => {
   it("types the JSON-encoded symbols parameter as the array it carries", () => {
-    expect(full["spot-api.gen.ts"]).toMatch(/\n\s+Symbols: components\["schemas"\]\["Symbol"\]\[\];\n/);
+    expect(full["spot-api.gen.ts"]).toMatch(/\n\s+Symbols: components\["schemas"\]\["SymbolName"\]\[\];\n/);
   });
 
   it("lets date-time query parameters take a Date, and only them", () => {

@@ -281,6 +281,7 @@ export class Session {
     const by = exchange.op.variantBy;
     if (!by) return undefined;
     const asked = paramValue(exchange.plan.params, by.parameter);
+    if (by.byPresence) return asked === undefined ? "absent" : "present";
     if (asked === undefined) return by.default;
     return Object.hasOwn(by.variants, asked) ? asked : undefined;
   }

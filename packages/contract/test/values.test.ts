@@ -20,6 +20,14 @@ describe("request values from the spec", () => {
     expect(newOrder.authClass).toBe("trade");
     expect(newOrder.formBody).toBe(true);
     expect(newOrder.variantBy).toMatchObject({ parameter: "newOrderRespType", default: "FULL" });
+    expect(model.operation("symbol_price_ticker")!.variantBy).toEqual({
+      parameter: "symbol",
+      variants: {
+        present: "#/components/schemas/PriceTicker",
+        absent: "#/components/schemas/PriceTickerList",
+      },
+      byPresence: true,
+    });
     expect(Object.keys(newOrder.orderTypeRules ?? {})).toContain("LIMIT_MAKER");
     expect(model.operation("exchange_info")!.exclusive).toEqual([["symbol", "symbols"]]);
     expect(model.operation("order_book")!.responses.find((r) => r.status === "200")!.headers[0]!.name).toBe(

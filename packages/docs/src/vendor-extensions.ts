@@ -88,9 +88,24 @@ export function credentialsMarkdown(operation: JsonObject, document: JsonObject)
     return "none (no API key, no signature)";
   }
   const schemes = objectAt(objectAt(document.components).securitySchemes);
+  const signs = (name: string) => isObject(objectAt(schemes[name])["x-signing"]);
+  const signing = alternatives.flat().find(signs);
+  const inForm = operation["x-parameter-placement"] === "query-or-form-body";
   const described = alternatives
     .filter((names) => names.length > 0)
-    .map((names) => names.map((name) => schemeMarkdown(name, schemes[name])).join(" and "))
+    .map((names) => {
+      const parts = names.map((name) => schemeMarkdown(name, schemes[name]));
+      // An alternative without the signing scheme, next to one with it, on an operation that takes a
+      // form body: the signature travels in the body, where an apiKey scheme cannot be declared.
+      if (signing !== undefined && inForm && !names.some(signs)) {
+        const algorithm = stringAt(objectAt(objectAt(schemes[signing])["x-signing"]).algorithm) ?? "";
+        const field = stringAt(objectAt(schemes[signing]).name) ?? signing;
+        parts.push(
+          `an ${text(algorithm)} signature in the ${code(field)} field of the form body (see ${SIGNING_SECTION_TITLE})`,
+        );
+      }
+      return parts.join(" and ");
+    })
     .join("; or ");
   // An empty requirement among others: the credentials are accepted, not required.
   const optional = alternatives.some((names) => names.length === 0);
@@ -165,14 +180,20 @@ export function parameterConditionsMarkdown(conditions: unknown): string | undef
   return `**Conditions between parameters** (${code("x-parameter-conditions")}):\n\n${lines.join("\n")}`;
 }
 
-/** `x-response-variant-by` as a table from the parameter's value to the response schema. */
+/**
+ * `x-response-variant-by` as a table from the parameter's value (or its presence, with
+ * `whenPresent`/`whenAbsent`) to the response schema.
+ */
 export function responseVariantsMarkdown(variantBy: unknown): string | undefined {
   if (!isObject(variantBy)) return undefined;
   const parameter = stringAt(variantBy.parameter);
-  const variants = objectAt(variantBy.variants);
+  const byPresence = variantBy.whenPresent !== undefined || variantBy.whenAbsent !== undefined;
+  const variants = byPresence
+    ? { sent: variantBy.whenPresent, "not sent": variantBy.whenAbsent }
+    : objectAt(variantBy.variants);
   if (parameter === undefined || Object.keys(variants).length === 0) return undefined;
   const rows = Object.entries(variants).map(([value, ref]) => [
-    code(value),
+    byPresence ? text(value) : code(value),
     typeof ref === "string" ? code(refName(ref)) : codeValue(ref),
   ]);
   return `**Response shape by ${code(parameter)}** (${code("x-response-variant-by")}):\n\n${table(

@@ -70,7 +70,19 @@ describe("surfaceVendorExtensions", () => {
     expect(signed).toContain(
       `HMAC-SHA256 signature in the \`signature\` parameter (see ${SIGNING_SECTION_TITLE})`,
     );
+    // The key-only alternative of the operations that take a form body: the signature is in the body.
+    expect(signed).toContain(
+      `; or an API key in the \`X-MBX-APIKEY\` header and an HMAC-SHA256 signature in the \`signature\` field of the form body (see ${SIGNING_SECTION_TITLE})`,
+    );
+    expect(credentialsMarkdown(operation(spec, "/api/v3/order", "get"), spec)).not.toContain("form body");
     expect(credentialsMarkdown({}, {})).toBe("not stated by the spec");
+  });
+
+  it("shows the tickers' x-response-variant-by by presence of symbol", () => {
+    const description = stringAt(operation(surfaced, "/api/v3/ticker/price", "get").description) ?? "";
+    expect(description).toContain("**Response shape by `symbol`** (`x-response-variant-by`)");
+    expect(description).toMatch(/\| sent +\| `PriceTicker` +\|/);
+    expect(description).toMatch(/\| not sent +\| `PriceTickerList` +\|/);
   });
 
   it("shows new_order's x-order-type-rules, x-parameter-conditions and x-response-variant-by", () => {

@@ -76,8 +76,13 @@ describe("operations", () => {
       trade: [{ apiKey: [], signature: [] }],
       user_data: [{ apiKey: [], signature: [] }],
     };
+    // Where the signature may travel in the form body, a key-only alternative stands for that placement.
+    const inForm = [{ apiKey: [], signature: [] }, { apiKey: [] }];
     for (const { operation } of operations) {
-      expect(operation.security, operation.operationId).toEqual(want[operation["x-auth-class"]]);
+      const placement = operation["x-parameter-placement"] === "query-or-form-body";
+      expect(operation.security, operation.operationId).toEqual(
+        placement ? inForm : want[operation["x-auth-class"]],
+      );
     }
   });
 });
@@ -217,14 +222,14 @@ describe("gaps filled from the live API", () => {
     }
   });
 
-  it("every operation answers 200 with a schema and an example, and 4xx/5xx with the Error schema", () => {
+  it("every operation answers 200 with a schema and an example, and 4xx/5xx with the ErrorPayload schema", () => {
     for (const { operation } of operations) {
       for (const [status, ref] of Object.entries<Json>(operation.responses)) {
         const response = resolve(spec, ref);
         const media = response.content["application/json"];
         expect(media.schema, `${operation.operationId} ${status}`).toBeDefined();
         expect(media.example, `${operation.operationId} ${status}`).toBeDefined();
-        if (!status.startsWith("2")) expect(media.schema.$ref).toBe("#/components/schemas/Error");
+        if (!status.startsWith("2")) expect(media.schema.$ref).toBe("#/components/schemas/ErrorPayload");
       }
     }
   });
@@ -258,5 +263,53 @@ describe("gaps filled from the live API", () => {
       expect(operation.description, id).toMatch(/filled from the live API/);
       expect(operation.responses["401"], id).toBeUndefined();
     }
+  });
+});
+
+describe("shapes third-party tools read right", () => {
+  const schemas = spec.components.schemas;
+
+  it("decimal parameters keep the seed's float type and state plain decimal notation in x-wire-pattern", () => {
+    const decimal = schemas.DecimalParameter;
+    expect(decimal).toMatchObject({ type: "number", format: "float" });
+    const pattern = new RegExp(decimal["x-wire-pattern"], "u");
+    const table = [
+      { given: "0.0000001", want: true },
+      { given: "30000", want: true },
+      { given: "1e-7", want: false },
+      { given: "1E-7", want: false },
+      { given: "-1", want: false },
+      { given: ".5", want: false },
+    ];
+    for (const { given, want } of table) expect(pattern.test(given), given).toBe(want);
+  });
+
+  it("a price level is two decimal strings in keywords every tool reads (no prefixItems, no items: false)", () => {
+    expect(schemas.PriceLevel).toMatchObject({
+      type: "array",
+      items: { $ref: "#/components/schemas/Decimal" },
+      minItems: 2,
+      maxItems: 2,
+    });
+    expect(schemas.PriceLevel.prefixItems).toBeUndefined();
+  });
+
+  it("every filter tag has a type next to its const", () => {
+    const tags = JSON.stringify(spec).match(/"filterType":\{[^}]*\}/g) ?? [];
+    expect(tags.length).toBeGreaterThan(10);
+    for (const tag of tags) expect(tag).toMatch(/"type":"string"/);
+  });
+
+  it("names no schema after a JavaScript built-in, and references no requestBodies component", () => {
+    for (const name of ["Error", "Symbol", "Object", "Array", "Date", "Promise", "Map", "Set"]) {
+      expect(schemas[name], name).toBeUndefined();
+    }
+    expect(spec.components.requestBodies).toBeUndefined();
+  });
+
+  it("the symbols parameter states its encoding with an example in its description", () => {
+    const symbols = spec.components.parameters.Symbols;
+    expect(symbols.description).toContain("symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D");
+    expect(symbols.content["application/json"].schema.description).toContain("symbols=%5B");
   });
 });

@@ -22,8 +22,10 @@ export interface RequestOptions {
 export interface ResponseOptions {
   /**
    * The body variant to check, for operations with `x-response-variant-by` (new_order: "ACK",
-   * "RESULT" or "FULL"). Without it (and without `request`), a body passes if it matches any
-   * variant, which for new_order is as lax as ACK.
+   * "RESULT" or "FULL"; the tickers: "present" or "absent", after `symbol`). Without it (and
+   * without `request`), the body is checked against the variant its shape claims: a new_order body
+   * with `fills` is a FULL, one with the order's state a RESULT, any other an ACK; a ticker object
+   * is the one-symbol answer, an array the all-symbols answer.
    */
   variant?: string;
   /** The request's parameters: the variant is read from them (or the parameter's default). */
@@ -168,7 +170,10 @@ export function createValidators<Operation extends string, Schema extends string
       const resolved = resolve(entry, status);
       if ("valid" in resolved) return resolved;
       let schema = resolved.schema;
-      if (options !== undefined) {
+      if (options?.variant === undefined && options?.request === undefined) {
+        if (resolved.variants !== undefined)
+          schema = claimedVariant(entry, resolved.variants, body) ?? schema;
+      } else {
         const { variant, request } = options;
         if (variant !== undefined && request === undefined && resolved.variants !== undefined) {
           // The common case, without the general lookup below.
@@ -194,6 +199,13 @@ export function createValidators<Operation extends string, Schema extends string
         const chosen = chooseVariant(entry!, resolved, options);
         if (chosen !== undefined && "valid" in chosen) return () => chosen;
         if (chosen !== undefined) schema = chosen;
+      } else if (resolved.variants !== undefined) {
+        const variants = resolved.variants;
+        const documented = schema;
+        return (body) => {
+          const claimed = claimedVariant(entry!, variants, body) ?? documented;
+          return claimed === null ? noBody(entry!, resolved, body) : check(claimed, body);
+        };
       }
       if (schema === null) return (body) => noBody(entry!, resolved, body);
       const compiled = schema;
@@ -263,6 +275,33 @@ function unknownVariant(entry: Prepared, chosen: unknown): ValidationResult {
   );
 }
 
+/**
+ * The schema of the variant a body claims by its shape (x-response-variant-by `shapes`, most
+ * specific first): a new_order body with `fills` claims FULL and is checked as one, so a malformed
+ * fill fails instead of passing as an ACK with an extra field. Undefined for a body of no
+ * variant's type, which the documented schema then rejects.
+ */
+function claimedVariant(
+  entry: Prepared,
+  variants: Map<string, CompiledSchema>,
+  body: unknown,
+): CompiledSchema | undefined {
+  const shapes = entry.op.variants?.shapes ?? [];
+  const type = Array.isArray(body)
+    ? "array"
+    : typeof body === "object" && body !== null
+      ? "object"
+      : undefined;
+  for (const shape of shapes) {
+    if (shape.type !== type) continue;
+    if (shape.markers.length > 0 && !shape.markers.some((name) => Object.hasOwn(body as object, name)))
+      continue;
+    const schema = variants.get(shape.variant);
+    if (schema !== undefined) return schema;
+  }
+  return undefined;
+}
+
 /** The variant `options` choose (by name, or from the request's parameter, or its default). */
 function chooseVariant(
   entry: Prepared,
@@ -283,6 +322,10 @@ function chooseVariant(
     options.request !== undefined && Object.hasOwn(options.request, spec.parameter)
       ? options.request[spec.parameter]
       : undefined;
+  if (spec.by === "presence" && options.variant === undefined) {
+    const chosen = fromRequest === undefined ? "absent" : "present";
+    return resolved.variants.get(chosen) ?? unknownVariant(entry, chosen);
+  }
   const chosen = options.variant ?? fromRequest ?? spec.default;
   if (chosen === undefined) return undefined;
   return (

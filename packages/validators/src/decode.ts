@@ -45,7 +45,20 @@ function collect(input: ParameterText): Map<string, string[]> {
   return byName;
 }
 
+/** The compiled x-wire-pattern of each pattern text, compiled once. */
+const wirePatterns = new Map<string, RegExp>();
+
+function matchesWirePattern(pattern: string, text: string): boolean {
+  let regex = wirePatterns.get(pattern);
+  if (regex === undefined) {
+    regex = new RegExp(pattern, "u");
+    wirePatterns.set(pattern, regex);
+  }
+  return regex.test(text);
+}
+
 function decodeValue(info: ParameterInfo, text: string): { value: unknown } | undefined {
+  if (info.wirePattern !== undefined && !matchesWirePattern(info.wirePattern, text)) return undefined;
   switch (info.coding) {
     case "integer": {
       const value = Number(text);

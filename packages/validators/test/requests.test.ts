@@ -129,7 +129,7 @@ describe("validateRequest: plain parameters", () => {
       operation: "order_book",
       params: { symbol: "btcusdt" },
       want: [
-        { path: "/symbol", rule: "pattern", message: '/symbol must be a symbol string such as "BTCUSDT"' },
+        { path: "/symbol", rule: "pattern", message: '/symbol must be a symbol name such as "BTCUSDT"' },
       ],
     },
     {
@@ -344,7 +344,25 @@ describe("parseRequest and { from: 'query' }: parameters as text", () => {
       given: "a price in exponent notation",
       operation: "new_order",
       text: "symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=1e-7",
-      want: [{ path: "/price", rule: "type", message: '/price must be a decimal string such as "0.1"' }],
+      want: [
+        {
+          path: "/price",
+          rule: "type",
+          message: '/price must be a number in plain decimal notation such as "0.1" (never "1e-7")',
+        },
+      ],
+    },
+    {
+      given: "a quantity with a leading sign or an upper-case exponent (x-wire-pattern)",
+      operation: "new_order",
+      text: "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=1E2",
+      want: [
+        {
+          path: "/quantity",
+          rule: "type",
+          message: '/quantity must be a number in plain decimal notation such as "0.1" (never "1e-7")',
+        },
+      ],
     },
     {
       given: "a limit that is not a number",
@@ -395,7 +413,9 @@ describe("parseRequest and { from: 'query' }: parameters as text", () => {
         from: "query",
       },
     );
-    expect(errorsOf(result).map((e) => e.message)).toEqual(['/price must be a decimal string such as "0.1"']);
+    expect(errorsOf(result).map((e) => e.message)).toEqual([
+      '/price must be a number in plain decimal notation such as "0.1" (never "1e-7")',
+    ]);
   });
 
   it("keeps a __proto__ parameter as data, not as a prototype", () => {

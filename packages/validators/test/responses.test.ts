@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { schemaNames, type ValidationError, validateResponse, validateSchema } from "../src/index.js";
+import {
+  responseValidator,
+  schemaNames,
+  type ValidationError,
+  validateResponse,
+  validateSchema,
+} from "../src/index.js";
 import { newOrderFull, responseExamples, schemaExamples } from "./support.js";
 
 function errorsOf(result: ReturnType<typeof validateResponse>): ValidationError[] {
@@ -153,7 +159,7 @@ describe("x-response-variant-by (new_order)", () => {
   const full = newOrderFull();
   const { fills: _, ...result } = full;
 
-  it("without a variant, a FULL body missing fills still passes (as RESULT)", () => {
+  it("without a variant, a FULL body missing fills passes as the RESULT it claims to be", () => {
     expect(validateResponse("new_order", 200, result)).toEqual({ valid: true });
   });
 
@@ -198,6 +204,69 @@ describe("x-response-variant-by (new_order)", () => {
     );
   });
 
+  describe("without a variant or request, the body is checked as the variant its shape claims", () => {
+    const table: { name: string; given: unknown; want: { path: string; rule: string }[] }[] = [
+      { name: "a FULL body", given: full, want: [] },
+      { name: "a RESULT body", given: result, want: [] },
+      {
+        name: "an ACK body",
+        given: { symbol: "BTCUSDT", orderId: 1, orderListId: -1, clientOrderId: "a", transactTime: 1 },
+        want: [],
+      },
+      {
+        name: "RESULT fields with fills that are not an array",
+        given: { ...result, fills: "nope" },
+        want: [{ path: "/fills", rule: "type" }],
+      },
+      {
+        name: "a fill whose tradeId is a string",
+        given: { ...full, fills: [{ ...(full.fills as object[])[0], tradeId: "56" }] },
+        want: [{ path: "/fills/0/tradeId", rule: "type" }],
+      },
+      {
+        name: "a fill without its commission",
+        given: { ...full, fills: [{ price: "1.0", qty: "1.0", commissionAsset: "USDT", tradeId: 1 }] },
+        want: [{ path: "/fills/0/commission", rule: "required" }],
+      },
+      {
+        name: "fills on a body without the order's state (a FULL missing its RESULT fields)",
+        given: {
+          symbol: "BTCUSDT",
+          orderId: 1,
+          orderListId: -1,
+          clientOrderId: "a",
+          transactTime: 1,
+          fills: [],
+        },
+        want: [{ path: "/price", rule: "required" }],
+      },
+      {
+        name: "an ACK with part of the order's state (a RESULT missing fields)",
+        given: {
+          symbol: "BTCUSDT",
+          orderId: 1,
+          orderListId: -1,
+          clientOrderId: "a",
+          transactTime: 1,
+          status: "NEW",
+        },
+        want: [{ path: "/price", rule: "required" }],
+      },
+    ];
+    it.each(table)("$name", ({ given, want }) => {
+      const check = validateResponse("new_order", 200, given);
+      expect(check.valid).toBe(want.length === 0);
+      for (const error of want) expect(errorsOf(check)).toContainEqual(expect.objectContaining(error));
+    });
+
+    it("responseValidator without options claims the same way", () => {
+      const check = responseValidator("new_order", 200);
+      expect(check(full)).toEqual({ valid: true });
+      expect(check({ ...result, fills: "nope" }).valid).toBe(false);
+      expect(check(result)).toEqual({ valid: true });
+    });
+  });
+
   it("an unknown variant, or a variant for an operation without variants, is an error result", () => {
     expect(errorsOf(validateResponse("new_order", 200, full, { variant: "MINI" }))[0]).toMatchObject({
       rule: "x-response-variant-by",
@@ -205,6 +274,33 @@ describe("x-response-variant-by (new_order)", () => {
     expect(errorsOf(validateResponse("query_order", 200, order(), { variant: "FULL" }))[0]).toMatchObject({
       rule: "x-response-variant-by",
     });
+  });
+});
+
+describe("x-response-variant-by by presence (the tickers)", () => {
+  const one = { symbol: "BTCUSDT", price: "1.00" };
+
+  it("a request with symbol gets one object, one without gets an array", () => {
+    expect(validateResponse("symbol_price_ticker", 200, one, { request: { symbol: "BTCUSDT" } })).toEqual({
+      valid: true,
+    });
+    expect(validateResponse("symbol_price_ticker", 200, [one], { request: {} })).toEqual({ valid: true });
+    expect(
+      validateResponse("symbol_price_ticker", 200, [one], { request: { symbol: "BTCUSDT" } }).valid,
+    ).toBe(false);
+    expect(validateResponse("symbol_price_ticker", 200, one, { request: {} }).valid).toBe(false);
+    expect(validateResponse("symbol_price_ticker", 200, one, { variant: "present" })).toEqual({
+      valid: true,
+    });
+  });
+
+  it("without a request, the body's type claims the variant, and its errors are that variant's", () => {
+    expect(validateResponse("symbol_price_ticker", 200, one)).toEqual({ valid: true });
+    expect(validateResponse("symbol_price_ticker", 200, [one, one])).toEqual({ valid: true });
+    expect(errorsOf(validateResponse("symbol_price_ticker", 200, [{ ...one, price: 1 }]))).toEqual([
+      expect.objectContaining({ path: "/0/price", rule: "type" }),
+    ]);
+    expect(validateResponse("symbol_price_ticker", 200, "BTCUSDT").valid).toBe(false);
   });
 });
 

@@ -351,7 +351,7 @@ export interface components {
          *       "msg": "Invalid symbol."
          *     }
          */
-        Error: {
+        ErrorPayload: {
             /** @description Stable negative error code, such as -1121 (invalid symbol). */
             code: number;
             /** @description Human-readable message; texts may change, codes do not. */
@@ -366,7 +366,7 @@ export interface components {
          * @description Trading pair, such as `BTCUSDT` (format filled from the live API).
          * @example BTCUSDT
          */
-        Symbol: string;
+        SymbolName: string;
         /**
          * @description Asset name, such as `BTC`.
          * @example BTC
@@ -378,7 +378,9 @@ export interface components {
          */
         Decimal: string;
         /**
-         * @description A float parameter. Written on the wire in plain decimal notation (`0.0000001`, never `1e-7`).
+         * Format: float
+         * @description A float parameter (the source document's type). On the wire its text must be plain decimal
+         *     notation: `0.0000001`, never `1e-7` or `1E-7`; `x-wire-pattern` states the rule for machines.
          * @example 0.1
          */
         DecimalParameter: number;
@@ -448,7 +450,7 @@ export interface components {
         SymbolStatus: "TRADING" | "END_OF_DAY" | "HALT" | "BREAK" | "CANCEL_ONLY";
         /** @description Form-encoded parameters of `new_order`, the same as its query parameters plus the signing envelope. */
         NewOrderForm: {
-            symbol?: components["schemas"]["Symbol"];
+            symbol?: components["schemas"]["SymbolName"];
             side?: components["schemas"]["OrderSide"];
             type?: components["schemas"]["OrderType"];
             timeInForce?: components["schemas"]["TimeInForce"];
@@ -467,7 +469,7 @@ export interface components {
         };
         /** @description Form-encoded parameters of `cancel_order` plus the signing envelope. */
         CancelOrderForm: {
-            symbol?: components["schemas"]["Symbol"];
+            symbol?: components["schemas"]["SymbolName"];
             orderId?: components["schemas"]["OrderIdValue"];
             origClientOrderId?: components["schemas"]["ClientOrderId"];
             newClientOrderId?: components["schemas"]["ClientOrderId"];
@@ -476,7 +478,7 @@ export interface components {
         };
         /** @description Form-encoded parameters of `cancel_all_orders` plus the signing envelope. */
         CancelAllOrdersForm: {
-            symbol?: components["schemas"]["Symbol"];
+            symbol?: components["schemas"]["SymbolName"];
             timestamp?: components["schemas"]["Timestamp"];
             signature?: components["schemas"]["SignatureValue"];
         };
@@ -602,7 +604,7 @@ export interface components {
         };
         /** @description Rules and features of one trading pair (fields filled from the live API). */
         SymbolInfo: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             status: components["schemas"]["SymbolStatus"];
             baseAsset: components["schemas"]["Asset"];
             baseAssetPrecision: number;
@@ -639,7 +641,7 @@ export interface components {
             exchangeFilters: components["schemas"]["ExchangeFilter"][];
             symbols: components["schemas"]["SymbolInfo"][];
         };
-        /** @description One price level, `[price, quantity]`, both decimal strings. */
+        /** @description One price level, `[price, quantity]`, exactly two decimal strings. */
         PriceLevel: [
             components["schemas"]["Decimal"],
             components["schemas"]["Decimal"]
@@ -702,20 +704,26 @@ export interface components {
             /** @description Time of the last trade, epoch milliseconds. */
             closeTime: components["schemas"]["Timestamp"];
         };
+        /** @description The answer without `symbol`, one `BookTicker` per symbol. */
+        BookTickerList: components["schemas"]["BookTicker"][];
         BookTicker: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             bidPrice: components["schemas"]["Decimal"];
             bidQty: components["schemas"]["Decimal"];
             askPrice: components["schemas"]["Decimal"];
             askQty: components["schemas"]["Decimal"];
         };
+        /** @description The answer without `symbol`, one `PriceTicker` per symbol. */
+        PriceTickerList: components["schemas"]["PriceTicker"][];
         PriceTicker: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             price: components["schemas"]["Decimal"];
         };
+        /** @description The answer without `symbol`, one `Ticker24hr` per symbol. */
+        Ticker24hrList: components["schemas"]["Ticker24hr"][];
         /** @description 24-hour rolling window statistics. With no trade in the window, `firstId` and `lastId` are -1 and `count` is 0. */
         Ticker24hr: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             priceChange: components["schemas"]["Decimal"];
             priceChangePercent: components["schemas"]["Decimal"];
             weightedAvgPrice: components["schemas"]["Decimal"];
@@ -749,7 +757,7 @@ export interface components {
         };
         /** @description The ACK response of `new_order`. */
         NewOrderAck: {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             orderId: components["schemas"]["OrderIdValue"];
             /**
              * Format: int64
@@ -798,7 +806,7 @@ export interface components {
         };
         /** @description An order as returned by `query_order`, `open_orders` and `all_orders`. */
         Order: components["schemas"]["OrderState"] & {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             orderId: components["schemas"]["OrderIdValue"];
             /** Format: int64 */
             orderListId: number;
@@ -815,7 +823,7 @@ export interface components {
         };
         /** @description The report of a cancelled order. */
         CancelReport: components["schemas"]["OrderState"] & {
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             /** @description The client id the cancelled order was placed with. */
             origClientOrderId: components["schemas"]["ClientOrderId"];
             orderId: components["schemas"]["OrderIdValue"];
@@ -837,9 +845,9 @@ export interface components {
             listOrderStatus: "EXECUTING" | "ALL_DONE" | "REJECT";
             listClientOrderId: string;
             transactionTime: components["schemas"]["Timestamp"];
-            symbol: components["schemas"]["Symbol"];
+            symbol: components["schemas"]["SymbolName"];
             orders: {
-                symbol: components["schemas"]["Symbol"];
+                symbol: components["schemas"]["SymbolName"];
                 orderId: components["schemas"]["OrderIdValue"];
                 clientOrderId: components["schemas"]["ClientOrderId"];
             }[];
@@ -866,7 +874,7 @@ export interface components {
                  *       "msg": "Mandatory parameter 'symbol' was not sent, was empty/null, or malformed."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description The API key is missing, malformed (-2014) or not valid for this request (-2015). */
@@ -882,7 +890,7 @@ export interface components {
                  *       "msg": "Invalid API-key, IP, or permissions for action."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description A web application firewall rule was violated. */
@@ -897,7 +905,7 @@ export interface components {
                  *       "msg": "You are not authorized to execute this request."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description The IP was banned after continuing to send requests past a 429. */
@@ -913,7 +921,7 @@ export interface components {
                  *       "msg": "Way too many requests; IP banned until 1499827379559."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description A request-weight or order-rate limit was exceeded. */
@@ -930,7 +938,7 @@ export interface components {
                  *       "msg": "Too much request weight used; current limit is 6000 request weight per 1 MINUTE."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
         /** @description An internal error. The execution status of the request is unknown; do not treat it as a failure. */
@@ -945,7 +953,7 @@ export interface components {
                  *       "msg": "An unknown error occurred while processing the request."
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorPayload"];
             };
         };
     };
@@ -954,53 +962,32 @@ export interface components {
          * @description Trading pair, upper case, such as `BTCUSDT`.
          * @example BTCUSDT
          */
-        SymbolRequired: components["schemas"]["Symbol"];
+        SymbolRequired: components["schemas"]["SymbolName"];
         /**
          * @description Trading pair, upper case, such as `BTCUSDT`. Absent means every symbol.
          * @example BTCUSDT
          */
-        SymbolOptional: components["schemas"]["Symbol"];
+        SymbolOptional: components["schemas"]["SymbolName"];
         /**
          * @description Trading pair. Absent means the ticker is requested without a symbol restriction and an array is returned.
          * @example BTCUSDT
          */
-        TickerSymbol: components["schemas"]["Symbol"];
+        TickerSymbol: components["schemas"]["SymbolName"];
         /**
-         * @description A list of trading pairs, sent as ONE query value holding a JSON array of strings without spaces,
-         *     percent-encoded: `symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D` for `["BTCUSDT","ETHUSDT"]` (wire
-         *     encoding filled from the live API). A comma-separated list is not accepted. Cannot be combined
-         *     with `symbol`.
+         * @description **Encoding: one query value holding a JSON array**, `symbols=["BTCUSDT","ETHUSDT"]`, which is
+         *     `symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D` on the wire (JSON without spaces, then
+         *     percent-encoded; wire encoding filled from the live API). Not `symbols=BTCUSDT&symbols=ETHUSDT`,
+         *     not `symbols[]=`, not `BTCUSDT,ETHUSDT`: those are refused. A generated client that types this
+         *     parameter as a string takes `JSON.stringify(["BTCUSDT","ETHUSDT"])`. Cannot be combined with
+         *     `symbol`.
          */
-        Symbols: components["schemas"]["Symbol"][];
+        Symbols: components["schemas"]["SymbolName"][];
         /** @description Exchange-assigned order id. */
         OrderId: components["schemas"]["OrderIdValue"];
         /** @description The client order id the order was placed with. */
         OrigClientOrderId: components["schemas"]["ClientOrderId"];
     };
-    requestBodies: {
-        /**
-         * @description The parameters of `new_order` may be sent here instead of the query string, or split between the
-         *     two (a name present in both takes the query value). Required-ness applies to the union of query
-         *     and body. `recvWindow`, `timestamp` and `signature` may be sent here too.
-         */
-        NewOrderForm: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["NewOrderForm"];
-            };
-        };
-        /** @description The parameters of `cancel_order` may be sent here instead of the query string (a name in both takes the query value). */
-        CancelOrderForm: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["CancelOrderForm"];
-            };
-        };
-        /** @description The parameters of `cancel_all_orders` may be sent here instead of the query string (a name in both takes the query value). */
-        CancelAllOrdersForm: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["CancelAllOrdersForm"];
-            };
-        };
-    };
+    requestBodies: never;
     headers: {
         /**
          * @description Request weight used by the caller's IP in the current one-minute window. The live API names these
@@ -1026,10 +1013,10 @@ export interface components {
     };
     pathItems: never;
 }
-export type SchemaError = components['schemas']['Error'];
+export type SchemaErrorPayload = components['schemas']['ErrorPayload'];
 export type SchemaEmpty = components['schemas']['Empty'];
 export type SchemaServerTime = components['schemas']['ServerTime'];
-export type SchemaSymbol = components['schemas']['Symbol'];
+export type SchemaSymbolName = components['schemas']['SymbolName'];
 export type SchemaAsset = components['schemas']['Asset'];
 export type SchemaDecimal = components['schemas']['Decimal'];
 export type SchemaDecimalParameter = components['schemas']['DecimalParameter'];
@@ -1071,8 +1058,11 @@ export type SchemaOrderBook = components['schemas']['OrderBook'];
 export type SchemaTrade = components['schemas']['Trade'];
 export type SchemaAggTrade = components['schemas']['AggTrade'];
 export type SchemaAveragePrice = components['schemas']['AveragePrice'];
+export type SchemaBookTickerList = components['schemas']['BookTickerList'];
 export type SchemaBookTicker = components['schemas']['BookTicker'];
+export type SchemaPriceTickerList = components['schemas']['PriceTickerList'];
 export type SchemaPriceTicker = components['schemas']['PriceTicker'];
+export type SchemaTicker24hrList = components['schemas']['Ticker24hrList'];
 export type SchemaTicker24hr = components['schemas']['Ticker24hr'];
 export type SchemaFill = components['schemas']['Fill'];
 export type SchemaNewOrderAck = components['schemas']['NewOrderAck'];
@@ -1094,9 +1084,6 @@ export type ParameterTickerSymbol = components['parameters']['TickerSymbol'];
 export type ParameterSymbols = components['parameters']['Symbols'];
 export type ParameterOrderId = components['parameters']['OrderId'];
 export type ParameterOrigClientOrderId = components['parameters']['OrigClientOrderId'];
-export type RequestBodyNewOrderForm = components['requestBodies']['NewOrderForm'];
-export type RequestBodyCancelOrderForm = components['requestBodies']['CancelOrderForm'];
-export type RequestBodyCancelAllOrdersForm = components['requestBodies']['CancelAllOrdersForm'];
 export type HeaderUsedWeight1m = components['headers']['UsedWeight1m'];
 export type HeaderOrderCount10s = components['headers']['OrderCount10s'];
 export type HeaderOrderCount1d = components['headers']['OrderCount1d'];
@@ -1170,10 +1157,12 @@ export interface operations {
                  */
                 symbol?: components["parameters"]["SymbolOptional"];
                 /**
-                 * @description A list of trading pairs, sent as ONE query value holding a JSON array of strings without spaces,
-                 *     percent-encoded: `symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D` for `["BTCUSDT","ETHUSDT"]` (wire
-                 *     encoding filled from the live API). A comma-separated list is not accepted. Cannot be combined
-                 *     with `symbol`.
+                 * @description **Encoding: one query value holding a JSON array**, `symbols=["BTCUSDT","ETHUSDT"]`, which is
+                 *     `symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D` on the wire (JSON without spaces, then
+                 *     percent-encoded; wire encoding filled from the live API). Not `symbols=BTCUSDT&symbols=ETHUSDT`,
+                 *     not `symbols[]=`, not `BTCUSDT,ETHUSDT`: those are refused. A generated client that types this
+                 *     parameter as a string takes `JSON.stringify(["BTCUSDT","ETHUSDT"])`. Cannot be combined with
+                 *     `symbol`.
                  */
                 symbols?: components["parameters"]["Symbols"];
             };
@@ -1589,7 +1578,7 @@ export interface operations {
                      *       "askQty": "9.00000000"
                      *     }
                      */
-                    "application/json": components["schemas"]["BookTicker"] | components["schemas"]["BookTicker"][];
+                    "application/json": components["schemas"]["BookTicker"] | components["schemas"]["BookTickerList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1633,7 +1622,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["PriceTicker"] | components["schemas"]["PriceTicker"][];
+                    "application/json": components["schemas"]["PriceTicker"] | components["schemas"]["PriceTickerList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1690,7 +1679,7 @@ export interface operations {
                      *       "count": 76
                      *     }
                      */
-                    "application/json": components["schemas"]["Ticker24hr"] | components["schemas"]["Ticker24hr"][];
+                    "application/json": components["schemas"]["Ticker24hr"] | components["schemas"]["Ticker24hrList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1805,7 +1794,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: components["requestBodies"]["NewOrderForm"];
+        /**
+         * @description The parameters of `new_order` may be sent here instead of the query string, or split between the
+         *     two (a name present in both takes the query value). Required-ness applies to the union of query
+         *     and body. `recvWindow`, `timestamp` and `signature` may be sent here too.
+         */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["NewOrderForm"];
+            };
+        };
         responses: {
             /** @description The order was accepted; the body has the shape chosen by `newOrderRespType`. */
             200: {
@@ -1882,7 +1880,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: components["requestBodies"]["CancelOrderForm"];
+        /** @description The parameters of `cancel_order` may be sent here instead of the query string (a name in both takes the query value). */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CancelOrderForm"];
+            };
+        };
         responses: {
             /** @description The order was cancelled. */
             200: {
@@ -1994,7 +1997,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: components["requestBodies"]["CancelAllOrdersForm"];
+        /** @description The parameters of `cancel_all_orders` may be sent here instead of the query string (a name in both takes the query value). */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CancelAllOrdersForm"];
+            };
+        };
         responses: {
             /** @description The cancelled orders. */
             200: {

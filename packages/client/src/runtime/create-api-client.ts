@@ -20,10 +20,11 @@ export interface OperationWire {
 /** A generated `operationTable`: the wire facts of each operation, by operationId. */
 export type OperationTable = Readonly<Record<string, OperationWire>>;
 
-/** The types a generated `client.gen.ts` declares (`SpotApiTypes`): paths, and methods for any options. */
+/** The types a generated `client.gen.ts` declares (`SpotApiTypes`): paths, and methods for any options and mode. */
 export interface ApiTypes {
   readonly paths: {};
   readonly options: unknown;
+  readonly mode: "result" | "throw";
   readonly methods: unknown;
 }
 
@@ -40,8 +41,14 @@ export interface ApiDefinition<
   readonly types?: Types;
 }
 
-/** The per-operation methods of an API, with this runtime's per-call options. */
-export type MethodsOf<Types extends ApiTypes> = (Types & { readonly options: CallOptions })["methods"];
+/**
+ * The per-operation methods of an API, with this runtime's per-call options; with mode "throw"
+ * every method resolves to the success branch only.
+ */
+export type MethodsOf<Types extends ApiTypes, Mode extends "result" | "throw" = "result"> = (Types & {
+  readonly options: CallOptions;
+  readonly mode: Mode;
+})["methods"];
 
 /** What a `validateResponse` hook answers (the shape `@marketapi/validators` returns). */
 export interface ResponseCheck {
@@ -84,9 +91,16 @@ export interface ApiClientOptions<Id extends string = string> {
   throwOnError?: boolean;
   /**
    * Checks every answer before it is returned, for example `validateResponse` from
-   * `@marketapi/validators`; an answer it rejects throws a `ResponseValidationError`.
+   * `@marketapi/validators`; an answer it rejects throws a `ResponseValidationError`. `request`
+   * holds the parameters sent (query and body, signing envelope aside), so that a body whose shape
+   * the request chooses (`newOrderRespType`, a ticker's `symbol`) is checked against that shape.
    */
-  validateResponse?(operationId: Id, status: number, body: unknown): ResponseCheck | Promise<ResponseCheck>;
+  validateResponse?(
+    operationId: Id,
+    status: number,
+    body: unknown,
+    options: { request: Readonly<Record<string, unknown>> },
+  ): ResponseCheck | Promise<ResponseCheck>;
 }
 
 /** Per-call options of the per-operation methods (path-based calls take openapi-fetch's options plus `recvWindow`). */
@@ -100,13 +114,6 @@ export interface CallOptions {
 /** A result of a client created with `throwOnError: true`: the error branch cannot occur. */
 export type Succeeded<R> = Exclude<R, { error: unknown }>;
 
-/** `SpotApiMethods` whose results are always the success branch. */
-export type ThrowingMethods<M> = {
-  [K in keyof M]: M[K] extends (...args: infer A) => Promise<infer R>
-    ? (...args: A) => Promise<Succeeded<R>>
-    : M[K];
-};
-
 /**
  * The openapi-fetch client of an API (`GET`, `POST`, `DELETE`… by path) plus one method per
  * operationId. Both apply the spec's wire rules and authentication.
@@ -114,7 +121,7 @@ export type ThrowingMethods<M> = {
 export type ApiClient<Types extends ApiTypes, Mode extends "result" | "throw" = "result"> = Client<
   Types["paths"]
 > &
-  (Mode extends "throw" ? ThrowingMethods<MethodsOf<Types>> : MethodsOf<Types>);
+  MethodsOf<Types, Mode>;
 
 interface RawResult {
   data?: unknown;
@@ -242,7 +249,9 @@ export function createApiClient(
 
     if (validateResponse) {
       const payload = result.response.ok ? result.data : result.error;
-      const check = await validateResponse(id, result.response.status, payload);
+      // A name in both parts takes the query value, as the server reads it.
+      const request = { ...body, ...query };
+      const check = await validateResponse(id, result.response.status, payload, { request });
       if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
     }
     if (throwOnError && !result.response.ok) {

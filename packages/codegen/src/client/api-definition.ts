@@ -10,18 +10,20 @@ import { stringLiteral } from "./typescript-source.js";
  */
 export function renderApiDefinition(modules: { types: string; operations: string; methods: string }): string {
   return [
-    `import { createOperationMethods, type SpotApiMethods } from ${stringLiteral(modules.methods)};`,
+    `import { createOperationMethods, type ResultMode, type SpotApiMethods } from ${stringLiteral(modules.methods)};`,
     `import { operationTable } from ${stringLiteral(modules.operations)};`,
     `import type { paths } from ${stringLiteral(modules.types)};`,
     "",
     "/**",
     " * The types of this API, for `createApiClient` of @marketapi/client: the paths, and the methods",
-    " * for any type of per-call options (the runtime supplies its own as `options`). Types only.",
+    " * for any type of per-call options and result mode (the runtime supplies its own as `options`",
+    " * and `mode`). Types only.",
     " */",
     "export interface SpotApiTypes {",
     "  readonly paths: paths;",
     "  readonly options: unknown;",
-    '  readonly methods: SpotApiMethods<this["options"]>;',
+    "  readonly mode: ResultMode;",
+    '  readonly methods: SpotApiMethods<this["options"], this["mode"]>;',
     "}",
     "",
     "/**",

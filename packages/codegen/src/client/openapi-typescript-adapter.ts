@@ -6,7 +6,8 @@ import type { OpenApiDocument } from "../spec/load-spec.js";
 
 /**
  * Prints the `paths`, `components` and `operations` types of a document, plus a `Schema<Name>`,
- * `Response<Name>`, `Parameter<Name>`… alias for each component. Parameter schemas with
+ * `Response<Name>`, `Parameter<Name>`… alias for each component. Arrays whose `minItems` and
+ * `maxItems` allow a few lengths only are typed as tuples. Parameter schemas with
  * `format: date-time` accept a `Date` as well as an RFC 3339 string (the client formats it); so do
  * component schemas that only parameters use (such as a date_time `oneOf` of text and epoch
  * milliseconds). The document is not modified.
@@ -16,6 +17,8 @@ export async function renderTypes(document: OpenApiDocument): Promise<string> {
   const nodes = await openapiTS(structuredClone(document) as OpenAPI3, {
     silent: true,
     rootTypes: true,
+    // Small fixed-length arrays become tuples: a PriceLevel (`minItems: 2, maxItems: 2`) is [string, string].
+    arrayLength: true,
     transform: (schema, options) => acceptDatesForDateTimeParameters(schema, options, parameterOnly),
   });
   return astToString(nodes);

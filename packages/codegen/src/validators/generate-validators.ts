@@ -2,11 +2,12 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
 import type { JsonSchema, OperationModel, SpecModel } from "../spec/operation-model.js";
+import { type ResponseVariants, readResponseVariants } from "../spec/response-variants.js";
 import { describeValue, pointerOf, SpecError } from "../spec/spec-error.js";
 import { type HintTable, hintsOf } from "./message-hints.js";
 import { cleanSchema } from "./openapi-keywords.js";
 import { buildRequestSchema, type ParameterInfo, type SigningEnvelope } from "./request-schemas.js";
-import { planResponses, planVariants, type ResponseTarget, type VariantPlan } from "./response-schemas.js";
+import { planResponses, type ResponseTarget } from "./response-schemas.js";
 import { RUNTIME_SOURCE } from "./runtime-source.js";
 import { CompileError, compileStandalone, type StandaloneExport } from "./standalone.js";
 import { typesOfSchema } from "./typescript-types.js";
@@ -117,7 +118,7 @@ interface OperationPlan {
   parameters: ParameterInfo[];
   signing?: SigningEnvelope;
   responses: { status: string; exportName: string | null }[];
-  variants?: VariantPlan;
+  variants?: ResponseVariants;
 }
 
 /**
@@ -244,7 +245,7 @@ function planOperation(
     document.addDef(defName, target.inline, `${operation.pointer}/responses/${status}`);
     return document.addExport(`${id}_response_${status}`, defName);
   };
-  const variants = planVariants(model, operation);
+  const variants = readResponseVariants(model, operation);
   return {
     operationId: id,
     method: operation.method,
@@ -346,13 +347,15 @@ function tablesModule(
     lines.push("    },");
     if (op.variants) {
       const v = op.variants;
-      lines.push("    variants: {", `      parameter: ${q(v.parameter)},`);
+      lines.push("    variants: {", `      parameter: ${q(v.parameter)},`, `      by: ${q(v.by)},`);
       if (v.default !== undefined) lines.push(`      default: ${q(v.default)},`);
       lines.push(`      statuses: ${q(v.statuses)},`, "      schemas: {");
       for (const [value, component] of Object.entries(v.components)) {
         lines.push(`        ${q(value)}: compiled(code.${componentExports[component]}, "the body"),`);
       }
-      lines.push("      },", "    },");
+      lines.push("      },", "      shapes: [");
+      for (const shape of v.shapes) lines.push(`        ${q(shape)},`);
+      lines.push("      ],", "    },");
     }
     lines.push("  },");
   }

@@ -17,6 +17,8 @@ export interface ParameterInfo {
   in: "query" | "header" | "path" | "cookie";
   coding: ParameterCoding;
   expect: string;
+  /** The schema's `x-wire-pattern`: what the text must match on the wire (plain decimals, say). */
+  wirePattern?: string;
 }
 
 /**
@@ -74,11 +76,13 @@ export function buildRequestSchema(model: SpecModel, operation: OperationModel, 
       parameter.encoding === "json"
         ? "json"
         : codingOf(resolved, (branch) => resolveSchema(spec, branch, operation.pointer));
+    const wirePattern = wirePatternOf(model, resolved, sources[parameter.name]!);
     parameters.push({
       name: parameter.name,
       in: parameter.in,
       coding,
       expect: expectOfText(coding, example ?? resolved.example ?? resolved.default, resolved),
+      ...(wirePattern === undefined ? {} : { wirePattern }),
     });
   }
   const signing = signingEnvelope(model, operation);
@@ -150,6 +154,31 @@ function resolveSchema(
   return resolveRef(spec, schema, pointer);
 }
 
+/** A parameter schema's `x-wire-pattern`, checked to be a regular expression JavaScript compiles. */
+function wirePatternOf(
+  model: SpecModel,
+  schema: Record<string, unknown>,
+  pointer: string,
+): string | undefined {
+  const pattern = schema["x-wire-pattern"];
+  if (pattern === undefined) return undefined;
+  let valid = typeof pattern === "string";
+  try {
+    if (valid) new RegExp(pattern as string, "u");
+  } catch {
+    valid = false;
+  }
+  if (!valid) {
+    throw new SpecError(
+      model.source,
+      `${pointer}/x-wire-pattern`,
+      "a regular expression (ECMA-262, unicode mode) that the parameter's text must match",
+      describeValue(pattern),
+    );
+  }
+  return pattern as string;
+}
+
 function codingOf(
   schema: Record<string, unknown>,
   resolveBranch: (branch: JsonSchema) => Record<string, unknown> = (branch) =>
@@ -175,7 +204,9 @@ function expectOfText(coding: ParameterCoding, example: unknown, schema: object)
     case "integer":
       return `an integer such as "${String(example ?? s.minimum ?? 1)}"`;
     case "number":
-      return `a decimal string such as "${String(example ?? "1.5")}"`;
+      return typeof s["x-wire-pattern"] === "string"
+        ? `a number in plain decimal notation such as "${String(example ?? "1.5")}" (never "1e-7")`
+        : `a decimal string such as "${String(example ?? "1.5")}"`;
     case "boolean":
       return "true or false";
     case "json":

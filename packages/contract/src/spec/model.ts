@@ -82,7 +82,8 @@ export interface OperationModel {
   responses: ResponseModel[];
   /** x-parameter-placement: parameters may travel in the query, a form body, or both. */
   formBody: boolean;
-  variantBy?: { parameter: string; variants: Record<string, string>; default?: string };
+  /** x-response-variant-by: by the parameter's value, or by its presence ("present"/"absent"). */
+  variantBy?: { parameter: string; variants: Record<string, string>; default?: string; byPresence?: boolean };
   orderTypeRules?: Record<string, OrderTypeRule>;
   /** Parameter pairs that must not be sent together (a description says "Cannot be combined with `x`"). */
   exclusive: Array<[string, string]>;
@@ -220,8 +221,13 @@ function exclusivePairs(parameters: ParameterModel[]): Array<[string, string]> {
 
 function variantByOf(op: Json, parameters: ParameterModel[]): OperationModel["variantBy"] {
   const raw = op["x-response-variant-by"];
-  if (!isObject(raw) || typeof raw.parameter !== "string" || !isObject(raw.variants)) return undefined;
+  if (!isObject(raw) || typeof raw.parameter !== "string") return undefined;
   const parameter = raw.parameter;
+  if (typeof raw.whenPresent === "string" && typeof raw.whenAbsent === "string") {
+    // By presence: the variant is "present" when the parameter is sent, "absent" when not.
+    return { parameter, variants: { present: raw.whenPresent, absent: raw.whenAbsent }, byPresence: true };
+  }
+  if (!isObject(raw.variants)) return undefined;
   const variants = Object.fromEntries(Object.entries(raw.variants).map(([k, v]) => [k, String(v)]));
   const fallback = parameters.find((p) => p.name === parameter)?.schema.default;
   return { parameter, variants, ...(typeof fallback === "string" ? { default: fallback } : {}) };

@@ -13,6 +13,8 @@ export function createSpecAjv(spec: Json) {
     keyword: "example",
     schemaType: ["string", "number", "integer", "boolean", "object", "array", "null"],
   });
+  // A vendor extension of the spec (the wire text of decimal parameters): an annotation to JSON Schema.
+  ajv.addKeyword({ keyword: "x-wire-pattern", schemaType: "string" });
   const defs = toJsonSchemaRefs(spec.components.schemas);
   let counter = 0;
   return {

@@ -11,7 +11,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/Error/required",keyword:"required",params:{missingProperty: "code"}};
+const err0 = {instancePath,schemaPath:"#/$defs/ErrorPayload/required",keyword:"required",params:{missingProperty: "code"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21,7 +21,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.msg === undefined){
-const err1 = {instancePath,schemaPath:"#/$defs/Error/required",keyword:"required",params:{missingProperty: "msg"}};
+const err1 = {instancePath,schemaPath:"#/$defs/ErrorPayload/required",keyword:"required",params:{missingProperty: "msg"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -33,7 +33,7 @@ errors++;
 if(data.code !== undefined){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/Error/properties/code/type",keyword:"type",params:{type: "integer"}};
+const err2 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/ErrorPayload/properties/code/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -44,7 +44,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > -1 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/Error/properties/code/maximum",keyword:"maximum",params:{comparison: "<=", limit: -1}};
+const err3 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/ErrorPayload/properties/code/maximum",keyword:"maximum",params:{comparison: "<=", limit: -1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -57,7 +57,7 @@ errors++;
 }
 if(data.msg !== undefined){
 if(typeof data.msg !== "string"){
-const err4 = {instancePath:instancePath+"/msg",schemaPath:"#/$defs/Error/properties/msg/type",keyword:"type",params:{type: "string"}};
+const err4 = {instancePath:instancePath+"/msg",schemaPath:"#/$defs/ErrorPayload/properties/msg/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -69,7 +69,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/$defs/Error/type",keyword:"type",params:{type: "object"}};
+const err5 = {instancePath,schemaPath:"#/$defs/ErrorPayload/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -199,7 +199,7 @@ let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-const err0 = {instancePath,schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err0 = {instancePath,schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -210,7 +210,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err1 = {instancePath,schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -287,7 +287,8 @@ validate26.errors = vErrors;
 return errors === 0;
 }
 
-const schema39 = {"type":"number","exclusiveMinimum":0};
+const schema39 = {"type":"number","format":"float","exclusiveMinimum":0};
+const formats2 = runtimeFormats.float;
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -303,9 +304,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath,schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(!(formats2.validate(data))){
+const err1 = {instancePath,schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -314,12 +314,23 @@ vErrors.push(err1);
 }
 errors++;
 }
+}
+else {
+const err2 = {instancePath,schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate27.errors = vErrors;
 return errors === 0;
 }
 
 const schema40 = {"oneOf":[{"type":"string","format":"date-time"},{"type":"integer","format":"int64","minimum":0}]};
-const formats2 = runtimeFormats["date-time"];
+const formats4 = runtimeFormats["date-time"];
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -332,7 +343,7 @@ let passing0 = null;
 _branch0 = errors;
 const _errs1 = errors;
 if(typeof data === "string"){
-if(!(formats2.validate(data))){
+if(!(formats4.validate(data))){
 const err0 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/0/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -744,7 +755,7 @@ validate38.errors = vErrors;
 return errors === 0;
 }
 
-const schema51 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
+const schema51 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
 const schema65 = {"type":"string","pattern":"^[0-9a-fA-F]{64}$"};
 const pattern10 = new RegExp("^[0-9a-fA-F]{64}$", "u");
 
@@ -756,7 +767,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err0 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -767,7 +778,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -859,9 +870,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(!(formats2.validate(data4))){
+const err9 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -871,11 +881,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.quoteOrderQty !== undefined){
-let data5 = data.quoteOrderQty;
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 <= 0 || isNaN(data5)){
-const err10 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+else {
+const err10 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -885,8 +892,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(data.quoteOrderQty !== undefined){
+let data5 = data.quoteOrderQty;
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 <= 0 || isNaN(data5)){
+const err11 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -895,12 +905,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.price !== undefined){
-let data6 = data.price;
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 <= 0 || isNaN(data6)){
-const err12 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(!(formats2.validate(data5))){
+const err12 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -911,7 +917,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+const err13 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -921,11 +927,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.newClientOrderId !== undefined){
-let data7 = data.newClientOrderId;
-if(typeof data7 === "string"){
-if(!pattern7.test(data7)){
-const err14 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
+if(data.price !== undefined){
+let data6 = data.price;
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 <= 0 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -934,9 +940,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
+if(!(formats2.validate(data6))){
+const err15 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -946,11 +951,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.stopPrice !== undefined){
-let data8 = data.stopPrice;
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 <= 0 || isNaN(data8)){
-const err16 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+else {
+const err16 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -960,8 +962,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(data.newClientOrderId !== undefined){
+let data7 = data.newClientOrderId;
+if(typeof data7 === "string"){
+if(!pattern7.test(data7)){
+const err17 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -971,11 +976,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.trailingDelta !== undefined){
-let data9 = data.trailingDelta;
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 <= 0 || isNaN(data9)){
-const err18 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+else {
+const err18 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -985,8 +987,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(data.stopPrice !== undefined){
+let data8 = data.stopPrice;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 <= 0 || isNaN(data8)){
+const err19 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -995,12 +1000,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.icebergQty !== undefined){
-let data10 = data.icebergQty;
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 <= 0 || isNaN(data10)){
-const err20 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(!(formats2.validate(data8))){
+const err20 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1011,7 +1012,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+const err21 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1021,10 +1022,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.newOrderRespType !== undefined){
-let data11 = data.newOrderRespType;
-if(typeof data11 !== "string"){
-const err22 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/type",keyword:"type",params:{type: "string"}};
+if(data.trailingDelta !== undefined){
+let data9 = data.trailingDelta;
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 <= 0 || isNaN(data9)){
+const err22 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1033,8 +1035,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(!(((data11 === "ACK") || (data11 === "RESULT")) || (data11 === "FULL"))){
-const err23 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
+if(!(formats2.validate(data9))){
+const err23 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1044,10 +1046,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.recvWindow !== undefined){
-let data12 = data.recvWindow;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err24 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
+else {
+const err24 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1056,9 +1056,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 60000 || isNaN(data12)){
-const err25 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+}
+if(data.icebergQty !== undefined){
+let data10 = data.icebergQty;
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 <= 0 || isNaN(data10)){
+const err25 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1067,8 +1070,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12 < 1 || isNaN(data12)){
-const err26 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(!(formats2.validate(data10))){
+const err26 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1077,8 +1080,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!(formats0.validate(data12))){
-const err27 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/format",keyword:"format",params:{format: "int64"}};
+}
+else {
+const err27 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1088,11 +1092,10 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-if(data.timestamp !== undefined){
-let data13 = data.timestamp;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err28 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+if(data.newOrderRespType !== undefined){
+let data11 = data.newOrderRespType;
+if(typeof data11 !== "string"){
+const err28 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1101,9 +1104,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 0 || isNaN(data13)){
-const err29 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(((data11 === "ACK") || (data11 === "RESULT")) || (data11 === "FULL"))){
+const err29 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1112,13 +1114,82 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!(formats0.validate(data13))){
-const err30 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
+}
+if(data.recvWindow !== undefined){
+let data12 = data.recvWindow;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err30 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 60000 || isNaN(data12)){
+const err31 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data12 < 1 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!(formats0.validate(data12))){
+const err33 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+if(data.timestamp !== undefined){
+let data13 = data.timestamp;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err34 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err35 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!(formats0.validate(data13))){
+const err36 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }
@@ -1128,35 +1199,35 @@ if(data.signature !== undefined){
 let data14 = data.signature;
 if(typeof data14 === "string"){
 if(!pattern10.test(data14)){
-const err31 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
+const err37 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err37];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err37);
 }
 errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
+const err38 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err38];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err38);
 }
 errors++;
 }
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/$defs/NewOrderForm/type",keyword:"type",params:{type: "object"}};
+const err39 = {instancePath,schemaPath:"#/$defs/NewOrderForm/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err39];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err39);
 }
 errors++;
 }
@@ -1164,7 +1235,7 @@ validate39.errors = vErrors;
 return errors === 0;
 }
 
-const schema66 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
+const schema66 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1174,7 +1245,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err0 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1185,7 +1256,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1355,7 +1426,7 @@ validate40.errors = vErrors;
 return errors === 0;
 }
 
-const schema73 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
+const schema73 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"timestamp":{"$ref":"#/$defs/Timestamp"},"signature":{"$ref":"#/$defs/SignatureValue"}}};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1365,7 +1436,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err0 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err0 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1376,7 +1447,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1648,7 +1719,7 @@ validate43.errors = vErrors;
 return errors === 0;
 }
 
-const schema79 = {"oneOf":[{"type":"object","required":["filterType","maxNumOrders"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ORDERS"},"maxNumOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumAlgoOrders"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ALGO_ORDERS"},"maxNumAlgoOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumIcebergOrders"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ICEBERG_ORDERS"},"maxNumIcebergOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumOrderLists"],"properties":{"filterType":{"const":"EXCHANGE_MAX_NUM_ORDER_LISTS"},"maxNumOrderLists":{"type":"integer"}}}]};
+const schema79 = {"oneOf":[{"type":"object","required":["filterType","maxNumOrders"],"properties":{"filterType":{"type":"string","const":"EXCHANGE_MAX_NUM_ORDERS"},"maxNumOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumAlgoOrders"],"properties":{"filterType":{"type":"string","const":"EXCHANGE_MAX_NUM_ALGO_ORDERS"},"maxNumAlgoOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumIcebergOrders"],"properties":{"filterType":{"type":"string","const":"EXCHANGE_MAX_NUM_ICEBERG_ORDERS"},"maxNumIcebergOrders":{"type":"integer"}}},{"type":"object","required":["filterType","maxNumOrderLists"],"properties":{"filterType":{"type":"string","const":"EXCHANGE_MAX_NUM_ORDER_LISTS"},"maxNumOrderLists":{"type":"integer"}}}]};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1684,8 +1755,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
-if("EXCHANGE_MAX_NUM_ORDERS" !== data.filterType){
-const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDERS"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1694,11 +1766,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.maxNumOrders !== undefined){
-let data1 = data.maxNumOrders;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxNumOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
+if("EXCHANGE_MAX_NUM_ORDERS" !== data0){
+const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDERS"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1708,14 +1777,27 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/type",keyword:"type",params:{type: "object"}};
+if(data.maxNumOrders !== undefined){
+let data1 = data.maxNumOrders;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/maxNumOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }
@@ -1725,20 +1807,10 @@ valid0 = true;
 passing0 = 0;
 }
 _branch1 = errors;
-const _errs6 = errors;
+const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
-const err5 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.maxNumAlgoOrders === undefined){
-const err6 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
+const err6 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1747,9 +1819,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.filterType !== undefined){
-if("EXCHANGE_MAX_NUM_ALGO_ORDERS" !== data.filterType){
-const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ALGO_ORDERS"}};
+if(data.maxNumAlgoOrders === undefined){
+const err7 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1758,11 +1829,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.maxNumAlgoOrders !== undefined){
-let data3 = data.maxNumAlgoOrders;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err8 = {instancePath:instancePath+"/maxNumAlgoOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
+if(data.filterType !== undefined){
+let data2 = data.filterType;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1771,10 +1841,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/type",keyword:"type",params:{type: "object"}};
+if("EXCHANGE_MAX_NUM_ALGO_ORDERS" !== data2){
+const err9 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ALGO_ORDERS"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1783,7 +1851,32 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid0 = _errs6 === errors;
+}
+if(data.maxNumAlgoOrders !== undefined){
+let data3 = data.maxNumAlgoOrders;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err10 = {instancePath:instancePath+"/maxNumAlgoOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 1];
@@ -1794,31 +1887,10 @@ valid0 = true;
 passing0 = 1;
 }
 _branch2 = errors;
-const _errs11 = errors;
+const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
-const err10 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.maxNumIcebergOrders === undefined){
-const err11 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.filterType !== undefined){
-if("EXCHANGE_MAX_NUM_ICEBERG_ORDERS" !== data.filterType){
-const err12 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ICEBERG_ORDERS"}};
+const err12 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1827,11 +1899,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.maxNumIcebergOrders !== undefined){
-let data5 = data.maxNumIcebergOrders;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err13 = {instancePath:instancePath+"/maxNumIcebergOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
+if(data.maxNumIcebergOrders === undefined){
+const err13 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1840,10 +1909,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/type",keyword:"type",params:{type: "object"}};
+if(data.filterType !== undefined){
+let data4 = data.filterType;
+if(typeof data4 !== "string"){
+const err14 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1852,7 +1921,42 @@ vErrors.push(err14);
 }
 errors++;
 }
-var _valid0 = _errs11 === errors;
+if("EXCHANGE_MAX_NUM_ICEBERG_ORDERS" !== data4){
+const err15 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ICEBERG_ORDERS"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.maxNumIcebergOrders !== undefined){
+let data5 = data.maxNumIcebergOrders;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err16 = {instancePath:instancePath+"/maxNumIcebergOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 2];
@@ -1863,44 +1967,10 @@ valid0 = true;
 passing0 = 2;
 }
 _branch3 = errors;
-const _errs16 = errors;
+const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
-const err15 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data.maxNumOrderLists === undefined){
-const err16 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "maxNumOrderLists"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data.filterType !== undefined){
-if("EXCHANGE_MAX_NUM_ORDER_LISTS" !== data.filterType){
-const err17 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDER_LISTS"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.maxNumOrderLists !== undefined){
-let data7 = data.maxNumOrderLists;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err18 = {instancePath:instancePath+"/maxNumOrderLists",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/maxNumOrderLists/type",keyword:"type",params:{type: "integer"}};
+const err18 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1909,10 +1979,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/type",keyword:"type",params:{type: "object"}};
+if(data.maxNumOrderLists === undefined){
+const err19 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "maxNumOrderLists"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1921,7 +1989,54 @@ vErrors.push(err19);
 }
 errors++;
 }
-var _valid0 = _errs16 === errors;
+if(data.filterType !== undefined){
+let data6 = data.filterType;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if("EXCHANGE_MAX_NUM_ORDER_LISTS" !== data6){
+const err21 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDER_LISTS"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.maxNumOrderLists !== undefined){
+let data7 = data.maxNumOrderLists;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err22 = {instancePath:instancePath+"/maxNumOrderLists",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/maxNumOrderLists/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid0 = _errs19 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 3];
@@ -1935,12 +2050,12 @@ passing0 = 3;
 }
 }
 if(!valid0){
-const err20 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2, errors - _branch3]}};
+const err24 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2, errors - _branch3]}};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err24];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err24);
 }
 errors++;
 }
@@ -1960,12 +2075,12 @@ return errors === 0;
 }
 
 const schema80 = {"oneOf":[{"$ref":"#/$defs/PriceFilter"},{"$ref":"#/$defs/PercentPriceFilter"},{"$ref":"#/$defs/PercentPriceBySideFilter"},{"$ref":"#/$defs/LotSizeFilter"},{"$ref":"#/$defs/MarketLotSizeFilter"},{"$ref":"#/$defs/MinNotionalFilter"},{"$ref":"#/$defs/NotionalFilter"},{"$ref":"#/$defs/IcebergPartsFilter"},{"$ref":"#/$defs/MaxNumOrdersFilter"},{"$ref":"#/$defs/MaxNumAlgoOrdersFilter"},{"$ref":"#/$defs/MaxNumIcebergOrdersFilter"},{"$ref":"#/$defs/MaxPositionFilter"},{"$ref":"#/$defs/TrailingDeltaFilter"}]};
-const schema106 = {"type":"object","required":["filterType","limit"],"properties":{"filterType":{"const":"ICEBERG_PARTS"},"limit":{"type":"integer"}}};
-const schema107 = {"type":"object","required":["filterType","maxNumOrders"],"properties":{"filterType":{"const":"MAX_NUM_ORDERS"},"maxNumOrders":{"type":"integer"}}};
-const schema108 = {"type":"object","required":["filterType","maxNumAlgoOrders"],"properties":{"filterType":{"const":"MAX_NUM_ALGO_ORDERS"},"maxNumAlgoOrders":{"type":"integer"}}};
-const schema109 = {"type":"object","required":["filterType","maxNumIcebergOrders"],"properties":{"filterType":{"const":"MAX_NUM_ICEBERG_ORDERS"},"maxNumIcebergOrders":{"type":"integer"}}};
-const schema112 = {"type":"object","required":["filterType","minTrailingAboveDelta","maxTrailingAboveDelta","minTrailingBelowDelta","maxTrailingBelowDelta"],"properties":{"filterType":{"const":"TRAILING_DELTA"},"minTrailingAboveDelta":{"type":"integer"},"maxTrailingAboveDelta":{"type":"integer"},"minTrailingBelowDelta":{"type":"integer"},"maxTrailingBelowDelta":{"type":"integer"}}};
-const schema81 = {"type":"object","required":["filterType","minPrice","maxPrice","tickSize"],"properties":{"filterType":{"const":"PRICE_FILTER"},"minPrice":{"$ref":"#/$defs/Decimal"},"maxPrice":{"$ref":"#/$defs/Decimal"},"tickSize":{"$ref":"#/$defs/Decimal"}}};
+const schema106 = {"type":"object","required":["filterType","limit"],"properties":{"filterType":{"type":"string","const":"ICEBERG_PARTS"},"limit":{"type":"integer"}}};
+const schema107 = {"type":"object","required":["filterType","maxNumOrders"],"properties":{"filterType":{"type":"string","const":"MAX_NUM_ORDERS"},"maxNumOrders":{"type":"integer"}}};
+const schema108 = {"type":"object","required":["filterType","maxNumAlgoOrders"],"properties":{"filterType":{"type":"string","const":"MAX_NUM_ALGO_ORDERS"},"maxNumAlgoOrders":{"type":"integer"}}};
+const schema109 = {"type":"object","required":["filterType","maxNumIcebergOrders"],"properties":{"filterType":{"type":"string","const":"MAX_NUM_ICEBERG_ORDERS"},"maxNumIcebergOrders":{"type":"integer"}}};
+const schema112 = {"type":"object","required":["filterType","minTrailingAboveDelta","maxTrailingAboveDelta","minTrailingBelowDelta","maxTrailingBelowDelta"],"properties":{"filterType":{"type":"string","const":"TRAILING_DELTA"},"minTrailingAboveDelta":{"type":"integer"},"maxTrailingAboveDelta":{"type":"integer"},"minTrailingBelowDelta":{"type":"integer"},"maxTrailingBelowDelta":{"type":"integer"}}};
+const schema81 = {"type":"object","required":["filterType","minPrice","maxPrice","tickSize"],"properties":{"filterType":{"type":"string","const":"PRICE_FILTER"},"minPrice":{"$ref":"#/$defs/Decimal"},"maxPrice":{"$ref":"#/$defs/Decimal"},"tickSize":{"$ref":"#/$defs/Decimal"}}};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2012,8 +2127,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("PRICE_FILTER" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PRICE_FILTER"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2022,12 +2138,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.minPrice !== undefined){
-let data1 = data.minPrice;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("PRICE_FILTER" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PRICE_FILTER"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2037,8 +2149,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minPrice !== undefined){
+let data1 = data.minPrice;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2048,11 +2163,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.maxPrice !== undefined){
-let data2 = data.maxPrice;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err7 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err7 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2062,8 +2174,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxPrice !== undefined){
+let data2 = data.maxPrice;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err8 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2073,11 +2188,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.tickSize !== undefined){
-let data3 = data.tickSize;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err9 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err9 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2087,8 +2199,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.tickSize !== undefined){
+let data3 = data.tickSize;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err10 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2098,9 +2213,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
 else {
-const err11 = {instancePath,schemaPath:"#/$defs/PriceFilter/type",keyword:"type",params:{type: "object"}};
+const err11 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2109,11 +2223,23 @@ vErrors.push(err11);
 }
 errors++;
 }
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/$defs/PriceFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
 validate46.errors = vErrors;
 return errors === 0;
 }
 
-const schema85 = {"type":"object","required":["filterType","multiplierUp","multiplierDown","avgPriceMins"],"properties":{"filterType":{"const":"PERCENT_PRICE"},"multiplierUp":{"$ref":"#/$defs/Decimal"},"multiplierDown":{"$ref":"#/$defs/Decimal"},"avgPriceMins":{"type":"integer"}}};
+const schema85 = {"type":"object","required":["filterType","multiplierUp","multiplierDown","avgPriceMins"],"properties":{"filterType":{"type":"string","const":"PERCENT_PRICE"},"multiplierUp":{"$ref":"#/$defs/Decimal"},"multiplierDown":{"$ref":"#/$defs/Decimal"},"avgPriceMins":{"type":"integer"}}};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2160,8 +2286,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("PERCENT_PRICE" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2170,12 +2297,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.multiplierUp !== undefined){
-let data1 = data.multiplierUp;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("PERCENT_PRICE" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2185,8 +2308,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.multiplierUp !== undefined){
+let data1 = data.multiplierUp;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2196,11 +2322,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.multiplierDown !== undefined){
-let data2 = data.multiplierDown;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err7 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err7 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2210,8 +2333,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.multiplierDown !== undefined){
+let data2 = data.multiplierDown;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err8 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2221,10 +2347,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.avgPriceMins !== undefined){
-let data3 = data.avgPriceMins;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err9 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
+else {
+const err9 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2234,9 +2358,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/type",keyword:"type",params:{type: "object"}};
+if(data.avgPriceMins !== undefined){
+let data3 = data.avgPriceMins;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err10 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2245,11 +2370,23 @@ vErrors.push(err10);
 }
 errors++;
 }
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
 validate48.errors = vErrors;
 return errors === 0;
 }
 
-const schema88 = {"type":"object","required":["filterType","bidMultiplierUp","bidMultiplierDown","askMultiplierUp","askMultiplierDown","avgPriceMins"],"properties":{"filterType":{"const":"PERCENT_PRICE_BY_SIDE"},"bidMultiplierUp":{"$ref":"#/$defs/Decimal"},"bidMultiplierDown":{"$ref":"#/$defs/Decimal"},"askMultiplierUp":{"$ref":"#/$defs/Decimal"},"askMultiplierDown":{"$ref":"#/$defs/Decimal"},"avgPriceMins":{"type":"integer"}}};
+const schema88 = {"type":"object","required":["filterType","bidMultiplierUp","bidMultiplierDown","askMultiplierUp","askMultiplierDown","avgPriceMins"],"properties":{"filterType":{"type":"string","const":"PERCENT_PRICE_BY_SIDE"},"bidMultiplierUp":{"$ref":"#/$defs/Decimal"},"bidMultiplierDown":{"$ref":"#/$defs/Decimal"},"askMultiplierUp":{"$ref":"#/$defs/Decimal"},"askMultiplierDown":{"$ref":"#/$defs/Decimal"},"avgPriceMins":{"type":"integer"}}};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2316,8 +2453,9 @@ vErrors.push(err5);
 errors++;
 }
 if(data.filterType !== undefined){
-if("PERCENT_PRICE_BY_SIDE" !== data.filterType){
-const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE_BY_SIDE"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2326,12 +2464,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.bidMultiplierUp !== undefined){
-let data1 = data.bidMultiplierUp;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err7 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("PERCENT_PRICE_BY_SIDE" !== data0){
+const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE_BY_SIDE"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2341,8 +2475,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.bidMultiplierUp !== undefined){
+let data1 = data.bidMultiplierUp;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err8 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2352,11 +2489,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.bidMultiplierDown !== undefined){
-let data2 = data.bidMultiplierDown;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err9 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err9 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2366,8 +2500,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.bidMultiplierDown !== undefined){
+let data2 = data.bidMultiplierDown;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err10 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2377,11 +2514,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.askMultiplierUp !== undefined){
-let data3 = data.askMultiplierUp;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err11 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err11 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2391,8 +2525,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.askMultiplierUp !== undefined){
+let data3 = data.askMultiplierUp;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err12 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2402,11 +2539,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.askMultiplierDown !== undefined){
-let data4 = data.askMultiplierDown;
-if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-const err13 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err13 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2416,8 +2550,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.askMultiplierDown !== undefined){
+let data4 = data.askMultiplierDown;
+if(typeof data4 === "string"){
+if(!pattern6.test(data4)){
+const err14 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2427,10 +2564,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.avgPriceMins !== undefined){
-let data5 = data.avgPriceMins;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err15 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
+else {
+const err15 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2440,9 +2575,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/type",keyword:"type",params:{type: "object"}};
+if(data.avgPriceMins !== undefined){
+let data5 = data.avgPriceMins;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err16 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2451,11 +2587,23 @@ vErrors.push(err16);
 }
 errors++;
 }
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
 validate50.errors = vErrors;
 return errors === 0;
 }
 
-const schema93 = {"type":"object","required":["filterType","minQty","maxQty","stepSize"],"properties":{"filterType":{"const":"LOT_SIZE"},"minQty":{"$ref":"#/$defs/Decimal"},"maxQty":{"$ref":"#/$defs/Decimal"},"stepSize":{"$ref":"#/$defs/Decimal"}}};
+const schema93 = {"type":"object","required":["filterType","minQty","maxQty","stepSize"],"properties":{"filterType":{"type":"string","const":"LOT_SIZE"},"minQty":{"$ref":"#/$defs/Decimal"},"maxQty":{"$ref":"#/$defs/Decimal"},"stepSize":{"$ref":"#/$defs/Decimal"}}};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2502,8 +2650,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("LOT_SIZE" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "LOT_SIZE"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2512,12 +2661,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.minQty !== undefined){
-let data1 = data.minQty;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("LOT_SIZE" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "LOT_SIZE"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2527,8 +2672,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minQty !== undefined){
+let data1 = data.minQty;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2538,11 +2686,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.maxQty !== undefined){
-let data2 = data.maxQty;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err7 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err7 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2552,8 +2697,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxQty !== undefined){
+let data2 = data.maxQty;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2563,11 +2711,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.stepSize !== undefined){
-let data3 = data.stepSize;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err9 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err9 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2577,8 +2722,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.stepSize !== undefined){
+let data3 = data.stepSize;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2588,9 +2736,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
 else {
-const err11 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/type",keyword:"type",params:{type: "object"}};
+const err11 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2599,11 +2746,23 @@ vErrors.push(err11);
 }
 errors++;
 }
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
 validate52.errors = vErrors;
 return errors === 0;
 }
 
-const schema97 = {"type":"object","required":["filterType","minQty","maxQty","stepSize"],"properties":{"filterType":{"const":"MARKET_LOT_SIZE"},"minQty":{"$ref":"#/$defs/Decimal"},"maxQty":{"$ref":"#/$defs/Decimal"},"stepSize":{"$ref":"#/$defs/Decimal"}}};
+const schema97 = {"type":"object","required":["filterType","minQty","maxQty","stepSize"],"properties":{"filterType":{"type":"string","const":"MARKET_LOT_SIZE"},"minQty":{"$ref":"#/$defs/Decimal"},"maxQty":{"$ref":"#/$defs/Decimal"},"stepSize":{"$ref":"#/$defs/Decimal"}}};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2650,8 +2809,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("MARKET_LOT_SIZE" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MARKET_LOT_SIZE"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2660,12 +2820,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.minQty !== undefined){
-let data1 = data.minQty;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("MARKET_LOT_SIZE" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MARKET_LOT_SIZE"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2675,8 +2831,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minQty !== undefined){
+let data1 = data.minQty;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2686,11 +2845,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.maxQty !== undefined){
-let data2 = data.maxQty;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err7 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err7 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2700,8 +2856,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxQty !== undefined){
+let data2 = data.maxQty;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2711,11 +2870,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.stepSize !== undefined){
-let data3 = data.stepSize;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err9 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err9 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2725,8 +2881,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.stepSize !== undefined){
+let data3 = data.stepSize;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2736,9 +2895,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
 else {
-const err11 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/type",keyword:"type",params:{type: "object"}};
+const err11 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2747,11 +2905,23 @@ vErrors.push(err11);
 }
 errors++;
 }
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
 validate54.errors = vErrors;
 return errors === 0;
 }
 
-const schema101 = {"type":"object","required":["filterType","minNotional","applyToMarket","avgPriceMins"],"properties":{"filterType":{"const":"MIN_NOTIONAL"},"minNotional":{"$ref":"#/$defs/Decimal"},"applyToMarket":{"type":"boolean"},"avgPriceMins":{"type":"integer"}}};
+const schema101 = {"type":"object","required":["filterType","minNotional","applyToMarket","avgPriceMins"],"properties":{"filterType":{"type":"string","const":"MIN_NOTIONAL"},"minNotional":{"$ref":"#/$defs/Decimal"},"applyToMarket":{"type":"boolean"},"avgPriceMins":{"type":"integer"}}};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2798,8 +2968,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("MIN_NOTIONAL" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MIN_NOTIONAL"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2808,12 +2979,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.minNotional !== undefined){
-let data1 = data.minNotional;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("MIN_NOTIONAL" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MIN_NOTIONAL"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2823,8 +2990,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minNotional !== undefined){
+let data1 = data.minNotional;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2834,9 +3004,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.applyToMarket !== undefined){
-if(typeof data.applyToMarket !== "boolean"){
-const err7 = {instancePath:instancePath+"/applyToMarket",schemaPath:"#/$defs/MinNotionalFilter/properties/applyToMarket/type",keyword:"type",params:{type: "boolean"}};
+else {
+const err7 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2846,10 +3015,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.avgPriceMins !== undefined){
-let data3 = data.avgPriceMins;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err8 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/MinNotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
+if(data.applyToMarket !== undefined){
+if(typeof data.applyToMarket !== "boolean"){
+const err8 = {instancePath:instancePath+"/applyToMarket",schemaPath:"#/$defs/MinNotionalFilter/properties/applyToMarket/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2859,9 +3027,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/type",keyword:"type",params:{type: "object"}};
+if(data.avgPriceMins !== undefined){
+let data3 = data.avgPriceMins;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err9 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/MinNotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2870,11 +3039,23 @@ vErrors.push(err9);
 }
 errors++;
 }
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
 validate56.errors = vErrors;
 return errors === 0;
 }
 
-const schema103 = {"type":"object","required":["filterType","minNotional","applyMinToMarket","maxNotional","applyMaxToMarket","avgPriceMins"],"properties":{"filterType":{"const":"NOTIONAL"},"minNotional":{"$ref":"#/$defs/Decimal"},"applyMinToMarket":{"type":"boolean"},"maxNotional":{"$ref":"#/$defs/Decimal"},"applyMaxToMarket":{"type":"boolean"},"avgPriceMins":{"type":"integer"}}};
+const schema103 = {"type":"object","required":["filterType","minNotional","applyMinToMarket","maxNotional","applyMaxToMarket","avgPriceMins"],"properties":{"filterType":{"type":"string","const":"NOTIONAL"},"minNotional":{"$ref":"#/$defs/Decimal"},"applyMinToMarket":{"type":"boolean"},"maxNotional":{"$ref":"#/$defs/Decimal"},"applyMaxToMarket":{"type":"boolean"},"avgPriceMins":{"type":"integer"}}};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2941,8 +3122,9 @@ vErrors.push(err5);
 errors++;
 }
 if(data.filterType !== undefined){
-if("NOTIONAL" !== data.filterType){
-const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "NOTIONAL"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2951,12 +3133,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.minNotional !== undefined){
-let data1 = data.minNotional;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err7 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("NOTIONAL" !== data0){
+const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "NOTIONAL"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2966,8 +3144,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minNotional !== undefined){
+let data1 = data.minNotional;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err8 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2977,9 +3158,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.applyMinToMarket !== undefined){
-if(typeof data.applyMinToMarket !== "boolean"){
-const err9 = {instancePath:instancePath+"/applyMinToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMinToMarket/type",keyword:"type",params:{type: "boolean"}};
+else {
+const err9 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2989,11 +3169,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.maxNotional !== undefined){
-let data3 = data.maxNotional;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err10 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(data.applyMinToMarket !== undefined){
+if(typeof data.applyMinToMarket !== "boolean"){
+const err10 = {instancePath:instancePath+"/applyMinToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMinToMarket/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3003,8 +3181,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxNotional !== undefined){
+let data3 = data.maxNotional;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err11 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3014,9 +3195,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.applyMaxToMarket !== undefined){
-if(typeof data.applyMaxToMarket !== "boolean"){
-const err12 = {instancePath:instancePath+"/applyMaxToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMaxToMarket/type",keyword:"type",params:{type: "boolean"}};
+else {
+const err12 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3026,10 +3206,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.avgPriceMins !== undefined){
-let data5 = data.avgPriceMins;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err13 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/NotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
+if(data.applyMaxToMarket !== undefined){
+if(typeof data.applyMaxToMarket !== "boolean"){
+const err13 = {instancePath:instancePath+"/applyMaxToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMaxToMarket/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3039,9 +3218,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/$defs/NotionalFilter/type",keyword:"type",params:{type: "object"}};
+if(data.avgPriceMins !== undefined){
+let data5 = data.avgPriceMins;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err14 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/NotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3050,11 +3230,23 @@ vErrors.push(err14);
 }
 errors++;
 }
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/$defs/NotionalFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
 validate58.errors = vErrors;
 return errors === 0;
 }
 
-const schema110 = {"type":"object","required":["filterType","maxPosition"],"properties":{"filterType":{"const":"MAX_POSITION"},"maxPosition":{"$ref":"#/$defs/Decimal"}}};
+const schema110 = {"type":"object","required":["filterType","maxPosition"],"properties":{"filterType":{"type":"string","const":"MAX_POSITION"},"maxPosition":{"$ref":"#/$defs/Decimal"}}};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3081,8 +3273,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
-if("MAX_POSITION" !== data.filterType){
-const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_POSITION"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3091,12 +3284,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.maxPosition !== undefined){
-let data1 = data.maxPosition;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err3 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("MAX_POSITION" !== data0){
+const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_POSITION"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3106,8 +3295,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxPosition !== undefined){
+let data1 = data.maxPosition;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err4 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3117,14 +3309,25 @@ vErrors.push(err4);
 errors++;
 }
 }
-}
 else {
-const err5 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/type",keyword:"type",params:{type: "object"}};
+const err5 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -3283,8 +3486,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
-if("ICEBERG_PARTS" !== data.filterType){
-const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "ICEBERG_PARTS"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3293,11 +3497,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.limit !== undefined){
-let data1 = data.limit;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/IcebergPartsFilter/properties/limit/type",keyword:"type",params:{type: "integer"}};
+if("ICEBERG_PARTS" !== data0){
+const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "ICEBERG_PARTS"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3307,14 +3508,27 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/type",keyword:"type",params:{type: "object"}};
+if(data.limit !== undefined){
+let data1 = data.limit;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/IcebergPartsFilter/properties/limit/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }
@@ -3329,20 +3543,10 @@ valid0 = true;
 passing0 = 7;
 }
 _branch8 = errors;
-const _errs14 = errors;
+const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
-const err5 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.maxNumOrders === undefined){
-const err6 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumOrders"}};
+const err6 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3351,9 +3555,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.filterType !== undefined){
-if("MAX_NUM_ORDERS" !== data.filterType){
-const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ORDERS"}};
+if(data.maxNumOrders === undefined){
+const err7 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumOrders"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3362,11 +3565,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.maxNumOrders !== undefined){
-let data3 = data.maxNumOrders;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err8 = {instancePath:instancePath+"/maxNumOrders",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
+if(data.filterType !== undefined){
+let data2 = data.filterType;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3375,10 +3577,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if("MAX_NUM_ORDERS" !== data2){
+const err9 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ORDERS"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3387,7 +3587,32 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid0 = _errs14 === errors;
+}
+if(data.maxNumOrders !== undefined){
+let data3 = data.maxNumOrders;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err10 = {instancePath:instancePath+"/maxNumOrders",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 8];
@@ -3398,31 +3623,10 @@ valid0 = true;
 passing0 = 8;
 }
 _branch9 = errors;
-const _errs20 = errors;
+const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
-const err10 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.maxNumAlgoOrders === undefined){
-const err11 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.filterType !== undefined){
-if("MAX_NUM_ALGO_ORDERS" !== data.filterType){
-const err12 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ALGO_ORDERS"}};
+const err12 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3431,11 +3635,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.maxNumAlgoOrders !== undefined){
-let data5 = data.maxNumAlgoOrders;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err13 = {instancePath:instancePath+"/maxNumAlgoOrders",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
+if(data.maxNumAlgoOrders === undefined){
+const err13 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3444,10 +3645,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(data.filterType !== undefined){
+let data4 = data.filterType;
+if(typeof data4 !== "string"){
+const err14 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3456,7 +3657,42 @@ vErrors.push(err14);
 }
 errors++;
 }
-var _valid0 = _errs20 === errors;
+if("MAX_NUM_ALGO_ORDERS" !== data4){
+const err15 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ALGO_ORDERS"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.maxNumAlgoOrders !== undefined){
+let data5 = data.maxNumAlgoOrders;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err16 = {instancePath:instancePath+"/maxNumAlgoOrders",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid0 = _errs22 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 9];
@@ -3467,44 +3703,10 @@ valid0 = true;
 passing0 = 9;
 }
 _branch10 = errors;
-const _errs26 = errors;
+const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
-const err15 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data.maxNumIcebergOrders === undefined){
-const err16 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data.filterType !== undefined){
-if("MAX_NUM_ICEBERG_ORDERS" !== data.filterType){
-const err17 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ICEBERG_ORDERS"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.maxNumIcebergOrders !== undefined){
-let data7 = data.maxNumIcebergOrders;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err18 = {instancePath:instancePath+"/maxNumIcebergOrders",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
+const err18 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3513,10 +3715,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(data.maxNumIcebergOrders === undefined){
+const err19 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3525,7 +3725,54 @@ vErrors.push(err19);
 }
 errors++;
 }
-var _valid0 = _errs26 === errors;
+if(data.filterType !== undefined){
+let data6 = data.filterType;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if("MAX_NUM_ICEBERG_ORDERS" !== data6){
+const err21 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ICEBERG_ORDERS"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.maxNumIcebergOrders !== undefined){
+let data7 = data.maxNumIcebergOrders;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err22 = {instancePath:instancePath+"/maxNumIcebergOrders",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid0 = _errs29 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 10];
@@ -3536,12 +3783,12 @@ valid0 = true;
 passing0 = 10;
 }
 _branch11 = errors;
-const _errs32 = errors;
+const _errs36 = errors;
 if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs32 === errors;
+var _valid0 = _errs36 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 11];
@@ -3552,50 +3799,10 @@ valid0 = true;
 passing0 = 11;
 }
 _branch12 = errors;
-const _errs33 = errors;
+const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
-const err20 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data.minTrailingAboveDelta === undefined){
-const err21 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "minTrailingAboveDelta"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data.maxTrailingAboveDelta === undefined){
-const err22 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "maxTrailingAboveDelta"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data.minTrailingBelowDelta === undefined){
-const err23 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "minTrailingBelowDelta"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data.maxTrailingBelowDelta === undefined){
-const err24 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "maxTrailingBelowDelta"}};
+const err24 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3604,9 +3811,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data.filterType !== undefined){
-if("TRAILING_DELTA" !== data.filterType){
-const err25 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "TRAILING_DELTA"}};
+if(data.minTrailingAboveDelta === undefined){
+const err25 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "minTrailingAboveDelta"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3615,11 +3821,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data.minTrailingAboveDelta !== undefined){
-let data9 = data.minTrailingAboveDelta;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err26 = {instancePath:instancePath+"/minTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
+if(data.maxTrailingAboveDelta === undefined){
+const err26 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "maxTrailingAboveDelta"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3628,11 +3831,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.maxTrailingAboveDelta !== undefined){
-let data10 = data.maxTrailingAboveDelta;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err27 = {instancePath:instancePath+"/maxTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
+if(data.minTrailingBelowDelta === undefined){
+const err27 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "minTrailingBelowDelta"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3641,11 +3841,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.minTrailingBelowDelta !== undefined){
-let data11 = data.minTrailingBelowDelta;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err28 = {instancePath:instancePath+"/minTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
+if(data.maxTrailingBelowDelta === undefined){
+const err28 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "maxTrailingBelowDelta"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3654,11 +3851,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.maxTrailingBelowDelta !== undefined){
-let data12 = data.maxTrailingBelowDelta;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err29 = {instancePath:instancePath+"/maxTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
+if(data.filterType !== undefined){
+let data8 = data.filterType;
+if(typeof data8 !== "string"){
+const err29 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3667,10 +3863,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-else {
-const err30 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/type",keyword:"type",params:{type: "object"}};
+if("TRAILING_DELTA" !== data8){
+const err30 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "TRAILING_DELTA"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3679,7 +3873,71 @@ vErrors.push(err30);
 }
 errors++;
 }
-var _valid0 = _errs33 === errors;
+}
+if(data.minTrailingAboveDelta !== undefined){
+let data9 = data.minTrailingAboveDelta;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err31 = {instancePath:instancePath+"/minTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.maxTrailingAboveDelta !== undefined){
+let data10 = data.maxTrailingAboveDelta;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err32 = {instancePath:instancePath+"/maxTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.minTrailingBelowDelta !== undefined){
+let data11 = data.minTrailingBelowDelta;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err33 = {instancePath:instancePath+"/minTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.maxTrailingBelowDelta !== undefined){
+let data12 = data.maxTrailingBelowDelta;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err34 = {instancePath:instancePath+"/maxTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+var _valid0 = _errs37 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 12];
@@ -3702,12 +3960,12 @@ passing0 = 12;
 }
 }
 if(!valid0){
-const err31 = {instancePath,schemaPath:"#/$defs/SymbolFilter/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2, errors - _branch3, errors - _branch4, errors - _branch5, errors - _branch6, errors - _branch7, errors - _branch8, errors - _branch9, errors - _branch10, errors - _branch11, errors - _branch12]}};
+const err36 = {instancePath,schemaPath:"#/$defs/SymbolFilter/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2, errors - _branch3, errors - _branch4, errors - _branch5, errors - _branch6, errors - _branch7, errors - _branch8, errors - _branch9, errors - _branch10, errors - _branch11, errors - _branch12]}};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err36];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err36);
 }
 errors++;
 }
@@ -3772,8 +4030,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("PRICE_FILTER" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PRICE_FILTER"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3782,12 +4041,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.minPrice !== undefined){
-let data1 = data.minPrice;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("PRICE_FILTER" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PRICE_FILTER"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3797,8 +4052,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minPrice !== undefined){
+let data1 = data.minPrice;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3808,11 +4066,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.maxPrice !== undefined){
-let data2 = data.maxPrice;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err7 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err7 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3822,8 +4077,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxPrice !== undefined){
+let data2 = data.maxPrice;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err8 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3833,11 +4091,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.tickSize !== undefined){
-let data3 = data.tickSize;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err9 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err9 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3847,8 +4102,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.tickSize !== undefined){
+let data3 = data.tickSize;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err10 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3858,14 +4116,25 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
 else {
-const err11 = {instancePath,schemaPath:"#/$defs/PriceFilter/type",keyword:"type",params:{type: "object"}};
+const err11 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/$defs/PriceFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }
@@ -3919,8 +4188,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("PERCENT_PRICE" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3929,12 +4199,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.multiplierUp !== undefined){
-let data1 = data.multiplierUp;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("PERCENT_PRICE" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3944,8 +4210,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.multiplierUp !== undefined){
+let data1 = data.multiplierUp;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3955,11 +4224,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.multiplierDown !== undefined){
-let data2 = data.multiplierDown;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err7 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err7 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3969,8 +4235,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.multiplierDown !== undefined){
+let data2 = data.multiplierDown;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err8 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3980,10 +4249,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.avgPriceMins !== undefined){
-let data3 = data.avgPriceMins;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err9 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
+else {
+const err9 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3993,14 +4260,27 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/type",keyword:"type",params:{type: "object"}};
+if(data.avgPriceMins !== undefined){
+let data3 = data.avgPriceMins;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err10 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
 }
 errors++;
 }
@@ -4074,8 +4354,9 @@ vErrors.push(err5);
 errors++;
 }
 if(data.filterType !== undefined){
-if("PERCENT_PRICE_BY_SIDE" !== data.filterType){
-const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE_BY_SIDE"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4084,12 +4365,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.bidMultiplierUp !== undefined){
-let data1 = data.bidMultiplierUp;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err7 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("PERCENT_PRICE_BY_SIDE" !== data0){
+const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE_BY_SIDE"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4099,8 +4376,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.bidMultiplierUp !== undefined){
+let data1 = data.bidMultiplierUp;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err8 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4110,11 +4390,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.bidMultiplierDown !== undefined){
-let data2 = data.bidMultiplierDown;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err9 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err9 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4124,8 +4401,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.bidMultiplierDown !== undefined){
+let data2 = data.bidMultiplierDown;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err10 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4135,11 +4415,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.askMultiplierUp !== undefined){
-let data3 = data.askMultiplierUp;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err11 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err11 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4149,8 +4426,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.askMultiplierUp !== undefined){
+let data3 = data.askMultiplierUp;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err12 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4160,11 +4440,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.askMultiplierDown !== undefined){
-let data4 = data.askMultiplierDown;
-if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-const err13 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err13 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4174,8 +4451,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.askMultiplierDown !== undefined){
+let data4 = data.askMultiplierDown;
+if(typeof data4 === "string"){
+if(!pattern6.test(data4)){
+const err14 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4185,10 +4465,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.avgPriceMins !== undefined){
-let data5 = data.avgPriceMins;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err15 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
+else {
+const err15 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4198,14 +4476,27 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/type",keyword:"type",params:{type: "object"}};
+if(data.avgPriceMins !== undefined){
+let data5 = data.avgPriceMins;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err16 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }
@@ -4259,8 +4550,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("LOT_SIZE" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "LOT_SIZE"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4269,12 +4561,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.minQty !== undefined){
-let data1 = data.minQty;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("LOT_SIZE" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "LOT_SIZE"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4284,8 +4572,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minQty !== undefined){
+let data1 = data.minQty;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4295,11 +4586,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.maxQty !== undefined){
-let data2 = data.maxQty;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err7 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err7 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4309,8 +4597,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxQty !== undefined){
+let data2 = data.maxQty;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4320,11 +4611,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.stepSize !== undefined){
-let data3 = data.stepSize;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err9 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err9 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4334,8 +4622,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.stepSize !== undefined){
+let data3 = data.stepSize;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4345,14 +4636,25 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
 else {
-const err11 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/type",keyword:"type",params:{type: "object"}};
+const err11 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }
@@ -4406,8 +4708,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("MARKET_LOT_SIZE" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MARKET_LOT_SIZE"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4416,12 +4719,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.minQty !== undefined){
-let data1 = data.minQty;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("MARKET_LOT_SIZE" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MARKET_LOT_SIZE"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4431,8 +4730,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minQty !== undefined){
+let data1 = data.minQty;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4442,11 +4744,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.maxQty !== undefined){
-let data2 = data.maxQty;
-if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
-const err7 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err7 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4456,8 +4755,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxQty !== undefined){
+let data2 = data.maxQty;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4467,11 +4769,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.stepSize !== undefined){
-let data3 = data.stepSize;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err9 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+else {
+const err9 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4481,8 +4780,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.stepSize !== undefined){
+let data3 = data.stepSize;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4492,14 +4794,25 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
 else {
-const err11 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/type",keyword:"type",params:{type: "object"}};
+const err11 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }
@@ -4553,8 +4866,9 @@ vErrors.push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
-if("MIN_NOTIONAL" !== data.filterType){
-const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MIN_NOTIONAL"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4563,12 +4877,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.minNotional !== undefined){
-let data1 = data.minNotional;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err5 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("MIN_NOTIONAL" !== data0){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MIN_NOTIONAL"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4578,8 +4888,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minNotional !== undefined){
+let data1 = data.minNotional;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err6 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4589,9 +4902,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.applyToMarket !== undefined){
-if(typeof data.applyToMarket !== "boolean"){
-const err7 = {instancePath:instancePath+"/applyToMarket",schemaPath:"#/$defs/MinNotionalFilter/properties/applyToMarket/type",keyword:"type",params:{type: "boolean"}};
+else {
+const err7 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4601,10 +4913,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.avgPriceMins !== undefined){
-let data3 = data.avgPriceMins;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err8 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/MinNotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
+if(data.applyToMarket !== undefined){
+if(typeof data.applyToMarket !== "boolean"){
+const err8 = {instancePath:instancePath+"/applyToMarket",schemaPath:"#/$defs/MinNotionalFilter/properties/applyToMarket/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4614,14 +4925,27 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/type",keyword:"type",params:{type: "object"}};
+if(data.avgPriceMins !== undefined){
+let data3 = data.avgPriceMins;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err9 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/MinNotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -4695,8 +5019,9 @@ vErrors.push(err5);
 errors++;
 }
 if(data.filterType !== undefined){
-if("NOTIONAL" !== data.filterType){
-const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "NOTIONAL"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4705,12 +5030,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.minNotional !== undefined){
-let data1 = data.minNotional;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err7 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("NOTIONAL" !== data0){
+const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "NOTIONAL"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4720,8 +5041,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.minNotional !== undefined){
+let data1 = data.minNotional;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err8 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4731,9 +5055,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.applyMinToMarket !== undefined){
-if(typeof data.applyMinToMarket !== "boolean"){
-const err9 = {instancePath:instancePath+"/applyMinToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMinToMarket/type",keyword:"type",params:{type: "boolean"}};
+else {
+const err9 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4743,11 +5066,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.maxNotional !== undefined){
-let data3 = data.maxNotional;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err10 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(data.applyMinToMarket !== undefined){
+if(typeof data.applyMinToMarket !== "boolean"){
+const err10 = {instancePath:instancePath+"/applyMinToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMinToMarket/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4757,8 +5078,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxNotional !== undefined){
+let data3 = data.maxNotional;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err11 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4768,9 +5092,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.applyMaxToMarket !== undefined){
-if(typeof data.applyMaxToMarket !== "boolean"){
-const err12 = {instancePath:instancePath+"/applyMaxToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMaxToMarket/type",keyword:"type",params:{type: "boolean"}};
+else {
+const err12 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4780,10 +5103,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.avgPriceMins !== undefined){
-let data5 = data.avgPriceMins;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err13 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/NotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
+if(data.applyMaxToMarket !== undefined){
+if(typeof data.applyMaxToMarket !== "boolean"){
+const err13 = {instancePath:instancePath+"/applyMaxToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMaxToMarket/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4793,14 +5115,27 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/$defs/NotionalFilter/type",keyword:"type",params:{type: "object"}};
+if(data.avgPriceMins !== undefined){
+let data5 = data.avgPriceMins;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err14 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/NotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/$defs/NotionalFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -4834,8 +5169,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
-if("ICEBERG_PARTS" !== data.filterType){
-const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "ICEBERG_PARTS"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4844,11 +5180,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.limit !== undefined){
-let data1 = data.limit;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/IcebergPartsFilter/properties/limit/type",keyword:"type",params:{type: "integer"}};
+if("ICEBERG_PARTS" !== data0){
+const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "ICEBERG_PARTS"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4858,14 +5191,27 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/type",keyword:"type",params:{type: "object"}};
+if(data.limit !== undefined){
+let data1 = data.limit;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/IcebergPartsFilter/properties/limit/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }
@@ -4899,8 +5245,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
-if("MAX_NUM_ORDERS" !== data.filterType){
-const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ORDERS"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4909,11 +5256,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.maxNumOrders !== undefined){
-let data1 = data.maxNumOrders;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxNumOrders",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
+if("MAX_NUM_ORDERS" !== data0){
+const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ORDERS"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4923,14 +5267,27 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(data.maxNumOrders !== undefined){
+let data1 = data.maxNumOrders;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/maxNumOrders",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }
@@ -4964,8 +5321,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
-if("MAX_NUM_ALGO_ORDERS" !== data.filterType){
-const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ALGO_ORDERS"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4974,11 +5332,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.maxNumAlgoOrders !== undefined){
-let data1 = data.maxNumAlgoOrders;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxNumAlgoOrders",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
+if("MAX_NUM_ALGO_ORDERS" !== data0){
+const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ALGO_ORDERS"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4988,14 +5343,27 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(data.maxNumAlgoOrders !== undefined){
+let data1 = data.maxNumAlgoOrders;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/maxNumAlgoOrders",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }
@@ -5029,8 +5397,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
-if("MAX_NUM_ICEBERG_ORDERS" !== data.filterType){
-const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ICEBERG_ORDERS"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5039,11 +5408,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.maxNumIcebergOrders !== undefined){
-let data1 = data.maxNumIcebergOrders;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/maxNumIcebergOrders",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
+if("MAX_NUM_ICEBERG_ORDERS" !== data0){
+const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ICEBERG_ORDERS"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5053,14 +5419,27 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(data.maxNumIcebergOrders !== undefined){
+let data1 = data.maxNumIcebergOrders;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/maxNumIcebergOrders",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }
@@ -5094,8 +5473,9 @@ vErrors.push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
-if("MAX_POSITION" !== data.filterType){
-const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_POSITION"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5104,12 +5484,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.maxPosition !== undefined){
-let data1 = data.maxPosition;
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err3 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if("MAX_POSITION" !== data0){
+const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_POSITION"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5119,8 +5495,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(data.maxPosition !== undefined){
+let data1 = data.maxPosition;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err4 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5130,14 +5509,25 @@ vErrors.push(err4);
 errors++;
 }
 }
-}
 else {
-const err5 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/type",keyword:"type",params:{type: "object"}};
+const err5 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -5201,8 +5591,9 @@ vErrors.push(err4);
 errors++;
 }
 if(data.filterType !== undefined){
-if("TRAILING_DELTA" !== data.filterType){
-const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "TRAILING_DELTA"}};
+let data0 = data.filterType;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5211,11 +5602,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data.minTrailingAboveDelta !== undefined){
-let data1 = data.minTrailingAboveDelta;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/minTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
+if("TRAILING_DELTA" !== data0){
+const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "TRAILING_DELTA"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5225,10 +5613,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.maxTrailingAboveDelta !== undefined){
-let data2 = data.maxTrailingAboveDelta;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/maxTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
+if(data.minTrailingAboveDelta !== undefined){
+let data1 = data.minTrailingAboveDelta;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err7 = {instancePath:instancePath+"/minTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5238,10 +5626,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.minTrailingBelowDelta !== undefined){
-let data3 = data.minTrailingBelowDelta;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err8 = {instancePath:instancePath+"/minTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
+if(data.maxTrailingAboveDelta !== undefined){
+let data2 = data.maxTrailingAboveDelta;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err8 = {instancePath:instancePath+"/maxTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5251,10 +5639,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.maxTrailingBelowDelta !== undefined){
-let data4 = data.maxTrailingBelowDelta;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/maxTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
+if(data.minTrailingBelowDelta !== undefined){
+let data3 = data.minTrailingBelowDelta;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err9 = {instancePath:instancePath+"/minTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5264,9 +5652,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/type",keyword:"type",params:{type: "object"}};
+if(data.maxTrailingBelowDelta !== undefined){
+let data4 = data.maxTrailingBelowDelta;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err10 = {instancePath:instancePath+"/maxTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5275,11 +5664,23 @@ vErrors.push(err10);
 }
 errors++;
 }
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
 validate74.errors = vErrors;
 return errors === 0;
 }
 
-const schema145 = {"type":"object","required":["symbol","status","baseAsset","baseAssetPrecision","quoteAsset","quoteAssetPrecision","orderTypes","icebergAllowed","ocoAllowed","quoteOrderQtyMarketAllowed","isSpotTradingAllowed","isMarginTradingAllowed","filters","permissions"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"status":{"$ref":"#/$defs/SymbolStatus"},"baseAsset":{"$ref":"#/$defs/Asset"},"baseAssetPrecision":{"type":"integer","minimum":0},"quoteAsset":{"$ref":"#/$defs/Asset"},"quotePrecision":{"type":"integer","minimum":0},"quoteAssetPrecision":{"type":"integer","minimum":0},"baseCommissionPrecision":{"type":"integer","minimum":0},"quoteCommissionPrecision":{"type":"integer","minimum":0},"orderTypes":{"type":"array","items":{"$ref":"#/$defs/OrderType"}},"icebergAllowed":{"type":"boolean"},"ocoAllowed":{"type":"boolean"},"otoAllowed":{"type":"boolean"},"opoAllowed":{"type":"boolean"},"quoteOrderQtyMarketAllowed":{"type":"boolean"},"allowTrailingStop":{"type":"boolean"},"cancelReplaceAllowed":{"type":"boolean"},"amendAllowed":{"type":"boolean"},"pegInstructionsAllowed":{"type":"boolean"},"isSpotTradingAllowed":{"type":"boolean"},"isMarginTradingAllowed":{"type":"boolean"},"filters":{"type":"array","items":{"$ref":"#/$defs/SymbolFilter"}},"permissions":{"type":"array","items":{"type":"string"}},"permissionSets":{"type":"array","items":{"type":"array","items":{"type":"string"}}},"defaultSelfTradePreventionMode":{"$ref":"#/$defs/SelfTradePreventionMode"},"allowedSelfTradePreventionModes":{"type":"array","items":{"$ref":"#/$defs/SelfTradePreventionMode"}}}};
+const schema145 = {"type":"object","required":["symbol","status","baseAsset","baseAssetPrecision","quoteAsset","quoteAssetPrecision","orderTypes","icebergAllowed","ocoAllowed","quoteOrderQtyMarketAllowed","isSpotTradingAllowed","isMarginTradingAllowed","filters","permissions"],"properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"status":{"$ref":"#/$defs/SymbolStatus"},"baseAsset":{"$ref":"#/$defs/Asset"},"baseAssetPrecision":{"type":"integer","minimum":0},"quoteAsset":{"$ref":"#/$defs/Asset"},"quotePrecision":{"type":"integer","minimum":0},"quoteAssetPrecision":{"type":"integer","minimum":0},"baseCommissionPrecision":{"type":"integer","minimum":0},"quoteCommissionPrecision":{"type":"integer","minimum":0},"orderTypes":{"type":"array","items":{"$ref":"#/$defs/OrderType"}},"icebergAllowed":{"type":"boolean"},"ocoAllowed":{"type":"boolean"},"otoAllowed":{"type":"boolean"},"opoAllowed":{"type":"boolean"},"quoteOrderQtyMarketAllowed":{"type":"boolean"},"allowTrailingStop":{"type":"boolean"},"cancelReplaceAllowed":{"type":"boolean"},"amendAllowed":{"type":"boolean"},"pegInstructionsAllowed":{"type":"boolean"},"isSpotTradingAllowed":{"type":"boolean"},"isMarginTradingAllowed":{"type":"boolean"},"filters":{"type":"array","items":{"$ref":"#/$defs/SymbolFilter"}},"permissions":{"type":"array","items":{"type":"string"}},"permissionSets":{"type":"array","items":{"type":"array","items":{"type":"string"}}},"defaultSelfTradePreventionMode":{"$ref":"#/$defs/SelfTradePreventionMode"},"allowedSelfTradePreventionModes":{"type":"array","items":{"$ref":"#/$defs/SelfTradePreventionMode"}}}};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5429,7 +5830,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err14 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err14 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5440,7 +5841,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err15 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6297,8 +6698,9 @@ vErrors.push(err24);
 errors++;
 }
 if(data9.filterType !== undefined){
-if("EXCHANGE_MAX_NUM_ORDERS" !== data9.filterType){
-const err25 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDERS"}};
+let data10 = data9.filterType;
+if(typeof data10 !== "string"){
+const err25 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6307,11 +6709,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data9.maxNumOrders !== undefined){
-let data11 = data9.maxNumOrders;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err26 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
+if("EXCHANGE_MAX_NUM_ORDERS" !== data10){
+const err26 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDERS"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6321,14 +6720,27 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/type",keyword:"type",params:{type: "object"}};
+if(data9.maxNumOrders !== undefined){
+let data11 = data9.maxNumOrders;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err27 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err27];
 }
 else {
 vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
 }
 errors++;
 }
@@ -6338,20 +6750,10 @@ valid9 = true;
 passing0 = 0;
 }
 _branch1 = errors;
-const _errs29 = errors;
+const _errs30 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.filterType === undefined){
-const err28 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data9.maxNumAlgoOrders === undefined){
-const err29 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
+const err29 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6360,9 +6762,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data9.filterType !== undefined){
-if("EXCHANGE_MAX_NUM_ALGO_ORDERS" !== data9.filterType){
-const err30 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ALGO_ORDERS"}};
+if(data9.maxNumAlgoOrders === undefined){
+const err30 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6371,11 +6772,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data9.maxNumAlgoOrders !== undefined){
-let data13 = data9.maxNumAlgoOrders;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err31 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumAlgoOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
+if(data9.filterType !== undefined){
+let data12 = data9.filterType;
+if(typeof data12 !== "string"){
+const err31 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6384,10 +6784,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/type",keyword:"type",params:{type: "object"}};
+if("EXCHANGE_MAX_NUM_ALGO_ORDERS" !== data12){
+const err32 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ALGO_ORDERS"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6396,7 +6794,32 @@ vErrors.push(err32);
 }
 errors++;
 }
-var _valid0 = _errs29 === errors;
+}
+if(data9.maxNumAlgoOrders !== undefined){
+let data13 = data9.maxNumAlgoOrders;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err33 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumAlgoOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid0 = _errs30 === errors;
 if(_valid0 && valid9){
 valid9 = false;
 passing0 = [passing0, 1];
@@ -6407,31 +6830,10 @@ valid9 = true;
 passing0 = 1;
 }
 _branch2 = errors;
-const _errs34 = errors;
+const _errs36 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.filterType === undefined){
-const err33 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(data9.maxNumIcebergOrders === undefined){
-const err34 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data9.filterType !== undefined){
-if("EXCHANGE_MAX_NUM_ICEBERG_ORDERS" !== data9.filterType){
-const err35 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ICEBERG_ORDERS"}};
+const err35 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6440,11 +6842,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data9.maxNumIcebergOrders !== undefined){
-let data15 = data9.maxNumIcebergOrders;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err36 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumIcebergOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
+if(data9.maxNumIcebergOrders === undefined){
+const err36 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -6453,10 +6852,10 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/type",keyword:"type",params:{type: "object"}};
+if(data9.filterType !== undefined){
+let data14 = data9.filterType;
+if(typeof data14 !== "string"){
+const err37 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -6465,7 +6864,42 @@ vErrors.push(err37);
 }
 errors++;
 }
-var _valid0 = _errs34 === errors;
+if("EXCHANGE_MAX_NUM_ICEBERG_ORDERS" !== data14){
+const err38 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ICEBERG_ORDERS"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data9.maxNumIcebergOrders !== undefined){
+let data15 = data9.maxNumIcebergOrders;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err39 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumIcebergOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+var _valid0 = _errs36 === errors;
 if(_valid0 && valid9){
 valid9 = false;
 passing0 = [passing0, 2];
@@ -6476,44 +6910,10 @@ valid9 = true;
 passing0 = 2;
 }
 _branch3 = errors;
-const _errs39 = errors;
+const _errs42 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.filterType === undefined){
-const err38 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data9.maxNumOrderLists === undefined){
-const err39 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "maxNumOrderLists"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data9.filterType !== undefined){
-if("EXCHANGE_MAX_NUM_ORDER_LISTS" !== data9.filterType){
-const err40 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDER_LISTS"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-if(data9.maxNumOrderLists !== undefined){
-let data17 = data9.maxNumOrderLists;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err41 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumOrderLists",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/maxNumOrderLists/type",keyword:"type",params:{type: "integer"}};
+const err41 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "filterType"}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6522,10 +6922,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/type",keyword:"type",params:{type: "object"}};
+if(data9.maxNumOrderLists === undefined){
+const err42 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "maxNumOrderLists"}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6534,7 +6932,54 @@ vErrors.push(err42);
 }
 errors++;
 }
-var _valid0 = _errs39 === errors;
+if(data9.filterType !== undefined){
+let data16 = data9.filterType;
+if(typeof data16 !== "string"){
+const err43 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if("EXCHANGE_MAX_NUM_ORDER_LISTS" !== data16){
+const err44 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDER_LISTS"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data9.maxNumOrderLists !== undefined){
+let data17 = data9.maxNumOrderLists;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err45 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumOrderLists",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/maxNumOrderLists/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+var _valid0 = _errs42 === errors;
 if(_valid0 && valid9){
 valid9 = false;
 passing0 = [passing0, 3];
@@ -6548,12 +6993,12 @@ passing0 = 3;
 }
 }
 if(!valid9){
-const err43 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2, errors - _branch3]}};
+const err47 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2, errors - _branch3]}};
 if(vErrors === null){
-vErrors = [err43];
+vErrors = [err47];
 }
 else {
-vErrors.push(err43);
+vErrors.push(err47);
 }
 errors++;
 }
@@ -6571,12 +7016,12 @@ vErrors = null;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/exchangeFilters",schemaPath:"#/$defs/ExchangeInfo/properties/exchangeFilters/type",keyword:"type",params:{type: "array"}};
+const err48 = {instancePath:instancePath+"/exchangeFilters",schemaPath:"#/$defs/ExchangeInfo/properties/exchangeFilters/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
-vErrors = [err44];
+vErrors = [err48];
 }
 else {
-vErrors.push(err44);
+vErrors.push(err48);
 }
 errors++;
 }
@@ -6593,24 +7038,24 @@ errors = vErrors.length;
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/ExchangeInfo/properties/symbols/type",keyword:"type",params:{type: "array"}};
+const err49 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/ExchangeInfo/properties/symbols/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
-vErrors = [err45];
+vErrors = [err49];
 }
 else {
-vErrors.push(err45);
+vErrors.push(err49);
 }
 errors++;
 }
 }
 }
 else {
-const err46 = {instancePath,schemaPath:"#/$defs/ExchangeInfo/type",keyword:"type",params:{type: "object"}};
+const err50 = {instancePath,schemaPath:"#/$defs/ExchangeInfo/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
-vErrors = [err46];
+vErrors = [err50];
 }
 else {
-vErrors.push(err46);
+vErrors.push(err50);
 }
 errors++;
 }
@@ -6618,7 +7063,7 @@ validate77.errors = vErrors;
 return errors === 0;
 }
 
-const schema157 = {"type":"array","prefixItems":[{"$ref":"#/$defs/Decimal"},{"$ref":"#/$defs/Decimal"}],"items":false,"minItems":2,"maxItems":2};
+const schema157 = {"type":"array","items":{"$ref":"#/$defs/Decimal"},"minItems":2,"maxItems":2};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6645,11 +7090,11 @@ vErrors.push(err1);
 errors++;
 }
 const len0 = data.length;
-if(len0 > 0){
-let data0 = data[0];
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
 if(typeof data0 === "string"){
 if(!pattern6.test(data0)){
-const err2 = {instancePath:instancePath+"/0",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6660,7 +7105,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/0",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6670,11 +7115,9 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(len0 > 1){
-let data1 = data[1];
-if(typeof data1 === "string"){
-if(!pattern6.test(data1)){
-const err4 = {instancePath:instancePath+"/1",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+}
+else {
+const err4 = {instancePath,schemaPath:"#/$defs/PriceLevel/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6683,45 +7126,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/1",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-const len1 = data.length;
-if(!(len1 <= 2)){
-const err6 = {instancePath,schemaPath:"#/$defs/PriceLevel/items",keyword:"items",params:{limit: 2}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/$defs/PriceLevel/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
 validate79.errors = vErrors;
 return errors === 0;
 }
 
-const schema160 = {"type":"object","required":["lastUpdateId","bids","asks"],"properties":{"lastUpdateId":{"type":"integer","format":"int64"},"bids":{"type":"array","items":{"$ref":"#/$defs/PriceLevel"}},"asks":{"type":"array","items":{"$ref":"#/$defs/PriceLevel"}}}};
+const schema159 = {"type":"object","required":["lastUpdateId","bids","asks"],"properties":{"lastUpdateId":{"type":"integer","format":"int64"},"bids":{"type":"array","items":{"$ref":"#/$defs/PriceLevel"}},"asks":{"type":"array","items":{"$ref":"#/$defs/PriceLevel"}}}};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6841,7 +7250,7 @@ validate80.errors = vErrors;
 return errors === 0;
 }
 
-const schema161 = {"type":"object","required":["id","price","qty","quoteQty","time","isBuyerMaker","isBestMatch"],"properties":{"id":{"type":"integer","format":"int64"},"price":{"$ref":"#/$defs/Decimal"},"qty":{"$ref":"#/$defs/Decimal"},"quoteQty":{"$ref":"#/$defs/Decimal"},"time":{"$ref":"#/$defs/Timestamp"},"isBuyerMaker":{"type":"boolean"},"isBestMatch":{"type":"boolean"}}};
+const schema160 = {"type":"object","required":["id","price","qty","quoteQty","time","isBuyerMaker","isBestMatch"],"properties":{"id":{"type":"integer","format":"int64"},"price":{"$ref":"#/$defs/Decimal"},"qty":{"$ref":"#/$defs/Decimal"},"quoteQty":{"$ref":"#/$defs/Decimal"},"time":{"$ref":"#/$defs/Timestamp"},"isBuyerMaker":{"type":"boolean"},"isBestMatch":{"type":"boolean"}}};
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7091,7 +7500,7 @@ validate83.errors = vErrors;
 return errors === 0;
 }
 
-const schema166 = {"type":"object","required":["a","p","q","f","l","T","m","M"],"properties":{"a":{"type":"integer","format":"int64"},"p":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"q":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"f":{"type":"integer","format":"int64"},"l":{"type":"integer","format":"int64"},"T":{"allOf":[{"$ref":"#/$defs/Timestamp"}]},"m":{"type":"boolean"},"M":{"type":"boolean"}}};
+const schema165 = {"type":"object","required":["a","p","q","f","l","T","m","M"],"properties":{"a":{"type":"integer","format":"int64"},"p":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"q":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"f":{"type":"integer","format":"int64"},"l":{"type":"integer","format":"int64"},"T":{"allOf":[{"$ref":"#/$defs/Timestamp"}]},"m":{"type":"boolean"},"M":{"type":"boolean"}}};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7376,7 +7785,7 @@ validate84.errors = vErrors;
 return errors === 0;
 }
 
-const schema170 = {"type":"object","required":["mins","price","closeTime"],"properties":{"mins":{"type":"integer"},"price":{"$ref":"#/$defs/Decimal"},"closeTime":{"allOf":[{"$ref":"#/$defs/Timestamp"}]}}};
+const schema169 = {"type":"object","required":["mins","price","closeTime"],"properties":{"mins":{"type":"integer"},"price":{"$ref":"#/$defs/Decimal"},"closeTime":{"allOf":[{"$ref":"#/$defs/Timestamp"}]}}};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7500,9 +7909,10 @@ validate85.errors = vErrors;
 return errors === 0;
 }
 
-const schema173 = {"type":"object","required":["symbol","bidPrice","bidQty","askPrice","askQty"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"bidPrice":{"$ref":"#/$defs/Decimal"},"bidQty":{"$ref":"#/$defs/Decimal"},"askPrice":{"$ref":"#/$defs/Decimal"},"askQty":{"$ref":"#/$defs/Decimal"}}};
+const schema172 = {"type":"array","items":{"$ref":"#/$defs/BookTicker"}};
+const schema173 = {"type":"object","required":["symbol","bidPrice","bidQty","askPrice","askQty"],"properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"bidPrice":{"$ref":"#/$defs/Decimal"},"bidQty":{"$ref":"#/$defs/Decimal"},"askPrice":{"$ref":"#/$defs/Decimal"},"askQty":{"$ref":"#/$defs/Decimal"}}};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7560,7 +7970,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err5 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err5 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7571,7 +7981,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7692,13 +8102,236 @@ vErrors.push(err15);
 }
 errors++;
 }
+validate87.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate87(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/$defs/BookTickerList/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
 validate86.errors = vErrors;
 return errors === 0;
 }
 
-const schema179 = {"type":"object","required":["symbol","price"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"price":{"$ref":"#/$defs/Decimal"}}};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.symbol === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "symbol"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.bidPrice === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "bidPrice"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.bidQty === undefined){
+const err2 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "bidQty"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.askPrice === undefined){
+const err3 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "askPrice"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.askQty === undefined){
+const err4 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "askQty"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.symbol !== undefined){
+let data0 = data.symbol;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err5 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.bidPrice !== undefined){
+let data1 = data.bidPrice;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err7 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.bidQty !== undefined){
+let data2 = data.bidQty;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err9 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.askPrice !== undefined){
+let data3 = data.askPrice;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err11 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.askQty !== undefined){
+let data4 = data.askQty;
+if(typeof data4 === "string"){
+if(!pattern6.test(data4)){
+const err13 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/$defs/BookTicker/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+
+const schema185 = {"type":"array","items":{"$ref":"#/$defs/PriceTicker"}};
+const schema186 = {"type":"object","required":["symbol","price"],"properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"price":{"$ref":"#/$defs/Decimal"}}};
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7726,7 +8359,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7737,7 +8370,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7783,13 +8416,131 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
 
-const schema182 = {"type":"object","required":["symbol","priceChange","priceChangePercent","weightedAvgPrice","prevClosePrice","lastPrice","lastQty","bidPrice","bidQty","askPrice","askQty","openPrice","highPrice","lowPrice","volume","quoteVolume","openTime","closeTime","firstId","lastId","count"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"priceChange":{"$ref":"#/$defs/Decimal"},"priceChangePercent":{"$ref":"#/$defs/Decimal"},"weightedAvgPrice":{"$ref":"#/$defs/Decimal"},"prevClosePrice":{"$ref":"#/$defs/Decimal"},"lastPrice":{"$ref":"#/$defs/Decimal"},"lastQty":{"$ref":"#/$defs/Decimal"},"bidPrice":{"$ref":"#/$defs/Decimal"},"bidQty":{"$ref":"#/$defs/Decimal"},"askPrice":{"$ref":"#/$defs/Decimal"},"askQty":{"$ref":"#/$defs/Decimal"},"openPrice":{"$ref":"#/$defs/Decimal"},"highPrice":{"$ref":"#/$defs/Decimal"},"lowPrice":{"$ref":"#/$defs/Decimal"},"volume":{"$ref":"#/$defs/Decimal"},"quoteVolume":{"$ref":"#/$defs/Decimal"},"openTime":{"$ref":"#/$defs/Timestamp"},"closeTime":{"$ref":"#/$defs/Timestamp"},"firstId":{"type":"integer","format":"int64","minimum":-1},"lastId":{"type":"integer","format":"int64","minimum":-1},"count":{"type":"integer","minimum":0}}};
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate91(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/$defs/PriceTickerList/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate90.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.symbol === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/PriceTicker/required",keyword:"required",params:{missingProperty: "symbol"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.price === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/PriceTicker/required",keyword:"required",params:{missingProperty: "price"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.symbol !== undefined){
+let data0 = data.symbol;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.price !== undefined){
+let data1 = data.price;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err4 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/$defs/PriceTicker/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate93.errors = vErrors;
+return errors === 0;
+}
+
+const schema192 = {"type":"array","items":{"$ref":"#/$defs/Ticker24hr"}};
+const schema193 = {"type":"object","required":["symbol","priceChange","priceChangePercent","weightedAvgPrice","prevClosePrice","lastPrice","lastQty","bidPrice","bidQty","askPrice","askQty","openPrice","highPrice","lowPrice","volume","quoteVolume","openTime","closeTime","firstId","lastId","count"],"properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"priceChange":{"$ref":"#/$defs/Decimal"},"priceChangePercent":{"$ref":"#/$defs/Decimal"},"weightedAvgPrice":{"$ref":"#/$defs/Decimal"},"prevClosePrice":{"$ref":"#/$defs/Decimal"},"lastPrice":{"$ref":"#/$defs/Decimal"},"lastQty":{"$ref":"#/$defs/Decimal"},"bidPrice":{"$ref":"#/$defs/Decimal"},"bidQty":{"$ref":"#/$defs/Decimal"},"askPrice":{"$ref":"#/$defs/Decimal"},"askQty":{"$ref":"#/$defs/Decimal"},"openPrice":{"$ref":"#/$defs/Decimal"},"highPrice":{"$ref":"#/$defs/Decimal"},"lowPrice":{"$ref":"#/$defs/Decimal"},"volume":{"$ref":"#/$defs/Decimal"},"quoteVolume":{"$ref":"#/$defs/Decimal"},"openTime":{"$ref":"#/$defs/Timestamp"},"closeTime":{"$ref":"#/$defs/Timestamp"},"firstId":{"type":"integer","format":"int64","minimum":-1},"lastId":{"type":"integer","format":"int64","minimum":-1},"count":{"type":"integer","minimum":0}}};
+
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8007,7 +8758,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err21 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err21 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8018,7 +8769,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err22 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8579,13 +9330,835 @@ vErrors.push(err67);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
 
-const schema201 = {"type":"object","required":["price","qty","commission","commissionAsset","tradeId"],"properties":{"price":{"$ref":"#/$defs/Decimal"},"qty":{"$ref":"#/$defs/Decimal"},"commission":{"$ref":"#/$defs/Decimal"},"commissionAsset":{"$ref":"#/$defs/Asset"},"tradeId":{"type":"integer","format":"int64"}}};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate95(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/$defs/Ticker24hrList/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate94.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.symbol === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "symbol"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.priceChange === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "priceChange"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.priceChangePercent === undefined){
+const err2 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "priceChangePercent"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.weightedAvgPrice === undefined){
+const err3 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "weightedAvgPrice"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.prevClosePrice === undefined){
+const err4 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "prevClosePrice"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.lastPrice === undefined){
+const err5 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lastPrice"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.lastQty === undefined){
+const err6 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lastQty"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.bidPrice === undefined){
+const err7 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "bidPrice"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.bidQty === undefined){
+const err8 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "bidQty"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.askPrice === undefined){
+const err9 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "askPrice"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.askQty === undefined){
+const err10 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "askQty"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.openPrice === undefined){
+const err11 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "openPrice"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.highPrice === undefined){
+const err12 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "highPrice"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.lowPrice === undefined){
+const err13 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lowPrice"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.volume === undefined){
+const err14 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "volume"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data.quoteVolume === undefined){
+const err15 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "quoteVolume"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data.openTime === undefined){
+const err16 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "openTime"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data.closeTime === undefined){
+const err17 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "closeTime"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data.firstId === undefined){
+const err18 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "firstId"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data.lastId === undefined){
+const err19 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lastId"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data.count === undefined){
+const err20 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "count"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data.symbol !== undefined){
+let data0 = data.symbol;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err21 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.priceChange !== undefined){
+let data1 = data.priceChange;
+if(typeof data1 === "string"){
+if(!pattern6.test(data1)){
+const err23 = {instancePath:instancePath+"/priceChange",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/priceChange",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.priceChangePercent !== undefined){
+let data2 = data.priceChangePercent;
+if(typeof data2 === "string"){
+if(!pattern6.test(data2)){
+const err25 = {instancePath:instancePath+"/priceChangePercent",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/priceChangePercent",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.weightedAvgPrice !== undefined){
+let data3 = data.weightedAvgPrice;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err27 = {instancePath:instancePath+"/weightedAvgPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/weightedAvgPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.prevClosePrice !== undefined){
+let data4 = data.prevClosePrice;
+if(typeof data4 === "string"){
+if(!pattern6.test(data4)){
+const err29 = {instancePath:instancePath+"/prevClosePrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/prevClosePrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.lastPrice !== undefined){
+let data5 = data.lastPrice;
+if(typeof data5 === "string"){
+if(!pattern6.test(data5)){
+const err31 = {instancePath:instancePath+"/lastPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/lastPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.lastQty !== undefined){
+let data6 = data.lastQty;
+if(typeof data6 === "string"){
+if(!pattern6.test(data6)){
+const err33 = {instancePath:instancePath+"/lastQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/lastQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.bidPrice !== undefined){
+let data7 = data.bidPrice;
+if(typeof data7 === "string"){
+if(!pattern6.test(data7)){
+const err35 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.bidQty !== undefined){
+let data8 = data.bidQty;
+if(typeof data8 === "string"){
+if(!pattern6.test(data8)){
+const err37 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.askPrice !== undefined){
+let data9 = data.askPrice;
+if(typeof data9 === "string"){
+if(!pattern6.test(data9)){
+const err39 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.askQty !== undefined){
+let data10 = data.askQty;
+if(typeof data10 === "string"){
+if(!pattern6.test(data10)){
+const err41 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data.openPrice !== undefined){
+let data11 = data.openPrice;
+if(typeof data11 === "string"){
+if(!pattern6.test(data11)){
+const err43 = {instancePath:instancePath+"/openPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/openPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.highPrice !== undefined){
+let data12 = data.highPrice;
+if(typeof data12 === "string"){
+if(!pattern6.test(data12)){
+const err45 = {instancePath:instancePath+"/highPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/highPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.lowPrice !== undefined){
+let data13 = data.lowPrice;
+if(typeof data13 === "string"){
+if(!pattern6.test(data13)){
+const err47 = {instancePath:instancePath+"/lowPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/lowPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.volume !== undefined){
+let data14 = data.volume;
+if(typeof data14 === "string"){
+if(!pattern6.test(data14)){
+const err49 = {instancePath:instancePath+"/volume",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/volume",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data.quoteVolume !== undefined){
+let data15 = data.quoteVolume;
+if(typeof data15 === "string"){
+if(!pattern6.test(data15)){
+const err51 = {instancePath:instancePath+"/quoteVolume",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/quoteVolume",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.openTime !== undefined){
+let data16 = data.openTime;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err53 = {instancePath:instancePath+"/openTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err54 = {instancePath:instancePath+"/openTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(!(formats0.validate(data16))){
+const err55 = {instancePath:instancePath+"/openTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+if(data.closeTime !== undefined){
+let data17 = data.closeTime;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err56 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err57 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(!(formats0.validate(data17))){
+const err58 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+if(data.firstId !== undefined){
+let data18 = data.firstId;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err59 = {instancePath:instancePath+"/firstId",schemaPath:"#/$defs/Ticker24hr/properties/firstId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < -1 || isNaN(data18)){
+const err60 = {instancePath:instancePath+"/firstId",schemaPath:"#/$defs/Ticker24hr/properties/firstId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(!(formats0.validate(data18))){
+const err61 = {instancePath:instancePath+"/firstId",schemaPath:"#/$defs/Ticker24hr/properties/firstId/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+if(data.lastId !== undefined){
+let data19 = data.lastId;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err62 = {instancePath:instancePath+"/lastId",schemaPath:"#/$defs/Ticker24hr/properties/lastId/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < -1 || isNaN(data19)){
+const err63 = {instancePath:instancePath+"/lastId",schemaPath:"#/$defs/Ticker24hr/properties/lastId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!(formats0.validate(data19))){
+const err64 = {instancePath:instancePath+"/lastId",schemaPath:"#/$defs/Ticker24hr/properties/lastId/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+if(data.count !== undefined){
+let data20 = data.count;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err65 = {instancePath:instancePath+"/count",schemaPath:"#/$defs/Ticker24hr/properties/count/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err66 = {instancePath:instancePath+"/count",schemaPath:"#/$defs/Ticker24hr/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err67 = {instancePath,schemaPath:"#/$defs/Ticker24hr/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+validate97.errors = vErrors;
+return errors === 0;
+}
+
+const schema231 = {"type":"object","required":["price","qty","commission","commissionAsset","tradeId"],"properties":{"price":{"$ref":"#/$defs/Decimal"},"qty":{"$ref":"#/$defs/Decimal"},"commission":{"$ref":"#/$defs/Decimal"},"commissionAsset":{"$ref":"#/$defs/Asset"},"tradeId":{"type":"integer","format":"int64"}}};
+
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8775,13 +10348,13 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
 
-const schema206 = {"type":"object","required":["symbol","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"transactTime":{"$ref":"#/$defs/Timestamp"}}};
+const schema236 = {"type":"object","required":["symbol","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"transactTime":{"$ref":"#/$defs/Timestamp"}}};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8839,7 +10412,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err5 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err5 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8850,7 +10423,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9001,14 +10574,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
 
-const schema211 = {"allOf":[{"$ref":"#/$defs/NewOrderAck"},{"$ref":"#/$defs/OrderState"},{"type":"object","required":["workingTime"],"properties":{"workingTime":{"type":"integer","format":"int64","minimum":-1}}}]};
-const schema212 = {"type":"object","required":["price","origQty","executedQty","origQuoteOrderQty","cummulativeQuoteQty","status","timeInForce","type","side","selfTradePreventionMode"],"properties":{"price":{"$ref":"#/$defs/Decimal"},"origQty":{"$ref":"#/$defs/Decimal"},"executedQty":{"$ref":"#/$defs/Decimal"},"origQuoteOrderQty":{"$ref":"#/$defs/Decimal"},"cummulativeQuoteQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"status":{"$ref":"#/$defs/OrderStatus"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"type":{"$ref":"#/$defs/OrderType"},"side":{"$ref":"#/$defs/OrderSide"},"selfTradePreventionMode":{"$ref":"#/$defs/SelfTradePreventionMode"},"stopPrice":{"$ref":"#/$defs/Decimal"},"icebergQty":{"$ref":"#/$defs/Decimal"},"trailingDelta":{"type":"integer"},"trailingTime":{"type":"integer","minimum":-1},"preventedMatchId":{"type":"integer","format":"int64"},"preventedQuantity":{"$ref":"#/$defs/Decimal"},"strategyId":{"type":"integer","format":"int64"},"strategyType":{"type":"integer"},"expiryReason":{"type":"string"}}};
+const schema241 = {"allOf":[{"$ref":"#/$defs/NewOrderAck"},{"$ref":"#/$defs/OrderState"},{"type":"object","required":["workingTime"],"properties":{"workingTime":{"type":"integer","format":"int64","minimum":-1}}}]};
+const schema242 = {"type":"object","required":["price","origQty","executedQty","origQuoteOrderQty","cummulativeQuoteQty","status","timeInForce","type","side","selfTradePreventionMode"],"properties":{"price":{"$ref":"#/$defs/Decimal"},"origQty":{"$ref":"#/$defs/Decimal"},"executedQty":{"$ref":"#/$defs/Decimal"},"origQuoteOrderQty":{"$ref":"#/$defs/Decimal"},"cummulativeQuoteQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"status":{"$ref":"#/$defs/OrderStatus"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"type":{"$ref":"#/$defs/OrderType"},"side":{"$ref":"#/$defs/OrderSide"},"selfTradePreventionMode":{"$ref":"#/$defs/SelfTradePreventionMode"},"stopPrice":{"$ref":"#/$defs/Decimal"},"icebergQty":{"$ref":"#/$defs/Decimal"},"trailingDelta":{"type":"integer"},"trailingTime":{"type":"integer","minimum":-1},"preventedMatchId":{"type":"integer","format":"int64"},"preventedQuantity":{"$ref":"#/$defs/Decimal"},"strategyId":{"type":"integer","format":"int64"},"strategyType":{"type":"integer"},"expiryReason":{"type":"string"}}};
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9551,20 +11124,20 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate99(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9624,17 +11197,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate91.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
 
-const schema226 = {"allOf":[{"$ref":"#/$defs/NewOrderResult"},{"type":"object","required":["fills"],"properties":{"fills":{"type":"array","items":{"$ref":"#/$defs/Fill"}}}}]};
+const schema256 = {"allOf":[{"$ref":"#/$defs/NewOrderResult"},{"type":"object","required":["fills"],"properties":{"fills":{"type":"array","items":{"$ref":"#/$defs/Fill"}}}}]};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9653,8 +11226,8 @@ let data0 = data.fills;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate89(data0[i0], {instancePath:instancePath+"/fills/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate98(data0[i0], {instancePath:instancePath+"/fills/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
 }
@@ -9681,12 +11254,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate95.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10229,17 +11802,17 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate107.errors = vErrors;
 return errors === 0;
 }
 
-const schema241 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","orderId","orderListId","clientOrderId","time","updateTime","isWorking","workingTime","stopPrice","icebergQty"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"time":{"$ref":"#/$defs/Timestamp"},"updateTime":{"$ref":"#/$defs/Timestamp"},"isWorking":{"type":"boolean"},"workingTime":{"type":"integer","format":"int64","minimum":-1},"stopPrice":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"icebergQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]}}}]};
+const schema271 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","orderId","orderListId","clientOrderId","time","updateTime","isWorking","workingTime","stopPrice","icebergQty"],"properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"},"time":{"$ref":"#/$defs/Timestamp"},"updateTime":{"$ref":"#/$defs/Timestamp"},"isWorking":{"type":"boolean"},"workingTime":{"type":"integer","format":"int64","minimum":-1},"stopPrice":{"allOf":[{"$ref":"#/$defs/Decimal"}]},"icebergQty":{"allOf":[{"$ref":"#/$defs/Decimal"}]}}}]};
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10347,7 +11920,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err10 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err10 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10358,7 +11931,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err11 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10641,17 +12214,17 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
 
-const schema249 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","origClientOrderId","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"origClientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"transactTime":{"$ref":"#/$defs/Timestamp"}}}]};
+const schema279 = {"allOf":[{"$ref":"#/$defs/OrderState"},{"type":"object","required":["symbol","origClientOrderId","orderId","orderListId","clientOrderId","transactTime"],"properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"origClientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"orderId":{"$ref":"#/$defs/OrderIdValue"},"orderListId":{"type":"integer","format":"int64","minimum":-1},"clientOrderId":{"allOf":[{"$ref":"#/$defs/ClientOrderId"}]},"transactTime":{"$ref":"#/$defs/Timestamp"}}}]};
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10719,7 +12292,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10730,7 +12303,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err7 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10906,13 +12479,13 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
 
-const schema255 = {"type":"object","required":["orderListId","contingencyType","listStatusType","listOrderStatus","listClientOrderId","transactionTime","symbol","orders","orderReports"],"properties":{"orderListId":{"type":"integer","format":"int64"},"contingencyType":{"type":"string","enum":["OCO","OTO"]},"listStatusType":{"type":"string","enum":["RESPONSE","EXEC_STARTED","UPDATED","ALL_DONE"]},"listOrderStatus":{"type":"string","enum":["EXECUTING","ALL_DONE","REJECT"]},"listClientOrderId":{"type":"string"},"transactionTime":{"$ref":"#/$defs/Timestamp"},"symbol":{"$ref":"#/$defs/Symbol"},"orders":{"type":"array","items":{"type":"object","required":["symbol","orderId","clientOrderId"],"properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"}}}},"orderReports":{"type":"array","items":{"$ref":"#/$defs/CancelReport"}}}};
+const schema285 = {"type":"object","required":["orderListId","contingencyType","listStatusType","listOrderStatus","listClientOrderId","transactionTime","symbol","orders","orderReports"],"properties":{"orderListId":{"type":"integer","format":"int64"},"contingencyType":{"type":"string","enum":["OCO","OTO"]},"listStatusType":{"type":"string","enum":["RESPONSE","EXEC_STARTED","UPDATED","ALL_DONE"]},"listOrderStatus":{"type":"string","enum":["EXECUTING","ALL_DONE","REJECT"]},"listClientOrderId":{"type":"string"},"transactionTime":{"$ref":"#/$defs/Timestamp"},"symbol":{"$ref":"#/$defs/SymbolName"},"orders":{"type":"array","items":{"type":"object","required":["symbol","orderId","clientOrderId"],"properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"clientOrderId":{"$ref":"#/$defs/ClientOrderId"}}}},"orderReports":{"type":"array","items":{"$ref":"#/$defs/CancelReport"}}}};
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11044,7 +12617,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((data1 === "OCO") || (data1 === "OTO"))){
-const err12 = {instancePath:instancePath+"/contingencyType",schemaPath:"#/$defs/OrderListReport/properties/contingencyType/enum",keyword:"enum",params:{allowedValues: schema255.properties.contingencyType.enum}};
+const err12 = {instancePath:instancePath+"/contingencyType",schemaPath:"#/$defs/OrderListReport/properties/contingencyType/enum",keyword:"enum",params:{allowedValues: schema285.properties.contingencyType.enum}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11067,7 +12640,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!((((data2 === "RESPONSE") || (data2 === "EXEC_STARTED")) || (data2 === "UPDATED")) || (data2 === "ALL_DONE"))){
-const err14 = {instancePath:instancePath+"/listStatusType",schemaPath:"#/$defs/OrderListReport/properties/listStatusType/enum",keyword:"enum",params:{allowedValues: schema255.properties.listStatusType.enum}};
+const err14 = {instancePath:instancePath+"/listStatusType",schemaPath:"#/$defs/OrderListReport/properties/listStatusType/enum",keyword:"enum",params:{allowedValues: schema285.properties.listStatusType.enum}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11090,7 +12663,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!(((data3 === "EXECUTING") || (data3 === "ALL_DONE")) || (data3 === "REJECT"))){
-const err16 = {instancePath:instancePath+"/listOrderStatus",schemaPath:"#/$defs/OrderListReport/properties/listOrderStatus/enum",keyword:"enum",params:{allowedValues: schema255.properties.listOrderStatus.enum}};
+const err16 = {instancePath:instancePath+"/listOrderStatus",schemaPath:"#/$defs/OrderListReport/properties/listOrderStatus/enum",keyword:"enum",params:{allowedValues: schema285.properties.listOrderStatus.enum}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11151,7 +12724,7 @@ if(data.symbol !== undefined){
 let data6 = data.symbol;
 if(typeof data6 === "string"){
 if(!pattern4.test(data6)){
-const err21 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err21 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11162,7 +12735,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err22 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11213,7 +12786,7 @@ if(data8.symbol !== undefined){
 let data9 = data8.symbol;
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-const err26 = {instancePath:instancePath+"/orders/" + i0+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err26 = {instancePath:instancePath+"/orders/" + i0+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11224,7 +12797,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/orders/" + i0+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err27 = {instancePath:instancePath+"/orders/" + i0+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11323,8 +12896,8 @@ let data12 = data.orderReports;
 if(Array.isArray(data12)){
 const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate101(data12[i1], {instancePath:instancePath+"/orderReports/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(!(validate110(data12[i1], {instancePath:instancePath+"/orderReports/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -11351,13 +12924,13 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
 
-const schema261 = {"type":"object","properties":{},"additionalProperties":false};
+const schema291 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11382,13 +12955,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate114.errors = vErrors;
 return errors === 0;
 }
 
-const schema262 = {"type":"object","properties":{},"additionalProperties":false};
+const schema292 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11413,14 +12986,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
 
-const schema263 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/Symbol"}}},"additionalProperties":false,"allOf":[{"not":{"required":["symbol","symbols"],"properties":{"symbol":true,"symbols":true}}}]};
+const schema293 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/SymbolName"}}},"additionalProperties":false,"allOf":[{"not":{"required":["symbol","symbols"],"properties":{"symbol":true,"symbols":true}}}]};
 const func4 = duplicateItems;
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs2 = errors;
@@ -11477,7 +13050,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11488,7 +13061,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err4 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11526,7 +13099,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err7 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err7 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11537,7 +13110,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err8 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11581,14 +13154,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate107.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
 
-const schema266 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":5000}},"additionalProperties":false,"required":["symbol"]};
-const formats86 = runtimeFormats.int32;
+const schema296 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":5000}},"additionalProperties":false,"required":["symbol"]};
+const formats108 = runtimeFormats.int32;
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11618,7 +13191,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11629,7 +13202,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11672,7 +13245,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!(formats86.validate(data1))){
+if(!(formats108.validate(data1))){
 const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/order_book.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err7];
@@ -11695,13 +13268,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate108.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
 
-const schema268 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
+const schema298 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11731,7 +13304,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11742,7 +13315,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11785,7 +13358,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!(formats86.validate(data1))){
+if(!(formats108.validate(data1))){
 const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/recent_trades_list.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err7];
@@ -11808,13 +13381,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate109.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
 
-const schema270 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
+const schema300 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -11836,13 +13409,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate110.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
 
-const schema271 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"fromId":{"type":"integer","format":"int64","minimum":0}},"additionalProperties":false,"required":["symbol"]};
+const schema301 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"fromId":{"type":"integer","format":"int64","minimum":0}},"additionalProperties":false,"required":["symbol"]};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11872,7 +13445,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11883,7 +13456,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11926,7 +13499,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!(formats86.validate(data1))){
+if(!(formats108.validate(data1))){
 const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/historical_trades.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err7];
@@ -11984,13 +13557,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
 
-const schema273 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
+const schema303 = {"type":"array","items":{"$ref":"#/$defs/Trade"}};
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12012,13 +13585,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
 
-const schema274 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"fromId":{"type":"integer","format":"int64","minimum":0},"startTime":{"$ref":"#/$defs/DateTime"},"endTime":{"$ref":"#/$defs/DateTime"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
+const schema304 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"fromId":{"type":"integer","format":"int64","minimum":0},"startTime":{"$ref":"#/$defs/DateTime"},"endTime":{"$ref":"#/$defs/DateTime"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12048,7 +13621,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12059,7 +13632,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12114,7 +13687,7 @@ let passing0 = null;
 _branch0 = errors;
 const _errs10 = errors;
 if(typeof data2 === "string"){
-if(!(formats2.validate(data2))){
+if(!(formats4.validate(data2))){
 const err7 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/0/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err7];
@@ -12217,7 +13790,7 @@ let passing1 = null;
 _branch2 = errors;
 const _errs17 = errors;
 if(typeof data3 === "string"){
-if(!(formats2.validate(data3))){
+if(!(formats4.validate(data3))){
 const err13 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/0/format",keyword:"format",params:{format: "date-time"}};
 if(vErrors === null){
 vErrors = [err13];
@@ -12343,7 +13916,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(!(formats86.validate(data4))){
+if(!(formats108.validate(data4))){
 const err22 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err22];
@@ -12366,13 +13939,13 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
 
-const schema278 = {"type":"array","items":{"$ref":"#/$defs/AggTrade"}};
+const schema308 = {"type":"array","items":{"$ref":"#/$defs/AggTrade"}};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -12394,13 +13967,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
 
-const schema279 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false,"required":["symbol"]};
+const schema309 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12430,7 +14003,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12441,7 +14014,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12462,13 +14035,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
 
-const schema281 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
+const schema311 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"}},"additionalProperties":false};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12488,7 +14061,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12499,7 +14072,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12520,149 +14093,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate119.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
 
-const schema283 = {"oneOf":[{"$ref":"#/$defs/BookTicker"},{"type":"array","items":{"$ref":"#/$defs/BookTicker"}}]};
+const schema313 = {"oneOf":[{"$ref":"#/$defs/BookTicker"},{"$ref":"#/$defs/BookTickerList"}]};
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let _branch0 = errors;
-let _branch1 = errors;
-let valid0 = false;
-let passing0 = null;
-_branch0 = errors;
-const _errs1 = errors;
-if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-_branch1 = errors;
-const _errs2 = errors;
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate86(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/$defs/order_book_ticker.response.200/oneOf/1/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err1 = {instancePath,schemaPath:"#/$defs/order_book_ticker.response.200/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate120.errors = vErrors;
-return errors === 0;
-}
-
-const schema284 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
-
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(key0 === "symbol")){
-const err0 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.symbol !== undefined){
-let data0 = data.symbol;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate123.errors = vErrors;
-return errors === 0;
-}
-
-const schema286 = {"oneOf":[{"$ref":"#/$defs/PriceTicker"},{"type":"array","items":{"$ref":"#/$defs/PriceTicker"}}]};
-
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -12683,24 +14120,9 @@ passing0 = 0;
 }
 _branch1 = errors;
 const _errs2 = errors;
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate87(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.response.200/oneOf/1/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -12714,12 +14136,12 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.response.200/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
+const err0 = {instancePath,schemaPath:"#/$defs/order_book_ticker.response.200/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
 if(vErrors === null){
-vErrors = [err1];
+vErrors = [err0];
 }
 else {
-vErrors.push(err1);
+vErrors.push(err0);
 }
 errors++;
 }
@@ -12734,13 +14156,134 @@ vErrors = null;
 }
 }
 }
-validate124.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
 
-const schema287 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"}},"additionalProperties":false};
+const schema314 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"}},"additionalProperties":false};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(key0 === "symbol")){
+const err0 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.symbol !== undefined){
+let data0 = data.symbol;
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate132.errors = vErrors;
+return errors === 0;
+}
+
+const schema316 = {"oneOf":[{"$ref":"#/$defs/PriceTicker"},{"$ref":"#/$defs/PriceTickerList"}]};
+
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let _branch0 = errors;
+let _branch1 = errors;
+let valid0 = false;
+let passing0 = null;
+_branch0 = errors;
+const _errs1 = errors;
+if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+_branch1 = errors;
+const _errs2 = errors;
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.response.200/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate133.errors = vErrors;
+return errors === 0;
+}
+
+const schema317 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"}},"additionalProperties":false};
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12760,7 +14303,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12771,7 +14314,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12792,13 +14335,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
 
-const schema289 = {"oneOf":[{"$ref":"#/$defs/Ticker24hr"},{"type":"array","items":{"$ref":"#/$defs/Ticker24hr"}}]};
+const schema319 = {"oneOf":[{"$ref":"#/$defs/Ticker24hr"},{"$ref":"#/$defs/Ticker24hrList"}]};
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -12808,8 +14351,8 @@ let valid0 = false;
 let passing0 = null;
 _branch0 = errors;
 const _errs1 = errors;
-if(!(validate88(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+if(!(validate95(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -12819,24 +14362,9 @@ passing0 = 0;
 }
 _branch1 = errors;
 const _errs2 = errors;
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate88(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/$defs/ticker_price_change_statistics24hr.response.200/oneOf/1/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
 }
 var _valid0 = _errs2 === errors;
 if(_valid0 && valid0){
@@ -12850,12 +14378,12 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/$defs/ticker_price_change_statistics24hr.response.200/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
+const err0 = {instancePath,schemaPath:"#/$defs/ticker_price_change_statistics24hr.response.200/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
 if(vErrors === null){
-vErrors = [err1];
+vErrors = [err0];
 }
 else {
-vErrors.push(err1);
+vErrors.push(err0);
 }
 errors++;
 }
@@ -12870,13 +14398,13 @@ vErrors = null;
 }
 }
 }
-validate128.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
 
-const schema290 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema320 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12906,7 +14434,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12917,7 +14445,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13048,14 +14576,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate140.errors = vErrors;
 return errors === 0;
 }
 
-const schema294 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","side","type"],"allOf":[{"if":{"properties":{"type":{"const":"LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"properties":{"type":{"const":"MARKET"}},"required":["type"]},"then":{"properties":{"timeInForce":false,"price":false,"stopPrice":false,"trailingDelta":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["quantity"],"properties":{"quantity":true}},{"required":["quoteOrderQty"],"properties":{"quoteOrderQty":true}}]},{"not":{"required":["quantity","quoteOrderQty"],"properties":{"quantity":true,"quoteOrderQty":true}}}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"LIMIT_MAKER"}},"required":["type"]},"then":{"required":["quantity","price"],"properties":{"quantity":true,"price":true,"timeInForce":false,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"required":["icebergQty"],"properties":{"icebergQty":true}},"then":{"required":["timeInForce"],"properties":{"timeInForce":{"const":"GTC"}}}}]};
+const schema324 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","side","type"],"allOf":[{"if":{"properties":{"type":{"const":"LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"properties":{"type":{"const":"MARKET"}},"required":["type"]},"then":{"properties":{"timeInForce":false,"price":false,"stopPrice":false,"trailingDelta":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["quantity"],"properties":{"quantity":true}},{"required":["quoteOrderQty"],"properties":{"quoteOrderQty":true}}]},{"not":{"required":["quantity","quoteOrderQty"],"properties":{"quantity":true,"quoteOrderQty":true}}}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"LIMIT_MAKER"}},"required":["type"]},"then":{"required":["quantity","price"],"properties":{"quantity":true,"price":true,"timeInForce":false,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"required":["icebergQty"],"properties":{"icebergQty":true}},"then":{"required":["timeInForce"],"properties":{"timeInForce":{"const":"GTC"}}}}]};
 const func5 = Object.prototype.hasOwnProperty;
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs2 = errors;
@@ -14236,7 +15764,7 @@ vErrors.push(err79);
 errors++;
 }
 for(const key0 in data){
-if(!(func5.call(schema294.properties, key0))){
+if(!(func5.call(schema324.properties, key0))){
 const err80 = {instancePath,schemaPath:"#/$defs/new_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err80];
@@ -14251,7 +15779,7 @@ if(data.symbol !== undefined){
 let data30 = data.symbol;
 if(typeof data30 === "string"){
 if(!pattern4.test(data30)){
-const err81 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err81 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -14262,7 +15790,7 @@ errors++;
 }
 }
 else {
-const err82 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err82 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -14354,9 +15882,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(!(formats2.validate(data34))){
+const err90 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -14366,11 +15893,8 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data.quoteOrderQty !== undefined){
-let data35 = data.quoteOrderQty;
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 <= 0 || isNaN(data35)){
-const err91 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+else {
+const err91 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -14380,8 +15904,11 @@ vErrors.push(err91);
 errors++;
 }
 }
-else {
-const err92 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(data.quoteOrderQty !== undefined){
+let data35 = data.quoteOrderQty;
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 <= 0 || isNaN(data35)){
+const err92 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -14390,12 +15917,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-if(data.price !== undefined){
-let data36 = data.price;
-if((typeof data36 == "number") && (isFinite(data36))){
-if(data36 <= 0 || isNaN(data36)){
-const err93 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(!(formats2.validate(data35))){
+const err93 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -14406,7 +15929,7 @@ errors++;
 }
 }
 else {
-const err94 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+const err94 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -14416,11 +15939,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data.newClientOrderId !== undefined){
-let data37 = data.newClientOrderId;
-if(typeof data37 === "string"){
-if(!pattern7.test(data37)){
-const err95 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
+if(data.price !== undefined){
+let data36 = data.price;
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 <= 0 || isNaN(data36)){
+const err95 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -14429,9 +15952,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-else {
-const err96 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
+if(!(formats2.validate(data36))){
+const err96 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -14441,11 +15963,8 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data.stopPrice !== undefined){
-let data38 = data.stopPrice;
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 <= 0 || isNaN(data38)){
-const err97 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+else {
+const err97 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -14455,8 +15974,11 @@ vErrors.push(err97);
 errors++;
 }
 }
-else {
-const err98 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(data.newClientOrderId !== undefined){
+let data37 = data.newClientOrderId;
+if(typeof data37 === "string"){
+if(!pattern7.test(data37)){
+const err98 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -14466,11 +15988,8 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data.trailingDelta !== undefined){
-let data39 = data.trailingDelta;
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 <= 0 || isNaN(data39)){
-const err99 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+else {
+const err99 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -14480,8 +15999,11 @@ vErrors.push(err99);
 errors++;
 }
 }
-else {
-const err100 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+if(data.stopPrice !== undefined){
+let data38 = data.stopPrice;
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 <= 0 || isNaN(data38)){
+const err100 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -14490,12 +16012,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(data.icebergQty !== undefined){
-let data40 = data.icebergQty;
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 <= 0 || isNaN(data40)){
-const err101 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
+if(!(formats2.validate(data38))){
+const err101 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -14506,7 +16024,7 @@ errors++;
 }
 }
 else {
-const err102 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
+const err102 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -14516,10 +16034,11 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data.newOrderRespType !== undefined){
-let data41 = data.newOrderRespType;
-if(typeof data41 !== "string"){
-const err103 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/type",keyword:"type",params:{type: "string"}};
+if(data.trailingDelta !== undefined){
+let data39 = data.trailingDelta;
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 <= 0 || isNaN(data39)){
+const err103 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -14528,8 +16047,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(!(((data41 === "ACK") || (data41 === "RESULT")) || (data41 === "FULL"))){
-const err104 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
+if(!(formats2.validate(data39))){
+const err104 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -14539,10 +16058,8 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data.recvWindow !== undefined){
-let data42 = data.recvWindow;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err105 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
+else {
+const err105 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -14551,9 +16068,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 > 60000 || isNaN(data42)){
-const err106 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
+}
+if(data.icebergQty !== undefined){
+let data40 = data.icebergQty;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 <= 0 || isNaN(data40)){
+const err106 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -14562,8 +16082,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(data42 < 1 || isNaN(data42)){
-const err107 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
+if(!(formats2.validate(data40))){
+const err107 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -14572,8 +16092,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(!(formats0.validate(data42))){
-const err108 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/format",keyword:"format",params:{format: "int64"}};
+}
+else {
+const err108 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -14583,11 +16104,10 @@ vErrors.push(err108);
 errors++;
 }
 }
-}
-if(data.timestamp !== undefined){
-let data43 = data.timestamp;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err109 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/new_order.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}};
+if(data.newOrderRespType !== undefined){
+let data41 = data.newOrderRespType;
+if(typeof data41 !== "string"){
+const err109 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -14596,9 +16116,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 0 || isNaN(data43)){
-const err110 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/new_order.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(!(((data41 === "ACK") || (data41 === "RESULT")) || (data41 === "FULL"))){
+const err110 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -14608,12 +16127,10 @@ vErrors.push(err110);
 errors++;
 }
 }
-}
-if(data.signature !== undefined){
-let data44 = data.signature;
-if(typeof data44 === "string"){
-if(!pattern10.test(data44)){
-const err111 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/new_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
+if(data.recvWindow !== undefined){
+let data42 = data.recvWindow;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err111 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -14622,9 +16139,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-else {
-const err112 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/new_order.request/properties/signature/type",keyword:"type",params:{type: "string"}};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 60000 || isNaN(data42)){
+const err112 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -14633,10 +16150,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-}
-else {
-const err113 = {instancePath,schemaPath:"#/$defs/new_order.request/type",keyword:"type",params:{type: "object"}};
+if(data42 < 1 || isNaN(data42)){
+const err113 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -14645,13 +16160,86 @@ vErrors.push(err113);
 }
 errors++;
 }
-validate132.errors = vErrors;
+if(!(formats0.validate(data42))){
+const err114 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+if(data.timestamp !== undefined){
+let data43 = data.timestamp;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err115 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/new_order.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 0 || isNaN(data43)){
+const err116 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/new_order.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+if(data.signature !== undefined){
+let data44 = data.signature;
+if(typeof data44 === "string"){
+if(!pattern10.test(data44)){
+const err117 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/new_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/new_order.request/properties/signature/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath,schemaPath:"#/$defs/new_order.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+validate141.errors = vErrors;
 return errors === 0;
 }
 
-const schema307 = {"anyOf":[{"$ref":"#/$defs/NewOrderFull"},{"$ref":"#/$defs/NewOrderResult"},{"$ref":"#/$defs/NewOrderAck"}]};
+const schema337 = {"anyOf":[{"$ref":"#/$defs/NewOrderFull"},{"$ref":"#/$defs/NewOrderResult"},{"$ref":"#/$defs/NewOrderAck"}]};
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -14661,8 +16249,8 @@ let _branch2 = errors;
 let valid0 = false;
 _branch0 = errors;
 const _errs1 = errors;
-if(!(validate95(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -14670,8 +16258,8 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 _branch1 = errors;
 const _errs2 = errors;
-if(!(validate91(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -14679,8 +16267,8 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 _branch2 = errors;
 const _errs3 = errors;
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate99(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -14708,13 +16296,13 @@ vErrors = null;
 }
 }
 }
-validate133.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
 
-const schema308 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema338 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14744,7 +16332,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -14755,7 +16343,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14911,13 +16499,13 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate137.errors = vErrors;
+validate146.errors = vErrors;
 return errors === 0;
 }
 
-const schema313 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
+const schema343 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14937,7 +16525,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14948,7 +16536,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15019,20 +16607,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
 
-const schema315 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
+const schema345 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate99(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate108(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
@@ -15047,13 +16635,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
 
-const schema316 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema346 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15083,7 +16671,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15094,7 +16682,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15165,13 +16753,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
 
-const schema318 = {"type":"array","items":{"anyOf":[{"$ref":"#/$defs/CancelReport"},{"$ref":"#/$defs/OrderListReport"}]}};
+const schema348 = {"type":"array","items":{"anyOf":[{"$ref":"#/$defs/CancelReport"},{"$ref":"#/$defs/OrderListReport"}]}};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -15184,8 +16772,8 @@ let _branch1 = errors;
 let valid2 = false;
 _branch0 = errors;
 const _errs3 = errors;
-if(!(validate101(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(!(validate110(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -15193,8 +16781,8 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 _branch1 = errors;
 const _errs4 = errors;
-if(!(validate103(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(!(validate112(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -15233,13 +16821,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
 
-const schema319 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/Symbol"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"type":"integer","format":"int64","minimum":0},"endTime":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema349 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"type":"integer","format":"int64","minimum":0},"endTime":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15269,7 +16857,7 @@ if(data.symbol !== undefined){
 let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
+const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15280,7 +16868,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
+const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15428,7 +17016,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!(formats86.validate(data4))){
+if(!(formats108.validate(data4))){
 const err16 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/all_orders.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err16];
@@ -15501,20 +17089,20 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate145.errors = vErrors;
+validate154.errors = vErrors;
 return errors === 0;
 }
 
-const schema322 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
+const schema352 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate99(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate108(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
@@ -15529,16 +17117,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
-return { schema_Error: validate21, schema_Empty: validate22, schema_ServerTime: validate23, schema_Symbol: validate24, schema_Asset: validate25, schema_Decimal: validate26, schema_DecimalParameter: validate27, schema_DateTime: validate28, schema_Timestamp: validate29, schema_OrderIdValue: validate30, schema_ClientOrderId: validate31, schema_OrderSide: validate32, schema_OrderType: validate33, schema_TimeInForce: validate34, schema_NewOrderResponseType: validate35, schema_OrderStatus: validate36, schema_SelfTradePreventionMode: validate37, schema_SymbolStatus: validate38, schema_NewOrderForm: validate39, schema_CancelOrderForm: validate40, schema_CancelAllOrdersForm: validate41, schema_SignatureValue: validate42, schema_RateLimit: validate43, schema_ExchangeFilter: validate44, schema_SymbolFilter: validate45, schema_PriceFilter: validate62, schema_PercentPriceFilter: validate63, schema_PercentPriceBySideFilter: validate64, schema_LotSizeFilter: validate65, schema_MarketLotSizeFilter: validate66, schema_MinNotionalFilter: validate67, schema_NotionalFilter: validate68, schema_IcebergPartsFilter: validate69, schema_MaxNumOrdersFilter: validate70, schema_MaxNumAlgoOrdersFilter: validate71, schema_MaxNumIcebergOrdersFilter: validate72, schema_MaxPositionFilter: validate73, schema_TrailingDeltaFilter: validate74, schema_SymbolInfo: validate75, schema_ExchangeInfo: validate77, schema_PriceLevel: validate79, schema_OrderBook: validate80, schema_Trade: validate83, schema_AggTrade: validate84, schema_AveragePrice: validate85, schema_BookTicker: validate86, schema_PriceTicker: validate87, schema_Ticker24hr: validate88, schema_Fill: validate89, schema_NewOrderAck: validate90, schema_NewOrderResult: validate91, schema_NewOrderFull: validate95, schema_OrderState: validate98, schema_Order: validate99, schema_CancelReport: validate101, schema_OrderListReport: validate103, ping_request: validate105, server_time_request: validate106, exchange_info_request: validate107, order_book_request: validate108, recent_trades_list_request: validate109, recent_trades_list_response_200: validate110, historical_trades_request: validate112, historical_trades_response_200: validate113, aggTrades_request: validate115, aggTrades_response_200: validate116, current_average_price_request: validate118, order_book_ticker_request: validate119, order_book_ticker_response_200: validate120, symbol_price_ticker_request: validate123, symbol_price_ticker_response_200: validate124, ticker_price_change_statistics24hr_request: validate127, ticker_price_change_statistics24hr_response_200: validate128, query_order_request: validate131, new_order_request: validate132, new_order_response_200: validate133, cancel_order_request: validate137, open_orders_request: validate138, open_orders_response_200: validate139, cancel_all_orders_request: validate141, cancel_all_orders_response_200: validate142, all_orders_request: validate145, all_orders_response_200: validate146 };
+return { schema_ErrorPayload: validate21, schema_Empty: validate22, schema_ServerTime: validate23, schema_SymbolName: validate24, schema_Asset: validate25, schema_Decimal: validate26, schema_DecimalParameter: validate27, schema_DateTime: validate28, schema_Timestamp: validate29, schema_OrderIdValue: validate30, schema_ClientOrderId: validate31, schema_OrderSide: validate32, schema_OrderType: validate33, schema_TimeInForce: validate34, schema_NewOrderResponseType: validate35, schema_OrderStatus: validate36, schema_SelfTradePreventionMode: validate37, schema_SymbolStatus: validate38, schema_NewOrderForm: validate39, schema_CancelOrderForm: validate40, schema_CancelAllOrdersForm: validate41, schema_SignatureValue: validate42, schema_RateLimit: validate43, schema_ExchangeFilter: validate44, schema_SymbolFilter: validate45, schema_PriceFilter: validate62, schema_PercentPriceFilter: validate63, schema_PercentPriceBySideFilter: validate64, schema_LotSizeFilter: validate65, schema_MarketLotSizeFilter: validate66, schema_MinNotionalFilter: validate67, schema_NotionalFilter: validate68, schema_IcebergPartsFilter: validate69, schema_MaxNumOrdersFilter: validate70, schema_MaxNumAlgoOrdersFilter: validate71, schema_MaxNumIcebergOrdersFilter: validate72, schema_MaxPositionFilter: validate73, schema_TrailingDeltaFilter: validate74, schema_SymbolInfo: validate75, schema_ExchangeInfo: validate77, schema_PriceLevel: validate79, schema_OrderBook: validate80, schema_Trade: validate83, schema_AggTrade: validate84, schema_AveragePrice: validate85, schema_BookTickerList: validate86, schema_BookTicker: validate89, schema_PriceTickerList: validate90, schema_PriceTicker: validate93, schema_Ticker24hrList: validate94, schema_Ticker24hr: validate97, schema_Fill: validate98, schema_NewOrderAck: validate99, schema_NewOrderResult: validate100, schema_NewOrderFull: validate104, schema_OrderState: validate107, schema_Order: validate108, schema_CancelReport: validate110, schema_OrderListReport: validate112, ping_request: validate114, server_time_request: validate115, exchange_info_request: validate116, order_book_request: validate117, recent_trades_list_request: validate118, recent_trades_list_response_200: validate119, historical_trades_request: validate121, historical_trades_response_200: validate122, aggTrades_request: validate124, aggTrades_response_200: validate125, current_average_price_request: validate127, order_book_ticker_request: validate128, order_book_ticker_response_200: validate129, symbol_price_ticker_request: validate132, symbol_price_ticker_response_200: validate133, ticker_price_change_statistics24hr_request: validate136, ticker_price_change_statistics24hr_response_200: validate137, query_order_request: validate140, new_order_request: validate141, new_order_response_200: validate142, cancel_order_request: validate146, open_orders_request: validate147, open_orders_response_200: validate148, cancel_all_orders_request: validate150, cancel_all_orders_response_200: validate151, all_orders_request: validate154, all_orders_response_200: validate155 };
 })();
 
-export const schema_Error = compiled.schema_Error;
+export const schema_ErrorPayload = compiled.schema_ErrorPayload;
 export const schema_Empty = compiled.schema_Empty;
 export const schema_ServerTime = compiled.schema_ServerTime;
-export const schema_Symbol = compiled.schema_Symbol;
+export const schema_SymbolName = compiled.schema_SymbolName;
 export const schema_Asset = compiled.schema_Asset;
 export const schema_Decimal = compiled.schema_Decimal;
 export const schema_DecimalParameter = compiled.schema_DecimalParameter;
@@ -15580,8 +17168,11 @@ export const schema_OrderBook = compiled.schema_OrderBook;
 export const schema_Trade = compiled.schema_Trade;
 export const schema_AggTrade = compiled.schema_AggTrade;
 export const schema_AveragePrice = compiled.schema_AveragePrice;
+export const schema_BookTickerList = compiled.schema_BookTickerList;
 export const schema_BookTicker = compiled.schema_BookTicker;
+export const schema_PriceTickerList = compiled.schema_PriceTickerList;
 export const schema_PriceTicker = compiled.schema_PriceTicker;
+export const schema_Ticker24hrList = compiled.schema_Ticker24hrList;
 export const schema_Ticker24hr = compiled.schema_Ticker24hr;
 export const schema_Fill = compiled.schema_Fill;
 export const schema_NewOrderAck = compiled.schema_NewOrderAck;

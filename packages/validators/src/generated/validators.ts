@@ -8,8 +8,8 @@ const hints: Readonly<Record<string, SchemaHint>> = {
   "#/$defs/Empty": {
     "unknown": "is not a property of Empty"
   },
-  "#/$defs/Symbol": {
-    "expect": "a symbol string such as \"BTCUSDT\""
+  "#/$defs/SymbolName": {
+    "expect": "a symbol name such as \"BTCUSDT\""
   },
   "#/$defs/Asset": {
     "expect": "an asset string such as \"BTC\""
@@ -223,15 +223,15 @@ export const operationIds = ["ping", "server_time", "exchange_info", "order_book
 export type OperationId = (typeof operationIds)[number];
 
 /** The named schemas (components.schemas). */
-export const schemaNames = ["Error", "Empty", "ServerTime", "Symbol", "Asset", "Decimal", "DecimalParameter", "DateTime", "Timestamp", "OrderIdValue", "ClientOrderId", "OrderSide", "OrderType", "TimeInForce", "NewOrderResponseType", "OrderStatus", "SelfTradePreventionMode", "SymbolStatus", "NewOrderForm", "CancelOrderForm", "CancelAllOrdersForm", "SignatureValue", "RateLimit", "ExchangeFilter", "SymbolFilter", "PriceFilter", "PercentPriceFilter", "PercentPriceBySideFilter", "LotSizeFilter", "MarketLotSizeFilter", "MinNotionalFilter", "NotionalFilter", "IcebergPartsFilter", "MaxNumOrdersFilter", "MaxNumAlgoOrdersFilter", "MaxNumIcebergOrdersFilter", "MaxPositionFilter", "TrailingDeltaFilter", "SymbolInfo", "ExchangeInfo", "PriceLevel", "OrderBook", "Trade", "AggTrade", "AveragePrice", "BookTicker", "PriceTicker", "Ticker24hr", "Fill", "NewOrderAck", "NewOrderResult", "NewOrderFull", "OrderState", "Order", "CancelReport", "OrderListReport"] as const;
+export const schemaNames = ["ErrorPayload", "Empty", "ServerTime", "SymbolName", "Asset", "Decimal", "DecimalParameter", "DateTime", "Timestamp", "OrderIdValue", "ClientOrderId", "OrderSide", "OrderType", "TimeInForce", "NewOrderResponseType", "OrderStatus", "SelfTradePreventionMode", "SymbolStatus", "NewOrderForm", "CancelOrderForm", "CancelAllOrdersForm", "SignatureValue", "RateLimit", "ExchangeFilter", "SymbolFilter", "PriceFilter", "PercentPriceFilter", "PercentPriceBySideFilter", "LotSizeFilter", "MarketLotSizeFilter", "MinNotionalFilter", "NotionalFilter", "IcebergPartsFilter", "MaxNumOrdersFilter", "MaxNumAlgoOrdersFilter", "MaxNumIcebergOrdersFilter", "MaxPositionFilter", "TrailingDeltaFilter", "SymbolInfo", "ExchangeInfo", "PriceLevel", "OrderBook", "Trade", "AggTrade", "AveragePrice", "BookTickerList", "BookTicker", "PriceTickerList", "PriceTicker", "Ticker24hrList", "Ticker24hr", "Fill", "NewOrderAck", "NewOrderResult", "NewOrderFull", "OrderState", "Order", "CancelReport", "OrderListReport"] as const;
 export type SchemaName = (typeof schemaNames)[number];
 
 /** One validator per named schema. */
 export const schemas: Readonly<Record<SchemaName, CompiledSchema>> = {
-  "Error": compiled(code.schema_Error, "the value"),
+  "ErrorPayload": compiled(code.schema_ErrorPayload, "the value"),
   "Empty": compiled(code.schema_Empty, "the value"),
   "ServerTime": compiled(code.schema_ServerTime, "the value"),
-  "Symbol": compiled(code.schema_Symbol, "the value"),
+  "SymbolName": compiled(code.schema_SymbolName, "the value"),
   "Asset": compiled(code.schema_Asset, "the value"),
   "Decimal": compiled(code.schema_Decimal, "the value"),
   "DecimalParameter": compiled(code.schema_DecimalParameter, "the value"),
@@ -273,8 +273,11 @@ export const schemas: Readonly<Record<SchemaName, CompiledSchema>> = {
   "Trade": compiled(code.schema_Trade, "the value"),
   "AggTrade": compiled(code.schema_AggTrade, "the value"),
   "AveragePrice": compiled(code.schema_AveragePrice, "the value"),
+  "BookTickerList": compiled(code.schema_BookTickerList, "the value"),
   "BookTicker": compiled(code.schema_BookTicker, "the value"),
+  "PriceTickerList": compiled(code.schema_PriceTickerList, "the value"),
   "PriceTicker": compiled(code.schema_PriceTicker, "the value"),
+  "Ticker24hrList": compiled(code.schema_Ticker24hrList, "the value"),
   "Ticker24hr": compiled(code.schema_Ticker24hr, "the value"),
   "Fill": compiled(code.schema_Fill, "the value"),
   "NewOrderAck": compiled(code.schema_NewOrderAck, "the value"),
@@ -296,11 +299,11 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.schema_Empty, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "server_time": {
@@ -311,11 +314,11 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.schema_ServerTime, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "exchange_info": {
@@ -328,11 +331,11 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.schema_ExchangeInfo, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "order_book": {
@@ -345,11 +348,11 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.schema_OrderBook, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "recent_trades_list": {
@@ -362,11 +365,11 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.recent_trades_list_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "historical_trades": {
@@ -380,11 +383,11 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.historical_trades_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "aggTrades": {
@@ -400,11 +403,11 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.aggTrades_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "current_average_price": {
@@ -416,11 +419,11 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.schema_AveragePrice, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "order_book_ticker": {
@@ -432,11 +435,24 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.order_book_ticker_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
+    },
+    variants: {
+      parameter: "symbol",
+      by: "presence",
+      statuses: ["200"],
+      schemas: {
+        "present": compiled(code.schema_BookTicker, "the body"),
+        "absent": compiled(code.schema_BookTickerList, "the body"),
+      },
+      shapes: [
+        {"variant":"present","type":"object","markers":[]},
+        {"variant":"absent","type":"array","markers":[]},
+      ],
     },
   },
   "symbol_price_ticker": {
@@ -448,11 +464,24 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.symbol_price_ticker_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
+    },
+    variants: {
+      parameter: "symbol",
+      by: "presence",
+      statuses: ["200"],
+      schemas: {
+        "present": compiled(code.schema_PriceTicker, "the body"),
+        "absent": compiled(code.schema_PriceTickerList, "the body"),
+      },
+      shapes: [
+        {"variant":"present","type":"object","markers":[]},
+        {"variant":"absent","type":"array","markers":[]},
+      ],
     },
   },
   "ticker_price_change_statistics24hr": {
@@ -464,11 +493,24 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     ],
     responses: {
       "200": compiled(code.ticker_price_change_statistics24hr_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
+    },
+    variants: {
+      parameter: "symbol",
+      by: "presence",
+      statuses: ["200"],
+      schemas: {
+        "present": compiled(code.schema_Ticker24hr, "the body"),
+        "absent": compiled(code.schema_Ticker24hrList, "the body"),
+      },
+      shapes: [
+        {"variant":"present","type":"object","markers":[]},
+        {"variant":"absent","type":"array","markers":[]},
+      ],
     },
   },
   "query_order": {
@@ -485,12 +527,12 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.schema_Order, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "401": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "401": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "new_order": {
@@ -502,13 +544,13 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"side","in":"query","coding":"string","expect":"text"},
       {"name":"type","in":"query","coding":"string","expect":"text"},
       {"name":"timeInForce","in":"query","coding":"string","expect":"text"},
-      {"name":"quantity","in":"query","coding":"number","expect":"a decimal string such as \"0.1\""},
-      {"name":"quoteOrderQty","in":"query","coding":"number","expect":"a decimal string such as \"0.1\""},
-      {"name":"price","in":"query","coding":"number","expect":"a decimal string such as \"0.1\""},
+      {"name":"quantity","in":"query","coding":"number","expect":"a number in plain decimal notation such as \"0.1\" (never \"1e-7\")","wirePattern":"^[0-9]+(\\.[0-9]+)?$"},
+      {"name":"quoteOrderQty","in":"query","coding":"number","expect":"a number in plain decimal notation such as \"0.1\" (never \"1e-7\")","wirePattern":"^[0-9]+(\\.[0-9]+)?$"},
+      {"name":"price","in":"query","coding":"number","expect":"a number in plain decimal notation such as \"0.1\" (never \"1e-7\")","wirePattern":"^[0-9]+(\\.[0-9]+)?$"},
       {"name":"newClientOrderId","in":"query","coding":"string","expect":"text"},
-      {"name":"stopPrice","in":"query","coding":"number","expect":"a decimal string such as \"0.1\""},
-      {"name":"trailingDelta","in":"query","coding":"number","expect":"a decimal string such as \"0.1\""},
-      {"name":"icebergQty","in":"query","coding":"number","expect":"a decimal string such as \"0.1\""},
+      {"name":"stopPrice","in":"query","coding":"number","expect":"a number in plain decimal notation such as \"0.1\" (never \"1e-7\")","wirePattern":"^[0-9]+(\\.[0-9]+)?$"},
+      {"name":"trailingDelta","in":"query","coding":"number","expect":"a number in plain decimal notation such as \"0.1\" (never \"1e-7\")","wirePattern":"^[0-9]+(\\.[0-9]+)?$"},
+      {"name":"icebergQty","in":"query","coding":"number","expect":"a number in plain decimal notation such as \"0.1\" (never \"1e-7\")","wirePattern":"^[0-9]+(\\.[0-9]+)?$"},
       {"name":"newOrderRespType","in":"query","coding":"string","expect":"text"},
       {"name":"recvWindow","in":"query","coding":"integer","expect":"an integer such as \"1\""},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
@@ -517,15 +559,16 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.new_order_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "401": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "401": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
     variants: {
       parameter: "newOrderRespType",
+      by: "value",
       default: "FULL",
       statuses: ["200"],
       schemas: {
@@ -533,6 +576,11 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
         "RESULT": compiled(code.schema_NewOrderResult, "the body"),
         "FULL": compiled(code.schema_NewOrderFull, "the body"),
       },
+      shapes: [
+        {"variant":"FULL","type":"object","markers":["fills"]},
+        {"variant":"RESULT","type":"object","markers":["price","origQty","executedQty","origQuoteOrderQty","cummulativeQuoteQty","status","timeInForce","type","side","selfTradePreventionMode","workingTime"]},
+        {"variant":"ACK","type":"object","markers":[]},
+      ],
     },
   },
   "cancel_order": {
@@ -550,12 +598,12 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.schema_CancelReport, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "401": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "401": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "open_orders": {
@@ -570,12 +618,12 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.open_orders_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "401": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "401": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "cancel_all_orders": {
@@ -590,12 +638,12 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.cancel_all_orders_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "401": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "401": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
   "all_orders": {
@@ -614,12 +662,12 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     signing: {"timestamp":"timestamp","signature":"signature"},
     responses: {
       "200": compiled(code.all_orders_response_200, "the body"),
-      "400": compiled(code.schema_Error, "the body"),
-      "401": compiled(code.schema_Error, "the body"),
-      "403": compiled(code.schema_Error, "the body"),
-      "418": compiled(code.schema_Error, "the body"),
-      "429": compiled(code.schema_Error, "the body"),
-      "5XX": compiled(code.schema_Error, "the body"),
+      "400": compiled(code.schema_ErrorPayload, "the body"),
+      "401": compiled(code.schema_ErrorPayload, "the body"),
+      "403": compiled(code.schema_ErrorPayload, "the body"),
+      "418": compiled(code.schema_ErrorPayload, "the body"),
+      "429": compiled(code.schema_ErrorPayload, "the body"),
+      "5XX": compiled(code.schema_ErrorPayload, "the body"),
     },
   },
 };

@@ -84,6 +84,12 @@ export interface components {
             symbol: components["schemas"]["Symbol"];
             last: components["schemas"]["Level"];
         };
+        Trade: {
+            price: string;
+            /** Format: date-time */
+            time: string;
+        };
+        TradeList: components["schemas"]["Trade"][];
         Level: [
             string,
             string
@@ -92,6 +98,9 @@ export interface components {
             symbol: components["schemas"]["Symbol"];
             side: components["schemas"]["Side"];
             filled?: components["schemas"]["Fill"];
+        };
+        OrderAck: {
+            symbol: components["schemas"]["Symbol"];
         };
         Fill: {
             qty?: string;
@@ -129,8 +138,11 @@ export interface components {
 export type SchemaSymbol = components['schemas']['Symbol'];
 export type SchemaSide = components['schemas']['Side'];
 export type SchemaTicker = components['schemas']['Ticker'];
+export type SchemaTrade = components['schemas']['Trade'];
+export type SchemaTradeList = components['schemas']['TradeList'];
 export type SchemaLevel = components['schemas']['Level'];
 export type SchemaOrder = components['schemas']['Order'];
+export type SchemaOrderAck = components['schemas']['OrderAck'];
 export type SchemaFill = components['schemas']['Fill'];
 export type SchemaOrderForm = components['schemas']['OrderForm'];
 export type SchemaError = components['schemas']['Error'];
@@ -190,6 +202,8 @@ export interface operations {
         parameters: {
             query: {
                 symbol: components["schemas"]["Symbol"];
+                /** @description One trade by id; absent means all recent trades. */
+                id?: number;
             };
             header?: never;
             path?: never;
@@ -197,17 +211,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Trades. */
+            /** @description One trade (with `id`) or the recent trades (without). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        price: string;
-                        /** Format: date-time */
-                        time: string;
-                    }[];
+                    "application/json": components["schemas"]["Trade"] | components["schemas"]["TradeList"];
                 };
             };
         };
@@ -218,6 +228,7 @@ export interface operations {
                 symbol: components["schemas"]["Symbol"];
                 side: components["schemas"]["Side"];
                 quantity?: number;
+                respType?: "ACK" | "FULL";
             };
             header?: never;
             path?: never;
@@ -235,7 +246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderAck"];
                 };
             };
             400: components["responses"]["Error"];

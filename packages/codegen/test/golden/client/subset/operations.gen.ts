@@ -19,7 +19,7 @@ export const operationTable = {
     method: "POST",
     path: "/v1/order",
     authClass: "trade",
-    queryParameters: ["symbol", "side", "quantity"],
+    queryParameters: ["symbol", "side", "quantity", "respType"],
     jsonEncoded: [],
     acceptsFormBody: true,
   },

@@ -59,6 +59,9 @@ export interface components {
             side: components["schemas"]["Side"];
             filled?: components["schemas"]["Fill"];
         };
+        OrderAck: {
+            symbol: components["schemas"]["Symbol"];
+        };
         Fill: {
             qty?: string;
         };
@@ -95,6 +98,7 @@ export type SchemaSide = components['schemas']['Side'];
 export type SchemaTicker = components['schemas']['Ticker'];
 export type SchemaLevel = components['schemas']['Level'];
 export type SchemaOrder = components['schemas']['Order'];
+export type SchemaOrderAck = components['schemas']['OrderAck'];
 export type SchemaFill = components['schemas']['Fill'];
 export type SchemaOrderForm = components['schemas']['OrderForm'];
 export type SchemaError = components['schemas']['Error'];
@@ -135,6 +139,7 @@ export interface operations {
                 symbol: components["schemas"]["Symbol"];
                 side: components["schemas"]["Side"];
                 quantity?: number;
+                respType?: "ACK" | "FULL";
             };
             header?: never;
             path?: never;
@@ -152,7 +157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["OrderAck"];
                 };
             };
             400: components["responses"]["Error"];

@@ -50,6 +50,8 @@ export interface ParameterInfo {
   coding: ParameterCoding;
   /** What the text must look like, for decoding errors: 'an integer such as "100"'. */
   expect: string;
+  /** The schema's x-wire-pattern: a regular expression (unicode mode) the text must match. */
+  wirePattern?: string;
 }
 
 /** The signing envelope's parameter names (recvWindow is a declared parameter where accepted). */
@@ -58,12 +60,26 @@ export interface SigningEnvelope {
   signature: string;
 }
 
-/** The bodies one response status may take, chosen by a request parameter (x-response-variant-by). */
+/** How a body tells its variant without the request: its JSON type and the properties only it has. */
+export interface VariantShape {
+  variant: string;
+  type: "object" | "array";
+  /** A body of this type with any of these claims the variant; empty: every body of this type. */
+  markers: readonly string[];
+}
+
+/**
+ * The bodies one response status may take, chosen by a request parameter (x-response-variant-by):
+ * by its value (newOrderRespType=ACK), or by its presence (variants "present" and "absent").
+ */
 export interface ResponseVariants {
   parameter: string;
+  by: "value" | "presence";
   default?: string;
   statuses: readonly string[];
   schemas: Readonly<Record<string, CompiledSchema>>;
+  /** Most specific first: the first that matches the body names the variant the body claims. */
+  shapes: readonly VariantShape[];
 }
 
 export interface OperationValidators {

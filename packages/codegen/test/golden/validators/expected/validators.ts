@@ -125,12 +125,17 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     },
     variants: {
       parameter: "detail",
+      by: "value",
       default: "LONG",
       statuses: ["200"],
       schemas: {
         "SHORT": compiled(code.schema_Short, "the body"),
         "LONG": compiled(code.schema_Long, "the body"),
       },
+      shapes: [
+        {"variant":"LONG","type":"object","markers":["symbol","amount"]},
+        {"variant":"SHORT","type":"object","markers":[]},
+      ],
     },
   },
   "look": {

@@ -1,0 +1,170 @@
+// Prism, the third party's reading of the spec, as a validating proxy in front of the reference
+// server during a full contract run: zero response violations. Request violations are counted
+// and reported; the contract run sends invalid requests on purpose (negative_data_rejection).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ContractResult, runContract } from "@marketapi/contract";
+import { type RunningServer, startServer } from "@marketapi/reference-server";
+import { openapiJsonPath } from "@marketapi/spec";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type PrismProxy,
+  responseViolationLines,
+  startPrismMock,
+  startPrismProxy,
+  type Violation,
+  violationsOf,
+} from "../src/prism.js";
+
+const dir = mkdtempSync(join(tmpdir(), "prism-proxy-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("a full contract run through Prism's validating proxy", () => {
+  let server: RunningServer;
+  let prism: PrismProxy;
+  let result: ContractResult;
+  const violations: { operation: string; case: string; violation: Violation }[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({ port: 0 });
+    prism = await startPrismProxy(openapiJsonPath, server.url);
+    result = await runContract({
+      baseUrl: prism.url,
+      ...server.demo,
+      allowTrading: true,
+      seed: 1,
+      onExchange: (exchange) => {
+        for (const violation of violationsOf(exchange.response?.headers["sl-violations"])) {
+          violations.push({ operation: exchange.op.id, case: exchange.case, violation });
+        }
+      },
+    });
+  });
+  afterAll(async () => {
+    await prism?.close();
+    await server?.close();
+  });
+
+  it("ran every operation through the proxy", () => {
+    expect(result.error).toBeUndefined();
+    expect(new Set(result.operations).size).toBe(17);
+    expect(result.stats.requests).toBeGreaterThan(500);
+  });
+
+  it("Prism reports zero response violations", () => {
+    const response = violations.filter((v) => v.violation.location[0] === "response");
+    const request = violations.length - response.length;
+    console.log(
+      `Prism proxy: ${result.stats.requests} requests, ${response.length} response violations, ${request} request violations (the run's negative cases)`,
+    );
+    expect(response.map((v) => `${v.operation} (${v.case}): ${v.violation.message}`)).toEqual([]);
+    expect(responseViolationLines(prism.log())).toEqual([]);
+  });
+
+  it("the contract checks pass through the proxy as they do directly", () => {
+    const failed = result.cells.filter((c) => c.status === "failed");
+    expect(failed.map((c) => `${c.check} ${c.operationId}`)).toEqual([]);
+  });
+});
+
+describe("Prism reads the signature in both places the spec allows", () => {
+  const signing = JSON.parse(readFileSync(openapiJsonPath, "utf8")).components.securitySchemes.signature[
+    "x-signing"
+  ] as { testVectors: { secret: string; query: string; body: string; signature: string }[] };
+  const apiKey = "test-vector-key";
+  let server: RunningServer;
+  let prism: PrismProxy;
+
+  beforeAll(async () => {
+    // An account whose secret is the vectors' one, so that the server checks their signatures.
+    server = await startServer({ port: 0, apiKey, apiSecret: signing.testVectors[0]!.secret });
+    prism = await startPrismProxy(openapiJsonPath, server.url);
+  });
+  afterAll(async () => {
+    await prism?.close();
+    await server?.close();
+  });
+
+  it.each(signing.testVectors.map((v, i) => [i + 1, v] as const))(
+    "test vector %i: no security violation",
+    async (_n, vector) => {
+      const inBody = vector.body !== "";
+      const response = await fetch(
+        `${prism.url}/api/v3/order?${inBody ? vector.query : `${vector.query}&signature=${vector.signature}`}`,
+        {
+          method: "POST",
+          headers: {
+            "X-MBX-APIKEY": apiKey,
+            ...(inBody ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+          },
+          ...(inBody ? { body: `${vector.body}&signature=${vector.signature}` } : {}),
+        },
+      );
+      // The signature is right, so the server gets as far as the vectors' timestamp, which is
+      // years old (-1021): Prism passed the request through unchanged and did not refuse it.
+      const found = violationsOf(response.headers.get("sl-violations") ?? undefined);
+      expect(found).toEqual([]);
+      expect(response.status).not.toBe(401);
+      expect(await response.json()).toMatchObject({ code: -1021 });
+    },
+  );
+});
+
+describe("Prism's dynamic mock", () => {
+  it("answers the order book with levels of two decimal strings", async () => {
+    const mock = await startPrismMock(openapiJsonPath);
+    try {
+      const response = await fetch(`${mock.url}/api/v3/depth?symbol=BTCUSDT`);
+      expect(response.status).toBe(200);
+      const book = (await response.json()) as { bids: unknown[]; asks: unknown[] };
+      for (const level of [...book.bids, ...book.asks]) {
+        expect(level).toEqual([expect.any(String), expect.any(String)]);
+      }
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe("the violation checks can fail", () => {
+  it("with the signature scheme as the only security requirement, Prism refuses a signature in the body", async () => {
+    const document = JSON.parse(readFileSync(openapiJsonPath, "utf8"));
+    document.paths["/api/v3/order"].post.security = [{ apiKey: [], signature: [] }];
+    const specPath = join(dir, "query-signature-only.json");
+    writeFileSync(specPath, JSON.stringify(document));
+    const server = await startServer({ port: 0 });
+    const prism = await startPrismProxy(specPath, server.url);
+    try {
+      const response = await fetch(`${prism.url}/api/v3/order?symbol=LTCBTC&side=BUY&type=LIMIT`, {
+        method: "POST",
+        headers: { "X-MBX-APIKEY": server.demo.apiKey, "Content-Type": "application/x-www-form-urlencoded" },
+        body: `timestamp=1&signature=${"0".repeat(64)}`,
+      });
+      const found = violationsOf(response.headers.get("sl-violations") ?? undefined);
+      expect(response.status === 401 || found.length > 0).toBe(true);
+    } finally {
+      await prism.close();
+      await server.close();
+    }
+  });
+
+  it("a spec whose PriceLevel disagrees with the server gives response violations", async () => {
+    const document = JSON.parse(readFileSync(openapiJsonPath, "utf8"));
+    document.components.schemas.PriceLevel.items = { type: "integer" };
+    const specPath = join(dir, "broken.json");
+    writeFileSync(specPath, JSON.stringify(document));
+    const server = await startServer({ port: 0 });
+    const prism = await startPrismProxy(specPath, server.url);
+    try {
+      const response = await fetch(`${prism.url}/api/v3/depth?symbol=BTCUSDT&limit=5`);
+      expect(response.status).toBe(200);
+      const found = violationsOf(response.headers.get("sl-violations") ?? undefined);
+      const logged = responseViolationLines(prism.log());
+      expect(found.length + logged.length).toBeGreaterThan(0);
+    } finally {
+      await prism.close();
+      await server.close();
+    }
+  });
+});

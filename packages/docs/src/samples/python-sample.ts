@@ -1,0 +1,133 @@
+// The Python sample of a request: the standard library only (urllib, hmac, hashlib, json), with
+// the signature computed in the sample itself.
+import type { SampleArgument, SampleRequest } from "./sample-requests.js";
+import { type SampleSpec, SampleSpecError } from "./sample-spec.js";
+import {
+  assertMillisecondTimestamps,
+  commentLines,
+  ENV,
+  hmacDigest,
+  openingLines,
+  payloadName,
+} from "./sample-text.js";
+
+function pythonString(text: string): string {
+  // JSON string syntax is valid Python for these values (no code points that differ).
+  return JSON.stringify(text);
+}
+
+/** The argument as a Python expression that urlencode turns into the wire text. */
+function pythonValue(arg: SampleArgument): string {
+  switch (arg.parameter.kind) {
+    case "integer":
+      return arg.text;
+    case "json":
+      return `json.dumps([${(arg.value as readonly string[]).map(pythonString).join(", ")}], separators=(",", ":"))`;
+    default:
+      // Decimals too: as text, because str(0.00001) is "1e-05" and the API wants plain decimals.
+      return pythonString(arg.text);
+  }
+}
+
+/** A trailing comment on the first argument of a kind whose encoding needs saying. */
+function comments(args: readonly SampleArgument[]): Map<SampleArgument, string> {
+  const says: Partial<Record<string, string>> = {
+    json: "  # one value: compact JSON text",
+    decimal: "  # decimals as plain text: str(0.00001) would send 1e-05",
+  };
+  const out = new Map<SampleArgument, string>();
+  for (const [kind, comment] of Object.entries(says)) {
+    const first = args.find((arg) => arg.parameter.kind === kind);
+    if (first && comment) out.set(first, comment);
+  }
+  return out;
+}
+
+/** The text of an f-string literal: braces doubled; quotes and backslashes are refused. */
+function fStringText(text: string): string {
+  if (/["\\\n]/.test(text))
+    throw new SampleSpecError(`${JSON.stringify(text)} cannot go into a Python f-string`);
+  return text.replace(/[{}]/g, (c) => c + c);
+}
+
+/** The request's headers as a Python expression, or undefined when it sends none. */
+function headersExpression(request: SampleRequest, spec: SampleSpec, formBody: boolean): string | undefined {
+  const entries: string[] = [];
+  if (request.operation.credentials === "signed") {
+    entries.push(`${pythonString(spec.apiKeyHeader)}: ${ENV.apiKey}`);
+  }
+  if (formBody) entries.push('"Content-Type": "application/x-www-form-urlencoded"');
+  if (request.operation.credentials === "key-accepted") {
+    const key = `${pythonString(spec.apiKeyHeader)}: ${ENV.apiKey}`;
+    return `{${[key, ...entries].join(", ")}} if ${ENV.apiKey} else {${entries.join(", ")}}`;
+  }
+  return entries.length === 0 ? undefined : `{${entries.join(", ")}}`;
+}
+
+export function pythonSample(request: SampleRequest, spec: SampleSpec): string {
+  const { operation } = request;
+  const signed = operation.credentials === "signed";
+  const hasParams = request.arguments.length > 0 || signed;
+  const modules = new Set(["json", "os", "sys", "urllib.error", "urllib.request"]);
+  if (hasParams) modules.add("urllib.parse");
+  if (signed) for (const name of ["hashlib", "hmac", "time"]) modules.add(name);
+
+  const lines = commentLines("#", openingLines(request, spec));
+  lines.push(...[...modules].sort().map((name) => `import ${name}`), "");
+  lines.push(`${ENV.baseUrl} = os.environ.get(${pythonString(ENV.baseUrl)}, ${pythonString(spec.baseUrl)})`);
+  if (operation.credentials === "key-accepted") {
+    lines.push(`${ENV.apiKey} = os.environ.get(${pythonString(ENV.apiKey)}, "")`);
+  }
+  if (signed) {
+    lines.push(`${ENV.apiKey} = os.environ[${pythonString(ENV.apiKey)}]`);
+    lines.push(`${ENV.apiSecret} = os.environ[${pythonString(ENV.apiSecret)}]`);
+  }
+  lines.push("");
+
+  if (hasParams) {
+    lines.push("params = {");
+    const notes = comments(request.arguments);
+    for (const arg of request.arguments) {
+      lines.push(`    ${pythonString(arg.parameter.name)}: ${pythonValue(arg)},${notes.get(arg) ?? ""}`);
+    }
+    if (signed) {
+      assertMillisecondTimestamps(spec.signing);
+      lines.push(`    ${pythonString(spec.signing.timestampParameter)}: int(time.time() * 1000),`);
+    }
+    lines.push("}");
+  }
+
+  const url = `{${ENV.baseUrl}}${fStringText(operation.path)}`;
+  let target = url;
+  let data: string | undefined;
+  if (hasParams) {
+    const payload = request.placement === "body" ? "body" : "query";
+    lines.push(`${payload} = urllib.parse.urlencode(params)`);
+    let sent = payload;
+    if (signed) {
+      const signature = spec.signing.signatureParameter;
+      lines.push(
+        `# ${signature}: ${spec.signing.algorithm} of the ${payloadName(request)} as sent, keyed with the API secret, appended last`,
+        `signature = hmac.new(${ENV.apiSecret}.encode(), ${payload}.encode(), hashlib.${hmacDigest(spec.signing)}).hexdigest()`,
+      );
+      sent = `{${payload}}&${fStringText(signature)}={signature}`;
+    } else sent = `{${payload}}`;
+    if (payload === "body") data = `f"${sent}".encode()`;
+    else target = `${url}?${sent}`;
+  }
+  const headers = headersExpression(request, spec, data !== undefined);
+  lines.push(
+    "request = urllib.request.Request(",
+    `    f"${target}",`,
+    ...(data === undefined ? [] : [`    data=${data},`]),
+    ...(headers === undefined ? [] : [`    headers=${headers},`]),
+    `    method=${pythonString(operation.method.toUpperCase())},`,
+    ")",
+    "try:",
+    "    with urllib.request.urlopen(request) as response:",
+    "        print(json.dumps(json.load(response), indent=2))",
+    "except urllib.error.HTTPError as error:",
+    '    sys.exit(f"HTTP {error.code}: {error.read().decode()}")',
+  );
+  return `${lines.join("\n")}\n`;
+}

@@ -24,7 +24,8 @@ export function curlSample(request: SampleRequest, spec: SampleSpec): string {
     .map((arg) => `${arg.parameter.name} is one value: the JSON text ${arg.text}, percent-encoded.`);
   const lines = commentLines("#", [...openingLines(request, spec), ...notes]);
   lines.push(`${ENV.baseUrl}="\${${ENV.baseUrl}:-${doubleQuoted(spec.baseUrl, "server URL")}}"`);
-  const curl = `curl -sS --fail-with-body${method === "GET" ? "" : ` -X ${method}`}`;
+  // -w '\n' ends the answer with a newline and keeps curl's exit status (22 on an error answer).
+  const curl = `curl -sS --fail-with-body -w '\\n'${method === "GET" ? "" : ` -X ${method}`}`;
   const url = `$${ENV.baseUrl}${path}`;
   const query = params ? `?${params}` : "";
   // One option per line after the first, so that the lines fit the sample panel.
@@ -57,6 +58,5 @@ export function curlSample(request: SampleRequest, spec: SampleSpec): string {
       break;
     }
   }
-  lines.push("echo");
   return `${lines.join("\n")}\n`;
 }

@@ -107,7 +107,9 @@ export function pythonSample(request: SampleRequest, spec: SampleSpec): string {
     if (signed) {
       const signature = spec.signing.signatureParameter;
       lines.push(
-        `# ${signature}: ${spec.signing.algorithm} of the ${payloadName(request)} as sent, keyed with the API secret, appended last`,
+        ...commentLines("#", [
+          `${signature}: ${spec.signing.algorithm} of the ${payloadName(request)} as sent, keyed with the API secret, appended last`,
+        ]),
         `signature = hmac.new(${ENV.apiSecret}.encode(), ${payload}.encode(), hashlib.${hmacDigest(spec.signing)}).hexdigest()`,
       );
       sent = `{${payload}}&${fStringText(signature)}={signature}`;

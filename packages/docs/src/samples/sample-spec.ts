@@ -174,16 +174,35 @@ function sampleOperation(
     authClass: stringAt(operation["x-auth-class"]) ?? "",
     credentials: credentialsOf(operation, document, signingScheme),
     formBody: operation["x-parameter-placement"] === "query-or-form-body",
-    parameters: (Array.isArray(operation.parameters) ? operation.parameters : [])
-      .map((parameter) => resolve(document, parameter))
-      .filter((parameter) => parameter.in === "query")
-      .map((parameter) => sampleParameter(document, parameter)),
+    parameters: queryParameters(document, operation, operationId),
     ...(isObject(rules) ? { orderTypeRules: orderTypeRules(rules) } : {}),
     mutuallyExclusive: (Array.isArray(operation["x-mutually-exclusive"])
       ? operation["x-mutually-exclusive"]
       : []
     ).map(stringsAt),
   };
+}
+
+/**
+ * The operation's query parameters. The samples write query strings and form bodies only, so a
+ * required parameter anywhere else (path, header, cookie) is an error rather than a silent gap.
+ */
+function queryParameters(
+  document: JsonObject,
+  operation: JsonObject,
+  operationId: string,
+): SampleParameter[] {
+  const parameters = (Array.isArray(operation.parameters) ? operation.parameters : []).map((parameter) =>
+    resolve(document, parameter),
+  );
+  const elsewhere = parameters.filter((p) => p.in !== "query" && p.required === true);
+  if (elsewhere.length > 0) {
+    const names = elsewhere.map((p) => `${String(p.name)} (in ${String(p.in)})`).join(", ");
+    throw new SampleSpecError(
+      `${operationId}: the code samples send query and form parameters only; required elsewhere: ${names}`,
+    );
+  }
+  return parameters.filter((p) => p.in === "query").map((p) => sampleParameter(document, p));
 }
 
 function sampleParameter(document: JsonObject, parameter: JsonObject): SampleParameter {

@@ -30,18 +30,28 @@ function callArguments(request: SampleRequest): string {
   return oneLine.length <= 70 ? oneLine : `{\n${entries.map((e) => `  ${e},`).join("\n")}\n}`;
 }
 
+/** The stand-ins for the signing envelope's values in the comment that shows what is sent. */
+export function envelopePlaceholders(spec: SampleSpec): { timestamp: string; signature: string } {
+  return { timestamp: "<now>", signature: `<${spec.signing.algorithm}>` };
+}
+
+/** The comment's opening words; tests read the wire the sample claims after them. */
+export const WIRE_COMMENT = "// Sends ";
+export const FORM_BODY_WORDS = " with the form body ";
+
 /** What the client sends, with the signing envelope's values as placeholders. */
 function wireComment(request: SampleRequest, spec: SampleSpec): string {
   const { operation } = request;
   const params = encodedArguments(request);
+  const placeholder = envelopePlaceholders(spec);
   const signed =
     operation.credentials === "signed"
-      ? `${spec.signing.timestampParameter}=<now>&${spec.signing.signatureParameter}=<${spec.signing.algorithm}>`
+      ? `${spec.signing.timestampParameter}=${placeholder.timestamp}&${spec.signing.signatureParameter}=${placeholder.signature}`
       : "";
   const all = [params, signed].filter((part) => part !== "").join("&");
-  const start = `// Sends ${operation.method.toUpperCase()} ${operation.path}`;
+  const start = `${WIRE_COMMENT}${operation.method.toUpperCase()} ${operation.path}`;
   if (all === "") return start;
-  return request.placement === "body" ? `${start} with the form body ${all}` : `${start}?${all}`;
+  return request.placement === "body" ? `${start}${FORM_BODY_WORDS}${all}` : `${start}?${all}`;
 }
 
 export function typescriptSample(request: SampleRequest, spec: SampleSpec): string {

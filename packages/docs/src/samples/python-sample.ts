@@ -29,18 +29,15 @@ function pythonValue(arg: SampleArgument): string {
   }
 }
 
-/** A trailing comment on the first argument of a kind whose encoding needs saying. */
-function comments(args: readonly SampleArgument[]): Map<SampleArgument, string> {
+/** Comments on the encodings the parameters use, said once each, before the parameters. */
+function encodingNotes(args: readonly SampleArgument[]): string[] {
   const says: Partial<Record<string, string>> = {
-    json: "  # one value: compact JSON text",
-    decimal: "  # decimals as plain text: str(0.00001) would send 1e-05",
+    json: "A JSON parameter is one value: the array as compact JSON text.",
+    decimal: "Decimals are sent as plain text: str(0.00001) would send 1e-05.",
   };
-  const out = new Map<SampleArgument, string>();
-  for (const [kind, comment] of Object.entries(says)) {
-    const first = args.find((arg) => arg.parameter.kind === kind);
-    if (first && comment) out.set(first, comment);
-  }
-  return out;
+  return Object.entries(says)
+    .filter(([kind]) => args.some((arg) => arg.parameter.kind === kind))
+    .map(([, note]) => note ?? "");
 }
 
 /** The text of an f-string literal: braces doubled; quotes and backslashes are refused. */
@@ -85,10 +82,9 @@ export function pythonSample(request: SampleRequest, spec: SampleSpec): string {
   lines.push("");
 
   if (hasParams) {
-    lines.push("params = {");
-    const notes = comments(request.arguments);
+    lines.push(...commentLines("#", encodingNotes(request.arguments)), "params = {");
     for (const arg of request.arguments) {
-      lines.push(`    ${pythonString(arg.parameter.name)}: ${pythonValue(arg)},${notes.get(arg) ?? ""}`);
+      lines.push(`    ${pythonString(arg.parameter.name)}: ${pythonValue(arg)},`);
     }
     if (signed) {
       assertMillisecondTimestamps(spec.signing);

@@ -9,7 +9,7 @@
 // Prints markdown tables: medians, min–max, and the ratio api.html / plain (of the medians, and the
 // median of the ratios of each pair of loads). Needs dist/ built (turbo runs `build` first) and Chromium.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -147,7 +147,11 @@ async function loadOnce(browser: Browser, page: Page, route: string, summary: st
 }
 
 async function measureSideBySide(ours: Page, plain: Page, last: ExpectedOperation) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   try {
     const routes = [await routeOf(browser, ours, last), await routeOf(browser, plain, last)];
     const times: [LoadTimes[], LoadTimes[]] = [[], []];
@@ -252,7 +256,9 @@ async function main(): Promise<void> {
       `runs: ${builds.map(ms).join(", ")}`,
     ]);
     console.log(`\n${table(["dist/ file", "size", "gzip"], others)}`);
-    console.log(`\nNode ${process.version}, ${process.platform}/${process.arch}, Chromium at ${CHROMIUM_PATH}.`);
+    console.log(
+      `\nNode ${process.version}, ${process.platform}/${process.arch}, Chromium at ${CHROMIUM_PATH}.`,
+    );
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

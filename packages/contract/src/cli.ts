@@ -78,6 +78,7 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`marketapi-contract: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  process.stderr.write(`marketapi-contract: internal error: ${message.replace(/\s*\n\s*/g, " ")}\n`);
   exit(2);
 });

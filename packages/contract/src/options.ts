@@ -2,7 +2,12 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./errors.js";
 import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./results.js";
-import { type ContractOptions, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MS } from "./runner.js";
+import {
+  type ContractOptions,
+  DEFAULT_MAX_REQUESTS,
+  DEFAULT_MAX_TIME_MS,
+  DEFAULT_TIMEOUT_MS,
+} from "./runner.js";
 
 export interface CliOptions {
   help: boolean;
@@ -17,7 +22,7 @@ Usage:
   marketapi-contract [--base-url URL] [--api-key K --api-secret S] [--endpoint FILE]
                      [--allow-trading] [--reference-extras] [--only CHECKS]
                      [--report junit.xml] [--json]
-                     [--seed N] [--max-requests N] [--timeout MS]
+                     [--seed N] [--max-requests N] [--timeout MS] [--max-time S]
 
 Target (with neither --base-url nor --endpoint, the reference server is started in-process
 with its demo account, and trading is allowed there):
@@ -42,6 +47,8 @@ Selection and output:
   --seed N              seed of the generated values (default: random; printed)
   --max-requests N      most requests the run sends (default ${DEFAULT_MAX_REQUESTS}; clean-up not counted)
   --timeout MS          per-request timeout (default ${DEFAULT_TIMEOUT_MS})
+  --max-time S          the whole run stops after S seconds (default ${DEFAULT_MAX_TIME_MS / 1000}); the orders
+                        it created are still cancelled; exit 2
   -h, --help            this text
 
 Checks:
@@ -94,6 +101,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   const seed = positiveInteger("--seed", v.seed, true);
   const maxRequests = positiveInteger("--max-requests", v["max-requests"]);
   const timeoutMs = positiveInteger("--timeout", v.timeout);
+  const maxTime = positiveInteger("--max-time", v["max-time"]);
   const contract: ContractOptions = {
     ...(v["base-url"] !== undefined ? { baseUrl: v["base-url"] } : {}),
     ...(v.endpoint !== undefined ? { endpoint: v.endpoint } : {}),
@@ -105,6 +113,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     ...(seed !== undefined ? { seed } : {}),
     ...(maxRequests !== undefined ? { maxRequests } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(maxTime !== undefined ? { maxTimeMs: maxTime * 1000 } : {}),
   };
   if (contract.baseUrl !== undefined && contract.endpoint !== undefined) {
     throw new UsageError("give either --base-url or --endpoint, not both");
@@ -135,6 +144,7 @@ function parse(argv: readonly string[]) {
       seed: { type: "string" },
       "max-requests": { type: "string" },
       timeout: { type: "string" },
+      "max-time": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

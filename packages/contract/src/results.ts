@@ -95,7 +95,10 @@ export interface ContractResult {
   /** 0: every check that ran passed; 1: a contract failure; 2: usage or connection error. 130: interrupted. */
   exitCode: 0 | 1 | 2 | 130;
   /** Why the run did not complete normally; "cleanup": orders it created may still be open. */
-  error?: { kind: "usage" | "connection" | "interrupted" | "internal" | "cleanup"; message: string };
+  error?: {
+    kind: "usage" | "connection" | "interrupted" | "deadline" | "internal" | "cleanup";
+    message: string;
+  };
   target: { baseUrl: string; kind: "embedded" | "base-url" | "endpoint"; label?: string };
   trading: boolean;
   /** Why trading operations were not exercised, when they were not. */

@@ -30,6 +30,8 @@ import type { ValueContext } from "./values.js";
 
 export const DEFAULT_MAX_REQUESTS = 800;
 export const DEFAULT_TIMEOUT_MS = 5000;
+/** Longest a whole run may take (--max-time), clean-up aside. */
+export const DEFAULT_MAX_TIME_MS = 300_000;
 
 export interface ContractOptions {
   /** The server to test. Without it (and without `endpoint`) the reference server is started in-process. */
@@ -54,6 +56,8 @@ export interface ContractOptions {
   maxRequests?: number;
   /** Per-request timeout in ms. */
   timeoutMs?: number;
+  /** The whole run stops after this long (default 300 s); the orders it created are still cancelled. */
+  maxTimeMs?: number;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
   onExchange?: (exchange: Exchange) => void;
@@ -455,6 +459,10 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   result.trading = target.trading;
 
   const recorder = new Recorder(checks, result.operations);
+  const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
+  const deadline = new AbortController();
+  const deadlineTimer = setTimeout(() => deadline.abort(), maxTimeMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
   const session = new Session({
     model,
     baseUrl: target.baseUrl,
@@ -463,7 +471,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
     recorder,
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal,
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
   const ledger = new OrderLedger();
@@ -472,7 +480,11 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       type: "stage",
       message: `target ${target.label ? `${target.label} at ` : ""}${target.baseUrl}; seed ${seed}`,
     });
-    const { market, reference } = await probe(session, target.baseUrl);
+    const { market, reference } = await probe(session, target.baseUrl).catch((error: unknown) => {
+      // An operation that stops answering during the probe is the server's fault, not a crash.
+      if (error instanceof PassStopped) throw new ConnectionError(`start-up probe: ${error.message}`);
+      throw error;
+    });
     const fallbackSymbol = preferredSymbol(model) ?? "BTCUSDT";
     const rules = pickSymbol(market, fallbackSymbol);
     const listed = market.symbols.filter((s) => s.status === "TRADING").map((s) => s.symbol);
@@ -523,11 +535,17 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await generatedPhase(ctx, operations);
   } catch (error) {
     if (error instanceof ConnectionError) result.error = { kind: "connection", message: error.message };
+    else if (error instanceof InterruptedError && deadline.signal.aborted && !options.signal?.aborted)
+      result.error = {
+        kind: "deadline",
+        message: `--max-time ${maxTimeMs / 1000} s reached; the results are partial`,
+      };
     else if (error instanceof InterruptedError)
       result.error = { kind: "interrupted", message: "interrupted; the results are partial" };
     else if (error instanceof UsageError) result.error = { kind: "usage", message: error.message };
-    else result.error = { kind: "internal", message: (error as Error)?.stack ?? String(error) };
+    else result.error = { kind: "internal", message: oneLine(error) };
   } finally {
+    clearTimeout(deadlineTimer);
     if (ledger.outstanding().length > 0) {
       progress({
         type: "stage",
@@ -563,4 +581,10 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   result.exitCode =
     result.error?.kind === "interrupted" ? 130 : result.error ? 2 : result.summary.failed > 0 ? 1 : 0;
   return result;
+}
+
+/** An unexpected error as one line (its name and message; never a stack trace). */
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/\s*\n\s*/g, " ").slice(0, 500);
 }

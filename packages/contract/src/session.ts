@@ -15,6 +15,8 @@ import {
   maskRequest,
   type ParamList,
   type RequestPlan,
+  redactSecrets,
+  secretsOf,
   type WireRequest,
 } from "./http/request.js";
 import { type HttpResponse, send, type TransportError } from "./http/transport.js";
@@ -219,6 +221,11 @@ export class Session {
   /** The printable form of an exchange: secrets masked, body cut short. */
   record(exchange: Exchange): ExchangeRecord {
     const masked = maskRequest(exchange.request, this.model.signing, this.endpointHeaderNames);
+    const secrets = [
+      ...secretsOf(exchange.request, this.model.signing, this.endpointHeaderNames),
+      ...(this.credentials ? [this.credentials.apiKey, this.credentials.apiSecret] : []),
+    ];
+    const redact = (text: string) => redactSecrets(text, secrets);
     const record: ExchangeRecord = {
       case: exchange.case,
       request: masked,
@@ -229,12 +236,15 @@ export class Session {
       record.response = {
         status: exchange.response.status,
         contentType: exchange.response.contentType,
-        headers: exchange.response.headers,
-        bodyExcerpt:
+        headers: Object.fromEntries(
+          Object.entries(exchange.response.headers).map(([name, value]) => [name, redact(value)]),
+        ),
+        bodyExcerpt: redact(
           text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}… (${text.length} chars)` : text,
+        ),
       };
     }
-    if (exchange.error) record.error = exchange.error.message;
+    if (exchange.error) record.error = redact(exchange.error.message);
     return record;
   }
 
@@ -257,7 +267,10 @@ export class Session {
     this.recorder.fail({
       check,
       operationId: exchange.op.id,
-      message,
+      message: redactSecrets(message, [
+        ...secretsOf(exchange.request, this.model.signing, this.endpointHeaderNames),
+        ...(this.credentials ? [this.credentials.apiKey, this.credentials.apiSecret] : []),
+      ]),
       ...(schemaPath !== undefined ? { schemaPath } : {}),
       exchange: this.record(exchange),
     });

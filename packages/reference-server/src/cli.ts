@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * marketapi-server: runs the reference server until SIGINT/SIGTERM.
- * Exit codes: 0 after a graceful shutdown, 2 for bad arguments or configuration, 1 otherwise.
+ * Exit codes: 0 after a graceful shutdown, 2 for bad arguments, configuration or state file
+ * (missing or read-only folder, full disk, corrupt or inconsistent state, better-sqlite3 missing),
+ * 1 otherwise.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { ConfigError } from "./config.js";
+import { ConfigError, parseRetention } from "./config.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { StateFileError } from "./persistence.js";
 import { type RunningServer, type StartServerOptions, startServer } from "./server.js";
@@ -23,8 +25,13 @@ Options:
                        maxOpenOrdersPerAccount, maxBodyBytes
   --seed N             seed of the generated liquidity and order ids (default 1)
   --empty              start with empty order books and no trade history
-  --state FILE         restore the exchange from FILE when it exists; save it there (atomically)
-                       every 5 s after changes and on shutdown
+  --state FILE         keep the exchange in the SQLite state database FILE (created when absent):
+                       every order is committed before it is answered, so a crash loses nothing
+                       confirmed; a JSON state file of earlier versions is imported once
+  --retention AGE      forget trades and closed orders older than AGE, such as 36h or 30d
+                       (at least 25h; default: keep everything; with --state: delete them)
+  --state-sync MODE    with --state: normal (default) keeps every acknowledged change through
+                       any crash of the server; full also fsyncs each commit (power loss)
   --quiet              print errors only
   -h, --help           show this help
 `;
@@ -50,6 +57,8 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       seed: { type: "string" },
       empty: { type: "boolean" },
       state: { type: "string" },
+      retention: { type: "string" },
+      "state-sync": { type: "string" },
       quiet: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -58,6 +67,16 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
   if ((values["api-key"] === undefined) !== (values["api-secret"] === undefined)) {
     throw new UsageError("--api-key and --api-secret go together");
   }
+  if (values["state-sync"] !== undefined && values.state === undefined) {
+    throw new UsageError("--state-sync needs --state");
+  }
+  const sync = values["state-sync"];
+  if (sync !== undefined && sync !== "normal" && sync !== "full") {
+    throw new UsageError(`--state-sync must be normal or full, got "${sync}"`);
+  }
+  const retention = values.retention === undefined ? undefined : parseRetention(values.retention);
+  if (typeof retention === "string")
+    throw new UsageError(`--retention ${retention}, got "${values.retention}"`);
   return {
     server: {
       port: integerOption("--port", values.port ?? "8080", 0, 65535),
@@ -67,6 +86,8 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       seed: values.seed === undefined ? undefined : integerOption("--seed", values.seed, 0, 2 ** 32 - 1),
       empty: values.empty ?? false,
       statePath: values.state,
+      retentionMs: retention,
+      ...(sync ? { stateSync: sync } : {}),
     },
     configPath: values.config,
     quiet: values.quiet ?? false,
@@ -117,7 +138,7 @@ function stopOnSignals(server: RunningServer, logger: Logger): void {
       process.exit(1);
     }
     stopping = true;
-    logger.info(`${signal}: shutting down (finishing requests, saving state)…`);
+    logger.info(`${signal}: shutting down (finishing requests, closing the state database)…`);
     server.close().then(
       () => {
         logger.info("Stopped.");

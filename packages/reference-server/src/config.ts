@@ -7,6 +7,7 @@
 import { DEFAULT_SYMBOLS, MARKET_MAKER_ID, type SymbolConfig } from "./engine/index.js";
 import { compileRules, type SymbolFilter } from "./engine/symbols.js";
 import { API_KEY_PATTERN } from "./http/auth.js";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./http/connections.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rateLimits.js";
 
 export interface AccountConfig {
@@ -25,6 +26,12 @@ export interface ServerConfig {
   maxOpenOrdersPerAccount?: number;
   /** Largest accepted form body in bytes (default 65536). */
   maxBodyBytes: number;
+  /** Connection caps and timeouts. */
+  network: ConnectionLimits;
+  /** With a state file: trades and closed orders older than this are deleted (ms; default: kept). */
+  historyRetentionMs?: number;
+  /** With a state file: "normal" (survives the server's crash) or "full" (also a power loss). */
+  stateSync?: "normal" | "full";
 }
 
 /** A symbol given by its trading rules; everything else takes the defaults of BTCUSDT. */
@@ -59,7 +66,16 @@ const ASSET = /^[A-Z0-9]{1,20}$/;
 const DECIMAL = /^[0-9]{1,20}(\.[0-9]{1,20})?$/;
 const ACCOUNT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const API_KEY = new RegExp(API_KEY_PATTERN);
-const TOP_LEVEL_KEYS = ["symbols", "accounts", "rateLimits", "maxOpenOrdersPerAccount", "maxBodyBytes"];
+const TOP_LEVEL_KEYS = [
+  "symbols",
+  "accounts",
+  "rateLimits",
+  "maxOpenOrdersPerAccount",
+  "maxBodyBytes",
+  "network",
+  "historyRetention",
+  "stateSync",
+];
 const SKETCH_KEYS = [
   "symbol",
   "baseAsset",
@@ -121,6 +137,12 @@ export function parseConfig(raw: unknown, source = "config"): ServerConfig {
     rateLimits: readRateLimits(reader, top.rateLimits),
     maxOpenOrdersPerAccount: optionalInteger(reader, top.maxOpenOrdersPerAccount, "/maxOpenOrdersPerAccount"),
     maxBodyBytes: optionalInteger(reader, top.maxBodyBytes, "/maxBodyBytes") ?? DEFAULT_MAX_BODY_BYTES,
+    network: readNetwork(reader, top.network),
+    historyRetentionMs:
+      top.historyRetention === undefined
+        ? undefined
+        : readRetention(reader, top.historyRetention, "/historyRetention"),
+    stateSync: top.stateSync === undefined ? undefined : readStateSync(reader, top.stateSync),
   };
   if (reader.faults.length > 0) throw new ConfigError(source, reader.faults);
   return config;
@@ -279,4 +301,40 @@ function readRateLimits(reader: Reader, value: unknown): RateLimitConfig {
     banAfter429s: limit("banAfter429s"),
     banSeconds: limit("banSeconds"),
   };
+}
+
+function readNetwork(reader: Reader, value: unknown): ConnectionLimits {
+  if (value === undefined) return { ...DEFAULT_CONNECTION_LIMITS };
+  const keys = Object.keys(DEFAULT_CONNECTION_LIMITS) as (keyof ConnectionLimits)[];
+  const fields = reader.object(value, "/network", keys) ?? {};
+  const limits = { ...DEFAULT_CONNECTION_LIMITS };
+  for (const key of keys) {
+    if (fields[key] === undefined) continue;
+    limits[key] = reader.positiveInteger(fields[key], `/network/${key}`) ?? limits[key];
+  }
+  return limits;
+}
+
+const DURATION = /^([1-9][0-9]{0,6})(h|d)$/;
+/** Shortest retention: the 24-hour ticker reads the trades of the minute its window starts in. */
+export const MIN_RETENTION_MS = 25 * 60 * 60 * 1000;
+
+/** A retention period such as "36h" or "30d" (at least 25 hours), in ms. */
+export function parseRetention(text: string): number | string {
+  const match = DURATION.exec(text);
+  if (!match) return 'must be a duration such as "36h" or "30d"';
+  const ms = Number(match[1]) * (match[2] === "d" ? 24 : 1) * 60 * 60 * 1000;
+  if (ms < MIN_RETENTION_MS) return "must be at least 25h (the 24-hour ticker needs a day of trades)";
+  return ms;
+}
+
+function readRetention(reader: Reader, value: unknown, path: string): number | undefined {
+  const parsed =
+    typeof value === "string" ? parseRetention(value) : 'must be a duration such as "36h" or "30d"';
+  return typeof parsed === "number" ? parsed : reader.fault(path, parsed);
+}
+
+function readStateSync(reader: Reader, value: unknown): "normal" | "full" | undefined {
+  if (value === "normal" || value === "full") return value;
+  return reader.fault("/stateSync", 'must be "normal" or "full"');
 }

@@ -1,6 +1,7 @@
 /**
- * @marketapi/reference-server: an in-memory, spec-exact implementation of the spot trading API
- * with a real matching engine, for integration tests and local development.
+ * @marketapi/reference-server: a spec-exact implementation of the spot trading API with a real
+ * matching engine, for integration tests and local development; in memory, or durable on an
+ * SQLite state database with `statePath`.
  *
  *   const server = await startServer({ port: 0 });
  *   // ... point a client at server.url with server.demo.apiKey / apiSecret ...
@@ -17,6 +18,7 @@ export {
 } from "./config.js";
 export * from "./engine/index.js";
 export { type Credential, hmacSignature, KeyRing } from "./http/auth.js";
+export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./http/connections.js";
 export { specWidening } from "./http/liveExtras.js";
 export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rateLimits.js";
 export type { Logger } from "./logger.js";

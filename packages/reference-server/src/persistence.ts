@@ -1,129 +1,137 @@
 /**
- * The state file (`--state FILE`): the whole exchange (accounts, balances, orders, trades) as
- * JSON. Saved atomically (written to a temporary file in the same folder, flushed, then renamed
- * over the old one), so a crash mid-save never leaves a truncated file.
+ * `--state PATH`: the exchange lives in an SQLite state database at PATH (see store/). This module
+ * opens it at start-up, creating a new exchange in it or loading the saved one, and imports a state
+ * file of the earlier JSON format once (keeping the JSON beside it as PATH.json-backup).
  */
-import { open, readFile, rename, rm } from "node:fs/promises";
-import { Exchange, type ExchangeSnapshot } from "./engine/index.js";
+import { copyFileSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  type Exchange,
+  Exchange as ExchangeClass,
+  type History,
+  importLegacySnapshot,
+  initialState,
+  LEGACY_SNAPSHOT_FORMAT,
+  type LegacySnapshot,
+  legacySettings,
+  type SymbolConfig,
+  stateFaults,
+} from "./engine/index.js";
+import type { Logger } from "./logger.js";
+import { inspectStatePath } from "./store/files.js";
+import { StateDatabase, type StateSync } from "./store/stateDatabase.js";
+import { StateFileError } from "./store/stateFileError.js";
 
+export { StateFileError };
+
+/** The format of the JSON state files of earlier versions, imported once into the database. */
 export const STATE_FORMAT = "marketapi-server-state/1";
 
-interface StateFile {
-  format: typeof STATE_FORMAT;
-  savedAt: number;
-  exchange: ExchangeSnapshot;
+export interface NewExchangeSettings {
+  symbols: readonly SymbolConfig[];
+  maxOpenOrdersPerAccount: number;
+  /** Creates the exchange of a new state file, recording into `history`. */
+  create(history: History): Exchange;
 }
 
-export class StateFileError extends Error {
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super(`State file ${path}: ${message}`);
-    this.name = "StateFileError";
+export interface OpenStateOptions {
+  now: () => number;
+  logger: Logger;
+  retentionMs?: number | undefined;
+  sync?: StateSync | undefined;
+  onFailure?: (reason: string) => void;
+  fresh: NewExchangeSettings;
+}
+
+export interface OpenedState {
+  exchange: Exchange;
+  database: StateDatabase;
+}
+
+/** Opens or creates the state at `path`; throws a StateFileError (exit code 2) naming the fault. */
+export async function openState(path: string, options: OpenStateOptions): Promise<OpenedState> {
+  if (inspectStatePath(path) === "legacy-json") await importLegacyFile(path, options);
+  const database = await StateDatabase.open(path, {
+    retentionMs: options.retentionMs,
+    sync: options.sync,
+    onFailure: options.onFailure,
+  });
+  try {
+    let exchange: Exchange;
+    if (database.hasExchange()) {
+      exchange = database.load(options.now);
+    } else {
+      database.prepareNew(options.fresh.symbols, {
+        max_open_orders: String(options.fresh.maxOpenOrdersPerAccount),
+      });
+      exchange = options.fresh.create(database);
+      database.attach(exchange);
+    }
+    await database.committed();
+    return { exchange, database };
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    if (error instanceof StateFileError) throw error;
+    throw new StateFileError(`state file ${path}: ${(error as Error).message}`);
   }
 }
 
-/** The exchange saved in `path`, or undefined when there is no such file. */
-export async function loadState(path: string, now: () => number): Promise<Exchange | undefined> {
-  let text: string;
+interface LegacyFile {
+  format: string;
+  exchange: LegacySnapshot;
+}
+
+/** Converts a JSON state file into a state database at the same path (the JSON is kept as a backup). */
+async function importLegacyFile(path: string, options: OpenStateOptions): Promise<void> {
+  const snapshot = readLegacyFile(path);
+  const temporary = `${path}.import-${process.pid}`;
+  removeDatabaseFiles(temporary);
+  const database = await StateDatabase.open(temporary);
   try {
-    text = await readFile(path, "utf8");
+    const settings = legacySettings(snapshot);
+    database.prepareNew(settings.symbols, {
+      max_open_orders: String(settings.maxOpenOrdersPerAccount),
+      commission_maker: settings.commission.maker,
+      commission_taker: settings.commission.taker,
+    });
+    const state = initialState({ ...settings, history: database }, settings.symbols);
+    const exchange = new ExchangeClass(state, options.now);
+    database.attach(exchange);
+    const changes = importLegacySnapshot(exchange, snapshot);
+    const faults = stateFaults(state);
+    if (faults.length > 0)
+      throw new Error(`is inconsistent and was not imported:\n${faults.map((f) => `  ${f}`).join("\n")}`);
+    database.record(changes, options.now());
+    await database.committed();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new StateFileError(path, (error as Error).message);
+    await database.close().catch(() => undefined);
+    removeDatabaseFiles(temporary);
+    const message =
+      error instanceof StateFileError ? error.message : `state file ${path}: ${(error as Error).message}`;
+    throw new StateFileError(message);
   }
-  let state: StateFile;
+  await database.close();
+  copyFileSync(path, `${path}.json-backup`);
+  renameSync(temporary, path);
+  options.logger.info(
+    `Imported the JSON state file ${path} into a state database (the JSON is kept as ${path}.json-backup).`,
+  );
+}
+
+function readLegacyFile(path: string): LegacySnapshot {
+  let file: LegacyFile;
   try {
-    state = JSON.parse(text) as StateFile;
+    file = JSON.parse(readFileSync(path, "utf8")) as LegacyFile;
   } catch (error) {
-    throw new StateFileError(path, `not JSON (${(error as Error).message})`);
+    throw new StateFileError(`state file ${path}: not JSON (${(error as Error).message})`);
   }
-  if (state?.format !== STATE_FORMAT) {
+  if (file?.format !== STATE_FORMAT || file.exchange?.format !== LEGACY_SNAPSHOT_FORMAT) {
     throw new StateFileError(
-      path,
-      `unknown format ${JSON.stringify(state?.format)}; expected "${STATE_FORMAT}"`,
+      `state file ${path}: unknown format ${JSON.stringify(file?.format)}; expected "${STATE_FORMAT}" (or a state database)`,
     );
   }
-  try {
-    return Exchange.fromJSON(state.exchange, { now });
-  } catch (error) {
-    throw new StateFileError(path, `cannot be restored (${(error as Error).message})`);
-  }
+  return file.exchange;
 }
 
-/** Writes the exchange to `path` atomically. */
-export async function saveState(path: string, exchange: Exchange, savedAt: number): Promise<void> {
-  const state: StateFile = { format: STATE_FORMAT, savedAt, exchange: exchange.toJSON() };
-  const temporary = `${path}.${process.pid}.tmp`;
-  const file = await open(temporary, "w");
-  try {
-    await file.writeFile(JSON.stringify(state));
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
-
-/**
- * Saves when asked, one save at a time: a request made while a save runs starts one more save
- * afterwards, so the last state always reaches the disk.
- */
-export class StateSaver {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private dirty = false;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly path: string,
-    private readonly exchange: Exchange,
-    private readonly now: () => number,
-    private readonly onError: (error: unknown) => void,
-  ) {}
-
-  markChanged(): void {
-    this.dirty = true;
-  }
-
-  /** Saves every `intervalMs` when something changed. */
-  startPeriodicSaves(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      if (this.dirty) this.save().catch(this.onError);
-    }, intervalMs);
-    this.timer.unref();
-  }
-
-  stopPeriodicSaves(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
-  save(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.dirty = false;
-    this.running = saveState(this.path, this.exchange, this.now()).finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.save().catch(this.onError);
-      }
-    });
-    return this.running;
-  }
-
-  /** Waits for running saves, then saves once more. */
-  async flush(): Promise<void> {
-    while (this.running) await this.running.catch(() => undefined);
-    await this.save();
-  }
+function removeDatabaseFiles(path: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
 }

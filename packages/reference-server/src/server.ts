@@ -1,17 +1,24 @@
 /**
- * startServer: the exchange, its accounts and API keys, the HTTP server on node:http, optional
- * state persistence and a graceful close.
+ * startServer: the exchange, its accounts and API keys, the HTTP server on node:http with its
+ * connection limits, the optional state database and a graceful close.
  */
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { type AccountConfig, ConfigError, parseConfig, type ServerConfig } from "./config.js";
-import { createExchange, type Exchange } from "./engine/index.js";
+import {
+  createExchange,
+  DEFAULT_SYMBOLS,
+  type Exchange,
+  type History,
+  MemoryHistory,
+} from "./engine/index.js";
 import { KeyRing } from "./http/auth.js";
+import { guardConnections, timeoutOptions } from "./http/connections.js";
 import { describeApi } from "./http/operations.js";
 import { createPipeline } from "./http/pipeline.js";
 import { RateLimiter } from "./http/rateLimits.js";
 import { errorsOnlyLogger, type Logger } from "./logger.js";
-import { loadState, StateSaver } from "./persistence.js";
+import { type OpenedState, openState } from "./persistence.js";
 
 export interface StartServerOptions {
   /** TCP port; 0 (default) picks a free one. */
@@ -27,9 +34,18 @@ export interface StartServerOptions {
   seed?: number;
   /** Start without the market maker's liquidity and trade history. */
   empty?: boolean;
-  /** State file: restored on start when it exists, saved on close and every `saveIntervalMs` after changes. */
+  /**
+   * State database (SQLite): created when absent, loaded when present; every change is committed
+   * before it is answered. A JSON state file of earlier versions is imported once.
+   */
   statePath?: string;
-  saveIntervalMs?: number;
+  /** Trades and closed orders older than this are forgotten (ms, at least 25 h; default: kept). */
+  retentionMs?: number;
+  /**
+   * With `statePath`: "normal" (default) commits each batch to the operating system, which keeps it
+   * through any crash of the server (kill -9); "full" also fsyncs it, to survive a power loss.
+   */
+  stateSync?: "normal" | "full";
   /** The clock (epoch milliseconds); default Date.now. */
   now?: () => number;
   logger?: Logger;
@@ -51,9 +67,9 @@ export interface RunningServer {
   readonly exchange: Exchange;
   /** The built-in demo account's credentials. */
   readonly demo: Credentials;
-  /** Saves the state file now (no-op without `statePath`). */
+  /** Resolves once every change so far is committed to the state database (at once without one). */
   saveState(): Promise<void>;
-  /** Stops accepting connections, finishes in-flight requests, saves state. Idempotent. */
+  /** Stops accepting connections, finishes in-flight requests, closes the state database. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -66,62 +82,92 @@ export const DEMO_CREDENTIALS: Readonly<Credentials> = Object.freeze({
 /** Balance given in every asset to the demo account, the `apiKey` account and configured accounts without balances. */
 export const GENEROUS_BALANCE = "1000000";
 
-const DEFAULT_TIMEOUTS = { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 };
-
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = parseConfig(options.config ?? {}, "config");
   const now = options.now ?? Date.now;
   const logger = options.logger ?? errorsOnlyLogger;
-  const exchange =
-    (options.statePath ? await loadState(options.statePath, now) : undefined) ??
-    newExchange(options, config, now);
-  const keys = openAccounts(exchange, accountsOf(options, config));
-  const saver = options.statePath
-    ? new StateSaver(options.statePath, exchange, now, (error) => logger.error("Saving state failed:", error))
-    : undefined;
-  const rateLimiter = new RateLimiter(config.rateLimits);
-  const listener = createPipeline({
-    api: describeApi(),
-    exchange,
-    keys,
-    rateLimiter,
-    limits: { maxBodyBytes: config.maxBodyBytes, maxParams: 64 },
-    now,
-    logger,
-    onStateChange: () => saver?.markChanged(),
-  });
-  const server = createServer(DEFAULT_TIMEOUTS, listener);
-  server.on("clientError", answerClientError);
-  const host = options.host ?? "127.0.0.1";
-  const port = await listen(server, options.port ?? 0, host);
-  saver?.startPeriodicSaves(options.saveIntervalMs ?? 5000);
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  logger.info(`marketapi reference server listening on ${url}`);
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    port,
-    host,
-    exchange,
-    demo: { ...DEMO_CREDENTIALS },
-    saveState: async () => saver?.save(),
-    close: () => {
-      closing ??= closeServer(server, options.closeGraceMs ?? 5000).then(async () => {
-        saver?.stopPeriodicSaves();
-        await saver?.flush();
-      });
-      return closing;
-    },
-  };
+  const accounts = accountsOf(options, config);
+  const stored = options.statePath ? await openStateFor(options, config, logger, now) : undefined;
+  const exchange = stored?.exchange ?? newExchange(options, config, now);
+  let server: Server | undefined;
+  try {
+    const keys = openAccounts(exchange, accounts);
+    await stored?.database.committed();
+    const rateLimiter = new RateLimiter(config.rateLimits);
+    const listener = createPipeline({
+      api: describeApi(),
+      exchange,
+      keys,
+      rateLimiter,
+      limits: { maxBodyBytes: config.maxBodyBytes, maxParams: 64 },
+      now,
+      logger,
+      storage: stored?.database,
+    });
+    server = createServer(timeoutOptions(config.network), listener);
+    guardConnections(server, config.network);
+    server.on("clientError", answerClientError);
+    const host = options.host ?? "127.0.0.1";
+    const port = await listen(server, options.port ?? 0, host);
+    const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    logger.info(`marketapi reference server listening on ${url}`);
+    let closing: Promise<void> | undefined;
+    const running = server;
+    return {
+      url,
+      port,
+      host,
+      exchange,
+      demo: { ...DEMO_CREDENTIALS },
+      saveState: async () => stored?.database.committed(),
+      close: () => {
+        closing ??= closeServer(running, options.closeGraceMs ?? 5000).then(() => stored?.database.close());
+        return closing;
+      },
+    };
+  } catch (error) {
+    server?.close();
+    await stored?.database.close();
+    throw error;
+  }
 }
 
-function newExchange(options: StartServerOptions, config: ServerConfig, now: () => number): Exchange {
+function openStateFor(
+  options: StartServerOptions,
+  config: ServerConfig,
+  logger: Logger,
+  now: () => number,
+): Promise<OpenedState> {
+  const path = options.statePath as string;
+  return openState(path, {
+    now,
+    logger,
+    retentionMs: options.retentionMs ?? config.historyRetentionMs,
+    sync: options.stateSync ?? config.stateSync,
+    onFailure: (reason) =>
+      logger.error(`State database ${path} cannot be written (${reason}); orders are refused until it can.`),
+    fresh: {
+      symbols: config.symbols ?? DEFAULT_SYMBOLS,
+      maxOpenOrdersPerAccount: config.maxOpenOrdersPerAccount ?? 200,
+      create: (history) => newExchange(options, config, now, history),
+    },
+  });
+}
+
+function newExchange(
+  options: StartServerOptions,
+  config: ServerConfig,
+  now: () => number,
+  history?: History,
+): Exchange {
+  const retentionMs = options.retentionMs ?? config.historyRetentionMs;
   return createExchange({
     symbols: config.symbols,
     now,
     seed: options.seed,
     liquidity: !options.empty,
     maxOpenOrdersPerAccount: config.maxOpenOrdersPerAccount,
+    history: history ?? new MemoryHistory(retentionMs),
   });
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEFAULT_RATE_LIMITS, parseConfig, startServer } from "../src/index.js";
+import {
+  ConfigError,
+  DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_RATE_LIMITS,
+  parseConfig,
+  startServer,
+} from "../src/index.js";
 import { send, sendSigned } from "./support/http.js";
 
 function faultsOf(action: () => unknown): readonly string[] {
@@ -20,6 +26,9 @@ describe("parseConfig", () => {
       rateLimits: DEFAULT_RATE_LIMITS,
       maxOpenOrdersPerAccount: undefined,
       maxBodyBytes: 65536,
+      network: DEFAULT_CONNECTION_LIMITS,
+      historyRetentionMs: undefined,
+      stateSync: undefined,
     });
   });
 

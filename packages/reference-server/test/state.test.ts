@@ -1,86 +1,243 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { STATE_FORMAT, StateFileError, startServer } from "../src/index.js";
+import { StateFileError, startServer } from "../src/index.js";
 import { baseUrlOf, runCli } from "./support/cli.js";
-import { sendSigned } from "./support/http.js";
+import { send, sendSigned } from "./support/http.js";
 
 const folder = mkdtempSync(join(tmpdir(), "marketapi-state-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const restingSell = "symbol=ETHUSDT&side=SELL&type=LIMIT&timeInForce=GTC&quantity=0.5&price=4000";
+const marketBuy = "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.01";
+const demo = { apiKey: "marketapi-demo-api-key", apiSecret: "marketapi-demo-api-secret" };
 
-describe("state file", () => {
-  it("restores an open order and the locked balance after a restart", async () => {
-    const statePath = join(folder, "round-trip.json");
-    const first = await startServer({ statePath, seed: 5 });
-    const placed = await sendSigned(first.url, {
-      ...first.demo,
+function views(server: Awaited<ReturnType<typeof startServer>>) {
+  const ex = server.exchange;
+  return {
+    depth: ex.depth("BTCUSDT", 50),
+    ticker: ex.ticker24hr("BTCUSDT"),
+    avg: ex.avgPrice("BTCUSDT"),
+    trades: ex.trades("BTCUSDT", 100),
+    agg: ex.aggTrades("BTCUSDT", { limit: 100 }),
+    orders: ex.allOrders("demo", { symbol: "BTCUSDT" }),
+    myTrades: ex.myTrades("demo", { symbol: "BTCUSDT" }),
+    myTradesFrom: ex.myTrades("demo", { symbol: "BTCUSDT", fromId: 2, limit: 2 }),
+    open: ex.openOrders("demo"),
+    balances: ex.balances("demo"),
+    fees: ex.feesCollected(),
+    live: ex.toJSON(),
+  };
+}
+
+describe("state database", { timeout: 60_000 }, () => {
+  it("restores every order, trade, balance and statistic after a restart", async () => {
+    const statePath = join(folder, "round-trip.db");
+    let clock = 1_700_000_000_000;
+    const now = () => clock;
+    const first = await startServer({ statePath, seed: 5, now });
+    for (let i = 0; i < 5; i += 1) {
+      clock += 1000;
+      const placed = await sendSigned(first.url, {
+        ...demo,
+        method: "POST",
+        path: "/api/v3/order",
+        query: marketBuy,
+        timestamp: clock,
+      });
+      expect(placed.status).toBe(200);
+    }
+    const resting = await sendSigned(first.url, {
+      ...demo,
       method: "POST",
       path: "/api/v3/order",
       query: `${restingSell}&newClientOrderId=kept`,
+      timestamp: clock,
     });
-    expect(placed.status).toBe(200);
-    const balancesBefore = first.exchange.balances("demo");
+    expect(resting.status).toBe(200);
+    const before = views(first);
     await first.close();
-    const saved = JSON.parse(readFileSync(statePath, "utf8")) as { format: string };
-    expect(saved.format).toBe(STATE_FORMAT);
-    expect(readdirSync(folder).filter((name) => name.endsWith(".tmp"))).toEqual([]);
 
-    const second = await startServer({ statePath });
+    const second = await startServer({ statePath, now });
     try {
+      expect(views(second)).toEqual(before);
       const query = await sendSigned(second.url, {
-        ...second.demo,
+        ...demo,
         method: "GET",
         path: "/api/v3/order",
         query: "symbol=ETHUSDT&origClientOrderId=kept",
+        timestamp: clock,
       });
       expect(query.json).toMatchObject({ status: "NEW", price: "4000.00000000", origQty: "0.50000000" });
-      expect(second.exchange.balances("demo")).toEqual(balancesBefore);
       expect(second.exchange.balances("demo").find((b) => b.asset === "ETH")?.locked).toBe("0.50000000");
     } finally {
       await second.close();
     }
   });
 
-  it("saves periodically after a change, before any shutdown", async () => {
-    const statePath = join(folder, "periodic.json");
-    const server = await startServer({ statePath, saveIntervalMs: 50, empty: true });
+  it("answers an order only once it is committed", async () => {
+    const statePath = join(folder, "ack.db");
+    const server = await startServer({ statePath, empty: true });
     try {
-      expect(existsSync(statePath)).toBe(false);
-      await sendSigned(server.url, {
-        ...server.demo,
+      const placed = await sendSigned(server.url, {
+        ...demo,
         method: "POST",
         path: "/api/v3/order",
         query: restingSell,
       });
-      const deadline = Date.now() + 5000;
-      while (!existsSync(statePath) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(existsSync(statePath)).toBe(true);
+      expect(placed.status).toBe(200);
+      // A second, independent reader sees the order as soon as it was answered.
+      const { default: Driver } = await import("better-sqlite3");
+      const reader = new Driver(statePath, { readonly: true });
+      const row = reader
+        .prepare("SELECT status FROM orders WHERE symbol = 'ETHUSDT' AND order_id = ?")
+        .get((placed.json as { orderId: number }).orderId);
+      reader.close();
+      expect(row).toEqual({ status: "NEW" });
     } finally {
       await server.close();
     }
   });
 
-  it("refuses a state file that is not one", async () => {
-    const statePath = join(folder, "broken.json");
-    writeFileSync(statePath, '{"format":"something-else"}');
-    await expect(startServer({ statePath })).rejects.toBeInstanceOf(StateFileError);
-    writeFileSync(statePath, "{ not json");
-    await expect(startServer({ statePath })).rejects.toThrow(/not JSON/);
+  it("with a retention period, old trades and closed orders are deleted as time passes", async () => {
+    const statePath = join(folder, "retention.db");
+    let clock = 1_700_000_000_000;
+    const now = () => clock;
+    const server = await startServer({ statePath, seed: 7, now, retentionMs: 25 * 3_600_000 });
+    try {
+      const headers = { "X-MBX-APIKEY": demo.apiKey };
+      const first = await send(server.url, {
+        path: "/api/v3/historicalTrades",
+        query: "symbol=BTCUSDT&fromId=1&limit=1",
+        headers,
+      });
+      expect((first.json as { id: number }[])[0]?.id).toBe(1);
+      const seededUpTo = server.exchange.trades("BTCUSDT", 1)[0]?.id ?? 0;
+      clock += 26 * 3_600_000;
+      for (let i = 0; i < 2; i += 1) {
+        clock += 61_000;
+        const placed = await sendSigned(server.url, {
+          ...demo,
+          method: "POST",
+          path: "/api/v3/order",
+          query: marketBuy,
+          timestamp: clock,
+        });
+        expect(placed.status).toBe(200);
+      }
+      await server.saveState();
+      const after = await send(server.url, {
+        path: "/api/v3/historicalTrades",
+        query: "symbol=BTCUSDT&fromId=1&limit=5",
+        headers,
+      });
+      const ids = (after.json as { id: number }[]).map((t) => t.id);
+      // The seeded history is gone; the two new orders and their trades remain.
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.every((id) => id > seededUpTo)).toBe(true);
+      expect(server.exchange.allOrders("demo", { symbol: "BTCUSDT" })).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("imports a JSON state file of the earlier format once, keeping it as a backup", async () => {
+    const statePath = join(folder, "legacy.json");
+    copyFileSync(new URL("./fixtures/legacy-state.json", import.meta.url), statePath);
+    const server = await startServer({ statePath });
+    try {
+      expect(server.exchange.balances("alice").find((b) => b.asset === "BTC")).toBeDefined();
+      expect(server.exchange.openOrders("alice").length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+    expect(readFileSync(statePath).subarray(0, 15).toString()).toBe("SQLite format 3");
+    expect(existsSync(`${statePath}.json-backup`)).toBe(true);
+    const again = await startServer({ statePath });
+    expect(again.exchange.openOrders("alice").length).toBeGreaterThan(0);
+    await again.close();
+  });
+});
+
+describe("storage faults at start-up", { timeout: 60_000 }, () => {
+  const refused = (statePath: string) => startServer({ statePath, empty: true });
+
+  it("a missing folder", async () => {
+    await expect(refused(join(folder, "nope", "state.db"))).rejects.toThrow(
+      /the folder .*nope does not exist/,
+    );
+  });
+
+  it("something that is not a regular file: a folder, /dev/full", async () => {
+    await expect(refused(folder)).rejects.toThrow(/is not a regular file/);
+    await expect(refused("/dev/full")).rejects.toThrow(StateFileError);
+  });
+
+  it("a corrupt file and a file of another kind", async () => {
+    const garbage = join(folder, "garbage.db");
+    writeFileSync(garbage, Buffer.alloc(8192, 7));
+    await expect(refused(garbage)).rejects.toThrow(
+      /neither a marketapi state database nor a JSON state file/,
+    );
+    const corrupt = join(folder, "corrupt.db");
+    const server = await startServer({ statePath: corrupt });
+    await server.close();
+    const bytes = readFileSync(corrupt);
+    bytes.fill(0xee, 4096, bytes.length);
+    writeFileSync(corrupt, bytes);
+    await expect(refused(corrupt)).rejects.toThrow(/corrupt|malformed|not a database/);
+  });
+
+  it("a truncated file", async () => {
+    const truncated = join(folder, "truncated.db");
+    const server = await startServer({ statePath: truncated });
+    await server.close();
+    truncateSync(truncated, 8192);
+    await expect(refused(truncated)).rejects.toThrow(/is truncated: its header says \d+ pages/);
+  });
+
+  it("a JSON file that is not a state file", async () => {
+    const other = join(folder, "other.json");
+    writeFileSync(other, '{"format":"something-else"}');
+    await expect(refused(other)).rejects.toThrow(/unknown format "something-else"/);
+    writeFileSync(other, "{ not json");
+    await expect(refused(other)).rejects.toThrow(/not JSON/);
+  });
+
+  it("an inconsistent state is refused with what is wrong", async () => {
+    const statePath = join(folder, "inconsistent.db");
+    const server = await startServer({ statePath, empty: true });
+    await server.close();
+    const { default: Driver } = await import("better-sqlite3");
+    const db = new Driver(statePath);
+    db.prepare("UPDATE balances SET free = '-3' WHERE account = 'demo' AND asset = 'BTC'").run();
+    db.prepare("UPDATE symbols SET next_order_id = 0 WHERE symbol = 'BTCUSDT'").run();
+    db.close();
+    const error = await refused(statePath).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(StateFileError);
+    expect((error as Error).message).toContain('account "demo" BTC: free balance is negative (-3)');
+    expect((error as Error).message).toContain("asset BTC: balances and fees add up to");
   });
 });
 
 describe("marketapi-server command", () => {
-  it("saves the state and exits 0 on SIGTERM, and restores it on the next start", async () => {
-    const statePath = join(folder, "cli.json");
+  it("keeps orders across SIGTERM and restart, and adds new accounts to a restored exchange", async () => {
+    const statePath = join(folder, "cli.db");
     const run = runCli(["--port", "0", "--state", statePath, "--seed", "11"]);
     const url = await baseUrlOf(run);
     expect(run.stdout()).toContain("demo API key     marketapi-demo-api-key");
     const placed = await sendSigned(url, {
-      apiKey: "marketapi-demo-api-key",
-      apiSecret: "marketapi-demo-api-secret",
+      ...demo,
       method: "POST",
       path: "/api/v3/order",
       query: `${restingSell}&newClientOrderId=from-cli`,
@@ -88,7 +245,6 @@ describe("marketapi-server command", () => {
     expect(placed.status).toBe(200);
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
-    expect(readFileSync(statePath, "utf8")).toContain("from-cli");
 
     const again = runCli([
       "--port",
@@ -102,8 +258,7 @@ describe("marketapi-server command", () => {
     ]);
     const url2 = await baseUrlOf(again);
     const query = await sendSigned(url2, {
-      apiKey: "marketapi-demo-api-key",
-      apiSecret: "marketapi-demo-api-secret",
+      ...demo,
       method: "GET",
       path: "/api/v3/order",
       query: "symbol=ETHUSDT&origClientOrderId=from-cli",
@@ -120,6 +275,18 @@ describe("marketapi-server command", () => {
     expect(await again.exited).toBe(0);
   }, 60_000);
 
+  it("exits 2 with one line for a state path it cannot use", async () => {
+    const missing = runCli(["--port", "0", "--state", join(folder, "absent", "x.db")]);
+    expect(await missing.exited).toBe(2);
+    expect(missing.stderr().trim().split("\n")).toHaveLength(1);
+    expect(missing.stderr()).toMatch(
+      /^marketapi-server: state file .*absent\/x\.db: the folder .* does not exist/,
+    );
+    const badRetention = runCli(["--state", join(folder, "r.db"), "--retention", "3h"]);
+    expect(await badRetention.exited).toBe(2);
+    expect(badRetention.stderr()).toContain("--retention must be at least 25h");
+  }, 30_000);
+
   it("reports a bad --config file with the path of each fault and exits 2", async () => {
     const config = join(folder, "bad-config.json");
     writeFileSync(
@@ -131,6 +298,9 @@ describe("marketapi-server command", () => {
           { apiKey: "ok", balances: { USDT: 5 } },
         ],
         rateLimits: { requestWeightPerMinute: 0 },
+        network: { maxConnections: 0 },
+        historyRetention: "2h",
+        stateSync: "sometimes",
         colour: "blue",
       }),
     );
@@ -146,6 +316,9 @@ describe("marketapi-server command", () => {
       "/accounts/1/apiSecret",
       "/accounts/1/balances/USDT",
       "/rateLimits/requestWeightPerMinute",
+      "/network/maxConnections",
+      "/historyRetention",
+      "/stateSync",
       "/colour",
     ]) {
       expect(message).toContain(`${path}:`);
@@ -166,3 +339,5 @@ describe("marketapi-server command", () => {
     expect(help.stdout()).toContain("--state FILE");
   }, 30_000);
 });
+
+mkdirSync(folder, { recursive: true });

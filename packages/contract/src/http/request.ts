@@ -201,3 +201,48 @@ export function maskRequest(
   if (request.body !== undefined) masked.body = maskParams(request.body, signing.signatureParameter);
   return masked;
 }
+
+/**
+ * Replaces every occurrence of a secret (API key, secret, a request's signature, an Endpoint's
+ * header values) in text the report shows, such as response headers and bodies that echo them.
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    out = out.split(secret).join(maskValue(secret));
+  }
+  return out;
+}
+
+/** The secrets one request carries: the signature parameter's value(s), credential-like headers. */
+export function secretsOf(
+  request: WireRequest,
+  signing: SigningModel,
+  alsoMask: readonly string[] = [],
+): string[] {
+  const secrets: string[] = [];
+  const extra = new Set(alsoMask.map((n) => n.toLowerCase()));
+  for (const [name, value] of Object.entries(request.headers)) {
+    const lower = name.toLowerCase();
+    if (lower === signing.apiKeyHeader.toLowerCase() || SENSITIVE_HEADER.test(name) || extra.has(lower))
+      secrets.push(value);
+  }
+  const q = request.url.indexOf("?");
+  for (const part of [q < 0 ? "" : request.url.slice(q + 1), request.body ?? ""]) {
+    for (const pair of part.split("&")) {
+      const eq = pair.indexOf("=");
+      if (eq > 0 && safeDecode(pair.slice(0, eq)) === signing.signatureParameter)
+        secrets.push(pair.slice(eq + 1));
+    }
+  }
+  return secrets;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -11,6 +11,8 @@ export interface HttpResponse {
   json?: unknown;
   /** Why the body is not JSON (absent when it parsed). */
   jsonError?: string;
+  /** The body was longer than MAX_BODY_BYTES; reading stopped there. */
+  truncated?: boolean;
 }
 
 export type TransportErrorKind = "timeout" | "refused" | "unreachable" | "reset" | "aborted" | "other";
@@ -24,7 +26,8 @@ export type SendResult =
   | { ok: true; response: HttpResponse; durationMs: number }
   | { ok: false; error: TransportError; durationMs: number };
 
-const MAX_BODY = 8 * 1024 * 1024;
+/** The most of a response body the tester reads; the rest is never downloaded. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -83,10 +86,9 @@ export async function send(
       redirect: "manual",
       signal: controller.signal,
     });
-    const buffer = await res.arrayBuffer();
-    const bodyText = new TextDecoder().decode(
-      buffer.byteLength > MAX_BODY ? buffer.slice(0, MAX_BODY) : buffer,
-    );
+    const { bytes, truncated } = await readCapped(res, MAX_BODY_BYTES);
+    if (truncated) controller.abort();
+    const bodyText = new TextDecoder().decode(bytes);
     const headers: Record<string, string> = {};
     res.headers.forEach((value, name) => {
       headers[name.toLowerCase()] = value;
@@ -97,7 +99,10 @@ export async function send(
       contentType: headers["content-type"] ?? "",
       bodyText,
     };
-    if (bodyText.trim() === "") response.jsonError = "empty body";
+    if (truncated) {
+      response.truncated = true;
+      response.jsonError = `body longer than ${MAX_BODY_BYTES} bytes; reading stopped there`;
+    } else if (bodyText.trim() === "") response.jsonError = "empty body";
     else {
       try {
         response.json = JSON.parse(bodyText);
@@ -116,4 +121,35 @@ export async function send(
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** Reads a body as a stream up to `cap` bytes, then cancels it: an endless body costs `cap` at most. */
+async function readCapped(res: Response, cap: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  if (!res.body) return { bytes: new Uint8Array(), truncated: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > cap) {
+      chunks.push(value.subarray(0, cap - size));
+      size = cap;
+      await reader.cancel().catch(() => undefined);
+      return { bytes: concat(chunks, size), truncated: true };
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  return { bytes: concat(chunks, size), truncated: false };
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import type { Decimal } from "./decimal.js";
 import * as dec from "./decimal.js";
 import { newOrderRejected, REJECT } from "./errors.js";
+import type { Journal } from "./journal.js";
 import type { Order } from "./types.js";
 
 export interface Balance {
@@ -19,8 +20,6 @@ export class Account {
   readonly exemptFromOrderLimits: boolean;
   /** Open orders keyed by clientOrderId, which must be unique among them. */
   readonly openOrders = new Map<string, Order>();
-  /** Every order of the account per symbol, oldest first. */
-  readonly history = new Map<string, Order[]>();
 
   constructor(id: string, options: AccountOptions = {}) {
     this.id = id;
@@ -39,26 +38,24 @@ export class Account {
   free(asset: string): Decimal {
     return this.balances.get(asset)?.free ?? 0n;
   }
-
-  ordersOn(symbol: string): Order[] {
-    let orders = this.history.get(symbol);
-    if (!orders) {
-      orders = [];
-      this.history.set(symbol, orders);
-    }
-    return orders;
-  }
 }
 
 /**
  * Moves money between free, locked and the fee pot. Every method keeps the total of an asset
- * (free + locked over all accounts + fees) unchanged, except `deposit`.
+ * (free + locked over all accounts + fees) unchanged, except `deposit`, which also adds to
+ * `deposits`: so that total always equals the deposits (checked when a state is loaded).
  */
 export class Ledger {
   readonly fees = new Map<string, Decimal>();
+  readonly deposits = new Map<string, Decimal>();
+
+  constructor(private readonly journal: Journal) {}
 
   deposit(account: Account, asset: string, amount: Decimal): void {
     account.balance(asset).free += amount;
+    this.deposits.set(asset, (this.deposits.get(asset) ?? 0n) + amount);
+    this.journal.balance(account, asset);
+    this.journal.deposit(asset);
   }
 
   /** Reserves free funds; -2010 insufficient balance when the free amount is short. */
@@ -68,6 +65,7 @@ export class Ledger {
     const balance = account.balance(asset);
     balance.free -= amount;
     balance.locked += amount;
+    this.journal.balance(account, asset);
   }
 
   unlock(account: Account, asset: string, amount: Decimal): void {
@@ -75,6 +73,7 @@ export class Ledger {
     assertCovers(balance.locked, amount, `${account.id} locked ${asset}`);
     balance.locked -= amount;
     balance.free += amount;
+    this.journal.balance(account, asset);
   }
 
   /** Releases `released` from the lock and pays `spent` (≤ released) out of it. */
@@ -89,6 +88,8 @@ export class Ledger {
   receive(account: Account, asset: string, gross: Decimal, fee: Decimal): void {
     account.balance(asset).free += gross - fee;
     this.fees.set(asset, (this.fees.get(asset) ?? 0n) + fee);
+    this.journal.balance(account, asset);
+    this.journal.fee(asset);
   }
 }
 

@@ -1,5 +1,7 @@
 import type { Account, Ledger } from "./accounts.js";
 import type { Decimal } from "./decimal.js";
+import type { History } from "./history.js";
+import type { Journal } from "./journal.js";
 
 export interface CommissionRates {
   maker: Decimal;
@@ -11,6 +13,10 @@ export interface EngineContext {
   readonly ledger: Ledger;
   readonly commission: CommissionRates;
   readonly maxOpenOrdersPerAccount: number;
+  /** Records what the running operation changes. */
+  readonly journal: Journal;
+  /** Closed orders and trades. */
+  readonly history: History;
   account(id: string): Account;
   newClientOrderId(): string;
 }

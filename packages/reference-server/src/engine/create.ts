@@ -1,5 +1,6 @@
-import { Exchange, type ExchangeOptions, initialState } from "./exchange.js";
+import { Exchange, type ExchangeOptions } from "./exchange.js";
 import { seedLiquidity } from "./liquidity.js";
+import { initialState } from "./state.js";
 import { DEFAULT_SYMBOLS } from "./symbols.js";
 
 /** A new exchange; seeded with market-maker liquidity and a short history unless `liquidity: false`. */

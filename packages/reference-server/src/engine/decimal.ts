@@ -61,8 +61,15 @@ export function format(value: Decimal, decimals: number): string {
 
 /** Shortest exact text (no trailing zeros), used for persisted state. */
 export function toPlain(value: Decimal): string {
-  const full = format(value, SCALE);
-  return full.replace(/\.?0+$/, "") || "0";
+  if (value === 0n) return "0";
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString();
+  const integerPart = digits.length > SCALE ? digits.slice(0, -SCALE) : "0";
+  const fraction = digits.length > SCALE ? digits.slice(-SCALE) : digits.padStart(SCALE, "0");
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end -= 1;
+  const text = end === 0 ? integerPart : `${integerPart}.${fraction.slice(0, end)}`;
+  return negative ? `-${text}` : text;
 }
 
 export function add(a: Decimal, b: Decimal): Decimal {

@@ -1,15 +1,16 @@
-import { Account, type AccountOptions, Ledger } from "./accounts.js";
-import type { CommissionRates, EngineContext } from "./context.js";
+import { Account, type AccountOptions } from "./accounts.js";
+import type { EngineContext } from "./context.js";
 import * as dec from "./decimal.js";
 import { invalidSymbol, unknownAccount } from "./errors.js";
-import { createMarket, type Market } from "./market.js";
+import type { History } from "./history.js";
+import type { Market } from "./market.js";
 import * as marketData from "./marketData.js";
 import * as orderFlow from "./orderFlow.js";
 import * as orderOps from "./orderOps.js";
 import type { PageQuery } from "./paging.js";
 import type { NewOrderParams } from "./params.js";
-import { Random, randomClientOrderId } from "./random.js";
-import { type ExchangeSnapshot, restoreState, snapshotState } from "./state.js";
+import { randomClientOrderId } from "./random.js";
+import { type ExchangeState, type LiveSnapshot, liveSnapshot } from "./state.js";
 import { exchangeInfoSymbol, type SymbolConfig } from "./symbols.js";
 import type { TickerType } from "./types.js";
 import type { CancelReport, FullResponse, OrderResponse } from "./views.js";
@@ -26,17 +27,8 @@ export interface ExchangeOptions {
   maxOpenOrdersPerAccount?: number;
   /** Commission rates as decimal fractions; default 0.001 (0.1 %) for both. */
   commission?: { maker?: string; taker?: string };
-}
-
-/** The mutable state of an exchange; everything in it is persisted by toJSON. */
-export interface ExchangeState {
-  readonly markets: Map<string, Market>;
-  readonly accounts: Map<string, Account>;
-  readonly ledger: Ledger;
-  readonly random: Random;
-  readonly commission: CommissionRates;
-  readonly maxOpenOrdersPerAccount: number;
-  lastEventTime: number;
+  /** Where closed orders and trades go; default a MemoryHistory that keeps everything. */
+  history?: History;
 }
 
 export interface BalanceResponse {
@@ -50,50 +42,47 @@ export interface ExchangeFilter {
   maxNumOrders: number;
 }
 
-const DEFAULT_COMMISSION = "0.001";
-const DEFAULT_MAX_OPEN_ORDERS = 200;
 const BALANCE_DECIMALS = 8;
-
-export function initialState(options: ExchangeOptions, symbols: readonly SymbolConfig[]): ExchangeState {
-  return {
-    markets: new Map(symbols.map((config) => [config.symbol, createMarket(config)])),
-    accounts: new Map(),
-    ledger: new Ledger(),
-    random: new Random((options.seed ?? 1) ^ 0x5eed),
-    commission: {
-      maker: dec.parse(options.commission?.maker ?? DEFAULT_COMMISSION),
-      taker: dec.parse(options.commission?.taker ?? DEFAULT_COMMISSION),
-    },
-    maxOpenOrdersPerAccount: options.maxOpenOrdersPerAccount ?? DEFAULT_MAX_OPEN_ORDERS,
-    lastEventTime: 0,
-  };
-}
 
 /** An in-memory spot exchange: accounts, books, matching and market data for a set of symbols. */
 export class Exchange {
-  private readonly state: ExchangeState;
+  private state: ExchangeState;
   private readonly clock: () => number;
   private pinnedTime: number | undefined;
-  private readonly ctx: EngineContext;
+  private ctx: EngineContext;
 
   constructor(state: ExchangeState, now: () => number = Date.now) {
     this.state = state;
     this.clock = now;
-    this.ctx = {
+    this.ctx = this.contextFor(state);
+  }
+
+  /** Swaps in another live state (the state database reloads the committed one after a failed commit). */
+  replaceState(state: ExchangeState): void {
+    this.state = state;
+    this.ctx = this.contextFor(state);
+  }
+
+  private contextFor(state: ExchangeState): EngineContext {
+    return {
       ledger: state.ledger,
       commission: state.commission,
       maxOpenOrdersPerAccount: state.maxOpenOrdersPerAccount,
+      journal: state.journal,
+      history: state.history,
       account: (id) => this.requireAccount(id),
       newClientOrderId: () => randomClientOrderId(state.random),
     };
   }
 
-  static fromJSON(snapshot: ExchangeSnapshot, options: { now?: () => number } = {}): Exchange {
-    return new Exchange(restoreState(snapshot), options.now);
+  /** The live state as plain JSON (history excluded): for comparisons in tests and diagnostics. */
+  toJSON(): LiveSnapshot {
+    return liveSnapshot(this.state);
   }
 
-  toJSON(): ExchangeSnapshot {
-    return snapshotState(this.state);
+  /** The internal state, for the state database (loading, saving changes, consistency checks). */
+  internalState(): ExchangeState {
+    return this.state;
   }
 
   /** Current exchange time; never earlier than the last recorded event. */
@@ -143,9 +132,13 @@ export class Exchange {
 
   addAccount(id: string, balances: Record<string, string> = {}, options: AccountOptions = {}): void {
     if (this.state.accounts.has(id)) throw new Error(`Account "${id}" already exists`);
-    const account = new Account(id, options);
-    this.state.accounts.set(id, account);
-    for (const [asset, amount] of Object.entries(balances)) this.deposit(id, asset, amount);
+    const amounts = Object.entries(balances).map(([asset, amount]) => [asset, dec.parse(amount)] as const);
+    this.change(() => {
+      const account = new Account(id, options);
+      this.state.accounts.set(id, account);
+      this.state.journal.account(account);
+      for (const [asset, amount] of amounts) this.state.ledger.deposit(account, asset, amount);
+    });
   }
 
   hasAccount(id: string): boolean {
@@ -157,7 +150,9 @@ export class Exchange {
   }
 
   deposit(accountId: string, asset: string, amount: string): void {
-    this.state.ledger.deposit(this.requireAccount(accountId), asset, dec.parse(amount));
+    const account = this.requireAccount(accountId);
+    const value = dec.parse(amount);
+    this.change(() => this.state.ledger.deposit(account, asset, value));
   }
 
   /** Free and locked balance per asset, sorted by asset. */
@@ -184,21 +179,24 @@ export class Exchange {
   newOrder(accountId: string, params: NewOrderParams): FullResponse {
     const account = this.requireAccount(accountId);
     const market = this.market(params.symbol);
-    return orderFlow.placeOrder(this.ctx, market, account, params, this.stamp());
+    return this.change(() => orderFlow.placeOrder(this.ctx, market, account, params, this.stamp()));
   }
 
   cancelOrder(accountId: string, params: orderOps.CancelOrderParams): CancelReport {
     const account = this.requireAccount(accountId);
-    return orderOps.cancelOrder(this.ctx, account, this.market(params.symbol), params, this.stamp());
+    const market = this.market(params.symbol);
+    return this.change(() => orderOps.cancelOrder(this.ctx, account, market, params, this.stamp()));
   }
 
   cancelAllOrders(accountId: string, symbol: string): CancelReport[] {
     const account = this.requireAccount(accountId);
-    return orderOps.cancelAllOrders(this.ctx, account, this.market(symbol), this.stamp());
+    const market = this.market(symbol);
+    return this.change(() => orderOps.cancelAllOrders(this.ctx, account, market, this.stamp()));
   }
 
   queryOrder(accountId: string, lookup: orderOps.OrderLookup): OrderResponse {
-    return orderOps.queryOrder(this.requireAccount(accountId), this.market(lookup.symbol), lookup);
+    const account = this.requireAccount(accountId);
+    return orderOps.queryOrder(this.state.history, account, this.market(lookup.symbol), lookup);
   }
 
   openOrders(accountId: string, symbol?: string): OrderResponse[] {
@@ -207,11 +205,13 @@ export class Exchange {
   }
 
   allOrders(accountId: string, query: orderOps.AllOrdersQuery): OrderResponse[] {
-    return orderOps.allOrders(this.requireAccount(accountId), this.market(query.symbol), query);
+    const account = this.requireAccount(accountId);
+    return orderOps.allOrders(this.state.history, account, this.market(query.symbol), query);
   }
 
   myTrades(accountId: string, query: orderOps.MyTradesQuery): orderOps.MyTradeResponse[] {
-    return orderOps.myTrades(this.requireAccount(accountId), this.market(query.symbol), query);
+    const account = this.requireAccount(accountId);
+    return orderOps.myTrades(this.state.history, account, this.market(query.symbol), query);
   }
 
   // ---- market data ----
@@ -221,18 +221,18 @@ export class Exchange {
   }
 
   trades(symbol: string, limit?: number): marketData.TradeResponse[] {
-    return marketData.recentTrades(this.market(symbol), limit);
+    return marketData.recentTrades(this.state.history, this.market(symbol), limit);
   }
 
   historicalTrades(
     symbol: string,
     query: { fromId?: number; limit?: number } = {},
   ): marketData.TradeResponse[] {
-    return marketData.historicalTrades(this.market(symbol), query);
+    return marketData.historicalTrades(this.state.history, this.market(symbol), query);
   }
 
   aggTrades(symbol: string, query: PageQuery = {}): marketData.AggTradeResponse[] {
-    return marketData.aggTrades(this.market(symbol), query);
+    return marketData.aggTrades(this.state.history, this.market(symbol), query);
   }
 
   avgPrice(symbol: string): marketData.AvgPriceResponse {
@@ -254,7 +254,19 @@ export class Exchange {
     symbol: string,
     type: TickerType = "FULL",
   ): marketData.FullTickerResponse | marketData.MiniTickerResponse {
-    return marketData.ticker24hr(this.market(symbol), this.time(), type);
+    return marketData.ticker24hr(this.state.history, this.market(symbol), this.time(), type);
+  }
+
+  /**
+   * Runs a state change and hands what it changed to the history, also when it throws (a rejection
+   * changes nothing, so then there is nothing to hand over).
+   */
+  private change<T>(action: () => T): T {
+    try {
+      return action();
+    } finally {
+      if (!this.state.journal.isEmpty()) this.state.history.record(this.state.journal.drain(), this.time());
+    }
   }
 
   private market(symbol: string): Market {

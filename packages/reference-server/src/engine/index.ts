@@ -8,7 +8,9 @@
  *   shapeNewOrderResponse(full, respType ?? defaultNewOrderRespType(type));
  *   ex.cancelOrder / cancelAllOrders / queryOrder / openOrders / allOrders / myTrades (per account)
  *   ex.depth / trades / historicalTrades / aggTrades / avgPrice / bookTicker / tickerPrice / ticker24hr
- *   Exchange.fromJSON(JSON.parse(JSON.stringify(ex)), { now }) restores everything.
+ *   History (every order, trade and aggregate trade) goes to `options.history`: a MemoryHistory
+ *   by default, the SQLite state database in the server with `--state`. The engine keeps only live
+ *   state in memory: books, open orders, balances, counters and bounded rolling statistics.
  * Inputs are wire values (decimal strings); outputs are wire-shaped objects. Failures throw
  * ExchangeError { code, msg, httpStatus } with Binance codes.
  *
@@ -35,6 +37,7 @@
  */
 
 export type { AccountOptions } from "./accounts.js";
+export { Account } from "./accounts.js";
 export { createExchange } from "./create.js";
 export type { Decimal } from "./decimal.js";
 export * as decimal from "./decimal.js";
@@ -45,7 +48,17 @@ export {
   type ExchangeFilter,
   type ExchangeOptions,
 } from "./exchange.js";
+export { type AccountTradesQuery, type History, MemoryHistory } from "./history.js";
+export { stateFaults } from "./invariants.js";
+export type { ChangeSet } from "./journal.js";
+export {
+  importLegacySnapshot,
+  LEGACY_SNAPSHOT_FORMAT,
+  type LegacySnapshot,
+  legacySettings,
+} from "./legacySnapshot.js";
 export { type LiquidityOptions, MARKET_MAKER_ID, seedLiquidity } from "./liquidity.js";
+export type { Market } from "./market.js";
 export type {
   AggTradeResponse,
   AvgPriceResponse,
@@ -66,8 +79,16 @@ export type {
 } from "./orderOps.js";
 export type { PageQuery } from "./paging.js";
 export { CLIENT_ORDER_ID_PATTERN, type NewOrderParams } from "./params.js";
-export { type ExchangeSnapshot, SNAPSHOT_FORMAT } from "./state.js";
+export {
+  type ExchangeState,
+  initialState,
+  type LiveSnapshot,
+  registerOpenOrder,
+  restoreBooks,
+} from "./state.js";
+export { type TradeBucket, TradeStats } from "./stats.js";
 export { DEFAULT_SYMBOLS, exchangeInfoSymbol, type SymbolConfig, type SymbolFilter } from "./symbols.js";
+export type { AggTrade, Order, Trade } from "./types.js";
 export {
   type CancelRestrictions,
   type NewOrderRespType,

@@ -1,23 +1,27 @@
 import { OrderBook } from "./book.js";
 import type { Decimal } from "./decimal.js";
+import { TradeStats } from "./stats.js";
 import { compileRules, type SymbolConfig, type SymbolRules } from "./symbols.js";
 import type { AggTrade, Order, Trade } from "./types.js";
 import { type Formats, formatsFor } from "./views.js";
 
-/** Everything the exchange keeps for one symbol. */
+/** Everything the exchange keeps live for one symbol (its history lives in the exchange's History). */
 export interface Market {
   readonly config: SymbolConfig;
   readonly rules: SymbolRules;
   readonly formats: Formats;
   readonly book: OrderBook;
-  /** Every order ever accepted on the symbol, by orderId. */
-  readonly orders: Map<number, Order>;
+  /** Open orders (resting, or stops waiting for their trigger) by orderId. */
+  readonly openOrders: Map<number, Order>;
   /** Stop orders waiting for their trigger, oldest first. */
   pendingStops: Order[];
   /** Stops that fired during the current operation and still have to run. */
   readonly triggered: Order[];
-  readonly trades: Trade[];
-  readonly aggTrades: AggTrade[];
+  lastTrade: Trade | undefined;
+  /** The newest aggregate trade (consecutive fills of one taker at one price extend it). */
+  lastAggTrade: AggTrade | undefined;
+  /** Rolling 5-minute and 24-hour statistics. */
+  readonly stats: TradeStats;
   nextOrderId: number;
   nextTradeId: number;
   nextAggTradeId: number;
@@ -31,11 +35,12 @@ export function createMarket(config: SymbolConfig): Market {
     rules: compileRules(config),
     formats: formatsFor(config),
     book: new OrderBook(),
-    orders: new Map(),
+    openOrders: new Map(),
     pendingStops: [],
     triggered: [],
-    trades: [],
-    aggTrades: [],
+    lastTrade: undefined,
+    lastAggTrade: undefined,
+    stats: new TradeStats(),
     nextOrderId: 1,
     nextTradeId: 1,
     nextAggTradeId: 1,
@@ -45,7 +50,7 @@ export function createMarket(config: SymbolConfig): Market {
 }
 
 export function lastPrice(market: Market): Decimal | undefined {
-  return market.trades.at(-1)?.price;
+  return market.lastTrade?.price;
 }
 
 /** Index of the first item whose key is ≥ `target`, for arrays sorted by that key. */

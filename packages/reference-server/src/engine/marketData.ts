@@ -1,8 +1,10 @@
 import { type BookSide, visibleQty } from "./book.js";
 import type { Decimal } from "./decimal.js";
 import * as dec from "./decimal.js";
-import { lastPrice, lowerBound, type Market } from "./market.js";
-import { clampLimit, DAY_MS, type PageQuery, pageOldestFirst } from "./paging.js";
+import type { History } from "./history.js";
+import { lastPrice, type Market } from "./market.js";
+import { clampLimit, type PageQuery } from "./paging.js";
+import { AVG_PRICE_MINS, DAY_MS, MINUTE_MS, type TradeBucket, TradeStats } from "./stats.js";
 import type { AggTrade, TickerType, Trade } from "./types.js";
 
 export type PriceLevelTuple = [price: string, qty: string];
@@ -82,8 +84,7 @@ export interface FullTickerResponse extends MiniTickerResponse {
 
 export const DEPTH_LIMIT = { default: 100, max: 5000 } as const;
 export const TRADES_LIMIT = { default: 500, max: 1000 } as const;
-export const AVG_PRICE_MINS = 5;
-const MINUTE_MS = 60_000;
+export { AVG_PRICE_MINS };
 
 export function depth(market: Market, limit?: number): DepthResponse {
   const levels = clampLimit(limit, DEPTH_LIMIT.default, DEPTH_LIMIT.max);
@@ -114,20 +115,21 @@ function tradeResponse(market: Market, trade: Trade): TradeResponse {
   };
 }
 
-export function recentTrades(market: Market, limit?: number): TradeResponse[] {
+export function recentTrades(history: History, market: Market, limit?: number): TradeResponse[] {
   const count = clampLimit(limit, TRADES_LIMIT.default, TRADES_LIMIT.max);
-  return market.trades.slice(-count).map((trade) => tradeResponse(market, trade));
+  return history.trades(market.config.symbol, undefined, count).map((trade) => tradeResponse(market, trade));
 }
 
 /** Trades from `fromId` on (inclusive); the most recent ones without it. */
 export function historicalTrades(
+  history: History,
   market: Market,
   query: { fromId?: number; limit?: number },
 ): TradeResponse[] {
   const count = clampLimit(query.limit, TRADES_LIMIT.default, TRADES_LIMIT.max);
-  if (query.fromId === undefined) return recentTrades(market, count);
-  const start = lowerBound(market.trades, (t) => t.id, query.fromId);
-  return market.trades.slice(start, start + count).map((trade) => tradeResponse(market, trade));
+  return history
+    .trades(market.config.symbol, query.fromId, count)
+    .map((trade) => tradeResponse(market, trade));
 }
 
 function aggTradeResponse(market: Market, agg: AggTrade): AggTradeResponse {
@@ -143,54 +145,23 @@ function aggTradeResponse(market: Market, agg: AggTrade): AggTradeResponse {
   };
 }
 
-export function aggTrades(market: Market, query: PageQuery): AggTradeResponse[] {
+export function aggTrades(history: History, market: Market, query: PageQuery): AggTradeResponse[] {
   const count = clampLimit(query.limit, TRADES_LIMIT.default, TRADES_LIMIT.max);
-  const keys = { id: (a: AggTrade) => a.id, time: (a: AggTrade) => a.time };
-  return pageOldestFirst(market.aggTrades, keys, query, count).map((agg) => aggTradeResponse(market, agg));
-}
-
-/**
- * Running totals of qty and quoteQty over a market's trades: `qty[i]` is the sum over the first i
- * trades. The trade list only grows, so the totals are extended as trades arrive and a window's
- * volume is a difference of two totals (the average price no longer rescans the window per order).
- */
-interface TradeTotals {
-  qty: Decimal[];
-  quote: Decimal[];
-}
-
-const totalsByMarket = new WeakMap<Market, TradeTotals>();
-
-function tradeTotals(market: Market): TradeTotals {
-  let totals = totalsByMarket.get(market);
-  if (!totals) {
-    totals = { qty: [0n], quote: [0n] };
-    totalsByMarket.set(market, totals);
-  }
-  for (let i = totals.qty.length - 1; i < market.trades.length; i += 1) {
-    const trade = market.trades[i] as Trade;
-    totals.qty.push((totals.qty[i] as Decimal) + trade.qty);
-    totals.quote.push((totals.quote[i] as Decimal) + trade.quoteQty);
-  }
-  return totals;
+  return history.aggTrades(market.config.symbol, query, count).map((agg) => aggTradeResponse(market, agg));
 }
 
 /** Volume-weighted price over the last `mins` minutes, else the last price; undefined before any trade. */
 export function averagePrice(market: Market, now: number, mins = AVG_PRICE_MINS): Decimal | undefined {
-  const start = lowerBound(market.trades, (t) => t.time, now - mins * MINUTE_MS);
-  const totals = tradeTotals(market);
-  const end = market.trades.length;
-  const volume = (totals.qty[end] as Decimal) - (totals.qty[start] as Decimal);
-  if (volume === 0n) return lastPrice(market);
-  const quoteVolume = (totals.quote[end] as Decimal) - (totals.quote[start] as Decimal);
-  return dec.truncate(dec.div(quoteVolume, volume), market.config.quotePrecision);
+  const { qty, quote } = market.stats.volumeSince(now - mins * MINUTE_MS);
+  if (qty === 0n) return lastPrice(market);
+  return dec.truncate(dec.div(quote, qty), market.config.quotePrecision);
 }
 
 export function avgPrice(market: Market, now: number): AvgPriceResponse {
   return {
     mins: AVG_PRICE_MINS,
     price: market.formats.price(averagePrice(market, now) ?? 0n),
-    closeTime: market.trades.at(-1)?.time ?? now,
+    closeTime: market.lastTrade?.time ?? now,
   };
 }
 
@@ -224,24 +195,19 @@ interface WindowStats {
   count: number;
 }
 
-function statsOf(window: readonly Trade[], fallbackLast: Decimal): WindowStats {
-  const first = window[0];
-  const last = window.at(-1);
-  if (!first || !last) {
-    return { ...emptyStats(), last: fallbackLast };
-  }
-  const prices = window.map((t) => t.price);
+function statsOf(window: TradeBucket | undefined, fallbackLast: Decimal): WindowStats {
+  if (!window) return { ...emptyStats(), last: fallbackLast };
   return {
-    open: first.price,
-    high: prices.reduce(dec.max),
-    low: prices.reduce(dec.min),
-    last: last.price,
-    lastQty: last.qty,
-    volume: dec.sum(window.map((t) => t.qty)),
-    quoteVolume: dec.sum(window.map((t) => t.quoteQty)),
-    firstId: first.id,
-    lastId: last.id,
-    count: window.length,
+    open: window.open,
+    high: window.high,
+    low: window.low,
+    last: window.close,
+    lastQty: window.closeQty,
+    volume: window.volume,
+    quoteVolume: window.quoteVolume,
+    firstId: window.firstId,
+    lastId: window.lastId,
+    count: window.count,
   };
 }
 
@@ -263,18 +229,22 @@ function emptyStats(): WindowStats {
 /**
  * Rolling 24 h statistics. With no trade in the window Binance's conventions apply:
  * firstId/lastId -1, count 0, zero prices, while lastPrice/prevClosePrice keep the last known price.
+ * Whole minutes come from the market's minute buckets; the first, partial minute from the history.
  */
 export function ticker24hr(
+  history: History,
   market: Market,
   now: number,
   type: TickerType = "FULL",
 ): MiniTickerResponse | FullTickerResponse {
   const openTime = now - DAY_MS;
-  const start = lowerBound(market.trades, (t) => t.time, openTime);
-  const prevClose = market.trades[start - 1]?.price ?? 0n;
-  const stats = statsOf(market.trades.slice(start), lastPrice(market) ?? 0n);
+  const symbol = market.config.symbol;
+  const edge = history.tradesBetween(symbol, openTime, Math.min(TradeStats.edgeEnd(openTime), now + 1));
+  const stats = statsOf(market.stats.window(openTime, now, edge), lastPrice(market) ?? 0n);
   const mini = miniTicker(market, stats, openTime, now);
-  return type === "MINI" ? mini : fullTicker(market, stats, mini, prevClose);
+  if (type === "MINI") return mini;
+  const prevClose = stats.count > 0 ? (history.lastTradeBefore(symbol, openTime)?.price ?? 0n) : 0n;
+  return fullTicker(market, stats, mini, prevClose);
 }
 
 function miniTicker(market: Market, s: WindowStats, openTime: number, closeTime: number): MiniTickerResponse {

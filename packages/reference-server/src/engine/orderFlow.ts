@@ -8,7 +8,15 @@ import { lastPrice, type Market } from "./market.js";
 import { averagePrice } from "./marketData.js";
 import { type PlannedFill, planFills, plannedQty, plannedQuote, type TakerLimits } from "./matching.js";
 import { checkSymbolAllows, type NewOrderParams, type OrderRequest, parseOrderRequest } from "./params.js";
-import { executeFill, finishOrder, lockFor, releaseLock, restInBook, spendAsset } from "./settlement.js";
+import {
+  executeFill,
+  finishOrder,
+  lockFor,
+  releaseLock,
+  restInBook,
+  spendAsset,
+  touch,
+} from "./settlement.js";
 import { initialTrailing, wouldTriggerImmediately } from "./stops.js";
 import { isMarketLike, isPricedType, isStopType, type Order, remainingQty, type Trade } from "./types.js";
 import { type FullResponse, fillResponse, fullResponse } from "./views.js";
@@ -98,9 +106,9 @@ function acceptOrder(ctx: EngineContext, market: Market, account: Account, order
   if (order.clientOrderId === "") order.clientOrderId = generatedClientOrderId(ctx, account);
   order.orderId = market.nextOrderId;
   market.nextOrderId += 1;
-  market.orders.set(order.orderId, order);
-  account.ordersOn(order.symbol).push(order);
+  market.openOrders.set(order.orderId, order);
   account.openOrders.set(order.clientOrderId, order);
+  touch(ctx, market, order);
 }
 
 function placeStop(
@@ -191,7 +199,7 @@ function execute(
 function settleRemainder(ctx: EngineContext, market: Market, order: Order, time: number): void {
   if (order.executedQty === 0n && order.origQty === 0n) finishOrder(ctx, market, order, "EXPIRED", time);
   else if (remainingQty(order) === 0n) finishOrder(ctx, market, order, "FILLED", time);
-  else if (isPricedType(order.type) && order.timeInForce === "GTC") restInBook(market, order);
+  else if (isPricedType(order.type) && order.timeInForce === "GTC") restInBook(ctx, market, order);
   else finishOrder(ctx, market, order, "EXPIRED", time);
 }
 
@@ -207,6 +215,7 @@ export function runTriggeredStops(ctx: EngineContext, market: Market, time: numb
  * then use the account's whole free quote balance and expires whatever that cannot pay for.
  */
 function activateStop(ctx: EngineContext, market: Market, order: Order, time: number): void {
+  touch(ctx, market, order);
   order.isWorking = true;
   order.workingTime = time;
   order.updateTime = time;

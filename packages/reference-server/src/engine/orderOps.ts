@@ -9,8 +9,9 @@ import {
   oneOfMissing,
   REJECT,
 } from "./errors.js";
+import type { History } from "./history.js";
 import type { Market } from "./market.js";
-import { checkWindow, clampLimit, DAY_MS, type PageQuery, pageOldestFirst } from "./paging.js";
+import { checkWindow, clampLimit, DAY_MS, type PageQuery } from "./paging.js";
 import { CLIENT_ORDER_ID_PATTERN } from "./params.js";
 import { finishOrder } from "./settlement.js";
 import { type CancelRestrictions, isOpen, type Order, type Trade } from "./types.js";
@@ -62,6 +63,7 @@ const CLIENT_ORDER_ID = new RegExp(CLIENT_ORDER_ID_PATTERN);
 const CANCEL_RESTRICTIONS: readonly string[] = ["ONLY_NEW", "ONLY_PARTIALLY_FILLED"];
 
 function findOrder(
+  history: History,
   account: Account,
   market: Market,
   lookup: OrderLookup,
@@ -71,8 +73,8 @@ function findOrder(
   if (orderId === undefined && origClientOrderId === undefined)
     throw oneOfMissing("origClientOrderId", "orderId");
   if (orderId === undefined)
-    return byClientOrderId(account, market, origClientOrderId ?? "") ?? throwError(notFound());
-  const order = market.orders.get(orderId);
+    return byClientOrderId(history, account, market, origClientOrderId ?? "") ?? throwError(notFound());
+  const order = market.openOrders.get(orderId) ?? history.order(market.config.symbol, orderId);
   if (!order || order.accountId !== account.id) throw notFound();
   if (origClientOrderId !== undefined && order.clientOrderId !== origClientOrderId)
     throw clientOrderIdMismatch();
@@ -80,19 +82,28 @@ function findOrder(
 }
 
 // Client ids are reusable once an order closes, so the open one wins, then the newest.
-function byClientOrderId(account: Account, market: Market, clientOrderId: string): Order | undefined {
+function byClientOrderId(
+  history: History,
+  account: Account,
+  market: Market,
+  clientOrderId: string,
+): Order | undefined {
   const open = account.openOrders.get(clientOrderId);
   if (open && open.symbol === market.config.symbol) return open;
-  const history = account.history.get(market.config.symbol) ?? [];
-  return history.findLast((order) => order.clientOrderId === clientOrderId);
+  return history.latestByClientOrderId(account.id, market.config.symbol, clientOrderId);
 }
 
 function throwError(error: ExchangeError): never {
   throw error;
 }
 
-export function queryOrder(account: Account, market: Market, lookup: OrderLookup): OrderResponse {
-  return orderResponse(findOrder(account, market, lookup, noSuchOrder), market.formats);
+export function queryOrder(
+  history: History,
+  account: Account,
+  market: Market,
+  lookup: OrderLookup,
+): OrderResponse {
+  return orderResponse(findOrder(history, account, market, lookup, noSuchOrder), market.formats);
 }
 
 export function cancelOrder(
@@ -103,7 +114,7 @@ export function cancelOrder(
   time: number,
 ): CancelReport {
   const unknown = () => cancelRejected(REJECT.unknownOrder);
-  const order = findOrder(account, market, params, unknown);
+  const order = findOrder(ctx.history, account, market, params, unknown);
   if (!isOpen(order)) throw unknown();
   checkCancelRestrictions(order, params.cancelRestrictions);
   const cancelId = cancelClientOrderId(ctx, params.newClientOrderId);
@@ -161,23 +172,35 @@ function throwMissing(symbol: string): never {
 }
 
 /** GET /api/v3/allOrders: -1127 for windows over 24 h, then the §1.6 paging rule. */
-export function allOrders(account: Account, market: Market, query: AllOrdersQuery): OrderResponse[] {
+export function allOrders(
+  history: History,
+  account: Account,
+  market: Market,
+  query: AllOrdersQuery,
+): OrderResponse[] {
   checkWindow(query, DAY_MS);
   const limit = clampLimit(query.limit, ALL_ORDERS_LIMIT.default, ALL_ORDERS_LIMIT.max);
-  const history = account.history.get(market.config.symbol) ?? [];
-  const keys = { id: (o: Order) => o.orderId, time: (o: Order) => o.time };
-  const page = pageOldestFirst(history, keys, { ...query, fromId: query.orderId }, limit);
-  return page.map((order) => orderResponse(order, market.formats));
+  const page = history.orders(account.id, market.config.symbol, { ...query, fromId: query.orderId }, limit);
+  // An open order's live state is newer than the history's copy of it.
+  return page.map((order) => orderResponse(market.openOrders.get(order.orderId) ?? order, market.formats));
 }
 
 /** The account's trades on a market (both sides of a self-trade), oldest first. */
-export function myTrades(account: Account, market: Market, query: MyTradesQuery): MyTradeResponse[] {
+export function myTrades(
+  history: History,
+  account: Account,
+  market: Market,
+  query: MyTradesQuery,
+): MyTradeResponse[] {
   checkWindow(query, DAY_MS);
   const limit = clampLimit(query.limit, ALL_ORDERS_LIMIT.default, ALL_ORDERS_LIMIT.max);
-  const own = market.trades.flatMap((trade) => tradeViews(account, market, trade));
-  const mine = query.orderId === undefined ? own : own.filter((t) => t.orderId === query.orderId);
-  const keys = { id: (t: MyTradeResponse) => t.id, time: (t: MyTradeResponse) => t.time };
-  return pageOldestFirst(mine, keys, query, limit);
+  const trades = history.accountTrades(account.id, market.config.symbol, query, limit);
+  const views = trades
+    .flatMap((trade) => tradeViews(account, market, trade))
+    .filter((view) => query.orderId === undefined || view.orderId === query.orderId);
+  const anchoredAtStart = query.fromId !== undefined || query.startTime !== undefined;
+  // A self-trade gives two views; the page holds `limit` views, not trades.
+  return anchoredAtStart ? views.slice(0, limit) : views.slice(-limit);
 }
 
 function tradeViews(account: Account, market: Market, trade: Trade): MyTradeResponse[] {

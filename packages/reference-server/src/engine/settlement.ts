@@ -6,6 +6,7 @@ import type { Market } from "./market.js";
 import type { PlannedFill } from "./matching.js";
 import { observePrice } from "./stops.js";
 import {
+  type AggTrade,
   isOpen,
   isPricedType,
   isStopType,
@@ -24,12 +25,19 @@ export function spendAsset(market: Market, order: Order): string {
 export function lockFor(ctx: EngineContext, market: Market, order: Order, amount: Decimal): void {
   ctx.ledger.lock(ctx.account(order.accountId), spendAsset(market, order), amount);
   order.locked += amount;
+  touch(ctx, market, order);
 }
 
 export function releaseLock(ctx: EngineContext, market: Market, order: Order): void {
   if (order.locked === 0n) return;
   ctx.ledger.unlock(ctx.account(order.accountId), spendAsset(market, order), order.locked);
   order.locked = 0n;
+  touch(ctx, market, order);
+}
+
+/** Notes that an order changed, so that its new state reaches the history. */
+export function touch(ctx: EngineContext, market: Market, order: Order): void {
+  ctx.journal.order(market, order);
 }
 
 /**
@@ -54,12 +62,15 @@ export function finishOrder(
   }
   order.status = status;
   order.updateTime = time;
+  touch(ctx, market, order);
+  market.openOrders.delete(order.orderId);
   const account = ctx.account(order.accountId);
   if (account.openOrders.get(order.clientOrderId) === order) account.openOrders.delete(order.clientOrderId);
 }
 
 /** Puts a working GTC order into the book behind everything already at its price. */
-export function restInBook(market: Market, order: Order): void {
+export function restInBook(ctx: EngineContext, market: Market, order: Order): void {
+  touch(ctx, market, order);
   order.bookSeq = market.nextBookSeq;
   market.nextBookSeq += 1;
   market.book.add(order);
@@ -79,7 +90,10 @@ export function executeFill(
   const quoteQty = dec.mul(fill.price, fill.qty);
   const buyerParty = settleBuyer(ctx, market, buyer, fill, quoteQty, buyer === fill.maker);
   const sellerParty = settleSeller(ctx, market, seller, fill, quoteQty, seller === fill.maker);
-  for (const order of [buyer, seller]) recordExecution(order, fill.qty, quoteQty, time);
+  for (const order of [buyer, seller]) {
+    recordExecution(order, fill.qty, quoteQty, time);
+    touch(ctx, market, order);
+  }
   if (fill.maker.executedQty === fill.maker.origQty) finishOrder(ctx, market, fill.maker, "FILLED", time);
   else market.lastUpdateId += 1;
   const trade = appendTrade(
@@ -88,8 +102,9 @@ export function executeFill(
     buyerParty,
     sellerParty,
   );
-  appendAggTrade(market, trade, taker.orderId);
-  observeStops(market, trade.price, time);
+  ctx.journal.trade(market, trade);
+  ctx.journal.aggTrade(appendAggTrade(market, trade, taker.orderId));
+  observeStops(ctx, market, trade.price, time);
   return trade;
 }
 
@@ -172,6 +187,7 @@ interface Execution {
 
 function appendTrade(market: Market, e: Execution, buyer: TradeParty, seller: TradeParty): Trade {
   const trade: Trade = {
+    symbol: market.config.symbol,
     id: market.nextTradeId,
     price: e.fill.price,
     qty: e.fill.qty,
@@ -182,13 +198,14 @@ function appendTrade(market: Market, e: Execution, buyer: TradeParty, seller: Tr
     seller,
   };
   market.nextTradeId += 1;
-  market.trades.push(trade);
+  market.lastTrade = trade;
+  market.stats.add(trade);
   return trade;
 }
 
 // Consecutive fills of one taker at one price form a single aggregate trade.
-function appendAggTrade(market: Market, trade: Trade, takerOrderId: number): void {
-  const previous = market.aggTrades.at(-1);
+function appendAggTrade(market: Market, trade: Trade, takerOrderId: number): AggTrade {
+  const previous = market.lastAggTrade;
   if (
     previous &&
     previous.takerOrderId === takerOrderId &&
@@ -197,9 +214,10 @@ function appendAggTrade(market: Market, trade: Trade, takerOrderId: number): voi
   ) {
     previous.qty += trade.qty;
     previous.lastTradeId = trade.id;
-    return;
+    return previous;
   }
-  market.aggTrades.push({
+  market.lastAggTrade = {
+    symbol: market.config.symbol,
     id: market.nextAggTradeId,
     price: trade.price,
     qty: trade.qty,
@@ -208,15 +226,18 @@ function appendAggTrade(market: Market, trade: Trade, takerOrderId: number): voi
     time: trade.time,
     isBuyerMaker: trade.isBuyerMaker,
     takerOrderId,
-  });
+  };
   market.nextAggTradeId += 1;
+  return market.lastAggTrade;
 }
 
 /** Moves every pending stop that this trade price fires into the `triggered` queue. */
-function observeStops(market: Market, price: Decimal, time: number): void {
+function observeStops(ctx: EngineContext, market: Market, price: Decimal, time: number): void {
   if (market.pendingStops.length === 0) return;
   const stillPending: Order[] = [];
   for (const stop of market.pendingStops) {
+    // A trailing stop's state moves with the price even when it does not fire.
+    if (stop.trailing) touch(ctx, market, stop);
     if (observePrice(stop, price, time)) market.triggered.push(stop);
     else stillPending.push(stop);
   }

@@ -84,6 +84,7 @@ export interface TradeParty {
 }
 
 export interface Trade {
+  symbol: string;
   id: number;
   price: Decimal;
   qty: Decimal;
@@ -95,6 +96,7 @@ export interface Trade {
 }
 
 export interface AggTrade {
+  symbol: string;
   id: number;
   price: Decimal;
   qty: Decimal;

@@ -59,3 +59,12 @@ export const unreadParams = (read: number, sent: number): ApiError =>
     -1104,
     `Not all sent parameters were read; read '${read}' parameter(s) but was sent '${sent}'.`,
   );
+
+/** The state database cannot be written: the change was not made (nothing was kept). */
+export const storageUnavailable = (reason: string): ApiError =>
+  new ApiError(
+    -1001,
+    `Internal error; unable to process your request. Please try again. The state database ${reason}; ` +
+      "the server refuses orders and cancels until it can write again, and reads still work. Nothing was changed.",
+    503,
+  );

@@ -7,7 +7,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { type Exchange, ExchangeError } from "../engine/index.js";
 import type { Logger } from "../logger.js";
-import { ApiError, UNKNOWN_ERROR_MSG } from "./apiError.js";
+import { ApiError, storageUnavailable, UNKNOWN_ERROR_MSG } from "./apiError.js";
 import { authenticate, type KeyRing } from "./auth.js";
 import { checkContentType, hasBody, readBody } from "./body.js";
 import { createHandlers, type Handler, JsonText } from "./handlers.js";
@@ -34,8 +34,18 @@ export interface PipelineDeps {
   readonly limits: PipelineLimits;
   readonly now: () => number;
   readonly logger: Logger;
-  /** Called after a request changed the exchange state (a placed or cancelled order). */
-  readonly onStateChange: () => void;
+  /**
+   * The state database, when there is one: a request that changes the exchange (class `trade`) is
+   * refused while it cannot be written, and answered only once its changes are committed.
+   */
+  readonly storage?: Storage | undefined;
+}
+
+export interface Storage {
+  /** Throws (the reason) when changes cannot be kept. */
+  assertWritable(): void;
+  /** Resolves when everything changed so far is committed; rejects when it cannot be. */
+  committed(): Promise<void>;
 }
 
 const JSON_TYPE = "application/json;charset=UTF-8";
@@ -93,13 +103,26 @@ function serveOperation(
     if (read.params === undefined) throw read.error;
     const unit = timeUnitOf(x.req.headers[TIME_UNIT_HEADER]);
     const { body, headers } = execute(deps, handlers, x, read.params);
-    answer(x.res, 200, unit === "MICROSECOND" ? inUnit(body, unit) : body, {
-      ...weightHeaders(usedWeight),
-      ...headers,
-    });
+    const weight = usedWeight;
+    const wire = unit === "MICROSECOND" ? inUnit(body, unit) : body;
+    const respond = () => answer(x.res, 200, wire, { ...weightHeaders(weight), ...headers });
+    if (deps.storage && x.operation.authClass === "trade") {
+      // Acknowledged only once committed: a crash before that loses nothing that was confirmed.
+      deps.storage
+        .committed()
+        .then(respond, (error: unknown) => answerError(deps, x.res, storageFault(error), weight));
+    } else {
+      respond();
+    }
   } catch (error) {
-    answerError(deps, x.res, error, usedWeight ?? deps.rateLimiter.usedWeight(x.ip, x.now));
+    answerError(deps, x.res, storageFault(error), usedWeight ?? deps.rateLimiter.usedWeight(x.ip, x.now));
   }
+}
+
+/** A failure of the state database as the API answers it (other errors pass unchanged). */
+function storageFault(error: unknown): unknown {
+  if (!(error instanceof Error) || error.name !== "StorageFailure") return error;
+  return storageUnavailable((error as Error & { reason: string }).reason);
 }
 
 /** The parameters, or why they could not be read (the weight is counted either way). */
@@ -131,9 +154,9 @@ function execute(
   const checked = validateParams(operation, declared);
   const isNewOrder = operation.id === "new_order";
   if (isNewOrder) deps.rateLimiter.checkOrderRate(accountId, now);
+  if (operation.authClass === "trade") deps.storage?.assertWritable();
   const handler = handlers[operation.id] as Handler;
   const body = handler({ params: checked, text: declared, extras, accountId, now });
-  if (operation.authClass === "trade") deps.onStateChange();
   if (!isNewOrder) return { body, headers: {} };
   const counts = deps.rateLimiter.countOrder(accountId, now);
   return {

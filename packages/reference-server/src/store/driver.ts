@@ -1,0 +1,55 @@
+/**
+ * Loads better-sqlite3, the embedded database behind `--state`, only when a state database is
+ * used: the in-memory server never needs it. It is an optional dependency with a native part
+ * that npm builds at install time, so a missing or unbuilt copy is reported with the command
+ * that fixes it.
+ */
+import { createRequire } from "node:module";
+import type BetterSqlite3 from "better-sqlite3";
+
+export type Driver = typeof BetterSqlite3;
+export type Database = BetterSqlite3.Database;
+export type Statement = BetterSqlite3.Statement;
+
+import { StateFileError } from "./stateFileError.js";
+
+const PACKAGE = "better-sqlite3";
+let loaded: Driver | undefined;
+
+/**
+ * better-sqlite3, checked to work (its native module is loaded right away). `from` is where it is
+ * resolved from (tests point it at installs with faults).
+ */
+export function loadDriver(from: string = import.meta.url): Driver {
+  if (loaded && from === import.meta.url) return loaded;
+  const require = createRequire(from);
+  let driver: Driver;
+  try {
+    driver = require(PACKAGE) as Driver;
+    new driver(":memory:").close();
+  } catch (error) {
+    throw new StateFileError(explainLoadFailure(error as NodeJS.ErrnoException));
+  }
+  if (from === import.meta.url) loaded = driver;
+  return driver;
+}
+
+/** One line that says why better-sqlite3 does not load and what command fixes it. */
+export function explainLoadFailure(error: NodeJS.ErrnoException): string {
+  const message = String(error?.message ?? error);
+  const prefix = "--state needs the optional dependency better-sqlite3";
+  if (error?.code === "MODULE_NOT_FOUND" && message.includes(`'${PACKAGE}'`)) {
+    return `${prefix}, which is not installed (npm leaves it out when its build fails or with --omit=optional); install it with: npm install ${PACKAGE}@12`;
+  }
+  if (/bindings file|better_sqlite3\.node/.test(message) && !/NODE_MODULE_VERSION/.test(message)) {
+    return `${prefix}, whose native module was not built (npm blocked or skipped its install script); build it with: npm install-scripts approve ${PACKAGE} && npm rebuild ${PACKAGE}`;
+  }
+  if (/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(message)) {
+    return `${prefix}, whose native module was built for another Node.js version (${process.version} runs now); rebuild it with: npm rebuild ${PACKAGE}`;
+  }
+  return `${prefix}, which failed to load (${firstLine(message)}); reinstall it with: npm rebuild ${PACKAGE}`;
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]?.trim() ?? text;
+}

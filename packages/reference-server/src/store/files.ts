@@ -1,0 +1,88 @@
+/**
+ * Checks of the `--state` path before SQLite touches it, so that each storage fault at start-up is
+ * one clear sentence: a missing or read-only folder, something that is not a regular file, a file
+ * of the old JSON format, a file that is not a state database, a truncated database.
+ */
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { StateFileError } from "./stateFileError.js";
+
+export type StateFileKind = "absent" | "sqlite" | "legacy-json";
+
+const SQLITE_MAGIC = "SQLite format 3\u0000";
+
+export function inspectStatePath(path: string): StateFileKind {
+  const folder = dirname(path);
+  const folderStat = statOrUndefined(folder);
+  if (!folderStat) throw new StateFileError(`state file ${path}: the folder ${folder} does not exist`);
+  if (!folderStat.isDirectory()) throw new StateFileError(`state file ${path}: ${folder} is not a folder`);
+  const stat = statOrUndefined(path);
+  if (!stat) return "absent";
+  if (!stat.isFile()) throw new StateFileError(`state file ${path}: is not a regular file`);
+  if (stat.size === 0) return "absent";
+  const head = readHead(path, 100);
+  if (head.subarray(0, 16).toString("latin1") === SQLITE_MAGIC) {
+    checkNotTruncated(path, head, stat.size);
+    return "sqlite";
+  }
+  if (/^\s*\{/.test(head.toString("utf8"))) return "legacy-json";
+  throw new StateFileError(`state file ${path}: is neither a marketapi state database nor a JSON state file`);
+}
+
+/**
+ * The database header states the file's size in pages; a shorter file lost its end. Only checked
+ * when no write-ahead log is waiting to be applied (a crash during a checkpoint may leave the file
+ * short, and the log then completes it).
+ */
+function checkNotTruncated(path: string, header: Buffer, size: number): void {
+  const wal = statOrUndefined(`${path}-wal`);
+  if (wal && wal.size > 0) return;
+  const rawPageSize = header.readUInt16BE(16);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  const pages = header.readUInt32BE(28);
+  const valid = header.readUInt32BE(24) === header.readUInt32BE(92);
+  if (valid && pages > 0 && size < pages * pageSize) {
+    throw new StateFileError(
+      `state file ${path}: is truncated: its header says ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes) but the file has ${size} bytes`,
+    );
+  }
+}
+
+function readHead(path: string, bytes: number): Buffer {
+  const buffer = Buffer.alloc(bytes);
+  const fd = openSync(path, "r");
+  try {
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new StateFileError(`state file ${path}: cannot be examined (${(error as Error).message})`);
+  }
+}
+
+/** A sentence for an SQLite error, by its code. */
+export function describeSqliteError(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  const code = e.code ?? "";
+  const detail = e.message ?? String(error);
+  if (code.startsWith("SQLITE_CANTOPEN")) return `cannot be opened or created (${detail})`;
+  if (code.startsWith("SQLITE_READONLY"))
+    return `cannot be written: it or its folder is read-only (${detail})`;
+  if (code === "SQLITE_FULL") return `cannot be written: the disk is full (${detail})`;
+  if (code === "SQLITE_NOTADB") return `is not a database: it is corrupt or another kind of file (${detail})`;
+  if (code.startsWith("SQLITE_CORRUPT")) return `is corrupt (${detail})`;
+  if (code.startsWith("SQLITE_IOERR")) return `cannot be read or written: input/output error (${detail})`;
+  if (code === "MOVED") return `cannot be written: ${detail}`;
+  if (code === "SQLITE_PERM" || code === "SQLITE_AUTH")
+    return `cannot be written: permission denied (${detail})`;
+  return detail;
+}

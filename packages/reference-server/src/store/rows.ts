@@ -1,0 +1,352 @@
+/**
+ * Rows of the state database: how engine objects become statement parameters (writes) and how
+ * rows become engine objects again (reads). Decimals travel as exact text.
+ */
+import {
+  type AggTrade,
+  type ChangeSet,
+  decimal as dec,
+  type Order,
+  type Trade,
+  type TradeBucket,
+} from "../engine/index.js";
+
+/** The write statements, by name; a write operation is [name, ...parameters]. */
+export const WRITES = {
+  meta: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+  symbol: `INSERT INTO symbols (symbol, position, config, next_order_id, next_trade_id, next_agg_trade_id,
+      next_book_seq, last_update_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (symbol) DO UPDATE SET next_order_id = excluded.next_order_id,
+      next_trade_id = excluded.next_trade_id, next_agg_trade_id = excluded.next_agg_trade_id,
+      next_book_seq = excluded.next_book_seq, last_update_id = excluded.last_update_id`,
+  account: "INSERT INTO accounts (id, position, exempt_from_order_limits) VALUES (?, ?, ?)",
+  balance: `INSERT INTO balances (account, asset, free, locked) VALUES (?, ?, ?, ?)
+    ON CONFLICT (account, asset) DO UPDATE SET free = excluded.free, locked = excluded.locked`,
+  deposit:
+    "INSERT INTO deposits (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
+  fee: "INSERT INTO fees (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
+  order: `INSERT OR REPLACE INTO orders (symbol, order_id, account, client_order_id, side, type, time_in_force,
+      price, orig_qty, orig_quote_order_qty, executed_qty, cummulative_quote_qty, stop_price, iceberg_qty,
+      trailing, status, is_working, time, update_time, working_time, strategy_id, strategy_type, locked, book_seq)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  trade: `INSERT INTO trades (symbol, id, price, qty, quote_qty, time, is_buyer_maker, buyer, buyer_order_id,
+      buyer_commission, buyer_commission_asset, seller, seller_order_id, seller_commission, seller_commission_asset)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  aggTrade: `INSERT OR REPLACE INTO agg_trades (symbol, id, price, qty, first_trade_id, last_trade_id, time,
+      is_buyer_maker, taker_order_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  minute: `INSERT OR REPLACE INTO trade_minutes (symbol, minute, first_id, last_id, count, open, high, low, close,
+      close_qty, volume, quote_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  pruneMinutes: "DELETE FROM trade_minutes WHERE minute < ?",
+  // (symbol, symbol, cutoff, most rows)
+  pruneTrades: `DELETE FROM trades WHERE symbol = ? AND id IN
+    (SELECT id FROM trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
+  pruneAggTrades: `DELETE FROM agg_trades WHERE symbol = ? AND id IN
+    (SELECT id FROM agg_trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
+  // (cutoff, most rows)
+  pruneOrders: `DELETE FROM orders WHERE (symbol, order_id) IN (SELECT symbol, order_id FROM orders
+    WHERE time < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY time LIMIT ?)`,
+} as const;
+
+export type WriteName = keyof typeof WRITES;
+export type Param = string | number | bigint | null;
+export type WriteOp = [WriteName, ...Param[]];
+
+const plain = dec.toPlain;
+const exact = dec.fromPlain;
+
+export function orderParams(o: Order): Param[] {
+  const trailing = o.trailing
+    ? JSON.stringify({
+        delta: o.trailing.delta,
+        activeSince: o.trailing.activeSince,
+        extreme: o.trailing.extreme === undefined ? null : plain(o.trailing.extreme),
+      })
+    : null;
+  return [
+    o.symbol,
+    o.orderId,
+    o.accountId,
+    o.clientOrderId,
+    o.side,
+    o.type,
+    o.timeInForce,
+    plain(o.price),
+    plain(o.origQty),
+    plain(o.origQuoteOrderQty),
+    plain(o.executedQty),
+    plain(o.cummulativeQuoteQty),
+    plain(o.stopPrice),
+    plain(o.icebergQty),
+    trailing,
+    o.status,
+    o.isWorking ? 1 : 0,
+    o.time,
+    o.updateTime,
+    o.workingTime,
+    o.strategyId ?? null,
+    o.strategyType ?? null,
+    plain(o.locked),
+    o.bookSeq,
+  ];
+}
+
+export interface OrderRow {
+  symbol: string;
+  order_id: number;
+  account: string;
+  client_order_id: string;
+  side: string;
+  type: string;
+  time_in_force: string;
+  price: string;
+  orig_qty: string;
+  orig_quote_order_qty: string;
+  executed_qty: string;
+  cummulative_quote_qty: string;
+  stop_price: string;
+  iceberg_qty: string;
+  trailing: string | null;
+  status: string;
+  is_working: number;
+  time: number;
+  update_time: number;
+  working_time: number;
+  strategy_id: number | null;
+  strategy_type: number | null;
+  locked: string;
+  book_seq: number;
+}
+
+export function orderFromRow(r: OrderRow): Order {
+  const trailing = r.trailing === null ? undefined : (JSON.parse(r.trailing) as Record<string, unknown>);
+  return {
+    accountId: r.account,
+    symbol: r.symbol,
+    orderId: r.order_id,
+    clientOrderId: r.client_order_id,
+    side: r.side as Order["side"],
+    type: r.type as Order["type"],
+    timeInForce: r.time_in_force as Order["timeInForce"],
+    price: exact(r.price),
+    origQty: exact(r.orig_qty),
+    origQuoteOrderQty: exact(r.orig_quote_order_qty),
+    executedQty: exact(r.executed_qty),
+    cummulativeQuoteQty: exact(r.cummulative_quote_qty),
+    stopPrice: exact(r.stop_price),
+    icebergQty: exact(r.iceberg_qty),
+    trailing: trailing
+      ? {
+          delta: Number(trailing.delta),
+          activeSince: Number(trailing.activeSince),
+          extreme: trailing.extreme === null ? undefined : exact(String(trailing.extreme)),
+        }
+      : undefined,
+    status: r.status as Order["status"],
+    isWorking: r.is_working === 1,
+    time: r.time,
+    updateTime: r.update_time,
+    workingTime: r.working_time,
+    strategyId: r.strategy_id ?? undefined,
+    strategyType: r.strategy_type ?? undefined,
+    locked: exact(r.locked),
+    bookSeq: r.book_seq,
+  };
+}
+
+export function tradeParams(t: Trade): Param[] {
+  return [
+    t.symbol,
+    t.id,
+    plain(t.price),
+    plain(t.qty),
+    plain(t.quoteQty),
+    t.time,
+    t.isBuyerMaker ? 1 : 0,
+    t.buyer.accountId,
+    t.buyer.orderId,
+    plain(t.buyer.commission),
+    t.buyer.commissionAsset,
+    t.seller.accountId,
+    t.seller.orderId,
+    plain(t.seller.commission),
+    t.seller.commissionAsset,
+  ];
+}
+
+export interface TradeRow {
+  symbol: string;
+  id: number;
+  price: string;
+  qty: string;
+  quote_qty: string;
+  time: number;
+  is_buyer_maker: number;
+  buyer: string;
+  buyer_order_id: number;
+  buyer_commission: string;
+  buyer_commission_asset: string;
+  seller: string;
+  seller_order_id: number;
+  seller_commission: string;
+  seller_commission_asset: string;
+}
+
+export function tradeFromRow(r: TradeRow): Trade {
+  return {
+    symbol: r.symbol,
+    id: r.id,
+    price: exact(r.price),
+    qty: exact(r.qty),
+    quoteQty: exact(r.quote_qty),
+    time: r.time,
+    isBuyerMaker: r.is_buyer_maker === 1,
+    buyer: {
+      accountId: r.buyer,
+      orderId: r.buyer_order_id,
+      commission: exact(r.buyer_commission),
+      commissionAsset: r.buyer_commission_asset,
+    },
+    seller: {
+      accountId: r.seller,
+      orderId: r.seller_order_id,
+      commission: exact(r.seller_commission),
+      commissionAsset: r.seller_commission_asset,
+    },
+  };
+}
+
+export function aggTradeParams(a: AggTrade): Param[] {
+  return [
+    a.symbol,
+    a.id,
+    plain(a.price),
+    plain(a.qty),
+    a.firstTradeId,
+    a.lastTradeId,
+    a.time,
+    a.isBuyerMaker ? 1 : 0,
+    a.takerOrderId,
+  ];
+}
+
+export interface AggTradeRow {
+  symbol: string;
+  id: number;
+  price: string;
+  qty: string;
+  first_trade_id: number;
+  last_trade_id: number;
+  time: number;
+  is_buyer_maker: number;
+  taker_order_id: number;
+}
+
+export function aggTradeFromRow(r: AggTradeRow): AggTrade {
+  return {
+    symbol: r.symbol,
+    id: r.id,
+    price: exact(r.price),
+    qty: exact(r.qty),
+    firstTradeId: r.first_trade_id,
+    lastTradeId: r.last_trade_id,
+    time: r.time,
+    isBuyerMaker: r.is_buyer_maker === 1,
+    takerOrderId: r.taker_order_id,
+  };
+}
+
+export function bucketParams(symbol: string, b: TradeBucket): Param[] {
+  return [
+    symbol,
+    b.minute,
+    b.firstId,
+    b.lastId,
+    b.count,
+    plain(b.open),
+    plain(b.high),
+    plain(b.low),
+    plain(b.close),
+    plain(b.closeQty),
+    plain(b.volume),
+    plain(b.quoteVolume),
+  ];
+}
+
+export interface BucketRow {
+  minute: number;
+  first_id: number;
+  last_id: number;
+  count: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  close_qty: string;
+  volume: string;
+  quote_volume: string;
+}
+
+export function bucketFromRow(r: BucketRow): TradeBucket {
+  return {
+    minute: r.minute,
+    firstId: r.first_id,
+    lastId: r.last_id,
+    count: r.count,
+    open: exact(r.open),
+    high: exact(r.high),
+    low: exact(r.low),
+    close: exact(r.close),
+    closeQty: exact(r.close_qty),
+    volume: exact(r.volume),
+    quoteVolume: exact(r.quote_volume),
+  };
+}
+
+export interface WriteContext {
+  fees: ReadonlyMap<string, bigint>;
+  deposits: ReadonlyMap<string, bigint>;
+  /** Position of the next new account (accounts load in creation order). */
+  nextAccount(): number;
+  symbolPosition(symbol: string): number;
+}
+
+/** The writes that persist a change set, with the values the objects hold now. */
+export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp[] {
+  const ops: WriteOp[] = [];
+  for (const account of changes.accounts) {
+    ops.push(["account", account.id, context.nextAccount(), account.exemptFromOrderLimits ? 1 : 0]);
+  }
+  for (const order of changes.orders) ops.push(["order", ...orderParams(order)]);
+  for (const trade of changes.trades) ops.push(["trade", ...tradeParams(trade)]);
+  for (const agg of changes.aggTrades) ops.push(["aggTrade", ...aggTradeParams(agg)]);
+  for (const { account, asset } of changes.balances) {
+    const b = account.balances.get(asset);
+    ops.push(["balance", account.id, asset, plain(b?.free ?? 0n), plain(b?.locked ?? 0n)]);
+  }
+  for (const asset of changes.fees) ops.push(["fee", asset, plain(context.fees.get(asset) ?? 0n)]);
+  for (const asset of changes.deposits)
+    ops.push(["deposit", asset, plain(context.deposits.get(asset) ?? 0n)]);
+  const minutes = new Set<string>();
+  for (const trade of changes.trades) {
+    const market = changes.markets.find((m) => m.config.symbol === trade.symbol);
+    const bucket = market?.stats.minuteOf(trade.time);
+    const key = `${trade.symbol}|${bucket?.minute}`;
+    if (!bucket || minutes.has(key)) continue;
+    minutes.add(key);
+    ops.push(["minute", ...bucketParams(trade.symbol, bucket)]);
+  }
+  for (const m of changes.markets) {
+    ops.push([
+      "symbol",
+      m.config.symbol,
+      context.symbolPosition(m.config.symbol),
+      JSON.stringify(m.config),
+      m.nextOrderId,
+      m.nextTradeId,
+      m.nextAggTradeId,
+      m.nextBookSeq,
+      m.lastUpdateId,
+    ]);
+  }
+  return ops;
+}

@@ -1,0 +1,152 @@
+/**
+ * The state database's schema, versioned with SQLite's `user_version` and identified by its
+ * `application_id`. Each migration takes the schema from version i to i + 1; a database written by
+ * a newer version of the server is refused rather than guessed at.
+ *
+ * Decimals are exact text (as `decimal.toPlain` writes them). Trades, aggregate trades and orders
+ * are keyed by symbol and id; `orders_open` is a partial index, so loading the live state reads the
+ * open orders only, however long the history.
+ */
+import type { Database } from "./driver.js";
+
+/** "mkta": tells a marketapi state database from any other SQLite file. */
+export const APPLICATION_ID = 0x6d6b7461;
+
+const MIGRATIONS: readonly string[] = [
+  // 0 → 1
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE symbols (
+    symbol TEXT PRIMARY KEY,
+    position INTEGER NOT NULL,
+    config TEXT NOT NULL,
+    next_order_id INTEGER NOT NULL,
+    next_trade_id INTEGER NOT NULL,
+    next_agg_trade_id INTEGER NOT NULL,
+    next_book_seq INTEGER NOT NULL,
+    last_update_id INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    position INTEGER NOT NULL,
+    exempt_from_order_limits INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE balances (
+    account TEXT NOT NULL,
+    asset TEXT NOT NULL,
+    free TEXT NOT NULL,
+    locked TEXT NOT NULL,
+    PRIMARY KEY (account, asset)
+  ) WITHOUT ROWID;
+  CREATE TABLE deposits (asset TEXT PRIMARY KEY, total TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE fees (asset TEXT PRIMARY KEY, total TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE orders (
+    symbol TEXT NOT NULL,
+    order_id INTEGER NOT NULL,
+    account TEXT NOT NULL,
+    client_order_id TEXT NOT NULL,
+    side TEXT NOT NULL,
+    type TEXT NOT NULL,
+    time_in_force TEXT NOT NULL,
+    price TEXT NOT NULL,
+    orig_qty TEXT NOT NULL,
+    orig_quote_order_qty TEXT NOT NULL,
+    executed_qty TEXT NOT NULL,
+    cummulative_quote_qty TEXT NOT NULL,
+    stop_price TEXT NOT NULL,
+    iceberg_qty TEXT NOT NULL,
+    trailing TEXT,
+    status TEXT NOT NULL,
+    is_working INTEGER NOT NULL,
+    time INTEGER NOT NULL,
+    update_time INTEGER NOT NULL,
+    working_time INTEGER NOT NULL,
+    strategy_id INTEGER,
+    strategy_type INTEGER,
+    locked TEXT NOT NULL,
+    book_seq INTEGER NOT NULL,
+    PRIMARY KEY (symbol, order_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX orders_by_account ON orders (account, symbol, order_id);
+  CREATE INDEX orders_by_account_time ON orders (account, symbol, time);
+  CREATE INDEX orders_by_client_id ON orders (account, symbol, client_order_id, order_id);
+  CREATE INDEX orders_open ON orders (symbol, order_id) WHERE status IN ('NEW', 'PARTIALLY_FILLED');
+  CREATE INDEX orders_by_time ON orders (time);
+  CREATE TABLE trades (
+    symbol TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    price TEXT NOT NULL,
+    qty TEXT NOT NULL,
+    quote_qty TEXT NOT NULL,
+    time INTEGER NOT NULL,
+    is_buyer_maker INTEGER NOT NULL,
+    buyer TEXT NOT NULL,
+    buyer_order_id INTEGER NOT NULL,
+    buyer_commission TEXT NOT NULL,
+    buyer_commission_asset TEXT NOT NULL,
+    seller TEXT NOT NULL,
+    seller_order_id INTEGER NOT NULL,
+    seller_commission TEXT NOT NULL,
+    seller_commission_asset TEXT NOT NULL,
+    PRIMARY KEY (symbol, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX trades_by_time ON trades (symbol, time);
+  CREATE TABLE agg_trades (
+    symbol TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    price TEXT NOT NULL,
+    qty TEXT NOT NULL,
+    first_trade_id INTEGER NOT NULL,
+    last_trade_id INTEGER NOT NULL,
+    time INTEGER NOT NULL,
+    is_buyer_maker INTEGER NOT NULL,
+    taker_order_id INTEGER NOT NULL,
+    PRIMARY KEY (symbol, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX agg_trades_by_time ON agg_trades (symbol, time);
+  CREATE TABLE trade_minutes (
+    symbol TEXT NOT NULL,
+    minute INTEGER NOT NULL,
+    first_id INTEGER NOT NULL,
+    last_id INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    open TEXT NOT NULL,
+    high TEXT NOT NULL,
+    low TEXT NOT NULL,
+    close TEXT NOT NULL,
+    close_qty TEXT NOT NULL,
+    volume TEXT NOT NULL,
+    quote_volume TEXT NOT NULL,
+    PRIMARY KEY (symbol, minute)
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings the database to SCHEMA_VERSION. Returns false for a database that was empty (new); throws
+ * an Error naming the problem for a file that is another application's or a newer version's.
+ */
+export function migrate(db: Database): boolean {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  const application = db.pragma("application_id", { simple: true }) as number;
+  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
+  const isNew = version === 0 && tables.n === 0;
+  if (!isNew && application !== APPLICATION_ID) {
+    throw new Error("is an SQLite database of another application (its application_id is not marketapi's)");
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new Error(
+      `has schema version ${version}, newer than this server's ${SCHEMA_VERSION}; use a newer @marketapi/reference-server`,
+    );
+  }
+  if (version < SCHEMA_VERSION) {
+    db.transaction(() => {
+      for (let v = version; v < SCHEMA_VERSION; v += 1) db.exec(MIGRATIONS[v] as string);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+  }
+  return !isNew;
+}

@@ -1,0 +1,677 @@
+/**
+ * The state database behind `--state PATH`: SQLite (better-sqlite3) in WAL mode.
+ *
+ * - The engine keeps only live state in memory; each operation's changes become row writes.
+ * - Writes of all requests served in one turn of the event loop form one batch; the writer thread
+ *   commits it (fsync) while the main thread goes on serving, and `committed()` resolves once the
+ *   batch that holds everything recorded so far is on disk. An order is answered only then.
+ * - History (closed orders, trades, aggregate trades) is read back from the database with indexed
+ *   queries, so memory does not grow with it. A retention period may delete old history.
+ * - When a commit fails, every write not yet committed is refused, the live state is reloaded
+ *   from the database, and new orders are refused until a later probe commits again.
+ */
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import {
+  type Account,
+  Account as AccountClass,
+  type AccountTradesQuery,
+  type AggTrade,
+  type ChangeSet,
+  decimal as dec,
+  Exchange,
+  type ExchangeState,
+  type History,
+  initialState,
+  type Market,
+  type Order,
+  type PageQuery,
+  registerOpenOrder,
+  restoreBooks,
+  type SymbolConfig,
+  stateFaults,
+  type Trade,
+} from "../engine/index.js";
+import { type Database, loadDriver, type Statement } from "./driver.js";
+import { describeSqliteError } from "./files.js";
+import {
+  type AggTradeRow,
+  aggTradeFromRow,
+  type BucketRow,
+  bucketFromRow,
+  changeWrites,
+  type OrderRow,
+  orderFromRow,
+  type TradeRow,
+  tradeFromRow,
+  type WriteOp,
+} from "./rows.js";
+import { migrate } from "./schema.js";
+import { StateFileError } from "./stateFileError.js";
+import {
+  postBatch,
+  type StateSync,
+  type WriterData,
+  type WriterReply,
+  type WriterRequest,
+} from "./writerProtocol.js";
+
+export type { StateSync };
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+const AVG_WINDOW_MS = 5 * MINUTE_MS;
+const PRUNE_EVERY_MS = MINUTE_MS;
+const PRUNE_CHUNK = 5000;
+const PROBE_EVERY_MS = 5000;
+const MIN_TIME = Number.MIN_SAFE_INTEGER;
+const MAX_TIME = Number.MAX_SAFE_INTEGER;
+
+export interface StateDatabaseOptions {
+  /** Trades and closed orders older than this are deleted (default: kept forever). */
+  retentionMs?: number | undefined;
+  /** "normal" (default): commits survive a crash of the server; "full": also of the machine. */
+  sync?: StateSync | undefined;
+  /** Told when a commit fails, with the reason. */
+  onFailure?: (reason: string) => void;
+}
+
+/** Rows read while loading, to show that loading does not depend on the size of the history. */
+export interface LoadStats {
+  rows: number;
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/** The error answered to writes while the database cannot be written. */
+export class StorageFailure extends Error {
+  constructor(readonly reason: string) {
+    super(`the state database cannot be written (${reason})`);
+    this.name = "StorageFailure";
+  }
+}
+
+export class StateDatabase implements History {
+  readonly loadStats: LoadStats = { rows: 0 };
+  private exchange: Exchange | undefined;
+  private readonly reads: Record<string, Statement>;
+  /** Writes that do not come from a change set (settings, pruning). */
+  private pending: WriteOp[] = [];
+  /** Changes recorded since the last batch was sent; written with their values at send time. */
+  private queued = new Queued();
+  private pendingBatch: Deferred = deferred();
+  private inFlight: { seq: number; batch: Deferred } | undefined;
+  private sendScheduled = false;
+  private seq = 0;
+  private failure: StorageFailure | undefined;
+  private lastPrune = 0;
+  private lastProbe = 0;
+  private accountCount = 0;
+  private symbolPositions = new Map<string, number>();
+  private closed = false;
+  private exited = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly reader: Database,
+    private readonly worker: Worker,
+    private readonly options: StateDatabaseOptions,
+  ) {
+    this.reads = prepareReads(reader);
+    worker.on("message", (reply: WriterReply) => this.onReply(reply));
+    worker.on("error", (error) => this.fail(`writer thread failed: ${error.message}`));
+    worker.on("exit", (code) => {
+      this.exited = true;
+      if (!this.closed) this.fail(`writer thread exited with code ${code}`);
+    });
+  }
+
+  /**
+   * Opens (creating when absent) and migrates the database, proves it writable, and starts the
+   * writer thread. Throws a StateFileError naming the fault.
+   */
+  static async open(path: string, options: StateDatabaseOptions = {}): Promise<StateDatabase> {
+    const Driver = loadDriver();
+    let reader: Database | undefined;
+    try {
+      reader = new Driver(path, { timeout: 10_000 });
+      reader.pragma("journal_mode = WAL");
+      migrate(reader);
+      // Proves at start that the file, its folder (for the -wal file) and the disk take writes.
+      reader
+        .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_at', ?)")
+        .run(String(Date.now()));
+    } catch (error) {
+      reader?.close();
+      throw new StateFileError(`state file ${path}: ${describeSqliteError(error)}`);
+    }
+    const worker = await startWriter(path, options.sync ?? "normal").catch((error: Error) => {
+      reader?.close();
+      throw new StateFileError(`state file ${path}: ${error.message}`);
+    });
+    return new StateDatabase(path, reader, worker, options);
+  }
+
+  /** Whether the database holds a saved exchange. */
+  hasExchange(): boolean {
+    return this.metaValue("created_at") !== undefined;
+  }
+
+  /** Declares the symbols of a new exchange (their order is kept) before it is created. */
+  prepareNew(symbols: readonly SymbolConfig[], settings: Record<string, string>): void {
+    symbols.forEach((config, i) => {
+      this.symbolPositions.set(config.symbol, i);
+      this.pending.push(["symbol", config.symbol, i, JSON.stringify(config), 1, 1, 1, 1, 1]);
+    });
+    for (const [key, value] of Object.entries({ ...settings, created_at: String(Date.now()) })) {
+      this.pending.push(["meta", key, value]);
+    }
+  }
+
+  /** Binds the exchange whose changes this database records (its live state is read on each batch). */
+  attach(exchange: Exchange): void {
+    this.exchange = exchange;
+  }
+
+  /** Builds the saved exchange: live state only; refuses a state that breaks an invariant. */
+  load(now: () => number): Exchange {
+    const state = this.loadState();
+    const exchange = new Exchange(state, now);
+    this.attach(exchange);
+    return exchange;
+  }
+
+  /** Throws the StorageFailure while the database cannot take writes (probing again now and then). */
+  assertWritable(): void {
+    if (!this.failure) return;
+    this.probe();
+    throw this.failure;
+  }
+
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Resolves once everything recorded so far is committed; rejects with a StorageFailure. */
+  committed(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.hasQueued()) {
+      this.scheduleSend();
+      return this.pendingBatch.promise;
+    }
+    return this.inFlight?.batch.promise ?? Promise.resolve();
+  }
+
+  /** Commits what is pending, stops the writer and closes the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.committed().catch(() => undefined);
+    this.closed = true;
+    const seq = ++this.seq;
+    if (!this.exited)
+      await new Promise<void>((resolve) => {
+        const done = () => resolve();
+        this.worker.once("exit", done);
+        this.worker.on("message", (reply: WriterReply) => {
+          if (reply.seq === seq) this.worker.terminate().then(done, done);
+        });
+        this.worker.postMessage({ seq, close: true } satisfies WriterRequest);
+      });
+    this.reader.close();
+  }
+
+  // ---- History: writes ----
+
+  record(changes: ChangeSet, now: number): void {
+    if (this.closed) return;
+    this.queued.add(changes);
+    this.pruneNowAndThen(now);
+    this.scheduleSend();
+  }
+
+  // ---- History: reads (committed rows) ----
+
+  order(symbol: string, orderId: number): Order | undefined {
+    return this.row("order", [symbol, orderId], orderFromRow);
+  }
+
+  latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
+    return this.row("orderByClientId", [accountId, symbol, clientOrderId], orderFromRow);
+  }
+
+  orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
+    return this.page<OrderRow, Order>("orders", [accountId, symbol], query, limit, orderFromRow);
+  }
+
+  trades(symbol: string, fromId: number | undefined, limit: number): Trade[] {
+    if (fromId === undefined)
+      return this.rows<TradeRow, Trade>("recentTrades", [symbol, limit], tradeFromRow).reverse();
+    return this.rows<TradeRow, Trade>("tradesFrom", [symbol, fromId, limit], tradeFromRow);
+  }
+
+  tradesBetween(symbol: string, from: number, to: number): Trade[] {
+    return this.rows<TradeRow, Trade>("tradesBetween", [symbol, from, to], tradeFromRow);
+  }
+
+  lastTradeBefore(symbol: string, time: number): Trade | undefined {
+    return this.row("lastTradeBefore", [symbol, time], tradeFromRow);
+  }
+
+  aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[] {
+    return this.page<AggTradeRow, AggTrade>("aggTrades", [symbol], query, limit, aggTradeFromRow);
+  }
+
+  accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
+    const orderId = query.orderId ?? -1;
+    const params = [symbol, accountId, orderId, orderId, accountId, orderId, orderId];
+    return this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow);
+  }
+
+  // ---- loading ----
+
+  private loadState(): ExchangeState {
+    this.loadStats.rows = 0;
+    this.accountCount = 0;
+    const symbols = this.all<{ symbol: string; config: string } & Record<string, number>>("symbols", []);
+    const meta = new Map(this.all<{ key: string; value: string }>("meta", []).map((r) => [r.key, r.value]));
+    const configs = symbols.map((row) => JSON.parse(row.config) as SymbolConfig);
+    symbols.forEach((row, i) => {
+      this.symbolPositions.set(row.symbol, i);
+    });
+    const state = initialState(
+      {
+        maxOpenOrdersPerAccount: Number(meta.get("max_open_orders") ?? 200),
+        commission: { maker: meta.get("commission_maker"), taker: meta.get("commission_taker") },
+        history: this,
+      },
+      configs,
+    );
+    state.random.state = Number(meta.get("random_state") ?? state.random.state);
+    state.lastEventTime = Number(meta.get("last_event_time") ?? 0);
+    for (const row of symbols) {
+      const market = state.markets.get(row.symbol);
+      if (!market) continue;
+      market.nextOrderId = row.next_order_id as number;
+      market.nextTradeId = row.next_trade_id as number;
+      market.nextAggTradeId = row.next_agg_trade_id as number;
+      market.nextBookSeq = row.next_book_seq as number;
+      market.lastUpdateId = row.last_update_id as number;
+    }
+    this.loadAccounts(state);
+    for (const row of this.all<OrderRow>("openOrders", [])) {
+      try {
+        registerOpenOrder(state, orderFromRow(row));
+      } catch (error) {
+        throw new StateFileError(`state file ${this.path}: ${(error as Error).message}`);
+      }
+    }
+    restoreBooks(state);
+    for (const market of state.markets.values()) this.loadMarketData(state, market.config.symbol);
+    const faults = [...stateFaults(state), ...this.idFaults(state)];
+    if (faults.length > 0) {
+      throw new StateFileError(
+        `state file ${this.path}: is inconsistent and was not loaded:\n${faults.map((f) => `  ${f}`).join("\n")}`,
+      );
+    }
+    return state;
+  }
+
+  private loadAccounts(state: ExchangeState): void {
+    for (const row of this.all<{ id: string; exempt_from_order_limits: number }>("accounts", [])) {
+      state.accounts.set(
+        row.id,
+        new AccountClass(row.id, { exemptFromOrderLimits: row.exempt_from_order_limits === 1 }),
+      );
+      this.accountCount += 1;
+    }
+    for (const row of this.all<{ account: string; asset: string; free: string; locked: string }>(
+      "balances",
+      [],
+    )) {
+      const account = state.accounts.get(row.account);
+      if (!account) {
+        throw new StateFileError(
+          `state file ${this.path}: balance of ${row.asset} for unknown account "${row.account}"`,
+        );
+      }
+      account.balances.set(row.asset, { free: dec.fromPlain(row.free), locked: dec.fromPlain(row.locked) });
+    }
+    for (const row of this.all<{ asset: string; total: string }>("fees", [])) {
+      state.ledger.fees.set(row.asset, dec.fromPlain(row.total));
+    }
+    for (const row of this.all<{ asset: string; total: string }>("deposits", [])) {
+      state.ledger.deposits.set(row.asset, dec.fromPlain(row.total));
+    }
+  }
+
+  /** The last trade, the rolling statistics' minute buckets and the trades of the last five minutes. */
+  private loadMarketData(state: ExchangeState, symbol: string): void {
+    const market = state.markets.get(symbol);
+    if (!market) return;
+    const last = this.row("lastTrade", [symbol], tradeFromRow);
+    market.lastTrade = last;
+    market.lastAggTrade = this.row("lastAggTrade", [symbol], aggTradeFromRow);
+    if (!last) return;
+    for (const row of this.all<BucketRow>("minutes", [symbol, last.time - DAY_MS - MINUTE_MS])) {
+      market.stats.restoreMinute(bucketFromRow(row));
+    }
+    for (const trade of this.rows<TradeRow, Trade>(
+      "tradesBetween",
+      [symbol, last.time - AVG_WINDOW_MS, MAX_TIME],
+      tradeFromRow,
+    )) {
+      market.stats.restoreRecent(trade);
+    }
+  }
+
+  /** Ids the database holds must be below the counters that hand out the next ones. */
+  private idFaults(state: ExchangeState): string[] {
+    const faults: string[] = [];
+    for (const market of state.markets.values()) {
+      const symbol = market.config.symbol;
+      const max = (name: string) =>
+        ((this.reads[name] as Statement).get(symbol) as { id: number | null }).id ?? 0;
+      this.loadStats.rows += 3;
+      const checks: [string, number, number][] = [
+        ["order", max("maxOrderId"), market.nextOrderId],
+        ["trade", max("maxTradeId"), market.nextTradeId],
+        ["aggregate trade", max("maxAggTradeId"), market.nextAggTradeId],
+      ];
+      for (const [what, highest, next] of checks) {
+        if (highest >= next)
+          faults.push(`symbol ${symbol}: ${what} id ${highest} is not below the next ${what} id ${next}`);
+      }
+    }
+    return faults;
+  }
+
+  // ---- batches ----
+
+  private hasQueued(): boolean {
+    return this.pending.length > 0 || !this.queued.isEmpty();
+  }
+
+  private scheduleSend(): void {
+    if (this.sendScheduled || this.inFlight || !this.hasQueued() || this.failure) return;
+    this.sendScheduled = true;
+    // Everything served in this turn of the event loop joins the batch (group commit).
+    setImmediate(() => {
+      this.sendScheduled = false;
+      this.send();
+    });
+  }
+
+  private send(): void {
+    if (this.inFlight || !this.hasQueued() || this.failure || this.closed) return;
+    const ops = this.pending;
+    this.pending = [];
+    const state = this.exchange?.internalState();
+    if (state) {
+      const changes = this.queued.drain();
+      ops.push(
+        ...changeWrites(changes, {
+          fees: state.ledger.fees,
+          deposits: state.ledger.deposits,
+          nextAccount: () => this.accountCount++,
+          symbolPosition: (symbol) => this.symbolPositions.get(symbol) ?? 0,
+        }),
+        ["meta", "random_state", String(state.random.state)],
+        ["meta", "last_event_time", String(state.lastEventTime)],
+      );
+    }
+    this.inFlight = { seq: ++this.seq, batch: this.pendingBatch };
+    this.pendingBatch = deferred();
+    postBatch(this.worker, this.inFlight.seq, ops);
+  }
+
+  private onReply(reply: WriterReply): void {
+    if (reply.seq === 0 || this.closed) return;
+    if (this.probing === reply.seq) {
+      this.probing = undefined;
+      if (reply.ok) this.recover();
+      return;
+    }
+    const flight = this.inFlight;
+    if (!flight || flight.seq !== reply.seq) return;
+    if (!reply.ok) {
+      this.fail(describeSqliteError({ code: reply.code, message: reply.error }));
+      return;
+    }
+    this.inFlight = undefined;
+    flight.batch.resolve();
+    this.scheduleSend();
+  }
+
+  private fail(reason: string): void {
+    if (this.failure || this.closed) return;
+    this.failure = new StorageFailure(reason);
+    this.inFlight?.batch.reject(this.failure);
+    this.pendingBatch.reject(this.failure);
+    this.inFlight = undefined;
+    this.pending = [];
+    this.queued = new Queued();
+    this.pendingBatch = deferred();
+    this.lastProbe = Date.now();
+    this.reloadLiveState();
+    this.options.onFailure?.(reason);
+  }
+
+  /** Forgets the changes that were not committed: the live state becomes the committed one. */
+  private reloadLiveState(): void {
+    if (!this.exchange) return;
+    try {
+      this.exchange.replaceState(this.loadState());
+    } catch {
+      // The database cannot even be read: keep serving reads from memory; writes stay refused.
+    }
+  }
+
+  private probing: number | undefined;
+
+  private probe(): void {
+    if (this.probing !== undefined || Date.now() - this.lastProbe < PROBE_EVERY_MS || this.closed) return;
+    this.lastProbe = Date.now();
+    this.probing = ++this.seq;
+    postBatch(this.worker, this.probing, [["meta", "probed_at", String(Date.now())]]);
+  }
+
+  private recover(): void {
+    if (!this.failure) return;
+    this.reloadLiveState();
+    this.failure = undefined;
+  }
+
+  private pruneNowAndThen(now: number): void {
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    this.pending.push(["pruneMinutes", now - DAY_MS - 2 * MINUTE_MS]);
+    const retention = this.options.retentionMs;
+    if (retention === undefined) return;
+    const cutoff = now - retention;
+    for (const symbol of this.symbolPositions.keys()) {
+      this.pending.push(["pruneTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
+      this.pending.push(["pruneAggTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
+    }
+    this.pending.push(["pruneOrders", cutoff, PRUNE_CHUNK]);
+  }
+
+  // ---- reading helpers ----
+
+  private metaValue(key: string): string | undefined {
+    return (this.reads.metaValue?.get(key) as { value: string } | undefined)?.value;
+  }
+
+  private all<R>(name: string, params: unknown[]): R[] {
+    const rows = (this.reads[name] as Statement).all(...params) as R[];
+    this.loadStats.rows += rows.length;
+    return rows;
+  }
+
+  private rows<R, T>(name: string, params: unknown[], map: (row: R) => T): T[] {
+    return ((this.reads[name] as Statement).all(...params) as R[]).map(map);
+  }
+
+  private row<R, T>(name: string, params: unknown[], map: (row: R) => T): T | undefined {
+    const row = (this.reads[name] as Statement).get(...params) as R | undefined;
+    this.loadStats.rows += row ? 1 : 0;
+    return row === undefined ? undefined : map(row);
+  }
+
+  /** The §1.6 paging rule in SQL: oldest matches with a lower bound, else the newest. */
+  private page<R, T>(
+    name: string,
+    keys: unknown[],
+    query: PageQuery,
+    limit: number,
+    map: (row: R) => T,
+  ): T[] {
+    const anchored = query.fromId !== undefined || query.startTime !== undefined;
+    const params = [
+      ...keys,
+      query.fromId ?? MIN_TIME,
+      query.startTime ?? MIN_TIME,
+      query.endTime ?? MAX_TIME,
+      limit,
+    ];
+    const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, params, map);
+    return anchored ? rows : rows.reverse();
+  }
+}
+
+async function startWriter(path: string, sync: StateSync): Promise<Worker> {
+  const worker = await newWriterThread({ path, sync } satisfies WriterData);
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(new Error(`the writer thread did not start (${error.message})`));
+    worker.once("error", onError);
+    worker.once("message", () => {
+      worker.off("error", onError);
+      resolve(worker);
+    });
+  });
+}
+
+/**
+ * The writer thread from the built file. Running from the TypeScript sources (tests), a module
+ * that is not part of the build starts it with tsx registered in the thread, since worker threads
+ * do not inherit loader hooks; it is found by URL, so the build never refers to it.
+ */
+async function newWriterThread(workerData: WriterData): Promise<Worker> {
+  const here = import.meta.url;
+  if (!here.endsWith(".ts")) return new Worker(fileURLToPath(new URL("./writer.js", here)), { workerData });
+  const source = new URL("./writerFromSource.ts", here).href;
+  const { writerFromSource } = (await import(source)) as { writerFromSource(data: WriterData): Worker };
+  return writerFromSource(workerData);
+}
+
+function prepareReads(db: Database): Record<string, Statement> {
+  const pageSql = (table: string, where: string, id: string) => ({
+    Asc: `SELECT * FROM ${table} WHERE ${where} AND ${id} >= ? AND time >= ? AND time <= ? ORDER BY ${id} ASC LIMIT ?`,
+    Desc: `SELECT * FROM ${table} WHERE ${where} AND ${id} >= ? AND time >= ? AND time <= ? ORDER BY ${id} DESC LIMIT ?`,
+  });
+  const orders = pageSql("orders", "account = ? AND symbol = ?", "order_id");
+  const aggs = pageSql("agg_trades", "symbol = ?", "id");
+  // No index by account: myTrades is no HTTP operation, so trades are not indexed twice more for it.
+  const accountTrades = pageSql(
+    "trades",
+    "symbol = ? AND ((buyer = ? AND (? < 0 OR buyer_order_id = ?)) OR (seller = ? AND (? < 0 OR seller_order_id = ?)))",
+    "id",
+  );
+  const sql: Record<string, string> = {
+    metaValue: "SELECT value FROM meta WHERE key = ?",
+    meta: "SELECT key, value FROM meta",
+    symbols: "SELECT * FROM symbols ORDER BY position",
+    accounts: "SELECT * FROM accounts ORDER BY position",
+    balances: "SELECT * FROM balances",
+    fees: "SELECT * FROM fees",
+    deposits: "SELECT * FROM deposits",
+    openOrders: "SELECT * FROM orders WHERE status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY symbol, order_id",
+    order: "SELECT * FROM orders WHERE symbol = ? AND order_id = ?",
+    orderByClientId:
+      "SELECT * FROM orders WHERE account = ? AND symbol = ? AND client_order_id = ? ORDER BY order_id DESC LIMIT 1",
+    ordersAsc: orders.Asc,
+    ordersDesc: orders.Desc,
+    aggTradesAsc: aggs.Asc,
+    aggTradesDesc: aggs.Desc,
+    accountTradesAsc: accountTrades.Asc,
+    accountTradesDesc: accountTrades.Desc,
+    recentTrades: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT ?",
+    tradesFrom: "SELECT * FROM trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT ?",
+    tradesBetween: "SELECT * FROM trades WHERE symbol = ? AND time >= ? AND time < ? ORDER BY time, id",
+    lastTradeBefore: "SELECT * FROM trades WHERE symbol = ? AND time < ? ORDER BY time DESC, id DESC LIMIT 1",
+    lastTrade: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
+    lastAggTrade: "SELECT * FROM agg_trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
+    minutes: "SELECT * FROM trade_minutes WHERE symbol = ? AND minute >= ? ORDER BY minute",
+    maxOrderId: "SELECT max(order_id) AS id FROM orders WHERE symbol = ?",
+    maxTradeId: "SELECT max(id) AS id FROM trades WHERE symbol = ?",
+    maxAggTradeId: "SELECT max(id) AS id FROM agg_trades WHERE symbol = ?",
+  };
+  return Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)]));
+}
+
+/** Changes waiting for the next batch; objects are written with the values they hold at send time. */
+class Queued {
+  private orders = new Set<Order>();
+  private trades: Trade[] = [];
+  private aggTrades = new Set<AggTrade>();
+  private balances = new Map<Account, Set<string>>();
+  private fees = new Set<string>();
+  private deposits = new Set<string>();
+  private accounts: Account[] = [];
+  private markets = new Set<Market>();
+
+  add(changes: ChangeSet): void {
+    for (const order of changes.orders) this.orders.add(order);
+    for (const trade of changes.trades) this.trades.push(trade);
+    for (const agg of changes.aggTrades) this.aggTrades.add(agg);
+    for (const { account, asset } of changes.balances) {
+      const assets = this.balances.get(account) ?? new Set<string>();
+      assets.add(asset);
+      this.balances.set(account, assets);
+    }
+    for (const asset of changes.fees) this.fees.add(asset);
+    for (const asset of changes.deposits) this.deposits.add(asset);
+    for (const account of changes.accounts) this.accounts.push(account);
+    for (const market of changes.markets) this.markets.add(market);
+  }
+
+  isEmpty(): boolean {
+    return (
+      this.orders.size === 0 &&
+      this.balances.size === 0 &&
+      this.accounts.length === 0 &&
+      this.markets.size === 0
+    );
+  }
+
+  drain(): ChangeSet {
+    const changes: ChangeSet = {
+      orders: [...this.orders],
+      trades: this.trades,
+      aggTrades: [...this.aggTrades],
+      balances: [...this.balances].flatMap(([account, assets]) =>
+        [...assets].map((asset) => ({ account, asset })),
+      ),
+      fees: [...this.fees],
+      deposits: [...this.deposits],
+      accounts: this.accounts,
+      markets: [...this.markets],
+    };
+    Object.assign(this, new Queued());
+    return changes;
+  }
+}

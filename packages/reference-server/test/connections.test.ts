@@ -1,0 +1,133 @@
+// Connection limits: caps per address and in total, clients that never read their answers, and
+// header / body timeouts that fire when configured (not up to 30 s later).
+import { connect, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../src/index.js";
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function open(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+/** Everything the server sends until it closes the connection. */
+function untilClosed(socket: Socket): Promise<string> {
+  let text = "";
+  socket.on("data", (chunk: Buffer) => {
+    text += chunk.toString("latin1");
+  });
+  return new Promise((resolve) => {
+    socket.once("close", () => resolve(text));
+    socket.once("error", () => undefined);
+  });
+}
+
+describe("connection caps", { timeout: 60_000 }, () => {
+  it("answers 429 to connections over the per-address cap, and takes new ones once others close", async () => {
+    server = await startServer({ empty: true, config: { network: { maxConnectionsPerAddress: 3 } } });
+    const held = await Promise.all([open(server.url), open(server.url), open(server.url)]);
+    const refused = await open(server.url);
+    const answer = await untilClosed(refused);
+    expect(answer).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
+    expect(answer).toContain(
+      '{"code":-1003,"msg":"Too many open connections from your address; the limit is 3."}',
+    );
+    held[0]?.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await open(server.url);
+    again.write("GET /api/v3/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(await untilClosed(again)).toMatch(/^HTTP\/1\.1 200 OK/);
+    for (const socket of held) socket.destroy();
+  });
+
+  it("answers 503 over the total cap", async () => {
+    server = await startServer({ empty: true, config: { network: { maxConnections: 2 } } });
+    const held = await Promise.all([open(server.url), open(server.url)]);
+    const answer = await untilClosed(await open(server.url));
+    expect(answer).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(answer).toContain('"code":-1001');
+    for (const socket of held) socket.destroy();
+  });
+
+  it("holds at most the cap however many connections one client opens", async () => {
+    server = await startServer({ empty: true, config: { network: { maxConnectionsPerAddress: 20 } } });
+    const url = server.url;
+    let refused = 0;
+    let allRefused: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      allRefused = resolve;
+    });
+    const sockets = await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const socket = await open(url);
+        socket.on("error", () => undefined);
+        socket.on("data", (chunk: Buffer) => {
+          if (chunk.toString().startsWith("HTTP/1.1 429")) refused += 1;
+          if (refused === 180) allRefused();
+        });
+        return socket;
+      }),
+    );
+    await done;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(refused).toBe(180);
+    // The 20 within the cap are still open and served.
+    const open20 = sockets.filter((socket) => !socket.destroyed && !socket.readableEnded);
+    expect(open20).toHaveLength(20);
+    for (const socket of sockets) socket.destroy();
+  });
+});
+
+describe("timeouts", { timeout: 60_000 }, () => {
+  it("drops a client that does not read its answers after the send timeout", async () => {
+    server = await startServer({ config: { network: { sendTimeoutMs: 300 } } });
+    const socket = await open(server.url);
+    socket.pause(); // does not read for a while
+    socket.on("error", () => undefined);
+    const pipelined = 2000;
+    // Depth answers of ~10 kB each, pipelined, fill the socket buffers on both sides.
+    const request = "GET /api/v3/depth?symbol=BTCUSDT&limit=5000 HTTP/1.1\r\nHost: x\r\n\r\n";
+    socket.write(request.repeat(pipelined));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Reading now gets what the kernel had buffered, then the end: the server gave up on the client.
+    const received = await untilClosed(socket.resume());
+    const answers = received.split("HTTP/1.1 200 OK").length - 1;
+    expect(answers).toBeGreaterThan(0);
+    expect(answers).toBeLessThan(pipelined);
+  }, 30_000);
+
+  it("answers 408 when the headers do not arrive within the header timeout", async () => {
+    server = await startServer({
+      empty: true,
+      config: { network: { headersTimeoutMs: 300, requestTimeoutMs: 600 } },
+    });
+    const socket = await open(server.url);
+    socket.write("GET /api/v3/ping HTTP/1.1\r\nHost: x\r\n");
+    const started = Date.now();
+    const answer = await untilClosed(socket);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+    // Node's default check interval would take up to 30 s; the test's own timeout (20 s) bounds it.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  }, 20_000);
+
+  it("answers 408 when the body does not arrive within the request timeout", async () => {
+    server = await startServer({
+      empty: true,
+      config: { network: { headersTimeoutMs: 300, requestTimeoutMs: 600 } },
+    });
+    const socket = await open(server.url);
+    socket.write(
+      "POST /api/v3/order HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nsymbol=",
+    );
+    const answer = await untilClosed(socket);
+    expect(answer).toMatch(/408 Request Timeout/);
+  }, 20_000);
+});

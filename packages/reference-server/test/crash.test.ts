@@ -1,0 +1,154 @@
+// kill -9 in the middle of bursts of signed orders: every order the server acknowledged must be
+// there after a restart, with at least the fills it reported, and balances must be conserved.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Agent } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { decimal as dec, GENEROUS_BALANCE, startServer } from "../src/index.js";
+import { baseUrlOf, runCli } from "./support/cli.js";
+import { sendSigned } from "./support/http.js";
+
+const folder = mkdtempSync(join(tmpdir(), "marketapi-crash-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const CYCLES = 10;
+const LOOPS_PER_ACCOUNT = 4;
+const ACCOUNTS = [
+  {
+    id: "alice",
+    apiKey: "alice-key",
+    apiSecret: "alice-secret",
+    balances: { USDT: "50000000", BTC: "1000" },
+  },
+  { id: "bob", apiKey: "bob-key", apiSecret: "bob-secret", balances: { USDT: "50000000", BTC: "1000" } },
+];
+
+interface Acked {
+  account: string;
+  orderId: number;
+  status: string;
+  executedQty: string;
+  tradeIds: number[];
+}
+
+/** A random order that often crosses the other account's resting orders (both sides near 60000). */
+function randomOrder(n: number): string {
+  const side = Math.random() < 0.5 ? "BUY" : "SELL";
+  const price = 59_990 + Math.floor(Math.random() * 21);
+  const qty = (0.001 * (1 + Math.floor(Math.random() * 5))).toFixed(3);
+  if (n % 7 === 0) return `symbol=BTCUSDT&side=${side}&type=MARKET&quantity=${qty}`;
+  const tif = n % 5 === 0 ? "IOC" : "GTC";
+  return `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=${tif}&quantity=${qty}&price=${price}`;
+}
+
+/** Sends orders until the server dies; returns what it acknowledged. */
+async function burst(
+  url: string,
+  account: (typeof ACCOUNTS)[number],
+  stop: { dead: boolean },
+): Promise<Acked[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const acked: Acked[] = [];
+  try {
+    for (let n = 0; !stop.dead; n += 1) {
+      let response: Awaited<ReturnType<typeof sendSigned>>;
+      try {
+        response = await sendSigned(
+          url,
+          { ...account, method: "POST", path: "/api/v3/order", query: randomOrder(n), recvWindow: 60_000 },
+          agent,
+        );
+      } catch {
+        return acked; // the server was killed: this order's fate is unknown, and it may be either way
+      }
+      if (response.status !== 200) continue;
+      const body = response.json as {
+        orderId: number;
+        status: string;
+        executedQty: string;
+        fills: { tradeId: number }[];
+      };
+      acked.push({
+        account: account.id,
+        orderId: body.orderId,
+        status: body.status,
+        executedQty: body.executedQty,
+        tradeIds: body.fills.map((f) => f.tradeId),
+      });
+    }
+    return acked;
+  } finally {
+    agent.destroy();
+  }
+}
+
+describe("kill -9 during bursts of signed orders", () => {
+  it(`loses no acknowledged order, trade or balance change over ${CYCLES} cycles`, async () => {
+    const statePath = join(folder, "crash.db");
+    const config = join(folder, "config.json");
+    writeFileSync(config, JSON.stringify({ symbols: ["BTCUSDT"], accounts: ACCOUNTS }));
+    const acked: Acked[] = [];
+    for (let cycle = 0; cycle < CYCLES; cycle += 1) {
+      const run = runCli(["--port", "0", "--state", statePath, "--config", config, "--empty"]);
+      const url = await baseUrlOf(run, 60_000);
+      const stop = { dead: false };
+      const loops = ACCOUNTS.flatMap((account) =>
+        Array.from({ length: LOOPS_PER_ACCOUNT }, () => burst(url, account, stop)),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1200));
+      run.child.kill("SIGKILL");
+      expect(await run.exited).toBe("SIGKILL");
+      stop.dead = true;
+      const got = (await Promise.all(loops)).flat();
+      expect(got.length, `cycle ${cycle} acknowledged no order`).toBeGreaterThan(0);
+      acked.push(...got);
+    }
+
+    const server = await startServer({ statePath, config: { symbols: ["BTCUSDT"], accounts: ACCOUNTS } });
+    try {
+      const lost: string[] = [];
+      for (const order of acked) {
+        let found: { status: string; executedQty: string } | undefined;
+        try {
+          found = server.exchange.queryOrder(order.account, { symbol: "BTCUSDT", orderId: order.orderId });
+        } catch {
+          lost.push(`${order.account} order ${order.orderId} is missing`);
+          continue;
+        }
+        if (dec.parse(found.executedQty) < dec.parse(order.executedQty))
+          lost.push(
+            `order ${order.orderId}: executed ${found.executedQty} < acknowledged ${order.executedQty}`,
+          );
+        if (order.status === "FILLED" && found.status !== "FILLED")
+          lost.push(`order ${order.orderId}: acknowledged FILLED, now ${found.status}`);
+        for (const tradeId of order.tradeIds) {
+          const [trade] = server.exchange.historicalTrades("BTCUSDT", { fromId: tradeId, limit: 1 });
+          if (trade?.id !== tradeId) lost.push(`trade ${tradeId} of order ${order.orderId} is missing`);
+        }
+      }
+      expect(lost).toEqual([]);
+
+      // Conservation: what the accounts hold plus the fees equals what they were given.
+      const expected = new Map<string, bigint>();
+      const add = (asset: string, amount: string) =>
+        expected.set(asset, (expected.get(asset) ?? 0n) + dec.parse(amount));
+      for (const account of ACCOUNTS)
+        for (const [asset, amount] of Object.entries(account.balances)) add(asset, amount);
+      for (const asset of ["BTC", "USDT"]) add(asset, GENEROUS_BALANCE); // the demo account
+      const held = new Map<string, bigint>();
+      for (const id of ["demo", "alice", "bob"]) {
+        for (const b of server.exchange.balances(id)) {
+          held.set(b.asset, (held.get(b.asset) ?? 0n) + dec.parse(b.free) + dec.parse(b.locked));
+        }
+      }
+      for (const [asset, fee] of Object.entries(server.exchange.feesCollected())) {
+        held.set(asset, (held.get(asset) ?? 0n) + dec.parse(fee));
+      }
+      expect(held).toEqual(expected);
+      expect(acked.length).toBeGreaterThan(CYCLES * 20);
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+});

@@ -13,6 +13,8 @@ export interface SiteSources {
   endpointSchemaJson: string;
   /** An Endpoint record shown first on its page (one of specs/examples/endpoint/valid). */
   endpointExample?: RecordExample;
+  /** The address of the API changelog, linked from the index once there is one (none yet). */
+  apiChangelog?: string;
 }
 
 export interface Site {
@@ -67,7 +69,10 @@ export function generateSite(sources: SiteSources): Site {
   }));
   return {
     files: [
-      { path: INDEX_PAGE, contents: renderIndexPage(openapi, endpointSchema, links) },
+      {
+        path: INDEX_PAGE,
+        contents: renderIndexPage(openapi, endpointSchema, links, { apiChangelog: sources.apiChangelog }),
+      },
       { path: ENDPOINT_PAGE, contents: renderEndpointPage(endpointSchema, sources.endpointExample) },
       ...specFiles.map(({ path, contents }) => ({ path, contents })),
     ],

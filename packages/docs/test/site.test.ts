@@ -53,6 +53,10 @@ describe("generateSite", () => {
     expect(without).not.toContain('class="changes"');
     const withChangelog = renderIndexPage(openapi, schema, [], { apiChangelog: "changes/api.html" });
     expect(withChangelog).toContain('<p class="changes"><a href="changes/api.html">');
+    const index = (extra: object) =>
+      generateSite({ ...sources, ...extra }).files.find((file) => file.path === "index.html")?.contents;
+    expect(index({})).not.toContain('class="changes"');
+    expect(index({ apiChangelog: "changelog.html" })).toContain('<a href="changelog.html">');
   });
 
   it("shows the Endpoint example it is given on the Endpoint page", () => {

@@ -33,7 +33,13 @@ assertDistBuilt();
 const document = readDistJson("api.openapi.json");
 const spec = readSampleSpec(document);
 const steps = sampleSequence(planRequests(spec));
-const placeholders = envelopePlaceholders(spec);
+/** The signing rule and key header, as the signed operations of the built document carry them. */
+const signedCredentials = (() => {
+  const signed = spec.operations.map((op) => op.credentials).find((c) => c.kind === "signed");
+  if (signed?.kind !== "signed") throw new Error("dist/api.openapi.json has no signed operation");
+  return signed;
+})();
+const placeholders = envelopePlaceholders(signedCredentials.signing);
 
 /** The samples of the built document: operationId → label → source. */
 const samples = new Map(
@@ -74,7 +80,7 @@ function claimedWire(operationId: string): { method: string; path: string; query
 
 /** A recorded parameter string with the signing envelope's values replaced by the placeholders. */
 function withPlaceholders(encoded: string): string {
-  const { timestampParameter, signatureParameter } = spec.signing;
+  const { timestampParameter, signatureParameter } = signedCredentials.signing;
   return encoded
     .replace(
       new RegExp(`(^|&)${timestampParameter}=\\d+`),
@@ -111,9 +117,10 @@ function checkStep(
     body: withPlaceholders(sent.body),
   }).toEqual(claim);
   if (sent.body !== "") expect(sent.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/);
-  const signature = `&${spec.signing.signatureParameter}=`;
-  if (step.request.operation.credentials === "signed") {
-    expect(sent.headers[spec.apiKeyHeader.toLowerCase()], `${operationId} sends the API key`).toBe(apiKey);
+  const { credentials } = step.request.operation;
+  if (credentials.kind === "signed") {
+    const signature = `&${credentials.signing.signatureParameter}=`;
+    expect(sent.headers[credentials.header.toLowerCase()], `${operationId} sends the API key`).toBe(apiKey);
     expect(`&${sent.body || sent.query}`, `${operationId}: the signature comes last`).toMatch(
       new RegExp(`${signature}[0-9a-f]{64}$`),
     );
@@ -254,7 +261,7 @@ describe.each(runners)("$label samples, run in order against the reference serve
     it(
       "a sample that stops working fails these checks (control: a wrong digest in the signing rule)",
       async () => {
-        const step = steps.find((s) => s.request.operation.credentials === "signed");
+        const step = steps.find((s) => s.request.operation.credentials.kind === "signed");
         if (!step) throw new Error("the spec has no signed operation");
         const id = step.request.operation.operationId;
         const broken = sampleSource(id, "curl").replace(/openssl dgst -sha\d+/, "openssl dgst -sha512");
@@ -282,7 +289,7 @@ describe.each(runners)("$label samples, run in order against the reference serve
     it(
       "the market_data samples work without API_KEY, and then send no key",
       async () => {
-        const step = steps.find((s) => s.request.operation.credentials === "key-accepted");
+        const step = steps.find((s) => s.request.operation.credentials.kind === "key-accepted");
         if (!step) throw new Error("the spec has no operation whose API key is optional");
         proxy.take();
         const { API_KEY: _key, API_SECRET: _secret, ...withoutCredentials } = env;
@@ -290,7 +297,7 @@ describe.each(runners)("$label samples, run in order against the reference serve
         const [sent] = proxy.take();
         expect(result.code, result.stderr).toBe(0);
         expect(sent?.status).toBe(200);
-        expect(sent?.headers[spec.apiKeyHeader.toLowerCase()]).toBeUndefined();
+        expect(sent?.headers[signedCredentials.header.toLowerCase()]).toBeUndefined();
       },
       STEP_TIMEOUT,
     );

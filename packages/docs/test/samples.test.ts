@@ -128,19 +128,19 @@ describe("readSampleSpec", () => {
   it("reads every operation, the signing rule from x-signing and the key header from its scheme", () => {
     expect(spec.operations).toHaveLength(17);
     expect(spec.baseUrl).toBe("http://127.0.0.1:8080");
-    expect(spec.apiKeyHeader).toBe("X-MBX-APIKEY");
-    expect(spec.signing).toEqual({
+    const signing = {
       algorithm: "HMAC-SHA256",
       signatureParameter: "signature",
       timestampParameter: "timestamp",
       timestampUnit: "epoch milliseconds",
-    });
+    };
     const credentials = Object.fromEntries(spec.operations.map((op) => [op.operationId, op.credentials]));
     expect(credentials).toMatchObject({
-      ping: "none",
-      recent_trades_list: "key-accepted",
-      new_order: "signed",
-      query_order: "signed",
+      ping: { kind: "none" },
+      recent_trades_list: { kind: "key-accepted", header: "X-MBX-APIKEY" },
+      new_order: { kind: "signed", header: "X-MBX-APIKEY", signing },
+      cancel_order: { kind: "signed", header: "X-MBX-APIKEY", signing },
+      query_order: { kind: "signed", header: "X-MBX-APIKEY", signing },
     });
     const symbols = spec.operations.find((op) => op.operationId === "exchange_info")?.parameters[1];
     expect(symbols).toMatchObject({ name: "symbols", kind: "json", example: ["BTCUSDT", "ETHUSDT"] });
@@ -163,7 +163,7 @@ describe("readSampleSpec", () => {
         expect(text, where).not.toContain("8080");
         expect(text, where).toContain("http://127.0.0.1:9999");
         if (label === "TypeScript") continue; // the client reads its own operation table
-        if (request(id).operation.credentials === "signed") {
+        if (request(id).operation.credentials.kind === "signed") {
           expect(text, where).toContain("X-OTHER-KEY");
           expect(text, where).toMatch(/\bts=|"ts":/);
           expect(text, where).toMatch(/&sig=/);
@@ -198,7 +198,7 @@ describe("readSampleSpec", () => {
       edit: (d: JsonObject) => {
         delete objectAt(objectAt(objectAt(d.components).securitySchemes).signature)["x-signing"];
       },
-      message: /no scheme carries x-signing/,
+      message: /query_order: security \[\{"apiKey":\[\],"signature":\[\]\}\] is not one the code samples write/,
     },
     {
       fault: "a required path parameter",
@@ -209,6 +209,13 @@ describe("readSampleSpec", () => {
       message:
         /ping: the code samples send query and form parameters only; required elsewhere: id \(in path\)/,
     },
+    {
+      fault: "a key required alone",
+      edit: (d: JsonObject) => {
+        objectAt(objectAt(objectAt(d.paths)["/api/v3/trades"]).get).security = [{ apiKey: [] }];
+      },
+      message: /recent_trades_list: security \[\{"apiKey":\[\]\}\] is not one the code samples write/,
+    },
   ])("names the spec's fault: $fault", ({ edit, message }) => {
     expect(() => addCodeSamples(edited(edit))).toThrow(message);
     try {
@@ -217,6 +224,25 @@ describe("readSampleSpec", () => {
       expect(error).toBeInstanceOf(SampleSpecError);
     }
   });
+});
+
+it("serves a spec without signed operations or order placement: the public operations alone", () => {
+  const publicOnly = edited((document) => {
+    const paths = objectAt(document.paths);
+    for (const path of Object.keys(paths)) {
+      const item = objectAt(paths[path]);
+      for (const method of Object.keys(item)) {
+        const security = objectAt(item[method]).security;
+        if (!Array.isArray(security) || security.length > 0) delete item[method];
+      }
+      if (Object.keys(item).length === 0) delete paths[path];
+    }
+    delete objectAt(objectAt(document.components).securitySchemes).signature;
+  });
+  const samples = samplesOf(addCodeSamples(publicOnly));
+  expect([...samples.keys()]).toContain("order_book");
+  expect(samples.size).toBeGreaterThan(5);
+  expect(samples.has("new_order")).toBe(false);
 });
 
 describe("planRequests", () => {
@@ -309,7 +335,7 @@ describe("sampleSequence", () => {
       "new_order (again)",
       "cancel_all_orders",
     ]);
-    for (const step of steps.slice(0, 11)) expect(step.request.operation.credentials).not.toBe("signed");
+    for (const step of steps.slice(0, 11)) expect(step.request.operation.credentials.kind).not.toBe("signed");
   });
 });
 

@@ -22,7 +22,7 @@ export function curlSample(request: SampleRequest, spec: SampleSpec): string {
   const notes = request.arguments
     .filter((arg) => arg.parameter.kind === "json")
     .map((arg) => `${arg.parameter.name} is one value: the JSON text ${arg.text}, percent-encoded.`);
-  const lines = commentLines("#", [...openingLines(request, spec), ...notes]);
+  const lines = commentLines("#", [...openingLines(request), ...notes]);
   lines.push(`${ENV.baseUrl}="\${${ENV.baseUrl}:-${doubleQuoted(spec.baseUrl, "server URL")}}"`);
   // -w '\n' ends the answer with a newline and keeps curl's exit status (22 on an error answer).
   const curl = `curl -sS --fail-with-body -w '\\n'${method === "GET" ? "" : ` -X ${method}`}`;
@@ -31,25 +31,26 @@ export function curlSample(request: SampleRequest, spec: SampleSpec): string {
   // One option per line after the first, so that the lines fit the sample panel.
   const command = (...parts: string[]) => parts.join(" \\\n  ");
 
-  switch (operation.credentials) {
+  const { credentials } = operation;
+  switch (credentials.kind) {
     case "none":
       lines.push(command(`${curl} "${url}${query}"`));
       break;
     case "key-accepted":
       // curl sends no header at all for "Name: " with an empty value, so the key stays optional.
-      lines.push(command(`${curl} "${url}${query}"`, `-H "${spec.apiKeyHeader}: $${ENV.apiKey}"`));
+      lines.push(command(`${curl} "${url}${query}"`, `-H "${credentials.header}: $${ENV.apiKey}"`));
       break;
     case "signed": {
-      assertMillisecondTimestamps(spec.signing);
+      const { signing } = credentials;
+      assertMillisecondTimestamps(signing);
       const payload = request.placement === "body" ? "body" : "query";
-      const timestamp = `${spec.signing.timestampParameter}=$(date +%s)000`;
-      const signature = spec.signing.signatureParameter;
+      const timestamp = `${doubleQuoted(signing.timestampParameter, `${where} timestamp`)}=$(date +%s)000`;
       lines.push(`${payload}="${params ? `${params}&` : ""}${timestamp}"`);
       lines.push(
-        `${signature}=$(printf '%s' "$${payload}" | openssl dgst -${hmacDigest(spec.signing)} -hmac "$${ENV.apiSecret}" | sed 's/^.*= //')`,
+        `signature=$(printf '%s' "$${payload}" | openssl dgst -${hmacDigest(signing)} -hmac "$${ENV.apiSecret}" | sed 's/^.*= //')`,
       );
-      const signed = `$${payload}&${signature}=$${signature}`;
-      const header = `-H "${spec.apiKeyHeader}: $${ENV.apiKey}"`;
+      const signed = `$${payload}&${doubleQuoted(signing.signatureParameter, `${where} signature`)}=$signature`;
+      const header = `-H "${credentials.header}: $${ENV.apiKey}"`;
       lines.push(
         payload === "body"
           ? command(`${curl} "${url}"`, header, `--data "${signed}"`)

@@ -48,14 +48,13 @@ function fStringText(text: string): string {
 }
 
 /** The request's headers as a Python expression, or undefined when it sends none. */
-function headersExpression(request: SampleRequest, spec: SampleSpec, formBody: boolean): string | undefined {
+function headersExpression(request: SampleRequest, formBody: boolean): string | undefined {
+  const { credentials } = request.operation;
   const entries: string[] = [];
-  if (request.operation.credentials === "signed") {
-    entries.push(`${pythonString(spec.apiKeyHeader)}: ${ENV.apiKey}`);
-  }
+  if (credentials.kind === "signed") entries.push(`${pythonString(credentials.header)}: ${ENV.apiKey}`);
   if (formBody) entries.push('"Content-Type": "application/x-www-form-urlencoded"');
-  if (request.operation.credentials === "key-accepted") {
-    const key = `${pythonString(spec.apiKeyHeader)}: ${ENV.apiKey}`;
+  if (credentials.kind === "key-accepted") {
+    const key = `${pythonString(credentials.header)}: ${ENV.apiKey}`;
     return `{${[key, ...entries].join(", ")}} if ${ENV.apiKey} else {${entries.join(", ")}}`;
   }
   return entries.length === 0 ? undefined : `{${entries.join(", ")}}`;
@@ -63,19 +62,20 @@ function headersExpression(request: SampleRequest, spec: SampleSpec, formBody: b
 
 export function pythonSample(request: SampleRequest, spec: SampleSpec): string {
   const { operation } = request;
-  const signed = operation.credentials === "signed";
-  const hasParams = request.arguments.length > 0 || signed;
+  const { credentials } = operation;
+  const signing = credentials.kind === "signed" ? credentials.signing : undefined;
+  const hasParams = request.arguments.length > 0 || signing !== undefined;
   const modules = new Set(["json", "os", "sys", "urllib.error", "urllib.request"]);
   if (hasParams) modules.add("urllib.parse");
-  if (signed) for (const name of ["hashlib", "hmac", "time"]) modules.add(name);
+  if (signing) for (const name of ["hashlib", "hmac", "time"]) modules.add(name);
 
-  const lines = commentLines("#", openingLines(request, spec));
+  const lines = commentLines("#", openingLines(request));
   lines.push(...[...modules].sort().map((name) => `import ${name}`), "");
   lines.push(`${ENV.baseUrl} = os.environ.get(${pythonString(ENV.baseUrl)}, ${pythonString(spec.baseUrl)})`);
-  if (operation.credentials === "key-accepted") {
+  if (credentials.kind === "key-accepted") {
     lines.push(`${ENV.apiKey} = os.environ.get(${pythonString(ENV.apiKey)}, "")`);
   }
-  if (signed) {
+  if (signing) {
     lines.push(`${ENV.apiKey} = os.environ[${pythonString(ENV.apiKey)}]`);
     lines.push(`${ENV.apiSecret} = os.environ[${pythonString(ENV.apiSecret)}]`);
   }
@@ -86,9 +86,9 @@ export function pythonSample(request: SampleRequest, spec: SampleSpec): string {
     for (const arg of request.arguments) {
       lines.push(`    ${pythonString(arg.parameter.name)}: ${pythonValue(arg)},`);
     }
-    if (signed) {
-      assertMillisecondTimestamps(spec.signing);
-      lines.push(`    ${pythonString(spec.signing.timestampParameter)}: int(time.time() * 1000),`);
+    if (signing) {
+      assertMillisecondTimestamps(signing);
+      lines.push(`    ${pythonString(signing.timestampParameter)}: int(time.time() * 1000),`);
     }
     lines.push("}");
   }
@@ -99,21 +99,20 @@ export function pythonSample(request: SampleRequest, spec: SampleSpec): string {
   if (hasParams) {
     const payload = request.placement === "body" ? "body" : "query";
     lines.push(`${payload} = urllib.parse.urlencode(params)`);
-    let sent = payload;
-    if (signed) {
-      const signature = spec.signing.signatureParameter;
+    let sent = `{${payload}}`;
+    if (signing) {
       lines.push(
         ...commentLines("#", [
-          `${signature}: ${spec.signing.algorithm} of the ${payloadName(request)} as sent, keyed with the API secret, appended last`,
+          `${signing.signatureParameter}: ${signing.algorithm} of the ${payloadName(request)} as sent, keyed with the API secret, appended last`,
         ]),
-        `signature = hmac.new(${ENV.apiSecret}.encode(), ${payload}.encode(), hashlib.${hmacDigest(spec.signing)}).hexdigest()`,
+        `signature = hmac.new(${ENV.apiSecret}.encode(), ${payload}.encode(), hashlib.${hmacDigest(signing)}).hexdigest()`,
       );
-      sent = `{${payload}}&${fStringText(signature)}={signature}`;
-    } else sent = `{${payload}}`;
+      sent = `{${payload}}&${fStringText(signing.signatureParameter)}={signature}`;
+    }
     if (payload === "body") data = `f"${sent}".encode()`;
     else target = `${url}?${sent}`;
   }
-  const headers = headersExpression(request, spec, data !== undefined);
+  const headers = headersExpression(request, data !== undefined);
   lines.push(
     "request = urllib.request.Request(",
     `    f"${target}",`,

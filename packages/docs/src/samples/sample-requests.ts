@@ -68,12 +68,6 @@ export class SampleScenarioError extends Error {
 
 /** One request per operation of the spec, in the spec's order. */
 export function planRequests(spec: SampleSpec, scenario: SampleScenario = DEFAULT_SCENARIO): SampleRequest[] {
-  const placing = spec.operations.filter((op) => op.orderTypeRules !== undefined);
-  if (placing.length !== 1) {
-    throw new SampleScenarioError(
-      `expected one operation with x-order-type-rules (it places the samples' order), found ${placing.length}`,
-    );
-  }
   const orderId = scenario.order.params[scenario.order.idParameter];
   if (orderId === undefined) {
     throw new SampleScenarioError(`the scenario's order has no ${scenario.order.idParameter}`);
@@ -217,7 +211,7 @@ export interface SequenceStep {
  * operations that act on every open order come last, after the order is placed again.
  */
 export function sampleSequence(requests: SampleRequest[], scenario: SampleScenario = DEFAULT_SCENARIO) {
-  const signed = (r: SampleRequest) => r.operation.credentials === "signed";
+  const signed = (r: SampleRequest) => r.operation.credentials.kind === "signed";
   const isPlacing = (r: SampleRequest) => r.operation.orderTypeRules !== undefined;
   const findsOrder = (r: SampleRequest) =>
     r.arguments.some((arg) => arg.parameter.name === scenario.order.lookupParameter);

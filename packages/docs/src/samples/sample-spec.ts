@@ -15,14 +15,14 @@ export class SampleSpecError extends Error {
   override name = "SampleSpecError";
 }
 
-/** How an operation is authenticated, from its security requirements. */
+/** What an operation sends to authenticate, from its security requirements, with what it needs to. */
 export type Credentials =
-  /** Nothing is sent. */
-  | "none"
-  /** The API key may be sent (an empty requirement beside the key alone). */
-  | "key-accepted"
-  /** API key and a signature per the signing rule. */
-  | "signed";
+  /** Nothing. */
+  | { kind: "none" }
+  /** The API key may be sent in `header` (an empty requirement beside the key alone). */
+  | { kind: "key-accepted"; header: string }
+  /** The API key in `header`, and a signature per `signing`. */
+  | { kind: "signed"; header: string; signing: SigningRule };
 
 /** The wire type of a query parameter's value. */
 export type ParameterKind = "decimal" | "integer" | "string" | "json" | "other";
@@ -79,29 +79,37 @@ export interface SigningRule {
 export interface SampleSpec {
   /** The first server's URL with its variables at their defaults. */
   baseUrl: string;
-  /** The header that carries the API key. */
-  apiKeyHeader: string;
-  signing: SigningRule;
   operations: SampleOperation[];
 }
 
+/** The security schemes the samples can write: an API key in a header, and the signing scheme. */
+interface KnownSchemes {
+  apiKey?: { name: string; header: string };
+  signing?: { name: string; rule: SigningRule };
+}
+
 export function readSampleSpec(document: JsonObject): SampleSpec {
-  const schemes = objectAt(objectAt(document.components).securitySchemes);
-  const signingScheme = Object.entries(schemes).find(([, scheme]) => isObject(objectAt(scheme)["x-signing"]));
-  if (!signingScheme) throw new SampleSpecError("components.securitySchemes: no scheme carries x-signing");
-  const apiKeyScheme = Object.entries(schemes).find(
+  const schemes = Object.entries(objectAt(objectAt(document.components).securitySchemes));
+  const signing = schemes.find(([, scheme]) => isObject(objectAt(scheme)["x-signing"]));
+  const apiKey = schemes.find(
     ([, scheme]) =>
       objectAt(scheme).type === "apiKey" &&
       objectAt(scheme).in === "header" &&
       !isObject(objectAt(scheme)["x-signing"]),
   );
-  if (!apiKeyScheme) throw new SampleSpecError("components.securitySchemes: no apiKey scheme in a header");
+  const known: KnownSchemes = {
+    ...(apiKey && {
+      apiKey: {
+        name: apiKey[0],
+        header: requiredString(objectAt(apiKey[1]).name, `securitySchemes.${apiKey[0]}.name`),
+      },
+    }),
+    ...(signing && { signing: { name: signing[0], rule: signingRule(signing[0], objectAt(signing[1])) } }),
+  };
   return {
     baseUrl: defaultBaseUrl(document),
-    apiKeyHeader: requiredString(objectAt(apiKeyScheme[1]).name, `securitySchemes.${apiKeyScheme[0]}.name`),
-    signing: signingRule(signingScheme[0], objectAt(signingScheme[1])),
     operations: operationsOf(document).map(({ path, method, operation }) =>
-      sampleOperation(document, path, method, operation, signingScheme[0]),
+      sampleOperation(document, path, method, operation, known),
     ),
   };
 }
@@ -149,12 +157,36 @@ function resolve(document: JsonObject, value: unknown, seen = new Set<string>())
   return resolve(document, target, seen);
 }
 
-function credentialsOf(operation: JsonObject, document: JsonObject, signingScheme: string): Credentials {
+/**
+ * The credentials an operation's security requirements ask for, among those the samples write:
+ * none; an optional API key (an empty requirement beside the key alone); or the key and the
+ * signature. Any other requirement is an error naming the operation.
+ */
+function credentialsOf(
+  operation: JsonObject,
+  document: JsonObject,
+  where: string,
+  known: KnownSchemes,
+): Credentials {
   const security = operation.security ?? document.security;
   const requirements = Array.isArray(security) ? security.filter(isObject).map((r) => Object.keys(r)) : [];
-  if (requirements.some((names) => names.includes(signingScheme))) return "signed";
-  if (requirements.some((names) => names.length > 0)) return "key-accepted";
-  return "none";
+  const exactly = (requirement: string[], names: string[]) =>
+    requirement.length === names.length && names.every((name) => requirement.includes(name));
+  const { apiKey, signing } = known;
+  if (requirements.every((r) => r.length === 0)) return { kind: "none" };
+  if (apiKey && signing && requirements.some((r) => exactly(r, [apiKey.name, signing.name]))) {
+    return { kind: "signed", header: apiKey.header, signing: signing.rule };
+  }
+  if (
+    apiKey &&
+    requirements.some((r) => r.length === 0) &&
+    requirements.every((r) => r.length === 0 || exactly(r, [apiKey.name]))
+  ) {
+    return { kind: "key-accepted", header: apiKey.header };
+  }
+  throw new SampleSpecError(
+    `${where}: security ${JSON.stringify(security)} is not one the code samples write (none; an optional API key in a header; an API key and a signature per x-signing)`,
+  );
 }
 
 function sampleOperation(
@@ -162,7 +194,7 @@ function sampleOperation(
   path: string,
   method: string,
   operation: JsonObject,
-  signingScheme: string,
+  known: KnownSchemes,
 ): SampleOperation {
   const operationId = requiredString(operation.operationId, `${method.toUpperCase()} ${path}: operationId`);
   const rules = operation["x-order-type-rules"];
@@ -172,7 +204,7 @@ function sampleOperation(
     method,
     path,
     authClass: stringAt(operation["x-auth-class"]) ?? "",
-    credentials: credentialsOf(operation, document, signingScheme),
+    credentials: credentialsOf(operation, document, operationId, known),
     formBody: operation["x-parameter-placement"] === "query-or-form-body",
     parameters: queryParameters(document, operation, operationId),
     ...(isObject(rules) ? { orderTypeRules: orderTypeRules(rules) } : {}),

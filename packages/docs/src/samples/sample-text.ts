@@ -1,7 +1,7 @@
 // Words and names shared by the three sample languages: the opening comment, the environment
 // variables, the digest of the signing rule.
 import type { SampleRequest } from "./sample-requests.js";
-import { type SampleSpec, SampleSpecError, type SigningRule } from "./sample-spec.js";
+import { SampleSpecError, type SigningRule } from "./sample-spec.js";
 
 /** The environment variables every sample reads its target and credentials from. */
 export const ENV = { baseUrl: "BASE_URL", apiKey: "API_KEY", apiSecret: "API_SECRET" } as const;
@@ -51,22 +51,23 @@ export function commentLines(marker: string, paragraphs: readonly string[]): str
 }
 
 /** The sample's opening comment, as paragraphs: what it calls and what it needs. */
-export function openingLines(request: SampleRequest, spec: SampleSpec): string[] {
+export function openingLines(request: SampleRequest): string[] {
   const { operation } = request;
+  const { credentials } = operation;
   const title = `${operation.summary}: ${operation.method.toUpperCase()} ${operation.path}`;
   const authClass = operation.authClass ? ` (${operation.authClass})` : "";
-  switch (operation.credentials) {
+  switch (credentials.kind) {
     case "none":
       return [title, `No credentials${authClass}.`];
     case "key-accepted":
       return [
         title,
-        `The API key is accepted, not required${authClass}: sent in ${spec.apiKeyHeader} when set.`,
+        `The API key is accepted, not required${authClass}: sent in ${credentials.header} when set.`,
       ];
     case "signed":
       return [
         title,
-        `Signed${authClass}: the API key in ${spec.apiKeyHeader}; ${spec.signing.signatureParameter} = ${spec.signing.algorithm} of the ${payloadName(request)} as sent, keyed with the API secret, appended last.`,
+        `Signed${authClass}: the API key in ${credentials.header}; ${credentials.signing.signatureParameter} = ${credentials.signing.algorithm} of the ${payloadName(request)} as sent, keyed with the API secret, appended last.`,
       ];
   }
 }

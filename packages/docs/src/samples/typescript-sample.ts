@@ -1,7 +1,7 @@
 // The TypeScript sample of a request: one call through @marketapi/client, which encodes, signs and
 // sends; a comment shows the bytes it sends.
 import { encodedArguments, type SampleArgument, type SampleRequest } from "./sample-requests.js";
-import type { SampleSpec } from "./sample-spec.js";
+import type { SampleSpec, SigningRule } from "./sample-spec.js";
 import { commentLines, ENV, openingLines } from "./sample-text.js";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -31,8 +31,8 @@ function callArguments(request: SampleRequest): string {
 }
 
 /** The stand-ins for the signing envelope's values in the comment that shows what is sent. */
-export function envelopePlaceholders(spec: SampleSpec): { timestamp: string; signature: string } {
-  return { timestamp: "<now>", signature: `<${spec.signing.algorithm}>` };
+export function envelopePlaceholders(signing: SigningRule): { timestamp: string; signature: string } {
+  return { timestamp: "<now>", signature: `<${signing.algorithm}>` };
 }
 
 /** The comment's opening words; tests read the wire the sample claims after them. */
@@ -40,14 +40,16 @@ export const WIRE_COMMENT = "// Sends ";
 export const FORM_BODY_WORDS = " with the form body ";
 
 /** What the client sends, with the signing envelope's values as placeholders. */
-function wireComment(request: SampleRequest, spec: SampleSpec): string {
+function wireComment(request: SampleRequest): string {
   const { operation } = request;
+  const { credentials } = operation;
   const params = encodedArguments(request);
-  const placeholder = envelopePlaceholders(spec);
-  const signed =
-    operation.credentials === "signed"
-      ? `${spec.signing.timestampParameter}=${placeholder.timestamp}&${spec.signing.signatureParameter}=${placeholder.signature}`
-      : "";
+  let signed = "";
+  if (credentials.kind === "signed") {
+    const { signing } = credentials;
+    const placeholder = envelopePlaceholders(signing);
+    signed = `${signing.timestampParameter}=${placeholder.timestamp}&${signing.signatureParameter}=${placeholder.signature}`;
+  }
   const all = [params, signed].filter((part) => part !== "").join("&");
   const start = `${WIRE_COMMENT}${operation.method.toUpperCase()} ${operation.path}`;
   if (all === "") return start;
@@ -69,14 +71,14 @@ export function typescriptSample(request: SampleRequest, spec: SampleSpec): stri
     "  throwOnError: true,",
   ];
   return `${[
-    ...commentLines("//", openingLines(request, spec)),
+    ...commentLines("//", openingLines(request)),
     'import { createSpotClient } from "@marketapi/client";',
     "",
     "const client = createSpotClient({",
     ...options,
     "});",
     "",
-    wireComment(request, spec),
+    wireComment(request),
     `const { data } = await client${method}(${callArguments(request)});`,
     "console.log(JSON.stringify(data, null, 2));",
   ].join("\n")}\n`;

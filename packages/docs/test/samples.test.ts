@@ -198,7 +198,8 @@ describe("readSampleSpec", () => {
       edit: (d: JsonObject) => {
         delete objectAt(objectAt(objectAt(d.components).securitySchemes).signature)["x-signing"];
       },
-      message: /query_order: security \[\{"apiKey":\[\],"signature":\[\]\}\] is not one the code samples write/,
+      message:
+        /query_order: security \[\{"apiKey":\[\],"signature":\[\]\}\] is not one the code samples write/,
     },
     {
       fault: "a required path parameter",

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { endpointSchemaPath, openapiJsonPath, openapiYamlPath } from "@marketapi/spec";
@@ -15,15 +15,27 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const repoDir = join(packageDir, "..", "..");
 const distDir = join(packageDir, "dist");
 
+/** The Endpoint record the Endpoint page shows first: a FHIR REST server, what API readers connect to. */
+const ENDPOINT_EXAMPLE = join(
+  repoDir,
+  "specs",
+  "examples",
+  "endpoint",
+  "valid",
+  "r4-template-hl7-fhir-rest.json",
+);
+
 class BuildError extends Error {}
 
 function readSpecFile(path: string): string {
+  return readOrExplain(path, "build @marketapi/spec first (`npm run build` at the repository root does it)");
+}
+
+function readOrExplain(path: string, remedy: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch {
-    throw new BuildError(
-      `${path} is missing: build @marketapi/spec first (\`npm run build\` at the repository root does it).`,
-    );
+    throw new BuildError(`${path} is missing: ${remedy}.`);
   }
 }
 
@@ -78,7 +90,7 @@ function runRedoc(job: RedocJob): string {
       throw new BuildError(`redocly build-docs failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
     }
     const html = makeRedocPageOffline(readFileSync(outputPath, "utf8"));
-    const problems = redocPageProblems(html);
+    const problems = redocPageProblems(html, JSON.parse(job.spec));
     if (problems.length > 0) throw new BuildError(`${job.output}: ${problems.join("; ")}`);
     return html;
   } finally {
@@ -93,7 +105,11 @@ function main(): void {
   assertSpecBundleCurrent(openapiYaml, endpointSchemaJson);
 
   const started = performance.now();
-  const site = generateSite({ openapiJson, openapiYaml, endpointSchemaJson });
+  const endpointExample = {
+    name: basename(ENDPOINT_EXAMPLE),
+    json: readOrExplain(ENDPOINT_EXAMPLE, "the Endpoint page shows it as its example"),
+  };
+  const site = generateSite({ openapiJson, openapiYaml, endpointSchemaJson, endpointExample });
   const apiHtml = runRedoc(site.redoc);
 
   rmSync(distDir, { recursive: true, force: true });

@@ -227,16 +227,49 @@ function highlights(schema: JsonObject): string {
   return parts.join("\n");
 }
 
-/** The schema's description: its first sentence as the lead, the rest (the fine print) below it. */
-function descriptionHtml(description: string): string {
+/** A description split into its first sentence (what the record is) and the rest (the fine print). */
+export function splitDescription(description: string): { lead: string; rest: string } {
   const match = description.match(/^[\s\S]*?[.!?](?=\s|$)/);
-  const lead = match ? match[0] : description;
-  const rest = description.slice(lead.length).trim();
-  return `<p class="lead">${proseToHtml(lead.trim())}</p>${rest ? `<div class="callout"><p>${proseToHtml(rest)}</p></div>` : ""}`;
+  const lead = (match ? match[0] : description).trim();
+  return { lead, rest: description.slice(match ? match[0].length : description.length).trim() };
 }
 
-/** The whole page, from the parsed schema. */
-export function renderEndpointPage(schema: JsonObject): string {
+/** An example record shown on the first screen: its source file's name and its JSON text. */
+export interface RecordExample {
+  name: string;
+  json: string;
+}
+
+/** The first screen: the required fields, each with type and description, beside an example. */
+function firstScreen(schema: JsonObject, example: RecordExample | undefined): string {
+  const required = fieldsOf(schema).filter((field) => field.required);
+  const items = required
+    .map(
+      (field) =>
+        `<li><a href="#${anchorId("field", field.name)}"><code>${escapeHtml(field.name)}</code></a> <span class="type">${typeHtml(field.schema)}</span>: ${proseToHtml(field.description)}</li>`,
+    )
+    .join("\n");
+  const exampleHtml = example
+    ? `<section id="example" aria-labelledby="example-title">
+<h2 id="example-title">Example</h2>
+<pre class="example"><code>${escapeHtml(example.json.trim())}</code></pre>
+<p class="optional">${escapeHtml(example.name)}, valid against the schema.</p>
+</section>`
+    : "";
+  return `<div class="first-screen">
+<section id="required-fields" aria-labelledby="required-fields-title">
+<h2 id="required-fields-title">Required fields</h2>
+<ul class="required">
+${items}
+</ul>
+<p class="optional">Every other field is optional; <a href="#fields">all ${fieldsOf(schema).length} fields</a> are listed below.</p>
+</section>
+${exampleHtml}
+</div>`;
+}
+
+/** The whole page, from the parsed schema and an example record to show first. */
+export function renderEndpointPage(schema: JsonObject, example?: RecordExample): string {
   const title = stringAt(schema.title) ?? "Record";
   const fields = fieldsOf(schema);
   const defs = Object.entries(objectAt(schema.$defs)).filter((entry): entry is [string, JsonObject] =>
@@ -245,8 +278,17 @@ export function renderEndpointPage(schema: JsonObject): string {
   const uses = usesOfDefs(schema);
   const required = fields.filter((f) => f.required).map((f) => `<code>${escapeHtml(f.name)}</code>`);
   const dialect = stringAt(schema.$schema) ?? "";
+  const { lead, rest } = splitDescription(descriptionOf(schema));
+  const aboutTitle = "About this schema";
+  const about = rest
+    ? `<section id="about-this-schema">
+<h2>${aboutTitle}</h2>
+<div class="callout"><p>${proseToHtml(rest)}</p></div>
+</section>`
+    : "";
   const body = `<h1>${escapeHtml(title)} record</h1>
-${descriptionHtml(descriptionOf(schema))}
+<p class="lead">${proseToHtml(lead)}</p>
+${firstScreen(schema, example)}
 <dl class="facts">
 <dt>Schema</dt><dd>JSON Schema <code>${escapeHtml(dialect)}</code>, <code>$id</code> <code>${escapeHtml(stringAt(schema.$id) ?? "–")}</code></dd>
 <dt>Fields</dt><dd>${fields.length}, of which required: ${required.join(", ") || "none"}</dd>
@@ -255,11 +297,12 @@ ${descriptionHtml(descriptionOf(schema))}
 <dt>Raw schema</dt><dd><a href="endpoint.schema.json">endpoint.schema.json</a></dd>
 </dl>
 <nav aria-label="Contents"><ul class="toc">
-<li><a href="#fields">Fields</a></li>
+${rest ? `<li><a href="#about-this-schema">${aboutTitle}</a></li>\n` : ""}<li><a href="#fields">Fields</a></li>
 <li><a href="#status-values">Status values</a></li>
 <li><a href="#payload-mime-type-pattern">payloadMimeType pattern</a></li>
 <li><a href="#datatypes">Datatypes</a>: ${defs.map(([name]) => `<a href="#${anchorId("def", name)}">${escapeHtml(name)}</a>`).join(", ")}</li>
 </ul></nav>
+${about}
 <section id="fields">
 <h2>Fields</h2>
 ${fieldsTable(schema, "field")}

@@ -21,10 +21,20 @@ function formatBytes(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
+/** Pages the index links when they exist. */
+export interface IndexExtras {
+  /**
+   * Where the API changelog is (what changed between versions of the spec). No changelog exists
+   * yet; when one is generated, pass its address and the API card links it.
+   */
+  apiChangelog?: string;
+}
+
 export function renderIndexPage(
   openapi: JsonObject,
   endpointSchema: JsonObject,
   specFiles: SpecFileLink[],
+  extras: IndexExtras = {},
 ): string {
   const info = objectAt(openapi.info);
   const apiTitle = stringAt(info.title) ?? "API";
@@ -45,8 +55,12 @@ export function renderIndexPage(
 <section class="card">
 <h2><a href="${API_PAGE}">${escapeHtml(apiTitle)}</a></h2>
 <p>Version ${escapeHtml(version)} · OpenAPI ${escapeHtml(String(openapi.openapi ?? ""))} · ${operations.length} operations.</p>
-<p>Every operation with its parameters, responses and examples, its authentication class and request weight, the request-signing rule and the per-order-type parameter rules.</p>
-<p><a href="${API_PAGE}">Open the API reference →</a></p>
+<p>Every operation with its parameters, responses and examples, a curl, TypeScript and Python sample that is run against the reference server on every test run, its authentication class and request weight, the request-signing rule and the per-order-type parameter rules.</p>
+<p><a href="${API_PAGE}">Open the API reference →</a></p>${
+    extras.apiChangelog === undefined
+      ? ""
+      : `\n<p class="changes"><a href="${escapeHtml(extras.apiChangelog)}">What changed between versions →</a></p>`
+  }
 </section>
 <section class="card">
 <h2><a href="${ENDPOINT_PAGE}">${escapeHtml(recordTitle)} record</a></h2>

@@ -1,17 +1,24 @@
 // Everything about the Redoc page (api.html) except running the CLI: the inputs handed to
 // `redocly build-docs` (spec, config, page template) and the checks and fixes applied to its output.
+import { isDeepStrictEqual } from "node:util";
 import { BRAND, faviconLink, wordmarkDataUri } from "./brand.js";
 import { escapeHtml } from "./html.js";
 import type { JsonObject } from "./openapi-document.js";
-import { objectAt } from "./openapi-document.js";
+import { isObject, objectAt } from "./openapi-document.js";
+import { addCodeSamples, REDOC_CODE_SAMPLES } from "./samples/code-samples.js";
 import { surfaceVendorExtensions } from "./vendor-extensions.js";
 
 export const API_PAGE = "api.html";
+/** The document api.html renders, published beside it. */
+export const API_DOCUMENT = "api.openapi.json";
 export const INDEX_PAGE = "index.html";
 
 /** The files `redocly build-docs` reads, plus the options of the run. */
 export interface RedocJob {
-  /** The spec Redoc renders (the source spec with its extensions surfaced), as JSON text. */
+  /**
+   * The document Redoc renders, as JSON text: the source spec with its extensions surfaced, code
+   * samples added and server descriptions made plain. Published as it is (API_DOCUMENT).
+   */
   spec: string;
   /** A redocly.yaml for the run: telemetry off and the Redoc options. */
   config: string;
@@ -27,17 +34,45 @@ export const REDOC_OPTIONS = {
   jsonSamplesExpandLevel: 2,
   sortRequiredPropsFirst: true,
   hideDownloadButtons: true,
+  codeSamples: REDOC_CODE_SAMPLES,
 } as const;
 
 export function redocJob(openapi: JsonObject): RedocJob {
   const title = `${String(objectAt(openapi.info).title ?? "API")} – reference`;
   return {
-    spec: `${JSON.stringify(withLogo(surfaceVendorExtensions(openapi)), null, 2)}\n`,
+    spec: `${JSON.stringify(renderedDocument(openapi), null, 2)}\n`,
     config: redoclyConfig(),
     template: pageTemplate(openapi),
     title,
     output: API_PAGE,
   };
+}
+
+/** The source spec as api.html shows it. Each step is a pure function from spec to spec. */
+export function renderedDocument(openapi: JsonObject): JsonObject {
+  return withLogo(withPlainServerDescriptions(addCodeSamples(surfaceVendorExtensions(openapi))));
+}
+
+/**
+ * Redoc shows server descriptions as plain text, so Markdown code spans in them would show their
+ * backticks (`{base_url}`). The copy drops the backticks and folds the lines.
+ */
+export function withPlainServerDescriptions(openapi: JsonObject): JsonObject {
+  if (!Array.isArray(openapi.servers)) return openapi;
+  const servers = openapi.servers.map((server) =>
+    isObject(server) && typeof server.description === "string"
+      ? { ...server, description: plainText(server.description) }
+      : server,
+  );
+  return { ...openapi, servers };
+}
+
+/** Markdown code spans as their text, runs of whitespace as one space. */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/(`+)(.+?)\1/gs, "$2")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** Adds the project's wordmark (an inline image, no request) linking back to the index page. */
@@ -51,6 +86,7 @@ function withLogo(openapi: JsonObject): JsonObject {
 
 /** YAML text of the redocly.yaml used for the build. Telemetry is off here and in the environment. */
 export function redoclyConfig(): string {
+  // JSON is YAML: nested options (codeSamples) are written as flow mappings.
   const options = Object.entries(REDOC_OPTIONS)
     .map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`)
     .join("\n");
@@ -124,8 +160,11 @@ export function makeRedocPageOffline(html: string): string {
 }
 
 /** Problems that make the built page unfit to publish; empty when it is fine. */
-export function redocPageProblems(html: string): string[] {
+export function redocPageProblems(html: string, document?: unknown): string[] {
   const problems: string[] = [];
+  if (document !== undefined && !isDeepStrictEqual(embeddedDefinition(html), document)) {
+    problems.push(`the page does not embed the document published as ${API_DOCUMENT}`);
+  }
   if (!html.includes('"disableTelemetry":true')) {
     problems.push("Redoc options lack disableTelemetry:true (was the build run with telemetry off?)");
   }
@@ -136,4 +175,26 @@ export function redocPageProblems(html: string): string[] {
     if (html.includes(url)) problems.push(`the page still loads ${url} (did Redoc move its footer logo?)`);
   }
   return problems;
+}
+
+const DEFINITION_START = "const __redoc_definition = ";
+
+/**
+ * The document embedded in a page built by `redocly build-docs` (the argument of Redoc's hydrate
+ * call), or undefined when the page has none.
+ */
+export function embeddedDefinition(html: string): unknown {
+  const start = html.indexOf(DEFINITION_START);
+  if (start === -1) return undefined;
+  const from = start + DEFINITION_START.length;
+  const end = html.indexOf("\n", from);
+  const text = html
+    .slice(from, end === -1 ? undefined : end)
+    .trim()
+    .replace(/;$/, "");
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

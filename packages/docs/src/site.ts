@@ -1,16 +1,20 @@
 // The documentation site as data: from the bundled spec files to the files of dist/ plus the
 // inputs of the one Redoc run. No I/O here; build-command.ts writes the result and runs Redoc.
 import type { GeneratedFile } from "@marketapi/spec";
-import { ENDPOINT_PAGE, renderEndpointPage } from "./endpoint-page.js";
+import { ENDPOINT_PAGE, type RecordExample, renderEndpointPage } from "./endpoint-page.js";
 import { renderIndexPage } from "./index-page.js";
 import { isObject, type JsonObject } from "./openapi-document.js";
-import { INDEX_PAGE, type RedocJob, redocJob } from "./redoc-page.js";
+import { API_DOCUMENT, INDEX_PAGE, type RedocJob, redocJob } from "./redoc-page.js";
 
 /** The bundled spec files, as written by @marketapi/spec. */
 export interface SiteSources {
   openapiJson: string;
   openapiYaml: string;
   endpointSchemaJson: string;
+  /** An Endpoint record shown first on its page (one of specs/examples/endpoint/valid). */
+  endpointExample?: RecordExample;
+  /** The address of the API changelog, linked from the index once there is one (none yet). */
+  apiChangelog?: string;
 }
 
 export interface Site {
@@ -38,6 +42,7 @@ function parseObject(text: string, file: string): JsonObject {
 export function generateSite(sources: SiteSources): Site {
   const openapi = parseObject(sources.openapiJson, "openapi.json");
   const endpointSchema = parseObject(sources.endpointSchemaJson, "endpoint.schema.json");
+  const redoc = redocJob(openapi);
   const specFiles = [
     {
       path: "openapi.yaml",
@@ -45,6 +50,12 @@ export function generateSite(sources: SiteSources): Site {
       description: "The OpenAPI 3.1 description as written (YAML).",
     },
     { path: "openapi.json", contents: sources.openapiJson, description: "The same description as JSON." },
+    {
+      path: API_DOCUMENT,
+      contents: redoc.spec,
+      description:
+        "The document the API page renders: openapi.json with the extensions written into its descriptions and a curl, TypeScript and Python sample on every operation (x-codeSamples).",
+    },
     {
       path: "endpoint.schema.json",
       contents: sources.endpointSchemaJson,
@@ -58,10 +69,13 @@ export function generateSite(sources: SiteSources): Site {
   }));
   return {
     files: [
-      { path: INDEX_PAGE, contents: renderIndexPage(openapi, endpointSchema, links) },
-      { path: ENDPOINT_PAGE, contents: renderEndpointPage(endpointSchema) },
+      {
+        path: INDEX_PAGE,
+        contents: renderIndexPage(openapi, endpointSchema, links, { apiChangelog: sources.apiChangelog }),
+      },
+      { path: ENDPOINT_PAGE, contents: renderEndpointPage(endpointSchema, sources.endpointExample) },
       ...specFiles.map(({ path, contents }) => ({ path, contents })),
     ],
-    redoc: redocJob(openapi),
+    redoc,
   };
 }

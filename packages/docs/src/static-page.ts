@@ -93,6 +93,15 @@ td.name a { text-decoration: none; }
 .card { border: 1px solid var(--line); border-radius: 0.6rem; padding: 1rem 1.25rem; background: var(--soft); }
 .card h2 { border: 0; margin: 0 0 0.5rem; font-size: 1.2rem; }
 .callout { border-left: 4px solid var(--accent); background: var(--soft); padding: 0.75rem 1rem; margin: 1rem 0; }
+.first-screen { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.15fr); gap: 0.5rem 2rem;
+  align-items: start; margin: 1rem 0 1.5rem; }
+@media (max-width: 56rem) { .first-screen { grid-template-columns: minmax(0, 1fr); } }
+.first-screen h2 { margin-top: 0.5rem; font-size: 1.15rem; }
+.required { padding-left: 1.2rem; margin: 0.5rem 0; }
+.required li { margin: 0.45rem 0; }
+pre.example { background: var(--code-bg); padding: 0.75rem 1rem; border-radius: 0.4rem; margin: 0.5rem 0;
+  font-size: 0.8rem; line-height: 1.45; white-space: pre-wrap; overflow-wrap: anywhere; }
+pre.example code { background: none; padding: 0; font-size: inherit; }
 .nested { margin: 0.4rem 0 0; }
 .nested table { font-size: 0.9rem; margin: 0.25rem 0; }
 footer { margin-top: 3rem; color: var(--muted); font-size: 0.9rem; }`;

@@ -1,6 +1,6 @@
 import { loadEndpointSchema } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
-import { fieldsOf, renderEndpointPage, typeText } from "../src/endpoint-page.js";
+import { fieldsOf, renderEndpointPage, splitDescription, typeText } from "../src/endpoint-page.js";
 import { escapeHtml, proseToHtml } from "../src/html.js";
 import { objectAt, stringsAt } from "../src/openapi-document.js";
 
@@ -82,5 +82,33 @@ describe("renderEndpointPage", () => {
     expect(page).not.toMatch(/<script/i);
     expect(page).not.toMatch(/\b(src|href)="(https?:)?\/\//i);
     expect(page).toMatch(/<style>/);
+  });
+
+  it("opens with what the record is, its required fields and the example, and puts the fine print after them", () => {
+    const example = { name: "e.json", json: '{"resourceType":"Endpoint"}' };
+    const withExample = renderEndpointPage(schema, example);
+    const at = (needle: string) => withExample.indexOf(needle);
+    const { lead, rest } = splitDescription(String(schema.description));
+    expect(lead).toMatch(/^The FHIR Endpoint resource as kept by marketapi: .*\.$/);
+    expect(rest).toMatch(/R5/);
+    expect(at(`<p class="lead">`)).toBeLessThan(at('id="required-fields"'));
+    for (const name of stringsAt(schema.required)) {
+      const item = at(`<li><a href="#field-${name}"><code>${name}</code></a>`);
+      expect(item, name).toBeGreaterThan(at('id="required-fields"'));
+      expect(item, name).toBeLessThan(at('id="example"'));
+    }
+    expect(at("{&quot;resourceType&quot;:&quot;Endpoint&quot;}")).toBeGreaterThan(at('id="example"'));
+    expect(at('id="about-this-schema"')).toBeGreaterThan(at('id="example"'));
+    expect(at(escapeHtml(rest.slice(0, 40)))).toBeGreaterThan(at('id="about-this-schema"'));
+    // Without an example the page still opens with the required fields.
+    expect(renderEndpointPage(schema)).not.toContain('id="example"');
+  });
+
+  it.each([
+    { given: "One. Two.", want: { lead: "One.", rest: "Two." } },
+    { given: "Only one", want: { lead: "Only one", rest: "" } },
+    { given: "Version 4.0.1 is it. More.", want: { lead: "Version 4.0.1 is it.", rest: "More." } },
+  ])("splitDescription($given)", ({ given, want }) => {
+    expect(splitDescription(given)).toEqual(want);
   });
 });

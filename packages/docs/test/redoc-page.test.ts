@@ -2,11 +2,14 @@ import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
 import { objectAt } from "../src/openapi-document.js";
 import {
+  embeddedDefinition,
   makeRedocPageOffline,
   pageTemplate,
+  plainText,
   redocJob,
   redoclyConfig,
   redocPageProblems,
+  withPlainServerDescriptions,
 } from "../src/redoc-page.js";
 
 const LOGO = "https://cdn.redoc.ly/redoc/logo-mini-full.svg";
@@ -36,6 +39,37 @@ describe("the Redoc run", () => {
     expect(String(objectAt(spec.info).description)).toContain("## Request signing");
     expect(job.output).toBe("api.html");
   });
+
+  it("renders every operation with its code samples and Redoc's language menu set to them", () => {
+    const spec = JSON.parse(redocJob(loadOpenApi()).spec);
+    for (const path of Object.values(objectAt(spec.paths))) {
+      for (const operation of Object.values(objectAt(path))) {
+        const labels = (objectAt(operation)["x-codeSamples"] as { label: string }[]).map((s) => s.label);
+        expect(labels).toEqual(["curl", "TypeScript", "Python"]);
+      }
+    }
+    expect(redoclyConfig()).toContain(
+      'codeSamples: {"languages":[{"lang":"bash","label":"curl"},{"lang":"typescript","label":"TypeScript"},{"lang":"python","label":"Python"}]}',
+    );
+  });
+
+  it("writes server descriptions as plain text, since Redoc shows them so", () => {
+    const spec = JSON.parse(redocJob(loadOpenApi()).spec);
+    const [first] = spec.servers as { description: string; url: string }[];
+    expect(first?.description).toContain("names the base address {base_url};");
+    expect(first?.description).not.toMatch(/[`\n]/);
+    expect(first?.url).toBe("{base_url}");
+    expect(withPlainServerDescriptions({ info: {} })).toEqual({ info: {} });
+  });
+
+  it.each([
+    { given: "the base `{base_url}` here", want: "the base {base_url} here" },
+    { given: "a ``code with ` inside`` span", want: "a code with ` inside span" },
+    { given: "two\nlines,   spaced ", want: "two lines, spaced" },
+    { given: "no markup", want: "no markup" },
+  ])("plainText($given)", ({ given, want }) => {
+    expect(plainText(given)).toBe(want);
+  });
 });
 
 describe("the built page", () => {
@@ -47,6 +81,18 @@ describe("the built page", () => {
     expect(offline).toContain("data:image/svg+xml,");
     expect(offline).not.toContain("`data:image/svg+xml,%60"); // no backtick that would end the JS template string
     expect(redocPageProblems(offline)).toEqual([]);
+  });
+
+  it("is refused unless it embeds exactly the published document", () => {
+    const page = (definition: string) =>
+      `${telemetryOff}<script type="module">\n      const __redoc_definition = ${definition};\n      const x = 1;</script>`;
+    const document = { openapi: "3.1.0", paths: { "/a": { get: { "x-codeSamples": [] } } } };
+    expect(embeddedDefinition(page(JSON.stringify(document)))).toEqual(document);
+    expect(redocPageProblems(page(JSON.stringify(document)), document)).toEqual([]);
+    expect(redocPageProblems(page(JSON.stringify({ ...document, paths: {} })), document)).toEqual([
+      expect.stringContaining("does not embed the document published as api.openapi.json"),
+    ]);
+    expect(embeddedDefinition("<html></html>")).toBeUndefined();
   });
 
   it("is refused when telemetry is on or the script comes from a CDN", () => {

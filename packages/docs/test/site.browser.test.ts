@@ -1,7 +1,10 @@
 // The built site (dist/) opened in real headless Chromium over 127.0.0.1: the pages must render
 // what the specs say, make no request off the machine and log no error.
+import { validateEndpoint } from "@marketapi/validators";
+import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isObject, objectAt, stringsAt } from "../src/openapi-document.js";
+import { isObject, objectAt, operationsOf, stringsAt } from "../src/openapi-document.js";
+import { REDOC_CODE_SAMPLES } from "../src/samples/code-samples.js";
 import {
   CHROMIUM_PATH,
   type GuardedBrowser,
@@ -10,7 +13,14 @@ import {
   waitForRedocHydration,
 } from "./support/chromium.js";
 import { artifactPath, assertDistBuilt, DIST_DIR, expectedOperations, readDistJson } from "./support/dist.js";
-import { flatText, openOperation, sidebarOperations } from "./support/redoc.js";
+import {
+  chooseSampleLanguage,
+  flatText,
+  openOperation,
+  sampleCode,
+  sampleLanguage,
+  sidebarOperations,
+} from "./support/redoc.js";
 import { type StaticServer, serveDirectory } from "./support/static-server.js";
 
 const noChromium = `no Chromium at ${CHROMIUM_PATH}. Install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`;
@@ -27,6 +37,8 @@ if (!hasChromium && inCi) {
 // Chromium shares the 2 cores with turbo's other test tasks: a page that renders in 1 s alone can
 // take twenty times that there.
 const BROWSER_TEST_TIMEOUT = 600_000;
+/** 17 operations × 3 languages, each a route change and a re-render. */
+const SAMPLES_TEST_TIMEOUT = 900_000;
 
 describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
   let server: StaticServer;
@@ -149,6 +161,76 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
   );
 
   it(
+    "API page: every operation shows its curl, TypeScript and Python samples, as api.openapi.json has them",
+    async () => {
+      const document = readDistJson("api.openapi.json");
+      const expected = expectedOperations(document);
+      expect(expected).toHaveLength(17);
+      const samplesOf = (operationId: string) =>
+        operationsOf(document)
+          .filter(({ operation }) => operation.operationId === operationId)
+          .flatMap(({ operation }) =>
+            Array.isArray(operation["x-codeSamples"]) ? operation["x-codeSamples"] : [],
+          )
+          .filter(isObject);
+      const page = await browser.newPage();
+      await page.goto(`${server.url}api.html`);
+      await waitForRedocHydration(page);
+      const sidebar = await sidebarOperations(page, [...new Set(expected.map((op) => op.tag))]);
+
+      for (const { label } of REDOC_CODE_SAMPLES.languages) {
+        for (const op of expected) {
+          const sample = samplesOf(op.operationId).find((s) => s.label === label);
+          expect(sample, `${op.operationId} has a ${label} sample in api.openapi.json`).toBeDefined();
+          const entry = sidebar.find(
+            (item) => item.tag === op.tag && item.text.split("\n")[0] === op.summary,
+          );
+          const section = await openOperation(page, entry?.href ?? "");
+          await expect
+            .poll(async () => (await section.locator(".panel-request-samples").count()) > 0, {
+              message: `${op.operationId} has a samples panel`,
+              timeout: 20_000,
+            })
+            .toBe(true);
+          await chooseSampleLanguage(page, section, label);
+          await expect.poll(() => sampleLanguage(section), { timeout: 20_000 }).toBe(label);
+          await expect
+            .poll(async () => (await sampleCode(section)).trimEnd(), {
+              message: `${op.operationId} shows its ${label} sample`,
+              timeout: 20_000,
+            })
+            .toBe(String(sample?.source).trimEnd());
+          if (op.operationId === "new_order") {
+            await page.screenshot({ path: artifactPath(`api-new-order-${label.toLowerCase()}.png`) });
+          }
+        }
+      }
+      await page.close();
+      expectNoViolations();
+    },
+    SAMPLES_TEST_TIMEOUT,
+  );
+
+  it(
+    "API page: the Servers panel shows the server descriptions as plain text, without Markdown backticks",
+    async () => {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}api.html`);
+      await waitForRedocHydration(page);
+      const servers = page
+        .locator('[data-component-name="Panel/Panel"]', { has: page.getByText("Servers", { exact: true }) })
+        .first();
+      await expect.poll(() => flatText(servers)).toContain("{base_url}");
+      const text = await flatText(servers);
+      expect(text).toContain("npx marketapi-server");
+      expect(text).not.toContain("`");
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
     "API page: new_order shows its parameters, responses, auth badge and the order-type table",
     async () => {
       const openapi = readDistJson("openapi.json");
@@ -237,6 +319,52 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
         expect(intro).toContain(authClass);
       }
       await page.screenshot({ path: artifactPath("api-request-signing.png") });
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "Endpoint page: its first screen says what the record is, its required fields and an example; the FHIR-version note follows",
+    async () => {
+      const schema = readDistJson("endpoint.schema.json");
+      const page = await browser.newPage();
+      await page.goto(`${server.url}endpoint.html`);
+      const screen = page.viewportSize()?.height ?? 0;
+      expect(screen).toBeGreaterThan(0);
+      const bottom = async (locator: Locator) => {
+        const box = await locator.boundingBox();
+        return box ? box.y + box.height : Number.POSITIVE_INFINITY;
+      };
+
+      const lead = page.locator("main p.lead").first();
+      expect(await lead.textContent()).toMatch(/^The FHIR Endpoint resource/);
+      expect(await bottom(lead), "the lead is on the first screen").toBeLessThanOrEqual(screen);
+
+      const required = page.locator("#required-fields li");
+      const names = await required.evaluateAll((items) =>
+        items.map((li) => li.querySelector("code")?.textContent ?? ""),
+      );
+      expect(names).toEqual(stringsAt(schema.required));
+      for (let i = 0; i < names.length; i++) {
+        expect(await bottom(required.nth(i)), `${names[i]} is on the first screen`).toBeLessThanOrEqual(
+          screen,
+        );
+      }
+
+      const example = page.locator("#example pre");
+      expect(await bottom(example), "the example is on the first screen").toBeLessThanOrEqual(screen);
+      const record = JSON.parse((await example.textContent()) ?? "");
+      expect(validateEndpoint(record)).toEqual({ valid: true });
+      for (const name of names) expect(record).toHaveProperty(name);
+
+      const note = page.locator("#about-this-schema");
+      expect(await note.textContent()).toMatch(/R5/);
+      const noteTop = (await note.boundingBox())?.y ?? 0;
+      expect(noteTop, "the R4/R5 note comes after the example").toBeGreaterThanOrEqual(await bottom(example));
+      expect(noteTop, "and after the required fields").toBeGreaterThanOrEqual(await bottom(required.last()));
+      await page.screenshot({ path: artifactPath("endpoint-first-screen.png") });
       await page.close();
       expectNoViolations();
     },

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { endpointSchemaPath, openapiJsonPath, openapiYamlPath } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
+import { renderIndexPage } from "../src/index-page.js";
 import { generateSite, SiteSourceError } from "../src/site.js";
 
 const sources = {
@@ -18,6 +19,7 @@ describe("generateSite", () => {
       "endpoint.html",
       "openapi.yaml",
       "openapi.json",
+      "api.openapi.json",
       "endpoint.schema.json",
     ]);
     const contents = Object.fromEntries(site.files.map((file) => [file.path, file.contents]));
@@ -25,6 +27,8 @@ describe("generateSite", () => {
     expect(contents["openapi.json"]).toBe(sources.openapiJson);
     expect(contents["endpoint.schema.json"]).toBe(sources.endpointSchemaJson);
     expect(site.redoc.output).toBe("api.html");
+    // The document api.html renders is published as it is handed to Redoc.
+    expect(contents["api.openapi.json"]).toBe(site.redoc.spec);
   });
 
   it("links every page and spec file from the index", () => {
@@ -34,11 +38,33 @@ describe("generateSite", () => {
       "endpoint.html",
       "openapi.yaml",
       "openapi.json",
+      "api.openapi.json",
       "endpoint.schema.json",
     ]) {
       expect(index).toContain(`href="${target}"`);
     }
     expect(index).toContain("17 operations");
+  });
+
+  it("has a place for the API changelog, empty until there is one", () => {
+    const openapi = JSON.parse(sources.openapiJson);
+    const schema = JSON.parse(sources.endpointSchemaJson);
+    const without = renderIndexPage(openapi, schema, []);
+    expect(without).not.toContain('class="changes"');
+    const withChangelog = renderIndexPage(openapi, schema, [], { apiChangelog: "changes/api.html" });
+    expect(withChangelog).toContain('<p class="changes"><a href="changes/api.html">');
+    const index = (extra: object) =>
+      generateSite({ ...sources, ...extra }).files.find((file) => file.path === "index.html")?.contents;
+    expect(index({})).not.toContain('class="changes"');
+    expect(index({ apiChangelog: "changelog.html" })).toContain('<a href="changelog.html">');
+  });
+
+  it("shows the Endpoint example it is given on the Endpoint page", () => {
+    const example = { name: "example.json", json: '{ "resourceType": "Endpoint" }' };
+    const page = generateSite({ ...sources, endpointExample: example }).files.find(
+      (file) => file.path === "endpoint.html",
+    );
+    expect(page?.contents).toContain("{ &quot;resourceType&quot;: &quot;Endpoint&quot; }");
   });
 
   it("is a pure function of its sources", () => {

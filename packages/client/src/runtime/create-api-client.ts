@@ -62,11 +62,12 @@ export interface ApiClientOptions<Id extends string = string> {
   baseUrl: string;
   /**
    * API key, sent as `X-MBX-APIKEY` by `trade` and `user_data` operations (required there), and by
-   * `market_data` operations when given (accepted there, not required).
+   * `market_data` operations when given (accepted there, not required). `undefined` is accepted
+   * (even under `exactOptionalPropertyTypes`) so that `apiKey: process.env.API_KEY` compiles.
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** API secret; signs `trade` and `user_data` requests (HMAC-SHA256). Never sent. */
-  apiSecret?: string;
+  apiSecret?: string | undefined;
   /**
    * `recvWindow` in milliseconds (1–60000), added to the requests of operations that declare a
    * `recvWindow` parameter (in this spec only `new_order`); the server's default (5000) when absent.

@@ -13,6 +13,7 @@ export const SITE_FILES = [
   "api.html",
   "endpoint.html",
   "openapi.json",
+  "api.openapi.json",
   "openapi.yaml",
   "endpoint.schema.json",
 ];

@@ -45,3 +45,34 @@ export async function flatText(locator: Locator): Promise<string> {
   // innerText: what the reader sees, not hidden or collapsed text.
   return (await locator.innerText()).replace(/\s+/g, " ");
 }
+
+/** The request-samples panel of an operation's section: its language menu and its code. */
+function samplesPanel(section: Locator): Locator {
+  return section.locator(".panel-request-samples").first();
+}
+
+/** The language the samples panel shows (the label on its language menu's button). */
+export async function sampleLanguage(section: Locator): Promise<string> {
+  const menu = samplesPanel(section)
+    .locator('[data-component-name="Panel/PanelHeader"] [data-component-name="Dropdown/Dropdown"]')
+    .last();
+  return ((await menu.locator("button").first().textContent()) ?? "").trim();
+}
+
+/** Switches the samples panel to `label` through its language menu, as a reader does. */
+export async function chooseSampleLanguage(page: Page, section: Locator, label: string): Promise<void> {
+  if ((await sampleLanguage(section)) === label) return;
+  const menu = samplesPanel(section)
+    .locator('[data-component-name="Panel/PanelHeader"] [data-component-name="Dropdown/Dropdown"]')
+    .last();
+  await menu.locator("button").first().click();
+  // The menu opens in a layer of its own, outside the panel.
+  await page.getByRole("menuitem", { name: label, exact: true }).click();
+}
+
+/** The code the samples panel shows, as text. */
+export async function sampleCode(section: Locator): Promise<string> {
+  return (
+    (await samplesPanel(section).locator('pre[data-testid="source-code"] code').first().textContent()) ?? ""
+  );
+}

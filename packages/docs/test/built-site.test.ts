@@ -1,0 +1,31 @@
+// The built site (dist/) as published: api.html renders exactly the document published beside it.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { operationsOf } from "../src/openapi-document.js";
+import { API_DOCUMENT, API_PAGE, embeddedDefinition } from "../src/redoc-page.js";
+import { REDOC_CODE_SAMPLES } from "../src/samples/code-samples.js";
+import { assertDistBuilt, DIST_DIR, readDistJson } from "./support/dist.js";
+
+describe("dist/", () => {
+  assertDistBuilt();
+  const document = readDistJson(API_DOCUMENT);
+
+  it(`${API_PAGE} embeds exactly the document published as ${API_DOCUMENT}`, () => {
+    const html = readFileSync(join(DIST_DIR, API_PAGE), "utf8");
+    expect(embeddedDefinition(html)).toEqual(document);
+  });
+
+  it(`${API_DOCUMENT} has a sample in every language on each of the 17 operations`, () => {
+    const operations = operationsOf(document);
+    expect(operations).toHaveLength(17);
+    for (const { operation } of operations) {
+      const samples = operation["x-codeSamples"] as { lang: string; label: string; source: string }[];
+      expect(
+        samples.map(({ lang, label }) => ({ lang, label })),
+        String(operation.operationId),
+      ).toEqual(REDOC_CODE_SAMPLES.languages);
+      for (const sample of samples) expect(sample.source.length).toBeGreaterThan(100);
+    }
+  });
+});

@@ -1,9 +1,9 @@
 import type { GeneratedFile, GeneratorContext } from "./generated-file.js";
-import { checkStructure } from "./spec/check-structure.js";
-import { type LoadedSpec, loadSpec } from "./spec/load-spec.js";
-import { buildModel, type SpecModel } from "./spec/operation-model.js";
-import { selectOperations } from "./spec/select-operations.js";
-import { SpecError } from "./spec/spec-error.js";
+import { checkStructure } from "./spec-input/check-structure.js";
+import { type LoadedSpec, loadSpec } from "./spec-input/load-spec.js";
+import { selectOperations } from "./spec-input/select-operations.js";
+import { SpecError } from "./spec-input/spec-error.js";
+import { buildModel, type SpecModel } from "./spec-input/spec-model.js";
 
 export type GeneratorName = "client" | "validators";
 

@@ -17,7 +17,7 @@ export {
   type GeneratedFile,
   type GeneratorContext,
 } from "./generated-file.js";
-export { checkStructure } from "./spec/check-structure.js";
+export { checkStructure } from "./spec-input/check-structure.js";
 export {
   DEFAULT_SPEC,
   type LoadedSpec,
@@ -25,7 +25,9 @@ export {
   type OpenApiDocument,
   parseSpecText,
   type TextPosition,
-} from "./spec/load-spec.js";
+} from "./spec-input/load-spec.js";
+export { selectOperations, subsetDocument } from "./spec-input/select-operations.js";
+export { SpecError } from "./spec-input/spec-error.js";
 export {
   AUTH_CLASSES,
   type AuthClass,
@@ -37,7 +39,5 @@ export {
   type ResponseModel,
   resolveRef,
   type SpecModel,
-} from "./spec/operation-model.js";
-export { selectOperations, subsetDocument } from "./spec/select-operations.js";
-export { SpecError } from "./spec/spec-error.js";
+} from "./spec-input/spec-model.js";
 export { diffOutput, type OutputDifference, writeOutput } from "./write-files.js";

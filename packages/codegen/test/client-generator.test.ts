@@ -7,10 +7,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLIENT_FILES, generateClient } from "../src/client/generate-client.js";
 import { CODEGEN_VERSION, GENERATED_MARKER } from "../src/generated-file.js";
-import { loadSpec } from "../src/spec/load-spec.js";
-import { buildModel, type SpecModel } from "../src/spec/operation-model.js";
-import { selectOperations } from "../src/spec/select-operations.js";
-import { SpecError } from "../src/spec/spec-error.js";
+import { loadSpec } from "../src/spec-input/load-spec.js";
+import { selectOperations } from "../src/spec-input/select-operations.js";
+import { SpecError } from "../src/spec-input/spec-error.js";
+import { buildModel, type SpecModel } from "../src/spec-input/spec-model.js";
 
 const command = "marketapi-codegen --out src/generated --client";
 const fixture = buildModel(

@@ -2,9 +2,9 @@
 // `--operations tickers,place_order` selects. Update them with `npx vitest run -u test/client-golden`.
 import { describe, expect, it } from "vitest";
 import { generateClient } from "../src/client/generate-client.js";
-import { loadSpec } from "../src/spec/load-spec.js";
-import { buildModel } from "../src/spec/operation-model.js";
-import { selectOperations } from "../src/spec/select-operations.js";
+import { loadSpec } from "../src/spec-input/load-spec.js";
+import { selectOperations } from "../src/spec-input/select-operations.js";
+import { buildModel } from "../src/spec-input/spec-model.js";
 
 const FIXTURE = "test/fixtures/client-fixture.openapi.yaml";
 const model = buildModel(

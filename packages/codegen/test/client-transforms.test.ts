@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { exposeJsonParameterSchemas } from "../src/client/json-parameters.js";
 import { docComment, propertyKey, stringArray } from "../src/client/typescript-source.js";
-import type { OpenApiDocument } from "../src/spec/load-spec.js";
-import { buildModel } from "../src/spec/operation-model.js";
-import { selectOperations, subsetDocument } from "../src/spec/select-operations.js";
+import type { OpenApiDocument } from "../src/spec-input/load-spec.js";
+import { selectOperations, subsetDocument } from "../src/spec-input/select-operations.js";
+import { buildModel } from "../src/spec-input/spec-model.js";
 
 const ok = { "200": { description: "ok" } };
 const op = (operationId: string, extra: OpenApiDocument = {}) => ({

@@ -1,7 +1,7 @@
 // The fixture spec of the validators generator's tests (test/golden/validators/).
 import { readFileSync } from "node:fs";
-import { parseSpecText } from "../src/spec/load-spec.js";
-import { buildModel, type SpecModel } from "../src/spec/operation-model.js";
+import { parseSpecText } from "../src/spec-input/load-spec.js";
+import { buildModel, type SpecModel } from "../src/spec-input/spec-model.js";
 
 const golden = new URL("./golden/validators/", import.meta.url);
 

@@ -23,6 +23,7 @@ export {
   type WireRequest,
 } from "./http/request.js";
 export { hmacHex } from "./http/signing.js";
+export { buildSpecModel, type OperationModel, type SpecModel } from "./operations.js";
 export { type CliOptions, parseCli, USAGE } from "./options.js";
 export { junitXml, xmlEscape } from "./report/junit.js";
 export { progressLine, reportText, type TextStyle } from "./report/text.js";
@@ -40,4 +41,3 @@ export {
 } from "./results.js";
 export { type ContractOptions, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MS, runContract } from "./runner.js";
 export type { Exchange } from "./session.js";
-export { buildSpecModel, type OperationModel, type SpecModel } from "./spec/model.js";

@@ -22,10 +22,10 @@ import { ConnectionError, InterruptedError, UsageError } from "./errors.js";
 import { type Credentials, encodeParams } from "./http/request.js";
 import { failingTestVectors } from "./http/signing.js";
 import { type Market, pickSymbol, planFarBuy, readExchangeInfo, referencePriceOf } from "./market.js";
+import { buildSpecModel, isSigned, isTrading, type OperationModel, type SpecModel } from "./operations.js";
 import { OrderLedger } from "./orders.js";
 import { CHECK_NAMES, type CheckName, type CleanupReport, type ContractResult, Recorder } from "./results.js";
 import { type Exchange, PassStopped, Session } from "./session.js";
-import { buildSpecModel, isSigned, isTrading, type OperationModel, type SpecModel } from "./spec/model.js";
 import type { ValueContext } from "./values.js";
 
 export const DEFAULT_MAX_REQUESTS = 800;

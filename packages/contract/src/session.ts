@@ -20,14 +20,14 @@ import {
   type WireRequest,
 } from "./http/request.js";
 import { type HttpResponse, send, type TransportError } from "./http/transport.js";
-import type { CheckName, ExchangeRecord, Recorder } from "./results.js";
 import {
   declaredResponse,
   type HeaderModel,
   type OperationModel,
   type SchemaNode,
   type SpecModel,
-} from "./spec/model.js";
+} from "./operations.js";
+import type { CheckName, ExchangeRecord, Recorder } from "./results.js";
 
 export interface Exchange {
   op: OperationModel;

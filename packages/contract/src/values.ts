@@ -6,7 +6,7 @@
 import { validateRequest } from "@marketapi/validators";
 import fc from "fast-check";
 import { encodeParams, encodeValue, type ParamList, plainNumber } from "./http/request.js";
-import type { OperationModel, ParameterModel, SchemaNode } from "./spec/model.js";
+import type { OperationModel, ParameterModel, SchemaNode } from "./operations.js";
 
 export interface ValueContext {
   /** Symbols the server lists. */

@@ -2,7 +2,7 @@ import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
 import { buildRequest, maskRequest } from "../src/http/request.js";
 import { corruptSignature, failingTestVectors, hmacHex } from "../src/http/signing.js";
-import { buildSpecModel } from "../src/spec/model.js";
+import { buildSpecModel } from "../src/operations.js";
 
 const model = buildSpecModel(loadOpenApi());
 const credentials = {

@@ -2,7 +2,7 @@ import { loadOpenApi } from "@marketapi/spec";
 import { validateRequest } from "@marketapi/validators";
 import { describe, expect, it } from "vitest";
 import { encodeParams } from "../src/http/request.js";
-import { buildSpecModel } from "../src/spec/model.js";
+import { buildSpecModel } from "../src/operations.js";
 import { boundaryCases, exampleCases, generatedCases, negativeCases, requiredValues } from "../src/values.js";
 
 const model = buildSpecModel(loadOpenApi());

@@ -2,7 +2,7 @@
 // opening the JSON: every field with its type, required flag, description and constraints, the
 // status values, the payloadMimeType pattern, and every datatype ($defs) with its members.
 import { anchorId, escapeHtml, proseToHtml } from "./html.js";
-import { isObject, type JsonObject, objectAt, stringAt, stringsAt } from "./openapi-document.js";
+import { isObject, type JsonObject, objectAt, stringAt, stringsAt } from "./json.js";
 import { renderStaticPage } from "./static-page.js";
 
 export const ENDPOINT_PAGE = "endpoint.html";

@@ -1,8 +1,9 @@
 // index.html: the landing page linking the two documentation pages and the spec files.
+import { operationEntries } from "@marketapi/spec/model";
 import { BRAND } from "./brand.js";
 import { ENDPOINT_PAGE } from "./endpoint-page.js";
 import { escapeHtml, proseToHtml } from "./html.js";
-import { type JsonObject, objectAt, operationsOf, stringAt } from "./openapi-document.js";
+import { type JsonObject, objectAt, stringAt } from "./json.js";
 import { API_PAGE } from "./redoc-page.js";
 import { renderStaticPage } from "./static-page.js";
 
@@ -39,7 +40,7 @@ export function renderIndexPage(
   const info = objectAt(openapi.info);
   const apiTitle = stringAt(info.title) ?? "API";
   const version = stringAt(info.version) ?? "";
-  const operations = operationsOf(openapi);
+  const operations = operationEntries(openapi);
   const recordTitle = stringAt(endpointSchema.title) ?? "Record";
   const fieldCount = Object.keys(objectAt(endpointSchema.properties)).length;
   const defCount = Object.keys(objectAt(endpointSchema.$defs)).length;

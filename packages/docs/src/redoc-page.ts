@@ -3,8 +3,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { BRAND, faviconLink, wordmarkDataUri } from "./brand.js";
 import { escapeHtml } from "./html.js";
-import type { JsonObject } from "./openapi-document.js";
-import { isObject, objectAt } from "./openapi-document.js";
+import type { JsonObject } from "./json.js";
+import { isObject, objectAt } from "./json.js";
 import { addCodeSamples, REDOC_CODE_SAMPLES } from "./samples/code-samples.js";
 import { surfaceVendorExtensions } from "./vendor-extensions.js";
 

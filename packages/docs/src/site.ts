@@ -1,10 +1,16 @@
 // The documentation site as data: from the bundled spec files to the files of dist/ plus the
 // inputs of the one Redoc run. No I/O here; build-command.ts writes the result and runs Redoc.
-import type { GeneratedFile } from "@marketapi/spec";
 import { ENDPOINT_PAGE, type RecordExample, renderEndpointPage } from "./endpoint-page.js";
 import { renderIndexPage } from "./index-page.js";
-import { isObject, type JsonObject } from "./openapi-document.js";
+import { isObject, type JsonObject } from "./json.js";
 import { API_DOCUMENT, INDEX_PAGE, type RedocJob, redocJob } from "./redoc-page.js";
+
+/** One file of dist/: its path inside dist/, its text and, for the spec files, what it holds. */
+export interface GeneratedFile {
+  path: string;
+  contents: string;
+  description?: string;
+}
 
 /** The bundled spec files, as written by @marketapi/spec. */
 export interface SiteSources {

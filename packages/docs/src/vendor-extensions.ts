@@ -2,17 +2,9 @@
 // extensions. A pure function from spec to spec: the input is never modified, and the extensions
 // stay in place in the copy (only descriptions and `x-badges` are added).
 
+import { type OperationEntry, operationEntries, segmentsOf } from "@marketapi/spec/model";
+import { isObject, type JsonObject, objectAt, stringAt, stringsAt } from "./json.js";
 import { code, codeBlock, table, text } from "./markdown.js";
-import {
-  isObject,
-  type JsonObject,
-  type OperationEntry,
-  objectAt,
-  operationsOf,
-  refName,
-  stringAt,
-  stringsAt,
-} from "./openapi-document.js";
 
 /** Title of the info section that explains the signing rule; operations refer to it by name. */
 export const SIGNING_SECTION_TITLE = "Request signing";
@@ -35,7 +27,7 @@ const ORDER_RULE_CHOICES: Record<string, string> = {
 /** Returns a copy of `document` whose descriptions state what its `x-` extensions say. */
 export function surfaceVendorExtensions(document: JsonObject): JsonObject {
   const copy = structuredClone(document);
-  const operations = operationsOf(copy);
+  const operations = operationEntries(copy);
   for (const entry of operations) annotateOperation(entry, copy);
   annotateInfo(copy, operations);
   return copy;
@@ -46,6 +38,7 @@ function annotateOperation({ operation }: OperationEntry, document: JsonObject):
   const after = [
     orderTypeRulesMarkdown(operation["x-order-type-rules"]),
     parameterConditionsMarkdown(operation["x-parameter-conditions"]),
+    mutuallyExclusiveMarkdown(operation["x-mutually-exclusive"]),
     responseVariantsMarkdown(operation["x-response-variant-by"]),
   ].filter((part): part is string => part !== undefined);
   const description = stringAt(operation.description)?.trim();
@@ -165,6 +158,17 @@ function requiredText(rule: JsonObject): string {
   return parts.length === 0 ? "–" : parts.join("; ");
 }
 
+/** `x-mutually-exclusive` as a list: "at most one of `symbol`, `symbols`". */
+export function mutuallyExclusiveMarkdown(groups: unknown): string | undefined {
+  if (!Array.isArray(groups) || groups.length === 0) return undefined;
+  const lines = groups.map((group) =>
+    Array.isArray(group)
+      ? `- at most one of ${group.map((name) => codeValue(name)).join(", ")}`
+      : `- ${codeValue(group)}`,
+  );
+  return `**Parameters that cannot be combined** (${code("x-mutually-exclusive")}):\n\n${lines.join("\n")}`;
+}
+
 /** `x-parameter-conditions` as a list: "when `a` is sent, `b` must be `X`". */
 export function parameterConditionsMarkdown(conditions: unknown): string | undefined {
   if (!Array.isArray(conditions) || conditions.length === 0) return undefined;
@@ -194,7 +198,7 @@ export function responseVariantsMarkdown(variantBy: unknown): string | undefined
   if (parameter === undefined || Object.keys(variants).length === 0) return undefined;
   const rows = Object.entries(variants).map(([value, ref]) => [
     byPresence ? text(value) : code(value),
-    typeof ref === "string" ? code(refName(ref)) : codeValue(ref),
+    typeof ref === "string" ? code(segmentsOf(ref).at(-1) ?? ref) : codeValue(ref),
   ]);
   return `**Response shape by ${code(parameter)}** (${code("x-response-variant-by")}):\n\n${table(
     [code(parameter), "Response schema"],

@@ -1,8 +1,10 @@
 // The built site (dist/) as published: api.html renders exactly the document published beside it.
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { operationEntries } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
-import { operationsOf } from "../src/openapi-document.js";
+
 import { API_DOCUMENT, API_PAGE, embeddedDefinition } from "../src/redoc-page.js";
 import { REDOC_CODE_SAMPLES } from "../src/samples/code-samples.js";
 import { assertDistBuilt, DIST_DIR, readDistJson } from "./support/dist.js";
@@ -17,7 +19,7 @@ describe("dist/", () => {
   });
 
   it(`${API_DOCUMENT} has a sample in every language on each of the 17 operations`, () => {
-    const operations = operationsOf(document);
+    const operations = operationEntries(document);
     expect(operations).toHaveLength(17);
     for (const { operation } of operations) {
       const samples = operation["x-codeSamples"] as { lang: string; label: string; source: string }[];

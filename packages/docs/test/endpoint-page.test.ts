@@ -2,7 +2,7 @@ import { loadEndpointSchema } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
 import { fieldsOf, renderEndpointPage, splitDescription, typeText } from "../src/endpoint-page.js";
 import { escapeHtml, proseToHtml } from "../src/html.js";
-import { objectAt, stringsAt } from "../src/openapi-document.js";
+import { objectAt, stringsAt } from "../src/json.js";
 
 const schema = loadEndpointSchema();
 const page = renderEndpointPage(schema);

@@ -1,6 +1,6 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
-import { objectAt } from "../src/openapi-document.js";
+import { objectAt } from "../src/json.js";
 import {
   embeddedDefinition,
   makeRedocPageOffline,

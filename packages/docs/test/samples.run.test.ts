@@ -5,10 +5,12 @@
 // API_KEY, API_SECRET (and PATH) set. Each answer is checked with @marketapi/validators against
 // the request as the server received it, and what each sample sent must be what the TypeScript
 // sample's comment says is sent: the same bytes in all three languages.
+
 import { type RunningServer, startServer } from "@marketapi/reference-server";
+import { operationEntries } from "@marketapi/spec/model";
 import { parseRequest, validateResponse } from "@marketapi/validators";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type JsonObject, operationsOf } from "../src/openapi-document.js";
+import type { JsonObject } from "../src/json.js";
 import { planRequests, type SequenceStep, sampleSequence } from "../src/samples/sample-requests.js";
 import { readSampleSpec } from "../src/samples/sample-spec.js";
 import { envelopePlaceholders, FORM_BODY_WORDS, WIRE_COMMENT } from "../src/samples/typescript-sample.js";
@@ -43,7 +45,7 @@ const placeholders = envelopePlaceholders(signedCredentials.signing);
 
 /** The samples of the built document: operationId → label → source. */
 const samples = new Map(
-  operationsOf(document).map(({ operation }) => [
+  operationEntries(document).map(({ operation }) => [
     String(operation.operationId),
     new Map(
       (Array.isArray(operation["x-codeSamples"]) ? (operation["x-codeSamples"] as JsonObject[]) : []).map(

@@ -1,9 +1,11 @@
 // The code-sample generator on its own: the wire rules (table-driven), what it reads from the spec,
 // the requests and their order, and the samples themselves as golden text. Running the samples
 // for real is samples.run.test.ts.
+
 import { loadOpenApi } from "@marketapi/spec";
+import { operationEntries } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
-import { type JsonObject, objectAt, operationsOf } from "../src/openapi-document.js";
+import { type JsonObject, objectAt } from "../src/json.js";
 import {
   addCodeSamples,
   CODE_SAMPLES_SECTION_TITLE,
@@ -41,7 +43,7 @@ function edited(edit: (document: JsonObject) => void): JsonObject {
 
 function samplesOf(document: JsonObject): Map<string, { label: string; source: string }[]> {
   return new Map(
-    operationsOf(document).map(({ operation }) => [
+    operationEntries(document).map(({ operation }) => [
       String(operation.operationId),
       operation["x-codeSamples"] as { label: string; source: string }[],
     ]),

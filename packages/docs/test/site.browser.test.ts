@@ -1,9 +1,10 @@
 // The built site (dist/) opened in real headless Chromium over 127.0.0.1: the pages must render
 // what the specs say, make no request off the machine and log no error.
+import { operationEntries } from "@marketapi/spec/model";
 import { validateEndpoint } from "@marketapi/validators";
 import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isObject, objectAt, operationsOf, stringsAt } from "../src/openapi-document.js";
+import { isObject, objectAt, stringsAt } from "../src/json.js";
 import { REDOC_CODE_SAMPLES } from "../src/samples/code-samples.js";
 import {
   CHROMIUM_PATH,
@@ -167,7 +168,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const expected = expectedOperations(document);
       expect(expected).toHaveLength(17);
       const samplesOf = (operationId: string) =>
-        operationsOf(document)
+        operationEntries(document)
           .filter(({ operation }) => operation.operationId === operationId)
           .flatMap(({ operation }) =>
             Array.isArray(operation["x-codeSamples"]) ? operation["x-codeSamples"] : [],

@@ -1,6 +1,7 @@
 import { loadOpenApi } from "@marketapi/spec";
+import { operationEntries } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
-import { type JsonObject, objectAt, operationsOf, stringAt } from "../src/openapi-document.js";
+import { type JsonObject, objectAt, stringAt } from "../src/json.js";
 import {
   credentialsMarkdown,
   orderTypeRulesMarkdown,
@@ -20,7 +21,7 @@ function operation(document: JsonObject, path: string, method: string): JsonObje
 describe("surfaceVendorExtensions", () => {
   it("leaves its input untouched and keeps every x- extension in the copy", () => {
     expect(loadOpenApi()).toEqual(spec);
-    for (const { path, method, operation: original } of operationsOf(spec)) {
+    for (const { path, method, operation: original } of operationEntries(spec)) {
       const copy = operation(surfaced, path, method);
       for (const key of Object.keys(original).filter((k) => k.startsWith("x-"))) {
         expect(copy[key], `${path} ${method} ${key}`).toEqual(original[key]);
@@ -29,7 +30,7 @@ describe("surfaceVendorExtensions", () => {
   });
 
   it("starts every operation's description with its x-auth-class, credentials and x-weight", () => {
-    const operations = operationsOf(surfaced);
+    const operations = operationEntries(surfaced);
     expect(operations).toHaveLength(17);
     for (const { path, method, operation: op } of operations) {
       const description = stringAt(op.description) ?? "";
@@ -47,7 +48,7 @@ describe("surfaceVendorExtensions", () => {
   });
 
   it("adds an auth badge to the operations that need credentials, and none to the public ones", () => {
-    for (const { path, method, operation: op } of operationsOf(surfaced)) {
+    for (const { path, method, operation: op } of operationEntries(surfaced)) {
       const badges = op["x-badges"];
       if (op["x-auth-class"] === "none") expect(badges, `${method} ${path}`).toBeUndefined();
       else

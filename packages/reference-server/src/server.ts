@@ -12,9 +12,9 @@ import {
   type History,
   MemoryHistory,
 } from "./engine/index.js";
+import { describeApi } from "./http/api.js";
 import { KeyRing } from "./http/auth.js";
 import { guardConnections, timeoutOptions } from "./http/connections.js";
-import { describeApi } from "./http/operations.js";
 import { createPipeline } from "./http/pipeline.js";
 import { RateLimiter } from "./http/rateLimits.js";
 import { errorsOnlyLogger, type Logger } from "./logger.js";

@@ -13,27 +13,31 @@ afterAll(() => server.close());
 
 describe("readParams", () => {
   it("decodes percent-encoding and '+', and lets the query win over the body", () => {
-    const params = readParams("a=1&b=%5B%22X%22%5D", "a=2&c=x+y", 64);
+    const params = readParams("a=1&b=%5B%22X%22%5D", "a=2&c=x+y", 64, "signature");
     expect(Object.fromEntries(params.values)).toEqual({ a: "1", b: '["X"]', c: "x y" });
   });
 
   it("signs the raw bytes of both parts without the signature pair and without a separator", () => {
-    expect(readParams("a=1&b=2&signature=ff", "", 64).signedPayload).toBe("a=1&b=2");
-    expect(readParams("a=1", "b=2&signature=ff", 64).signedPayload).toBe("a=1b=2");
-    expect(readParams("a=%5B1%5D&&b=2", "", 64).signedPayload).toBe("a=%5B1%5D&&b=2");
-    expect(readParams("&a=1&signature=ff", "", 64).signedPayload).toBe("&a=1");
+    expect(readParams("a=1&b=2&signature=ff", "", 64, "signature").signedPayload).toBe("a=1&b=2");
+    expect(readParams("a=1", "b=2&signature=ff", 64, "signature").signedPayload).toBe("a=1b=2");
+    expect(readParams("a=%5B1%5D&&b=2", "", 64, "signature").signedPayload).toBe("a=%5B1%5D&&b=2");
+    expect(readParams("&a=1&signature=ff", "", 64, "signature").signedPayload).toBe("&a=1");
   });
 
   it("treats empty values as not sent", () => {
-    expect([...readParams("symbol=&limit=5&flag", "", 64).values]).toEqual([["limit", "5"]]);
+    expect([...readParams("symbol=&limit=5&flag", "", 64, "signature").values]).toEqual([["limit", "5"]]);
   });
 
   it("rejects malformed escapes (-1100), duplicates (-1101) and too many parameters (-1101)", () => {
-    expect(() => readParams("a=%zz", "", 64)).toThrow(expect.objectContaining({ code: -1100 }));
-    expect(() => readParams("%E0%A4%A=1", "", 64)).toThrow(expect.objectContaining({ code: -1100 }));
-    expect(() => readParams("a=1&a=2", "", 64)).toThrow(expect.objectContaining({ code: -1101 }));
+    expect(() => readParams("a=%zz", "", 64, "signature")).toThrow(expect.objectContaining({ code: -1100 }));
+    expect(() => readParams("%E0%A4%A=1", "", 64, "signature")).toThrow(
+      expect.objectContaining({ code: -1100 }),
+    );
+    expect(() => readParams("a=1&a=2", "", 64, "signature")).toThrow(
+      expect.objectContaining({ code: -1101 }),
+    );
     const many = Array.from({ length: 70 }, (_, i) => `p${i}=1`).join("&");
-    expect(() => readParams(many, "", 64)).toThrow(expect.objectContaining({ code: -1101 }));
+    expect(() => readParams(many, "", 64, "signature")).toThrow(expect.objectContaining({ code: -1101 }));
   });
 });
 

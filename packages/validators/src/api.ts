@@ -71,7 +71,7 @@ export interface ApiValidators<Operation extends string = string, Schema extends
 }
 
 function fault(rule: string, message: string): ValidationResult {
-  return invalid([{ path: "", rule, message }]);
+  return invalid([{ path: "", rule, keyword: rule, params: {}, message }]);
 }
 
 /** What a numeric status resolves to, once: its documented key, body schema and variants. */
@@ -124,6 +124,8 @@ export function createValidators<Operation extends string, Schema extends string
       .map((name) => ({
         path: `/${name}`,
         rule: "required",
+        keyword: "required",
+        params: { missing: [name] },
         message: `/${name} is required (signed request)`,
       }));
     if (missing.length === 0) return result;

@@ -105,6 +105,8 @@ export function decodeParameters(operation: OperationValidators, input: Paramete
       errors.push({
         path,
         rule: "duplicate",
+        keyword: "duplicate",
+        params: { count: texts.length },
         message: `${path} is given ${texts.length} times; give it once`,
       });
       continue;
@@ -121,6 +123,8 @@ export function decodeParameters(operation: OperationValidators, input: Paramete
       errors.push({
         path,
         rule: info.coding === "json" ? "json" : "type",
+        keyword: info.coding === "json" ? "json" : "type",
+        params: {},
         message: `${path} must be ${info.expect}`,
       });
   }

@@ -1,12 +1,46 @@
 import type { CompiledSchema, RawError, SchemaHint } from "./generated/validators-runtime.js";
 
-/** One fault: where it is, which rule it breaks, and what a person should read. */
+/**
+ * The facts of a fault, as data (like ajv's `params`), so that programs never read them out of
+ * `message`. Which keys are present depends on the check that failed.
+ */
+export interface ValidationParams {
+  /** A required value is absent: its name, or the names of which at least one is required. */
+  missing?: string[];
+  /** The given value whose presence requires `missing` (dependentRequired, x-parameter-conditions). */
+  property?: string;
+  /** Two names given together that cannot be combined (x-mutually-exclusive, exactlyOneOf). */
+  pair?: [string, string];
+  /** A name that is not allowed here: unknown, or forbidden by a rule. */
+  forbidden?: string;
+  /** How many times a name was given (a duplicate). */
+  count?: number;
+  /** The values allowed (enum, const). */
+  allowedValues?: unknown[];
+  /** The bound of a size or range check. */
+  limit?: number;
+  /** The JSON types allowed. */
+  type?: string[];
+  /** The regular expression a string must match (pattern). */
+  pattern?: string;
+  /** The format a string must have. */
+  format?: string;
+}
+
+/** One fault: where it is, which rule it breaks, its facts, and what a person should read. */
 export interface ValidationError {
   /** JSON Pointer of the fault inside the validated value ("" is the value itself). */
   path: string;
   /** The rule that failed: a JSON Schema keyword ("required", "pattern", ...) or a spec rule ("x-order-type-rules"). */
   rule: string;
-  /** The fault in words, starting with the path: "/price must be a decimal string such as "0.1"". */
+  /**
+   * The check that failed, whatever rule it belongs to: a JSON Schema keyword ("required", "not",
+   * "false schema", ...), or a check of the text ("duplicate", "json", "type").
+   */
+  keyword: string;
+  /** The facts of the fault, to act on (see ValidationParams). */
+  params: ValidationParams;
+  /** The fault in words, starting with the path: "/price must be a decimal string such as "0.1"". For people only. */
   message: string;
 }
 
@@ -33,6 +67,8 @@ export function check(schema: CompiledSchema, data: unknown): ValidationResult {
       {
         path: "",
         rule: tooDeep ? "depth" : "error",
+        keyword: tooDeep ? "depth" : "error",
+        params: {},
         message: tooDeep
           ? `${schema.label} is nested too deeply to validate`
           : `${schema.label} could not be read: ${(error as Error)?.message ?? String(error)}`,
@@ -214,33 +250,46 @@ function describe(error: RawError, schema: CompiledSchema): ValidationError {
   const context = inheritedHint(schema, error.schemaPath, "when");
   const when = context?.when ? ` ${context.when}` : "";
   const rule = inheritedHint(schema, error.schemaPath, "rule")?.rule ?? error.keyword;
+  const keyword = error.keyword;
   let path = error.instancePath;
   const name = (p: string) => (p === "" ? schema.label : p);
+  const fault = (facts: ValidationParams, message: string): ValidationError => ({
+    path,
+    rule,
+    keyword,
+    params: facts,
+    message,
+  });
   let text: string;
-  switch (error.keyword) {
+  switch (keyword) {
     case "required": {
       const names = Array.isArray(params.oneOf)
         ? (params.oneOf as string[])
         : [String(params.missingProperty)];
       const pointers = names.map((n) => `${path}/${escapeToken(n)}`);
       path = pointers[0]!;
-      return { path, rule, message: `${orList(pointers)} is required${when}` };
+      return fault({ missing: names }, `${orList(pointers)} is required${when}`);
     }
     case "dependentRequired":
       path = `${path}/${escapeToken(String(params.missingProperty))}`;
-      return { path, rule, message: `${path} is required when ${String(params.property)} is given` };
+      return fault(
+        { missing: [String(params.missingProperty)], property: String(params.property) },
+        `${path} is required when ${String(params.property)} is given`,
+      );
     case "additionalProperties":
     case "unevaluatedProperties": {
       const property = String(params.additionalProperty ?? params.unevaluatedProperty);
       path = `${path}/${escapeToken(property)}`;
-      return { path, rule, message: `${path} ${hint?.unknown ?? "is not an allowed property"}` };
+      return fault({ forbidden: property }, `${path} ${hint?.unknown ?? "is not an allowed property"}`);
     }
     case "false schema":
-      return { path, rule, message: `${name(path)} is not allowed${when}` };
+      return fault({ forbidden: lastToken(path) }, `${name(path)} is not allowed${when}`);
     case "not":
       if (hint?.exclusive) {
-        const [first, second] = hint.exclusive.map((n) => `${path}/${escapeToken(n)}`);
-        return { path: second!, rule, message: `${second} cannot be given together with ${first}${when}` };
+        const pair: [string, string] = [hint.exclusive[0]!, hint.exclusive[1]!];
+        const [first, second] = pair.map((n) => `${path}/${escapeToken(n)}`);
+        path = second!;
+        return fault({ pair }, `${second} cannot be given together with ${first}${when}`);
       }
       text = "must not match the excluded schema";
       break;
@@ -342,5 +391,23 @@ function describe(error: RawError, schema: CompiledSchema): ValidationError {
     default:
       text = `is not valid (${error.keyword})`;
   }
-  return { path, rule, message: `${name(path)} ${text}${when}` };
+  return fault(factsOf(params), `${name(path)} ${text}${when}`);
+}
+
+/** The facts of a keyword's ajv params, under ValidationParams' names. */
+function factsOf(params: Record<string, unknown>): ValidationParams {
+  const facts: ValidationParams = {};
+  if (Array.isArray(params.allowedValues)) facts.allowedValues = params.allowedValues;
+  if ("allowedValue" in params) facts.allowedValues = [params.allowedValue];
+  if (typeof params.limit === "number") facts.limit = params.limit;
+  if (typeof params.type === "string") facts.type = params.type.split(",");
+  if (typeof params.pattern === "string") facts.pattern = params.pattern;
+  if (typeof params.format === "string") facts.format = params.format;
+  return facts;
+}
+
+/** The last reference token of a JSON Pointer, unescaped: "/a/b~1c" → "b/c". */
+function lastToken(pointer: string): string {
+  const token = pointer.slice(pointer.lastIndexOf("/") + 1);
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
 }

@@ -1,11 +1,13 @@
 // A consumer's own spec: generated with the @marketapi/codegen library into a folder, then used
 // through createValidators. Nothing here is specific to the spot trading API.
+
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildModel, GENERATORS } from "@marketapi/codegen";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ApiTables, type ApiValidators, createValidators } from "../src/index.js";
+import { faults } from "./support.js";
 
 const spec = {
   openapi: "3.1.0",
@@ -119,20 +121,20 @@ describe("validators generated from a consumer's spec", () => {
     });
     expect(shop.validateRequest("add_item", { cart, kind: "SHIRT", size: "M" })).toEqual({
       valid: false,
-      errors: [
+      errors: faults([
         {
           path: "/color",
           rule: "x-order-type-rules",
           message: "/color or /pattern is required when kind is SHIRT",
         },
-      ],
+      ]),
     });
     expect(shop.validateRequest("add_item", { cart, kind: "BOOK", isbn: "123", size: "S" })).toEqual({
       valid: false,
-      errors: [
+      errors: faults([
         { path: "/size", rule: "x-order-type-rules", message: "/size is not allowed when kind is BOOK" },
         { path: "/isbn", rule: "pattern", message: '/isbn must be a string such as "9780262033848"' },
-      ],
+      ]),
     });
   });
 
@@ -161,7 +163,7 @@ describe("validators generated from a consumer's spec", () => {
     });
     expect(shop.validateRequest("add_item", { cart: "nope", kind: "BOOK", isbn: "9780262033848" })).toEqual({
       valid: false,
-      errors: [{ path: "/cart", rule: "format", message: "/cart must be a UUID" }],
+      errors: faults([{ path: "/cart", rule: "format", message: "/cart must be a UUID" }]),
     });
   });
 
@@ -174,12 +176,12 @@ describe("validators generated from a consumer's spec", () => {
     expect(shop.validateResponse("add_item", 204, undefined)).toEqual({ valid: true });
     expect(shop.validateResponse("add_item", 204, { id: 1 })).toMatchObject({
       valid: false,
-      errors: [{ rule: "body" }],
+      errors: faults([{ rule: "body" }]),
     });
     expect(shop.validateResponse("add_item", 409, { title: "taken" })).toEqual({ valid: true });
     expect(shop.validateResponse("add_item", 503, { title: "" })).toEqual({
       valid: false,
-      errors: [{ path: "/title", rule: "minLength", message: "/title must not be empty" }],
+      errors: faults([{ path: "/title", rule: "minLength", message: "/title must not be empty" }]),
     });
   });
 
@@ -187,16 +189,16 @@ describe("validators generated from a consumer's spec", () => {
     expect(shop.validateResponse("add_item", 201, { id: 1, product: { kind: "SHIRT", size: "XL" } })).toEqual(
       {
         valid: false,
-        errors: [
+        errors: faults([
           { path: "/product/size", rule: "enum", message: '/product/size must be one of "S", "M" or "L"' },
-        ],
+        ]),
       },
     );
     expect(shop.validateResponse("add_item", 201, { id: 1, product: { kind: "HAT" } })).toEqual({
       valid: false,
-      errors: [
+      errors: faults([
         { path: "/product/kind", rule: "enum", message: '/product/kind must be one of "BOOK" or "SHIRT"' },
-      ],
+      ]),
     });
   });
 });

@@ -223,7 +223,15 @@ describe("marketapi-validate", () => {
       {
         file: "-",
         valid: false,
-        errors: [{ path: "/limit", rule: "minimum", message: "/limit must be at least 1" }],
+        errors: [
+          {
+            path: "/limit",
+            rule: "minimum",
+            keyword: "minimum",
+            params: { limit: 1 },
+            message: "/limit must be at least 1",
+          },
+        ],
       },
     ]);
   });

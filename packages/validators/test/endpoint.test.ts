@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { type Endpoint, type EndpointTypes, isEndpoint, validateEndpoint } from "../src/index.js";
-import { endpointSchema, invalidEndpoints, validEndpoints } from "./support.js";
+import { endpointSchema, faults, invalidEndpoints, validEndpoints } from "./support.js";
 
 const minimal = {
   resourceType: "Endpoint",
@@ -112,14 +112,14 @@ describe("messages", () => {
       want: { path: "", rule: "type", message: "the Endpoint must be an object" },
     },
   ])("$want.message", ({ given, want }) => {
-    expect(validateEndpoint(given)).toEqual({ valid: false, errors: [want] });
+    expect(validateEndpoint(given)).toEqual({ valid: false, errors: faults([want]) });
   });
 
   it("reports a missing required field at the field's own pointer", () => {
     const { payloadType: _, ...rest } = minimal;
     expect(validateEndpoint(rest)).toEqual({
       valid: false,
-      errors: [{ path: "/payloadType", rule: "required", message: "/payloadType is required" }],
+      errors: faults([{ path: "/payloadType", rule: "required", message: "/payloadType is required" }]),
     });
   });
 

@@ -13,7 +13,7 @@ import {
   validateSchema,
 } from "../src/index.js";
 import { readCounter } from "./read-counter.js";
-import { validEndpoints } from "./support.js";
+import { faults, validEndpoints } from "./support.js";
 
 /** A result of the documented shape; errors with a pointer, a rule and a non-empty message. */
 function wellFormed(result: ValidationResult): boolean {
@@ -130,9 +130,9 @@ describe("prototype-polluting keys", () => {
       const data = JSON.parse(`{${minimal},"${key}":{"polluted":true,"resourceType":"Endpoint"}}`);
       expect(validateEndpoint(data)).toEqual({
         valid: false,
-        errors: [
+        errors: faults([
           { path: `/${key}`, rule: "additionalProperties", message: `/${key} is not a property of Endpoint` },
-        ],
+        ]),
       });
       const nested = JSON.parse(`{${minimal.replace('"code":"x"', `"code":"x","${key}":1`)}}`);
       expect(validateEndpoint(nested)).toMatchObject({
@@ -143,11 +143,11 @@ describe("prototype-polluting keys", () => {
         validateRequest("order_book", JSON.parse(`{"symbol":"BTCUSDT","${key}":{"limit":1}}`)),
       ).toMatchObject({
         valid: false,
-        errors: [{ path: `/${key}`, rule: "additionalProperties" }],
+        errors: faults([{ path: `/${key}`, rule: "additionalProperties" }]),
       });
       expect(validateResponse("server_time", 200, JSON.parse(`{"${key}":{"serverTime":1}}`))).toMatchObject({
         valid: false,
-        errors: [{ path: "/serverTime", rule: "required" }],
+        errors: faults([{ path: "/serverTime", rule: "required" }]),
       });
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(Object.prototype).not.toHaveProperty("polluted");
@@ -193,7 +193,7 @@ describe("adversarial sizes", () => {
     const result = validateEndpoint({ ...base, extension: [extension] });
     expect(result).toEqual({
       valid: false,
-      errors: [{ path: "", rule: "depth", message: "the Endpoint is nested too deeply to validate" }],
+      errors: faults([{ path: "", rule: "depth", message: "the Endpoint is nested too deeply to validate" }]),
     });
   });
 
@@ -206,7 +206,7 @@ describe("adversarial sizes", () => {
     };
     expect(validateEndpoint(data)).toEqual({
       valid: false,
-      errors: [{ path: "", rule: "error", message: "the Endpoint could not be read: no" }],
+      errors: faults([{ path: "", rule: "error", message: "the Endpoint could not be read: no" }]),
     });
   });
 

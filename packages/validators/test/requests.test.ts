@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { operationIds, parseRequest, type ValidationError, validateRequest } from "../src/index.js";
-import { limitOrder } from "./support.js";
+import { faults, limitOrder } from "./support.js";
 
 function errorsOf(result: ReturnType<typeof validateRequest>): ValidationError[] {
   return result.valid ? [] : result.errors;
@@ -34,9 +34,9 @@ describe("validateRequest: plain parameters", () => {
   it("accepts recvWindow only where the spec declares it (new_order)", () => {
     const order = { symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: 1 };
     expect(validateRequest("new_order", { ...order, recvWindow: 5000 })).toEqual({ valid: true });
-    expect(errorsOf(validateRequest("new_order", { ...order, recvWindow: 60001 }))).toEqual([
-      { path: "/recvWindow", rule: "maximum", message: "/recvWindow must be at most 60000" },
-    ]);
+    expect(errorsOf(validateRequest("new_order", { ...order, recvWindow: 60001 }))).toEqual(
+      faults([{ path: "/recvWindow", rule: "maximum", message: "/recvWindow must be at most 60000" }]),
+    );
     for (const id of ["cancel_order", "cancel_all_orders", "query_order", "open_orders", "all_orders"]) {
       const params = { symbol: "BTCUSDT", orderId: 1, recvWindow: 5000 };
       expect(
@@ -72,10 +72,12 @@ describe("validateRequest: plain parameters", () => {
   });
 
   it("requires the envelope with { signed: true }", () => {
-    expect(errorsOf(validateRequest("query_order", { symbol: "BTCUSDT" }, { signed: true }))).toEqual([
-      { path: "/timestamp", rule: "required", message: "/timestamp is required (signed request)" },
-      { path: "/signature", rule: "required", message: "/signature is required (signed request)" },
-    ]);
+    expect(errorsOf(validateRequest("query_order", { symbol: "BTCUSDT" }, { signed: true }))).toEqual(
+      faults([
+        { path: "/timestamp", rule: "required", message: "/timestamp is required (signed request)" },
+        { path: "/signature", rule: "required", message: "/signature is required (signed request)" },
+      ]),
+    );
     expect(validateRequest("order_book", { symbol: "BTCUSDT" }, { signed: true })).toEqual({ valid: true });
   });
 
@@ -200,7 +202,7 @@ describe("validateRequest: plain parameters", () => {
       want: [{ path: "", rule: "type", message: "the parameters must be an object" }],
     },
   ])("rejects $given", ({ operation, params, want }) => {
-    expect(validateRequest(operation, params)).toEqual({ valid: false, errors: want });
+    expect(validateRequest(operation, params)).toEqual({ valid: false, errors: faults(want) });
   });
 });
 
@@ -291,7 +293,7 @@ describe("validateRequest: new_order rules (x-order-type-rules, x-parameter-cond
       ],
     },
   ])("rejects $given", ({ params, want }) => {
-    expect(validateRequest("new_order", params)).toEqual({ valid: false, errors: want });
+    expect(validateRequest("new_order", params)).toEqual({ valid: false, errors: faults(want) });
   });
 
   it.each([
@@ -399,10 +401,13 @@ describe("parseRequest and { from: 'query' }: parameters as text", () => {
       ],
     },
   ])("reports $given", ({ operation, text, want }) => {
-    expect(validateRequest(operation, text, { from: "query" })).toEqual({ valid: false, errors: want });
+    expect(validateRequest(operation, text, { from: "query" })).toEqual({
+      valid: false,
+      errors: faults(want),
+    });
     const parsed = parseRequest(operation, text);
     expect(parsed.valid).toBe(false);
-    expect(!parsed.valid && parsed.errors).toEqual(want);
+    expect(!parsed.valid && parsed.errors).toEqual(faults(want));
   });
 
   it("does not also report a malformed required value as missing", () => {
@@ -439,5 +444,75 @@ describe("unknown operations", () => {
     expect(operationIds).toHaveLength(17);
     for (const id of operationIds)
       expect(errorsOf(validateRequest(id, {})).every((e) => e.rule !== "operationId")).toBe(true);
+  });
+});
+
+describe("structured facts of a fault (what programs act on, never the message)", () => {
+  const { type: _type, ...anyOrder } = limitOrder;
+  const market = { ...anyOrder, type: "MARKET" };
+  const { quantity: _quantity, ...withoutQuantity } = market;
+  it.each([
+    {
+      given: "a missing parameter",
+      operation: "order_book",
+      params: {},
+      want: { rule: "required", keyword: "required", params: { missing: ["symbol"] } },
+    },
+    {
+      given: "a pair of which one is required (x-order-type-rules)",
+      operation: "new_order",
+      params: withoutQuantity,
+      want: {
+        rule: "x-order-type-rules",
+        keyword: "required",
+        params: { missing: ["quantity", "quoteOrderQty"] },
+      },
+    },
+    {
+      given: "a pair given together (x-order-type-rules exactlyOneOf)",
+      operation: "new_order",
+      params: { ...market, quoteOrderQty: 1, timeInForce: undefined, price: undefined },
+      want: { rule: "x-order-type-rules", keyword: "not", params: { pair: ["quantity", "quoteOrderQty"] } },
+    },
+    {
+      given: "a parameter the order type forbids",
+      operation: "new_order",
+      params: { ...market, price: undefined },
+      want: { rule: "x-order-type-rules", keyword: "false schema", params: { forbidden: "timeInForce" } },
+    },
+    {
+      given: "symbol with symbols (x-mutually-exclusive)",
+      operation: "exchange_info",
+      params: { symbol: "BTCUSDT", symbols: ["ETHUSDT"] },
+      want: { rule: "x-mutually-exclusive", keyword: "not", params: { pair: ["symbol", "symbols"] } },
+    },
+    {
+      given: "an iceberg order that is not GTC (x-parameter-conditions)",
+      operation: "new_order",
+      params: { ...limitOrder, timeInForce: "IOC", icebergQty: 0.5 },
+      want: { rule: "x-parameter-conditions", keyword: "const", params: { allowedValues: ["GTC"] } },
+    },
+    {
+      given: "an unknown parameter",
+      operation: "ping",
+      params: { extra: 1 },
+      want: { rule: "additionalProperties", keyword: "additionalProperties", params: { forbidden: "extra" } },
+    },
+    {
+      given: "a value out of range",
+      operation: "order_book",
+      params: { symbol: "BTCUSDT", limit: 0 },
+      want: { rule: "minimum", keyword: "minimum", params: { limit: 1 } },
+    },
+  ])("$given", ({ operation, params, want }) => {
+    const defined = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+    expect(errorsOf(validateRequest(operation, defined))).toContainEqual(expect.objectContaining(want));
+  });
+
+  it("counts a repeated parameter", () => {
+    const parsed = parseRequest("order_book", "symbol=BTCUSDT&symbol=ETHUSDT");
+    expect(!parsed.valid && parsed.errors).toContainEqual(
+      expect.objectContaining({ rule: "duplicate", keyword: "duplicate", params: { count: 2 } }),
+    );
   });
 });

@@ -6,7 +6,7 @@ import {
   validateResponse,
   validateSchema,
 } from "../src/index.js";
-import { newOrderFull, responseExamples, schemaExamples } from "./support.js";
+import { faults, newOrderFull, responseExamples, schemaExamples } from "./support.js";
 
 function errorsOf(result: ReturnType<typeof validateResponse>): ValidationError[] {
   return result.valid ? [] : result.errors;
@@ -91,13 +91,13 @@ describe("wrong responses", () => {
       want: [{ path: "/time", rule: "type", message: "/time must be a timestamp such as 1499827319559" }],
     },
   ])("query_order 200 with $given fails", ({ body, want }) => {
-    expect(validateResponse("query_order", 200, body)).toEqual({ valid: false, errors: want });
+    expect(validateResponse("query_order", 200, body)).toEqual({ valid: false, errors: faults(want) });
   });
 
   it("an error body with a positive code fails", () => {
     expect(validateResponse("ping", 400, { code: 1, msg: "x" })).toEqual({
       valid: false,
-      errors: [{ path: "/code", rule: "maximum", message: "/code must be at most -1" }],
+      errors: faults([{ path: "/code", rule: "maximum", message: "/code must be at most -1" }]),
     });
   });
 
@@ -112,27 +112,27 @@ describe("wrong responses", () => {
     const body = { lastUpdateId: 1, bids: [["1.0", "2.0", "3.0"]], asks: [] };
     expect(validateResponse("order_book", 200, body)).toEqual({
       valid: false,
-      errors: [{ path: "/bids/0", rule: "maxItems", message: "/bids/0 must have at most 2 items" }],
+      errors: faults([{ path: "/bids/0", rule: "maxItems", message: "/bids/0 must have at most 2 items" }]),
     });
   });
 
   it("a ticker that is neither an object nor an array fails once, naming both shapes", () => {
     expect(validateResponse("symbol_price_ticker", 200, "LTCBTC")).toEqual({
       valid: false,
-      errors: [{ path: "", rule: "type", message: "the body must be an object or an array" }],
+      errors: faults([{ path: "", rule: "type", message: "the body must be an object or an array" }]),
     });
   });
 
   it("a ticker list explains the faulty item through the array branch", () => {
     expect(validateResponse("symbol_price_ticker", 200, [{ symbol: "LTCBTC", price: 4 }])).toEqual({
       valid: false,
-      errors: [
+      errors: faults([
         {
           path: "/0/price",
           rule: "type",
           message: '/0/price must be a decimal number written as text such as "0.00010000"',
         },
-      ],
+      ]),
     });
   });
 
@@ -147,6 +147,8 @@ describe("wrong responses", () => {
     expect(errors[0]).toEqual({
       path: "/symbols/0/filters/0/minPrice",
       rule: "type",
+      keyword: "type",
+      params: { type: ["string"] },
       message: '/symbols/0/filters/0/minPrice must be a decimal number written as text such as "0.00010000"',
     });
     expect(errors[1]).toMatchObject({ path: "/symbols/0/filters/1/filterType", rule: "enum" });
@@ -166,7 +168,7 @@ describe("x-response-variant-by (new_order)", () => {
   it("with the FULL variant, the missing fills are reported", () => {
     const want = {
       valid: false,
-      errors: [{ path: "/fills", rule: "required", message: "/fills is required" }],
+      errors: faults([{ path: "/fills", rule: "required", message: "/fills is required" }]),
     };
     expect(validateResponse("new_order", 200, result, { variant: "FULL" })).toEqual(want);
     expect(validateResponse("new_order", "200", result, { request: { newOrderRespType: "FULL" } })).toEqual(
@@ -180,19 +182,21 @@ describe("x-response-variant-by (new_order)", () => {
     expect(validateResponse("new_order", 200, result, { variant: "RESULT" })).toEqual({ valid: true });
     expect(validateResponse("new_order", 200, { symbol: "BTCUSDT" }, { variant: "ACK" })).toEqual({
       valid: false,
-      errors: [
+      errors: faults([
         { path: "/orderId", rule: "required", message: "/orderId is required" },
         { path: "/orderListId", rule: "required", message: "/orderListId is required" },
         { path: "/clientOrderId", rule: "required", message: "/clientOrderId is required" },
         { path: "/transactTime", rule: "required", message: "/transactTime is required" },
-      ],
+      ]),
     });
   });
 
   it("without a variant, errors come from the closest variant", () => {
     expect(validateResponse("new_order", 200, { ...full, orderId: "28" })).toEqual({
       valid: false,
-      errors: [{ path: "/orderId", rule: "type", message: "/orderId must be an order id value such as 28" }],
+      errors: faults([
+        { path: "/orderId", rule: "type", message: "/orderId must be an order id value such as 28" },
+      ]),
     });
   });
 
@@ -341,13 +345,13 @@ describe("validateSchema", () => {
     expect(validateSchema("Decimal", "0.1")).toEqual({ valid: true });
     expect(validateSchema("Decimal", 0.1)).toEqual({
       valid: false,
-      errors: [
+      errors: faults([
         {
           path: "",
           rule: "type",
           message: 'the value must be a decimal number written as text such as "0.00010000"',
         },
-      ],
+      ]),
     });
   });
 });

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadEndpointSchema, loadOpenApi } from "@marketapi/spec";
+import { expect } from "vitest";
 
 const fixturesDir = fileURLToPath(new URL("../../../specs/examples/endpoint/", import.meta.url));
 
@@ -107,4 +108,13 @@ export const limitOrder = {
 export function newOrderFull(): Record<string, unknown> {
   const example = responseExamples().find((e) => e.operationId === "new_order" && e.status === "200");
   return structuredClone(example!.body) as Record<string, unknown>;
+}
+
+/**
+ * Expected ValidationErrors given by their path, rule and message: each matches an error with
+ * those fields, whatever structured `keyword` and `params` it carries (tested on their own).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: asymmetric matchers are typed any by vitest
+export function faults(list: readonly object[]): any[] {
+  return list.map((fault) => expect.objectContaining(fault));
 }

@@ -1,7 +1,7 @@
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
-import type { SpecModel } from "../spec/operation-model.js";
-import { subsetDocument } from "../spec/select-operations.js";
-import { describeValue, SpecError } from "../spec/spec-error.js";
+import { subsetDocument } from "../spec-input/select-operations.js";
+import { describeValue, SpecError } from "../spec-input/spec-error.js";
+import type { SpecModel } from "../spec-input/spec-model.js";
 import { renderApiDefinition } from "./api-definition.js";
 import { exposeJsonParameterSchemas } from "./json-parameters.js";
 import { renderTypes } from "./openapi-typescript-adapter.js";

@@ -1,4 +1,5 @@
-import type { OpenApiDocument } from "../spec/load-spec.js";
+import { isObject, operationEntries } from "@marketapi/spec/model";
+import type { OpenApiDocument } from "../spec-input/load-spec.js";
 
 /**
  * Rewrites every parameter described with `content: application/json` (a JSON document inside one
@@ -9,26 +10,20 @@ import type { OpenApiDocument } from "../spec/load-spec.js";
  * the operation table.
  */
 export function exposeJsonParameterSchemas(document: OpenApiDocument): void {
-  const parameterLists: unknown[] = [];
-  for (const item of Object.values<OpenApiDocument>(document.paths ?? {})) {
-    parameterLists.push(item.parameters);
-    for (const value of Object.values(item)) {
-      if (isObject(value)) parameterLists.push(value.parameters);
-    }
-  }
-  const parameters = [
-    ...parameterLists.flatMap((list) => (Array.isArray(list) ? list : [])),
-    ...Object.values(document.components?.parameters ?? {}),
+  // Declared in place (path level or operation level), or as components that `$ref`s reach.
+  const lists = operationEntries(document).flatMap(({ pathItem, operation }) => [
+    pathItem.parameters,
+    operation.parameters,
+  ]);
+  const declarations = [
+    ...new Set(lists.flatMap((list) => (Array.isArray(list) ? list : []))),
+    ...Object.values(isObject(document.components?.parameters) ? document.components.parameters : {}),
   ];
-  for (const parameter of parameters) {
+  for (const parameter of declarations) {
     if (!isObject(parameter) || !isObject(parameter.content)) continue;
     const json = parameter.content["application/json"];
     if (!isObject(json) || json.schema === undefined) continue;
     parameter.schema = json.schema;
     delete parameter.content;
   }
-}
-
-function isObject(value: unknown): value is OpenApiDocument {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

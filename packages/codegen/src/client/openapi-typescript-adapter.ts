@@ -2,7 +2,7 @@
 // run). Swapping the type generator means rewriting this file and nothing else.
 import openapiTS, { astToString, type OpenAPI3, type TransformNodeOptions } from "openapi-typescript";
 import ts from "typescript";
-import type { OpenApiDocument } from "../spec/load-spec.js";
+import type { OpenApiDocument } from "../spec-input/load-spec.js";
 
 /**
  * Prints the `paths`, `components` and `operations` types of a document, plus a `Schema<Name>`,

@@ -1,5 +1,4 @@
-import type { AuthClass, OperationModel, SpecModel } from "../spec/operation-model.js";
-import { type ResponseVariants, readResponseVariants } from "../spec/response-variants.js";
+import type { AuthClass, OperationModel, ResponseVariants, SpecModel } from "../spec-input/spec-model.js";
 import {
   arrowProperty,
   docComment,
@@ -35,14 +34,14 @@ export function renderOperationMethods(model: SpecModel, typesModule: string): s
       ],
       "  ",
     );
-    const variants = readResponseVariants(model, op);
+    const variants = op.responseVariants;
     const overloads = variants ? variantOverloads(op, variants) : [plainSignature(op)];
     return `${doc}\n${overloads.join("\n")}`;
   });
   const bindings = model.operations.map((op) => {
     const id = stringLiteral(op.operationId);
     const name = propertyKey(op.operationId);
-    if (readResponseVariants(model, op)) {
+    if (op.responseVariants) {
       const inline = `    ${name}: overloaded(${id}) as Methods[${id}],`;
       return inline.length <= LINE_WIDTH
         ? inline
@@ -52,7 +51,7 @@ export function renderOperationMethods(model: SpecModel, typesModule: string): s
       ? arrowProperty("    ", name, "params, options", `call(${id}, params, options)`)
       : arrowProperty("    ", name, "_params, options", `call(${id}, undefined, options)`);
   });
-  const anyVariants = model.operations.some((op) => readResponseVariants(model, op) !== undefined);
+  const anyVariants = model.operations.some((op) => op.responseVariants !== undefined);
   return [
     `import type { ${anyVariants ? "components, " : ""}operations } from ${stringLiteral(typesModule)};`,
     "",

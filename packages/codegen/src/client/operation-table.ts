@@ -1,4 +1,4 @@
-import type { SpecModel } from "../spec/operation-model.js";
+import type { SpecModel } from "../spec-input/spec-model.js";
 import { docComment, propertyKey, stringArray, stringLiteral } from "./typescript-source.js";
 
 /**

@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
-import type { JsonSchema, OperationModel, SpecModel } from "../spec/operation-model.js";
-import { type ResponseVariants, readResponseVariants } from "../spec/response-variants.js";
-import { describeValue, pointerOf, SpecError } from "../spec/spec-error.js";
+import { describeValue, pointerOf, SpecError } from "../spec-input/spec-error.js";
+import type { JsonSchema, OperationModel, ResponseVariants, SpecModel } from "../spec-input/spec-model.js";
 import { type HintTable, hintsOf } from "./message-hints.js";
 import { cleanSchema } from "./openapi-keywords.js";
 import { buildRequestSchema, type ParameterInfo, type SigningEnvelope } from "./request-schemas.js";
@@ -245,7 +244,7 @@ function planOperation(
     document.addDef(defName, target.inline, `${operation.pointer}/responses/${status}`);
     return document.addExport(`${id}_response_${status}`, defName);
   };
-  const variants = readResponseVariants(model, operation);
+  const variants = operation.responseVariants;
   return {
     operationId: id,
     method: operation.method,

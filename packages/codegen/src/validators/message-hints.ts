@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../spec/operation-model.js";
+import type { JsonSchema } from "../spec-input/spec-model.js";
 import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, walkSchema } from "./openapi-keywords.js";
 
 /** What error messages know about one schema node (the generated SchemaHint type). */

@@ -1,5 +1,5 @@
-import type { JsonSchema } from "../spec/operation-model.js";
-import { describeValue, pointerOf, SpecError } from "../spec/spec-error.js";
+import { describeValue, pointerOf, SpecError } from "../spec-input/spec-error.js";
+import type { JsonSchema } from "../spec-input/spec-model.js";
 
 /**
  * How every keyword of an OpenAPI 3.1 Schema Object reaches ajv, decided keyword by keyword rather

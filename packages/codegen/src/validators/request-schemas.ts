@@ -1,7 +1,7 @@
-import type { OpenApiDocument } from "../spec/load-spec.js";
-import type { JsonSchema, OperationModel, SpecModel } from "../spec/operation-model.js";
-import { resolveRef } from "../spec/operation-model.js";
-import { describeValue, pointerOf, SpecError } from "../spec/spec-error.js";
+import { readWirePattern } from "@marketapi/spec/model";
+import { SpecError } from "../spec-input/spec-error.js";
+import type { JsonSchema, OperationModel, SpecModel } from "../spec-input/spec-model.js";
+import { asSpecError, resolveRef } from "../spec-input/spec-model.js";
 import { type HintTable, schemaPathOf } from "./message-hints.js";
 
 /**
@@ -41,13 +41,6 @@ export interface RequestSchema {
   signing?: SigningEnvelope;
 }
 
-interface OrderTypeRule {
-  required?: string[];
-  forbidden?: string[];
-  atLeastOneOf?: string[][];
-  exactlyOneOf?: string[][];
-}
-
 /**
  * The JSON Schema of one operation's parameters, as a plain object of decoded values
  * (`{ symbol: "BTCUSDT", limit: 5 }`): each parameter a property, the required ones required,
@@ -57,35 +50,29 @@ interface OrderTypeRule {
  * the rule; each `x-mutually-exclusive` pair becomes a `not` of both names required. `base` is the schema path the schema will have in the compiled document.
  */
 export function buildRequestSchema(model: SpecModel, operation: OperationModel, base: string): RequestSchema {
-  const spec = { source: model.source, document: model.document };
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const parameters: ParameterInfo[] = [];
   const sources: Record<string, string> = {};
-  const raw = rawParameters(model, operation);
   for (const parameter of operation.parameters) {
     properties[parameter.name] = parameter.schema;
     if (parameter.required) required.push(parameter.name);
-    const { declared, pointer } = raw.get(`${parameter.in}:${parameter.name}`) ?? {};
-    const json = parameter.encoding === "json";
-    sources[parameter.name] =
-      `${pointer ?? `${operation.pointer}/parameters`}${json ? "/content/application~1json/schema" : "/schema"}`;
-    const example = declared?.example ?? declared?.content?.["application/json"]?.example;
-    const resolved = resolveSchema(spec, parameter.schema, operation.pointer);
+    sources[parameter.name] = parameter.schemaPointer;
+    const resolved = resolveSchema(model, parameter.schema, operation.pointer);
     const coding: ParameterCoding =
       parameter.encoding === "json"
         ? "json"
-        : codingOf(resolved, (branch) => resolveSchema(spec, branch, operation.pointer));
-    const wirePattern = wirePatternOf(model, resolved, sources[parameter.name]!);
+        : codingOf(resolved, (branch) => resolveSchema(model, branch, operation.pointer));
+    const wirePattern = asSpecError(model.source, () => readWirePattern(resolved, parameter.schemaPointer));
     parameters.push({
       name: parameter.name,
       in: parameter.in,
       coding,
-      expect: expectOfText(coding, example ?? resolved.example ?? resolved.default, resolved),
+      expect: expectOfText(coding, parameter.example ?? resolved.example ?? resolved.default, resolved),
       ...(wirePattern === undefined ? {} : { wirePattern }),
     });
   }
-  const signing = signingEnvelope(model, operation);
+  const signing = signingEnvelope(operation);
   if (signing) {
     const envelope: Record<string, JsonSchema> = {
       [signing.names.timestamp]: { type: "integer", minimum: 0 },
@@ -104,12 +91,12 @@ export function buildRequestSchema(model: SpecModel, operation: OperationModel, 
     }
   }
   const hints: HintTable = { [base]: { unknown: `is not a parameter of ${operation.operationId}` } };
-  const typeRules = orderTypeRules(model, operation, properties, base, hints);
-  const conditions = parameterConditions(model, operation, properties, base, hints, typeRules.length);
+  const typeRules = orderTypeRules(model, operation, base, hints);
+  const conditions = parameterConditions(operation, base, hints, typeRules.length);
   const rules = [
     ...typeRules,
     ...conditions,
-    ...mutuallyExclusive(model, operation, properties, base, hints, typeRules.length + conditions.length),
+    ...mutuallyExclusive(operation, base, hints, typeRules.length + conditions.length),
   ];
   const schema: Record<string, unknown> = { type: "object", properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;
@@ -117,66 +104,9 @@ export function buildRequestSchema(model: SpecModel, operation: OperationModel, 
   return { schema, hints, sources, parameters, ...(signing ? { signing: signing.names } : {}) };
 }
 
-/**
- * The declared parameter objects (path level, then operation level, which wins), resolved, with
- * where each is declared, by "in:name".
- */
-function rawParameters(
-  model: SpecModel,
-  operation: OperationModel,
-): Map<string, { declared: OpenApiDocument; pointer: string }> {
-  const spec = { source: model.source, document: model.document };
-  const item = model.document.paths?.[operation.path] ?? {};
-  const declared = [
-    ...(item.parameters ?? []).map((p: unknown, i: number) => ({
-      p,
-      pointer: pointerOf("paths", operation.path, "parameters", i),
-    })),
-    ...(operation.raw.parameters ?? []).map((p: unknown, i: number) => ({
-      p,
-      pointer: `${operation.pointer}/parameters/${i}`,
-    })),
-  ];
-  const byKey = new Map<string, { declared: OpenApiDocument; pointer: string }>();
-  for (const { p, pointer } of declared) {
-    const resolved = resolveRef(spec, p, pointer);
-    byKey.set(`${resolved.in}:${resolved.name}`, { declared: resolved, pointer });
-  }
-  return byKey;
-}
-
-function resolveSchema(
-  spec: { source: string; document: OpenApiDocument },
-  schema: JsonSchema,
-  pointer: string,
-): Record<string, unknown> {
+function resolveSchema(model: SpecModel, schema: JsonSchema, pointer: string): Record<string, unknown> {
   if (typeof schema === "boolean") return {};
-  return resolveRef(spec, schema, pointer);
-}
-
-/** A parameter schema's `x-wire-pattern`, checked to be a regular expression JavaScript compiles. */
-function wirePatternOf(
-  model: SpecModel,
-  schema: Record<string, unknown>,
-  pointer: string,
-): string | undefined {
-  const pattern = schema["x-wire-pattern"];
-  if (pattern === undefined) return undefined;
-  let valid = typeof pattern === "string";
-  try {
-    if (valid) new RegExp(pattern as string, "u");
-  } catch {
-    valid = false;
-  }
-  if (!valid) {
-    throw new SpecError(
-      model.source,
-      `${pointer}/x-wire-pattern`,
-      "a regular expression (ECMA-262, unicode mode) that the parameter's text must match",
-      describeValue(pattern),
-    );
-  }
-  return pattern as string;
+  return resolveRef(model, schema, pointer);
 }
 
 function codingOf(
@@ -228,57 +158,16 @@ interface Signing {
  * `x-signing`: its parameter names and the shape of the signature
  * (64 hex digits for HMAC-SHA256, any non-empty text otherwise).
  */
-function signingEnvelope(model: SpecModel, operation: OperationModel): Signing | undefined {
-  const requirements = operation.raw.security ?? model.document.security ?? [];
-  const schemes = model.document.components?.securitySchemes ?? {};
-  for (const requirement of Array.isArray(requirements) ? requirements : []) {
-    for (const name of Object.keys(requirement ?? {})) {
-      const signing = schemes[name]?.["x-signing"];
-      if (!signing || typeof signing !== "object") continue;
-      const where = pointerOf("components", "securitySchemes", name, "x-signing");
-      const names = {
-        timestamp: stringAt(model, signing.timestamp?.parameter, `${where}/timestamp/parameter`),
-        signature: stringAt(model, signing.parameter, `${where}/parameter`),
-      };
-      return {
-        names,
-        signatureSchema:
-          signing.algorithm === "HMAC-SHA256"
-            ? { type: "string", pattern: "^[0-9a-fA-F]{64}$" }
-            : { type: "string", minLength: 1 },
-      };
-    }
-  }
-  return undefined;
-}
-
-function stringAt(model: SpecModel, value: unknown, pointer: string): string {
-  if (typeof value !== "string" || value === "") {
-    throw new SpecError(model.source, pointer, "a parameter name", describeValue(value));
-  }
-  return value;
-}
-
-function namesAt(
-  model: SpecModel,
-  value: unknown,
-  pointer: string,
-  properties: Record<string, JsonSchema>,
-): string[] {
-  if (!Array.isArray(value) || value.length === 0) {
-    throw new SpecError(model.source, pointer, "a non-empty list of parameter names", describeValue(value));
-  }
-  value.forEach((name, i) => {
-    if (typeof name !== "string" || properties[name] === undefined) {
-      throw new SpecError(
-        model.source,
-        `${pointer}/${i}`,
-        "the name of a parameter of the operation",
-        describeValue(name),
-      );
-    }
-  });
-  return value;
+function signingEnvelope(operation: OperationModel): Signing | undefined {
+  const signing = operation.signing;
+  if (!signing) return undefined;
+  return {
+    names: { timestamp: signing.timestampParameter, signature: signing.signatureParameter },
+    signatureSchema:
+      signing.algorithm === "HMAC-SHA256"
+        ? { type: "string", pattern: "^[0-9a-fA-F]{64}$" }
+        : { type: "string", minLength: 1 },
+  };
 }
 
 /** The JSON Schema `{ if, then }`. */
@@ -298,19 +187,14 @@ function declared(names: string[]): Record<string, true> {
 function orderTypeRules(
   model: SpecModel,
   operation: OperationModel,
-  properties: Record<string, JsonSchema>,
   base: string,
   hints: HintTable,
 ): Record<string, unknown>[] {
-  const table = operation.raw["x-order-type-rules"];
+  const table = operation.orderTypeRules;
   if (table === undefined) return [];
   const where = `${operation.pointer}/x-order-type-rules`;
-  if (typeof table !== "object" || table === null || Array.isArray(table)) {
-    throw new SpecError(model.source, where, "an object of rules by order type", describeValue(table));
-  }
   const selector = selectorParameter(model, operation, Object.keys(table), where);
-  return Object.entries(table as Record<string, OrderTypeRule>).map(([value, rule], index) => {
-    const at = `${where}${pointerOf(value)}`;
+  return Object.entries(table).map(([value, rule], index) => {
     const when = `when ${selector} is ${value}`;
     const then: Record<string, unknown> = {};
     const thenProperties: Record<string, JsonSchema> = {};
@@ -318,24 +202,15 @@ function orderTypeRules(
     const thenSegments = ["allOf", index, "then"] as const;
     hints[schemaPathOf(base, thenSegments)] = { when, rule: "x-order-type-rules" };
     if (rule.required !== undefined) {
-      then.required = namesAt(model, rule.required, `${at}/required`, properties);
-      Object.assign(thenProperties, declared(then.required as string[]));
+      then.required = rule.required;
+      Object.assign(thenProperties, declared(rule.required));
     }
-    for (const name of rule.forbidden === undefined
-      ? []
-      : namesAt(model, rule.forbidden, `${at}/forbidden`, properties)) {
-      thenProperties[name] = false;
-    }
+    for (const name of rule.forbidden ?? []) thenProperties[name] = false;
     const groups = [
-      ...(rule.atLeastOneOf ?? []).map((group, i) => ({
-        group,
-        exact: false,
-        at: `${at}/atLeastOneOf/${i}`,
-      })),
-      ...(rule.exactlyOneOf ?? []).map((group, i) => ({ group, exact: true, at: `${at}/exactlyOneOf/${i}` })),
+      ...(rule.atLeastOneOf ?? []).map((names) => ({ names, exact: false })),
+      ...(rule.exactlyOneOf ?? []).map((names) => ({ names, exact: true })),
     ];
-    for (const { group, exact, at: groupAt } of groups) {
-      const names = namesAt(model, group, groupAt, properties);
+    for (const { names, exact } of groups) {
       hints[schemaPathOf(base, [...thenSegments, "allOf", allOf.length])] = {
         when,
         rule: "x-order-type-rules",
@@ -365,9 +240,8 @@ function selectorParameter(
   keys: string[],
   where: string,
 ): string {
-  const spec = { source: model.source, document: model.document };
   const candidates = operation.parameters.filter((p) => {
-    const values = resolveSchema(spec, p.schema, operation.pointer).enum;
+    const values = resolveSchema(model, p.schema, operation.pointer).enum;
     return Array.isArray(values) && keys.every((key) => values.includes(key));
   });
   if (candidates.length !== 1) {
@@ -381,39 +255,21 @@ function selectorParameter(
   return candidates[0]!.name;
 }
 
+/** `x-parameter-conditions`: when the trigger is given, the named parameters must have the given values. */
 function parameterConditions(
-  model: SpecModel,
   operation: OperationModel,
-  properties: Record<string, JsonSchema>,
   base: string,
   hints: HintTable,
   offset: number,
 ): Record<string, unknown>[] {
-  const list = operation.raw["x-parameter-conditions"];
-  if (list === undefined) return [];
-  const where = `${operation.pointer}/x-parameter-conditions`;
-  if (!Array.isArray(list)) {
-    throw new SpecError(model.source, where, "a list of { when, require } conditions", describeValue(list));
-  }
-  return list.map((condition, i) => {
-    const at = `${where}/${i}`;
-    const [trigger] = namesAt(model, [condition?.when], `${at}/when`, properties);
-    const require = condition?.require;
-    if (typeof require !== "object" || require === null || Array.isArray(require)) {
-      throw new SpecError(
-        model.source,
-        `${at}/require`,
-        "an object of required parameter values",
-        describeValue(require),
-      );
-    }
-    const names = namesAt(model, Object.keys(require), `${at}/require`, properties);
+  return operation.parameterConditions.map(({ when: trigger, require }, i) => {
+    const names = Object.keys(require);
     hints[schemaPathOf(base, ["allOf", offset + i, "then"])] = {
       when: `when ${trigger} is given`,
       rule: "x-parameter-conditions",
     };
     return conditional(
-      { required: [trigger], properties: declared([trigger!]) },
+      { required: [trigger], properties: declared([trigger]) },
       {
         required: names,
         properties: Object.fromEntries(names.map((name) => [name, { const: require[name] }])),
@@ -424,36 +280,15 @@ function parameterConditions(
 
 /** `x-mutually-exclusive: [[symbol, symbols]]`: at most one name of each group may be given. */
 function mutuallyExclusive(
-  model: SpecModel,
   operation: OperationModel,
-  properties: Record<string, JsonSchema>,
   base: string,
   hints: HintTable,
   offset: number,
 ): Record<string, unknown>[] {
-  const groups = operation.raw["x-mutually-exclusive"];
-  if (groups === undefined) return [];
-  const where = `${operation.pointer}/x-mutually-exclusive`;
-  if (!Array.isArray(groups) || !groups.every((g) => Array.isArray(g) && g.length >= 2)) {
-    throw new SpecError(
-      model.source,
-      where,
-      "a list of parameter-name groups of two or more",
-      describeValue(groups),
-    );
-  }
-  const rules: Record<string, unknown>[] = [];
-  groups.forEach((group: unknown[], i: number) => {
-    const names = namesAt(model, group, `${where}/${i}`, properties);
-    for (const pair of pairsOf(names)) {
-      hints[schemaPathOf(base, ["allOf", offset + rules.length])] = {
-        rule: "x-mutually-exclusive",
-        exclusive: pair,
-      };
-      rules.push(exclusionOf(pair));
-    }
+  return operation.exclusivePairs.map((pair, i) => {
+    hints[schemaPathOf(base, ["allOf", offset + i])] = { rule: "x-mutually-exclusive", exclusive: pair };
+    return exclusionOf(pair);
   });
-  return rules;
 }
 
 /** Every unordered pair of the names, in order: [a, b, c] → [a, b], [a, c], [b, c]. */

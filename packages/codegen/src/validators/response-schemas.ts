@@ -1,4 +1,4 @@
-import type { JsonSchema, OperationModel } from "../spec/operation-model.js";
+import type { JsonSchema, OperationModel } from "../spec-input/spec-model.js";
 import { ANNOTATION_KEYWORDS } from "./openapi-keywords.js";
 
 const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)$/;

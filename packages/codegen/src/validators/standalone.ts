@@ -5,7 +5,7 @@ import { _, type Code, Name, nil } from "ajv/dist/compile/codegen/index.js";
 import namesModule from "ajv/dist/compile/names.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import addFormatsModule from "ajv-formats";
-import type { JsonSchema } from "../spec/operation-model.js";
+import type { JsonSchema } from "../spec-input/spec-model.js";
 import { FORMATS, walkSchema } from "./openapi-keywords.js";
 
 // ajv and ajv-formats are CommonJS: imported from ESM, the default import is module.exports,

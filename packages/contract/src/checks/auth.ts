@@ -8,8 +8,8 @@
  * signature, -1021 timestamp outside the window).
  */
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
+import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
 import type { Exchange } from "../session.js";
-import { isSigned, type OperationModel, requiresApiKey } from "../spec/model.js";
 import { describeAnswer, enabled, expectRefusal, expectServed, ok, type RunContext } from "./context.js";
 
 interface AuthCase {

@@ -2,10 +2,10 @@
 import { validateResponse } from "@marketapi/validators";
 import type { ParamList, Placement, RequestPlan } from "../http/request.js";
 import type { FarBuy, Market, SymbolRules } from "../market.js";
+import type { OperationModel } from "../operations.js";
 import type { OrderLedger } from "../orders.js";
 import type { CheckName } from "../results.js";
 import type { Exchange, Session } from "../session.js";
-import type { OperationModel } from "../spec/model.js";
 import type { TextCase, ValueContext } from "../values.js";
 
 export type ProgressEvent =

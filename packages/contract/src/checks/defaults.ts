@@ -5,7 +5,7 @@
  * for first: depth without `limit` must return 100 levels when limit=5000 returns at least 100.
  */
 import { encodeParams } from "../http/request.js";
-import type { OperationModel, ParameterModel } from "../spec/model.js";
+import type { OperationModel, ParameterModel } from "../operations.js";
 import { requiredValues } from "../values.js";
 import { describeAnswer, enabled, isRateLimited, itemCounts, ok, type RunContext } from "./context.js";
 

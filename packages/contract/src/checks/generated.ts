@@ -5,9 +5,9 @@
  * 60 % of the server's per-minute limit, so a run never gets the tester's IP banned.
  */
 import { encodeParams } from "../http/request.js";
+import { isSigned, isTrading, type OperationModel, requiresApiKey } from "../operations.js";
 import { RESPONSE_CHECKS } from "../results.js";
 import { BudgetExhausted, PassStopped } from "../session.js";
-import { isSigned, isTrading, type OperationModel, requiresApiKey } from "../spec/model.js";
 import { generatedCases } from "../values.js";
 import { enabled, markPass, type RunContext, reportPass } from "./context.js";
 

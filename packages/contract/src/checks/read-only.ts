@@ -3,8 +3,8 @@
  * (checked by the response-level checks), negative data, auth probes and declared defaults.
  */
 import { encodeParams } from "../http/request.js";
+import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
 import { RESPONSE_CHECKS } from "../results.js";
-import { isSigned, type OperationModel, requiresApiKey } from "../spec/model.js";
 import { boundaryCases, exampleCases, negativeCases, requiredValues, type Values } from "../values.js";
 import { authProbes } from "./auth.js";
 import { enabled, expectRefusal, type RunContext, tolerated } from "./context.js";

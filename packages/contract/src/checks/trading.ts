@@ -12,8 +12,8 @@ import { validateResponse } from "@marketapi/validators";
 import { parseDec, tryParseDec } from "../decimal.js";
 import { encodeParams, type ParamList, type Placement } from "../http/request.js";
 import type { FarBuy } from "../market.js";
+import type { OperationModel } from "../operations.js";
 import type { Exchange } from "../session.js";
-import type { OperationModel } from "../spec/model.js";
 import { negativeCases, type Values } from "../values.js";
 import { authProbes } from "./auth.js";
 import {

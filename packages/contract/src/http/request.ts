@@ -3,8 +3,8 @@
  * what a typed client refuses to send (missing parameters, wrong types, no or bad signatures,
  * stale timestamps), and it signs exactly the bytes it sends.
  */
-import type { OperationModel, ParameterModel, SigningModel } from "../spec/model.js";
-import { isSigned, needsApiKey } from "../spec/model.js";
+import type { OperationModel, ParameterModel, SigningModel } from "../operations.js";
+import { isSigned, needsApiKey } from "../operations.js";
 import { corruptSignature, hmacHex } from "./signing.js";
 
 export interface Credentials {

@@ -1,8 +1,9 @@
 // Spec → spec: every operation gets `x-codeSamples` (curl, TypeScript, Python) generated from the
 // spec, and the introduction gets a section on how to run them. A pure function: the input is
 // never modified.
+import { operationEntries } from "@marketapi/spec/model";
+import { type JsonObject, objectAt, stringAt } from "../json.js";
 import { code, text } from "../markdown.js";
-import { type JsonObject, objectAt, operationsOf, stringAt } from "../openapi-document.js";
 import { OPERATIONS_SECTION_TITLE } from "../vendor-extensions.js";
 import { curlSample } from "./curl-sample.js";
 import { pythonSample } from "./python-sample.js";
@@ -50,7 +51,7 @@ export function addCodeSamples(
   const spec = readSampleSpec(copy);
   const requests = planRequests(spec, scenario);
   const byId = new Map(requests.map((request) => [request.operation.operationId, request]));
-  for (const { operation } of operationsOf(copy)) {
+  for (const { operation } of operationEntries(copy)) {
     const request = byId.get(String(operation.operationId));
     if (request) operation["x-codeSamples"] = codeSamplesOf(request, spec);
   }

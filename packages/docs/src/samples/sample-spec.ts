@@ -1,15 +1,18 @@
 // What the code samples need from the OpenAPI document, read in this one module: the default
 // base address, the API-key header, the signing rule (`x-signing`) and, per operation, its method,
 // path, credentials, parameter placement and query parameters with their types and examples.
-// Everything else in src/samples works on this model, never on the raw document.
+// Everything else in src/samples works on this model, never on the raw document. Operations,
+// their merged parameters and the extensions come from @marketapi/spec/model.
 import {
-  isObject,
-  type JsonObject,
-  objectAt,
-  operationsOf,
-  stringAt,
-  stringsAt,
-} from "../openapi-document.js";
+  buildSpecModel,
+  type OrderTypeRule as ModelOrderTypeRule,
+  type Operation,
+  type Parameter,
+  resolveRef,
+  type SpecModel,
+  SpecModelError,
+} from "@marketapi/spec/model";
+import { isObject, type JsonObject, objectAt, stringsAt } from "../json.js";
 
 export class SampleSpecError extends Error {
   override name = "SampleSpecError";
@@ -89,6 +92,7 @@ interface KnownSchemes {
 }
 
 export function readSampleSpec(document: JsonObject): SampleSpec {
+  const model = modelOf(document);
   const schemes = Object.entries(objectAt(objectAt(document.components).securitySchemes));
   const signing = schemes.find(([, scheme]) => isObject(objectAt(scheme)["x-signing"]));
   const apiKey = schemes.find(
@@ -108,9 +112,7 @@ export function readSampleSpec(document: JsonObject): SampleSpec {
   };
   return {
     baseUrl: defaultBaseUrl(document),
-    operations: operationsOf(document).map(({ path, method, operation }) =>
-      sampleOperation(document, path, method, operation, known),
-    ),
+    operations: model.operations.map((operation) => sampleOperation(model, operation, known)),
   };
 }
 
@@ -142,19 +144,13 @@ function signingRule(schemeName: string, scheme: JsonObject): SigningRule {
   };
 }
 
-/** Follows local `$ref`s (`#/components/...`) until a value without one. */
-function resolve(document: JsonObject, value: unknown, seen = new Set<string>()): JsonObject {
-  const object = objectAt(value);
-  const ref = stringAt(object.$ref);
-  if (ref === undefined) return object;
-  if (!ref.startsWith("#/") || seen.has(ref)) throw new SampleSpecError(`cannot resolve $ref ${ref}`);
-  seen.add(ref);
-  let target: unknown = document;
-  for (const segment of ref.slice(2).split("/")) {
-    target = objectAt(target)[segment.replace(/~1/g, "/").replace(/~0/g, "~")];
+function modelOf(document: JsonObject): SpecModel {
+  try {
+    return buildSpecModel(document);
+  } catch (error) {
+    if (error instanceof SpecModelError) throw new SampleSpecError(error.message);
+    throw error;
   }
-  if (!isObject(target)) throw new SampleSpecError(`$ref ${ref} points to nothing`);
-  return resolve(document, target, seen);
 }
 
 /**
@@ -189,68 +185,58 @@ function credentialsOf(
   );
 }
 
-function sampleOperation(
-  document: JsonObject,
-  path: string,
-  method: string,
-  operation: JsonObject,
-  known: KnownSchemes,
-): SampleOperation {
-  const operationId = requiredString(operation.operationId, `${method.toUpperCase()} ${path}: operationId`);
-  const rules = operation["x-order-type-rules"];
+function sampleOperation(model: SpecModel, operation: Operation, known: KnownSchemes): SampleOperation {
+  const { operationId } = operation;
   return {
     operationId,
-    summary: stringAt(operation.summary) ?? operationId,
-    method,
-    path,
-    authClass: stringAt(operation["x-auth-class"]) ?? "",
-    credentials: credentialsOf(operation, document, operationId, known),
-    formBody: operation["x-parameter-placement"] === "query-or-form-body",
-    parameters: queryParameters(document, operation, operationId),
-    ...(isObject(rules) ? { orderTypeRules: orderTypeRules(rules) } : {}),
-    mutuallyExclusive: (Array.isArray(operation["x-mutually-exclusive"])
-      ? operation["x-mutually-exclusive"]
-      : []
-    ).map(stringsAt),
+    summary: operation.summary ?? operationId,
+    method: operation.method,
+    path: operation.path,
+    authClass: operation.authClass,
+    credentials: credentialsOf(operation.raw, model.document, operationId, known),
+    formBody: operation.acceptsFormBody,
+    parameters: queryParameters(model, operation),
+    ...(operation.orderTypeRules ? { orderTypeRules: orderTypeRules(operation.orderTypeRules) } : {}),
+    mutuallyExclusive: operation.mutuallyExclusive,
   };
 }
 
 /**
- * The operation's query parameters. The samples write query strings and form bodies only, so a
- * required parameter anywhere else (path, header, cookie) is an error rather than a silent gap.
+ * The operation's query parameters (path level and operation level). The samples write query
+ * strings and form bodies only, so a required parameter anywhere else (path, header, cookie) is an
+ * error rather than a silent gap.
  */
-function queryParameters(
-  document: JsonObject,
-  operation: JsonObject,
-  operationId: string,
-): SampleParameter[] {
-  const parameters = (Array.isArray(operation.parameters) ? operation.parameters : []).map((parameter) =>
-    resolve(document, parameter),
-  );
-  const elsewhere = parameters.filter((p) => p.in !== "query" && p.required === true);
+function queryParameters(model: SpecModel, operation: Operation): SampleParameter[] {
+  const elsewhere = operation.parameters.filter((p) => p.in !== "query" && p.required);
   if (elsewhere.length > 0) {
-    const names = elsewhere.map((p) => `${String(p.name)} (in ${String(p.in)})`).join(", ");
+    const names = elsewhere.map((p) => `${p.name} (in ${p.in})`).join(", ");
     throw new SampleSpecError(
-      `${operationId}: the code samples send query and form parameters only; required elsewhere: ${names}`,
+      `${operation.operationId}: the code samples send query and form parameters only; required elsewhere: ${names}`,
     );
   }
-  return parameters.filter((p) => p.in === "query").map((p) => sampleParameter(document, p));
+  return operation.parameters.filter((p) => p.in === "query").map((p) => sampleParameter(model, p));
 }
 
-function sampleParameter(document: JsonObject, parameter: JsonObject): SampleParameter {
-  const name = requiredString(parameter.name, "parameter name");
-  const json = objectAt(objectAt(parameter.content)["application/json"]);
-  const schema = resolve(document, isObject(parameter.schema) ? parameter.schema : json.schema);
-  const example = parameter.example ?? json.example;
+function sampleParameter(model: SpecModel, parameter: Parameter): SampleParameter {
+  const schema = isObject(parameter.schema) ? resolved(model, parameter) : {};
   const enumValues = stringsAt(schema.enum);
   return {
-    name,
-    required: parameter.required === true,
-    kind: isObject(parameter.content) ? "json" : kindOf(schema),
-    ...(example !== undefined ? { example } : {}),
+    name: parameter.name,
+    required: parameter.required,
+    kind: parameter.encoding === "json" ? "json" : kindOf(schema),
+    ...(parameter.example !== undefined ? { example: parameter.example } : {}),
     ...(enumValues.length > 0 ? { enum: enumValues } : {}),
     ...(typeof schema["x-wire-pattern"] === "string" ? { wirePattern: schema["x-wire-pattern"] } : {}),
   };
+}
+
+function resolved(model: SpecModel, parameter: Parameter): JsonObject {
+  try {
+    return resolveRef(model.document, parameter.schema, parameter.schemaPointer);
+  } catch (error) {
+    if (error instanceof SpecModelError) throw new SampleSpecError(error.message);
+    throw error;
+  }
 }
 
 function kindOf(schema: JsonObject): ParameterKind {
@@ -266,20 +252,16 @@ function kindOf(schema: JsonObject): ParameterKind {
   }
 }
 
-function orderTypeRules(rules: JsonObject): Record<string, OrderTypeRule> {
-  const groups = (value: unknown) => (Array.isArray(value) ? value.map(stringsAt) : []);
+function orderTypeRules(rules: Record<string, ModelOrderTypeRule>): Record<string, OrderTypeRule> {
   return Object.fromEntries(
-    Object.entries(rules).map(([type, rule]) => {
-      const r = objectAt(rule);
-      return [
-        type,
-        {
-          required: stringsAt(r.required),
-          forbidden: stringsAt(r.forbidden),
-          exactlyOneOf: groups(r.exactlyOneOf),
-          atLeastOneOf: groups(r.atLeastOneOf),
-        },
-      ];
-    }),
+    Object.entries(rules).map(([type, rule]) => [
+      type,
+      {
+        required: rule.required ?? [],
+        forbidden: rule.forbidden ?? [],
+        exactlyOneOf: rule.exactlyOneOf ?? [],
+        atLeastOneOf: rule.atLeastOneOf ?? [],
+      },
+    ]),
   );
 }

@@ -1,8 +1,10 @@
 // Where the built site and the screenshots live, and what the built site says about itself.
+
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type JsonObject, operationsOf, stringAt } from "../../src/openapi-document.js";
+import { operationEntries } from "@marketapi/spec/model";
+import { type JsonObject, stringAt } from "../../src/json.js";
 
 export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const DIST_DIR = join(PACKAGE_DIR, "dist");
@@ -48,7 +50,7 @@ export interface ExpectedOperation {
 
 /** The operations of the built openapi.json, as the API page must show them. */
 export function expectedOperations(openapi: JsonObject): ExpectedOperation[] {
-  return operationsOf(openapi).map(({ path, method, operation }) => ({
+  return operationEntries(openapi).map(({ path, method, operation }) => ({
     operationId: stringAt(operation.operationId) ?? "",
     summary: stringAt(operation.summary) ?? "",
     method: method.toUpperCase(),

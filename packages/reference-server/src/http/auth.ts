@@ -8,6 +8,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { badPrecision, illegalChars, mandatoryMissing } from "../engine/errors.js";
+import type { OperationSpec, SigningRule } from "./api.js";
 import {
   apiKeyFormatInvalid,
   apiKeyRejected,
@@ -17,7 +18,6 @@ import {
   timestampAhead,
   timestampOutsideWindow,
 } from "./apiError.js";
-import type { OperationSpec, SigningRule } from "./operations.js";
 import type { RequestParams } from "./params.js";
 import { MICROSECONDS_FROM } from "./timeUnit.js";
 
@@ -81,11 +81,11 @@ function knownKey(keys: KeyRing, header: string | undefined): Credential {
 
 function checkSignedRequest(signing: SigningRule, credential: Credential, input: AuthInput): void {
   const { values, signedPayload } = input.params;
-  const signature = values.get(signing.signatureParam);
-  if (signature === undefined) throw mandatoryMissing(signing.signatureParam);
-  const timestamp = integerParam(values.get(signing.timestampParam), signing.timestampParam);
-  if (timestamp === undefined) throw mandatoryMissing(signing.timestampParam);
-  const recvWindowMs = receiveWindow(signing, values.get(signing.recvWindowParam));
+  const signature = values.get(signing.signatureParameter);
+  if (signature === undefined) throw mandatoryMissing(signing.signatureParameter);
+  const timestamp = integerParam(values.get(signing.timestampParameter), signing.timestampParameter);
+  if (timestamp === undefined) throw mandatoryMissing(signing.timestampParameter);
+  const recvWindowMs = receiveWindow(signing, values.get(signing.recvWindowParameter));
   if (!signatureMatches(credential.apiSecret, signedPayload, signature)) throw invalidSignature();
   // Compared in microseconds: a timestamp may be sent in either unit, recvWindow has decimals.
   const timestampUs = timestamp >= MICROSECONDS_FROM ? timestamp : timestamp * 1000;
@@ -96,13 +96,13 @@ function checkSignedRequest(signing: SigningRule, credential: Credential, input:
 
 /** The receive window in milliseconds (up to three decimals); the default when not sent. */
 function receiveWindow(signing: SigningRule, text: string | undefined): number {
-  const name = signing.recvWindowParam;
-  if (text === undefined) return signing.defaultRecvWindow;
+  const name = signing.recvWindowParameter;
+  if (text === undefined) return signing.recvWindowDefault;
   if (!DECIMAL.test(text)) throw illegalChars(name, DECIMAL_PATTERN);
   const decimals = text.split(".")[1]?.length ?? 0;
   if (decimals > RECV_WINDOW_DECIMALS) throw badPrecision(name);
   const value = Number(text);
-  if (value > signing.maxRecvWindow) throw recvWindowTooLarge(name, signing.maxRecvWindow);
+  if (value > signing.recvWindowMaximum) throw recvWindowTooLarge(name, signing.recvWindowMaximum);
   if (value <= 0) throw illegalParamValue(name, "must be greater than 0");
   return value;
 }

@@ -7,8 +7,8 @@
  */
 import { badCombination, illegalChars } from "../engine/errors.js";
 import type { SelfTradePreventionMode, TickerType } from "../engine/index.js";
+import type { OperationSpec } from "./api.js";
 import { ApiError, unreadParams } from "./apiError.js";
-import type { OperationSpec } from "./operations.js";
 import { SYMBOLS_PATTERN } from "./validation.js";
 
 /** What the extras of one request asked for, parsed. */

@@ -2,11 +2,10 @@
  * Reading parameters from the query string and the form body exactly as the live API does:
  * `name=value` pairs joined by `&`, percent-encoded (`+` is a space). A name may appear once per
  * part; when it appears in both the query and the body the query wins. Empty values count as
- * "not sent". The signed payload is kept as the raw bytes received, minus `signature`.
+ * "not sent". The signed payload is kept as the raw bytes received, minus the signature pair (its
+ * name comes from the spec's `x-signing`).
  */
 import { ApiError, duplicateParam, tooManyParams } from "./apiError.js";
-
-export const SIGNATURE_PARAM = "signature";
 
 /** The parameters of one request. */
 export interface RequestParams {
@@ -22,19 +21,27 @@ interface ParsedPart {
   values: Map<string, string>;
   /** Names sent in this part, empty values included. */
   names: Set<string>;
-  /** The part's raw pairs except `signature`, joined by `&` as received. */
+  /** The part's raw pairs except the signature, joined by `&` as received. */
   unsigned: string;
 }
 
 const EMPTY_PART: ParsedPart = { values: new Map(), names: new Set(), unsigned: "" };
 
-/** Parses the raw query string (without `?`) and the raw form body (empty when there is none). */
-export function readParams(query: string, body: string, maxParams: number): RequestParams {
-  const fromQuery = query === "" ? EMPTY_PART : parsePart(query, maxParams);
+/**
+ * Parses the raw query string (without `?`) and the raw form body (empty when there is none);
+ * `signatureParameter` is left out of the signed payload.
+ */
+export function readParams(
+  query: string,
+  body: string,
+  maxParams: number,
+  signatureParameter: string,
+): RequestParams {
+  const fromQuery = query === "" ? EMPTY_PART : parsePart(query, maxParams, signatureParameter);
   if (body === "") {
     return { values: fromQuery.values, signedPayload: fromQuery.unsigned, sentCount: fromQuery.names.size };
   }
-  const fromBody = parsePart(body, maxParams);
+  const fromBody = parsePart(body, maxParams, signatureParameter);
   const values = new Map(fromBody.values);
   for (const [name, value] of fromQuery.values) values.set(name, value);
   if (values.size > maxParams) throw tooManyParams();
@@ -42,7 +49,7 @@ export function readParams(query: string, body: string, maxParams: number): Requ
   return { values, signedPayload: fromQuery.unsigned + fromBody.unsigned, sentCount };
 }
 
-function parsePart(raw: string, maxParams: number): ParsedPart {
+function parsePart(raw: string, maxParams: number, signatureParameter: string): ParsedPart {
   const pairs = raw.split("&");
   if (pairs.length > maxParams * 2) throw tooManyParams();
   const values = new Map<string, string>();
@@ -55,7 +62,7 @@ function parsePart(raw: string, maxParams: number): ParsedPart {
     const value = equals < 0 ? "" : decodeComponent(pair.slice(equals + 1), name);
     if (seen.has(name)) throw duplicateParam();
     seen.add(name);
-    if (name === SIGNATURE_PARAM) signatureAt = index;
+    if (name === signatureParameter) signatureAt = index;
     if (value !== "") values.set(name, value);
   }
   if (values.size > maxParams) throw tooManyParams();

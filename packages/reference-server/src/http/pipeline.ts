@@ -7,12 +7,12 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { type Exchange, ExchangeError } from "../engine/index.js";
 import type { Logger } from "../logger.js";
+import type { ApiDescription, OperationSpec } from "./api.js";
 import { ApiError, storageUnavailable, UNKNOWN_ERROR_MSG } from "./apiError.js";
 import { authenticate, type KeyRing } from "./auth.js";
 import { checkContentType, hasBody, readBody } from "./body.js";
 import { createHandlers, type Handler, JsonText } from "./handlers.js";
 import { splitExtras } from "./liveExtras.js";
-import type { ApiDescription, OperationSpec } from "./operations.js";
 import { type RequestParams, readParams } from "./params.js";
 import { type RateLimiter, requestWeight, weightHeaders } from "./rateLimits.js";
 import { Router } from "./router.js";
@@ -133,7 +133,9 @@ function readRequestParams(
   if (x.bodyError !== undefined) return { error: x.bodyError };
   try {
     checkContentType(x.req, x.body);
-    return { params: readParams(x.query, x.body, deps.limits.maxParams) };
+    return {
+      params: readParams(x.query, x.body, deps.limits.maxParams, deps.api.signing.signatureParameter),
+    };
   } catch (error) {
     return { error };
   }
@@ -147,7 +149,7 @@ function execute(
   params: RequestParams,
 ): { body: unknown; headers: Record<string, string> } {
   const { operation, now } = x;
-  const headerKey = x.req.headers["x-mbx-apikey"];
+  const headerKey = x.req.headers[deps.api.apiKeyHeader];
   const apiKeyHeader = typeof headerKey === "string" ? headerKey : undefined;
   const accountId = authenticate(deps.keys, deps.api.signing, { operation, apiKeyHeader, params, now }) ?? "";
   const { declared, extras } = splitExtras(operation, params.values, params.sentCount);

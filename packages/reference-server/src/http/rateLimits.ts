@@ -5,9 +5,10 @@
  * on sending after its 429s is banned, as the live API bans it: 418 with Retry-After until the
  * ban ends, each further ban twice as long (up to 3 days).
  */
+
+import type { OperationSpec } from "./api.js";
 import { ApiError } from "./apiError.js";
 import { symbolsCount } from "./liveExtras.js";
-import type { OperationSpec } from "./operations.js";
 import type { RequestParams } from "./params.js";
 
 export interface RateLimitConfig {

@@ -1,6 +1,7 @@
 /** Method + path → operation; unknown paths are 404, known paths with another method 405. */
+
+import type { OperationSpec } from "./api.js";
 import { ApiError } from "./apiError.js";
-import type { OperationSpec } from "./operations.js";
 
 export class Router {
   private readonly byPath = new Map<string, Map<string, OperationSpec>>();

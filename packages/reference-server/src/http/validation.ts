@@ -11,8 +11,8 @@ import {
   notRequired,
   oneOfMissing,
 } from "../engine/errors.js";
+import type { OperationSpec } from "./api.js";
 import { ApiError, type ApiFault, duplicateParam, illegalParamValue } from "./apiError.js";
-import type { OperationSpec } from "./operations.js";
 
 /** The live API's regex for `symbols`, quoted in its -1100 answers. */
 export const SYMBOLS_PATTERN = '^\\[("[A-Z0-9-_.]{1,20}"(,"[A-Z0-9-_.]{1,20}"){0,}){0,1}\\]$';
@@ -34,15 +34,17 @@ export function validateParams(
   throw toApiError(operation, result.errors, declared);
 }
 
-const RULE_RANK: Readonly<Record<string, number>> = { duplicate: 0, required: 1 };
-
+/** Duplicates first, then missing parameters (plain or of an order type's rule), then the rest. */
 function rank(error: ValidationError): number {
-  if (error.rule === "x-order-type-rules" && error.message.includes(" is required")) return 1;
-  return RULE_RANK[error.rule] ?? 3;
+  if (error.keyword === "duplicate") return 0;
+  if (error.keyword === "required" && (error.rule === "required" || error.rule === "x-order-type-rules"))
+    return 1;
+  return 3;
 }
 
 /**
- * The API error for the most fundamental fault (duplicate, then missing, then the rest). `text`,
+ * The API error for the most fundamental fault (duplicate, then missing, then the rest), from the
+ * validator's structured facts (`rule`, `keyword`, `params`), never from its message text. `text`,
  * the values as received, lets a malformed decimal quote the live API's regex.
  */
 export function toApiError(
@@ -77,8 +79,9 @@ export function toApiError(
   }
 }
 
+/** A missing parameter, or two of which one must be sent (`params.missing`). */
 function missing(error: ValidationError): ApiFault {
-  const names = namesIn(error.message);
+  const names = error.params.missing ?? [];
   const [first, second] = names;
   if (names.length === 2 && first !== undefined && second !== undefined) {
     return oneOfMissing(first, second);
@@ -86,11 +89,14 @@ function missing(error: ValidationError): ApiFault {
   return mandatoryMissing(first ?? parameterOf(error.path));
 }
 
+/** An order type's rule: a parameter it requires, two it does not combine, or one it forbids. */
 function orderTypeRule(error: ValidationError, name: string): ApiFault {
-  if (error.message.includes(" is required")) return missing(error);
-  if (error.message.includes("cannot be given together")) return badCombination();
-  if (name === "timeInForce") return new ApiError(-1114, "TimeInForce parameter sent when not required.");
-  return notRequired(name);
+  if (error.keyword === "required") return missing(error);
+  if (error.params.pair !== undefined) return badCombination();
+  const forbidden = error.params.forbidden ?? name;
+  if (forbidden === "timeInForce")
+    return new ApiError(-1114, "TimeInForce parameter sent when not required.");
+  return notRequired(forbidden);
 }
 
 const ENUM_ERRORS: Readonly<Record<string, [number, string]>> = {
@@ -124,7 +130,7 @@ function invalidJson(name: string): string {
   return `JSON sent for parameter '${name}' is not valid`;
 }
 
-/** "/limit must be at most 5000" → "must be at most 5000". */
+/** The validator's words without the leading path, quoted to people in the -1100 text: "must be at most 5000". */
 function withoutPath(error: ValidationError): string {
   return error.message.startsWith(error.path) ? error.message.slice(error.path.length).trim() : error.message;
 }
@@ -133,10 +139,4 @@ function withoutPath(error: ValidationError): string {
 function parameterOf(path: string): string {
   const token = path.split("/")[1] ?? "";
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
-}
-
-/** Parameter names quoted as pointers in a message: "/quantity or /quoteOrderQty is required" → both. */
-function namesIn(message: string): string[] {
-  const before = message.split(" is required")[0] ?? message;
-  return [...before.matchAll(/\/([^\s/]+)/g)].map((match) => parameterOf(`/${match[1]}`));
 }

@@ -1,9 +1,9 @@
 // buildModel: what the generators rely on, and the error (pointer, expected, found) for each fault.
 import { describe, expect, it } from "vitest";
-import { parseSpecText } from "../src/spec/load-spec.js";
-import { buildModel } from "../src/spec/operation-model.js";
-import { selectOperations } from "../src/spec/select-operations.js";
-import { SpecError } from "../src/spec/spec-error.js";
+import { parseSpecText } from "../src/spec-input/load-spec.js";
+import { selectOperations } from "../src/spec-input/select-operations.js";
+import { SpecError } from "../src/spec-input/spec-error.js";
+import { buildModel } from "../src/spec-input/spec-model.js";
 
 const minimal = () => ({
   openapi: "3.1.0",
@@ -72,7 +72,11 @@ const faults: { name: string; given: Mutation; want: { pointer: string; expected
             type: "apiKey",
             in: "query",
             name: "signature",
-            "x-signing": { algorithm: "HMAC-SHA256", parameter: "signature" },
+            "x-signing": {
+              algorithm: "HMAC-SHA256",
+              parameter: "signature",
+              timestamp: { parameter: "timestamp" },
+            },
           },
         },
       };

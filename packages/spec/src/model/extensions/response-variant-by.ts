@@ -1,9 +1,7 @@
-// The one home of `x-response-variant-by` in codegen: both generators read it through here.
-import type { OperationModel, SpecModel } from "./operation-model.js";
-import { resolveRef } from "./operation-model.js";
-import { describeValue, SpecError } from "./spec-error.js";
-
-const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)$/;
+// x-response-variant-by: a request parameter chooses the shape of the 2XX body (docs/extensions.md).
+import { isObject, type JsonObject } from "../json.js";
+import { componentName, resolveRef } from "../refs.js";
+import { describeValue, SpecModelError } from "../spec-model-error.js";
 
 /** How a body tells which variant it is, without the request. */
 export interface VariantShape {
@@ -29,85 +27,85 @@ export interface ResponseVariants {
   default?: string;
   /** The statuses whose body the variants describe: the operation's 2XX responses. */
   statuses: string[];
-  /** Component name by variant. */
+  /** Component schema name by variant. */
   components: Record<string, string>;
+  /** The reference the spec writes, by variant (`#/components/schemas/NewOrderAck`). */
+  refs: Record<string, string>;
   /** Most specific first; see VariantShape. */
   shapes: VariantShape[];
 }
 
+interface VariantInput {
+  document: JsonObject;
+  value: unknown;
+  /** JSON Pointer of the operation. */
+  where: string;
+  /** The operation's parameters by name, with their schemas. */
+  parameters: ReadonlyMap<string, { schema: unknown }>;
+  statuses: string[];
+}
+
 /** Reads and checks an operation's `x-response-variant-by`; undefined when it has none. */
-export function readResponseVariants(
-  model: SpecModel,
-  operation: OperationModel,
-): ResponseVariants | undefined {
-  const extension = operation.raw["x-response-variant-by"];
+export function readResponseVariants(input: VariantInput): ResponseVariants | undefined {
+  const { document, value: extension } = input;
   if (extension === undefined) return undefined;
-  const where = `${operation.pointer}/x-response-variant-by`;
-  const source = model.source;
-  if (typeof extension !== "object" || extension === null || Array.isArray(extension)) {
-    throw new SpecError(
-      source,
+  const where = `${input.where}/x-response-variant-by`;
+  if (!isObject(extension)) {
+    throw new SpecModelError(
       where,
       "an object { parameter, variants } or { parameter, whenPresent, whenAbsent }",
       describeValue(extension),
     );
   }
-  const parameter = operation.parameters.find((p) => p.name === extension.parameter);
+  const parameter =
+    typeof extension.parameter === "string" ? input.parameters.get(extension.parameter) : undefined;
   if (!parameter) {
-    throw new SpecError(
-      source,
+    throw new SpecModelError(
       `${where}/parameter`,
       "the name of a parameter of the operation",
       describeValue(extension.parameter),
     );
   }
   const byPresence = extension.whenPresent !== undefined || extension.whenAbsent !== undefined;
-  const refs: Record<string, unknown> = byPresence
+  const refs: unknown = byPresence
     ? { present: extension.whenPresent, absent: extension.whenAbsent }
     : extension.variants;
-  if (!byPresence && (typeof refs !== "object" || refs === null || Object.keys(refs).length === 0)) {
-    throw new SpecError(
-      source,
+  if (!isObject(refs) || Object.keys(refs).length === 0) {
+    throw new SpecModelError(
       `${where}/variants`,
       "an object of schema references by value",
       describeValue(refs),
     );
   }
-  const schemas = model.document.components?.schemas ?? {};
+  const schemas = isObject(document.components?.schemas) ? document.components.schemas : {};
   const components: Record<string, string> = {};
-  for (const [value, ref] of Object.entries(refs)) {
-    const name = typeof ref === "string" ? COMPONENT_REF.exec(ref)?.[1] : undefined;
-    if (!name || schemas[name] === undefined) {
-      const key = byPresence ? (value === "present" ? "whenPresent" : "whenAbsent") : `variants/${value}`;
-      throw new SpecError(
-        source,
+  for (const [variant, ref] of Object.entries(refs)) {
+    const name = componentName(ref, "schemas");
+    if (name === undefined || schemas[name] === undefined) {
+      const key = byPresence ? (variant === "present" ? "whenPresent" : "whenAbsent") : `variants/${variant}`;
+      throw new SpecModelError(
         `${where}/${key}`,
         "a #/components/schemas/... reference that resolves",
         describeValue(ref),
       );
     }
-    components[value] = name;
+    components[variant] = name;
   }
-  const resolved =
-    typeof parameter.schema === "object"
-      ? resolveRef({ source, document: model.document }, parameter.schema, `${where}/parameter`)
-      : {};
-  const statuses = operation.responses.map((r) => r.status).filter((status) => status.startsWith("2"));
+  const resolved = isObject(parameter.schema)
+    ? resolveRef(document, parameter.schema, `${where}/parameter`)
+    : {};
+  const statuses = input.statuses.filter((status) => status.startsWith("2"));
   if (statuses.length === 0) {
-    throw new SpecError(
-      source,
-      `${operation.pointer}/responses`,
-      "a 2XX response for x-response-variant-by",
-      "none",
-    );
+    throw new SpecModelError(`${input.where}/responses`, "a 2XX response for x-response-variant-by", "none");
   }
   return {
-    parameter: parameter.name,
+    parameter: extension.parameter,
     by: byPresence ? "presence" : "value",
     ...(!byPresence && typeof resolved.default === "string" ? { default: resolved.default } : {}),
     statuses,
     components,
-    shapes: variantShapes(model, components, where),
+    refs: refs as Record<string, string>,
+    shapes: variantShapes(document, components, where),
   };
 }
 
@@ -120,10 +118,14 @@ interface Outline {
  * Orders the variants from the most to the least specific and gives each the property names that
  * tell it apart from the smaller variants of its type (see VariantShape).
  */
-function variantShapes(model: SpecModel, components: Record<string, string>, where: string): VariantShape[] {
+function variantShapes(
+  document: JsonObject,
+  components: Record<string, string>,
+  where: string,
+): VariantShape[] {
   const outlines = Object.entries(components).map(([variant, name]) => ({
     variant,
-    ...outline(model, { $ref: `#/components/schemas/${name}` }, where),
+    ...outline(document, document.components.schemas[name], where),
   }));
   const bySize = [...outlines].sort((a, b) => b.required.size - a.required.size);
   return bySize.map((current) => {
@@ -137,14 +139,14 @@ function variantShapes(model: SpecModel, components: Record<string, string>, whe
 }
 
 /** The JSON type and the required property names of a schema, through `$ref` and `allOf`. */
-function outline(model: SpecModel, schema: unknown, where: string, depth = 0): Outline {
-  const resolved = resolveRef({ source: model.source, document: model.document }, schema, where);
+function outline(document: JsonObject, schema: unknown, where: string, depth = 0): Outline {
+  const resolved = resolveRef(document, schema, where);
   const required = new Set<string>(Array.isArray(resolved.required) ? resolved.required : []);
   let type: Outline["type"] | undefined =
     resolved.type === "array" ? "array" : resolved.type === "object" ? "object" : undefined;
   if (Array.isArray(resolved.allOf) && depth < 32) {
     for (const part of resolved.allOf) {
-      const inner = outline(model, part, where, depth + 1);
+      const inner = outline(document, part, where, depth + 1);
       for (const name of inner.required) required.add(name);
       type ??= inner.type;
     }

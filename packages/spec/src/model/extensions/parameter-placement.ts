@@ -1,0 +1,13 @@
+// x-parameter-placement: where the parameters may travel (docs/extensions.md).
+import { describeValue, SpecModelError } from "../spec-model-error.js";
+
+export type ParameterPlacement = "query" | "query-or-form-body";
+
+/** "query" when the extension is absent (the parameters travel as the spec declares them). */
+export function readParameterPlacement(value: unknown, where: string): ParameterPlacement {
+  if (value === undefined) return "query";
+  if (value !== "query-or-form-body") {
+    throw new SpecModelError(`${where}/x-parameter-placement`, '"query-or-form-body"', describeValue(value));
+  }
+  return value;
+}

@@ -1,0 +1,90 @@
+/**
+ * `@marketapi/spec/model`: the one typed model of an OpenAPI 3.1 document of this API. Pure: it
+ * reads a parsed document and does no I/O. It is the only place that walks `paths` and follows
+ * `$ref`s; codegen, the reference server, the contract tester and the docs read the spec through
+ * it. Every vendor extension (docs/extensions.md) is a typed field, read in its own module under
+ * `extensions/`. Faults are SpecModelErrors naming the JSON Pointer of the faulty node. The model
+ * is plain data (structuredClone copies it); references are followed with resolveRef on `document`.
+ */
+import { apiKeyHeaderBeside, readSigningRules, type SigningRule } from "./extensions/signing.js";
+import { isObject, type JsonObject } from "./json.js";
+import { type Operation, readOperations } from "./operations.js";
+import { describeValue, SpecModelError } from "./spec-model-error.js";
+
+export { AUTH_CLASSES, type AuthClass, isSignedClass } from "./extensions/auth-class.js";
+export { exclusivePairs } from "./extensions/mutually-exclusive.js";
+export type { OrderTypeRule } from "./extensions/order-type-rules.js";
+export type { ParameterCondition } from "./extensions/parameter-conditions.js";
+export type { ParameterPlacement } from "./extensions/parameter-placement.js";
+export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
+export type { SigningRule, SigningTestVector } from "./extensions/signing.js";
+export { readWirePattern } from "./extensions/wire-pattern.js";
+export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.js";
+export { isObject, type JsonObject, type JsonSchema } from "./json.js";
+export { pointerOf, segmentsOf, valueAt } from "./json-pointer.js";
+export type {
+  MediaType,
+  Operation,
+  OperationEntry,
+  Parameter,
+  ParameterLocation,
+  RequestBody,
+  Response,
+  ResponseHeader,
+  SecurityRequirement,
+} from "./operations.js";
+export { operationEntries, responseFor } from "./operations.js";
+export { componentName, resolveRef } from "./refs.js";
+export { describeValue, SpecModelError } from "./spec-model-error.js";
+export { subsetDocument } from "./subset.js";
+
+export interface SpecModel {
+  /** The document the model was read from (not copied: do not mutate it while the model is in use). */
+  document: JsonObject;
+  title: string;
+  version: string;
+  operations: Operation[];
+  /** Every signing rule (`x-signing`), by security scheme name. */
+  signingRules: ReadonlyMap<string, SigningRule>;
+  /**
+   * The signing rule of the signed operations: the one their security names (the first such
+   * operation's); else the document's only rule; undefined when the document has none.
+   */
+  signing: SigningRule | undefined;
+  /**
+   * The header that carries the API key: the signing rule's, or else the document's only header
+   * API key scheme; undefined when there is none.
+   */
+  apiKeyHeader: string | undefined;
+}
+
+/** The operation with this operationId. */
+export function operationById(
+  model: Pick<SpecModel, "operations">,
+  operationId: string,
+): Operation | undefined {
+  return model.operations.find((operation) => operation.operationId === operationId);
+}
+
+/** Reads and checks a parsed OpenAPI 3.1 document. Throws SpecModelError on the first fault. */
+export function buildSpecModel(document: JsonObject): SpecModel {
+  if (!isObject(document))
+    throw new SpecModelError("", "an OpenAPI document (an object)", describeValue(document));
+  if (!isObject(document.info) || typeof document.info.title !== "string") {
+    throw new SpecModelError("/info", "an info object with a title", describeValue(document.info));
+  }
+  const signingRules = readSigningRules(document);
+  const operations = readOperations(document, signingRules);
+  const signing =
+    operations.find((operation) => operation.signed && operation.signing)?.signing ??
+    (signingRules.size === 1 ? [...signingRules.values()][0] : undefined);
+  return {
+    document,
+    title: document.info.title,
+    version: typeof document.info.version === "string" ? document.info.version : "",
+    operations,
+    signingRules,
+    signing,
+    apiKeyHeader: signing?.apiKeyHeader ?? apiKeyHeaderBeside(document, undefined),
+  };
+}

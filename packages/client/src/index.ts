@@ -16,19 +16,22 @@ export type {
   ResultMode,
   SpotApiMethods,
 } from "./generated/methods.gen.js";
-export { type OperationId, operationTable } from "./generated/operations.gen.js";
+export { authentication, type OperationId, operationTable } from "./generated/operations.gen.js";
 export type * from "./generated/spot-api.gen.js";
 export {
   type ApiClient,
   type ApiClientOptions,
   type ApiDefinition,
   type ApiTypes,
+  type AuthenticationTable,
   type CallOptions,
   createApiClient,
   type MethodsOf,
   type OperationTable,
   type OperationWire,
   type ResponseCheck,
+  type SigningTable,
+  type SigningTestVector,
   type Succeeded,
 } from "./runtime/create-api-client.js";
 export { createSpotClient, type SpotClient, type SpotClientOptions } from "./runtime/create-spot-client.js";

@@ -1,7 +1,8 @@
-// Request signing: the official test vectors (read from the spec's x-signing), reproduced by
-// signPayload and byte for byte by the client's requests on a real loopback server.
+// Request signing: the official test vectors (the spec's x-signing, as the generated operation
+// table carries them to the client), reproduced by signPayload and byte for byte by the client's
+// requests on a real loopback server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSpotClient, signPayload } from "../src/index.js";
+import { authentication, createSpotClient, signPayload } from "../src/index.js";
 import { signing } from "./support/spec.js";
 import { type SpotServer, startSpotServer } from "./support/spot-server.js";
 
@@ -12,12 +13,20 @@ interface TestVector {
   signature: string;
 }
 
-const vectors: TestVector[] = signing.testVectors;
+const vectors: readonly TestVector[] = authentication.signing.testVectors;
 const [queryOnly, mixed] = vectors as [TestVector, TestVector];
 const TIMESTAMP = 1499827319559;
 
 describe("signPayload", () => {
-  it("the spec carries both documented test vectors", () => {
+  it("the generated table carries the spec's signing facts, both documented test vectors among them", () => {
+    expect(vectors).toEqual(signing.testVectors);
+    expect(authentication.apiKeyHeader).toBe("X-MBX-APIKEY");
+    expect(authentication.signing).toMatchObject({
+      signatureParameter: "signature",
+      timestampParameter: "timestamp",
+      recvWindowParameter: "recvWindow",
+      recvWindowMaximum: 60000,
+    });
     expect(vectors).toHaveLength(2);
     expect(queryOnly.signature).toBe("c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71");
   });

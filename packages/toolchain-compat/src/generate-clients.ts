@@ -5,6 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { createClient } from "@hey-api/openapi-ts";
 import { loadOpenApi, openapiJsonPath } from "@marketapi/spec";
+import { operationEntries } from "@marketapi/spec/model";
 import openapiTS, { astToString } from "openapi-typescript";
 import { generate as orval } from "orval";
 import type { GeneratorId } from "./tools.js";
@@ -34,15 +35,13 @@ export function symbolsAsJsonText(document: OpenApi): OpenApi {
  * covers every 5xx answer.
  */
 export function rangeStatusesAsDefault(document: OpenApi): OpenApi {
-  for (const item of Object.values<OpenApi>(document.paths)) {
-    for (const operation of Object.values<OpenApi>(item)) {
-      const responses = operation.responses as Record<string, unknown> | undefined;
-      if (!responses) continue;
-      for (const status of Object.keys(responses)) {
-        if (/^[1-5]XX$/.test(status) && responses.default === undefined) {
-          responses.default = responses[status];
-          delete responses[status];
-        }
+  for (const { operation } of operationEntries(document)) {
+    const responses = operation.responses as Record<string, unknown> | undefined;
+    if (!responses) continue;
+    for (const status of Object.keys(responses)) {
+      if (/^[1-5]XX$/.test(status) && responses.default === undefined) {
+        responses.default = responses[status];
+        delete responses[status];
       }
     }
   }

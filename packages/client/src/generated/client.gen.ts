@@ -2,7 +2,7 @@
 // Do not edit it by hand: regenerate it with `marketapi-codegen --out src/generated --client`.
 
 import { createOperationMethods, type ResultMode, type SpotApiMethods } from "./methods.gen.js";
-import { operationTable } from "./operations.gen.js";
+import { authentication, operationTable } from "./operations.gen.js";
 import type { paths } from "./spot-api.gen.js";
 
 /**
@@ -23,7 +23,8 @@ export interface SpotApiTypes {
  */
 export const spotApi: {
   readonly operationTable: typeof operationTable;
+  readonly authentication: typeof authentication;
   readonly createOperationMethods: typeof createOperationMethods;
   /** Types only: never set at run time. */
   readonly types?: SpotApiTypes;
-} = { operationTable, createOperationMethods };
+} = { operationTable, authentication, createOperationMethods };

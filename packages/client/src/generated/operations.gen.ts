@@ -2,6 +2,36 @@
 // Do not edit it by hand: regenerate it with `marketapi-codegen --out src/generated --client`.
 
 /**
+ * How requests authenticate, read by the client at run time: the header that carries the API key,
+ * and the signing rule of the `trade` and `user_data` classes (x-signing): the names of its
+ * envelope's parameters, the largest receive window, and the test vectors every signer reproduces.
+ */
+export const authentication = {
+  apiKeyHeader: "X-MBX-APIKEY",
+  signing: {
+    signatureParameter: "signature",
+    timestampParameter: "timestamp",
+    recvWindowParameter: "recvWindow",
+    recvWindowMaximum: 60000,
+    testVectors: [
+      {
+        secret: "NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j",
+        query:
+          "symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559",
+        body: "",
+        signature: "c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71",
+      },
+      {
+        secret: "NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j",
+        query: "symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC",
+        body: "quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559",
+        signature: "0fd168b8ddb4876a0358a8d14d0c9f3da0e9b20c5d52b2a00fcf7d1c602f9a77",
+      },
+    ],
+  },
+} as const;
+
+/**
  * How each operation travels on the wire, read by the client at run time: HTTP method, path,
  * authentication class (x-auth-class), query parameter names in spec order, the parameters sent
  * as one JSON-encoded query value, and whether the parameters may be sent as a form body.

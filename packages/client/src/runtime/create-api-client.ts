@@ -20,6 +20,29 @@ export interface OperationWire {
 /** A generated `operationTable`: the wire facts of each operation, by operationId. */
 export type OperationTable = Readonly<Record<string, OperationWire>>;
 
+/** One case of the spec's `x-signing.testVectors`: HMAC of `query` + `body` keyed by `secret`. */
+export interface SigningTestVector {
+  readonly secret: string;
+  readonly query: string;
+  readonly body: string;
+  readonly signature: string;
+}
+
+/** The signing rule (`x-signing`) as a generated `operations.gen.ts` states it. */
+export interface SigningTable {
+  readonly signatureParameter: string;
+  readonly timestampParameter: string;
+  readonly recvWindowParameter: string;
+  readonly recvWindowMaximum: number;
+  readonly testVectors: readonly SigningTestVector[];
+}
+
+/** A generated `authentication`: the API key's header and the signing rule, `null` where the spec has none. */
+export interface AuthenticationTable {
+  readonly apiKeyHeader: string | null;
+  readonly signing: SigningTable | null;
+}
+
 /** The types a generated `client.gen.ts` declares (`SpotApiTypes`): paths, and methods for any options and mode. */
 export interface ApiTypes {
   readonly paths: {};
@@ -37,6 +60,7 @@ export interface ApiDefinition<
   Types extends ApiTypes = ApiTypes,
 > {
   readonly operationTable: Table;
+  readonly authentication: AuthenticationTable;
   readonly createOperationMethods: (call: never) => unknown;
   readonly types?: Types;
 }
@@ -61,7 +85,7 @@ export interface ApiClientOptions<Id extends string = string> {
   /** Base address of the API, such as `https://api.binance.com` or `http://127.0.0.1:8080`. */
   baseUrl: string;
   /**
-   * API key, sent as `X-MBX-APIKEY` by `trade` and `user_data` operations (required there), and by
+   * API key, sent in the spec's API key header (`X-MBX-APIKEY`) by `trade` and `user_data` operations (required there), and by
    * `market_data` operations when given (accepted there, not required). `undefined` is accepted
    * (even under `exactOptionalPropertyTypes`) so that `apiKey: process.env.API_KEY` compiles.
    */
@@ -69,7 +93,7 @@ export interface ApiClientOptions<Id extends string = string> {
   /** API secret; signs `trade` and `user_data` requests (HMAC-SHA256). Never sent. */
   apiSecret?: string | undefined;
   /**
-   * `recvWindow` in milliseconds (1–60000), added to the requests of operations that declare a
+   * `recvWindow` in milliseconds (1 to the spec's maximum, 60000), added to the requests of operations that declare a
    * `recvWindow` parameter (in this spec only `new_order`); the server's default (5000) when absent.
    */
   recvWindow?: number;
@@ -153,8 +177,6 @@ function withRealRequest(init: Record<string | symbol, unknown>): Record<string 
 }
 
 const FORM = "application/x-www-form-urlencoded";
-/** The receive-window parameter; sent only to the operations that declare it. */
-const RECV_WINDOW = "recvWindow";
 const passThrough = (body: unknown) => body;
 
 /** Sends one operation; a generated `createOperationMethods` binds it to every operationId. */
@@ -163,9 +185,10 @@ type Caller = (operationId: string, params: unknown, options: CallOptions | unde
 /**
  * Creates the client of a generated API: `createApiClient(spotApi, { baseUrl })` with `spotApi`
  * from the `client.gen.ts` that `marketapi-codegen --client` wrote. Authentication follows each operation's `x-auth-class`: nothing for `none`;
- * the `X-MBX-APIKEY` header for `market_data` when an API key was given (it is not required); the
- * header plus `timestamp` and an HMAC-SHA256 `signature` (computed over the exact bytes sent,
- * appended last) for `trade` and `user_data`. `recvWindow` is sent only to operations that declare
+ * the API key header (`authentication.apiKeyHeader`, `X-MBX-APIKEY` in this spec) for `market_data`
+ * when an API key was given (it is not required); the header plus `timestamp` and an HMAC-SHA256
+ * `signature` (computed over the exact bytes sent, appended last; the names are the spec's, from
+ * `authentication.signing`) for `trade` and `user_data`. `recvWindow` is sent only to operations that declare
  * it. An operation whose credentials are missing throws `MissingCredentialsError` before anything
  * is sent.
  */
@@ -183,9 +206,11 @@ export function createApiClient(
 ): ApiClient<ApiTypes, "result" | "throw"> {
   const { apiKey, recvWindow, paramsIn = "query", now = Date.now, throwOnError, validateResponse } = options;
   if (typeof options.baseUrl !== "string") throw new TypeError("createApiClient: baseUrl must be a string");
-  if (recvWindow !== undefined && !(recvWindow > 0 && recvWindow <= 60000)) {
+  const { apiKeyHeader, signing } = api.authentication;
+  const maxWindow = signing?.recvWindowMaximum ?? 0;
+  if (recvWindow !== undefined && !(recvWindow > 0 && recvWindow <= maxWindow)) {
     throw new RangeError(
-      `createApiClient: recvWindow must be within 1..60000 milliseconds, got ${recvWindow}`,
+      `createApiClient: recvWindow must be within 1..${maxWindow} milliseconds, got ${recvWindow}`,
     );
   }
   const baseUrl = options.baseUrl.replace(/\/$/, "");
@@ -211,8 +236,11 @@ export function createApiClient(
       if (!sign) missing.push("apiSecret");
       if (missing.length > 0) throw new MissingCredentialsError(id, op.authClass, missing);
     }
-    if (apiKey && op.authClass !== "none") header["X-MBX-APIKEY"] = apiKey;
-    const acceptsWindow = op.queryParameters.includes(RECV_WINDOW);
+    if (signed && !signing)
+      throw new TypeError(`${id} is signed, but the spec states no signing rule (x-signing)`);
+    if (apiKey && apiKeyHeader && op.authClass !== "none") header[apiKeyHeader] = apiKey;
+    const windowName = signing?.recvWindowParameter;
+    const acceptsWindow = windowName !== undefined && op.queryParameters.includes(windowName);
     if (init?.recvWindow !== undefined && !acceptsWindow) {
       throw new TypeError(`${id} does not accept recvWindow; only operations that declare it do`);
     }
@@ -224,16 +252,16 @@ export function createApiClient(
       form = search;
       search = "";
     }
-    if (signed) {
+    if (signed && signing) {
       // The signing envelope goes to the part that carries the parameters; the signature comes last.
       const window = acceptsWindow ? (init?.recvWindow ?? recvWindow) : undefined;
-      let envelope = `timestamp=${formatDecimal(Math.floor(now()))}`;
-      if (window !== undefined && query?.recvWindow === undefined && body?.recvWindow === undefined) {
-        envelope = `${RECV_WINDOW}=${formatDecimal(window)}&${envelope}`;
+      let envelope = `${signing.timestampParameter}=${formatDecimal(Math.floor(now()))}`;
+      if (window !== undefined && query?.[windowName!] === undefined && body?.[windowName!] === undefined) {
+        envelope = `${windowName}=${formatDecimal(window)}&${envelope}`;
       }
       if (inBody) form = joinParams(form, envelope);
       else search = joinParams(search, envelope);
-      const signature = `signature=${await sign!(search + form)}`;
+      const signature = `${signing.signatureParameter}=${await sign!(search + form)}`;
       if (inBody) form += `&${signature}`;
       else search += `&${signature}`;
     }

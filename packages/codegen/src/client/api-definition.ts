@@ -2,8 +2,8 @@ import { stringLiteral } from "./typescript-source.js";
 
 /**
  * The body of client.gen.ts: the generated API as one value for `createApiClient` of
- * @marketapi/client. `spotApi` holds what the runtime reads (the operation table and the method
- * binder); `SpotApiTypes` carries the types (the `paths` for openapi-fetch's path-based calls and
+ * @marketapi/client. `spotApi` holds what the runtime reads (the operation table, the
+ * authentication facts and the method binder); `SpotApiTypes` carries the types (the `paths` for openapi-fetch's path-based calls and
  * the methods for whatever per-call options type the runtime supplies). The file imports nothing
  * outside the generated folder, so the same output serves @marketapi/client itself and a
  * consumer's repository.
@@ -11,7 +11,7 @@ import { stringLiteral } from "./typescript-source.js";
 export function renderApiDefinition(modules: { types: string; operations: string; methods: string }): string {
   return [
     `import { createOperationMethods, type ResultMode, type SpotApiMethods } from ${stringLiteral(modules.methods)};`,
-    `import { operationTable } from ${stringLiteral(modules.operations)};`,
+    `import { authentication, operationTable } from ${stringLiteral(modules.operations)};`,
     `import type { paths } from ${stringLiteral(modules.types)};`,
     "",
     "/**",
@@ -32,10 +32,11 @@ export function renderApiDefinition(modules: { types: string; operations: string
     " */",
     "export const spotApi: {",
     "  readonly operationTable: typeof operationTable;",
+    "  readonly authentication: typeof authentication;",
     "  readonly createOperationMethods: typeof createOperationMethods;",
     "  /** Types only: never set at run time. */",
     "  readonly types?: SpotApiTypes;",
-    "} = { operationTable, createOperationMethods };",
+    "} = { operationTable, authentication, createOperationMethods };",
     "",
   ].join("\n");
 }

@@ -1,5 +1,5 @@
 import type { SpecModel } from "../spec-input/spec-model.js";
-import { docComment, propertyKey, stringArray, stringLiteral } from "./typescript-source.js";
+import { docComment, LINE_WIDTH, propertyKey, stringArray, stringLiteral } from "./typescript-source.js";
 
 /**
  * The body of operations.gen.ts: the wire facts the client runtime needs at run time, one entry
@@ -29,6 +29,7 @@ export function renderOperationTable(model: SpecModel): string {
     ].join("\n");
   });
   return [
+    ...renderAuthentication(model),
     docComment(
       [
         "How each operation travels on the wire, read by the client at run time: HTTP method, path,",
@@ -45,4 +46,55 @@ export function renderOperationTable(model: SpecModel): string {
     "export type OperationId = keyof typeof operationTable;",
     "",
   ].join("\n");
+}
+
+/**
+ * The `authentication` constant: the header of the API key and the signing rule (x-signing) with
+ * its envelope's names, its receive-window limit and its test vectors, so that the client signs as
+ * the spec says, whatever names a fork of the spec chooses. `null` where the spec states none.
+ */
+function renderAuthentication(model: SpecModel): string[] {
+  const signing = model.signing;
+  const rule = signing
+    ? [
+        "{",
+        `    signatureParameter: ${stringLiteral(signing.signatureParameter)},`,
+        `    timestampParameter: ${stringLiteral(signing.timestampParameter)},`,
+        `    recvWindowParameter: ${stringLiteral(signing.recvWindowParameter)},`,
+        `    recvWindowMaximum: ${signing.recvWindowMaximum},`,
+        "    testVectors: [",
+        ...signing.testVectors.map((vector) =>
+          [
+            "      {",
+            ...(["secret", "query", "body", "signature"] as const).map((key) =>
+              field(key, vector[key], "        "),
+            ),
+            "      },",
+          ].join("\n"),
+        ),
+        "    ],",
+        "  }",
+      ].join("\n")
+    : "null";
+  return [
+    docComment(
+      [
+        "How requests authenticate, read by the client at run time: the header that carries the API key,",
+        "and the signing rule of the `trade` and `user_data` classes (x-signing): the names of its",
+        "envelope's parameters, the largest receive window, and the test vectors every signer reproduces.",
+      ],
+      "",
+    ),
+    "export const authentication = {",
+    `  apiKeyHeader: ${model.apiKeyHeader === undefined ? "null" : stringLiteral(model.apiKeyHeader)},`,
+    `  signing: ${rule},`,
+    "} as const;",
+    "",
+  ];
+}
+
+/** `key: "value",` on one line, or the value on the next where the line would pass Biome's width. */
+function field(key: string, value: string, indent: string): string {
+  const line = `${indent}${key}: ${stringLiteral(value)},`;
+  return line.length <= LINE_WIDTH ? line : `${indent}${key}:\n${indent}  ${stringLiteral(value)},`;
 }

@@ -4,26 +4,25 @@
 // appended last to the part that carries the parameters (the form body when there is one).
 import { createHmac } from "node:crypto";
 import { loadOpenApi } from "@marketapi/spec";
+import { type AuthClass, buildSpecModel } from "@marketapi/spec/model";
 
 export interface Credentials {
   apiKey: string;
   apiSecret: string;
 }
 
-type AuthClass = "none" | "market_data" | "trade" | "user_data";
+const model = buildSpecModel(loadOpenApi());
+if (!model.signing?.apiKeyHeader) throw new Error("signing: the bundled spec states no signing rule");
+const rule = model.signing;
+const apiKeyHeader = rule.apiKeyHeader as string;
 
 /** x-auth-class by "METHOD /path", read once from the bundled spec. */
-const authClasses: ReadonlyMap<string, AuthClass> = (() => {
-  const classes = new Map<string, AuthClass>();
-  const paths = loadOpenApi().paths as Record<string, Record<string, { "x-auth-class"?: AuthClass }>>;
-  for (const [path, item] of Object.entries(paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (operation["x-auth-class"])
-        classes.set(`${method.toUpperCase()} ${path}`, operation["x-auth-class"]);
-    }
-  }
-  return classes;
-})();
+const authClasses: ReadonlyMap<string, AuthClass> = new Map(
+  model.operations.map((operation) => [
+    `${operation.method.toUpperCase()} ${operation.path}`,
+    operation.authClass,
+  ]),
+);
 
 export function authClassOf(request: Request): AuthClass {
   const found = authClasses.get(`${request.method} ${new URL(request.url).pathname}`);
@@ -42,14 +41,14 @@ export async function signRequest(
   const authClass = authClassOf(request);
   if (authClass === "none") return request;
   const headers = new Headers(request.headers);
-  headers.set("X-MBX-APIKEY", credentials.apiKey);
+  headers.set(apiKeyHeader, credentials.apiKey);
   if (authClass === "market_data") return new Request(request, { headers });
   const url = new URL(request.url);
   let query = url.search.replace(/^\?/, "");
   let body = request.body === null ? "" : await request.clone().text();
   const sign = (payload: string) =>
-    `signature=${createHmac("sha256", credentials.apiSecret).update(payload).digest("hex")}`;
-  const envelope = `timestamp=${Math.floor(now())}`;
+    `${rule.signatureParameter}=${createHmac("sha256", credentials.apiSecret).update(payload).digest("hex")}`;
+  const envelope = `${rule.timestampParameter}=${Math.floor(now())}`;
   if (body !== "") {
     body = join(body, envelope);
     body = join(body, sign(query + body));

@@ -2,6 +2,16 @@
 // Do not edit it by hand: regenerate it with `marketapi-codegen --spec test/fixtures/client-fixture.openapi.yaml --out generated --client`.
 
 /**
+ * How requests authenticate, read by the client at run time: the header that carries the API key,
+ * and the signing rule of the `trade` and `user_data` classes (x-signing): the names of its
+ * envelope's parameters, the largest receive window, and the test vectors every signer reproduces.
+ */
+export const authentication = {
+  apiKeyHeader: "X-KEY",
+  signing: null,
+} as const;
+
+/**
  * How each operation travels on the wire, read by the client at run time: HTTP method, path,
  * authentication class (x-auth-class), query parameter names in spec order, the parameters sent
  * as one JSON-encoded query value, and whether the parameters may be sent as a form body.

@@ -1,7 +1,6 @@
+import { newOrderRejected, REJECT } from "../errors.js";
 import type { Decimal } from "./decimal.js";
 import * as dec from "./decimal.js";
-import { newOrderRejected, REJECT } from "./errors.js";
-import type { Journal } from "./journal.js";
 import type { Order } from "./types.js";
 
 export interface Balance {
@@ -40,6 +39,13 @@ export class Account {
   }
 }
 
+/** What the ledger tells the operation's Journal (journal.ts) about the balances it touched. */
+export interface LedgerJournal {
+  balance(account: Account, asset: string): void;
+  deposit(asset: string): void;
+  fee(asset: string): void;
+}
+
 /**
  * Moves money between free, locked and the fee pot. Every method keeps the total of an asset
  * (free + locked over all accounts + fees) unchanged, except `deposit`, which also adds to
@@ -49,7 +55,7 @@ export class Ledger {
   readonly fees = new Map<string, Decimal>();
   readonly deposits = new Map<string, Decimal>();
 
-  constructor(private readonly journal: Journal) {}
+  constructor(private readonly journal: LedgerJournal) {}
 
   deposit(account: Account, asset: string, amount: Decimal): void {
     account.balance(asset).free += amount;

@@ -1,7 +1,7 @@
+import { invalidSymbol, unknownAccount } from "../errors.js";
 import { Account, type AccountOptions } from "./accounts.js";
 import type { EngineContext } from "./context.js";
 import * as dec from "./decimal.js";
-import { invalidSymbol, unknownAccount } from "./errors.js";
 import type { History } from "./history.js";
 import type { Market } from "./market.js";
 import * as marketData from "./marketData.js";

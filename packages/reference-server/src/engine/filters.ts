@@ -1,6 +1,6 @@
+import { filterFailure, newOrderRejected, REJECT } from "../errors.js";
 import type { Decimal } from "./decimal.js";
 import * as dec from "./decimal.js";
-import { filterFailure, newOrderRejected, REJECT } from "./errors.js";
 import type { OrderRequest } from "./params.js";
 import type { SymbolRules } from "./symbols.js";
 import { isMarketLike, isPricedType, isStopType, triggersOnRise } from "./types.js";

@@ -12,7 +12,7 @@
  *   by default, the SQLite state database in the server with `--state`. The engine keeps only live
  *   state in memory: books, open orders, balances, counters and bounded rolling statistics.
  * Inputs are wire values (decimal strings); outputs are wire-shaped objects. Failures throw
- * ExchangeError { code, msg, httpStatus } with Binance codes.
+ * ApiError { code, msg, httpStatus } with Binance codes.
  *
  * Choices:
  * - Decimals are bigints scaled by 10^20 (exact for every valid wire value); output has the
@@ -36,12 +36,12 @@
  * - Times come from the injected clock but never go backwards between state changes.
  */
 
+export { ApiError } from "../errors.js";
 export type { AccountOptions } from "./accounts.js";
 export { Account } from "./accounts.js";
 export { createExchange } from "./create.js";
 export type { Decimal } from "./decimal.js";
 export * as decimal from "./decimal.js";
-export { ExchangeError } from "./errors.js";
 export {
   type BalanceResponse,
   Exchange,

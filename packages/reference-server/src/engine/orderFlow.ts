@@ -1,8 +1,8 @@
+import { newOrderRejected, REJECT } from "../errors.js";
 import type { Account } from "./accounts.js";
 import type { EngineContext } from "./context.js";
 import type { Decimal } from "./decimal.js";
 import * as dec from "./decimal.js";
-import { newOrderRejected, REJECT } from "./errors.js";
 import { checkOrderCounts, checkOrderFilters, type OpenOrderCounts } from "./filters.js";
 import { lastPrice, type Market } from "./market.js";
 import { averagePrice } from "./marketData.js";

@@ -1,14 +1,15 @@
-import type { Account } from "./accounts.js";
-import type { EngineContext } from "./context.js";
 import {
+  type ApiError,
   cancelRejected,
   clientOrderIdMismatch,
-  ExchangeError,
   illegalChars,
+  invalidCancelRestrictions,
   noSuchOrder,
   oneOfMissing,
   REJECT,
-} from "./errors.js";
+} from "../errors.js";
+import type { Account } from "./accounts.js";
+import type { EngineContext } from "./context.js";
 import type { History } from "./history.js";
 import type { Market } from "./market.js";
 import { checkWindow, clampLimit, DAY_MS, type PageQuery } from "./paging.js";
@@ -67,7 +68,7 @@ function findOrder(
   account: Account,
   market: Market,
   lookup: OrderLookup,
-  notFound: () => ExchangeError,
+  notFound: () => ApiError,
 ): Order {
   const { orderId, origClientOrderId } = lookup;
   if (orderId === undefined && origClientOrderId === undefined)
@@ -93,7 +94,7 @@ function byClientOrderId(
   return history.latestByClientOrderId(account.id, market.config.symbol, clientOrderId);
 }
 
-function throwError(error: ExchangeError): never {
+function throwError(error: ApiError): never {
   throw error;
 }
 
@@ -125,7 +126,7 @@ export function cancelOrder(
 function checkCancelRestrictions(order: Order, restrictions: CancelRestrictions | undefined): void {
   if (restrictions === undefined) return;
   if (!CANCEL_RESTRICTIONS.includes(restrictions)) {
-    throw new ExchangeError(-1145, "cancelRestrictions has to be either ONLY_NEW or ONLY_PARTIALLY_FILLED.");
+    throw invalidCancelRestrictions();
   }
   const required = restrictions === "ONLY_NEW" ? "NEW" : "PARTIALLY_FILLED";
   if (order.status !== required) throw cancelRejected(REJECT.cancelRestricted);

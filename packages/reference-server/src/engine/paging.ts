@@ -1,4 +1,4 @@
-import { windowTooLong } from "./errors.js";
+import { windowTooLong } from "../errors.js";
 import { lowerBound } from "./market.js";
 
 export interface PageQuery {

@@ -1,5 +1,3 @@
-import type { Decimal } from "./decimal.js";
-import * as dec from "./decimal.js";
 import {
   badCombination,
   badPrecision,
@@ -12,7 +10,9 @@ import {
   oneOfMissing,
   REJECT,
   timeInForceNotRequired,
-} from "./errors.js";
+} from "../errors.js";
+import type { Decimal } from "./decimal.js";
+import * as dec from "./decimal.js";
 import type { SymbolConfig } from "./symbols.js";
 import {
   isPricedType,

@@ -7,17 +7,19 @@
  * three decimals (microsecond precision).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { badPrecision, illegalChars, mandatoryMissing } from "../engine/errors.js";
-import type { OperationSpec, SigningRule } from "./api.js";
 import {
   apiKeyFormatInvalid,
   apiKeyRejected,
+  badPrecision,
+  illegalChars,
   illegalParamValue,
   invalidSignature,
+  mandatoryMissing,
   recvWindowTooLarge,
   timestampAhead,
   timestampOutsideWindow,
-} from "./apiError.js";
+} from "../errors.js";
+import type { OperationSpec, SigningRule } from "./api.js";
 import type { RequestParams } from "./params.js";
 import { MICROSECONDS_FROM } from "./timeUnit.js";
 

@@ -1,6 +1,6 @@
 /** Reading a request body with a size limit; only form bodies (or none) carry parameters. */
 import type { IncomingMessage } from "node:http";
-import { ApiError } from "./apiError.js";
+import { bodyTooLarge, bodyUnreadable, unsupportedContentType } from "../errors.js";
 
 const FORM = "application/x-www-form-urlencoded";
 
@@ -39,20 +39,5 @@ export function checkContentType(req: IncomingMessage, body: string): void {
   if (body === "") return;
   const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   if (type === "" || type === FORM) return;
-  throw new ApiError(
-    -1130,
-    `Content-Type '${type.slice(0, 100)}' is not supported for a request body; send the parameters ` +
-      `in the query string or as ${FORM}.`,
-  );
-}
-
-function bodyUnreadable(): ApiError {
-  return new ApiError(-1130, "The request body could not be read.", 400, { Connection: "close" });
-}
-
-function bodyTooLarge(maxBytes: number): ApiError {
-  // The rest of the body is never read, so the connection cannot be reused.
-  return new ApiError(-1101, `Request body too large; the limit is ${maxBytes} bytes.`, 400, {
-    Connection: "close",
-  });
+  throw unsupportedContentType(type.slice(0, 100), FORM);
 }

@@ -3,10 +3,9 @@
  * wire body (an object, or JsonText when the body was serialized ahead, e.g. from a cache).
  */
 
-import { badCombination, invalidSymbol } from "../engine/errors.js";
 import type { Exchange, NewOrderRespType } from "../engine/index.js";
 import { shapeNewOrderResponse } from "../engine/index.js";
-import { ApiError, illegalParamValue } from "./apiError.js";
+import { badCombination, illegalParamValue, invalidSymbol, mandatoryNotSent } from "../errors.js";
 import type { LiveExtras } from "./liveExtras.js";
 import type { RateLimiter } from "./rateLimits.js";
 import { epochMillis } from "./timeUnit.js";
@@ -172,7 +171,7 @@ function exchangeInfo(deps: HandlerDeps, cache: BodyCache, ctx: HandlerContext):
 function requiredText(ctx: HandlerContext, name: string): string {
   const value = ctx.text.get(name);
   // Validation guarantees mandatory parameters; this guards handlers called without it.
-  if (value === undefined) throw new ApiError(-1102, `Mandatory parameter '${name}' was not sent.`);
+  if (value === undefined) throw mandatoryNotSent(name);
   return value;
 }
 

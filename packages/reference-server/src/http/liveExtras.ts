@@ -5,10 +5,19 @@
  * spec's validation, an extra is parsed and checked by the live API's rules, and anything else is
  * refused as the live API refuses it (-1104), so no sent parameter is ever silently ignored.
  */
-import { badCombination, illegalChars } from "../engine/errors.js";
+
 import type { SelfTradePreventionMode, TickerType } from "../engine/index.js";
+import {
+  type ApiError,
+  badCombination,
+  illegalChars,
+  invalidCancelRestrictions,
+  invalidParamData,
+  invalidTickerType,
+  repeatedSymbol,
+  unreadParams,
+} from "../errors.js";
 import type { OperationSpec } from "./api.js";
-import { ApiError, unreadParams } from "./apiError.js";
 import { SYMBOLS_PATTERN } from "./validation.js";
 
 /** What the extras of one request asked for, parsed. */
@@ -43,15 +52,14 @@ const READERS: Readonly<Record<string, Readonly<Record<string, Reader>>>> = {
       extras.strategyType = long("strategyType", text);
     },
     selfTradePreventionMode: (text, extras) => {
-      if (!STP_MODES.includes(text))
-        throw new ApiError(-1130, "Data sent for parameter 'selfTradePreventionMode' is not valid.");
+      if (!STP_MODES.includes(text)) throw invalidParamData("selfTradePreventionMode");
       extras.selfTradePreventionMode = text as SelfTradePreventionMode;
     },
   },
   cancel_order: {
     cancelRestrictions: (text, extras) => {
       if (text !== "ONLY_NEW" && text !== "ONLY_PARTIALLY_FILLED") {
-        throw new ApiError(-1145, "cancelRestrictions has to be either ONLY_NEW or ONLY_PARTIALLY_FILLED.");
+        throw invalidCancelRestrictions();
       }
       extras.cancelRestrictions = text;
     },
@@ -107,12 +115,7 @@ export function splitExtras(
 
 function unreadError(operation: OperationSpec, unread: string[], sentCount: number): ApiError {
   const known = unread.find((name) => NOT_IMPLEMENTED[operation.id]?.includes(name));
-  const error = unreadParams(sentCount - unread.length, sentCount);
-  if (known === undefined) return error;
-  return new ApiError(
-    -1104,
-    `${error.msg} Parameter '${known}' is read by the live API but not implemented by this server.`,
-  );
+  return unreadParams(sentCount - unread.length, sentCount, known);
 }
 
 /** The live API truncates a depth `limit` above 5000 to 5000 instead of refusing it. */
@@ -141,13 +144,13 @@ function readSymbols(text: string, extras: LiveExtras): void {
     throw illegalChars("symbols", SYMBOLS_PATTERN);
   }
   if (new Set(parsed).size !== parsed.length) {
-    throw new ApiError(-1151, "Symbol is present multiple times in the list.");
+    throw repeatedSymbol();
   }
   extras.symbols = parsed as string[];
 }
 
 function readTickerType(text: string, extras: LiveExtras): void {
-  if (text !== "FULL" && text !== "MINI") throw new ApiError(-1139, "Invalid ticker type.");
+  if (text !== "FULL" && text !== "MINI") throw invalidTickerType();
   extras.tickerType = text;
 }
 

@@ -5,7 +5,7 @@
  * "not sent". The signed payload is kept as the raw bytes received, minus the signature pair (its
  * name comes from the spec's `x-signing`).
  */
-import { ApiError, duplicateParam, tooManyParams } from "./apiError.js";
+import { duplicateParam, malformedPercentEncoding, tooManyParams } from "../errors.js";
 
 /** The parameters of one request. */
 export interface RequestParams {
@@ -80,6 +80,6 @@ function decodeComponent(text: string, paramName: string | undefined): string {
     return decodeURIComponent(text.replace(/\+/g, " "));
   } catch {
     const where = paramName === undefined ? "a parameter name" : `parameter '${paramName}'`;
-    throw new ApiError(-1100, `Illegal characters found in ${where}; malformed percent-encoding.`);
+    throw malformedPercentEncoding(where);
   }
 }

@@ -5,10 +5,10 @@
  * a logged 500 (-1000), never a crash.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { type Exchange, ExchangeError } from "../engine/index.js";
+import type { Exchange } from "../engine/index.js";
+import { ApiError, storageUnavailable, UNKNOWN_ERROR_MSG } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { ApiDescription, OperationSpec } from "./api.js";
-import { ApiError, storageUnavailable, UNKNOWN_ERROR_MSG } from "./apiError.js";
 import { authenticate, type KeyRing } from "./auth.js";
 import { checkContentType, hasBody, readBody } from "./body.js";
 import { createHandlers, type Handler, JsonText } from "./handlers.js";
@@ -214,8 +214,6 @@ function answerError(deps: PipelineDeps, res: ServerResponse, error: unknown, us
   const headers = weightHeaders(usedWeight);
   if (error instanceof ApiError) {
     answer(res, error.httpStatus, { code: error.code, msg: error.msg }, { ...headers, ...error.headers });
-  } else if (error instanceof ExchangeError) {
-    answer(res, error.httpStatus, { code: error.code, msg: error.msg }, headers);
   } else {
     deps.logger.error("Unexpected error while serving a request:", error);
     answer(res, 500, { code: -1000, msg: UNKNOWN_ERROR_MSG }, headers);

@@ -6,8 +6,8 @@
  * ban ends, each further ban twice as long (up to 3 days).
  */
 
+import { ipBanned, tooManyOrders, tooMuchWeight } from "../errors.js";
 import type { OperationSpec } from "./api.js";
-import { ApiError } from "./apiError.js";
 import { symbolsCount } from "./liveExtras.js";
 import type { RequestParams } from "./params.js";
 
@@ -105,13 +105,10 @@ export class RateLimiter {
     if (used + weight > limit) {
       if (this.refusals.used(ip, now) >= this.config.banAfter429s) this.ban(ip, now);
       this.refusals.add(ip, 1, now);
-      throw new ApiError(
-        -1003,
-        `Too much request weight used; current limit is ${limit} request weight per 1 MINUTE. ` +
-          "Please use WebSocket Streams for live updates to avoid polling the API.",
-        429,
-        { "Retry-After": String(this.weight.secondsLeft(now)), ...weightHeaders(used) },
-      );
+      throw tooMuchWeight(limit, {
+        "Retry-After": String(this.weight.secondsLeft(now)),
+        ...weightHeaders(used),
+      });
     }
     return this.weight.add(ip, weight, now);
   }
@@ -120,16 +117,10 @@ export class RateLimiter {
   private checkBan(ip: string, now: number): void {
     const ban = this.bans.get(ip);
     if (ban === undefined || now >= ban.until) return;
-    throw new ApiError(
-      -1003,
-      `Way too much request weight used; IP banned until ${ban.until}. ` +
-        "Please use WebSocket Streams for live updates to avoid bans.",
-      418,
-      {
-        "Retry-After": String(Math.max(1, Math.ceil((ban.until - now) / 1000))),
-        ...weightHeaders(this.usedWeight(ip, now)),
-      },
-    );
+    throw ipBanned(ban.until, {
+      "Retry-After": String(Math.max(1, Math.ceil((ban.until - now) / 1000))),
+      ...weightHeaders(this.usedWeight(ip, now)),
+    });
   }
 
   private ban(ip: string, now: number): never {
@@ -177,12 +168,6 @@ export class RateLimiter {
 /** The used-weight headers: the one-minute counter and its legacy name (the same value). */
 export function weightHeaders(used: number): Record<string, string> {
   return { "X-MBX-USED-WEIGHT-1M": String(used), "X-MBX-USED-WEIGHT": String(used) };
-}
-
-function tooManyOrders(limit: number, interval: string, retryAfter: number): ApiError {
-  return new ApiError(-1015, `Too many new orders; current limit is ${limit} orders per ${interval}.`, 429, {
-    "Retry-After": String(retryAfter),
-  });
 }
 
 /**

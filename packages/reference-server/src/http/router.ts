@@ -1,7 +1,7 @@
 /** Method + path → operation; unknown paths are 404, known paths with another method 405. */
 
+import { methodNotAllowed, unknownPath } from "../errors.js";
 import type { OperationSpec } from "./api.js";
-import { ApiError } from "./apiError.js";
 
 export class Router {
   private readonly byPath = new Map<string, Map<string, OperationSpec>>();
@@ -25,16 +25,4 @@ export class Router {
     if (!operation) throw methodNotAllowed(method, path, [...methods.keys()]);
     return operation;
   }
-}
-
-function unknownPath(method: string, path: string): ApiError {
-  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-  return new ApiError(-1020, `This operation is not supported: ${method} ${shown}.`, 404);
-}
-
-function methodNotAllowed(method: string, path: string, allowed: string[]): ApiError {
-  const allow = allowed.sort().join(", ");
-  return new ApiError(-1020, `Method ${method} is not supported on ${path}; allowed: ${allow}.`, 405, {
-    Allow: allow,
-  });
 }

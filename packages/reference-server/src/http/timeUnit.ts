@@ -4,7 +4,7 @@
  * and timestamp parameters (`timestamp`, `startTime`, `endTime`) may be sent in microseconds.
  * The engine keeps milliseconds; this module converts at the edges.
  */
-import { ApiError } from "./apiError.js";
+import { invalidTimeUnit } from "../errors.js";
 
 export type TimeUnit = "MILLISECOND" | "MICROSECOND";
 
@@ -34,7 +34,7 @@ export function timeUnitOf(header: string | string[] | undefined): TimeUnit {
   if (header === undefined || header === "") return "MILLISECOND";
   if (header === "MICROSECOND" || header === "microsecond") return "MICROSECOND";
   if (header === "MILLISECOND" || header === "millisecond") return "MILLISECOND";
-  throw new ApiError(-1194, "Invalid value for time unit; expected either MICROSECOND or MILLISECOND.");
+  throw invalidTimeUnit();
 }
 
 /** The body with every time field in microseconds (negative sentinels such as -1 stay). */

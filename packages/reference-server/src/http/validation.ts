@@ -5,14 +5,23 @@
 import { parseRequest, type ValidationError } from "@marketapi/validators";
 import { DECIMAL_PATTERN } from "../engine/decimal.js";
 import {
+  type ApiError,
   badCombination,
+  duplicateParam,
   illegalChars,
+  illegalParameter,
+  illegalParamValue,
+  invalidEnum,
+  invalidJsonParam,
   mandatoryMissing,
+  newOrderRejected,
   notRequired,
   oneOfMissing,
-} from "../engine/errors.js";
+  REJECT,
+  repeatedSymbol,
+  timeInForceNotRequired,
+} from "../errors.js";
 import type { OperationSpec } from "./api.js";
-import { ApiError, type ApiFault, duplicateParam, illegalParamValue } from "./apiError.js";
 
 /** The live API's regex for `symbols`, quoted in its -1100 answers. */
 export const SYMBOLS_PATTERN = '^\\[("[A-Z0-9-_.]{1,20}"(,"[A-Z0-9-_.]{1,20}"){0,}){0,1}\\]$';
@@ -51,9 +60,9 @@ export function toApiError(
   operation: OperationSpec,
   errors: readonly ValidationError[],
   text: ReadonlyMap<string, string> = new Map(),
-): ApiFault {
+): ApiError {
   const first = [...errors].sort((a, b) => rank(a) - rank(b))[0];
-  if (!first) return new ApiError(-1100, "Illegal characters found in a parameter.");
+  if (!first) return illegalParameter();
   const name = parameterOf(first.path);
   switch (first.rule) {
     case "duplicate":
@@ -65,22 +74,20 @@ export function toApiError(
     case "x-mutually-exclusive":
       return badCombination();
     case "x-parameter-conditions":
-      return new ApiError(-2010, "Unsupported order combination");
+      return newOrderRejected(REJECT.unsupportedCombination);
     case "enum":
-      return invalidEnum(operation, name, first, text.get(name));
+      return unknownValue(operation, name, first, text.get(name));
     case "json":
-      return name === "symbols"
-        ? illegalChars(name, SYMBOLS_PATTERN)
-        : new ApiError(-1135, invalidJson(name));
+      return name === "symbols" ? illegalChars(name, SYMBOLS_PATTERN) : invalidJsonParam(name);
     case "uniqueItems":
-      return new ApiError(-1151, "Symbol is present multiple times in the list.");
+      return repeatedSymbol();
     default:
       return illegal(operation, name, first, text.get(name));
   }
 }
 
 /** A missing parameter, or two of which one must be sent (`params.missing`). */
-function missing(error: ValidationError): ApiFault {
+function missing(error: ValidationError): ApiError {
   const names = error.params.missing ?? [];
   const [first, second] = names;
   if (names.length === 2 && first !== undefined && second !== undefined) {
@@ -90,32 +97,28 @@ function missing(error: ValidationError): ApiFault {
 }
 
 /** An order type's rule: a parameter it requires, two it does not combine, or one it forbids. */
-function orderTypeRule(error: ValidationError, name: string): ApiFault {
+function orderTypeRule(error: ValidationError, name: string): ApiError {
   if (error.keyword === "required") return missing(error);
   if (error.params.pair !== undefined) return badCombination();
   const forbidden = error.params.forbidden ?? name;
-  if (forbidden === "timeInForce")
-    return new ApiError(-1114, "TimeInForce parameter sent when not required.");
+  if (forbidden === "timeInForce") return timeInForceNotRequired();
   return notRequired(forbidden);
 }
 
-const ENUM_ERRORS: Readonly<Record<string, [number, string]>> = {
-  side: [-1117, "Invalid side."],
-  type: [-1116, "Invalid orderType."],
-  timeInForce: [-1115, "Invalid timeInForce."],
-};
+/** The parameters of new_order whose unknown values the live API names with codes of their own. */
+const ENUM_PARAMETERS: ReadonlySet<string> = new Set(["side", "type", "timeInForce"]);
 
-function invalidEnum(
+function unknownValue(
   operation: OperationSpec,
   name: string,
   error: ValidationError,
   text: string | undefined,
-): ApiFault {
-  const known = operation.id === "new_order" ? ENUM_ERRORS[name] : undefined;
-  return known ? new ApiError(known[0], known[1]) : illegal(operation, name, error, text);
+): ApiError {
+  const known = operation.id === "new_order" && ENUM_PARAMETERS.has(name);
+  return known ? invalidEnum(name as "side" | "type" | "timeInForce") : illegal(operation, name, error, text);
 }
 
-function illegal(operation: OperationSpec, name: string, error: ValidationError, text?: string): ApiFault {
+function illegal(operation: OperationSpec, name: string, error: ValidationError, text?: string): ApiError {
   if (name === "symbols") return illegalChars(name, SYMBOLS_PATTERN);
   // A decimal that is not plain decimal text: the live API's -1100, quoting its regex.
   if (operation.decimals.has(name) && text !== undefined && !DECIMAL.test(text)) {
@@ -124,10 +127,6 @@ function illegal(operation: OperationSpec, name: string, error: ValidationError,
   const pattern = operation.patterns.get(name);
   if (pattern !== undefined) return illegalChars(name, pattern);
   return illegalParamValue(name, withoutPath(error));
-}
-
-function invalidJson(name: string): string {
-  return `JSON sent for parameter '${name}' is not valid`;
 }
 
 /** The validator's words without the leading path, quoted to people in the -1100 text: "must be at most 5000". */

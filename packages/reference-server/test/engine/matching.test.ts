@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { type Exchange, ExchangeError } from "../../src/engine/index.js";
+import { ApiError, type Exchange } from "../../src/engine/index.js";
 import { balance, bareExchange, expectRejected, limit, market } from "./support.js";
 
 /** A bare BTCUSDT market with two makers and two traders. */
@@ -130,7 +130,7 @@ describe("limit orders", () => {
       () => ex.newOrder("alice", limit("BUY", "50000", "0.01", { newClientOrderId: "taken" })),
       () => ex.cancelOrder("alice", { symbol: "BTCUSDT", orderId: 1 }),
     ];
-    for (const attempt of attempts) expect(attempt).toThrow(ExchangeError);
+    for (const attempt of attempts) expect(attempt).toThrow(ApiError);
     expect(ex.toJSON()).toEqual(before);
   });
 

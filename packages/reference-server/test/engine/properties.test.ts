@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
+  ApiError,
   createExchange,
   decimal as dec,
   type Exchange,
-  ExchangeError,
   MemoryHistory,
   type NewOrderParams,
   ORDER_TYPES,
@@ -142,7 +142,7 @@ function run(ex: Exchange, c: Command, clock: { advance(ms: number): void }): vo
       if (victim) ex.cancelOrder(trader, { symbol: victim.symbol, orderId: victim.orderId });
     }
   } catch (error) {
-    if (!(error instanceof ExchangeError)) throw error;
+    if (!(error instanceof ApiError)) throw error;
   }
 }
 

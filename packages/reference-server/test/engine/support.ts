@@ -1,8 +1,8 @@
 import { expect } from "vitest";
 import {
+  ApiError,
   createExchange,
   type Exchange,
-  ExchangeError,
   type ExchangeOptions,
   type NewOrderParams,
 } from "../../src/engine/index.js";
@@ -44,15 +44,15 @@ export function market(side: "BUY" | "SELL", extra: Partial<NewOrderParams>): Ne
   return { symbol: "BTCUSDT", side, type: "MARKET", ...extra };
 }
 
-/** Runs `action` and returns the ExchangeError it throws (failing the test otherwise). */
-export function rejection(action: () => unknown): ExchangeError {
+/** Runs `action` and returns the ApiError it throws (failing the test otherwise). */
+export function rejection(action: () => unknown): ApiError {
   try {
     action();
   } catch (error) {
-    if (error instanceof ExchangeError) return error;
+    if (error instanceof ApiError) return error;
     throw error;
   }
-  throw new Error("expected an ExchangeError, but the call succeeded");
+  throw new Error("expected an ApiError, but the call succeeded");
 }
 
 export function expectRejected(action: () => unknown, code: number, msg?: string): void {

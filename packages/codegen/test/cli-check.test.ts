@@ -62,13 +62,13 @@ describe.concurrent("--check", () => {
 
   it("fails when a generated file is missing, or a generated file is no longer generated", async () => {
     const dir = project("missing");
-    rmSync(join(dir, "out/validators.ts"));
+    rmSync(join(dir, "out/validators.gen.ts"));
     const stale = readFileSync(join(dir, "out/client.gen.ts"), "utf8").split("\n").slice(0, 2).join("\n");
     writeFileSync(join(dir, "out/old.gen.ts"), `${stale}\nexport {};\n`);
     writeFileSync(join(dir, "out/notes.md"), "Hand-written, not ours: never reported.\n");
     const result = await check(dir);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("  removed out/old.gen.ts\n  added   out/validators.ts\n");
+    expect(result.stderr).toContain("  removed out/old.gen.ts\n  added   out/validators.gen.ts\n");
     expect(result.stderr).not.toContain("notes.md");
     expect(result.stderr).toContain(COMMAND);
   });

@@ -26,14 +26,14 @@ describe.concurrent("marketapi-codegen output", () => {
     const files = readAll(join(dir, "out"));
     expect(Object.keys(files).sort()).toEqual([
       "client.gen.ts",
-      "endpoint-validator.ts",
-      "endpoint.ts",
+      "endpoint-validator.gen.ts",
+      "endpoint.gen.ts",
       "methods.gen.ts",
       "operations.gen.ts",
       "spot-api.gen.ts",
-      "validators-code.ts",
-      "validators-runtime.ts",
-      "validators.ts",
+      "validators-code.gen.ts",
+      "validators-runtime.gen.ts",
+      "validators.gen.ts",
     ]);
     for (const [name, text] of Object.entries(files)) {
       expect(text, name).not.toMatch(
@@ -43,17 +43,17 @@ describe.concurrent("marketapi-codegen output", () => {
         `// Do not edit it by hand: regenerate it with \`marketapi-codegen --out out --client --validators --operations ${operations}\`.`,
       );
     }
-    expect(files["validators.ts"]).toContain(
+    expect(files["validators.gen.ts"]).toContain(
       'export const operationIds = ["ping", "server_time", "exchange_info", "order_book", "symbol_price_ticker"] as const;',
     );
     const table = files["operations.gen.ts"]!.split("export const operationTable")[1]!;
     expect(table.match(/^ {2}\w+: \{$/gm)).toHaveLength(5);
     // Smaller, not just renamed: the subset's validators hold a fraction of the full code.
     const full = readFileSync(
-      join(REPO_ROOT, "packages/validators/src/generated/validators-code.ts"),
+      join(REPO_ROOT, "packages/validators/src/generated/validators-code.gen.ts"),
       "utf8",
     );
-    expect(files["validators-code.ts"]!.length).toBeLessThan(full.length / 2);
+    expect(files["validators-code.gen.ts"]!.length).toBeLessThan(full.length / 2);
   });
 
   it("is byte-identical from another folder, time zone and locale, and with absolute paths", async () => {

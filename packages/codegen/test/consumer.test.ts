@@ -125,7 +125,7 @@ function consumerProject(name: string, main: string): string {
 const PREAMBLE = `import { createApiClient } from "@marketapi/client";
 import { createValidators } from "@marketapi/validators";
 import { spotApi } from "./generated/client.gen.js";
-import * as tables from "./generated/validators.js";
+import * as tables from "./generated/validators.gen.js";
 
 const validators = createValidators(tables);
 const client = createApiClient(spotApi, {

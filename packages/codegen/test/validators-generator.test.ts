@@ -26,11 +26,11 @@ describe("output files", () => {
   it("are named validators* or endpoint*, and each starts with the generated-file header", () => {
     const header = fileHeader("validators", "fixture.openapi.yaml", context);
     expect(files.map((f) => f.path).sort()).toEqual([
-      "endpoint-validator.ts",
-      "endpoint.ts",
-      "validators-code.ts",
-      "validators-runtime.ts",
-      "validators.ts",
+      "endpoint-validator.gen.ts",
+      "endpoint.gen.ts",
+      "validators-code.gen.ts",
+      "validators-runtime.gen.ts",
+      "validators.gen.ts",
     ]);
     for (const file of files) expect(file.contents.startsWith(header), file.path).toBe(true);
   });
@@ -40,25 +40,26 @@ describe("output files", () => {
       expect(file.contents, file.path).not.toMatch(/\brequire\s*\(|\bnew Function\b|\beval\s*\(/);
       const imports = [...file.contents.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
       expect(
-        imports.every((i) => /^\.\/(validators|endpoint)[a-z-]*\.js$/.test(i!)),
+        imports.every((i) => /^\.\/(validators|endpoint)[a-z-]*\.gen\.js$/.test(i!)),
         file.path,
       ).toBe(true);
     }
   });
 
   it("leave annotations and extensions out of the compiled code", () => {
-    const code = files.find((f) => f.path === "validators-code.ts")!.contents;
+    const code = files.find((f) => f.path === "validators-code.gen.ts")!.contents;
     for (const word of ["example", "deprecated", "x-note", "discriminator", "description", "mapping"]) {
       expect(code).not.toContain(`"${word}"`);
     }
   });
 
   it("write every error's schemaPath relative to the compiled document", () => {
-    for (const name of ["validators-code.ts", "endpoint-validator.ts"]) {
+    for (const name of ["validators-code.gen.ts", "endpoint-validator.gen.ts"]) {
       const code = files.find((f) => f.path === name)!.contents;
       const paths = [...code.matchAll(/schemaPath:"([^"]*)"/g)].map((m) => m[1]!);
       expect(paths.length).toBeGreaterThan(10);
-      if (name === "validators-code.ts") expect(paths.filter((p) => !p.startsWith("#/$defs/"))).toEqual([]);
+      if (name === "validators-code.gen.ts")
+        expect(paths.filter((p) => !p.startsWith("#/$defs/"))).toEqual([]);
       else
         expect(
           paths.filter((p) => !/^#\/(\$defs|properties|required|type|additionalProperties)/.test(p)),
@@ -67,7 +68,7 @@ describe("output files", () => {
   });
 
   it("record where union branches start, for anyOf and oneOf", () => {
-    const code = files.find((f) => f.path === "validators-code.ts")!.contents;
+    const code = files.find((f) => f.path === "validators-code.gen.ts")!.contents;
     expect(code).toMatch(
       /keyword:"oneOf",params:\{passingSchemas: passing\d+, branchErrors: \[errors - _branch\d+, errors - _branch\d+\]\}/,
     );

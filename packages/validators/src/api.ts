@@ -1,6 +1,6 @@
 import { decodeParameters, type ParameterText } from "./decode.js";
 import { check, invalid, VALID, type ValidationError, type ValidationResult } from "./explain.js";
-import type { CompiledSchema, OperationValidators } from "./generated/validators-runtime.js";
+import type { CompiledSchema, OperationValidators } from "./generated/validators-runtime.gen.js";
 
 /** The generated tables of one spec (`validators.ts` of a `marketapi-codegen --validators` run). */
 export interface ApiTables<Operation extends string = string, Schema extends string = string> {

@@ -1,5 +1,5 @@
 import type { ValidationError } from "./explain.js";
-import type { OperationValidators, ParameterInfo } from "./generated/validators-runtime.js";
+import type { OperationValidators, ParameterInfo } from "./generated/validators-runtime.gen.js";
 
 /**
  * Parameters as a server receives them: text. A query string ("symbol=BTCUSDT&limit=5", with or

@@ -3,11 +3,11 @@
  * nothing of the trading API (it loads about a quarter of the package).
  */
 import { check, type ValidationResult } from "./explain.js";
-import { type Endpoint, endpointSchema } from "./generated/endpoint.js";
+import { type Endpoint, endpointSchema } from "./generated/endpoint.gen.js";
 
 export { check, type ValidationError, type ValidationResult } from "./explain.js";
-export type * as EndpointTypes from "./generated/endpoint.js";
-export type { Endpoint } from "./generated/endpoint.js";
+export type * as EndpointTypes from "./generated/endpoint.gen.js";
+export type { Endpoint } from "./generated/endpoint.gen.js";
 
 /** Checks a FHIR Endpoint record (R4 structure; see @marketapi/spec/endpoint.schema.json). */
 export function validateEndpoint(data: unknown): ValidationResult {

@@ -1,4 +1,4 @@
-import type { CompiledSchema, RawError, SchemaHint } from "./generated/validators-runtime.js";
+import type { CompiledSchema, RawError, SchemaHint } from "./generated/validators-runtime.gen.js";
 
 /**
  * The facts of a fault, as data (like ajv's `params`), so that programs never read them out of

@@ -4,7 +4,7 @@
  * by ajv (see src/generated); nothing is compiled, evaluated or required at run time.
  */
 import { createValidators } from "./api.js";
-import { type OperationId, operations, type SchemaName, schemas } from "./generated/validators.js";
+import { type OperationId, operations, type SchemaName, schemas } from "./generated/validators.gen.js";
 
 export {
   type ApiTables,
@@ -17,8 +17,8 @@ export {
 export type { ParameterText } from "./decode.js";
 export { type Endpoint, type EndpointTypes, isEndpoint, validateEndpoint } from "./endpoint.js";
 export { check, type ValidationError, type ValidationResult } from "./explain.js";
-export { type OperationId, operationIds, type SchemaName, schemaNames } from "./generated/validators.js";
-export type { CompiledSchema, OperationValidators } from "./generated/validators-runtime.js";
+export { type OperationId, operationIds, type SchemaName, schemaNames } from "./generated/validators.gen.js";
+export type { CompiledSchema, OperationValidators } from "./generated/validators-runtime.gen.js";
 
 const api = createValidators<OperationId, SchemaName>({ operations, schemas });
 

@@ -108,7 +108,7 @@ beforeAll(async () => {
   mkdirSync(join(packageDir, "test-results"), { recursive: true });
   const dir = mkdtempSync(join(packageDir, "test-results", "consumer-"));
   for (const file of files) writeFileSync(join(dir, file.path), file.contents);
-  const tables = (await import(join(dir, "validators.ts"))) as ApiTables;
+  const tables = (await import(join(dir, "validators.gen.ts"))) as ApiTables;
   shop = createValidators(tables);
 });
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { endpointSchema } from "../src/generated/endpoint.js";
-import { operationIds, operations } from "../src/generated/validators.js";
-import type { CompiledValidator } from "../src/generated/validators-runtime.js";
+import { endpointSchema } from "../src/generated/endpoint.gen.js";
+import { operationIds, operations } from "../src/generated/validators.gen.js";
+import type { CompiledValidator } from "../src/generated/validators-runtime.gen.js";
 import {
   check,
   parseRequest,

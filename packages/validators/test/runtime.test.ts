@@ -8,7 +8,12 @@ import addFormatsModule from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { duplicateItems, equal, runtimeFormats, ucs2length } from "../src/generated/validators-runtime.js";
+import {
+  duplicateItems,
+  equal,
+  runtimeFormats,
+  ucs2length,
+} from "../src/generated/validators-runtime.gen.js";
 import { validateEndpoint, validateSchema } from "../src/index.js";
 import { endpointSchema, openapi, responseExamples, validEndpoints } from "./support.js";
 

@@ -7,7 +7,7 @@ import { type HintTable, hintsOf } from "./message-hints.js";
 import { cleanSchema } from "./openapi-keywords.js";
 import { buildRequestSchema, type ParameterInfo, type SigningEnvelope } from "./request-schemas.js";
 import { planResponses, type ResponseTarget } from "./response-schemas.js";
-import { RUNTIME_SOURCE } from "./runtime-source.js";
+import { runtimeSource } from "./runtime-source.js";
 import { CompileError, compileStandalone, type StandaloneExport } from "./standalone.js";
 import { typesOfSchema } from "./typescript-types.js";
 
@@ -22,17 +22,17 @@ export interface ValidatorsOptions {
 
 /** The `$id` of the document that holds the trading API's schemas while they are compiled. */
 const API_ID = "https://marketapi.dev/schemas/api-validators.schema.json";
-const RUNTIME = "./validators-runtime.js";
+const RUNTIME = "./validators-runtime.gen.js";
 const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
 
 /**
  * Generates the precompiled validators: ES modules of plain functions compiled by ajv (Ajv2020,
- * ajv-formats, strict mode) that import nothing but `validators-runtime.ts`, so neither ajv nor
+ * ajv-formats, strict mode) that import nothing but `validators-runtime.gen.ts`, so neither ajv nor
  * `require`, `new Function` or `eval` is needed where they run. Files:
  *
- * - `validators-runtime.ts`: the helpers the code calls and the types of the tables;
- * - `endpoint-validator.ts` (compiled code) and `endpoint.ts` (its TypeScript types and hints);
- * - `validators-code.ts` (compiled code) and `validators.ts`: per operation, the parameters'
+ * - `validators-runtime.gen.ts`: the helpers the code calls and the types of the tables;
+ * - `endpoint-validator.gen.ts` (compiled code) and `endpoint.gen.ts` (its TypeScript types and hints);
+ * - `validators-code.gen.ts` (compiled code) and `validators.gen.ts`: per operation, the parameters'
  *   validator, how each parameter is written as text, and one validator per response status and
  *   per `x-response-variant-by` variant; one validator per named schema.
  *
@@ -46,7 +46,7 @@ export function generateValidators(
   const header = fileHeader("validators", model.source, context);
   const endpointSchema = options.endpointSchema ?? defaultEndpointSchema();
   return [
-    { path: "validators-runtime.ts", contents: `${header}${RUNTIME_SOURCE}` },
+    { path: "validators-runtime.gen.ts", contents: `${header}${runtimeSource()}` },
     ...endpointFiles(endpointSchema, header),
     ...apiFiles(model, header),
   ];
@@ -93,7 +93,7 @@ function endpointFiles(schema: Record<string, unknown>, header: string): Generat
   );
   const typed = [
     `import type { CompiledSchema, SchemaHint } from "${RUNTIME}";`,
-    `import { validateEndpoint } from "./endpoint-validator.js";`,
+    `import { validateEndpoint } from "./endpoint-validator.gen.js";`,
     "",
     `/** Error-message hints of the Endpoint schema, by schema path. */`,
     `const hints: Readonly<Record<string, SchemaHint>> = ${JSON.stringify(hints, null, 2)};`,
@@ -104,8 +104,8 @@ function endpointFiles(schema: Record<string, unknown>, header: string): Generat
     typesOfSchema(schema, title),
   ].join("\n");
   return [
-    { path: "endpoint-validator.ts", contents: `${header}// @ts-nocheck\n${compiled.code}` },
-    { path: "endpoint.ts", contents: `${header}${typed}` },
+    { path: "endpoint-validator.gen.ts", contents: `${header}// @ts-nocheck\n${compiled.code}` },
+    { path: "endpoint.gen.ts", contents: `${header}${typed}` },
   ];
 }
 
@@ -202,9 +202,9 @@ function apiFiles(model: SpecModel, header: string): GeneratedFile[] {
     () => compileStandalone({ $id: API_ID, $defs: document.defs }, document.exports, RUNTIME),
   );
   return [
-    { path: "validators-code.ts", contents: `${header}// @ts-nocheck\n${compiled.code}` },
+    { path: "validators-code.gen.ts", contents: `${header}// @ts-nocheck\n${compiled.code}` },
     {
-      path: "validators.ts",
+      path: "validators.gen.ts",
       contents: `${header}${tablesModule(model, operations, componentExports, document.hints)}`,
     },
   ];
@@ -302,7 +302,7 @@ function tablesModule(
   const q = (value: unknown) => JSON.stringify(value);
   const lines = [
     `import type { CompiledSchema, CompiledValidator, OperationValidators, SchemaHint } from "${RUNTIME}";`,
-    `import * as code from "./validators-code.js";`,
+    `import * as code from "./validators-code.gen.js";`,
     "",
     "/** Error-message hints of every schema below, by schema path. */",
     `const hints: Readonly<Record<string, SchemaHint>> = ${JSON.stringify(hints, null, 2)};`,

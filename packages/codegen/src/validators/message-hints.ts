@@ -1,15 +1,9 @@
 import type { JsonSchema } from "../spec-input/spec-model.js";
 import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, walkSchema } from "./openapi-keywords.js";
+import type { SchemaHint as RuntimeSchemaHint } from "./validators-runtime.js";
 
-/** What error messages know about one schema node (the generated SchemaHint type). */
-export interface SchemaHint {
-  expect?: string;
-  unknown?: string;
-  when?: string;
-  rule?: string;
-  oneOfNames?: string[];
-  exclusive?: string[];
-}
+/** What error messages know about one schema node: the runtime's SchemaHint, as generators build it. */
+export type SchemaHint = { -readonly [K in keyof RuntimeSchemaHint]: RuntimeSchemaHint[K] };
 
 export type HintTable = Record<string, SchemaHint>;
 

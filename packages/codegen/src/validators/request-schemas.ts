@@ -3,32 +3,9 @@ import { SpecError } from "../spec-input/spec-error.js";
 import type { JsonSchema, OperationModel, SpecModel } from "../spec-input/spec-model.js";
 import { asSpecError, resolveRef } from "../spec-input/spec-model.js";
 import { type HintTable, schemaPathOf } from "./message-hints.js";
+import type { ParameterCoding, ParameterInfo, SigningEnvelope } from "./validators-runtime.js";
 
-/**
- * How a parameter's text is decoded. `integer-or-string`: a union of an integer and a string
- * (`oneOf`/`anyOf`, such as the spec's date_time: epoch milliseconds or RFC 3339 text); integer
- * text becomes a number, any other text stays a string.
- */
-export type ParameterCoding = "string" | "integer" | "number" | "boolean" | "json" | "integer-or-string";
-
-/** How one parameter travels as text, for decoding query strings and form bodies. */
-export interface ParameterInfo {
-  name: string;
-  in: "query" | "header" | "path" | "cookie";
-  coding: ParameterCoding;
-  expect: string;
-  /** The schema's `x-wire-pattern`: what the text must match on the wire (plain decimals, say). */
-  wirePattern?: string;
-}
-
-/**
- * Names of the signing envelope's parameters (x-signing on a security scheme). `recvWindow` is not
- * one of them: an operation that accepts it declares it as its own parameter.
- */
-export interface SigningEnvelope {
-  timestamp: string;
-  signature: string;
-}
+export type { ParameterCoding, ParameterInfo, SigningEnvelope };
 
 export interface RequestSchema {
   /** JSON Schema of the parameters object, `$ref`s still pointing into the spec. */

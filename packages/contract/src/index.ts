@@ -40,4 +40,5 @@ export {
   RESPONSE_CHECKS,
 } from "./results.js";
 export { type ContractOptions, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MS, runContract } from "./runner.js";
-export type { Exchange } from "./session.js";
+/** @deprecated The former name of RoundTrip (an HTTP round trip, not the reference server's engine). */
+export type { RoundTrip, RoundTrip as Exchange } from "./session.js";

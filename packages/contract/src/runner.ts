@@ -25,7 +25,7 @@ import { type Market, pickSymbol, planFarBuy, readExchangeInfo, referencePriceOf
 import { buildSpecModel, isSigned, isTrading, type OperationModel, type SpecModel } from "./operations.js";
 import { OrderLedger } from "./orders.js";
 import { CHECK_NAMES, type CheckName, type CleanupReport, type ContractResult, Recorder } from "./results.js";
-import { type Exchange, PassStopped, Session } from "./session.js";
+import { PassStopped, type RoundTrip, Session } from "./session.js";
 import type { ValueContext } from "./values.js";
 
 export const DEFAULT_MAX_REQUESTS = 800;
@@ -60,7 +60,7 @@ export interface ContractOptions {
   maxTimeMs?: number;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
-  onExchange?: (exchange: Exchange) => void;
+  onExchange?: (exchange: RoundTrip) => void;
   /** The clock an Endpoint's period is checked against (epoch ms). */
   now?: () => number;
   /** The OpenAPI document (default: @marketapi/spec's bundled one). */

@@ -29,7 +29,8 @@ import {
 } from "./operations.js";
 import type { CheckName, ExchangeRecord, Recorder } from "./results.js";
 
-export interface Exchange {
+/** One HTTP round trip of the tester: the plan, the request sent, and the answer or the transport error. */
+export interface RoundTrip {
   op: OperationModel;
   case: string;
   plan: RequestPlan;
@@ -49,7 +50,7 @@ export interface SessionOptions {
   recorder: Recorder;
   signal?: AbortSignal;
   /** Called after every exchange (tests and progress use it). */
-  onExchange?: (exchange: Exchange) => void;
+  onExchange?: (exchange: RoundTrip) => void;
 }
 
 export interface CallOptions {
@@ -134,7 +135,7 @@ export class Session {
     if (this.options.signal?.aborted) throw new InterruptedError("interrupted");
   }
 
-  async call(plan: RequestPlan, label: string, options: CallOptions = {}): Promise<Exchange> {
+  async call(plan: RequestPlan, label: string, options: CallOptions = {}): Promise<RoundTrip> {
     if (!options.essential) {
       this.checkInterrupted();
       if (this.requests >= this.maxRequests)
@@ -144,7 +145,7 @@ export class Session {
     this.requestCounts.set(plan.op.id, (this.requestCounts.get(plan.op.id) ?? 0) + 1);
     const request = this.build(plan);
     const result = await send(request, this.timeoutMs, options.essential ? undefined : this.options.signal);
-    const exchange: Exchange = { op: plan.op, case: label, plan, request, durationMs: result.durationMs };
+    const exchange: RoundTrip = { op: plan.op, case: label, plan, request, durationMs: result.durationMs };
     if (result.ok) {
       exchange.response = result.response;
       this.consecutiveTransportErrors = 0;
@@ -174,7 +175,7 @@ export class Session {
    * A 418 (IP banned) stops the run; a 429 pauses it for Retry-After when that is short, and
    * stops it otherwise: sending on would get the tester's IP banned.
    */
-  private async respectRateLimit(exchange: Exchange): Promise<void> {
+  private async respectRateLimit(exchange: RoundTrip): Promise<void> {
     const response = exchange.response!;
     if (response.status !== 429 && response.status !== 418) return;
     const retryAfter = Number(response.headers["retry-after"]);
@@ -219,7 +220,7 @@ export class Session {
   }
 
   /** The printable form of an exchange: secrets masked, body cut short. */
-  record(exchange: Exchange): ExchangeRecord {
+  record(exchange: RoundTrip): ExchangeRecord {
     const masked = maskRequest(exchange.request, this.model.signing, this.endpointHeaderNames);
     const secrets = [
       ...secretsOf(exchange.request, this.model.signing, this.endpointHeaderNames),
@@ -248,7 +249,7 @@ export class Session {
     return record;
   }
 
-  pass(check: CheckName, exchange: Exchange | OperationModel): void {
+  pass(check: CheckName, exchange: RoundTrip | OperationModel): void {
     this.recorder.pass(check, "op" in exchange ? exchange.op.id : exchange.id);
   }
 
@@ -260,7 +261,7 @@ export class Session {
     return this.failureCounts.get(operationId) ?? 0;
   }
 
-  fail(check: CheckName, exchange: Exchange, message: string, schemaPath?: string): void {
+  fail(check: CheckName, exchange: RoundTrip, message: string, schemaPath?: string): void {
     if (this.recorder.enabled(check)) {
       this.failureCounts.set(exchange.op.id, (this.failureCounts.get(exchange.op.id) ?? 0) + 1);
     }
@@ -277,7 +278,7 @@ export class Session {
   }
 
   /** The response variant the request asks for (x-response-variant-by), or the declared default. */
-  variantOf(exchange: Exchange): string | undefined {
+  variantOf(exchange: RoundTrip): string | undefined {
     const by = exchange.op.variantBy;
     if (!by) return undefined;
     const asked = paramValue(exchange.plan.params, by.parameter);
@@ -286,7 +287,7 @@ export class Session {
     return Object.hasOwn(by.variants, asked) ? asked : undefined;
   }
 
-  private responseChecks(exchange: Exchange): void {
+  private responseChecks(exchange: RoundTrip): void {
     const response = exchange.response!;
     const op = exchange.op;
     if (response.status >= 500) {
@@ -328,7 +329,7 @@ export class Session {
     this.headerChecks(exchange, declared.headers);
   }
 
-  private schemaCheck(exchange: Exchange, contentTypes: string[]): void {
+  private schemaCheck(exchange: RoundTrip, contentTypes: string[]): void {
     const response = exchange.response!;
     if (!contentTypes.some((ct) => /json/i.test(ct))) return;
     if (response.jsonError !== undefined) {
@@ -358,7 +359,7 @@ export class Session {
     );
   }
 
-  private headerChecks(exchange: Exchange, headers: HeaderModel[]): void {
+  private headerChecks(exchange: RoundTrip, headers: HeaderModel[]): void {
     if (headers.length === 0) return;
     const response = exchange.response!;
     const problems: string[] = [];

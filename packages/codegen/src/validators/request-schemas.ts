@@ -1,8 +1,12 @@
 import { readWirePattern } from "@marketapi/spec/model";
-import { SpecError } from "../spec-input/spec-error.js";
 import type { JsonSchema, OperationModel, SpecModel } from "../spec-input/spec-model.js";
-import { asSpecError, resolveRef } from "../spec-input/spec-model.js";
-import { type HintTable, schemaPathOf } from "./message-hints.js";
+import { asSpecError } from "../spec-input/spec-model.js";
+import type { HintTable } from "./message-hints.js";
+import { mutuallyExclusive } from "./request-rules/mutually-exclusive.js";
+import { orderTypeRules } from "./request-rules/order-type-rules.js";
+import { parameterConditions } from "./request-rules/parameter-conditions.js";
+import { resolveSchema } from "./request-rules/schema-rules.js";
+import { signingEnvelope } from "./request-rules/signing-envelope.js";
 import type { ParameterCoding, ParameterInfo, SigningEnvelope } from "./validators-runtime.js";
 
 export type { ParameterCoding, ParameterInfo, SigningEnvelope };
@@ -81,11 +85,6 @@ export function buildRequestSchema(model: SpecModel, operation: OperationModel, 
   return { schema, hints, sources, parameters, ...(signing ? { signing: signing.names } : {}) };
 }
 
-function resolveSchema(model: SpecModel, schema: JsonSchema, pointer: string): Record<string, unknown> {
-  if (typeof schema === "boolean") return {};
-  return resolveRef(model, schema, pointer);
-}
-
 function codingOf(
   schema: Record<string, unknown>,
   resolveBranch: (branch: JsonSchema) => Record<string, unknown> = (branch) =>
@@ -123,157 +122,4 @@ function expectOfText(coding: ParameterCoding, example: unknown, schema: object)
     default:
       return "text";
   }
-}
-
-interface Signing {
-  names: SigningEnvelope;
-  signatureSchema: JsonSchema;
-}
-
-/**
- * The signing envelope of an operation whose security requirements use a scheme with
- * `x-signing`: its parameter names and the shape of the signature
- * (64 hex digits for HMAC-SHA256, any non-empty text otherwise).
- */
-function signingEnvelope(operation: OperationModel): Signing | undefined {
-  const signing = operation.signing;
-  if (!signing) return undefined;
-  return {
-    names: { timestamp: signing.timestampParameter, signature: signing.signatureParameter },
-    signatureSchema:
-      signing.algorithm === "HMAC-SHA256"
-        ? { type: "string", pattern: "^[0-9a-fA-F]{64}$" }
-        : { type: "string", minLength: 1 },
-  };
-}
-
-/** The JSON Schema `{ if, then }`. */
-function conditional(
-  condition: Record<string, unknown>,
-  consequence: Record<string, unknown>,
-): Record<string, unknown> {
-  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then` keyword; the object is never awaited
-  return { if: condition, then: consequence };
-}
-
-/** Marks the names as declared where they are required, as ajv's strictRequired wants. */
-function declared(names: string[]): Record<string, true> {
-  return Object.fromEntries(names.map((name) => [name, true]));
-}
-
-function orderTypeRules(
-  model: SpecModel,
-  operation: OperationModel,
-  base: string,
-  hints: HintTable,
-): Record<string, unknown>[] {
-  const table = operation.orderTypeRules;
-  if (table === undefined) return [];
-  const where = `${operation.pointer}/x-order-type-rules`;
-  const selector = selectorParameter(model, operation, Object.keys(table), where);
-  return Object.entries(table).map(([value, rule], index) => {
-    const when = `when ${selector} is ${value}`;
-    const then: Record<string, unknown> = {};
-    const thenProperties: Record<string, JsonSchema> = {};
-    const allOf: Record<string, unknown>[] = [];
-    const thenSegments = ["allOf", index, "then"] as const;
-    hints[schemaPathOf(base, thenSegments)] = { when, rule: "x-order-type-rules" };
-    if (rule.required !== undefined) {
-      then.required = rule.required;
-      Object.assign(thenProperties, declared(rule.required));
-    }
-    for (const name of rule.forbidden ?? []) thenProperties[name] = false;
-    const groups = [
-      ...(rule.atLeastOneOf ?? []).map((names) => ({ names, exact: false })),
-      ...(rule.exactlyOneOf ?? []).map((names) => ({ names, exact: true })),
-    ];
-    for (const { names, exact } of groups) {
-      hints[schemaPathOf(base, [...thenSegments, "allOf", allOf.length])] = {
-        when,
-        rule: "x-order-type-rules",
-        oneOfNames: names,
-      };
-      allOf.push({ anyOf: names.map((name) => ({ required: [name], properties: declared([name]) })) });
-      if (!exact) continue;
-      for (const pair of pairsOf(names)) {
-        hints[schemaPathOf(base, [...thenSegments, "allOf", allOf.length])] = {
-          when,
-          rule: "x-order-type-rules",
-          exclusive: pair,
-        };
-        allOf.push(exclusionOf(pair));
-      }
-    }
-    if (Object.keys(thenProperties).length > 0) then.properties = thenProperties;
-    if (allOf.length > 0) then.allOf = allOf;
-    return conditional({ properties: { [selector]: { const: value } }, required: [selector] }, then);
-  });
-}
-
-/** The parameter whose allowed values are the rule table's keys (`type` for order types). */
-function selectorParameter(
-  model: SpecModel,
-  operation: OperationModel,
-  keys: string[],
-  where: string,
-): string {
-  const candidates = operation.parameters.filter((p) => {
-    const values = resolveSchema(model, p.schema, operation.pointer).enum;
-    return Array.isArray(values) && keys.every((key) => values.includes(key));
-  });
-  if (candidates.length !== 1) {
-    throw new SpecError(
-      model.source,
-      where,
-      "rule keys that are the allowed values of exactly one parameter",
-      candidates.length === 0 ? "no such parameter" : candidates.map((p) => p.name).join(", "),
-    );
-  }
-  return candidates[0]!.name;
-}
-
-/** `x-parameter-conditions`: when the trigger is given, the named parameters must have the given values. */
-function parameterConditions(
-  operation: OperationModel,
-  base: string,
-  hints: HintTable,
-  offset: number,
-): Record<string, unknown>[] {
-  return operation.parameterConditions.map(({ when: trigger, require }, i) => {
-    const names = Object.keys(require);
-    hints[schemaPathOf(base, ["allOf", offset + i, "then"])] = {
-      when: `when ${trigger} is given`,
-      rule: "x-parameter-conditions",
-    };
-    return conditional(
-      { required: [trigger], properties: declared([trigger]) },
-      {
-        required: names,
-        properties: Object.fromEntries(names.map((name) => [name, { const: require[name] }])),
-      },
-    );
-  });
-}
-
-/** `x-mutually-exclusive: [[symbol, symbols]]`: at most one name of each group may be given. */
-function mutuallyExclusive(
-  operation: OperationModel,
-  base: string,
-  hints: HintTable,
-  offset: number,
-): Record<string, unknown>[] {
-  return operation.exclusivePairs.map((pair, i) => {
-    hints[schemaPathOf(base, ["allOf", offset + i])] = { rule: "x-mutually-exclusive", exclusive: pair };
-    return exclusionOf(pair);
-  });
-}
-
-/** Every unordered pair of the names, in order: [a, b, c] → [a, b], [a, c], [b, c]. */
-function pairsOf(names: string[]): [string, string][] {
-  return names.flatMap((first, i) => names.slice(i + 1).map((second): [string, string] => [first, second]));
-}
-
-/** A schema that fails when both names of the pair are given. */
-function exclusionOf(pair: [string, string]): Record<string, unknown> {
-  return { not: { required: pair, properties: declared(pair) } };
 }

@@ -9,7 +9,7 @@
  */
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
 import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
-import type { Exchange } from "../session.js";
+import type { RoundTrip } from "../session.js";
 import { describeAnswer, enabled, expectRefusal, expectServed, ok, type RunContext } from "./context.js";
 
 interface AuthCase {
@@ -64,9 +64,9 @@ export interface AuthProbeOptions {
   /** Sent first, properly authenticated; the probes are only conclusive when it succeeds. */
   control?: "before" | "none";
   /** Called when a probe was wrongly accepted (to register a created order). */
-  onAccepted?: (exchange: Exchange) => void;
+  onAccepted?: (exchange: RoundTrip) => void;
   /** Called with every probe's exchange, accepted or not. */
-  onAnswer?: (exchange: Exchange) => void;
+  onAnswer?: (exchange: RoundTrip) => void;
 }
 
 export async function authProbes(

@@ -5,7 +5,7 @@ import type { FarBuy, Market, SymbolRules } from "../market.js";
 import type { OperationModel } from "../operations.js";
 import type { OrderLedger } from "../orders.js";
 import type { CheckName } from "../results.js";
-import type { Exchange, Session } from "../session.js";
+import type { RoundTrip, Session } from "../session.js";
 import type { TextCase, ValueContext } from "../values.js";
 
 export type ProgressEvent =
@@ -85,19 +85,19 @@ export function withPlacement(p: RequestPlan, placement: Placement): RequestPlan
   return { ...p, placement };
 }
 
-export function bodyObject(exchange: Exchange): Record<string, unknown> | undefined {
+export function bodyObject(exchange: RoundTrip): Record<string, unknown> | undefined {
   const json = exchange.response?.json;
   return typeof json === "object" && json !== null && !Array.isArray(json)
     ? (json as Record<string, unknown>)
     : undefined;
 }
 
-export function errorCode(exchange: Exchange): number | undefined {
+export function errorCode(exchange: RoundTrip): number | undefined {
   const code = bodyObject(exchange)?.code;
   return typeof code === "number" ? code : undefined;
 }
 
-export function describeAnswer(exchange: Exchange): string {
+export function describeAnswer(exchange: RoundTrip): string {
   if (!exchange.response) return exchange.error?.message ?? "no response";
   const body = bodyObject(exchange);
   const code = typeof body?.code === "number" ? ` code ${body.code}` : "";
@@ -105,12 +105,12 @@ export function describeAnswer(exchange: Exchange): string {
   return `status ${exchange.response.status}${code}${msg}`;
 }
 
-export function isRateLimited(exchange: Exchange): boolean {
+export function isRateLimited(exchange: RoundTrip): boolean {
   const status = exchange.response?.status;
   return status === 429 || status === 418;
 }
 
-export function ok(exchange: Exchange): boolean {
+export function ok(exchange: RoundTrip): boolean {
   const status = exchange.response?.status;
   return status !== undefined && status >= 200 && status < 300;
 }
@@ -129,7 +129,7 @@ export interface RefusalExpectation {
 export function expectRefusal(
   ctx: RunContext,
   check: CheckName,
-  exchange: Exchange,
+  exchange: RoundTrip,
   expectation: RefusalExpectation,
 ): boolean {
   const { session } = ctx;
@@ -207,7 +207,7 @@ export function tolerated(ctx: RunContext, operation: OperationModel, c: TextCas
 }
 
 /** Judges an answer that must be a success (2xx), such as a request whose optional key is absent. */
-export function expectServed(ctx: RunContext, check: CheckName, exchange: Exchange, what: string): void {
+export function expectServed(ctx: RunContext, check: CheckName, exchange: RoundTrip, what: string): void {
   const { session } = ctx;
   const response = exchange.response;
   if (!response) {

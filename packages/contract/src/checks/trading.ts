@@ -13,7 +13,7 @@ import { parseDec, tryParseDec } from "../decimal.js";
 import { encodeParams, type ParamList, type Placement } from "../http/request.js";
 import type { FarBuy } from "../market.js";
 import type { OperationModel } from "../operations.js";
-import type { Exchange } from "../session.js";
+import type { RoundTrip } from "../session.js";
 import { negativeCases, type Values } from "../values.js";
 import { authProbes } from "./auth.js";
 import {
@@ -40,7 +40,7 @@ export const LIFECYCLE_OPERATIONS = [
 interface Placed {
   clientOrderId: string;
   orderId?: number;
-  exchange: Exchange;
+  exchange: RoundTrip;
 }
 
 interface TradingOps {
@@ -52,7 +52,7 @@ interface TradingOps {
   cancelAll: OperationModel | undefined;
 }
 
-function list(exchange: Exchange): Record<string, unknown>[] {
+function list(exchange: RoundTrip): Record<string, unknown>[] {
   const json = exchange.response?.json;
   return Array.isArray(json)
     ? (json.filter((x) => typeof x === "object" && x !== null) as Record<string, unknown>[])
@@ -131,7 +131,7 @@ export class TradingSection {
   }
 
   /** Registers an order the server created, from its answer. */
-  private adopt = (exchange: Exchange): void => {
+  private adopt = (exchange: RoundTrip): void => {
     const body = bodyObject(exchange);
     if (!body || !ok(exchange)) return;
     const clientOrderId = typeof body.clientOrderId === "string" ? body.clientOrderId : undefined;
@@ -145,7 +145,7 @@ export class TradingSection {
    * (under the id the answer gives), refused with 4xx → never created. Without an answer, or
    * with a 5xx, the order may exist, so the entry stays for the clean-up to check.
    */
-  private settle = (exchange: Exchange): void => {
+  private settle = (exchange: RoundTrip): void => {
     const sent = exchange.plan.params.find(([n]) => n === "newClientOrderId")?.[1];
     const status = exchange.response?.status;
     if (ok(exchange)) {
@@ -156,16 +156,16 @@ export class TradingSection {
     }
   };
 
-  private pass(exchange: Exchange): void {
+  private pass(exchange: RoundTrip): void {
     this.session.pass("order_lifecycle", exchange);
   }
 
-  private fail(exchange: Exchange, message: string): void {
+  private fail(exchange: RoundTrip, message: string): void {
     this.session.fail("order_lifecycle", exchange, message);
   }
 
   /** The step must succeed; a refusal is a lifecycle failure (or a skip when rate limited). */
-  private succeeded(exchange: Exchange, what: string): boolean {
+  private succeeded(exchange: RoundTrip, what: string): boolean {
     if (ok(exchange)) return true;
     if (isRateLimited(exchange)) {
       this.session.recorder.skip("order_lifecycle", exchange.op.id, `rate limited during ${what}`);
@@ -175,7 +175,7 @@ export class TradingSection {
     return false;
   }
 
-  private check(exchange: Exchange, holds: boolean, message: string): boolean {
+  private check(exchange: RoundTrip, holds: boolean, message: string): boolean {
     if (holds) this.pass(exchange);
     else this.fail(exchange, message);
     return holds;
@@ -200,7 +200,7 @@ export class TradingSection {
     placed: Placed,
     label: string,
     by: "orderId" | "origClientOrderId" = "orderId",
-  ): Promise<Exchange> {
+  ): Promise<RoundTrip> {
     const values: Values = { symbol: this.symbol };
     if (by === "orderId" && placed.orderId !== undefined) values.orderId = placed.orderId;
     else values.origClientOrderId = placed.clientOrderId;
@@ -212,7 +212,7 @@ export class TradingSection {
     return exchange;
   }
 
-  private async query(values: Values, label: string): Promise<Exchange> {
+  private async query(values: Values, label: string): Promise<RoundTrip> {
     return this.session.call(
       {
         op: this.ops.queryOrder,
@@ -222,7 +222,7 @@ export class TradingSection {
     );
   }
 
-  private async openList(label: string, withSymbol = true): Promise<Exchange> {
+  private async openList(label: string, withSymbol = true): Promise<RoundTrip> {
     return this.session.call(
       {
         op: this.ops.openOrders,
@@ -384,7 +384,7 @@ export class TradingSection {
     return open;
   }
 
-  private defaultVariant(exchange: Exchange, variant: string): void {
+  private defaultVariant(exchange: RoundTrip, variant: string): void {
     if (!ok(exchange)) {
       this.session.recorder.skip(
         "defaults_honoured",
@@ -448,7 +448,7 @@ export class TradingSection {
       return;
     }
     const targetId = target.orderId;
-    const closeTarget = (exchange: Exchange) => {
+    const closeTarget = (exchange: RoundTrip) => {
       if (bodyObject(exchange)?.orderId === targetId) this.ctx.ledger.closed(target.clientOrderId);
     };
     await authProbes(this.ctx, cancelOrder, {
@@ -513,7 +513,7 @@ export class TradingSection {
       for (const p of openOnes()) await this.cancel(p, "clean-up: cancel_order");
       return;
     }
-    const closeOurs = (exchange: Exchange) => {
+    const closeOurs = (exchange: RoundTrip) => {
       for (const o of list(exchange))
         if (typeof o.clientOrderId === "string") this.ctx.ledger.closed(o.clientOrderId);
       for (const o of list(exchange))

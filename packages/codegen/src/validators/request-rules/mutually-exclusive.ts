@@ -1,0 +1,17 @@
+// x-mutually-exclusive in the validators generator.
+import type { OperationModel } from "../../spec-input/spec-model.js";
+import { type HintTable, schemaPathOf } from "../message-hints.js";
+import { exclusionOf } from "./schema-rules.js";
+
+/** `x-mutually-exclusive: [[symbol, symbols]]`: at most one name of each group may be given. */
+export function mutuallyExclusive(
+  operation: OperationModel,
+  base: string,
+  hints: HintTable,
+  offset: number,
+): Record<string, unknown>[] {
+  return operation.exclusivePairs.map((pair, i) => {
+    hints[schemaPathOf(base, ["allOf", offset + i])] = { rule: "x-mutually-exclusive", exclusive: pair };
+    return exclusionOf(pair);
+  });
+}

@@ -36,7 +36,8 @@
  * - Times come from the injected clock but never go backwards between state changes.
  */
 
-export { ApiError } from "../errors.js";
+/** @deprecated The engine's former error class, now the server's one `ApiError`. */
+export { ApiError, ApiError as ExchangeError } from "../errors.js";
 export type { AccountOptions } from "./accounts.js";
 export { Account } from "./accounts.js";
 export { createExchange } from "./create.js";

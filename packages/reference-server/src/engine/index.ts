@@ -36,13 +36,13 @@
  * - Times come from the injected clock but never go backwards between state changes.
  */
 
-/** @deprecated The engine's former error class, now the server's one `ApiError`. */
-export { ApiError, ApiError as ExchangeError } from "../errors.js";
+export { ApiError } from "../errors.js";
 export type { AccountOptions } from "./accounts.js";
 export { Account } from "./accounts.js";
 export { createExchange } from "./create.js";
 export type { Decimal } from "./decimal.js";
 export * as decimal from "./decimal.js";
+export { ExchangeError } from "./deprecated.js";
 export {
   type BalanceResponse,
   Exchange,

@@ -69,6 +69,12 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/**
+ * A consumer install from the local registry revalidates every dependency through it (the
+ * registry proxies the public one): minutes when other builds share the two cores.
+ */
+const INSTALL_TIMEOUT = 900_000;
+
 describe("npm run release", () => {
   it("publishes nothing, and versions nothing, when a package's sources changed after its build", async () => {
     const source = join(repo, "packages", "client", "src", "index.ts");
@@ -143,5 +149,5 @@ describe("npm run release", () => {
       cwd: consumer,
     });
     expect(help.code, transcript("marketapi-contract --help", help)).toBe(0);
-  });
+  }, INSTALL_TIMEOUT);
 });

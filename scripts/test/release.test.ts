@@ -127,27 +127,38 @@ describe("npm run release", () => {
     for (const name of names) expect(await registry.versions(name), name).toEqual(["0.1.0"]);
   });
 
-  it("the published packages install from the registry by the ranges they declare", async () => {
-    const consumer = join(work, "consumer");
-    mkdirSync(consumer);
-    writeFileSync(
-      join(consumer, "package.json"),
-      '{ "name": "consumer", "private": true, "type": "module" }\n',
-    );
-    writeFileSync(join(consumer, ".npmrc"), registry.npmrc);
-    const install = await run(
-      "npm",
-      ["install", "@marketapi/contract", "@marketapi/codegen", "--prefer-online", "--no-audit", "--no-fund"],
-      { cwd: consumer },
-    );
-    expect(install.code, transcript("npm install from the registry", install)).toBe(0);
-    // Only the local registry serves @marketapi (the .npmrc's scope); each resolved to what it published.
-    for (const name of names.filter((n) => n !== "@marketapi/client")) {
-      expect(readJson(join(consumer, "node_modules", name, "package.json")).version, name).toBe("0.1.0");
-    }
-    const help = await run(join(consumer, "node_modules", ".bin", "marketapi-contract"), ["--help"], {
-      cwd: consumer,
-    });
-    expect(help.code, transcript("marketapi-contract --help", help)).toBe(0);
-  }, INSTALL_TIMEOUT);
+  it(
+    "the published packages install from the registry by the ranges they declare",
+    async () => {
+      const consumer = join(work, "consumer");
+      mkdirSync(consumer);
+      writeFileSync(
+        join(consumer, "package.json"),
+        '{ "name": "consumer", "private": true, "type": "module" }\n',
+      );
+      writeFileSync(join(consumer, ".npmrc"), registry.npmrc);
+      const install = await run(
+        "npm",
+        [
+          "install",
+          "@marketapi/contract",
+          "@marketapi/codegen",
+          "--prefer-online",
+          "--no-audit",
+          "--no-fund",
+        ],
+        { cwd: consumer },
+      );
+      expect(install.code, transcript("npm install from the registry", install)).toBe(0);
+      // Only the local registry serves @marketapi (the .npmrc's scope); each resolved to what it published.
+      for (const name of names.filter((n) => n !== "@marketapi/client")) {
+        expect(readJson(join(consumer, "node_modules", name, "package.json")).version, name).toBe("0.1.0");
+      }
+      const help = await run(join(consumer, "node_modules", ".bin", "marketapi-contract"), ["--help"], {
+        cwd: consumer,
+      });
+      expect(help.code, transcript("marketapi-contract --help", help)).toBe(0);
+    },
+    INSTALL_TIMEOUT,
+  );
 });

@@ -41,7 +41,10 @@ export type Effect = "narrower" | "wider" | "different";
  * | request   | breaks clients (their requests refused)   | breaks implementations (must accept more) | both      |
  * | response  | breaks implementations (must answer less) | breaks clients (unexpected values)        | both      |
  */
-export function classify(direction: Direction, effect: Effect): Pick<Change, "class" | "breaksImplementations"> {
+export function classify(
+  direction: Direction,
+  effect: Effect,
+): Pick<Change, "class" | "breaksImplementations"> {
   if (effect === "different") return { class: "breaking", breaksImplementations: true };
   const clientsBreak = direction === "request" ? effect === "narrower" : effect === "wider";
   return { class: clientsBreak ? "breaking" : "compatible", breaksImplementations: !clientsBreak };

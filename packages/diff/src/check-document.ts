@@ -14,7 +14,11 @@ export function checkDocument(source: string, document: OpenApiDocument): void {
   const fault = (pointer: string, expected: string, value: unknown) =>
     new SpecError(source, pointer, expected, describeValue(value));
   if (document.swagger !== undefined && document.openapi === undefined) {
-    throw fault("/swagger", 'an OpenAPI 3.1 document ("openapi": "3.1.x"); convert Swagger 2.0 first', document.swagger);
+    throw fault(
+      "/swagger",
+      'an OpenAPI 3.1 document ("openapi": "3.1.x"); convert Swagger 2.0 first',
+      document.swagger,
+    );
   }
   if (typeof document.openapi !== "string" || !/^3\.1\.\d+$/.test(document.openapi)) {
     throw fault("/openapi", 'an OpenAPI 3.1 document ("openapi": "3.1.x")', document.openapi);
@@ -23,7 +27,8 @@ export function checkDocument(source: string, document: OpenApiDocument): void {
     throw fault("/info/version", "the API version, a string", document.info?.version);
   }
   for (const key of ["paths", "components", "webhooks"]) {
-    if (document[key] !== undefined && !isObject(document[key])) throw fault(`/${key}`, "an object", document[key]);
+    if (document[key] !== undefined && !isObject(document[key]))
+      throw fault(`/${key}`, "an object", document[key]);
   }
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     const at = pointerOf("paths", path);
@@ -39,7 +44,11 @@ export function checkDocument(source: string, document: OpenApiDocument): void {
         throw fault(`${at}/${method}/responses`, "a Responses object", operation.responses);
       }
       if (operation.security !== undefined && !Array.isArray(operation.security)) {
-        throw fault(`${at}/${method}/security`, "an array of Security Requirement objects", operation.security);
+        throw fault(
+          `${at}/${method}/security`,
+          "an array of Security Requirement objects",
+          operation.security,
+        );
       }
     }
   }
@@ -77,7 +86,8 @@ export function checkDocument(source: string, document: OpenApiDocument): void {
         throw fault(`${at}/$ref`, "a reference to a node of this document", ref);
       }
     }
-    for (const [key, value] of Object.entries(record)) checkReferences(value, pointerOf(...segmentsOf(at), key), seen);
+    for (const [key, value] of Object.entries(record))
+      checkReferences(value, pointerOf(...segmentsOf(at), key), seen);
   }
 }
 

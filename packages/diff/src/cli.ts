@@ -52,7 +52,8 @@ function main(argv: string[]): number {
     process.stdout.write(`${manifest.version}\n`);
     return 0;
   }
-  if (positionals.length !== 2) return usage(`expected two documents, OLD and NEW; got ${positionals.length}`);
+  if (positionals.length !== 2)
+    return usage(`expected two documents, OLD and NEW; got ${positionals.length}`);
   if (values.json && values.markdown) return usage("--json and --markdown exclude each other");
   const faults: string[] = [];
   const load = (spec: string) => {

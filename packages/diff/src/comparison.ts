@@ -15,7 +15,10 @@ export interface At {
 export const child = (at: At, ...segments: (string | number)[]): At => {
   let { value, pointer } = at;
   for (const segment of segments) {
-    value = value === undefined || value === null || typeof value !== "object" ? undefined : (value as never)[segment];
+    value =
+      value === undefined || value === null || typeof value !== "object"
+        ? undefined
+        : (value as never)[segment];
     pointer = `${pointer}/${escapeSegment(String(segment))}`;
   }
   return { value, pointer };
@@ -78,7 +81,11 @@ export class Comparison {
   deref(at: At, side: "old" | "new"): At {
     const document = side === "old" ? this.oldDocument : this.newDocument;
     let current = at;
-    for (let hops = 0; hops < 64 && isObject(current.value) && typeof current.value.$ref === "string"; hops++) {
+    for (
+      let hops = 0;
+      hops < 64 && isObject(current.value) && typeof current.value.$ref === "string";
+      hops++
+    ) {
       const ref = current.value.$ref;
       const pointer = ref.slice(1);
       this.reached[side].add(pointer);

@@ -39,11 +39,22 @@ function compareInfo(c: Comparison, o: At, n: At): void {
     });
   }
   for (const key of new Set([...Object.keys(o.value as object), ...Object.keys(n.value as object)])) {
-    if (key !== "version") compareStructurally(c, child(o, key), child(n, key), "informational", "documentation only");
+    if (key !== "version")
+      compareStructurally(c, child(o, key), child(n, key), "informational", "documentation only");
   }
 }
 
-const COMPONENT_SECTIONS = ["schemas", "parameters", "responses", "requestBodies", "headers", "examples", "links", "callbacks", "pathItems"];
+const COMPONENT_SECTIONS = [
+  "schemas",
+  "parameters",
+  "responses",
+  "requestBodies",
+  "headers",
+  "examples",
+  "links",
+  "callbacks",
+  "pathItems",
+];
 
 /**
  * Components no operation reaches were not compared on the way: compared here, as data. They
@@ -55,11 +66,21 @@ function compareUnreachedComponents(c: Comparison): void {
   for (const section of COMPONENT_SECTIONS) {
     const was = child(o, section);
     const is = child(n, section);
-    const names = new Set([...Object.keys(isObject(was.value) ? was.value : {}), ...Object.keys(isObject(is.value) ? is.value : {})]);
+    const names = new Set([
+      ...Object.keys(isObject(was.value) ? was.value : {}),
+      ...Object.keys(isObject(is.value) ? is.value : {}),
+    ]);
     for (const name of names) {
       const pointer = `/components/${section}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       if (c.reached.old.has(pointer) || c.reached.new.has(pointer)) continue;
-      compareStructurally(c, child(was, name), child(is, name), "informational", "no operation uses it", "unused-component");
+      compareStructurally(
+        c,
+        child(was, name),
+        child(is, name),
+        "informational",
+        "no operation uses it",
+        "unused-component",
+      );
     }
   }
   compareRemainingKeys(c, o, n, new Set([...COMPONENT_SECTIONS, "securitySchemes"]));

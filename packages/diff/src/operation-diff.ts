@@ -42,15 +42,20 @@ export function compareOperations(c: Comparison): void {
   const after = operationsOf(c, "new");
   const unmatchedNew = new Map([...after].filter(([key]) => !before.has(key)));
   for (const [key, old] of before) {
-    const now = after.get(key) ?? [...unmatchedNew.values()].find((op) => old.id !== undefined && op.id === old.id);
+    const now =
+      after.get(key) ?? [...unmatchedNew.values()].find((op) => old.id !== undefined && op.id === old.id);
     if (!now) {
       c.within(labelOf(old), () =>
-        c.report(old.at, { value: undefined, pointer: old.at.pointer }, {
-          kind: "operation-removed",
-          class: "breaking",
-          breaksImplementations: false,
-          message: `operation ${labelOf(old)} removed: clients that call it get 404`,
-        }),
+        c.report(
+          old.at,
+          { value: undefined, pointer: old.at.pointer },
+          {
+            kind: "operation-removed",
+            class: "breaking",
+            breaksImplementations: false,
+            message: `operation ${labelOf(old)} removed: clients that call it get 404`,
+          },
+        ),
       );
       continue;
     }
@@ -79,7 +84,14 @@ export function compareOperations(c: Comparison): void {
   }
 }
 
-const OPERATION_KEYS = new Set(["operationId", "parameters", "requestBody", "responses", "security", "deprecated"]);
+const OPERATION_KEYS = new Set([
+  "operationId",
+  "parameters",
+  "requestBody",
+  "responses",
+  "security",
+  "deprecated",
+]);
 
 function compareOperation(c: Comparison, o: OperationAt, n: OperationAt): void {
   const oid = child(o.at, "operationId");
@@ -161,7 +173,18 @@ function compareParameters(c: Comparison, o: OperationAt, n: OperationAt): void 
   }
 }
 
-const PARAMETER_KEYS = new Set(["name", "in", "required", "schema", "content", "deprecated", "style", "explode", "allowReserved", "allowEmptyValue"]);
+const PARAMETER_KEYS = new Set([
+  "name",
+  "in",
+  "required",
+  "schema",
+  "content",
+  "deprecated",
+  "style",
+  "explode",
+  "allowReserved",
+  "allowEmptyValue",
+]);
 
 function compareParameter(c: Comparison, o: At, n: At, label: string): void {
   const value = (at: At, key: string) => (at.value as Record<string, unknown>)[key];
@@ -257,7 +280,9 @@ function compareRequestBody(c: Comparison, oRaw: At, nRaw: At): void {
       kind: required(n) ? "request-body-added-required" : "request-body-added-optional",
       class: required(n) ? "breaking" : "compatible",
       breaksImplementations: true,
-      message: required(n) ? "a required request body added: clients that send none are refused" : "an optional request body added",
+      message: required(n)
+        ? "a required request body added: clients that send none are refused"
+        : "an optional request body added",
     });
     return;
   }
@@ -274,7 +299,9 @@ function compareRequestBody(c: Comparison, oRaw: At, nRaw: At): void {
       kind: required(n) ? "request-body-became-required" : "request-body-became-optional",
       class: required(n) ? "breaking" : "compatible",
       breaksImplementations: !required(n),
-      message: required(n) ? "request body is now required" : "request body is now optional: implementations must handle none",
+      message: required(n)
+        ? "request body is now required"
+        : "request body is now optional: implementations must handle none",
     });
   }
   compareContent(c, child(o, "content"), child(n, "content"), "request", "the request body");
@@ -327,7 +354,11 @@ function compareResponse(c: Comparison, o: At, n: At, label: string): void {
     const was = c.deref(child(headers(o), name), "old");
     const is = c.deref(child(headers(n), name), "new");
     if (was.value === undefined) {
-      c.report(was, is, { kind: "response-header-added", class: "compatible", message: `${label} header ${name} added` });
+      c.report(was, is, {
+        kind: "response-header-added",
+        class: "compatible",
+        message: `${label} header ${name} added`,
+      });
     } else if (is.value === undefined) {
       c.report(was, is, {
         kind: "response-header-removed",
@@ -337,7 +368,11 @@ function compareResponse(c: Comparison, o: At, n: At, label: string): void {
     } else {
       const required = (at: At) => isObject(at.value) && at.value.required === true;
       if (required(was) && !required(is)) {
-        c.report(was, is, { kind: "response-header-became-optional", class: "breaking", message: `${label} header ${name} is no longer always sent` });
+        c.report(was, is, {
+          kind: "response-header-became-optional",
+          class: "breaking",
+          message: `${label} header ${name} is no longer always sent`,
+        });
       } else if (!required(was) && required(is)) {
         c.report(was, is, {
           kind: "response-header-became-required",

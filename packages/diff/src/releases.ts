@@ -8,7 +8,15 @@ import { diffDocuments } from "./diff.js";
 import { type LoadedSpec, loadSpec } from "./load-spec.js";
 import { type Compared, renderText } from "./render.js";
 import { SpecError } from "./spec-error.js";
-import { atLeast, type Bump, bumpBetween, bumped, compareVersions, parseVersion, requiredBump } from "./versions.js";
+import {
+  atLeast,
+  type Bump,
+  bumpBetween,
+  bumped,
+  compareVersions,
+  parseVersion,
+  requiredBump,
+} from "./versions.js";
 
 export interface Release {
   version: string;
@@ -22,10 +30,16 @@ export function readReleases(dir: string, file: string): Release[] {
   for (const name of readdirSync(dir)) {
     const folder = join(dir, name);
     if (!statSync(folder).isDirectory()) continue;
-    if (!parseVersion(name)) throw new SpecError(folder, "", "a folder named by a semver version (1.2.0)", JSON.stringify(name));
+    if (!parseVersion(name))
+      throw new SpecError(folder, "", "a folder named by a semver version (1.2.0)", JSON.stringify(name));
     const spec = loadSpec(join(folder, file));
     if (spec.document.info.version !== name) {
-      const fault = new SpecError(spec.source, "/info/version", `"${name}", the version its folder names`, JSON.stringify(spec.document.info.version));
+      const fault = new SpecError(
+        spec.source,
+        "/info/version",
+        `"${name}", the version its folder names`,
+        JSON.stringify(spec.document.info.version),
+      );
       const at = spec.locate?.("/info/version");
       throw at ? fault.locate(at.line, at.column) : fault;
     }
@@ -52,9 +66,23 @@ export function gate(releases: Release[], current: LoadedSpec, { release = false
   const last = releases.at(-1);
   const version = String(current.document.info.version);
   const parsed = parseVersion(version);
-  const fail = (message: string, changes: Change[] = [], needed: Bump = "none"): GateVerdict => ({ ok: false, message, changes, needed });
-  if (!parsed) return fail(`${current.source}#/info/version: expected a semver version (MAJOR.MINOR.PATCH), found ${JSON.stringify(version)}`);
-  if (!last) return { ok: true, message: `no released API version yet; ${version} is recorded at the first release`, changes: [], needed: "none" };
+  const fail = (message: string, changes: Change[] = [], needed: Bump = "none"): GateVerdict => ({
+    ok: false,
+    message,
+    changes,
+    needed,
+  });
+  if (!parsed)
+    return fail(
+      `${current.source}#/info/version: expected a semver version (MAJOR.MINOR.PATCH), found ${JSON.stringify(version)}`,
+    );
+  if (!last)
+    return {
+      ok: true,
+      message: `no released API version yet; ${version} is recorded at the first release`,
+      changes: [],
+      needed: "none",
+    };
   const lastVersion = parseVersion(last.version)!;
   const changes = diffDocuments(last.spec.document, current.document);
   const needed = requiredBump(changes);
@@ -64,7 +92,11 @@ export function gate(releases: Release[], current: LoadedSpec, { release = false
     changes,
   };
   if (compareVersions(parsed, lastVersion) < 0) {
-    return fail(`${current.source}#/info/version is ${version}, lower than the last released API version ${last.version}`, changes, needed);
+    return fail(
+      `${current.source}#/info/version is ${version}, lower than the last released API version ${last.version}`,
+      changes,
+      needed,
+    );
   }
   const bump = bumpBetween(lastVersion, parsed);
   const breaking = changes.filter((c) => c.class === "breaking");
@@ -91,8 +123,16 @@ export function gate(releases: Release[], current: LoadedSpec, { release = false
       needed,
     );
   }
-  const pending = changes.length === 0 ? "no changes" : `${renderText(compared).split("\n")[0]!.split(": ").pop()}; the next release needs at least a ${needed} bump`;
-  return { ok: true, message: `API ${version} against the released ${last.version}: ${pending}`, changes, needed };
+  const pending =
+    changes.length === 0
+      ? "no changes"
+      : `${renderText(compared).split("\n")[0]!.split(": ").pop()}; the next release needs at least a ${needed} bump`;
+  return {
+    ok: true,
+    message: `API ${version} against the released ${last.version}: ${pending}`,
+    changes,
+    needed,
+  };
 }
 
 export interface ChangelogEntry {
@@ -108,7 +148,11 @@ export function changelogOf(releases: Release[]): ChangelogEntry[] {
     .map((release, index) => {
       const before = releases[index - 1];
       return before
-        ? { version: release.version, previous: before.version, changes: diffDocuments(before.spec.document, release.spec.document) }
+        ? {
+            version: release.version,
+            previous: before.version,
+            changes: diffDocuments(before.spec.document, release.spec.document),
+          }
         : { version: release.version, changes: [] };
     })
     .reverse();

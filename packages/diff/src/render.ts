@@ -34,7 +34,8 @@ export function renderText(compared: Compared): string {
       if (heading !== group) lines.push(`  ${heading}`);
       group = heading;
       const where = change.in === "old" ? `${compared.old.source}#${change.pointer}` : change.pointer || "/";
-      const follow = change.breaksImplementations && cls !== "breaking" ? " (implementations must follow)" : "";
+      const follow =
+        change.breaksImplementations && cls !== "breaking" ? " (implementations must follow)" : "";
       lines.push(`    ${where}: ${change.message}${follow}`);
     }
   }

@@ -37,19 +37,34 @@ export function compareSchema(c: Comparison, oRaw: At, nRaw: At, direction: Dire
 function compareResolved(c: Comparison, o: At, n: At, direction: Direction): void {
   const effect = (e: Effect, kind: string, what: string) =>
     c.reportEffect(o, n, direction, e, kind, `${direction} schema ${what}: ${consequence(direction, e)}`);
-  if (o.value === undefined) return effect("narrower", "schema-added", "added where any value was allowed");
-  if (n.value === undefined) return effect("wider", "schema-removed", "removed, so any value is allowed");
+  if (o.value === undefined || n.value === undefined) {
+    if (o.value === undefined) effect("narrower", "schema-added", "added where any value was allowed");
+    else effect("wider", "schema-removed", "removed, so any value is allowed");
+    return;
+  }
   if (typeof o.value === "boolean" || typeof n.value === "boolean") {
-    if (same(o.value, n.value)) return;
     const wider = n.value === true || o.value === false;
-    return effect(wider ? "wider" : "narrower", "schema-boolean", `changed from ${show(o.value)} to ${show(n.value)}`);
+    if (!same(o.value, n.value)) {
+      effect(
+        wider ? "wider" : "narrower",
+        "schema-boolean",
+        `changed from ${show(o.value)} to ${show(n.value)}`,
+      );
+    }
+    return;
   }
   if (!isObject(o.value) || !isObject(n.value)) {
-    if (!same(o.value, n.value)) effect("different", "schema-changed", `changed from ${show(o.value)} to ${show(n.value)}`);
+    if (!same(o.value, n.value))
+      effect("different", "schema-changed", `changed from ${show(o.value)} to ${show(n.value)}`);
     return;
   }
   for (const [keys, rule] of SCHEMA_RULES) {
-    if (keys.some((key) => (o.value as object)[key as never] !== undefined || (n.value as object)[key as never] !== undefined)) {
+    if (
+      keys.some(
+        (key) =>
+          (o.value as object)[key as never] !== undefined || (n.value as object)[key as never] !== undefined,
+      )
+    ) {
       rule(c, o, n, direction);
     }
   }
@@ -57,8 +72,23 @@ function compareResolved(c: Comparison, o: At, n: At, direction: Direction): voi
 }
 
 /** Reports one keyword's move at the keyword's own pointer. */
-function moved(c: Comparison, o: At, n: At, direction: Direction, key: string, e: Effect, what: string): void {
-  c.reportEffect(child(o, key), child(n, key), direction, e, `${key}-${e}`, `${direction} ${what}: ${consequence(direction, e)}`);
+function moved(
+  c: Comparison,
+  o: At,
+  n: At,
+  direction: Direction,
+  key: string,
+  e: Effect,
+  what: string,
+): void {
+  c.reportEffect(
+    child(o, key),
+    child(n, key),
+    direction,
+    e,
+    `${key}-${e}`,
+    `${direction} ${what}: ${consequence(direction, e)}`,
+  );
 }
 
 const typeRule: Rule = (c, o, n, d) => {
@@ -70,7 +100,8 @@ const typeRule: Rule = (c, o, n, d) => {
   const after = typesOf(n);
   const fmt = (s: Set<string> | undefined) => (s ? [...s].join(" | ") : "any type");
   if (before && after && same([...before].sort(), [...after].sort())) return;
-  const covers = (set: Set<string> | undefined, t: string) => !set || set.has(t) || (t === "integer" && set.has("number"));
+  const covers = (set: Set<string> | undefined, t: string) =>
+    !set || set.has(t) || (t === "integer" && set.has("number"));
   const wider = !before || [...before].every((t) => covers(after, t));
   const narrower = !after || [...after].every((t) => covers(before, t));
   const e: Effect = wider && !narrower ? "wider" : narrower && !wider ? "narrower" : "different";
@@ -90,7 +121,15 @@ const valuesRule: Rule = (c, o, n, d) => {
   const ns = n.value as Record<string, unknown>;
   const key = ns.const !== undefined || os.const !== undefined ? "const" : "enum";
   if (os.const !== undefined && ns.const !== undefined && !same(os.const, ns.const)) {
-    return moved(c, o, n, d, "const", "different", `const changed from ${show(os.const)} to ${show(ns.const)}`);
+    return moved(
+      c,
+      o,
+      n,
+      d,
+      "const",
+      "different",
+      `const changed from ${show(os.const)} to ${show(ns.const)}`,
+    );
   }
   if (before && after) {
     const has = (list: unknown[], v: unknown) => list.some((x) => same(x, v));
@@ -99,13 +138,25 @@ const valuesRule: Rule = (c, o, n, d) => {
     const list = (vs: unknown[]) => vs.map((v) => show(v)).join(", ");
     if (lost.length > 0) moved(c, o, n, d, key, "narrower", `${key} no longer allows ${list(lost)}`);
     if (gained.length > 0) moved(c, o, n, d, key, "wider", `${key} now also allows ${list(gained)}`);
-    if (lost.length === 0 && gained.length === 0 && os.enum !== undefined && ns.enum !== undefined && !same(os.enum, ns.enum)) {
-      c.report(child(o, "enum"), child(n, "enum"), { kind: "enum-reordered", class: "informational", message: "enum values reordered" });
+    if (
+      lost.length === 0 &&
+      gained.length === 0 &&
+      os.enum !== undefined &&
+      ns.enum !== undefined &&
+      !same(os.enum, ns.enum)
+    ) {
+      c.report(child(o, "enum"), child(n, "enum"), {
+        kind: "enum-reordered",
+        class: "informational",
+        message: "enum values reordered",
+      });
     }
     return;
   }
-  if (after) moved(c, o, n, d, key, "narrower", `${key} ${show(after.length === 1 ? after[0] : after)} added`);
-  else if (before) moved(c, o, n, d, key, "wider", `${key} ${show(before.length === 1 ? before[0] : before)} removed`);
+  if (after)
+    moved(c, o, n, d, key, "narrower", `${key} ${show(after.length === 1 ? after[0] : after)} added`);
+  else if (before)
+    moved(c, o, n, d, key, "wider", `${key} ${show(before.length === 1 ? before[0] : before)} removed`);
 };
 
 /** format, pattern and x-wire-pattern: added narrows, removed widens, changed is undecidable. */
@@ -162,7 +213,16 @@ const multipleOfRule: Rule = (c, o, n, d) => {
 const uniqueItemsRule: Rule = (c, o, n, d) => {
   const before = (o.value as Record<string, unknown>).uniqueItems === true;
   const after = (n.value as Record<string, unknown>).uniqueItems === true;
-  if (before !== after) moved(c, o, n, d, "uniqueItems", after ? "narrower" : "wider", `uniqueItems ${after ? "added" : "removed"}`);
+  if (before !== after)
+    moved(
+      c,
+      o,
+      n,
+      d,
+      "uniqueItems",
+      after ? "narrower" : "wider",
+      `uniqueItems ${after ? "added" : "removed"}`,
+    );
 };
 
 const requiredRule: Rule = (c, o, n, d) => {
@@ -173,12 +233,27 @@ const requiredRule: Rule = (c, o, n, d) => {
   const before = list(o);
   const after = list(n);
   for (const name of after.filter((p) => !before.includes(p))) {
-    const what = d === "request" ? "clients that leave it out are refused" : "implementations must always send it";
-    c.reportEffect(child(o, "required"), child(n, "required"), d, "narrower", "property-became-required", `${d} property "${name}" is now required: ${what}`);
+    const what =
+      d === "request" ? "clients that leave it out are refused" : "implementations must always send it";
+    c.reportEffect(
+      child(o, "required"),
+      child(n, "required"),
+      d,
+      "narrower",
+      "property-became-required",
+      `${d} property "${name}" is now required: ${what}`,
+    );
   }
   for (const name of before.filter((p) => !after.includes(p))) {
     const what = d === "request" ? "implementations must accept it missing" : "clients may find it missing";
-    c.reportEffect(child(o, "required"), child(n, "required"), d, "wider", "property-became-optional", `${d} property "${name}" is no longer required: ${what}`);
+    c.reportEffect(
+      child(o, "required"),
+      child(n, "required"),
+      d,
+      "wider",
+      "property-became-optional",
+      `${d} property "${name}" is no longer required: ${what}`,
+    );
   }
 };
 
@@ -226,7 +301,13 @@ const openRule =
     if (same(before.value, after.value)) return;
     const open = (v: unknown) => v === undefined || v === true;
     if (isObject(before.value) && isObject(after.value)) return compareSchema(c, before, after, d);
-    const e: Effect = open(after.value) ? "wider" : open(before.value) ? "narrower" : after.value === false ? "narrower" : "wider";
+    const e: Effect = open(after.value)
+      ? "wider"
+      : open(before.value)
+        ? "narrower"
+        : after.value === false
+          ? "narrower"
+          : "wider";
     moved(c, o, n, d, key, e, `${key} changed from ${show(before.value)} to ${show(after.value)}`);
   };
 
@@ -248,7 +329,15 @@ const prefixItemsRule: Rule = (c, o, n, d) => {
   const al = Array.isArray(after.value) ? after.value.length : 0;
   for (let i = 0; i < Math.min(bl, al); i++) compareSchema(c, child(before, i), child(after, i), d);
   if (bl !== al) {
-    moved(c, o, n, d, "prefixItems", "different", `prefixItems now has ${al} positions instead of ${bl}, so positions mean other things`);
+    moved(
+      c,
+      o,
+      n,
+      d,
+      "prefixItems",
+      "different",
+      `prefixItems now has ${al} positions instead of ${bl}, so positions mean other things`,
+    );
   }
 };
 

@@ -7,19 +7,26 @@ import { compareRemainingKeys } from "./structural.js";
 
 type Requirement = Record<string, string[]>;
 
+/** No requirement at all (an empty or absent list) lets every caller in, as `{}` does. */
+const orAnyone = (list: Requirement[]) => (list.length === 0 ? [{}] : list);
+
 function requirementsOf(c: Comparison, op: At, side: "old" | "new"): { at: At; list: Requirement[] } {
   const own = child(op, "security");
-  if (Array.isArray(own.value)) return { at: own, list: own.value as Requirement[] };
+  if (Array.isArray(own.value)) return { at: own, list: orAnyone(own.value as Requirement[]) };
   const document = side === "old" ? c.oldDocument : c.newDocument;
   const list = Array.isArray(document.security) ? (document.security as Requirement[]) : [];
-  return { at: { value: list, pointer: "/security" }, list };
+  return { at: { value: document.security, pointer: "/security" }, list: orAnyone(list) };
 }
 
 /** A client that satisfies `held` satisfies `asked` when asked needs no scheme or scope held lacks. */
 const satisfies = (held: Requirement, asked: Requirement) =>
-  Object.entries(asked).every(([scheme, scopes]) => held[scheme] !== undefined && (scopes ?? []).every((s) => held[scheme]!.includes(s)));
+  Object.entries(asked).every(
+    ([scheme, scopes]) =>
+      held[scheme] !== undefined && (scopes ?? []).every((s) => held[scheme]!.includes(s)),
+  );
 
-const describe = (r: Requirement) => (Object.keys(r).length === 0 ? "no credentials" : Object.keys(r).join(" + "));
+const describe = (r: Requirement) =>
+  Object.keys(r).length === 0 ? "no credentials" : Object.keys(r).join(" + ");
 
 export function compareSecurity(c: Comparison, oOp: At, nOp: At): void {
   const before = requirementsOf(c, oOp, "old");
@@ -58,16 +65,28 @@ export function compareSecurity(c: Comparison, oOp: At, nOp: At): void {
 export function compareSecuritySchemes(c: Comparison): void {
   const o: At = { value: c.oldDocument.components?.securitySchemes, pointer: "/components/securitySchemes" };
   const n: At = { value: c.newDocument.components?.securitySchemes, pointer: "/components/securitySchemes" };
-  const names = new Set([...Object.keys(isObject(o.value) ? o.value : {}), ...Object.keys(isObject(n.value) ? n.value : {})]);
+  const names = new Set([
+    ...Object.keys(isObject(o.value) ? o.value : {}),
+    ...Object.keys(isObject(n.value) ? n.value : {}),
+  ]);
   for (const name of names) {
     const was = c.deref(child(o, name), "old");
     const is = c.deref(child(n, name), "new");
     if (was.value === undefined) {
-      c.report(was, is, { kind: "security-scheme-added", class: "compatible", message: `security scheme ${name} added` });
+      c.report(was, is, {
+        kind: "security-scheme-added",
+        class: "compatible",
+        message: `security scheme ${name} added`,
+      });
       continue;
     }
     if (is.value === undefined) {
-      c.report(was, is, { kind: "security-scheme-removed", class: "breaking", breaksImplementations: true, message: `security scheme ${name} removed` });
+      c.report(was, is, {
+        kind: "security-scheme-removed",
+        class: "breaking",
+        breaksImplementations: true,
+        message: `security scheme ${name} removed`,
+      });
       continue;
     }
     for (const key of ["type", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl"]) {
@@ -81,8 +100,23 @@ export function compareSecuritySchemes(c: Comparison): void {
       }
     }
     for (const [key, rule] of SECURITY_SCHEME_EXTENSIONS) {
-      if (!same(child(was, key).value, child(is, key).value)) rule.compare(c, child(was, key), child(is, key), { old: was, new: is });
+      if (!same(child(was, key).value, child(is, key).value))
+        rule.compare(c, child(was, key), child(is, key), { old: was, new: is });
     }
-    compareRemainingKeys(c, was, is, new Set(["type", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl", ...SECURITY_SCHEME_EXTENSIONS.keys()]));
+    compareRemainingKeys(
+      c,
+      was,
+      is,
+      new Set([
+        "type",
+        "in",
+        "name",
+        "scheme",
+        "bearerFormat",
+        "flows",
+        "openIdConnectUrl",
+        ...SECURITY_SCHEME_EXTENSIONS.keys(),
+      ]),
+    );
   }
 }

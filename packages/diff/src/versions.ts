@@ -13,9 +13,16 @@ export interface Version {
 }
 
 export function parseVersion(text: string): Version | undefined {
-  const match = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/.exec(text);
+  const match = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/.exec(
+    text,
+  );
   if (!match) return undefined;
-  return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]), prerelease: match[4] ?? "" };
+  return {
+    major: Number(match[1]),
+    minor: Number(match[2]),
+    patch: Number(match[3]),
+    prerelease: match[4] ?? "",
+  };
 }
 
 /** Negative, zero or positive as a is lower, equal or higher than b (semver precedence, simplified for prereleases). */
@@ -24,7 +31,15 @@ export function compareVersions(a: Version, b: Version): number {
     a.major - b.major ||
     a.minor - b.minor ||
     a.patch - b.patch ||
-    (a.prerelease === b.prerelease ? 0 : a.prerelease === "" ? 1 : b.prerelease === "" ? -1 : a.prerelease < b.prerelease ? -1 : 1)
+    (a.prerelease === b.prerelease
+      ? 0
+      : a.prerelease === ""
+        ? 1
+        : b.prerelease === ""
+          ? -1
+          : a.prerelease < b.prerelease
+            ? -1
+            : 1)
   );
 }
 

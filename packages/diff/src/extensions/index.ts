@@ -13,10 +13,18 @@ export type { ExtensionRule } from "./extension.js";
 
 /** Extensions on an Operation object. */
 export const OPERATION_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map(
-  [authClass, weight, parameterPlacement, orderTypeRules, mutuallyExclusive, parameterConditions, responseVariantBy].map(
-    (rule) => [rule.key, rule],
-  ),
+  [
+    authClass,
+    weight,
+    parameterPlacement,
+    orderTypeRules,
+    mutuallyExclusive,
+    parameterConditions,
+    responseVariantBy,
+  ].map((rule) => [rule.key, rule]),
 );
 
 /** Extensions on a Security Scheme object. */
-export const SECURITY_SCHEME_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([[signing.key, signing]]);
+export const SECURITY_SCHEME_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
+  [signing.key, signing],
+]);

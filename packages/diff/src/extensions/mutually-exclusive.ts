@@ -6,7 +6,8 @@ import type { ExtensionRule } from "./extension.js";
 const groupsOf = (at: At): string[][] =>
   Array.isArray(at.value) ? (at.value as unknown[]).filter(Array.isArray).map((g) => g.map(String)) : [];
 /** A group's exclusions hold already when a group on the other side contains all of it. */
-const coveredBy = (group: string[], others: string[][]) => others.some((h) => group.every((p) => h.includes(p)));
+const coveredBy = (group: string[], others: string[][]) =>
+  others.some((h) => group.every((p) => h.includes(p)));
 const quoted = (list: string[]) => list.map((n) => `"${n}"`).join(", ");
 
 export const mutuallyExclusive: ExtensionRule = {

@@ -7,11 +7,16 @@ import type { ExtensionRule } from "./extension.js";
 
 type Groups = string[][];
 const names = (at: At): string[] => (Array.isArray(at.value) ? (at.value as string[]) : []);
-const groups = (at: At): Groups => (Array.isArray(at.value) ? (at.value as Groups).filter(Array.isArray) : []);
+const groups = (at: At): Groups =>
+  Array.isArray(at.value) ? (at.value as Groups).filter(Array.isArray) : [];
 const quoted = (list: string[]) => list.map((n) => `"${n}"`).join(", ");
 
 function requiresMore(c: Comparison, o: At, n: At, message: string): void {
-  c.report(o, n, { kind: "order-type-rules-stricter", class: "breaking", message: `${message}: orders valid before are refused` });
+  c.report(o, n, {
+    kind: "order-type-rules-stricter",
+    class: "breaking",
+    message: `${message}: orders valid before are refused`,
+  });
 }
 
 function requiresLess(c: Comparison, o: At, n: At, message: string): void {
@@ -30,8 +35,10 @@ function compareRule(c: Comparison, type: string, o: At, n: At): void {
     const added = after.filter((p) => !before.includes(p));
     const removed = before.filter((p) => !after.includes(p));
     const verb = key === "required" ? "requires" : "forbids";
-    if (added.length > 0) requiresMore(c, child(o, key), child(n, key), `${type} orders now ${verb} ${quoted(added)}`);
-    if (removed.length > 0) requiresLess(c, child(o, key), child(n, key), `${type} orders no longer ${verb} ${quoted(removed)}`);
+    if (added.length > 0)
+      requiresMore(c, child(o, key), child(n, key), `${type} orders now ${verb} ${quoted(added)}`);
+    if (removed.length > 0)
+      requiresLess(c, child(o, key), child(n, key), `${type} orders no longer ${verb} ${quoted(removed)}`);
   }
   const required = (at: At) => names(child(at, "required"));
   // "at least one of G" holds already when the other side requires one of G, or one of a subgroup.
@@ -41,24 +48,55 @@ function compareRule(c: Comparison, type: string, o: At, n: At): void {
       h.every((p) => group.includes(p)),
     );
   for (const group of groups(child(n, "atLeastOneOf"))) {
-    if (!impliedAtLeast(group, o)) requiresMore(c, child(o, "atLeastOneOf"), child(n, "atLeastOneOf"), `${type} orders now need at least one of ${quoted(group)}`);
+    if (!impliedAtLeast(group, o))
+      requiresMore(
+        c,
+        child(o, "atLeastOneOf"),
+        child(n, "atLeastOneOf"),
+        `${type} orders now need at least one of ${quoted(group)}`,
+      );
   }
   for (const group of groups(child(o, "atLeastOneOf"))) {
-    if (!impliedAtLeast(group, n)) requiresLess(c, child(o, "atLeastOneOf"), child(n, "atLeastOneOf"), `${type} orders no longer need one of ${quoted(group)}`);
+    if (!impliedAtLeast(group, n))
+      requiresLess(
+        c,
+        child(o, "atLeastOneOf"),
+        child(n, "atLeastOneOf"),
+        `${type} orders no longer need one of ${quoted(group)}`,
+      );
   }
   const has = (list: Groups, g: string[]) => list.some((h) => same([...h].sort(), [...g].sort()));
   const beforeExactly = groups(child(o, "exactlyOneOf"));
   const afterExactly = groups(child(n, "exactlyOneOf"));
   for (const group of afterExactly.filter((g) => !has(beforeExactly, g))) {
-    requiresMore(c, child(o, "exactlyOneOf"), child(n, "exactlyOneOf"), `${type} orders now need exactly one of ${quoted(group)}`);
+    requiresMore(
+      c,
+      child(o, "exactlyOneOf"),
+      child(n, "exactlyOneOf"),
+      `${type} orders now need exactly one of ${quoted(group)}`,
+    );
   }
   for (const group of beforeExactly.filter((g) => !has(afterExactly, g))) {
-    requiresLess(c, child(o, "exactlyOneOf"), child(n, "exactlyOneOf"), `${type} orders no longer need exactly one of ${quoted(group)}`);
+    requiresLess(
+      c,
+      child(o, "exactlyOneOf"),
+      child(n, "exactlyOneOf"),
+      `${type} orders no longer need exactly one of ${quoted(group)}`,
+    );
   }
   const known = new Set(["required", "forbidden", "atLeastOneOf", "exactlyOneOf"]);
-  for (const key of new Set([...Object.keys(isObject(o.value) ? o.value : {}), ...Object.keys(isObject(n.value) ? n.value : {})])) {
+  for (const key of new Set([
+    ...Object.keys(isObject(o.value) ? o.value : {}),
+    ...Object.keys(isObject(n.value) ? n.value : {}),
+  ])) {
     if (!known.has(key)) {
-      compareStructurally(c, child(o, key), child(n, key), "breaking", `no rule covers "${key}" in x-order-type-rules, so it counts as breaking`);
+      compareStructurally(
+        c,
+        child(o, key),
+        child(n, key),
+        "breaking",
+        `no rule covers "${key}" in x-order-type-rules, so it counts as breaking`,
+      );
     }
   }
 }

@@ -10,7 +10,10 @@ function conditionsOf(at: At): Map<string, { index: number; condition: Condition
   if (!Array.isArray(at.value)) return found;
   at.value.forEach((entry, index) => {
     if (isObject(entry) && typeof entry.when === "string") {
-      found.set(entry.when, { index, condition: { when: entry.when, require: isObject(entry.require) ? entry.require : {} } });
+      found.set(entry.when, {
+        index,
+        condition: { when: entry.when, require: isObject(entry.require) ? entry.require : {} },
+      });
     }
   });
   return found;

@@ -9,19 +9,26 @@ import type { ExtensionRule } from "./extension.js";
 function variantsOf(at: At): Map<string, At> {
   const found = new Map<string, At>();
   if (!isObject(at.value)) return found;
-  for (const [key, label] of [["whenPresent", "present"], ["whenAbsent", "absent"]] as const) {
+  for (const [key, label] of [
+    ["whenPresent", "present"],
+    ["whenAbsent", "absent"],
+  ] as const) {
     if (at.value[key] !== undefined) found.set(`(${label})`, child(at, key));
   }
   const variants = child(at, "variants");
-  if (isObject(variants.value)) for (const value of Object.keys(variants.value)) found.set(value, child(variants, value));
+  if (isObject(variants.value))
+    for (const value of Object.keys(variants.value)) found.set(value, child(variants, value));
   return found;
 }
 
 /** Two variant references name the same shape when they resolve to equal schemas. */
 function sameShape(c: Comparison, o: At, n: At): boolean {
   if (same(o.value, n.value)) return true;
-  const target = (at: At, side: "old" | "new") => c.deref({ value: { $ref: at.value }, pointer: at.pointer }, side).value;
-  return typeof o.value === "string" && typeof n.value === "string" && same(target(o, "old"), target(n, "new"));
+  const target = (at: At, side: "old" | "new") =>
+    c.deref({ value: { $ref: at.value }, pointer: at.pointer }, side).value;
+  return (
+    typeof o.value === "string" && typeof n.value === "string" && same(target(o, "old"), target(n, "new"))
+  );
 }
 
 export const responseVariantBy: ExtensionRule = {
@@ -82,7 +89,13 @@ export const responseVariantBy: ExtensionRule = {
     }
     for (const key of new Set([...Object.keys(o.value as object), ...Object.keys(n.value as object)])) {
       if (!["parameter", "variants", "whenPresent", "whenAbsent"].includes(key)) {
-        compareStructurally(c, child(o, key), child(n, key), "breaking", `no rule covers "${key}" in x-response-variant-by`);
+        compareStructurally(
+          c,
+          child(o, key),
+          child(n, key),
+          "breaking",
+          `no rule covers "${key}" in x-response-variant-by`,
+        );
       }
     }
   },

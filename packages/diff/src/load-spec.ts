@@ -55,19 +55,36 @@ export function located(error: unknown, spec: LoadedSpec): unknown {
 }
 
 function parseSpecText(source: string, text: string): OpenApiDocument {
-  let document: unknown;
+  const document = parseJson(text) ?? parseYaml(source, text);
+  if (typeof document !== "object" || document === null || Array.isArray(document)) {
+    throw new SpecError(source, "", "an OpenAPI 3.1 object at the top level", describeValue(document));
+  }
+  return document as OpenApiDocument;
+}
+
+/** YAML, or JSON that JSON.parse refused (JSON is YAML): a syntax error is located. */
+function parseYaml(source: string, text: string): unknown {
   try {
-    document = parse(text, { prettyErrors: true, uniqueKeys: true });
+    return parse(text, { prettyErrors: true, uniqueKeys: true });
   } catch (error) {
     const message = (error as Error).message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     const fault = new SpecError(source, "", "a YAML or JSON document", `a syntax error: ${message}`);
     const position = error instanceof YAMLParseError ? error.linePos?.[0] : undefined;
     throw position ? fault.locate(position.line, position.col) : fault;
   }
-  if (typeof document !== "object" || document === null || Array.isArray(document)) {
-    throw new SpecError(source, "", "an OpenAPI 3.1 object at the top level", describeValue(document));
+}
+
+/**
+ * JSON text (a package's openapi.json) through JSON.parse, many times faster than the YAML parser;
+ * undefined for anything else, and for broken JSON, which the YAML parser then locates.
+ */
+function parseJson(text: string): unknown {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
-  return document as OpenApiDocument;
 }
 
 /** Finds a pointer in the text, parsing again with positions only when asked (errors are rare). */

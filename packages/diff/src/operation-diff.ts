@@ -53,7 +53,7 @@ export function compareOperations(c: Comparison): void {
             kind: "operation-removed",
             class: "breaking",
             breaksImplementations: false,
-            message: `operation ${labelOf(old)} removed: clients that call it get 404`,
+            message: "operation removed: clients that call it get 404",
           },
         ),
       );
@@ -78,7 +78,7 @@ export function compareOperations(c: Comparison): void {
         kind: "operation-added",
         class: "compatible",
         breaksImplementations: true,
-        message: `operation ${labelOf(op)} added`,
+        message: "operation added",
       }),
     );
   }

@@ -94,6 +94,18 @@ describe("marketapi-diff", () => {
       want: /broken\.yaml# \(line \d+, column \d+\): expected a YAML or JSON document, found a syntax error/,
     },
     {
+      given: "a JSON syntax error",
+      file: () => {
+        const path = join(work, "broken.json");
+        writeFileSync(
+          path,
+          '{\n  "openapi": "3.1.0",\n  "info": { "title": "x", "version": "1.0.0" },,\n  "paths": {}\n}\n',
+        );
+        return path;
+      },
+      want: /broken\.json# \(line 3, column \d+\): expected a YAML or JSON document, found a syntax error/,
+    },
+    {
       given: "an OpenAPI 3.0 document",
       file: () => edited("v30.yaml", "openapi: 3.1.0\n", "openapi: 3.0.3\n"),
       want: /v30\.yaml#\/openapi \(line 1, column 1\): expected an OpenAPI 3\.1 document \("openapi": "3\.1\.x"\), found "3\.0\.3"/,

@@ -471,7 +471,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const breaking = await release.locator("ul.changes.breaking li").allInnerTexts();
       expect(breaking).toHaveLength(2);
       expect(breaking.join("\n")).toContain(
-        "GET /api/v3/avgPrice (current_average_price): operation GET /api/v3/avgPrice",
+        "GET /api/v3/avgPrice (current_average_price): operation removed: clients that call it get 404",
       );
       expect(breaking.join("\n")).toContain("x-auth-class tightened from none to market_data");
       expect(breaking.join("\n")).toContain("/paths/~1api~1v3~1ping/get/x-auth-class");

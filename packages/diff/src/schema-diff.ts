@@ -26,12 +26,38 @@ const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "m
 const FORMAT_WIDENINGS: Record<string, string> = { int32: "int64", float: "double" };
 
 export function compareSchema(c: Comparison, oRaw: At, nRaw: At, direction: Direction): void {
+  compareRefSiblings(c, oRaw, nRaw, direction);
   const o = c.deref(oRaw, "old");
   const n = c.deref(nRaw, "new");
   if (o.value === undefined && n.value === undefined) return;
   if (!c.firstVisit(o, n, direction)) return;
   const shared = o.pointer.startsWith("/components/") && n.pointer.startsWith("/components/");
   c.within(shared ? undefined : c.operation, () => compareResolved(c, o, n, direction));
+}
+
+/** The keywords written beside a $ref (OpenAPI 3.1 applies them too), without it; undefined if none. */
+function refSiblings(at: At): Record<string, unknown> | undefined {
+  if (!isObject(at.value) || typeof at.value.$ref !== "string") return undefined;
+  const { $ref: _, ...siblings } = at.value;
+  return Object.keys(siblings).length > 0 ? siblings : undefined;
+}
+
+/** Keywords beside a $ref constrain the value as much as the target does: compared as a schema of their own. */
+function compareRefSiblings(c: Comparison, o: At, n: At, direction: Direction): void {
+  const before = refSiblings(o);
+  const after = refSiblings(n);
+  if (before === undefined && after === undefined) return;
+  // A side without a $ref is the target itself, compared below; only a $ref's siblings are extra.
+  const oSide = {
+    value: before ?? (isObject(o.value) && o.value.$ref !== undefined ? {} : undefined),
+    pointer: o.pointer,
+  };
+  const nSide = {
+    value: after ?? (isObject(n.value) && n.value.$ref !== undefined ? {} : undefined),
+    pointer: n.pointer,
+  };
+  if (oSide.value === undefined || nSide.value === undefined) return;
+  if (c.firstVisit(oSide, nSide, `${direction} $ref siblings`)) compareResolved(c, oSide, nSide, direction);
 }
 
 function compareResolved(c: Comparison, o: At, n: At, direction: Direction): void {
@@ -100,10 +126,10 @@ const typeRule: Rule = (c, o, n, d) => {
   const after = typesOf(n);
   const fmt = (s: Set<string> | undefined) => (s ? [...s].join(" | ") : "any type");
   if (before && after && same([...before].sort(), [...after].sort())) return;
-  const covers = (set: Set<string> | undefined, t: string) =>
-    !set || set.has(t) || (t === "integer" && set.has("number"));
-  const wider = !before || [...before].every((t) => covers(after, t));
-  const narrower = !after || [...after].every((t) => covers(before, t));
+  const covers = (set: Set<string>, t: string) => set.has(t) || (t === "integer" && set.has("number"));
+  // No `type` allows every type.
+  const wider = !after || (before !== undefined && [...before].every((t) => covers(after, t)));
+  const narrower = !before || (after !== undefined && [...after].every((t) => covers(before, t)));
   const e: Effect = wider && !narrower ? "wider" : narrower && !wider ? "narrower" : "different";
   moved(c, o, n, d, "type", e, `type changed from ${fmt(before)} to ${fmt(after)}`);
 };

@@ -510,6 +510,34 @@ const cases: Case[] = [
     want: ["compatible property-became-required"],
   },
   {
+    name: "response type added where any type was allowed",
+    at: `${OK}/properties/side/type`,
+    old: undefined,
+    new: "string",
+    want: ["compatible type-narrower"],
+  },
+  {
+    name: "request type removed",
+    at: `${PARAM}/schema/type`,
+    old: "string",
+    new: undefined,
+    want: ["compatible type-wider"],
+  },
+  {
+    name: "keyword beside a $ref tightened",
+    at: `${PARAM}/schema`,
+    old: { $ref: "#/components/schemas/Unused" },
+    new: { $ref: "#/components/schemas/Unused", maxLength: 8 },
+    want: ["breaking maxLength-narrower"],
+  },
+  {
+    name: "x-response-variant-by variant renamed to an equal schema",
+    at: `${OP}/x-response-variant-by`,
+    old: { parameter: "a", variants: { ACK: "#/components/schemas/Ack" } },
+    new: { parameter: "a", variants: { ACK: "#/components/schemas/AckToo" } },
+    want: ["informational response-variant-renamed"],
+  },
+  {
     name: "response type changed",
     at: `${OK}/properties/id`,
     old: { type: "integer" },
@@ -875,6 +903,8 @@ describe("marketapi-diff rules: given an old and a new fragment, the classes rep
     const after = withFragment(given.at, given.new);
     if (given.name === "parameter $ref to an equal component")
       after.components.parameters = { Symbol: param({}) };
+    if (given.name.includes("renamed to an equal schema"))
+      after.components.schemas.AckToo = { type: "object" };
     if (given.name.startsWith("security: the document's default")) delete after.paths["/o"].post.security;
     const got = diffDocuments(before, after).map((c) => `${c.class} ${c.kind}`);
     expect(got.sort()).toEqual([...given.want].sort());

@@ -135,7 +135,15 @@ describe("npm run release", () => {
     writeFileSync(join(consumer, ".npmrc"), registry.npmrc);
     const install = await run(
       "npm",
-      ["install", "@marketapi/contract", "@marketapi/codegen", "--prefer-online", "--no-audit", "--no-fund"],
+      [
+        "install",
+        "@marketapi/contract",
+        "@marketapi/codegen",
+        "@marketapi/diff",
+        "--prefer-online",
+        "--no-audit",
+        "--no-fund",
+      ],
       { cwd: consumer },
     );
     expect(install.code, transcript("npm install from the registry", install)).toBe(0);

@@ -446,6 +446,51 @@ export const mainJobs = {
     return failures;
   },
 
+  async "marketapi-diff"(dir) {
+    const failures = [];
+    const document = (version, symbolRequired) =>
+      JSON.stringify({
+        openapi: "3.1.0",
+        info: { title: "consumer", version },
+        paths: {
+          "/ping": {
+            get: {
+              operationId: "ping",
+              parameters: [
+                { name: "symbol", in: "query", required: symbolRequired, schema: { type: "string" } },
+              ],
+              responses: { 200: { description: "ok" } },
+            },
+          },
+        },
+      });
+    writeFileSync(join(dir, "old.json"), document("1.0.0", false));
+    writeFileSync(join(dir, "new.json"), document("2.0.0", true));
+    writeFileSync(join(dir, "bad.yaml"), "openapi: 3.0.3\ninfo: { title: x, version: '1' }\n");
+    const same = await runBin(dir, "marketapi-diff", ["old.json", "old.json"]);
+    if (same.code !== 0) failures.push(transcript("marketapi-diff old.json old.json (want exit 0)", same));
+    const breaking = await runBin(dir, "marketapi-diff", ["old.json", "new.json", "--json"]);
+    const kinds = breaking.code === 1 ? JSON.parse(breaking.stdout).changes.map((c) => c.kind) : [];
+    if (!kinds.includes("parameter-became-required")) {
+      failures.push(
+        transcript(
+          "marketapi-diff old.json new.json --json (want exit 1, parameter-became-required)",
+          breaking,
+        ),
+      );
+    }
+    const bad = await runBin(dir, "marketapi-diff", ["old.json", "bad.yaml"]);
+    if (bad.code !== 2 || !bad.stderr.includes("bad.yaml#/openapi (line 1, column 1)")) {
+      failures.push(
+        transcript(
+          "marketapi-diff old.json bad.yaml (want exit 2 naming bad.yaml#/openapi (line 1, column 1))",
+          bad,
+        ),
+      );
+    }
+    return failures;
+  },
+
   async "marketapi-validate"(dir) {
     const failures = [];
     writeFileSync(join(dir, "endpoint.json"), JSON.stringify(validEndpoint));

@@ -4,6 +4,8 @@
 // 1. When changesets are pending (.changeset/*.md): `changeset version` bumps the versions and the
 //    ranges of internal dependencies and writes the CHANGELOG.md entries; the lockfile follows;
 //    `npm run build` rebuilds what that changed (generated files name the codegen version).
+//    The API version in specs/ is recorded in specs/releases/ with its changes in the spec's
+//    CHANGELOG.md (scripts/api-versions.mjs record); without changesets, specs/ must be released.
 // 2. Every public package's dist/ must be a build of its current sources (scripts/build-stamp.mjs).
 //    If one is missing or stale, nothing is published.
 // 3. `changeset publish` publishes each package whose version the registry does not have yet; the
@@ -44,10 +46,13 @@ if (pending.length > 0) {
   step(`${pending.length} changeset(s) pending: versioning`);
   run("npx", ["--no-install", "changeset", "version"]);
   run("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"]);
+  step("recording the API version (specs/releases) and its changes (packages/spec/CHANGELOG.md)");
+  run("node", ["scripts/api-versions.mjs", "record"]);
   step("rebuilding what the new versions changed");
   run("npm", ["run", "build", "--silent"]);
 } else {
   step("no changesets pending: publishing the current versions");
+  run("node", ["scripts/api-versions.mjs", "check", "--release"]);
 }
 requireFreshBuilds();
 run("npx", ["--no-install", "changeset", "publish"]);

@@ -38,6 +38,10 @@ const repositoryPassed = tool(
   `--outputFile.json=${join(results, "repository.vitest.json")}`,
 );
 const checks = [
+  {
+    name: "API version gate (specs/ against the last release in specs/releases)",
+    ok: run("node", ["scripts/api-versions.mjs", "check"]),
+  },
   { name: "generated files match the commit", ok: run("node", ["scripts/check-generated-drift.mjs"]) },
   { name: "biome (format and lint)", ok: tool("biome", "ci", "--reporter=summary", ".") },
 ];

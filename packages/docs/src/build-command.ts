@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import { changelogOf, diffDocuments, loadSpec, readReleases, SpecError } from "@marketapi/diff";
 import { endpointSchemaPath, openapiJsonPath, openapiYamlPath } from "@marketapi/spec";
+import type { ApiHistory } from "./changelog-page.js";
 import { makeRedocPageOffline, type RedocJob, redocPageProblems } from "./redoc-page.js";
 import { generateSite, SiteSourceError } from "./site.js";
 
@@ -48,6 +50,20 @@ function assertSpecBundleCurrent(openapiYaml: string, endpointSchemaJson: string
       "packages/spec/dist is older than specs/: run `npm run build` at the repository root (it lints and bundles the spec before the docs).",
     );
   }
+}
+
+/** The API's releases (specs/releases) and what specs/ changes since the last, for the changelog page. */
+function apiHistory(title: string): ApiHistory {
+  const releases = readReleases(join(repoDir, "specs", "releases"), "spot-api.openapi.yaml");
+  const current = loadSpec(join(repoDir, "specs", "spot-api.openapi.yaml"));
+  const last = releases.at(-1);
+  const changes = last ? diffDocuments(last.spec.document, current.document) : [];
+  const version = String(current.document.info.version);
+  return {
+    title,
+    releases: changelogOf(releases),
+    ...(last && changes.length > 0 ? { unreleased: { version, since: last.version, changes } } : {}),
+  };
 }
 
 function runRedoc(job: RedocJob): string {
@@ -109,7 +125,14 @@ function main(): void {
     name: basename(ENDPOINT_EXAMPLE),
     json: readOrExplain(ENDPOINT_EXAMPLE, "the Endpoint page shows it as its example"),
   };
-  const site = generateSite({ openapiJson, openapiYaml, endpointSchemaJson, endpointExample });
+  const history = apiHistory(String(JSON.parse(openapiJson).info?.title ?? "the API"));
+  const site = generateSite({
+    openapiJson,
+    openapiYaml,
+    endpointSchemaJson,
+    endpointExample,
+    apiHistory: history,
+  });
   const apiHtml = runRedoc(site.redoc);
 
   rmSync(distDir, { recursive: true, force: true });
@@ -126,7 +149,7 @@ function main(): void {
 try {
   main();
 } catch (error) {
-  if (error instanceof BuildError || error instanceof SiteSourceError) {
+  if (error instanceof BuildError || error instanceof SiteSourceError || error instanceof SpecError) {
     console.error(`docs: ${error.message}`);
     process.exit(1);
   }

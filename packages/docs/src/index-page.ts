@@ -24,10 +24,7 @@ function formatBytes(bytes: number): string {
 
 /** Pages the index links when they exist. */
 export interface IndexExtras {
-  /**
-   * Where the API changelog is (what changed between versions of the spec). No changelog exists
-   * yet; when one is generated, pass its address and the API card links it.
-   */
+  /** Where the API changelog is (what changed between versions of the spec); the API card links it. */
   apiChangelog?: string;
 }
 

@@ -1,5 +1,6 @@
 // The documentation site as data: from the bundled spec files to the files of dist/ plus the
 // inputs of the one Redoc run. No I/O here; build-command.ts writes the result and runs Redoc.
+import { type ApiHistory, CHANGELOG_PAGE, renderChangelogPage } from "./changelog-page.js";
 import { ENDPOINT_PAGE, type RecordExample, renderEndpointPage } from "./endpoint-page.js";
 import { renderIndexPage } from "./index-page.js";
 import { isObject, type JsonObject } from "./json.js";
@@ -19,8 +20,10 @@ export interface SiteSources {
   endpointSchemaJson: string;
   /** An Endpoint record shown first on its page (one of specs/examples/endpoint/valid). */
   endpointExample?: RecordExample;
-  /** The address of the API changelog, linked from the index once there is one (none yet). */
+  /** The address of the API changelog, linked from the index once there is one. */
   apiChangelog?: string;
+  /** The API's released versions and their changes: adds the changelog page, which the index links. */
+  apiHistory?: ApiHistory;
 }
 
 export interface Site {
@@ -73,13 +76,18 @@ export function generateSite(sources: SiteSources): Site {
     description,
     bytes: Buffer.byteLength(contents),
   }));
+  const changelog = sources.apiHistory
+    ? [{ path: CHANGELOG_PAGE, contents: renderChangelogPage(sources.apiHistory) }]
+    : [];
+  const apiChangelog = sources.apiChangelog ?? (sources.apiHistory ? CHANGELOG_PAGE : undefined);
   return {
     files: [
       {
         path: INDEX_PAGE,
-        contents: renderIndexPage(openapi, endpointSchema, links, { apiChangelog: sources.apiChangelog }),
+        contents: renderIndexPage(openapi, endpointSchema, links, { apiChangelog }),
       },
       { path: ENDPOINT_PAGE, contents: renderEndpointPage(endpointSchema, sources.endpointExample) },
+      ...changelog,
       ...specFiles.map(({ path, contents }) => ({ path, contents })),
     ],
     redoc,

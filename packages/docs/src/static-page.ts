@@ -82,6 +82,8 @@ td.name a { text-decoration: none; }
 .badge { display: inline-block; font-size: 0.75rem; font-weight: 600; padding: 0.05rem 0.45rem; border-radius: 999px;
   border: 1px solid var(--accent); color: var(--accent-strong); white-space: nowrap; }
 .optional { color: var(--muted); font-size: 0.85rem; }
+.badge.change-breaking { border-color: var(--warn); color: var(--warn); }
+ul.changes li { margin: 0.35rem 0; }
 .constraints { margin: 0.35rem 0 0; padding: 0; list-style: none; color: var(--muted); font-size: 0.9rem; }
 .constraints li { margin: 0.15rem 0; }
 .values { display: flex; flex-wrap: wrap; gap: 0.35rem; list-style: none; padding: 0; margin: 0.35rem 0; }

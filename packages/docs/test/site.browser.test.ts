@@ -1,9 +1,13 @@
 // The built site (dist/) opened in real headless Chromium over 127.0.0.1: the pages must render
 // what the specs say, make no request off the machine and log no error.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { diffDocuments, specFromText } from "@marketapi/diff";
 import { operationEntries } from "@marketapi/spec/model";
 import { validateEndpoint } from "@marketapi/validators";
 import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { renderChangelogPage } from "../src/changelog-page.js";
 import { isObject, objectAt, stringsAt } from "../src/json.js";
 import { REDOC_CODE_SAMPLES } from "../src/samples/code-samples.js";
 import {
@@ -13,7 +17,14 @@ import {
   launchGuardedChromium,
   waitForRedocHydration,
 } from "./support/chromium.js";
-import { artifactPath, assertDistBuilt, DIST_DIR, expectedOperations, readDistJson } from "./support/dist.js";
+import {
+  artifactPath,
+  assertDistBuilt,
+  DIST_DIR,
+  expectedOperations,
+  PACKAGE_DIR,
+  readDistJson,
+} from "./support/dist.js";
 import {
   chooseSampleLanguage,
   flatText,
@@ -90,6 +101,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       for (const target of [
         "api.html",
         "endpoint.html",
+        "changes.html",
         "openapi.json",
         "openapi.yaml",
         "endpoint.schema.json",
@@ -412,6 +424,62 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       for (const name of Object.keys(objectAt(schema.$defs))) {
         expect(await page.locator(`#def-${name} h3`).isVisible(), `datatype ${name}`).toBe(true);
       }
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+  it(
+    "API changelog: linked from the index, a section per released version; a release's changes render by class",
+    async () => {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}index.html`);
+      await page.locator("main a[href='changes.html']").click();
+      await expect.poll(() => page.url()).toBe(`${server.url}changes.html`);
+      expect(await page.locator("h1").textContent()).toBe("API changelog");
+      const releasesDir = join(PACKAGE_DIR, "..", "..", "specs", "releases");
+      const versions = readdirSync(releasesDir, { withFileTypes: true }).filter((e) => e.isDirectory());
+      expect(versions.length).toBeGreaterThan(0);
+      for (const { name } of versions) {
+        const section = page.locator(`#v-${name.replace(/[^A-Za-z0-9_-]/g, "_")}`);
+        expect(await section.locator("h2").textContent(), `section of ${name}`).toBe(`Version ${name}`);
+      }
+      await page.screenshot({ path: artifactPath("changes.png"), fullPage: true });
+
+      // A release with changes of every class, rendered from two versions of the real spec.
+      const text = readFileSync(join(releasesDir, versions[0]!.name, "spot-api.openapi.yaml"), "utf8");
+      const before = specFromText("1.0.0.yaml", text).document;
+      const after = structuredClone(before);
+      after.info.version = "2.0.0";
+      after.paths["/api/v3/ping"].get["x-auth-class"] = "market_data";
+      after.paths["/api/v3/time"].get["x-weight"] = 2;
+      delete after.paths["/api/v3/avgPrice"];
+      const changes = diffDocuments(before, after);
+      await page.setContent(
+        renderChangelogPage({
+          title: "marketapi Spot Trading API",
+          releases: [
+            { version: "2.0.0", previous: "1.0.0", changes },
+            { version: "1.0.0", changes: [] },
+          ],
+        }),
+      );
+      const release = page.locator("#v-2_0_0");
+      expect(await release.locator("h3").allTextContents()).toEqual([
+        "Breaking changes",
+        "Informational changes",
+      ]);
+      const breaking = await release.locator("ul.changes.breaking li").allInnerTexts();
+      expect(breaking).toHaveLength(2);
+      expect(breaking.join("\n")).toContain(
+        "GET /api/v3/avgPrice (current_average_price): operation removed: clients that call it get 404",
+      );
+      expect(breaking.join("\n")).toContain("x-auth-class tightened from none to market_data");
+      expect(breaking.join("\n")).toContain("/paths/~1api~1v3~1ping/get/x-auth-class");
+      expect(await release.locator("ul.changes.informational li").allInnerTexts()).toEqual([
+        expect.stringContaining("x-weight changed from 1 to 2"),
+      ]);
+      await page.screenshot({ path: artifactPath("changes-with-a-release.png"), fullPage: true });
       await page.close();
       expectNoViolations();
     },

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { diffDocuments } from "@marketapi/diff";
 import { endpointSchemaPath, openapiJsonPath, openapiYamlPath } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
 import { renderIndexPage } from "../src/index-page.js";
@@ -57,6 +58,38 @@ describe("generateSite", () => {
       generateSite({ ...sources, ...extra }).files.find((file) => file.path === "index.html")?.contents;
     expect(index({})).not.toContain('class="changes"');
     expect(index({ apiChangelog: "changelog.html" })).toContain('<a href="changelog.html">');
+  });
+
+  it("with the API's history, adds the changelog page and links it from the index", () => {
+    const openapi = JSON.parse(sources.openapiJson);
+    const after = structuredClone(openapi);
+    after.info.version = "1.1.0";
+    after.paths["/api/v3/ping"].get["x-weight"] = 3;
+    after.paths["/api/v3/ping"].get.parameters = [{ name: "echo", in: "query", schema: { type: "string" } }];
+    const apiHistory = {
+      title: "Spot <API>",
+      releases: [
+        { version: "1.1.0", previous: "1.0.0", changes: diffDocuments(openapi, after) },
+        { version: "1.0.0", changes: [] },
+      ],
+      unreleased: { version: "2.0.0", since: "1.1.0", changes: diffDocuments(after, openapi) },
+    };
+    const files = generateSite({ ...sources, apiHistory }).files;
+    expect(files.find((file) => file.path === "index.html")?.contents).toContain(
+      '<p class="changes"><a href="changes.html">',
+    );
+    const page = files.find((file) => file.path === "changes.html")?.contents ?? "";
+    expect(page).toContain("Spot &lt;API&gt;");
+    expect(page).toContain('<section class="release" id="unreleased">');
+    expect(page).toContain(
+      '<h2>Version 1.1.0</h2>\n<p>Changes since 1.0.0. <span class="badge change-compatible">1 compatible</span> <span class="badge change-informational">1 informational</span></p>',
+    );
+    expect(page).toContain(
+      '<li><strong>GET /api/v3/ping (ping)</strong>: optional query parameter &quot;echo&quot; added: implementations must accept it <span class="optional">(implementations must follow)</span> <code>/paths/~1api~1v3~1ping/get/parameters/0</code></li>',
+    );
+    expect(page).toContain("optional query parameter &quot;echo&quot; removed");
+    expect(page).not.toContain("API version");
+    expect(page).toContain("The first recorded release of the API");
   });
 
   it("shows the Endpoint example it is given on the Endpoint page", () => {

@@ -14,6 +14,7 @@ export const SITE_FILES = [
   "index.html",
   "api.html",
   "endpoint.html",
+  "changes.html",
   "openapi.json",
   "api.openapi.json",
   "openapi.yaml",

@@ -1,0 +1,108 @@
+// What the diff needs of a document before it compares anything: OpenAPI 3.1, an info.version,
+// the containers it walks shaped as OpenAPI defines them, and every $ref internal and resolvable.
+// Anything else may be any JSON: the structural fallback compares it as data.
+import type { OpenApiDocument } from "./load-spec.js";
+import { describeValue, pointerOf, SpecError, segmentsOf } from "./spec-error.js";
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+export const HTTP_METHODS: readonly string[] = METHODS;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export function checkDocument(source: string, document: OpenApiDocument): void {
+  const fault = (pointer: string, expected: string, value: unknown) =>
+    new SpecError(source, pointer, expected, describeValue(value));
+  if (document.swagger !== undefined && document.openapi === undefined) {
+    throw fault(
+      "/swagger",
+      'an OpenAPI 3.1 document ("openapi": "3.1.x"); convert Swagger 2.0 first',
+      document.swagger,
+    );
+  }
+  if (typeof document.openapi !== "string" || !/^3\.1\.\d+$/.test(document.openapi)) {
+    throw fault("/openapi", 'an OpenAPI 3.1 document ("openapi": "3.1.x")', document.openapi);
+  }
+  if (!isObject(document.info) || typeof document.info.version !== "string") {
+    throw fault("/info/version", "the API version, a string", document.info?.version);
+  }
+  for (const key of ["paths", "components", "webhooks"]) {
+    if (document[key] !== undefined && !isObject(document[key]))
+      throw fault(`/${key}`, "an object", document[key]);
+  }
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const at = pointerOf("paths", path);
+    if (!path.startsWith("/")) throw fault(at, 'a path that starts with "/"', path);
+    if (!isObject(item)) throw fault(at, "a Path Item object", item);
+    checkParameterList(item.parameters, `${at}/parameters`);
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation === undefined) continue;
+      if (!isObject(operation)) throw fault(`${at}/${method}`, "an Operation object", operation);
+      checkParameterList(operation.parameters, `${at}/${method}/parameters`);
+      if (operation.responses !== undefined && !isObject(operation.responses)) {
+        throw fault(`${at}/${method}/responses`, "a Responses object", operation.responses);
+      }
+      if (operation.security !== undefined && !Array.isArray(operation.security)) {
+        throw fault(
+          `${at}/${method}/security`,
+          "an array of Security Requirement objects",
+          operation.security,
+        );
+      }
+    }
+  }
+  if (document.security !== undefined && !Array.isArray(document.security)) {
+    throw fault("/security", "an array of Security Requirement objects", document.security);
+  }
+  checkReferences(document, "", new Set());
+
+  function checkParameterList(list: unknown, at: string): void {
+    if (list === undefined) return;
+    if (!Array.isArray(list)) throw fault(at, "an array of Parameter objects", list);
+    list.forEach((entry, index) => {
+      if (!isObject(entry)) throw fault(`${at}/${index}`, "a Parameter object", entry);
+      if (typeof entry.$ref === "string") return;
+      if (typeof entry.name !== "string" || typeof entry.in !== "string") {
+        throw fault(`${at}/${index}`, 'a Parameter object with "name" and "in"', entry);
+      }
+    });
+  }
+
+  function checkReferences(node: unknown, at: string, seen: Set<unknown>): void {
+    if (typeof node !== "object" || node === null || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => {
+        checkReferences(item, `${at}/${index}`, seen);
+      });
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    if ("$ref" in record && typeof record.$ref === "string" && !isSchemaKeywordName(at)) {
+      const ref = record.$ref;
+      if (!ref.startsWith("#")) throw fault(`${at}/$ref`, 'a reference inside the document ("#/...")', ref);
+      if (resolvePointer(document, ref) === undefined) {
+        throw fault(`${at}/$ref`, "a reference to a node of this document", ref);
+      }
+    }
+    for (const [key, value] of Object.entries(record))
+      checkReferences(value, pointerOf(...segmentsOf(at), key), seen);
+  }
+}
+
+/** A property literally named "$ref" inside `properties` is a name, not a reference. */
+function isSchemaKeywordName(at: string): boolean {
+  return /\/properties$/.test(at);
+}
+
+/** The node a JSON Pointer (or "#/..." fragment) names, or undefined. */
+export function resolvePointer(document: unknown, pointer: string): unknown {
+  let node: unknown = document;
+  for (const segment of segmentsOf(pointer)) {
+    if (Array.isArray(node)) node = /^\d+$/.test(segment) ? node[Number(segment)] : undefined;
+    else if (isObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
+    else return undefined;
+  }
+  return node;
+}

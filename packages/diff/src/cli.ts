@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// marketapi-diff OLD NEW: every change between two OpenAPI 3.1 documents, classified.
+// Exit codes: 0 no breaking change, 1 at least one, 2 bad usage or bad input.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { diffDocuments } from "./diff.js";
+import { loadSpec } from "./load-spec.js";
+import { type Compared, renderJson, renderMarkdown, renderText } from "./render.js";
+import { SpecError } from "./spec-error.js";
+
+const USAGE = `Usage: marketapi-diff OLD NEW [--json | --markdown]
+
+Compares two OpenAPI 3.1 documents and prints every change, classified breaking, compatible or
+informational for clients of the API, with its JSON Pointer and a one-line reason. Vendor
+extensions of marketapi (x-auth-class, x-signing, x-order-type-rules, ...) have rules of their own.
+
+  OLD, NEW     a YAML or JSON file, or an installed package that exports openapi.json
+               (such as @marketapi/spec)
+  --json       machine-readable output: { old, new, counts, changes: [{ class, kind, pointer,
+               in, operation, message, breaksImplementations }] }
+  --markdown   Markdown, a section per class (for changelogs)
+  --version    this command's version
+  --help       this text
+
+Exit codes: 0 no breaking change, 1 at least one breaking change, 2 bad usage or a document that
+cannot be read or is not OpenAPI 3.1 (the message says file#pointer (line, column)).`;
+
+function main(argv: string[]): number {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        json: { type: "boolean", default: false },
+        markdown: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+        version: { type: "boolean", default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    return usage((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (values.version) {
+    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    process.stdout.write(`${manifest.version}\n`);
+    return 0;
+  }
+  if (positionals.length !== 2)
+    return usage(`expected two documents, OLD and NEW; got ${positionals.length}`);
+  if (values.json && values.markdown) return usage("--json and --markdown exclude each other");
+  const faults: string[] = [];
+  const load = (spec: string) => {
+    try {
+      return loadSpec(spec);
+    } catch (error) {
+      if (!(error instanceof SpecError)) throw error;
+      faults.push(error.message);
+      return undefined;
+    }
+  };
+  const before = load(positionals[0]!);
+  const after = load(positionals[1]!);
+  if (!before || !after) {
+    for (const fault of faults) process.stderr.write(`marketapi-diff: ${fault}\n`);
+    return 2;
+  }
+  const compared: Compared = {
+    old: { source: before.source, version: String(before.document.info.version) },
+    new: { source: after.source, version: String(after.document.info.version) },
+    changes: diffDocuments(before.document, after.document),
+  };
+  const render = values.json ? renderJson : values.markdown ? renderMarkdown : renderText;
+  process.stdout.write(render(compared));
+  return compared.changes.some((c) => c.class === "breaking") ? 1 : 0;
+}
+
+function usage(problem: string): number {
+  process.stderr.write(`marketapi-diff: ${problem}\n\n${USAGE}\n`);
+  return 2;
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,30 @@
+// Every vendor extension the diff knows, each in its own module: one home per extension.
+import { authClass } from "./auth-class.js";
+import type { ExtensionRule } from "./extension.js";
+import { mutuallyExclusive } from "./mutually-exclusive.js";
+import { orderTypeRules } from "./order-type-rules.js";
+import { parameterConditions } from "./parameter-conditions.js";
+import { parameterPlacement } from "./parameter-placement.js";
+import { responseVariantBy } from "./response-variant-by.js";
+import { signing } from "./signing.js";
+import { weight } from "./weight.js";
+
+export type { ExtensionRule } from "./extension.js";
+
+/** Extensions on an Operation object. */
+export const OPERATION_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map(
+  [
+    authClass,
+    weight,
+    parameterPlacement,
+    orderTypeRules,
+    mutuallyExclusive,
+    parameterConditions,
+    responseVariantBy,
+  ].map((rule) => [rule.key, rule]),
+);
+
+/** Extensions on a Security Scheme object. */
+export const SECURITY_SCHEME_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
+  [signing.key, signing],
+]);

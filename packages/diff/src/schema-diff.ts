@@ -1,0 +1,440 @@
+// JSON Schema 2020-12 (as OpenAPI 3.1 uses it), compared as a set of accepted values: each keyword
+// rule says whether the set got narrower or wider, and the direction table (change.ts) turns that
+// into a class, for a request schema or a response schema.
+import type { Direction, Effect } from "./change.js";
+import { type At, type Comparison, child, isObject, same, show } from "./comparison.js";
+import { compareRemainingKeys } from "./structural.js";
+
+/** What each effect means for the reader, by direction; closes every message. */
+function consequence(direction: Direction, effect: Effect): string {
+  if (effect === "different") return "values valid before may be refused, and new ones appear";
+  if (direction === "request") {
+    return effect === "narrower"
+      ? "requests that were valid can now be refused"
+      : "implementations must accept more";
+  }
+  return effect === "wider"
+    ? "clients may receive values they were not built for"
+    : "implementations must answer within less";
+}
+
+type Rule = (c: Comparison, o: At, n: At, direction: Direction) => void;
+
+const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
+const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
+/** Formats whose set of values contains another's. */
+const FORMAT_WIDENINGS: Record<string, string> = { int32: "int64", float: "double" };
+
+export function compareSchema(c: Comparison, oRaw: At, nRaw: At, direction: Direction): void {
+  compareRefSiblings(c, oRaw, nRaw, direction);
+  const o = c.deref(oRaw, "old");
+  const n = c.deref(nRaw, "new");
+  if (o.value === undefined && n.value === undefined) return;
+  if (!c.firstVisit(o, n, direction)) return;
+  const shared = o.pointer.startsWith("/components/") && n.pointer.startsWith("/components/");
+  c.within(shared ? undefined : c.operation, () => compareResolved(c, o, n, direction));
+}
+
+/** The keywords written beside a $ref (OpenAPI 3.1 applies them too), without it; undefined if none. */
+function refSiblings(at: At): Record<string, unknown> | undefined {
+  if (!isObject(at.value) || typeof at.value.$ref !== "string") return undefined;
+  const { $ref: _, ...siblings } = at.value;
+  return Object.keys(siblings).length > 0 ? siblings : undefined;
+}
+
+/** Keywords beside a $ref constrain the value as much as the target does: compared as a schema of their own. */
+function compareRefSiblings(c: Comparison, o: At, n: At, direction: Direction): void {
+  const before = refSiblings(o);
+  const after = refSiblings(n);
+  if (before === undefined && after === undefined) return;
+  // A side without a $ref is the target itself, compared below; only a $ref's siblings are extra.
+  const oSide = {
+    value: before ?? (isObject(o.value) && o.value.$ref !== undefined ? {} : undefined),
+    pointer: o.pointer,
+  };
+  const nSide = {
+    value: after ?? (isObject(n.value) && n.value.$ref !== undefined ? {} : undefined),
+    pointer: n.pointer,
+  };
+  if (oSide.value === undefined || nSide.value === undefined) return;
+  if (c.firstVisit(oSide, nSide, `${direction} $ref siblings`)) compareResolved(c, oSide, nSide, direction);
+}
+
+function compareResolved(c: Comparison, o: At, n: At, direction: Direction): void {
+  const effect = (e: Effect, kind: string, what: string) =>
+    c.reportEffect(o, n, direction, e, kind, `${direction} schema ${what}: ${consequence(direction, e)}`);
+  if (o.value === undefined || n.value === undefined) {
+    if (o.value === undefined) effect("narrower", "schema-added", "added where any value was allowed");
+    else effect("wider", "schema-removed", "removed, so any value is allowed");
+    return;
+  }
+  if (typeof o.value === "boolean" || typeof n.value === "boolean") {
+    const wider = n.value === true || o.value === false;
+    if (!same(o.value, n.value)) {
+      effect(
+        wider ? "wider" : "narrower",
+        "schema-boolean",
+        `changed from ${show(o.value)} to ${show(n.value)}`,
+      );
+    }
+    return;
+  }
+  if (!isObject(o.value) || !isObject(n.value)) {
+    if (!same(o.value, n.value))
+      effect("different", "schema-changed", `changed from ${show(o.value)} to ${show(n.value)}`);
+    return;
+  }
+  for (const [keys, rule] of SCHEMA_RULES) {
+    if (
+      keys.some(
+        (key) =>
+          (o.value as object)[key as never] !== undefined || (n.value as object)[key as never] !== undefined,
+      )
+    ) {
+      rule(c, o, n, direction);
+    }
+  }
+  compareRemainingKeys(c, o, n, HANDLED);
+}
+
+/** Reports one keyword's move at the keyword's own pointer. */
+function moved(
+  c: Comparison,
+  o: At,
+  n: At,
+  direction: Direction,
+  key: string,
+  e: Effect,
+  what: string,
+): void {
+  c.reportEffect(
+    child(o, key),
+    child(n, key),
+    direction,
+    e,
+    `${key}-${e}`,
+    `${direction} ${what}: ${consequence(direction, e)}`,
+  );
+}
+
+const typeRule: Rule = (c, o, n, d) => {
+  const typesOf = (at: At) => {
+    const type = (at.value as Record<string, unknown>).type;
+    return type === undefined ? undefined : new Set<string>(Array.isArray(type) ? type : [type as string]);
+  };
+  const before = typesOf(o);
+  const after = typesOf(n);
+  const fmt = (s: Set<string> | undefined) => (s ? [...s].join(" | ") : "any type");
+  if (before && after && same([...before].sort(), [...after].sort())) return;
+  const covers = (set: Set<string>, t: string) => set.has(t) || (t === "integer" && set.has("number"));
+  // No `type` allows every type.
+  const wider = !after || (before !== undefined && [...before].every((t) => covers(after, t)));
+  const narrower = !before || (after !== undefined && [...after].every((t) => covers(before, t)));
+  const e: Effect = wider && !narrower ? "wider" : narrower && !wider ? "narrower" : "different";
+  moved(c, o, n, d, "type", e, `type changed from ${fmt(before)} to ${fmt(after)}`);
+};
+
+/** enum and const: absent allows every value. */
+const valuesRule: Rule = (c, o, n, d) => {
+  const valuesOf = (at: At) => {
+    const s = at.value as Record<string, unknown>;
+    if (s.const !== undefined) return [s.const];
+    return Array.isArray(s.enum) ? s.enum : undefined;
+  };
+  const before = valuesOf(o);
+  const after = valuesOf(n);
+  const os = o.value as Record<string, unknown>;
+  const ns = n.value as Record<string, unknown>;
+  const key = ns.const !== undefined || os.const !== undefined ? "const" : "enum";
+  if (os.const !== undefined && ns.const !== undefined && !same(os.const, ns.const)) {
+    return moved(
+      c,
+      o,
+      n,
+      d,
+      "const",
+      "different",
+      `const changed from ${show(os.const)} to ${show(ns.const)}`,
+    );
+  }
+  if (before && after) {
+    const has = (list: unknown[], v: unknown) => list.some((x) => same(x, v));
+    const lost = before.filter((v) => !has(after, v));
+    const gained = after.filter((v) => !has(before, v));
+    const list = (vs: unknown[]) => vs.map((v) => show(v)).join(", ");
+    if (lost.length > 0) moved(c, o, n, d, key, "narrower", `${key} no longer allows ${list(lost)}`);
+    if (gained.length > 0) moved(c, o, n, d, key, "wider", `${key} now also allows ${list(gained)}`);
+    if (
+      lost.length === 0 &&
+      gained.length === 0 &&
+      os.enum !== undefined &&
+      ns.enum !== undefined &&
+      !same(os.enum, ns.enum)
+    ) {
+      c.report(child(o, "enum"), child(n, "enum"), {
+        kind: "enum-reordered",
+        class: "informational",
+        message: "enum values reordered",
+      });
+    }
+    return;
+  }
+  if (after)
+    moved(c, o, n, d, key, "narrower", `${key} ${show(after.length === 1 ? after[0] : after)} added`);
+  else if (before)
+    moved(c, o, n, d, key, "wider", `${key} ${show(before.length === 1 ? before[0] : before)} removed`);
+};
+
+/** format, pattern and x-wire-pattern: added narrows, removed widens, changed is undecidable. */
+const textRule =
+  (key: string): Rule =>
+  (c, o, n, d) => {
+    const before = (o.value as Record<string, unknown>)[key];
+    const after = (n.value as Record<string, unknown>)[key];
+    if (same(before, after)) return;
+    if (before === undefined) return moved(c, o, n, d, key, "narrower", `${key} ${show(after)} added`);
+    if (after === undefined) return moved(c, o, n, d, key, "wider", `${key} ${show(before)} removed`);
+    const e: Effect =
+      key === "format" && FORMAT_WIDENINGS[before as string] === after
+        ? "wider"
+        : key === "format" && FORMAT_WIDENINGS[after as string] === before
+          ? "narrower"
+          : "different";
+    moved(c, o, n, d, key, e, `${key} changed from ${show(before)} to ${show(after)}`);
+  };
+
+const boundRule =
+  (key: string, lower: boolean): Rule =>
+  (c, o, n, d) => {
+    const before = (o.value as Record<string, unknown>)[key];
+    const after = (n.value as Record<string, unknown>)[key];
+    if (same(before, after)) return;
+    if (typeof before !== "number" || typeof after !== "number") {
+      if (before === undefined) return moved(c, o, n, d, key, "narrower", `${key} ${show(after)} added`);
+      if (after === undefined) return moved(c, o, n, d, key, "wider", `${key} ${show(before)} removed`);
+      return moved(c, o, n, d, key, "different", `${key} changed from ${show(before)} to ${show(after)}`);
+    }
+    const narrower = lower ? after > before : after < before;
+    moved(c, o, n, d, key, narrower ? "narrower" : "wider", `${key} changed from ${before} to ${after}`);
+  };
+
+const multipleOfRule: Rule = (c, o, n, d) => {
+  const before = (o.value as Record<string, unknown>).multipleOf as number | undefined;
+  const after = (n.value as Record<string, unknown>).multipleOf as number | undefined;
+  if (before === after) return;
+  const divides = (a: number, b: number) => Number.isInteger(b / a);
+  const e: Effect =
+    before === undefined
+      ? "narrower"
+      : after === undefined
+        ? "wider"
+        : divides(before, after)
+          ? "narrower"
+          : divides(after, before)
+            ? "wider"
+            : "different";
+  moved(c, o, n, d, "multipleOf", e, `multipleOf changed from ${show(before)} to ${show(after)}`);
+};
+
+const uniqueItemsRule: Rule = (c, o, n, d) => {
+  const before = (o.value as Record<string, unknown>).uniqueItems === true;
+  const after = (n.value as Record<string, unknown>).uniqueItems === true;
+  if (before !== after)
+    moved(
+      c,
+      o,
+      n,
+      d,
+      "uniqueItems",
+      after ? "narrower" : "wider",
+      `uniqueItems ${after ? "added" : "removed"}`,
+    );
+};
+
+const requiredRule: Rule = (c, o, n, d) => {
+  const list = (at: At) => {
+    const r = (at.value as Record<string, unknown>).required;
+    return Array.isArray(r) ? (r as string[]) : [];
+  };
+  const before = list(o);
+  const after = list(n);
+  for (const name of after.filter((p) => !before.includes(p))) {
+    const what =
+      d === "request" ? "clients that leave it out are refused" : "implementations must always send it";
+    c.reportEffect(
+      child(o, "required"),
+      child(n, "required"),
+      d,
+      "narrower",
+      "property-became-required",
+      `${d} property "${name}" is now required: ${what}`,
+    );
+  }
+  for (const name of before.filter((p) => !after.includes(p))) {
+    const what = d === "request" ? "implementations must accept it missing" : "clients may find it missing";
+    c.reportEffect(
+      child(o, "required"),
+      child(n, "required"),
+      d,
+      "wider",
+      "property-became-optional",
+      `${d} property "${name}" is no longer required: ${what}`,
+    );
+  }
+};
+
+const propertiesRule: Rule = (c, o, n, d) => {
+  const props = (at: At) => child(at, "properties");
+  const op = props(o);
+  const np = props(n);
+  const names = new Set([
+    ...Object.keys(isObject(op.value) ? op.value : {}),
+    ...Object.keys(isObject(np.value) ? np.value : {}),
+  ]);
+  for (const name of names) {
+    const before = child(op, name);
+    const after = child(np, name);
+    if (before.value === undefined) {
+      c.report(before, after, {
+        kind: "property-added",
+        class: "compatible",
+        breaksImplementations: d === "request",
+        message:
+          d === "request"
+            ? `request property "${name}" added: implementations must accept it`
+            : `response property "${name}" added: clients ignore what they do not know`,
+      });
+    } else if (after.value === undefined) {
+      c.report(before, after, {
+        kind: "property-removed",
+        class: "breaking",
+        breaksImplementations: d === "request",
+        message:
+          d === "request"
+            ? `request property "${name}" removed: clients that send it are refused or misread`
+            : `response property "${name}" removed: clients that read it find nothing`,
+      });
+    } else compareSchema(c, before, after, d);
+  }
+};
+
+/** additionalProperties and unevaluatedProperties: absent or true is open, false closed, a schema between. */
+const openRule =
+  (key: string): Rule =>
+  (c, o, n, d) => {
+    const before = child(o, key);
+    const after = child(n, key);
+    if (same(before.value, after.value)) return;
+    const open = (v: unknown) => v === undefined || v === true;
+    if (isObject(before.value) && isObject(after.value)) return compareSchema(c, before, after, d);
+    const e: Effect = open(after.value)
+      ? "wider"
+      : open(before.value)
+        ? "narrower"
+        : after.value === false
+          ? "narrower"
+          : "wider";
+    moved(c, o, n, d, key, e, `${key} changed from ${show(before.value)} to ${show(after.value)}`);
+  };
+
+const subschemaRule =
+  (key: string): Rule =>
+  (c, o, n, d) => {
+    const before = child(o, key);
+    const after = child(n, key);
+    if (before.value === undefined || after.value === undefined) {
+      return compareSchema(c, before, after, d);
+    }
+    compareSchema(c, before, after, d);
+  };
+
+const prefixItemsRule: Rule = (c, o, n, d) => {
+  const before = child(o, "prefixItems");
+  const after = child(n, "prefixItems");
+  const bl = Array.isArray(before.value) ? before.value.length : 0;
+  const al = Array.isArray(after.value) ? after.value.length : 0;
+  for (let i = 0; i < Math.min(bl, al); i++) compareSchema(c, child(before, i), child(after, i), d);
+  if (bl !== al) {
+    moved(
+      c,
+      o,
+      n,
+      d,
+      "prefixItems",
+      "different",
+      `prefixItems now has ${al} positions instead of ${bl}, so positions mean other things`,
+    );
+  }
+};
+
+/** oneOf, anyOf and allOf, compared position by position; more alternatives widen, more allOf parts narrow. */
+const combinatorRule =
+  (key: "oneOf" | "anyOf" | "allOf"): Rule =>
+  (c, o, n, d) => {
+    const before = child(o, key);
+    const after = child(n, key);
+    const bl = Array.isArray(before.value) ? before.value.length : 0;
+    const al = Array.isArray(after.value) ? after.value.length : 0;
+    for (let i = 0; i < Math.min(bl, al); i++) compareSchema(c, child(before, i), child(after, i), d);
+    if (bl === al) return;
+    const grew = al > bl;
+    const e: Effect = key === "allOf" ? (grew ? "narrower" : "wider") : grew ? "wider" : "narrower";
+    moved(c, o, n, d, key, e, `${key} now has ${al} subschemas instead of ${bl}`);
+  };
+
+const defaultRule: Rule = (c, o, n, d) => {
+  const before = child(o, "default");
+  const after = child(n, "default");
+  if (same(before.value, after.value)) return;
+  const changed = before.value !== undefined && after.value !== undefined;
+  c.report(before, after, {
+    kind: "default-changed",
+    class: changed && d === "request" ? "breaking" : "informational",
+    breaksImplementations: changed && d === "request",
+    message:
+      changed && d === "request"
+        ? `default changed from ${show(before.value)} to ${show(after.value)}: clients that leave it out get another behaviour`
+        : `default ${after.value === undefined ? `${show(before.value)} removed` : `${show(after.value)} ${changed ? "set" : "added"}`}`,
+  });
+};
+
+const deprecatedRule: Rule = (c, o, n) => {
+  const before = child(o, "deprecated");
+  const after = child(n, "deprecated");
+  if (same(before.value, after.value)) return;
+  c.report(before, after, {
+    kind: "deprecated",
+    class: "informational",
+    message: after.value === true ? "marked deprecated" : "no longer deprecated",
+  });
+};
+
+const SCHEMA_RULES: [string[], Rule][] = [
+  [["type"], typeRule],
+  [["enum", "const"], valuesRule],
+  [["format"], textRule("format")],
+  [["pattern"], textRule("pattern")],
+  [["x-wire-pattern"], textRule("x-wire-pattern")],
+  ...LOWER_BOUNDS.map((k): [string[], Rule] => [[k], boundRule(k, true)]),
+  ...UPPER_BOUNDS.map((k): [string[], Rule] => [[k], boundRule(k, false)]),
+  [["multipleOf"], multipleOfRule],
+  [["uniqueItems"], uniqueItemsRule],
+  [["required"], requiredRule],
+  [["properties"], propertiesRule],
+  [["additionalProperties"], openRule("additionalProperties")],
+  [["unevaluatedProperties"], openRule("unevaluatedProperties")],
+  [["items"], subschemaRule("items")],
+  [["contains"], subschemaRule("contains")],
+  [["propertyNames"], subschemaRule("propertyNames")],
+  [["prefixItems"], prefixItemsRule],
+  [["oneOf"], combinatorRule("oneOf")],
+  [["anyOf"], combinatorRule("anyOf")],
+  [["allOf"], combinatorRule("allOf")],
+  [["default"], defaultRule],
+  [["deprecated"], deprecatedRule],
+];
+
+/** Every keyword a rule above covers; $ref is followed before comparing, $defs through the $refs. */
+const HANDLED: ReadonlySet<string> = new Set([...SCHEMA_RULES.flatMap(([keys]) => keys), "$ref", "$defs"]);
+
+export { deprecatedRule as compareDeprecated };

@@ -1,0 +1,105 @@
+// The API's released versions (specs/releases/<version>/spot-api.openapi.yaml) against specs/.
+//
+//   node scripts/api-versions.mjs check            the gate `npm test` runs: info.version is semver,
+//                                                  not lower than the last release, and a breaking
+//                                                  change since that release comes with a major bump
+//   node scripts/api-versions.mjs check --release  also: specs/ holds no unreleased change (run by
+//                                                  `npm run release` when no changeset is pending)
+//   node scripts/api-versions.mjs record           at a release: the bump must fit the changes; then
+//                                                  specs/ is recorded as a release and the changes
+//                                                  go into @marketapi/spec's CHANGELOG.md
+//
+// `--root DIR` works on another checkout (the gate's own test runs it on a scratch repository).
+// Exit codes: 0 fine, 1 the gate refuses (the message says what broke and how to proceed), 2 a
+// document could not be read.
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { gate, loadSpec, readReleases, renderMarkdown, SpecError } from "@marketapi/diff";
+import { root as repositoryRoot } from "./workspace-packages.mjs";
+
+const SPEC = "spot-api.openapi.yaml";
+
+const { values, positionals } = parseArgs({
+  options: { root: { type: "string" }, release: { type: "boolean", default: false } },
+  allowPositionals: true,
+});
+const root = values.root ?? repositoryRoot;
+const command = positionals[0] ?? "check";
+const say = (line) => console.log(`api versions: ${line}`);
+
+/** Paths in messages are relative to the repository, as a reader finds them. */
+const here = (path) => relative(process.cwd(), path) || ".";
+
+function main() {
+  const releasesDir = join(root, "specs", "releases");
+  const currentPath = join(root, "specs", SPEC);
+  const releases = readReleases(here(releasesDir), SPEC);
+  const current = loadSpec(here(currentPath));
+  if (command === "check") return check(releases, current);
+  if (command === "record") return record(releases, current, releasesDir, currentPath);
+  console.error(`api versions: unknown command "${command}"; expected check or record`);
+  return 2;
+}
+
+function check(releases, current) {
+  const verdict = gate(releases, current);
+  if (!verdict.ok) return refuse(verdict.message);
+  if (values.release && verdict.changes.length > 0) {
+    return refuse(
+      `${current.source} has API changes the last release (${releases.at(-1).version}) does not: add a changeset for @marketapi/spec (\`npx changeset\`) so they are released with a new package version, then run \`npm run release\` again`,
+    );
+  }
+  say(verdict.message);
+  return 0;
+}
+
+function record(releases, current, releasesDir, currentPath) {
+  const verdict = gate(releases, current, { release: true });
+  if (!verdict.ok) return refuse(verdict.message);
+  const last = releases.at(-1);
+  const version = String(current.document.info.version);
+  if (last && verdict.changes.length === 0) {
+    say(`specs/ is the released API ${last.version}; nothing to record`);
+    return 0;
+  }
+  const folder = join(releasesDir, version);
+  mkdirSync(folder, { recursive: true });
+  copyFileSync(currentPath, join(folder, SPEC));
+  const heading = last
+    ? `### API ${version} (changes since ${last.version})`
+    : `### API ${version} (first recorded release)`;
+  const body = last
+    ? renderMarkdown({
+        old: { source: last.spec.source, version: last.version },
+        new: { source: current.source, version },
+        changes: verdict.changes.filter((c) => c.kind !== "api-version"),
+      }).replace(/^### /gm, "#### ")
+    : "The first released version of the API.\n";
+  addToChangelog(join(root, "packages", "spec", "CHANGELOG.md"), `${heading}\n\n${body}`);
+  say(`recorded API ${version} in ${here(folder)} and in packages/spec/CHANGELOG.md`);
+  return 0;
+}
+
+/** Puts the section under the newest version heading (`changeset version` has just written it). */
+function addToChangelog(path, section) {
+  const text = readFileSync(path, "utf8");
+  const heading = /^## .*$/m.exec(text);
+  if (!heading)
+    throw new Error(`${here(path)}: expected a "## <version>" heading to put the API changes under`);
+  const at = heading.index + heading[0].length;
+  writeFileSync(path, `${text.slice(0, at)}\n\n${section.trimEnd()}\n${text.slice(at)}`);
+}
+
+function refuse(message) {
+  console.error(`api versions: ${message}`);
+  return 1;
+}
+
+try {
+  process.exitCode = main();
+} catch (error) {
+  if (!(error instanceof SpecError)) throw error;
+  console.error(`api versions: ${error.message}`);
+  process.exitCode = 2;
+}

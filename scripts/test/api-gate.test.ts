@@ -1,0 +1,151 @@
+// The API gate of `npm test` (scripts/api-versions.mjs) in a scratch repository: it blocks a breaking
+// edit of specs/ unless info.version has the major bump, passes a compatible edit, and a release
+// records the new version and its changes.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { run } from "../release-check.mjs";
+import { root } from "../workspace-packages.mjs";
+
+const SPEC = join("specs", "spot-api.openapi.yaml");
+const released = readFileSync(join(root, "specs", "releases", "1.0.0", "spot-api.openapi.yaml"), "utf8");
+const VERSION = "  version: 1.0.0\n";
+/** aggTrades' optional fromId; making it required breaks every client that leaves it out. */
+const FROM_ID =
+  "        - name: fromId\n          in: query\n          required: false\n          description: Aggregate trade id";
+let repo: string;
+
+function git(...args: string[]) {
+  execFileSync("git", ["-c", "user.name=gate test", "-c", "user.email=gate@test.invalid", ...args], {
+    cwd: repo,
+    stdio: "ignore",
+  });
+}
+
+/** specs/ of the scratch repository: the released text with edits, each of which must apply once. */
+function editSpec(...edits: [string, string][]) {
+  let text = released;
+  for (const [from, to] of edits) {
+    expect(text.split(from).length - 1, from).toBe(1);
+    text = text.replace(from, to);
+  }
+  writeFileSync(join(repo, SPEC), text);
+}
+
+const apiVersions = (...args: string[]) =>
+  run(process.execPath, [join(root, "scripts", "api-versions.mjs"), ...args, "--root", repo], { cwd: repo });
+
+beforeEach(() => {
+  repo = mkdtempSync(join(tmpdir(), "marketapi-gate-"));
+  mkdirSync(join(repo, "specs", "releases", "1.0.0"), { recursive: true });
+  mkdirSync(join(repo, "packages", "spec"), { recursive: true });
+  writeFileSync(join(repo, "specs", "releases", "1.0.0", "spot-api.openapi.yaml"), released);
+  writeFileSync(join(repo, SPEC), released);
+  cpSync(join(root, "packages", "spec", "CHANGELOG.md"), join(repo, "packages", "spec", "CHANGELOG.md"));
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "API 1.0.0 released");
+});
+
+afterEach(() => rmSync(repo, { recursive: true, force: true }));
+
+describe("the API gate", () => {
+  it("passes specs/ as released", async () => {
+    const result = await apiVersions("check");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("API 1.0.0 against the released 1.0.0: no changes");
+  });
+
+  it("blocks a breaking edit without a major bump, saying what broke and how to proceed", async () => {
+    editSpec([FROM_ID, FROM_ID.replace("required: false", "required: true")]);
+    const result = await apiVersions("check");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      "1 breaking change(s) since the released API 1.0.0, but info.version is 1.0.0",
+    );
+    expect(result.stderr).toContain("GET /api/v3/aggTrades (aggTrades)");
+    expect(result.stderr).toMatch(
+      /\/paths\/~1api~1v3~1aggTrades\/get\/parameters\/1\/required: query parameter "fromId" is now required/,
+    );
+    expect(result.stderr).toContain("set info.version in specs/spot-api.openapi.yaml to 2.0.0");
+  });
+
+  it("blocks a breaking edit with a minor bump, and passes it with the major bump", async () => {
+    editSpec(
+      [FROM_ID, FROM_ID.replace("required: false", "required: true")],
+      [VERSION, "  version: 1.1.0\n"],
+    );
+    expect((await apiVersions("check")).code).toBe(1);
+    editSpec(
+      [FROM_ID, FROM_ID.replace("required: false", "required: true")],
+      [VERSION, "  version: 2.0.0\n"],
+    );
+    const result = await apiVersions("check");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("the next release needs at least a major bump");
+  });
+
+  it("passes a compatible edit without a bump, and says the release needs a minor one", async () => {
+    editSpec([
+      FROM_ID,
+      FROM_ID.replace("required: false", "required: false\n          deprecated: false").replace(
+        "- name: fromId",
+        "- name: limitHint\n          in: query\n          schema:\n            type: integer\n        - name: fromId",
+      ),
+    ]);
+    const result = await apiVersions("check");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("0 breaking, 1 compatible");
+    expect(result.stdout).toContain("the next release needs at least a minor bump");
+  });
+
+  it("refuses an info.version lower than the last release", async () => {
+    editSpec([VERSION, "  version: 0.9.0\n"]);
+    const result = await apiVersions("check");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("lower than the last released API version 1.0.0");
+  });
+
+  it("names the file and line of a release that cannot be read", async () => {
+    writeFileSync(
+      join(repo, "specs", "releases", "1.0.0", "spot-api.openapi.yaml"),
+      released.replace(VERSION, "  version: 1.0.1\n"),
+    );
+    const result = await apiVersions("check");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /specs\/releases\/1\.0\.0\/spot-api\.openapi\.yaml#\/info\/version \(line 4, column 3\): expected "1\.0\.0", the version its folder names, found "1\.0\.1"/,
+    );
+  });
+
+  it("records a release: the bump must fit, then specs/releases/<version> and the CHANGELOG section", async () => {
+    const addOption = (to: string) =>
+      editSpec(
+        [
+          FROM_ID,
+          `${FROM_ID.replace("- name: fromId", "- name: limitHint\n          in: query\n          schema:\n            type: integer\n        - name: fromId")}`,
+        ],
+        [VERSION, to],
+      );
+    addOption(VERSION);
+    const unbumped = await apiVersions("record");
+    expect(unbumped.code).toBe(1);
+    expect(unbumped.stderr).toContain("set it to 1.1.0 or higher before releasing");
+    expect((await apiVersions("check", "--release")).code).toBe(1);
+
+    addOption("  version: 1.1.0\n");
+    const recorded = await apiVersions("record");
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(readFileSync(join(repo, "specs", "releases", "1.1.0", "spot-api.openapi.yaml"), "utf8")).toBe(
+      readFileSync(join(repo, SPEC), "utf8"),
+    );
+    const changelog = readFileSync(join(repo, "packages", "spec", "CHANGELOG.md"), "utf8");
+    expect(changelog).toMatch(
+      /^# @marketapi\/spec\n\n## 0\.1\.0\n\n### API 1\.1\.0 \(changes since 1\.0\.0\)\n\n#### Compatible changes\n\n- \*\*GET \/api\/v3\/aggTrades \(aggTrades\)\*\*: optional query parameter "limitHint" added/,
+    );
+    expect((await apiVersions("check", "--release")).code).toBe(0);
+    expect(existsSync(join(repo, "specs", "releases", "1.0.0"))).toBe(true);
+  });
+});

@@ -8,7 +8,7 @@ import { DEFAULT_SYMBOLS, MARKET_MAKER_ID, type SymbolConfig } from "./engine/in
 import { compileRules, type SymbolFilter } from "./engine/symbols.js";
 import { API_KEY_PATTERN } from "./http/auth.js";
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./http/connections.js";
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rateLimits.js";
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rate-limits.js";
 
 export interface AccountConfig {
   /** Account id (kept in the state file); defaults to the API key. */

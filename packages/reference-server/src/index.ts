@@ -19,8 +19,8 @@ export {
 export * from "./engine/index.js";
 export { type Credential, hmacSignature, KeyRing } from "./http/auth.js";
 export { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./http/connections.js";
-export { specWidening } from "./http/liveExtras.js";
-export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rateLimits.js";
+export { specWidening } from "./http/live-extras.js";
+export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rate-limits.js";
 export type { Logger } from "./logger.js";
 export { STATE_FORMAT, StateFileError } from "./persistence.js";
 export {

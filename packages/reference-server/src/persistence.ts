@@ -18,8 +18,8 @@ import {
 } from "./engine/index.js";
 import type { Logger } from "./logger.js";
 import { inspectStatePath } from "./store/files.js";
-import { StateDatabase, type StateSync } from "./store/stateDatabase.js";
-import { StateFileError } from "./store/stateFileError.js";
+import { StateDatabase, type StateSync } from "./store/state-database.js";
+import { StateFileError } from "./store/state-file-error.js";
 
 export { StateFileError };
 

@@ -16,7 +16,7 @@ import { describeApi } from "./http/api.js";
 import { KeyRing } from "./http/auth.js";
 import { guardConnections, timeoutOptions } from "./http/connections.js";
 import { createPipeline } from "./http/pipeline.js";
-import { RateLimiter } from "./http/rateLimits.js";
+import { RateLimiter } from "./http/rate-limits.js";
 import { errorsOnlyLogger, type Logger } from "./logger.js";
 import { type OpenedState, openState } from "./persistence.js";
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../src/index.js";
-import { StateDatabase } from "../src/store/stateDatabase.js";
+import { StateDatabase } from "../src/store/state-database.js";
 import { baseUrlOf, runCli } from "./support/cli.js";
 import { send, sendSigned } from "./support/http.js";
 

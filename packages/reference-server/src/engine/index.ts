@@ -57,7 +57,7 @@ export {
   LEGACY_SNAPSHOT_FORMAT,
   type LegacySnapshot,
   legacySettings,
-} from "./legacySnapshot.js";
+} from "./legacy-snapshot.js";
 export { type LiquidityOptions, MARKET_MAKER_ID, seedLiquidity } from "./liquidity.js";
 export type { Market } from "./market.js";
 export type {
@@ -70,14 +70,14 @@ export type {
   PriceLevelTuple,
   PriceTickerResponse,
   TradeResponse,
-} from "./marketData.js";
+} from "./market-data.js";
 export type {
   AllOrdersQuery,
   CancelOrderParams,
   MyTradeResponse,
   MyTradesQuery,
   OrderLookup,
-} from "./orderOps.js";
+} from "./order-ops.js";
 export type { PageQuery } from "./paging.js";
 export { CLIENT_ORDER_ID_PATTERN, type NewOrderParams } from "./params.js";
 export {

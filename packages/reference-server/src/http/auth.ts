@@ -21,7 +21,7 @@ import {
 } from "../errors.js";
 import type { OperationSpec, SigningRule } from "./api.js";
 import type { RequestParams } from "./params.js";
-import { MICROSECONDS_FROM } from "./timeUnit.js";
+import { MICROSECONDS_FROM } from "./time-unit.js";
 
 /** One API key: its secret and the account it acts for. */
 export interface Credential {

@@ -6,9 +6,9 @@
 import type { Exchange, NewOrderRespType } from "../engine/index.js";
 import { shapeNewOrderResponse } from "../engine/index.js";
 import { badCombination, illegalParamValue, invalidSymbol, mandatoryNotSent } from "../errors.js";
-import type { LiveExtras } from "./liveExtras.js";
-import type { RateLimiter } from "./rateLimits.js";
-import { epochMillis } from "./timeUnit.js";
+import type { LiveExtras } from "./live-extras.js";
+import type { RateLimiter } from "./rate-limits.js";
+import { epochMillis } from "./time-unit.js";
 import type { CheckedParams } from "./validation.js";
 
 /** A body that is already JSON text. */

@@ -12,11 +12,11 @@ import type { ApiDescription, OperationSpec } from "./api.js";
 import { authenticate, type KeyRing } from "./auth.js";
 import { checkContentType, hasBody, readBody } from "./body.js";
 import { createHandlers, type Handler, JsonText } from "./handlers.js";
-import { splitExtras } from "./liveExtras.js";
+import { splitExtras } from "./live-extras.js";
 import { type RequestParams, readParams } from "./params.js";
-import { type RateLimiter, requestWeight, weightHeaders } from "./rateLimits.js";
+import { type RateLimiter, requestWeight, weightHeaders } from "./rate-limits.js";
 import { Router } from "./router.js";
-import { inMicroseconds, TIME_UNIT_HEADER, type TimeUnit, timeUnitOf } from "./timeUnit.js";
+import { inMicroseconds, TIME_UNIT_HEADER, type TimeUnit, timeUnitOf } from "./time-unit.js";
 import { validateParams } from "./validation.js";
 
 export interface PipelineLimits {

@@ -32,7 +32,7 @@ export type CheckedParams = Readonly<Record<string, unknown>>;
 
 /**
  * Validates the declared parameters (and the signing envelope) against the spec. The live-API
- * extras were split off before (liveExtras.ts); `recvWindow` is checked by authentication.
+ * extras were split off before (live-extras.ts); `recvWindow` is checked by authentication.
  */
 export function validateParams(
   operation: OperationSpec,

@@ -11,7 +11,7 @@ export type Driver = typeof BetterSqlite3;
 export type Database = BetterSqlite3.Database;
 export type Statement = BetterSqlite3.Statement;
 
-import { StateFileError } from "./stateFileError.js";
+import { StateFileError } from "./state-file-error.js";
 
 const PACKAGE = "better-sqlite3";
 let loaded: Driver | undefined;

@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { StateFileError } from "./stateFileError.js";
+import { StateFileError } from "./state-file-error.js";
 
 export type StateFileKind = "absent" | "sqlite" | "legacy-json";
 

@@ -8,7 +8,7 @@ import { statSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadDriver, type Statement } from "./driver.js";
 import { WRITES, type WriteName, type WriteOp } from "./rows.js";
-import { decodeBatch, type WriterData, type WriterReply, type WriterRequest } from "./writerProtocol.js";
+import { decodeBatch, type WriterData, type WriterReply, type WriterRequest } from "./writer-protocol.js";
 
 const port = parentPort;
 if (!port) throw new Error("writer.ts runs as a worker thread");

@@ -8,7 +8,7 @@
 
 import { ipBanned, tooManyOrders, tooMuchWeight } from "../errors.js";
 import type { OperationSpec } from "./api.js";
-import { symbolsCount } from "./liveExtras.js";
+import { symbolsCount } from "./live-extras.js";
 import type { RequestParams } from "./params.js";
 
 export interface RateLimitConfig {

@@ -47,14 +47,14 @@ import {
   type WriteOp,
 } from "./rows.js";
 import { migrate } from "./schema.js";
-import { StateFileError } from "./stateFileError.js";
+import { StateFileError } from "./state-file-error.js";
 import {
   postBatch,
   type StateSync,
   type WriterData,
   type WriterReply,
   type WriterRequest,
-} from "./writerProtocol.js";
+} from "./writer-protocol.js";
 
 export type { StateSync };
 
@@ -573,7 +573,7 @@ async function startWriter(path: string, sync: StateSync): Promise<Worker> {
 async function newWriterThread(workerData: WriterData): Promise<Worker> {
   const here = import.meta.url;
   if (!here.endsWith(".ts")) return new Worker(fileURLToPath(new URL("./writer.js", here)), { workerData });
-  const source = new URL("./writerFromSource.ts", here).href;
+  const source = new URL("./writer-from-source.ts", here).href;
   const { writerFromSource } = (await import(source)) as { writerFromSource(data: WriterData): Worker };
   return writerFromSource(workerData);
 }

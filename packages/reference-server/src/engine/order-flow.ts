@@ -5,7 +5,7 @@ import type { Decimal } from "./decimal.js";
 import * as dec from "./decimal.js";
 import { checkOrderCounts, checkOrderFilters, type OpenOrderCounts } from "./filters.js";
 import { lastPrice, type Market } from "./market.js";
-import { averagePrice } from "./marketData.js";
+import { averagePrice } from "./market-data.js";
 import { type PlannedFill, planFills, plannedQty, plannedQuote, type TakerLimits } from "./matching.js";
 import { checkSymbolAllows, type NewOrderParams, type OrderRequest, parseOrderRequest } from "./params.js";
 import {

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { WriterData } from "./writerProtocol.js";
+import type { WriterData } from "./writer-protocol.js";
 
 export function writerFromSource(workerData: WriterData): Worker {
   const writer = new URL("./writer.ts", import.meta.url).href;

@@ -3,11 +3,14 @@
 // The suite runs on 2-core machines with turbo testing every package at once, often beside other
 // work: a test that takes 2 s alone can take 20 s there. Timeouts are set for that machine, so that
 // only a hang fails on time. No test asserts on elapsed time; see docs/architecture.md#tests.
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // A table-driven test over an empty table fails rather than passing with no test.
+    setupFiles: [fileURLToPath(new URL("./vitest.non-empty-tables.ts", import.meta.url))],
     testTimeout: 180_000,
     hookTimeout: 300_000,
     // expect.poll waits this long (vitest's default is 1 s) for a page or a process to catch up.

@@ -31,8 +31,15 @@ export function packageOf(specifier) {
  */
 export function undeclaredImports({ dir, manifest }, files = packedFiles(dir)) {
   const declared = runtimeDependencyNames(manifest);
+  const code = files.filter((f) => CODE_FILE.test(f)).sort();
+  // A package that packs no code (dist/ not built, say) would pass with nothing read.
+  if (code.length === 0) {
+    throw new Error(
+      `${manifest.name}: packs no JavaScript or declaration file (${files.length} files), so there are no imports to check; run \`npm run build\``,
+    );
+  }
   const found = [];
-  for (const file of files.filter((f) => CODE_FILE.test(f)).sort()) {
+  for (const file of code) {
     for (const specifier of specifiersOf(readFileSync(join(dir, file), "utf8"))) {
       const name = packageOf(specifier);
       if (name === null || name === manifest.name || declared.has(name)) continue;

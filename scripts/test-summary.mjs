@@ -1,9 +1,13 @@
 // Adds up the vitest JSON reports of every workspace package, the repository's own tests and the
 // repository checks: a line for each, then the plain "N passed, N failed" line that CI reads. A
 // package with a test script but no report counts as one failure: its runner crashed or never ran.
+// `--root DIR` reads the reports of another checkout (its test runs it on a scratch one).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, workspacePackages } from "./workspace-packages.mjs";
+import { parseArgs } from "node:util";
+import { root as repositoryRoot, workspacePackages } from "./workspace-packages.mjs";
+
+const root = parseArgs({ options: { root: { type: "string" } } }).values.root ?? repositoryRoot;
 
 let passed = 0;
 let failed = 0;
@@ -23,6 +27,11 @@ function addReport(label, path) {
     failed: r.numFailedTests + crashedFiles,
     skipped: r.numPendingTests + r.numTodoTests,
   };
+  if (own.passed + own.failed === 0) {
+    lines.push([label, "ran no test: its test files define none, or none were found"]);
+    failed += 1;
+    return;
+  }
   passed += own.passed;
   failed += own.failed;
   skipped += own.skipped;
@@ -32,13 +41,14 @@ function addReport(label, path) {
   ]);
 }
 
-for (const { dir, manifest } of workspacePackages()) {
+for (const { dir, manifest } of workspacePackages(root)) {
   if (manifest.scripts?.test) addReport(manifest.name, join(dir, "test-results", "vitest.json"));
 }
 addReport("repository tests (scripts/test)", join(root, "test-results", "repository.vitest.json"));
 const repoChecks = join(root, "test-results", "repo-checks.json");
-if (existsSync(repoChecks)) {
-  for (const check of JSON.parse(readFileSync(repoChecks, "utf8"))) {
+const checks = existsSync(repoChecks) ? JSON.parse(readFileSync(repoChecks, "utf8")) : [];
+if (checks.length > 0) {
+  for (const check of checks) {
     lines.push([check.name, check.ok ? "ok" : "FAILED"]);
     if (check.ok) passed += 1;
     else failed += 1;

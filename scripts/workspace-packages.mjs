@@ -32,6 +32,12 @@ export function workspacePackages(rootDir = root) {
         found.push({ dir: join(rootDir, parent, name), manifest: readJson(manifestPath) });
     }
   }
+  // Every check that walks the packages would pass over an empty list.
+  if (found.length === 0) {
+    throw new Error(
+      `${join(rootDir, "package.json")} workspaces (${JSON.stringify(workspaces)}): no folder with a package.json found`,
+    );
+  }
   return found;
 }
 

@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeUndeclared, packageOf, specifiersOf, undeclaredImports } from "../package-imports.mjs";
-import { publicPackages } from "../workspace-packages.mjs";
+import { publicPackages, workspacePackages } from "../workspace-packages.mjs";
 
 describe("packageOf", () => {
   it.each([
@@ -70,5 +70,29 @@ describe("an undeclared import is found", () => {
       '@marketapi/spec: dist/bundle.js imports "yaml", but "yaml" is only a devDependency; add it to "dependencies" (or "peerDependencies") in its package.json',
       '@marketapi/spec: dist/lazy.js imports "not-a-dependency", but "not-a-dependency" is not declared; add it to "dependencies" (or "peerDependencies") in its package.json',
     ]);
+  });
+});
+
+describe("a package that packs no code", () => {
+  it("is refused rather than passed with no import read", () => {
+    const spec = publicPackages().find((p) => p.manifest.name === "@marketapi/spec")!;
+    expect(() => undeclaredImports(spec, ["package.json", "README.md"])).toThrow(
+      "@marketapi/spec: packs no JavaScript or declaration file (2 files)",
+    );
+  });
+});
+
+describe("a workspace whose packages glob finds no package", () => {
+  it("is refused rather than giving every check an empty list", () => {
+    const scratch = mkdtempSync(join(tmpdir(), "marketapi-workspace-"));
+    try {
+      mkdirSync(join(scratch, "packages"));
+      writeFileSync(join(scratch, "package.json"), JSON.stringify({ workspaces: ["packages/*"] }));
+      expect(() => workspacePackages(scratch)).toThrow(
+        'workspaces (["packages/*"]): no folder with a package.json found',
+      );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

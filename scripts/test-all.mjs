@@ -1,31 +1,73 @@
-// The README's test command: every package's tests (through turbo, which builds first), then the
-// repository's own tests (scripts/test: package imports, lockfile, release metadata, the release
-// check on packed tarballs, the release against a local registry), then the repository checks that
-// are not tests: committed generated files match a fresh generation, and Biome is clean.
+// The README's test command. First the API version gate (scripts/api-versions.mjs check, seconds):
+// a breaking change to specs/ without a major info.version bump stops the run there, with the
+// gate's message, before the long package run (`--keep-going` runs the rest anyway). Then every
+// package's tests (through turbo, which builds first), then the repository's own tests
+// (scripts/test: package imports, lockfile, release metadata, the release check on packed
+// tarballs, the release against a local registry), then the repository checks that are not tests:
+// committed generated files match a fresh generation, and Biome is clean.
 // Output stays short: turbo shows the logs of failing packages only, and the end is a line per
 // package and check, then the summary line CI reads: "N passed, N failed".
+//
+// `--root DIR` runs the gate on another checkout's specs/ (the gate's test uses a scratch one).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, workspacePackages } from "./workspace-packages.mjs";
+import { parseArgs } from "node:util";
+import { root as repositoryRoot, workspacePackages } from "./workspace-packages.mjs";
 
+const { values } = parseArgs({
+  options: {
+    verbose: { type: "boolean", default: false },
+    "keep-going": { type: "boolean", default: false },
+    root: { type: "string" },
+  },
+});
+const root = values.root ?? repositoryRoot;
 const results = join(root, "test-results");
-const run = (command, args) => spawnSync(command, args, { cwd: root, stdio: "inherit" }).status === 0;
+const run = (/** @type {string} */ command, /** @type {string[]} */ args, cwd = root) =>
+  spawnSync(command, args, { cwd, stdio: "inherit" }).status === 0;
 /** A tool the root package.json installs, run directly (not through npx, which adds npm's own chatter). */
-const tool = (name, ...args) => run(join(root, "node_modules", ".bin", name), args);
+const tool = (/** @type {string} */ name, /** @type {string[]} */ ...args) =>
+  run(join(repositoryRoot, "node_modules", ".bin", name), args, repositoryRoot);
+
+const GATE = "API version gate (specs/ against the last release in specs/releases)";
+
+/** The gate needs @marketapi/diff built; turbo rebuilds it only when its sources changed. */
+function apiGate() {
+  console.log(`test: ${GATE}`);
+  const built = tool("turbo", "run", "build", "--filter=@marketapi/diff", "--output-logs=errors-only");
+  if (!built) return false;
+  return run("node", [join(repositoryRoot, "scripts", "api-versions.mjs"), "check", "--root", root]);
+}
 
 // Reports of an earlier run must not stand in for a package whose tests do not run this time.
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
-for (const { dir } of workspacePackages()) rmSync(join(dir, "test-results", "vitest.json"), { force: true });
+for (const { dir } of workspacePackages(root))
+  rmSync(join(dir, "test-results", "vitest.json"), { force: true });
 
-const verbose = process.argv.includes("--verbose");
+const gatePassed = apiGate();
+if (!gatePassed) {
+  console.error(
+    [
+      "",
+      "test: FAILED: the API version gate (above). specs/ has a change its info.version does not allow.",
+      "test: fix specs/spot-api.openapi.yaml as the message says, then `npm run api:check` (seconds) until it passes.",
+      values["keep-going"]
+        ? "test: --keep-going: running the other tests anyway; some may fail for the same change."
+        : "test: stopped before the package tests; `npm test -- --keep-going` runs them anyway.",
+      "",
+    ].join("\n"),
+  );
+  if (!values["keep-going"]) process.exit(1);
+}
+
 const packagesPassed = tool(
   "turbo",
   "run",
   "test",
   "--continue",
-  `--output-logs=${verbose ? "full" : "errors-only"}`,
+  `--output-logs=${values.verbose ? "full" : "errors-only"}`,
 );
 console.log("test: repository tests (scripts/test)");
 const repositoryPassed = tool(
@@ -33,18 +75,17 @@ const repositoryPassed = tool(
   "run",
   "--config",
   "scripts/vitest.config.ts",
-  `--reporter=${verbose ? "default" : "dot"}`,
+  `--reporter=${values.verbose ? "default" : "dot"}`,
   "--reporter=json",
   `--outputFile.json=${join(results, "repository.vitest.json")}`,
 );
 const checks = [
-  {
-    name: "API version gate (specs/ against the last release in specs/releases)",
-    ok: run("node", ["scripts/api-versions.mjs", "check"]),
-  },
+  { name: GATE, ok: gatePassed },
   { name: "generated files match the commit", ok: run("node", ["scripts/check-generated-drift.mjs"]) },
   { name: "biome (format and lint)", ok: tool("biome", "ci", "--reporter=summary", ".") },
 ];
 writeFileSync(join(results, "repo-checks.json"), `${JSON.stringify(checks, null, 2)}\n`);
 const summaryPassed = run("node", ["scripts/test-summary.mjs"]);
+if (!gatePassed)
+  console.error("test: the API version gate failed; see its message at the top of this output");
 process.exit(packagesPassed && repositoryPassed && summaryPassed && checks.every((c) => c.ok) ? 0 : 1);

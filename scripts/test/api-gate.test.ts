@@ -43,6 +43,8 @@ beforeEach(() => {
   mkdirSync(join(repo, "packages", "spec"), { recursive: true });
   writeFileSync(join(repo, "specs", "releases", "1.0.0", "spot-api.openapi.yaml"), released);
   writeFileSync(join(repo, SPEC), released);
+  writeFileSync(join(repo, "package.json"), JSON.stringify({ private: true, workspaces: ["packages/*"] }));
+  writeFileSync(join(repo, "packages", "spec", "package.json"), JSON.stringify({ name: "@marketapi/spec" }));
   cpSync(join(root, "packages", "spec", "CHANGELOG.md"), join(repo, "packages", "spec", "CHANGELOG.md"));
   git("init", "-q", "-b", "main");
   git("add", "-A");
@@ -147,5 +149,22 @@ describe("the API gate", () => {
     );
     expect((await apiVersions("check", "--release")).code).toBe(0);
     expect(existsSync(join(repo, "specs", "releases", "1.0.0"))).toBe(true);
+  });
+});
+
+describe("npm test (scripts/test-all.mjs)", () => {
+  it("reports a breaking change without a major bump first, and stops before the package tests", async () => {
+    editSpec([FROM_ID, FROM_ID.replace("required: false", "required: true")]);
+    const result = await run(process.execPath, [join(root, "scripts", "test-all.mjs"), "--root", repo], {
+      cwd: repo,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("1 breaking change(s) since the released API 1.0.0");
+    expect(result.stderr).toContain("test: FAILED: the API version gate (above)");
+    expect(result.stderr).toContain(
+      "stopped before the package tests; `npm test -- --keep-going` runs them anyway",
+    );
+    expect(result.stdout).toMatch(/^test: API version gate/);
+    expect(result.stdout).not.toContain("repository tests");
   });
 });

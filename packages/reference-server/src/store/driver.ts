@@ -1,8 +1,9 @@
 /**
  * Loads better-sqlite3, the embedded database behind `--state`, only when a state database is
- * used: the in-memory server never needs it. It is an optional dependency with a native part
- * that npm builds at install time, so a missing or unbuilt copy is reported with the command
- * that fixes it.
+ * used: the in-memory server never needs it. It is an optional peer dependency (a native addon
+ * that npm may compile at install time), so only `--state` users install it, as database
+ * libraries do with their drivers; a missing or unbuilt copy is reported with the command that
+ * fixes it.
  */
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
@@ -37,9 +38,9 @@ export function loadDriver(from: string = import.meta.url): Driver {
 /** One line that says why better-sqlite3 does not load and what command fixes it. */
 export function explainLoadFailure(error: NodeJS.ErrnoException): string {
   const message = String(error?.message ?? error);
-  const prefix = "--state needs the optional dependency better-sqlite3";
+  const prefix = `--state needs ${PACKAGE}`;
   if (error?.code === "MODULE_NOT_FOUND" && message.includes(`'${PACKAGE}'`)) {
-    return `${prefix}, which is not installed (npm leaves it out when its build fails or with --omit=optional); install it with: npm install ${PACKAGE}@12`;
+    return `${prefix} (an optional peer dependency, installed only for --state), which is not installed; install it with: npm i ${PACKAGE}@12`;
   }
   if (/bindings file|better_sqlite3\.node/.test(message) && !/NODE_MODULE_VERSION/.test(message)) {
     return `${prefix}, whose native module was not built (npm blocked or skipped its install script); build it with: npm install-scripts approve ${PACKAGE} && npm rebuild ${PACKAGE}`;

@@ -26,10 +26,10 @@ const { values, positionals } = parseArgs({
 });
 const root = values.root ?? repositoryRoot;
 const command = positionals[0] ?? "check";
-const say = (line) => console.log(`api versions: ${line}`);
+const say = (/** @type {string} */ line) => console.log(`api versions: ${line}`);
 
 /** Paths in messages are relative to the repository, as a reader finds them. */
-const here = (path) => relative(process.cwd(), path) || ".";
+const here = (/** @type {string} */ path) => relative(process.cwd(), path) || ".";
 
 function main() {
   const releasesDir = join(root, "specs", "releases");
@@ -42,18 +42,33 @@ function main() {
   return 2;
 }
 
+/**
+ * @typedef {ReturnType<typeof readReleases>} Releases
+ * @typedef {ReturnType<typeof loadSpec>} Spec
+ */
+
+/**
+ * @param {Releases} releases
+ * @param {Spec} current
+ */
 function check(releases, current) {
   const verdict = gate(releases, current);
   if (!verdict.ok) return refuse(verdict.message);
   if (values.release && verdict.changes.length > 0) {
     return refuse(
-      `${current.source} has API changes the last release (${releases.at(-1).version}) does not: add a changeset for @marketapi/spec (\`npx changeset\`) so they are released with a new package version, then run \`npm run release\` again`,
+      `${current.source} has API changes the last release (${releases.at(-1)?.version ?? "none recorded yet"}) does not: add a changeset for @marketapi/spec (\`npx changeset\`) so they are released with a new package version, then run \`npm run release\` again`,
     );
   }
   say(verdict.message);
   return 0;
 }
 
+/**
+ * @param {Releases} releases
+ * @param {Spec} current
+ * @param {string} releasesDir
+ * @param {string} currentPath
+ */
 function record(releases, current, releasesDir, currentPath) {
   const verdict = gate(releases, current, { release: true });
   if (!verdict.ok) return refuse(verdict.message);
@@ -82,6 +97,10 @@ function record(releases, current, releasesDir, currentPath) {
 }
 
 /** Puts the section under the newest version heading (`changeset version` has just written it). */
+/**
+ * @param {string} path
+ * @param {string} section
+ */
 function addToChangelog(path, section) {
   const text = readFileSync(path, "utf8");
   const heading = /^## .*$/m.exec(text);
@@ -91,7 +110,7 @@ function addToChangelog(path, section) {
   writeFileSync(path, `${text.slice(0, at)}\n\n${section.trimEnd()}\n${text.slice(at)}`);
 }
 
-function refuse(message) {
+function refuse(/** @type {string} */ message) {
   console.error(`api versions: ${message}`);
   return 1;
 }

@@ -26,10 +26,15 @@ const SHARED_INPUTS = ["tsconfig.base.json", "specs"];
 /** Folders and files inside a package that no build reads. */
 const NOT_INPUT = /(^|\/)(test|bench|node_modules|dist|test-results|artifacts|\.turbo)(\/|$)|\.md$|\.tgz$/;
 
-const posix = (path) => path.split(sep).join("/");
-const sha256 = (data) => createHash("sha256").update(data).digest("hex");
+const posix = (/** @type {string} */ path) => path.split(sep).join("/");
+const sha256 = (/** @type {string | Buffer} */ data) => createHash("sha256").update(data).digest("hex");
 
 /** Files under the given repository paths that git tracks or would track, relative to the root. */
+/**
+ * @param {string[]} paths
+ * @param {string} rootDir
+ * @returns {string[]}
+ */
 function sourceFiles(paths, rootDir) {
   try {
     const out = execFileSync(
@@ -44,6 +49,7 @@ function sourceFiles(paths, rootDir) {
     return out.split("\0").filter((f) => f !== "" && existsSync(join(rootDir, f)));
   } catch {
     // Not a git checkout: every file under the paths, less what no build reads.
+    /** @type {(path: string) => string[]} */
     const walk = (path) =>
       statSync(join(rootDir, path)).isDirectory()
         ? readdirSync(join(rootDir, path)).flatMap((name) => walk(`${path}/${name}`))
@@ -56,7 +62,7 @@ function sourceFiles(paths, rootDir) {
  * The build inputs of the workspace package in `dir`: input path → SHA-256 of its contents, plus
  * "build of <name>" → digest for each workspace package it depends on.
  */
-export function buildInputs(dir, rootDir = root, memo = new Map()) {
+export function buildInputs(/** @type {string} */ dir, rootDir = root, memo = new Map()) {
   const ownDir = posix(relative(rootDir, dir));
   const files = sourceFiles([ownDir, ...SHARED_INPUTS], rootDir)
     .map(posix)
@@ -70,12 +76,14 @@ export function buildInputs(dir, rootDir = root, memo = new Map()) {
   const upstream = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })
     .filter((name) => workspace.has(name))
     .sort();
-  for (const name of upstream) inputs[`build of ${name}`] = buildDigest(workspace.get(name), rootDir, memo);
+  for (const name of upstream) {
+    inputs[`build of ${name}`] = buildDigest(/** @type {string} */ (workspace.get(name)), rootDir, memo);
+  }
   return inputs;
 }
 
 /** The SHA-256 of a package's build inputs (see the top of this file). */
-export function buildDigest(dir, rootDir = root, memo = new Map()) {
+export function buildDigest(/** @type {string} */ dir, rootDir = root, memo = new Map()) {
   if (!memo.has(dir)) {
     memo.set(dir, "(cycle)");
     const inputs = buildInputs(dir, rootDir, memo);
@@ -85,7 +93,7 @@ export function buildDigest(dir, rootDir = root, memo = new Map()) {
 }
 
 /** Records the current build inputs in dist/.build-stamp.json (the last step of a build). */
-export function writeStamp(dir, rootDir = root) {
+export function writeStamp(/** @type {string} */ dir, rootDir = root) {
   const memo = new Map();
   const inputs = buildInputs(dir, rootDir, memo);
   const stamp = { digest: sha256(JSON.stringify(inputs)), inputs };
@@ -97,7 +105,7 @@ export function writeStamp(dir, rootDir = root) {
  * Whether dist/ holds a build of the current inputs. Returns null when it does, or the reason it
  * does not: dist/ missing, no stamp, or the inputs that changed since the build.
  */
-export function staleness(dir, rootDir = root) {
+export function staleness(/** @type {string} */ dir, rootDir = root) {
   const name = readJson(join(dir, "package.json")).name;
   const fix = "run `npm run build` at the repository root";
   if (!existsSync(join(dir, "dist"))) return `${name}: dist/ is missing; ${fix}`;

@@ -7,9 +7,14 @@
  * Each optional dependency of a locked package that the lockfile does not hold where Node would
  * look for it (the package's own node_modules, then each enclosing one up to the root).
  */
+/**
+ * @typedef {{ version?: string, optionalDependencies?: Record<string, string>, [field: string]: unknown }} LockedPackage
+ * @param {{ packages?: Record<string, LockedPackage> }} lock
+ * @returns {{ from: string, name: string, range: string }[]}
+ */
 export function missingOptionalDependencies(lock) {
   const packages = lock.packages ?? {};
-  const locked = (from, name) => {
+  const locked = (/** @type {string} */ from, /** @type {string} */ name) => {
     let dir = from;
     for (;;) {
       if (packages[`${dir ? `${dir}/` : ""}node_modules/${name}`]) return true;

@@ -12,22 +12,32 @@ import { packedFiles, runtimeDependencyNames } from "./workspace-packages.mjs";
 const CODE_FILE = /\.(?:[cm]?js|d\.[cm]?ts)$/;
 
 /** Every module specifier a JavaScript or declaration file names: static and dynamic imports, re-exports, require() and type references. */
-export function specifiersOf(text) {
+export function specifiersOf(/** @type {string} */ text) {
   const info = ts.preProcessFile(text, true, true);
   return [...info.importedFiles, ...info.typeReferenceDirectives].map((ref) => ref.fileName);
 }
 
-/** The package a bare specifier resolves into ("@scope/name/sub" → "@scope/name"), or null for relative, absolute, URL and built-in specifiers. */
+/**
+ * The package a bare specifier resolves into ("@scope/name/sub" → "@scope/name"), or null for relative, absolute, URL and built-in specifiers.
+ * @param {string} specifier
+ * @returns {string | null}
+ */
 export function packageOf(specifier) {
   if (/^[./]/.test(specifier) || /^[a-z][a-z0-9+.-]*:/i.test(specifier) || isBuiltin(specifier)) return null;
   const parts = specifier.split("/");
-  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier);
 }
 
 /**
  * The imports of a package's shipped files that name a package it does not declare as a
  * dependency, peer or optional dependency (its own name is allowed: self-reference).
  * `files` defaults to what `npm pack` would ship.
+ */
+/**
+ * @typedef {{ file: string, specifier: string, name: string, how: string }} UndeclaredImport
+ * @param {import("./workspace-packages.mjs").WorkspacePackage} pkg
+ * @param {string[]} [files]
+ * @returns {UndeclaredImport[]}
  */
 export function undeclaredImports({ dir, manifest }, files = packedFiles(dir)) {
   const declared = runtimeDependencyNames(manifest);
@@ -50,6 +60,10 @@ export function undeclaredImports({ dir, manifest }, files = packedFiles(dir)) {
   return found;
 }
 
+/**
+ * @param {import("./workspace-packages.mjs").Manifest} manifest
+ * @param {UndeclaredImport[]} found
+ */
 export function describeUndeclared(manifest, found) {
   return found.map(
     ({ file, specifier, name, how }) =>

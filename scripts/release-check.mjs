@@ -5,14 +5,19 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, parse as parsePath } from "node:path";
+import { dirname, extname, join, parse as parsePath, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { publicPackages, readJson, root, runtimeDependencyNames } from "./workspace-packages.mjs";
 
 /** @typedef {import("./workspace-packages.mjs").WorkspacePackage} WorkspacePackage */
 /** @typedef {{ code: number | null, signal: string | null, stdout: string, stderr: string }} RunResult */
+/** @typedef {{ cwd?: string, env?: Record<string, string>, input?: string }} RunOptions */
 
 /**
  * Runs a command to its end, never through a shell. `input` is written to its stdin.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {RunOptions} [options]
  * @returns {Promise<RunResult>}
  */
 export function run(command, args, { cwd = root, env = {}, input } = {}) {
@@ -33,7 +38,7 @@ export function run(command, args, { cwd = root, env = {}, input } = {}) {
 }
 
 /** A command's output for a failure message. */
-export function transcript(label, result) {
+export function transcript(/** @type {string} */ label, /** @type {RunResult} */ result) {
   return `${label}: exit ${result.code ?? result.signal}\n${result.stdout}${result.stderr}`.trimEnd();
 }
 
@@ -42,7 +47,8 @@ export function transcript(label, result) {
 /**
  * Packs each package into `dest` with `npm pack`, which runs its `prepack` (the check that dist/
  * is built from the current sources) unless `ignoreScripts`. Returns name → tarball path.
- * @param {WorkspacePackage[]} packages
+ * @param {{ dir: string, manifest: { name: string, version: string } }[]} packages
+ * @param {string} dest
  */
 export async function packPackages(packages, dest, { ignoreScripts = false } = {}) {
   mkdirSync(dest, { recursive: true });
@@ -67,12 +73,16 @@ export async function packPackages(packages, dest, { ignoreScripts = false } = {
 /**
  * The workspace packages a package needs at run time, directly or through another workspace
  * package: what a registry would resolve for it besides third-party packages.
+ * @param {string} name
  * @param {Map<string, WorkspacePackage>} byName
  */
 export function workspaceClosure(name, byName) {
+  /** @type {Set<string>} */
   const seen = new Set();
-  const visit = (current) => {
-    for (const dep of runtimeDependencyNames(byName.get(current).manifest)) {
+  const visit = (/** @type {string} */ current) => {
+    const pkg = byName.get(current);
+    if (pkg === undefined) throw new Error(`${current} is not a workspace package`);
+    for (const dep of runtimeDependencyNames(pkg.manifest)) {
       if (byName.has(dep) && !seen.has(dep)) {
         seen.add(dep);
         visit(dep);
@@ -115,6 +125,8 @@ export function consumerRoot() {
  * @param {WorkspacePackage} pkg
  * @param {Map<string, string>} tarballs
  * @param {Map<string, WorkspacePackage>} byName
+ * @param {string} parent
+ * @param {{ allowScripts?: Record<string, boolean> }} [options]
  */
 export async function installConsumer(
   pkg,
@@ -147,12 +159,16 @@ export async function installConsumer(
  * Starts the consumer install of every package, `concurrency` at a time (native addons compile
  * from source, so two installs keep both cores busy). Returns name → promise of its install.
  * @param {WorkspacePackage[]} packages
+ * @param {Map<string, string>} tarballs
+ * @param {Map<string, WorkspacePackage>} byName
+ * @param {string} parent
  */
 export function installConsumers(packages, tarballs, byName, parent, { concurrency = 2 } = {}) {
   let running = 0;
+  /** @type {(() => void)[]} */
   const waiting = [];
   const slot = () => {
-    if (running >= concurrency) return new Promise((resolve) => waiting.push(resolve));
+    if (running >= concurrency) return new Promise((resolve) => waiting.push(() => resolve(undefined)));
     running++;
     return Promise.resolve();
   };
@@ -173,9 +189,10 @@ export function installConsumers(packages, tarballs, byName, parent, { concurren
  * The packages installed in a consumer that have install scripts (preinstall, install,
  * postinstall, or a binding.gyp, which npm builds with node-gyp).
  */
-export function packagesWithInstallScripts(consumerDir) {
+export function packagesWithInstallScripts(/** @type {string} */ consumerDir) {
+  /** @type {Set<string>} */
   const found = new Set();
-  const visit = (modules) => {
+  const visit = (/** @type {string} */ modules) => {
     if (!existsSync(modules)) return;
     for (const entry of readdirSync(modules)) {
       if (entry.startsWith(".")) continue;
@@ -201,29 +218,39 @@ export function packagesWithInstallScripts(consumerDir) {
  * Each subpath of an `exports` map with the file a Node import resolves it to ("import", "node",
  * "default", in that order of preference) and how to load it: a module, JSON, or a data file.
  */
+/**
+ * @param {import("./workspace-packages.mjs").Manifest} manifest
+ * @returns {{ subpath: string, file: string, kind: "module" | "json" | "file" }[]}
+ */
 export function exportEntries(manifest) {
   const exportsMap = manifest.exports;
   if (exportsMap === undefined)
     return [{ subpath: ".", file: manifest.main ?? "./index.js", kind: "module" }];
+  /** @type {Record<string, unknown>} */
   const map =
-    typeof exportsMap === "string" || !Object.keys(exportsMap)[0]?.startsWith(".")
+    typeof exportsMap !== "object" || exportsMap === null || !Object.keys(exportsMap)[0]?.startsWith(".")
       ? { ".": exportsMap }
-      : exportsMap;
+      : /** @type {Record<string, unknown>} */ (exportsMap);
   return Object.entries(map).map(([subpath, target]) => {
     const file = nodeTarget(target);
     if (file === undefined)
       throw new Error(`${manifest.name}: exports["${subpath}"] has no target Node can import`);
     const ext = extname(file);
+    /** @type {"module" | "json" | "file"} */
     const kind = [".js", ".mjs", ".cjs"].includes(ext) ? "module" : ext === ".json" ? "json" : "file";
     return { subpath, file, kind };
   });
 }
 
+/**
+ * @param {unknown} target
+ * @returns {string | undefined}
+ */
 function nodeTarget(target) {
   if (typeof target === "string") return target;
   if (target === null || typeof target !== "object") return undefined;
   for (const condition of ["import", "node", "default"]) {
-    const found = nodeTarget(target[condition]);
+    const found = nodeTarget(/** @type {Record<string, unknown>} */ (target)[condition]);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -233,6 +260,11 @@ function nodeTarget(target) {
  * Imports every subpath of a package's exports in a fresh Node process in the consumer: modules
  * must load and export something, JSON must parse, data files must resolve to a file.
  * Returns one message per failure.
+ */
+/**
+ * @param {string} consumerDir
+ * @param {import("./workspace-packages.mjs").Manifest} manifest
+ * @returns {Promise<string[]>}
  */
 export async function importEveryExport(consumerDir, manifest) {
   const entries = exportEntries(manifest).map((e) => ({
@@ -261,14 +293,18 @@ console.log(JSON.stringify(results));
   writeFileSync(join(consumerDir, "import-exports.mjs"), script);
   const result = await run(process.execPath, ["import-exports.mjs"], { cwd: consumerDir });
   if (result.code !== 0) return [transcript("importing the exports", result)];
-  return JSON.parse(result.stdout)
-    .filter((r) => !r.ok)
-    .map((r) => `import("${r.specifier}") in a consumer: ${r.error}`);
+  /** @type {{ specifier: string, ok: boolean, error?: string }[]} */
+  const results = JSON.parse(result.stdout);
+  return results.filter((r) => !r.ok).map((r) => `import("${r.specifier}") in a consumer: ${r.error}`);
 }
 
 // ---- files ----------------------------------------------------------------------------------------
 
 /** Every file under a folder, relative to it. */
+/**
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function filesUnder(dir, prefix = "") {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
@@ -281,9 +317,11 @@ function filesUnder(dir, prefix = "") {
  * Source maps must come with the sources they name: each entry of a shipped map's `sources` must
  * be a file the package ships, or be embedded in `sourcesContent`. Returns one message per miss.
  */
-export function sourceMapProblems(installedDir) {
+export function sourceMapProblems(/** @type {string} */ installedDir) {
+  /** @type {string[]} */
   const problems = [];
   for (const map of filesUnder(installedDir).filter((f) => f.endsWith(".map"))) {
+    /** @type {{ sources?: string[], sourcesContent?: (string | null)[], sourceRoot?: string }} */
     const { sources = [], sourcesContent = [], sourceRoot = "" } = readJson(join(installedDir, map));
     sources.forEach((source, i) => {
       const file = join(installedDir, dirname(map), sourceRoot, source);
@@ -298,19 +336,29 @@ export function sourceMapProblems(installedDir) {
 /** The files every published package carries besides its code. */
 export const REQUIRED_FILES = ["package.json", "README.md", "LICENSE", "CHANGELOG.md"];
 
-export function missingRequiredFiles(installedDir) {
+export function missingRequiredFiles(/** @type {string} */ installedDir) {
   return REQUIRED_FILES.filter((file) => !existsSync(join(installedDir, file)));
 }
 
 // ---- commands -----------------------------------------------------------------------------------
 
 /** The package's commands: name → path of the script. */
+/**
+ * @param {import("./workspace-packages.mjs").Manifest} manifest
+ * @returns {Record<string, string>}
+ */
 export function binsOf(manifest) {
   if (typeof manifest.bin === "string") return { [manifest.name.replace(/^@[^/]+\//, "")]: manifest.bin };
   return manifest.bin ?? {};
 }
 
 /** Runs a command as npm linked it into the consumer's node_modules/.bin. */
+/**
+ * @param {string} consumerDir
+ * @param {string} bin
+ * @param {string[]} args
+ * @param {RunOptions} [options]
+ */
 export function runBin(consumerDir, bin, args, options = {}) {
   return run(join(consumerDir, "node_modules", ".bin", bin), args, { cwd: consumerDir, ...options });
 }
@@ -319,12 +367,19 @@ export function runBin(consumerDir, bin, args, options = {}) {
  * Starts `marketapi-server` from a script path on a free port and resolves when it prints its
  * base URL; `stop()` ends it with SIGTERM and resolves with its exit code.
  */
+/**
+ * @typedef {{ started: Promise<string>, output: () => string, stop: () => Promise<number | string | null> }} StartedServer
+ * @param {string} command
+ * @param {string[]} args
+ * @param {string} cwd
+ * @returns {StartedServer}
+ */
 export function startServer(command, args, cwd) {
   const child = spawn(command, [...args, "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise((resolve) => child.on("close", (code, signal) => resolve(code ?? signal)));
   const started = new Promise((resolve, reject) => {
-    const onData = (d) => {
+    const onData = (/** @type {Buffer} */ d) => {
       output += d;
       const url = /base URL\s+(http:\/\/\S+)/.exec(output)?.[1];
       if (url) resolve(url);
@@ -345,180 +400,52 @@ export function startServer(command, args, cwd) {
   };
 }
 
-const DEMO_KEY = "marketapi-demo-api-key";
-const DEMO_SECRET = "marketapi-demo-api-secret";
+/**
+ * What a package's smoke test gets to use a consumer project: the project's folder, its commands
+ * as npm linked them, a server started there, and the transcript of a command for a message.
+ * @typedef {{
+ *   dir: string,
+ *   binPath: (bin: string) => string,
+ *   runBin: (bin: string, args: string[], options?: RunOptions) => Promise<RunResult>,
+ *   startServer: (command: string, args: string[]) => StartedServer,
+ *   transcript: typeof transcript,
+ * }} SmokeContext
+ */
 
-const validEndpoint = {
-  resourceType: "Endpoint",
-  status: "active",
-  connectionType: {
-    system: "http://terminology.hl7.org/CodeSystem/endpoint-connection-type",
-    code: "hl7-fhir-rest",
-  },
-  payloadType: [{ text: "any" }],
-  address: "https://example.org/fhir",
-};
+/** The context a smoke test runs with in the consumer project `dir`. */
+export function smokeContext(/** @type {string} */ dir) {
+  /** @type {SmokeContext} */
+  const ctx = {
+    dir,
+    binPath: (bin) => join(dir, "node_modules", ".bin", bin),
+    runBin: (bin, args, options) => runBin(dir, bin, args, options),
+    startServer: (command, args) => startServer(command, args, dir),
+    transcript,
+  };
+  return ctx;
+}
+
+/** Where a package keeps the smoke tests of its commands: one function per command, run in a consumer. */
+export const SMOKE_TESTS = join("test", "smoke", "commands.mjs");
 
 /**
- * The main job of every command, run in a consumer project. Each returns the failures it saw (an
- * empty list when the job works). A command with no entry here fails the release check: adding a
- * command means saying what proves it works.
- * @type {Record<string, (consumerDir: string) => Promise<string[]>>}
+ * The smoke tests of a package's commands (its `test/smoke/commands.mjs`, which exports `smoke`:
+ * command → function of a SmokeContext that returns the failures it saw), or {} when it has none.
+ * @param {WorkspacePackage} pkg
+ * @returns {Promise<Record<string, (ctx: SmokeContext) => Promise<string[]>>>}
  */
-export const mainJobs = {
-  async "marketapi-server"(dir) {
-    const server = startServer(join(dir, "node_modules", ".bin", "marketapi-server"), [], dir);
-    try {
-      const url = await server.started;
-      const ping = await fetch(`${url}/api/v3/ping`);
-      const depth = await fetch(`${url}/api/v3/depth?symbol=BTCUSDT&limit=5`);
-      const book = await depth.json();
-      const failures = [];
-      if (ping.status !== 200) failures.push(`GET /api/v3/ping answered ${ping.status}`);
-      if (depth.status !== 200 || !Array.isArray(book.bids) || book.bids.length === 0) {
-        failures.push(`GET /api/v3/depth answered ${depth.status} ${JSON.stringify(book).slice(0, 200)}`);
-      }
-      const code = await server.stop();
-      if (code !== 0) failures.push(`marketapi-server exited ${code} on SIGTERM:\n${server.output()}`);
-      return failures;
-    } finally {
-      await server.stop();
-    }
-  },
-
-  async "marketapi-contract"(dir) {
-    const failures = [];
-    const embedded = await runBin(dir, "marketapi-contract", ["--seed", "1"], { env: { NO_COLOR: "1" } });
-    if (embedded.code !== 0)
-      failures.push(transcript("marketapi-contract (embedded reference server)", embedded));
-    // Against a server started from the reference server the contract tester depends on. That server
-    // accepts a few live-API values beyond the spec on purpose, which --reference-extras knows.
-    const serverBin = join(
-      dir,
-      "node_modules",
-      "@marketapi",
-      "reference-server",
-      "bin",
-      "marketapi-server.js",
-    );
-    const server = startServer(process.execPath, [serverBin], dir);
-    try {
-      const url = await server.started;
-      const args = [
-        "--base-url",
-        url,
-        "--reference-extras",
-        "--api-key",
-        DEMO_KEY,
-        "--api-secret",
-        DEMO_SECRET,
-        "--allow-trading",
-        "--seed",
-        "1",
-      ];
-      const remote = await runBin(dir, "marketapi-contract", args, { env: { NO_COLOR: "1" } });
-      if (remote.code !== 0) failures.push(transcript(`marketapi-contract --base-url ${url}`, remote));
-    } finally {
-      await server.stop();
-    }
-    return failures;
-  },
-
-  async "marketapi-codegen"(dir) {
-    const failures = [];
-    const generate = await runBin(dir, "marketapi-codegen", ["--out", "src/generated"]);
-    if (generate.code !== 0) return [transcript("marketapi-codegen --out src/generated", generate)];
-    const written = existsSync(join(dir, "src/generated")) ? readdirSync(join(dir, "src/generated")) : [];
-    if (!written.some((f) => f.endsWith(".ts")))
-      failures.push(`marketapi-codegen wrote no .ts files: ${written}`);
-    const fresh = await runBin(dir, "marketapi-codegen", ["--out", "src/generated", "--check"]);
-    if (fresh.code !== 0) failures.push(transcript("marketapi-codegen --check on fresh output", fresh));
-    rmSync(
-      join(
-        dir,
-        "src/generated",
-        written.find((f) => f.endsWith(".ts")),
-      ),
-    );
-    const stale = await runBin(dir, "marketapi-codegen", ["--out", "src/generated", "--check"]);
-    if (stale.code !== 1)
-      failures.push(transcript("marketapi-codegen --check after a file was deleted (want exit 1)", stale));
-    return failures;
-  },
-
-  async "marketapi-diff"(dir) {
-    const failures = [];
-    const document = (version, symbolRequired) =>
-      JSON.stringify({
-        openapi: "3.1.0",
-        info: { title: "consumer", version },
-        paths: {
-          "/ping": {
-            get: {
-              operationId: "ping",
-              parameters: [
-                { name: "symbol", in: "query", required: symbolRequired, schema: { type: "string" } },
-              ],
-              responses: { 200: { description: "ok" } },
-            },
-          },
-        },
-      });
-    writeFileSync(join(dir, "old.json"), document("1.0.0", false));
-    writeFileSync(join(dir, "new.json"), document("2.0.0", true));
-    writeFileSync(join(dir, "bad.yaml"), "openapi: 3.0.3\ninfo: { title: x, version: '1' }\n");
-    const same = await runBin(dir, "marketapi-diff", ["old.json", "old.json"]);
-    if (same.code !== 0) failures.push(transcript("marketapi-diff old.json old.json (want exit 0)", same));
-    const breaking = await runBin(dir, "marketapi-diff", ["old.json", "new.json", "--json"]);
-    const kinds = breaking.code === 1 ? JSON.parse(breaking.stdout).changes.map((c) => c.kind) : [];
-    if (!kinds.includes("parameter-became-required")) {
-      failures.push(
-        transcript(
-          "marketapi-diff old.json new.json --json (want exit 1, parameter-became-required)",
-          breaking,
-        ),
-      );
-    }
-    const bad = await runBin(dir, "marketapi-diff", ["old.json", "bad.yaml"]);
-    if (bad.code !== 2 || !bad.stderr.includes("bad.yaml#/openapi (line 1, column 1)")) {
-      failures.push(
-        transcript(
-          "marketapi-diff old.json bad.yaml (want exit 2 naming bad.yaml#/openapi (line 1, column 1))",
-          bad,
-        ),
-      );
-    }
-    return failures;
-  },
-
-  async "marketapi-validate"(dir) {
-    const failures = [];
-    writeFileSync(join(dir, "endpoint.json"), JSON.stringify(validEndpoint));
-    writeFileSync(
-      join(dir, "broken.json"),
-      JSON.stringify({ ...validEndpoint, address: "https://example.org/a b" }),
-    );
-    const valid = await runBin(dir, "marketapi-validate", ["endpoint", "endpoint.json"]);
-    if (valid.code !== 0) failures.push(transcript("marketapi-validate endpoint (a valid record)", valid));
-    const invalid = await runBin(dir, "marketapi-validate", ["endpoint", "broken.json"]);
-    if (invalid.code !== 1 || !`${invalid.stdout}${invalid.stderr}`.includes("/address")) {
-      failures.push(
-        transcript(
-          "marketapi-validate endpoint (address with a space: want exit 1 naming /address)",
-          invalid,
-        ),
-      );
-    }
-    const request = await runBin(dir, "marketapi-validate", ["request", "order_book", "-", "--query"], {
-      input: "symbol=BTCUSDT&limit=5",
-    });
-    if (request.code !== 0)
-      failures.push(transcript("marketapi-validate request order_book --query", request));
-    return failures;
-  },
-};
+export async function smokeTestsOf(pkg) {
+  const file = join(pkg.dir, SMOKE_TESTS);
+  if (!existsSync(file)) return {};
+  const { smoke } = await import(pathToFileURL(file).href);
+  return smoke ?? {};
+}
 
 /** `--help` of every command: exit 0 and a usage text that names the command. */
+/**
+ * @param {string} consumerDir
+ * @param {import("./workspace-packages.mjs").Manifest} manifest
+ */
 export async function helpOfEveryCommand(consumerDir, manifest) {
   const failures = [];
   for (const bin of Object.keys(binsOf(manifest))) {
@@ -530,28 +457,35 @@ export async function helpOfEveryCommand(consumerDir, manifest) {
   return failures;
 }
 
-/** The main job of every command of the package (see `mainJobs`). */
-export async function mainJobOfEveryCommand(consumerDir, manifest) {
+/**
+ * The main job of every command of the package, as its smoke test (`test/smoke/commands.mjs` in
+ * the package) runs it in the consumer project. A command without a smoke test fails: adding a
+ * command means saying what proves it works.
+ * @param {string} consumerDir
+ * @param {WorkspacePackage} pkg
+ */
+export async function mainJobOfEveryCommand(consumerDir, pkg) {
   const failures = [];
-  for (const bin of Object.keys(binsOf(manifest))) {
-    const job = mainJobs[bin];
+  const smoke = await smokeTestsOf(pkg);
+  for (const bin of Object.keys(binsOf(pkg.manifest))) {
+    const job = smoke[bin];
     if (!job) {
       failures.push(
-        `${manifest.name}: no main job for the command ${bin}; add one to mainJobs in scripts/release-check.mjs`,
+        `${pkg.manifest.name}: no smoke test for the command ${bin}; add one to ${relative(root, join(pkg.dir, SMOKE_TESTS))}`,
       );
       continue;
     }
-    failures.push(...(await job(consumerDir)));
+    failures.push(...(await job(smokeContext(consumerDir))));
   }
   return failures;
 }
 
 // ---- linters of the tarball ---------------------------------------------------------------------
 
-const bin = (name) => join(root, "node_modules", ".bin", name);
+const bin = (/** @type {string} */ name) => join(root, "node_modules", ".bin", name);
 
 /** publint on the tarball, warnings counted as errors. */
-export async function publint(tarball) {
+export async function publint(/** @type {string} */ tarball) {
   const result = await run(bin("publint"), ["run", tarball, "--strict"]);
   return result.code === 0 ? [] : [transcript(`publint ${tarball}`, result)];
 }
@@ -560,6 +494,10 @@ export async function publint(tarball) {
  * are-the-types-wrong on the tarball (what `attw --pack` checks), for ESM-only packages: every
  * subpath must resolve to types and JavaScript under node16 (ESM) and bundler resolution. Subpaths
  * of data files (openapi.yaml) are not modules and are left out.
+ */
+/**
+ * @param {string} tarball
+ * @param {import("./workspace-packages.mjs").Manifest} manifest
  */
 export async function areTheTypesWrong(tarball, manifest) {
   const dataFiles = exportEntries(manifest)
@@ -574,7 +512,7 @@ export async function areTheTypesWrong(tarball, manifest) {
 // ---- by hand --------------------------------------------------------------------------------------
 
 /** Runs every step for the named packages (all public ones by default) and prints what failed. */
-async function main(names) {
+async function main(/** @type {string[]} */ names) {
   const packages = publicPackages().filter((p) => names.length === 0 || names.includes(p.manifest.name));
   const byName = new Map(publicPackages().map((p) => [p.manifest.name, p]));
   const parent = consumerRoot();
@@ -583,15 +521,16 @@ async function main(names) {
   for (const pkg of packages) {
     const { manifest } = pkg;
     const { dir, result } = await installConsumer(pkg, tarballs, byName, parent);
+    const tarball = /** @type {string} */ (tarballs.get(manifest.name));
     const failures =
       result.code !== 0
         ? [transcript("npm install in the consumer", result)]
         : [
             ...(await helpOfEveryCommand(dir, manifest)),
-            ...(await mainJobOfEveryCommand(dir, manifest)),
+            ...(await mainJobOfEveryCommand(dir, pkg)),
             ...(await importEveryExport(dir, manifest)),
-            ...(await publint(tarballs.get(manifest.name))),
-            ...(await areTheTypesWrong(tarballs.get(manifest.name), manifest)),
+            ...(await publint(tarball)),
+            ...(await areTheTypesWrong(tarball, manifest)),
           ];
     console.log(`${failures.length === 0 ? "ok    " : "FAILED"} ${manifest.name} (consumer in ${dir})`);
     for (const failure of failures) console.log(`  ${failure.replaceAll("\n", "\n  ")}`);

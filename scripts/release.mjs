@@ -17,9 +17,9 @@ import { join } from "node:path";
 import { staleness } from "./build-stamp.mjs";
 import { publicPackages, root } from "./workspace-packages.mjs";
 
-const step = (message) => console.log(`release: ${message}`);
+const step = (/** @type {string} */ message) => console.log(`release: ${message}`);
 
-function run(command, args) {
+function run(/** @type {string} */ command, /** @type {string[]} */ args) {
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
   if (result.status !== 0) {
     console.error(

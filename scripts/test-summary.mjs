@@ -14,7 +14,7 @@ let failed = 0;
 let skipped = 0;
 const lines = [];
 
-function addReport(label, path) {
+function addReport(/** @type {string} */ label, /** @type {string} */ path) {
   if (!existsSync(path)) {
     lines.push([label, "no test report: its test run did not finish"]);
     failed += 1;

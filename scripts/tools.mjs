@@ -19,7 +19,7 @@ export function toolsCache() {
 }
 
 /** Installs the tool of tools/<name> unless its lockfile's install is there already; returns its folder. */
-export function ensureTool(name) {
+export function ensureTool(/** @type {string} */ name) {
   const source = join(root, "tools", name);
   const files = ["package.json", "package-lock.json"];
   const hash = createHash("sha256");
@@ -52,4 +52,11 @@ export function ensureTool(name) {
   return dir;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(ensureTool(process.argv[2]));
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const name = process.argv[2];
+  if (name === undefined) {
+    console.error("usage: node scripts/tools.mjs NAME   (a folder of tools/)");
+    process.exit(2);
+  }
+  console.log(ensureTool(name));
+}

@@ -47,6 +47,10 @@ export function publicPackages(rootDir = root) {
 }
 
 /** The files `npm pack` would put in the package's tarball, relative to its folder. */
+/**
+ * @param {string} dir
+ * @returns {string[]}
+ */
 export function packedFiles(dir) {
   const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
     cwd: dir,
@@ -57,7 +61,7 @@ export function packedFiles(dir) {
 }
 
 /** Dependencies a consumer's install brings along with the package. */
-export function runtimeDependencyNames(manifest) {
+export function runtimeDependencyNames(/** @type {Manifest} */ manifest) {
   return new Set([
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.peerDependencies ?? {}),
@@ -65,6 +69,10 @@ export function runtimeDependencyNames(manifest) {
   ]);
 }
 
+/**
+ * @param {string} path
+ * @returns {any} whatever the file holds; callers say what they expect
+ */
 export function readJson(path) {
   return JSON.parse(readFileSync(path, "utf8"));
 }

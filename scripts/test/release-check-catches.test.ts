@@ -10,8 +10,10 @@ import {
   exportEntries,
   importEveryExport,
   installConsumer,
+  mainJobOfEveryCommand,
   packagesWithInstallScripts,
   packPackages,
+  smokeContext,
 } from "../release-check.mjs";
 import { packedFiles, publicPackages } from "../workspace-packages.mjs";
 
@@ -127,5 +129,46 @@ describe("a package whose dependency has an install script (a native addon, say)
       "built",
     );
     expect(packagesWithInstallScripts(dir)).toEqual(["marketapi-test-addon"]);
+  });
+});
+
+describe("the smoke tests of a package's commands (test/smoke/commands.mjs)", () => {
+  const pkg = (name: string, smoke?: string) => {
+    const dir = join(scratch, name);
+    mkdirSync(join(dir, "test", "smoke"), { recursive: true });
+    if (smoke !== undefined) writeFileSync(join(dir, "test", "smoke", "commands.mjs"), smoke);
+    return {
+      dir,
+      manifest: { name: `@marketapi/${name}`, version: "1.0.0", bin: { [`${name}-cli`]: "./cli.js" } },
+    };
+  };
+
+  it("fail for a command that has none", async () => {
+    const failures = await mainJobOfEveryCommand(scratch, pkg("no-smoke"));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(
+      /^@marketapi\/no-smoke: no smoke test for the command no-smoke-cli; add one to \S*no-smoke\/test\/smoke\/commands\.mjs$/,
+    );
+  });
+
+  it("report what the smoke test saw fail", async () => {
+    const failing = pkg(
+      "failing",
+      'export const smoke = { "failing-cli": async (ctx) => ["broken in " + ctx.dir] };\n',
+    );
+    expect(await mainJobOfEveryCommand("/consumer", failing)).toEqual(["broken in /consumer"]);
+  });
+
+  it("codegen's says so when no .ts file was written, instead of failing on the missing name", async () => {
+    const codegen = publicPackages().find((p) => p.manifest.name === "@marketapi/codegen")!;
+    const { smoke } = await import(join(codegen.dir, "test", "smoke", "commands.mjs"));
+    const consumer = join(scratch, "codegen-writes-nothing");
+    mkdirSync(join(consumer, "src", "generated"), { recursive: true });
+    writeFileSync(join(consumer, "src", "generated", "README.txt"), "not TypeScript\n");
+    const ok = { code: 0, signal: null, stdout: "", stderr: "" };
+    const ctx = { ...smokeContext(consumer), runBin: async () => ok };
+    expect(await smoke["marketapi-codegen"](ctx)).toEqual([
+      "marketapi-codegen --out src/generated wrote no .ts file; it wrote: README.txt",
+    ]);
   });
 });

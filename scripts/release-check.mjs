@@ -126,14 +126,15 @@ export function consumerRoot() {
  * @param {Map<string, string>} tarballs
  * @param {Map<string, WorkspacePackage>} byName
  * @param {string} parent
- * @param {{ allowScripts?: Record<string, boolean> }} [options]
+ * @param {{ allowScripts?: Record<string, boolean>, extraDependencies?: Record<string, string> }} [options]
+ *   `extraDependencies`: registry packages the consumer adds beside it (an optional peer, say)
  */
 export async function installConsumer(
   pkg,
   tarballs,
   byName,
   parent,
-  { allowScripts = reviewedInstallScripts() } = {},
+  { allowScripts = reviewedInstallScripts(), extraDependencies = {} } = {},
 ) {
   const name = pkg.manifest.name;
   const dir = join(parent, name.replace(/^@/, "").replace("/", "-"));
@@ -145,7 +146,7 @@ export async function installConsumer(
     name: "release-check-consumer",
     private: true,
     type: "module",
-    dependencies: { [name]: `file:${tarballs.get(name)}` },
+    dependencies: { [name]: `file:${tarballs.get(name)}`, ...extraDependencies },
     overrides,
     allowScripts,
   };

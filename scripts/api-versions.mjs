@@ -12,7 +12,7 @@
 // `--root DIR` works on another checkout (the gate's own test runs it on a scratch repository).
 // Exit codes: 0 fine, 1 the gate refuses (the message says what broke and how to proceed), 2 a
 // document could not be read.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { gate, loadSpec, readReleases, renderMarkdown, SpecError } from "@marketapi/diff";
@@ -34,6 +34,13 @@ const here = (/** @type {string} */ path) => relative(process.cwd(), path) || ".
 function main() {
   const releasesDir = join(root, "specs", "releases");
   const currentPath = join(root, "specs", SPEC);
+  // Without the folder the gate would compare with nothing and pass; an empty one (before the
+  // first release) is a statement that nothing was released yet.
+  if (!existsSync(releasesDir)) {
+    return refuse(
+      `${here(releasesDir)} is missing, so there is no release to compare ${here(currentPath)} with; it holds one folder per released version (an empty folder before the first release)`,
+    );
+  }
   const releases = readReleases(here(releasesDir), SPEC);
   const current = loadSpec(here(currentPath));
   if (command === "check") return check(releases, current);

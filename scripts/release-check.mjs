@@ -191,6 +191,10 @@ export function installConsumers(packages, tarballs, byName, parent, { concurren
  * postinstall, or a binding.gyp, which npm builds with node-gyp).
  */
 export function packagesWithInstallScripts(/** @type {string} */ consumerDir) {
+  // A project without node_modules would have no install script to find.
+  if (!existsSync(join(consumerDir, "node_modules"))) {
+    throw new Error(`${consumerDir} has no node_modules: nothing was installed there`);
+  }
   /** @type {Set<string>} */
   const found = new Set();
   const visit = (/** @type {string} */ modules) => {

@@ -110,6 +110,13 @@ describe("the API gate", () => {
     expect(result.stderr).toContain("lower than the last released API version 1.0.0");
   });
 
+  it("refuses to compare with nothing when specs/releases is missing", async () => {
+    rmSync(join(repo, "specs", "releases"), { recursive: true });
+    const result = await apiVersions("check");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("specs/releases is missing, so there is no release to compare");
+  });
+
   it("names the file and line of a release that cannot be read", async () => {
     writeFileSync(
       join(repo, "specs", "releases", "1.0.0", "spot-api.openapi.yaml"),

@@ -38,6 +38,16 @@ describe.each(publicPackages().map((p) => [p.manifest.name, p] as const))("%s", 
     ).toEqual([]);
   });
 
+  it("says in its README what installing it costs, as scripts/install-size.mjs measures it", () => {
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Install size\n"));
+    expect(section, "a section ## Install size").toMatch(/^\n## Install size\n/);
+    expect(section).toContain("node scripts/install-size.mjs");
+    expect(section).toMatch(
+      new RegExp(`\\| ${name.replace("/", "\\/")} \\| \\d+\\.\\d s \\| \\d+\\.\\d MB \\| \\d+ \\| none \\|`),
+    );
+  });
+
   it("stamps its build and checks the stamp before it is packed", () => {
     expect(manifest.scripts?.build).toMatch(/&& node \.\.\/\.\.\/scripts\/build-stamp\.mjs write$/);
     expect(manifest.scripts?.prepack).toBe("node ../../scripts/build-stamp.mjs check");

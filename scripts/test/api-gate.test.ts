@@ -173,5 +173,6 @@ describe("npm test (scripts/test-all.mjs)", () => {
     );
     expect(result.stdout).toMatch(/^test: API version gate/);
     expect(result.stdout).not.toContain("repository tests");
+    expect(result.stdout.trimEnd().split("\n").at(-1)).toBe("0 passed, 1 failed");
   });
 });

@@ -57,7 +57,9 @@ describe("Endpoint records", () => {
     expect(() => endpointTarget({ resourceType: "Endpoint", status: "active" }, NOW)).toThrow(
       /not a valid FHIR Endpoint record/,
     );
-    for (const name of readdirSync(new URL("invalid/", examples))) {
+    const invalid = readdirSync(new URL("invalid/", examples));
+    expect(invalid.length, "invalid example records to refuse").toBeGreaterThan(0);
+    for (const name of invalid) {
       expect(() => endpointTarget(read("invalid", name), NOW), name).toThrow(UsageError);
     }
   });

@@ -2,6 +2,7 @@
 import { isObject, type JsonObject } from "../json.js";
 import { pointerOf } from "../json-pointer.js";
 import { describeValue, SpecModelError } from "../spec-model-error.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 /** One case every signer and verifier must reproduce: HMAC of `query` + `body` keyed by `secret`. */
 export interface SigningTestVector {
@@ -142,3 +143,13 @@ function testVectorsAt(value: unknown, where: string): SigningTestVector[] {
     return { secret: raw.secret, query: raw.query ?? "", body: raw.body ?? "", signature: raw.signature };
   });
 }
+
+export const signingExtension = {
+  key: "x-signing",
+  name: "signing",
+  on: "security-scheme",
+  field: "SpecModel.signingRules, SpecModel.signing, Operation.signing",
+  constrains: ["requests", "signing", "behaviour"],
+  summary: "the signing rule: algorithm, payload, envelope names, receive window, error codes, test vectors",
+  read: readSigningRules,
+} as const satisfies ExtensionDescriptor;

@@ -25,7 +25,7 @@ export type { ParameterCondition } from "./extensions/parameter-conditions.js";
 export type { ParameterPlacement } from "./extensions/parameter-placement.js";
 export { EXTENSIONS, extensionByKey } from "./extensions/registry.js";
 export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
-export type { SigningRule, SigningTestVector } from "./extensions/signing.js";
+export type { SigningRule, SigningTestVector, SigningWords } from "./extensions/signing.js";
 export { readWirePattern } from "./extensions/wire-pattern.js";
 export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.js";
 export { isObject, type JsonObject, type JsonSchema } from "./json.js";

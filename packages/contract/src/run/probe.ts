@@ -3,14 +3,14 @@ import { bodyObject, ok } from "../checks/context.js";
 import { ConnectionError, UsageError } from "../errors.js";
 import { encodeParams } from "../http/request.js";
 import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../market.js";
-import type { SpecModel } from "../operations.js";
+import { type ContractModel, exampleOf, methodOf } from "../operations.js";
 import type { Session } from "../session.js";
 
 /** The example symbol of the spec's first operation that gives one. */
-export function preferredSymbol(model: SpecModel): string | undefined {
+export function preferredSymbol(model: ContractModel): string | undefined {
   for (const operation of model.operations) {
-    const symbol = operation.parameters.find((p) => p.name === "symbol" && typeof p.example === "string");
-    if (symbol) return symbol.example as string;
+    const symbol = operation.parameters.find((p) => p.name === "symbol" && typeof exampleOf(p) === "string");
+    if (symbol) return exampleOf(symbol) as string;
   }
   return undefined;
 }
@@ -24,13 +24,13 @@ export async function probe(
   const ping =
     model.operation("ping") ??
     model.operations.find(
-      (o) => o.method === "GET" && o.authClass === "none" && !o.parameters.some((p) => p.required),
+      (o) => methodOf(o) === "GET" && o.authClass === "none" && !o.parameters.some((p) => p.required),
     );
   if (!ping) throw new UsageError("the spec has no operation to probe the server with");
   const first = await session.call({ op: ping, params: [] }, "probe: connectivity");
   if (first.error) throw new ConnectionError(`cannot reach ${baseUrl}: ${first.error.message}`);
   const response = first.response!;
-  const where = `${ping.method} ${baseUrl}${ping.path}`;
+  const where = `${methodOf(ping)} ${baseUrl}${ping.path}`;
   if (response.status === 404 || response.status === 405) {
     throw new ConnectionError(
       `${where} answered ${response.status}: is ${baseUrl} the base URL of the trading API?`,

@@ -43,7 +43,7 @@ describe("a full contract run through Prism's validating proxy", () => {
       referenceExtras: true,
       onExchange: (exchange) => {
         for (const violation of violationsOf(exchange.response?.headers["sl-violations"])) {
-          violations.push({ operation: exchange.op.id, case: exchange.case, violation });
+          violations.push({ operation: exchange.op.operationId, case: exchange.case, violation });
         }
       },
     });

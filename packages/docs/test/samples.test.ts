@@ -76,12 +76,8 @@ describe("percentEncode", () => {
 });
 
 describe("wireText", () => {
-  const parameter = (
-    kind: SampleParameter["kind"],
-    more: Partial<SampleParameter> = {},
-  ): SampleParameter => ({
-    name: "p",
-    required: false,
+  type WireParameter = Pick<SampleParameter, "kind" | "enum" | "wirePattern">;
+  const parameter = (kind: SampleParameter["kind"], more: Partial<WireParameter> = {}): WireParameter => ({
     kind,
     ...more,
   });
@@ -137,7 +133,7 @@ describe("readSampleSpec", () => {
       algorithm: "HMAC-SHA256",
       signatureParameter: "signature",
       timestampParameter: "timestamp",
-      timestampUnit: "epoch milliseconds",
+      words: { timestampUnit: "epoch milliseconds" },
     };
     const credentials = Object.fromEntries(spec.operations.map((op) => [op.operationId, op.credentials]));
     expect(credentials).toMatchObject({
@@ -147,7 +143,7 @@ describe("readSampleSpec", () => {
       cancel_order: { kind: "signed", header: "X-MBX-APIKEY", signing },
       query_order: { kind: "signed", header: "X-MBX-APIKEY", signing },
     });
-    const symbols = spec.operations.find((op) => op.operationId === "exchange_info")?.parameters[1];
+    const symbols = spec.operations.find((op) => op.operationId === "exchange_info")?.queryParameters[1];
     expect(symbols).toMatchObject({ name: "symbols", kind: "json", example: ["BTCUSDT", "ETHUSDT"] });
   });
 
@@ -268,7 +264,7 @@ describe("planRequests", () => {
       "symbol=BTCUSDT&origClientOrderId=docs-sample-order",
     );
     for (const r of requests) {
-      expect(r.placement, r.operation.operationId).toBe(r.operation.formBody ? "body" : "query");
+      expect(r.placement, r.operation.operationId).toBe(r.operation.acceptsFormBody ? "body" : "query");
     }
   });
 

@@ -1,6 +1,7 @@
 // Every vendor extension the diff knows, each in its own module: one home per extension.
 import { authClass } from "./auth-class.js";
 import type { ExtensionRule } from "./extension.js";
+import { filledFrom } from "./filled-from.js";
 import { mutuallyExclusive } from "./mutually-exclusive.js";
 import { orderTypeRules } from "./order-type-rules.js";
 import { parameterConditions } from "./parameter-conditions.js";
@@ -8,8 +9,15 @@ import { parameterPlacement } from "./parameter-placement.js";
 import { responseVariantBy } from "./response-variant-by.js";
 import { signing } from "./signing.js";
 import { weight } from "./weight.js";
+import { type SchemaExtensionRule, wirePattern } from "./wire-pattern.js";
 
 export type { ExtensionRule } from "./extension.js";
+export type { SchemaExtensionRule } from "./wire-pattern.js";
+
+/** Extensions at the top level of the document. */
+export const DOCUMENT_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
+  [filledFrom.key, filledFrom],
+]);
 
 /** Extensions on an Operation object. */
 export const OPERATION_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map(
@@ -27,4 +35,9 @@ export const OPERATION_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map(
 /** Extensions on a Security Scheme object. */
 export const SECURITY_SCHEME_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
   [signing.key, signing],
+]);
+
+/** Extensions on a Schema object. */
+export const SCHEMA_EXTENSIONS: ReadonlyMap<string, SchemaExtensionRule> = new Map([
+  [wirePattern.key, wirePattern],
 ]);

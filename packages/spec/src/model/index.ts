@@ -1,23 +1,33 @@
 /**
  * `@marketapi/spec/model`: the one typed model of an OpenAPI 3.1 document of this API. Pure: it
- * reads a parsed document and does no I/O. It is the only place that walks `paths` and follows
- * `$ref`s; codegen, the reference server, the contract tester and the docs read the spec through
- * it. Every vendor extension (docs/extensions.md) is a typed field, read in its own module under
- * `extensions/`. Faults are SpecModelErrors naming the JSON Pointer of the faulty node. The model
- * is plain data (structuredClone copies it); references are followed with resolveRef on `document`.
+ * reads a parsed document and does no I/O. Codegen, the reference server, the contract tester and
+ * the docs walk `paths` and follow `$ref`s only through it (the diff, which must compare documents
+ * the model refuses, walks the raw documents itself; docs/architecture.md). Every vendor extension
+ * (docs/extensions.md) is a typed field, read in its own module under `extensions/` and listed in
+ * the registry (`EXTENSIONS`, extensions/registry.ts). Faults are SpecModelErrors naming the JSON
+ * Pointer of the faulty node. The model is plain data (structuredClone copies it); references are
+ * followed with resolveRef on `document`.
  */
+import { type FilledFrom, readFilledFrom } from "./extensions/filled-from.js";
 import { apiKeyHeaderBeside, readSigningRules, type SigningRule } from "./extensions/signing.js";
 import { isObject, type JsonObject } from "./json.js";
 import { type Operation, readOperations } from "./operations.js";
 import { describeValue, SpecModelError } from "./spec-model-error.js";
 
 export { AUTH_CLASSES, type AuthClass, isSignedClass } from "./extensions/auth-class.js";
+export type {
+  ExtensionConstraint,
+  ExtensionDescriptor,
+  ExtensionHost,
+} from "./extensions/extension.js";
+export type { FilledFrom } from "./extensions/filled-from.js";
 export { exclusivePairs } from "./extensions/mutually-exclusive.js";
 export type { OrderTypeRule } from "./extensions/order-type-rules.js";
 export type { ParameterCondition } from "./extensions/parameter-conditions.js";
 export type { ParameterPlacement } from "./extensions/parameter-placement.js";
+export { EXTENSIONS, extensionByKey } from "./extensions/registry.js";
 export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
-export type { SigningRule, SigningTestVector } from "./extensions/signing.js";
+export type { SigningRule, SigningTestVector, SigningWords } from "./extensions/signing.js";
 export { readWirePattern } from "./extensions/wire-pattern.js";
 export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.js";
 export { isObject, type JsonObject, type JsonSchema } from "./json.js";
@@ -56,6 +66,8 @@ export interface SpecModel {
    * API key scheme; undefined when there is none.
    */
   apiKeyHeader: string | undefined;
+  /** x-filled-from: where the parts the source document leaves open were taken from. */
+  filledFrom: FilledFrom | undefined;
 }
 
 /** The operation with this operationId. */
@@ -86,5 +98,6 @@ export function buildSpecModel(document: JsonObject): SpecModel {
     signingRules,
     signing,
     apiKeyHeader: signing?.apiKeyHeader ?? apiKeyHeaderBeside(document, undefined),
+    filledFrom: readFilledFrom(document["x-filled-from"]),
   };
 }

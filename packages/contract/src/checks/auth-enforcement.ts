@@ -8,9 +8,15 @@
  * signature, -1021 timestamp outside the window).
  */
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
-import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
-import type { RoundTrip } from "../session.js";
+import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
+import type { RoundTrip } from "../round-trip.js";
+import type { ContractCheck } from "./check.js";
 import { describeAnswer, enabled, expectRefusal, expectServed, ok, type RunContext } from "./context.js";
+
+export const authEnforcement: ContractCheck = {
+  name: "auth_enforcement",
+  covers: ["x-auth-class", "x-signing"],
+};
 
 interface AuthCase {
   label: string;
@@ -21,10 +27,10 @@ interface AuthCase {
   served?: boolean;
 }
 
-function authCases(ctx: RunContext, operation: OperationModel): AuthCase[] {
+function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
   const signing = ctx.session.model.signing;
-  if (!isSigned(operation) && operation.authClass !== "none" && operation.apiKey !== "none") {
-    const served = operation.apiKey === "optional";
+  if (!isSigned(operation) && operation.authClass !== "none" && apiKeyOf(operation) !== "none") {
+    const served = apiKeyOf(operation) === "optional";
     return [
       { label: "without API key", auth: { key: "none" }, needsCredentials: false, served },
       { label: "with an unknown API key", auth: { key: "wrong" }, needsCredentials: false, served },
@@ -71,7 +77,7 @@ export interface AuthProbeOptions {
 
 export async function authProbes(
   ctx: RunContext,
-  operation: OperationModel,
+  operation: ContractOperation,
   options: AuthProbeOptions,
 ): Promise<void> {
   if (!enabled(ctx, "auth_enforcement")) return;
@@ -80,7 +86,7 @@ export async function authProbes(
   if (cases.length === 0) {
     session.recorder.skip(
       "auth_enforcement",
-      operation.id,
+      operation.operationId,
       `x-auth-class ${operation.authClass}: nothing to enforce`,
     );
     return;
@@ -101,7 +107,7 @@ export async function authProbes(
     if (!ok(control)) {
       session.recorder.skip(
         "auth_enforcement",
-        operation.id,
+        operation.operationId,
         `the properly authenticated control request was refused (${describeAnswer(control)}), so refusals prove nothing`,
       );
       return;
@@ -112,7 +118,7 @@ export async function authProbes(
     if (c.needsCredentials && !session.canSign) {
       session.recorder.skip(
         "auth_enforcement",
-        operation.id,
+        operation.operationId,
         "signed requests need --api-key and --api-secret",
       );
       continue;

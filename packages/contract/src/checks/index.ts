@@ -1,0 +1,26 @@
+// Every check of the contract tester, one module each (named after the check). The runner's
+// passes (src/run/) call them; the results list them by CHECK_NAMES (results.ts).
+import { authEnforcement } from "./auth-enforcement.js";
+import type { ContractCheck } from "./check.js";
+import { contentTypeConformance } from "./content-type-conformance.js";
+import { defaultsHonoured } from "./defaults-honoured.js";
+import { negativeDataRejection } from "./negative-data-rejection.js";
+import { notAServerError } from "./not-a-server-error.js";
+import { orderLifecycle } from "./order-lifecycle.js";
+import { responseHeadersConformance } from "./response-headers-conformance.js";
+import { responseSchemaConformance } from "./response-schema-conformance.js";
+import { statusCodeConformance } from "./status-code-conformance.js";
+
+export type { ContractCheck } from "./check.js";
+
+export const CHECKS: readonly ContractCheck[] = [
+  notAServerError,
+  statusCodeConformance,
+  contentTypeConformance,
+  responseSchemaConformance,
+  responseHeadersConformance,
+  negativeDataRejection,
+  authEnforcement,
+  defaultsHonoured,
+  orderLifecycle,
+];

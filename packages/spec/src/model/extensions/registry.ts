@@ -1,0 +1,34 @@
+/**
+ * The registry of extensions: every `x-` key the spec uses, with its typed reader and what it
+ * constrains. A plain list of descriptors, one module per extension; to add an extension, add its
+ * module beside these and one entry here (docs/architecture.md, "How to add an x- extension").
+ */
+import { authClassExtension } from "./auth-class.js";
+import type { ExtensionDescriptor } from "./extension.js";
+import { filledFromExtension } from "./filled-from.js";
+import { mutuallyExclusiveExtension } from "./mutually-exclusive.js";
+import { orderTypeRulesExtension } from "./order-type-rules.js";
+import { parameterConditionsExtension } from "./parameter-conditions.js";
+import { parameterPlacementExtension } from "./parameter-placement.js";
+import { responseVariantByExtension } from "./response-variant-by.js";
+import { signingExtension } from "./signing.js";
+import { weightExtension } from "./weight.js";
+import { wirePatternExtension } from "./wire-pattern.js";
+
+export const EXTENSIONS: readonly ExtensionDescriptor[] = [
+  authClassExtension,
+  signingExtension,
+  weightExtension,
+  parameterPlacementExtension,
+  orderTypeRulesExtension,
+  parameterConditionsExtension,
+  mutuallyExclusiveExtension,
+  responseVariantByExtension,
+  wirePatternExtension,
+  filledFromExtension,
+];
+
+/** The registered extension with this key. */
+export function extensionByKey(key: string): ExtensionDescriptor | undefined {
+  return EXTENSIONS.find((extension) => extension.key === key);
+}

@@ -446,6 +446,16 @@ export const mainJobs = {
     return failures;
   },
 
+  async "marketapi-docs"(dir) {
+    const spec = join(dir, "node_modules", "@marketapi", "spec", "dist", "openapi.yaml");
+    const built = await runBin(dir, "marketapi-docs", ["build", "--spec", spec, "--out", "site"]);
+    if (built.code !== 0) return [transcript("marketapi-docs build --spec openapi.yaml --out site", built)];
+    const missing = ["index.html", "api.html", "endpoint.html", "api.openapi.json"].filter(
+      (file) => !existsSync(join(dir, "site", file)),
+    );
+    return missing.length === 0 ? [] : [`marketapi-docs build wrote no ${missing.join(", ")}`];
+  },
+
   async "marketapi-diff"(dir) {
     const failures = [];
     const document = (version, symbolRequired) =>

@@ -5,7 +5,16 @@ import { UsageError } from "./errors.js";
 import { type CliOptions, parseCli, USAGE } from "./options.js";
 import { junitXml } from "./report/junit.js";
 import { progressLine, reportText, type TextStyle } from "./report/text.js";
+import type { ContractResult } from "./results.js";
 import { runContract } from "./runner.js";
+
+/**
+ * A run that could not reach the server, or was refused before its first check: a table of
+ * skipped cells and a 0-passed summary would only repeat the error.
+ */
+function reachedNothing(result: ContractResult): boolean {
+  return result.error !== undefined && result.error.kind !== "interrupted" && result.summary.passed === 0;
+}
 
 function exit(code: number): void {
   process.exitCode = code;
@@ -64,16 +73,16 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   if (cli.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    if (result.error)
-      process.stderr.write(`marketapi-contract: ${result.error.kind} error: ${result.error.message}\n`);
-  } else {
-    if (result.cells.length > 0 || !result.error) process.stdout.write("\n");
+  } else if (!reachedNothing(result)) {
+    process.stdout.write("\n");
+    // The error goes to stderr below, once; the summary keeps its exit line.
+    const shown = result.error?.kind === "connection" ? { ...result, error: undefined } : result;
     process.stdout.write(
-      reportText(result, { color: process.stdout.isTTY === true && !process.env.NO_COLOR }),
+      reportText(shown, { color: process.stdout.isTTY === true && !process.env.NO_COLOR }),
     );
-    if (result.error)
-      process.stderr.write(`marketapi-contract: ${result.error.kind} error: ${result.error.message}\n`);
   }
+  if (result.error)
+    process.stderr.write(`marketapi-contract: ${result.error.kind} error: ${result.error.message}\n`);
   exit(result.exitCode);
 }
 

@@ -1,6 +1,7 @@
 /** The command line of marketapi-contract. */
 import { parseArgs } from "node:util";
 import { UsageError } from "./errors.js";
+import { SHORT } from "./report/text.js";
 import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./results.js";
 import {
   type ContractOptions,
@@ -41,7 +42,8 @@ Safety:
                         cancelled at the end, also after a failure or Ctrl-C)
 
 Selection and output:
-  --only CHECKS         comma-separated checks to run (default: all)
+  --only CHECKS         comma-separated checks to run, by name or by the short name the
+                        report's columns print (--only schema,auth); default: all
   --report FILE         write JUnit XML (one testsuite per check, one testcase per operation)
   --json                print the result as JSON on stdout (progress goes to stderr)
   --seed N              seed of the generated values (default: random; printed)
@@ -52,7 +54,7 @@ Selection and output:
   -h, --help            this text
 
 Checks:
-${CHECK_NAMES.map((c) => `  ${c.padEnd(30)}${CHECK_DESCRIPTIONS[c]}`).join("\n")}
+${CHECK_NAMES.map((c) => `  ${`${c} (${SHORT[c]})`.padEnd(42)}${CHECK_DESCRIPTIONS[c]}`).join("\n")}
 
 Exit codes: 0 every check that ran passed, 1 contract failures, 2 usage or connection error,
 130 interrupted (orders created by the run are cancelled first).
@@ -68,25 +70,65 @@ function positiveInteger(name: string, text: string | undefined, allowZero = fal
   return Number(text);
 }
 
+/** A check by its full name or by its column name in the report (`schema`, `5xx`). */
+function checkNamed(name: string): CheckName | undefined {
+  if (isCheckName(name)) return name;
+  return CHECK_NAMES.find((check) => SHORT[check] === name);
+}
+
 function checkList(text: string | undefined): CheckName[] | undefined {
   if (text === undefined) return undefined;
   const names = text
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const unknown = names.filter((n) => !isCheckName(n));
+  const unknown = names.filter((n) => checkNamed(n) === undefined);
   if (unknown.length > 0 || names.length === 0) {
+    const known = CHECK_NAMES.map((check) => `${SHORT[check]} (${check})`).join(", ");
     throw new UsageError(
-      `--only: unknown check${unknown.length === 1 ? "" : "s"} ${unknown.join(", ") || "(none given)"}; known: ${CHECK_NAMES.join(", ")}`,
+      `--only: unknown check${unknown.length === 1 ? "" : "s"} ${unknown.map((n) => JSON.stringify(n)).join(", ") || "(none given)"}; known: ${known}`,
     );
   }
-  return names as CheckName[];
+  return [...new Set(names.map((n) => checkNamed(n) as CheckName))];
+}
+
+/** The options that take a value, for joining a value that starts with "-" (`--max-requests -1`). */
+const VALUE_OPTIONS = new Set([
+  "--base-url",
+  "--api-key",
+  "--api-secret",
+  "--endpoint",
+  "--only",
+  "--report",
+  "--seed",
+  "--max-requests",
+  "--timeout",
+  "--max-time",
+]);
+
+/**
+ * parseArgs reads `--max-requests -1` as an option followed by an unknown option `-1`, and calls
+ * the first ambiguous; a negative number after an option that takes a value is that value.
+ */
+function withNegativeValuesJoined(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    if (VALUE_OPTIONS.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
+    parsed = parse(withNegativeValuesJoined(argv));
   } catch (error) {
     const first = (error as Error).message.split("\n")[0]!.split(". To specify")[0]!;
     throw new UsageError(`${first} (see --help)`);

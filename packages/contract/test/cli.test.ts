@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -222,4 +224,71 @@ describe("the marketapi-contract command", () => {
     expect(down.code).toBe(2);
     expect(down.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
   });
+
+  it("accepts the report's short column names in --only, and names both forms for an unknown one", async () => {
+    const run = await cli(["--base-url", server.url, "--only", "schema,5xx", "--max-requests", "200"]);
+    expect(run.stderr).toBe("");
+    const header = run.stdout.split("\n").find((line) => line.startsWith("operation"));
+    expect(header?.split(/\s+/)).toEqual(["operation", "5xx", "schema"]);
+    expect(run.stdout).toMatch(/^\s+schema\s+response_schema_conformance$/m);
+    const full = await cli([
+      "--base-url",
+      server.url,
+      "--only",
+      "response_schema_conformance",
+      "--max-requests",
+      "50",
+    ]);
+    expect(
+      full.stdout
+        .split("\n")
+        .find((line) => line.startsWith("operation"))
+        ?.split(/\s+/),
+    ).toEqual(["operation", "schema"]);
+    const bad = await cli(["--only", "schema,schemas"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^marketapi-contract: --only: unknown check "schemas"; known: 5xx \(not_a_server_error\), /,
+    );
+    expect(bad.stdout).toBe("");
+  });
+
+  it("prints a connection error once, with no table and no pass/fail summary", async () => {
+    const closed = await closedPort();
+    const down = await cli(["--base-url", `http://127.0.0.1:${closed}`, "--timeout", "2000"]);
+    expect(down.code).toBe(2);
+    const said = `${down.stdout}\n${down.stderr}`;
+    expect(said.match(/cannot reach/g), said).toHaveLength(1);
+    expect(down.stderr).toMatch(
+      new RegExp(
+        `^marketapi-contract: connection error: cannot reach http://127\\.0\\.0\\.1:${closed}: .+\\n$`,
+      ),
+    );
+    expect(down.stdout).not.toMatch(/passed|failed|skipped|FAILURES|operation\s+5xx/);
+    const json = await cli(["--base-url", `http://127.0.0.1:${closed}`, "--json"]);
+    expect(json.code).toBe(2);
+    expect((JSON.parse(json.stdout) as ContractResult).error?.kind).toBe("connection");
+    expect(json.stderr.match(/cannot reach/g)).toHaveLength(1);
+  });
+
+  it("says what is wrong with a negative or non-numeric --max-requests", async () => {
+    for (const value of ["-1", "-5", "1e3", "ten"]) {
+      const run = await cli(["--max-requests", value]);
+      expect(run.code, value).toBe(2);
+      expect(run.stderr).toBe(
+        `marketapi-contract: --max-requests takes a positive integer, got ${JSON.stringify(value)}\n`,
+      );
+    }
+    const timeout = await cli(["--timeout", "-1"]);
+    expect(timeout.stderr).toBe('marketapi-contract: --timeout takes a positive integer, got "-1"\n');
+  });
 });
+
+/** A port on 127.0.0.1 that nothing listens on: one the system just handed out and took back. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

@@ -37,3 +37,13 @@ export function faviconLink(): string {
   );
   return `<link rel="icon" href="${icon}">`;
 }
+
+/**
+ * An icon for TypeScript samples in Redoc's language menu, which has icons for curl, Python and
+ * others but none for TypeScript: the letters "TS" on a blue square, drawn inline.
+ */
+export function typescriptIconDataUri(): string {
+  return svgDataUri(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 14 14"><rect width="14" height="14" rx="2" fill="#3178c6"/><text x="13" y="12.2" text-anchor="end" font-family="system-ui,sans-serif" font-size="7.5" font-weight="700" fill="#fff">TS</text></svg>`,
+  );
+}

@@ -1,17 +1,14 @@
 // `npm run build` in packages/docs: writes dist/ from the bundled spec (@marketapi/spec, built and
 // linted first by turbo) and renders dist/api.html with `redocly build-docs --inlineBundle`.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { changelogOf, diffDocuments, loadSpec, readReleases, SpecError } from "@marketapi/diff";
 import { endpointSchemaPath, openapiJsonPath, openapiYamlPath } from "@marketapi/spec";
 import type { ApiHistory } from "./changelog-page.js";
-import { makeRedocPageOffline, type RedocJob, redocPageProblems } from "./redoc-page.js";
 import { generateSite, SiteSourceError } from "./site.js";
+import { BuildError, writeSite } from "./write-site.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const repoDir = join(packageDir, "..", "..");
@@ -26,8 +23,6 @@ const ENDPOINT_EXAMPLE = join(
   "valid",
   "r4-template-hl7-fhir-rest.json",
 );
-
-class BuildError extends Error {}
 
 function readSpecFile(path: string): string {
   return readOrExplain(path, "build @marketapi/spec first (`npm run build` at the repository root does it)");
@@ -66,54 +61,6 @@ function apiHistory(title: string): ApiHistory {
   };
 }
 
-function runRedoc(job: RedocJob): string {
-  const workDir = mkdtempSync(join(tmpdir(), "marketapi-docs-"));
-  try {
-    const specPath = join(workDir, "openapi.json");
-    const configPath = join(workDir, "redocly.yaml");
-    const templatePath = join(workDir, "page.hbs");
-    const outputPath = join(workDir, job.output);
-    writeFileSync(specPath, job.spec);
-    writeFileSync(configPath, job.config);
-    writeFileSync(templatePath, job.template);
-    const cli = join(
-      dirname(createRequire(import.meta.url).resolve("@redocly/cli/package.json")),
-      "bin",
-      "cli.js",
-    );
-    const args = [
-      cli,
-      "build-docs",
-      specPath,
-      "--config",
-      configPath,
-      "--lint-config",
-      "error",
-      "--template",
-      templatePath,
-      "--title",
-      job.title,
-      "--inlineBundle",
-      "--output",
-      outputPath,
-    ];
-    const run = spawnSync(process.execPath, args, {
-      cwd: workDir,
-      encoding: "utf8",
-      env: { ...process.env, REDOCLY_TELEMETRY: "off" },
-    });
-    if (run.status !== 0) {
-      throw new BuildError(`redocly build-docs failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
-    }
-    const html = makeRedocPageOffline(readFileSync(outputPath, "utf8"));
-    const problems = redocPageProblems(html, JSON.parse(job.spec));
-    if (problems.length > 0) throw new BuildError(`${job.output}: ${problems.join("; ")}`);
-    return html;
-  } finally {
-    rmSync(workDir, { recursive: true, force: true });
-  }
-}
-
 function main(): void {
   const openapiJson = readSpecFile(openapiJsonPath);
   const openapiYaml = readSpecFile(openapiYamlPath);
@@ -133,15 +80,9 @@ function main(): void {
     endpointExample,
     apiHistory: history,
   });
-  const apiHtml = runRedoc(site.redoc);
-
   rmSync(distDir, { recursive: true, force: true });
-  mkdirSync(distDir, { recursive: true });
-  for (const file of [...site.files, { path: site.redoc.output, contents: apiHtml }]) {
-    writeFileSync(join(distDir, file.path), file.contents);
-  }
-  const written = [...site.files.map((f) => f.path), site.redoc.output]
-    .map((path) => `dist/${path} (${Math.round(statSync(join(distDir, path)).size / 1024)} KiB)`)
+  const written = writeSite(site, distDir)
+    .map(({ path, bytes }) => `dist/${path} (${Math.round(bytes / 1024)} KiB)`)
     .join(", ");
   console.log(`docs: wrote ${written} in ${Math.round(performance.now() - started)} ms`);
 }

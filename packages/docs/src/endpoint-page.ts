@@ -196,7 +196,7 @@ function datatypeSection(name: string, def: JsonObject, usedBy: string[], schema
       ? `<p class="optional">Used by ${usedBy.map((where) => whereLink(where, schema)).join(", ")}.</p>`
       : "";
   return `<section id="${anchorId("def", name)}">
-<h3><code>${escapeHtml(name)}</code> <span class="optional">${escapeHtml(kind)}</span></h3>
+<h3><code>${escapeHtml(name)}</code>${kind === name ? "" : ` <span class="optional">${escapeHtml(kind)}</span>`}</h3>
 <p>${proseToHtml(descriptionOf(def))}</p>
 ${requiredNote}${members}${used}
 </section>`;

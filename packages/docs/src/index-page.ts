@@ -44,7 +44,7 @@ export function renderIndexPage(
   const files = specFiles
     .map(
       (file) =>
-        `<tr><td class="name"><a href="${escapeHtml(file.path)}"><code>${escapeHtml(file.path)}</code></a></td><td>${escapeHtml(file.description)}</td><td>${formatBytes(file.bytes)}</td></tr>`,
+        `<tr><td class="name"><a href="${escapeHtml(file.path)}"><code>${escapeHtml(file.path)}</code></a></td><td>${escapeHtml(file.description)}</td><td class="size">${formatBytes(file.bytes)}</td></tr>`,
     )
     .join("\n");
   const body = `<h1>${escapeHtml(BRAND.name)} documentation</h1>
@@ -70,7 +70,7 @@ export function renderIndexPage(
 <h2>Spec files</h2>
 <p>The machine-readable sources of both pages, for code generators, validators and mock servers.</p>
 <table>
-<thead><tr><th scope="col">File</th><th scope="col">Content</th><th scope="col">Size</th></tr></thead>
+<thead><tr><th scope="col">File</th><th scope="col">Content</th><th scope="col" class="size">Size</th></tr></thead>
 <tbody>
 ${files}
 </tbody>

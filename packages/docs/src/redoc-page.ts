@@ -1,7 +1,7 @@
 // Everything about the Redoc page (api.html) except running the CLI: the inputs handed to
 // `redocly build-docs` (spec, config, page template) and the checks and fixes applied to its output.
 import { isDeepStrictEqual } from "node:util";
-import { BRAND, faviconLink, wordmarkDataUri } from "./brand.js";
+import { BRAND, faviconLink, typescriptIconDataUri, wordmarkDataUri } from "./brand.js";
 import { escapeHtml } from "./html.js";
 import type { JsonObject } from "./json.js";
 import { isObject, objectAt } from "./json.js";
@@ -50,7 +50,11 @@ export function redocJob(openapi: JsonObject): RedocJob {
 
 /** The source spec as api.html shows it. Each step is a pure function from spec to spec. */
 export function renderedDocument(openapi: JsonObject): JsonObject {
-  return withLogo(withPlainServerDescriptions(addCodeSamples(surfaceVendorExtensions(openapi))));
+  return withLogo(
+    withPlainServerDescriptions(
+      withServerVariablesFilledIn(addCodeSamples(surfaceVendorExtensions(openapi))),
+    ),
+  );
 }
 
 /**
@@ -64,6 +68,34 @@ export function withPlainServerDescriptions(openapi: JsonObject): JsonObject {
       ? { ...server, description: plainText(server.description) }
       : server,
   );
+  return { ...openapi, servers };
+}
+
+/**
+ * Redoc's Servers panel shows a templated URL as it is (`{base_url}`), a placeholder a reader
+ * cannot use. The copy shows each server at its variables' defaults, and drops the variables,
+ * which then template nothing; the description still says what the address stands for. (The code
+ * samples read the default from the source spec before this step.)
+ */
+export function withServerVariablesFilledIn(openapi: JsonObject): JsonObject {
+  if (!Array.isArray(openapi.servers)) return openapi;
+  const servers = openapi.servers.map((server) => {
+    if (!isObject(server) || typeof server.url !== "string" || !isObject(server.variables)) return server;
+    const variables = server.variables;
+    const url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const value = objectAt(variables[name]).default;
+      return typeof value === "string" ? value : whole;
+    });
+    if (/[{}]/.test(url)) return server;
+    const { variables: _filled, ...rest } = server;
+    const description =
+      typeof server.description === "string"
+        ? server.description.replace(/`?\{([^}]+)\}`?/g, (whole, name: string) =>
+            name in variables ? `\`${name}\`` : whole,
+          )
+        : undefined;
+    return { ...rest, url, ...(description !== undefined ? { description } : {}) };
+  });
   return { ...openapi, servers };
 }
 
@@ -119,11 +151,41 @@ ${Object.entries(BRAND.palette)
   .map(([step, colour]) => `      --color-brand-${step}: ${colour};`)
   .join("\n")}
       --link-color-primary: ${BRAND.palette[8]};
+      /* Code blocks show whole: long lines wrap, the box is as tall as the code (Redoc: 600 px). */
+      --code-wrap: pre-wrap;
+      --code-block-max-height: none;
+      --code-block-word-break: normal;
     }
     /* Show x-badges (the auth class) as written: market_data, not Market_data. */
     [data-component-name="Tag/Tag"].tag-default > div { text-transform: none; }
     /* Names in the generated tables (auth classes, paths) wrap between words, not inside them. */
     [data-component-name="Markdown/Markdown"] td code { word-break: normal; overflow-wrap: break-word; }
+    /*
+     * On a phone, a table's columns are narrower than its longest names (STOP_LOSS_LIMIT,
+     * /api/v3/ticker/bookTicker): they break inside the name rather than push the table off the
+     * screen ("anywhere", unlike "break-word", lets the table shrink to fit).
+     */
+    @media (max-width: 600px) {
+      [data-component-name="Markdown/Markdown"] td, [data-component-name="Markdown/Markdown"] th,
+      [data-component-name="Markdown/Markdown"] td code { overflow-wrap: anywhere; }
+    }
+    /*
+     * Code samples, response samples and the signing vectors show whole: long lines wrap (the copy
+     * button copies the sample as written) and the box grows to the sample's height, rather than
+     * clipping it on the right or at Redoc's 600 px.
+     */
+    html body pre[data-testid="source-code"], html body [data-component-name="Markdown/Markdown"] pre {
+      white-space: pre-wrap; overflow-wrap: anywhere; max-height: none;
+    }
+    /* The sidebar shows a badge whole ("auth: market_data") and breaks titles between words only. */
+    .menu-item-type-operation [data-component-name="Tag/Tag"]:not(.tag-http) { max-width: none; width: auto; }
+    .menu-item-type-operation [data-component-name="Tag/Tag"]:not(.tag-http) > div { overflow: visible; }
+    .menu-item-type-operation li, .menu-item-type-operation li span { word-break: normal; overflow-wrap: normal; }
+    /* Redoc's language menu has no TypeScript icon; this one takes the empty icon slot's place. */
+    [data-component-name="Dropdown/DropdownMenuItem"] span:has(+ span[title="TypeScript"]):empty::before {
+      content: ""; display: inline-block; width: 14px; height: 14px; vertical-align: -2px;
+      background: url("${typescriptIconDataUri()}") no-repeat center / contain;
+    }
   </style>
 </head>
 <body>

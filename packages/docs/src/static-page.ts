@@ -76,6 +76,18 @@ th, td { text-align: left; vertical-align: top; padding: 0.5rem 0.65rem; border-
 th { background: var(--soft); font-weight: 600; position: sticky; top: 0; }
 td.name, td.type { white-space: nowrap; }
 td.pattern { max-width: 16rem; }
+/* A size is one unit: "88.4 KiB", never "88.4" over "KiB". */
+td.size, th.size { white-space: nowrap; text-align: right; }
+/*
+ * On a phone, tables fit the screen: names and types wrap (inside a long name only when its
+ * column is narrower than it) rather than push the table off the right edge.
+ */
+@media (max-width: 40rem) {
+  main { padding: 1rem 0.75rem 3rem; }
+  th, td { padding: 0.4rem 0.35rem; overflow-wrap: anywhere; }
+  td.name, td.type { white-space: normal; }
+  td.pattern { max-width: none; }
+}
 .lead { font-size: 1.1rem; }
 td.name a { text-decoration: none; }
 .type code, .type a code { background: var(--accent-soft); }

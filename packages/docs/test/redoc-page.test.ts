@@ -10,6 +10,7 @@ import {
   redoclyConfig,
   redocPageProblems,
   withPlainServerDescriptions,
+  withServerVariablesFilledIn,
 } from "../src/redoc-page.js";
 
 const LOGO = "https://cdn.redoc.ly/redoc/logo-mini-full.svg";
@@ -56,10 +57,34 @@ describe("the Redoc run", () => {
   it("writes server descriptions as plain text, since Redoc shows them so", () => {
     const spec = JSON.parse(redocJob(loadOpenApi()).spec);
     const [first] = spec.servers as { description: string; url: string }[];
-    expect(first?.description).toContain("names the base address {base_url};");
-    expect(first?.description).not.toMatch(/[`\n]/);
-    expect(first?.url).toBe("{base_url}");
+    expect(first?.description).toContain("names the base address base_url;");
+    expect(first?.description).not.toMatch(/[`\n{}]/);
+    expect(first?.url).toBe("http://127.0.0.1:8080");
+    expect(spec.servers[0]).not.toHaveProperty("variables");
     expect(withPlainServerDescriptions({ info: {} })).toEqual({ info: {} });
+  });
+
+  it.each([
+    {
+      given: { url: "{base_url}", variables: { base_url: { default: "http://localhost:1" } } },
+      want: { url: "http://localhost:1" },
+    },
+    {
+      given: {
+        url: "https://{host}:{port}/v1",
+        description: "At `{host}`.",
+        variables: { host: { default: "a.example" }, port: { default: "8443" } },
+      },
+      want: { url: "https://a.example:8443/v1", description: "At `host`." },
+    },
+    // A variable without a default stays templated, with its variables.
+    {
+      given: { url: "{base}", variables: { base: { enum: ["x"] } } },
+      want: { url: "{base}", variables: { base: { enum: ["x"] } } },
+    },
+    { given: { url: "https://api.example" }, want: { url: "https://api.example" } },
+  ])("withServerVariablesFilledIn($given.url)", ({ given, want }) => {
+    expect(withServerVariablesFilledIn({ servers: [given] })).toEqual({ servers: [want] });
   });
 
   it.each([

@@ -26,6 +26,7 @@ import {
   PACKAGE_DIR,
   readDistJson,
 } from "./support/dist.js";
+import { overflowingBoxes, truncatedTexts, WIDTHS, wordsBrokenMidway } from "./support/layout.js";
 import {
   chooseSampleLanguage,
   flatText,
@@ -217,6 +218,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
               timeout: 20_000,
             })
             .toBe(String(sample?.source).trimEnd());
+          expect(await overflowingBoxes(page), `${op.operationId}, ${label}, at 1400 px`).toEqual([]);
           if (op.operationId === "new_order") {
             await page.screenshot({ path: artifactPath(`api-new-order-${label.toLowerCase()}.png`) });
           }
@@ -229,7 +231,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
   );
 
   it(
-    "API page: the Servers panel shows the server descriptions as plain text, without Markdown backticks",
+    "API page: the Servers panel shows each server at a usable address and its description as plain text",
     async () => {
       const page = await browser.newPage();
       await page.goto(`${server.url}api.html`);
@@ -237,10 +239,16 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const servers = page
         .locator('[data-component-name="Panel/Panel"]', { has: page.getByText("Servers", { exact: true }) })
         .first();
-      await expect.poll(() => flatText(servers)).toContain("{base_url}");
+      const openapi = readDistJson("openapi.json");
+      const first = objectAt(Array.isArray(openapi.servers) ? openapi.servers[0] : undefined);
+      const baseUrl = String(objectAt(objectAt(first.variables).base_url).default);
+      expect(baseUrl).toMatch(/^http:\/\//);
+      // The templated server shows at its variable's default, an address a reader can use.
+      await expect.poll(() => flatText(servers)).toContain(baseUrl);
       const text = await flatText(servers);
       expect(text).toContain("npx marketapi-server");
       expect(text).not.toContain("`");
+      expect(text, "no raw URL template such as {base_url}").not.toMatch(/[{}]/);
       await page.close();
       expectNoViolations();
     },
@@ -426,7 +434,12 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       expect(await page.locator("#payload-mime-type-pattern .callout").textContent()).toBe(pattern);
 
       for (const name of Object.keys(objectAt(schema.$defs))) {
-        expect(await page.locator(`#def-${name} h3`).isVisible(), `datatype ${name}`).toBe(true);
+        const heading = page.locator(`#def-${name} h3`);
+        expect(await heading.isVisible(), `datatype ${name}`).toBe(true);
+        const words = ((await heading.textContent()) ?? "").trim().split(/\s+/);
+        expect(new Set(words).size, `the heading of ${name} says each word once: ${words.join(" ")}`).toBe(
+          words.length,
+        );
       }
       await page.close();
       expectNoViolations();
@@ -488,5 +501,159 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       expectNoViolations();
     },
     BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "the layout checks themselves see a clipped sample, a table off the screen, a word broken mid-way and a cut badge",
+    async () => {
+      const page = await browser.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.setContent(`<div style="width:200px">
+  <pre style="overflow:auto">curl -sS "http://127.0.0.1:8080/api/v3/order?symbol=BTCUSDT&amp;side=BUY"</pre>
+  <pre style="max-height:30px;overflow:auto">a\nb\nc\nd\ne</pre>
+  <table><tr><td style="white-space:nowrap">GET /api/v3/ticker/bookTicker?symbols=BTCUSDT,ETHUSDT</td></tr></table>
+  <p class="label" style="width:60px;overflow-wrap:anywhere">Compressed/aggregate</p>
+  <div class="badge" style="max-width:50px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap">auth: market_data</div>
+</div>`);
+      const overflowing = await overflowingBoxes(page);
+      expect(overflowing).toHaveLength(3);
+      expect(overflowing.join("\n")).toMatch(/pre "curl -sS.*wide/);
+      expect(overflowing.join("\n")).toMatch(/pre "a b c d e".*tall/);
+      expect(overflowing.join("\n")).toMatch(/table "GET .*(wide|right edge)/);
+      const broken = await wordsBrokenMidway(page, ".label");
+      expect(broken.length).toBeGreaterThan(0);
+      for (const line of broken) expect(line).toMatch(/^"Compressed\/aggregate" breaks between/);
+      expect(await truncatedTexts(page, ".badge")).toEqual([expect.stringContaining("auth: market_data")]);
+      await page.close();
+      browser.reset();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "static pages and the API introduction: no code block or table overflows its box, at 1400 px and at phone width",
+    async () => {
+      const page = await browser.newPage();
+      for (const { name, width, height } of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        for (const file of ["index.html", "endpoint.html", "changes.html"]) {
+          await page.goto(`${server.url}${file}`);
+          expect(await overflowingBoxes(page), `${file} at ${width} px`).toEqual([]);
+          await page.screenshot({
+            path: artifactPath(`${file.replace(".html", "")}-${name}.png`),
+            fullPage: true,
+          });
+          if (file === "index.html") {
+            // Each size stays on one line ("88.4 KiB", not "88.4" over "KiB").
+            const lines = await page.locator("td.size").evaluateAll((cells) =>
+              cells.map((cell) => {
+                const range = document.createRange();
+                range.selectNodeContents(cell);
+                return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+              }),
+            );
+            expect(lines.length).toBeGreaterThan(0);
+            expect(lines, `lines per size cell at ${width} px`).toEqual(lines.map(() => 1));
+          }
+        }
+        await page.goto(`${server.url}api.html`);
+        await waitForRedocHydration(page);
+        expect(await overflowingBoxes(page), `api.html introduction at ${width} px`).toEqual([]);
+        await page.screenshot({ path: artifactPath(`api-${name}.png`) });
+      }
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "API page: the sidebar shows badges whole and breaks titles between words; the language menu has an icon for each language",
+    async () => {
+      const document = readDistJson("api.openapi.json");
+      const expected = expectedOperations(document);
+      const page = await browser.newPage();
+      await page.goto(`${server.url}api.html`);
+      await waitForRedocHydration(page);
+      const sidebar = await sidebarOperations(page, [...new Set(expected.map((op) => op.tag))]);
+      expect(sidebar).toHaveLength(17);
+      const badges = page.locator(
+        '.menu-item-type-operation [data-component-name="Tag/Tag"]:not(.tag-http) > div',
+      );
+      expect(await badges.allTextContents()).toContain("auth: market_data");
+      expect(
+        await truncatedTexts(page, '.menu-item-type-operation [data-component-name="Tag/Tag"] > div'),
+      ).toEqual([]);
+      expect(await wordsBrokenMidway(page, ".menu-item-type-operation [data-text]")).toEqual([]);
+      await page.screenshot({
+        path: artifactPath("api-sidebar.png"),
+        clip: { x: 0, y: 0, width: 300, height: 900 },
+      });
+
+      const entry = sidebar.find((item) => item.text.startsWith("New order"));
+      const section = await openOperation(page, entry?.href ?? "");
+      await section.locator(".panel-request-samples").first().waitFor();
+      await section
+        .locator(
+          '.panel-request-samples [data-component-name="Panel/PanelHeader"] [data-component-name="Dropdown/Dropdown"]',
+        )
+        .last()
+        .locator("button")
+        .first()
+        .click();
+      const items = page.locator('[role="menuitem"]', { has: page.locator("span[title]") });
+      await items.first().waitFor();
+      const icons = await items.evaluateAll((elements) =>
+        elements.map((item) => {
+          const label = item.querySelector("span[title]");
+          const slot = label?.previousElementSibling as HTMLElement | null;
+          const drawn = slot?.querySelector("svg") ?? null;
+          const before = slot ? getComputedStyle(slot, "::before") : undefined;
+          const width = drawn
+            ? drawn.getBoundingClientRect().width
+            : before?.backgroundImage.startsWith("url(")
+              ? Number.parseFloat(before.width)
+              : 0;
+          return { label: label?.getAttribute("title") ?? "", width };
+        }),
+      );
+      expect(icons.map((icon) => icon.label)).toEqual(REDOC_CODE_SAMPLES.languages.map((l) => l.label));
+      for (const icon of icons) expect(icon.width, `${icon.label} has an icon`).toBeGreaterThanOrEqual(12);
+      await page.screenshot({ path: artifactPath("api-language-menu.png") });
+      await page.keyboard.press("Escape");
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
+    "API page at phone width: every operation's curl, TypeScript and Python sample and every table fits its box",
+    async () => {
+      const document = readDistJson("api.openapi.json");
+      const expected = expectedOperations(document);
+      const page = await browser.newPage();
+      await page.goto(`${server.url}api.html`);
+      await waitForRedocHydration(page);
+      const sidebar = await sidebarOperations(page, [...new Set(expected.map((op) => op.tag))]);
+      expect(sidebar).toHaveLength(17);
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const { label } of REDOC_CODE_SAMPLES.languages) {
+        for (const entry of sidebar) {
+          const section = await openOperation(page, entry.href);
+          await section.locator(".panel-request-samples").first().waitFor();
+          await chooseSampleLanguage(page, section, label);
+          await expect.poll(() => sampleLanguage(section), { timeout: 20_000 }).toBe(label);
+          expect(await overflowingBoxes(page), `${entry.href}, ${label}, at 390 px`).toEqual([]);
+          if (entry.text.startsWith("New order")) {
+            await section.locator(".panel-request-samples").first().scrollIntoViewIfNeeded();
+            await page.screenshot({ path: artifactPath(`api-new-order-${label.toLowerCase()}-phone.png`) });
+          }
+        }
+      }
+      await page.close();
+      expectNoViolations();
+    },
+    SAMPLES_TEST_TIMEOUT,
   );
 });

@@ -6,7 +6,8 @@ export interface TextStyle {
   color: boolean;
 }
 
-const SHORT: Record<CheckName, string> = {
+/** The column names of the table; `--only` accepts them as well as the full check names. */
+export const SHORT: Record<CheckName, string> = {
   not_a_server_error: "5xx",
   status_code_conformance: "status",
   content_type_conformance: "ctype",

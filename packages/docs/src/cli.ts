@@ -1,0 +1,169 @@
+// marketapi-docs: the documentation site of a spot trading API spec, built from a spec file.
+import { readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  changelogOf,
+  diffDocuments,
+  type LoadedSpec,
+  loadSpec,
+  readReleases,
+  SpecError,
+} from "@marketapi/diff";
+import { endpointSchemaPath } from "@marketapi/spec";
+import { stringify } from "yaml";
+import type { ApiHistory } from "./changelog-page.js";
+import { SampleScenarioError } from "./samples/sample-requests.js";
+import { SampleSpecError } from "./samples/sample-spec.js";
+import { generateSite, SiteSourceError } from "./site.js";
+import { BuildError, writeSite } from "./write-site.js";
+
+export const USAGE = `marketapi-docs: the documentation site of a spot trading API spec, as static files.
+
+Usage:
+  marketapi-docs build --spec FILE --out DIR [--endpoint-schema FILE] [--releases DIR]
+
+  --spec FILE             the OpenAPI 3.1 document (YAML or JSON), e.g. your copy of the spec
+  --out DIR               where to write the site (created if missing): index.html, api.html,
+                          endpoint.html, the spec as YAML and JSON, api.openapi.json
+  --endpoint-schema FILE  the Endpoint record's JSON Schema for endpoint.html
+                          (default: the one of @marketapi/spec)
+  --releases DIR          released versions, one folder per version (1.0.0/) holding a file named
+                          as --spec's: adds changes.html, the API changelog
+  -h, --help              this text
+
+Exit codes: 0 written, 1 the spec or the build failed (the message says where), 2 usage error.
+`;
+
+class UsageError extends Error {}
+
+export interface BuildOptions {
+  spec: string;
+  out: string;
+  endpointSchema?: string;
+  releases?: string;
+}
+
+export function parseCommand(argv: readonly string[]): BuildOptions | "help" {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split("\n")[0]} (see --help)`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return "help";
+  const [command, ...extra] = positionals;
+  if (command !== "build") {
+    throw new UsageError(
+      command === undefined
+        ? "missing the command: build (see --help)"
+        : `unknown command ${JSON.stringify(command)}; the command is build (see --help)`,
+    );
+  }
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])} (see --help)`);
+  if (values.spec === undefined)
+    throw new UsageError("build needs --spec FILE, the OpenAPI document (see --help)");
+  if (values.out === undefined)
+    throw new UsageError("build needs --out DIR, where the site goes (see --help)");
+  return {
+    spec: values.spec,
+    out: values.out,
+    ...(values["endpoint-schema"] !== undefined ? { endpointSchema: values["endpoint-schema"] } : {}),
+    ...(values.releases !== undefined ? { releases: values.releases } : {}),
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      spec: { type: "string" },
+      out: { type: "string" },
+      "endpoint-schema": { type: "string" },
+      releases: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new BuildError(`${path}: cannot read ${what}: ${(error as Error).message}`);
+  }
+}
+
+/** The API's releases from `dir` and what the spec changes since the last one. */
+function historyOf(dir: string, spec: LoadedSpec, title: string): ApiHistory {
+  const releases = readReleases(dir, basename(spec.source));
+  if (releases.length === 0) {
+    throw new BuildError(
+      `${dir}: no released version (expected folders such as 1.0.0/ holding ${basename(spec.source)})`,
+    );
+  }
+  const last = releases.at(-1);
+  const changes = last ? diffDocuments(last.spec.document, spec.document) : [];
+  return {
+    title,
+    releases: changelogOf(releases),
+    ...(last && changes.length > 0
+      ? { unreleased: { version: String(spec.document.info.version), since: last.version, changes } }
+      : {}),
+  };
+}
+
+/** Builds the site; returns the lines to print. */
+export function build(options: BuildOptions): string[] {
+  const spec = loadSpec(options.spec);
+  const document = spec.document;
+  const text = readText(options.spec, "the spec");
+  const isJson = /\.json$/i.test(options.spec);
+  const title = String(document.info?.title ?? "the API");
+  const site = generateSite({
+    openapiJson: `${JSON.stringify(document, null, 2)}\n`,
+    openapiYaml: isJson ? stringify(document) : text,
+    endpointSchemaJson: readText(options.endpointSchema ?? endpointSchemaPath, "the Endpoint schema"),
+    ...(options.releases !== undefined ? { apiHistory: historyOf(options.releases, spec, title) } : {}),
+  });
+  const out = resolve(options.out);
+  const written = writeSite(site, out);
+  return [
+    `marketapi-docs: wrote ${written.length} files to ${out}:`,
+    ...written.map(({ path, bytes }) => `  ${path.padEnd(22)}${(bytes / 1024).toFixed(1).padStart(8)} KiB`),
+    `open ${resolve(out, "index.html")}, or copy the folder to any static host`,
+  ];
+}
+
+/** Errors about the input: said in one line, exit 1. */
+function isInputError(error: unknown): error is Error {
+  return [BuildError, SiteSourceError, SpecError, SampleSpecError, SampleScenarioError].some(
+    (kind) => error instanceof kind,
+  );
+}
+
+export function main(argv: readonly string[]): number {
+  let options: BuildOptions | "help";
+  try {
+    options = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`marketapi-docs: ${error.message}\n`);
+    return 2;
+  }
+  if (options === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  try {
+    process.stdout.write(`${build(options).join("\n")}\n`);
+    return 0;
+  } catch (error) {
+    if (!isInputError(error)) throw error;
+    process.stderr.write(`marketapi-docs: ${error.message}\n`);
+    return 1;
+  }
+}

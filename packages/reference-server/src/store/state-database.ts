@@ -484,7 +484,8 @@ export class StateDatabase implements History {
         nextAccount: () => this.accountCount++,
         symbolPosition: (symbol) => this.symbolPositions.get(symbol) ?? 0,
       });
-      ops.push(...writes);
+      // Appended one by one: a spread into push overflows the stack for a large batch.
+      for (const op of writes) ops.push(op);
       ops.push(
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],

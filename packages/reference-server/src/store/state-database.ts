@@ -10,6 +10,7 @@
  * - When a commit fails, every write not yet committed is refused, the live state is reloaded
  *   from the database, and new orders are refused until a later probe commits again.
  */
+import { existsSync, linkSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import {
@@ -29,6 +30,7 @@ import {
   type SymbolConfig,
   stateFaults,
   type Trade,
+  type TradeBucket,
 } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
 import { type Database, loadDriver, type Statement } from "./driver.js";
@@ -76,7 +78,7 @@ export interface StateDatabaseOptions {
   onFailure?: (reason: string) => void;
 }
 
-/** Rows read while loading, to show that loading does not depend on the size of the history. */
+/** Rows read since the last load began, to show that loading does not depend on the size of the history. */
 export interface LoadStats {
   rows: number;
 }
@@ -155,8 +157,10 @@ export class StateDatabase implements History {
     const Driver = loadDriver();
     let reader: Database | undefined;
     try {
-      reader = new Driver(path, { timeout: 10_000 });
+      if (!existsSync(path)) createWhole(Driver, path);
+      reader = new Driver(path, { timeout: 10_000, fileMustExist: true });
       reader.pragma("journal_mode = WAL");
+      checkIntegrity(reader);
       migrate(reader);
       // Proves at start that the file, its folder (for the -wal file) and the disk take writes.
       reader
@@ -413,7 +417,12 @@ export class StateDatabase implements History {
     }
   }
 
-  /** The last trade, the rolling statistics' minute buckets and the trades of the last five minutes. */
+  /**
+   * The last trade and the rolling statistics' minute buckets. The trades of the last five minutes
+   * are not read here: the average price counts them through their buckets and reads the one
+   * partly expired minute later, a chunk at a time (so start-up reads as many rows for a million
+   * recent trades as for ten).
+   */
   private loadMarketData(state: ExchangeState, symbol: string): void {
     const market = state.markets.get(symbol);
     if (!market) return;
@@ -421,16 +430,15 @@ export class StateDatabase implements History {
     market.lastTrade = last;
     market.lastAggTrade = this.row("lastAggTrade", [symbol], aggTradeFromRow);
     if (!last) return;
+    const recent: TradeBucket[] = [];
     for (const row of this.all<BucketRow>("minutes", [symbol, last.time - DAY_MS - MINUTE_MS])) {
-      market.stats.restoreMinute(bucketFromRow(row));
+      const bucket = bucketFromRow(row);
+      market.stats.restoreMinute(bucket);
+      if (bucket.minute + MINUTE_MS > last.time - AVG_WINDOW_MS) recent.push(bucket);
     }
-    for (const trade of this.rows<TradeRow, Trade>(
-      "tradesBetween",
-      [symbol, last.time - AVG_WINDOW_MS, MAX_TIME],
-      tradeFromRow,
-    )) {
-      market.stats.restoreRecent(trade);
-    }
+    const read = (fromId: number, toId: number, limit: number) =>
+      this.rows<TradeRow, Trade>("tradesInIds", [symbol, fromId, toId, limit], tradeFromRow);
+    market.stats.restoreBacklog(recent, read);
   }
 
   /** Ids the database holds must be below the counters that hand out the next ones. */
@@ -583,7 +591,9 @@ export class StateDatabase implements History {
   }
 
   private rows<R, T>(name: string, params: unknown[], map: (row: R) => T): T[] {
-    return ((this.reads[name] as Statement).all(...params) as R[]).map(map);
+    const rows = (this.reads[name] as Statement).all(...params) as R[];
+    this.loadStats.rows += rows.length;
+    return rows.map(map);
   }
 
   private row<R, T>(name: string, params: unknown[], map: (row: R) => T): T | undefined {
@@ -630,6 +640,54 @@ function newest<T>(items: readonly T[], id: (item: T) => number): T | undefined 
   let best: T | undefined;
   for (const item of items) if (best === undefined || id(item) > id(best)) best = item;
   return best;
+}
+
+/**
+ * Creates the database aside and links it into place once it holds its schema, so a file at the
+ * path is never one this server left empty (an empty state file is damaged, not new).
+ */
+function createWhole(Driver: ReturnType<typeof loadDriver>, path: string): void {
+  const aside = `${path}.creating-${process.pid}`;
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${aside}${suffix}`, { force: true });
+  try {
+    const db = new Driver(aside);
+    try {
+      db.pragma("journal_mode = WAL");
+      migrate(db);
+    } finally {
+      db.close();
+    }
+    linkInPlace(aside, path);
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${aside}${suffix}`, { force: true });
+  }
+}
+
+/** Links `from` at `to` unless `to` exists by then (another process created it: that file is used). */
+function linkInPlace(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    // A file system without hard links: a rename is the next best (it replaces a file made meanwhile).
+    if (existsSync(to)) throw error;
+    renameSync(from, to);
+  }
+}
+
+/**
+ * SQLite's quick_check: every page of every table and index is read and its structure checked
+ * (not the agreement of indexes with their tables), so a zeroed or overwritten page is found at
+ * start-up rather than when a request meets it. Its cost grows with the file (see the README).
+ */
+function checkIntegrity(db: Database): void {
+  const rows = db.pragma("quick_check(5)") as { quick_check: string }[];
+  const problems = rows.map((r) => r.quick_check).filter((text) => text !== "ok");
+  if (problems.length > 0)
+    throw Object.assign(new Error(`is damaged: SQLite's integrity check found: ${problems.join("; ")}`), {
+      code: "DAMAGED",
+    });
 }
 
 async function startWriter(path: string, sync: StateSync): Promise<Worker> {
@@ -691,6 +749,7 @@ function prepareReads(db: Database): Record<string, Statement> {
     recentTrades: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT ?",
     tradesFrom: "SELECT * FROM trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT ?",
     tradesBetween: "SELECT * FROM trades WHERE symbol = ? AND time >= ? AND time < ? ORDER BY time, id",
+    tradesInIds: "SELECT * FROM trades WHERE symbol = ? AND id >= ? AND id <= ? ORDER BY id LIMIT ?",
     lastTradeBefore: "SELECT * FROM trades WHERE symbol = ? AND time < ? ORDER BY time DESC, id DESC LIMIT 1",
     lastTrade: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
     lastAggTrade: "SELECT * FROM agg_trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",

@@ -70,10 +70,13 @@ export function mergeBucket(into: TradeBucket, later: TradeBucket): void {
   into.quoteVolume += later.quoteVolume;
 }
 
-/** Reads the trades of one minute bucket (ids in [fromId, toId]), oldest first, at most `limit`. */
-export type TradeReader = (fromId: number, toId: number, limit: number) => readonly Trade[];
+/** What the average price needs of a trade. */
+export type TradeVolume = Pick<Trade, "id" | "time" | "qty" | "quoteQty">;
 
-const READ_CHUNK = 1000;
+/** Reads the trades of one minute bucket (ids in [fromId, toId]), oldest first, at most `limit`. */
+export type TradeReader = (fromId: number, toId: number, limit: number) => readonly TradeVolume[];
+
+const READ_CHUNK = 4096;
 
 /** The trades before a restart that still count towards the average price, by minute bucket. */
 class Backlog {
@@ -127,7 +130,7 @@ class Backlog {
   }
 
   /** Trades read but not summed yet (at or after the last `since`): at most one chunk. */
-  private ahead: readonly Trade[] = [];
+  private ahead: readonly TradeVolume[] = [];
   private aheadAt = 0;
 
   /** Sums the trades of `bucket` before `since` (reading on from where the last call stopped). */
@@ -141,9 +144,9 @@ class Backlog {
         this.aheadAt = 0;
         this.rowsRead += this.ahead.length;
         if (this.ahead.length === 0) return;
-        this.cursor.nextId = (this.ahead.at(-1) as Trade).id + 1;
+        this.cursor.nextId = (this.ahead.at(-1) as TradeVolume).id + 1;
       }
-      const trade = this.ahead[this.aheadAt] as Trade;
+      const trade = this.ahead[this.aheadAt] as TradeVolume;
       if (trade.time >= since) return;
       this.cursor.qty += trade.qty;
       this.cursor.quote += trade.quoteQty;

@@ -31,6 +31,8 @@ import {
   stateFaults,
   type Trade,
   type TradeBucket,
+  type TradeReader,
+  type TradeVolume,
 } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
 import { type Database, loadDriver, type Statement } from "./driver.js";
@@ -98,6 +100,13 @@ function deferred(): Deferred {
   });
   promise.catch(() => undefined);
   return { promise, resolve, reject };
+}
+
+interface VolumeRow {
+  id: number;
+  time: number;
+  qty: string;
+  quote_qty: string;
 }
 
 /** The error answered to writes while the database cannot be written. */
@@ -436,8 +445,14 @@ export class StateDatabase implements History {
       market.stats.restoreMinute(bucket);
       if (bucket.minute + MINUTE_MS > last.time - AVG_WINDOW_MS) recent.push(bucket);
     }
-    const read = (fromId: number, toId: number, limit: number) =>
-      this.rows<TradeRow, Trade>("tradesInIds", [symbol, fromId, toId, limit], tradeFromRow);
+    // Only the columns the average price needs: a minute may hold hundreds of thousands of trades.
+    const read: TradeReader = (fromId, toId, limit) =>
+      this.rows<VolumeRow, TradeVolume>("volumesInIds", [symbol, fromId, toId, limit], (r) => ({
+        id: r.id,
+        time: r.time,
+        qty: dec.fromPlain(r.qty),
+        quoteQty: dec.fromPlain(r.quote_qty),
+      }));
     market.stats.restoreBacklog(recent, read);
   }
 
@@ -749,7 +764,8 @@ function prepareReads(db: Database): Record<string, Statement> {
     recentTrades: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT ?",
     tradesFrom: "SELECT * FROM trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT ?",
     tradesBetween: "SELECT * FROM trades WHERE symbol = ? AND time >= ? AND time < ? ORDER BY time, id",
-    tradesInIds: "SELECT * FROM trades WHERE symbol = ? AND id >= ? AND id <= ? ORDER BY id LIMIT ?",
+    volumesInIds:
+      "SELECT id, time, qty, quote_qty FROM trades WHERE symbol = ? AND id >= ? AND id <= ? ORDER BY id LIMIT ?",
     lastTradeBefore: "SELECT * FROM trades WHERE symbol = ? AND time < ? ORDER BY time DESC, id DESC LIMIT 1",
     lastTrade: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
     lastAggTrade: "SELECT * FROM agg_trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",

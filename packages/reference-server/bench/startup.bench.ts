@@ -4,7 +4,8 @@
 // that moment, the first avgPrice answer after it (which reads the partly expired minute of the
 // average price's window), and SQLite's quick_check on the file (run at every start-up) timed on
 // its own. The databases are written straight with SQL (test/support/history-db.ts).
-// Run: npm run build && npm run bench:startup (in packages/reference-server); BENCH_RUNS (default 3).
+// Run: npm run build && npm run bench:startup (in packages/reference-server); BENCH_RUNS (default 3),
+// BENCH_CASES (such as last-5-minutes:1000000) picks cases.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -14,6 +15,8 @@ import { fileURLToPath } from "node:url";
 import { databaseWithTrades, type HistoryShape } from "../test/support/history-db.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** Which cases to run, as shape:count pairs separated by commas (default: all four). */
+const CASES = process.env.BENCH_CASES?.split(",");
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
 const BUILT = existsSync(join(PACKAGE, "dist", "cli.js"));
 const scratch = mkdtempSync(join(tmpdir(), "marketapi-startup-"));
@@ -102,6 +105,7 @@ try {
   );
   for (const shape of ["30-days", "last-5-minutes"] as HistoryShape[]) {
     for (const count of [1_000, 1_000_000]) {
+      if (CASES && !CASES.includes(`${shape}:${count}`)) continue;
       const path = join(scratch, `${shape}-${count}.db`);
       await databaseWithTrades(path, count, shape);
       const samples: Sample[] = [];

@@ -116,7 +116,7 @@ try {
       }
       const sizeMiB = statSync(path).size / 2 ** 20;
       rows.push(
-        `| ${shape} | ${fmt(count)} | ${fmt(sizeMiB)} | ${fmt(median(samples.map((s) => s.startMs)))} (${samples.map((s) => fmt(s.startMs)).join(", ")}) | ${fmt(median(samples.map((s) => s.peakMiB)))} | ${fmt(median(samples.map((s) => s.firstAvgMs)))} | ${fmt(median(checks))} |`,
+        `| ${shape} | ${fmt(count)} | ${fmt(sizeMiB, 1)} | ${fmt(median(samples.map((s) => s.startMs)))} (${samples.map((s) => fmt(s.startMs)).join(", ")}) | ${fmt(median(samples.map((s) => s.peakMiB)))} | ${fmt(median(samples.map((s) => s.firstAvgMs)))} | ${fmt(median(checks))} |`,
       );
       console.log(rows.at(-1));
       rmSync(path, { force: true });

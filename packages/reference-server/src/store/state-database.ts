@@ -271,13 +271,7 @@ export class StateDatabase implements History {
   }
 
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    const fresh = newest(
-      this.uncommitted.orders.filter(
-        symbol,
-        (o) => o.accountId === accountId && o.clientOrderId === clientOrderId,
-      ),
-      (o) => o.orderId,
-    );
+    const fresh = this.uncommitted.latestByClientOrderId(accountId, symbol, clientOrderId);
     const stored = this.row("orderByClientId", [accountId, symbol, clientOrderId], orderFromRow);
     if (!stored || (fresh && fresh.orderId >= stored.orderId)) return fresh;
     return stored;

@@ -10,10 +10,10 @@
  * - When a commit fails, every write not yet committed is refused, the live state is reloaded
  *   from the database, and new orders are refused until a later probe commits again.
  */
+import { existsSync, linkSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import {
-  type Account,
   Account as AccountClass,
   type AccountTradesQuery,
   type AggTrade,
@@ -23,7 +23,6 @@ import {
   type ExchangeState,
   type History,
   initialState,
-  type Market,
   type Order,
   type PageQuery,
   registerOpenOrder,
@@ -31,7 +30,11 @@ import {
   type SymbolConfig,
   stateFaults,
   type Trade,
+  type TradeBucket,
+  type TradeReader,
+  type TradeVolume,
 } from "../engine/index.js";
+import { Journal } from "../engine/journal.js";
 import { type Database, loadDriver, type Statement } from "./driver.js";
 import { describeSqliteError } from "./files.js";
 import {
@@ -48,6 +51,7 @@ import {
 } from "./rows.js";
 import { migrate } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
+import { mergePage, Uncommitted } from "./uncommitted.js";
 import {
   postBatch,
   type StateSync,
@@ -76,7 +80,7 @@ export interface StateDatabaseOptions {
   onFailure?: (reason: string) => void;
 }
 
-/** Rows read while loading, to show that loading does not depend on the size of the history. */
+/** Rows read since the last load began, to show that loading does not depend on the size of the history. */
 export interface LoadStats {
   rows: number;
 }
@@ -98,6 +102,13 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
+interface VolumeRow {
+  id: number;
+  time: number;
+  qty: string;
+  quote_qty: string;
+}
+
 /** The error answered to writes while the database cannot be written. */
 export class StorageFailure extends Error {
   constructor(readonly reason: string) {
@@ -113,9 +124,15 @@ export class StateDatabase implements History {
   /** Writes that do not come from a change set (settings, pruning). */
   private pending: WriteOp[] = [];
   /** Changes recorded since the last batch was sent; written with their values at send time. */
-  private queued = new Queued();
+  private queued = new Journal();
+  /** History changed but not committed yet: every history read goes through it. */
+  private readonly uncommitted = new Uncommitted();
+  /** Number of the last batch of changes sent to the writer. */
+  private batches = 0;
   private pendingBatch: Deferred = deferred();
-  private inFlight: { seq: number; batch: Deferred } | undefined;
+  private inFlight:
+    | { seq: number; batch: Deferred; number: number; changes: ChangeSet | undefined }
+    | undefined;
   private sendScheduled = false;
   private seq = 0;
   private failure: StorageFailure | undefined;
@@ -149,8 +166,10 @@ export class StateDatabase implements History {
     const Driver = loadDriver();
     let reader: Database | undefined;
     try {
-      reader = new Driver(path, { timeout: 10_000 });
+      if (!existsSync(path)) createWhole(Driver, path);
+      reader = new Driver(path, { timeout: 10_000, fileMustExist: true });
       reader.pragma("journal_mode = WAL");
+      checkIntegrity(reader);
       migrate(reader);
       // Proves at start that the file, its folder (for the -wal file) and the disk take writes.
       reader
@@ -240,46 +259,88 @@ export class StateDatabase implements History {
   record(changes: ChangeSet, now: number): void {
     if (this.closed) return;
     this.queued.add(changes);
+    this.uncommitted.add(changes, this.batches + 1);
     this.pruneNowAndThen(now);
     this.scheduleSend();
   }
 
-  // ---- History: reads (committed rows) ----
+  // ---- History: reads (committed rows, overlaid with what is not committed yet) ----
 
   order(symbol: string, orderId: number): Order | undefined {
-    return this.row("order", [symbol, orderId], orderFromRow);
+    return this.uncommitted.orders.get(symbol, orderId) ?? this.row("order", [symbol, orderId], orderFromRow);
   }
 
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    return this.row("orderByClientId", [accountId, symbol, clientOrderId], orderFromRow);
+    const fresh = this.uncommitted.latestByClientOrderId(accountId, symbol, clientOrderId);
+    const stored = this.row("orderByClientId", [accountId, symbol, clientOrderId], orderFromRow);
+    if (!stored || (fresh && fresh.orderId >= stored.orderId)) return fresh;
+    return stored;
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
-    return this.page<OrderRow, Order>("orders", [accountId, symbol], query, limit, orderFromRow);
+    const stored = this.page<OrderRow, Order>("orders", [accountId, symbol], query, limit, orderFromRow);
+    const fresh = this.uncommitted.orders.filter(
+      symbol,
+      (o) => o.accountId === accountId && inPage(o.orderId, o.time, query),
+    );
+    return mergePage(stored, fresh, (o) => o.orderId, isAnchored(query), limit);
   }
 
   trades(symbol: string, fromId: number | undefined, limit: number): Trade[] {
-    if (fromId === undefined)
-      return this.rows<TradeRow, Trade>("recentTrades", [symbol, limit], tradeFromRow).reverse();
-    return this.rows<TradeRow, Trade>("tradesFrom", [symbol, fromId, limit], tradeFromRow);
+    const id = (t: Trade) => t.id;
+    if (fromId === undefined) {
+      const stored = this.rows<TradeRow, Trade>("recentTrades", [symbol, limit], tradeFromRow).reverse();
+      return mergePage(
+        stored,
+        this.uncommitted.trades.filter(symbol, () => true),
+        id,
+        false,
+        limit,
+      );
+    }
+    const stored = this.rows<TradeRow, Trade>("tradesFrom", [symbol, fromId, limit], tradeFromRow);
+    const fresh = this.uncommitted.trades.filter(symbol, (t) => t.id >= fromId);
+    return mergePage(stored, fresh, id, true, limit);
   }
 
   tradesBetween(symbol: string, from: number, to: number): Trade[] {
-    return this.rows<TradeRow, Trade>("tradesBetween", [symbol, from, to], tradeFromRow);
+    const stored = this.rows<TradeRow, Trade>("tradesBetween", [symbol, from, to], tradeFromRow);
+    const fresh = this.uncommitted.trades.filter(symbol, (t) => t.time >= from && t.time < to);
+    return mergePage(stored, fresh, (t) => t.id, true, Number.MAX_SAFE_INTEGER);
   }
 
   lastTradeBefore(symbol: string, time: number): Trade | undefined {
-    return this.row("lastTradeBefore", [symbol, time], tradeFromRow);
+    const fresh = newest(
+      this.uncommitted.trades.filter(symbol, (t) => t.time < time),
+      (t) => t.id,
+    );
+    const stored = this.row("lastTradeBefore", [symbol, time], tradeFromRow);
+    if (!stored || (fresh && fresh.id >= stored.id)) return fresh;
+    return stored;
   }
 
   aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[] {
-    return this.page<AggTradeRow, AggTrade>("aggTrades", [symbol], query, limit, aggTradeFromRow);
+    const stored = this.page<AggTradeRow, AggTrade>("aggTrades", [symbol], query, limit, aggTradeFromRow);
+    const fresh = this.uncommitted.aggTrades.filter(symbol, (a) => inPage(a.id, a.time, query));
+    return mergePage(stored, fresh, (a) => a.id, isAnchored(query), limit);
   }
 
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
     const orderId = query.orderId ?? -1;
     const params = [symbol, accountId, orderId, orderId, accountId, orderId, orderId];
-    return this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow);
+    const stored = this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow);
+    const takesPart = (party: Trade["buyer"]) =>
+      party.accountId === accountId && (query.orderId === undefined || party.orderId === query.orderId);
+    const fresh = this.uncommitted.trades.filter(
+      symbol,
+      (t) => (takesPart(t.buyer) || takesPart(t.seller)) && inPage(t.id, t.time, query),
+    );
+    return mergePage(stored, fresh, (t) => t.id, isAnchored(query), limit);
+  }
+
+  /** Number of history items changed but not committed yet (zero once all is committed). */
+  uncommittedCount(): number {
+    return this.uncommitted.size;
   }
 
   // ---- loading ----
@@ -359,7 +420,12 @@ export class StateDatabase implements History {
     }
   }
 
-  /** The last trade, the rolling statistics' minute buckets and the trades of the last five minutes. */
+  /**
+   * The last trade and the rolling statistics' minute buckets. The trades of the last five minutes
+   * are not read here: the average price counts them through their buckets and reads the one
+   * partly expired minute later, a chunk at a time (so start-up reads as many rows for a million
+   * recent trades as for ten).
+   */
   private loadMarketData(state: ExchangeState, symbol: string): void {
     const market = state.markets.get(symbol);
     if (!market) return;
@@ -367,16 +433,21 @@ export class StateDatabase implements History {
     market.lastTrade = last;
     market.lastAggTrade = this.row("lastAggTrade", [symbol], aggTradeFromRow);
     if (!last) return;
+    const recent: TradeBucket[] = [];
     for (const row of this.all<BucketRow>("minutes", [symbol, last.time - DAY_MS - MINUTE_MS])) {
-      market.stats.restoreMinute(bucketFromRow(row));
+      const bucket = bucketFromRow(row);
+      market.stats.restoreMinute(bucket);
+      if (bucket.minute + MINUTE_MS > last.time - AVG_WINDOW_MS) recent.push(bucket);
     }
-    for (const trade of this.rows<TradeRow, Trade>(
-      "tradesBetween",
-      [symbol, last.time - AVG_WINDOW_MS, MAX_TIME],
-      tradeFromRow,
-    )) {
-      market.stats.restoreRecent(trade);
-    }
+    // Only the columns the average price needs: a minute may hold hundreds of thousands of trades.
+    const read: TradeReader = (fromId, toId, limit) =>
+      this.rows<VolumeRow, TradeVolume>("volumesInIds", [symbol, fromId, toId, limit], (r) => ({
+        id: r.id,
+        time: r.time,
+        qty: dec.fromPlain(r.qty),
+        quoteQty: dec.fromPlain(r.quote_qty),
+      }));
+    market.stats.restoreBacklog(recent, read);
   }
 
   /** Ids the database holds must be below the counters that hand out the next ones. */
@@ -421,20 +492,24 @@ export class StateDatabase implements History {
     const ops = this.pending;
     this.pending = [];
     const state = this.exchange?.internalState();
+    let changes: ChangeSet | undefined;
     if (state) {
-      const changes = this.queued.drain();
+      changes = this.queued.drain();
+      const writes = changeWrites(changes, {
+        fees: state.ledger.fees,
+        deposits: state.ledger.deposits,
+        nextAccount: () => this.accountCount++,
+        symbolPosition: (symbol) => this.symbolPositions.get(symbol) ?? 0,
+      });
+      // Appended one by one: a spread into push overflows the stack for a large batch.
+      for (const op of writes) ops.push(op);
       ops.push(
-        ...changeWrites(changes, {
-          fees: state.ledger.fees,
-          deposits: state.ledger.deposits,
-          nextAccount: () => this.accountCount++,
-          symbolPosition: (symbol) => this.symbolPositions.get(symbol) ?? 0,
-        }),
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],
       );
     }
-    this.inFlight = { seq: ++this.seq, batch: this.pendingBatch };
+    this.batches += 1;
+    this.inFlight = { seq: ++this.seq, batch: this.pendingBatch, number: this.batches, changes };
     this.pendingBatch = deferred();
     postBatch(this.worker, this.inFlight.seq, ops);
   }
@@ -453,6 +528,7 @@ export class StateDatabase implements History {
       return;
     }
     this.inFlight = undefined;
+    if (flight.changes) this.uncommitted.settle(flight.changes, flight.number);
     flight.batch.resolve();
     this.scheduleSend();
   }
@@ -464,7 +540,8 @@ export class StateDatabase implements History {
     this.pendingBatch.reject(this.failure);
     this.inFlight = undefined;
     this.pending = [];
-    this.queued = new Queued();
+    this.queued = new Journal();
+    this.uncommitted.clear();
     this.pendingBatch = deferred();
     this.lastProbe = Date.now();
     this.reloadLiveState();
@@ -523,7 +600,9 @@ export class StateDatabase implements History {
   }
 
   private rows<R, T>(name: string, params: unknown[], map: (row: R) => T): T[] {
-    return ((this.reads[name] as Statement).all(...params) as R[]).map(map);
+    const rows = (this.reads[name] as Statement).all(...params) as R[];
+    this.loadStats.rows += rows.length;
+    return rows.map(map);
   }
 
   private row<R, T>(name: string, params: unknown[], map: (row: R) => T): T | undefined {
@@ -540,7 +619,7 @@ export class StateDatabase implements History {
     limit: number,
     map: (row: R) => T,
   ): T[] {
-    const anchored = query.fromId !== undefined || query.startTime !== undefined;
+    const anchored = isAnchored(query);
     const params = [
       ...keys,
       query.fromId ?? MIN_TIME,
@@ -551,6 +630,73 @@ export class StateDatabase implements History {
     const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, params, map);
     return anchored ? rows : rows.reverse();
   }
+}
+
+function isAnchored(query: PageQuery): boolean {
+  return query.fromId !== undefined || query.startTime !== undefined;
+}
+
+/** Whether an item with this id and time falls in the query's bounds (as the paged SQL reads). */
+function inPage(id: number, time: number, query: PageQuery): boolean {
+  return (
+    id >= (query.fromId ?? MIN_TIME) &&
+    time >= (query.startTime ?? MIN_TIME) &&
+    time <= (query.endTime ?? MAX_TIME)
+  );
+}
+
+function newest<T>(items: readonly T[], id: (item: T) => number): T | undefined {
+  let best: T | undefined;
+  for (const item of items) if (best === undefined || id(item) > id(best)) best = item;
+  return best;
+}
+
+/**
+ * Creates the database aside and links it into place once it holds its schema, so a file at the
+ * path is never one this server left empty (an empty state file is damaged, not new).
+ */
+function createWhole(Driver: ReturnType<typeof loadDriver>, path: string): void {
+  const aside = `${path}.creating-${process.pid}`;
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${aside}${suffix}`, { force: true });
+  try {
+    const db = new Driver(aside);
+    try {
+      db.pragma("journal_mode = WAL");
+      migrate(db);
+    } finally {
+      db.close();
+    }
+    linkInPlace(aside, path);
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${aside}${suffix}`, { force: true });
+  }
+}
+
+/** Links `from` at `to` unless `to` exists by then (another process created it: that file is used). */
+function linkInPlace(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    // A file system without hard links: a rename is the next best (it replaces a file made meanwhile).
+    if (existsSync(to)) throw error;
+    renameSync(from, to);
+  }
+}
+
+/**
+ * SQLite's quick_check: every page of every table and index is read and its structure checked
+ * (not the agreement of indexes with their tables), so a zeroed or overwritten page is found at
+ * start-up rather than when a request meets it. Its cost grows with the file (see the README).
+ */
+function checkIntegrity(db: Database): void {
+  const rows = db.pragma("quick_check(5)") as { quick_check: string }[];
+  const problems = rows.map((r) => r.quick_check).filter((text) => text !== "ok");
+  if (problems.length > 0)
+    throw Object.assign(new Error(`is damaged: SQLite's integrity check found: ${problems.join("; ")}`), {
+      code: "DAMAGED",
+    });
 }
 
 async function startWriter(path: string, sync: StateSync): Promise<Worker> {
@@ -612,6 +758,8 @@ function prepareReads(db: Database): Record<string, Statement> {
     recentTrades: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT ?",
     tradesFrom: "SELECT * FROM trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT ?",
     tradesBetween: "SELECT * FROM trades WHERE symbol = ? AND time >= ? AND time < ? ORDER BY time, id",
+    volumesInIds:
+      "SELECT id, time, qty, quote_qty FROM trades WHERE symbol = ? AND id >= ? AND id <= ? ORDER BY id LIMIT ?",
     lastTradeBefore: "SELECT * FROM trades WHERE symbol = ? AND time < ? ORDER BY time DESC, id DESC LIMIT 1",
     lastTrade: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
     lastAggTrade: "SELECT * FROM agg_trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
@@ -621,57 +769,4 @@ function prepareReads(db: Database): Record<string, Statement> {
     maxAggTradeId: "SELECT max(id) AS id FROM agg_trades WHERE symbol = ?",
   };
   return Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)]));
-}
-
-/** Changes waiting for the next batch; objects are written with the values they hold at send time. */
-class Queued {
-  private orders = new Set<Order>();
-  private trades: Trade[] = [];
-  private aggTrades = new Set<AggTrade>();
-  private balances = new Map<Account, Set<string>>();
-  private fees = new Set<string>();
-  private deposits = new Set<string>();
-  private accounts: Account[] = [];
-  private markets = new Set<Market>();
-
-  add(changes: ChangeSet): void {
-    for (const order of changes.orders) this.orders.add(order);
-    for (const trade of changes.trades) this.trades.push(trade);
-    for (const agg of changes.aggTrades) this.aggTrades.add(agg);
-    for (const { account, asset } of changes.balances) {
-      const assets = this.balances.get(account) ?? new Set<string>();
-      assets.add(asset);
-      this.balances.set(account, assets);
-    }
-    for (const asset of changes.fees) this.fees.add(asset);
-    for (const asset of changes.deposits) this.deposits.add(asset);
-    for (const account of changes.accounts) this.accounts.push(account);
-    for (const market of changes.markets) this.markets.add(market);
-  }
-
-  isEmpty(): boolean {
-    return (
-      this.orders.size === 0 &&
-      this.balances.size === 0 &&
-      this.accounts.length === 0 &&
-      this.markets.size === 0
-    );
-  }
-
-  drain(): ChangeSet {
-    const changes: ChangeSet = {
-      orders: [...this.orders],
-      trades: this.trades,
-      aggTrades: [...this.aggTrades],
-      balances: [...this.balances].flatMap(([account, assets]) =>
-        [...assets].map((asset) => ({ account, asset })),
-      ),
-      fees: [...this.fees],
-      deposits: [...this.deposits],
-      accounts: this.accounts,
-      markets: [...this.markets],
-    };
-    Object.assign(this, new Queued());
-    return changes;
-  }
 }

@@ -9,7 +9,7 @@ import { root } from "../workspace-packages.mjs";
 const CONVENTIONAL = /^(README|CHANGELOG|LICENSE|CONTRIBUTING|SECURITY)(\.md)?$/;
 
 /** The files among `paths` whose own name (not folder) is not kebab-case. */
-export function offendingNames(paths: readonly string[]): string[] {
+function offendingNames(paths: readonly string[]): string[] {
   return paths.filter((path) => {
     const name = basename(path);
     return !CONVENTIONAL.test(name) && /[A-Z]/.test(name.split(".")[0] ?? "");

@@ -6,9 +6,9 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
+import { SpecError } from "@marketapi/spec-loader";
 import type { GeneratorName } from "./generate.js";
 import type { GeneratedFile } from "./generated-file.js";
-import { SpecError } from "./spec-input/spec-error.js";
 
 // Loaded only once the arguments are good: the generators bring TypeScript, openapi-typescript,
 // Redocly and ajv, which take most of a second to load; --help and usage errors should not wait.

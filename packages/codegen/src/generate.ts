@@ -1,8 +1,7 @@
+import { loadSpec, located } from "@marketapi/spec-loader";
 import type { GeneratedFile, GeneratorContext } from "./generated-file.js";
 import { checkStructure } from "./spec-input/check-structure.js";
-import { type LoadedSpec, loadSpec } from "./spec-input/load-spec.js";
 import { selectOperations } from "./spec-input/select-operations.js";
-import { SpecError } from "./spec-input/spec-error.js";
 import { buildModel, type SpecModel } from "./spec-input/spec-model.js";
 
 export type GeneratorName = "client" | "validators";
@@ -32,6 +31,8 @@ export interface GenerateOptions {
   operations?: string[];
   /** The regenerate command written into file headers. */
   command: string;
+  /** The most bytes of spec read (default: MARKETAPI_MAX_INPUT_BYTES, else 16 MiB). */
+  maxInputBytes?: number;
 }
 
 /**
@@ -40,7 +41,7 @@ export interface GenerateOptions {
  * any step carries the line and column of the faulty node when the spec was read from a file.
  */
 export async function generate(options: GenerateOptions): Promise<GeneratedFile[]> {
-  const spec = await loadSpec(options.spec);
+  const spec = loadSpec(options.spec, { maxBytes: options.maxInputBytes });
   try {
     await checkStructure(spec);
     const model = selectOperations(buildModel(spec), options.operations);
@@ -56,16 +57,6 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
     // Code-unit order, not localeCompare: the same on every machine whatever its locale.
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   } catch (error) {
-    if (error instanceof SpecError) locateAll(error, spec);
-    throw error;
-  }
-}
-
-/** Adds line and column to a SpecError (and the faults it carries) that points into this spec. */
-function locateAll(error: SpecError, spec: LoadedSpec): void {
-  for (const fault of error.all()) {
-    if (fault.source !== spec.source || fault.line !== undefined) continue;
-    const position = spec.locate?.(fault.pointer);
-    if (position) fault.locate(position.line, position.column);
+    throw located(error, spec);
   }
 }

@@ -3,6 +3,16 @@
  * library. Each generator is a plain function from a checked spec model to a list of files;
  * only `writeOutput` (and the marketapi-codegen command) touches the disk.
  */
+
+export {
+  DEFAULT_SPEC,
+  type LoadedSpec,
+  loadSpec,
+  type OpenApiDocument,
+  parseSpecText,
+  SpecError,
+  type TextPosition,
+} from "@marketapi/spec-loader";
 export {
   GENERATORS,
   type GenerateOptions,
@@ -18,16 +28,7 @@ export {
   type GeneratorContext,
 } from "./generated-file.js";
 export { checkStructure } from "./spec-input/check-structure.js";
-export {
-  DEFAULT_SPEC,
-  type LoadedSpec,
-  loadSpec,
-  type OpenApiDocument,
-  parseSpecText,
-  type TextPosition,
-} from "./spec-input/load-spec.js";
 export { selectOperations, subsetDocument } from "./spec-input/select-operations.js";
-export { SpecError } from "./spec-input/spec-error.js";
 export {
   AUTH_CLASSES,
   type AuthClass,

@@ -1,8 +1,8 @@
 // buildModel: what the generators rely on, and the error (pointer, expected, found) for each fault.
+
+import { parseSpecText, SpecError } from "@marketapi/spec-loader";
 import { describe, expect, it } from "vitest";
-import { parseSpecText } from "../src/spec-input/load-spec.js";
 import { selectOperations } from "../src/spec-input/select-operations.js";
-import { SpecError } from "../src/spec-input/spec-error.js";
 import { buildModel } from "../src/spec-input/spec-model.js";
 
 const minimal = () => ({

@@ -3,10 +3,10 @@
 // Exit codes: 0 no breaking change, 1 at least one, 2 bad usage or bad input.
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { SpecError } from "@marketapi/spec-loader";
 import { diffDocuments } from "./diff.js";
-import { loadSpec } from "./load-spec.js";
+import { loadSpec } from "./load-document.js";
 import { type Compared, renderJson, renderMarkdown, renderText } from "./render.js";
-import { SpecError } from "./spec-error.js";
 
 const USAGE = `Usage: marketapi-diff OLD NEW [--json | --markdown]
 

@@ -2,10 +2,11 @@
 // it? The version and the references are checked here; the shape of every object (required
 // fields, field types, unknown fields) is checked by Redocly's `struct` rule, the same structure
 // definitions `redocly lint` applies to specs/ in this repository.
+
+import type { LoadedSpec, OpenApiDocument } from "@marketapi/spec-loader";
+import { describeValue, pointerOf, SpecError, segmentsOf } from "@marketapi/spec-loader";
 import { BaseResolver, createConfig, type Document, lintDocument, Source } from "@redocly/openapi-core";
-import type { LoadedSpec, OpenApiDocument } from "./load-spec.js";
 import { checkVersion } from "./openapi-version.js";
-import { describeValue, pointerOf, SpecError, segmentsOf } from "./spec-error.js";
 
 /** How many structure faults one error reports; the rest are counted. */
 export const MAX_REPORTED = 20;

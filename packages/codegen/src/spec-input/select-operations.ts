@@ -1,6 +1,6 @@
 import { subsetDocument as subsetOf } from "@marketapi/spec/model";
-import type { OpenApiDocument } from "./load-spec.js";
-import { SpecError } from "./spec-error.js";
+import type { OpenApiDocument } from "@marketapi/spec-loader";
+import { SpecError } from "@marketapi/spec-loader";
 import { buildModel, type SpecModel } from "./spec-model.js";
 
 /**

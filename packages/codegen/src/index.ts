@@ -14,6 +14,7 @@ export {
   type TextPosition,
 } from "@marketapi/spec-loader";
 export {
+  DEFAULT_MAX_OPERATIONS,
   GENERATORS,
   type GenerateOptions,
   type Generator,
@@ -28,7 +29,7 @@ export {
   type GeneratorContext,
 } from "./generated-file.js";
 export { checkStructure } from "./spec-input/check-structure.js";
-export { selectOperations, subsetDocument } from "./spec-input/select-operations.js";
+export { selectOperations, subsetDocument, UnknownOperationError } from "./spec-input/select-operations.js";
 export {
   AUTH_CLASSES,
   type AuthClass,

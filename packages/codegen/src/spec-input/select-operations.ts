@@ -1,25 +1,18 @@
 import { subsetDocument as subsetOf } from "@marketapi/spec/model";
 import type { OpenApiDocument } from "@marketapi/spec-loader";
-import { SpecError } from "@marketapi/spec-loader";
+import { didYouMean } from "../command/did-you-mean.js";
 import { buildModel, type SpecModel } from "./spec-model.js";
 
 /**
  * Keeps only the named operations (`--operations`), in document order, and a document pruned to
  * them (see `subsetDocument`), so that every generator leaves out what only the others used.
- * Throws SpecError naming any unknown name.
+ * Throws UnknownOperationError naming any unknown name: the fault is in the selection, not the spec.
  */
 export function selectOperations(model: SpecModel, names: readonly string[] | undefined): SpecModel {
   if (!names) return model;
   const known = new Set(model.operations.map((o) => o.operationId));
   const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length > 0) {
-    throw new SpecError(
-      model.source,
-      "/paths",
-      `operationIds among ${[...known].join(", ")}`,
-      unknown.join(", "),
-    );
-  }
+  if (unknown.length > 0) throw new UnknownOperationError(model.source, unknown, [...known]);
   const subset = { ...model, operations: model.operations.filter((o) => names.includes(o.operationId)) };
   return buildModel({ source: model.source, document: subsetDocument(subset) });
 }
@@ -30,4 +23,21 @@ export function selectOperations(model: SpecModel, names: readonly string[] | un
  */
 export function subsetDocument(model: Pick<SpecModel, "document" | "operations">): OpenApiDocument {
   return subsetOf(model.document, new Set(model.operations.map((o) => `${o.method} ${o.path}`)));
+}
+
+/** `--operations` names an operationId the spec does not have. */
+export class UnknownOperationError extends Error {
+  override name = "UnknownOperationError";
+
+  constructor(
+    readonly source: string,
+    readonly unknown: readonly string[],
+    readonly known: readonly string[],
+  ) {
+    const quote = (s: string) => `"${s}"`;
+    const each = unknown.map((name) => `${quote(name)}${didYouMean(name, known, quote)}`);
+    super(
+      `--operations: ${source} has no operation ${each.join("; no operation ")} (its operationIds: ${known.join(", ")})`,
+    );
+  }
 }

@@ -204,8 +204,8 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
     for (let k = 1; k < length; k += 1) {
       const next = bytes[i + k];
       const [lo, hi] = k === 1 ? [min, max] : [0x80, 0xbf];
-      if (next === undefined) return i;
-      if (next < lo || next > hi) return i + k;
+      // The sequence that starts here is cut short or broken: the fault is its first byte.
+      if (next === undefined || next < lo || next > hi) return i;
     }
     i += length;
   }

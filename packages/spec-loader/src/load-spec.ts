@@ -144,8 +144,16 @@ function checkYamlFlowDepth(text: string, source: string, maxDepth: number): voi
       depth += 1;
       if (depth > maxDepth) throw tooDeep(source, maxDepth, positionOfIndex(text, index));
     } else if (token === "]" || token === "}") depth -= 1;
-    index += token.length;
+    // The lexer adds one-character control tokens (document start, scalar, flow end) that are
+    // not in the text; the text itself holds no control characters (decodeText refused them).
+    if (!isSyntheticToken(token)) index += token.length;
   }
+}
+
+function isSyntheticToken(token: string): boolean {
+  return (
+    token.length === 1 && token.charCodeAt(0) < 0x20 && token !== "\t" && token !== "\n" && token !== "\r"
+  );
 }
 
 /** YAML, or JSON that JSON.parse refused (JSON is YAML): a syntax error is located. */

@@ -1,6 +1,6 @@
 import { subsetDocument as subsetOf } from "@marketapi/spec/model";
 import type { OpenApiDocument } from "@marketapi/spec-loader";
-import { didYouMean } from "../command/did-you-mean.js";
+import { closest } from "../command/did-you-mean.js";
 import { buildModel, type SpecModel } from "./spec-model.js";
 
 /**
@@ -34,10 +34,10 @@ export class UnknownOperationError extends Error {
     readonly unknown: readonly string[],
     readonly known: readonly string[],
   ) {
-    const quote = (s: string) => `"${s}"`;
-    const each = unknown.map((name) => `${quote(name)}${didYouMean(name, known, quote)}`);
-    super(
-      `--operations: ${source} has no operation ${each.join("; no operation ")} (its operationIds: ${known.join(", ")})`,
-    );
+    const each = unknown.map((name) => {
+      const match = closest(name, known);
+      return `no operation "${name}"${match === undefined ? "" : ` (did you mean "${match}"?)`}`;
+    });
+    super(`--operations: ${source} has ${each.join(", ")}; its operationIds: ${known.join(", ")}`);
   }
 }

@@ -1,4 +1,5 @@
-import { loadSpec, located, SpecError } from "@marketapi/spec-loader";
+import { operationEntries } from "@marketapi/spec/model";
+import { type LoadedSpec, loadSpec, located, SpecError } from "@marketapi/spec-loader";
 import type { GeneratedFile, GeneratorContext } from "./generated-file.js";
 import { checkStructure } from "./spec-input/check-structure.js";
 import { selectOperations } from "./spec-input/select-operations.js";
@@ -52,9 +53,10 @@ export const DEFAULT_MAX_OPERATIONS = 2000;
 export async function generate(options: GenerateOptions): Promise<GeneratedFile[]> {
   const spec = loadSpec(options.spec, { maxBytes: options.maxInputBytes });
   try {
+    // Counted before any check: the structure check alone takes seconds on an absurd spec.
+    checkOperationCount(spec, options.operations, options.maxOperations ?? DEFAULT_MAX_OPERATIONS);
     await checkStructure(spec);
     const model = selectOperations(buildModel(spec), options.operations);
-    checkOperationCount(model, options.maxOperations ?? DEFAULT_MAX_OPERATIONS);
     const files: GeneratedFile[] = [];
     for (const name of options.generators) {
       files.push(...(await GENERATORS[name](model, { command: options.command })));
@@ -71,13 +73,14 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
   }
 }
 
-function checkOperationCount(model: SpecModel, max: number): void {
-  if (model.operations.length <= max) return;
+function checkOperationCount(spec: LoadedSpec, selected: readonly string[] | undefined, max: number): void {
+  const count = selected?.length ?? operationEntries(spec.document).length;
+  if (count <= max) return;
   throw new SpecError(
-    model.source,
+    spec.source,
     "/paths",
     `at most ${max} operations in one run (generate the API in parts with --operations, or raise the limit with --max-operations)`,
-    `${model.operations.length}`,
+    `${count}`,
   );
 }
 

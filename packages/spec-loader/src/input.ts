@@ -64,6 +64,7 @@ export function maxInputBytes(explicit?: string | number, env: NodeJS.ProcessEnv
 }
 
 const CHUNK = 64 * 1024;
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
 export interface ReadOptions {
   /** How the input is named in messages (default: the path). */
@@ -111,8 +112,11 @@ function readInto(fd: number, chunk: Buffer, source: string, kind: string): numb
     try {
       return readSync(fd, chunk, 0, chunk.length, null);
     } catch (error) {
-      // A non-blocking standard input with nothing yet: wait for it rather than fail.
-      if ((error as NodeJS.ErrnoException).code === "EAGAIN") continue;
+      // A non-blocking standard input with nothing yet: wait a little for it rather than fail.
+      if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
+        Atomics.wait(pause, 0, 0, 10);
+        continue;
+      }
       throw new InputError(source, `a readable ${kind}`, `an error: ${(error as Error).message}`);
     }
   }

@@ -43,6 +43,12 @@ const cases: { name: string; file: string; input: string | Buffer; want: RegExp 
     want: /^deep\.yaml# \(line 4, column \d+\): expected arrays and objects nested at most 128 deep/,
   },
   {
+    name: "a 15 MB YAML list of small maps (18 million tokens; 4.3 GB when parsed)",
+    file: "many-nodes.yaml",
+    input: `openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\nx-many:\n${"  - {a: 1, b: [x, y]}\n".repeat(700_000)}`,
+    want: /^many-nodes\.yaml# \(line \d+, column \d+\): expected at most 2097152 YAML tokens .*, found more$/,
+  },
+  {
     name: "a YAML alias inside the node it names",
     file: "alias.yaml",
     input: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\nx-loop: &loop\n  - *loop\n',

@@ -20,8 +20,10 @@ import {
 } from "yaml";
 import {
   checkJsonDepth,
+  DEFAULT_MAX_INPUT_BYTES,
   findTooDeep,
   InputError,
+  MAX_INPUT_BYTES_ENV,
   MAX_NESTING_DEPTH,
   maxInputBytes,
   positionOfIndex,
@@ -66,32 +68,42 @@ export const DEFAULT_SPEC = "@marketapi/spec";
 /** Loads a document from a file or a package; throws SpecError (located when possible) on bad input. */
 export function loadSpec(spec: string = DEFAULT_SPEC, options: LoadOptions = {}): LoadedSpec {
   const file = locateSpecFile(spec, options.cwd ?? process.cwd());
-  const text = asSpecError(() =>
-    readTextFile(file, {
-      source: spec,
-      maxBytes: options.maxBytes ?? maxInputBytes(),
-      kind: "YAML or JSON file",
-    }),
-  );
-  return specFromText(spec, text, options);
+  const maxBytes = asSpecError(() => options.maxBytes ?? maxInputBytes());
+  const text = asSpecError(() => readTextFile(file, { source: spec, maxBytes, kind: "YAML or JSON file" }));
+  return specFromText(spec, text, { ...options, maxBytes });
 }
 
 /** A document from its text, refused as loadSpec refuses it. */
 export function specFromText(
   source: string,
   text: string,
-  options: Pick<LoadOptions, "maxDepth"> = {},
+  options: Pick<LoadOptions, "maxDepth" | "maxBytes"> = {},
 ): LoadedSpec {
   const locate = textLocator(text);
-  const document = parseSpecText(source, text, options.maxDepth);
+  const maxTokens = yamlTokenLimit(options.maxBytes ?? DEFAULT_MAX_INPUT_BYTES);
+  const document = parseSpecText(source, text, options.maxDepth, maxTokens);
   return { source, document, locate };
 }
 
+/**
+ * The YAML parser keeps about 240 bytes per token (a 15 MB list of small maps took 4.3 GB), JSON.parse
+ * a few: YAML may hold one token per 8 bytes of the size cap (2 million for 16 MiB; the bundled
+ * spec has 16,000 in 90 kB), which keeps the parser near 30 bytes of memory per byte of the cap.
+ */
+export function yamlTokenLimit(maxBytes: number): number {
+  return Math.floor(maxBytes / 8);
+}
+
 /** Parses spec text: JSON through JSON.parse (many times faster), anything else as YAML. */
-export function parseSpecText(source: string, text: string, maxDepth = MAX_NESTING_DEPTH): OpenApiDocument {
+export function parseSpecText(
+  source: string,
+  text: string,
+  maxDepth = MAX_NESTING_DEPTH,
+  maxYamlTokens = yamlTokenLimit(DEFAULT_MAX_INPUT_BYTES),
+): OpenApiDocument {
   const json = text.trimStart().startsWith("{");
   asSpecError(() =>
-    json ? checkJsonDepth(text, source, maxDepth) : checkYamlFlowDepth(text, source, maxDepth),
+    json ? checkJsonDepth(text, source, maxDepth) : checkYamlShape(text, source, maxDepth, maxYamlTokens),
   );
   const document = (json ? parseJson(text) : undefined) ?? parseYaml(source, text);
   const deep = findTooDeep(document, maxDepth);
@@ -133,13 +145,24 @@ function asSpecError<T>(read: () => T): T {
 
 /**
  * YAML's flow collections (`[[[…`) nest one level per byte, and the YAML parser needs about a
- * kilobyte of memory per level: the lexer (linear, keeping nothing) finds the depth first.
- * Block nesting needs a longer indentation per level, so its size grows with the square of its depth.
+ * kilobyte of memory per level: the lexer (linear, keeping nothing) finds the depth first, and
+ * counts the tokens the parser would keep (see yamlTokenLimit). Block nesting needs a longer
+ * indentation per level, so its size grows with the square of its depth.
  */
-function checkYamlFlowDepth(text: string, source: string, maxDepth: number): void {
+function checkYamlShape(text: string, source: string, maxDepth: number, maxTokens: number): void {
   let depth = 0;
   let index = 0;
+  let tokens = 0;
   for (const token of new Lexer().lex(text)) {
+    tokens += 1;
+    if (tokens > maxTokens) {
+      throw new InputError(
+        source,
+        `at most ${maxTokens} YAML tokens (one per 8 bytes of the size cap: raise the cap with --max-input-bytes or ${MAX_INPUT_BYTES_ENV}, or give the spec as JSON, which costs far less to read)`,
+        "more",
+        positionOfIndex(text, index),
+      );
+    }
     if (token === "[" || token === "{") {
       depth += 1;
       if (depth > maxDepth) throw tooDeep(source, maxDepth, positionOfIndex(text, index));

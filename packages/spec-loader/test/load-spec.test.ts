@@ -101,6 +101,17 @@ describe("limits", () => {
     );
   });
 
+  it("refuses YAML of more tokens than one per 8 bytes of the cap; the same data as JSON passes", () => {
+    const file = join(work, "tokens.yaml");
+    writeFileSync(file, `openapi: 3.1.0\nx: [${"1, ".repeat(400)}1]\n`);
+    expect(() => loadSpec(file, { maxBytes: 4096 })).toThrow(
+      /: expected at most 512 YAML tokens .*, found more$/,
+    );
+    const json = join(work, "tokens.json");
+    writeFileSync(json, JSON.stringify({ openapi: "3.1.0", x: Array(401).fill(1) }));
+    expect(loadSpec(json, { maxBytes: 4096 }).document.x).toHaveLength(401);
+  });
+
   it("refuses a file over the cap by its size", () => {
     const file = join(work, "big.yaml");
     writeFileSync(file, `openapi: 3.1.0\nx: ${"a".repeat(5000)}\n`);

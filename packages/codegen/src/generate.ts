@@ -1,8 +1,8 @@
+import { operationEntries } from "@marketapi/spec/model";
+import { type LoadedSpec, loadSpec, located, SpecError } from "@marketapi/spec-loader";
 import type { GeneratedFile, GeneratorContext } from "./generated-file.js";
 import { checkStructure } from "./spec-input/check-structure.js";
-import { type LoadedSpec, loadSpec } from "./spec-input/load-spec.js";
 import { selectOperations } from "./spec-input/select-operations.js";
-import { SpecError } from "./spec-input/spec-error.js";
 import { buildModel, type SourcedSpecModel } from "./spec-input/spec-model.js";
 
 export type GeneratorName = "client" | "validators";
@@ -32,7 +32,18 @@ export interface GenerateOptions {
   operations?: string[];
   /** The regenerate command written into file headers. */
   command: string;
+  /** The most bytes of spec read (default: MARKETAPI_MAX_INPUT_BYTES, else 16 MiB). */
+  maxInputBytes?: number;
+  /** The most operations generated in one run (default DEFAULT_MAX_OPERATIONS). */
+  maxOperations?: number;
 }
+
+/**
+ * The most operations one run generates. The validators' compiler (ajv) runs out of stack between
+ * 4,000 and 9,000 operations, and memory grows by about 0.2 MB an operation (370 MB at 2,000):
+ * a larger API is generated in parts with --operations.
+ */
+export const DEFAULT_MAX_OPERATIONS = 2000;
 
 /**
  * Loads the spec and checks it (OpenAPI 3.1 structure, then what the generators rely on), then
@@ -40,8 +51,10 @@ export interface GenerateOptions {
  * any step carries the line and column of the faulty node when the spec was read from a file.
  */
 export async function generate(options: GenerateOptions): Promise<GeneratedFile[]> {
-  const spec = await loadSpec(options.spec);
+  const spec = loadSpec(options.spec, { maxBytes: options.maxInputBytes });
   try {
+    // Counted before any check: the structure check alone takes seconds on an absurd spec.
+    checkOperationCount(spec, options.operations, options.maxOperations ?? DEFAULT_MAX_OPERATIONS);
     await checkStructure(spec);
     const model = selectOperations(buildModel(spec), options.operations);
     const files: GeneratedFile[] = [];
@@ -56,16 +69,31 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
     // Code-unit order, not localeCompare: the same on every machine whatever its locale.
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   } catch (error) {
-    if (error instanceof SpecError) locateAll(error, spec);
-    throw error;
+    throw located(stackOverflowAsSpecError(error, spec.source), spec);
   }
 }
 
-/** Adds line and column to a SpecError (and the faults it carries) that points into this spec. */
-function locateAll(error: SpecError, spec: LoadedSpec): void {
-  for (const fault of error.all()) {
-    if (fault.source !== spec.source || fault.line !== undefined) continue;
-    const position = spec.locate?.(fault.pointer);
-    if (position) fault.locate(position.line, position.column);
-  }
+function checkOperationCount(spec: LoadedSpec, selected: readonly string[] | undefined, max: number): void {
+  const count = selected?.length ?? operationEntries(spec.document).length;
+  if (count <= max) return;
+  throw new SpecError(
+    spec.source,
+    "/paths",
+    `at most ${max} operations in one run (generate the API in parts with --operations, or raise the limit with --max-operations)`,
+    `${count}`,
+  );
+}
+
+/**
+ * A generator that ran out of call stack did so on the size of this spec (the nesting of its
+ * documents is bounded by the loader): that is a spec the generators cannot use, exit 2, not a crash.
+ */
+function stackOverflowAsSpecError(error: unknown, source: string): unknown {
+  if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return error;
+  return new SpecError(
+    source,
+    "",
+    "a spec the generators can compile",
+    "one too large for them (the call stack ran out); generate it in parts with --operations",
+  );
 }

@@ -3,7 +3,18 @@
  * library. Each generator is a plain function from a checked spec model to a list of files;
  * only `writeOutput` (and the marketapi-codegen command) touches the disk.
  */
+
 export {
+  DEFAULT_SPEC,
+  type LoadedSpec,
+  loadSpec,
+  type OpenApiDocument,
+  parseSpecText,
+  SpecError,
+  type TextPosition,
+} from "@marketapi/spec-loader";
+export {
+  DEFAULT_MAX_OPERATIONS,
   GENERATORS,
   type GenerateOptions,
   type Generator,
@@ -18,16 +29,7 @@ export {
   type GeneratorContext,
 } from "./generated-file.js";
 export { checkStructure } from "./spec-input/check-structure.js";
-export {
-  DEFAULT_SPEC,
-  type LoadedSpec,
-  loadSpec,
-  type OpenApiDocument,
-  parseSpecText,
-  type TextPosition,
-} from "./spec-input/load-spec.js";
-export { selectOperations, subsetDocument } from "./spec-input/select-operations.js";
-export { SpecError } from "./spec-input/spec-error.js";
+export { selectOperations, subsetDocument, UnknownOperationError } from "./spec-input/select-operations.js";
 export {
   AUTH_CLASSES,
   type AuthClass,

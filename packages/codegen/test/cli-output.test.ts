@@ -40,7 +40,8 @@ describe.concurrent("marketapi-codegen output", () => {
         /new_order|cancel_order|open_orders|NewOrder|OrderFull|"\/api\/v3\/order"/,
       );
       expect(text.split("\n")[1], name).toBe(
-        `// Do not edit it by hand: regenerate it with \`marketapi-codegen --out out --client --validators --operations ${operations}\`.`,
+        // The header records the options normalised: operationIds sorted (code-unit order).
+        `// Do not edit it by hand: regenerate it with \`marketapi-codegen --out out --client --validators --operations ${operations.split(",").sort().join(",")}\`.`,
       );
     }
     expect(files["validators.gen.ts"]).toContain(

@@ -4,12 +4,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadSpec, SpecError } from "@marketapi/spec-loader";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLIENT_FILES, generateClient } from "../src/client/generate-client.js";
 import { CODEGEN_VERSION, GENERATED_MARKER } from "../src/generated-file.js";
-import { loadSpec } from "../src/spec-input/load-spec.js";
 import { selectOperations } from "../src/spec-input/select-operations.js";
-import { SpecError } from "../src/spec-input/spec-error.js";
 import { buildModel, type SourcedSpecModel } from "../src/spec-input/spec-model.js";
 
 const command = "marketapi-codegen --out src/generated --client";

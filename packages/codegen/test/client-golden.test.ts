@@ -1,8 +1,9 @@
 // Golden files of the client generator on the fixture spec: the whole spec, and the subset that
 // `--operations tickers,place_order` selects. Update them with `npx vitest run -u test/client-golden`.
+
+import { loadSpec } from "@marketapi/spec-loader";
 import { describe, expect, it } from "vitest";
 import { generateClient } from "../src/client/generate-client.js";
-import { loadSpec } from "../src/spec-input/load-spec.js";
 import { selectOperations } from "../src/spec-input/select-operations.js";
 import { buildModel } from "../src/spec-input/spec-model.js";
 

@@ -1,8 +1,9 @@
 // The client generator's document transforms and source helpers, given/want style.
+
+import type { OpenApiDocument } from "@marketapi/spec-loader";
 import { describe, expect, it } from "vitest";
 import { exposeJsonParameterSchemas } from "../src/client/json-parameters.js";
 import { docComment, propertyKey, stringArray } from "../src/client/typescript-source.js";
-import type { OpenApiDocument } from "../src/spec-input/load-spec.js";
 import { selectOperations, subsetDocument } from "../src/spec-input/select-operations.js";
 import { buildModel } from "../src/spec-input/spec-model.js";
 

@@ -9,8 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import type { OpenApiDocument } from "@marketapi/spec-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OpenApiDocument } from "../src/spec-input/load-spec.js";
 import { cleanScratch, codegen, REPO_ROOT, run, scratchDir } from "./cli-support.js";
 
 const TSC = join(REPO_ROOT, "node_modules/.bin/tsc");

@@ -1,6 +1,6 @@
+import { SpecError } from "@marketapi/spec-loader";
 import { describe, expect, it } from "vitest";
 import { fileHeader } from "../src/generated-file.js";
-import { SpecError } from "../src/spec-input/spec-error.js";
 import { generateValidators } from "../src/validators/generate-validators.js";
 import { expectationOf, humanize, schemaPathOf } from "../src/validators/message-hints.js";
 import { cleanSchema } from "../src/validators/openapi-keywords.js";

@@ -1,6 +1,6 @@
 // The fixture spec of the validators generator's tests (test/golden/validators/).
 import { readFileSync } from "node:fs";
-import { parseSpecText } from "../src/spec-input/load-spec.js";
+import { parseSpecText } from "@marketapi/spec-loader";
 import { buildModel, type SourcedSpecModel } from "../src/spec-input/spec-model.js";
 
 const golden = new URL("./golden/validators/", import.meta.url);

@@ -1,8 +1,8 @@
 // What the diff needs of a document before it compares anything: OpenAPI 3.1, an info.version,
 // the containers it walks shaped as OpenAPI defines them, and every $ref internal and resolvable.
 // Anything else may be any JSON: the structural fallback compares it as data.
-import type { OpenApiDocument } from "./load-spec.js";
-import { describeValue, pointerOf, SpecError, segmentsOf } from "./spec-error.js";
+import type { OpenApiDocument } from "@marketapi/spec-loader";
+import { describeValue, pointerOf, SpecError, segmentsOf, valueAt } from "@marketapi/spec-loader";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 export const HTTP_METHODS: readonly string[] = METHODS;
@@ -82,7 +82,7 @@ export function checkDocument(source: string, document: OpenApiDocument): void {
     if ("$ref" in record && typeof record.$ref === "string" && !isSchemaKeywordName(at)) {
       const ref = record.$ref;
       if (!ref.startsWith("#")) throw fault(`${at}/$ref`, 'a reference inside the document ("#/...")', ref);
-      if (resolvePointer(document, ref) === undefined) {
+      if (valueAt(document, ref) === undefined) {
         throw fault(`${at}/$ref`, "a reference to a node of this document", ref);
       }
     }
@@ -94,15 +94,4 @@ export function checkDocument(source: string, document: OpenApiDocument): void {
 /** A property literally named "$ref" inside `properties` is a name, not a reference. */
 function isSchemaKeywordName(at: string): boolean {
   return /\/properties$/.test(at);
-}
-
-/** The node a JSON Pointer (or "#/..." fragment) names, or undefined. */
-export function resolvePointer(document: unknown, pointer: string): unknown {
-  let node: unknown = document;
-  for (const segment of segmentsOf(pointer)) {
-    if (Array.isArray(node)) node = /^\d+$/.test(segment) ? node[Number(segment)] : undefined;
-    else if (isObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
-    else return undefined;
-  }
-  return node;
 }

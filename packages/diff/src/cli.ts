@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // marketapi-diff OLD NEW: every change between two OpenAPI 3.1 documents, classified.
-// Exit codes: 0 no breaking change, 1 at least one, 2 bad usage or bad input.
+// Exit codes: 0 no breaking change, 1 at least one, 2 bad usage or bad input, 3 an internal error
+// (never 1: a crash must not read as "breaking").
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { MAX_INPUT_BYTES_ENV, maxInputBytes, SpecError } from "@marketapi/spec-loader";
 import { diffDocuments } from "./diff.js";
-import { loadSpec } from "./load-spec.js";
+import { loadSpec } from "./load-document.js";
 import { type Compared, renderJson, renderMarkdown, renderText } from "./render.js";
-import { SpecError } from "./spec-error.js";
 
 const USAGE = `Usage: marketapi-diff OLD NEW [--json | --markdown]
 
@@ -19,11 +20,14 @@ extensions of marketapi (x-auth-class, x-signing, x-order-type-rules, ...) have 
   --json       machine-readable output: { old, new, counts, changes: [{ class, kind, pointer,
                in, operation, message, breaksImplementations }] }
   --markdown   Markdown, a section per class (for changelogs)
+  --max-input-bytes N
+               refuse a document larger than N bytes (default 16 MiB, or ${MAX_INPUT_BYTES_ENV})
   --version    this command's version
   --help       this text
 
 Exit codes: 0 no breaking change, 1 at least one breaking change, 2 bad usage or a document that
-cannot be read or is not OpenAPI 3.1 (the message says file#pointer (line, column)).`;
+cannot be read or is not OpenAPI 3.1 (the message says file#pointer (line, column)), 3 an
+internal error of the command.`;
 
 function main(argv: string[]): number {
   let parsed: ReturnType<typeof parseArgs>;
@@ -33,6 +37,7 @@ function main(argv: string[]): number {
       options: {
         json: { type: "boolean", default: false },
         markdown: { type: "boolean", default: false },
+        "max-input-bytes": { type: "string" },
         help: { type: "boolean", default: false },
         version: { type: "boolean", default: false },
       },
@@ -55,10 +60,16 @@ function main(argv: string[]): number {
   if (positionals.length !== 2)
     return usage(`expected two documents, OLD and NEW; got ${positionals.length}`);
   if (values.json && values.markdown) return usage("--json and --markdown exclude each other");
+  let maxBytes: number;
+  try {
+    maxBytes = maxInputBytes(values["max-input-bytes"] as string | undefined);
+  } catch (error) {
+    return usage((error as Error).message);
+  }
   const faults: string[] = [];
   const load = (spec: string) => {
     try {
-      return loadSpec(spec);
+      return loadSpec(spec, { maxBytes });
     } catch (error) {
       if (!(error instanceof SpecError)) throw error;
       faults.push(error.message);
@@ -86,4 +97,13 @@ function usage(problem: string): number {
   return 2;
 }
 
-process.exitCode = main(process.argv.slice(2));
+function guarded(argv: string[]): number {
+  try {
+    return main(argv);
+  } catch (error) {
+    process.stderr.write(`marketapi-diff: internal error: ${(error as Error).message ?? error}\n`);
+    return 3;
+  }
+}
+
+process.exitCode = guarded(process.argv.slice(2));

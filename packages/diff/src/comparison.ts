@@ -1,10 +1,10 @@
 // The state of one comparison: both documents, the changes found so far, $ref resolution, and the
 // nodes already compared (shared components are compared, and reported, once).
+
+import type { OpenApiDocument } from "@marketapi/spec-loader";
+import { describeValue, escapeSegment, valueAt } from "@marketapi/spec-loader";
 import type { Change, ChangeClass, Direction, Effect } from "./change.js";
 import { classify } from "./change.js";
-import { resolvePointer } from "./check-document.js";
-import type { OpenApiDocument } from "./load-spec.js";
-import { describeValue, escapeSegment } from "./spec-error.js";
 
 /** A node of one document and where it is. `value` undefined: absent there. */
 export interface At {
@@ -89,7 +89,7 @@ export class Comparison {
       const ref = current.value.$ref;
       const pointer = ref.slice(1);
       this.reached[side].add(pointer);
-      current = { value: resolvePointer(document, pointer), pointer };
+      current = { value: valueAt(document, pointer), pointer };
     }
     return current;
   }

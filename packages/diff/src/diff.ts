@@ -1,8 +1,9 @@
 // The comparison of two OpenAPI 3.1 documents: every difference, classified.
+
+import type { OpenApiDocument } from "@marketapi/spec-loader";
 import { type Change, sortChanges } from "./change.js";
 import { type At, Comparison, child, isObject, same, show } from "./comparison.js";
 import { DOCUMENT_EXTENSIONS } from "./extensions/index.js";
-import type { OpenApiDocument } from "./load-spec.js";
 import { compareOperations } from "./operation-diff.js";
 import { compareSecuritySchemes } from "./security-diff.js";
 import { compareRemainingKeys, compareStructurally } from "./structural.js";

@@ -3,11 +3,11 @@
 // changelog (what changed from each release to the next).
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { type LoadedSpec, SpecError } from "@marketapi/spec-loader";
 import type { Change } from "./change.js";
 import { diffDocuments } from "./diff.js";
-import { type LoadedSpec, loadSpec } from "./load-spec.js";
+import { loadSpec } from "./load-document.js";
 import { type Compared, renderText } from "./render.js";
-import { SpecError } from "./spec-error.js";
 import {
   atLeast,
   type Bump,

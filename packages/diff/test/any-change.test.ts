@@ -3,11 +3,10 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pointerOf, valueAt } from "@marketapi/spec-loader";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { resolvePointer } from "../src/check-document.js";
 import { diffDocuments, type OpenApiDocument } from "../src/index.js";
-import { pointerOf } from "../src/spec-error.js";
 
 const specPath = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -91,7 +90,7 @@ describe("marketapi-diff on changes outside its table", () => {
           const document = change.in === "old" ? spec : changed;
           const parent = change.pointer.replace(/\/[^/]*$/, "");
           expect(
-            resolvePointer(document, change.pointer) ?? resolvePointer(document, parent),
+            valueAt(document, change.pointer) ?? valueAt(document, parent),
             change.pointer,
           ).toBeDefined();
         }

@@ -2,8 +2,14 @@
 // marketapi-validate: checks Endpoint records, request parameters and response bodies from files.
 // Exit codes: 0 everything valid, 1 something invalid (errors printed as file:path: message),
 // 2 bad usage (including an unknown operation) or a file that cannot be read or parsed.
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import {
+  InputError,
+  MAX_INPUT_BYTES_ENV,
+  maxInputBytes,
+  parseJsonText,
+  readTextFile,
+} from "@marketapi/spec-loader/input";
 import {
   operationIds,
   type ValidationResult,
@@ -23,12 +29,18 @@ const USAGE = `Usage:
   response    FILE holds a response body (JSON) returned with STATUS (200, 404, ...)
   --variant   the body variant to check (new_order: ACK, RESULT or FULL)
   --json      print the results as JSON instead of text
+  --max-input-bytes N
+              refuse a FILE larger than N bytes (default 16 MiB, or ${MAX_INPUT_BYTES_ENV})
   FILE "-"    reads standard input
 
-Exit: 0 all valid, 1 something invalid, 2 bad usage or unreadable input.`;
+A FILE must be UTF-8 text, JSON nested at most 128 deep; anything else is unreadable input.
+Exit: 0 all valid, 1 something invalid, 2 bad usage or unreadable input, 3 an internal error.`;
 
 class UsageError extends Error {}
-class InputError extends Error {}
+class UnreadableError extends Error {}
+
+/** The cap on each FILE's size, set from --max-input-bytes before any FILE is read. */
+let maxBytes = 0;
 
 type Outcome = { file: string; result: ValidationResult } | { file: string; unreadable: string };
 
@@ -37,27 +49,27 @@ function attempt(file: string, validate: () => ValidationResult): Outcome {
   try {
     return { file, result: validate() };
   } catch (error) {
-    if (error instanceof InputError) return { file, unreadable: error.message };
+    if (error instanceof UnreadableError) return { file, unreadable: error.message };
     throw error;
   }
 }
 
 function readInput(file: string): string {
   try {
-    return readFileSync(file === "-" ? 0 : file, "utf8");
+    return readTextFile(file, { maxBytes, kind: "JSON file" });
   } catch (error) {
-    throw new InputError(
-      `${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    if (error instanceof InputError) throw new UnreadableError(error.message);
+    throw error;
   }
 }
 
 function readJson(file: string): unknown {
   const text = readInput(file);
   try {
-    return JSON.parse(text);
+    return parseJsonText(text, file);
   } catch (error) {
-    throw new InputError(`${file}: not JSON: ${(error as Error).message}`);
+    if (error instanceof InputError) throw new UnreadableError(error.message);
+    throw new UnreadableError(`${file}: not JSON: ${(error as Error).message}`);
   }
 }
 
@@ -78,11 +90,17 @@ function run(argv: string[]): Outcome[] {
         query: { type: "boolean", default: false },
         variant: { type: "string" },
         json: { type: "boolean", default: false },
+        "max-input-bytes": { type: "string" },
         help: { type: "boolean", default: false },
       },
       allowPositionals: true,
       strict: true,
     });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  try {
+    maxBytes = maxInputBytes(parsed.values["max-input-bytes"] as string | undefined);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -157,4 +175,14 @@ export function main(argv: string[]): number {
   return outcomes.every((o) => "result" in o && o.result.valid) ? 0 : 1;
 }
 
-process.exitCode = main(process.argv.slice(2));
+/** An internal error is reported in one line and exits 3: never 1, which means "invalid". */
+function guarded(argv: string[]): number {
+  try {
+    return main(argv);
+  } catch (error) {
+    console.error(`marketapi-validate: internal error: ${(error as Error).message ?? error}`);
+    return 3;
+  }
+}
+
+process.exitCode = guarded(process.argv.slice(2));

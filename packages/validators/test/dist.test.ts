@@ -178,7 +178,7 @@ describe("marketapi-validate", () => {
     expect(run.status).toBe(2);
     expect(run.stdout).toContain("r4-endpoint-example.json: valid");
     expect(run.stderr).toContain("broken.json: not JSON");
-    expect(run.stderr).toContain("missing.json: cannot read: ENOENT");
+    expect(run.stderr).toContain("missing.json: expected a readable JSON file, found an error: ENOENT");
   });
 
   it("prints its usage with --help and exits 0", () => {

@@ -1,6 +1,6 @@
+import { describeValue, SpecError } from "@marketapi/spec-loader";
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
 import { subsetDocument } from "../spec-input/select-operations.js";
-import { describeValue, SpecError } from "../spec-input/spec-error.js";
 import type { SourcedSpecModel } from "../spec-input/spec-model.js";
 import { renderApiDefinition } from "./api-definition.js";
 import { exposeJsonParameterSchemas } from "./json-parameters.js";

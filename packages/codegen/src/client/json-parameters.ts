@@ -1,5 +1,5 @@
 import { isObject, operationEntries } from "@marketapi/spec/model";
-import type { OpenApiDocument } from "../spec-input/load-spec.js";
+import type { OpenApiDocument } from "@marketapi/spec-loader";
 
 /**
  * Rewrites every parameter described with `content: application/json` (a JSON document inside one

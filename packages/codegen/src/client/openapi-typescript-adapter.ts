@@ -1,8 +1,9 @@
 // The only module that knows openapi-typescript (7.13, frozen upstream, needs TypeScript 5 to
 // run). Swapping the type generator means rewriting this file and nothing else.
+
+import type { OpenApiDocument } from "@marketapi/spec-loader";
 import openapiTS, { astToString, type OpenAPI3, type TransformNodeOptions } from "openapi-typescript";
 import ts from "typescript";
-import type { OpenApiDocument } from "../spec-input/load-spec.js";
 
 /**
  * Prints the `paths`, `components` and `operations` types of a document, plus a `Schema<Name>`,

@@ -2,10 +2,18 @@
 // it? The version and the references are checked here; the shape of every object (required
 // fields, field types, unknown fields) is checked by Redocly's `struct` rule, the same structure
 // definitions `redocly lint` applies to specs/ in this repository.
+
+import {
+  describeValue,
+  type LoadedSpec,
+  type OpenApiDocument,
+  pointerOf,
+  SpecError,
+  segmentsOf,
+  valueAt,
+} from "@marketapi/spec-loader";
 import { BaseResolver, createConfig, type Document, lintDocument, Source } from "@redocly/openapi-core";
-import type { LoadedSpec, OpenApiDocument } from "./load-spec.js";
 import { checkVersion } from "./openapi-version.js";
-import { describeValue, pointerOf, SpecError, segmentsOf } from "./spec-error.js";
 
 /** How many structure faults one error reports; the rest are counted. */
 export const MAX_REPORTED = 20;
@@ -17,7 +25,7 @@ export const MAX_REPORTED = 20;
  */
 export async function checkStructure(spec: LoadedSpec): Promise<void> {
   checkVersion(spec.source, spec.document);
-  const faults = externalRefs(spec);
+  const faults = referenceFaults(spec);
   if (faults.length === 0) faults.push(...(await structureFaults(spec)));
   if (faults.length === 0) return;
   const [first, ...rest] = faults as [SpecError, ...SpecError[]];
@@ -38,9 +46,13 @@ export async function checkStructure(spec: LoadedSpec): Promise<void> {
 // Values of these fields are data, not spec structure: a "$ref" key inside an example is not a reference.
 const DATA_FIELDS = new Set(["example", "examples", "default", "const", "enum"]);
 
-/** Every `$ref` that leaves the document (another file, a URL): a bundled spec is needed. */
-function externalRefs({ source, document }: LoadedSpec): SpecError[] {
+/**
+ * Every `$ref` that leaves the document (another file, a URL: a bundled spec is needed), and every
+ * `$ref` that only leads to other `$ref`s and back (`A: {$ref: A}`): such a loop names no value.
+ */
+function referenceFaults({ source, document }: LoadedSpec): SpecError[] {
   const faults: SpecError[] = [];
+  const loopsSeen = new Set<string>();
   const walk = (node: unknown, path: string[]) => {
     if (Array.isArray(node)) {
       for (const [i, item] of node.entries()) walk(item, [...path, String(i)]);
@@ -48,20 +60,54 @@ function externalRefs({ source, document }: LoadedSpec): SpecError[] {
     }
     if (typeof node !== "object" || node === null) return;
     for (const [key, value] of Object.entries(node as OpenApiDocument)) {
-      if (key === "$ref" && typeof value === "string" && !value.startsWith("#")) {
-        faults.push(
-          new SpecError(
-            source,
-            pointerOf(...path, key),
-            "a reference inside the document (#/...); bundle a multi-file spec into one file first (redocly bundle)",
-            describeValue(value),
-          ),
-        );
+      if (key === "$ref" && typeof value === "string") {
+        const fault = value.startsWith("#")
+          ? refLoopFault(source, document, value, loopsSeen)
+          : new SpecError(
+              source,
+              pointerOf(...path, key),
+              "a reference inside the document (#/...); bundle a multi-file spec into one file first (redocly bundle)",
+              describeValue(value),
+            );
+        if (fault) faults.push(fault);
       } else if (!DATA_FIELDS.has(key)) walk(value, [...path, key]);
     }
   };
   walk(document, []);
   return faults;
+}
+
+/**
+ * A fault at the first `$ref` of a loop, when following `ref` meets only `$ref`s until one comes
+ * again; each loop is reported once.
+ */
+function refLoopFault(
+  source: string,
+  document: OpenApiDocument,
+  ref: string,
+  loopsSeen: Set<string>,
+): SpecError | undefined {
+  const chain = [ref];
+  for (let target = valueAt(document, ref); ; ) {
+    const next = (target as { $ref?: unknown } | undefined)?.$ref;
+    if (typeof target !== "object" || target === null || typeof next !== "string") return undefined;
+    if (!next.startsWith("#")) return undefined;
+    const again = chain.indexOf(next);
+    if (again !== -1) {
+      const loop = chain.slice(again);
+      const key = [...loop].sort().join("\n");
+      if (loopsSeen.has(key)) return undefined;
+      loopsSeen.add(key);
+      return new SpecError(
+        source,
+        pointerOf(...segmentsOf(loop[0]!), "$ref"),
+        "a reference that leads to a value",
+        `a loop of references: ${[...loop, next].join(" → ")}`,
+      );
+    }
+    chain.push(next);
+    target = valueAt(document, next);
+  }
 }
 
 /** A resolver that never leaves the document: external references were refused before. */
@@ -154,19 +200,10 @@ const REPHRASINGS: [RegExp, Rephrase][] = [
 /** Redocly's message, rephrased as what was expected at the pointer and what is there. */
 function faultOf(spec: LoadedSpec, fragment: string, message: string, suggest: string[]): SpecError {
   const segments = segmentsOf(fragment);
-  const at = { segments, value: valueAt(spec.document, segments), suggest };
+  const at = { segments, value: valueAt(spec.document, pointerOf(...segments)), suggest };
   for (const [pattern, rephrase] of REPHRASINGS) {
     const match = pattern.exec(message);
     if (match) return new SpecError(spec.source, ...rephrase(match, at));
   }
   throw new Error("unreachable: the last rephrasing matches every message");
-}
-
-function valueAt(document: OpenApiDocument, segments: string[]): unknown {
-  let node: unknown = document;
-  for (const segment of segments) {
-    if (typeof node !== "object" || node === null) return undefined;
-    node = (node as OpenApiDocument)[segment];
-  }
-  return node;
 }

@@ -1,5 +1,5 @@
-import type { OpenApiDocument } from "./load-spec.js";
-import { describeValue, SpecError } from "./spec-error.js";
+import type { OpenApiDocument } from "@marketapi/spec-loader";
+import { describeValue, SpecError } from "@marketapi/spec-loader";
 
 const EXPECTED = 'an OpenAPI 3.1 document ("openapi": "3.1.x")';
 

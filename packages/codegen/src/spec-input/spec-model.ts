@@ -6,9 +6,9 @@ import {
   type SpecModel,
   SpecModelError,
 } from "@marketapi/spec/model";
-import type { LoadedSpec } from "./load-spec.js";
+import type { LoadedSpec } from "@marketapi/spec-loader";
+import { SpecError } from "@marketapi/spec-loader";
 import { checkVersion } from "./openapi-version.js";
-import { SpecError } from "./spec-error.js";
 
 export {
   AUTH_CLASSES,

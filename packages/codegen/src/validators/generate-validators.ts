@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { describeValue, pointerOf, SpecError } from "@marketapi/spec-loader";
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
-import { describeValue, pointerOf, SpecError } from "../spec-input/spec-error.js";
 import type { JsonSchema, Operation, ResponseVariants, SourcedSpecModel } from "../spec-input/spec-model.js";
 import { type HintTable, hintsOf } from "./message-hints.js";
 import { cleanSchema } from "./openapi-keywords.js";

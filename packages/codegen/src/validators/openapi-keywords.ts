@@ -1,4 +1,4 @@
-import { describeValue, pointerOf, SpecError } from "../spec-input/spec-error.js";
+import { describeValue, pointerOf, SpecError } from "@marketapi/spec-loader";
 import type { JsonSchema } from "../spec-input/spec-model.js";
 
 /**

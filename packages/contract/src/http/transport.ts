@@ -1,3 +1,4 @@
+import { InputError, MAX_NESTING_DEPTH, parseJsonText } from "@marketapi/spec-loader/input";
 import type { WireRequest } from "./request.js";
 
 export interface HttpResponse {
@@ -28,6 +29,11 @@ export type SendResult =
 
 /** The most of a response body the tester reads; the rest is never downloaded. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * The deepest JSON body the tester parses: the depth is counted on the text first, so a hostile
+ * body (a million nested arrays fit in 2 MB) costs its bytes, not a tree of a million arrays.
+ */
+export const MAX_BODY_DEPTH = MAX_NESTING_DEPTH;
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -105,9 +111,10 @@ export async function send(
     } else if (bodyText.trim() === "") response.jsonError = "empty body";
     else {
       try {
-        response.json = JSON.parse(bodyText);
+        response.json = parseJsonText(bodyText, "the body", MAX_BODY_DEPTH);
       } catch (error) {
-        response.jsonError = `not JSON (${(error as Error).message})`;
+        response.jsonError =
+          error instanceof InputError ? error.message : `not JSON (${(error as Error).message})`;
       }
     }
     return { ok: true, response, durationMs: performance.now() - started };

@@ -1,6 +1,6 @@
 // x-order-type-rules in the validators generator: one `if`/`then` rule per order type.
 
-import { SpecError } from "../../spec-input/spec-error.js";
+import { SpecError } from "@marketapi/spec-loader";
 import type { JsonSchema, Operation, SourcedSpecModel } from "../../spec-input/spec-model.js";
 import { type HintTable, schemaPathOf } from "../message-hints.js";
 import { conditional, declared, exclusionOf, pairsOf, resolveSchema } from "./schema-rules.js";

@@ -17,6 +17,7 @@ import { KeyRing } from "./http/auth.js";
 import { guardConnections, timeoutOptions } from "./http/connections.js";
 import { createPipeline } from "./http/pipeline.js";
 import { RateLimiter } from "./http/rate-limits.js";
+import { ShutdownGate } from "./http/shutdown.js";
 import { errorsOnlyLogger, type Logger } from "./logger.js";
 import { type OpenedState, openState } from "./persistence.js";
 
@@ -104,7 +105,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       logger,
       storage: stored?.database,
     });
-    server = createServer(timeoutOptions(config.network), listener);
+    const gate = new ShutdownGate();
+    server = createServer(timeoutOptions(config.network), gate.guard(listener));
     guardConnections(server, config.network);
     server.on("clientError", answerClientError);
     const host = options.host ?? "127.0.0.1";
@@ -121,7 +123,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       demo: { ...DEMO_CREDENTIALS },
       saveState: async () => stored?.database.committed(),
       close: () => {
-        closing ??= closeServer(running, options.closeGraceMs ?? 5000).then(() => stored?.database.close());
+        closing ??= closeServer(running, gate, options.closeGraceMs ?? 5000).then(() =>
+          stored?.database.close(),
+        );
         return closing;
       },
     };
@@ -230,11 +234,15 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes what is left. */
-function closeServer(server: Server, graceMs: number): Promise<void> {
+/**
+ * Stops accepting connections and refuses new requests (503) at once, lets in-flight requests
+ * finish (up to `graceMs`), closing each connection as it falls idle, then closes what is left.
+ */
+function closeServer(server: Server, gate: ShutdownGate, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), graceMs);
     force.unref();
+    gate.close(() => server.closeIdleConnections());
     server.close(() => {
       clearTimeout(force);
       resolve();

@@ -14,6 +14,7 @@ import {
 } from "./engine/index.js";
 import { describeApi } from "./http/api.js";
 import { KeyRing } from "./http/auth.js";
+import { AnswerBudget } from "./http/backpressure.js";
 import { guardConnections, timeoutOptions } from "./http/connections.js";
 import { createPipeline } from "./http/pipeline.js";
 import { RateLimiter } from "./http/rate-limits.js";
@@ -106,8 +107,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       storage: stored?.database,
     });
     const gate = new ShutdownGate();
-    server = createServer(timeoutOptions(config.network), gate.guard(listener));
-    guardConnections(server, config.network);
+    const budget = new AnswerBudget(config.network);
+    server = createServer(timeoutOptions(config.network), gate.guard(budget.guard(listener)));
+    guardConnections(server, config.network, (address) => rateLimiter.banOf(address, now()));
     server.on("clientError", answerClientError);
     const host = options.host ?? "127.0.0.1";
     const port = await listen(server, options.port ?? 0, host);

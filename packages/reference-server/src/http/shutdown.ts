@@ -25,10 +25,13 @@ export class ShutdownGate {
         return;
       }
       this.inFlight.add(res);
-      res.once("close", () => {
-        this.inFlight.delete(res);
+      const settled = () => {
+        if (!this.inFlight.delete(res)) return;
         if (this.stopping) this.onSettled();
-      });
+      };
+      // An answer queued behind others on a connection that closes emits no "close"; its request does.
+      res.once("close", settled);
+      req.once("close", settled);
       listener(req, res);
     };
   }

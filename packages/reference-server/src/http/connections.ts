@@ -38,7 +38,7 @@ export const DEFAULT_CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.free
   keepAliveTimeoutMs: 5_000,
   maxQueuedBytesPerConnection: 256 * 1024,
   maxQueuedBytes: 32 * 1024 * 1024,
-  maxWaitingRequests: 256,
+  maxWaitingRequests: 64,
 });
 
 /** node:http options that make the header and request timeouts fire within a few hundred ms. */

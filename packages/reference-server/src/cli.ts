@@ -3,7 +3,7 @@
  * marketapi-server: runs the reference server until SIGINT/SIGTERM.
  * Exit codes: 0 after a graceful shutdown, 2 for bad arguments, configuration or state file
  * (missing or read-only folder, full disk, corrupt or inconsistent state, better-sqlite3 missing),
- * 1 otherwise.
+ * 3 when the port cannot be listened on (in use, or not allowed), 1 otherwise.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -32,6 +32,8 @@ Options:
                        (at least 25h; default: keep everything; with --state: delete them)
   --state-sync MODE    with --state: normal (default) keeps every acknowledged change through
                        any crash of the server; full also fsyncs each commit (power loss)
+  --log requests       print one line per request: method, path, status, API error code, ms
+                       (never the query string, body or headers: no signature, key or secret)
   --quiet              print errors only
   -h, --help           show this help
 `;
@@ -42,6 +44,7 @@ interface CliOptions {
   server: StartServerOptions;
   configPath: string | undefined;
   quiet: boolean;
+  logRequests: boolean;
 }
 
 function parseCommandLine(argv: string[]): CliOptions | "help" {
@@ -60,6 +63,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       retention: { type: "string" },
       "state-sync": { type: "string" },
       quiet: { type: "boolean" },
+      log: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -73,6 +77,9 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
   const sync = values["state-sync"];
   if (sync !== undefined && sync !== "normal" && sync !== "full") {
     throw new UsageError(`--state-sync must be normal or full, got "${sync}"`);
+  }
+  if (values.log !== undefined && values.log !== "requests") {
+    throw new UsageError(`--log takes "requests", got "${values.log}"`);
   }
   const retention = values.retention === undefined ? undefined : parseRetention(values.retention);
   if (typeof retention === "string")
@@ -91,6 +98,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
     },
     configPath: values.config,
     quiet: values.quiet ?? false,
+    logRequests: values.log === "requests",
   };
 }
 
@@ -126,11 +134,19 @@ function banner(server: RunningServer, options: CliOptions): string {
   ];
   if (options.server.apiKey) lines.push(`  your API key     ${options.server.apiKey} (account "user")`);
   if (options.server.statePath) lines.push(`  state file       ${options.server.statePath}`);
+  const restored = server.restored;
+  if (restored) {
+    lines.push(
+      `  restored         ${restored.accounts} accounts, ${restored.openOrders} open orders, ${restored.trades} trades`,
+    );
+  } else if (options.server.statePath) {
+    lines.push("  restored         nothing: a new state database");
+  }
   lines.push("Press Ctrl+C to stop.");
   return lines.join("\n");
 }
 
-function stopOnSignals(server: RunningServer, logger: Logger): void {
+function stopOnSignals(server: RunningServer, logger: Logger, durable: boolean): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -138,7 +154,8 @@ function stopOnSignals(server: RunningServer, logger: Logger): void {
       process.exit(1);
     }
     stopping = true;
-    logger.info(`${signal}: shutting down (finishing requests, closing the state database)…`);
+    const closing = durable ? "finishing requests, closing the state database" : "finishing requests";
+    logger.info(`${signal}: shutting down (${closing})…`);
     server.close().then(
       () => {
         logger.info("Stopped.");
@@ -152,6 +169,17 @@ function stopOnSignals(server: RunningServer, logger: Logger): void {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+/** A port that cannot be listened on, in one line (exit code 3). */
+function portFault(error: NodeJS.ErrnoException, server: StartServerOptions): string | undefined {
+  const where = `${server.host}:${server.port}`;
+  if (error?.code === "EADDRINUSE")
+    return `port ${server.port} on ${server.host} is in use (another server?); stop it or choose another with --port`;
+  if (error?.code === "EACCES")
+    return `not allowed to listen on ${where}; ports below 1024 need privileges: choose another with --port`;
+  if (error?.code === "EADDRNOTAVAIL") return `cannot listen on ${where}: no such local address (--host)`;
+  return undefined;
 }
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -169,11 +197,23 @@ async function main(argv: string[]): Promise<number | undefined> {
   const logger: Logger = options.quiet ? { ...consoleLogger, info: () => {} } : consoleLogger;
   try {
     const config = options.configPath === undefined ? undefined : readConfigFile(options.configPath);
-    const server = await startServer({ ...options.server, config, logger: { ...logger, info: () => {} } });
+    const requestLog = options.logRequests ? (line: string) => process.stdout.write(`${line}\n`) : undefined;
+    const server = await startServer({
+      ...options.server,
+      config,
+      logger: { ...logger, info: () => {} },
+      requestLog,
+    });
+    // Signals first: whoever reads the banner may stop the server at once.
+    stopOnSignals(server, logger, options.server.statePath !== undefined);
     logger.info(banner(server, options));
-    stopOnSignals(server, logger);
     return undefined;
   } catch (error) {
+    const listenFault = portFault(error as NodeJS.ErrnoException, options.server);
+    if (listenFault) {
+      process.stderr.write(`marketapi-server: ${listenFault}\n`);
+      return 3;
+    }
     const fromFile = error instanceof ConfigError && error.source === "config" && options.configPath;
     const fault = fromFile ? new ConfigError(options.configPath as string, error.faults) : error;
     process.stderr.write(`marketapi-server: ${(fault as Error).message}\n`);

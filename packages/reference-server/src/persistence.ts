@@ -45,6 +45,8 @@ export interface OpenStateOptions {
 export interface OpenedState {
   exchange: Exchange;
   database: StateDatabase;
+  /** The database already held an exchange, now loaded (false: a new one was created in it). */
+  restored: boolean;
 }
 
 /** Opens or creates the state at `path`; throws a StateFileError (exit code 2) naming the fault. */
@@ -57,7 +59,8 @@ export async function openState(path: string, options: OpenStateOptions): Promis
   });
   try {
     let exchange: Exchange;
-    if (database.hasExchange()) {
+    const restored = database.hasExchange();
+    if (restored) {
       exchange = database.load(options.now);
     } else {
       database.prepareNew(options.fresh.symbols, {
@@ -67,7 +70,7 @@ export async function openState(path: string, options: OpenStateOptions): Promis
       database.attach(exchange);
     }
     await database.committed();
-    return { exchange, database };
+    return { exchange, database, restored };
   } catch (error) {
     await database.close().catch(() => undefined);
     if (error instanceof StateFileError) throw error;

@@ -10,13 +10,17 @@ import {
   DEFAULT_SYMBOLS,
   type Exchange,
   type History,
+  MARKET_MAKER_ID,
   MemoryHistory,
 } from "./engine/index.js";
 import { describeApi } from "./http/api.js";
 import { KeyRing } from "./http/auth.js";
+import { AnswerBudget } from "./http/backpressure.js";
 import { guardConnections, timeoutOptions } from "./http/connections.js";
 import { createPipeline } from "./http/pipeline.js";
 import { RateLimiter } from "./http/rate-limits.js";
+import { logRequests } from "./http/request-log.js";
+import { ShutdownGate } from "./http/shutdown.js";
 import { errorsOnlyLogger, type Logger } from "./logger.js";
 import { type OpenedState, openState } from "./persistence.js";
 
@@ -51,6 +55,20 @@ export interface StartServerOptions {
   logger?: Logger;
   /** How long to wait for in-flight requests on close before dropping connections (ms, default 5000). */
   closeGraceMs?: number;
+  /**
+   * Called with one line per request once it is answered: method, path (no query string), status,
+   * the API error code if any, milliseconds. Never a signature, key or secret.
+   */
+  requestLog?: (line: string) => void;
+}
+
+/** What a state database held when the server started from it. */
+export interface RestoredState {
+  /** Accounts, the market maker's excepted. */
+  accounts: number;
+  openOrders: number;
+  /** Trades made so far (the ids given out), also those retention has deleted. */
+  trades: number;
 }
 
 export interface Credentials {
@@ -67,6 +85,8 @@ export interface RunningServer {
   readonly exchange: Exchange;
   /** The built-in demo account's credentials. */
   readonly demo: Credentials;
+  /** With a state database that already held an exchange: what was restored from it. */
+  readonly restored: RestoredState | undefined;
   /** Resolves once every change so far is committed to the state database (at once without one). */
   saveState(): Promise<void>;
   /** Stops accepting connections, finishes in-flight requests, closes the state database. Idempotent. */
@@ -89,6 +109,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const accounts = accountsOf(options, config);
   const stored = options.statePath ? await openStateFor(options, config, logger, now) : undefined;
   const exchange = stored?.exchange ?? newExchange(options, config, now);
+  const restored = stored?.restored ? restoredState(exchange) : undefined;
   let server: Server | undefined;
   try {
     const keys = openAccounts(exchange, accounts);
@@ -104,8 +125,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       logger,
       storage: stored?.database,
     });
-    server = createServer(timeoutOptions(config.network), listener);
-    guardConnections(server, config.network);
+    const gate = new ShutdownGate();
+    const budget = new AnswerBudget(config.network);
+    const guarded = gate.guard(budget.guard(listener));
+    const logged = options.requestLog ? logRequests(guarded, options.requestLog) : guarded;
+    server = createServer(timeoutOptions(config.network), logged);
+    guardConnections(server, config.network, (address) => rateLimiter.banOf(address, now()));
     server.on("clientError", answerClientError);
     const host = options.host ?? "127.0.0.1";
     const port = await listen(server, options.port ?? 0, host);
@@ -119,9 +144,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       host,
       exchange,
       demo: { ...DEMO_CREDENTIALS },
+      restored,
       saveState: async () => stored?.database.committed(),
       close: () => {
-        closing ??= closeServer(running, options.closeGraceMs ?? 5000).then(() => stored?.database.close());
+        closing ??= closeServer(running, gate, options.closeGraceMs ?? 5000).then(() =>
+          stored?.database.close(),
+        );
         return closing;
       },
     };
@@ -152,6 +180,18 @@ function openStateFor(
       create: (history) => newExchange(options, config, now, history),
     },
   });
+}
+
+function restoredState(exchange: Exchange): RestoredState {
+  const state = exchange.internalState();
+  let openOrders = 0;
+  let trades = 0;
+  for (const market of state.markets.values()) {
+    openOrders += market.openOrders.size;
+    trades += market.nextTradeId - 1;
+  }
+  const accounts = [...state.accounts.keys()].filter((id) => id !== MARKET_MAKER_ID).length;
+  return { accounts, openOrders, trades };
 }
 
 function newExchange(
@@ -230,11 +270,15 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** Stops accepting, lets in-flight requests finish (up to `graceMs`), then closes what is left. */
-function closeServer(server: Server, graceMs: number): Promise<void> {
+/**
+ * Stops accepting connections and refuses new requests (503) at once, lets in-flight requests
+ * finish (up to `graceMs`), closing each connection as it falls idle, then closes what is left.
+ */
+function closeServer(server: Server, gate: ShutdownGate, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), graceMs);
     force.unref();
+    gate.close(() => server.closeIdleConnections());
     server.close(() => {
       clearTimeout(force);
       resolve();

@@ -86,6 +86,34 @@ describe("connection caps", () => {
   });
 });
 
+describe("banned clients", () => {
+  it("get one 418 per connection, which closes it, and nothing of what they pipeline is served", async () => {
+    server = await startServer({
+      empty: true,
+      config: { rateLimits: { requestWeightPerMinute: 5, banAfter429s: 1, banSeconds: 60 } },
+    });
+    const ping = "GET /api/v3/ping HTTP/1.1\r\nHost: x\r\n\r\n";
+    // Over the weight limit, twice: the second 429 bans the address; then a 418 closes the connection.
+    const first = await open(server.url);
+    const firstAnswers = untilClosed(first);
+    first.write(ping.repeat(12));
+    const text = await firstAnswers;
+    expect(text.match(/HTTP\/1\.1 418/g)).toHaveLength(1);
+    const teapot = text.slice(text.indexOf("HTTP/1.1 418"));
+    expect(teapot).toMatch(/\r\nConnection: close\r\n/i);
+    expect(teapot.match(/HTTP\/1\.1 /g)).toHaveLength(1); // nothing after the 418
+
+    // A new connection from the banned address: one 418 at once, its 500 requests never parsed.
+    const again = await open(server.url);
+    const againAnswers = untilClosed(again);
+    again.write(ping.repeat(500));
+    const refused = await againAnswers;
+    expect(refused).toMatch(/^HTTP\/1\.1 418 /);
+    expect(refused.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(refused).toContain('"code":-1003');
+  });
+});
+
 describe("timeouts", () => {
   it("drops a client that does not read its answers after the send timeout", async () => {
     server = await startServer({ config: { network: { sendTimeoutMs: 300 } } });

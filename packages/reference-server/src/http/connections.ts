@@ -5,6 +5,8 @@
  */
 import type { Server, ServerOptions } from "node:http";
 import type { Socket } from "node:net";
+import type { ApiError } from "../errors.js";
+import { markFinished } from "./backpressure.js";
 
 export interface ConnectionLimits {
   /** Open connections in total; more are answered 503 and closed. */
@@ -19,6 +21,12 @@ export interface ConnectionLimits {
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this long. */
   keepAliveTimeoutMs: number;
+  /** Bytes of answers one connection may have waiting to be sent before its requests wait. */
+  maxQueuedBytesPerConnection: number;
+  /** Bytes of answers all connections together may have waiting to be sent. */
+  maxQueuedBytes: number;
+  /** Requests one connection may have waiting for its answers to be taken; more drop it. */
+  maxWaitingRequests: number;
 }
 
 export const DEFAULT_CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.freeze({
@@ -28,6 +36,9 @@ export const DEFAULT_CONNECTION_LIMITS: Readonly<ConnectionLimits> = Object.free
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  maxQueuedBytesPerConnection: 256 * 1024,
+  maxQueuedBytes: 32 * 1024 * 1024,
+  maxWaitingRequests: 64,
 });
 
 /** node:http options that make the header and request timeouts fire within a few hundred ms. */
@@ -41,13 +52,25 @@ export function timeoutOptions(limits: ConnectionLimits): ServerOptions {
   };
 }
 
-/** Counts connections per address and refuses those over the caps; drops clients that do not read. */
-export function guardConnections(server: Server, limits: ConnectionLimits): void {
+/**
+ * Counts connections per address and refuses those over the caps, and those from a banned address
+ * (`banOf`: its 418 answer); drops clients that do not read.
+ */
+export function guardConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  banOf: (address: string) => ApiError | undefined = () => undefined,
+): void {
   const perAddress = new Map<string, number>();
   let total = 0;
   server.prependListener("connection", (socket: Socket) => {
     const address = socket.remoteAddress ?? "";
     const fromAddress = perAddress.get(address) ?? 0;
+    const ban = banOf(address);
+    if (ban) {
+      refuse(socket, ban.httpStatus, "I'm a teapot", ban.code, ban.msg, ban.headers["Retry-After"]);
+      return;
+    }
     if (total >= limits.maxConnections) {
       refuse(
         socket,
@@ -86,11 +109,20 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
   });
 }
 
-function refuse(socket: Socket, status: number, reason: string, code: number, msg: string): void {
+/** One answer, then the socket is closed; what the client sends meanwhile is dropped unserved. */
+function refuse(
+  socket: Socket,
+  status: number,
+  reason: string,
+  code: number,
+  msg: string,
+  retryAfter = "1",
+): void {
+  markFinished(socket);
   const body = JSON.stringify({ code, msg });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=UTF-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nRetry-After: ${retryAfter}\r\nConnection: close\r\n\r\n${body}`,
   );
   // A refused socket is counted nowhere, so it must not linger.
   setTimeout(() => socket.destroy(), 1000).unref();

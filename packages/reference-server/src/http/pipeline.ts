@@ -216,7 +216,14 @@ function inUnit(body: unknown, unit: TimeUnit): unknown {
 function answerError(deps: PipelineDeps, res: ServerResponse, error: unknown, usedWeight: number): void {
   const headers = weightHeaders(usedWeight);
   if (error instanceof ApiError) {
-    answer(res, error.httpStatus, { code: error.code, msg: error.msg }, { ...headers, ...error.headers });
+    // A banned client gets its one answer and the connection closes (see backpressure.ts).
+    const closing: Record<string, string> = error.httpStatus === 418 ? { Connection: "close" } : {};
+    answer(
+      res,
+      error.httpStatus,
+      { code: error.code, msg: error.msg },
+      { ...headers, ...error.headers, ...closing },
+    );
   } else {
     deps.logger.error("Unexpected error while serving a request:", error);
     answer(res, 500, { code: -1000, msg: UNKNOWN_ERROR_MSG }, headers);

@@ -6,7 +6,7 @@
  * ban ends, each further ban twice as long (up to 3 days).
  */
 
-import { ipBanned, tooManyOrders, tooMuchWeight } from "../errors.js";
+import { type ApiError, ipBanned, tooManyOrders, tooMuchWeight } from "../errors.js";
 import type { OperationSpec } from "./api.js";
 import { symbolsCount } from "./live-extras.js";
 import type { RequestParams } from "./params.js";
@@ -115,9 +115,15 @@ export class RateLimiter {
 
   /** 418 while the IP is banned. */
   private checkBan(ip: string, now: number): void {
+    const refusal = this.banOf(ip, now);
+    if (refusal) throw refusal;
+  }
+
+  /** The 418 answer while the IP is banned, else undefined. */
+  banOf(ip: string, now: number): ApiError | undefined {
     const ban = this.bans.get(ip);
-    if (ban === undefined || now >= ban.until) return;
-    throw ipBanned(ban.until, {
+    if (ban === undefined || now >= ban.until) return undefined;
+    return ipBanned(ban.until, {
       "Retry-After": String(Math.max(1, Math.ceil((ban.until - now) / 1000))),
       ...weightHeaders(this.usedWeight(ip, now)),
     });

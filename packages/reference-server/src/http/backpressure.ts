@@ -1,0 +1,258 @@
+/**
+ * Bounded work per connection. A client that pipelines requests and does not read the answers must
+ * not make the server build answers nobody takes: once a connection has `maxQueuedBytesPerConnection`
+ * of answers not yet handed to the network (or all connections together `maxQueuedBytes`), its
+ * further requests wait, unanswered and unparsed beyond what Node has already read, until the
+ * client reads. Node stops reading from a socket whose writes are not drained, so what waits is at
+ * most what one read brought; a connection with more than `maxWaitingRequests` waiting (or when
+ * all connections together have `maxWaitingRequestsTotal`) is dropped. A connection whose answer
+ * closes it (a ban, 418; a refusal) gets nothing more: its further requests are dropped unread.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+
+export interface BackpressureLimits {
+  /** Bytes of answers one connection may have waiting to be sent before its requests wait. */
+  maxQueuedBytesPerConnection: number;
+  /** Bytes of answers all connections together may have waiting to be sent. */
+  maxQueuedBytes: number;
+  /** Requests one connection may have waiting for its answers to drain; more drop the connection. */
+  maxWaitingRequests: number;
+}
+
+/** Requests waiting on all connections together; more drop the connection that adds one. */
+const WAITING_PER_BYTES_BUDGET = 4096;
+/** Header bytes counted for each answer on top of its body (Content-Length). */
+const HEADER_BYTES = 320;
+
+/**
+ * Requests one connection may have being served at once (answered but not yet handed to the
+ * network counts): a client pipelining thousands of requests into large kernel buffers is served
+ * a few at each turn of the event loop, between everyone else's requests, instead of all at once.
+ */
+const SERVED_AT_ONCE_PER_CONNECTION = 16;
+
+interface Connection {
+  /** Bytes of answers written but not yet handed to the network. */
+  queuedBytes: number;
+  /** Requests being served or answered, not yet handed to the network. */
+  serving: number;
+  waiting: [IncomingMessage, ServerResponse][];
+  /** Closed, or being closed: later requests get nothing. */
+  done: boolean;
+  socket?: Socket;
+}
+
+/** Sockets refused or closing: requests Node still parses from them are dropped unanswered. */
+const finished = new WeakSet<Socket>();
+
+/** Marks a socket as answered for good: whatever it sends next is dropped unread. */
+export function markFinished(socket: Socket): void {
+  finished.add(socket);
+  stopParsing(socket);
+}
+
+export class AnswerBudget {
+  private queuedBytes = 0;
+  private waitingTotal = 0;
+  private readonly connections = new WeakMap<Socket, Connection>();
+  /** Connections that wait for the total to drop below `maxQueuedBytes`. */
+  private readonly blocked = new Set<Connection>();
+  private readonly maxWaitingTotal: number;
+
+  constructor(private readonly limits: BackpressureLimits) {
+    this.maxWaitingTotal = Math.max(
+      limits.maxWaitingRequests,
+      Math.ceil(limits.maxQueuedBytes / WAITING_PER_BYTES_BUDGET),
+    );
+  }
+
+  /** Bytes of answers waiting to be sent, over all connections. */
+  get queued(): number {
+    return this.queuedBytes;
+  }
+
+  /** Requests waiting for their connection's answers to drain, over all connections. */
+  get waiting(): number {
+    return this.waitingTotal;
+  }
+
+  guard(listener: RequestListener): RequestListener {
+    const serve = (req: IncomingMessage, res: ServerResponse, connection: Connection) => {
+      this.track(req, res, connection);
+      listener(req, res);
+    };
+    this.serve = serve;
+    return (req, res) => {
+      const socket = req.socket;
+      if (finished.has(socket) || socket.destroyed) return;
+      const connection = this.connectionOf(socket);
+      if (connection.done) return;
+      if (connection.waiting.length === 0 && !this.full(connection)) {
+        serve(req, res, connection);
+        return;
+      }
+      if (
+        connection.waiting.length >= this.limits.maxWaitingRequests ||
+        this.waitingTotal >= this.maxWaitingTotal
+      ) {
+        // Far ahead of its answers and not reading them: not worth a single byte more.
+        this.drop(socket, connection);
+        return;
+      }
+      connection.waiting.push([req, res]);
+      this.waitingTotal += 1;
+      pauseReading(socket);
+      if (!this.fullOnItsOwn(connection)) this.blocked.add(connection);
+    };
+  }
+
+  private serve: (req: IncomingMessage, res: ServerResponse, connection: Connection) => void = () =>
+    undefined;
+
+  private connectionOf(socket: Socket): Connection {
+    let connection = this.connections.get(socket);
+    if (connection) return connection;
+    const created: Connection = { queuedBytes: 0, serving: 0, waiting: [], done: false, socket };
+    this.connections.set(socket, created);
+    socket.once("close", () => this.forget(created));
+    connection = created;
+    return connection;
+  }
+
+  private fullOnItsOwn(connection: Connection): boolean {
+    return (
+      connection.queuedBytes >= this.limits.maxQueuedBytesPerConnection ||
+      connection.serving >= SERVED_AT_ONCE_PER_CONNECTION
+    );
+  }
+
+  private full(connection: Connection): boolean {
+    return (
+      this.fullOnItsOwn(connection) ||
+      (connection.queuedBytes > 0 && this.queuedBytes >= this.limits.maxQueuedBytes)
+    );
+  }
+
+  /** Counts the answer's bytes from the moment it is written until the network has taken it. */
+  private track(req: IncomingMessage, res: ServerResponse, connection: Connection): void {
+    connection.serving += 1;
+    let served = false;
+    const done = () => {
+      if (served) return;
+      served = true;
+      connection.serving -= 1;
+      if (!connection.done) this.resume(connection);
+    };
+    res.once("finish", done);
+    res.once("close", done);
+    res.once("prefinish", () => {
+      const bytes = Number(res.getHeader("content-length") ?? 0) + HEADER_BYTES;
+      connection.queuedBytes += bytes;
+      this.queuedBytes += bytes;
+      let released = false;
+      const release = () => {
+        if (released || connection.done) return;
+        released = true;
+        connection.queuedBytes -= bytes;
+        this.queuedBytes -= bytes;
+        this.resume(connection);
+      };
+      res.once("finish", release);
+      res.once("close", release);
+      if (res.statusCode === 418 || isClosing(res)) {
+        // Banned or told to go: one answer, and nothing of what follows is served.
+        connection.done = true;
+        this.clearWaiting(connection);
+        markFinished(req.socket);
+      }
+      // A banned client that does not even take its 418 is not kept waiting for.
+      if (res.statusCode === 418) setImmediate(() => res.writableFinished || req.socket.destroy());
+    });
+  }
+
+  /** Serves waiting requests while the budget allows. */
+  private resume(connection: Connection): void {
+    this.serveWaiting(connection);
+    if (this.queuedBytes >= this.limits.maxQueuedBytes) return;
+    for (const other of this.blocked) {
+      this.serveWaiting(other);
+      if (this.queuedBytes >= this.limits.maxQueuedBytes) return;
+    }
+  }
+
+  private serveWaiting(connection: Connection): void {
+    while (!connection.done && connection.waiting.length > 0 && !this.full(connection)) {
+      const [req, res] = connection.waiting.shift() as [IncomingMessage, ServerResponse];
+      this.waitingTotal -= 1;
+      if (req.destroyed || res.destroyed) continue;
+      this.serve(req, res, connection);
+    }
+    if (connection.waiting.length === 0) {
+      this.blocked.delete(connection);
+      if (connection.socket) resumeReading(connection.socket);
+    }
+  }
+
+  private drop(socket: Socket, connection: Connection): void {
+    markFinished(socket);
+    this.forget(connection);
+    socket.destroy();
+  }
+
+  private clearWaiting(connection: Connection): void {
+    this.waitingTotal -= connection.waiting.length;
+    connection.waiting = [];
+    this.blocked.delete(connection);
+  }
+
+  /** The connection closed: its answers are no longer anyone's to send. */
+  private forget(connection: Connection): void {
+    if (connection.done && connection.queuedBytes === 0 && connection.waiting.length === 0) return;
+    connection.done = true;
+    this.queuedBytes -= connection.queuedBytes;
+    connection.queuedBytes = 0;
+    this.clearWaiting(connection);
+  }
+}
+
+function isClosing(res: ServerResponse): boolean {
+  return String(res.getHeader("connection") ?? "").toLowerCase() === "close";
+}
+
+/**
+ * Node's http server stops reading a socket whose answers are not drained, and reads again once
+ * they are (`socket._paused`, checked after each parsed chunk). Requests that wait here produce no
+ * answer bytes, so Node would go on reading: the same flag makes it stop, and resuming mirrors
+ * Node's own resume once nothing waits any more.
+ */
+interface HttpSocket {
+  _paused?: boolean;
+  parser?: { pause(): void; resume(): void; onIncoming?: unknown } | null;
+}
+
+/**
+ * Node parses a whole chunk read from a socket (up to 64 kB: over a thousand small pipelined
+ * requests) even when the socket is destroyed after the first of them. Answering "upgrade" (2) to
+ * the parser's next message makes it stop there, so a dropped or banned client's remaining
+ * requests cost nothing.
+ */
+function stopParsing(socket: Socket): void {
+  const parser = (socket as Socket & HttpSocket).parser;
+  if (parser) parser.onIncoming = () => 2;
+}
+
+function pauseReading(socket: Socket): void {
+  const http = socket as Socket & HttpSocket;
+  if (http._paused) return;
+  http._paused = true;
+  socket.pause();
+}
+
+function resumeReading(socket: Socket): void {
+  const http = socket as Socket & HttpSocket;
+  if (!http._paused || socket.destroyed || socket.writableNeedDrain) return;
+  http._paused = false;
+  http.parser?.resume();
+  socket.resume();
+}

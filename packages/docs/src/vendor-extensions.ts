@@ -3,6 +3,7 @@
 // stay in place in the copy (only descriptions and `x-badges` are added).
 
 import { type OperationEntry, operationEntries, segmentsOf } from "@marketapi/spec/model";
+import { behaviourMarkdown } from "./behaviour/index.js";
 import { isObject, type JsonObject, objectAt, stringAt, stringsAt } from "./json.js";
 import { code, codeBlock, table, text } from "./markdown.js";
 
@@ -33,13 +34,14 @@ export function surfaceVendorExtensions(document: JsonObject): JsonObject {
   return copy;
 }
 
-function annotateOperation({ operation }: OperationEntry, document: JsonObject): void {
+function annotateOperation({ operation, pointer }: OperationEntry, document: JsonObject): void {
   const before = [operationFactsMarkdown(operation, document)];
   const after = [
     orderTypeRulesMarkdown(operation["x-order-type-rules"]),
     parameterConditionsMarkdown(operation["x-parameter-conditions"]),
     mutuallyExclusiveMarkdown(operation["x-mutually-exclusive"]),
     responseVariantsMarkdown(operation["x-response-variant-by"]),
+    behaviourMarkdown(operation, pointer, document),
   ].filter((part): part is string => part !== undefined);
   const description = stringAt(operation.description)?.trim();
   operation.description = [...before, ...(description ? [description] : []), ...after].join("\n\n");

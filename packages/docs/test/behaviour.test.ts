@@ -10,8 +10,8 @@ const model = buildSpecModel(spec);
 
 function descriptionOf(pointer: string): string {
   const [, , path, method] = pointer.split("/");
-  const unescape = (s: string) => s.replace(/~1/g, "/").replace(/~0/g, "~");
-  return surfaced.paths[unescape(path!)][method!].description as string;
+  const decode = (s: string) => s.replace(/~1/g, "/").replace(/~0/g, "~");
+  return surfaced.paths[decode(path!)][method!].description as string;
 }
 
 describe("behaviour on the docs page", () => {

@@ -10,6 +10,7 @@
  */
 import {
   type AuthClass,
+  type Behaviour,
   buildSpecModel as buildModelOfSpec,
   isObject,
   type JsonObject,
@@ -95,6 +96,8 @@ export interface OperationModel {
   orderTypeRules?: Record<string, OrderTypeRule>;
   /** Parameter pairs that must not be sent together (x-mutually-exclusive). */
   exclusive: Array<[string, string]>;
+  /** The behaviour extensions (x-list-order, x-limit, …), as the spec model reads them. */
+  behaviour: Behaviour;
 }
 
 /** The signing rule (x-signing) as the tester reads it, with the API key's header beside it. */
@@ -182,6 +185,7 @@ function operationOf(model: ModelOfSpec, op: Operation): OperationModel {
     ...(variantBy ? { variantBy } : {}),
     ...(op.orderTypeRules ? { orderTypeRules: op.orderTypeRules } : {}),
     exclusive: op.exclusivePairs,
+    behaviour: op.behaviour,
   };
 }
 

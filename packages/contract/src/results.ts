@@ -1,4 +1,5 @@
 /** The result model of a run: one cell per check and operation, failures with their evidence. */
+import { BEHAVIOUR_CHECK_DESCRIPTIONS, BEHAVIOUR_CHECKS } from "./checks/behaviour-names.js";
 import type { WireRequest } from "./http/request.js";
 
 export const CHECK_NAMES = [
@@ -11,6 +12,7 @@ export const CHECK_NAMES = [
   "auth_enforcement",
   "defaults_honoured",
   "order_lifecycle",
+  ...BEHAVIOUR_CHECKS,
 ] as const;
 
 export type CheckName = (typeof CHECK_NAMES)[number];
@@ -36,6 +38,7 @@ export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
   auth_enforcement: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
   defaults_honoured: "declared defaults apply when a parameter is absent, explicit limits override them",
   order_lifecycle: "new → query → open list → cancel → CANCELED → gone from open list → in all orders",
+  ...BEHAVIOUR_CHECK_DESCRIPTIONS,
 };
 
 export function isCheckName(name: string): name is CheckName {

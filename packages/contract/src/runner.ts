@@ -4,6 +4,7 @@
  * orders it created, also after a failure or an interrupt.
  */
 import { loadOpenApi } from "@marketapi/spec";
+import { behaviourPhase } from "./checks/behaviour.js";
 import {
   bodyObject,
   markPass,
@@ -526,6 +527,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
         await readOnlyPass(ctx, operation);
       });
     }
+    await behaviourPhase(ctx, operations);
     await trading.finish?.();
     for (const operation of operations) {
       if (!(LIFECYCLE_OPERATIONS as readonly string[]).includes(operation.id)) {

@@ -16,6 +16,13 @@ const SHORT: Record<CheckName, string> = {
   auth_enforcement: "auth",
   defaults_honoured: "defaults",
   order_lifecycle: "lifecycle",
+  list_order: "order",
+  cursor_paging: "paging",
+  time_window: "window",
+  result_filter: "filter",
+  limit_semantics: "limit",
+  unknown_reference: "unknown",
+  symbol_case: "case",
 };
 
 function paint(style: TextStyle, code: string, text: string): string {

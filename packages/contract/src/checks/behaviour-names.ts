@@ -7,6 +7,8 @@ export const BEHAVIOUR_CHECKS = [
   "limit_semantics",
   "unknown_reference",
   "symbol_case",
+  "exchange_filters",
+  "order_arithmetic",
 ] as const;
 
 export type BehaviourCheck = (typeof BEHAVIOUR_CHECKS)[number];
@@ -20,4 +22,7 @@ export const BEHAVIOUR_CHECK_DESCRIPTIONS: Record<BehaviourCheck, string> = {
   limit_semantics: "limit cuts, defaults, and above the maximum truncates or refuses as x-limit states",
   unknown_reference: "an unknown symbol or order is refused with the code x-unknown-reference names",
   symbol_case: "a listed symbol in lower or mixed case is refused, not matched regardless of case",
+  exchange_filters: "orders breaking exchange_info's tick size, lot size or minimum notional are refused",
+  order_arithmetic:
+    "MARKET, LIMIT IOC/FOK and a resting LIMIT really trade: fills add up, status follows the executed quantity, IOC/FOK never rest (x-order-arithmetic)",
 };

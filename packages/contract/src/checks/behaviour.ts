@@ -8,8 +8,10 @@ import { BEHAVIOUR_CHECKS } from "./behaviour-names.js";
 import { unreachable } from "./behaviour-support.js";
 import { enabled, markPass, type RunContext, reportPass } from "./context.js";
 import { cursorPagingCheck } from "./cursor-paging.js";
+import { exchangeFiltersPhase } from "./exchange-filters.js";
 import { limitSemanticsCheck } from "./limit-semantics.js";
 import { listOrderCheck } from "./list-order.js";
+import { orderArithmeticPhase } from "./order-arithmetic.js";
 import { resultFilterCheck } from "./result-filter.js";
 import { symbolCaseCheck } from "./symbol-case.js";
 import { timeWindowCheck } from "./time-window.js";
@@ -25,6 +27,7 @@ const READS = [
 
 export async function behaviourPhase(ctx: RunContext, operations: readonly OperationModel[]): Promise<void> {
   if (!BEHAVIOUR_CHECKS.some((check) => enabled(ctx, check))) return;
+  await tradingBehaviour(ctx);
   for (const operation of operations) {
     const mark = markPass(ctx, operation.id);
     let note: string | undefined;
@@ -43,8 +46,10 @@ export async function behaviourPhase(ctx: RunContext, operations: readonly Opera
       note = error.message;
       for (const check of BEHAVIOUR_CHECKS) ctx.session.recorder.skip(check, operation.id, note);
     }
-    for (const check of BEHAVIOUR_CHECKS)
-      ctx.session.recorder.skip(check, operation.id, "no behaviour extension calls for it");
+    for (const check of BEHAVIOUR_CHECKS) {
+      if (!appliesTo(check, operation))
+        ctx.session.recorder.skip(check, operation.id, "no behaviour extension calls for it");
+    }
     reportPass(ctx, mark, "behaviour", note);
   }
 }
@@ -67,5 +72,20 @@ function appliesTo(check: (typeof BEHAVIOUR_CHECKS)[number], operation: Operatio
       return b.unknownReferences !== undefined;
     case "symbol_case":
       return b.unknownReferences?.symbol !== undefined;
+    case "exchange_filters":
+    case "order_arithmetic":
+      return b.orderArithmetic !== undefined;
+  }
+}
+
+/** The checks that place orders: exchange filters, then orders that really trade. */
+async function tradingBehaviour(ctx: RunContext): Promise<void> {
+  try {
+    await exchangeFiltersPhase(ctx);
+    await orderArithmeticPhase(ctx);
+  } catch (error) {
+    if (!(error instanceof PassStopped)) throw error;
+    for (const check of ["exchange_filters", "order_arithmetic"] as const)
+      ctx.session.recorder.skip(check, "new_order", error.message);
   }
 }

@@ -23,6 +23,8 @@ const SHORT: Record<CheckName, string> = {
   limit_semantics: "limit",
   unknown_reference: "unknown",
   symbol_case: "case",
+  exchange_filters: "filters",
+  order_arithmetic: "arith",
 };
 
 function paint(style: TextStyle, code: string, text: string): string {

@@ -3,12 +3,12 @@ import { checkStructure } from "./spec-input/check-structure.js";
 import { type LoadedSpec, loadSpec } from "./spec-input/load-spec.js";
 import { selectOperations } from "./spec-input/select-operations.js";
 import { SpecError } from "./spec-input/spec-error.js";
-import { buildModel, type SpecModel } from "./spec-input/spec-model.js";
+import { buildModel, type SourcedSpecModel } from "./spec-input/spec-model.js";
 
 export type GeneratorName = "client" | "validators";
 
 export type Generator = (
-  model: SpecModel,
+  model: SourcedSpecModel,
   context: GeneratorContext,
 ) => Promise<GeneratedFile[]> | GeneratedFile[];
 

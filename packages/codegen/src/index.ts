@@ -34,10 +34,10 @@ export {
   buildModel,
   type HttpMethod,
   type JsonSchema,
-  type OperationModel,
-  type ParameterModel,
-  type ResponseModel,
+  type Operation,
+  type Parameter,
+  type Response,
   resolveRef,
-  type SpecModel,
+  type SourcedSpecModel,
 } from "./spec-input/spec-model.js";
 export { diffOutput, type OutputDifference, writeOutput } from "./write-files.js";

@@ -10,7 +10,7 @@ import { CODEGEN_VERSION, GENERATED_MARKER } from "../src/generated-file.js";
 import { loadSpec } from "../src/spec-input/load-spec.js";
 import { selectOperations } from "../src/spec-input/select-operations.js";
 import { SpecError } from "../src/spec-input/spec-error.js";
-import { buildModel, type SpecModel } from "../src/spec-input/spec-model.js";
+import { buildModel, type SourcedSpecModel } from "../src/spec-input/spec-model.js";
 
 const command = "marketapi-codegen --out src/generated --client";
 const fixture = buildModel(
@@ -18,7 +18,7 @@ const fixture = buildModel(
 );
 const repoSpec = buildModel(await loadSpec());
 
-async function generate(model: SpecModel): Promise<Record<string, string>> {
+async function generate(model: SourcedSpecModel): Promise<Record<string, string>> {
   const files = await generateClient(model, { command });
   return Object.fromEntries(files.map((f) => [f.path, f.contents]));
 }

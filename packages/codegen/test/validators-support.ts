@@ -1,7 +1,7 @@
 // The fixture spec of the validators generator's tests (test/golden/validators/).
 import { readFileSync } from "node:fs";
 import { parseSpecText } from "../src/spec-input/load-spec.js";
-import { buildModel, type SpecModel } from "../src/spec-input/spec-model.js";
+import { buildModel, type SourcedSpecModel } from "../src/spec-input/spec-model.js";
 
 const golden = new URL("./golden/validators/", import.meta.url);
 
@@ -12,7 +12,7 @@ export function fixtureText(): string {
 }
 
 /** The model of the fixture spec, or of a variant of its text. */
-export function fixtureModel(text: string = fixtureText()): SpecModel {
+export function fixtureModel(text: string = fixtureText()): SourcedSpecModel {
   return buildModel({
     source: "fixture.openapi.yaml",
     document: parseSpecText("fixture.openapi.yaml", text),

@@ -206,6 +206,7 @@ const UNSTATED_SIGNING: SigningModel = {
   invalidSignatureCode: undefined,
   invalidTimestampCode: undefined,
   testVectors: [],
+  words: {},
 };
 
 function signingOf(model: ModelOfSpec): SigningModel {

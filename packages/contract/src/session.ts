@@ -1,44 +1,30 @@
 /**
- * Sends requests for the checks, counts them against the budget, and runs the response-level
- * checks (not_a_server_error, status/content-type/schema/header conformance) on every answer.
+ * Sends requests for the checks, counts them against the budget, paces them by the server's rate
+ * limits, and runs the checks on every answer (checks/answer.ts) on what comes back.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { validateResponse } from "@marketapi/validators";
 import { BudgetExhausted, ConnectionError, InterruptedError, OperationUnresponsive } from "./errors.js";
 
 export { BudgetExhausted, OperationUnresponsive, PassStopped } from "./errors.js";
 
+import { checkAnswer } from "./checks/answer.js";
+import { checkNoAnswer } from "./checks/not-a-server-error.js";
 import {
   type BuildContext,
   buildRequest,
   type Credentials,
   maskRequest,
-  type ParamList,
   type RequestPlan,
   redactSecrets,
   secretsOf,
   type WireRequest,
 } from "./http/request.js";
-import { type HttpResponse, send, type TransportError } from "./http/transport.js";
-import {
-  declaredResponse,
-  type HeaderModel,
-  type OperationModel,
-  type SchemaNode,
-  type SpecModel,
-} from "./operations.js";
+import { send, type TransportError } from "./http/transport.js";
+import type { OperationModel, SpecModel } from "./operations.js";
 import type { CheckName, ExchangeRecord, Recorder } from "./results.js";
+import type { RoundTrip, Verdicts } from "./round-trip.js";
 
-/** One HTTP round trip of the tester: the plan, the request sent, and the answer or the transport error. */
-export interface RoundTrip {
-  op: OperationModel;
-  case: string;
-  plan: RequestPlan;
-  request: WireRequest;
-  response?: HttpResponse;
-  error?: TransportError;
-  durationMs: number;
-}
+export { paramValue, type RoundTrip } from "./round-trip.js";
 
 export interface SessionOptions {
   model: SpecModel;
@@ -65,11 +51,7 @@ const MAX_CONSECUTIVE_TRANSPORT_ERRORS = 3;
 /** Longest Retry-After the run waits out; beyond it the run stops. */
 const MAX_RATE_LIMIT_PAUSE_S = 15;
 
-export function paramValue(params: ParamList, name: string): string | undefined {
-  return params.find(([n]) => n === name)?.[1];
-}
-
-export class Session {
+export class Session implements Verdicts {
   readonly model: SpecModel;
   readonly recorder: Recorder;
   readonly credentials: Credentials | undefined;
@@ -158,7 +140,7 @@ export class Session {
     if (!result.ok) {
       if (result.error.kind === "aborted") throw new InterruptedError("interrupted");
       if (options.responseChecks !== false) {
-        this.fail("not_a_server_error", exchange, `no response: ${result.error.message}`);
+        checkNoAnswer(exchange, this, result.error.message);
       }
       this.consecutiveTransportErrors += 1;
       if (!options.essential && this.consecutiveTransportErrors >= MAX_CONSECUTIVE_TRANSPORT_ERRORS) {
@@ -166,7 +148,7 @@ export class Session {
       }
       return exchange;
     }
-    if (options.responseChecks !== false) this.responseChecks(exchange);
+    if (options.responseChecks !== false) checkAnswer(exchange, this);
     if (!options.essential) await this.respectRateLimit(exchange);
     return exchange;
   }
@@ -253,6 +235,10 @@ export class Session {
     this.recorder.pass(check, "op" in exchange ? exchange.op.id : exchange.id);
   }
 
+  skip(check: CheckName, operationId: string, reason: string): void {
+    this.recorder.skip(check, operationId, reason);
+  }
+
   requestsOf(operationId: string): number {
     return this.requestCounts.get(operationId) ?? 0;
   }
@@ -276,143 +262,4 @@ export class Session {
       exchange: this.record(exchange),
     });
   }
-
-  /** The response variant the request asks for (x-response-variant-by), or the declared default. */
-  variantOf(exchange: RoundTrip): string | undefined {
-    const by = exchange.op.variantBy;
-    if (!by) return undefined;
-    const asked = paramValue(exchange.plan.params, by.parameter);
-    if (by.byPresence) return asked === undefined ? "absent" : "present";
-    if (asked === undefined) return by.default;
-    return Object.hasOwn(by.variants, asked) ? asked : undefined;
-  }
-
-  private responseChecks(exchange: RoundTrip): void {
-    const response = exchange.response!;
-    const op = exchange.op;
-    if (response.status >= 500) {
-      this.fail("not_a_server_error", exchange, `server error: status ${response.status}`);
-    } else this.pass("not_a_server_error", exchange);
-
-    const declared = declaredResponse(op, response.status);
-    if (!declared) {
-      const documented = op.responses.map((r) => r.status).join(", ");
-      this.fail(
-        "status_code_conformance",
-        exchange,
-        `status ${response.status} is not documented for ${op.method} ${op.path} (documented: ${documented})`,
-      );
-      const reason = `status ${response.status} is undocumented, so there is nothing to compare against`;
-      this.recorder.skip("content_type_conformance", op.id, reason);
-      this.recorder.skip("response_schema_conformance", op.id, reason);
-      this.recorder.skip("response_headers_conformance", op.id, reason);
-      return;
-    }
-    this.pass("status_code_conformance", exchange);
-
-    if (declared.contentTypes.length > 0) {
-      const mediaType = response.contentType.split(";")[0]!.trim().toLowerCase();
-      const accepted = declared.contentTypes.some((ct) => mediaTypeMatches(ct.toLowerCase(), mediaType));
-      if (accepted) this.pass("content_type_conformance", exchange);
-      else {
-        this.fail(
-          "content_type_conformance",
-          exchange,
-          response.contentType
-            ? `Content-Type ${response.contentType} is not documented for status ${declared.status} (documented: ${declared.contentTypes.join(", ")})`
-            : `no Content-Type header; documented for status ${declared.status}: ${declared.contentTypes.join(", ")}`,
-        );
-      }
-      this.schemaCheck(exchange, declared.contentTypes);
-    }
-
-    this.headerChecks(exchange, declared.headers);
-  }
-
-  private schemaCheck(exchange: RoundTrip, contentTypes: string[]): void {
-    const response = exchange.response!;
-    if (!contentTypes.some((ct) => /json/i.test(ct))) return;
-    if (response.jsonError !== undefined) {
-      this.fail("response_schema_conformance", exchange, `the body is not JSON: ${response.jsonError}`);
-      return;
-    }
-    const variant = response.status < 300 ? this.variantOf(exchange) : undefined;
-    const result = validateResponse(
-      exchange.op.id,
-      response.status,
-      response.json,
-      variant !== undefined ? { variant } : {},
-    );
-    if (result.valid) {
-      this.pass("response_schema_conformance", exchange);
-      return;
-    }
-    const first = result.errors[0]!;
-    const more = result.errors.length > 1 ? ` (+${result.errors.length - 1} more)` : "";
-    const schemaName =
-      variant !== undefined ? ` (${exchange.op.variantBy?.variants[variant] ?? variant})` : "";
-    this.fail(
-      "response_schema_conformance",
-      exchange,
-      `${first.message}${more}${schemaName}`,
-      `${first.path || "/"} [${first.rule}]`,
-    );
-  }
-
-  private headerChecks(exchange: RoundTrip, headers: HeaderModel[]): void {
-    if (headers.length === 0) return;
-    const response = exchange.response!;
-    const problems: string[] = [];
-    let firstHeader = "";
-    for (const header of headers) {
-      const value = response.headers[header.name.toLowerCase()];
-      const problem = value === undefined ? "is missing" : headerValueProblem(value, header.schema);
-      if (problem !== undefined) {
-        if (!firstHeader) firstHeader = header.name;
-        problems.push(`${header.name} ${problem}`);
-      }
-    }
-    if (problems.length === 0) this.pass("response_headers_conformance", exchange);
-    else {
-      this.fail(
-        "response_headers_conformance",
-        exchange,
-        `response header ${problems.join("; ")}`,
-        `headers/${firstHeader}`,
-      );
-    }
-  }
-}
-
-function mediaTypeMatches(declared: string, actual: string): boolean {
-  if (declared === actual || declared === "*/*") return true;
-  const [type, subtype] = declared.split("/");
-  return subtype === "*" && actual.startsWith(`${type}/`);
-}
-
-/** Why a header's text does not match its schema, or undefined when it does. */
-export function headerValueProblem(value: string, schema: SchemaNode): string | undefined {
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  const text = value.trim();
-  let numeric: number | undefined;
-  if (type === "integer") {
-    if (!/^-?\d+$/.test(text)) return `is ${JSON.stringify(value)}, not an integer`;
-    numeric = Number(text);
-  } else if (type === "number") {
-    if (!/^-?\d+(\.\d+)?$/.test(text)) return `is ${JSON.stringify(value)}, not a number`;
-    numeric = Number(text);
-  } else if (type === "boolean" && text !== "true" && text !== "false") {
-    return `is ${JSON.stringify(value)}, not true or false`;
-  }
-  if (numeric !== undefined) {
-    if (schema.minimum !== undefined && numeric < schema.minimum)
-      return `is ${text}, below the minimum ${schema.minimum}`;
-    if (schema.maximum !== undefined && numeric > schema.maximum)
-      return `is ${text}, above the maximum ${schema.maximum}`;
-  }
-  if (schema.enum && !schema.enum.map(String).includes(text))
-    return `is ${JSON.stringify(value)}, not one of ${schema.enum.join(", ")}`;
-  if (schema.pattern && !new RegExp(schema.pattern, "u").test(text))
-    return `is ${JSON.stringify(value)}, not matching ${schema.pattern}`;
-  return undefined;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LIFECYCLE_OPERATIONS } from "../src/checks/trading.js";
+import { LIFECYCLE_OPERATIONS } from "../src/checks/order-lifecycle.js";
 import { type ContractResult, runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { startReferenceServer, type TestServer } from "./support/server.js";

@@ -1,6 +1,7 @@
 // The comparison of two OpenAPI 3.1 documents: every difference, classified.
 import { type Change, sortChanges } from "./change.js";
 import { type At, Comparison, child, isObject, same, show } from "./comparison.js";
+import { DOCUMENT_EXTENSIONS } from "./extensions/index.js";
 import type { OpenApiDocument } from "./load-spec.js";
 import { compareOperations } from "./operation-diff.js";
 import { compareSecuritySchemes } from "./security-diff.js";
@@ -25,7 +26,15 @@ export function diffDocuments(oldDocument: OpenApiDocument, newDocument: OpenApi
       message: `OpenAPI version ${show(oldDocument.openapi)} → ${show(newDocument.openapi)}`,
     });
   }
-  compareRemainingKeys(c, o, n, new Set(["openapi", "info", "paths", "components", "security"]));
+  for (const [key, rule] of DOCUMENT_EXTENSIONS) {
+    rule.compare(c, child(o, key), child(n, key), { old: o, new: n });
+  }
+  compareRemainingKeys(
+    c,
+    o,
+    n,
+    new Set(["openapi", "info", "paths", "components", "security", ...DOCUMENT_EXTENSIONS.keys()]),
+  );
   return sortChanges(c.changes);
 }
 

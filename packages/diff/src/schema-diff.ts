@@ -3,6 +3,7 @@
 // into a class, for a request schema or a response schema.
 import type { Direction, Effect } from "./change.js";
 import { type At, type Comparison, child, isObject, same, show } from "./comparison.js";
+import { SCHEMA_EXTENSIONS } from "./extensions/index.js";
 import { compareRemainingKeys } from "./structural.js";
 
 /** What each effect means for the reader, by direction; closes every message. */
@@ -414,7 +415,7 @@ const SCHEMA_RULES: [string[], Rule][] = [
   [["enum", "const"], valuesRule],
   [["format"], textRule("format")],
   [["pattern"], textRule("pattern")],
-  [["x-wire-pattern"], textRule("x-wire-pattern")],
+  ...[...SCHEMA_EXTENSIONS.keys()].map((key): [string[], Rule] => [[key], textRule(key)]),
   ...LOWER_BOUNDS.map((k): [string[], Rule] => [[k], boundRule(k, true)]),
   ...UPPER_BOUNDS.map((k): [string[], Rule] => [[k], boundRule(k, false)]),
   [["multipleOf"], multipleOfRule],

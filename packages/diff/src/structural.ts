@@ -16,7 +16,6 @@ export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
   "contact",
   "license",
   "termsOfService",
-  "x-filled-from",
   "x-codeSamples",
   "x-logo",
   "x-tagGroups",

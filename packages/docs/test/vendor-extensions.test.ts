@@ -1,5 +1,11 @@
 import { loadOpenApi } from "@marketapi/spec";
-import { operationEntries } from "@marketapi/spec/model";
+import {
+  buildSpecModel,
+  type Operation,
+  operationById,
+  operationEntries,
+  SpecModelError,
+} from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
 import { type JsonObject, objectAt, stringAt } from "../src/json.js";
 import {
@@ -13,6 +19,8 @@ import {
 
 const spec = loadOpenApi();
 const surfaced = surfaceVendorExtensions(spec);
+const model = buildSpecModel(spec);
+const byId = (id: string): Operation => operationById(model, id) ?? expect.unreachable(`no ${id}`);
 
 function operation(document: JsonObject, path: string, method: string): JsonObject {
   return objectAt(objectAt(objectAt(document.paths)[path])[method]);
@@ -59,14 +67,12 @@ describe("surfaceVendorExtensions", () => {
   });
 
   it("states the credentials of each class from the security requirements", () => {
-    expect(credentialsMarkdown(operation(spec, "/api/v3/ping", "get"), spec)).toBe(
-      "none (no API key, no signature)",
-    );
+    expect(credentialsMarkdown(byId("ping"), model)).toBe("none (no API key, no signature)");
     // market_data: the key is accepted, not required (security [{}, {apiKey: []}]).
-    expect(credentialsMarkdown(operation(spec, "/api/v3/trades", "get"), spec)).toBe(
+    expect(credentialsMarkdown(byId("recent_trades_list"), model)).toBe(
       "none required; an API key in the `X-MBX-APIKEY` header is accepted (optional)",
     );
-    const signed = credentialsMarkdown(operation(spec, "/api/v3/order", "post"), spec);
+    const signed = credentialsMarkdown(byId("new_order"), model);
     expect(signed).toContain("`X-MBX-APIKEY` header");
     expect(signed).toContain(
       `HMAC-SHA256 signature in the \`signature\` parameter (see ${SIGNING_SECTION_TITLE})`,
@@ -75,8 +81,10 @@ describe("surfaceVendorExtensions", () => {
     expect(signed).toContain(
       `; or an API key in the \`X-MBX-APIKEY\` header and an HMAC-SHA256 signature in the \`signature\` field of the form body (see ${SIGNING_SECTION_TITLE})`,
     );
-    expect(credentialsMarkdown(operation(spec, "/api/v3/order", "get"), spec)).not.toContain("form body");
-    expect(credentialsMarkdown({}, {})).toBe("not stated by the spec");
+    expect(credentialsMarkdown(byId("query_order"), model)).not.toContain("form body");
+    expect(credentialsMarkdown({ security: undefined, acceptsFormBody: false }, model)).toBe(
+      "not stated by the spec",
+    );
   });
 
   it("shows the tickers' x-response-variant-by by presence of symbol", () => {
@@ -127,30 +135,33 @@ describe("surfaceVendorExtensions", () => {
     expect(description).toContain("## Filled from the live API");
   });
 
-  it("renders rules it does not know as they are, and escapes markup in values", () => {
-    const rules = orderTypeRulesMarkdown({ "<b>ODD|TYPE": { required: ["a"], maxLegs: 2 } }) ?? "";
-    expect(rules).toContain("| Order type | Required | Forbidden | `maxLegs` |");
-    expect(rules).toContain("| \\<b\\>ODD\\|TYPE | a | – | `2` |");
-    expect(orderTypeRulesMarkdown(undefined)).toBeUndefined();
-    expect(parameterConditionsMarkdown([{ unusual: true }])).toContain('- `{"unusual":true}`');
-    expect(responseVariantsMarkdown({ parameter: "p", variants: {} })).toBeUndefined();
-    const weird = surfaceVendorExtensions({
+  it("escapes markup in values, and refuses what the spec model refuses, naming the node", () => {
+    const rules = orderTypeRulesMarkdown({ orderTypeRules: { "<b>ODD|TYPE": { required: ["a"] } } }) ?? "";
+    expect(rules).toContain("| \\<b\\>ODD\\|TYPE | a | – |");
+    expect(orderTypeRulesMarkdown({})).toBeUndefined();
+    expect(parameterConditionsMarkdown({ parameterConditions: [] })).toBeUndefined();
+    expect(responseVariantsMarkdown({})).toBeUndefined();
+    const document = (placement?: string) => ({
       openapi: "3.1.0",
       info: { title: "t", version: "1" },
       paths: {
         "/x": {
           get: {
+            operationId: "x",
             summary: "<script>alert(1)</script>",
             "x-auth-class": "none",
-            "x-parameter-placement": "body-only",
+            ...(placement ? { "x-parameter-placement": placement } : {}),
             security: [],
+            responses: { "200": { description: "ok" } },
           },
         },
       },
     });
+    const weird = surfaceVendorExtensions(document());
     expect(stringAt(objectAt(weird.info).description)).toContain("\\<script\\>alert(1)\\</script\\>");
-    expect(stringAt(operation(weird, "/x", "get").description)).toContain(
-      "- **Parameters sent in:** `body-only`",
+    expect(() => surfaceVendorExtensions(document("body-only"))).toThrow(SpecModelError);
+    expect(() => surfaceVendorExtensions(document("body-only"))).toThrow(
+      '#/paths/~1x/get/x-parameter-placement: expected "query-or-form-body"',
     );
   });
 });

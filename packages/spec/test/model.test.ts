@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { loadOpenApi } from "../dist/index.js";
 import {
   buildSpecModel,
+  EXTENSIONS,
+  extensionByKey,
   HTTP_METHODS,
   type JsonObject,
   operationById,
@@ -166,6 +168,29 @@ function edited(edit: (d: JsonObject) => void): JsonObject {
 const ping = (d: JsonObject) => d.paths["/api/v3/ping"].get;
 const newOrder = (d: JsonObject) => d.paths["/api/v3/order"].post;
 
+describe("the registry of extensions", () => {
+  it("lists each key once, with a kebab-case module name, a typed reader and what it constrains", () => {
+    expect(new Set(EXTENSIONS.map((e) => e.key)).size).toBe(EXTENSIONS.length);
+    for (const extension of EXTENSIONS) {
+      expect(extension.key).toBe(`x-${extension.name}`);
+      expect(extension.name).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(typeof extension.read).toBe("function");
+      expect(extension.constrains.length).toBeGreaterThan(0);
+      if (extension.constrains.includes("docs")) expect(extension.constrains).toEqual(["docs"]);
+      expect(extensionByKey(extension.key)).toBe(extension);
+    }
+    expect(extensionByKey("x-nope")).toBeUndefined();
+  });
+
+  it("reads the document-level and schema-level extensions into typed fields", () => {
+    expect(model.filledFrom?.source).toMatch(/^Binance Spot REST API/);
+    expect(model.filledFrom?.parts).toContain("parameter placement");
+    const price = op("new_order").parameters.find((p) => p.name === "price");
+    expect(price?.wirePattern).toBe(document.components.schemas.DecimalParameter["x-wire-pattern"]);
+    expect(op("new_order").parameters.find((p) => p.name === "symbol")?.wirePattern).toBeUndefined();
+  });
+});
+
 describe("buildSpecModel on edited specs", () => {
   it("merges path-level parameters, the operation's winning on the same name and place", () => {
     const model = buildSpecModel(
@@ -292,6 +317,18 @@ describe("buildSpecModel on edited specs", () => {
       edit: (d) => delete d.components.securitySchemes.signature["x-signing"].testVectors[0].signature,
       pointer: "/components/securitySchemes/signature/x-signing/testVectors/0",
       expected: /test vector/,
+    },
+    {
+      given: "a wire pattern that is not a regular expression",
+      edit: (d) => (d.components.schemas.DecimalParameter["x-wire-pattern"] = "(["),
+      pointer: "/paths/~1api~1v3~1order/post/parameters/4/schema/x-wire-pattern",
+      expected: /regular expression/,
+    },
+    {
+      given: "an x-filled-from without a list of parts",
+      edit: (d) => (d["x-filled-from"].parts = "all of it"),
+      pointer: "/x-filled-from",
+      expected: /source, parts/,
     },
     {
       given: "a parameter reference that does not resolve",

@@ -1,7 +1,7 @@
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
 import { subsetDocument } from "../spec-input/select-operations.js";
 import { describeValue, SpecError } from "../spec-input/spec-error.js";
-import type { SpecModel } from "../spec-input/spec-model.js";
+import type { SourcedSpecModel } from "../spec-input/spec-model.js";
 import { renderApiDefinition } from "./api-definition.js";
 import { exposeJsonParameterSchemas } from "./json-parameters.js";
 import { renderTypes } from "./openapi-typescript-adapter.js";
@@ -24,7 +24,10 @@ export const CLIENT_FILES = {
  * operations are emitted. Pure: reads and writes nothing, and the same model always gives the
  * same bytes.
  */
-export async function generateClient(model: SpecModel, context: GeneratorContext): Promise<GeneratedFile[]> {
+export async function generateClient(
+  model: SourcedSpecModel,
+  context: GeneratorContext,
+): Promise<GeneratedFile[]> {
   checkMethodNames(model);
   const header = fileHeader("client", model.source, context);
   const document = subsetDocument(model);
@@ -62,7 +65,7 @@ const CLIENT_MEMBERS = [
   "eject",
 ];
 
-function checkMethodNames(model: SpecModel): void {
+function checkMethodNames(model: SourcedSpecModel): void {
   for (const op of model.operations) {
     if (CLIENT_MEMBERS.includes(op.operationId)) {
       throw new SpecError(

@@ -1,4 +1,4 @@
-import type { AuthClass, OperationModel, ResponseVariants, SpecModel } from "../spec-input/spec-model.js";
+import type { AuthClass, Operation, ResponseVariants, SourcedSpecModel } from "../spec-input/spec-model.js";
 import {
   arrowProperty,
   docComment,
@@ -25,7 +25,7 @@ const AUTHENTICATION: Record<AuthClass, string> = {
  * the request: `newOrderRespType: "ACK"` gives the ACK body (no respType gives the declared
  * default), and a ticker called with `symbol` gives one object, without it an array.
  */
-export function renderOperationMethods(model: SpecModel, typesModule: string): string {
+export function renderOperationMethods(model: SourcedSpecModel, typesModule: string): string {
   const signatures = model.operations.map((op) => {
     const doc = docComment(
       [
@@ -144,20 +144,20 @@ const VARIANT_HELPERS = [
   "",
 ];
 
-function hasQuery(op: OperationModel): boolean {
+function hasQuery(op: Operation): boolean {
   return op.parameters.some((p) => p.in === "query");
 }
 
-function hasRequiredQuery(op: OperationModel): boolean {
+function hasRequiredQuery(op: Operation): boolean {
   return op.parameters.some((p) => p.in === "query" && p.required);
 }
 
-function resultType(op: OperationModel, data?: string): string {
+function resultType(op: Operation, data?: string): string {
   const args = [stringLiteral(op.operationId), "Mode", ...(data ? [data] : [])];
   return `Promise<ModeResult<${args.join(", ")}>>`;
 }
 
-function plainSignature(op: OperationModel): string {
+function plainSignature(op: Operation): string {
   return methodSignature(
     "  ",
     propertyKey(op.operationId),
@@ -170,7 +170,7 @@ function plainSignature(op: OperationModel): string {
  * One overload per variant, most specific request first, then the general signature (a value of
  * the parameter's whole type gives the union of the bodies).
  */
-function variantOverloads(op: OperationModel, variants: ResponseVariants): string[] {
+function variantOverloads(op: Operation, variants: ResponseVariants): string[] {
   const name = propertyKey(op.operationId);
   const id = stringLiteral(op.operationId);
   const query = `Query<${id}>`;
@@ -199,7 +199,7 @@ function variantOverloads(op: OperationModel, variants: ResponseVariants): strin
 }
 
 /** `params` is required when a query parameter is; operations without parameters take none. */
-function paramsDeclaration(op: OperationModel): string {
+function paramsDeclaration(op: Operation): string {
   if (!hasQuery(op)) return "params?: NoParameters";
   const type = `operations[${stringLiteral(op.operationId)}]["parameters"]["query"]`;
   const required = op.parameters.some((p) => p.in === "query" && p.required);

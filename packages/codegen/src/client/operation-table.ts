@@ -1,4 +1,4 @@
-import type { SpecModel } from "../spec-input/spec-model.js";
+import type { SourcedSpecModel } from "../spec-input/spec-model.js";
 import { docComment, LINE_WIDTH, propertyKey, stringArray, stringLiteral } from "./typescript-source.js";
 
 /**
@@ -6,7 +6,7 @@ import { docComment, LINE_WIDTH, propertyKey, stringArray, stringLiteral } from 
  * per operationId (HTTP method, path template, x-auth-class, query parameter names, which of them
  * travel JSON-encoded, and whether the parameters may travel in a form body instead).
  */
-export function renderOperationTable(model: SpecModel): string {
+export function renderOperationTable(model: SourcedSpecModel): string {
   const entries = model.operations.map((op) => {
     const query = op.parameters.filter((p) => p.in === "query");
     return [
@@ -53,7 +53,7 @@ export function renderOperationTable(model: SpecModel): string {
  * its envelope's names, its receive-window limit and its test vectors, so that the client signs as
  * the spec says, whatever names a fork of the spec chooses. `null` where the spec states none.
  */
-function renderAuthentication(model: SpecModel): string[] {
+function renderAuthentication(model: SourcedSpecModel): string[] {
   const signing = model.signing;
   const rule = signing
     ? [

@@ -2,11 +2,8 @@
 // (for SpecError messages with line and column) and turns the model's faults into SpecErrors.
 import {
   buildSpecModel,
-  type SpecModel as ModelOfSpec,
-  type Operation,
-  type Parameter,
-  type Response,
   resolveRef as resolveModelRef,
+  type SpecModel,
   SpecModelError,
 } from "@marketapi/spec/model";
 import type { LoadedSpec } from "./load-spec.js";
@@ -18,16 +15,16 @@ export {
   type AuthClass,
   type HttpMethod,
   type JsonSchema,
+  type Operation,
+  type Parameter,
+  type Response,
   type ResponseVariants,
+  type SpecModel,
   type VariantShape,
 } from "@marketapi/spec/model";
 
-export type OperationModel = Operation;
-export type ParameterModel = Parameter;
-export type ResponseModel = Response;
-
 /** The spec model of @marketapi/spec, with the name of the file or package it came from. */
-export interface SpecModel extends ModelOfSpec {
+export interface SourcedSpecModel extends SpecModel {
   source: string;
 }
 
@@ -35,13 +32,17 @@ export interface SpecModel extends ModelOfSpec {
  * Checks the parts of an OpenAPI 3.1 document the generators rely on and returns its model, one
  * operation per operation object in document order. Every fault is a SpecError naming its JSON Pointer.
  */
-export function buildModel(spec: LoadedSpec): SpecModel {
+export function buildModel(spec: LoadedSpec): SourcedSpecModel {
   checkVersion(spec.source, spec.document);
   return { ...asSpecError(spec.source, () => buildSpecModel(spec.document)), source: spec.source };
 }
 
 /** Follows local `$ref`s with the model's resolver; throws SpecError when one does not resolve. */
-export function resolveRef(model: Pick<SpecModel, "source" | "document">, node: unknown, pointer: string) {
+export function resolveRef(
+  model: Pick<SourcedSpecModel, "source" | "document">,
+  node: unknown,
+  pointer: string,
+) {
   return asSpecError(model.source, () => resolveModelRef(model.document, node, pointer));
 }
 

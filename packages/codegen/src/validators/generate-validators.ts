@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
 import { describeValue, pointerOf, SpecError } from "../spec-input/spec-error.js";
-import type { JsonSchema, OperationModel, ResponseVariants, SpecModel } from "../spec-input/spec-model.js";
+import type { JsonSchema, Operation, ResponseVariants, SourcedSpecModel } from "../spec-input/spec-model.js";
 import { type HintTable, hintsOf } from "./message-hints.js";
 import { cleanSchema } from "./openapi-keywords.js";
 import { buildRequestSchema, type ParameterInfo, type SigningEnvelope } from "./request-schemas.js";
@@ -39,7 +39,7 @@ const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
  * Pure: the same model (and Endpoint schema) always gives byte-identical files.
  */
 export function generateValidators(
-  model: SpecModel,
+  model: SourcedSpecModel,
   context: GeneratorContext,
   options: ValidatorsOptions = {},
 ): GeneratedFile[] {
@@ -175,7 +175,7 @@ class ApiDocument {
   }
 }
 
-function apiFiles(model: SpecModel, header: string): GeneratedFile[] {
+function apiFiles(model: SourcedSpecModel, header: string): GeneratedFile[] {
   const { source } = model;
   const document = new ApiDocument(source);
   const componentExports: Record<string, string> = {};
@@ -212,8 +212,8 @@ function apiFiles(model: SpecModel, header: string): GeneratedFile[] {
 
 /** Adds one operation's schemas to the document; what its table entry needs. */
 function planOperation(
-  model: SpecModel,
-  operation: OperationModel,
+  model: SourcedSpecModel,
+  operation: Operation,
   document: ApiDocument,
   componentExports: Record<string, string>,
 ): OperationPlan {
@@ -294,7 +294,7 @@ function componentRef(source: string): (ref: string, pointer: string) => string 
 }
 
 function tablesModule(
-  model: SpecModel,
+  model: SourcedSpecModel,
   operations: OperationPlan[],
   componentExports: Record<string, string>,
   hints: HintTable,

@@ -1,12 +1,11 @@
-import { readWirePattern } from "@marketapi/spec/model";
-import type { JsonSchema, OperationModel, SpecModel } from "../spec-input/spec-model.js";
-import { asSpecError } from "../spec-input/spec-model.js";
+import type { JsonSchema, Operation, SourcedSpecModel } from "../spec-input/spec-model.js";
 import type { HintTable } from "./message-hints.js";
 import { mutuallyExclusive } from "./request-rules/mutually-exclusive.js";
 import { orderTypeRules } from "./request-rules/order-type-rules.js";
 import { parameterConditions } from "./request-rules/parameter-conditions.js";
 import { resolveSchema } from "./request-rules/schema-rules.js";
-import { signingEnvelope } from "./request-rules/signing-envelope.js";
+import { signingEnvelope } from "./request-rules/signing.js";
+import { wirePattern } from "./request-rules/wire-pattern.js";
 import type { ParameterCoding, ParameterInfo, SigningEnvelope } from "./validators-runtime.js";
 
 export type { ParameterCoding, ParameterInfo, SigningEnvelope };
@@ -30,7 +29,11 @@ export interface RequestSchema {
  * `x-order-type-rules` and `x-parameter-conditions` become `if`/`then` rules whose errors name
  * the rule; each `x-mutually-exclusive` pair becomes a `not` of both names required. `base` is the schema path the schema will have in the compiled document.
  */
-export function buildRequestSchema(model: SpecModel, operation: OperationModel, base: string): RequestSchema {
+export function buildRequestSchema(
+  model: SourcedSpecModel,
+  operation: Operation,
+  base: string,
+): RequestSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const parameters: ParameterInfo[] = [];
@@ -44,13 +47,12 @@ export function buildRequestSchema(model: SpecModel, operation: OperationModel, 
       parameter.encoding === "json"
         ? "json"
         : codingOf(resolved, (branch) => resolveSchema(model, branch, operation.pointer));
-    const wirePattern = asSpecError(model.source, () => readWirePattern(resolved, parameter.schemaPointer));
     parameters.push({
       name: parameter.name,
       in: parameter.in,
       coding,
       expect: expectOfText(coding, parameter.example ?? resolved.example ?? resolved.default, resolved),
-      ...(wirePattern === undefined ? {} : { wirePattern }),
+      ...wirePattern(parameter),
     });
   }
   const signing = signingEnvelope(operation);

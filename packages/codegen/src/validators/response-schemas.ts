@@ -1,4 +1,4 @@
-import type { JsonSchema, OperationModel } from "../spec-input/spec-model.js";
+import type { JsonSchema, Operation } from "../spec-input/spec-model.js";
 import { ANNOTATION_KEYWORDS } from "./openapi-keywords.js";
 
 const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)$/;
@@ -21,7 +21,7 @@ export interface ResponsePlan {
  * The bodies of an operation's responses, by status as the spec writes it ("200", "5XX",
  * "default"). A body that is exactly a `$ref` to a named schema reuses that schema's validator.
  */
-export function planResponses(operation: OperationModel): ResponsePlan[] {
+export function planResponses(operation: Operation): ResponsePlan[] {
   return operation.responses.map((response) => {
     if (response.schema === undefined) return { status: response.status, target: null };
     const component = componentOf(response.schema);

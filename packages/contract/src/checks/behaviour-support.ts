@@ -7,7 +7,7 @@ import { tryParseDec } from "../decimal.js";
 import { encodeParams } from "../http/request.js";
 import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
 import type { CheckName } from "../results.js";
-import type { RoundTrip } from "../session.js";
+import type { RoundTrip } from "../round-trip.js";
 import { requiredValues, type Values } from "../values.js";
 import { describeAnswer, isRateLimited, ok, type RunContext } from "./context.js";
 

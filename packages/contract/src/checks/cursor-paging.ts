@@ -3,8 +3,10 @@
  * where ids are contiguous, runs id, id + 1, … exactly as the unpaged list does: nothing skipped,
  * nothing repeated.
  */
+
 import type { OperationModel } from "../operations.js";
 import { fetchServed, idsOf, listAt, short, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
 
 const CHECK = "cursor_paging";
@@ -54,3 +56,5 @@ export async function cursorPagingCheck(ctx: RunContext, operation: OperationMod
     `${paging.parameter}=${cursor} should ${first}${paging.contiguous ? " with contiguous ids" : ""} (x-cursor-paging): want ids ${short(want)}, got ${short(got)}`,
   );
 }
+
+export const cursorPaging: ContractCheck = { name: "cursor_paging", covers: ["x-cursor-paging"] };

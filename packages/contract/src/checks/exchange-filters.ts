@@ -4,7 +4,9 @@
  * Every probe is a LIMIT BUY far below the market, so one accepted by mistake rests and the
  * clean-up cancels it.
  */
+
 import { ceilToStep, type Dec, div, formatDec, fromRatio, mul, parseDec, ZERO } from "../decimal.js";
+import type { ContractCheck } from "./check.js";
 import { expectRefusal, op, type RunContext } from "./context.js";
 import { placeOrder } from "./order-placing.js";
 
@@ -88,3 +90,5 @@ export async function exchangeFiltersPhase(ctx: RunContext): Promise<void> {
     expectRefusal(ctx, CHECK, placed.exchange, { what: `an order with ${probe.what}` });
   }
 }
+
+export const exchangeFilters: ContractCheck = { name: "exchange_filters", covers: [] };

@@ -3,9 +3,11 @@
  * the answer holds the default (or everything there is, when less); above the maximum the request
  * is truncated to the maximum or refused, exactly as the spec says.
  */
+
 import { encodeParams } from "../http/request.js";
 import type { OperationModel } from "../operations.js";
 import { fetchServed, listAt, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "limit_semantics";
@@ -94,3 +96,5 @@ export async function limitSemanticsCheck(ctx: RunContext, operation: OperationM
       `${rule.parameter}=${above}: ${over.map((c) => `${c.list} holds ${c.count}`).join(", ")}; x-limit says it is truncated to ${rule.maximum}`,
     );
 }
+
+export const limitSemantics: ContractCheck = { name: "limit_semantics", covers: ["x-limit"] };

@@ -3,8 +3,10 @@
  * and direction, without ties where the spec says so. Derived from the extension; nothing here
  * names an operation.
  */
+
 import type { OperationModel } from "../operations.js";
 import { compareKeys, fetchServed, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
 
 const CHECK = "list_order";
@@ -55,3 +57,5 @@ export function firstOutOfOrder(
   }
   return undefined;
 }
+
+export const listOrder: ContractCheck = { name: "list_order", covers: ["x-list-order"] };

@@ -5,11 +5,13 @@
  * the quote quantity is Σ price × qty), its status must follow the executed quantity, IOC and FOK
  * never rest, FOK fills all or nothing. Every buy that executed is offset by a MARKET sell.
  */
+
 import type { OrderArithmetic } from "@marketapi/spec/model";
 import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../decimal.js";
 import { encodeParams } from "../http/request.js";
 import type { OperationModel } from "../operations.js";
-import type { RoundTrip } from "../session.js";
+import type { RoundTrip } from "../round-trip.js";
+import type { ContractCheck } from "./check.js";
 import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
 import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
 
@@ -206,3 +208,5 @@ async function restingThenCancelled(
       `the cancelled resting order answers status ${String(body.status)} with ${rule.executedQty} ${String(body[rule.executedQty])}; want CANCELED with 0`,
     );
 }
+
+export const orderArithmetic: ContractCheck = { name: "order_arithmetic", covers: ["x-order-arithmetic"] };

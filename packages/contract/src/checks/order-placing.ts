@@ -7,7 +7,7 @@ import { ceilToStep, type Dec, div, fromRatio, maxDec, mul, tryParseDec, ZERO } 
 import { encodeParams } from "../http/request.js";
 import type { SymbolRules } from "../market.js";
 import type { OperationModel } from "../operations.js";
-import type { RoundTrip } from "../session.js";
+import type { RoundTrip } from "../round-trip.js";
 import type { Values } from "../values.js";
 import { bodyObject, ok, op, type RunContext } from "./context.js";
 

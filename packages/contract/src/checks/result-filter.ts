@@ -2,8 +2,10 @@
  * result_filter (x-result-filter): with a filter the answer holds exactly what it names: every
  * item carries the named value, and with a list (`symbols`) every named value is there.
  */
+
 import type { OperationModel } from "../operations.js";
 import { fetchServed, listAt, short, valueAt, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
 
 const CHECK = "result_filter";
@@ -41,3 +43,5 @@ export async function resultFilterCheck(ctx: RunContext, operation: OperationMod
     );
   }
 }
+
+export const resultFilter: ContractCheck = { name: "result_filter", covers: ["x-result-filter"] };

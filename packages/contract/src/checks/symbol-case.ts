@@ -3,9 +3,11 @@
  * written in lower or mixed case, is refused, not matched without regard to case. Run on every
  * operation whose symbol x-unknown-reference covers.
  */
+
 import { encodeParams } from "../http/request.js";
 import { isTrading, type OperationModel } from "../operations.js";
 import { unreachable, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "symbol_case";
@@ -37,3 +39,5 @@ export async function symbolCaseCheck(ctx: RunContext, operation: OperationModel
     }
   }
 }
+
+export const symbolCase: ContractCheck = { name: "symbol_case", covers: ["x-unknown-reference"] };

@@ -3,10 +3,12 @@
  * inclusive as the spec says); each bound alone anchors the page as stated; a window wider than
  * the largest span is refused with the stated code, and one exactly that wide is served.
  */
+
 import type { TimeWindow } from "@marketapi/spec/model";
 import { encodeParams } from "../http/request.js";
 import type { OperationModel } from "../operations.js";
 import { fetchServed, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "time_window";
@@ -137,3 +139,5 @@ async function widestSpan(ctx: RunContext, operation: OperationModel, w: TimeWin
   const served = await fetchServed(ctx, CHECK, operation, widest, "window: exactly the largest span");
   if (served) ctx.session.pass(CHECK, served.exchange);
 }
+
+export const timeWindow: ContractCheck = { name: "time_window", covers: ["x-time-window"] };

@@ -3,9 +3,11 @@
  * order id it never issued, is refused with the stated status and code, never answered with an
  * empty result.
  */
+
 import { encodeParams } from "../http/request.js";
 import { isTrading, type OperationModel } from "../operations.js";
 import { unreachable, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "unknown_reference";
@@ -73,3 +75,5 @@ function orderReference(ctx: RunContext, operation: OperationModel): Record<stri
   if (!rules?.order) return {};
   return { [rules.order.parameters[0]!]: ctx.values.orderId ?? 1 };
 }
+
+export const unknownReference: ContractCheck = { name: "unknown_reference", covers: ["x-unknown-reference"] };

@@ -2,6 +2,7 @@
 import { authClass } from "./auth-class.js";
 import { cursorPaging } from "./cursor-paging.js";
 import type { ExtensionRule } from "./extension.js";
+import { filledFrom } from "./filled-from.js";
 import { limit } from "./limit.js";
 import { listOrder } from "./list-order.js";
 import { mutuallyExclusive } from "./mutually-exclusive.js";
@@ -15,8 +16,15 @@ import { signing } from "./signing.js";
 import { timeWindow } from "./time-window.js";
 import { unknownReference } from "./unknown-reference.js";
 import { weight } from "./weight.js";
+import { type SchemaExtensionRule, wirePattern } from "./wire-pattern.js";
 
 export type { ExtensionRule } from "./extension.js";
+export type { SchemaExtensionRule } from "./wire-pattern.js";
+
+/** Extensions at the top level of the document. */
+export const DOCUMENT_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
+  [filledFrom.key, filledFrom],
+]);
 
 /** Extensions on an Operation object. */
 export const OPERATION_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map(
@@ -41,4 +49,9 @@ export const OPERATION_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map(
 /** Extensions on a Security Scheme object. */
 export const SECURITY_SCHEME_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
   [signing.key, signing],
+]);
+
+/** Extensions on a Schema object. */
+export const SCHEMA_EXTENSIONS: ReadonlyMap<string, SchemaExtensionRule> = new Map([
+  [wirePattern.key, wirePattern],
 ]);

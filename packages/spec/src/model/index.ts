@@ -3,9 +3,10 @@
  * reads a parsed document and does no I/O. It is the only place that walks `paths` and follows
  * `$ref`s; codegen, the reference server, the contract tester and the docs read the spec through
  * it. Every vendor extension (docs/extensions.md) is a typed field, read in its own module under
- * `extensions/`. Faults are SpecModelErrors naming the JSON Pointer of the faulty node. The model
+ * `extensions/` and listed in the registry (`EXTENSIONS`, extensions/registry.ts). Faults are SpecModelErrors naming the JSON Pointer of the faulty node. The model
  * is plain data (structuredClone copies it); references are followed with resolveRef on `document`.
  */
+import { type FilledFrom, readFilledFrom } from "./extensions/filled-from.js";
 import { apiKeyHeaderBeside, readSigningRules, type SigningRule } from "./extensions/signing.js";
 import { isObject, type JsonObject } from "./json.js";
 import { type Operation, readOperations } from "./operations.js";
@@ -13,8 +14,14 @@ import { describeValue, SpecModelError } from "./spec-model-error.js";
 
 export { BEHAVIOUR_EXTENSIONS, type Behaviour, readBehaviour } from "./behaviour.js";
 export { AUTH_CLASSES, type AuthClass, isSignedClass } from "./extensions/auth-class.js";
-export type { FilledFrom } from "./extensions/behaviour-fields.js";
+export type { FactSource } from "./extensions/behaviour-fields.js";
 export { type CursorPaging, readCursorPaging } from "./extensions/cursor-paging.js";
+export type {
+  ExtensionConstraint,
+  ExtensionDescriptor,
+  ExtensionHost,
+} from "./extensions/extension.js";
+export type { FilledFrom } from "./extensions/filled-from.js";
 export { type AboveMaximum, type LimitRule, readLimit } from "./extensions/limit.js";
 export {
   type ListOrder,
@@ -27,9 +34,10 @@ export { type OrderArithmetic, readOrderArithmetic } from "./extensions/order-ar
 export type { OrderTypeRule } from "./extensions/order-type-rules.js";
 export type { ParameterCondition } from "./extensions/parameter-conditions.js";
 export type { ParameterPlacement } from "./extensions/parameter-placement.js";
+export { EXTENSIONS, extensionByKey } from "./extensions/registry.js";
 export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
 export { type ResultFilter, type ResultFilters, readResultFilters } from "./extensions/result-filter.js";
-export type { SigningRule, SigningTestVector } from "./extensions/signing.js";
+export type { SigningRule, SigningTestVector, SigningWords } from "./extensions/signing.js";
 export { readTimeWindow, type TimeWindow, type WindowAnchor } from "./extensions/time-window.js";
 export {
   readUnknownReferences,
@@ -74,6 +82,8 @@ export interface SpecModel {
    * API key scheme; undefined when there is none.
    */
   apiKeyHeader: string | undefined;
+  /** x-filled-from: where the parts the source document leaves open were taken from. */
+  filledFrom: FilledFrom | undefined;
 }
 
 /** The operation with this operationId. */
@@ -104,5 +114,6 @@ export function buildSpecModel(document: JsonObject): SpecModel {
     signingRules,
     signing,
     apiKeyHeader: signing?.apiKeyHeader ?? apiKeyHeaderBeside(document, undefined),
+    filledFrom: readFilledFrom(document["x-filled-from"]),
   };
 }

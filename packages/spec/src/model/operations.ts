@@ -7,6 +7,7 @@ import { type ParameterPlacement, readParameterPlacement } from "./extensions/pa
 import { type ResponseVariants, readResponseVariants } from "./extensions/response-variant-by.js";
 import type { SigningRule } from "./extensions/signing.js";
 import { readWeight } from "./extensions/weight.js";
+import { readWirePattern } from "./extensions/wire-pattern.js";
 import { HTTP_METHODS, type HttpMethod } from "./http-methods.js";
 import { isObject, type JsonObject, type JsonSchema } from "./json.js";
 import { pointerOf } from "./json-pointer.js";
@@ -31,6 +32,8 @@ export interface Parameter {
   pointer: string;
   /** JSON Pointer of the schema (`.../schema` or `.../content/application~1json/schema`). */
   schemaPointer: string;
+  /** x-wire-pattern of the (resolved) schema: the regular expression the value's text must match. */
+  wirePattern?: string;
   /** The declaration with its `$ref` followed, for the fields the model does not name. */
   declaration: JsonObject;
 }
@@ -302,7 +305,7 @@ function mergedParameters(
   ];
   const byKey = new Map<string, Parameter>();
   for (const { p, at } of declared) {
-    const parameter = readParameter(resolveRef(document, p, at), at);
+    const parameter = readParameter(document, resolveRef(document, p, at), at);
     byKey.set(`${parameter.in}:${parameter.name}`, parameter); // operation level overrides path level
   }
   return [...byKey.values()];
@@ -312,7 +315,7 @@ function listAt(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-function readParameter(p: JsonObject, pointer: string): Parameter {
+function readParameter(document: JsonObject, p: JsonObject, pointer: string): Parameter {
   if (typeof p.name !== "string")
     throw new SpecModelError(`${pointer}/name`, "a parameter name", describeValue(p.name));
   if (!LOCATIONS.includes(p.in)) {
@@ -324,6 +327,10 @@ function readParameter(p: JsonObject, pointer: string): Parameter {
     throw new SpecModelError(pointer, "a schema, or content with an application/json schema", "neither");
   }
   const example = p.example ?? (isObject(json) ? json.example : undefined);
+  const schemaPointer = `${pointer}${isObject(json) ? "/content/application~1json/schema" : "/schema"}`;
+  const wirePattern = isObject(schema)
+    ? readWirePattern(resolveRef(document, schema, pointer), schemaPointer)
+    : undefined;
   return {
     name: p.name,
     in: p.in,
@@ -333,7 +340,8 @@ function readParameter(p: JsonObject, pointer: string): Parameter {
     ...(typeof p.description === "string" ? { description: p.description } : {}),
     ...(example === undefined ? {} : { example }),
     pointer,
-    schemaPointer: `${pointer}${isObject(json) ? "/content/application~1json/schema" : "/schema"}`,
+    schemaPointer,
+    ...(wirePattern === undefined ? {} : { wirePattern }),
     declaration: p,
   };
 }

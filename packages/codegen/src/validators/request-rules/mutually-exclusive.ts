@@ -1,11 +1,11 @@
 // x-mutually-exclusive in the validators generator.
-import type { OperationModel } from "../../spec-input/spec-model.js";
+import type { Operation } from "../../spec-input/spec-model.js";
 import { type HintTable, schemaPathOf } from "../message-hints.js";
 import { exclusionOf } from "./schema-rules.js";
 
 /** `x-mutually-exclusive: [[symbol, symbols]]`: at most one name of each group may be given. */
 export function mutuallyExclusive(
-  operation: OperationModel,
+  operation: Operation,
   base: string,
   hints: HintTable,
   offset: number,

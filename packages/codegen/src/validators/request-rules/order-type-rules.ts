@@ -1,13 +1,13 @@
 // x-order-type-rules in the validators generator: one `if`/`then` rule per order type.
 
 import { SpecError } from "../../spec-input/spec-error.js";
-import type { JsonSchema, OperationModel, SpecModel } from "../../spec-input/spec-model.js";
+import type { JsonSchema, Operation, SourcedSpecModel } from "../../spec-input/spec-model.js";
 import { type HintTable, schemaPathOf } from "../message-hints.js";
 import { conditional, declared, exclusionOf, pairsOf, resolveSchema } from "./schema-rules.js";
 
 export function orderTypeRules(
-  model: SpecModel,
-  operation: OperationModel,
+  model: SourcedSpecModel,
+  operation: Operation,
   base: string,
   hints: HintTable,
 ): Record<string, unknown>[] {
@@ -56,8 +56,8 @@ export function orderTypeRules(
 
 /** The parameter whose allowed values are the rule table's keys (`type` for order types). */
 function selectorParameter(
-  model: SpecModel,
-  operation: OperationModel,
+  model: SourcedSpecModel,
+  operation: Operation,
   keys: string[],
   where: string,
 ): string {

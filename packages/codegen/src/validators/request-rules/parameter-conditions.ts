@@ -1,11 +1,11 @@
 // x-parameter-conditions in the validators generator.
-import type { OperationModel } from "../../spec-input/spec-model.js";
+import type { Operation } from "../../spec-input/spec-model.js";
 import { type HintTable, schemaPathOf } from "../message-hints.js";
 import { conditional, declared } from "./schema-rules.js";
 
 /** `x-parameter-conditions`: when the trigger is given, the named parameters must have the given values. */
 export function parameterConditions(
-  operation: OperationModel,
+  operation: Operation,
   base: string,
   hints: HintTable,
   offset: number,

@@ -1,5 +1,5 @@
 // JSON Schema building blocks of the request rules (the x- extensions below).
-import type { JsonSchema, SpecModel } from "../../spec-input/spec-model.js";
+import type { JsonSchema, SourcedSpecModel } from "../../spec-input/spec-model.js";
 import { resolveRef } from "../../spec-input/spec-model.js";
 
 /** The JSON Schema `{ if, then }`. */
@@ -28,7 +28,7 @@ export function exclusionOf(pair: [string, string]): Record<string, unknown> {
 
 /** A parameter's schema with its `$ref` followed (`{}` for the boolean schemas). */
 export function resolveSchema(
-  model: SpecModel,
+  model: SourcedSpecModel,
   schema: JsonSchema,
   pointer: string,
 ): Record<string, unknown> {

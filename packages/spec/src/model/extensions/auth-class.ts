@@ -1,5 +1,6 @@
 // x-auth-class: the authentication class of an operation (docs/extensions.md).
 import { describeValue, SpecModelError } from "../spec-model-error.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 export const AUTH_CLASSES = ["none", "market_data", "trade", "user_data"] as const;
 export type AuthClass = (typeof AUTH_CLASSES)[number];
@@ -19,3 +20,13 @@ export function readAuthClass(value: unknown, where: string): AuthClass {
 export function isSignedClass(authClass: AuthClass): boolean {
   return authClass === "trade" || authClass === "user_data";
 }
+
+export const authClassExtension = {
+  key: "x-auth-class",
+  name: "auth-class",
+  on: "operation",
+  field: "Operation.authClass (and Operation.signed)",
+  constrains: ["signing", "behaviour"],
+  summary: "the authentication class of an operation: none, market_data, trade or user_data",
+  read: readAuthClass,
+} as const satisfies ExtensionDescriptor;

@@ -4,14 +4,14 @@ import { isObject, isStringList } from "../json.js";
 import { describeValue, SpecModelError } from "../spec-model-error.js";
 
 /** Where a behaviour fact comes from: the source document, or filled from the live API. */
-export type FilledFrom = "source-document" | "live-api";
+export type FactSource = "source-document" | "live-api";
 
 export function readObject(value: unknown, where: string, expected: string): Record<string, unknown> {
   if (!isObject(value)) throw new SpecModelError(where, expected, describeValue(value));
   return value;
 }
 
-export function readFilledFrom(object: Record<string, unknown>, where: string): FilledFrom {
+export function readFactSource(object: Record<string, unknown>, where: string): FactSource {
   const value = object.filledFrom;
   if (value !== "source-document" && value !== "live-api") {
     throw new SpecModelError(

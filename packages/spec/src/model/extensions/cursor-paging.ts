@@ -1,12 +1,14 @@
 // x-cursor-paging: a parameter that starts a page at an item's id (docs/extensions.md).
+
 import {
-  type FilledFrom,
+  type FactSource,
   readBoolean,
-  readFilledFrom,
+  readFactSource,
   readObject,
   readParameterName,
   readPointer,
 } from "./behaviour-fields.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 export interface CursorPaging {
   /** The cursor parameter (`fromId`). */
@@ -17,7 +19,7 @@ export interface CursorPaging {
   inclusive: boolean;
   /** Ids run without gaps: the page holds cursor, cursor + 1, … while items exist. */
   contiguous: boolean;
-  filledFrom: FilledFrom;
+  filledFrom: FactSource;
 }
 
 export function readCursorPaging(
@@ -37,6 +39,16 @@ export function readCursorPaging(
     field: readPointer(object, "field", at),
     inclusive: readBoolean(object, "inclusive", at),
     contiguous: readBoolean(object, "contiguous", at),
-    filledFrom: readFilledFrom(object, at),
+    filledFrom: readFactSource(object, at),
   };
 }
+
+export const cursorPagingExtension = {
+  key: "x-cursor-paging",
+  name: "cursor-paging",
+  on: "operation",
+  field: "Operation.behaviour.cursorPaging",
+  constrains: ["behaviour"],
+  summary: "the paging cursor (fromId): inclusive, contiguous ids",
+  read: readCursorPaging,
+} as const satisfies ExtensionDescriptor;

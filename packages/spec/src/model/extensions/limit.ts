@@ -1,14 +1,16 @@
 // x-limit: what the `limit` parameter does: default, maximum, and above the maximum (docs/extensions.md).
+
 import { describeValue, SpecModelError } from "../spec-model-error.js";
 import {
-  type FilledFrom,
-  readFilledFrom,
+  type FactSource,
+  readFactSource,
   readInteger,
   readObject,
   readOneOf,
   readParameterName,
   readPointer,
 } from "./behaviour-fields.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 /** Above the maximum the server answers `maximum` items ("truncate") or refuses the request ("refuse"). */
 export type AboveMaximum = "truncate" | "refuse";
@@ -21,7 +23,7 @@ export interface LimitRule {
   aboveMaximum: AboveMaximum;
   /** JSON Pointers of the lists the limit counts ("" is the answer itself; `/bids`, `/asks` per side). */
   counts: string[];
-  filledFrom: FilledFrom;
+  filledFrom: FactSource;
 }
 
 export function readLimit(
@@ -42,7 +44,7 @@ export function readLimit(
     maximum: readInteger(object, "maximum", at),
     aboveMaximum: readOneOf(object, "aboveMaximum", at, ["truncate", "refuse"] as const),
     counts: [],
-    filledFrom: readFilledFrom(object, at),
+    filledFrom: readFactSource(object, at),
   };
   if (rule.default < 1 || rule.default > rule.maximum)
     throw new SpecModelError(
@@ -58,3 +60,13 @@ export function readLimit(
   );
   return rule;
 }
+
+export const limitExtension = {
+  key: "x-limit",
+  name: "limit",
+  on: "operation",
+  field: "Operation.behaviour.limit",
+  constrains: ["behaviour"],
+  summary: "limit: default, maximum, and truncation or refusal above the maximum",
+  read: readLimit,
+} as const satisfies ExtensionDescriptor;

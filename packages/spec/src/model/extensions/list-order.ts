@@ -1,13 +1,15 @@
 // x-list-order: the order of every list in an answer (docs/extensions.md).
+
 import {
-  type FilledFrom,
+  type FactSource,
   readBoolean,
-  readFilledFrom,
+  readFactSource,
   readList,
   readObject,
   readOneOf,
   readPointer,
 } from "./behaviour-fields.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 export type SortDirection = "ascending" | "descending";
 
@@ -23,7 +25,7 @@ export interface ListOrderEntry {
 
 export interface ListOrder {
   lists: ListOrderEntry[];
-  filledFrom: FilledFrom;
+  filledFrom: FactSource;
 }
 
 export const SORT_DIRECTIONS: readonly SortDirection[] = ["ascending", "descending"];
@@ -39,6 +41,16 @@ export function readListOrder(value: unknown, where: string): ListOrder | undefi
       direction: readOneOf(item, "direction", itemAt, SORT_DIRECTIONS),
       strict: readBoolean(item, "strict", itemAt),
     })),
-    filledFrom: readFilledFrom(object, at),
+    filledFrom: readFactSource(object, at),
   };
 }
+
+export const listOrderExtension = {
+  key: "x-list-order",
+  name: "list-order",
+  on: "operation",
+  field: "Operation.behaviour.listOrder",
+  constrains: ["behaviour"],
+  summary: "the order of every list in the answer: field and direction",
+  read: readListOrder,
+} as const satisfies ExtensionDescriptor;

@@ -1,5 +1,6 @@
 // x-mutually-exclusive: groups of parameters of which at most one may be sent (docs/extensions.md).
 import { describeValue, SpecModelError } from "../spec-model-error.js";
+import type { ExtensionDescriptor } from "./extension.js";
 import { readGroups } from "./names.js";
 
 export function readMutuallyExclusive(
@@ -23,3 +24,13 @@ export function exclusivePairs(groups: readonly string[][]): Array<[string, stri
     group.flatMap((a, i) => group.slice(i + 1).map((b): [string, string] => [a, b])),
   );
 }
+
+export const mutuallyExclusiveExtension = {
+  key: "x-mutually-exclusive",
+  name: "mutually-exclusive",
+  on: "operation",
+  field: "Operation.mutuallyExclusive (and Operation.exclusivePairs)",
+  constrains: ["requests", "behaviour"],
+  summary: "groups of parameters of which at most one may be sent",
+  read: readMutuallyExclusive,
+} as const satisfies ExtensionDescriptor;

@@ -1,6 +1,8 @@
 // x-order-arithmetic: how the numbers and status of an order answer relate (docs/extensions.md).
+
 import { describeValue, SpecModelError } from "../spec-model-error.js";
-import { type FilledFrom, readFilledFrom, readObject, readString, readStrings } from "./behaviour-fields.js";
+import { type FactSource, readFactSource, readObject, readString, readStrings } from "./behaviour-fields.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 export interface OrderArithmetic {
   /** The answer's executed quantity field; the fills' quantities sum to it. */
@@ -15,7 +17,7 @@ export interface OrderArithmetic {
   allOrNothing: string[];
   /** Status by executed quantity: none, part, all of origQty. */
   status: { none: string[]; part: string[]; all: string[] };
-  filledFrom: FilledFrom;
+  filledFrom: FactSource;
 }
 
 export function readOrderArithmetic(value: unknown, where: string): OrderArithmetic | undefined {
@@ -45,6 +47,17 @@ export function readOrderArithmetic(value: unknown, where: string): OrderArithme
     neverRest: readStrings(object, "neverRest", at),
     allOrNothing: readStrings(object, "allOrNothing", at),
     status: { none: statusOf("none"), part: statusOf("part"), all: statusOf("all") },
-    filledFrom: readFilledFrom(object, at),
+    filledFrom: readFactSource(object, at),
   };
 }
+
+export const orderArithmeticExtension = {
+  key: "x-order-arithmetic",
+  name: "order-arithmetic",
+  on: "operation",
+  field: "Operation.behaviour.orderArithmetic",
+  constrains: ["behaviour"],
+  summary:
+    "fills sum to executedQty, quote = Σ price × qty, IOC/FOK never rest, status follows the executed quantity",
+  read: readOrderArithmetic,
+} as const satisfies ExtensionDescriptor;

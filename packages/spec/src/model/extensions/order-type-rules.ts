@@ -1,5 +1,6 @@
 // x-order-type-rules: which parameters each order type needs (docs/extensions.md).
 import { describeValue, SpecModelError } from "../spec-model-error.js";
+import type { ExtensionDescriptor } from "./extension.js";
 import { readGroups, readNames, requireObject } from "./names.js";
 
 export interface OrderTypeRule {
@@ -43,3 +44,13 @@ export function readOrderTypeRules(
   }
   return out;
 }
+
+export const orderTypeRulesExtension = {
+  key: "x-order-type-rules",
+  name: "order-type-rules",
+  on: "operation",
+  field: "Operation.orderTypeRules",
+  constrains: ["requests", "behaviour"],
+  summary: "which parameters each order type requires, requires one of, or forbids",
+  read: readOrderTypeRules,
+} as const satisfies ExtensionDescriptor;

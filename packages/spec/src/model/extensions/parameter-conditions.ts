@@ -1,5 +1,6 @@
 // x-parameter-conditions: when one parameter is present, others must hold given values (docs/extensions.md).
 import { describeValue, SpecModelError } from "../spec-model-error.js";
+import type { ExtensionDescriptor } from "./extension.js";
 import { requireObject } from "./names.js";
 
 export interface ParameterCondition {
@@ -45,3 +46,13 @@ export function readParameterConditions(
     return { when: condition.when, require: { ...require } };
   });
 }
+
+export const parameterConditionsExtension = {
+  key: "x-parameter-conditions",
+  name: "parameter-conditions",
+  on: "operation",
+  field: "Operation.parameterConditions",
+  constrains: ["requests"],
+  summary: "when one parameter is sent, the values others must have",
+  read: readParameterConditions,
+} as const satisfies ExtensionDescriptor;

@@ -1,5 +1,6 @@
 // x-parameter-placement: where the parameters may travel (docs/extensions.md).
 import { describeValue, SpecModelError } from "../spec-model-error.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 export type ParameterPlacement = "query" | "query-or-form-body";
 
@@ -11,3 +12,13 @@ export function readParameterPlacement(value: unknown, where: string): Parameter
   }
   return value;
 }
+
+export const parameterPlacementExtension = {
+  key: "x-parameter-placement",
+  name: "parameter-placement",
+  on: "operation",
+  field: "Operation.parameterPlacement (and Operation.acceptsFormBody)",
+  constrains: ["behaviour"],
+  summary: "where parameters may travel: the query string, or also a form body",
+  read: readParameterPlacement,
+} as const satisfies ExtensionDescriptor;

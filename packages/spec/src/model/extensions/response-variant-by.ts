@@ -2,6 +2,7 @@
 import { isObject, type JsonObject } from "../json.js";
 import { componentName, resolveRef } from "../refs.js";
 import { describeValue, SpecModelError } from "../spec-model-error.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 /** How a body tells which variant it is, without the request. */
 export interface VariantShape {
@@ -153,3 +154,13 @@ function outline(document: JsonObject, schema: unknown, where: string, depth = 0
   }
   return { type: type ?? "object", required };
 }
+
+export const responseVariantByExtension = {
+  key: "x-response-variant-by",
+  name: "response-variant-by",
+  on: "operation",
+  field: "Operation.responseVariants",
+  constrains: ["responses"],
+  summary: "the request parameter that chooses the shape of the 2XX body",
+  read: readResponseVariants,
+} as const satisfies ExtensionDescriptor;

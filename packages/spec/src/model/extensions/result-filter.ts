@@ -1,13 +1,15 @@
 // x-result-filter: parameters that restrict the answer to exactly the items they name (docs/extensions.md).
+
 import {
-  type FilledFrom,
-  readFilledFrom,
+  type FactSource,
+  readFactSource,
   readList,
   readObject,
   readOneOf,
   readParameterName,
   readPointer,
 } from "./behaviour-fields.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 export interface ResultFilter {
   /** The parameter (`symbol`, or `symbols`, a JSON array of names). */
@@ -24,7 +26,7 @@ export interface ResultFilters {
   filters: ResultFilter[];
   /** A value that names nothing is refused (never answered with an empty result). */
   unknown: "error";
-  filledFrom: FilledFrom;
+  filledFrom: FactSource;
 }
 
 export function readResultFilters(
@@ -43,6 +45,16 @@ export function readResultFilters(
       field: readPointer(item, "field", itemAt),
     })),
     unknown: readOneOf(object, "unknown", at, ["error"] as const),
-    filledFrom: readFilledFrom(object, at),
+    filledFrom: readFactSource(object, at),
   };
 }
+
+export const resultFiltersExtension = {
+  key: "x-result-filter",
+  name: "result-filter",
+  on: "operation",
+  field: "Operation.behaviour.resultFilters",
+  constrains: ["behaviour"],
+  summary: "symbol/symbols restrict the answer to exactly those, or else an error",
+  read: readResultFilters,
+} as const satisfies ExtensionDescriptor;

@@ -2,6 +2,7 @@
 import { isObject, type JsonObject } from "../json.js";
 import { pointerOf } from "../json-pointer.js";
 import { describeValue, SpecModelError } from "../spec-model-error.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 /** One case every signer and verifier must reproduce: HMAC of `query` + `body` keyed by `secret`. */
 export interface SigningTestVector {
@@ -32,6 +33,59 @@ export interface SigningRule {
   invalidSignatureCode: number | undefined;
   invalidTimestampCode: number | undefined;
   testVectors: SigningTestVector[];
+  /** The rule in words, as the spec states it (for people; each absent when not stated). */
+  words: SigningWords;
+}
+
+/** The parts of `x-signing` that state the rule in prose. */
+export interface SigningWords {
+  key?: string;
+  payload?: string;
+  encoding?: string;
+  output?: string;
+  placement?: string;
+  acceptance?: string;
+  timestampUnit?: string;
+  timestampRequired?: boolean;
+  recvWindowUnit?: string;
+  /** Which operations accept the receive window. */
+  recvWindowAcceptedBy?: string;
+}
+
+const WORDS = ["key", "payload", "encoding", "output", "placement", "acceptance"] as const;
+
+function wordsOf(
+  value: JsonObject,
+  timestamp: JsonObject,
+  recvWindow: JsonObject,
+  where: string,
+): SigningWords {
+  const words: SigningWords = {};
+  const textAt = (raw: unknown, at: string): string | undefined => {
+    if (raw === undefined) return undefined;
+    if (typeof raw !== "string") throw new SpecModelError(at, "text", describeValue(raw));
+    return raw;
+  };
+  for (const key of WORDS) {
+    const read = textAt(value[key], `${where}/${key}`);
+    if (read !== undefined) words[key] = read;
+  }
+  const timestampUnit = textAt(timestamp.unit, `${where}/timestamp/unit`);
+  if (timestampUnit !== undefined) words.timestampUnit = timestampUnit;
+  if (timestamp.required !== undefined) {
+    if (typeof timestamp.required !== "boolean")
+      throw new SpecModelError(
+        `${where}/timestamp/required`,
+        "true or false",
+        describeValue(timestamp.required),
+      );
+    words.timestampRequired = timestamp.required;
+  }
+  const recvWindowUnit = textAt(recvWindow.unit, `${where}/recvWindow/unit`);
+  if (recvWindowUnit !== undefined) words.recvWindowUnit = recvWindowUnit;
+  const acceptedBy = textAt(recvWindow.acceptedBy, `${where}/recvWindow/acceptedBy`);
+  if (acceptedBy !== undefined) words.recvWindowAcceptedBy = acceptedBy;
+  return words;
 }
 
 const DEFAULT_RECV_WINDOW = { parameter: "recvWindow", default: 5000, maximum: 60000 };
@@ -67,6 +121,7 @@ function readSigningRule(document: JsonObject, scheme: string, value: unknown): 
     invalidSignatureCode: typeof errors.invalidSignature === "number" ? errors.invalidSignature : undefined,
     invalidTimestampCode: typeof errors.invalidTimestamp === "number" ? errors.invalidTimestamp : undefined,
     testVectors: testVectorsAt(value.testVectors, `${pointer}/testVectors`),
+    words: wordsOf(value, timestamp, recvWindow, pointer),
   };
 }
 
@@ -142,3 +197,13 @@ function testVectorsAt(value: unknown, where: string): SigningTestVector[] {
     return { secret: raw.secret, query: raw.query ?? "", body: raw.body ?? "", signature: raw.signature };
   });
 }
+
+export const signingExtension = {
+  key: "x-signing",
+  name: "signing",
+  on: "security-scheme",
+  field: "SpecModel.signingRules, SpecModel.signing, Operation.signing",
+  constrains: ["requests", "signing", "behaviour"],
+  summary: "the signing rule: algorithm, payload, envelope names, receive window, error codes, test vectors",
+  read: readSigningRules,
+} as const satisfies ExtensionDescriptor;

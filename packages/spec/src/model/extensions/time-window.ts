@@ -1,15 +1,17 @@
 // x-time-window: the startTime/endTime pair that selects items by time (docs/extensions.md).
+
 import { describeValue, SpecModelError } from "../spec-model-error.js";
 import {
-  type FilledFrom,
+  type FactSource,
   readBoolean,
-  readFilledFrom,
+  readFactSource,
   readInteger,
   readObject,
   readOneOf,
   readParameterName,
   readPointer,
 } from "./behaviour-fields.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 /** Which items a page holds when a bound is absent. */
 export type WindowAnchor = "oldest-from-start" | "newest-up-to-end" | "newest";
@@ -30,7 +32,7 @@ export interface TimeWindow {
   startAlone: WindowAnchor;
   endAlone: WindowAnchor;
   neither: WindowAnchor;
-  filledFrom: FilledFrom;
+  filledFrom: FactSource;
 }
 
 export function readTimeWindow(
@@ -53,7 +55,7 @@ export function readTimeWindow(
     startAlone: readOneOf(object, "startAlone", at, WINDOW_ANCHORS),
     endAlone: readOneOf(object, "endAlone", at, WINDOW_ANCHORS),
     neither: readOneOf(object, "neither", at, WINDOW_ANCHORS),
-    filledFrom: readFilledFrom(object, at),
+    filledFrom: readFactSource(object, at),
   };
   if (object.maxSpanMs !== undefined) {
     window.maxSpanMs = readInteger(object, "maxSpanMs", at);
@@ -63,3 +65,13 @@ export function readTimeWindow(
   }
   return window;
 }
+
+export const timeWindowExtension = {
+  key: "x-time-window",
+  name: "time-window",
+  on: "operation",
+  field: "Operation.behaviour.timeWindow",
+  constrains: ["behaviour"],
+  summary: "startTime/endTime: inclusive bounds, largest span, what each alone selects",
+  read: readTimeWindow,
+} as const satisfies ExtensionDescriptor;

@@ -1,7 +1,8 @@
 // x-unknown-reference: the error that answers a reference to an unknown symbol or order (docs/extensions.md).
 
 import { describeValue, SpecModelError } from "../spec-model-error.js";
-import { type FilledFrom, readFilledFrom, readInteger, readObject, readStrings } from "./behaviour-fields.js";
+import { type FactSource, readFactSource, readInteger, readObject, readStrings } from "./behaviour-fields.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 export interface UnknownReferenceRule {
   /** Parameters any of which may carry the reference (`symbol`; `orderId`, `origClientOrderId`). */
@@ -13,7 +14,7 @@ export interface UnknownReferenceRule {
 export interface UnknownReferences {
   symbol?: UnknownReferenceRule;
   order?: UnknownReferenceRule;
-  filledFrom: FilledFrom;
+  filledFrom: FactSource;
 }
 
 const KINDS = ["symbol", "order"] as const;
@@ -26,7 +27,7 @@ export function readUnknownReferences(
   if (value === undefined) return undefined;
   const at = `${where}/x-unknown-reference`;
   const object = readObject(value, at, "an object with symbol and/or order, and filledFrom");
-  const result: UnknownReferences = { filledFrom: readFilledFrom(object, at) };
+  const result: UnknownReferences = { filledFrom: readFactSource(object, at) };
   for (const kind of KINDS) {
     if (object[kind] === undefined) continue;
     const kindAt = `${at}/${kind}`;
@@ -48,3 +49,13 @@ export function readUnknownReferences(
   if (!result.symbol && !result.order) throw new SpecModelError(at, "symbol or order", describeValue(value));
   return result;
 }
+
+export const unknownReferencesExtension = {
+  key: "x-unknown-reference",
+  name: "unknown-reference",
+  on: "operation",
+  field: "Operation.behaviour.unknownReferences",
+  constrains: ["behaviour"],
+  summary: "the error that answers an unknown symbol or order",
+  read: readUnknownReferences,
+} as const satisfies ExtensionDescriptor;

@@ -1,6 +1,7 @@
 // x-wire-pattern: the text a parameter's value must match on the wire (docs/extensions.md).
 import { isObject } from "../json.js";
 import { describeValue, SpecModelError } from "../spec-model-error.js";
+import type { ExtensionDescriptor } from "./extension.js";
 
 /**
  * A (resolved) parameter schema's `x-wire-pattern`, checked to be a regular expression JavaScript
@@ -25,3 +26,13 @@ export function readWirePattern(schema: unknown, where: string): string | undefi
   }
   return pattern as string;
 }
+
+export const wirePatternExtension = {
+  key: "x-wire-pattern",
+  name: "wire-pattern",
+  on: "schema",
+  field: "Parameter.wirePattern",
+  constrains: ["requests"],
+  summary: "the regular expression a parameter's text must match on the wire",
+  read: readWirePattern,
+} as const satisfies ExtensionDescriptor;

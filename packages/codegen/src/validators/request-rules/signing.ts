@@ -1,5 +1,5 @@
 // x-signing in the validators generator: the envelope a signed operation's parameters accept.
-import type { JsonSchema, OperationModel } from "../../spec-input/spec-model.js";
+import type { JsonSchema, Operation } from "../../spec-input/spec-model.js";
 import type { SigningEnvelope } from "../validators-runtime.js";
 
 export interface Signing {
@@ -12,7 +12,7 @@ export interface Signing {
  * `x-signing`: its parameter names and the shape of the signature
  * (64 hex digits for HMAC-SHA256, any non-empty text otherwise).
  */
-export function signingEnvelope(operation: OperationModel): Signing | undefined {
+export function signingEnvelope(operation: Operation): Signing | undefined {
   const signing = operation.signing;
   if (!signing) return undefined;
   return {

@@ -4,12 +4,13 @@
  * through the response-level checks only. It stops early when the used request weight reaches
  * 60 % of the server's per-minute limit, so a run never gets the tester's IP banned.
  */
+
+import { enabled, markPass, type RunContext, reportPass } from "../checks/context.js";
 import { encodeParams } from "../http/request.js";
 import { isSigned, isTrading, type OperationModel, requiresApiKey } from "../operations.js";
 import { RESPONSE_CHECKS } from "../results.js";
 import { BudgetExhausted, PassStopped } from "../session.js";
 import { generatedCases } from "../values.js";
-import { enabled, markPass, type RunContext, reportPass } from "./context.js";
 
 const WEIGHT_SHARE = 0.6;
 

@@ -1,5 +1,5 @@
 import type { CursorPaging } from "@marketapi/spec/model";
-import { field, source } from "./index.js";
+import { field, source } from "./behaviour-words.js";
 
 export function cursorPagingLine(p: CursorPaging): string {
   const start = p.inclusive ? "the item whose id equals it, then later ones" : "items after it";

@@ -13,9 +13,10 @@ import { parseDec, tryParseDec } from "../decimal.js";
 import { encodeParams, type ParamList, type Placement } from "../http/request.js";
 import type { FarBuy } from "../market.js";
 import type { OperationModel } from "../operations.js";
-import type { RoundTrip } from "../session.js";
+import type { RoundTrip } from "../round-trip.js";
 import { negativeCases, type Values } from "../values.js";
-import { authProbes } from "./auth.js";
+import { authProbes } from "./auth-enforcement.js";
+import type { ContractCheck } from "./check.js";
 import {
   bodyObject,
   describeAnswer,
@@ -27,6 +28,12 @@ import {
   type RunContext,
   tolerated,
 } from "./context.js";
+
+export const orderLifecycle: ContractCheck = {
+  name: "order_lifecycle",
+  // new_order is sent with its parameters in the query, in a form body, and split between them.
+  covers: ["x-parameter-placement"],
+};
 
 export const LIFECYCLE_OPERATIONS = [
   "new_order",

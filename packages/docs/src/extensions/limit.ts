@@ -1,5 +1,5 @@
 import type { LimitRule } from "@marketapi/spec/model";
-import { source, where } from "./index.js";
+import { source, where } from "./behaviour-words.js";
 
 export function limitLine(l: LimitRule): string {
   const above = l.aboveMaximum === "truncate" ? `truncated to ${l.maximum}` : "refused (4xx)";

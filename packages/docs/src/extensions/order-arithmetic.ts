@@ -1,5 +1,5 @@
 import type { OrderArithmetic } from "@marketapi/spec/model";
-import { source } from "./index.js";
+import { source } from "./behaviour-words.js";
 
 export function orderArithmeticLines(a: OrderArithmetic): string[] {
   return [

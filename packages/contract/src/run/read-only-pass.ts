@@ -2,13 +2,14 @@
  * The pass over one operation that does not change state: its examples and boundary values
  * (checked by the response-level checks), negative data, auth probes and declared defaults.
  */
+import { authProbes } from "../checks/auth-enforcement.js";
+import { enabled, type RunContext } from "../checks/context.js";
+import { defaultsProbe } from "../checks/defaults-honoured.js";
+import { negativePass, targetValues } from "../checks/negative-data-rejection.js";
 import { encodeParams } from "../http/request.js";
 import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
 import { RESPONSE_CHECKS } from "../results.js";
-import { boundaryCases, exampleCases, negativeCases, requiredValues, type Values } from "../values.js";
-import { authProbes } from "./auth.js";
-import { enabled, expectRefusal, type RunContext, tolerated } from "./context.js";
-import { defaultsProbe } from "./defaults.js";
+import { boundaryCases, exampleCases } from "../values.js";
 
 export async function readOnlyPass(ctx: RunContext, operation: OperationModel): Promise<void> {
   const { session } = ctx;
@@ -40,28 +41,5 @@ export async function readOnlyPass(ctx: RunContext, operation: OperationModel): 
     });
   } else {
     recorder.skip("auth_enforcement", operation.id, lacking ?? "needs credentials");
-  }
-}
-
-/** The required parameters plus the known order, for operations that look an order up. */
-function targetValues(operation: OperationModel, ctx: RunContext): Values {
-  const values = requiredValues(operation, ctx.values);
-  if (operation.parameters.some((p) => p.name === "orderId") && ctx.values.orderId !== undefined) {
-    values.orderId = ctx.values.orderId;
-  }
-  return values;
-}
-
-export async function negativePass(ctx: RunContext, operation: OperationModel): Promise<void> {
-  if (!enabled(ctx, "negative_data_rejection")) return;
-  const cases = negativeCases(operation, encodeParams(operation, targetValues(operation, ctx)));
-  if (cases.length === 0) {
-    ctx.session.recorder.skip("negative_data_rejection", operation.id, "no parameters to violate");
-    return;
-  }
-  for (const c of cases) {
-    if (tolerated(ctx, operation, c)) continue;
-    const exchange = await ctx.session.call({ op: operation, params: c.params }, c.label);
-    expectRefusal(ctx, "negative_data_rejection", exchange, { what: c.label.replace(/^negative: /, "") });
   }
 }

@@ -9,8 +9,14 @@
  */
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
 import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
-import type { RoundTrip } from "../session.js";
+import type { RoundTrip } from "../round-trip.js";
+import type { ContractCheck } from "./check.js";
 import { describeAnswer, enabled, expectRefusal, expectServed, ok, type RunContext } from "./context.js";
+
+export const authEnforcement: ContractCheck = {
+  name: "auth_enforcement",
+  covers: ["x-auth-class", "x-signing"],
+};
 
 interface AuthCase {
   label: string;

@@ -1,5 +1,5 @@
 import type { ListOrder } from "@marketapi/spec/model";
-import { field, source, where } from "./index.js";
+import { field, source, where } from "./behaviour-words.js";
 
 export function listOrderLine(order: ListOrder): string {
   const parts = order.lists.map(

@@ -1,5 +1,5 @@
 import type { UnknownReferences } from "@marketapi/spec/model";
-import { source } from "./index.js";
+import { source } from "./behaviour-words.js";
 
 export function unknownReferenceLine(u: UnknownReferences): string {
   const parts = (["symbol", "order"] as const).flatMap((kind) => {

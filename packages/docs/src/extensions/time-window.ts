@@ -1,5 +1,5 @@
 import type { TimeWindow, WindowAnchor } from "@marketapi/spec/model";
-import { field, source } from "./index.js";
+import { field, source } from "./behaviour-words.js";
 
 const ANCHOR: Record<WindowAnchor, string> = {
   "oldest-from-start": "the oldest items from the start",

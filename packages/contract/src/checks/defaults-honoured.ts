@@ -7,7 +7,10 @@
 import { encodeParams } from "../http/request.js";
 import type { OperationModel, ParameterModel } from "../operations.js";
 import { requiredValues } from "../values.js";
+import type { ContractCheck } from "./check.js";
 import { describeAnswer, enabled, isRateLimited, itemCounts, ok, type RunContext } from "./context.js";
+
+export const defaultsHonoured: ContractCheck = { name: "defaults_honoured", covers: [] };
 
 function countParameter(operation: OperationModel): ParameterModel | undefined {
   return operation.parameters.find(

@@ -1,5 +1,5 @@
 import type { ResultFilters } from "@marketapi/spec/model";
-import { field, source, where } from "./index.js";
+import { field, source, where } from "./behaviour-words.js";
 
 export function resultFilterLine(r: ResultFilters): string {
   const parts = r.filters.map(

@@ -1,0 +1,57 @@
+// response_headers_conformance: the documented response headers are present and match their schemas.
+import type { ResponseModel, SchemaNode } from "../operations.js";
+import type { RoundTrip, Verdicts } from "../round-trip.js";
+import type { ContractCheck } from "./check.js";
+
+export const responseHeadersConformance: ContractCheck = { name: "response_headers_conformance", covers: [] };
+
+export function checkResponseHeaders(exchange: RoundTrip, declared: ResponseModel, verdicts: Verdicts): void {
+  if (declared.headers.length === 0) return;
+  const response = exchange.response!;
+  const problems: string[] = [];
+  let firstHeader = "";
+  for (const header of declared.headers) {
+    const value = response.headers[header.name.toLowerCase()];
+    const problem = value === undefined ? "is missing" : headerValueProblem(value, header.schema);
+    if (problem !== undefined) {
+      if (!firstHeader) firstHeader = header.name;
+      problems.push(`${header.name} ${problem}`);
+    }
+  }
+  if (problems.length === 0) verdicts.pass("response_headers_conformance", exchange);
+  else {
+    verdicts.fail(
+      "response_headers_conformance",
+      exchange,
+      `response header ${problems.join("; ")}`,
+      `headers/${firstHeader}`,
+    );
+  }
+}
+
+/** Why a header's text does not match its schema, or undefined when it does. */
+export function headerValueProblem(value: string, schema: SchemaNode): string | undefined {
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  const text = value.trim();
+  let numeric: number | undefined;
+  if (type === "integer") {
+    if (!/^-?\d+$/.test(text)) return `is ${JSON.stringify(value)}, not an integer`;
+    numeric = Number(text);
+  } else if (type === "number") {
+    if (!/^-?\d+(\.\d+)?$/.test(text)) return `is ${JSON.stringify(value)}, not a number`;
+    numeric = Number(text);
+  } else if (type === "boolean" && text !== "true" && text !== "false") {
+    return `is ${JSON.stringify(value)}, not true or false`;
+  }
+  if (numeric !== undefined) {
+    if (schema.minimum !== undefined && numeric < schema.minimum)
+      return `is ${text}, below the minimum ${schema.minimum}`;
+    if (schema.maximum !== undefined && numeric > schema.maximum)
+      return `is ${text}, above the maximum ${schema.maximum}`;
+  }
+  if (schema.enum && !schema.enum.map(String).includes(text))
+    return `is ${JSON.stringify(value)}, not one of ${schema.enum.join(", ")}`;
+  if (schema.pattern && !new RegExp(schema.pattern, "u").test(text))
+    return `is ${JSON.stringify(value)}, not matching ${schema.pattern}`;
+  return undefined;
+}

@@ -1,0 +1,38 @@
+// What runContract takes (runner.ts), apart so that the runner's modules (src/run/) can read it.
+import type { ProgressEvent } from "../checks/context.js";
+import type { CheckName } from "../results.js";
+import type { RoundTrip } from "../round-trip.js";
+
+export interface ContractOptions {
+  /** The server to test. Without it (and without `endpoint`) the reference server is started in-process. */
+  baseUrl?: string;
+  apiKey?: string;
+  apiSecret?: string;
+  /** A FHIR Endpoint record: a file path, or the parsed record. */
+  endpoint?: string | Record<string, unknown>;
+  /** Allow creating and cancelling orders (always allowed on the embedded server and test Endpoints). */
+  allowTrading?: boolean;
+  /**
+   * The target is a marketapi reference server: values of declared parameters it accepts on
+   * purpose, as the live API does (its README's live-API extras), are not sent as negative data.
+   * Always on for the embedded server.
+   */
+  referenceExtras?: boolean;
+  /** Run only these checks. */
+  only?: readonly CheckName[];
+  /** Seed of the generated values (random when absent; the result reports it). */
+  seed?: number;
+  /** Most requests the run sends (clean-up excluded). */
+  maxRequests?: number;
+  /** Per-request timeout in ms. */
+  timeoutMs?: number;
+  /** The whole run stops after this long (default 300 s); the orders it created are still cancelled. */
+  maxTimeMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+  onExchange?: (exchange: RoundTrip) => void;
+  /** The clock an Endpoint's period is checked against (epoch ms). */
+  now?: () => number;
+  /** The OpenAPI document (default: @marketapi/spec's bundled one). */
+  spec?: Record<string, unknown>;
+}

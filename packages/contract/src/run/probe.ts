@@ -1,0 +1,75 @@
+// The start-up probe: reachability, the clock offset, the listed symbols and a reference price.
+import { bodyObject, ok } from "../checks/context.js";
+import { ConnectionError, UsageError } from "../errors.js";
+import { encodeParams } from "../http/request.js";
+import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../market.js";
+import type { SpecModel } from "../operations.js";
+import type { Session } from "../session.js";
+
+/** The example symbol of the spec's first operation that gives one. */
+export function preferredSymbol(model: SpecModel): string | undefined {
+  for (const operation of model.operations) {
+    const symbol = operation.parameters.find((p) => p.name === "symbol" && typeof p.example === "string");
+    if (symbol) return symbol.example as string;
+  }
+  return undefined;
+}
+
+/** ping, server_time, exchangeInfo and a ticker: reachability, clock offset, symbols and a price. */
+export async function probe(
+  session: Session,
+  baseUrl: string,
+): Promise<{ market: Market; reference?: bigint | undefined }> {
+  const { model } = session;
+  const ping =
+    model.operation("ping") ??
+    model.operations.find(
+      (o) => o.method === "GET" && o.authClass === "none" && !o.parameters.some((p) => p.required),
+    );
+  if (!ping) throw new UsageError("the spec has no operation to probe the server with");
+  const first = await session.call({ op: ping, params: [] }, "probe: connectivity");
+  if (first.error) throw new ConnectionError(`cannot reach ${baseUrl}: ${first.error.message}`);
+  const response = first.response!;
+  const where = `${ping.method} ${baseUrl}${ping.path}`;
+  if (response.status === 404 || response.status === 405) {
+    throw new ConnectionError(
+      `${where} answered ${response.status}: is ${baseUrl} the base URL of the trading API?`,
+    );
+  }
+  if (response.jsonError !== undefined) {
+    const type = response.contentType || "no Content-Type";
+    const excerpt = response.bodyText.slice(0, 80).replace(/\s+/g, " ");
+    throw new ConnectionError(
+      `${where} answered status ${response.status} with ${type} that is not JSON (${response.jsonError}${excerpt ? `: "${excerpt}"` : ""}); is ${baseUrl} the base URL of the trading API?`,
+    );
+  }
+
+  const time = model.operation("server_time");
+  if (time) {
+    const sentAt = Date.now();
+    const exchange = await session.call({ op: time, params: [] }, "probe: server time");
+    const receivedAt = Date.now();
+    const serverTime = bodyObject(exchange)?.serverTime;
+    if (typeof serverTime === "number") session.clockOffsetMs = serverTime - (sentAt + receivedAt) / 2;
+  }
+
+  let market: Market = { symbols: [], weightLimit: undefined };
+  const info = model.operation("exchange_info");
+  if (info) {
+    const exchange = await session.call({ op: info, params: [] }, "probe: exchange rules");
+    if (ok(exchange)) market = readExchangeInfo(exchange.response?.json);
+    session.weightLimit = market.weightLimit;
+  }
+  const symbol = pickSymbol(market, preferredSymbol(model));
+  let reference: bigint | undefined;
+  for (const id of ["order_book_ticker", "symbol_price_ticker", "current_average_price"]) {
+    const ticker = model.operation(id);
+    if (!ticker || !symbol || reference !== undefined) continue;
+    const exchange = await session.call(
+      { op: ticker, params: encodeParams(ticker, { symbol: symbol.symbol }) },
+      "probe: market price",
+    );
+    if (ok(exchange)) reference = referencePriceOf(exchange.response?.json);
+  }
+  return { market, reference };
+}

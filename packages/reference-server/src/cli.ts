@@ -32,6 +32,9 @@ Options:
                        (at least 25h; default: keep everything; with --state: delete them)
   --state-sync MODE    with --state: normal (default) keeps every acknowledged change through
                        any crash of the server; full also fsyncs each commit (power loss)
+  --recv-window-decimals
+                       accept recvWindow with up to three decimals, as the live API does
+                       (default: an integer, as the spec says)
   --quiet              print errors only
   -h, --help           show this help
 `;
@@ -60,6 +63,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       retention: { type: "string" },
       "state-sync": { type: "string" },
       quiet: { type: "boolean" },
+      "recv-window-decimals": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -88,6 +92,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       statePath: values.state,
       retentionMs: retention,
       ...(sync ? { stateSync: sync } : {}),
+      ...(values["recv-window-decimals"] ? { recvWindowDecimals: true } : {}),
     },
     configPath: values.config,
     quiet: values.quiet ?? false,

@@ -46,6 +46,11 @@ export interface StartServerOptions {
    * through any crash of the server (kill -9); "full" also fsyncs it, to survive a power loss.
    */
   stateSync?: "normal" | "full";
+  /**
+   * Accept `recvWindow` with up to three decimals, as the live API does (`--recv-window-decimals`).
+   * Off by default: the spec's recvWindow is an integer, and real clients send integers.
+   */
+  recvWindowDecimals?: boolean;
   /** The clock (epoch milliseconds); default Date.now. */
   now?: () => number;
   logger?: Logger;
@@ -103,6 +108,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       now,
       logger,
       storage: stored?.database,
+      recvWindowDecimals: options.recvWindowDecimals === true,
     });
     server = createServer(timeoutOptions(config.network), listener);
     guardConnections(server, config.network);

@@ -6,6 +6,7 @@
 
 import { encodeParams } from "../http/request.js";
 import type { OperationModel } from "../operations.js";
+import type { TextCase } from "../values.js";
 import { fetchServed, listAt, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
@@ -98,3 +99,19 @@ export async function limitSemanticsCheck(ctx: RunContext, operation: OperationM
 }
 
 export const limitSemantics: ContractCheck = { name: "limit_semantics", covers: ["x-limit"] };
+
+/**
+ * Whether a negative case is a limit above the maximum that x-limit says is truncated, not
+ * refused: it is then not negative data (limit_semantics checks the truncation); noted, not sent.
+ */
+export function truncatedBySpec(ctx: RunContext, operation: OperationModel, c: TextCase): boolean {
+  const rule = operation.behaviour.limit;
+  if (!rule || rule.aboveMaximum !== "truncate" || c.parameter !== rule.parameter) return false;
+  if (c.text === undefined || !/^[0-9]+$/.test(c.text) || Number(c.text) <= rule.maximum) return false;
+  ctx.session.recorder.note(
+    "negative_data_rejection",
+    operation.id,
+    `${c.label}: not sent; x-limit says a ${rule.parameter} above ${rule.maximum} is truncated (limit_semantics checks it)`,
+  );
+  return true;
+}

@@ -423,12 +423,12 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
           : res,
     },
     {
-      name: "trades-default-100",
-      description: "trades without limit answers 100 trades instead of 500",
+      name: "trades-default-10",
+      description: "trades without limit answers 10 trades instead of 500",
       caughtBy: ["limit_semantics"],
       response: (req, res) =>
         at("trades")(req) && !req.query.has("limit") && served(res)
-          ? mapJson(res, (j) => list(j).slice(-100))
+          ? mapJson(res, (j) => list(j).slice(-10))
           : res,
     },
     {
@@ -474,9 +474,11 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       description: "new_order accepts a quantity off the step size (rounds it down)",
       caughtBy: ["exchange_filters"],
       request: onRequest("order", secret, (p) => {
+        // The symbol's step is 0.00001: a sixth decimal is off the step; the server drops it.
         const qty = p.get("quantity");
-        if (!qty || !/\.\d{6,}5$/.test(qty)) return false;
-        p.set("quantity", qty.slice(0, -1));
+        const match = qty ? /^(\d+\.\d{5})\d+$/.exec(qty) : null;
+        if (!match) return false;
+        p.set("quantity", match[1]!);
         return true;
       }),
     },

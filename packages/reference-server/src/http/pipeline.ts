@@ -39,6 +39,8 @@ export interface PipelineDeps {
    * refused while it cannot be written, and answered only once its changes are committed.
    */
   readonly storage?: Storage | undefined;
+  /** recvWindow may carry up to three decimals (the live API's extra; off by default). */
+  readonly recvWindowDecimals?: boolean;
 }
 
 export interface Storage {
@@ -151,7 +153,14 @@ function execute(
   const { operation, now } = x;
   const headerKey = x.req.headers[deps.api.apiKeyHeader];
   const apiKeyHeader = typeof headerKey === "string" ? headerKey : undefined;
-  const accountId = authenticate(deps.keys, deps.api.signing, { operation, apiKeyHeader, params, now }) ?? "";
+  const accountId =
+    authenticate(deps.keys, deps.api.signing, {
+      operation,
+      apiKeyHeader,
+      params,
+      now,
+      recvWindowDecimals: deps.recvWindowDecimals === true,
+    }) ?? "";
   const { declared, extras } = splitExtras(operation, params.values, params.sentCount);
   const checked = validateParams(operation, declared);
   const isNewOrder = operation.id === "new_order";

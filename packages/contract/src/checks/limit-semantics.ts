@@ -106,7 +106,7 @@ export const limitSemantics: ContractCheck = { name: "limit_semantics", covers: 
  */
 export function truncatedBySpec(ctx: RunContext, operation: OperationModel, c: TextCase): boolean {
   const rule = operation.behaviour.limit;
-  if (!rule || rule.aboveMaximum !== "truncate" || c.parameter !== rule.parameter) return false;
+  if (rule?.aboveMaximum !== "truncate" || c.parameter !== rule.parameter) return false;
   if (c.text === undefined || !/^[0-9]+$/.test(c.text) || Number(c.text) <= rule.maximum) return false;
   ctx.session.recorder.note(
     "negative_data_rejection",

@@ -3,6 +3,7 @@
  * the behaviour the spec's extensions state (order, paging, windows, filters, unknown references,
  * symbol case, limits, exchange filters, order arithmetic), naming the check that must catch it.
  */
+import { createHmac } from "node:crypto";
 import {
   allParams,
   type Fault,
@@ -91,6 +92,28 @@ function onFill(change: (order: Json) => Json) {
           return Number(order.executedQty) > 0 && Array.isArray(order.fills) ? change(order) : order;
         })
       : res;
+}
+
+/** The query and the body as sent, each without the signature parameter. */
+function unsignedParts(req: ProxyRequest): { query: string; body: string } {
+  const strip = (text: string) =>
+    text
+      .split("&")
+      .filter((pair) => pair !== "" && !pair.startsWith("signature="))
+      .join("&");
+  return { query: strip(req.query.toString()), body: strip(req.body) };
+}
+
+const hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("hex");
+
+/** A server that checks the signature over only one part of what was sent: such requests pass. */
+function partialSignature(secret: string, part: "query" | "body"): (req: ProxyRequest) => ProxyRequest {
+  return (req) => {
+    const signature = allParams(req).get("signature");
+    if (!signature || req.body === "") return req;
+    const parts = unsignedParts(req);
+    return hmac(secret, parts[part]) === signature.toLowerCase() ? resign(req, secret) : req;
+  };
 }
 
 export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
@@ -481,6 +504,28 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
         p.set("quantity", match[1]!);
         return true;
       }),
+    },
+    // ---- signing and the receive window ----
+    {
+      name: "signature-over-query-only",
+      description: "the signature is checked over the query string alone, ignoring the body",
+      caughtBy: ["auth_enforcement"],
+      request: partialSignature(secret, "query"),
+    },
+    {
+      name: "signature-over-body-only",
+      description: "the signature is checked over the form body alone, ignoring the query",
+      caughtBy: ["auth_enforcement"],
+      request: partialSignature(secret, "body"),
+    },
+    {
+      name: "recvWindow-not-applied",
+      description: "recvWindow is validated but the default window is applied",
+      caughtBy: ["auth_enforcement"],
+      request: (req) => {
+        if (!allParams(req).has("recvWindow") || !allParams(req).has("signature")) return req;
+        return resign(req, secret, (p) => p.delete("recvWindow"));
+      },
     },
     // ---- order arithmetic ----
     {

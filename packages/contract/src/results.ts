@@ -12,6 +12,7 @@ export const CHECK_NAMES = [
   "auth_enforcement",
   "defaults_honoured",
   "order_lifecycle",
+  "clock_sanity",
   ...BEHAVIOUR_CHECKS,
 ] as const;
 
@@ -38,6 +39,8 @@ export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
   auth_enforcement: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
   defaults_honoured: "declared defaults apply when a parameter is absent, explicit limits override them",
   order_lifecycle: "new → query → open list → cancel → CANCELED → gone from open list → in all orders",
+  clock_sanity:
+    "server_time is epoch milliseconds within a few minutes of the tester's clock (the offset is stated)",
   ...BEHAVIOUR_CHECK_DESCRIPTIONS,
 };
 

@@ -16,6 +16,7 @@ import { OrderLedger } from "./orders.js";
 import { CHECK_NAMES, type CheckName, type ContractResult, Recorder } from "./results.js";
 import { cleanup } from "./run/cleanup.js";
 import type { ContractOptions } from "./run/contract-options.js";
+import { proveCredentials, requireCredentialsForTrading } from "./run/credentials.js";
 import { generatedPhase } from "./run/generated-phase.js";
 import { preferredSymbol, probe } from "./run/probe.js";
 import { readOnlyPass } from "./run/read-only-pass.js";
@@ -113,6 +114,10 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   let target: Target;
   try {
     target = await resolveTarget(options, model);
+    requireCredentialsForTrading(
+      options.allowTrading === true && target.kind !== "embedded",
+      (target.credentials?.apiSecret ?? "") !== "",
+    );
   } catch (error) {
     const kind = error instanceof UsageError ? "usage" : "connection";
     return { ...result, exitCode: 2, error: { kind, message: (error as Error).message } };
@@ -152,6 +157,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       throw error;
     });
     const fallbackSymbol = preferredSymbol(model) ?? "BTCUSDT";
+    await proveCredentials(session, { symbols: [fallbackSymbol], symbol: fallbackSymbol, horizon: 0 });
     const rules = pickSymbol(market, fallbackSymbol);
     const listed = market.symbols.filter((s) => s.status === "TRADING").map((s) => s.symbol);
     const values: ValueContext = {

@@ -2,6 +2,7 @@
 // passes (src/run/) call them; the results list them by CHECK_NAMES (results.ts).
 import { authEnforcement } from "./auth-enforcement.js";
 import type { ContractCheck } from "./check.js";
+import { clockSanity } from "./clock-sanity.js";
 import { contentTypeConformance } from "./content-type-conformance.js";
 import { cursorPaging } from "./cursor-paging.js";
 import { defaultsHonoured } from "./defaults-honoured.js";
@@ -32,6 +33,7 @@ export const CHECKS: readonly ContractCheck[] = [
   authEnforcement,
   defaultsHonoured,
   orderLifecycle,
+  clockSanity,
   listOrder,
   cursorPaging,
   timeWindow,

@@ -16,6 +16,7 @@ const SHORT: Record<CheckName, string> = {
   auth_enforcement: "auth",
   defaults_honoured: "defaults",
   order_lifecycle: "lifecycle",
+  clock_sanity: "clock",
   list_order: "order",
   cursor_paging: "paging",
   time_window: "window",

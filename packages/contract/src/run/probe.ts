@@ -1,4 +1,5 @@
 // The start-up probe: reachability, the clock offset, the listed symbols and a reference price.
+import { judgeServerClock } from "../checks/clock-sanity.js";
 import { bodyObject, ok } from "../checks/context.js";
 import { ConnectionError, UsageError } from "../errors.js";
 import { encodeParams } from "../http/request.js";
@@ -50,7 +51,7 @@ export async function probe(
     const exchange = await session.call({ op: time, params: [] }, "probe: server time");
     const receivedAt = Date.now();
     const serverTime = bodyObject(exchange)?.serverTime;
-    if (typeof serverTime === "number") session.clockOffsetMs = serverTime - (sentAt + receivedAt) / 2;
+    session.clockOffsetMs = judgeServerClock(session, exchange, serverTime, (sentAt + receivedAt) / 2);
   }
 
   let market: Market = { symbols: [], weightLimit: undefined };

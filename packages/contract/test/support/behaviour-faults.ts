@@ -505,6 +505,21 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
         return true;
       }),
     },
+    // ---- the server clock ----
+    {
+      name: "server-time-in-seconds",
+      description: "server_time answers epoch seconds",
+      caughtBy: ["clock_sanity"],
+      response: onAnswer("time", (j) => ({ serverTime: Math.floor(Number((j as Json).serverTime) / 1000) })),
+    },
+    {
+      name: "server-clock-9-years-off",
+      description: "the server clock is nine years ahead",
+      caughtBy: ["clock_sanity"],
+      response: onAnswer("time", (j) => ({
+        serverTime: Number((j as Json).serverTime) + 9 * 365 * 86_400_000,
+      })),
+    },
     // ---- signing and the receive window ----
     {
       name: "signature-over-query-only",

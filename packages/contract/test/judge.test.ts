@@ -1,0 +1,90 @@
+// A judge that never gives a false green: credentials proven at start, trading without
+// credentials refused, and the server clock judged with its offset stated.
+import { describe, expect, it } from "vitest";
+import { runContract } from "../src/index.js";
+import { type Fault, mapJson, startFaultProxy } from "./support/fault-proxy.js";
+import { startReferenceServer } from "./support/server.js";
+
+async function withProxy<T>(
+  fault: Fault | undefined,
+  body: (url: string, secret: string, key: string) => Promise<T>,
+) {
+  const server = await startReferenceServer();
+  const proxy = await startFaultProxy(server.url, fault);
+  try {
+    return await body(proxy.url, server.credentials.apiSecret, server.credentials.apiKey);
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+}
+
+const clock = (change: (t: number) => number): Fault => ({
+  name: "clock",
+  description: "",
+  caughtBy: [],
+  response: (req, res) =>
+    req.path === "/api/v3/time"
+      ? mapJson(res, (j) => ({ serverTime: change((j as { serverTime: number }).serverTime) }))
+      : res,
+});
+
+describe("credentials are proven at start", () => {
+  it("a wrong secret stops the run with exit 2, naming the code", async () => {
+    const result = await withProxy(undefined, (url, _secret, apiKey) =>
+      runContract({ baseUrl: url, apiKey, apiSecret: "not-the-secret", seed: 3 }),
+    );
+    expect(result.exitCode).toBe(2);
+    expect(result.error?.kind).toBe("usage");
+    expect(result.error?.message).toMatch(/credentials were refused: .*code -1022/);
+  });
+
+  it("an unknown key stops the run with exit 2, naming the code", async () => {
+    const result = await withProxy(undefined, (url, apiSecret) =>
+      runContract({ baseUrl: url, apiKey: "nobody-has-this-key", apiSecret, seed: 3 }),
+    );
+    expect(result.exitCode).toBe(2);
+    expect(result.error?.message).toMatch(/credentials were refused: .*code -2015/);
+  });
+
+  it("--allow-trading without credentials is a usage error (exit 2), not a green run", async () => {
+    const result = await withProxy(undefined, (url) =>
+      runContract({ baseUrl: url, allowTrading: true, seed: 3 }),
+    );
+    expect(result.exitCode).toBe(2);
+    expect(result.error?.message).toMatch(/--allow-trading needs --api-key and --api-secret/);
+  });
+});
+
+describe("clock sanity", () => {
+  it("a server time in seconds fails server_time, saying so", async () => {
+    const result = await withProxy(
+      clock((t) => Math.floor(t / 1000)),
+      (url) => runContract({ baseUrl: url, seed: 3, only: ["clock_sanity"] }),
+    );
+    const cell = result.cells.find((c) => c.check === "clock_sanity" && c.operationId === "server_time");
+    expect(cell?.status).toBe("failed");
+    expect(cell?.failures[0]?.message).toMatch(/looks like seconds/);
+    expect(result.exitCode).toBe(1);
+  });
+
+  it("a clock nine years off fails server_time, stating the offset", async () => {
+    const nine = 9 * 365.25 * 86_400_000;
+    const result = await withProxy(
+      clock((t) => t + nine),
+      (url) => runContract({ baseUrl: url, seed: 3, only: ["clock_sanity"] }),
+    );
+    const cell = result.cells.find((c) => c.check === "clock_sanity" && c.operationId === "server_time");
+    expect(cell?.failures[0]?.message).toMatch(/9\.0 years ahead/);
+  });
+
+  it("the reference server's clock passes", async () => {
+    const result = await withProxy(undefined, (url) =>
+      runContract({ baseUrl: url, seed: 3, only: ["clock_sanity"] }),
+    );
+    expect(
+      result.cells.find((c) => c.check === "clock_sanity" && c.operationId === "server_time")?.status,
+    ).toBe("passed");
+    expect(result.exitCode).toBe(0);
+  });
+});

@@ -114,6 +114,8 @@ export interface ContractResult {
   checks: CheckName[];
   operations: string[];
   cells: Cell[];
+  /** Operations that answered 404, 405 or 501 to every request: one verdict each (exit 1). */
+  notImplemented: Array<{ operationId: string; status: number; requests: number }>;
   stats: { requests: number; durationMs: number; requestsPerSecond: number };
   cleanup: CleanupReport;
   summary: { passed: number; failed: number; skipped: number };

@@ -18,6 +18,7 @@ import { cleanup } from "./run/cleanup.js";
 import type { ContractOptions } from "./run/contract-options.js";
 import { proveCredentials, requireCredentialsForTrading } from "./run/credentials.js";
 import { generatedPhase } from "./run/generated-phase.js";
+import { collapseNotImplemented, ImplementationTracker } from "./run/not-implemented.js";
 import { preferredSymbol, probe } from "./run/probe.js";
 import { readOnlyPass } from "./run/read-only-pass.js";
 import { referenceTolerance, resolveTarget, type Target } from "./run/target.js";
@@ -50,6 +51,7 @@ function emptyResult(
     checks,
     operations: [],
     cells: [],
+    notImplemented: [],
     stats: { requests: 0, durationMs: performance.now() - started, requestsPerSecond: 0 },
     cleanup: { created: 0, cancelledAtEnd: 0, leftOpen: [] },
     summary: { passed: 0, failed: 0, skipped: 0 },
@@ -130,6 +132,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   result.trading = target.trading;
 
   const recorder = new Recorder(checks, result.operations);
+  const implementation = new ImplementationTracker();
   const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), maxTimeMs);
@@ -143,7 +146,10 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
     recorder,
     signal,
-    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    onExchange: (exchange) => {
+      implementation.see(exchange);
+      options.onExchange?.(exchange);
+    },
   });
   const ledger = new OrderLedger();
   try {
@@ -233,7 +239,11 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await target.embedded?.close().catch(() => {});
   }
 
-  result.cells = recorder.result();
+  result.notImplemented = implementation.notImplemented();
+  result.cells = collapseNotImplemented(
+    recorder.result(),
+    new Set(result.notImplemented.map((n) => n.operationId)),
+  );
   const durationMs = performance.now() - started;
   result.stats = {
     requests: session.requests,
@@ -252,7 +262,13 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     };
   }
   result.exitCode =
-    result.error?.kind === "interrupted" ? 130 : result.error ? 2 : result.summary.failed > 0 ? 1 : 0;
+    result.error?.kind === "interrupted"
+      ? 130
+      : result.error
+        ? 2
+        : result.summary.failed > 0 || result.notImplemented.length > 0
+          ? 1
+          : 0;
   return result;
 }
 

@@ -199,6 +199,11 @@ export function summaryText(result: ContractResult, style: TextStyle): string {
       ` · ${stats.requests} requests in ${seconds} s (${Math.round(stats.requestsPerSecond)} req/s) · seed ${result.seed}`,
   );
   if (result.tradingNote) lines.push(dim(style, `trading operations not exercised: ${result.tradingNote}`));
+  if (result.notImplemented?.length > 0) {
+    lines.push(red(style, `not implemented: ${result.notImplemented.length} operation(s)`));
+    for (const n of result.notImplemented)
+      lines.push(`  ${n.operationId}: every request (${n.requests}) answered ${n.status}`);
+  }
   if (cleanup.created > 0) {
     lines.push(
       cleanup.leftOpen.length === 0

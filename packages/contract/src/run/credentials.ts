@@ -33,7 +33,9 @@ export async function proveCredentials(session: Session, values: ValueContext): 
     { essential: true },
   );
   const status = exchange.response?.status;
-  if (status === undefined || status < 400 || status >= 500) return read.id;
+  // 404, 405 and 501 say the operation is not implemented (judged as such later), not that the
+  // credentials are wrong.
+  if (status === undefined || status < 400 || status >= 500 || [404, 405].includes(status)) return read.id;
   const code = bodyObject(exchange)?.code;
   throw new UsageError(
     `the credentials were refused: ${read.id} answered ${describeAnswer(exchange)}${typeof code === "number" ? ` (code ${code})` : ""}; check --api-key and --api-secret (and the clock)`,

@@ -4,7 +4,7 @@ import { bodyObject, ok } from "../checks/context.js";
 import { ConnectionError, UsageError } from "../errors.js";
 import { encodeParams } from "../http/request.js";
 import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../market.js";
-import type { SpecModel } from "../operations.js";
+import { isSigned, type SpecModel } from "../operations.js";
 import type { Session } from "../session.js";
 
 /** The example symbol of the spec's first operation that gives one. */
@@ -32,12 +32,28 @@ export async function probe(
   if (first.error) throw new ConnectionError(`cannot reach ${baseUrl}: ${first.error.message}`);
   const response = first.response!;
   const where = `${ping.method} ${baseUrl}${ping.path}`;
-  if (response.status === 404 || response.status === 405) {
-    throw new ConnectionError(
-      `${where} answered ${response.status}: is ${baseUrl} the base URL of the trading API?`,
+  const absent = (status: number | undefined) => status === 404 || status === 405 || status === 501;
+  if (absent(response.status)) {
+    // A missing ping does not end the run (it is judged "not implemented"), unless nothing the
+    // probe asks for exists: then the base URL is probably wrong.
+    const others = model.operations.filter(
+      (o) => o !== ping && o.method === "GET" && !isSigned(o) && !o.parameters.some((p) => p.required),
     );
+    let anyServed = false;
+    for (const other of others.slice(0, 2)) {
+      const answer = await session.call({ op: other, params: [] }, "probe: is anything implemented");
+      if (answer.response && !absent(answer.response.status)) anyServed = true;
+    }
+    if (!anyServed) {
+      throw new ConnectionError(
+        `${where} answered ${response.status}, and so did ${others
+          .slice(0, 2)
+          .map((o) => o.path)
+          .join(" and ")}: is ${baseUrl} the base URL of the trading API?`,
+      );
+    }
   }
-  if (response.jsonError !== undefined) {
+  if (!absent(response.status) && response.jsonError !== undefined) {
     const type = response.contentType || "no Content-Type";
     const excerpt = response.bodyText.slice(0, 80).replace(/\s+/g, " ");
     throw new ConnectionError(

@@ -23,6 +23,9 @@ Usage:
                      [--allow-trading] [--reference-extras] [--only CHECKS]
                      [--report junit.xml] [--json]
                      [--seed N] [--max-requests N] [--timeout MS] [--max-time S]
+  marketapi-contract replay RESULT.json N [--api-key K --api-secret S]
+                     re-send failure N of a --json result, re-signed with a fresh
+                     timestamp, and print a curl command that sends it
 
 Target (with neither --base-url nor --endpoint, the reference server is started in-process
 with its demo account, and trading is allowed there):

@@ -514,8 +514,15 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
     },
     {
       name: "server-clock-9-years-off",
-      description: "the server clock is nine years ahead",
+      description: "the server clock is nine years ahead (it checks timestamps against its own clock)",
       caughtBy: ["clock_sanity"],
+      // Timestamps signed with the server's offset are taken back to the real server's clock.
+      request: (req) => {
+        const params = allParams(req);
+        if (!params.has("signature") || !params.has("timestamp")) return req;
+        const shifted = Number(params.get("timestamp")) - 9 * 365 * 86_400_000;
+        return resign(req, secret, (p) => p.set("timestamp", String(shifted)));
+      },
       response: onAnswer("time", (j) => ({
         serverTime: Number((j as Json).serverTime) + 9 * 365 * 86_400_000,
       })),

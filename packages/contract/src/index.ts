@@ -23,7 +23,7 @@ export {
   type WireRequest,
 } from "./http/request.js";
 export { hmacHex } from "./http/signing.js";
-export { buildSpecModel, type OperationModel, type SpecModel } from "./operations.js";
+export { buildContractModel, type ContractModel, type ContractOperation } from "./operations.js";
 export { type CliOptions, parseCli, USAGE } from "./options.js";
 export { junitXml, xmlEscape } from "./report/junit.js";
 export { progressLine, reportText, type TextStyle } from "./report/text.js";

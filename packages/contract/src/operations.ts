@@ -1,26 +1,25 @@
 /**
- * What the contract tester reads from the OpenAPI document, as a view of `@marketapi/spec/model`:
- * per operation its method, path, authentication class (x-auth-class), parameters with their
- * schemas flattened ($ref followed by the model's resolver, allOf merged) and examples, declared
- * responses (status, content types and headers) and the vendor extensions that drive the checks
- * (x-signing, x-parameter-placement, x-response-variant-by, x-order-type-rules,
- * x-mutually-exclusive, x-weight). Nothing here is specific to one operation: the tester is driven
- * by the document it is given. It keeps its own request builder and signer (http/), so that it
+ * The contract tester reads the OpenAPI document through `@marketapi/spec/model` and uses its
+ * Operation as it is, field for field; it adds only what the value generators need, the parameter
+ * and header schemas flattened ($ref followed by the model's resolver, allOf merged), and the
+ * signing names it assumes when a document states no signing rule. Nothing here is specific to
+ * one operation: the tester is driven by the document it is given. It keeps its own request builder and signer (http/), so that it
  * does not trust the client it tests; only the reading of the document is shared.
  */
 import {
   type AuthClass,
-  type Behaviour,
-  buildSpecModel as buildModelOfSpec,
+  buildSpecModel,
   isObject,
   type JsonObject,
-  type SpecModel as ModelOfSpec,
   type Operation,
   type OrderTypeRule,
   type Parameter,
+  type Response,
+  type ResponseHeader,
   resolveRef,
   responseFor,
   type SigningRule,
+  type SpecModel,
 } from "@marketapi/spec/model";
 
 export type { AuthClass, OrderTypeRule };
@@ -49,68 +48,37 @@ export interface SchemaNode {
   description?: string;
 }
 
-export interface ParameterModel {
-  name: string;
-  in: string;
-  required: boolean;
-  /** The value's schema (for a `content` parameter: the media type's schema). */
-  schema: SchemaNode;
-  /** Sent as one JSON-encoded value (`content: application/json`), like `symbols`. */
-  json: boolean;
-  /** The parameter's (or its media type's, or its schema's) example, if any. */
-  example?: unknown;
-  description: string;
+/** A parameter of the spec model, with its schema flattened for the value generators. */
+export interface ContractParameter extends Parameter {
+  /** `schema` with its $ref followed, `allOf` merged, `items` and union branches flattened. */
+  resolvedSchema: SchemaNode;
 }
 
-export interface HeaderModel {
-  name: string;
-  schema: SchemaNode;
+/** A response header of the spec model, with its schema flattened. */
+export interface ContractHeader extends ResponseHeader {
+  resolvedSchema: SchemaNode;
 }
 
-export interface ResponseModel {
-  /** As the spec writes it: "200", "4XX", "default". */
-  status: string;
-  contentTypes: string[];
-  headers: HeaderModel[];
+export interface ContractResponse extends Response {
+  headers: ContractHeader[];
 }
 
-export interface OperationModel {
-  id: string;
-  method: string;
-  path: string;
-  summary: string;
-  authClass: AuthClass;
-  /**
-   * The API key, from the operation's `security`: "required" when every requirement names a key
-   * scheme, "optional" when an empty requirement (`{}`) is one of them (market_data: accepted,
-   * not required), "none" when there is no requirement.
-   */
-  apiKey: "required" | "optional" | "none";
-  weight: number;
-  parameters: ParameterModel[];
-  responses: ResponseModel[];
-  /** x-parameter-placement: parameters may travel in the query, a form body, or both. */
-  formBody: boolean;
-  /** x-response-variant-by: by the parameter's value, or by its presence ("present"/"absent"). */
-  variantBy?: { parameter: string; variants: Record<string, string>; default?: string; byPresence?: boolean };
-  orderTypeRules?: Record<string, OrderTypeRule>;
-  /** Parameter pairs that must not be sent together (x-mutually-exclusive). */
-  exclusive: Array<[string, string]>;
-  /** The behaviour extensions (x-list-order, x-limit, …), as the spec model reads them. */
-  behaviour: Behaviour;
+/** An operation of the spec model, with what the tester adds: flattened parameter and header schemas. */
+export interface ContractOperation extends Operation {
+  parameters: ContractParameter[];
+  responses: ContractResponse[];
 }
 
 /** The signing rule (x-signing) as the tester reads it, with the API key's header beside it. */
-export interface SigningModel extends Omit<SigningRule, "apiKeyHeader"> {
+export interface ContractSigning extends Omit<SigningRule, "apiKeyHeader"> {
   apiKeyHeader: string;
 }
 
-export interface SpecModel {
-  title: string;
-  version: string;
-  operations: OperationModel[];
-  signing: SigningModel;
-  operation(id: string): OperationModel | undefined;
+/** The spec model with the tester's operations, its signing defaults and a lookup by operationId. */
+export interface ContractModel extends Omit<SpecModel, "operations" | "signing"> {
+  operations: ContractOperation[];
+  signing: ContractSigning;
+  operation(operationId: string): ContractOperation | undefined;
 }
 
 type Resolve = (node: unknown, where: string) => JsonObject;
@@ -131,61 +99,21 @@ function schemaOf(resolve: Resolve, node: unknown, where: string): SchemaNode {
   return out as SchemaNode;
 }
 
-function parameterOf(resolve: Resolve, p: Parameter): ParameterModel {
-  const schema = schemaOf(resolve, p.schema, p.schemaPointer);
-  const example = p.example ?? schema.example;
-  return {
-    name: p.name,
-    in: p.in,
-    required: p.required,
-    schema,
-    json: p.encoding === "json",
-    ...(example === undefined ? {} : { example }),
-    description: p.description ?? "",
-  };
-}
-
-function variantByOf(op: Operation): OperationModel["variantBy"] {
-  const variants = op.responseVariants;
-  if (!variants) return undefined;
-  if (variants.by === "presence") {
-    // By presence: the variant is "present" when the parameter is sent, "absent" when not.
-    return { parameter: variants.parameter, variants: { ...variants.refs }, byPresence: true };
-  }
-  return {
-    parameter: variants.parameter,
-    variants: { ...variants.refs },
-    ...(variants.default === undefined ? {} : { default: variants.default }),
-  };
-}
-
-function operationOf(model: ModelOfSpec, op: Operation): OperationModel {
+function contractOperation(model: SpecModel, op: Operation): ContractOperation {
   const resolve: Resolve = (node, where) => resolveRef(model.document, node, where);
-  const parameters = op.parameters.map((p) => parameterOf(resolve, p));
-  const variantBy = variantByOf(op);
   return {
-    id: op.operationId,
-    method: op.method.toUpperCase(),
-    path: op.path,
-    summary: op.summary ?? op.operationId,
-    authClass: op.authClass,
-    // No security at all: the tester sends the key to every class but none.
-    apiKey: op.security === undefined && op.authClass !== "none" ? "required" : op.apiKey,
-    weight: op.weight,
-    parameters,
+    ...op,
+    parameters: op.parameters.map((p) => ({
+      ...p,
+      resolvedSchema: schemaOf(resolve, p.schema, p.schemaPointer),
+    })),
     responses: op.responses.map((r) => ({
-      status: r.status,
-      contentTypes: r.contentTypes,
+      ...r,
       headers: r.headers.map((h) => ({
-        name: h.name,
-        schema: schemaOf(resolve, h.schema, `${r.pointer}/headers`),
+        ...h,
+        resolvedSchema: schemaOf(resolve, h.schema, `${r.pointer}/headers`),
       })),
     })),
-    formBody: op.acceptsFormBody,
-    ...(variantBy ? { variantBy } : {}),
-    ...(op.orderTypeRules ? { orderTypeRules: op.orderTypeRules } : {}),
-    exclusive: op.exclusivePairs,
-    behaviour: op.behaviour,
   };
 }
 
@@ -193,7 +121,7 @@ function operationOf(model: ModelOfSpec, op: Operation): OperationModel {
  * What the tester assumes of a document that states no signing rule (a spec of public operations
  * only): the live API's names, so that the negative checks still have a header to leave out.
  */
-const UNSTATED_SIGNING: SigningModel = {
+const UNSTATED_SIGNING: ContractSigning = {
   scheme: "",
   pointer: "",
   algorithm: "HMAC-SHA256",
@@ -209,46 +137,58 @@ const UNSTATED_SIGNING: SigningModel = {
   words: {},
 };
 
-function signingOf(model: ModelOfSpec): SigningModel {
+function signingOf(model: SpecModel): ContractSigning {
   const signing = model.signing;
   if (!signing) return UNSTATED_SIGNING;
   return { ...signing, apiKeyHeader: signing.apiKeyHeader ?? UNSTATED_SIGNING.apiKeyHeader };
 }
 
-/** Reads the operations and extensions of an OpenAPI 3.1 document through the spec model. */
-export function buildSpecModel(doc: JsonObject): SpecModel {
-  const model = buildModelOfSpec(doc);
-  const operations = model.operations.map((op) => operationOf(model, op));
-  const byId = new Map(operations.map((op) => [op.id, op]));
-  return {
-    title: model.title,
-    version: model.version,
-    operations,
-    signing: signingOf(model),
-    operation: (id) => byId.get(id),
-  };
+/** Reads an OpenAPI 3.1 document through the spec model, for the tester. */
+export function buildContractModel(doc: JsonObject): ContractModel {
+  const model = buildSpecModel(doc);
+  const operations = model.operations.map((op) => contractOperation(model, op));
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  return { ...model, operations, signing: signingOf(model), operation: (id) => byId.get(id) };
 }
 
 /** The declared response a status falls under: exact code, then "4XX" range, then default. */
-export function declaredResponse(op: OperationModel, status: number): ResponseModel | undefined {
+export function declaredResponse(op: ContractOperation, status: number): ContractResponse | undefined {
   return responseFor(op, status);
 }
 
-export function isSigned(op: OperationModel): boolean {
-  return op.authClass === "trade" || op.authClass === "user_data";
+/** The parameter's example (its own or its media type's), else its schema's. */
+export function exampleOf(parameter: ContractParameter): unknown {
+  return parameter.example ?? parameter.resolvedSchema.example;
+}
+
+/** "GET", as requests and messages write the method. */
+export function methodOf(op: Pick<Operation, "method">): string {
+  return op.method.toUpperCase();
+}
+
+/**
+ * The API key, as the tester sends it: the model's `apiKey`, except that with no security stated
+ * at all the key is sent to every class but none.
+ */
+export function apiKeyOf(op: ContractOperation): Operation["apiKey"] {
+  return op.security === undefined && op.authClass !== "none" ? "required" : op.apiKey;
+}
+
+export function isSigned(op: ContractOperation): boolean {
+  return op.signed;
 }
 
 /** Whether requests carry the API key: where it is required, or accepted and not required. */
-export function needsApiKey(op: OperationModel): boolean {
-  return op.apiKey !== "none" && op.authClass !== "none";
+export function needsApiKey(op: ContractOperation): boolean {
+  return apiKeyOf(op) !== "none" && op.authClass !== "none";
 }
 
 /** Whether the operation cannot be called without an API key. */
-export function requiresApiKey(op: OperationModel): boolean {
-  return op.apiKey === "required" && op.authClass !== "none";
+export function requiresApiKey(op: ContractOperation): boolean {
+  return apiKeyOf(op) === "required" && op.authClass !== "none";
 }
 
 /** Operations that change account state (create or cancel orders). */
-export function isTrading(op: OperationModel): boolean {
+export function isTrading(op: ContractOperation): boolean {
   return op.authClass === "trade";
 }

@@ -2,12 +2,12 @@
 // so that the checks run on every answer (checks/answer.ts) need nothing of the session itself.
 import type { ParamList, RequestPlan, WireRequest } from "./http/request.js";
 import type { HttpResponse, TransportError } from "./http/transport.js";
-import type { OperationModel } from "./operations.js";
+import type { ContractOperation } from "./operations.js";
 import type { CheckName } from "./results.js";
 
 /** One HTTP round trip of the tester: the plan, the request sent, and the answer or the transport error. */
 export interface RoundTrip {
-  op: OperationModel;
+  op: ContractOperation;
   case: string;
   plan: RequestPlan;
   request: WireRequest;

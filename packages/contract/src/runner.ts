@@ -11,7 +11,13 @@ import { LIFECYCLE_OPERATIONS } from "./checks/order-lifecycle.js";
 import { ConnectionError, InterruptedError, UsageError } from "./errors.js";
 import { failingTestVectors } from "./http/signing.js";
 import { pickSymbol, planFarBuy } from "./market.js";
-import { buildSpecModel, isSigned, isTrading, type OperationModel, type SpecModel } from "./operations.js";
+import {
+  buildContractModel,
+  type ContractModel,
+  type ContractOperation,
+  isSigned,
+  isTrading,
+} from "./operations.js";
 import { OrderLedger } from "./orders.js";
 import { CHECK_NAMES, type CheckName, type ContractResult, Recorder } from "./results.js";
 import { cleanup } from "./run/cleanup.js";
@@ -60,18 +66,18 @@ function emptyResult(
 
 async function operationPass(
   ctx: RunContext,
-  operation: OperationModel,
+  operation: ContractOperation,
   stage: string,
   body: () => Promise<void>,
 ): Promise<void> {
-  const mark = markPass(ctx, operation.id);
+  const mark = markPass(ctx, operation.operationId);
   let note: string | undefined;
   try {
     await body();
   } catch (error) {
     if (!(error instanceof PassStopped)) throw error;
     note = error.message;
-    for (const check of CHECK_NAMES) ctx.session.recorder.skip(check, operation.id, note);
+    for (const check of CHECK_NAMES) ctx.session.recorder.skip(check, operation.operationId, note);
   }
   reportPass(ctx, mark, stage, note);
 }
@@ -90,9 +96,9 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   const result = emptyResult(options, seed, checks, started);
   const progress = options.onProgress ?? (() => {});
 
-  let model: SpecModel;
+  let model: ContractModel;
   try {
-    model = buildSpecModel(options.spec ?? loadOpenApi());
+    model = buildContractModel(options.spec ?? loadOpenApi());
   } catch (error) {
     return {
       ...result,
@@ -111,7 +117,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       },
     };
   }
-  result.operations = model.operations.map((o) => o.id);
+  result.operations = model.operations.map((o) => o.operationId);
 
   let target: Target;
   try {
@@ -207,8 +213,8 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
     for (const operation of operations) {
-      if (!(LIFECYCLE_OPERATIONS as readonly string[]).includes(operation.id)) {
-        recorder.skip("order_lifecycle", operation.id, "not part of the order lifecycle");
+      if (!(LIFECYCLE_OPERATIONS as readonly string[]).includes(operation.operationId)) {
+        recorder.skip("order_lifecycle", operation.operationId, "not part of the order lifecycle");
       }
     }
     await generatedPhase(ctx, operations);

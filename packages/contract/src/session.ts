@@ -20,14 +20,14 @@ import {
   type WireRequest,
 } from "./http/request.js";
 import { send, type TransportError } from "./http/transport.js";
-import type { OperationModel, SpecModel } from "./operations.js";
+import type { ContractModel, ContractOperation } from "./operations.js";
 import type { CheckName, ExchangeRecord, Recorder } from "./results.js";
 import type { RoundTrip, Verdicts } from "./round-trip.js";
 
 export { paramValue, type RoundTrip } from "./round-trip.js";
 
 export interface SessionOptions {
-  model: SpecModel;
+  model: ContractModel;
   baseUrl: string;
   headers: Record<string, string>;
   credentials?: Credentials;
@@ -52,7 +52,7 @@ const MAX_CONSECUTIVE_TRANSPORT_ERRORS = 3;
 const MAX_RATE_LIMIT_PAUSE_S = 15;
 
 export class Session implements Verdicts {
-  readonly model: SpecModel;
+  readonly model: ContractModel;
   readonly recorder: Recorder;
   readonly credentials: Credentials | undefined;
   readonly timeoutMs: number;
@@ -124,7 +124,7 @@ export class Session implements Verdicts {
         throw new BudgetExhausted(`--max-requests ${this.maxRequests} reached`);
     }
     this.requests += 1;
-    this.requestCounts.set(plan.op.id, (this.requestCounts.get(plan.op.id) ?? 0) + 1);
+    this.requestCounts.set(plan.op.operationId, (this.requestCounts.get(plan.op.operationId) ?? 0) + 1);
     const request = this.build(plan);
     const result = await send(request, this.timeoutMs, options.essential ? undefined : this.options.signal);
     const exchange: RoundTrip = { op: plan.op, case: label, plan, request, durationMs: result.durationMs };
@@ -183,11 +183,11 @@ export class Session implements Verdicts {
    * After several requests in a row got no answer: if the server still answers a ping, only this
    * operation is given up; otherwise the run stops with a connection error.
    */
-  private async livenessCheck(operation: OperationModel, last: TransportError): Promise<never> {
+  private async livenessCheck(operation: ContractOperation, last: TransportError): Promise<never> {
     const ping = this.model.operation("ping");
     const alive =
       ping !== undefined &&
-      ping.id !== operation.id &&
+      ping.operationId !== operation.operationId &&
       (await send(this.build({ op: ping, params: [] }), this.timeoutMs, this.options.signal)).ok;
     this.consecutiveTransportErrors = 0;
     if (!alive) {
@@ -195,9 +195,9 @@ export class Session implements Verdicts {
         `the server stopped answering (${MAX_CONSECUTIVE_TRANSPORT_ERRORS} requests in a row failed, and so did a ping; last: ${last.message})`,
       );
     }
-    this.unresponsive.add(operation.id);
+    this.unresponsive.add(operation.operationId);
     throw new OperationUnresponsive(
-      `${operation.id} stopped answering (${MAX_CONSECUTIVE_TRANSPORT_ERRORS} requests in a row: ${last.message}); its remaining requests were not sent`,
+      `${operation.operationId} stopped answering (${MAX_CONSECUTIVE_TRANSPORT_ERRORS} requests in a row: ${last.message}); its remaining requests were not sent`,
     );
   }
 
@@ -231,8 +231,8 @@ export class Session implements Verdicts {
     return record;
   }
 
-  pass(check: CheckName, exchange: RoundTrip | OperationModel): void {
-    this.recorder.pass(check, "op" in exchange ? exchange.op.id : exchange.id);
+  pass(check: CheckName, exchange: RoundTrip | ContractOperation): void {
+    this.recorder.pass(check, "op" in exchange ? exchange.op.operationId : exchange.operationId);
   }
 
   skip(check: CheckName, operationId: string, reason: string): void {
@@ -249,11 +249,14 @@ export class Session implements Verdicts {
 
   fail(check: CheckName, exchange: RoundTrip, message: string, schemaPath?: string): void {
     if (this.recorder.enabled(check)) {
-      this.failureCounts.set(exchange.op.id, (this.failureCounts.get(exchange.op.id) ?? 0) + 1);
+      this.failureCounts.set(
+        exchange.op.operationId,
+        (this.failureCounts.get(exchange.op.operationId) ?? 0) + 1,
+      );
     }
     this.recorder.fail({
       check,
-      operationId: exchange.op.id,
+      operationId: exchange.op.operationId,
       message: redactSecrets(message, [
         ...secretsOf(exchange.request, this.model.signing, this.endpointHeaderNames),
         ...(this.credentials ? [this.credentials.apiKey, this.credentials.apiSecret] : []),

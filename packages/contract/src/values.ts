@@ -6,7 +6,7 @@
 import { validateRequest } from "@marketapi/validators";
 import fc from "fast-check";
 import { encodeParams, encodeValue, type ParamList, plainNumber } from "./http/request.js";
-import type { OperationModel, ParameterModel, SchemaNode } from "./operations.js";
+import { type ContractOperation, type ContractParameter, exampleOf, type SchemaNode } from "./operations.js";
 
 export interface ValueContext {
   /** Symbols the server lists. */
@@ -44,29 +44,26 @@ function typeOf(schema: SchemaNode): string | undefined {
   return Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
 }
 
-function isSymbolParam(param: ParameterModel): boolean {
+function isSymbolParam(param: ContractParameter): boolean {
   return param.name === "symbol" || param.name === "symbols";
 }
 
 /** A value for a parameter the request needs: the example (a listed symbol), else one from the schema. */
-export function exampleValue(param: ParameterModel, ctx: ValueContext): unknown {
+export function exampleValue(param: ContractParameter, ctx: ValueContext): unknown {
+  const example = exampleOf(param);
   if (isSymbolParam(param)) {
-    if (param.json || typeOf(param.schema) === "array") {
-      const listed = Array.isArray(param.example)
-        ? param.example.filter((s) => ctx.symbols.includes(String(s)))
-        : [];
-      return listed.length >= (param.schema.minItems ?? 1)
+    if (param.encoding === "json" || typeOf(param.resolvedSchema) === "array") {
+      const listed = Array.isArray(example) ? example.filter((s) => ctx.symbols.includes(String(s))) : [];
+      return listed.length >= (param.resolvedSchema.minItems ?? 1)
         ? listed
-        : ctx.symbols.slice(0, Math.max(1, param.schema.minItems ?? 1));
+        : ctx.symbols.slice(0, Math.max(1, param.resolvedSchema.minItems ?? 1));
     }
-    return typeof param.example === "string" && ctx.symbols.includes(param.example)
-      ? param.example
-      : ctx.symbol;
+    return typeof example === "string" && ctx.symbols.includes(example) ? example : ctx.symbol;
   }
   if (param.name === "orderId" && ctx.orderId !== undefined) return ctx.orderId;
   if (param.name === "origClientOrderId" && ctx.clientOrderId !== undefined) return ctx.clientOrderId;
-  if (param.example !== undefined) return param.example;
-  return schemaValue(param.schema, ctx);
+  if (example !== undefined) return example;
+  return schemaValue(param.resolvedSchema, ctx);
 }
 
 /** Some valid value of a schema (for required parameters without an example). */
@@ -91,23 +88,23 @@ function schemaValue(schema: SchemaNode, ctx: ValueContext): unknown {
 }
 
 /** The required parameters, filled. */
-export function requiredValues(op: OperationModel, ctx: ValueContext): Values {
+export function requiredValues(op: ContractOperation, ctx: ValueContext): Values {
   const values: Values = {};
   for (const param of op.parameters) if (param.required) values[param.name] = exampleValue(param, ctx);
   return values;
 }
 
-function describe(value: unknown, param: ParameterModel): string {
+function describe(value: unknown, param: ContractParameter): string {
   const text = encodeValue(param, value);
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 }
 
 /** Examples phase: the required parameters, then each optional parameter's example on its own. */
-export function exampleCases(op: OperationModel, ctx: ValueContext): ValueCase[] {
+export function exampleCases(op: ContractOperation, ctx: ValueContext): ValueCase[] {
   const base = requiredValues(op, ctx);
   const cases: ValueCase[] = [{ label: "example: required parameters only", values: base }];
   for (const param of op.parameters) {
-    if (param.required || param.example === undefined) continue;
+    if (param.required || exampleOf(param) === undefined) continue;
     const value = exampleValue(param, ctx);
     cases.push({
       label: `example: ${param.name}=${describe(value, param)}`,
@@ -134,10 +131,10 @@ export function lengthBounds(schema: SchemaNode): { min: number; max: number; ch
 }
 
 /** Boundary phase: minimum and maximum of numbers and text lengths, fewest and most items of arrays, every enum value. */
-export function boundaryCases(op: OperationModel, ctx: ValueContext): ValueCase[] {
+export function boundaryCases(op: ContractOperation, ctx: ValueContext): ValueCase[] {
   const base = requiredValues(op, ctx);
   const cases: ValueCase[] = [];
-  const add = (param: ParameterModel, value: unknown) => {
+  const add = (param: ContractParameter, value: unknown) => {
     if (base[param.name] !== undefined && JSON.stringify(base[param.name]) === JSON.stringify(value)) return;
     cases.push({
       label: `boundary: ${param.name}=${describe(value, param)}`,
@@ -145,7 +142,7 @@ export function boundaryCases(op: OperationModel, ctx: ValueContext): ValueCase[
     });
   };
   for (const param of op.parameters) {
-    const s = param.schema;
+    const s = param.resolvedSchema;
     const type = typeOf(s);
     if (type === "integer" || type === "number") {
       if (s.minimum !== undefined) add(param, s.minimum);
@@ -167,14 +164,17 @@ export function boundaryCases(op: OperationModel, ctx: ValueContext): ValueCase[
 }
 
 /** The symbol arbitrary: mostly listed symbols, sometimes any text the Symbol pattern allows. */
-function symbolArbitrary(param: ParameterModel, ctx: ValueContext): fc.Arbitrary<unknown> {
+function symbolArbitrary(param: ContractParameter, ctx: ValueContext): fc.Arbitrary<unknown> {
   const listed = fc.constantFrom(...(ctx.symbols.length > 0 ? ctx.symbols : [ctx.symbol]));
-  if (param.json || typeOf(param.schema) === "array") {
-    const min = Math.max(1, param.schema.minItems ?? 1);
-    const max = Math.max(min, Math.min(param.schema.maxItems ?? ctx.symbols.length, ctx.symbols.length));
+  if (param.encoding === "json" || typeOf(param.resolvedSchema) === "array") {
+    const min = Math.max(1, param.resolvedSchema.minItems ?? 1);
+    const max = Math.max(
+      min,
+      Math.min(param.resolvedSchema.maxItems ?? ctx.symbols.length, ctx.symbols.length),
+    );
     return fc.uniqueArray(listed, { minLength: min, maxLength: max });
   }
-  const pattern = param.schema.pattern;
+  const pattern = param.resolvedSchema.pattern;
   return pattern
     ? fc.oneof(
         { arbitrary: listed, weight: 5 },
@@ -223,14 +223,16 @@ function schemaArbitrary(schema: SchemaNode, ctx: ValueContext): fc.Arbitrary<un
  * sometimes; of two parameters that exclude each other only the first is kept.
  */
 export function generatedCases(
-  op: OperationModel,
+  op: ContractOperation,
   ctx: ValueContext,
   seed: number,
   count: number,
 ): ValueCase[] {
   if (count <= 0) return [];
   const fields = op.parameters.map((param) => {
-    const arb = isSymbolParam(param) ? symbolArbitrary(param, ctx) : schemaArbitrary(param.schema, ctx);
+    const arb = isSymbolParam(param)
+      ? symbolArbitrary(param, ctx)
+      : schemaArbitrary(param.resolvedSchema, ctx);
     return param.required ? arb : fc.option(arb, { nil: undefined, freq: 2 });
   });
   const samples = fc.sample(fc.tuple(...fields), { seed, numRuns: count });
@@ -239,7 +241,7 @@ export function generatedCases(
     op.parameters.forEach((param, i) => {
       if (tuple[i] !== undefined) values[param.name] = tuple[i];
     });
-    for (const [first, second] of op.exclusive) {
+    for (const [first, second] of op.exclusivePairs) {
       if (values[first] !== undefined && values[second] !== undefined) delete values[second];
     }
     const shown =
@@ -262,20 +264,16 @@ function refusesPlainWords(schema: SchemaNode): boolean {
 }
 
 /** Texts that break a parameter's schema, with what they break. */
-function invalidTexts(param: ParameterModel): Array<[string, string]> {
-  const s = param.schema;
+function invalidTexts(param: ContractParameter): Array<[string, string]> {
+  const s = param.resolvedSchema;
   const type = typeOf(s);
   const out: Array<[string, string]> = [];
-  if (param.json) {
+  if (param.encoding === "json") {
     out.push(["not JSON", "BTCUSDT,ETHUSDT"]);
     if ((s.minItems ?? 0) >= 1) out.push(["empty list", "[]"]);
-    if (
-      s.uniqueItems &&
-      typeof param.example === "object" &&
-      Array.isArray(param.example) &&
-      param.example.length > 0
-    ) {
-      const item = JSON.stringify(param.example[0]);
+    const example = exampleOf(param);
+    if (s.uniqueItems && typeof example === "object" && Array.isArray(example) && example.length > 0) {
+      const item = JSON.stringify(example[0]);
       out.push(["repeated item", `[${item},${item}]`]);
     }
     return out;
@@ -332,7 +330,7 @@ function plausibleText(name: string, base: ParamList): string {
  * confirm as invalid are kept, so the tester never calls a valid request invalid; the exception
  * is an excluded pair, which the spec states in a description ("Cannot be combined with").
  */
-export function negativeCases(op: OperationModel, base: ParamList): TextCase[] {
+export function negativeCases(op: ContractOperation, base: ParamList): TextCase[] {
   const cases: TextCase[] = [];
   const has = (name: string) => base.some(([n]) => n === name);
   for (const param of op.parameters) {
@@ -356,14 +354,19 @@ export function negativeCases(op: OperationModel, base: ParamList): TextCase[] {
       });
     }
   }
-  for (const [a, b] of op.exclusive) {
+  for (const [a, b] of op.exclusivePairs) {
     const pa = op.parameters.find((p) => p.name === a);
     const pb = op.parameters.find((p) => p.name === b);
     if (!pa || !pb) continue;
     const symbol =
-      base.find(([n]) => n === "symbol")?.[1] ?? (typeof pa.example === "string" ? pa.example : "BTCUSDT");
-    const va = has(a) ? base.find(([n]) => n === a)![1] : encodeValue(pa, pa.json ? [symbol] : symbol);
-    const vb = has(b) ? base.find(([n]) => n === b)![1] : encodeValue(pb, pb.json ? [symbol] : symbol);
+      base.find(([n]) => n === "symbol")?.[1] ??
+      (typeof exampleOf(pa) === "string" ? (exampleOf(pa) as string) : "BTCUSDT");
+    const va = has(a)
+      ? base.find(([n]) => n === a)![1]
+      : encodeValue(pa, pa.encoding === "json" ? [symbol] : symbol);
+    const vb = has(b)
+      ? base.find(([n]) => n === b)![1]
+      : encodeValue(pb, pb.encoding === "json" ? [symbol] : symbol);
     const rest = base.filter(([n]) => n !== a && n !== b);
     cases.push({
       label: `negative: ${a} and ${b} together`,
@@ -391,5 +394,7 @@ export function negativeCases(op: OperationModel, base: ParamList): TextCase[] {
       }
     }
   }
-  return cases.filter((c) => c.fromDescription || !validateRequest(op.id, c.params, { from: "query" }).valid);
+  return cases.filter(
+    (c) => c.fromDescription || !validateRequest(op.operationId, c.params, { from: "query" }).valid,
+  );
 }

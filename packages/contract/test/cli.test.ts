@@ -4,10 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { loadOpenApi } from "@marketapi/spec";
+import { buildSpecModel } from "@marketapi/spec/model";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_NAMES, type ContractResult } from "../src/index.js";
 import { startReferenceServer, type TestServer } from "./support/server.js";
+
+/** How many operations the spec has: tests count from the model, never a literal. */
+const operationCount = buildSpecModel(loadOpenApi()).operations.length;
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const FIXTURES = new URL("../../../specs/examples/endpoint/valid/", import.meta.url);
@@ -112,7 +117,7 @@ describe("the marketapi-contract command", () => {
     const xml = readFileSync(report, "utf8");
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml.match(/<testsuite /g)).toHaveLength(CHECK_NAMES.length);
-    expect(xml.match(/<testcase /g)).toHaveLength(CHECK_NAMES.length * 17);
+    expect(xml.match(/<testcase /g)).toHaveLength(CHECK_NAMES.length * operationCount);
     expect(xml).not.toContain(server.credentials.apiKey);
   });
 

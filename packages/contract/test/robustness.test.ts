@@ -182,7 +182,7 @@ describe("interrupts", () => {
         allowTrading: true,
         signal: controller.signal,
         onExchange: (e) => {
-          if (e.op.id === "new_order" && e.response?.status === 200) orders += 1;
+          if (e.op.operationId === "new_order" && e.response?.status === 200) orders += 1;
           if (orders === 3) controller.abort();
         },
       });

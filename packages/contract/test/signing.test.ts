@@ -2,9 +2,9 @@ import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
 import { buildRequest, maskRequest } from "../src/http/request.js";
 import { corruptSignature, failingTestVectors, hmacHex } from "../src/http/signing.js";
-import { buildSpecModel } from "../src/operations.js";
+import { buildContractModel } from "../src/operations.js";
 
-const model = buildSpecModel(loadOpenApi());
+const model = buildContractModel(loadOpenApi());
 const credentials = {
   apiKey: "k".repeat(64),
   apiSecret: "NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j",

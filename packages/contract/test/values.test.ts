@@ -1,11 +1,14 @@
 import { loadOpenApi } from "@marketapi/spec";
+import { buildSpecModel as buildModel } from "@marketapi/spec/model";
 import { validateRequest } from "@marketapi/validators";
 import { describe, expect, it } from "vitest";
 import { encodeParams } from "../src/http/request.js";
-import { buildSpecModel } from "../src/operations.js";
+import { buildContractModel } from "../src/operations.js";
 import { boundaryCases, exampleCases, generatedCases, negativeCases, requiredValues } from "../src/values.js";
 
-const model = buildSpecModel(loadOpenApi());
+const model = buildContractModel(loadOpenApi());
+/** How many operations the spec has: tests count from the model, never a literal. */
+const operationCount = buildModel(loadOpenApi()).operations.length;
 const ctx = {
   symbols: ["BTCUSDT", "ETHUSDT", "ETHBTC"],
   symbol: "BTCUSDT",
@@ -14,22 +17,22 @@ const ctx = {
 const labels = (cases: Array<{ label: string }>) => cases.map((c) => c.label);
 
 describe("request values from the spec", () => {
-  it("reads all 17 operations with their auth classes and extensions", () => {
-    expect(model.operations).toHaveLength(17);
+  it("reads every operation of the spec model with their auth classes and extensions", () => {
+    expect(model.operations).toHaveLength(operationCount);
     const newOrder = model.operation("new_order")!;
     expect(newOrder.authClass).toBe("trade");
-    expect(newOrder.formBody).toBe(true);
-    expect(newOrder.variantBy).toMatchObject({ parameter: "newOrderRespType", default: "FULL" });
-    expect(model.operation("symbol_price_ticker")!.variantBy).toEqual({
+    expect(newOrder.acceptsFormBody).toBe(true);
+    expect(newOrder.responseVariants).toMatchObject({ parameter: "newOrderRespType", default: "FULL" });
+    expect(model.operation("symbol_price_ticker")!.responseVariants).toMatchObject({
       parameter: "symbol",
-      variants: {
+      by: "presence",
+      refs: {
         present: "#/components/schemas/PriceTicker",
         absent: "#/components/schemas/PriceTickerList",
       },
-      byPresence: true,
     });
     expect(Object.keys(newOrder.orderTypeRules ?? {})).toContain("LIMIT_MAKER");
-    expect(model.operation("exchange_info")!.exclusive).toEqual([["symbol", "symbols"]]);
+    expect(model.operation("exchange_info")!.exclusivePairs).toEqual([["symbol", "symbols"]]);
     expect(model.operation("order_book")!.responses.find((r) => r.status === "200")!.headers[0]!.name).toBe(
       "X-MBX-USED-WEIGHT-1M",
     );
@@ -68,20 +71,20 @@ describe("request values from the spec", () => {
   it("every example and boundary request is valid for the validators", () => {
     for (const op of model.operations) {
       for (const c of [...exampleCases(op, ctx), ...boundaryCases(op, ctx)]) {
-        if (op.id === "new_order") continue; // new_order needs a full order; it is built by the lifecycle
-        const result = validateRequest(op.id, encodeParams(op, c.values), { from: "query" });
-        expect(result, `${op.id} ${c.label}`).toEqual({ valid: true });
+        if (op.operationId === "new_order") continue; // new_order needs a full order; it is built by the lifecycle
+        const result = validateRequest(op.operationId, encodeParams(op, c.values), { from: "query" });
+        expect(result, `${op.operationId} ${c.label}`).toEqual({ valid: true });
       }
     }
   });
 
   it("generates valid values reproducibly from the seed", () => {
-    for (const op of model.operations.filter((o) => o.method === "GET")) {
+    for (const op of model.operations.filter((o) => o.method === "get")) {
       const first = generatedCases(op, ctx, 42, 25);
       expect(generatedCases(op, ctx, 42, 25)).toEqual(first);
       for (const c of first) {
-        const result = validateRequest(op.id, encodeParams(op, c.values), { from: "query" });
-        expect(result, `${op.id} ${c.label}`).toEqual({ valid: true });
+        const result = validateRequest(op.operationId, encodeParams(op, c.values), { from: "query" });
+        expect(result, `${op.operationId} ${c.label}`).toEqual({ valid: true });
       }
     }
     expect(generatedCases(model.operation("order_book")!, ctx, 1, 10)).not.toEqual(
@@ -132,7 +135,10 @@ describe("request values from the spec", () => {
     for (const op of model.operations) {
       for (const c of negativeCases(op, encodeParams(op, requiredValues(op, ctx)))) {
         if (c.fromDescription) continue;
-        expect(validateRequest(op.id, c.params, { from: "query" }).valid, `${op.id} ${c.label}`).toBe(false);
+        expect(
+          validateRequest(op.operationId, c.params, { from: "query" }).valid,
+          `${op.operationId} ${c.label}`,
+        ).toBe(false);
       }
     }
   });

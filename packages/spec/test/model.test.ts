@@ -10,6 +10,7 @@ import {
   HTTP_METHODS,
   type JsonObject,
   operationById,
+  operationEntries,
   resolveRef,
   responseFor,
   SpecModelError,
@@ -82,10 +83,10 @@ describe("resolveRef", () => {
 });
 
 describe("buildSpecModel on the bundled spec", () => {
-  it("reads all 17 operations with the eight HTTP methods OpenAPI defines", () => {
+  it("reads every operation of paths, each once, with the eight HTTP methods OpenAPI defines", () => {
     expect(HTTP_METHODS).toHaveLength(8);
-    expect(model.operations).toHaveLength(17);
-    expect(new Set(model.operations.map((o) => o.operationId)).size).toBe(17);
+    expect(model.operations).toHaveLength(operationEntries(document).length);
+    expect(new Set(model.operations.map((o) => o.operationId)).size).toBe(model.operations.length);
   });
 
   it("types every x- extension", () => {

@@ -66,7 +66,7 @@ describe.each(DRIVERS)("$generator against the reference server", (driver) => {
     seen.add(id);
   });
 
-  it("called all 17 operations", () => {
+  it("called every operation of the spec", () => {
     expect([...seen].sort()).toEqual([...OPERATION_IDS].sort());
   });
 });

@@ -1,6 +1,11 @@
+import { loadOpenApi } from "@marketapi/spec";
+import { buildSpecModel } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
 import { operationIds, parseRequest, type ValidationError, validateRequest } from "../src/index.js";
 import { faults, limitOrder } from "./support.js";
+
+/** How many operations the spec has: tests count from the model, never a literal. */
+const operationCount = buildSpecModel(loadOpenApi()).operations.length;
 
 function errorsOf(result: ReturnType<typeof validateRequest>): ValidationError[] {
   return result.valid ? [] : result.errors;
@@ -441,7 +446,7 @@ describe("unknown operations", () => {
   });
 
   it("every operation of the spec is known", () => {
-    expect(operationIds).toHaveLength(17);
+    expect(operationIds).toHaveLength(operationCount);
     for (const id of operationIds)
       expect(errorsOf(validateRequest(id, {})).every((e) => e.rule !== "operationId")).toBe(true);
   });

@@ -8,7 +8,7 @@
  * signature, -1021 timestamp outside the window).
  */
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
-import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
+import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
 import { describeAnswer, enabled, expectRefusal, expectServed, ok, type RunContext } from "./context.js";
@@ -29,10 +29,10 @@ interface AuthCase {
   placement?: Placement;
 }
 
-function authCases(ctx: RunContext, operation: OperationModel): AuthCase[] {
+function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
   const signing = ctx.session.model.signing;
-  if (!isSigned(operation) && operation.authClass !== "none" && operation.apiKey !== "none") {
-    const served = operation.apiKey === "optional";
+  if (!isSigned(operation) && operation.authClass !== "none" && apiKeyOf(operation) !== "none") {
+    const served = apiKeyOf(operation) === "optional";
     return [
       { label: "without API key", auth: { key: "none" }, needsCredentials: false, served },
       { label: "with an unknown API key", auth: { key: "wrong" }, needsCredentials: false, served },
@@ -70,10 +70,10 @@ function authCases(ctx: RunContext, operation: OperationModel): AuthCase[] {
  * A signature over only part of what was sent must be refused (x-signing: the payload is the
  * query followed by the body); and where recvWindow is declared, a timestamp older than it.
  */
-function signingProbes(ctx: RunContext, operation: OperationModel): AuthCase[] {
+function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[] {
   const signing = ctx.session.model.signing;
   const cases: AuthCase[] = [];
-  if (operation.formBody && operation.parameters.length >= 2) {
+  if (operation.acceptsFormBody && operation.parameters.length >= 2) {
     for (const [mode, words] of [
       ["query-only", "over the query alone while a body is present"],
       ["body-only", "over the body alone while the query carries parameters"],
@@ -112,7 +112,7 @@ export interface AuthProbeOptions {
 
 export async function authProbes(
   ctx: RunContext,
-  operation: OperationModel,
+  operation: ContractOperation,
   options: AuthProbeOptions,
 ): Promise<void> {
   if (!enabled(ctx, "auth_enforcement")) return;
@@ -121,7 +121,7 @@ export async function authProbes(
   if (cases.length === 0) {
     session.recorder.skip(
       "auth_enforcement",
-      operation.id,
+      operation.operationId,
       `x-auth-class ${operation.authClass}: nothing to enforce`,
     );
     return;
@@ -142,7 +142,7 @@ export async function authProbes(
     if (!ok(control)) {
       session.recorder.skip(
         "auth_enforcement",
-        operation.id,
+        operation.operationId,
         `the properly authenticated control request was refused (${describeAnswer(control)}), so refusals prove nothing`,
       );
       return;
@@ -153,7 +153,7 @@ export async function authProbes(
     if (c.needsCredentials && !session.canSign) {
       session.recorder.skip(
         "auth_enforcement",
-        operation.id,
+        operation.operationId,
         "signed requests need --api-key and --api-secret",
       );
       continue;

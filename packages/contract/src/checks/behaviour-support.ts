@@ -5,7 +5,7 @@
 import { valueAt } from "@marketapi/spec/model";
 import { tryParseDec } from "../decimal.js";
 import { encodeParams } from "../http/request.js";
-import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
+import { type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
 import type { CheckName } from "../results.js";
 import type { RoundTrip } from "../round-trip.js";
 import { requiredValues, type Values } from "../values.js";
@@ -14,7 +14,7 @@ import { describeAnswer, isRateLimited, ok, type RunContext } from "./context.js
 export { valueAt };
 
 /** Why the operation cannot be called by this run, or undefined when it can. */
-export function unreachable(ctx: RunContext, operation: OperationModel): string | undefined {
+export function unreachable(ctx: RunContext, operation: ContractOperation): string | undefined {
   if (isSigned(operation) && !ctx.session.canSign)
     return "signed operation: needs --api-key and --api-secret";
   if (requiresApiKey(operation) && !ctx.session.credentials) return "needs --api-key";
@@ -22,7 +22,7 @@ export function unreachable(ctx: RunContext, operation: OperationModel): string 
 }
 
 /** The operation's required values (the run's symbol) with `extra` on top. */
-export function valuesFor(ctx: RunContext, operation: OperationModel, extra: Values = {}): Values {
+export function valuesFor(ctx: RunContext, operation: ContractOperation, extra: Values = {}): Values {
   return { ...requiredValues(operation, ctx.values), ...extra };
 }
 
@@ -38,17 +38,17 @@ export interface Served {
 export async function fetchServed(
   ctx: RunContext,
   check: CheckName,
-  operation: OperationModel,
+  operation: ContractOperation,
   values: Values,
   label: string,
 ): Promise<Served | undefined> {
   const exchange = await ctx.session.call({ op: operation, params: encodeParams(operation, values) }, label);
   if (!exchange.response) {
-    ctx.session.recorder.skip(check, operation.id, `no answer to ${label}`);
+    ctx.session.recorder.skip(check, operation.operationId, `no answer to ${label}`);
     return undefined;
   }
   if (isRateLimited(exchange)) {
-    ctx.session.recorder.skip(check, operation.id, `rate limited during ${label}`);
+    ctx.session.recorder.skip(check, operation.operationId, `rate limited during ${label}`);
     return undefined;
   }
   if (!ok(exchange) || exchange.response.json === undefined) {

@@ -2,7 +2,7 @@
  * The behaviour phase: for every operation, the checks its behaviour extensions call for, each in
  * its own module. Nothing here names an operation; a check runs where its extension is.
  */
-import type { OperationModel } from "../operations.js";
+import { type ContractOperation, methodOf } from "../operations.js";
 import { PassStopped } from "../session.js";
 import { BEHAVIOUR_CHECKS } from "./behaviour-names.js";
 import { unreachable } from "./behaviour-support.js";
@@ -25,18 +25,21 @@ const READS = [
   ["limit_semantics", limitSemanticsCheck],
 ] as const;
 
-export async function behaviourPhase(ctx: RunContext, operations: readonly OperationModel[]): Promise<void> {
+export async function behaviourPhase(
+  ctx: RunContext,
+  operations: readonly ContractOperation[],
+): Promise<void> {
   if (!BEHAVIOUR_CHECKS.some((check) => enabled(ctx, check))) return;
   await tradingBehaviour(ctx);
   for (const operation of operations) {
-    const mark = markPass(ctx, operation.id);
+    const mark = markPass(ctx, operation.operationId);
     let note: string | undefined;
     try {
       const lacking = unreachable(ctx, operation);
       for (const [check, run] of READS) {
         if (!enabled(ctx, check)) continue;
-        if (operation.method !== "GET") continue;
-        if (lacking) ctx.session.recorder.skip(check, operation.id, lacking);
+        if (methodOf(operation) !== "GET") continue;
+        if (lacking) ctx.session.recorder.skip(check, operation.operationId, lacking);
         else await run(ctx, operation);
       }
       if (enabled(ctx, "unknown_reference")) await unknownReferenceCheck(ctx, operation);
@@ -44,19 +47,19 @@ export async function behaviourPhase(ctx: RunContext, operations: readonly Opera
     } catch (error) {
       if (!(error instanceof PassStopped)) throw error;
       note = error.message;
-      for (const check of BEHAVIOUR_CHECKS) ctx.session.recorder.skip(check, operation.id, note);
+      for (const check of BEHAVIOUR_CHECKS) ctx.session.recorder.skip(check, operation.operationId, note);
     }
     for (const check of BEHAVIOUR_CHECKS) {
       if (!appliesTo(check, operation))
-        ctx.session.recorder.skip(check, operation.id, "no behaviour extension calls for it");
+        ctx.session.recorder.skip(check, operation.operationId, "no behaviour extension calls for it");
     }
     reportPass(ctx, mark, "behaviour", note);
   }
 }
 
-function appliesTo(check: (typeof BEHAVIOUR_CHECKS)[number], operation: OperationModel): boolean {
+function appliesTo(check: (typeof BEHAVIOUR_CHECKS)[number], operation: ContractOperation): boolean {
   const b = operation.behaviour;
-  const read = operation.method === "GET";
+  const read = methodOf(operation) === "GET";
   switch (check) {
     case "list_order":
       return read && b.listOrder !== undefined;

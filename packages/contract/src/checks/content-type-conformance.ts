@@ -1,11 +1,11 @@
 // content_type_conformance: the Content-Type is one the spec documents for that status.
-import type { ResponseModel } from "../operations.js";
+import type { ContractResponse } from "../operations.js";
 import type { RoundTrip, Verdicts } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 export const contentTypeConformance: ContractCheck = { name: "content_type_conformance", covers: [] };
 
-export function checkContentType(exchange: RoundTrip, declared: ResponseModel, verdicts: Verdicts): void {
+export function checkContentType(exchange: RoundTrip, declared: ContractResponse, verdicts: Verdicts): void {
   if (declared.contentTypes.length === 0) return;
   const response = exchange.response!;
   const mediaType = response.contentType.split(";")[0]!.trim().toLowerCase();

@@ -2,7 +2,7 @@
 import { validateResponse } from "@marketapi/validators";
 import type { ParamList, Placement, RequestPlan } from "../http/request.js";
 import type { FarBuy, Market, SymbolRules } from "../market.js";
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import type { OrderLedger } from "../orders.js";
 import type { CheckName } from "../results.js";
 import type { RoundTrip, Session } from "../session.js";
@@ -65,7 +65,7 @@ export function reportPass(ctx: RunContext, mark: PassMark, stage: string, note?
   });
 }
 
-export function op(ctx: RunContext, id: string): OperationModel | undefined {
+export function op(ctx: RunContext, id: string): ContractOperation | undefined {
   return ctx.session.model.operation(id);
 }
 
@@ -74,7 +74,7 @@ export function enabled(ctx: RunContext, check: CheckName): boolean {
 }
 
 export function plan(
-  operation: OperationModel,
+  operation: ContractOperation,
   params: ParamList,
   extra: Partial<RequestPlan> = {},
 ): RequestPlan {
@@ -133,7 +133,7 @@ export function expectRefusal(
   expectation: RefusalExpectation,
 ): boolean {
   const { session } = ctx;
-  const operationId = exchange.op.id;
+  const operationId = exchange.op.operationId;
   const response = exchange.response;
   if (!response) {
     session.recorder.skip(check, operationId, `no answer to ${expectation.what}`);
@@ -198,11 +198,15 @@ export function expectRefusal(
 }
 
 /** Whether the target accepts a negative case on purpose (see RunContext.tolerates); notes it if so. */
-export function tolerated(ctx: RunContext, operation: OperationModel, c: TextCase): boolean {
+export function tolerated(ctx: RunContext, operation: ContractOperation, c: TextCase): boolean {
   if (c.parameter === undefined || c.text === undefined || !ctx.tolerates) return false;
-  const reason = ctx.tolerates(operation.id, c.parameter, c.text);
+  const reason = ctx.tolerates(operation.operationId, c.parameter, c.text);
   if (reason === undefined) return false;
-  ctx.session.recorder.note("negative_data_rejection", operation.id, `${c.label}: not sent; ${reason}`);
+  ctx.session.recorder.note(
+    "negative_data_rejection",
+    operation.operationId,
+    `${c.label}: not sent; ${reason}`,
+  );
   return true;
 }
 
@@ -211,11 +215,15 @@ export function expectServed(ctx: RunContext, check: CheckName, exchange: RoundT
   const { session } = ctx;
   const response = exchange.response;
   if (!response) {
-    session.recorder.skip(check, exchange.op.id, `no answer to ${what}`);
+    session.recorder.skip(check, exchange.op.operationId, `no answer to ${what}`);
     return;
   }
   if (isRateLimited(exchange)) {
-    session.recorder.skip(check, exchange.op.id, `rate limited (status ${response.status}) during ${what}`);
+    session.recorder.skip(
+      check,
+      exchange.op.operationId,
+      `rate limited (status ${response.status}) during ${what}`,
+    );
     return;
   }
   if (ok(exchange)) session.pass(check, exchange);

@@ -4,7 +4,7 @@
  * nothing repeated.
  */
 
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import { fetchServed, idsOf, listAt, short, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
@@ -12,7 +12,7 @@ import type { RunContext } from "./context.js";
 const CHECK = "cursor_paging";
 const PAGE = 5;
 
-export async function cursorPagingCheck(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function cursorPagingCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const paging = operation.behaviour.cursorPaging;
   if (!paging) return;
   const limit = operation.behaviour.limit?.parameter ?? "limit";
@@ -28,7 +28,7 @@ export async function cursorPagingCheck(ctx: RunContext, operation: OperationMod
   if (!ids || ids.length < PAGE + 2) {
     ctx.session.recorder.note(
       CHECK,
-      operation.id,
+      operation.operationId,
       `only ${ids?.length ?? 0} items with integer ids: paging not observable`,
     );
     return;

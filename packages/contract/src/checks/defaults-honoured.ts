@@ -5,34 +5,34 @@
  * for first: depth without `limit` must return 100 levels when limit=5000 returns at least 100.
  */
 import { encodeParams } from "../http/request.js";
-import type { OperationModel, ParameterModel } from "../operations.js";
+import type { ContractOperation, ContractParameter } from "../operations.js";
 import { requiredValues } from "../values.js";
 import type { ContractCheck } from "./check.js";
 import { describeAnswer, enabled, isRateLimited, itemCounts, ok, type RunContext } from "./context.js";
 
 export const defaultsHonoured: ContractCheck = { name: "defaults_honoured", covers: [] };
 
-function countParameter(operation: OperationModel): ParameterModel | undefined {
+function countParameter(operation: ContractOperation): ContractParameter | undefined {
   return operation.parameters.find(
-    (p) => p.name === "limit" && (p.schema.type === "integer" || p.schema.type === "number"),
+    (p) => p.name === "limit" && (p.resolvedSchema.type === "integer" || p.resolvedSchema.type === "number"),
   );
 }
 
 /** Records why an operation without a count parameter has nothing for defaults_honoured. */
-export function noDeclaredDefault(ctx: RunContext, operation: OperationModel): void {
+export function noDeclaredDefault(ctx: RunContext, operation: ContractOperation): void {
   const declared = operation.parameters.filter(
-    (p) => p.schema.default !== undefined && p.name !== operation.variantBy?.parameter,
+    (p) => p.resolvedSchema.default !== undefined && p.name !== operation.responseVariants?.parameter,
   );
   ctx.session.recorder.skip(
     "defaults_honoured",
-    operation.id,
+    operation.operationId,
     declared.length > 0
       ? `the defaults of ${declared.map((p) => p.name).join(", ")} are not observable`
       : "no declared default",
   );
 }
 
-export async function defaultsProbe(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function defaultsProbe(ctx: RunContext, operation: ContractOperation): Promise<void> {
   if (!enabled(ctx, "defaults_honoured")) return;
   const { session } = ctx;
   const recorder = session.recorder;
@@ -49,7 +49,7 @@ export async function defaultsProbe(ctx: RunContext, operation: OperationModel):
     what: string,
   ): Record<string, number> | undefined => {
     if (isRateLimited(exchange)) {
-      recorder.skip("defaults_honoured", operation.id, `rate limited during ${what}`);
+      recorder.skip("defaults_honoured", operation.operationId, `rate limited during ${what}`);
       return undefined;
     }
     if (!ok(exchange)) {
@@ -62,13 +62,14 @@ export async function defaultsProbe(ctx: RunContext, operation: OperationModel):
     }
     const counts = itemCounts(exchange.response?.json);
     if (!counts)
-      recorder.skip("defaults_honoured", operation.id, `the answer to ${what} has no list to count`);
+      recorder.skip("defaults_honoured", operation.operationId, `the answer to ${what} has no list to count`);
     return counts;
   };
 
-  const maximum = limit.schema.maximum;
-  const declaredDefault = typeof limit.schema.default === "number" ? limit.schema.default : undefined;
-  const minimum = limit.schema.minimum ?? 1;
+  const maximum = limit.resolvedSchema.maximum;
+  const declaredDefault =
+    typeof limit.resolvedSchema.default === "number" ? limit.resolvedSchema.default : undefined;
+  const minimum = limit.resolvedSchema.minimum ?? 1;
   const small = Math.max(minimum, Math.min(5, (declaredDefault ?? 6) - 1));
 
   let available: Record<string, number> | undefined;
@@ -100,7 +101,7 @@ export async function defaultsProbe(ctx: RunContext, operation: OperationModel):
       }
       if (problems.length > 0) session.fail("defaults_honoured", none, problems.join("; "));
       else session.pass("defaults_honoured", none);
-      for (const note of notes) recorder.note("defaults_honoured", operation.id, note);
+      for (const note of notes) recorder.note("defaults_honoured", operation.operationId, note);
     }
   }
 

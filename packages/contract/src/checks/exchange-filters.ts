@@ -65,14 +65,14 @@ export function filterProbes(
 export async function exchangeFiltersPhase(ctx: RunContext): Promise<void> {
   const newOrder = op(ctx, "new_order");
   if (!newOrder || !ctx.session.recorder.enabled(CHECK)) return;
-  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.id, reason);
+  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
   if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
   if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
   if (!ctx.rules || !("price" in ctx.farBuy))
     return skip("no symbol rules or market price to build the probes from");
   const { probes, unobservable } = filterProbes(ctx.rules, ctx.farBuy);
   for (const reason of unobservable)
-    ctx.session.recorder.note(CHECK, newOrder.id, `not observable: ${reason}`);
+    ctx.session.recorder.note(CHECK, newOrder.operationId, `not observable: ${reason}`);
   for (const probe of probes) {
     const placed = await placeOrder(
       ctx,

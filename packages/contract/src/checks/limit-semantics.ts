@@ -5,7 +5,7 @@
  */
 
 import { encodeParams } from "../http/request.js";
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import type { TextCase } from "../values.js";
 import { fetchServed, listAt, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
@@ -17,7 +17,7 @@ const SMALL = 2;
 const counts = (json: unknown, pointers: readonly string[]) =>
   pointers.map((p) => ({ list: p || "the answer", count: listAt(json, p)?.length ?? 0 }));
 
-export async function limitSemanticsCheck(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function limitSemanticsCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const rule = operation.behaviour.limit;
   if (!rule) return;
   const { session } = ctx;
@@ -104,13 +104,13 @@ export const limitSemantics: ContractCheck = { name: "limit_semantics", covers: 
  * Whether a negative case is a limit above the maximum that x-limit says is truncated, not
  * refused: it is then not negative data (limit_semantics checks the truncation); noted, not sent.
  */
-export function truncatedBySpec(ctx: RunContext, operation: OperationModel, c: TextCase): boolean {
+export function truncatedBySpec(ctx: RunContext, operation: ContractOperation, c: TextCase): boolean {
   const rule = operation.behaviour.limit;
   if (rule?.aboveMaximum !== "truncate" || c.parameter !== rule.parameter) return false;
   if (c.text === undefined || !/^[0-9]+$/.test(c.text) || Number(c.text) <= rule.maximum) return false;
   ctx.session.recorder.note(
     "negative_data_rejection",
-    operation.id,
+    operation.operationId,
     `${c.label}: not sent; x-limit says a ${rule.parameter} above ${rule.maximum} is truncated (limit_semantics checks it)`,
   );
   return true;

@@ -4,14 +4,14 @@
  * names an operation.
  */
 
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import { compareKeys, fetchServed, listAt, valueAt, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
 
 const CHECK = "list_order";
 
-export async function listOrderCheck(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function listOrderCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const order = operation.behaviour.listOrder;
   if (!order) return;
   const limit = operation.behaviour.limit;
@@ -24,7 +24,7 @@ export async function listOrderCheck(ctx: RunContext, operation: OperationModel)
     if (items.length < 2) {
       ctx.session.recorder.note(
         CHECK,
-        operation.id,
+        operation.operationId,
         `${where} had ${items.length} item(s): order not observable`,
       );
       continue;

@@ -5,7 +5,7 @@
  * that need an order.
  */
 import { encodeParams } from "../http/request.js";
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import { negativeCases, requiredValues, type Values } from "../values.js";
 import type { ContractCheck } from "./check.js";
 import { enabled, expectRefusal, type RunContext, tolerated } from "./context.js";
@@ -17,7 +17,7 @@ export const negativeDataRejection: ContractCheck = {
 };
 
 /** The required parameters plus the known order, for operations that look an order up. */
-export function targetValues(operation: OperationModel, ctx: RunContext): Values {
+export function targetValues(operation: ContractOperation, ctx: RunContext): Values {
   const values = requiredValues(operation, ctx.values);
   if (operation.parameters.some((p) => p.name === "orderId") && ctx.values.orderId !== undefined) {
     values.orderId = ctx.values.orderId;
@@ -25,11 +25,11 @@ export function targetValues(operation: OperationModel, ctx: RunContext): Values
   return values;
 }
 
-export async function negativePass(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function negativePass(ctx: RunContext, operation: ContractOperation): Promise<void> {
   if (!enabled(ctx, "negative_data_rejection")) return;
   const cases = negativeCases(operation, encodeParams(operation, targetValues(operation, ctx)));
   if (cases.length === 0) {
-    ctx.session.recorder.skip("negative_data_rejection", operation.id, "no parameters to violate");
+    ctx.session.recorder.skip("negative_data_rejection", operation.operationId, "no parameters to violate");
     return;
   }
   for (const c of cases) {

@@ -9,7 +9,7 @@
 import type { OrderArithmetic } from "@marketapi/spec/model";
 import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../decimal.js";
 import { encodeParams } from "../http/request.js";
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
 import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
@@ -22,7 +22,7 @@ export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
   const newOrder = op(ctx, "new_order");
   const rule = newOrder?.behaviour.orderArithmetic;
   if (!newOrder || !rule || !ctx.session.recorder.enabled(CHECK)) return;
-  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.id, reason);
+  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
   if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
   if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
   if (!ctx.rules) return skip("exchangeInfo lists no symbol to trade");
@@ -139,7 +139,7 @@ export function arithmeticProblems(
 /** Sells what a buy executed (MARKET), so the account ends where it started. */
 async function offset(
   ctx: RunContext,
-  newOrder: OperationModel,
+  newOrder: ContractOperation,
   symbol: string,
   executed: Dec,
 ): Promise<void> {
@@ -156,7 +156,7 @@ async function offset(
 /** A FOK and an IOC far below the market cannot fill: nothing executed, and neither rests. */
 async function unfillable(
   ctx: RunContext,
-  newOrder: OperationModel,
+  newOrder: ContractOperation,
   rule: OrderArithmetic,
   symbol: string,
   far: { price: string; quantity: string },
@@ -175,7 +175,7 @@ async function unfillable(
 /** A resting LIMIT GTC answers NEW with nothing executed; its cancel answers CANCELED. */
 async function restingThenCancelled(
   ctx: RunContext,
-  newOrder: OperationModel,
+  newOrder: ContractOperation,
   rule: OrderArithmetic,
   symbol: string,
   far: { price: string; quantity: string },

@@ -12,7 +12,7 @@ import { validateResponse } from "@marketapi/validators";
 import { parseDec, tryParseDec } from "../decimal.js";
 import { encodeParams, type ParamList, type Placement } from "../http/request.js";
 import type { FarBuy } from "../market.js";
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
 import { negativeCases, type Values } from "../values.js";
 import { authProbes } from "./auth-enforcement.js";
@@ -51,12 +51,12 @@ interface Placed {
 }
 
 interface TradingOps {
-  newOrder: OperationModel;
-  queryOrder: OperationModel;
-  openOrders: OperationModel;
-  cancelOrder: OperationModel;
-  allOrders: OperationModel;
-  cancelAll: OperationModel | undefined;
+  newOrder: ContractOperation;
+  queryOrder: ContractOperation;
+  openOrders: ContractOperation;
+  cancelOrder: ContractOperation;
+  allOrders: ContractOperation;
+  cancelAll: ContractOperation | undefined;
 }
 
 function list(exchange: RoundTrip): Record<string, unknown>[] {
@@ -175,7 +175,7 @@ export class TradingSection {
   private succeeded(exchange: RoundTrip, what: string): boolean {
     if (ok(exchange)) return true;
     if (isRateLimited(exchange)) {
-      this.session.recorder.skip("order_lifecycle", exchange.op.id, `rate limited during ${what}`);
+      this.session.recorder.skip("order_lifecycle", exchange.op.operationId, `rate limited during ${what}`);
       return false;
     }
     this.fail(exchange, `${what} failed: ${describeAnswer(exchange)}`);
@@ -344,7 +344,7 @@ export class TradingSection {
     }
     const again = await this.cancel(placed, "lifecycle: cancelling the cancelled order again");
     if (isRateLimited(again))
-      this.session.recorder.skip("order_lifecycle", this.ops.cancelOrder.id, "rate limited");
+      this.session.recorder.skip("order_lifecycle", this.ops.cancelOrder.operationId, "rate limited");
     else {
       const status = again.response?.status ?? 0;
       this.check(
@@ -374,7 +374,7 @@ export class TradingSection {
       { label: "new_order: no newOrderRespType (declared default)", extra: {}, placement: "query" },
     ];
     for (const c of cases) {
-      if (!newOrder.formBody && c.placement !== "query") continue;
+      if (!newOrder.acceptsFormBody && c.placement !== "query") continue;
       const placed = await this.place(c.label, c.extra, c.placement);
       if (this.succeeded(placed.exchange, c.label)) {
         this.check(placed.exchange, placed.orderId !== undefined, `${c.label}: the answer has no orderId`);
@@ -382,10 +382,10 @@ export class TradingSection {
       }
       if (
         c.extra.newOrderRespType === undefined &&
-        newOrder.variantBy?.default &&
+        newOrder.responseVariants?.default &&
         enabled(this.ctx, "defaults_honoured")
       ) {
-        this.defaultVariant(placed.exchange, newOrder.variantBy.default);
+        this.defaultVariant(placed.exchange, newOrder.responseVariants.default);
       }
     }
     return open;
@@ -395,21 +395,26 @@ export class TradingSection {
     if (!ok(exchange)) {
       this.session.recorder.skip(
         "defaults_honoured",
-        exchange.op.id,
+        exchange.op.operationId,
         `the order without newOrderRespType was refused (${describeAnswer(exchange)})`,
       );
       return;
     }
-    const result = validateResponse(exchange.op.id, exchange.response!.status, exchange.response!.json, {
-      variant,
-    });
+    const result = validateResponse(
+      exchange.op.operationId,
+      exchange.response!.status,
+      exchange.response!.json,
+      {
+        variant,
+      },
+    );
     if (result.valid) this.session.pass("defaults_honoured", exchange);
     else {
       const first = result.errors[0]!;
       this.session.fail(
         "defaults_honoured",
         exchange,
-        `without ${exchange.op.variantBy?.parameter} the answer is not the declared default ${variant}: ${first.message}`,
+        `without ${exchange.op.responseVariants?.parameter} the answer is not the declared default ${variant}: ${first.message}`,
         `${first.path || "/"} [${first.rule}]`,
       );
     }
@@ -446,10 +451,14 @@ export class TradingSection {
   async cancelOrderProbes(target: Placed | undefined, spare: Placed | undefined): Promise<void> {
     const { cancelOrder } = this.ops;
     if (target?.orderId === undefined) {
-      this.session.recorder.skip("auth_enforcement", cancelOrder.id, "no open order to aim the probes at");
+      this.session.recorder.skip(
+        "auth_enforcement",
+        cancelOrder.operationId,
+        "no open order to aim the probes at",
+      );
       this.session.recorder.skip(
         "negative_data_rejection",
-        cancelOrder.id,
+        cancelOrder.operationId,
         "no open order to aim the probes at",
       );
       return;
@@ -516,7 +525,7 @@ export class TradingSection {
           ? "could not list open orders, so cancel_all_orders might cancel orders this run did not create"
           : `the account has ${foreign} open order(s) on ${this.symbol} not created by this run; cancel_all_orders would cancel them`;
       for (const check of ["auth_enforcement", "negative_data_rejection", "order_lifecycle"] as const)
-        recorder.skip(check, cancelAll.id, reason);
+        recorder.skip(check, cancelAll.operationId, reason);
       for (const p of openOnes()) await this.cancel(p, "clean-up: cancel_order");
       return;
     }
@@ -540,7 +549,7 @@ export class TradingSection {
         if (dropsSymbol && elsewhere !== 0) {
           recorder.note(
             "negative_data_rejection",
-            cancelAll.id,
+            cancelAll.operationId,
             "the 'symbol missing' case was not sent: the account has open orders elsewhere that it could cancel",
           );
           continue;
@@ -556,7 +565,7 @@ export class TradingSection {
     }
     const expected = openOnes();
     if (expected.length === 0) {
-      recorder.skip("order_lifecycle", cancelAll.id, "no open order left to cancel");
+      recorder.skip("order_lifecycle", cancelAll.operationId, "no open order left to cancel");
       return;
     }
     const exchange = await this.session.call(

@@ -6,7 +6,7 @@
 import { ceilToStep, type Dec, div, fromRatio, maxDec, mul, tryParseDec, ZERO } from "../decimal.js";
 import { encodeParams } from "../http/request.js";
 import type { SymbolRules } from "../market.js";
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
 import type { Values } from "../values.js";
 import { bodyObject, ok, op, type RunContext } from "./context.js";
@@ -47,7 +47,7 @@ export interface PlacedOrder {
 /** Sends new_order with `values` (FULL answer), recorded in the ledger first. */
 export async function placeOrder(
   ctx: RunContext,
-  newOrder: OperationModel,
+  newOrder: ContractOperation,
   values: Values,
   label: string,
 ): Promise<PlacedOrder> {

@@ -1,18 +1,22 @@
 // response_headers_conformance: the documented response headers are present and match their schemas.
-import type { ResponseModel, SchemaNode } from "../operations.js";
+import type { ContractResponse, SchemaNode } from "../operations.js";
 import type { RoundTrip, Verdicts } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 export const responseHeadersConformance: ContractCheck = { name: "response_headers_conformance", covers: [] };
 
-export function checkResponseHeaders(exchange: RoundTrip, declared: ResponseModel, verdicts: Verdicts): void {
+export function checkResponseHeaders(
+  exchange: RoundTrip,
+  declared: ContractResponse,
+  verdicts: Verdicts,
+): void {
   if (declared.headers.length === 0) return;
   const response = exchange.response!;
   const problems: string[] = [];
   let firstHeader = "";
   for (const header of declared.headers) {
     const value = response.headers[header.name.toLowerCase()];
-    const problem = value === undefined ? "is missing" : headerValueProblem(value, header.schema);
+    const problem = value === undefined ? "is missing" : headerValueProblem(value, header.resolvedSchema);
     if (problem !== undefined) {
       if (!firstHeader) firstHeader = header.name;
       problems.push(`${header.name} ${problem}`);

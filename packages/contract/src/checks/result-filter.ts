@@ -3,14 +3,14 @@
  * item carries the named value, and with a list (`symbols`) every named value is there.
  */
 
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import { fetchServed, listAt, short, valueAt, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
 
 const CHECK = "result_filter";
 
-export async function resultFilterCheck(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function resultFilterCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const filters = operation.behaviour.resultFilters;
   if (!filters) return;
   const symbols = ctx.values.symbols;
@@ -33,7 +33,7 @@ export async function resultFilterCheck(ctx: RunContext, operation: OperationMod
     if (stray.length === 0 && missing.length === 0) {
       ctx.session.pass(CHECK, served.exchange);
       if (items.length === 0)
-        ctx.session.recorder.note(CHECK, operation.id, `${filter.parameter}: the answer was empty`);
+        ctx.session.recorder.note(CHECK, operation.operationId, `${filter.parameter}: the answer was empty`);
       continue;
     }
     ctx.session.fail(

@@ -1,5 +1,5 @@
 // status_code_conformance: every status code is documented for the operation.
-import { declaredResponse, type ResponseModel } from "../operations.js";
+import { type ContractResponse, declaredResponse, methodOf } from "../operations.js";
 import type { RoundTrip, Verdicts } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -9,7 +9,7 @@ export const statusCodeConformance: ContractCheck = { name: "status_code_conform
  * The declared response the answer's status falls under; when there is none, the checks that
  * compare against it are skipped for the operation.
  */
-export function checkStatusCode(exchange: RoundTrip, verdicts: Verdicts): ResponseModel | undefined {
+export function checkStatusCode(exchange: RoundTrip, verdicts: Verdicts): ContractResponse | undefined {
   const response = exchange.response!;
   const op = exchange.op;
   const declared = declaredResponse(op, response.status);
@@ -21,11 +21,11 @@ export function checkStatusCode(exchange: RoundTrip, verdicts: Verdicts): Respon
   verdicts.fail(
     "status_code_conformance",
     exchange,
-    `status ${response.status} is not documented for ${op.method} ${op.path} (documented: ${documented})`,
+    `status ${response.status} is not documented for ${methodOf(op)} ${op.path} (documented: ${documented})`,
   );
   const reason = `status ${response.status} is undocumented, so there is nothing to compare against`;
-  verdicts.skip("content_type_conformance", op.id, reason);
-  verdicts.skip("response_schema_conformance", op.id, reason);
-  verdicts.skip("response_headers_conformance", op.id, reason);
+  verdicts.skip("content_type_conformance", op.operationId, reason);
+  verdicts.skip("response_schema_conformance", op.operationId, reason);
+  verdicts.skip("response_headers_conformance", op.operationId, reason);
   return undefined;
 }

@@ -5,7 +5,7 @@
  */
 
 import { encodeParams } from "../http/request.js";
-import { isTrading, type OperationModel } from "../operations.js";
+import { type ContractOperation, isTrading } from "../operations.js";
 import { unreachable, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
@@ -18,12 +18,12 @@ export function caseVariants(symbol: string): string[] {
   return [...new Set([lower, mixed])].filter((s) => s !== symbol);
 }
 
-export async function symbolCaseCheck(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function symbolCaseCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const rule = operation.behaviour.unknownReferences?.symbol;
   if (!rule || isTrading(operation)) return;
   const lacking = unreachable(ctx, operation);
   if (lacking) {
-    ctx.session.recorder.skip(CHECK, operation.id, lacking);
+    ctx.session.recorder.skip(CHECK, operation.operationId, lacking);
     return;
   }
   for (const name of rule.parameters) {

@@ -6,14 +6,14 @@
 
 import type { TimeWindow } from "@marketapi/spec/model";
 import { encodeParams } from "../http/request.js";
-import type { OperationModel } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import { fetchServed, listAt, valueAt, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "time_window";
 
-export async function timeWindowCheck(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function timeWindowCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const window = operation.behaviour.timeWindow;
   if (!window) return;
   const limitName = operation.behaviour.limit?.parameter ?? "limit";
@@ -28,7 +28,11 @@ export async function timeWindowCheck(ctx: RunContext, operation: OperationModel
   const items = listAt(recent.json, "") ?? [];
   const times = items.map((item) => valueAt(item, window.field));
   if (items.length < 4 || !times.every((t): t is number => typeof t === "number")) {
-    ctx.session.recorder.note(CHECK, operation.id, `${items.length} items with times: window not observable`);
+    ctx.session.recorder.note(
+      CHECK,
+      operation.operationId,
+      `${items.length} items with times: window not observable`,
+    );
   } else {
     await bothBounds(ctx, operation, window, times, limitName);
     await oneBound(ctx, operation, window, times, limitName);
@@ -46,7 +50,7 @@ const timesOf = (json: unknown, field: string) =>
 
 async function bothBounds(
   ctx: RunContext,
-  operation: OperationModel,
+  operation: ContractOperation,
   w: TimeWindow,
   times: number[],
   limit: string,
@@ -74,7 +78,7 @@ async function bothBounds(
 
 async function oneBound(
   ctx: RunContext,
-  operation: OperationModel,
+  operation: ContractOperation,
   w: TimeWindow,
   times: number[],
   limit: string,
@@ -124,7 +128,7 @@ function anchored(anchor: TimeWindow["startAlone"], matching: number[], count: n
   return anchor === "oldest-from-start" ? matching.slice(0, count) : matching.slice(-count);
 }
 
-async function widestSpan(ctx: RunContext, operation: OperationModel, w: TimeWindow, start: number) {
+async function widestSpan(ctx: RunContext, operation: ContractOperation, w: TimeWindow, start: number) {
   if (w.maxSpanMs === undefined) return;
   const tooWide = { ...valuesFor(ctx, operation), [w.start]: start, [w.end]: start + w.maxSpanMs + 1 };
   const refused = await ctx.session.call(

@@ -5,7 +5,7 @@
  */
 
 import { encodeParams } from "../http/request.js";
-import { isTrading, type OperationModel } from "../operations.js";
+import { type ContractOperation, isTrading, methodOf } from "../operations.js";
 import { unreachable, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
@@ -19,21 +19,21 @@ export function unknownSymbol(listed: readonly string[]): string {
   return symbol;
 }
 
-export async function unknownReferenceCheck(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function unknownReferenceCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const rules = operation.behaviour.unknownReferences;
   if (!rules) return;
   const lacking = unreachable(ctx, operation);
   if (lacking) {
-    ctx.session.recorder.skip(CHECK, operation.id, lacking);
+    ctx.session.recorder.skip(CHECK, operation.operationId, lacking);
     return;
   }
   // Orders are never placed by this check (an accepted order would have to be cleaned up), and
   // a target that may not trade gets no cancel either.
-  if (operation.method === "POST" || (isTrading(operation) && !ctx.trading)) {
+  if (methodOf(operation) === "POST" || (isTrading(operation) && !ctx.trading)) {
     ctx.session.recorder.skip(
       CHECK,
-      operation.id,
-      operation.method === "POST" ? "places orders: not probed" : "trading not allowed (--allow-trading)",
+      operation.operationId,
+      methodOf(operation) === "POST" ? "places orders: not probed" : "trading not allowed (--allow-trading)",
     );
     return;
   }
@@ -70,7 +70,7 @@ export async function unknownReferenceCheck(ctx: RunContext, operation: Operatio
 }
 
 /** Operations that look an order up need one of its references for the symbol case to reach the symbol check. */
-function orderReference(ctx: RunContext, operation: OperationModel): Record<string, unknown> {
+function orderReference(ctx: RunContext, operation: ContractOperation): Record<string, unknown> {
   const rules = operation.behaviour.unknownReferences;
   if (!rules?.order) return {};
   return { [rules.order.parameters[0]!]: ctx.values.orderId ?? 1 };

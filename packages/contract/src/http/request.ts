@@ -3,8 +3,8 @@
  * what a typed client refuses to send (missing parameters, wrong types, no or bad signatures,
  * stale timestamps), and it signs exactly the bytes it sends.
  */
-import type { OperationModel, ParameterModel, SigningModel } from "../operations.js";
-import { isSigned, needsApiKey } from "../operations.js";
+import type { ContractOperation, ContractParameter, ContractSigning } from "../operations.js";
+import { isSigned, methodOf, needsApiKey } from "../operations.js";
 import { corruptSignature, hmacHex } from "./signing.js";
 
 export interface Credentials {
@@ -36,7 +36,7 @@ export interface AuthVariant {
 export type ParamList = Array<[string, string]>;
 
 export interface RequestPlan {
-  op: OperationModel;
+  op: ContractOperation;
   params: ParamList;
   placement?: Placement;
   auth?: AuthVariant;
@@ -51,7 +51,7 @@ export interface WireRequest {
 
 export interface BuildContext {
   baseUrl: string;
-  signing: SigningModel;
+  signing: ContractSigning;
   credentials?: Credentials;
   /** Headers sent with every request (from the Endpoint record). */
   headers: Record<string, string>;
@@ -69,15 +69,15 @@ export function plainNumber(value: number): string {
 }
 
 /** The text of a parameter value: JSON for `content` parameters, plain decimals for numbers. */
-export function encodeValue(param: ParameterModel | undefined, value: unknown): string {
-  if (param?.json) return JSON.stringify(value);
+export function encodeValue(param: ContractParameter | undefined, value: unknown): string {
+  if (param?.encoding === "json") return JSON.stringify(value);
   if (typeof value === "number") return plainNumber(value);
   if (typeof value === "string") return value;
   return JSON.stringify(value);
 }
 
 /** Parameter values (decoded) to wire text, in the spec's parameter order, unknown names last. */
-export function encodeParams(op: OperationModel, values: Readonly<Record<string, unknown>>): ParamList {
+export function encodeParams(op: ContractOperation, values: Readonly<Record<string, unknown>>): ParamList {
   const out: ParamList = [];
   const known = new Set<string>();
   for (const param of op.parameters) {
@@ -112,7 +112,7 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
     }
   }
 
-  const placement: Placement = op.formBody ? (plan.placement ?? "query") : "query";
+  const placement: Placement = op.acceptsFormBody ? (plan.placement ?? "query") : "query";
   let query: ParamList = [];
   let body: ParamList = [];
   if (placement === "query") query = [...plan.params];
@@ -154,7 +154,7 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
 
   const queryText = formEncode(query);
   const url = `${ctx.baseUrl.replace(/\/+$/, "")}${op.path}${queryText ? `?${queryText}` : ""}`;
-  const request: WireRequest = { method: op.method, url, headers };
+  const request: WireRequest = { method: methodOf(op), url, headers };
   if (body.length > 0) {
     request.body = formEncode(body);
     headers["content-type"] = "application/x-www-form-urlencoded";
@@ -186,7 +186,7 @@ function maskParams(text: string, signatureParameter: string): string {
  */
 export function maskRequest(
   request: WireRequest,
-  signing: SigningModel,
+  signing: ContractSigning,
   alsoMask: readonly string[] = [],
 ): WireRequest {
   const extra = new Set(alsoMask.map((n) => n.toLowerCase()));
@@ -226,7 +226,7 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 /** The secrets one request carries: the signature parameter's value(s), credential-like headers. */
 export function secretsOf(
   request: WireRequest,
-  signing: SigningModel,
+  signing: ContractSigning,
   alsoMask: readonly string[] = [],
 ): string[] {
   const secrets: string[] = [];

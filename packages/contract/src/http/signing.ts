@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { SigningModel } from "../operations.js";
+import type { ContractSigning } from "../operations.js";
 
 /**
  * HMAC-SHA256 of the signed payload as x-signing states it: the query string as sent (without
@@ -23,7 +23,7 @@ export function corruptSignature(signature: string): string {
  * Checks this signer against the spec's own test vectors; returns the vectors it fails to
  * reproduce (an empty list when all match).
  */
-export function failingTestVectors(signing: SigningModel): string[] {
+export function failingTestVectors(signing: ContractSigning): string[] {
   return signing.testVectors
     .filter((v) => hmacHex(v.secret, v.query, v.body) !== v.signature.toLowerCase())
     .map((v) => `query=${JSON.stringify(v.query)} body=${JSON.stringify(v.body)}`);

@@ -7,7 +7,7 @@
 import { bodyObject, describeAnswer } from "../checks/context.js";
 import { UsageError } from "../errors.js";
 import { encodeParams } from "../http/request.js";
-import { isSigned } from "../operations.js";
+import { isSigned, methodOf } from "../operations.js";
 import type { Session } from "../session.js";
 import { requiredValues, type ValueContext } from "../values.js";
 
@@ -22,7 +22,7 @@ export function requireCredentialsForTrading(allowTrading: boolean | undefined, 
 export async function proveCredentials(session: Session, values: ValueContext): Promise<string | undefined> {
   if (!session.canSign) return undefined;
   const read = session.model.operations
-    .filter((o) => isSigned(o) && o.method === "GET")
+    .filter((o) => isSigned(o) && methodOf(o) === "GET")
     .sort(
       (a, b) => a.parameters.filter((p) => p.required).length - b.parameters.filter((p) => p.required).length,
     )[0];
@@ -35,9 +35,10 @@ export async function proveCredentials(session: Session, values: ValueContext): 
   const status = exchange.response?.status;
   // 404, 405 and 501 say the operation is not implemented (judged as such later), not that the
   // credentials are wrong.
-  if (status === undefined || status < 400 || status >= 500 || [404, 405].includes(status)) return read.id;
+  if (status === undefined || status < 400 || status >= 500 || [404, 405].includes(status))
+    return read.operationId;
   const code = bodyObject(exchange)?.code;
   throw new UsageError(
-    `the credentials were refused: ${read.id} answered ${describeAnswer(exchange)}${typeof code === "number" ? ` (code ${code})` : ""}; check --api-key and --api-secret (and the clock)`,
+    `the credentials were refused: ${read.operationId} answered ${describeAnswer(exchange)}${typeof code === "number" ? ` (code ${code})` : ""}; check --api-key and --api-secret (and the clock)`,
   );
 }

@@ -7,20 +7,20 @@
 
 import { enabled, markPass, type RunContext, reportPass } from "../checks/context.js";
 import { encodeParams } from "../http/request.js";
-import { isSigned, isTrading, type OperationModel, requiresApiKey } from "../operations.js";
+import { type ContractOperation, isSigned, isTrading, methodOf, requiresApiKey } from "../operations.js";
 import { RESPONSE_CHECKS } from "../results.js";
 import { BudgetExhausted, PassStopped } from "../session.js";
 import { generatedCases } from "../values.js";
 
 const WEIGHT_SHARE = 0.6;
 
-export function generatable(ctx: RunContext, operation: OperationModel): boolean {
-  if (isTrading(operation) || operation.method !== "GET") return false;
+export function generatable(ctx: RunContext, operation: ContractOperation): boolean {
+  if (isTrading(operation) || methodOf(operation) !== "GET") return false;
   if (requiresApiKey(operation) && !ctx.session.credentials) return false;
   return !isSigned(operation) || ctx.session.canSign;
 }
 
-export async function generatedPhase(ctx: RunContext, operations: OperationModel[]): Promise<void> {
+export async function generatedPhase(ctx: RunContext, operations: ContractOperation[]): Promise<void> {
   if (!RESPONSE_CHECKS.some((check) => enabled(ctx, check))) return;
   const { session } = ctx;
   const targets = operations.filter((o) => generatable(ctx, o));
@@ -28,7 +28,7 @@ export async function generatedPhase(ctx: RunContext, operations: OperationModel
   const share = Math.floor(session.remaining() / targets.length);
   let stoppedForWeight = false;
   for (const [index, operation] of targets.entries()) {
-    const mark = markPass(ctx, operation.id);
+    const mark = markPass(ctx, operation.operationId);
     let note: string | undefined;
     let budgetUsed = false;
     try {

@@ -15,11 +15,11 @@ export class ImplementationTracker {
   see(exchange: RoundTrip): void {
     const status = exchange.response?.status;
     if (status === undefined) return;
-    const seen = this.answered.get(exchange.op.id) ?? { absent: 0, other: 0, status };
+    const seen = this.answered.get(exchange.op.operationId) ?? { absent: 0, other: 0, status };
     if (ABSENT.has(status)) seen.absent += 1;
     else seen.other += 1;
     seen.status = status;
-    this.answered.set(exchange.op.id, seen);
+    this.answered.set(exchange.op.operationId, seen);
   }
 
   /** Operation ids whose every answer was 404, 405 or 501, with the status last seen. */

@@ -4,14 +4,14 @@ import { bodyObject, ok } from "../checks/context.js";
 import { ConnectionError, UsageError } from "../errors.js";
 import { encodeParams } from "../http/request.js";
 import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../market.js";
-import { isSigned, type SpecModel } from "../operations.js";
+import { type ContractModel, exampleOf, isSigned, methodOf } from "../operations.js";
 import type { Session } from "../session.js";
 
 /** The example symbol of the spec's first operation that gives one. */
-export function preferredSymbol(model: SpecModel): string | undefined {
+export function preferredSymbol(model: ContractModel): string | undefined {
   for (const operation of model.operations) {
-    const symbol = operation.parameters.find((p) => p.name === "symbol" && typeof p.example === "string");
-    if (symbol) return symbol.example as string;
+    const symbol = operation.parameters.find((p) => p.name === "symbol" && typeof exampleOf(p) === "string");
+    if (symbol) return exampleOf(symbol) as string;
   }
   return undefined;
 }
@@ -25,19 +25,19 @@ export async function probe(
   const ping =
     model.operation("ping") ??
     model.operations.find(
-      (o) => o.method === "GET" && o.authClass === "none" && !o.parameters.some((p) => p.required),
+      (o) => methodOf(o) === "GET" && o.authClass === "none" && !o.parameters.some((p) => p.required),
     );
   if (!ping) throw new UsageError("the spec has no operation to probe the server with");
   const first = await session.call({ op: ping, params: [] }, "probe: connectivity");
   if (first.error) throw new ConnectionError(`cannot reach ${baseUrl}: ${first.error.message}`);
   const response = first.response!;
-  const where = `${ping.method} ${baseUrl}${ping.path}`;
+  const where = `${methodOf(ping)} ${baseUrl}${ping.path}`;
   const absent = (status: number | undefined) => status === 404 || status === 405 || status === 501;
   if (absent(response.status)) {
     // A missing ping does not end the run (it is judged "not implemented"), unless nothing the
     // probe asks for exists: then the base URL is probably wrong.
     const others = model.operations.filter(
-      (o) => o !== ping && o.method === "GET" && !isSigned(o) && !o.parameters.some((p) => p.required),
+      (o) => o !== ping && methodOf(o) === "GET" && !isSigned(o) && !o.parameters.some((p) => p.required),
     );
     let anyServed = false;
     for (const other of others.slice(0, 2)) {

@@ -7,11 +7,11 @@ import { enabled, type RunContext } from "../checks/context.js";
 import { defaultsProbe } from "../checks/defaults-honoured.js";
 import { negativePass, targetValues } from "../checks/negative-data-rejection.js";
 import { encodeParams } from "../http/request.js";
-import { isSigned, type OperationModel, requiresApiKey } from "../operations.js";
+import { type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
 import { RESPONSE_CHECKS } from "../results.js";
 import { boundaryCases, exampleCases } from "../values.js";
 
-export async function readOnlyPass(ctx: RunContext, operation: OperationModel): Promise<void> {
+export async function readOnlyPass(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const { session } = ctx;
   const recorder = session.recorder;
   const lacking =
@@ -23,7 +23,7 @@ export async function readOnlyPass(ctx: RunContext, operation: OperationModel): 
 
   if (lacking) {
     for (const check of [...RESPONSE_CHECKS, "negative_data_rejection", "defaults_honoured"] as const) {
-      recorder.skip(check, operation.id, lacking);
+      recorder.skip(check, operation.operationId, lacking);
     }
   } else {
     if (RESPONSE_CHECKS.some((check) => enabled(ctx, check))) {
@@ -40,6 +40,6 @@ export async function readOnlyPass(ctx: RunContext, operation: OperationModel): 
       control: "before",
     });
   } else {
-    recorder.skip("auth_enforcement", operation.id, lacking ?? "needs credentials");
+    recorder.skip("auth_enforcement", operation.operationId, lacking ?? "needs credentials");
   }
 }

@@ -7,7 +7,7 @@ import { type EmbeddedServer, startEmbeddedServer } from "../embedded.js";
 import { type EndpointTarget, endpointTarget, loadEndpointFile } from "../endpoint.js";
 import { UsageError } from "../errors.js";
 import type { Credentials } from "../http/request.js";
-import type { SpecModel } from "../operations.js";
+import type { ContractModel } from "../operations.js";
 import type { ContractResult } from "../results.js";
 import type { ContractOptions } from "./contract-options.js";
 
@@ -24,7 +24,7 @@ export interface Target {
 function credentialsFrom(
   options: ContractOptions,
   endpoint: EndpointTarget | undefined,
-  model: SpecModel,
+  model: ContractModel,
 ): Credentials | undefined {
   let apiKey = options.apiKey;
   if (endpoint) {
@@ -44,7 +44,7 @@ function credentialsFrom(
   return { apiKey, apiSecret: options.apiSecret ?? "" };
 }
 
-export async function resolveTarget(options: ContractOptions, model: SpecModel): Promise<Target> {
+export async function resolveTarget(options: ContractOptions, model: ContractModel): Promise<Target> {
   const now = options.now?.() ?? Date.now();
   if (options.endpoint !== undefined) {
     if (options.baseUrl !== undefined) throw new UsageError("give either --base-url or --endpoint, not both");

@@ -4,7 +4,7 @@ import { markPass, type RunContext, reportPass } from "../checks/context.js";
 import { noDeclaredDefault } from "../checks/defaults-honoured.js";
 import { LIFECYCLE_OPERATIONS, TradingSection } from "../checks/order-lifecycle.js";
 import { encodeParams } from "../http/request.js";
-import { isTrading, type OperationModel } from "../operations.js";
+import { type ContractOperation, isTrading } from "../operations.js";
 import { CHECK_NAMES } from "../results.js";
 import { PassStopped } from "../session.js";
 
@@ -32,13 +32,16 @@ export interface TradingOutcome {
   finish?: () => Promise<void>;
 }
 
-export async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[]): Promise<TradingOutcome> {
+export async function tradingPhase(
+  ctx: RunContext,
+  recorderOps: ContractOperation[],
+): Promise<TradingOutcome> {
   const { session } = ctx;
   const section = TradingSection.create(ctx);
   const tradingOps = recorderOps.filter(isTrading);
   if ("reason" in section) {
     for (const operation of tradingOps) {
-      for (const check of CHECK_NAMES) session.recorder.skip(check, operation.id, section.reason);
+      for (const check of CHECK_NAMES) session.recorder.skip(check, operation.operationId, section.reason);
     }
     for (const id of LIFECYCLE_OPERATIONS) session.recorder.skip("order_lifecycle", id, section.reason);
     ctx.progress({ type: "stage", message: `trading operations skipped: ${section.reason}` });
@@ -49,7 +52,7 @@ export async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[
     type: "stage",
     message: `order lifecycle on ${ctx.values.symbol}: LIMIT BUY ${far.quantity} @ ${far.price} (far below the market; cancelled afterwards)`,
   });
-  const marks = tradingOps.map((o) => markPass(ctx, o.id));
+  const marks = tradingOps.map((o) => markPass(ctx, o.operationId));
   let note: string | undefined;
   const outcome: TradingOutcome = {};
   try {
@@ -69,9 +72,9 @@ export async function tradingPhase(ctx: RunContext, recorderOps: OperationModel[
     if (!(error instanceof PassStopped)) throw error;
     note = `${error.message}; the rest of the trading checks was not sent`;
     for (const operation of tradingOps)
-      for (const check of CHECK_NAMES) session.recorder.skip(check, operation.id, note);
+      for (const check of CHECK_NAMES) session.recorder.skip(check, operation.operationId, note);
   }
-  for (const operation of tradingOps) if (!operation.variantBy) noDeclaredDefault(ctx, operation);
+  for (const operation of tradingOps) if (!operation.responseVariants) noDeclaredDefault(ctx, operation);
   for (const mark of marks) reportPass(ctx, mark, "trading", note);
   return outcome;
 }

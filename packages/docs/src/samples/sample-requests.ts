@@ -79,7 +79,7 @@ export function planRequests(spec: SampleSpec, scenario: SampleScenario = DEFAUL
     return {
       operation,
       arguments: chosen,
-      placement: operation.formBody && chosen.length > 0 ? "body" : "query",
+      placement: operation.acceptsFormBody && chosen.length > 0 ? "body" : "query",
     };
   });
 }
@@ -96,7 +96,11 @@ function valueFor(operation: SampleOperation, parameter: SampleParameter, given:
 }
 
 /** The value's text on the wire, checked against the parameter's type, enum and `x-wire-pattern`. */
-export function wireText(where: string, parameter: SampleParameter, value: ScenarioValue): string {
+export function wireText(
+  where: string,
+  parameter: Pick<SampleParameter, "kind" | "enum" | "wirePattern">,
+  value: ScenarioValue,
+): string {
   const fail = (expected: string) =>
     new SampleScenarioError(`${where}: expected ${expected}, found ${JSON.stringify(value)}`);
   let text: string;
@@ -138,7 +142,7 @@ function lookupArguments(
     [scenario.order.lookupParameter]: orderId,
   };
   const wanted = new Set([...scenario.optional, scenario.order.lookupParameter]);
-  const sent = operation.parameters.filter((p) => p.required || wanted.has(p.name));
+  const sent = operation.queryParameters.filter((p) => p.required || wanted.has(p.name));
   const kept = sent.filter((p) => !excludedByGroup(operation, p, sent));
   return kept.map((p) => valueFor(operation, p, values[p.name]));
 }
@@ -159,7 +163,7 @@ function excludedByGroup(operation: SampleOperation, parameter: SampleParameter,
 function orderArguments(operation: SampleOperation, scenario: SampleScenario): SampleArgument[] {
   const order = scenario.order.params;
   const where = operation.operationId;
-  const declared = new Set(operation.parameters.map((p) => p.name));
+  const declared = new Set(operation.queryParameters.map((p) => p.name));
   for (const name of Object.keys(order)) {
     if (!declared.has(name))
       throw new SampleScenarioError(
@@ -174,10 +178,10 @@ function orderArguments(operation: SampleOperation, scenario: SampleScenario): S
     );
   }
   const has = (name: string) => order[name] !== undefined;
-  const missing = rule.required.filter((name) => !has(name));
-  const forbidden = rule.forbidden.filter(has);
-  const exactly = rule.exactlyOneOf.filter((group) => group.filter(has).length !== 1);
-  const atLeast = rule.atLeastOneOf.filter((group) => !group.some(has));
+  const missing = (rule.required ?? []).filter((name) => !has(name));
+  const forbidden = (rule.forbidden ?? []).filter(has);
+  const exactly = (rule.exactlyOneOf ?? []).filter((group) => group.filter(has).length !== 1);
+  const atLeast = (rule.atLeastOneOf ?? []).filter((group) => !group.some(has));
   const faults = [
     ...missing.map((name) => `${name} is required`),
     ...forbidden.map((name) => `${name} is forbidden`),
@@ -189,7 +193,7 @@ function orderArguments(operation: SampleOperation, scenario: SampleScenario): S
       `${where}: the scenario's ${type} order breaks x-order-type-rules: ${faults.join("; ")}`,
     );
   }
-  const sent = operation.parameters.filter((p) => p.required || has(p.name));
+  const sent = operation.queryParameters.filter((p) => p.required || has(p.name));
   return sent.map((p) => valueFor(operation, p, order[p.name] ?? scenario.values[p.name]));
 }
 

@@ -5,10 +5,10 @@
 // their merged parameters and the extensions come from @marketapi/spec/model.
 import {
   buildSpecModel,
-  type OrderTypeRule as ModelOrderTypeRule,
   type Operation,
   type Parameter,
   resolveRef,
+  type SigningRule,
   type SpecModel,
   SpecModelError,
 } from "@marketapi/spec/model";
@@ -30,53 +30,20 @@ export type Credentials =
 /** The wire type of a query parameter's value. */
 export type ParameterKind = "decimal" | "integer" | "string" | "json" | "other";
 
-export interface SampleParameter {
-  name: string;
-  required: boolean;
+export type { SigningRule };
+
+/** A query parameter of the spec model, with what the samples add: its wire type and allowed values. */
+export interface SampleParameter extends Parameter {
   kind: ParameterKind;
-  /** The parameter's own example, or its content's example (JSON parameters). */
-  example?: unknown;
   /** Allowed values (schema `enum`). */
   enum?: string[];
-  /** The text the value must match on the wire (`x-wire-pattern`). */
-  wirePattern?: string;
 }
 
-/** One entry of `x-order-type-rules`. */
-export interface OrderTypeRule {
-  required: string[];
-  forbidden: string[];
-  exactlyOneOf: string[][];
-  atLeastOneOf: string[][];
-}
-
-export interface SampleOperation {
-  operationId: string;
-  summary: string;
-  method: string;
-  path: string;
-  /** `x-auth-class`, as the spec names the class. */
-  authClass: string;
+/** An operation of the spec model, with what the samples add: its credentials and query parameters. */
+export interface SampleOperation extends Operation {
   credentials: Credentials;
-  /** `x-parameter-placement: query-or-form-body`: the parameters may travel in a form body. */
-  formBody: boolean;
   /** Query parameters, in the order the spec declares them. */
-  parameters: SampleParameter[];
-  /** `x-order-type-rules`, by order type, on the operation that places orders. */
-  orderTypeRules?: Record<string, OrderTypeRule>;
-  /** `x-mutually-exclusive`: groups of parameters of which at most one may be sent. */
-  mutuallyExclusive: string[][];
-}
-
-/** The signing rule of the signed operations (`x-signing` of the signature scheme). */
-export interface SigningRule {
-  /** `HMAC-SHA256`. */
-  algorithm: string;
-  /** The parameter that carries the signature, appended last. */
-  signatureParameter: string;
-  /** The timestamp parameter and its unit. */
-  timestampParameter: string;
-  timestampUnit: string;
+  queryParameters: SampleParameter[];
 }
 
 export interface SampleSpec {
@@ -94,12 +61,10 @@ interface KnownSchemes {
 export function readSampleSpec(document: JsonObject): SampleSpec {
   const model = modelOf(document);
   const schemes = Object.entries(objectAt(objectAt(document.components).securitySchemes));
-  const signing = schemes.find(([, scheme]) => isObject(objectAt(scheme)["x-signing"]));
+  const signing = [...model.signingRules][0];
   const apiKey = schemes.find(
-    ([, scheme]) =>
-      objectAt(scheme).type === "apiKey" &&
-      objectAt(scheme).in === "header" &&
-      !isObject(objectAt(scheme)["x-signing"]),
+    ([name, scheme]) =>
+      objectAt(scheme).type === "apiKey" && objectAt(scheme).in === "header" && !model.signingRules.has(name),
   );
   const known: KnownSchemes = {
     ...(apiKey && {
@@ -108,7 +73,7 @@ export function readSampleSpec(document: JsonObject): SampleSpec {
         header: requiredString(objectAt(apiKey[1]).name, `securitySchemes.${apiKey[0]}.name`),
       },
     }),
-    ...(signing && { signing: { name: signing[0], rule: signingRule(signing[0], objectAt(signing[1])) } }),
+    ...(signing && { signing: { name: signing[0], rule: signingRule(signing[1]) } }),
   };
   return {
     baseUrl: defaultBaseUrl(document),
@@ -132,16 +97,10 @@ function defaultBaseUrl(document: JsonObject): string {
   );
 }
 
-function signingRule(schemeName: string, scheme: JsonObject): SigningRule {
-  const signing = objectAt(scheme["x-signing"]);
-  const where = `securitySchemes.${schemeName}.x-signing`;
-  const timestamp = objectAt(signing.timestamp);
-  return {
-    algorithm: requiredString(signing.algorithm, `${where}.algorithm`),
-    signatureParameter: requiredString(signing.parameter ?? scheme.name, `${where}.parameter`),
-    timestampParameter: requiredString(timestamp.parameter, `${where}.timestamp.parameter`),
-    timestampUnit: requiredString(timestamp.unit, `${where}.timestamp.unit`),
-  };
+/** The signing rule, with the timestamp unit the samples need stated. */
+function signingRule(rule: SigningRule): SigningRule {
+  requiredString(rule.words.timestampUnit, `securitySchemes.${rule.scheme}.x-signing.timestamp.unit`);
+  return rule;
 }
 
 function modelOf(document: JsonObject): SpecModel {
@@ -158,14 +117,9 @@ function modelOf(document: JsonObject): SpecModel {
  * none; an optional API key (an empty requirement beside the key alone); or the key and the
  * signature. Any other requirement is an error naming the operation.
  */
-function credentialsOf(
-  operation: JsonObject,
-  document: JsonObject,
-  where: string,
-  known: KnownSchemes,
-): Credentials {
-  const security = operation.security ?? document.security;
-  const requirements = Array.isArray(security) ? security.filter(isObject).map((r) => Object.keys(r)) : [];
+function credentialsOf(operation: Operation, where: string, known: KnownSchemes): Credentials {
+  const security = operation.security;
+  const requirements = (security ?? []).map((r) => Object.keys(r));
   const exactly = (requirement: string[], names: string[]) =>
     requirement.length === names.length && names.every((name) => requirement.includes(name));
   const { apiKey, signing } = known;
@@ -186,18 +140,10 @@ function credentialsOf(
 }
 
 function sampleOperation(model: SpecModel, operation: Operation, known: KnownSchemes): SampleOperation {
-  const { operationId } = operation;
   return {
-    operationId,
-    summary: operation.summary ?? operationId,
-    method: operation.method,
-    path: operation.path,
-    authClass: operation.authClass,
-    credentials: credentialsOf(operation.raw, model.document, operationId, known),
-    formBody: operation.acceptsFormBody,
-    parameters: queryParameters(model, operation),
-    ...(operation.orderTypeRules ? { orderTypeRules: orderTypeRules(operation.orderTypeRules) } : {}),
-    mutuallyExclusive: operation.mutuallyExclusive,
+    ...operation,
+    credentials: credentialsOf(operation, operation.operationId, known),
+    queryParameters: queryParameters(model, operation),
   };
 }
 
@@ -221,12 +167,9 @@ function sampleParameter(model: SpecModel, parameter: Parameter): SampleParamete
   const schema = isObject(parameter.schema) ? resolved(model, parameter) : {};
   const enumValues = stringsAt(schema.enum);
   return {
-    name: parameter.name,
-    required: parameter.required,
+    ...parameter,
     kind: parameter.encoding === "json" ? "json" : kindOf(schema),
-    ...(parameter.example !== undefined ? { example: parameter.example } : {}),
     ...(enumValues.length > 0 ? { enum: enumValues } : {}),
-    ...(typeof schema["x-wire-pattern"] === "string" ? { wirePattern: schema["x-wire-pattern"] } : {}),
   };
 }
 
@@ -250,18 +193,4 @@ function kindOf(schema: JsonObject): ParameterKind {
     default:
       return "other";
   }
-}
-
-function orderTypeRules(rules: Record<string, ModelOrderTypeRule>): Record<string, OrderTypeRule> {
-  return Object.fromEntries(
-    Object.entries(rules).map(([type, rule]) => [
-      type,
-      {
-        required: rule.required ?? [],
-        forbidden: rule.forbidden ?? [],
-        exactlyOneOf: rule.exactlyOneOf ?? [],
-        atLeastOneOf: rule.atLeastOneOf ?? [],
-      },
-    ]),
-  );
 }

@@ -19,9 +19,10 @@ export function hmacDigest(signing: SigningRule): string {
 
 /** Checks that the timestamp is in epoch milliseconds, the only unit the samples write. */
 export function assertMillisecondTimestamps(signing: SigningRule): void {
-  if (!/^epoch milli ?seconds$/i.test(signing.timestampUnit)) {
+  const unit = signing.words.timestampUnit ?? "";
+  if (!/^epoch milli ?seconds$/i.test(unit)) {
     throw new SampleSpecError(
-      `x-signing.timestamp.unit: expected epoch milliseconds, found ${JSON.stringify(signing.timestampUnit)}`,
+      `x-signing.timestamp.unit: expected epoch milliseconds, found ${JSON.stringify(unit)}`,
     );
   }
 }
@@ -54,7 +55,7 @@ export function commentLines(marker: string, paragraphs: readonly string[]): str
 export function openingLines(request: SampleRequest): string[] {
   const { operation } = request;
   const { credentials } = operation;
-  const title = `${operation.summary}: ${operation.method.toUpperCase()} ${operation.path}`;
+  const title = `${operation.summary ?? operation.operationId}: ${operation.method.toUpperCase()} ${operation.path}`;
   const authClass = operation.authClass ? ` (${operation.authClass})` : "";
   switch (credentials.kind) {
     case "none":

@@ -1,6 +1,6 @@
 // The interoperability suite: one real npm client, pointed at the reference server the way its
 // own documentation allows (real-clients.md), driven through every method that maps to one of the
-// 17 operations. Each client file describes its client with an `InteropClient` adapter; this module
+// operations of the spec. Each client file describes its client with an `InteropClient` adapter; this module
 // runs the same calls and the same expectations against every adapter, so that "works against the
 // server" means the same thing for all six clients. Nothing leaves the loopback interface:
 // `guardLoopback` makes any other host lookup fail loudly.
@@ -74,7 +74,7 @@ export interface InteropClient {
   orderTypes: readonly OrderType[];
   /** Checks that an error is what the client raises for the scenario against the live API. */
   expectError: Readonly<Record<ErrorScenario, (error: unknown) => void>>;
-  /** Checks the client's error for an endpoint outside the 17 operations (404, -1020). */
+  /** Checks the client's error for an endpoint outside the spec's operations (404, -1020). */
   expectOutsideError(error: unknown): void;
 }
 
@@ -97,7 +97,7 @@ export interface Client {
   allOrders?(symbol: string): Promise<string[]>;
   cancelOrder?(symbol: string, ref: OrderRef): Promise<OrderSeen>;
   cancelAll?(symbol: string): Promise<number>;
-  /** Endpoints outside the 17 operations: each must fail. */
+  /** Endpoints outside the spec's operations: each must fail. */
   outside: Readonly<Record<"account" | "klines" | "myTrades", () => Promise<unknown>>>;
 }
 
@@ -380,7 +380,7 @@ export function describeInterop(subject: InteropClient): void {
       });
     });
 
-    describe("outside the 17 operations: expected failures", () => {
+    describe("outside the spec's operations: expected failures", () => {
       for (const name of ["account", "klines", "myTrades"] as const) {
         it(`${name} fails (the server has no such endpoint)`, async () => {
           subject.expectOutsideError(await rejection(client.outside[name]()));

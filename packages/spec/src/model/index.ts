@@ -1,10 +1,12 @@
 /**
  * `@marketapi/spec/model`: the one typed model of an OpenAPI 3.1 document of this API. Pure: it
- * reads a parsed document and does no I/O. It is the only place that walks `paths` and follows
- * `$ref`s; codegen, the reference server, the contract tester and the docs read the spec through
- * it. Every vendor extension (docs/extensions.md) is a typed field, read in its own module under
- * `extensions/` and listed in the registry (`EXTENSIONS`, extensions/registry.ts). Faults are SpecModelErrors naming the JSON Pointer of the faulty node. The model
- * is plain data (structuredClone copies it); references are followed with resolveRef on `document`.
+ * reads a parsed document and does no I/O. Codegen, the reference server, the contract tester and
+ * the docs walk `paths` and follow `$ref`s only through it (the diff, which must compare documents
+ * the model refuses, walks the raw documents itself; docs/architecture.md). Every vendor extension
+ * (docs/extensions.md) is a typed field, read in its own module under `extensions/` and listed in
+ * the registry (`EXTENSIONS`, extensions/registry.ts). Faults are SpecModelErrors naming the JSON
+ * Pointer of the faulty node. The model is plain data (structuredClone copies it); references are
+ * followed with resolveRef on `document`.
  */
 import { type FilledFrom, readFilledFrom } from "./extensions/filled-from.js";
 import { apiKeyHeaderBeside, readSigningRules, type SigningRule } from "./extensions/signing.js";

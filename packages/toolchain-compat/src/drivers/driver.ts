@@ -3,7 +3,7 @@
 // from them and the suite proves each by running it).
 import type { GeneratorId } from "../tools.js";
 
-/** The 17 operations of the spec, in its order. */
+/** The operations of the spec (test/compatibility-doc.test.ts holds the list to the spec). */
 export const OPERATION_IDS = [
   "ping",
   "server_time",

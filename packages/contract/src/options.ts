@@ -45,6 +45,8 @@ Safety:
 
 Selection and output:
   --only CHECKS         comma-separated checks to run (default: all)
+  --include NAMES       judge only these operations: comma-separated operationIds or tags
+  --exclude NAMES       leave these operations out (operationIds or tags)
   --report FILE         write JUnit XML (one testsuite per check, one testcase per operation)
   --json                print the result as JSON on stdout (progress goes to stderr)
   --seed N              seed of the generated values (default: random; printed)
@@ -101,6 +103,15 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   const apiKey = v["api-key"] ?? env.MARKETAPI_API_KEY;
   const apiSecret = v["api-secret"] ?? env.MARKETAPI_API_SECRET;
   const only = checkList(v.only);
+  const names = (text: string | undefined) =>
+    text === undefined
+      ? undefined
+      : text
+          .split(",")
+          .map((n) => n.trim())
+          .filter((n) => n !== "");
+  const include = names(v.include);
+  const exclude = names(v.exclude);
   const seed = positiveInteger("--seed", v.seed, true);
   const maxRequests = positiveInteger("--max-requests", v["max-requests"]);
   const timeoutMs = positiveInteger("--timeout", v.timeout);
@@ -113,6 +124,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     ...(v["allow-trading"] ? { allowTrading: true } : {}),
     ...(v["reference-extras"] ? { referenceExtras: true } : {}),
     ...(only ? { only } : {}),
+    ...(include ? { include } : {}),
+    ...(exclude ? { exclude } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(maxRequests !== undefined ? { maxRequests } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -142,6 +155,8 @@ function parse(argv: readonly string[]) {
       "allow-trading": { type: "boolean" },
       "reference-extras": { type: "boolean" },
       only: { type: "string" },
+      include: { type: "string" },
+      exclude: { type: "string" },
       report: { type: "string" },
       json: { type: "boolean" },
       seed: { type: "string" },

@@ -27,6 +27,7 @@ import { generatedPhase } from "./run/generated-phase.js";
 import { collapseNotImplemented, ImplementationTracker } from "./run/not-implemented.js";
 import { preferredSymbol, probe } from "./run/probe.js";
 import { readOnlyPass } from "./run/read-only-pass.js";
+import { selectOperations } from "./run/scope.js";
 import { referenceTolerance, resolveTarget, type Target } from "./run/target.js";
 import { findExistingOrder, tradingPhase } from "./run/trading-phase.js";
 import { PassStopped, Session } from "./session.js";
@@ -117,7 +118,13 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       },
     };
   }
-  result.operations = model.operations.map((o) => o.operationId);
+  let selected: ContractOperation[];
+  try {
+    selected = selectOperations(model.operations, options.include, options.exclude);
+  } catch (error) {
+    return { ...result, exitCode: 2, error: { kind: "usage", message: (error as Error).message } };
+  }
+  result.operations = selected.map((o) => o.operationId);
 
   let target: Target;
   try {
@@ -198,7 +205,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       message: `${listed.length} symbols listed; testing with ${values.symbol}; clock offset ${Math.round(session.clockOffsetMs)} ms`,
     });
 
-    const operations = model.operations;
+    const operations = selected;
     for (const operation of operations.filter((o) => !isTrading(o) && !isSigned(o))) {
       await operationPass(ctx, operation, "checks", () => readOnlyPass(ctx, operation));
     }

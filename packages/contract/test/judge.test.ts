@@ -88,3 +88,23 @@ describe("clock sanity", () => {
     expect(result.exitCode).toBe(0);
   });
 });
+
+describe("--include and --exclude", () => {
+  it("judge only the operations named, by operationId or by tag", async () => {
+    const result = await withProxy(undefined, (url) =>
+      runContract({ baseUrl: url, seed: 3, include: ["Market data"], exclude: ["ping", "aggTrades"] }),
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.operations).not.toContain("ping");
+    expect(result.operations).not.toContain("aggTrades");
+    expect(result.operations).toContain("order_book");
+    expect(result.operations).not.toContain("new_order");
+    expect(new Set(result.cells.map((c) => c.operationId))).toEqual(new Set(result.operations));
+  });
+
+  it("a name that is neither an operationId nor a tag is a usage error", async () => {
+    const result = await runContract({ baseUrl: "http://127.0.0.1:9", include: ["orderbook"] });
+    expect(result.exitCode).toBe(2);
+    expect(result.error?.message).toMatch(/--include: orderbook is neither an operationId nor a tag/);
+  });
+});

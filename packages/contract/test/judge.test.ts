@@ -108,3 +108,19 @@ describe("--include and --exclude", () => {
     expect(result.error?.message).toMatch(/--include: orderbook is neither an operationId nor a tag/);
   });
 });
+
+describe("notes on what could not be observed", () => {
+  it("appear in the text report and in JUnit, not only in JSON", async () => {
+    const { reportText } = await import("../src/report/text.js");
+    const { junitXml } = await import("../src/report/junit.js");
+    const result = await withProxy(undefined, (url, apiSecret, apiKey) =>
+      runContract({ baseUrl: url, apiKey, apiSecret, allowTrading: true, seed: 3 }),
+    );
+    const noted = result.cells.find((c) => c.status === "passed" && c.reason);
+    expect(noted).toBeDefined();
+    expect(reportText(result, { color: false })).toContain(
+      `${noted!.check} · ${noted!.operationId}: ${noted!.reason}`,
+    );
+    expect(junitXml(result)).toMatch(/<system-out>note: /);
+  });
+});

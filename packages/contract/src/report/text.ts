@@ -223,9 +223,20 @@ export function summaryText(result: ContractResult, style: TextStyle): string {
 }
 
 /** Everything printed after the run (table, failures, summary). */
+/** Notes on passing cells: what a check could not observe (shown, so a pass is never overstated). */
+export function notesText(result: ContractResult, style: TextStyle): string {
+  const noted = result.cells.filter((c) => c.status === "passed" && c.reason);
+  if (noted.length === 0) return "";
+  return [bold(style, "NOTES"), ...noted.map((c) => `  ${c.check} · ${c.operationId}: ${c.reason}`)].join(
+    "\n",
+  );
+}
+
 export function reportText(result: ContractResult, style: TextStyle): string {
   const parts: string[] = [];
   if (result.cells.length > 0) parts.push(resultTable(result, style));
+  const notes = notesText(result, style);
+  if (notes) parts.push(notes);
   const failures = failuresText(result, style);
   if (failures) parts.push(failures);
   parts.push(summaryText(result, style));

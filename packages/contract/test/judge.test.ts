@@ -124,3 +124,26 @@ describe("notes on what could not be observed", () => {
     expect(junitXml(result)).toMatch(/<system-out>note: /);
   });
 });
+
+describe("grouping", () => {
+  it("shows a failure with the same check and cause once, listing the operations it hit", async () => {
+    const { reportText } = await import("../src/report/text.js");
+    const wrongCode: Fault = {
+      name: "wrong-code",
+      description: "",
+      caughtBy: [],
+      response: (_req, res) =>
+        res.status === 400 && res.body.includes("-1121")
+          ? { ...res, body: res.body.replace("-1121", "-1100") }
+          : res,
+    };
+    const result = await withProxy(wrongCode, (url) =>
+      runContract({ baseUrl: url, seed: 3, only: ["unknown_reference"] }),
+    );
+    const text = reportText(result, { color: false });
+    const failedOps = result.cells.filter((c) => c.status === "failed").length;
+    expect(failedOps).toBeGreaterThan(3);
+    expect(text.match(/^\d+\) unknown_reference/gm)).toHaveLength(1);
+    expect(text).toMatch(/same cause on (\w+ \(#\d+\), ){2,}/);
+  });
+});

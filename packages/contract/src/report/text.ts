@@ -166,11 +166,35 @@ export function failuresText(result: ContractResult, style: TextStyle): string {
     ),
     "",
   ];
-  let i = 0;
+  // Failures of the same check and cause on several operations are shown once, with the list of
+  // operations (and their numbers, which replay takes).
+  const numbered = failed
+    .flatMap((cell) => cell.failures)
+    .map((failure, index) => ({ failure, n: index + 1 }));
+  const groups = new Map<string, Array<{ failure: Failure; n: number }>>();
+  for (const entry of numbered) {
+    const key = `${entry.failure.check}\u0000${causeOf(entry.failure.message)}`;
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  const shown = new Set<number>();
   for (const cell of failed) {
     for (const failure of cell.failures) {
-      i += 1;
-      lines.push(failureText(failure, i, style), "");
+      const entry = numbered.find((e) => e.failure === failure)!;
+      if (shown.has(entry.n)) continue;
+      const group = groups.get(`${failure.check}\u0000${causeOf(failure.message)}`) ?? [entry];
+      const others = group.filter((e) => e.failure.operationId !== failure.operationId);
+      lines.push(failureText(failure, entry.n, style));
+      if (others.length > 0) {
+        for (const e of others) shown.add(e.n);
+        lines.push(
+          dim(
+            style,
+            `   same cause on ${others.map((e) => `${e.failure.operationId} (#${e.n})`).join(", ")}`,
+          ),
+        );
+      }
+      lines.push("");
+      shown.add(entry.n);
     }
     if (cell.failed > cell.failures.length) {
       lines.push(
@@ -241,4 +265,12 @@ export function reportText(result: ContractResult, style: TextStyle): string {
   if (failures) parts.push(failures);
   parts.push(summaryText(result, style));
   return `${parts.join("\n\n")}\n`;
+}
+
+/** A failure message with its values masked: the same cause on other operations reads the same. */
+export function causeOf(message: string): string {
+  return message
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/-?\d+(\.\d+)?/g, "N")
+    .replace(/\b(symbol|fromId|limit|orderId)=\S+/g, "$1=…");
 }

@@ -70,7 +70,7 @@ describe("the marketapi-contract command", () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/reference server \(embedded, demo account\)/);
     expect(run.stdout).toMatch(
-      /^operation\s+5xx\s+status\s+ctype\s+schema\s+headers\s+negative\s+auth\s+defaults\s+lifecycle\s+clock\s+order\s+paging\s+window\s+filter\s+limit\s+unknown\s+case\s+filters\s+arith$/m,
+      /^operation\s+5xx\s+status\s+ctype\s+schema\s+headers\s+negative\s+auth\s+defaults\s+lifecycle\s+clock\s+order\s+paging\s+window\s+filter\s+limit\s+unknown\s+case\s+filters\s+arith\s+race$/m,
     );
     expect(run.stdout).toMatch(/^order_book\s+✓ \d+/m);
     expect(run.stdout).toMatch(/exit 0 \(every check that ran passed\); reproduce with --seed \d+/);

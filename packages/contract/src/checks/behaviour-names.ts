@@ -9,6 +9,7 @@ export const BEHAVIOUR_CHECKS = [
   "symbol_case",
   "exchange_filters",
   "order_arithmetic",
+  "cancel_race",
 ] as const;
 
 export type BehaviourCheck = (typeof BEHAVIOUR_CHECKS)[number];
@@ -23,6 +24,8 @@ export const BEHAVIOUR_CHECK_DESCRIPTIONS: Record<BehaviourCheck, string> = {
   unknown_reference: "an unknown symbol or order is refused with the code x-unknown-reference names",
   symbol_case: "a listed symbol in lower or mixed case is refused, not matched regardless of case",
   exchange_filters: "orders breaking exchange_info's tick size, lot size or minimum notional are refused",
+  cancel_race:
+    "a cancel sent at the same moment as a fill of the same order gets exactly one outcome, and query_order agrees",
   order_arithmetic:
     "MARKET, LIMIT IOC/FOK and a resting LIMIT really trade: fills add up, status follows the executed quantity, IOC/FOK never rest (x-order-arithmetic)",
 };

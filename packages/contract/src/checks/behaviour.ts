@@ -6,6 +6,7 @@ import { type ContractOperation, methodOf } from "../operations.js";
 import { PassStopped } from "../session.js";
 import { BEHAVIOUR_CHECKS } from "./behaviour-names.js";
 import { unreachable } from "./behaviour-support.js";
+import { cancelRacePhase } from "./cancel-race.js";
 import { enabled, markPass, type RunContext, reportPass } from "./context.js";
 import { cursorPagingCheck } from "./cursor-paging.js";
 import { exchangeFiltersPhase } from "./exchange-filters.js";
@@ -75,6 +76,8 @@ function appliesTo(check: (typeof BEHAVIOUR_CHECKS)[number], operation: Contract
       return b.unknownReferences !== undefined;
     case "symbol_case":
       return b.unknownReferences?.symbol !== undefined;
+    case "cancel_race":
+      return operation.operationId === "cancel_order" && b.unknownReferences?.order !== undefined;
     case "exchange_filters":
     case "order_arithmetic":
       return b.orderArithmetic !== undefined;
@@ -86,9 +89,11 @@ async function tradingBehaviour(ctx: RunContext): Promise<void> {
   try {
     await exchangeFiltersPhase(ctx);
     await orderArithmeticPhase(ctx);
+    await cancelRacePhase(ctx);
   } catch (error) {
     if (!(error instanceof PassStopped)) throw error;
     for (const check of ["exchange_filters", "order_arithmetic"] as const)
       ctx.session.recorder.skip(check, "new_order", error.message);
+    ctx.session.recorder.skip("cancel_race", "cancel_order", error.message);
   }
 }

@@ -1,6 +1,7 @@
 // Every check of the contract tester, one module each (named after the check). The runner's
 // passes (src/run/) call them; the results list them by CHECK_NAMES (results.ts).
 import { authEnforcement } from "./auth-enforcement.js";
+import { cancelRace } from "./cancel-race.js";
 import type { ContractCheck } from "./check.js";
 import { clockSanity } from "./clock-sanity.js";
 import { contentTypeConformance } from "./content-type-conformance.js";
@@ -43,4 +44,5 @@ export const CHECKS: readonly ContractCheck[] = [
   symbolCase,
   exchangeFilters,
   orderArithmetic,
+  cancelRace,
 ];

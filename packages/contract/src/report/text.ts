@@ -26,6 +26,7 @@ const SHORT: Record<CheckName, string> = {
   symbol_case: "case",
   exchange_filters: "filters",
   order_arithmetic: "arith",
+  cancel_race: "race",
 };
 
 function paint(style: TextStyle, code: string, text: string): string {

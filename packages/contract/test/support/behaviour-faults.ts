@@ -505,6 +505,40 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
         return true;
       }),
     },
+    // ---- concurrency ----
+    {
+      name: "cancel-succeeds-after-fill",
+      description:
+        "a cancel that lost the race to a fill still answers CANCELED (two outcomes for one order)",
+      caughtBy: ["cancel_race"],
+      response: (req, res) => {
+        const params = allParams(req);
+        if (req.method !== "DELETE" || !at("order")(req) || res.status !== 400 || !res.body.includes("-2011"))
+          return res;
+        if (!params.get("origClientOrderId")?.startsWith("mct-")) return res;
+        return {
+          status: 200,
+          headers: { ...res.headers, "content-type": "application/json" },
+          body: JSON.stringify({
+            symbol: params.get("symbol"),
+            origClientOrderId: params.get("origClientOrderId"),
+            orderId: 1,
+            orderListId: -1,
+            clientOrderId: "cancelled",
+            transactTime: Date.now(),
+            price: "0.00000000",
+            origQty: "0.00000000",
+            executedQty: "0.00000000",
+            cummulativeQuoteQty: "0.00000000",
+            status: "CANCELED",
+            timeInForce: "GTC",
+            type: "LIMIT",
+            side: "SELL",
+            selfTradePreventionMode: "NONE",
+          }),
+        };
+      },
+    },
     // ---- the server clock ----
     {
       name: "server-time-in-seconds",

@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { UsageError } from "./errors.js";
 import { type CliOptions, parseCli, USAGE } from "./options.js";
+import { replayCommand } from "./replay.js";
 import { junitXml } from "./report/junit.js";
 import { progressLine, reportText, type TextStyle } from "./report/text.js";
 import type { ContractResult } from "./results.js";
@@ -23,6 +24,7 @@ function exit(code: number): void {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
+  if (argv[0] === "replay") return replayMain(argv.slice(1));
   let cli: CliOptions;
   try {
     cli = parseCli(argv);
@@ -91,3 +93,13 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`marketapi-contract: internal error: ${message.replace(/\s*\n\s*/g, " ")}\n`);
   exit(2);
 });
+
+async function replayMain(argv: readonly string[]): Promise<void> {
+  try {
+    process.stdout.write(await replayCommand(argv));
+    exit(0);
+  } catch (error) {
+    process.stderr.write(`marketapi-contract replay: ${(error as Error).message}\n`);
+    exit(2);
+  }
+}

@@ -24,6 +24,9 @@ Usage:
                      [--allow-trading] [--reference-extras] [--only CHECKS]
                      [--report junit.xml] [--json]
                      [--seed N] [--max-requests N] [--timeout MS] [--max-time S]
+  marketapi-contract replay RESULT.json N [--api-key K --api-secret S]
+                     re-send failure N of a --json result, re-signed with a fresh
+                     timestamp, and print a curl command that sends it
 
 Target (with neither --base-url nor --endpoint, the reference server is started in-process
 with its demo account, and trading is allowed there):
@@ -44,6 +47,8 @@ Safety:
 Selection and output:
   --only CHECKS         comma-separated checks to run, by name or by the short name the
                         report's columns print (--only schema,auth); default: all
+  --include NAMES       judge only these operations: comma-separated operationIds or tags
+  --exclude NAMES       leave these operations out (operationIds or tags)
   --report FILE         write JUnit XML (one testsuite per check, one testcase per operation)
   --json                print the result as JSON on stdout (progress goes to stderr)
   --seed N              seed of the generated values (default: random; printed)
@@ -140,6 +145,15 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   const apiKey = v["api-key"] ?? env.MARKETAPI_API_KEY;
   const apiSecret = v["api-secret"] ?? env.MARKETAPI_API_SECRET;
   const only = checkList(v.only);
+  const names = (text: string | undefined) =>
+    text === undefined
+      ? undefined
+      : text
+          .split(",")
+          .map((n) => n.trim())
+          .filter((n) => n !== "");
+  const include = names(v.include);
+  const exclude = names(v.exclude);
   const seed = positiveInteger("--seed", v.seed, true);
   const maxRequests = positiveInteger("--max-requests", v["max-requests"]);
   const timeoutMs = positiveInteger("--timeout", v.timeout);
@@ -152,6 +166,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     ...(v["allow-trading"] ? { allowTrading: true } : {}),
     ...(v["reference-extras"] ? { referenceExtras: true } : {}),
     ...(only ? { only } : {}),
+    ...(include ? { include } : {}),
+    ...(exclude ? { exclude } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(maxRequests !== undefined ? { maxRequests } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -181,6 +197,8 @@ function parse(argv: readonly string[]) {
       "allow-trading": { type: "boolean" },
       "reference-extras": { type: "boolean" },
       only: { type: "string" },
+      include: { type: "string" },
+      exclude: { type: "string" },
       report: { type: "string" },
       json: { type: "boolean" },
       seed: { type: "string" },

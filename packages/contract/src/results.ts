@@ -1,4 +1,5 @@
 /** The result model of a run: one cell per check and operation, failures with their evidence. */
+import { BEHAVIOUR_CHECK_DESCRIPTIONS, BEHAVIOUR_CHECKS } from "./checks/behaviour-names.js";
 import type { WireRequest } from "./http/request.js";
 
 export const CHECK_NAMES = [
@@ -11,6 +12,8 @@ export const CHECK_NAMES = [
   "auth_enforcement",
   "defaults_honoured",
   "order_lifecycle",
+  "clock_sanity",
+  ...BEHAVIOUR_CHECKS,
 ] as const;
 
 export type CheckName = (typeof CHECK_NAMES)[number];
@@ -36,6 +39,9 @@ export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
   auth_enforcement: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
   defaults_honoured: "declared defaults apply when a parameter is absent, explicit limits override them",
   order_lifecycle: "new → query → open list → cancel → CANCELED → gone from open list → in all orders",
+  clock_sanity:
+    "server_time is epoch milliseconds within a few minutes of the tester's clock (the offset is stated)",
+  ...BEHAVIOUR_CHECK_DESCRIPTIONS,
 };
 
 export function isCheckName(name: string): name is CheckName {
@@ -108,6 +114,8 @@ export interface ContractResult {
   checks: CheckName[];
   operations: string[];
   cells: Cell[];
+  /** Operations that answered 404, 405 or 501 to every request: one verdict each (exit 1). */
+  notImplemented: Array<{ operationId: string; status: number; requests: number }>;
   stats: { requests: number; durationMs: number; requestsPerSecond: number };
   cleanup: CleanupReport;
   summary: { passed: number; failed: number; skipped: number };

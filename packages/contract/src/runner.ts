@@ -5,6 +5,7 @@
  * the orders it created (run/cleanup.ts), also after a failure or an interrupt.
  */
 import { loadOpenApi } from "@marketapi/spec";
+import { behaviourPhase } from "./checks/behaviour.js";
 import { markPass, type RunContext, reportPass } from "./checks/context.js";
 import { LIFECYCLE_OPERATIONS } from "./checks/order-lifecycle.js";
 import { ConnectionError, InterruptedError, UsageError } from "./errors.js";
@@ -21,9 +22,12 @@ import { OrderLedger } from "./orders.js";
 import { CHECK_NAMES, type CheckName, type ContractResult, Recorder } from "./results.js";
 import { cleanup } from "./run/cleanup.js";
 import type { ContractOptions } from "./run/contract-options.js";
+import { proveCredentials, requireCredentialsForTrading } from "./run/credentials.js";
 import { generatedPhase } from "./run/generated-phase.js";
+import { collapseNotImplemented, ImplementationTracker } from "./run/not-implemented.js";
 import { preferredSymbol, probe } from "./run/probe.js";
 import { readOnlyPass } from "./run/read-only-pass.js";
+import { selectOperations } from "./run/scope.js";
 import { referenceTolerance, resolveTarget, type Target } from "./run/target.js";
 import { findExistingOrder, tradingPhase } from "./run/trading-phase.js";
 import { PassStopped, Session } from "./session.js";
@@ -54,6 +58,7 @@ function emptyResult(
     checks,
     operations: [],
     cells: [],
+    notImplemented: [],
     stats: { requests: 0, durationMs: performance.now() - started, requestsPerSecond: 0 },
     cleanup: { created: 0, cancelledAtEnd: 0, leftOpen: [] },
     summary: { passed: 0, failed: 0, skipped: 0 },
@@ -113,11 +118,21 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       },
     };
   }
-  result.operations = model.operations.map((o) => o.operationId);
+  let selected: ContractOperation[];
+  try {
+    selected = selectOperations(model.operations, options.include, options.exclude);
+  } catch (error) {
+    return { ...result, exitCode: 2, error: { kind: "usage", message: (error as Error).message } };
+  }
+  result.operations = selected.map((o) => o.operationId);
 
   let target: Target;
   try {
     target = await resolveTarget(options, model);
+    requireCredentialsForTrading(
+      options.allowTrading === true && target.kind !== "embedded",
+      (target.credentials?.apiSecret ?? "") !== "",
+    );
   } catch (error) {
     const kind = error instanceof UsageError ? "usage" : "connection";
     return { ...result, exitCode: 2, error: { kind, message: (error as Error).message } };
@@ -130,6 +145,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   result.trading = target.trading;
 
   const recorder = new Recorder(checks, result.operations);
+  const implementation = new ImplementationTracker();
   const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), maxTimeMs);
@@ -143,7 +159,10 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
     recorder,
     signal,
-    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    onExchange: (exchange) => {
+      implementation.see(exchange);
+      options.onExchange?.(exchange);
+    },
   });
   const ledger = new OrderLedger();
   try {
@@ -157,6 +176,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       throw error;
     });
     const fallbackSymbol = preferredSymbol(model) ?? "BTCUSDT";
+    await proveCredentials(session, { symbols: [fallbackSymbol], symbol: fallbackSymbol, horizon: 0 });
     const rules = pickSymbol(market, fallbackSymbol);
     const listed = market.symbols.filter((s) => s.status === "TRADING").map((s) => s.symbol);
     const values: ValueContext = {
@@ -185,7 +205,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       message: `${listed.length} symbols listed; testing with ${values.symbol}; clock offset ${Math.round(session.clockOffsetMs)} ms`,
     });
 
-    const operations = model.operations;
+    const operations = selected;
     for (const operation of operations.filter((o) => !isTrading(o) && !isSigned(o))) {
       await operationPass(ctx, operation, "checks", () => readOnlyPass(ctx, operation));
     }
@@ -197,6 +217,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
         await readOnlyPass(ctx, operation);
       });
     }
+    await behaviourPhase(ctx, operations);
     await trading.finish?.();
     for (const operation of operations) {
       if (!(LIFECYCLE_OPERATIONS as readonly string[]).includes(operation.operationId)) {
@@ -231,7 +252,11 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await target.embedded?.close().catch(() => {});
   }
 
-  result.cells = recorder.result();
+  result.notImplemented = implementation.notImplemented();
+  result.cells = collapseNotImplemented(
+    recorder.result(),
+    new Set(result.notImplemented.map((n) => n.operationId)),
+  );
   const durationMs = performance.now() - started;
   result.stats = {
     requests: session.requests,
@@ -250,7 +275,13 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     };
   }
   result.exitCode =
-    result.error?.kind === "interrupted" ? 130 : result.error ? 2 : result.summary.failed > 0 ? 1 : 0;
+    result.error?.kind === "interrupted"
+      ? 130
+      : result.error
+        ? 2
+        : result.summary.failed > 0 || result.notImplemented.length > 0
+          ? 1
+          : 0;
   return result;
 }
 

@@ -10,7 +10,7 @@ import { loadOpenApi } from "@marketapi/spec";
 import { buildSpecModel } from "@marketapi/spec/model";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ContractResult } from "../src/index.js";
+import { CHECK_NAMES, type ContractResult } from "../src/index.js";
 import { startReferenceServer, type TestServer } from "./support/server.js";
 
 /** How many operations the spec has: tests count from the model, never a literal. */
@@ -72,7 +72,7 @@ describe("the marketapi-contract command", () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/reference server \(embedded, demo account\)/);
     expect(run.stdout).toMatch(
-      /^operation\s+5xx\s+status\s+ctype\s+schema\s+headers\s+negative\s+auth\s+defaults\s+lifecycle$/m,
+      /^operation\s+5xx\s+status\s+ctype\s+schema\s+headers\s+negative\s+auth\s+defaults\s+lifecycle\s+clock\s+order\s+paging\s+window\s+filter\s+limit\s+unknown\s+case\s+filters\s+arith\s+race$/m,
     );
     expect(run.stdout).toMatch(/^order_book\s+✓ \d+/m);
     expect(run.stdout).toMatch(/exit 0 \(every check that ran passed\); reproduce with --seed \d+/);
@@ -118,8 +118,8 @@ describe("the marketapi-contract command", () => {
     expect(run.stderr).toMatch(/✓ order_book/);
     const xml = readFileSync(report, "utf8");
     expect(XMLValidator.validate(xml)).toBe(true);
-    expect(xml.match(/<testsuite /g)).toHaveLength(9);
-    expect(xml.match(/<testcase /g)).toHaveLength(9 * operationCount);
+    expect(xml.match(/<testsuite /g)).toHaveLength(CHECK_NAMES.length);
+    expect(xml.match(/<testcase /g)).toHaveLength(CHECK_NAMES.length * operationCount);
     expect(xml).not.toContain(server.credentials.apiKey);
   });
 

@@ -1,11 +1,14 @@
 import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportText } from "../src/report/text.js";
+import { behaviourFaults } from "./support/behaviour-faults.js";
 import { faults } from "./support/faults.js";
 import { type MutationOutcome, runAgainstFault } from "./support/mutation.js";
 
 // The demo credentials sign the requests of the faults that re-sign.
-const catalog = faults(DEMO_CREDENTIALS);
+const catalog = [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS)];
+const only = process.env.MUTATION_ONLY;
+const selected = only ? catalog.filter((f) => f.name.includes(only)) : catalog;
 
 const outcomes: MutationOutcome[] = [];
 
@@ -15,7 +18,7 @@ describe("mutation testing: one injected fault at a time", () => {
     expect(outcome.exitCode, reportText(outcome.result, { color: false })).toBe(0);
   });
 
-  it.each(catalog.map((f) => [f.name, f] as const))("catches %s", async (_name, fault) => {
+  it.each(selected.map((f) => [f.name, f] as const))("catches %s", async (_name, fault) => {
     const outcome = await runAgainstFault(fault);
     outcomes.push(outcome);
     expect(
@@ -32,5 +35,14 @@ describe("mutation testing: one injected fault at a time", () => {
     );
     const rate = outcomes.length > 0 ? ((100 * caught) / outcomes.length).toFixed(0) : "0";
     console.log(`mutation catch rate: ${caught}/${outcomes.length} (${rate} %)\n${lines.join("\n")}`);
+  });
+});
+
+describe("the fault catalog", () => {
+  it("holds at least 60 distinct faults, each naming the checks that must catch it", () => {
+    const names = catalog.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBeGreaterThanOrEqual(60);
+    for (const fault of catalog) expect(fault.caughtBy.length, fault.name).toBeGreaterThan(0);
   });
 });

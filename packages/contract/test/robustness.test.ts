@@ -60,7 +60,7 @@ describe("servers that are down, slow or not the API", () => {
     });
     const result = await runContract({ baseUrl: url });
     expect(result.exitCode).toBe(2);
-    expect(result.error?.message).toMatch(/answered 404: is .* the base URL/);
+    expect(result.error?.message).toMatch(/answered 404, and so did .*: is .* the base URL/);
   });
 
   it("a server that answers JSON 500 everywhere: contract failures, exit 1", async () => {

@@ -5,6 +5,7 @@
 
 import { buildSpecModel, type JsonObject, type Operation, type SpecModel } from "@marketapi/spec/model";
 import { authClassBadges, authClassesMarkdown, authClassLine } from "./extensions/auth-class.js";
+import { behaviourMarkdown } from "./extensions/behaviour.js";
 import { credentialsMarkdown } from "./extensions/credentials.js";
 import { filledFromMarkdown } from "./extensions/filled-from.js";
 import { mutuallyExclusiveMarkdown } from "./extensions/mutually-exclusive.js";
@@ -52,6 +53,7 @@ function annotateOperation(operation: Operation, model: SpecModel): void {
     parameterConditionsMarkdown(operation),
     mutuallyExclusiveMarkdown(operation),
     responseVariantsMarkdown(operation),
+    behaviourMarkdown(operation),
   ].filter((part): part is string => part !== undefined);
   const description = operation.description?.trim();
   target.description = [...before, ...(description ? [description] : []), ...after].join("\n\n");

@@ -34,6 +34,9 @@ Options:
                        any crash of the server; full also fsyncs each commit (power loss)
   --log requests       print one line per request: method, path, status, API error code, ms
                        (never the query string, body or headers: no signature, key or secret)
+  --recv-window-decimals
+                       accept recvWindow with up to three decimals, as the live API does
+                       (default: an integer, as the spec says)
   --quiet              print errors only
   -h, --help           show this help
 `;
@@ -64,6 +67,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       "state-sync": { type: "string" },
       quiet: { type: "boolean" },
       log: { type: "string" },
+      "recv-window-decimals": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -95,6 +99,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       statePath: values.state,
       retentionMs: retention,
       ...(sync ? { stateSync: sync } : {}),
+      ...(values["recv-window-decimals"] ? { recvWindowDecimals: true } : {}),
     },
     configPath: values.config,
     quiet: values.quiet ?? false,

@@ -50,6 +50,11 @@ export interface StartServerOptions {
    * through any crash of the server (kill -9); "full" also fsyncs it, to survive a power loss.
    */
   stateSync?: "normal" | "full";
+  /**
+   * Accept `recvWindow` with up to three decimals, as the live API does (`--recv-window-decimals`).
+   * Off by default: the spec's recvWindow is an integer, and real clients send integers.
+   */
+  recvWindowDecimals?: boolean;
   /** The clock (epoch milliseconds); default Date.now. */
   now?: () => number;
   logger?: Logger;
@@ -124,6 +129,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       now,
       logger,
       storage: stored?.database,
+      recvWindowDecimals: options.recvWindowDecimals === true,
     });
     const gate = new ShutdownGate();
     const budget = new AnswerBudget(config.network);

@@ -16,7 +16,7 @@ function tableIds(): string[] {
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ port: 0, seed: 5 });
+  server = await startServer({ port: 0, seed: 5, recvWindowDecimals: true });
 });
 afterAll(() => server.close());
 
@@ -263,5 +263,29 @@ describe("the README's table of live-API extras", () => {
     const check = checks[id];
     if (!check) throw new Error(`no check for the row ${id}`);
     await check();
+  });
+});
+
+describe("recvWindow decimals are opt-in", () => {
+  it("a server started without --recv-window-decimals refuses recvWindow=1.5 as the spec's integer", async () => {
+    const plain = await startServer({ port: 0, seed: 5 });
+    try {
+      const res = await sendSigned(plain.url, {
+        ...plain.demo,
+        method: "GET",
+        path: "/api/v3/openOrders",
+        query: "symbol=BTCUSDT&recvWindow=6000.5",
+      });
+      expectError(res, 400, -1100, /legal range is '\^\[0-9\]\{1,20\}\$'/);
+      const whole = await sendSigned(plain.url, {
+        ...plain.demo,
+        method: "GET",
+        path: "/api/v3/openOrders",
+        query: "symbol=BTCUSDT&recvWindow=6000",
+      });
+      expect(whole.status).toBe(200);
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -25,6 +25,8 @@ interface AuthCase {
   needsCredentials: boolean;
   /** The request must be served (the key is accepted, not required), not refused. */
   served?: boolean;
+  /** Where the parameters go, when the case needs a query and a body both. */
+  placement?: Placement;
 }
 
 function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
@@ -60,7 +62,40 @@ function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
       needsCredentials: true,
     },
     { label: "without timestamp", auth: { timestamp: "none" }, needsCredentials: true },
+    ...signingProbes(ctx, operation),
   ];
+}
+
+/**
+ * A signature over only part of what was sent must be refused (x-signing: the payload is the
+ * query followed by the body); and where recvWindow is declared, a timestamp older than it.
+ */
+function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[] {
+  const signing = ctx.session.model.signing;
+  const cases: AuthCase[] = [];
+  if (operation.acceptsFormBody && operation.parameters.length >= 2) {
+    for (const [mode, words] of [
+      ["query-only", "over the query alone while a body is present"],
+      ["body-only", "over the body alone while the query carries parameters"],
+    ] as const) {
+      cases.push({
+        label: `signed ${words}`,
+        auth: { signature: mode },
+        placement: "split",
+        code: signing.invalidSignatureCode,
+        needsCredentials: true,
+      });
+    }
+  }
+  if (operation.parameters.some((p) => p.name === signing.recvWindowParameter)) {
+    cases.push({
+      label: `with a timestamp 3 s old and ${signing.recvWindowParameter}=1000`,
+      auth: { recvWindow: 1000, timestampShiftMs: -3000 },
+      code: signing.invalidTimestampCode,
+      needsCredentials: true,
+    });
+  }
+  return cases;
 }
 
 export interface AuthProbeOptions {
@@ -128,7 +163,11 @@ export async function authProbes(
         op: operation,
         params: options.params(),
         auth: c.auth,
-        ...(options.placement ? { placement: options.placement } : {}),
+        ...(c.placement
+          ? { placement: c.placement }
+          : options.placement
+            ? { placement: options.placement }
+            : {}),
       },
       `auth: ${c.label}`,
     );

@@ -19,8 +19,11 @@ export type Placement = "query" | "body" | "split";
 export interface AuthVariant {
   /** The API key header: the real key, none, or a key the server cannot know. */
   key?: "valid" | "none" | "wrong";
-  /** The signature: correct, absent, or valid hex that does not match. */
-  signature?: "valid" | "none" | "wrong";
+  /**
+   * The signature: correct, absent, valid hex that does not match, or computed over only part of
+   * what is sent (the query alone while a body is present, or the body alone).
+   */
+  signature?: "valid" | "none" | "wrong" | "query-only" | "body-only";
   /** The timestamp: current server time, too old, too far ahead, or absent. */
   timestamp?: "now" | "stale" | "future" | "none";
   /** A recvWindow parameter to add to the signing envelope. */
@@ -138,7 +141,12 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
     const signatureMode = auth.signature ?? (signed ? "valid" : "none");
     if (signatureMode !== "none") {
       const secret = ctx.credentials?.apiSecret ?? "contract-tester-no-secret";
-      let signature = hmacHex(secret, formEncode(query), formEncode(body));
+      let signature =
+        signatureMode === "query-only"
+          ? hmacHex(secret, formEncode(query), "")
+          : signatureMode === "body-only"
+            ? hmacHex(secret, "", formEncode(body))
+            : hmacHex(secret, formEncode(query), formEncode(body));
       if (signatureMode === "wrong") signature = corruptSignature(signature);
       envelope.push([ctx.signing.signatureParameter, signature]);
     }

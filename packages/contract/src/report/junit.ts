@@ -55,7 +55,14 @@ export function junitXml(result: ContractResult): string {
     for (const cell of cells) {
       const open = `    <testcase ${attr("classname", check)} ${attr("name", cell.operationId)} time="0"`;
       if (cell.status === "passed") {
-        out.push(`${open}/>`);
+        // Notes on what could not be observed travel with the passing case.
+        if (cell.reason)
+          out.push(
+            `${open}>`,
+            `      <system-out>${xmlEscape(`note: ${cell.reason}`)}</system-out>`,
+            "    </testcase>",
+          );
+        else out.push(`${open}/>`);
       } else if (cell.status === "skipped") {
         out.push(
           `${open}>`,

@@ -17,6 +17,17 @@ export const SHORT: Record<CheckName, string> = {
   auth_enforcement: "auth",
   defaults_honoured: "defaults",
   order_lifecycle: "lifecycle",
+  clock_sanity: "clock",
+  list_order: "order",
+  cursor_paging: "paging",
+  time_window: "window",
+  result_filter: "filter",
+  limit_semantics: "limit",
+  unknown_reference: "unknown",
+  symbol_case: "case",
+  exchange_filters: "filters",
+  order_arithmetic: "arith",
+  cancel_race: "race",
 };
 
 function paint(style: TextStyle, code: string, text: string): string {
@@ -157,11 +168,35 @@ export function failuresText(result: ContractResult, style: TextStyle): string {
     ),
     "",
   ];
-  let i = 0;
+  // Failures of the same check and cause on several operations are shown once, with the list of
+  // operations (and their numbers, which replay takes).
+  const numbered = failed
+    .flatMap((cell) => cell.failures)
+    .map((failure, index) => ({ failure, n: index + 1 }));
+  const groups = new Map<string, Array<{ failure: Failure; n: number }>>();
+  for (const entry of numbered) {
+    const key = `${entry.failure.check}\u0000${causeOf(entry.failure.message)}`;
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  const shown = new Set<number>();
   for (const cell of failed) {
     for (const failure of cell.failures) {
-      i += 1;
-      lines.push(failureText(failure, i, style), "");
+      const entry = numbered.find((e) => e.failure === failure)!;
+      if (shown.has(entry.n)) continue;
+      const group = groups.get(`${failure.check}\u0000${causeOf(failure.message)}`) ?? [entry];
+      const others = group.filter((e) => e.failure.operationId !== failure.operationId);
+      lines.push(failureText(failure, entry.n, style));
+      if (others.length > 0) {
+        for (const e of others) shown.add(e.n);
+        lines.push(
+          dim(
+            style,
+            `   same cause on ${others.map((e) => `${e.failure.operationId} (#${e.n})`).join(", ")}`,
+          ),
+        );
+      }
+      lines.push("");
+      shown.add(entry.n);
     }
     if (cell.failed > cell.failures.length) {
       lines.push(
@@ -190,6 +225,11 @@ export function summaryText(result: ContractResult, style: TextStyle): string {
       ` · ${stats.requests} requests in ${seconds} s (${Math.round(stats.requestsPerSecond)} req/s) · seed ${result.seed}`,
   );
   if (result.tradingNote) lines.push(dim(style, `trading operations not exercised: ${result.tradingNote}`));
+  if (result.notImplemented?.length > 0) {
+    lines.push(red(style, `not implemented: ${result.notImplemented.length} operation(s)`));
+    for (const n of result.notImplemented)
+      lines.push(`  ${n.operationId}: every request (${n.requests}) answered ${n.status}`);
+  }
   if (cleanup.created > 0) {
     lines.push(
       cleanup.leftOpen.length === 0
@@ -209,11 +249,30 @@ export function summaryText(result: ContractResult, style: TextStyle): string {
 }
 
 /** Everything printed after the run (table, failures, summary). */
+/** Notes on passing cells: what a check could not observe (shown, so a pass is never overstated). */
+export function notesText(result: ContractResult, style: TextStyle): string {
+  const noted = result.cells.filter((c) => c.status === "passed" && c.reason);
+  if (noted.length === 0) return "";
+  return [bold(style, "NOTES"), ...noted.map((c) => `  ${c.check} · ${c.operationId}: ${c.reason}`)].join(
+    "\n",
+  );
+}
+
 export function reportText(result: ContractResult, style: TextStyle): string {
   const parts: string[] = [];
   if (result.cells.length > 0) parts.push(resultTable(result, style));
+  const notes = notesText(result, style);
+  if (notes) parts.push(notes);
   const failures = failuresText(result, style);
   if (failures) parts.push(failures);
   parts.push(summaryText(result, style));
   return `${parts.join("\n\n")}\n`;
+}
+
+/** A failure message with its values masked: the same cause on other operations reads the same. */
+export function causeOf(message: string): string {
+  return message
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/-?\d+(\.\d+)?/g, "N")
+    .replace(/\b(symbol|fromId|limit|orderId)=\S+/g, "$1=…");
 }

@@ -18,6 +18,10 @@ export interface ContractOptions {
    * Always on for the embedded server.
    */
   referenceExtras?: boolean;
+  /** Judge only these operations (operationIds or tags); default: all. */
+  include?: readonly string[];
+  /** Leave these operations out (operationIds or tags). */
+  exclude?: readonly string[];
   /** Run only these checks. */
   only?: readonly CheckName[];
   /** Seed of the generated values (random when absent; the result reports it). */

@@ -1,9 +1,10 @@
 // The start-up probe: reachability, the clock offset, the listed symbols and a reference price.
+import { judgeServerClock } from "../checks/clock-sanity.js";
 import { bodyObject, ok } from "../checks/context.js";
 import { ConnectionError, UsageError } from "../errors.js";
 import { encodeParams } from "../http/request.js";
 import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../market.js";
-import { type ContractModel, exampleOf, methodOf } from "../operations.js";
+import { type ContractModel, exampleOf, isSigned, methodOf } from "../operations.js";
 import type { Session } from "../session.js";
 
 /** The example symbol of the spec's first operation that gives one. */
@@ -31,12 +32,28 @@ export async function probe(
   if (first.error) throw new ConnectionError(`cannot reach ${baseUrl}: ${first.error.message}`);
   const response = first.response!;
   const where = `${methodOf(ping)} ${baseUrl}${ping.path}`;
-  if (response.status === 404 || response.status === 405) {
-    throw new ConnectionError(
-      `${where} answered ${response.status}: is ${baseUrl} the base URL of the trading API?`,
+  const absent = (status: number | undefined) => status === 404 || status === 405 || status === 501;
+  if (absent(response.status)) {
+    // A missing ping does not end the run (it is judged "not implemented"), unless nothing the
+    // probe asks for exists: then the base URL is probably wrong.
+    const others = model.operations.filter(
+      (o) => o !== ping && methodOf(o) === "GET" && !isSigned(o) && !o.parameters.some((p) => p.required),
     );
+    let anyServed = false;
+    for (const other of others.slice(0, 2)) {
+      const answer = await session.call({ op: other, params: [] }, "probe: is anything implemented");
+      if (answer.response && !absent(answer.response.status)) anyServed = true;
+    }
+    if (!anyServed) {
+      throw new ConnectionError(
+        `${where} answered ${response.status}, and so did ${others
+          .slice(0, 2)
+          .map((o) => o.path)
+          .join(" and ")}: is ${baseUrl} the base URL of the trading API?`,
+      );
+    }
   }
-  if (response.jsonError !== undefined) {
+  if (!absent(response.status) && response.jsonError !== undefined) {
     const type = response.contentType || "no Content-Type";
     const excerpt = response.bodyText.slice(0, 80).replace(/\s+/g, " ");
     throw new ConnectionError(
@@ -50,7 +67,7 @@ export async function probe(
     const exchange = await session.call({ op: time, params: [] }, "probe: server time");
     const receivedAt = Date.now();
     const serverTime = bodyObject(exchange)?.serverTime;
-    if (typeof serverTime === "number") session.clockOffsetMs = serverTime - (sentAt + receivedAt) / 2;
+    session.clockOffsetMs = judgeServerClock(session, exchange, serverTime, (sentAt + receivedAt) / 2);
   }
 
   let market: Market = { symbols: [], weightLimit: undefined };

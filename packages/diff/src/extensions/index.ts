@@ -1,13 +1,20 @@
 // Every vendor extension the diff knows, each in its own module: one home per extension.
 import { authClass } from "./auth-class.js";
+import { cursorPaging } from "./cursor-paging.js";
 import type { ExtensionRule } from "./extension.js";
 import { filledFrom } from "./filled-from.js";
+import { limit } from "./limit.js";
+import { listOrder } from "./list-order.js";
 import { mutuallyExclusive } from "./mutually-exclusive.js";
+import { orderArithmetic } from "./order-arithmetic.js";
 import { orderTypeRules } from "./order-type-rules.js";
 import { parameterConditions } from "./parameter-conditions.js";
 import { parameterPlacement } from "./parameter-placement.js";
 import { responseVariantBy } from "./response-variant-by.js";
+import { resultFilter } from "./result-filter.js";
 import { signing } from "./signing.js";
+import { timeWindow } from "./time-window.js";
+import { unknownReference } from "./unknown-reference.js";
 import { weight } from "./weight.js";
 import { type SchemaExtensionRule, wirePattern } from "./wire-pattern.js";
 
@@ -29,6 +36,13 @@ export const OPERATION_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map(
     mutuallyExclusive,
     parameterConditions,
     responseVariantBy,
+    listOrder,
+    cursorPaging,
+    timeWindow,
+    resultFilter,
+    limit,
+    unknownReference,
+    orderArithmetic,
   ].map((rule) => [rule.key, rule]),
 );
 

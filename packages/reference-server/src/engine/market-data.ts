@@ -84,6 +84,8 @@ export interface FullTickerResponse extends MiniTickerResponse {
 
 export const DEPTH_LIMIT = { default: 100, max: 5000 } as const;
 export const TRADES_LIMIT = { default: 500, max: 1000 } as const;
+/** aggTrades: the source document declares the default 1000 (x-limit), the live API 500. */
+export const AGG_TRADES_LIMIT = { default: 1000, max: 1000 } as const;
 export { AVG_PRICE_MINS };
 
 export function depth(market: Market, limit?: number): DepthResponse {
@@ -146,7 +148,7 @@ function aggTradeResponse(market: Market, agg: AggTrade): AggTradeResponse {
 }
 
 export function aggTrades(history: History, market: Market, query: PageQuery): AggTradeResponse[] {
-  const count = clampLimit(query.limit, TRADES_LIMIT.default, TRADES_LIMIT.max);
+  const count = clampLimit(query.limit, AGG_TRADES_LIMIT.default, AGG_TRADES_LIMIT.max);
   return history.aggTrades(market.config.symbol, query, count).map((agg) => aggTradeResponse(market, agg));
 }
 

@@ -63,6 +63,8 @@ export interface AuthInput {
   readonly apiKeyHeader: string | undefined;
   readonly params: RequestParams;
   readonly now: number;
+  /** recvWindow may carry up to three decimals (`--recv-window-decimals`); otherwise an integer. */
+  readonly recvWindowDecimals?: boolean;
 }
 
 /** The account id the request acts for (undefined for `none`); throws the API's error otherwise. */
@@ -87,7 +89,11 @@ function checkSignedRequest(signing: SigningRule, credential: Credential, input:
   if (signature === undefined) throw mandatoryMissing(signing.signatureParameter);
   const timestamp = integerParam(values.get(signing.timestampParameter), signing.timestampParameter);
   if (timestamp === undefined) throw mandatoryMissing(signing.timestampParameter);
-  const recvWindowMs = receiveWindow(signing, values.get(signing.recvWindowParameter));
+  const recvWindowMs = receiveWindow(
+    signing,
+    values.get(signing.recvWindowParameter),
+    input.recvWindowDecimals === true,
+  );
   if (!signatureMatches(credential.apiSecret, signedPayload, signature)) throw invalidSignature();
   // Compared in microseconds: a timestamp may be sent in either unit, recvWindow has decimals.
   const timestampUs = timestamp >= MICROSECONDS_FROM ? timestamp : timestamp * 1000;
@@ -97,12 +103,14 @@ function checkSignedRequest(signing: SigningRule, credential: Credential, input:
 }
 
 /** The receive window in milliseconds (up to three decimals); the default when not sent. */
-function receiveWindow(signing: SigningRule, text: string | undefined): number {
+function receiveWindow(signing: SigningRule, text: string | undefined, decimals: boolean): number {
   const name = signing.recvWindowParameter;
   if (text === undefined) return signing.recvWindowDefault;
+  // The spec (and the source document) types recvWindow as an integer; decimals are opt-in.
+  if (!decimals && !INTEGER.test(text)) throw illegalChars(name, INTEGER_PATTERN);
   if (!DECIMAL.test(text)) throw illegalChars(name, DECIMAL_PATTERN);
-  const decimals = text.split(".")[1]?.length ?? 0;
-  if (decimals > RECV_WINDOW_DECIMALS) throw badPrecision(name);
+  const places = text.split(".")[1]?.length ?? 0;
+  if (places > RECV_WINDOW_DECIMALS) throw badPrecision(name);
   const value = Number(text);
   if (value > signing.recvWindowMaximum) throw recvWindowTooLarge(name, signing.recvWindowMaximum);
   if (value <= 0) throw illegalParamValue(name, "must be greater than 0");

@@ -40,6 +40,8 @@ export interface PipelineDeps {
    * other answer also waits for the changes it may show, so a crash cannot take back what it said.
    */
   readonly storage?: Storage | undefined;
+  /** recvWindow may carry up to three decimals (the live API's extra; off by default). */
+  readonly recvWindowDecimals?: boolean;
 }
 
 export interface Storage {
@@ -154,7 +156,14 @@ function execute(
   const { operation, now } = x;
   const headerKey = x.req.headers[deps.api.apiKeyHeader];
   const apiKeyHeader = typeof headerKey === "string" ? headerKey : undefined;
-  const accountId = authenticate(deps.keys, deps.api.signing, { operation, apiKeyHeader, params, now }) ?? "";
+  const accountId =
+    authenticate(deps.keys, deps.api.signing, {
+      operation,
+      apiKeyHeader,
+      params,
+      now,
+      recvWindowDecimals: deps.recvWindowDecimals === true,
+    }) ?? "";
   const { declared, extras } = splitExtras(operation, params.values, params.sentCount);
   const checked = validateParams(operation, declared);
   const isNewOrder = operation.id === "new_order";

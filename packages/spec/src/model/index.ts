@@ -14,20 +14,38 @@ import { isObject, type JsonObject } from "./json.js";
 import { type Operation, readOperations } from "./operations.js";
 import { describeValue, SpecModelError } from "./spec-model-error.js";
 
+export { BEHAVIOUR_EXTENSIONS, type Behaviour, readBehaviour } from "./behaviour.js";
 export { AUTH_CLASSES, type AuthClass, isSignedClass } from "./extensions/auth-class.js";
+export type { FactSource } from "./extensions/behaviour-fields.js";
+export { type CursorPaging, readCursorPaging } from "./extensions/cursor-paging.js";
 export type {
   ExtensionConstraint,
   ExtensionDescriptor,
   ExtensionHost,
 } from "./extensions/extension.js";
 export type { FilledFrom } from "./extensions/filled-from.js";
+export { type AboveMaximum, type LimitRule, readLimit } from "./extensions/limit.js";
+export {
+  type ListOrder,
+  type ListOrderEntry,
+  readListOrder,
+  type SortDirection,
+} from "./extensions/list-order.js";
 export { exclusivePairs } from "./extensions/mutually-exclusive.js";
+export { type OrderArithmetic, readOrderArithmetic } from "./extensions/order-arithmetic.js";
 export type { OrderTypeRule } from "./extensions/order-type-rules.js";
 export type { ParameterCondition } from "./extensions/parameter-conditions.js";
 export type { ParameterPlacement } from "./extensions/parameter-placement.js";
 export { EXTENSIONS, extensionByKey } from "./extensions/registry.js";
 export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
+export { type ResultFilter, type ResultFilters, readResultFilters } from "./extensions/result-filter.js";
 export type { SigningRule, SigningTestVector, SigningWords } from "./extensions/signing.js";
+export { readTimeWindow, type TimeWindow, type WindowAnchor } from "./extensions/time-window.js";
+export {
+  readUnknownReferences,
+  type UnknownReferenceRule,
+  type UnknownReferences,
+} from "./extensions/unknown-reference.js";
 export { readWirePattern } from "./extensions/wire-pattern.js";
 export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.js";
 export { isObject, type JsonObject, type JsonSchema } from "./json.js";

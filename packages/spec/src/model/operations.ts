@@ -1,3 +1,4 @@
+import { type Behaviour, readBehaviour } from "./behaviour.js";
 import { type AuthClass, isSignedClass, readAuthClass } from "./extensions/auth-class.js";
 import { exclusivePairs, readMutuallyExclusive } from "./extensions/mutually-exclusive.js";
 import { type OrderTypeRule, readOrderTypeRules } from "./extensions/order-type-rules.js";
@@ -107,6 +108,8 @@ export interface Operation {
   exclusivePairs: Array<[string, string]>;
   /** x-response-variant-by. */
   responseVariants?: ResponseVariants;
+  /** The behaviour extensions (x-list-order, x-cursor-paging, x-time-window, x-result-filter, x-limit, …). */
+  behaviour: Behaviour;
   /** The operation object as written. */
   raw: JsonObject;
 }
@@ -242,6 +245,7 @@ function readOperation({ document, signingRules, path, method, item }: Operation
     mutuallyExclusive,
     exclusivePairs: exclusivePairs(mutuallyExclusive),
     ...(responseVariants ? { responseVariants } : {}),
+    behaviour: readBehaviour(raw, pointer, declared),
     raw,
   };
 }

@@ -4,14 +4,21 @@
  * module beside these and one entry here (docs/architecture.md, "How to add an x- extension").
  */
 import { authClassExtension } from "./auth-class.js";
+import { cursorPagingExtension } from "./cursor-paging.js";
 import type { ExtensionDescriptor } from "./extension.js";
 import { filledFromExtension } from "./filled-from.js";
+import { limitExtension } from "./limit.js";
+import { listOrderExtension } from "./list-order.js";
 import { mutuallyExclusiveExtension } from "./mutually-exclusive.js";
+import { orderArithmeticExtension } from "./order-arithmetic.js";
 import { orderTypeRulesExtension } from "./order-type-rules.js";
 import { parameterConditionsExtension } from "./parameter-conditions.js";
 import { parameterPlacementExtension } from "./parameter-placement.js";
 import { responseVariantByExtension } from "./response-variant-by.js";
+import { resultFiltersExtension } from "./result-filter.js";
 import { signingExtension } from "./signing.js";
+import { timeWindowExtension } from "./time-window.js";
+import { unknownReferencesExtension } from "./unknown-reference.js";
 import { weightExtension } from "./weight.js";
 import { wirePatternExtension } from "./wire-pattern.js";
 
@@ -26,6 +33,13 @@ export const EXTENSIONS: readonly ExtensionDescriptor[] = [
   responseVariantByExtension,
   wirePatternExtension,
   filledFromExtension,
+  listOrderExtension,
+  cursorPagingExtension,
+  timeWindowExtension,
+  resultFiltersExtension,
+  limitExtension,
+  unknownReferencesExtension,
+  orderArithmeticExtension,
 ];
 
 /** The registered extension with this key. */

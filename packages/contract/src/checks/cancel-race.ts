@@ -1,0 +1,90 @@
+/**
+ * cancel_race: a cancel sent at the same moment as a fill of the same order gets exactly one of
+ * the two outcomes. A resting LIMIT SELL is placed inside the spread (it becomes the best ask), then
+ * a MARKET BUY of its quantity and its cancel are sent together. Either the cancel succeeds (the
+ * order ends CANCELED with what had executed before) or it is refused because the order filled
+ * (FILLED); query_order must agree with whichever answer came. Whatever the buy executed is sold back.
+ */
+import { formatDec, tryParseDec, ZERO } from "../decimal.js";
+import { encodeParams } from "../http/request.js";
+import type { ContractCheck } from "./check.js";
+import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
+import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
+
+const CHECK = "cancel_race";
+
+export async function cancelRacePhase(ctx: RunContext): Promise<void> {
+  const newOrder = op(ctx, "new_order");
+  const cancel = op(ctx, "cancel_order");
+  const query = op(ctx, "query_order");
+  if (!newOrder || !cancel || !query || !ctx.session.recorder.enabled(CHECK)) return;
+  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, cancel.operationId, reason);
+  if (!ctx.trading || !ctx.session.canSign || !ctx.rules)
+    return skip("needs --allow-trading with credentials");
+  const prices = await bestPrices(ctx, "cancel race: best prices");
+  if (!prices) return skip("an empty side of the book: nothing to race against");
+  const price = prices.bid + ctx.rules.tick;
+  if (ctx.rules.tick <= ZERO || price >= prices.ask)
+    return skip("no price inside the spread to rest a sell at");
+  const quantity = formatDec(smallestQuantity(ctx.rules, price));
+  const symbol = ctx.rules.symbol;
+  const sell = await placeOrder(
+    ctx,
+    newOrder,
+    { symbol, side: "SELL", type: "LIMIT", timeInForce: "GTC", price: formatDec(price), quantity },
+    "cancel race: a resting LIMIT SELL inside the spread",
+  );
+  if (!ok(sell.exchange)) return skip(`the resting sell was refused (${describeAnswer(sell.exchange)})`);
+  const [buy, cancelled] = await Promise.all([
+    placeOrder(
+      ctx,
+      newOrder,
+      { symbol, side: "BUY", type: "MARKET", quantity },
+      "cancel race: MARKET BUY against it",
+    ),
+    ctx.session.call(
+      { op: cancel, params: encodeParams(cancel, { symbol, origClientOrderId: sell.clientOrderId }) },
+      "cancel race: cancel sent at the same moment",
+    ),
+  ]);
+  const final = await ctx.session.call(
+    { op: query, params: encodeParams(query, { symbol, origClientOrderId: sell.clientOrderId }) },
+    "cancel race: the order's final state",
+  );
+  const state = bodyObject(final);
+  const status = state?.status;
+  if (ok(cancelled)) {
+    ctx.ledger.closed(sell.clientOrderId);
+    const answer = bodyObject(cancelled);
+    const same = tryParseDec(answer?.executedQty) === tryParseDec(state?.executedQty);
+    if (answer?.status === "CANCELED" && status === "CANCELED" && same) ctx.session.pass(CHECK, cancelled);
+    else
+      ctx.session.fail(
+        CHECK,
+        cancelled,
+        `the cancel succeeded (status ${String(answer?.status)}, executedQty ${String(answer?.executedQty)}), but query_order then shows status ${String(status)} with executedQty ${String(state?.executedQty)}: two outcomes for one order`,
+      );
+  } else if (status === "FILLED") {
+    ctx.ledger.closed(sell.clientOrderId);
+    ctx.session.pass(CHECK, cancelled);
+  } else {
+    ctx.session.fail(
+      CHECK,
+      cancelled,
+      `the cancel was refused (${describeAnswer(cancelled)}), but query_order shows status ${String(status)}: neither outcome`,
+    );
+  }
+  // Sell back what the buy executed beyond what our own sell gave it.
+  const bought = tryParseDec(buy.body?.executedQty) ?? ZERO;
+  const sold = tryParseDec(state?.executedQty) ?? ZERO;
+  if (bought > sold) {
+    await placeOrder(
+      ctx,
+      newOrder,
+      { symbol, side: "SELL", type: "MARKET", quantity: formatDec(bought - sold) },
+      "cancel race: MARKET SELL offsetting the buy",
+    );
+  }
+}
+
+export const cancelRace: ContractCheck = { name: "cancel_race", covers: [] };

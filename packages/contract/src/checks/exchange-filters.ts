@@ -1,0 +1,94 @@
+/**
+ * exchange_filters: the filters exchange_info lists for the run's symbol (PRICE_FILTER tick size,
+ * LOT_SIZE step and minimum, NOTIONAL minimum) are enforced: an order that breaks one is refused.
+ * Every probe is a LIMIT BUY far below the market, so one accepted by mistake rests and the
+ * clean-up cancels it.
+ */
+
+import { ceilToStep, type Dec, div, formatDec, fromRatio, mul, parseDec, ZERO } from "../decimal.js";
+import type { ContractCheck } from "./check.js";
+import { expectRefusal, op, type RunContext } from "./context.js";
+import { placeOrder } from "./order-placing.js";
+
+const CHECK = "exchange_filters";
+
+interface Probe {
+  what: string;
+  price: Dec;
+  quantity: Dec;
+}
+
+export function filterProbes(
+  rules: NonNullable<RunContext["rules"]>,
+  far: { price: string; quantity: string },
+): { probes: Probe[]; unobservable: string[] } {
+  const price = parseDec(far.price);
+  const quantity = parseDec(far.quantity);
+  const probes: Probe[] = [];
+  const unobservable: string[] = [];
+  const half = (step: Dec) => step / 2n;
+  if (rules.tick > ZERO && half(rules.tick) > ZERO)
+    probes.push({
+      what: `price ${formatDec(price + half(rules.tick))}, off the tick size ${formatDec(rules.tick)}`,
+      price: price + half(rules.tick),
+      quantity,
+    });
+  else unobservable.push("no tick size");
+  if (rules.step > ZERO && half(rules.step) > ZERO)
+    probes.push({
+      what: `quantity ${formatDec(quantity + half(rules.step))}, off the step size ${formatDec(rules.step)}`,
+      price,
+      quantity: quantity + half(rules.step),
+    });
+  else unobservable.push("no step size");
+  if (rules.minQty > rules.step && rules.step > ZERO)
+    probes.push({
+      what: `quantity ${formatDec(rules.minQty - rules.step)}, below the minimum ${formatDec(rules.minQty)}`,
+      price,
+      quantity: rules.minQty - rules.step,
+    });
+  else unobservable.push("LOT_SIZE minimum equals the step");
+  if (rules.minNotional > ZERO) {
+    // The largest quantity on the step whose notional at `price` stays below the minimum.
+    const below = ceilToStep(div(mul(rules.minNotional, fromRatio(1, 2)), price), rules.step);
+    if (below >= rules.minQty && mul(below, price) < rules.minNotional)
+      probes.push({
+        what: `notional ${formatDec(mul(below, price))}, below the minimum ${formatDec(rules.minNotional)}`,
+        price,
+        quantity: below,
+      });
+    else unobservable.push("no quantity on the step falls below the minimum notional");
+  } else unobservable.push("no minimum notional");
+  return { probes, unobservable };
+}
+
+export async function exchangeFiltersPhase(ctx: RunContext): Promise<void> {
+  const newOrder = op(ctx, "new_order");
+  if (!newOrder || !ctx.session.recorder.enabled(CHECK)) return;
+  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
+  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
+  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  if (!ctx.rules || !("price" in ctx.farBuy))
+    return skip("no symbol rules or market price to build the probes from");
+  const { probes, unobservable } = filterProbes(ctx.rules, ctx.farBuy);
+  for (const reason of unobservable)
+    ctx.session.recorder.note(CHECK, newOrder.operationId, `not observable: ${reason}`);
+  for (const probe of probes) {
+    const placed = await placeOrder(
+      ctx,
+      newOrder,
+      {
+        symbol: ctx.rules.symbol,
+        side: "BUY",
+        type: "LIMIT",
+        timeInForce: "GTC",
+        price: formatDec(probe.price),
+        quantity: formatDec(probe.quantity),
+      },
+      `exchange filters: ${probe.what}`,
+    );
+    expectRefusal(ctx, CHECK, placed.exchange, { what: `an order with ${probe.what}` });
+  }
+}
+
+export const exchangeFilters: ContractCheck = { name: "exchange_filters", covers: [] };

@@ -1,0 +1,117 @@
+/**
+ * limit_semantics (x-limit): a small limit cuts every counted list to it; without the parameter
+ * the answer holds the default (or everything there is, when less); above the maximum the request
+ * is truncated to the maximum or refused, exactly as the spec says.
+ */
+
+import { encodeParams } from "../http/request.js";
+import type { ContractOperation } from "../operations.js";
+import type { TextCase } from "../values.js";
+import { fetchServed, listAt, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
+import { expectRefusal, type RunContext } from "./context.js";
+
+const CHECK = "limit_semantics";
+const SMALL = 2;
+
+const counts = (json: unknown, pointers: readonly string[]) =>
+  pointers.map((p) => ({ list: p || "the answer", count: listAt(json, p)?.length ?? 0 }));
+
+export async function limitSemanticsCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
+  const rule = operation.behaviour.limit;
+  if (!rule) return;
+  const { session } = ctx;
+  const small = await fetchServed(
+    ctx,
+    CHECK,
+    operation,
+    valuesFor(ctx, operation, { [rule.parameter]: SMALL }),
+    `limit: ${rule.parameter}=${SMALL}`,
+  );
+  const bigger = await fetchServed(
+    ctx,
+    CHECK,
+    operation,
+    valuesFor(ctx, operation, { [rule.parameter]: rule.maximum }),
+    `limit: ${rule.parameter}=${rule.maximum} (the maximum)`,
+  );
+  const absent = await fetchServed(
+    ctx,
+    CHECK,
+    operation,
+    valuesFor(ctx, operation),
+    `limit: no ${rule.parameter} (default ${rule.default})`,
+  );
+  if (!small || !bigger || !absent) return;
+  const available = counts(bigger.json, rule.counts);
+
+  for (const [i, c] of counts(small.json, rule.counts).entries()) {
+    const want = Math.min(SMALL, available[i]!.count);
+    if (c.count === want) session.pass(CHECK, small.exchange);
+    else
+      session.fail(
+        CHECK,
+        small.exchange,
+        `${rule.parameter}=${SMALL}: ${c.list} holds ${c.count} items; want ${want} (x-limit)`,
+      );
+  }
+  for (const [i, c] of counts(absent.json, rule.counts).entries()) {
+    const want = Math.min(rule.default, available[i]!.count);
+    // Items may arrive between the requests; a default page can only be judged against a full one.
+    if (c.count === want || (available[i]!.count >= rule.default && c.count === rule.default))
+      session.pass(CHECK, absent.exchange);
+    else
+      session.fail(
+        CHECK,
+        absent.exchange,
+        `without ${rule.parameter}: ${c.list} holds ${c.count} items; the default is ${rule.default} and ${available[i]!.count} exist (x-limit)`,
+      );
+  }
+
+  const above = rule.maximum + 1;
+  const values = valuesFor(ctx, operation, { [rule.parameter]: above });
+  if (rule.aboveMaximum === "refuse") {
+    const exchange = await session.call(
+      { op: operation, params: encodeParams(operation, values) },
+      `limit: ${rule.parameter}=${above} (above the maximum)`,
+    );
+    expectRefusal(ctx, CHECK, exchange, {
+      what: `${rule.parameter}=${above}, above the maximum ${rule.maximum} (x-limit: refuse)`,
+    });
+    return;
+  }
+  const truncated = await fetchServed(
+    ctx,
+    CHECK,
+    operation,
+    values,
+    `limit: ${rule.parameter}=${above} (above the maximum: truncated)`,
+  );
+  if (!truncated) return;
+  const over = counts(truncated.json, rule.counts).filter((c) => c.count > rule.maximum);
+  if (over.length === 0) session.pass(CHECK, truncated.exchange);
+  else
+    session.fail(
+      CHECK,
+      truncated.exchange,
+      `${rule.parameter}=${above}: ${over.map((c) => `${c.list} holds ${c.count}`).join(", ")}; x-limit says it is truncated to ${rule.maximum}`,
+    );
+}
+
+export const limitSemantics: ContractCheck = { name: "limit_semantics", covers: ["x-limit"] };
+
+/**
+ * Whether a negative case is a limit above the maximum that x-limit says is truncated, not
+ * refused: it is then not negative data (limit_semantics checks the truncation); noted, not sent.
+ */
+export function truncatedBySpec(ctx: RunContext, operation: ContractOperation, c: TextCase): boolean {
+  const rule = operation.behaviour.limit;
+  if (rule?.aboveMaximum !== "truncate" || c.parameter !== rule.parameter) return false;
+  if (c.text === undefined || !/^[0-9]+$/.test(c.text) || Number(c.text) <= rule.maximum) return false;
+  ctx.session.recorder.note(
+    "negative_data_rejection",
+    operation.operationId,
+    `${c.label}: not sent; x-limit says a ${rule.parameter} above ${rule.maximum} is truncated (limit_semantics checks it)`,
+  );
+  return true;
+}

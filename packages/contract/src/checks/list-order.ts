@@ -1,0 +1,61 @@
+/**
+ * list_order (x-list-order): every list of the answer is sorted as the spec states, by its field
+ * and direction, without ties where the spec says so. Derived from the extension; nothing here
+ * names an operation.
+ */
+
+import type { ContractOperation } from "../operations.js";
+import { compareKeys, fetchServed, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
+import type { RunContext } from "./context.js";
+
+const CHECK = "list_order";
+
+export async function listOrderCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
+  const order = operation.behaviour.listOrder;
+  if (!order) return;
+  const limit = operation.behaviour.limit;
+  const values = valuesFor(ctx, operation, limit ? { [limit.parameter]: Math.min(limit.maximum, 100) } : {});
+  const served = await fetchServed(ctx, CHECK, operation, values, "list order: a page of the list");
+  if (!served) return;
+  for (const entry of order.lists) {
+    const items = listAt(served.json, entry.list) ?? [];
+    const where = entry.list || "the answer";
+    if (items.length < 2) {
+      ctx.session.recorder.note(
+        CHECK,
+        operation.operationId,
+        `${where} had ${items.length} item(s): order not observable`,
+      );
+      continue;
+    }
+    const wrong = firstOutOfOrder(items, entry.field, entry.direction, entry.strict);
+    if (wrong === undefined) ctx.session.pass(CHECK, served.exchange);
+    else
+      ctx.session.fail(
+        CHECK,
+        served.exchange,
+        `${where} is not ${entry.direction}${entry.strict ? " without ties" : ""} by ${entry.field} (x-list-order): item ${wrong} has ${JSON.stringify(valueAt(items[wrong], entry.field))} after ${JSON.stringify(valueAt(items[wrong - 1], entry.field))}`,
+        `${entry.list}/${wrong}${entry.field}`,
+      );
+  }
+}
+
+/** The index of the first item out of order, or undefined when the list is sorted. */
+export function firstOutOfOrder(
+  items: readonly unknown[],
+  field: string,
+  direction: "ascending" | "descending",
+  strict: boolean,
+): number | undefined {
+  const sign = direction === "ascending" ? 1 : -1;
+  for (let i = 1; i < items.length; i++) {
+    const c = compareKeys(valueAt(items[i], field), valueAt(items[i - 1], field));
+    if (c === undefined) return i;
+    const step = c * sign;
+    if (step < 0 || (strict && step === 0)) return i;
+  }
+  return undefined;
+}
+
+export const listOrder: ContractCheck = { name: "list_order", covers: ["x-list-order"] };

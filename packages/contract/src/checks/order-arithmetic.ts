@@ -1,0 +1,212 @@
+/**
+ * order_arithmetic (x-order-arithmetic): orders that really trade, in the smallest size the
+ * filters allow, against the target's own best prices: MARKET, LIMIT IOC and FOK, and a resting
+ * LIMIT that is then cancelled. Each FULL answer must add up (fills sum to the executed quantity,
+ * the quote quantity is Σ price × qty), its status must follow the executed quantity, IOC and FOK
+ * never rest, FOK fills all or nothing. Every buy that executed is offset by a MARKET sell.
+ */
+
+import type { OrderArithmetic } from "@marketapi/spec/model";
+import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../decimal.js";
+import { encodeParams } from "../http/request.js";
+import type { ContractOperation } from "../operations.js";
+import type { RoundTrip } from "../round-trip.js";
+import type { ContractCheck } from "./check.js";
+import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
+import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
+
+const CHECK = "order_arithmetic";
+const RESTING = ["NEW", "PARTIALLY_FILLED"];
+
+export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
+  const newOrder = op(ctx, "new_order");
+  const rule = newOrder?.behaviour.orderArithmetic;
+  if (!newOrder || !rule || !ctx.session.recorder.enabled(CHECK)) return;
+  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
+  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
+  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  if (!ctx.rules) return skip("exchangeInfo lists no symbol to trade");
+  const prices = await bestPrices(ctx, "order arithmetic: best prices");
+  if (!prices)
+    return skip(`the order book of ${ctx.values.symbol} has an empty side: nothing to trade against`);
+  const quantity = formatDec(smallestQuantity(ctx.rules, prices.ask));
+  const symbol = ctx.values.symbol;
+  const types = ctx.rules.orderTypes;
+  const can = (type: string) => types.length === 0 || types.includes(type);
+
+  const trades: Array<{ label: string; values: Record<string, unknown> }> = [];
+  if (can("MARKET")) trades.push({ label: "MARKET BUY", values: { type: "MARKET", quantity } });
+  if (can("LIMIT")) {
+    const ask = formatDec(prices.ask);
+    trades.push({
+      label: `LIMIT IOC BUY at the best ask ${ask}`,
+      values: { type: "LIMIT", timeInForce: "IOC", price: ask, quantity },
+    });
+    trades.push({
+      label: `LIMIT FOK BUY at the best ask ${ask}`,
+      values: { type: "LIMIT", timeInForce: "FOK", price: ask, quantity },
+    });
+  }
+  for (const trade of trades) {
+    const placed = await placeOrder(
+      ctx,
+      newOrder,
+      { symbol, side: "BUY", ...trade.values },
+      `order arithmetic: ${trade.label}`,
+    );
+    const executed = judgeAnswer(
+      ctx,
+      rule,
+      placed.exchange,
+      trade.label,
+      String(trade.values.timeInForce ?? ""),
+    );
+    if (executed !== undefined && executed > ZERO) await offset(ctx, newOrder, symbol, executed);
+  }
+  if (can("LIMIT") && "price" in ctx.farBuy) {
+    await unfillable(ctx, newOrder, rule, symbol, ctx.farBuy);
+    await restingThenCancelled(ctx, newOrder, rule, symbol, ctx.farBuy);
+  }
+}
+
+/** Judges one FULL answer; returns the executed quantity when the answer could be read. */
+export function judgeAnswer(
+  ctx: RunContext,
+  rule: OrderArithmetic,
+  round: RoundTrip,
+  label: string,
+  timeInForce: string,
+): Dec | undefined {
+  const { session } = ctx;
+  if (!ok(round)) {
+    session.fail(CHECK, round, `${label}: a valid order was refused (${describeAnswer(round)})`);
+    return undefined;
+  }
+  const body = bodyObject(round) ?? {};
+  const problems = arithmeticProblems(rule, body, timeInForce);
+  if (problems.length === 0) session.pass(CHECK, round);
+  else session.fail(CHECK, round, `${label}: ${problems.join("; ")} (x-order-arithmetic)`);
+  return tryParseDec(body[rule.executedQty]);
+}
+
+/** What is wrong with an order answer, per the rule; empty when it adds up. */
+export function arithmeticProblems(
+  rule: OrderArithmetic,
+  body: Record<string, unknown>,
+  timeInForce: string,
+): string[] {
+  const problems: string[] = [];
+  const executed = tryParseDec(body[rule.executedQty]);
+  const orig = tryParseDec(body.origQty);
+  const quote = tryParseDec(body[rule.quoteQty]);
+  const status = String(body.status);
+  if (executed === undefined || orig === undefined || quote === undefined) {
+    return [`${rule.executedQty}, origQty and ${rule.quoteQty} must be decimal text`];
+  }
+  const fills = Array.isArray(body[rule.fills.list])
+    ? (body[rule.fills.list] as Record<string, unknown>[])
+    : [];
+  let qtySum = ZERO;
+  let quoteSum = ZERO;
+  for (const fill of fills) {
+    const qty = tryParseDec(fill[rule.fills.qty]) ?? ZERO;
+    qtySum += qty;
+    quoteSum += mul(tryParseDec(fill[rule.fills.price]) ?? ZERO, qty);
+  }
+  if (qtySum !== executed)
+    problems.push(
+      `the ${fills.length} fills sum to ${formatDec(qtySum)}, ${rule.executedQty} is ${formatDec(executed)}`,
+    );
+  // The quote quantity is written with the quote asset's precision: allow one unit of 10^-8 per fill.
+  const tolerance = unitOf(8) * BigInt(Math.max(1, fills.length));
+  const gap = quote > quoteSum ? quote - quoteSum : quoteSum - quote;
+  if (gap > tolerance)
+    problems.push(
+      `${rule.quoteQty} is ${formatDec(quote)}, Σ ${rule.fills.price} × ${rule.fills.qty} of the fills is ${formatDec(quoteSum)}`,
+    );
+  const share = executed === ZERO ? "none" : executed < orig ? "part" : "all";
+  if (!rule.status[share].includes(status))
+    problems.push(
+      `status ${status} with ${share === "none" ? "nothing" : share === "part" ? "part" : "all"} of ${formatDec(orig)} executed; want ${rule.status[share].join(" or ")}`,
+    );
+  if (rule.neverRest.includes(timeInForce) && RESTING.includes(status))
+    problems.push(`a ${timeInForce} order rests on the book (status ${status})`);
+  if (rule.allOrNothing.includes(timeInForce) && share === "part")
+    problems.push(`a ${timeInForce} order filled ${formatDec(executed)} of ${formatDec(orig)}`);
+  return problems;
+}
+
+/** Sells what a buy executed (MARKET), so the account ends where it started. */
+async function offset(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  executed: Dec,
+): Promise<void> {
+  const rule = newOrder.behaviour.orderArithmetic!;
+  const placed = await placeOrder(
+    ctx,
+    newOrder,
+    { symbol, side: "SELL", type: "MARKET", quantity: formatDec(executed) },
+    "order arithmetic: MARKET SELL offsetting the buy",
+  );
+  judgeAnswer(ctx, rule, placed.exchange, "the offsetting MARKET SELL", "");
+}
+
+/** A FOK and an IOC far below the market cannot fill: nothing executed, and neither rests. */
+async function unfillable(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  rule: OrderArithmetic,
+  symbol: string,
+  far: { price: string; quantity: string },
+) {
+  for (const tif of ["FOK", "IOC"].filter((t) => rule.neverRest.includes(t))) {
+    const placed = await placeOrder(
+      ctx,
+      newOrder,
+      { symbol, side: "BUY", type: "LIMIT", timeInForce: tif, price: far.price, quantity: far.quantity },
+      `order arithmetic: LIMIT ${tif} BUY far below the market`,
+    );
+    judgeAnswer(ctx, rule, placed.exchange, `an unfillable LIMIT ${tif}`, tif);
+  }
+}
+
+/** A resting LIMIT GTC answers NEW with nothing executed; its cancel answers CANCELED. */
+async function restingThenCancelled(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  rule: OrderArithmetic,
+  symbol: string,
+  far: { price: string; quantity: string },
+) {
+  const placed = await placeOrder(
+    ctx,
+    newOrder,
+    { symbol, side: "BUY", type: "LIMIT", timeInForce: "GTC", price: far.price, quantity: far.quantity },
+    "order arithmetic: a resting LIMIT GTC BUY",
+  );
+  judgeAnswer(ctx, rule, placed.exchange, "a resting LIMIT GTC", "GTC");
+  const cancel = op(ctx, "cancel_order");
+  if (!cancel || !ok(placed.exchange)) return;
+  const exchange = await ctx.session.call(
+    { op: cancel, params: encodeParams(cancel, { symbol, origClientOrderId: placed.clientOrderId }) },
+    "order arithmetic: cancel the resting LIMIT",
+  );
+  if (!ok(exchange)) {
+    ctx.session.fail(CHECK, exchange, `cancelling a resting order was refused (${describeAnswer(exchange)})`);
+    return;
+  }
+  ctx.ledger.closed(placed.clientOrderId);
+  const body = bodyObject(exchange) ?? {};
+  const executed = tryParseDec(body[rule.executedQty]);
+  if (body.status === "CANCELED" && executed === ZERO) ctx.session.pass(CHECK, exchange);
+  else
+    ctx.session.fail(
+      CHECK,
+      exchange,
+      `the cancelled resting order answers status ${String(body.status)} with ${rule.executedQty} ${String(body[rule.executedQty])}; want CANCELED with 0`,
+    );
+}
+
+export const orderArithmetic: ContractCheck = { name: "order_arithmetic", covers: ["x-order-arithmetic"] };

@@ -1,0 +1,79 @@
+/**
+ * Placing real orders for the behaviour checks: each under a client order id written to the
+ * ledger before it is sent (clean-up cancels what stays open), sized at the smallest quantity the
+ * symbol's filters allow, priced from the target's own best prices.
+ */
+import { ceilToStep, type Dec, div, fromRatio, maxDec, mul, tryParseDec, ZERO } from "../decimal.js";
+import { encodeParams } from "../http/request.js";
+import type { SymbolRules } from "../market.js";
+import type { ContractOperation } from "../operations.js";
+import type { RoundTrip } from "../round-trip.js";
+import type { Values } from "../values.js";
+import { bodyObject, ok, op, type RunContext } from "./context.js";
+
+export interface BestPrices {
+  bid: Dec;
+  ask: Dec;
+}
+
+/** The best bid and ask of the run's symbol, from order_book; undefined when a side is empty. */
+export async function bestPrices(ctx: RunContext, label: string): Promise<BestPrices | undefined> {
+  const book = op(ctx, "order_book");
+  if (!book) return undefined;
+  const exchange = await ctx.session.call(
+    { op: book, params: encodeParams(book, { symbol: ctx.values.symbol, limit: 5 }) },
+    label,
+  );
+  const body = bodyObject(exchange);
+  const first = (side: unknown) =>
+    Array.isArray(side) && Array.isArray(side[0]) ? tryParseDec(side[0][0]) : undefined;
+  const bid = first(body?.bids);
+  const ask = first(body?.asks);
+  return bid !== undefined && ask !== undefined ? { bid, ask } : undefined;
+}
+
+/** The smallest quantity the filters allow at `price` (LOT_SIZE, and NOTIONAL with a 10 % margin). */
+export function smallestQuantity(rules: SymbolRules, price: Dec): Dec {
+  const forNotional = rules.minNotional > ZERO ? div(mul(rules.minNotional, fromRatio(11, 10)), price) : ZERO;
+  return ceilToStep(maxDec(rules.minQty, forNotional, rules.step), rules.step);
+}
+
+export interface PlacedOrder {
+  exchange: RoundTrip;
+  body: Record<string, unknown> | undefined;
+  clientOrderId: string;
+}
+
+/** Sends new_order with `values` (FULL answer), recorded in the ledger first. */
+export async function placeOrder(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  values: Values,
+  label: string,
+): Promise<PlacedOrder> {
+  const clientOrderId = ctx.ledger.nextClientOrderId();
+  const symbol = String(values.symbol ?? ctx.values.symbol);
+  ctx.ledger.sent(symbol, clientOrderId);
+  const exchange = await ctx.session.call(
+    {
+      op: newOrder,
+      params: encodeParams(newOrder, {
+        newOrderRespType: "FULL",
+        ...values,
+        newClientOrderId: clientOrderId,
+      }),
+    },
+    label,
+  );
+  const body = bodyObject(exchange);
+  if (ok(exchange)) {
+    const orderId = typeof body?.orderId === "number" ? body.orderId : undefined;
+    ctx.ledger.opened(clientOrderId, orderId);
+    const status = body?.status;
+    if (status === "FILLED" || status === "EXPIRED" || status === "CANCELED" || status === "REJECTED")
+      ctx.ledger.closed(clientOrderId);
+  } else if (exchange.response && exchange.response.status >= 400 && exchange.response.status < 500) {
+    ctx.ledger.closed(clientOrderId);
+  }
+  return { exchange, body, clientOrderId };
+}

@@ -1,0 +1,43 @@
+/**
+ * symbol_case: symbols are upper case (the Symbol schema's pattern); a symbol the target lists,
+ * written in lower or mixed case, is refused, not matched without regard to case. Run on every
+ * operation whose symbol x-unknown-reference covers.
+ */
+
+import { encodeParams } from "../http/request.js";
+import { type ContractOperation, isTrading } from "../operations.js";
+import { unreachable, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
+import { expectRefusal, type RunContext } from "./context.js";
+
+const CHECK = "symbol_case";
+
+export function caseVariants(symbol: string): string[] {
+  const lower = symbol.toLowerCase();
+  const mixed = symbol.charAt(0) + lower.slice(1);
+  return [...new Set([lower, mixed])].filter((s) => s !== symbol);
+}
+
+export async function symbolCaseCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
+  const rule = operation.behaviour.unknownReferences?.symbol;
+  if (!rule || isTrading(operation)) return;
+  const lacking = unreachable(ctx, operation);
+  if (lacking) {
+    ctx.session.recorder.skip(CHECK, operation.operationId, lacking);
+    return;
+  }
+  for (const name of rule.parameters) {
+    for (const variant of caseVariants(ctx.values.symbol)) {
+      const values = valuesFor(ctx, operation, { [name]: variant });
+      const exchange = await ctx.session.call(
+        { op: operation, params: encodeParams(operation, values) },
+        `symbol case: ${name}=${variant}`,
+      );
+      expectRefusal(ctx, CHECK, exchange, {
+        what: `${name}=${variant} (the listed symbol is ${ctx.values.symbol})`,
+      });
+    }
+  }
+}
+
+export const symbolCase: ContractCheck = { name: "symbol_case", covers: ["x-unknown-reference"] };

@@ -1,0 +1,147 @@
+/**
+ * time_window (x-time-window): startTime/endTime select exactly the items between them (bounds
+ * inclusive as the spec says); each bound alone anchors the page as stated; a window wider than
+ * the largest span is refused with the stated code, and one exactly that wide is served.
+ */
+
+import type { TimeWindow } from "@marketapi/spec/model";
+import { encodeParams } from "../http/request.js";
+import type { ContractOperation } from "../operations.js";
+import { fetchServed, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
+import { expectRefusal, type RunContext } from "./context.js";
+
+const CHECK = "time_window";
+
+export async function timeWindowCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
+  const window = operation.behaviour.timeWindow;
+  if (!window) return;
+  const limitName = operation.behaviour.limit?.parameter ?? "limit";
+  const recent = await fetchServed(
+    ctx,
+    CHECK,
+    operation,
+    valuesFor(ctx, operation, { [limitName]: 50 }),
+    "window: the newest items",
+  );
+  if (!recent) return;
+  const items = listAt(recent.json, "") ?? [];
+  const times = items.map((item) => valueAt(item, window.field));
+  if (items.length < 4 || !times.every((t): t is number => typeof t === "number")) {
+    ctx.session.recorder.note(
+      CHECK,
+      operation.operationId,
+      `${items.length} items with times: window not observable`,
+    );
+  } else {
+    await bothBounds(ctx, operation, window, times, limitName);
+    await oneBound(ctx, operation, window, times, limitName);
+  }
+  await widestSpan(
+    ctx,
+    operation,
+    window,
+    times.find((t) => typeof t === "number") ?? ctx.session.now() - 3_600_000,
+  );
+}
+
+const timesOf = (json: unknown, field: string) =>
+  (listAt(json, "") ?? []).map((item) => valueAt(item, field));
+
+async function bothBounds(
+  ctx: RunContext,
+  operation: ContractOperation,
+  w: TimeWindow,
+  times: number[],
+  limit: string,
+) {
+  const start = times[1]!;
+  const end = times[times.length - 2]!;
+  const want = times.filter((t) => (w.inclusive ? t >= start && t <= end : t > start && t < end));
+  const page = await fetchServed(
+    ctx,
+    CHECK,
+    operation,
+    valuesFor(ctx, operation, { [w.start]: start, [w.end]: end, [limit]: 50 }),
+    `window: ${w.start}=${start} ${w.end}=${end}`,
+  );
+  if (!page) return;
+  const got = timesOf(page.json, w.field);
+  if (got.join(",") === want.join(",")) ctx.session.pass(CHECK, page.exchange);
+  else
+    ctx.session.fail(
+      CHECK,
+      page.exchange,
+      `${w.start}=${start}&${w.end}=${end} should give the ${want.length} items between them${w.inclusive ? ", bounds included" : ""} (x-time-window); got ${got.length} (times ${got.slice(0, 4).join(", ")}${got.length > 4 ? ", …" : ""})`,
+    );
+}
+
+async function oneBound(
+  ctx: RunContext,
+  operation: ContractOperation,
+  w: TimeWindow,
+  times: number[],
+  limit: string,
+) {
+  const pick = 2;
+  const cases: Array<[string, number, number[]]> = [
+    [
+      w.start,
+      times[1]!,
+      anchored(
+        w.startAlone,
+        times.filter((t) => t >= times[1]!),
+        pick,
+      ),
+    ],
+    [
+      w.end,
+      times[times.length - 2]!,
+      anchored(
+        w.endAlone,
+        times.filter((t) => t <= times[times.length - 2]!),
+        pick,
+      ),
+    ],
+  ];
+  for (const [name, at, want] of cases) {
+    const page = await fetchServed(
+      ctx,
+      CHECK,
+      operation,
+      valuesFor(ctx, operation, { [name]: at, [limit]: pick }),
+      `window: ${name}=${at} alone`,
+    );
+    if (!page) continue;
+    const got = timesOf(page.json, w.field);
+    if (got.join(",") === want.join(",")) ctx.session.pass(CHECK, page.exchange);
+    else
+      ctx.session.fail(
+        CHECK,
+        page.exchange,
+        `${name}=${at} alone with ${limit}=${pick} should give ${name === w.start ? w.startAlone : w.endAlone} (x-time-window): want times ${want.join(", ")}, got ${got.join(", ")}`,
+      );
+  }
+}
+
+function anchored(anchor: TimeWindow["startAlone"], matching: number[], count: number): number[] {
+  return anchor === "oldest-from-start" ? matching.slice(0, count) : matching.slice(-count);
+}
+
+async function widestSpan(ctx: RunContext, operation: ContractOperation, w: TimeWindow, start: number) {
+  if (w.maxSpanMs === undefined) return;
+  const tooWide = { ...valuesFor(ctx, operation), [w.start]: start, [w.end]: start + w.maxSpanMs + 1 };
+  const refused = await ctx.session.call(
+    { op: operation, params: encodeParams(operation, tooWide) },
+    "window: one ms wider than the largest span",
+  );
+  expectRefusal(ctx, CHECK, refused, {
+    code: w.tooWideCode,
+    what: `a window of maxSpanMs + 1 ms (${w.maxSpanMs + 1})`,
+  });
+  const widest = { ...valuesFor(ctx, operation), [w.start]: start, [w.end]: start + w.maxSpanMs };
+  const served = await fetchServed(ctx, CHECK, operation, widest, "window: exactly the largest span");
+  if (served) ctx.session.pass(CHECK, served.exchange);
+}
+
+export const timeWindow: ContractCheck = { name: "time_window", covers: ["x-time-window"] };

@@ -1,0 +1,147 @@
+/**
+ * `marketapi-contract replay RESULT.json N`: re-sends failure N of a JSON result (numbered as the
+ * text report numbers them), re-signed with a fresh timestamp when it was signed, prints what came
+ * back and a curl command that sends the same request. Secrets never go into the result file: the
+ * key and secret come from --api-key/--api-secret or MARKETAPI_API_KEY/MARKETAPI_API_SECRET.
+ */
+import { readFileSync } from "node:fs";
+import { UsageError } from "./errors.js";
+import { hmacHex } from "./http/signing.js";
+import type { ContractResult, Failure } from "./results.js";
+
+const SIGNATURE = "signature";
+const TIMESTAMP = "timestamp";
+const KEY_HEADER = "x-mbx-apikey";
+
+/** Failure N (1-based) in the order the text report prints them. */
+export function failureNumber(result: ContractResult, n: number): Failure {
+  const failures = result.cells.filter((c) => c.status === "failed").flatMap((c) => c.failures);
+  const failure = failures[n - 1];
+  if (!failure)
+    throw new UsageError(`the result holds ${failures.length} failure(s); there is no failure ${n}`);
+  if (!failure.exchange) throw new UsageError(`failure ${n} has no recorded request to replay`);
+  return failure;
+}
+
+export interface Replayable {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The recorded request, re-signed with a fresh timestamp where it carried a signature. */
+export function resignRequest(
+  failure: Failure,
+  credentials: { apiKey?: string | undefined; apiSecret?: string | undefined },
+  now: number,
+): Replayable {
+  const recorded = failure.exchange!.request;
+  const url = new URL(recorded.url);
+  const query = new URLSearchParams(url.search);
+  const body = recorded.body === undefined ? undefined : new URLSearchParams(recorded.body);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(recorded.headers)) {
+    if (name.toLowerCase() !== KEY_HEADER) headers[name] = value;
+  }
+  const hadKey = Object.keys(recorded.headers).some((n) => n.toLowerCase() === KEY_HEADER);
+  if (hadKey) {
+    if (!credentials.apiKey)
+      throw new UsageError("the request sent an API key: give --api-key (or MARKETAPI_API_KEY)");
+    headers["X-MBX-APIKEY"] = credentials.apiKey;
+  }
+  const carrier = body?.has(SIGNATURE) ? body : query.has(SIGNATURE) ? query : undefined;
+  if (carrier) {
+    if (!credentials.apiSecret)
+      throw new UsageError(
+        "the request was signed: give --api-secret (or MARKETAPI_API_SECRET) to re-sign it",
+      );
+    carrier.delete(SIGNATURE);
+    const stamped = body?.has(TIMESTAMP) ? body : query;
+    stamped.set(TIMESTAMP, String(now));
+    carrier.set(SIGNATURE, hmacHex(credentials.apiSecret, query.toString(), body?.toString() ?? ""));
+  }
+  url.search = query.toString();
+  return {
+    method: recorded.method,
+    url: url.toString(),
+    headers,
+    ...(body ? { body: body.toString() } : {}),
+  };
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** A curl command that sends the request (the API key read from $MARKETAPI_API_KEY). */
+export function curlOf(request: Replayable): string {
+  const parts = ["curl", "-sS", "-X", request.method, shellQuote(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name.toLowerCase() === "accept") continue;
+    const shown = name.toLowerCase() === KEY_HEADER ? `${name}: $MARKETAPI_API_KEY` : `${name}: ${value}`;
+    parts.push("-H", name.toLowerCase() === KEY_HEADER ? `"${shown}"` : shellQuote(shown));
+  }
+  if (request.body !== undefined) parts.push("--data", shellQuote(request.body));
+  return parts.join(" ");
+}
+
+export interface ReplayOutcome {
+  failure: Failure;
+  request: Replayable;
+  status: number;
+  body: string;
+  curl: string;
+}
+
+export async function replay(
+  resultFile: string,
+  n: number,
+  credentials: { apiKey?: string | undefined; apiSecret?: string | undefined },
+): Promise<ReplayOutcome> {
+  let result: ContractResult;
+  try {
+    result = JSON.parse(readFileSync(resultFile, "utf8")) as ContractResult;
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${resultFile} as a JSON result (marketapi-contract --json): ${(error as Error).message}`,
+    );
+  }
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`the failure number must be 1 or more, got ${n}`);
+  const failure = failureNumber(result, n);
+  const request = resignRequest(failure, credentials, Date.now());
+  const response = await fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  });
+  return { failure, request, status: response.status, body: await response.text(), curl: curlOf(request) };
+}
+
+/** `marketapi-contract replay RESULT.json N [--api-key K] [--api-secret S]`. */
+export async function replayCommand(argv: readonly string[]): Promise<string> {
+  const positional: string[] = [];
+  const credentials: { apiKey?: string | undefined; apiSecret?: string | undefined } = {
+    apiKey: process.env.MARKETAPI_API_KEY,
+    apiSecret: process.env.MARKETAPI_API_SECRET,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--api-key") credentials.apiKey = argv[++i];
+    else if (arg === "--api-secret") credentials.apiSecret = argv[++i];
+    else positional.push(arg);
+  }
+  if (positional.length !== 2)
+    throw new UsageError(
+      "usage: marketapi-contract replay RESULT.json N [--api-key KEY] [--api-secret SECRET]",
+    );
+  const outcome = await replay(positional[0]!, Number(positional[1]), credentials);
+  return [
+    `failure ${positional[1]}: ${outcome.failure.check} · ${outcome.failure.operationId}`,
+    `  ${outcome.failure.message}`,
+    `re-sent${outcome.request.url.includes("signature=") || outcome.request.body?.includes("signature=") ? " (re-signed with a fresh timestamp)" : ""}: ${outcome.request.method} ${outcome.request.url.replace(/signature=[0-9a-f]+/, "signature=…")}`,
+    `answer: ${outcome.status} ${outcome.body.slice(0, 500)}`,
+    "",
+    "the same request with curl (valid for the receive window, 5 s by default):",
+    `  ${outcome.curl}`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,68 @@
+// Replay: a failure recorded by a run is re-sent from its JSON result, re-signed with a fresh
+// timestamp, against the live server, through the command as a user runs it; the curl it prints
+// sends the same request.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
+import { afterAll, describe, expect, it } from "vitest";
+import { runContract } from "../src/index.js";
+import { behaviourFaults } from "./support/behaviour-faults.js";
+import { startFaultProxy } from "./support/fault-proxy.js";
+import { startReferenceServer } from "./support/server.js";
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL("../bin/marketapi-contract.js", import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), "contract-replay-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("marketapi-contract replay RESULT.json N", () => {
+  it("re-sends a recorded signed failure with a fresh timestamp and prints a runnable curl", async () => {
+    const server = await startReferenceServer();
+    const fault = behaviourFaults(DEMO_CREDENTIALS).find((f) => f.name === "all-orders-newest-first")!;
+    const proxy = await startFaultProxy(server.url, fault);
+    try {
+      const { apiKey, apiSecret } = server.credentials;
+      const result = await runContract({
+        baseUrl: proxy.url,
+        apiKey,
+        apiSecret,
+        seed: 2,
+        allowTrading: true,
+      });
+      expect(result.exitCode).toBe(1);
+      const failures = result.cells.filter((c) => c.status === "failed").flatMap((c) => c.failures);
+      const n = failures.findIndex((f) => f.check === "list_order" && f.operationId === "all_orders") + 1;
+      expect(n).toBeGreaterThan(0);
+      const file = join(scratch, "result.json");
+      writeFileSync(file, JSON.stringify(result));
+      // The recorded request is stale by now: the replay must re-sign it to be served.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const env = { ...process.env, MARKETAPI_API_KEY: apiKey, MARKETAPI_API_SECRET: apiSecret };
+      const { stdout } = await run(process.execPath, [CLI, "replay", file, String(n)], { env });
+      expect(stdout).toMatch(/^failure \d+: list_order · all_orders$/m);
+      expect(stdout).toMatch(/re-sent \(re-signed with a fresh timestamp\): GET .*\/api\/v3\/allOrders\?/);
+      expect(stdout).toMatch(/^answer: 200 \[/m);
+      const curl = /^ {2}(curl .*)$/m.exec(stdout)?.[1];
+      expect(curl).toMatch(/-H "X-MBX-APIKEY: \$MARKETAPI_API_KEY"/);
+      const sent = await run("sh", ["-c", curl!], { env });
+      expect(JSON.parse(sent.stdout)).toBeInstanceOf(Array);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+
+  it("says what is wrong with a bad file or number (exit 2)", async () => {
+    const file = join(scratch, "empty.json");
+    writeFileSync(file, JSON.stringify({ cells: [] }));
+    const failed = await run(process.execPath, [CLI, "replay", file, "3"]).catch(
+      (e) => e as { code: number; stderr: string },
+    );
+    expect((failed as { code: number }).code).toBe(2);
+    expect((failed as { stderr: string }).stderr).toMatch(/holds 0 failure\(s\); there is no failure 3/);
+  });
+});

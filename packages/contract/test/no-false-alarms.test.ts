@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { startServer } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { BEHAVIOUR_CHECKS } from "../src/checks/behaviour-names.js";
-import { CHECK_NAMES, runContract } from "../src/index.js";
+import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "contract-clean-"));
@@ -24,12 +24,7 @@ describe("the reference server passes clean", () => {
         ...(kind === "state" ? { statePath: join(scratch, `state-${seed}.db`) } : {}),
       });
       try {
-        // With --state, the cancel race makes the server answer 500 ("Ledger invariant broken:
-        // locked < 0", the engine/store race of the state database, fixed in the store's own work):
-        // a true alarm, left out here until that fix lands so that this test stays about false ones.
-        const only = kind === "state" ? CHECK_NAMES.filter((c) => c !== "cancel_race") : undefined;
         const result = await runContract({
-          ...(only ? { only } : {}),
           baseUrl: server.url,
           apiKey: server.demo.apiKey,
           apiSecret: server.demo.apiSecret,
@@ -38,7 +33,7 @@ describe("the reference server passes clean", () => {
         });
         expect(result.exitCode, reportText(result, { color: false })).toBe(0);
         // Every behaviour check really judged something (none passed by being skipped everywhere).
-        for (const check of BEHAVIOUR_CHECKS.filter((c) => kind === "memory" || c !== "cancel_race")) {
+        for (const check of BEHAVIOUR_CHECKS) {
           expect(
             result.cells.some((c) => c.check === check && c.status === "passed"),
             check,

@@ -201,7 +201,9 @@ describe("the marketapi-contract command", () => {
       expect(stderr).toMatch(/interrupted; cancelling the orders this run created/);
       expect(stdout).toMatch(/exit 130 \(interrupted\)/);
       expect(stdout).not.toMatch(/may still be open/);
-      const query = `timestamp=${Date.now()}`;
+      // The widest receive window: on a loaded machine this process may wait seconds for the CPU
+      // between signing and being served, and the question here is only which orders are open.
+      const query = `recvWindow=60000&timestamp=${Date.now()}`;
       const { hmacHex } = await import("../src/index.js");
       const open = await fetch(
         `${server.url}/api/v3/openOrders?${query}&signature=${hmacHex(server.credentials.apiSecret, query)}`,

@@ -176,7 +176,7 @@ function accountsOf(options: StartServerOptions, config: ServerConfig): AccountC
   if (options.apiKey !== undefined || options.apiSecret !== undefined) {
     accounts.push({ ...userCredentials(options.apiKey, options.apiSecret), id: "user" });
   }
-  accounts.push(...config.accounts);
+  for (const account of config.accounts) accounts.push(account); // any number (no spread into push)
   const keys = accounts.map((account) => account.apiKey);
   const taken = keys.filter((key, i) => keys.indexOf(key) !== i);
   if (taken.length > 0)

@@ -70,6 +70,18 @@ export class Journal {
     this.accounts.push(account);
   }
 
+  /** Takes in another record's changes (the state database gathers operations into one batch). */
+  add(changes: ChangeSet): void {
+    for (const order of changes.orders) this.orders.add(order);
+    for (const trade of changes.trades) this.trades.push(trade);
+    for (const agg of changes.aggTrades) this.aggTrades.add(agg);
+    for (const { account, asset } of changes.balances) this.balance(account, asset);
+    for (const asset of changes.fees) this.fees.add(asset);
+    for (const asset of changes.deposits) this.deposits.add(asset);
+    for (const account of changes.accounts) this.accounts.push(account);
+    for (const market of changes.markets) this.markets.add(market);
+  }
+
   isEmpty(): boolean {
     return (
       this.orders.size === 0 &&

@@ -36,7 +36,8 @@ export interface PipelineDeps {
   readonly logger: Logger;
   /**
    * The state database, when there is one: a request that changes the exchange (class `trade`) is
-   * refused while it cannot be written, and answered only once its changes are committed.
+   * refused while it cannot be written, and answered only once its changes are committed. Any
+   * other answer also waits for the changes it may show, so a crash cannot take back what it said.
    */
   readonly storage?: Storage | undefined;
 }
@@ -46,6 +47,8 @@ export interface Storage {
   assertWritable(): void;
   /** Resolves when everything changed so far is committed; rejects when it cannot be. */
   committed(): Promise<void>;
+  /** Whether changes cannot be kept now (reads then show the committed state, reloaded). */
+  readonly failed: boolean;
 }
 
 const JSON_TYPE = "application/json;charset=UTF-8";
@@ -106,7 +109,7 @@ function serveOperation(
     const weight = usedWeight;
     const wire = unit === "MICROSECOND" ? inUnit(body, unit) : body;
     const respond = () => answer(x.res, 200, wire, { ...weightHeaders(weight), ...headers });
-    if (deps.storage && x.operation.authClass === "trade") {
+    if (deps.storage && (x.operation.authClass === "trade" || !deps.storage.failed)) {
       // Acknowledged only once committed: a crash before that loses nothing that was confirmed.
       deps.storage
         .committed()

@@ -13,7 +13,6 @@
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import {
-  type Account,
   Account as AccountClass,
   type AccountTradesQuery,
   type AggTrade,
@@ -23,7 +22,6 @@ import {
   type ExchangeState,
   type History,
   initialState,
-  type Market,
   type Order,
   type PageQuery,
   registerOpenOrder,
@@ -32,6 +30,7 @@ import {
   stateFaults,
   type Trade,
 } from "../engine/index.js";
+import { Journal } from "../engine/journal.js";
 import { type Database, loadDriver, type Statement } from "./driver.js";
 import { describeSqliteError } from "./files.js";
 import { HISTORY_READS, OTHER_READS } from "./reads.js";
@@ -49,6 +48,7 @@ import {
 } from "./rows.js";
 import { migrate } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
+import { mergePage, Uncommitted } from "./uncommitted.js";
 import {
   postBatch,
   type StateSync,
@@ -65,6 +65,7 @@ const AVG_WINDOW_MS = 5 * MINUTE_MS;
 const PRUNE_EVERY_MS = MINUTE_MS;
 const PRUNE_CHUNK = 5000;
 const PROBE_EVERY_MS = 5000;
+const MIN_TIME = Number.MIN_SAFE_INTEGER;
 const MAX_TIME = Number.MAX_SAFE_INTEGER;
 const MIN_ID = Number.MIN_SAFE_INTEGER;
 const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -115,9 +116,15 @@ export class StateDatabase implements History {
   /** Writes that do not come from a change set (settings, pruning). */
   private pending: WriteOp[] = [];
   /** Changes recorded since the last batch was sent; written with their values at send time. */
-  private queued = new Queued();
+  private queued = new Journal();
+  /** History changed but not committed yet: every history read goes through it. */
+  private readonly uncommitted = new Uncommitted();
+  /** Number of the last batch of changes sent to the writer. */
+  private batches = 0;
   private pendingBatch: Deferred = deferred();
-  private inFlight: { seq: number; batch: Deferred } | undefined;
+  private inFlight:
+    | { seq: number; batch: Deferred; number: number; changes: ChangeSet | undefined }
+    | undefined;
   private sendScheduled = false;
   private seq = 0;
   private failure: StorageFailure | undefined;
@@ -242,52 +249,101 @@ export class StateDatabase implements History {
   record(changes: ChangeSet, now: number): void {
     if (this.closed) return;
     this.queued.add(changes);
+    this.uncommitted.add(changes, this.batches + 1);
     this.pruneNowAndThen(now);
     this.scheduleSend();
   }
 
-  // ---- History: reads (committed rows) ----
+  // ---- History: reads (committed rows, overlaid with what is not committed yet) ----
 
   order(symbol: string, orderId: number): Order | undefined {
-    return this.row("order", [symbol, orderId], orderFromRow);
+    return this.uncommitted.orders.get(symbol, orderId) ?? this.row("order", [symbol, orderId], orderFromRow);
   }
 
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    return this.row("orderByClientId", [accountId, symbol, clientOrderId], orderFromRow);
+    const fresh = newest(
+      this.uncommitted.orders.filter(
+        symbol,
+        (o) => o.accountId === accountId && o.clientOrderId === clientOrderId,
+      ),
+      (o) => o.orderId,
+    );
+    const stored = this.row("orderByClientId", [accountId, symbol, clientOrderId], orderFromRow);
+    if (!stored || (fresh && fresh.orderId >= stored.orderId)) return fresh;
+    return stored;
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
     const ids = this.idRange("orderIdAt", symbol, query);
-    if (!ids) return [];
-    return this.page<OrderRow, Order>("orders", [accountId, symbol, ...ids], query, limit, orderFromRow);
+    const stored = ids
+      ? this.page<OrderRow, Order>("orders", [accountId, symbol, ...ids], query, limit, orderFromRow)
+      : [];
+    const fresh = this.uncommitted.orders.filter(
+      symbol,
+      (o) => o.accountId === accountId && inPage(o.orderId, o.time, query),
+    );
+    return mergePage(stored, fresh, (o) => o.orderId, isAnchored(query), limit);
   }
 
   trades(symbol: string, fromId: number | undefined, limit: number): Trade[] {
-    if (fromId === undefined)
-      return this.rows<TradeRow, Trade>("recentTrades", [symbol, limit], tradeFromRow).reverse();
-    return this.rows<TradeRow, Trade>("tradesFrom", [symbol, fromId, limit], tradeFromRow);
+    const id = (t: Trade) => t.id;
+    if (fromId === undefined) {
+      const stored = this.rows<TradeRow, Trade>("recentTrades", [symbol, limit], tradeFromRow).reverse();
+      return mergePage(
+        stored,
+        this.uncommitted.trades.filter(symbol, () => true),
+        id,
+        false,
+        limit,
+      );
+    }
+    const stored = this.rows<TradeRow, Trade>("tradesFrom", [symbol, fromId, limit], tradeFromRow);
+    const fresh = this.uncommitted.trades.filter(symbol, (t) => t.id >= fromId);
+    return mergePage(stored, fresh, id, true, limit);
   }
 
   tradesBetween(symbol: string, from: number, to: number): Trade[] {
-    return this.rows<TradeRow, Trade>("tradesBetween", [symbol, from, to], tradeFromRow);
+    const stored = this.rows<TradeRow, Trade>("tradesBetween", [symbol, from, to], tradeFromRow);
+    const fresh = this.uncommitted.trades.filter(symbol, (t) => t.time >= from && t.time < to);
+    return mergePage(stored, fresh, (t) => t.id, true, Number.MAX_SAFE_INTEGER);
   }
 
   lastTradeBefore(symbol: string, time: number): Trade | undefined {
-    return this.row("lastTradeBefore", [symbol, time], tradeFromRow);
+    const fresh = newest(
+      this.uncommitted.trades.filter(symbol, (t) => t.time < time),
+      (t) => t.id,
+    );
+    const stored = this.row("lastTradeBefore", [symbol, time], tradeFromRow);
+    if (!stored || (fresh && fresh.id >= stored.id)) return fresh;
+    return stored;
   }
 
   aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[] {
     const ids = this.idRange("aggTradeIdAt", symbol, query);
-    if (!ids) return [];
-    return this.page<AggTradeRow, AggTrade>("aggTrades", [symbol, ...ids], query, limit, aggTradeFromRow);
+    const stored = ids
+      ? this.page<AggTradeRow, AggTrade>("aggTrades", [symbol, ...ids], query, limit, aggTradeFromRow)
+      : [];
+    const fresh = this.uncommitted.aggTrades.filter(symbol, (a) => inPage(a.id, a.time, query));
+    return mergePage(stored, fresh, (a) => a.id, isAnchored(query), limit);
   }
 
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
     const ids = this.idRange("tradeIdAt", symbol, query);
-    if (!ids) return [];
     const orderId = query.orderId ?? -1;
-    const params = [symbol, ...ids, accountId, orderId, orderId, accountId, orderId, orderId];
-    return this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow);
+    const params = [symbol, ...(ids ?? [0, 0]), accountId, orderId, orderId, accountId, orderId, orderId];
+    const stored = ids ? this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow) : [];
+    const takesPart = (party: Trade["buyer"]) =>
+      party.accountId === accountId && (query.orderId === undefined || party.orderId === query.orderId);
+    const fresh = this.uncommitted.trades.filter(
+      symbol,
+      (t) => (takesPart(t.buyer) || takesPart(t.seller)) && inPage(t.id, t.time, query),
+    );
+    return mergePage(stored, fresh, (t) => t.id, isAnchored(query), limit);
+  }
+
+  /** Number of history items changed but not committed yet (zero once all is committed). */
+  uncommittedCount(): number {
+    return this.uncommitted.size;
   }
 
   // ---- loading ----
@@ -429,20 +485,24 @@ export class StateDatabase implements History {
     const ops = this.pending;
     this.pending = [];
     const state = this.exchange?.internalState();
+    let changes: ChangeSet | undefined;
     if (state) {
-      const changes = this.queued.drain();
+      changes = this.queued.drain();
+      const writes = changeWrites(changes, {
+        fees: state.ledger.fees,
+        deposits: state.ledger.deposits,
+        nextAccount: () => this.accountCount++,
+        symbolPosition: (symbol) => this.symbolPositions.get(symbol) ?? 0,
+      });
+      // Appended one by one: a spread into push overflows the stack for a large batch.
+      for (const op of writes) ops.push(op);
       ops.push(
-        ...changeWrites(changes, {
-          fees: state.ledger.fees,
-          deposits: state.ledger.deposits,
-          nextAccount: () => this.accountCount++,
-          symbolPosition: (symbol) => this.symbolPositions.get(symbol) ?? 0,
-        }),
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],
       );
     }
-    this.inFlight = { seq: ++this.seq, batch: this.pendingBatch };
+    this.batches += 1;
+    this.inFlight = { seq: ++this.seq, batch: this.pendingBatch, number: this.batches, changes };
     this.pendingBatch = deferred();
     postBatch(this.worker, this.inFlight.seq, ops);
   }
@@ -461,6 +521,7 @@ export class StateDatabase implements History {
       return;
     }
     this.inFlight = undefined;
+    if (flight.changes) this.uncommitted.settle(flight.changes, flight.number);
     flight.batch.resolve();
     this.scheduleSend();
   }
@@ -472,7 +533,8 @@ export class StateDatabase implements History {
     this.pendingBatch.reject(this.failure);
     this.inFlight = undefined;
     this.pending = [];
-    this.queued = new Queued();
+    this.queued = new Journal();
+    this.uncommitted.clear();
     this.pendingBatch = deferred();
     this.lastProbe = Date.now();
     this.reloadLiveState();
@@ -566,10 +628,29 @@ export class StateDatabase implements History {
     limit: number,
     map: (row: R) => T,
   ): T[] {
-    const anchored = query.fromId !== undefined || query.startTime !== undefined;
+    const anchored = isAnchored(query);
     const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, [...params, limit], map);
     return anchored ? rows : rows.reverse();
   }
+}
+
+function isAnchored(query: PageQuery): boolean {
+  return query.fromId !== undefined || query.startTime !== undefined;
+}
+
+/** Whether an item with this id and time falls in the query's bounds (as the paged SQL reads). */
+function inPage(id: number, time: number, query: PageQuery): boolean {
+  return (
+    id >= (query.fromId ?? MIN_TIME) &&
+    time >= (query.startTime ?? MIN_TIME) &&
+    time <= (query.endTime ?? MAX_TIME)
+  );
+}
+
+function newest<T>(items: readonly T[], id: (item: T) => number): T | undefined {
+  let best: T | undefined;
+  for (const item of items) if (best === undefined || id(item) > id(best)) best = item;
+  return best;
 }
 
 async function startWriter(path: string, sync: StateSync): Promise<Worker> {
@@ -600,57 +681,4 @@ async function newWriterThread(workerData: WriterData): Promise<Worker> {
 function prepareReads(db: Database): Record<string, Statement> {
   const sql: Record<string, string> = { ...HISTORY_READS, ...OTHER_READS };
   return Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)]));
-}
-
-/** Changes waiting for the next batch; objects are written with the values they hold at send time. */
-class Queued {
-  private orders = new Set<Order>();
-  private trades: Trade[] = [];
-  private aggTrades = new Set<AggTrade>();
-  private balances = new Map<Account, Set<string>>();
-  private fees = new Set<string>();
-  private deposits = new Set<string>();
-  private accounts: Account[] = [];
-  private markets = new Set<Market>();
-
-  add(changes: ChangeSet): void {
-    for (const order of changes.orders) this.orders.add(order);
-    for (const trade of changes.trades) this.trades.push(trade);
-    for (const agg of changes.aggTrades) this.aggTrades.add(agg);
-    for (const { account, asset } of changes.balances) {
-      const assets = this.balances.get(account) ?? new Set<string>();
-      assets.add(asset);
-      this.balances.set(account, assets);
-    }
-    for (const asset of changes.fees) this.fees.add(asset);
-    for (const asset of changes.deposits) this.deposits.add(asset);
-    for (const account of changes.accounts) this.accounts.push(account);
-    for (const market of changes.markets) this.markets.add(market);
-  }
-
-  isEmpty(): boolean {
-    return (
-      this.orders.size === 0 &&
-      this.balances.size === 0 &&
-      this.accounts.length === 0 &&
-      this.markets.size === 0
-    );
-  }
-
-  drain(): ChangeSet {
-    const changes: ChangeSet = {
-      orders: [...this.orders],
-      trades: this.trades,
-      aggTrades: [...this.aggTrades],
-      balances: [...this.balances].flatMap(([account, assets]) =>
-        [...assets].map((asset) => ({ account, asset })),
-      ),
-      fees: [...this.fees],
-      deposits: [...this.deposits],
-      accounts: this.accounts,
-      markets: [...this.markets],
-    };
-    Object.assign(this, new Queued());
-    return changes;
-  }
 }

@@ -49,8 +49,8 @@ async function opened(path: string): Promise<Database> {
   return new (loadDriver())(path, { readonly: true });
 }
 
-const databases: [string, () => string][] = [
-  ["a new database", () => join(folder, "new.db")],
+const databases: [string, () => string, number][] = [
+  ["a new database", () => join(folder, "new.db"), 1024],
   [
     "a database of release 0.1.0, migrated",
     () => {
@@ -58,10 +58,11 @@ const databases: [string, () => string][] = [
       writeFileSync(path, gunzipSync(readFileSync(new URL("./fixtures/state-v1.db.gz", import.meta.url))));
       return path;
     },
+    4096,
   ],
 ];
 
-describe.each(databases)("query plans of %s", (_, makePath) => {
+describe.each(databases)("query plans of %s", (_, makePath, pageSize) => {
   let db: Database;
   beforeAll(async () => {
     db = await opened(makePath());
@@ -74,6 +75,10 @@ describe.each(databases)("query plans of %s", (_, makePath) => {
       expect(plan(db, sql)).toEqual([WANT[name as keyof typeof HISTORY_READS]]);
     },
   );
+
+  it(`has ${pageSize}-byte pages (a new database's are small: each commit writes whole pages)`, () => {
+    expect(db.pragma("page_size", { simple: true })).toBe(pageSize);
+  });
 
   it("the check fails for the client order id lookup of release 0.1.0 (primary key by symbol)", () => {
     const before =

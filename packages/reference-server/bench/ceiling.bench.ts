@@ -7,8 +7,8 @@
 // - depth limit=100 and ticker price: bench/minimal/read-server.ts, bare node:http answering the
 //   same bytes the reference server answered.
 //
-// Orders: autocannon, BENCH_CONNECTIONS connections, each alternating a BUY of account a and a SELL
-// of account b at one price, so every pair trades. Runs alternate which program goes first; the
+// Orders: autocannon, BENCH_CONNECTIONS connections, each sending crossing pairs at one price (a
+// BUY of account a and a SELL of account b, then b buys and a sells), so every pair trades. Runs alternate which program goes first; the
 // table shows medians over BENCH_RUNS runs of BENCH_DURATION s. CPU µs per request is the server
 // process's CPU time (all threads) from /proc/PID/stat; disk bytes per order its write_bytes from
 // /proc/PID/io; the longest stall is the server's main thread (monitorEventLoopDelay, 1 ms).
@@ -109,11 +109,21 @@ function writeBytes(pid: number | undefined): number {
   return Number(line?.[1] ?? Number.NaN);
 }
 
-/** BUY of account a and SELL of account b at one price, signed over the form body. */
-function orderPair(price: string) {
-  return ACCOUNTS.map(({ apiKey, apiSecret }, i) => {
+/**
+ * Two crossing pairs at one price: a BUY of account a and a SELL of account b, then the other way
+ * round, so that neither account's balance drains however long the run. Signed over the form body.
+ */
+function orderCycle(price: string) {
+  const [a, b] = ACCOUNTS as [(typeof ACCOUNTS)[0], (typeof ACCOUNTS)[0]];
+  const steps = [
+    [a, "BUY"],
+    [b, "SELL"],
+    [b, "BUY"],
+    [a, "SELL"],
+  ] as const;
+  return steps.map(([{ apiKey, apiSecret }, side]) => {
     const form =
-      `symbol=BTCUSDT&side=${i === 0 ? "BUY" : "SELL"}&type=LIMIT&timeInForce=GTC&quantity=0.001` +
+      `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=GTC&quantity=0.001` +
       `&price=${price}&recvWindow=60000&timestamp=${Date.now()}`;
     const body = `${form}&signature=${createHmac("sha256", apiSecret).update(form).digest("hex")}`;
     return {
@@ -209,7 +219,7 @@ async function orderComparison(figure: string, state?: string, sync = "normal"):
   const server = await reference(`server ${figure}`, state && `${state}.db`, sync);
   const ceiling = await minimal(`minimal ${figure}`, state && `${state}-minimal.db`, sync);
   const price = await insideSpread(server.url);
-  return { figure, server, ceiling, requests: () => orderPair(price) };
+  return { figure, server, ceiling, requests: () => orderCycle(price) };
 }
 
 async function readComparisons(): Promise<Comparison[]> {

@@ -1,5 +1,7 @@
-// kill -9 in the middle of bursts of signed orders: every order the server acknowledged must be
-// there after a restart, with at least the fills it reported, and balances must be conserved.
+// kill -9 (SIGTERM every fourth cycle) in the middle of bursts of signed orders, cancels (8%) and
+// cancel-alls: after every cycle the database loads again with the ledger intact; at the end every
+// order the server acknowledged is there with at least the fills it reported, every acknowledged
+// cancel stands, and balances are conserved.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { tmpdir } from "node:os";
@@ -8,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { decimal as dec, GENEROUS_BALANCE, startServer } from "../src/index.js";
 import { baseUrlOf, runCli } from "./support/cli.js";
 import { sendSigned } from "./support/http.js";
+import { givenTotals, ledgerFaults } from "./support/ledger.js";
 
 const folder = mkdtempSync(join(tmpdir(), "marketapi-crash-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -32,6 +35,22 @@ interface Acked {
   tradeIds: number[];
 }
 
+interface CancelReport {
+  orderId: number;
+  status: string;
+  executedQty: string;
+}
+
+/** What a burst saw acknowledged: orders placed, and orders cancelled (one by one or all at once). */
+interface BurstResult {
+  orders: Acked[];
+  cancels: (CancelReport & { account: string })[];
+}
+
+const CANCEL_SHARE = 0.08;
+const CANCEL_ALL_SHARE = 0.01;
+const EVERYONE = [{ id: "demo", balances: { BTC: GENEROUS_BALANCE, USDT: GENEROUS_BALANCE } }, ...ACCOUNTS];
+
 /** A random order that often crosses the other account's resting orders (both sides near 60000). */
 function randomOrder(n: number): string {
   const side = Math.random() < 0.5 ? "BUY" : "SELL";
@@ -42,34 +61,48 @@ function randomOrder(n: number): string {
   return `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=${tif}&quantity=${qty}&price=${price}`;
 }
 
-/** Sends orders until the server dies; returns what it acknowledged. */
-async function burst(
-  url: string,
-  account: (typeof ACCOUNTS)[number],
-  stop: { dead: boolean },
-): Promise<Acked[]> {
+type Account = (typeof ACCOUNTS)[number];
+
+/** The next request of a burst: mostly orders, some cancels of its own resting orders, a few cancel-alls. */
+function nextRequest(n: number, resting: number[]): { method: string; path: string; query: string } {
+  const roll = Math.random();
+  if (roll < CANCEL_SHARE && resting.length > 0) {
+    const [orderId] = resting.splice(Math.floor(Math.random() * resting.length), 1);
+    return { method: "DELETE", path: "/api/v3/order", query: `symbol=BTCUSDT&orderId=${orderId}` };
+  }
+  if (roll < CANCEL_SHARE + CANCEL_ALL_SHARE)
+    return { method: "DELETE", path: "/api/v3/openOrders", query: "symbol=BTCUSDT" };
+  return { method: "POST", path: "/api/v3/order", query: randomOrder(n) };
+}
+
+/** Sends requests until the server dies; returns what it acknowledged. */
+async function burst(url: string, account: Account, stop: { dead: boolean }): Promise<BurstResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const acked: Acked[] = [];
+  const result: BurstResult = { orders: [], cancels: [] };
+  const resting: number[] = [];
   try {
     for (let n = 0; !stop.dead; n += 1) {
+      const request = nextRequest(n, resting);
       let response: Awaited<ReturnType<typeof sendSigned>>;
       try {
-        response = await sendSigned(
-          url,
-          { ...account, method: "POST", path: "/api/v3/order", query: randomOrder(n), recvWindow: 60_000 },
-          agent,
-        );
+        response = await sendSigned(url, { ...account, ...request, recvWindow: 60_000 }, agent);
       } catch {
-        return acked; // the server was killed: this order's fate is unknown, and it may be either way
+        return result; // the server was killed: this request's fate is unknown, and it may be either way
       }
       if (response.status !== 200) continue;
+      if (request.method === "DELETE") {
+        const reports = (Array.isArray(response.json) ? response.json : [response.json]) as CancelReport[];
+        for (const report of reports) result.cancels.push({ ...report, account: account.id });
+        continue;
+      }
       const body = response.json as {
         orderId: number;
         status: string;
         executedQty: string;
         fills: { tradeId: number }[];
       };
-      acked.push({
+      if (body.status === "NEW" || body.status === "PARTIALLY_FILLED") resting.push(body.orderId);
+      result.orders.push({
         account: account.id,
         orderId: body.orderId,
         status: body.status,
@@ -77,18 +110,32 @@ async function burst(
         tradeIds: body.fills.map((f) => f.tradeId),
       });
     }
-    return acked;
+    return result;
   } finally {
     agent.destroy();
   }
 }
 
-describe("kill -9 during bursts of signed orders", () => {
-  it(`loses no acknowledged order, trade or balance change over ${CYCLES} cycles`, async () => {
+/** The database loads again after the kill, and its ledger holds. */
+async function expectLoadsWithLedgerIntact(statePath: string, cycle: number): Promise<void> {
+  const server = await startServer({ statePath, config: { symbols: ["BTCUSDT"], accounts: ACCOUNTS } });
+  try {
+    expect(
+      ledgerFaults(server.exchange, ["BTCUSDT"], EVERYONE, givenTotals(EVERYONE)),
+      `after cycle ${cycle}`,
+    ).toEqual([]);
+  } finally {
+    await server.close();
+  }
+}
+
+describe("kill -9 (and SIGTERM) during bursts of signed orders, cancels and cancel-alls", () => {
+  it(`loses no acknowledged order, cancel, trade or balance change over ${CYCLES} cycles`, async () => {
     const statePath = join(folder, "crash.db");
     const config = join(folder, "config.json");
     writeFileSync(config, JSON.stringify({ symbols: ["BTCUSDT"], accounts: ACCOUNTS }));
     const acked: Acked[] = [];
+    const cancelled: BurstResult["cancels"] = [];
     for (let cycle = 0; cycle < CYCLES; cycle += 1) {
       const run = runCli(["--port", "0", "--state", statePath, "--config", config, "--empty"]);
       const url = await baseUrlOf(run, 60_000);
@@ -97,12 +144,19 @@ describe("kill -9 during bursts of signed orders", () => {
         Array.from({ length: LOOPS_PER_ACCOUNT }, () => burst(url, account, stop)),
       );
       await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1200));
-      run.child.kill("SIGKILL");
-      expect(await run.exited).toBe("SIGKILL");
+      // Every fourth cycle is a clean stop (SIGTERM), after which the database must load as well.
+      const clean = cycle % 4 === 3;
+      run.child.kill(clean ? "SIGTERM" : "SIGKILL");
+      const exit = await run.exited;
+      if (clean) expect([0, "SIGTERM"], `exit after SIGTERM: ${run.stderr()}`).toContain(exit);
+      else expect(exit).toBe("SIGKILL");
       stop.dead = true;
-      const got = (await Promise.all(loops)).flat();
-      expect(got.length, `cycle ${cycle} acknowledged no order`).toBeGreaterThan(0);
-      acked.push(...got);
+      const got = await Promise.all(loops);
+      const orders = got.flatMap((r) => r.orders);
+      expect(orders.length, `cycle ${cycle} acknowledged no order`).toBeGreaterThan(0);
+      for (const order of orders) acked.push(order);
+      for (const r of got) for (const cancel of r.cancels) cancelled.push(cancel);
+      await expectLoadsWithLedgerIntact(statePath, cycle);
     }
 
     const server = await startServer({ statePath, config: { symbols: ["BTCUSDT"], accounts: ACCOUNTS } });
@@ -127,7 +181,18 @@ describe("kill -9 during bursts of signed orders", () => {
           if (trade?.id !== tradeId) lost.push(`trade ${tradeId} of order ${order.orderId} is missing`);
         }
       }
+      for (const cancel of cancelled) {
+        const found = server.exchange.queryOrder(cancel.account, {
+          symbol: "BTCUSDT",
+          orderId: cancel.orderId,
+        });
+        if (found.status !== "CANCELED" || found.executedQty !== cancel.executedQty)
+          lost.push(
+            `order ${cancel.orderId}: acknowledged CANCELED at ${cancel.executedQty}, now ${found.status} at ${found.executedQty}`,
+          );
+      }
       expect(lost).toEqual([]);
+      expect(cancelled.length).toBeGreaterThan(CYCLES);
 
       // Conservation: what the accounts hold plus the fees equals what they were given.
       const expected = new Map<string, bigint>();

@@ -3,10 +3,12 @@
 // (so nothing is committed in between) against an in-memory server and a durable one, and every
 // view after every step must be the same on both.
 import { mkdtempSync, rmSync } from "node:fs";
+import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Exchange, type RunningServer, startServer } from "../src/index.js";
+import { sendSigned } from "./support/http.js";
 
 const folder = mkdtempSync(join(tmpdir(), "marketapi-uncommitted-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -115,4 +117,53 @@ describe("reads with a state database before the batch is committed", () => {
       await durable.close();
     }
   });
+});
+
+describe("answers with a state database", () => {
+  it("a read that shows changes not committed yet is answered only once they are", async () => {
+    const statePath = join(folder, "held.db");
+    const durable = await startServer({
+      config: { symbols: [SYMBOL], accounts: ACCOUNTS },
+      empty: true,
+      statePath,
+    });
+    const { default: Driver } = await import("better-sqlite3");
+    const holder = new Driver(statePath);
+    try {
+      // Another connection holds the write lock: the writer thread's commit waits for it.
+      holder.exec("BEGIN IMMEDIATE");
+      const maker = ACCOUNTS[0] as (typeof ACCOUNTS)[number];
+      const answered: string[] = [];
+      const placed = sendSigned(durable.url, {
+        ...maker,
+        method: "POST",
+        path: "/api/v3/order",
+        query: `symbol=${SYMBOL}&side=SELL&type=LIMIT&timeInForce=GTC&quantity=0.01&price=61000`,
+      }).then((r) => {
+        answered.push("order");
+        return r;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const open = sendSigned(
+        durable.url,
+        { ...maker, method: "GET", path: "/api/v3/openOrders", query: `symbol=${SYMBOL}` },
+        new Agent({ keepAlive: false }),
+      ).then((r) => {
+        answered.push("openOrders");
+        return r;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(answered).toEqual([]);
+      holder.exec("COMMIT");
+      const [order, list] = await Promise.all([placed, open]);
+      expect(order.status).toBe(200);
+      expect((list.json as { orderId: number }[]).map((o) => o.orderId)).toEqual([
+        (order.json as { orderId: number }).orderId,
+      ]);
+    } finally {
+      if (holder.inTransaction) holder.exec("ROLLBACK");
+      holder.close();
+      await durable.close();
+    }
+  }, 30_000);
 });

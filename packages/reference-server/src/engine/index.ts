@@ -87,7 +87,7 @@ export {
   registerOpenOrder,
   restoreBooks,
 } from "./state.js";
-export { type TradeBucket, TradeStats } from "./stats.js";
+export { type TradeBucket, type TradeReader, TradeStats, type TradeVolume } from "./stats.js";
 export { DEFAULT_SYMBOLS, exchangeInfoSymbol, type SymbolConfig, type SymbolFilter } from "./symbols.js";
 export type { AggTrade, Order, Trade } from "./types.js";
 export {

@@ -5,7 +5,10 @@
  * - the 24-hour ticker from one bucket per minute of the last day, plus the trades of the one
  *   minute the window starts in, which the history store supplies (so the window is exact to
  *   the millisecond).
- * Both structures are rebuilt on restart from the store (minute buckets are persisted).
+ * Both are rebuilt on restart from the store without reading the trades of the window: the minute
+ * buckets are persisted, and the trades before the restart count towards the average price through
+ * their minute buckets, the one partly expired minute being read from the store a chunk at a time
+ * as the window moves on (so start-up does not depend on how many trades the last minutes hold).
  */
 import type { Decimal } from "./decimal.js";
 import * as dec from "./decimal.js";
@@ -67,7 +70,95 @@ export function mergeBucket(into: TradeBucket, later: TradeBucket): void {
   into.quoteVolume += later.quoteVolume;
 }
 
+/** What the average price needs of a trade. */
+export type TradeVolume = Pick<Trade, "id" | "time" | "qty" | "quoteQty">;
+
+/** Reads the trades of one minute bucket (ids in [fromId, toId]), oldest first, at most `limit`. */
+export type TradeReader = (fromId: number, toId: number, limit: number) => readonly TradeVolume[];
+
+const READ_CHUNK = 4096;
+
+/** The trades before a restart that still count towards the average price, by minute bucket. */
+class Backlog {
+  /** Within `minutes[0]`: the trades summed so far (all before `since`), and the next id to read. */
+  private cursor = { since: Number.MIN_SAFE_INTEGER, nextId: 0, qty: 0n, quote: 0n };
+  /** Rows read from the store so far (for tests: bounded by the trades that expire). */
+  rowsRead = 0;
+
+  constructor(
+    private minutes: TradeBucket[],
+    private readonly read: TradeReader,
+  ) {
+    this.resetCursor();
+  }
+
+  get done(): boolean {
+    return this.minutes.length === 0;
+  }
+
+  volumeSince(since: number): { qty: Decimal; quote: Decimal } {
+    this.expireWholeMinutes(since);
+    let qty = 0n;
+    let quote = 0n;
+    for (const bucket of this.minutes) {
+      qty += bucket.volume;
+      quote += bucket.quoteVolume;
+    }
+    const first = this.minutes[0];
+    if (first && first.minute < since) {
+      this.advance(first, since);
+      qty -= this.cursor.qty;
+      quote -= this.cursor.quote;
+    }
+    return { qty, quote };
+  }
+
+  private expireWholeMinutes(since: number): void {
+    let drop = 0;
+    while (drop < this.minutes.length && (this.minutes[drop] as TradeBucket).minute + MINUTE_MS <= since)
+      drop += 1;
+    if (drop === 0) return;
+    this.minutes = this.minutes.slice(drop);
+    this.resetCursor();
+  }
+
+  private resetCursor(): void {
+    const first = this.minutes[0];
+    this.cursor = { since: Number.MIN_SAFE_INTEGER, nextId: first?.firstId ?? 0, qty: 0n, quote: 0n };
+    this.ahead = [];
+    this.aheadAt = 0;
+  }
+
+  /** Trades read but not summed yet (at or after the last `since`): at most one chunk. */
+  private ahead: readonly TradeVolume[] = [];
+  private aheadAt = 0;
+
+  /** Sums the trades of `bucket` before `since` (reading on from where the last call stopped). */
+  private advance(bucket: TradeBucket, since: number): void {
+    if (since < this.cursor.since) this.resetCursor();
+    this.cursor.since = since;
+    for (;;) {
+      if (this.aheadAt === this.ahead.length) {
+        if (this.cursor.nextId > bucket.lastId) return;
+        this.ahead = this.read(this.cursor.nextId, bucket.lastId, READ_CHUNK);
+        this.aheadAt = 0;
+        this.rowsRead += this.ahead.length;
+        if (this.ahead.length === 0) return;
+        this.cursor.nextId = (this.ahead.at(-1) as TradeVolume).id + 1;
+      }
+      const trade = this.ahead[this.aheadAt] as TradeVolume;
+      if (trade.time >= since) return;
+      this.cursor.qty += trade.qty;
+      this.cursor.quote += trade.quoteQty;
+      this.aheadAt += 1;
+    }
+  }
+}
+
 export class TradeStats {
+  /** Trades before a restart still inside the average price's window (read lazily). */
+  private backlog: Backlog | undefined;
+
   /** Minute buckets of the last day, oldest first. */
   private readonly minutes: TradeBucket[] = [];
   private readonly totals: Totals[] = [];
@@ -95,6 +186,26 @@ export class TradeStats {
     this.expire(trade.time);
   }
 
+  /**
+   * Counts the trades before a restart towards the average price: `buckets` are the minute buckets
+   * that may hold trades of the window (oldest first), `read` reads a bucket's trades when the
+   * window's start falls inside it.
+   */
+  restoreBacklog(buckets: readonly TradeBucket[], read: TradeReader): void {
+    this.backlog =
+      buckets.length === 0
+        ? undefined
+        : new Backlog(
+            buckets.map((b) => ({ ...b })),
+            read,
+          );
+  }
+
+  /** Rows the average price has read from the store since the restart. */
+  backlogRowsRead(): number {
+    return this.backlog?.rowsRead ?? 0;
+  }
+
   /** Restores a persisted minute bucket (buckets must come oldest first). */
   restoreMinute(bucket: TradeBucket): void {
     this.addToMinutes({ ...bucket });
@@ -113,6 +224,14 @@ export class TradeStats {
 
   /** Volume and quote volume of the trades at or after `since` within the last five minutes. */
   volumeSince(since: number): { qty: Decimal; quote: Decimal } {
+    const live = this.liveVolumeSince(since);
+    if (!this.backlog) return live;
+    const before = this.backlog.volumeSince(since);
+    if (this.backlog.done) this.backlog = undefined;
+    return { qty: live.qty + before.qty, quote: live.quote + before.quote };
+  }
+
+  private liveVolumeSince(since: number): { qty: Decimal; quote: Decimal } {
     let low = this.head;
     let high = this.totals.length;
     while (low < high) {

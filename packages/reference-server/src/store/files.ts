@@ -1,7 +1,7 @@
 /**
  * Checks of the `--state` path before SQLite touches it, so that each storage fault at start-up is
  * one clear sentence: a missing or read-only folder, something that is not a regular file, a file
- * of the old JSON format, a file that is not a state database, a truncated database.
+ * of the old JSON format, a file that is not a state database, a truncated or empty database.
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
@@ -19,7 +19,12 @@ export function inspectStatePath(path: string): StateFileKind {
   const stat = statOrUndefined(path);
   if (!stat) return "absent";
   if (!stat.isFile()) throw new StateFileError(`state file ${path}: is not a regular file`);
-  if (stat.size === 0) return "absent";
+  // The server creates a state file whole (written aside, then linked into place), so an empty
+  // one is not a new exchange: it lost its contents.
+  if (stat.size === 0)
+    throw new StateFileError(
+      `state file ${path}: is empty (0 bytes), so it is damaged: a state database this server wrote is never empty; move it away to start a new exchange`,
+    );
   const head = readHead(path, 100);
   if (head.subarray(0, 16).toString("latin1") === SQLITE_MAGIC) {
     checkNotTruncated(path, head, stat.size);
@@ -82,6 +87,7 @@ export function describeSqliteError(error: unknown): string {
   if (code.startsWith("SQLITE_CORRUPT")) return `is corrupt (${detail})`;
   if (code.startsWith("SQLITE_IOERR")) return `cannot be read or written: input/output error (${detail})`;
   if (code === "MOVED") return `cannot be written: ${detail}`;
+  if (code === "DAMAGED") return detail;
   if (code === "SQLITE_PERM" || code === "SQLITE_AUTH")
     return `cannot be written: permission denied (${detail})`;
   return detail;

@@ -10,6 +10,7 @@
  * - When a commit fails, every write not yet committed is refused, the live state is reloaded
  *   from the database, and new orders are refused until a later probe commits again.
  */
+import { existsSync, linkSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import {
@@ -29,6 +30,9 @@ import {
   type SymbolConfig,
   stateFaults,
   type Trade,
+  type TradeBucket,
+  type TradeReader,
+  type TradeVolume,
 } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
 import { type Database, loadDriver, type Statement } from "./driver.js";
@@ -80,7 +84,7 @@ export interface StateDatabaseOptions {
   onFailure?: (reason: string) => void;
 }
 
-/** Rows read while loading, to show that loading does not depend on the size of the history. */
+/** Rows read since the last load began, to show that loading does not depend on the size of the history. */
 export interface LoadStats {
   rows: number;
 }
@@ -100,6 +104,13 @@ function deferred(): Deferred {
   });
   promise.catch(() => undefined);
   return { promise, resolve, reject };
+}
+
+interface VolumeRow {
+  id: number;
+  time: number;
+  qty: string;
+  quote_qty: string;
 }
 
 /** The error answered to writes while the database cannot be written. */
@@ -159,12 +170,10 @@ export class StateDatabase implements History {
     const Driver = loadDriver();
     let reader: Database | undefined;
     try {
-      reader = new Driver(path, { timeout: 10_000 });
-      // Set before the first table exists, so only a new database takes it (an existing one keeps its
-      // own): each commit appends every page it changed to the WAL, and a commit of a few orders
-      // changes one page in each of about twenty B-trees, so smaller pages write less per order.
-      reader.pragma(`page_size = ${PAGE_SIZE}`);
+      if (!existsSync(path)) createWhole(Driver, path);
+      reader = new Driver(path, { timeout: 10_000, fileMustExist: true });
       reader.pragma("journal_mode = WAL");
+      checkIntegrity(reader);
       migrate(reader);
       // Proves at start that the file, its folder (for the -wal file) and the disk take writes.
       reader
@@ -266,13 +275,7 @@ export class StateDatabase implements History {
   }
 
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    const fresh = newest(
-      this.uncommitted.orders.filter(
-        symbol,
-        (o) => o.accountId === accountId && o.clientOrderId === clientOrderId,
-      ),
-      (o) => o.orderId,
-    );
+    const fresh = this.uncommitted.latestByClientOrderId(accountId, symbol, clientOrderId);
     const stored = this.row("orderByClientId", [accountId, symbol, clientOrderId], orderFromRow);
     if (!stored || (fresh && fresh.orderId >= stored.orderId)) return fresh;
     return stored;
@@ -428,7 +431,12 @@ export class StateDatabase implements History {
     }
   }
 
-  /** The last trade, the rolling statistics' minute buckets and the trades of the last five minutes. */
+  /**
+   * The last trade and the rolling statistics' minute buckets. The trades of the last five minutes
+   * are not read here: the average price counts them through their buckets and reads the one
+   * partly expired minute later, a chunk at a time (so start-up reads as many rows for a million
+   * recent trades as for ten).
+   */
   private loadMarketData(state: ExchangeState, symbol: string): void {
     const market = state.markets.get(symbol);
     if (!market) return;
@@ -436,16 +444,21 @@ export class StateDatabase implements History {
     market.lastTrade = last;
     market.lastAggTrade = this.row("lastAggTrade", [symbol], aggTradeFromRow);
     if (!last) return;
+    const recent: TradeBucket[] = [];
     for (const row of this.all<BucketRow>("minutes", [symbol, last.time - DAY_MS - MINUTE_MS])) {
-      market.stats.restoreMinute(bucketFromRow(row));
+      const bucket = bucketFromRow(row);
+      market.stats.restoreMinute(bucket);
+      if (bucket.minute + MINUTE_MS > last.time - AVG_WINDOW_MS) recent.push(bucket);
     }
-    for (const trade of this.rows<TradeRow, Trade>(
-      "tradesBetween",
-      [symbol, last.time - AVG_WINDOW_MS, MAX_TIME],
-      tradeFromRow,
-    )) {
-      market.stats.restoreRecent(trade);
-    }
+    // Only the columns the average price needs: a minute may hold hundreds of thousands of trades.
+    const read: TradeReader = (fromId, toId, limit) =>
+      this.rows<VolumeRow, TradeVolume>("volumesInIds", [symbol, fromId, toId, limit], (r) => ({
+        id: r.id,
+        time: r.time,
+        qty: dec.fromPlain(r.qty),
+        quoteQty: dec.fromPlain(r.quote_qty),
+      }));
+    market.stats.restoreBacklog(recent, read);
   }
 
   /** Ids the database holds must be below the counters that hand out the next ones. */
@@ -598,7 +611,9 @@ export class StateDatabase implements History {
   }
 
   private rows<R, T>(name: string, params: unknown[], map: (row: R) => T): T[] {
-    return ((this.reads[name] as Statement).all(...params) as R[]).map(map);
+    const rows = (this.reads[name] as Statement).all(...params) as R[];
+    this.loadStats.rows += rows.length;
+    return rows.map(map);
   }
 
   private row<R, T>(name: string, params: unknown[], map: (row: R) => T): T | undefined {
@@ -656,6 +671,58 @@ function newest<T>(items: readonly T[], id: (item: T) => number): T | undefined 
   let best: T | undefined;
   for (const item of items) if (best === undefined || id(item) > id(best)) best = item;
   return best;
+}
+
+/**
+ * Creates the database aside and links it into place once it holds its schema, so a file at the
+ * path is never one this server left empty (an empty state file is damaged, not new).
+ */
+function createWhole(Driver: ReturnType<typeof loadDriver>, path: string): void {
+  const aside = `${path}.creating-${process.pid}`;
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${aside}${suffix}`, { force: true });
+  try {
+    const db = new Driver(aside);
+    try {
+      // Set before the first table exists, so only a new database takes it (an existing one keeps
+      // its own): each commit appends every page it changed to the WAL, and a commit of a few
+      // orders changes one page in each of about twenty B-trees, so smaller pages write less.
+      db.pragma(`page_size = ${PAGE_SIZE}`);
+      db.pragma("journal_mode = WAL");
+      migrate(db);
+    } finally {
+      db.close();
+    }
+    linkInPlace(aside, path);
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${aside}${suffix}`, { force: true });
+  }
+}
+
+/** Links `from` at `to` unless `to` exists by then (another process created it: that file is used). */
+function linkInPlace(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    // A file system without hard links: a rename is the next best (it replaces a file made meanwhile).
+    if (existsSync(to)) throw error;
+    renameSync(from, to);
+  }
+}
+
+/**
+ * SQLite's quick_check: every page of every table and index is read and its structure checked
+ * (not the agreement of indexes with their tables), so a zeroed or overwritten page is found at
+ * start-up rather than when a request meets it. Its cost grows with the file (see the README).
+ */
+function checkIntegrity(db: Database): void {
+  const rows = db.pragma("quick_check(5)") as { quick_check: string }[];
+  const problems = rows.map((r) => r.quick_check).filter((text) => text !== "ok");
+  if (problems.length > 0)
+    throw Object.assign(new Error(`is damaged: SQLite's integrity check found: ${problems.join("; ")}`), {
+      code: "DAMAGED",
+    });
 }
 
 async function startWriter(path: string, sync: StateSync): Promise<Worker> {

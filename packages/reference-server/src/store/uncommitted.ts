@@ -34,13 +34,17 @@ class Keyed<T> {
     }
   }
 
-  /** Forgets the item once the batch that carries its newest values (or a later one) is committed. */
-  settle(symbol: string, id: number, batch: number): void {
+  /**
+   * Forgets the item once the batch that carries its newest values (or a later one) is committed;
+   * whether it was forgotten.
+   */
+  settle(symbol: string, id: number, batch: number): boolean {
     const items = this.bySymbol.get(symbol);
     const entry = items?.get(id);
-    if (!items || !entry || entry.batch > batch) return;
+    if (!items || !entry || entry.batch > batch) return false;
     items.delete(id);
     if (items.size === 0) this.bySymbol.delete(symbol);
+    return true;
   }
 
   get(symbol: string, id: number): T | undefined {
@@ -71,17 +75,34 @@ export class Uncommitted {
   readonly orders = new Keyed<Order>();
   readonly trades = new Keyed<Trade>();
   readonly aggTrades = new Keyed<AggTrade>();
+  /** The uncommitted orders by account, symbol and client order id (cancels by client id are common). */
+  private readonly byClientId = new Map<string, Map<number, Order>>();
 
   /** Takes in the history part of an operation's changes, to be written by batch `batch`. */
   add(changes: ChangeSet, batch: number): void {
-    for (const order of changes.orders) this.orders.put(order.symbol, order.orderId, order, batch);
+    for (const order of changes.orders) {
+      this.orders.put(order.symbol, order.orderId, order, batch);
+      const key = clientKey(order.accountId, order.symbol, order.clientOrderId);
+      let orders = this.byClientId.get(key);
+      if (!orders) {
+        orders = new Map();
+        this.byClientId.set(key, orders);
+      }
+      orders.set(order.orderId, order);
+    }
     for (const trade of changes.trades) this.trades.put(trade.symbol, trade.id, trade, batch);
     for (const agg of changes.aggTrades) this.aggTrades.put(agg.symbol, agg.id, agg, batch);
   }
 
   /** Batch `batch`, which wrote `changes`, is committed: the database now holds what it wrote. */
   settle(changes: ChangeSet, batch: number): void {
-    for (const order of changes.orders) this.orders.settle(order.symbol, order.orderId, batch);
+    for (const order of changes.orders) {
+      if (!this.orders.settle(order.symbol, order.orderId, batch)) continue;
+      const key = clientKey(order.accountId, order.symbol, order.clientOrderId);
+      const orders = this.byClientId.get(key);
+      orders?.delete(order.orderId);
+      if (orders?.size === 0) this.byClientId.delete(key);
+    }
     for (const trade of changes.trades) this.trades.settle(trade.symbol, trade.id, batch);
     for (const agg of changes.aggTrades) this.aggTrades.settle(agg.symbol, agg.id, batch);
   }
@@ -91,11 +112,24 @@ export class Uncommitted {
     return this.orders.size + this.trades.size + this.aggTrades.size;
   }
 
+  /** The newest uncommitted order of the account on the symbol with that client order id. */
+  latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
+    let latest: Order | undefined;
+    for (const order of this.byClientId.get(clientKey(accountId, symbol, clientOrderId))?.values() ?? [])
+      if (!latest || order.orderId > latest.orderId) latest = order;
+    return latest;
+  }
+
   clear(): void {
+    this.byClientId.clear();
     this.orders.clear();
     this.trades.clear();
     this.aggTrades.clear();
   }
+}
+
+function clientKey(accountId: string, symbol: string, clientOrderId: string): string {
+  return `${accountId}\u0000${symbol}\u0000${clientOrderId}`;
 }
 
 /**

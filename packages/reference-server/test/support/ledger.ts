@@ -56,12 +56,19 @@ export function givenTotals(accounts: readonly AccountSetup[]): Map<string, bigi
 }
 
 function executedFaults(exchange: Exchange, symbol: string, accountId: string): string[] {
+  // A self-trade shows twice (as buyer and as seller): views are told apart by order and side.
+  const seen = new Set<string>();
   const traded = new Map<number, bigint>();
   for (let fromId = 0; ; ) {
     const page = exchange.myTrades(accountId, { symbol, fromId, limit: 1000 });
-    for (const t of page) traded.set(t.orderId, (traded.get(t.orderId) ?? 0n) + dec.parse(t.qty));
+    for (const t of page) {
+      const key = `${t.id}|${t.orderId}|${t.isBuyer}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      traded.set(t.orderId, (traded.get(t.orderId) ?? 0n) + dec.parse(t.qty));
+    }
     if (page.length < 1000) break;
-    fromId = (page.at(-1)?.id ?? 0) + 1;
+    fromId = page.at(-1)?.id ?? 0;
   }
   const faults: string[] = [];
   for (let orderId = 0; ; ) {

@@ -1,0 +1,135 @@
+// Start-up of a server with a state database against the size and shape of its history: a
+// thousand and a million trades, spread over 30 days or all in the last five minutes. For each,
+// the time from spawning `marketapi-server --state FILE` to its base URL, the peak RSS (VmHWM) at
+// that moment, the first avgPrice answer after it (which reads the partly expired minute of the
+// average price's window), and SQLite's quick_check on the file (run at every start-up) timed on
+// its own. The databases are written straight with SQL (test/support/history-db.ts).
+// Run: npm run build && npm run bench:startup (in packages/reference-server); BENCH_RUNS (default 3),
+// BENCH_CASES (such as last-5-minutes:1000000) picks cases.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { databaseWithTrades, type HistoryShape } from "../test/support/history-db.js";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** Which cases to run, as shape:count pairs separated by commas (default: all four). */
+const CASES = process.env.BENCH_CASES?.split(",");
+const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
+const BUILT = existsSync(join(PACKAGE, "dist", "cli.js"));
+const scratch = mkdtempSync(join(tmpdir(), "marketapi-startup-"));
+const require = createRequire(import.meta.url);
+const Driver = require("better-sqlite3") as new (
+  path: string,
+) => {
+  pragma(text: string): unknown;
+  close(): void;
+};
+
+interface Sample {
+  startMs: number;
+  peakMiB: number;
+  firstAvgMs: number;
+}
+
+function serverProcess(statePath: string): ChildProcess {
+  const args = BUILT
+    ? [join(PACKAGE, "bin", "marketapi-server.js")]
+    : ["--import", "tsx", join(PACKAGE, "src", "cli.ts")];
+  return spawn(process.execPath, [...args, "--port", "0", "--state", statePath], {
+    cwd: PACKAGE,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+async function startOnce(statePath: string): Promise<Sample> {
+  const started = performance.now();
+  const child = serverProcess(statePath);
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const match = /base URL\s+(http:\/\/\S+)/.exec(out);
+        if (match?.[1]) {
+          clearInterval(timer);
+          resolve(match[1]);
+        } else if (child.exitCode !== null) {
+          clearInterval(timer);
+          reject(new Error(`the server exited: ${err}`));
+        }
+      }, 5);
+    });
+    const startMs = performance.now() - started;
+    const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+    const peakMiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024;
+    const asked = performance.now();
+    const avg = await fetch(`${url}/api/v3/avgPrice?symbol=BTCUSDT`);
+    if (avg.status !== 200) throw new Error(`avgPrice answered ${avg.status}`);
+    return { startMs, peakMiB, firstAvgMs: performance.now() - asked };
+  } finally {
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+  }
+}
+
+function quickCheckMs(statePath: string): number {
+  const db = new Driver(statePath);
+  try {
+    const started = performance.now();
+    db.pragma("quick_check");
+    return performance.now() - started;
+  } finally {
+    db.close();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const fmt = (value: number, digits = 0) =>
+  value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const rows: string[] = [];
+try {
+  console.log(
+    `Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}, ${BUILT ? "built dist" : "sources through tsx"}, ${RUNS} runs each`,
+  );
+  for (const shape of ["30-days", "last-5-minutes"] as HistoryShape[]) {
+    for (const count of [1_000, 1_000_000]) {
+      if (CASES && !CASES.includes(`${shape}:${count}`)) continue;
+      const path = join(scratch, `${shape}-${count}.db`);
+      await databaseWithTrades(path, count, shape);
+      const samples: Sample[] = [];
+      const checks: number[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        samples.push(await startOnce(path));
+        checks.push(quickCheckMs(path));
+      }
+      const sizeMiB = statSync(path).size / 2 ** 20;
+      rows.push(
+        `| ${shape} | ${fmt(count)} | ${fmt(sizeMiB, 1)} | ${fmt(median(samples.map((s) => s.startMs)))} (${samples.map((s) => fmt(s.startMs)).join(", ")}) | ${fmt(median(samples.map((s) => s.peakMiB)))} | ${fmt(median(samples.map((s) => s.firstAvgMs)))} | ${fmt(median(checks))} |`,
+      );
+      console.log(rows.at(-1));
+      rmSync(path, { force: true });
+    }
+  }
+  console.log(
+    [
+      "",
+      "| history shape | trades | file MiB | start-up ms, median (runs) | peak RSS MiB | first avgPrice ms | quick_check ms |",
+      "| --- | --: | --: | --: | --: | --: | --: |",
+      ...rows,
+    ].join("\n"),
+  );
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

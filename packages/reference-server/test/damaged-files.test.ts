@@ -1,0 +1,82 @@
+// Damaged state files found at start-up, with real files: an empty file is not a new exchange,
+// and a page zeroed in the middle of the file is found by the integrity check before any request.
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { StateFileError, startServer } from "../src/index.js";
+import { baseUrlOf, runCli } from "./support/cli.js";
+
+const folder = mkdtempSync(join(tmpdir(), "marketapi-damaged-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const ACCOUNTS = [{ id: "bot", apiKey: "bot-key", apiSecret: "bot-secret" }];
+const CONFIG = { symbols: ["BTCUSDT"], accounts: ACCOUNTS };
+
+async function refusal(statePath: string): Promise<Error> {
+  const error = await startServer({ statePath, config: CONFIG }).then(
+    async (server) => {
+      await server.close();
+      return new Error("the server started");
+    },
+    (e: Error) => e,
+  );
+  expect(error).toBeInstanceOf(StateFileError);
+  return error;
+}
+
+describe("damaged state files", () => {
+  it("an empty file is refused as damaged, not taken for a new exchange", async () => {
+    const empty = join(folder, "empty.db");
+    writeFileSync(empty, "");
+    expect((await refusal(empty)).message).toMatch(/is empty \(0 bytes\), so it is damaged/);
+    expect(statSync(empty).size).toBe(0);
+  });
+
+  it("a new state file is created whole: never empty, even when the server is killed at once", async () => {
+    const statePath = join(folder, "new.db");
+    const run = runCli(["--port", "0", "--state", statePath, "--empty"]);
+    await baseUrlOf(run, 60_000);
+    run.child.kill("SIGKILL");
+    await run.exited;
+    expect(statSync(statePath).size).toBeGreaterThan(0);
+    expect(readdirSync(folder).filter((name) => name.includes(".creating-"))).toEqual([]);
+    const again = await startServer({ statePath, config: CONFIG });
+    await again.close();
+  }, 60_000);
+
+  it("a page zeroed in the middle of the file is refused by the integrity check", async () => {
+    const statePath = join(folder, "zeroed.db");
+    const server = await startServer({ statePath, config: CONFIG, empty: true });
+    for (let i = 0; i < 3000; i += 1) {
+      const price = String(50_000 + (i % 500));
+      server.exchange.newOrder("bot", {
+        symbol: "BTCUSDT",
+        side: "BUY",
+        type: "LIMIT",
+        timeInForce: "IOC",
+        price,
+        quantity: "0.001",
+      });
+    }
+    await server.close();
+    expect(existsSync(`${statePath}-wal`)).toBe(false);
+    const pageSize = 4096;
+    const pages = statSync(statePath).size / pageSize;
+    expect(pages).toBeGreaterThan(20);
+    const fd = openSync(statePath, "r+");
+    writeSync(fd, Buffer.alloc(pageSize), 0, pageSize, Math.floor(pages / 2) * pageSize);
+    closeSync(fd);
+    expect((await refusal(statePath)).message).toMatch(/is (damaged|corrupt)/);
+  });
+});

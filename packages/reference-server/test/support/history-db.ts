@@ -1,0 +1,115 @@
+// A state database with a long history, written straight with SQL (the server would take minutes
+// to trade a million times): for the history tests and the start-up bench.
+import { startServer } from "../../src/index.js";
+
+/** How the trades' times fall: over the last 30 days (the newest tenth in the last day), or all in the last five minutes. */
+export type HistoryShape = "30-days" | "last-5-minutes";
+
+/**
+ * Writes `count` trades between two accounts' (closed) orders straight into a state database,
+ * in the given shape, plus the minute buckets the server keeps for the last day.
+ */
+export async function databaseWithTrades(
+  path: string,
+  count: number,
+  shape: HistoryShape = "30-days",
+  now = Date.now(),
+): Promise<void> {
+  const NOW = now;
+  const server = await startServer({ statePath: path, empty: true });
+  await server.close();
+  const { default: Driver } = await import("better-sqlite3");
+  const db = new Driver(path);
+  const trade = db.prepare(`INSERT INTO trades VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const order = db.prepare(
+    `INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const minute = db.prepare(
+    `INSERT OR REPLACE INTO trade_minutes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const recent = Math.floor(count / 10);
+  const spread = (i: number) =>
+    i <= count - recent
+      ? NOW - 30 * 86_400_000 + Math.floor((i * 29 * 86_400_000) / (count - recent))
+      : NOW - 86_000_000 + Math.floor(((i - (count - recent)) * 85_000_000) / recent);
+  // The last five minutes: trades at (nearly) every millisecond, the newest at NOW - 1.
+  const timeOf =
+    shape === "30-days" ? spread : (i: number) => NOW - 1 - Math.floor(((count - i) * 299_000) / count);
+  const buckets = new Map<number, { first: number; last: number; n: number }>();
+  db.transaction(() => {
+    for (let i = 1; i <= count; i += 1) {
+      const time = timeOf(i);
+      trade.run(
+        "BTCUSDT",
+        i,
+        "60000",
+        "0.001",
+        "60",
+        time,
+        1,
+        "demo",
+        2 * i,
+        "0.000001",
+        "BTC",
+        "demo",
+        2 * i - 1,
+        "0.06",
+        "USDT",
+      );
+      order.run(
+        "BTCUSDT",
+        i,
+        "demo",
+        `h${i}`,
+        "BUY",
+        "LIMIT",
+        "GTC",
+        "60000",
+        "0.001",
+        "0",
+        "0.001",
+        "60",
+        "0",
+        "0",
+        null,
+        "FILLED",
+        1,
+        time,
+        time,
+        time,
+        null,
+        null,
+        "0",
+        0,
+      );
+      if (time >= NOW - 86_400_000 - 120_000) {
+        const m = time - (time % 60_000);
+        const b = buckets.get(m) ?? { first: i, last: i, n: 0 };
+        b.last = i;
+        b.n += 1;
+        buckets.set(m, b);
+      }
+    }
+    for (const [m, b] of buckets) {
+      minute.run(
+        "BTCUSDT",
+        m,
+        b.first,
+        b.last,
+        b.n,
+        "60000",
+        "60000",
+        "60000",
+        "60000",
+        "0.001",
+        (b.n * 0.001).toFixed(3),
+        String(b.n * 60),
+      );
+    }
+    db.prepare("UPDATE symbols SET next_trade_id = ?, next_order_id = ? WHERE symbol = 'BTCUSDT'").run(
+      count + 1,
+      count + 1,
+    );
+  })();
+  db.close();
+}

@@ -39,6 +39,16 @@ interface SymbolHistory {
   aggTrades: AggTrade[];
 }
 
+/** One account's history on one symbol. */
+interface AccountHistory {
+  /** Oldest first. */
+  orders: Order[];
+  /** The newest order for each client order id. */
+  byClientOrderId: Map<string, Order>;
+  /** The trades the account took part in, oldest first (a self-trade once). */
+  trades: Trade[];
+}
+
 const ORDER_KEYS = { id: (o: Order) => o.orderId, time: (o: Order) => o.time };
 const TRADE_KEYS = { id: (t: Trade) => t.id, time: (t: Trade) => t.time };
 const AGG_KEYS = { id: (a: AggTrade) => a.id, time: (a: AggTrade) => a.time };
@@ -47,10 +57,13 @@ const PRUNE_EVERY_MS = 60_000;
 /**
  * History in memory. Without `retentionMs` it grows with every order and trade; with it, trades
  * and closed orders older than that are forgotten (checked once a minute).
+ *
+ * Every read is a map lookup or a binary search plus the rows it returns, never a walk over the
+ * history (test/engine/history-reads.test.ts counts the items each read touches).
  */
 export class MemoryHistory implements History {
   private readonly symbols = new Map<string, SymbolHistory>();
-  private readonly accounts = new Map<string, Map<string, Order[]>>();
+  private readonly accounts = new Map<string, Map<string, AccountHistory>>();
   private lastPrune = 0;
 
   constructor(private readonly retentionMs?: number) {}
@@ -60,9 +73,17 @@ export class MemoryHistory implements History {
       const symbol = this.symbol(order.symbol);
       if (symbol.orders.has(order.orderId)) continue;
       symbol.orders.set(order.orderId, order);
-      this.accountOrders(order.accountId, order.symbol).push(order);
+      const account = this.account(order.accountId, order.symbol);
+      account.orders.push(order);
+      // An order keeps its client order id for life, and it is set before the order is recorded.
+      account.byClientOrderId.set(order.clientOrderId, order);
     }
-    for (const trade of changes.trades) this.symbol(trade.symbol).trades.push(trade);
+    for (const trade of changes.trades) {
+      this.symbol(trade.symbol).trades.push(trade);
+      this.account(trade.buyer.accountId, trade.symbol).trades.push(trade);
+      if (trade.seller.accountId !== trade.buyer.accountId)
+        this.account(trade.seller.accountId, trade.symbol).trades.push(trade);
+    }
     for (const agg of changes.aggTrades) {
       const list = this.symbol(agg.symbol).aggTrades;
       if (list.at(-1) !== agg) list.push(agg);
@@ -78,14 +99,11 @@ export class MemoryHistory implements History {
   }
 
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    return this.accounts
-      .get(accountId)
-      ?.get(symbol)
-      ?.findLast((order) => order.clientOrderId === clientOrderId);
+    return this.accounts.get(accountId)?.get(symbol)?.byClientOrderId.get(clientOrderId);
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
-    const list = this.accounts.get(accountId)?.get(symbol) ?? [];
+    const list = this.accounts.get(accountId)?.get(symbol)?.orders ?? [];
     return pageOldestFirst(list, ORDER_KEYS, query, limit);
   }
 
@@ -110,13 +128,18 @@ export class MemoryHistory implements History {
     return pageOldestFirst(this.symbols.get(symbol)?.aggTrades ?? [], AGG_KEYS, query, limit);
   }
 
+  /** The account's own trades, searched; an orderId filters them (myTrades is no HTTP operation). */
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
-    const takesPart = (trade: Trade) =>
-      (trade.buyer.accountId === accountId &&
-        (query.orderId === undefined || trade.buyer.orderId === query.orderId)) ||
-      (trade.seller.accountId === accountId &&
-        (query.orderId === undefined || trade.seller.orderId === query.orderId));
-    const own = (this.symbols.get(symbol)?.trades ?? []).filter(takesPart);
+    const all = this.accounts.get(accountId)?.get(symbol)?.trades ?? [];
+    const { orderId } = query;
+    const own =
+      orderId === undefined
+        ? all
+        : all.filter(
+            (trade) =>
+              (trade.buyer.accountId === accountId && trade.buyer.orderId === orderId) ||
+              (trade.seller.accountId === accountId && trade.seller.orderId === orderId),
+          );
     return pageOldestFirst(own, TRADE_KEYS, query, limit);
   }
 
@@ -138,18 +161,18 @@ export class MemoryHistory implements History {
     return history;
   }
 
-  private accountOrders(accountId: string, symbol: string): Order[] {
+  private account(accountId: string, symbol: string): AccountHistory {
     let bySymbol = this.accounts.get(accountId);
     if (!bySymbol) {
       bySymbol = new Map();
       this.accounts.set(accountId, bySymbol);
     }
-    let orders = bySymbol.get(symbol);
-    if (!orders) {
-      orders = [];
-      bySymbol.set(symbol, orders);
+    let history = bySymbol.get(symbol);
+    if (!history) {
+      history = { orders: [], byClientOrderId: new Map(), trades: [] };
+      bySymbol.set(symbol, history);
     }
-    return orders;
+    return history;
   }
 
   private prune(cutoff: number): void {
@@ -160,11 +183,13 @@ export class MemoryHistory implements History {
       for (const [id, order] of history.orders) if (expired(order)) history.orders.delete(id);
     }
     for (const bySymbol of this.accounts.values()) {
-      for (const [symbol, orders] of bySymbol)
-        bySymbol.set(
-          symbol,
-          orders.filter((o) => !expired(o)),
-        );
+      for (const history of bySymbol.values()) {
+        history.orders = history.orders.filter((o) => !expired(o));
+        history.trades.splice(0, lowerBound(history.trades, TRADE_KEYS.time, cutoff));
+        // A client order id is reused only once its order is closed, so an older order with it is expired too.
+        for (const [id, order] of history.byClientOrderId)
+          if (expired(order)) history.byClientOrderId.delete(id);
+      }
     }
   }
 }

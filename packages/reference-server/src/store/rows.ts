@@ -25,26 +25,43 @@ export const WRITES = {
   deposit:
     "INSERT INTO deposits (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
   fee: "INSERT INTO fees (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
-  order: `INSERT OR REPLACE INTO orders (symbol, order_id, account, client_order_id, side, type, time_in_force,
+  // An order is inserted once and then updated in place: the columns of orders_by_account and
+  // orders_by_client_id (account, client_order_id, time) are never assigned, so SQLite leaves those
+  // indexes alone on every later change (INSERT OR REPLACE deleted and rewrote the row and all of
+  // its index entries).
+  order: `INSERT INTO orders (symbol, order_id, account, client_order_id, side, type, time_in_force,
       price, orig_qty, orig_quote_order_qty, executed_qty, cummulative_quote_qty, stop_price, iceberg_qty,
       trailing, status, is_working, time, update_time, working_time, strategy_id, strategy_type, locked, book_seq)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (symbol, order_id) DO UPDATE SET side = excluded.side, type = excluded.type,
+      time_in_force = excluded.time_in_force, price = excluded.price, orig_qty = excluded.orig_qty,
+      orig_quote_order_qty = excluded.orig_quote_order_qty, executed_qty = excluded.executed_qty,
+      cummulative_quote_qty = excluded.cummulative_quote_qty, stop_price = excluded.stop_price,
+      iceberg_qty = excluded.iceberg_qty, trailing = excluded.trailing, status = excluded.status,
+      is_working = excluded.is_working, update_time = excluded.update_time, working_time =
+      excluded.working_time, strategy_id = excluded.strategy_id, strategy_type = excluded.strategy_type,
+      locked = excluded.locked, book_seq = excluded.book_seq`,
   trade: `INSERT INTO trades (symbol, id, price, qty, quote_qty, time, is_buyer_maker, buyer, buyer_order_id,
       buyer_commission, buyer_commission_asset, seller, seller_order_id, seller_commission, seller_commission_asset)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  aggTrade: `INSERT OR REPLACE INTO agg_trades (symbol, id, price, qty, first_trade_id, last_trade_id, time,
-      is_buyer_maker, taker_order_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  minute: `INSERT OR REPLACE INTO trade_minutes (symbol, minute, first_id, last_id, count, open, high, low, close,
-      close_qty, volume, quote_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  aggTrade: `INSERT INTO agg_trades (symbol, id, price, qty, first_trade_id, last_trade_id, time,
+      is_buyer_maker, taker_order_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (symbol, id) DO UPDATE SET qty = excluded.qty, last_trade_id = excluded.last_trade_id`,
+  minute: `INSERT INTO trade_minutes (symbol, minute, first_id, last_id, count, open, high, low, close,
+      close_qty, volume, quote_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (symbol, minute) DO UPDATE SET last_id = excluded.last_id, count = excluded.count,
+      high = excluded.high, low = excluded.low, close = excluded.close, close_qty = excluded.close_qty,
+      volume = excluded.volume, quote_volume = excluded.quote_volume`,
   pruneMinutes: "DELETE FROM trade_minutes WHERE minute < ?",
   // (symbol, symbol, cutoff, most rows)
   pruneTrades: `DELETE FROM trades WHERE symbol = ? AND id IN
     (SELECT id FROM trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
   pruneAggTrades: `DELETE FROM agg_trades WHERE symbol = ? AND id IN
     (SELECT id FROM agg_trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
-  // (cutoff, most rows)
-  pruneOrders: `DELETE FROM orders WHERE (symbol, order_id) IN (SELECT symbol, order_id FROM orders
-    WHERE time < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY time LIMIT ?)`,
+  // (symbol, symbol, cutoff, most rows)
+  pruneOrders: `DELETE FROM orders WHERE symbol = ? AND order_id IN (SELECT order_id FROM orders
+    INDEXED BY orders_by_symbol_time WHERE symbol = ? AND time < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED')
+    ORDER BY time LIMIT ?)`,
 } as const;
 
 export type WriteName = keyof typeof WRITES;

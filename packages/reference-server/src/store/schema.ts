@@ -6,6 +6,11 @@
  * Decimals are exact text (as `decimal.toPlain` writes them). Trades, aggregate trades and orders
  * are keyed by symbol and id; `orders_open` is a partial index, so loading the live state reads the
  * open orders only, however long the history.
+ *
+ * Every history read is an index search (test/query-plans.test.ts asserts each plan). Ids and times
+ * of a symbol's orders, trades and aggregate trades grow together (the engine never stamps a change
+ * earlier than the last), so a time bound becomes an id bound with one search of a (symbol, time)
+ * index, and the account's orders need one index by id, not a second one by time.
  */
 import type { Database } from "./driver.js";
 
@@ -119,6 +124,14 @@ const MIGRATIONS: readonly string[] = [
     quote_volume TEXT NOT NULL,
     PRIMARY KEY (symbol, minute)
   ) WITHOUT ROWID;
+  `,
+  // 1 → 2: all_orders' time bounds become order id bounds through orders_by_symbol_time (which also
+  // serves pruning per symbol), so orders_by_account_time and the global orders_by_time go: one
+  // index fewer written per order.
+  `
+  DROP INDEX orders_by_account_time;
+  DROP INDEX orders_by_time;
+  CREATE INDEX orders_by_symbol_time ON orders (symbol, time);
   `,
 ];
 

@@ -37,6 +37,7 @@ import {
 import { Journal } from "../engine/journal.js";
 import { type Database, loadDriver, type Statement } from "./driver.js";
 import { describeSqliteError } from "./files.js";
+import { HISTORY_READS, OTHER_READS } from "./reads.js";
 import {
   type AggTradeRow,
   aggTradeFromRow,
@@ -68,8 +69,11 @@ const AVG_WINDOW_MS = 5 * MINUTE_MS;
 const PRUNE_EVERY_MS = MINUTE_MS;
 const PRUNE_CHUNK = 5000;
 const PROBE_EVERY_MS = 5000;
+const PAGE_SIZE = 1024;
 const MIN_TIME = Number.MIN_SAFE_INTEGER;
 const MAX_TIME = Number.MAX_SAFE_INTEGER;
+const MIN_ID = Number.MIN_SAFE_INTEGER;
+const MAX_ID = Number.MAX_SAFE_INTEGER;
 
 export interface StateDatabaseOptions {
   /** Trades and closed orders older than this are deleted (default: kept forever). */
@@ -278,7 +282,10 @@ export class StateDatabase implements History {
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
-    const stored = this.page<OrderRow, Order>("orders", [accountId, symbol], query, limit, orderFromRow);
+    const ids = this.idRange("orderIdAt", symbol, query);
+    const stored = ids
+      ? this.page<OrderRow, Order>("orders", [accountId, symbol, ...ids], query, limit, orderFromRow)
+      : [];
     const fresh = this.uncommitted.orders.filter(
       symbol,
       (o) => o.accountId === accountId && inPage(o.orderId, o.time, query),
@@ -320,15 +327,19 @@ export class StateDatabase implements History {
   }
 
   aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[] {
-    const stored = this.page<AggTradeRow, AggTrade>("aggTrades", [symbol], query, limit, aggTradeFromRow);
+    const ids = this.idRange("aggTradeIdAt", symbol, query);
+    const stored = ids
+      ? this.page<AggTradeRow, AggTrade>("aggTrades", [symbol, ...ids], query, limit, aggTradeFromRow)
+      : [];
     const fresh = this.uncommitted.aggTrades.filter(symbol, (a) => inPage(a.id, a.time, query));
     return mergePage(stored, fresh, (a) => a.id, isAnchored(query), limit);
   }
 
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
+    const ids = this.idRange("tradeIdAt", symbol, query);
     const orderId = query.orderId ?? -1;
-    const params = [symbol, accountId, orderId, orderId, accountId, orderId, orderId];
-    const stored = this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow);
+    const params = [symbol, ...(ids ?? [0, 0]), accountId, orderId, orderId, accountId, orderId, orderId];
+    const stored = ids ? this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow) : [];
     const takesPart = (party: Trade["buyer"]) =>
       party.accountId === accountId && (query.orderId === undefined || party.orderId === query.orderId);
     const fresh = this.uncommitted.trades.filter(
@@ -583,8 +594,8 @@ export class StateDatabase implements History {
     for (const symbol of this.symbolPositions.keys()) {
       this.pending.push(["pruneTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
       this.pending.push(["pruneAggTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
+      this.pending.push(["pruneOrders", symbol, symbol, cutoff, PRUNE_CHUNK]);
     }
-    this.pending.push(["pruneOrders", cutoff, PRUNE_CHUNK]);
   }
 
   // ---- reading helpers ----
@@ -611,23 +622,34 @@ export class StateDatabase implements History {
     return row === undefined ? undefined : map(row);
   }
 
+  /**
+   * The ids a page may hold, [lowest, above the last], from fromId and the time bounds; undefined
+   * when none can match. Ids and times grow together, so a time bound is the id of the first row
+   * at or after it (`idAt`, one index search).
+   */
+  private idRange(idAt: string, symbol: string, query: PageQuery): [number, number] | undefined {
+    const firstAt = (time: number) =>
+      ((this.reads[idAt] as Statement).get(symbol, time) as { id: number } | undefined)?.id;
+    let low = query.fromId ?? MIN_ID;
+    if (query.startTime !== undefined) {
+      const first = firstAt(query.startTime);
+      if (first === undefined) return undefined;
+      low = Math.max(low, first);
+    }
+    const high = query.endTime === undefined ? MAX_ID : (firstAt(query.endTime + 1) ?? MAX_ID);
+    return high > low ? [low, high] : undefined;
+  }
+
   /** The §1.6 paging rule in SQL: oldest matches with a lower bound, else the newest. */
   private page<R, T>(
     name: string,
-    keys: unknown[],
+    params: unknown[],
     query: PageQuery,
     limit: number,
     map: (row: R) => T,
   ): T[] {
     const anchored = isAnchored(query);
-    const params = [
-      ...keys,
-      query.fromId ?? MIN_TIME,
-      query.startTime ?? MIN_TIME,
-      query.endTime ?? MAX_TIME,
-      limit,
-    ];
-    const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, params, map);
+    const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, [...params, limit], map);
     return anchored ? rows : rows.reverse();
   }
 }
@@ -661,6 +683,10 @@ function createWhole(Driver: ReturnType<typeof loadDriver>, path: string): void 
   try {
     const db = new Driver(aside);
     try {
+      // Set before the first table exists, so only a new database takes it (an existing one keeps
+      // its own): each commit appends every page it changed to the WAL, and a commit of a few
+      // orders changes one page in each of about twenty B-trees, so smaller pages write less.
+      db.pragma(`page_size = ${PAGE_SIZE}`);
       db.pragma("journal_mode = WAL");
       migrate(db);
     } finally {
@@ -725,48 +751,6 @@ async function newWriterThread(workerData: WriterData): Promise<Worker> {
 }
 
 function prepareReads(db: Database): Record<string, Statement> {
-  const pageSql = (table: string, where: string, id: string) => ({
-    Asc: `SELECT * FROM ${table} WHERE ${where} AND ${id} >= ? AND time >= ? AND time <= ? ORDER BY ${id} ASC LIMIT ?`,
-    Desc: `SELECT * FROM ${table} WHERE ${where} AND ${id} >= ? AND time >= ? AND time <= ? ORDER BY ${id} DESC LIMIT ?`,
-  });
-  const orders = pageSql("orders", "account = ? AND symbol = ?", "order_id");
-  const aggs = pageSql("agg_trades", "symbol = ?", "id");
-  // No index by account: myTrades is no HTTP operation, so trades are not indexed twice more for it.
-  const accountTrades = pageSql(
-    "trades",
-    "symbol = ? AND ((buyer = ? AND (? < 0 OR buyer_order_id = ?)) OR (seller = ? AND (? < 0 OR seller_order_id = ?)))",
-    "id",
-  );
-  const sql: Record<string, string> = {
-    metaValue: "SELECT value FROM meta WHERE key = ?",
-    meta: "SELECT key, value FROM meta",
-    symbols: "SELECT * FROM symbols ORDER BY position",
-    accounts: "SELECT * FROM accounts ORDER BY position",
-    balances: "SELECT * FROM balances",
-    fees: "SELECT * FROM fees",
-    deposits: "SELECT * FROM deposits",
-    openOrders: "SELECT * FROM orders WHERE status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY symbol, order_id",
-    order: "SELECT * FROM orders WHERE symbol = ? AND order_id = ?",
-    orderByClientId:
-      "SELECT * FROM orders WHERE account = ? AND symbol = ? AND client_order_id = ? ORDER BY order_id DESC LIMIT 1",
-    ordersAsc: orders.Asc,
-    ordersDesc: orders.Desc,
-    aggTradesAsc: aggs.Asc,
-    aggTradesDesc: aggs.Desc,
-    accountTradesAsc: accountTrades.Asc,
-    accountTradesDesc: accountTrades.Desc,
-    recentTrades: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT ?",
-    tradesFrom: "SELECT * FROM trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT ?",
-    tradesBetween: "SELECT * FROM trades WHERE symbol = ? AND time >= ? AND time < ? ORDER BY time, id",
-    volumesInIds:
-      "SELECT id, time, qty, quote_qty FROM trades WHERE symbol = ? AND id >= ? AND id <= ? ORDER BY id LIMIT ?",
-    lastTradeBefore: "SELECT * FROM trades WHERE symbol = ? AND time < ? ORDER BY time DESC, id DESC LIMIT 1",
-    lastTrade: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
-    lastAggTrade: "SELECT * FROM agg_trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
-    minutes: "SELECT * FROM trade_minutes WHERE symbol = ? AND minute >= ? ORDER BY minute",
-    maxOrderId: "SELECT max(order_id) AS id FROM orders WHERE symbol = ?",
-    maxTradeId: "SELECT max(id) AS id FROM trades WHERE symbol = ?",
-    maxAggTradeId: "SELECT max(id) AS id FROM agg_trades WHERE symbol = ?",
-  };
+  const sql: Record<string, string> = { ...HISTORY_READS, ...OTHER_READS };
   return Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)]));
 }

@@ -1,0 +1,271 @@
+// The reference server beside the machine's ceiling, in one run on loopback (127.0.0.1): each
+// figure is the server's over a minimal program doing the irreducible work (bench/minimal/):
+//
+// - signed new_order in memory: bench/minimal/orders-server.ts (form body, HMAC, a small book, JSON);
+// - signed new_order with --state (sync normal, then full): the same program committing every order
+//   and trade to SQLite (WAL) in one transaction per event-loop turn before answering;
+// - depth limit=100 and ticker price: bench/minimal/read-server.ts, bare node:http answering the
+//   same bytes the reference server answered.
+//
+// Orders: autocannon, BENCH_CONNECTIONS connections, each sending crossing pairs at one price (a
+// BUY of account a and a SELL of account b, then b buys and a sells), so every pair trades. Runs alternate which program goes first; the
+// table shows medians over BENCH_RUNS runs of BENCH_DURATION s. CPU µs per request is the server
+// process's CPU time (all threads) from /proc/PID/stat; disk bytes per order its write_bytes from
+// /proc/PID/io; the longest stall is the server's main thread (monitorEventLoopDelay, 1 ms).
+// The reference servers run with rate limits raised (see the README's "Rate limits").
+// Run: npm run bench:ceiling -w @marketapi/reference-server
+import { type ChildProcess, fork } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ONLY = process.env.BENCH_ONLY; // e.g. "durable" to run one comparison
+const HOST = "127.0.0.1";
+const ACCOUNTS = [
+  { id: "a", apiKey: "bench-key-a", apiSecret: "bench-secret-a" },
+  { id: "b", apiKey: "bench-key-b", apiSecret: "bench-secret-b" },
+];
+const UNLIMITED = { requestWeightPerMinute: 1e12, ordersPer10s: 1e12, ordersPerDay: 1e12 };
+
+interface AutocannonResult {
+  "2xx": number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+}
+const require = createRequire(import.meta.url);
+const autocannon = require("autocannon") as (options: unknown) => Promise<AutocannonResult>;
+
+// On the disk, not in a tmpfs, so that write_bytes counts what reaches the file system.
+const scratch = mkdtempSync(join(fileURLToPath(new URL(".", import.meta.url)), ".ceiling-"));
+const children: ChildProcess[] = [];
+
+interface Target {
+  name: string;
+  url: string;
+  child: ChildProcess;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function start(name: string, script: string, args: (port: number) => string[]): Promise<Target> {
+  const port = await freePort();
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args(port), {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  children.push(child);
+  await new Promise<void>((resolve, reject) => {
+    child.once("message", () => resolve());
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+  return { name, url: `http://${HOST}:${port}`, child };
+}
+
+const config = JSON.stringify({ accounts: ACCOUNTS, rateLimits: UNLIMITED });
+const reference = (name: string, state?: string, sync = "normal") =>
+  start(name, "./serve-monitored.ts", (port) => [
+    String(port),
+    config,
+    ...(state ? [join(scratch, state), sync] : []),
+  ]);
+const minimal = (name: string, state?: string, sync = "normal") =>
+  start(name, "./minimal/orders-server.ts", (port) => [
+    String(port),
+    ...(state ? [join(scratch, state), sync] : []),
+  ]);
+
+function ask(target: Target, message: string): Promise<{ maxStallMs: number }> {
+  return new Promise((resolve) => {
+    target.child.once("message", (reply) => resolve(reply as { maxStallMs: number }));
+    target.child.send(message);
+  });
+}
+
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+function writeBytes(pid: number | undefined): number {
+  const line = readFileSync(`/proc/${pid}/io`, "utf8").match(/^write_bytes: (\d+)$/m);
+  return Number(line?.[1] ?? Number.NaN);
+}
+
+/**
+ * Two crossing pairs at one price: a BUY of account a and a SELL of account b, then the other way
+ * round, so that neither account's balance drains however long the run. Signed over the form body.
+ */
+function orderCycle(price: string) {
+  const [a, b] = ACCOUNTS as [(typeof ACCOUNTS)[0], (typeof ACCOUNTS)[0]];
+  const steps = [
+    [a, "BUY"],
+    [b, "SELL"],
+    [b, "BUY"],
+    [a, "SELL"],
+  ] as const;
+  return steps.map(([{ apiKey, apiSecret }, side]) => {
+    const form =
+      `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=GTC&quantity=0.001` +
+      `&price=${price}&recvWindow=60000&timestamp=${Date.now()}`;
+    const body = `${form}&signature=${createHmac("sha256", apiSecret).update(form).digest("hex")}`;
+    return {
+      method: "POST",
+      path: "/api/v3/order",
+      body,
+      headers: { "X-MBX-APIKEY": apiKey, "Content-Type": "application/x-www-form-urlencoded" },
+    };
+  });
+}
+
+interface Run {
+  perSec: number;
+  cpuUs: number;
+  diskBytes: number;
+  maxStallMs: number;
+  failed: number;
+}
+
+async function burst(target: Target, requests: unknown[]): Promise<Run> {
+  target.child.send("reset");
+  const pid = target.child.pid;
+  const cpuBefore = cpuMs(pid);
+  const diskBefore = writeBytes(pid);
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests,
+  });
+  const cpu = cpuMs(pid) - cpuBefore;
+  const disk = writeBytes(pid) - diskBefore;
+  const { maxStallMs } = await ask(target, "report");
+  const ok = Math.max(1, result["2xx"]);
+  return {
+    perSec: result["2xx"] / result.duration,
+    cpuUs: (cpu * 1000) / ok,
+    diskBytes: disk / ok,
+    maxStallMs,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+interface Comparison {
+  figure: string;
+  server: Target;
+  ceiling: Target;
+  requests: () => unknown[];
+}
+
+async function compare(c: Comparison): Promise<string[]> {
+  await burst(c.server, c.requests()); // warm-up
+  await burst(c.ceiling, c.requests());
+  const runs = { server: [] as Run[], ceiling: [] as Run[] };
+  for (let run = 0; run < RUNS; run += 1) {
+    const order = run % 2 ? (["ceiling", "server"] as const) : (["server", "ceiling"] as const);
+    for (const which of order) runs[which].push(await burst(c[which], c.requests()));
+  }
+  const m = (which: "server" | "ceiling", key: keyof Run) => median(runs[which].map((r) => r[key]));
+  const ratios = runs.server.map((r, i) => r.perSec / (runs.ceiling[i] as Run).perSec);
+  const disk = (which: "server" | "ceiling") =>
+    Number.isNaN(m(which, "diskBytes")) || m(which, "diskBytes") < 1 ? "–" : fmt(m(which, "diskBytes"));
+  const stall = (which: "server" | "ceiling") => m(which, "maxStallMs").toFixed(1);
+  const failed = (which: "server" | "ceiling") => runs[which].reduce((n, r) => n + r.failed, 0);
+  return [
+    `| ${c.figure} | ${fmt(m("server", "perSec"))} | ${m("server", "cpuUs").toFixed(1)} | ` +
+      `${fmt(m("ceiling", "perSec"))} | ${m("ceiling", "cpuUs").toFixed(1)} | **${median(ratios).toFixed(2)}×** ` +
+      `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ` +
+      `${(m("ceiling", "cpuUs") / m("server", "cpuUs")).toFixed(2)}× | ${disk("server")} / ${disk("ceiling")} | ` +
+      `${stall("server")} / ${stall("ceiling")} | ${failed("server")} / ${failed("ceiling")} |`,
+  ];
+}
+
+async function insideSpread(base: string): Promise<string> {
+  const ticker = (await (await fetch(`${base}/api/v3/ticker/bookTicker?symbol=BTCUSDT`)).json()) as {
+    bidPrice: string;
+    askPrice: string;
+  };
+  return (Math.round(((Number(ticker.bidPrice) + Number(ticker.askPrice)) / 2) * 100) / 100).toFixed(2);
+}
+
+async function orderComparison(figure: string, state?: string, sync = "normal"): Promise<Comparison> {
+  const server = await reference(`server ${figure}`, state && `${state}.db`, sync);
+  const ceiling = await minimal(`minimal ${figure}`, state && `${state}-minimal.db`, sync);
+  const price = await insideSpread(server.url);
+  return { figure, server, ceiling, requests: () => orderCycle(price) };
+}
+
+async function readComparisons(): Promise<Comparison[]> {
+  const server = await reference("server reads");
+  const paths = ["/api/v3/depth?symbol=BTCUSDT&limit=100", "/api/v3/ticker/price?symbol=BTCUSDT"];
+  const bodies: Record<string, string> = {};
+  for (const path of paths) bodies[path] = await (await fetch(`${server.url}${path}`)).text();
+  const bare = await start("bare node:http", "./minimal/read-server.ts", (port) => [
+    String(port),
+    JSON.stringify(bodies),
+  ]);
+  return paths.map((path) => ({
+    figure: `GET ${path.replace("/api/v3/", "").replace("?symbol=BTCUSDT", "").replace("&", "?")}`,
+    server,
+    ceiling: bare,
+    requests: () => [{ method: "GET", path }],
+  }));
+}
+
+async function main(): Promise<void> {
+  const wanted = (name: string) => ONLY === undefined || ONLY.split(",").includes(name);
+  const comparisons: Comparison[] = [];
+  if (wanted("memory")) comparisons.push(await orderComparison("new_order in memory"));
+  if (wanted("durable")) comparisons.push(await orderComparison("new_order --state", "normal"));
+  if (wanted("full")) comparisons.push(await orderComparison("new_order --state-sync full", "full", "full"));
+  if (wanted("reads")) comparisons.push(...(await readComparisons()));
+  const rows: string[] = [];
+  for (const comparison of comparisons) rows.push(...(await compare(comparison)));
+  const [one, five] = loadavg();
+  console.log(
+    `host: ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}), Node ${process.version}, load average ` +
+      `${one?.toFixed(2)} (1 min) ${five?.toFixed(2)} (5 min); ${CONNECTIONS} connections, ` +
+      `medians of ${RUNS} alternating runs × ${DURATION} s\n`,
+  );
+  console.log(
+    "| figure | server req/s | CPU µs/req | minimal program req/s | CPU µs/req | req/s ratio (range) | CPU ratio | disk bytes/order server / minimal | longest stall ms server / minimal | failed server / minimal |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const row of rows) console.log(row);
+}
+
+try {
+  await main();
+} finally {
+  for (const child of children) child.kill("SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  rmSync(scratch, { recursive: true, force: true });
+}

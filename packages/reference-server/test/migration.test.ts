@@ -1,0 +1,71 @@
+// A state database written by release 0.1.0 (schema version 1, test/fixtures/state-v1.db.gz, made by
+// test/fixtures/make-state-v1.ts) loads with today's schema and answers as that release answered.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer } from "../src/index.js";
+import { loadDriver } from "../src/store/driver.js";
+import { SCHEMA_VERSION } from "../src/store/schema.js";
+import { fixtureViews } from "./fixtures/state-v1-views.js";
+import { sendSigned } from "./support/http.js";
+
+const folder = mkdtempSync(join(tmpdir(), "marketapi-migration-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const fixtures = new URL("./fixtures/", import.meta.url);
+const demo = { apiKey: "marketapi-demo-api-key", apiSecret: "marketapi-demo-api-secret" };
+
+function releaseDatabase(name: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, gunzipSync(readFileSync(new URL("state-v1.db.gz", fixtures))));
+  return path;
+}
+
+/** SQLite keeps user_version at byte 60 of the header, big-endian. */
+function userVersion(path: string): number {
+  return readFileSync(path).readUInt32BE(60);
+}
+
+describe("state database written by release 0.1.0", () => {
+  it("is migrated to the current schema and answers as before", async () => {
+    const path = releaseDatabase("v1.db");
+    expect(userVersion(path)).toBe(1);
+    const want = JSON.parse(readFileSync(new URL("state-v1.views.json", fixtures), "utf8"));
+    let clock = 1_700_000_008_000; // the clock when the fixture was read (rolling statistics depend on it)
+    const server = await startServer({ statePath: path, now: () => clock });
+    try {
+      expect(JSON.parse(JSON.stringify(fixtureViews(server.exchange)))).toEqual(want);
+      clock += 1000;
+      const placed = await sendSigned(server.url, {
+        ...demo,
+        method: "POST",
+        path: "/api/v3/order",
+        query:
+          "symbol=ETHUSDT&side=SELL&type=LIMIT&timeInForce=GTC&quantity=0.2&price=4300&newClientOrderId=after",
+        timestamp: clock,
+      });
+      expect(placed.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const db = new (loadDriver())(path, { readonly: true });
+    try {
+      expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    } finally {
+      db.close();
+    }
+    const again = await startServer({ statePath: path, now: () => clock });
+    try {
+      const found = again.exchange.queryOrder("demo", { symbol: "ETHUSDT", origClientOrderId: "after" });
+      expect(found.price).toBe("4300.00000000");
+      expect(
+        again.exchange.queryOrder("demo", { symbol: "ETHUSDT", origClientOrderId: "resting-b" }),
+      ).toEqual(want.byClientId);
+    } finally {
+      await again.close();
+    }
+  });
+});

@@ -1,0 +1,89 @@
+// Every history read of the state database is an index search, never a scan or a sort: its cost
+// grows with the logarithm of the history, not with its length. Asserted on SQLite's own query plans,
+// for a new database and for one written by release 0.1.0 and migrated.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, loadDriver } from "../src/store/driver.js";
+import { HISTORY_READS } from "../src/store/reads.js";
+import { StateDatabase } from "../src/store/state-database.js";
+
+const folder = mkdtempSync(join(tmpdir(), "marketapi-plans-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function plan(db: Database, sql: string): string[] {
+  const params = Array.from(sql.matchAll(/\?/g), () => 1);
+  const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+  return rows.map((row) => row.detail);
+}
+
+/**
+ * The plan each history read must have: an index search on every column the read constrains (a
+ * search on a prefix only, such as the primary key by symbol, visits all of the symbol's rows).
+ */
+const WANT: Record<keyof typeof HISTORY_READS, string> = {
+  order: "SEARCH orders USING PRIMARY KEY (symbol=? AND order_id=?)",
+  orderByClientId:
+    "SEARCH orders USING INDEX orders_by_client_id (account=? AND symbol=? AND client_order_id=?)",
+  ordersAsc:
+    "SEARCH orders USING INDEX orders_by_account (account=? AND symbol=? AND order_id>? AND order_id<?)",
+  ordersDesc:
+    "SEARCH orders USING INDEX orders_by_account (account=? AND symbol=? AND order_id>? AND order_id<?)",
+  orderIdAt: "SEARCH orders USING COVERING INDEX orders_by_symbol_time (symbol=? AND time>?)",
+  aggTradesAsc: "SEARCH agg_trades USING PRIMARY KEY (symbol=? AND id>? AND id<?)",
+  aggTradesDesc: "SEARCH agg_trades USING PRIMARY KEY (symbol=? AND id>? AND id<?)",
+  aggTradeIdAt: "SEARCH agg_trades USING COVERING INDEX agg_trades_by_time (symbol=? AND time>?)",
+  // Newest first with a LIMIT: the search starts at the symbol's last row and stops after LIMIT rows.
+  recentTrades: "SEARCH trades USING PRIMARY KEY (symbol=?)",
+  tradesFrom: "SEARCH trades USING PRIMARY KEY (symbol=? AND id>?)",
+  tradesBetween: "SEARCH trades USING INDEX trades_by_time (symbol=? AND time>? AND time<?)",
+  lastTradeBefore: "SEARCH trades USING INDEX trades_by_time (symbol=? AND time<?)",
+  tradeIdAt: "SEARCH trades USING COVERING INDEX trades_by_time (symbol=? AND time>?)",
+};
+
+async function opened(path: string): Promise<Database> {
+  const database = await StateDatabase.open(path);
+  await database.close();
+  return new (loadDriver())(path, { readonly: true });
+}
+
+const databases: [string, () => string, number][] = [
+  ["a new database", () => join(folder, "new.db"), 1024],
+  [
+    "a database of release 0.1.0, migrated",
+    () => {
+      const path = join(folder, "v1.db");
+      writeFileSync(path, gunzipSync(readFileSync(new URL("./fixtures/state-v1.db.gz", import.meta.url))));
+      return path;
+    },
+    4096,
+  ],
+];
+
+describe.each(databases)("query plans of %s", (_, makePath, pageSize) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await opened(makePath());
+  });
+  afterAll(() => db.close());
+
+  it.each(Object.entries(HISTORY_READS))(
+    "%s searches an index on every column it constrains",
+    (name, sql) => {
+      expect(plan(db, sql)).toEqual([WANT[name as keyof typeof HISTORY_READS]]);
+    },
+  );
+
+  it(`has ${pageSize}-byte pages (a new database's are small: each commit writes whole pages)`, () => {
+    expect(db.pragma("page_size", { simple: true })).toBe(pageSize);
+  });
+
+  it("the check fails for the client order id lookup of release 0.1.0 (primary key by symbol)", () => {
+    const before =
+      "SELECT * FROM orders WHERE account = ? AND symbol = ? AND client_order_id = ? ORDER BY order_id DESC LIMIT 1";
+    expect(plan(db, before)).toEqual(["SEARCH orders USING PRIMARY KEY (symbol=?)"]);
+    expect(plan(db, before)).not.toEqual([WANT.orderByClientId]);
+  });
+});

@@ -213,6 +213,20 @@ const cases: { given: string; key: string; old: unknown; new: unknown; want: str
     want: ["compatible unknown-reference-added"],
   },
   {
+    given: "an order's values now taken from the source document",
+    key: "x-list-order",
+    old: order("ascending"),
+    new: { ...order("ascending"), filledFrom: "seed-000" },
+    want: ["informational list-order-source-changed"],
+  },
+  {
+    given: "an unknown-symbol error's source named anew",
+    key: "x-unknown-reference",
+    old: unknown(-1121),
+    new: { ...unknown(-1121), filledFrom: "seed-000" },
+    want: ["informational unknown-reference-source-changed"],
+  },
+  {
     given: "IOC may now rest",
     key: "x-order-arithmetic",
     old: arithmetic(["IOC", "FOK"], ["FILLED"]),

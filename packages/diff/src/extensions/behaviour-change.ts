@@ -23,7 +23,21 @@ export function presence(c: Comparison, o: At, n: At, key: string, what: string)
     });
     return false;
   }
-  return o.value !== undefined && n.value !== undefined;
+  if (o.value === undefined || n.value === undefined) return false;
+  provenance(c, o, n, key);
+  return true;
+}
+
+/** Where a behaviour's values were taken from (`filledFrom`) is documentation: informational. */
+export function provenance(c: Comparison, o: At, n: At, key: string): void {
+  const before = child(o, "filledFrom");
+  const after = child(n, "filledFrom");
+  if (same(before.value, after.value)) return;
+  c.report(before, after, {
+    kind: `${key.replace(/^x-/, "")}-source-changed`,
+    class: "informational",
+    message: `${key} filledFrom changed from ${show(before.value)} to ${show(after.value)}: where its values come from, not what they are`,
+  });
 }
 
 /** Each named field whose value changed is breaking (its meaning is not ordered wider or narrower). */

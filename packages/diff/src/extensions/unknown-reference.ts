@@ -1,7 +1,7 @@
 // x-unknown-reference: the error of an unknown symbol or order. Another code or status is
 // breaking (clients branch on it); a kind of reference newly covered is compatible.
 import { child } from "../comparison.js";
-import { changedFields } from "./behaviour-change.js";
+import { changedFields, provenance } from "./behaviour-change.js";
 import type { ExtensionRule } from "./extension.js";
 
 const KEY = "x-unknown-reference";
@@ -9,6 +9,7 @@ const KEY = "x-unknown-reference";
 export const unknownReference: ExtensionRule = {
   key: KEY,
   compare(c, o, n) {
+    if (o.value !== undefined && n.value !== undefined) provenance(c, o, n, KEY);
     for (const kind of ["symbol", "order"]) {
       const [b, a] = [child(o, kind), child(n, kind)];
       if (b.value === undefined && a.value !== undefined)

@@ -21,9 +21,23 @@ import { embeddedDefinition } from "../src/redoc-page.js";
 import { PACKAGE_DIR } from "./support/dist.js";
 
 const REPO_DIR = join(PACKAGE_DIR, "..", "..");
-/** @marketapi/docs and the workspace packages it depends on at run time. */
-const PACKED = ["docs", "diff", "spec"];
-// Packing three packages and installing @redocly/cli's tree on a loaded 2-core machine.
+/** The folders of `folder`'s package and of the workspace packages it depends on at run time, transitively. */
+function withRuntimeWorkspaceDependencies(folder: string, seen = new Set<string>()): string[] {
+  if (seen.has(folder)) return [];
+  seen.add(folder);
+  const manifest = JSON.parse(readFileSync(join(REPO_DIR, "packages", folder, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
+  const workspace = Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith("@marketapi/"));
+  return [
+    folder,
+    ...workspace.flatMap((name) => withRuntimeWorkspaceDependencies(name.slice("@marketapi/".length), seen)),
+  ];
+}
+
+/** @marketapi/docs and the workspace packages it depends on at run time (read from the manifests). */
+const PACKED = withRuntimeWorkspaceDependencies("docs");
+// Packing the packages and installing @redocly/cli's tree on a loaded 2-core machine.
 const INSTALL_TIMEOUT = 900_000;
 
 interface Run {

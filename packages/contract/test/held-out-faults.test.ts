@@ -1,0 +1,46 @@
+// Measured from outside: faults that no other test contains (test/support/held-out-faults.ts),
+// injected one at a time in front of the reference server. The summary line is the figure the
+// package README quotes: `npx vitest run test/held-out-faults.test.ts`.
+import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
+import { afterAll, describe, expect, it } from "vitest";
+import { behaviourFaults } from "./support/behaviour-faults.js";
+import { faults } from "./support/faults.js";
+import { heldOutFaults } from "./support/held-out-faults.js";
+import { type MutationOutcome, runAgainstFault } from "./support/mutation.js";
+
+const catalog = heldOutFaults(DEMO_CREDENTIALS);
+const outcomes: MutationOutcome[] = [];
+
+describe("held-out faults: one at a time", () => {
+  it("are at least 15, distinct, and none of them is in the mutation suite", () => {
+    const names = catalog.map((f) => f.name);
+    const suite = new Set(
+      [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS)].map((f) => f.name),
+    );
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBeGreaterThanOrEqual(15);
+    expect(names.filter((n) => suite.has(n))).toEqual([]);
+  });
+
+  it.each(catalog.map((f) => [f.name, f] as const))(
+    "catches %s",
+    async (_name, fault) => {
+      const outcome = await runAgainstFault(fault);
+      outcomes.push(outcome);
+      expect(
+        outcome.caught,
+        `${fault.name} (${fault.description}) should fail one of ${fault.caughtBy.join(", ")}; failed: ${outcome.failedChecks.join(", ") || "none"} (exit ${outcome.exitCode})`,
+      ).toBe(true);
+    },
+    60_000,
+  );
+
+  afterAll(() => {
+    const caught = outcomes.filter((o) => o.caught).length;
+    const lines = outcomes.map(
+      (o) =>
+        `  ${o.caught ? "caught " : "MISSED "} ${o.fault.padEnd(40)} failed checks: ${o.failedChecks.join(", ")}`,
+    );
+    console.log(`held-out catch rate: ${caught}/${outcomes.length}\n${lines.join("\n")}`);
+  });
+});

@@ -4,7 +4,8 @@
  * smallest history they need: a few trades between its own orders (a resting LIMIT SELL and a
  * LIMIT IOC BUY at the same price, in the smallest size the filters allow, at the target's own
  * price), and two resting orders on each side of the book. Afterwards it cancels what rests and
- * offsets with a MARKET order whatever its trades left bought or sold.
+ * offsets with a MARKET order whatever its trades left bought or sold. Exceeding a limit's default
+ * (hundreds of items) is not cheap, so it is not attempted: limit_semantics notes it.
  */
 import {
   ceilToStep,
@@ -19,7 +20,7 @@ import {
 } from "../decimal.js";
 import { encodeParams } from "../http/request.js";
 import type { SymbolRules } from "../market.js";
-import { type ContractOperation, methodOf } from "../operations.js";
+import type { ContractOperation } from "../operations.js";
 import type { Values } from "../values.js";
 import { bodyObject, ok, op, type RunContext } from "./context.js";
 import { placeOrder, smallestQuantity } from "./order-placing.js";
@@ -62,7 +63,6 @@ export async function makeHistory(ctx: RunContext): Promise<MadeHistory> {
   }
   for (let k = 0; k < needBids; k++) await made.rest("BUY", formatDec(at - tick * BigInt(k + 2)));
   for (let k = 0; k < needAsks; k++) await made.rest("SELL", formatDec(at + tick * BigInt(k + 2)));
-  noteLimitDefaults(ctx);
   return made;
 }
 
@@ -108,22 +108,6 @@ async function survey(ctx: RunContext): Promise<Survey> {
     asks: side("asks").length,
     price: price !== undefined && price > ZERO ? price : undefined,
   };
-}
-
-/**
- * Creating more items than a limit's default only to see the default cut is not cheap (hundreds of
- * orders on a real exchange); the default is then judged against what exists.
- */
-function noteLimitDefaults(ctx: RunContext): void {
-  for (const operation of ctx.session.model.operations) {
-    const limit = operation.behaviour.limit;
-    if (!limit || methodOf(operation) !== "GET" || limit.default <= WANTED_TRADES) continue;
-    ctx.session.recorder.note(
-      "limit_semantics",
-      operation.operationId,
-      `the history made for this run holds fewer than the default ${limit.parameter}=${limit.default}; making ${limit.default + 1} items is not cheap, so the default is judged against what exists`,
-    );
-  }
 }
 
 class History {

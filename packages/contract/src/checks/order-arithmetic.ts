@@ -190,14 +190,45 @@ async function fokBeyondLiquidity(
     { symbol, side: "BUY", type: "LIMIT", timeInForce: "FOK", price, quantity: formatDec(2n * own) },
     `order arithmetic: LIMIT FOK BUY of twice what rests at ${price}`,
   );
-  judgeAnswer(ctx, rule, placed.exchange, `a LIMIT FOK for more than the book holds at ${price}`, "FOK");
-  const cancel = op(ctx, "cancel_order");
-  if (!cancel || ctx.ledger.get(resting.clientOrderId)?.state === "closed") return;
-  const exchange = await ctx.session.call(
-    { op: cancel, params: encodeParams(cancel, { symbol, origClientOrderId: resting.clientOrderId }) },
-    "order arithmetic: cancel the own SELL",
+  const bought =
+    judgeAnswer(ctx, rule, placed.exchange, `a LIMIT FOK for more than the book holds at ${price}`, "FOK") ??
+    ZERO;
+  const sold = await cancelOwn(ctx, rule, resting.clientOrderId);
+  // Someone else may have bought the own SELL meanwhile: whatever is left over is offset.
+  const net = bought - sold;
+  if (net === ZERO) return;
+  await placeOrder(
+    ctx,
+    newOrder,
+    {
+      symbol,
+      side: net > ZERO ? "SELL" : "BUY",
+      type: "MARKET",
+      quantity: formatDec(net > ZERO ? net : -net),
+    },
+    "order arithmetic: MARKET order offsetting the FOK probe",
   );
-  if (ok(exchange) || exchange.response?.status === 400) ctx.ledger.closed(resting.clientOrderId);
+}
+
+/** Cancels an own order by client id; returns what it executed (read back if the cancel was refused). */
+async function cancelOwn(ctx: RunContext, rule: OrderArithmetic, clientOrderId: string): Promise<Dec> {
+  const symbol = ctx.values.symbol;
+  const cancel = op(ctx, "cancel_order");
+  if (cancel && ctx.ledger.get(clientOrderId)?.state !== "closed") {
+    const exchange = await ctx.session.call(
+      { op: cancel, params: encodeParams(cancel, { symbol, origClientOrderId: clientOrderId }) },
+      "order arithmetic: cancel the own SELL",
+    );
+    if (ok(exchange) || exchange.response?.status === 400) ctx.ledger.closed(clientOrderId);
+    if (ok(exchange)) return tryParseDec(bodyObject(exchange)?.[rule.executedQty]) ?? ZERO;
+  }
+  const query = op(ctx, "query_order");
+  if (!query) return ZERO;
+  const read = await ctx.session.call(
+    { op: query, params: encodeParams(query, { symbol, origClientOrderId: clientOrderId }) },
+    "order arithmetic: what the own SELL executed",
+  );
+  return tryParseDec(bodyObject(read)?.[rule.executedQty]) ?? ZERO;
 }
 
 /** A FOK and an IOC far below the market cannot fill: nothing executed, and neither rests. */

@@ -23,8 +23,9 @@ interface AuthCase {
   auth: AuthVariant;
   code?: number | undefined;
   needsCredentials: boolean;
-  /** The request must be served (the key is accepted, not required), not refused. */
+  /** The request must be served, not refused; `why` says what makes it valid. */
   served?: boolean;
+  why?: string;
   /** Where the parameters go, when the case needs a query and a body both. */
   placement?: Placement;
 }
@@ -94,6 +95,17 @@ function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[
       code: signing.invalidTimestampCode,
       needsCredentials: true,
     });
+    // The window is applied as sent in both directions: a timestamp past the default window but
+    // inside the largest one must be served (a server that caps recvWindow at its default fails).
+    const age = signing.recvWindowDefault + 2000;
+    if (signing.recvWindowMaximum > age + 10_000)
+      cases.push({
+        label: `with a timestamp ${age / 1000} s old and ${signing.recvWindowParameter}=${signing.recvWindowMaximum}`,
+        auth: { recvWindow: signing.recvWindowMaximum, timestampShiftMs: -age },
+        served: true,
+        why: `${signing.recvWindowParameter} is applied as sent, up to its maximum`,
+        needsCredentials: true,
+      });
   }
   return cases;
 }
@@ -172,7 +184,12 @@ export async function authProbes(
       `auth: ${c.label}`,
     );
     if (c.served) {
-      expectServed(ctx, "auth_enforcement", exchange, `a request ${c.label} (the API key is not required)`);
+      expectServed(
+        ctx,
+        "auth_enforcement",
+        exchange,
+        `a request ${c.label} (${c.why ?? "the API key is not required"})`,
+      );
       options.onAnswer?.(exchange);
       continue;
     }

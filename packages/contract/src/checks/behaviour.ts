@@ -10,6 +10,7 @@ import { cancelRacePhase } from "./cancel-race.js";
 import { enabled, markPass, type RunContext, reportPass } from "./context.js";
 import { cursorPagingCheck } from "./cursor-paging.js";
 import { exchangeFiltersPhase } from "./exchange-filters.js";
+import { type MadeHistory, makeHistory } from "./history.js";
 import { limitSemanticsCheck } from "./limit-semantics.js";
 import { listOrderCheck } from "./list-order.js";
 import { orderArithmeticPhase } from "./order-arithmetic.js";
@@ -32,6 +33,29 @@ export async function behaviourPhase(
 ): Promise<void> {
   if (!BEHAVIOUR_CHECKS.some((check) => enabled(ctx, check))) return;
   await tradingBehaviour(ctx);
+  const history = await historyFor(ctx, operations);
+  try {
+    await readBehaviour(ctx, operations);
+  } finally {
+    await history.cleanUp();
+  }
+}
+
+/** The history the read checks need, made first when the target is thin and trading is allowed. */
+async function historyFor(ctx: RunContext, operations: readonly ContractOperation[]): Promise<MadeHistory> {
+  const reads = ["list_order", "cursor_paging", "time_window", "limit_semantics"] as const;
+  const wanted = operations.some((o) => methodOf(o) === "GET" && reads.some((c) => appliesTo(c, o)));
+  if (!wanted || !reads.some((check) => enabled(ctx, check))) return { cleanUp: async () => {} };
+  try {
+    return await makeHistory(ctx);
+  } catch (error) {
+    if (!(error instanceof PassStopped)) throw error;
+    ctx.progress({ type: "stage", message: `history not made: ${error.message}` });
+    return { cleanUp: async () => {} };
+  }
+}
+
+async function readBehaviour(ctx: RunContext, operations: readonly ContractOperation[]): Promise<void> {
   for (const operation of operations) {
     const mark = markPass(ctx, operation.operationId);
     let note: string | undefined;

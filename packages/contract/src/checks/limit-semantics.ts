@@ -57,6 +57,12 @@ export async function limitSemanticsCheck(ctx: RunContext, operation: ContractOp
   }
   for (const [i, c] of counts(absent.json, rule.counts).entries()) {
     const want = Math.min(rule.default, available[i]!.count);
+    if (available[i]!.count < rule.default)
+      session.recorder.note(
+        CHECK,
+        operation.operationId,
+        `${c.list}: only ${available[i]!.count} items exist, fewer than the default ${rule.parameter}=${rule.default}; a default cut below ${available[i]!.count} is caught, one between is not observable (making ${rule.default + 1} items is not cheap)`,
+      );
     // Items may arrive between the requests; a default page can only be judged against a full one.
     if (c.count === want || (available[i]!.count >= rule.default && c.count === rule.default))
       session.pass(CHECK, absent.exchange);

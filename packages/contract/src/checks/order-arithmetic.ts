@@ -13,7 +13,7 @@ import type { ContractOperation } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
 import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
-import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
+import { type BestPrices, bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
 
 const CHECK = "order_arithmetic";
 const RESTING = ["NEW", "PARTIALLY_FILLED"];
@@ -38,9 +38,12 @@ export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
   if (can("MARKET")) trades.push({ label: "MARKET BUY", values: { type: "MARKET", quantity } });
   if (can("LIMIT")) {
     const ask = formatDec(prices.ask);
+    // Priced above the best ask, it fills at the ask: the quote quantity must come from the fill
+    // prices, not from the order's own price.
+    const above = formatDec(prices.ask + 2n * ctx.rules.tick);
     trades.push({
-      label: `LIMIT IOC BUY at the best ask ${ask}`,
-      values: { type: "LIMIT", timeInForce: "IOC", price: ask, quantity },
+      label: `LIMIT IOC BUY at ${above}, above the best ask ${ask}`,
+      values: { type: "LIMIT", timeInForce: "IOC", price: above, quantity },
     });
     trades.push({
       label: `LIMIT FOK BUY at the best ask ${ask}`,
@@ -63,6 +66,7 @@ export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
     );
     if (executed !== undefined && executed > ZERO) await offset(ctx, newOrder, symbol, executed);
   }
+  if (can("LIMIT")) await fokBeyondLiquidity(ctx, newOrder, rule, prices);
   if (can("LIMIT") && "price" in ctx.farBuy) {
     await unfillable(ctx, newOrder, rule, symbol, ctx.farBuy);
     await restingThenCancelled(ctx, newOrder, rule, symbol, ctx.farBuy);
@@ -151,6 +155,80 @@ async function offset(
     "order arithmetic: MARKET SELL offsetting the buy",
   );
   judgeAnswer(ctx, rule, placed.exchange, "the offsetting MARKET SELL", "");
+}
+
+/**
+ * A FOK for more than the book holds at its price must fill nothing. The only liquidity at that
+ * price is the tester's own SELL inside the spread, so a server that fills FOK orders in part
+ * trades the tester with itself (nothing to offset); the SELL is cancelled afterwards.
+ */
+async function fokBeyondLiquidity(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  rule: OrderArithmetic,
+  prices: BestPrices,
+): Promise<void> {
+  const rules = ctx.rules!;
+  const symbol = ctx.values.symbol;
+  if (!rule.allOrNothing.includes("FOK")) return;
+  const note = (why: string) => ctx.session.recorder.note(CHECK, newOrder.operationId, why);
+  if (prices.ask - prices.bid < 2n * rules.tick)
+    return note("FOK beyond the book's liquidity not observable: the spread is one tick");
+  const price = formatDec(prices.ask - rules.tick);
+  const own = smallestQuantity(rules, prices.ask - rules.tick);
+  const resting = await placeOrder(
+    ctx,
+    newOrder,
+    { symbol, side: "SELL", type: "LIMIT", timeInForce: "GTC", price, quantity: formatDec(own) },
+    `order arithmetic: own LIMIT SELL inside the spread at ${price}`,
+  );
+  if (!ok(resting.exchange) || resting.body?.status !== "NEW")
+    return note(`FOK beyond the book's liquidity not observable: own SELL at ${price} did not rest`);
+  const placed = await placeOrder(
+    ctx,
+    newOrder,
+    { symbol, side: "BUY", type: "LIMIT", timeInForce: "FOK", price, quantity: formatDec(2n * own) },
+    `order arithmetic: LIMIT FOK BUY of twice what rests at ${price}`,
+  );
+  const bought =
+    judgeAnswer(ctx, rule, placed.exchange, `a LIMIT FOK for more than the book holds at ${price}`, "FOK") ??
+    ZERO;
+  const sold = await cancelOwn(ctx, rule, resting.clientOrderId);
+  // Someone else may have bought the own SELL meanwhile: whatever is left over is offset.
+  const net = bought - sold;
+  if (net === ZERO) return;
+  await placeOrder(
+    ctx,
+    newOrder,
+    {
+      symbol,
+      side: net > ZERO ? "SELL" : "BUY",
+      type: "MARKET",
+      quantity: formatDec(net > ZERO ? net : -net),
+    },
+    "order arithmetic: MARKET order offsetting the FOK probe",
+  );
+}
+
+/** Cancels an own order by client id; returns what it executed (read back if the cancel was refused). */
+async function cancelOwn(ctx: RunContext, rule: OrderArithmetic, clientOrderId: string): Promise<Dec> {
+  const symbol = ctx.values.symbol;
+  const cancel = op(ctx, "cancel_order");
+  if (cancel && ctx.ledger.get(clientOrderId)?.state !== "closed") {
+    const exchange = await ctx.session.call(
+      { op: cancel, params: encodeParams(cancel, { symbol, origClientOrderId: clientOrderId }) },
+      "order arithmetic: cancel the own SELL",
+    );
+    if (ok(exchange) || exchange.response?.status === 400) ctx.ledger.closed(clientOrderId);
+    if (ok(exchange)) return tryParseDec(bodyObject(exchange)?.[rule.executedQty]) ?? ZERO;
+  }
+  const query = op(ctx, "query_order");
+  if (!query) return ZERO;
+  const read = await ctx.session.call(
+    { op: query, params: encodeParams(query, { symbol, origClientOrderId: clientOrderId }) },
+    "order arithmetic: what the own SELL executed",
+  );
+  return tryParseDec(bodyObject(read)?.[rule.executedQty]) ?? ZERO;
 }
 
 /** A FOK and an IOC far below the market cannot fill: nothing executed, and neither rests. */

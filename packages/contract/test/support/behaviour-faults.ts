@@ -15,18 +15,18 @@ import {
 
 type Json = Record<string, unknown>;
 
-const at = (path: string) => (req: ProxyRequest) => req.path === `/api/v3/${path}`;
-const served = (res: ProxyResponse) => res.status === 200;
+export const at = (path: string) => (req: ProxyRequest) => req.path === `/api/v3/${path}`;
+export const served = (res: ProxyResponse) => res.status === 200;
 const unknownSymbol = (res: ProxyResponse) => res.status === 400 && res.body.includes("-1121");
 
 /** A response fault on one path's successful JSON answers. */
-function onAnswer(path: string, change: (json: unknown, req: ProxyRequest) => unknown) {
+export function onAnswer(path: string, change: (json: unknown, req: ProxyRequest) => unknown) {
   return (req: ProxyRequest, res: ProxyResponse) =>
     at(path)(req) && served(res) ? mapJson(res, (json) => change(json, req)) : res;
 }
 
 /** A request fault on one path: `change` edits the parameters (re-signed when the request was signed). */
-function onRequest(path: string, secret: string, change: (params: URLSearchParams) => boolean) {
+export function onRequest(path: string, secret: string, change: (params: URLSearchParams) => boolean) {
   return (req: ProxyRequest): ProxyRequest => {
     if (!at(path)(req)) return req;
     const params = allParams(req);
@@ -42,8 +42,8 @@ function onRequest(path: string, secret: string, change: (params: URLSearchParam
   };
 }
 
-const reversed = (json: unknown) => (Array.isArray(json) ? [...json].reverse() : json);
-const list = (json: unknown) => (Array.isArray(json) ? (json as Json[]) : []);
+export const reversed = (json: unknown) => (Array.isArray(json) ? [...json].reverse() : json);
+export const list = (json: unknown) => (Array.isArray(json) ? (json as Json[]) : []);
 
 /** An empty answer of the operation's shape, as a server that does not know the symbol might send. */
 function emptyFor(path: string): string {
@@ -84,7 +84,7 @@ function caseInsensitive(path: string): Fault {
 }
 
 /** Rewrites a FULL new_order answer that executed something. */
-function onFill(change: (order: Json) => Json) {
+export function onFill(change: (order: Json) => Json) {
   return (req: ProxyRequest, res: ProxyResponse) =>
     req.method === "POST" && at("order")(req) && served(res)
       ? mapJson(res, (json) => {
@@ -95,7 +95,7 @@ function onFill(change: (order: Json) => Json) {
 }
 
 /** The query and the body as sent, each without the signature parameter. */
-function unsignedParts(req: ProxyRequest): { query: string; body: string } {
+export function unsignedParts(req: ProxyRequest): { query: string; body: string } {
   const strip = (text: string) =>
     text
       .split("&")
@@ -104,7 +104,7 @@ function unsignedParts(req: ProxyRequest): { query: string; body: string } {
   return { query: strip(req.query.toString()), body: strip(req.body) };
 }
 
-const hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("hex");
+export const hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("hex");
 
 /** A server that checks the signature over only one part of what was sent: such requests pass. */
 function partialSignature(secret: string, part: "query" | "body"): (req: ProxyRequest) => ProxyRequest {

@@ -1,0 +1,69 @@
+// Measured from outside: faults that no other test contains (test/support/held-out-faults.ts),
+// injected one at a time in front of the reference server. The summary line is the figure the
+// package README quotes: `npx vitest run test/held-out-faults.test.ts`.
+import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
+import { afterAll, describe, expect, it } from "vitest";
+import { behaviourFaults } from "./support/behaviour-faults.js";
+import { faults } from "./support/faults.js";
+import { heldOutFaults } from "./support/held-out-faults.js";
+import { type MutationOutcome, runAgainstFault } from "./support/mutation.js";
+
+const catalog = heldOutFaults(DEMO_CREDENTIALS);
+
+/**
+ * Faults the tester cannot observe on this target, each with the note that must say so. The
+ * reference server holds about a dozen trades a symbol; a default cut at 100 instead of 500
+ * shows only with more than 100, which the tester does not make (not cheap on a real exchange).
+ */
+const UNOBSERVABLE: Record<string, { check: string; operationId: string; note: string }> = {
+  "trades-default-100": {
+    check: "limit_semantics",
+    operationId: "recent_trades_list",
+    note: "one between is not observable",
+  },
+};
+const outcomes: MutationOutcome[] = [];
+
+describe("held-out faults: one at a time", () => {
+  it("are at least 15, distinct, and none of them is in the mutation suite", () => {
+    const names = catalog.map((f) => f.name);
+    const suite = new Set(
+      [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS)].map((f) => f.name),
+    );
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBeGreaterThanOrEqual(15);
+    expect(names.filter((n) => suite.has(n))).toEqual([]);
+  });
+
+  it.each(catalog.map((f) => [f.name, f] as const))(
+    "fault %s: caught, or noted as not observable",
+    async (_name, fault) => {
+      const outcome = await runAgainstFault(fault);
+      outcomes.push(outcome);
+      const known = UNOBSERVABLE[fault.name];
+      if (known) {
+        // Not caught, and the report says why; if it ever is caught, move it out of this list.
+        expect(outcome.caught, `${fault.name} is now caught: remove it from UNOBSERVABLE`).toBe(false);
+        const cell = outcome.result.cells.find(
+          (c) => c.check === known.check && c.operationId === known.operationId,
+        );
+        expect(cell?.reason ?? "").toContain(known.note);
+        return;
+      }
+      expect(
+        outcome.caught,
+        `${fault.name} (${fault.description}) should fail one of ${fault.caughtBy.join(", ")}; failed: ${outcome.failedChecks.join(", ") || "none"} (exit ${outcome.exitCode})`,
+      ).toBe(true);
+    },
+    60_000,
+  );
+
+  afterAll(() => {
+    const caught = outcomes.filter((o) => o.caught).length;
+    const lines = outcomes.map(
+      (o) =>
+        `  ${o.caught ? "caught " : "MISSED "} ${o.fault.padEnd(40)} failed checks: ${o.failedChecks.join(", ")}`,
+    );
+    console.log(`held-out catch rate: ${caught}/${outcomes.length}\n${lines.join("\n")}`);
+  });
+});

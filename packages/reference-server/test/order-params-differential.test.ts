@@ -12,7 +12,7 @@ import { checkSymbolAllows, parseOrderRequest } from "../src/engine/params.js";
 import { describeApi } from "../src/http/api.js";
 import { toApiError } from "../src/http/validation.js";
 
-const newOrder = describeApi().operations.find((operation) => operation.id === "new_order")!;
+const newOrder = describeApi().operations.find((operation) => operation.operationId === "new_order")!;
 const btcusdt = DEFAULT_SYMBOLS.find((symbol) => symbol.symbol === "BTCUSDT")!;
 // Values that fit BTCUSDT's precision, so that the engine's symbol checks never decide alone.
 const decimals = ["1", "0.5", "0.001", "25000", "30000.5"];

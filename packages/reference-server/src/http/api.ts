@@ -1,7 +1,7 @@
 /**
  * The operations the server implements, read from the bundled spec (`@marketapi/spec`) through its
  * model, so the routes, authentication classes, weights and the signing envelope have one source
- * of truth.
+ * of truth. The server keeps the model's `Operation` as it is and adds what it needs beside it.
  */
 import { loadOpenApi } from "@marketapi/spec";
 import {
@@ -9,6 +9,7 @@ import {
   buildSpecModel,
   type JsonObject,
   type Operation,
+  type Parameter,
   resolveRef,
   type SigningRule,
   type SpecModel,
@@ -16,26 +17,23 @@ import {
 
 export type { AuthClass, SigningRule };
 
-export interface OperationSpec {
-  readonly id: string;
-  readonly method: string;
-  readonly path: string;
-  readonly authClass: AuthClass;
-  /** Request weight of the common case (`x-weight`). */
-  readonly weight: number;
-  /** Parameters may also travel in an `application/x-www-form-urlencoded` body. */
-  readonly acceptsFormBody: boolean;
-  /** Names of the declared parameters (path level and operation level). */
-  readonly parameters: ReadonlySet<string>;
-  /** The `pattern` of each declared string parameter, quoted in -1100 answers. */
-  readonly patterns: ReadonlyMap<string, string>;
-  /** Declared parameters of type number: decimals, written as plain decimal text. */
-  readonly decimals: ReadonlySet<string>;
-  readonly signed: boolean;
+/** A parameter of the spec model, with what the server adds: the facts of its resolved schema it quotes in -1100 answers. */
+export interface ServerParameter extends Parameter {
+  /** The `pattern` of the resolved schema, when it states one. */
+  schemaPattern?: string;
+  /** Whether the resolved schema is of type number: a decimal, written as plain decimal text. */
+  decimal: boolean;
+}
+
+/** An operation of the spec model, with what the server adds: its parameters' schema facts and a lookup by name. */
+export interface ServerOperation extends Operation {
+  parameters: ServerParameter[];
+  /** The declared parameters (path level and operation level) by name, for the per-request lookups. */
+  parameterByName: ReadonlyMap<string, ServerParameter>;
 }
 
 export interface ApiDescription {
-  readonly operations: readonly OperationSpec[];
+  readonly operations: readonly ServerOperation[];
   /** The signing rule of the `trade` and `user_data` classes (`x-signing`). */
   readonly signing: SigningRule;
   /** The header that carries the API key, lower-cased as Node gives request headers. */
@@ -49,31 +47,29 @@ export function describeApi(document: JsonObject = loadOpenApi()): ApiDescriptio
   if (!signing) throw new Error("Spec: no security scheme states the signing rule (x-signing)");
   if (!signing.apiKeyHeader) throw new Error(`Spec: no header API key scheme goes with ${signing.scheme}`);
   return {
-    operations: model.operations.map((operation) => operationOf(model, operation)),
+    operations: model.operations.map((operation) => serverOperation(model, operation)),
     signing,
     apiKeyHeader: signing.apiKeyHeader.toLowerCase(),
   };
 }
 
-function operationOf(model: SpecModel, operation: Operation): OperationSpec {
-  const schemas = operation.parameters.map((p) => ({
-    name: p.name,
-    schema: typeof p.schema === "object" ? resolveRef(model.document, p.schema, p.schemaPointer) : {},
-  }));
+function serverOperation(model: SpecModel, operation: Operation): ServerOperation {
+  const parameters = operation.parameters.map((parameter) => serverParameter(model, parameter));
   return {
-    id: operation.operationId,
-    method: operation.method.toUpperCase(),
-    path: operation.path,
-    authClass: operation.authClass,
-    weight: operation.weight,
-    acceptsFormBody: operation.acceptsFormBody,
-    parameters: new Set(operation.parameters.map((p) => p.name)),
-    patterns: new Map(
-      schemas.flatMap(({ name, schema }) =>
-        typeof schema.pattern === "string" ? [[name, schema.pattern]] : [],
-      ),
-    ),
-    decimals: new Set(schemas.filter(({ schema }) => schema.type === "number").map(({ name }) => name)),
-    signed: operation.signed,
+    ...operation,
+    parameters,
+    parameterByName: new Map(parameters.map((parameter) => [parameter.name, parameter])),
+  };
+}
+
+function serverParameter(model: SpecModel, parameter: Parameter): ServerParameter {
+  const schema =
+    typeof parameter.schema === "object"
+      ? resolveRef(model.document, parameter.schema, parameter.schemaPointer)
+      : {};
+  return {
+    ...parameter,
+    ...(typeof schema.pattern === "string" ? { schemaPattern: schema.pattern } : {}),
+    decimal: schema.type === "number",
   };
 }

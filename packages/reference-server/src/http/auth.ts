@@ -19,7 +19,7 @@ import {
   timestampAhead,
   timestampOutsideWindow,
 } from "../errors.js";
-import type { OperationSpec, SigningRule } from "./api.js";
+import type { ServerOperation, SigningRule } from "./api.js";
 import type { RequestParams } from "./params.js";
 import { MICROSECONDS_FROM } from "./time-unit.js";
 
@@ -59,7 +59,7 @@ export class KeyRing {
 }
 
 export interface AuthInput {
-  readonly operation: OperationSpec;
+  readonly operation: ServerOperation;
   readonly apiKeyHeader: string | undefined;
   readonly params: RequestParams;
   readonly now: number;

@@ -47,9 +47,9 @@ interface Connection {
 const finished = new WeakSet<Socket>();
 
 /** Marks a socket as answered for good: whatever it sends next is dropped unread. */
-export function markFinished(socket: Socket): void {
+export function markFinished(socket: Socket, reading: ReadingControl = NODE_READING): void {
   finished.add(socket);
-  stopParsing(socket);
+  reading.stopParsing(socket);
 }
 
 export class AnswerBudget {
@@ -60,7 +60,11 @@ export class AnswerBudget {
   private readonly blocked = new Set<Connection>();
   private readonly maxWaitingTotal: number;
 
-  constructor(private readonly limits: BackpressureLimits) {
+  /** `reading`: Node's hooks where the socket has them (the default), or PUBLIC_READING alone. */
+  constructor(
+    private readonly limits: BackpressureLimits,
+    private readonly reading: ReadingControl = NODE_READING,
+  ) {
     this.maxWaitingTotal = Math.max(
       limits.maxWaitingRequests,
       Math.ceil(limits.maxQueuedBytes / WAITING_PER_BYTES_BUDGET),
@@ -102,7 +106,7 @@ export class AnswerBudget {
       }
       connection.waiting.push([req, res]);
       this.waitingTotal += 1;
-      pauseReading(socket);
+      this.reading.pause(socket);
       if (!this.fullOnItsOwn(connection)) this.blocked.add(connection);
     };
   }
@@ -164,7 +168,7 @@ export class AnswerBudget {
         // Banned or told to go: one answer, and nothing of what follows is served.
         connection.done = true;
         this.clearWaiting(connection);
-        markFinished(req.socket);
+        markFinished(req.socket, this.reading);
       }
       // A banned client that does not even take its 418 is not kept waiting for.
       if (res.statusCode === 418) setImmediate(() => res.writableFinished || req.socket.destroy());
@@ -190,12 +194,12 @@ export class AnswerBudget {
     }
     if (connection.waiting.length === 0) {
       this.blocked.delete(connection);
-      if (connection.socket) resumeReading(connection.socket);
+      if (connection.socket) this.reading.resume(connection.socket);
     }
   }
 
   private drop(socket: Socket, connection: Connection): void {
-    markFinished(socket);
+    markFinished(socket, this.reading);
     this.forget(connection);
     socket.destroy();
   }
@@ -221,38 +225,106 @@ function isClosing(res: ServerResponse): boolean {
 }
 
 /**
+ * How the budget stops and restarts reading a connection, and stops parsing one it has answered
+ * for good. Node's http server has hooks for both (below), and Node 20, 22 and 24 keep them; they
+ * are internals, so each socket is checked for them, and a socket without them is handled through
+ * the socket's public pause() and resume() alone (see PUBLIC_READING).
+ */
+export interface ReadingControl {
+  /** Stops reading the socket while requests wait. */
+  pause(socket: Socket): void;
+  /** Reads again once nothing waits (never while Node itself waits for the answers to drain). */
+  resume(socket: Socket): void;
+  /** Parses nothing more of what the client sent: it has had its last answer. */
+  stopParsing(socket: Socket): void;
+}
+
+/**
  * Node's http server stops reading a socket whose answers are not drained, and reads again once
- * they are (`socket._paused`, checked after each parsed chunk). Requests that wait here produce no
- * answer bytes, so Node would go on reading: the same flag makes it stop, and resuming mirrors
- * Node's own resume once nothing waits any more.
+ * they are (`socket._paused`, checked after each parsed chunk; the parser is paused with it).
+ * Requests that wait here produce no answer bytes, so Node would go on reading: the same flag makes
+ * it stop, and resuming mirrors Node's own resume once nothing waits any more.
  */
 interface HttpSocket {
   _paused?: boolean;
   parser?: { pause(): void; resume(): void; onIncoming?: unknown } | null;
 }
 
+/** Whether Node tracks the socket's reading with `_paused` (it sets the flag on every connection it serves). */
+function hasPausedFlag(socket: Socket): boolean {
+  return typeof (socket as Socket & HttpSocket)._paused === "boolean";
+}
+
+/** Whether the socket's HTTP parser hands each request to a replaceable `onIncoming`. */
+function hasIncomingHook(socket: Socket): boolean {
+  return typeof (socket as Socket & HttpSocket).parser?.onIncoming === "function";
+}
+
+/** Sockets this module paused through the public API, so that a late 'drain' resumes only those. */
+const pausedHere = new WeakSet<Socket>();
+/** Sockets with a 'drain' listener of this module already waiting. */
+const drainAwaited = new WeakSet<Socket>();
+
 /**
- * Node parses a whole chunk read from a socket (up to 64 kB: over a thousand small pipelined
- * requests) even when the socket is destroyed after the first of them. Answering "upgrade" (2) to
- * the parser's next message makes it stop there, so a dropped or banned client's remaining
- * requests cost nothing.
+ * The fallback: the socket's public pause() and resume(). Node then goes on parsing what it has
+ * already read (at most one read, up to 64 kB), and those requests wait here or are dropped, as
+ * the budget's caps say. Node also resumes a socket itself when it consumes a served request
+ * (unless `_paused` is set), so on this path a pause holds less firmly: while answers are not
+ * taken, nothing is served and nothing resumes it, and the waiting cap still bounds the work.
  */
-function stopParsing(socket: Socket): void {
-  const parser = (socket as Socket & HttpSocket).parser;
-  if (parser) parser.onIncoming = () => 2;
-}
+export const PUBLIC_READING: ReadingControl = {
+  pause(socket) {
+    pausedHere.add(socket);
+    socket.pause();
+  },
+  resume(socket) {
+    if (!pausedHere.has(socket) || socket.destroyed) return;
+    if (socket.writableNeedDrain) {
+      // Nobody else resumes a socket paused here: read again once the answers have drained.
+      if (drainAwaited.has(socket)) return;
+      drainAwaited.add(socket);
+      socket.once("drain", () => {
+        drainAwaited.delete(socket);
+        PUBLIC_READING.resume(socket);
+      });
+      return;
+    }
+    pausedHere.delete(socket);
+    socket.resume();
+  },
+  stopParsing(socket) {
+    // What is already read is still parsed; its requests are dropped unanswered (`finished`).
+    pausedHere.delete(socket);
+    socket.pause();
+  },
+};
 
-function pauseReading(socket: Socket): void {
-  const http = socket as Socket & HttpSocket;
-  if (http._paused) return;
-  http._paused = true;
-  socket.pause();
-}
-
-function resumeReading(socket: Socket): void {
-  const http = socket as Socket & HttpSocket;
-  if (!http._paused || socket.destroyed || socket.writableNeedDrain) return;
-  http._paused = false;
-  http.parser?.resume();
-  socket.resume();
-}
+/** Node's own hooks, on a socket that has them; the public API for what it lacks. */
+export const NODE_READING: ReadingControl = {
+  pause(socket) {
+    if (!hasPausedFlag(socket)) return PUBLIC_READING.pause(socket);
+    const http = socket as Socket & HttpSocket;
+    if (http._paused) return;
+    http._paused = true;
+    socket.pause();
+  },
+  resume(socket) {
+    if (!hasPausedFlag(socket)) return PUBLIC_READING.resume(socket);
+    const http = socket as Socket & HttpSocket;
+    if (!http._paused || socket.destroyed || socket.writableNeedDrain) return;
+    http._paused = false;
+    http.parser?.resume();
+    socket.resume();
+  },
+  /**
+   * Node parses a whole chunk read from a socket (up to 64 kB: over a thousand small pipelined
+   * requests) even when the socket is destroyed after the first of them. Answering "upgrade" (2) to
+   * the parser's next message makes it stop there, so a dropped or banned client's remaining
+   * requests cost nothing.
+   */
+  stopParsing(socket) {
+    if (!hasIncomingHook(socket)) return PUBLIC_READING.stopParsing(socket);
+    const parser = (socket as Socket & HttpSocket).parser;
+    if (parser) parser.onIncoming = () => 2;
+  },
+};

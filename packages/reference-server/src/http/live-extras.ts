@@ -17,7 +17,7 @@ import {
   repeatedSymbol,
   unreadParams,
 } from "../errors.js";
-import type { OperationSpec } from "./api.js";
+import type { ServerOperation } from "./api.js";
 import { SYMBOLS_PATTERN } from "./validation.js";
 
 /** What the extras of one request asked for, parsed. */
@@ -88,16 +88,16 @@ export function extraNames(operationId: string): string[] {
  * neither is refused: -1104 with the live API's text, which counts the parameters.
  */
 export function splitExtras(
-  operation: OperationSpec,
+  operation: ServerOperation,
   values: ReadonlyMap<string, string>,
   sentCount: number,
 ): { declared: Map<string, string>; extras: LiveExtras } {
   const declared = new Map<string, string>();
   const extras: LiveExtras = {};
-  const readers = READERS[operation.id] ?? {};
+  const readers = READERS[operation.operationId] ?? {};
   const unread: string[] = [];
   for (const [name, value] of values) {
-    if (operation.parameters.has(name) && !(operation.signed && name === "recvWindow")) {
+    if (operation.parameterByName.has(name) && !(operation.signed && name === "recvWindow")) {
       declared.set(name, value);
     } else if (operation.signed && SIGNED_ENVELOPE.includes(name)) {
       if (name !== "recvWindow") declared.set(name, value);
@@ -107,14 +107,14 @@ export function splitExtras(
       unread.push(name);
     }
   }
-  if (operation.id === "order_book") capDepthLimit(declared);
+  if (operation.operationId === "order_book") capDepthLimit(declared);
   if (extras.symbols !== undefined && values.has("symbol")) throw badCombination();
   if (unread.length > 0) throw unreadError(operation, unread, sentCount);
   return { declared, extras };
 }
 
-function unreadError(operation: OperationSpec, unread: string[], sentCount: number): ApiError {
-  const known = unread.find((name) => NOT_IMPLEMENTED[operation.id]?.includes(name));
+function unreadError(operation: ServerOperation, unread: string[], sentCount: number): ApiError {
+  const known = unread.find((name) => NOT_IMPLEMENTED[operation.operationId]?.includes(name));
   return unreadParams(sentCount - unread.length, sentCount, known);
 }
 

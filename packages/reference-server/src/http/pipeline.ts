@@ -8,7 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { Exchange } from "../engine/index.js";
 import { ApiError, storageUnavailable, UNKNOWN_ERROR_MSG } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { ApiDescription, OperationSpec } from "./api.js";
+import type { ApiDescription, ServerOperation } from "./api.js";
 import { authenticate, type KeyRing } from "./auth.js";
 import { checkContentType, hasBody, readBody } from "./body.js";
 import { createHandlers, type Handler, JsonText } from "./handlers.js";
@@ -59,13 +59,14 @@ export function createPipeline(deps: PipelineDeps): RequestListener {
   const router = new Router(deps.api.operations);
   const handlers = createHandlers({ exchange: deps.exchange, rateLimiter: deps.rateLimiter });
   for (const operation of deps.api.operations) {
-    if (!handlers[operation.id]) throw new Error(`No handler for operation ${operation.id}`);
+    if (!handlers[operation.operationId])
+      throw new Error(`No handler for operation ${operation.operationId}`);
   }
 
   return (req, res) => {
     const now = deps.now();
     const ip = req.socket.remoteAddress ?? "";
-    let operation: OperationSpec;
+    let operation: ServerOperation;
     let query: string;
     try {
       const target = splitTarget(req.url ?? "/");
@@ -88,7 +89,7 @@ export function createPipeline(deps: PipelineDeps): RequestListener {
 interface ReceivedRequest {
   req: IncomingMessage;
   res: ServerResponse;
-  operation: OperationSpec;
+  operation: ServerOperation;
   query: string;
   body: string;
   bodyError: unknown;
@@ -166,10 +167,10 @@ function execute(
     }) ?? "";
   const { declared, extras } = splitExtras(operation, params.values, params.sentCount);
   const checked = validateParams(operation, declared);
-  const isNewOrder = operation.id === "new_order";
+  const isNewOrder = operation.operationId === "new_order";
   if (isNewOrder) deps.rateLimiter.checkOrderRate(accountId, now);
   if (operation.authClass === "trade") deps.storage?.assertWritable();
-  const handler = handlers[operation.id] as Handler;
+  const handler = handlers[operation.operationId] as Handler;
   const body = handler({ params: checked, text: declared, extras, accountId, now });
   if (!isNewOrder) return { body, headers: {} };
   const counts = deps.rateLimiter.countOrder(accountId, now);

@@ -7,7 +7,7 @@
  */
 
 import { type ApiError, ipBanned, tooManyOrders, tooMuchWeight } from "../errors.js";
-import type { OperationSpec } from "./api.js";
+import type { ServerOperation } from "./api.js";
 import { symbolsCount } from "./live-extras.js";
 import type { RequestParams } from "./params.js";
 
@@ -180,9 +180,9 @@ export function weightHeaders(used: number): Record<string, string> {
  * The weight of one request: `x-weight`, except where the spec's description gives a rule that
  * depends on the parameters (depth by `limit`; the 24-hour ticker and open orders without `symbol`).
  */
-export function requestWeight(operation: OperationSpec, params: RequestParams | undefined): number {
+export function requestWeight(operation: ServerOperation, params: RequestParams | undefined): number {
   const values = params?.values;
-  switch (operation.id) {
+  switch (operation.operationId) {
     case "order_book":
       return depthWeight(Number(values?.get("limit") ?? 100));
     case "ticker_price_change_statistics24hr":

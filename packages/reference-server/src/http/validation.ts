@@ -21,7 +21,7 @@ import {
   repeatedSymbol,
   timeInForceNotRequired,
 } from "../errors.js";
-import type { OperationSpec } from "./api.js";
+import type { ServerOperation } from "./api.js";
 
 /** The live API's regex for `symbols`, quoted in its -1100 answers. */
 export const SYMBOLS_PATTERN = '^\\[("[A-Z0-9-_.]{1,20}"(,"[A-Z0-9-_.]{1,20}"){0,}){0,1}\\]$';
@@ -35,10 +35,10 @@ export type CheckedParams = Readonly<Record<string, unknown>>;
  * extras were split off before (live-extras.ts); `recvWindow` is checked by authentication.
  */
 export function validateParams(
-  operation: OperationSpec,
+  operation: ServerOperation,
   declared: ReadonlyMap<string, string>,
 ): CheckedParams {
-  const result = parseRequest(operation.id, declared, { signed: operation.signed });
+  const result = parseRequest(operation.operationId, declared, { signed: operation.signed });
   if (result.valid) return result.params;
   throw toApiError(operation, result.errors, declared);
 }
@@ -57,7 +57,7 @@ function rank(error: ValidationError): number {
  * the values as received, lets a malformed decimal quote the live API's regex.
  */
 export function toApiError(
-  operation: OperationSpec,
+  operation: ServerOperation,
   errors: readonly ValidationError[],
   text: ReadonlyMap<string, string> = new Map(),
 ): ApiError {
@@ -109,23 +109,23 @@ function orderTypeRule(error: ValidationError, name: string): ApiError {
 const ENUM_PARAMETERS: ReadonlySet<string> = new Set(["side", "type", "timeInForce"]);
 
 function unknownValue(
-  operation: OperationSpec,
+  operation: ServerOperation,
   name: string,
   error: ValidationError,
   text: string | undefined,
 ): ApiError {
-  const known = operation.id === "new_order" && ENUM_PARAMETERS.has(name);
+  const known = operation.operationId === "new_order" && ENUM_PARAMETERS.has(name);
   return known ? invalidEnum(name as "side" | "type" | "timeInForce") : illegal(operation, name, error, text);
 }
 
-function illegal(operation: OperationSpec, name: string, error: ValidationError, text?: string): ApiError {
+function illegal(operation: ServerOperation, name: string, error: ValidationError, text?: string): ApiError {
   if (name === "symbols") return illegalChars(name, SYMBOLS_PATTERN);
+  const parameter = operation.parameterByName.get(name);
   // A decimal that is not plain decimal text: the live API's -1100, quoting its regex.
-  if (operation.decimals.has(name) && text !== undefined && !DECIMAL.test(text)) {
+  if (parameter?.decimal && text !== undefined && !DECIMAL.test(text)) {
     return illegalChars(name, DECIMAL_PATTERN);
   }
-  const pattern = operation.patterns.get(name);
-  if (pattern !== undefined) return illegalChars(name, pattern);
+  if (parameter?.schemaPattern !== undefined) return illegalChars(name, parameter.schemaPattern);
   return illegalParamValue(name, withoutPath(error));
 }
 

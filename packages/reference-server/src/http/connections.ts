@@ -98,7 +98,9 @@ export function guardConnections(
   // First, so that the listener is in place before the pipeline answers (often synchronously).
   server.prependListener("request", (_req, res) => {
     res.once("prefinish", () => {
-      if (res.writableFinished) return;
+      // Nothing left in the socket's buffer: the kernel took the whole answer, the usual case
+      // (checked here because a timer per answer costs more than the rest of a small read).
+      if (res.writableFinished || res.socket?.writableLength === 0) return;
       // The answer is written but not yet handed to the network: the client is not reading.
       const timer = setTimeout(() => res.socket?.destroy(), limits.sendTimeoutMs);
       timer.unref();

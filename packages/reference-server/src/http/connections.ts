@@ -97,7 +97,7 @@ export function guardConnections(
   });
   // First, so that the listener is in place before the pipeline answers (often synchronously).
   server.prependListener("request", (_req, res) => {
-    res.once("prefinish", () => {
+    res.on("prefinish", () => {
       // Nothing left in the socket's buffer: the kernel took the whole answer, the usual case
       // (checked here because a timer per answer costs more than the rest of a small read).
       if (res.writableFinished || res.socket?.writableLength === 0) return;
@@ -105,8 +105,8 @@ export function guardConnections(
       const timer = setTimeout(() => res.socket?.destroy(), limits.sendTimeoutMs);
       timer.unref();
       const clear = () => clearTimeout(timer);
-      res.once("finish", clear);
-      res.once("close", clear);
+      res.on("finish", clear);
+      res.on("close", clear);
     });
   });
 }

@@ -78,7 +78,7 @@ export function createPipeline(deps: PipelineDeps): RequestListener {
     const serve = (body: string, bodyError?: unknown) =>
       serveOperation(deps, handlers, { req, res, operation, query, body, bodyError, ip, now });
     if (operation.acceptsFormBody && hasBody(req)) {
-      readBody(req, deps.limits.maxBodyBytes).then(serve, (error: unknown) => serve("", error));
+      readBody(req, deps.limits.maxBodyBytes, serve);
     } else {
       serve("");
     }

@@ -39,8 +39,12 @@ export function readBody(
       finish("", bodyTooLarge(maxBytes));
       return;
     }
-    if (first === undefined) first = chunk;
-    else (chunks ??= [first]).push(chunk);
+    if (first === undefined) {
+      first = chunk;
+    } else {
+      chunks ??= [first];
+      chunks.push(chunk);
+    }
   };
   req.on("data", onData);
   req.on("end", () => {

@@ -33,7 +33,12 @@ const ACCOUNTS = LANES.flatMap(({ symbol }) =>
     balances: BALANCES,
   })),
 );
-const CONFIG = { symbols: LANES.map((l) => l.symbol), accounts: ACCOUNTS };
+// Every request of a lane is written at once: the answer budget must let 400 wait on one connection.
+const CONFIG = {
+  symbols: LANES.map((l) => l.symbol),
+  accounts: ACCOUNTS,
+  network: { maxWaitingRequests: REQUESTS_PER_LANE },
+};
 
 /** A small deterministic generator, so both servers get the very same requests. */
 function generator(seed: number): () => number {

@@ -139,6 +139,7 @@ export function createValidators<Operation extends string, Schema extends string
     const decoded = decodeParameters(entry.op, text);
     let result = check(entry.op.request, decoded.params);
     if (signed) result = withSignature(entry.op, decoded.params, result);
+    if (result.valid && decoded.errors.length === 0) return { valid: true, params: decoded.params };
     // A value that could not be decoded is left out: drop what validation says about its absence.
     const failed = new Set(decoded.errors.map((e) => e.path));
     const errors = [

@@ -24,7 +24,9 @@ const INTEGER = /^-?[0-9]+$/;
 const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;
 
 /** Collects the text values by name, keeping every value of a repeated name. */
-function collect(input: ParameterText): Map<string, string[]> {
+function collect(input: ParameterText): Map<string, string[]> | ReadonlyMap<string, string> {
+  // A Map of strings (what a server that already read its parameters holds) names each once.
+  if (input instanceof Map && isMapOfText(input)) return input;
   const byName = new Map<string, string[]>();
   const add = (name: string, value: string) => {
     const list = byName.get(name);
@@ -43,6 +45,11 @@ function collect(input: ParameterText): Map<string, string[]> {
     }
   }
   return byName;
+}
+
+function isMapOfText(input: Map<unknown, unknown>): input is Map<string, string> {
+  for (const [name, value] of input) if (typeof name !== "string" || typeof value !== "string") return false;
+  return true;
 }
 
 /** The compiled x-wire-pattern of each pattern text, compiled once. */
@@ -85,6 +92,7 @@ function decodeValue(info: ParameterInfo, text: string): { value: unknown } | un
 }
 
 function escapeToken(token: string): string {
+  if (!token.includes("~") && !token.includes("/")) return token;
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
@@ -96,37 +104,52 @@ function escapeToken(token: string): string {
  * left out of `params`. Unknown names are kept as text, for validation to report.
  */
 export function decodeParameters(operation: OperationValidators, input: ParameterText): Decoded {
-  const infos = new Map(operation.parameters.map((p) => [p.name, p]));
+  const infos = parameterInfos(operation);
   const params: Record<string, unknown> = Object.create(null);
   const errors: ValidationError[] = [];
   for (const [name, texts] of collect(input)) {
+    if (typeof texts === "string" || texts.length === 1) {
+      const text = typeof texts === "string" ? texts : (texts[0] as string);
+      const info = infos.get(name);
+      if (!info) {
+        params[name] = text;
+        continue;
+      }
+      const decoded = decodeValue(info, text);
+      if (decoded) params[name] = decoded.value;
+      else errors.push(typeError(info, `/${escapeToken(name)}`));
+      continue;
+    }
     const path = `/${escapeToken(name)}`;
-    if (texts.length > 1) {
-      errors.push({
-        path,
-        rule: "duplicate",
-        keyword: "duplicate",
-        params: { count: texts.length },
-        message: `${path} is given ${texts.length} times; give it once`,
-      });
-      continue;
-    }
-    const text = texts[0]!;
-    const info = infos.get(name);
-    if (!info) {
-      params[name] = text;
-      continue;
-    }
-    const decoded = decodeValue(info, text);
-    if (decoded) params[name] = decoded.value;
-    else
-      errors.push({
-        path,
-        rule: info.coding === "json" ? "json" : "type",
-        keyword: info.coding === "json" ? "json" : "type",
-        params: {},
-        message: `${path} must be ${info.expect}`,
-      });
+    errors.push({
+      path,
+      rule: "duplicate",
+      keyword: "duplicate",
+      params: { count: texts.length },
+      message: `${path} is given ${texts.length} times; give it once`,
+    });
   }
   return { params, errors };
+}
+
+function typeError(info: ParameterInfo, path: string): ValidationError {
+  return {
+    path,
+    rule: info.coding === "json" ? "json" : "type",
+    keyword: info.coding === "json" ? "json" : "type",
+    params: {},
+    message: `${path} must be ${info.expect}`,
+  };
+}
+
+/** Each operation's parameters by name, built once per operation (not once per request). */
+const infosByOperation = new WeakMap<OperationValidators, Map<string, ParameterInfo>>();
+
+function parameterInfos(operation: OperationValidators): Map<string, ParameterInfo> {
+  let infos = infosByOperation.get(operation);
+  if (infos === undefined) {
+    infos = new Map(operation.parameters.map((p) => [p.name, p]));
+    infosByOperation.set(operation, infos);
+  }
+  return infos;
 }

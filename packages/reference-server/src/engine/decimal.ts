@@ -52,11 +52,41 @@ export function fromInteger(value: number | bigint): Decimal {
 /** Fixed number of decimals, truncated toward zero: format(parse("0.1"), 8) === "0.10000000". */
 export function format(value: Decimal, decimals: number): string {
   const sign = value < 0n ? "-" : "";
+  if (!(Number.isInteger(decimals) && decimals >= 0)) return sign + formatAnyDecimals(value, decimals);
+  if (decimals >= SCALE) return sign + plainDigits(abs(value), SCALE);
+  // One division: the magnitude in units of the last kept decimal (truncating drops the rest).
+  return sign + plainDigits(abs(value) / (QUANTA[decimals] as bigint), decimals);
+}
+
+/** The general form (what `format` gives for any `decimals`, also ones no symbol has). */
+function formatAnyDecimals(value: Decimal, decimals: number): string {
   const truncated = abs(truncate(value, decimals));
   const integerPart = (truncated / UNIT).toString();
-  if (decimals === 0) return sign + integerPart;
+  if (decimals === 0) return integerPart;
   const fraction = (truncated % UNIT).toString().padStart(SCALE, "0").slice(0, decimals);
-  return `${sign}${integerPart}.${fraction}`;
+  return `${integerPart}.${fraction}`;
+}
+
+/** `units` (a count of 10^-decimals) as text with exactly `decimals` decimals. */
+function plainDigits(units: bigint, decimals: number): string {
+  const digits = units.toString();
+  if (decimals === 0) return digits;
+  const padded = digits.length > decimals ? digits : digits.padStart(decimals + 1, "0");
+  const point = padded.length - decimals;
+  return `${padded.slice(0, point)}.${padded.slice(point)}`;
+}
+
+/** 10^(SCALE - decimals): the smallest step kept with `decimals` decimals, computed once each. */
+const QUANTA: readonly bigint[] = Array.from(
+  { length: SCALE + 1 },
+  (_, decimals) => 10n ** BigInt(SCALE - decimals),
+);
+
+function quantum(decimals: number): bigint {
+  return (
+    (decimals >= 0 && Number.isInteger(decimals) ? QUANTA[decimals] : undefined) ??
+    10n ** BigInt(SCALE - decimals)
+  );
 }
 
 /** Shortest exact text (no trailing zeros), used for persisted state. */
@@ -114,8 +144,7 @@ export function isZero(a: Decimal): boolean {
 /** Cuts digits after `decimals` places, toward zero. */
 export function truncate(value: Decimal, decimals: number): Decimal {
   if (decimals >= SCALE) return value;
-  const quantum = 10n ** BigInt(SCALE - decimals);
-  return value - (value % quantum);
+  return value - (value % quantum(decimals));
 }
 
 /** True when the value has no significant digit after `decimals` places. */

@@ -47,6 +47,8 @@ const BALANCE_DECIMALS = 8;
 /** An in-memory spot exchange: accounts, books, matching and market data for a set of symbols. */
 export class Exchange {
   private state: ExchangeState;
+  /** Counts replaceState calls: a version read before a swap never matches one read after it. */
+  private generation = 0;
   private readonly clock: () => number;
   private pinnedTime: number | undefined;
   private ctx: EngineContext;
@@ -61,6 +63,22 @@ export class Exchange {
   replaceState(state: ExchangeState): void {
     this.state = state;
     this.ctx = this.contextFor(state);
+    this.generation += 1;
+  }
+
+  /** Which live state is served; it changes when the state is swapped (see replaceState). */
+  get stateGeneration(): number {
+    return this.generation;
+  }
+
+  /** A number that changes whenever the symbol's book changes (depth's lastUpdateId). */
+  bookVersion(symbol: string): number {
+    return this.market(symbol).lastUpdateId;
+  }
+
+  /** A number that changes whenever the symbol trades (the next trade id). */
+  tradeVersion(symbol: string): number {
+    return this.market(symbol).nextTradeId;
   }
 
   private contextFor(state: ExchangeState): EngineContext {

@@ -148,9 +148,11 @@ export class AnswerBudget {
       connection.serving -= 1;
       if (!connection.done) this.resume(connection);
     };
-    res.once("finish", done);
-    res.once("close", done);
-    res.once("prefinish", () => {
+    // `on`, not `once`: each of these events comes once per answer and the handlers run once
+    // anyway, and `once` allocates a wrapper per listener on every request.
+    res.on("finish", done);
+    res.on("close", done);
+    res.on("prefinish", () => {
       const bytes = Number(res.getHeader("content-length") ?? 0) + HEADER_BYTES;
       connection.queuedBytes += bytes;
       this.queuedBytes += bytes;
@@ -162,8 +164,8 @@ export class AnswerBudget {
         this.queuedBytes -= bytes;
         this.resume(connection);
       };
-      res.once("finish", release);
-      res.once("close", release);
+      res.on("finish", release);
+      res.on("close", release);
       if (res.statusCode === 418 || isClosing(res)) {
         // Banned or told to go: one answer, and nothing of what follows is served.
         connection.done = true;

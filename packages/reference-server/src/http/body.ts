@@ -9,29 +9,50 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
-/** The body as latin1 text (one character per byte, so the signed bytes are kept exactly). */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (Number(req.headers["content-length"]) > maxBytes) {
-      reject(bodyTooLarge(maxBytes));
+/**
+ * Reads the body as latin1 text (one character per byte, so the signed bytes are kept exactly) and
+ * calls `done` once: with the text, or with the error and "". A callback rather than a promise:
+ * this runs for every signed order, and a promise costs an allocation and a microtask turn.
+ */
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  done: (body: string, error?: unknown) => void,
+): void {
+  if (Number(req.headers["content-length"]) > maxBytes) {
+    done("", bodyTooLarge(maxBytes));
+    return;
+  }
+  let settled = false;
+  const finish = (body: string, error?: unknown) => {
+    if (settled) return;
+    settled = true;
+    done(body, error);
+  };
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      req.off("data", onData);
+      finish("", bodyTooLarge(maxBytes));
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        req.off("data", onData);
-        reject(bodyTooLarge(maxBytes));
-        return;
-      }
+    if (first === undefined) {
+      first = chunk;
+    } else {
+      chunks ??= [first];
       chunks.push(chunk);
-    };
-    req.on("data", onData);
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("latin1")));
-    // The client went away mid-body (aborted, reset): nobody will read the answer.
-    req.on("error", () => reject(bodyUnreadable()));
+    }
+  };
+  req.on("data", onData);
+  req.on("end", () => {
+    const whole = chunks ? Buffer.concat(chunks) : first;
+    finish(whole === undefined ? "" : whole.toString("latin1"));
   });
+  // The client went away mid-body (aborted, reset): nobody will read the answer.
+  req.on("error", () => finish("", bodyUnreadable()));
 }
 
 /** A non-empty body must be a form (a missing Content-Type is read as one). */

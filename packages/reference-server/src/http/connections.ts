@@ -97,14 +97,16 @@ export function guardConnections(
   });
   // First, so that the listener is in place before the pipeline answers (often synchronously).
   server.prependListener("request", (_req, res) => {
-    res.once("prefinish", () => {
-      if (res.writableFinished) return;
+    res.on("prefinish", () => {
+      // Nothing left in the socket's buffer: the kernel took the whole answer, the usual case
+      // (checked here because a timer per answer costs more than the rest of a small read).
+      if (res.writableFinished || res.socket?.writableLength === 0) return;
       // The answer is written but not yet handed to the network: the client is not reading.
       const timer = setTimeout(() => res.socket?.destroy(), limits.sendTimeoutMs);
       timer.unref();
       const clear = () => clearTimeout(timer);
-      res.once("finish", clear);
-      res.once("close", clear);
+      res.on("finish", clear);
+      res.on("close", clear);
     });
   });
 }

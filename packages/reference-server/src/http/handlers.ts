@@ -11,9 +11,16 @@ import type { RateLimiter } from "./rate-limits.js";
 import { epochMillis } from "./time-unit.js";
 import type { CheckedParams } from "./validation.js";
 
-/** A body that is already JSON text. */
+/** A body that is already JSON text; its UTF-8 length is counted once, when first asked for. */
 export class JsonText {
+  private bytes = -1;
+
   constructor(readonly text: string) {}
+
+  get byteLength(): number {
+    if (this.bytes < 0) this.bytes = Buffer.byteLength(this.text);
+    return this.bytes;
+  }
 }
 
 export interface HandlerContext {
@@ -35,26 +42,36 @@ export interface HandlerDeps {
   readonly rateLimiter: RateLimiter;
 }
 
-/** Bodies that only change with the book (depth) or never (exchangeInfo without serverTime). */
+/**
+ * Bodies that only change with a version (depth with the book, the price ticker with the trades) or
+ * never (exchangeInfo without serverTime), kept as the JsonText answered: a hit costs no
+ * serialisation and no allocation. An entry also remembers the exchange's state generation, so a
+ * reloaded state never meets an answer built from the one it replaced.
+ */
 class BodyCache {
-  private readonly entries = new Map<string, { version: number; text: string }>();
+  private readonly entries = new Map<string, { generation: number; version: number; body: JsonText }>();
 
-  constructor(private readonly maxEntries: number) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly exchange: Exchange,
+  ) {}
 
-  get(key: string, version: number, build: () => string): string {
+  get(key: string, version: number, build: () => string): JsonText {
+    const generation = this.exchange.stateGeneration;
     const hit = this.entries.get(key);
-    if (hit && hit.version === version) return hit.text;
+    if (hit && hit.version === version && hit.generation === generation) return hit.body;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    const text = build();
-    this.entries.set(key, { version, text });
-    return text;
+    const body = new JsonText(build());
+    this.entries.set(key, { generation, version, body });
+    return body;
   }
 }
 
 export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handler>> {
   const { exchange } = deps;
-  const depthCache = new BodyCache(256);
-  const infoCache = new BodyCache(64);
+  const depthCache = new BodyCache(256, exchange);
+  const priceCache = new BodyCache(256, exchange);
+  const infoCache = new BodyCache(64, exchange);
 
   /** One symbol's ticker, or a list: the `symbols` asked for (live extra, -1121 if unknown), or all. */
   const eachSymbol = <T>(ctx: HandlerContext, one: (symbol: string) => T): T | T[] => {
@@ -74,9 +91,8 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
     order_book: (ctx) => {
       const symbol = requiredText(ctx, "symbol");
       const limit = integer(ctx, "limit") ?? 100;
-      const version = exchange.depth(symbol, 1).lastUpdateId;
-      return new JsonText(
-        depthCache.get(`${symbol}|${limit}`, version, () => JSON.stringify(exchange.depth(symbol, limit))),
+      return depthCache.get(depthKey(symbol, limit), exchange.bookVersion(symbol), () =>
+        JSON.stringify(exchange.depth(symbol, limit)),
       );
     },
     recent_trades_list: (ctx) => exchange.trades(requiredText(ctx, "symbol"), integer(ctx, "limit")),
@@ -95,7 +111,15 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
       }),
     current_average_price: (ctx) => exchange.avgPrice(requiredText(ctx, "symbol")),
     order_book_ticker: (ctx) => eachSymbol(ctx, (symbol) => exchange.bookTicker(symbol)),
-    symbol_price_ticker: (ctx) => eachSymbol(ctx, (symbol) => exchange.tickerPrice(symbol)),
+    symbol_price_ticker: (ctx) => {
+      const symbol = ctx.text.get("symbol");
+      if (symbol === undefined || ctx.extras.symbols !== undefined) {
+        return eachSymbol(ctx, (name) => exchange.tickerPrice(name));
+      }
+      return priceCache.get(symbol, exchange.tradeVersion(symbol), () =>
+        JSON.stringify(exchange.tickerPrice(symbol)),
+      );
+    },
     ticker_price_change_statistics24hr: (ctx) =>
       eachSymbol(ctx, (symbol) => exchange.ticker24hr(symbol, ctx.extras.tickerType ?? "FULL")),
     new_order: (ctx) => newOrder(exchange, ctx),
@@ -164,8 +188,26 @@ function exchangeInfo(deps: HandlerDeps, cache: BodyCache, ctx: HandlerContext):
       exchangeFilters: exchange.exchangeFilters(),
       symbols: wanted.map((name) => exchange.symbolInfo(name)),
     }).slice(1),
-  );
+  ).text;
   return new JsonText(`{"timezone":"UTC","serverTime":${ctx.now},${tail}`);
+}
+
+/** Depth cache keys, made once per symbol and limit instead of once per request. */
+const depthKeys = new Map<string, Map<number, string>>();
+
+function depthKey(symbol: string, limit: number): string {
+  let byLimit = depthKeys.get(symbol);
+  if (byLimit === undefined) {
+    if (depthKeys.size >= 256) depthKeys.clear();
+    byLimit = new Map();
+    depthKeys.set(symbol, byLimit);
+  }
+  let key = byLimit.get(limit);
+  if (key === undefined) {
+    key = `${symbol}|${limit}`;
+    byLimit.set(limit, key);
+  }
+  return key;
 }
 
 function requiredText(ctx: HandlerContext, name: string): string {

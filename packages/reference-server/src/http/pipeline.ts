@@ -14,7 +14,7 @@ import { checkContentType, hasBody, readBody } from "./body.js";
 import { createHandlers, type Handler, JsonText } from "./handlers.js";
 import { splitExtras } from "./live-extras.js";
 import { type RequestParams, readParams } from "./params.js";
-import { type RateLimiter, requestWeight, weightHeaders } from "./rate-limits.js";
+import { type OrderCounts, type RateLimiter, requestWeight, weightHeaders } from "./rate-limits.js";
 import { Router } from "./router.js";
 import { inMicroseconds, TIME_UNIT_HEADER, type TimeUnit, timeUnitOf } from "./time-unit.js";
 import { validateParams } from "./validation.js";
@@ -79,7 +79,7 @@ export function createPipeline(deps: PipelineDeps): RequestListener {
     const serve = (body: string, bodyError?: unknown) =>
       serveOperation(deps, handlers, { req, res, operation, query, body, bodyError, ip, now });
     if (operation.acceptsFormBody && hasBody(req)) {
-      readBody(req, deps.limits.maxBodyBytes).then(serve, (error: unknown) => serve("", error));
+      readBody(req, deps.limits.maxBodyBytes, serve);
     } else {
       serve("");
     }
@@ -108,10 +108,10 @@ function serveOperation(
     usedWeight = deps.rateLimiter.spendWeight(x.ip, requestWeight(x.operation, read.params), x.now);
     if (read.params === undefined) throw read.error;
     const unit = timeUnitOf(x.req.headers[TIME_UNIT_HEADER]);
-    const { body, headers } = execute(deps, handlers, x, read.params);
+    const { body, orderCounts } = execute(deps, handlers, x, read.params);
     const weight = usedWeight;
     const wire = unit === "MICROSECOND" ? inUnit(body, unit) : body;
-    const respond = () => answer(x.res, 200, wire, { ...weightHeaders(weight), ...headers });
+    const respond = () => answerOk(x.res, wire, weight, orderCounts);
     if (deps.storage && (x.operation.authClass === "trade" || !deps.storage.failed)) {
       // Acknowledged only once committed: a crash before that loses nothing that was confirmed.
       deps.storage
@@ -153,7 +153,7 @@ function execute(
   handlers: Readonly<Record<string, Handler>>,
   x: ReceivedRequest,
   params: RequestParams,
-): { body: unknown; headers: Record<string, string> } {
+): { body: unknown; orderCounts: OrderCounts | undefined } {
   const { operation, now } = x;
   const headerKey = x.req.headers[deps.api.apiKeyHeader];
   const apiKeyHeader = typeof headerKey === "string" ? headerKey : undefined;
@@ -172,15 +172,7 @@ function execute(
   if (operation.authClass === "trade") deps.storage?.assertWritable();
   const handler = handlers[operation.operationId] as Handler;
   const body = handler({ params: checked, text: declared, extras, accountId, now });
-  if (!isNewOrder) return { body, headers: {} };
-  const counts = deps.rateLimiter.countOrder(accountId, now);
-  return {
-    body,
-    headers: {
-      "X-MBX-ORDER-COUNT-10S": String(counts.tenSeconds),
-      "X-MBX-ORDER-COUNT-1D": String(counts.day),
-    },
-  };
+  return { body, orderCounts: isNewOrder ? deps.rateLimiter.countOrder(accountId, now) : undefined };
 }
 
 /** Counts weight for a request that failed before its operation was known; never throws. */
@@ -206,12 +198,55 @@ export function splitTarget(url: string): { path: string; query: string } {
   return { path: target.slice(0, question), query: target.slice(question + 1) };
 }
 
+/**
+ * A 200: the same headers, in the same order, as `answer` with the weight headers and then the
+ * order counts, written as a flat list (no header object is built, spread or walked per request).
+ */
+function answerOk(
+  res: ServerResponse,
+  body: unknown,
+  usedWeight: number,
+  orderCounts: OrderCounts | undefined,
+): void {
+  if (res.headersSent || res.destroyed) return;
+  let text: string;
+  let length: number;
+  if (body instanceof JsonText) {
+    text = body.text;
+    length = body.byteLength;
+  } else {
+    text = JSON.stringify(body);
+    length = Buffer.byteLength(text);
+  }
+  const weight = String(usedWeight);
+  const headers = [
+    "Content-Type",
+    JSON_TYPE,
+    "Content-Length",
+    String(length),
+    "X-MBX-USED-WEIGHT-1M",
+    weight,
+    "X-MBX-USED-WEIGHT",
+    weight,
+  ];
+  if (orderCounts !== undefined) {
+    headers.push(
+      "X-MBX-ORDER-COUNT-10S",
+      String(orderCounts.tenSeconds),
+      "X-MBX-ORDER-COUNT-1D",
+      String(orderCounts.day),
+    );
+  }
+  res.writeHead(200, headers);
+  res.end(text);
+}
+
 function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
   const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {
     "Content-Type": JSON_TYPE,
-    "Content-Length": String(Buffer.byteLength(text)),
+    "Content-Length": String(body instanceof JsonText ? body.byteLength : Buffer.byteLength(text)),
     ...headers,
   });
   res.end(text);

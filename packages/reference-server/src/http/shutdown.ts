@@ -30,8 +30,9 @@ export class ShutdownGate {
         if (this.stopping) this.onSettled();
       };
       // An answer queued behind others on a connection that closes emits no "close"; its request does.
-      res.once("close", settled);
-      req.once("close", settled);
+      // `on`, not `once` (no wrapper per request): "close" comes once, and `settled` runs once.
+      res.on("close", settled);
+      req.on("close", settled);
       listener(req, res);
     };
   }

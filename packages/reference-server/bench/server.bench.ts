@@ -26,6 +26,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openapiJsonPath } from "@marketapi/spec";
+import { fmt, median } from "./figures.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -178,16 +179,6 @@ async function measure(target: Target, options: AutocannonOptions): Promise<Meas
         : ((cpuAfter - cpuBefore) * 1000) / answered,
   };
 }
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 async function compareGet(path: string, ours: Target, prism: Target): Promise<string[]> {
   const get = (target: Target, duration: number) =>

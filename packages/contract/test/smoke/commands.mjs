@@ -1,6 +1,7 @@
 // The smoke test of marketapi-contract as a consumer installs it (packed, alone): it passes against
-// its embedded reference server, and against a server started from the reference server it depends
-// on (which accepts a few live-API values beyond the spec on purpose; --reference-extras knows them).
+// its embedded reference server, and against `marketapi-server` started with no options from the
+// reference server it depends on, itself given no option but the target and credentials: the
+// defaults of the two commands agree.
 // scripts/release-check.mjs runs it in the consumer project.
 import { join } from "node:path";
 
@@ -28,15 +29,7 @@ export const smoke = {
     const server = ctx.startServer(process.execPath, [serverBin]);
     try {
       const url = await server.started;
-      const args = [
-        "--base-url",
-        url,
-        "--reference-extras",
-        "--api-key",
-        DEMO_KEY,
-        "--api-secret",
-        DEMO_SECRET,
-      ];
+      const args = ["--base-url", url, "--api-key", DEMO_KEY, "--api-secret", DEMO_SECRET];
       const remote = await ctx.runBin("marketapi-contract", [...args, "--allow-trading", "--seed", "1"], {
         env,
       });

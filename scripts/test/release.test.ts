@@ -15,7 +15,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import semver from "semver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumerRoot, run, transcript } from "../release-check.mjs";
 import { publicPackages, readJson, root } from "../workspace-packages.mjs";
@@ -47,18 +46,6 @@ function copyRepository(to: string): void {
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "scratch copy");
-}
-
-/** Overwrites the last recorded release of the API in `repository` with its current spec. */
-function recordCurrentSpecAsReleased(repository: string): void {
-  const releases = join(repository, "specs", "releases");
-  const versions = readdirSync(releases, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort(semver.compare);
-  const last = versions.at(-1);
-  if (last === undefined) throw new Error(`${releases} records no release to overwrite`);
-  cpSync(join(repository, "specs", "spot-api.openapi.yaml"), join(releases, last, "spot-api.openapi.yaml"));
 }
 
 const release = () => run("npm", ["run", "release"], { cwd: repo, env: { NO_COLOR: "1" } });
@@ -143,8 +130,9 @@ describe("npm run release", () => {
       }
       // Without a changeset the release requires specs/ to hold no unreleased API change, while this
       // repository's specs/ often does (it waits for the next release). The scratch copy records
-      // today's spec as its last release, then rebuilds, since every build reads specs/.
-      recordCurrentSpecAsReleased(repo);
+      // today's spec as released, as a release would, then rebuilds, since every build reads specs/.
+      const recorded = await run(process.execPath, ["scripts/api-versions.mjs", "record"], { cwd: repo });
+      expect(recorded.code, transcript("api-versions record", recorded)).toBe(0);
       const built = await run("npm", ["run", "build", "--silent"], { cwd: repo });
       expect(built.code, transcript("npm run build", built)).toBe(0);
       const result = await release();

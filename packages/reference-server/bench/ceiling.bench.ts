@@ -17,12 +17,11 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { fmt, median } from "./figures.js";
+import { autocannon, fmt, median } from "./support.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -34,16 +33,6 @@ const ACCOUNTS = [
   { id: "b", apiKey: "bench-key-b", apiSecret: "bench-secret-b" },
 ];
 const UNLIMITED = { requestWeightPerMinute: 1e12, ordersPer10s: 1e12, ordersPerDay: 1e12 };
-
-interface AutocannonResult {
-  "2xx": number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-}
-const require = createRequire(import.meta.url);
-const autocannon = require("autocannon") as (options: unknown) => Promise<AutocannonResult>;
 
 // On the disk, not in a tmpfs, so that write_bytes counts what reaches the file system.
 const scratch = mkdtempSync(join(fileURLToPath(new URL(".", import.meta.url)), ".ceiling-"));

@@ -14,12 +14,11 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { fmt, median } from "./figures.js";
+import { autocannon, fmt, median } from "./support.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -27,17 +26,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const HOST = "127.0.0.1";
 const API_KEY = "bench-key";
 const API_SECRET = "bench-secret";
-
-interface AutocannonResult {
-  latency: { p50: number; p99: number };
-  "2xx": number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-}
-const require = createRequire(import.meta.url);
-const autocannon = require("autocannon") as (options: unknown) => Promise<AutocannonResult>;
 
 const scratch = mkdtempSync(join(tmpdir(), "marketapi-durability-"));
 const children: ChildProcess[] = [];

@@ -20,13 +20,12 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openapiJsonPath } from "@marketapi/spec";
-import { fmt, median } from "./figures.js";
+import { type AutocannonOptions, autocannon, fmt, median } from "./support.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -34,24 +33,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const HOST = "127.0.0.1";
 const API_KEY = "bench-key";
 const API_SECRET = "bench-secret";
-
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  "2xx": number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-}
-interface AutocannonOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  requests?: { method: string; path: string; headers?: Record<string, string>; body?: string }[];
-}
-const require = createRequire(import.meta.url);
-const autocannon = require("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));

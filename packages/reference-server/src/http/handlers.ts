@@ -43,26 +43,50 @@ export interface HandlerDeps {
 }
 
 /**
+ * A cached body that knows when it is stale: it was built at a version of the exchange (the book's
+ * or the trades' of one symbol, read by `versionOf`) and of its state generation, and holds while
+ * both stay. The pipeline keeps such answers by request target (answer-cache.ts).
+ */
+export class VersionedJson extends JsonText {
+  constructor(
+    text: string,
+    private readonly exchange: Exchange,
+    readonly generation: number,
+    readonly version: number,
+    private readonly versionOf: () => number,
+  ) {
+    super(text);
+  }
+
+  /** Whether the exchange still shows what this body was built from. */
+  isCurrent(): boolean {
+    return this.exchange.stateGeneration === this.generation && this.versionOf() === this.version;
+  }
+}
+
+/**
  * Bodies that only change with a version (depth with the book, the price ticker with the trades) or
  * never (exchangeInfo without serverTime), kept as the JsonText answered: a hit costs no
  * serialisation and no allocation. An entry also remembers the exchange's state generation, so a
  * reloaded state never meets an answer built from the one it replaced.
  */
 class BodyCache {
-  private readonly entries = new Map<string, { generation: number; version: number; body: JsonText }>();
+  private readonly entries = new Map<string, VersionedJson>();
 
   constructor(
     private readonly maxEntries: number,
     private readonly exchange: Exchange,
   ) {}
 
-  get(key: string, version: number, build: () => string): JsonText {
+  /** `versionOf` is read now and kept with the body, which checks it again when reused. */
+  get(key: string, versionOf: () => number, build: () => string): VersionedJson {
     const generation = this.exchange.stateGeneration;
+    const version = versionOf();
     const hit = this.entries.get(key);
-    if (hit && hit.version === version && hit.generation === generation) return hit.body;
+    if (hit && hit.version === version && hit.generation === generation) return hit;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    const body = new JsonText(build());
-    this.entries.set(key, { generation, version, body });
+    const body = new VersionedJson(build(), this.exchange, generation, version, versionOf);
+    this.entries.set(key, body);
     return body;
   }
 }
@@ -91,8 +115,10 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
     order_book: (ctx) => {
       const symbol = requiredText(ctx, "symbol");
       const limit = integer(ctx, "limit") ?? 100;
-      return depthCache.get(depthKey(symbol, limit), exchange.bookVersion(symbol), () =>
-        JSON.stringify(exchange.depth(symbol, limit)),
+      return depthCache.get(
+        depthKey(symbol, limit),
+        () => exchange.bookVersion(symbol),
+        () => JSON.stringify(exchange.depth(symbol, limit)),
       );
     },
     recent_trades_list: (ctx) => exchange.trades(requiredText(ctx, "symbol"), integer(ctx, "limit")),
@@ -116,8 +142,10 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
       if (symbol === undefined || ctx.extras.symbols !== undefined) {
         return eachSymbol(ctx, (name) => exchange.tickerPrice(name));
       }
-      return priceCache.get(symbol, exchange.tradeVersion(symbol), () =>
-        JSON.stringify(exchange.tickerPrice(symbol)),
+      return priceCache.get(
+        symbol,
+        () => exchange.tradeVersion(symbol),
+        () => JSON.stringify(exchange.tickerPrice(symbol)),
       );
     },
     ticker_price_change_statistics24hr: (ctx) =>
@@ -182,7 +210,7 @@ function exchangeInfo(deps: HandlerDeps, cache: BodyCache, ctx: HandlerContext):
   if (symbol !== undefined && listed !== undefined) throw badCombination();
   const wanted = listed ?? (symbol === undefined ? exchange.symbols() : [symbol]);
   for (const name of wanted) if (!exchange.hasSymbol(name)) throw invalidSymbol();
-  const tail = cache.get(wanted.join(","), 0, () =>
+  const tail = cache.get(wanted.join(","), NEVER_CHANGES, () =>
     JSON.stringify({
       rateLimits: rateLimiter.describe(),
       exchangeFilters: exchange.exchangeFilters(),
@@ -191,6 +219,9 @@ function exchangeInfo(deps: HandlerDeps, cache: BodyCache, ctx: HandlerContext):
   ).text;
   return new JsonText(`{"timezone":"UTC","serverTime":${ctx.now},${tail}`);
 }
+
+/** The version of a body that never changes (exchangeInfo's tail). */
+const NEVER_CHANGES = () => 0;
 
 /** Depth cache keys, made once per symbol and limit instead of once per request. */
 const depthKeys = new Map<string, Map<number, string>>();

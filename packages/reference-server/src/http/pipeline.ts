@@ -8,6 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { Exchange } from "../engine/index.js";
 import { ApiError, storageUnavailable, UNKNOWN_ERROR_MSG } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { AnswerCache, type CachedAnswer } from "./answer-cache.js";
 import type { ApiDescription, ServerOperation } from "./api.js";
 import { authenticate, type KeyRing } from "./auth.js";
 import { checkContentType, hasBody, readBody } from "./body.js";
@@ -42,6 +43,8 @@ export interface PipelineDeps {
   readonly storage?: Storage | undefined;
   /** recvWindow may carry up to three decimals (the live API's extra; off by default). */
   readonly recvWindowDecimals?: boolean;
+  /** Where repeated market-data answers are kept (answer-cache.ts); a new one by default, false for none. */
+  readonly answerCache?: AnswerCache | false;
 }
 
 export interface Storage {
@@ -63,9 +66,16 @@ export function createPipeline(deps: PipelineDeps): RequestListener {
       throw new Error(`No handler for operation ${operation.operationId}`);
   }
 
+  const answers = deps.answerCache === false ? undefined : (deps.answerCache ?? new AnswerCache());
+
   return (req, res) => {
     const now = deps.now();
     const ip = req.socket.remoteAddress ?? "";
+    const cached = answers?.lookup(req);
+    if (cached !== undefined) {
+      serveCached(deps, res, cached, ip, now);
+      return;
+    }
     let operation: ServerOperation;
     let query: string;
     try {
@@ -77,7 +87,7 @@ export function createPipeline(deps: PipelineDeps): RequestListener {
       return;
     }
     const serve = (body: string, bodyError?: unknown) =>
-      serveOperation(deps, handlers, { req, res, operation, query, body, bodyError, ip, now });
+      serveOperation(deps, handlers, answers, { req, res, operation, query, body, bodyError, ip, now });
     if (operation.acceptsFormBody && hasBody(req)) {
       readBody(req, deps.limits.maxBodyBytes, serve);
     } else {
@@ -100,15 +110,18 @@ interface ReceivedRequest {
 function serveOperation(
   deps: PipelineDeps,
   handlers: Readonly<Record<string, Handler>>,
+  answers: AnswerCache | undefined,
   x: ReceivedRequest,
 ): void {
   const read = readRequestParams(deps, x);
   let usedWeight: number | undefined;
   try {
-    usedWeight = deps.rateLimiter.spendWeight(x.ip, requestWeight(x.operation, read.params), x.now);
+    const requestedWeight = requestWeight(x.operation, read.params);
+    usedWeight = deps.rateLimiter.spendWeight(x.ip, requestedWeight, x.now);
     if (read.params === undefined) throw read.error;
     const unit = timeUnitOf(x.req.headers[TIME_UNIT_HEADER]);
     const { body, orderCounts } = execute(deps, handlers, x, read.params);
+    answers?.remember(x.req, x.operation, requestedWeight, body);
     const weight = usedWeight;
     const wire = unit === "MICROSECOND" ? inUnit(body, unit) : body;
     const respond = () => answerOk(x.res, wire, weight, orderCounts);
@@ -122,6 +135,35 @@ function serveOperation(
     }
   } catch (error) {
     answerError(deps, x.res, storageFault(error), usedWeight ?? deps.rateLimiter.usedWeight(x.ip, x.now));
+  }
+}
+
+/**
+ * A kept market-data answer (answer-cache.ts): what serveOperation does for it once parsed and
+ * validated. The weight is counted (429, 418), the 200 carries the same headers, and with a state
+ * database it waits for the commit of what it may show.
+ */
+function serveCached(
+  deps: PipelineDeps,
+  res: ServerResponse,
+  cached: CachedAnswer,
+  ip: string,
+  now: number,
+): void {
+  let weight: number;
+  try {
+    weight = deps.rateLimiter.spendWeight(ip, cached.weight, now);
+  } catch (error) {
+    answerError(deps, res, error, deps.rateLimiter.usedWeight(ip, now));
+    return;
+  }
+  if (deps.storage && !deps.storage.failed) {
+    deps.storage.committed().then(
+      () => answerOk(res, cached.body, weight, undefined),
+      (error: unknown) => answerError(deps, res, storageFault(error), weight),
+    );
+  } else {
+    answerOk(res, cached.body, weight, undefined);
   }
 }
 

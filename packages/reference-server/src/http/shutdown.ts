@@ -10,7 +10,8 @@ export const SHUTTING_DOWN_MSG =
 
 export class ShutdownGate {
   private stopping = false;
-  private readonly inFlight = new Set<ServerResponse>();
+  /** Requests not yet answered when their listener returned (waiting for a body, a commit, a turn). */
+  private readonly unanswered = new Set<ServerResponse>();
   private onSettled: () => void = () => undefined;
 
   get closing(): boolean {
@@ -24,9 +25,12 @@ export class ShutdownGate {
         refuseWhileStopping(res);
         return;
       }
-      this.inFlight.add(res);
+      let open = true;
+      let tracked = false;
       const settled = () => {
-        if (!this.inFlight.delete(res)) return;
+        if (!open) return;
+        open = false;
+        if (tracked) this.unanswered.delete(res);
         if (this.stopping) this.onSettled();
       };
       // An answer queued behind others on a connection that closes emits no "close"; its request does.
@@ -34,6 +38,13 @@ export class ShutdownGate {
       res.on("close", settled);
       req.on("close", settled);
       listener(req, res);
+      // Only an answer still to be written can be told to close its connection. Most are written
+      // by now, and are not put in the set: a set holding each response for a turn of the event
+      // loop makes every young-generation collection several times as costly.
+      if (open && !res.headersSent) {
+        tracked = true;
+        this.unanswered.add(res);
+      }
     };
   }
 
@@ -44,7 +55,7 @@ export class ShutdownGate {
   close(onSettled: () => void): void {
     this.stopping = true;
     this.onSettled = onSettled;
-    for (const res of this.inFlight) {
+    for (const res of this.unanswered) {
       if (!res.headersSent && !res.destroyed) res.setHeader("Connection", "close");
     }
   }

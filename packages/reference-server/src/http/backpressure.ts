@@ -18,6 +18,11 @@ export interface BackpressureLimits {
   maxQueuedBytes: number;
   /** Requests one connection may have waiting for its answers to drain; more drop the connection. */
   maxWaitingRequests: number;
+  /**
+   * How long a client may take to accept a whole answer before its connection is dropped (none
+   * when absent). Kept here rather than in a listener of its own: the answer is watched anyway.
+   */
+  sendTimeoutMs?: number;
 }
 
 /** Requests waiting on all connections together; more drop the connection that adds one. */
@@ -138,34 +143,40 @@ export class AnswerBudget {
     );
   }
 
-  /** Counts the answer's bytes from the moment it is written until the network has taken it. */
+  /**
+   * Counts the answer's bytes from the moment it is written until the network has taken it, and
+   * drops a client that does not take it within the send timeout. One listener per event: each
+   * comes once per answer, and `on` (not `once`) allocates no wrapper.
+   */
   private track(req: IncomingMessage, res: ServerResponse, connection: Connection): void {
     connection.serving += 1;
-    let served = false;
-    const done = () => {
-      if (served) return;
-      served = true;
+    let bytes = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
       connection.serving -= 1;
-      if (!connection.done) this.resume(connection);
+      if (connection.done) return;
+      connection.queuedBytes -= bytes;
+      this.queuedBytes -= bytes;
+      this.resume(connection);
     };
-    // `on`, not `once`: each of these events comes once per answer and the handlers run once
-    // anyway, and `once` allocates a wrapper per listener on every request.
-    res.on("finish", done);
-    res.on("close", done);
+    res.on("finish", settle);
+    res.on("close", settle);
     res.on("prefinish", () => {
-      const bytes = Number(res.getHeader("content-length") ?? 0) + HEADER_BYTES;
+      bytes = Number(res.getHeader("content-length") ?? 0) + HEADER_BYTES;
       connection.queuedBytes += bytes;
       this.queuedBytes += bytes;
-      let released = false;
-      const release = () => {
-        if (released || connection.done) return;
-        released = true;
-        connection.queuedBytes -= bytes;
-        this.queuedBytes -= bytes;
-        this.resume(connection);
-      };
-      res.on("finish", release);
-      res.on("close", release);
+      // Nothing left in the socket's buffer: the kernel took the whole answer, the usual case
+      // (checked first because a timer per answer costs more than the rest of a small read).
+      const sendTimeoutMs = this.limits.sendTimeoutMs;
+      if (sendTimeoutMs !== undefined && !(res.writableFinished || res.socket?.writableLength === 0)) {
+        // Written but not yet handed to the network: the client is not reading.
+        timer = setTimeout(() => res.socket?.destroy(), sendTimeoutMs);
+        timer.unref();
+      }
       if (res.statusCode === 418 || isClosing(res)) {
         // Banned or told to go: one answer, and nothing of what follows is served.
         connection.done = true;

@@ -54,7 +54,8 @@ export function timeoutOptions(limits: ConnectionLimits): ServerOptions {
 
 /**
  * Counts connections per address and refuses those over the caps, and those from a banned address
- * (`banOf`: its 418 answer); drops clients that do not read.
+ * (`banOf`: its 418 answer). Clients that do not read are dropped by the AnswerBudget, which
+ * watches each answer with `sendTimeoutMs` from these limits.
  */
 export function guardConnections(
   server: Server,
@@ -95,20 +96,7 @@ export function guardConnections(
       else perAddress.delete(address);
     });
   });
-  // First, so that the listener is in place before the pipeline answers (often synchronously).
-  server.prependListener("request", (_req, res) => {
-    res.on("prefinish", () => {
-      // Nothing left in the socket's buffer: the kernel took the whole answer, the usual case
-      // (checked here because a timer per answer costs more than the rest of a small read).
-      if (res.writableFinished || res.socket?.writableLength === 0) return;
-      // The answer is written but not yet handed to the network: the client is not reading.
-      const timer = setTimeout(() => res.socket?.destroy(), limits.sendTimeoutMs);
-      timer.unref();
-      const clear = () => clearTimeout(timer);
-      res.on("finish", clear);
-      res.on("close", clear);
-    });
-  });
+  // The send timeout is watched with each answer's bytes (AnswerBudget), not by a listener here.
 }
 
 /** One answer, then the socket is closed; what the client sends meanwhile is dropped unserved. */

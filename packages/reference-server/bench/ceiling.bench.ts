@@ -13,6 +13,12 @@
 // process's CPU time (all threads) from /proc/PID/stat; disk bytes per order its write_bytes from
 // /proc/PID/io; the longest stall is the server's main thread (monitorEventLoopDelay, 1 ms).
 // The reference servers run with rate limits raised (see the README's "Rate limits").
+//
+// BENCH_ONLY=flatness (not part of the default run): the same signed new_order load and depth
+// limit=100 against three reference servers whose BTCUSDT book holds 10, 1,000 and 100,000
+// resting orders away from the touch (each at a price level of its own, half bids, half asks),
+// in one run, alternating which goes first; CPU µs per request at each size and the ratio of the
+// largest to the smallest.
 // Run: npm run bench:ceiling -w @marketapi/reference-server
 import { type ChildProcess, fork } from "node:child_process";
 import { createHmac } from "node:crypto";
@@ -219,7 +225,63 @@ async function readComparisons(): Promise<Comparison[]> {
   }));
 }
 
+const BOOK_SIZES = [10, 1_000, 100_000];
+
+function seed(target: Target, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    target.child.once("message", () => resolve());
+    target.child.send({ seed: count });
+  });
+}
+
+/** The flatness table: each figure at each book size, side by side in one run. */
+async function flatness(): Promise<string[]> {
+  const servers: { size: number; target: Target; price: string }[] = [];
+  for (const size of BOOK_SIZES) {
+    const target = await reference(`server ${size} resting`);
+    await seed(target, size);
+    servers.push({ size, target, price: await insideSpread(target.url) });
+  }
+  const figures = [
+    { figure: "signed new_order (crossing pairs)", requests: (price: string) => orderCycle(price) },
+    {
+      figure: "GET depth?limit=100",
+      requests: () => [{ method: "GET", path: "/api/v3/depth?symbol=BTCUSDT&limit=100" }],
+    },
+  ];
+  const rows: string[] = [];
+  for (const { figure, requests } of figures) {
+    for (const s of servers) await burst(s.target, requests(s.price)); // warm-up
+    const runs = servers.map(() => [] as Run[]);
+    for (let run = 0; run < RUNS; run += 1) {
+      for (let k = 0; k < servers.length; k += 1) {
+        const i = (run + k) % servers.length;
+        const s = servers[i] as (typeof servers)[0];
+        (runs[i] as Run[]).push(await burst(s.target, requests(s.price)));
+      }
+    }
+    const cpu = runs.map((r) => median(r.map((x) => x.cpuUs)));
+    const perSec = runs.map((r) => median(r.map((x) => x.perSec)));
+    const failed = runs.reduce((n, r) => n + r.reduce((m, x) => m + x.failed, 0), 0);
+    const cells = servers.map((_, i) => `${fmt(perSec[i] as number)} | ${(cpu[i] as number).toFixed(1)}`);
+    const ratio = (cpu[cpu.length - 1] as number) / (cpu[0] as number);
+    rows.push(`| ${figure} | ${cells.join(" | ")} | **${ratio.toFixed(2)}×** | ${failed} |`);
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
+  if (ONLY?.split(",").includes("flatness")) {
+    const rows = await flatness();
+    printHost();
+    const sizes = BOOK_SIZES.map((n) => `${fmt(n)} resting: req/s | CPU µs/req`).join(" | ");
+    console.log(
+      `| figure | ${sizes} | CPU ${fmt(BOOK_SIZES.at(-1) ?? 0)} / ${fmt(BOOK_SIZES[0] ?? 0)} | failed |`,
+    );
+    console.log(`| --- | ${BOOK_SIZES.map(() => "---: | ---:").join(" | ")} | ---: | ---: |`);
+    for (const row of rows) console.log(row);
+    if (ONLY === "flatness") return;
+  }
   const wanted = (name: string) => ONLY === undefined || ONLY.split(",").includes(name);
   const comparisons: Comparison[] = [];
   if (wanted("memory")) comparisons.push(await orderComparison("new_order in memory"));
@@ -228,17 +290,21 @@ async function main(): Promise<void> {
   if (wanted("reads")) comparisons.push(...(await readComparisons()));
   const rows: string[] = [];
   for (const comparison of comparisons) rows.push(...(await compare(comparison)));
+  printHost();
+  console.log(
+    "| figure | server req/s | CPU µs/req | minimal program req/s | CPU µs/req | req/s ratio (range) | CPU ratio | disk bytes/order server / minimal | longest stall ms server / minimal | failed server / minimal |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const row of rows) console.log(row);
+}
+
+function printHost(): void {
   const [one, five] = loadavg();
   console.log(
     `host: ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}), Node ${process.version}, load average ` +
       `${one?.toFixed(2)} (1 min) ${five?.toFixed(2)} (5 min); ${CONNECTIONS} connections, ` +
       `medians of ${RUNS} alternating runs × ${DURATION} s\n`,
   );
-  console.log(
-    "| figure | server req/s | CPU µs/req | minimal program req/s | CPU µs/req | req/s ratio (range) | CPU ratio | disk bytes/order server / minimal | longest stall ms server / minimal | failed server / minimal |",
-  );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (const row of rows) console.log(row);
 }
 
 try {

@@ -1,6 +1,7 @@
 // A reference server for the durability bench, in its own process: started with or without a
 // state database, it measures its own event loop (perf_hooks.monitorEventLoopDelay) and answers
-// the bench over IPC: "reset" starts a measurement, "report" returns the longest stall since.
+// the bench over IPC: "reset" starts a measurement, "report" returns the longest stall since,
+// and { seed: N } rests N orders away from the touch (see restAwayFromTouch) before it answers.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
 const [port, config, statePath, stateSync] = process.argv.slice(2);
@@ -17,7 +18,41 @@ const server = await startServer({
 });
 const loop = monitorEventLoopDelay({ resolution: 1 });
 loop.enable();
-process.on("message", (message: string) => {
+/**
+ * N resting BTCUSDT orders, half bids below the best bid and half asks above the best ask, each at
+ * a price of its own (so each side holds N/2 levels), from 200 orders per account (the default
+ * cap per account), placed through the engine directly: set-up, not what the bench measures.
+ */
+function restAwayFromTouch(count: number): number {
+  const exchange = server.exchange;
+  const { bidPrice, askPrice } = exchange.bookTicker("BTCUSDT");
+  const bidCents = Math.round(Number(bidPrice) * 100) - 10_000;
+  const askCents = Math.round(Number(askPrice) * 100) + 10_000;
+  let accountId = "";
+  for (let i = 0; i < count; i += 1) {
+    if (i % 200 === 0) {
+      accountId = `resting-${i / 200}`;
+      exchange.addAccount(accountId, { BTC: "10", USDT: "1000000" });
+    }
+    const level = Math.floor(i / 2);
+    const buy = i % 2 === 0;
+    exchange.newOrder(accountId, {
+      symbol: "BTCUSDT",
+      side: buy ? "BUY" : "SELL",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      quantity: "0.001",
+      price: ((buy ? bidCents - level : askCents + level) / 100).toFixed(2),
+    });
+  }
+  return count;
+}
+
+process.on("message", (message: string | { seed: number }) => {
+  if (typeof message === "object") {
+    process.send?.({ seeded: restAwayFromTouch(message.seed) });
+    return;
+  }
   if (message === "reset") loop.reset();
   if (message === "report") {
     process.send?.({ maxStallMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6 });

@@ -25,8 +25,10 @@ export interface RateLimitConfig {
 }
 
 /**
- * Defaults far above the live API's (6000 weight/min, 100 orders/10 s, 200000 orders/day) so that
- * test suites and benchmarks are never throttled; set the live values to exercise a client's limiter.
+ * Defaults far above the live API's (6000 weight/min, 100 orders/10 s, 200000 orders/day), so that
+ * a test suite's ordinary traffic is not throttled; set the live values to exercise a client's
+ * limiter. A load test reaches them within seconds (one address may spend about 16,700 weight per
+ * second), so the throughput benches raise them in their config (README, "Rate limits").
  */
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   requestWeightPerMinute: 1_000_000,

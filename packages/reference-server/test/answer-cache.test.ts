@@ -21,6 +21,7 @@ const NOW = 1_750_000_000_000;
 const DEPTH = "/api/v3/depth?symbol=BTCUSDT&limit=100";
 const DEPTH_5 = "/api/v3/depth?limit=5&symbol=BTCUSDT";
 const PRICE = "/api/v3/ticker/price?symbol=BTCUSDT";
+const BOOK = "/api/v3/ticker/bookTicker?symbol=BTCUSDT";
 const PRICES = '/api/v3/ticker/price?symbols=["BTCUSDT","ETHUSDT"]';
 
 interface Side {
@@ -127,10 +128,15 @@ describe("answer cache of market-data GETs", () => {
     await both(cached, plain, PRICE);
     await both(cached, plain, DEPTH_5);
     await both(cached, plain, DEPTH_5);
-    expect(cached.cache?.hits).toBe(5);
-    // 4 × depth limit=100 (5), 2 × ticker (2), 2 × depth limit=5 (5): the same total on both.
-    expect(header(await both(cached, plain, PRICE), "X-MBX-USED-WEIGHT-1M")).toBe(String(20 + 4 + 10 + 2));
+    await both(cached, plain, BOOK);
+    await both(cached, plain, BOOK);
     expect(cached.cache?.hits).toBe(6);
+    // 4 × depth limit=100 (5), 2 × ticker (2), 2 × depth limit=5 (5), 2 × book ticker (2): the
+    // same total on both.
+    expect(header(await both(cached, plain, PRICE), "X-MBX-USED-WEIGHT-1M")).toBe(
+      String(20 + 4 + 10 + 4 + 2),
+    );
+    expect(cached.cache?.hits).toBe(7);
   });
 
   it("builds the answer again once the book or the trades changed", async () => {
@@ -147,6 +153,13 @@ describe("answer cache of market-data GETs", () => {
     expect(after.split("\r\n\r\n")[1]).not.toBe(before.split("\r\n\r\n")[1]);
     await both(cached, plain, PRICE); // no trade: still the kept ticker
     expect(cached.cache?.hits).toBe(hits + 2);
+
+    const bookTicker = await both(cached, plain, BOOK);
+    await both(cached, plain, BOOK);
+    place([cached, plain], "BUY", book.bids[0][0]); // joins the best bid: its quantity grows
+    const joined = await both(cached, plain, BOOK);
+    expect(joined.split("\r\n\r\n")[1]).not.toBe(bookTicker.split("\r\n\r\n")[1]);
+    expect(cached.cache?.hits).toBe(hits + 3);
 
     const ask = JSON.parse((await both(cached, plain, DEPTH)).split("\r\n\r\n")[1] ?? "{}").asks[0][0];
     place([cached, plain], "BUY", ask); // crosses: a trade

@@ -65,7 +65,8 @@ export class VersionedJson extends JsonText {
 }
 
 /**
- * Bodies that only change with a version (depth with the book, the price ticker with the trades) or
+ * Bodies that only change with a version (depth and the book ticker with the book, the price ticker
+ * with the trades) or
  * never (exchangeInfo without serverTime), kept as the JsonText answered: a hit costs no
  * serialisation and no allocation. An entry also remembers the exchange's state generation, so a
  * reloaded state never meets an answer built from the one it replaced.
@@ -95,6 +96,7 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
   const { exchange } = deps;
   const depthCache = new BodyCache(256, exchange);
   const priceCache = new BodyCache(256, exchange);
+  const bookTickerCache = new BodyCache(256, exchange);
   const infoCache = new BodyCache(64, exchange);
 
   /** One symbol's ticker, or a list: the `symbols` asked for (live extra, -1121 if unknown), or all. */
@@ -136,7 +138,17 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
         limit: integer(ctx, "limit") ?? 1000,
       }),
     current_average_price: (ctx) => exchange.avgPrice(requiredText(ctx, "symbol")),
-    order_book_ticker: (ctx) => eachSymbol(ctx, (symbol) => exchange.bookTicker(symbol)),
+    order_book_ticker: (ctx) => {
+      const symbol = ctx.text.get("symbol");
+      if (symbol === undefined || ctx.extras.symbols !== undefined) {
+        return eachSymbol(ctx, (name) => exchange.bookTicker(name));
+      }
+      return bookTickerCache.get(
+        symbol,
+        () => exchange.bookVersion(symbol),
+        () => JSON.stringify(exchange.bookTicker(symbol)),
+      );
+    },
     symbol_price_ticker: (ctx) => {
       const symbol = ctx.text.get("symbol");
       if (symbol === undefined || ctx.extras.symbols !== undefined) {

@@ -168,6 +168,18 @@ describe("answer cache of market-data GETs", () => {
     expect(JSON.parse(traded.split("\r\n\r\n")[1] ?? "{}").price).toBe(ask);
   });
 
+  it("builds the answer again once the exchange's live state was swapped", async () => {
+    await both(cached, plain, DEPTH);
+    const hits = cached.cache?.hits ?? 0;
+    // What the state database does after a failed commit: the committed state is served instead.
+    for (const s of [cached, plain]) s.exchange.replaceState(s.exchange.internalState());
+    await both(cached, plain, DEPTH);
+    await both(cached, plain, PRICE);
+    expect(cached.cache?.hits).toBe(hits);
+    await both(cached, plain, DEPTH);
+    expect(cached.cache?.hits).toBe(hits + 1);
+  });
+
   it("leaves to the pipeline what the target alone does not decide", async () => {
     await both(cached, plain, DEPTH);
     const hits = cached.cache?.hits ?? 0;

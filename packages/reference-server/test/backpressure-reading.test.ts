@@ -26,6 +26,7 @@ interface Served {
   served: Map<string, number>;
   /** Requests Node parsed and emitted, served or not. */
   parsed: () => number;
+  budget: AnswerBudget;
 }
 
 const servers: Server[] = [];
@@ -43,6 +44,11 @@ async function serve(reading: ReadingControl): Promise<Served> {
     budget.guard((req, res) => {
       const path = req.url ?? "";
       served.set(path, (served.get(path) ?? 0) + 1);
+      if (path === "/big-head") {
+        // Headers given to writeHead alone (as the pipeline writes its answers): getHeader sees none.
+        res.writeHead(200, { "Content-Length": String(BODY.length) }).end(BODY);
+        return;
+      }
       if (path === "/close") res.setHeader("Connection", "close");
       res.setHeader("Content-Length", path === "/big" ? BODY.length : 2);
       // A slow answer keeps its request in service: more of them than the budget serves at once wait.
@@ -57,7 +63,7 @@ async function serve(reading: ReadingControl): Promise<Served> {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address() as { port: number };
-  return { server, url: `http://127.0.0.1:${address.port}`, served, parsed: () => parsed };
+  return { server, url: `http://127.0.0.1:${address.port}`, served, parsed: () => parsed, budget };
 }
 
 /** A raw connection that writes `count` pipelined GETs of `path` and does not read until told to. */
@@ -134,6 +140,25 @@ describe.each([
     expect(client.received().split("HTTP/1.1 200 OK").length - 1).toBe(PIPELINED);
     client.socket.destroy();
   });
+
+  it.each(["/big", "/big-head"])(
+    "counts the bytes of %s answers the client has not taken",
+    {
+      timeout: 30_000,
+    },
+    async (path) => {
+      const { url, served, budget } = await serve(reading);
+      const client = pipelining(url, path, PIPELINED);
+      await settled(() => served.get(path) ?? 0);
+      // Blocked: at least the answer the network did not take is counted, whole. (Headers given to
+      // writeHead alone are invisible to getHeader: counted by Content-Length, such an answer would
+      // be a few hundred bytes.)
+      expect(budget.queued).toBeGreaterThanOrEqual(BODY.length);
+      expect(budget.queued).toBeLessThanOrEqual(LIMITS.maxQueuedBytesPerConnection + BODY.length + 1024);
+      client.socket.destroy();
+      await until(() => budget.queued === 0);
+    },
+  );
 
   it("reads a connection again once the requests that waited are answered", { timeout: 30_000 }, async () => {
     const { url, served } = await serve(reading);

@@ -27,8 +27,6 @@ export interface BackpressureLimits {
 
 /** Requests waiting on all connections together; more drop the connection that adds one. */
 const WAITING_PER_BYTES_BUDGET = 4096;
-/** Header bytes counted for each answer on top of its body (Content-Length). */
-const HEADER_BYTES = 320;
 
 /**
  * Requests one connection may have being served at once (answered but not yet handed to the
@@ -166,7 +164,11 @@ export class AnswerBudget {
     res.on("finish", settle);
     res.on("close", settle);
     res.on("prefinish", () => {
-      bytes = Number(res.getHeader("content-length") ?? 0) + HEADER_BYTES;
+      // What of this answer, headers included, the network has not taken yet: its socket's
+      // unsent bytes (the answer before it on the socket has finished, so none are its), or,
+      // queued behind another answer, all of it. Not Content-Length: headers given to writeHead
+      // alone are not visible to getHeader, which made every answer count as the same 320 bytes.
+      bytes = res.writableLength;
       connection.queuedBytes += bytes;
       this.queuedBytes += bytes;
       // Nothing left in the socket's buffer: the kernel took the whole answer, the usual case

@@ -121,6 +121,10 @@ describe("answer cache of market-data GETs", () => {
   it("answers repeated requests from the cache with the same bytes, headers and weight", async () => {
     const first = await both(cached, plain, DEPTH);
     expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    // The body as the engine has it, whether written as text or as its encoded bytes.
+    const body = JSON.stringify(cached.exchange.depth("BTCUSDT", 100));
+    expect(first.split("\r\n\r\n")[1]).toBe(body);
+    expect(header(first, "Content-Length")).toBe(String(body.length));
     expect(cached.cache?.hits).toBe(0);
     for (let i = 0; i < 3; i += 1) await both(cached, plain, DEPTH);
     expect(cached.cache?.hits).toBe(3);

@@ -58,6 +58,14 @@ export class VersionedJson extends JsonText {
     super(text);
   }
 
+  private utf8: Buffer | undefined;
+
+  /** The body's UTF-8 bytes, encoded on first use: written as they are, not encoded per answer. */
+  get encoded(): Buffer {
+    this.utf8 ??= Buffer.from(this.text, "utf8");
+    return this.utf8;
+  }
+
   /** Whether the exchange still shows what this body was built from. */
   isCurrent(): boolean {
     return this.exchange.stateGeneration === this.generation && this.versionOf() === this.version;

@@ -12,7 +12,7 @@ import { AnswerCache, type CachedAnswer } from "./answer-cache.js";
 import type { ApiDescription, ServerOperation } from "./api.js";
 import { authenticate, type KeyRing } from "./auth.js";
 import { checkContentType, hasBody, readBody } from "./body.js";
-import { createHandlers, type Handler, JsonText } from "./handlers.js";
+import { createHandlers, type Handler, JsonText, VersionedJson } from "./handlers.js";
 import { splitExtras } from "./live-extras.js";
 import { type RequestParams, readParams } from "./params.js";
 import { type OrderCounts, type RateLimiter, requestWeight, weightHeaders } from "./rate-limits.js";
@@ -57,6 +57,8 @@ export interface Storage {
 }
 
 const JSON_TYPE = "application/json;charset=UTF-8";
+/** Kept answers at least this long are written from their encoded bytes (see answerOk). */
+const ENCODED_FROM_BYTES = 1024;
 
 export function createPipeline(deps: PipelineDeps): RequestListener {
   const router = new Router(deps.api.operations);
@@ -251,11 +253,13 @@ function answerOk(
   orderCounts: OrderCounts | undefined,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  let text: string;
+  let text: string | Buffer;
   let length: number;
   if (body instanceof JsonText) {
-    text = body.text;
     length = body.byteLength;
+    // A kept body of some size goes out as its bytes, encoded once (not per answer); a small one
+    // is cheaper as text, which Node joins to the headers in one write.
+    text = length >= ENCODED_FROM_BYTES && body instanceof VersionedJson ? body.encoded : body.text;
   } else {
     text = JSON.stringify(body);
     length = Buffer.byteLength(text);

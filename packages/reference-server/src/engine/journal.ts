@@ -22,14 +22,14 @@ export interface ChangeSet {
 }
 
 export class Journal {
-  private orders = new Set<Order>();
+  private readonly orders = new Set<Order>();
   private trades: Trade[] = [];
-  private aggTrades = new Set<AggTrade>();
-  private balances = new Map<Account, Set<string>>();
-  private fees = new Set<string>();
-  private deposits = new Set<string>();
+  private readonly aggTrades = new Set<AggTrade>();
+  private readonly balances = new Map<Account, Set<string>>();
+  private readonly fees = new Set<string>();
+  private readonly deposits = new Set<string>();
   private accounts: Account[] = [];
-  private markets = new Set<Market>();
+  private readonly markets = new Set<Market>();
 
   order(market: Market, order: Order): void {
     this.orders.add(order);
@@ -91,28 +91,44 @@ export class Journal {
     );
   }
 
-  /** The changes recorded since the last call, which starts a new, empty record. */
+  /**
+   * The changes recorded since the last call, which starts a new, empty record. Runs once per
+   * operation: what was not touched is one shared empty list, and the sets are emptied, not
+   * replaced (the lists handed out are copies, or arrays this record no longer holds).
+   */
   drain(): ChangeSet {
     const changes: ChangeSet = {
-      orders: [...this.orders],
-      trades: this.trades,
-      aggTrades: [...this.aggTrades],
-      balances: [...this.balances].flatMap(([account, assets]) =>
-        [...assets].map((asset) => ({ account, asset })),
-      ),
-      fees: [...this.fees],
-      deposits: [...this.deposits],
-      accounts: this.accounts,
-      markets: [...this.markets],
+      orders: listOf(this.orders),
+      trades: this.trades.length === 0 ? NONE : this.trades,
+      aggTrades: listOf(this.aggTrades),
+      balances: this.balanceList(),
+      fees: listOf(this.fees),
+      deposits: listOf(this.deposits),
+      accounts: this.accounts.length === 0 ? NONE : this.accounts,
+      markets: listOf(this.markets),
     };
-    this.orders = new Set();
-    this.trades = [];
-    this.aggTrades = new Set();
-    this.balances = new Map();
-    this.fees = new Set();
-    this.deposits = new Set();
-    this.accounts = [];
-    this.markets = new Set();
+    if (this.trades.length > 0) this.trades = [];
+    if (this.accounts.length > 0) this.accounts = [];
+    this.orders.clear();
+    this.aggTrades.clear();
+    this.balances.clear();
+    this.fees.clear();
+    this.deposits.clear();
+    this.markets.clear();
     return changes;
   }
+
+  private balanceList(): readonly { account: Account; asset: string }[] {
+    if (this.balances.size === 0) return NONE;
+    const list: { account: Account; asset: string }[] = [];
+    for (const [account, assets] of this.balances) for (const asset of assets) list.push({ account, asset });
+    return list;
+  }
+}
+
+/** What a drained record holds of anything it did not touch (frozen: shared by every record). */
+const NONE: readonly never[] = Object.freeze([]);
+
+function listOf<T>(set: ReadonlySet<T>): readonly T[] {
+  return set.size === 0 ? NONE : [...set];
 }

@@ -6,7 +6,7 @@
  * milliseconds or microseconds, and `recvWindow` is read on every signed operation with up to
  * three decimals (microsecond precision).
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
 import {
   apiKeyFormatInvalid,
   apiKeyRejected,
@@ -46,15 +46,23 @@ const MAX_AHEAD_MS = 1000;
 /** API keys → credentials. Keys are case-sensitive. */
 export class KeyRing {
   private readonly byKey = new Map<string, Credential>();
+  /** Each secret as a key object, made once (HMAC with a string secret copies it per request). */
+  private readonly hmacKeys = new Map<string, KeyObject>();
 
   add(credential: Credential): void {
     if (this.byKey.has(credential.apiKey))
       throw new Error(`API key "${credential.apiKey}" is already in use`);
     this.byKey.set(credential.apiKey, credential);
+    this.hmacKeys.set(credential.apiKey, createSecretKey(credential.apiSecret, "utf8"));
   }
 
   get(apiKey: string): Credential | undefined {
     return this.byKey.get(apiKey);
+  }
+
+  /** The HMAC key of a known API key's secret. */
+  hmacKey(apiKey: string): KeyObject | undefined {
+    return this.hmacKeys.get(apiKey);
   }
 }
 
@@ -72,7 +80,7 @@ export function authenticate(keys: KeyRing, signing: SigningRule, input: AuthInp
   const { operation } = input;
   if (!operation.signed) return undefined;
   const credential = knownKey(keys, input.apiKeyHeader);
-  checkSignedRequest(signing, credential, input);
+  checkSignedRequest(signing, keys.hmacKey(credential.apiKey) ?? credential.apiSecret, input);
   return credential.accountId;
 }
 
@@ -83,7 +91,7 @@ function knownKey(keys: KeyRing, header: string | undefined): Credential {
   return credential;
 }
 
-function checkSignedRequest(signing: SigningRule, credential: Credential, input: AuthInput): void {
+function checkSignedRequest(signing: SigningRule, secret: string | KeyObject, input: AuthInput): void {
   const { values, signedPayload } = input.params;
   const signature = values.get(signing.signatureParameter);
   if (signature === undefined) throw mandatoryMissing(signing.signatureParameter);
@@ -94,7 +102,7 @@ function checkSignedRequest(signing: SigningRule, credential: Credential, input:
     values.get(signing.recvWindowParameter),
     input.recvWindowDecimals === true,
   );
-  if (!signatureMatches(credential.apiSecret, signedPayload, signature)) throw invalidSignature();
+  if (!signatureMatches(secret, signedPayload, signature)) throw invalidSignature();
   // Compared in microseconds: a timestamp may be sent in either unit, recvWindow has decimals.
   const timestampUs = timestamp >= MICROSECONDS_FROM ? timestamp : timestamp * 1000;
   const nowUs = input.now * 1000;
@@ -123,8 +131,11 @@ function integerParam(text: string | undefined, name: string): number | undefine
   return Number(text);
 }
 
-/** HMAC-SHA256 over the payload's bytes; hex compared case-insensitively in constant time. */
-export function signatureMatches(secret: string, payload: string, signature: string): boolean {
+/**
+ * HMAC-SHA256 over the payload's bytes; hex compared case-insensitively in constant time. The
+ * secret as text (UTF-8) or as its key object.
+ */
+export function signatureMatches(secret: string | KeyObject, payload: string, signature: string): boolean {
   if (!HEX_SIGNATURE.test(signature)) return false;
   // The payload holds the bytes as received (query and form body are read as latin1).
   const expected = createHmac("sha256", secret).update(payload, "latin1").digest();

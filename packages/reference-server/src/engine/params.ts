@@ -155,16 +155,16 @@ function clientOrderIdParam(value: string | undefined): string | undefined {
 }
 
 function checkPrecision(request: OrderRequest, config: SymbolConfig): void {
-  const checks: [name: string, value: Decimal | undefined, decimals: number][] = [
-    ["quantity", request.quantity, config.baseAssetPrecision],
-    ["quoteOrderQty", request.quoteOrderQty, config.quotePrecision],
-    ["icebergQty", request.icebergQty, config.baseAssetPrecision],
-    ["price", request.price, config.quotePrecision],
-    ["stopPrice", request.stopPrice, config.quotePrecision],
-  ];
-  for (const [name, value, decimals] of checks) {
-    if (value !== undefined && !dec.fitsDecimals(value, decimals)) throw badPrecision(name);
-  }
+  // In this order (the first failing one is named); straight calls, no table per order.
+  checkDecimals("quantity", request.quantity, config.baseAssetPrecision);
+  checkDecimals("quoteOrderQty", request.quoteOrderQty, config.quotePrecision);
+  checkDecimals("icebergQty", request.icebergQty, config.baseAssetPrecision);
+  checkDecimals("price", request.price, config.quotePrecision);
+  checkDecimals("stopPrice", request.stopPrice, config.quotePrecision);
+}
+
+function checkDecimals(name: string, value: Decimal | undefined, decimals: number): void {
+  if (value !== undefined && !dec.fitsDecimals(value, decimals)) throw badPrecision(name);
 }
 
 function needsTimeInForce(type: OrderType): boolean {

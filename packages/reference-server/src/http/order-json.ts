@@ -24,17 +24,18 @@ export function newOrderJson(full: FullResponse, respType: NewOrderRespType): Or
     `"orderListId":${number(full.orderListId)},"clientOrderId":${writer.string(full.clientOrderId)},` +
     `"transactTime":${number(full.transactTime)}`;
   if (respType === "ACK") return writer.done(`${head}}`);
+  // Amounts are the engine's fixed-decimal text (digits, ".", "-") and the enums its own words:
+  // plain by construction, so written as they are. Text from elsewhere (the symbol's and asset's
+  // names, client order ids) goes through `writer.string`.
   let text =
-    `${head},"price":${writer.string(full.price)},"origQty":${writer.string(full.origQty)},` +
-    `"executedQty":${writer.string(full.executedQty)},` +
-    `"origQuoteOrderQty":${writer.string(full.origQuoteOrderQty)},` +
-    `"cummulativeQuoteQty":${writer.string(full.cummulativeQuoteQty)},"status":${writer.string(full.status)},` +
-    `"timeInForce":${writer.string(full.timeInForce)},"type":${writer.string(full.type)},` +
-    `"side":${writer.string(full.side)},"workingTime":${number(full.workingTime)},` +
-    `"selfTradePreventionMode":${writer.string(full.selfTradePreventionMode)}`;
+    `${head},"price":"${full.price}","origQty":"${full.origQty}","executedQty":"${full.executedQty}",` +
+    `"origQuoteOrderQty":"${full.origQuoteOrderQty}","cummulativeQuoteQty":"${full.cummulativeQuoteQty}",` +
+    `"status":"${full.status}","timeInForce":"${full.timeInForce}","type":"${full.type}",` +
+    `"side":"${full.side}","workingTime":${number(full.workingTime)},` +
+    `"selfTradePreventionMode":"${full.selfTradePreventionMode}"`;
   // The optional fields, in the order views.ts adds them (absent ones are left out, as by JSON).
-  if (full.stopPrice !== undefined) text += `,"stopPrice":${writer.string(full.stopPrice)}`;
-  if (full.icebergQty !== undefined) text += `,"icebergQty":${writer.string(full.icebergQty)}`;
+  if (full.stopPrice !== undefined) text += `,"stopPrice":"${full.stopPrice}"`;
+  if (full.icebergQty !== undefined) text += `,"icebergQty":"${full.icebergQty}"`;
   if (full.trailingDelta !== undefined) text += `,"trailingDelta":${number(full.trailingDelta)}`;
   if (full.trailingTime !== undefined) text += `,"trailingTime":${number(full.trailingTime)}`;
   if (full.strategyId !== undefined) text += `,"strategyId":${number(full.strategyId)}`;
@@ -48,8 +49,7 @@ function fillsJson(writer: Writer, fills: readonly FillResponse[]): string {
   for (let i = 0; i < fills.length; i += 1) {
     const fill = fills[i] as FillResponse;
     text +=
-      `${i === 0 ? "" : ","}{"price":${writer.string(fill.price)},"qty":${writer.string(fill.qty)},` +
-      `"commission":${writer.string(fill.commission)},` +
+      `${i === 0 ? "" : ","}{"price":"${fill.price}","qty":"${fill.qty}","commission":"${fill.commission}",` +
       `"commissionAsset":${writer.string(fill.commissionAsset)},"tradeId":${number(fill.tradeId)}}`;
   }
   return text;

@@ -67,10 +67,11 @@ const MIN_STRATEGY_TYPE = 1_000_000;
 
 export function parseOrderRequest(params: NewOrderParams, config: SymbolConfig): OrderRequest {
   checkEnums(params);
+  // The words as the engine's own constants, not the request's copies: an order keeps them for life.
   const request: OrderRequest = {
-    side: params.side,
-    type: params.type,
-    timeInForce: present(params.timeInForce),
+    side: interned(SIDES, params.side),
+    type: interned(ORDER_TYPES, params.type),
+    timeInForce: interned(TIME_IN_FORCE, present(params.timeInForce)),
     quantity: decimalParam("quantity", params.quantity),
     quoteOrderQty: decimalParam("quoteOrderQty", params.quoteOrderQty),
     price: decimalParam("price", params.price),
@@ -123,6 +124,13 @@ function unsupportedTypeMessage(type: OrderType): string {
 // Empty strings count as "not sent", as they do on the wire.
 function present<T extends string>(value: T | undefined): T | undefined {
   return value === undefined || value === "" ? undefined : value;
+}
+
+/** The list's own string equal to `value` (checkEnums has made sure there is one). */
+function interned<T extends string, V extends T | undefined>(list: readonly T[], value: V): V {
+  if (value === undefined) return value;
+  for (const word of list) if (word === value) return word as V;
+  return value;
 }
 
 function checkEnums(params: NewOrderParams): void {

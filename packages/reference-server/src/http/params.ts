@@ -63,6 +63,8 @@ function parsePart(raw: string, maxParams: number, signatureParameter: string): 
   const seen = new Set<string>();
   let signatureStart = -1;
   let signatureEnd = -1;
+  // Most requests escape nothing: then no name or value needs looking at for escapes.
+  const escaped = raw.indexOf("%") >= 0 || raw.indexOf("+") >= 0;
   let start = 0;
   while (start <= raw.length) {
     let end = raw.indexOf("&", start);
@@ -70,8 +72,10 @@ function parsePart(raw: string, maxParams: number, signatureParameter: string): 
     if (end > start) {
       const equals = raw.indexOf("=", start);
       const hasValue = equals >= 0 && equals < end;
-      const name = decodeComponent(raw.slice(start, hasValue ? equals : end), undefined);
-      const value = hasValue ? decodeComponent(raw.slice(equals + 1, end), name) : "";
+      const rawName = raw.slice(start, hasValue ? equals : end);
+      const name = escaped ? decodeComponent(rawName, undefined) : rawName;
+      const rawValue = hasValue ? raw.slice(equals + 1, end) : "";
+      const value = escaped && hasValue ? decodeComponent(rawValue, name) : rawValue;
       if (seen.has(name)) throw duplicateParam();
       seen.add(name);
       if (name === signatureParameter) {

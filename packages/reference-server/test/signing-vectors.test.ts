@@ -28,4 +28,23 @@ describe("x-signing.testVectors", () => {
       expect(signatureMatches(`${secret}x`, params.signedPayload, signature)).toBe(false);
     },
   );
+
+  it("a signature that is not 64 hex digits never verifies, wherever the fault is", () => {
+    const { secret, query, body, signature } = signing.testVectors[0] as (typeof signing.testVectors)[0];
+    const payload = query + body;
+    const mixedCase = [...signature].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join("");
+    expect(signatureMatches(secret, payload, mixedCase)).toBe(true);
+    const faulty: [name: string, text: string][] = [
+      ["a non-hex first digit", `g${signature.slice(1)}`],
+      ["a non-hex last digit", `${signature.slice(0, -1)}g`],
+      ["a space inside", `${signature.slice(0, 31)} ${signature.slice(32)}`],
+      ["one digit short", signature.slice(1)],
+      ["one digit more", `${signature}0`],
+      ["a non-ASCII letter", `${signature.slice(0, -1)}\u00e9`],
+      ["a trailing space in place of a digit", `${signature.slice(0, -1)} `],
+    ];
+    for (const [name, text] of faulty) {
+      expect({ name, verifies: signatureMatches(secret, payload, text) }).toEqual({ name, verifies: false });
+    }
+  });
 });

@@ -7,10 +7,14 @@ export interface PriceLevel {
   orders: Order[];
 }
 
-/** One side of a book; `levels` are kept best price first. */
+/**
+ * One side of a book. Its levels are kept worst price first, so that the best one, where orders
+ * are added and taken most, is at the end of the array: a new best level or an emptied one costs
+ * a push or a pop, not a move of every other level (cost stays flat as the book deepens).
+ */
 export class BookSide {
   readonly side: Side;
-  readonly levels: PriceLevel[] = [];
+  private readonly worstFirst: PriceLevel[] = [];
 
   constructor(side: Side) {
     this.side = side;
@@ -21,34 +25,54 @@ export class BookSide {
     return this.side === "BUY" ? a > b : a < b;
   }
 
+  /** How many price levels the side has. */
+  get size(): number {
+    return this.worstFirst.length;
+  }
+
   best(): PriceLevel | undefined {
-    return this.levels[0];
+    return this.worstFirst[this.worstFirst.length - 1];
+  }
+
+  /** The level at `rank` from the best (0 is the best), or undefined past the last. */
+  level(rank: number): PriceLevel | undefined {
+    return this.worstFirst[this.worstFirst.length - 1 - rank];
+  }
+
+  /** Up to `limit` levels, best first. */
+  bestLevels(limit: number): PriceLevel[] {
+    const levels: PriceLevel[] = [];
+    const end = Math.max(0, this.worstFirst.length - limit);
+    for (let index = this.worstFirst.length - 1; index >= end; index -= 1) {
+      levels.push(this.worstFirst[index] as PriceLevel);
+    }
+    return levels;
   }
 
   insert(order: Order): void {
     const index = this.levelIndex(order.price);
-    const existing = this.levels[index];
+    const existing = this.worstFirst[index];
     if (existing && existing.price === order.price) existing.orders.push(order);
-    else this.levels.splice(index, 0, { price: order.price, orders: [order] });
+    else this.worstFirst.splice(index, 0, { price: order.price, orders: [order] });
   }
 
   remove(order: Order): void {
     const index = this.levelIndex(order.price);
-    const level = this.levels[index];
+    const level = this.worstFirst[index];
     if (!level || level.price !== order.price) return;
     const position = level.orders.indexOf(order);
     if (position >= 0) level.orders.splice(position, 1);
-    if (level.orders.length === 0) this.levels.splice(index, 1);
+    if (level.orders.length === 0) this.worstFirst.splice(index, 1);
   }
 
-  // First index whose price does not rank ahead of `price` (binary search).
+  // First index whose price is not worse than `price` (binary search over worst-first levels).
   private levelIndex(price: Decimal): number {
     let low = 0;
-    let high = this.levels.length;
+    let high = this.worstFirst.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      const level = this.levels[middle];
-      if (level && this.isBetter(level.price, price)) low = middle + 1;
+      const level = this.worstFirst[middle];
+      if (level && this.isBetter(price, level.price)) low = middle + 1;
       else high = middle;
     }
     return low;

@@ -41,8 +41,9 @@ export function fromPlain(text: string): Decimal {
   return match[1] === "-" ? -magnitude : magnitude;
 }
 
+/** One BigInt of the digits, the fraction padded to SCALE places (no multiply, no add). */
 function fromParts(integerDigits: string, fractionDigits: string): Decimal {
-  return BigInt(integerDigits) * UNIT + BigInt(fractionDigits.padEnd(SCALE, "0") || "0");
+  return BigInt(integerDigits + fractionDigits.padEnd(SCALE, "0"));
 }
 
 export function fromInteger(value: number | bigint): Decimal {

@@ -34,7 +34,7 @@ export interface History {
 }
 
 interface SymbolHistory {
-  orders: Map<number, Order>;
+  orders: OrdersById;
   trades: Trade[];
   aggTrades: AggTrade[];
 }
@@ -147,7 +147,7 @@ export class MemoryHistory implements History {
   contents(): { symbol: string; orders: Order[]; trades: Trade[] }[] {
     return [...this.symbols].map(([symbol, h]) => ({
       symbol,
-      orders: [...h.orders.values()],
+      orders: h.orders.values(),
       trades: [...h.trades],
     }));
   }
@@ -155,7 +155,7 @@ export class MemoryHistory implements History {
   private symbol(symbol: string): SymbolHistory {
     let history = this.symbols.get(symbol);
     if (!history) {
-      history = { orders: new Map(), trades: [], aggTrades: [] };
+      history = { orders: new OrdersById(), trades: [], aggTrades: [] };
       this.symbols.set(symbol, history);
     }
     return history;
@@ -180,7 +180,7 @@ export class MemoryHistory implements History {
     for (const history of this.symbols.values()) {
       history.trades.splice(0, lowerBound(history.trades, TRADE_KEYS.time, cutoff));
       history.aggTrades.splice(0, lowerBound(history.aggTrades, AGG_KEYS.time, cutoff));
-      for (const [id, order] of history.orders) if (expired(order)) history.orders.delete(id);
+      history.orders.deleteWhere(expired);
     }
     for (const bySymbol of this.accounts.values()) {
       for (const history of bySymbol.values()) {
@@ -191,5 +191,49 @@ export class MemoryHistory implements History {
           if (expired(order)) history.byClientOrderId.delete(id);
       }
     }
+  }
+}
+
+/**
+ * A symbol's orders by orderId. Ids are given out one after another, so they are kept in an array
+ * indexed from the first id seen (a slot per order, no hash table to grow per order); an id below
+ * that first one (a history filled out of order) goes to a map.
+ */
+class OrdersById {
+  private first = -1;
+  private readonly dense: (Order | undefined)[] = [];
+  private readonly sparse = new Map<number, Order>();
+
+  has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  get(id: number): Order | undefined {
+    const index = id - this.first;
+    if (this.first >= 0 && index >= 0 && index < this.dense.length) return this.dense[index];
+    return this.sparse.get(id);
+  }
+
+  set(id: number, order: Order): void {
+    if (this.first < 0 && Number.isSafeInteger(id) && id >= 0) this.first = id;
+    const index = id - this.first;
+    if (this.first >= 0 && index >= 0 && index < this.dense.length) this.dense[index] = order;
+    else if (this.first >= 0 && index === this.dense.length) this.dense.push(order);
+    else this.sparse.set(id, order);
+  }
+
+  deleteWhere(test: (order: Order) => boolean): void {
+    for (let index = 0; index < this.dense.length; index += 1) {
+      const order = this.dense[index];
+      if (order !== undefined && test(order)) this.dense[index] = undefined;
+    }
+    for (const [id, order] of this.sparse) if (test(order)) this.sparse.delete(id);
+  }
+
+  /** Every order held: those below the first id, then the rest by id. */
+  values(): Order[] {
+    const held: Order[] = [...this.sparse.values()];
+    for (const order of this.dense) if (order !== undefined) held.push(order);
+    return held;
   }
 }

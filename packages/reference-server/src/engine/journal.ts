@@ -22,14 +22,14 @@ export interface ChangeSet {
 }
 
 export class Journal {
-  private orders = new Set<Order>();
+  private readonly orders = new Set<Order>();
   private trades: Trade[] = [];
-  private aggTrades = new Set<AggTrade>();
+  private readonly aggTrades = new Set<AggTrade>();
   private balances = new Map<Account, Set<string>>();
-  private fees = new Set<string>();
-  private deposits = new Set<string>();
+  private readonly fees = new Set<string>();
+  private readonly deposits = new Set<string>();
   private accounts: Account[] = [];
-  private markets = new Set<Market>();
+  private readonly markets = new Set<Market>();
 
   order(market: Market, order: Order): void {
     this.orders.add(order);
@@ -91,28 +91,70 @@ export class Journal {
     );
   }
 
-  /** The changes recorded since the last call, which starts a new, empty record. */
+  /**
+   * The changes recorded since the last call, which starts a new, empty record. Runs once per
+   * operation: what was not touched is one shared empty list, sets are emptied only when they
+   * hold something, and the balances touched become a list only when someone reads them (the
+   * state database does; the in-memory history does not).
+   */
   drain(): ChangeSet {
-    const changes: ChangeSet = {
-      orders: [...this.orders],
-      trades: this.trades,
-      aggTrades: [...this.aggTrades],
-      balances: [...this.balances].flatMap(([account, assets]) =>
-        [...assets].map((asset) => ({ account, asset })),
-      ),
-      fees: [...this.fees],
-      deposits: [...this.deposits],
-      accounts: this.accounts,
-      markets: [...this.markets],
-    };
-    this.orders = new Set();
-    this.trades = [];
-    this.aggTrades = new Set();
-    this.balances = new Map();
-    this.fees = new Set();
-    this.deposits = new Set();
-    this.accounts = [];
-    this.markets = new Set();
+    const touched = this.balances.size === 0 ? undefined : this.balances;
+    const changes = new DrainedChanges(
+      listOf(this.orders),
+      this.trades.length === 0 ? NONE : this.trades,
+      listOf(this.aggTrades),
+      touched,
+      listOf(this.fees),
+      listOf(this.deposits),
+      this.accounts.length === 0 ? NONE : this.accounts,
+      listOf(this.markets),
+    );
+    if (this.trades.length > 0) this.trades = [];
+    if (this.accounts.length > 0) this.accounts = [];
+    if (touched) this.balances = new Map();
+    emptied(this.orders);
+    emptied(this.aggTrades);
+    emptied(this.fees);
+    emptied(this.deposits);
+    emptied(this.markets);
     return changes;
   }
+}
+
+/** A drained record; its balance list is made from the touched balances when first read. */
+class DrainedChanges implements ChangeSet {
+  private balanceList: readonly { account: Account; asset: string }[] | undefined;
+
+  constructor(
+    readonly orders: readonly Order[],
+    readonly trades: readonly Trade[],
+    readonly aggTrades: readonly AggTrade[],
+    private readonly touched: ReadonlyMap<Account, ReadonlySet<string>> | undefined,
+    readonly fees: readonly string[],
+    readonly deposits: readonly string[],
+    readonly accounts: readonly Account[],
+    readonly markets: readonly Market[],
+  ) {}
+
+  get balances(): readonly { account: Account; asset: string }[] {
+    if (this.balanceList === undefined) {
+      const list: { account: Account; asset: string }[] = [];
+      for (const [account, assets] of this.touched ?? [])
+        for (const asset of assets) list.push({ account, asset });
+      this.balanceList = list.length === 0 ? NONE : list;
+    }
+    return this.balanceList;
+  }
+}
+
+/** What a drained record holds of anything it did not touch (frozen: shared by every record). */
+const NONE: readonly never[] = Object.freeze([]);
+
+function listOf<T>(set: ReadonlySet<T>): readonly T[] {
+  return set.size === 0 ? NONE : [...set];
+}
+
+/** Clearing a set makes it a new table even when empty; an empty one is left as it is. */
+function emptied(set: Set<unknown>): void {
+  if (set.size > 0) set.clear();
 }

@@ -99,8 +99,8 @@ export function depth(market: Market, limit?: number): DepthResponse {
 
 function aggregateLevels(market: Market, side: BookSide, limit: number): PriceLevelTuple[] {
   const f = market.formats;
-  return side.levels
-    .slice(0, limit)
+  return side
+    .bestLevels(limit)
     .map((level) => [f.price(level.price), f.qty(dec.sum(level.orders.map(visibleQty)))]);
 }
 

@@ -1,4 +1,4 @@
-import type { BookSide, OrderBook } from "./book.js";
+import type { BookSide, OrderBook, PriceLevel } from "./book.js";
 import type { Decimal } from "./decimal.js";
 import * as dec from "./decimal.js";
 import { type Order, remainingQty, type Side } from "./types.js";
@@ -38,7 +38,8 @@ export function planFills(book: OrderBook, limits: TakerLimits): PlannedFill[] {
 }
 
 function* makersInPriority(side: BookSide, limits: TakerLimits): Generator<Order> {
-  for (const level of side.levels) {
+  for (let rank = 0; rank < side.size; rank += 1) {
+    const level = side.level(rank) as PriceLevel;
     if (!crosses(limits, level.price)) return;
     yield* level.orders;
   }

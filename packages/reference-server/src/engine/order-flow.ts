@@ -34,7 +34,9 @@ export function placeOrder(
 ): FullResponse {
   const request = parseOrderRequest(params, market.config);
   checkSymbolAllows(market.config, request, params.selfTradePreventionMode);
-  checkOrderFilters(market.rules, request, averagePrice(market, time));
+  // Only a market-like order sized by quantity is valued at the average price (NOTIONAL).
+  const valuedAtAverage = request.quoteOrderQty === undefined && !isPricedType(request.type);
+  checkOrderFilters(market.rules, request, valuedAtAverage ? averagePrice(market, time) : undefined);
   if (!account.exemptFromOrderLimits) {
     checkOrderCounts(market.rules, request, openOrderCounts(account, market), ctx.maxOpenOrdersPerAccount);
   }

@@ -67,10 +67,11 @@ const MIN_STRATEGY_TYPE = 1_000_000;
 
 export function parseOrderRequest(params: NewOrderParams, config: SymbolConfig): OrderRequest {
   checkEnums(params);
+  // The words as the engine's own constants, not the request's copies: an order keeps them for life.
   const request: OrderRequest = {
-    side: params.side,
-    type: params.type,
-    timeInForce: present(params.timeInForce),
+    side: interned(SIDES, params.side),
+    type: interned(ORDER_TYPES, params.type),
+    timeInForce: interned(TIME_IN_FORCE, present(params.timeInForce)),
     quantity: decimalParam("quantity", params.quantity),
     quoteOrderQty: decimalParam("quoteOrderQty", params.quoteOrderQty),
     price: decimalParam("price", params.price),
@@ -125,6 +126,13 @@ function present<T extends string>(value: T | undefined): T | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
+/** The list's own string equal to `value` (checkEnums has made sure there is one). */
+function interned<T extends string, V extends T | undefined>(list: readonly T[], value: V): V {
+  if (value === undefined) return value;
+  for (const word of list) if (word === value) return word as V;
+  return value;
+}
+
 function checkEnums(params: NewOrderParams): void {
   if (!(SIDES as readonly string[]).includes(params.side)) throw invalidEnum("side");
   if (!(ORDER_TYPES as readonly string[]).includes(params.type)) throw invalidEnum("type");
@@ -155,16 +163,16 @@ function clientOrderIdParam(value: string | undefined): string | undefined {
 }
 
 function checkPrecision(request: OrderRequest, config: SymbolConfig): void {
-  const checks: [name: string, value: Decimal | undefined, decimals: number][] = [
-    ["quantity", request.quantity, config.baseAssetPrecision],
-    ["quoteOrderQty", request.quoteOrderQty, config.quotePrecision],
-    ["icebergQty", request.icebergQty, config.baseAssetPrecision],
-    ["price", request.price, config.quotePrecision],
-    ["stopPrice", request.stopPrice, config.quotePrecision],
-  ];
-  for (const [name, value, decimals] of checks) {
-    if (value !== undefined && !dec.fitsDecimals(value, decimals)) throw badPrecision(name);
-  }
+  // In this order (the first failing one is named); straight calls, no table per order.
+  checkDecimals("quantity", request.quantity, config.baseAssetPrecision);
+  checkDecimals("quoteOrderQty", request.quoteOrderQty, config.quotePrecision);
+  checkDecimals("icebergQty", request.icebergQty, config.baseAssetPrecision);
+  checkDecimals("price", request.price, config.quotePrecision);
+  checkDecimals("stopPrice", request.stopPrice, config.quotePrecision);
+}
+
+function checkDecimals(name: string, value: Decimal | undefined, decimals: number): void {
+  if (value !== undefined && !dec.fitsDecimals(value, decimals)) throw badPrecision(name);
 }
 
 function needsTimeInForce(type: OrderType): boolean {

@@ -167,22 +167,39 @@ export function fullResponse(
   transactTime: number,
   f: Formats,
 ): FullResponse {
-  return {
+  // Built field by field, not spread from amounts() and extras(): this runs for every new order.
+  const response: ResultResponse = {
     symbol: order.symbol,
     orderId: order.orderId,
     orderListId: NO_ORDER_LIST,
     clientOrderId: order.clientOrderId,
     transactTime,
-    ...amounts(order, f),
+    price: f.price(order.price),
+    origQty: f.qty(order.origQty),
+    executedQty: f.qty(order.executedQty),
+    origQuoteOrderQty: f.quote(order.origQuoteOrderQty),
+    cummulativeQuoteQty: f.quote(order.cummulativeQuoteQty),
     status: order.status,
     timeInForce: order.timeInForce,
     type: order.type,
     side: order.side,
     workingTime: order.workingTime,
     selfTradePreventionMode: STP_MODE,
-    ...extras(order, f, true),
-    fills,
   };
+  if (hasExtras(order)) Object.assign(response, extras(order, f, true));
+  (response as FullResponse).fills = fills;
+  return response as FullResponse;
+}
+
+/** Whether `extras` would add anything (with stopPrice and icebergQty). */
+function hasExtras(order: Order): boolean {
+  return (
+    isStopType(order.type) ||
+    order.icebergQty > 0n ||
+    Boolean(order.trailing) ||
+    order.strategyId !== undefined ||
+    order.strategyType !== undefined
+  );
 }
 
 export function orderResponse(order: Order, f: Formats): OrderResponse {

@@ -6,7 +6,7 @@
  * milliseconds or microseconds, and `recvWindow` is read on every signed operation with up to
  * three decimals (microsecond precision).
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
 import {
   apiKeyFormatInvalid,
   apiKeyRejected,
@@ -39,22 +39,29 @@ const DECIMAL_PATTERN = "^([0-9]{1,20})(\\.[0-9]{1,20})?$";
 const DECIMAL = new RegExp(DECIMAL_PATTERN);
 /** Up to three decimals: microseconds. */
 const RECV_WINDOW_DECIMALS = 3;
-const HEX_SIGNATURE = /^[0-9a-fA-F]{64}$/;
 /** How far ahead of the server clock a timestamp may be (x-signing acceptance). */
 const MAX_AHEAD_MS = 1000;
 
 /** API keys → credentials. Keys are case-sensitive. */
 export class KeyRing {
   private readonly byKey = new Map<string, Credential>();
+  /** Each secret as a key object, made once (HMAC with a string secret copies it per request). */
+  private readonly hmacKeys = new Map<string, KeyObject>();
 
   add(credential: Credential): void {
     if (this.byKey.has(credential.apiKey))
       throw new Error(`API key "${credential.apiKey}" is already in use`);
     this.byKey.set(credential.apiKey, credential);
+    this.hmacKeys.set(credential.apiKey, createSecretKey(credential.apiSecret, "utf8"));
   }
 
   get(apiKey: string): Credential | undefined {
     return this.byKey.get(apiKey);
+  }
+
+  /** The HMAC key of a known API key's secret. */
+  hmacKey(apiKey: string): KeyObject | undefined {
+    return this.hmacKeys.get(apiKey);
   }
 }
 
@@ -72,7 +79,7 @@ export function authenticate(keys: KeyRing, signing: SigningRule, input: AuthInp
   const { operation } = input;
   if (!operation.signed) return undefined;
   const credential = knownKey(keys, input.apiKeyHeader);
-  checkSignedRequest(signing, credential, input);
+  checkSignedRequest(signing, keys.hmacKey(credential.apiKey) ?? credential.apiSecret, input);
   return credential.accountId;
 }
 
@@ -83,7 +90,7 @@ function knownKey(keys: KeyRing, header: string | undefined): Credential {
   return credential;
 }
 
-function checkSignedRequest(signing: SigningRule, credential: Credential, input: AuthInput): void {
+function checkSignedRequest(signing: SigningRule, secret: string | KeyObject, input: AuthInput): void {
   const { values, signedPayload } = input.params;
   const signature = values.get(signing.signatureParameter);
   if (signature === undefined) throw mandatoryMissing(signing.signatureParameter);
@@ -94,7 +101,7 @@ function checkSignedRequest(signing: SigningRule, credential: Credential, input:
     values.get(signing.recvWindowParameter),
     input.recvWindowDecimals === true,
   );
-  if (!signatureMatches(credential.apiSecret, signedPayload, signature)) throw invalidSignature();
+  if (!signatureMatches(secret, signedPayload, signature)) throw invalidSignature();
   // Compared in microseconds: a timestamp may be sent in either unit, recvWindow has decimals.
   const timestampUs = timestamp >= MICROSECONDS_FROM ? timestamp : timestamp * 1000;
   const nowUs = input.now * 1000;
@@ -123,12 +130,19 @@ function integerParam(text: string | undefined, name: string): number | undefine
   return Number(text);
 }
 
-/** HMAC-SHA256 over the payload's bytes; hex compared case-insensitively in constant time. */
-export function signatureMatches(secret: string, payload: string, signature: string): boolean {
-  if (!HEX_SIGNATURE.test(signature)) return false;
+/**
+ * HMAC-SHA256 over the payload's bytes; hex compared case-insensitively in constant time. The
+ * secret as text (UTF-8) or as its key object.
+ */
+export function signatureMatches(secret: string | KeyObject, payload: string, signature: string): boolean {
+  // 64 characters that decode to 32 bytes are 64 hex digits (hex decoding stops at the first
+  // character that is not one): the test of /^[0-9a-fA-F]{64}$/, without a regex per request.
+  if (signature.length !== 64) return false;
+  const given = Buffer.from(signature, "hex");
+  if (given.length !== 32) return false;
   // The payload holds the bytes as received (query and form body are read as latin1).
   const expected = createHmac("sha256", secret).update(payload, "latin1").digest();
-  return timingSafeEqual(expected, Buffer.from(signature, "hex"));
+  return timingSafeEqual(expected, given);
 }
 
 /** The lower-case hex signature of a payload (what a client sends). */

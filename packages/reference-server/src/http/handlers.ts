@@ -4,18 +4,22 @@
  */
 
 import type { Exchange, NewOrderRespType } from "../engine/index.js";
-import { shapeNewOrderResponse } from "../engine/index.js";
 import { badCombination, illegalParamValue, invalidSymbol, mandatoryNotSent } from "../errors.js";
 import type { LiveExtras } from "./live-extras.js";
+import { newOrderJson } from "./order-json.js";
 import type { RateLimiter } from "./rate-limits.js";
 import { epochMillis } from "./time-unit.js";
 import type { CheckedParams } from "./validation.js";
 
-/** A body that is already JSON text; its UTF-8 length is counted once, when first asked for. */
+/**
+ * A body that is already JSON text; its UTF-8 length is counted once, when first asked for
+ * (unless the writer of the text knew it).
+ */
 export class JsonText {
-  private bytes = -1;
-
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    private bytes = -1,
+  ) {}
 
   get byteLength(): number {
     if (this.bytes < 0) this.bytes = Buffer.byteLength(this.text);
@@ -198,7 +202,7 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
   };
 }
 
-function newOrder(exchange: Exchange, ctx: HandlerContext): unknown {
+function newOrder(exchange: Exchange, ctx: HandlerContext): JsonText {
   const text = (name: string) => ctx.text.get(name);
   const trailingDelta = text("trailingDelta");
   const full = exchange.newOrder(ctx.accountId, {
@@ -220,7 +224,9 @@ function newOrder(exchange: Exchange, ctx: HandlerContext): unknown {
   });
   // The spec declares FULL as the default response type of every order type.
   const respType = (text("newOrderRespType") ?? "FULL") as NewOrderRespType;
-  return shapeNewOrderResponse(full, respType);
+  // Written straight to JSON: the bytes of JSON.stringify(shapeNewOrderResponse(full, respType)).
+  const json = newOrderJson(full, respType);
+  return new JsonText(json.text, json.byteLength);
 }
 
 function exchangeInfo(deps: HandlerDeps, cache: BodyCache, ctx: HandlerContext): JsonText {

@@ -42,6 +42,10 @@ export function readParams(
     return { values: fromQuery.values, signedPayload: fromQuery.unsigned, sentCount: fromQuery.names.size };
   }
   const fromBody = parsePart(body, maxParams, signatureParameter);
+  // A signed order usually comes as a form body alone: its part is the whole request.
+  if (fromQuery === EMPTY_PART) {
+    return { values: fromBody.values, signedPayload: fromBody.unsigned, sentCount: fromBody.names.size };
+  }
   const values = new Map(fromBody.values);
   for (const [name, value] of fromQuery.values) values.set(name, value);
   if (values.size > maxParams) throw tooManyParams();
@@ -49,26 +53,55 @@ export function readParams(
   return { values, signedPayload: fromQuery.unsigned + fromBody.unsigned, sentCount };
 }
 
+/**
+ * One part's pairs, read in place (offsets into `raw`, no array of pairs): the same checks in the
+ * same order as splitting on `&` would give, and the unsigned text byte for byte.
+ */
 function parsePart(raw: string, maxParams: number, signatureParameter: string): ParsedPart {
-  const pairs = raw.split("&");
-  if (pairs.length > maxParams * 2) throw tooManyParams();
+  if (countPairs(raw) > maxParams * 2) throw tooManyParams();
   const values = new Map<string, string>();
   const seen = new Set<string>();
-  let signatureAt = -1;
-  for (const [index, pair] of pairs.entries()) {
-    if (pair === "") continue;
-    const equals = pair.indexOf("=");
-    const name = decodeComponent(equals < 0 ? pair : pair.slice(0, equals), undefined);
-    const value = equals < 0 ? "" : decodeComponent(pair.slice(equals + 1), name);
-    if (seen.has(name)) throw duplicateParam();
-    seen.add(name);
-    if (name === signatureParameter) signatureAt = index;
-    if (value !== "") values.set(name, value);
+  let signatureStart = -1;
+  let signatureEnd = -1;
+  // Most requests escape nothing: then no name or value needs looking at for escapes.
+  const escaped = raw.indexOf("%") >= 0 || raw.indexOf("+") >= 0;
+  let start = 0;
+  while (start <= raw.length) {
+    let end = raw.indexOf("&", start);
+    if (end < 0) end = raw.length;
+    if (end > start) {
+      const equals = raw.indexOf("=", start);
+      const hasValue = equals >= 0 && equals < end;
+      const rawName = raw.slice(start, hasValue ? equals : end);
+      const name = escaped ? decodeComponent(rawName, undefined) : rawName;
+      const rawValue = hasValue ? raw.slice(equals + 1, end) : "";
+      const value = escaped && hasValue ? decodeComponent(rawValue, name) : rawValue;
+      if (seen.has(name)) throw duplicateParam();
+      seen.add(name);
+      if (name === signatureParameter) {
+        signatureStart = start;
+        signatureEnd = end;
+      }
+      if (value !== "") values.set(name, value);
+    }
+    start = end + 1;
   }
   if (values.size > maxParams) throw tooManyParams();
-  // Everything but the signature pair, byte for byte (stray `&`s included).
-  if (signatureAt >= 0) pairs.splice(signatureAt, 1);
-  return { values, names: seen, unsigned: signatureAt >= 0 ? pairs.join("&") : raw };
+  return { values, names: seen, unsigned: withoutPair(raw, signatureStart, signatureEnd) };
+}
+
+/** How many `&`-separated pairs (empty ones included) the text holds. */
+function countPairs(raw: string): number {
+  let count = 1;
+  for (let at = raw.indexOf("&"); at >= 0; at = raw.indexOf("&", at + 1)) count += 1;
+  return count;
+}
+
+/** The text without the pair at [start, end) and one of the `&`s around it (all of it when start < 0). */
+function withoutPair(raw: string, start: number, end: number): string {
+  if (start < 0) return raw;
+  if (end >= raw.length) return start === 0 ? "" : raw.slice(0, start - 1);
+  return raw.slice(0, start) + raw.slice(end + 1);
 }
 
 const NEEDS_DECODING = /[%+]/;

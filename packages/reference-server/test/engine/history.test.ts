@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { MemoryHistory, TradeStats } from "../../src/engine/index.js";
+import { type ChangeSet, MemoryHistory, type Order, TradeStats } from "../../src/engine/index.js";
 import { bareExchange, limit, market } from "./support.js";
 
 const HOUR = 3_600_000;
@@ -24,6 +24,39 @@ describe("MemoryHistory retention", () => {
       [4, "FILLED"],
     ]);
   });
+});
+
+describe("MemoryHistory orders by id", () => {
+  const order = (orderId: number) =>
+    ({ symbol: "BTCUSDT", accountId: "a", orderId, clientOrderId: `c${orderId}`, status: "NEW" }) as Order;
+  const changes = (orders: Order[]): ChangeSet => ({
+    orders,
+    trades: [],
+    aggTrades: [],
+    balances: [],
+    fees: [],
+    deposits: [],
+    accounts: [],
+    markets: [],
+  });
+  const cases: [name: string, ids: number[]][] = [
+    ["one after another", [1, 2, 3, 4]],
+    ["starting late", [1000, 1001, 1002]],
+    ["an id below the first", [5, 6, 2, 7]],
+    ["a gap", [1, 2, 9, 3, 10]],
+  ];
+  for (const [name, ids] of cases) {
+    test(`every recorded order is found by its id, no other: ${name}`, () => {
+      const history = new MemoryHistory();
+      for (const id of ids) history.record(changes([order(id)]), 0);
+      for (const id of ids) expect(history.order("BTCUSDT", id)?.orderId).toBe(id);
+      for (const id of [0, -1, 8, 11, 999, 1003, 1.5]) {
+        if (!ids.includes(id)) expect(history.order("BTCUSDT", id)).toBeUndefined();
+      }
+      const held = history.contents()[0]?.orders.map((o) => o.orderId) ?? [];
+      expect([...held].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    });
+  }
 });
 
 describe("TradeStats", () => {

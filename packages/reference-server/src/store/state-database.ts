@@ -36,7 +36,7 @@ import {
 } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
 import { type Database, loadDriver, type Statement } from "./driver.js";
-import { describeSqliteError } from "./files.js";
+import { describeSqliteError, fileIdentity } from "./files.js";
 import { HISTORY_READS, OTHER_READS } from "./reads.js";
 import {
   type AggTradeRow,
@@ -48,6 +48,8 @@ import {
   orderFromRow,
   type TradeRow,
   tradeFromRow,
+  WRITES,
+  type WriteName,
   type WriteOp,
 } from "./rows.js";
 import { migrate } from "./schema.js";
@@ -70,6 +72,10 @@ const PRUNE_EVERY_MS = MINUTE_MS;
 const PRUNE_CHUNK = 5000;
 const PROBE_EVERY_MS = 5000;
 const PAGE_SIZE = 1024;
+/** Commits between two checkpoints asked of the writer thread (sync "normal"). */
+const CHECKPOINT_EVERY_COMMITS = 1000;
+/** How soon a commit that found the database locked by another connection is tried again. */
+const BUSY_RETRY_MS = 2;
 const MIN_TIME = Number.MIN_SAFE_INTEGER;
 const MAX_TIME = Number.MAX_SAFE_INTEGER;
 const MIN_ID = Number.MIN_SAFE_INTEGER;
@@ -147,6 +153,11 @@ export class StateDatabase implements History {
   private closed = false;
   private exited = false;
 
+  /** With sync "normal": the write statements on the main thread's connection (commits inline). */
+  private readonly applyInline: { immediate(ops: WriteOp[]): void } | undefined;
+  private commitsSinceCheckpoint = 0;
+  private checkpointing: number | undefined;
+
   private constructor(
     readonly path: string,
     private readonly reader: Database,
@@ -154,6 +165,14 @@ export class StateDatabase implements History {
     private readonly options: StateDatabaseOptions,
   ) {
     this.reads = prepareReads(reader);
+    if ((options.sync ?? "normal") === "normal") {
+      const statements = prepareWrites(reader);
+      const stillThere = fileIdentity(path);
+      this.applyInline = reader.transaction((ops: WriteOp[]) => {
+        stillThere();
+        for (const [name, ...params] of ops) (statements.get(name) as Statement).run(...params);
+      });
+    }
     worker.on("message", (reply: WriterReply) => this.onReply(reply));
     worker.on("error", (error) => this.fail(`writer thread failed: ${error.message}`));
     worker.on("exit", (code) => {
@@ -173,6 +192,13 @@ export class StateDatabase implements History {
       if (!existsSync(path)) createWhole(Driver, path);
       reader = new Driver(path, { timeout: 10_000, fileMustExist: true });
       reader.pragma("journal_mode = WAL");
+      if ((options.sync ?? "normal") === "normal") {
+        // This connection commits (see send): in WAL mode NORMAL leaves the fsync to checkpoints,
+        // which the writer thread runs, so neither a commit nor a checkpoint waits for the disk here.
+        reader.pragma("synchronous = NORMAL");
+        reader.pragma("wal_autocheckpoint = 0");
+        reader.pragma("busy_timeout = 0");
+      }
       checkIntegrity(reader);
       migrate(reader);
       // Proves at start that the file, its folder (for the -wal file) and the disk take writes.
@@ -520,13 +546,50 @@ export class StateDatabase implements History {
       );
     }
     this.batches += 1;
-    this.inFlight = { seq: ++this.seq, batch: this.pendingBatch, number: this.batches, changes };
+    const seq = ++this.seq;
+    this.inFlight = { seq, batch: this.pendingBatch, number: this.batches, changes };
     this.pendingBatch = deferred();
-    postBatch(this.worker, this.inFlight.seq, ops);
+    if (this.applyInline) this.commitInline(seq, ops);
+    else postBatch(this.worker, seq, ops);
+  }
+
+  /**
+   * Sync "normal": the batch commits here, on the main thread. In WAL mode with synchronous NORMAL
+   * a commit appends to the WAL and returns (no fsync), which costs less than building, posting and
+   * decoding the batch for another thread, and no round trip bounds the batches. The checkpoints,
+   * which copy the WAL into the database and fsync, run in the writer thread.
+   */
+  private commitInline(seq: number, ops: WriteOp[]): void {
+    if (this.inFlight?.seq !== seq || this.closed) return;
+    try {
+      this.applyInline?.immediate(ops);
+    } catch (error) {
+      const e = error as { message?: string; code?: string };
+      // Another connection writes (a checkpoint finishing, another program): this thread never
+      // sleeps in SQLite's busy handler; it tries again soon, and the batch's answers wait.
+      if (e.code === "SQLITE_BUSY") {
+        setTimeout(() => this.commitInline(seq, ops), BUSY_RETRY_MS);
+        return;
+      }
+      this.onReply({ seq, ok: false, error: String(e.message ?? error), code: String(e.code ?? "") });
+      return;
+    }
+    this.commitsSinceCheckpoint += 1;
+    if (this.commitsSinceCheckpoint >= CHECKPOINT_EVERY_COMMITS && this.checkpointing === undefined) {
+      this.commitsSinceCheckpoint = 0;
+      this.checkpointing = ++this.seq;
+      this.worker.postMessage({ seq: this.checkpointing, checkpoint: true } satisfies WriterRequest);
+    }
+    this.onReply({ seq, ok: true });
   }
 
   private onReply(reply: WriterReply): void {
     if (reply.seq === 0 || this.closed) return;
+    if (this.checkpointing === reply.seq) {
+      this.checkpointing = undefined;
+      if (!reply.ok) this.fail(describeSqliteError({ code: reply.code, message: reply.error }));
+      return;
+    }
     if (this.probing === reply.seq) {
       this.probing = undefined;
       if (reply.ok) this.recover();
@@ -748,6 +811,10 @@ async function newWriterThread(workerData: WriterData): Promise<Worker> {
   const source = new URL("./writer-from-source.ts", here).href;
   const { writerFromSource } = (await import(source)) as { writerFromSource(data: WriterData): Worker };
   return writerFromSource(workerData);
+}
+
+function prepareWrites(db: Database): Map<WriteName, Statement> {
+  return new Map(Object.entries(WRITES).map(([name, sql]) => [name as WriteName, db.prepare(sql)]));
 }
 
 function prepareReads(db: Database): Record<string, Statement> {

@@ -1,6 +1,6 @@
 // Every history read of the state database is an index search, never a scan or a sort: its cost
 // grows with the logarithm of the history, not with its length. Asserted on SQLite's own query plans,
-// for a new database and for one written by release 0.1.0 and migrated.
+// for a new database and for ones written by release 0.1.0 and by schema version 2, migrated.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,16 +31,20 @@ const WANT: Record<keyof typeof HISTORY_READS, string> = {
     "SEARCH orders USING INDEX orders_by_account (account=? AND symbol=? AND order_id>? AND order_id<?)",
   ordersDesc:
     "SEARCH orders USING INDEX orders_by_account (account=? AND symbol=? AND order_id>? AND order_id<?)",
-  orderIdAt: "SEARCH orders USING COVERING INDEX orders_by_symbol_time (symbol=? AND time>?)",
+  // Probes of the binary search from a time to an id: one row found by one search each.
+  orderIdFrom: "SEARCH orders USING PRIMARY KEY (symbol=? AND order_id>?)",
+  orderIdLast: "SEARCH orders USING PRIMARY KEY (symbol=?)",
   aggTradesAsc: "SEARCH agg_trades USING PRIMARY KEY (symbol=? AND id>? AND id<?)",
   aggTradesDesc: "SEARCH agg_trades USING PRIMARY KEY (symbol=? AND id>? AND id<?)",
-  aggTradeIdAt: "SEARCH agg_trades USING COVERING INDEX agg_trades_by_time (symbol=? AND time>?)",
+  aggTradeIdFrom: "SEARCH agg_trades USING PRIMARY KEY (symbol=? AND id>?)",
+  aggTradeIdLast: "SEARCH agg_trades USING PRIMARY KEY (symbol=?)",
   // Newest first with a LIMIT: the search starts at the symbol's last row and stops after LIMIT rows.
   recentTrades: "SEARCH trades USING PRIMARY KEY (symbol=?)",
   tradesFrom: "SEARCH trades USING PRIMARY KEY (symbol=? AND id>?)",
-  tradesBetween: "SEARCH trades USING INDEX trades_by_time (symbol=? AND time>? AND time<?)",
-  lastTradeBefore: "SEARCH trades USING INDEX trades_by_time (symbol=? AND time<?)",
-  tradeIdAt: "SEARCH trades USING COVERING INDEX trades_by_time (symbol=? AND time>?)",
+  tradesBetween: "SEARCH trades USING PRIMARY KEY (symbol=? AND id>? AND id<?)",
+  tradeBefore: "SEARCH trades USING PRIMARY KEY (symbol=? AND id<?)",
+  tradeIdFrom: "SEARCH trades USING PRIMARY KEY (symbol=? AND id>?)",
+  tradeIdLast: "SEARCH trades USING PRIMARY KEY (symbol=?)",
 };
 
 async function opened(path: string): Promise<Database> {
@@ -59,6 +63,15 @@ const databases: [string, () => string, number][] = [
       return path;
     },
     4096,
+  ],
+  [
+    "a database of schema version 2, migrated",
+    () => {
+      const path = join(folder, "v2.db");
+      writeFileSync(path, gunzipSync(readFileSync(new URL("./fixtures/state-v2.db.gz", import.meta.url))));
+      return path;
+    },
+    1024,
   ],
 ];
 

@@ -1,9 +1,11 @@
 /**
  * The state database's read statements. History reads name the index they search (INDEXED BY), so
- * the planner cannot fall back to walking a symbol's primary key while filtering on account, client
- * order id or time, which made those reads grow with the history; test/query-plans.test.ts asserts
- * that each history read is a SEARCH. Time bounds reach the id-ordered pages through the `...IdAt`
- * statements: the first id at or after a time, found in a (symbol, time) index.
+ * the planner cannot fall back to walking a symbol's primary key while filtering on account or
+ * client order id, which made those reads grow with the history; test/query-plans.test.ts asserts
+ * that each history read is a SEARCH. Time bounds reach the id-ordered pages through ids: a
+ * symbol's ids and times grow together, so the first id at or after a time is found by a binary
+ * search over the primary key (the `...IdFrom` and `...IdLast` probes, each one index search),
+ * without an index by time that every order and trade would pay for.
  */
 
 /** Reads of the history, each an index search whatever the history's size. */
@@ -17,21 +19,22 @@ export const HISTORY_READS = {
     WHERE account = ? AND symbol = ? AND order_id >= ? AND order_id < ? ORDER BY order_id ASC LIMIT ?`,
   ordersDesc: `SELECT * FROM orders INDEXED BY orders_by_account
     WHERE account = ? AND symbol = ? AND order_id >= ? AND order_id < ? ORDER BY order_id DESC LIMIT ?`,
-  // (symbol, time): the first order of the symbol placed at or after the time
-  orderIdAt: `SELECT order_id AS id FROM orders INDEXED BY orders_by_symbol_time
-    WHERE symbol = ? AND time >= ? ORDER BY time, order_id LIMIT 1`,
+  // (symbol, id): the first order of the symbol at or after the id, with its time
+  orderIdFrom:
+    "SELECT order_id AS id, time FROM orders WHERE symbol = ? AND order_id >= ? ORDER BY order_id LIMIT 1",
+  orderIdLast: "SELECT order_id AS id, time FROM orders WHERE symbol = ? ORDER BY order_id DESC LIMIT 1",
   aggTradesAsc: "SELECT * FROM agg_trades WHERE symbol = ? AND id >= ? AND id < ? ORDER BY id ASC LIMIT ?",
   aggTradesDesc: "SELECT * FROM agg_trades WHERE symbol = ? AND id >= ? AND id < ? ORDER BY id DESC LIMIT ?",
-  aggTradeIdAt: `SELECT id FROM agg_trades INDEXED BY agg_trades_by_time
-    WHERE symbol = ? AND time >= ? ORDER BY time, id LIMIT 1`,
+  aggTradeIdFrom: "SELECT id, time FROM agg_trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT 1",
+  aggTradeIdLast: "SELECT id, time FROM agg_trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
   recentTrades: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT ?",
   tradesFrom: "SELECT * FROM trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT ?",
-  tradesBetween: `SELECT * FROM trades INDEXED BY trades_by_time
-    WHERE symbol = ? AND time >= ? AND time < ? ORDER BY time, id`,
-  lastTradeBefore: `SELECT * FROM trades INDEXED BY trades_by_time
-    WHERE symbol = ? AND time < ? ORDER BY time DESC, id DESC LIMIT 1`,
-  tradeIdAt:
-    "SELECT id FROM trades INDEXED BY trades_by_time WHERE symbol = ? AND time >= ? ORDER BY time, id LIMIT 1",
+  // (symbol, first id, id above the last)
+  tradesBetween: "SELECT * FROM trades WHERE symbol = ? AND id >= ? AND id < ? ORDER BY id",
+  // (symbol, id above): the last trade below an id
+  tradeBefore: "SELECT * FROM trades WHERE symbol = ? AND id < ? ORDER BY id DESC LIMIT 1",
+  tradeIdFrom: "SELECT id, time FROM trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT 1",
+  tradeIdLast: "SELECT id, time FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
 } as const;
 
 /**

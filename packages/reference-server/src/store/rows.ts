@@ -53,15 +53,14 @@ export const WRITES = {
       high = excluded.high, low = excluded.low, close = excluded.close, close_qty = excluded.close_qty,
       volume = excluded.volume, quote_volume = excluded.quote_volume`,
   pruneMinutes: "DELETE FROM trade_minutes WHERE minute < ?",
-  // (symbol, symbol, cutoff, most rows)
+  // (symbol, symbol, first id to keep, most rows): ids and times grow together, so the rows older
+  // than the retention are those below the first id at or after its cutoff.
   pruneTrades: `DELETE FROM trades WHERE symbol = ? AND id IN
-    (SELECT id FROM trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
+    (SELECT id FROM trades WHERE symbol = ? AND id < ? ORDER BY id LIMIT ?)`,
   pruneAggTrades: `DELETE FROM agg_trades WHERE symbol = ? AND id IN
-    (SELECT id FROM agg_trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
-  // (symbol, symbol, cutoff, most rows)
+    (SELECT id FROM agg_trades WHERE symbol = ? AND id < ? ORDER BY id LIMIT ?)`,
   pruneOrders: `DELETE FROM orders WHERE symbol = ? AND order_id IN (SELECT order_id FROM orders
-    INDEXED BY orders_by_symbol_time WHERE symbol = ? AND time < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED')
-    ORDER BY time LIMIT ?)`,
+    WHERE symbol = ? AND order_id < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id LIMIT ?)`,
 } as const;
 
 export type WriteName = keyof typeof WRITES;

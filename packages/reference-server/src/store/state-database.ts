@@ -308,7 +308,7 @@ export class StateDatabase implements History {
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
-    const ids = this.idRange("orderIdAt", symbol, query);
+    const ids = this.idRange("order", symbol, query);
     const stored = ids
       ? this.page<OrderRow, Order>("orders", [accountId, symbol, ...ids], query, limit, orderFromRow)
       : [];
@@ -337,7 +337,8 @@ export class StateDatabase implements History {
   }
 
   tradesBetween(symbol: string, from: number, to: number): Trade[] {
-    const stored = this.rows<TradeRow, Trade>("tradesBetween", [symbol, from, to], tradeFromRow);
+    const ids = this.idRange("trade", symbol, { startTime: from, endTime: to - 1 });
+    const stored = ids ? this.rows<TradeRow, Trade>("tradesBetween", [symbol, ...ids], tradeFromRow) : [];
     const fresh = this.uncommitted.trades.filter(symbol, (t) => t.time >= from && t.time < to);
     return mergePage(stored, fresh, (t) => t.id, true, Number.MAX_SAFE_INTEGER);
   }
@@ -347,13 +348,17 @@ export class StateDatabase implements History {
       this.uncommitted.trades.filter(symbol, (t) => t.time < time),
       (t) => t.id,
     );
-    const stored = this.row("lastTradeBefore", [symbol, time], tradeFromRow);
+    const stored = this.row(
+      "tradeBefore",
+      [symbol, this.firstIdAt("trade", symbol, time) ?? MAX_ID],
+      tradeFromRow,
+    );
     if (!stored || (fresh && fresh.id >= stored.id)) return fresh;
     return stored;
   }
 
   aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[] {
-    const ids = this.idRange("aggTradeIdAt", symbol, query);
+    const ids = this.idRange("aggTrade", symbol, query);
     const stored = ids
       ? this.page<AggTradeRow, AggTrade>("aggTrades", [symbol, ...ids], query, limit, aggTradeFromRow)
       : [];
@@ -362,7 +367,7 @@ export class StateDatabase implements History {
   }
 
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
-    const ids = this.idRange("tradeIdAt", symbol, query);
+    const ids = this.idRange("trade", symbol, query);
     const orderId = query.orderId ?? -1;
     const params = [symbol, ...(ids ?? [0, 0]), accountId, orderId, orderId, accountId, orderId, orderId];
     const stored = ids ? this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow) : [];
@@ -655,10 +660,40 @@ export class StateDatabase implements History {
     if (retention === undefined) return;
     const cutoff = now - retention;
     for (const symbol of this.symbolPositions.keys()) {
-      this.pending.push(["pruneTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
-      this.pending.push(["pruneAggTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
-      this.pending.push(["pruneOrders", symbol, symbol, cutoff, PRUNE_CHUNK]);
+      this.pending.push([
+        "pruneTrades",
+        symbol,
+        symbol,
+        this.firstKeptId("trade", symbol, cutoff),
+        PRUNE_CHUNK,
+      ]);
+      this.pending.push([
+        "pruneAggTrades",
+        symbol,
+        symbol,
+        this.firstKeptId("aggTrade", symbol, cutoff),
+        PRUNE_CHUNK,
+      ]);
+      this.pending.push([
+        "pruneOrders",
+        symbol,
+        symbol,
+        this.firstKeptId("order", symbol, cutoff),
+        PRUNE_CHUNK,
+      ]);
     }
+  }
+
+  /**
+   * The lowest id that a prune at `cutoff` keeps: the first stored at or after it, else one above
+   * the last stored (never more: rows of a batch still being committed have higher ids and may be
+   * newer than the cutoff).
+   */
+  private firstKeptId(table: IdTable, symbol: string, cutoff: number): number {
+    const first = this.firstIdAt(table, symbol, cutoff);
+    if (first !== undefined) return first;
+    const last = this.row<IdTime, IdTime>(`${table}IdLast`, [symbol], (r) => r);
+    return last ? last.id + 1 : MIN_ID;
   }
 
   // ---- reading helpers ----
@@ -690,9 +725,8 @@ export class StateDatabase implements History {
    * when none can match. Ids and times grow together, so a time bound is the id of the first row
    * at or after it (`idAt`, one index search).
    */
-  private idRange(idAt: string, symbol: string, query: PageQuery): [number, number] | undefined {
-    const firstAt = (time: number) =>
-      ((this.reads[idAt] as Statement).get(symbol, time) as { id: number } | undefined)?.id;
+  private idRange(table: IdTable, symbol: string, query: PageQuery): [number, number] | undefined {
+    const firstAt = (time: number) => this.firstIdAt(table, symbol, time);
     let low = query.fromId ?? MIN_ID;
     if (query.startTime !== undefined) {
       const first = firstAt(query.startTime);
@@ -701,6 +735,35 @@ export class StateDatabase implements History {
     }
     const high = query.endTime === undefined ? MAX_ID : (firstAt(query.endTime + 1) ?? MAX_ID);
     return high > low ? [low, high] : undefined;
+  }
+
+  /**
+   * The first stored id of the symbol's rows whose time is at or after `time` (undefined when none
+   * is): a binary search over the primary key, since ids and times grow together. Each probe reads
+   * one row found by one index search, so it reads a logarithmic number of rows, however long the
+   * history; gaps in the ids (pruned or retained rows) are stepped over by the probes.
+   */
+  private firstIdAt(table: IdTable, symbol: string, time: number): number | undefined {
+    const last = this.row<IdTime, IdTime>(`${table}IdLast`, [symbol], (r) => r);
+    if (!last || last.time < time) return undefined;
+    const from = (id: number) => this.row<IdTime, IdTime>(`${table}IdFrom`, [symbol, id], (r) => r) as IdTime;
+    const first = from(MIN_ID);
+    if (first.time >= time) return first.id;
+    // first.time < time <= found.time; no id in [above, found.id) exists.
+    let below = first.id;
+    let found = last.id;
+    let above = found;
+    while (above - below > 1) {
+      const middle = below + Math.floor((above - below) / 2);
+      const row = from(middle);
+      if (row.time >= time) {
+        found = row.id;
+        above = middle;
+      } else {
+        below = row.id;
+      }
+    }
+    return found;
   }
 
   /** The §1.6 paging rule in SQL: oldest matches with a lower bound, else the newest. */
@@ -715,6 +778,14 @@ export class StateDatabase implements History {
     const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, [...params, limit], map);
     return anchored ? rows : rows.reverse();
   }
+}
+
+/** The tables whose time bounds are found through their ids (statements `<table>IdFrom`, `<table>IdLast`). */
+type IdTable = "order" | "trade" | "aggTrade";
+
+interface IdTime {
+  id: number;
+  time: number;
 }
 
 function isAnchored(query: PageQuery): boolean {

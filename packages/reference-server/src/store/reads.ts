@@ -11,9 +11,10 @@
 /** Reads of the history, each an index search whatever the history's size. */
 export const HISTORY_READS = {
   order: "SELECT * FROM orders WHERE symbol = ? AND order_id = ?",
-  // (account, symbol, clientOrderId)
-  orderByClientId: `SELECT * FROM orders INDEXED BY orders_by_client_id
-    WHERE account = ? AND symbol = ? AND client_order_id = ? ORDER BY order_id DESC LIMIT 1`,
+  // (account, symbol, clientOrderId, id above): the newest order id below the bound with that client
+  // order id, among the orders below the symbol's client_ids_below
+  orderIdByClientId: `SELECT order_id AS id FROM client_order_ids
+    WHERE account = ? AND symbol = ? AND client_order_id = ? AND order_id < ? ORDER BY order_id DESC LIMIT 1`,
   // (account, symbol, lowest id, id above the last, limit)
   ordersAsc: `SELECT * FROM orders INDEXED BY orders_by_account
     WHERE account = ? AND symbol = ? AND order_id >= ? AND order_id < ? ORDER BY order_id ASC LIMIT ?`,
@@ -57,6 +58,9 @@ export const OTHER_READS = {
   fees: "SELECT * FROM fees",
   deposits: "SELECT * FROM deposits",
   openOrders: "SELECT * FROM orders WHERE status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY symbol, order_id",
+  // (symbol, client_ids_below): the orders whose client order ids are not in client_order_ids yet
+  clientIdTail:
+    "SELECT account, client_order_id, order_id FROM orders WHERE symbol = ? AND order_id >= ? ORDER BY order_id",
   // (symbol, first id, last id, limit)
   volumesInIds:
     "SELECT id, time, qty, quote_qty FROM trades WHERE symbol = ? AND id >= ? AND id <= ? ORDER BY id LIMIT ?",

@@ -25,10 +25,10 @@ export const WRITES = {
   deposit:
     "INSERT INTO deposits (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
   fee: "INSERT INTO fees (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
-  // An order is inserted once and then updated in place: the columns of orders_by_account and
-  // orders_by_client_id (account, client_order_id, time) are never assigned, so SQLite leaves those
-  // indexes alone on every later change (INSERT OR REPLACE deleted and rewrote the row and all of
-  // its index entries).
+  // An order is inserted once and then updated in place: the columns of orders_by_account (account)
+  // and of client_order_ids (client_order_id) are never assigned, so SQLite leaves that index alone
+  // on every later change (INSERT OR REPLACE deleted and rewrote the row and all of its index
+  // entries).
   order: `INSERT INTO orders (symbol, order_id, account, client_order_id, side, type, time_in_force,
       price, orig_qty, orig_quote_order_qty, executed_qty, cummulative_quote_qty, stop_price, iceberg_qty,
       trailing, status, is_working, time, update_time, working_time, strategy_id, strategy_type, locked, book_seq)
@@ -53,12 +53,22 @@ export const WRITES = {
       high = excluded.high, low = excluded.low, close = excluded.close, close_qty = excluded.close_qty,
       volume = excluded.volume, quote_volume = excluded.quote_volume`,
   pruneMinutes: "DELETE FROM trade_minutes WHERE minute < ?",
+  // (symbol, from order id, below order id): one sorted chunk of client order ids, then the mark
+  // (below, symbol) that says they are in.
+  indexClientIds: `INSERT OR IGNORE INTO client_order_ids (account, symbol, client_order_id, order_id)
+    SELECT account, symbol, client_order_id, order_id FROM orders WHERE symbol = ? AND order_id >= ? AND order_id < ?
+    ORDER BY account, client_order_id, order_id`,
+  clientIdsBelow: "UPDATE symbols SET client_ids_below = ? WHERE symbol = ?",
   // (symbol, symbol, first id to keep, most rows): ids and times grow together, so the rows older
   // than the retention are those below the first id at or after its cutoff.
   pruneTrades: `DELETE FROM trades WHERE symbol = ? AND id IN
     (SELECT id FROM trades WHERE symbol = ? AND id < ? ORDER BY id LIMIT ?)`,
   pruneAggTrades: `DELETE FROM agg_trades WHERE symbol = ? AND id IN
     (SELECT id FROM agg_trades WHERE symbol = ? AND id < ? ORDER BY id LIMIT ?)`,
+  // The client order ids of the orders that pruneOrders, with the same parameters, deletes next.
+  pruneClientIds: `DELETE FROM client_order_ids WHERE (account, symbol, client_order_id, order_id) IN
+    (SELECT account, symbol, client_order_id, order_id FROM orders WHERE symbol = ? AND symbol = ? AND order_id < ?
+    AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id LIMIT ?)`,
   pruneOrders: `DELETE FROM orders WHERE symbol = ? AND order_id IN (SELECT order_id FROM orders
     WHERE symbol = ? AND order_id < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id LIMIT ?)`,
 } as const;

@@ -74,6 +74,8 @@ const PROBE_EVERY_MS = 5000;
 const PAGE_SIZE = 1024;
 /** Commits between two checkpoints asked of the writer thread (sync "normal"). */
 const CHECKPOINT_EVERY_COMMITS = 1000;
+/** Orders of a symbol whose client order ids are added to client_order_ids together. */
+const CLIENT_IDS_CHUNK = 4096;
 /** How soon a commit that found the database locked by another connection is tried again. */
 const BUSY_RETRY_MS = 2;
 const MIN_TIME = Number.MIN_SAFE_INTEGER;
@@ -141,7 +143,14 @@ export class StateDatabase implements History {
   private batches = 0;
   private pendingBatch: Deferred = deferred();
   private inFlight:
-    | { seq: number; batch: Deferred; number: number; changes: ChangeSet | undefined }
+    | {
+        seq: number;
+        batch: Deferred;
+        number: number;
+        changes: ChangeSet | undefined;
+        /** [symbol, below]: the chunks of client order ids this batch adds to client_order_ids. */
+        indexed: [string, number][];
+      }
     | undefined;
   private sendScheduled = false;
   private seq = 0;
@@ -149,6 +158,10 @@ export class StateDatabase implements History {
   private lastPrune = 0;
   private lastProbe = 0;
   private accountCount = 0;
+  /** Per symbol: the orders from this id on are not in client_order_ids yet. */
+  private clientIdsBelow = new Map<string, number>();
+  /** Per symbol: the newest order id by account and client order id, of those orders. */
+  private recentClientIds = new Map<string, Map<string, number>>();
   private symbolPositions = new Map<string, number>();
   private closed = false;
   private exited = false;
@@ -290,6 +303,8 @@ export class StateDatabase implements History {
     if (this.closed) return;
     this.queued.add(changes);
     this.uncommitted.add(changes, this.batches + 1);
+    for (const order of changes.orders)
+      this.noteClientId(order.accountId, order.symbol, order.clientOrderId, order.orderId);
     this.pruneNowAndThen(now);
     this.scheduleSend();
   }
@@ -300,11 +315,36 @@ export class StateDatabase implements History {
     return this.uncommitted.orders.get(symbol, orderId) ?? this.row("order", [symbol, orderId], orderFromRow);
   }
 
+  /**
+   * The newest of: the uncommitted orders with the client order id; the order the recent ones (not
+   * in client_order_ids yet) name; else the newest in client_order_ids whose order is still stored
+   * (retention deletes orders, not their client order ids: such an id is stepped over).
+   */
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    const fresh = this.uncommitted.latestByClientOrderId(accountId, symbol, clientOrderId);
-    const stored = this.row("orderByClientId", [accountId, symbol, clientOrderId], orderFromRow);
-    if (!stored || (fresh && fresh.orderId >= stored.orderId)) return fresh;
-    return stored;
+    let best = this.uncommitted.latestByClientOrderId(accountId, symbol, clientOrderId);
+    const consider = (order: Order | undefined) => {
+      if (order && (!best || order.orderId > best.orderId)) best = order;
+    };
+    const recent = this.recentClientIds.get(symbol)?.get(clientKey(accountId, clientOrderId));
+    if (recent !== undefined && (!best || recent > best.orderId)) consider(this.order(symbol, recent));
+    const below = this.clientIdsBelow.get(symbol) ?? 0;
+    if (best && best.orderId >= below) return best;
+    let bound = below;
+    for (;;) {
+      const id = this.row<{ id: number }, number>(
+        "orderIdByClientId",
+        [accountId, symbol, clientOrderId, bound],
+        (r) => r.id,
+      );
+      if (id === undefined) break;
+      const order = this.order(symbol, id);
+      if (order) {
+        consider(order);
+        break;
+      }
+      bound = id;
+    }
+    return best;
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
@@ -415,6 +455,7 @@ export class StateDatabase implements History {
       market.nextBookSeq = row.next_book_seq as number;
       market.lastUpdateId = row.last_update_id as number;
     }
+    this.loadRecentClientIds(symbols.map((row) => [row.symbol, row.client_ids_below as number]));
     this.loadAccounts(state);
     for (const row of this.all<OrderRow>("openOrders", [])) {
       try {
@@ -432,6 +473,39 @@ export class StateDatabase implements History {
       );
     }
     return state;
+  }
+
+  /** The client order ids not in client_order_ids yet: at most a chunk and a batch per symbol. */
+  private loadRecentClientIds(symbols: [string, number][]): void {
+    this.clientIdsBelow.clear();
+    this.recentClientIds.clear();
+    for (const [symbol, below] of symbols) {
+      this.clientIdsBelow.set(symbol, below);
+      const tail = this.all<{ account: string; client_order_id: string; order_id: number }>("clientIdTail", [
+        symbol,
+        below,
+      ]);
+      for (const row of tail) this.noteClientId(row.account, symbol, row.client_order_id, row.order_id);
+    }
+  }
+
+  private noteClientId(accountId: string, symbol: string, clientOrderId: string, orderId: number): void {
+    if (orderId < (this.clientIdsBelow.get(symbol) ?? 0)) return;
+    let recent = this.recentClientIds.get(symbol);
+    if (!recent) {
+      recent = new Map();
+      this.recentClientIds.set(symbol, recent);
+    }
+    const key = clientKey(accountId, clientOrderId);
+    if ((recent.get(key) ?? -1) < orderId) recent.set(key, orderId);
+  }
+
+  /** A chunk of client order ids is in client_order_ids: the recent ones below `below` are forgotten. */
+  private clientIdsIndexed(symbol: string, below: number): void {
+    this.clientIdsBelow.set(symbol, below);
+    const recent = this.recentClientIds.get(symbol);
+    if (!recent) return;
+    for (const [key, orderId] of recent) if (orderId < below) recent.delete(key);
   }
 
   private loadAccounts(state: ExchangeState): void {
@@ -535,6 +609,7 @@ export class StateDatabase implements History {
     this.pending = [];
     const state = this.exchange?.internalState();
     let changes: ChangeSet | undefined;
+    const indexed: [string, number][] = [];
     if (state) {
       changes = this.queued.drain();
       const writes = changeWrites(changes, {
@@ -549,13 +624,32 @@ export class StateDatabase implements History {
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],
       );
+      this.indexClientIds(state, ops, indexed);
     }
     this.batches += 1;
     const seq = ++this.seq;
-    this.inFlight = { seq, batch: this.pendingBatch, number: this.batches, changes };
+    this.inFlight = { seq, batch: this.pendingBatch, number: this.batches, changes, indexed };
     this.pendingBatch = deferred();
     if (this.applyInline) this.commitInline(seq, ops);
     else postBatch(this.worker, seq, ops);
+  }
+
+  /**
+   * Adds a symbol's recent client order ids to client_order_ids once they are a chunk: sorted, so
+   * a chunk writes each page it touches once, where an index on orders wrote a page for each order
+   * of each commit. Every order below the symbol's next id is committed or in this batch.
+   */
+  private indexClientIds(state: ExchangeState, ops: WriteOp[], indexed: [string, number][]): void {
+    for (const market of state.markets.values()) {
+      const symbol = market.config.symbol;
+      const below = this.clientIdsBelow.get(symbol) ?? 0;
+      if (market.nextOrderId - below < CLIENT_IDS_CHUNK) continue;
+      ops.push(
+        ["indexClientIds", symbol, below, market.nextOrderId],
+        ["clientIdsBelow", market.nextOrderId, symbol],
+      );
+      indexed.push([symbol, market.nextOrderId]);
+    }
   }
 
   /**
@@ -607,6 +701,7 @@ export class StateDatabase implements History {
       return;
     }
     this.inFlight = undefined;
+    for (const [symbol, below] of flight.indexed) this.clientIdsIndexed(symbol, below);
     if (flight.changes) this.uncommitted.settle(flight.changes, flight.number);
     flight.batch.resolve();
     this.scheduleSend();
@@ -674,13 +769,9 @@ export class StateDatabase implements History {
         this.firstKeptId("aggTrade", symbol, cutoff),
         PRUNE_CHUNK,
       ]);
-      this.pending.push([
-        "pruneOrders",
-        symbol,
-        symbol,
-        this.firstKeptId("order", symbol, cutoff),
-        PRUNE_CHUNK,
-      ]);
+      const keptOrder = this.firstKeptId("order", symbol, cutoff);
+      this.pending.push(["pruneClientIds", symbol, symbol, keptOrder, PRUNE_CHUNK]);
+      this.pending.push(["pruneOrders", symbol, symbol, keptOrder, PRUNE_CHUNK]);
     }
   }
 
@@ -786,6 +877,10 @@ type IdTable = "order" | "trade" | "aggTrade";
 interface IdTime {
   id: number;
   time: number;
+}
+
+function clientKey(accountId: string, clientOrderId: string): string {
+  return `${accountId}\u0000${clientOrderId}`;
 }
 
 function isAnchored(query: PageQuery): boolean {

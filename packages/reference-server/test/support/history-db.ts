@@ -106,10 +106,13 @@ export async function databaseWithTrades(
         String(b.n * 60),
       );
     }
-    db.prepare("UPDATE symbols SET next_trade_id = ?, next_order_id = ? WHERE symbol = 'BTCUSDT'").run(
-      count + 1,
-      count + 1,
-    );
+    // As the server keeps them: the client order ids of all but the newest orders in their table.
+    db.prepare(
+      "INSERT INTO client_order_ids SELECT account, symbol, client_order_id, order_id FROM orders ORDER BY 1, 2, 3, 4",
+    ).run();
+    db.prepare(
+      "UPDATE symbols SET next_trade_id = ?, next_order_id = ?, client_ids_below = ? WHERE symbol = 'BTCUSDT'",
+    ).run(count + 1, count + 1, count + 1);
   })();
   db.close();
 }

@@ -44,8 +44,10 @@ import {
   type BucketRow,
   bucketFromRow,
   changeWrites,
+  ID_SPAN,
   type OrderRow,
   orderFromRow,
+  rowKey,
   type TradeRow,
   tradeFromRow,
   WRITES,
@@ -312,7 +314,10 @@ export class StateDatabase implements History {
   // ---- History: reads (committed rows, overlaid with what is not committed yet) ----
 
   order(symbol: string, orderId: number): Order | undefined {
-    return this.uncommitted.orders.get(symbol, orderId) ?? this.row("order", [symbol, orderId], orderFromRow);
+    return (
+      this.uncommitted.orders.get(symbol, orderId) ??
+      this.row("order", [this.key(symbol, orderId)], orderFromRow)
+    );
   }
 
   /**
@@ -350,7 +355,13 @@ export class StateDatabase implements History {
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
     const ids = this.idRange("order", symbol, query);
     const stored = ids
-      ? this.page<OrderRow, Order>("orders", [accountId, symbol, ...ids], query, limit, orderFromRow)
+      ? this.page<OrderRow, Order>(
+          "orders",
+          [accountId, ...this.keys(symbol, ids)],
+          query,
+          limit,
+          orderFromRow,
+        )
       : [];
     const fresh = this.uncommitted.orders.filter(
       symbol,
@@ -362,7 +373,11 @@ export class StateDatabase implements History {
   trades(symbol: string, fromId: number | undefined, limit: number): Trade[] {
     const id = (t: Trade) => t.id;
     if (fromId === undefined) {
-      const stored = this.rows<TradeRow, Trade>("recentTrades", [symbol, limit], tradeFromRow).reverse();
+      const stored = this.rows<TradeRow, Trade>(
+        "recentTrades",
+        [...this.span(symbol), limit],
+        tradeFromRow,
+      ).reverse();
       return mergePage(
         stored,
         this.uncommitted.trades.filter(symbol, () => true),
@@ -371,14 +386,20 @@ export class StateDatabase implements History {
         limit,
       );
     }
-    const stored = this.rows<TradeRow, Trade>("tradesFrom", [symbol, fromId, limit], tradeFromRow);
+    const stored = this.rows<TradeRow, Trade>(
+      "tradesFrom",
+      [this.key(symbol, fromId), this.span(symbol)[1], limit],
+      tradeFromRow,
+    );
     const fresh = this.uncommitted.trades.filter(symbol, (t) => t.id >= fromId);
     return mergePage(stored, fresh, id, true, limit);
   }
 
   tradesBetween(symbol: string, from: number, to: number): Trade[] {
     const ids = this.idRange("trade", symbol, { startTime: from, endTime: to - 1 });
-    const stored = ids ? this.rows<TradeRow, Trade>("tradesBetween", [symbol, ...ids], tradeFromRow) : [];
+    const stored = ids
+      ? this.rows<TradeRow, Trade>("tradesBetween", this.keys(symbol, ids), tradeFromRow)
+      : [];
     const fresh = this.uncommitted.trades.filter(symbol, (t) => t.time >= from && t.time < to);
     return mergePage(stored, fresh, (t) => t.id, true, Number.MAX_SAFE_INTEGER);
   }
@@ -390,7 +411,7 @@ export class StateDatabase implements History {
     );
     const stored = this.row(
       "tradeBefore",
-      [symbol, this.firstIdAt("trade", symbol, time) ?? MAX_ID],
+      [this.span(symbol)[0], this.key(symbol, this.firstIdAt("trade", symbol, time) ?? MAX_ID)],
       tradeFromRow,
     );
     if (!stored || (fresh && fresh.id >= stored.id)) return fresh;
@@ -400,7 +421,7 @@ export class StateDatabase implements History {
   aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[] {
     const ids = this.idRange("aggTrade", symbol, query);
     const stored = ids
-      ? this.page<AggTradeRow, AggTrade>("aggTrades", [symbol, ...ids], query, limit, aggTradeFromRow)
+      ? this.page<AggTradeRow, AggTrade>("aggTrades", this.keys(symbol, ids), query, limit, aggTradeFromRow)
       : [];
     const fresh = this.uncommitted.aggTrades.filter(symbol, (a) => inPage(a.id, a.time, query));
     return mergePage(stored, fresh, (a) => a.id, isAnchored(query), limit);
@@ -409,7 +430,15 @@ export class StateDatabase implements History {
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
     const ids = this.idRange("trade", symbol, query);
     const orderId = query.orderId ?? -1;
-    const params = [symbol, ...(ids ?? [0, 0]), accountId, orderId, orderId, accountId, orderId, orderId];
+    const params = [
+      ...this.keys(symbol, ids ?? [0, 0]),
+      accountId,
+      orderId,
+      orderId,
+      accountId,
+      orderId,
+      orderId,
+    ];
     const stored = ids ? this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow) : [];
     const takesPart = (party: Trade["buyer"]) =>
       party.accountId === accountId && (query.orderId === undefined || party.orderId === query.orderId);
@@ -433,9 +462,7 @@ export class StateDatabase implements History {
     const symbols = this.all<{ symbol: string; config: string } & Record<string, number>>("symbols", []);
     const meta = new Map(this.all<{ key: string; value: string }>("meta", []).map((r) => [r.key, r.value]));
     const configs = symbols.map((row) => JSON.parse(row.config) as SymbolConfig);
-    symbols.forEach((row, i) => {
-      this.symbolPositions.set(row.symbol, i);
-    });
+    for (const row of symbols) this.symbolPositions.set(row.symbol, row.position as number);
     const state = initialState(
       {
         maxOpenOrdersPerAccount: Number(meta.get("max_open_orders") ?? 200),
@@ -482,8 +509,8 @@ export class StateDatabase implements History {
     for (const [symbol, below] of symbols) {
       this.clientIdsBelow.set(symbol, below);
       const tail = this.all<{ account: string; client_order_id: string; order_id: number }>("clientIdTail", [
-        symbol,
-        below,
+        this.key(symbol, below),
+        this.span(symbol)[1],
       ]);
       for (const row of tail) this.noteClientId(row.account, symbol, row.client_order_id, row.order_id);
     }
@@ -545,9 +572,9 @@ export class StateDatabase implements History {
   private loadMarketData(state: ExchangeState, symbol: string): void {
     const market = state.markets.get(symbol);
     if (!market) return;
-    const last = this.row("lastTrade", [symbol], tradeFromRow);
+    const last = this.row("lastTrade", this.span(symbol), tradeFromRow);
     market.lastTrade = last;
-    market.lastAggTrade = this.row("lastAggTrade", [symbol], aggTradeFromRow);
+    market.lastAggTrade = this.row("lastAggTrade", this.span(symbol), aggTradeFromRow);
     if (!last) return;
     const recent: TradeBucket[] = [];
     for (const row of this.all<BucketRow>("minutes", [symbol, last.time - DAY_MS - MINUTE_MS])) {
@@ -557,12 +584,16 @@ export class StateDatabase implements History {
     }
     // Only the columns the average price needs: a minute may hold hundreds of thousands of trades.
     const read: TradeReader = (fromId, toId, limit) =>
-      this.rows<VolumeRow, TradeVolume>("volumesInIds", [symbol, fromId, toId, limit], (r) => ({
-        id: r.id,
-        time: r.time,
-        qty: dec.fromPlain(r.qty),
-        quoteQty: dec.fromPlain(r.quote_qty),
-      }));
+      this.rows<VolumeRow, TradeVolume>(
+        "volumesInIds",
+        [this.key(symbol, fromId), this.key(symbol, toId), limit],
+        (r) => ({
+          id: r.id,
+          time: r.time,
+          qty: dec.fromPlain(r.qty),
+          quoteQty: dec.fromPlain(r.quote_qty),
+        }),
+      );
     market.stats.restoreBacklog(recent, read);
   }
 
@@ -571,13 +602,12 @@ export class StateDatabase implements History {
     const faults: string[] = [];
     for (const market of state.markets.values()) {
       const symbol = market.config.symbol;
-      const max = (name: string) =>
-        ((this.reads[name] as Statement).get(symbol) as { id: number | null }).id ?? 0;
-      this.loadStats.rows += 3;
+      const max = (table: IdTable) =>
+        this.row<IdTime, number>(`${table}IdLast`, this.span(symbol), (r) => r.id) ?? 0;
       const checks: [string, number, number][] = [
-        ["order", max("maxOrderId"), market.nextOrderId],
-        ["trade", max("maxTradeId"), market.nextTradeId],
-        ["aggregate trade", max("maxAggTradeId"), market.nextAggTradeId],
+        ["order", max("order"), market.nextOrderId],
+        ["trade", max("trade"), market.nextTradeId],
+        ["aggregate trade", max("aggTrade"), market.nextAggTradeId],
       ];
       for (const [what, highest, next] of checks) {
         if (highest >= next)
@@ -645,7 +675,7 @@ export class StateDatabase implements History {
       const below = this.clientIdsBelow.get(symbol) ?? 0;
       if (market.nextOrderId - below < CLIENT_IDS_CHUNK) continue;
       ops.push(
-        ["indexClientIds", symbol, below, market.nextOrderId],
+        ["indexClientIds", this.key(symbol, below), this.key(symbol, market.nextOrderId)],
         ["clientIdsBelow", market.nextOrderId, symbol],
       );
       indexed.push([symbol, market.nextOrderId]);
@@ -755,23 +785,13 @@ export class StateDatabase implements History {
     if (retention === undefined) return;
     const cutoff = now - retention;
     for (const symbol of this.symbolPositions.keys()) {
-      this.pending.push([
-        "pruneTrades",
-        symbol,
-        symbol,
-        this.firstKeptId("trade", symbol, cutoff),
-        PRUNE_CHUNK,
-      ]);
-      this.pending.push([
-        "pruneAggTrades",
-        symbol,
-        symbol,
-        this.firstKeptId("aggTrade", symbol, cutoff),
-        PRUNE_CHUNK,
-      ]);
-      const keptOrder = this.firstKeptId("order", symbol, cutoff);
-      this.pending.push(["pruneClientIds", symbol, symbol, keptOrder, PRUNE_CHUNK]);
-      this.pending.push(["pruneOrders", symbol, symbol, keptOrder, PRUNE_CHUNK]);
+      const [first] = this.span(symbol);
+      const kept = (table: IdTable) => this.key(symbol, this.firstKeptId(table, symbol, cutoff));
+      this.pending.push(["pruneTrades", first, kept("trade"), PRUNE_CHUNK]);
+      this.pending.push(["pruneAggTrades", first, kept("aggTrade"), PRUNE_CHUNK]);
+      const keptOrder = kept("order");
+      this.pending.push(["pruneClientIds", first, keptOrder, PRUNE_CHUNK]);
+      this.pending.push(["pruneOrders", first, keptOrder, PRUNE_CHUNK]);
     }
   }
 
@@ -783,11 +803,26 @@ export class StateDatabase implements History {
   private firstKeptId(table: IdTable, symbol: string, cutoff: number): number {
     const first = this.firstIdAt(table, symbol, cutoff);
     if (first !== undefined) return first;
-    const last = this.row<IdTime, IdTime>(`${table}IdLast`, [symbol], (r) => r);
+    const last = this.row<IdTime, IdTime>(`${table}IdLast`, this.span(symbol), (r) => r);
     return last ? last.id + 1 : MIN_ID;
   }
 
   // ---- reading helpers ----
+
+  /** The key of the symbol's row with this id (orders, trades, aggregate trades). */
+  private key(symbol: string, id: number): number {
+    return rowKey(this.symbolPositions.get(symbol) ?? -1, id);
+  }
+
+  /** The keys of the symbol's rows: [first, above the last]. */
+  private span(symbol: string): [number, number] {
+    return [this.key(symbol, 0), this.key(symbol, ID_SPAN)];
+  }
+
+  /** The keys of the symbol's ids [lowest, above the last]. */
+  private keys(symbol: string, [low, high]: [number, number]): [number, number] {
+    return [this.key(symbol, low), this.key(symbol, high)];
+  }
 
   private metaValue(key: string): string | undefined {
     return (this.reads.metaValue?.get(key) as { value: string } | undefined)?.value;
@@ -835,9 +870,11 @@ export class StateDatabase implements History {
    * history; gaps in the ids (pruned or retained rows) are stepped over by the probes.
    */
   private firstIdAt(table: IdTable, symbol: string, time: number): number | undefined {
-    const last = this.row<IdTime, IdTime>(`${table}IdLast`, [symbol], (r) => r);
+    const last = this.row<IdTime, IdTime>(`${table}IdLast`, this.span(symbol), (r) => r);
     if (!last || last.time < time) return undefined;
-    const from = (id: number) => this.row<IdTime, IdTime>(`${table}IdFrom`, [symbol, id], (r) => r) as IdTime;
+    const end = this.span(symbol)[1];
+    const from = (id: number) =>
+      this.row<IdTime, IdTime>(`${table}IdFrom`, [this.key(symbol, id), end], (r) => r) as IdTime;
     const first = from(MIN_ID);
     if (first.time >= time) return first.id;
     // first.time < time <= found.time; no id in [above, found.id) exists.

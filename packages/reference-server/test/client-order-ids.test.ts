@@ -15,8 +15,10 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const SYMBOL = "BTCUSDT";
 const ACCOUNTS = [{ id: "maker", apiKey: "maker-key", apiSecret: "maker-secret", balances: { BTC: "1000" } }];
-/** More orders than two chunks of client order ids (4,096 each), with ids used again across them. */
-const ORDERS = 9000;
+/** Client order ids reach client_order_ids a chunk of this many orders at a time. */
+const CHUNK = 16_384;
+/** More orders than a chunk, with client order ids used again across its edge. */
+const ORDERS = CHUNK + 3700;
 const IDS = 3000;
 
 function server(
@@ -85,12 +87,12 @@ describe.each(["normal", "full"] as const)("client order ids with a state databa
       const below = db.prepare("SELECT client_ids_below AS n FROM symbols").get() as { n: number };
       const indexed = db.prepare("SELECT count(*) AS n FROM client_order_ids").get() as { n: number };
       db.close();
-      // Chunks of at least 4,096 orders (ids from 1) went in; the tail after them, shorter, did not.
+      // Chunks of at least CHUNK orders (ids from 1) went in; the tail after them, shorter, did not.
       // (When the chunks are cut depends on the batches, so only these bounds are certain.)
-      expect(below.n).toBeGreaterThan(4096);
+      expect(below.n).toBeGreaterThan(CHUNK);
       expect(indexed.n).toBe(below.n - 1);
       const tail = ORDERS - indexed.n;
-      expect(tail).toBeLessThan(4096);
+      expect(tail).toBeLessThan(CHUNK);
       const again = await server(path, clock, sync);
       try {
         expect(byClientIds(again.exchange)).toEqual(want);

@@ -77,7 +77,7 @@ const PAGE_SIZE = 1024;
 /** Commits between two checkpoints asked of the writer thread (sync "normal"). */
 const CHECKPOINT_EVERY_COMMITS = 1000;
 /** Orders of a symbol whose client order ids are added to client_order_ids together. */
-const CLIENT_IDS_CHUNK = 4096;
+const CLIENT_IDS_CHUNK = 16_384;
 /** How soon a commit that found the database locked by another connection is tried again. */
 const BUSY_RETRY_MS = 2;
 const MIN_TIME = Number.MIN_SAFE_INTEGER;
@@ -152,6 +152,8 @@ export class StateDatabase implements History {
         changes: ChangeSet | undefined;
         /** [symbol, below]: the chunks of client order ids this batch adds to client_order_ids. */
         indexed: [string, number][];
+        /** Sync "normal": [symbol, from, below], the chunk the writer thread adds once it is committed. */
+        toIndex: [string, number, number][];
       }
     | undefined;
   private sendScheduled = false;
@@ -172,6 +174,8 @@ export class StateDatabase implements History {
   private readonly applyInline: { immediate(ops: WriteOp[]): void } | undefined;
   private commitsSinceCheckpoint = 0;
   private checkpointing: number | undefined;
+  /** Sync "normal": the chunk of client order ids the writer thread is adding to client_order_ids. */
+  private indexing: { seq: number; symbol: string; below: number } | undefined;
 
   private constructor(
     readonly path: string,
@@ -640,6 +644,7 @@ export class StateDatabase implements History {
     const state = this.exchange?.internalState();
     let changes: ChangeSet | undefined;
     const indexed: [string, number][] = [];
+    const toIndex: [string, number, number][] = [];
     if (state) {
       changes = this.queued.drain();
       const writes = changeWrites(changes, {
@@ -654,32 +659,49 @@ export class StateDatabase implements History {
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],
       );
-      this.indexClientIds(state, ops, indexed);
+      if (this.applyInline) toIndex.push(...this.chunksToIndex(state));
+      else
+        for (const [symbol, from, below] of this.chunksToIndex(state)) {
+          ops.push(...indexOps(this.key(symbol, from), this.key(symbol, below), symbol, below));
+          indexed.push([symbol, below]);
+        }
     }
     this.batches += 1;
     const seq = ++this.seq;
-    this.inFlight = { seq, batch: this.pendingBatch, number: this.batches, changes, indexed };
+    this.inFlight = { seq, batch: this.pendingBatch, number: this.batches, changes, indexed, toIndex };
     this.pendingBatch = deferred();
     if (this.applyInline) this.commitInline(seq, ops);
     else postBatch(this.worker, seq, ops);
   }
 
   /**
-   * Adds a symbol's recent client order ids to client_order_ids once they are a chunk: sorted, so
-   * a chunk writes each page it touches once, where an index on orders wrote a page for each order
-   * of each commit. Every order below the symbol's next id is committed or in this batch.
+   * The symbols' chunks of recent client order ids to add to client_order_ids ([symbol, from id,
+   * below id]): sorted, so a chunk writes each page it touches once, where an index on orders wrote
+   * a page for each order of each commit. Every order below the symbol's next id is committed or in
+   * the batch being sent. With sync "normal" the writer thread adds a chunk once that batch is
+   * committed (one at a time), so the main thread never waits for it.
    */
-  private indexClientIds(state: ExchangeState, ops: WriteOp[], indexed: [string, number][]): void {
+  private chunksToIndex(state: ExchangeState): [string, number, number][] {
+    const chunks: [string, number, number][] = [];
     for (const market of state.markets.values()) {
       const symbol = market.config.symbol;
       const below = this.clientIdsBelow.get(symbol) ?? 0;
       if (market.nextOrderId - below < CLIENT_IDS_CHUNK) continue;
-      ops.push(
-        ["indexClientIds", this.key(symbol, below), this.key(symbol, market.nextOrderId)],
-        ["clientIdsBelow", market.nextOrderId, symbol],
-      );
-      indexed.push([symbol, market.nextOrderId]);
+      if (this.applyInline && this.indexing?.symbol === symbol) continue;
+      chunks.push([symbol, below, market.nextOrderId]);
     }
+    return chunks;
+  }
+
+  /** Sync "normal": asks the writer thread to add a committed chunk of client order ids. */
+  private indexAside([symbol, from, below]: [string, number, number]): void {
+    if (this.indexing || this.failure || this.closed) return;
+    this.indexing = { seq: ++this.seq, symbol, below };
+    postBatch(
+      this.worker,
+      this.indexing.seq,
+      indexOps(this.key(symbol, from), this.key(symbol, below), symbol, below),
+    );
   }
 
   /**
@@ -714,6 +736,13 @@ export class StateDatabase implements History {
 
   private onReply(reply: WriterReply): void {
     if (reply.seq === 0 || this.closed) return;
+    if (this.indexing?.seq === reply.seq) {
+      const { symbol, below } = this.indexing;
+      this.indexing = undefined;
+      if (reply.ok) this.clientIdsIndexed(symbol, below);
+      else this.fail(describeSqliteError({ code: reply.code, message: reply.error }));
+      return;
+    }
     if (this.checkpointing === reply.seq) {
       this.checkpointing = undefined;
       if (!reply.ok) this.fail(describeSqliteError({ code: reply.code, message: reply.error }));
@@ -732,6 +761,8 @@ export class StateDatabase implements History {
     }
     this.inFlight = undefined;
     for (const [symbol, below] of flight.indexed) this.clientIdsIndexed(symbol, below);
+    const chunk = flight.toIndex[0];
+    if (chunk) this.indexAside(chunk);
     if (flight.changes) this.uncommitted.settle(flight.changes, flight.number);
     flight.batch.resolve();
     this.scheduleSend();
@@ -914,6 +945,14 @@ type IdTable = "order" | "trade" | "aggTrade";
 interface IdTime {
   id: number;
   time: number;
+}
+
+/** The writes that add the client order ids of orders [from key, below key) and mark them added. */
+function indexOps(fromKey: number, belowKey: number, symbol: string, below: number): WriteOp[] {
+  return [
+    ["indexClientIds", fromKey, belowKey],
+    ["clientIdsBelow", below, symbol],
+  ];
 }
 
 function clientKey(accountId: string, clientOrderId: string): string {

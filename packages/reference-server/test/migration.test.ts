@@ -1,5 +1,6 @@
-// A state database written by release 0.1.0 (schema version 1, test/fixtures/state-v1.db.gz, made by
-// test/fixtures/make-state-v1.ts) loads with today's schema and answers as that release answered.
+// State databases written by earlier releases (schema version 1, test/fixtures/state-v1.db.gz, made by
+// test/fixtures/make-state-v1.ts; schema version 2, state-v2.db.gz by make-state-v2.ts) load with
+// today's schema and answer as those releases answered.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import { startServer } from "../src/index.js";
 import { loadDriver } from "../src/store/driver.js";
 import { SCHEMA_VERSION } from "../src/store/schema.js";
 import { fixtureViews } from "./fixtures/state-v1-views.js";
+import { fixtureViewsV2 } from "./fixtures/state-v2-views.js";
 import { sendSigned } from "./support/http.js";
 
 const folder = mkdtempSync(join(tmpdir(), "marketapi-migration-"));
@@ -17,9 +19,9 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const fixtures = new URL("./fixtures/", import.meta.url);
 const demo = { apiKey: "marketapi-demo-api-key", apiSecret: "marketapi-demo-api-secret" };
 
-function releaseDatabase(name: string): string {
+function releaseDatabase(name: string, fixture = "state-v1.db.gz"): string {
   const path = join(folder, name);
-  writeFileSync(path, gunzipSync(readFileSync(new URL("state-v1.db.gz", fixtures))));
+  writeFileSync(path, gunzipSync(readFileSync(new URL(fixture, fixtures))));
   return path;
 }
 
@@ -64,6 +66,49 @@ describe("state database written by release 0.1.0", () => {
       expect(
         again.exchange.queryOrder("demo", { symbol: "ETHUSDT", origClientOrderId: "resting-b" }),
       ).toEqual(want.byClientId);
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe("state database written with schema version 2", () => {
+  it("is migrated to the current schema and answers as before, time bounds included", async () => {
+    const path = releaseDatabase("v2.db", "state-v2.db.gz");
+    expect(userVersion(path)).toBe(2);
+    const want = JSON.parse(readFileSync(new URL("state-v2.views.json", fixtures), "utf8"));
+    let clock = 1_700_000_008_000;
+    const server = await startServer({ statePath: path, now: () => clock });
+    try {
+      expect(JSON.parse(JSON.stringify(fixtureViewsV2(server.exchange)))).toEqual(want);
+      clock += 1000;
+      const placed = await sendSigned(server.url, {
+        ...demo,
+        method: "POST",
+        path: "/api/v3/order",
+        query:
+          "symbol=ETHUSDT&side=SELL&type=LIMIT&timeInForce=GTC&quantity=0.2&price=4300&newClientOrderId=after",
+        timestamp: clock,
+      });
+      expect(placed.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const db = new (loadDriver())(path, { readonly: true });
+    try {
+      expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    } finally {
+      db.close();
+    }
+    const again = await startServer({ statePath: path, now: () => clock });
+    try {
+      const views = JSON.parse(JSON.stringify(fixtureViewsV2(again.exchange)));
+      expect(views.aggBetween).toEqual(want.aggBetween);
+      expect(views.allOrdersUntil).toEqual(want.allOrdersUntil);
+      const found = again.exchange.queryOrder("demo", { symbol: "ETHUSDT", origClientOrderId: "after" });
+      expect(found.price).toBe("4300.00000000");
+      expect(again.exchange.allOrders("demo", { symbol: "ETHUSDT", startTime: clock })).toEqual([found]);
     } finally {
       await again.close();
     }

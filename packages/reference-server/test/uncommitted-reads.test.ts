@@ -130,7 +130,8 @@ describe("answers with a state database", () => {
     const { default: Driver } = await import("better-sqlite3");
     const holder = new Driver(statePath);
     try {
-      // Another connection holds the write lock: the writer thread's commit waits for it.
+      // Another connection holds the write lock: the commit (on the main thread with sync normal,
+      // which tries again without blocking) waits for it.
       holder.exec("BEGIN IMMEDIATE");
       const maker = ACCOUNTS[0] as (typeof ACCOUNTS)[number];
       const answered: string[] = [];

@@ -92,3 +92,24 @@ export function describeSqliteError(error: unknown): string {
     return `cannot be written: permission denied (${detail})`;
   return detail;
 }
+
+/**
+ * A check that the file at `path` is still the one open now: SQLite would go on writing to a
+ * deleted or replaced file, which no restart would find again. Throws an Error with code MOVED.
+ */
+export function fileIdentity(path: string): () => void {
+  const opened = statSync(path);
+  return () => {
+    let now: ReturnType<typeof statSync> | undefined;
+    try {
+      now = statSync(path);
+    } catch {
+      now = undefined;
+    }
+    if (!now || now.ino !== opened.ino || now.dev !== opened.dev) {
+      throw Object.assign(new Error("the state file was deleted or replaced while the server ran"), {
+        code: "MOVED",
+      });
+    }
+  };
+}

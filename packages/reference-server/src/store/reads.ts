@@ -1,51 +1,60 @@
 /**
- * The state database's read statements. History reads name the index they search (INDEXED BY), so
- * the planner cannot fall back to walking a symbol's primary key while filtering on account, client
- * order id or time, which made those reads grow with the history; test/query-plans.test.ts asserts
- * that each history read is a SEARCH. Time bounds reach the id-ordered pages through the `...IdAt`
- * statements: the first id at or after a time, found in a (symbol, time) index.
+ * The state database's read statements. History reads name the index they search (INDEXED BY)
+ * where the planner might fall back to walking all of a symbol's rows while filtering on account,
+ * which made those reads grow with the history; test/query-plans.test.ts asserts that each history
+ * read is a SEARCH. Orders, trades and aggregate trades are found by their integer key (the
+ * symbol's position × 2^40 + the id). Time bounds reach the id-ordered pages through ids: a
+ * symbol's ids and times grow together, so the first id at or after a time is found by a binary
+ * search over the key (the `...IdFrom` and `...IdLast` probes, each one search), without an index
+ * by time that every order and trade would pay for.
  */
 
-/** Reads of the history, each an index search whatever the history's size. */
+/**
+ * Reads of the history, each an index search whatever the history's size. Rows of orders, trades
+ * and aggregate trades are found by `key` (rowKey in rows.ts): a symbol's rows from id a to below
+ * id b are the keys from rowKey(symbol, a) to below rowKey(symbol, b).
+ */
 export const HISTORY_READS = {
-  order: "SELECT * FROM orders WHERE symbol = ? AND order_id = ?",
-  // (account, symbol, clientOrderId)
-  orderByClientId: `SELECT * FROM orders INDEXED BY orders_by_client_id
-    WHERE account = ? AND symbol = ? AND client_order_id = ? ORDER BY order_id DESC LIMIT 1`,
-  // (account, symbol, lowest id, id above the last, limit)
+  // (key)
+  order: "SELECT * FROM orders WHERE key = ?",
+  // (account, symbol, clientOrderId, id above): the newest order id below the bound with that client
+  // order id, among the orders below the symbol's client_ids_below
+  orderIdByClientId: `SELECT order_id AS id FROM client_order_ids
+    WHERE account = ? AND symbol = ? AND client_order_id = ? AND order_id < ? ORDER BY order_id DESC LIMIT 1`,
+  // (account, lowest key, key above the last, limit)
   ordersAsc: `SELECT * FROM orders INDEXED BY orders_by_account
-    WHERE account = ? AND symbol = ? AND order_id >= ? AND order_id < ? ORDER BY order_id ASC LIMIT ?`,
+    WHERE account = ? AND key >= ? AND key < ? ORDER BY key ASC LIMIT ?`,
   ordersDesc: `SELECT * FROM orders INDEXED BY orders_by_account
-    WHERE account = ? AND symbol = ? AND order_id >= ? AND order_id < ? ORDER BY order_id DESC LIMIT ?`,
-  // (symbol, time): the first order of the symbol placed at or after the time
-  orderIdAt: `SELECT order_id AS id FROM orders INDEXED BY orders_by_symbol_time
-    WHERE symbol = ? AND time >= ? ORDER BY time, order_id LIMIT 1`,
-  aggTradesAsc: "SELECT * FROM agg_trades WHERE symbol = ? AND id >= ? AND id < ? ORDER BY id ASC LIMIT ?",
-  aggTradesDesc: "SELECT * FROM agg_trades WHERE symbol = ? AND id >= ? AND id < ? ORDER BY id DESC LIMIT ?",
-  aggTradeIdAt: `SELECT id FROM agg_trades INDEXED BY agg_trades_by_time
-    WHERE symbol = ? AND time >= ? ORDER BY time, id LIMIT 1`,
-  recentTrades: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT ?",
-  tradesFrom: "SELECT * FROM trades WHERE symbol = ? AND id >= ? ORDER BY id LIMIT ?",
-  tradesBetween: `SELECT * FROM trades INDEXED BY trades_by_time
-    WHERE symbol = ? AND time >= ? AND time < ? ORDER BY time, id`,
-  lastTradeBefore: `SELECT * FROM trades INDEXED BY trades_by_time
-    WHERE symbol = ? AND time < ? ORDER BY time DESC, id DESC LIMIT 1`,
-  tradeIdAt:
-    "SELECT id FROM trades INDEXED BY trades_by_time WHERE symbol = ? AND time >= ? ORDER BY time, id LIMIT 1",
+    WHERE account = ? AND key >= ? AND key < ? ORDER BY key DESC LIMIT ?`,
+  // (lowest key, key above the last): the first row from a key, with its id and time
+  orderIdFrom: "SELECT order_id AS id, time FROM orders WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
+  orderIdLast: "SELECT order_id AS id, time FROM orders WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  // (lowest key, key above the last, limit)
+  aggTradesAsc: "SELECT * FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key ASC LIMIT ?",
+  aggTradesDesc: "SELECT * FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
+  aggTradeIdFrom: "SELECT id, time FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
+  aggTradeIdLast: "SELECT id, time FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  recentTrades: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
+  tradesFrom: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
+  tradesBetween: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key",
+  // the last trade below a key
+  tradeBefore: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  tradeIdFrom: "SELECT id, time FROM trades WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
+  tradeIdLast: "SELECT id, time FROM trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
 } as const;
 
 /**
  * myTrades is no HTTP operation (the engine and library API have it): the account's trades are
- * found among the symbol's trades in the id range, without an index by account that every trade
+ * found among the symbol's trades in the key range, without an index by account that every trade
  * would pay for twice.
  */
-const ACCOUNT_TRADES_WHERE = `symbol = ? AND id >= ? AND id < ? AND ((buyer = ? AND (? < 0 OR buyer_order_id = ?))
+const ACCOUNT_TRADES_WHERE = `key >= ? AND key < ? AND ((buyer = ? AND (? < 0 OR buyer_order_id = ?))
     OR (seller = ? AND (? < 0 OR seller_order_id = ?)))`;
 
 /** Reads at start-up and of settings. */
 export const OTHER_READS = {
-  accountTradesAsc: `SELECT * FROM trades WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY id ASC LIMIT ?`,
-  accountTradesDesc: `SELECT * FROM trades WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY id DESC LIMIT ?`,
+  accountTradesAsc: `SELECT * FROM trades WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY key ASC LIMIT ?`,
+  accountTradesDesc: `SELECT * FROM trades WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY key DESC LIMIT ?`,
   metaValue: "SELECT value FROM meta WHERE key = ?",
   meta: "SELECT key, value FROM meta",
   symbols: "SELECT * FROM symbols ORDER BY position",
@@ -54,13 +63,14 @@ export const OTHER_READS = {
   fees: "SELECT * FROM fees",
   deposits: "SELECT * FROM deposits",
   openOrders: "SELECT * FROM orders WHERE status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY symbol, order_id",
-  // (symbol, first id, last id, limit)
+  // (lowest key, key above the last): the orders whose client order ids are not in client_order_ids yet
+  clientIdTail:
+    "SELECT account, client_order_id, order_id FROM orders WHERE key >= ? AND key < ? ORDER BY key",
+  // (first key, last key, limit)
   volumesInIds:
-    "SELECT id, time, qty, quote_qty FROM trades WHERE symbol = ? AND id >= ? AND id <= ? ORDER BY id LIMIT ?",
-  lastTrade: "SELECT * FROM trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
-  lastAggTrade: "SELECT * FROM agg_trades WHERE symbol = ? ORDER BY id DESC LIMIT 1",
+    "SELECT id, time, qty, quote_qty FROM trades WHERE key >= ? AND key <= ? ORDER BY key LIMIT ?",
+  // (lowest key, key above the last) of the symbol
+  lastTrade: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  lastAggTrade: "SELECT * FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
   minutes: "SELECT * FROM trade_minutes WHERE symbol = ? AND minute >= ? ORDER BY minute",
-  maxOrderId: "SELECT max(order_id) AS id FROM orders WHERE symbol = ?",
-  maxTradeId: "SELECT max(id) AS id FROM trades WHERE symbol = ?",
-  maxAggTradeId: "SELECT max(id) AS id FROM agg_trades WHERE symbol = ?",
 } as const;

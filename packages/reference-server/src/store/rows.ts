@@ -25,15 +25,15 @@ export const WRITES = {
   deposit:
     "INSERT INTO deposits (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
   fee: "INSERT INTO fees (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
-  // An order is inserted once and then updated in place: the columns of orders_by_account and
-  // orders_by_client_id (account, client_order_id, time) are never assigned, so SQLite leaves those
-  // indexes alone on every later change (INSERT OR REPLACE deleted and rewrote the row and all of
-  // its index entries).
-  order: `INSERT INTO orders (symbol, order_id, account, client_order_id, side, type, time_in_force,
+  // An order is inserted once and then updated in place: the columns of orders_by_account (account)
+  // and of client_order_ids (client_order_id) are never assigned, so SQLite leaves that index alone
+  // on every later change (INSERT OR REPLACE deleted and rewrote the row and all of its index
+  // entries).
+  order: `INSERT INTO orders (key, symbol, order_id, account, client_order_id, side, type, time_in_force,
       price, orig_qty, orig_quote_order_qty, executed_qty, cummulative_quote_qty, stop_price, iceberg_qty,
       trailing, status, is_working, time, update_time, working_time, strategy_id, strategy_type, locked, book_seq)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (symbol, order_id) DO UPDATE SET side = excluded.side, type = excluded.type,
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (key) DO UPDATE SET side = excluded.side, type = excluded.type,
       time_in_force = excluded.time_in_force, price = excluded.price, orig_qty = excluded.orig_qty,
       orig_quote_order_qty = excluded.orig_quote_order_qty, executed_qty = excluded.executed_qty,
       cummulative_quote_qty = excluded.cummulative_quote_qty, stop_price = excluded.stop_price,
@@ -41,30 +41,53 @@ export const WRITES = {
       is_working = excluded.is_working, update_time = excluded.update_time, working_time =
       excluded.working_time, strategy_id = excluded.strategy_id, strategy_type = excluded.strategy_type,
       locked = excluded.locked, book_seq = excluded.book_seq`,
-  trade: `INSERT INTO trades (symbol, id, price, qty, quote_qty, time, is_buyer_maker, buyer, buyer_order_id,
+  trade: `INSERT INTO trades (key, symbol, id, price, qty, quote_qty, time, is_buyer_maker, buyer, buyer_order_id,
       buyer_commission, buyer_commission_asset, seller, seller_order_id, seller_commission, seller_commission_asset)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  aggTrade: `INSERT INTO agg_trades (symbol, id, price, qty, first_trade_id, last_trade_id, time,
-      is_buyer_maker, taker_order_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (symbol, id) DO UPDATE SET qty = excluded.qty, last_trade_id = excluded.last_trade_id`,
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  aggTrade: `INSERT INTO agg_trades (key, symbol, id, price, qty, first_trade_id, last_trade_id, time,
+      is_buyer_maker, taker_order_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (key) DO UPDATE SET qty = excluded.qty, last_trade_id = excluded.last_trade_id`,
   minute: `INSERT INTO trade_minutes (symbol, minute, first_id, last_id, count, open, high, low, close,
       close_qty, volume, quote_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (symbol, minute) DO UPDATE SET last_id = excluded.last_id, count = excluded.count,
       high = excluded.high, low = excluded.low, close = excluded.close, close_qty = excluded.close_qty,
       volume = excluded.volume, quote_volume = excluded.quote_volume`,
   pruneMinutes: "DELETE FROM trade_minutes WHERE minute < ?",
-  // (symbol, symbol, cutoff, most rows)
-  pruneTrades: `DELETE FROM trades WHERE symbol = ? AND id IN
-    (SELECT id FROM trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
-  pruneAggTrades: `DELETE FROM agg_trades WHERE symbol = ? AND id IN
-    (SELECT id FROM agg_trades WHERE symbol = ? AND time < ? ORDER BY time LIMIT ?)`,
-  // (symbol, symbol, cutoff, most rows)
-  pruneOrders: `DELETE FROM orders WHERE symbol = ? AND order_id IN (SELECT order_id FROM orders
-    INDEXED BY orders_by_symbol_time WHERE symbol = ? AND time < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED')
-    ORDER BY time LIMIT ?)`,
+  // (from key, below key): one sorted chunk of client order ids, then the mark (below order id,
+  // symbol) that says they are in.
+  indexClientIds: `INSERT OR IGNORE INTO client_order_ids (account, symbol, client_order_id, order_id)
+    SELECT account, symbol, client_order_id, order_id FROM orders WHERE key >= ? AND key < ?
+    ORDER BY account, client_order_id, order_id`,
+  clientIdsBelow: "UPDATE symbols SET client_ids_below = ? WHERE symbol = ?",
+  // (symbol's first key, first key to keep, most rows): ids and times grow together, so the rows
+  // older than the retention are those below the first id at or after its cutoff.
+  pruneTrades: `DELETE FROM trades WHERE key IN
+    (SELECT key FROM trades WHERE key >= ? AND key < ? ORDER BY key LIMIT ?)`,
+  pruneAggTrades: `DELETE FROM agg_trades WHERE key IN
+    (SELECT key FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key LIMIT ?)`,
+  // The client order ids of the orders that pruneOrders, with the same parameters, deletes next.
+  pruneClientIds: `DELETE FROM client_order_ids WHERE (account, symbol, client_order_id, order_id) IN
+    (SELECT account, symbol, client_order_id, order_id FROM orders WHERE key >= ? AND key < ?
+    AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY key LIMIT ?)`,
+  pruneOrders: `DELETE FROM orders WHERE key IN (SELECT key FROM orders
+    WHERE key >= ? AND key < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY key LIMIT ?)`,
 } as const;
 
 export type WriteName = keyof typeof WRITES;
+
+/**
+ * Ids of a symbol's orders, trades and aggregate trades are below this (a trillion: 3 years at
+ * 10,000 a second), so that keys are distinct and below 2^53 for 8,192 symbols.
+ */
+export const ID_SPAN = 2 ** 40;
+
+/**
+ * The key of a symbol's order, trade or aggregate trade: its position × 2^40 + the id, so that a
+ * symbol's rows are one range of keys in id order. Ids beyond the span are clamped (bounds only).
+ */
+export function rowKey(position: number, id: number): number {
+  return position * ID_SPAN + Math.min(Math.max(id, 0), ID_SPAN);
+}
 export type Param = string | number | bigint | null;
 export type WriteOp = [WriteName, ...Param[]];
 
@@ -333,9 +356,16 @@ export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp
   for (const account of changes.accounts) {
     ops.push(["account", account.id, context.nextAccount(), account.exemptFromOrderLimits ? 1 : 0]);
   }
-  for (const order of changes.orders) ops.push(["order", ...orderParams(order)]);
-  for (const trade of changes.trades) ops.push(["trade", ...tradeParams(trade)]);
-  for (const agg of changes.aggTrades) ops.push(["aggTrade", ...aggTradeParams(agg)]);
+  const key = (symbol: string, id: number) => {
+    if (!(id >= 0 && id < ID_SPAN))
+      throw new Error(`${symbol} id ${id} is outside the state database's range`);
+    return rowKey(context.symbolPosition(symbol), id);
+  };
+  for (const order of changes.orders)
+    ops.push(["order", key(order.symbol, order.orderId), ...orderParams(order)]);
+  for (const trade of changes.trades) ops.push(["trade", key(trade.symbol, trade.id), ...tradeParams(trade)]);
+  for (const agg of changes.aggTrades)
+    ops.push(["aggTrade", key(agg.symbol, agg.id), ...aggTradeParams(agg)]);
   for (const { account, asset } of changes.balances) {
     const b = account.balances.get(asset);
     ops.push(["balance", account.id, asset, plain(b?.free ?? 0n), plain(b?.locked ?? 0n)]);

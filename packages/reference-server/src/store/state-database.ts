@@ -36,7 +36,7 @@ import {
 } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
 import { type Database, loadDriver, type Statement } from "./driver.js";
-import { describeSqliteError } from "./files.js";
+import { describeSqliteError, fileIdentity } from "./files.js";
 import { HISTORY_READS, OTHER_READS } from "./reads.js";
 import {
   type AggTradeRow,
@@ -44,10 +44,14 @@ import {
   type BucketRow,
   bucketFromRow,
   changeWrites,
+  ID_SPAN,
   type OrderRow,
   orderFromRow,
+  rowKey,
   type TradeRow,
   tradeFromRow,
+  WRITES,
+  type WriteName,
   type WriteOp,
 } from "./rows.js";
 import { migrate } from "./schema.js";
@@ -70,6 +74,12 @@ const PRUNE_EVERY_MS = MINUTE_MS;
 const PRUNE_CHUNK = 5000;
 const PROBE_EVERY_MS = 5000;
 const PAGE_SIZE = 1024;
+/** Commits between two checkpoints asked of the writer thread (sync "normal"). */
+const CHECKPOINT_EVERY_COMMITS = 1000;
+/** Orders of a symbol whose client order ids are added to client_order_ids together. */
+const CLIENT_IDS_CHUNK = 16_384;
+/** How soon a commit that found the database locked by another connection is tried again. */
+const BUSY_RETRY_MS = 2;
 const MIN_TIME = Number.MIN_SAFE_INTEGER;
 const MAX_TIME = Number.MAX_SAFE_INTEGER;
 const MIN_ID = Number.MIN_SAFE_INTEGER;
@@ -135,7 +145,16 @@ export class StateDatabase implements History {
   private batches = 0;
   private pendingBatch: Deferred = deferred();
   private inFlight:
-    | { seq: number; batch: Deferred; number: number; changes: ChangeSet | undefined }
+    | {
+        seq: number;
+        batch: Deferred;
+        number: number;
+        changes: ChangeSet | undefined;
+        /** [symbol, below]: the chunks of client order ids this batch adds to client_order_ids. */
+        indexed: [string, number][];
+        /** Sync "normal": [symbol, from, below], the chunk the writer thread adds once it is committed. */
+        toIndex: [string, number, number][];
+      }
     | undefined;
   private sendScheduled = false;
   private seq = 0;
@@ -143,9 +162,20 @@ export class StateDatabase implements History {
   private lastPrune = 0;
   private lastProbe = 0;
   private accountCount = 0;
+  /** Per symbol: the orders from this id on are not in client_order_ids yet. */
+  private clientIdsBelow = new Map<string, number>();
+  /** Per symbol: the newest order id by account and client order id, of those orders. */
+  private recentClientIds = new Map<string, Map<string, number>>();
   private symbolPositions = new Map<string, number>();
   private closed = false;
   private exited = false;
+
+  /** With sync "normal": the write statements on the main thread's connection (commits inline). */
+  private readonly applyInline: { immediate(ops: WriteOp[]): void } | undefined;
+  private commitsSinceCheckpoint = 0;
+  private checkpointing: number | undefined;
+  /** Sync "normal": the chunk of client order ids the writer thread is adding to client_order_ids. */
+  private indexing: { seq: number; symbol: string; below: number } | undefined;
 
   private constructor(
     readonly path: string,
@@ -154,6 +184,14 @@ export class StateDatabase implements History {
     private readonly options: StateDatabaseOptions,
   ) {
     this.reads = prepareReads(reader);
+    if ((options.sync ?? "normal") === "normal") {
+      const statements = prepareWrites(reader);
+      const stillThere = fileIdentity(path);
+      this.applyInline = reader.transaction((ops: WriteOp[]) => {
+        stillThere();
+        for (const [name, ...params] of ops) (statements.get(name) as Statement).run(...params);
+      });
+    }
     worker.on("message", (reply: WriterReply) => this.onReply(reply));
     worker.on("error", (error) => this.fail(`writer thread failed: ${error.message}`));
     worker.on("exit", (code) => {
@@ -173,6 +211,13 @@ export class StateDatabase implements History {
       if (!existsSync(path)) createWhole(Driver, path);
       reader = new Driver(path, { timeout: 10_000, fileMustExist: true });
       reader.pragma("journal_mode = WAL");
+      if ((options.sync ?? "normal") === "normal") {
+        // This connection commits (see send): in WAL mode NORMAL leaves the fsync to checkpoints,
+        // which the writer thread runs, so neither a commit nor a checkpoint waits for the disk here.
+        reader.pragma("synchronous = NORMAL");
+        reader.pragma("wal_autocheckpoint = 0");
+        reader.pragma("busy_timeout = 0");
+      }
       checkIntegrity(reader);
       migrate(reader);
       // Proves at start that the file, its folder (for the -wal file) and the disk take writes.
@@ -264,6 +309,8 @@ export class StateDatabase implements History {
     if (this.closed) return;
     this.queued.add(changes);
     this.uncommitted.add(changes, this.batches + 1);
+    for (const order of changes.orders)
+      this.noteClientId(order.accountId, order.symbol, order.clientOrderId, order.orderId);
     this.pruneNowAndThen(now);
     this.scheduleSend();
   }
@@ -271,20 +318,54 @@ export class StateDatabase implements History {
   // ---- History: reads (committed rows, overlaid with what is not committed yet) ----
 
   order(symbol: string, orderId: number): Order | undefined {
-    return this.uncommitted.orders.get(symbol, orderId) ?? this.row("order", [symbol, orderId], orderFromRow);
+    return (
+      this.uncommitted.orders.get(symbol, orderId) ??
+      this.row("order", [this.key(symbol, orderId)], orderFromRow)
+    );
   }
 
+  /**
+   * The newest of: the uncommitted orders with the client order id; the order the recent ones (not
+   * in client_order_ids yet) name; else the newest in client_order_ids whose order is still stored
+   * (retention deletes orders, not their client order ids: such an id is stepped over).
+   */
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    const fresh = this.uncommitted.latestByClientOrderId(accountId, symbol, clientOrderId);
-    const stored = this.row("orderByClientId", [accountId, symbol, clientOrderId], orderFromRow);
-    if (!stored || (fresh && fresh.orderId >= stored.orderId)) return fresh;
-    return stored;
+    let best = this.uncommitted.latestByClientOrderId(accountId, symbol, clientOrderId);
+    const consider = (order: Order | undefined) => {
+      if (order && (!best || order.orderId > best.orderId)) best = order;
+    };
+    const recent = this.recentClientIds.get(symbol)?.get(clientKey(accountId, clientOrderId));
+    if (recent !== undefined && (!best || recent > best.orderId)) consider(this.order(symbol, recent));
+    const below = this.clientIdsBelow.get(symbol) ?? 0;
+    if (best && best.orderId >= below) return best;
+    let bound = below;
+    for (;;) {
+      const id = this.row<{ id: number }, number>(
+        "orderIdByClientId",
+        [accountId, symbol, clientOrderId, bound],
+        (r) => r.id,
+      );
+      if (id === undefined) break;
+      const order = this.order(symbol, id);
+      if (order) {
+        consider(order);
+        break;
+      }
+      bound = id;
+    }
+    return best;
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
-    const ids = this.idRange("orderIdAt", symbol, query);
+    const ids = this.idRange("order", symbol, query);
     const stored = ids
-      ? this.page<OrderRow, Order>("orders", [accountId, symbol, ...ids], query, limit, orderFromRow)
+      ? this.page<OrderRow, Order>(
+          "orders",
+          [accountId, ...this.keys(symbol, ids)],
+          query,
+          limit,
+          orderFromRow,
+        )
       : [];
     const fresh = this.uncommitted.orders.filter(
       symbol,
@@ -296,7 +377,11 @@ export class StateDatabase implements History {
   trades(symbol: string, fromId: number | undefined, limit: number): Trade[] {
     const id = (t: Trade) => t.id;
     if (fromId === undefined) {
-      const stored = this.rows<TradeRow, Trade>("recentTrades", [symbol, limit], tradeFromRow).reverse();
+      const stored = this.rows<TradeRow, Trade>(
+        "recentTrades",
+        [...this.span(symbol), limit],
+        tradeFromRow,
+      ).reverse();
       return mergePage(
         stored,
         this.uncommitted.trades.filter(symbol, () => true),
@@ -305,13 +390,20 @@ export class StateDatabase implements History {
         limit,
       );
     }
-    const stored = this.rows<TradeRow, Trade>("tradesFrom", [symbol, fromId, limit], tradeFromRow);
+    const stored = this.rows<TradeRow, Trade>(
+      "tradesFrom",
+      [this.key(symbol, fromId), this.span(symbol)[1], limit],
+      tradeFromRow,
+    );
     const fresh = this.uncommitted.trades.filter(symbol, (t) => t.id >= fromId);
     return mergePage(stored, fresh, id, true, limit);
   }
 
   tradesBetween(symbol: string, from: number, to: number): Trade[] {
-    const stored = this.rows<TradeRow, Trade>("tradesBetween", [symbol, from, to], tradeFromRow);
+    const ids = this.idRange("trade", symbol, { startTime: from, endTime: to - 1 });
+    const stored = ids
+      ? this.rows<TradeRow, Trade>("tradesBetween", this.keys(symbol, ids), tradeFromRow)
+      : [];
     const fresh = this.uncommitted.trades.filter(symbol, (t) => t.time >= from && t.time < to);
     return mergePage(stored, fresh, (t) => t.id, true, Number.MAX_SAFE_INTEGER);
   }
@@ -321,24 +413,36 @@ export class StateDatabase implements History {
       this.uncommitted.trades.filter(symbol, (t) => t.time < time),
       (t) => t.id,
     );
-    const stored = this.row("lastTradeBefore", [symbol, time], tradeFromRow);
+    const stored = this.row(
+      "tradeBefore",
+      [this.span(symbol)[0], this.key(symbol, this.firstIdAt("trade", symbol, time) ?? MAX_ID)],
+      tradeFromRow,
+    );
     if (!stored || (fresh && fresh.id >= stored.id)) return fresh;
     return stored;
   }
 
   aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[] {
-    const ids = this.idRange("aggTradeIdAt", symbol, query);
+    const ids = this.idRange("aggTrade", symbol, query);
     const stored = ids
-      ? this.page<AggTradeRow, AggTrade>("aggTrades", [symbol, ...ids], query, limit, aggTradeFromRow)
+      ? this.page<AggTradeRow, AggTrade>("aggTrades", this.keys(symbol, ids), query, limit, aggTradeFromRow)
       : [];
     const fresh = this.uncommitted.aggTrades.filter(symbol, (a) => inPage(a.id, a.time, query));
     return mergePage(stored, fresh, (a) => a.id, isAnchored(query), limit);
   }
 
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
-    const ids = this.idRange("tradeIdAt", symbol, query);
+    const ids = this.idRange("trade", symbol, query);
     const orderId = query.orderId ?? -1;
-    const params = [symbol, ...(ids ?? [0, 0]), accountId, orderId, orderId, accountId, orderId, orderId];
+    const params = [
+      ...this.keys(symbol, ids ?? [0, 0]),
+      accountId,
+      orderId,
+      orderId,
+      accountId,
+      orderId,
+      orderId,
+    ];
     const stored = ids ? this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow) : [];
     const takesPart = (party: Trade["buyer"]) =>
       party.accountId === accountId && (query.orderId === undefined || party.orderId === query.orderId);
@@ -362,9 +466,7 @@ export class StateDatabase implements History {
     const symbols = this.all<{ symbol: string; config: string } & Record<string, number>>("symbols", []);
     const meta = new Map(this.all<{ key: string; value: string }>("meta", []).map((r) => [r.key, r.value]));
     const configs = symbols.map((row) => JSON.parse(row.config) as SymbolConfig);
-    symbols.forEach((row, i) => {
-      this.symbolPositions.set(row.symbol, i);
-    });
+    for (const row of symbols) this.symbolPositions.set(row.symbol, row.position as number);
     const state = initialState(
       {
         maxOpenOrdersPerAccount: Number(meta.get("max_open_orders") ?? 200),
@@ -384,6 +486,7 @@ export class StateDatabase implements History {
       market.nextBookSeq = row.next_book_seq as number;
       market.lastUpdateId = row.last_update_id as number;
     }
+    this.loadRecentClientIds(symbols.map((row) => [row.symbol, row.client_ids_below as number]));
     this.loadAccounts(state);
     for (const row of this.all<OrderRow>("openOrders", [])) {
       try {
@@ -401,6 +504,39 @@ export class StateDatabase implements History {
       );
     }
     return state;
+  }
+
+  /** The client order ids not in client_order_ids yet: at most a chunk and a batch per symbol. */
+  private loadRecentClientIds(symbols: [string, number][]): void {
+    this.clientIdsBelow.clear();
+    this.recentClientIds.clear();
+    for (const [symbol, below] of symbols) {
+      this.clientIdsBelow.set(symbol, below);
+      const tail = this.all<{ account: string; client_order_id: string; order_id: number }>("clientIdTail", [
+        this.key(symbol, below),
+        this.span(symbol)[1],
+      ]);
+      for (const row of tail) this.noteClientId(row.account, symbol, row.client_order_id, row.order_id);
+    }
+  }
+
+  private noteClientId(accountId: string, symbol: string, clientOrderId: string, orderId: number): void {
+    if (orderId < (this.clientIdsBelow.get(symbol) ?? 0)) return;
+    let recent = this.recentClientIds.get(symbol);
+    if (!recent) {
+      recent = new Map();
+      this.recentClientIds.set(symbol, recent);
+    }
+    const key = clientKey(accountId, clientOrderId);
+    if ((recent.get(key) ?? -1) < orderId) recent.set(key, orderId);
+  }
+
+  /** A chunk of client order ids is in client_order_ids: the recent ones below `below` are forgotten. */
+  private clientIdsIndexed(symbol: string, below: number): void {
+    this.clientIdsBelow.set(symbol, below);
+    const recent = this.recentClientIds.get(symbol);
+    if (!recent) return;
+    for (const [key, orderId] of recent) if (orderId < below) recent.delete(key);
   }
 
   private loadAccounts(state: ExchangeState): void {
@@ -440,9 +576,9 @@ export class StateDatabase implements History {
   private loadMarketData(state: ExchangeState, symbol: string): void {
     const market = state.markets.get(symbol);
     if (!market) return;
-    const last = this.row("lastTrade", [symbol], tradeFromRow);
+    const last = this.row("lastTrade", this.span(symbol), tradeFromRow);
     market.lastTrade = last;
-    market.lastAggTrade = this.row("lastAggTrade", [symbol], aggTradeFromRow);
+    market.lastAggTrade = this.row("lastAggTrade", this.span(symbol), aggTradeFromRow);
     if (!last) return;
     const recent: TradeBucket[] = [];
     for (const row of this.all<BucketRow>("minutes", [symbol, last.time - DAY_MS - MINUTE_MS])) {
@@ -452,12 +588,16 @@ export class StateDatabase implements History {
     }
     // Only the columns the average price needs: a minute may hold hundreds of thousands of trades.
     const read: TradeReader = (fromId, toId, limit) =>
-      this.rows<VolumeRow, TradeVolume>("volumesInIds", [symbol, fromId, toId, limit], (r) => ({
-        id: r.id,
-        time: r.time,
-        qty: dec.fromPlain(r.qty),
-        quoteQty: dec.fromPlain(r.quote_qty),
-      }));
+      this.rows<VolumeRow, TradeVolume>(
+        "volumesInIds",
+        [this.key(symbol, fromId), this.key(symbol, toId), limit],
+        (r) => ({
+          id: r.id,
+          time: r.time,
+          qty: dec.fromPlain(r.qty),
+          quoteQty: dec.fromPlain(r.quote_qty),
+        }),
+      );
     market.stats.restoreBacklog(recent, read);
   }
 
@@ -466,13 +606,12 @@ export class StateDatabase implements History {
     const faults: string[] = [];
     for (const market of state.markets.values()) {
       const symbol = market.config.symbol;
-      const max = (name: string) =>
-        ((this.reads[name] as Statement).get(symbol) as { id: number | null }).id ?? 0;
-      this.loadStats.rows += 3;
+      const max = (table: IdTable) =>
+        this.row<IdTime, number>(`${table}IdLast`, this.span(symbol), (r) => r.id) ?? 0;
       const checks: [string, number, number][] = [
-        ["order", max("maxOrderId"), market.nextOrderId],
-        ["trade", max("maxTradeId"), market.nextTradeId],
-        ["aggregate trade", max("maxAggTradeId"), market.nextAggTradeId],
+        ["order", max("order"), market.nextOrderId],
+        ["trade", max("trade"), market.nextTradeId],
+        ["aggregate trade", max("aggTrade"), market.nextAggTradeId],
       ];
       for (const [what, highest, next] of checks) {
         if (highest >= next)
@@ -504,6 +643,8 @@ export class StateDatabase implements History {
     this.pending = [];
     const state = this.exchange?.internalState();
     let changes: ChangeSet | undefined;
+    const indexed: [string, number][] = [];
+    const toIndex: [string, number, number][] = [];
     if (state) {
       changes = this.queued.drain();
       const writes = changeWrites(changes, {
@@ -518,15 +659,95 @@ export class StateDatabase implements History {
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],
       );
+      if (this.applyInline) toIndex.push(...this.chunksToIndex(state));
+      else
+        for (const [symbol, from, below] of this.chunksToIndex(state)) {
+          ops.push(...indexOps(this.key(symbol, from), this.key(symbol, below), symbol, below));
+          indexed.push([symbol, below]);
+        }
     }
     this.batches += 1;
-    this.inFlight = { seq: ++this.seq, batch: this.pendingBatch, number: this.batches, changes };
+    const seq = ++this.seq;
+    this.inFlight = { seq, batch: this.pendingBatch, number: this.batches, changes, indexed, toIndex };
     this.pendingBatch = deferred();
-    postBatch(this.worker, this.inFlight.seq, ops);
+    if (this.applyInline) this.commitInline(seq, ops);
+    else postBatch(this.worker, seq, ops);
+  }
+
+  /**
+   * The symbols' chunks of recent client order ids to add to client_order_ids ([symbol, from id,
+   * below id]): sorted, so a chunk writes each page it touches once, where an index on orders wrote
+   * a page for each order of each commit. Every order below the symbol's next id is committed or in
+   * the batch being sent. With sync "normal" the writer thread adds a chunk once that batch is
+   * committed (one at a time), so the main thread never waits for it.
+   */
+  private chunksToIndex(state: ExchangeState): [string, number, number][] {
+    const chunks: [string, number, number][] = [];
+    for (const market of state.markets.values()) {
+      const symbol = market.config.symbol;
+      const below = this.clientIdsBelow.get(symbol) ?? 0;
+      if (market.nextOrderId - below < CLIENT_IDS_CHUNK) continue;
+      if (this.applyInline && this.indexing?.symbol === symbol) continue;
+      chunks.push([symbol, below, market.nextOrderId]);
+    }
+    return chunks;
+  }
+
+  /** Sync "normal": asks the writer thread to add a committed chunk of client order ids. */
+  private indexAside([symbol, from, below]: [string, number, number]): void {
+    if (this.indexing || this.failure || this.closed) return;
+    this.indexing = { seq: ++this.seq, symbol, below };
+    postBatch(
+      this.worker,
+      this.indexing.seq,
+      indexOps(this.key(symbol, from), this.key(symbol, below), symbol, below),
+    );
+  }
+
+  /**
+   * Sync "normal": the batch commits here, on the main thread. In WAL mode with synchronous NORMAL
+   * a commit appends to the WAL and returns (no fsync), which costs less than building, posting and
+   * decoding the batch for another thread, and no round trip bounds the batches. The checkpoints,
+   * which copy the WAL into the database and fsync, run in the writer thread.
+   */
+  private commitInline(seq: number, ops: WriteOp[]): void {
+    if (this.inFlight?.seq !== seq || this.closed) return;
+    try {
+      this.applyInline?.immediate(ops);
+    } catch (error) {
+      const e = error as { message?: string; code?: string };
+      // Another connection writes (a checkpoint finishing, another program): this thread never
+      // sleeps in SQLite's busy handler; it tries again soon, and the batch's answers wait.
+      if (e.code === "SQLITE_BUSY") {
+        setTimeout(() => this.commitInline(seq, ops), BUSY_RETRY_MS);
+        return;
+      }
+      this.onReply({ seq, ok: false, error: String(e.message ?? error), code: String(e.code ?? "") });
+      return;
+    }
+    this.commitsSinceCheckpoint += 1;
+    if (this.commitsSinceCheckpoint >= CHECKPOINT_EVERY_COMMITS && this.checkpointing === undefined) {
+      this.commitsSinceCheckpoint = 0;
+      this.checkpointing = ++this.seq;
+      this.worker.postMessage({ seq: this.checkpointing, checkpoint: true } satisfies WriterRequest);
+    }
+    this.onReply({ seq, ok: true });
   }
 
   private onReply(reply: WriterReply): void {
     if (reply.seq === 0 || this.closed) return;
+    if (this.indexing?.seq === reply.seq) {
+      const { symbol, below } = this.indexing;
+      this.indexing = undefined;
+      if (reply.ok) this.clientIdsIndexed(symbol, below);
+      else this.fail(describeSqliteError({ code: reply.code, message: reply.error }));
+      return;
+    }
+    if (this.checkpointing === reply.seq) {
+      this.checkpointing = undefined;
+      if (!reply.ok) this.fail(describeSqliteError({ code: reply.code, message: reply.error }));
+      return;
+    }
     if (this.probing === reply.seq) {
       this.probing = undefined;
       if (reply.ok) this.recover();
@@ -539,6 +760,9 @@ export class StateDatabase implements History {
       return;
     }
     this.inFlight = undefined;
+    for (const [symbol, below] of flight.indexed) this.clientIdsIndexed(symbol, below);
+    const chunk = flight.toIndex[0];
+    if (chunk) this.indexAside(chunk);
     if (flight.changes) this.uncommitted.settle(flight.changes, flight.number);
     flight.batch.resolve();
     this.scheduleSend();
@@ -592,13 +816,44 @@ export class StateDatabase implements History {
     if (retention === undefined) return;
     const cutoff = now - retention;
     for (const symbol of this.symbolPositions.keys()) {
-      this.pending.push(["pruneTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
-      this.pending.push(["pruneAggTrades", symbol, symbol, cutoff, PRUNE_CHUNK]);
-      this.pending.push(["pruneOrders", symbol, symbol, cutoff, PRUNE_CHUNK]);
+      const [first] = this.span(symbol);
+      const kept = (table: IdTable) => this.key(symbol, this.firstKeptId(table, symbol, cutoff));
+      this.pending.push(["pruneTrades", first, kept("trade"), PRUNE_CHUNK]);
+      this.pending.push(["pruneAggTrades", first, kept("aggTrade"), PRUNE_CHUNK]);
+      const keptOrder = kept("order");
+      this.pending.push(["pruneClientIds", first, keptOrder, PRUNE_CHUNK]);
+      this.pending.push(["pruneOrders", first, keptOrder, PRUNE_CHUNK]);
     }
   }
 
+  /**
+   * The lowest id that a prune at `cutoff` keeps: the first stored at or after it, else one above
+   * the last stored (never more: rows of a batch still being committed have higher ids and may be
+   * newer than the cutoff).
+   */
+  private firstKeptId(table: IdTable, symbol: string, cutoff: number): number {
+    const first = this.firstIdAt(table, symbol, cutoff);
+    if (first !== undefined) return first;
+    const last = this.row<IdTime, IdTime>(`${table}IdLast`, this.span(symbol), (r) => r);
+    return last ? last.id + 1 : MIN_ID;
+  }
+
   // ---- reading helpers ----
+
+  /** The key of the symbol's row with this id (orders, trades, aggregate trades). */
+  private key(symbol: string, id: number): number {
+    return rowKey(this.symbolPositions.get(symbol) ?? -1, id);
+  }
+
+  /** The keys of the symbol's rows: [first, above the last]. */
+  private span(symbol: string): [number, number] {
+    return [this.key(symbol, 0), this.key(symbol, ID_SPAN)];
+  }
+
+  /** The keys of the symbol's ids [lowest, above the last]. */
+  private keys(symbol: string, [low, high]: [number, number]): [number, number] {
+    return [this.key(symbol, low), this.key(symbol, high)];
+  }
 
   private metaValue(key: string): string | undefined {
     return (this.reads.metaValue?.get(key) as { value: string } | undefined)?.value;
@@ -627,9 +882,8 @@ export class StateDatabase implements History {
    * when none can match. Ids and times grow together, so a time bound is the id of the first row
    * at or after it (`idAt`, one index search).
    */
-  private idRange(idAt: string, symbol: string, query: PageQuery): [number, number] | undefined {
-    const firstAt = (time: number) =>
-      ((this.reads[idAt] as Statement).get(symbol, time) as { id: number } | undefined)?.id;
+  private idRange(table: IdTable, symbol: string, query: PageQuery): [number, number] | undefined {
+    const firstAt = (time: number) => this.firstIdAt(table, symbol, time);
     let low = query.fromId ?? MIN_ID;
     if (query.startTime !== undefined) {
       const first = firstAt(query.startTime);
@@ -638,6 +892,37 @@ export class StateDatabase implements History {
     }
     const high = query.endTime === undefined ? MAX_ID : (firstAt(query.endTime + 1) ?? MAX_ID);
     return high > low ? [low, high] : undefined;
+  }
+
+  /**
+   * The first stored id of the symbol's rows whose time is at or after `time` (undefined when none
+   * is): a binary search over the primary key, since ids and times grow together. Each probe reads
+   * one row found by one index search, so it reads a logarithmic number of rows, however long the
+   * history; gaps in the ids (pruned or retained rows) are stepped over by the probes.
+   */
+  private firstIdAt(table: IdTable, symbol: string, time: number): number | undefined {
+    const last = this.row<IdTime, IdTime>(`${table}IdLast`, this.span(symbol), (r) => r);
+    if (!last || last.time < time) return undefined;
+    const end = this.span(symbol)[1];
+    const from = (id: number) =>
+      this.row<IdTime, IdTime>(`${table}IdFrom`, [this.key(symbol, id), end], (r) => r) as IdTime;
+    const first = from(MIN_ID);
+    if (first.time >= time) return first.id;
+    // first.time < time <= found.time; no id in [above, found.id) exists.
+    let below = first.id;
+    let found = last.id;
+    let above = found;
+    while (above - below > 1) {
+      const middle = below + Math.floor((above - below) / 2);
+      const row = from(middle);
+      if (row.time >= time) {
+        found = row.id;
+        above = middle;
+      } else {
+        below = row.id;
+      }
+    }
+    return found;
   }
 
   /** The §1.6 paging rule in SQL: oldest matches with a lower bound, else the newest. */
@@ -652,6 +937,26 @@ export class StateDatabase implements History {
     const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, [...params, limit], map);
     return anchored ? rows : rows.reverse();
   }
+}
+
+/** The tables whose time bounds are found through their ids (statements `<table>IdFrom`, `<table>IdLast`). */
+type IdTable = "order" | "trade" | "aggTrade";
+
+interface IdTime {
+  id: number;
+  time: number;
+}
+
+/** The writes that add the client order ids of orders [from key, below key) and mark them added. */
+function indexOps(fromKey: number, belowKey: number, symbol: string, below: number): WriteOp[] {
+  return [
+    ["indexClientIds", fromKey, belowKey],
+    ["clientIdsBelow", below, symbol],
+  ];
+}
+
+function clientKey(accountId: string, clientOrderId: string): string {
+  return `${accountId}\u0000${clientOrderId}`;
 }
 
 function isAnchored(query: PageQuery): boolean {
@@ -748,6 +1053,10 @@ async function newWriterThread(workerData: WriterData): Promise<Worker> {
   const source = new URL("./writer-from-source.ts", here).href;
   const { writerFromSource } = (await import(source)) as { writerFromSource(data: WriterData): Worker };
   return writerFromSource(workerData);
+}
+
+function prepareWrites(db: Database): Map<WriteName, Statement> {
+  return new Map(Object.entries(WRITES).map(([name, sql]) => [name as WriteName, db.prepare(sql)]));
 }
 
 function prepareReads(db: Database): Record<string, Statement> {

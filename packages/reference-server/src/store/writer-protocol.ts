@@ -13,7 +13,11 @@ export type StateSync = "normal" | "full";
  * `ops` is WriteOp[] as JSON text: one string crosses threads several times faster than the
  * structured clone of thousands of small arrays.
  */
-export type WriterRequest = { seq: number; ops: string } | { seq: number; close: true };
+export type WriterRequest =
+  | { seq: number; ops: string }
+  | { seq: number; close: true }
+  /** Copies the WAL into the database (PASSIVE: never waits for the connection that commits). */
+  | { seq: number; checkpoint: true };
 export type WriterReply = { seq: number; ok: true } | { seq: number; ok: false; error: string; code: string };
 
 /** Posts a batch of writes to the writer thread. */

@@ -1,17 +1,26 @@
 /**
- * The state database's writer thread. It owns the only writing connection and applies each batch
- * of writes in one transaction (WAL; the commit is durable when it answers), so
- * the main thread never waits for the disk: it keeps serving while a batch commits, and acknowledges
- * the orders of a batch only when this thread reports the batch committed (group commit).
+ * The state database's writer thread, with its own connection (WAL). With sync "full" it applies
+ * each batch of writes in one transaction and fsyncs it, so the main thread never waits for the
+ * disk: it keeps serving while a batch commits, and acknowledges the orders of a batch only when
+ * this thread reports the batch committed (group commit). With sync "normal" the main thread
+ * commits (no fsync) and this thread runs the checkpoints, which copy the WAL into the database
+ * and fsync, so they never stall the main thread either.
  */
-import { statSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadDriver, type Statement } from "./driver.js";
+import { fileIdentity } from "./files.js";
 import { WRITES, type WriteName, type WriteOp } from "./rows.js";
 import { decodeBatch, type WriterData, type WriterReply, type WriterRequest } from "./writer-protocol.js";
 
 const port = parentPort;
 if (!port) throw new Error("writer.ts runs as a worker thread");
+
+/**
+ * WAL pages past which a checkpoint that could not copy every frame (commits went on meanwhile)
+ * makes the next commit wait for the rest (RESTART), so that the WAL starts over and stays bounded
+ * (start-up reads all of it).
+ */
+const RESTART_AFTER_PAGES = 16_384;
 
 const { path, sync } = workerData as WriterData;
 const Driver = loadDriver();
@@ -23,27 +32,19 @@ db.pragma(`synchronous = ${sync === "full" ? "FULL" : "NORMAL"}`);
 const statements = new Map<WriteName, Statement>();
 for (const [name, sql] of Object.entries(WRITES)) statements.set(name as WriteName, db.prepare(sql));
 
-const opened = statSync(path);
-
-/** SQLite would go on writing to a deleted or replaced file, which no restart would find again. */
-function checkStillThere(): void {
-  let now: ReturnType<typeof statSync> | undefined;
-  try {
-    now = statSync(path);
-  } catch {
-    now = undefined;
-  }
-  if (!now || now.ino !== opened.ino || now.dev !== opened.dev) {
-    throw Object.assign(new Error("the state file was deleted or replaced while the server ran"), {
-      code: "MOVED",
-    });
-  }
-}
+const checkStillThere = fileIdentity(path);
 
 const apply = db.transaction((ops: WriteOp[]) => {
   checkStillThere();
   for (const [name, ...params] of ops) (statements.get(name) as Statement).run(...params);
 });
+
+function checkpoint(): void {
+  checkStillThere();
+  const [passive] = db.pragma("wal_checkpoint(PASSIVE)") as { log: number; checkpointed: number }[];
+  if (passive && passive.log > RESTART_AFTER_PAGES && passive.checkpointed < passive.log)
+    db.pragma("wal_checkpoint(RESTART)");
+}
 
 port.on("message", (request: WriterRequest) => {
   if ("close" in request) {
@@ -52,7 +53,8 @@ port.on("message", (request: WriterRequest) => {
     return;
   }
   try {
-    apply(decodeBatch(request.ops));
+    if ("checkpoint" in request) checkpoint();
+    else apply(decodeBatch(request.ops));
     port.postMessage({ seq: request.seq, ok: true } satisfies WriterReply);
   } catch (error) {
     const e = error as { message?: string; code?: string };

@@ -20,10 +20,15 @@ export async function databaseWithTrades(
   await server.close();
   const { default: Driver } = await import("better-sqlite3");
   const db = new Driver(path);
-  const trade = db.prepare(`INSERT INTO trades VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const trade = db.prepare(`INSERT INTO trades VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const order = db.prepare(
-    `INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // Rows are keyed by the symbol's position × 2^40 + the id (see src/store/schema.ts).
+  const { position } = db.prepare("SELECT position FROM symbols WHERE symbol = 'BTCUSDT'").get() as {
+    position: number;
+  };
+  const key = (id: number) => position * 2 ** 40 + id;
   const minute = db.prepare(
     `INSERT OR REPLACE INTO trade_minutes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -40,6 +45,7 @@ export async function databaseWithTrades(
     for (let i = 1; i <= count; i += 1) {
       const time = timeOf(i);
       trade.run(
+        key(i),
         "BTCUSDT",
         i,
         "60000",
@@ -57,6 +63,7 @@ export async function databaseWithTrades(
         "USDT",
       );
       order.run(
+        key(i),
         "BTCUSDT",
         i,
         "demo",
@@ -106,10 +113,13 @@ export async function databaseWithTrades(
         String(b.n * 60),
       );
     }
-    db.prepare("UPDATE symbols SET next_trade_id = ?, next_order_id = ? WHERE symbol = 'BTCUSDT'").run(
-      count + 1,
-      count + 1,
-    );
+    // As the server keeps them: the client order ids of all but the newest orders in their table.
+    db.prepare(
+      "INSERT INTO client_order_ids SELECT account, symbol, client_order_id, order_id FROM orders ORDER BY 1, 2, 3, 4",
+    ).run();
+    db.prepare(
+      "UPDATE symbols SET next_trade_id = ?, next_order_id = ?, client_ids_below = ? WHERE symbol = 'BTCUSDT'",
+    ).run(count + 1, count + 1, count + 1);
   })();
   db.close();
 }

@@ -1,0 +1,116 @@
+// Client order ids in the state database: the recent ones are held in memory and reach
+// client_order_ids a chunk at a time (sorted, so a chunk writes each page once). Across chunks,
+// restarts and client order ids used again, a query by origClientOrderId answers as the in-memory
+// server does, and a restart reads only the tail that is not in client_order_ids yet.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type Exchange, type RunningServer, startServer } from "../src/index.js";
+import { loadDriver } from "../src/store/driver.js";
+import { StateDatabase } from "../src/store/state-database.js";
+
+const folder = mkdtempSync(join(tmpdir(), "marketapi-client-ids-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const SYMBOL = "BTCUSDT";
+const ACCOUNTS = [{ id: "maker", apiKey: "maker-key", apiSecret: "maker-secret", balances: { BTC: "1000" } }];
+/** Client order ids reach client_order_ids a chunk of this many orders at a time. */
+const CHUNK = 16_384;
+/** More orders than a chunk, with client order ids used again across its edge. */
+const ORDERS = CHUNK + 3700;
+const IDS = 3000;
+
+function server(
+  statePath: string | undefined,
+  clock: { now: number },
+  stateSync: "normal" | "full" = "normal",
+): Promise<RunningServer> {
+  return startServer({
+    config: { symbols: [SYMBOL], accounts: ACCOUNTS },
+    empty: true,
+    statePath,
+    stateSync,
+    now: () => clock.now,
+  });
+}
+
+/** Places and cancels an order per client order id in turn; lets batches commit now and then. */
+async function trade(ex: Exchange, clock: { now: number }): Promise<void> {
+  for (let i = 0; i < ORDERS; i += 1) {
+    clock.now += 1;
+    const placed = ex.newOrder("maker", {
+      symbol: SYMBOL,
+      side: "SELL",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      price: String(70_000 + (i % 50)),
+      quantity: "0.001",
+      newClientOrderId: `c${i % IDS}`,
+    }) as { orderId: number };
+    // Every third order stays open (the newest of its client order id is then NEW, else CANCELED).
+    if (i % 3 !== 0) ex.cancelOrder("maker", { symbol: SYMBOL, orderId: placed.orderId });
+    else if (i >= 300) ex.cancelOrder("maker", { symbol: SYMBOL, orderId: placed.orderId - 300 });
+    if (i % 97 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function byClientIds(ex: Exchange): unknown[] {
+  const found: unknown[] = [];
+  for (let i = 0; i < IDS + 5; i += 7) {
+    try {
+      found.push(ex.queryOrder("maker", { symbol: SYMBOL, origClientOrderId: `c${i}` }));
+    } catch (error) {
+      found.push({ error: (error as Error).message });
+    }
+  }
+  return found;
+}
+
+describe.each(["normal", "full"] as const)("client order ids with a state database, sync %s", (sync) => {
+  it("answer as in memory across chunks, client order ids used again and a restart", async () => {
+    const path = join(folder, `ids-${sync}.db`);
+    const clock = { now: 1_800_000_000_000 };
+    const memoryClock = { ...clock };
+    const memory = await server(undefined, memoryClock);
+    const durable = await server(path, clock, sync);
+    try {
+      await trade(memory.exchange, memoryClock);
+      await trade(durable.exchange, clock);
+      const want = byClientIds(memory.exchange);
+      expect(want.filter((o) => (o as { orderId?: number }).orderId !== undefined)).toHaveLength(
+        want.length - 1,
+      );
+      expect(byClientIds(durable.exchange)).toEqual(want);
+      await durable.close();
+      const db = new (loadDriver())(path, { readonly: true });
+      const below = db.prepare("SELECT client_ids_below AS n FROM symbols").get() as { n: number };
+      const indexed = db.prepare("SELECT count(*) AS n FROM client_order_ids").get() as { n: number };
+      db.close();
+      // Chunks of at least CHUNK orders (ids from 1) went in; the tail after them, shorter, did not.
+      // (When the chunks are cut depends on the batches, so only these bounds are certain.)
+      expect(below.n).toBeGreaterThan(CHUNK);
+      expect(indexed.n).toBe(below.n - 1);
+      const tail = ORDERS - indexed.n;
+      expect(tail).toBeLessThan(CHUNK);
+      const again = await server(path, clock, sync);
+      try {
+        expect(byClientIds(again.exchange)).toEqual(want);
+      } finally {
+        await again.close();
+      }
+      const reopened = await StateDatabase.open(path);
+      try {
+        reopened.load(() => clock.now);
+        // The live state (about 100 open orders, balances, ...) and the tail.
+        expect(reopened.loadStats.rows).toBeGreaterThanOrEqual(tail);
+        expect(reopened.loadStats.rows).toBeLessThan(tail + 200);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await memory.close();
+      await durable.close();
+    }
+  }, 120_000);
+});

@@ -64,30 +64,36 @@ function matchesWirePattern(pattern: string, text: string): boolean {
   return regex.test(text);
 }
 
-function decodeValue(info: ParameterInfo, text: string): { value: unknown } | undefined {
-  if (info.wirePattern !== undefined && !matchesWirePattern(info.wirePattern, text)) return undefined;
+/** What decodeValue gives for text that is not of its parameter's type (no value is this). */
+const UNDECODABLE: unique symbol = Symbol("undecodable");
+
+/** The value the text stands for, or UNDECODABLE (a sentinel, not a wrapper object per value). */
+function decodeValue(info: ParameterInfo, text: string): unknown {
+  if (info.wirePattern !== undefined && !matchesWirePattern(info.wirePattern, text)) return UNDECODABLE;
   switch (info.coding) {
     case "integer": {
       const value = Number(text);
-      return INTEGER.test(text) && Number.isSafeInteger(value) ? { value } : undefined;
+      return INTEGER.test(text) && Number.isSafeInteger(value) ? value : UNDECODABLE;
     }
-    case "number":
-      return DECIMAL.test(text) && Number.isFinite(Number(text)) ? { value: Number(text) } : undefined;
+    case "number": {
+      const value = Number(text);
+      return DECIMAL.test(text) && Number.isFinite(value) ? value : UNDECODABLE;
+    }
     case "boolean":
-      return text === "true" ? { value: true } : text === "false" ? { value: false } : undefined;
+      return text === "true" ? true : text === "false" ? false : UNDECODABLE;
     case "integer-or-string": {
       // Integer text is the integer branch (epoch milliseconds of a date_time); the rest stays text.
       const value = Number(text);
-      return { value: INTEGER.test(text) && Number.isSafeInteger(value) ? value : text };
+      return INTEGER.test(text) && Number.isSafeInteger(value) ? value : text;
     }
     case "json":
       try {
-        return { value: JSON.parse(text) as unknown };
+        return JSON.parse(text) as unknown;
       } catch {
-        return undefined;
+        return UNDECODABLE;
       }
     default:
-      return { value: text };
+      return text;
   }
 }
 
@@ -116,7 +122,7 @@ export function decodeParameters(operation: OperationValidators, input: Paramete
         continue;
       }
       const decoded = decodeValue(info, text);
-      if (decoded) params[name] = decoded.value;
+      if (decoded !== UNDECODABLE) params[name] = decoded;
       else errors.push(typeError(info, `/${escapeToken(name)}`));
       continue;
     }

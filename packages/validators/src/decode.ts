@@ -13,7 +13,7 @@ export type ParameterText =
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export interface Decoded {
-  /** The decoded values, by parameter name (a null-prototype object). */
+  /** The decoded values, by parameter name (an object that inherits no properties). */
   params: Record<string, unknown>;
   /** Values that are not text of their parameter's type, and names given more than once. */
   errors: ValidationError[];

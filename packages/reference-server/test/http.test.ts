@@ -41,6 +41,23 @@ describe("readParams", () => {
   });
 });
 
+describe("readParams: names sent empty count and repeat like any other", () => {
+  const counted: { query: string; body: string; sentCount: number }[] = [
+    { query: "a=&b=1", body: "", sentCount: 2 },
+    { query: "a&b=&c=1", body: "", sentCount: 3 },
+    { query: "", body: "a=&b=1&signature=ff", sentCount: 3 },
+    { query: "a=", body: "a=1", sentCount: 1 },
+    { query: "a=&x=1", body: "b=&x=2", sentCount: 3 },
+  ];
+  it.each(counted)("$query | $body: $sentCount sent", ({ query, body, sentCount }) => {
+    expect(readParams(query, body, 64, "signature").sentCount).toBe(sentCount);
+  });
+
+  it.each(["a=&a=1", "a=1&a=", "a=&a=", "a&a", "a=1&b=&a=2"])("%s is a duplicate (-1101)", (query) => {
+    expect(() => readParams(query, "", 64, "signature")).toThrow(expect.objectContaining({ code: -1101 }));
+  });
+});
+
 describe("splitTarget", () => {
   it("splits origin-form and absolute-form targets", () => {
     expect(splitTarget("/api/v3/depth?symbol=X")).toEqual({ path: "/api/v3/depth", query: "symbol=X" });

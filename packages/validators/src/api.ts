@@ -119,6 +119,9 @@ export function createValidators<Operation extends string, Schema extends string
     result: ValidationResult,
   ): ValidationResult {
     if (!op.signing || typeof params !== "object" || params === null) return result;
+    const given = params as Record<string, unknown>;
+    // The usual case, both sent, builds no lists.
+    if (given[op.signing.timestamp] !== undefined && given[op.signing.signature] !== undefined) return result;
     const missing: ValidationError[] = [op.signing.timestamp, op.signing.signature]
       .filter((name) => (params as Record<string, unknown>)[name] === undefined)
       .map((name) => ({

@@ -13,7 +13,7 @@ export type ParameterText =
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export interface Decoded {
-  /** The decoded values, by parameter name (a null-prototype object). */
+  /** The decoded values, by parameter name (an object that inherits no properties). */
   params: Record<string, unknown>;
   /** Values that are not text of their parameter's type, and names given more than once. */
   errors: ValidationError[];
@@ -64,30 +64,36 @@ function matchesWirePattern(pattern: string, text: string): boolean {
   return regex.test(text);
 }
 
-function decodeValue(info: ParameterInfo, text: string): { value: unknown } | undefined {
-  if (info.wirePattern !== undefined && !matchesWirePattern(info.wirePattern, text)) return undefined;
+/** What decodeValue gives for text that is not of its parameter's type (no value is this). */
+const UNDECODABLE: unique symbol = Symbol("undecodable");
+
+/** The value the text stands for, or UNDECODABLE (a sentinel, not a wrapper object per value). */
+function decodeValue(info: ParameterInfo, text: string): unknown {
+  if (info.wirePattern !== undefined && !matchesWirePattern(info.wirePattern, text)) return UNDECODABLE;
   switch (info.coding) {
     case "integer": {
       const value = Number(text);
-      return INTEGER.test(text) && Number.isSafeInteger(value) ? { value } : undefined;
+      return INTEGER.test(text) && Number.isSafeInteger(value) ? value : UNDECODABLE;
     }
-    case "number":
-      return DECIMAL.test(text) && Number.isFinite(Number(text)) ? { value: Number(text) } : undefined;
+    case "number": {
+      const value = Number(text);
+      return DECIMAL.test(text) && Number.isFinite(value) ? value : UNDECODABLE;
+    }
     case "boolean":
-      return text === "true" ? { value: true } : text === "false" ? { value: false } : undefined;
+      return text === "true" ? true : text === "false" ? false : UNDECODABLE;
     case "integer-or-string": {
       // Integer text is the integer branch (epoch milliseconds of a date_time); the rest stays text.
       const value = Number(text);
-      return { value: INTEGER.test(text) && Number.isSafeInteger(value) ? value : text };
+      return INTEGER.test(text) && Number.isSafeInteger(value) ? value : text;
     }
     case "json":
       try {
-        return { value: JSON.parse(text) as unknown };
+        return JSON.parse(text) as unknown;
       } catch {
-        return undefined;
+        return UNDECODABLE;
       }
     default:
-      return { value: text };
+      return text;
   }
 }
 
@@ -105,7 +111,7 @@ function escapeToken(token: string): string {
  */
 export function decodeParameters(operation: OperationValidators, input: ParameterText): Decoded {
   const infos = parameterInfos(operation);
-  const params: Record<string, unknown> = Object.create(null);
+  const params = new DecodedParams();
   const errors: ValidationError[] = [];
   for (const [name, texts] of collect(input)) {
     if (typeof texts === "string" || texts.length === 1) {
@@ -116,7 +122,7 @@ export function decodeParameters(operation: OperationValidators, input: Paramete
         continue;
       }
       const decoded = decodeValue(info, text);
-      if (decoded) params[name] = decoded.value;
+      if (decoded !== UNDECODABLE) params[name] = decoded;
       else errors.push(typeError(info, `/${escapeToken(name)}`));
       continue;
     }
@@ -131,6 +137,16 @@ export function decodeParameters(operation: OperationValidators, input: Paramete
   }
   return { params, errors };
 }
+
+/**
+ * What `params` is made from: an object with no inherited properties (a parameter named
+ * "__proto__" or "constructor" is data, and an absent one reads undefined), as Object.create(null)
+ * gives, but made by a constructor, so V8 keeps it a fast object with a shared shape; an object of
+ * Object.create(null) is a dictionary from birth, and every read of it by the validators is a hash
+ * lookup.
+ */
+const DecodedParams = function DecodedParams() {} as unknown as new () => Record<string, unknown>;
+DecodedParams.prototype = Object.freeze(Object.create(null));
 
 function typeError(info: ParameterInfo, path: string): ValidationError {
   return {

@@ -434,6 +434,25 @@ describe("parseRequest and { from: 'query' }: parameters as text", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(!parsed.valid && parsed.errors.map((e) => e.path)).toEqual(["/__proto__"]);
   });
+
+  it("gives params that inherit nothing: an unsent constructor or toString reads undefined", () => {
+    const parsed = parseRequest("order_book", "symbol=BTCUSDT");
+    expect(parsed.valid).toBe(true);
+    const params = parsed.params as Record<string, unknown>;
+    expect([params.constructor, params.toString, params.hasOwnProperty, "valueOf" in params]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      false,
+    ]);
+    expect(Object.keys(params)).toEqual(["symbol"]);
+  });
+
+  it("keeps a constructor parameter as data", () => {
+    const parsed = parseRequest("order_book", "symbol=BTCUSDT&constructor=x");
+    expect(!parsed.valid && parsed.errors.map((e) => e.path)).toEqual(["/constructor"]);
+    expect(parsed.params.constructor).toBe("x");
+  });
 });
 
 describe("unknown operations", () => {

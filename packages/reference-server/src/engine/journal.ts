@@ -22,14 +22,14 @@ export interface ChangeSet {
 }
 
 export class Journal {
-  private readonly orders = new Set<Order>();
+  private readonly orders = new UniqueList<Order>();
   private trades: Trade[] = [];
-  private readonly aggTrades = new Set<AggTrade>();
+  private readonly aggTrades = new UniqueList<AggTrade>();
   private balances = new Map<Account, Set<string>>();
-  private readonly fees = new Set<string>();
-  private readonly deposits = new Set<string>();
+  private readonly fees = new UniqueList<string>();
+  private readonly deposits = new UniqueList<string>();
   private accounts: Account[] = [];
-  private readonly markets = new Set<Market>();
+  private readonly markets = new UniqueList<Market>();
 
   order(market: Market, order: Order): void {
     this.orders.add(order);
@@ -100,23 +100,18 @@ export class Journal {
   drain(): ChangeSet {
     const touched = this.balances.size === 0 ? undefined : this.balances;
     const changes = new DrainedChanges(
-      listOf(this.orders),
+      this.orders.take(),
       this.trades.length === 0 ? NONE : this.trades,
-      listOf(this.aggTrades),
+      this.aggTrades.take(),
       touched,
-      listOf(this.fees),
-      listOf(this.deposits),
+      this.fees.take(),
+      this.deposits.take(),
       this.accounts.length === 0 ? NONE : this.accounts,
-      listOf(this.markets),
+      this.markets.take(),
     );
     if (this.trades.length > 0) this.trades = [];
     if (this.accounts.length > 0) this.accounts = [];
     if (touched) this.balances = new Map();
-    emptied(this.orders);
-    emptied(this.aggTrades);
-    emptied(this.fees);
-    emptied(this.deposits);
-    emptied(this.markets);
     return changes;
   }
 }
@@ -150,11 +145,41 @@ class DrainedChanges implements ChangeSet {
 /** What a drained record holds of anything it did not touch (frozen: shared by every record). */
 const NONE: readonly never[] = Object.freeze([]);
 
-function listOf<T>(set: ReadonlySet<T>): readonly T[] {
-  return set.size === 0 ? NONE : [...set];
-}
+/** Items past which a UniqueList looks items up in a set instead of its list. */
+const SEARCHED_UP_TO = 8;
 
-/** Clearing a set makes it a new table even when empty; an empty one is left as it is. */
-function emptied(set: Set<unknown>): void {
-  if (set.size > 0) set.clear();
+/**
+ * Distinct items in the order first added, handed over as a list. An operation touches an order
+ * or two, a market, an aggregate trade: a few items, found faster by a look through the list than
+ * in a set, and handed over as that list itself (a set costs a new table on every clear and a
+ * copy to become a list). Past SEARCHED_UP_TO items a set is built, so a large operation (a
+ * market order through many levels) stays linear.
+ */
+class UniqueList<T> {
+  private items: T[] = [];
+  private index: Set<T> | undefined;
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  add(item: T): void {
+    if (this.index !== undefined) {
+      if (this.index.has(item)) return;
+      this.index.add(item);
+    } else {
+      if (this.items.includes(item)) return;
+      if (this.items.length === SEARCHED_UP_TO) this.index = new Set([...this.items, item]);
+    }
+    this.items.push(item);
+  }
+
+  /** The items, oldest first; the list starts empty again. */
+  take(): readonly T[] {
+    if (this.items.length === 0) return NONE;
+    const taken = this.items;
+    this.items = [];
+    this.index = undefined;
+    return taken;
+  }
 }

@@ -141,11 +141,25 @@ function checkEnums(params: NewOrderParams): void {
     throw invalidEnum("timeInForce");
 }
 
+/** Texts of request decimals read before, with their values; at most MAX_KNOWN_DECIMALS, then afresh. */
+const knownDecimals = new Map<string, Decimal>();
+const MAX_KNOWN_DECIMALS = 4096;
+
+/**
+ * A request decimal's value. Orders repeat the same few prices and quantities, so a text read
+ * before is looked up instead of matched and converted again, and its orders share one bigint
+ * (a value, immutable) instead of keeping one each. Only valid texts are kept; a client sending
+ * ever new texts makes the table start afresh, never grow.
+ */
 function decimalParam(name: string, text: string | undefined): Decimal | undefined {
   const value = present(text);
   if (value === undefined) return undefined;
+  const known = knownDecimals.get(value);
+  if (known !== undefined) return known;
   const parsed = dec.tryParse(value);
   if (parsed === undefined) throw illegalChars(name, dec.DECIMAL_PATTERN);
+  if (knownDecimals.size >= MAX_KNOWN_DECIMALS) knownDecimals.clear();
+  knownDecimals.set(value, parsed);
   return parsed;
 }
 

@@ -19,13 +19,23 @@ export interface RequestParams {
 
 interface ParsedPart {
   values: Map<string, string>;
-  /** Names sent in this part, empty values included. */
-  names: Set<string>;
+  /** Names sent in this part with an empty value (none: undefined; most requests send none). */
+  empties: Set<string> | undefined;
   /** The part's raw pairs except the signature, joined by `&` as received. */
   unsigned: string;
 }
 
-const EMPTY_PART: ParsedPart = { values: new Map(), names: new Set(), unsigned: "" };
+const EMPTY_PART: ParsedPart = { values: new Map(), empties: undefined, unsigned: "" };
+
+/** How many names the part holds, empty values included. */
+function sentIn(part: ParsedPart): number {
+  return part.values.size + (part.empties?.size ?? 0);
+}
+
+/** The part's names, empty values included. */
+function namesOf(part: ParsedPart): string[] {
+  return [...part.values.keys(), ...(part.empties ?? [])];
+}
 
 /**
  * Parses the raw query string (without `?`) and the raw form body (empty when there is none);
@@ -39,17 +49,17 @@ export function readParams(
 ): RequestParams {
   const fromQuery = query === "" ? EMPTY_PART : parsePart(query, maxParams, signatureParameter);
   if (body === "") {
-    return { values: fromQuery.values, signedPayload: fromQuery.unsigned, sentCount: fromQuery.names.size };
+    return { values: fromQuery.values, signedPayload: fromQuery.unsigned, sentCount: sentIn(fromQuery) };
   }
   const fromBody = parsePart(body, maxParams, signatureParameter);
   // A signed order usually comes as a form body alone: its part is the whole request.
   if (fromQuery === EMPTY_PART) {
-    return { values: fromBody.values, signedPayload: fromBody.unsigned, sentCount: fromBody.names.size };
+    return { values: fromBody.values, signedPayload: fromBody.unsigned, sentCount: sentIn(fromBody) };
   }
   const values = new Map(fromBody.values);
   for (const [name, value] of fromQuery.values) values.set(name, value);
   if (values.size > maxParams) throw tooManyParams();
-  const sentCount = new Set([...fromQuery.names, ...fromBody.names]).size;
+  const sentCount = new Set([...namesOf(fromQuery), ...namesOf(fromBody)]).size;
   return { values, signedPayload: fromQuery.unsigned + fromBody.unsigned, sentCount };
 }
 
@@ -60,7 +70,8 @@ export function readParams(
 function parsePart(raw: string, maxParams: number, signatureParameter: string): ParsedPart {
   if (countPairs(raw) > maxParams * 2) throw tooManyParams();
   const values = new Map<string, string>();
-  const seen = new Set<string>();
+  // A name is kept in `values` or, sent empty, in `empties`: a repeat is found in one of the two.
+  let empties: Set<string> | undefined;
   let signatureStart = -1;
   let signatureEnd = -1;
   // Most requests escape nothing: then no name or value needs looking at for escapes.
@@ -76,18 +87,22 @@ function parsePart(raw: string, maxParams: number, signatureParameter: string): 
       const name = escaped ? decodeComponent(rawName, undefined) : rawName;
       const rawValue = hasValue ? raw.slice(equals + 1, end) : "";
       const value = escaped && hasValue ? decodeComponent(rawValue, name) : rawValue;
-      if (seen.has(name)) throw duplicateParam();
-      seen.add(name);
+      if (values.has(name) || empties?.has(name)) throw duplicateParam();
       if (name === signatureParameter) {
         signatureStart = start;
         signatureEnd = end;
       }
-      if (value !== "") values.set(name, value);
+      if (value !== "") {
+        values.set(name, value);
+      } else {
+        empties ??= new Set();
+        empties.add(name);
+      }
     }
     start = end + 1;
   }
   if (values.size > maxParams) throw tooManyParams();
-  return { values, names: seen, unsigned: withoutPair(raw, signatureStart, signatureEnd) };
+  return { values, empties, unsigned: withoutPair(raw, signatureStart, signatureEnd) };
 }
 
 /** How many `&`-separated pairs (empty ones included) the text holds. */

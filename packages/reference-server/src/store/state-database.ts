@@ -50,13 +50,12 @@ import {
   rowKey,
   type TradeRow,
   tradeFromRow,
-  WRITES,
-  type WriteName,
   type WriteOp,
 } from "./rows.js";
 import { migrate } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
 import { mergePage, Uncommitted } from "./uncommitted.js";
+import { writeRunner } from "./write-runner.js";
 import {
   postBatch,
   type StateSync,
@@ -185,11 +184,11 @@ export class StateDatabase implements History {
   ) {
     this.reads = prepareReads(reader);
     if ((options.sync ?? "normal") === "normal") {
-      const statements = prepareWrites(reader);
+      const run = writeRunner(reader);
       const stillThere = fileIdentity(path);
       this.applyInline = reader.transaction((ops: WriteOp[]) => {
         stillThere();
-        for (const [name, ...params] of ops) (statements.get(name) as Statement).run(...params);
+        run(ops);
       });
     }
     worker.on("message", (reply: WriterReply) => this.onReply(reply));
@@ -1053,10 +1052,6 @@ async function newWriterThread(workerData: WriterData): Promise<Worker> {
   const source = new URL("./writer-from-source.ts", here).href;
   const { writerFromSource } = (await import(source)) as { writerFromSource(data: WriterData): Worker };
   return writerFromSource(workerData);
-}
-
-function prepareWrites(db: Database): Map<WriteName, Statement> {
-  return new Map(Object.entries(WRITES).map(([name, sql]) => [name as WriteName, db.prepare(sql)]));
 }
 
 function prepareReads(db: Database): Record<string, Statement> {

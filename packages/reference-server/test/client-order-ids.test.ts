@@ -67,10 +67,30 @@ function byClientIds(ex: Exchange): unknown[] {
   return found;
 }
 
+const T0 = 1_800_000_000_000;
+
+/**
+ * Pages of the account's orders, several across the edge between the orders in account_orders
+ * (chunks, like client_order_ids) and the recent ones held by id in memory.
+ */
+function accountPages(ex: Exchange): unknown[] {
+  const queries = [
+    {},
+    { orderId: 1 },
+    { orderId: CHUNK - 400 },
+    { orderId: CHUNK + 200 },
+    { orderId: ORDERS - 300 },
+    { startTime: T0 + CHUNK - 300, endTime: T0 + CHUNK + 600 },
+    { endTime: T0 + CHUNK + 100 },
+    { endTime: T0 + ORDERS - 200 },
+  ];
+  return queries.map((query) => ex.allOrders("maker", { symbol: SYMBOL, limit: 1000, ...query }));
+}
+
 describe.each(["normal", "full"] as const)("client order ids with a state database, sync %s", (sync) => {
   it("answer as in memory across chunks, client order ids used again and a restart", async () => {
     const path = join(folder, `ids-${sync}.db`);
-    const clock = { now: 1_800_000_000_000 };
+    const clock = { now: T0 };
     const memoryClock = { ...clock };
     const memory = await server(undefined, memoryClock);
     const durable = await server(path, clock, sync);
@@ -82,6 +102,11 @@ describe.each(["normal", "full"] as const)("client order ids with a state databa
         want.length - 1,
       );
       expect(byClientIds(durable.exchange)).toEqual(want);
+      const pages = accountPages(memory.exchange);
+      expect(pages.map((p) => (p as unknown[]).length)).toEqual([
+        1000, 1000, 1000, 1000, 301, 901, 1000, 1000,
+      ]);
+      expect(accountPages(durable.exchange)).toEqual(pages);
       await durable.close();
       const db = new (loadDriver())(path, { readonly: true });
       const below = db.prepare("SELECT client_ids_below AS n FROM symbols").get() as { n: number };
@@ -96,6 +121,7 @@ describe.each(["normal", "full"] as const)("client order ids with a state databa
       const again = await server(path, clock, sync);
       try {
         expect(byClientIds(again.exchange)).toEqual(want);
+        expect(accountPages(again.exchange)).toEqual(pages);
       } finally {
         await again.close();
       }

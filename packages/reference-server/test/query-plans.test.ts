@@ -23,12 +23,19 @@ function plan(db: Database, sql: string): string[] {
  * The plan each history read must have: an index search on every column the read constrains (a
  * search on a prefix only, such as the primary key by symbol, visits all of the symbol's rows).
  */
-const WANT: Record<keyof typeof HISTORY_READS, string> = {
+const WANT: Record<keyof typeof HISTORY_READS, string | string[]> = {
   order: "SEARCH orders USING INTEGER PRIMARY KEY (rowid=?)",
   orderIdByClientId:
     "SEARCH client_order_ids USING PRIMARY KEY (account=? AND symbol=? AND client_order_id=? AND order_id<?)",
-  ordersAsc: "SEARCH orders USING INDEX orders_by_account (account=? AND key>? AND key<?)",
-  ordersDesc: "SEARCH orders USING INDEX orders_by_account (account=? AND key>? AND key<?)",
+  // The account's entries in the key range, then each order by its key.
+  ordersAsc: [
+    "SEARCH a USING PRIMARY KEY (account=? AND key>? AND key<?)",
+    "SEARCH o USING INTEGER PRIMARY KEY (rowid=?)",
+  ],
+  ordersDesc: [
+    "SEARCH a USING PRIMARY KEY (account=? AND key>? AND key<?)",
+    "SEARCH o USING INTEGER PRIMARY KEY (rowid=?)",
+  ],
   // Probes of the binary search from a time to an id: one row found by one search each.
   orderIdFrom: "SEARCH orders USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)",
   orderIdLast: "SEARCH orders USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)",
@@ -83,7 +90,7 @@ describe.each(databases)("query plans of %s", (_, makePath, pageSize) => {
   it.each(Object.entries(HISTORY_READS))(
     "%s searches an index on every column it constrains",
     (name, sql) => {
-      expect(plan(db, sql)).toEqual([WANT[name as keyof typeof HISTORY_READS]]);
+      expect(plan(db, sql)).toEqual([WANT[name as keyof typeof HISTORY_READS]].flat());
     },
   );
 
@@ -94,10 +101,7 @@ describe.each(databases)("query plans of %s", (_, makePath, pageSize) => {
   it("the check fails for the client order id lookup of release 0.1.0 (all the account's orders, sorted)", () => {
     const before =
       "SELECT * FROM orders WHERE account = ? AND symbol = ? AND client_order_id = ? ORDER BY order_id DESC LIMIT 1";
-    expect(plan(db, before)).toEqual([
-      "SEARCH orders USING INDEX orders_by_account (account=?)",
-      "USE TEMP B-TREE FOR ORDER BY",
-    ]);
+    expect(plan(db, before)).toEqual(["SCAN orders", "USE TEMP B-TREE FOR ORDER BY"]);
     expect(plan(db, before)).not.toEqual([WANT.orderIdByClientId]);
   });
 });

@@ -21,11 +21,12 @@ export const HISTORY_READS = {
   // order id, among the orders below the symbol's client_ids_below
   orderIdByClientId: `SELECT order_id AS id FROM client_order_ids
     WHERE account = ? AND symbol = ? AND client_order_id = ? AND order_id < ? ORDER BY order_id DESC LIMIT 1`,
-  // (account, lowest key, key above the last, limit)
-  ordersAsc: `SELECT * FROM orders INDEXED BY orders_by_account
-    WHERE account = ? AND key >= ? AND key < ? ORDER BY key ASC LIMIT ?`,
-  ordersDesc: `SELECT * FROM orders INDEXED BY orders_by_account
-    WHERE account = ? AND key >= ? AND key < ? ORDER BY key DESC LIMIT ?`,
+  // (account, lowest key, key above the last, limit): among the orders below the symbol's
+  // client_ids_below (account_orders is written in the same chunks as client_order_ids)
+  ordersAsc: `SELECT o.* FROM account_orders a JOIN orders o ON o.key = a.key
+    WHERE a.account = ? AND a.key >= ? AND a.key < ? ORDER BY a.key ASC LIMIT ?`,
+  ordersDesc: `SELECT o.* FROM account_orders a JOIN orders o ON o.key = a.key
+    WHERE a.account = ? AND a.key >= ? AND a.key < ? ORDER BY a.key DESC LIMIT ?`,
   // (lowest key, key above the last): the first row from a key, with its id and time
   orderIdFrom: "SELECT order_id AS id, time FROM orders WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
   orderIdLast: "SELECT order_id AS id, time FROM orders WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",

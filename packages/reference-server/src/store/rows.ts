@@ -25,9 +25,8 @@ export const WRITES = {
   deposit:
     "INSERT INTO deposits (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
   fee: "INSERT INTO fees (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
-  // An order is inserted once and then updated in place: the columns of orders_by_account (account)
-  // and of client_order_ids (client_order_id) are never assigned, so SQLite leaves that index alone
-  // on every later change (INSERT OR REPLACE deleted and rewrote the row and all of its index
+  // An order is inserted once and then updated in place: the columns of orders_open's entries
+  // aside, no indexed column is assigned, so SQLite leaves the indexes alone on every later change (INSERT OR REPLACE deleted and rewrote the row and all of its index
   // entries).
   order: `INSERT INTO orders (key, symbol, order_id, account, client_order_id, side, type, time_in_force,
       price, orig_qty, orig_quote_order_qty, executed_qty, cummulative_quote_qty, stop_price, iceberg_qty,
@@ -58,6 +57,8 @@ export const WRITES = {
   indexClientIds: `INSERT OR IGNORE INTO client_order_ids (account, symbol, client_order_id, order_id)
     SELECT account, symbol, client_order_id, order_id FROM orders WHERE key >= ? AND key < ?
     ORDER BY account, client_order_id, order_id`,
+  indexAccountOrders: `INSERT OR IGNORE INTO account_orders (account, key)
+    SELECT account, key FROM orders WHERE key >= ? AND key < ? ORDER BY account, key`,
   clientIdsBelow: "UPDATE symbols SET client_ids_below = ? WHERE symbol = ?",
   // (symbol's first key, first key to keep, most rows): ids and times grow together, so the rows
   // older than the retention are those below the first id at or after its cutoff.
@@ -68,6 +69,10 @@ export const WRITES = {
   // The client order ids of the orders that pruneOrders, with the same parameters, deletes next.
   pruneClientIds: `DELETE FROM client_order_ids WHERE (account, symbol, client_order_id, order_id) IN
     (SELECT account, symbol, client_order_id, order_id FROM orders WHERE key >= ? AND key < ?
+    AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY key LIMIT ?)`,
+  // Likewise the orders' entries in account_orders.
+  pruneAccountOrders: `DELETE FROM account_orders WHERE (account, key) IN
+    (SELECT account, key FROM orders WHERE key >= ? AND key < ?
     AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY key LIMIT ?)`,
   pruneOrders: `DELETE FROM orders WHERE key IN (SELECT key FROM orders
     WHERE key >= ? AND key < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY key LIMIT ?)`,

@@ -144,7 +144,10 @@ const MIGRATIONS: readonly string[] = [
   // - no index by time: a time bound becomes a key bound by a binary search over the key;
   // - client order ids leave the index on orders (a random key: each order dirtied a page of its
   //   own in every commit) for client_order_ids, written in large sorted chunks; the symbol's
-  //   orders from client_ids_below on are not in it yet (start-up reads them, a bounded tail).
+  //   orders from client_ids_below on are not in it yet (start-up reads them, a bounded tail);
+  // - likewise each account's orders leave the index orders_by_account (its entries went in at as
+  //   many places as accounts traded, each a page or more per commit) for account_orders, written
+  //   in the same sorted chunks.
   `
   CREATE TABLE client_order_ids (
     account TEXT NOT NULL,
@@ -188,7 +191,8 @@ const MIGRATIONS: readonly string[] = [
     FROM orders o ORDER BY 1;
   DROP TABLE orders;
   ALTER TABLE orders_by_key RENAME TO orders;
-  CREATE INDEX orders_by_account ON orders (account, key);
+  CREATE TABLE account_orders (account TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (account, key)) WITHOUT ROWID;
+  INSERT INTO account_orders (account, key) SELECT account, key FROM orders ORDER BY account, key;
   CREATE INDEX orders_open ON orders (symbol, order_id) WHERE status IN ('NEW', 'PARTIALLY_FILLED');
   CREATE TABLE trades_by_key (
     key INTEGER PRIMARY KEY,

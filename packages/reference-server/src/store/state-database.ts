@@ -50,13 +50,12 @@ import {
   rowKey,
   type TradeRow,
   tradeFromRow,
-  WRITES,
-  type WriteName,
   type WriteOp,
 } from "./rows.js";
 import { migrate } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
 import { mergePage, Uncommitted } from "./uncommitted.js";
+import { writeRunner } from "./write-runner.js";
 import {
   postBatch,
   type StateSync,
@@ -166,6 +165,8 @@ export class StateDatabase implements History {
   private clientIdsBelow = new Map<string, number>();
   /** Per symbol: the newest order id by account and client order id, of those orders. */
   private recentClientIds = new Map<string, Map<string, number>>();
+  /** Per symbol and account: the ids of those orders (not in account_orders yet), ascending. */
+  private recentAccountOrders = new Map<string, Map<string, number[]>>();
   private symbolPositions = new Map<string, number>();
   private closed = false;
   private exited = false;
@@ -185,11 +186,11 @@ export class StateDatabase implements History {
   ) {
     this.reads = prepareReads(reader);
     if ((options.sync ?? "normal") === "normal") {
-      const statements = prepareWrites(reader);
+      const run = writeRunner(reader);
       const stillThere = fileIdentity(path);
       this.applyInline = reader.transaction((ops: WriteOp[]) => {
         stillThere();
-        for (const [name, ...params] of ops) (statements.get(name) as Statement).run(...params);
+        run(ops);
       });
     }
     worker.on("message", (reply: WriterReply) => this.onReply(reply));
@@ -309,8 +310,10 @@ export class StateDatabase implements History {
     if (this.closed) return;
     this.queued.add(changes);
     this.uncommitted.add(changes, this.batches + 1);
-    for (const order of changes.orders)
+    for (const order of changes.orders) {
       this.noteClientId(order.accountId, order.symbol, order.clientOrderId, order.orderId);
+      this.noteAccountOrder(order.accountId, order.symbol, order.orderId);
+    }
     this.pruneNowAndThen(now);
     this.scheduleSend();
   }
@@ -356,17 +359,36 @@ export class StateDatabase implements History {
     return best;
   }
 
+  /**
+   * The account's orders below the symbol's client_ids_below are found in account_orders; those
+   * from it on (at most a chunk and a batch) by their ids, kept in memory, each one search.
+   */
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
     const ids = this.idRange("order", symbol, query);
-    const stored = ids
-      ? this.page<OrderRow, Order>(
-          "orders",
-          [accountId, ...this.keys(symbol, ids)],
-          query,
-          limit,
-          orderFromRow,
-        )
-      : [];
+    const below = this.clientIdsBelow.get(symbol) ?? 0;
+    const anchored = isAnchored(query);
+    const older = (want: number): Order[] =>
+      ids && ids[0] < below && want > 0
+        ? this.page<OrderRow, Order>(
+            "orders",
+            [accountId, ...this.keys(symbol, [ids[0], Math.min(ids[1], below)])],
+            query,
+            want,
+            orderFromRow,
+          )
+        : [];
+    const recent = (want: number): Order[] =>
+      ids && ids[1] > below && want > 0
+        ? this.recentOrders(accountId, symbol, [Math.max(ids[0], below), ids[1]], anchored, want)
+        : [];
+    let stored: Order[];
+    if (anchored) {
+      const first = older(limit);
+      stored = [...first, ...recent(limit - first.length)];
+    } else {
+      const last = recent(limit);
+      stored = [...older(limit - last.length), ...last];
+    }
     const fresh = this.uncommitted.orders.filter(
       symbol,
       (o) => o.accountId === accountId && inPage(o.orderId, o.time, query),
@@ -453,6 +475,33 @@ export class StateDatabase implements History {
     return mergePage(stored, fresh, (t) => t.id, isAnchored(query), limit);
   }
 
+  /**
+   * Up to `want` stored orders of the account among its recent ids in [low, high) (not in
+   * account_orders yet), ascending: the oldest when anchored, else the newest. Each is one search;
+   * ids without a row (not committed yet, or pruned) are stepped over.
+   */
+  private recentOrders(
+    accountId: string,
+    symbol: string,
+    [low, high]: [number, number],
+    anchored: boolean,
+    want: number,
+  ): Order[] {
+    const ids = this.recentAccountOrders.get(symbol)?.get(accountId) ?? [];
+    const from = lowerBound(ids, low);
+    const to = lowerBound(ids, high);
+    const found: Order[] = [];
+    for (
+      let i = anchored ? from : to - 1;
+      found.length < want && i >= from && i < to;
+      i += anchored ? 1 : -1
+    ) {
+      const order = this.row("order", [this.key(symbol, ids[i] as number)], orderFromRow);
+      if (order) found.push(order);
+    }
+    return anchored ? found : found.reverse();
+  }
+
   /** Number of history items changed but not committed yet (zero once all is committed). */
   uncommittedCount(): number {
     return this.uncommitted.size;
@@ -510,13 +559,17 @@ export class StateDatabase implements History {
   private loadRecentClientIds(symbols: [string, number][]): void {
     this.clientIdsBelow.clear();
     this.recentClientIds.clear();
+    this.recentAccountOrders.clear();
     for (const [symbol, below] of symbols) {
       this.clientIdsBelow.set(symbol, below);
       const tail = this.all<{ account: string; client_order_id: string; order_id: number }>("clientIdTail", [
         this.key(symbol, below),
         this.span(symbol)[1],
       ]);
-      for (const row of tail) this.noteClientId(row.account, symbol, row.client_order_id, row.order_id);
+      for (const row of tail) {
+        this.noteClientId(row.account, symbol, row.client_order_id, row.order_id);
+        this.noteAccountOrder(row.account, symbol, row.order_id);
+      }
     }
   }
 
@@ -531,9 +584,39 @@ export class StateDatabase implements History {
     if ((recent.get(key) ?? -1) < orderId) recent.set(key, orderId);
   }
 
-  /** A chunk of client order ids is in client_order_ids: the recent ones below `below` are forgotten. */
+  /** The order ids are ascending: a new order's is the highest, so it is appended (else placed). */
+  private noteAccountOrder(accountId: string, symbol: string, orderId: number): void {
+    if (orderId < (this.clientIdsBelow.get(symbol) ?? 0)) return;
+    let byAccount = this.recentAccountOrders.get(symbol);
+    if (!byAccount) {
+      byAccount = new Map();
+      this.recentAccountOrders.set(symbol, byAccount);
+    }
+    let ids = byAccount.get(accountId);
+    if (!ids) {
+      ids = [];
+      byAccount.set(accountId, ids);
+    }
+    const last = ids[ids.length - 1];
+    if (last === undefined || orderId > last) {
+      ids.push(orderId);
+      return;
+    }
+    const at = lowerBound(ids, orderId);
+    if (ids[at] !== orderId) ids.splice(at, 0, orderId);
+  }
+
+  /**
+   * A chunk of client order ids is in client_order_ids (and of orders in account_orders): the
+   * recent ones below `below` are forgotten.
+   */
   private clientIdsIndexed(symbol: string, below: number): void {
     this.clientIdsBelow.set(symbol, below);
+    for (const [accountId, ids] of this.recentAccountOrders.get(symbol) ?? []) {
+      const kept = ids.slice(lowerBound(ids, below));
+      if (kept.length > 0) this.recentAccountOrders.get(symbol)?.set(accountId, kept);
+      else this.recentAccountOrders.get(symbol)?.delete(accountId);
+    }
     const recent = this.recentClientIds.get(symbol);
     if (!recent) return;
     for (const [key, orderId] of recent) if (orderId < below) recent.delete(key);
@@ -822,6 +905,7 @@ export class StateDatabase implements History {
       this.pending.push(["pruneAggTrades", first, kept("aggTrade"), PRUNE_CHUNK]);
       const keptOrder = kept("order");
       this.pending.push(["pruneClientIds", first, keptOrder, PRUNE_CHUNK]);
+      this.pending.push(["pruneAccountOrders", first, keptOrder, PRUNE_CHUNK]);
       this.pending.push(["pruneOrders", first, keptOrder, PRUNE_CHUNK]);
     }
   }
@@ -951,8 +1035,21 @@ interface IdTime {
 function indexOps(fromKey: number, belowKey: number, symbol: string, below: number): WriteOp[] {
   return [
     ["indexClientIds", fromKey, belowKey],
+    ["indexAccountOrders", fromKey, belowKey],
     ["clientIdsBelow", below, symbol],
   ];
+}
+
+/** The position of the first id at or above `id` in ascending `ids`. */
+function lowerBound(ids: readonly number[], id: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((ids[middle] as number) < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function clientKey(accountId: string, clientOrderId: string): string {
@@ -1053,10 +1150,6 @@ async function newWriterThread(workerData: WriterData): Promise<Worker> {
   const source = new URL("./writer-from-source.ts", here).href;
   const { writerFromSource } = (await import(source)) as { writerFromSource(data: WriterData): Worker };
   return writerFromSource(workerData);
-}
-
-function prepareWrites(db: Database): Map<WriteName, Statement> {
-  return new Map(Object.entries(WRITES).map(([name, sql]) => [name as WriteName, db.prepare(sql)]));
 }
 
 function prepareReads(db: Database): Record<string, Statement> {

@@ -7,9 +7,10 @@
  * and fsync, so they never stall the main thread either.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { loadDriver, type Statement } from "./driver.js";
+import { loadDriver } from "./driver.js";
 import { fileIdentity } from "./files.js";
-import { WRITES, type WriteName, type WriteOp } from "./rows.js";
+import type { WriteOp } from "./rows.js";
+import { writeRunner } from "./write-runner.js";
 import { decodeBatch, type WriterData, type WriterReply, type WriterRequest } from "./writer-protocol.js";
 
 const port = parentPort;
@@ -29,14 +30,13 @@ db.pragma("journal_mode = WAL");
 // In WAL mode both keep the database consistent; NORMAL leaves the fsync to checkpoints, so a commit
 // is in the operating system's hands (safe from a crash of this process) when it returns.
 db.pragma(`synchronous = ${sync === "full" ? "FULL" : "NORMAL"}`);
-const statements = new Map<WriteName, Statement>();
-for (const [name, sql] of Object.entries(WRITES)) statements.set(name as WriteName, db.prepare(sql));
+const run = writeRunner(db);
 
 const checkStillThere = fileIdentity(path);
 
 const apply = db.transaction((ops: WriteOp[]) => {
   checkStillThere();
-  for (const [name, ...params] of ops) (statements.get(name) as Statement).run(...params);
+  run(ops);
 });
 
 function checkpoint(): void {

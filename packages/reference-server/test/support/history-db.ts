@@ -113,7 +113,8 @@ export async function databaseWithTrades(
         String(b.n * 60),
       );
     }
-    // As the server keeps them: the client order ids of all but the newest orders in their table.
+    // As the server keeps them: the client order ids and account entries of the orders in their tables.
+    db.prepare("INSERT INTO account_orders SELECT account, key FROM orders ORDER BY 1, 2").run();
     db.prepare(
       "INSERT INTO client_order_ids SELECT account, symbol, client_order_id, order_id FROM orders ORDER BY 1, 2, 3, 4",
     ).run();

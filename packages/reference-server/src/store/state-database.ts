@@ -72,7 +72,13 @@ const AVG_WINDOW_MS = 5 * MINUTE_MS;
 const PRUNE_EVERY_MS = MINUTE_MS;
 const PRUNE_CHUNK = 5000;
 const PROBE_EVERY_MS = 5000;
-const PAGE_SIZE = 1024;
+/**
+ * New databases' page size. Each commit writes every page it changes whole, to the WAL and again at
+ * the checkpoint, and a commit of a few orders changes about twenty pages (six whatever it holds):
+ * 512-byte pages wrote about 3.0 KB per order in bench:ceiling where 1 KiB pages wrote 4.4 KB, at
+ * the same CPU per order.
+ */
+const PAGE_SIZE = 512;
 /** Commits between two checkpoints asked of the writer thread (sync "normal"). */
 const CHECKPOINT_EVERY_COMMITS = 1000;
 /** Orders of a symbol whose client order ids are added to client_order_ids together. */

@@ -23,11 +23,10 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { autocannon, fmt, median } from "./support.js";
+import { autocannon, fmt, freePort, median } from "./support.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -50,19 +49,8 @@ interface Target {
   child: ChildProcess;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, HOST, () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 async function start(name: string, script: string, args: (port: number) => string[]): Promise<Target> {
-  const port = await freePort();
+  const port = await freePort(HOST);
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), args(port), {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],

@@ -14,11 +14,10 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { autocannon, fmt, median } from "./support.js";
+import { autocannon, fmt, freePort, median } from "./support.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -37,19 +36,8 @@ interface Target {
   statePath?: string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, HOST, () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 async function startTarget(name: string, statePath?: string, sync = "normal"): Promise<Target> {
-  const port = await freePort();
+  const port = await freePort(HOST);
   const config = JSON.stringify({
     accounts: [{ id: "bench", apiKey: API_KEY, apiSecret: API_SECRET }],
     rateLimits: { requestWeightPerMinute: 1e12, ordersPer10s: 1e12, ordersPerDay: 1e12 },

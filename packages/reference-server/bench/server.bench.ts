@@ -20,12 +20,11 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openapiJsonPath } from "@marketapi/spec";
-import { type AutocannonOptions, autocannon, fmt, median } from "./support.js";
+import { type AutocannonOptions, autocannon, fmt, freePort, median } from "./support.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -38,17 +37,6 @@ const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 const children: ChildProcess[] = [];
 const scratch = mkdtempSync(join(tmpdir(), "marketapi-bench-"));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, HOST, () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 function start(command: string, args: string[]): ChildProcess {
   const child = spawn(command, args, { cwd: packageDir, stdio: ["ignore", "ignore", "inherit"] });
@@ -86,7 +74,7 @@ function cpuMs(pid: number | undefined): number | undefined {
 }
 
 async function startReferenceServer(): Promise<Target> {
-  const port = await freePort();
+  const port = await freePort(HOST);
   const config = join(scratch, "bench-config.json");
   writeFileSync(
     config,
@@ -127,7 +115,7 @@ function prismCommand(): string {
 }
 
 async function startPrism(): Promise<Target> {
-  const port = await freePort();
+  const port = await freePort(HOST);
   const prism = prismCommand();
   const child = start(prism, ["mock", "-h", HOST, "-p", String(port), "-v", "warn", openapiJsonPath]);
   const url = `http://${HOST}:${port}`;
@@ -243,7 +231,7 @@ function describeHost(): string {
 
 /** The ceiling: plain node:http answering a fixed price-ticker body with the same headers. */
 async function startBaseline(): Promise<Target> {
-  const port = await freePort();
+  const port = await freePort(HOST);
   const code =
     `const body = JSON.stringify({ symbol: "BTCUSDT", price: "60000.00000000" });` +
     `require("node:http").createServer((req, res) => { res.writeHead(200, {` +

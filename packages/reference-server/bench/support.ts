@@ -1,6 +1,7 @@
 // What the benches share: the load generator (autocannon, a devDependency loaded at run time), and
 // how figures are printed: the median of repeated runs, whole numbers with thousands separators.
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 
 /** The part of autocannon's result the benches read. */
 export interface AutocannonResult {
@@ -38,3 +39,15 @@ export function median(values: readonly number[]): number {
 
 /** A figure rounded to a whole number, with thousands separators. */
 export const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
+
+/** A TCP port free on `host` now, for a server the bench starts next. */
+export function freePort(host = "127.0.0.1"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}

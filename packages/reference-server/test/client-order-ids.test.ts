@@ -35,8 +35,15 @@ function server(
   });
 }
 
-/** Places and cancels an order per client order id in turn; lets batches commit now and then. */
-async function trade(ex: Exchange, clock: { now: number }): Promise<void> {
+/** Every seventh order is sent without a client order id (it gets a generated one, which names it). */
+const isGenerated = (i: number) => i % 7 === 6;
+
+/**
+ * Places and cancels an order per client order id in turn; lets batches commit now and then.
+ * Returns the generated ids, the first of which a last order reuses as its own.
+ */
+async function trade(ex: Exchange, clock: { now: number }): Promise<string[]> {
+  const generated: string[] = [];
   for (let i = 0; i < ORDERS; i += 1) {
     clock.now += 1;
     const placed = ex.newOrder("maker", {
@@ -46,25 +53,40 @@ async function trade(ex: Exchange, clock: { now: number }): Promise<void> {
       timeInForce: "GTC",
       price: String(70_000 + (i % 50)),
       quantity: "0.001",
-      newClientOrderId: `c${i % IDS}`,
-    }) as { orderId: number };
+      newClientOrderId: isGenerated(i) ? undefined : `c${i % IDS}`,
+    }) as { orderId: number; clientOrderId: string };
+    if (isGenerated(i)) generated.push(placed.clientOrderId);
     // Every third order stays open (the newest of its client order id is then NEW, else CANCELED).
     if (i % 3 !== 0) ex.cancelOrder("maker", { symbol: SYMBOL, orderId: placed.orderId });
     else if (i >= 300) ex.cancelOrder("maker", { symbol: SYMBOL, orderId: placed.orderId - 300 });
     if (i % 97 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
+  clock.now += 1;
+  const reused = ex.newOrder("maker", {
+    symbol: SYMBOL,
+    side: "SELL",
+    type: "LIMIT",
+    timeInForce: "GTC",
+    price: "70000",
+    quantity: "0.001",
+    newClientOrderId: generated[0],
+  }) as { orderId: number };
+  ex.cancelOrder("maker", { symbol: SYMBOL, orderId: reused.orderId });
+  return generated;
 }
 
-function byClientIds(ex: Exchange): unknown[] {
-  const found: unknown[] = [];
-  for (let i = 0; i < IDS + 5; i += 7) {
+function byClientIds(ex: Exchange, generated: string[]): unknown[] {
+  const ids: string[] = [];
+  for (let i = 0; i < IDS + 5; i += 7) ids.push(`c${i}`);
+  for (let i = 0; i < generated.length; i += 29) ids.push(generated[i] as string);
+  ids.push(generated.at(-1) as string);
+  return ids.map((origClientOrderId) => {
     try {
-      found.push(ex.queryOrder("maker", { symbol: SYMBOL, origClientOrderId: `c${i}` }));
+      return ex.queryOrder("maker", { symbol: SYMBOL, origClientOrderId });
     } catch (error) {
-      found.push({ error: (error as Error).message });
+      return { error: (error as Error).message };
     }
-  }
-  return found;
+  });
 }
 
 const T0 = 1_800_000_000_000;
@@ -95,16 +117,18 @@ describe.each(["normal", "full"] as const)("client order ids with a state databa
     const memory = await server(undefined, memoryClock);
     const durable = await server(path, clock, sync);
     try {
-      await trade(memory.exchange, memoryClock);
-      await trade(durable.exchange, clock);
-      const want = byClientIds(memory.exchange);
+      const generated = await trade(memory.exchange, memoryClock);
+      expect(await trade(durable.exchange, clock)).toEqual(generated);
+      const want = byClientIds(memory.exchange, generated);
       expect(want.filter((o) => (o as { orderId?: number }).orderId !== undefined)).toHaveLength(
         want.length - 1,
       );
-      expect(byClientIds(durable.exchange)).toEqual(want);
+      // The first generated id was used again by the last order, which the query answers.
+      expect((want[Math.ceil((IDS + 5) / 7)] as { orderId: number }).orderId).toBe(ORDERS + 1);
+      expect(byClientIds(durable.exchange, generated)).toEqual(want);
       const pages = accountPages(memory.exchange);
       expect(pages.map((p) => (p as unknown[]).length)).toEqual([
-        1000, 1000, 1000, 1000, 301, 901, 1000, 1000,
+        1000, 1000, 1000, 1000, 302, 901, 1000, 1000,
       ]);
       expect(accountPages(durable.exchange)).toEqual(pages);
       await durable.close();
@@ -117,12 +141,16 @@ describe.each(["normal", "full"] as const)("client order ids with a state databa
       // depends on where the batches end, which the commits' timing decides, so only these bounds
       // are certain: a batch may end exactly at next id CHUNK.
       expect(below.n).toBeGreaterThanOrEqual(CHUNK);
-      expect(indexed.n).toBe(below.n - 1);
-      const tail = ORDERS - indexed.n;
+      // Orders 1 to below - 1 are in; a generated id names its order and has no row.
+      let generatedBelow = 0;
+      for (let i = 0; i < below.n - 1; i += 1) if (isGenerated(i)) generatedBelow += 1;
+      expect(indexed.n).toBe(below.n - 1 - generatedBelow);
+      // Orders below.n on (the last one reuses a generated id) are the tail.
+      const tail = ORDERS + 1 - (below.n - 1);
       expect(tail).toBeLessThan(CHUNK);
       const again = await server(path, clock, sync);
       try {
-        expect(byClientIds(again.exchange)).toEqual(want);
+        expect(byClientIds(again.exchange, generated)).toEqual(want);
         expect(accountPages(again.exchange)).toEqual(pages);
       } finally {
         await again.close();

@@ -1,6 +1,7 @@
 // The write runner groups consecutive writes of one kind into multi-row statements: the tables
 // must end up exactly as when each write runs on its own, with fewer statements run.
 import { describe, expect, it } from "vitest";
+import { defineClientIdFunctions } from "../src/store/client-ids.js";
 import { type Database, loadDriver, type Statement } from "../src/store/driver.js";
 import { WRITES, type WriteName, type WriteOp } from "../src/store/rows.js";
 import { migrate } from "../src/store/schema.js";
@@ -123,6 +124,7 @@ const batches: { given: string; ops: WriteOp[]; statements: number }[] = [
 describe("writeRunner", () => {
   it.each(batches)("$given: same rows as one write at a time", ({ ops, statements }) => {
     const oneByOne = freshDb();
+    defineClientIdFunctions(oneByOne);
     const singles = new Map(
       Object.entries(WRITES).map(([name, sql]) => [name as WriteName, oneByOne.prepare(sql)]),
     );

@@ -18,5 +18,8 @@ export interface EngineContext {
   /** Closed orders and trades. */
   readonly history: History;
   account(id: string): Account;
+  /** A random client order id (for cancel reports). */
   newClientOrderId(): string;
+  /** The client order id generated for an order sent without one (it encodes the orderId). */
+  clientOrderIdFor(orderId: number): string;
 }

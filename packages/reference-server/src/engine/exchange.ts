@@ -1,5 +1,6 @@
 import { invalidSymbol, unknownAccount } from "../errors.js";
 import { Account, type AccountOptions } from "./accounts.js";
+import { generatedClientOrderId } from "./client-order-ids.js";
 import type { EngineContext } from "./context.js";
 import * as dec from "./decimal.js";
 import type { History } from "./history.js";
@@ -90,6 +91,7 @@ export class Exchange {
       history: state.history,
       account: (id) => this.requireAccount(id),
       newClientOrderId: () => randomClientOrderId(state.random),
+      clientOrderIdFor: (orderId) => generatedClientOrderId(state.random, orderId),
     };
   }
 

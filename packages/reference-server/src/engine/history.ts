@@ -4,6 +4,7 @@
  * state (books, open orders, balances, counters, rolling statistics). `MemoryHistory` keeps the
  * history in arrays; the server's state database implements the same interface on SQLite.
  */
+import { generatedOrderId, namesItsOrder } from "./client-order-ids.js";
 import type { ChangeSet } from "./journal.js";
 import { lowerBound } from "./market.js";
 import { type PageQuery, pageOldestFirst } from "./paging.js";
@@ -43,10 +44,22 @@ interface SymbolHistory {
 interface AccountHistory {
   /** Oldest first. */
   orders: Order[];
-  /** The newest order for each client order id. */
+  /**
+   * The newest order for each client order id, of the orders whose id does not name them (see
+   * client-order-ids.ts: a generated id is found by decoding it).
+   */
   byClientOrderId: Map<string, Order>;
   /** The trades the account took part in, oldest first (a self-trade once). */
   trades: Trade[];
+}
+
+/** The order, if it is the account's and has that client order id (what a decoded id names). */
+export function namedOrder(
+  order: Order | undefined,
+  accountId: string,
+  clientOrderId: string,
+): Order | undefined {
+  return order && order.accountId === accountId && order.clientOrderId === clientOrderId ? order : undefined;
 }
 
 const ORDER_KEYS = { id: (o: Order) => o.orderId, time: (o: Order) => o.time };
@@ -76,7 +89,8 @@ export class MemoryHistory implements History {
       const account = this.account(order.accountId, order.symbol);
       account.orders.push(order);
       // An order keeps its client order id for life, and it is set before the order is recorded.
-      account.byClientOrderId.set(order.clientOrderId, order);
+      if (!namesItsOrder(order.clientOrderId, order.orderId))
+        account.byClientOrderId.set(order.clientOrderId, order);
     }
     for (const trade of changes.trades) {
       this.symbol(trade.symbol).trades.push(trade);
@@ -98,8 +112,12 @@ export class MemoryHistory implements History {
     return this.symbols.get(symbol)?.orders.get(orderId);
   }
 
+  /** The newer of: the order the map holds for the id, and the order the id names if it decodes to one. */
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    return this.accounts.get(accountId)?.get(symbol)?.byClientOrderId.get(clientOrderId);
+    const mapped = this.accounts.get(accountId)?.get(symbol)?.byClientOrderId.get(clientOrderId);
+    const id = generatedOrderId(clientOrderId);
+    const named = id === undefined ? undefined : namedOrder(this.order(symbol, id), accountId, clientOrderId);
+    return named && (!mapped || named.orderId > mapped.orderId) ? named : mapped;
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {

@@ -66,9 +66,9 @@ function checkClientOrderIdFree(account: Account, requested: string | undefined)
 }
 
 // Drawn only once the order is accepted, so rejected orders do not advance the generator.
-function generatedClientOrderId(ctx: EngineContext, account: Account): string {
-  let generated = ctx.newClientOrderId();
-  while (account.openOrders.has(generated)) generated = ctx.newClientOrderId();
+function generatedClientOrderId(ctx: EngineContext, account: Account, orderId: number): string {
+  let generated = ctx.clientOrderIdFor(orderId);
+  while (account.openOrders.has(generated)) generated = ctx.clientOrderIdFor(orderId);
   return generated;
 }
 
@@ -105,9 +105,9 @@ function buildOrder(market: Market, account: Account, r: OrderRequest, time: num
 
 /** Assigns the next orderId and registers the order with its market and account. */
 function acceptOrder(ctx: EngineContext, market: Market, account: Account, order: Order): void {
-  if (order.clientOrderId === "") order.clientOrderId = generatedClientOrderId(ctx, account);
   order.orderId = market.nextOrderId;
   market.nextOrderId += 1;
+  if (order.clientOrderId === "") order.clientOrderId = generatedClientOrderId(ctx, account, order.orderId);
   market.openOrders.set(order.orderId, order);
   account.openOrders.set(order.clientOrderId, order);
   touch(ctx, market, order);

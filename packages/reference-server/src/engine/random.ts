@@ -18,6 +18,11 @@ export class Random {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
+  /** Advances the generator as `count` draws would, without computing them. */
+  skip(count: number): void {
+    this.state = (this.state + count * 0x6d2b79f5) % 4294967296;
+  }
+
   /** Uniform integer in [min, max]. */
   int(min: number, max: number): number {
     return min + Math.floor(this.next() * (max - min + 1));

@@ -53,10 +53,10 @@ export const WRITES = {
       volume = excluded.volume, quote_volume = excluded.quote_volume`,
   pruneMinutes: "DELETE FROM trade_minutes WHERE minute < ?",
   // (from key, below key): one sorted chunk of client order ids, then the mark (below order id,
-  // symbol) that says they are in.
+  // symbol) that says they are in. A generated id names its order and needs no row (client-ids.ts).
   indexClientIds: `INSERT OR IGNORE INTO client_order_ids (account, symbol, client_order_id, order_id)
     SELECT account, symbol, client_order_id, order_id FROM orders WHERE key >= ? AND key < ?
-    ORDER BY account, client_order_id, order_id`,
+    AND NOT names_its_order(client_order_id, order_id) ORDER BY account, client_order_id, order_id`,
   indexAccountOrders: `INSERT OR IGNORE INTO account_orders (account, key)
     SELECT account, key FROM orders WHERE key >= ? AND key < ? ORDER BY account, key`,
   clientIdsBelow: "UPDATE symbols SET client_ids_below = ? WHERE symbol = ?",

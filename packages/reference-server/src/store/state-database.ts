@@ -13,6 +13,8 @@
 import { existsSync, linkSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { generatedOrderId, namesItsOrder } from "../engine/client-order-ids.js";
+import { namedOrder } from "../engine/history.js";
 import {
   Account as AccountClass,
   type AccountTradesQuery,
@@ -335,8 +337,9 @@ export class StateDatabase implements History {
 
   /**
    * The newest of: the uncommitted orders with the client order id; the order the recent ones (not
-   * in client_order_ids yet) name; else the newest in client_order_ids whose order is still stored
-   * (retention deletes orders, not their client order ids: such an id is stepped over).
+   * in client_order_ids yet) name; the order a generated id decodes to, if it has that id; else the
+   * newest in client_order_ids whose order is still stored (retention deletes orders, not their
+   * client order ids: such an id is stepped over).
    */
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
     let best = this.uncommitted.latestByClientOrderId(accountId, symbol, clientOrderId);
@@ -345,6 +348,9 @@ export class StateDatabase implements History {
     };
     const recent = this.recentClientIds.get(symbol)?.get(clientKey(accountId, clientOrderId));
     if (recent !== undefined && (!best || recent > best.orderId)) consider(this.order(symbol, recent));
+    const named = generatedOrderId(clientOrderId);
+    if (named !== undefined && (!best || named > best.orderId))
+      consider(namedOrder(this.order(symbol, named), accountId, clientOrderId));
     const below = this.clientIdsBelow.get(symbol) ?? 0;
     if (best && best.orderId >= below) return best;
     let bound = below;
@@ -579,8 +585,9 @@ export class StateDatabase implements History {
     }
   }
 
+  /** A client order id that names its order (a generated one) is found by decoding, not noted. */
   private noteClientId(accountId: string, symbol: string, clientOrderId: string, orderId: number): void {
-    if (orderId < (this.clientIdsBelow.get(symbol) ?? 0)) return;
+    if (orderId < (this.clientIdsBelow.get(symbol) ?? 0) || namesItsOrder(clientOrderId, orderId)) return;
     let recent = this.recentClientIds.get(symbol);
     if (!recent) {
       recent = new Map();

@@ -7,6 +7,7 @@
  * Each entry remembers the number of the last batch that carries it; it leaves once that batch
  * is committed. The entries are the engine's live objects, so they always hold its newest values.
  */
+import { namesItsOrder } from "../engine/client-order-ids.js";
 import type { ChangeSet } from "../engine/journal.js";
 import type { AggTrade, Order, Trade } from "../engine/types.js";
 
@@ -75,13 +76,17 @@ export class Uncommitted {
   readonly orders = new Keyed<Order>();
   readonly trades = new Keyed<Trade>();
   readonly aggTrades = new Keyed<AggTrade>();
-  /** The uncommitted orders by account, symbol and client order id (cancels by client id are common). */
+  /**
+   * The uncommitted orders by account, symbol and client order id (cancels by client id are common),
+   * but for ids that name their order (generated ones: found in `orders` by decoding).
+   */
   private readonly byClientId = new Map<string, Map<number, Order>>();
 
   /** Takes in the history part of an operation's changes, to be written by batch `batch`. */
   add(changes: ChangeSet, batch: number): void {
     for (const order of changes.orders) {
       this.orders.put(order.symbol, order.orderId, order, batch);
+      if (namesItsOrder(order.clientOrderId, order.orderId)) continue;
       const key = clientKey(order.accountId, order.symbol, order.clientOrderId);
       let orders = this.byClientId.get(key);
       if (!orders) {
@@ -98,6 +103,7 @@ export class Uncommitted {
   settle(changes: ChangeSet, batch: number): void {
     for (const order of changes.orders) {
       if (!this.orders.settle(order.symbol, order.orderId, batch)) continue;
+      if (namesItsOrder(order.clientOrderId, order.orderId)) continue;
       const key = clientKey(order.accountId, order.symbol, order.clientOrderId);
       const orders = this.byClientId.get(key);
       orders?.delete(order.orderId);
@@ -112,7 +118,7 @@ export class Uncommitted {
     return this.orders.size + this.trades.size + this.aggTrades.size;
   }
 
-  /** The newest uncommitted order of the account on the symbol with that client order id. */
+  /** The newest uncommitted order of the account on the symbol with that client order id, if not generated. */
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
     let latest: Order | undefined;
     for (const order of this.byClientId.get(clientKey(accountId, symbol, clientOrderId))?.values() ?? [])

@@ -4,6 +4,7 @@
  * same order, so a batch of ten orders runs one statement for its orders instead of ten. Each
  * statement run costs a call into SQLite, a bind and a reset besides its B-tree work.
  */
+import { defineClientIdFunctions } from "./client-ids.js";
 import type { Database, Statement } from "./driver.js";
 import { type Param, WRITES, type WriteName, type WriteOp } from "./rows.js";
 
@@ -18,6 +19,7 @@ export type WriteRunner = (ops: readonly WriteOp[]) => void;
 export function writeRunner(db: Database): WriteRunner {
   const single = new Map<WriteName, Statement>();
   const multi = new Map<string, Statement>();
+  defineClientIdFunctions(db);
   for (const [name, sql] of Object.entries(WRITES)) single.set(name as WriteName, db.prepare(sql));
   const rowsStatement = (name: WriteName, rows: number): Statement | undefined => {
     const key = `${name}:${rows}`;

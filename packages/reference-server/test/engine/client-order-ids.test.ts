@@ -1,0 +1,112 @@
+// Generated client order ids carry their orderId, so the histories find a generated id's order by
+// decoding it (no map entry). Table-driven: encoding, decoding, and the generator they advance.
+import { describe, expect, it } from "vitest";
+import {
+  generatedClientOrderId,
+  generatedOrderId,
+  namesItsOrder,
+} from "../../src/engine/client-order-ids.js";
+import { Random, randomClientOrderId } from "../../src/engine/random.js";
+import { bareExchange, limit } from "./support.js";
+
+const BINANCE_LIKE = /^[A-Za-z0-9]{22}$/;
+
+describe("generated client order ids", () => {
+  it.each([0, 1, 61, 62, 3843, 3844, 1_000_000, 2 ** 31, Number.MAX_SAFE_INTEGER])(
+    "order %i: 22 characters of [A-Za-z0-9] that decode to the orderId",
+    (orderId) => {
+      const random = new Random(17);
+      for (let draw = 0; draw < 50; draw += 1) {
+        const id = generatedClientOrderId(random, orderId);
+        expect(id).toMatch(BINANCE_LIKE);
+        expect(generatedOrderId(id)).toBe(orderId);
+        expect(namesItsOrder(id, orderId)).toBe(true);
+        expect(namesItsOrder(id, orderId + 1)).toBe(false);
+      }
+    },
+  );
+
+  it("differ from draw to draw for one orderId (a retry after a clash gets another id)", () => {
+    const random = new Random(5);
+    const ids = new Set(Array.from({ length: 100 }, () => generatedClientOrderId(random, 42)));
+    expect(ids.size).toBe(100);
+  });
+
+  it("advance the generator as the 22 single draws of the random ids did", () => {
+    const generated = new Random(99);
+    const drawn = new Random(99);
+    generatedClientOrderId(generated, 7);
+    randomClientOrderId(drawn);
+    expect(generated.state).toBe(drawn.state);
+  });
+
+  it.each([
+    { given: "", why: "empty" },
+    { given: "c-1", why: "short" },
+    { given: "A".repeat(21), why: "21 characters" },
+    { given: "A".repeat(23), why: "23 characters" },
+    { given: `${"A".repeat(21)}-`, why: "a character outside the alphabet" },
+    { given: `${"A".repeat(21)}é`, why: "a character above ASCII" },
+    { given: "9".repeat(22), why: "digits above the largest safe integer" },
+  ])("$given ($why) names no order", ({ given }) => {
+    expect(generatedOrderId(given)).toBeUndefined();
+  });
+
+  it("rejects an orderId that is not a safe non-negative integer", () => {
+    expect(() => generatedClientOrderId(new Random(1), -1)).toThrow(/safe non-negative orderId, got -1/);
+  });
+});
+
+describe("query by a client order id that may have been generated", () => {
+  function setup() {
+    const { ex, clock } = bareExchange();
+    ex.addAccount("alice", { USDT: "100000", BTC: "2" });
+    ex.addAccount("bob", { USDT: "100000", BTC: "2" });
+    return { ex, clock };
+  }
+  const query = (ex: ReturnType<typeof setup>["ex"], account: string, origClientOrderId: string) =>
+    ex.queryOrder(account, { symbol: "BTCUSDT", origClientOrderId }) as { orderId: number };
+
+  it("finds an order by its generated id, for its account only", () => {
+    const { ex } = setup();
+    const placed = ex.newOrder("alice", limit("BUY", "50000", "0.1"));
+    // Closed, so that the query reads the history, not the open orders.
+    ex.cancelOrder("alice", { symbol: "BTCUSDT", orderId: placed.orderId });
+    expect(placed.clientOrderId).toMatch(BINANCE_LIKE);
+    expect(query(ex, "alice", placed.clientOrderId).orderId).toBe(placed.orderId);
+    expect(() => query(ex, "bob", placed.clientOrderId)).toThrow(/Order does not exist/);
+  });
+
+  it("answers a client's later order that reuses a generated id", () => {
+    const { ex } = setup();
+    const generated = ex.newOrder("alice", limit("BUY", "50000", "0.1"));
+    ex.cancelOrder("alice", { symbol: "BTCUSDT", orderId: generated.orderId });
+    const reused = ex.newOrder(
+      "alice",
+      limit("BUY", "50000", "0.1", { newClientOrderId: generated.clientOrderId }),
+    );
+    ex.cancelOrder("alice", { symbol: "BTCUSDT", orderId: reused.orderId });
+    expect(query(ex, "alice", generated.clientOrderId).orderId).toBe(reused.orderId);
+  });
+
+  it("answers a generated order newer than a client's order with the same id", () => {
+    const { ex } = setup();
+    const state = ex.internalState();
+    const nextOrderId = state.markets.get("BTCUSDT")?.nextOrderId ?? 0;
+    // The id the order after the client's will get: the cancel in between draws a random id first.
+    const predictor = new Random(0);
+    predictor.state = state.random.state;
+    randomClientOrderId(predictor);
+    const upcoming = generatedClientOrderId(predictor, nextOrderId + 1);
+    const clients = ex.newOrder("alice", limit("BUY", "50000", "0.1", { newClientOrderId: upcoming }));
+    ex.cancelOrder("alice", { symbol: "BTCUSDT", orderId: clients.orderId });
+    const generated = ex.newOrder("alice", limit("BUY", "50000", "0.1"));
+    expect(generated.clientOrderId).toBe(upcoming);
+    // Closed, so that the query reads the history, not the open orders.
+    ex.cancelOrder("alice", { symbol: "BTCUSDT", orderId: generated.orderId });
+    expect(query(ex, "alice", upcoming).orderId).toBe(generated.orderId);
+    const again = ex.newOrder("alice", limit("BUY", "50000", "0.1", { newClientOrderId: upcoming }));
+    ex.cancelOrder("alice", { symbol: "BTCUSDT", orderId: again.orderId });
+    expect(query(ex, "alice", upcoming).orderId).toBe(again.orderId);
+  });
+});

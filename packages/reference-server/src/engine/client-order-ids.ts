@@ -15,14 +15,15 @@ export const GENERATED_ID_LENGTH = 22;
 /** Base-62 digits of an orderId (62^9 > 2^53, so every safe integer fits). */
 const ID_DIGITS = 9;
 /** Where the orderId's digits go (least significant first); the other places hold random digits. */
-const ID_PLACES = [2, 20, 5, 13, 17, 8, 0, 11, 15];
-const RANDOM_PLACES = Array.from({ length: GENERATED_ID_LENGTH }, (_, i) => i).filter(
-  (place) => !ID_PLACES.includes(place),
+const ID_PLACES = Int8Array.of(2, 20, 5, 13, 17, 8, 0, 11, 15);
+const RANDOM_PLACES = Int8Array.from(
+  Array.from({ length: GENERATED_ID_LENGTH }, (_, i) => i).filter((place) => !ID_PLACES.includes(place)),
 );
+const RANDOMS = RANDOM_PLACES.length;
 /** Random digits drawn from one 32-bit draw (62^5 < 2^32). */
 const DIGITS_PER_DRAW = 5;
 const DRAW_RANGE = BASE ** DIGITS_PER_DRAW;
-const DRAWS = Math.ceil(RANDOM_PLACES.length / DIGITS_PER_DRAW);
+const DRAWS = Math.ceil(RANDOMS / DIGITS_PER_DRAW);
 /**
  * A generated id advances the generator as the 22 single-character draws of the ids before it did,
  * so the ids drawn after it (cancel reports' clientOrderIds) and the saved generator state are
@@ -34,9 +35,9 @@ const DRAWS_PER_ID = GENERATED_ID_LENGTH;
 const DIGIT_OF = new Int8Array(128).fill(-1);
 for (let digit = 0; digit < BASE; digit += 1) DIGIT_OF[ALPHABET.charCodeAt(digit)] = digit;
 
-/** The character codes of the id being built (ids are built one at a time). */
-const codes: number[] = new Array<number>(GENERATED_ID_LENGTH).fill(0);
-const randomDigits = new Int8Array(RANDOM_PLACES.length);
+/** The character codes of the id being built, and the random digits of the id at hand (one at a time). */
+const codes = new Uint8Array(GENERATED_ID_LENGTH);
+const randomDigits = new Int32Array(RANDOMS);
 
 /** The clientOrderId generated for order `orderId` (a safe non-negative integer). */
 export function generatedClientOrderId(random: Random, orderId: number): string {
@@ -45,22 +46,21 @@ export function generatedClientOrderId(random: Random, orderId: number): string 
   }
   for (let draw = 0, r = 0; draw < DRAWS; draw += 1) {
     let value = random.int(0, DRAW_RANGE - 1);
-    for (let k = 0; k < DIGITS_PER_DRAW && r < RANDOM_PLACES.length; k += 1, r += 1) {
-      randomDigits[r] = value % BASE;
-      value = Math.floor(value / BASE);
+    for (let k = 0; k < DIGITS_PER_DRAW && r < RANDOMS; k += 1, r += 1) {
+      const digit = value % BASE;
+      randomDigits[r] = digit;
+      codes[RANDOM_PLACES[r] as number] = ALPHABET.charCodeAt(digit);
+      value = (value - digit) / BASE;
     }
   }
   random.skip(DRAWS_PER_ID - DRAWS);
-  for (let r = 0; r < RANDOM_PLACES.length; r += 1) {
-    codes[RANDOM_PLACES[r] as number] = ALPHABET.charCodeAt(randomDigits[r] as number);
-  }
   let rest = orderId;
   for (let i = 0; i < ID_DIGITS; i += 1) {
     const digit = rest % BASE;
-    rest = Math.floor(rest / BASE);
-    codes[ID_PLACES[i] as number] = ALPHABET.charCodeAt((digit + shift(randomDigits, i)) % BASE);
+    rest = (rest - digit) / BASE;
+    codes[ID_PLACES[i] as number] = ALPHABET.charCodeAt((digit + shift(i)) % BASE);
   }
-  return String.fromCharCode(...codes);
+  return idText();
 }
 
 /**
@@ -69,39 +69,97 @@ export function generatedClientOrderId(random: Random, orderId: number): string 
  * that id has this clientOrderId.
  */
 export function generatedOrderId(clientOrderId: string): number | undefined {
-  if (clientOrderId.length !== GENERATED_ID_LENGTH) return undefined;
-  for (let place = 0; place < GENERATED_ID_LENGTH; place += 1) {
-    if (digitAt(clientOrderId, place) < 0) return undefined;
-  }
-  for (let r = 0; r < RANDOM_PLACES.length; r += 1) {
-    randomDigits[r] = digitAt(clientOrderId, RANDOM_PLACES[r] as number);
-  }
+  if (!readRandomDigits(clientOrderId)) return undefined;
   let orderId = 0;
   for (let i = ID_DIGITS - 1; i >= 0; i -= 1) {
-    const shifted = digitAt(clientOrderId, ID_PLACES[i] as number);
-    orderId = orderId * BASE + ((shifted - shift(randomDigits, i) + BASE) % BASE);
+    const digit = idDigit(clientOrderId, i);
+    if (digit < 0) return undefined;
+    orderId = orderId * BASE + digit;
   }
   return orderId <= Number.MAX_SAFE_INTEGER ? orderId : undefined;
 }
 
-/** Whether `clientOrderId` decodes to `orderId`: its order is then found by decoding, with no map entry. */
+/**
+ * Whether `clientOrderId` decodes to `orderId` (`generatedOrderId(clientOrderId) === orderId`):
+ * its order is then found by decoding, with no map entry. Compares from the least significant
+ * digit, so most ids that clients choose are told apart at the first.
+ */
 export function namesItsOrder(clientOrderId: string, orderId: number): boolean {
-  return generatedOrderId(clientOrderId) === orderId;
+  if (!(Number.isSafeInteger(orderId) && orderId >= 0) || !readRandomDigits(clientOrderId)) return false;
+  let rest = orderId;
+  for (let i = 0; i < ID_DIGITS; i += 1) {
+    const digit = rest % BASE;
+    if (idDigit(clientOrderId, i) !== digit) return false;
+    rest = (rest - digit) / BASE;
+  }
+  return true;
 }
 
+/** Reads the random digits of a would-be generated id into `randomDigits`; false if it cannot be one. */
+function readRandomDigits(clientOrderId: string): boolean {
+  if (clientOrderId.length !== GENERATED_ID_LENGTH) return false;
+  for (let r = 0; r < RANDOMS; r += 1) {
+    const digit = digitAt(clientOrderId, RANDOM_PLACES[r] as number);
+    if (digit < 0) return false;
+    randomDigits[r] = digit;
+  }
+  return true;
+}
+
+/** The orderId's digit `i` (of the random digits read last); -1 for a character outside the alphabet. */
+function idDigit(clientOrderId: string, i: number): number {
+  const shifted = digitAt(clientOrderId, ID_PLACES[i] as number);
+  return shifted < 0 ? -1 : (shifted - shift(i) + BASE) % BASE;
+}
+
+/** The three random digits that shift the orderId's digit `i`, by place among the random ones. */
+const SHIFT_FROM = [
+  Int8Array.from({ length: ID_DIGITS }, (_, i) => i),
+  ...[3, 7].map((offset) => Int8Array.from({ length: ID_DIGITS }, (_, i) => (i + offset) % RANDOMS)),
+] as [Int8Array, Int8Array, Int8Array];
+
 /**
- * What the orderId's digit `i` is shifted by (0 to 61): three of the random digits, each times a number prime
- * to 62 (so the sum stays uniform), so that the small orderId's zero digits do not show as repeats
- * of the random ones.
+ * What the orderId's digit `i` is shifted by (0 to 61): three of the random digits, each times a
+ * number prime to 62 (so the sum stays uniform), so that a small orderId's zero digits do not show
+ * as repeats of the random ones.
  */
-function shift(random: Int8Array, i: number): number {
-  const n = random.length;
+function shift(i: number): number {
+  const [a, b, c] = SHIFT_FROM;
   return (
-    (7 * (random[i] as number) +
-      11 * (random[(i + 3) % n] as number) +
-      13 * (random[(i + 7) % n] as number) +
+    (7 * (randomDigits[a[i] as number] as number) +
+      11 * (randomDigits[b[i] as number] as number) +
+      13 * (randomDigits[c[i] as number] as number) +
       5 * i) %
     BASE
+  );
+}
+
+/** The id's text from `codes` (one call with the 22 codes: no spread, no joins). */
+function idText(): string {
+  const c = codes;
+  return String.fromCharCode(
+    c[0] as number,
+    c[1] as number,
+    c[2] as number,
+    c[3] as number,
+    c[4] as number,
+    c[5] as number,
+    c[6] as number,
+    c[7] as number,
+    c[8] as number,
+    c[9] as number,
+    c[10] as number,
+    c[11] as number,
+    c[12] as number,
+    c[13] as number,
+    c[14] as number,
+    c[15] as number,
+    c[16] as number,
+    c[17] as number,
+    c[18] as number,
+    c[19] as number,
+    c[20] as number,
+    c[21] as number,
   );
 }
 

@@ -52,6 +52,8 @@ export function fromInteger(value: number | bigint): Decimal {
 
 /** Fixed number of decimals, truncated toward zero: format(parse("0.1"), 8) === "0.10000000". */
 export function format(value: Decimal, decimals: number): string {
+  // Zero is common (a new order's executed quantities, origQuoteOrderQty), and needs no division.
+  if (value === 0n) return ZEROS[decimals] ?? formatAnyDecimals(value, decimals);
   const sign = value < 0n ? "-" : "";
   if (!(Number.isInteger(decimals) && decimals >= 0)) return sign + formatAnyDecimals(value, decimals);
   if (decimals >= SCALE) return sign + plainDigits(abs(value), SCALE);
@@ -76,6 +78,11 @@ function plainDigits(units: bigint, decimals: number): string {
   const point = padded.length - decimals;
   return `${padded.slice(0, point)}.${padded.slice(point)}`;
 }
+
+/** Zero with 0 to SCALE decimals ("0", "0.0", …), as `format` writes it. */
+const ZEROS: readonly string[] = Array.from({ length: SCALE + 1 }, (_, decimals) =>
+  decimals === 0 ? "0" : `0.${"0".repeat(decimals)}`,
+);
 
 /** 10^(SCALE - decimals): the smallest step kept with `decimals` decimals, computed once each. */
 const QUANTA: readonly bigint[] = Array.from(

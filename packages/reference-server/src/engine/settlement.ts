@@ -115,8 +115,9 @@ function commissionOn(ctx: EngineContext, market: Market, gross: Decimal, isMake
 }
 
 // A limit buyer reserved its own price for every unit; trading cheaper returns the difference.
+// At its own price (a maker buyer, always) that is the fill's quote quantity, already computed.
 function buyerRelease(order: Order, fill: PlannedFill, quoteQty: Decimal): Decimal {
-  return isPricedType(order.type) ? dec.mul(order.price, fill.qty) : quoteQty;
+  return isPricedType(order.type) && order.price !== fill.price ? dec.mul(order.price, fill.qty) : quoteQty;
 }
 
 function payFromLock(

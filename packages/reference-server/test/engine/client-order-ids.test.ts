@@ -52,6 +52,25 @@ describe("generated client order ids", () => {
     expect(generatedOrderId(given)).toBeUndefined();
   });
 
+  it("namesItsOrder agrees with decoding, for ids with any one character changed", () => {
+    const random = new Random(3);
+    const characters = "Az09-_é".split("");
+    let named = 0;
+    for (let n = 0; n < 300; n += 1) {
+      const orderId = random.int(0, 1_000_000);
+      const id = generatedClientOrderId(random, orderId);
+      for (let place = 0; place < id.length; place += 1) {
+        const changed = `${id.slice(0, place)}${random.pick(characters)}${id.slice(place + 1)}`;
+        const decoded = generatedOrderId(changed);
+        for (const candidate of [orderId, decoded ?? -1, (decoded ?? 0) + 1]) {
+          expect(namesItsOrder(changed, candidate)).toBe(decoded === candidate);
+          if (decoded === candidate) named += 1;
+        }
+      }
+    }
+    expect(named).toBeGreaterThan(300 * 10);
+  });
+
   it("rejects an orderId that is not a safe non-negative integer", () => {
     expect(() => generatedClientOrderId(new Random(1), -1)).toThrow(/safe non-negative orderId, got -1/);
   });

@@ -5,6 +5,10 @@ import { decimal as dec } from "../../src/engine/index.js";
 describe("parse and format", () => {
   const roundTrips: [text: string, decimals: number, formatted: string][] = [
     ["0", 8, "0.00000000"],
+    ["0", 0, "0"],
+    ["0.000", 1, "0.0"],
+    ["0", 20, "0.00000000000000000000"],
+    ["0", 24, "0.00000000000000000000"],
     ["0.1", 8, "0.10000000"],
     ["0.00010000", 8, "0.00010000"],
     ["60000", 2, "60000.00"],

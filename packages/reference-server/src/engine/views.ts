@@ -22,11 +22,33 @@ export interface Formats {
 
 export function formatsFor(config: SymbolConfig): Formats {
   return {
-    price: (v) => dec.format(v, config.quotePrecision),
-    qty: (v) => dec.format(v, config.baseAssetPrecision),
-    quote: (v) => dec.format(v, config.quoteAssetPrecision),
-    commission: (v) =>
-      dec.format(v, Math.max(config.baseCommissionPrecision, config.quoteCommissionPrecision)),
+    price: recentlyFormatted(config.quotePrecision),
+    qty: recentlyFormatted(config.baseAssetPrecision),
+    quote: recentlyFormatted(config.quoteAssetPrecision),
+    commission: recentlyFormatted(Math.max(config.baseCommissionPrecision, config.quoteCommissionPrecision)),
+  };
+}
+
+/** Values each formatter remembers. */
+const REMEMBERED = 4;
+
+/**
+ * `dec.format` with `decimals`, remembering the last few values it formatted: an order's price and
+ * quantity, its fills' and their commissions come back again and again (orders at the touch, the
+ * same lot sizes), and a bigint compares for less than its division and digits cost. A value not
+ * remembered costs REMEMBERED comparisons more.
+ */
+export function recentlyFormatted(decimals: number): (value: dec.Decimal) => string {
+  const values: dec.Decimal[] = [];
+  const texts: string[] = [];
+  let next = 0;
+  return (value) => {
+    for (let i = 0; i < values.length; i += 1) if (values[i] === value) return texts[i] as string;
+    const text = dec.format(value, decimals);
+    values[next] = value;
+    texts[next] = text;
+    next = (next + 1) % REMEMBERED;
+    return text;
   };
 }
 

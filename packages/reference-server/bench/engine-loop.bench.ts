@@ -1,0 +1,89 @@
+// The engine alone, no HTTP: `newOrder` called in a loop with the ceiling bench's order load
+// (crossing pairs at one price inside the spread, two accounts, every pair trades), each FULL answer
+// turned to JSON as the server would send it. CPU µs per order includes garbage collection, so it
+// shows what the history's kept orders and trades cost: BENCH_HISTORY=none runs the same loop with
+// a history that keeps nothing. Loads dist/ when built (run `npm run build` first), else src/.
+// Run: npm run bench:engine (in packages/reference-server); BENCH_ORDERS (default 300,000),
+// BENCH_RUNS (default 3, each in a fresh process).
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 300_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const WARM_UP = 20_000;
+const built = new URL("../dist/engine/index.js", import.meta.url);
+const entry = existsSync(built) ? built.href : new URL("../src/engine/index.ts", import.meta.url).href;
+
+type Engine = typeof import("../src/engine/index.js");
+
+/** A history that keeps nothing (what the engine costs without the past it hands over). */
+const forgetful = {
+  record() {},
+  order: () => undefined,
+  latestByClientOrderId: () => undefined,
+  orders: () => [],
+  trades: () => [],
+  tradesBetween: () => [],
+  lastTradeBefore: () => undefined,
+  aggTrades: () => [],
+  accountTrades: () => [],
+};
+
+async function oneRun(): Promise<{ cpuUs: number; heapMb: number }> {
+  const { createExchange, shapeNewOrderResponse } = (await import(entry)) as Engine;
+  const history = process.env.BENCH_HISTORY === "none" ? forgetful : undefined;
+  const ex = createExchange({ seed: 1, maxOpenOrdersPerAccount: 1e9, history });
+  for (const id of ["a", "b"]) ex.addAccount(id, { USDT: "1000000000", BTC: "1000000" });
+  const { bidPrice, askPrice } = ex.bookTicker("BTCUSDT");
+  const price = ((Number(bidPrice) + Number(askPrice)) / 2).toFixed(2);
+  const steps = [
+    ["a", "BUY"],
+    ["b", "SELL"],
+    ["b", "BUY"],
+    ["a", "SELL"],
+  ] as const;
+  let bytes = 0;
+  const run = (count: number) => {
+    for (let i = 0; i < count; i += 1) {
+      const [account, side] = steps[i % 4] as (typeof steps)[number];
+      const full = ex.newOrder(account, {
+        symbol: "BTCUSDT",
+        side,
+        type: "LIMIT",
+        timeInForce: "GTC",
+        quantity: "0.001",
+        price,
+      });
+      bytes += JSON.stringify(shapeNewOrderResponse(full, "FULL")).length;
+    }
+  };
+  run(WARM_UP);
+  const before = process.cpuUsage();
+  run(ORDERS);
+  const cpu = process.cpuUsage(before);
+  if (bytes === 0) throw new Error("no answers");
+  return { cpuUs: (cpu.user + cpu.system) / ORDERS, heapMb: process.memoryUsage().heapUsed / 1e6 };
+}
+
+if (process.argv[2] === "--run") {
+  process.stdout.write(JSON.stringify(await oneRun()));
+} else {
+  const runs = Array.from({ length: RUNS }, () => {
+    const out = execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--run"], {
+      encoding: "utf8",
+    });
+    return JSON.parse(out) as { cpuUs: number; heapMb: number };
+  });
+  const cpu = runs.map((r) => r.cpuUs).sort((x, y) => x - y);
+  const [load1] = loadavg();
+  console.log(
+    `${cpus().length} CPUs, Node ${process.version}, load average ${load1?.toFixed(2)}; ${ORDERS} orders per run, ` +
+      `history: ${process.env.BENCH_HISTORY === "none" ? "keeps nothing" : "MemoryHistory"}, ${entry.includes("/dist/") ? "dist" : "src"}`,
+  );
+  console.log(
+    `engine newOrder: CPU µs/order median ${cpu[Math.floor(cpu.length / 2)]?.toFixed(2)} (runs ${cpu.map((c) => c.toFixed(2)).join(", ")}), ` +
+      `heap at the end ${Math.round(runs[0]?.heapMb ?? 0)} MB`,
+  );
+}

@@ -117,7 +117,9 @@ function receiveWindow(signing: SigningRule, text: string | undefined, decimals:
   // The spec (and the source document) types recvWindow as an integer; decimals are opt-in.
   if (!decimals && !INTEGER.test(text)) throw illegalChars(name, INTEGER_PATTERN);
   if (!DECIMAL.test(text)) throw illegalChars(name, DECIMAL_PATTERN);
-  const places = text.split(".")[1]?.length ?? 0;
+  // DECIMAL allows one dot at most, with digits after it.
+  const dot = text.indexOf(".");
+  const places = dot < 0 ? 0 : text.length - dot - 1;
   if (places > RECV_WINDOW_DECIMALS) throw badPrecision(name);
   const value = Number(text);
   if (value > signing.recvWindowMaximum) throw recvWindowTooLarge(name, signing.recvWindowMaximum);

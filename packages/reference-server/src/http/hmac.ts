@@ -42,7 +42,8 @@ export class HmacKey {
     if (this.innerPad === undefined || NON_ASCII.test(payload)) {
       return createHmac("sha256", this.key).update(payload, "latin1").digest("hex");
     }
-    hash("sha256", this.innerPad + payload, "buffer").copy(this.outerInput, BLOCK_BYTES);
+    // The inner digest as latin1 ("binary") text written into place: cheaper than a Buffer copied there.
+    this.outerInput.write(hash("sha256", this.innerPad + payload, "binary"), BLOCK_BYTES, "latin1");
     return hash("sha256", this.outerInput, "hex");
   }
 }

@@ -115,10 +115,12 @@ function receiveWindow(signing: SigningRule, text: string | undefined, decimals:
   const name = signing.recvWindowParameter;
   if (text === undefined) return signing.recvWindowDefault;
   // The spec (and the source document) types recvWindow as an integer; decimals are opt-in.
-  if (!decimals && !INTEGER.test(text)) throw illegalChars(name, INTEGER_PATTERN);
-  if (!DECIMAL.test(text)) throw illegalChars(name, DECIMAL_PATTERN);
+  // What INTEGER accepts DECIMAL accepts too: an integer is tested once.
+  const integer = INTEGER.test(text);
+  if (!decimals && !integer) throw illegalChars(name, INTEGER_PATTERN);
+  if (!integer && !DECIMAL.test(text)) throw illegalChars(name, DECIMAL_PATTERN);
   // DECIMAL allows one dot at most, with digits after it.
-  const dot = text.indexOf(".");
+  const dot = integer ? -1 : text.indexOf(".");
   const places = dot < 0 ? 0 : text.length - dot - 1;
   if (places > RECV_WINDOW_DECIMALS) throw badPrecision(name);
   const value = Number(text);

@@ -129,6 +129,15 @@ const checks: Record<string, () => Promise<void>> = {
       -1102,
       /^'recvWindow' contains unexpected value\. Cannot be greater than 60000\.$/,
     );
+    // Not decimal text at all: the live API's -1100 quotes its decimal pattern.
+    for (const window of ["6000.3.4", "6000.", "1e3"]) {
+      expectError(
+        await signed("GET", "/api/v3/openOrders", query(window)),
+        400,
+        -1100,
+        /^Illegal characters found in parameter 'recvWindow'; legal range is '\^\(\[0-9\]\{1,20\}\)\(\\\.\[0-9\]\{1,20\}\)\?\$'\.$/,
+      );
+    }
     const order = "symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.01&price=30000";
     expect((await signed("POST", "/api/v3/order", `${order}&recvWindow=5000.5`)).status).toBe(200);
   },

@@ -33,6 +33,9 @@ describe("x-signing.testVectors", () => {
     const { secret, query, body, signature } = signing.testVectors[0] as (typeof signing.testVectors)[0];
     const payload = query + body;
     const mixedCase = [...signature].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join("");
+    // A digit with the case bit cleared is a control character (0x30 -> 0x10): no digit in any case.
+    const digitAt = signature.search(/[0-9]/);
+    const controlForDigit = String.fromCharCode(signature.charCodeAt(digitAt) & ~0x20);
     expect(signatureMatches(secret, payload, mixedCase)).toBe(true);
     const faulty: [name: string, text: string][] = [
       ["a non-hex first digit", `g${signature.slice(1)}`],
@@ -42,6 +45,10 @@ describe("x-signing.testVectors", () => {
       ["one digit more", `${signature}0`],
       ["a non-ASCII letter", `${signature.slice(0, -1)}\u00e9`],
       ["a trailing space in place of a digit", `${signature.slice(0, -1)} `],
+      [
+        "a control character in place of a digit",
+        `${signature.slice(0, digitAt)}${controlForDigit}${signature.slice(digitAt + 1)}`,
+      ],
     ];
     for (const [name, text] of faulty) {
       expect({ name, verifies: signatureMatches(secret, payload, text) }).toEqual({ name, verifies: false });

@@ -122,7 +122,9 @@ export function decodeParameters(operation: OperationValidators, input: Paramete
         continue;
       }
       const decoded = decodeValue(info, text);
-      if (decoded !== UNDECODABLE) params[name] = decoded;
+      // Keyed by the table's own name (equal text, but internalized): the store then skips
+      // looking the request's copy of the name up in V8's string table.
+      if (decoded !== UNDECODABLE) params[info.name] = decoded;
       else errors.push(typeError(info, `/${escapeToken(name)}`));
       continue;
     }

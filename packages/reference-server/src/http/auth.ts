@@ -6,7 +6,7 @@
  * milliseconds or microseconds, and `recvWindow` is read on every signed operation with up to
  * three decimals (microsecond precision).
  */
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import {
   apiKeyFormatInvalid,
   apiKeyRejected,
@@ -20,6 +20,7 @@ import {
   timestampOutsideWindow,
 } from "../errors.js";
 import type { ServerOperation, SigningRule } from "./api.js";
+import { HmacKey } from "./hmac.js";
 import type { RequestParams } from "./params.js";
 import { MICROSECONDS_FROM } from "./time-unit.js";
 
@@ -45,14 +46,14 @@ const MAX_AHEAD_MS = 1000;
 /** API keys → credentials. Keys are case-sensitive. */
 export class KeyRing {
   private readonly byKey = new Map<string, Credential>();
-  /** Each secret as a key object, made once (HMAC with a string secret copies it per request). */
-  private readonly hmacKeys = new Map<string, KeyObject>();
+  /** Each secret made ready to sign with, once (hmac.ts). */
+  private readonly hmacKeys = new Map<string, HmacKey>();
 
   add(credential: Credential): void {
     if (this.byKey.has(credential.apiKey))
       throw new Error(`API key "${credential.apiKey}" is already in use`);
     this.byKey.set(credential.apiKey, credential);
-    this.hmacKeys.set(credential.apiKey, createSecretKey(credential.apiSecret, "utf8"));
+    this.hmacKeys.set(credential.apiKey, new HmacKey(credential.apiSecret));
   }
 
   get(apiKey: string): Credential | undefined {
@@ -60,7 +61,7 @@ export class KeyRing {
   }
 
   /** The HMAC key of a known API key's secret. */
-  hmacKey(apiKey: string): KeyObject | undefined {
+  hmacKey(apiKey: string): HmacKey | undefined {
     return this.hmacKeys.get(apiKey);
   }
 }
@@ -90,7 +91,7 @@ function knownKey(keys: KeyRing, header: string | undefined): Credential {
   return credential;
 }
 
-function checkSignedRequest(signing: SigningRule, secret: string | KeyObject, input: AuthInput): void {
+function checkSignedRequest(signing: SigningRule, secret: string | HmacKey, input: AuthInput): void {
   const { values, signedPayload } = input.params;
   const signature = values.get(signing.signatureParameter);
   if (signature === undefined) throw mandatoryMissing(signing.signatureParameter);
@@ -114,9 +115,13 @@ function receiveWindow(signing: SigningRule, text: string | undefined, decimals:
   const name = signing.recvWindowParameter;
   if (text === undefined) return signing.recvWindowDefault;
   // The spec (and the source document) types recvWindow as an integer; decimals are opt-in.
-  if (!decimals && !INTEGER.test(text)) throw illegalChars(name, INTEGER_PATTERN);
-  if (!DECIMAL.test(text)) throw illegalChars(name, DECIMAL_PATTERN);
-  const places = text.split(".")[1]?.length ?? 0;
+  // What INTEGER accepts DECIMAL accepts too: an integer is tested once.
+  const integer = INTEGER.test(text);
+  if (!decimals && !integer) throw illegalChars(name, INTEGER_PATTERN);
+  if (!integer && !DECIMAL.test(text)) throw illegalChars(name, DECIMAL_PATTERN);
+  // DECIMAL allows one dot at most, with digits after it.
+  const dot = integer ? -1 : text.indexOf(".");
+  const places = dot < 0 ? 0 : text.length - dot - 1;
   if (places > RECV_WINDOW_DECIMALS) throw badPrecision(name);
   const value = Number(text);
   if (value > signing.recvWindowMaximum) throw recvWindowTooLarge(name, signing.recvWindowMaximum);
@@ -132,17 +137,28 @@ function integerParam(text: string | undefined, name: string): number | undefine
 
 /**
  * HMAC-SHA256 over the payload's bytes; hex compared case-insensitively in constant time. The
- * secret as text (UTF-8) or as its key object.
+ * secret as text (UTF-8) or made ready (HmacKey).
  */
-export function signatureMatches(secret: string | KeyObject, payload: string, signature: string): boolean {
-  // 64 characters that decode to 32 bytes are 64 hex digits (hex decoding stops at the first
-  // character that is not one): the test of /^[0-9a-fA-F]{64}$/, without a regex per request.
+export function signatureMatches(secret: string | HmacKey, payload: string, signature: string): boolean {
   if (signature.length !== 64) return false;
-  const given = Buffer.from(signature, "hex");
-  if (given.length !== 32) return false;
   // The payload holds the bytes as received (query and form body are read as latin1).
-  const expected = createHmac("sha256", secret).update(payload, "latin1").digest();
-  return timingSafeEqual(expected, given);
+  const expected = (typeof secret === "string" ? new HmacKey(secret) : secret).hex(payload);
+  return sameHex(expected, signature);
+}
+
+/**
+ * Whether `given` spells the lower-case hex digits of `expected` in either case. Every character is
+ * compared, whatever the first difference (the time does not tell how much of a guess was right);
+ * an upper-case letter is lowered first, and anything that is not a hex digit equals none.
+ */
+function sameHex(expected: string, given: string): boolean {
+  let difference = 0;
+  for (let i = 0; i < expected.length; i += 1) {
+    let code = given.charCodeAt(i);
+    if (code >= 0x41 && code <= 0x5a) code |= 0x20;
+    difference |= code ^ expected.charCodeAt(i);
+  }
+  return difference === 0;
 }
 
 /** The lower-case hex signature of a payload (what a client sends). */

@@ -94,23 +94,52 @@ export function splitExtras(
 ): { declared: Map<string, string>; extras: LiveExtras } {
   const declared = new Map<string, string>();
   const extras: LiveExtras = {};
-  const readers = READERS[operation.operationId] ?? {};
-  const unread: string[] = [];
+  const roles = rolesOf(operation);
+  let unread: string[] | undefined;
   for (const [name, value] of values) {
-    if (operation.parameterByName.has(name) && !(operation.signed && name === "recvWindow")) {
+    const role = roles.get(name);
+    if (role === DECLARED) {
       declared.set(name, value);
-    } else if (operation.signed && SIGNED_ENVELOPE.includes(name)) {
-      if (name !== "recvWindow") declared.set(name, value);
-    } else if (Object.hasOwn(readers, name)) {
-      (readers[name] as Reader)(value, extras);
-    } else {
+    } else if (role === undefined) {
+      unread ??= [];
       unread.push(name);
+    } else if (role !== ENVELOPE_ONLY) {
+      role(value, extras);
     }
   }
   if (operation.operationId === "order_book") capDepthLimit(declared);
   if (extras.symbols !== undefined && values.has("symbol")) throw badCombination();
-  if (unread.length > 0) throw unreadError(operation, unread, sentCount);
+  if (unread !== undefined) throw unreadError(operation, unread, sentCount);
   return { declared, extras };
+}
+
+/** A parameter validated by the spec (declared, or the signing envelope but recvWindow). */
+const DECLARED = 0;
+/** recvWindow of a signed operation: read by authentication alone. */
+const ENVELOPE_ONLY = 1;
+/** What a request's parameter is to its operation: declared, envelope, or an extra's reader. */
+type Role = typeof DECLARED | typeof ENVELOPE_ONLY | Reader;
+
+/** Each operation's roles by parameter name, worked out on its first request (one lookup per parameter). */
+const rolesByOperation = new WeakMap<ServerOperation, ReadonlyMap<string, Role>>();
+
+function rolesOf(operation: ServerOperation): ReadonlyMap<string, Role> {
+  let roles = rolesByOperation.get(operation);
+  if (roles === undefined) {
+    const made = new Map<string, Role>();
+    const readers = READERS[operation.operationId] ?? {};
+    // The same precedence as reading each name in turn: declared, then envelope, then extras.
+    for (const [name, reader] of Object.entries(readers)) made.set(name, reader);
+    if (operation.signed) {
+      for (const name of SIGNED_ENVELOPE) made.set(name, name === "recvWindow" ? ENVELOPE_ONLY : DECLARED);
+    }
+    for (const name of operation.parameterByName.keys()) {
+      if (!(operation.signed && name === "recvWindow")) made.set(name, DECLARED);
+    }
+    roles = made;
+    rolesByOperation.set(operation, roles);
+  }
+  return roles;
 }
 
 function unreadError(operation: ServerOperation, unread: string[], sentCount: number): ApiError {

@@ -57,7 +57,11 @@ export class WindowCounter {
   }
 
   add(key: string, amount: number, now: number): number {
-    const total = this.used(key, now) + amount;
+    return this.set(key, this.used(key, now) + amount);
+  }
+
+  /** Sets the key's count in the current window (roll it with `used` first); returns it. */
+  set(key: string, total: number): number {
     this.counts.set(key, total);
     return total;
   }
@@ -112,7 +116,8 @@ export class RateLimiter {
         ...weightHeaders(used),
       });
     }
-    return this.weight.add(ip, weight, now);
+    // `used` has rolled the window: the new total is stored without looking the IP up again.
+    return this.weight.set(ip, used + weight);
   }
 
   /** 418 while the IP is banned. */

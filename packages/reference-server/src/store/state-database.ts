@@ -35,7 +35,7 @@ import {
   type TradeVolume,
 } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
-import { type Database, loadDriver, type Statement } from "./driver.js";
+import { type Database, loadDriver, type Statement, usePageCache } from "./driver.js";
 import { describeSqliteError, fileIdentity } from "./files.js";
 import { HISTORY_READS, OTHER_READS } from "./reads.js";
 import {
@@ -218,6 +218,7 @@ export class StateDatabase implements History {
       if (!existsSync(path)) createWhole(Driver, path);
       reader = new Driver(path, { timeout: 10_000, fileMustExist: true });
       reader.pragma("journal_mode = WAL");
+      usePageCache(reader);
       if ((options.sync ?? "normal") === "normal") {
         // This connection commits (see send): in WAL mode NORMAL leaves the fsync to checkpoints,
         // which the writer thread runs, so neither a commit nor a checkpoint waits for the disk here.

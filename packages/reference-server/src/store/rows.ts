@@ -14,8 +14,10 @@ import {
 /** The write statements, by name; a write operation is [name, ...parameters]. */
 export const WRITES = {
   meta: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-  symbol: `INSERT INTO symbols (symbol, position, config, next_order_id, next_trade_id, next_agg_trade_id,
-      next_book_seq, last_update_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  symbol: "INSERT INTO symbols (symbol, position, config) VALUES (?, ?, ?)",
+  // Written by every commit that changes a symbol: a row of a few bytes, apart from the config.
+  counters: `INSERT INTO symbol_counters (symbol, next_order_id, next_trade_id, next_agg_trade_id,
+      next_book_seq, last_update_id) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (symbol) DO UPDATE SET next_order_id = excluded.next_order_id,
       next_trade_id = excluded.next_trade_id, next_agg_trade_id = excluded.next_agg_trade_id,
       next_book_seq = excluded.next_book_seq, last_update_id = excluded.last_update_id`,
@@ -389,10 +391,8 @@ export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp
   }
   for (const m of changes.markets) {
     ops.push([
-      "symbol",
+      "counters",
       m.config.symbol,
-      context.symbolPosition(m.config.symbol),
-      JSON.stringify(m.config),
       m.nextOrderId,
       m.nextTradeId,
       m.nextAggTradeId,

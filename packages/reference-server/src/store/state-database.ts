@@ -252,7 +252,8 @@ export class StateDatabase implements History {
   prepareNew(symbols: readonly SymbolConfig[], settings: Record<string, string>): void {
     symbols.forEach((config, i) => {
       this.symbolPositions.set(config.symbol, i);
-      this.pending.push(["symbol", config.symbol, i, JSON.stringify(config), 1, 1, 1, 1, 1]);
+      this.pending.push(["symbol", config.symbol, i, JSON.stringify(config)]);
+      this.pending.push(["counters", config.symbol, 1, 1, 1, 1, 1]);
     });
     for (const [key, value] of Object.entries({ ...settings, created_at: String(Date.now()) })) {
       this.pending.push(["meta", key, value]);
@@ -536,6 +537,8 @@ export class StateDatabase implements History {
     for (const row of symbols) {
       const market = state.markets.get(row.symbol);
       if (!market) continue;
+      if (typeof row.next_order_id !== "number")
+        throw new StateFileError(`state file ${this.path}: symbol ${row.symbol} has no counters`);
       market.nextOrderId = row.next_order_id as number;
       market.nextTradeId = row.next_trade_id as number;
       market.nextAggTradeId = row.next_agg_trade_id as number;

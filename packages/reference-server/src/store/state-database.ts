@@ -36,7 +36,7 @@ import {
 } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
 import { type Database, loadDriver, type Statement, usePageCache } from "./driver.js";
-import { describeSqliteError, fileIdentity } from "./files.js";
+import { describeSqliteError, watchedFileIdentity } from "./files.js";
 import { HISTORY_READS, OTHER_READS } from "./reads.js";
 import {
   type AggTradeRow,
@@ -179,6 +179,8 @@ export class StateDatabase implements History {
 
   /** With sync "normal": the write statements on the main thread's connection (commits inline). */
   private readonly applyInline: { immediate(ops: WriteOp[]): void } | undefined;
+  /** Sync "normal": tells whether the file is still the one open (checked before each commit). */
+  private identity: { check(): void; close(): void } | undefined;
   private commitsSinceCheckpoint = 0;
   private checkpointing: number | undefined;
   /** Sync "normal": the chunk of client order ids the writer thread is adding to client_order_ids. */
@@ -193,9 +195,10 @@ export class StateDatabase implements History {
     this.reads = prepareReads(reader);
     if ((options.sync ?? "normal") === "normal") {
       const run = writeRunner(reader);
-      const stillThere = fileIdentity(path);
+      this.identity = watchedFileIdentity(path);
+      const identity = this.identity;
       this.applyInline = reader.transaction((ops: WriteOp[]) => {
-        stillThere();
+        identity.check();
         run(ops);
       });
     }
@@ -309,6 +312,7 @@ export class StateDatabase implements History {
         });
         this.worker.postMessage({ seq, close: true } satisfies WriterRequest);
       });
+    this.identity?.close();
     this.reader.close();
   }
 

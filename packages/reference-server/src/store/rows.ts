@@ -98,10 +98,26 @@ export function rowKey(position: number, id: number): number {
 export type Param = string | number | bigint | null;
 export type WriteOp = [WriteName, ...Param[]];
 
-const plain = dec.toPlain;
 const exact = dec.fromPlain;
 
-export function orderParams(o: Order): Param[] {
+/** Texts of recent decimals: most values repeat (prices, quantities, fees), and a lookup costs a fifth of a conversion. */
+const PLAIN_TEXTS = new Map<bigint, string>();
+const MOST_PLAIN_TEXTS = 4096;
+
+/** `decimal.toPlain`, remembered for the last few thousand values. */
+function plain(value: bigint): string {
+  if (value === 0n) return "0";
+  let text = PLAIN_TEXTS.get(value);
+  if (text === undefined) {
+    text = dec.toPlain(value);
+    if (PLAIN_TEXTS.size >= MOST_PLAIN_TEXTS) PLAIN_TEXTS.clear();
+    PLAIN_TEXTS.set(value, text);
+  }
+  return text;
+}
+
+/** The write of an order (its key given), parameters in the order of WRITES.order. */
+export function orderOp(key: number, o: Order): WriteOp {
   const trailing = o.trailing
     ? JSON.stringify({
         delta: o.trailing.delta,
@@ -110,6 +126,8 @@ export function orderParams(o: Order): Param[] {
       })
     : null;
   return [
+    "order",
+    key,
     o.symbol,
     o.orderId,
     o.accountId,
@@ -200,8 +218,11 @@ export function orderFromRow(r: OrderRow): Order {
   };
 }
 
-export function tradeParams(t: Trade): Param[] {
+/** The write of a trade (its key given), parameters in the order of WRITES.trade. */
+export function tradeOp(key: number, t: Trade): WriteOp {
   return [
+    "trade",
+    key,
     t.symbol,
     t.id,
     plain(t.price),
@@ -262,8 +283,11 @@ export function tradeFromRow(r: TradeRow): Trade {
   };
 }
 
-export function aggTradeParams(a: AggTrade): Param[] {
+/** The write of an aggregate trade (its key given), parameters in the order of WRITES.aggTrade. */
+export function aggTradeOp(key: number, a: AggTrade): WriteOp {
   return [
+    "aggTrade",
+    key,
     a.symbol,
     a.id,
     plain(a.price),
@@ -302,8 +326,10 @@ export function aggTradeFromRow(r: AggTradeRow): AggTrade {
   };
 }
 
-export function bucketParams(symbol: string, b: TradeBucket): Param[] {
+/** The write of a symbol's minute of trades, parameters in the order of WRITES.minute. */
+export function bucketOp(symbol: string, b: TradeBucket): WriteOp {
   return [
+    "minute",
     symbol,
     b.minute,
     b.firstId,
@@ -368,11 +394,9 @@ export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp
       throw new Error(`${symbol} id ${id} is outside the state database's range`);
     return rowKey(context.symbolPosition(symbol), id);
   };
-  for (const order of changes.orders)
-    ops.push(["order", key(order.symbol, order.orderId), ...orderParams(order)]);
-  for (const trade of changes.trades) ops.push(["trade", key(trade.symbol, trade.id), ...tradeParams(trade)]);
-  for (const agg of changes.aggTrades)
-    ops.push(["aggTrade", key(agg.symbol, agg.id), ...aggTradeParams(agg)]);
+  for (const order of changes.orders) ops.push(orderOp(key(order.symbol, order.orderId), order));
+  for (const trade of changes.trades) ops.push(tradeOp(key(trade.symbol, trade.id), trade));
+  for (const agg of changes.aggTrades) ops.push(aggTradeOp(key(agg.symbol, agg.id), agg));
   for (const { account, asset } of changes.balances) {
     const b = account.balances.get(asset);
     ops.push(["balance", account.id, asset, plain(b?.free ?? 0n), plain(b?.locked ?? 0n)]);
@@ -387,7 +411,7 @@ export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp
     const key = `${trade.symbol}|${bucket?.minute}`;
     if (!bucket || minutes.has(key)) continue;
     minutes.add(key);
-    ops.push(["minute", ...bucketParams(trade.symbol, bucket)]);
+    ops.push(bucketOp(trade.symbol, bucket));
   }
   for (const m of changes.markets) {
     ops.push([

@@ -100,21 +100,7 @@ export type WriteOp = [WriteName, ...Param[]];
 
 const exact = dec.fromPlain;
 
-/** Texts of recent decimals: most values repeat (prices, quantities, fees), and a lookup costs a fifth of a conversion. */
-const PLAIN_TEXTS = new Map<bigint, string>();
-const MOST_PLAIN_TEXTS = 4096;
-
-/** `decimal.toPlain`, remembered for the last few thousand values. */
-function plain(value: bigint): string {
-  if (value === 0n) return "0";
-  let text = PLAIN_TEXTS.get(value);
-  if (text === undefined) {
-    text = dec.toPlain(value);
-    if (PLAIN_TEXTS.size >= MOST_PLAIN_TEXTS) PLAIN_TEXTS.clear();
-    PLAIN_TEXTS.set(value, text);
-  }
-  return text;
-}
+const plain = dec.toPlain;
 
 /** The write of an order (its key given), parameters in the order of WRITES.order. */
 export function orderOp(key: number, o: Order): WriteOp {

@@ -221,12 +221,25 @@ describe("storage faults at start-up", () => {
     const { default: Driver } = await import("better-sqlite3");
     const db = new Driver(statePath);
     db.prepare("UPDATE balances SET free = '-3' WHERE account = 'demo' AND asset = 'BTC'").run();
-    db.prepare("UPDATE symbols SET next_order_id = 0 WHERE symbol = 'BTCUSDT'").run();
+    db.prepare("UPDATE symbol_counters SET next_order_id = 0 WHERE symbol = 'BTCUSDT'").run();
     db.close();
     const error = await refused(statePath).catch((e: Error) => e);
     expect(error).toBeInstanceOf(StateFileError);
     expect((error as Error).message).toContain('account "demo" BTC: free balance is negative (-3)');
     expect((error as Error).message).toContain("asset BTC: balances and fees add up to");
+  });
+
+  it("a symbol whose counters are missing is refused, naming the symbol", async () => {
+    const statePath = join(folder, "no-counters.db");
+    const server = await startServer({ statePath, empty: true });
+    await server.close();
+    const { default: Driver } = await import("better-sqlite3");
+    const db = new Driver(statePath);
+    db.prepare("DELETE FROM symbol_counters WHERE symbol = 'BTCUSDT'").run();
+    db.close();
+    const error = await refused(statePath).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(StateFileError);
+    expect((error as Error).message).toContain("symbol BTCUSDT has no counters");
   });
 });
 

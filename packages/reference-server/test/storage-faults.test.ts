@@ -2,7 +2,7 @@
 // server must refuse orders with a clear error, keep answering reads, keep nothing it could not
 // save, and take orders again once the disk can be written.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,6 +129,31 @@ describe.skipIf(unavailable !== undefined)("storage failures while running", () 
         (await sendSigned(server.url, { ...demo, method: "GET", path: "/api/v3/openOrders" })).status,
       ).toBe(200);
       expect(server.exchange.openOrders("demo").map((o) => o.price)).toEqual(["5000.00000000"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a state file replaced while running (another renamed over it): orders refused, the other file untouched", async () => {
+    const statePath = join(mountPoint, "replaced.db");
+    const other = join(mountPoint, "other.db");
+    const server = await startServer({ statePath, empty: true });
+    try {
+      expect(
+        (await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(5000) }))
+          .status,
+      ).toBe(200);
+      writeFileSync(other, "not the state database");
+      renameSync(other, statePath);
+      const r = await sendSigned(server.url, {
+        ...demo,
+        method: "POST",
+        path: "/api/v3/order",
+        query: order(5100),
+      });
+      expect(r.status).toBe(503);
+      expect((r.json as { msg: string }).msg).toMatch(/deleted or replaced/);
+      expect(readFileSync(statePath, "utf8")).toBe("not the state database");
     } finally {
       await server.close();
     }

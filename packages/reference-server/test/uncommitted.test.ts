@@ -35,6 +35,20 @@ describe("Uncommitted", () => {
     expect(uncommitted.size).toBe(0);
   });
 
+  it("holds the newest order of a client order id only: once it is committed, the database answers", () => {
+    const uncommitted = new Uncommitted();
+    const older = order(4, "c");
+    const newer = order(9, "c");
+    uncommitted.add(changes([older, newer]), 1);
+    uncommitted.add(changes([older]), 2); // the older order changes again while batch 1 commits
+    expect(uncommitted.latestByClientOrderId("a", "X", "c")).toBe(newer);
+    uncommitted.settle(changes([older, newer]), 1);
+    expect(uncommitted.orders.get("X", 4)).toBe(older);
+    expect(uncommitted.latestByClientOrderId("a", "X", "c")).toBeUndefined();
+    uncommitted.settle(changes([older]), 2);
+    expect(uncommitted.size).toBe(0);
+  });
+
   it("finds the newest order of a client order id, and forgets all on clear", () => {
     const uncommitted = new Uncommitted();
     uncommitted.add(changes([order(4, "c"), order(9, "c"), order(7, "d")]), 1);

@@ -58,7 +58,10 @@ export const OTHER_READS = {
   accountTradesDesc: `SELECT * FROM trades WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY key DESC LIMIT ?`,
   metaValue: "SELECT value FROM meta WHERE key = ?",
   meta: "SELECT key, value FROM meta",
-  symbols: "SELECT * FROM symbols ORDER BY position",
+  // A symbol without its counters reads them as null (a damaged file, refused at load).
+  symbols: `SELECT s.symbol, s.position, s.config, s.client_ids_below, c.next_order_id, c.next_trade_id,
+      c.next_agg_trade_id, c.next_book_seq, c.last_update_id
+    FROM symbols s LEFT JOIN symbol_counters c ON c.symbol = s.symbol ORDER BY s.position`,
   accounts: "SELECT * FROM accounts ORDER BY position",
   balances: "SELECT * FROM balances",
   fees: "SELECT * FROM fees",

@@ -14,8 +14,10 @@ import {
 /** The write statements, by name; a write operation is [name, ...parameters]. */
 export const WRITES = {
   meta: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-  symbol: `INSERT INTO symbols (symbol, position, config, next_order_id, next_trade_id, next_agg_trade_id,
-      next_book_seq, last_update_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  symbol: "INSERT INTO symbols (symbol, position, config) VALUES (?, ?, ?)",
+  // Written by every commit that changes a symbol: a row of a few bytes, apart from the config.
+  counters: `INSERT INTO symbol_counters (symbol, next_order_id, next_trade_id, next_agg_trade_id,
+      next_book_seq, last_update_id) VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (symbol) DO UPDATE SET next_order_id = excluded.next_order_id,
       next_trade_id = excluded.next_trade_id, next_agg_trade_id = excluded.next_agg_trade_id,
       next_book_seq = excluded.next_book_seq, last_update_id = excluded.last_update_id`,
@@ -96,10 +98,12 @@ export function rowKey(position: number, id: number): number {
 export type Param = string | number | bigint | null;
 export type WriteOp = [WriteName, ...Param[]];
 
-const plain = dec.toPlain;
 const exact = dec.fromPlain;
 
-export function orderParams(o: Order): Param[] {
+const plain = dec.toPlain;
+
+/** The write of an order (its key given), parameters in the order of WRITES.order. */
+export function orderOp(key: number, o: Order): WriteOp {
   const trailing = o.trailing
     ? JSON.stringify({
         delta: o.trailing.delta,
@@ -108,6 +112,8 @@ export function orderParams(o: Order): Param[] {
       })
     : null;
   return [
+    "order",
+    key,
     o.symbol,
     o.orderId,
     o.accountId,
@@ -198,8 +204,11 @@ export function orderFromRow(r: OrderRow): Order {
   };
 }
 
-export function tradeParams(t: Trade): Param[] {
+/** The write of a trade (its key given), parameters in the order of WRITES.trade. */
+export function tradeOp(key: number, t: Trade): WriteOp {
   return [
+    "trade",
+    key,
     t.symbol,
     t.id,
     plain(t.price),
@@ -260,8 +269,11 @@ export function tradeFromRow(r: TradeRow): Trade {
   };
 }
 
-export function aggTradeParams(a: AggTrade): Param[] {
+/** The write of an aggregate trade (its key given), parameters in the order of WRITES.aggTrade. */
+export function aggTradeOp(key: number, a: AggTrade): WriteOp {
   return [
+    "aggTrade",
+    key,
     a.symbol,
     a.id,
     plain(a.price),
@@ -300,8 +312,10 @@ export function aggTradeFromRow(r: AggTradeRow): AggTrade {
   };
 }
 
-export function bucketParams(symbol: string, b: TradeBucket): Param[] {
+/** The write of a symbol's minute of trades, parameters in the order of WRITES.minute. */
+export function bucketOp(symbol: string, b: TradeBucket): WriteOp {
   return [
+    "minute",
     symbol,
     b.minute,
     b.firstId,
@@ -366,11 +380,9 @@ export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp
       throw new Error(`${symbol} id ${id} is outside the state database's range`);
     return rowKey(context.symbolPosition(symbol), id);
   };
-  for (const order of changes.orders)
-    ops.push(["order", key(order.symbol, order.orderId), ...orderParams(order)]);
-  for (const trade of changes.trades) ops.push(["trade", key(trade.symbol, trade.id), ...tradeParams(trade)]);
-  for (const agg of changes.aggTrades)
-    ops.push(["aggTrade", key(agg.symbol, agg.id), ...aggTradeParams(agg)]);
+  for (const order of changes.orders) ops.push(orderOp(key(order.symbol, order.orderId), order));
+  for (const trade of changes.trades) ops.push(tradeOp(key(trade.symbol, trade.id), trade));
+  for (const agg of changes.aggTrades) ops.push(aggTradeOp(key(agg.symbol, agg.id), agg));
   for (const { account, asset } of changes.balances) {
     const b = account.balances.get(asset);
     ops.push(["balance", account.id, asset, plain(b?.free ?? 0n), plain(b?.locked ?? 0n)]);
@@ -385,14 +397,12 @@ export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp
     const key = `${trade.symbol}|${bucket?.minute}`;
     if (!bucket || minutes.has(key)) continue;
     minutes.add(key);
-    ops.push(["minute", ...bucketParams(trade.symbol, bucket)]);
+    ops.push(bucketOp(trade.symbol, bucket));
   }
   for (const m of changes.markets) {
     ops.push([
-      "symbol",
+      "counters",
       m.config.symbol,
-      context.symbolPosition(m.config.symbol),
-      JSON.stringify(m.config),
       m.nextOrderId,
       m.nextTradeId,
       m.nextAggTradeId,

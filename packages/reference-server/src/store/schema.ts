@@ -147,7 +147,10 @@ const MIGRATIONS: readonly string[] = [
   //   orders from client_ids_below on are not in it yet (start-up reads them, a bounded tail);
   // - likewise each account's orders leave the index orders_by_account (its entries went in at as
   //   many places as accounts traded, each a page or more per commit) for account_orders, written
-  //   in the same sorted chunks.
+  //   in the same sorted chunks;
+  // - the symbols' counters leave symbols (whose rows hold each symbol's configuration, over a
+  //   kilobyte: every commit encoded and compared it, and wrote one of its overflow pages) for
+  //   symbol_counters, a few bytes a symbol.
   `
   CREATE TABLE client_order_ids (
     account TEXT NOT NULL,
@@ -232,6 +235,21 @@ const MIGRATIONS: readonly string[] = [
     FROM agg_trades a ORDER BY 1;
   DROP TABLE agg_trades;
   ALTER TABLE agg_trades_by_key RENAME TO agg_trades;
+  CREATE TABLE symbol_counters (
+    symbol TEXT PRIMARY KEY,
+    next_order_id INTEGER NOT NULL,
+    next_trade_id INTEGER NOT NULL,
+    next_agg_trade_id INTEGER NOT NULL,
+    next_book_seq INTEGER NOT NULL,
+    last_update_id INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO symbol_counters (symbol, next_order_id, next_trade_id, next_agg_trade_id, next_book_seq, last_update_id)
+    SELECT symbol, next_order_id, next_trade_id, next_agg_trade_id, next_book_seq, last_update_id FROM symbols;
+  ALTER TABLE symbols DROP COLUMN next_order_id;
+  ALTER TABLE symbols DROP COLUMN next_trade_id;
+  ALTER TABLE symbols DROP COLUMN next_agg_trade_id;
+  ALTER TABLE symbols DROP COLUMN next_book_seq;
+  ALTER TABLE symbols DROP COLUMN last_update_id;
   `,
 ];
 

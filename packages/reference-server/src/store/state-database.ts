@@ -37,8 +37,8 @@ import {
   type TradeVolume,
 } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
-import { type Database, loadDriver, type Statement } from "./driver.js";
-import { describeSqliteError, fileIdentity } from "./files.js";
+import { type Database, loadDriver, type Statement, usePageCache } from "./driver.js";
+import { describeSqliteError, watchedFileIdentity } from "./files.js";
 import { HISTORY_READS, OTHER_READS } from "./reads.js";
 import {
   type AggTradeRow,
@@ -181,6 +181,8 @@ export class StateDatabase implements History {
 
   /** With sync "normal": the write statements on the main thread's connection (commits inline). */
   private readonly applyInline: { immediate(ops: WriteOp[]): void } | undefined;
+  /** Sync "normal": tells whether the file is still the one open (checked before each commit). */
+  private identity: { check(): void; close(): void } | undefined;
   private commitsSinceCheckpoint = 0;
   private checkpointing: number | undefined;
   /** Sync "normal": the chunk of client order ids the writer thread is adding to client_order_ids. */
@@ -195,9 +197,10 @@ export class StateDatabase implements History {
     this.reads = prepareReads(reader);
     if ((options.sync ?? "normal") === "normal") {
       const run = writeRunner(reader);
-      const stillThere = fileIdentity(path);
+      this.identity = watchedFileIdentity(path);
+      const identity = this.identity;
       this.applyInline = reader.transaction((ops: WriteOp[]) => {
-        stillThere();
+        identity.check();
         run(ops);
       });
     }
@@ -220,6 +223,7 @@ export class StateDatabase implements History {
       if (!existsSync(path)) createWhole(Driver, path);
       reader = new Driver(path, { timeout: 10_000, fileMustExist: true });
       reader.pragma("journal_mode = WAL");
+      usePageCache(reader);
       if ((options.sync ?? "normal") === "normal") {
         // This connection commits (see send): in WAL mode NORMAL leaves the fsync to checkpoints,
         // which the writer thread runs, so neither a commit nor a checkpoint waits for the disk here.
@@ -253,7 +257,8 @@ export class StateDatabase implements History {
   prepareNew(symbols: readonly SymbolConfig[], settings: Record<string, string>): void {
     symbols.forEach((config, i) => {
       this.symbolPositions.set(config.symbol, i);
-      this.pending.push(["symbol", config.symbol, i, JSON.stringify(config), 1, 1, 1, 1, 1]);
+      this.pending.push(["symbol", config.symbol, i, JSON.stringify(config)]);
+      this.pending.push(["counters", config.symbol, 1, 1, 1, 1, 1]);
     });
     for (const [key, value] of Object.entries({ ...settings, created_at: String(Date.now()) })) {
       this.pending.push(["meta", key, value]);
@@ -309,6 +314,7 @@ export class StateDatabase implements History {
         });
         this.worker.postMessage({ seq, close: true } satisfies WriterRequest);
       });
+    this.identity?.close();
     this.reader.close();
   }
 
@@ -541,6 +547,8 @@ export class StateDatabase implements History {
     for (const row of symbols) {
       const market = state.markets.get(row.symbol);
       if (!market) continue;
+      if (typeof row.next_order_id !== "number")
+        throw new StateFileError(`state file ${this.path}: symbol ${row.symbol} has no counters`);
       market.nextOrderId = row.next_order_id as number;
       market.nextTradeId = row.next_trade_id as number;
       market.nextAggTradeId = row.next_agg_trade_id as number;

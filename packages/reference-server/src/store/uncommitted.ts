@@ -77,23 +77,22 @@ export class Uncommitted {
   readonly trades = new Keyed<Trade>();
   readonly aggTrades = new Keyed<AggTrade>();
   /**
-   * The uncommitted orders by account, symbol and client order id (cancels by client id are common),
-   * but for ids that name their order (generated ones: found in `orders` by decoding).
+   * By symbol, account and client order id: the newest uncommitted order (cancels by client id
+   * are common), but for ids that name their order (generated ones: found in `orders` by
+   * decoding). The newest only: once it is committed, the database answers for the client order
+   * id with it, and any older order with that id, committed or not, is not the answer. Keyed by
+   * the engine's own strings, whose hashes are known already (a joined key was hashed anew).
    */
-  private readonly byClientId = new Map<string, Map<number, Order>>();
+  private readonly byClientId = new Map<string, Map<string, Map<string, Order>>>();
 
   /** Takes in the history part of an operation's changes, to be written by batch `batch`. */
   add(changes: ChangeSet, batch: number): void {
     for (const order of changes.orders) {
       this.orders.put(order.symbol, order.orderId, order, batch);
       if (namesItsOrder(order.clientOrderId, order.orderId)) continue;
-      const key = clientKey(order.accountId, order.symbol, order.clientOrderId);
-      let orders = this.byClientId.get(key);
-      if (!orders) {
-        orders = new Map();
-        this.byClientId.set(key, orders);
-      }
-      orders.set(order.orderId, order);
+      const ids = this.clientIds(order.symbol, order.accountId);
+      const newest = ids.get(order.clientOrderId);
+      if (!newest || newest.orderId <= order.orderId) ids.set(order.clientOrderId, order);
     }
     for (const trade of changes.trades) this.trades.put(trade.symbol, trade.id, trade, batch);
     for (const agg of changes.aggTrades) this.aggTrades.put(agg.symbol, agg.id, agg, batch);
@@ -104,10 +103,8 @@ export class Uncommitted {
     for (const order of changes.orders) {
       if (!this.orders.settle(order.symbol, order.orderId, batch)) continue;
       if (namesItsOrder(order.clientOrderId, order.orderId)) continue;
-      const key = clientKey(order.accountId, order.symbol, order.clientOrderId);
-      const orders = this.byClientId.get(key);
-      orders?.delete(order.orderId);
-      if (orders?.size === 0) this.byClientId.delete(key);
+      const ids = this.byClientId.get(order.symbol)?.get(order.accountId);
+      if (ids?.get(order.clientOrderId)?.orderId === order.orderId) ids.delete(order.clientOrderId);
     }
     for (const trade of changes.trades) this.trades.settle(trade.symbol, trade.id, batch);
     for (const agg of changes.aggTrades) this.aggTrades.settle(agg.symbol, agg.id, batch);
@@ -120,10 +117,7 @@ export class Uncommitted {
 
   /** The newest uncommitted order of the account on the symbol with that client order id, if not generated. */
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    let latest: Order | undefined;
-    for (const order of this.byClientId.get(clientKey(accountId, symbol, clientOrderId))?.values() ?? [])
-      if (!latest || order.orderId > latest.orderId) latest = order;
-    return latest;
+    return this.byClientId.get(symbol)?.get(accountId)?.get(clientOrderId);
   }
 
   clear(): void {
@@ -132,10 +126,21 @@ export class Uncommitted {
     this.trades.clear();
     this.aggTrades.clear();
   }
-}
 
-function clientKey(accountId: string, symbol: string, clientOrderId: string): string {
-  return `${accountId}\u0000${symbol}\u0000${clientOrderId}`;
+  /** The account's newest uncommitted orders on the symbol by client order id (made when absent). */
+  private clientIds(symbol: string, accountId: string): Map<string, Order> {
+    let accounts = this.byClientId.get(symbol);
+    if (!accounts) {
+      accounts = new Map();
+      this.byClientId.set(symbol, accounts);
+    }
+    let ids = accounts.get(accountId);
+    if (!ids) {
+      ids = new Map();
+      accounts.set(accountId, ids);
+    }
+    return ids;
+  }
 }
 
 /**

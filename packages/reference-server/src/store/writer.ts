@@ -7,7 +7,7 @@
  * and fsync, so they never stall the main thread either.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { loadDriver } from "./driver.js";
+import { loadDriver, usePageCache } from "./driver.js";
 import { fileIdentity } from "./files.js";
 import type { WriteOp } from "./rows.js";
 import { writeRunner } from "./write-runner.js";
@@ -27,6 +27,7 @@ const { path, sync } = workerData as WriterData;
 const Driver = loadDriver();
 const db = new Driver(path, { fileMustExist: true, timeout: 10_000 });
 db.pragma("journal_mode = WAL");
+usePageCache(db);
 // In WAL mode both keep the database consistent; NORMAL leaves the fsync to checkpoints, so a commit
 // is in the operating system's hands (safe from a crash of this process) when it returns.
 db.pragma(`synchronous = ${sync === "full" ? "FULL" : "NORMAL"}`);

@@ -119,8 +119,9 @@ export async function databaseWithTrades(
       "INSERT INTO client_order_ids SELECT account, symbol, client_order_id, order_id FROM orders ORDER BY 1, 2, 3, 4",
     ).run();
     db.prepare(
-      "UPDATE symbols SET next_trade_id = ?, next_order_id = ?, client_ids_below = ? WHERE symbol = 'BTCUSDT'",
-    ).run(count + 1, count + 1, count + 1);
+      "UPDATE symbol_counters SET next_trade_id = ?, next_order_id = ? WHERE symbol = 'BTCUSDT'",
+    ).run(count + 1, count + 1);
+    db.prepare("UPDATE symbols SET client_ids_below = ? WHERE symbol = 'BTCUSDT'").run(count + 1);
   })();
   db.close();
 }

@@ -17,9 +17,8 @@ const port = parentPort;
 if (!port) throw new Error("writer.ts runs as a worker thread");
 
 /**
- * WAL pages past which a checkpoint that could not copy every frame (commits went on meanwhile)
- * makes the next commit wait for the rest (RESTART), so that the WAL starts over and stays bounded
- * (start-up reads all of it).
+ * WAL pages past which a checkpoint makes the next commit wait for the frames committed while it
+ * ran (RESTART), so that the WAL starts over and stays bounded (start-up reads all of it).
  */
 const RESTART_AFTER_PAGES = 16_384;
 
@@ -43,8 +42,12 @@ const apply = db.transaction((ops: WriteOp[]) => {
 function checkpoint(): void {
   checkStillThere();
   const [passive] = db.pragma("wal_checkpoint(PASSIVE)") as { log: number; checkpointed: number }[];
-  if (passive && passive.log > RESTART_AFTER_PAGES && passive.checkpointed < passive.log)
-    db.pragma("wal_checkpoint(RESTART)");
+  // A PASSIVE checkpoint that copied every frame it saw still leaves the WAL where it was when the
+  // main thread commits meanwhile (under load it always does): SQLite starts the WAL over only at
+  // a write that finds every frame copied, so the WAL would grow for as long as the load lasts.
+  // RESTART copies the few frames committed during the PASSIVE one and makes the next commit start
+  // the WAL over (its file stays, so the next frames overwrite pages the file already has).
+  if (passive && passive.log > RESTART_AFTER_PAGES) db.pragma("wal_checkpoint(RESTART)");
 }
 
 port.on("message", (request: WriterRequest) => {

@@ -46,19 +46,27 @@ interface Connection {
   socket?: Socket;
 }
 
-/** Sockets refused or closing: requests Node still parses from them are dropped unanswered. */
-const finished = new WeakSet<Socket>();
+/**
+ * Set on sockets refused or closing: requests Node still parses from them are dropped unanswered.
+ * A mark on the socket itself (read with every request) rather than a WeakSet to look it up in.
+ */
+const FINISHED = Symbol("marketapi.answeredForGood");
 
 /** Marks a socket as answered for good: whatever it sends next is dropped unread. */
 export function markFinished(socket: Socket, reading: ReadingControl = NODE_READING): void {
-  finished.add(socket);
+  (socket as Socket & { [FINISHED]?: true })[FINISHED] = true;
   reading.stopParsing(socket);
+}
+
+function isFinished(socket: Socket): boolean {
+  return (socket as Socket & { [FINISHED]?: true })[FINISHED] === true;
 }
 
 export class AnswerBudget {
   private queuedBytes = 0;
   private waitingTotal = 0;
-  private readonly connections = new WeakMap<Socket, Connection>();
+  /** Where each socket keeps its Connection for this budget (on the socket: no WeakMap lookup per request). */
+  private readonly connectionKey = Symbol("marketapi.answerBudget");
   /** Connections that wait for the total to drop below `maxQueuedBytes`. */
   private readonly blocked = new Set<Connection>();
   private readonly maxWaitingTotal: number;
@@ -92,7 +100,7 @@ export class AnswerBudget {
     this.serve = serve;
     return (req, res) => {
       const socket = req.socket;
-      if (finished.has(socket) || socket.destroyed) return;
+      if (isFinished(socket) || socket.destroyed) return;
       const connection = this.connectionOf(socket);
       if (connection.done) return;
       if (connection.waiting.length === 0 && !this.full(connection)) {
@@ -118,10 +126,11 @@ export class AnswerBudget {
     undefined;
 
   private connectionOf(socket: Socket): Connection {
-    let connection = this.connections.get(socket);
+    const holder = socket as Socket & { [key: symbol]: Connection | undefined };
+    let connection = holder[this.connectionKey];
     if (connection) return connection;
     const created: Connection = { queuedBytes: 0, serving: 0, waiting: [], done: false, socket };
-    this.connections.set(socket, created);
+    holder[this.connectionKey] = created;
     socket.once("close", () => this.forget(created));
     connection = created;
     return connection;
@@ -308,7 +317,7 @@ export const PUBLIC_READING: ReadingControl = {
     socket.resume();
   },
   stopParsing(socket) {
-    // What is already read is still parsed; its requests are dropped unanswered (`finished`).
+    // What is already read is still parsed; its requests are dropped unanswered (`markFinished`).
     pausedHere.delete(socket);
     socket.pause();
   },

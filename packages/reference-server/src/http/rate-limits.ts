@@ -47,13 +47,13 @@ const DAY_MS = 86_400_000;
 /** Counts per key in fixed, epoch-aligned windows; a new window forgets the old counts. */
 export class WindowCounter {
   private window = -1;
-  private counts = new Map<string, number>();
+  /** One mutable cell per key: a count that changes is written in place, not set in the Map again. */
+  private counts = new Map<string, { count: number }>();
 
   constructor(readonly windowMs: number) {}
 
   used(key: string, now: number): number {
-    this.roll(now);
-    return this.counts.get(key) ?? 0;
+    return this.cellOf(key, now)?.count ?? 0;
   }
 
   add(key: string, amount: number, now: number): number {
@@ -62,8 +62,19 @@ export class WindowCounter {
 
   /** Sets the key's count in the current window (roll it with `used` first); returns it. */
   set(key: string, total: number): number {
-    this.counts.set(key, total);
+    const cell = this.counts.get(key);
+    if (cell === undefined) this.counts.set(key, { count: total });
+    else cell.count = total;
     return total;
+  }
+
+  /**
+   * The key's cell in the current window (rolled to `now`), if it has counted anything: read it,
+   * and write a new total into it, with one lookup of the key.
+   */
+  cellOf(key: string, now: number): { count: number } | undefined {
+    this.roll(now);
+    return this.counts.get(key);
   }
 
   /** Whole seconds until the current window ends (at least 1). */
@@ -105,8 +116,10 @@ export class RateLimiter {
    * once the IP has had `banAfter429s` of those in the window, a ban: 418 (-1003) until it ends.
    */
   spendWeight(ip: string, weight: number, now: number): number {
-    this.checkBan(ip, now);
-    const used = this.weight.used(ip, now);
+    // No ban ever given (the usual case): no lookup of the IP among the bans.
+    if (this.bans.size > 0) this.checkBan(ip, now);
+    const cell = this.weight.cellOf(ip, now);
+    const used = cell?.count ?? 0;
     const limit = this.config.requestWeightPerMinute;
     if (used + weight > limit) {
       if (this.refusals.used(ip, now) >= this.config.banAfter429s) this.ban(ip, now);
@@ -116,8 +129,10 @@ export class RateLimiter {
         ...weightHeaders(used),
       });
     }
-    // `used` has rolled the window: the new total is stored without looking the IP up again.
-    return this.weight.set(ip, used + weight);
+    // `cellOf` has rolled the window: the new total goes into the IP's cell, not set in the Map again.
+    if (cell === undefined) return this.weight.set(ip, weight);
+    cell.count = used + weight;
+    return cell.count;
   }
 
   /** 418 while the IP is banned. */

@@ -19,6 +19,8 @@
 // resting orders away from the touch (each at a price level of its own, half bids, half asks),
 // in one run, alternating which goes first; CPU µs per request at each size and the ratio of the
 // largest to the smallest.
+// Each figure's programs are stopped once it is measured, so that no idle one (a heap being
+// collected, a checkpoint) takes CPU from the next figure's runs.
 // Run: npm run bench:ceiling -w @marketapi/reference-server
 import { type ChildProcess, fork } from "node:child_process";
 import { createHmac } from "node:crypto";
@@ -75,6 +77,28 @@ const minimal = (name: string, state?: string, sync = "normal") =>
     String(port),
     ...(state ? [join(scratch, state), sync] : []),
   ]);
+
+/**
+ * Ends a figure's programs once it is measured: an idle one still takes CPU from the next figure's
+ * runs (a server that kept a million orders collects its heap for seconds after its load stops).
+ */
+async function stop(targets: readonly Target[]): Promise<void> {
+  const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+  const ending = [...new Set(targets.map((t) => t.child))].filter((child) => !exited(child));
+  await Promise.all(
+    ending.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+          child.once("exit", () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+}
 
 function ask(target: Target, message: string): Promise<{ maxStallMs: number }> {
   return new Promise((resolve) => {
@@ -255,6 +279,7 @@ async function flatness(): Promise<string[]> {
     const ratio = (cpu[cpu.length - 1] as number) / (cpu[0] as number);
     rows.push(`| ${figure} | ${cells.join(" | ")} | **${ratio.toFixed(2)}×** | ${failed} |`);
   }
+  await stop(servers.map((s) => s.target));
   return rows;
 }
 
@@ -271,13 +296,19 @@ async function main(): Promise<void> {
     if (ONLY === "flatness") return;
   }
   const wanted = (name: string) => ONLY === undefined || ONLY.split(",").includes(name);
-  const comparisons: Comparison[] = [];
-  if (wanted("memory")) comparisons.push(await orderComparison("new_order in memory"));
-  if (wanted("durable")) comparisons.push(await orderComparison("new_order --state", "normal"));
-  if (wanted("full")) comparisons.push(await orderComparison("new_order --state-sync full", "full", "full"));
-  if (wanted("reads")) comparisons.push(...(await readComparisons()));
+  const figures: [string, () => Promise<Comparison[]>][] = [
+    ["memory", async () => [await orderComparison("new_order in memory")]],
+    ["durable", async () => [await orderComparison("new_order --state", "normal")]],
+    ["full", async () => [await orderComparison("new_order --state-sync full", "full", "full")]],
+    ["reads", readComparisons],
+  ];
   const rows: string[] = [];
-  for (const comparison of comparisons) rows.push(...(await compare(comparison)));
+  for (const [name, make] of figures) {
+    if (!wanted(name)) continue;
+    const comparisons = await make();
+    for (const comparison of comparisons) rows.push(...(await compare(comparison)));
+    await stop(comparisons.flatMap((c) => [c.server, c.ceiling]));
+  }
   printHost();
   console.log(
     "| figure | server req/s | CPU µs/req | minimal program req/s | CPU µs/req | req/s ratio (range) | CPU ratio | disk bytes/order server / minimal | longest stall ms server / minimal | failed server / minimal |",

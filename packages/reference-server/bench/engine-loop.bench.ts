@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { median } from "./support.js";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 300_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -83,7 +84,7 @@ if (process.argv[2] === "--run") {
       `history: ${process.env.BENCH_HISTORY === "none" ? "keeps nothing" : "MemoryHistory"}, ${entry.includes("/dist/") ? "dist" : "src"}`,
   );
   console.log(
-    `engine newOrder: CPU µs/order median ${cpu[Math.floor(cpu.length / 2)]?.toFixed(2)} (runs ${cpu.map((c) => c.toFixed(2)).join(", ")}), ` +
+    `engine newOrder: CPU µs/order median ${median(cpu).toFixed(2)} (runs ${cpu.map((c) => c.toFixed(2)).join(", ")}), ` +
       `heap at the end ${Math.round(runs[0]?.heapMb ?? 0)} MB`,
   );
 }

@@ -20,8 +20,6 @@ export interface CachedAnswer {
   readonly method: string;
   readonly body: VersionedJson;
   readonly weight: number;
-  /** The body's Content-Length, as the header writes it (worked out once, not per hit). */
-  readonly contentLength: string;
 }
 
 /** Distinct targets kept at most; past that the cache starts afresh (a client cannot grow it). */
@@ -51,6 +49,6 @@ export class AnswerCache {
     const method = req.method;
     if (url === undefined || method !== "GET" || req.headers[TIME_UNIT_HEADER] !== undefined) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(url, { method, body, weight, contentLength: String(body.byteLength) });
+    this.entries.set(url, { method, body, weight });
   }
 }

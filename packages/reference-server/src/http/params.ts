@@ -87,22 +87,16 @@ function parsePart(raw: string, maxParams: number, signatureParameter: string): 
       const name = escaped ? decodeComponent(rawName, undefined) : rawName;
       const rawValue = hasValue ? raw.slice(equals + 1, end) : "";
       const value = escaped && hasValue ? decodeComponent(rawValue, name) : rawValue;
+      if (values.has(name) || empties?.has(name)) throw duplicateParam();
       if (name === signatureParameter) {
         signatureStart = start;
         signatureEnd = end;
       }
-      // A repeat leaves the size as it was: one hash lookup per name, not a `has` and then a `set`.
       if (value !== "") {
-        if (empties?.has(name)) throw duplicateParam();
-        const size = values.size;
         values.set(name, value);
-        if (values.size === size) throw duplicateParam();
       } else {
-        if (values.has(name)) throw duplicateParam();
         empties ??= new Set();
-        const size = empties.size;
         empties.add(name);
-        if (empties.size === size) throw duplicateParam();
       }
     }
     start = end + 1;

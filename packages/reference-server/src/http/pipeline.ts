@@ -161,30 +161,12 @@ function serveCached(
   }
   if (deps.storage && !deps.storage.failed) {
     deps.storage.committed().then(
-      () => answerKept(res, cached, weight),
+      () => answerOk(res, cached.body, weight, undefined),
       (error: unknown) => answerError(deps, res, storageFault(error), weight),
     );
   } else {
-    answerKept(res, cached, weight);
+    answerOk(res, cached.body, weight, undefined);
   }
-}
-
-/** What answerOk writes for a kept answer's body, with what can be worked out once kept with it. */
-function answerKept(res: ServerResponse, cached: CachedAnswer, usedWeight: number): void {
-  if (res.headersSent || res.destroyed) return;
-  const body = cached.body;
-  const weight = String(usedWeight);
-  res.writeHead(200, [
-    "Content-Type",
-    JSON_TYPE,
-    "Content-Length",
-    cached.contentLength,
-    "X-MBX-USED-WEIGHT-1M",
-    weight,
-    "X-MBX-USED-WEIGHT",
-    weight,
-  ]);
-  res.end(body.byteLength >= ENCODED_FROM_BYTES ? body.encoded : body.text);
 }
 
 /** A failure of the state database as the API answers it (other errors pass unchanged). */

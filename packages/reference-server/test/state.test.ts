@@ -99,8 +99,11 @@ describe("state database", () => {
       // A second, independent reader sees the order as soon as it was answered.
       const { default: Driver } = await import("better-sqlite3");
       const reader = new Driver(statePath, { readonly: true });
+      const { position } = reader.prepare("SELECT position FROM symbols WHERE symbol = 'ETHUSDT'").get() as {
+        position: number;
+      };
       const row = reader
-        .prepare("SELECT status FROM orders WHERE symbol = 'ETHUSDT' AND order_id = ?")
+        .prepare(`SELECT status FROM orders_${position} WHERE order_id = ?`)
         .get((placed.json as { orderId: number }).orderId);
       reader.close();
       expect(row).toEqual({ status: "NEW" });

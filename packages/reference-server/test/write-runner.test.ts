@@ -3,15 +3,19 @@
 import { describe, expect, it } from "vitest";
 import { defineClientIdFunctions } from "../src/store/client-ids.js";
 import { type Database, loadDriver, type Statement } from "../src/store/driver.js";
-import { WRITES, type WriteName, type WriteOp } from "../src/store/rows.js";
-import { migrate } from "../src/store/schema.js";
+import { ID_SPAN, keyPosition, WRITES, type WriteName, type WriteOp } from "../src/store/rows.js";
+import { inSymbolTables, migrate, onSymbolTables, symbolTablesSql } from "../src/store/schema.js";
 import { writeRunner } from "../src/store/write-runner.js";
 
-const TABLES = ["meta", "symbols", "balances", "fees", "orders", "trades", "agg_trades", "trade_minutes"];
+const TABLES = ["meta", "symbols", "balances", "fees", "trade_minutes"];
+const SYMBOL_TABLES = ["orders", "trades", "agg_trades"].flatMap((t) => [`${t}_0`, `${t}_1`]);
 
+/** A database with the tables of the symbols at positions 0 and 1. */
 function freshDb(): Database {
   const db = new (loadDriver())(":memory:");
   migrate(db);
+  db.exec(symbolTablesSql(0));
+  db.exec(symbolTablesSql(1));
   return db;
 }
 
@@ -32,14 +36,17 @@ function countRuns(db: Database): { runs: number } {
 }
 
 function dump(db: Database): Record<string, unknown[]> {
-  return Object.fromEntries(TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]));
+  return Object.fromEntries(
+    [...TABLES, ...SYMBOL_TABLES].map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]),
+  );
 }
 
-function trade(id: number): WriteOp {
+/** A trade of the symbol at `position` (0: BTCUSDT, 1: ETHUSDT). */
+function trade(id: number, position = 0): WriteOp {
   return [
     "trade",
-    id,
-    "BTCUSDT",
+    position * ID_SPAN + id,
+    position === 0 ? "BTCUSDT" : "ETHUSDT",
     id,
     "1.5",
     "0.1",
@@ -119,16 +126,24 @@ const batches: { given: string; ops: WriteOp[]; statements: number }[] = [
     ],
     statements: 3 + 4,
   },
+  {
+    given: "trades of two symbols: a group ends where the symbol changes (each has its own table)",
+    ops: [trade(1), trade(2), trade(1, 1), trade(2, 1), trade(3)],
+    statements: 3,
+  },
 ];
 
 describe("writeRunner", () => {
   it.each(batches)("$given: same rows as one write at a time", ({ ops, statements }) => {
     const oneByOne = freshDb();
     defineClientIdFunctions(oneByOne);
-    const singles = new Map(
-      Object.entries(WRITES).map(([name, sql]) => [name as WriteName, oneByOne.prepare(sql)]),
-    );
-    for (const [name, ...params] of ops) (singles.get(name) as Statement).run(...params);
+    const single = (name: WriteName, params: unknown[]): Statement =>
+      oneByOne.prepare(
+        onSymbolTables(WRITES[name])
+          ? inSymbolTables(WRITES[name], keyPosition(params[0] as number))
+          : WRITES[name],
+      );
+    for (const [name, ...params] of ops) single(name, params).run(...params);
 
     const grouped = freshDb();
     const counter = countRuns(grouped);

@@ -2,7 +2,8 @@
  * The state database's read statements. History reads name the index they search (INDEXED BY)
  * where the planner might fall back to walking all of a symbol's rows while filtering on account,
  * which made those reads grow with the history; test/query-plans.test.ts asserts that each history
- * read is a SEARCH. Orders, trades and aggregate trades are found by their integer key (the
+ * read is a SEARCH. Orders, trades and aggregate trades are found in the symbol's own tables
+ * (`{orders}`, `{trades}`, `{aggTrades}`: placeholders, see schema.ts) by their integer key (the
  * symbol's position × 2^40 + the id). Time bounds reach the id-ordered pages through ids: a
  * symbol's ids and times grow together, so the first id at or after a time is found by a binary
  * search over the key (the `...IdFrom` and `...IdLast` probes, each one search), without an index
@@ -16,32 +17,33 @@
  */
 export const HISTORY_READS = {
   // (key)
-  order: "SELECT * FROM orders WHERE key = ?",
+  order: "SELECT * FROM {orders} WHERE key = ?",
   // (account, symbol, clientOrderId, id above): the newest order id below the bound with that client
   // order id, among the orders below the symbol's client_ids_below
   orderIdByClientId: `SELECT order_id AS id FROM client_order_ids
     WHERE account = ? AND symbol = ? AND client_order_id = ? AND order_id < ? ORDER BY order_id DESC LIMIT 1`,
   // (account, lowest key, key above the last, limit): among the orders below the symbol's
   // client_ids_below (account_orders is written in the same chunks as client_order_ids)
-  ordersAsc: `SELECT o.* FROM account_orders a JOIN orders o ON o.key = a.key
+  ordersAsc: `SELECT o.* FROM account_orders a JOIN {orders} o ON o.key = a.key
     WHERE a.account = ? AND a.key >= ? AND a.key < ? ORDER BY a.key ASC LIMIT ?`,
-  ordersDesc: `SELECT o.* FROM account_orders a JOIN orders o ON o.key = a.key
+  ordersDesc: `SELECT o.* FROM account_orders a JOIN {orders} o ON o.key = a.key
     WHERE a.account = ? AND a.key >= ? AND a.key < ? ORDER BY a.key DESC LIMIT ?`,
   // (lowest key, key above the last): the first row from a key, with its id and time
-  orderIdFrom: "SELECT order_id AS id, time FROM orders WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
-  orderIdLast: "SELECT order_id AS id, time FROM orders WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  orderIdFrom: "SELECT order_id AS id, time FROM {orders} WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
+  orderIdLast:
+    "SELECT order_id AS id, time FROM {orders} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
   // (lowest key, key above the last, limit)
-  aggTradesAsc: "SELECT * FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key ASC LIMIT ?",
-  aggTradesDesc: "SELECT * FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
-  aggTradeIdFrom: "SELECT id, time FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
-  aggTradeIdLast: "SELECT id, time FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
-  recentTrades: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
-  tradesFrom: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
-  tradesBetween: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key",
+  aggTradesAsc: "SELECT * FROM {aggTrades} WHERE key >= ? AND key < ? ORDER BY key ASC LIMIT ?",
+  aggTradesDesc: "SELECT * FROM {aggTrades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
+  aggTradeIdFrom: "SELECT id, time FROM {aggTrades} WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
+  aggTradeIdLast: "SELECT id, time FROM {aggTrades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  recentTrades: "SELECT * FROM {trades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
+  tradesFrom: "SELECT * FROM {trades} WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
+  tradesBetween: "SELECT * FROM {trades} WHERE key >= ? AND key < ? ORDER BY key",
   // the last trade below a key
-  tradeBefore: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
-  tradeIdFrom: "SELECT id, time FROM trades WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
-  tradeIdLast: "SELECT id, time FROM trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  tradeBefore: "SELECT * FROM {trades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  tradeIdFrom: "SELECT id, time FROM {trades} WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
+  tradeIdLast: "SELECT id, time FROM {trades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
 } as const;
 
 /**
@@ -54,8 +56,8 @@ const ACCOUNT_TRADES_WHERE = `key >= ? AND key < ? AND ((buyer = ? AND (? < 0 OR
 
 /** Reads at start-up and of settings. */
 export const OTHER_READS = {
-  accountTradesAsc: `SELECT * FROM trades WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY key ASC LIMIT ?`,
-  accountTradesDesc: `SELECT * FROM trades WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY key DESC LIMIT ?`,
+  accountTradesAsc: `SELECT * FROM {trades} WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY key ASC LIMIT ?`,
+  accountTradesDesc: `SELECT * FROM {trades} WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY key DESC LIMIT ?`,
   metaValue: "SELECT value FROM meta WHERE key = ?",
   meta: "SELECT key, value FROM meta",
   // A symbol without its counters reads them as null (a damaged file, refused at load).
@@ -66,15 +68,16 @@ export const OTHER_READS = {
   balances: "SELECT * FROM balances",
   fees: "SELECT * FROM fees",
   deposits: "SELECT * FROM deposits",
-  openOrders: "SELECT * FROM orders WHERE status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY symbol, order_id",
+  // the symbol's open orders, from its partial index
+  openOrders: "SELECT * FROM {orders} WHERE status IN ('NEW', 'PARTIALLY_FILLED') ORDER BY order_id",
   // (lowest key, key above the last): the orders whose client order ids are not in client_order_ids yet
   clientIdTail:
-    "SELECT account, client_order_id, order_id FROM orders WHERE key >= ? AND key < ? ORDER BY key",
+    "SELECT account, client_order_id, order_id FROM {orders} WHERE key >= ? AND key < ? ORDER BY key",
   // (first key, last key, limit)
   volumesInIds:
-    "SELECT id, time, qty, quote_qty FROM trades WHERE key >= ? AND key <= ? ORDER BY key LIMIT ?",
+    "SELECT id, time, qty, quote_qty FROM {trades} WHERE key >= ? AND key <= ? ORDER BY key LIMIT ?",
   // (lowest key, key above the last) of the symbol
-  lastTrade: "SELECT * FROM trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
-  lastAggTrade: "SELECT * FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  lastTrade: "SELECT * FROM {trades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  lastAggTrade: "SELECT * FROM {aggTrades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
   minutes: "SELECT * FROM trade_minutes WHERE symbol = ? AND minute >= ? ORDER BY minute",
 } as const;

@@ -11,7 +11,11 @@ import {
   type TradeBucket,
 } from "../engine/index.js";
 
-/** The write statements, by name; a write operation is [name, ...parameters]. */
+/**
+ * The write statements, by name; a write operation is [name, ...parameters]. A statement on a
+ * symbol's own tables names them with placeholders (`{orders}`, see schema.ts), and its first
+ * parameter is a key of that symbol, which says whose tables.
+ */
 export const WRITES = {
   meta: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
   symbol: "INSERT INTO symbols (symbol, position, config) VALUES (?, ?, ?)",
@@ -30,7 +34,7 @@ export const WRITES = {
   // An order is inserted once and then updated in place: the columns of orders_open's entries
   // aside, no indexed column is assigned, so SQLite leaves the indexes alone on every later change (INSERT OR REPLACE deleted and rewrote the row and all of its index
   // entries).
-  order: `INSERT INTO orders (key, symbol, order_id, account, client_order_id, side, type, time_in_force,
+  order: `INSERT INTO {orders} (key, symbol, order_id, account, client_order_id, side, type, time_in_force,
       price, orig_qty, orig_quote_order_qty, executed_qty, cummulative_quote_qty, stop_price, iceberg_qty,
       trailing, status, is_working, time, update_time, working_time, strategy_id, strategy_type, locked, book_seq)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -42,10 +46,10 @@ export const WRITES = {
       is_working = excluded.is_working, update_time = excluded.update_time, working_time =
       excluded.working_time, strategy_id = excluded.strategy_id, strategy_type = excluded.strategy_type,
       locked = excluded.locked, book_seq = excluded.book_seq`,
-  trade: `INSERT INTO trades (key, symbol, id, price, qty, quote_qty, time, is_buyer_maker, buyer, buyer_order_id,
+  trade: `INSERT INTO {trades} (key, symbol, id, price, qty, quote_qty, time, is_buyer_maker, buyer, buyer_order_id,
       buyer_commission, buyer_commission_asset, seller, seller_order_id, seller_commission, seller_commission_asset)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  aggTrade: `INSERT INTO agg_trades (key, symbol, id, price, qty, first_trade_id, last_trade_id, time,
+  aggTrade: `INSERT INTO {aggTrades} (key, symbol, id, price, qty, first_trade_id, last_trade_id, time,
       is_buyer_maker, taker_order_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (key) DO UPDATE SET qty = excluded.qty, last_trade_id = excluded.last_trade_id`,
   minute: `INSERT INTO trade_minutes (symbol, minute, first_id, last_id, count, open, high, low, close,
@@ -57,26 +61,26 @@ export const WRITES = {
   // (from key, below key): one sorted chunk of client order ids, then the mark (below order id,
   // symbol) that says they are in. A generated id names its order and needs no row (client-ids.ts).
   indexClientIds: `INSERT OR IGNORE INTO client_order_ids (account, symbol, client_order_id, order_id)
-    SELECT account, symbol, client_order_id, order_id FROM orders WHERE key >= ? AND key < ?
+    SELECT account, symbol, client_order_id, order_id FROM {orders} WHERE key >= ? AND key < ?
     AND NOT names_its_order(client_order_id, order_id) ORDER BY account, client_order_id, order_id`,
   indexAccountOrders: `INSERT OR IGNORE INTO account_orders (account, key)
-    SELECT account, key FROM orders WHERE key >= ? AND key < ? ORDER BY account, key`,
+    SELECT account, key FROM {orders} WHERE key >= ? AND key < ? ORDER BY account, key`,
   clientIdsBelow: "UPDATE symbols SET client_ids_below = ? WHERE symbol = ?",
   // (symbol's first key, first key to keep, most rows): ids and times grow together, so the rows
   // older than the retention are those below the first id at or after its cutoff.
-  pruneTrades: `DELETE FROM trades WHERE key IN
-    (SELECT key FROM trades WHERE key >= ? AND key < ? ORDER BY key LIMIT ?)`,
-  pruneAggTrades: `DELETE FROM agg_trades WHERE key IN
-    (SELECT key FROM agg_trades WHERE key >= ? AND key < ? ORDER BY key LIMIT ?)`,
+  pruneTrades: `DELETE FROM {trades} WHERE key IN
+    (SELECT key FROM {trades} WHERE key >= ? AND key < ? ORDER BY key LIMIT ?)`,
+  pruneAggTrades: `DELETE FROM {aggTrades} WHERE key IN
+    (SELECT key FROM {aggTrades} WHERE key >= ? AND key < ? ORDER BY key LIMIT ?)`,
   // The client order ids of the orders that pruneOrders, with the same parameters, deletes next.
   pruneClientIds: `DELETE FROM client_order_ids WHERE (account, symbol, client_order_id, order_id) IN
-    (SELECT account, symbol, client_order_id, order_id FROM orders WHERE key >= ? AND key < ?
+    (SELECT account, symbol, client_order_id, order_id FROM {orders} WHERE key >= ? AND key < ?
     AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY key LIMIT ?)`,
   // Likewise the orders' entries in account_orders.
   pruneAccountOrders: `DELETE FROM account_orders WHERE (account, key) IN
-    (SELECT account, key FROM orders WHERE key >= ? AND key < ?
+    (SELECT account, key FROM {orders} WHERE key >= ? AND key < ?
     AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY key LIMIT ?)`,
-  pruneOrders: `DELETE FROM orders WHERE key IN (SELECT key FROM orders
+  pruneOrders: `DELETE FROM {orders} WHERE key IN (SELECT key FROM {orders}
     WHERE key >= ? AND key < ? AND status NOT IN ('NEW', 'PARTIALLY_FILLED') ORDER BY key LIMIT ?)`,
 } as const;
 
@@ -94,6 +98,11 @@ export const ID_SPAN = 2 ** 40;
  */
 export function rowKey(position: number, id: number): number {
   return position * ID_SPAN + Math.min(Math.max(id, 0), ID_SPAN);
+}
+
+/** The position of the symbol a key belongs to (the lowest key of a range, or one row's key). */
+export function keyPosition(key: number): number {
+  return Math.floor(key / ID_SPAN);
 }
 export type Param = string | number | bigint | null;
 export type WriteOp = [WriteName, ...Param[]];

@@ -54,7 +54,7 @@ import {
   tradeFromRow,
   type WriteOp,
 } from "./rows.js";
-import { migrate } from "./schema.js";
+import { inSymbolTables, migrate, onSymbolTables, symbolTablesSql } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
 import { mergePage, Uncommitted } from "./uncommitted.js";
 import { writeRunner } from "./write-runner.js";
@@ -141,7 +141,9 @@ export class StorageFailure extends Error {
 export class StateDatabase implements History {
   readonly loadStats: LoadStats = { rows: 0 };
   private exchange: Exchange | undefined;
-  private readonly reads: Record<string, Statement>;
+  /** Read statements by name, and by name and symbol position for those on a symbol's own tables. */
+  private readonly reads = new Map<string, Statement>();
+  private readonly symbolReads = new Map<string, Statement[]>();
   /** Writes that do not come from a change set (settings, pruning). */
   private pending: WriteOp[] = [];
   /** Changes recorded since the last batch was sent; written with their values at send time. */
@@ -194,7 +196,6 @@ export class StateDatabase implements History {
     private readonly worker: Worker,
     private readonly options: StateDatabaseOptions,
   ) {
-    this.reads = prepareReads(reader);
     if ((options.sync ?? "normal") === "normal") {
       const run = writeRunner(reader);
       this.identity = watchedFileIdentity(path);
@@ -258,6 +259,8 @@ export class StateDatabase implements History {
     symbols.forEach((config, i) => {
       this.symbolPositions.set(config.symbol, i);
       this.pending.push(["symbol", config.symbol, i, JSON.stringify(config)]);
+      // Now rather than with the first batch: reads (of a symbol without rows) may come first.
+      this.reader.exec(symbolTablesSql(i));
       this.pending.push(["counters", config.symbol, 1, 1, 1, 1, 1]);
     });
     for (const [key, value] of Object.entries({ ...settings, created_at: String(Date.now()) })) {
@@ -337,7 +340,7 @@ export class StateDatabase implements History {
   order(symbol: string, orderId: number): Order | undefined {
     return (
       this.uncommitted.orders.get(symbol, orderId) ??
-      this.row("order", [this.key(symbol, orderId)], orderFromRow)
+      this.row("order", [this.key(symbol, orderId)], orderFromRow, symbol)
     );
   }
 
@@ -393,6 +396,7 @@ export class StateDatabase implements History {
             query,
             want,
             orderFromRow,
+            symbol,
           )
         : [];
     const recent = (want: number): Order[] =>
@@ -421,6 +425,7 @@ export class StateDatabase implements History {
         "recentTrades",
         [...this.span(symbol), limit],
         tradeFromRow,
+        symbol,
       ).reverse();
       return mergePage(
         stored,
@@ -434,6 +439,7 @@ export class StateDatabase implements History {
       "tradesFrom",
       [this.key(symbol, fromId), this.span(symbol)[1], limit],
       tradeFromRow,
+      symbol,
     );
     const fresh = this.uncommitted.trades.filter(symbol, (t) => t.id >= fromId);
     return mergePage(stored, fresh, id, true, limit);
@@ -442,7 +448,7 @@ export class StateDatabase implements History {
   tradesBetween(symbol: string, from: number, to: number): Trade[] {
     const ids = this.idRange("trade", symbol, { startTime: from, endTime: to - 1 });
     const stored = ids
-      ? this.rows<TradeRow, Trade>("tradesBetween", this.keys(symbol, ids), tradeFromRow)
+      ? this.rows<TradeRow, Trade>("tradesBetween", this.keys(symbol, ids), tradeFromRow, symbol)
       : [];
     const fresh = this.uncommitted.trades.filter(symbol, (t) => t.time >= from && t.time < to);
     return mergePage(stored, fresh, (t) => t.id, true, Number.MAX_SAFE_INTEGER);
@@ -457,6 +463,7 @@ export class StateDatabase implements History {
       "tradeBefore",
       [this.span(symbol)[0], this.key(symbol, this.firstIdAt("trade", symbol, time) ?? MAX_ID)],
       tradeFromRow,
+      symbol,
     );
     if (!stored || (fresh && fresh.id >= stored.id)) return fresh;
     return stored;
@@ -465,7 +472,14 @@ export class StateDatabase implements History {
   aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[] {
     const ids = this.idRange("aggTrade", symbol, query);
     const stored = ids
-      ? this.page<AggTradeRow, AggTrade>("aggTrades", this.keys(symbol, ids), query, limit, aggTradeFromRow)
+      ? this.page<AggTradeRow, AggTrade>(
+          "aggTrades",
+          this.keys(symbol, ids),
+          query,
+          limit,
+          aggTradeFromRow,
+          symbol,
+        )
       : [];
     const fresh = this.uncommitted.aggTrades.filter(symbol, (a) => inPage(a.id, a.time, query));
     return mergePage(stored, fresh, (a) => a.id, isAnchored(query), limit);
@@ -483,7 +497,9 @@ export class StateDatabase implements History {
       orderId,
       orderId,
     ];
-    const stored = ids ? this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow) : [];
+    const stored = ids
+      ? this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow, symbol)
+      : [];
     const takesPart = (party: Trade["buyer"]) =>
       party.accountId === accountId && (query.orderId === undefined || party.orderId === query.orderId);
     const fresh = this.uncommitted.trades.filter(
@@ -514,7 +530,7 @@ export class StateDatabase implements History {
       found.length < want && i >= from && i < to;
       i += anchored ? 1 : -1
     ) {
-      const order = this.row("order", [this.key(symbol, ids[i] as number)], orderFromRow);
+      const order = this.row("order", [this.key(symbol, ids[i] as number)], orderFromRow, symbol);
       if (order) found.push(order);
     }
     return anchored ? found : found.reverse();
@@ -557,11 +573,13 @@ export class StateDatabase implements History {
     }
     this.loadRecentClientIds(symbols.map((row) => [row.symbol, row.client_ids_below as number]));
     this.loadAccounts(state);
-    for (const row of this.all<OrderRow>("openOrders", [])) {
-      try {
-        registerOpenOrder(state, orderFromRow(row));
-      } catch (error) {
-        throw new StateFileError(`state file ${this.path}: ${(error as Error).message}`);
+    for (const { symbol } of symbols) {
+      for (const row of this.all<OrderRow>("openOrders", [], symbol)) {
+        try {
+          registerOpenOrder(state, orderFromRow(row));
+        } catch (error) {
+          throw new StateFileError(`state file ${this.path}: ${(error as Error).message}`);
+        }
       }
     }
     restoreBooks(state);
@@ -582,10 +600,11 @@ export class StateDatabase implements History {
     this.recentAccountOrders.clear();
     for (const [symbol, below] of symbols) {
       this.clientIdsBelow.set(symbol, below);
-      const tail = this.all<{ account: string; client_order_id: string; order_id: number }>("clientIdTail", [
-        this.key(symbol, below),
-        this.span(symbol)[1],
-      ]);
+      const tail = this.all<{ account: string; client_order_id: string; order_id: number }>(
+        "clientIdTail",
+        [this.key(symbol, below), this.span(symbol)[1]],
+        symbol,
+      );
       for (const row of tail) {
         this.noteClientId(row.account, symbol, row.client_order_id, row.order_id);
         this.noteAccountOrder(row.account, symbol, row.order_id);
@@ -680,9 +699,9 @@ export class StateDatabase implements History {
   private loadMarketData(state: ExchangeState, symbol: string): void {
     const market = state.markets.get(symbol);
     if (!market) return;
-    const last = this.row("lastTrade", this.span(symbol), tradeFromRow);
+    const last = this.row("lastTrade", this.span(symbol), tradeFromRow, symbol);
     market.lastTrade = last;
-    market.lastAggTrade = this.row("lastAggTrade", this.span(symbol), aggTradeFromRow);
+    market.lastAggTrade = this.row("lastAggTrade", this.span(symbol), aggTradeFromRow, symbol);
     if (!last) return;
     const recent: TradeBucket[] = [];
     for (const row of this.all<BucketRow>("minutes", [symbol, last.time - DAY_MS - MINUTE_MS])) {
@@ -701,6 +720,7 @@ export class StateDatabase implements History {
           qty: dec.fromPlain(r.qty),
           quoteQty: dec.fromPlain(r.quote_qty),
         }),
+        symbol,
       );
     market.stats.restoreBacklog(recent, read);
   }
@@ -711,7 +731,7 @@ export class StateDatabase implements History {
     for (const market of state.markets.values()) {
       const symbol = market.config.symbol;
       const max = (table: IdTable) =>
-        this.row<IdTime, number>(`${table}IdLast`, this.span(symbol), (r) => r.id) ?? 0;
+        this.row<IdTime, number>(`${table}IdLast`, this.span(symbol), (r) => r.id, symbol) ?? 0;
       const checks: [string, number, number][] = [
         ["order", max("order"), market.nextOrderId],
         ["trade", max("trade"), market.nextTradeId],
@@ -939,7 +959,7 @@ export class StateDatabase implements History {
   private firstKeptId(table: IdTable, symbol: string, cutoff: number): number {
     const first = this.firstIdAt(table, symbol, cutoff);
     if (first !== undefined) return first;
-    const last = this.row<IdTime, IdTime>(`${table}IdLast`, this.span(symbol), (r) => r);
+    const last = this.row<IdTime, IdTime>(`${table}IdLast`, this.span(symbol), (r) => r, symbol);
     return last ? last.id + 1 : MIN_ID;
   }
 
@@ -961,23 +981,54 @@ export class StateDatabase implements History {
   }
 
   private metaValue(key: string): string | undefined {
-    return (this.reads.metaValue?.get(key) as { value: string } | undefined)?.value;
+    return (this.statement("metaValue").get(key) as { value: string } | undefined)?.value;
   }
 
-  private all<R>(name: string, params: unknown[]): R[] {
-    const rows = (this.reads[name] as Statement).all(...params) as R[];
+  /**
+   * The read statement `name` (of HISTORY_READS or OTHER_READS); on the tables of `symbol` when
+   * its SQL names a symbol's tables. Prepared when first used.
+   */
+  private statement(name: string, symbol?: string): Statement {
+    if (!SYMBOL_READS.has(name)) {
+      let statement = this.reads.get(name);
+      if (!statement) {
+        const sql = READS[name];
+        if (sql === undefined) throw new Error(`no read statement named ${name}`);
+        statement = this.reader.prepare(sql);
+        this.reads.set(name, statement);
+      }
+      return statement;
+    }
+    const position = this.symbolPositions.get(symbol ?? "");
+    if (position === undefined)
+      throw new Error(`read ${name} is on a symbol's tables, and symbol ${symbol} has none`);
+    let byPosition = this.symbolReads.get(name);
+    if (!byPosition) {
+      byPosition = [];
+      this.symbolReads.set(name, byPosition);
+    }
+    let statement = byPosition[position];
+    if (!statement) {
+      statement = this.reader.prepare(inSymbolTables(READS[name] as string, position));
+      byPosition[position] = statement;
+    }
+    return statement;
+  }
+
+  private all<R>(name: string, params: unknown[], symbol?: string): R[] {
+    const rows = this.statement(name, symbol).all(...params) as R[];
     this.loadStats.rows += rows.length;
     return rows;
   }
 
-  private rows<R, T>(name: string, params: unknown[], map: (row: R) => T): T[] {
-    const rows = (this.reads[name] as Statement).all(...params) as R[];
+  private rows<R, T>(name: string, params: unknown[], map: (row: R) => T, symbol?: string): T[] {
+    const rows = this.statement(name, symbol).all(...params) as R[];
     this.loadStats.rows += rows.length;
     return rows.map(map);
   }
 
-  private row<R, T>(name: string, params: unknown[], map: (row: R) => T): T | undefined {
-    const row = (this.reads[name] as Statement).get(...params) as R | undefined;
+  private row<R, T>(name: string, params: unknown[], map: (row: R) => T, symbol?: string): T | undefined {
+    const row = this.statement(name, symbol).get(...params) as R | undefined;
     this.loadStats.rows += row ? 1 : 0;
     return row === undefined ? undefined : map(row);
   }
@@ -1006,11 +1057,11 @@ export class StateDatabase implements History {
    * history; gaps in the ids (pruned or retained rows) are stepped over by the probes.
    */
   private firstIdAt(table: IdTable, symbol: string, time: number): number | undefined {
-    const last = this.row<IdTime, IdTime>(`${table}IdLast`, this.span(symbol), (r) => r);
+    const last = this.row<IdTime, IdTime>(`${table}IdLast`, this.span(symbol), (r) => r, symbol);
     if (!last || last.time < time) return undefined;
     const end = this.span(symbol)[1];
     const from = (id: number) =>
-      this.row<IdTime, IdTime>(`${table}IdFrom`, [this.key(symbol, id), end], (r) => r) as IdTime;
+      this.row<IdTime, IdTime>(`${table}IdFrom`, [this.key(symbol, id), end], (r) => r, symbol) as IdTime;
     const first = from(MIN_ID);
     if (first.time >= time) return first.id;
     // first.time < time <= found.time; no id in [above, found.id) exists.
@@ -1037,9 +1088,10 @@ export class StateDatabase implements History {
     query: PageQuery,
     limit: number,
     map: (row: R) => T,
+    symbol: string,
   ): T[] {
     const anchored = isAnchored(query);
-    const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, [...params, limit], map);
+    const rows = this.rows(`${name}${anchored ? "Asc" : "Desc"}`, [...params, limit], map, symbol);
     return anchored ? rows : rows.reverse();
   }
 }
@@ -1173,7 +1225,7 @@ async function newWriterThread(workerData: WriterData): Promise<Worker> {
   return writerFromSource(workerData);
 }
 
-function prepareReads(db: Database): Record<string, Statement> {
-  const sql: Record<string, string> = { ...HISTORY_READS, ...OTHER_READS };
-  return Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)]));
-}
+const READS: Record<string, string> = { ...HISTORY_READS, ...OTHER_READS };
+
+/** The reads on a symbol's own tables. */
+const SYMBOL_READS = new Set(Object.keys(READS).filter((name) => onSymbolTables(READS[name] as string)));

@@ -3,10 +3,14 @@
  * inserts one row (`INSERT … VALUES (?, …)`, upserts included) run as one multi-row INSERT, in the
  * same order, so a batch of ten orders runs one statement for its orders instead of ten. Each
  * statement run costs a call into SQLite, a bind and a reset besides its B-tree work.
+ *
+ * A write on a symbol's own tables (its SQL names them with placeholders) runs on the tables of
+ * the symbol its first parameter, a key, belongs to; its statements are prepared per symbol.
  */
 import { defineClientIdFunctions } from "./client-ids.js";
 import type { Database, Statement } from "./driver.js";
-import { type Param, WRITES, type WriteName, type WriteOp } from "./rows.js";
+import { keyPosition, type Param, WRITES, type WriteName, type WriteOp } from "./rows.js";
+import { inSymbolTables, onSymbolTables } from "./schema.js";
 
 /** Rows in one statement at most (25 columns × 64 = 1,600 parameters, far below SQLite's limit). */
 const MOST_ROWS = 64;
@@ -16,32 +20,50 @@ const ONE_ROW = /^(\s*INSERT INTO[^(]+\([^)]*\)\s*VALUES\s*)(\([?,\s]+\))([\s\S]
 
 export type WriteRunner = (ops: readonly WriteOp[]) => void;
 
+/** The writes on a symbol's own tables. */
+const ON_SYMBOL_TABLES = new Set(
+  (Object.keys(WRITES) as WriteName[]).filter((name) => onSymbolTables(WRITES[name])),
+);
+
 export function writeRunner(db: Database): WriteRunner {
-  const single = new Map<WriteName, Statement>();
-  const multi = new Map<string, Statement>();
+  const statements = new Map<string, Statement | null>();
   defineClientIdFunctions(db);
-  for (const [name, sql] of Object.entries(WRITES)) single.set(name as WriteName, db.prepare(sql));
-  const rowsStatement = (name: WriteName, rows: number): Statement | undefined => {
-    const key = `${name}:${rows}`;
-    const known = multi.get(key);
-    if (known) return known;
-    const parts = ONE_ROW.exec(WRITES[name]);
-    if (!parts) return undefined;
-    const [, head, tuple, tail] = parts as unknown as [string, string, string, string];
-    const statement = db.prepare(`${head}${Array(rows).fill(tuple).join(", ")}${tail}`);
-    multi.set(key, statement);
-    return statement;
+  /** The statement of `rows` writes named `name` on the tables of the symbol at `position`. */
+  const statement = (name: WriteName, position: number, rows: number): Statement | null => {
+    const key = `${name}:${position}:${rows}`;
+    const known = statements.get(key);
+    if (known !== undefined) return known;
+    const sql = ON_SYMBOL_TABLES.has(name) ? inSymbolTables(WRITES[name], position) : WRITES[name];
+    const parts = rows === 1 ? undefined : ONE_ROW.exec(sql);
+    const prepared =
+      rows === 1
+        ? db.prepare(sql)
+        : parts
+          ? db.prepare(`${parts[1]}${Array(rows).fill(parts[2]).join(", ")}${parts[3]}`)
+          : null;
+    statements.set(key, prepared);
+    return prepared;
   };
+  /** The symbol position a write applies to (0 for a write that names no symbol's tables). */
+  const positionOf = (op: WriteOp): number =>
+    ON_SYMBOL_TABLES.has(op[0]) ? keyPosition(op[1] as number) : 0;
   return (ops) => {
     let i = 0;
     while (i < ops.length) {
       const op = ops[i] as WriteOp;
       const name = op[0];
+      const position = positionOf(op);
       let end = i + 1;
-      while (end < ops.length && end - i < MOST_ROWS && (ops[end] as WriteOp)[0] === name) end += 1;
-      const statement = end - i > 1 ? rowsStatement(name, end - i) : undefined;
-      if (!statement) {
-        (single.get(name) as Statement).run(op.slice(1));
+      while (
+        end < ops.length &&
+        end - i < MOST_ROWS &&
+        (ops[end] as WriteOp)[0] === name &&
+        positionOf(ops[end] as WriteOp) === position
+      )
+        end += 1;
+      const many = end - i > 1 ? statement(name, position, end - i) : null;
+      if (!many) {
+        (statement(name, position, 1) as Statement).run(op.slice(1));
         i += 1;
         continue;
       }
@@ -50,7 +72,7 @@ export function writeRunner(db: Database): WriteRunner {
         const row = ops[k] as WriteOp;
         for (let j = 1; j < row.length; j += 1) params.push(row[j] as Param);
       }
-      statement.run(params);
+      many.run(params);
       i = end;
     }
   };

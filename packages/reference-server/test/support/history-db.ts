@@ -20,14 +20,17 @@ export async function databaseWithTrades(
   await server.close();
   const { default: Driver } = await import("better-sqlite3");
   const db = new Driver(path);
-  const trade = db.prepare(`INSERT INTO trades VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const order = db.prepare(
-    `INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  // Rows are keyed by the symbol's position × 2^40 + the id (see src/store/schema.ts).
+  // Each symbol has tables of its own (orders_<position>), whose rows are keyed by the symbol's
+  // position × 2^40 + the id (see src/store/schema.ts).
   const { position } = db.prepare("SELECT position FROM symbols WHERE symbol = 'BTCUSDT'").get() as {
     position: number;
   };
+  const trade = db.prepare(
+    `INSERT INTO trades_${position} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const order = db.prepare(
+    `INSERT INTO orders_${position} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const key = (id: number) => position * 2 ** 40 + id;
   const minute = db.prepare(
     `INSERT OR REPLACE INTO trade_minutes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -114,9 +117,9 @@ export async function databaseWithTrades(
       );
     }
     // As the server keeps them: the client order ids and account entries of the orders in their tables.
-    db.prepare("INSERT INTO account_orders SELECT account, key FROM orders ORDER BY 1, 2").run();
+    db.prepare(`INSERT INTO account_orders SELECT account, key FROM orders_${position} ORDER BY 1, 2`).run();
     db.prepare(
-      "INSERT INTO client_order_ids SELECT account, symbol, client_order_id, order_id FROM orders ORDER BY 1, 2, 3, 4",
+      `INSERT INTO client_order_ids SELECT account, symbol, client_order_id, order_id FROM orders_${position} ORDER BY 1, 2, 3, 4`,
     ).run();
     db.prepare(
       "UPDATE symbol_counters SET next_trade_id = ?, next_order_id = ? WHERE symbol = 'BTCUSDT'",

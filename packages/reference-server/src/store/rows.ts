@@ -109,7 +109,23 @@ export type WriteOp = [WriteName, ...Param[]];
 
 const exact = dec.fromPlain;
 
-const plain = dec.toPlain;
+/** Texts of values written lately, by value: cleared when full, so it stays bounded. */
+const recentPlain = new Map<dec.Decimal, string>();
+const RECENT_PLAIN_MOST = 4096;
+
+/**
+ * A decimal as exact text (decimal.toPlain). Most values a commit writes were written moments ago
+ * (a price, a quantity, zero, a commission), and a lookup costs a tenth of formatting a bigint.
+ */
+function plain(value: dec.Decimal): string {
+  let text = recentPlain.get(value);
+  if (text === undefined) {
+    if (recentPlain.size >= RECENT_PLAIN_MOST) recentPlain.clear();
+    text = dec.toPlain(value);
+    recentPlain.set(value, text);
+  }
+  return text;
+}
 
 /** The write of an order (its key given), parameters in the order of WRITES.order. */
 export function orderOp(key: number, o: Order): WriteOp {

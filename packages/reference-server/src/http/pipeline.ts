@@ -18,6 +18,7 @@ import { type RequestParams, readParams } from "./params.js";
 import { type OrderCounts, type RateLimiter, requestWeight, weightHeaders } from "./rate-limits.js";
 import { Router } from "./router.js";
 import { inMicroseconds, TIME_UNIT_HEADER, type TimeUnit, timeUnitOf } from "./time-unit.js";
+import { writeAtTurnEnd } from "./turn-end.js";
 import { validateParams } from "./validation.js";
 
 export interface PipelineLimits {
@@ -126,14 +127,21 @@ function serveOperation(
     answers?.remember(x.req, x.operation, requestedWeight, body);
     const weight = usedWeight;
     const wire = unit === "MICROSECOND" ? inUnit(body, unit) : body;
-    const respond = () => answerOk(x.res, wire, weight, orderCounts);
+    const respond = () => {
+      try {
+        answerOk(x.res, wire, weight, orderCounts);
+      } catch (error) {
+        answerError(deps, x.res, error, weight);
+      }
+    };
     if (deps.storage && (x.operation.authClass === "trade" || !deps.storage.failed)) {
       // Acknowledged only once committed: a crash before that loses nothing that was confirmed.
+      // The commit releases the answers of a whole batch together, so they need no turn-end wait.
       deps.storage
         .committed()
         .then(respond, (error: unknown) => answerError(deps, x.res, storageFault(error), weight));
     } else {
-      respond();
+      writeAtTurnEnd(x.res.socket, respond);
     }
   } catch (error) {
     answerError(deps, x.res, storageFault(error), usedWeight ?? deps.rateLimiter.usedWeight(x.ip, x.now));
@@ -165,7 +173,7 @@ function serveCached(
       (error: unknown) => answerError(deps, res, storageFault(error), weight),
     );
   } else {
-    answerOk(res, cached.body, weight, undefined);
+    writeAtTurnEnd(res.socket, () => answerOk(res, cached.body, weight, undefined));
   }
 }
 

@@ -173,7 +173,10 @@ function serveCached(
       (error: unknown) => answerError(deps, res, storageFault(error), weight),
     );
   } else {
-    writeAtTurnEnd(res.socket, () => answerOk(res, cached.body, weight, undefined));
+    // At once, not at the turn's end (turn-end.ts): a kept answer costs the server about what
+    // reading it costs the client, so held back the server would sleep while the client reads,
+    // and the wake-ups would only change sides (ticker/price: 11.2 → 17.1 µs per request).
+    answerOk(res, cached.body, weight, undefined);
   }
 }
 

@@ -54,6 +54,11 @@ export function generatedClientOrderId(random: Random, orderId: number): string 
     }
   }
   random.skip(DRAWS_PER_ID - DRAWS);
+  return idWithDigitsOf(orderId);
+}
+
+/** The id of the random digits in `randomDigits` and `codes` for `orderId`. */
+function idWithDigitsOf(orderId: number): string {
   let rest = orderId;
   for (let i = 0; i < ID_DIGITS; i += 1) {
     const digit = rest % BASE;
@@ -61,6 +66,50 @@ export function generatedClientOrderId(random: Random, orderId: number): string 
     codes[ID_PLACES[i] as number] = ALPHABET.charCodeAt((digit + shift(i)) % BASE);
   }
   return idText();
+}
+
+/** Random digits packed into each of the two numbers that keep them (62^7 < 2^53). */
+const PACKED_DIGITS = 7;
+
+/**
+ * A generated id that names `orderId`, kept as two numbers instead of a string: its random digits
+ * in base 62 (the orderId's digits follow from them). Writes them at `into[at]` and `into[at + 1]`;
+ * false, writing nothing, when `clientOrderId` does not name `orderId` (a client chose it).
+ */
+export function packGeneratedId(
+  clientOrderId: string,
+  orderId: number,
+  into: Float64Array,
+  at: number,
+): boolean {
+  if (!namesItsOrder(clientOrderId, orderId)) return false;
+  into[at] = packDigits(0, PACKED_DIGITS);
+  into[at + 1] = packDigits(PACKED_DIGITS, RANDOMS);
+  return true;
+}
+
+/** The generated id of `orderId` whose random digits `packGeneratedId` packed into `high` and `low`. */
+export function unpackGeneratedId(orderId: number, high: number, low: number): string {
+  unpackDigits(high, 0, PACKED_DIGITS);
+  unpackDigits(low, PACKED_DIGITS, RANDOMS);
+  for (let r = 0; r < RANDOMS; r += 1)
+    codes[RANDOM_PLACES[r] as number] = ALPHABET.charCodeAt(randomDigits[r] as number);
+  return idWithDigitsOf(orderId);
+}
+
+function packDigits(from: number, to: number): number {
+  let packed = 0;
+  for (let r = to - 1; r >= from; r -= 1) packed = packed * BASE + (randomDigits[r] as number);
+  return packed;
+}
+
+function unpackDigits(packed: number, from: number, to: number): void {
+  let rest = packed;
+  for (let r = from; r < to; r += 1) {
+    const digit = rest % BASE;
+    randomDigits[r] = digit;
+    rest = (rest - digit) / BASE;
+  }
 }
 
 /**

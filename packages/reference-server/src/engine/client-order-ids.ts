@@ -61,8 +61,9 @@ export function generatedClientOrderId(random: Random, orderId: number): string 
 function idWithDigitsOf(orderId: number): string {
   let rest = orderId;
   for (let i = 0; i < ID_DIGITS; i += 1) {
-    const digit = rest % BASE;
-    rest = (rest - digit) / BASE;
+    const next = Math.floor(rest / BASE);
+    const digit = rest - next * BASE;
+    rest = next;
     codes[ID_PLACES[i] as number] = ALPHABET.charCodeAt((digit + shift(i)) % BASE);
   }
   return idText();
@@ -106,9 +107,9 @@ function packDigits(from: number, to: number): number {
 function unpackDigits(packed: number, from: number, to: number): void {
   let rest = packed;
   for (let r = from; r < to; r += 1) {
-    const digit = rest % BASE;
-    randomDigits[r] = digit;
-    rest = (rest - digit) / BASE;
+    const next = Math.floor(rest / BASE);
+    randomDigits[r] = rest - next * BASE;
+    rest = next;
   }
 }
 
@@ -137,9 +138,9 @@ export function namesItsOrder(clientOrderId: string, orderId: number): boolean {
   if (!(Number.isSafeInteger(orderId) && orderId >= 0) || !readRandomDigits(clientOrderId)) return false;
   let rest = orderId;
   for (let i = 0; i < ID_DIGITS; i += 1) {
-    const digit = rest % BASE;
-    if (idDigit(clientOrderId, i) !== digit) return false;
-    rest = (rest - digit) / BASE;
+    const next = Math.floor(rest / BASE);
+    if (idDigit(clientOrderId, i) !== rest - next * BASE) return false;
+    rest = next;
   }
   return true;
 }
@@ -162,10 +163,9 @@ function idDigit(clientOrderId: string, i: number): number {
 }
 
 /** The three random digits that shift the orderId's digit `i`, by place among the random ones. */
-const SHIFT_FROM = [
-  Int8Array.from({ length: ID_DIGITS }, (_, i) => i),
-  ...[3, 7].map((offset) => Int8Array.from({ length: ID_DIGITS }, (_, i) => (i + offset) % RANDOMS)),
-] as [Int8Array, Int8Array, Int8Array];
+const SHIFT_FROM_A = Int8Array.from({ length: ID_DIGITS }, (_, i) => i);
+const SHIFT_FROM_B = Int8Array.from({ length: ID_DIGITS }, (_, i) => (i + 3) % RANDOMS);
+const SHIFT_FROM_C = Int8Array.from({ length: ID_DIGITS }, (_, i) => (i + 7) % RANDOMS);
 
 /**
  * What the orderId's digit `i` is shifted by (0 to 61): three of the random digits, each times a
@@ -173,11 +173,10 @@ const SHIFT_FROM = [
  * as repeats of the random ones.
  */
 function shift(i: number): number {
-  const [a, b, c] = SHIFT_FROM;
   return (
-    (7 * (randomDigits[a[i] as number] as number) +
-      11 * (randomDigits[b[i] as number] as number) +
-      13 * (randomDigits[c[i] as number] as number) +
+    (7 * (randomDigits[SHIFT_FROM_A[i] as number] as number) +
+      11 * (randomDigits[SHIFT_FROM_B[i] as number] as number) +
+      13 * (randomDigits[SHIFT_FROM_C[i] as number] as number) +
       5 * i) %
     BASE
   );

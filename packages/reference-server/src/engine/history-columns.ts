@@ -1,21 +1,23 @@
 /**
- * The in-memory history's compact records: closed orders, trades and aggregate trades kept in
- * columns (one array per field, one row per record) rather than as the engine's objects. A kept
- * order used to be about 550 bytes in eleven objects (the Order, its client order id, its
- * decimals, its trade with two parties, the aggregate trade, map entries), and the garbage
- * collector copied and marked every one of them again and again as the history grew. A row is
- * a few slots: numbers in typed arrays (which the collector never looks into), decimals in plain
- * arrays that share equal bigints. A read builds the object again from its row.
+ * The in-memory history's compact records: closed orders, trades and aggregate trades kept as
+ * rows of plain numbers and bigints rather than as the engine's objects. A kept order used to be
+ * about 550 bytes in eleven objects (the Order, its client order id, its decimals, its trade with
+ * two parties, the aggregate trade, map entries), and the garbage collector copied and marked
+ * every one of them again and again as the history grew. Now a record is a row: its numbers in
+ * a Float64Array (which the collector never looks into), its decimals in a plain array that
+ * shares equal bigints. A read builds the object again from its row.
  *
  * How each field is kept:
- * - numbers (ids, times) in a Float64Array; enums and flags packed into one number;
+ * - numbers (ids, times) as they are; enums and flags packed into one number;
  * - accounts and assets as their index in an `Interner`;
- * - decimals as bigints, a value equal to the column's previous one sharing its bigint (prices
+ * - decimals as bigints, a value equal to its field's previous one sharing its bigint (prices
  *   and quantities repeat, so most decimals of a new record die young);
- * - a generated client order id as two numbers (client-order-ids.ts rebuilds it from them).
- * An open order is kept as the live object until it closes: it still changes.
+ * - a generated client order id as two numbers (client-order-ids.ts rebuilds it from them);
+ * - the fields few orders set (stop price, iceberg, trailing, strategy, a client's own id) in
+ *   one small object per such order.
+ * An open order is kept as its live object until it closes: it still changes.
  */
-import { packGeneratedId, unpackGeneratedId } from "./client-order-ids.js";
+import { namesItsOrder, packGeneratedId, unpackGeneratedId } from "./client-order-ids.js";
 import type { Decimal } from "./decimal.js";
 import {
   type AggTrade,
@@ -31,94 +33,115 @@ import {
 
 const INITIAL_ROWS = 64;
 
-/** One numeric field of every row; grows by doubling. */
-export class NumberColumn {
-  private values = new Float64Array(INITIAL_ROWS);
+/**
+ * The numeric fields of every row, row after row in one Float64Array (a row's fields share a
+ * cache line, and one check makes room for all of them); grows by doubling.
+ */
+export class NumberRows {
+  private values: Float64Array;
 
-  at(index: number): number {
-    return this.values[index] as number;
+  constructor(private readonly fields: number) {
+    this.values = new Float64Array(INITIAL_ROWS * fields);
   }
 
-  set(index: number, value: number): void {
-    if (index >= this.values.length) this.grow(index);
-    this.values[index] = value;
+  at(row: number, field: number): number {
+    return this.values[row * this.fields + field] as number;
   }
 
-  /** Forgets the first `count` of `length` values; the rest move to the front, zeros behind them. */
-  dropFront(count: number, length: number): void {
-    this.values.copyWithin(0, count, length);
-    // A row added later must find zeros (no order), as in a column never written.
-    this.values.fill(0, Math.max(length - count, 0), length);
+  /** Writes a field of a row made room for (`reserve`). */
+  set(row: number, field: number, value: number): void {
+    this.values[row * this.fields + field] = value;
   }
 
-  private grow(index: number): void {
+  /** Makes room for the rows up to `row`. */
+  reserve(row: number): void {
+    const end = (row + 1) * this.fields;
+    if (end <= this.values.length) return;
     let size = this.values.length * 2;
-    while (size <= index) size *= 2;
+    while (size < end) size *= 2;
     const grown = new Float64Array(size);
     grown.set(this.values);
     this.values = grown;
   }
+
+  /** Forgets the first `count` of `rows` rows; the rest move to the front, zeros behind them. */
+  dropFront(count: number, rows: number): void {
+    this.values.copyWithin(0, count * this.fields, rows * this.fields);
+    // A row added later must find zeros (no order), as in a row never written.
+    this.values.fill(0, Math.max(rows - count, 0) * this.fields, rows * this.fields);
+  }
 }
 
-/** One object field of every row (`fill` in rows not yet written). */
-export class ObjectColumn<T> {
+/** The object fields of every row, row after row in one array (`fill` in rows not yet written). */
+export class ObjectRows<T> {
   protected readonly values: T[] = [];
 
-  constructor(private readonly fill: T) {}
+  constructor(
+    private readonly fields: number,
+    private readonly fill: T,
+  ) {}
 
-  at(index: number): T {
-    return this.values[index] as T;
+  at(row: number, field: number): T {
+    return this.values[row * this.fields + field] as T;
   }
 
-  set(index: number, value: T): void {
-    // Filled up to the row rather than written past the end, so the array never has holes.
-    while (this.values.length < index) this.values.push(this.fill);
-    this.values[index] = value;
+  /** Writes a field of a row made room for (`reserve`). */
+  set(row: number, field: number, value: T): void {
+    this.values[row * this.fields + field] = value;
+  }
+
+  /** Makes room for the rows up to `row`; filled up to it, so the array never has holes. */
+  reserve(row: number): void {
+    const end = (row + 1) * this.fields;
+    while (this.values.length < end) this.values.push(this.fill);
   }
 
   dropFront(count: number): void {
-    this.values.splice(0, count);
+    this.values.splice(0, count * this.fields);
   }
 }
 
-/** One decimal field of every row; a value equal to the one written before shares its bigint. */
-export class DecimalColumn extends ObjectColumn<Decimal> {
-  private previous: Decimal = 0n;
+/** Decimal fields; a value equal to the one its field was given before shares that bigint. */
+export class DecimalRows extends ObjectRows<Decimal> {
+  private readonly previous: Decimal[];
 
-  constructor() {
-    super(0n);
+  constructor(fields: number) {
+    super(fields, 0n);
+    this.previous = new Array<Decimal>(fields).fill(0n);
   }
 
-  override set(index: number, value: Decimal): void {
-    if (value === this.previous) super.set(index, this.previous);
+  override set(row: number, field: number, value: Decimal): void {
+    const previous = this.previous[field] as Decimal;
+    if (value === previous) super.set(row, field, previous);
     else {
-      this.previous = value;
-      super.set(index, value);
+      this.previous[field] = value;
+      super.set(row, field, value);
     }
   }
 }
 
 /** Numbers in the order added (ids or rows of one account's records). */
 export class NumberList {
-  private readonly column = new NumberColumn();
+  private readonly rows = new NumberRows(1);
   count = 0;
 
   push(value: number): void {
-    this.column.set(this.count, value);
+    this.rows.reserve(this.count);
+    this.rows.set(this.count, 0, value);
     this.count += 1;
   }
 
   at(index: number): number {
-    return this.column.at(index);
+    return this.rows.at(index, 0);
   }
 
   /** Keeps only the values that pass `keep` (the retention prune, once a minute). */
   keepWhere(keep: (value: number) => boolean): void {
     let kept = 0;
     for (let index = 0; index < this.count; index += 1) {
-      const value = this.column.at(index);
+      const value = this.rows.at(index, 0);
       if (keep(value)) {
-        this.column.set(kept, value);
+        this.rows.set(kept, 0, value);
         kept += 1;
       }
     }
@@ -197,6 +220,26 @@ const MAX_GAP = 1024;
 /** Room for one packed client order id. */
 const packedId = new Float64Array(2);
 
+// An order row's numeric fields.
+const KIND = 0;
+const TIME = 1;
+const UPDATE_TIME = 2;
+const WORKING_TIME = 3;
+const BOOK_SEQ = 4;
+const ID_HIGH = 5;
+const ID_LOW = 6;
+const ORDER_NUMBERS = 7;
+// Its decimal fields.
+const PRICE = 0;
+const ORIG_QTY = 1;
+const EXECUTED_QTY = 2;
+const CUMMULATIVE_QUOTE_QTY = 3;
+const ORDER_DECIMALS = 4;
+
+/** What `OrderTable.record` found: an order it knew, or a new one named by its id or not. */
+export const RECORDED = { known: 0, namedByItsId: 1, namedByClient: 2 } as const;
+type Recorded = (typeof RECORDED)[keyof typeof RECORDED];
+
 /**
  * A symbol's orders by orderId. Ids are given out one after another, so row = orderId − the
  * first id recorded; an id below that, or far past the last row, is kept apart as its object.
@@ -204,18 +247,9 @@ const packedId = new Float64Array(2);
 export class OrderTable {
   private first = -1;
   private rows = 0;
-  private readonly kind = new NumberColumn();
-  private readonly time = new NumberColumn();
-  private readonly updateTime = new NumberColumn();
-  private readonly workingTime = new NumberColumn();
-  private readonly bookSeq = new NumberColumn();
-  private readonly idHigh = new NumberColumn();
-  private readonly idLow = new NumberColumn();
-  private readonly price = new DecimalColumn();
-  private readonly origQty = new DecimalColumn();
-  private readonly executedQty = new DecimalColumn();
-  private readonly cummulativeQuoteQty = new DecimalColumn();
-  private readonly live = new ObjectColumn<Order | undefined>(undefined);
+  private readonly numbers = new NumberRows(ORDER_NUMBERS);
+  private readonly decimals = new DecimalRows(ORDER_DECIMALS);
+  private readonly live = new ObjectRows<Order | undefined>(1, undefined);
   private readonly unusual = new Map<number, Unusual>();
   private readonly apart = new Map<number, Order>();
 
@@ -226,39 +260,38 @@ export class OrderTable {
 
   /**
    * Takes in an order that changed: a new one gets its row, an open one that closed is written
-   * into it. True when the order is new to the table. An order closes once and then no longer
-   * changes, and a row's first object stays the one it holds (as a list of objects would).
+   * into it. An order closes once and then no longer changes, and a row's first object stays
+   * the one it holds (as a list of objects would).
    */
-  record(order: Order): boolean {
+  record(order: Order): Recorded {
     const row = this.rowFor(order.orderId);
     if (row < 0) return this.recordApart(order);
-    const kind = row < this.rows ? this.kind.at(row) : 0;
-    if (kind & CLOSED) return false;
+    const kind = row < this.rows ? this.numbers.at(row, KIND) : 0;
+    if (kind & CLOSED) return RECORDED.known;
     if (kind & LIVE) {
-      if (this.live.at(row) === order && !isOpen(order)) this.close(row, order);
-      return false;
+      if (this.live.at(row, 0) === order && !isOpen(order)) this.close(row, order, kind);
+      return RECORDED.known;
     }
-    this.open(row, order);
-    return true;
+    return this.open(row, order) ? RECORDED.namedByItsId : RECORDED.namedByClient;
   }
 
   has(orderId: number): boolean {
     const row = this.rowOf(orderId);
-    return row < 0 ? this.apart.has(orderId) : (this.kind.at(row) & (LIVE | CLOSED)) !== 0;
+    return row < 0 ? this.apart.has(orderId) : (this.numbers.at(row, KIND) & (LIVE | CLOSED)) !== 0;
   }
 
   get(orderId: number): Order | undefined {
     const row = this.rowOf(orderId);
     if (row < 0) return this.apart.get(orderId);
-    const kind = this.kind.at(row);
-    if (kind & LIVE) return this.live.at(row);
+    const kind = this.numbers.at(row, KIND);
+    if (kind & LIVE) return this.live.at(row, 0);
     return kind & CLOSED ? this.build(row, orderId, kind) : undefined;
   }
 
   /** The order's time (it is set once, so a live order's row has it too); the order must be held. */
   timeOf(orderId: number): number {
     const row = this.rowOf(orderId);
-    return row < 0 ? (this.apart.get(orderId)?.time ?? Number.NaN) : this.time.at(row);
+    return row < 0 ? (this.apart.get(orderId)?.time ?? Number.NaN) : this.numbers.at(row, TIME);
   }
 
   /** Every order held: those kept apart, then the rest by id. */
@@ -276,9 +309,10 @@ export class OrderTable {
     const expired = (order: Order) => !isOpen(order) && order.updateTime < cutoff;
     for (const [orderId, order] of this.apart) if (expired(order)) this.apart.delete(orderId);
     for (let row = 0; row < this.rows; row += 1) {
-      const kind = this.kind.at(row);
-      const live = kind & LIVE ? this.live.at(row) : undefined;
-      if ((kind & CLOSED && this.updateTime.at(row) < cutoff) || (live && expired(live))) this.forget(row);
+      const kind = this.numbers.at(row, KIND);
+      const live = kind & LIVE ? this.live.at(row, 0) : undefined;
+      const closedBefore = (kind & CLOSED) !== 0 && this.numbers.at(row, UPDATE_TIME) < cutoff;
+      if (closedBefore || (live && expired(live))) this.forget(row);
     }
     this.dropForgottenFront();
   }
@@ -288,108 +322,110 @@ export class OrderTable {
     return this.first >= 0 && Number.isInteger(row) && row >= 0 && row < this.rows ? row : -1;
   }
 
-  /** The order's row, added (with any gap before it) when the id is near enough; -1 when kept apart. */
+  /** The order's row (past the last one for a new id near enough); -1 when kept apart. */
   private rowFor(orderId: number): number {
     if (this.first < 0 && Number.isSafeInteger(orderId) && orderId >= 0) this.first = orderId;
     const row = orderId - this.first;
-    if (!(this.first >= 0 && Number.isInteger(row) && row >= 0 && row < this.rows + MAX_GAP)) return -1;
-    // Rows of a gap are 0 in `kind`: no order.
-    if (row >= this.rows) this.rows = row + 1;
-    return row;
+    return this.first >= 0 && Number.isInteger(row) && row >= 0 && row < this.rows + MAX_GAP ? row : -1;
   }
 
-  private recordApart(order: Order): boolean {
-    if (this.apart.has(order.orderId)) return false;
+  private recordApart(order: Order): Recorded {
+    if (this.apart.has(order.orderId)) return RECORDED.known;
     this.apart.set(order.orderId, order);
-    return true;
+    return namesItsOrder(order.clientOrderId, order.orderId) ? RECORDED.namedByItsId : RECORDED.namedByClient;
   }
 
-  private open(row: number, order: Order): void {
-    this.time.set(row, order.time);
-    if (isOpen(order)) {
-      this.kind.set(row, LIVE + this.accounts.index(order.accountId) * KIND_SPAN);
-      this.live.set(row, order);
-    } else this.close(row, order);
-  }
-
-  private close(row: number, order: Order): void {
+  /** Gives a new order its row (rows of a gap before it stay 0 in KIND: no order); true if its id names it. */
+  private open(row: number, order: Order): boolean {
+    if (row >= this.rows) this.rows = row + 1;
+    this.numbers.reserve(row);
+    this.decimals.reserve(row);
+    this.live.reserve(row);
     const generated = packGeneratedId(order.clientOrderId, order.orderId, packedId, 0);
     if (generated) {
-      this.idHigh.set(row, packedId[0] as number);
-      this.idLow.set(row, packedId[1] as number);
+      this.numbers.set(row, ID_HIGH, packedId[0] as number);
+      this.numbers.set(row, ID_LOW, packedId[1] as number);
     }
+    this.numbers.set(row, TIME, order.time);
+    const kind = (generated ? GENERATED : 0) + this.accounts.index(order.accountId) * KIND_SPAN;
+    if (isOpen(order)) {
+      this.numbers.set(row, KIND, kind | LIVE);
+      this.live.set(row, 0, order);
+    } else this.close(row, order, kind);
+    return generated;
+  }
+
+  /** Writes the closed order into its row; `kind` holds its account and whether its id was generated. */
+  private close(row: number, order: Order, kind: number): void {
+    const generated = (kind & GENERATED) !== 0;
     const unusual = !generated || hasUnusualFields(order);
     if (unusual) this.unusual.set(order.orderId, unusualFields(order, generated));
+    const account = kind - (kind % KIND_SPAN);
     const flags = packOrderEnums(order) | CLOSED | (generated ? GENERATED : 0) | (unusual ? UNUSUAL : 0);
-    this.kind.set(row, flags + this.accounts.index(order.accountId) * KIND_SPAN);
-    this.updateTime.set(row, order.updateTime);
-    this.workingTime.set(row, order.workingTime);
-    this.bookSeq.set(row, order.bookSeq);
-    this.price.set(row, order.price);
-    this.origQty.set(row, order.origQty);
-    this.executedQty.set(row, order.executedQty);
-    this.cummulativeQuoteQty.set(row, order.cummulativeQuoteQty);
-    this.live.set(row, undefined);
+    const { numbers, decimals } = this;
+    numbers.set(row, KIND, flags + account);
+    numbers.set(row, UPDATE_TIME, order.updateTime);
+    numbers.set(row, WORKING_TIME, order.workingTime);
+    numbers.set(row, BOOK_SEQ, order.bookSeq);
+    decimals.set(row, PRICE, order.price);
+    decimals.set(row, ORIG_QTY, order.origQty);
+    decimals.set(row, EXECUTED_QTY, order.executedQty);
+    decimals.set(row, CUMMULATIVE_QUOTE_QTY, order.cummulativeQuoteQty);
+    this.live.set(row, 0, undefined);
   }
 
   /** The closed order of `row`, as the engine's object (in buildOrder's field order). */
   private build(row: number, orderId: number, kind: number): Order {
     const flags = kind % KIND_SPAN;
     const extra = flags & UNUSUAL ? this.unusual.get(orderId) : undefined;
+    const { numbers, decimals } = this;
     return {
       accountId: this.accounts.text((kind - flags) / KIND_SPAN),
       symbol: this.symbol,
       orderId,
       clientOrderId:
         flags & GENERATED
-          ? unpackGeneratedId(orderId, this.idHigh.at(row), this.idLow.at(row))
+          ? unpackGeneratedId(orderId, numbers.at(row, ID_HIGH), numbers.at(row, ID_LOW))
           : (extra?.clientOrderId ?? ""),
       side: SIDES[(flags >> SIDE_SHIFT) & 1] as Order["side"],
       type: ORDER_TYPES[(flags >> TYPE_SHIFT) & 7] as Order["type"],
       timeInForce: TIME_IN_FORCE[(flags >> TIF_SHIFT) & 3] as Order["timeInForce"],
-      price: this.price.at(row),
-      origQty: this.origQty.at(row),
+      price: decimals.at(row, PRICE),
+      origQty: decimals.at(row, ORIG_QTY),
       origQuoteOrderQty: extra?.origQuoteOrderQty ?? 0n,
-      executedQty: this.executedQty.at(row),
-      cummulativeQuoteQty: this.cummulativeQuoteQty.at(row),
+      executedQty: decimals.at(row, EXECUTED_QTY),
+      cummulativeQuoteQty: decimals.at(row, CUMMULATIVE_QUOTE_QTY),
       stopPrice: extra?.stopPrice ?? 0n,
       icebergQty: extra?.icebergQty ?? 0n,
       trailing: extra?.trailing,
       status: ORDER_STATUSES[(flags >> STATUS_SHIFT) & 15] as Order["status"],
       isWorking: (flags & WORKING) !== 0,
-      time: this.time.at(row),
-      updateTime: this.updateTime.at(row),
-      workingTime: this.workingTime.at(row),
+      time: numbers.at(row, TIME),
+      updateTime: numbers.at(row, UPDATE_TIME),
+      workingTime: numbers.at(row, WORKING_TIME),
       strategyId: extra?.strategyId,
       strategyType: extra?.strategyType,
       locked: extra?.locked ?? 0n,
-      bookSeq: this.bookSeq.at(row),
+      bookSeq: numbers.at(row, BOOK_SEQ),
     };
   }
 
   private forget(row: number): void {
     this.unusual.delete(this.first + row);
-    this.kind.set(row, 0);
-    this.live.set(row, undefined);
+    this.numbers.set(row, KIND, 0);
+    this.live.set(row, 0, undefined);
   }
 
   /** Drops the leading rows that hold no order, so a pruned history shrinks. */
   private dropForgottenFront(): void {
     let count = 0;
-    while (count < this.rows && (this.kind.at(count) & (LIVE | CLOSED)) === 0) count += 1;
+    while (count < this.rows && (this.numbers.at(count, KIND) & (LIVE | CLOSED)) === 0) count += 1;
     if (count === 0) return;
-    for (const column of this.numberColumns()) column.dropFront(count, this.rows);
-    for (const column of this.objectColumns()) column.dropFront(count);
+    this.numbers.dropFront(count, this.rows);
+    this.decimals.dropFront(count);
+    this.live.dropFront(count);
     this.first += count;
     this.rows -= count;
-  }
-
-  private numberColumns(): NumberColumn[] {
-    return [this.kind, this.time, this.updateTime, this.workingTime, this.bookSeq, this.idHigh, this.idLow];
-  }
-
-  private objectColumns(): ObjectColumn<unknown>[] {
-    return [this.price, this.origQty, this.executedQty, this.cummulativeQuoteQty, this.live];
   }
 }
 
@@ -431,104 +467,121 @@ function unusualFields(order: Order, generated: boolean): Unusual {
 /**
  * Rows appended in time order (trades, aggregate trades) and forgotten from the front. A row
  * keeps its number for life (`dropped` counts those forgotten), so accounts can list theirs.
+ * Field 0 of the numbers is the id, field 1 the time.
  */
 abstract class AppendedRows {
   /** Rows forgotten from the front. */
   dropped = 0;
   /** Rows held. */
   count = 0;
-  protected readonly id = new NumberColumn();
-  protected readonly time = new NumberColumn();
+
+  constructor(
+    protected readonly numbers: NumberRows,
+    protected readonly decimals: DecimalRows,
+  ) {}
 
   idAt(index: number): number {
-    return this.id.at(index);
+    return this.numbers.at(index, ID);
   }
 
   timeAt(index: number): number {
-    return this.time.at(index);
+    return this.numbers.at(index, ROW_TIME);
   }
 
   /** Forgets the first `count` rows. */
   dropFront(count: number): void {
     if (count <= 0) return;
-    for (const column of this.numberColumns()) column.dropFront(count, this.count);
-    for (const column of this.decimalColumns()) column.dropFront(count);
+    this.numbers.dropFront(count, this.count);
+    this.decimals.dropFront(count);
     this.dropped += count;
     this.count -= count;
   }
 
-  protected abstract numberColumns(): NumberColumn[];
-  protected abstract decimalColumns(): DecimalColumn[];
+  /** Makes room for one more row; its index. */
+  protected appendRow(): number {
+    this.numbers.reserve(this.count);
+    this.decimals.reserve(this.count);
+    this.count += 1;
+    return this.count - 1;
+  }
 }
+
+const ID = 0;
+const ROW_TIME = 1;
+// A trade's other numeric fields.
+const BUYER_ORDER = 2;
+const SELLER_ORDER = 3;
+/** Buyer's and seller's account indexes, paired. */
+const PARTIES = 4;
+/** Buyer's and seller's commission asset indexes, paired; the buyer's doubled plus isBuyerMaker. */
+const ASSETS = 5;
+const TRADE_NUMBERS = 6;
+// Its decimal fields.
+const TRADE_PRICE = 0;
+const QTY = 1;
+const QUOTE_QTY = 2;
+const BUYER_COMMISSION = 3;
+const SELLER_COMMISSION = 4;
+const TRADE_DECIMALS = 5;
 
 /** A symbol's trades, oldest first. */
 export class TradeTable extends AppendedRows {
-  private readonly buyerOrder = new NumberColumn();
-  private readonly sellerOrder = new NumberColumn();
-  /** Buyer's and seller's account indexes, paired. */
-  private readonly parties = new NumberColumn();
-  /** Buyer's and seller's commission asset indexes, paired; the buyer's doubled plus isBuyerMaker. */
-  private readonly assets = new NumberColumn();
-  private readonly price = new DecimalColumn();
-  private readonly qty = new DecimalColumn();
-  private readonly quoteQty = new DecimalColumn();
-  private readonly buyerCommission = new DecimalColumn();
-  private readonly sellerCommission = new DecimalColumn();
-
   constructor(
     private readonly symbol: string,
     private readonly accounts: Interner,
     private readonly assetNames: Interner,
   ) {
-    super();
+    super(new NumberRows(TRADE_NUMBERS), new DecimalRows(TRADE_DECIMALS));
   }
 
   /** Appends the trade; its row number (for the accounts' lists). */
   append(trade: Trade): number {
-    const index = this.count;
+    const index = this.appendRow();
+    const { numbers, decimals } = this;
     const { buyer, seller } = trade;
-    this.id.set(index, trade.id);
-    this.time.set(index, trade.time);
-    this.buyerOrder.set(index, buyer.orderId);
-    this.sellerOrder.set(index, seller.orderId);
-    this.parties.set(
+    numbers.set(index, ID, trade.id);
+    numbers.set(index, ROW_TIME, trade.time);
+    numbers.set(index, BUYER_ORDER, buyer.orderId);
+    numbers.set(index, SELLER_ORDER, seller.orderId);
+    numbers.set(
       index,
+      PARTIES,
       pair(this.accounts.index(buyer.accountId), this.accounts.index(seller.accountId)),
     );
     const buyerAsset = this.assetNames.index(buyer.commissionAsset) * 2 + (trade.isBuyerMaker ? 1 : 0);
-    this.assets.set(index, pair(buyerAsset, this.assetNames.index(seller.commissionAsset)));
-    this.price.set(index, trade.price);
-    this.qty.set(index, trade.qty);
-    this.quoteQty.set(index, trade.quoteQty);
-    this.buyerCommission.set(index, buyer.commission);
-    this.sellerCommission.set(index, seller.commission);
-    this.count += 1;
+    numbers.set(index, ASSETS, pair(buyerAsset, this.assetNames.index(seller.commissionAsset)));
+    decimals.set(index, TRADE_PRICE, trade.price);
+    decimals.set(index, QTY, trade.qty);
+    decimals.set(index, QUOTE_QTY, trade.quoteQty);
+    decimals.set(index, BUYER_COMMISSION, buyer.commission);
+    decimals.set(index, SELLER_COMMISSION, seller.commission);
     return index + this.dropped;
   }
 
   /** The trade at `index` (0 is the oldest held), as the engine's object. */
   at(index: number): Trade {
-    const parties = this.parties.at(index);
-    const assets = this.assets.at(index);
+    const { numbers, decimals } = this;
+    const parties = numbers.at(index, PARTIES);
+    const assets = numbers.at(index, ASSETS);
     const buyerAsset = pairHigh(assets);
     return {
       symbol: this.symbol,
-      id: this.id.at(index),
-      price: this.price.at(index),
-      qty: this.qty.at(index),
-      quoteQty: this.quoteQty.at(index),
-      time: this.time.at(index),
+      id: numbers.at(index, ID),
+      price: decimals.at(index, TRADE_PRICE),
+      qty: decimals.at(index, QTY),
+      quoteQty: decimals.at(index, QUOTE_QTY),
+      time: numbers.at(index, ROW_TIME),
       isBuyerMaker: buyerAsset % 2 === 1,
       buyer: {
         accountId: this.accounts.text(pairHigh(parties)),
-        orderId: this.buyerOrder.at(index),
-        commission: this.buyerCommission.at(index),
+        orderId: numbers.at(index, BUYER_ORDER),
+        commission: decimals.at(index, BUYER_COMMISSION),
         commissionAsset: this.assetNames.text(Math.floor(buyerAsset / 2)),
       },
       seller: {
         accountId: this.accounts.text(pairLow(parties)),
-        orderId: this.sellerOrder.at(index),
-        commission: this.sellerCommission.at(index),
+        orderId: numbers.at(index, SELLER_ORDER),
+        commission: decimals.at(index, SELLER_COMMISSION),
         commissionAsset: this.assetNames.text(pairLow(assets)),
       },
     };
@@ -536,30 +589,28 @@ export class TradeTable extends AppendedRows {
 
   /** Whether the account's order `orderId` is a party to the trade at `index`. */
   involves(index: number, accountId: string, orderId: number): boolean {
-    const parties = this.parties.at(index);
+    const { numbers } = this;
+    const parties = numbers.at(index, PARTIES);
     return (
-      (this.buyerOrder.at(index) === orderId && this.accounts.text(pairHigh(parties)) === accountId) ||
-      (this.sellerOrder.at(index) === orderId && this.accounts.text(pairLow(parties)) === accountId)
+      (numbers.at(index, BUYER_ORDER) === orderId && this.accounts.text(pairHigh(parties)) === accountId) ||
+      (numbers.at(index, SELLER_ORDER) === orderId && this.accounts.text(pairLow(parties)) === accountId)
     );
-  }
-
-  protected numberColumns(): NumberColumn[] {
-    return [this.id, this.time, this.buyerOrder, this.sellerOrder, this.parties, this.assets];
-  }
-
-  protected decimalColumns(): DecimalColumn[] {
-    return [this.price, this.qty, this.quoteQty, this.buyerCommission, this.sellerCommission];
   }
 }
 
+// An aggregate trade's other numeric fields.
+const FIRST_TRADE_ID = 2;
+const LAST_TRADE_ID = 3;
+/** The taker's orderId doubled, plus isBuyerMaker. */
+const TAKER = 4;
+const AGG_NUMBERS = 5;
+// Its decimal fields.
+const AGG_PRICE = 0;
+const AGG_QTY = 1;
+const AGG_DECIMALS = 2;
+
 /** A symbol's aggregate trades, oldest first. */
 export class AggTradeTable extends AppendedRows {
-  private readonly firstTradeId = new NumberColumn();
-  private readonly lastTradeId = new NumberColumn();
-  /** The taker's orderId doubled, plus isBuyerMaker. */
-  private readonly taker = new NumberColumn();
-  private readonly price = new DecimalColumn();
-  private readonly qty = new DecimalColumn();
   /**
    * The newest aggregate trade's object: the next fill of its taker at its price extends it (in
    * the same operation, or a stop's in a later one), and then it is recorded again.
@@ -567,28 +618,28 @@ export class AggTradeTable extends AppendedRows {
   private newest: AggTrade | undefined;
 
   constructor(private readonly symbol: string) {
-    super();
+    super(new NumberRows(AGG_NUMBERS), new DecimalRows(AGG_DECIMALS));
   }
 
   record(agg: AggTrade): void {
     if (agg === this.newest) this.write(this.count - 1, agg);
     else {
       this.newest = agg;
-      this.write(this.count, agg);
-      this.count += 1;
+      this.write(this.appendRow(), agg);
     }
   }
 
   at(index: number): AggTrade {
-    const taker = this.taker.at(index);
+    const { numbers, decimals } = this;
+    const taker = numbers.at(index, TAKER);
     return {
       symbol: this.symbol,
-      id: this.id.at(index),
-      price: this.price.at(index),
-      qty: this.qty.at(index),
-      firstTradeId: this.firstTradeId.at(index),
-      lastTradeId: this.lastTradeId.at(index),
-      time: this.time.at(index),
+      id: numbers.at(index, ID),
+      price: decimals.at(index, AGG_PRICE),
+      qty: decimals.at(index, AGG_QTY),
+      firstTradeId: numbers.at(index, FIRST_TRADE_ID),
+      lastTradeId: numbers.at(index, LAST_TRADE_ID),
+      time: numbers.at(index, ROW_TIME),
       isBuyerMaker: taker % 2 === 1,
       takerOrderId: Math.floor(taker / 2),
     };
@@ -600,20 +651,13 @@ export class AggTradeTable extends AppendedRows {
   }
 
   private write(index: number, agg: AggTrade): void {
-    this.id.set(index, agg.id);
-    this.time.set(index, agg.time);
-    this.firstTradeId.set(index, agg.firstTradeId);
-    this.lastTradeId.set(index, agg.lastTradeId);
-    this.taker.set(index, agg.takerOrderId * 2 + (agg.isBuyerMaker ? 1 : 0));
-    this.price.set(index, agg.price);
-    this.qty.set(index, agg.qty);
-  }
-
-  protected numberColumns(): NumberColumn[] {
-    return [this.id, this.time, this.firstTradeId, this.lastTradeId, this.taker];
-  }
-
-  protected decimalColumns(): DecimalColumn[] {
-    return [this.price, this.qty];
+    const { numbers, decimals } = this;
+    numbers.set(index, ID, agg.id);
+    numbers.set(index, ROW_TIME, agg.time);
+    numbers.set(index, FIRST_TRADE_ID, agg.firstTradeId);
+    numbers.set(index, LAST_TRADE_ID, agg.lastTradeId);
+    numbers.set(index, TAKER, agg.takerOrderId * 2 + (agg.isBuyerMaker ? 1 : 0));
+    decimals.set(index, AGG_PRICE, agg.price);
+    decimals.set(index, AGG_QTY, agg.qty);
   }
 }

@@ -4,8 +4,8 @@
  * state (books, open orders, balances, counters, rolling statistics). `MemoryHistory` keeps the
  * history in compact columns; the server's state database implements the same interface on SQLite.
  */
-import { generatedOrderId, namesItsOrder } from "./client-order-ids.js";
-import { AggTradeTable, Interner, NumberList, OrderTable, TradeTable } from "./history-columns.js";
+import { generatedOrderId } from "./client-order-ids.js";
+import { AggTradeTable, Interner, NumberList, OrderTable, RECORDED, TradeTable } from "./history-columns.js";
 import type { ChangeSet } from "./journal.js";
 import { firstAtLeast, type PageQuery, pageRange } from "./paging.js";
 import type { AggTrade, Order, Trade } from "./types.js";
@@ -175,12 +175,12 @@ export class MemoryHistory implements History {
   }
 
   private recordOrder(order: Order): void {
-    if (!this.symbol(order.symbol).orders.record(order)) return;
+    const recorded = this.symbol(order.symbol).orders.record(order);
+    if (recorded === RECORDED.known) return;
     const account = this.account(order.accountId, order.symbol);
     account.orderIds.push(order.orderId);
     // An order keeps its client order id for life, and it is set before the order is recorded.
-    if (!namesItsOrder(order.clientOrderId, order.orderId))
-      account.byClientOrderId.set(order.clientOrderId, order.orderId);
+    if (recorded === RECORDED.namedByClient) account.byClientOrderId.set(order.clientOrderId, order.orderId);
   }
 
   private recordTrade(trade: Trade): void {

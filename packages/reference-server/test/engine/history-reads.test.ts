@@ -1,24 +1,24 @@
 // Reads of the in-memory history are map lookups and binary searches plus the rows they return:
 // the fields each read touches grow with the logarithm of the history, not with its length. The
-// history keeps its records in columns (src/engine/history-columns.ts); every read of a column's
-// slot is counted here, whichever code reads it. Counted, never timed. The state database's
-// reads: test/query-plans.test.ts.
+// history keeps its records as rows of numbers and of objects (src/engine/history-columns.ts);
+// every read of a row's field is counted here, whichever code reads it. Counted, never timed.
+// The state database's reads: test/query-plans.test.ts.
 import { afterAll, describe, expect, it } from "vitest";
-import { NumberColumn, ObjectColumn } from "../../src/engine/history-columns.js";
+import { NumberRows, ObjectRows } from "../../src/engine/history-columns.js";
 import { type AggTrade, MemoryHistory, type Order, type Trade } from "../../src/engine/index.js";
 
 const SYMBOL = "BTCUSDT";
 
-/** Reads of any slot of any column of the history, by anyone. */
+/** Reads of any field of any row of the history, by anyone. */
 let touched = 0;
-const columnTypes = [NumberColumn, ObjectColumn] as const;
+const columnTypes = [NumberRows, ObjectRows] as const;
 const plainReads = columnTypes.map((type) => type.prototype.at);
 // Counting from the start: the histories below are read while the tests are collected.
 for (const [i, type] of columnTypes.entries()) {
-  const read = plainReads[i] as (index: number) => unknown;
-  type.prototype.at = function counted(this: unknown, index: number) {
+  const read = plainReads[i] as (row: number, field: number) => unknown;
+  type.prototype.at = function counted(this: unknown, row: number, field: number) {
     touched += 1;
-    return read.call(this, index);
+    return read.call(this, row, field);
   } as never;
 }
 afterAll(() => {

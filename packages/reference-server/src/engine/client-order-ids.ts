@@ -39,6 +39,17 @@ for (let digit = 0; digit < BASE; digit += 1) DIGIT_OF[ALPHABET.charCodeAt(digit
 const codes = new Uint8Array(GENERATED_ID_LENGTH);
 const randomDigits = new Int32Array(RANDOMS);
 
+/** Random digits packed into each of the two numbers that keep them (62^7 < 2^53). */
+const PACKED_DIGITS = 7;
+
+/**
+ * The id generated last, its orderId and its packed random digits. The order it was made for is
+ * usually recorded (and asked whether its id names it) in the same operation: that question is
+ * then one comparison instead of a decoding. A text decodes to one orderId only, so the answer is
+ * the decoding's.
+ */
+const newest = { text: "", orderId: -1, high: 0, low: 0 };
+
 /** The clientOrderId generated for order `orderId` (a safe non-negative integer). */
 export function generatedClientOrderId(random: Random, orderId: number): string {
   if (!(Number.isSafeInteger(orderId) && orderId >= 0)) {
@@ -54,7 +65,12 @@ export function generatedClientOrderId(random: Random, orderId: number): string 
     }
   }
   random.skip(DRAWS_PER_ID - DRAWS);
-  return idWithDigitsOf(orderId);
+  const text = idWithDigitsOf(orderId);
+  newest.text = text;
+  newest.orderId = orderId;
+  newest.high = packDigits(0, PACKED_DIGITS);
+  newest.low = packDigits(PACKED_DIGITS, RANDOMS);
+  return text;
 }
 
 /** The id of the random digits in `randomDigits` and `codes` for `orderId`. */
@@ -69,9 +85,6 @@ function idWithDigitsOf(orderId: number): string {
   return idText();
 }
 
-/** Random digits packed into each of the two numbers that keep them (62^7 < 2^53). */
-const PACKED_DIGITS = 7;
-
 /**
  * A generated id that names `orderId`, kept as two numbers instead of a string: its random digits
  * in base 62 (the orderId's digits follow from them). Writes them at `into[at]` and `into[at + 1]`;
@@ -83,6 +96,12 @@ export function packGeneratedId(
   into: Float64Array,
   at: number,
 ): boolean {
+  if (clientOrderId === newest.text) {
+    if (orderId !== newest.orderId) return false;
+    into[at] = newest.high;
+    into[at + 1] = newest.low;
+    return true;
+  }
   if (!namesItsOrder(clientOrderId, orderId)) return false;
   into[at] = packDigits(0, PACKED_DIGITS);
   into[at + 1] = packDigits(PACKED_DIGITS, RANDOMS);
@@ -135,6 +154,7 @@ export function generatedOrderId(clientOrderId: string): number | undefined {
  * digit, so most ids that clients choose are told apart at the first.
  */
 export function namesItsOrder(clientOrderId: string, orderId: number): boolean {
+  if (clientOrderId === newest.text) return orderId === newest.orderId;
   if (!(Number.isSafeInteger(orderId) && orderId >= 0) || !readRandomDigits(clientOrderId)) return false;
   let rest = orderId;
   for (let i = 0; i < ID_DIGITS; i += 1) {

@@ -534,8 +534,11 @@ export class TradeTable extends AppendedRows {
     super(new NumberRows(TRADE_NUMBERS), new DecimalRows(TRADE_DECIMALS));
   }
 
-  /** Appends the trade; its row number (for the accounts' lists). */
-  append(trade: Trade): number {
+  /** The commission assets of the trade appended last, and their paired indexes. */
+  private lastAssets: { buyer: string; seller: string; paired: number } | undefined;
+
+  /** Appends the trade of the accounts with these indexes; its row number (for the accounts' lists). */
+  append(trade: Trade, buyerIndex: number, sellerIndex: number): number {
     const index = this.appendRow();
     const { numbers, decimals } = this;
     const { buyer, seller } = trade;
@@ -543,19 +546,24 @@ export class TradeTable extends AppendedRows {
     numbers.set(index, ROW_TIME, trade.time);
     numbers.set(index, BUYER_ORDER, buyer.orderId);
     numbers.set(index, SELLER_ORDER, seller.orderId);
-    numbers.set(
-      index,
-      PARTIES,
-      pair(this.accounts.index(buyer.accountId), this.accounts.index(seller.accountId)),
-    );
-    const buyerAsset = this.assetNames.index(buyer.commissionAsset) * 2 + (trade.isBuyerMaker ? 1 : 0);
-    numbers.set(index, ASSETS, pair(buyerAsset, this.assetNames.index(seller.commissionAsset)));
+    numbers.set(index, PARTIES, pair(buyerIndex, sellerIndex));
+    const assets = this.pairedAssets(buyer.commissionAsset, seller.commissionAsset);
+    numbers.set(index, ASSETS, assets + (trade.isBuyerMaker ? PAIR_SPAN : 0));
     decimals.set(index, TRADE_PRICE, trade.price);
     decimals.set(index, QTY, trade.qty);
     decimals.set(index, QUOTE_QTY, trade.quoteQty);
     decimals.set(index, BUYER_COMMISSION, buyer.commission);
     decimals.set(index, SELLER_COMMISSION, seller.commission);
     return index + this.dropped;
+  }
+
+  /** The assets' indexes paired, the buyer's doubled; a symbol's trades pay the same two assets. */
+  private pairedAssets(buyer: string, seller: string): number {
+    const last = this.lastAssets;
+    if (last?.buyer === buyer && last.seller === seller) return last.paired;
+    const paired = pair(this.assetNames.index(buyer) * 2, this.assetNames.index(seller));
+    this.lastAssets = { buyer, seller, paired };
+    return paired;
   }
 
   /** The trade at `index` (0 is the oldest held), as the engine's object. */

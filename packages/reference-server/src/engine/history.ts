@@ -38,10 +38,13 @@ interface SymbolHistory {
   orders: OrderTable;
   trades: TradeTable;
   aggTrades: AggTradeTable;
+  accounts: Map<string, AccountHistory>;
 }
 
 /** One account's history on one symbol. */
 interface AccountHistory {
+  /** The account's index in the history's interned account names. */
+  index: number;
   /** Its orderIds, oldest first. */
   orderIds: NumberList;
   /**
@@ -74,7 +77,8 @@ const PRUNE_EVERY_MS = 60_000;
  */
 export class MemoryHistory implements History {
   private readonly symbols = new Map<string, SymbolHistory>();
-  private readonly accounts = new Map<string, Map<string, AccountHistory>>();
+  /** The symbol recorded last: an operation's orders and trades are mostly of one symbol. */
+  private lastSymbol: { name: string; history: SymbolHistory } | undefined;
   private readonly accountNames = new Interner();
   private readonly assetNames = new Interner();
   private lastPrune = 0;
@@ -97,7 +101,7 @@ export class MemoryHistory implements History {
 
   /** The newer of: the order the map holds for the id, and the order the id names if it decodes to one. */
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    const mappedId = this.accounts.get(accountId)?.get(symbol)?.byClientOrderId.get(clientOrderId);
+    const mappedId = this.symbols.get(symbol)?.accounts.get(accountId)?.byClientOrderId.get(clientOrderId);
     const mapped = mappedId === undefined ? undefined : this.order(symbol, mappedId);
     const id = generatedOrderId(clientOrderId);
     const named = id === undefined ? undefined : namedOrder(this.order(symbol, id), accountId, clientOrderId);
@@ -105,7 +109,7 @@ export class MemoryHistory implements History {
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
-    const ids = this.accounts.get(accountId)?.get(symbol)?.orderIds;
+    const ids = this.symbols.get(symbol)?.accounts.get(accountId)?.orderIds;
     const table = this.symbols.get(symbol)?.orders;
     if (!ids || !table) return [];
     const keys = {
@@ -149,7 +153,7 @@ export class MemoryHistory implements History {
 
   /** The account's own trades, searched; an orderId filters them (myTrades is no HTTP operation). */
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
-    const rows = this.accounts.get(accountId)?.get(symbol)?.tradeRows;
+    const rows = this.symbols.get(symbol)?.accounts.get(accountId)?.tradeRows;
     const trades = this.symbols.get(symbol)?.trades;
     if (!rows || !trades) return [];
     const { orderId } = query;
@@ -175,44 +179,51 @@ export class MemoryHistory implements History {
   }
 
   private recordOrder(order: Order): void {
-    const recorded = this.symbol(order.symbol).orders.record(order);
+    const symbol = this.symbol(order.symbol);
+    const recorded = symbol.orders.record(order);
     if (recorded === RECORDED.known) return;
-    const account = this.account(order.accountId, order.symbol);
+    const account = this.account(symbol, order.accountId);
     account.orderIds.push(order.orderId);
     // An order keeps its client order id for life, and it is set before the order is recorded.
     if (recorded === RECORDED.namedByClient) account.byClientOrderId.set(order.clientOrderId, order.orderId);
   }
 
   private recordTrade(trade: Trade): void {
-    const row = this.symbol(trade.symbol).trades.append(trade);
-    this.account(trade.buyer.accountId, trade.symbol).tradeRows.push(row);
-    if (trade.seller.accountId !== trade.buyer.accountId)
-      this.account(trade.seller.accountId, trade.symbol).tradeRows.push(row);
+    const symbol = this.symbol(trade.symbol);
+    const buyer = this.account(symbol, trade.buyer.accountId);
+    const seller =
+      trade.seller.accountId === trade.buyer.accountId ? buyer : this.account(symbol, trade.seller.accountId);
+    const row = symbol.trades.append(trade, buyer.index, seller.index);
+    buyer.tradeRows.push(row);
+    if (seller !== buyer) seller.tradeRows.push(row);
   }
 
-  private symbol(symbol: string): SymbolHistory {
-    let history = this.symbols.get(symbol);
+  private symbol(name: string): SymbolHistory {
+    if (this.lastSymbol?.name === name) return this.lastSymbol.history;
+    let history = this.symbols.get(name);
     if (!history) {
       history = {
-        orders: new OrderTable(symbol, this.accountNames),
-        trades: new TradeTable(symbol, this.accountNames, this.assetNames),
-        aggTrades: new AggTradeTable(symbol),
+        orders: new OrderTable(name, this.accountNames),
+        trades: new TradeTable(name, this.accountNames, this.assetNames),
+        aggTrades: new AggTradeTable(name),
+        accounts: new Map(),
       };
-      this.symbols.set(symbol, history);
+      this.symbols.set(name, history);
     }
+    this.lastSymbol = { name, history };
     return history;
   }
 
-  private account(accountId: string, symbol: string): AccountHistory {
-    let bySymbol = this.accounts.get(accountId);
-    if (!bySymbol) {
-      bySymbol = new Map();
-      this.accounts.set(accountId, bySymbol);
-    }
-    let history = bySymbol.get(symbol);
+  private account(symbol: SymbolHistory, accountId: string): AccountHistory {
+    let history = symbol.accounts.get(accountId);
     if (!history) {
-      history = { orderIds: new NumberList(), byClientOrderId: new Map(), tradeRows: new NumberList() };
-      bySymbol.set(symbol, history);
+      history = {
+        index: this.accountNames.index(accountId),
+        orderIds: new NumberList(),
+        byClientOrderId: new Map(),
+        tradeRows: new NumberList(),
+      };
+      symbol.accounts.set(accountId, history);
     }
     return history;
   }
@@ -224,10 +235,8 @@ export class MemoryHistory implements History {
       aggTrades.dropFront(firstAtLeast(aggTrades.count, (i) => aggTrades.timeAt(i), cutoff));
       history.orders.prune(cutoff);
     }
-    for (const [symbol, { orders, trades }] of this.symbols) {
-      for (const bySymbol of this.accounts.values()) {
-        const history = bySymbol.get(symbol);
-        if (!history) continue;
+    for (const { orders, trades, accounts } of this.symbols.values()) {
+      for (const history of accounts.values()) {
         history.orderIds.keepWhere((orderId) => orders.has(orderId));
         history.tradeRows.keepWhere((row) => row >= trades.dropped);
         // A client order id is reused only once its order is closed, so an older order with it is gone too.

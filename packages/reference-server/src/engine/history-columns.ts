@@ -31,50 +31,70 @@ import {
   type TrailingState,
 } from "./types.js";
 
-const INITIAL_ROWS = 64;
-
 /**
- * The numeric fields of every row, row after row in one Float64Array (a row's fields share a
- * cache line, and one check makes room for all of them); grows by doubling.
+ * Rows are kept in chunks of CHUNK_ROWS, each allocated once and never copied: a single array
+ * grown by doubling copied every row again at each step, into fresh memory. The first chunk
+ * starts small and doubles until full, so a small history stays small.
  */
+const CHUNK_SHIFT = 11;
+const CHUNK_ROWS = 1 << CHUNK_SHIFT;
+const CHUNK_MASK = CHUNK_ROWS - 1;
+const FIRST_CHUNK_ROWS = 16;
+
+/** The numeric fields of every row, row after row in Float64Array chunks (a row's fields share a cache line). */
 export class NumberRows {
-  private values: Float64Array;
+  private readonly chunks: Float64Array[];
+  /** Rows forgotten at the front of the first chunk. */
+  private offset = 0;
 
   constructor(private readonly fields: number) {
-    this.values = new Float64Array(INITIAL_ROWS * fields);
+    this.chunks = [new Float64Array(FIRST_CHUNK_ROWS * fields)];
   }
 
   at(row: number, field: number): number {
-    return this.values[row * this.fields + field] as number;
+    const place = row + this.offset;
+    const chunk = this.chunks[place >> CHUNK_SHIFT] as Float64Array;
+    return chunk[(place & CHUNK_MASK) * this.fields + field] as number;
   }
 
   /** Writes a field of a row made room for (`reserve`). */
   set(row: number, field: number, value: number): void {
-    this.values[row * this.fields + field] = value;
+    const place = row + this.offset;
+    const chunk = this.chunks[place >> CHUNK_SHIFT] as Float64Array;
+    chunk[(place & CHUNK_MASK) * this.fields + field] = value;
   }
 
   /** Makes room for the rows up to `row`. */
   reserve(row: number): void {
-    const end = (row + 1) * this.fields;
-    if (end <= this.values.length) return;
-    let size = this.values.length * 2;
-    while (size < end) size *= 2;
-    const grown = new Float64Array(size);
-    grown.set(this.values);
-    this.values = grown;
+    const place = row + this.offset;
+    const index = place >> CHUNK_SHIFT;
+    if (index === 0) this.growFirst((place + 1) * this.fields);
+    while (this.chunks.length <= index) this.chunks.push(new Float64Array(CHUNK_ROWS * this.fields));
   }
 
-  /** Forgets the first `count` of `rows` rows; the rest move to the front, zeros behind them. */
-  dropFront(count: number, rows: number): void {
-    this.values.copyWithin(0, count * this.fields, rows * this.fields);
-    // A row added later must find zeros (no order), as in a row never written.
-    this.values.fill(0, Math.max(rows - count, 0) * this.fields, rows * this.fields);
+  /** Forgets the first `count` rows; a chunk is let go once all its rows are. */
+  dropFront(count: number): void {
+    this.offset += count;
+    while (this.offset >= CHUNK_ROWS && this.chunks.length > 1) {
+      this.chunks.shift();
+      this.offset -= CHUNK_ROWS;
+    }
+  }
+
+  private growFirst(size: number): void {
+    const first = this.chunks[0] as Float64Array;
+    if (size <= first.length) return;
+    const grown = new Float64Array(Math.min(Math.max(first.length * 2, size), CHUNK_ROWS * this.fields));
+    grown.set(first);
+    this.chunks[0] = grown;
   }
 }
 
-/** The object fields of every row, row after row in one array (`fill` in rows not yet written). */
+/** The object fields of every row, row after row in chunks (`fill` where not yet written). */
 export class ObjectRows<T> {
-  protected readonly values: T[] = [];
+  private readonly chunks: T[][] = [[]];
+  /** Rows forgotten at the front of the first chunk. */
+  private offset = 0;
 
   constructor(
     private readonly fields: number,
@@ -82,22 +102,38 @@ export class ObjectRows<T> {
   ) {}
 
   at(row: number, field: number): T {
-    return this.values[row * this.fields + field] as T;
+    const place = row + this.offset;
+    const chunk = this.chunks[place >> CHUNK_SHIFT] as T[];
+    return chunk[(place & CHUNK_MASK) * this.fields + field] as T;
   }
 
   /** Writes a field of a row made room for (`reserve`). */
   set(row: number, field: number, value: T): void {
-    this.values[row * this.fields + field] = value;
+    const place = row + this.offset;
+    const chunk = this.chunks[place >> CHUNK_SHIFT] as T[];
+    chunk[(place & CHUNK_MASK) * this.fields + field] = value;
   }
 
-  /** Makes room for the rows up to `row`; filled up to it, so the array never has holes. */
+  /** Makes room for the rows up to `row` (the first chunk filled up to it, so it never has holes). */
   reserve(row: number): void {
-    const end = (row + 1) * this.fields;
-    while (this.values.length < end) this.values.push(this.fill);
+    const place = row + this.offset;
+    const index = place >> CHUNK_SHIFT;
+    if (index === 0) {
+      const first = this.chunks[0] as T[];
+      const end = (place + 1) * this.fields;
+      while (first.length < end) first.push(this.fill);
+    }
+    while (this.chunks.length <= index)
+      this.chunks.push(new Array<T>(CHUNK_ROWS * this.fields).fill(this.fill));
   }
 
+  /** Forgets the first `count` rows; a chunk is let go once all its rows are. */
   dropFront(count: number): void {
-    this.values.splice(0, count * this.fields);
+    this.offset += count;
+    while (this.offset >= CHUNK_ROWS && this.chunks.length > 1) {
+      this.chunks.shift();
+      this.offset -= CHUNK_ROWS;
+    }
   }
 }
 
@@ -421,7 +457,7 @@ export class OrderTable {
     let count = 0;
     while (count < this.rows && (this.numbers.at(count, KIND) & (LIVE | CLOSED)) === 0) count += 1;
     if (count === 0) return;
-    this.numbers.dropFront(count, this.rows);
+    this.numbers.dropFront(count);
     this.decimals.dropFront(count);
     this.live.dropFront(count);
     this.first += count;
@@ -491,7 +527,7 @@ abstract class AppendedRows {
   /** Forgets the first `count` rows. */
   dropFront(count: number): void {
     if (count <= 0) return;
-    this.numbers.dropFront(count, this.count);
+    this.numbers.dropFront(count);
     this.decimals.dropFront(count);
     this.dropped += count;
     this.count -= count;

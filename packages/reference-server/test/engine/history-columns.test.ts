@@ -28,6 +28,7 @@ const HOUR = 3_600_000;
 /** The engine's objects as they were handed over, each read answered by a walk over all of them. */
 class ObjectHistory implements History {
   private orderList: Order[] = [];
+  private readonly orderKeys = new Set<string>();
   private tradeList: Trade[] = [];
   private aggList: AggTrade[] = [];
   private lastPrune = 0;
@@ -35,9 +36,12 @@ class ObjectHistory implements History {
   constructor(private readonly retentionMs?: number) {}
 
   record(changes: ChangeSet, now: number): void {
-    for (const order of changes.orders)
-      if (!this.orderList.some((o) => o.symbol === order.symbol && o.orderId === order.orderId))
-        this.orderList.push(order);
+    for (const order of changes.orders) {
+      const key = `${order.symbol} ${order.orderId}`;
+      if (this.orderKeys.has(key)) continue;
+      this.orderKeys.add(key);
+      this.orderList.push(order);
+    }
     this.tradeList.push(...changes.trades);
     for (const agg of changes.aggTrades) if (!this.aggList.includes(agg)) this.aggList.push(agg);
     if (this.retentionMs !== undefined && now - this.lastPrune >= 60_000) {
@@ -274,7 +278,49 @@ function expectSameAccountReads(
   }
 }
 
+/** Crossing pairs at one price between two accounts (every pair trades), a second apart. */
+function crossingPairs(ex: Exchange, clock: { advance(ms: number): void }, orders: number): void {
+  const { bidPrice, askPrice } = ex.bookTicker("BTCUSDT");
+  const price = ((Number(bidPrice) + Number(askPrice)) / 2).toFixed(2);
+  const steps = [
+    ["a", "BUY"],
+    ["b", "SELL"],
+    ["b", "BUY"],
+    ["a", "SELL"],
+  ] as const;
+  for (let i = 0; i < orders; i += 1) {
+    const [account, side] = steps[i % 4] as (typeof steps)[number];
+    ex.newOrder(account, {
+      symbol: "BTCUSDT",
+      side,
+      type: "LIMIT",
+      timeInForce: "GTC",
+      quantity: "0.001",
+      price,
+    });
+    clock.advance(1000);
+  }
+}
+
 describe("the history's columns answer every read as the engine's objects do", () => {
+  test("over many chunks of rows, forgetting the oldest as time passes", () => {
+    const clock = testClock();
+    const history = new BothHistories(new ObjectHistory(HOUR), HOUR);
+    const ex = createExchange({ seed: 4, now: clock.now, history, maxOpenOrdersPerAccount: 1e9 });
+    for (const id of ACCOUNTS) ex.addAccount(id, { USDT: "2000000000", BTC: "300000" });
+    const pick = randomFrom(11);
+    for (let round = 0; round < 3; round += 1) {
+      // 2 hours of orders a round, twice the retention: the rows of a whole round are forgotten.
+      crossingPairs(ex, clock, 7200);
+      expectSameReads(history, history.plain, pick);
+    }
+    // An hour of trades is held; those before it, more than two chunks of rows, are forgotten.
+    const held = history.trades("BTCUSDT", undefined, 1e9);
+    expect(held.length).toBeGreaterThan(1700);
+    expect(held[0]?.id).toBeGreaterThan(2 * 2048);
+    expect(history.orders("a", "BTCUSDT", {}, 1e9)[0]?.orderId).toBeGreaterThan(4 * 2048);
+  });
+
   for (const [name, retentionMs] of [
     ["keeping everything", undefined],
     ["forgetting what is older than 3 hours", 3 * HOUR],

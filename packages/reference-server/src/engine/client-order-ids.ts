@@ -10,6 +10,10 @@
 import type { Random } from "./random.js";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/**
+ * Numbers are split into digits with Math.floor and a multiply, not `%`: on a number the compiler
+ * cannot prove a small integer, `%` is a floating-point remainder (a call into the C library).
+ */
 const BASE = ALPHABET.length;
 export const GENERATED_ID_LENGTH = 22;
 /** Base-62 digits of an orderId (62^9 > 2^53, so every safe integer fits). */
@@ -58,10 +62,11 @@ export function generatedClientOrderId(random: Random, orderId: number): string 
   for (let draw = 0, r = 0; draw < DRAWS; draw += 1) {
     let value = random.int(0, DRAW_RANGE - 1);
     for (let k = 0; k < DIGITS_PER_DRAW && r < RANDOMS; k += 1, r += 1) {
-      const digit = value % BASE;
+      const next = Math.floor(value / BASE);
+      const digit = value - next * BASE;
       randomDigits[r] = digit;
       codes[RANDOM_PLACES[r] as number] = ALPHABET.charCodeAt(digit);
-      value = (value - digit) / BASE;
+      value = next;
     }
   }
   random.skip(DRAWS_PER_ID - DRAWS);

@@ -4,8 +4,9 @@
 // shows what the history's kept orders and trades cost: BENCH_HISTORY=none runs the same loop with
 // a history that keeps nothing. Loads dist/ when built (run `npm run build` first), else src/.
 // Run: npm run bench:engine (in packages/reference-server); BENCH_ORDERS (default 300,000),
-// BENCH_RUNS (default 3, each in a fresh process). "kept per order" is the heap a full collection
-// leaves after the loop, less what it left before, per order: what the history holds of each.
+// BENCH_RUNS (default 3, each in a fresh process). "kept per order" is the memory (heap and array
+// buffers) a full collection leaves after the loop, less what it left before, per order: what the
+// history holds of each.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -40,10 +41,14 @@ interface RunFigures {
   keptBytes: number;
 }
 
-/** The heap in use after a full collection (the child runs with --expose-gc). */
+/**
+ * The memory in use after a full collection (the child runs with --expose-gc): the heap and the
+ * array buffers outside it (where typed arrays keep their numbers).
+ */
 function collectedHeap(): number {
   (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().heapUsed;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 }
 
 async function oneRun(): Promise<RunFigures> {

@@ -231,7 +231,7 @@ const WORKING = 1 << 10;
 const LIVE = 1 << 11;
 /** The order is closed and every field is in its row. */
 const CLOSED = 1 << 12;
-/** Its client order id was generated and is kept packed in idHigh and idLow. */
+/** Its client order id was generated and is kept packed in ID_HIGH and ID_LOW. */
 const GENERATED = 1 << 13;
 /** Fields most orders leave at their defaults are in `unusual`. */
 const UNUSUAL = 1 << 14;
@@ -385,7 +385,7 @@ export class OrderTable {
     this.numbers.set(row, TIME, order.time);
     const kind = (generated ? GENERATED : 0) + this.accounts.index(order.accountId) * KIND_SPAN;
     if (isOpen(order)) {
-      this.numbers.set(row, KIND, kind | LIVE);
+      this.numbers.set(row, KIND, kind + LIVE);
       this.live.set(row, 0, order);
     } else this.close(row, order, kind);
     return generated;

@@ -340,3 +340,57 @@ describe("the history's columns answer every read as the engine's objects do", (
     }
   }
 });
+
+describe("the history's rows hold what packs into one number", () => {
+  const changes = (orders: Order[]): ChangeSet => ({
+    orders,
+    trades: [],
+    aggTrades: [],
+    balances: [],
+    fees: [],
+    deposits: [],
+    accounts: [],
+    markets: [],
+  });
+  const order = (orderId: number, accountId: string): Order => ({
+    accountId,
+    symbol: "BTCUSDT",
+    orderId,
+    clientOrderId: `c${orderId}`,
+    side: "SELL",
+    type: "LIMIT_MAKER",
+    timeInForce: "GTC",
+    price: 5n,
+    origQty: 2n,
+    origQuoteOrderQty: 0n,
+    executedQty: 0n,
+    cummulativeQuoteQty: 0n,
+    stopPrice: 0n,
+    icebergQty: 0n,
+    trailing: undefined,
+    status: "NEW",
+    isWorking: true,
+    time: orderId,
+    updateTime: orderId,
+    workingTime: orderId,
+    strategyId: undefined,
+    strategyType: undefined,
+    locked: 0n,
+    bookSeq: orderId,
+  });
+
+  test("the accounts past the 65,536th, recorded open and then closed, keep their orders", () => {
+    const history = new MemoryHistory();
+    const count = 70_000;
+    const orders = Array.from({ length: count }, (_, i) => order(i + 1, `account-${i}`));
+    for (const o of orders) history.record(changes([o]), 0);
+    for (const o of orders) o.status = "CANCELED";
+    for (const o of orders) history.record(changes([o]), 0);
+    for (const id of [1, 65_536, 65_537, count]) {
+      const { ...copy } = orders[id - 1] as Order;
+      expect(history.order("BTCUSDT", id)).toStrictEqual(copy);
+      expect(history.order("BTCUSDT", id)).not.toBe(orders[id - 1]);
+      expect(history.orders(`account-${id - 1}`, "BTCUSDT", {}, 10).map((o) => o.orderId)).toEqual([id]);
+    }
+  });
+});

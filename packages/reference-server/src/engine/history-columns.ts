@@ -156,32 +156,29 @@ export class DecimalRows extends ObjectRows<Decimal> {
   }
 }
 
-/** Numbers in the order added (ids or rows of one account's records). */
+/**
+ * Numbers in the order added (ids or rows of one account's records), in a plain array: small
+ * integers, kept unboxed, one step from the list (a list is pushed to on every order, and under
+ * load each further step to its memory tends to miss the cache).
+ */
 export class NumberList {
-  private readonly rows = new NumberRows(1);
-  count = 0;
+  private values: number[] = [];
+
+  get count(): number {
+    return this.values.length;
+  }
 
   push(value: number): void {
-    this.rows.reserve(this.count);
-    this.rows.set(this.count, 0, value);
-    this.count += 1;
+    this.values.push(value);
   }
 
   at(index: number): number {
-    return this.rows.at(index, 0);
+    return this.values[index] as number;
   }
 
   /** Keeps only the values that pass `keep` (the retention prune, once a minute). */
   keepWhere(keep: (value: number) => boolean): void {
-    let kept = 0;
-    for (let index = 0; index < this.count; index += 1) {
-      const value = this.rows.at(index, 0);
-      if (keep(value)) {
-        this.rows.set(kept, 0, value);
-        kept += 1;
-      }
-    }
-    this.count = kept;
+    this.values = this.values.filter(keep);
   }
 }
 

@@ -4,14 +4,14 @@
 // every read of a row's field is counted here, whichever code reads it. Counted, never timed.
 // The state database's reads: test/query-plans.test.ts.
 import { afterAll, describe, expect, it } from "vitest";
-import { NumberRows, ObjectRows } from "../../src/engine/history-columns.js";
+import { NumberList, NumberRows, ObjectRows } from "../../src/engine/history-columns.js";
 import { type AggTrade, MemoryHistory, type Order, type Trade } from "../../src/engine/index.js";
 
 const SYMBOL = "BTCUSDT";
 
 /** Reads of any field of any row of the history, by anyone. */
 let touched = 0;
-const columnTypes = [NumberRows, ObjectRows] as const;
+const columnTypes = [NumberRows, ObjectRows, NumberList] as const;
 const plainReads = columnTypes.map((type) => type.prototype.at);
 // Counting from the start: the histories below are read while the tests are collected.
 for (const [i, type] of columnTypes.entries()) {

@@ -2,10 +2,10 @@
  * Where an exchange keeps what it no longer needs to match: every order (for allOrders and
  * lookups of closed orders), every trade and aggregate trade. The engine itself keeps only live
  * state (books, open orders, balances, counters, rolling statistics). `MemoryHistory` keeps the
- * history in compact columns; the server's state database implements the same interface on SQLite.
+ * history in compact rows; the server's state database implements the same interface on SQLite.
  */
 import { generatedOrderId } from "./client-order-ids.js";
-import { AggTradeTable, Interner, NumberList, OrderTable, RECORDED, TradeTable } from "./history-columns.js";
+import { AggTradeTable, Interner, NumberList, OrderTable, RECORDED, TradeTable } from "./history-rows.js";
 import type { ChangeSet } from "./journal.js";
 import { firstAtLeast, type PageQuery, pageRange } from "./paging.js";
 import type { AggTrade, Order, Trade } from "./types.js";
@@ -68,7 +68,7 @@ export function namedOrder(
 const PRUNE_EVERY_MS = 60_000;
 
 /**
- * History in memory, in compact rows (history-columns.ts). Without `retentionMs` it grows with
+ * History in memory, in compact rows (history-rows.ts). Without `retentionMs` it grows with
  * every order and trade; with it, trades and closed orders older than that are forgotten
  * (checked once a minute).
  *

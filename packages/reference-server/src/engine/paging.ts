@@ -22,7 +22,7 @@ export function checkWindow(query: PageQuery, maxSpanMs: number): void {
     throw windowTooLong();
 }
 
-/** Reads the keys of a list sorted by id and time, by position (a list kept in columns has no items to hand over). */
+/** Reads the keys of a list sorted by id and time, by position (a list kept in rows of numbers has no items to hand over). */
 export interface KeysAt {
   readonly count: number;
   id(index: number): number;

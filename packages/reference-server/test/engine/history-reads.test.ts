@@ -1,20 +1,20 @@
 // Reads of the in-memory history are map lookups and binary searches plus the rows they return:
 // the fields each read touches grow with the logarithm of the history, not with its length. The
-// history keeps its records as rows of numbers and of objects (src/engine/history-columns.ts);
+// history keeps its records as rows of numbers and of objects (src/engine/history-rows.ts);
 // every read of a row's field is counted here, whichever code reads it. Counted, never timed.
 // The state database's reads: test/query-plans.test.ts.
 import { afterAll, describe, expect, it } from "vitest";
-import { NumberList, NumberRows, ObjectRows } from "../../src/engine/history-columns.js";
+import { NumberList, NumberRows, ObjectRows } from "../../src/engine/history-rows.js";
 import { type AggTrade, MemoryHistory, type Order, type Trade } from "../../src/engine/index.js";
 
 const SYMBOL = "BTCUSDT";
 
 /** Reads of any field of any row of the history, by anyone. */
 let touched = 0;
-const columnTypes = [NumberRows, ObjectRows, NumberList] as const;
-const plainReads = columnTypes.map((type) => type.prototype.at);
+const rowTypes = [NumberRows, ObjectRows, NumberList] as const;
+const plainReads = rowTypes.map((type) => type.prototype.at);
 // Counting from the start: the histories below are read while the tests are collected.
-for (const [i, type] of columnTypes.entries()) {
+for (const [i, type] of rowTypes.entries()) {
   const read = plainReads[i] as (row: number, field: number) => unknown;
   type.prototype.at = function counted(this: unknown, row: number, field: number) {
     touched += 1;
@@ -22,7 +22,7 @@ for (const [i, type] of columnTypes.entries()) {
   } as never;
 }
 afterAll(() => {
-  for (const [i, type] of columnTypes.entries()) type.prototype.at = plainReads[i] as never;
+  for (const [i, type] of rowTypes.entries()) type.prototype.at = plainReads[i] as never;
 });
 
 const T0 = 1_700_000_000_000;
@@ -109,7 +109,7 @@ function historyOf(size: number): MemoryHistory {
   return history;
 }
 
-/** Each read asked of a history of `size` orders, with the column slots it read. */
+/** Each read asked of a history of `size` orders, with the row fields it read. */
 function visits(size: number, reads: Record<string, (history: MemoryHistory, mid: number) => unknown>) {
   const history = historyOf(size);
   const mid = Math.floor(size / 2);
@@ -143,7 +143,7 @@ const READS: Record<string, (history: MemoryHistory, mid: number) => unknown> = 
 };
 
 // log2(100) ≈ 6.6 more probes per binary search; a page does at most three searches, and a
-// probe reads two slots (the account's list, then the key in the symbol's column).
+// probe reads two fields (the account's list, then the key in the symbol's rows).
 const MORE_READS_FOR_100X = 3 * 7 * 2;
 
 describe("reads of the in-memory history", () => {

@@ -1,5 +1,5 @@
-// The in-memory history keeps closed orders, trades and aggregate trades as rows of columns and
-// builds the objects again when read (src/engine/history-columns.ts). Here every read is asked of
+// The in-memory history keeps closed orders, trades and aggregate trades as compact rows and
+// builds the objects again when read (src/engine/history-rows.ts). Here every read is asked of
 // it and of a plain history of the engine's own objects, fed the same changes by the same
 // exchange, after random sequences of orders, cancels and clock ticks: the answers must be equal.
 import { describe, expect, test } from "vitest";
@@ -119,7 +119,7 @@ function page<T>(matching: T[], query: PageQuery, limit: number): T[] {
   return anchoredAtStart ? matching.slice(0, limit) : matching.slice(-limit);
 }
 
-/** Reads from the columns; every change goes to both histories. */
+/** Reads from the rows; every change goes to both histories. */
 class BothHistories extends MemoryHistory {
   constructor(
     readonly plain: ObjectHistory,
@@ -217,8 +217,8 @@ function cancelOne(ex: Exchange, account: string, pick: (n: number) => number): 
  * Every read of both histories, compared: orders, client order ids, pages, trades, aggTrades.
  * Random arguments are drawn before a read is asked of both.
  */
-function expectSameReads(columns: History, plain: History, pick: (n: number) => number): void {
-  const same = (read: (h: History) => unknown) => expect(read(columns)).toStrictEqual(read(plain));
+function expectSameReads(rows: History, plain: History, pick: (n: number) => number): void {
+  const same = (read: (h: History) => unknown) => expect(read(rows)).toStrictEqual(read(plain));
   const limit = () => 1 + pick(6);
   for (const symbol of SYMBOLS) {
     const trades = plain.trades(symbol, undefined, 1e9);
@@ -302,7 +302,7 @@ function crossingPairs(ex: Exchange, clock: { advance(ms: number): void }, order
   }
 }
 
-describe("the history's columns answer every read as the engine's objects do", () => {
+describe("the history's rows answer every read as the engine's objects do", () => {
   test("over many chunks of rows, forgetting the oldest as time passes", () => {
     const clock = testClock();
     const history = new BothHistories(new ObjectHistory(HOUR), HOUR);

@@ -4,7 +4,9 @@
 // shows what the history's kept orders and trades cost: BENCH_HISTORY=none runs the same loop with
 // a history that keeps nothing. Loads dist/ when built (run `npm run build` first), else src/.
 // Run: npm run bench:engine (in packages/reference-server); BENCH_ORDERS (default 300,000),
-// BENCH_RUNS (default 3, each in a fresh process).
+// BENCH_RUNS (default 3, each in a fresh process). "kept per order" is the memory (heap and array
+// buffers) a full collection leaves after the loop, less what it left before, per order: what the
+// history holds of each.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -32,7 +34,24 @@ const forgetful = {
   accountTrades: () => [],
 };
 
-async function oneRun(): Promise<{ cpuUs: number; heapMb: number }> {
+interface RunFigures {
+  cpuUs: number;
+  heapMb: number;
+  /** Heap bytes still held per order once the loop is over and the heap collected. */
+  keptBytes: number;
+}
+
+/**
+ * The memory in use after a full collection (the child runs with --expose-gc): the heap and the
+ * array buffers outside it (where typed arrays keep their numbers).
+ */
+function collectedHeap(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
+async function oneRun(): Promise<RunFigures> {
   const { createExchange, shapeNewOrderResponse } = (await import(entry)) as Engine;
   const history = process.env.BENCH_HISTORY === "none" ? forgetful : undefined;
   const ex = createExchange({ seed: 1, maxOpenOrdersPerAccount: 1e9, history });
@@ -60,22 +79,30 @@ async function oneRun(): Promise<{ cpuUs: number; heapMb: number }> {
       bytes += JSON.stringify(shapeNewOrderResponse(full, "FULL")).length;
     }
   };
+  // Collected before the warm-up, not after: a collection just before the timed loop would change its garbage collection.
+  const heapBefore = collectedHeap();
   run(WARM_UP);
   const before = process.cpuUsage();
   run(ORDERS);
   const cpu = process.cpuUsage(before);
   if (bytes === 0) throw new Error("no answers");
-  return { cpuUs: (cpu.user + cpu.system) / ORDERS, heapMb: process.memoryUsage().heapUsed / 1e6 };
+  const heapMb = process.memoryUsage().heapUsed / 1e6;
+  return {
+    cpuUs: (cpu.user + cpu.system) / ORDERS,
+    heapMb,
+    keptBytes: (collectedHeap() - heapBefore) / ORDERS,
+  };
 }
 
 if (process.argv[2] === "--run") {
   process.stdout.write(JSON.stringify(await oneRun()));
 } else {
   const runs = Array.from({ length: RUNS }, () => {
-    const out = execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--run"], {
+    const script = fileURLToPath(import.meta.url);
+    const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", script, "--run"], {
       encoding: "utf8",
     });
-    return JSON.parse(out) as { cpuUs: number; heapMb: number };
+    return JSON.parse(out) as RunFigures;
   });
   const cpu = runs.map((r) => r.cpuUs).sort((x, y) => x - y);
   const [load1] = loadavg();
@@ -85,6 +112,7 @@ if (process.argv[2] === "--run") {
   );
   console.log(
     `engine newOrder: CPU µs/order median ${median(cpu).toFixed(2)} (runs ${cpu.map((c) => c.toFixed(2)).join(", ")}), ` +
-      `heap at the end ${Math.round(runs[0]?.heapMb ?? 0)} MB`,
+      `heap at the end ${Math.round(runs[0]?.heapMb ?? 0)} MB, ` +
+      `kept per order after a full collection ${median(runs.map((r) => r.keptBytes)).toFixed(0)} bytes`,
   );
 }

@@ -2,10 +2,15 @@
 // state database, it measures its own event loop (perf_hooks.monitorEventLoopDelay) and answers
 // the bench over IPC: "reset" starts a measurement, "report" returns the longest stall since,
 // and { seed: N } rests N orders away from the touch (see restAwayFromTouch) before it answers.
+import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
 
 const [port, config, statePath, stateSync] = process.argv.slice(2);
-const built = new URL("../dist/index.js", import.meta.url);
+// BENCH_DIST names another build's dist/ folder (bench/builds.bench.ts runs builds side by side).
+const built = process.env.BENCH_DIST
+  ? pathToFileURL(join(process.env.BENCH_DIST, "index.js"))
+  : new URL("../dist/index.js", import.meta.url);
 const { startServer } = (await import(
   (await import("node:fs")).existsSync(built) ? built.href : new URL("../src/index.ts", import.meta.url).href
 )) as typeof import("../src/index.js");

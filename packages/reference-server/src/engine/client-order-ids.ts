@@ -10,6 +10,10 @@
 import type { Random } from "./random.js";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/**
+ * Numbers are split into digits with Math.floor and a multiply, not `%`: on a number the compiler
+ * cannot prove a small integer, `%` is a floating-point remainder (a call into the C library).
+ */
 const BASE = ALPHABET.length;
 export const GENERATED_ID_LENGTH = 22;
 /** Base-62 digits of an orderId (62^9 > 2^53, so every safe integer fits). */
@@ -39,6 +43,17 @@ for (let digit = 0; digit < BASE; digit += 1) DIGIT_OF[ALPHABET.charCodeAt(digit
 const codes = new Uint8Array(GENERATED_ID_LENGTH);
 const randomDigits = new Int32Array(RANDOMS);
 
+/** Random digits packed into each of the two numbers that keep them (62^7 < 2^53). */
+const PACKED_DIGITS = 7;
+
+/**
+ * The id generated last, its orderId and its packed random digits. The order it was made for is
+ * usually recorded (and asked whether its id names it) in the same operation: that question is
+ * then one comparison instead of a decoding. A text decodes to one orderId only, so the answer is
+ * the decoding's.
+ */
+const newest = { text: "", orderId: -1, high: 0, low: 0 };
+
 /** The clientOrderId generated for order `orderId` (a safe non-negative integer). */
 export function generatedClientOrderId(random: Random, orderId: number): string {
   if (!(Number.isSafeInteger(orderId) && orderId >= 0)) {
@@ -47,20 +62,79 @@ export function generatedClientOrderId(random: Random, orderId: number): string 
   for (let draw = 0, r = 0; draw < DRAWS; draw += 1) {
     let value = random.int(0, DRAW_RANGE - 1);
     for (let k = 0; k < DIGITS_PER_DRAW && r < RANDOMS; k += 1, r += 1) {
-      const digit = value % BASE;
+      const next = Math.floor(value / BASE);
+      const digit = value - next * BASE;
       randomDigits[r] = digit;
       codes[RANDOM_PLACES[r] as number] = ALPHABET.charCodeAt(digit);
-      value = (value - digit) / BASE;
+      value = next;
     }
   }
   random.skip(DRAWS_PER_ID - DRAWS);
+  const text = idWithDigitsOf(orderId);
+  newest.text = text;
+  newest.orderId = orderId;
+  newest.high = packDigits(0, PACKED_DIGITS);
+  newest.low = packDigits(PACKED_DIGITS, RANDOMS);
+  return text;
+}
+
+/** The id of the random digits in `randomDigits` and `codes` for `orderId`. */
+function idWithDigitsOf(orderId: number): string {
   let rest = orderId;
   for (let i = 0; i < ID_DIGITS; i += 1) {
-    const digit = rest % BASE;
-    rest = (rest - digit) / BASE;
+    const next = Math.floor(rest / BASE);
+    const digit = rest - next * BASE;
+    rest = next;
     codes[ID_PLACES[i] as number] = ALPHABET.charCodeAt((digit + shift(i)) % BASE);
   }
   return idText();
+}
+
+/**
+ * A generated id that names `orderId`, kept as two numbers instead of a string: its random digits
+ * in base 62 (the orderId's digits follow from them). Writes them at `into[at]` and `into[at + 1]`;
+ * false, writing nothing, when `clientOrderId` does not name `orderId` (a client chose it).
+ */
+export function packGeneratedId(
+  clientOrderId: string,
+  orderId: number,
+  into: Float64Array,
+  at: number,
+): boolean {
+  if (clientOrderId === newest.text) {
+    if (orderId !== newest.orderId) return false;
+    into[at] = newest.high;
+    into[at + 1] = newest.low;
+    return true;
+  }
+  if (!namesItsOrder(clientOrderId, orderId)) return false;
+  into[at] = packDigits(0, PACKED_DIGITS);
+  into[at + 1] = packDigits(PACKED_DIGITS, RANDOMS);
+  return true;
+}
+
+/** The generated id of `orderId` whose random digits `packGeneratedId` packed into `high` and `low`. */
+export function unpackGeneratedId(orderId: number, high: number, low: number): string {
+  unpackDigits(high, 0, PACKED_DIGITS);
+  unpackDigits(low, PACKED_DIGITS, RANDOMS);
+  for (let r = 0; r < RANDOMS; r += 1)
+    codes[RANDOM_PLACES[r] as number] = ALPHABET.charCodeAt(randomDigits[r] as number);
+  return idWithDigitsOf(orderId);
+}
+
+function packDigits(from: number, to: number): number {
+  let packed = 0;
+  for (let r = to - 1; r >= from; r -= 1) packed = packed * BASE + (randomDigits[r] as number);
+  return packed;
+}
+
+function unpackDigits(packed: number, from: number, to: number): void {
+  let rest = packed;
+  for (let r = from; r < to; r += 1) {
+    const next = Math.floor(rest / BASE);
+    randomDigits[r] = rest - next * BASE;
+    rest = next;
+  }
 }
 
 /**
@@ -85,12 +159,13 @@ export function generatedOrderId(clientOrderId: string): number | undefined {
  * digit, so most ids that clients choose are told apart at the first.
  */
 export function namesItsOrder(clientOrderId: string, orderId: number): boolean {
+  if (clientOrderId === newest.text) return orderId === newest.orderId;
   if (!(Number.isSafeInteger(orderId) && orderId >= 0) || !readRandomDigits(clientOrderId)) return false;
   let rest = orderId;
   for (let i = 0; i < ID_DIGITS; i += 1) {
-    const digit = rest % BASE;
-    if (idDigit(clientOrderId, i) !== digit) return false;
-    rest = (rest - digit) / BASE;
+    const next = Math.floor(rest / BASE);
+    if (idDigit(clientOrderId, i) !== rest - next * BASE) return false;
+    rest = next;
   }
   return true;
 }
@@ -113,10 +188,9 @@ function idDigit(clientOrderId: string, i: number): number {
 }
 
 /** The three random digits that shift the orderId's digit `i`, by place among the random ones. */
-const SHIFT_FROM = [
-  Int8Array.from({ length: ID_DIGITS }, (_, i) => i),
-  ...[3, 7].map((offset) => Int8Array.from({ length: ID_DIGITS }, (_, i) => (i + offset) % RANDOMS)),
-] as [Int8Array, Int8Array, Int8Array];
+const SHIFT_FROM_A = Int8Array.from({ length: ID_DIGITS }, (_, i) => i);
+const SHIFT_FROM_B = Int8Array.from({ length: ID_DIGITS }, (_, i) => (i + 3) % RANDOMS);
+const SHIFT_FROM_C = Int8Array.from({ length: ID_DIGITS }, (_, i) => (i + 7) % RANDOMS);
 
 /**
  * What the orderId's digit `i` is shifted by (0 to 61): three of the random digits, each times a
@@ -124,11 +198,10 @@ const SHIFT_FROM = [
  * as repeats of the random ones.
  */
 function shift(i: number): number {
-  const [a, b, c] = SHIFT_FROM;
   return (
-    (7 * (randomDigits[a[i] as number] as number) +
-      11 * (randomDigits[b[i] as number] as number) +
-      13 * (randomDigits[c[i] as number] as number) +
+    (7 * (randomDigits[SHIFT_FROM_A[i] as number] as number) +
+      11 * (randomDigits[SHIFT_FROM_B[i] as number] as number) +
+      13 * (randomDigits[SHIFT_FROM_C[i] as number] as number) +
       5 * i) %
     BASE
   );

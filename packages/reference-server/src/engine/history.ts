@@ -2,13 +2,13 @@
  * Where an exchange keeps what it no longer needs to match: every order (for allOrders and
  * lookups of closed orders), every trade and aggregate trade. The engine itself keeps only live
  * state (books, open orders, balances, counters, rolling statistics). `MemoryHistory` keeps the
- * history in arrays; the server's state database implements the same interface on SQLite.
+ * history in compact rows; the server's state database implements the same interface on SQLite.
  */
-import { generatedOrderId, namesItsOrder } from "./client-order-ids.js";
+import { generatedOrderId } from "./client-order-ids.js";
+import { AggTradeTable, Interner, NumberList, OrderTable, RECORDED, TradeTable } from "./history-rows.js";
 import type { ChangeSet } from "./journal.js";
-import { lowerBound } from "./market.js";
-import { type PageQuery, pageOldestFirst } from "./paging.js";
-import { type AggTrade, isOpen, type Order, type Trade } from "./types.js";
+import { firstAtLeast, type PageQuery, pageRange } from "./paging.js";
+import type { AggTrade, Order, Trade } from "./types.js";
 
 export interface AccountTradesQuery extends PageQuery {
   orderId?: number | undefined;
@@ -35,22 +35,25 @@ export interface History {
 }
 
 interface SymbolHistory {
-  orders: OrdersById;
-  trades: Trade[];
-  aggTrades: AggTrade[];
+  orders: OrderTable;
+  trades: TradeTable;
+  aggTrades: AggTradeTable;
+  accounts: Map<string, AccountHistory>;
 }
 
 /** One account's history on one symbol. */
 interface AccountHistory {
-  /** Oldest first. */
-  orders: Order[];
+  /** The account's index in the history's interned account names. */
+  index: number;
+  /** Its orderIds, oldest first. */
+  orderIds: NumberList;
   /**
-   * The newest order for each client order id, of the orders whose id does not name them (see
-   * client-order-ids.ts: a generated id is found by decoding it).
+   * The orderId of the newest order for each client order id, of the orders whose id does not
+   * name them (see client-order-ids.ts: a generated id is found by decoding it).
    */
-  byClientOrderId: Map<string, Order>;
-  /** The trades the account took part in, oldest first (a self-trade once). */
-  trades: Trade[];
+  byClientOrderId: Map<string, number>;
+  /** The rows (in the symbol's TradeTable) of the trades it took part in, oldest first (a self-trade once). */
+  tradeRows: NumberList;
 }
 
 /** The order, if it is the account's and has that client order id (what a decoded id names). */
@@ -62,46 +65,30 @@ export function namedOrder(
   return order && order.accountId === accountId && order.clientOrderId === clientOrderId ? order : undefined;
 }
 
-const ORDER_KEYS = { id: (o: Order) => o.orderId, time: (o: Order) => o.time };
-const TRADE_KEYS = { id: (t: Trade) => t.id, time: (t: Trade) => t.time };
-const AGG_KEYS = { id: (a: AggTrade) => a.id, time: (a: AggTrade) => a.time };
 const PRUNE_EVERY_MS = 60_000;
 
 /**
- * History in memory. Without `retentionMs` it grows with every order and trade; with it, trades
- * and closed orders older than that are forgotten (checked once a minute).
+ * History in memory, in compact rows (history-rows.ts). Without `retentionMs` it grows with
+ * every order and trade; with it, trades and closed orders older than that are forgotten
+ * (checked once a minute).
  *
  * Every read is a map lookup or a binary search plus the rows it returns, never a walk over the
- * history (test/engine/history-reads.test.ts counts the items each read touches).
+ * history (test/engine/history-reads.test.ts counts the fields each read touches).
  */
 export class MemoryHistory implements History {
   private readonly symbols = new Map<string, SymbolHistory>();
-  private readonly accounts = new Map<string, Map<string, AccountHistory>>();
+  /** The symbol recorded last: an operation's orders and trades are mostly of one symbol. */
+  private lastSymbol: { name: string; history: SymbolHistory } | undefined;
+  private readonly accountNames = new Interner();
+  private readonly assetNames = new Interner();
   private lastPrune = 0;
 
   constructor(private readonly retentionMs?: number) {}
 
   record(changes: ChangeSet, now: number): void {
-    for (const order of changes.orders) {
-      const symbol = this.symbol(order.symbol);
-      if (symbol.orders.has(order.orderId)) continue;
-      symbol.orders.set(order.orderId, order);
-      const account = this.account(order.accountId, order.symbol);
-      account.orders.push(order);
-      // An order keeps its client order id for life, and it is set before the order is recorded.
-      if (!namesItsOrder(order.clientOrderId, order.orderId))
-        account.byClientOrderId.set(order.clientOrderId, order);
-    }
-    for (const trade of changes.trades) {
-      this.symbol(trade.symbol).trades.push(trade);
-      this.account(trade.buyer.accountId, trade.symbol).trades.push(trade);
-      if (trade.seller.accountId !== trade.buyer.accountId)
-        this.account(trade.seller.accountId, trade.symbol).trades.push(trade);
-    }
-    for (const agg of changes.aggTrades) {
-      const list = this.symbol(agg.symbol).aggTrades;
-      if (list.at(-1) !== agg) list.push(agg);
-    }
+    for (const order of changes.orders) this.recordOrder(order);
+    for (const trade of changes.trades) this.recordTrade(trade);
+    for (const agg of changes.aggTrades) this.symbol(agg.symbol).aggTrades.record(agg);
     if (this.retentionMs !== undefined && now - this.lastPrune >= PRUNE_EVERY_MS) {
       this.lastPrune = now;
       this.prune(now - this.retentionMs);
@@ -114,51 +101,72 @@ export class MemoryHistory implements History {
 
   /** The newer of: the order the map holds for the id, and the order the id names if it decodes to one. */
   latestByClientOrderId(accountId: string, symbol: string, clientOrderId: string): Order | undefined {
-    const mapped = this.accounts.get(accountId)?.get(symbol)?.byClientOrderId.get(clientOrderId);
+    const mappedId = this.symbols.get(symbol)?.accounts.get(accountId)?.byClientOrderId.get(clientOrderId);
+    const mapped = mappedId === undefined ? undefined : this.order(symbol, mappedId);
     const id = generatedOrderId(clientOrderId);
     const named = id === undefined ? undefined : namedOrder(this.order(symbol, id), accountId, clientOrderId);
     return named && (!mapped || named.orderId > mapped.orderId) ? named : mapped;
   }
 
   orders(accountId: string, symbol: string, query: PageQuery, limit: number): Order[] {
-    const list = this.accounts.get(accountId)?.get(symbol)?.orders ?? [];
-    return pageOldestFirst(list, ORDER_KEYS, query, limit);
+    const ids = this.symbols.get(symbol)?.accounts.get(accountId)?.orderIds;
+    const table = this.symbols.get(symbol)?.orders;
+    if (!ids || !table) return [];
+    const keys = {
+      count: ids.count,
+      id: (i: number) => ids.at(i),
+      time: (i: number) => table.timeOf(ids.at(i)),
+    };
+    return rowsOf(pageRange(keys, query, limit), (i) => table.get(ids.at(i)) as Order);
   }
 
   trades(symbol: string, fromId: number | undefined, limit: number): Trade[] {
-    const trades = this.symbols.get(symbol)?.trades ?? [];
-    if (fromId === undefined) return trades.slice(-limit);
-    const start = lowerBound(trades, TRADE_KEYS.id, fromId);
-    return trades.slice(start, start + limit);
+    const trades = this.symbols.get(symbol)?.trades;
+    if (!trades) return [];
+    const at = (i: number) => trades.at(i);
+    if (fromId === undefined) return rowsOf([Math.max(trades.count - limit, 0), trades.count], at);
+    const start = firstAtLeast(trades.count, (i) => trades.idAt(i), fromId);
+    return rowsOf([start, Math.min(start + limit, trades.count)], at);
   }
 
   tradesBetween(symbol: string, from: number, to: number): Trade[] {
-    const trades = this.symbols.get(symbol)?.trades ?? [];
-    return trades.slice(lowerBound(trades, TRADE_KEYS.time, from), lowerBound(trades, TRADE_KEYS.time, to));
+    const trades = this.symbols.get(symbol)?.trades;
+    if (!trades) return [];
+    const time = (i: number) => trades.timeAt(i);
+    const range = [firstAtLeast(trades.count, time, from), firstAtLeast(trades.count, time, to)] as const;
+    return rowsOf(range, (i) => trades.at(i));
   }
 
   lastTradeBefore(symbol: string, time: number): Trade | undefined {
-    const trades = this.symbols.get(symbol)?.trades ?? [];
-    return trades[lowerBound(trades, TRADE_KEYS.time, time) - 1];
+    const trades = this.symbols.get(symbol)?.trades;
+    if (!trades) return undefined;
+    const index = firstAtLeast(trades.count, (i) => trades.timeAt(i), time) - 1;
+    return index < 0 ? undefined : trades.at(index);
   }
 
   aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[] {
-    return pageOldestFirst(this.symbols.get(symbol)?.aggTrades ?? [], AGG_KEYS, query, limit);
+    const aggs = this.symbols.get(symbol)?.aggTrades;
+    if (!aggs) return [];
+    const keys = { count: aggs.count, id: (i: number) => aggs.idAt(i), time: (i: number) => aggs.timeAt(i) };
+    return rowsOf(pageRange(keys, query, limit), (i) => aggs.at(i));
   }
 
   /** The account's own trades, searched; an orderId filters them (myTrades is no HTTP operation). */
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
-    const all = this.accounts.get(accountId)?.get(symbol)?.trades ?? [];
+    const rows = this.symbols.get(symbol)?.accounts.get(accountId)?.tradeRows;
+    const trades = this.symbols.get(symbol)?.trades;
+    if (!rows || !trades) return [];
     const { orderId } = query;
-    const own =
-      orderId === undefined
-        ? all
-        : all.filter(
-            (trade) =>
-              (trade.buyer.accountId === accountId && trade.buyer.orderId === orderId) ||
-              (trade.seller.accountId === accountId && trade.seller.orderId === orderId),
-          );
-    return pageOldestFirst(own, TRADE_KEYS, query, limit);
+    // An orderId filter walks the account's trades, as it did over a list of objects.
+    const own = orderId === undefined ? undefined : ownTradeIndexes(rows, trades, accountId, orderId);
+    const indexAt = own ? (i: number) => own[i] as number : (i: number) => rows.at(i) - trades.dropped;
+    const count = own ? own.length : rows.count;
+    const keys = {
+      count,
+      id: (i: number) => trades.idAt(indexAt(i)),
+      time: (i: number) => trades.timeAt(indexAt(i)),
+    };
+    return rowsOf(pageRange(keys, query, limit), (i) => trades.at(indexAt(i)));
   }
 
   /** Every order and trade held, per symbol (for tests and diagnostics). */
@@ -166,92 +174,92 @@ export class MemoryHistory implements History {
     return [...this.symbols].map(([symbol, h]) => ({
       symbol,
       orders: h.orders.values(),
-      trades: [...h.trades],
+      trades: rowsOf([0, h.trades.count], (i) => h.trades.at(i)),
     }));
   }
 
-  private symbol(symbol: string): SymbolHistory {
-    let history = this.symbols.get(symbol);
+  private recordOrder(order: Order): void {
+    const symbol = this.symbol(order.symbol);
+    const recorded = symbol.orders.record(order);
+    if (recorded === RECORDED.known) return;
+    const account = this.account(symbol, order.accountId);
+    account.orderIds.push(order.orderId);
+    // An order keeps its client order id for life, and it is set before the order is recorded.
+    if (recorded === RECORDED.namedByClient) account.byClientOrderId.set(order.clientOrderId, order.orderId);
+  }
+
+  private recordTrade(trade: Trade): void {
+    const symbol = this.symbol(trade.symbol);
+    const buyer = this.account(symbol, trade.buyer.accountId);
+    const seller =
+      trade.seller.accountId === trade.buyer.accountId ? buyer : this.account(symbol, trade.seller.accountId);
+    const row = symbol.trades.append(trade, buyer.index, seller.index);
+    buyer.tradeRows.push(row);
+    if (seller !== buyer) seller.tradeRows.push(row);
+  }
+
+  private symbol(name: string): SymbolHistory {
+    if (this.lastSymbol?.name === name) return this.lastSymbol.history;
+    let history = this.symbols.get(name);
     if (!history) {
-      history = { orders: new OrdersById(), trades: [], aggTrades: [] };
-      this.symbols.set(symbol, history);
+      history = {
+        orders: new OrderTable(name, this.accountNames),
+        trades: new TradeTable(name, this.accountNames, this.assetNames),
+        aggTrades: new AggTradeTable(name),
+        accounts: new Map(),
+      };
+      this.symbols.set(name, history);
     }
+    this.lastSymbol = { name, history };
     return history;
   }
 
-  private account(accountId: string, symbol: string): AccountHistory {
-    let bySymbol = this.accounts.get(accountId);
-    if (!bySymbol) {
-      bySymbol = new Map();
-      this.accounts.set(accountId, bySymbol);
-    }
-    let history = bySymbol.get(symbol);
+  private account(symbol: SymbolHistory, accountId: string): AccountHistory {
+    let history = symbol.accounts.get(accountId);
     if (!history) {
-      history = { orders: [], byClientOrderId: new Map(), trades: [] };
-      bySymbol.set(symbol, history);
+      history = {
+        index: this.accountNames.index(accountId),
+        orderIds: new NumberList(),
+        byClientOrderId: new Map(),
+        tradeRows: new NumberList(),
+      };
+      symbol.accounts.set(accountId, history);
     }
     return history;
   }
 
   private prune(cutoff: number): void {
-    const expired = (order: Order) => !isOpen(order) && order.updateTime < cutoff;
     for (const history of this.symbols.values()) {
-      history.trades.splice(0, lowerBound(history.trades, TRADE_KEYS.time, cutoff));
-      history.aggTrades.splice(0, lowerBound(history.aggTrades, AGG_KEYS.time, cutoff));
-      history.orders.deleteWhere(expired);
+      const { trades, aggTrades } = history;
+      trades.dropFront(firstAtLeast(trades.count, (i) => trades.timeAt(i), cutoff));
+      aggTrades.dropFront(firstAtLeast(aggTrades.count, (i) => aggTrades.timeAt(i), cutoff));
+      history.orders.prune(cutoff);
     }
-    for (const bySymbol of this.accounts.values()) {
-      for (const history of bySymbol.values()) {
-        history.orders = history.orders.filter((o) => !expired(o));
-        history.trades.splice(0, lowerBound(history.trades, TRADE_KEYS.time, cutoff));
-        // A client order id is reused only once its order is closed, so an older order with it is expired too.
-        for (const [id, order] of history.byClientOrderId)
-          if (expired(order)) history.byClientOrderId.delete(id);
+    for (const { orders, trades, accounts } of this.symbols.values()) {
+      for (const history of accounts.values()) {
+        history.orderIds.keepWhere((orderId) => orders.has(orderId));
+        history.tradeRows.keepWhere((row) => row >= trades.dropped);
+        // A client order id is reused only once its order is closed, so an older order with it is gone too.
+        for (const [id, orderId] of history.byClientOrderId)
+          if (!orders.has(orderId)) history.byClientOrderId.delete(id);
       }
     }
   }
 }
 
-/**
- * A symbol's orders by orderId. Ids are given out one after another, so they are kept in an array
- * indexed from the first id seen (a slot per order, no hash table to grow per order); an id below
- * that first one (a history filled out of order) goes to a map.
- */
-class OrdersById {
-  private first = -1;
-  private readonly dense: (Order | undefined)[] = [];
-  private readonly sparse = new Map<number, Order>();
-
-  has(id: number): boolean {
-    return this.get(id) !== undefined;
+/** The account's trades with its order `orderId`, as indexes into the symbol's trades. */
+function ownTradeIndexes(rows: NumberList, trades: TradeTable, accountId: string, orderId: number): number[] {
+  const indexes: number[] = [];
+  for (let i = 0; i < rows.count; i += 1) {
+    const index = rows.at(i) - trades.dropped;
+    if (trades.involves(index, accountId, orderId)) indexes.push(index);
   }
+  return indexes;
+}
 
-  get(id: number): Order | undefined {
-    const index = id - this.first;
-    if (this.first >= 0 && index >= 0 && index < this.dense.length) return this.dense[index];
-    return this.sparse.get(id);
-  }
-
-  set(id: number, order: Order): void {
-    if (this.first < 0 && Number.isSafeInteger(id) && id >= 0) this.first = id;
-    const index = id - this.first;
-    if (this.first >= 0 && index >= 0 && index < this.dense.length) this.dense[index] = order;
-    else if (this.first >= 0 && index === this.dense.length) this.dense.push(order);
-    else this.sparse.set(id, order);
-  }
-
-  deleteWhere(test: (order: Order) => boolean): void {
-    for (let index = 0; index < this.dense.length; index += 1) {
-      const order = this.dense[index];
-      if (order !== undefined && test(order)) this.dense[index] = undefined;
-    }
-    for (const [id, order] of this.sparse) if (test(order)) this.sparse.delete(id);
-  }
-
-  /** Every order held: those below the first id, then the rest by id. */
-  values(): Order[] {
-    const held: Order[] = [...this.sparse.values()];
-    for (const order of this.dense) if (order !== undefined) held.push(order);
-    return held;
-  }
+/** The objects of positions [first, end). */
+function rowsOf<T>([first, end]: readonly [number, number], at: (index: number) => T): T[] {
+  const rows: T[] = [];
+  for (let index = first; index < end; index += 1) rows.push(at(index));
+  return rows;
 }

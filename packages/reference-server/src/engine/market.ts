@@ -52,16 +52,3 @@ export function createMarket(config: SymbolConfig): Market {
 export function lastPrice(market: Market): Decimal | undefined {
   return market.lastTrade?.price;
 }
-
-/** Index of the first item whose key is ≥ `target`, for arrays sorted by that key. */
-export function lowerBound<T>(items: readonly T[], key: (item: T) => number, target: number): number {
-  let low = 0;
-  let high = items.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    const item = items[middle];
-    if (item !== undefined && key(item) < target) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}

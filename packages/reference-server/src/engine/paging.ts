@@ -1,16 +1,10 @@
 import { windowTooLong } from "../errors.js";
-import { lowerBound } from "./market.js";
 
 export interface PageQuery {
   fromId?: number | undefined;
   startTime?: number | undefined;
   endTime?: number | undefined;
   limit?: number | undefined;
-}
-
-interface Keys<T> {
-  id(item: T): number;
-  time(item: T): number;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -28,19 +22,39 @@ export function checkWindow(query: PageQuery, maxSpanMs: number): void {
     throw windowTooLong();
 }
 
+/** Reads the keys of a list sorted by id and time, by position (a list kept in rows of numbers has no items to hand over). */
+export interface KeysAt {
+  readonly count: number;
+  id(index: number): number;
+  time(index: number): number;
+}
+
+/** The position of the first key ≥ `target`, for keys sorted ascending by position. */
+export function firstAtLeast(count: number, key: (index: number) => number, target: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (key(middle) < target) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /**
- * The §1.6 paging rule over items sorted by id and time: results are oldest first; with a
- * lower bound (fromId or startTime) the oldest matches are returned, otherwise the newest.
+ * The §1.6 paging rule over a list sorted by id and time, as the positions [first, end) of the
+ * page: results are oldest first; with a lower bound (fromId or startTime) the oldest matches
+ * are returned, otherwise the newest.
  */
-export function pageOldestFirst<T>(items: readonly T[], keys: Keys<T>, query: PageQuery, limit: number): T[] {
+export function pageRange(keys: KeysAt, query: PageQuery, limit: number): [first: number, end: number] {
+  const id = (index: number) => keys.id(index);
+  const time = (index: number) => keys.time(index);
   const first = Math.max(
-    query.fromId === undefined ? 0 : lowerBound(items, keys.id, query.fromId),
-    query.startTime === undefined ? 0 : lowerBound(items, keys.time, query.startTime),
+    query.fromId === undefined ? 0 : firstAtLeast(keys.count, id, query.fromId),
+    query.startTime === undefined ? 0 : firstAtLeast(keys.count, time, query.startTime),
   );
-  const end = query.endTime === undefined ? items.length : lowerBound(items, keys.time, query.endTime + 1);
-  if (end <= first) return [];
+  const end = query.endTime === undefined ? keys.count : firstAtLeast(keys.count, time, query.endTime + 1);
+  if (end <= first) return [0, 0];
   const anchoredAtStart = query.fromId !== undefined || query.startTime !== undefined;
-  return anchoredAtStart
-    ? items.slice(first, Math.min(end, first + limit))
-    : items.slice(Math.max(first, end - limit), end);
+  return anchoredAtStart ? [first, Math.min(end, first + limit)] : [Math.max(first, end - limit), end];
 }

@@ -17,16 +17,18 @@ export type OrderType = (typeof ORDER_TYPES)[number];
 export const TIME_IN_FORCE = ["GTC", "IOC", "FOK"] as const;
 export type TimeInForce = (typeof TIME_IN_FORCE)[number];
 
-export type OrderStatus =
-  | "NEW"
-  | "PENDING_NEW"
-  | "PARTIALLY_FILLED"
-  | "FILLED"
-  | "CANCELED"
-  | "PENDING_CANCEL"
-  | "REJECTED"
-  | "EXPIRED"
-  | "EXPIRED_IN_MATCH";
+export const ORDER_STATUSES = [
+  "NEW",
+  "PENDING_NEW",
+  "PARTIALLY_FILLED",
+  "FILLED",
+  "CANCELED",
+  "PENDING_CANCEL",
+  "REJECTED",
+  "EXPIRED",
+  "EXPIRED_IN_MATCH",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export type NewOrderRespType = "ACK" | "RESULT" | "FULL";
 export type SelfTradePreventionMode =

@@ -5,6 +5,8 @@ import {
   generatedClientOrderId,
   generatedOrderId,
   namesItsOrder,
+  packGeneratedId,
+  unpackGeneratedId,
 } from "../../src/engine/client-order-ids.js";
 import { Random, randomClientOrderId } from "../../src/engine/random.js";
 import { bareExchange, limit } from "./support.js";
@@ -69,6 +71,35 @@ describe("generated client order ids", () => {
       }
     }
     expect(named).toBeGreaterThan(300 * 10);
+  });
+
+  it.each([0, 1, 62, 1_000_000, 2 ** 31, Number.MAX_SAFE_INTEGER])(
+    "order %i: packed into two numbers and unpacked, the id comes back (packed at once or after others)",
+    (orderId) => {
+      const random = new Random(23);
+      const packed = new Float64Array(2);
+      const other = orderId === 0 ? 1 : orderId - 1;
+      for (let draw = 0; draw < 20; draw += 1) {
+        const id = generatedClientOrderId(random, orderId);
+        expect(packGeneratedId(id, orderId, packed, 0)).toBe(true);
+        const [high, low] = [packed[0] as number, packed[1] as number];
+        expect(unpackGeneratedId(orderId, high, low)).toBe(id);
+        // Another id generated since: the first is then decoded, not compared, and packs the same.
+        generatedClientOrderId(random, other);
+        expect(packGeneratedId(id, orderId, packed, 0)).toBe(true);
+        expect([packed[0], packed[1]]).toEqual([high, low]);
+        expect(packGeneratedId(id, other, packed, 0)).toBe(false);
+      }
+    },
+  );
+
+  it.each([
+    { given: "mine-1", why: "a client's id" },
+    { given: "A".repeat(22), why: "22 characters that name another order" },
+  ])("$given ($why) is not packed, and nothing is written", ({ given }) => {
+    const packed = Float64Array.of(7, 7);
+    expect(packGeneratedId(given, 5, packed, 0)).toBe(false);
+    expect([...packed]).toEqual([7, 7]);
   });
 
   it("rejects an orderId that is not a safe non-negative integer", () => {

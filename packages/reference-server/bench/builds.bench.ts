@@ -1,0 +1,131 @@
+// Builds of the reference server side by side, in one run: each build in its own server process
+// (in memory), the ceiling bench's signed order load (crossing pairs of two accounts at one price,
+// every pair trades) sent to each in turn, round after round, the order of the builds reversed
+// every other round. Server CPU µs per request (from /proc/PID/stat) and requests per second,
+// medians over the rounds. The host's load moves single runs by more than a small change; builds
+// measured in the same rounds see the same load.
+//
+// BENCH_BUILDS names the builds: `name=path` pairs, comma-separated, each path a build's dist/
+// folder inside the repository (so its imports resolve), e.g. a copy of another branch's build:
+//   cp -r dist .builds/before/dist   (dist/ folders are not committed)
+//   BENCH_BUILDS=before=.builds/before/dist,after=dist npm run bench:builds -w @marketapi/reference-server
+// BENCH_ROUNDS (default 8) rounds of BENCH_DURATION (default 3) seconds, BENCH_CONNECTIONS (10).
+import { type ChildProcess, fork } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { autocannon, fmt, freePort, median } from "./support.js";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const DURATION = Number(process.env.BENCH_DURATION ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ACCOUNTS = [
+  { id: "a", apiKey: "bench-key-a", apiSecret: "bench-secret-a" },
+  { id: "b", apiKey: "bench-key-b", apiSecret: "bench-secret-b" },
+];
+const UNLIMITED = { requestWeightPerMinute: 1e12, ordersPer10s: 1e12, ordersPerDay: 1e12 };
+
+interface Build {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  cpuUs: number[];
+  perSec: number[];
+}
+
+function builds(): { name: string; dist: string }[] {
+  const spec = process.env.BENCH_BUILDS;
+  if (!spec) throw new Error("BENCH_BUILDS is required: name=path-to-dist pairs, comma-separated");
+  return spec.split(",").map((pair) => {
+    const [name, dist] = pair.split("=");
+    if (!name || !dist) throw new Error(`BENCH_BUILDS: expected name=path, got "${pair}"`);
+    return { name, dist: resolve(dist) };
+  });
+}
+
+async function start(name: string, dist: string): Promise<Build> {
+  const port = await freePort("127.0.0.1");
+  const script = fileURLToPath(new URL("./serve-monitored.ts", import.meta.url));
+  const config = JSON.stringify({ accounts: ACCOUNTS, rateLimits: UNLIMITED });
+  const child = fork(script, [String(port), config], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, BENCH_DIST: dist },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  await new Promise<void>((ready, failed) => {
+    child.once("message", () => ready());
+    child.once("exit", (code) => failed(new Error(`build ${name} (${dist}) exited with ${code}`)));
+  });
+  return { name, url: `http://127.0.0.1:${port}`, child, cpuUs: [], perSec: [] };
+}
+
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** A BUY of a and a SELL of b, then the other way round, signed over the form body. */
+function orderCycle(price: string) {
+  const [a, b] = ACCOUNTS as [(typeof ACCOUNTS)[0], (typeof ACCOUNTS)[0]];
+  const steps = [
+    [a, "BUY"],
+    [b, "SELL"],
+    [b, "BUY"],
+    [a, "SELL"],
+  ] as const;
+  return steps.map(([{ apiKey, apiSecret }, side]) => {
+    const form =
+      `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=GTC&quantity=0.001` +
+      `&price=${price}&recvWindow=60000&timestamp=${Date.now()}`;
+    const body = `${form}&signature=${createHmac("sha256", apiSecret).update(form).digest("hex")}`;
+    const headers = { "X-MBX-APIKEY": apiKey, "Content-Type": "application/x-www-form-urlencoded" };
+    return { method: "POST", path: "/api/v3/order", body, headers };
+  });
+}
+
+async function insideSpread(base: string): Promise<string> {
+  const ticker = (await (await fetch(`${base}/api/v3/ticker/bookTicker?symbol=BTCUSDT`)).json()) as {
+    bidPrice: string;
+    askPrice: string;
+  };
+  return (Math.round(((Number(ticker.bidPrice) + Number(ticker.askPrice)) / 2) * 100) / 100).toFixed(2);
+}
+
+async function burst(build: Build, price: string, keep: boolean): Promise<void> {
+  const before = cpuMs(build.child.pid);
+  const result = await autocannon({
+    url: build.url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: orderCycle(price),
+  });
+  if (!keep) return;
+  build.cpuUs.push(((cpuMs(build.child.pid) - before) * 1000) / Math.max(1, result["2xx"]));
+  build.perSec.push(result["2xx"] / result.duration);
+}
+
+const started: Build[] = [];
+for (const { name, dist } of builds()) started.push(await start(name, dist));
+try {
+  const price = await insideSpread((started[0] as Build).url);
+  for (const build of started) await burst(build, price, false); // warm-up
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const build of round % 2 ? [...started].reverse() : started) await burst(build, price, true);
+  }
+  const [load1, load5] = loadavg();
+  console.log(
+    `host: ${cpus().length} CPUs, Node ${process.version}, load average ${load1?.toFixed(2)} (1 min) ` +
+      `${load5?.toFixed(2)} (5 min); signed new_order in memory, ${CONNECTIONS} connections, ` +
+      `${ROUNDS} rounds × ${DURATION} s, medians\n`,
+  );
+  console.log("| build | server req/s | CPU µs/req | CPU µs/req by round |");
+  console.log("| --- | ---: | ---: | --- |");
+  for (const b of started) {
+    const rounds = b.cpuUs.map((us) => us.toFixed(1)).join(", ");
+    console.log(`| ${b.name} | ${fmt(median(b.perSec))} | ${median(b.cpuUs).toFixed(1)} | ${rounds} |`);
+  }
+} finally {
+  for (const build of started) build.child.kill("SIGTERM");
+}

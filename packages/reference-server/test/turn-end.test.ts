@@ -3,7 +3,7 @@
 // client is awake, and held answers would count against its budget), and that no more than 64 wait.
 import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { writeAtTurnEnd } from "../src/http/turn-end.js";
+import { writeAtTurnEnd, writeWaitingOn } from "../src/http/turn-end.js";
 
 const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -45,5 +45,19 @@ describe("writeAtTurnEnd", () => {
     expect(written).toHaveLength(64);
     await endOfTurn();
     expect(written).toEqual(Array.from({ length: 65 }, (_, i) => i));
+  });
+});
+
+describe("writeWaitingOn", () => {
+  it("writes the waiting answers when one is on the socket about to be answered, else nothing", async () => {
+    const written: string[] = [];
+    const [a, b] = [socket("a"), socket("b")];
+    writeAtTurnEnd(a, () => written.push("a1"));
+    writeWaitingOn(b);
+    expect(written).toEqual([]);
+    writeWaitingOn(a);
+    expect(written).toEqual(["a1"]);
+    await endOfTurn();
+    expect(written).toEqual(["a1"]);
   });
 });

@@ -18,7 +18,7 @@ import { type RequestParams, readParams } from "./params.js";
 import { type OrderCounts, type RateLimiter, requestWeight, weightHeaders } from "./rate-limits.js";
 import { Router } from "./router.js";
 import { inMicroseconds, TIME_UNIT_HEADER, type TimeUnit, timeUnitOf } from "./time-unit.js";
-import { writeAtTurnEnd } from "./turn-end.js";
+import { writeAtTurnEnd, writeWaitingOn } from "./turn-end.js";
 import { validateParams } from "./validation.js";
 
 export interface PipelineLimits {
@@ -141,7 +141,7 @@ function serveOperation(
         .committed()
         .then(respond, (error: unknown) => answerError(deps, x.res, storageFault(error), weight));
     } else {
-      writeAtTurnEnd(x.res.socket, respond);
+      writeAtTurnEnd(x.req.socket, respond);
     }
   } catch (error) {
     answerError(deps, x.res, storageFault(error), usedWeight ?? deps.rateLimiter.usedWeight(x.ip, x.now));
@@ -264,6 +264,7 @@ function answerOk(
   orderCounts: OrderCounts | undefined,
 ): void {
   if (res.headersSent || res.destroyed) return;
+  writeWaitingOn(res.req.socket);
   let text: string | Buffer;
   let length: number;
   if (body instanceof JsonText) {
@@ -300,6 +301,7 @@ function answerOk(
 
 function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
+  writeWaitingOn(res.req.socket);
   const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {
     "Content-Type": JSON_TYPE,

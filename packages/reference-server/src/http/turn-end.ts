@@ -6,11 +6,15 @@
  * the answers of a turn find their clients awake after the first.
  *
  * Only a connection's one answer of the turn waits: a client that pipelines requests is awake
- * anyway, and answers held back would count against its connection's budget (backpressure.ts), so
- * a second answer on a connection writes the waiting ones and itself at once. Nothing waits longer
+ * anyway, and answers held back would count against its connection's budget (backpressure.ts), as
+ * would the later answers Node queues behind them; so any other answer on that connection, held or
+ * not, writes the waiting ones first (writeWaitingOn). Nothing waits longer
  * than the turn, and a turn with many answers writes every MOST_WAITING of them at once.
  */
 import type { Socket } from "node:net";
+
+// Sockets are the requests' (req.socket): a response queued behind another on its connection has
+// no socket of its own until that one is written.
 
 /** Answers that wait at most, so none waits for more than this many requests' work. */
 const MOST_WAITING = 64;
@@ -39,6 +43,11 @@ export function writeAtTurnEnd(socket: Socket | null, write: () => void): void {
     scheduled = true;
     setImmediate(endOfTurn);
   }
+}
+
+/** Writes the waiting answers now when one of them is on `socket` (called before any other answer on it). */
+export function writeWaitingOn(socket: Socket | null): void {
+  if (waitingOn.has(socket)) writeWaiting();
 }
 
 function endOfTurn(): void {

@@ -11,21 +11,15 @@
 //   BENCH_BUILDS=before=.builds/before/dist,after=dist npm run bench:builds -w @marketapi/reference-server
 // BENCH_ROUNDS (default 8) rounds of BENCH_DURATION (default 3) seconds, BENCH_CONNECTIONS (10).
 import { type ChildProcess, fork } from "node:child_process";
-import { createHmac } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ACCOUNTS, cpuMs, insideSpread, orderCycle, UNLIMITED } from "./order-load.js";
 import { autocannon, fmt, freePort, median } from "./support.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ACCOUNTS = [
-  { id: "a", apiKey: "bench-key-a", apiSecret: "bench-secret-a" },
-  { id: "b", apiKey: "bench-key-b", apiSecret: "bench-secret-b" },
-];
-const UNLIMITED = { requestWeightPerMinute: 1e12, ordersPer10s: 1e12, ordersPerDay: 1e12 };
 
 interface Build {
   name: string;
@@ -59,38 +53,6 @@ async function start(name: string, dist: string): Promise<Build> {
     child.once("exit", (code) => failed(new Error(`build ${name} (${dist}) exited with ${code}`)));
   });
   return { name, url: `http://127.0.0.1:${port}`, child, cpuUs: [], perSec: [] };
-}
-
-function cpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-/** A BUY of a and a SELL of b, then the other way round, signed over the form body. */
-function orderCycle(price: string) {
-  const [a, b] = ACCOUNTS as [(typeof ACCOUNTS)[0], (typeof ACCOUNTS)[0]];
-  const steps = [
-    [a, "BUY"],
-    [b, "SELL"],
-    [b, "BUY"],
-    [a, "SELL"],
-  ] as const;
-  return steps.map(([{ apiKey, apiSecret }, side]) => {
-    const form =
-      `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=GTC&quantity=0.001` +
-      `&price=${price}&recvWindow=60000&timestamp=${Date.now()}`;
-    const body = `${form}&signature=${createHmac("sha256", apiSecret).update(form).digest("hex")}`;
-    const headers = { "X-MBX-APIKEY": apiKey, "Content-Type": "application/x-www-form-urlencoded" };
-    return { method: "POST", path: "/api/v3/order", body, headers };
-  });
-}
-
-async function insideSpread(base: string): Promise<string> {
-  const ticker = (await (await fetch(`${base}/api/v3/ticker/bookTicker?symbol=BTCUSDT`)).json()) as {
-    bidPrice: string;
-    askPrice: string;
-  };
-  return (Math.round(((Number(ticker.bidPrice) + Number(ticker.askPrice)) / 2) * 100) / 100).toFixed(2);
 }
 
 async function burst(build: Build, price: string, keep: boolean): Promise<void> {

@@ -23,11 +23,11 @@
 // collected, a checkpoint) takes CPU from the next figure's runs.
 // Run: npm run bench:ceiling -w @marketapi/reference-server
 import { type ChildProcess, fork } from "node:child_process";
-import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ACCOUNTS, cpuMs, insideSpread, orderCycle, UNLIMITED } from "./order-load.js";
 import { autocannon, fmt, freePort, median } from "./support.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -35,11 +35,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ONLY = process.env.BENCH_ONLY; // e.g. "durable" to run one comparison
 const HOST = "127.0.0.1";
-const ACCOUNTS = [
-  { id: "a", apiKey: "bench-key-a", apiSecret: "bench-secret-a" },
-  { id: "b", apiKey: "bench-key-b", apiSecret: "bench-secret-b" },
-];
-const UNLIMITED = { requestWeightPerMinute: 1e12, ordersPer10s: 1e12, ordersPerDay: 1e12 };
 
 // On the disk, not in a tmpfs, so that write_bytes counts what reaches the file system.
 const scratch = mkdtempSync(join(fileURLToPath(new URL(".", import.meta.url)), ".ceiling-"));
@@ -107,40 +102,9 @@ function ask(target: Target, message: string): Promise<{ maxStallMs: number }> {
   });
 }
 
-function cpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 function writeBytes(pid: number | undefined): number {
   const line = readFileSync(`/proc/${pid}/io`, "utf8").match(/^write_bytes: (\d+)$/m);
   return Number(line?.[1] ?? Number.NaN);
-}
-
-/**
- * Two crossing pairs at one price: a BUY of account a and a SELL of account b, then the other way
- * round, so that neither account's balance drains however long the run. Signed over the form body.
- */
-function orderCycle(price: string) {
-  const [a, b] = ACCOUNTS as [(typeof ACCOUNTS)[0], (typeof ACCOUNTS)[0]];
-  const steps = [
-    [a, "BUY"],
-    [b, "SELL"],
-    [b, "BUY"],
-    [a, "SELL"],
-  ] as const;
-  return steps.map(([{ apiKey, apiSecret }, side]) => {
-    const form =
-      `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=GTC&quantity=0.001` +
-      `&price=${price}&recvWindow=60000&timestamp=${Date.now()}`;
-    const body = `${form}&signature=${createHmac("sha256", apiSecret).update(form).digest("hex")}`;
-    return {
-      method: "POST",
-      path: "/api/v3/order",
-      body,
-      headers: { "X-MBX-APIKEY": apiKey, "Content-Type": "application/x-www-form-urlencoded" },
-    };
-  });
 }
 
 interface Run {
@@ -203,14 +167,6 @@ async function compare(c: Comparison): Promise<string[]> {
       `${(m("ceiling", "cpuUs") / m("server", "cpuUs")).toFixed(2)}× | ${disk("server")} / ${disk("ceiling")} | ` +
       `${stall("server")} / ${stall("ceiling")} | ${failed("server")} / ${failed("ceiling")} |`,
   ];
-}
-
-async function insideSpread(base: string): Promise<string> {
-  const ticker = (await (await fetch(`${base}/api/v3/ticker/bookTicker?symbol=BTCUSDT`)).json()) as {
-    bidPrice: string;
-    askPrice: string;
-  };
-  return (Math.round(((Number(ticker.bidPrice) + Number(ticker.askPrice)) / 2) * 100) / 100).toFixed(2);
 }
 
 async function orderComparison(figure: string, state?: string, sync = "normal"): Promise<Comparison> {

@@ -20,14 +20,14 @@ import type { Socket } from "node:net";
 const MOST_WAITING = 64;
 
 let waiting: (() => void)[] = [];
-const waitingOn = new Set<Socket | null>();
+const waitingOn = new Set<Socket>();
 let scheduled = false;
 
 /**
  * Runs `write`, which writes one answer on `socket` and never throws, at the end of this turn, or
  * now (after the answers waiting) when the socket has an answer waiting already.
  */
-export function writeAtTurnEnd(socket: Socket | null, write: () => void): void {
+export function writeAtTurnEnd(socket: Socket, write: () => void): void {
   if (waitingOn.has(socket)) {
     writeWaiting();
     write();
@@ -46,7 +46,7 @@ export function writeAtTurnEnd(socket: Socket | null, write: () => void): void {
 }
 
 /** Writes the waiting answers now when one of them is on `socket` (called before any other answer on it). */
-export function writeWaitingOn(socket: Socket | null): void {
+export function writeWaitingOn(socket: Socket): void {
   if (waitingOn.has(socket)) writeWaiting();
 }
 

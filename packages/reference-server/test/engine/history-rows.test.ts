@@ -19,6 +19,7 @@ import {
   type Trade,
 } from "../../src/engine/index.js";
 import type { AggTrade } from "../../src/engine/types.js";
+import { ordersChanged } from "../support/change-sets.js";
 import { testClock } from "./support.js";
 
 const ACCOUNTS = ["a", "b", "c"];
@@ -342,16 +343,6 @@ describe("the history's rows answer every read as the engine's objects do", () =
 });
 
 describe("the history's rows hold what packs into one number", () => {
-  const changes = (orders: Order[]): ChangeSet => ({
-    orders,
-    trades: [],
-    aggTrades: [],
-    balances: [],
-    fees: [],
-    deposits: [],
-    accounts: [],
-    markets: [],
-  });
   const order = (orderId: number, accountId: string): Order => ({
     accountId,
     symbol: "BTCUSDT",
@@ -383,9 +374,9 @@ describe("the history's rows hold what packs into one number", () => {
     const history = new MemoryHistory();
     const count = 70_000;
     const orders = Array.from({ length: count }, (_, i) => order(i + 1, `account-${i}`));
-    for (const o of orders) history.record(changes([o]), 0);
+    for (const o of orders) history.record(ordersChanged([o]), 0);
     for (const o of orders) o.status = "CANCELED";
-    for (const o of orders) history.record(changes([o]), 0);
+    for (const o of orders) history.record(ordersChanged([o]), 0);
     for (const id of [1, 65_536, 65_537, count]) {
       const { ...copy } = orders[id - 1] as Order;
       expect(history.order("BTCUSDT", id)).toStrictEqual(copy);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { type ChangeSet, MemoryHistory, type Order, TradeStats } from "../../src/engine/index.js";
+import { MemoryHistory, type Order, TradeStats } from "../../src/engine/index.js";
+import { ordersChanged } from "../support/change-sets.js";
 import { bareExchange, limit, market } from "./support.js";
 
 const HOUR = 3_600_000;
@@ -29,16 +30,6 @@ describe("MemoryHistory retention", () => {
 describe("MemoryHistory orders by id", () => {
   const order = (orderId: number) =>
     ({ symbol: "BTCUSDT", accountId: "a", orderId, clientOrderId: `c${orderId}`, status: "NEW" }) as Order;
-  const changes = (orders: Order[]): ChangeSet => ({
-    orders,
-    trades: [],
-    aggTrades: [],
-    balances: [],
-    fees: [],
-    deposits: [],
-    accounts: [],
-    markets: [],
-  });
   const cases: [name: string, ids: number[]][] = [
     ["one after another", [1, 2, 3, 4]],
     ["starting late", [1000, 1001, 1002]],
@@ -48,7 +39,7 @@ describe("MemoryHistory orders by id", () => {
   for (const [name, ids] of cases) {
     test(`every recorded order is found by its id, no other: ${name}`, () => {
       const history = new MemoryHistory();
-      for (const id of ids) history.record(changes([order(id)]), 0);
+      for (const id of ids) history.record(ordersChanged([order(id)]), 0);
       for (const id of ids) expect(history.order("BTCUSDT", id)?.orderId).toBe(id);
       for (const id of [0, -1, 8, 11, 999, 1003, 1.5]) {
         if (!ids.includes(id)) expect(history.order("BTCUSDT", id)).toBeUndefined();

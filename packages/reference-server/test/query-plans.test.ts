@@ -67,7 +67,7 @@ async function opened(path: string): Promise<Database> {
 }
 
 const databases: [string, () => string, number][] = [
-  ["a new database", () => join(folder, "new.db"), 512],
+  ["a new database", () => join(folder, "new.db"), 1024],
   [
     "a database of release 0.1.0, migrated",
     () => {

@@ -76,11 +76,13 @@ const PRUNE_CHUNK = 5000;
 const PROBE_EVERY_MS = 5000;
 /**
  * New databases' page size. Each commit writes every page it changes whole, to the WAL and again at
- * the checkpoint, and a commit of a few orders changes about twenty pages (six whatever it holds):
- * 512-byte pages wrote about 3.0 KB per order in bench:ceiling where 1 KiB pages wrote 4.4 KB, at
- * the same CPU per order.
+ * the checkpoint, and SQLite writes each page of the WAL with two system calls (frame header, then
+ * page), so the page size trades bytes for calls. With each symbol's rows appended at the end of
+ * tables of their own, bench:ceiling --state wrote 12.9 pages per commit of 1 KiB (2.6–2.8 KB per
+ * order) where 512-byte pages took 16.1 (1.8–1.9 KB), and took 3–7 µs less CPU per order;
+ * 4 KiB pages took more CPU again. --state-sync full writes 3.9 KB per order (3.0 KB).
  */
-const PAGE_SIZE = 512;
+const PAGE_SIZE = 1024;
 /** Commits between two checkpoints asked of the writer thread (sync "normal"). */
 const CHECKPOINT_EVERY_COMMITS = 1000;
 /** Orders of a symbol whose client order ids are added to client_order_ids together. */
@@ -1160,7 +1162,7 @@ function createWhole(Driver: ReturnType<typeof loadDriver>, path: string): void 
     try {
       // Set before the first table exists, so only a new database takes it (an existing one keeps
       // its own): each commit appends every page it changed to the WAL, and a commit of a few
-      // orders changes one page in each of about twenty B-trees, so smaller pages write less.
+      // orders changes a page or two in each of about a dozen B-trees (see PAGE_SIZE).
       db.pragma(`page_size = ${PAGE_SIZE}`);
       db.pragma("journal_mode = WAL");
       migrate(db);

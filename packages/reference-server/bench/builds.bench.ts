@@ -10,9 +10,12 @@
 //   cp -r dist .builds/before/dist   (dist/ folders are not committed)
 //   BENCH_BUILDS=before=.builds/before/dist,after=dist npm run bench:builds -w @marketapi/reference-server
 // BENCH_ROUNDS (default 8) rounds of BENCH_DURATION (default 3) seconds, BENCH_CONNECTIONS (10).
+// BENCH_STATE=normal (or full) gives each build a state database of its own, new, on the disk, with
+// that sync: durable orders side by side.
 import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ACCOUNTS, cpuMs, insideSpread, orderCycle, UNLIMITED } from "./order-load.js";
 import { autocannon, fmt, freePort, median } from "./support.js";
@@ -20,6 +23,12 @@ import { autocannon, fmt, freePort, median } from "./support.js";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const STATE = process.env.BENCH_STATE;
+if (STATE !== undefined && STATE !== "normal" && STATE !== "full") {
+  throw new Error(`BENCH_STATE: expected normal or full, got "${STATE}"`);
+}
+// Next to the package, not in a tmpfs, so that commits reach a file system on a disk.
+const scratch = mkdtempSync(join(fileURLToPath(new URL("..", import.meta.url)), ".bench-builds-"));
 
 interface Build {
   name: string;
@@ -43,7 +52,8 @@ async function start(name: string, dist: string): Promise<Build> {
   const port = await freePort("127.0.0.1");
   const script = fileURLToPath(new URL("./serve-monitored.ts", import.meta.url));
   const config = JSON.stringify({ accounts: ACCOUNTS, rateLimits: UNLIMITED });
-  const child = fork(script, [String(port), config], {
+  const state = STATE ? [join(scratch, `${name}.db`), STATE] : [];
+  const child = fork(script, [String(port), config, ...state], {
     execArgv: ["--import", "tsx"],
     env: { ...process.env, BENCH_DIST: dist },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
@@ -79,7 +89,8 @@ try {
   const [load1, load5] = loadavg();
   console.log(
     `host: ${cpus().length} CPUs, Node ${process.version}, load average ${load1?.toFixed(2)} (1 min) ` +
-      `${load5?.toFixed(2)} (5 min); signed new_order in memory, ${CONNECTIONS} connections, ` +
+      `${load5?.toFixed(2)} (5 min); signed new_order ${STATE ? `--state (sync ${STATE})` : "in memory"}, ` +
+      `${CONNECTIONS} connections, ` +
       `${ROUNDS} rounds × ${DURATION} s, medians\n`,
   );
   console.log("| build | server req/s | CPU µs/req | CPU µs/req by round |");
@@ -89,5 +100,14 @@ try {
     console.log(`| ${b.name} | ${fmt(median(b.perSec))} | ${median(b.cpuUs).toFixed(1)} | ${rounds} |`);
   }
 } finally {
-  for (const build of started) build.child.kill("SIGTERM");
+  await Promise.all(
+    started.map(
+      (build) =>
+        new Promise((exited) => {
+          build.child.once("exit", exited);
+          build.child.kill("SIGTERM");
+        }),
+    ),
+  );
+  rmSync(scratch, { recursive: true, force: true });
 }

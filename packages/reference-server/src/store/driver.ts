@@ -17,12 +17,12 @@ import { StateFileError } from "./state-file-error.js";
 const PACKAGE = "better-sqlite3";
 
 /**
- * Pages a state database connection caches (512 KB of a new database's 1 KiB pages). At the end of each write
- * transaction SQLite truncates its page cache, walking the cache's hash table, whose size follows
- * the cache's (pcache1TruncateUnsafe: 5 % of the server's CPU under bench:ceiling --state with the
- * default 2 MB cache, 0.3 % with this one), so a small cache makes each commit cheaper; the pages a
- * commit or a history read touches are few, and the others are in the operating system's file
- * cache.
+ * Pages a state database connection caches (512 KB of a new database's 1 KiB pages). At the end of
+ * each write transaction SQLite truncates its page cache, walking the cache's hash table, whose
+ * size follows the cache's (pcache1TruncateUnsafe: 5 % of the server's CPU under bench:ceiling
+ * --state with the default 2 MB cache, 0.3 % with this one), so a small cache makes each commit
+ * cheaper; the pages a commit or a history read touches are few, and the others are in the
+ * operating system's file cache.
  */
 const CACHE_PAGES = 512;
 

@@ -11,6 +11,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { CROSSING_PAIRS } from "./order-load.js";
 import { median } from "./support.js";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 300_000);
@@ -58,16 +59,10 @@ async function oneRun(): Promise<RunFigures> {
   for (const id of ["a", "b"]) ex.addAccount(id, { USDT: "1000000000", BTC: "1000000" });
   const { bidPrice, askPrice } = ex.bookTicker("BTCUSDT");
   const price = ((Number(bidPrice) + Number(askPrice)) / 2).toFixed(2);
-  const steps = [
-    ["a", "BUY"],
-    ["b", "SELL"],
-    ["b", "BUY"],
-    ["a", "SELL"],
-  ] as const;
   let bytes = 0;
   const run = (count: number) => {
     for (let i = 0; i < count; i += 1) {
-      const [account, side] = steps[i % 4] as (typeof steps)[number];
+      const [account, side] = CROSSING_PAIRS[i % CROSSING_PAIRS.length] as (typeof CROSSING_PAIRS)[number];
       const full = ex.newOrder(account, {
         symbol: "BTCUSDT",
         side,

@@ -18,18 +18,21 @@ export function cpuMs(pid: number | undefined): number {
 }
 
 /**
- * Two crossing pairs at one price: a BUY of account a and a SELL of account b, then the other way
- * round, so that neither account's balance drains however long the run. Signed over the form body.
+ * Two crossing pairs at one price, by account id and side: a BUY of account a and a SELL of
+ * account b, then the other way round, so that neither account's balance drains however long the
+ * run. The engine loop (engine-loop.bench.ts) sends the same orders straight to the engine.
  */
+export const CROSSING_PAIRS = [
+  ["a", "BUY"],
+  ["b", "SELL"],
+  ["b", "BUY"],
+  ["a", "SELL"],
+] as const;
+
+/** CROSSING_PAIRS as signed requests (signed over the form body) at `price`. */
 export function orderCycle(price: string) {
-  const [a, b] = ACCOUNTS as [(typeof ACCOUNTS)[0], (typeof ACCOUNTS)[0]];
-  const steps = [
-    [a, "BUY"],
-    [b, "SELL"],
-    [b, "BUY"],
-    [a, "SELL"],
-  ] as const;
-  return steps.map(([{ apiKey, apiSecret }, side]) => {
+  return CROSSING_PAIRS.map(([id, side]) => {
+    const { apiKey, apiSecret } = ACCOUNTS.find((account) => account.id === id) as (typeof ACCOUNTS)[0];
     const form =
       `symbol=BTCUSDT&side=${side}&type=LIMIT&timeInForce=GTC&quantity=0.001` +
       `&price=${price}&recvWindow=60000&timestamp=${Date.now()}`;

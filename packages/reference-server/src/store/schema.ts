@@ -16,7 +16,7 @@
  * every page it changes, once to the WAL and once at the checkpoint, so each B-tree fewer that
  * every order or trade touches is a page fewer per commit (see migration 2 → 3).
  */
-import type { Database } from "./driver.js";
+import type { Database, Statement } from "./driver.js";
 import { ID_SPAN } from "./rows.js";
 
 /** "mkta": tells a marketapi state database from any other SQLite file. */
@@ -268,6 +268,30 @@ export function inSymbolTables(sql: string, position: number): string {
     PLACEHOLDER,
     (name) => `${SYMBOL_TABLES[name as keyof typeof SYMBOL_TABLES]}_${position}`,
   );
+}
+
+/**
+ * A connection's statements, each prepared when first asked for: SQL that names a symbol's own
+ * tables (placeholders) once for each symbol position, other SQL once whatever the position.
+ * Asked for by the same SQL strings (the constants of rows.ts and reads.ts), so a lookup hashes
+ * each text once.
+ */
+export function statementsOn(db: Database): (sql: string, position: number) => Statement {
+  const prepared = new Map<string, { onSymbols: boolean; byPosition: Statement[] }>();
+  return (sql, position) => {
+    let entry = prepared.get(sql);
+    if (!entry) {
+      entry = { onSymbols: onSymbolTables(sql), byPosition: [] };
+      prepared.set(sql, entry);
+    }
+    const at = entry.onSymbols ? position : 0;
+    let statement = entry.byPosition[at];
+    if (!statement) {
+      statement = db.prepare(entry.onSymbols ? inSymbolTables(sql, position) : sql);
+      entry.byPosition[at] = statement;
+    }
+    return statement;
+  };
 }
 
 /**

@@ -37,6 +37,7 @@ import {
   type TradeVolume,
 } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
+import { firstAtLeast } from "../engine/paging.js";
 import { type Database, loadDriver, type Statement, usePageCache } from "./driver.js";
 import { describeSqliteError, watchedFileIdentity } from "./files.js";
 import { HISTORY_READS, OTHER_READS } from "./reads.js";
@@ -54,7 +55,7 @@ import {
   tradeFromRow,
   type WriteOp,
 } from "./rows.js";
-import { inSymbolTables, migrate, onSymbolTables, symbolTablesSql } from "./schema.js";
+import { migrate, onSymbolTables, statementsOn, symbolTablesSql } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
 import { mergePage, Uncommitted } from "./uncommitted.js";
 import { writeRunner } from "./write-runner.js";
@@ -143,9 +144,8 @@ export class StorageFailure extends Error {
 export class StateDatabase implements History {
   readonly loadStats: LoadStats = { rows: 0 };
   private exchange: Exchange | undefined;
-  /** Read statements by name, and by name and symbol position for those on a symbol's own tables. */
-  private readonly reads = new Map<string, Statement>();
-  private readonly symbolReads = new Map<string, Statement[]>();
+  /** The read statements, prepared when first used (per symbol for those on a symbol's tables). */
+  private readonly statementOf: (sql: string, position: number) => Statement;
   /** Writes that do not come from a change set (settings, pruning). */
   private pending: WriteOp[] = [];
   /** Changes recorded since the last batch was sent; written with their values at send time. */
@@ -198,6 +198,7 @@ export class StateDatabase implements History {
     private readonly worker: Worker,
     private readonly options: StateDatabaseOptions,
   ) {
+    this.statementOf = statementsOn(reader);
     if ((options.sync ?? "normal") === "normal") {
       const run = writeRunner(reader);
       this.identity = watchedFileIdentity(path);
@@ -991,30 +992,13 @@ export class StateDatabase implements History {
    * its SQL names a symbol's tables. Prepared when first used.
    */
   private statement(name: string, symbol?: string): Statement {
-    if (!SYMBOL_READS.has(name)) {
-      let statement = this.reads.get(name);
-      if (!statement) {
-        const sql = READS[name];
-        if (sql === undefined) throw new Error(`no read statement named ${name}`);
-        statement = this.reader.prepare(sql);
-        this.reads.set(name, statement);
-      }
-      return statement;
-    }
+    const sql = READS[name];
+    if (sql === undefined) throw new Error(`no read statement named ${name}`);
+    if (!SYMBOL_READS.has(name)) return this.statementOf(sql, 0);
     const position = this.symbolPositions.get(symbol ?? "");
     if (position === undefined)
       throw new Error(`read ${name} is on a symbol's tables, and symbol ${symbol} has none`);
-    let byPosition = this.symbolReads.get(name);
-    if (!byPosition) {
-      byPosition = [];
-      this.symbolReads.set(name, byPosition);
-    }
-    let statement = byPosition[position];
-    if (!statement) {
-      statement = this.reader.prepare(inSymbolTables(READS[name] as string, position));
-      byPosition[position] = statement;
-    }
-    return statement;
+    return this.statementOf(sql, position);
   }
 
   private all<R>(name: string, params: unknown[], symbol?: string): R[] {
@@ -1117,14 +1101,7 @@ function indexOps(fromKey: number, belowKey: number, symbol: string, below: numb
 
 /** The position of the first id at or above `id` in ascending `ids`. */
 function lowerBound(ids: readonly number[], id: number): number {
-  let low = 0;
-  let high = ids.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((ids[middle] as number) < id) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return firstAtLeast(ids.length, (i) => ids[i] as number, id);
 }
 
 function clientKey(accountId: string, clientOrderId: string): string {

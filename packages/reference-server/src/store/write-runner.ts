@@ -10,7 +10,7 @@
 import { defineClientIdFunctions } from "./client-ids.js";
 import type { Database, Statement } from "./driver.js";
 import { keyPosition, type Param, WRITES, type WriteName, type WriteOp } from "./rows.js";
-import { inSymbolTables, onSymbolTables } from "./schema.js";
+import { onSymbolTables, statementsOn } from "./schema.js";
 
 /**
  * Rows in one statement at most (25 columns × 64 = 1,600 parameters, far below SQLite's limit and
@@ -28,28 +28,33 @@ const ON_SYMBOL_TABLES = new Set(
   (Object.keys(WRITES) as WriteName[]).filter((name) => onSymbolTables(WRITES[name])),
 );
 
+/** The symbol position a write applies to (0 for a write that names no symbol's tables). */
+function positionOf(op: WriteOp): number {
+  return ON_SYMBOL_TABLES.has(op[0]) ? keyPosition(op[1] as number) : 0;
+}
+
+/** The SQL of `rows` writes named `name` in one statement; null when the write is not one row's INSERT. */
+const manyRowsSql = new Map<string, string | null>();
+function sqlOfRows(name: WriteName, rows: number): string | null {
+  if (rows === 1) return WRITES[name];
+  const key = `${name}:${rows}`;
+  let sql = manyRowsSql.get(key);
+  if (sql === undefined) {
+    const parts = ONE_ROW.exec(WRITES[name]);
+    sql = parts ? `${parts[1]}${Array(rows).fill(parts[2]).join(", ")}${parts[3]}` : null;
+    manyRowsSql.set(key, sql);
+  }
+  return sql;
+}
+
 export function writeRunner(db: Database): WriteRunner {
-  const statements = new Map<string, Statement | null>();
+  const statementOf = statementsOn(db);
   defineClientIdFunctions(db);
   /** The statement of `rows` writes named `name` on the tables of the symbol at `position`. */
   const statement = (name: WriteName, position: number, rows: number): Statement | null => {
-    const key = `${name}:${position}:${rows}`;
-    const known = statements.get(key);
-    if (known !== undefined) return known;
-    const sql = ON_SYMBOL_TABLES.has(name) ? inSymbolTables(WRITES[name], position) : WRITES[name];
-    const parts = rows === 1 ? undefined : ONE_ROW.exec(sql);
-    const prepared =
-      rows === 1
-        ? db.prepare(sql)
-        : parts
-          ? db.prepare(`${parts[1]}${Array(rows).fill(parts[2]).join(", ")}${parts[3]}`)
-          : null;
-    statements.set(key, prepared);
-    return prepared;
+    const sql = sqlOfRows(name, rows);
+    return sql === null ? null : statementOf(sql, position);
   };
-  /** The symbol position a write applies to (0 for a write that names no symbol's tables). */
-  const positionOf = (op: WriteOp): number =>
-    ON_SYMBOL_TABLES.has(op[0]) ? keyPosition(op[1] as number) : 0;
   return (ops) => {
     let i = 0;
     while (i < ops.length) {

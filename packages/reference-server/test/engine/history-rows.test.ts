@@ -3,6 +3,7 @@
 // it and of a plain history of the engine's own objects, fed the same changes by the same
 // exchange, after random sequences of orders, cancels and clock ticks: the answers must be equal.
 import { describe, expect, test } from "vitest";
+import { CROSSING_PAIRS } from "../../bench/order-load.js";
 import {
   type AccountTradesQuery,
   ApiError,
@@ -279,18 +280,12 @@ function expectSameAccountReads(
   }
 }
 
-/** Crossing pairs at one price between two accounts (every pair trades), a second apart. */
+/** The benches' crossing pairs at one price between accounts a and b (every pair trades), a second apart. */
 function crossingPairs(ex: Exchange, clock: { advance(ms: number): void }, orders: number): void {
   const { bidPrice, askPrice } = ex.bookTicker("BTCUSDT");
   const price = ((Number(bidPrice) + Number(askPrice)) / 2).toFixed(2);
-  const steps = [
-    ["a", "BUY"],
-    ["b", "SELL"],
-    ["b", "BUY"],
-    ["a", "SELL"],
-  ] as const;
   for (let i = 0; i < orders; i += 1) {
-    const [account, side] = steps[i % 4] as (typeof steps)[number];
+    const [account, side] = CROSSING_PAIRS[i % CROSSING_PAIRS.length] as (typeof CROSSING_PAIRS)[number];
     ex.newOrder(account, {
       symbol: "BTCUSDT",
       side,

@@ -1,5 +1,6 @@
 /** The result model of a run: one cell per check and operation, failures with their evidence. */
 import { BEHAVIOUR_CHECK_DESCRIPTIONS, BEHAVIOUR_CHECKS } from "./checks/behaviour-names.js";
+import type { ExplorationSummary } from "./explore/index.js";
 import type { WireRequest } from "./http/request.js";
 
 export const CHECK_NAMES = [
@@ -14,6 +15,7 @@ export const CHECK_NAMES = [
   "order_lifecycle",
   "clock_sanity",
   ...BEHAVIOUR_CHECKS,
+  "stateful_exploration",
 ] as const;
 
 export type CheckName = (typeof CHECK_NAMES)[number];
@@ -42,6 +44,8 @@ export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
   clock_sanity:
     "server_time is epoch milliseconds within a few minutes of the tester's clock (the offset is stated)",
   ...BEHAVIOUR_CHECK_DESCRIPTIONS,
+  stateful_exploration:
+    "generated sequences of order operations (every listed type, variant, size and id) hold to a model of the state after every step, on every read",
 };
 
 export function isCheckName(name: string): name is CheckName {
@@ -71,6 +75,17 @@ export interface Failure {
   /** Where in the body (JSON Pointer) and which schema rule failed. */
   schemaPath?: string;
   exchange?: ExchangeRecord;
+  /** The minimal sequence a stateful failure was shrunk to, every request of it in order. */
+  sequence?: SequenceEvidence;
+}
+
+/** A failing sequence of the exploration, shrunk: enough to read it and to send it again. */
+export interface SequenceEvidence {
+  /** fast-check's seed and path of the sequence (the same run regenerates it). */
+  seed: number;
+  path: string;
+  shrinks: number;
+  steps: Array<{ step: number; description: string; exchange: ExchangeRecord }>;
 }
 
 export type CellStatus = "passed" | "failed" | "skipped";
@@ -119,6 +134,8 @@ export interface ContractResult {
   stats: { requests: number; durationMs: number; requestsPerSecond: number };
   cleanup: CleanupReport;
   summary: { passed: number; failed: number; skipped: number };
+  /** What the stateful exploration ran and exercised (coverage by operation), when it ran. */
+  exploration?: ExplorationSummary;
 }
 
 const FAILURES_KEPT_PER_CELL = 5;

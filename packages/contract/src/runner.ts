@@ -9,6 +9,7 @@ import { behaviourPhase } from "./checks/behaviour.js";
 import { markPass, type RunContext, reportPass } from "./checks/context.js";
 import { LIFECYCLE_OPERATIONS } from "./checks/order-lifecycle.js";
 import { ConnectionError, InterruptedError, UsageError } from "./errors.js";
+import { explorationPhase } from "./explore/index.js";
 import { failingTestVectors } from "./http/signing.js";
 import { pickSymbol, planFarBuy } from "./market.js";
 import {
@@ -35,7 +36,7 @@ import type { ValueContext } from "./values.js";
 
 export type { ContractOptions } from "./run/contract-options.js";
 
-export const DEFAULT_MAX_REQUESTS = 800;
+export const DEFAULT_MAX_REQUESTS = 1000;
 export const DEFAULT_TIMEOUT_MS = 5000;
 /** Longest a whole run may take (--max-time), clean-up aside. */
 export const DEFAULT_MAX_TIME_MS = 300_000;
@@ -224,6 +225,8 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
         recorder.skip("order_lifecycle", operation.operationId, "not part of the order lifecycle");
       }
     }
+    const exploration = await explorationPhase(ctx, operations, options.exploreBudget);
+    if (exploration) result.exploration = exploration;
     await generatedPhase(ctx, operations);
   } catch (error) {
     if (error instanceof ConnectionError) result.error = { kind: "connection", message: error.message };

@@ -21,7 +21,7 @@ import {
 } from "./http/request.js";
 import { send, type TransportError } from "./http/transport.js";
 import type { ContractModel, ContractOperation } from "./operations.js";
-import type { CheckName, ExchangeRecord, Recorder } from "./results.js";
+import type { CheckName, ExchangeRecord, Failure, Recorder } from "./results.js";
 import type { RoundTrip, Verdicts } from "./round-trip.js";
 
 export { paramValue, type RoundTrip } from "./round-trip.js";
@@ -247,7 +247,13 @@ export class Session implements Verdicts {
     return this.failureCounts.get(operationId) ?? 0;
   }
 
-  fail(check: CheckName, exchange: RoundTrip, message: string, schemaPath?: string): void {
+  fail(
+    check: CheckName,
+    exchange: RoundTrip,
+    message: string,
+    schemaPath?: string,
+    evidence: Pick<Failure, "sequence"> = {},
+  ): void {
     if (this.recorder.enabled(check)) {
       this.failureCounts.set(
         exchange.op.operationId,
@@ -263,6 +269,7 @@ export class Session implements Verdicts {
       ]),
       ...(schemaPath !== undefined ? { schemaPath } : {}),
       exchange: this.record(exchange),
+      ...evidence,
     });
   }
 }

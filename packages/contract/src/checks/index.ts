@@ -17,6 +17,7 @@ import { orderLifecycle } from "./order-lifecycle.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { resultFilter } from "./result-filter.js";
+import { statefulExploration } from "./stateful-exploration.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
 import { symbolCase } from "./symbol-case.js";
 import { timeWindow } from "./time-window.js";
@@ -45,4 +46,5 @@ export const CHECKS: readonly ContractCheck[] = [
   exchangeFilters,
   orderArithmetic,
   cancelRace,
+  statefulExploration,
 ];

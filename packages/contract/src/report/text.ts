@@ -28,6 +28,7 @@ export const SHORT: Record<CheckName, string> = {
   exchange_filters: "filters",
   order_arithmetic: "arith",
   cancel_race: "race",
+  stateful_exploration: "explore",
 };
 
 function paint(style: TextStyle, code: string, text: string): string {

@@ -1,9 +1,9 @@
 /** The command line of marketapi-contract. */
 import { parseArgs } from "node:util";
 import { UsageError } from "./errors.js";
+import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import { SHORT } from "./report/text.js";
 import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./results.js";
-import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import {
   type ContractOptions,
   DEFAULT_MAX_REQUESTS,

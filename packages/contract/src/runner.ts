@@ -36,7 +36,7 @@ import type { ValueContext } from "./values.js";
 
 export type { ContractOptions } from "./run/contract-options.js";
 
-export const DEFAULT_MAX_REQUESTS = 1000;
+export const DEFAULT_MAX_REQUESTS = 1100;
 export const DEFAULT_TIMEOUT_MS = 5000;
 /** Longest a whole run may take (--max-time), clean-up aside. */
 export const DEFAULT_MAX_TIME_MS = 300_000;

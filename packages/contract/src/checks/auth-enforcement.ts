@@ -12,6 +12,7 @@ import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../o
 import type { RoundTrip } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
 import { describeAnswer, enabled, expectRefusal, expectServed, ok, type RunContext } from "./context.js";
+import { refusalOf } from "./refusal-codes.js";
 
 export const authEnforcement: ContractCheck = {
   name: "auth_enforcement",
@@ -22,6 +23,7 @@ interface AuthCase {
   label: string;
   auth: AuthVariant;
   code?: number | undefined;
+  status?: number | undefined;
   needsCredentials: boolean;
   /** The request must be served, not refused; `why` says what makes it valid. */
   served?: boolean;
@@ -32,17 +34,40 @@ interface AuthCase {
 
 function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
   const signing = ctx.session.model.signing;
+  const key = (rule: "api-key-missing" | "api-key-invalid") => refusalOf(ctx, rule, operation.operationId);
   if (!isSigned(operation) && operation.authClass !== "none" && apiKeyOf(operation) !== "none") {
     const served = apiKeyOf(operation) === "optional";
     return [
-      { label: "without API key", auth: { key: "none" }, needsCredentials: false, served },
-      { label: "with an unknown API key", auth: { key: "wrong" }, needsCredentials: false, served },
+      {
+        label: "without API key",
+        auth: { key: "none" },
+        needsCredentials: false,
+        served,
+        ...key("api-key-missing"),
+      },
+      {
+        label: "with an unknown API key",
+        auth: { key: "wrong" },
+        needsCredentials: false,
+        served,
+        ...key("api-key-invalid"),
+      },
     ];
   }
   if (!isSigned(operation)) return [];
   return [
-    { label: "signed, without API key", auth: { key: "none" }, needsCredentials: true },
-    { label: "signed, with an unknown API key", auth: { key: "wrong" }, needsCredentials: true },
+    {
+      label: "signed, without API key",
+      auth: { key: "none" },
+      needsCredentials: true,
+      ...key("api-key-missing"),
+    },
+    {
+      label: "signed, with an unknown API key",
+      auth: { key: "wrong" },
+      needsCredentials: true,
+      ...key("api-key-invalid"),
+    },
     { label: "without signature", auth: { signature: "none" }, needsCredentials: true },
     {
       label: "with a wrong signature",
@@ -196,6 +221,7 @@ export async function authProbes(
     const accepted = expectRefusal(ctx, "auth_enforcement", exchange, {
       what: `a request ${c.label}`,
       code: c.code,
+      status: c.status,
     });
     if (accepted) options.onAccepted?.(exchange);
     options.onAnswer?.(exchange);

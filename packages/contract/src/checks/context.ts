@@ -116,8 +116,12 @@ export function ok(exchange: RoundTrip): boolean {
 }
 
 export interface RefusalExpectation {
-  /** The error code the spec names for this case (x-signing errors). */
+  /** The error code the spec names for this case (x-signing, x-refusals, x-unknown-reference). */
   code?: number | undefined;
+  /** The status the spec names for it (x-refusals); otherwise any 4xx. */
+  status?: number | undefined;
+  /** Other codes that are right too (a case that breaks two rules may be refused for either). */
+  orCodes?: number[];
   what: string;
 }
 
@@ -183,12 +187,21 @@ export function expectRefusal(
     );
     return false;
   }
-  const code = errorCode(exchange);
-  if (expectation.code !== undefined && code !== expectation.code) {
+  if (expectation.status !== undefined && status !== expectation.status) {
     session.fail(
       check,
       exchange,
-      `${expectation.what} was refused with code ${code}; the spec names ${expectation.code}`,
+      `${expectation.what} was refused with status ${status}; the spec names ${expectation.status} (code ${expectation.code})`,
+    );
+    return false;
+  }
+  const code = errorCode(exchange);
+  const named = expectation.code === undefined ? [] : [expectation.code, ...(expectation.orCodes ?? [])];
+  if (named.length > 0 && !named.includes(code as number)) {
+    session.fail(
+      check,
+      exchange,
+      `${expectation.what} was refused with code ${code}; the spec names ${named.join(" or ")}`,
       "/code",
     );
     return false;

@@ -9,6 +9,7 @@ import { ceilToStep, type Dec, div, formatDec, fromRatio, mul, parseDec, ZERO } 
 import type { ContractCheck } from "./check.js";
 import { expectRefusal, op, type RunContext } from "./context.js";
 import { placeOrder } from "./order-placing.js";
+import { refusalOf } from "./refusal-codes.js";
 
 const CHECK = "exchange_filters";
 
@@ -87,7 +88,10 @@ export async function exchangeFiltersPhase(ctx: RunContext): Promise<void> {
       },
       `exchange filters: ${probe.what}`,
     );
-    expectRefusal(ctx, CHECK, placed.exchange, { what: `an order with ${probe.what}` });
+    expectRefusal(ctx, CHECK, placed.exchange, {
+      what: `an order with ${probe.what}`,
+      ...refusalOf(ctx, "filter-failure", newOrder.operationId),
+    });
   }
 }
 

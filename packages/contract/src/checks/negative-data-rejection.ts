@@ -10,10 +10,12 @@ import { negativeCases, requiredValues, type Values } from "../values.js";
 import type { ContractCheck } from "./check.js";
 import { enabled, expectRefusal, type RunContext, tolerated } from "./context.js";
 import { truncatedBySpec } from "./limit-semantics.js";
+import { negativeExpectation } from "./refusal-codes.js";
 
 export const negativeDataRejection: ContractCheck = {
   name: "negative_data_rejection",
-  covers: ["x-mutually-exclusive", "x-order-type-rules"],
+  // Each refusal with the code x-refusals names for the rule the case breaks.
+  covers: ["x-mutually-exclusive", "x-order-type-rules", "x-refusals"],
 };
 
 /** The required parameters plus the known order, for operations that look an order up. */
@@ -35,6 +37,11 @@ export async function negativePass(ctx: RunContext, operation: ContractOperation
   for (const c of cases) {
     if (truncatedBySpec(ctx, operation, c) || tolerated(ctx, operation, c)) continue;
     const exchange = await ctx.session.call({ op: operation, params: c.params }, c.label);
-    expectRefusal(ctx, "negative_data_rejection", exchange, { what: c.label.replace(/^negative: /, "") });
+    expectRefusal(
+      ctx,
+      "negative_data_rejection",
+      exchange,
+      negativeExpectation(ctx, operation.operationId, c),
+    );
   }
 }

@@ -28,6 +28,7 @@ import {
   type RunContext,
   tolerated,
 } from "./context.js";
+import { negativeExpectation } from "./refusal-codes.js";
 
 export const orderLifecycle: ContractCheck = {
   name: "order_lifecycle",
@@ -434,9 +435,12 @@ export class TradingSection {
           return [n, fresh];
         });
         const exchange = await this.session.call({ op: newOrder, params }, c.label);
-        expectRefusal(this.ctx, "negative_data_rejection", exchange, {
-          what: c.label.replace(/^negative: /, ""),
-        });
+        expectRefusal(
+          this.ctx,
+          "negative_data_rejection",
+          exchange,
+          negativeExpectation(this.ctx, exchange.op.operationId, c),
+        );
         this.settle(exchange);
       }
     }
@@ -478,9 +482,12 @@ export class TradingSection {
       for (const c of negativeCases(cancelOrder, base)) {
         if (tolerated(this.ctx, cancelOrder, c)) continue;
         const exchange = await this.session.call({ op: cancelOrder, params: c.params }, c.label);
-        const accepted = expectRefusal(this.ctx, "negative_data_rejection", exchange, {
-          what: c.label.replace(/^negative: /, ""),
-        });
+        const accepted = expectRefusal(
+          this.ctx,
+          "negative_data_rejection",
+          exchange,
+          negativeExpectation(this.ctx, exchange.op.operationId, c),
+        );
         if (accepted && bodyObject(exchange)?.orderId === spareId)
           this.ctx.ledger.closed(spare.clientOrderId);
       }
@@ -556,9 +563,12 @@ export class TradingSection {
         }
         const exchange = await this.session.call({ op: cancelAll, params: c.params }, c.label);
         if (
-          expectRefusal(this.ctx, "negative_data_rejection", exchange, {
-            what: c.label.replace(/^negative: /, ""),
-          })
+          expectRefusal(
+            this.ctx,
+            "negative_data_rejection",
+            exchange,
+            negativeExpectation(this.ctx, exchange.op.operationId, c),
+          )
         )
           closeOurs(exchange);
       }

@@ -14,7 +14,7 @@ import type { Placement } from "../http/request.js";
 import type { Values } from "../values.js";
 import { clientIdFor } from "./client-ids.js";
 import { insidePrice, quoteBudget, unitAt } from "./market-view.js";
-import { makersOf, type ModelOrder, OPEN_STATUSES, type PlannedFill, type Side } from "./model.js";
+import { type ModelOrder, makersOf, OPEN_STATUSES, type PlannedFill, type Side } from "./model.js";
 import { farShape, limitShape, marketShape, type OrderShape } from "./order-shapes.js";
 import { isStopType, type SequenceRun } from "./sequence.js";
 
@@ -23,7 +23,10 @@ type Command = fc.AsyncCommand<SequenceRun, SequenceRun>;
 /** Requests a step costs at most: the write, a query per order it touches (say three), two lists. */
 const STEP_COST = 6;
 
-export type IdChoice = { mode: "fresh"; length: number; pick: number } | { mode: "server" } | { mode: "reuse"; pick: number };
+export type IdChoice =
+  | { mode: "fresh"; length: number; pick: number }
+  | { mode: "server" }
+  | { mode: "reuse"; pick: number };
 
 export interface PlaceChoice {
   /**
@@ -97,9 +100,13 @@ function shapeOf(run: SequenceRun, c: PlaceChoice): OrderShape | undefined {
   const size = unit(run);
   if (size === undefined) return undefined;
   if (c.intent === "market") {
-    const best = run.model.remainingForeign(opposite(c.side))[0]?.price ?? run.model.restingOn(opposite(c.side))[0]?.price;
+    const best =
+      run.model.remainingForeign(opposite(c.side))[0]?.price ??
+      run.model.restingOn(opposite(c.side))[0]?.price;
     if (best === undefined) return undefined;
-    const amount = c.byQuote ? { quote: quoteBudget(env.view, c.units, best) } : { quantity: size * BigInt(c.units) };
+    const amount = c.byQuote
+      ? { quote: quoteBudget(env.view, c.units, best) }
+      : { quantity: size * BigInt(c.units) };
     return marketShape(env.view, rules, c.side, amount);
   }
   const tif = ["GTC", "IOC", "GTC", "IOC", "FOK", "MAKER"][c.tifPick % 6]!;
@@ -111,7 +118,8 @@ function shapeOf(run: SequenceRun, c: PlaceChoice): OrderShape | undefined {
   if (c.intent === "take") {
     const bid = run.model.remainingForeign("BUY")[0]?.price;
     const ask = run.model.remainingForeign("SELL")[0]?.price;
-    const inside = (o: ModelOrder) => (bid === undefined || o.price! > bid) && (ask === undefined || o.price! < ask);
+    const inside = (o: ModelOrder) =>
+      (bid === undefined || o.price! > bid) && (ask === undefined || o.price! < ask);
     const resting = [...run.model.restingOn("BUY"), ...run.model.restingOn("SELL")].filter(inside);
     if (resting.length === 0) return undefined;
     const maker = resting[c.pricePick % resting.length]!;
@@ -126,7 +134,10 @@ function shapeOf(run: SequenceRun, c: PlaceChoice): OrderShape | undefined {
   if (c.intent === "rest") {
     const bid = run.model.remainingForeign("BUY")[0]?.price;
     const ask = run.model.remainingForeign("SELL")[0]?.price;
-    const price = bid !== undefined && ask !== undefined ? insidePrice(env.view, c.side, bid, ask, 1 + (c.pricePick % 3)) : undefined;
+    const price =
+      bid !== undefined && ask !== undefined
+        ? insidePrice(env.view, c.side, bid, ask, 1 + (c.pricePick % 3))
+        : undefined;
     return price === undefined ? undefined : limit(c.side, price, c.tifPick % 2 === 0 ? "GTC" : "MAKER");
   }
   const prices = limitPrices(run, c.side);
@@ -148,28 +159,38 @@ export function resolvePlace(run: SequenceRun, c: PlaceChoice): ResolvedPlace | 
     if (!env.view.selfTradeAllowed && fills.some((f) => f.maker)) return undefined;
     if (c.intent === "far" && fills.length > 0) return undefined;
     if (c.intent === "market" && fills.length === 0) return undefined;
-    if (shape.makerOnly && fills.length > 0) reasons.push({ what: `a ${shape.label} that would take`, code: env.codes.wouldTake });
+    if (shape.makerOnly && fills.length > 0)
+      reasons.push({ what: `a ${shape.label} that would take`, code: env.codes.wouldTake });
     const qty = fills.reduce((s, f) => s + f.qty, 0n);
     if (shape.allOrNothing && shape.taker.maxQty !== undefined && qty < shape.taker.maxQty) fills = [];
   }
   if (shape.untriggeredStop && env.view.maxAlgoOrders !== undefined) {
     const stops = model.open().filter((o) => isStopType(o.type)).length + run.foreignStops;
     if (stops >= env.view.maxAlgoOrders)
-      reasons.push({ what: `a stop order beyond MAX_NUM_ALGO_ORDERS ${env.view.maxAlgoOrders}`, code: env.codes.filterFailure });
+      reasons.push({
+        what: `a stop order beyond MAX_NUM_ALGO_ORDERS ${env.view.maxAlgoOrders}`,
+        code: env.codes.filterFailure,
+      });
   }
   if (env.view.maxOrders !== undefined && model.open().length + run.foreignOpen.size >= env.view.maxOrders)
-    reasons.push({ what: `an order beyond MAX_NUM_ORDERS ${env.view.maxOrders}`, code: env.codes.filterFailure });
+    reasons.push({
+      what: `an order beyond MAX_NUM_ORDERS ${env.view.maxOrders}`,
+      code: env.codes.filterFailure,
+    });
   let reused: ModelOrder | undefined;
   if (c.id.mode === "reuse") {
-    // Two reuses in three aim at an open order (a collision), the rest at any order placed so far.
+    // Every other reuse aims at an open order (a collision), the rest at any order placed so far.
     const placed = model.orders.filter((o) => o.orderId !== undefined);
     const open = placed.filter((o) => OPEN_STATUSES.includes(o.status));
-    const pool = c.id.pick % 3 !== 0 && open.length > 0 ? open : placed;
+    const pool = c.id.pick % 2 === 0 && open.length > 0 ? open : placed;
     if (pool.length === 0) return undefined;
-    reused = pool[Math.floor(c.id.pick / 3) % pool.length]!;
+    reused = pool[Math.floor(c.id.pick / 2) % pool.length]!;
     const clientOrderId = reused.clientOrderId;
     if (model.open().some((o) => o.clientOrderId === clientOrderId))
-      reasons.push({ what: `an order reusing the client order id of open order ${reused.orderId}`, code: env.codes.duplicateClientOrderId });
+      reasons.push({
+        what: `an order reusing the client order id of open order ${reused.orderId}`,
+        code: env.codes.duplicateClientOrderId,
+      });
   }
   // Two reasons at once: the spec does not say which refusal wins.
   if (reasons.length > 1) return undefined;
@@ -178,7 +199,11 @@ export function resolvePlace(run: SequenceRun, c: PlaceChoice): ResolvedPlace | 
 
 function describeChoice(c: PlaceChoice, shape: OrderShape): string {
   const id =
-    c.id.mode === "server" ? "no client id" : c.id.mode === "reuse" ? "a reused client id" : `a ${c.id.length}-character client id`;
+    c.id.mode === "server"
+      ? "no client id"
+      : c.id.mode === "reuse"
+        ? "a reused client id"
+        : `a ${c.id.length}-character client id`;
   return `${shape.label}, ${c.variant ?? "no newOrderRespType"}, ${c.placement}, ${id}`;
 }
 
@@ -186,7 +211,9 @@ export class PlaceCommand implements Command {
   constructor(readonly choice: PlaceChoice) {}
 
   check(run: SequenceRun): boolean {
-    return run.skipped === undefined && run.canAfford(STEP_COST) && resolvePlace(run, this.choice) !== undefined;
+    return (
+      run.skipped === undefined && run.canAfford(STEP_COST) && resolvePlace(run, this.choice) !== undefined
+    );
   }
 
   async run(_model: SequenceRun, run: SequenceRun): Promise<void> {
@@ -227,7 +254,12 @@ export class PlaceCommand implements Command {
     return space ? clientIdFor(space, stem, c.length, c.pick) : stem;
   }
 
-  private accept(run: SequenceRun, exchange: Parameters<SequenceRun["judge"]>[0], id: string | undefined, r: ResolvedPlace): ModelOrder {
+  private accept(
+    run: SequenceRun,
+    exchange: Parameters<SequenceRun["judge"]>[0],
+    id: string | undefined,
+    r: ResolvedPlace,
+  ): ModelOrder {
     const body = bodyObject(exchange) ?? {};
     const v = r.shape.values;
     const dec = (name: string) => (typeof v[name] === "string" ? parseDec(v[name] as string) : undefined);
@@ -255,12 +287,17 @@ export class PlaceCommand implements Command {
     if (id !== undefined) ledger.opened(id, orderId);
     else if (clientOrderId) ledger.adopt(run.symbol, clientOrderId, orderId);
     if (!OPEN_STATUSES.includes(order.status) && clientOrderId) ledger.closed(clientOrderId);
-    for (const maker of makersOf(r.fills)) if (!OPEN_STATUSES.includes(maker.status)) ledger.closed(maker.clientOrderId);
+    for (const maker of makersOf(r.fills))
+      if (!OPEN_STATUSES.includes(maker.status)) ledger.closed(maker.clientOrderId);
     return order;
   }
 
   /** An order the model expected refused was created: keep it for the tear-down to cancel. */
-  private adoptUnexpected(run: SequenceRun, exchange: Parameters<SequenceRun["judge"]>[0], id: string | undefined): void {
+  private adoptUnexpected(
+    run: SequenceRun,
+    exchange: Parameters<SequenceRun["judge"]>[0],
+    id: string | undefined,
+  ): void {
     const body = bodyObject(exchange) ?? {};
     if (typeof body.orderId !== "number") return;
     const clientOrderId = typeof body.clientOrderId === "string" ? body.clientOrderId : (id ?? "");
@@ -305,14 +342,19 @@ function resolveLookup(run: SequenceRun, pick: number, by: LookupChoice): Resolv
   const placed = run.model.orders.filter((o) => o.orderId !== undefined);
   const open = placed.filter((o) => OPEN_STATUSES.includes(o.status));
   const partial = open.filter((o) => o.status === "PARTIALLY_FILLED");
-  const pool = pick % 3 === 0 || open.length === 0 ? placed : pick % 3 === 1 && partial.length > 0 ? partial : open;
+  const pool =
+    pick % 4 < 2 || open.length === 0 ? placed : pick % 4 === 2 && partial.length > 0 ? partial : open;
   if (pool.length === 0) return undefined;
-  const chosen = pool[Math.floor(pick / 3) % pool.length]!;
+  const chosen = pool[Math.floor(pick / 4) % pool.length]!;
   const values: Values = { symbol: run.symbol };
   if (by === "mismatch") {
     const other = placed.find((o) => o.clientOrderId !== chosen.clientOrderId);
     if (!other) return undefined;
-    return { target: chosen, values: { ...values, orderId: chosen.orderId, origClientOrderId: other.clientOrderId }, other };
+    return {
+      target: chosen,
+      values: { ...values, orderId: chosen.orderId, origClientOrderId: other.clientOrderId },
+      other,
+    };
   }
   const target = by === "origClientOrderId" ? run.model.byClientOrderId(chosen.clientOrderId)! : chosen;
   if (by !== "origClientOrderId") values.orderId = target.orderId;
@@ -328,19 +370,30 @@ export class CancelCommand implements Command {
   ) {}
 
   check(run: SequenceRun): boolean {
-    return run.skipped === undefined && run.canAfford(STEP_COST) && resolveLookup(run, this.pick, this.by) !== undefined;
+    return (
+      run.skipped === undefined &&
+      run.canAfford(STEP_COST) &&
+      resolveLookup(run, this.pick, this.by) !== undefined
+    );
   }
 
   async run(_model: SequenceRun, run: SequenceRun): Promise<void> {
     const { target, values, other } = resolveLookup(run, this.pick, this.by)!;
     const { env } = run;
     const open = OPEN_STATUSES.includes(target.status);
-    run.begin(`cancel_order of step ${target.step}'s ${target.status} order by ${this.by}${other ? ` (origClientOrderId of step ${other.step}'s order)` : ""}`);
-    const cancelId = this.cancelId !== undefined && env.ids ? clientIdFor(env.ids, env.nextStem(), this.cancelId, this.cancelId) : undefined;
+    run.begin(
+      `cancel_order of step ${target.step}'s ${target.status} order by ${this.by}${other ? ` (origClientOrderId of step ${other.step}'s order)` : ""}`,
+    );
+    const cancelId =
+      this.cancelId !== undefined && env.ids
+        ? clientIdFor(env.ids, env.nextStem(), this.cancelId, this.cancelId)
+        : undefined;
     if (cancelId !== undefined) values.newClientOrderId = cancelId;
     const exchange = await run.call(env.ops.cancelOrder, values, `cancel by ${this.by}`);
     if (other || !open) {
-      const what = other ? "a cancel whose orderId and origClientOrderId name different orders" : `a cancel of a ${target.status} order`;
+      const what = other
+        ? "a cancel whose orderId and origClientOrderId name different orders"
+        : `a cancel of a ${target.status} order`;
       const accepted = run.refused(exchange, what, other ? env.codes.idsDisagree : env.codes.notCancelable);
       if (accepted && ok(exchange) && other && open) {
         run.model.cancel(target);
@@ -355,7 +408,11 @@ export class CancelCommand implements Command {
       const body = bodyObject(exchange) ?? {};
       run.judge(exchange, body, target, "cancel", "cancel_order answer");
       if (cancelId !== undefined && body.clientOrderId !== cancelId)
-        run.problem("invariant", exchange, `cancel_order answer: clientOrderId ${JSON.stringify(body.clientOrderId)}, the cancel sent newClientOrderId ${cancelId}`);
+        run.problem(
+          "invariant",
+          exchange,
+          `cancel_order answer: clientOrderId ${JSON.stringify(body.clientOrderId)}, the cancel sent newClientOrderId ${cancelId}`,
+        );
     }
     await run.observe([target]);
   }
@@ -367,7 +424,10 @@ export class CancelCommand implements Command {
 
 export class CancelAllCommand implements Command {
   check(run: SequenceRun): boolean {
+    // With nothing open it is a refusal worth seeing once a sequence, not again and again.
+    const worth = run.model.open().length > 0 || !run.cancelledAllEmpty;
     return (
+      worth &&
       run.skipped === undefined &&
       run.env.ops.cancelAll !== undefined &&
       run.foreignOpen.size === 0 &&
@@ -381,22 +441,34 @@ export class CancelAllCommand implements Command {
     run.begin(`cancel_all_orders with ${open.length} open order(s)`);
     const exchange = await run.call(env.ops.cancelAll!, { symbol: run.symbol }, "cancel_all_orders");
     if (open.length === 0) {
+      run.cancelledAllEmpty = true;
       run.refused(exchange, "cancel_all_orders with no open order", env.codes.nothingToCancel);
       await run.observe([]);
       return;
     }
     if (run.served(exchange, `cancel_all_orders with ${open.length} open order(s)`)) {
-      const reports = Array.isArray(exchange.response?.json) ? (exchange.response!.json as Array<Record<string, unknown>>) : [];
+      const reports = Array.isArray(exchange.response?.json)
+        ? (exchange.response!.json as Array<Record<string, unknown>>)
+        : [];
       for (const order of open) {
         run.model.cancel(order);
         env.ctx.ledger.closed(order.clientOrderId);
         const report = reports.find((r) => r.orderId === order.orderId);
-        if (!report) run.problem("invariant", exchange, `cancel_all_orders does not report step ${order.step}'s open order ${order.orderId}`);
+        if (!report)
+          run.problem(
+            "invariant",
+            exchange,
+            `cancel_all_orders does not report step ${order.step}'s open order ${order.orderId}`,
+          );
         else run.judge(exchange, report, order, "cancel", "cancel_all_orders report");
       }
       for (const report of reports)
         if (!open.some((o) => o.orderId === report.orderId))
-          run.problem("invariant", exchange, `cancel_all_orders reports order ${String(report.orderId)}, which was not open`);
+          run.problem(
+            "invariant",
+            exchange,
+            `cancel_all_orders reports order ${String(report.orderId)}, which was not open`,
+          );
     }
     await run.observe(open);
   }
@@ -413,14 +485,23 @@ export class QueryCommand implements Command {
   ) {}
 
   check(run: SequenceRun): boolean {
-    return run.skipped === undefined && run.canAfford(STEP_COST) && resolveLookup(run, this.pick, this.by) !== undefined;
+    return (
+      run.skipped === undefined &&
+      run.canAfford(STEP_COST) &&
+      resolveLookup(run, this.pick, this.by) !== undefined
+    );
   }
 
   async run(_model: SequenceRun, run: SequenceRun): Promise<void> {
     const { target, values, other } = resolveLookup(run, this.pick, this.by)!;
     run.begin(`query_order of step ${target.step}'s order by ${this.by}`);
     const exchange = await run.call(run.env.ops.queryOrder, values, `query by ${this.by}`);
-    if (other) run.refused(exchange, "a query whose orderId and origClientOrderId name different orders", run.env.codes.idsDisagree);
+    if (other)
+      run.refused(
+        exchange,
+        "a query whose orderId and origClientOrderId name different orders",
+        run.env.codes.idsDisagree,
+      );
     else if (run.served(exchange, `a query of order ${target.orderId} by ${this.by}`))
       run.judge(exchange, bodyObject(exchange) ?? {}, target, "order", `query_order by ${this.by}`);
   }
@@ -436,11 +517,25 @@ export interface CommandOptions {
   idMax: number;
 }
 
-function placeArbitrary(options: CommandOptions, intents: readonly PlaceChoice["intent"][]): fc.Arbitrary<Command> {
+function placeArbitrary(
+  options: CommandOptions,
+  intents: readonly PlaceChoice["intent"][],
+  reuse = true,
+): fc.Arbitrary<Command> {
   const id = fc.oneof(
-    { weight: 5, arbitrary: fc.record({ mode: fc.constant("fresh" as const), length: fc.integer({ min: 1, max: options.idMax }), pick: fc.nat(500) }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        mode: fc.constant("fresh" as const),
+        length: fc.integer({ min: 1, max: options.idMax }),
+        pick: fc.nat(500),
+      }),
+    },
     { weight: 1, arbitrary: fc.constant({ mode: "server" as const }) },
-    { weight: 3, arbitrary: fc.record({ mode: fc.constant("reuse" as const), pick: fc.nat(50) }) },
+    {
+      weight: reuse ? 2 : 0,
+      arbitrary: fc.record({ mode: fc.constant("reuse" as const), pick: fc.nat(50) }),
+    },
   );
   return fc
     .record({
@@ -460,21 +555,27 @@ function placeArbitrary(options: CommandOptions, intents: readonly PlaceChoice["
 }
 
 /**
- * The opening of a sequence: one to three orders resting inside the spread, so that the steps
- * after it have something to take in part, cancel, collide with and list.
+ * The opening of a sequence: one to three orders resting inside the spread, and mostly an order
+ * taking from them, so that the steps after it have partly filled orders to read, cancel, collide
+ * with and list.
  */
 export function openingArbitrary(options: CommandOptions): fc.Arbitrary<Command[]> {
-  return fc.array(placeArbitrary(options, ["rest"]), { minLength: 1, maxLength: 3 });
+  return fc
+    .tuple(
+      fc.array(placeArbitrary(options, ["rest"], false), { minLength: 1, maxLength: 3 }),
+      fc.option(placeArbitrary(options, ["take"], false), { nil: undefined, freq: 4 }),
+    )
+    .map(([rests, take]) => (take ? [...rests, take] : rests));
 }
 
 /** The command arbitraries of a sequence, placing weighted above the rest. */
 export function commandArbitraries(options: CommandOptions): Array<fc.Arbitrary<Command>> {
-  const place = placeArbitrary(options, ["far", "rest", "take", "take", "take", "limit", "market"]);
+  const place = placeArbitrary(options, ["far", "rest", "rest", "take", "take", "take", "limit", "market"]);
   const lookup = fc.constantFrom<LookupChoice>("orderId", "origClientOrderId", "both", "mismatch");
   const cancel = fc
     .tuple(fc.nat(50), lookup, fc.option(fc.integer({ min: 1, max: options.idMax }), { nil: undefined }))
     .map(([pick, by, cancelId]): Command => new CancelCommand(pick, by, cancelId));
   const query = fc.tuple(fc.nat(50), lookup).map(([pick, by]): Command => new QueryCommand(pick, by));
   const cancelAll = fc.constant<Command>(new CancelAllCommand());
-  return [place, place, place, cancel, cancel, cancelAll, query];
+  return [place, place, place, place, place, cancel, cancel, cancelAll, query];
 }

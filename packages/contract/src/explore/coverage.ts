@@ -23,26 +23,35 @@ function add<T>(list: T[], value: T): void {
   if (!list.includes(value)) list.push(value);
 }
 
+function emptyCoverage(): OperationCoverage {
+  return {
+    requests: 0,
+    parameters: [],
+    enumValues: {},
+    responseVariants: [],
+    statusCodes: [],
+    errorCodes: [],
+    orderStatuses: [],
+  };
+}
+
 export class ExplorationCoverage {
   readonly operations: Record<string, OperationCoverage> = {};
 
   see(exchange: RoundTrip): void {
     const op = exchange.op;
-    const cell = (this.operations[op.operationId] ??= {
-      requests: 0,
-      parameters: [],
-      enumValues: {},
-      responseVariants: [],
-      statusCodes: [],
-      errorCodes: [],
-      orderStatuses: [],
-    });
+    const cell = this.operations[op.operationId] ?? emptyCoverage();
+    this.operations[op.operationId] = cell;
     cell.requests += 1;
     const sent = new Map(exchange.plan.params);
     for (const [name, value] of sent) {
       add(cell.parameters, name);
       const param = op.parameters.find((p) => p.name === name);
-      if (param?.resolvedSchema.enum) add((cell.enumValues[name] ??= []), value);
+      if (param?.resolvedSchema.enum) {
+        const values = cell.enumValues[name] ?? [];
+        cell.enumValues[name] = values;
+        add(values, value);
+      }
     }
     const variants = op.responseVariants;
     if (variants?.by === "value") add(cell.responseVariants, sent.get(variants.parameter) ?? "(default)");
@@ -53,7 +62,8 @@ export class ExplorationCoverage {
     const json = exchange.response?.json;
     const items = Array.isArray(json) ? json : bodyObject(exchange) ? [json] : [];
     for (const item of items) {
-      const s = typeof item === "object" && item !== null ? (item as Record<string, unknown>).status : undefined;
+      const s =
+        typeof item === "object" && item !== null ? (item as Record<string, unknown>).status : undefined;
       if (typeof s === "string") add(cell.orderStatuses, s);
     }
   }

@@ -7,10 +7,11 @@
  * trading is allowed, within its own request budget (--explore N) inside --max-requests, and
  * every sequence cancels what it left open and offsets what it bought or sold from others.
  */
+import { type RefusalRuleName, refusalFor } from "@marketapi/spec/model";
 import fc from "fast-check";
-import { bestPrices } from "../checks/order-placing.js";
 import { enabled, op, type RunContext } from "../checks/context.js";
-import { InterruptedError, ConnectionError } from "../errors.js";
+import { bestPrices } from "../checks/order-placing.js";
+import { ConnectionError, InterruptedError } from "../errors.js";
 import type { Placement } from "../http/request.js";
 import type { ContractOperation } from "../operations.js";
 import type { CheckName, SequenceEvidence } from "../results.js";
@@ -23,9 +24,9 @@ import { type ExplorationEnv, type ExplorationOps, type RefusalCodes, SequenceRu
 
 export const CHECK: CheckName = "stateful_exploration";
 /** Requests the exploration may send by default (--explore). */
-export const DEFAULT_EXPLORE_BUDGET = 400;
+export const DEFAULT_EXPLORE_BUDGET = 500;
 /** Steps of one sequence at most (fast-check shrinks failing ones). */
-const MAX_STEPS = 14;
+const MAX_STEPS = 20;
 /** A sequence is not started with fewer requests left (set-up, a few steps, tear-down). */
 const SMALLEST_SEQUENCE = 20;
 /** The share of the budget new sequences may use; the rest is kept for shrinking a failing one. */
@@ -83,14 +84,34 @@ function explorationOps(ctx: RunContext): ExplorationOps | string {
   };
 }
 
-/** The codes the spec names for the refusals a sequence provokes (none named: any 4xx). */
-export function refusalCodes(_ctx: RunContext): RefusalCodes {
-  return {};
+/** The codes the spec names (x-refusals) for the refusals a sequence provokes; none named: any 4xx. */
+export function refusalCodes(ctx: RunContext): RefusalCodes {
+  const code = (rule: RefusalRuleName, operationId: string) =>
+    refusalFor(ctx.session.model.refusals, rule, operationId)?.code;
+  return {
+    duplicateClientOrderId: code("duplicate-client-order-id", "new_order"),
+    wouldTake: code("would-take", "new_order"),
+    filterFailure: code("filter-failure", "new_order"),
+    notCancelable: code("order-not-open", "cancel_order"),
+    nothingToCancel: code("nothing-to-cancel", "cancel_all_orders"),
+    idsDisagree: code("ids-disagree", "query_order"),
+    unknownOrder: ctx.session.model.operation("query_order")?.behaviour.unknownReferences?.order?.code,
+  };
 }
 
 function skipAll(ctx: RunContext, reason: string): ExplorationSummary {
   for (const id of OPERATIONS) ctx.session.recorder.skip(CHECK, id, reason);
-  return { budget: 0, requests: 0, sequences: 0, steps: 0, notJudged: 0, failed: false, shrinks: 0, note: reason, coverage: {} };
+  return {
+    budget: 0,
+    requests: 0,
+    sequences: 0,
+    steps: 0,
+    notJudged: 0,
+    failed: false,
+    shrinks: 0,
+    note: reason,
+    coverage: {},
+  };
 }
 
 /** Why the exploration cannot trade on this target, or undefined when it can. */
@@ -116,19 +137,28 @@ export async function explorationPhase(
   const why = cannotTrade(ctx);
   if (why) return skipAll(ctx, why);
   const started = ctx.session.requests;
-  let prices;
+  let prices: Awaited<ReturnType<typeof bestPrices>>;
   try {
     prices = await bestPrices(ctx, "exploration: the market's best prices");
   } catch (error) {
     if (error instanceof PassStopped) return skipAll(ctx, error.message);
     throw error;
   }
-  if (!prices) return skipAll(ctx, `the order book of ${ctx.values.symbol} has an empty side: nothing to explore against`);
-  const specTypes = (ops.newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(String);
+  if (!prices)
+    return skipAll(
+      ctx,
+      `the order book of ${ctx.values.symbol} has an empty side: nothing to explore against`,
+    );
+  const specTypes = (ops.newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(
+    String,
+  );
   const view = explorationView(ctx.rules!, (prices.bid + prices.ask) / 2n, specTypes);
   if (!view) return skipAll(ctx, `${ctx.values.symbol} announces no tick size or step size`);
   const env = environment(ctx, ops, view, started + Math.min(budget, ctx.session.remaining()));
-  ctx.progress({ type: "stage", message: `exploration on ${view.symbol}: sequences of up to ${MAX_STEPS} order operations, ${env.requestLimit - started} requests at most (--explore)` });
+  ctx.progress({
+    type: "stage",
+    message: `exploration on ${view.symbol}: sequences of up to ${MAX_STEPS} order operations, ${env.requestLimit - started} requests at most (--explore)`,
+  });
   const summary = await explore(ctx, env, ops);
   summary.budget = env.requestLimit - started;
   summary.requests = ctx.session.requests - started;
@@ -139,7 +169,12 @@ export async function explorationPhase(
   return summary;
 }
 
-function environment(ctx: RunContext, ops: ExplorationOps, view: ExplorationEnv["view"], requestLimit: number): ExplorationEnv {
+function environment(
+  ctx: RunContext,
+  ops: ExplorationOps,
+  view: ExplorationEnv["view"],
+  requestLimit: number,
+): ExplorationEnv {
   let stems = 0;
   return {
     ctx,
@@ -164,8 +199,19 @@ interface LoopState {
   stopped: string | undefined;
 }
 
-async function explore(ctx: RunContext, env: ExplorationEnv, ops: ExplorationOps): Promise<ExplorationSummary> {
-  const state: LoopState = { sequences: 0, steps: 0, notJudged: 0, lastFailing: undefined, fatal: undefined, stopped: undefined };
+async function explore(
+  ctx: RunContext,
+  env: ExplorationEnv,
+  ops: ExplorationOps,
+): Promise<ExplorationSummary> {
+  const state: LoopState = {
+    sequences: 0,
+    steps: 0,
+    notJudged: 0,
+    lastFailing: undefined,
+    fatal: undefined,
+    stopped: undefined,
+  };
   const variants = Object.keys(ops.newOrder.responseVariants?.components ?? {});
   const placements: Placement[] = ops.newOrder.acceptsFormBody ? ["query", "body", "split"] : ["query"];
   const options = { variants, placements, idMax: env.ids?.max ?? 36 };
@@ -174,8 +220,18 @@ async function explore(ctx: RunContext, env: ExplorationEnv, ops: ExplorationOps
     fc.commands(commandArbitraries(options), { maxCommands: MAX_STEPS, size: "max" }),
   );
   const passed: SequenceRun[] = [];
-  const summary: ExplorationSummary = { budget: 0, requests: 0, sequences: 0, steps: 0, notJudged: 0, failed: false, shrinks: 0, coverage: {} };
-  const generationEnd = ctx.session.requests + Math.floor((env.requestLimit - ctx.session.requests) * GENERATION_SHARE);
+  const summary: ExplorationSummary = {
+    budget: 0,
+    requests: 0,
+    sequences: 0,
+    steps: 0,
+    notJudged: 0,
+    failed: false,
+    shrinks: 0,
+    coverage: {},
+  };
+  const generationEnd =
+    ctx.session.requests + Math.floor((env.requestLimit - ctx.session.requests) * GENERATION_SHARE);
   for (let i = 0; ; i += 1) {
     if (ctx.session.requests + SMALLEST_SEQUENCE > generationEnd) break;
     const seed = (Math.imul(ctx.seed, 7919) + i * 104_729) | 0;
@@ -192,7 +248,11 @@ async function explore(ctx: RunContext, env: ExplorationEnv, ops: ExplorationOps
     const details = await fc.check(property, { seed, numRuns: 1, unbiased: true });
     if (state.fatal) throw state.fatal;
     if (details.failed && state.lastFailing) {
-      recordFailure(ctx, state.lastFailing, { seed, path: details.counterexamplePath ?? "", shrinks: details.numShrinks });
+      recordFailure(ctx, state.lastFailing, {
+        seed,
+        path: details.counterexamplePath ?? "",
+        shrinks: details.numShrinks,
+      });
       summary.failed = true;
       summary.shrinks = details.numShrinks;
       break;
@@ -200,7 +260,9 @@ async function explore(ctx: RunContext, env: ExplorationEnv, ops: ExplorationOps
     if (details.failed && details.errorInstance) throw details.errorInstance;
     if (state.stopped) break;
   }
-  for (const run of passed) for (const [id, count] of run.held) for (let k = 0; k < count; k += 1) ctx.session.recorder.pass(CHECK, id);
+  for (const run of passed)
+    for (const [id, count] of run.held)
+      for (let k = 0; k < count; k += 1) ctx.session.recorder.pass(CHECK, id);
   const notes = [...new Set(passed.map((r) => r.notJudged).filter((n): n is string => n !== undefined))];
   for (const note of notes) ctx.session.recorder.note(CHECK, "new_order", note);
   summary.sequences = state.sequences;
@@ -243,7 +305,11 @@ function keepOut(error: unknown, state: LoopState): void {
 }
 
 /** The minimal failing sequence as one failure: its first problem, the others counted, every step kept. */
-function recordFailure(ctx: RunContext, run: SequenceRun, how: { seed: number; path: string; shrinks: number }): void {
+function recordFailure(
+  ctx: RunContext,
+  run: SequenceRun,
+  how: { seed: number; path: string; shrinks: number },
+): void {
   const invariants = run.problems.filter((p) => p.kind === "invariant");
   const first = invariants[0] ?? run.problems[0]!;
   const others = run.problems.length - 1;
@@ -252,7 +318,11 @@ function recordFailure(ctx: RunContext, run: SequenceRun, how: { seed: number; p
     seed: how.seed,
     path: how.path,
     shrinks: how.shrinks,
-    steps: run.exchanges.map((s) => ({ step: s.step, description: s.description, exchange: ctx.session.record(s.exchange) })),
+    steps: run.exchanges.map((s) => ({
+      step: s.step,
+      description: s.description,
+      exchange: ctx.session.record(s.exchange),
+    })),
   };
   ctx.session.fail(
     CHECK,

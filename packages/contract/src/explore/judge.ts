@@ -137,7 +137,9 @@ export class ReadHistory {
         `order ${orderId}: executedQty ${formatDec(executed)} in ${where}, after ${formatDec(before.executed)} in ${before.where}`,
       );
     if (before && FINAL_STATUSES.includes(before.status) && status !== before.status)
-      out.push(`order ${orderId}: status ${status} in ${where}, after the final ${before.status} in ${before.where}`);
+      out.push(
+        `order ${orderId}: status ${status} in ${where}, after the final ${before.status} in ${before.where}`,
+      );
     if (!before || !FINAL_STATUSES.includes(before.status) || executed > before.executed)
       this.seen.set(orderId, { executed, status, where });
     return out;

@@ -3,18 +3,10 @@
  * filters, flags), the sizes and prices its orders use, and, at the start of each sequence, the
  * foreign liquidity on the book and the last trade id (the bracket that tells a quiet market).
  */
-import {
-  ceilToStep,
-  type Dec,
-  floorToStep,
-  fromRatio,
-  maxDec,
-  mul,
-  tryParseDec,
-  ZERO,
-} from "../decimal.js";
-import type { Json, SymbolRules } from "../market.js";
+
 import { smallestQuantity } from "../checks/order-placing.js";
+import { ceilToStep, type Dec, floorToStep, fromRatio, maxDec, mul, tryParseDec, ZERO } from "../decimal.js";
+import type { Json, SymbolRules } from "../market.js";
 import type { Level, Side } from "./model.js";
 
 export interface ExplorationView {
@@ -63,7 +55,8 @@ export function explorationView(
     reference,
     tick: rules.tick,
     step: rules.step,
-    types: rules.orderTypes.length > 0 ? rules.orderTypes.filter((t) => specTypes.includes(t)) : [...specTypes],
+    types:
+      rules.orderTypes.length > 0 ? rules.orderTypes.filter((t) => specTypes.includes(t)) : [...specTypes],
     far: { BUY: farPrice(rules, reference, "BUY"), SELL: farPrice(rules, reference, "SELL") },
     quoteOrderQtyAllowed: info.quoteOrderQtyMarketAllowed !== false,
     icebergAllowed: info.icebergAllowed !== false,
@@ -111,13 +104,20 @@ export function unitAt(view: ExplorationView, price: Dec): Dec {
 
 /** A quote budget worth `units` of the smallest quantity at `price`, on the quote asset's precision. */
 export function quoteBudget(view: ExplorationView, units: number, price: Dec): Dec {
-  const precision = typeof view.rules.info.quoteAssetPrecision === "number" ? view.rules.info.quoteAssetPrecision : 8;
+  const precision =
+    typeof view.rules.info.quoteAssetPrecision === "number" ? view.rules.info.quoteAssetPrecision : 8;
   const unit = 10n ** BigInt(Math.max(0, 20 - precision));
   return floorToStep(mul(unitAt(view, price) * BigInt(units), price), unit > 0n ? unit : 1n);
 }
 
 /** Prices strictly inside the spread, `count` ticks from the own side's best (1 = one tick better). */
-export function insidePrice(view: ExplorationView, side: Side, bestBid: Dec, bestAsk: Dec, ticks: number): Dec | undefined {
+export function insidePrice(
+  view: ExplorationView,
+  side: Side,
+  bestBid: Dec,
+  bestAsk: Dec,
+  ticks: number,
+): Dec | undefined {
   const price = side === "BUY" ? bestBid + view.tick * BigInt(ticks) : bestAsk - view.tick * BigInt(ticks);
   return price > bestBid && price < bestAsk ? price : undefined;
 }
@@ -134,4 +134,3 @@ export function levelsOf(side: unknown): Level[] {
   }
   return out;
 }
-

@@ -116,7 +116,11 @@ export class ExplorationModel {
    */
   plan(taker: TakerSpec): { fills: PlannedFill[]; exhausts: boolean } {
     const opposite: Side = taker.side === "BUY" ? "SELL" : "BUY";
-    const own = this.restingOn(opposite).map((o) => ({ price: o.price!, left: o.origQty - o.executedQty, maker: o as ModelOrder | undefined }));
+    const own = this.restingOn(opposite).map((o) => ({
+      price: o.price!,
+      left: o.origQty - o.executedQty,
+      maker: o as ModelOrder | undefined,
+    }));
     const foreign = (opposite === "SELL" ? this.foreignAsks : this.foreignBids).map((l) => ({
       price: l.price,
       left: l.qty,

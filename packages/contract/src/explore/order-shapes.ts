@@ -40,7 +40,10 @@ const isStop = (type: string) => type.startsWith("STOP_LOSS") || type.startsWith
  * Values for `type` from what the caller can provide: every required parameter, the first
  * provided member of each one-of group, nothing forbidden; undefined when a required one is missing.
  */
-export function valuesByRule(rule: OrderTypeRule, provide: Readonly<Record<string, string>>): Values | undefined {
+export function valuesByRule(
+  rule: OrderTypeRule,
+  provide: Readonly<Record<string, string>>,
+): Values | undefined {
   const values: Values = {};
   for (const name of rule.required ?? []) {
     if (provide[name] === undefined) return undefined;

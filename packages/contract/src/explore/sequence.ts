@@ -9,7 +9,14 @@
  * while the invariants still are.
  */
 import type { OrderTypeRule } from "@marketapi/spec/model";
-import { type RunContext, bodyObject, describeAnswer, errorCode, isRateLimited, ok } from "../checks/context.js";
+import {
+  bodyObject,
+  describeAnswer,
+  errorCode,
+  isRateLimited,
+  ok,
+  type RunContext,
+} from "../checks/context.js";
 import { arithmeticProblems } from "../checks/order-arithmetic.js";
 import { type Dec, formatDec, tryParseDec, ZERO } from "../decimal.js";
 import { encodeParams, type Placement } from "../http/request.js";
@@ -20,7 +27,14 @@ import type { ClientIdSpace } from "./client-ids.js";
 import type { ExplorationCoverage } from "./coverage.js";
 import { type OrderAnswer, orderProblems, type Problem, ReadHistory } from "./judge.js";
 import { type ExplorationView, levelsOf } from "./market-view.js";
-import { ExplorationModel, FINAL_STATUSES, type Level, type ModelOrder, OPEN_STATUSES, type PlannedFill } from "./model.js";
+import {
+  ExplorationModel,
+  FINAL_STATUSES,
+  type Level,
+  type ModelOrder,
+  OPEN_STATUSES,
+  type PlannedFill,
+} from "./model.js";
 
 type Json = Record<string, unknown>;
 
@@ -89,6 +103,8 @@ export class SequenceRun {
   /** Orders on the symbol that were open when the sequence started (not its own). */
   foreignOpen = new Set<number>();
   foreignStops = 0;
+  /** A cancel_all_orders with nothing open was sent (once a sequence is enough). */
+  cancelledAllEmpty = false;
   /** Orders the target created although the model expected a refusal (cancelled at tear-down). */
   readonly unexpected: ModelOrder[] = [];
   private lastTradeId: number | undefined;
@@ -114,7 +130,12 @@ export class SequenceRun {
     this.description = description;
   }
 
-  async call(op: ContractOperation, values: Values, label: string, placement?: Placement): Promise<RoundTrip> {
+  async call(
+    op: ContractOperation,
+    values: Values,
+    label: string,
+    placement?: Placement,
+  ): Promise<RoundTrip> {
     const exchange = await this.env.ctx.session.call(
       { op, params: encodeParams(op, values), ...(placement ? { placement } : {}) },
       `exploration step ${this.step}: ${label}`,
@@ -140,7 +161,11 @@ export class SequenceRun {
       this.skipped = `${what}: ${describeAnswer(exchange)}`;
       return false;
     }
-    this.problem("invariant", exchange, `${what} was refused (${describeAnswer(exchange)}); the model expects it served`);
+    this.problem(
+      "invariant",
+      exchange,
+      `${what} was refused (${describeAnswer(exchange)}); the model expects it served`,
+    );
     return false;
   }
 
@@ -152,7 +177,11 @@ export class SequenceRun {
       return false;
     }
     if (status < 400 || status >= 500) {
-      this.problem("invariant", exchange, `${what} got ${describeAnswer(exchange)}; the model expects a 4xx refusal${code !== undefined ? ` with code ${code}` : ""}`);
+      this.problem(
+        "invariant",
+        exchange,
+        `${what} got ${describeAnswer(exchange)}; the model expects a 4xx refusal${code !== undefined ? ` with code ${code}` : ""}`,
+      );
       return status < 300;
     }
     const got = errorCode(exchange);
@@ -173,17 +202,28 @@ export class SequenceRun {
   /** A new_order answer: what it carries is judged (state from RESULT on, fills in FULL). */
   judgeNewOrder(exchange: RoundTrip, order: ModelOrder, fills: PlannedFill[]): void {
     const body = bodyObject(exchange) ?? {};
-    const answer: OrderAnswer = Array.isArray(body.fills) ? "FULL" : typeof body.status === "string" ? "RESULT" : "ACK";
+    const answer: OrderAnswer = Array.isArray(body.fills)
+      ? "FULL"
+      : typeof body.status === "string"
+        ? "RESULT"
+        : "ACK";
     this.judge(exchange, body, order, answer, `new_order answer (${answer})`);
     if (typeof body.transactTime === "number") order.transactTime = body.transactTime;
     const rule = exchange.op.behaviour.orderArithmetic;
     if (answer !== "FULL" || !rule) return;
     for (const text of arithmeticProblems(rule, body, order.timeInForce ?? ""))
       this.problem("invariant", exchange, `new_order answer: ${text} (x-order-arithmetic)`);
-    const got = (body[rule.fills.list] as Json[]).map((f) => `${formatDec(tryParseDec(f[rule.fills.qty]) ?? ZERO)} @ ${formatDec(tryParseDec(f[rule.fills.price]) ?? ZERO)}`);
+    const got = (body[rule.fills.list] as Json[]).map(
+      (f) =>
+        `${formatDec(tryParseDec(f[rule.fills.qty]) ?? ZERO)} @ ${formatDec(tryParseDec(f[rule.fills.price]) ?? ZERO)}`,
+    );
     const want = fills.map((f) => `${formatDec(f.qty)} @ ${formatDec(f.price)}`);
     if (got.join(", ") !== want.join(", "))
-      this.problem("prediction", exchange, `new_order answer: fills ${got.join(", ") || "none"}; the model expects ${want.join(", ") || "none"}`);
+      this.problem(
+        "prediction",
+        exchange,
+        `new_order answer: fills ${got.join(", ") || "none"}; the model expects ${want.join(", ") || "none"}`,
+      );
   }
 
   // ---- set-up -------------------------------------------------------------------------------
@@ -195,13 +235,21 @@ export class SequenceRun {
       this.skipped = "the exploration's request budget is used up";
       return false;
     }
-    const book = await this.call(ops.orderBook, { symbol: this.symbol, limit: BOOK_LEVELS }, "the book at the start");
+    const book = await this.call(
+      ops.orderBook,
+      { symbol: this.symbol, limit: BOOK_LEVELS },
+      "the book at the start",
+    );
     const body = bodyObject(book);
     if (!ok(book) || !body) {
       this.skipped = `order_book: ${describeAnswer(book)}`;
       return false;
     }
-    this.model = new ExplorationModel(levelsOf(body.bids).slice(0, BOOK_LEVELS), levelsOf(body.asks).slice(0, BOOK_LEVELS), view.step);
+    this.model = new ExplorationModel(
+      levelsOf(body.bids).slice(0, BOOK_LEVELS),
+      levelsOf(body.asks).slice(0, BOOK_LEVELS),
+      view.step,
+    );
     this.lastTradeId = await this.newestTradeId();
     const open = await this.call(ops.openOrders, { symbol: this.symbol }, "open orders at the start");
     if (!ok(open)) {
@@ -218,7 +266,11 @@ export class SequenceRun {
   private async newestTradeId(): Promise<number | undefined> {
     const trades = this.env.ops.trades;
     if (!trades) return undefined;
-    const exchange = await this.call(trades, { symbol: this.symbol, limit: 1 }, "the newest trade at the start");
+    const exchange = await this.call(
+      trades,
+      { symbol: this.symbol, limit: 1 },
+      "the newest trade at the start",
+    );
     const last = listOf(exchange).at(-1);
     this.bracketReadable = ok(exchange);
     return typeof last?.id === "number" ? last.id : undefined;
@@ -254,20 +306,37 @@ export class SequenceRun {
       if (typeof orderId !== "number" || this.foreignOpen.has(orderId)) continue;
       const order = this.byOrderId(orderId);
       if (!order) {
-        this.problem("invariant", exchange, `open_orders lists order ${orderId}, which no accepted step created`);
+        this.problem(
+          "invariant",
+          exchange,
+          `open_orders lists order ${orderId}, which no accepted step created`,
+        );
         continue;
       }
       if (!OPEN_STATUSES.includes(String(item.status)))
-        this.problem("invariant", exchange, `open_orders lists order ${orderId} with the final status ${String(item.status)}`);
+        this.problem(
+          "invariant",
+          exchange,
+          `open_orders lists order ${orderId} with the final status ${String(item.status)}`,
+        );
       const final = this.reads.seenFinal(orderId);
-      if (final) this.problem("invariant", exchange, `open_orders lists order ${orderId}, shown closed in ${final}`);
+      if (final)
+        this.problem("invariant", exchange, `open_orders lists order ${orderId}, shown closed in ${final}`);
       if (order.timeInForce === "IOC" || order.timeInForce === "FOK" || order.type === "MARKET")
-        this.problem("invariant", exchange, `open_orders lists order ${orderId}, a ${order.type} ${order.timeInForce ?? ""} order that never rests`);
+        this.problem(
+          "invariant",
+          exchange,
+          `open_orders lists order ${orderId}, a ${order.type} ${order.timeInForce ?? ""} order that never rests`,
+        );
       this.judge(exchange, item, order, "order", "open_orders");
     }
     for (const order of this.model.open()) {
       if (!listed.some((item) => item.orderId === order.orderId))
-        this.problem("prediction", exchange, `open_orders does not list step ${order.step}'s order ${order.orderId}, which the model has ${order.status}`);
+        this.problem(
+          "prediction",
+          exchange,
+          `open_orders does not list step ${order.step}'s order ${order.orderId}, which the model has ${order.status}`,
+        );
     }
   }
 
@@ -275,13 +344,21 @@ export class SequenceRun {
     const placed = this.model.orders.filter((o) => o.orderId !== undefined);
     if (placed.length === 0) return;
     const first = Math.min(...placed.map((o) => o.orderId!));
-    const exchange = await this.call(this.env.ops.allOrders, { symbol: this.symbol, orderId: first }, `all_orders from orderId ${first}`);
+    const exchange = await this.call(
+      this.env.ops.allOrders,
+      { symbol: this.symbol, orderId: first },
+      `all_orders from orderId ${first}`,
+    );
     if (!this.served(exchange, "all_orders")) return;
     const listed = listOf(exchange);
     for (const order of placed) {
       const item = listed.find((i) => i.orderId === order.orderId);
       if (!item) {
-        this.problem("invariant", exchange, `all_orders from orderId ${first} does not list step ${order.step}'s order ${order.orderId}`);
+        this.problem(
+          "invariant",
+          exchange,
+          `all_orders from orderId ${first} does not list step ${order.step}'s order ${order.orderId}`,
+        );
         continue;
       }
       this.judge(exchange, item, order, "order", "all_orders");
@@ -289,7 +366,10 @@ export class SequenceRun {
   }
 
   byOrderId(orderId: number): ModelOrder | undefined {
-    return this.model.orders.find((o) => o.orderId === orderId) ?? this.unexpected.find((o) => o.orderId === orderId);
+    return (
+      this.model.orders.find((o) => o.orderId === orderId) ??
+      this.unexpected.find((o) => o.orderId === orderId)
+    );
   }
 
   // ---- tear-down ----------------------------------------------------------------------------
@@ -300,7 +380,11 @@ export class SequenceRun {
     this.begin("tear-down");
     const { ops } = this.env;
     for (const order of [...this.model.open(), ...this.unexpected]) {
-      const exchange = await this.call(ops.cancelOrder, { symbol: this.symbol, orderId: order.orderId }, `cancel step ${order.step}'s order`);
+      const exchange = await this.call(
+        ops.cancelOrder,
+        { symbol: this.symbol, orderId: order.orderId },
+        `cancel step ${order.step}'s order`,
+      );
       if (ok(exchange)) this.env.ctx.ledger.closed(order.clientOrderId);
       if (!this.model.orders.includes(order)) continue;
       if (this.served(exchange, `cancelling step ${order.step}'s open order`)) {
@@ -319,8 +403,13 @@ export class SequenceRun {
     const open = await this.call(ops.openOrders, { symbol: this.symbol }, "open orders left");
     for (const item of listOf(open)) {
       if (typeof item.orderId !== "number" || this.foreignOpen.has(item.orderId)) continue;
-      const cancel = await this.call(ops.cancelOrder, { symbol: this.symbol, orderId: item.orderId }, `cancel order ${item.orderId} left open`);
-      if (typeof item.clientOrderId === "string" && ok(cancel)) this.env.ctx.ledger.closed(item.clientOrderId);
+      const cancel = await this.call(
+        ops.cancelOrder,
+        { symbol: this.symbol, orderId: item.orderId },
+        `cancel order ${item.orderId} left open`,
+      );
+      if (typeof item.clientOrderId === "string" && ok(cancel))
+        this.env.ctx.ledger.closed(item.clientOrderId);
     }
   }
 
@@ -335,32 +424,56 @@ export class SequenceRun {
       return;
     }
     const trades = this.env.ops.trades;
-    if (!trades || !this.bracketReadable || this.model.trades.length === 0 && this.lastTradeId === undefined) return;
+    if (
+      !trades ||
+      !this.bracketReadable ||
+      (this.model.trades.length === 0 && this.lastTradeId === undefined)
+    )
+      return;
     const want = this.model.trades;
-    const exchange = await this.call(trades, { symbol: this.symbol, limit: Math.min(1000, want.length + 10) }, "the trades since the start");
+    const exchange = await this.call(
+      trades,
+      { symbol: this.symbol, limit: Math.min(1000, want.length + 10) },
+      "the trades since the start",
+    );
     if (!ok(exchange)) return;
-    const made = listOf(exchange).filter((t) => typeof t.id === "number" && (this.lastTradeId === undefined || t.id > this.lastTradeId));
-    const got = made.map((t) => `${formatDec(tryParseDec(t.qty) ?? ZERO)} @ ${formatDec(tryParseDec(t.price) ?? ZERO)}`);
+    const made = listOf(exchange).filter(
+      (t) => typeof t.id === "number" && (this.lastTradeId === undefined || t.id > this.lastTradeId),
+    );
+    const got = made.map(
+      (t) => `${formatDec(tryParseDec(t.qty) ?? ZERO)} @ ${formatDec(tryParseDec(t.price) ?? ZERO)}`,
+    );
     const expected = want.map((t) => `${formatDec(t.qty)} @ ${formatDec(t.price)}`);
     if (got.join(", ") === expected.join(", ")) this.hold(exchange);
     else
-      this.problem("prediction", exchange, `the trades since the sequence started are ${got.join(", ") || "none"}; its orders' fills were ${expected.join(", ") || "none"}`);
+      this.problem(
+        "prediction",
+        exchange,
+        `the trades since the sequence started are ${got.join(", ") || "none"}; its orders' fills were ${expected.join(", ") || "none"}`,
+      );
   }
 
   private async foreignLevelsAsExpected(): Promise<boolean> {
-    const book = await this.call(this.env.ops.orderBook, { symbol: this.symbol, limit: BOOK_LEVELS }, "the book at the end");
+    const book = await this.call(
+      this.env.ops.orderBook,
+      { symbol: this.symbol, limit: BOOK_LEVELS },
+      "the book at the end",
+    );
     const body = bodyObject(book);
     if (!ok(book) || !body) return false;
     const same = (got: Level[], want: Level[]) => {
       const expected = want.filter((l) => l.qty > ZERO);
       return expected.every((l, i) => got[i]?.price === l.price && got[i]?.qty === l.qty);
     };
-    return same(levelsOf(body.bids), this.model.foreignBids) && same(levelsOf(body.asks), this.model.foreignAsks);
+    return (
+      same(levelsOf(body.bids), this.model.foreignBids) && same(levelsOf(body.asks), this.model.foreignAsks)
+    );
   }
 
   private dropPredictions(why: string): void {
     const dropped = this.problems.filter((p) => p.kind === "prediction").length;
-    for (let i = this.problems.length - 1; i >= 0; i -= 1) if (this.problems[i]!.kind === "prediction") this.problems.splice(i, 1);
+    for (let i = this.problems.length - 1; i >= 0; i -= 1)
+      if (this.problems[i]!.kind === "prediction") this.problems.splice(i, 1);
     if (dropped > 0) this.notJudged = `${dropped} prediction(s) not judged: ${why}`;
   }
 
@@ -374,9 +487,24 @@ export class SequenceRun {
     const quantity: Dec = net > ZERO ? net : -net;
     const id = `${this.env.nextStem()}o`;
     this.env.ctx.ledger.sent(this.symbol, id);
-    const exchange = await this.call(this.env.ops.newOrder, { symbol: this.symbol, side, type: "MARKET", quantity: formatDec(quantity), newClientOrderId: id, newOrderRespType: "RESULT" }, "offset what was traded with others");
+    const exchange = await this.call(
+      this.env.ops.newOrder,
+      {
+        symbol: this.symbol,
+        side,
+        type: "MARKET",
+        quantity: formatDec(quantity),
+        newClientOrderId: id,
+        newOrderRespType: "RESULT",
+      },
+      "offset what was traded with others",
+    );
     this.env.ctx.ledger.closed(id);
-    if (!ok(exchange)) this.env.ctx.progress({ type: "stage", message: `exploration: the offsetting MARKET ${side} of ${formatDec(quantity)} was refused (${describeAnswer(exchange)})` });
+    if (!ok(exchange))
+      this.env.ctx.progress({
+        type: "stage",
+        message: `exploration: the offsetting MARKET ${side} of ${formatDec(quantity)} was refused (${describeAnswer(exchange)})`,
+      });
   }
 
   /** Invariant problems, and prediction problems left after the bracket. */

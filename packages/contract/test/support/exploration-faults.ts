@@ -5,7 +5,14 @@
  * mistake, injected by the proxy, that stateful_exploration must catch.
  */
 import { at, list, onAnswer, served } from "./behaviour-faults.js";
-import { allParams, type Fault, mapJson, type ProxyRequest, type ProxyResponse, resign } from "./fault-proxy.js";
+import {
+  allParams,
+  type Fault,
+  mapJson,
+  type ProxyRequest,
+  type ProxyResponse,
+  resign,
+} from "./fault-proxy.js";
 
 type Json = Record<string, unknown>;
 
@@ -35,10 +42,13 @@ export function explorationFaults(demo: { apiSecret: string }): Fault[] {
   return [
     {
       name: "query-partial-fill-as-new",
-      description: "query_order shows a partly filled order as NEW with nothing executed (a stale copy of the order)",
+      description:
+        "query_order shows a partly filled order as NEW with nothing executed (a stale copy of the order)",
       caughtBy: ["stateful_exploration"],
       response: onOrders("order", "GET", (o) =>
-        o.status === "PARTIALLY_FILLED" ? { ...o, status: "NEW", executedQty: ZERO, cummulativeQuoteQty: ZERO } : o,
+        o.status === "PARTIALLY_FILLED"
+          ? { ...o, status: "NEW", executedQty: ZERO, cummulativeQuoteQty: ZERO }
+          : o,
       ),
     },
     {
@@ -59,10 +69,13 @@ export function explorationFaults(demo: { apiSecret: string }): Fault[] {
     },
     {
       name: "all-orders-maker-fill-stale",
-      description: "all_orders shows a resting order's executed quantity as of its placement (fills against it not written back)",
+      description:
+        "all_orders shows a resting order's executed quantity as of its placement (fills against it not written back)",
       caughtBy: ["stateful_exploration"],
       response: onOrders("allOrders", "GET", (o) =>
-        o.status === "PARTIALLY_FILLED" ? { ...o, executedQty: ZERO, cummulativeQuoteQty: ZERO, status: "NEW" } : o,
+        o.status === "PARTIALLY_FILLED"
+          ? { ...o, executedQty: ZERO, cummulativeQuoteQty: ZERO, status: "NEW" }
+          : o,
       ),
     },
     {
@@ -79,7 +92,12 @@ export function explorationFaults(demo: { apiSecret: string }): Fault[] {
       caughtBy: ["stateful_exploration"],
       response: (req, res) =>
         isNewOrder(req) && allParams(req).get("newOrderRespType") === "RESULT" && served(res)
-          ? mapJson(res, (j) => ({ ...(j as Json), status: "NEW", executedQty: ZERO, cummulativeQuoteQty: ZERO }))
+          ? mapJson(res, (j) => ({
+              ...(j as Json),
+              status: "NEW",
+              executedQty: ZERO,
+              cummulativeQuoteQty: ZERO,
+            }))
           : res,
     },
     {
@@ -107,7 +125,8 @@ export function explorationFaults(demo: { apiSecret: string }): Fault[] {
     },
     {
       name: "duplicate-client-id-accepted",
-      description: "a new order reusing the client order id of an open order is accepted (uniqueness not enforced)",
+      description:
+        "a new order reusing the client order id of an open order is accepted (uniqueness not enforced)",
       caughtBy: ["stateful_exploration"],
       request: (req, state) => {
         const id = allParams(req).get("newClientOrderId");
@@ -120,23 +139,38 @@ export function explorationFaults(demo: { apiSecret: string }): Fault[] {
         if (isNewOrder(req) && served(res)) {
           state.delete("renamed");
           const body = JSON.parse(res.body) as Json;
-          if (renamed === undefined && typeof body.clientOrderId === "string" && ["NEW", "PARTIALLY_FILLED", undefined].includes(body.status as string))
+          if (
+            renamed === undefined &&
+            typeof body.clientOrderId === "string" &&
+            ["NEW", "PARTIALLY_FILLED", undefined].includes(body.status as string)
+          )
             openIds(state).add(body.clientOrderId);
-          return renamed === undefined ? res : mapJson(res, (j) => ({ ...(j as Json), clientOrderId: renamed }));
+          return renamed === undefined
+            ? res
+            : mapJson(res, (j) => ({ ...(j as Json), clientOrderId: renamed }));
         }
         if (req.method === "DELETE" && served(res))
-          for (const o of Array.isArray(JSON.parse(res.body)) ? list(JSON.parse(res.body)) : [JSON.parse(res.body) as Json])
+          for (const o of Array.isArray(JSON.parse(res.body))
+            ? list(JSON.parse(res.body))
+            : [JSON.parse(res.body) as Json])
             if (typeof o.origClientOrderId === "string") openIds(state).delete(o.origClientOrderId);
         return res;
       },
     },
     {
       name: "mismatched-ids-follow-orderId",
-      description: "query_order and cancel_order given an orderId and an origClientOrderId of another order act on the orderId",
+      description:
+        "query_order and cancel_order given an orderId and an origClientOrderId of another order act on the orderId",
       caughtBy: ["stateful_exploration"],
       request: (req) => {
         const params = allParams(req);
-        if (!at("order")(req) || req.method === "POST" || !params.has("orderId") || !params.has("origClientOrderId")) return req;
+        if (
+          !at("order")(req) ||
+          req.method === "POST" ||
+          !params.has("orderId") ||
+          !params.has("origClientOrderId")
+        )
+          return req;
         return resign(req, secret, (p) => p.delete("origClientOrderId"));
       },
     },
@@ -157,7 +191,9 @@ export function explorationFaults(demo: { apiSecret: string }): Fault[] {
       description: "open_orders shows every open order with nothing executed",
       caughtBy: ["stateful_exploration"],
       response: onAnswer("openOrders", (j, req) =>
-        req.method === "GET" ? list(j).map((o) => ({ ...o, executedQty: ZERO, cummulativeQuoteQty: ZERO })) : j,
+        req.method === "GET"
+          ? list(j).map((o) => ({ ...o, executedQty: ZERO, cummulativeQuoteQty: ZERO }))
+          : j,
       ),
     },
   ];

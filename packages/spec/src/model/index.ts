@@ -9,6 +9,7 @@
  * followed with resolveRef on `document`.
  */
 import { type FilledFrom, readFilledFrom } from "./extensions/filled-from.js";
+import { type Refusals, readRefusals } from "./extensions/refusals.js";
 import { apiKeyHeaderBeside, readSigningRules, type SigningRule } from "./extensions/signing.js";
 import { isObject, type JsonObject } from "./json.js";
 import { type Operation, readOperations } from "./operations.js";
@@ -36,6 +37,16 @@ export { type OrderArithmetic, readOrderArithmetic } from "./extensions/order-ar
 export type { OrderTypeRule } from "./extensions/order-type-rules.js";
 export type { ParameterCondition } from "./extensions/parameter-conditions.js";
 export type { ParameterPlacement } from "./extensions/parameter-placement.js";
+export {
+  REFUSAL_RULES,
+  type RefusalRule,
+  type RefusalRuleName,
+  type Refusals,
+  readRefusals,
+  refusalFor,
+  statedRefusalRules,
+  unnamedRefusals,
+} from "./extensions/refusals.js";
 export { EXTENSIONS, extensionByKey } from "./extensions/registry.js";
 export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
 export { type ResultFilter, type ResultFilters, readResultFilters } from "./extensions/result-filter.js";
@@ -86,6 +97,8 @@ export interface SpecModel {
   apiKeyHeader: string | undefined;
   /** x-filled-from: where the parts the source document leaves open were taken from. */
   filledFrom: FilledFrom | undefined;
+  /** x-refusals: the status and code of each refusal rule the document states. */
+  refusals: Refusals | undefined;
 }
 
 /** The operation with this operationId. */
@@ -117,5 +130,6 @@ export function buildSpecModel(document: JsonObject): SpecModel {
     signing,
     apiKeyHeader: signing?.apiKeyHeader ?? apiKeyHeaderBeside(document, undefined),
     filledFrom: readFilledFrom(document["x-filled-from"]),
+    refusals: readRefusals(document["x-refusals"]),
   };
 }

@@ -40,7 +40,7 @@ const RESERVED = /%(3A|2F|3F|23|5B|5D|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/gi;
 
 /** percentEncode, keeping reserved characters as they are (allowReserved). */
 function encodeAllowingReserved(text: string): string {
-  return percentEncode(text).replace(RESERVED, (escape) => decodeURIComponent(escape));
+  return percentEncode(text).replace(RESERVED, (encoded) => decodeURIComponent(encoded));
 }
 
 function scalarText(name: string, value: unknown): string {

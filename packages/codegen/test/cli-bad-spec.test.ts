@@ -128,7 +128,7 @@ const cases: Case[] = [
     file: "no-id.yaml",
     text: edit("      operationId: list_items\n", ""),
     want: [
-      "no-id.yaml#/paths/~1items/get/operationId (line 7, column 5): expected an operationId that is a valid identifier (letters, digits, _ or $), found nothing",
+      "no-id.yaml#/paths/~1items/get/operationId (line 7, column 5): expected an operationId (the name of the operation in generated code, samples and reports), found nothing",
     ],
   },
   {

@@ -50,6 +50,7 @@ export { readWirePattern } from "./extensions/wire-pattern.js";
 export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.js";
 export { isObject, type JsonObject, type JsonSchema } from "./json.js";
 export { pointerOf, segmentsOf, valueAt } from "./json-pointer.js";
+export { isIdentifier, methodNameOf } from "./method-names.js";
 export type {
   MediaType,
   Operation,

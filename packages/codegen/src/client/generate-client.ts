@@ -1,4 +1,5 @@
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
+import { insideExtension } from "../spec-input/check-structure.js";
 import { subsetDocument } from "../spec-input/select-operations.js";
 import type { SourcedSpecModel } from "../spec-input/spec-model.js";
 import { renderApiDefinition } from "./api-definition.js";
@@ -40,7 +41,10 @@ export async function generateClient(
     methods: moduleSpecifier(CLIENT_FILES.methods),
   };
   return [
-    { path: CLIENT_FILES.types, contents: `${header}\n${await renderTypes(document, { readWriteMarkers })}` },
+    {
+      path: CLIENT_FILES.types,
+      contents: `${header}\n${await renderTypes(withoutExtensions(document) as typeof document, { readWriteMarkers })}`,
+    },
     { path: CLIENT_FILES.operations, contents: `${header}\n${renderOperationTable(model, client)}` },
     {
       path: CLIENT_FILES.methods,
@@ -69,4 +73,20 @@ function usesReadOrWriteOnly(node: unknown): boolean {
     if (usesReadOrWriteOnly(value)) return true;
   }
   return false;
+}
+
+/**
+ * The document without its `x-` extensions, for openapi-typescript: no type comes from them, and
+ * it would follow a `$ref` inside one (an extension of another tool may hold anything).
+ */
+function withoutExtensions(node: unknown, parentKey = ""): unknown {
+  if (Array.isArray(node)) return node.map((item) => withoutExtensions(item));
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (insideExtension([parentKey, key])) continue;
+    out[key] =
+      key === "example" || key === "examples" || key === "default" ? value : withoutExtensions(value, key);
+  }
+  return out;
 }

@@ -127,11 +127,11 @@ const cases: Case[] = [
     ],
   },
   {
-    name: "a missing operationId",
+    name: "an empty operationId",
     file: "no-id.yaml",
-    text: edit("      operationId: list_items\n", ""),
+    text: edit("      operationId: list_items\n", '      operationId: ""\n'),
     want: [
-      "no-id.yaml#/paths/~1items/get/operationId (line 7, column 5): expected an operationId (the name of the operation in generated code, samples and reports), found nothing",
+      'no-id.yaml#/paths/~1items/get/operationId (line 8, column 7): expected an operationId (the name of the operation in generated code, samples and reports), found ""',
     ],
   },
   {

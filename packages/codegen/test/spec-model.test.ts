@@ -35,7 +35,7 @@ const faults: { name: string; given: Mutation; want: { pointer: string; expected
   {
     name: "missing operationId",
     given: (d) => {
-      delete (d.paths["/api/v3/ping"].get as Record<string, unknown>).operationId;
+      (d.paths["/api/v3/ping"].get as Record<string, unknown>).operationId = 12;
     },
     want: { pointer: "/paths/~1api~1v3~1ping/get/operationId", expected: /operationId/ },
   },

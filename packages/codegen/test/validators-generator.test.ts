@@ -82,7 +82,10 @@ describe("what the generator refuses, with a pointer into the spec", () => {
   it("reports every fault of the spec at once, not the first", () => {
     const text = fixtureText()
       .replace("      pattern: ^[A-Z]{2,10}$", "      pattern: ^[A-Z]{2,10}$\n      maxLenght: 3")
-      .replace("      required: [code]\n", "      required: [code]\n      minProperties: 1\n      maxPropertys: 3\n");
+      .replace(
+        "      required: [code]\n",
+        "      required: [code]\n      minProperties: 1\n      maxPropertys: 3\n",
+      );
     const error = specErrorOf(() => generateFixture(text));
     expect(error.all().map((fault) => fault.pointer)).toEqual([
       "/components/schemas/Symbol/maxLenght",

@@ -36,6 +36,8 @@ export interface OperationWire {
   readonly body?: BodyWire;
   /** How a success answer is read: JSON (default), text, a Blob, or not at all (no content declared). */
   readonly responseAs?: "json" | "text" | "blob" | "none";
+  /** The Accept header sent, where the answer may come in other media types than the one read. */
+  readonly accept?: string;
 }
 
 /** A generated `operationTable`: the wire facts of each operation, by operationId. */
@@ -327,6 +329,7 @@ export function createApiClient(
     for (const [name, value] of applied.query)
       search = joinParams(search, queryPart({ name, in: "query" }, value));
     for (const [name, value] of applied.cookies) cookies.push(cookiePair({ name, in: "cookie" }, value)!);
+    if (op.accept) header.Accept = op.accept;
     Object.assign(header, applied.headers);
     if (cookies.length > 0) header.Cookie = cookies.join("; ");
 

@@ -6,6 +6,8 @@ export type SchemeWire =
   | { readonly type: "apiKey"; readonly in: "header" | "query" | "cookie"; readonly name: string }
   | { readonly type: "http"; readonly scheme: string }
   | { readonly type: "oauth2" | "openIdConnect" }
+  /** A client certificate: presented by the TLS connection of the `fetch` the client is given. */
+  | { readonly type: "mutualTLS" }
   /** The spec's signing rule (x-signing): timestamp and signature, keyed by the API secret. */
   | { readonly type: "signing" };
 
@@ -54,6 +56,7 @@ function credentialOf(
   if (own !== undefined && own !== "") return own;
   if (scheme?.type === "apiKey") return given.apiKey || undefined;
   if (scheme?.type === "signing") return given.hasSecret ? "secret" : undefined;
+  if (scheme?.type === "mutualTLS") return "certificate of the fetch";
   const bearer =
     scheme?.type === "oauth2" ||
     scheme?.type === "openIdConnect" ||
@@ -106,6 +109,7 @@ export function applyRequirement(
       applied.signed = true;
       continue;
     }
+    if (scheme.type === "mutualTLS") continue;
     if (scheme.type === "apiKey") {
       const key = typeof credential === "string" ? credential : credential.password;
       if (scheme.in === "header") applied.headers[scheme.name] = key;

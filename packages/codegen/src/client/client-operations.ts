@@ -33,6 +33,7 @@ export type SchemeWire =
   | { type: "apiKey"; in: "header" | "query" | "cookie"; name: string }
   | { type: "http"; scheme: string }
   | { type: "oauth2" | "openIdConnect" }
+  | { type: "mutualTLS" }
   | { type: "signing" };
 
 export type ResponseAs = "json" | "text" | "blob" | "none";
@@ -48,6 +49,8 @@ export interface ClientOperation {
   /** The request body the method takes (`body`); absent for x-parameter-placement form bodies. */
   body?: BodyWire;
   responseAs: ResponseAs;
+  /** The Accept header, where a success answer may come in other media types than the one read. */
+  accept?: string;
   /** The security requirements the client can meet, as lists of scheme names. */
   security: string[][];
 }
@@ -141,6 +144,7 @@ export function readClientModel(model: SourcedSpecModel): ClientModel {
       parameters,
       ...(body ? { body } : {}),
       responseAs: responseAsOf(operation),
+      ...acceptOf(operation),
       security,
     };
   });
@@ -294,6 +298,22 @@ export function responseAsOf(operation: Operation): ResponseAs {
   return "blob";
 }
 
+/** `{ accept }` when the success answers declare several media types: the one the client reads. */
+function acceptOf(operation: Operation): { accept?: string } {
+  const types = [
+    ...new Set(operation.responses.filter((r) => isSuccess(r.status)).flatMap((r) => r.contentTypes)),
+  ];
+  if (types.length < 2) return {};
+  const read = responseAsOf(operation);
+  const chosen =
+    read === "json"
+      ? types.find((t) => /^application\/json|\+json$|\/json$/i.test(t))
+      : read === "text"
+        ? types.find((t) => t.startsWith("text/"))
+        : undefined;
+  return chosen ? { accept: chosen } : {};
+}
+
 function schemeWire(
   model: SourcedSpecModel,
   name: string,
@@ -313,9 +333,10 @@ function schemeWire(
     }
     case "oauth2":
     case "openIdConnect":
+    case "mutualTLS":
       return { wire: { type: scheme.type } };
     default:
-      return { unsupported: `${describeValue(scheme.type)} (a client certificate is the fetch's business)` };
+      return { unsupported: describeValue(scheme.type) };
   }
 }
 

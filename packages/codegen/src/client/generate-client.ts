@@ -34,6 +34,9 @@ export async function generateClient(
   const header = fileHeader("client", model.source, context);
   const document = subsetDocument(model);
   exposeJsonParameterSchemas(document);
+  // An operation without an operationId has the one the model derived ("get /pets/{id}"): the
+  // types name it so (openapi-typescript types only operations with an id in \`operations\`).
+  for (const op of model.operations) document.paths[op.path][op.method].operationId ??= op.operationId;
   const readWriteMarkers = usesReadOrWriteOnly(document);
   const modules = {
     types: moduleSpecifier(CLIENT_FILES.types),

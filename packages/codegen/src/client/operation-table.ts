@@ -139,5 +139,6 @@ function wireLines(client: ClientOperation): string[] {
   }
   if (client.body) lines.push(`    body: ${objectLiteral(client.body)},`);
   if (client.responseAs !== "json") lines.push(`    responseAs: ${stringLiteral(client.responseAs)},`);
+  if (client.accept) lines.push(`    accept: ${stringLiteral(client.accept)},`);
   return lines;
 }

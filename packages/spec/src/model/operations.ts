@@ -219,7 +219,9 @@ function readOperation({ document, signingRules, path, method, item }: Operation
       return fallback;
     }
   };
-  const operationId = raw.operationId;
+  // Without an operationId, the operation is named by its method and path ("get /pets/{id}"), as
+  // other generators name it (the client's method becomes getPetsId).
+  const operationId = raw.operationId === undefined ? `${method} ${path}` : raw.operationId;
   if (typeof operationId !== "string" || operationId.trim() === "") {
     faults.push(
       new SpecModelError(
@@ -423,12 +425,10 @@ function readRequestBody(document: JsonObject, value: unknown, pointer: string):
 }
 
 function readResponses(document: JsonObject, responses: unknown, pointer: string): Response[] {
-  if (!isObject(responses) || Object.keys(responses).length === 0) {
-    throw new SpecModelError(
-      pointer,
-      "a responses object with at least one response",
-      describeValue(responses),
-    );
+  // OpenAPI 3.1 no longer requires responses: an operation may declare none.
+  if (responses === undefined) return [];
+  if (!isObject(responses)) {
+    throw new SpecModelError(pointer, "a responses object", describeValue(responses));
   }
   return Object.entries(responses).map(([status, ref]) => {
     const where = `${pointer}/${status}`;

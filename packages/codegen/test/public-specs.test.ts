@@ -19,6 +19,7 @@ import { cleanScratch, codegen, REPO_ROOT, run, scratchDir } from "./cli-support
 const TSC = join(REPO_ROOT, "node_modules/.bin/tsc");
 const TSX = join(REPO_ROOT, "node_modules/.bin/tsx");
 const PRISM = join(REPO_ROOT, "node_modules/.bin/prism");
+const DOCS = join(REPO_ROOT, "packages/docs/bin/marketapi-docs.js");
 
 const { ensureTool } = (await import(pathToFileURL(join(REPO_ROOT, "scripts/tools.mjs")).href)) as {
   ensureTool(name: string): string;
@@ -31,18 +32,28 @@ interface Entry {
   file: string;
   /** How many operations are called against Prism (all when absent), picked with a fixed seed. */
   sample?: number;
+  /** Why its operations are not called against Prism, where they are not. */
+  noMock?: string;
 }
 
 const CORPUS: Entry[] = [
   { name: "Train Travel API (Bump.sh), 3.1", file: "@readme/oas-examples/3.1/json/train-travel.json" },
   { name: "Swagger Petstore (OpenAPI Initiative), 3.0", file: "@readme/oas-examples/3.0/json/petstore.json" },
   { name: "USPTO Data Set API, 3.0", file: "@readme/oas-examples/3.0/json/uspto.json" },
-  { name: "ReadMe parameter styles, 3.1", file: "@readme/oas-examples/3.1/json/parameters-style.json" },
+  {
+    name: "ReadMe parameter styles, 3.1",
+    file: "@readme/oas-examples/3.1/json/parameters-style.json",
+    noMock:
+      "Prism 5.14 crashes in its cookie parameter validator on it (TypeError in prism-http's params.js)",
+  },
   { name: "ReadMe security schemes, 3.1", file: "@readme/oas-examples/3.1/json/security.json" },
+  // All of GitHub's operations take minutes to generate and type-check on a 2-core machine (README:
+  // the corpus): the test generates a fixed sample of 40 with --operations, read from the whole
+  // 13 MB document; MARKETAPI_CORPUS_FULL=1 generates and type-checks all of them.
   {
     name: "GitHub REST API, 3.0.3, 13 MB",
     file: "@octokit/openapi/generated/api.github.com.json",
-    sample: 40,
+    sample: process.env.MARKETAPI_CORPUS_FULL === "1" ? undefined : 40,
   },
 ];
 
@@ -177,6 +188,8 @@ import { spotApi } from "./generated/client.gen.js";
 
 const client = createApiClient(spotApi, {
   baseUrl: process.env.BASE_URL ?? "",
+  // An answer's redirect (a mocked 302 to the author's servers) is not followed: no network.
+  fetch: (url, init) => fetch(url, { ...init, redirect: "manual" }),
   apiKey: "corpus-key",
   apiSecret: "corpus-secret",
   bearerToken: "corpus-token",
@@ -192,10 +205,10 @@ for (const [method, params] of calls) {
 console.log(JSON.stringify(results));
 `;
 
-describe("the corpus of public specs", () => {
+describe.concurrent("the corpus of public specs", () => {
   it.each(CORPUS)(
     "$name: generates, type-checks under strict tsc, and calls its operations on Prism",
-    async ({ file, sample: count }) => {
+    async ({ file, sample: count, noMock }) => {
       const path = join(corpus, file);
       const text = readFileSync(path, "utf8");
       const raw = JSON.parse(text);
@@ -210,15 +223,34 @@ describe("the corpus of public specs", () => {
       mkdirSync(join(dir, "src"));
       writeFileSync(join(dir, "src/main.ts"), MAIN);
 
-      const generated = await codegen(["--spec", path, "--out", "src/generated", "--client"], { cwd: dir });
+      const client = readClientModel(buildModel({ source: path, document }));
+      const picked = sample(client.operations, count);
+      const ids = picked.map((c) => c.operation.operationId).join(",");
+      const only = count === undefined ? [] : ["--operations", ids];
+      const args = ["--spec", path, "--out", "src/generated", "--client", ...only];
+      const generated = await codegen(args, { cwd: dir });
       expect(generated.stderr).toBe("");
       expect(generated.code).toBe(0);
       const typed = await run(TSC, ["-p", "tsconfig.json"], { cwd: dir });
       expect(typed.stdout + typed.stderr).toBe("");
 
+      // The docs command on the same file: it builds, or says what it cannot show, without a crash
+      // (which specs it builds today is the README's corpus table; GitHub's is left to the bench).
+      if (count === undefined || count < 40) {
+        const docs = await run(
+          process.execPath,
+          [DOCS, "build", "--spec", path, "--out", join(dir, "docs")],
+          {
+            cwd: dir,
+          },
+        );
+        expect(docs.stderr).not.toMatch(/\n\s+at |internal error/);
+        expect([0, 1, 2]).toContain(docs.code);
+      }
+
+      if (noMock) return;
       const model = buildSpecModel(document);
-      const client = readClientModel(buildModel({ source: path, document }));
-      const calls = sample(client.operations, count).map(({ operation, methodName, body }) => {
+      const calls = picked.map(({ operation, methodName, body }) => {
         const params: Record<string, unknown> = {};
         for (const parameter of operation.parameters) {
           if (parameter.required || parameter.in === "path") {

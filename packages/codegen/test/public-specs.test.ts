@@ -54,6 +54,13 @@ const CORPUS: Entry[] = [
     name: "GitHub REST API, 3.0.3, 13 MB",
     file: "@octokit/openapi/generated/api.github.com.json",
     sample: process.env.MARKETAPI_CORPUS_FULL === "1" ? undefined : 40,
+    // Prism reading 13 MB costs the suite more than the rest of the corpus together.
+    ...(process.env.MARKETAPI_CORPUS_FULL === "1"
+      ? {}
+      : {
+          noMock:
+            "Prism on the 13 MB file runs with MARKETAPI_CORPUS_FULL=1 (calls were seen to pass on the sample)",
+        }),
   },
 ];
 

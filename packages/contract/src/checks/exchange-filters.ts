@@ -13,6 +13,17 @@ import { refusalOf } from "./refusal-codes.js";
 
 const CHECK = "exchange_filters";
 
+export const exchangeFilters: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "filters",
+  description: "orders breaking exchange_info's tick size, lot size or minimum notional are refused",
+  covers: [],
+  hook: { phase: "trading-behaviour", run: exchangeFiltersPhase },
+  appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["tick-size-not-enforced", "lot-size-not-enforced"],
+};
+
 interface Probe {
   what: string;
   price: Dec;
@@ -94,5 +105,3 @@ export async function exchangeFiltersPhase(ctx: RunContext): Promise<void> {
     });
   }
 }
-
-export const exchangeFilters: ContractCheck = { name: "exchange_filters", covers: [] };

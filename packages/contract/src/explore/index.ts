@@ -128,9 +128,6 @@ export async function explorationPhase(
   budget: number = DEFAULT_EXPLORE_BUDGET,
 ): Promise<ExplorationSummary | undefined> {
   if (!enabled(ctx, CHECK)) return undefined;
-  for (const operation of operations)
-    if (!OPERATIONS.includes(operation.operationId))
-      ctx.session.recorder.skip(CHECK, operation.operationId, "not an order operation: not explored");
   if (budget <= 0) return skipAll(ctx, "exploration turned off (--explore 0)");
   const ops = explorationOps(ctx);
   if (typeof ops === "string") return skipAll(ctx, ops);

@@ -19,6 +19,7 @@ import { behaviourFaults } from "./support/behaviour-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
+import { meaningFaults } from "./support/meaning-faults.js";
 
 const moduleOf = (check: string) => `src/checks/${check.replace(/_/g, "-")}.ts`;
 const source = (check: string) => readFileSync(new URL(`../${moduleOf(check)}`, import.meta.url), "utf8");
@@ -29,6 +30,7 @@ const caughtFaults = new Set(
     ...faults(DEMO_CREDENTIALS),
     ...behaviourFaults(DEMO_CREDENTIALS),
     ...explorationFaults(DEMO_CREDENTIALS),
+    ...meaningFaults(DEMO_CREDENTIALS),
     ...heldOutFaults(DEMO_CREDENTIALS),
   ]
     .map((fault) => fault.name)

@@ -4,6 +4,7 @@ import { reportText } from "../src/report/text.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
+import { meaningFaults } from "./support/meaning-faults.js";
 import { type MutationOutcome, runAgainstFault, unseenCatches } from "./support/mutation.js";
 
 // The demo credentials sign the requests of the faults that re-sign.
@@ -11,6 +12,7 @@ const catalog = [
   ...faults(DEMO_CREDENTIALS),
   ...behaviourFaults(DEMO_CREDENTIALS),
   ...explorationFaults(DEMO_CREDENTIALS),
+  ...meaningFaults(DEMO_CREDENTIALS),
 ];
 const only = process.env.MUTATION_ONLY;
 const selected = only ? catalog.filter((f) => f.name.includes(only)) : catalog;

@@ -34,7 +34,12 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
   description: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
   covers: ["x-auth-class", "x-signing"],
   hook: { phase: "operation", run: authPass },
-  seenToCatch: ["unsigned-order-accepted", "wrong-signature-accepted", "signature-over-query-only"],
+  seenToCatch: [
+    "unsigned-order-accepted",
+    "wrong-signature-accepted",
+    "signature-over-query-only",
+    "unknown-api-key-as-400",
+  ],
 };
 
 /** The probes of the pass over an operation, after a properly authenticated control request. */

@@ -21,7 +21,7 @@ export const exchangeFilters: ContractCheck<typeof CHECK> = {
   hook: { phase: "trading-behaviour", run: exchangeFiltersPhase },
   appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
   notApplicable: "no behaviour extension calls for it",
-  seenToCatch: ["tick-size-not-enforced", "lot-size-not-enforced"],
+  seenToCatch: ["tick-size-not-enforced", "lot-size-not-enforced", "filter-failure-as-rejected"],
 };
 
 interface Probe {

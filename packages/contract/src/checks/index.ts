@@ -3,6 +3,7 @@
 // of the results (CHECK_NAMES), their descriptions and column labels, the checks each phase runs
 // (checksAt), the operations a check does not apply to. The order of CHECKS is the order of the
 // report's columns and the order in which a phase runs its checks.
+import { announcedRules } from "./announced-rules.js";
 import { authEnforcement } from "./auth-enforcement.js";
 import { cancelRace } from "./cancel-race.js";
 import type { CheckHook, CheckPhase, ContractCheck } from "./check.js";
@@ -17,6 +18,7 @@ import { negativeDataRejection } from "./negative-data-rejection.js";
 import { notAServerError } from "./not-a-server-error.js";
 import { orderArithmetic } from "./order-arithmetic.js";
 import { orderLifecycle } from "./order-lifecycle.js";
+import { rateCounters } from "./rate-counters.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { resultFilter } from "./result-filter.js";
@@ -25,6 +27,7 @@ import { statusCodeConformance } from "./status-code-conformance.js";
 import { symbolCase } from "./symbol-case.js";
 import { timeWindow } from "./time-window.js";
 import { unknownReference } from "./unknown-reference.js";
+import { wireVariants } from "./wire-variants.js";
 
 export type { CheckHook, CheckPhase, ContractCheck } from "./check.js";
 
@@ -47,6 +50,9 @@ export const CHECKS = [
   unknownReference,
   symbolCase,
   exchangeFilters,
+  announcedRules,
+  rateCounters,
+  wireVariants,
   orderArithmetic,
   cancelRace,
   statefulExploration,

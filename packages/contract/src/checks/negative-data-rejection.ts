@@ -24,7 +24,12 @@ export const negativeDataRejection: ContractCheck<typeof CHECK> = {
   // Each refusal with the code x-refusals names for the rule the case breaks.
   covers: ["x-mutually-exclusive", "x-order-type-rules", "x-refusals"],
   hook: { phase: "operation", run: negativePass },
-  seenToCatch: ["symbol-and-symbols-accepted", "out-of-range-limit-clamped"],
+  seenToCatch: [
+    "symbol-and-symbols-accepted",
+    "out-of-range-limit-clamped",
+    "missing-parameter-generic-code",
+    "unknown-side-generic-code",
+  ],
 };
 
 export async function negativePass(ctx: RunContext, operation: ContractOperation): Promise<void> {

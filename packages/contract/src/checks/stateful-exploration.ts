@@ -41,5 +41,6 @@ export const statefulExploration: ContractCheck<typeof CHECK> = {
     "mismatched-ids-follow-orderId",
     "ioc-partial-as-filled",
     "open-orders-maker-fill-zero",
+    "cancel-closed-as-unknown",
   ],
 };

@@ -157,7 +157,7 @@ export async function explorationPhase(
     message: `exploration on ${view.symbol}: sequences of up to ${MAX_STEPS} order operations, ${env.requestLimit - started} requests at most (--explore)`,
   });
   const summary = await explore(ctx, env, ops);
-  summary.budget = env.requestLimit - started;
+  summary.budget = Math.min(budget, env.requestLimit - started);
   summary.requests = ctx.session.requests - started;
   ctx.progress({
     type: "stage",
@@ -182,6 +182,7 @@ function environment(
     codes: refusalCodes(ctx),
     coverage: new ExplorationCoverage(),
     requestLimit,
+    startedAt: ctx.session.requests,
     nextStem: () => `x${ctx.ledger.runId}${(stems++).toString(36)}`,
   };
 }
@@ -194,6 +195,11 @@ interface LoopState {
   /** An error that must end the run (interrupt, connection lost), kept out of fast-check's hands. */
   fatal: Error | undefined;
   stopped: string | undefined;
+}
+
+/** The budget the exploration was given (what --explore granted within --max-requests). */
+function budgetOf(env: ExplorationEnv, ctx: RunContext): number {
+  return Math.max(0, env.requestLimit - env.startedAt) || ctx.session.remaining();
 }
 
 async function explore(
@@ -235,6 +241,9 @@ async function explore(
     const property = fc.asyncProperty(commands, async ([opening, cmds]) => {
       const run = await runSequence(env, [...opening, ...cmds], state);
       if (run.failed()) {
+        // Shrinking the first failure may spend as much again as the exploration was given.
+        if (!state.lastFailing)
+          env.requestLimit = Math.min(ctx.session.maxRequests, env.requestLimit + budgetOf(env, ctx));
         state.lastFailing = run;
         return false;
       }

@@ -69,8 +69,10 @@ export interface ExplorationEnv {
   ids: ClientIdSpace | undefined;
   codes: RefusalCodes;
   coverage: ExplorationCoverage;
-  /** The session's request count at which the exploration must stop. */
+  /** The session's request count at which the exploration must stop (raised to shrink a failure). */
   requestLimit: number;
+  /** The session's request count when the exploration started. */
+  startedAt: number;
   /** Unique stems of client order ids across the exploration. */
   nextStem(): string;
 }

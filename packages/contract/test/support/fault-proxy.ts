@@ -11,6 +11,8 @@ export interface ProxyRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The query string exactly as it arrived (without "?"): forwarded as it is unless a fault changed the request. */
+  rawQuery: string;
   headers: Record<string, string>;
   body: string;
 }
@@ -83,15 +85,19 @@ export async function startFaultProxy(upstream: string, fault: Fault | undefined
         method: incoming.method ?? "GET",
         path: url.pathname,
         query: url.searchParams,
+        rawQuery: url.search.replace(/^\?/, ""),
         headers,
         body: await readBody(incoming),
       };
+      const arrived = request;
       if (fault?.request) {
         const changed = await fault.request(request, state);
         if (isResponse(changed)) return send(outgoing, changed);
         request = changed;
       }
-      const query = request.query.toString();
+      // The bytes as sent, unless the fault rewrote the request (a signature covers those bytes).
+      const query =
+        request === arrived || request.query === arrived.query ? request.rawQuery : request.query.toString();
       const upstreamResponse = await fetch(`${upstream}${request.path}${query ? `?${query}` : ""}`, {
         method: request.method,
         headers: request.headers,

@@ -1,0 +1,204 @@
+/**
+ * rate_counters: the counters the spec documents on responses count what they say, not just look
+ * like integers. The request-weight counter (`X-MBX-USED-WEIGHT-<n><unit>`) grows by the
+ * operation's `x-weight` with each request, judged on consecutive requests of this run in one
+ * window; the order counters (`X-MBX-ORDER-COUNT-<n><unit>` on new_order) grow by exactly one
+ * with each accepted order. A pair that straddles a window boundary is not judged; a mismatch is
+ * tried once more before it fails (another client on the same IP or account may count too).
+ */
+import { encodeParams } from "../http/request.js";
+import { type ContractOperation, isSigned, isTrading, methodOf } from "../operations.js";
+import type { RoundTrip } from "../round-trip.js";
+import type { Values } from "../values.js";
+import { requiredValues } from "../values.js";
+import type { ContractCheck } from "./check.js";
+import { describeAnswer, ok, op, type RunContext } from "./context.js";
+import { placeOrder } from "./order-placing.js";
+
+const CHECK = "rate_counters";
+
+export const rateCounters: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "counters",
+  description:
+    "the used-weight counter grows by each request's x-weight, the order counters by one per accepted order",
+  covers: ["x-weight"],
+  hook: { phase: "trading-behaviour", run: rateCountersPhase },
+  seenToCatch: ["weight-counts-one-per-request", "order-count-frozen"],
+};
+
+/** A counter header the spec documents: its name, and the length of its window in ms. */
+interface Counter {
+  name: string;
+  windowMs: number;
+}
+
+const UNIT_MS: Record<string, number> = { S: 1000, M: 60_000, H: 3_600_000, D: 86_400_000 };
+/** Pairs closer than this to a window's boundary are not judged (clocks and latency). */
+const BOUNDARY_MARGIN_MS = 1500;
+
+/** The documented response headers of `operation` whose name has `kind` and an interval suffix. */
+export function countersOf(operation: ContractOperation, kind: RegExp): Counter[] {
+  const names = new Set(
+    operation.responses.filter((r) => r.status.startsWith("2")).flatMap((r) => r.headers.map((h) => h.name)),
+  );
+  const out: Counter[] = [];
+  for (const name of names) {
+    const match = new RegExp(`^${kind.source}-(\\d+)([SMHD])$`, "i").exec(name);
+    if (match) out.push({ name, windowMs: Number(match[1]) * UNIT_MS[match[2]!.toUpperCase()]! });
+  }
+  return out;
+}
+
+function counterValue(exchange: RoundTrip, counter: Counter): number | undefined {
+  const text = exchange.response?.headers[counter.name.toLowerCase()];
+  return text !== undefined && /^\d+$/.test(text.trim()) ? Number(text) : undefined;
+}
+
+/** Whether two answers fell in one window of the counter (judged on the target's clock). */
+function sameWindow(before: number, after: number, counter: Counter): boolean {
+  const start = Math.floor(before / counter.windowMs);
+  const inner = (t: number) => {
+    const into = t % counter.windowMs;
+    return into > BOUNDARY_MARGIN_MS && counter.windowMs - into > BOUNDARY_MARGIN_MS;
+  };
+  return start === Math.floor(after / counter.windowMs) && inner(before) && inner(after);
+}
+
+export async function rateCountersPhase(ctx: RunContext): Promise<void> {
+  if (!ctx.session.recorder.enabled(CHECK)) return;
+  await weightCounts(ctx);
+  await orderCounts(ctx);
+}
+
+/** The operations whose common case is served to this run: reads, with their required values. */
+function commonCases(ctx: RunContext): Array<{ operation: ContractOperation; values: Values }> {
+  return ctx.session.model.operations
+    .filter((o) => methodOf(o) === "GET" && !isTrading(o) && (!isSigned(o) || ctx.session.canSign))
+    .filter((o) => !o.parameters.some((p) => p.required && !["symbol"].includes(p.name)))
+    .map((operation) => {
+      const values = requiredValues(operation, ctx.values);
+      // The common case names its symbol: without it some operations weigh more (the descriptions say so).
+      if (operation.parameters.some((p) => p.name === "symbol")) values.symbol = ctx.values.symbol;
+      return { operation, values };
+    });
+}
+
+async function weightCounts(ctx: RunContext): Promise<void> {
+  const cases = commonCases(ctx);
+  let previous: { exchange: RoundTrip; at: number } | undefined;
+  for (const { operation, values } of cases) {
+    const counter = countersOf(operation, /X-MBX-USED-WEIGHT/)[0];
+    if (!counter) {
+      ctx.session.recorder.skip(CHECK, operation.operationId, "no weight counter documented");
+      continue;
+    }
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      const exchange = await ctx.session.call(
+        { op: operation, params: encodeParams(operation, values) },
+        `counters: ${operation.operationId}, weight ${operation.weight}`,
+      );
+      const at = ctx.session.now();
+      const judged = previous
+        ? judgeWeight(ctx, previous, { exchange, at }, counter, attempt === 2)
+        : "skipped";
+      previous = { exchange, at };
+      if (judged !== "retry") break;
+    }
+  }
+}
+
+/** "held", "failed", "skipped" (not comparable) or "retry" (a mismatch, to be tried once more). */
+function judgeWeight(
+  ctx: RunContext,
+  before: { exchange: RoundTrip; at: number },
+  after: { exchange: RoundTrip; at: number },
+  counter: Counter,
+  last: boolean,
+): "held" | "failed" | "skipped" | "retry" {
+  const a = counterValue(before.exchange, counter);
+  const b = counterValue(after.exchange, counter);
+  if (a === undefined || b === undefined || !ok(after.exchange) || !sameWindow(before.at, after.at, counter))
+    return "skipped";
+  const weight = after.exchange.op.weight;
+  if (b - a === weight) {
+    ctx.session.pass(CHECK, after.exchange);
+    return "held";
+  }
+  if (!last) return "retry";
+  ctx.session.fail(
+    CHECK,
+    after.exchange,
+    `${counter.name} went from ${a} to ${b} with this request (twice in a row), which weighs ${weight} (x-weight); the counter must grow by the weight of each request`,
+  );
+  return "failed";
+}
+
+/** Two accepted orders in one window: each order counter grows by exactly one. */
+async function orderCounts(ctx: RunContext): Promise<void> {
+  const newOrder = op(ctx, "new_order");
+  if (!newOrder) return;
+  const counters = countersOf(newOrder, /X-MBX-ORDER-COUNT/);
+  const skip = (why: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, why);
+  if (counters.length === 0) return skip("no order counter documented");
+  if (!ctx.trading || !ctx.session.canSign || !("price" in ctx.farBuy))
+    return skip("order counters need --allow-trading (orders far from the market)");
+  const far = ctx.farBuy;
+  const cancel = op(ctx, "cancel_order");
+  const place = async (n: number) => {
+    const placed = await placeOrder(
+      ctx,
+      newOrder,
+      {
+        symbol: ctx.values.symbol,
+        side: "BUY",
+        type: "LIMIT",
+        timeInForce: "GTC",
+        price: far.price,
+        quantity: far.quantity,
+      },
+      `counters: order ${n}`,
+    );
+    if (cancel && ok(placed.exchange)) {
+      const cancelled = await ctx.session.call(
+        {
+          op: cancel,
+          params: encodeParams(cancel, {
+            symbol: ctx.values.symbol,
+            origClientOrderId: placed.clientOrderId,
+          }),
+        },
+        "counters: cancel the order",
+      );
+      if (ok(cancelled)) ctx.ledger.closed(placed.clientOrderId);
+    }
+    return { exchange: placed.exchange, at: ctx.session.now() };
+  };
+  for (let attempt = 1; attempt <= 2; attempt += 1) {
+    const first = await place(2 * attempt - 1);
+    const second = await place(2 * attempt);
+    if (!ok(first.exchange) || !ok(second.exchange))
+      return skip(
+        `an order far from the market was refused (${describeAnswer(ok(first.exchange) ? second.exchange : first.exchange)})`,
+      );
+    const wrong = counters.filter((counter) => {
+      const a = counterValue(first.exchange, counter);
+      const b = counterValue(second.exchange, counter);
+      return a !== undefined && b !== undefined && sameWindow(first.at, second.at, counter) && b - a !== 1;
+    });
+    if (wrong.length === 0) {
+      ctx.session.pass(CHECK, second.exchange);
+      return;
+    }
+    if (attempt === 2) {
+      const shown = wrong.map(
+        (c) => `${c.name} ${counterValue(first.exchange, c)} → ${counterValue(second.exchange, c)}`,
+      );
+      ctx.session.fail(
+        CHECK,
+        second.exchange,
+        `two accepted orders in a row, twice: ${shown.join(", ")}; each order counter must grow by one per order`,
+      );
+    }
+  }
+}

@@ -140,6 +140,22 @@ function failureText(failure: Failure, index: number, style: TextStyle): string 
   const lines = [head, `   ${red(style, failure.message)}`];
   if (failure.schemaPath) lines.push(`   schema path: ${failure.schemaPath}`);
   if (failure.exchange) lines.push(indent(exchangeText(failure.exchange), "   "));
+  if (failure.sequence) lines.push(indent(sequenceText(failure.sequence), "   "));
+  return lines.join("\n");
+}
+
+/** The steps of a minimal failing sequence, one line each (replay prints them as a script). */
+function sequenceText(sequence: NonNullable<Failure["sequence"]>): string {
+  const steps = new Map<number, { description: string; requests: string[] }>();
+  for (const { step, description, exchange } of sequence.steps) {
+    const entry = steps.get(step) ?? { description, requests: [] };
+    steps.set(step, entry);
+    const status = exchange.response ? String(exchange.response.status) : "no answer";
+    entry.requests.push(`${exchange.request.method} ${new URL(exchange.request.url).pathname} ${status}`);
+  }
+  const lines = [`the minimal sequence (seed ${sequence.seed}, ${sequence.shrinks} shrinks; marketapi-contract replay prints it as a script):`];
+  for (const [step, { description, requests }] of steps)
+    lines.push(`  ${String(step).padStart(2)}. ${description}  [${requests.join(", ")}]`);
   return lines.join("\n");
 }
 

@@ -145,6 +145,8 @@ export class ExplorationModel {
       fills.push({ price: entry.price, qty: take, maker: entry.maker });
       qty += take;
       quote += mul(entry.price, take);
+      // It took less than the level had: the taker is done before the known liquidity is.
+      if (take < entry.left) return { fills, exhausts: false };
     }
     // Everything known was taken and the taker still wants more: beyond the known levels.
     const wantsMore =

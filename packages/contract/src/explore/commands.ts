@@ -110,6 +110,8 @@ function shapeOf(run: SequenceRun, c: PlaceChoice): OrderShape | undefined {
     return marketShape(env.view, rules, c.side, amount);
   }
   const tif = ["GTC", "IOC", "GTC", "IOC", "FOK", "MAKER"][c.tifPick % 6]!;
+  // A taker of the sequence's own orders is an IOC more often: its partial fill then expires.
+  const takerTif = ["IOC", "GTC", "IOC", "FOK", "IOC", "GTC", "MAKER"][c.tifPick % 7]!;
   const quantity = size * BigInt(c.units);
   const limit = (side: Side, price: Dec, timeInForce: string) =>
     timeInForce === "MAKER"
@@ -127,9 +129,9 @@ function shapeOf(run: SequenceRun, c: PlaceChoice): OrderShape | undefined {
     const left = maker.origQty - maker.executedQty;
     const wanted = ceilToStep((left * BigInt(c.units)) / 2n, env.view.step);
     const qty = wanted > size ? wanted : size;
-    return tif === "MAKER"
+    return takerTif === "MAKER"
       ? limitShape(env.view, rules, "LIMIT_MAKER", "GTC", opposite(maker.side), maker.price!, qty)
-      : limitShape(env.view, rules, "LIMIT", tif, opposite(maker.side), maker.price!, qty);
+      : limitShape(env.view, rules, "LIMIT", takerTif, opposite(maker.side), maker.price!, qty);
   }
   if (c.intent === "rest") {
     const bid = run.model.remainingForeign("BUY")[0]?.price;

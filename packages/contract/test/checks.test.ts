@@ -18,13 +18,19 @@ import { RESPONSE_CHECKS } from "../src/results.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
+import { relationFaults } from "./support/relation-faults.js";
 
 const moduleOf = (check: string) => `src/checks/${check.replace(/_/g, "-")}.ts`;
 const source = (check: string) => readFileSync(new URL(`../${moduleOf(check)}`, import.meta.url), "utf8");
 
 /** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts). */
 const caughtFaults = new Set(
-  [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS), ...heldOutFaults(DEMO_CREDENTIALS)]
+  [
+    ...faults(DEMO_CREDENTIALS),
+    ...behaviourFaults(DEMO_CREDENTIALS),
+    ...heldOutFaults(DEMO_CREDENTIALS),
+    ...relationFaults(),
+  ]
     .map((fault) => fault.name)
     .filter((name) => !(name in UNOBSERVABLE)),
 );

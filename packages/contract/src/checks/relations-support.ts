@@ -95,6 +95,11 @@ function tradeSource(ctx: RunContext) {
   };
 }
 
+/** The largest page of the trade source (its x-limit maximum). */
+export function tradePage(ctx: RunContext): number {
+  return tradeSource(ctx)?.page ?? 0;
+}
+
 /** The newest `count` trades (oldest first), at most one page; undefined when they cannot be read. */
 export async function newestTrades(
   ctx: RunContext,

@@ -26,6 +26,8 @@ import {
   relationsOf,
   sameToLastPlace,
   type TradeRow,
+  tradePage,
+  tradesBetween,
 } from "./relations-support.js";
 
 const CHECK = "trade_statistics";
@@ -64,15 +66,39 @@ export async function tradeStatisticsCheck(ctx: RunContext): Promise<void> {
       );
       continue;
     }
+    if ("expected" in outcome) {
+      ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.partly}`);
+      judge(ctx, window, outcome.exchange, outcome.expected, outcome.problems, "its first and last trades");
+      continue;
+    }
     if ("unjudged" in outcome) {
       ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.unjudged}`);
       continue;
     }
-    judge(ctx, window, outcome.exchange, outcome.trades);
+    if (outcome.trades.length === 0) judgeEmpty(ctx, window, outcome.exchange);
+    else
+      judge(
+        ctx,
+        window,
+        outcome.exchange,
+        measuresOf(outcome.trades),
+        [],
+        `the ${outcome.trades.length} trades of the window (ids ${outcome.trades[0]?.id}–${outcome.trades.at(-1)?.id})`,
+      );
   }
 }
 
-type Outcome = { inconclusive: string } | { unjudged: string } | { exchange: RoundTrip; trades: TradeRow[] };
+type Outcome =
+  | { inconclusive: string }
+  | { unjudged: string }
+  | { exchange: RoundTrip; trades: TradeRow[] }
+  /** Judged at the window's edges only: the values expected there, and why the rest is not. */
+  | {
+      exchange: RoundTrip;
+      expected: Partial<Record<WindowMeasure, Dec | number>>;
+      problems: string[];
+      partly: string;
+    };
 
 /** A window whose bounds the answer states: the trades from its start to its end, both included. */
 async function statedWindow(ctx: RunContext, window: TradeWindow): Promise<Outcome> {
@@ -89,7 +115,8 @@ async function statedWindow(ctx: RunContext, window: TradeWindow): Promise<Outco
   if (!trades) return { unjudged: "the trades could not be read" };
   const late = trades.filter((t) => (before === null || t.id > before) && t.time <= end);
   if (late.length > 0) return { inconclusive: `trade ${late[0]?.id} happened while the answer was made` };
-  if (!coversFrom(trades, start)) return { unjudged: `more than ${trades.length} trades in the window` };
+  if (!coversFrom(ctx, trades, start))
+    return boundaries(ctx, window, served.exchange, before, start, end, trades.length);
   return {
     exchange: served.exchange,
     trades: trades.filter((t) => t.time >= start && t.time <= end && (before === null || t.id <= before)),
@@ -123,7 +150,7 @@ async function recentWindow(ctx: RunContext, window: TradeWindow): Promise<Outco
     return {
       inconclusive: `trade ${edge.id} is at the window's start, which the server's clock leaves open`,
     };
-  if (!coversFrom(trades, first - span))
+  if (!coversFrom(ctx, trades, first - span))
     return { unjudged: `more than ${trades.length} trades in the window` };
   const inside = known.filter((t) => t.time > last - span);
   if (inside.length === 0) return { unjudged: "no trade in the window: the average of none is left open" };
@@ -131,8 +158,8 @@ async function recentWindow(ctx: RunContext, window: TradeWindow): Promise<Outco
 }
 
 /** Whether the newest trades read reach back before `time` (or are every trade there is). */
-function coversFrom(trades: TradeRow[], time: number): boolean {
-  return trades.length < WINDOW_TRADES || (trades[0]?.time ?? 0) < time;
+function coversFrom(ctx: RunContext, trades: TradeRow[], time: number): boolean {
+  return trades.length < Math.min(WINDOW_TRADES, tradePage(ctx)) || (trades[0]?.time ?? 0) < time;
 }
 
 async function serverTime(ctx: RunContext): Promise<number | undefined> {
@@ -176,27 +203,118 @@ export function measuresOf(trades: readonly TradeRow[]): Record<WindowMeasure, D
   };
 }
 
-function judge(ctx: RunContext, window: TradeWindow, exchange: RoundTrip, trades: TradeRow[]): void {
+function judgeEmpty(ctx: RunContext, window: TradeWindow, exchange: RoundTrip): void {
   const json = exchange.response?.json;
-  const problems: string[] = [];
-  if (trades.length === 0) {
-    for (const [pointer, value] of Object.entries(window.empty)) {
-      const shown = valueAt(json, pointer);
-      if (shown !== value)
-        problems.push(`${pointer} is ${JSON.stringify(shown)}; with no trade in the window, ${value}`);
-    }
-  } else {
-    const exact = measuresOf(trades);
-    for (const [measure, pointer] of Object.entries(window.measures) as Array<[WindowMeasure, string]>) {
-      const shown = valueAt(json, pointer);
-      const want = exact[measure];
-      const holds = typeof want === "number" ? shown === want : sameToLastPlace(shown, want);
-      if (!holds)
-        problems.push(
-          `${pointer} is ${JSON.stringify(shown)}; the ${trades.length} trades of the window (ids ${trades[0]?.id}–${trades.at(-1)?.id}) give ${typeof want === "number" ? want : formatDec(want)} (${measure})`,
-        );
-    }
+  const problems = Object.entries(window.empty)
+    .filter(([pointer, value]) => valueAt(json, pointer) !== value)
+    .map(
+      ([pointer, value]) =>
+        `${pointer} is ${JSON.stringify(valueAt(json, pointer))}; with no trade in the window, ${value}`,
+    );
+  if (problems.length === 0) ctx.session.pass(CHECK, exchange);
+  else ctx.session.fail(CHECK, exchange, `${window.name}: ${problems.join("; ")}`);
+}
+
+/** Compares each measure the answer reports with the value `from` gives, where it gives one. */
+function judge(
+  ctx: RunContext,
+  window: TradeWindow,
+  exchange: RoundTrip,
+  expected: Partial<Record<WindowMeasure, Dec | number>>,
+  problems: string[],
+  from: string,
+): void {
+  const json = exchange.response?.json;
+  for (const [measure, pointer] of Object.entries(window.measures) as Array<[WindowMeasure, string]>) {
+    const want = expected[measure];
+    if (want === undefined) continue;
+    const shown = valueAt(json, pointer);
+    const holds = typeof want === "number" ? shown === want : sameToLastPlace(shown, want);
+    if (!holds)
+      problems.push(
+        `${pointer} is ${JSON.stringify(shown)}; ${from} give ${typeof want === "number" ? want : formatDec(want)} (${measure})`,
+      );
   }
   if (problems.length === 0) ctx.session.pass(CHECK, exchange);
   else ctx.session.fail(CHECK, exchange, `${window.name}: ${problems.join("; ")}`);
+}
+
+/**
+ * A window with more trades than one page: judged at its edges. The trades the answer names as its
+ * first and last must lie inside the window, and their neighbours outside; the count must span the
+ * ids between (the trade source's ids are contiguous); the first and last prices and quantity are
+ * theirs. The sums and extremes are not judged (noted).
+ */
+async function boundaries(
+  ctx: RunContext,
+  window: TradeWindow,
+  exchange: RoundTrip,
+  before: number | null,
+  start: number,
+  end: number,
+  read: number,
+): Promise<Outcome> {
+  const partly = `more than ${read} trades in the window: judged at its first and last trades only`;
+  const json = exchange.response?.json;
+  const firstPointer = window.measures.firstId;
+  const lastPointer = window.measures.lastId;
+  const first = firstPointer === undefined ? undefined : valueAt(json, firstPointer);
+  const last = lastPointer === undefined ? undefined : valueAt(json, lastPointer);
+  if (typeof first !== "number" || typeof last !== "number" || first < 0 || last < first || before === null)
+    return {
+      unjudged: `more than ${read} trades in the window, and no first and last trade ids to judge its edges by`,
+    };
+  if (last > before) return { inconclusive: `its last trade ${last} happened while the answer was made` };
+  const head = await tradesBetween(
+    ctx,
+    CHECK,
+    Math.max(0, first - 1),
+    first,
+    `${window.name}: its first trade`,
+    1,
+  );
+  const tail = await tradesBetween(
+    ctx,
+    CHECK,
+    last,
+    Math.min(last + 1, before),
+    `${window.name}: its last trade`,
+    1,
+  );
+  if (!head || !tail) return { unjudged: "the trades at its edges could not be read" };
+  const at = (rows: TradeRow[], id: number) => rows.find((t) => t.id === id);
+  const [firstTrade, lastTrade] = [at(head, first), at(tail, last)];
+  const problems: string[] = [];
+  if (!firstTrade || !lastTrade) problems.push(`its first or last trade (${first}, ${last}) is not listed`);
+  const outside = (t: TradeRow | undefined, side: "before" | "after") =>
+    t !== undefined && (side === "before" ? t.time >= start : t.time <= end);
+  if (firstTrade && (firstTrade.time < start || firstTrade.time > end))
+    problems.push(`its first trade ${first} is at ${firstTrade.time}, outside ${start}–${end}`);
+  if (lastTrade && (lastTrade.time < start || lastTrade.time > end))
+    problems.push(`its last trade ${last} is at ${lastTrade.time}, outside ${start}–${end}`);
+  if (outside(at(head, first - 1), "before"))
+    problems.push(
+      `trade ${first - 1} is at ${at(head, first - 1)?.time}, inside the window, but the window starts at ${first}`,
+    );
+  if (outside(at(tail, last + 1), "after"))
+    problems.push(
+      `trade ${last + 1} is at ${at(tail, last + 1)?.time}, inside the window, but the window ends at ${last}`,
+    );
+  const contiguous =
+    op(ctx, relationsOf(ctx)?.trades.operation ?? "")?.behaviour.cursorPaging?.contiguous === true;
+  const expected: Partial<Record<WindowMeasure, Dec | number>> = {};
+  if (contiguous) expected.count = last - first + 1;
+  if (firstTrade && lastTrade) {
+    const edges = measuresOf([firstTrade, lastTrade]);
+    for (const measure of [
+      "firstPrice",
+      "lastPrice",
+      "lastQty",
+      "lastTime",
+      "change",
+      "changePercent",
+    ] as const)
+      expected[measure] = edges[measure];
+  }
+  return { exchange, expected, problems, partly };
 }

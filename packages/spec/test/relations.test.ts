@@ -11,6 +11,7 @@ import {
   relationOperations,
   resolveRef,
   SpecModelError,
+  subsetDocument,
   valueAt,
 } from "../src/model/index.js";
 
@@ -36,8 +37,8 @@ function namedPointers(): Array<[string, string]> {
   const add = (operation: string, pointers: Iterable<string | undefined>) => {
     for (const pointer of pointers) if (pointer !== undefined) out.push([operation, pointer]);
   };
-  add(relations.trades.operation, Object.values(relations.trades.fields));
-  add(relations.book.operation, [relations.book.version]);
+  if (relations.trades) add(relations.trades.operation, Object.values(relations.trades.fields));
+  if (relations.book) add(relations.book.operation, [relations.book.version]);
   for (const fact of relations.sharedFacts)
     for (const report of fact.reports) add(report.operation, Object.values(report.values));
   for (const window of relations.tradeWindows) {
@@ -61,7 +62,7 @@ function namedPointers(): Array<[string, string]> {
 describe("x-relations on the spec", () => {
   it("states the shared facts, the trade windows, the aggregates and the order's views, filled from the live API", () => {
     expect(relations.filledFrom).toBe("live-api");
-    expect(relations.trades.operation).toBe("historical_trades");
+    expect(relations.trades?.operation).toBe("historical_trades");
     expect(relations.book).toEqual({ operation: "order_book", version: "/lastUpdateId" });
     expect(relations.sharedFacts.map((fact) => [fact.name, fact.movesWith])).toEqual([
       ["best bid and ask", "book"],
@@ -90,6 +91,26 @@ describe("x-relations on the spec", () => {
       return !isObject(item) || valueAt(item, pointer) === undefined;
     });
     expect(missing).toEqual([]);
+  });
+
+  it("keeps in a subset only what the kept operations report, and nothing when none of them is kept", () => {
+    const keep = (...ids: string[]) =>
+      new Set(ids.map((id) => operationById(model, id)!).map((o) => `${o.method} ${o.path}`));
+    const orders = buildSpecModel(
+      subsetDocument(document, keep("query_order", "open_orders", "cancel_order")),
+    );
+    expect(orders.relations?.orders[0]).toMatchObject({
+      reads: ["query_order", "open_orders"],
+      reports: ["cancel_order"],
+    });
+    expect(orders.relations?.trades).toBeUndefined();
+    expect(orders.relations?.sharedFacts).toEqual([]);
+    const book = buildSpecModel(subsetDocument(document, keep("order_book", "order_book_ticker", "ping")));
+    expect(book.relations?.sharedFacts.map((fact) => fact.reports.map((r) => r.operation))).toEqual([
+      ["order_book", "order_book_ticker"],
+    ]);
+    expect(book.relations?.tradeWindows).toEqual([]);
+    expect(buildSpecModel(subsetDocument(document, keep("ping"))).relations).toBeUndefined();
   });
 
   it("names fourteen operations for the contract tester to judge", () => {
@@ -170,6 +191,18 @@ const faults: { given: string; edit: (d: JsonObject) => void; pointer: string; w
     edit: (d) => (x(d).orders[0].open.statuses = []),
     pointer: "/x-relations/orders/0/open/statuses",
     want: /non-empty list/,
+  },
+  {
+    given: "trade windows without a trade source",
+    edit: (d) => delete x(d).trades,
+    pointer: "/x-relations/trades",
+    want: /trade source/,
+  },
+  {
+    given: "a fact that moves with the book, without the book",
+    edit: (d) => delete x(d).book,
+    pointer: "/x-relations/book",
+    want: /the book/,
   },
   {
     given: "a trade field without a pointer",

@@ -83,11 +83,12 @@ export function tradeValue(trade: TradeRow, field: TradeField): unknown {
 /** The trade source's list operation, its cursor parameter and its largest page. */
 function tradeSource(ctx: RunContext) {
   const relations = relationsOf(ctx);
-  const operation = relations && op(ctx, relations.trades.operation);
-  if (!relations || !operation) return undefined;
+  const trades = relations?.trades;
+  const operation = trades && op(ctx, trades.operation);
+  if (!trades || !operation) return undefined;
   const limit = operation.behaviour.limit;
   return {
-    relations,
+    trades,
     operation,
     cursor: operation.behaviour.cursorPaging?.parameter,
     limitParameter: limit?.parameter ?? "limit",
@@ -117,12 +118,12 @@ export async function newestTrades(
     label,
   );
   if (!served) return undefined;
-  return rows(served.json, source.relations);
+  return rows(served.json, source.trades.fields);
 }
 
-function rows(json: unknown, relations: Relations): TradeRow[] | undefined {
+function rows(json: unknown, fields: Record<TradeField, string>): TradeRow[] | undefined {
   const items = listAt(json, "") ?? [];
-  const trades = items.map((item) => tradeOf(item, relations.trades.fields));
+  const trades = items.map((item) => tradeOf(item, fields));
   if (trades.some((t) => t === undefined)) return undefined;
   return (trades as TradeRow[]).sort((a, b) => a.id - b.id);
 }
@@ -164,7 +165,7 @@ export async function tradesBetween(
       label,
     );
     if (!served) return undefined;
-    const got = rows(served.json, source.relations);
+    const got = rows(served.json, source.trades.fields);
     if (!got) return undefined;
     const inRange = got.filter((t) => t.id >= next && t.id <= toId);
     out.push(...inRange);
@@ -191,6 +192,7 @@ export async function witness(
     const id = await newestTradeId(ctx, check, `${label}: the newest trade id`);
     return id === undefined ? undefined : String(id);
   }
+  if (!relations.book) return undefined;
   const book = await readAnswer(ctx, check, relations.book.operation, {}, `${label}: the book's version`);
   const version = book && valueAt(book.json, relations.book.version);
   return version === undefined || version === null ? undefined : JSON.stringify(version);

@@ -51,7 +51,7 @@ function itemOf(json: unknown, report: FactReport): unknown {
 
 /** Reads every report at once, so that the market has the least time to move between them. */
 async function readReports(ctx: RunContext, fact: SharedFact): Promise<Reading[] | undefined> {
-  const book = relationsOf(ctx)?.book.operation;
+  const book = relationsOf(ctx)?.book?.operation;
   const answers = await Promise.all(
     fact.reports.map(async (report) => {
       // A list answer's newest item is its last: one item is enough; a book needs only its best levels.

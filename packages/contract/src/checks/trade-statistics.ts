@@ -301,7 +301,7 @@ async function boundaries(
       `trade ${last + 1} is at ${at(tail, last + 1)?.time}, inside the window, but the window ends at ${last}`,
     );
   const contiguous =
-    op(ctx, relationsOf(ctx)?.trades.operation ?? "")?.behaviour.cursorPaging?.contiguous === true;
+    op(ctx, relationsOf(ctx)?.trades?.operation ?? "")?.behaviour.cursorPaging?.contiguous === true;
   const expected: Partial<Record<WindowMeasure, Dec | number>> = {};
   if (contiguous) expected.count = last - first + 1;
   if (firstTrade && lastTrade) {

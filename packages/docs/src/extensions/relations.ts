@@ -42,7 +42,18 @@ export function relationsMarkdown(model: Pick<SpecModel, "relations">): string |
   if (!relations) return undefined;
   const parts = [
     `## ${RELATIONS_SECTION_TITLE}`,
-    `Facts that two or more operations report, each stated once in ${code("x-relations")} (${source(relations)}). Trades are those ${code(relations.trades.operation)} lists (${pairs(relations.trades.fields)}); the book is ${code(relations.book.operation)}'s, and its ${code(relations.book.version)} changes with every change of the book. Reads are compared only when the book's version, or the newest trade id, shows that nothing changed between them.`,
+    [
+      `Facts that two or more operations report, each stated once in ${code("x-relations")} (${source(relations)}).`,
+      relations.trades
+        ? `Trades are those ${code(relations.trades.operation)} lists (${pairs(relations.trades.fields)}).`
+        : "",
+      relations.book
+        ? `The book is ${code(relations.book.operation)}'s, and its ${code(relations.book.version)} changes with every change of the book.`
+        : "",
+      "Reads are compared only when what moves the fact (the book's version, the newest trade id, the order itself) shows that nothing changed between them.",
+    ]
+      .filter((sentence) => sentence !== "")
+      .join(" "),
   ];
   if (relations.sharedFacts.length > 0)
     parts.push(

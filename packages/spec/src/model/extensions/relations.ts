@@ -114,9 +114,13 @@ export interface OrderViews {
 
 export interface Relations {
   filledFrom: FactSource;
-  trades: TradeSource;
-  /** The operation that answers the book, and its field that changes with every change of the book. */
-  book: { operation: string; version: string };
+  /** Where the trades are listed (needed when a relation is about trades). */
+  trades?: TradeSource;
+  /**
+   * The operation that answers the book, and its field that changes with every change of the book
+   * (needed when a fact moves with the book).
+   */
+  book?: { operation: string; version: string };
   sharedFacts: SharedFact[];
   tradeWindows: TradeWindow[];
   aggregates: AggregateCover[];
@@ -131,7 +135,7 @@ export function readRelations(value: unknown, operations: ReadonlySet<string>): 
   const object = readObject(
     value,
     AT,
-    "an object with filledFrom, trades, book, sharedFacts, tradeWindows, aggregates and orders",
+    "an object with filledFrom and any of trades, book, sharedFacts, tradeWindows, aggregates and orders",
   );
   const operation = (o: Record<string, unknown>, key: string, where: string) => {
     const id = readString(o, key, where);
@@ -150,28 +154,17 @@ export function readRelations(value: unknown, operations: ReadonlySet<string>): 
       return id;
     });
   const list = <T>(key: string, read: (item: Record<string, unknown>, at: string) => T): T[] => {
-    const items = object[key];
+    const items = object[key] ?? [];
     if (!Array.isArray(items)) throw new SpecModelError(`${AT}/${key}`, "a list", describeValue(items));
     return items.map((item, i) =>
       read(readObject(item, `${AT}/${key}/${i}`, "an object"), `${AT}/${key}/${i}`),
     );
   };
 
-  const trades = readObject(object.trades, `${AT}/trades`, "an object with operation and fields");
-  const tradeFields = readObject(trades.fields, `${AT}/trades/fields`, "the pointer of each trade field");
-  const book = readObject(object.book, `${AT}/book`, "an object with operation and version");
-  return {
+  const relations: Relations = {
     filledFrom: readFactSource(object, AT),
-    trades: {
-      operation: operation(trades, "operation", `${AT}/trades`),
-      fields: Object.fromEntries(
-        TRADE_FIELDS.map((field) => [field, readPointer(tradeFields, field, `${AT}/trades/fields`)]),
-      ) as Record<TradeField, string>,
-    },
-    book: {
-      operation: operation(book, "operation", `${AT}/book`),
-      version: readPointer(book, "version", `${AT}/book`),
-    },
+    ...(object.trades !== undefined ? { trades: readTradeSource(object.trades, operation) } : {}),
+    ...(object.book !== undefined ? { book: readBook(object.book, operation) } : {}),
     sharedFacts: list("sharedFacts", (fact, at) => readSharedFact(fact, at, operation)),
     tradeWindows: list("tradeWindows", (window, at) => readTradeWindow(window, at, operation)),
     aggregates: list("aggregates", (cover, at) => readAggregate(cover, at, operation)),
@@ -191,6 +184,34 @@ export function readRelations(value: unknown, operations: ReadonlySet<string>): 
       })(),
       final: nonEmpty(views, "final", at),
     })),
+  };
+  const ofTrades =
+    relations.tradeWindows.length > 0 ||
+    relations.aggregates.length > 0 ||
+    relations.sharedFacts.some((fact) => fact.movesWith === "trades");
+  if (ofTrades && !relations.trades)
+    throw new SpecModelError(`${AT}/trades`, "the trade source (relations of trades are stated)", "none");
+  if (relations.sharedFacts.some((fact) => fact.movesWith === "book") && !relations.book)
+    throw new SpecModelError(`${AT}/book`, "the book (a fact moves with it)", "none");
+  return relations;
+}
+
+function readTradeSource(value: unknown, operation: OperationReader): TradeSource {
+  const trades = readObject(value, `${AT}/trades`, "an object with operation and fields");
+  const fields = readObject(trades.fields, `${AT}/trades/fields`, "the pointer of each trade field");
+  return {
+    operation: operation(trades, "operation", `${AT}/trades`),
+    fields: Object.fromEntries(
+      TRADE_FIELDS.map((field) => [field, readPointer(fields, field, `${AT}/trades/fields`)]),
+    ) as Record<TradeField, string>,
+  };
+}
+
+function readBook(value: unknown, operation: OperationReader): { operation: string; version: string } {
+  const book = readObject(value, `${AT}/book`, "an object with operation and version");
+  return {
+    operation: operation(book, "operation", `${AT}/book`),
+    version: readPointer(book, "version", `${AT}/book`),
   };
 }
 
@@ -324,8 +345,8 @@ function readAggregate(
 /** Every operation a relation names (the contract tester judges each of them). */
 export function relationOperations(relations: Relations): Set<string> {
   return new Set([
-    relations.trades.operation,
-    relations.book.operation,
+    ...(relations.trades ? [relations.trades.operation] : []),
+    ...(relations.book ? [relations.book.operation] : []),
     ...relations.sharedFacts.flatMap((fact) => fact.reports.map((report) => report.operation)),
     ...relations.tradeWindows.map((window) => window.operation),
     ...relations.aggregates.map((cover) => cover.operation),

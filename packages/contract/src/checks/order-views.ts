@@ -165,6 +165,11 @@ async function compareReads(ctx: RunContext, views: OrderViews, own: unknown[]):
       (o): o is Record<string, unknown> => typeof o === "object" && o !== null,
     );
   const ids = pickOrders(views, [...first.values()].flatMap(listed), own);
+  if (ids.length === 0) {
+    for (const id of views.reads)
+      ctx.session.recorder.note(CHECK, id, `the account has no order on ${ctx.values.symbol} to read`);
+    return;
+  }
   const singleViews = new Map<unknown, View[]>();
   for (const id of ids)
     for (const single of singles) {

@@ -46,11 +46,24 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 
 export const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
 
+/** Canonical texts of the objects met so far: the comparison asks again at every level. */
+const canonicalTexts = new WeakMap<object, string>();
+
 /** JSON with sorted keys: equal for equal data, whatever the key order. */
 export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
+  if (value === undefined) return "undefined";
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  const known = canonicalTexts.get(value);
+  if (known !== undefined) return known;
+  const text = Array.isArray(value)
+    ? `[${value.map((item) => (item === undefined ? "null" : canonical(item))).join(",")}]`
+    : `{${Object.keys(value)
+        .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+        .join(",")}}`;
+  canonicalTexts.set(value, text);
+  return text;
 }
 
 export const show = describeValue;

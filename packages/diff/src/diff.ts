@@ -87,7 +87,7 @@ const COMPONENT_SECTIONS = [
 function compareUnreachedComponents(c: Comparison): void {
   const o: At = { value: c.oldDocument.components, pointer: "/components" };
   const n: At = { value: c.newDocument.components, pointer: "/components" };
-  const users = { old: componentUsers(c.oldDocument), new: componentUsers(c.newDocument) };
+  let users: { old: Map<string, Set<string>>; new: Map<string, Set<string>> } | undefined;
   for (const section of COMPONENT_SECTIONS) {
     const was = child(o, section);
     const is = child(n, section);
@@ -99,6 +99,7 @@ function compareUnreachedComponents(c: Comparison): void {
       const pointer = `/components/${section}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       if (c.reached.old.has(pointer) || c.reached.new.has(pointer)) continue;
       const [before, after] = [child(was, name), child(is, name)];
+      users ??= { old: componentUsers(c.oldDocument), new: componentUsers(c.newDocument) };
       const labels = [...new Set([...(users.old.get(pointer) ?? []), ...(users.new.get(pointer) ?? [])])];
       if (labels.length === 0) {
         compareStructurally(c, before, after, "informational", "no operation uses it", "unused-component");

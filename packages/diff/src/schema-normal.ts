@@ -52,7 +52,20 @@ const UPPER = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxPrope
 const CONJOINED = ["items", "propertyNames", "additionalProperties", "unevaluatedItems"];
 const MAX_PARTS = 256;
 
+/** Normal forms already built, by comparison, side and node: a shared schema is met again and again. */
+const built = new WeakMap<Comparison, Map<string, NormalAt>>();
+
 export function normalise(c: Comparison, raw: At, side: Side): NormalAt {
+  if (raw.value === undefined || typeof raw.value !== "object" || raw.value === null) return raw;
+  let cache = built.get(c);
+  if (!cache) built.set(c, (cache = new Map()));
+  const key = `${side}|${identityOf(raw)}`;
+  let normal = cache.get(key);
+  if (!normal) cache.set(key, (normal = normalForm(c, raw, side)));
+  return normal;
+}
+
+function normalForm(c: Comparison, raw: At, side: Side): NormalAt {
   const parts: Part[] = [];
   const reason = collectParts(c, raw, side, parts, new Set(), 0);
   if (reason !== undefined) return { ...c.deref(raw, side), unmerged: reason };

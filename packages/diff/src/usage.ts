@@ -14,27 +14,33 @@ export const webhookLabel = (name: string, method: string) => `webhook ${name} (
 /** Component pointer ("/components/schemas/Order") → labels of the operations that reach it. */
 export function componentUsers(document: OpenApiDocument): Map<string, Set<string>> {
   const users = new Map<string, Set<string>>();
-  const visit = (root: unknown, label: string) => {
-    const seen = new Set<string>();
+  // Each node is scanned once: the components a node names directly, then the graph between them.
+  const named = new Map<string, Set<string>>();
+  const directly = (root: unknown): Set<string> => {
+    const found = new Set<string>();
     const stack: unknown[] = [root];
     while (stack.length > 0) {
       const node = stack.pop();
       if (Array.isArray(node)) stack.push(...node);
       else if (isObject(node)) {
-        if (typeof node.$ref === "string" && node.$ref.startsWith("#/")) {
-          const pointer = node.$ref.slice(1);
-          if (!seen.has(pointer)) {
-            seen.add(pointer);
-            const component = /^\/components\/[^/]+\/[^/]+/.exec(pointer)?.[0];
-            if (component) {
-              const set = users.get(component) ?? new Set();
-              users.set(component, set.add(label));
-            }
-            stack.push(valueAt(document, pointer));
-          }
-        }
+        if (typeof node.$ref === "string" && node.$ref.startsWith("#/")) found.add(node.$ref.slice(1));
         stack.push(...Object.values(node));
       }
+    }
+    return found;
+  };
+  const visit = (root: unknown, label: string) => {
+    const seen = new Set<string>();
+    const queue = [...directly(root)];
+    while (queue.length > 0) {
+      const pointer = queue.pop()!;
+      if (seen.has(pointer)) continue;
+      seen.add(pointer);
+      const component = /^\/components\/[^/]+\/[^/]+/.exec(pointer)?.[0];
+      if (component) users.set(component, (users.get(component) ?? new Set()).add(label));
+      let next = named.get(pointer);
+      if (!next) named.set(pointer, (next = directly(valueAt(document, pointer))));
+      queue.push(...next);
     }
   };
   for (const [container, labelOf] of [

@@ -18,6 +18,7 @@ export interface ApiHistory {
 
 const CLASSES: { cls: ChangeClass; heading: string }[] = [
   { cls: "breaking", heading: "Breaking changes" },
+  { cls: "undecided", heading: "Changes the diff cannot decide (they may break clients)" },
   { cls: "compatible", heading: "Compatible changes" },
   { cls: "informational", heading: "Informational changes" },
 ];
@@ -40,7 +41,9 @@ function renderChanges(changes: Change[]): string {
     if (ofClass.length === 0) return "";
     const items = ofClass
       .map((change) => {
-        const operation = change.operation ? `<strong>${escapeHtml(change.operation)}</strong>: ` : "";
+        const operation = change.operations
+          ? `${change.operations.map((op) => `<strong>${escapeHtml(op)}</strong>`).join(", ")}: `
+          : "";
         const follow =
           change.breaksImplementations && cls !== "breaking"
             ? ' <span class="optional">(implementations must follow)</span>'

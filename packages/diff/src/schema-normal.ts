@@ -57,11 +57,11 @@ const built = new WeakMap<Comparison, Map<string, NormalAt>>();
 
 export function normalise(c: Comparison, raw: At, side: Side): NormalAt {
   if (raw.value === undefined || typeof raw.value !== "object" || raw.value === null) return raw;
-  let cache = built.get(c);
-  if (!cache) built.set(c, (cache = new Map()));
+  const cache = built.get(c) ?? new Map<string, NormalAt>();
+  built.set(c, cache);
   const key = `${side}|${identityOf(raw)}`;
-  let normal = cache.get(key);
-  if (!normal) cache.set(key, (normal = normalForm(c, raw, side)));
+  const normal = cache.get(key) ?? normalForm(c, raw, side);
+  cache.set(key, normal);
   return normal;
 }
 

@@ -38,8 +38,8 @@ export function componentUsers(document: OpenApiDocument): Map<string, Set<strin
       seen.add(pointer);
       const component = /^\/components\/[^/]+\/[^/]+/.exec(pointer)?.[0];
       if (component) users.set(component, (users.get(component) ?? new Set()).add(label));
-      let next = named.get(pointer);
-      if (!next) named.set(pointer, (next = directly(valueAt(document, pointer))));
+      const next = named.get(pointer) ?? directly(valueAt(document, pointer));
+      named.set(pointer, next);
       queue.push(...next);
     }
   };

@@ -473,13 +473,17 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       delete after.paths["/api/v3/avgPrice"];
       const changes = diffDocuments(before, after);
       await page.setContent(
-        renderChangelogPage({
-          title: "marketapi Spot Trading API",
-          releases: [
-            { version: "2.0.0", previous: "1.0.0", changes },
-            { version: "1.0.0", changes: [] },
-          ],
-        }),
+        renderChangelogPage(
+          {
+            title: "marketapi Spot Trading API",
+            source: "specs/releases/",
+            releases: [
+              { version: "2.0.0", previous: "1.0.0", changes },
+              { version: "1.0.0", changes: [] },
+            ],
+          },
+          "marketapi",
+        ),
       );
       const release = page.locator("#v-2_0_0");
       expect(await release.locator("h3").allTextContents()).toEqual([

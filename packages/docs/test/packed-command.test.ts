@@ -157,13 +157,12 @@ describe("marketapi-docs, packed and installed", () => {
         consumer,
       );
       expect(built.code, explain("marketapi-docs build", built)).toBe(0);
-      expect(built.stdout).toContain(`wrote 8 files to ${out}`);
+      expect(built.stdout).toContain(`wrote 6 files to ${out}`);
+      // No Endpoint page unless asked for (--endpoint-page).
       expect(readdirSync(out).sort()).toEqual([
         "api.html",
         "api.openapi.json",
         "changes.html",
-        "endpoint.html",
-        "endpoint.schema.json",
         "index.html",
         "openapi.json",
         "openapi.yaml",

@@ -314,7 +314,10 @@ function split(document: OpenApiDocument): OpenApiDocument {
     if (names.length < 2 || names.includes("$ref")) return node;
     const half = (from: number, to: number) => {
       const mine = names.slice(from, to);
-      const required = ((node.required as string[] | undefined) ?? []).filter((r) => mine.includes(r));
+      // A required name without a property here stays with the first part.
+      const required = ((node.required as string[] | undefined) ?? []).filter(
+        (r) => mine.includes(r) || (from === 0 && !names.includes(r)),
+      );
       return {
         properties: Object.fromEntries(mine.map((n) => [n, properties[n]])),
         ...(required.length > 0 ? { required } : {}),
@@ -341,5 +344,72 @@ describe("marketapi-diff on rewrites that accept the same: this repository's spe
     expect(
       seen.map((change) => `${change.class} ${change.kind} ${change.pointer}: ${change.message}`),
     ).toEqual([]);
+  });
+});
+
+// A fork as a user makes one: the product renamed in every text, three operations ours does not
+// have (a path parameter, a JSON body, a bearer token), one schema refactored into allOf parts.
+// Against this repository's spec, only real breaks are breaking.
+function fork(edit: (document: OpenApiDocument) => void = () => {}): OpenApiDocument {
+  const renamed = (value: unknown): unknown =>
+    typeof value === "string"
+      ? value.replace(/marketapi/gi, "acme")
+      : Array.isArray(value)
+        ? value.map(renamed)
+        : typeof value === "object" && value !== null
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renamed(v)]))
+          : value;
+  const source = structuredClone(spec);
+  edit(source);
+  const copy = split(renamed(source) as OpenApiDocument);
+  copy.info.title = "Acme Exchange API";
+  const json = (schema: object) => ({ content: { "application/json": { schema } } });
+  const ok = { "200": { description: "ok", ...json({ type: "object" }) } };
+  copy.paths["/api/v3/order/{id}"] = {
+    get: {
+      operationId: "order_by_id",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+      responses: ok,
+    },
+  };
+  copy.paths["/api/v3/alerts"] = {
+    post: {
+      operationId: "create_alert",
+      requestBody: { required: true, ...json({ type: "object" }) },
+      responses: ok,
+    },
+  };
+  copy.paths["/api/v3/profile"] = {
+    get: { operationId: "profile", security: [{ bearer: [] }], responses: ok },
+  };
+  copy.components.securitySchemes.bearer = { type: "http", scheme: "bearer" };
+  return copy;
+}
+
+describe("marketapi-diff of a fork against this repository's spec", () => {
+  it("calls nothing breaking: renamed texts, added operations, a refactor that accepts the same", () => {
+    const changes = diffDocuments(spec, fork());
+    expect(
+      changes.filter((c) => c.class === "breaking" || c.class === "undecided").map((c) => c.message),
+    ).toEqual([]);
+    expect(
+      changes
+        .filter((c) => c.kind === "operation-added")
+        .map((c) => c.operation)
+        .sort(),
+    ).toEqual([
+      "GET /api/v3/order/{id} (order_by_id)",
+      "GET /api/v3/profile (profile)",
+      "POST /api/v3/alerts (create_alert)",
+    ]);
+  });
+
+  it("calls a real break breaking: an operation removed, a response property dropped", () => {
+    const broken = fork((document) => {
+      delete document.paths["/api/v3/ping"];
+      delete document.components.schemas.Order.allOf[1].properties.isWorking;
+    });
+    const breaking = diffDocuments(spec, broken).filter((c) => c.class === "breaking");
+    expect(breaking.map((c) => c.kind).sort()).toEqual(["operation-removed", "property-removed"]);
   });
 });

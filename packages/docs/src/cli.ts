@@ -1,7 +1,7 @@
 // marketapi-docs: the documentation site of a spot trading API spec, built from a spec file.
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { EXIT, parseCommandLine, reportUsage, UsageError, unknownWord } from "@marketapi/command";
 import {
   changelogOf,
   diffDocuments,
@@ -11,6 +11,7 @@ import {
   SpecError,
 } from "@marketapi/diff";
 import { endpointSchemaPath } from "@marketapi/spec";
+import { buildSpecModel, SpecModelError } from "@marketapi/spec/model";
 import { stringify } from "yaml";
 import type { ApiHistory } from "./changelog-page.js";
 import type { JsonObject } from "./json.js";
@@ -47,10 +48,9 @@ ${SHORT_USAGE}
                           --endpoint-page; default: the one of @marketapi/spec)
   -h, --help              this text
 
-Exit codes: 0 written, 1 the spec or the build failed (the message says where), 2 usage error.
+Exit codes (the same for every marketapi command): 0 written; 1 the spec or another input is at
+fault (file#pointer (line, column)); 2 usage error; 3 an internal error.
 `;
-
-class UsageError extends Error {}
 
 export interface BuildOptions {
   spec: string;
@@ -85,27 +85,22 @@ function sampleLanguages(text: string): SampleLanguage[] {
 }
 
 export function parseCommand(argv: readonly string[]): BuildOptions | "help" {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split("\n")[0]} (see --help)`);
-  }
-  const { values, positionals } = parsed;
+  const parsed = parse(argv);
+  const values = parsed.values as Record<string, string | undefined> & {
+    help?: boolean;
+    "endpoint-page"?: boolean;
+  };
+  const { positionals } = parsed;
   if (values.help) return "help";
   const [command, ...extra] = positionals;
   if (command !== "build") {
     throw new UsageError(
-      command === undefined
-        ? "missing the command: build (see --help)"
-        : `unknown command ${JSON.stringify(command)}; the command is build (see --help)`,
+      command === undefined ? "missing the command: build" : unknownWord("command", command, ["build"]),
     );
   }
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])} (see --help)`);
-  if (values.spec === undefined)
-    throw new UsageError("build needs --spec FILE, the OpenAPI document (see --help)");
-  if (values.out === undefined)
-    throw new UsageError("build needs --out DIR, where the site goes (see --help)");
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  if (values.spec === undefined) throw new UsageError("build needs --spec FILE, the OpenAPI document");
+  if (values.out === undefined) throw new UsageError("build needs --out DIR, where the site goes");
   const endpointSchema = values["endpoint-schema"] ?? (values["endpoint-page"] ? true : undefined);
   return {
     spec: values.spec,
@@ -119,21 +114,16 @@ export function parseCommand(argv: readonly string[]): BuildOptions | "help" {
 }
 
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: true,
-    options: {
-      spec: { type: "string" },
-      out: { type: "string" },
-      "endpoint-schema": { type: "string" },
-      "endpoint-page": { type: "boolean" },
-      releases: { type: "string" },
-      title: { type: "string" },
-      logo: { type: "string" },
-      samples: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
+  return parseCommandLine(argv, {
+    spec: { type: "string" },
+    out: { type: "string" },
+    "endpoint-schema": { type: "string" },
+    "endpoint-page": { type: "boolean" },
+    releases: { type: "string" },
+    title: { type: "string" },
+    logo: { type: "string" },
+    samples: { type: "string" },
+    help: { type: "boolean", short: "h" },
   });
 }
 
@@ -169,6 +159,15 @@ function historyOf(dir: string, spec: LoadedSpec, title: string): ApiHistory {
 export function build(options: BuildOptions): string[] {
   const spec = loadSpec(options.spec);
   const document = spec.document;
+  // What the pages rely on, checked first, so that a fault is said where it is written.
+  try {
+    buildSpecModel(document);
+  } catch (error) {
+    if (!(error instanceof SpecModelError)) throw error;
+    const fault = new SpecError(spec.source, error.pointer, error.expected, error.found);
+    const at = spec.locate?.(error.pointer);
+    throw at ? fault.locate(at.line, at.column) : fault;
+  }
   const text = readText(options.spec, "the spec");
   const isJson = /\.json$/i.test(options.spec);
   const title = String(document.info?.title ?? "the API");
@@ -219,19 +218,18 @@ export function main(argv: readonly string[]): number {
     options = parseCommand(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`marketapi-docs: ${error.message}\n`);
-    return 2;
+    return reportUsage("marketapi-docs", error, SHORT_USAGE);
   }
   if (options === "help") {
     process.stdout.write(USAGE);
-    return 0;
+    return EXIT.ok;
   }
   try {
     process.stdout.write(`${build(options).join("\n")}\n`);
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (!isInputError(error)) throw error;
     process.stderr.write(`marketapi-docs: ${error.message}\n`);
-    return 1;
+    return EXIT.fault;
   }
 }

@@ -6,7 +6,7 @@
  */
 export { closest, didYouMean, editDistance } from "./did-you-mean.js";
 export { EXIT, EXIT_CODES_TABLE, type ExitCode } from "./exit-codes.js";
-export { InputFault, lineAndColumn, parseJsonFile } from "./json-text.js";
+export { firstSyntaxError, InputFault, lineAndColumn, parseJsonFile } from "./json-text.js";
 export {
   type CommandLine,
   explainParseError,

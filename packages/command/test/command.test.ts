@@ -34,6 +34,13 @@ describe("parseJsonFile: a syntax error at its line and column", () => {
     { given: '{\n  "a": 1,\n  x\n}', want: "c.json (line 3, column 3): expected JSON, found a syntax error" },
     { given: "", want: "c.json (line 1, column 1): expected JSON, found a syntax error" },
     { given: '{"a": [1, 2', want: "c.json (line 1, column 12): expected JSON, found a syntax error" },
+    {
+      given: '{\n  "symbols": [\n  x\n}',
+      want: "c.json (line 3, column 3): expected JSON, found a syntax error",
+    },
+    { given: "{ nope", want: "c.json (line 1, column 3): expected JSON, found a syntax error" },
+    { given: '{"a": 1} x', want: "c.json (line 1, column 10): expected JSON, found a syntax error" },
+    { given: '{"a": tru}', want: "c.json (line 1, column 10): expected JSON, found a syntax error" },
   ])("$given", ({ given, want }) => {
     expect(() => parseJsonFile(given, "c.json")).toThrow(InputFault);
     expect(() => parseJsonFile(given, "c.json")).toThrow(want);

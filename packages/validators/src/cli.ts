@@ -3,7 +3,15 @@
 // Exit codes (@marketapi/command's table): 0 everything valid, 1 something invalid (errors printed
 // as file:path: message) or a file that cannot be read or parsed (located), 2 usage error
 // (including an unknown operation), 3 an internal error.
-import { EXIT, parseCommandLine, reportUsage, UsageError, unknownWord } from "@marketapi/command";
+import {
+  EXIT,
+  InputFault,
+  parseCommandLine,
+  parseJsonFile,
+  reportUsage,
+  UsageError,
+  unknownWord,
+} from "@marketapi/command";
 import {
   InputError,
   MAX_INPUT_BYTES_ENV,
@@ -73,6 +81,12 @@ function readJson(file: string): unknown {
     return parseJsonText(text, file);
   } catch (error) {
     if (error instanceof InputError) throw new UnreadableError(error.message);
+    // Not JSON: said again with the line and column where it stops being JSON.
+    try {
+      parseJsonFile(text, file);
+    } catch (fault) {
+      if (fault instanceof InputFault) throw new UnreadableError(fault.message);
+    }
     throw new UnreadableError(`${file}: not JSON: ${(error as Error).message}`);
   }
 }

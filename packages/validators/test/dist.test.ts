@@ -177,7 +177,7 @@ describe("marketapi-validate", () => {
     const run = validate(["endpoint", valid, broken, join(workDir, "missing.json")]);
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("r4-endpoint-example.json: valid");
-    expect(run.stderr).toContain("broken.json: not JSON");
+    expect(run.stderr).toContain("broken.json (line 1, column 2): expected JSON, found a syntax error");
     expect(run.stderr).toContain("missing.json: expected a readable JSON file, found an error: ENOENT");
   });
 

@@ -2,7 +2,8 @@
 /**
  * marketapi-server: runs the reference server until SIGINT/SIGTERM.
  * Exit codes: 0 after a graceful shutdown, 2 for bad arguments, configuration or state file
- * (missing or read-only folder, full disk, corrupt or inconsistent state, better-sqlite3 missing),
+ * (missing or read-only folder, full disk, corrupt or inconsistent state, in use by another process,
+ * better-sqlite3 missing),
  * 3 when the port cannot be listened on (in use, or not allowed), 1 otherwise.
  */
 import { readFileSync } from "node:fs";

@@ -17,7 +17,8 @@ import {
   stateFaults,
 } from "./engine/index.js";
 import type { Logger } from "./logger.js";
-import { inspectStatePath } from "./store/files.js";
+import { inspectFolder, inspectStatePath } from "./store/files.js";
+import { lockPathOf, StateLock } from "./store/lock.js";
 import { StateDatabase, type StateSync } from "./store/state-database.js";
 import { StateFileError } from "./store/state-file-error.js";
 
@@ -51,12 +52,22 @@ export interface OpenedState {
 
 /** Opens or creates the state at `path`; throws a StateFileError (exit code 2) naming the fault. */
 export async function openState(path: string, options: OpenStateOptions): Promise<OpenedState> {
-  if (inspectStatePath(path) === "legacy-json") await importLegacyFile(path, options);
-  const database = await StateDatabase.open(path, {
-    retentionMs: options.retentionMs,
-    sync: options.sync,
-    onFailure: options.onFailure,
-  });
+  inspectFolder(path);
+  // First: whatever follows, even a JSON import, is done by the one process that holds the file.
+  const lock = StateLock.acquire(path);
+  let database: StateDatabase;
+  try {
+    if (inspectStatePath(path) === "legacy-json") await importLegacyFile(path, options);
+    database = await StateDatabase.open(path, {
+      retentionMs: options.retentionMs,
+      sync: options.sync,
+      onFailure: options.onFailure,
+      lock,
+    });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   try {
     let exchange: Exchange;
     const restored = database.hasExchange();
@@ -113,6 +124,7 @@ async function importLegacyFile(path: string, options: OpenStateOptions): Promis
     throw new StateFileError(message);
   }
   await database.close();
+  rmSync(lockPathOf(temporary), { force: true });
   copyFileSync(path, `${path}.json-backup`);
   renameSync(temporary, path);
   options.logger.info(
@@ -135,6 +147,8 @@ function readLegacyFile(path: string): LegacySnapshot {
   return file.exchange;
 }
 
+/** Removes a private database (never a served state file: its lock file must stay, see lock.ts). */
 function removeDatabaseFiles(path: string): void {
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+  rmSync(lockPathOf(path), { force: true });
 }

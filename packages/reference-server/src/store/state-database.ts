@@ -40,6 +40,7 @@ import { Journal } from "../engine/journal.js";
 import { firstAtLeast } from "../engine/paging.js";
 import { type Database, loadDriver, type Statement, usePageCache } from "./driver.js";
 import { describeSqliteError, watchedFileIdentity } from "./files.js";
+import { StateLock } from "./lock.js";
 import { HISTORY_READS, OTHER_READS } from "./reads.js";
 import {
   type AggTradeRow,
@@ -102,6 +103,11 @@ export interface StateDatabaseOptions {
   sync?: StateSync | undefined;
   /** Told when a commit fails, with the reason. */
   onFailure?: (reason: string) => void;
+  /**
+   * The lock of the file, held by the caller already (openState holds it across a JSON import);
+   * else `open` takes it. The database releases it once closed.
+   */
+  lock?: StateLock | undefined;
 }
 
 /** Rows read since the last load began, to show that loading does not depend on the size of the history. */
@@ -196,6 +202,7 @@ export class StateDatabase implements History {
     readonly path: string,
     private readonly reader: Database,
     private readonly worker: Worker,
+    private readonly lock: StateLock,
     private readonly options: StateDatabaseOptions,
   ) {
     this.statementOf = statementsOn(reader);
@@ -205,6 +212,7 @@ export class StateDatabase implements History {
       const identity = this.identity;
       this.applyInline = reader.transaction((ops: WriteOp[]) => {
         identity.check();
+        lock.check();
         run(ops);
       });
     }
@@ -222,6 +230,7 @@ export class StateDatabase implements History {
    */
   static async open(path: string, options: StateDatabaseOptions = {}): Promise<StateDatabase> {
     const Driver = loadDriver();
+    const lock = options.lock ?? StateLock.acquire(path);
     let reader: Database | undefined;
     try {
       if (!existsSync(path)) createWhole(Driver, path);
@@ -243,13 +252,15 @@ export class StateDatabase implements History {
         .run(String(Date.now()));
     } catch (error) {
       reader?.close();
+      lock.release();
       throw new StateFileError(`state file ${path}: ${describeSqliteError(error)}`);
     }
-    const worker = await startWriter(path, options.sync ?? "normal").catch((error: Error) => {
+    const worker = await startWriter(path, lock.path, options.sync ?? "normal").catch((error: Error) => {
       reader?.close();
+      lock.release();
       throw new StateFileError(`state file ${path}: ${error.message}`);
     });
-    return new StateDatabase(path, reader, worker, options);
+    return new StateDatabase(path, reader, worker, lock, options);
   }
 
   /** Whether the database holds a saved exchange. */
@@ -322,6 +333,7 @@ export class StateDatabase implements History {
       });
     this.identity?.close();
     this.reader.close();
+    this.lock.release();
   }
 
   // ---- History: writes ----
@@ -1179,8 +1191,8 @@ function checkIntegrity(db: Database): void {
     });
 }
 
-async function startWriter(path: string, sync: StateSync): Promise<Worker> {
-  const worker = await newWriterThread({ path, sync } satisfies WriterData);
+async function startWriter(path: string, lockPath: string, sync: StateSync): Promise<Worker> {
+  const worker = await newWriterThread({ path, lockPath, sync } satisfies WriterData);
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(new Error(`the writer thread did not start (${error.message})`));
     worker.once("error", onError);

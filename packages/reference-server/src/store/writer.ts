@@ -9,6 +9,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { loadDriver, usePageCache } from "./driver.js";
 import { fileIdentity } from "./files.js";
+import { lockFileMoved } from "./lock.js";
 import type { WriteOp } from "./rows.js";
 import { writeRunner } from "./write-runner.js";
 import { decodeBatch, type WriterData, type WriterReply, type WriterRequest } from "./writer-protocol.js";
@@ -22,7 +23,7 @@ if (!port) throw new Error("writer.ts runs as a worker thread");
  */
 const RESTART_AFTER_PAGES = 16_384;
 
-const { path, sync } = workerData as WriterData;
+const { path, lockPath, sync } = workerData as WriterData;
 const Driver = loadDriver();
 const db = new Driver(path, { fileMustExist: true, timeout: 10_000 });
 db.pragma("journal_mode = WAL");
@@ -32,7 +33,12 @@ usePageCache(db);
 db.pragma(`synchronous = ${sync === "full" ? "FULL" : "NORMAL"}`);
 const run = writeRunner(db);
 
-const checkStillThere = fileIdentity(path);
+const stateFileThere = fileIdentity(path);
+const lockFileThere = fileIdentity(lockPath, lockFileMoved(lockPath));
+const checkStillThere = () => {
+  stateFileThere();
+  lockFileThere();
+};
 
 const apply = db.transaction((ops: WriteOp[]) => {
   checkStillThere();

@@ -19,6 +19,8 @@ import {
 import type { Logger } from "./logger.js";
 import { inspectFolder, inspectStatePath } from "./store/files.js";
 import { lockPathOf, StateLock } from "./store/lock.js";
+import { removeDatabase } from "./store/open.js";
+import { SCHEMA_VERSION } from "./store/schema.js";
 import { StateDatabase, type StateSync } from "./store/state-database.js";
 import { StateFileError } from "./store/state-file-error.js";
 
@@ -80,6 +82,12 @@ export async function openState(path: string, options: OpenStateOptions): Promis
       exchange = options.fresh.create(database);
       database.attach(exchange);
     }
+    database.markServing();
+    const { version, original } = database.openedFrom;
+    if (original)
+      options.logger.info(
+        `Upgraded the state file ${path} from schema version ${version} to ${SCHEMA_VERSION}; the file as it was is kept as ${original} (the way back to the release before).`,
+      );
     await database.committed();
     return { exchange, database, restored };
   } catch (error) {
@@ -98,7 +106,7 @@ interface LegacyFile {
 async function importLegacyFile(path: string, options: OpenStateOptions): Promise<void> {
   const snapshot = readLegacyFile(path);
   const temporary = `${path}.import-${process.pid}`;
-  removeDatabaseFiles(temporary);
+  removeDatabase(temporary);
   const database = await StateDatabase.open(temporary);
   try {
     const settings = legacySettings(snapshot);
@@ -118,7 +126,7 @@ async function importLegacyFile(path: string, options: OpenStateOptions): Promis
     await database.committed();
   } catch (error) {
     await database.close().catch(() => undefined);
-    removeDatabaseFiles(temporary);
+    removeDatabase(temporary);
     const message =
       error instanceof StateFileError ? error.message : `state file ${path}: ${(error as Error).message}`;
     throw new StateFileError(message);
@@ -145,10 +153,4 @@ function readLegacyFile(path: string): LegacySnapshot {
     );
   }
   return file.exchange;
-}
-
-/** Removes a private database (never a served state file: its lock file must stay, see lock.ts). */
-function removeDatabaseFiles(path: string): void {
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
-  rmSync(lockPathOf(path), { force: true });
 }

@@ -1,12 +1,27 @@
 /**
- * Opening the state file (its lock held, see lock.ts): a new file is created whole; an existing
- * one is checked (SQLite's integrity check, marketapi's identity, the schema version) and
- * migrated to the current schema; the file, its folder and the disk are proved to take writes.
+ * Opening the state file, its lock held (see lock.ts). Nothing is written to a file until it has
+ * passed every check, so that a refused file is left byte for byte as it was:
+ *
+ * 1. A new file is created whole (written aside, then linked into place).
+ * 2. An existing one is examined on a read-only connection: SQLite's integrity check, marketapi's
+ *    identity and schema version, a schema as whole as its version says, and the mark of a server
+ *    that had it open: a file marked so, whose write-ahead log is not beside it, lacks the commits
+ *    since its last checkpoint (a copy of the main file alone) and is refused.
+ * 3. An older schema is upgraded only once it is known to work: the file as it is is kept beside
+ *    it (FILE.schema-N-backup, the way back to the release before), a second copy is migrated
+ *    and loaded as a trial, and only if that passes is the file itself migrated, in one transaction.
+ * 4. The main connection is opened; the read-only one stays open until the state is accepted
+ *    (loaded, or a new exchange declared), so that closing a refused file neither checkpoints nor
+ *    removes its write-ahead log.
+ * 5. Accepted (`markServing`): the file is put in WAL mode, marked as served by this process, and
+ *    checkpointed, so that the main file itself carries the mark; a clean close removes it.
  */
-import { existsSync, linkSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, renameSync, rmSync } from "node:fs";
+import { hostname } from "node:os";
 import { type Database, type Driver, loadDriver, usePageCache } from "./driver.js";
 import { describeSqliteError } from "./files.js";
-import { migrate } from "./schema.js";
+import { lockPathOf } from "./lock.js";
+import { migrate, SCHEMA_VERSION, schemaFaults, schemaVersion } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
 import type { StateSync } from "./writer-protocol.js";
 
@@ -20,35 +35,252 @@ import type { StateSync } from "./writer-protocol.js";
  */
 const PAGE_SIZE = 1024;
 
-/**
- * The main thread's connection to the state file at `path`, created when absent, checked and
- * migrated; throws a StateFileError naming the fault.
- */
-export function openStateFile(path: string, sync: StateSync): Database {
-  const Driver = loadDriver();
-  let db: Database | undefined;
-  try {
-    if (!existsSync(path)) createWhole(Driver, path);
-    db = new Driver(path, { timeout: 10_000, fileMustExist: true });
-    db.pragma("journal_mode = WAL");
-    usePageCache(db);
-    if (sync === "normal") {
-      // This connection commits (see committer.ts): in WAL mode NORMAL leaves the fsync to
-      // checkpoints, which the writer thread runs, so neither a commit nor a checkpoint waits for
-      // the disk here.
-      db.pragma("synchronous = NORMAL");
-      db.pragma("wal_autocheckpoint = 0");
-      db.pragma("busy_timeout = 0");
+/** The meta key that marks a file as open in a server (removed by a clean close). */
+export const SERVING_KEY = "serving";
+
+/** How an older schema is brought to the current one. */
+export type Upgrade =
+  /** A served file: the original kept beside it, and a trial on a copy first (`trial` migrates and loads it). */
+  | { trial(copy: string): Promise<void> }
+  /** A private copy (the trial's own): migrated in place. */
+  | "in-place";
+
+export interface OpenedFrom {
+  /** The schema version the file had. */
+  version: number;
+  /** Where the file as it was before the upgrade is kept (an upgrade only). */
+  original?: string;
+}
+
+/** What the examination of an existing file found. */
+interface Examined {
+  /** The read-only connection it was examined on. */
+  db: Database;
+  version: number;
+  isNew: boolean;
+}
+
+export class StateFile {
+  private accepted = false;
+  private refused = false;
+
+  private constructor(
+    readonly path: string,
+    /** The main thread's connection: history reads, and commits with sync "normal". */
+    readonly db: Database,
+    /** The read-only connection of the examination, open until the state is accepted. */
+    private guard: Database | undefined,
+    readonly openedFrom: OpenedFrom,
+  ) {}
+
+  /**
+   * Opens the state file at `path` (created when absent), examined and, where its schema is older,
+   * upgraded; throws a StateFileError naming the fault, the file left as it was.
+   */
+  static async open(path: string, sync: StateSync, upgrade: Upgrade): Promise<StateFile> {
+    const Driver = loadDriver();
+    let examined: Examined | undefined;
+    let db: Database | undefined;
+    try {
+      if (!existsSync(path)) createWhole(Driver, path);
+      examined = examine(Driver, path);
+      const openedFrom: OpenedFrom = { version: examined.version };
+      if (!examined.isNew && examined.version < SCHEMA_VERSION && upgrade !== "in-place")
+        openedFrom.original = await tryUpgrade(Driver, path, examined, upgrade);
+      db = new Driver(path, { timeout: 10_000, fileMustExist: true });
+      usePageCache(db);
+      if (sync === "normal") {
+        // This connection commits (see committer.ts): in WAL mode NORMAL leaves the fsync to
+        // checkpoints, which the writer thread runs, so neither a commit nor a checkpoint waits
+        // for the disk here.
+        db.pragma("synchronous = NORMAL");
+        db.pragma("wal_autocheckpoint = 0");
+        db.pragma("busy_timeout = 0");
+      }
+      migrate(db);
+      return new StateFile(path, db, examined.db, openedFrom);
+    } catch (error) {
+      db?.close();
+      examined?.db.close();
+      if (error instanceof StateFileError) throw error;
+      throw new StateFileError(`state file ${path}: ${describeSqliteError(error)}`);
     }
-    checkIntegrity(db);
-    migrate(db);
-    // Proves at start that the file, its folder (for the -wal file) and the disk take writes.
-    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_at', ?)").run(String(Date.now()));
-    return db;
-  } catch (error) {
-    db?.close();
-    throw new StateFileError(`state file ${path}: ${describeSqliteError(error)}`);
   }
+
+  /**
+   * The state is accepted: the file is put in WAL mode, marked as served by this process (which
+   * also proves that the file, its folder and the disk take writes) and checkpointed, so that the
+   * main file carries the mark even when copied without its write-ahead log.
+   */
+  markServing(): void {
+    if (this.accepted) return;
+    try {
+      this.db.pragma("journal_mode = WAL");
+      const mark = this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+      mark.run("opened_at", String(Date.now()));
+      mark.run(
+        SERVING_KEY,
+        JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }),
+      );
+      this.db.pragma("wal_checkpoint(TRUNCATE)");
+    } catch (error) {
+      throw new StateFileError(`state file ${this.path}: ${describeSqliteError(error)}`);
+    }
+    this.accepted = true;
+    this.closeGuard();
+  }
+
+  /** Its state was refused: the file is to be left as it was (see `close`). */
+  refuse(): void {
+    this.refused = true;
+  }
+
+  /**
+   * Closes the file: a served file's mark is removed, and the last connection checkpoints it and
+   * removes the log. A refused file's read-only connection is closed last: it neither checkpoints
+   * nor removes the log, so the file stays as it was.
+   */
+  close(): void {
+    if (this.accepted) {
+      try {
+        this.db.prepare("DELETE FROM meta WHERE key = ?").run(SERVING_KEY);
+      } catch {
+        // The file cannot be written (a full disk): the mark stays, and so does the log.
+      }
+    }
+    if (!this.refused) this.closeGuard();
+    this.db.close();
+    this.closeGuard();
+  }
+
+  private closeGuard(): void {
+    this.guard?.close();
+    this.guard = undefined;
+  }
+}
+
+/**
+ * The examination of an existing file, on a read-only connection (returned open): integrity,
+ * identity, schema and the serving mark. Throws an Error naming the fault.
+ */
+function examine(Driver: Driver, path: string): Examined {
+  // Before any connection: SQLite creates the log when a writer opens the file.
+  const logPresent = existsSync(`${path}-wal`);
+  const db = new Driver(path, { readonly: true, fileMustExist: true });
+  try {
+    checkIntegrity(db);
+    const { version, isNew } = schemaVersion(db);
+    if (!isNew) {
+      checkSchema(db, version);
+      checkLog(db, path, logPresent);
+    }
+    return { db, version, isNew };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * A file marked as marketapi's must hold the whole schema of its version, and an exchange with
+ * its symbols or neither: a copy of the main file made before its first checkpoint lacks the
+ * tables and rows still in its log.
+ */
+function checkSchema(db: Database, version: number): void {
+  const faults = schemaFaults(db, version);
+  if (faults.length === 0) {
+    const created = db.prepare("SELECT 1 FROM meta WHERE key = 'created_at'").get() !== undefined;
+    const symbols = (db.prepare("SELECT count(*) AS n FROM symbols").get() as { n: number }).n;
+    if (created && symbols === 0) faults.push("it holds an exchange without symbols");
+    if (!created && symbols > 0) faults.push(`it holds ${symbols} symbols but no exchange (no created_at)`);
+  }
+  if (faults.length > 0)
+    throw damaged(
+      `it is a marketapi state database (schema version ${version}) whose contents are incomplete: ${faults.join("; ")}. It is not taken for a new exchange: restore it from a backup (marketapi-server restore)`,
+    );
+}
+
+/** A file that a server had open and did not close keeps its recent commits in its log. */
+function checkLog(db: Database, path: string, logPresent: boolean): void {
+  if (logPresent) return;
+  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(SERVING_KEY) as
+    | { value: string }
+    | undefined;
+  if (!row) return;
+  throw damaged(
+    `was open in a server (${describeServing(row.value)}) that did not close it, and its write-ahead log ${path}-wal is not beside it: the commits since the file's last checkpoint are missing (was ${path} copied without ${path}-wal?). Put that ${path}-wal beside it; or, to use the file as it is, without those commits: marketapi-server restore --from ${path} --state NEW-FILE --accept-missing-wal`,
+  );
+}
+
+function describeServing(value: string): string {
+  try {
+    const { pid, host, since } = JSON.parse(value) as { pid: number; host: string; since: string };
+    return `process ${pid} on ${host}, since ${since}`;
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * Keeps the file as it is beside it, then migrates and loads a second copy as a trial; returns
+ * where the original is kept. When the trial fails, both copies are removed and the file is left
+ * as it was.
+ */
+async function tryUpgrade(
+  Driver: Driver,
+  path: string,
+  examined: Examined,
+  upgrade: { trial(copy: string): Promise<void> },
+): Promise<string> {
+  const original = `${path}.schema-${examined.version}-backup`;
+  const trial = `${path}.upgrade-trial-${process.pid}`;
+  removeDatabase(original);
+  try {
+    snapshotInto(examined.db, original);
+    clearServingMark(Driver, original);
+    removeDatabase(trial);
+    copyFileSync(original, trial);
+    await upgrade.trial(trial);
+  } catch (error) {
+    removeDatabase(original);
+    const reason =
+      error instanceof Error ? error.message.replace(`state file ${trial}: `, "") : String(error);
+    throw new StateFileError(
+      `state file ${path}: has schema version ${examined.version} and was not upgraded to ${SCHEMA_VERSION}: the upgraded copy ${reason.startsWith("is ") ? reason : `failed: ${reason}`}. The file is left as it was`,
+    );
+  } finally {
+    removeDatabase(trial);
+  }
+  return original;
+}
+
+/**
+ * A consistent copy of the database at `to` (which must not exist): SQLite's VACUUM INTO, in one
+ * read transaction, so one snapshot, whatever commits meanwhile; the copy is compact and in
+ * rollback-journal mode, with the source's page size, schema version and application id.
+ */
+export function snapshotInto(source: Database, to: string): void {
+  source.prepare("VACUUM INTO ?").run(to);
+}
+
+/** Removes the serving mark from a copy (a backup, the original kept at an upgrade). */
+export function clearServingMark(Driver: Driver, path: string): void {
+  const db = new Driver(path, { fileMustExist: true });
+  try {
+    db.prepare("DELETE FROM meta WHERE key = ?").run(SERVING_KEY);
+  } finally {
+    db.close();
+  }
+}
+
+/** Removes a private database and its companions (never a served file: its lock file must stay). */
+export function removeDatabase(path: string): void {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${path}${suffix}`, { force: true });
+  rmSync(lockPathOf(path), { force: true });
+}
+
+function damaged(message: string): Error {
+  return Object.assign(new Error(`is damaged: ${message}`), { code: "DAMAGED" });
 }
 
 /**
@@ -94,11 +326,8 @@ function linkInPlace(from: string, to: string): void {
  * (not the agreement of indexes with their tables), so a zeroed or overwritten page is found at
  * start-up rather than when a request meets it. Its cost grows with the file (see the README).
  */
-function checkIntegrity(db: Database): void {
+export function checkIntegrity(db: Database): void {
   const rows = db.pragma("quick_check(5)") as { quick_check: string }[];
   const problems = rows.map((r) => r.quick_check).filter((text) => text !== "ok");
-  if (problems.length > 0)
-    throw Object.assign(new Error(`is damaged: SQLite's integrity check found: ${problems.join("; ")}`), {
-      code: "DAMAGED",
-    });
+  if (problems.length > 0) throw damaged(`SQLite's integrity check found: ${problems.join("; ")}`);
 }

@@ -34,7 +34,7 @@ import type { Database } from "./driver.js";
 import { HistoryReads } from "./history-reads.js";
 import { loadState } from "./load.js";
 import { StateLock } from "./lock.js";
-import { openStateFile } from "./open.js";
+import { type OpenedFrom, StateFile } from "./open.js";
 import { RecentClientIds } from "./recent-client-ids.js";
 import { symbolTablesSql } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
@@ -51,6 +51,11 @@ export interface StateDatabaseOptions extends CommitterOptions {
    * else `open` takes it. The database releases it once closed.
    */
   lock?: StateLock | undefined;
+  /**
+   * How an older schema is upgraded: by default the file as it is is kept beside it and the
+   * upgrade is tried on a copy first (see open.ts); "in-place" for that copy.
+   */
+  upgrade?: "in-place" | undefined;
 }
 
 export class StateDatabase implements History {
@@ -63,13 +68,17 @@ export class StateDatabase implements History {
   private readonly committer: Committer;
   private closed = false;
 
+  private readonly db: Database;
+
   private constructor(
     readonly path: string,
-    private readonly db: Database,
+    private readonly file: StateFile,
     worker: Worker,
     private readonly lock: StateLock,
     options: StateDatabaseOptions,
   ) {
+    const db = file.db;
+    this.db = db;
     this.tables = new TableReads(db);
     this.reads = new HistoryReads(this.tables, this.uncommitted, this.recent);
     this.committer = new Committer(
@@ -89,25 +98,39 @@ export class StateDatabase implements History {
   }
 
   /**
-   * Takes the file's lock (unless given), opens (creating when absent) and migrates the database,
-   * proves it writable, and starts the writer thread. Throws a StateFileError naming the fault.
+   * Takes the file's lock (unless given), opens the file (creating it when absent; examined, and
+   * upgraded when its schema is older: see open.ts) and starts the writer thread. Nothing is
+   * written to an existing file until `markServing`. Throws a StateFileError naming the fault.
    */
   static async open(path: string, options: StateDatabaseOptions = {}): Promise<StateDatabase> {
     const lock = options.lock ?? StateLock.acquire(path);
     const sync = options.sync ?? "normal";
-    let db: Database;
+    let file: StateFile;
     try {
-      db = openStateFile(path, sync);
+      file = await StateFile.open(path, sync, options.upgrade ?? { trial: upgradeTrial });
     } catch (error) {
       lock.release();
       throw error;
     }
     const worker = await startWriter(path, lock.path, sync).catch((error: Error) => {
-      db.close();
+      file.close();
       lock.release();
       throw new StateFileError(`state file ${path}: ${error.message}`);
     });
-    return new StateDatabase(path, db, worker, lock, options);
+    return new StateDatabase(path, file, worker, lock, options);
+  }
+
+  /** The schema version the file had when opened, and where its original is kept if it was upgraded. */
+  get openedFrom(): OpenedFrom {
+    return this.file.openedFrom;
+  }
+
+  /**
+   * The state is accepted (loaded, or a new exchange declared): the file is marked as served by
+   * this process, which proves that it takes writes. Until then a refused file is left as it was.
+   */
+  markServing(): void {
+    this.file.markServing();
   }
 
   /** Rows read since the last load began (tests show that loading does not grow with history). */
@@ -142,7 +165,14 @@ export class StateDatabase implements History {
 
   /** Builds the saved exchange: live state only; refuses a state that breaks an invariant. */
   load(now: () => number): Exchange {
-    const { state, accounts } = loadState(this.tables, this.recent, this, this.path);
+    let loaded: ReturnType<typeof loadState>;
+    try {
+      loaded = loadState(this.tables, this.recent, this, this.path);
+    } catch (error) {
+      this.file.refuse();
+      throw error;
+    }
+    const { state, accounts } = loaded;
     this.committer.accountsStored(accounts);
     const exchange = new Exchange(state, now);
     this.attach(exchange);
@@ -168,7 +198,7 @@ export class StateDatabase implements History {
     if (this.closed) return;
     this.closed = true;
     await this.committer.close();
-    this.db.close();
+    this.file.close();
     this.lock.release();
   }
 
@@ -225,5 +255,18 @@ export class StateDatabase implements History {
     } catch {
       // The database cannot even be read: keep serving reads from memory; writes stay refused.
     }
+  }
+}
+
+/**
+ * The trial of an upgrade: the copy is migrated in place and its state loaded (and checked) as a
+ * server would; it throws the StateFileError that start-up would.
+ */
+async function upgradeTrial(copy: string): Promise<void> {
+  const database = await StateDatabase.open(copy, { upgrade: "in-place" });
+  try {
+    if (database.hasExchange()) database.load(Date.now);
+  } finally {
+    await database.close();
   }
 }

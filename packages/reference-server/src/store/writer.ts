@@ -25,8 +25,8 @@ const RESTART_AFTER_PAGES = 16_384;
 
 const { path, lockPath, sync } = workerData as WriterData;
 const Driver = loadDriver();
+// In WAL mode once the main thread accepts the file (see open.ts): nothing here writes before.
 const db = new Driver(path, { fileMustExist: true, timeout: 10_000 });
-db.pragma("journal_mode = WAL");
 usePageCache(db);
 // In WAL mode both keep the database consistent; NORMAL leaves the fsync to checkpoints, so a commit
 // is in the operating system's hands (safe from a crash of this process) when it returns.

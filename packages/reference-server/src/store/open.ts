@@ -16,7 +16,7 @@
  * 5. Accepted (`markServing`): the file is put in WAL mode, marked as served by this process, and
  *    checkpointed, so that the main file itself carries the mark; a clean close removes it.
  */
-import { copyFileSync, existsSync, linkSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, renameSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { type Database, type Driver, loadDriver, usePageCache } from "./driver.js";
 import { describeSqliteError } from "./files.js";
@@ -58,6 +58,8 @@ interface Examined {
   db: Database;
   version: number;
   isNew: boolean;
+  /** The log and shared-memory files that were not there before (SQLite creates them on opening). */
+  created: string[];
 }
 
 export class StateFile {
@@ -71,6 +73,8 @@ export class StateFile {
     /** The read-only connection of the examination, open until the state is accepted. */
     private guard: Database | undefined,
     readonly openedFrom: OpenedFrom,
+    /** The companions the examination created, removed again if the file is refused. */
+    private readonly created: string[],
   ) {}
 
   /**
@@ -98,10 +102,11 @@ export class StateFile {
         db.pragma("busy_timeout = 0");
       }
       migrate(db);
-      return new StateFile(path, db, examined.db, openedFrom);
+      return new StateFile(path, db, examined.db, openedFrom, examined.created);
     } catch (error) {
       db?.close();
       examined?.db.close();
+      removeEmpty(examined?.created ?? []);
       if (error instanceof StateFileError) throw error;
       throw new StateFileError(`state file ${path}: ${describeSqliteError(error)}`);
     }
@@ -151,6 +156,7 @@ export class StateFile {
     if (!this.refused) this.closeGuard();
     this.db.close();
     this.closeGuard();
+    if (this.refused) removeEmpty(this.created);
   }
 
   private closeGuard(): void {
@@ -164,8 +170,9 @@ export class StateFile {
  * identity, schema and the serving mark. Throws an Error naming the fault.
  */
 function examine(Driver: Driver, path: string): Examined {
-  // Before any connection: SQLite creates the log when a writer opens the file.
+  // Before any connection: SQLite creates the log and the shared memory when it opens the file.
   const logPresent = existsSync(`${path}-wal`);
+  const created = [`${path}-wal`, `${path}-shm`].filter((companion) => !existsSync(companion));
   const db = new Driver(path, { readonly: true, fileMustExist: true });
   try {
     checkIntegrity(db);
@@ -174,11 +181,22 @@ function examine(Driver: Driver, path: string): Examined {
       checkSchema(db, version);
       checkLog(db, path, logPresent);
     }
-    return { db, version, isNew };
+    return { db, version, isNew, created };
   } catch (error) {
     db.close();
+    removeEmpty(created);
     throw error;
   }
+}
+
+/**
+ * Removes the log and shared-memory files that opening a refused file created (no connection is
+ * open then, and the lock keeps others out): the log only while empty, so never a commit.
+ */
+function removeEmpty(created: readonly string[]): void {
+  const log = created.find((file) => file.endsWith("-wal"));
+  if (log && existsSync(log) && statSync(log).size > 0) return;
+  for (const file of created) rmSync(file, { force: true });
 }
 
 /**

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * marketapi-server: runs the reference server until SIGINT/SIGTERM.
+ * marketapi-server: runs the reference server until SIGINT/SIGTERM; `backup` and `restore` copy its
+ * state database (state-commands.ts).
  * Exit codes: 0 after a graceful shutdown, 2 for bad arguments, configuration or state file
  * (missing or read-only folder, full disk, corrupt or inconsistent state, in use by another process,
  * better-sqlite3 missing),
@@ -12,6 +13,7 @@ import { ConfigError, parseRetention } from "./config.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { StateFileError } from "./persistence.js";
 import { type RunningServer, type StartServerOptions, startServer } from "./server.js";
+import { isStateCommand, runStateCommand, STATE_COMMANDS_USAGE } from "./state-commands.js";
 
 const USAGE = `Usage: marketapi-server [options]
 
@@ -40,7 +42,8 @@ Options:
                        (default: an integer, as the spec says)
   --quiet              print errors only
   -h, --help           show this help
-`;
+
+${STATE_COMMANDS_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -189,6 +192,7 @@ function portFault(error: NodeJS.ErrnoException, server: StartServerOptions): st
 }
 
 async function main(argv: string[]): Promise<number | undefined> {
+  if (isStateCommand(argv[0])) return runStateCommand(argv[0], argv.slice(1));
   let options: CliOptions | "help";
   try {
     options = parseCommandLine(argv);

@@ -17,8 +17,8 @@ const folder = mkdtempSync(join(tmpdir(), "marketapi-one-writer-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const demo = { apiKey: "marketapi-demo-api-key", apiSecret: "marketapi-demo-api-secret" };
-const order = (n: number) =>
-  `symbol=BTCUSDT&side=${n % 2 ? "BUY" : "SELL"}&type=LIMIT&timeInForce=GTC&quantity=0.001&price=${n % 2 ? 50_000 + (n % 50) : 70_000 + (n % 50)}`;
+// Market orders against the seeded book: each trades at once, so open orders stay within the limit.
+const order = (n: number) => `symbol=BTCUSDT&side=${n % 2 ? "BUY" : "SELL"}&type=MARKET&quantity=0.001`;
 
 /** Orders sent one after another on `lanes` keep-alive connections until `stop.now`; the acknowledged ids. */
 async function keepOrdering(url: string, stop: { now: boolean }, lanes = 4): Promise<number[]> {
@@ -104,9 +104,9 @@ describe("one process per state file", () => {
 
   it("a second open in the same process is refused; the first keeps the file", async () => {
     const statePath = join(folder, "same-process.db");
-    const server = await startServer({ statePath, empty: true });
+    const server = await startServer({ statePath });
     try {
-      const error = await startServer({ statePath, empty: true }).then(
+      const error = await startServer({ statePath }).then(
         async (other) => {
           await other.close();
           return new Error("the second server started");
@@ -136,7 +136,7 @@ describe("one process per state file", () => {
 
   it("a lock file removed under a running server stops its writes (a second server could lock a new one)", async () => {
     const statePath = join(folder, "lock-removed.db");
-    const server = await startServer({ statePath, empty: true });
+    const server = await startServer({ statePath });
     try {
       expect(
         (await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(1) }))

@@ -45,6 +45,8 @@ export class StateLock {
     let db: Database | undefined;
     try {
       db = new Driver(path, { timeout: 0 });
+      // Nothing is ever written: no journal file (one left by kill -9 would read as a hot journal).
+      db.pragma("journal_mode = MEMORY");
       db.exec("BEGIN IMMEDIATE");
     } catch (error) {
       db?.close();

@@ -53,7 +53,7 @@ export interface OpenedFrom {
 }
 
 /** What the examination of an existing file found. */
-interface Examined {
+export interface Examined {
   /** The read-only connection it was examined on. */
   db: Database;
   version: number;
@@ -87,7 +87,7 @@ export class StateFile {
     let db: Database | undefined;
     try {
       if (!existsSync(path)) createWhole(Driver, path);
-      examined = examine(Driver, path);
+      examined = examine(Driver, path, { integrity: true, tidy: true, missingLog: "refuse" });
       const openedFrom: OpenedFrom = { version: examined.version };
       if (!examined.isNew && examined.version < SCHEMA_VERSION && upgrade !== "in-place")
         openedFrom.original = await tryUpgrade(Driver, path, examined, upgrade);
@@ -127,7 +127,9 @@ export class StateFile {
         SERVING_KEY,
         JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }),
       );
-      this.db.pragma("wal_checkpoint(TRUNCATE)");
+      // FULL, not TRUNCATE: the log keeps its frames, so a served file's log is never empty (an
+      // empty one is taken for a missing one, see checkLog).
+      this.db.pragma("wal_checkpoint(FULL)");
     } catch (error) {
       throw new StateFileError(`state file ${this.path}: ${describeSqliteError(error)}`);
     }
@@ -165,28 +167,51 @@ export class StateFile {
   }
 }
 
+export interface ExamineOptions {
+  /** Run SQLite's integrity check (a backup checks its copy instead). */
+  integrity: boolean;
+  /**
+   * Remove the log and shared memory the examination created if it refuses the file: only with
+   * the file's lock held (no server can have opened them meanwhile).
+   */
+  tidy: boolean;
+  /** A file marked as served whose log is missing: refused, or taken as it is (restore --accept-missing-wal). */
+  missingLog: "refuse" | "accept";
+  /**
+   * Examine on a connection that may write (it never does): when it closes as the file's last
+   * connection, SQLite removes the log and shared memory it created. For a file no server serves.
+   */
+  readWrite?: boolean;
+}
+
 /**
  * The examination of an existing file, on a read-only connection (returned open): integrity,
  * identity, schema and the serving mark. Throws an Error naming the fault.
  */
-function examine(Driver: Driver, path: string): Examined {
-  // Before any connection: SQLite creates the log and the shared memory when it opens the file.
-  const logPresent = existsSync(`${path}-wal`);
+export function examine(Driver: Driver, path: string, options: ExamineOptions): Examined {
+  // Before any connection: SQLite creates the log and the shared memory when it opens the file
+  // (an empty log, which a served file never has: see markServing).
+  const logPresent = hasLog(path);
   const created = [`${path}-wal`, `${path}-shm`].filter((companion) => !existsSync(companion));
-  const db = new Driver(path, { readonly: true, fileMustExist: true });
+  const db = new Driver(path, { readonly: !options.readWrite, fileMustExist: true });
   try {
-    checkIntegrity(db);
+    if (options.integrity) checkIntegrity(db);
     const { version, isNew } = schemaVersion(db);
     if (!isNew) {
       checkSchema(db, version);
-      checkLog(db, path, logPresent);
+      if (options.missingLog === "refuse") checkLog(db, path, logPresent);
     }
     return { db, version, isNew, created };
   } catch (error) {
     db.close();
-    removeEmpty(created);
+    if (options.tidy) removeEmpty(created);
     throw error;
   }
+}
+
+/** Whether the file has a write-ahead log with something in it. */
+export function hasLog(path: string): boolean {
+  return existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0;
 }
 
 /**
@@ -226,7 +251,7 @@ function checkLog(db: Database, path: string, logPresent: boolean): void {
     | undefined;
   if (!row) return;
   throw damaged(
-    `was open in a server (${describeServing(row.value)}) that did not close it, and its write-ahead log ${path}-wal is not beside it: the commits since the file's last checkpoint are missing (was ${path} copied without ${path}-wal?). Put that ${path}-wal beside it; or, to use the file as it is, without those commits: marketapi-server restore --from ${path} --state NEW-FILE --accept-missing-wal`,
+    `was open in a server (${describeServing(row.value)}) that did not close it, and its write-ahead log ${path}-wal is missing (or empty): the commits since the file's last checkpoint are missing (was ${path} copied without ${path}-wal?). Put that ${path}-wal beside it; or, to use the file as it is, without those commits: marketapi-server restore --from ${path} --state NEW-FILE --accept-missing-wal`,
   );
 }
 

@@ -22,6 +22,8 @@ if (!port) throw new Error("writer.ts runs as a worker thread");
  * ran (RESTART), so that the WAL starts over and stays bounded (start-up reads all of it).
  */
 const RESTART_AFTER_PAGES = 16_384;
+/** How long a RESTART checkpoint waits for the write lock and for readers (it blocks commits meanwhile). */
+const RESTART_PATIENCE_MS = 200;
 
 const { path, lockPath, sync } = workerData as WriterData;
 const Driver = loadDriver();
@@ -53,7 +55,18 @@ function checkpoint(): void {
   // a write that finds every frame copied, so the WAL would grow for as long as the load lasts.
   // RESTART copies the few frames committed during the PASSIVE one and makes the next commit start
   // the WAL over (its file stays, so the next frames overwrite pages the file already has).
-  if (passive && passive.log > RESTART_AFTER_PAGES) db.pragma("wal_checkpoint(RESTART)");
+  if (!passive || passive.log <= RESTART_AFTER_PAGES) return;
+  // Frames left uncopied: a reader holds an older snapshot (a backup's VACUUM INTO). RESTART would
+  // wait for it holding the write lock, and every commit with it; the WAL grows until the reader
+  // is done instead, and starts over at the next checkpoint.
+  if (passive.checkpointed < passive.log) return;
+  // Should such a reader start between the two, RESTART gives up soon rather than hold the commits.
+  db.pragma(`busy_timeout = ${RESTART_PATIENCE_MS}`);
+  try {
+    db.pragma("wal_checkpoint(RESTART)");
+  } finally {
+    db.pragma("busy_timeout = 10000");
+  }
 }
 
 port.on("message", (request: WriterRequest) => {

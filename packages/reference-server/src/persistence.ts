@@ -17,7 +17,7 @@ import {
   stateFaults,
 } from "./engine/index.js";
 import type { Logger } from "./logger.js";
-import { inspectFolder, inspectStatePath } from "./store/files.js";
+import { inspectStatePath } from "./store/files.js";
 import { lockPathOf, StateLock } from "./store/lock.js";
 import { removeDatabase } from "./store/open.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
@@ -54,12 +54,14 @@ export interface OpenedState {
 
 /** Opens or creates the state at `path`; throws a StateFileError (exit code 2) naming the fault. */
 export async function openState(path: string, options: OpenStateOptions): Promise<OpenedState> {
-  inspectFolder(path);
-  // First: whatever follows, even a JSON import, is done by the one process that holds the file.
+  // The path's checks read only; they come first so that no lock file is made beside a path that
+  // cannot be a state file (a folder, /dev/full).
+  const kind = inspectStatePath(path);
+  // Then the lock: whatever follows, even a JSON import, is done by the one process that holds it.
   const lock = StateLock.acquire(path);
   let database: StateDatabase;
   try {
-    if (inspectStatePath(path) === "legacy-json") await importLegacyFile(path, options);
+    if (kind === "legacy-json") await importLegacyFile(path, options);
     database = await StateDatabase.open(path, {
       retentionMs: options.retentionMs,
       sync: options.sync,

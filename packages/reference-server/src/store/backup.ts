@@ -86,7 +86,7 @@ export async function restoreStateFile(
   options: { acceptMissingWal?: boolean } = {},
 ): Promise<CopyReport> {
   const started = performance.now();
-  inspectFolder(statePath);
+  requireFileOrAbsent(statePath);
   requireDatabase(fromPath);
   const lock = StateLock.acquire(statePath);
   const Driver = loadDriver();
@@ -125,6 +125,13 @@ interface Counts {
   schemaVersion: number;
   orders: number;
   trades: number;
+}
+
+/** A path a restore may write: in a folder that exists, and a regular file if anything (a damaged one too). */
+function requireFileOrAbsent(path: string): void {
+  inspectFolder(path);
+  if (existsSync(path) && !statSync(path).isFile())
+    throw new StateFileError(`state file ${path}: is not a regular file`);
 }
 
 function requireDatabase(path: string): void {

@@ -10,11 +10,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { StateFileError, startServer } from "../src/index.js";
-import { baseUrlOf, type CliRun, runCli } from "./support/cli.js";
+import { baseUrlOf, type CliRun, runCli as spawnCli } from "./support/cli.js";
 import { sendSigned } from "./support/http.js";
 
 const folder = mkdtempSync(join(tmpdir(), "marketapi-one-writer-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+/** Every command started here: one still running after a failed test is killed with the file's tests. */
+const started: CliRun[] = [];
+function runCli(args: string[]): CliRun {
+  const run = spawnCli(args);
+  started.push(run);
+  return run;
+}
+afterAll(async () => {
+  for (const run of started)
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+  await Promise.all(started.map((run) => run.exited));
+  rmSync(folder, { recursive: true, force: true });
+});
 
 const demo = { apiKey: "marketapi-demo-api-key", apiSecret: "marketapi-demo-api-secret" };
 // Market orders against the seeded book: each trades at once, so open orders stay within the limit.

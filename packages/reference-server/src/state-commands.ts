@@ -1,10 +1,11 @@
 /**
  * `marketapi-server backup` and `marketapi-server restore`: copies of a state database, taken
  * while a server serves it, and put back in place while none does (see store/backup.ts).
- * Exit codes: 0 done, 2 for bad arguments or a state file refused (in use, damaged, missing its
- * log, an existing output), 1 otherwise.
+ * Exit codes (@marketapi/command's table): 0 done; 2 a usage error, or a state file refused (in
+ * use by a server, damaged, missing its log, an output that exists), as `marketapi-server --state`
+ * refuses one; 3 the command could not do its job otherwise.
  */
-import { parseArgs } from "node:util";
+import { EXIT, parseCommandLine, reportUsage, UsageError } from "@marketapi/command";
 import { StateFileError } from "./persistence.js";
 import { backupStateFile, type CopyReport, restoreStateFile } from "./store/backup.js";
 
@@ -18,9 +19,13 @@ export const STATE_COMMANDS_USAGE = `Commands:
                        a COPY whose write-ahead log is missing as it is (losing its last commits)
 `;
 
-class UsageError extends Error {}
+const SHORT_USAGE = {
+  backup: "Usage: marketapi-server backup --state FILE --out COPY (all commands: marketapi-server --help)",
+  restore:
+    "Usage: marketapi-server restore --from COPY --state FILE [--accept-missing-wal] (all commands: marketapi-server --help)",
+} as const;
 
-export type StateCommand = "backup" | "restore";
+export type StateCommand = keyof typeof SHORT_USAGE;
 
 export function isStateCommand(word: string | undefined): word is StateCommand {
   return word === "backup" || word === "restore";
@@ -28,13 +33,19 @@ export function isStateCommand(word: string | undefined): word is StateCommand {
 
 /** Runs the command; resolves with the exit code. */
 export async function runStateCommand(command: StateCommand, argv: string[]): Promise<number> {
+  let args: CommandArgs | "help";
+  try {
+    args = parseCommand(command, argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return reportUsage(`marketapi-server ${command}`, error, SHORT_USAGE[command]);
+  }
+  if (args === "help") {
+    process.stdout.write(STATE_COMMANDS_USAGE);
+    return EXIT.ok;
+  }
   let report: CopyReport;
   try {
-    const args = parseCommand(command, argv);
-    if (args === "help") {
-      process.stdout.write(STATE_COMMANDS_USAGE);
-      return 0;
-    }
     report =
       command === "backup"
         ? await backupStateFile(args.state, args.out as string)
@@ -42,14 +53,11 @@ export async function runStateCommand(command: StateCommand, argv: string[]): Pr
             acceptMissingWal: args.acceptMissingWal,
           });
   } catch (error) {
-    const usage =
-      error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
     process.stderr.write(`marketapi-server ${command}: ${(error as Error).message}\n`);
-    if (usage) process.stderr.write(`\n${STATE_COMMANDS_USAGE}`);
-    return usage || error instanceof StateFileError ? 2 : 1;
+    return error instanceof StateFileError ? EXIT.usage : EXIT.failed;
   }
   process.stdout.write(`${describe(command, report)}\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 interface CommandArgs {
@@ -60,22 +68,21 @@ interface CommandArgs {
 }
 
 function parseCommand(command: StateCommand, argv: string[]): CommandArgs | "help" {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options:
-      command === "backup"
-        ? { state: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } }
-        : {
-            state: { type: "string" },
-            from: { type: "string" },
-            "accept-missing-wal": { type: "boolean" },
-            help: { type: "boolean", short: "h" },
-          },
-  });
+  const { values } = parseCommandLine(
+    argv,
+    command === "backup"
+      ? { state: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } }
+      : {
+          state: { type: "string" },
+          from: { type: "string" },
+          "accept-missing-wal": { type: "boolean" },
+          help: { type: "boolean", short: "h" },
+        },
+    { allowPositionals: false },
+  );
   if (values.help) return "help";
   const needed = command === "backup" ? ["state", "out"] : ["from", "state"];
-  const missing = needed.filter((name) => typeof values[name as keyof typeof values] !== "string");
+  const missing = needed.filter((name) => typeof values[name] !== "string");
   if (missing.length > 0)
     throw new UsageError(`needs ${missing.map((name) => `--${name} FILE`).join(" and ")}`);
   return {

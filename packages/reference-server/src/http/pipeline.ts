@@ -263,7 +263,8 @@ function answerOk(
   usedWeight: number,
   orderCounts: OrderCounts | undefined,
 ): void {
-  if (res.headersSent || res.destroyed) return;
+  // A connection dropped since (backpressure.ts) closes only after this turn: nothing to write.
+  if (res.headersSent || res.destroyed || res.req.socket.destroyed) return;
   writeWaitingOn(res.req.socket);
   let text: string | Buffer;
   let length: number;
@@ -300,7 +301,7 @@ function answerOk(
 }
 
 function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
-  if (res.headersSent || res.destroyed) return;
+  if (res.headersSent || res.destroyed || res.req.socket.destroyed) return;
   writeWaitingOn(res.req.socket);
   const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {

@@ -6,21 +6,27 @@
 // - keep-alive: a ping every 10 ms on keep-alive connections (a new one only while all are busy);
 // - fresh: a ping every 50 ms on a new connection of its own (accepted during the storm).
 //
-// A ping's latency runs from when it was due until its answer is read. Reports per size the
+// The attackers run in a process of their own, so that the bystanders' timings hold only the
+// server's delays. A ping's latency runs from when it was due until its answer is read. Reports per size the
 // bystanders' p50 / p99 / max, failed pings (an error, a status other than 200, or no answer in
-// 5 s), the server's RSS before, at its peak (VmHWM) and 2 s after the attackers close, and how
-// many answers the attackers were served (from their used-weight header).
+// 5 s), the server's longest event-loop stall and CPU time from the attack's start until the
+// pings end, its RSS before, at its peak (VmHWM) and 2 s after the attackers close, and how many
+// answers the attackers were served (from their used-weight header; "window rolled" when the
+// minute's count started afresh meanwhile).
 //
 // Run: npm run bench:abuse (in packages/reference-server). ABUSE_SIZES (default 100,300,500),
-// ABUSE_PIPELINED (2000), ABUSE_SECONDS (10) change the sizes. The server runs from source (tsx);
-// ABUSE_DIST=path/to/dist runs another build's dist/cli.js instead (a build before a change).
-import { spawn } from "node:child_process";
+// ABUSE_PIPELINED (2000), ABUSE_SECONDS (10) change the sizes. The server is bench/serve-monitored.ts
+// with the default configuration (rate limits included: the attackers are meant to be refused),
+// on this package's dist/ (src/ without one); BENCH_DIST=path/to/dist runs another build (one from
+// before a change, side by side with this one in separate runs).
+import { type ChildProcess, fork } from "node:child_process";
 import { Agent, request } from "node:http";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
-import { baseUrlOf, type CliRun, runCli } from "../test/support/cli.js";
+import { fileURLToPath } from "node:url";
 import { send } from "../test/support/http.js";
 import { memoryOf, pipeliningAttack } from "../test/support/pipelining-attack.js";
+import { cpuMs } from "./order-load.js";
+import { freePort } from "./support.js";
 
 const SIZES = (process.env.ABUSE_SIZES ?? "100,300,500").split(",").map(Number);
 const PIPELINED = Number(process.env.ABUSE_PIPELINED ?? 2000);
@@ -30,25 +36,26 @@ const BYSTANDER = "127.0.0.3";
 const PING_TIMEOUT_MS = 5000;
 const MB = 1024 * 1024;
 
-/** The server under test: this source through tsx, or the build named by ABUSE_DIST. */
-function startServer(): CliRun {
-  const dist = process.env.ABUSE_DIST;
-  if (!dist) return runCli(["--port", "0"]);
-  const child = spawn(process.execPath, [join(resolve(dist), "cli.js"), "--port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
+/** The server under test, in its own process; resolves once it listens. */
+async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort("127.0.0.1");
+  const script = fileURLToPath(new URL("./serve-monitored.ts", import.meta.url));
+  const child = fork(script, [String(port), "{}"], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    out += chunk.toString();
+  await new Promise<void>((resolve, reject) => {
+    child.once("message", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the server exited with ${code}`)));
   });
-  child.stderr.on("data", (chunk: Buffer) => {
-    err += chunk.toString();
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+function ask(child: ChildProcess, message: string): Promise<{ maxStallMs: number }> {
+  return new Promise((resolve) => {
+    child.once("message", (reply) => resolve(reply as { maxStallMs: number }));
+    child.send(message);
   });
-  const exited = new Promise<number | string>((done) => {
-    child.on("exit", (code, signal) => done(code ?? signal ?? "unknown"));
-  });
-  return { child, stdout: () => out, stderr: () => err, exited };
 }
 
 /** One ping: its latency in ms from `dueAt` (performance.now()), or undefined when it failed. */
@@ -107,11 +114,10 @@ function quantiles(latencies: number[]): string {
 }
 
 async function measure(connections: number): Promise<string> {
-  const run = startServer();
+  const { url: base, child } = await startServer();
   try {
-    const base = await baseUrlOf(run);
     const url = new URL(base);
-    const pid = run.child.pid as number;
+    const pid = child.pid as number;
     const warm = new Agent({ keepAlive: true, localAddress: BYSTANDER } as never);
     for (let i = 0; i < 50; i += 1) await send(base, { path: "/api/v3/exchangeInfo" }, warm);
     warm.destroy();
@@ -123,36 +129,72 @@ async function measure(connections: number): Promise<string> {
       pingOnSchedule(url, false, 50, () => running),
     ]);
     await new Promise((done) => setTimeout(done, 500));
-    const attack = await pipeliningAttack(base, {
-      connections,
-      requestsPerConnection: PIPELINED,
-      addresses: ATTACKERS,
-    });
+    child.send("reset");
+    const cpuBefore = cpuMs(pid);
+    const attack = await attackFrom(base, connections);
     await new Promise((done) => setTimeout(done, SECONDS * 1000));
     running = false;
     const [kept, fresh] = await pinging;
+    const cpu = cpuMs(pid) - cpuBefore;
+    const { maxStallMs } = await ask(child, "report");
     keepAlive.destroy();
     const during = await memoryOf(pid);
     await attack.stop();
     await new Promise((done) => setTimeout(done, 2000));
     const after = await memoryOf(pid);
     let served = 0;
+    let rolled = false;
     for (const address of ATTACKERS) {
       const agent = new Agent({ localAddress: address } as never);
       const r = await send(base, { path: "/api/v3/time" }, agent);
-      served += Math.max(0, Number(r.headers["x-mbx-used-weight-1m"]) - 1) / 20;
+      const weight = Number(r.headers["x-mbx-used-weight-1m"]);
+      if (weight <= 1) rolled = true;
+      served += Math.max(0, weight - 1) / 20;
     }
     const peak = Math.max(during.peak, after.peak);
     return (
       `| ${connections} | ${kept.latencies.length} | ${quantiles(kept.latencies)} | ` +
       `${fresh.latencies.length} | ${quantiles(fresh.latencies)} | ${kept.failed + fresh.failed} | ` +
+      `${maxStallMs.toFixed(0)} | ${Math.round(cpu).toLocaleString("en-US")} | ` +
       `${Math.round(before.rss / MB)} / ${Math.round(peak / MB)} / ${Math.round(after.rss / MB)} MB | ` +
-      `${served.toLocaleString("en-US")} of ${(connections * PIPELINED).toLocaleString("en-US")} |`
+      `${rolled ? "window rolled" : `${served.toLocaleString("en-US")} of ${(connections * PIPELINED).toLocaleString("en-US")}`} |`
     );
   } finally {
-    run.child.kill("SIGKILL");
-    await run.exited;
+    child.kill("SIGKILL");
   }
+}
+
+/** The attack, from a process of its own (this script, with ABUSE_ATTACK set). */
+async function attackFrom(url: string, connections: number): Promise<{ stop(): Promise<void> }> {
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, ABUSE_ATTACK: JSON.stringify({ url, connections }) },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("message", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the attackers exited with ${code}`)));
+  });
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.send("stop");
+      }),
+  };
+}
+
+/** In the attackers' process: every connection open and its requests written, then "ready". */
+async function attack(url: string, connections: number): Promise<void> {
+  const sockets = await pipeliningAttack(url, {
+    connections,
+    requestsPerConnection: PIPELINED,
+    addresses: ATTACKERS,
+  });
+  process.on("message", () => {
+    sockets.stop().then(() => process.exit(0));
+  });
+  process.send?.("ready");
 }
 
 async function main(): Promise<void> {
@@ -164,14 +206,20 @@ async function main(): Promise<void> {
   }
   console.log(
     `attack: connections from ${ATTACKERS.join(" and ")} × ${PIPELINED} pipelined exchangeInfo, never read; ` +
-      `${SECONDS} s per size; ${process.env.ABUSE_DIST ? `build ${process.env.ABUSE_DIST}` : "source"}; ` +
+      `${SECONDS} s per size; ${process.env.BENCH_DIST ? `build ${process.env.BENCH_DIST}` : "this package's build"}; ` +
       `load average after each size ${loads.join(", ")}`,
   );
   console.log(
-    "| connections | keep-alive pings | p50 / p99 / max ms | fresh-connection pings | p50 / p99 / max ms | failed | RSS before / peak / after | attacker answers served |",
+    "| connections | keep-alive pings | p50 / p99 / max ms | fresh-connection pings | p50 / p99 / max ms | failed | server's longest stall ms | server CPU ms | RSS before / peak / after | attacker answers served |",
   );
-  console.log("| --: | --: | --: | --: | --: | --: | --: | --: |");
+  console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
   for (const row of rows) console.log(row);
 }
 
-await main();
+const attackOrder = process.env.ABUSE_ATTACK;
+if (attackOrder) {
+  const { url, connections } = JSON.parse(attackOrder) as { url: string; connections: number };
+  await attack(url, connections);
+} else {
+  await main();
+}

@@ -19,12 +19,13 @@
  * each read (up to 64 kB, a thousand small pipelined requests or more) up to the point where the
  * connection is dropped, so the connections of one address may have at most `waitingPerAddress`
  * requests waiting between them, and one that waited on a connection dropped unserved (its client
- * pipelined too far ahead and did not read, or went away) stays counted until the address earns
- * it back: each request of the address served as soon as it is read gives one back. Past that, a
- * connection of the address is dropped at its first request that would wait. A storm of
- * connections that each pipeline thousands of requests and never read then costs each one's first
- * requests, not 64 requests each; a connection whose client sends one request at a time is never
- * held back.
+ * pipelined too far ahead and did not read, or went away) stays counted until the address earns it
+ * back: each of its requests served from the waiting ones gives one back. Past that, a connection
+ * of the address is dropped at its first request that would wait. While an address is in debt,
+ * the first request of each of its connections is served at the turn's end too, so that a
+ * connection dropped in the same read costs its parsing and nothing more. A storm of connections
+ * that each pipeline thousands of requests and never read then costs two parsed requests per
+ * connection, not 66; a connection whose client sends one request at a time is never held back.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -165,9 +166,17 @@ export class AnswerBudget {
       if (connection.done) return;
       if (connection.waiting.length === 0 && connection.servedInTurn !== this.turn && !this.full(connection)) {
         connection.servedInTurn = this.turn;
-        this.scheduleTurnEnd();
-        if (connection.share.credits < this.share.waitingPerAddress) connection.share.credits += 1;
-        serve(req, res, connection);
+        if (connection.share.credits >= this.share.waitingPerAddress) {
+          this.scheduleTurnEnd();
+          serve(req, res, connection);
+          return;
+        }
+        // An address in debt (requests waiting, or lost on connections dropped): served at the
+        // turn's end, with the waiting ones, unless what its client pipelined behind it gets the
+        // connection dropped first; then it costs nothing more than its parsing.
+        connection.waiting.push([req, res]);
+        this.waitingTotal += 1;
+        this.list(connection);
         return;
       }
       if (

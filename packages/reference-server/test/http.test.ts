@@ -222,14 +222,14 @@ describe("bodies", () => {
       body: `a=${"x".repeat(5000)}`,
       headers: form,
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(413);
     expect(res.json).toMatchObject({ code: -1101 });
     expect((await send(server.url, { path: "/api/v3/ping" })).status).toBe(200);
   });
 
-  it("answers malformed HTTP and oversized headers with a JSON error", async () => {
+  it("answers malformed HTTP and an oversized request line with a JSON error", async () => {
     const res = await send(server.url, { path: "/api/v3/depth", query: `symbol=${"A".repeat(20_000)}` });
-    expect(res.status).toBe(431);
+    expect(res.status).toBe(414);
     expect(isErrorBody(res.json)).toBe(true);
   });
 });

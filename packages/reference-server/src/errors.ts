@@ -107,9 +107,12 @@ export const invalidTimeUnit = (): ApiError =>
 export const bodyUnreadable = (): ApiError =>
   new ApiError(-1130, "The request body could not be read.", 400, { Connection: "close" });
 
-/** The rest of the body is never read, so the connection cannot be reused. */
+/**
+ * The rest of the body is never read, so the connection cannot be reused. 400, not 413: the spec
+ * documents 400 for every operation's bad request, and no 413.
+ */
 export const bodyTooLarge = (maxBytes: number): ApiError =>
-  new ApiError(-1101, `Request body too large; the limit is ${maxBytes} bytes.`, 413, {
+  new ApiError(-1101, `Request body too large; the limit is ${maxBytes} bytes.`, 400, {
     Connection: "close",
   });
 

@@ -192,10 +192,13 @@ function describe(error: ParseError): string {
 
 /**
  * Whether the request line alone overflowed, as far as the bytes of the last read tell: the start
- * of the request that overflowed is in them (they are the connection's first, or the previous
- * request's blank line is in them), and no line ends between that start and where the parser
- * stopped. Otherwise (a request that began in an earlier read) the answer names both.
+ * of the request that overflowed is in them (the previous request's blank line is in them, or
+ * they are the connection's first, or they begin with a request line, as a keep-alive client's
+ * next request does), and no line ends between that start and where the parser stopped.
+ * Otherwise (a request that began in an earlier read) the answer names both.
  */
+const REQUEST_LINE_START = /^[A-Z]+ [^\s]/;
+
 function requestLineTooLong(error: ParseError, socket: Socket): boolean | undefined {
   const raw = error.rawPacket;
   if (!raw) return undefined;
@@ -205,7 +208,7 @@ function requestLineTooLong(error: ParseError, socket: Socket): boolean | undefi
   const previous = stop < 4 ? -1 : raw.lastIndexOf("\r\n\r\n", stop - 4);
   let start: number;
   if (previous >= 0) start = previous + 4;
-  else if (socket.bytesRead <= raw.length) start = 0;
+  else if (socket.bytesRead <= raw.length || REQUEST_LINE_START.test(raw.toString("latin1", 0, 32))) start = 0;
   else return undefined;
   const lineEnd = raw.indexOf("\n", start);
   return lineEnd < 0 || lineEnd >= stop;

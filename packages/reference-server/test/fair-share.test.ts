@@ -7,10 +7,10 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { Agent, createServer, type IncomingMessage, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../src/index.js";
 import { AnswerBudget, DEFAULT_FAIR_SHARE, type FairShareLimits } from "../src/http/backpressure.js";
-import { NODE_READING } from "../src/http/reading.js";
 import { DEFAULT_CONNECTION_LIMITS } from "../src/http/connections.js";
+import { NODE_READING } from "../src/http/reading.js";
+import { type RunningServer, startServer } from "../src/index.js";
 import { send } from "./support/http.js";
 import { pipeliningAttack } from "./support/pipelining-attack.js";
 
@@ -130,7 +130,7 @@ describe("waiting requests", () => {
       Array.from({ length: CONNECTIONS }, () => connected(port, "127.0.0.1")),
     );
     const done = sockets.map((socket) => answers(socket, PIPELINED));
-    sockets.forEach((socket, i) => socket.write(burst(`c${i}`, PIPELINED)));
+    for (const [i, socket] of sockets.entries()) socket.write(burst(`c${i}`, PIPELINED));
     await Promise.all(done);
     stop();
     for (const socket of sockets) socket.destroy();

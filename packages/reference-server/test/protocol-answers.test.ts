@@ -4,8 +4,9 @@
 // The rows cover what Node's parser refuses (request line, headers, framing, sizes), what Node
 // would answer itself (no Host, an unknown Expect) or drop (CONNECT), and what the API cannot
 // read (another HTTP version, a transfer or content coding).
-import { gzipSync } from "node:zlib";
+
 import { connect } from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/index.js";
 

@@ -164,7 +164,11 @@ export class AnswerBudget {
       if (isFinished(socket) || socket.destroyed) return;
       const connection = this.connectionOf(socket);
       if (connection.done) return;
-      if (connection.waiting.length === 0 && connection.servedInTurn !== this.turn && !this.full(connection)) {
+      if (
+        connection.waiting.length === 0 &&
+        connection.servedInTurn !== this.turn &&
+        !this.full(connection)
+      ) {
         connection.servedInTurn = this.turn;
         if (connection.share.credits >= this.share.waitingPerAddress) {
           this.scheduleTurnEnd();
@@ -222,7 +226,11 @@ export class AnswerBudget {
     socket.once("close", () => {
       this.forget(connection);
       share.open -= 1;
-      if (share.open === 0 && share.credits >= this.share.waitingPerAddress && this.addresses.get(address) === share)
+      if (
+        share.open === 0 &&
+        share.credits >= this.share.waitingPerAddress &&
+        this.addresses.get(address) === share
+      )
         this.addresses.delete(address);
     });
     return connection;

@@ -88,14 +88,11 @@ export function answerProtocolFaults(server: Server, options: ProtocolOptions): 
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     server.emit("request", req, res);
   });
-  server.on("connect", (req: IncomingMessage, socket: Socket) => {
+  server.on("connect", (_req: IncomingMessage, socket: Socket) => {
     const allow = [...new Set(options.methods)].sort().join(", ");
-    const refusal = new ApiError(
-      -1020,
-      `Method CONNECT is not supported; the server takes ${allow}.`,
-      405,
-      { Allow: allow },
-    );
+    const refusal = new ApiError(-1020, `Method CONNECT is not supported; the server takes ${allow}.`, 405, {
+      Allow: allow,
+    });
     writeRaw(socket, refusal, options.usedWeight(socket.remoteAddress ?? ""));
   });
 }
@@ -208,7 +205,8 @@ function requestLineTooLong(error: ParseError, socket: Socket): boolean | undefi
   const previous = stop < 4 ? -1 : raw.lastIndexOf("\r\n\r\n", stop - 4);
   let start: number;
   if (previous >= 0) start = previous + 4;
-  else if (socket.bytesRead <= raw.length || REQUEST_LINE_START.test(raw.toString("latin1", 0, 32))) start = 0;
+  else if (socket.bytesRead <= raw.length || REQUEST_LINE_START.test(raw.toString("latin1", 0, 32)))
+    start = 0;
   else return undefined;
   const lineEnd = raw.indexOf("\n", start);
   return lineEnd < 0 || lineEnd >= stop;

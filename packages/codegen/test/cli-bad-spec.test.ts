@@ -50,10 +50,12 @@ const edit = (from: string, to: string) => {
 
 const cases: Case[] = [
   {
-    name: "an OpenAPI 3.0 document",
-    file: "v30.yaml",
-    text: edit("openapi: 3.1.0", "openapi: 3.0.3"),
-    want: ['v30.yaml#/openapi (line 1, column 1): expected an OpenAPI 3.1 document ("openapi": "3.1.x")'],
+    name: "an OpenAPI 3.2 document",
+    file: "v32.yaml",
+    text: edit("openapi: 3.1.0", "openapi: 3.2.0"),
+    want: [
+      'v32.yaml#/openapi (line 1, column 1): expected an OpenAPI 3.1 document ("openapi": "3.1.x"), or 3.0, which is upgraded first, found "3.2.0"',
+    ],
   },
   {
     name: "a Swagger 2.0 document",
@@ -61,6 +63,7 @@ const cases: Case[] = [
     text: JSON.stringify({ swagger: "2.0", info: { title: "t", version: "1" }, paths: {} }),
     want: [
       "swagger.json#/swagger (line 1, column 2): expected an OpenAPI 3.1 document",
+      "npx swagger2openapi",
       'found Swagger "2.0"',
     ],
   },
@@ -124,11 +127,11 @@ const cases: Case[] = [
     ],
   },
   {
-    name: "a missing operationId",
+    name: "an empty operationId",
     file: "no-id.yaml",
-    text: edit("      operationId: list_items\n", ""),
+    text: edit("      operationId: list_items\n", '      operationId: ""\n'),
     want: [
-      "no-id.yaml#/paths/~1items/get/operationId (line 7, column 5): expected an operationId that is a valid identifier (letters, digits, _ or $), found nothing",
+      'no-id.yaml#/paths/~1items/get/operationId (line 8, column 7): expected an operationId (the name of the operation in generated code, samples and reports), found ""',
     ],
   },
   {

@@ -31,6 +31,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { Socket } from "node:net";
 import { RoundRobin } from "./fair-share.js";
 import { closeQuietly, isFinished, markFinished, NODE_READING, type ReadingControl } from "./reading.js";
+import { atTurnEnd } from "./turn-end.js";
 
 export interface BackpressureLimits {
   /** Bytes of answers one connection may have waiting to be sent before its requests wait. */
@@ -268,7 +269,7 @@ export class AnswerBudget {
   private scheduleTurnEnd(): void {
     if (this.turnEndScheduled) return;
     this.turnEndScheduled = true;
-    setImmediate(this.endTurn);
+    atTurnEnd(this.endTurn);
   }
 
   /**

@@ -3,7 +3,8 @@
 // exchangeInfo requests in one write and never reading an answer, while bystanders on 127.0.0.3
 // ping on a schedule, whatever the answers do (open loop, so a stall delays every ping due in it):
 //
-// - keep-alive: a ping every 10 ms on keep-alive connections (a new one only while all are busy);
+// - keep-alive: a ping every 10 ms on KEPT connections opened before the attack, taken in turn (a
+//   ping due while all are busy waits for one: the client of an established connection);
 // - fresh: a ping every 50 ms on a new connection of its own (accepted during the storm).
 //
 // The attackers run in a process of their own, so that the bystanders' timings hold only the
@@ -34,6 +35,8 @@ const SECONDS = Number(process.env.ABUSE_SECONDS ?? 10);
 const ATTACKERS = ["127.0.0.1", "127.0.0.2"];
 const BYSTANDER = "127.0.0.3";
 const PING_TIMEOUT_MS = 5000;
+/** Connections of the keep-alive bystander, each used every KEPT × 10 ms (well within keep-alive's 5 s). */
+const KEPT = 8;
 const MB = 1024 * 1024;
 
 /** The server under test, in its own process; resolves once it listens. */
@@ -58,8 +61,8 @@ function ask(child: ChildProcess, message: string): Promise<{ maxStallMs: number
   });
 }
 
-/** One ping: its latency in ms from `dueAt` (performance.now()), or undefined when it failed. */
-function ping(url: URL, agent: Agent | false, dueAt: number): Promise<number | undefined> {
+/** One ping: its latency in ms from `dueAt` (performance.now()), or why it failed. */
+function ping(url: URL, agent: Agent | false, dueAt: number): Promise<number | string> {
   return new Promise((done) => {
     const req = request(
       {
@@ -72,24 +75,27 @@ function ping(url: URL, agent: Agent | false, dueAt: number): Promise<number | u
       },
       (res) => {
         res.resume();
-        res.on("end", () => done(res.statusCode === 200 ? performance.now() - dueAt : undefined));
-        res.on("error", () => done(undefined));
+        res.on("end", () =>
+          done(res.statusCode === 200 ? performance.now() - dueAt : `status ${res.statusCode}`),
+        );
+        res.on("error", (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
       },
     );
-    req.on("timeout", () => req.destroy());
-    req.on("error", () => done(undefined));
+    req.on("timeout", () => req.destroy(new Error("no answer in 5 s")));
+    req.on("error", (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
     req.end();
   });
 }
 
 interface Pings {
   latencies: number[];
-  failed: number;
+  /** Failed pings by what went wrong. */
+  failed: Map<string, number>;
 }
 
 /** Pings every `everyMs` until `running()` turns false; resolves once every ping has ended. */
 async function pingOnSchedule(url: URL, agent: Agent | false, everyMs: number, running: () => boolean) {
-  const pings: Pings = { latencies: [], failed: 0 };
+  const pings: Pings = { latencies: [], failed: new Map() };
   const pending: Promise<void>[] = [];
   const start = performance.now();
   for (let i = 0; running(); i += 1) {
@@ -97,14 +103,23 @@ async function pingOnSchedule(url: URL, agent: Agent | false, everyMs: number, r
     const wait = dueAt - performance.now();
     if (wait > 0) await new Promise((done) => setTimeout(done, wait));
     pending.push(
-      ping(url, agent, dueAt).then((ms) => {
-        if (ms === undefined) pings.failed += 1;
-        else pings.latencies.push(ms);
+      ping(url, agent, dueAt).then((outcome) => {
+        if (typeof outcome === "number") pings.latencies.push(outcome);
+        else pings.failed.set(outcome, (pings.failed.get(outcome) ?? 0) + 1);
       }),
     );
   }
   await Promise.all(pending);
   return pings;
+}
+
+/** "3 (2 ECONNRESET, 1 status 429)", or "0". */
+function failures(...all: Pings[]): string {
+  const reasons = new Map<string, number>();
+  for (const { failed } of all) for (const [why, n] of failed) reasons.set(why, (reasons.get(why) ?? 0) + n);
+  const total = [...reasons.values()].reduce((sum, n) => sum + n, 0);
+  if (total === 0) return "0";
+  return `${total} (${[...reasons].map(([why, n]) => `${n} ${why}`).join(", ")})`;
 }
 
 function quantiles(latencies: number[]): string {
@@ -123,7 +138,9 @@ async function measure(connections: number): Promise<string> {
     warm.destroy();
     const before = await memoryOf(pid);
     let running = true;
-    const keepAlive = new Agent({ keepAlive: true });
+    const keepAlive = new Agent({ keepAlive: true, maxSockets: KEPT, scheduling: "fifo" });
+    // Opened before the attack: as many pings at once as there are connections.
+    await Promise.all(Array.from({ length: KEPT }, () => ping(url, keepAlive, performance.now())));
     const pinging = Promise.all([
       pingOnSchedule(url, keepAlive, 10, () => running),
       pingOnSchedule(url, false, 50, () => running),
@@ -154,7 +171,7 @@ async function measure(connections: number): Promise<string> {
     const peak = Math.max(during.peak, after.peak);
     return (
       `| ${connections} | ${kept.latencies.length} | ${quantiles(kept.latencies)} | ` +
-      `${fresh.latencies.length} | ${quantiles(fresh.latencies)} | ${kept.failed + fresh.failed} | ` +
+      `${fresh.latencies.length} | ${quantiles(fresh.latencies)} | ${failures(kept, fresh)} | ` +
       `${maxStallMs.toFixed(0)} | ${Math.round(cpu).toLocaleString("en-US")} | ` +
       `${Math.round(before.rss / MB)} / ${Math.round(peak / MB)} / ${Math.round(after.rss / MB)} MB | ` +
       `${rolled ? "window rolled" : `${served.toLocaleString("en-US")} of ${(connections * PIPELINED).toLocaleString("en-US")}`} |`

@@ -11,8 +11,10 @@
  * answer closes it (a ban, 418; a refusal) gets nothing more: its further requests are dropped
  * unread.
  *
- * Fair: in each turn of the event loop a connection has its first request served as soon as it is
- * read; its others wait. Waiting requests are served at the end of the turn, client address after
+ * Fair: of what one read of a connection brings, the first request is served as soon as it is
+ * parsed; the others wait (a read is told by the socket's byte count, so that nothing is scheduled
+ * for a client that sends one request at a time). Waiting requests are served at the end of the
+ * event loop's turn, client address after
  * client address and connection after connection (fair-share.ts), at most `requestsPerTurn` of them,
  * and the rest at the ends of the turns after, so that the sockets are read between every two
  * such batches. What pipelining costs is bounded per client address too: Node parses the whole of
@@ -22,7 +24,7 @@
  * pipelined too far ahead and did not read, or went away) stays counted until the address earns it
  * back: each of its requests served from the waiting ones gives one back. Past that, a connection
  * of the address is dropped at its first request that would wait. While an address is in debt,
- * the first request of each of its connections is served at the turn's end too, so that a
+ * the first request of each read of its connections is served at the turn's end too, so that a
  * connection dropped in the same read costs its parsing and nothing more. A storm of connections
  * that each pipeline thousands of requests and never read then costs two parsed requests per
  * connection, not 66; a connection whose client sends one request at a time is never held back.
@@ -101,8 +103,8 @@ interface Connection {
   waiting: [IncomingMessage, ServerResponse][];
   /** Closed, or being closed: later requests get nothing. */
   done: boolean;
-  /** The turn in which a request of this connection was last served as soon as it was read. */
-  servedInTurn: number;
+  /** The socket's byte count when a request was last served as soon as it was parsed: its read. */
+  servedAtByte: number;
   /** Listed to have its waiting requests served. */
   listed: boolean;
 }
@@ -118,8 +120,6 @@ export class AnswerBudget {
   private readonly blocked = new Set<Connection>();
   private readonly maxWaitingTotal: number;
   private readonly share: FairShareLimits;
-  /** Counts the turns of the event loop in which the budget had something to do. */
-  private turn = 0;
   private turnEndScheduled = false;
   /** By client address, while it has a connection open or requests not given back. */
   private readonly addresses = new Map<string, AddressShare>();
@@ -165,14 +165,10 @@ export class AnswerBudget {
       if (isFinished(socket) || socket.destroyed) return;
       const connection = this.connectionOf(socket);
       if (connection.done) return;
-      if (
-        connection.waiting.length === 0 &&
-        connection.servedInTurn !== this.turn &&
-        !this.full(connection)
-      ) {
-        connection.servedInTurn = this.turn;
+      const read = socket.bytesRead;
+      if (connection.waiting.length === 0 && connection.servedAtByte !== read && !this.full(connection)) {
+        connection.servedAtByte = read;
         if (connection.share.credits >= this.share.waitingPerAddress) {
-          this.scheduleTurnEnd();
           serve(req, res, connection);
           return;
         }
@@ -220,7 +216,7 @@ export class AnswerBudget {
       serving: 0,
       waiting: [],
       done: false,
-      servedInTurn: -1,
+      servedAtByte: -1,
       listed: false,
     };
     holder[this.connectionKey] = connection;
@@ -265,7 +261,7 @@ export class AnswerBudget {
     );
   }
 
-  /** The end of this turn comes: the next turn serves each connection's first request at once again. */
+  /** Waiting requests are served at the end of this turn. */
   private scheduleTurnEnd(): void {
     if (this.turnEndScheduled) return;
     this.turnEndScheduled = true;
@@ -278,7 +274,6 @@ export class AnswerBudget {
    */
   private readonly endTurn = (): void => {
     this.turnEndScheduled = false;
-    this.turn += 1;
     this.serveWaiting(this.share.requestsPerTurn);
     if (this.ready.size > 0) this.scheduleTurnEnd();
   };

@@ -14,10 +14,9 @@
  * Fair: of what one read of a connection brings, the first request is served as soon as it is
  * parsed; the others wait (a read is told by the socket's byte count, so that nothing is scheduled
  * for a client that sends one request at a time). Waiting requests are served at the end of the
- * event loop's turn, client address after
- * client address and connection after connection (fair-share.ts), at most `requestsPerTurn` of them,
- * and the rest at the ends of the turns after, so that the sockets are read between every two
- * such batches. What pipelining costs is bounded per client address too: Node parses the whole of
+ * event loop's turn, client address after client address and connection after connection
+ * (fair-share.ts), at most `requestsPerTurn` of them, and the rest at the ends of the turns after,
+ * so that the sockets are read between every two such batches. What pipelining costs is bounded per client address too: Node parses the whole of
  * each read (up to 64 kB, a thousand small pipelined requests or more) up to the point where the
  * connection is dropped, so the connections of one address may have at most `waitingPerAddress`
  * requests waiting between them, and one that waited on a connection dropped unserved (its client
@@ -27,7 +26,8 @@
  * the first request of each read of its connections is served at the turn's end too, so that a
  * connection dropped in the same read costs its parsing and nothing more. A storm of connections
  * that each pipeline thousands of requests and never read then costs two parsed requests per
- * connection, not 66; a connection whose client sends one request at a time is never held back.
+ * connection, not 66 (81 before any of this); a client that sends one request at a time is never
+ * held back.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Socket } from "node:net";

@@ -166,7 +166,7 @@ function existingOutput(dir: string): void {
 }
 
 describe.concurrent("a bad spec", () => {
-  it.each(cases)("$name: exit 2, where and what, nothing written", async ({ file, text, want }) => {
+  it.each(cases)("$name: exit 1, where and what, nothing written", async ({ file, text, want }) => {
     const dir = join(root, file.replace(/\W/g, "-"));
     mkdirSync(dir);
     writeFileSync(join(dir, file), text);
@@ -174,7 +174,7 @@ describe.concurrent("a bad spec", () => {
     const before = snapshot(dir);
 
     const result = await codegen(["--spec", file, "--out", "src/generated"], { cwd: dir });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     let at = 0;
     for (const line of want) {
@@ -192,7 +192,7 @@ describe.concurrent("a bad spec", () => {
     mkdirSync(dir);
     writeFileSync(join(dir, "auth.yaml"), edit("x-auth-class: none", "x-auth-class: admin"));
     const result = await codegen(["--spec", "auth.yaml", "--out", "gen/client"], { cwd: dir });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(existsSync(join(dir, "gen"))).toBe(false);
   });
 

@@ -220,7 +220,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     }
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
-    skipNotApplicable(recorder, operations);
+    skipNotApplicable(recorder, operations, model);
     const exploration = await explorationPhase(ctx, operations, options.exploreBudget);
     if (exploration) result.exploration = exploration;
     await generatedPhase(ctx, operations);
@@ -285,10 +285,14 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
 }
 
 /** A skipped cell for every operation a check does not apply to, saying why (ContractCheck.notApplicable). */
-function skipNotApplicable(recorder: Recorder, operations: readonly ContractOperation[]): void {
+function skipNotApplicable(
+  recorder: Recorder,
+  operations: readonly ContractOperation[],
+  model: ContractModel,
+): void {
   for (const check of CHECKS)
     for (const operation of operations)
-      if (!appliesTo(check, operation))
+      if (!appliesTo(check, operation, model))
         recorder.skip(check.name, operation.operationId, check.notApplicable ?? "does not apply");
 }
 

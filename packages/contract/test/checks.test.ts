@@ -4,6 +4,7 @@
 // (seenToCatch), and those suites fail unless it fails on them (test/support/mutation.ts).
 import { existsSync, readFileSync } from "node:fs";
 import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
+import { EXTENSIONS } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
 import {
   CHECK_DESCRIPTIONS,
@@ -20,6 +21,7 @@ import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
 import { meaningFaults } from "./support/meaning-faults.js";
+import { relationFaults } from "./support/relation-faults.js";
 
 const moduleOf = (check: string) => `src/checks/${check.replace(/_/g, "-")}.ts`;
 const source = (check: string) => readFileSync(new URL(`../${moduleOf(check)}`, import.meta.url), "utf8");
@@ -32,6 +34,7 @@ const caughtFaults = new Set(
     ...explorationFaults(DEMO_CREDENTIALS),
     ...meaningFaults(DEMO_CREDENTIALS),
     ...heldOutFaults(DEMO_CREDENTIALS),
+    ...relationFaults(),
   ]
     .map((fault) => fault.name)
     .filter((name) => !(name in UNOBSERVABLE)),
@@ -70,6 +73,14 @@ describe("the checks' modules", () => {
       expect(check.description.length, check.name).toBeGreaterThan(20);
       if (check.appliesTo) expect(check.notApplicable, check.name).toBeTruthy();
     }
+  });
+
+  it("cover only extensions the spec's registry holds, each that constrains behaviour by some check", () => {
+    const registered = new Map(EXTENSIONS.map((extension) => [extension.key, extension]));
+    const covered = new Set(CHECKS.flatMap((check) => check.covers));
+    expect([...covered].filter((key) => !registered.has(key))).toEqual([]);
+    const behaviour = EXTENSIONS.filter((extension) => extension.constrains.includes("behaviour"));
+    expect(behaviour.map((e) => e.key).filter((key) => !covered.has(key))).toEqual([]);
   });
 
   it.each([...CHECK_NAMES])("keeps %s in a module of its own name", (check) => {

@@ -6,6 +6,7 @@ import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
 import { meaningFaults } from "./support/meaning-faults.js";
 import { type MutationOutcome, runAgainstFault, unseenCatches } from "./support/mutation.js";
+import { relationFaults } from "./support/relation-faults.js";
 
 // The demo credentials sign the requests of the faults that re-sign.
 const catalog = [
@@ -13,6 +14,7 @@ const catalog = [
   ...behaviourFaults(DEMO_CREDENTIALS),
   ...explorationFaults(DEMO_CREDENTIALS),
   ...meaningFaults(DEMO_CREDENTIALS),
+  ...relationFaults(),
 ];
 const only = process.env.MUTATION_ONLY;
 const selected = only ? catalog.filter((f) => f.name.includes(only)) : catalog;

@@ -13,6 +13,7 @@ import { orderTypeRulesMarkdown } from "./extensions/order-type-rules.js";
 import { parameterConditionsMarkdown } from "./extensions/parameter-conditions.js";
 import { parameterPlacementLine } from "./extensions/parameter-placement.js";
 import { refusalsMarkdown } from "./extensions/refusals.js";
+import { relationsMarkdown } from "./extensions/relations.js";
 import { responseVariantsMarkdown } from "./extensions/response-variant-by.js";
 import { signingMarkdown } from "./extensions/signing.js";
 import { weightLine } from "./extensions/weight.js";
@@ -27,6 +28,7 @@ export { mutuallyExclusiveMarkdown } from "./extensions/mutually-exclusive.js";
 export { orderTypeRulesMarkdown } from "./extensions/order-type-rules.js";
 export { parameterConditionsMarkdown } from "./extensions/parameter-conditions.js";
 export { REFUSALS_SECTION_TITLE, refusalsMarkdown } from "./extensions/refusals.js";
+export { RELATIONS_SECTION_TITLE, relationsMarkdown } from "./extensions/relations.js";
 export { responseVariantsMarkdown } from "./extensions/response-variant-by.js";
 export { signingMarkdown } from "./extensions/signing.js";
 
@@ -100,6 +102,7 @@ function annotateInfo(model: SpecModel): void {
     signingMarkdown(model),
     refusalsMarkdown(model),
     filledFromMarkdown(model),
+    relationsMarkdown(model),
   ].filter((part): part is string => part !== undefined);
   info.description = [intro, overview, rest, ...appended].filter((part) => part !== "").join("\n\n");
 }

@@ -2,7 +2,7 @@
 // exporting one ContractCheck that says everything about it. Every list of checks (the results'
 // names, the report's columns, --only, the usage text, the phases that run them) is derived from
 // these descriptors (checks/index.ts), never written out again.
-import type { ContractOperation, ContractResponse } from "../operations.js";
+import type { ContractModel, ContractOperation, ContractResponse } from "../operations.js";
 import type { RoundTrip, Verdicts } from "../round-trip.js";
 import type { RunContext } from "./context.js";
 
@@ -48,7 +48,12 @@ export type CheckHook =
    * After the behaviour phase, once per run, within its own request budget: generated sequences of
    * order operations judged against a model (src/explore/; the runner calls it, it reports a summary).
    */
-  | { readonly phase: "exploration" };
+  | { readonly phase: "exploration" }
+  /**
+   * The behaviour phase, once per run, after the per-operation checks and before the history made
+   * for them is cleaned up: the relations between operations (x-relations).
+   */
+  | { readonly phase: "relation"; readonly run: (ctx: RunContext) => Promise<void> };
 
 export type CheckPhase = CheckHook["phase"];
 
@@ -67,10 +72,10 @@ export interface ContractCheck<Name extends string = string> {
   readonly covers: readonly `x-${string}`[];
   readonly hook: CheckHook;
   /**
-   * The operations the check judges; every other gets a skipped cell saying `notApplicable`.
-   * Absent: every operation.
+   * The operations the check judges (the model: for relations the document states); every other
+   * gets a skipped cell saying `notApplicable`. Absent: every operation.
    */
-  readonly appliesTo?: (operation: ContractOperation) => boolean;
+  readonly appliesTo?: (operation: ContractOperation, model: ContractModel) => boolean;
   readonly notApplicable?: string;
   /**
    * Faults of this package's test suites (test/support/*faults.ts) that this check is seen to

@@ -3,6 +3,9 @@
 // of the results (CHECK_NAMES), their descriptions and column labels, the checks each phase runs
 // (checksAt), the operations a check does not apply to. The order of CHECKS is the order of the
 // report's columns and the order in which a phase runs its checks.
+
+import type { ContractModel, ContractOperation } from "../operations.js";
+import { aggregateCover } from "./aggregate-cover.js";
 import { announcedRules } from "./announced-rules.js";
 import { authEnforcement } from "./auth-enforcement.js";
 import { cancelRace } from "./cancel-race.js";
@@ -18,14 +21,17 @@ import { negativeDataRejection } from "./negative-data-rejection.js";
 import { notAServerError } from "./not-a-server-error.js";
 import { orderArithmetic } from "./order-arithmetic.js";
 import { orderLifecycle } from "./order-lifecycle.js";
+import { orderViews } from "./order-views.js";
 import { rateCounters } from "./rate-counters.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { resultFilter } from "./result-filter.js";
+import { sharedFacts } from "./shared-facts.js";
 import { statefulExploration } from "./stateful-exploration.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
 import { symbolCase } from "./symbol-case.js";
 import { timeWindow } from "./time-window.js";
+import { tradeStatistics } from "./trade-statistics.js";
 import { unknownReference } from "./unknown-reference.js";
 import { wireVariants } from "./wire-variants.js";
 
@@ -55,6 +61,10 @@ export const CHECKS = [
   wireVariants,
   orderArithmetic,
   cancelRace,
+  sharedFacts,
+  tradeStatistics,
+  aggregateCover,
+  orderViews,
   statefulExploration,
 ] as const;
 
@@ -89,9 +99,6 @@ export function checksAt<P extends CheckPhase>(phase: P): readonly Hooked<P>[] {
 export const ANSWER_CHECKS = checksAt("answer");
 
 /** Whether the check judges the operation (see ContractCheck.appliesTo). */
-export function appliesTo(
-  check: ContractCheck,
-  operation: Parameters<NonNullable<ContractCheck["appliesTo"]>>[0],
-) {
-  return check.appliesTo === undefined || check.appliesTo(operation);
+export function appliesTo(check: ContractCheck, operation: ContractOperation, model: ContractModel): boolean {
+  return check.appliesTo === undefined || check.appliesTo(operation, model);
 }

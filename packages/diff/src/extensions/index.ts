@@ -11,6 +11,7 @@ import { orderTypeRules } from "./order-type-rules.js";
 import { parameterConditions } from "./parameter-conditions.js";
 import { parameterPlacement } from "./parameter-placement.js";
 import { refusals } from "./refusals.js";
+import { relations } from "./relations.js";
 import { responseVariantBy } from "./response-variant-by.js";
 import { resultFilter } from "./result-filter.js";
 import { signing } from "./signing.js";
@@ -26,6 +27,7 @@ export type { SchemaExtensionRule } from "./wire-pattern.js";
 export const DOCUMENT_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
   [filledFrom.key, filledFrom],
   [refusals.key, refusals],
+  [relations.key, relations],
 ]);
 
 /** Extensions on an Operation object. */

@@ -10,6 +10,7 @@
  */
 import { type FilledFrom, readFilledFrom } from "./extensions/filled-from.js";
 import { type Refusals, readRefusals } from "./extensions/refusals.js";
+import { type Relations, readRelations } from "./extensions/relations.js";
 import { apiKeyHeaderBeside, readSigningRules, type SigningRule } from "./extensions/signing.js";
 import { isObject, type JsonObject } from "./json.js";
 import { type Operation, readOperations } from "./operations.js";
@@ -48,6 +49,23 @@ export {
   unnamedRefusals,
 } from "./extensions/refusals.js";
 export { EXTENSIONS, extensionByKey } from "./extensions/registry.js";
+export {
+  type AggregateCover,
+  type FactReport,
+  type Mover,
+  type OrderViews,
+  type Relations,
+  readRelations,
+  relationOperations,
+  type SharedFact,
+  TRADE_FIELDS,
+  type TradeField,
+  type TradeSource,
+  type TradeWindow,
+  WINDOW_MEASURES,
+  type WindowBounds,
+  type WindowMeasure,
+} from "./extensions/relations.js";
 export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
 export { type ResultFilter, type ResultFilters, readResultFilters } from "./extensions/result-filter.js";
 export type { SigningRule, SigningTestVector, SigningWords } from "./extensions/signing.js";
@@ -100,6 +118,8 @@ export interface SpecModel {
   filledFrom: FilledFrom | undefined;
   /** x-refusals: the status and code of each refusal rule the document states. */
   refusals: Refusals | undefined;
+  /** x-relations: the facts that two or more operations report, each stated once. */
+  relations: Relations | undefined;
 }
 
 /** The operation with this operationId. */
@@ -132,5 +152,9 @@ export function buildSpecModel(document: JsonObject): SpecModel {
     apiKeyHeader: signing?.apiKeyHeader ?? apiKeyHeaderBeside(document, undefined),
     filledFrom: readFilledFrom(document["x-filled-from"]),
     refusals: readRefusals(document["x-refusals"]),
+    relations: readRelations(
+      document["x-relations"],
+      new Set(operations.map((operation) => operation.operationId)),
+    ),
   };
 }

@@ -15,6 +15,7 @@ import { orderTypeRulesExtension } from "./order-type-rules.js";
 import { parameterConditionsExtension } from "./parameter-conditions.js";
 import { parameterPlacementExtension } from "./parameter-placement.js";
 import { refusalsExtension } from "./refusals.js";
+import { relationsExtension } from "./relations.js";
 import { responseVariantByExtension } from "./response-variant-by.js";
 import { resultFiltersExtension } from "./result-filter.js";
 import { signingExtension } from "./signing.js";
@@ -42,6 +43,7 @@ export const EXTENSIONS: readonly ExtensionDescriptor[] = [
   unknownReferencesExtension,
   orderArithmeticExtension,
   refusalsExtension,
+  relationsExtension,
 ];
 
 /** The registered extension with this key. */

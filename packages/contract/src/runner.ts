@@ -221,7 +221,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
     skipNotApplicable(recorder, operations, model);
-    const exploration = await explorationPhase(ctx, operations, options.exploreBudget);
+    const exploration = await explorationPhase(ctx, options.exploreBudget);
     if (exploration) result.exploration = exploration;
     await generatedPhase(ctx, operations);
   } catch (error) {

@@ -13,7 +13,6 @@ import { enabled, op, type RunContext } from "../checks/context.js";
 import { bestPrices } from "../checks/order-placing.js";
 import { ConnectionError, InterruptedError } from "../errors.js";
 import type { Placement } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
 import type { CheckName, SequenceEvidence } from "../results.js";
 import { PassStopped } from "../session.js";
 import { clientIdSpace } from "./client-ids.js";
@@ -124,7 +123,6 @@ function cannotTrade(ctx: RunContext): string | undefined {
 
 export async function explorationPhase(
   ctx: RunContext,
-  operations: readonly ContractOperation[],
   budget: number = DEFAULT_EXPLORE_BUDGET,
 ): Promise<ExplorationSummary | undefined> {
   if (!enabled(ctx, CHECK)) return undefined;

@@ -231,13 +231,13 @@ export class PlaceCommand implements Command {
     if (id !== undefined && !duplicate) env.ctx.ledger.sent(run.symbol, id);
     const exchange = await run.call(env.ops.newOrder, values, shape.label, this.choice.placement);
     if (refusal) {
-      const accepted = run.refused(exchange, refusal.what, refusal.code);
+      const accepted = run.refused(exchange, refusal.what, refusal.code, "prediction");
       if (accepted) this.adoptUnexpected(run, exchange, id);
       else if (id !== undefined && !duplicate) env.ctx.ledger.closed(id);
       await run.observe([]);
       return;
     }
-    if (!run.served(exchange, `a valid ${shape.label}`)) {
+    if (!run.served(exchange, `a valid ${shape.label}`, "prediction")) {
       if (id !== undefined && (exchange.response?.status ?? 500) < 500) env.ctx.ledger.closed(id);
       await run.observe([]);
       return;
@@ -396,7 +396,12 @@ export class CancelCommand implements Command {
       const what = other
         ? "a cancel whose orderId and origClientOrderId name different orders"
         : `a cancel of a ${target.status} order`;
-      const accepted = run.refused(exchange, what, other ? env.codes.idsDisagree : env.codes.notCancelable);
+      const accepted = run.refused(
+        exchange,
+        what,
+        other ? env.codes.idsDisagree : env.codes.notCancelable,
+        other ? "invariant" : "prediction",
+      );
       if (accepted && ok(exchange) && other && open) {
         run.model.cancel(target);
         env.ctx.ledger.closed(target.clientOrderId);
@@ -404,7 +409,7 @@ export class CancelCommand implements Command {
       await run.observe([target]);
       return;
     }
-    if (run.served(exchange, `a cancel of the ${target.status} order ${target.orderId}`)) {
+    if (run.served(exchange, `a cancel of the ${target.status} order ${target.orderId}`, "prediction")) {
       run.model.cancel(target);
       env.ctx.ledger.closed(target.clientOrderId);
       const body = bodyObject(exchange) ?? {};
@@ -444,11 +449,11 @@ export class CancelAllCommand implements Command {
     const exchange = await run.call(env.ops.cancelAll!, { symbol: run.symbol }, "cancel_all_orders");
     if (open.length === 0) {
       run.cancelledAllEmpty = true;
-      run.refused(exchange, "cancel_all_orders with no open order", env.codes.nothingToCancel);
+      run.refused(exchange, "cancel_all_orders with no open order", env.codes.nothingToCancel, "prediction");
       await run.observe([]);
       return;
     }
-    if (run.served(exchange, `cancel_all_orders with ${open.length} open order(s)`)) {
+    if (run.served(exchange, `cancel_all_orders with ${open.length} open order(s)`, "prediction")) {
       const reports = Array.isArray(exchange.response?.json)
         ? (exchange.response!.json as Array<Record<string, unknown>>)
         : [];
@@ -458,7 +463,7 @@ export class CancelAllCommand implements Command {
         const report = reports.find((r) => r.orderId === order.orderId);
         if (!report)
           run.problem(
-            "invariant",
+            "prediction",
             exchange,
             `cancel_all_orders does not report step ${order.step}'s open order ${order.orderId}`,
           );
@@ -467,7 +472,7 @@ export class CancelAllCommand implements Command {
       for (const report of reports)
         if (!open.some((o) => o.orderId === report.orderId))
           run.problem(
-            "invariant",
+            "prediction",
             exchange,
             `cancel_all_orders reports order ${String(report.orderId)}, which was not open`,
           );

@@ -156,15 +156,19 @@ export class SequenceRun {
     this.held.set(id, (this.held.get(id) ?? 0) + count);
   }
 
-  /** A request the model says must be served; false (with a problem) when it was not. */
-  served(exchange: RoundTrip, what: string): boolean {
+  /**
+   * A request the model says must be served; false (with a problem) when it was not. `kind` is
+   * "prediction" where the outcome rests on the state the model predicts (whether an order is still
+   * open, what the book holds), which others trading on the symbol can change.
+   */
+  served(exchange: RoundTrip, what: string, kind: Problem["kind"] = "invariant"): boolean {
     if (ok(exchange)) return true;
     if (!exchange.response || isRateLimited(exchange)) {
       this.skipped = `${what}: ${describeAnswer(exchange)}`;
       return false;
     }
     this.problem(
-      "invariant",
+      kind,
       exchange,
       `${what} was refused (${describeAnswer(exchange)}); the model expects it served`,
     );
@@ -172,7 +176,12 @@ export class SequenceRun {
   }
 
   /** A request the model says must be refused, with the code the spec names. Returns true if it was accepted. */
-  refused(exchange: RoundTrip, what: string, code: number | undefined): boolean {
+  refused(
+    exchange: RoundTrip,
+    what: string,
+    code: number | undefined,
+    kind: Problem["kind"] = "invariant",
+  ): boolean {
     const status = exchange.response?.status;
     if (status === undefined || isRateLimited(exchange)) {
       this.skipped = `${what}: ${describeAnswer(exchange)}`;
@@ -180,7 +189,7 @@ export class SequenceRun {
     }
     if (status < 400 || status >= 500) {
       this.problem(
-        "invariant",
+        kind,
         exchange,
         `${what} got ${describeAnswer(exchange)}; the model expects a 4xx refusal${code !== undefined ? ` with code ${code}` : ""}`,
       );
@@ -188,7 +197,7 @@ export class SequenceRun {
     }
     const got = errorCode(exchange);
     if (code !== undefined && got !== code)
-      this.problem("invariant", exchange, `${what} was refused with code ${got}; the spec names ${code}`);
+      this.problem(kind, exchange, `${what} was refused with code ${got}; the spec names ${code}`);
     else this.hold(exchange);
     return false;
   }
@@ -389,7 +398,7 @@ export class SequenceRun {
       );
       if (ok(exchange)) this.env.ctx.ledger.closed(order.clientOrderId);
       if (!this.model.orders.includes(order)) continue;
-      if (this.served(exchange, `cancelling step ${order.step}'s open order`)) {
+      if (this.served(exchange, `cancelling step ${order.step}'s open order`, "prediction")) {
         this.model.cancel(order);
         this.judge(exchange, bodyObject(exchange) ?? {}, order, "cancel", "cancel_order at tear-down");
       }

@@ -136,6 +136,19 @@ export function meaningFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "weight-counts-double",
+      description:
+        "X-MBX-USED-WEIGHT-1M shows twice the weight used (more than the weight, alike on every request)",
+      caughtBy: ["rate_counters"],
+      response: (_req, res) => {
+        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
+        const used = key === undefined ? undefined : Number(res.headers[key]);
+        return key === undefined || !Number.isInteger(used)
+          ? res
+          : { ...res, headers: { ...res.headers, [key]: String(2 * used!) } };
+      },
+    },
+    {
       name: "order-count-frozen",
       description: "X-MBX-ORDER-COUNT-10S stays at 1 (the counter is never incremented)",
       caughtBy: ["rate_counters"],

@@ -232,7 +232,7 @@ export class PlaceCommand implements Command {
     const exchange = await run.call(env.ops.newOrder, values, shape.label, this.choice.placement);
     if (refusal) {
       const accepted = run.refused(exchange, refusal.what, refusal.code, "prediction");
-      if (accepted) this.adoptUnexpected(run, exchange, id);
+      if (accepted) this.adoptUnexpected(run, exchange, id, resolved);
       else if (id !== undefined && !duplicate) env.ctx.ledger.closed(id);
       await run.observe([]);
       return;
@@ -299,23 +299,27 @@ export class PlaceCommand implements Command {
     run: SequenceRun,
     exchange: Parameters<SequenceRun["judge"]>[0],
     id: string | undefined,
+    r: ResolvedPlace,
   ): void {
     const body = bodyObject(exchange) ?? {};
     if (typeof body.orderId !== "number") return;
     const clientOrderId = typeof body.clientOrderId === "string" ? body.clientOrderId : (id ?? "");
     run.env.ctx.ledger.adopt(run.symbol, clientOrderId, body.orderId);
+    // What was sent is known, so the reads of the order are judged on it; what it executed is not.
+    const v = r.shape.values;
+    const dec = (name: string) => (typeof v[name] === "string" ? parseDec(v[name] as string) : undefined);
     run.unexpected.push({
       step: run.step,
       clientOrderId,
       orderId: body.orderId,
-      side: "BUY",
-      type: "LIMIT",
-      timeInForce: undefined,
-      price: undefined,
-      stopPrice: undefined,
-      icebergQty: undefined,
-      origQty: 0n,
-      quoteOrderQty: undefined,
+      side: r.shape.side,
+      type: r.shape.type,
+      timeInForce: typeof v.timeInForce === "string" ? v.timeInForce : undefined,
+      price: dec("price"),
+      stopPrice: dec("stopPrice"),
+      icebergQty: dec("icebergQty"),
+      origQty: dec("quantity") ?? 0n,
+      quoteOrderQty: dec("quoteOrderQty"),
       executedQty: 0n,
       cumQuote: 0n,
       status: "NEW",
@@ -358,6 +362,9 @@ function resolveLookup(run: SequenceRun, pick: number, by: LookupChoice): Resolv
       other,
     };
   }
+  // An order the model expected refused may carry the same client id: which one it names is unknown.
+  if (by !== "orderId" && run.unexpected.some((o) => o.clientOrderId === chosen.clientOrderId))
+    return undefined;
   const target = by === "origClientOrderId" ? run.model.byClientOrderId(chosen.clientOrderId)! : chosen;
   if (by !== "origClientOrderId") values.orderId = target.orderId;
   if (by !== "orderId") values.origClientOrderId = target.clientOrderId;

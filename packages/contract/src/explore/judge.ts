@@ -145,6 +145,11 @@ export class ReadHistory {
     return out;
   }
 
+  /** The largest executed quantity a read has shown for this order. */
+  executed(orderId: number): Dec | undefined {
+    return this.seen.get(orderId)?.executed;
+  }
+
   /** Whether a read has shown this order in a final status. */
   seenFinal(orderId: number): string | undefined {
     const before = this.seen.get(orderId);

@@ -296,16 +296,26 @@ function judgeOpenList(
         `${openId} lists order ${String(idOf(views, wrong[0]))} with status ${String(statusOf(views, wrong[0]))}; it lists only ${views.open.statuses.join(", ")}`,
       );
   }
-  const others = [...first.keys()].filter((id) => id !== openId);
+  // The reads in the order they were made: the first round's lists, then the second's.
+  const rounds = [...first.keys()];
+  const at = (list: string, round: 0 | 1) => round * rounds.length + rounds.indexOf(list);
+  const others = rounds.filter((id) => id !== openId);
   for (const id of ids) {
-    const steady = others
-      .map((list) => [find(first.get(list), id), find(second.get(list), id)] as const)
-      .find(([a, b]) => a && b && state(views, a.order) === state(views, b.order));
-    if (!steady) continue;
+    const steadyList = others.find((list) => {
+      const [a, b] = [find(first.get(list), id), find(second.get(list), id)];
+      return a && b && state(views, a.order) === state(views, b.order);
+    });
+    if (steadyList === undefined) continue;
+    const steady = [find(first.get(steadyList), id), find(second.get(steadyList), id)] as const;
     const status = String(statusOf(views, steady[0]?.order));
     const shouldList = views.open.statuses.includes(status);
     if (!shouldList && !views.final.includes(status)) continue;
-    for (const exchange of [open1, open2]) {
+    // Only an open-list read made between the two steady reads saw that state (a busy market may
+    // fill the order just before the first of them).
+    const bracketed = ([0, 1] as const).filter(
+      (round) => at(steadyList, 0) < at(openId, round) && at(openId, round) < at(steadyList, 1),
+    );
+    for (const exchange of bracketed.map((round) => (round === 0 ? open1 : open2))) {
       const lists = find(exchange, id) !== undefined;
       if (lists === shouldList) ctx.session.pass(CHECK, exchange);
       else

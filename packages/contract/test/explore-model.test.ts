@@ -45,7 +45,9 @@ function model(own: Array<{ side: "BUY" | "SELL"; price: string; qty: string }> 
 const fills = (m: ExplorationModel, taker: TakerSpec) => {
   const plan = m.plan(taker);
   return {
-    fills: plan.fills.map((f) => `${formatDec(f.qty)}@${formatDec(f.price)}${f.maker ? `:${f.maker.clientOrderId}` : ""}`),
+    fills: plan.fills.map(
+      (f) => `${formatDec(f.qty)}@${formatDec(f.price)}${f.maker ? `:${f.maker.clientOrderId}` : ""}`,
+    ),
     exhausts: plan.exhausts,
   };
 };
@@ -114,7 +116,11 @@ describe("the model's state after an order", () => {
   it("a GTC taker larger than the maker rests PARTIALLY_FILLED; the maker is FILLED and off the book", () => {
     const m = model([{ side: "SELL", price: "100.5", qty: "0.3" }]);
     const taker = place(m, { side: "BUY", limit: d("100.5"), maxQty: d("0.5"), maxQuote: undefined }, true);
-    expect([taker.status, formatDec(taker.executedQty), taker.resting]).toEqual(["PARTIALLY_FILLED", "0.3", true]);
+    expect([taker.status, formatDec(taker.executedQty), taker.resting]).toEqual([
+      "PARTIALLY_FILLED",
+      "0.3",
+      true,
+    ]);
     const maker = m.orders[0]!;
     expect([maker.status, maker.resting]).toEqual(["FILLED", false]);
     expect(m.trades.map((t) => formatDec(t.qty))).toEqual(["0.3"]);
@@ -131,7 +137,11 @@ describe("the model's state after an order", () => {
   it("an IOC taker that fills in part EXPIRES; what it took from the book counts as traded with others", () => {
     const m = model();
     const taker = place(m, { side: "BUY", limit: d("101"), maxQty: d("1.5"), maxQuote: undefined }, false);
-    expect([taker.status, formatDec(taker.executedQty), formatDec(taker.cumQuote)]).toEqual(["EXPIRED", "1", "101"]);
+    expect([taker.status, formatDec(taker.executedQty), formatDec(taker.cumQuote)]).toEqual([
+      "EXPIRED",
+      "1",
+      "101",
+    ]);
     expect(formatDec(m.netForeign)).toBe("1");
     expect(m.remainingForeign("SELL").map((l) => formatDec(l.price))).toEqual(["102"]);
   });

@@ -72,7 +72,9 @@ describe("marketapi-contract replay RESULT.json N", () => {
 describe("replay of a failing sequence", () => {
   it("prints the minimal sequence as a script that signs itself and reproduces the failure", async () => {
     const server = await startReferenceServer();
-    const fault = explorationFaults(DEMO_CREDENTIALS).find((f) => f.name === "mismatched-ids-follow-orderId")!;
+    const fault = explorationFaults(DEMO_CREDENTIALS).find(
+      (f) => f.name === "mismatched-ids-follow-orderId",
+    )!;
     const proxy = await startFaultProxy(server.url, fault);
     try {
       const { apiKey, apiSecret } = server.credentials;

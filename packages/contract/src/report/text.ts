@@ -153,7 +153,9 @@ function sequenceText(sequence: NonNullable<Failure["sequence"]>): string {
     const status = exchange.response ? String(exchange.response.status) : "no answer";
     entry.requests.push(`${exchange.request.method} ${new URL(exchange.request.url).pathname} ${status}`);
   }
-  const lines = [`the minimal sequence (seed ${sequence.seed}, ${sequence.shrinks} shrinks; marketapi-contract replay prints it as a script):`];
+  const lines = [
+    `the minimal sequence (seed ${sequence.seed}, ${sequence.shrinks} shrinks; marketapi-contract replay prints it as a script):`,
+  ];
   for (const [step, { description, requests }] of steps)
     lines.push(`  ${String(step).padStart(2)}. ${description}  [${requests.join(", ")}]`);
   return lines.join("\n");

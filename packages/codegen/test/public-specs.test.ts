@@ -10,10 +10,10 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildSpecModel, type JsonSchema, resolveRef } from "@marketapi/spec/model";
+import { upgradeOpenApi30 } from "@marketapi/spec-loader";
 import { afterAll, describe, expect, it } from "vitest";
 import { readClientModel } from "../src/client/client-operations.js";
 import { buildModel } from "../src/spec-input/spec-model.js";
-import { upgradeOpenApi30 } from "../src/spec-input/upgrade-3.0.js";
 import { cleanScratch, codegen, REPO_ROOT, run, scratchDir } from "./cli-support.js";
 
 const TSC = join(REPO_ROOT, "node_modules/.bin/tsc");

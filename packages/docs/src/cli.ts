@@ -12,7 +12,7 @@ import {
 } from "@marketapi/diff";
 import { endpointSchemaPath } from "@marketapi/spec";
 import { buildSpecModel, SpecModelError } from "@marketapi/spec/model";
-import { stringify } from "yaml";
+import { parse as parseYaml, stringify } from "yaml";
 import type { ApiHistory } from "./changelog-page.js";
 import type { JsonObject } from "./json.js";
 import type { SampleLanguage } from "./samples/code-samples.js";
@@ -24,11 +24,12 @@ import { BuildError, writeSite } from "./write-site.js";
 export const SHORT_USAGE =
   "Usage: marketapi-docs build --spec FILE --out DIR [--title TEXT] [--logo URL] [--samples LIST] [--releases DIR] [--endpoint-page] [--endpoint-schema FILE]";
 
-export const USAGE = `marketapi-docs: the documentation site of an OpenAPI 3.1 spec, as static files.
+export const USAGE = `marketapi-docs: the documentation site of an OpenAPI 3.1 or 3.0 spec, as static files.
 
 ${SHORT_USAGE}
 
-  --spec FILE             the OpenAPI 3.1 document (YAML or JSON), e.g. your copy of the spec
+  --spec FILE             the OpenAPI 3.1 or 3.0 document (YAML or JSON; 3.0 is upgraded to 3.1
+                          in memory, as marketapi-codegen does), e.g. your copy of the spec
   --out DIR               where to write the site (created if missing): index.html, api.html,
                           the spec as YAML and JSON, api.openapi.json
   --title TEXT            the site's name on every page (default: the spec's info.title)
@@ -137,7 +138,7 @@ function readText(path: string, what: string): string {
 
 /** The API's releases from `dir` and what the spec changes since the last one. */
 function historyOf(dir: string, spec: LoadedSpec, title: string): ApiHistory {
-  const releases = readReleases(dir, basename(spec.source));
+  const releases = readReleases(dir, basename(spec.source), { openApi30: "upgrade" });
   if (releases.length === 0) {
     throw new BuildError(
       `${dir}: no released version (expected folders such as 1.0.0/ holding ${basename(spec.source)})`,
@@ -157,7 +158,8 @@ function historyOf(dir: string, spec: LoadedSpec, title: string): ApiHistory {
 
 /** Builds the site; returns the lines to print. */
 export function build(options: BuildOptions): string[] {
-  const spec = loadSpec(options.spec);
+  // OpenAPI 3.0 is upgraded to 3.1 in memory, as marketapi-codegen does (@marketapi/spec-loader).
+  const spec = loadSpec(options.spec, { openApi30: "upgrade" });
   const document = spec.document;
   // What the pages rely on, checked first, so that a fault is said where it is written.
   try {
@@ -171,9 +173,13 @@ export function build(options: BuildOptions): string[] {
   const text = readText(options.spec, "the spec");
   const isJson = /\.json$/i.test(options.spec);
   const title = String(document.info?.title ?? "the API");
+  // The site publishes the spec as written; a 3.0 one is shown upgraded (api.openapi.json).
+  const asWritten =
+    spec.upgradedFrom === undefined ? document : /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text);
   const site = generateSite({
-    openapiJson: `${JSON.stringify(document, null, 2)}\n`,
-    openapiYaml: isJson ? stringify(document) : text,
+    openapiJson: `${JSON.stringify(asWritten, null, 2)}\n`,
+    openapiYaml: isJson ? stringify(asWritten) : text,
+    ...(spec.upgradedFrom !== undefined ? { upgraded: { from: spec.upgradedFrom, document } } : {}),
     ...(options.endpointSchema !== undefined
       ? {
           endpointSchemaJson: readText(

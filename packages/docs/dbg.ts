@@ -1,0 +1,18 @@
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { generateSite } from "./src/site.js";
+import { embeddedDefinition, makeRedocPageOffline } from "./src/redoc-page.js";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+const path = process.argv[2]!;
+const text = readFileSync(path, "utf8");
+const site = generateSite({ openapiJson: text, openapiYaml: text, samples: { tested: false, languages: ["curl"] } });
+const d = mkdtempSync("/tmp/i34e/r-");
+writeFileSync(join(d, "openapi.json"), site.redoc.spec);
+writeFileSync(join(d, "redocly.yaml"), site.redoc.config);
+writeFileSync(join(d, "page.hbs"), site.redoc.template);
+const r = spawnSync(process.execPath, ["../../node_modules/@redocly/cli/bin/cli.js", "build-docs", join(d, "openapi.json"), "--config", join(d, "redocly.yaml"), "--lint-config", "error", "--template", join(d, "page.hbs"), "--inlineBundle", "--output", join(d, "api.html")], { encoding: "utf8" });
+console.log(r.status, r.stderr.slice(0, 500));
+const emb = embeddedDefinition(readFileSync(join(d, "api.html"), "utf8"));
+writeFileSync(join(d, "emb.json"), JSON.stringify(emb, null, 2));
+writeFileSync(join(d, "in.json"), JSON.stringify(JSON.parse(site.redoc.spec), null, 2));
+console.log(d);

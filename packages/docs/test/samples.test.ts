@@ -2,6 +2,7 @@
 // the requests and their order, and the samples themselves as golden text. Running the samples
 // for real is samples.run.test.ts.
 
+import { percentEncode, queryPart } from "@marketapi/client/wire";
 import { loadOpenApi } from "@marketapi/spec";
 import { buildSpecModel, operationEntries } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
@@ -23,7 +24,6 @@ import {
 } from "../src/samples/sample-requests.js";
 import { readSampleSpec, type SampleParameter, SampleSpecError } from "../src/samples/sample-spec.js";
 import { COMMENT_WIDTH, commentLines } from "../src/samples/sample-text.js";
-import { formEncode, percentEncode } from "../src/samples/wire.js";
 
 /** How many operations the spec has: tests count from the model, never a literal. */
 const operationCount = buildSpecModel(loadOpenApi()).operations.length;
@@ -65,12 +65,12 @@ describe("percentEncode", () => {
     expect(percentEncode(given)).toBe(want);
   });
 
-  it("joins pairs as a form", () => {
+  it("writes parameters as the client does: a JSON parameter as one encoded value", () => {
     expect(
-      formEncode([
-        ["symbols", '["A"]'],
-        ["limit", "5"],
-      ]),
+      [
+        queryPart({ name: "symbols", in: "query", json: true }, ["A"]),
+        queryPart({ name: "limit", in: "query" }, 5),
+      ].join("&"),
     ).toBe("symbols=%5B%22A%22%5D&limit=5");
   });
 });
@@ -203,27 +203,39 @@ describe("readSampleSpec", () => {
         /query_order: security \[\{"apiKey":\[\],"signature":\[\]\}\] is not one the code samples write/,
     },
     {
-      fault: "a required path parameter",
+      fault: "a path parameter without an example",
       edit: (d: JsonObject) => {
-        const ping = objectAt(objectAt(objectAt(d.paths)["/api/v3/ping"]).get);
+        objectAt(d.paths)["/api/v3/ping/{id}"] = objectAt(d.paths)["/api/v3/ping"];
+        delete objectAt(d.paths)["/api/v3/ping"];
+        const ping = objectAt(objectAt(objectAt(d.paths)["/api/v3/ping/{id}"]).get);
         ping.parameters = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
       },
-      message:
-        /ping: the code samples send query and form parameters only; required elsewhere: id \(in path\)/,
+      message: /ping\.id: no sample value \(give the parameter an example in the spec, or the scenario a value\)/,
+      kind: SampleScenarioError,
     },
     {
-      fault: "a key required alone",
+      fault: "a key in a place OpenAPI does not have",
       edit: (d: JsonObject) => {
-        objectAt(objectAt(objectAt(d.paths)["/api/v3/trades"]).get).security = [{ apiKey: [] }];
+        const schemes = objectAt(objectAt(d.components).securitySchemes);
+        schemes.bodyKey = { type: "apiKey", in: "body", name: "key" };
+        objectAt(objectAt(objectAt(d.paths)["/api/v3/trades"]).get).security = [{ bodyKey: [] }];
       },
-      message: /recent_trades_list: security \[\{"apiKey":\[\]\}\] is not one the code samples write/,
+      message: /recent_trades_list: security \[\{"bodyKey":\[\]\}\] is not one the code samples write \(bodyKey: an API key in "body"\)/,
     },
-  ])("names the spec's fault: $fault", ({ edit, message }) => {
+    {
+      fault: "mutual TLS alone",
+      edit: (d: JsonObject) => {
+        objectAt(objectAt(d.components).securitySchemes).tls = { type: "mutualTLS" };
+        objectAt(objectAt(objectAt(d.paths)["/api/v3/trades"]).get).security = [{ tls: [] }];
+      },
+      message: /recent_trades_list: security \[\{"tls":\[\]\}\] is not one the code samples write \(tls: mutual TLS/,
+    },
+  ])("names the spec's fault: $fault", ({ edit, message, kind }) => {
     expect(() => addCodeSamples(edited(edit))).toThrow(message);
     try {
       addCodeSamples(edited(edit));
     } catch (error) {
-      expect(error).toBeInstanceOf(SampleSpecError);
+      expect(error).toBeInstanceOf(kind ?? SampleSpecError);
     }
   });
 });

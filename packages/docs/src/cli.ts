@@ -42,9 +42,9 @@ ${SHORT_USAGE}
                           multipart and text bodies, API keys, bearer, basic, OAuth 2 and
                           OpenID Connect tokens; an operation they cannot write (mutual TLS,
                           a challenge-only HTTP scheme) is listed on the page, with why
-  --client-module MODULE  what the TypeScript samples import the client from: the output
-                          of marketapi-codegen --client for this spec (e.g. ./client/index.js);
-                          without it they call @marketapi/client's spot client
+  --client-module MODULE  what the TypeScript samples import the client generated from
+                          this spec by marketapi-codegen --client from (default:
+                          ./generated/client.gen.js, the output of --out generated)
   --releases DIR          released versions, one folder per version (1.0.0/) holding a file named
                           as --spec's: adds changes.html, the API changelog
   --endpoint-page         add endpoint.html, the FHIR Endpoint record's page, and its card

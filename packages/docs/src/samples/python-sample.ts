@@ -94,7 +94,7 @@ function credentialEntries(parts: readonly CredentialPart[]): { headers: string[
       case "apiKey":
         if (part.in === "header") headers.push(`${pythonString(part.name)}: ${part.env}`);
         else if (part.in === "cookie")
-          cookies.push(`${fStringText(part.name)}={urllib.parse.quote(${part.env}, safe="")}`);
+          cookies.push(`${fStringText(part.name)}={urllib.parse.quote(${part.env}, safe='')}`);
         break;
       case "bearer":
         headers.push(`"Authorization": f"Bearer {${part.env}}"`);

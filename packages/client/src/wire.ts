@@ -14,5 +14,11 @@ export {
   queryPart,
   styleOf,
 } from "./runtime/parameter-styles.js";
-export { type BodyKind, type BodyWire, bodyKind, encodeBody, type PropertyEncoding } from "./runtime/request-body.js";
+export {
+  type BodyKind,
+  type BodyWire,
+  bodyKind,
+  encodeBody,
+  type PropertyEncoding,
+} from "./runtime/request-body.js";
 export { formatDecimal, formatValue, percentEncode } from "./runtime/wire-encoding.js";

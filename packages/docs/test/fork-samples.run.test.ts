@@ -6,7 +6,7 @@
 // the client `marketapi-codegen --client` generates from the fork, and run by node. Each runs
 // against a server on 127.0.0.1 that records what arrived; every language must send exactly the
 // request the table below wants.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -176,7 +176,9 @@ function asWanted(request: Recorded, wanted: WantedRequest): WantedRequest {
     headers: Object.fromEntries(
       Object.keys(wanted.headers).map((name) => [name, String(request.headers[name] ?? "(absent)")]),
     ),
-    ...(wanted.body !== undefined ? { body: request.body === "" ? "(empty)" : JSON.parse(request.body) } : {}),
+    ...(wanted.body !== undefined
+      ? { body: request.body === "" ? "(empty)" : JSON.parse(request.body) }
+      : {}),
   };
 }
 
@@ -202,7 +204,16 @@ beforeAll(async () => {
   const env = { PATH: process.env.PATH ?? "" };
   buildOutput = await runProcess(
     process.execPath,
-    [DOCS_BIN, "build", "--spec", specFile, "--out", site.path("site"), "--samples", "curl,python,typescript"],
+    [
+      DOCS_BIN,
+      "build",
+      "--spec",
+      specFile,
+      "--out",
+      site.path("site"),
+      "--samples",
+      "curl,python,typescript",
+    ],
     env,
     SETUP_TIMEOUT,
   );
@@ -251,45 +262,68 @@ function sampleOf(operationId: string, label: string): string {
 describe("the code samples of a fork's constructs", () => {
   it("gives every operation of the fork samples: nothing listed as unwritable", () => {
     expect(buildOutput.stdout).not.toMatch(/note: no code sample/);
-    for (const id of FORK_OPERATIONS) expect([...(samples.get(id)?.keys() ?? [])], id).toEqual(["curl", "TypeScript", "Python"]);
+    for (const id of FORK_OPERATIONS)
+      expect([...(samples.get(id)?.keys() ?? [])], id).toEqual(["curl", "TypeScript", "Python"]);
   });
 
   it("match the golden samples", async () => {
     const text = FORK_OPERATIONS.flatMap((id) =>
-      ["curl", "TypeScript", "Python"].map((label) => `## ${id} · ${label}\n\n\`\`\`\n${sampleOf(id, label)}\`\`\`\n`),
+      ["curl", "TypeScript", "Python"].map(
+        (label) => `## ${id} · ${label}\n\n\`\`\`\n${sampleOf(id, label)}\`\`\`\n`,
+      ),
     ).join("\n");
     await expect(
       `# Fork code samples (generated; update with \`npx vitest run -u test/fork-samples\`)\n\n${text}`,
     ).toMatchFileSnapshot("./golden/fork-code-samples.md");
   });
 
-  it("type-check, TypeScript with the generated client under strict tsc", async () => {
-    const checked = await typeCheck();
-    expect(checked.stdout + checked.stderr).toBe("");
-    expect(checked.code).toBe(0);
-  }, SETUP_TIMEOUT);
+  it(
+    "type-check, TypeScript with the generated client under strict tsc",
+    async () => {
+      const checked = await typeCheck();
+      expect(checked.stdout + checked.stderr).toBe("");
+      expect(checked.code).toBe(0);
+    },
+    SETUP_TIMEOUT,
+  );
 
-  it("parse: bash -n and Python's compiler accept every shell and Python sample", async () => {
-    for (const id of FORK_OPERATIONS) {
-      const shell = files.write(`${fileName(id)}.sh`, sampleOf(id, "curl"));
-      const python = files.write(`${fileName(id)}.py`, sampleOf(id, "Python"));
-      const env = { PATH: process.env.PATH ?? "" };
-      const bash = await runProcess("bash", ["-n", shell], env, STEP_TIMEOUT);
-      expect(bash.stderr, `${id} curl`).toBe("");
-      const compiled = await runProcess(
-        "python3",
-        ["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])", python],
-        env,
-        STEP_TIMEOUT,
-      );
-      expect(compiled.stderr, `${id} Python`).toBe("");
-    }
-  }, SETUP_TIMEOUT);
+  it(
+    "parse: bash -n and Python's compiler accept every shell and Python sample",
+    async () => {
+      for (const id of FORK_OPERATIONS) {
+        const shell = files.write(`${fileName(id)}.sh`, sampleOf(id, "curl"));
+        const python = files.write(`${fileName(id)}.py`, sampleOf(id, "Python"));
+        const env = { PATH: process.env.PATH ?? "" };
+        const bash = await runProcess("bash", ["-n", shell], env, STEP_TIMEOUT);
+        expect(bash.stderr, `${id} curl`).toBe("");
+        const compiled = await runProcess(
+          "python3",
+          ["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])", python],
+          env,
+          STEP_TIMEOUT,
+        );
+        expect(compiled.stderr, `${id} Python`).toBe("");
+      }
+    },
+    SETUP_TIMEOUT,
+  );
 
   const languages = [
-    { label: "curl", needs: ["bash", "curl"], command: (id: string) => ["bash", [files.write(`${fileName(id)}.sh`, sampleOf(id, "curl"))]] },
-    { label: "Python", needs: ["python3"], command: (id: string) => ["python3", [files.write(`${fileName(id)}.py`, sampleOf(id, "Python"))]] },
-    { label: "TypeScript", needs: [], command: (id: string) => [process.execPath, [project.compiled(fileName(id))]] },
+    {
+      label: "curl",
+      needs: ["bash", "curl"],
+      command: (id: string) => ["bash", [files.write(`${fileName(id)}.sh`, sampleOf(id, "curl"))]],
+    },
+    {
+      label: "Python",
+      needs: ["python3"],
+      command: (id: string) => ["python3", [files.write(`${fileName(id)}.py`, sampleOf(id, "Python"))]],
+    },
+    {
+      label: "TypeScript",
+      needs: [],
+      command: (id: string) => [process.execPath, [project.compiled(fileName(id))]],
+    },
   ] as const;
 
   describe.each(languages)("$label", ({ label, needs, command }) => {

@@ -48,7 +48,11 @@ interface Entry {
 }
 
 const CORPUS: Entry[] = [
-  { name: "Train Travel API (Bump.sh), 3.1", file: "@readme/oas-examples/3.1/json/train-travel.json", skipped: {} },
+  {
+    name: "Train Travel API (Bump.sh), 3.1",
+    file: "@readme/oas-examples/3.1/json/train-travel.json",
+    skipped: {},
+  },
   {
     name: "Swagger Petstore (OpenAPI Initiative), 3.0",
     file: "@readme/oas-examples/3.0/json/petstore.json",
@@ -59,19 +63,23 @@ const CORPUS: Entry[] = [
     name: "ReadMe parameter styles, 3.1",
     file: "@readme/oas-examples/3.1/json/parameters-style.json",
     skipped: {},
-    noMock: "Prism 5.14 crashes in its cookie parameter validator on it (codegen's corpus test says the same)",
+    noMock:
+      "Prism 5.14 crashes in its cookie parameter validator on it (codegen's corpus test says the same)",
   },
   {
     name: "ReadMe security schemes, 3.1",
     file: "@readme/oas-examples/3.1/json/security.json",
-    skipped: { "post /anything/mutualTLS": /mutual TLS, whose client certificate belongs to the TLS connection/ },
+    skipped: {
+      "post /anything/mutualTLS": /mutual TLS, whose client certificate belongs to the TLS connection/,
+    },
   },
   {
     name: "GitHub REST API, 3.0.3, 13 MB (40 operations)",
     file: "@octokit/openapi/generated/api.github.com.json",
     skipped: {},
     sample: 40,
-    noMock: "its answers redirect to GitHub's servers (a sample must not reach the network); codegen's corpus calls them",
+    noMock:
+      "its answers redirect to GitHub's servers (a sample must not reach the network); codegen's corpus calls them",
   },
 ];
 
@@ -84,7 +92,10 @@ afterAll(() => {
 function sample<T>(items: T[], count: number | undefined): T[] {
   if (count === undefined || count >= items.length) return items;
   let seed = 34;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   const picked = new Set<number>();
   while (picked.size < count) picked.add(Math.floor(random() * items.length));
   return [...picked].sort((a, b) => a - b).map((i) => items[i]!);
@@ -125,6 +136,9 @@ interface Prism {
   stop(): Promise<void>;
 }
 
+/** Terminal colour codes, in case Prism writes them despite NO_COLOR. */
+const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+
 /** The end of Prism's log of one request: the answer it built, or why it refused the request. */
 const ANSWERED = /> Responding with "\d+"|Request terminated with error/;
 
@@ -139,7 +153,7 @@ async function startPrism(file: string): Promise<Prism> {
   let output = "";
   const waiting = new Set<() => void>();
   const collect = (chunk: Buffer) => {
-    output += chunk.toString("utf8").replace(/\x1b\[[0-9;]*m/g, "");
+    output += chunk.toString("utf8").replace(ANSI_COLOUR, "");
     for (const check of waiting) check();
   };
   child.stdout?.on("data", collect);
@@ -227,7 +241,16 @@ describe("marketapi-docs build on the corpus of public specs", () => {
       const file = specFile(entry, folder);
       const built = await runProcess(
         process.execPath,
-        [DOCS_BIN, "build", "--spec", file, "--out", folder.path("site"), "--samples", "curl,python,typescript"],
+        [
+          DOCS_BIN,
+          "build",
+          "--spec",
+          file,
+          "--out",
+          folder.path("site"),
+          "--samples",
+          "curl,python,typescript",
+        ],
         { PATH: process.env.PATH ?? "" },
         STEP_TIMEOUT,
       );
@@ -246,10 +269,17 @@ describe("marketapi-docs build on the corpus of public specs", () => {
       const notes = built.stdout.split("\n").filter((line) => line.includes("note: no code sample"));
       expect(notes).toHaveLength(without.length);
       for (const [key, why] of Object.entries(entry.skipped)) {
-        expect(notes.find((line) => line.includes(key)), key).toMatch(why);
+        expect(
+          notes.find((line) => line.includes(key)),
+          key,
+        ).toMatch(why);
       }
       const written = operations.filter((op) => op.samples.length > 0);
-      for (const op of written) expect(op.samples.map((s) => s.label), op.key).toEqual(["curl", "TypeScript", "Python"]);
+      for (const op of written)
+        expect(
+          op.samples.map((s) => s.label),
+          op.key,
+        ).toEqual(["curl", "TypeScript", "Python"]);
 
       // Each sample in a file of its own, named after its operation's position.
       const source = (index: number, label: string) =>
@@ -316,4 +346,3 @@ describe("marketapi-docs build on the corpus of public specs", () => {
     STEP_TIMEOUT * 3,
   );
 });
-

@@ -210,7 +210,8 @@ describe("readSampleSpec", () => {
         const ping = objectAt(objectAt(objectAt(d.paths)["/api/v3/ping/{id}"]).get);
         ping.parameters = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
       },
-      message: /ping\.id: no sample value \(give the parameter an example in the spec, or the scenario a value\)/,
+      message:
+        /ping\.id: no sample value \(give the parameter an example in the spec, or the scenario a value\)/,
       kind: SampleScenarioError,
     },
     {
@@ -220,7 +221,8 @@ describe("readSampleSpec", () => {
         schemes.bodyKey = { type: "apiKey", in: "body", name: "key" };
         objectAt(objectAt(objectAt(d.paths)["/api/v3/trades"]).get).security = [{ bodyKey: [] }];
       },
-      message: /recent_trades_list: security \[\{"bodyKey":\[\]\}\] is not one the code samples write \(bodyKey: an API key in "body"\)/,
+      message:
+        /recent_trades_list: security \[\{"bodyKey":\[\]\}\] is not one the code samples write \(bodyKey: an API key in "body"\)/,
     },
     {
       fault: "mutual TLS alone",
@@ -228,7 +230,8 @@ describe("readSampleSpec", () => {
         objectAt(objectAt(d.components).securitySchemes).tls = { type: "mutualTLS" };
         objectAt(objectAt(objectAt(d.paths)["/api/v3/trades"]).get).security = [{ tls: [] }];
       },
-      message: /recent_trades_list: security \[\{"tls":\[\]\}\] is not one the code samples write \(tls: mutual TLS/,
+      message:
+        /recent_trades_list: security \[\{"tls":\[\]\}\] is not one the code samples write \(tls: mutual TLS/,
     },
   ])("names the spec's fault: $fault", ({ edit, message, kind }) => {
     expect(() => addCodeSamples(edited(edit))).toThrow(message);

@@ -2,7 +2,6 @@
 // spec, and the introduction gets a section on how to run them. A pure function: the input is
 // never modified.
 import { operationEntries } from "@marketapi/spec/model";
-import type { SkippedOperation } from "./sample-spec.js";
 import { type JsonObject, objectAt, stringAt } from "../json.js";
 import { code, text } from "../markdown.js";
 import { OPERATIONS_SECTION_TITLE } from "../vendor-extensions.js";
@@ -16,6 +15,7 @@ import {
   SampleScenarioError,
   sampleSequence,
 } from "./sample-requests.js";
+import type { SkippedOperation } from "./sample-spec.js";
 import { readSampleSpec, type SampleSpec, SampleSpecError } from "./sample-spec.js";
 import { ENV } from "./sample-text.js";
 import { typescriptSample } from "./typescript-sample.js";
@@ -29,7 +29,11 @@ export const SAMPLE_LANGUAGES = [
     lang: "typescript",
     label: "TypeScript",
     render: (request: SampleRequest, spec: SampleSpec, options: SampleOptions) =>
-      typescriptSample(request, spec, options.tested ? undefined : { module: generatedClientModule(options) }),
+      typescriptSample(
+        request,
+        spec,
+        options.tested ? undefined : { module: generatedClientModule(options) },
+      ),
   },
   { lang: "python", label: "Python", render: pythonSample },
 ] as const;
@@ -122,7 +126,8 @@ export function planCodeSamples(
     try {
       samples.set(request.operation.pointer, { request, samples: codeSamplesOf(request, spec, options) });
     } catch (error) {
-      if (spec.strict || !(error instanceof SampleSpecError || error instanceof SampleScenarioError)) throw error;
+      if (spec.strict || !(error instanceof SampleSpecError || error instanceof SampleScenarioError))
+        throw error;
       const { operationId, pointer } = request.operation;
       skipped.push({
         operationId,
@@ -199,7 +204,9 @@ function variablesRead(requests: readonly SampleRequest[]): string[] {
     }
   }
   const order: string[] = Object.values(ENV);
-  return [...read].sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99) || (a < b ? -1 : 1));
+  return [...read].sort(
+    (a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99) || (a < b ? -1 : 1),
+  );
 }
 
 function codeSamplesMarkdown(
@@ -224,7 +231,8 @@ function codeSamplesMarkdown(
         : `the TypeScript ones ${code("@marketapi/client")} and the client generated from this spec by ${code("npx marketapi-codegen --spec FILE --out generated --client")}, imported from ${code(generatedClientModule(options))}, and are ES modules (run them with ${code("npx tsx sample.ts")})`
       : "",
   ].filter(Boolean);
-  const every = planned.skipped.length > 0 ? "Each operation but those listed below has" : "Every operation has";
+  const every =
+    planned.skipped.length > 0 ? "Each operation but those listed below has" : "Every operation has";
   const skipped =
     planned.skipped.length > 0
       ? `No sample for: ${planned.skipped.map(({ operationId, reason }) => `${code(operationId)} (${text(reason)})`).join("; ")}.`

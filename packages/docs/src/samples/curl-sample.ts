@@ -1,4 +1,6 @@
 // The shell sample of a request: curl, with the signature computed by openssl in the sample itself.
+
+import { multipartFields } from "./multipart.js";
 import {
   bodyText,
   cookieArguments,
@@ -9,7 +11,6 @@ import {
 } from "./sample-requests.js";
 import { type CredentialPart, type SampleSpec, SampleSpecError } from "./sample-spec.js";
 import { assertMillisecondTimestamps, commentLines, ENV, hmacDigest, openingLines } from "./sample-text.js";
-import { multipartFields } from "./multipart.js";
 
 /** Characters that keep their meaning inside a double-quoted shell word. */
 const SHELL_SPECIAL = /[$`"\\!]/;
@@ -114,7 +115,9 @@ export function curlSample(request: SampleRequest, spec: SampleSpec): string {
   const { credentials } = operation;
   const auth = credentialOptions(credentials.kind === "schemes" ? credentials.parts : []);
   if (auth.query.length > 0 || auth.cookies.length > 0) {
-    notes.push("The key is sent as it is: a key with characters outside A-Z a-z 0-9 - . _ ~ must be percent-encoded.");
+    notes.push(
+      "The key is sent as it is: a key with characters outside A-Z a-z 0-9 - . _ ~ must be percent-encoded.",
+    );
   }
   const lines = commentLines("#", [...openingLines(request), ...notes]);
   lines.push(`${ENV.baseUrl}="\${${ENV.baseUrl}:-${doubleQuoted(spec.baseUrl, "server URL")}}"`);

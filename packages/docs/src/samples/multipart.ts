@@ -18,13 +18,17 @@ export interface MultipartField {
 /** The fields of the request's multipart body, in the order of its value's properties. */
 export function multipartFields(request: SampleRequest): MultipartField[] {
   const body = request.body;
-  if (!body || body.spec.kind !== "multipart" || !isObject(body.value)) return [];
+  if (body?.spec.kind !== "multipart" || !isObject(body.value)) return [];
   const fields: MultipartField[] = [];
   for (const [name, value] of Object.entries(body.value)) {
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item === undefined || item === null) continue;
       if (body.spec.fileFields?.includes(name)) {
-        fields.push({ name, text: typeof item === "string" ? item : JSON.stringify(item), file: `${name}.bin` });
+        fields.push({
+          name,
+          text: typeof item === "string" ? item : JSON.stringify(item),
+          file: `${name}.bin`,
+        });
       } else if (typeof item === "object") {
         const contentType = body.spec.encoding?.[name]?.contentType ?? "application/json";
         fields.push({ name, text: JSON.stringify(item), contentType });

@@ -1,6 +1,5 @@
 // The Python sample of a request: the standard library only (urllib, hmac, hashlib, json, base64),
 // with the signature computed in the sample itself.
-import { jsonText } from "./curl-sample.js";
 import { multipartFields } from "./multipart.js";
 import {
   bodyText,
@@ -120,7 +119,8 @@ function headersExpression(request: SampleRequest, contentType: string | undefin
   if (credentials.kind === "signed") entries.push(`${pythonString(credentials.header)}: ${ENV.apiKey}`);
   if (contentType !== undefined) entries.push(`"Content-Type": ${contentType}`);
   if (operation.accept) entries.push(`"Accept": ${pythonString(operation.accept)}`);
-  for (const [name, value] of headerArguments(request)) entries.push(`${pythonString(name)}: ${pythonString(value)}`);
+  for (const [name, value] of headerArguments(request))
+    entries.push(`${pythonString(name)}: ${pythonString(value)}`);
   const auth = credentialEntries(credentials.kind === "schemes" ? credentials.parts : []);
   entries.push(...auth.headers);
   const cookies = [...cookieArguments(request).map(fStringText), ...auth.cookies];
@@ -166,12 +166,14 @@ function bodyLines(request: SampleRequest): { lines: string[]; contentType: stri
       );
       return {
         lines: [
-          ...commentLines("#", ["multipart/form-data, written out: (name, file name, media type, content) per part."]),
+          ...commentLines("#", [
+            "multipart/form-data, written out: (name, file name, media type, content) per part.",
+          ]),
           `boundary = ${pythonString(MULTIPART_BOUNDARY)}`,
           "parts = [",
           ...parts,
           "]",
-          "data = b\"\".join(",
+          'data = b"".join(',
           `    f'--{boundary}\\r\\nContent-Disposition: form-data; name="{name}"'.encode()`,
           `    + (f'; filename="{file}"'.encode() if file else b"")`,
           '    + (f"\\r\\nContent-Type: {media}".encode() if media else b"")',
@@ -206,7 +208,7 @@ function answerLines(request: SampleRequest, spec: SampleSpec): string[] {
     case "blob":
       return [
         "        answer = response.read()",
-        '        print(f"{len(answer)} bytes of {response.headers.get(\'Content-Type\')}")',
+        "        print(f\"{len(answer)} bytes of {response.headers.get('Content-Type')}\")",
       ];
     case "none":
       return ['        print(f"HTTP {response.status}")'];
@@ -259,7 +261,8 @@ export function pythonSample(request: SampleRequest, spec: SampleSpec): string {
       for (const arg of request.arguments) {
         lines.push(`    ${pythonString(arg.parameter.name)}: ${pythonValue(arg)},`);
       }
-      for (const key of queryKeys) if (key.type === "apiKey") lines.push(`    ${pythonString(key.name)}: ${key.env},`);
+      for (const key of queryKeys)
+        if (key.type === "apiKey") lines.push(`    ${pythonString(key.name)}: ${key.env},`);
       if (signing) {
         assertMillisecondTimestamps(signing);
         lines.push(`    ${pythonString(signing.timestampParameter)}: int(time.time() * 1000),`);
@@ -300,7 +303,11 @@ export function pythonSample(request: SampleRequest, spec: SampleSpec): string {
     lines.push(...body.lines);
     data = "data";
   }
-  const contentType = body ? body.contentType : data !== undefined ? '"application/x-www-form-urlencoded"' : undefined;
+  const contentType = body
+    ? body.contentType
+    : data !== undefined
+      ? '"application/x-www-form-urlencoded"'
+      : undefined;
   const headers = headersExpression(request, contentType);
   lines.push(
     "request = urllib.request.Request(",

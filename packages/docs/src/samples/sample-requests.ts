@@ -26,7 +26,13 @@ import { sampleValueOf } from "./sample-values.js";
  * A parameter value of the scenario: decimals as plain text, integers as numbers, JSON values as
  * arrays; in other specs any JSON value (arrays and objects for styled parameters).
  */
-export type ScenarioValue = string | number | boolean | null | readonly unknown[] | Readonly<Record<string, unknown>>;
+export type ScenarioValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly unknown[]
+  | Readonly<Record<string, unknown>>;
 
 /**
  * The story the samples tell, as data. The spec gives the operations, names, types and examples;
@@ -116,7 +122,8 @@ export function planSamples(
     try {
       requests.push(planRequest(spec, operation, scenario, orderId));
     } catch (error) {
-      if (spec.strict || !(error instanceof SampleScenarioError || error instanceof SampleSpecError)) throw error;
+      if (spec.strict || !(error instanceof SampleScenarioError || error instanceof SampleSpecError))
+        throw error;
       skipped.push({
         operationId: operation.operationId,
         reason: error.message.replace(`${operation.operationId}: `, ""),
@@ -401,7 +408,6 @@ export function bodyText(request: SampleRequest): string | undefined {
     body.value,
   ).text;
 }
-
 
 /** A step of the order a reader runs the samples in. */
 export interface SequenceStep {

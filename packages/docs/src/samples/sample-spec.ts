@@ -94,7 +94,10 @@ export interface SampleBody {
   /** Multipart properties sent as files: binary ones (`format: binary`, `contentMediaType`), or arrays of them. */
   fileFields?: string[];
   /** The properties' encodings (form and multipart bodies). */
-  encoding?: Record<string, { style?: string; explode?: boolean; allowReserved?: boolean; contentType?: string }>;
+  encoding?: Record<
+    string,
+    { style?: string; explode?: boolean; allowReserved?: boolean; contentType?: string }
+  >;
   pointer: string;
 }
 

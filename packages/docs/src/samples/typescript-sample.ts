@@ -146,8 +146,10 @@ function printLines(request: SampleRequest, call: string, ours: boolean): string
     case "text":
       return [`const { data } = await ${call};`, "console.log(data);"];
     case "blob":
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample's own template literal
       return [`const { data } = await ${call};`, "console.log(`${data.size} bytes of ${data.type}`);"];
     default:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample's own template literal
       return [`const { response } = await ${call};`, "console.log(`HTTP ${response.status}`);"];
   }
 }
@@ -161,7 +163,11 @@ export interface TypeScriptClient {
  * The sample; `client` names the generated client of a spec other than this repository's (absent:
  * the spot client of @marketapi/client).
  */
-export function typescriptSample(request: SampleRequest, spec: SampleSpec, client?: TypeScriptClient): string {
+export function typescriptSample(
+  request: SampleRequest,
+  spec: SampleSpec,
+  client?: TypeScriptClient,
+): string {
   const { operation } = request;
   const name = client ? methodNameOf(operation.operationId) : operation.operationId;
   const method = isIdentifier(name) ? `.${name}` : `[${JSON.stringify(name)}]`;

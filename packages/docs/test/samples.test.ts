@@ -6,12 +6,14 @@ import { percentEncode, queryPart } from "@marketapi/client/wire";
 import { loadOpenApi } from "@marketapi/spec";
 import { buildSpecModel, operationEntries } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
+import { parseCommand } from "../src/cli.js";
 import { type JsonObject, objectAt } from "../src/json.js";
 import {
   addCodeSamples,
   CODE_SAMPLES_SECTION_TITLE,
   REDOC_CODE_SAMPLES,
   SAMPLE_LANGUAGES,
+  type SampleOptions,
 } from "../src/samples/code-samples.js";
 import {
   DEFAULT_SCENARIO,
@@ -413,5 +415,46 @@ describe("commentLines", () => {
     { given: ["one", "two"], want: ["# one", "# two"] },
   ])("$given.0 → $want.length lines", ({ given, want }) => {
     expect(commentLines("#", given)).toEqual(want);
+  });
+});
+
+describe("TypeScript samples of a spec other than this repository's", () => {
+  const fork = edited((document) => {
+    objectAt(document.paths)["/api/v3/notes/{noteId}"] = {
+      get: {
+        operationId: "notes.get",
+        parameters: [{ name: "noteId", in: "path", required: true, schema: { type: "integer" }, example: 7 }],
+        responses: { "200": { description: "The note." } },
+      },
+    };
+  });
+  const typescriptOf = (options: SampleOptions) =>
+    samplesOf(addCodeSamples(fork, DEFAULT_SCENARIO, { languages: ["TypeScript"], ...options }))
+      .get("notes.get")
+      ?.at(0)?.source ?? "";
+
+  it.each([
+    { given: {}, want: "./generated/client.gen.js" },
+    { given: { typescriptClient: "./api/client.gen.js" }, want: "./api/client.gen.js" },
+  ])("import the generated client from $want", ({ given, want }) => {
+    const source = typescriptOf({ tested: false, ...given });
+    expect(source).toContain(`import { spotApi } from "${want}";`);
+    expect(source).toContain("createApiClient(spotApi, {");
+    expect(source).toContain("await client.notesGet({ noteId: 7 })");
+  });
+
+  it("this repository's build calls the spot client instead", () => {
+    expect(typescriptOf({ tested: true })).toContain("createSpotClient({");
+  });
+});
+
+describe("marketapi-docs build --client-module", () => {
+  it.each([
+    { given: [], want: undefined },
+    { given: ["--client-module", "./api/client.gen.js"], want: "./api/client.gen.js" },
+  ])("$given → $want", ({ given, want }) => {
+    const options = parseCommand(["build", "--spec", "s.yaml", "--out", "site", ...given]);
+    expect(options).not.toBe("help");
+    expect(options === "help" ? undefined : options.clientModule).toBe(want);
   });
 });

@@ -7,34 +7,25 @@
 // mock the description, every sample is then run against Prism on 127.0.0.1 as a reader runs it,
 // and must get a success answer (Prism refuses a request its description does not accept: a
 // missing credential, a parameter or body off its schema, a path it does not have).
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { operationEntries, subsetDocument } from "@marketapi/spec/model";
 import { afterAll, describe, expect, it } from "vitest";
+import { corpusFile, pickFixed, startPrism } from "../../../scripts/spec-corpus.mjs";
 import type { JsonObject } from "../src/json.js";
 import { PACKAGE_DIR } from "./support/dist.js";
 import { type ProcessResult, runProcess, sampleFolder, typeScriptProject } from "./support/sample-runner.js";
 
-const REPO_ROOT = join(PACKAGE_DIR, "..", "..");
 const DOCS_BIN = join(PACKAGE_DIR, "bin", "marketapi-docs.js");
 const CODEGEN_BIN = join(
   dirname(createRequire(import.meta.url).resolve("@marketapi/codegen/package.json")),
   "bin",
   "marketapi-codegen.js",
 );
-const PRISM = join(REPO_ROOT, "node_modules", ".bin", "prism");
 /** A loaded 2-core machine builds, generates and type-checks slowly; no step should come near this. */
 const STEP_TIMEOUT = 240_000;
 const RUN_TIMEOUT = 60_000;
-
-const { ensureTool } = (await import(pathToFileURL(join(REPO_ROOT, "scripts/tools.mjs")).href)) as {
-  ensureTool(name: string): string;
-};
-const corpus = join(ensureTool("spec-corpus"), "node_modules");
 
 interface Entry {
   name: string;
@@ -88,111 +79,17 @@ afterAll(() => {
   for (const folder of folders) folder.remove();
 });
 
-/** `count` items picked with a fixed seed, in their order (the codegen corpus test's rule). */
-function sample<T>(items: T[], count: number | undefined): T[] {
-  if (count === undefined || count >= items.length) return items;
-  let seed = 34;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  const picked = new Set<number>();
-  while (picked.size < count) picked.add(Math.floor(random() * items.length));
-  return [...picked].sort((a, b) => a - b).map((i) => items[i]!);
-}
-
-/** The file the docs are built from: the published one, or its fixed sample of operations. */
+/** The file the docs are built from: the published one, or its fixed sample of operations (codegen's corpus test picks the same). */
 function specFile(entry: Entry, folder: ReturnType<typeof sampleFolder>): string {
-  const path = join(corpus, entry.file);
+  const path = corpusFile(entry.file);
   if (entry.sample === undefined) return path;
   const raw = JSON.parse(readFileSync(path, "utf8")) as JsonObject;
-  const keep = sample(operationEntries(raw), entry.sample).map((op) => `${op.method} ${op.path}`);
+  const keep = pickFixed(operationEntries(raw), entry.sample).map((op) => `${op.method} ${op.path}`);
   return folder.write("sampled.json", JSON.stringify(subsetDocument(raw, new Set(keep))));
 }
 
 function explain(what: string, result: ProcessResult): string {
   return `${what} exited ${result.code}\n--- stdout\n${result.stdout.slice(-3000)}\n--- stderr\n${result.stderr.slice(-3000)}`;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-interface Prism {
-  url: string;
-  /** Prism's log from `from` on (ANSI colours off). */
-  since(from: number): string;
-  /** How much it has logged so far. */
-  logged(): number;
-  /** Resolves once the log from `from` on says how the request of a run was answered. */
-  answered(from: number): Promise<string>;
-  stop(): Promise<void>;
-}
-
-/** Terminal colour codes, in case Prism writes them despite NO_COLOR. */
-const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
-
-/** The end of Prism's log of one request: the answer it built, or why it refused the request. */
-const ANSWERED = /> Responding with "\d+"|Request terminated with error/;
-
-/** `prism mock` of the file on 127.0.0.1, ready when it says it listens. */
-async function startPrism(file: string): Promise<Prism> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(PRISM, ["mock", file, "--host", "127.0.0.1", "--port", String(port)], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH ?? "", FORCE_COLOR: "0", NO_COLOR: "1" },
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let output = "";
-  const waiting = new Set<() => void>();
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString("utf8").replace(ANSI_COLOUR, "");
-    for (const check of waiting) check();
-  };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
-  const until = (test: () => boolean, what: string) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiting.delete(check);
-        reject(new Error(`Prism did not log ${what} within ${RUN_TIMEOUT} ms:\n${output.slice(-2000)}`));
-      }, RUN_TIMEOUT);
-      const check = () => {
-        if (!test()) return;
-        clearTimeout(timer);
-        waiting.delete(check);
-        resolve();
-      };
-      waiting.add(check);
-      check();
-    });
-  const started = until(() => output.includes("Prism is listening"), "that it listens");
-  await Promise.race([
-    started,
-    exited.then(() => {
-      throw new Error(`Prism exited with ${child.exitCode}:\n${output.slice(-2000)}`);
-    }),
-  ]);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    since: (from) => output.slice(from),
-    logged: () => output.length,
-    answered: async (from) => {
-      await until(() => ANSWERED.test(output.slice(from)), "an answer");
-      return output.slice(from);
-    },
-    stop: async () => {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
 }
 
 /**
@@ -316,7 +213,7 @@ describe("marketapi-docs build on the corpus of public specs", () => {
       expect(checked.code).toBe(0);
 
       if (entry.noMock) return;
-      const prism = await startPrism(join(corpus, entry.file));
+      const prism = await startPrism(corpusFile(entry.file), { timeoutMs: RUN_TIMEOUT });
       try {
         const description = String((page.info as JsonObject).description ?? "");
         const runEnv = environmentOf(description, prism.url);

@@ -146,6 +146,40 @@ async function trial(mutant: ReadyMutant, cli: string): Promise<TesterVerdict | 
   }
 }
 
+async function judgeSurvivors(mutants: readonly ReadyMutant[], results: Results): Promise<void> {
+  const records = new Map(results.mutants.map((r) => [r.key, r]));
+  const survivors = mutants.filter((m) => {
+    const record = records.get(m.key);
+    return (
+      record &&
+      !record.stillborn &&
+      !record.serverTests &&
+      record.trials.some((t) => t.verdict?.exitCode === 0)
+    );
+  });
+  for (const [index, mutant] of survivors.entries()) {
+    const record = records.get(mutant.key)!;
+    const scratch = mkdtempSync(join(scratchRoot, "t-"));
+    try {
+      const source = applyMutant(readFileSync(join(serverDir, mutant.file), "utf8"), mutant);
+      record.serverTests = await runServerTests(
+        serverDir,
+        { file: mutant.file, source },
+        scratch,
+        SERVER_TESTS,
+        SERVER_TESTS_LIMIT_MS,
+      );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    const verdict = record.serverTests.killed
+      ? `killed (${record.serverTests.failing ?? `exit ${record.serverTests.exitCode}`})`
+      : "pass";
+    console.error(`[server tests ${index + 1}/${survivors.length}] ${mutant.id}: ${verdict}`);
+    save(results);
+  }
+}
+
 async function pool<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
@@ -172,7 +206,20 @@ async function main(): Promise<void> {
     );
   }
   const started = performance.now();
-  const sample = drawSample(compiler, population(serverDir, FOLDERS), seed, count);
+  const cachePath = join(scratchRoot, "compiled.json");
+  const compiled = new Map<string, boolean>(
+    Object.entries(
+      (() => {
+        try {
+          return JSON.parse(readFileSync(cachePath, "utf8")) as Record<string, boolean>;
+        } catch {
+          return {};
+        }
+      })(),
+    ),
+  );
+  const sample = drawSample(compiler, population(serverDir, FOLDERS), seed, count, compiled);
+  writeFileSync(cachePath, JSON.stringify(Object.fromEntries(compiled)));
   console.error(
     `sample: ${sample.mutants.length} mutants of ${sample.population} (seed ${seed}; ${sample.drawn} drawn, ${sample.rejectedByCompiler} rejected by the compiler, ${sample.unchangedOutput} changing no emitted code)`,
   );
@@ -232,34 +279,21 @@ async function main(): Promise<void> {
       }
       record.trials.push({ tester: tester.name, verdict: outcome, reached });
     }
-    const survived = !record.stillborn && record.trials.some((t) => t.verdict?.exitCode === 0);
-    if (survived && !values["no-server-tests"] && !record.serverTests) {
-      const scratch = mkdtempSync(join(scratchRoot, "t-"));
-      try {
-        const source = applyMutant(readFileSync(join(serverDir, mutant.file), "utf8"), mutant);
-        record.serverTests = await runServerTests(
-          serverDir,
-          { file: mutant.file, source },
-          scratch,
-          SERVER_TESTS,
-          SERVER_TESTS_LIMIT_MS,
-        );
-      } finally {
-        rmSync(scratch, { recursive: true, force: true });
-      }
-    }
     results.mutants.push(record);
     finished += 1;
     const verdicts = record.stillborn
-      ? `stillborn`
+      ? "stillborn"
       : record.trials
           .map((t) => `${t.tester} ${t.verdict?.exitCode === 0 ? "survived" : "killed"}`)
           .join(", ");
     console.error(
-      `[${finished}/${sample.mutants.length}] ${mutant.id} ${JSON.stringify(mutant.original.slice(0, 40))} → ${JSON.stringify(mutant.replacement.slice(0, 20))}: ${verdicts}${record.serverTests ? `; server tests ${record.serverTests.killed ? "kill it" : "pass"}` : ""}`,
+      `[${finished}/${sample.mutants.length}] ${mutant.id} ${JSON.stringify(mutant.original.slice(0, 40))} → ${JSON.stringify(mutant.replacement.slice(0, 20))}: ${verdicts}`,
     );
     save(results);
   });
+
+  // The second judge, once every trial is in: the server's own tests on each survivor.
+  if (!values["no-server-tests"]) await judgeSurvivors(sample.mutants, results);
   results.mutants.sort((a, b) => a.key.localeCompare(b.key));
   save(results);
   console.error(`done in ${((performance.now() - started) / 60_000).toFixed(1)} min; results in ${out}`);

@@ -89,8 +89,12 @@ export interface Cell {
 }
 
 export interface CleanupReport {
-  /** Orders this run created (or tried to). */
+  /** Orders the target accepted during this run. */
   created: number;
+  /** Order-creating requests the run sent, accepted or not (0: the run never tried to trade). */
+  sent?: number;
+  /** Accepted orders by what placed them ("order lifecycle", "history", "order arithmetic"…). */
+  placedBy?: Record<string, number>;
   /** Orders cancelled by the final clean-up (the lifecycle cancels most on its own). */
   cancelledAtEnd: number;
   /** Orders that may still be open: client order ids with their symbol. */
@@ -104,6 +108,8 @@ export interface ContractResult {
   error?: {
     kind: "usage" | "connection" | "interrupted" | "deadline" | "internal" | "cleanup";
     message: string;
+    /** "start-up": the run stopped before its checks began (probe, credentials); no verdict was reached. */
+    during?: "start-up";
   };
   target: { baseUrl: string; kind: "embedded" | "base-url" | "endpoint"; label?: string };
   trading: boolean;

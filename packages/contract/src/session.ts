@@ -23,6 +23,7 @@ import { send, type TransportError } from "./http/transport.js";
 import type { ContractModel, ContractOperation } from "./operations.js";
 import type { CheckName, ExchangeRecord, Recorder } from "./results.js";
 import type { RoundTrip, Verdicts } from "./round-trip.js";
+import { ImplementationTracker } from "./run/not-implemented.js";
 
 export { paramValue, type RoundTrip } from "./round-trip.js";
 
@@ -64,10 +65,13 @@ export class Session implements Verdicts {
   usedWeight = 0;
   /** REQUEST_WEIGHT per minute from exchangeInfo, when known. */
   weightLimit: number | undefined;
+  /** Which operations answered only 404/405/501 (not implemented). */
+  readonly implementation = new ImplementationTracker();
   private consecutiveTransportErrors = 0;
   private readonly unresponsive = new Set<string>();
   private readonly requestCounts = new Map<string, number>();
   private readonly failureCounts = new Map<string, number>();
+  private readonly failuresShown = new Map<string, number>();
   private readonly buildContext: BuildContext;
   private readonly endpointHeaderNames: string[];
 
@@ -136,6 +140,7 @@ export class Session implements Verdicts {
     } else {
       exchange.error = result.error;
     }
+    this.implementation.see(exchange);
     this.options.onExchange?.(exchange);
     if (!result.ok) {
       if (result.error.kind === "aborted") throw new InterruptedError("interrupted");
@@ -237,6 +242,14 @@ export class Session implements Verdicts {
 
   skip(check: CheckName, operationId: string, reason: string): void {
     this.recorder.skip(check, operationId, reason);
+  }
+
+  /** Failures of the operation not yet shown on a progress line; they count as shown from now on. */
+  takeUnshownFailures(operationId: string): number {
+    const total = this.failuresOf(operationId);
+    const unshown = total - (this.failuresShown.get(operationId) ?? 0);
+    this.failuresShown.set(operationId, total);
+    return unshown;
   }
 
   requestsOf(operationId: string): number {

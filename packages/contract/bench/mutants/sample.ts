@@ -190,6 +190,8 @@ export function drawSample(
   all: readonly Mutant[],
   seed: number,
   count: number,
+  /** The compiler's verdicts from earlier draws, by file content and mutant (it is the slow part). */
+  compiled: Map<string, boolean> = new Map(),
 ): SampleReport {
   const report: SampleReport = {
     population: all.length,
@@ -216,7 +218,13 @@ export function drawSample(
       report.unchangedOutput += 1;
       continue;
     }
-    if (compiler.errors(mutant.file, text).length > 0) {
+    const cacheKey = `${createHash("sha256").update(source).digest("hex").slice(0, 16)}|${mutant.key}`;
+    let accepted = compiled.get(cacheKey);
+    if (accepted === undefined) {
+      accepted = compiler.errors(mutant.file, text).length === 0;
+      compiled.set(cacheKey, accepted);
+    }
+    if (!accepted) {
       report.rejectedByCompiler += 1;
       continue;
     }

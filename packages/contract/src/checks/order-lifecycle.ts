@@ -14,6 +14,7 @@ import { encodeParams, type ParamList, type Placement } from "../http/request.js
 import type { FarBuy } from "../market.js";
 import type { ContractOperation } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
+import { refusedNewOrder } from "../run/order-state.js";
 import { negativeCases, type Values } from "../values.js";
 import { authProbes } from "./auth-enforcement.js";
 import type { ContractCheck } from "./check.js";
@@ -154,11 +155,10 @@ export class TradingSection {
    */
   private settle = (exchange: RoundTrip): void => {
     const sent = exchange.plan.params.find(([n]) => n === "newClientOrderId")?.[1];
-    const status = exchange.response?.status;
     if (ok(exchange)) {
       this.adopt(exchange);
       if (sent !== undefined && sent !== bodyObject(exchange)?.clientOrderId) this.ctx.ledger.closed(sent);
-    } else if (sent !== undefined && status !== undefined && status < 500) {
+    } else if (sent !== undefined && refusedNewOrder(exchange)) {
       this.ctx.ledger.closed(sent);
     }
   };
@@ -199,7 +199,7 @@ export class TradingSection {
     const body = bodyObject(exchange);
     const orderId = ok(exchange) && typeof body?.orderId === "number" ? body.orderId : undefined;
     if (ok(exchange)) this.ctx.ledger.opened(clientOrderId, orderId);
-    else if (exchange.response && exchange.response.status < 500) this.ctx.ledger.closed(clientOrderId);
+    else if (refusedNewOrder(exchange)) this.ctx.ledger.closed(clientOrderId);
     return { clientOrderId, exchange, ...(orderId !== undefined ? { orderId } : {}) };
   }
 

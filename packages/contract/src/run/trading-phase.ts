@@ -44,7 +44,9 @@ export async function tradingPhase(
       for (const check of CHECK_NAMES) session.recorder.skip(check, operation.operationId, section.reason);
     }
     for (const id of LIFECYCLE_OPERATIONS) session.recorder.skip("order_lifecycle", id, section.reason);
-    ctx.progress({ type: "stage", message: `trading operations skipped: ${section.reason}` });
+    // With trading allowed, other checks (history, order arithmetic) may still place orders.
+    const skipped = ctx.trading ? "order lifecycle skipped" : "trading operations skipped";
+    ctx.progress({ type: "stage", message: `${skipped}: ${section.reason}` });
     return { reason: section.reason };
   }
   const far = ctx.farBuy as { price: string; quantity: string };

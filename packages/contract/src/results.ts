@@ -1,5 +1,6 @@
 /** The result model of a run: one cell per check and operation, failures with their evidence. */
 import { BEHAVIOUR_CHECK_DESCRIPTIONS, BEHAVIOUR_CHECKS } from "./checks/behaviour-names.js";
+import type { CoverageReport } from "./coverage.js";
 import type { WireRequest } from "./http/request.js";
 
 export const CHECK_NAMES = [
@@ -125,6 +126,8 @@ export interface ContractResult {
   stats: { requests: number; durationMs: number; requestsPerSecond: number };
   cleanup: CleanupReport;
   summary: { passed: number; failed: number; skipped: number };
+  /** What the run exercised per operation, and why the rest was not (absent when no request was sent). */
+  coverage?: CoverageReport;
 }
 
 const FAILURES_KEPT_PER_CELL = 5;

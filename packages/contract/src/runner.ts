@@ -266,12 +266,13 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   for (const operationId of result.operations) {
     if (absent.has(operationId)) continue;
     const failures = session.takeUnshownFailures(operationId);
-    if (failures > 0) progress({ type: "operation", operationId, stage: "end of run", requests: 0, failures });
+    if (failures > 0)
+      progress({ type: "operation", operationId, stage: "end of run", requests: 0, failures });
   }
-  result.cells = withoutUnexercisedPasses(
-    collapseNotImplemented(recorder.result(), absent),
-    (operationId) => session.requestsOf(operationId),
+  result.cells = withoutUnexercisedPasses(collapseNotImplemented(recorder.result(), absent), (operationId) =>
+    session.requestsOf(operationId),
   );
+  result.coverage = session.coverage.report(result.operations, result.cells);
   const durationMs = performance.now() - started;
   result.stats = {
     requests: session.requests,

@@ -9,6 +9,7 @@ export { BudgetExhausted, OperationUnresponsive, PassStopped } from "./errors.js
 
 import { checkAnswer } from "./checks/answer.js";
 import { checkNoAnswer } from "./checks/not-a-server-error.js";
+import { CoverageRecorder } from "./coverage.js";
 import {
   type BuildContext,
   buildRequest,
@@ -65,6 +66,8 @@ export class Session implements Verdicts {
   usedWeight = 0;
   /** REQUEST_WEIGHT per minute from exchangeInfo, when known. */
   weightLimit: number | undefined;
+  /** What the run exercised of the spec (every exchange feeds it). */
+  readonly coverage: CoverageRecorder;
   /** Which operations answered only 404/405/501 (not implemented). */
   readonly implementation = new ImplementationTracker();
   private consecutiveTransportErrors = 0;
@@ -82,6 +85,7 @@ export class Session implements Verdicts {
     this.timeoutMs = options.timeoutMs;
     this.maxRequests = options.maxRequests;
     this.endpointHeaderNames = Object.keys(options.headers);
+    this.coverage = new CoverageRecorder(options.model.operations);
     this.buildContext = {
       baseUrl: options.baseUrl,
       signing: options.model.signing,
@@ -141,6 +145,7 @@ export class Session implements Verdicts {
       exchange.error = result.error;
     }
     this.implementation.see(exchange);
+    this.coverage.see(exchange);
     this.options.onExchange?.(exchange);
     if (!result.ok) {
       if (result.error.kind === "aborted") throw new InterruptedError("interrupted");

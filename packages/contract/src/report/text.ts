@@ -1,6 +1,7 @@
 /** Human-readable output: progress lines, the checks × operations table, failure details, summary. */
 import type { ProgressEvent } from "../checks/context.js";
 import type { Cell, CheckName, ContractResult, ExchangeRecord, Failure } from "../results.js";
+import { coverageText } from "./coverage.js";
 
 export interface TextStyle {
   color: boolean;
@@ -292,6 +293,8 @@ export function notesText(result: ContractResult, style: TextStyle): string {
 export function reportText(result: ContractResult, style: TextStyle): string {
   const parts: string[] = [];
   if (result.cells.length > 0) parts.push(resultTable(result, style));
+  const coverage = coverageText(result, (t) => bold(style, t));
+  if (coverage) parts.push(coverage);
   const notes = notesText(result, style);
   if (notes) parts.push(notes);
   const failures = failuresText(result, style);

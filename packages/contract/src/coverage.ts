@@ -202,7 +202,9 @@ export class CoverageRecorder {
     ): CoverageItem => {
       const exercised = count > 0;
       // A reason a check gave is the most specific; then why the operation was not judged at all.
-      const why = exercised ? undefined : (this.reason(id, dimension, name) ?? given ?? unreached ?? fallback);
+      const why = exercised
+        ? undefined
+        : (this.reason(id, dimension, name) ?? given ?? unreached ?? fallback);
       return {
         item: name,
         exercised,

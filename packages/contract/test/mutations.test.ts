@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { reportText } from "../src/report/text.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
 import { faults } from "./support/faults.js";
-import { type MutationOutcome, runAgainstFault } from "./support/mutation.js";
+import { type MutationOutcome, runAgainstFault, unseenCatches } from "./support/mutation.js";
 
 // The demo credentials sign the requests of the faults that re-sign.
 const catalog = [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS)];
@@ -25,6 +25,8 @@ describe("mutation testing: one injected fault at a time", () => {
       outcome.caught,
       `${fault.name} (${fault.description}) should fail one of ${fault.caughtBy.join(", ")}; failed: ${outcome.failedChecks.join(", ") || "none"} (exit ${outcome.exitCode})`,
     ).toBe(true);
+    // Every check that names this fault in its seenToCatch is seen to fail on it.
+    expect(unseenCatches(outcome), `checks claiming ${fault.name} that did not fail`).toEqual([]);
   });
 
   afterAll(() => {

@@ -89,8 +89,8 @@ export function coverageText(result: ContractResult, bold: (text: string) => str
         : ids.length > 3 && others.length <= 3
           ? `every operation but ${others.join(", ")}`
           : ids.length > 3
-          ? `${ids.length} operations (${ids.join(", ")})`
-          : ids.join(", ");
+            ? `${ids.length} operations (${ids.join(", ")})`
+            : ids.join(", ");
     if (label.length <= width) lines.push(`  ${label.padEnd(width)}${line}`);
     else lines.push(`  ${label}`, `  ${" ".repeat(width)}${line}`);
   }

@@ -1,6 +1,13 @@
 /** Human-readable output: progress lines, the checks × operations table, failure details, summary. */
 import type { ProgressEvent } from "../checks/context.js";
-import type { Cell, CheckName, ContractResult, ExchangeRecord, Failure } from "../results.js";
+import {
+  type Cell,
+  CHECK_LABELS,
+  type CheckName,
+  type ContractResult,
+  type ExchangeRecord,
+  type Failure,
+} from "../results.js";
 import { coverageText } from "./coverage.js";
 
 export interface TextStyle {
@@ -8,28 +15,7 @@ export interface TextStyle {
 }
 
 /** The column names of the table; `--only` accepts them as well as the full check names. */
-export const SHORT: Record<CheckName, string> = {
-  not_a_server_error: "5xx",
-  status_code_conformance: "status",
-  content_type_conformance: "ctype",
-  response_schema_conformance: "schema",
-  response_headers_conformance: "headers",
-  negative_data_rejection: "negative",
-  auth_enforcement: "auth",
-  defaults_honoured: "defaults",
-  order_lifecycle: "lifecycle",
-  clock_sanity: "clock",
-  list_order: "order",
-  cursor_paging: "paging",
-  time_window: "window",
-  result_filter: "filter",
-  limit_semantics: "limit",
-  unknown_reference: "unknown",
-  symbol_case: "case",
-  exchange_filters: "filters",
-  order_arithmetic: "arith",
-  cancel_race: "race",
-};
+export const SHORT: Record<CheckName, string> = CHECK_LABELS;
 
 function paint(style: TextStyle, code: string, text: string): string {
   return style.color ? `\u001b[${code}m${text}\u001b[0m` : text;

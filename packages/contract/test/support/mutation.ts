@@ -1,4 +1,5 @@
 /** Runs the tester against the reference server behind a fault-injecting proxy. */
+import { CHECKS } from "../../src/checks/index.js";
 import { type ContractResult, runContract } from "../../src/index.js";
 import { type Fault, startFaultProxy } from "./fault-proxy.js";
 import { startReferenceServer } from "./server.js";
@@ -38,4 +39,14 @@ export async function runAgainstFault(
     await proxy.close();
     await server.close();
   }
+}
+
+/** The checks that name `fault` as one they are seen to catch (ContractCheck.seenToCatch). */
+export function claimedBy(fault: string): string[] {
+  return CHECKS.filter((check) => check.seenToCatch.includes(fault)).map((check) => check.name);
+}
+
+/** The checks that claim to catch the outcome's fault but did not fail on it. */
+export function unseenCatches(outcome: MutationOutcome): string[] {
+  return claimedBy(outcome.fault).filter((check) => !outcome.failedChecks.includes(check));
 }

@@ -234,3 +234,17 @@ export function drawSample(
   }
   return report;
 }
+
+/** One mutant made ready to load: its emitted JavaScript, or why it is not a mutant to run. */
+export function prepare(compiler: PackageCompiler, mutant: Mutant): ReadyMutant | { rejected: string } {
+  const source = readFileSync(join(compiler.packageDir, mutant.file), "utf8");
+  const text = applyMutant(source, mutant);
+  const original = compiler.emit(mutant.file, source);
+  const js = compiler.emit(mutant.file, text);
+  if (js === original) return { rejected: "it changes no emitted code" };
+  const errors = compiler.errors(mutant.file, text);
+  if (errors.length > 0) return { rejected: `the compiler rejects it: ${errors[0]}` };
+  let jsOffset = 0;
+  while (jsOffset < js.length && js[jsOffset] === original[jsOffset]) jsOffset += 1;
+  return { ...mutant, distFile: compiler.distFileOf(mutant.file), js, jsOffset };
+}

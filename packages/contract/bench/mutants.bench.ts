@@ -157,7 +157,8 @@ async function judgeSurvivors(mutants: readonly ReadyMutant[], results: Results)
       record.trials.some((t) => t.verdict?.exitCode === 0)
     );
   });
-  for (const [index, mutant] of survivors.entries()) {
+  let judged = 0;
+  await pool(survivors, jobs, async (mutant) => {
     const record = records.get(mutant.key)!;
     const scratch = mkdtempSync(join(scratchRoot, "t-"));
     try {
@@ -175,9 +176,10 @@ async function judgeSurvivors(mutants: readonly ReadyMutant[], results: Results)
     const verdict = record.serverTests.killed
       ? `killed (${record.serverTests.failing ?? `exit ${record.serverTests.exitCode}`})`
       : "pass";
-    console.error(`[server tests ${index + 1}/${survivors.length}] ${mutant.id}: ${verdict}`);
+    judged += 1;
+    console.error(`[server tests ${judged}/${survivors.length}] ${mutant.id}: ${verdict}`);
     save(results);
-  }
+  });
 }
 
 async function pool<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {

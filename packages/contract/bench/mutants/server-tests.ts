@@ -85,6 +85,9 @@ export function runServerTests(
     packageDir,
     "--bail",
     "1",
+    // One worker: several mutants are judged side by side (--jobs), each vitest on one core.
+    "--maxWorkers",
+    "1",
     "--reporter",
     "dot",
     ...tests,

@@ -87,6 +87,12 @@ export class OrderLedger {
     return this.placed.size;
   }
 
+  /** Whether an order-creating request of this purpose was sent already. */
+  hasPurpose(purpose: string): boolean {
+    for (const entry of this.entries.values()) if (entry.purpose === purpose) return true;
+    return false;
+  }
+
   /** Order-creating requests sent during the run, accepted or not. */
   get sentCount(): number {
     return this.entries.size;

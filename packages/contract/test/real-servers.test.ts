@@ -91,7 +91,7 @@ describe("it trades only when the report says so", () => {
           ? { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" }
           : req,
     });
-    const { result, text } = await run(await standIn(noTickers));
+    const { result, text, progress } = await run(await standIn(noTickers));
     expect(result.tradingNote, text).toMatch(/no market price/);
     expect(result.cleanup.created, text).toBeGreaterThan(0);
     expect(text).not.toMatch(/trading operations not exercised/);
@@ -101,6 +101,13 @@ describe("it trades only when the report says so", () => {
     expect(Object.values(placedBy).reduce((a, b) => a + b, 0)).toBe(result.cleanup.created);
     expect(placedBy["order lifecycle"]).toBeUndefined();
     expect(text).toMatch(new RegExp(`orders: ${result.cleanup.created} placed \\(.*by order arithmetic`));
+    // Each check that traded said so in the progress when it started.
+    const stages = progress.flatMap((e) => (e.type === "stage" ? [e.message] : []));
+    for (const purpose of Object.keys(placedBy))
+      expect(
+        stages.some((m) => m.startsWith(purpose)),
+        `${purpose} announced`,
+      ).toBe(true);
   });
 });
 

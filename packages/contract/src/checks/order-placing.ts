@@ -60,7 +60,15 @@ export async function placeOrder(
 ): Promise<PlacedOrder> {
   const clientOrderId = ctx.ledger.nextClientOrderId();
   const symbol = String(values.symbol ?? ctx.values.symbol);
-  ctx.ledger.sent(symbol, clientOrderId, purposeOf(label));
+  const purpose = purposeOf(label);
+  // Every check that trades says so when it starts: the progress never hides an order.
+  if (!ctx.ledger.hasPurpose(purpose)) {
+    ctx.progress({
+      type: "stage",
+      message: `${purpose}: placing orders on ${symbol} (the smallest quantity; cancelled or offset afterwards)`,
+    });
+  }
+  ctx.ledger.sent(symbol, clientOrderId, purpose);
   const exchange = await ctx.session.call(
     {
       op: newOrder,

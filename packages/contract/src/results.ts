@@ -70,8 +70,12 @@ export interface CleanupReport {
 }
 
 export interface ContractResult {
-  /** 0: every check that ran passed; 1: a contract failure; 2: usage or connection error. 130: interrupted. */
-  exitCode: 0 | 1 | 2 | 130;
+  /**
+   * 0: every check that ran passed; 1: a contract failure; 2: usage or connection error; 130:
+   * interrupted. The command exits by @marketapi/command's table instead (3 for what is not
+   * usage: an unreachable server, the deadline, orders not confirmed cancelled; cli.ts exitCodeOf).
+   */
+  exitCode: 0 | 1 | 2 | 3 | 130;
   /** Why the run did not complete normally; "cleanup": orders it created may still be open. */
   error?: {
     kind: "usage" | "connection" | "interrupted" | "deadline" | "internal" | "cleanup";

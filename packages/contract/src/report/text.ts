@@ -209,6 +209,7 @@ const EXIT_MEANING: Record<ContractResult["exitCode"], string> = {
   0: "every check that ran passed",
   1: "contract failures",
   2: "usage or connection error",
+  3: "the run could not be completed: connection, deadline or clean-up",
   130: "interrupted",
 };
 

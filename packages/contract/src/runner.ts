@@ -219,7 +219,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     }
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
-    skipNotApplicable(recorder, operations);
+    skipNotApplicable(recorder, operations, model);
     await generatedPhase(ctx, operations);
     const time = model.operation("server_time");
     if (clock && time && recorder.enabled("clock_sanity")) {
@@ -298,10 +298,14 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
 }
 
 /** A skipped cell for every operation a check does not apply to, saying why (ContractCheck.notApplicable). */
-function skipNotApplicable(recorder: Recorder, operations: readonly ContractOperation[]): void {
+function skipNotApplicable(
+  recorder: Recorder,
+  operations: readonly ContractOperation[],
+  model: ContractModel,
+): void {
   for (const check of CHECKS)
     for (const operation of operations)
-      if (!appliesTo(check, operation))
+      if (!appliesTo(check, operation, model))
         recorder.skip(check.name, operation.operationId, check.notApplicable ?? "does not apply");
 }
 

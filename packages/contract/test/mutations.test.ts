@@ -4,9 +4,10 @@ import { reportText } from "../src/report/text.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
 import { faults } from "./support/faults.js";
 import { type MutationOutcome, runAgainstFault, unseenCatches } from "./support/mutation.js";
+import { relationFaults } from "./support/relation-faults.js";
 
 // The demo credentials sign the requests of the faults that re-sign.
-const catalog = [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS)];
+const catalog = [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS), ...relationFaults()];
 const only = process.env.MUTATION_ONLY;
 const selected = only ? catalog.filter((f) => f.name.includes(only)) : catalog;
 

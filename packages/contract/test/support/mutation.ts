@@ -1,6 +1,6 @@
 /** Runs the tester against the reference server behind a fault-injecting proxy. */
 import { CHECKS } from "../../src/checks/index.js";
-import { type ContractResult, runContract } from "../../src/index.js";
+import { type CheckName, type ContractOptions, type ContractResult, runContract } from "../../src/index.js";
 import { type Fault, startFaultProxy } from "./fault-proxy.js";
 import { startReferenceServer } from "./server.js";
 
@@ -15,7 +15,12 @@ export interface MutationOutcome {
 
 export async function runAgainstFault(
   fault: Fault | undefined,
-  options: { seed?: number; timeoutMs?: number } = {},
+  options: {
+    seed?: number;
+    timeoutMs?: number;
+    spec?: ContractOptions["spec"];
+    only?: readonly CheckName[];
+  } = {},
 ): Promise<MutationOutcome> {
   const server = await startReferenceServer();
   const proxy = await startFaultProxy(server.url, fault);
@@ -28,6 +33,8 @@ export async function runAgainstFault(
       referenceExtras: true,
       seed: options.seed ?? 7,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.spec ? { spec: options.spec } : {}),
+      ...(options.only ? { only: [...options.only] } : {}),
     });
     const failedChecks: string[] = [
       ...new Set(result.cells.filter((c) => c.status === "failed").map((c) => c.check)),

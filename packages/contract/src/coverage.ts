@@ -6,6 +6,7 @@
  * a check that knows why something was left out says so with explain(), and a relation check
  * records each relation it judged, or could not judge, with relation().
  */
+import type { Relations } from "@marketapi/spec/model";
 import { variantOf } from "./checks/response-schema-conformance.js";
 import { type ContractOperation, declaredResponse } from "./operations.js";
 import type { Cell } from "./results.js";
@@ -82,6 +83,45 @@ function sentValues(text: string): string[] {
   }
 }
 
+/** A relation the spec states (x-relations), the operations it is judged on, the check that judges it. */
+export interface DeclaredRelation {
+  name: string;
+  check: string;
+  operations: string[];
+}
+
+/**
+ * Every relation of the document's x-relations, with the operations it is judged on (a relation of
+ * trades is also judged on the trade source) and the check that judges its kind.
+ */
+export function declaredRelations(relations: Relations | undefined): DeclaredRelation[] {
+  if (!relations) return [];
+  const trades = relations.trades ? [relations.trades.operation] : [];
+  const unique = (ids: string[]) => [...new Set(ids)];
+  return [
+    ...relations.sharedFacts.map((fact) => ({
+      name: fact.name,
+      check: "shared_facts",
+      operations: unique(fact.reports.map((r) => r.operation)),
+    })),
+    ...relations.tradeWindows.map((window) => ({
+      name: window.name,
+      check: "trade_statistics",
+      operations: unique([window.operation, ...trades]),
+    })),
+    ...relations.aggregates.map((cover) => ({
+      name: cover.name,
+      check: "aggregate_cover",
+      operations: unique([cover.operation, ...trades]),
+    })),
+    ...relations.orders.map((views) => ({
+      name: views.name,
+      check: "order_views",
+      operations: unique([...views.reads, ...views.reports, views.open.operation]),
+    })),
+  ];
+}
+
 function variantsOf(operation: ContractOperation): string[] {
   const by = operation.responseVariants;
   if (!by) return [];
@@ -94,7 +134,14 @@ export class CoverageRecorder {
   private readonly reasons = new Map<string, string>();
   private readonly relations = new Map<string, Map<string, { judged: number; why?: string }>>();
 
-  constructor(private readonly operations: readonly ContractOperation[]) {}
+  private readonly declared: DeclaredRelation[];
+
+  constructor(
+    private readonly operations: readonly ContractOperation[],
+    relations?: Relations,
+  ) {
+    this.declared = declaredRelations(relations);
+  }
 
   private tally(operationId: string): OperationTally {
     let tally = this.tallies.get(operationId);
@@ -151,7 +198,22 @@ export class CoverageRecorder {
     if (!this.reasons.has(key)) this.reasons.set(key, why);
   }
 
-  /** A relation between operations judged (or not, and why) on each of them. */
+  /**
+   * The values of an enum parameter that the target does not list (exchangeInfo's order types):
+   * a run sends them only to see them refused, so each says where the target left it out.
+   */
+  explainUnlisted(operationId: string, parameter: string, listed: readonly string[], where: string): void {
+    const operation = this.operations.find((o) => o.operationId === operationId);
+    if (!operation || listed.length === 0) return;
+    for (const value of enumOf(operation, parameter) ?? [])
+      if (!listed.includes(String(value)))
+        this.explain(operationId, "values", `${parameter}=${String(value)}`, `${where} does not list it`);
+  }
+
+  /**
+   * A relation between operations judged (or not, and why) on each of them. Relation checks call it
+   * once per judgement, and with the reason whenever they leave a relation unjudged.
+   */
   relation(name: string, operationIds: readonly string[], outcome: { judged: true } | { why: string }): void {
     for (const operationId of operationIds) {
       const byName = this.relations.get(operationId) ?? new Map();
@@ -237,9 +299,14 @@ export class CoverageRecorder {
     const statuses = operation.responses.map((r) =>
       item("statuses", r.status, tally.statuses.get(r.status) ?? 0, statusFallback(r.status)),
     );
-    const relations = [...(this.relations.get(id) ?? new Map()).entries()].map(([name, entry]) =>
-      item("relations", name, entry.judged, "not judged", undefined, entry.why),
-    );
+    const recorded = this.relations.get(id) ?? new Map<string, { judged: number; why?: string }>();
+    const stated = this.declared.filter((r) => r.operations.includes(id));
+    const names = [...new Set([...stated.map((r) => r.name), ...recorded.keys()])];
+    const relations = names.map((name) => {
+      const entry = recorded.get(name) ?? { judged: 0 };
+      const check = stated.find((r) => r.name === name)?.check;
+      return item("relations", name, entry.judged, relationFallback(check, id, cells), undefined, entry.why);
+    });
     return {
       operationId: id,
       requests: tally.requests,
@@ -252,6 +319,19 @@ export class CoverageRecorder {
       ...(unreached ? { unjudged: unreached } : {}),
     };
   }
+}
+
+/**
+ * Why a stated relation was not judged on an operation, when its check gave no reason: the check
+ * was not run, or was skipped there (its reason), or read nothing it could compare.
+ */
+function relationFallback(check: string | undefined, operationId: string, cells: readonly Cell[]): string {
+  if (!check) return "not judged";
+  const ofCheck = cells.filter((c) => c.check === check);
+  if (cells.length > 0 && ofCheck.length === 0) return `${check} was not run`;
+  const cell = ofCheck.find((c) => c.operationId === operationId);
+  if (cell?.status === "skipped" && cell.reason && cell.reason !== "not exercised") return cell.reason;
+  return `${check} compared no answer of it`;
 }
 
 function statusFallback(status: string): string {

@@ -187,6 +187,13 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       rules && reference !== undefined
         ? planFarBuy(rules, reference)
         : { reason: rules ? `no market price for ${rules.symbol}` : "exchangeInfo lists no symbol" };
+    if (rules)
+      session.coverage.explainUnlisted(
+        "new_order",
+        "type",
+        rules.orderTypes,
+        `exchangeInfo's orderTypes for ${rules.symbol}`,
+      );
     const ctx: RunContext = {
       session,
       ledger,

@@ -85,7 +85,7 @@ export class Session implements Verdicts {
     this.timeoutMs = options.timeoutMs;
     this.maxRequests = options.maxRequests;
     this.endpointHeaderNames = Object.keys(options.headers);
-    this.coverage = new CoverageRecorder(options.model.operations);
+    this.coverage = new CoverageRecorder(options.model.operations, options.model.relations);
     this.buildContext = {
       baseUrl: options.baseUrl,
       signing: options.model.signing,

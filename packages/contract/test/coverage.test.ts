@@ -4,13 +4,14 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { CoverageRecorder } from "../src/coverage.js";
+import { CoverageRecorder, declaredRelations } from "../src/coverage.js";
 import type { ParamList } from "../src/http/request.js";
 import { runContract } from "../src/index.js";
 import { buildContractModel } from "../src/operations.js";
 import { junitXml } from "../src/report/junit.js";
 import { reportText } from "../src/report/text.js";
 import type { RoundTrip } from "../src/round-trip.js";
+import { startReferenceServer } from "./support/server.js";
 
 const model = buildContractModel(loadOpenApi());
 const newOrder = model.operation("new_order")!;
@@ -139,6 +140,63 @@ describe("CoverageRecorder", () => {
     );
   });
 
+  it("every relation the spec states is listed on each operation it is judged on, judged or not, and why not", () => {
+    const stated = declaredRelations(model.relations);
+    expect(stated.map((r) => r.check).sort()).toEqual(
+      expect.arrayContaining(["aggregate_cover", "order_views", "shared_facts", "trade_statistics"]),
+    );
+    const ids = model.operations.map((o) => o.operationId);
+    const cell = (check: string, operationId: string, status: "passed" | "skipped", reason?: string) => ({
+      check: check as "shared_facts",
+      operationId,
+      status,
+      passed: status === "passed" ? 1 : 0,
+      failed: 0,
+      ...(reason ? { reason } : {}),
+      failures: [],
+    });
+    const recorder = new CoverageRecorder(model.operations, model.relations);
+    for (const id of ["aggTrades", "symbol_price_ticker", "recent_trades_list"])
+      recorder.see(exchange(id, [["symbol", "BTCUSDT"]], 200));
+    recorder.relation("best bid and ask", ["order_book", "order_book_ticker"], { judged: true });
+    recorder.relation("best bid and ask", ["ticker_price_change_statistics24hr"], {
+      why: "the book changed during each of 3 reads",
+    });
+    const report = recorder.report(ids, [
+      cell("shared_facts", "order_book", "passed"),
+      cell("shared_facts", "symbol_price_ticker", "skipped", "needs an API key"),
+      cell("shared_facts", "recent_trades_list", "passed"),
+    ]);
+    for (const relation of stated)
+      for (const id of relation.operations)
+        expect(item(report, id, "relations", relation.name), `${relation.name} on ${id}`).toBeDefined();
+    const why = (id: string, name: string) => item(report, id, "relations", name)?.why;
+    expect(item(report, "order_book_ticker", "relations", "best bid and ask")?.exercised).toBe(true);
+    // The check's own reason; the reason its cell was skipped for; a check not in the run; neither.
+    expect(why("ticker_price_change_statistics24hr", "best bid and ask")).toBe(
+      "the book changed during each of 3 reads",
+    );
+    expect(why("symbol_price_ticker", "last price")).toBe("needs an API key");
+    expect(why("aggTrades", "aggregate trades")).toBe("aggregate_cover was not run");
+    expect(why("recent_trades_list", "last price")).toBe("shared_facts compared no answer of it");
+  });
+
+  it("an order type exchangeInfo does not list says so", () => {
+    const recorder = new CoverageRecorder(model.operations);
+    recorder.see(exchange("new_order", order, 200));
+    recorder.explainUnlisted(
+      "new_order",
+      "type",
+      ["LIMIT", "MARKET"],
+      "exchangeInfo's orderTypes for BTCUSDT",
+    );
+    const report = recorder.report(["new_order"], []);
+    expect(item(report, "new_order", "values", "type=STOP_LOSS")?.why).toBe(
+      "exchangeInfo's orderTypes for BTCUSDT does not list it",
+    );
+    expect(item(report, "new_order", "values", "type=MARKET")?.why).toBe("no check sends this value");
+  });
+
   it("an operation no check judged takes the reason its cells were skipped for", () => {
     const recorder = new CoverageRecorder(model.operations);
     const report = recorder.report(
@@ -181,6 +239,15 @@ describe("a run's coverage report", () => {
         }
       }
     }
+    // Every relation the spec states is judged on the reference server, on every operation it names.
+    for (const relation of declaredRelations(model.relations))
+      for (const id of relation.operations)
+        expect(
+          coverage.operations
+            .find((o) => o.operationId === id)
+            ?.relations.find((r) => r.item === relation.name),
+          `${relation.name} on ${id}`,
+        ).toMatchObject({ exercised: true });
     const order = coverage.operations.find((o) => o.operationId === "new_order")!;
     expect(order.values.find((v) => v.item === "type=LIMIT")?.exercised).toBe(true);
     expect(
@@ -198,5 +265,32 @@ describe("a run's coverage report", () => {
     expect([suite.testcase].flat()).toHaveLength(result.operations.length);
     const total = suites.reduce((n, s) => n + Number(s["@_tests"]), 0);
     expect(Number(parsed.testsuites["@_tests"])).toBe(total);
+  });
+});
+
+describe("the coverage report of a run that cannot judge everything", () => {
+  it("says, per relation, why it was not judged: no credentials, a check left out", async () => {
+    const server = await startReferenceServer();
+    try {
+      const result = await runContract({
+        baseUrl: server.url,
+        seed: 3,
+        only: ["response_schema_conformance", "shared_facts", "order_views"],
+      });
+      expect(result.exitCode, reportText(result, { color: false })).toBe(0);
+      const relation = (id: string, name: string) =>
+        result.coverage?.operations.find((o) => o.operationId === id)?.relations.find((r) => r.item === name);
+      expect(relation("order_book", "best bid and ask")?.exercised).toBe(true);
+      expect(relation("aggTrades", "aggregate trades")).toMatchObject({
+        exercised: false,
+        why: "aggregate_cover was not run",
+      });
+      expect(relation("open_orders", "an order")).toMatchObject({ exercised: false });
+      expect(relation("open_orders", "an order")?.why).toMatch(/--api-key/);
+      const text = reportText(result, { color: false });
+      expect(text).toMatch(/relations: aggregate trades \(aggregate_cover was not run\)/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -91,7 +91,7 @@ export function coverageText(result: ContractResult, bold: (text: string) => str
           : ids.length > 3
             ? `${ids.length} operations (${ids.join(", ")})`
             : ids.join(", ");
-    if (label.length <= width) lines.push(`  ${label.padEnd(width)}${line}`);
+    if (label.length < width) lines.push(`  ${label.padEnd(width)}${line}`);
     else lines.push(`  ${label}`, `  ${" ".repeat(width)}${line}`);
   }
   return lines.join("\n");

@@ -22,7 +22,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function standIn(fault: Fault, options: { now?: () => number } = {}) {
+async function standIn(fault: Fault, options: { now?: () => number; empty?: boolean } = {}) {
   server = await startServer({ port: 0, host: "127.0.0.1", ...options });
   proxy = await startFaultProxy(server.url, fault);
   return { url: proxy.url, upstream: server.url, ...server.demo };
@@ -72,6 +72,25 @@ async function openOrdersUpstream(upstream: string, apiKey: string, apiSecret: s
   return (await response.json()) as Array<{ clientOrderId: string }>;
 }
 
+/** Runs the marketapi-contract command (the built one) and collects what it printed. */
+async function command(args: string[], env: Record<string, string>) {
+  const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stdout, stderr };
+}
+
 const SIGNED_TIMESTAMP = /(?:^|[?&])timestamp=(\d+)/;
 
 function signedTimestamps(exchanges: RoundTrip[]): number[] {
@@ -109,9 +128,32 @@ describe("it trades only when the report says so", () => {
         `${purpose} announced`,
       ).toBe(true);
   });
+
+  it("a thin exchange without tickers: the history the read checks need is placed, and the report says so", async () => {
+    // As on SockTrader's local exchange: no trade history and no tickers. The history phase
+    // trades between the run's own orders; the report must not say trading was not exercised.
+    const noTickers = fault("thin, no tickers", {
+      request: (req) =>
+        [
+          "/api/v3/ticker/bookTicker",
+          "/api/v3/ticker/price",
+          "/api/v3/avgPrice",
+          "/api/v3/ticker/24hr",
+        ].includes(req.path)
+          ? { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" }
+          : req,
+    });
+    const { result, text } = await run(await standIn(noTickers, { empty: true }));
+    const placedBy = result.cleanup.placedBy ?? {};
+    expect(placedBy.history, text).toBeGreaterThan(0);
+    expect(result.cleanup.leftOpen, text).toEqual([]);
+    expect(text).not.toMatch(/trading operations not exercised/);
+    expect(text).toMatch(new RegExp(`orders: ${result.cleanup.created} placed \\(.*\\d+ by history`));
+    expect(text).toMatch(/the order lifecycle did not run/);
+  });
 });
 
-describe("an order whose state cannot be confirmed is listed, and the run exits 2", () => {
+describe("an order whose state cannot be confirmed is listed, and the command exits 3 (never 0 or 1)", () => {
   const unclear = [
     { name: "404 without an error code", status: 404, type: "text/plain", body: "Not Found" },
     {
@@ -144,6 +186,26 @@ describe("an order whose state cannot be confirmed is listed, and the run exits 
       new RegExp(`cancel_order answered status ${answer.status}`),
     );
     expect(text).not.toMatch(/none left open/);
+  });
+
+  it("the command exits 3, lists the orders and says why once, after the table", async () => {
+    const refuse = fault("order reads 404", {
+      request: (req) =>
+        ["/api/v3/order", "/api/v3/openOrders"].includes(req.path) && req.method !== "POST"
+          ? { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" }
+          : req,
+    });
+    const target = await standIn(refuse);
+    const { code, stdout, stderr } = await command(
+      ["--base-url", target.url, "--allow-trading", "--only", "order_lifecycle", "--seed", "4"],
+      { MARKETAPI_API_KEY: target.apiKey, MARKETAPI_API_SECRET: target.apiSecret },
+    );
+    const stillOpen = await openOrdersUpstream(target.upstream, target.apiKey, target.apiSecret, "BTCUSDT");
+    expect(stillOpen.length, stdout + stderr).toBeGreaterThan(0);
+    expect(code, stdout + stderr).toBe(3);
+    for (const order of stillOpen) expect(stdout + stderr).toContain(order.clientOrderId);
+    expect(stdout).not.toMatch(/none left open/);
+    expect(stderr.match(/orders may still be open/g), stderr).toHaveLength(1);
   });
 
   it("the spec's unknown-order code is a clear answer: an order the server does not know is closed", async () => {
@@ -326,20 +388,13 @@ describe("withoutUnexercisedPasses: a cell passes only for an operation that got
 describe("refused credentials stop the run before the table, with the cause once", () => {
   it("marketapi-contract with a wrong secret prints the cause once and no table", async () => {
     const target = await standIn(fault("none", {}));
-    const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-    const child = spawn(process.execPath, [cli, "--base-url", target.url, "--allow-trading", "--seed", "3"], {
-      env: { ...process.env, MARKETAPI_API_KEY: target.apiKey, MARKETAPI_API_SECRET: "not-the-secret" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const { code, stdout, stderr } = await command(
+      ["--base-url", target.url, "--allow-trading", "--seed", "3"],
+      {
+        MARKETAPI_API_KEY: target.apiKey,
+        MARKETAPI_API_SECRET: "not-the-secret",
+      },
+    );
     expect(code, stdout + stderr).toBe(2);
     expect(stdout).not.toMatch(/^operation /m);
     expect(stdout).not.toMatch(/passed, .* failed, .* skipped/);

@@ -16,7 +16,8 @@ import { runContract } from "./runner.js";
  * skipped cells and a 0-passed summary would only repeat the error.
  */
 function reachedNothing(result: ContractResult): boolean {
-  return result.error !== undefined && result.error.kind !== "interrupted" && result.summary.passed === 0;
+  if (result.error === undefined || result.error.kind === "interrupted") return false;
+  return result.error.during === "start-up" || result.summary.passed === 0;
 }
 
 /**

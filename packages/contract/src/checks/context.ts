@@ -16,6 +16,8 @@ export type ProgressEvent =
       stage: string;
       requests: number;
       failures: number;
+      /** The status every answer of the operation gave so far, when all were 404, 405 or 501. */
+      notImplemented?: number;
       note?: string;
     };
 
@@ -53,14 +55,27 @@ export function markPass(ctx: RunContext, operationId: string): PassMark {
   };
 }
 
-/** The progress line of a finished pass over one operation. */
+/**
+ * The progress line of a finished pass over one operation. Its failures are those of the
+ * operation not yet shown on a line (failures recorded before the pass, by the start-up probe,
+ * count here), so that the lines add up to the final verdicts; an operation that answered only
+ * 404/405/501 so far shows as not implemented, as the final verdict will. A pass that sent the
+ * operation nothing new is not shown once the operation has had requests.
+ */
 export function reportPass(ctx: RunContext, mark: PassMark, stage: string, note?: string): void {
+  const { session } = ctx;
+  const absent = session.implementation.absentSoFar(mark.operationId);
+  const requests = session.requestsOf(mark.operationId) - mark.requests;
+  const failures = absent === undefined ? session.takeUnshownFailures(mark.operationId) : 0;
+  const quiet = requests === 0 && failures === 0 && !note && absent === undefined;
+  if (quiet && session.requestsOf(mark.operationId) > 0) return;
   ctx.progress({
     type: "operation",
     operationId: mark.operationId,
     stage,
-    requests: ctx.session.requestsOf(mark.operationId) - mark.requests,
-    failures: ctx.session.failuresOf(mark.operationId) - mark.failures,
+    requests,
+    failures,
+    ...(absent !== undefined ? { notImplemented: absent } : {}),
     ...(note ? { note } : {}),
   });
 }

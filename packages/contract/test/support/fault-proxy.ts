@@ -21,6 +21,8 @@ export interface ProxyResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** false: no Date header (the upstream's is passed on unless removed from `headers`). */
+  sendDate?: boolean;
 }
 
 /** Shared memory of one proxy (faults that need state, such as "cancelled order still open"). */
@@ -68,6 +70,7 @@ function isResponse(value: ProxyRequest | ProxyResponse): value is ProxyResponse
 
 function send(res: ServerResponse, response: ProxyResponse): void {
   const headers = { ...response.headers, "content-length": String(Buffer.byteLength(response.body)) };
+  if (response.sendDate === false) res.sendDate = false;
   res.writeHead(response.status, headers);
   res.end(response.body);
 }

@@ -79,6 +79,12 @@ export { readWirePattern } from "./extensions/wire-pattern.js";
 export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.js";
 export { isObject, type JsonObject, type JsonSchema } from "./json.js";
 export { pointerOf, segmentsOf, valueAt } from "./json-pointer.js";
+export {
+  acceptedMediaType,
+  preferredMediaType,
+  type ResponseAs,
+  responseAsOf,
+} from "./media-types.js";
 export { isIdentifier, methodNameOf } from "./method-names.js";
 export type {
   MediaType,

@@ -51,6 +51,21 @@ function purposeOf(label: string): string {
   return colon > 0 ? label.slice(0, colon) : label;
 }
 
+/**
+ * Records an order-creating request in the ledger before it is sent, under the check that sends it
+ * (the report counts orders by it); every check that trades says so when it starts: the progress
+ * never hides an order.
+ */
+export function recordSent(ctx: RunContext, symbol: string, clientOrderId: string, purpose: string): void {
+  if (!ctx.ledger.hasPurpose(purpose)) {
+    ctx.progress({
+      type: "stage",
+      message: `${purpose}: placing orders on ${symbol} (the smallest quantity; cancelled or offset afterwards)`,
+    });
+  }
+  ctx.ledger.sent(symbol, clientOrderId, purpose);
+}
+
 /** Sends new_order with `values` (FULL answer), recorded in the ledger first. */
 export async function placeOrder(
   ctx: RunContext,
@@ -60,15 +75,7 @@ export async function placeOrder(
 ): Promise<PlacedOrder> {
   const clientOrderId = ctx.ledger.nextClientOrderId();
   const symbol = String(values.symbol ?? ctx.values.symbol);
-  const purpose = purposeOf(label);
-  // Every check that trades says so when it starts: the progress never hides an order.
-  if (!ctx.ledger.hasPurpose(purpose)) {
-    ctx.progress({
-      type: "stage",
-      message: `${purpose}: placing orders on ${symbol} (the smallest quantity; cancelled or offset afterwards)`,
-    });
-  }
-  ctx.ledger.sent(symbol, clientOrderId, purpose);
+  recordSent(ctx, symbol, clientOrderId, purposeOf(label));
   const exchange = await ctx.session.call(
     {
       op: newOrder,

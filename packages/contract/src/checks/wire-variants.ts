@@ -25,6 +25,7 @@ import {
   op,
   type RunContext,
 } from "./context.js";
+import { recordSent } from "./order-placing.js";
 
 const CHECK = "wire_variants";
 
@@ -132,7 +133,7 @@ export async function wireVariantsPhase(ctx: RunContext): Promise<void> {
 function farOrder(ctx: RunContext, newOrder: ContractOperation) {
   const far = ctx.farBuy as { price: string; quantity: string };
   const id = ctx.ledger.nextClientOrderId();
-  ctx.ledger.sent(ctx.values.symbol, id);
+  recordSent(ctx, ctx.values.symbol, id, "wire variants");
   return encodeParams(newOrder, {
     symbol: ctx.values.symbol,
     side: "BUY",
@@ -211,7 +212,7 @@ async function queryWins(ctx: RunContext, newOrder: ContractOperation): Promise<
   const far = ctx.farBuy as { price: string; quantity: string };
   const inQuery = parseDec(far.quantity);
   const id = ctx.ledger.nextClientOrderId();
-  ctx.ledger.sent(ctx.values.symbol, id);
+  recordSent(ctx, ctx.values.symbol, id, "wire variants");
   const exchange = await ctx.session.call(
     {
       op: newOrder,

@@ -9,6 +9,7 @@
  */
 import fc from "fast-check";
 import { bodyObject, ok } from "../checks/context.js";
+import { recordSent } from "../checks/order-placing.js";
 import { ceilToStep, type Dec, parseDec } from "../decimal.js";
 import type { Placement } from "../http/request.js";
 import type { Values } from "../values.js";
@@ -16,7 +17,7 @@ import { clientIdFor } from "./client-ids.js";
 import { insidePrice, quoteBudget, unitAt } from "./market-view.js";
 import { type ModelOrder, makersOf, OPEN_STATUSES, type PlannedFill, type Side } from "./model.js";
 import { farShape, limitShape, marketShape, type OrderShape } from "./order-shapes.js";
-import { isStopType, type SequenceRun } from "./sequence.js";
+import { EXPLORATION_PURPOSE, isStopType, type SequenceRun } from "./sequence.js";
 
 type Command = fc.AsyncCommand<SequenceRun, SequenceRun>;
 
@@ -228,7 +229,7 @@ export class PlaceCommand implements Command {
     if (this.choice.variant !== undefined) values.newOrderRespType = this.choice.variant;
     if (id !== undefined) values.newClientOrderId = id;
     const duplicate = refusal !== undefined && reused !== undefined;
-    if (id !== undefined && !duplicate) env.ctx.ledger.sent(run.symbol, id);
+    if (id !== undefined && !duplicate) recordSent(env.ctx, run.symbol, id, EXPLORATION_PURPOSE);
     const exchange = await run.call(env.ops.newOrder, values, shape.label, this.choice.placement);
     if (refusal) {
       const accepted = run.refused(exchange, refusal.what, refusal.code, "prediction");
@@ -287,7 +288,7 @@ export class PlaceCommand implements Command {
     );
     const ledger = run.env.ctx.ledger;
     if (id !== undefined) ledger.opened(id, orderId);
-    else if (clientOrderId) ledger.adopt(run.symbol, clientOrderId, orderId);
+    else if (clientOrderId) ledger.adopt(run.symbol, clientOrderId, orderId, EXPLORATION_PURPOSE);
     if (!OPEN_STATUSES.includes(order.status) && clientOrderId) ledger.closed(clientOrderId);
     for (const maker of makersOf(r.fills))
       if (!OPEN_STATUSES.includes(maker.status)) ledger.closed(maker.clientOrderId);
@@ -304,7 +305,7 @@ export class PlaceCommand implements Command {
     const body = bodyObject(exchange) ?? {};
     if (typeof body.orderId !== "number") return;
     const clientOrderId = typeof body.clientOrderId === "string" ? body.clientOrderId : (id ?? "");
-    run.env.ctx.ledger.adopt(run.symbol, clientOrderId, body.orderId);
+    run.env.ctx.ledger.adopt(run.symbol, clientOrderId, body.orderId, EXPLORATION_PURPOSE);
     // What was sent is known, so the reads of the order are judged on it; what it executed is not.
     const v = r.shape.values;
     const dec = (name: string) => (typeof v[name] === "string" ? parseDec(v[name] as string) : undefined);

@@ -18,6 +18,7 @@ import {
   type RunContext,
 } from "../checks/context.js";
 import { arithmeticProblems } from "../checks/order-arithmetic.js";
+import { recordSent } from "../checks/order-placing.js";
 import { type Dec, formatDec, tryParseDec, ZERO } from "../decimal.js";
 import { encodeParams, type Placement } from "../http/request.js";
 import type { ContractOperation } from "../operations.js";
@@ -49,6 +50,8 @@ export interface ExplorationOps {
   trades: ContractOperation | undefined;
 }
 
+/** What the report names the exploration's orders after. */
+export const EXPLORATION_PURPOSE = "exploration";
 /** Refusal codes the spec names for what a sequence may provoke (x-refusals); undefined: any 4xx. */
 export interface RefusalCodes {
   duplicateClientOrderId?: number | undefined;
@@ -521,7 +524,7 @@ export class SequenceRun {
     const side = net > ZERO ? "SELL" : "BUY";
     const quantity: Dec = net > ZERO ? net : -net;
     const id = `${this.env.nextStem()}o`;
-    this.env.ctx.ledger.sent(this.symbol, id);
+    recordSent(this.env.ctx, this.symbol, id, EXPLORATION_PURPOSE);
     const exchange = await this.call(
       this.env.ops.newOrder,
       {

@@ -79,7 +79,8 @@ function within(schema: unknown, relative: (string | number)[]): unknown {
 
 /**
  * A sibling branch of an `allOf` states `value` at the same place: as the same keyword, or, for a
- * removed `allOf` member, as the schema of the place itself or one of its own `allOf` members.
+ * removed `allOf` member, as the schema of the place itself or one of its own `allOf` members (a
+ * removed `allOf` list: each of its members so).
  */
 function restatedBySibling(
   branches: unknown[],
@@ -87,6 +88,8 @@ function restatedBySibling(
   relative: (string | number)[],
   value: unknown,
 ): boolean {
+  if (relative.at(-1) === "allOf" && Array.isArray(value))
+    return value.every((member, at) => restatedBySibling(branches, index, [...relative, at], member));
   const memberOf = relative.at(-2) === "allOf" ? relative.slice(0, -2) : undefined;
   return branches.some((branch, other) => {
     if (other === index) return false;

@@ -10,7 +10,11 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // A table-driven test over an empty table fails rather than passing with no test.
-    setupFiles: [fileURLToPath(new URL("./vitest.non-empty-tables.ts", import.meta.url))],
+    // Each file's CPU and wall time go to test-results/costs/ (scripts/test-costs.mjs adds them up).
+    setupFiles: [
+      fileURLToPath(new URL("./vitest.non-empty-tables.ts", import.meta.url)),
+      fileURLToPath(new URL("./vitest.file-cost.ts", import.meta.url)),
+    ],
     testTimeout: 180_000,
     hookTimeout: 300_000,
     // expect.poll waits this long (vitest's default is 1 s) for a page or a process to catch up.

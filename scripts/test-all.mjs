@@ -48,8 +48,10 @@ function apiGate() {
 // Reports of an earlier run must not stand in for a package whose tests do not run this time.
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
-for (const { dir } of workspacePackages(root))
+for (const { dir } of workspacePackages(root)) {
   rmSync(join(dir, "test-results", "vitest.json"), { force: true });
+  rmSync(join(dir, "test-results", "costs"), { recursive: true, force: true });
+}
 
 const gatePassed = apiGate();
 if (!gatePassed) {

@@ -164,7 +164,6 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
         await expect
           .poll(() => flatText(section), {
             message: `${op.operationId} shows "${op.method} ${op.path}"`,
-            timeout: 60_000,
           })
           .toContain(`${op.method} ${op.path}`);
         const text = await flatText(section);
@@ -207,15 +206,13 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
           await expect
             .poll(async () => (await section.locator(".panel-request-samples").count()) > 0, {
               message: `${op.operationId} has a samples panel`,
-              timeout: 20_000,
             })
             .toBe(true);
           await chooseSampleLanguage(page, section, label);
-          await expect.poll(() => sampleLanguage(section), { timeout: 20_000 }).toBe(label);
+          await expect.poll(() => sampleLanguage(section)).toBe(label);
           await expect
             .poll(async () => (await sampleCode(section)).trimEnd(), {
               message: `${op.operationId} shows its ${label} sample`,
-              timeout: 20_000,
             })
             .toBe(String(sample?.source).trimEnd());
           expect(await overflowingBoxes(page), `${op.operationId}, ${label}, at 1400 px`).toEqual([]);
@@ -656,7 +653,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
           const section = await openOperation(page, entry.href);
           await section.locator(".panel-request-samples").first().waitFor();
           await chooseSampleLanguage(page, section, label);
-          await expect.poll(() => sampleLanguage(section), { timeout: 20_000 }).toBe(label);
+          await expect.poll(() => sampleLanguage(section)).toBe(label);
           expect(await overflowingBoxes(page), `${entry.href}, ${label}, at 390 px`).toEqual([]);
           if (entry.text.startsWith("New order")) {
             await section.locator(".panel-request-samples").first().scrollIntoViewIfNeeded();

@@ -50,7 +50,7 @@ describe.each(SHAPES)("a million historical trades (%s)", (shape) => {
 
   it("a restarted server answers history from the database with bounded memory", async () => {
     const run = runCli(["--port", "0", "--state", large(shape)]);
-    const url = await baseUrlOf(run, 120_000);
+    const url = await baseUrlOf(run);
     try {
       const pid = run.child.pid as number;
       const status = readFileSync(`/proc/${pid}/status`, "utf8");

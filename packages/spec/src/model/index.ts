@@ -36,7 +36,7 @@ export { type OrderArithmetic, readOrderArithmetic } from "./extensions/order-ar
 export type { OrderTypeRule } from "./extensions/order-type-rules.js";
 export type { ParameterCondition } from "./extensions/parameter-conditions.js";
 export type { ParameterPlacement } from "./extensions/parameter-placement.js";
-export { EXTENSIONS, extensionByKey } from "./extensions/registry.js";
+export { EXTENSIONS, extensionByKey, type RegisteredExtension } from "./extensions/registry.js";
 export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
 export { type ResultFilter, type ResultFilters, readResultFilters } from "./extensions/result-filter.js";
 export type { SigningRule, SigningTestVector, SigningWords } from "./extensions/signing.js";

@@ -36,8 +36,11 @@ export {
 } from "./runtime/create-api-client.js";
 export { createSpotClient, type SpotClient, type SpotClientOptions } from "./runtime/create-spot-client.js";
 export { MissingCredentialsError } from "./runtime/missing-credentials-error.js";
+export type { ParameterLocation, ParameterWire } from "./runtime/parameter-styles.js";
 export { type RateLimits, rateLimitsOf } from "./runtime/rate-limits.js";
+export type { BodyWire, PropertyEncoding } from "./runtime/request-body.js";
 export { ResponseValidationError } from "./runtime/response-validation-error.js";
+export type { BasicCredentials, Credential, SchemeWire } from "./runtime/security.js";
 export { signPayload } from "./runtime/sign-payload.js";
 export { SpotApiError } from "./runtime/spot-api-error.js";
 export { SpotClientError } from "./runtime/spot-client-error.js";

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // marketapi-codegen: generates the typed client and/or the precompiled validators from an OpenAPI
-// 3.1 spec into a folder. Exit codes: 0 done (or up to date), 1 --check found differences,
-// 2 usage error or a spec the generators cannot use, 3 the output could not be written or the
-// generator failed. Nothing is written unless everything was generated; see writeOutput.
+// 3.1 spec into a folder. Exit codes (@marketapi/command's table): 0 done (or up to date), 1 a
+// spec the generators cannot use or --check found differences, 2 usage error, 3 the output could
+// not be written or the generator failed. Nothing is written unless everything was generated.
 import { resolve } from "node:path";
+import { EXIT } from "@marketapi/command";
 import { SpecError } from "@marketapi/spec-loader";
 import {
   type CliOptions,
@@ -27,7 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`marketapi-codegen: ${error.message}${error.withUsage ? `\n${SHORT_USAGE}` : ""}`);
-    return 2;
+    return EXIT.usage;
   }
   if (options === "help") {
     console.log(USAGE);
@@ -55,16 +56,16 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof UnknownOperationError) {
       console.error(`marketapi-codegen: ${error.message}`);
       console.error(`marketapi-codegen: ${nothingWritten(options)}`);
-      return 2;
+      return EXIT.usage;
     }
     if (error instanceof SpecError) {
       for (const fault of error.all()) console.error(`marketapi-codegen: ${fault.message}`);
       console.error(`marketapi-codegen: ${nothingWritten(options)}`);
-      return 2;
+      return EXIT.fault;
     }
     console.error(`marketapi-codegen: the generator failed: ${(error as Error).stack ?? error}`);
     console.error(`marketapi-codegen: ${nothingWritten(options)}`);
-    return 3;
+    return EXIT.failed;
   }
   const outDir = resolve(options.out);
   if (options.check) {
@@ -77,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(
       `marketapi-codegen: ${options.out} is out of date (${differences.length} of its generated files differ); regenerate it with:\n  npx ${command}`,
     );
-    return 1;
+    return EXIT.fault;
   }
   try {
     const written = writeOutput(outDir, files);
@@ -86,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     console.error(`marketapi-codegen: could not write ${options.out}: ${(error as Error).message}`);
     console.error(`marketapi-codegen: ${options.out} was left as it was.`);
-    return 3;
+    return EXIT.failed;
   }
 }
 

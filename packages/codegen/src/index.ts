@@ -42,4 +42,5 @@ export {
   resolveRef,
   type SourcedSpecModel,
 } from "./spec-input/spec-model.js";
+export { upgradeOpenApi30 } from "./spec-input/upgrade-3.0.js";
 export { diffOutput, type OutputDifference, writeOutput } from "./write-files.js";

@@ -87,6 +87,7 @@ describe("operation table", () => {
         '    queryParameters: ["symbol", "symbols"],',
         '    jsonEncoded: ["symbols"],',
         "    acceptsFormBody: false,",
+        "    security: [],",
         "  },",
       ].join("\n"),
     );

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /** marketapi-contract: the command-line front of runContract. */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { EXIT, InputFault, parseJsonFile, reportUsage } from "@marketapi/command";
+import { endpointTarget } from "./endpoint.js";
 import { UsageError } from "./errors.js";
-import { type CliOptions, parseCli, USAGE } from "./options.js";
+import { type CliOptions, parseCli, SHORT_USAGE, USAGE } from "./options.js";
 import { replayCommand } from "./replay.js";
 import { junitXml } from "./report/junit.js";
 import { progressLine, reportText, type TextStyle } from "./report/text.js";
@@ -15,6 +17,38 @@ import { runContract } from "./runner.js";
  */
 function reachedNothing(result: ContractResult): boolean {
   return result.error !== undefined && result.error.kind !== "interrupted" && result.summary.passed === 0;
+}
+
+/**
+ * The command's exit code, by @marketapi/command's table: a usage error 2; a server that cannot
+ * be reached or answers no API, the run's deadline, orders not confirmed cancelled, or an internal
+ * error 3 (the command could not do its job); contract failures 1.
+ */
+export function exitCodeOf(result: ContractResult): ContractResult["exitCode"] {
+  switch (result.error?.kind) {
+    case undefined:
+      return result.exitCode;
+    case "usage":
+      return EXIT.usage;
+    case "interrupted":
+      return EXIT.interrupted;
+    default:
+      return EXIT.failed;
+  }
+}
+
+/**
+ * An --endpoint record at fault (unreadable, not JSON, not a usable Endpoint) is the input's
+ * fault: said with its line and column where it has one, exit 1, before anything is sent.
+ */
+function endpointFault(file: string): string | undefined {
+  try {
+    endpointTarget(parseJsonFile(readFileSync(file, "utf8"), file), Date.now(), `Endpoint ${file}`);
+    return undefined;
+  } catch (error) {
+    if (error instanceof InputFault || error instanceof UsageError) return error.message;
+    return `${file}: cannot be read: ${(error as Error).message}`;
+  }
 }
 
 function exit(code: number): void {
@@ -30,13 +64,19 @@ async function main(argv: readonly string[]): Promise<void> {
     cli = parseCli(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`marketapi-contract: ${error.message}\n`);
-    exit(2);
+    exit(reportUsage("marketapi-contract", error.message, SHORT_USAGE));
     return;
   }
   if (cli.help) {
     process.stdout.write(USAGE);
     exit(0);
+    return;
+  }
+  const badEndpoint =
+    typeof cli.contract.endpoint === "string" ? endpointFault(cli.contract.endpoint) : undefined;
+  if (badEndpoint !== undefined) {
+    process.stderr.write(`marketapi-contract: ${badEndpoint}\n`);
+    exit(EXIT.fault);
     return;
   }
   const progressStream = cli.json ? process.stderr : process.stdout;
@@ -58,11 +98,12 @@ async function main(argv: readonly string[]): Promise<void> {
   });
   process.on("SIGTERM", () => controller.abort());
 
-  const result = await runContract({
+  const ran = await runContract({
     ...cli.contract,
     signal: controller.signal,
     onProgress: (event) => progressStream.write(`${progressLine(event, style)}\n`),
   });
+  const result: ContractResult = { ...ran, exitCode: exitCodeOf(ran) };
 
   if (cli.report) {
     try {
@@ -91,7 +132,7 @@ async function main(argv: readonly string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   process.stderr.write(`marketapi-contract: internal error: ${message.replace(/\s*\n\s*/g, " ")}\n`);
-  exit(2);
+  exit(EXIT.failed);
 });
 
 async function replayMain(argv: readonly string[]): Promise<void> {

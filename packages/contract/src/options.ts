@@ -1,5 +1,6 @@
 /** The command line of marketapi-contract. */
 import { parseArgs } from "node:util";
+import { didYouMean, explainParseError } from "@marketapi/command";
 import { UsageError } from "./errors.js";
 import { SHORT } from "./report/text.js";
 import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./results.js";
@@ -16,6 +17,9 @@ export interface CliOptions {
   report?: string;
   contract: ContractOptions;
 }
+
+export const SHORT_USAGE =
+  "Usage: marketapi-contract [--base-url URL | --endpoint FILE] [--api-key K --api-secret S] [--allow-trading] [--only CHECKS] [--json] (all options: --help)";
 
 export const USAGE = `marketapi-contract: checks a server against the spot trading API spec, check by check.
 
@@ -61,7 +65,9 @@ Selection and output:
 Checks:
 ${CHECK_NAMES.map((c) => `  ${`${c} (${SHORT[c]})`.padEnd(42)}${CHECK_DESCRIPTIONS[c]}`).join("\n")}
 
-Exit codes: 0 every check that ran passed, 1 contract failures, 2 usage or connection error,
+Exit codes (the same for every marketapi command): 0 every check that ran passed; 1 contract
+failures, or an --endpoint record at fault; 2 usage error; 3 the server could not be reached or
+answered no API, the run's deadline, orders it could not confirm cancelled, or an internal error;
 130 interrupted (orders created by the run are cancelled first).
 `;
 
@@ -90,8 +96,12 @@ function checkList(text: string | undefined): CheckName[] | undefined {
   const unknown = names.filter((n) => checkNamed(n) === undefined);
   if (unknown.length > 0 || names.length === 0) {
     const known = CHECK_NAMES.map((check) => `${SHORT[check]} (${check})`).join(", ");
+    const suggestion =
+      unknown.length === 1
+        ? didYouMean(unknown[0]!, [...Object.values(SHORT), ...CHECK_NAMES], (s) => JSON.stringify(s))
+        : "";
     throw new UsageError(
-      `--only: unknown check${unknown.length === 1 ? "" : "s"} ${unknown.map((n) => JSON.stringify(n)).join(", ") || "(none given)"}; known: ${known}`,
+      `--only: unknown check${unknown.length === 1 ? "" : "s"} ${unknown.map((n) => JSON.stringify(n)).join(", ") || "(none given)"}${suggestion}; known: ${known}`,
     );
   }
   return [...new Set(names.map((n) => checkNamed(n) as CheckName))];
@@ -135,12 +145,11 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   try {
     parsed = parse(withNegativeValuesJoined(argv));
   } catch (error) {
-    const first = (error as Error).message.split("\n")[0]!.split(". To specify")[0]!;
-    throw new UsageError(`${first} (see --help)`);
+    throw new UsageError(explainParseError(error as Error, OPTION_NAMES));
   }
   const v = parsed.values;
   if (parsed.positionals.length > 0) {
-    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])} (see --help)`);
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
   }
   const apiKey = v["api-key"] ?? env.MARKETAPI_API_KEY;
   const apiSecret = v["api-secret"] ?? env.MARKETAPI_API_SECRET;
@@ -184,28 +193,28 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   };
 }
 
+const OPTIONS = {
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  "api-secret": { type: "string" },
+  endpoint: { type: "string" },
+  "allow-trading": { type: "boolean" },
+  "reference-extras": { type: "boolean" },
+  only: { type: "string" },
+  include: { type: "string" },
+  exclude: { type: "string" },
+  report: { type: "string" },
+  json: { type: "boolean" },
+  seed: { type: "string" },
+  "max-requests": { type: "string" },
+  timeout: { type: "string" },
+  "max-time": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Every option's name, for the did-you-mean of an unknown one. */
+const OPTION_NAMES = Object.keys(OPTIONS);
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: true,
-    options: {
-      "base-url": { type: "string" },
-      "api-key": { type: "string" },
-      "api-secret": { type: "string" },
-      endpoint: { type: "string" },
-      "allow-trading": { type: "boolean" },
-      "reference-extras": { type: "boolean" },
-      only: { type: "string" },
-      include: { type: "string" },
-      exclude: { type: "string" },
-      report: { type: "string" },
-      json: { type: "boolean" },
-      seed: { type: "string" },
-      "max-requests": { type: "string" },
-      timeout: { type: "string" },
-      "max-time": { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  return parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: OPTIONS });
 }

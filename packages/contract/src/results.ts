@@ -1,52 +1,19 @@
 /** The result model of a run: one cell per check and operation, failures with their evidence. */
-import { BEHAVIOUR_CHECK_DESCRIPTIONS, BEHAVIOUR_CHECKS } from "./checks/behaviour-names.js";
+import { ANSWER_CHECKS, type CheckName } from "./checks/index.js";
 import type { WireRequest } from "./http/request.js";
 
-export const CHECK_NAMES = [
-  "not_a_server_error",
-  "status_code_conformance",
-  "content_type_conformance",
-  "response_schema_conformance",
-  "response_headers_conformance",
-  "negative_data_rejection",
-  "auth_enforcement",
-  "defaults_honoured",
-  "order_lifecycle",
-  "clock_sanity",
-  ...BEHAVIOUR_CHECKS,
-] as const;
-
-export type CheckName = (typeof CHECK_NAMES)[number];
+// The names, descriptions and labels of the checks are derived from the check modules
+// (checks/index.ts); they are re-exported here, where results are described.
+export {
+  CHECK_DESCRIPTIONS,
+  CHECK_LABELS,
+  CHECK_NAMES,
+  type CheckName,
+  isCheckName,
+} from "./checks/index.js";
 
 /** The checks run on every answer, whatever the request was for. */
-export const RESPONSE_CHECKS = [
-  "not_a_server_error",
-  "status_code_conformance",
-  "content_type_conformance",
-  "response_schema_conformance",
-  "response_headers_conformance",
-] as const satisfies readonly CheckName[];
-
-export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
-  not_a_server_error: "no response is a 5xx, and every request gets an answer within --timeout",
-  status_code_conformance: "every status code is documented for the operation",
-  content_type_conformance: "the Content-Type is one the spec documents for that status",
-  response_schema_conformance:
-    "the body matches the documented schema (new_order: the variant newOrderRespType asks for)",
-  response_headers_conformance: "documented response headers are present and match their schema",
-  negative_data_rejection:
-    "schema-invalid input (missing, wrong type, out of range, unknown enum, excluded pairs) gets 4xx + Error",
-  auth_enforcement: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
-  defaults_honoured: "declared defaults apply when a parameter is absent, explicit limits override them",
-  order_lifecycle: "new → query → open list → cancel → CANCELED → gone from open list → in all orders",
-  clock_sanity:
-    "server_time is epoch milliseconds within a few minutes of the tester's clock (the offset is stated)",
-  ...BEHAVIOUR_CHECK_DESCRIPTIONS,
-};
-
-export function isCheckName(name: string): name is CheckName {
-  return (CHECK_NAMES as readonly string[]).includes(name);
-}
+export const RESPONSE_CHECKS: readonly CheckName[] = ANSWER_CHECKS.map((check) => check.name);
 
 /** One request and what came back, secrets masked, body cut to an excerpt. */
 export interface ExchangeRecord {
@@ -98,8 +65,12 @@ export interface CleanupReport {
 }
 
 export interface ContractResult {
-  /** 0: every check that ran passed; 1: a contract failure; 2: usage or connection error. 130: interrupted. */
-  exitCode: 0 | 1 | 2 | 130;
+  /**
+   * 0: every check that ran passed; 1: a contract failure; 2: usage or connection error; 130:
+   * interrupted. The command exits by @marketapi/command's table instead (3 for what is not
+   * usage: an unreachable server, the deadline, orders not confirmed cancelled; cli.ts exitCodeOf).
+   */
+  exitCode: 0 | 1 | 2 | 3 | 130;
   /** Why the run did not complete normally; "cleanup": orders it created may still be open. */
   error?: {
     kind: "usage" | "connection" | "interrupted" | "deadline" | "internal" | "cleanup";

@@ -7,7 +7,7 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { behaviourPhase } from "./checks/behaviour.js";
 import { markPass, type RunContext, reportPass } from "./checks/context.js";
-import { LIFECYCLE_OPERATIONS } from "./checks/order-lifecycle.js";
+import { appliesTo, CHECKS } from "./checks/index.js";
 import { ConnectionError, InterruptedError, UsageError } from "./errors.js";
 import { failingTestVectors } from "./http/signing.js";
 import { pickSymbol, planFarBuy } from "./market.js";
@@ -219,11 +219,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     }
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
-    for (const operation of operations) {
-      if (!(LIFECYCLE_OPERATIONS as readonly string[]).includes(operation.operationId)) {
-        recorder.skip("order_lifecycle", operation.operationId, "not part of the order lifecycle");
-      }
-    }
+    skipNotApplicable(recorder, operations);
     await generatedPhase(ctx, operations);
   } catch (error) {
     if (error instanceof ConnectionError) result.error = { kind: "connection", message: error.message };
@@ -283,6 +279,14 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
           ? 1
           : 0;
   return result;
+}
+
+/** A skipped cell for every operation a check does not apply to, saying why (ContractCheck.notApplicable). */
+function skipNotApplicable(recorder: Recorder, operations: readonly ContractOperation[]): void {
+  for (const check of CHECKS)
+    for (const operation of operations)
+      if (!appliesTo(check, operation))
+        recorder.skip(check.name, operation.operationId, check.notApplicable ?? "does not apply");
 }
 
 /** An unexpected error as one line (its name and message; never a stack trace). */

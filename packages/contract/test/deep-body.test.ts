@@ -1,6 +1,6 @@
 // A server whose every answer is JSON nested a million deep (2 MB of brackets): the tester counts
 // the depth on the text and never builds the tree, so its memory stays near its baseline, and the
-// run ends with exit 2 and one located line.
+// run ends with exit 3 (the command could not do its job) and one located line.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -38,7 +38,7 @@ function runMeasured(args: string[]): Promise<{ code: number | null; stderr: str
 }
 
 describe.skipIf(!existsSync(TIME))("a response nested a million deep", () => {
-  it("is refused before parsing: exit 2, one located line, no stack, bounded memory", async () => {
+  it("is refused before parsing: exit 3, one located line, no stack, bounded memory", async () => {
     server = createServer((_req, res) => {
       res.writeHead(200, { "Content-Type": "application/json" });
       res.end(body);
@@ -46,7 +46,7 @@ describe.skipIf(!existsSync(TIME))("a response nested a million deep", () => {
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const run = await runMeasured(["--base-url", url, "--timeout", "20000"]);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(3);
     const lines = run.stderr.split("\n").filter((line) => line.startsWith("marketapi-contract:"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(

@@ -65,7 +65,7 @@ describe("hostile servers", () => {
     expect(requests).toBeLessThan(5);
   });
 
-  it("a hang during the start-up probe (headers sent, body never ends): one line, exit 2", async () => {
+  it("a hang during the start-up probe (headers sent, body never ends): one line, exit 3", async () => {
     const url = await listen((_req, res) => {
       res.writeHead(200, { "Content-Type": "application/json" });
       res.write('{"serverTime":');
@@ -85,7 +85,7 @@ describe("hostile servers", () => {
       });
       child.on("close", (code) => resolve({ code, stderr, stdout }));
     });
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(3);
     const errorLines = run.stderr.split("\n").filter((line) => line.startsWith("marketapi-contract:"));
     expect(errorLines).toHaveLength(1);
     expect(errorLines[0]).toMatch(/^marketapi-contract: connection error: /);

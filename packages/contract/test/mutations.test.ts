@@ -15,6 +15,7 @@ import {
   judgeFault,
   type MutationOutcome,
   runAgainstFault,
+  unseenCatches,
 } from "./support/mutation.js";
 
 // The demo credentials sign the requests of the faults that re-sign.
@@ -37,6 +38,8 @@ describe("mutation testing: one injected fault at a time", () => {
     const outcome = await judgeFault(fault);
     outcomes.push(outcome);
     expect(outcome.caught, missedMessage(outcome, fault)).toBe(true);
+    // Every check that names this fault in its seenToCatch is seen to fail on it.
+    expect(unseenCatches(outcome), `checks claiming ${fault.name} that did not fail`).toEqual([]);
   });
 
   afterAll(() => console.log(catchReport("mutation catch rate", outcomes)));

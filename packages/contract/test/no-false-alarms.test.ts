@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
-import { BEHAVIOUR_CHECKS } from "../src/checks/behaviour-names.js";
+import { checksAt } from "../src/checks/index.js";
 import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 
@@ -35,7 +35,7 @@ describe("the reference server passes clean", () => {
         });
         expect(result.exitCode, reportText(result, { color: false })).toBe(0);
         // Every behaviour check really judged something (none passed by being skipped everywhere).
-        for (const check of BEHAVIOUR_CHECKS) {
+        for (const { name: check } of [...checksAt("behaviour"), ...checksAt("trading-behaviour")]) {
           expect(
             result.cells.some((c) => c.check === check && c.status === "passed"),
             check,

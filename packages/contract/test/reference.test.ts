@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LIFECYCLE_OPERATIONS } from "../src/checks/order-lifecycle.js";
 import { type ContractResult, runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { startReferenceServer, type TestServer } from "./support/server.js";
@@ -72,7 +71,14 @@ describe("against the reference server (no false positives)", () => {
     ]) {
       expect(cell("defaults_honoured", op)?.status, `defaults × ${op}`).toBe("passed");
     }
-    for (const op of LIFECYCLE_OPERATIONS) {
+    for (const op of [
+      "new_order",
+      "query_order",
+      "open_orders",
+      "cancel_order",
+      "all_orders",
+      "cancel_all_orders",
+    ]) {
       expect(cell("order_lifecycle", op)?.status, `lifecycle × ${op}`).toBe("passed");
     }
   });

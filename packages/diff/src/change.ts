@@ -1,9 +1,13 @@
 // What the diff reports, and the one table that turns "what got narrower or wider" into a class.
 
-export type ChangeClass = "breaking" | "compatible" | "informational";
+export type ChangeClass = "breaking" | "undecided" | "compatible" | "informational";
 
 export interface Change {
-  /** breaking: a client built on the old document can fail; compatible: it cannot; informational: nothing a program sees. */
+  /**
+   * breaking: a client built on the old document can fail; compatible: it cannot; informational:
+   * nothing a program sees; undecided: the diff cannot tell whether the new schema accepts the same
+   * values (a restructure it cannot reduce to keywords it compares), so a person decides.
+   */
   class: ChangeClass;
   /** The rule that matched, e.g. "parameter-became-required"; "structural" for the generic fallback. */
   kind: string;
@@ -11,8 +15,14 @@ export interface Change {
   pointer: string;
   /** Which document `pointer` is in. */
   in: "old" | "new";
-  /** The operation it concerns ("POST /api/v3/order (new_order)"), when it concerns one. */
+  /** The first of `operations`, when it concerns one. */
   operation?: string;
+  /**
+   * Every operation it concerns ("POST /api/v3/order (new_order)"), by label: a change to a
+   * shared component names each operation that uses it. Absent for the document's own changes
+   * (info, servers, a component no operation uses).
+   */
+  operations?: string[];
   /** One line: what changed and why it has this class. */
   message: string;
   /**
@@ -27,9 +37,9 @@ export type Direction = "request" | "response";
 
 /**
  * How a constraint moved: `narrower` accepts fewer values, `wider` more, `different` some of each
- * or an undecidable change (two patterns, say).
+ * (two patterns, say), `undecided` a restructure whose effect the diff cannot work out.
  */
-export type Effect = "narrower" | "wider" | "different";
+export type Effect = "narrower" | "wider" | "different" | "undecided";
 
 /**
  * The direction table (docs: "Which direction breaks whom"). A client sends requests and reads
@@ -46,13 +56,14 @@ export function classify(
   effect: Effect,
 ): Pick<Change, "class" | "breaksImplementations"> {
   if (effect === "different") return { class: "breaking", breaksImplementations: true };
+  if (effect === "undecided") return { class: "undecided", breaksImplementations: false };
   const clientsBreak = direction === "request" ? effect === "narrower" : effect === "wider";
   return { class: clientsBreak ? "breaking" : "compatible", breaksImplementations: !clientsBreak };
 }
 
-/** Changes in the order a reader wants them: breaking first, then compatible, then informational. */
+/** Changes in the order a reader wants them: breaking first, then undecided, compatible, informational. */
 export function sortChanges(changes: Change[]): Change[] {
-  const rank: Record<ChangeClass, number> = { breaking: 0, compatible: 1, informational: 2 };
+  const rank: Record<ChangeClass, number> = { breaking: 0, undecided: 1, compatible: 2, informational: 3 };
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   // Changes to shared components (no operation) come after the operations' own.
   return [...changes].sort(
@@ -65,12 +76,13 @@ export function sortChanges(changes: Change[]): Change[] {
 
 export interface ChangeCounts {
   breaking: number;
+  undecided: number;
   compatible: number;
   informational: number;
 }
 
 export function countChanges(changes: Change[]): ChangeCounts {
-  const counts: ChangeCounts = { breaking: 0, compatible: 0, informational: 0 };
+  const counts: ChangeCounts = { breaking: 0, undecided: 0, compatible: 0, informational: 0 };
   for (const change of changes) counts[change.class]++;
   return counts;
 }

@@ -1,6 +1,7 @@
 // What the diff needs of a document before it compares anything: OpenAPI 3.1, an info.version,
 // the containers it walks shaped as OpenAPI defines them, and every $ref internal and resolvable.
-// Anything else may be any JSON: the structural fallback compares it as data.
+// Anything else may be any JSON: the structural fallback compares it as data (extensions too,
+// whose $refs are not followed).
 import type { OpenApiDocument } from "@marketapi/spec-loader";
 import { describeValue, pointerOf, SpecError, segmentsOf, valueAt } from "@marketapi/spec-loader";
 
@@ -86,8 +87,12 @@ export function checkDocument(source: string, document: OpenApiDocument): void {
         throw fault(`${at}/$ref`, "a reference to a node of this document", ref);
       }
     }
-    for (const [key, value] of Object.entries(record))
+    for (const [key, value] of Object.entries(record)) {
+      // An extension's value is compared as data, never followed: a $ref in it (x-topics naming
+      // a Markdown file, say) is text to the diff, and no reason to refuse the document.
+      if (key.startsWith("x-")) continue;
       checkReferences(value, pointerOf(...segmentsOf(at), key), seen);
+    }
   }
 }
 

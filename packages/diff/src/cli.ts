@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // marketapi-diff OLD NEW: every change between two OpenAPI 3.1 documents, classified.
-// Exit codes: 0 no breaking change, 1 at least one, 2 bad usage or bad input, 3 an internal error
-// (never 1: a crash must not read as "breaking").
+// Exit codes (@marketapi/command's table): 0 no breaking change, 1 a breaking or undecided change
+// or a document at fault (located), 2 usage error, 3 an internal error (a crash never exits 1).
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { EXIT, parseCommandLine, reportUsage, UsageError } from "@marketapi/command";
 import { MAX_INPUT_BYTES_ENV, maxInputBytes, SpecError } from "@marketapi/spec-loader";
 import { diffDocuments } from "./diff.js";
 import { loadSpec } from "./load-document.js";
 import { type Compared, renderJson, renderMarkdown, renderText } from "./render.js";
+
+const SHORT_USAGE =
+  "Usage: marketapi-diff OLD NEW [--json | --markdown] (all options: marketapi-diff --help)";
 
 const USAGE = `Usage: marketapi-diff OLD NEW [--json | --markdown]
 
@@ -25,27 +28,23 @@ extensions of marketapi (x-auth-class, x-signing, x-order-type-rules, ...) have 
   --version    this command's version
   --help       this text
 
-Exit codes: 0 no breaking change, 1 at least one breaking change, 2 bad usage or a document that
-cannot be read or is not OpenAPI 3.1 (the message says file#pointer (line, column)), 3 an
-internal error of the command.`;
+Exit codes (the same for every marketapi command): 0 no breaking change; 1 a breaking change, one
+the diff cannot decide, or a document that cannot be read or is not OpenAPI 3.1 (the message
+says file#pointer (line, column)); 2 usage error; 3 an internal error of the command.`;
 
 function main(argv: string[]): number {
-  let parsed: ReturnType<typeof parseArgs>;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        json: { type: "boolean", default: false },
-        markdown: { type: "boolean", default: false },
-        "max-input-bytes": { type: "string" },
-        help: { type: "boolean", default: false },
-        version: { type: "boolean", default: false },
-      },
-      allowPositionals: true,
-      strict: true,
+    parsed = parseCommandLine(argv, {
+      json: { type: "boolean", default: false },
+      markdown: { type: "boolean", default: false },
+      "max-input-bytes": { type: "string" },
+      help: { type: "boolean", default: false },
+      version: { type: "boolean", default: false },
     });
   } catch (error) {
-    return usage((error as Error).message);
+    if (!(error instanceof UsageError)) throw error;
+    return usage(error.message);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -80,7 +79,7 @@ function main(argv: string[]): number {
   const after = load(positionals[1]!);
   if (!before || !after) {
     for (const fault of faults) process.stderr.write(`marketapi-diff: ${fault}\n`);
-    return 2;
+    return EXIT.fault;
   }
   const compared: Compared = {
     old: { source: before.source, version: String(before.document.info.version) },
@@ -89,12 +88,13 @@ function main(argv: string[]): number {
   };
   const render = values.json ? renderJson : values.markdown ? renderMarkdown : renderText;
   process.stdout.write(render(compared));
-  return compared.changes.some((c) => c.class === "breaking") ? 1 : 0;
+  return compared.changes.some((c) => c.class === "breaking" || c.class === "undecided")
+    ? EXIT.fault
+    : EXIT.ok;
 }
 
 function usage(problem: string): number {
-  process.stderr.write(`marketapi-diff: ${problem}\n\n${USAGE}\n`);
-  return 2;
+  return reportUsage("marketapi-diff", problem, SHORT_USAGE);
 }
 
 function guarded(argv: string[]): number {
@@ -102,7 +102,7 @@ function guarded(argv: string[]): number {
     return main(argv);
   } catch (error) {
     process.stderr.write(`marketapi-diff: internal error: ${(error as Error).message ?? error}\n`);
-    return 3;
+    return EXIT.failed;
   }
 }
 

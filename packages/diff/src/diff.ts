@@ -6,7 +6,9 @@ import { type At, Comparison, child, isObject, same, show } from "./comparison.j
 import { DOCUMENT_EXTENSIONS } from "./extensions/index.js";
 import { compareOperations } from "./operation-diff.js";
 import { compareSecuritySchemes } from "./security-diff.js";
-import { compareRemainingKeys, compareStructurally } from "./structural.js";
+import { compareRemainingKeys, compareServers, compareStructurally } from "./structural.js";
+import { componentUsers } from "./usage.js";
+import { compareWebhooks } from "./webhook-diff.js";
 
 /**
  * Every change from `oldDocument` to `newDocument`, breaking first. Neither input is modified.
@@ -17,7 +19,9 @@ export function diffDocuments(oldDocument: OpenApiDocument, newDocument: OpenApi
   const o: At = { value: oldDocument, pointer: "" };
   const n: At = { value: newDocument, pointer: "" };
   compareOperations(c);
+  compareWebhooks(c);
   compareSecuritySchemes(c);
+  compareServers(c, child(o, "servers"), child(n, "servers"));
   compareInfo(c, child(o, "info"), child(n, "info"));
   compareUnreachedComponents(c);
   if (!same(oldDocument.openapi, newDocument.openapi)) {
@@ -34,7 +38,16 @@ export function diffDocuments(oldDocument: OpenApiDocument, newDocument: OpenApi
     c,
     o,
     n,
-    new Set(["openapi", "info", "paths", "components", "security", ...DOCUMENT_EXTENSIONS.keys()]),
+    new Set([
+      "openapi",
+      "info",
+      "paths",
+      "webhooks",
+      "servers",
+      "components",
+      "security",
+      ...DOCUMENT_EXTENSIONS.keys(),
+    ]),
   );
   return sortChanges(c.changes);
 }
@@ -67,12 +80,14 @@ const COMPONENT_SECTIONS = [
 ];
 
 /**
- * Components no operation reaches were not compared on the way: compared here, as data. They
- * change nothing a client of these operations sees, so the class is informational.
+ * Components the comparison of operations did not reach (no operation uses them, or only where no
+ * rule looks: an example, a link) are compared here, as data, under the operations that use them
+ * if any. One that only one side has is used where a reference to it changed, and reported there.
  */
 function compareUnreachedComponents(c: Comparison): void {
   const o: At = { value: c.oldDocument.components, pointer: "/components" };
   const n: At = { value: c.newDocument.components, pointer: "/components" };
+  let users: { old: Map<string, Set<string>>; new: Map<string, Set<string>> } | undefined;
   for (const section of COMPONENT_SECTIONS) {
     const was = child(o, section);
     const is = child(n, section);
@@ -83,14 +98,27 @@ function compareUnreachedComponents(c: Comparison): void {
     for (const name of names) {
       const pointer = `/components/${section}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       if (c.reached.old.has(pointer) || c.reached.new.has(pointer)) continue;
-      compareStructurally(
-        c,
-        child(was, name),
-        child(is, name),
-        "informational",
-        "no operation uses it",
-        "unused-component",
-      );
+      const [before, after] = [child(was, name), child(is, name)];
+      users ??= { old: componentUsers(c.oldDocument), new: componentUsers(c.newDocument) };
+      const labels = [...new Set([...(users.old.get(pointer) ?? []), ...(users.new.get(pointer) ?? [])])];
+      if (labels.length === 0) {
+        compareStructurally(c, before, after, "informational", "no operation uses it", "unused-component");
+      } else if (before.value !== undefined && after.value !== undefined) {
+        const documents = section === "examples" || section === "links";
+        for (const label of labels) {
+          c.within(label, () =>
+            compareStructurally(
+              c,
+              before,
+              after,
+              documents ? "informational" : "breaking",
+              documents
+                ? "documentation only"
+                : "used where no rule compares it, so it counts as breaking until one does",
+            ),
+          );
+        }
+      }
     }
   }
   compareRemainingKeys(c, o, n, new Set([...COMPONENT_SECTIONS, "securitySchemes"]));

@@ -7,7 +7,8 @@ import { type At, type Comparison, child, isObject, same, show } from "./compari
 import { OPERATION_EXTENSIONS } from "./extensions/index.js";
 import { compareSchema } from "./schema-diff.js";
 import { compareSecurity } from "./security-diff.js";
-import { compareRemainingKeys, compareStructurally } from "./structural.js";
+import { compareRemainingKeys, compareServers, compareStructurally } from "./structural.js";
+import { operationLabel } from "./usage.js";
 
 interface OperationAt {
   method: string;
@@ -19,7 +20,7 @@ interface OperationAt {
 }
 
 const templateOf = (path: string) => path.replace(/\{[^}]*\}/g, "{}");
-const labelOf = (op: OperationAt) => `${op.method.toUpperCase()} ${op.path}${op.id ? ` (${op.id})` : ""}`;
+const labelOf = (op: OperationAt) => operationLabel(op.method, op.path, op.id);
 
 function operationsOf(c: Comparison, side: "old" | "new"): Map<string, OperationAt> {
   const document = side === "old" ? c.oldDocument : c.newDocument;
@@ -91,6 +92,7 @@ const OPERATION_KEYS = new Set([
   "responses",
   "security",
   "deprecated",
+  "servers",
 ]);
 
 function compareOperation(c: Comparison, o: OperationAt, n: OperationAt): void {
@@ -115,6 +117,8 @@ function compareOperation(c: Comparison, o: OperationAt, n: OperationAt): void {
   compareRequestBody(c, child(o.at, "requestBody"), child(n.at, "requestBody"));
   compareResponses(c, child(o.at, "responses"), child(n.at, "responses"));
   compareSecurity(c, o.at, n.at);
+  compareServers(c, child(o.item, "servers"), child(n.item, "servers"));
+  compareServers(c, child(o.at, "servers"), child(n.at, "servers"));
   for (const [key, rule] of OPERATION_EXTENSIONS) {
     const before = child(o.at, key);
     const after = child(n.at, key);
@@ -167,8 +171,11 @@ function compareParameters(c: Comparison, o: OperationAt, n: OperationAt): void 
         class: "breaking",
         message: `${required(before.get(key)!.at) ? "required" : "optional"} ${label} removed: clients that send it are refused (unknown parameters are rejected)`,
       });
-    } else if (c.firstVisit(before.get(key)!.at, after.get(key)!.at, "parameter")) {
-      compareParameter(c, before.get(key)!.at, after.get(key)!.at, label);
+    } else {
+      const [oldParameter, newParameter] = [before.get(key)!.at, after.get(key)!.at];
+      c.once(oldParameter, newParameter, "parameter", () =>
+        compareParameter(c, oldParameter, newParameter, label),
+      );
     }
   }
 }
@@ -337,8 +344,8 @@ function compareResponses(c: Comparison, o: At, n: At): void {
           ? `success response ${status} removed: clients that expect it get another`
           : `response ${status} removed: implementations that answer it no longer conform`,
       });
-    } else if (c.firstVisit(was, is, "response-object")) {
-      compareResponse(c, was, is, `response ${status}`);
+    } else {
+      c.once(was, is, "response-object", () => compareResponse(c, was, is, `response ${status}`));
     }
   }
 }

@@ -8,16 +8,38 @@ export interface Compared {
   changes: Change[];
 }
 
-const CLASSES: ChangeClass[] = ["breaking", "compatible", "informational"];
+const CLASSES: ChangeClass[] = ["breaking", "undecided", "compatible", "informational"];
 const HEADINGS: Record<ChangeClass, string> = {
   breaking: "Breaking changes",
+  undecided: "Changes the diff cannot decide (check whether they break clients)",
   compatible: "Compatible changes",
   informational: "Informational changes",
 };
+/** The heading of changes that concern no operation: info, servers, components no operation uses. */
+export const DOCUMENT_GROUP = "the document";
 
 export function summaryLine(compared: Compared): string {
   const counts = countChanges(compared.changes);
-  return `${counts.breaking} breaking, ${counts.compatible} compatible, ${counts.informational} informational`;
+  const undecided = counts.undecided > 0 ? `, ${counts.undecided} undecided` : "";
+  return `${counts.breaking} breaking${undecided}, ${counts.compatible} compatible, ${counts.informational} informational`;
+}
+
+/**
+ * The changes by the operation they concern, operations in order and the document's last: a change
+ * to a shared component is listed under each operation that uses it.
+ */
+export function byOperation(changes: Change[]): [string, Change[]][] {
+  const groups = new Map<string, Change[]>();
+  for (const change of changes) {
+    for (const group of change.operations ?? [DOCUMENT_GROUP]) {
+      const list = groups.get(group) ?? [];
+      list.push(change);
+      groups.set(group, list);
+    }
+  }
+  const order = (a: string, b: string) =>
+    a === DOCUMENT_GROUP ? 1 : b === DOCUMENT_GROUP ? -1 : a < b ? -1 : a > b ? 1 : 0;
+  return [...groups].sort(([a], [b]) => order(a, b));
 }
 
 export function renderText(compared: Compared): string {
@@ -28,15 +50,15 @@ export function renderText(compared: Compared): string {
     const changes = compared.changes.filter((change) => change.class === cls);
     if (changes.length === 0) continue;
     lines.push("", `${HEADINGS[cls]} (${changes.length})`);
-    let group: string | null = null;
-    for (const change of changes) {
-      const heading = change.operation ?? "shared components and document";
-      if (heading !== group) lines.push(`  ${heading}`);
-      group = heading;
-      const where = change.in === "old" ? `${compared.old.source}#${change.pointer}` : change.pointer || "/";
-      const follow =
-        change.breaksImplementations && cls !== "breaking" ? " (implementations must follow)" : "";
-      lines.push(`    ${where}: ${change.message}${follow}`);
+    for (const [heading, group] of byOperation(changes)) {
+      lines.push(`  ${heading}`);
+      for (const change of group) {
+        const where =
+          change.in === "old" ? `${compared.old.source}#${change.pointer}` : change.pointer || "/";
+        const follow =
+          change.breaksImplementations && cls !== "breaking" ? " (implementations must follow)" : "";
+        lines.push(`    ${where}: ${change.message}${follow}`);
+      }
     }
   }
   return `${lines.join("\n")}\n`;
@@ -51,7 +73,9 @@ export function renderMarkdown(compared: Compared, heading?: string): string {
     if (changes.length === 0) continue;
     lines.push(`### ${HEADINGS[cls]}`, "");
     for (const change of changes) {
-      const where = change.operation ? `**${escapeMarkdown(change.operation)}**: ` : "";
+      const where = change.operations
+        ? `${change.operations.map((op) => `**${escapeMarkdown(op)}**`).join(", ")}: `
+        : "";
       lines.push(`- ${where}${escapeMarkdown(change.message)} (\`${change.pointer || "/"}\`)`);
     }
     lines.push("");

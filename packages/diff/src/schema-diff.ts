@@ -2,13 +2,15 @@
 // rule says whether the set got narrower or wider, and the direction table (change.ts) turns that
 // into a class, for a request schema or a response schema.
 import type { Direction, Effect } from "./change.js";
-import { type At, type Comparison, child, isObject, same, show } from "./comparison.js";
+import { type At, type Comparison, canonical, child, isObject, same, show } from "./comparison.js";
 import { SCHEMA_EXTENSIONS } from "./extensions/index.js";
+import { type NormalAt, normalise } from "./schema-normal.js";
 import { compareRemainingKeys } from "./structural.js";
 
 /** What each effect means for the reader, by direction; closes every message. */
 function consequence(direction: Direction, effect: Effect): string {
   if (effect === "different") return "values valid before may be refused, and new ones appear";
+  if (effect === "undecided") return "check by hand whether clients break";
   if (direction === "request") {
     return effect === "narrower"
       ? "requests that were valid can now be refused"
@@ -27,43 +29,46 @@ const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "m
 const FORMAT_WIDENINGS: Record<string, string> = { int32: "int64", float: "double" };
 
 export function compareSchema(c: Comparison, oRaw: At, nRaw: At, direction: Direction): void {
-  compareRefSiblings(c, oRaw, nRaw, direction);
-  const o = c.deref(oRaw, "old");
-  const n = c.deref(nRaw, "new");
+  const o = normalise(c, oRaw, "old");
+  const n = normalise(c, nRaw, "new");
   if (o.value === undefined && n.value === undefined) return;
-  if (!c.firstVisit(o, n, direction)) return;
-  const shared = o.pointer.startsWith("/components/") && n.pointer.startsWith("/components/");
-  c.within(shared ? undefined : c.operation, () => compareResolved(c, o, n, direction));
+  c.once(o, n, `${direction} ${c.words[direction]}`, () => compareResolved(c, o, n, direction));
 }
 
-/** The keywords written beside a $ref (OpenAPI 3.1 applies them too), without it; undefined if none. */
-function refSiblings(at: At): Record<string, unknown> | undefined {
-  if (!isObject(at.value) || typeof at.value.$ref !== "string") return undefined;
-  const { $ref: _, ...siblings } = at.value;
-  return Object.keys(siblings).length > 0 ? siblings : undefined;
+/**
+ * A schema normalisation left as written (an allOf it could not merge) compares with the other
+ * side only where both are written alike, part by part; otherwise the diff says it cannot decide.
+ */
+function undecidable(o: NormalAt, n: NormalAt): string | undefined {
+  const reason = o.unmerged ?? n.unmerged;
+  if (reason === undefined) return undefined;
+  const parts = (at: At) =>
+    isObject(at.value) && Array.isArray(at.value.allOf) ? at.value.allOf.length : -1;
+  if (o.unmerged !== undefined && n.unmerged !== undefined && parts(o) === parts(n)) return undefined;
+  return reason;
 }
 
-/** Keywords beside a $ref constrain the value as much as the target does: compared as a schema of their own. */
-function compareRefSiblings(c: Comparison, o: At, n: At, direction: Direction): void {
-  const before = refSiblings(o);
-  const after = refSiblings(n);
-  if (before === undefined && after === undefined) return;
-  // A side without a $ref is the target itself, compared below; only a $ref's siblings are extra.
-  const oSide = {
-    value: before ?? (isObject(o.value) && o.value.$ref !== undefined ? {} : undefined),
-    pointer: o.pointer,
-  };
-  const nSide = {
-    value: after ?? (isObject(n.value) && n.value.$ref !== undefined ? {} : undefined),
-    pointer: n.pointer,
-  };
-  if (oSide.value === undefined || nSide.value === undefined) return;
-  if (c.firstVisit(oSide, nSide, `${direction} $ref siblings`)) compareResolved(c, oSide, nSide, direction);
-}
-
-function compareResolved(c: Comparison, o: At, n: At, direction: Direction): void {
+function compareResolved(c: Comparison, o: NormalAt, n: NormalAt, direction: Direction): void {
   const effect = (e: Effect, kind: string, what: string) =>
-    c.reportEffect(o, n, direction, e, kind, `${direction} schema ${what}: ${consequence(direction, e)}`);
+    c.reportEffect(
+      o,
+      n,
+      direction,
+      e,
+      kind,
+      `${c.words[direction]} schema ${what}: ${consequence(direction, e)}`,
+    );
+  const cannot = undecidable(o, n);
+  if (cannot !== undefined) {
+    if (!same(o.value, n.value)) {
+      effect(
+        "undecided",
+        "schema-undecided",
+        `was restructured, and the diff cannot decide whether it accepts the same values (${cannot})`,
+      );
+    }
+    return;
+  }
   if (o.value === undefined || n.value === undefined) {
     if (o.value === undefined) effect("narrower", "schema-added", "added where any value was allowed");
     else effect("wider", "schema-removed", "removed, so any value is allowed");
@@ -85,6 +90,7 @@ function compareResolved(c: Comparison, o: At, n: At, direction: Direction): voi
       effect("different", "schema-changed", `changed from ${show(o.value)} to ${show(n.value)}`);
     return;
   }
+  if (oneGainedAlternatives(c, o, n, direction)) return;
   for (const [keys, rule] of SCHEMA_RULES) {
     if (
       keys.some(
@@ -114,7 +120,7 @@ function moved(
     direction,
     e,
     `${key}-${e}`,
-    `${direction} ${what}: ${consequence(direction, e)}`,
+    `${c.words[direction]} ${what}: ${consequence(direction, e)}`,
   );
 }
 
@@ -268,7 +274,7 @@ const requiredRule: Rule = (c, o, n, d) => {
       d,
       "narrower",
       "property-became-required",
-      `${d} property "${name}" is now required: ${what}`,
+      `${c.words[d]} property "${name}" is now required: ${what}`,
     );
   }
   for (const name of before.filter((p) => !after.includes(p))) {
@@ -279,7 +285,7 @@ const requiredRule: Rule = (c, o, n, d) => {
       d,
       "wider",
       "property-became-optional",
-      `${d} property "${name}" is no longer required: ${what}`,
+      `${c.words[d]} property "${name}" is no longer required: ${what}`,
     );
   }
 };
@@ -302,8 +308,8 @@ const propertiesRule: Rule = (c, o, n, d) => {
         breaksImplementations: d === "request",
         message:
           d === "request"
-            ? `request property "${name}" added: implementations must accept it`
-            : `response property "${name}" added: clients ignore what they do not know`,
+            ? `${c.words[d]} property "${name}" added: implementations must accept it`
+            : `${c.words[d]} property "${name}" added: clients ignore what they do not know`,
       });
     } else if (after.value === undefined) {
       c.report(before, after, {
@@ -312,8 +318,8 @@ const propertiesRule: Rule = (c, o, n, d) => {
         breaksImplementations: d === "request",
         message:
           d === "request"
-            ? `request property "${name}" removed: clients that send it are refused or misread`
-            : `response property "${name}" removed: clients that read it find nothing`,
+            ? `${c.words[d]} property "${name}" removed: clients that send it are refused or misread`
+            : `${c.words[d]} property "${name}" removed: clients that read it find nothing`,
       });
     } else compareSchema(c, before, after, d);
   }
@@ -368,20 +374,83 @@ const prefixItemsRule: Rule = (c, o, n, d) => {
   }
 };
 
-/** oneOf, anyOf and allOf, compared position by position; more alternatives widen, more allOf parts narrow. */
+/**
+ * oneOf and anyOf: an alternative the other side has too (the same values accepted, wherever it is
+ * written) is paired with it; the others are compared in their order; more alternatives widen.
+ * allOf reaches here only where neither side could be merged and both have as many parts: compared
+ * part by part.
+ */
 const combinatorRule =
   (key: "oneOf" | "anyOf" | "allOf"): Rule =>
   (c, o, n, d) => {
     const before = child(o, key);
     const after = child(n, key);
-    const bl = Array.isArray(before.value) ? before.value.length : 0;
-    const al = Array.isArray(after.value) ? after.value.length : 0;
-    for (let i = 0; i < Math.min(bl, al); i++) compareSchema(c, child(before, i), child(after, i), d);
-    if (bl === al) return;
-    const grew = al > bl;
+    const indices = (at: At) => (Array.isArray(at.value) ? at.value.map((_, i) => i) : []);
+    let olds = indices(before);
+    let news = indices(after);
+    if (key !== "allOf") {
+      const accepted = (at: At, side: "old" | "new") => canonical(normalise(c, at, side).value);
+      const newShapes = news.map((i) => accepted(child(after, i), "new"));
+      const paired = new Set<number>();
+      for (const i of olds) {
+        const shape = accepted(child(before, i), "old");
+        const match = news.find((j, k) => !paired.has(j) && newShapes[k] === shape);
+        if (match === undefined) continue;
+        paired.add(match);
+        compareSchema(c, child(before, i), child(after, match), d);
+        olds = olds.filter((x) => x !== i);
+      }
+      news = news.filter((j) => !paired.has(j));
+    }
+    for (let k = 0; k < Math.min(olds.length, news.length); k++) {
+      compareSchema(c, child(before, olds[k]!), child(after, news[k]!), d);
+    }
+    if (olds.length === news.length) return;
+    const bl = indices(before).length;
+    const al = indices(after).length;
+    const grew = news.length > olds.length;
     const e: Effect = key === "allOf" ? (grew ? "narrower" : "wider") : grew ? "wider" : "narrower";
     moved(c, o, n, d, key, e, `${key} now has ${al} subschemas instead of ${bl}`);
   };
+
+/**
+ * A schema that became one of the alternatives of an anyOf or oneOf (or the reverse): the other
+ * alternatives widen (or narrow) what is accepted, and nothing else changed. False when the lone
+ * schema matches no alternative; the keyword rules compare them then.
+ */
+function oneGainedAlternatives(c: Comparison, o: At, n: At, direction: Direction): boolean {
+  const listed = (at: At) =>
+    (["anyOf", "oneOf"] as const).find((key) => Array.isArray((at.value as Record<string, unknown>)[key]));
+  const oKey = listed(o);
+  const nKey = listed(n);
+  if ((oKey === undefined) === (nKey === undefined)) return false;
+  const [lone, list, key, side] =
+    oKey === undefined ? [o, n, nKey!, "new" as const] : [n, o, oKey, "old" as const];
+  const alternatives = child(list, key);
+  const count = (alternatives.value as unknown[]).length;
+  const { [key]: _, ...rest } = list.value as Record<string, unknown>;
+  const loneShape = canonical(lone.value);
+  const match = (alternatives.value as unknown[]).findIndex(
+    (_, i) => canonical(mergedWith(rest, normalise(c, child(alternatives, i), side).value)) === loneShape,
+  );
+  if (match < 0) return false;
+  const grew = side === "new";
+  moved(
+    c,
+    o,
+    n,
+    direction,
+    key,
+    grew ? "wider" : "narrower",
+    `${key} now has ${grew ? count : 1} alternatives instead of ${grew ? 1 : count}`,
+  );
+  return true;
+}
+
+/** An alternative with the keywords written beside its anyOf or oneOf, as a lone schema would hold them. */
+function mergedWith(rest: Record<string, unknown>, alternative: unknown): unknown {
+  return isObject(alternative) ? { ...rest, ...alternative } : alternative;
+}
 
 const defaultRule: Rule = (c, o, n, d) => {
   const before = child(o, "default");

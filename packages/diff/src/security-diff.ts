@@ -32,7 +32,7 @@ export function compareSecurity(c: Comparison, oOp: At, nOp: At): void {
   const before = requirementsOf(c, oOp, "old");
   const after = requirementsOf(c, nOp, "new");
   if (same(before.list, after.list)) return;
-  const reported = c.changes.length;
+  const reported = c.reports;
   for (const old of before.list) {
     if (!after.list.some((now) => satisfies(old, now))) {
       c.report(before.at, after.at, {
@@ -52,7 +52,7 @@ export function compareSecurity(c: Comparison, oOp: At, nOp: At): void {
       });
     }
   }
-  if (c.changes.length === reported) {
+  if (c.reports === reported) {
     c.report(before.at, after.at, {
       kind: "security-rewritten",
       class: "informational",

@@ -69,3 +69,20 @@ export function compareRemainingKeys(c: Comparison, o: At, n: At, handled: Reado
     compareStructurally(c, child(o, key), child(n, key), cls, why);
   }
 }
+
+/**
+ * `servers` (of the document, a path or an operation) says where the API is deployed, not what it
+ * accepts or answers: a client is given its base URL (every generated client takes one), and the
+ * same requests and answers hold at the new address. Informational, whatever changed: whether the
+ * old address keeps answering is a fact of the deployment, which no document comparison can see.
+ */
+export function compareServers(c: Comparison, o: At, n: At): void {
+  compareStructurally(
+    c,
+    o,
+    n,
+    "informational",
+    "where the API is served, not what it accepts or answers; clients that take their base URL from the document should take the new one",
+    "servers-changed",
+  );
+}

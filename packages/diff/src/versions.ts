@@ -53,7 +53,8 @@ export function bumpBetween(from: Version, to: Version): Bump {
 
 /** The least bump the changes need. */
 export function requiredBump(changes: Change[]): Bump {
-  if (changes.some((c) => c.class === "breaking")) return "major";
+  // A change the diff cannot decide may break clients: the gate asks for what a break asks.
+  if (changes.some((c) => c.class === "breaking" || c.class === "undecided")) return "major";
   if (changes.some((c) => c.class === "compatible")) return "minor";
   return changes.length > 0 ? "patch" : "none";
 }

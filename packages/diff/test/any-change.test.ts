@@ -96,6 +96,6 @@ describe("marketapi-diff on changes outside its table", () => {
         }
       }
     }
-    expect(silent).toEqual([]);
+    expect(silent, JSON.stringify(silent)).toEqual([]);
   });
 });

@@ -67,13 +67,14 @@ describe("marketapi-diff", () => {
   it("writes JSON with --json and Markdown with --markdown", () => {
     const tightened = join(work, "ping-tightened.yaml");
     const json = JSON.parse(diff(specPath, tightened, "--json").stdout);
-    expect(json.counts).toEqual({ breaking: 1, compatible: 0, informational: 0 });
+    expect(json.counts).toEqual({ breaking: 1, undecided: 0, compatible: 0, informational: 0 });
     expect(json.changes[0]).toMatchObject({
       class: "breaking",
       kind: "auth-class-tightened",
       pointer: "/paths/~1api~1v3~1ping/get/x-auth-class",
       in: "new",
       operation: "GET /api/v3/ping (ping)",
+      operations: ["GET /api/v3/ping (ping)"],
       breaksImplementations: false,
     });
     const markdown = diff(specPath, tightened, "--markdown").stdout;
@@ -125,9 +126,9 @@ describe("marketapi-diff", () => {
       file: () => "@marketapi/nothing-here",
       want: /@marketapi\/nothing-here#: expected a file, or an installed package that exports "@marketapi\/nothing-here\/openapi\.json", found neither/,
     },
-  ])("exits 2 on $given, saying file#pointer (line, column)", ({ file, want }) => {
+  ])("exits 1 on $given, saying file#pointer (line, column)", ({ file, want }) => {
     const run = diff(specPath, file());
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(want);
     expect(run.stderr).not.toMatch(/\n\s+at /);

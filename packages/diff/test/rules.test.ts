@@ -868,7 +868,102 @@ const cases: Case[] = [
     at: "/servers",
     old: [{ url: "https://a.example" }],
     new: [{ url: "https://b.example" }],
-    want: ["breaking structural"],
+    want: ["informational servers-changed"],
+  },
+  {
+    name: "servers of an operation added",
+    at: `${OP}/servers`,
+    old: undefined,
+    new: [{ url: "https://b.example/v2" }],
+    want: ["informational servers-changed"],
+  },
+  {
+    name: "webhook added",
+    at: "/webhooks",
+    old: undefined,
+    new: {
+      filled: {
+        post: {
+          requestBody: { content: { "application/json": { schema: str } } },
+          responses: { "200": { description: "ok" } },
+        },
+      },
+    },
+    want: ["compatible webhook-added"],
+  },
+  {
+    name: "webhook removed",
+    at: "/webhooks/filled",
+    old: { post: { responses: { "200": { description: "ok" } } } },
+    new: undefined,
+    want: ["breaking webhook-removed"],
+  },
+  {
+    name: "webhook payload gains an enum value: subscribers read it, so it breaks them",
+    at: "/webhooks/filled/post/requestBody/content/application~1json/schema",
+    old: { enum: ["NEW"] },
+    new: { enum: ["NEW", "FILLED"] },
+    want: ["breaking enum-wider"],
+  },
+  {
+    name: "webhook payload property becomes required: subscribers get more, nothing breaks",
+    at: "/webhooks/filled/post/requestBody/content/application~1json/schema",
+    old: { type: "object", properties: { id: str } },
+    new: { type: "object", properties: { id: str }, required: ["id"] },
+    want: ["compatible property-became-required"],
+  },
+  {
+    name: "request schema split into allOf parts that accept the same",
+    at: `${BODY}/content/application~1x-www-form-urlencoded/schema`,
+    old: { type: "object", properties: { qty: { type: "number" } } },
+    new: { allOf: [{ type: "object" }, { properties: { qty: { type: "number" } } }] },
+    want: [],
+  },
+  {
+    name: "response schema wrapped in a one-item allOf with a description beside it",
+    at: `${OK}/properties/side`,
+    old: { enum: ["BUY", "SELL"] },
+    new: { description: "side", allOf: [{ enum: ["BUY", "SELL"] }] },
+    want: ["informational structural"],
+  },
+  {
+    name: "anyOf alternatives reordered",
+    at: `${OK}/properties/v`,
+    old: { anyOf: [str, { type: "integer" }] },
+    new: { anyOf: [{ type: "integer" }, str] },
+    want: [],
+  },
+  {
+    name: "response schema becomes nullable through a oneOf",
+    at: `${OK}/properties/v`,
+    old: str,
+    new: { oneOf: [str, { type: "null" }] },
+    want: ["breaking oneOf-wider"],
+  },
+  {
+    name: "allOf parts that cannot be merged, restructured: undecided, not breaking",
+    at: `${OK}/properties/v`,
+    old: {
+      allOf: [
+        { type: "object", properties: { a: str }, additionalProperties: false },
+        { properties: { b: str } },
+      ],
+    },
+    new: {
+      allOf: [
+        { type: "object", properties: { a: str } },
+        { properties: { b: str } },
+        { additionalProperties: false },
+      ],
+    },
+    want: ["undecided schema-undecided"],
+  },
+  {
+    name: "allOf parts that cannot be merged, one part changed: compared part by part",
+    at: `${OK}/properties/v`,
+    old: { allOf: [{ pattern: "^a" }, { pattern: "b$", maxLength: 5 }] },
+    new: { allOf: [{ pattern: "^a" }, { pattern: "b$", maxLength: 4 }] },
+    want: ["compatible maxLength-narrower"],
   },
   {
     name: "callbacks added to an operation",

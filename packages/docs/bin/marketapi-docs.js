@@ -6,5 +6,6 @@ try {
 } catch (error) {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   process.stderr.write(`marketapi-docs: internal error: ${message.replace(/\s*\n\s*/g, " ")}\n`);
-  process.exitCode = 2;
+  // Exit 3: an internal error (never 1, the input's fault, nor 2, a usage error).
+  process.exitCode = 3;
 }

@@ -56,6 +56,7 @@ function apiHistory(title: string): ApiHistory {
   const version = String(current.document.info.version);
   return {
     title,
+    source: "specs/releases/",
     releases: changelogOf(releases),
     ...(last && changes.length > 0 ? { unreleased: { version, since: last.version, changes } } : {}),
   };
@@ -79,6 +80,9 @@ function main(): void {
     endpointSchemaJson,
     endpointExample,
     apiHistory: history,
+    // This repository's site: its own name, and samples in every language, run by its tests.
+    brand: { title: "marketapi" },
+    samples: { tested: true },
   });
   rmSync(distDir, { recursive: true, force: true });
   const written = writeSite(site, distDir)

@@ -10,6 +10,8 @@ export const CHANGELOG_PAGE = "changes.html";
 /** The API's history, as the build computes it from specs/releases and specs/. */
 export interface ApiHistory {
   title: string;
+  /** Where the releases were read from, as the build was given it ("specs/releases", "rel"). */
+  source: string;
   /** Newest release first. */
   releases: ChangelogEntry[];
   /** Changes in specs/ since the last release, if any: the version they carry and the changes. */
@@ -18,6 +20,7 @@ export interface ApiHistory {
 
 const CLASSES: { cls: ChangeClass; heading: string }[] = [
   { cls: "breaking", heading: "Breaking changes" },
+  { cls: "undecided", heading: "Changes the diff cannot decide (they may break clients)" },
   { cls: "compatible", heading: "Compatible changes" },
   { cls: "informational", heading: "Informational changes" },
 ];
@@ -40,7 +43,9 @@ function renderChanges(changes: Change[]): string {
     if (ofClass.length === 0) return "";
     const items = ofClass
       .map((change) => {
-        const operation = change.operation ? `<strong>${escapeHtml(change.operation)}</strong>: ` : "";
+        const operation = change.operations
+          ? `${change.operations.map((op) => `<strong>${escapeHtml(op)}</strong>`).join(", ")}: `
+          : "";
         const follow =
           change.breaksImplementations && cls !== "breaking"
             ? ' <span class="optional">(implementations must follow)</span>'
@@ -65,7 +70,7 @@ ${since}
 </section>`;
 }
 
-export function renderChangelogPage(history: ApiHistory): string {
+export function renderChangelogPage(history: ApiHistory, siteName: string): string {
   const unreleased = history.unreleased
     ? `<section class="release" id="unreleased">
 <h2>Not yet released: ${escapeHtml(history.unreleased.version)}</h2>
@@ -74,7 +79,7 @@ ${renderChanges(listed(history.unreleased.changes))}
 </section>`
     : "";
   const body = `<h1>API changelog</h1>
-<p class="lead">What changed in each released version of ${escapeHtml(history.title)}, newest first. Each release is compared with the one before by <code>marketapi-diff</code>; a breaking change comes with a new major version.</p>
+<p class="lead">What changed in each released version of ${escapeHtml(history.title)}, newest first. Each release is compared with the one before, and every change classified for the API's clients; a breaking change comes with a new major version.</p>
 <div class="callout">
 <p><strong>Breaking</strong>: a client built for the previous version can fail. <strong>Compatible</strong>: it cannot; where implementations of the API (servers, and what the contract tester checks) must change, the change says so. <strong>Informational</strong>: nothing a program sees.</p>
 <table>
@@ -90,11 +95,12 @@ ${renderChanges(listed(history.unreleased.changes))}
     .join("")}</ul></nav>
 ${unreleased}
 ${history.releases.map(renderRelease).join("\n")}
-<footer>Generated from <code>specs/releases/</code> by <code>@marketapi/diff</code>.</footer>`;
+<footer>Generated from the released versions in <code>${escapeHtml(history.source)}</code>.</footer>`;
   return renderStaticPage({
     title: `API changelog · ${history.title}`,
     description: `What changed in each released version of ${history.title}.`,
     body,
     crumb: "API changelog",
+    siteName,
   });
 }

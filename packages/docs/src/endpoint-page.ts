@@ -269,7 +269,7 @@ ${exampleHtml}
 }
 
 /** The whole page, from the parsed schema and an example record to show first. */
-export function renderEndpointPage(schema: JsonObject, example?: RecordExample): string {
+export function renderEndpointPage(schema: JsonObject, siteName: string, example?: RecordExample): string {
   const title = stringAt(schema.title) ?? "Record";
   const fields = fieldsOf(schema);
   const defs = Object.entries(objectAt(schema.$defs)).filter((entry): entry is [string, JsonObject] =>
@@ -319,5 +319,6 @@ ${defs.map(([name, def]) => datatypeSection(name, def, uses.get(name) ?? [], sch
     description: `Fields, types and datatypes of the ${title} record (JSON Schema).`,
     body,
     crumb: `${title} record`,
+    siteName,
   });
 }

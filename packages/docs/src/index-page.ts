@@ -1,6 +1,6 @@
 // index.html: the landing page linking the two documentation pages and the spec files.
 import { operationEntries } from "@marketapi/spec/model";
-import { BRAND } from "./brand.js";
+import { linkItems, type SiteBrand } from "./brand.js";
 import { ENDPOINT_PAGE } from "./endpoint-page.js";
 import { escapeHtml, proseToHtml } from "./html.js";
 import { type JsonObject, objectAt, stringAt } from "./json.js";
@@ -22,15 +22,21 @@ function formatBytes(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-/** Pages the index links when they exist. */
+/** Pages the index links when they exist, and what it may claim. */
 export interface IndexExtras {
   /** Where the API changelog is (what changed between versions of the spec); the API card links it. */
   apiChangelog?: string;
+  /** The Endpoint record's schema: adds its card (and the build its page). */
+  endpointSchema?: JsonObject;
+  /** The samples are run against the reference server on every test run (this repository's build only). */
+  samplesTested?: boolean;
+  /** The languages of the code samples, as the reader sees them ("curl, TypeScript and Python"). */
+  sampleLanguages?: string;
 }
 
 export function renderIndexPage(
   openapi: JsonObject,
-  endpointSchema: JsonObject,
+  brand: SiteBrand,
   specFiles: SpecFileLink[],
   extras: IndexExtras = {},
 ): string {
@@ -38,37 +44,33 @@ export function renderIndexPage(
   const apiTitle = stringAt(info.title) ?? "API";
   const version = stringAt(info.version) ?? "";
   const operations = operationEntries(openapi);
-  const recordTitle = stringAt(endpointSchema.title) ?? "Record";
-  const fieldCount = Object.keys(objectAt(endpointSchema.properties)).length;
-  const defCount = Object.keys(objectAt(endpointSchema.$defs)).length;
   const files = specFiles
     .map(
       (file) =>
         `<tr><td class="name"><a href="${escapeHtml(file.path)}"><code>${escapeHtml(file.path)}</code></a></td><td>${escapeHtml(file.description)}</td><td class="size">${formatBytes(file.bytes)}</td></tr>`,
     )
     .join("\n");
-  const body = `<h1>${escapeHtml(BRAND.name)} documentation</h1>
+  const samples = extras.sampleLanguages
+    ? `, a ${extras.sampleLanguages} sample${extras.samplesTested ? " that is run against the reference server on every test run" : ""}`
+    : "";
+  const links =
+    brand.links.length > 0 ? `\n<h2>More</h2>\n<ul class="links">\n${linkItems(brand)}\n</ul>` : "";
+  const body = `<h1>${escapeHtml(brand.name)} documentation</h1>
 <p class="lead">${proseToHtml(stringAt(info.summary) ?? "")}</p>
 <div class="cards">
 <section class="card">
 <h2><a href="${API_PAGE}">${escapeHtml(apiTitle)}</a></h2>
 <p>Version ${escapeHtml(version)} · OpenAPI ${escapeHtml(String(openapi.openapi ?? ""))} · ${operations.length} operations.</p>
-<p>Every operation with its parameters, responses and examples, a curl, TypeScript and Python sample that is run against the reference server on every test run, its authentication class and request weight, the request-signing rule and the per-order-type parameter rules.</p>
+<p>Every operation with its parameters, responses and examples${samples}, and what the spec's extensions state: authentication class, request weight, signing and parameter rules.</p>
 <p><a href="${API_PAGE}">Open the API reference →</a></p>${
     extras.apiChangelog === undefined
       ? ""
       : `\n<p class="changes"><a href="${escapeHtml(extras.apiChangelog)}">What changed between versions →</a></p>`
   }
-</section>
-<section class="card">
-<h2><a href="${ENDPOINT_PAGE}">${escapeHtml(recordTitle)} record</a></h2>
-<p>JSON Schema 2020-12 · ${fieldCount} fields · ${defCount} datatypes.</p>
-<p>${proseToHtml(firstSentence(stringAt(endpointSchema.description) ?? ""))}</p>
-<p><a href="${ENDPOINT_PAGE}">Open the ${escapeHtml(recordTitle)} reference →</a></p>
-</section>
-</div>
+</section>${extras.endpointSchema ? recordCard(extras.endpointSchema) : ""}
+</div>${links}
 <h2>Spec files</h2>
-<p>The machine-readable sources of both pages, for code generators, validators and mock servers.</p>
+<p>The machine-readable sources of ${extras.endpointSchema ? "both pages" : "the API reference"}, for code generators, validators and mock servers.</p>
 <table>
 <thead><tr><th scope="col">File</th><th scope="col">Content</th><th scope="col" class="size">Size</th></tr></thead>
 <tbody>
@@ -76,9 +78,27 @@ ${files}
 </tbody>
 </table>
 <footer>These pages are static files and need no server-side code and no network access.</footer>`;
+  const record = extras.endpointSchema ? ` and the ${recordTitleOf(extras.endpointSchema)} record` : "";
   return renderStaticPage({
-    title: `${BRAND.name} documentation`,
-    description: `Documentation of ${apiTitle} and the ${recordTitle} record.`,
+    title: `${brand.name} documentation`,
+    description: `Documentation of ${apiTitle}${record}.`,
     body,
+    siteName: brand.name,
   });
+}
+
+const recordTitleOf = (schema: JsonObject) => stringAt(schema.title) ?? "Record";
+
+/** The card of the record page. */
+function recordCard(endpointSchema: JsonObject): string {
+  const recordTitle = recordTitleOf(endpointSchema);
+  const fieldCount = Object.keys(objectAt(endpointSchema.properties)).length;
+  const defCount = Object.keys(objectAt(endpointSchema.$defs)).length;
+  return `
+<section class="card">
+<h2><a href="${ENDPOINT_PAGE}">${escapeHtml(recordTitle)} record</a></h2>
+<p>JSON Schema 2020-12 · ${fieldCount} fields · ${defCount} datatypes.</p>
+<p>${proseToHtml(firstSentence(stringAt(endpointSchema.description) ?? ""))}</p>
+<p><a href="${ENDPOINT_PAGE}">Open the ${escapeHtml(recordTitle)} reference →</a></p>
+</section>`;
 }

@@ -1,11 +1,12 @@
 // Everything about the Redoc page (api.html) except running the CLI: the inputs handed to
 // `redocly build-docs` (spec, config, page template) and the checks and fixes applied to its output.
 import { isDeepStrictEqual } from "node:util";
-import { BRAND, faviconLink, typescriptIconDataUri, wordmarkDataUri } from "./brand.js";
+import { BRAND, faviconLink, type SiteBrand, typescriptIconDataUri } from "./brand.js";
 import { escapeHtml } from "./html.js";
 import type { JsonObject } from "./json.js";
 import { isObject, objectAt } from "./json.js";
-import { addCodeSamples, REDOC_CODE_SAMPLES } from "./samples/code-samples.js";
+import { addCodeSamples, chosenLanguages, type SampleOptions } from "./samples/code-samples.js";
+import { DEFAULT_SCENARIO } from "./samples/sample-requests.js";
 import { surfaceVendorExtensions } from "./vendor-extensions.js";
 
 export const API_PAGE = "api.html";
@@ -28,32 +29,45 @@ export interface RedocJob {
   output: string;
 }
 
-/** Redoc options (the `openapi` section of redocly.yaml). */
-export const REDOC_OPTIONS = {
-  layout: "three-panel",
-  jsonSamplesExpandLevel: 2,
-  sortRequiredPropsFirst: true,
-  hideDownloadButtons: true,
-  codeSamples: REDOC_CODE_SAMPLES,
-} as const;
+/** Redoc options (the `openapi` section of redocly.yaml), with exactly the samples' languages. */
+export function redocOptions(samples: SampleOptions = {}) {
+  return {
+    layout: "three-panel",
+    jsonSamplesExpandLevel: 2,
+    sortRequiredPropsFirst: true,
+    hideDownloadButtons: true,
+    codeSamples: { languages: chosenLanguages(samples).map(({ lang, label }) => ({ lang, label })) },
+  } as const;
+}
 
-export function redocJob(openapi: JsonObject): RedocJob {
+export function redocJob(
+  openapi: JsonObject,
+  brand: SiteBrand,
+  samples: SampleOptions = { tested: true },
+): RedocJob {
   const title = `${String(objectAt(openapi.info).title ?? "API")} – reference`;
   return {
-    spec: `${JSON.stringify(renderedDocument(openapi), null, 2)}\n`,
-    config: redoclyConfig(),
-    template: pageTemplate(openapi),
+    spec: `${JSON.stringify(renderedDocument(openapi, brand, samples), null, 2)}\n`,
+    config: redoclyConfig(samples),
+    template: pageTemplate(openapi, brand),
     title,
     output: API_PAGE,
   };
 }
 
 /** The source spec as api.html shows it. Each step is a pure function from spec to spec. */
-export function renderedDocument(openapi: JsonObject): JsonObject {
+export function renderedDocument(
+  openapi: JsonObject,
+  brand: SiteBrand,
+  samples: SampleOptions = { tested: true },
+): JsonObject {
   return withLogo(
     withPlainServerDescriptions(
-      withServerVariablesFilledIn(addCodeSamples(surfaceVendorExtensions(openapi))),
+      withServerVariablesFilledIn(
+        addCodeSamples(surfaceVendorExtensions(openapi), DEFAULT_SCENARIO, samples),
+      ),
     ),
+    brand,
   );
 }
 
@@ -107,29 +121,26 @@ export function plainText(markdown: string): string {
     .trim();
 }
 
-/** Adds the project's wordmark (an inline image, no request) linking back to the index page. */
-function withLogo(openapi: JsonObject): JsonObject {
+/** The site's logo (the spec's x-logo, or a wordmark drawn inline from its name) linking back to the index page. */
+function withLogo(openapi: JsonObject, brand: SiteBrand): JsonObject {
   const info = objectAt(openapi.info);
-  return {
-    ...openapi,
-    info: { ...info, "x-logo": { url: wordmarkDataUri(), altText: BRAND.name, href: INDEX_PAGE } },
-  };
+  return { ...openapi, info: { ...info, "x-logo": { ...brand.logo, href: brand.logo.href ?? INDEX_PAGE } } };
 }
 
 /** YAML text of the redocly.yaml used for the build. Telemetry is off here and in the environment. */
-export function redoclyConfig(): string {
+export function redoclyConfig(samples: SampleOptions = {}): string {
   // JSON is YAML: nested options (codeSamples) are written as flow mappings.
-  const options = Object.entries(REDOC_OPTIONS)
+  const options = Object.entries(redocOptions(samples))
     .map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`)
     .join("\n");
-  return `# Written by @marketapi/docs for one build-docs run.\ntelemetry: off\nopenapi:\n${options}\n`;
+  return `# Written for one build-docs run.\ntelemetry: off\nopenapi:\n${options}\n`;
 }
 
 /**
  * The page template: Redoc's own (title, viewport, redocHead, redocHTML) plus a description, an
  * inline favicon (so the browser asks for no /favicon.ico) and the project's colours.
  */
-export function pageTemplate(openapi: JsonObject): string {
+export function pageTemplate(openapi: JsonObject, brand: SiteBrand): string {
   const info = objectAt(openapi.info);
   const summary = typeof info.summary === "string" ? info.summary : "API reference";
   return `<!DOCTYPE html>
@@ -139,7 +150,7 @@ export function pageTemplate(openapi: JsonObject): string {
   <title>{{title}}</title>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="description" content="${escapeHtml(summary)}">
-  ${faviconLink()}
+  ${faviconLink(brand.name)}
   <style>
     body { padding: 0; margin: 0; }
   </style>

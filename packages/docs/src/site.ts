@@ -1,10 +1,12 @@
 // The documentation site as data: from the bundled spec files to the files of dist/ plus the
 // inputs of the one Redoc run. No I/O here; build-command.ts writes the result and runs Redoc.
+import { type BrandOptions, brandOf } from "./brand.js";
 import { type ApiHistory, CHANGELOG_PAGE, renderChangelogPage } from "./changelog-page.js";
 import { ENDPOINT_PAGE, type RecordExample, renderEndpointPage } from "./endpoint-page.js";
 import { renderIndexPage } from "./index-page.js";
 import { isObject, type JsonObject } from "./json.js";
 import { API_DOCUMENT, INDEX_PAGE, type RedocJob, redocJob } from "./redoc-page.js";
+import { languagesText, type SampleOptions } from "./samples/code-samples.js";
 
 /** One file of dist/: its path inside dist/, its text and, for the spec files, what it holds. */
 export interface GeneratedFile {
@@ -17,7 +19,12 @@ export interface GeneratedFile {
 export interface SiteSources {
   openapiJson: string;
   openapiYaml: string;
-  endpointSchemaJson: string;
+  /** The Endpoint record's JSON Schema: adds its page, card and file. Absent: no Endpoint page. */
+  endpointSchemaJson?: string;
+  /** The site's name and logo where not the spec's (`info.title`, `info.x-logo`). */
+  brand?: BrandOptions;
+  /** The code samples' languages, and whether this is the tested build of this repository. */
+  samples?: SampleOptions;
   /** An Endpoint record shown first on its page (one of specs/examples/endpoint/valid). */
   endpointExample?: RecordExample;
   /** The address of the API changelog, linked from the index once there is one. */
@@ -50,8 +57,13 @@ function parseObject(text: string, file: string): JsonObject {
 
 export function generateSite(sources: SiteSources): Site {
   const openapi = parseObject(sources.openapiJson, "openapi.json");
-  const endpointSchema = parseObject(sources.endpointSchemaJson, "endpoint.schema.json");
-  const redoc = redocJob(openapi);
+  const endpointSchema =
+    sources.endpointSchemaJson === undefined
+      ? undefined
+      : parseObject(sources.endpointSchemaJson, "endpoint.schema.json");
+  const brand = brandOf(openapi, sources.brand);
+  const samples = sources.samples ?? { tested: true };
+  const redoc = redocJob(openapi, brand, samples);
   const specFiles = [
     {
       path: "openapi.yaml",
@@ -65,11 +77,15 @@ export function generateSite(sources: SiteSources): Site {
       description:
         "The document the API page renders: openapi.json with the extensions written into its descriptions and a curl, TypeScript and Python sample on every operation (x-codeSamples).",
     },
-    {
-      path: "endpoint.schema.json",
-      contents: sources.endpointSchemaJson,
-      description: "The JSON Schema (2020-12) of the Endpoint record.",
-    },
+    ...(sources.endpointSchemaJson === undefined
+      ? []
+      : [
+          {
+            path: "endpoint.schema.json",
+            contents: sources.endpointSchemaJson,
+            description: "The JSON Schema (2020-12) of the Endpoint record.",
+          },
+        ]),
   ];
   const links = specFiles.map(({ path, contents, description }) => ({
     path,
@@ -77,16 +93,28 @@ export function generateSite(sources: SiteSources): Site {
     bytes: Buffer.byteLength(contents),
   }));
   const changelog = sources.apiHistory
-    ? [{ path: CHANGELOG_PAGE, contents: renderChangelogPage(sources.apiHistory) }]
+    ? [{ path: CHANGELOG_PAGE, contents: renderChangelogPage(sources.apiHistory, brand.name) }]
     : [];
   const apiChangelog = sources.apiChangelog ?? (sources.apiHistory ? CHANGELOG_PAGE : undefined);
   return {
     files: [
       {
         path: INDEX_PAGE,
-        contents: renderIndexPage(openapi, endpointSchema, links, { apiChangelog }),
+        contents: renderIndexPage(openapi, brand, links, {
+          apiChangelog,
+          ...(endpointSchema ? { endpointSchema } : {}),
+          samplesTested: samples.tested === true,
+          sampleLanguages: languagesText(samples),
+        }),
       },
-      { path: ENDPOINT_PAGE, contents: renderEndpointPage(endpointSchema, sources.endpointExample) },
+      ...(endpointSchema
+        ? [
+            {
+              path: ENDPOINT_PAGE,
+              contents: renderEndpointPage(endpointSchema, brand.name, sources.endpointExample),
+            },
+          ]
+        : []),
       ...changelog,
       ...specFiles.map(({ path, contents }) => ({ path, contents })),
     ],

@@ -1,6 +1,6 @@
 // The frame and stylesheet of the static pages (index.html, endpoint.html): one self-contained
 // HTML file each, system fonts, inline CSS, light and dark colour schemes, no script.
-import { BRAND, faviconLink } from "./brand.js";
+import { BRAND, faviconLink, initialOf } from "./brand.js";
 import { escapeHtml } from "./html.js";
 
 export interface StaticPage {
@@ -10,12 +10,14 @@ export interface StaticPage {
   body: string;
   /** Breadcrumb after the home link, or none on the home page itself. */
   crumb?: string;
+  /** The site's name (SiteBrand.name), on every page's header. */
+  siteName: string;
 }
 
 export function renderStaticPage(page: StaticPage): string {
   const crumb = page.crumb
-    ? `<a href="index.html">${escapeHtml(BRAND.name)} docs</a> <span aria-hidden="true">›</span> ${escapeHtml(page.crumb)}`
-    : `<span>${escapeHtml(BRAND.name)} docs</span>`;
+    ? `<a href="index.html">${escapeHtml(page.siteName)} docs</a> <span aria-hidden="true">›</span> ${escapeHtml(page.crumb)}`
+    : `<span>${escapeHtml(page.siteName)} docs</span>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -23,13 +25,13 @@ export function renderStaticPage(page: StaticPage): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title>
 <meta name="description" content="${escapeHtml(page.description)}">
-${faviconLink()}
+${faviconLink(page.siteName)}
 <style>
 ${STYLESHEET}
 </style>
 </head>
 <body>
-<header class="site-header"><nav aria-label="Breadcrumb"><span class="mark" aria-hidden="true">m</span>${crumb}</nav></header>
+<header class="site-header"><nav aria-label="Breadcrumb"><span class="mark" aria-hidden="true">${escapeHtml(initialOf(page.siteName))}</span>${crumb}</nav></header>
 <main>
 ${page.body}
 </main>

@@ -5,7 +5,7 @@ import { escapeHtml, proseToHtml } from "../src/html.js";
 import { objectAt, stringsAt } from "../src/json.js";
 
 const schema = loadEndpointSchema();
-const page = renderEndpointPage(schema);
+const page = renderEndpointPage(schema, "marketapi");
 
 describe("renderEndpointPage", () => {
   it("has a row for every field of the schema, with its required flag", () => {
@@ -62,11 +62,14 @@ describe("renderEndpointPage", () => {
   it("escapes markup in descriptions and patterns", () => {
     // Narrative.div's pattern is ^\s*<div[\s>/][\s\S]*</div>\s*$ — it must show, not render.
     expect(page).toContain("^\\s*&lt;div[\\s&gt;/][\\s\\S]*&lt;/div&gt;\\s*$");
-    const hostile = renderEndpointPage({
-      title: "T<i>",
-      description: "Uses <script>alert('x')</script> & `a<b>`.",
-      properties: { "x<y": { type: "string", description: '1 < 2 & "q"', pattern: "^<$" } },
-    });
+    const hostile = renderEndpointPage(
+      {
+        title: "T<i>",
+        description: "Uses <script>alert('x')</script> & `a<b>`.",
+        properties: { "x<y": { type: "string", description: '1 < 2 & "q"', pattern: "^<$" } },
+      },
+      "marketapi",
+    );
     expect(hostile).not.toContain("<script>");
     expect(hostile).not.toContain("<i>");
     expect(hostile).toContain(
@@ -86,7 +89,7 @@ describe("renderEndpointPage", () => {
 
   it("opens with what the record is, its required fields and the example, and puts the fine print after them", () => {
     const example = { name: "e.json", json: '{"resourceType":"Endpoint"}' };
-    const withExample = renderEndpointPage(schema, example);
+    const withExample = renderEndpointPage(schema, "marketapi", example);
     const at = (needle: string) => withExample.indexOf(needle);
     const { lead, rest } = splitDescription(String(schema.description));
     expect(lead).toMatch(/^The FHIR Endpoint resource as kept by marketapi: .*\.$/);
@@ -101,7 +104,7 @@ describe("renderEndpointPage", () => {
     expect(at('id="about-this-schema"')).toBeGreaterThan(at('id="example"'));
     expect(at(escapeHtml(rest.slice(0, 40)))).toBeGreaterThan(at('id="about-this-schema"'));
     // Without an example the page still opens with the required fields.
-    expect(renderEndpointPage(schema)).not.toContain('id="example"');
+    expect(renderEndpointPage(schema, "marketapi")).not.toContain('id="example"');
   });
 
   it.each([

@@ -157,13 +157,12 @@ describe("marketapi-docs, packed and installed", () => {
         consumer,
       );
       expect(built.code, explain("marketapi-docs build", built)).toBe(0);
-      expect(built.stdout).toContain(`wrote 8 files to ${out}`);
+      expect(built.stdout).toContain(`wrote 6 files to ${out}`);
+      // No Endpoint page unless asked for (--endpoint-page).
       expect(readdirSync(out).sort()).toEqual([
         "api.html",
         "api.openapi.json",
         "changes.html",
-        "endpoint.html",
-        "endpoint.schema.json",
         "index.html",
         "openapi.json",
         "openapi.yaml",
@@ -205,8 +204,8 @@ describe("marketapi-docs, packed and installed", () => {
       expect(wrong.stderr).toContain("not-openapi.json");
       const usage = await run(bin(), ["build", "--out", out], consumer);
       expect(usage.code).toBe(2);
-      expect(usage.stderr).toBe(
-        "marketapi-docs: build needs --spec FILE, the OpenAPI document (see --help)\n",
+      expect(usage.stderr).toMatch(
+        /^marketapi-docs: build needs --spec FILE, the OpenAPI document\nUsage: marketapi-docs build --spec FILE --out DIR .*\n$/,
       );
       const help = await run(bin(), ["--help"], consumer);
       expect(help.code).toBe(0);

@@ -1,5 +1,6 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
+import { brandOf } from "../src/brand.js";
 import { objectAt } from "../src/json.js";
 import {
   embeddedDefinition,
@@ -24,7 +25,7 @@ describe("the Redoc run", () => {
   });
 
   it("uses a template with Redoc's placeholders, an inline favicon and no remote asset", () => {
-    const template = pageTemplate(loadOpenApi());
+    const template = pageTemplate(loadOpenApi(), brandOf(loadOpenApi(), { title: "marketapi" }));
     for (const placeholder of ["{{title}}", "{{{redocHead}}}", "{{{redocHTML}}}"])
       expect(template).toContain(placeholder);
     expect(template).toContain('<link rel="icon" href="data:image/svg+xml,');
@@ -32,7 +33,7 @@ describe("the Redoc run", () => {
   });
 
   it("renders the surfaced spec, with the project's logo inline", () => {
-    const job = redocJob(loadOpenApi());
+    const job = redocJob(loadOpenApi(), brandOf(loadOpenApi(), { title: "marketapi" }));
     const spec = JSON.parse(job.spec);
     const logo = objectAt(objectAt(spec.info)["x-logo"]);
     expect(String(logo.url)).toMatch(/^data:image\/svg\+xml,/);
@@ -42,20 +43,20 @@ describe("the Redoc run", () => {
   });
 
   it("renders every operation with its code samples and Redoc's language menu set to them", () => {
-    const spec = JSON.parse(redocJob(loadOpenApi()).spec);
+    const spec = JSON.parse(redocJob(loadOpenApi(), brandOf(loadOpenApi(), { title: "marketapi" })).spec);
     for (const path of Object.values(objectAt(spec.paths))) {
       for (const operation of Object.values(objectAt(path))) {
         const labels = (objectAt(operation)["x-codeSamples"] as { label: string }[]).map((s) => s.label);
         expect(labels).toEqual(["curl", "TypeScript", "Python"]);
       }
     }
-    expect(redoclyConfig()).toContain(
+    expect(redoclyConfig({ tested: true })).toContain(
       'codeSamples: {"languages":[{"lang":"bash","label":"curl"},{"lang":"typescript","label":"TypeScript"},{"lang":"python","label":"Python"}]}',
     );
   });
 
   it("writes server descriptions as plain text, since Redoc shows them so", () => {
-    const spec = JSON.parse(redocJob(loadOpenApi()).spec);
+    const spec = JSON.parse(redocJob(loadOpenApi(), brandOf(loadOpenApi(), { title: "marketapi" })).spec);
     const [first] = spec.servers as { description: string; url: string }[];
     expect(first?.description).toContain("names the base address base_url;");
     expect(first?.description).not.toMatch(/[`\n{}]/);

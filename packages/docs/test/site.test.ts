@@ -3,6 +3,7 @@ import { diffDocuments } from "@marketapi/diff";
 import { endpointSchemaPath, loadOpenApi, openapiJsonPath, openapiYamlPath } from "@marketapi/spec";
 import { buildSpecModel } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
+import { brandOf } from "../src/brand.js";
 import { renderIndexPage } from "../src/index-page.js";
 import { generateSite, SiteSourceError } from "../src/site.js";
 
@@ -53,10 +54,10 @@ describe("generateSite", () => {
 
   it("has a place for the API changelog, empty until there is one", () => {
     const openapi = JSON.parse(sources.openapiJson);
-    const schema = JSON.parse(sources.endpointSchemaJson);
-    const without = renderIndexPage(openapi, schema, []);
+    const brand = brandOf(openapi);
+    const without = renderIndexPage(openapi, brand, []);
     expect(without).not.toContain('class="changes"');
-    const withChangelog = renderIndexPage(openapi, schema, [], { apiChangelog: "changes/api.html" });
+    const withChangelog = renderIndexPage(openapi, brand, [], { apiChangelog: "changes/api.html" });
     expect(withChangelog).toContain('<p class="changes"><a href="changes/api.html">');
     const index = (extra: object) =>
       generateSite({ ...sources, ...extra }).files.find((file) => file.path === "index.html")?.contents;
@@ -72,6 +73,7 @@ describe("generateSite", () => {
     after.paths["/api/v3/ping"].get.parameters = [{ name: "echo", in: "query", schema: { type: "string" } }];
     const apiHistory = {
       title: "Spot <API>",
+      source: "specs/releases/",
       releases: [
         { version: "1.1.0", previous: "1.0.0", changes: diffDocuments(openapi, after) },
         { version: "1.0.0", changes: [] },

@@ -1,16 +1,27 @@
 #!/usr/bin/env node
 /**
  * marketapi-server: runs the reference server until SIGINT/SIGTERM.
- * Exit codes: 0 after a graceful shutdown, 2 for bad arguments, configuration or state file
- * (missing or read-only folder, full disk, corrupt or inconsistent state, better-sqlite3 missing),
- * 3 when the port cannot be listened on (in use, or not allowed), 1 otherwise.
+ * Exit codes (@marketapi/command's table): 0 after a graceful shutdown, 1 a --config file at fault
+ * (located), 2 bad arguments, and for now a state file it cannot use (missing or read-only folder,
+ * full disk, corrupt or inconsistent state, better-sqlite3 missing), 3 when the port cannot be
+ * listened on (in use, or not allowed) or the server failed to start otherwise.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import {
+  EXIT,
+  InputFault,
+  parseCommandLine as parseArguments,
+  parseJsonFile,
+  reportUsage,
+  UsageError,
+} from "@marketapi/command";
 import { ConfigError, parseRetention } from "./config.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { StateFileError } from "./persistence.js";
 import { type RunningServer, type StartServerOptions, startServer } from "./server.js";
+
+const SHORT_USAGE =
+  "Usage: marketapi-server [--port N] [--host ADDRESS] [--api-key KEY --api-secret SECRET] [--config FILE] [--state FILE] (all options: --help)";
 
 const USAGE = `Usage: marketapi-server [options]
 
@@ -39,9 +50,11 @@ Options:
                        (default: an integer, as the spec says)
   --quiet              print errors only
   -h, --help           show this help
-`;
 
-class UsageError extends Error {}
+Exit codes (the same for every marketapi command): 0 stopped by SIGINT or SIGTERM; 1 the --config
+file is at fault (file, line and column); 2 usage error, or a --state file it cannot use; 3 the
+port cannot be listened on, or the server could not start.
+`;
 
 interface CliOptions {
   server: StartServerOptions;
@@ -51,10 +64,9 @@ interface CliOptions {
 }
 
 function parseCommandLine(argv: string[]): CliOptions | "help" {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
+  const parsed = parseArguments(
+    argv,
+    {
       port: { type: "string" },
       host: { type: "string" },
       "api-key": { type: "string" },
@@ -70,7 +82,14 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       "recv-window-decimals": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
-  });
+    { allowPositionals: false },
+  );
+  const values = parsed.values as Record<string, string | undefined> & {
+    empty?: boolean;
+    quiet?: boolean;
+    help?: boolean;
+    "recv-window-decimals"?: boolean;
+  };
   if (values.help) return "help";
   if ((values["api-key"] === undefined) !== (values["api-secret"] === undefined)) {
     throw new UsageError("--api-key and --api-secret go together");
@@ -122,11 +141,7 @@ function readConfigFile(path: string): unknown {
   } catch (error) {
     throw new ConfigError(path, [`cannot be read: ${(error as Error).message}`]);
   }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(path, [`is not JSON: ${(error as Error).message}`]);
-  }
+  return parseJsonFile(text, path);
 }
 
 function banner(server: RunningServer, options: CliOptions): string {
@@ -192,8 +207,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   try {
     options = parseCommandLine(argv);
   } catch (error) {
-    process.stderr.write(`marketapi-server: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
+    if (!(error instanceof UsageError)) throw error;
+    return reportUsage("marketapi-server", error, SHORT_USAGE);
   }
   if (options === "help") {
     process.stdout.write(USAGE);
@@ -217,12 +232,14 @@ async function main(argv: string[]): Promise<number | undefined> {
     const listenFault = portFault(error as NodeJS.ErrnoException, options.server);
     if (listenFault) {
       process.stderr.write(`marketapi-server: ${listenFault}\n`);
-      return 3;
+      return EXIT.failed;
     }
     const fromFile = error instanceof ConfigError && error.source === "config" && options.configPath;
     const fault = fromFile ? new ConfigError(options.configPath as string, error.faults) : error;
     process.stderr.write(`marketapi-server: ${(fault as Error).message}\n`);
-    return fault instanceof ConfigError || fault instanceof StateFileError ? 2 : 1;
+    if (fault instanceof InputFault || (fault instanceof ConfigError && fromFile)) return EXIT.fault;
+    // A state file it cannot use stays 2 until the state database's start-up (issue 31) settles it.
+    return fault instanceof ConfigError || fault instanceof StateFileError ? EXIT.usage : EXIT.failed;
   }
 }
 

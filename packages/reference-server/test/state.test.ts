@@ -303,7 +303,7 @@ describe("marketapi-server command", () => {
     expect(badRetention.stderr()).toContain("--retention must be at least 25h");
   });
 
-  it("reports a bad --config file with the path of each fault and exits 2", async () => {
+  it("reports a bad --config file with the path of each fault and exits 1", async () => {
     const config = join(folder, "bad-config.json");
     writeFileSync(
       config,
@@ -321,7 +321,7 @@ describe("marketapi-server command", () => {
       }),
     );
     const run = runCli(["--config", config]);
-    expect(await run.exited).toBe(2);
+    expect(await run.exited).toBe(1);
     const message = run.stderr();
     expect(message).toContain(config);
     for (const path of [
@@ -341,12 +341,12 @@ describe("marketapi-server command", () => {
     }
   });
 
-  it("exits 2 for a config file that is not JSON, and for unknown options; --help exits 0", async () => {
+  it("exits 1 for a config file that is not JSON (located), 2 for unknown options; --help exits 0", async () => {
     const config = join(folder, "not-json.json");
     writeFileSync(config, "{ nope");
     const notJson = runCli(["--config", config]);
-    expect(await notJson.exited).toBe(2);
-    expect(notJson.stderr()).toContain("is not JSON");
+    expect(await notJson.exited).toBe(1);
+    expect(notJson.stderr()).toContain(`${config} (line 1, column 3): expected JSON, found a syntax error`);
     const unknown = runCli(["--colour", "blue"]);
     expect(await unknown.exited).toBe(2);
     expect(unknown.stderr()).toContain("Usage: marketapi-server");

@@ -27,3 +27,4 @@ export {
   type TextPosition,
 } from "./load-spec.js";
 export { describeValue, SpecError } from "./spec-error.js";
+export { type DeclaredVersion, declaredVersion, locateInJson } from "./text-scan.js";

@@ -32,6 +32,7 @@ import {
 } from "./input.js";
 import { segmentsOf } from "./json-pointer.js";
 import { describeValue, SpecError } from "./spec-error.js";
+import { locateInJson } from "./text-scan.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is untyped input
 export type OpenApiDocument = Record<string, any>;
@@ -60,6 +61,11 @@ export interface LoadOptions {
   maxBytes?: number;
   /** The deepest nesting of arrays and objects accepted (default MAX_NESTING_DEPTH). */
   maxDepth?: number;
+  /**
+   * Runs on the text before it is parsed (a reader's cheap refusal, such as a version it does not
+   * read: see declaredVersion); a SpecError it throws is located with the text's positions.
+   */
+  checkText?: (text: string, locate: (pointer: string) => TextPosition | undefined) => void;
 }
 
 /** The spec shipped in @marketapi/spec, the default of the commands. */
@@ -70,6 +76,14 @@ export function loadSpec(spec: string = DEFAULT_SPEC, options: LoadOptions = {})
   const file = locateSpecFile(spec, options.cwd ?? process.cwd());
   const maxBytes = asSpecError(() => options.maxBytes ?? maxInputBytes());
   const text = asSpecError(() => readTextFile(file, { source: spec, maxBytes, kind: "YAML or JSON file" }));
+  if (options.checkText) {
+    const locate = textLocator(text);
+    try {
+      options.checkText(text, locate);
+    } catch (error) {
+      throw located(error, { source: spec, locate });
+    }
+  }
   return specFromText(spec, text, { ...options, maxBytes });
 }
 
@@ -205,6 +219,17 @@ function parseJson(text: string): unknown {
  * rare, and a plain parse is cheaper. A field is located at its key.
  */
 function textLocator(text: string): (pointer: string) => TextPosition | undefined {
+  // JSON is scanned in place (JSON.parse keeps no positions; the YAML parser's tree of a 13 MB
+  // description costs seconds and hundreds of megabytes).
+  if (text.trimStart().startsWith("{")) {
+    return (pointer) => {
+      try {
+        return locateInJson(text, pointer);
+      } catch {
+        return undefined;
+      }
+    };
+  }
   let tree: { root: Node | null; lines: LineCounter } | undefined;
   return (pointer) => {
     if (!tree) {

@@ -1,8 +1,17 @@
 #!/usr/bin/env node
 // marketapi-validate: checks Endpoint records, request parameters and response bodies from files.
-// Exit codes: 0 everything valid, 1 something invalid (errors printed as file:path: message),
-// 2 bad usage (including an unknown operation) or a file that cannot be read or parsed.
-import { parseArgs } from "node:util";
+// Exit codes (@marketapi/command's table): 0 everything valid, 1 something invalid (errors printed
+// as file:path: message) or a file that cannot be read or parsed (located), 2 usage error
+// (including an unknown operation), 3 an internal error.
+import {
+  EXIT,
+  InputFault,
+  parseCommandLine,
+  parseJsonFile,
+  reportUsage,
+  UsageError,
+  unknownWord,
+} from "@marketapi/command";
 import {
   InputError,
   MAX_INPUT_BYTES_ENV,
@@ -17,6 +26,9 @@ import {
   validateRequest,
   validateResponse,
 } from "./index.js";
+
+const SHORT_USAGE =
+  "Usage: marketapi-validate endpoint FILE... | request OPERATION FILE [--query] | response OPERATION STATUS FILE [--variant NAME] (all options: --help)";
 
 const USAGE = `Usage:
   marketapi-validate endpoint FILE...
@@ -34,9 +46,9 @@ const USAGE = `Usage:
   FILE "-"    reads standard input
 
 A FILE must be UTF-8 text, JSON nested at most 128 deep; anything else is unreadable input.
-Exit: 0 all valid, 1 something invalid, 2 bad usage or unreadable input, 3 an internal error.`;
+Exit codes (the same for every marketapi command): 0 all valid; 1 something invalid, or a FILE
+that cannot be read or parsed (file, line and column); 2 usage error; 3 an internal error.`;
 
-class UsageError extends Error {}
 class UnreadableError extends Error {}
 
 /** The cap on each FILE's size, set from --max-input-bytes before any FILE is read. */
@@ -69,6 +81,12 @@ function readJson(file: string): unknown {
     return parseJsonText(text, file);
   } catch (error) {
     if (error instanceof InputError) throw new UnreadableError(error.message);
+    // Not JSON: said again with the line and column where it stops being JSON.
+    try {
+      parseJsonFile(text, file);
+    } catch (fault) {
+      if (fault instanceof InputFault) throw new UnreadableError(fault.message);
+    }
     throw new UnreadableError(`${file}: not JSON: ${(error as Error).message}`);
   }
 }
@@ -76,29 +94,19 @@ function readJson(file: string): unknown {
 function knownOperation(operation: string | undefined): string {
   if (operation === undefined) throw new UsageError("an OPERATION is required");
   if (!(operationIds as readonly string[]).includes(operation)) {
-    throw new UsageError(`unknown operation "${operation}"; one of: ${operationIds.join(", ")}`);
+    throw new UsageError(unknownWord("operation", operation, operationIds));
   }
   return operation;
 }
 
 function run(argv: string[]): Outcome[] {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        query: { type: "boolean", default: false },
-        variant: { type: "string" },
-        json: { type: "boolean", default: false },
-        "max-input-bytes": { type: "string" },
-        help: { type: "boolean", default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseCommandLine(argv, {
+    query: { type: "boolean", default: false },
+    variant: { type: "string" },
+    json: { type: "boolean", default: false },
+    "max-input-bytes": { type: "string" },
+    help: { type: "boolean", default: false },
+  });
   try {
     maxBytes = maxInputBytes(parsed.values["max-input-bytes"] as string | undefined);
   } catch (error) {
@@ -133,7 +141,7 @@ function run(argv: string[]): Outcome[] {
     case undefined:
       throw new UsageError("a command is required");
     default:
-      throw new UsageError(`unknown command "${command}"`);
+      throw new UsageError(unknownWord("command", command, ["endpoint", "request", "response"]));
   }
 }
 
@@ -153,10 +161,7 @@ export function main(argv: string[]): number {
   try {
     outcomes = run(argv);
   } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`marketapi-validate: ${error.message}\n\n${USAGE}`);
-      return 2;
-    }
+    if (error instanceof UsageError) return reportUsage("marketapi-validate", error, SHORT_USAGE);
     throw error;
   }
   if (argv.includes("--json")) {
@@ -171,8 +176,7 @@ export function main(argv: string[]): number {
       else for (const e of outcome.result.errors) console.error(formatError(outcome.file, e.path, e.message));
     }
   }
-  if (outcomes.some((o) => !("result" in o))) return 2;
-  return outcomes.every((o) => "result" in o && o.result.valid) ? 0 : 1;
+  return outcomes.every((o) => "result" in o && o.result.valid) ? EXIT.ok : EXIT.fault;
 }
 
 /** An internal error is reported in one line and exits 3: never 1, which means "invalid". */
@@ -181,7 +185,7 @@ function guarded(argv: string[]): number {
     return main(argv);
   } catch (error) {
     console.error(`marketapi-validate: internal error: ${(error as Error).message ?? error}`);
-    return 3;
+    return EXIT.failed;
   }
 }
 

@@ -1,5 +1,5 @@
-// Hostile files against the real marketapi-validate: exit 2 (never 1, which means "invalid"), a
-// first line naming the file and where in it, no stack trace, and a bounded peak RSS. The command
+// Hostile files against the real marketapi-validate: exit 1 (the file is at fault), a first line
+// naming the file and where in it, no stack trace, and a bounded peak RSS. The command
 // runs under /usr/bin/time and a 3 GB address-space limit, so an unbounded read fails here instead
 // of exhausting the machine.
 import { spawn } from "node:child_process";
@@ -71,10 +71,10 @@ function runBounded(args: string[]): Promise<{ code: number | null; stderr: stri
 }
 
 describe.skipIf(!existsSync(TIME)).concurrent("marketapi-validate on hostile files", () => {
-  it.each(cases)("$name: exit 2, located, no stack trace", async ({ file, input, want }) => {
+  it.each(cases)("$name: exit 1, located, no stack trace", async ({ file, input, want }) => {
     if (!file.startsWith("/")) writeFileSync(join(work, file), input);
     const run = await runBounded(["endpoint", file]);
-    expect(run.code, run.stderr).toBe(2);
+    expect(run.code, run.stderr).toBe(1);
     expect(run.stderr.split("\n")[0]!.replace(/^marketapi-validate: /, "")).toMatch(want);
     expect(run.stderr).not.toMatch(/\n\s+at |Error:/);
     expect(run.peakMb).toBeLessThan(200);

@@ -170,14 +170,14 @@ describe("marketapi-validate", () => {
     );
   });
 
-  it("exits 2 for a file that cannot be read or is not JSON, after checking the others", () => {
+  it("exits 1 for a file that cannot be read or is not JSON, after checking the others", () => {
     const broken = join(workDir, "broken.json");
     writeFileSync(broken, "{");
     const valid = join(fixturesDir, "valid", "r4-endpoint-example.json");
     const run = validate(["endpoint", valid, broken, join(workDir, "missing.json")]);
-    expect(run.status).toBe(2);
+    expect(run.status).toBe(1);
     expect(run.stdout).toContain("r4-endpoint-example.json: valid");
-    expect(run.stderr).toContain("broken.json: not JSON");
+    expect(run.stderr).toContain("broken.json (line 1, column 2): expected JSON, found a syntax error");
     expect(run.stderr).toContain("missing.json: expected a readable JSON file, found an error: ENOENT");
   });
 

@@ -8,15 +8,43 @@ type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | 207 | "2XX";
 
 type Responses<K extends keyof operations> = operations[K]["responses"];
 
-type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : undefined;
+/** Without readOnly or writeOnly properties in the spec, bodies read and write alike. */
+type Readable<T> = T;
+
+/** The media types whose bodies are read as JSON. */
+type JsonMedia = "application/json" | `application/${string}+json` | `${string}/json` | "*/*";
+
+/** How each operation whose success answers are not JSON reads them. */
+type ReadAs = {};
+
+type ReadAsOf<K> = K extends keyof ReadAs ? ReadAs[K] : "json";
+
+/** A response's body as the client reads it: its JSON schema's type, text, a Blob, or nothing. */
+type BodyOf<R, As> = R extends { content: infer C }
+  ? As extends "text"
+    ? string
+    : As extends "blob"
+      ? Blob
+      : As extends "none"
+        ? undefined
+        : Readable<C[Extract<keyof C, JsonMedia>]>
+  : undefined;
+
+/** An error answer's body: its JSON schema's type, or its text. */
+type ErrorBodyOf<R> = R extends { content: infer C }
+  ? [Extract<keyof C, JsonMedia>] extends [never]
+    ? string
+    : Readable<C[Extract<keyof C, JsonMedia>]>
+  : undefined;
 
 /** The parsed body of an operation's 2xx answers. */
-export type OperationData<K extends keyof operations> = JsonBody<
-  Responses<K>[Extract<keyof Responses<K>, SuccessStatus>]
+export type OperationData<K extends keyof operations> = BodyOf<
+  Responses<K>[Extract<keyof Responses<K>, SuccessStatus>],
+  ReadAsOf<K>
 >;
 
 /** The parsed body of an operation's error answers. */
-export type OperationError<K extends keyof operations> = JsonBody<
+export type OperationError<K extends keyof operations> = ErrorBodyOf<
   Responses<K>[Exclude<keyof Responses<K>, SuccessStatus>]
 >;
 
@@ -58,11 +86,14 @@ type Schema<N extends keyof components["schemas"]> = components["schemas"][N];
 /** Sends one operation; `createOperationMethods` binds it to every operationId. */
 export type OperationCaller<Options, Mode extends ResultMode = "result"> = <K extends keyof operations>(
   operationId: K,
-  params: operations[K]["parameters"]["query"],
+  params: unknown,
   options: Options | undefined,
 ) => Promise<ModeResult<K, Mode>>;
 
-/** One method per operationId of the spec, taking the operation's query parameters. */
+/**
+ * One method per operation of the spec, named after its operationId, taking the operation's
+ * parameters by name (path, query, header and cookie alike) and its request body as `body`.
+ */
 export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
   /**
    * Test connectivity: `GET /api/v3/ping`.

@@ -4,7 +4,8 @@
 /**
  * How requests authenticate, read by the client at run time: the header that carries the API key,
  * and the signing rule of the `trade` and `user_data` classes (x-signing): the names of its
- * envelope's parameters, the largest receive window, and the test vectors every signer reproduces.
+ * envelope's parameters, the largest receive window, and the test vectors every signer reproduces;
+ * and the security schemes the operations' requirements name.
  */
 export const authentication = {
   apiKeyHeader: "X-MBX-APIKEY",
@@ -29,12 +30,18 @@ export const authentication = {
       },
     ],
   },
+  schemes: {
+    apiKey: { type: "apiKey", in: "header", name: "X-MBX-APIKEY" },
+    signature: { type: "signing" },
+  },
 } as const;
 
 /**
  * How each operation travels on the wire, read by the client at run time: HTTP method, path,
  * authentication class (x-auth-class), query parameter names in spec order, the parameters sent
- * as one JSON-encoded query value, and whether the parameters may be sent as a form body.
+ * as one JSON-encoded query value, whether the parameters may be sent as a form body, the security
+ * requirements (scheme names), the parameters that are not plain query parameters, the request
+ * body's media type, and how a success answer is read when it is not JSON.
  */
 export const operationTable = {
   ping: {
@@ -44,6 +51,7 @@ export const operationTable = {
     queryParameters: [],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [],
   },
   server_time: {
     method: "GET",
@@ -52,6 +60,7 @@ export const operationTable = {
     queryParameters: [],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [],
   },
   exchange_info: {
     method: "GET",
@@ -60,6 +69,7 @@ export const operationTable = {
     queryParameters: ["symbol", "symbols"],
     jsonEncoded: ["symbols"],
     acceptsFormBody: false,
+    security: [],
   },
   order_book: {
     method: "GET",
@@ -68,6 +78,7 @@ export const operationTable = {
     queryParameters: ["symbol", "limit"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [],
   },
   recent_trades_list: {
     method: "GET",
@@ -76,6 +87,7 @@ export const operationTable = {
     queryParameters: ["symbol", "limit"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [[], ["apiKey"]],
   },
   historical_trades: {
     method: "GET",
@@ -84,6 +96,7 @@ export const operationTable = {
     queryParameters: ["symbol", "limit", "fromId"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [[], ["apiKey"]],
   },
   aggTrades: {
     method: "GET",
@@ -92,6 +105,7 @@ export const operationTable = {
     queryParameters: ["symbol", "fromId", "startTime", "endTime", "limit"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [],
   },
   current_average_price: {
     method: "GET",
@@ -100,6 +114,7 @@ export const operationTable = {
     queryParameters: ["symbol"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [],
   },
   order_book_ticker: {
     method: "GET",
@@ -108,6 +123,7 @@ export const operationTable = {
     queryParameters: ["symbol"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [],
   },
   symbol_price_ticker: {
     method: "GET",
@@ -116,6 +132,7 @@ export const operationTable = {
     queryParameters: ["symbol"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [],
   },
   ticker_price_change_statistics24hr: {
     method: "GET",
@@ -124,6 +141,7 @@ export const operationTable = {
     queryParameters: ["symbol"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [],
   },
   query_order: {
     method: "GET",
@@ -132,6 +150,7 @@ export const operationTable = {
     queryParameters: ["symbol", "orderId", "origClientOrderId"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [["apiKey", "signature"]],
   },
   new_order: {
     method: "POST",
@@ -154,6 +173,7 @@ export const operationTable = {
     ],
     jsonEncoded: [],
     acceptsFormBody: true,
+    security: [["apiKey", "signature"], ["apiKey"]],
   },
   cancel_order: {
     method: "DELETE",
@@ -162,6 +182,7 @@ export const operationTable = {
     queryParameters: ["symbol", "orderId", "origClientOrderId", "newClientOrderId"],
     jsonEncoded: [],
     acceptsFormBody: true,
+    security: [["apiKey", "signature"], ["apiKey"]],
   },
   open_orders: {
     method: "GET",
@@ -170,6 +191,7 @@ export const operationTable = {
     queryParameters: ["symbol"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [["apiKey", "signature"]],
   },
   cancel_all_orders: {
     method: "DELETE",
@@ -178,6 +200,7 @@ export const operationTable = {
     queryParameters: ["symbol"],
     jsonEncoded: [],
     acceptsFormBody: true,
+    security: [["apiKey", "signature"], ["apiKey"]],
   },
   all_orders: {
     method: "GET",
@@ -186,6 +209,7 @@ export const operationTable = {
     queryParameters: ["symbol", "orderId", "startTime", "endTime", "limit"],
     jsonEncoded: [],
     acceptsFormBody: false,
+    security: [["apiKey", "signature"]],
   },
 } as const;
 

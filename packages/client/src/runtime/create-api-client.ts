@@ -1,10 +1,19 @@
 import createClient, { type Client, type HeadersOptions } from "openapi-fetch";
 import { deferredTransport, type FetchFunction, REAL_REQUEST } from "./deferred-request.js";
 import { MissingCredentialsError } from "./missing-credentials-error.js";
+import { cookiePair, fillPath, headerValue, type ParameterWire, queryPart } from "./parameter-styles.js";
+import { type BodyWire, encodeBody } from "./request-body.js";
 import { ResponseValidationError } from "./response-validation-error.js";
+import {
+  applyRequirement,
+  type Credential,
+  type Credentials,
+  chooseRequirement,
+  type SchemeWire,
+} from "./security.js";
 import { createSigner } from "./sign-payload.js";
 import { SpotApiError } from "./spot-api-error.js";
-import { encodeParams, formatDecimal, joinParams } from "./wire-encoding.js";
+import { formatDecimal, joinParams } from "./wire-encoding.js";
 
 /** How one operation travels on the wire: an entry of a generated `operations.gen.ts`. */
 export interface OperationWire {
@@ -15,6 +24,20 @@ export interface OperationWire {
   readonly queryParameters: readonly string[];
   readonly jsonEncoded: readonly string[];
   readonly acceptsFormBody: boolean;
+  /**
+   * The security requirements, each a list of scheme names that must all be met (`[]`: none is
+   * needed); the client meets the one with the most schemes it has credentials for. Absent: from
+   * `authClass` (older generated tables).
+   */
+  readonly security?: readonly (readonly string[])[];
+  /** The parameters that are not plain query parameters (path, header, cookie, styled query ones). */
+  readonly parameters?: readonly ParameterWire[];
+  /** The request body it takes (not the form body of `acceptsFormBody`, which carries the parameters). */
+  readonly body?: BodyWire;
+  /** How a success answer is read: JSON (default), text, a Blob, or not at all (no content declared). */
+  readonly responseAs?: "json" | "text" | "blob" | "none";
+  /** The Accept header sent, where the answer may come in other media types than the one read. */
+  readonly accept?: string;
 }
 
 /** A generated `operationTable`: the wire facts of each operation, by operationId. */
@@ -41,6 +64,8 @@ export interface SigningTable {
 export interface AuthenticationTable {
   readonly apiKeyHeader: string | null;
   readonly signing: SigningTable | null;
+  /** The security schemes the operations' requirements name, by name. */
+  readonly schemes?: Readonly<Record<string, SchemeWire>>;
 }
 
 /** The types a generated `client.gen.ts` declares (`SpotApiTypes`): paths, and methods for any options and mode. */
@@ -92,6 +117,13 @@ export interface ApiClientOptions<Id extends string = string> {
   apiKey?: string | undefined;
   /** API secret; signs `trade` and `user_data` requests (HMAC-SHA256). Never sent. */
   apiSecret?: string | undefined;
+  /** The token of every HTTP bearer, OAuth 2 and OpenID Connect scheme without its own entry in `auth`. */
+  bearerToken?: string | undefined;
+  /**
+   * Credentials by security scheme name, for specs with several schemes: a key or token, or
+   * `{ username, password }` for HTTP basic. An entry wins over `apiKey` and `bearerToken`.
+   */
+  auth?: Readonly<Record<string, Credential | undefined>>;
   /**
    * `recvWindow` in milliseconds (1 to the spec's maximum, 60000), added to the requests of operations that declare a
    * `recvWindow` parameter (in this spec only `new_order`); the server's default (5000) when absent.
@@ -158,7 +190,7 @@ type Params = Readonly<Record<string, unknown>>;
 
 /** openapi-fetch options as the path-based methods receive them, plus our `recvWindow`. */
 interface RawInit {
-  params?: { query?: Params };
+  params?: { query?: Params; path?: Params; header?: Params; cookie?: Params };
   body?: unknown;
   headers?: HeadersOptions;
   baseUrl?: string;
@@ -226,65 +258,136 @@ export function createApiClient(
   const routes = new Map<string, string>();
   for (const id of Object.keys(table)) routes.set(`${table[id]!.method} ${table[id]!.path}`, id);
 
-  async function send(id: string, query: Params | undefined, body: Params | undefined, init?: RawInit) {
-    const op = table[id]!;
-    const signed = op.authClass === "trade" || op.authClass === "user_data";
-    const header: Record<string, string> = {};
-    if (signed) {
-      const missing: ("apiKey" | "apiSecret")[] = [];
-      if (!apiKey) missing.push("apiKey");
-      if (!sign) missing.push("apiSecret");
-      if (missing.length > 0) throw new MissingCredentialsError(id, op.authClass, missing);
+  const schemes = api.authentication.schemes ?? legacySchemes(apiKeyHeader, signing);
+  const credentials: Credentials = {
+    auth: options.auth ?? {},
+    apiKey,
+    bearerToken: options.bearerToken,
+    hasSecret: sign !== undefined,
+  };
+  const wiresById = new Map<string, Map<string, ParameterWire>>();
+  const wiresOf = (id: string, op: OperationWire) => {
+    let wires = wiresById.get(id);
+    if (!wires) {
+      wires = new Map((op.parameters ?? []).map((wire) => [wire.name, wire]));
+      for (const name of op.jsonEncoded)
+        if (!wires.has(name)) wires.set(name, { name, in: "query", json: true });
+      wiresById.set(id, wires);
     }
-    if (signed && !signing)
+    return wires;
+  };
+
+  /**
+   * Sends one operation. `params` holds its parameters by name, whatever their location; `form`
+   * the parameters a call puts in the form body itself (path-based calls of `acceptsFormBody`
+   * operations); `requestBody` the operation's own request body.
+   */
+  async function send(
+    id: string,
+    params: Params | undefined,
+    form: Params | undefined,
+    requestBody: { value: unknown } | undefined,
+    init?: RawInit,
+  ) {
+    const op = table[id]!;
+    const signedClass = op.authClass === "trade" || op.authClass === "user_data";
+    if (signedClass && !signing)
       throw new TypeError(`${id} is signed, but the spec states no signing rule (x-signing)`);
-    if (apiKey && apiKeyHeader && op.authClass !== "none") header[apiKeyHeader] = apiKey;
+    let alternatives = op.security ?? legacySecurity(op, schemes);
+    if (signedClass) alternatives = alternatives.filter((a) => a.some((n) => schemes[n]?.type === "signing"));
+    const choice = chooseRequirement(alternatives, schemes, credentials);
+    if ("missing" in choice) throw new MissingCredentialsError(id, op.authClass, choice.missing);
+    const applied = applyRequirement(choice.chosen, schemes, credentials);
+    const signed = applied.signed && signing !== null;
+
     const windowName = signing?.recvWindowParameter;
     const acceptsWindow = windowName !== undefined && op.queryParameters.includes(windowName);
     if (init?.recvWindow !== undefined && !acceptsWindow) {
       throw new TypeError(`${id} does not accept recvWindow; only operations that declare it do`);
     }
-    let search = encodeParams(query, op.jsonEncoded);
-    let form = body === undefined ? "" : encodeParams(body, op.jsonEncoded);
-    // A call that splits its parameters itself (query plus body) keeps its split.
-    const inBody = body !== undefined || (paramsIn === "body" && op.acceptsFormBody);
-    if (inBody && body === undefined) {
-      form = search;
+    const wires = wiresOf(id, op);
+    const header: Record<string, string> = {};
+    const cookies: string[] = [];
+    const pathValues: Record<string, unknown> = {};
+    let search = "";
+    for (const name in params) {
+      const value = params[name];
+      const wire = wires.get(name) ?? { name, in: "query" as const };
+      if (wire.in === "path") pathValues[name] = value;
+      else if (wire.in === "query") search = joinParams(search, queryPart(wire, value));
+      else if (wire.in === "header") {
+        const text = headerValue(wire, value);
+        if (text !== undefined) header[name] = text;
+      } else {
+        const pair = cookiePair(wire, value);
+        if (pair !== undefined) cookies.push(pair);
+      }
+    }
+    let formText = "";
+    for (const name in form)
+      formText = joinParams(formText, queryPart(wires.get(name) ?? { name, in: "query" }, form[name]));
+    for (const [name, value] of applied.query)
+      search = joinParams(search, queryPart({ name, in: "query" }, value));
+    for (const [name, value] of applied.cookies) cookies.push(cookiePair({ name, in: "cookie" }, value)!);
+    if (op.accept) header.Accept = op.accept;
+    Object.assign(header, applied.headers);
+    if (cookies.length > 0) header.Cookie = cookies.join("; ");
+
+    // A call that splits its parameters itself (query plus form body) keeps its split.
+    const inForm = form !== undefined || (paramsIn === "body" && op.acceptsFormBody);
+    if (inForm && form === undefined) {
+      formText = search;
       search = "";
+    }
+    let body: BodyInit | undefined = inForm ? formText : undefined;
+    let bodyText = inForm ? formText : "";
+    if (inForm) header["Content-Type"] = FORM;
+    if (requestBody !== undefined && requestBody.value !== undefined && op.body && !inForm) {
+      const encoded = encodeBody(op.body, requestBody.value);
+      body = encoded.body;
+      bodyText = encoded.text ?? "";
+      if (encoded.contentType) header["Content-Type"] = encoded.contentType;
+      if (signed && encoded.text === undefined) {
+        throw new TypeError(`${id} is signed, but its ${op.body.mediaType} body has no fixed bytes to sign`);
+      }
     }
     if (signed && signing) {
       // The signing envelope goes to the part that carries the parameters; the signature comes last.
       const window = acceptsWindow ? (init?.recvWindow ?? recvWindow) : undefined;
       let envelope = `${signing.timestampParameter}=${formatDecimal(Math.floor(now()))}`;
-      if (window !== undefined && query?.[windowName!] === undefined && body?.[windowName!] === undefined) {
+      if (window !== undefined && params?.[windowName!] === undefined && form?.[windowName!] === undefined) {
         envelope = `${windowName}=${formatDecimal(window)}&${envelope}`;
       }
-      if (inBody) form = joinParams(form, envelope);
+      if (inForm) bodyText = joinParams(bodyText, envelope);
       else search = joinParams(search, envelope);
-      const signature = `${signing.signatureParameter}=${await sign!(search + form)}`;
-      if (inBody) form += `&${signature}`;
+      const signature = `${signing.signatureParameter}=${await sign!(search + bodyText)}`;
+      if (inForm) bodyText += `&${signature}`;
       else search += `&${signature}`;
+      if (inForm) body = bodyText;
     }
-    if (inBody) header["Content-Type"] = FORM;
 
+    const path = fillPath(op.path, wires, pathValues);
+    const responseAs = op.responseAs ?? "json";
     const request: Record<string | symbol, unknown> = {
       params: { header },
       querySerializer: () => search,
-      body: inBody ? form : undefined,
+      body,
       bodySerializer: passThrough,
+      parseAs: responseAs === "none" ? "text" : responseAs,
     };
     if (init) for (const key in init) if (!(key in request) && key !== "recvWindow") request[key] = init[key];
-    const result = await untyped.request(op.method, op.path, withRealRequest(request));
+    const result = await untyped.request(op.method, path, withRealRequest(request));
+    if (responseAs === "none" && result.response.ok) result.data = undefined;
 
     if (validateResponse) {
       const payload = result.response.ok ? result.data : result.error;
       // A name in both parts takes the query value, as the server reads it.
-      const request = { ...body, ...query };
+      const request = { ...form, ...params };
       const check = await validateResponse(id, result.response.status, payload, { request });
       if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
     }
     if (throwOnError && !result.response.ok) {
-      const url = `${init?.baseUrl ?? baseUrl}${op.path}${search === "" ? "" : `?${search}`}`;
+      const url = `${init?.baseUrl ?? baseUrl}${path}${search === "" ? "" : `?${search}`}`;
       throw new SpotApiError(op.method, url, result.response, result.error);
     }
     return result;
@@ -294,13 +397,23 @@ export function createApiClient(
   function route(method: string, path: string, init?: RawInit): Promise<RawResult> {
     const id = routes.get(`${method} ${path}`);
     if (id === undefined) return untyped.request(method, path, init && withRealRequest({ ...init }));
-    return send(id, init?.params?.query, init?.body as Params | undefined, init);
+    const op = table[id]!;
+    const p = init?.params ?? {};
+    const params = { ...p.path, ...p.header, ...p.cookie, ...p.query };
+    if (op.acceptsFormBody) return send(id, params, init?.body as Params | undefined, undefined, init);
+    return send(id, params, undefined, init && "body" in init ? { value: init.body } : undefined, init);
   }
 
   // `send` returns openapi-fetch's result for the operation's path and method, which is what the
   // generated methods' OperationResult<K> describes.
-  const call: Caller = (id, params, callOptions) =>
-    send(id, params as Params | undefined, undefined, callOptions as RawInit | undefined);
+  const call: Caller = (id, params, callOptions) => {
+    const op = table[id]!;
+    if (op.body && !op.acceptsFormBody && params !== undefined && params !== null) {
+      const { body, ...rest } = params as Params & { body?: unknown };
+      return send(id, rest, undefined, { value: body }, callOptions as RawInit | undefined);
+    }
+    return send(id, params as Params | undefined, undefined, undefined, callOptions as RawInit | undefined);
+  };
   const methods = (api.createOperationMethods as (call: Caller) => object)(call);
   const client = {
     ...base,
@@ -318,4 +431,26 @@ export function createApiClient(
     ...methods,
   };
   return client as unknown as ApiClient<ApiTypes, "result" | "throw">;
+}
+
+/** The schemes of a table generated before `schemes` existed: the API key header and the signing rule. */
+function legacySchemes(
+  apiKeyHeader: string | null,
+  signing: SigningTable | null,
+): Readonly<Record<string, SchemeWire>> {
+  const schemes: Record<string, SchemeWire> = {};
+  if (apiKeyHeader !== null) schemes.apiKey = { type: "apiKey", in: "header", name: apiKeyHeader };
+  if (signing !== null) schemes.signature = { type: "signing" };
+  return schemes;
+}
+
+/** The requirements an operation of an older table has, from its x-auth-class. */
+function legacySecurity(
+  op: OperationWire,
+  schemes: Readonly<Record<string, SchemeWire>>,
+): readonly (readonly string[])[] {
+  const key = "apiKey" in schemes ? ["apiKey"] : [];
+  if (op.authClass === "none") return [];
+  if (op.authClass === "market_data") return [[], key];
+  return [[...key, "signature"]];
 }

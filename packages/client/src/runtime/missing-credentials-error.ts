@@ -2,16 +2,20 @@ import { SpotClientError } from "./spot-client-error.js";
 
 /**
  * Thrown before any request is sent when an operation needs credentials the client was not given:
- * the API key and secret for `trade` and `user_data` (`market_data` takes the key when there is one).
+ * the API key and secret for `trade` and `user_data` (`market_data` takes the key when there is one),
+ * and whatever else the operation's security requirements name (`bearerToken`, `auth.<scheme>`).
  */
 export class MissingCredentialsError extends SpotClientError {
   override name = "MissingCredentialsError";
   /** The operation that was called. */
   readonly operationId: string;
-  /** What is missing: `"apiKey"`, `"apiSecret"` or both. */
-  readonly missing: readonly ("apiKey" | "apiSecret")[];
+  /**
+   * The options that are missing: `"apiKey"`, `"apiSecret"`, `"bearerToken"`, or `"auth.<scheme>"`
+   * for a scheme only the `auth` option can supply.
+   */
+  readonly missing: readonly string[];
 
-  constructor(operationId: string, authClass: string, missing: ("apiKey" | "apiSecret")[]) {
+  constructor(operationId: string, authClass: string, missing: string[]) {
     const what = missing.join(" and ");
     super(
       `${operationId} (authentication class ${authClass}) needs ${what}: pass ${missing.length > 1 ? "them" : "it"} to createSpotClient()`,

@@ -1,8 +1,9 @@
-import { describeValue, SpecError } from "@marketapi/spec-loader";
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
+import { insideExtension } from "../spec-input/check-structure.js";
 import { subsetDocument } from "../spec-input/select-operations.js";
 import type { SourcedSpecModel } from "../spec-input/spec-model.js";
 import { renderApiDefinition } from "./api-definition.js";
+import { readClientModel } from "./client-operations.js";
 import { exposeJsonParameterSchemas } from "./json-parameters.js";
 import { renderTypes } from "./openapi-typescript-adapter.js";
 import { renderOperationMethods } from "./operation-methods.js";
@@ -28,19 +29,30 @@ export async function generateClient(
   model: SourcedSpecModel,
   context: GeneratorContext,
 ): Promise<GeneratedFile[]> {
-  checkMethodNames(model);
+  // Every refusal of the spec is thrown here, together, before any file is made.
+  const client = readClientModel(model);
   const header = fileHeader("client", model.source, context);
   const document = subsetDocument(model);
   exposeJsonParameterSchemas(document);
+  // An operation without an operationId has the one the model derived ("get /pets/{id}"): the
+  // types name it so (openapi-typescript types only operations with an id in \`operations\`).
+  for (const op of model.operations) document.paths[op.path][op.method].operationId ??= op.operationId;
+  const readWriteMarkers = usesReadOrWriteOnly(document);
   const modules = {
     types: moduleSpecifier(CLIENT_FILES.types),
     operations: moduleSpecifier(CLIENT_FILES.operations),
     methods: moduleSpecifier(CLIENT_FILES.methods),
   };
   return [
-    { path: CLIENT_FILES.types, contents: `${header}\n${await renderTypes(document)}` },
-    { path: CLIENT_FILES.operations, contents: `${header}\n${renderOperationTable(model)}` },
-    { path: CLIENT_FILES.methods, contents: `${header}\n${renderOperationMethods(model, modules.types)}` },
+    {
+      path: CLIENT_FILES.types,
+      contents: `${header}\n${await renderTypes(withoutExtensions(document) as typeof document, { readWriteMarkers })}`,
+    },
+    { path: CLIENT_FILES.operations, contents: `${header}\n${renderOperationTable(model, client)}` },
+    {
+      path: CLIENT_FILES.methods,
+      contents: `${header}\n${renderOperationMethods(client, modules.types, readWriteMarkers)}`,
+    },
     { path: CLIENT_FILES.api, contents: `${header}\n${renderApiDefinition(modules)}` },
   ];
 }
@@ -50,30 +62,34 @@ function moduleSpecifier(file: string): string {
   return `./${file.replace(/\.ts$/, ".js")}`;
 }
 
-// The per-operation methods sit next to openapi-fetch's own members on the client object.
-const CLIENT_MEMBERS = [
-  "GET",
-  "PUT",
-  "POST",
-  "DELETE",
-  "OPTIONS",
-  "HEAD",
-  "PATCH",
-  "TRACE",
-  "request",
-  "use",
-  "eject",
-];
-
-function checkMethodNames(model: SourcedSpecModel): void {
-  for (const op of model.operations) {
-    if (CLIENT_MEMBERS.includes(op.operationId)) {
-      throw new SpecError(
-        model.source,
-        `${op.pointer}/operationId`,
-        `an operationId that is not a member of the openapi-fetch client (${CLIENT_MEMBERS.join(", ")})`,
-        describeValue(op.operationId),
-      );
-    }
+/**
+ * Whether a schema of the document marks a property readOnly or writeOnly: then the types carry
+ * openapi-typescript's markers, so that request bodies leave out readOnly properties and
+ * response bodies writeOnly ones (their helper types are written into the types file).
+ */
+function usesReadOrWriteOnly(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(usesReadOrWriteOnly);
+  if (typeof node !== "object" || node === null) return false;
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === "readOnly" || key === "writeOnly") && value === true) return true;
+    if (key.startsWith("x-") || key === "example" || key === "examples" || key === "default") continue;
+    if (usesReadOrWriteOnly(value)) return true;
   }
+  return false;
+}
+
+/**
+ * The document without its `x-` extensions, for openapi-typescript: no type comes from them, and
+ * it would follow a `$ref` inside one (an extension of another tool may hold anything).
+ */
+function withoutExtensions(node: unknown, parentKey = ""): unknown {
+  if (Array.isArray(node)) return node.map((item) => withoutExtensions(item));
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (insideExtension([parentKey, key])) continue;
+    out[key] =
+      key === "example" || key === "examples" || key === "default" ? value : withoutExtensions(value, key);
+  }
+  return out;
 }

@@ -13,16 +13,39 @@ import ts from "typescript";
  * component schemas that only parameters use (such as a date_time `oneOf` of text and epoch
  * milliseconds). The document is not modified.
  */
-export async function renderTypes(document: OpenApiDocument): Promise<string> {
+export async function renderTypes(
+  document: OpenApiDocument,
+  options: { readWriteMarkers?: boolean } = {},
+): Promise<string> {
   const parameterOnly = parameterOnlySchemas(document);
   const nodes = await openapiTS(structuredClone(document) as OpenAPI3, {
     silent: true,
     rootTypes: true,
     // Small fixed-length arrays become tuples: a PriceLevel (`minItems: 2, maxItems: 2`) is [string, string].
     arrayLength: true,
-    transform: (schema, options) => acceptDatesForDateTimeParameters(schema, options, parameterOnly),
+    readWriteMarkers: options.readWriteMarkers === true,
+    transform: (schema, transformOptions) =>
+      binaryAsBlob(schema) ?? acceptDatesForDateTimeParameters(schema, transformOptions, parameterOnly),
   });
   return astToString(nodes);
+}
+
+/**
+ * Bytes (`format: binary`, or a `contentMediaType` without a `contentEncoding`) are a Blob: what a
+ * multipart file part or a bytes body takes (the client reads bytes answers as Blobs too).
+ */
+function binaryAsBlob(schema: {
+  type?: unknown;
+  format?: unknown;
+  contentMediaType?: unknown;
+  contentEncoding?: unknown;
+}): ts.TypeNode | undefined {
+  const stringOrUntyped = schema.type === undefined || schema.type === "string";
+  const bytes =
+    schema.format === "binary" ||
+    (typeof schema.contentMediaType === "string" && schema.contentEncoding === undefined);
+  if (!stringOrUntyped || !bytes) return undefined;
+  return ts.factory.createTypeReferenceNode("Blob");
 }
 
 // A parameter schema's location: #/paths/<path>[/<method>]/parameters/… or #/components/parameters/….

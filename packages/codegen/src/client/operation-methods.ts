@@ -1,4 +1,5 @@
-import type { AuthClass, Operation, ResponseVariants, SourcedSpecModel } from "../spec-input/spec-model.js";
+import type { AuthClass, Operation, ResponseVariants } from "../spec-input/spec-model.js";
+import type { ClientModel, ClientOperation } from "./client-operations.js";
 import {
   arrowProperty,
   docComment,
@@ -25,50 +26,104 @@ const AUTHENTICATION: Record<AuthClass, string> = {
  * the request: `newOrderRespType: "ACK"` gives the ACK body (no respType gives the declared
  * default), and a ticker called with `symbol` gives one object, without it an array.
  */
-export function renderOperationMethods(model: SourcedSpecModel, typesModule: string): string {
-  const signatures = model.operations.map((op) => {
+export function renderOperationMethods(
+  client: ClientModel,
+  typesModule: string,
+  readWriteMarkers: boolean,
+): string {
+  const signatures = client.operations.map((clientOperation) => {
+    const op = clientOperation.operation;
     const doc = docComment(
       [
         `${op.summary ?? op.operationId}: \`${op.method.toUpperCase()} ${op.path}\`.`,
-        AUTHENTICATION[op.authClass],
+        authenticationLine(clientOperation),
       ],
       "  ",
     );
     const variants = op.responseVariants;
-    const overloads = variants ? variantOverloads(op, variants) : [plainSignature(op)];
+    const overloads = variants
+      ? variantOverloads(clientOperation, variants)
+      : [plainSignature(clientOperation)];
     return `${doc}\n${overloads.join("\n")}`;
   });
-  const bindings = model.operations.map((op) => {
+  const bindings = client.operations.map(({ operation: op, methodName, locations, body }) => {
     const id = stringLiteral(op.operationId);
-    const name = propertyKey(op.operationId);
+    const name = propertyKey(methodName);
     if (op.responseVariants) {
-      const inline = `    ${name}: overloaded(${id}) as Methods[${id}],`;
+      const inline = `    ${name}: overloaded(${id}) as Methods[${stringLiteral(methodName)}],`;
       return inline.length <= LINE_WIDTH
         ? inline
-        : `    ${name}: overloaded(\n      ${id},\n    ) as Methods[${id}],`;
+        : `    ${name}: overloaded(\n      ${id},\n    ) as Methods[${stringLiteral(methodName)}],`;
     }
-    return hasQuery(op)
+    return locations.length > 0 || body
       ? arrowProperty("    ", name, "params, options", `call(${id}, params, options)`)
       : arrowProperty("    ", name, "_params, options", `call(${id}, undefined, options)`);
   });
-  const anyVariants = model.operations.some((op) => op.responseVariants !== undefined);
+  const anyVariants = client.operations.some((c) => c.operation.responseVariants !== undefined);
+  const anyBody = client.operations.some((c) => c.body !== undefined);
+  const anyParameters = client.operations.some((c) => c.locations.some((at) => at !== "query") || c.body);
+  const readAs = client.operations.filter((c) => c.responseAs !== "json");
+  const typeImports = [
+    ...(anyVariants ? ["components"] : []),
+    "operations",
+    ...(readWriteMarkers ? ["Readable", "Writable"] : []),
+  ];
   return [
-    `import type { ${anyVariants ? "components, " : ""}operations } from ${stringLiteral(typesModule)};`,
+    `import type { ${typeImports.join(", ")} } from ${stringLiteral(typesModule)};`,
     "",
     "/** The status keys openapi-fetch treats as success; every other one is an error. */",
     'type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 206 | 207 | "2XX";',
     "",
     'type Responses<K extends keyof operations> = operations[K]["responses"];',
     "",
-    'type JsonBody<R> = R extends { content: { "application/json": infer B } } ? B : undefined;',
+    ...(readWriteMarkers
+      ? []
+      : [
+          "/** Without readOnly or writeOnly properties in the spec, bodies read and write alike. */",
+          "type Readable<T> = T;",
+          ...(anyBody ? ["type Writable<T> = T;"] : []),
+          "",
+        ]),
+    "/** The media types whose bodies are read as JSON. */",
+    'type JsonMedia = "application/json" | `application/${string}+json` | `${string}/json` | "*/*";',
+    "",
+    "/** How each operation whose success answers are not JSON reads them. */",
+    readAs.length === 0
+      ? "type ReadAs = {};"
+      : [
+          "type ReadAs = {",
+          ...readAs.map((c) => `  ${propertyKey(c.operation.operationId)}: ${stringLiteral(c.responseAs)};`),
+          "};",
+        ].join("\n"),
+    "",
+    'type ReadAsOf<K> = K extends keyof ReadAs ? ReadAs[K] : "json";',
+    "",
+    "/** A response's body as the client reads it: its JSON schema's type, text, a Blob, or nothing. */",
+    "type BodyOf<R, As> = R extends { content: infer C }",
+    '  ? As extends "text"',
+    "    ? string",
+    '    : As extends "blob"',
+    "      ? Blob",
+    '      : As extends "none"',
+    "        ? undefined",
+    "        : Readable<C[Extract<keyof C, JsonMedia>]>",
+    "  : undefined;",
+    "",
+    "/** An error answer's body: its JSON schema's type, or its text. */",
+    "type ErrorBodyOf<R> = R extends { content: infer C }",
+    "  ? [Extract<keyof C, JsonMedia>] extends [never]",
+    "    ? string",
+    "    : Readable<C[Extract<keyof C, JsonMedia>]>",
+    "  : undefined;",
     "",
     "/** The parsed body of an operation's 2xx answers. */",
-    "export type OperationData<K extends keyof operations> = JsonBody<",
-    "  Responses<K>[Extract<keyof Responses<K>, SuccessStatus>]",
+    "export type OperationData<K extends keyof operations> = BodyOf<",
+    "  Responses<K>[Extract<keyof Responses<K>, SuccessStatus>],",
+    "  ReadAsOf<K>",
     ">;",
     "",
     "/** The parsed body of an operation's error answers. */",
-    "export type OperationError<K extends keyof operations> = JsonBody<",
+    "export type OperationError<K extends keyof operations> = ErrorBodyOf<",
     "  Responses<K>[Exclude<keyof Responses<K>, SuccessStatus>]",
     ">;",
     "",
@@ -94,15 +149,20 @@ export function renderOperationMethods(model: SourcedSpecModel, typesModule: str
     "/** The parameters of an operation that declares none. */",
     "export type NoParameters = Record<string, never>;",
     "",
+    ...(anyParameters ? PARAMETER_HELPERS : []),
+    ...(anyBody ? BODY_HELPERS : []),
     ...(anyVariants ? VARIANT_HELPERS : []),
     "/** Sends one operation; `createOperationMethods` binds it to every operationId. */",
     'export type OperationCaller<Options, Mode extends ResultMode = "result"> = <K extends keyof operations>(',
     "  operationId: K,",
-    '  params: operations[K]["parameters"]["query"],',
+    "  params: unknown,",
     "  options: Options | undefined,",
     ") => Promise<ModeResult<K, Mode>>;",
     "",
-    "/** One method per operationId of the spec, taking the operation's query parameters. */",
+    "/**",
+    " * One method per operation of the spec, named after its operationId, taking the operation's",
+    " * parameters by name (path, query, header and cookie alike) and its request body as `body`.",
+    " */",
     'export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {',
     signatures.join("\n\n"),
     "}",
@@ -127,6 +187,28 @@ export function renderOperationMethods(model: SourcedSpecModel, typesModule: str
   ].join("\n");
 }
 
+/** The types the methods of operations with path, header or cookie parameters are written in. */
+const PARAMETER_HELPERS = [
+  "/** An operation's parameters of one place (path, query, header or cookie), by name. */",
+  'type In<K extends keyof operations, L extends "path" | "query" | "header" | "cookie"> = NonNullable<',
+  '  operations[K]["parameters"][L]',
+  ">;",
+  "",
+];
+
+/** The type of request bodies. */
+const BODY_HELPERS = [
+  "/** An operation's request body of one media type, without its readOnly properties. */",
+  'type Body<K extends keyof operations, M extends string> = operations[K]["requestBody"] extends infer B',
+  "  ? B extends { content: infer C }",
+  "    ? M extends keyof C",
+  "      ? Writable<C[M]>",
+  "      : never",
+  "    : never",
+  "  : never;",
+  "",
+];
+
 /** The types the overloads of operations with response variants are written in. */
 const VARIANT_HELPERS = [
   "/** An operation's query parameters. */",
@@ -144,12 +226,16 @@ const VARIANT_HELPERS = [
   "",
 ];
 
-function hasQuery(op: Operation): boolean {
-  return op.parameters.some((p) => p.in === "query");
-}
-
 function hasRequiredQuery(op: Operation): boolean {
   return op.parameters.some((p) => p.in === "query" && p.required);
+}
+
+/** The doc line on credentials: the x-auth-class's, or the security requirements it was derived from. */
+function authenticationLine({ operation, security }: ClientOperation): string {
+  if (operation.authClassFrom === "x-auth-class") return AUTHENTICATION[operation.authClass];
+  if (security.length === 0) return "Sent without credentials.";
+  const each = security.map((names) => (names.length === 0 ? "none" : names.join(" and ")));
+  return `Credentials: ${each.join(", or ")} (security).`;
 }
 
 function resultType(op: Operation, data?: string): string {
@@ -157,12 +243,12 @@ function resultType(op: Operation, data?: string): string {
   return `Promise<ModeResult<${args.join(", ")}>>`;
 }
 
-function plainSignature(op: Operation): string {
+function plainSignature(client: ClientOperation): string {
   return methodSignature(
     "  ",
-    propertyKey(op.operationId),
-    [paramsDeclaration(op), "options?: Options"],
-    resultType(op),
+    propertyKey(client.methodName),
+    [paramsDeclaration(client), "options?: Options"],
+    resultType(client.operation),
   );
 }
 
@@ -170,8 +256,11 @@ function plainSignature(op: Operation): string {
  * One overload per variant, most specific request first, then the general signature (a value of
  * the parameter's whole type gives the union of the bodies).
  */
-function variantOverloads(op: Operation, variants: ResponseVariants): string[] {
-  const name = propertyKey(op.operationId);
+function variantOverloads(
+  { operation: op, methodName }: ClientOperation,
+  variants: ResponseVariants,
+): string[] {
+  const name = propertyKey(methodName);
   const id = stringLiteral(op.operationId);
   const query = `Query<${id}>`;
   const key = propertyKey(variants.parameter);
@@ -198,10 +287,23 @@ function variantOverloads(op: Operation, variants: ResponseVariants): string[] {
   return lines;
 }
 
-/** `params` is required when a query parameter is; operations without parameters take none. */
-function paramsDeclaration(op: Operation): string {
-  if (!hasQuery(op)) return "params?: NoParameters";
-  const type = `operations[${stringLiteral(op.operationId)}]["parameters"]["query"]`;
-  const required = op.parameters.some((p) => p.in === "query" && p.required);
+/**
+ * `params` holds the operation's parameters by name, and its request body as `body`; it is
+ * required when a parameter or the body is. Operations without either take none.
+ */
+function paramsDeclaration({ operation: op, locations, body }: ClientOperation): string {
+  const id = stringLiteral(op.operationId);
+  const required = op.parameters.some((p) => p.required) || body?.required === true;
+  let type: string;
+  if (locations.length === 0 && !body) return "params?: NoParameters";
+  if (locations.length === 1 && locations[0] === "query" && !body) {
+    type = `operations[${id}]["parameters"]["query"]`;
+  } else {
+    const parts = locations.map((at) => `In<${id}, ${stringLiteral(at)}>`);
+    if (body) {
+      parts.push(`{ body${body.required ? "" : "?"}: Body<${id}, ${stringLiteral(body.mediaType)}> }`);
+    }
+    type = parts.join(" & ");
+  }
   return required ? `params: ${type}` : `params?: ${type}`;
 }

@@ -6,9 +6,9 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
+import { didYouMean, explainParseError } from "@marketapi/command";
 import { InputError, maxInputBytes, parseJsonText, readTextFile } from "@marketapi/spec-loader/input";
 import type { GeneratorName } from "../generate.js";
-import { didYouMean } from "./did-you-mean.js";
 
 export const DEFAULT_SPEC = "@marketapi/spec";
 export const CONFIG_FILE = "marketapi-codegen.config.json";
@@ -40,8 +40,9 @@ export const USAGE = `Usage: marketapi-codegen --out DIR [--client] [--validator
 A config holds the same options: { "spec": "...", "out": "src/generated", "client": true,
 "validators": true, "operations": ["ping", "order_book"] }; paths in it are relative to its folder.
 
-Exit codes: 0 written or up to date, 1 --check found differences, 2 bad usage or a spec that is
-not usable OpenAPI 3.1 (nothing written), 3 the output could not be written (left as it was).`;
+Exit codes (the same for every marketapi command): 0 written or up to date; 1 the spec is at
+fault (file, line and column; nothing written) or --check found differences; 2 usage error;
+3 the output could not be written (left as it was) or the generator failed.`;
 
 export class UsageError extends Error {
   constructor(
@@ -147,22 +148,11 @@ function parseFlags(argv: string[]): Record<string, string | boolean | undefined
   try {
     return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw new UsageError(explainParseError(error as Error));
+    const message = explainParseError(error as Error, Object.keys(FLAGS));
+    throw new UsageError(
+      message.startsWith("unexpected argument") ? `${message}: every option is a --flag` : message,
+    );
   }
-}
-
-/** node:util's parse errors, with a did-you-mean for an unknown flag. */
-function explainParseError(error: Error): string {
-  const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(error.message);
-  if (unknown) {
-    const flag = unknown[1]!;
-    const name = flag.replace(/^-+/, "").split("=")[0]!;
-    const known = Object.keys(FLAGS);
-    return `unknown option ${flag}${didYouMean(name, known, (s) => `--${s}`)}`;
-  }
-  const positional = /^Unexpected argument '([^']*)'/.exec(error.message);
-  if (positional) return `unexpected argument "${positional[1]}": every option is a --flag`;
-  return error.message.split(". ")[0]!.replace(/\.$/, "");
 }
 
 function splitList(text: string): string[] {

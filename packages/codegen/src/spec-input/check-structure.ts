@@ -46,6 +46,35 @@ export async function checkStructure(spec: LoadedSpec): Promise<void> {
 // Values of these fields are data, not spec structure: a "$ref" key inside an example is not a reference.
 const DATA_FIELDS = new Set(["example", "examples", "default", "const", "enum"]);
 
+// Maps whose keys are names a document chooses: an `x-` key there is a name, not an extension.
+const NAME_MAPS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "schemas",
+  "parameters",
+  "responses",
+  "requestBodies",
+  "headers",
+  "securitySchemes",
+  "links",
+  "callbacks",
+  "pathItems",
+  "paths",
+  "webhooks",
+  "encoding",
+  "variables",
+]);
+
+/**
+ * Whether a path of keys runs through an `x-` extension. What an extension holds is the business
+ * of the tool that reads it: a `$ref` in there is neither followed nor checked here.
+ */
+export function insideExtension(segments: readonly string[]): boolean {
+  return segments.some((segment, i) => segment.startsWith("x-") && !NAME_MAPS.has(segments[i - 1] ?? ""));
+}
+
 /**
  * Every `$ref` that leaves the document (another file, a URL: a bundled spec is needed), and every
  * `$ref` that only leads to other `$ref`s and back (`A: {$ref: A}`): such a loop names no value.
@@ -70,7 +99,9 @@ function referenceFaults({ source, document }: LoadedSpec): SpecError[] {
               describeValue(value),
             );
         if (fault) faults.push(fault);
-      } else if (!DATA_FIELDS.has(key)) walk(value, [...path, key]);
+      } else if (!DATA_FIELDS.has(key) && !insideExtension([path.at(-1) ?? "", key])) {
+        walk(value, [...path, key]);
+      }
     }
   };
   walk(document, []);
@@ -135,6 +166,7 @@ async function structureFaults(spec: LoadedSpec): Promise<SpecError[]> {
   for (const problem of problems) {
     if (problem.severity !== "error") continue;
     const location = problem.location[0];
+    if (insideExtension(segmentsOf(location?.pointer ?? "#"))) continue;
     const fault = faultOf(spec, location?.pointer ?? "#", problem.message, problem.suggest);
     const key = `${fault.pointer}\n${fault.expected}`;
     if (seen.has(key)) continue; // a node reached through several $refs is reported once

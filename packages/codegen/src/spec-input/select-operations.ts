@@ -1,6 +1,6 @@
+import { closest } from "@marketapi/command";
 import { subsetDocument as subsetOf } from "@marketapi/spec/model";
 import type { OpenApiDocument } from "@marketapi/spec-loader";
-import { closest } from "../command/did-you-mean.js";
 import { buildModel, type SourcedSpecModel } from "./spec-model.js";
 
 /**

@@ -180,22 +180,43 @@ function apiFiles(model: SourcedSpecModel, header: string): GeneratedFile[] {
   const document = new ApiDocument(source);
   const componentExports: Record<string, string> = {};
   const components: Record<string, JsonSchema> = model.document.components?.schemas ?? {};
+  // Every component and operation is read before anything is thrown: all faults at once.
+  const faults: SpecError[] = [];
+  const collect = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof SpecError)) throw error;
+      faults.push(error);
+      return undefined;
+    }
+  };
   for (const [name, schema] of Object.entries(components)) {
     const where = pointerOf("components", "schemas", name);
-    if (!COMPONENT_NAME.test(name)) {
-      throw new SpecError(
-        source,
-        where,
-        "a component name of letters, digits, '.', '-' or '_'",
-        describeValue(name),
-      );
-    }
-    document.addDef(name, schema, where, name);
-    componentExports[name] = document.addExport(`schema_${name}`, name);
+    // A component that failed is "" here: what refers to it is not reported again.
+    componentExports[name] = "";
+    collect(() => {
+      if (!COMPONENT_NAME.test(name)) {
+        throw new SpecError(
+          source,
+          where,
+          "a component name of letters, digits, '.', '-' or '_'",
+          describeValue(name),
+        );
+      }
+      document.addDef(name, schema, where, name);
+      componentExports[name] = document.addExport(`schema_${name}`, name);
+    });
   }
-  const operations = model.operations.map((operation) =>
-    planOperation(model, operation, document, componentExports),
-  );
+  const operations = model.operations.flatMap((operation) => {
+    const plan = collect(() => planOperation(model, operation, document, componentExports));
+    return plan ? [plan] : [];
+  });
+  const [first, ...rest] = faults;
+  if (first) {
+    first.others.push(...rest);
+    throw first;
+  }
   const compiled = strictly(
     source,
     (def) => document.sourceOf(def),
@@ -232,7 +253,7 @@ function planOperation(
     if (target === null) return null;
     if ("component" in target) {
       const name = componentExports[target.component];
-      if (name) return name;
+      if (name !== undefined) return name || null;
       throw new SpecError(
         source,
         `${operation.pointer}/responses/${status}`,

@@ -13,8 +13,9 @@ import type { JsonSchema } from "../spec-input/spec-model.js";
  * - `discriminator` is, in OpenAPI 3.1, a hint on top of `oneOf`/`anyOf`, which already decide
  *   validity; ajv's own support rejects `mapping`, so it is left out and the union keeps its meaning.
  * - `nullable` (OpenAPI 3.0) has no meaning in 3.1 and is reported: `type: [T, "null"]` says it.
- * - `format` is kept when the run-time module checks it (FORMATS) and reported otherwise, as
- *   ajv's strict mode would.
+ * - `format` is kept when the run-time module checks it (FORMATS); any other format (`email`,
+ *   `uri`, a vendor's own) is an annotation, as JSON Schema 2020-12 makes every format by
+ *   default: left out, the value's type still checked.
  * - Any other unknown keyword is reported with its JSON Pointer.
  */
 export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
@@ -162,15 +163,7 @@ export function cleanSchema(schema: JsonSchema, options: CleanOptions): JsonSche
         describeValue(value),
       );
     } else if (keyword === "format") {
-      if (!FORMATS.includes(value)) {
-        throw new SpecError(
-          source,
-          at,
-          `a format the validators check (${FORMATS.join(", ")})`,
-          describeValue(value),
-        );
-      }
-      out.format = value;
+      if (FORMATS.includes(value)) out.format = value;
     } else if (SCHEMA_KEYWORDS.includes(keyword)) {
       out[keyword] = child(value, at);
     } else if (SCHEMA_ARRAY_KEYWORDS.includes(keyword)) {

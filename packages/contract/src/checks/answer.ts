@@ -1,17 +1,10 @@
-// The five checks run on every answer, whatever the request was for, in the order they depend on
-// each other: the status must be documented before its content type, schema and headers can be.
+// The checks run on every answer, whatever the request was for: each check whose hook is
+// "answer", in the order of CHECKS, given the documented response the status falls under.
+import { declaredResponse } from "../operations.js";
 import type { RoundTrip, Verdicts } from "../round-trip.js";
-import { checkContentType } from "./content-type-conformance.js";
-import { checkNotAServerError } from "./not-a-server-error.js";
-import { checkResponseHeaders } from "./response-headers-conformance.js";
-import { checkResponseSchema } from "./response-schema-conformance.js";
-import { checkStatusCode } from "./status-code-conformance.js";
+import { ANSWER_CHECKS } from "./index.js";
 
 export function checkAnswer(exchange: RoundTrip, verdicts: Verdicts): void {
-  checkNotAServerError(exchange, verdicts);
-  const declared = checkStatusCode(exchange, verdicts);
-  if (!declared) return;
-  checkContentType(exchange, declared, verdicts);
-  checkResponseSchema(exchange, declared, verdicts);
-  checkResponseHeaders(exchange, declared, verdicts);
+  const declared = declaredResponse(exchange.op, exchange.response!.status);
+  for (const check of ANSWER_CHECKS) check.hook.judge(exchange, declared, verdicts);
 }

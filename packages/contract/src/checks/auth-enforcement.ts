@@ -8,15 +8,86 @@
  * signature, -1021 timestamp outside the window).
  */
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
+import { encodeParams } from "../http/request.js";
 import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { describeAnswer, enabled, expectRefusal, expectServed, ok, type RunContext } from "./context.js";
+import {
+  bodyObject,
+  cannotCall,
+  describeAnswer,
+  enabled,
+  expectRefusal,
+  expectServed,
+  ok,
+  type RunContext,
+  targetValues,
+} from "./context.js";
+import type { OrderDesk, Placed } from "./order-desk.js";
 
-export const authEnforcement: ContractCheck = {
-  name: "auth_enforcement",
+const CHECK = "auth_enforcement";
+
+export const authEnforcement: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "auth",
+  description: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
   covers: ["x-auth-class", "x-signing"],
+  hook: { phase: "operation", run: authPass },
+  seenToCatch: ["unsigned-order-accepted", "wrong-signature-accepted", "signature-over-query-only"],
 };
+
+/** The probes of the pass over an operation, after a properly authenticated control request. */
+export async function authPass(ctx: RunContext, operation: ContractOperation): Promise<void> {
+  if (isSigned(operation) && !ctx.session.canSign) {
+    ctx.session.recorder.skip(
+      CHECK,
+      operation.operationId,
+      cannotCall(ctx, operation) ?? "needs credentials",
+    );
+    return;
+  }
+  await authProbes(ctx, operation, {
+    params: () => encodeParams(operation, targetValues(operation, ctx)),
+    control: "before",
+  });
+}
+
+/** new_order's probes, each under a fresh client order id (one accepted by mistake rests). */
+export async function authOrderProbes(desk: OrderDesk): Promise<void> {
+  await authProbes(desk.ctx, desk.ops.newOrder, {
+    params: () => desk.freshOrderParams(),
+    control: "none",
+    onAnswer: desk.settle,
+  });
+}
+
+/** cancel_order's probes, aimed at an open order (so an accepted probe shows: it cancels it). */
+export async function authCancelProbes(desk: OrderDesk, target: Placed | undefined): Promise<void> {
+  const { cancelOrder } = desk.ops;
+  if (target?.orderId === undefined) {
+    desk.session.recorder.skip(CHECK, cancelOrder.operationId, "no open order to aim the probes at");
+    return;
+  }
+  const targetId = target.orderId;
+  await authProbes(desk.ctx, cancelOrder, {
+    params: () => encodeParams(cancelOrder, { symbol: desk.symbol, orderId: targetId }),
+    control: "none",
+    onAccepted: (exchange) => {
+      if (bodyObject(exchange)?.orderId === targetId) desk.ctx.ledger.closed(target.clientOrderId);
+    },
+  });
+}
+
+/** cancel_all_orders' probes on the desk's symbol (only sent where no other order rests). */
+export async function authCancelAllProbes(desk: OrderDesk): Promise<void> {
+  const cancelAll = desk.ops.cancelAll;
+  if (!cancelAll) return;
+  await authProbes(desk.ctx, cancelAll, {
+    params: () => desk.symbolParams(cancelAll),
+    control: "none",
+    onAccepted: desk.closeListed,
+  });
+}
 
 interface AuthCase {
   label: string;
@@ -127,12 +198,12 @@ export async function authProbes(
   operation: ContractOperation,
   options: AuthProbeOptions,
 ): Promise<void> {
-  if (!enabled(ctx, "auth_enforcement")) return;
+  if (!enabled(ctx, CHECK)) return;
   const { session } = ctx;
   const cases = authCases(ctx, operation);
   if (cases.length === 0) {
     session.recorder.skip(
-      "auth_enforcement",
+      CHECK,
       operation.operationId,
       `x-auth-class ${operation.authClass}: nothing to enforce`,
     );
@@ -153,7 +224,7 @@ export async function authProbes(
     );
     if (!ok(control)) {
       session.recorder.skip(
-        "auth_enforcement",
+        CHECK,
         operation.operationId,
         `the properly authenticated control request was refused (${describeAnswer(control)}), so refusals prove nothing`,
       );
@@ -163,11 +234,7 @@ export async function authProbes(
   }
   for (const c of cases) {
     if (c.needsCredentials && !session.canSign) {
-      session.recorder.skip(
-        "auth_enforcement",
-        operation.operationId,
-        "signed requests need --api-key and --api-secret",
-      );
+      session.recorder.skip(CHECK, operation.operationId, "signed requests need --api-key and --api-secret");
       continue;
     }
     const exchange = await session.call(
@@ -184,16 +251,11 @@ export async function authProbes(
       `auth: ${c.label}`,
     );
     if (c.served) {
-      expectServed(
-        ctx,
-        "auth_enforcement",
-        exchange,
-        `a request ${c.label} (${c.why ?? "the API key is not required"})`,
-      );
+      expectServed(ctx, CHECK, exchange, `a request ${c.label} (${c.why ?? "the API key is not required"})`);
       options.onAnswer?.(exchange);
       continue;
     }
-    const accepted = expectRefusal(ctx, "auth_enforcement", exchange, {
+    const accepted = expectRefusal(ctx, CHECK, exchange, {
       what: `a request ${c.label}`,
       code: c.code,
     });

@@ -5,13 +5,18 @@
 import { valueAt } from "@marketapi/spec/model";
 import { tryParseDec } from "../decimal.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
+import { type ContractOperation, isSigned, methodOf, requiresApiKey } from "../operations.js";
 import type { CheckName } from "../results.js";
 import type { RoundTrip } from "../round-trip.js";
 import { requiredValues, type Values } from "../values.js";
 import { describeAnswer, isRateLimited, ok, type RunContext } from "./context.js";
 
 export { valueAt };
+
+/** Whether the operation reads (GET): the read checks judge its answers. */
+export function isRead(operation: ContractOperation): boolean {
+  return methodOf(operation) === "GET";
+}
 
 /** Why the operation cannot be called by this run, or undefined when it can. */
 export function unreachable(ctx: RunContext, operation: ContractOperation): string | undefined {

@@ -13,6 +13,19 @@ import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
 
 const CHECK = "cancel_race";
 
+export const cancelRace: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "race",
+  description:
+    "a cancel sent at the same moment as a fill of the same order gets exactly one outcome, and query_order agrees",
+  covers: [],
+  hook: { phase: "trading-behaviour", run: cancelRacePhase },
+  appliesTo: (operation) =>
+    operation.operationId === "cancel_order" && operation.behaviour.unknownReferences?.order !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["cancel-succeeds-after-fill"],
+};
+
 export async function cancelRacePhase(ctx: RunContext): Promise<void> {
   const newOrder = op(ctx, "new_order");
   const cancel = op(ctx, "cancel_order");
@@ -86,5 +99,3 @@ export async function cancelRacePhase(ctx: RunContext): Promise<void> {
     );
   }
 }
-
-export const cancelRace: ContractCheck = { name: "cancel_race", covers: [] };

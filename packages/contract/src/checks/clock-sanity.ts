@@ -8,6 +8,18 @@ import type { Session } from "../session.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "clock_sanity";
+
+export const clockSanity: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "clock",
+  description:
+    "server_time is epoch milliseconds within a few minutes of the tester's clock (the offset is stated)",
+  covers: [],
+  hook: { phase: "probe" },
+  appliesTo: (operation) => operation.operationId === "server_time",
+  notApplicable: "judged on server_time only",
+  seenToCatch: ["server-time-in-seconds", "server-clock-9-years-off"],
+};
 /** Largest offset that passes: a few minutes, as NTP-less test machines drift. */
 export const MAX_CLOCK_OFFSET_MS = 5 * 60_000;
 /** Below this a serverTime cannot be epoch milliseconds of this century (it is seconds). */
@@ -54,5 +66,3 @@ export function formatOffset(ms: number): string {
         : `${Math.round(abs / 1000)} s`;
   return `${text} ${sign}`;
 }
-
-export const clockSanity: ContractCheck = { name: "clock_sanity", covers: [] };

@@ -2,18 +2,36 @@
 import type { ContractResponse } from "../operations.js";
 import type { RoundTrip, Verdicts } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
+import { undocumentedStatus } from "./status-code-conformance.js";
 
-export const contentTypeConformance: ContractCheck = { name: "content_type_conformance", covers: [] };
+const CHECK = "content_type_conformance";
 
-export function checkContentType(exchange: RoundTrip, declared: ContractResponse, verdicts: Verdicts): void {
+export const contentTypeConformance: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "ctype",
+  description: "the Content-Type is one the spec documents for that status",
+  covers: [],
+  hook: { phase: "answer", judge: checkContentType },
+  seenToCatch: ["wrong-content-type"],
+};
+
+export function checkContentType(
+  exchange: RoundTrip,
+  declared: ContractResponse | undefined,
+  verdicts: Verdicts,
+): void {
+  if (!declared) {
+    verdicts.skip(CHECK, exchange.op.operationId, undocumentedStatus(exchange));
+    return;
+  }
   if (declared.contentTypes.length === 0) return;
   const response = exchange.response!;
   const mediaType = response.contentType.split(";")[0]!.trim().toLowerCase();
   const accepted = declared.contentTypes.some((ct) => mediaTypeMatches(ct.toLowerCase(), mediaType));
-  if (accepted) verdicts.pass("content_type_conformance", exchange);
+  if (accepted) verdicts.pass(CHECK, exchange);
   else {
     verdicts.fail(
-      "content_type_conformance",
+      CHECK,
       exchange,
       response.contentType
         ? `Content-Type ${response.contentType} is not documented for status ${declared.status} (documented: ${declared.contentTypes.join(", ")})`

@@ -2,11 +2,11 @@
 import { validateResponse } from "@marketapi/validators";
 import type { ParamList, Placement, RequestPlan } from "../http/request.js";
 import type { FarBuy, Market, SymbolRules } from "../market.js";
-import type { ContractOperation } from "../operations.js";
+import { type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
 import type { OrderLedger } from "../orders.js";
 import type { CheckName } from "../results.js";
 import type { RoundTrip, Session } from "../session.js";
-import type { TextCase, ValueContext } from "../values.js";
+import { requiredValues, type ValueContext, type Values } from "../values.js";
 
 export type ProgressEvent =
   | { type: "stage"; message: string }
@@ -63,6 +63,15 @@ export function reportPass(ctx: RunContext, mark: PassMark, stage: string, note?
     failures: ctx.session.failuresOf(mark.operationId) - mark.failures,
     ...(note ? { note } : {}),
   });
+}
+
+/** Why the run cannot make a proper request to the operation (credentials it lacks), or undefined. */
+export function cannotCall(ctx: RunContext, operation: ContractOperation): string | undefined {
+  if (isSigned(operation) && !ctx.session.canSign)
+    return "signed operation: needs --api-key and --api-secret";
+  if (requiresApiKey(operation) && !ctx.session.credentials)
+    return `x-auth-class ${operation.authClass}: needs --api-key`;
+  return undefined;
 }
 
 export function op(ctx: RunContext, id: string): ContractOperation | undefined {
@@ -197,19 +206,6 @@ export function expectRefusal(
   return false;
 }
 
-/** Whether the target accepts a negative case on purpose (see RunContext.tolerates); notes it if so. */
-export function tolerated(ctx: RunContext, operation: ContractOperation, c: TextCase): boolean {
-  if (c.parameter === undefined || c.text === undefined || !ctx.tolerates) return false;
-  const reason = ctx.tolerates(operation.operationId, c.parameter, c.text);
-  if (reason === undefined) return false;
-  ctx.session.recorder.note(
-    "negative_data_rejection",
-    operation.operationId,
-    `${c.label}: not sent; ${reason}`,
-  );
-  return true;
-}
-
 /** Judges an answer that must be a success (2xx), such as a request whose optional key is absent. */
 export function expectServed(ctx: RunContext, check: CheckName, exchange: RoundTrip, what: string): void {
   const { session } = ctx;
@@ -242,4 +238,13 @@ export function itemCounts(json: unknown): Record<string, number> | undefined {
   const counts: Record<string, number> = {};
   for (const [key, value] of Object.entries(json)) if (Array.isArray(value)) counts[key] = value.length;
   return Object.keys(counts).length > 0 ? counts : undefined;
+}
+
+/** The required parameters plus the known order, for operations that look an order up. */
+export function targetValues(operation: ContractOperation, ctx: RunContext): Values {
+  const values = requiredValues(operation, ctx.values);
+  if (operation.parameters.some((p) => p.name === "orderId") && ctx.values.orderId !== undefined) {
+    values.orderId = ctx.values.orderId;
+  }
+  return values;
 }

@@ -5,11 +5,22 @@
  */
 
 import type { ContractOperation } from "../operations.js";
-import { fetchServed, idsOf, listAt, short, valuesFor } from "./behaviour-support.js";
+import { fetchServed, idsOf, isRead, listAt, short, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
 
 const CHECK = "cursor_paging";
+
+export const cursorPaging: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "paging",
+  description: "a page asked from an id starts there and runs on without gaps or repeats (x-cursor-paging)",
+  covers: ["x-cursor-paging"],
+  hook: { phase: "behaviour", run: cursorPagingCheck, needsHistory: true },
+  appliesTo: (operation) => isRead(operation) && operation.behaviour.cursorPaging !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["historical-fromId-exclusive", "aggTrades-fromId-ignored"],
+};
 const PAGE = 5;
 
 export async function cursorPagingCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
@@ -56,5 +67,3 @@ export async function cursorPagingCheck(ctx: RunContext, operation: ContractOper
     `${paging.parameter}=${cursor} should ${first}${paging.contiguous ? " with contiguous ids" : ""} (x-cursor-paging): want ids ${short(want)}, got ${short(got)}`,
   );
 }
-
-export const cursorPaging: ContractCheck = { name: "cursor_paging", covers: ["x-cursor-paging"] };

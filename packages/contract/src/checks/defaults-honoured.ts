@@ -4,13 +4,32 @@
  * meaningless when `limit` is ignored). To know whether enough items exist, the maximum is asked
  * for first: depth without `limit` must return 100 levels when limit=5000 returns at least 100.
  */
+import { validateResponse } from "@marketapi/validators";
 import { encodeParams } from "../http/request.js";
 import type { ContractOperation, ContractParameter } from "../operations.js";
+import type { RoundTrip } from "../round-trip.js";
 import { requiredValues } from "../values.js";
 import type { ContractCheck } from "./check.js";
-import { describeAnswer, enabled, isRateLimited, itemCounts, ok, type RunContext } from "./context.js";
+import {
+  cannotCall,
+  describeAnswer,
+  enabled,
+  isRateLimited,
+  itemCounts,
+  ok,
+  type RunContext,
+} from "./context.js";
 
-export const defaultsHonoured: ContractCheck = { name: "defaults_honoured", covers: [] };
+const CHECK = "defaults_honoured";
+
+export const defaultsHonoured: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "defaults",
+  description: "declared defaults apply when a parameter is absent, explicit limits override them",
+  covers: [],
+  hook: { phase: "operation", run: defaultsProbe },
+  seenToCatch: ["wrong-default-depth", "limit-ignored"],
+};
 
 function countParameter(operation: ContractOperation): ContractParameter | undefined {
   return operation.parameters.find(
@@ -24,7 +43,7 @@ export function noDeclaredDefault(ctx: RunContext, operation: ContractOperation)
     (p) => p.resolvedSchema.default !== undefined && p.name !== operation.responseVariants?.parameter,
   );
   ctx.session.recorder.skip(
-    "defaults_honoured",
+    CHECK,
     operation.operationId,
     declared.length > 0
       ? `the defaults of ${declared.map((p) => p.name).join(", ")} are not observable`
@@ -33,9 +52,14 @@ export function noDeclaredDefault(ctx: RunContext, operation: ContractOperation)
 }
 
 export async function defaultsProbe(ctx: RunContext, operation: ContractOperation): Promise<void> {
-  if (!enabled(ctx, "defaults_honoured")) return;
+  if (!enabled(ctx, CHECK)) return;
   const { session } = ctx;
   const recorder = session.recorder;
+  const lacking = cannotCall(ctx, operation);
+  if (lacking) {
+    recorder.skip(CHECK, operation.operationId, lacking);
+    return;
+  }
   const limit = countParameter(operation);
   if (!limit) {
     noDeclaredDefault(ctx, operation);
@@ -49,20 +73,19 @@ export async function defaultsProbe(ctx: RunContext, operation: ContractOperatio
     what: string,
   ): Record<string, number> | undefined => {
     if (isRateLimited(exchange)) {
-      recorder.skip("defaults_honoured", operation.operationId, `rate limited during ${what}`);
+      recorder.skip(CHECK, operation.operationId, `rate limited during ${what}`);
       return undefined;
     }
     if (!ok(exchange)) {
       session.fail(
-        "defaults_honoured",
+        CHECK,
         exchange,
         `${what} was refused (${describeAnswer(exchange)}); it is a valid request`,
       );
       return undefined;
     }
     const counts = itemCounts(exchange.response?.json);
-    if (!counts)
-      recorder.skip("defaults_honoured", operation.operationId, `the answer to ${what} has no list to count`);
+    if (!counts) recorder.skip(CHECK, operation.operationId, `the answer to ${what} has no list to count`);
     return counts;
   };
 
@@ -99,9 +122,9 @@ export async function defaultsProbe(ctx: RunContext, operation: ContractOperatio
           notes.push(`only ${most} ${key} exist, so the default ${declaredDefault} is not fully observable`);
         }
       }
-      if (problems.length > 0) session.fail("defaults_honoured", none, problems.join("; "));
-      else session.pass("defaults_honoured", none);
-      for (const note of notes) recorder.note("defaults_honoured", operation.operationId, note);
+      if (problems.length > 0) session.fail(CHECK, none, problems.join("; "));
+      else session.pass(CHECK, none);
+      for (const note of notes) recorder.note(CHECK, operation.operationId, note);
     }
   }
 
@@ -115,7 +138,43 @@ export async function defaultsProbe(ctx: RunContext, operation: ContractOperatio
       )
       .map(([key, got]) => `${key}: ${got} items for ${limit.name}=${small}`);
     if (problems.length > 0)
-      session.fail("defaults_honoured", few, `${limit.name} is not honoured: ${problems.join("; ")}`);
-    else session.pass("defaults_honoured", few);
+      session.fail(CHECK, few, `${limit.name} is not honoured: ${problems.join("; ")}`);
+    else session.pass(CHECK, few);
+  }
+}
+
+/**
+ * The answer to new_order sent without the parameter that picks the response variant
+ * (x-response-variant-by) must be the declared default variant.
+ */
+export function judgeDefaultVariant(ctx: RunContext, exchange: RoundTrip): void {
+  const variant = exchange.op.responseVariants?.default;
+  if (variant === undefined || !enabled(ctx, CHECK)) return;
+  const { session } = ctx;
+  if (!ok(exchange)) {
+    session.recorder.skip(
+      CHECK,
+      exchange.op.operationId,
+      `the order without ${exchange.op.responseVariants?.parameter} was refused (${describeAnswer(exchange)})`,
+    );
+    return;
+  }
+  const result = validateResponse(
+    exchange.op.operationId,
+    exchange.response!.status,
+    exchange.response!.json,
+    {
+      variant,
+    },
+  );
+  if (result.valid) session.pass(CHECK, exchange);
+  else {
+    const first = result.errors[0]!;
+    session.fail(
+      CHECK,
+      exchange,
+      `without ${exchange.op.responseVariants?.parameter} the answer is not the declared default ${variant}: ${first.message}`,
+      `${first.path || "/"} [${first.rule}]`,
+    );
   }
 }

@@ -12,6 +12,17 @@ import { placeOrder } from "./order-placing.js";
 
 const CHECK = "exchange_filters";
 
+export const exchangeFilters: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "filters",
+  description: "orders breaking exchange_info's tick size, lot size or minimum notional are refused",
+  covers: [],
+  hook: { phase: "trading-behaviour", run: exchangeFiltersPhase },
+  appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["tick-size-not-enforced", "lot-size-not-enforced"],
+};
+
 interface Probe {
   what: string;
   price: Dec;
@@ -90,5 +101,3 @@ export async function exchangeFiltersPhase(ctx: RunContext): Promise<void> {
     expectRefusal(ctx, CHECK, placed.exchange, { what: `an order with ${probe.what}` });
   }
 }
-
-export const exchangeFilters: ContractCheck = { name: "exchange_filters", covers: [] };

@@ -1,8 +1,11 @@
-// Every check of the contract tester, one module each (named after the check). The runner's
-// passes (src/run/) call them; the results list them by CHECK_NAMES (results.ts).
+// The registry of the contract tester's checks: one module each, named after the check, each
+// exporting one ContractCheck (check.ts). Every list of checks is derived from CHECKS: the names
+// of the results (CHECK_NAMES), their descriptions and column labels, the checks each phase runs
+// (checksAt), the operations a check does not apply to. The order of CHECKS is the order of the
+// report's columns and the order in which a phase runs its checks.
 import { authEnforcement } from "./auth-enforcement.js";
 import { cancelRace } from "./cancel-race.js";
-import type { ContractCheck } from "./check.js";
+import type { CheckHook, CheckPhase, ContractCheck } from "./check.js";
 import { clockSanity } from "./clock-sanity.js";
 import { contentTypeConformance } from "./content-type-conformance.js";
 import { cursorPaging } from "./cursor-paging.js";
@@ -22,9 +25,9 @@ import { symbolCase } from "./symbol-case.js";
 import { timeWindow } from "./time-window.js";
 import { unknownReference } from "./unknown-reference.js";
 
-export type { ContractCheck } from "./check.js";
+export type { CheckHook, CheckPhase, ContractCheck } from "./check.js";
 
-export const CHECKS: readonly ContractCheck[] = [
+export const CHECKS = [
   notAServerError,
   statusCodeConformance,
   contentTypeConformance,
@@ -45,4 +48,42 @@ export const CHECKS: readonly ContractCheck[] = [
   exchangeFilters,
   orderArithmetic,
   cancelRace,
-];
+] as const;
+
+export type CheckName = (typeof CHECKS)[number]["name"];
+
+export const CHECK_NAMES: readonly CheckName[] = CHECKS.map((check) => check.name);
+
+export const CHECK_DESCRIPTIONS = Object.fromEntries(
+  CHECKS.map((check) => [check.name, check.description]),
+) as Record<CheckName, string>;
+
+/** The column labels of the text report; `--only` accepts them as well as the full names. */
+export const CHECK_LABELS = Object.fromEntries(CHECKS.map((check) => [check.name, check.label])) as Record<
+  CheckName,
+  string
+>;
+
+export function isCheckName(name: string): name is CheckName {
+  return (CHECK_NAMES as readonly string[]).includes(name);
+}
+
+type Hooked<P extends CheckPhase> = ContractCheck<CheckName> & { hook: Extract<CheckHook, { phase: P }> };
+
+/** The checks a phase runs, in the order of CHECKS. */
+export function checksAt<P extends CheckPhase>(phase: P): readonly Hooked<P>[] {
+  return (CHECKS as readonly ContractCheck<CheckName>[]).filter(
+    (check): check is Hooked<P> => check.hook.phase === phase,
+  );
+}
+
+/** The checks run on every answer, whatever the request was for. */
+export const ANSWER_CHECKS = checksAt("answer");
+
+/** Whether the check judges the operation (see ContractCheck.appliesTo). */
+export function appliesTo(
+  check: ContractCheck,
+  operation: Parameters<NonNullable<ContractCheck["appliesTo"]>>[0],
+) {
+  return check.appliesTo === undefined || check.appliesTo(operation);
+}

@@ -6,12 +6,22 @@
 
 import { encodeParams } from "../http/request.js";
 import type { ContractOperation } from "../operations.js";
-import type { TextCase } from "../values.js";
-import { fetchServed, listAt, valuesFor } from "./behaviour-support.js";
+import { fetchServed, isRead, listAt, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "limit_semantics";
+
+export const limitSemantics: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "limit",
+  description: "limit cuts, defaults, and above the maximum truncates or refuses as x-limit states",
+  covers: ["x-limit"],
+  hook: { phase: "behaviour", run: limitSemanticsCheck, needsHistory: true },
+  appliesTo: (operation) => isRead(operation) && operation.behaviour.limit !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["depth-limit-above-max-refused", "trades-default-10"],
+};
 const SMALL = 2;
 
 const counts = (json: unknown, pointers: readonly string[]) =>
@@ -102,22 +112,4 @@ export async function limitSemanticsCheck(ctx: RunContext, operation: ContractOp
       truncated.exchange,
       `${rule.parameter}=${above}: ${over.map((c) => `${c.list} holds ${c.count}`).join(", ")}; x-limit says it is truncated to ${rule.maximum}`,
     );
-}
-
-export const limitSemantics: ContractCheck = { name: "limit_semantics", covers: ["x-limit"] };
-
-/**
- * Whether a negative case is a limit above the maximum that x-limit says is truncated, not
- * refused: it is then not negative data (limit_semantics checks the truncation); noted, not sent.
- */
-export function truncatedBySpec(ctx: RunContext, operation: ContractOperation, c: TextCase): boolean {
-  const rule = operation.behaviour.limit;
-  if (rule?.aboveMaximum !== "truncate" || c.parameter !== rule.parameter) return false;
-  if (c.text === undefined || !/^[0-9]+$/.test(c.text) || Number(c.text) <= rule.maximum) return false;
-  ctx.session.recorder.note(
-    "negative_data_rejection",
-    operation.operationId,
-    `${c.label}: not sent; x-limit says a ${rule.parameter} above ${rule.maximum} is truncated (limit_semantics checks it)`,
-  );
-  return true;
 }

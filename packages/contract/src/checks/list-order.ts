@@ -5,11 +5,22 @@
  */
 
 import type { ContractOperation } from "../operations.js";
-import { compareKeys, fetchServed, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import { compareKeys, fetchServed, isRead, listAt, valueAt, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
 
 const CHECK = "list_order";
+
+export const listOrder: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "order",
+  description: "every list answer is sorted by the field and direction x-list-order states",
+  covers: ["x-list-order"],
+  hook: { phase: "behaviour", run: listOrderCheck, needsHistory: true },
+  appliesTo: (operation) => isRead(operation) && operation.behaviour.listOrder !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["trades-newest-first", "bids-worst-first"],
+};
 
 export async function listOrderCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const order = operation.behaviour.listOrder;
@@ -57,5 +68,3 @@ export function firstOutOfOrder(
   }
   return undefined;
 }
-
-export const listOrder: ContractCheck = { name: "list_order", covers: ["x-list-order"] };

@@ -16,6 +16,18 @@ import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.j
 import { type BestPrices, bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
 
 const CHECK = "order_arithmetic";
+
+export const orderArithmetic: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "arith",
+  description:
+    "MARKET, LIMIT IOC/FOK and a resting LIMIT really trade: fills add up, status follows the executed quantity, IOC/FOK never rest (x-order-arithmetic)",
+  covers: ["x-order-arithmetic"],
+  hook: { phase: "trading-behaviour", run: orderArithmeticPhase },
+  appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["ioc-remainder-rests", "fok-partial"],
+};
 const RESTING = ["NEW", "PARTIALLY_FILLED"];
 
 export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
@@ -286,5 +298,3 @@ async function restingThenCancelled(
       `the cancelled resting order answers status ${String(body.status)} with ${rule.executedQty} ${String(body[rule.executedQty])}; want CANCELED with 0`,
     );
 }
-
-export const orderArithmetic: ContractCheck = { name: "order_arithmetic", covers: ["x-order-arithmetic"] };

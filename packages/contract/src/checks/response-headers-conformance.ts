@@ -2,14 +2,28 @@
 import type { ContractResponse, SchemaNode } from "../operations.js";
 import type { RoundTrip, Verdicts } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
+import { undocumentedStatus } from "./status-code-conformance.js";
 
-export const responseHeadersConformance: ContractCheck = { name: "response_headers_conformance", covers: [] };
+const CHECK = "response_headers_conformance";
+
+export const responseHeadersConformance: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "headers",
+  description: "documented response headers are present and match their schema",
+  covers: [],
+  hook: { phase: "answer", judge: checkResponseHeaders },
+  seenToCatch: ["missing-weight-header", "weight-header-not-integer"],
+};
 
 export function checkResponseHeaders(
   exchange: RoundTrip,
-  declared: ContractResponse,
+  declared: ContractResponse | undefined,
   verdicts: Verdicts,
 ): void {
+  if (!declared) {
+    verdicts.skip(CHECK, exchange.op.operationId, undocumentedStatus(exchange));
+    return;
+  }
   if (declared.headers.length === 0) return;
   const response = exchange.response!;
   const problems: string[] = [];
@@ -22,14 +36,9 @@ export function checkResponseHeaders(
       problems.push(`${header.name} ${problem}`);
     }
   }
-  if (problems.length === 0) verdicts.pass("response_headers_conformance", exchange);
+  if (problems.length === 0) verdicts.pass(CHECK, exchange);
   else {
-    verdicts.fail(
-      "response_headers_conformance",
-      exchange,
-      `response header ${problems.join("; ")}`,
-      `headers/${firstHeader}`,
-    );
+    verdicts.fail(CHECK, exchange, `response header ${problems.join("; ")}`, `headers/${firstHeader}`);
   }
 }
 

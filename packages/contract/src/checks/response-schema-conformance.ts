@@ -4,10 +4,17 @@ import { validateResponse } from "@marketapi/validators";
 import type { ContractResponse } from "../operations.js";
 import { paramValue, type RoundTrip, type Verdicts } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
+import { undocumentedStatus } from "./status-code-conformance.js";
 
-export const responseSchemaConformance: ContractCheck = {
-  name: "response_schema_conformance",
+const CHECK = "response_schema_conformance";
+
+export const responseSchemaConformance: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "schema",
+  description: "the body matches the documented schema (new_order: the variant newOrderRespType asks for)",
   covers: ["x-response-variant-by"],
+  hook: { phase: "answer", judge: checkResponseSchema },
+  seenToCatch: ["price-as-number", "resp-type-ignored"],
 };
 
 /** The response variant the request asks for (x-response-variant-by), or the declared default. */
@@ -22,13 +29,17 @@ export function variantOf(exchange: RoundTrip): string | undefined {
 
 export function checkResponseSchema(
   exchange: RoundTrip,
-  declared: ContractResponse,
+  declared: ContractResponse | undefined,
   verdicts: Verdicts,
 ): void {
+  if (!declared) {
+    verdicts.skip(CHECK, exchange.op.operationId, undocumentedStatus(exchange));
+    return;
+  }
   const response = exchange.response!;
   if (!declared.contentTypes.some((ct) => /json/i.test(ct))) return;
   if (response.jsonError !== undefined) {
-    verdicts.fail("response_schema_conformance", exchange, `the body is not JSON: ${response.jsonError}`);
+    verdicts.fail(CHECK, exchange, `the body is not JSON: ${response.jsonError}`);
     return;
   }
   const variant = response.status < 300 ? variantOf(exchange) : undefined;
@@ -39,7 +50,7 @@ export function checkResponseSchema(
     variant !== undefined ? { variant } : {},
   );
   if (result.valid) {
-    verdicts.pass("response_schema_conformance", exchange);
+    verdicts.pass(CHECK, exchange);
     return;
   }
   const first = result.errors[0]!;
@@ -47,7 +58,7 @@ export function checkResponseSchema(
   const schemaName =
     variant !== undefined ? ` (${exchange.op.responseVariants?.refs[variant] ?? variant})` : "";
   verdicts.fail(
-    "response_schema_conformance",
+    CHECK,
     exchange,
     `${first.message}${more}${schemaName}`,
     `${first.path || "/"} [${first.rule}]`,

@@ -4,11 +4,22 @@
  */
 
 import type { ContractOperation } from "../operations.js";
-import { fetchServed, listAt, short, valueAt, valuesFor } from "./behaviour-support.js";
+import { fetchServed, isRead, listAt, short, valueAt, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
 
 const CHECK = "result_filter";
+
+export const resultFilter: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "filter",
+  description: "symbol/symbols restrict the answer to exactly what they name (x-result-filter)",
+  covers: ["x-result-filter"],
+  hook: { phase: "behaviour", run: resultFilterCheck, needsHistory: false },
+  appliesTo: (operation) => isRead(operation) && operation.behaviour.resultFilters !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["exchangeInfo-symbol-ignored", "open-orders-other-symbols"],
+};
 
 export async function resultFilterCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const filters = operation.behaviour.resultFilters;
@@ -43,5 +54,3 @@ export async function resultFilterCheck(ctx: RunContext, operation: ContractOper
     );
   }
 }
-
-export const resultFilter: ContractCheck = { name: "result_filter", covers: ["x-result-filter"] };

@@ -1,31 +1,38 @@
 // status_code_conformance: every status code is documented for the operation.
-import { type ContractResponse, declaredResponse, methodOf } from "../operations.js";
+import { type ContractResponse, methodOf } from "../operations.js";
 import type { RoundTrip, Verdicts } from "../round-trip.js";
 import type { ContractCheck } from "./check.js";
 
-export const statusCodeConformance: ContractCheck = { name: "status_code_conformance", covers: [] };
+const CHECK = "status_code_conformance";
 
-/**
- * The declared response the answer's status falls under; when there is none, the checks that
- * compare against it are skipped for the operation.
- */
-export function checkStatusCode(exchange: RoundTrip, verdicts: Verdicts): ContractResponse | undefined {
-  const response = exchange.response!;
-  const op = exchange.op;
-  const declared = declaredResponse(op, response.status);
+export const statusCodeConformance: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "status",
+  description: "every status code is documented for the operation",
+  covers: [],
+  hook: { phase: "answer", judge: checkStatusCode },
+  seenToCatch: ["created-201"],
+};
+
+export function checkStatusCode(
+  exchange: RoundTrip,
+  declared: ContractResponse | undefined,
+  verdicts: Verdicts,
+): void {
   if (declared) {
-    verdicts.pass("status_code_conformance", exchange);
-    return declared;
+    verdicts.pass(CHECK, exchange);
+    return;
   }
+  const op = exchange.op;
   const documented = op.responses.map((r) => r.status).join(", ");
   verdicts.fail(
-    "status_code_conformance",
+    CHECK,
     exchange,
-    `status ${response.status} is not documented for ${methodOf(op)} ${op.path} (documented: ${documented})`,
+    `status ${exchange.response!.status} is not documented for ${methodOf(op)} ${op.path} (documented: ${documented})`,
   );
-  const reason = `status ${response.status} is undocumented, so there is nothing to compare against`;
-  verdicts.skip("content_type_conformance", op.operationId, reason);
-  verdicts.skip("response_schema_conformance", op.operationId, reason);
-  verdicts.skip("response_headers_conformance", op.operationId, reason);
-  return undefined;
+}
+
+/** Why a check that compares an answer with its documented response has nothing to compare with. */
+export function undocumentedStatus(exchange: RoundTrip): string {
+  return `status ${exchange.response!.status} is undocumented, so there is nothing to compare against`;
 }

@@ -12,6 +12,17 @@ import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "symbol_case";
 
+export const symbolCase: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "case",
+  description: "a listed symbol in lower or mixed case is refused, not matched regardless of case",
+  covers: ["x-unknown-reference"],
+  hook: { phase: "behaviour", run: symbolCaseCheck, needsHistory: false },
+  appliesTo: (operation) => operation.behaviour.unknownReferences?.symbol !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["case-insensitive-depth"],
+};
+
 export function caseVariants(symbol: string): string[] {
   const lower = symbol.toLowerCase();
   const mixed = symbol.charAt(0) + lower.slice(1);
@@ -39,5 +50,3 @@ export async function symbolCaseCheck(ctx: RunContext, operation: ContractOperat
     }
   }
 }
-
-export const symbolCase: ContractCheck = { name: "symbol_case", covers: ["x-unknown-reference"] };

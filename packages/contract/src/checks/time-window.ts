@@ -7,11 +7,23 @@
 import type { TimeWindow } from "@marketapi/spec/model";
 import { encodeParams } from "../http/request.js";
 import type { ContractOperation } from "../operations.js";
-import { fetchServed, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import { fetchServed, isRead, listAt, valueAt, valuesFor } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "time_window";
+
+export const timeWindow: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "window",
+  description:
+    "startTime/endTime select exactly the items between them, each alone anchors as stated, wider windows are refused (x-time-window)",
+  covers: ["x-time-window"],
+  hook: { phase: "behaviour", run: timeWindowCheck, needsHistory: true },
+  appliesTo: (operation) => isRead(operation) && operation.behaviour.timeWindow !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["aggTrades-startTime-ignored", "all-orders-wide-window-accepted"],
+};
 
 export async function timeWindowCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const window = operation.behaviour.timeWindow;
@@ -143,5 +155,3 @@ async function widestSpan(ctx: RunContext, operation: ContractOperation, w: Time
   const served = await fetchServed(ctx, CHECK, operation, widest, "window: exactly the largest span");
   if (served) ctx.session.pass(CHECK, served.exchange);
 }
-
-export const timeWindow: ContractCheck = { name: "time_window", covers: ["x-time-window"] };

@@ -12,6 +12,17 @@ import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "unknown_reference";
 
+export const unknownReference: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "unknown",
+  description: "an unknown symbol or order is refused with the code x-unknown-reference names",
+  covers: ["x-unknown-reference"],
+  hook: { phase: "behaviour", run: unknownReferenceCheck, needsHistory: false },
+  appliesTo: (operation) => operation.behaviour.unknownReferences !== undefined,
+  notApplicable: "no behaviour extension calls for it",
+  seenToCatch: ["unknown-symbol-empty-trades", "unknown-order-query-wrong-code"],
+};
+
 /** A symbol of the right format that no exchange lists. */
 export function unknownSymbol(listed: readonly string[]): string {
   let symbol = "ZZQXUNKNOWN";
@@ -75,5 +86,3 @@ function orderReference(ctx: RunContext, operation: ContractOperation): Record<s
   if (!rules?.order) return {};
   return { [rules.order.parameters[0]!]: ctx.values.orderId ?? 1 };
 }
-
-export const unknownReference: ContractCheck = { name: "unknown_reference", covers: ["x-unknown-reference"] };

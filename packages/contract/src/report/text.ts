@@ -1,34 +1,20 @@
 /** Human-readable output: progress lines, the checks × operations table, failure details, summary. */
 import type { ProgressEvent } from "../checks/context.js";
-import type { Cell, CheckName, ContractResult, ExchangeRecord, Failure } from "../results.js";
+import {
+  type Cell,
+  CHECK_LABELS,
+  type CheckName,
+  type ContractResult,
+  type ExchangeRecord,
+  type Failure,
+} from "../results.js";
 
 export interface TextStyle {
   color: boolean;
 }
 
 /** The column names of the table; `--only` accepts them as well as the full check names. */
-export const SHORT: Record<CheckName, string> = {
-  not_a_server_error: "5xx",
-  status_code_conformance: "status",
-  content_type_conformance: "ctype",
-  response_schema_conformance: "schema",
-  response_headers_conformance: "headers",
-  negative_data_rejection: "negative",
-  auth_enforcement: "auth",
-  defaults_honoured: "defaults",
-  order_lifecycle: "lifecycle",
-  clock_sanity: "clock",
-  list_order: "order",
-  cursor_paging: "paging",
-  time_window: "window",
-  result_filter: "filter",
-  limit_semantics: "limit",
-  unknown_reference: "unknown",
-  symbol_case: "case",
-  exchange_filters: "filters",
-  order_arithmetic: "arith",
-  cancel_race: "race",
-};
+export const SHORT: Record<CheckName, string> = CHECK_LABELS;
 
 function paint(style: TextStyle, code: string, text: string): string {
   return style.color ? `\u001b[${code}m${text}\u001b[0m` : text;
@@ -212,6 +198,7 @@ const EXIT_MEANING: Record<ContractResult["exitCode"], string> = {
   0: "every check that ran passed",
   1: "contract failures",
   2: "usage or connection error",
+  3: "the run could not be completed: connection, deadline or clean-up",
   130: "interrupted",
 };
 

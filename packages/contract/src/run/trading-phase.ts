@@ -1,8 +1,21 @@
 // The trading phase: the order lifecycle and the probes of the operations that create or cancel
 // orders, when the target allows trading; and the lookup of an existing order for the user_data pass.
+import { authCancelAllProbes, authCancelProbes, authOrderProbes } from "../checks/auth-enforcement.js";
 import { markPass, type RunContext, reportPass } from "../checks/context.js";
-import { noDeclaredDefault } from "../checks/defaults-honoured.js";
-import { LIFECYCLE_OPERATIONS, TradingSection } from "../checks/order-lifecycle.js";
+import { judgeDefaultVariant, noDeclaredDefault } from "../checks/defaults-honoured.js";
+import {
+  negativeCancelAllProbes,
+  negativeCancelProbes,
+  negativeOrderProbes,
+} from "../checks/negative-data-rejection.js";
+import { OrderDesk, type Placed } from "../checks/order-desk.js";
+import {
+  cancelAllLifecycle,
+  cancelByClientOrderId,
+  lifecycle,
+  placements,
+  skipLifecycle,
+} from "../checks/order-lifecycle.js";
 import { encodeParams } from "../http/request.js";
 import { type ContractOperation, isTrading } from "../operations.js";
 import { CHECK_NAMES } from "../results.js";
@@ -37,15 +50,15 @@ export async function tradingPhase(
   recorderOps: ContractOperation[],
 ): Promise<TradingOutcome> {
   const { session } = ctx;
-  const section = TradingSection.create(ctx);
+  const desk = OrderDesk.open(ctx);
   const tradingOps = recorderOps.filter(isTrading);
-  if ("reason" in section) {
+  if ("reason" in desk) {
     for (const operation of tradingOps) {
-      for (const check of CHECK_NAMES) session.recorder.skip(check, operation.operationId, section.reason);
+      for (const check of CHECK_NAMES) session.recorder.skip(check, operation.operationId, desk.reason);
     }
-    for (const id of LIFECYCLE_OPERATIONS) session.recorder.skip("order_lifecycle", id, section.reason);
-    ctx.progress({ type: "stage", message: `trading operations skipped: ${section.reason}` });
-    return { reason: section.reason };
+    skipLifecycle({ ctx }, desk.reason);
+    ctx.progress({ type: "stage", message: `trading operations skipped: ${desk.reason}` });
+    return { reason: desk.reason };
   }
   const far = ctx.farBuy as { price: string; quantity: string };
   ctx.progress({
@@ -56,16 +69,18 @@ export async function tradingPhase(
   let note: string | undefined;
   const outcome: TradingOutcome = {};
   try {
-    if (await section.lifecycle()) {
-      const open = await section.variants();
-      await section.newOrderProbes();
-      await section.cancelOrderProbes(open[0], open[1]);
-      await section.cancelAll(open.slice(1));
-      const resting = await section.restingOrder();
+    if (await lifecycle(desk)) {
+      const { open, withoutVariant } = await placements(desk);
+      if (withoutVariant) judgeDefaultVariant(ctx, withoutVariant);
+      await negativeOrderProbes(desk);
+      await authOrderProbes(desk);
+      await cancelProbes(desk, open[0], open[1]);
+      await cancelAll(desk, open.slice(1));
+      const resting = await desk.restingOrder();
       if (resting) {
         ctx.values.orderId = resting.orderId;
         ctx.values.clientOrderId = resting.clientOrderId;
-        outcome.finish = () => section.cancelResting(resting);
+        outcome.finish = () => desk.cancelResting(resting);
       }
     }
   } catch (error) {
@@ -77,4 +92,35 @@ export async function tradingPhase(
   for (const operation of tradingOps) if (!operation.responseVariants) noDeclaredDefault(ctx, operation);
   for (const mark of marks) reportPass(ctx, mark, "trading", note);
   return outcome;
+}
+
+/** cancel_order's auth and negative probes on open orders, then its cancel by origClientOrderId. */
+async function cancelProbes(desk: OrderDesk, target: Placed | undefined, spare: Placed | undefined) {
+  await authCancelProbes(desk, target);
+  if (target?.orderId === undefined) {
+    await negativeCancelProbes(desk, undefined);
+    return;
+  }
+  await negativeCancelProbes(desk, spare);
+  await cancelByClientOrderId(desk, target);
+}
+
+/**
+ * cancel_all_orders' probes and lifecycle, only when the account has no open order on the symbol
+ * that this run did not create; otherwise its checks are skipped and the run's orders cancelled
+ * one by one.
+ */
+async function cancelAll(desk: OrderDesk, remaining: Placed[]): Promise<void> {
+  const operation = desk.ops.cancelAll;
+  if (!operation) return;
+  const forbidden = await desk.cancelAllForbidden();
+  if (forbidden) {
+    for (const check of ["auth_enforcement", "negative_data_rejection", "order_lifecycle"] as const)
+      desk.session.recorder.skip(check, operation.operationId, forbidden);
+    for (const p of remaining.filter((o) => desk.isOpen(o))) await desk.cancel(p, "clean-up: cancel_order");
+    return;
+  }
+  await authCancelAllProbes(desk);
+  await negativeCancelAllProbes(desk);
+  await cancelAllLifecycle(desk, remaining);
 }

@@ -6,8 +6,9 @@
  * the slowest of the repository. So each fault is judged in up to two runs, driven by its data
  * alone (`caughtBy`), nothing listed by hand:
  *
- * - a focused run: only the checks of `caughtBy`. It answers the suite's question, "does one of
- *   these checks fail on this fault?", with the checks' full power;
+ * - a focused run: only the checks of `caughtBy` and those that claim the fault in their
+ *   `seenToCatch`. It answers the suite's questions, "does one of `caughtBy` fail on this fault,
+ *   and does every check that claims it?", with the checks' full power;
  * - a full run, when the focused one does not catch the fault: some checks judge what other
  *   checks' requests left behind (all_orders pages need the orders the trading phase placed), so
  *   a miss is confirmed or refuted by the run a user makes, never reported on a focused run alone.
@@ -17,6 +18,7 @@
  * `caughtBy`), and the suites run those in full. `MUTATION_RUN=full` runs every fault in full
  * (the suites as they were before, for a bench or before a release: about ten times the time).
  */
+import { CHECKS } from "../../src/checks/index.js";
 import { type CheckName, type ContractResult, runContract } from "../../src/index.js";
 import { isCheckName } from "../../src/results.js";
 import { type Fault, startFaultProxy } from "./fault-proxy.js";
@@ -43,13 +45,16 @@ export interface MutationOutcome {
  */
 const REQUEST_TIMEOUT_MS = 600_000;
 
-/** The checks a focused run of this fault runs; a name that is no check fails here, not silently. */
+/**
+ * The checks a focused run of this fault runs: its `caughtBy` and the checks that claim it; a
+ * name that is no check fails here, not silently.
+ */
 export function focusedChecks(fault: Fault): CheckName[] {
   const unknown = fault.caughtBy.filter((name) => !isCheckName(name));
   if (unknown.length > 0) {
     throw new Error(`fault ${fault.name}: caughtBy names no check: ${unknown.join(", ")}`);
   }
-  return fault.caughtBy as CheckName[];
+  return [...new Set([...fault.caughtBy, ...claimedBy(fault.name)])] as CheckName[];
 }
 
 export async function runAgainstFault(
@@ -85,11 +90,15 @@ export async function runAgainstFault(
 /** `MUTATION_RUN=full` judges every fault in a full run only. */
 export const everyFaultInFull = process.env.MUTATION_RUN === "full";
 
-/** A focused run, then a full run if the focused one did not catch the fault (see above). */
+/**
+ * A focused run, then a full run if the focused one did not catch the fault or a check that
+ * claims it did not fail (see above).
+ */
 export async function judgeFault(fault: Fault): Promise<MutationOutcome> {
   if (everyFaultInFull) return runAgainstFault(fault, { scope: "full" });
   const focused = await runAgainstFault(fault, { scope: "focused" });
-  return focused.caught ? focused : runAgainstFault(fault, { scope: "full" });
+  const decided = focused.caught && unseenCatches(focused).length === 0;
+  return decided ? focused : runAgainstFault(fault, { scope: "full" });
 }
 
 /**
@@ -116,4 +125,14 @@ export function catchReport(title: string, outcomes: readonly MutationOutcome[])
   );
   const rate = outcomes.length > 0 ? ((100 * caught) / outcomes.length).toFixed(0) : "0";
   return `${title}: ${caught}/${outcomes.length} (${rate} %)\n${lines.join("\n")}`;
+}
+
+/** The checks that name `fault` as one they are seen to catch (ContractCheck.seenToCatch). */
+export function claimedBy(fault: string): string[] {
+  return CHECKS.filter((check) => check.seenToCatch.includes(fault)).map((check) => check.name);
+}
+
+/** The checks that claim to catch the outcome's fault but did not fail on it. */
+export function unseenCatches(outcome: MutationOutcome): string[] {
+  return claimedBy(outcome.fault).filter((check) => !outcome.failedChecks.includes(check));
 }

@@ -45,8 +45,8 @@ export const smoke = {
     }
     const bad = await ctx.runBin("marketapi-diff", ["old.json", "bad.yaml"]);
     const where = "bad.yaml#/openapi (line 1, column 1)";
-    if (bad.code !== 2 || !bad.stderr.includes(where)) {
-      failures.push(ctx.transcript(`marketapi-diff old.json bad.yaml (want exit 2 naming ${where})`, bad));
+    if (bad.code !== 1 || !bad.stderr.includes(where)) {
+      failures.push(ctx.transcript(`marketapi-diff old.json bad.yaml (want exit 1 naming ${where})`, bad));
     }
     return failures;
   },

@@ -50,6 +50,8 @@ export interface SampleSpec {
   /** The first server's URL with its variables at their defaults. */
   baseUrl: string;
   operations: SampleOperation[];
+  /** Operations the samples cannot write, with why (only when read with `strict: false`). */
+  skipped: { operationId: string; reason: string }[];
 }
 
 /** The security schemes the samples can write: an API key in a header, and the signing scheme. */
@@ -58,10 +60,23 @@ interface KnownSchemes {
   signing?: { name: string; rule: SigningRule };
 }
 
-export function readSampleSpec(document: JsonObject): SampleSpec {
+/**
+ * What the samples need of `document`. Strict (this repository's build): an operation the samples
+ * cannot write is an error. Otherwise (any other spec) it is listed in `skipped`, with the reason.
+ */
+export function readSampleSpec(document: JsonObject, { strict = true } = {}): SampleSpec {
   const model = modelOf(document);
   const schemes = Object.entries(objectAt(objectAt(document.components).securitySchemes));
   const signing = [...model.signingRules][0];
+  let signingFault: string | undefined;
+  if (signing && !strict) {
+    try {
+      signingRule(signing[1]);
+    } catch (error) {
+      if (!(error instanceof SampleSpecError)) throw error;
+      signingFault = error.message;
+    }
+  }
   const apiKey = schemes.find(
     ([name, scheme]) =>
       objectAt(scheme).type === "apiKey" && objectAt(scheme).in === "header" && !model.signingRules.has(name),
@@ -73,12 +88,24 @@ export function readSampleSpec(document: JsonObject): SampleSpec {
         header: requiredString(objectAt(apiKey[1]).name, `securitySchemes.${apiKey[0]}.name`),
       },
     }),
-    ...(signing && { signing: { name: signing[0], rule: signingRule(signing[1]) } }),
+    ...(signing &&
+      signingFault === undefined && { signing: { name: signing[0], rule: signingRule(signing[1]) } }),
   };
-  return {
-    baseUrl: defaultBaseUrl(document),
-    operations: model.operations.map((operation) => sampleOperation(model, operation, known)),
-  };
+  const operations: SampleOperation[] = [];
+  const skipped: SampleSpec["skipped"] = [];
+  for (const operation of model.operations) {
+    try {
+      operations.push(sampleOperation(model, operation, known));
+    } catch (error) {
+      if (strict || !(error instanceof SampleSpecError)) throw error;
+      const reason = error.message.replace(new RegExp(`^${operation.operationId}: `), "");
+      skipped.push({
+        operationId: operation.operationId,
+        reason: signingFault ? `${reason} (${signingFault})` : reason,
+      });
+    }
+  }
+  return { baseUrl: defaultBaseUrl(document, strict), operations, skipped };
 }
 
 function requiredString(value: unknown, where: string): string {
@@ -88,8 +115,10 @@ function requiredString(value: unknown, where: string): string {
   return value;
 }
 
-function defaultBaseUrl(document: JsonObject): string {
+function defaultBaseUrl(document: JsonObject, strict: boolean): string {
   const server = objectAt(Array.isArray(document.servers) ? document.servers[0] : undefined);
+  // A spec without servers means the document's own host; the samples need an address to print.
+  if (!strict && server.url === undefined) return "http://localhost";
   const url = requiredString(server.url, "servers[0].url");
   const variables = objectAt(server.variables);
   return url.replace(/\{([^}]+)\}/g, (_, name: string) =>
@@ -153,6 +182,12 @@ function sampleOperation(model: SpecModel, operation: Operation, known: KnownSch
  * error rather than a silent gap.
  */
 function queryParameters(model: SpecModel, operation: Operation): SampleParameter[] {
+  // A body the samples would not send: they write parameters as a form body, nothing else.
+  if (operation.requestBody?.required && !operation.acceptsFormBody) {
+    throw new SampleSpecError(
+      `${operation.operationId}: the code samples send query and form parameters only; a required request body (${operation.requestBody.content.map((m) => m.mediaType).join(", ")}) is not written`,
+    );
+  }
   const elsewhere = operation.parameters.filter((p) => p.in !== "query" && p.required);
   if (elsewhere.length > 0) {
     const names = elsewhere.map((p) => `${p.name} (in ${p.in})`).join(", ");

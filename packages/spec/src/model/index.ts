@@ -15,7 +15,7 @@ import { type Operation, readOperations } from "./operations.js";
 import { describeValue, SpecModelError } from "./spec-model-error.js";
 
 export { BEHAVIOUR_EXTENSIONS, type Behaviour, readBehaviour } from "./behaviour.js";
-export { AUTH_CLASSES, type AuthClass, isSignedClass } from "./extensions/auth-class.js";
+export { AUTH_CLASSES, type AuthClass, deriveAuthClass, isSignedClass } from "./extensions/auth-class.js";
 export type { FactSource } from "./extensions/behaviour-fields.js";
 export { type CursorPaging, readCursorPaging } from "./extensions/cursor-paging.js";
 export type {
@@ -50,6 +50,7 @@ export { readWirePattern } from "./extensions/wire-pattern.js";
 export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.js";
 export { isObject, type JsonObject, type JsonSchema } from "./json.js";
 export { pointerOf, segmentsOf, valueAt } from "./json-pointer.js";
+export { isIdentifier, methodNameOf } from "./method-names.js";
 export type {
   MediaType,
   Operation,
@@ -63,7 +64,7 @@ export type {
 } from "./operations.js";
 export { operationEntries, responseFor } from "./operations.js";
 export { componentName, resolveRef } from "./refs.js";
-export { describeValue, SpecModelError } from "./spec-model-error.js";
+export { describeValue, SpecModelError, throwAll } from "./spec-model-error.js";
 export { subsetDocument } from "./subset.js";
 
 export interface SpecModel {

@@ -1,5 +1,5 @@
 import { type Behaviour, readBehaviour } from "./behaviour.js";
-import { type AuthClass, isSignedClass, readAuthClass } from "./extensions/auth-class.js";
+import { type AuthClass, deriveAuthClass, isSignedClass, readAuthClass } from "./extensions/auth-class.js";
 import { exclusivePairs, readMutuallyExclusive } from "./extensions/mutually-exclusive.js";
 import { type OrderTypeRule, readOrderTypeRules } from "./extensions/order-type-rules.js";
 import { type ParameterCondition, readParameterConditions } from "./extensions/parameter-conditions.js";
@@ -12,7 +12,7 @@ import { HTTP_METHODS, type HttpMethod } from "./http-methods.js";
 import { isObject, type JsonObject, type JsonSchema } from "./json.js";
 import { pointerOf } from "./json-pointer.js";
 import { resolveRef } from "./refs.js";
-import { describeValue, SpecModelError } from "./spec-model-error.js";
+import { describeValue, SpecModelError, throwAll } from "./spec-model-error.js";
 
 export type ParameterLocation = "query" | "header" | "path" | "cookie";
 const LOCATIONS: readonly string[] = ["query", "header", "path", "cookie"];
@@ -75,8 +75,10 @@ export interface Operation {
   pointer: string;
   summary?: string;
   description?: string;
-  /** x-auth-class. */
+  /** x-auth-class, or when absent the class its security implies (deriveAuthClass). */
   authClass: AuthClass;
+  /** Whether the operation states x-auth-class ("x-auth-class") or its class was derived ("security"). */
+  authClassFrom: "x-auth-class" | "security";
   /** Whether the class is signed (`trade`, `user_data`). */
   signed: boolean;
   /** The signing rule of the scheme the operation's security names, if it names one with `x-signing`. */
@@ -113,8 +115,6 @@ export interface Operation {
   /** The operation object as written. */
   raw: JsonObject;
 }
-
-const OPERATION_ID = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** One operation object as written, with where it stands; see operationEntries. */
 export interface OperationEntry {
@@ -167,20 +167,32 @@ export function readOperations(
     }
   }
   const operations: Operation[] = [];
+  const faults: SpecModelError[] = [];
   const seenIds = new Map<string, string>();
+  // Every operation is read before anything is thrown, so that all faults are reported at once.
   for (const { path, method, pathItem: item } of operationEntries(document)) {
-    const operation = readOperation({ document, signingRules, path, method, item });
+    let operation: Operation;
+    try {
+      operation = readOperation({ document, signingRules, path, method, item });
+    } catch (error) {
+      if (!(error instanceof SpecModelError)) throw error;
+      faults.push(...error.all());
+      continue;
+    }
     const earlier = seenIds.get(operation.operationId);
     if (earlier) {
-      throw new SpecModelError(
-        `${operation.pointer}/operationId`,
-        `an operationId not used elsewhere (also at ${earlier})`,
-        describeValue(operation.operationId),
+      faults.push(
+        new SpecModelError(
+          `${operation.pointer}/operationId`,
+          `an operationId not used elsewhere (also at ${earlier})`,
+          describeValue(operation.operationId),
+        ),
       );
     }
     seenIds.set(operation.operationId, operation.pointer);
     operations.push(operation);
   }
+  throwAll(faults);
   return operations;
 }
 
@@ -196,56 +208,101 @@ function readOperation({ document, signingRules, path, method, item }: Operation
   const pointer = pointerOf("paths", path, method);
   const raw = item[method];
   if (!isObject(raw)) throw new SpecModelError(pointer, "an operation object", describeValue(raw));
-  const operationId = raw.operationId;
-  if (typeof operationId !== "string" || !OPERATION_ID.test(operationId)) {
-    throw new SpecModelError(
-      `${pointer}/operationId`,
-      "an operationId that is a valid identifier (letters, digits, _ or $)",
-      describeValue(operationId),
+  // Each part is read on its own, so that one operation's faults are all reported together.
+  const faults: SpecModelError[] = [];
+  const read = <T>(reader: () => T, fallback: T): T => {
+    try {
+      return reader();
+    } catch (error) {
+      if (!(error instanceof SpecModelError)) throw error;
+      faults.push(...error.all());
+      return fallback;
+    }
+  };
+  // Without an operationId, the operation is named by its method and path ("get /pets/{id}"), as
+  // other generators name it (the client's method becomes getPetsId).
+  const operationId = raw.operationId === undefined ? `${method} ${path}` : raw.operationId;
+  if (typeof operationId !== "string" || operationId.trim() === "") {
+    faults.push(
+      new SpecModelError(
+        `${pointer}/operationId`,
+        "an operationId (the name of the operation in generated code, samples and reports)",
+        describeValue(operationId),
+      ),
     );
   }
-  const authClass = readAuthClass(raw["x-auth-class"], pointer);
   const security = securityOf(raw.security ?? document.security);
-  const signing = signingOf(security, signingRules, authClass, pointer, raw.security ?? document.security);
-  const parameters = mergedParameters(document, path, item, pointer, raw);
+  const authClass = read(
+    () => readAuthClass(raw["x-auth-class"], pointer, () => deriveAuthClass(security, signingRules, method)),
+    "none" as AuthClass,
+  );
+  const signing = read(
+    () => signingOf(security, signingRules, authClass, pointer, raw.security ?? document.security),
+    undefined,
+  );
+  const parameters = read(() => mergedParameters(document, path, item, pointer, raw), []);
   const declared = new Set(parameters.map((p) => p.name));
   const byName = new Map(parameters.map((p) => [p.name, p]));
-  const responses = readResponses(document, raw.responses, `${pointer}/responses`);
-  const orderTypeRules = readOrderTypeRules(raw["x-order-type-rules"], pointer, declared);
-  const mutuallyExclusive = readMutuallyExclusive(raw["x-mutually-exclusive"], pointer, declared);
-  const responseVariants = readResponseVariants({
-    document,
-    value: raw["x-response-variant-by"],
-    where: pointer,
-    parameters: byName,
-    statuses: responses.map((r) => r.status),
-  });
-  const parameterPlacement = readParameterPlacement(raw["x-parameter-placement"], pointer);
-  const requestBody = readRequestBody(document, raw.requestBody, `${pointer}/requestBody`);
+  const responses = read(() => readResponses(document, raw.responses, `${pointer}/responses`), []);
+  const orderTypeRules = read(
+    () => readOrderTypeRules(raw["x-order-type-rules"], pointer, declared),
+    undefined,
+  );
+  const mutuallyExclusive = read(
+    () => readMutuallyExclusive(raw["x-mutually-exclusive"], pointer, declared),
+    [],
+  );
+  const responseVariants = read(
+    () =>
+      readResponseVariants({
+        document,
+        value: raw["x-response-variant-by"],
+        where: pointer,
+        parameters: byName,
+        statuses: responses.map((r) => r.status),
+      }),
+    undefined,
+  );
+  const parameterPlacement = read(
+    () => readParameterPlacement(raw["x-parameter-placement"], pointer),
+    "query" as ParameterPlacement,
+  );
+  const requestBody = read(
+    () => readRequestBody(document, raw.requestBody, `${pointer}/requestBody`),
+    undefined,
+  );
+  const weight = read(() => readWeight(raw["x-weight"], pointer), 1);
+  const parameterConditions = read(
+    () => readParameterConditions(raw["x-parameter-conditions"], pointer, declared),
+    [],
+  );
+  const behaviour = read(() => readBehaviour(raw, pointer, declared), undefined);
+  throwAll(faults);
   return {
-    operationId,
+    operationId: operationId as string,
     method,
     path,
     pointer,
     ...(typeof raw.summary === "string" ? { summary: raw.summary } : {}),
     ...(typeof raw.description === "string" ? { description: raw.description } : {}),
     authClass,
+    authClassFrom: raw["x-auth-class"] === undefined ? "security" : "x-auth-class",
     signed: isSignedClass(authClass),
     ...(signing ? { signing } : {}),
     security,
     apiKey: apiKeyOf(security),
-    weight: readWeight(raw["x-weight"], pointer),
+    weight,
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,
     parameterPlacement,
     acceptsFormBody: parameterPlacement === "query-or-form-body",
     ...(orderTypeRules ? { orderTypeRules } : {}),
-    parameterConditions: readParameterConditions(raw["x-parameter-conditions"], pointer, declared),
+    parameterConditions,
     mutuallyExclusive,
     exclusivePairs: exclusivePairs(mutuallyExclusive),
     ...(responseVariants ? { responseVariants } : {}),
-    behaviour: readBehaviour(raw, pointer, declared),
+    behaviour: behaviour as Behaviour,
     raw,
   };
 }
@@ -304,10 +361,17 @@ function mergedParameters(
     ...listAt(raw.parameters).map((p, i) => ({ p, at: `${pointer}/parameters/${i}` })),
   ];
   const byKey = new Map<string, Parameter>();
+  const faults: SpecModelError[] = [];
   for (const { p, at } of declared) {
-    const parameter = readParameter(document, resolveRef(document, p, at), at);
-    byKey.set(`${parameter.in}:${parameter.name}`, parameter); // operation level overrides path level
+    try {
+      const parameter = readParameter(document, resolveRef(document, p, at), at);
+      byKey.set(`${parameter.in}:${parameter.name}`, parameter); // operation level overrides path level
+    } catch (error) {
+      if (!(error instanceof SpecModelError)) throw error;
+      faults.push(error);
+    }
   }
+  throwAll(faults);
   return [...byKey.values()];
 }
 
@@ -361,12 +425,10 @@ function readRequestBody(document: JsonObject, value: unknown, pointer: string):
 }
 
 function readResponses(document: JsonObject, responses: unknown, pointer: string): Response[] {
-  if (!isObject(responses) || Object.keys(responses).length === 0) {
-    throw new SpecModelError(
-      pointer,
-      "a responses object with at least one response",
-      describeValue(responses),
-    );
+  // OpenAPI 3.1 no longer requires responses: an operation may declare none.
+  if (responses === undefined) return [];
+  if (!isObject(responses)) {
+    throw new SpecModelError(pointer, "a responses object", describeValue(responses));
   }
   return Object.entries(responses).map(([status, ref]) => {
     const where = `${pointer}/${status}`;

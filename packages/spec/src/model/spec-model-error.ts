@@ -5,6 +5,8 @@
  */
 export class SpecModelError extends Error {
   override name = "SpecModelError";
+  /** Further faults found in the same reading (buildSpecModel reads every operation before it throws). */
+  readonly others: SpecModelError[] = [];
 
   constructor(
     readonly pointer: string,
@@ -13,6 +15,19 @@ export class SpecModelError extends Error {
   ) {
     super(`#${pointer}: expected ${expected}, found ${found}`);
   }
+
+  /** This fault and the others, in document order. */
+  all(): SpecModelError[] {
+    return [this, ...this.others];
+  }
+}
+
+/** Throws the first of `faults` carrying the rest; does nothing when there are none. */
+export function throwAll(faults: readonly SpecModelError[]): void {
+  const [first, ...rest] = faults;
+  if (!first) return;
+  first.others.push(...rest.flatMap((fault) => fault.all()));
+  throw first;
 }
 
 /** A short, one-line rendering of a document value for error messages. */

@@ -4,17 +4,37 @@
 /**
  * How requests authenticate, read by the client at run time: the header that carries the API key,
  * and the signing rule of the `trade` and `user_data` classes (x-signing): the names of its
- * envelope's parameters, the largest receive window, and the test vectors every signer reproduces.
+ * envelope's parameters, the largest receive window, and the test vectors every signer reproduces;
+ * and the security schemes the operations' requirements name.
  */
 export const authentication = {
   apiKeyHeader: "X-KEY",
-  signing: null,
+  signing: {
+    signatureParameter: "signature",
+    timestampParameter: "timestamp",
+    recvWindowParameter: "recvWindow",
+    recvWindowMaximum: 60000,
+    testVectors: [
+      {
+        secret: "s3cret",
+        query: "symbol=A&timestamp=1",
+        body: "",
+        signature: "7852d231c46d48c48e567887c20c2e3807c94ef88e4e988fc2f466e8be3ec7d8",
+      },
+    ],
+  },
+  schemes: {
+    apiKey: { type: "apiKey", in: "header", name: "X-KEY" },
+    signature: { type: "signing" },
+  },
 } as const;
 
 /**
  * How each operation travels on the wire, read by the client at run time: HTTP method, path,
  * authentication class (x-auth-class), query parameter names in spec order, the parameters sent
- * as one JSON-encoded query value, and whether the parameters may be sent as a form body.
+ * as one JSON-encoded query value, whether the parameters may be sent as a form body, the security
+ * requirements (scheme names), the parameters that are not plain query parameters, the request
+ * body's media type, and how a success answer is read when it is not JSON.
  */
 export const operationTable = {
   tickers: {
@@ -24,6 +44,7 @@ export const operationTable = {
     queryParameters: ["lang", "symbols", "since"],
     jsonEncoded: ["symbols"],
     acceptsFormBody: false,
+    security: [],
   },
   place_order: {
     method: "POST",
@@ -32,6 +53,7 @@ export const operationTable = {
     queryParameters: ["symbol", "side", "quantity", "respType"],
     jsonEncoded: [],
     acceptsFormBody: true,
+    security: [["apiKey", "signature"]],
   },
 } as const;
 

@@ -1,0 +1,65 @@
+// Usage errors, the same way in every command: one line saying what is wrong (an unknown option
+// gets a did-you-mean), then the command's short usage, exit 2.
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { didYouMean } from "./did-you-mean.js";
+import { EXIT } from "./exit-codes.js";
+
+/** The command line is wrong; `message` says how. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** The options and the positional arguments of a command line. */
+export interface CommandLine {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+/**
+ * node:util's parseArgs, strict, with its errors said as a UsageError: an unknown option names
+ * the closest known one ("unknown option --sepc; did you mean --spec?").
+ */
+export function parseCommandLine(
+  args: readonly string[],
+  options: Options,
+  { allowPositionals = true }: { allowPositionals?: boolean } = {},
+): CommandLine {
+  try {
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals }) as CommandLine;
+  } catch (error) {
+    throw new UsageError(explainParseError(error as Error, Object.keys(options)));
+  }
+}
+
+/** A parse error of node:util in one line, with a did-you-mean for an unknown option. */
+export function explainParseError(error: Error, known: readonly string[]): string {
+  const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(error.message);
+  if (unknown) {
+    const flag = unknown[1]!;
+    const name = flag.replace(/^-+/, "").split("=")[0]!;
+    return `unknown option ${flag}${didYouMean(name, known, (s) => `--${s}`)}`;
+  }
+  const positional = /^Unexpected argument '([^']*)'/.exec(error.message);
+  if (positional) return `unexpected argument "${positional[1]}"`;
+  const missing = /^Option '([^']*)' argument missing/.exec(error.message);
+  if (missing) return `${missing[1]!.replace(/^-\w, /, "").replace(/ <value>$/, "")} needs a value`;
+  return error.message.split("\n")[0]!.split(". ")[0]!.replace(/\.$/, "");
+}
+
+/** What a command writes for a usage error: the problem, then its short usage. */
+export function usageText(command: string, message: string, shortUsage: string): string {
+  return `${command}: ${message}\n${shortUsage}\n`;
+}
+
+/** Writes a usage error to stderr and returns its exit code. */
+export function reportUsage(command: string, error: UsageError | string, shortUsage: string): number {
+  process.stderr.write(usageText(command, typeof error === "string" ? error : error.message, shortUsage));
+  return EXIT.usage;
+}
+
+/** An unknown word among `known` (a command, a check, a language), with a did-you-mean. */
+export function unknownWord(what: string, word: string, known: readonly string[]): string {
+  return `unknown ${what} ${JSON.stringify(word)}${didYouMean(word, known, (s) => JSON.stringify(s))}; one of ${known.join(", ")}`;
+}

@@ -61,7 +61,7 @@ const PATTERNS: { what: string; pattern: RegExp }[] = [
 ];
 
 /** A limit a line sets below the hang limit, or undefined. */
-export function shortLimit(line: string, next = ""): { what: string; ms: number } | undefined {
+function shortLimit(line: string, next = ""): { what: string; ms: number } | undefined {
   if (line.includes(MARK)) return undefined;
   for (const { what, pattern } of PATTERNS) {
     const match = pattern.exec(line);

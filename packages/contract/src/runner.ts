@@ -219,7 +219,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     }
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
-    skipNotApplicable(recorder, operations);
+    skipNotApplicable(recorder, operations, model);
     await generatedPhase(ctx, operations);
   } catch (error) {
     if (error instanceof ConnectionError) result.error = { kind: "connection", message: error.message };
@@ -282,10 +282,14 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
 }
 
 /** A skipped cell for every operation a check does not apply to, saying why (ContractCheck.notApplicable). */
-function skipNotApplicable(recorder: Recorder, operations: readonly ContractOperation[]): void {
+function skipNotApplicable(
+  recorder: Recorder,
+  operations: readonly ContractOperation[],
+  model: ContractModel,
+): void {
   for (const check of CHECKS)
     for (const operation of operations)
-      if (!appliesTo(check, operation))
+      if (!appliesTo(check, operation, model))
         recorder.skip(check.name, operation.operationId, check.notApplicable ?? "does not apply");
 }
 

@@ -4,6 +4,7 @@
 // (seenToCatch), and those suites fail unless it fails on them (test/support/mutation.ts).
 import { existsSync, readFileSync } from "node:fs";
 import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
+import { EXTENSIONS } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
 import {
   CHECK_DESCRIPTIONS,
@@ -18,13 +19,19 @@ import { RESPONSE_CHECKS } from "../src/results.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
+import { relationFaults } from "./support/relation-faults.js";
 
 const moduleOf = (check: string) => `src/checks/${check.replace(/_/g, "-")}.ts`;
 const source = (check: string) => readFileSync(new URL(`../${moduleOf(check)}`, import.meta.url), "utf8");
 
 /** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts). */
 const caughtFaults = new Set(
-  [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS), ...heldOutFaults(DEMO_CREDENTIALS)]
+  [
+    ...faults(DEMO_CREDENTIALS),
+    ...behaviourFaults(DEMO_CREDENTIALS),
+    ...heldOutFaults(DEMO_CREDENTIALS),
+    ...relationFaults(),
+  ]
     .map((fault) => fault.name)
     .filter((name) => !(name in UNOBSERVABLE)),
 );
@@ -62,6 +69,14 @@ describe("the checks' modules", () => {
       expect(check.description.length, check.name).toBeGreaterThan(20);
       if (check.appliesTo) expect(check.notApplicable, check.name).toBeTruthy();
     }
+  });
+
+  it("cover only extensions the spec's registry holds, each that constrains behaviour by some check", () => {
+    const registered = new Map(EXTENSIONS.map((extension) => [extension.key, extension]));
+    const covered = new Set(CHECKS.flatMap((check) => check.covers));
+    expect([...covered].filter((key) => !registered.has(key))).toEqual([]);
+    const behaviour = EXTENSIONS.filter((extension) => extension.constrains.includes("behaviour"));
+    expect(behaviour.map((e) => e.key).filter((key) => !covered.has(key))).toEqual([]);
   });
 
   it.each([...CHECK_NAMES])("keeps %s in a module of its own name", (check) => {

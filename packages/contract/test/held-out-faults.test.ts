@@ -8,6 +8,7 @@ import { behaviourFaults } from "./support/behaviour-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
 import { catchReport, judgeFault, type MutationOutcome, unseenCatches } from "./support/mutation.js";
+import { relationFaults } from "./support/relation-faults.js";
 
 const catalog = heldOutFaults(DEMO_CREDENTIALS);
 
@@ -17,7 +18,9 @@ describe("held-out faults: one at a time", () => {
   it("are at least 15, distinct, and none of them is in the mutation suite", () => {
     const names = catalog.map((f) => f.name);
     const suite = new Set(
-      [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS)].map((f) => f.name),
+      [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS), ...relationFaults()].map(
+        (f) => f.name,
+      ),
     );
     expect(new Set(names).size).toBe(names.length);
     expect(names.length).toBeGreaterThanOrEqual(15);

@@ -17,9 +17,10 @@ import {
   runAgainstFault,
   unseenCatches,
 } from "./support/mutation.js";
+import { relationFaults } from "./support/relation-faults.js";
 
 // The demo credentials sign the requests of the faults that re-sign.
-const catalog = [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS)];
+const catalog = [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS), ...relationFaults()];
 const only = process.env.MUTATION_ONLY;
 const selected = only ? catalog.filter((f) => f.name.includes(only)) : catalog;
 const sample = everyFaultInFull ? [] : fullRunSample(selected);

@@ -1,5 +1,5 @@
-// No false alarms: the reference server passes every check, the behaviour checks included, in
-// memory and with a state database, under five seeds of the tester and of the server.
+// No false alarms: the reference server passes every check, the behaviour and relation checks
+// included, in memory and with a state database, under ten seeds of the tester and of the server.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import { reportText } from "../src/report/text.js";
 const scratch = mkdtempSync(join(tmpdir(), "contract-clean-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const SEEDS = [1, 2, 3, 4, 5];
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 describe("the reference server passes clean", () => {
   it.each(SEEDS.flatMap((seed) => [[seed, "memory"] as const, [seed, "state"] as const]))(
@@ -34,8 +34,13 @@ describe("the reference server passes clean", () => {
           timeoutMs: 600_000,
         });
         expect(result.exitCode, reportText(result, { color: false })).toBe(0);
-        // Every behaviour check really judged something (none passed by being skipped everywhere).
-        for (const { name: check } of [...checksAt("behaviour"), ...checksAt("trading-behaviour")]) {
+        // Every behaviour and relation check really judged something (none passed by being skipped
+        // everywhere).
+        for (const { name: check } of [
+          ...checksAt("behaviour"),
+          ...checksAt("trading-behaviour"),
+          ...checksAt("relation"),
+        ]) {
           expect(
             result.cells.some((c) => c.check === check && c.status === "passed"),
             check,

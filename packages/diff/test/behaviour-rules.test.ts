@@ -270,3 +270,80 @@ describe("behaviour extensions: given the old and new value, want the classes", 
     expect(diffDocuments(documentWith(all), documentWith(structuredClone(all)))).toEqual([]);
   });
 });
+
+// x-relations sits at the top level: given its value before and after, want the classes.
+const relationsDocument = (value: unknown): OpenApiDocument =>
+  ({ ...documentWith({}), ...(value === undefined ? {} : { "x-relations": value }) }) as OpenApiDocument;
+const fact = (name: string, operations: string[]) => ({
+  name,
+  movesWith: "book",
+  reports: operations.map((operation) => ({ operation, values: { bidPrice: "/bidPrice" } })),
+});
+const relationsValue = (facts: unknown[], filledFrom = "live-api") => ({
+  filledFrom,
+  trades: { operation: "op", fields: { id: "/id" } },
+  book: { operation: "op", version: "/lastUpdateId" },
+  sharedFacts: facts,
+  tradeWindows: [],
+  aggregates: [],
+  orders: [],
+});
+
+const relationCases: { given: string; old: unknown; new: unknown; want: string[] }[] = [
+  {
+    given: "relations stated where there were none",
+    old: undefined,
+    new: relationsValue([fact("best bid", ["a", "b"])]),
+    want: ["compatible relations-added"],
+  },
+  {
+    given: "relations dropped",
+    old: relationsValue([fact("best bid", ["a", "b"])]),
+    new: undefined,
+    want: ["breaking relations-removed"],
+  },
+  {
+    given: "one more shared fact",
+    old: relationsValue([fact("best bid", ["a", "b"])]),
+    new: relationsValue([fact("best bid", ["a", "b"]), fact("last price", ["a", "c"])]),
+    want: ["compatible relation-added"],
+  },
+  {
+    given: "a shared fact dropped",
+    old: relationsValue([fact("best bid", ["a", "b"]), fact("last price", ["a", "c"])]),
+    new: relationsValue([fact("best bid", ["a", "b"])]),
+    want: ["breaking relation-removed"],
+  },
+  {
+    given: "a shared fact reported by other operations",
+    old: relationsValue([fact("best bid", ["a", "b"])]),
+    new: relationsValue([fact("best bid", ["a", "c"])]),
+    want: ["breaking relation-changed"],
+  },
+  {
+    given: "the trades read from another operation",
+    old: relationsValue([]),
+    new: { ...relationsValue([]), trades: { operation: "other", fields: { id: "/id" } } },
+    want: ["breaking relations-changed"],
+  },
+  {
+    given: "only where the facts come from",
+    old: relationsValue([fact("best bid", ["a", "b"])]),
+    new: relationsValue([fact("best bid", ["a", "b"])], "source-document"),
+    want: ["informational relations-source-changed"],
+  },
+];
+
+describe("x-relations: given the old and new value, want the classes", () => {
+  it.each(relationCases)("$given", ({ old, new: after, want }) => {
+    const got = diffDocuments(relationsDocument(old), relationsDocument(after)).map(
+      (c) => `${c.class} ${c.kind}`,
+    );
+    expect(got.sort()).toEqual([...want].sort());
+  });
+
+  it("never reports unchanged relations", () => {
+    const value = relationsValue([fact("best bid", ["a", "b"])]);
+    expect(diffDocuments(relationsDocument(value), relationsDocument(structuredClone(value)))).toEqual([]);
+  });
+});

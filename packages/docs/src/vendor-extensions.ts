@@ -12,6 +12,7 @@ import { mutuallyExclusiveMarkdown } from "./extensions/mutually-exclusive.js";
 import { orderTypeRulesMarkdown } from "./extensions/order-type-rules.js";
 import { parameterConditionsMarkdown } from "./extensions/parameter-conditions.js";
 import { parameterPlacementLine } from "./extensions/parameter-placement.js";
+import { relationsMarkdown } from "./extensions/relations.js";
 import { responseVariantsMarkdown } from "./extensions/response-variant-by.js";
 import { signingMarkdown } from "./extensions/signing.js";
 import { weightLine } from "./extensions/weight.js";
@@ -25,6 +26,7 @@ export { FILLED_FROM_SECTION_TITLE, filledFromMarkdown } from "./extensions/fill
 export { mutuallyExclusiveMarkdown } from "./extensions/mutually-exclusive.js";
 export { orderTypeRulesMarkdown } from "./extensions/order-type-rules.js";
 export { parameterConditionsMarkdown } from "./extensions/parameter-conditions.js";
+export { RELATIONS_SECTION_TITLE, relationsMarkdown } from "./extensions/relations.js";
 export { responseVariantsMarkdown } from "./extensions/response-variant-by.js";
 export { signingMarkdown } from "./extensions/signing.js";
 
@@ -93,9 +95,12 @@ function annotateInfo(model: SpecModel): void {
   const firstHeading = description.search(/^## /m);
   const intro = firstHeading === -1 ? description : description.slice(0, firstHeading).trim();
   const rest = firstHeading === -1 ? "" : description.slice(firstHeading).trim();
-  const appended = [authClassesMarkdown(model), signingMarkdown(model), filledFromMarkdown(model)].filter(
-    (part): part is string => part !== undefined,
-  );
+  const appended = [
+    authClassesMarkdown(model),
+    signingMarkdown(model),
+    filledFromMarkdown(model),
+    relationsMarkdown(model),
+  ].filter((part): part is string => part !== undefined);
   info.description = [intro, overview, rest, ...appended].filter((part) => part !== "").join("\n\n");
 }
 

@@ -12,6 +12,8 @@ import {
   credentialsMarkdown,
   orderTypeRulesMarkdown,
   parameterConditionsMarkdown,
+  RELATIONS_SECTION_TITLE,
+  relationsMarkdown,
   responseVariantsMarkdown,
   SIGNING_SECTION_TITLE,
   surfaceVendorExtensions,
@@ -135,6 +137,19 @@ describe("surfaceVendorExtensions", () => {
     for (const vector of signing.testVectors as JsonObject[])
       expect(description).toContain(String(vector.signature));
     expect(description).toContain("## Filled from the live API");
+    expect(description).toContain(`## ${RELATIONS_SECTION_TITLE}`);
+    expect(description).toContain("| best bid and ask | the book | `order_book` | bidPrice `/bids/0/0`, ");
+    expect(description).toContain(
+      "| last price | the trades | `recent_trades_list` (the last item) | price `/price` |",
+    );
+    expect(description).toContain("`/weightedAvgPrice`: Σ quoteQty / Σ qty");
+    expect(description).toContain(
+      "| aggregate trades | `aggTrades` | `/f` to `/l` | price `/p`, time `/T`, buyerMaker `/m` | qty `/q` |",
+    );
+    expect(description).toMatch(
+      /`open_orders` lists exactly the orders whose status is `NEW` or `PARTIALLY_FILLED`/,
+    );
+    expect(relationsMarkdown({ relations: undefined })).toBeUndefined();
   });
 
   it("escapes markup in values, and refuses what the spec model refuses, naming the node", () => {

@@ -23,6 +23,7 @@ const scratch = mkdtempSync(join(tmpdir(), "marketapi-startup-"));
 const require = createRequire(import.meta.url);
 const Driver = require("better-sqlite3") as new (
   path: string,
+  options?: { readonly?: boolean },
 ) => {
   pragma(text: string): unknown;
   close(): void;
@@ -82,7 +83,9 @@ async function startOnce(statePath: string): Promise<Sample> {
 }
 
 function quickCheckMs(statePath: string): number {
-  const db = new Driver(statePath);
+  // Read-only: the server was killed, so the file is marked as served and its recent commits may
+  // be in its log; a writer closing last would checkpoint the log and remove it.
+  const db = new Driver(statePath, { readonly: true });
   try {
     const started = performance.now();
     db.pragma("quick_check");

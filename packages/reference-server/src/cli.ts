@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * marketapi-server: runs the reference server until SIGINT/SIGTERM.
+ * marketapi-server: runs the reference server until SIGINT/SIGTERM; `backup` and `restore` copy its
+ * state database (state-commands.ts).
  * Exit codes (@marketapi/command's table): 0 after a graceful shutdown, 1 a --config file at fault
- * (located), 2 bad arguments, and for now a state file it cannot use (missing or read-only folder,
- * full disk, corrupt or inconsistent state, better-sqlite3 missing), 3 when the port cannot be
- * listened on (in use, or not allowed) or the server failed to start otherwise.
+ * (located), 2 bad arguments, and a state file it cannot use (missing or read-only folder, full
+ * disk, corrupt or inconsistent state, in use by another process, better-sqlite3 missing), 3 when
+ * the port cannot be listened on (in use, or not allowed) or the server failed to start otherwise.
  */
 import { readFileSync } from "node:fs";
 import {
@@ -19,6 +20,7 @@ import { ConfigError, parseRetention } from "./config.js";
 import { consoleLogger, type Logger } from "./logger.js";
 import { StateFileError } from "./persistence.js";
 import { type RunningServer, type StartServerOptions, startServer } from "./server.js";
+import { isStateCommand, runStateCommand, STATE_COMMANDS_USAGE } from "./state-commands.js";
 
 const SHORT_USAGE =
   "Usage: marketapi-server [--port N] [--host ADDRESS] [--api-key KEY --api-secret SECRET] [--config FILE] [--state FILE] (all options: --help)";
@@ -51,6 +53,7 @@ Options:
   --quiet              print errors only
   -h, --help           show this help
 
+${STATE_COMMANDS_USAGE}
 Exit codes (the same for every marketapi command): 0 stopped by SIGINT or SIGTERM; 1 the --config
 file is at fault (file, line and column); 2 usage error, or a --state file it cannot use; 3 the
 port cannot be listened on, or the server could not start.
@@ -203,6 +206,7 @@ function portFault(error: NodeJS.ErrnoException, server: StartServerOptions): st
 }
 
 async function main(argv: string[]): Promise<number | undefined> {
+  if (isStateCommand(argv[0])) return runStateCommand(argv[0], argv.slice(1));
   let options: CliOptions | "help";
   try {
     options = parseCommandLine(argv);
@@ -238,7 +242,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     const fault = fromFile ? new ConfigError(options.configPath as string, error.faults) : error;
     process.stderr.write(`marketapi-server: ${(fault as Error).message}\n`);
     if (fault instanceof InputFault || (fault instanceof ConfigError && fromFile)) return EXIT.fault;
-    // A state file it cannot use stays 2 until the state database's start-up (issue 31) settles it.
+    // A state file it cannot use is 2, as a usage error is: the operator is to pick another file
+    // (one in use by another server, damaged, missing its log) or fix the install.
     return fault instanceof ConfigError || fault instanceof StateFileError ? EXIT.usage : EXIT.failed;
   }
 }

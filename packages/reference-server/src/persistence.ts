@@ -18,6 +18,9 @@ import {
 } from "./engine/index.js";
 import type { Logger } from "./logger.js";
 import { inspectStatePath } from "./store/files.js";
+import { lockPathOf, StateLock } from "./store/lock.js";
+import { removeDatabase } from "./store/open.js";
+import { SCHEMA_VERSION } from "./store/schema.js";
 import { StateDatabase, type StateSync } from "./store/state-database.js";
 import { StateFileError } from "./store/state-file-error.js";
 
@@ -51,12 +54,24 @@ export interface OpenedState {
 
 /** Opens or creates the state at `path`; throws a StateFileError (exit code 2) naming the fault. */
 export async function openState(path: string, options: OpenStateOptions): Promise<OpenedState> {
-  if (inspectStatePath(path) === "legacy-json") await importLegacyFile(path, options);
-  const database = await StateDatabase.open(path, {
-    retentionMs: options.retentionMs,
-    sync: options.sync,
-    onFailure: options.onFailure,
-  });
+  // The path's checks read only; they come first so that no lock file is made beside a path that
+  // cannot be a state file (a folder, /dev/full).
+  const kind = inspectStatePath(path);
+  // Then the lock: whatever follows, even a JSON import, is done by the one process that holds it.
+  const lock = StateLock.acquire(path);
+  let database: StateDatabase;
+  try {
+    if (kind === "legacy-json") await importLegacyFile(path, options);
+    database = await StateDatabase.open(path, {
+      retentionMs: options.retentionMs,
+      sync: options.sync,
+      onFailure: options.onFailure,
+      lock,
+    });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   try {
     let exchange: Exchange;
     const restored = database.hasExchange();
@@ -69,6 +84,12 @@ export async function openState(path: string, options: OpenStateOptions): Promis
       exchange = options.fresh.create(database);
       database.attach(exchange);
     }
+    database.markServing();
+    const { version, original } = database.openedFrom;
+    if (original)
+      options.logger.info(
+        `Upgraded the state file ${path} from schema version ${version} to ${SCHEMA_VERSION}; the file as it was is kept as ${original} (the way back to the release before).`,
+      );
     await database.committed();
     return { exchange, database, restored };
   } catch (error) {
@@ -87,7 +108,7 @@ interface LegacyFile {
 async function importLegacyFile(path: string, options: OpenStateOptions): Promise<void> {
   const snapshot = readLegacyFile(path);
   const temporary = `${path}.import-${process.pid}`;
-  removeDatabaseFiles(temporary);
+  removeDatabase(temporary);
   const database = await StateDatabase.open(temporary);
   try {
     const settings = legacySettings(snapshot);
@@ -107,12 +128,13 @@ async function importLegacyFile(path: string, options: OpenStateOptions): Promis
     await database.committed();
   } catch (error) {
     await database.close().catch(() => undefined);
-    removeDatabaseFiles(temporary);
+    removeDatabase(temporary);
     const message =
       error instanceof StateFileError ? error.message : `state file ${path}: ${(error as Error).message}`;
     throw new StateFileError(message);
   }
   await database.close();
+  rmSync(lockPathOf(temporary), { force: true });
   copyFileSync(path, `${path}.json-backup`);
   renameSync(temporary, path);
   options.logger.info(
@@ -133,8 +155,4 @@ function readLegacyFile(path: string): LegacySnapshot {
     );
   }
   return file.exchange;
-}
-
-function removeDatabaseFiles(path: string): void {
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
 }

@@ -38,7 +38,7 @@ describe("loading better-sqlite3 for --state", () => {
 
   it("not installed (an optional peer dependency, which npm leaves out): says to install it", () => {
     expect(() => loadDriver(project("absent", []))).toThrow(
-      /^--state needs better-sqlite3 \(an optional peer dependency, installed only for --state\), which is not installed; install it with: npm i better-sqlite3@12$/,
+      "--state needs better-sqlite3 (an optional peer dependency, installed only for --state), which is not installed; install it with: npm i better-sqlite3@12, and if npm skips its install script (which builds its native module), build it with: npm install-scripts approve better-sqlite3 && npm rebuild better-sqlite3",
     );
   });
 
@@ -47,7 +47,7 @@ describe("loading better-sqlite3 for --state", () => {
       /[\\/]build([\\/]|$)/.test(src),
     );
     expect(() => loadDriver(from)).toThrow(
-      "--state needs better-sqlite3, whose native module was not built (npm blocked or skipped its install script); build it with: npm install-scripts approve better-sqlite3 && npm rebuild better-sqlite3",
+      '--state needs better-sqlite3, whose native module was not built (npm blocked or skipped its install script); build it with: npm install-scripts approve better-sqlite3 && npm rebuild better-sqlite3 (remove a "better-sqlite3": false entry from allowScripts first; with ignore-scripts set, add --ignore-scripts=false to the rebuild)',
     );
   });
 });

@@ -1,12 +1,25 @@
-// State databases written by earlier releases (schema version 1, test/fixtures/state-v1.db.gz, and schema
-// version 2, state-v2.db.gz, both made by test/fixtures/make-state.ts) load with
-// today's schema and answer as those releases answered.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// A state database of each schema version (test/fixtures/state-v1.db.gz: schema 1, release
+// 0.1.0; state-v2.db.gz: schema 2; state-v3.db.gz: schema 3, today's; see test/fixtures/README.md
+// for how each was made) loads with today's schema and answers as its release answered; an
+// upgraded file's original is kept beside it (the way back), with the same contents. A schema-2
+// file that fails its consistency check (state-v2-inconsistent.db.gz) is refused before it is
+// migrated and left byte for byte as it was; so is a current file refused at load whose recent
+// commits are still in its write-ahead log.
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Exchange, startServer } from "../src/index.js";
+import { type Exchange, StateFileError, startServer } from "../src/index.js";
 import { loadDriver } from "../src/store/driver.js";
 import { SCHEMA_VERSION } from "../src/store/schema.js";
 import { fixtureViews } from "./fixtures/state-v1-views.js";
@@ -19,10 +32,39 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const fixtures = new URL("./fixtures/", import.meta.url);
 const demo = { apiKey: "marketapi-demo-api-key", apiSecret: "marketapi-demo-api-secret" };
 
+/** The fixture, unpacked into a folder of its own (so that the files beside it can be listed). */
 function releaseDatabase(fixture: string): string {
-  const path = join(folder, fixture.replace(/\.gz$/, ""));
+  const own = join(folder, fixture.replace(/\.db\.gz$/, ""));
+  mkdirSync(own, { recursive: true });
+  const path = join(own, "state.db");
   writeFileSync(path, gunzipSync(readFileSync(new URL(fixture, fixtures))));
   return path;
+}
+
+function sha256(path: string): string {
+  return createHash("sha256").update(readFileSync(path)).digest("hex");
+}
+
+/** A database's identity, version and every row of every table, to compare two files' contents. */
+function contents(path: string): unknown {
+  const db = new (loadDriver())(path, { readonly: true });
+  try {
+    const tables = db
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .pluck()
+      .all() as string[];
+    return {
+      version: db.pragma("user_version", { simple: true }),
+      application: db.pragma("application_id", { simple: true }),
+      rows: Object.fromEntries(
+        tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY 1, 2`).all()]),
+      ),
+    };
+  } finally {
+    db.close();
+  }
 }
 
 /** SQLite keeps user_version at byte 60 of the header, big-endian. */
@@ -63,21 +105,40 @@ const FIXTURES: [string, Fixture][] = [
       views: "state-v2.views.json",
       schemaVersion: 2,
       read: fixtureViewsV2,
-      afterRestart: (ex, want, clock) => {
-        const views = JSON.parse(JSON.stringify(fixtureViewsV2(ex)));
-        expect(views.aggBetween).toEqual(want.aggBetween);
-        expect(views.allOrdersUntil).toEqual(want.allOrdersUntil);
-        const found = ex.queryOrder("demo", { symbol: "ETHUSDT", origClientOrderId: "after" });
-        expect(ex.allOrders("demo", { symbol: "ETHUSDT", startTime: clock })).toEqual([found]);
-      },
+      afterRestart: timeBoundsHold,
+    },
+  ],
+  [
+    "written with schema version 3 (today's: opened as it is)",
+    {
+      database: "state-v3.db.gz",
+      views: "state-v3.views.json",
+      schemaVersion: 3,
+      read: fixtureViewsV2,
+      afterRestart: timeBoundsHold,
     },
   ],
 ];
 
+function timeBoundsHold(ex: Exchange, want: Record<string, unknown>, clock: number): void {
+  const views = JSON.parse(JSON.stringify(fixtureViewsV2(ex)));
+  expect(views.aggBetween).toEqual(want.aggBetween);
+  expect(views.allOrdersUntil).toEqual(want.allOrdersUntil);
+  const found = ex.queryOrder("demo", { symbol: "ETHUSDT", origClientOrderId: "after" });
+  expect(ex.allOrders("demo", { symbol: "ETHUSDT", startTime: clock })).toEqual([found]);
+}
+
+it("the fixtures cover every past schema version and today's", () => {
+  const versions = FIXTURES.map(([, f]) => f.schemaVersion);
+  expect(versions).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+});
+
 describe.each(FIXTURES)("state database %s", (_, fixture) => {
-  it("is migrated to the current schema and answers as before", async () => {
+  it("is migrated to the current schema and answers as before; an upgrade keeps the original beside it", async () => {
     const path = releaseDatabase(fixture.database);
     expect(userVersion(path)).toBe(fixture.schemaVersion);
+    const before = contents(path);
+    const original = `${path}.schema-${fixture.schemaVersion}-backup`;
     const want = JSON.parse(readFileSync(new URL(fixture.views, fixtures), "utf8"));
     let clock = 1_700_000_008_000; // the clock when the fixture was read (rolling statistics depend on it)
     const server = await startServer({ statePath: path, now: () => clock });
@@ -96,6 +157,12 @@ describe.each(FIXTURES)("state database %s", (_, fixture) => {
     } finally {
       await server.close();
     }
+    if (fixture.schemaVersion < SCHEMA_VERSION) {
+      // The way back: the file as the earlier release left it, rows and schema version alike.
+      expect(contents(original)).toEqual(before);
+    } else {
+      expect(existsSync(original)).toBe(false);
+    }
     const db = new (loadDriver())(path, { readonly: true });
     try {
       expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
@@ -111,5 +178,48 @@ describe.each(FIXTURES)("state database %s", (_, fixture) => {
     } finally {
       await again.close();
     }
+  });
+});
+
+describe("a state database that fails its consistency check", () => {
+  it("of schema version 2: refused before it is migrated, left byte for byte as it was", async () => {
+    const path = releaseDatabase("state-v2-inconsistent.db.gz");
+    const hash = sha256(path);
+    const error = await startServer({ statePath: path }).then(
+      async (server) => {
+        await server.close();
+        return new Error("the server started");
+      },
+      (e: Error) => e,
+    );
+    expect(error).toBeInstanceOf(StateFileError);
+    expect(error.message).toContain(
+      `state file ${path}: has schema version 2 and was not upgraded to ${SCHEMA_VERSION}: the upgraded copy is inconsistent`,
+    );
+    expect(error.message).toContain('account "demo" ETH: locked');
+    expect(error.message).toContain("The file is left as it was");
+    expect(sha256(path)).toBe(hash);
+    expect(userVersion(path)).toBe(2);
+    // Nothing else is left beside it but its lock file: no copy, no trial, no log.
+    expect(readdirSync(join(path, "..")).sort()).toEqual(["state.db", "state.db.lock"]);
+  });
+
+  it("of today's schema, its last commits still in the write-ahead log: refused at load, both files as they were", async () => {
+    const path = releaseDatabase("state-v3.db.gz");
+    const Driver = loadDriver();
+    // A write that stays in the log: a read-only connection closed last neither checkpoints nor removes it.
+    const reader = new Driver(path, { readonly: true });
+    reader.prepare("SELECT count(*) FROM meta").get();
+    const writer = new Driver(path);
+    writer.pragma("journal_mode = WAL");
+    writer.prepare("UPDATE balances SET locked = '0' WHERE account = 'demo' AND asset = 'ETH'").run();
+    writer.close();
+    reader.close();
+    expect(readFileSync(`${path}-wal`).length).toBeGreaterThan(0);
+    const hashes = [sha256(path), sha256(`${path}-wal`)];
+    const error = await startServer({ statePath: path }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(StateFileError);
+    expect((error as Error).message).toContain("is inconsistent and was not loaded");
+    expect([sha256(path), sha256(`${path}-wal`)]).toEqual(hashes);
   });
 });

@@ -184,6 +184,9 @@ describe("storage faults at start-up", () => {
   it("something that is not a regular file: a folder, /dev/full", async () => {
     await expect(refused(folder)).rejects.toThrow(/is not a regular file/);
     await expect(refused("/dev/full")).rejects.toThrow(StateFileError);
+    // Refused before the lock: no lock file is made beside what cannot be a state file.
+    expect(existsSync(`${folder}.lock`)).toBe(false);
+    expect(existsSync("/dev/full.lock")).toBe(false);
   });
 
   it("a corrupt file and a file of another kind", async () => {

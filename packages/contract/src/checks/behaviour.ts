@@ -14,13 +14,13 @@ export async function behaviourPhase(
   ctx: RunContext,
   operations: readonly ContractOperation[],
 ): Promise<void> {
-  const reads = checksAt("behaviour");
-  const trades = checksAt("trading-behaviour");
-  if (![...reads, ...trades].some((check) => enabled(ctx, check.name))) return;
+  const phases = [...checksAt("behaviour"), ...checksAt("trading-behaviour"), ...checksAt("relation")];
+  if (!phases.some((check) => enabled(ctx, check.name))) return;
   await tradingBehaviour(ctx, operations);
   const history = await historyFor(ctx, operations);
   try {
     await readBehaviour(ctx, operations);
+    await onceEach(ctx, operations, "relation");
   } finally {
     await history.cleanUp();
   }
@@ -31,7 +31,7 @@ async function historyFor(ctx: RunContext, operations: readonly ContractOperatio
   const needing = checksAt("behaviour").filter(
     (check) => check.hook.needsHistory && enabled(ctx, check.name),
   );
-  const wanted = operations.some((o) => needing.some((check) => appliesTo(check, o)));
+  const wanted = operations.some((o) => needing.some((check) => appliesTo(check, o, ctx.session.model)));
   if (!wanted) return { cleanUp: async () => {} };
   try {
     return await makeHistory(ctx);
@@ -50,7 +50,7 @@ async function readBehaviour(ctx: RunContext, operations: readonly ContractOpera
     try {
       const lacking = unreachable(ctx, operation);
       for (const check of checks) {
-        if (!enabled(ctx, check.name) || !appliesTo(check, operation)) continue;
+        if (!enabled(ctx, check.name) || !appliesTo(check, operation, ctx.session.model)) continue;
         if (lacking) ctx.session.recorder.skip(check.name, operation.operationId, lacking);
         else await check.hook.run(ctx, operation);
       }
@@ -65,14 +65,26 @@ async function readBehaviour(ctx: RunContext, operations: readonly ContractOpera
 
 /** The checks that place orders: each once per run. */
 async function tradingBehaviour(ctx: RunContext, operations: readonly ContractOperation[]): Promise<void> {
-  const checks = checksAt("trading-behaviour");
+  await onceEach(ctx, operations, "trading-behaviour");
+}
+
+/**
+ * The checks of a phase run once per run, in the order of CHECKS; when the run stops one (budget,
+ * an operation that stopped answering), each is skipped on the operations it applies to.
+ */
+async function onceEach(
+  ctx: RunContext,
+  operations: readonly ContractOperation[],
+  phase: "trading-behaviour" | "relation",
+): Promise<void> {
+  const checks = checksAt(phase);
   try {
     for (const check of checks) if (enabled(ctx, check.name)) await check.hook.run(ctx);
   } catch (error) {
     if (!(error instanceof PassStopped)) throw error;
     for (const check of checks)
       for (const operation of operations)
-        if (appliesTo(check, operation))
+        if (appliesTo(check, operation, ctx.session.model))
           ctx.session.recorder.skip(check.name, operation.operationId, error.message);
   }
 }

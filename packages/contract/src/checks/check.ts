@@ -2,7 +2,7 @@
 // exporting one ContractCheck that says everything about it. Every list of checks (the results'
 // names, the report's columns, --only, the usage text, the phases that run them) is derived from
 // these descriptors (checks/index.ts), never written out again.
-import type { ContractOperation, ContractResponse } from "../operations.js";
+import type { ContractModel, ContractOperation, ContractResponse } from "../operations.js";
 import type { RoundTrip, Verdicts } from "../round-trip.js";
 import type { RunContext } from "./context.js";
 
@@ -43,7 +43,12 @@ export type CheckHook =
       readonly needsHistory: boolean;
     }
   /** The behaviour phase, once per run, before the per-operation checks: orders that really trade. */
-  | { readonly phase: "trading-behaviour"; readonly run: (ctx: RunContext) => Promise<void> };
+  | { readonly phase: "trading-behaviour"; readonly run: (ctx: RunContext) => Promise<void> }
+  /**
+   * The behaviour phase, once per run, after the per-operation checks and before the history made
+   * for them is cleaned up: the relations between operations (x-relations).
+   */
+  | { readonly phase: "relation"; readonly run: (ctx: RunContext) => Promise<void> };
 
 export type CheckPhase = CheckHook["phase"];
 
@@ -62,10 +67,10 @@ export interface ContractCheck<Name extends string = string> {
   readonly covers: readonly `x-${string}`[];
   readonly hook: CheckHook;
   /**
-   * The operations the check judges; every other gets a skipped cell saying `notApplicable`.
-   * Absent: every operation.
+   * The operations the check judges (the model: for relations the document states); every other
+   * gets a skipped cell saying `notApplicable`. Absent: every operation.
    */
-  readonly appliesTo?: (operation: ContractOperation) => boolean;
+  readonly appliesTo?: (operation: ContractOperation, model: ContractModel) => boolean;
   readonly notApplicable?: string;
   /**
    * Faults of this package's test suites (test/support/*faults.ts) that this check is seen to

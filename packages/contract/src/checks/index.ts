@@ -3,6 +3,9 @@
 // of the results (CHECK_NAMES), their descriptions and column labels, the checks each phase runs
 // (checksAt), the operations a check does not apply to. The order of CHECKS is the order of the
 // report's columns and the order in which a phase runs its checks.
+
+import type { ContractModel, ContractOperation } from "../operations.js";
+import { aggregateCover } from "./aggregate-cover.js";
 import { authEnforcement } from "./auth-enforcement.js";
 import { cancelRace } from "./cancel-race.js";
 import type { CheckHook, CheckPhase, ContractCheck } from "./check.js";
@@ -17,12 +20,15 @@ import { negativeDataRejection } from "./negative-data-rejection.js";
 import { notAServerError } from "./not-a-server-error.js";
 import { orderArithmetic } from "./order-arithmetic.js";
 import { orderLifecycle } from "./order-lifecycle.js";
+import { orderViews } from "./order-views.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { resultFilter } from "./result-filter.js";
+import { sharedFacts } from "./shared-facts.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
 import { symbolCase } from "./symbol-case.js";
 import { timeWindow } from "./time-window.js";
+import { tradeStatistics } from "./trade-statistics.js";
 import { unknownReference } from "./unknown-reference.js";
 
 export type { CheckHook, CheckPhase, ContractCheck } from "./check.js";
@@ -48,6 +54,10 @@ export const CHECKS = [
   exchangeFilters,
   orderArithmetic,
   cancelRace,
+  sharedFacts,
+  tradeStatistics,
+  aggregateCover,
+  orderViews,
 ] as const;
 
 export type CheckName = (typeof CHECKS)[number]["name"];
@@ -81,9 +91,6 @@ export function checksAt<P extends CheckPhase>(phase: P): readonly Hooked<P>[] {
 export const ANSWER_CHECKS = checksAt("answer");
 
 /** Whether the check judges the operation (see ContractCheck.appliesTo). */
-export function appliesTo(
-  check: ContractCheck,
-  operation: Parameters<NonNullable<ContractCheck["appliesTo"]>>[0],
-) {
-  return check.appliesTo === undefined || check.appliesTo(operation);
+export function appliesTo(check: ContractCheck, operation: ContractOperation, model: ContractModel): boolean {
+  return check.appliesTo === undefined || check.appliesTo(operation, model);
 }

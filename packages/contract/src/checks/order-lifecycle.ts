@@ -227,21 +227,25 @@ export async function cancelByClientOrderId(desk: OrderDesk, target: Placed): Pr
 
 /**
  * cancel_all_orders on the symbol reports every open order of the run as CANCELED, and
- * open_orders lists none of them afterwards. Only called when no other order rests there.
+ * open_orders lists none of them afterwards. Only called when no other order rests there. Returns
+ * its answer (order_views compares the reports with query_order).
  */
-export async function cancelAllLifecycle(desk: OrderDesk, remaining: Placed[]): Promise<void> {
+export async function cancelAllLifecycle(
+  desk: OrderDesk,
+  remaining: Placed[],
+): Promise<RoundTrip | undefined> {
   const cancelAll = desk.ops.cancelAll;
-  if (!cancelAll) return;
+  if (!cancelAll) return undefined;
   const expected = remaining.filter((p) => desk.isOpen(p));
   if (expected.length === 0) {
     desk.session.recorder.skip(CHECK, cancelAll.operationId, "no open order left to cancel");
-    return;
+    return undefined;
   }
   const exchange = await desk.session.call(
     { op: cancelAll, params: desk.symbolParams(cancelAll) },
     "lifecycle: cancel_all_orders",
   );
-  if (!succeeded(desk, exchange, "cancel_all_orders")) return;
+  if (!succeeded(desk, exchange, "cancel_all_orders")) return exchange;
   desk.closeListed(exchange);
   const reports = listOf(exchange);
   const missing = expected.filter(
@@ -263,4 +267,5 @@ export async function cancelAllLifecycle(desk: OrderDesk, remaining: Placed[]): 
       `open_orders still lists ${left.map((o) => o.orderId).join(", ")} after cancel_all_orders`,
     );
   }
+  return exchange;
 }

@@ -16,6 +16,7 @@ import {
   placements,
   skipLifecycle,
 } from "../checks/order-lifecycle.js";
+import { judgeCancelReports } from "../checks/order-views.js";
 import { encodeParams } from "../http/request.js";
 import { type ContractOperation, isTrading } from "../operations.js";
 import { CHECK_NAMES } from "../results.js";
@@ -122,5 +123,6 @@ async function cancelAll(desk: OrderDesk, remaining: Placed[]): Promise<void> {
   }
   await authCancelAllProbes(desk);
   await negativeCancelAllProbes(desk);
-  await cancelAllLifecycle(desk, remaining);
+  const answer = await cancelAllLifecycle(desk, remaining);
+  if (answer) await judgeCancelReports(desk.ctx, answer);
 }

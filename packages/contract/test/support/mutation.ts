@@ -19,7 +19,7 @@
  * (the suites as they were before, for a bench or before a release: about ten times the time).
  */
 import { CHECKS } from "../../src/checks/index.js";
-import { type CheckName, type ContractResult, runContract } from "../../src/index.js";
+import { type CheckName, type ContractOptions, type ContractResult, runContract } from "../../src/index.js";
 import { isCheckName } from "../../src/results.js";
 import { type Fault, startFaultProxy } from "./fault-proxy.js";
 import { startReferenceServer } from "./server.js";
@@ -59,9 +59,17 @@ export function focusedChecks(fault: Fault): CheckName[] {
 
 export async function runAgainstFault(
   fault: Fault | undefined,
-  options: { seed?: number; timeoutMs?: number; scope?: RunScope } = {},
+  options: {
+    seed?: number;
+    timeoutMs?: number;
+    spec?: ContractOptions["spec"];
+    scope?: RunScope;
+    /** The checks to run, for a test of some checks (a run of some checks is a focused one). */
+    only?: readonly CheckName[];
+  } = {},
 ): Promise<MutationOutcome> {
-  const scope = fault === undefined ? "full" : (options.scope ?? "full");
+  const only = options.only ?? (options.scope === "focused" && fault ? focusedChecks(fault) : undefined);
+  const scope: RunScope = only ? "focused" : "full";
   const server = await startReferenceServer();
   const proxy = await startFaultProxy(server.url, fault);
   try {
@@ -73,7 +81,8 @@ export async function runAgainstFault(
       referenceExtras: true,
       seed: options.seed ?? 7,
       timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
-      ...(scope === "focused" && fault ? { only: focusedChecks(fault) } : {}),
+      ...(options.spec ? { spec: options.spec } : {}),
+      ...(only ? { only: [...only] } : {}),
     });
     const failedChecks: string[] = [
       ...new Set(result.cells.filter((c) => c.status === "failed").map((c) => c.check)),

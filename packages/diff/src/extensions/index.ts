@@ -10,6 +10,7 @@ import { orderArithmetic } from "./order-arithmetic.js";
 import { orderTypeRules } from "./order-type-rules.js";
 import { parameterConditions } from "./parameter-conditions.js";
 import { parameterPlacement } from "./parameter-placement.js";
+import { relations } from "./relations.js";
 import { responseVariantBy } from "./response-variant-by.js";
 import { resultFilter } from "./result-filter.js";
 import { signing } from "./signing.js";
@@ -24,6 +25,7 @@ export type { SchemaExtensionRule } from "./wire-pattern.js";
 /** Extensions at the top level of the document. */
 export const DOCUMENT_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
   [filledFrom.key, filledFrom],
+  [relations.key, relations],
 ]);
 
 /** Extensions on an Operation object. */

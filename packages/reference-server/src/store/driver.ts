@@ -31,6 +31,17 @@ export function usePageCache(db: Database): void {
   db.pragma(`cache_size = ${CACHE_PAGES}`);
 }
 
+/**
+ * The whole path where npm does not run better-sqlite3's install script, which builds its native
+ * module: npm 11 runs a dependency's install script as package.json's `allowScripts` allows (in
+ * npm 11.19 a package it does not name runs with a notice, one named `false` never runs, and none
+ * runs with `strict-allow-scripts` or `ignore-scripts`). Checked in a new project with npm 11.19.1
+ * (see the README's "Installing where --state is used").
+ */
+const BUILD = `npm install-scripts approve ${PACKAGE} && npm rebuild ${PACKAGE}`;
+const SCRIPT_SKIPPED = `, and if npm skips its install script (which builds its native module), build it with: ${BUILD}`;
+const BUILD_BLOCKED = ` (remove a "${PACKAGE}": false entry from allowScripts first; with ignore-scripts set, add --ignore-scripts=false to the rebuild)`;
+
 let loaded: Driver | undefined;
 
 /**
@@ -56,10 +67,10 @@ export function explainLoadFailure(error: NodeJS.ErrnoException): string {
   const message = String(error?.message ?? error);
   const prefix = `--state needs ${PACKAGE}`;
   if (error?.code === "MODULE_NOT_FOUND" && message.includes(`'${PACKAGE}'`)) {
-    return `${prefix} (an optional peer dependency, installed only for --state), which is not installed; install it with: npm i ${PACKAGE}@12`;
+    return `${prefix} (an optional peer dependency, installed only for --state), which is not installed; install it with: npm i ${PACKAGE}@12${SCRIPT_SKIPPED}`;
   }
   if (/bindings file|better_sqlite3\.node/.test(message) && !/NODE_MODULE_VERSION/.test(message)) {
-    return `${prefix}, whose native module was not built (npm blocked or skipped its install script); build it with: npm install-scripts approve ${PACKAGE} && npm rebuild ${PACKAGE}`;
+    return `${prefix}, whose native module was not built (npm blocked or skipped its install script); build it with: ${BUILD}${BUILD_BLOCKED}`;
   }
   if (/NODE_MODULE_VERSION|was compiled against a different Node\.js version/.test(message)) {
     return `${prefix}, whose native module was built for another Node.js version (${process.version} runs now); rebuild it with: npm rebuild ${PACKAGE}`;

@@ -11,11 +11,16 @@ export type StateFileKind = "absent" | "sqlite" | "legacy-json";
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 
-export function inspectStatePath(path: string): StateFileKind {
+/** The folder of the `--state` path must exist (the server creates files in it, not folders). */
+export function inspectFolder(path: string): void {
   const folder = dirname(path);
   const folderStat = statOrUndefined(folder);
   if (!folderStat) throw new StateFileError(`state file ${path}: the folder ${folder} does not exist`);
   if (!folderStat.isDirectory()) throw new StateFileError(`state file ${path}: ${folder} is not a folder`);
+}
+
+export function inspectStatePath(path: string): StateFileKind {
+  inspectFolder(path);
   const stat = statOrUndefined(path);
   if (!stat) return "absent";
   if (!stat.isFile()) throw new StateFileError(`state file ${path}: is not a regular file`);
@@ -97,7 +102,10 @@ export function describeSqliteError(error: unknown): string {
  * A check that the file at `path` is still the one open now: SQLite would go on writing to a
  * deleted or replaced file, which no restart would find again. Throws an Error with code MOVED.
  */
-export function fileIdentity(path: string): () => void {
+export function fileIdentity(
+  path: string,
+  message = "the state file was deleted or replaced while the server ran",
+): () => void {
   const opened = statSync(path);
   return () => {
     let now: ReturnType<typeof statSync> | undefined;
@@ -107,7 +115,7 @@ export function fileIdentity(path: string): () => void {
       now = undefined;
     }
     if (!now || now.ino !== opened.ino || now.dev !== opened.dev) {
-      throw Object.assign(new Error("the state file was deleted or replaced while the server ran"), {
+      throw Object.assign(new Error(message), {
         code: "MOVED",
       });
     }
@@ -124,8 +132,8 @@ export function fileIdentity(path: string): () => void {
  * the middle of a turn's commit may go unseen by that commit, as one between the stat and the
  * commit always could.
  */
-export function watchedFileIdentity(path: string): { check(): void; close(): void } {
-  const stillThere = fileIdentity(path);
+export function watchedFileIdentity(path: string, message?: string): { check(): void; close(): void } {
+  const stillThere = fileIdentity(path, message);
   let suspect = true;
   let watcher: FSWatcher | undefined;
   try {

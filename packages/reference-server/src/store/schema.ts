@@ -16,7 +16,7 @@
  * every page it changes, once to the WAL and once at the checkpoint, so each B-tree fewer that
  * every order or trade touches is a page fewer per commit (see migration 2 → 3).
  */
-import type { Database, Statement } from "./driver.js";
+import { type Database, loadDriver, type Statement } from "./driver.js";
 import { ID_SPAN } from "./rows.js";
 
 /** "mkta": tells a marketapi state database from any other SQLite file. */
@@ -213,15 +213,22 @@ const MIGRATIONS: readonly Migration[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** A database's schema version, checked to be marketapi's and not newer than this server's. */
+export interface SchemaVersion {
+  version: number;
+  /** An SQLite file without tables or marks: a new exchange may be created in it. */
+  isNew: boolean;
+}
+
 /**
- * Brings the database to SCHEMA_VERSION. Returns false for a database that was empty (new); throws
- * an Error naming the problem for a file that is another application's or a newer version's.
+ * The database's schema version; throws an Error naming the problem for a file that is another
+ * application's, a newer version's, or marked as marketapi's without a version.
  */
-export function migrate(db: Database): boolean {
+export function schemaVersion(db: Database): SchemaVersion {
   const version = db.pragma("user_version", { simple: true }) as number;
   const application = db.pragma("application_id", { simple: true }) as number;
   const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
-  const isNew = version === 0 && tables.n === 0;
+  const isNew = version === 0 && application === 0 && tables.n === 0;
   if (!isNew && application !== APPLICATION_ID) {
     throw new Error("is an SQLite database of another application (its application_id is not marketapi's)");
   }
@@ -230,6 +237,21 @@ export function migrate(db: Database): boolean {
       `has schema version ${version}, newer than this server's ${SCHEMA_VERSION}; use a newer @marketapi/reference-server`,
     );
   }
+  if (!isNew && version === 0)
+    throw Object.assign(
+      new Error("is damaged: it is marked as a marketapi state database but has no schema version"),
+      { code: "DAMAGED" },
+    );
+  return { version, isNew };
+}
+
+/**
+ * Brings the database to SCHEMA_VERSION, all migrations in one transaction. Returns false for a
+ * database that was empty (new); throws an Error naming the problem for a file that is another
+ * application's or a newer version's.
+ */
+export function migrate(db: Database): boolean {
+  const { version, isNew } = schemaVersion(db);
   if (version < SCHEMA_VERSION) {
     db.transaction(() => {
       for (let v = version; v < SCHEMA_VERSION; v += 1) {
@@ -242,6 +264,64 @@ export function migrate(db: Database): boolean {
     })();
   }
   return !isNew;
+}
+
+/** The schema version from which each symbol has tables of its own (migration 2 → 3). */
+const SYMBOL_TABLES_SINCE = 3;
+
+/**
+ * What the database lacks of the schema its version stands for: each table (with its columns) and
+ * index the migrations up to that version make, and each symbol's own tables. Empty for a whole
+ * schema. A file marked as marketapi's whose schema is partial lost part of its contents (a copy
+ * of the main file without its write-ahead log, say): it is damaged, not a new exchange.
+ */
+export function schemaFaults(db: Database, version: number): string[] {
+  const actual = schemaObjects(db);
+  const reference = new (loadDriver())(":memory:");
+  try {
+    for (let v = 0; v < version && v < MIGRATIONS.length; v += 1) {
+      const migration = MIGRATIONS[v] as Migration;
+      if (typeof migration === "string") reference.exec(migration);
+      else migration(reference);
+    }
+    if (version >= SYMBOL_TABLES_SINCE && actual.has("symbols")) {
+      const positions = db
+        .prepare("SELECT position FROM symbols ORDER BY position")
+        .pluck()
+        .all() as number[];
+      for (const position of positions) reference.exec(symbolTablesSql(position));
+    }
+    const faults: string[] = [];
+    for (const [name, want] of schemaObjects(reference)) {
+      const have = actual.get(name);
+      if (!have || have.type !== want.type) faults.push(`${want.type} ${name} is missing`);
+      else {
+        const missing = want.columns.filter((column) => !have.columns.includes(column));
+        if (missing.length > 0) faults.push(`table ${name} lacks column ${missing.join(", ")}`);
+      }
+    }
+    return faults;
+  } finally {
+    reference.close();
+  }
+}
+
+/** The tables (with their columns) and indexes of a database, by name. */
+function schemaObjects(db: Database): Map<string, { type: string; columns: string[] }> {
+  const rows = db
+    .prepare(
+      "SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%'",
+    )
+    .all() as { type: string; name: string }[];
+  const objects = new Map<string, { type: string; columns: string[] }>();
+  for (const { type, name } of rows) {
+    const columns =
+      type === "table"
+        ? (db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(name) as string[])
+        : [];
+    objects.set(name, { type, columns });
+  }
+  return objects;
 }
 
 /** The names of a symbol's own tables (see symbolTablesSql), as placeholders in SQL text. */

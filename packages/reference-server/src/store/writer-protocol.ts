@@ -3,6 +3,8 @@ import type { WriteOp } from "./rows.js";
 
 export interface WriterData {
   path: string;
+  /** The state file's lock file (see lock.ts), checked to be still in place before each commit. */
+  lockPath: string;
   /** "normal": a commit survives the server's crash (kill -9); "full": also the machine's (fsync each commit). */
   sync: StateSync;
 }

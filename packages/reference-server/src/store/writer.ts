@@ -9,6 +9,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { loadDriver, usePageCache } from "./driver.js";
 import { fileIdentity } from "./files.js";
+import { lockFileMoved } from "./lock.js";
 import type { WriteOp } from "./rows.js";
 import { writeRunner } from "./write-runner.js";
 import { decodeBatch, type WriterData, type WriterReply, type WriterRequest } from "./writer-protocol.js";
@@ -21,18 +22,25 @@ if (!port) throw new Error("writer.ts runs as a worker thread");
  * ran (RESTART), so that the WAL starts over and stays bounded (start-up reads all of it).
  */
 const RESTART_AFTER_PAGES = 16_384;
+/** How long a RESTART checkpoint waits for the write lock and for readers (it blocks commits meanwhile). */
+const RESTART_PATIENCE_MS = 200;
 
-const { path, sync } = workerData as WriterData;
+const { path, lockPath, sync } = workerData as WriterData;
 const Driver = loadDriver();
+// In WAL mode once the main thread accepts the file (see open.ts): nothing here writes before.
 const db = new Driver(path, { fileMustExist: true, timeout: 10_000 });
-db.pragma("journal_mode = WAL");
 usePageCache(db);
 // In WAL mode both keep the database consistent; NORMAL leaves the fsync to checkpoints, so a commit
 // is in the operating system's hands (safe from a crash of this process) when it returns.
 db.pragma(`synchronous = ${sync === "full" ? "FULL" : "NORMAL"}`);
 const run = writeRunner(db);
 
-const checkStillThere = fileIdentity(path);
+const stateFileThere = fileIdentity(path);
+const lockFileThere = fileIdentity(lockPath, lockFileMoved(lockPath));
+const checkStillThere = () => {
+  stateFileThere();
+  lockFileThere();
+};
 
 const apply = db.transaction((ops: WriteOp[]) => {
   checkStillThere();
@@ -47,7 +55,18 @@ function checkpoint(): void {
   // a write that finds every frame copied, so the WAL would grow for as long as the load lasts.
   // RESTART copies the few frames committed during the PASSIVE one and makes the next commit start
   // the WAL over (its file stays, so the next frames overwrite pages the file already has).
-  if (passive && passive.log > RESTART_AFTER_PAGES) db.pragma("wal_checkpoint(RESTART)");
+  if (!passive || passive.log <= RESTART_AFTER_PAGES) return;
+  // Frames left uncopied: a reader holds an older snapshot (a backup's VACUUM INTO). RESTART would
+  // wait for it holding the write lock, and every commit with it; the WAL grows until the reader
+  // is done instead, and starts over at the next checkpoint.
+  if (passive.checkpointed < passive.log) return;
+  // Should such a reader start between the two, RESTART gives up soon rather than hold the commits.
+  db.pragma(`busy_timeout = ${RESTART_PATIENCE_MS}`);
+  try {
+    db.pragma("wal_checkpoint(RESTART)");
+  } finally {
+    db.pragma("busy_timeout = 10000");
+  }
 }
 
 port.on("message", (request: WriterRequest) => {

@@ -9,6 +9,7 @@
  * followed with resolveRef on `document`.
  */
 import { type FilledFrom, readFilledFrom } from "./extensions/filled-from.js";
+import { type Relations, readRelations } from "./extensions/relations.js";
 import { apiKeyHeaderBeside, readSigningRules, type SigningRule } from "./extensions/signing.js";
 import { isObject, type JsonObject } from "./json.js";
 import { type Operation, readOperations } from "./operations.js";
@@ -37,6 +38,23 @@ export type { OrderTypeRule } from "./extensions/order-type-rules.js";
 export type { ParameterCondition } from "./extensions/parameter-conditions.js";
 export type { ParameterPlacement } from "./extensions/parameter-placement.js";
 export { EXTENSIONS, extensionByKey, type RegisteredExtension } from "./extensions/registry.js";
+export {
+  type AggregateCover,
+  type FactReport,
+  type Mover,
+  type OrderViews,
+  type Relations,
+  readRelations,
+  relationOperations,
+  type SharedFact,
+  TRADE_FIELDS,
+  type TradeField,
+  type TradeSource,
+  type TradeWindow,
+  WINDOW_MEASURES,
+  type WindowBounds,
+  type WindowMeasure,
+} from "./extensions/relations.js";
 export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
 export { type ResultFilter, type ResultFilters, readResultFilters } from "./extensions/result-filter.js";
 export type { SigningRule, SigningTestVector, SigningWords } from "./extensions/signing.js";
@@ -87,6 +105,8 @@ export interface SpecModel {
   apiKeyHeader: string | undefined;
   /** x-filled-from: where the parts the source document leaves open were taken from. */
   filledFrom: FilledFrom | undefined;
+  /** x-relations: the facts that two or more operations report, each stated once. */
+  relations: Relations | undefined;
 }
 
 /** The operation with this operationId. */
@@ -118,5 +138,9 @@ export function buildSpecModel(document: JsonObject): SpecModel {
     signing,
     apiKeyHeader: signing?.apiKeyHeader ?? apiKeyHeaderBeside(document, undefined),
     filledFrom: readFilledFrom(document["x-filled-from"]),
+    relations: readRelations(
+      document["x-relations"],
+      new Set(operations.map((operation) => operation.operationId)),
+    ),
   };
 }

@@ -32,7 +32,76 @@ export function subsetDocument(document: JsonObject, keep: ReadonlySet<string>):
   }
   copy.paths = paths;
   if (copy.components) copy.components = pruneComponents(copy.components, paths);
+  if (isObject(copy["x-relations"])) {
+    const relations = pruneRelations(copy["x-relations"], operationIdsIn(paths));
+    if (relations) copy["x-relations"] = relations;
+    else delete copy["x-relations"];
+  }
   return copy;
+}
+
+function operationIdsIn(paths: JsonObject): Set<string> {
+  const ids = new Set<string>();
+  for (const item of Object.values<unknown>(paths)) {
+    if (!isObject(item)) continue;
+    for (const [key, operation] of Object.entries(item))
+      if (isHttpMethod(key) && isObject(operation) && typeof operation.operationId === "string")
+        ids.add(operation.operationId);
+  }
+  return ids;
+}
+
+/**
+ * x-relations of a subset: only what the kept operations report (a shared fact keeps its reports of
+ * kept operations, and only values two of them report; a trade window, an aggregate or the views of
+ * an order only when their operations are kept); undefined when nothing is left. The trade source
+ * and the book go with their operations, and with them every relation that needs them.
+ */
+function pruneRelations(relations: JsonObject, kept: ReadonlySet<string>): JsonObject | undefined {
+  const keeps = (value: unknown) => isObject(value) && kept.has(String(value.operation));
+  const list = (key: string) => (Array.isArray(relations[key]) ? (relations[key] as unknown[]) : []);
+  const trades = keeps(relations.trades);
+  const book = keeps(relations.book);
+  const sharedFacts = list("sharedFacts").flatMap((fact) => {
+    if (!isObject(fact) || (fact.movesWith === "trades" ? !trades : !book)) return [];
+    const reports = (Array.isArray(fact.reports) ? fact.reports : []).filter(keeps) as JsonObject[];
+    const count = new Map<string, number>();
+    for (const report of reports)
+      for (const name of Object.keys(isObject(report.values) ? report.values : {}))
+        count.set(name, (count.get(name) ?? 0) + 1);
+    const trimmed = reports
+      .map((report) => ({
+        ...report,
+        values: Object.fromEntries(
+          Object.entries(isObject(report.values) ? report.values : {}).filter(
+            ([name]) => (count.get(name) ?? 0) >= 2,
+          ),
+        ),
+      }))
+      .filter((report) => Object.keys(report.values).length > 0);
+    return trimmed.length >= 2 ? [{ ...fact, reports: trimmed }] : [];
+  });
+  const tradeWindows = trades ? list("tradeWindows").filter(keeps) : [];
+  const aggregates = trades ? list("aggregates").filter(keeps) : [];
+  const orders = list("orders").flatMap((views) => {
+    if (!isObject(views) || !keeps(views.open)) return [];
+    const only = (key: string) =>
+      (Array.isArray(views[key]) ? views[key] : []).filter((id) => kept.has(String(id)));
+    const reads = only("reads");
+    const reports = only("reports");
+    return reads.length > 0 && reports.length > 0 ? [{ ...views, reads, reports }] : [];
+  });
+  if (sharedFacts.length + tradeWindows.length + aggregates.length + orders.length === 0) return undefined;
+  const { trades: _t, book: _b, ...rest } = relations;
+  return {
+    ...rest,
+    ...(trades ? { trades: relations.trades } : {}),
+    ...(book ? { book: relations.book } : {}),
+    sharedFacts,
+    tradeWindows,
+    aggregates,
+    orders,
+  };
 }
 
 /** Keeps the components reachable from `roots`; security schemes are kept whole (they are named, not referenced). */

@@ -14,6 +14,7 @@ import { orderArithmeticExtension } from "./order-arithmetic.js";
 import { orderTypeRulesExtension } from "./order-type-rules.js";
 import { parameterConditionsExtension } from "./parameter-conditions.js";
 import { parameterPlacementExtension } from "./parameter-placement.js";
+import { relationsExtension } from "./relations.js";
 import { responseVariantByExtension } from "./response-variant-by.js";
 import { resultFiltersExtension } from "./result-filter.js";
 import { signingExtension } from "./signing.js";
@@ -40,6 +41,7 @@ const REGISTERED = [
   limitExtension,
   unknownReferencesExtension,
   orderArithmeticExtension,
+  relationsExtension,
 ] as const satisfies readonly ExtensionDescriptor[];
 
 /** A registered extension's descriptor with its literal types, for types derived from the registry. */

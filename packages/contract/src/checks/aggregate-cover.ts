@@ -1,0 +1,157 @@
+/**
+ * aggregate_cover (x-relations aggregates): each item of an aggregate list (aggTrades) covers the
+ * trades with ids from its first to its last; the items follow each other without gaps or
+ * overlaps; every covered trade has the item's shared values (price, time, maker side) and the item
+ * holds the sums (quantity). The trades come from the spec's trade source. An item followed by
+ * another is closed: no later trade can join it. The newest item is judged only when the newest
+ * trade id read after the list is its last id (nothing traded since); otherwise it is left out.
+ */
+import type { AggregateCover, TradeField } from "@marketapi/spec/model";
+import { type Dec, formatDec, ZERO } from "../decimal.js";
+import type { RoundTrip } from "../round-trip.js";
+import { listAt, valueAt } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
+import type { RunContext } from "./context.js";
+import {
+  named,
+  newestTradeId,
+  readAnswer,
+  relationsOf,
+  sameToLastPlace,
+  sameValue,
+  type TradeRow,
+  tradesBetween,
+  tradeValue,
+} from "./relations-support.js";
+
+const CHECK = "aggregate_cover";
+/** Items of the newest aggregates judged: enough to see runs of several, few trades to read. */
+const ITEMS = 20;
+
+export const aggregateCover: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "agg",
+  description:
+    "each aggregate trade covers exactly the trades from its first to its last id, with their price, time and side, and their summed quantity (x-relations)",
+  covers: ["x-relations"],
+  hook: { phase: "relation", run: aggregateCoverCheck },
+  appliesTo: named((relations) => relations.aggregates.map((cover) => cover.operation)),
+  notApplicable: "x-relations states no aggregate of it",
+  seenToCatch: ["aggTrades-trade-ids-off-by-one", "aggTrades-qty-in-quote"],
+};
+
+export async function aggregateCoverCheck(ctx: RunContext): Promise<void> {
+  const relations = relationsOf(ctx);
+  if (!relations) return;
+  for (const cover of relations.aggregates) await judgeCover(ctx, cover);
+}
+
+interface Item {
+  index: number;
+  first: number;
+  last: number;
+  raw: unknown;
+}
+
+async function judgeCover(ctx: RunContext, cover: AggregateCover): Promise<void> {
+  const limit = ctx.session.model.operation(cover.operation)?.behaviour.limit;
+  const served = await readAnswer(
+    ctx,
+    CHECK,
+    cover.operation,
+    limit ? { [limit.parameter]: Math.min(ITEMS, limit.maximum) } : {},
+    `${cover.name}: the newest items`,
+  );
+  const newest = await newestTradeId(ctx, CHECK, `${cover.name}: the newest trade id after`);
+  if (!served || newest === undefined) return;
+  const items: Item[] = [];
+  for (const [index, raw] of (listAt(served.json, "") ?? []).entries()) {
+    const first = valueAt(raw, cover.first);
+    const last = valueAt(raw, cover.last);
+    if (typeof first !== "number" || typeof last !== "number") {
+      ctx.session.fail(
+        CHECK,
+        served.exchange,
+        `${cover.name}: item ${index} has no trade ids (${cover.first}, ${cover.last})`,
+      );
+      return;
+    }
+    items.push({ index, first, last, raw });
+  }
+  const note = (text: string) => ctx.session.recorder.note(CHECK, cover.operation, `${cover.name}: ${text}`);
+  if (items.length === 0) return note("no item to judge");
+  const problems = gapsAndOverlaps(cover, items);
+  const closed = items.filter((item, i) => i < items.length - 1 || item.last === newest);
+  if (closed.length < items.length) note("the newest item was left out: trades came after it");
+  if (closed.length > 0) {
+    const from = closed[0] as Item;
+    const to = closed.at(-1) as Item;
+    const trades = await tradesBetween(
+      ctx,
+      CHECK,
+      from.first,
+      to.last,
+      `${cover.name}: the trades it covers`,
+    );
+    if (!trades) return note("the trades it covers could not be read");
+    const byId = new Map(trades.map((t) => [t.id, t]));
+    for (const item of closed) problems.push(...itemProblems(cover, item, byId));
+  }
+  report(ctx, served.exchange, cover, problems);
+}
+
+function gapsAndOverlaps(cover: AggregateCover, items: Item[]): string[] {
+  const problems: string[] = [];
+  for (const [i, item] of items.entries()) {
+    if (item.first > item.last)
+      problems.push(`item ${item.index} covers ${item.first} to ${item.last}: first after last`);
+    const previous = items[i - 1];
+    if (previous && item.first !== previous.last + 1)
+      problems.push(
+        `item ${item.index} starts at trade ${item.first}, item ${previous.index} ends at ${previous.last}: ${item.first > previous.last + 1 ? "trades between them are in no item" : "they overlap"} (${cover.first}, ${cover.last})`,
+      );
+  }
+  return problems;
+}
+
+function itemProblems(cover: AggregateCover, item: Item, byId: Map<number, TradeRow>): string[] {
+  const covered: TradeRow[] = [];
+  for (let id = item.first; id <= item.last; id++) {
+    const trade = byId.get(id);
+    if (!trade) return [`item ${item.index} covers trade ${id}, which the trades do not list`];
+    covered.push(trade);
+  }
+  const problems: string[] = [];
+  for (const [field, pointer] of Object.entries(cover.same) as Array<[TradeField, string]>) {
+    const value = valueAt(item.raw, pointer);
+    const other = covered.find((t) => !sameValue(shown(tradeValue(t, field)), value));
+    if (other)
+      problems.push(
+        `item ${item.index} has ${field} ${JSON.stringify(value)} (${pointer}); trade ${other.id} it covers has ${JSON.stringify(shown(tradeValue(other, field)))}`,
+      );
+  }
+  for (const [field, pointer] of Object.entries(cover.sums) as Array<[TradeField, string]>) {
+    const value = valueAt(item.raw, pointer);
+    const sum = covered.reduce((total, t) => total + (tradeValue(t, field) as Dec), ZERO);
+    if (!sameToLastPlace(value, sum))
+      problems.push(
+        `item ${item.index} has ${field} ${JSON.stringify(value)} (${pointer}); the ${covered.length} trades ${item.first}–${item.last} sum to ${formatDec(sum)}`,
+      );
+  }
+  return problems;
+}
+
+/** A trade value as an answer writes it: decimals as text. */
+function shown(value: unknown): unknown {
+  return typeof value === "bigint" ? formatDec(value) : value;
+}
+
+function report(ctx: RunContext, exchange: RoundTrip, cover: AggregateCover, problems: string[]): void {
+  if (problems.length === 0) ctx.session.pass(CHECK, exchange);
+  else
+    ctx.session.fail(
+      CHECK,
+      exchange,
+      `${cover.name}: ${problems.slice(0, 4).join("; ")}${problems.length > 4 ? `; … ${problems.length - 4} more` : ""}`,
+    );
+}

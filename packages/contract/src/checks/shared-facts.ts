@@ -1,0 +1,138 @@
+/**
+ * shared_facts (x-relations sharedFacts): a fact that several operations report (the best bid and
+ * ask, the last price) has the same value in each of them. The reports are read between two
+ * readings of what moves the fact (the book's version, the newest trade id); when the readings
+ * differ the market moved, and the reads are made again, at most ATTEMPTS times, then noted as not
+ * judged: a busy market never raises a false alarm. The spec's first report of a fact is the one
+ * the others are compared with.
+ */
+import type { FactReport, SharedFact } from "@marketapi/spec/model";
+import type { RoundTrip } from "../round-trip.js";
+import { listAt, valueAt } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
+import type { RunContext } from "./context.js";
+import { ATTEMPTS, named, readAnswer, relationsOf, sameValue, witness } from "./relations-support.js";
+
+const CHECK = "shared_facts";
+
+export const sharedFacts: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "shared",
+  description:
+    "a fact several operations report (best bid and ask, last price) is the same in each, read while the market stood still (x-relations)",
+  covers: ["x-relations"],
+  hook: { phase: "relation", run: sharedFactsCheck },
+  appliesTo: named((relations) =>
+    relations.sharedFacts.flatMap((fact) => fact.reports.map((r) => r.operation)),
+  ),
+  notApplicable: "x-relations names no shared fact it reports",
+  seenToCatch: ["bookTicker-stale", "price-ticker-stale"],
+};
+
+export async function sharedFactsCheck(ctx: RunContext): Promise<void> {
+  const relations = relationsOf(ctx);
+  if (!relations) return;
+  for (const fact of relations.sharedFacts) await judgeFact(ctx, fact);
+}
+
+interface Reading {
+  report: FactReport;
+  exchange: RoundTrip;
+  /** The report's values (undefined where the answer holds none, such as an empty side of the book). */
+  values: Record<string, unknown>;
+}
+
+/** The item of the answer that reports the fact. */
+function itemOf(json: unknown, report: FactReport): unknown {
+  if (report.item === undefined) return Array.isArray(json) ? undefined : json;
+  const items = listAt(json, "") ?? [];
+  return report.item === "first" ? items[0] : items.at(-1);
+}
+
+/** Reads every report at once, so that the market has the least time to move between them. */
+async function readReports(ctx: RunContext, fact: SharedFact): Promise<Reading[] | undefined> {
+  const book = relationsOf(ctx)?.book?.operation;
+  const answers = await Promise.all(
+    fact.reports.map(async (report) => {
+      // A list answer's newest item is its last: one item is enough; a book needs only its best levels.
+      const extra = report.item === "last" || report.operation === book ? limitOne(ctx, report) : {};
+      const served = await readAnswer(
+        ctx,
+        CHECK,
+        report.operation,
+        extra,
+        `${fact.name}: ${report.operation}`,
+      );
+      return served && { report, served };
+    }),
+  );
+  const readings: Reading[] = [];
+  for (const answer of answers) {
+    if (!answer) continue;
+    const { report, served } = answer;
+    const item = itemOf(served.json, report);
+    const values = Object.fromEntries(
+      Object.entries(report.values).map(([name, pointer]) => [
+        name,
+        item === undefined ? undefined : valueAt(item, pointer),
+      ]),
+    );
+    readings.push({ report, exchange: served.exchange, values });
+  }
+  return readings.length >= 2 ? readings : undefined;
+}
+
+/** The smallest limit the operation takes, when it has one (its newest items, or the best levels). */
+function limitOne(ctx: RunContext, report: FactReport): Record<string, number> {
+  const limit = ctx.session.model.operation(report.operation)?.behaviour.limit;
+  return limit ? { [limit.parameter]: report.item === "last" ? 1 : 5 } : {};
+}
+
+async function judgeFact(ctx: RunContext, fact: SharedFact): Promise<void> {
+  const operations = [...new Set(fact.reports.map((r) => r.operation))];
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const before = await witness(ctx, CHECK, fact.movesWith, fact.name);
+    if (before === undefined) return;
+    const readings = await readReports(ctx, fact);
+    const after = await witness(ctx, CHECK, fact.movesWith, fact.name);
+    if (!readings) return;
+    if (after !== before) continue;
+    compare(ctx, fact, readings);
+    return;
+  }
+  const mover = fact.movesWith === "book" ? "the book changed" : "a trade happened";
+  for (const id of operations)
+    ctx.session.recorder.note(
+      CHECK,
+      id,
+      `${fact.name}: ${mover} during each of ${ATTEMPTS} reads; not judged`,
+    );
+}
+
+function compare(ctx: RunContext, fact: SharedFact, readings: Reading[]): void {
+  const names = [...new Set(readings.flatMap((r) => Object.keys(r.values)))];
+  const failed = new Set<RoundTrip>();
+  for (const name of names) {
+    const reporting = readings.filter((r) => name in r.values);
+    const reference = reporting.find((r) => r.values[name] !== undefined);
+    if (!reference || reporting.length < 2) continue;
+    const missing = reporting.filter((r) => r.values[name] === undefined);
+    for (const r of missing)
+      ctx.session.recorder.note(
+        CHECK,
+        r.exchange.op.operationId,
+        `${fact.name}: ${r.report.operation} holds no ${name} (${r.report.values[name]}); not compared`,
+      );
+    for (const other of reporting) {
+      if (other === reference || other.values[name] === undefined) continue;
+      if (sameValue(other.values[name], reference.values[name])) continue;
+      failed.add(other.exchange);
+      ctx.session.fail(
+        CHECK,
+        other.exchange,
+        `${fact.name}: ${other.report.operation} reports ${name} ${JSON.stringify(other.values[name])} (${other.report.values[name]}), ${reference.report.operation} ${JSON.stringify(reference.values[name])} (${reference.report.values[name]}), read while ${fact.movesWith === "book" ? "the book's version" : "the newest trade id"} stayed the same`,
+      );
+    }
+  }
+  for (const r of readings) if (!failed.has(r.exchange)) ctx.session.pass(CHECK, r.exchange);
+}

@@ -1,0 +1,320 @@
+/**
+ * trade_statistics (x-relations tradeWindows): statistics an answer reports (the 24-hour ticker,
+ * the average price) are the functions of the trades in their window, computed here from the
+ * trades the spec's trade source lists. Only what the reads prove is judged:
+ * - a window the answer states (start and end) is compared with the trades whose ids existed before
+ *   the answer was read; a newer trade that falls inside it makes the reads inconclusive;
+ * - a window of the last `minutes` ends when the server made the answer, which `server_time` read
+ *   before and after brackets; a trade whose time falls where the window's start could have been,
+ *   or a trade between the reads, makes them inconclusive;
+ * inconclusive reads are made again, at most ATTEMPTS times, then noted as not judged. A window
+ * with more trades than one page of the trade source is noted, not judged; so is an average over
+ * an empty window (the spec leaves it open).
+ */
+import type { TradeWindow, WindowMeasure } from "@marketapi/spec/model";
+import { type Dec, div, formatDec, fromRatio, mul, ZERO } from "../decimal.js";
+import type { RoundTrip } from "../round-trip.js";
+import { valueAt } from "./behaviour-support.js";
+import type { ContractCheck } from "./check.js";
+import { bodyObject, op, type RunContext } from "./context.js";
+import {
+  ATTEMPTS,
+  named,
+  newestTradeId,
+  newestTrades,
+  readAnswer,
+  relationsOf,
+  sameToLastPlace,
+  type TradeRow,
+  tradePage,
+  tradesBetween,
+} from "./relations-support.js";
+
+const CHECK = "trade_statistics";
+/** Trades read to cover a window: one page of the trade source at most. */
+const WINDOW_TRADES = 1000;
+
+export const tradeStatistics: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "stats",
+  description:
+    "the 24-hour statistics and the average price are the functions of the trades in their windows (x-relations)",
+  covers: ["x-relations"],
+  hook: { phase: "relation", run: tradeStatisticsCheck },
+  appliesTo: named((relations) => relations.tradeWindows.map((window) => window.operation)),
+  notApplicable: "x-relations states no trade window of it",
+  seenToCatch: ["ticker24hr-volume-misses-newest", "ticker24hr-count-off-by-one", "avgPrice-closeTime-now"],
+};
+
+export async function tradeStatisticsCheck(ctx: RunContext): Promise<void> {
+  const relations = relationsOf(ctx);
+  if (!relations) return;
+  for (const window of relations.tradeWindows) {
+    const operation = op(ctx, window.operation);
+    if (!operation) continue;
+    let outcome: Outcome = { inconclusive: "not read" };
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      outcome =
+        "minutes" in window.window ? await recentWindow(ctx, window) : await statedWindow(ctx, window);
+      if (!("inconclusive" in outcome)) break;
+    }
+    if ("inconclusive" in outcome) {
+      ctx.session.recorder.note(
+        CHECK,
+        window.operation,
+        `${window.name}: ${outcome.inconclusive}; not judged`,
+      );
+      continue;
+    }
+    if ("expected" in outcome) {
+      ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.partly}`);
+      judge(ctx, window, outcome.exchange, outcome.expected, outcome.problems, "its first and last trades");
+      continue;
+    }
+    if ("unjudged" in outcome) {
+      ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.unjudged}`);
+      continue;
+    }
+    if (outcome.trades.length === 0) judgeEmpty(ctx, window, outcome.exchange);
+    else
+      judge(
+        ctx,
+        window,
+        outcome.exchange,
+        measuresOf(outcome.trades),
+        [],
+        `the ${outcome.trades.length} trades of the window (ids ${outcome.trades[0]?.id}–${outcome.trades.at(-1)?.id})`,
+      );
+  }
+}
+
+type Outcome =
+  | { inconclusive: string }
+  | { unjudged: string }
+  | { exchange: RoundTrip; trades: TradeRow[] }
+  /** Judged at the window's edges only: the values expected there, and why the rest is not. */
+  | {
+      exchange: RoundTrip;
+      expected: Partial<Record<WindowMeasure, Dec | number>>;
+      problems: string[];
+      partly: string;
+    };
+
+/** A window whose bounds the answer states: the trades from its start to its end, both included. */
+async function statedWindow(ctx: RunContext, window: TradeWindow): Promise<Outcome> {
+  const bounds = window.window as { start: string; end: string };
+  const before = await newestTradeId(ctx, CHECK, `${window.name}: the newest trade id before`);
+  if (before === undefined) return { unjudged: "the trades could not be read" };
+  const served = await readAnswer(ctx, CHECK, window.operation, {}, `${window.name}: the answer`);
+  if (!served) return { unjudged: "no answer" };
+  const start = valueAt(served.json, bounds.start);
+  const end = valueAt(served.json, bounds.end);
+  if (typeof start !== "number" || typeof end !== "number")
+    return { unjudged: `the answer holds no window (${bounds.start}, ${bounds.end})` };
+  const trades = await newestTrades(ctx, CHECK, WINDOW_TRADES, `${window.name}: the trades of the window`);
+  if (!trades) return { unjudged: "the trades could not be read" };
+  const late = trades.filter((t) => (before === null || t.id > before) && t.time <= end);
+  if (late.length > 0) return { inconclusive: `trade ${late[0]?.id} happened while the answer was made` };
+  if (!coversFrom(ctx, trades, start))
+    return boundaries(ctx, window, served.exchange, before, start, end, trades.length);
+  return {
+    exchange: served.exchange,
+    trades: trades.filter((t) => t.time >= start && t.time <= end && (before === null || t.id <= before)),
+  };
+}
+
+/**
+ * A window of the last `minutes` before the answer: the trades from (server time − minutes) on,
+ * the server time bracketed by two reads of server_time.
+ */
+async function recentWindow(ctx: RunContext, window: TradeWindow): Promise<Outcome> {
+  const pointer = (window.window as { minutes: string }).minutes;
+  const first = await serverTime(ctx);
+  if (first === undefined) return { unjudged: "server_time gives no time to place the window" };
+  const before = await newestTradeId(ctx, CHECK, `${window.name}: the newest trade id before`);
+  const served = await readAnswer(ctx, CHECK, window.operation, {}, `${window.name}: the answer`);
+  const after = await newestTradeId(ctx, CHECK, `${window.name}: the newest trade id after`);
+  const last = await serverTime(ctx);
+  if (!served || before === undefined || after === undefined || last === undefined)
+    return { unjudged: "the answer or the trades could not be read" };
+  if (after !== before) return { inconclusive: "a trade happened while the answer was made" };
+  const minutes = valueAt(served.json, pointer);
+  if (typeof minutes !== "number" || minutes <= 0)
+    return { unjudged: `the answer holds no window (${pointer})` };
+  const span = minutes * 60_000;
+  const trades = await newestTrades(ctx, CHECK, WINDOW_TRADES, `${window.name}: the trades of the window`);
+  if (!trades) return { unjudged: "the trades could not be read" };
+  const known = trades.filter((t) => before === null || t.id <= before);
+  const edge = known.find((t) => t.time >= first - span && t.time <= last - span);
+  if (edge)
+    return {
+      inconclusive: `trade ${edge.id} is at the window's start, which the server's clock leaves open`,
+    };
+  if (!coversFrom(ctx, trades, first - span))
+    return { unjudged: `more than ${trades.length} trades in the window` };
+  const inside = known.filter((t) => t.time > last - span);
+  if (inside.length === 0) return { unjudged: "no trade in the window: the average of none is left open" };
+  return { exchange: served.exchange, trades: inside };
+}
+
+/** Whether the newest trades read reach back before `time` (or are every trade there is). */
+function coversFrom(ctx: RunContext, trades: TradeRow[], time: number): boolean {
+  return trades.length < Math.min(WINDOW_TRADES, tradePage(ctx)) || (trades[0]?.time ?? 0) < time;
+}
+
+async function serverTime(ctx: RunContext): Promise<number | undefined> {
+  const time = op(ctx, "server_time");
+  if (!time) return undefined;
+  const exchange = await ctx.session.call({ op: time, params: [] }, "trade statistics: the server's time");
+  const value = bodyObject(exchange)?.serverTime;
+  return typeof value === "number" ? value : undefined;
+}
+
+/** The value of each measure over the trades (oldest first; at least one). */
+export function measuresOf(trades: readonly TradeRow[]): Record<WindowMeasure, Dec | number> {
+  const first = trades[0] as TradeRow;
+  const last = trades.at(-1) as TradeRow;
+  let high = first.price;
+  let low = first.price;
+  let volume = ZERO;
+  let quoteVolume = ZERO;
+  for (const t of trades) {
+    if (t.price > high) high = t.price;
+    if (t.price < low) low = t.price;
+    volume += t.qty;
+    quoteVolume += t.quoteQty;
+  }
+  const change = last.price - first.price;
+  return {
+    count: trades.length,
+    firstId: first.id,
+    lastId: last.id,
+    firstPrice: first.price,
+    lastPrice: last.price,
+    lastQty: last.qty,
+    lastTime: last.time,
+    highPrice: high,
+    lowPrice: low,
+    volume,
+    quoteVolume,
+    weightedAverage: volume > ZERO ? div(quoteVolume, volume) : ZERO,
+    change,
+    changePercent: first.price > ZERO ? div(mul(change, fromRatio(100, 1)), first.price) : ZERO,
+  };
+}
+
+function judgeEmpty(ctx: RunContext, window: TradeWindow, exchange: RoundTrip): void {
+  const json = exchange.response?.json;
+  const problems = Object.entries(window.empty)
+    .filter(([pointer, value]) => valueAt(json, pointer) !== value)
+    .map(
+      ([pointer, value]) =>
+        `${pointer} is ${JSON.stringify(valueAt(json, pointer))}; with no trade in the window, ${value}`,
+    );
+  if (problems.length === 0) ctx.session.pass(CHECK, exchange);
+  else ctx.session.fail(CHECK, exchange, `${window.name}: ${problems.join("; ")}`);
+}
+
+/** Compares each measure the answer reports with the value `from` gives, where it gives one. */
+function judge(
+  ctx: RunContext,
+  window: TradeWindow,
+  exchange: RoundTrip,
+  expected: Partial<Record<WindowMeasure, Dec | number>>,
+  problems: string[],
+  from: string,
+): void {
+  const json = exchange.response?.json;
+  for (const [measure, pointer] of Object.entries(window.measures) as Array<[WindowMeasure, string]>) {
+    const want = expected[measure];
+    if (want === undefined) continue;
+    const shown = valueAt(json, pointer);
+    const holds = typeof want === "number" ? shown === want : sameToLastPlace(shown, want);
+    if (!holds)
+      problems.push(
+        `${pointer} is ${JSON.stringify(shown)}; ${from} give ${typeof want === "number" ? want : formatDec(want)} (${measure})`,
+      );
+  }
+  if (problems.length === 0) ctx.session.pass(CHECK, exchange);
+  else ctx.session.fail(CHECK, exchange, `${window.name}: ${problems.join("; ")}`);
+}
+
+/**
+ * A window with more trades than one page: judged at its edges. The trades the answer names as its
+ * first and last must lie inside the window, and their neighbours outside; the count must span the
+ * ids between (the trade source's ids are contiguous); the first and last prices and quantity are
+ * theirs. The sums and extremes are not judged (noted).
+ */
+async function boundaries(
+  ctx: RunContext,
+  window: TradeWindow,
+  exchange: RoundTrip,
+  before: number | null,
+  start: number,
+  end: number,
+  read: number,
+): Promise<Outcome> {
+  const partly = `more than ${read} trades in the window: judged at its first and last trades only`;
+  const json = exchange.response?.json;
+  const firstPointer = window.measures.firstId;
+  const lastPointer = window.measures.lastId;
+  const first = firstPointer === undefined ? undefined : valueAt(json, firstPointer);
+  const last = lastPointer === undefined ? undefined : valueAt(json, lastPointer);
+  if (typeof first !== "number" || typeof last !== "number" || first < 0 || last < first || before === null)
+    return {
+      unjudged: `more than ${read} trades in the window, and no first and last trade ids to judge its edges by`,
+    };
+  if (last > before) return { inconclusive: `its last trade ${last} happened while the answer was made` };
+  const head = await tradesBetween(
+    ctx,
+    CHECK,
+    Math.max(0, first - 1),
+    first,
+    `${window.name}: its first trade`,
+    1,
+  );
+  const tail = await tradesBetween(
+    ctx,
+    CHECK,
+    last,
+    Math.min(last + 1, before),
+    `${window.name}: its last trade`,
+    1,
+  );
+  if (!head || !tail) return { unjudged: "the trades at its edges could not be read" };
+  const at = (rows: TradeRow[], id: number) => rows.find((t) => t.id === id);
+  const [firstTrade, lastTrade] = [at(head, first), at(tail, last)];
+  const problems: string[] = [];
+  if (!firstTrade || !lastTrade) problems.push(`its first or last trade (${first}, ${last}) is not listed`);
+  const outside = (t: TradeRow | undefined, side: "before" | "after") =>
+    t !== undefined && (side === "before" ? t.time >= start : t.time <= end);
+  if (firstTrade && (firstTrade.time < start || firstTrade.time > end))
+    problems.push(`its first trade ${first} is at ${firstTrade.time}, outside ${start}–${end}`);
+  if (lastTrade && (lastTrade.time < start || lastTrade.time > end))
+    problems.push(`its last trade ${last} is at ${lastTrade.time}, outside ${start}–${end}`);
+  if (outside(at(head, first - 1), "before"))
+    problems.push(
+      `trade ${first - 1} is at ${at(head, first - 1)?.time}, inside the window, but the window starts at ${first}`,
+    );
+  if (outside(at(tail, last + 1), "after"))
+    problems.push(
+      `trade ${last + 1} is at ${at(tail, last + 1)?.time}, inside the window, but the window ends at ${last}`,
+    );
+  const contiguous =
+    op(ctx, relationsOf(ctx)?.trades?.operation ?? "")?.behaviour.cursorPaging?.contiguous === true;
+  const expected: Partial<Record<WindowMeasure, Dec | number>> = {};
+  if (contiguous) expected.count = last - first + 1;
+  if (firstTrade && lastTrade) {
+    const edges = measuresOf([firstTrade, lastTrade]);
+    for (const measure of [
+      "firstPrice",
+      "lastPrice",
+      "lastQty",
+      "lastTime",
+      "change",
+      "changePercent",
+    ] as const)
+      expected[measure] = edges[measure];
+  }
+  return { exchange, expected, problems, partly };
+}

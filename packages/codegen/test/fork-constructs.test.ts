@@ -345,7 +345,7 @@ it("generates a client for every construct of the fork, which type-checks and ca
   const upload = at("/api/v3/upload");
   expect(upload.headers.authorization).toBe(`Basic ${Buffer.from("ann:pw").toString("base64")}`);
   expect(upload.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
-  expect(upload.body).toMatch(/name="file"[^]*hello[^]*name="caption"[^]*\r\nc\r\n/);
+  expect(upload.body).toMatch(/name="file"[\s\S]*hello[\s\S]*name="caption"[\s\S]*\r\nc\r\n/);
   expect(at("/api/v3/report").headers.cookie).toBe(`key=${API_KEY}`);
   expect(at("/api/v3/search").rawQuery).toBe("ids=1,2&filter[side]=BUY");
   const trades = at("/api/v3/myTrades");

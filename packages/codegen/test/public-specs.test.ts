@@ -129,7 +129,10 @@ function sampleOf(document: Record<string, unknown>, schema: JsonSchema | undefi
 function sample<T>(items: T[], count: number | undefined): T[] {
   if (count === undefined || count >= items.length) return items;
   let seed = 34;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   const picked = new Set<number>();
   while (picked.size < count) picked.add(Math.floor(random() * items.length));
   return [...picked].sort((a, b) => a - b).map((i) => items[i]!);

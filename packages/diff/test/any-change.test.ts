@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 import { pointerOf, valueAt } from "@marketapi/spec-loader";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -51,15 +52,91 @@ const alter = (value: unknown): unknown =>
         : undefined;
 
 /**
- * Removals that change nothing: `required: false` is the default, and `security: []` on an
- * operation says what no security at all says. The diff must stay silent about those.
+ * Removals that change nothing: `required: false` is the default, `security: []` on an
+ * operation says what no security at all says, and a constraint another `allOf` branch states too
+ * (see impliedByAllOfSibling). The diff must stay silent about those.
  */
 const meansTheSame = (segments: (string | number)[], value: unknown) =>
   (segments.at(-1) === "required" && value === false) ||
   (segments.at(-1) === "security" &&
     Array.isArray(value) &&
     value.length === 0 &&
-    spec.security === undefined);
+    spec.security === undefined) ||
+  impliedByAllOfSibling(segments, value);
+
+/** The schema a `$ref` names, or the value itself. */
+const resolved = (value: unknown): unknown => {
+  const ref = (value as { $ref?: unknown } | null)?.$ref;
+  return typeof ref === "string" ? valueAt(spec, ref.slice(1)) : value;
+};
+
+/** The value at `relative` inside a schema, following `$ref`s on the way. */
+function within(schema: unknown, relative: (string | number)[]): unknown {
+  let at = resolved(schema);
+  for (const segment of relative) at = resolved((at as Record<string, unknown> | undefined)?.[segment]);
+  return at;
+}
+
+/**
+ * A sibling branch of an `allOf` states `value` at the same place: as the same keyword, or, for a
+ * removed `allOf` member, as the schema of the place itself or one of its own `allOf` members.
+ */
+function restatedBySibling(
+  branches: unknown[],
+  index: number,
+  relative: (string | number)[],
+  value: unknown,
+): boolean {
+  const memberOf = relative.at(-2) === "allOf" ? relative.slice(0, -2) : undefined;
+  return branches.some((branch, other) => {
+    if (other === index) return false;
+    if (isDeepStrictEqual(within(branch, relative), value)) return true;
+    if (memberOf === undefined) return false;
+    const place = within(branch, memberOf) as { allOf?: unknown[] } | undefined;
+    return [place, ...(place?.allOf ?? [])].some((member) =>
+      isDeepStrictEqual(resolved(member), resolved(value)),
+    );
+  });
+}
+
+type AllOfUse = { branches: unknown[]; index: number; relative: (string | number)[] };
+
+/** Each `allOf` the node at `segments` sits in: as written around it, and where its component is used. */
+function allOfUses(segments: (string | number)[]): AllOfUse[][] {
+  const levels: AllOfUse[][] = [];
+  segments.forEach((segment, at) => {
+    if (segment !== "allOf" || typeof segments[at + 1] !== "number") return;
+    const branches = valueAt(spec, pointerOf(...segments.slice(0, at + 1))) as unknown[];
+    levels.push([{ branches, index: segments[at + 1] as number, relative: segments.slice(at + 2) }]);
+  });
+  if (segments[0] === "components" && segments[1] === "schemas") {
+    const target = `#${pointerOf(...segments.slice(0, 3))}`;
+    const uses: AllOfUse[] = [];
+    let onlyInAllOf = true;
+    for (const [at, node] of nodes(spec)) {
+      if ((node as { $ref?: unknown } | null)?.$ref !== target) continue;
+      if (at.at(-2) !== "allOf" || typeof at.at(-1) !== "number") onlyInAllOf = false;
+      else
+        uses.push({
+          branches: valueAt(spec, pointerOf(...at.slice(0, -1))) as unknown[],
+          index: at.at(-1) as number,
+          relative: segments.slice(3),
+        });
+    }
+    if (onlyInAllOf && uses.length > 0) levels.push(uses);
+  }
+  return levels;
+}
+
+/**
+ * A removal inside one branch of an `allOf` that another branch states as well accepts and
+ * produces the same instances (`type: object` on every part of a composed response, a property's
+ * `$ref` repeated in a refinement), so the diff, which compares what schemas accept, is silent.
+ */
+const impliedByAllOfSibling = (segments: (string | number)[], value: unknown) =>
+  allOfUses(segments).some((uses) =>
+    uses.every(({ branches, index, relative }) => restatedBySibling(branches, index, relative, value)),
+  );
 
 // Every 8th node keeps the run short; the sample still covers every part of the document.
 const sample = [...nodes(spec)].filter(([segments], index) => segments.length > 1 && index % 8 === 0);

@@ -28,6 +28,11 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
   return [line(headers), line(headers.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
+/** A bulleted list; every item is markdown already (newlines folded, so each stays one item). */
+export function bulletList(items: readonly string[]): string {
+  return items.map((item) => `- ${item.replace(/\s*\n\s*/g, " ")}`).join("\n");
+}
+
 /** A fenced code block whose fence is longer than any backtick run in the content. */
 export function codeBlock(content: string, language = ""): string {
   let fence = "```";

@@ -138,13 +138,15 @@ describe("surfaceVendorExtensions", () => {
       expect(description).toContain(String(vector.signature));
     expect(description).toContain("## Filled from the live API");
     expect(description).toContain(`## ${RELATIONS_SECTION_TITLE}`);
-    expect(description).toContain("| best bid and ask | the book | `order_book` | bidPrice `/bids/0/0`, ");
     expect(description).toContain(
-      "| last price | the trades | `recent_trades_list` (the last item) | price `/price` |",
+      "- best bid and ask, which moves with the book: `order_book` bidPrice `/bids/0/0`, ",
     );
-    expect(description).toContain("`/weightedAvgPrice`: Σ quoteQty / Σ qty");
     expect(description).toContain(
-      "| aggregate trades | `aggTrades` | `/f` to `/l` | price `/p`, time `/T`, buyerMaker `/m` | qty `/q` |",
+      "- last price, which moves with the trades: `recent_trades_list` (the last item) price `/price`; ",
+    );
+    expect(description).toContain("`/weightedAvgPrice` is Σ quoteQty / Σ qty");
+    expect(description).toContain(
+      "- aggregate trades, `aggTrades`: trade ids `/f` to `/l`; the same on every trade: price `/p`, time `/T`, buyerMaker `/m`; sums: qty `/q`.",
     );
     expect(description).toMatch(
       /`open_orders` lists exactly the orders whose status is `NEW` or `PARTIALLY_FILLED`/,

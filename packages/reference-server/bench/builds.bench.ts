@@ -11,7 +11,8 @@
 //   BENCH_BUILDS=before=.builds/before/dist,after=dist npm run bench:builds -w @marketapi/reference-server
 // BENCH_ROUNDS (default 8) rounds of BENCH_DURATION (default 3) seconds, BENCH_CONNECTIONS (10).
 // BENCH_STATE=normal (or full) gives each build a state database of its own, new, on the disk, with
-// that sync: durable orders side by side.
+// that sync: durable orders side by side. BENCH_LOAD=depth (or ticker) sends the ceiling bench's
+// read instead of orders: GET depth?symbol=BTCUSDT&limit=100 (or ticker/price?symbol=BTCUSDT).
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -26,6 +27,15 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const STATE = process.env.BENCH_STATE;
 if (STATE !== undefined && STATE !== "normal" && STATE !== "full") {
   throw new Error(`BENCH_STATE: expected normal or full, got "${STATE}"`);
+}
+/** The ceiling bench's reads, by BENCH_LOAD name. */
+const READS: Record<string, string> = {
+  depth: "/api/v3/depth?symbol=BTCUSDT&limit=100",
+  ticker: "/api/v3/ticker/price?symbol=BTCUSDT",
+};
+const LOAD = process.env.BENCH_LOAD ?? "orders";
+if (LOAD !== "orders" && READS[LOAD] === undefined) {
+  throw new Error(`BENCH_LOAD: expected orders, depth or ticker, got "${LOAD}"`);
 }
 // Next to the package, not in a tmpfs, so that commits reach a file system on a disk.
 const scratch = mkdtempSync(join(fileURLToPath(new URL("..", import.meta.url)), ".bench-builds-"));
@@ -71,7 +81,7 @@ async function burst(build: Build, price: string, keep: boolean): Promise<void> 
     url: build.url,
     connections: CONNECTIONS,
     duration: DURATION,
-    requests: orderCycle(price),
+    requests: LOAD === "orders" ? orderCycle(price) : [{ method: "GET", path: READS[LOAD] }],
   });
   if (!keep) return;
   build.cpuUs.push(((cpuMs(build.child.pid) - before) * 1000) / Math.max(1, result["2xx"]));
@@ -89,7 +99,8 @@ try {
   const [load1, load5] = loadavg();
   console.log(
     `host: ${cpus().length} CPUs, Node ${process.version}, load average ${load1?.toFixed(2)} (1 min) ` +
-      `${load5?.toFixed(2)} (5 min); signed new_order ${STATE ? `--state (sync ${STATE})` : "in memory"}, ` +
+      `${load5?.toFixed(2)} (5 min); ` +
+      `${LOAD === "orders" ? `signed new_order ${STATE ? `--state (sync ${STATE})` : "in memory"}` : `GET ${READS[LOAD]}`}, ` +
       `${CONNECTIONS} connections, ` +
       `${ROUNDS} rounds × ${DURATION} s, medians\n`,
   );

@@ -107,11 +107,49 @@ export const invalidTimeUnit = (): ApiError =>
 export const bodyUnreadable = (): ApiError =>
   new ApiError(-1130, "The request body could not be read.", 400, { Connection: "close" });
 
-/** The rest of the body is never read, so the connection cannot be reused. */
+/**
+ * The rest of the body is never read, so the connection cannot be reused. 400, not 413: the spec
+ * documents 400 for every operation's bad request, and no 413.
+ */
 export const bodyTooLarge = (maxBytes: number): ApiError =>
   new ApiError(-1101, `Request body too large; the limit is ${maxBytes} bytes.`, 400, {
     Connection: "close",
   });
+
+// The HTTP layer's own refusals (http/protocol.ts): what the API cannot read or does not take.
+
+/** A body the server cannot read is never read, so the connection cannot be reused. */
+export const unsupportedContentCoding = (coding: string): ApiError =>
+  new ApiError(
+    -1130,
+    `Content-Encoding '${coding}' is not supported for a request body; send the body unencoded (identity).`,
+    415,
+    { "Accept-Encoding": "identity", Connection: "close" },
+  );
+
+export const unsupportedTransferCoding = (coding: string): ApiError =>
+  new ApiError(
+    -1130,
+    `Transfer-Encoding '${coding}' is not supported; send the body with Content-Length, or chunked alone.`,
+    415,
+    { Connection: "close" },
+  );
+
+export const missingHost = (): ApiError =>
+  new ApiError(-1100, "Malformed request: an HTTP/1.1 request must carry a Host header.", 400);
+
+export const unsupportedHttpVersion = (version: string): ApiError =>
+  new ApiError(-1020, `HTTP/${version} is not supported; send HTTP/1.1 (or HTTP/1.0).`, 400, {
+    Connection: "close",
+  });
+
+export const unsupportedExpectation = (expectation: string): ApiError =>
+  new ApiError(
+    -1020,
+    `Expect '${expectation}' is not supported; the server takes Expect: 100-continue alone.`,
+    417,
+    { Connection: "close" },
+  );
 
 export const unknownPath = (method: string, path: string): ApiError => {
   const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;

@@ -2,8 +2,7 @@
  * startServer: the exchange, its accounts and API keys, the HTTP server on node:http with its
  * connection limits, the optional state database and a graceful close.
  */
-import { createServer, type Server } from "node:http";
-import type { Socket } from "node:net";
+import { createServer, maxHeaderSize, type Server } from "node:http";
 import { type AccountConfig, ConfigError, parseConfig, type ServerConfig } from "./config.js";
 import {
   createExchange,
@@ -18,6 +17,7 @@ import { KeyRing } from "./http/auth.js";
 import { AnswerBudget } from "./http/backpressure.js";
 import { guardConnections, timeoutOptions } from "./http/connections.js";
 import { createPipeline } from "./http/pipeline.js";
+import { answerProtocolFaults } from "./http/protocol.js";
 import { RateLimiter } from "./http/rate-limits.js";
 import { logRequests } from "./http/request-log.js";
 import { ShutdownGate } from "./http/shutdown.js";
@@ -120,8 +120,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const keys = openAccounts(exchange, accounts);
     await stored?.database.committed();
     const rateLimiter = new RateLimiter(config.rateLimits);
+    const api = describeApi();
     const listener = createPipeline({
-      api: describeApi(),
+      api,
       exchange,
       keys,
       rateLimiter,
@@ -135,9 +136,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const budget = new AnswerBudget(config.network);
     const guarded = gate.guard(budget.guard(listener));
     const logged = options.requestLog ? logRequests(guarded, options.requestLog) : guarded;
-    server = createServer(timeoutOptions(config.network), logged);
+    // A missing Host is the pipeline's refusal, in the API's shape (http/protocol.ts).
+    server = createServer({ ...timeoutOptions(config.network), requireHostHeader: false }, logged);
     guardConnections(server, config.network, (address) => rateLimiter.banOf(address, now()));
-    server.on("clientError", answerClientError);
+    answerProtocolFaults(server, {
+      maxHeaderBytes: maxHeaderSize,
+      methods: api.operations.map((operation) => operation.method.toUpperCase()),
+      usedWeight: (address) => rateLimiter.usedWeight(address, now()),
+    });
     const host = options.host ?? "127.0.0.1";
     const port = await listen(server, options.port ?? 0, host);
     const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -291,29 +297,4 @@ function closeServer(server: Server, gate: ShutdownGate, graceMs: number): Promi
     });
     server.closeIdleConnections();
   });
-}
-
-/** Malformed HTTP (bad request line, headers too large, timeouts): a JSON error, then close. */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable || error.code === "ECONNRESET") {
-    socket.destroy();
-    return;
-  }
-  const [status, reason, code, msg] = clientErrorAnswer(error.code);
-  const body = JSON.stringify({ code, msg });
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=UTF-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-
-function clientErrorAnswer(code: string | undefined): [number, string, number, string] {
-  switch (code) {
-    case "HPE_HEADER_OVERFLOW":
-      return [431, "Request Header Fields Too Large", -1101, "Request line or headers too large."];
-    case "ERR_HTTP_REQUEST_TIMEOUT":
-      return [408, "Request Timeout", -1007, "Timeout waiting for the request."];
-    default:
-      return [400, "Bad Request", -1100, "Malformed HTTP request."];
-  }
 }

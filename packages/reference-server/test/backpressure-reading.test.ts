@@ -7,7 +7,8 @@
 import { createServer, type Server } from "node:http";
 import { connect, createServer as createNetServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { AnswerBudget, NODE_READING, PUBLIC_READING, type ReadingControl } from "../src/http/backpressure.js";
+import { AnswerBudget } from "../src/http/backpressure.js";
+import { NODE_READING, PUBLIC_READING, type ReadingControl } from "../src/http/reading.js";
 import { send } from "./support/http.js";
 
 /** Large enough that a few answers fill the loopback's kernel buffers of a client that does not read. */

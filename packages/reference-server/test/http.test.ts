@@ -227,9 +227,9 @@ describe("bodies", () => {
     expect((await send(server.url, { path: "/api/v3/ping" })).status).toBe(200);
   });
 
-  it("answers malformed HTTP and oversized headers with a JSON error", async () => {
+  it("answers malformed HTTP and an oversized request line with a JSON error", async () => {
     const res = await send(server.url, { path: "/api/v3/depth", query: `symbol=${"A".repeat(20_000)}` });
-    expect(res.status).toBe(431);
+    expect(res.status).toBe(414);
     expect(isErrorBody(res.json)).toBe(true);
   });
 });

@@ -85,6 +85,7 @@ export function renderOperationMethods(
           "",
         ]),
     "/** The media types whose bodies are read as JSON. */",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the emitted TypeScript's template literal types
     'type JsonMedia = "application/json" | `application/${string}+json` | `${string}/json` | "*/*";',
     "",
     "/** How each operation whose success answers are not JSON reads them. */",

@@ -1,6 +1,6 @@
-// x-relations in the docs: the facts two or more operations report, as tables under one heading.
+// x-relations in the docs: the facts two or more operations report, as lists under one heading.
 import type { Relations, SpecModel, WindowBounds, WindowMeasure } from "@marketapi/spec/model";
-import { code, table, text } from "../markdown.js";
+import { bulletList, code, text } from "../markdown.js";
 
 export const RELATIONS_SECTION_TITLE = "Relations between operations";
 
@@ -55,54 +55,50 @@ export function relationsMarkdown(model: Pick<SpecModel, "relations">): string |
       .filter((sentence) => sentence !== "")
       .join(" "),
   ];
+  // Lists, not tables: each relation names several pointers, and a table of them is wider than
+  // the page's middle column at any width (their code tokens cannot break).
   if (relations.sharedFacts.length > 0)
     parts.push(
       "**The same fact from several operations**: every report holds the same values.",
-      table(
-        ["Fact", "Moves with", "Operation", "Values"],
-        relations.sharedFacts.flatMap((fact) =>
-          fact.reports.map((report) => [
-            text(fact.name),
-            fact.movesWith === "book" ? "the book" : "the trades",
-            `${code(report.operation)}${report.item ? ` (the ${report.item} item)` : ""}`,
-            pairs(report.values),
-          ]),
+      bulletList(
+        relations.sharedFacts.map(
+          (fact) =>
+            `${text(fact.name)}, which moves with ${fact.movesWith === "book" ? "the book" : "the trades"}: ${fact.reports
+              .map(
+                (report) =>
+                  `${code(report.operation)}${report.item ? ` (the ${report.item} item)` : ""} ${pairs(report.values)}`,
+              )
+              .join("; ")}.`,
         ),
       ),
     );
   if (relations.tradeWindows.length > 0)
     parts.push(
       "**Statistics of the trades in a window**: each value is the function of the trades whose time falls in the window; a quotient is exact to the last decimal place shown.",
-      table(
-        ["Statistic", "Operation", "Window", "Values", "Without trades"],
-        relations.tradeWindows.map((window) => [
-          text(window.name),
-          code(window.operation),
-          boundsWords(window.window),
-          Object.entries(window.measures)
+      bulletList(
+        relations.tradeWindows.map((window) => {
+          const measures = Object.entries(window.measures)
             .map(
               ([measure, pointer]) =>
-                `${code(pointer ?? "")}: ${text(MEASURE_WORDS[measure as WindowMeasure])}`,
+                `${code(pointer ?? "")} is ${text(MEASURE_WORDS[measure as WindowMeasure])}`,
             )
-            .join("; "),
-          Object.entries(window.empty)
-            .map(([pointer, value]) => `${code(pointer)} ${value}`)
-            .join(", ") || "not stated",
-        ]),
+            .join("; ");
+          const empty =
+            Object.entries(window.empty)
+              .map(([pointer, value]) => `${code(pointer)} ${value}`)
+              .join(", ") || "not stated";
+          return `${text(window.name)}, ${code(window.operation)}; the window: ${boundsWords(window.window)}. ${measures}. Without trades: ${empty}.`;
+        }),
       ),
     );
   if (relations.aggregates.length > 0)
     parts.push(
       "**Aggregates covering trades**: each item covers the trades with ids from its first to its last, the items of a list follow each other without gaps or overlaps, every covered trade has the item's shared values, and the item holds the sums.",
-      table(
-        ["Aggregate", "Operation", "Trade ids", "Same on every trade", "Sums"],
-        relations.aggregates.map((cover) => [
-          text(cover.name),
-          code(cover.operation),
-          `${code(cover.first)} to ${code(cover.last)}`,
-          pairs(cover.same),
-          pairs(cover.sums),
-        ]),
+      bulletList(
+        relations.aggregates.map(
+          (cover) =>
+            `${text(cover.name)}, ${code(cover.operation)}: trade ids ${code(cover.first)} to ${code(cover.last)}; the same on every trade: ${pairs(cover.same)}; sums: ${pairs(cover.sums)}.`,
+        ),
       ),
     );
   for (const views of relations.orders)

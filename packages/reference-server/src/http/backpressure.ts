@@ -1,15 +1,39 @@
 /**
- * Bounded work per connection. A client that pipelines requests and does not read the answers must
- * not make the server build answers nobody takes: once a connection has `maxQueuedBytesPerConnection`
- * of answers not yet handed to the network (or all connections together `maxQueuedBytes`), its
- * further requests wait, unanswered and unparsed beyond what Node has already read, until the
- * client reads. Node stops reading from a socket whose writes are not drained, so what waits is at
- * most what one read brought; a connection with more than `maxWaitingRequests` waiting (or when
- * all connections together have `maxWaitingRequestsTotal`) is dropped. A connection whose answer
- * closes it (a ban, 418; a refusal) gets nothing more: its further requests are dropped unread.
+ * Bounded and fairly shared work per connection.
+ *
+ * Bounded: a client that pipelines requests and does not read the answers must not make the server
+ * build answers nobody takes. Once a connection has `maxQueuedBytesPerConnection` of answers not
+ * yet handed to the network (or all connections together `maxQueuedBytes`), or 16 answers in
+ * progress, its further requests wait, unanswered, and the server stops reading from it until they
+ * are served; what waits is at most what one read brought. A connection with more than
+ * `maxWaitingRequests` waiting (or when all connections together have a total derived from
+ * `maxQueuedBytes`) is dropped, and what it pipelined beyond is not even parsed. A connection whose
+ * answer closes it (a ban, 418; a refusal) gets nothing more: its further requests are dropped
+ * unread.
+ *
+ * Fair: of what one read of a connection brings, the first request is served as soon as it is
+ * parsed; the others wait (a read is told by the socket's byte count, so that nothing is scheduled
+ * for a client that sends one request at a time). Waiting requests are served at the end of the
+ * event loop's turn, client address after client address and connection after connection
+ * (fair-share.ts), at most `requestsPerTurn` of them, and the rest at the ends of the turns after,
+ * so that the sockets are read between every two such batches. What pipelining costs is bounded per client address too: Node parses the whole of
+ * each read (up to 64 kB, a thousand small pipelined requests or more) up to the point where the
+ * connection is dropped, so the connections of one address may have at most `waitingPerAddress`
+ * requests waiting between them, and one that waited on a connection dropped unserved (its client
+ * pipelined too far ahead and did not read, or went away) stays counted until the address earns it
+ * back: each of its requests served from the waiting ones gives one back. Past that, a connection
+ * of the address is dropped at its first request that would wait. While an address is in debt,
+ * the first request of each read of its connections is served at the turn's end too, so that a
+ * connection dropped in the same read costs its parsing and nothing more. A storm of connections
+ * that each pipeline thousands of requests and never read then costs two parsed requests per
+ * connection, not 66 (81 before any of this); a client that sends one request at a time is never
+ * held back.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { RoundRobin } from "./fair-share.js";
+import { closeQuietly, isFinished, markFinished, NODE_READING, type ReadingControl } from "./reading.js";
+import { atTurnEnd } from "./turn-end.js";
 
 export interface BackpressureLimits {
   /** Bytes of answers one connection may have waiting to be sent before its requests wait. */
@@ -25,6 +49,24 @@ export interface BackpressureLimits {
   sendTimeoutMs?: number;
 }
 
+/** How much of each turn of the event loop waiting work may take. */
+export interface FairShareLimits {
+  /** Waiting requests served in one turn, over all connections. */
+  requestsPerTurn: number;
+  /**
+   * Requests the connections of one client address may have waiting; one that waited on a
+   * connection dropped unserved counts until a request of the address served at once gives it back.
+   * Default: four connections' `maxWaitingRequests`.
+   */
+  waitingPerAddress: number;
+}
+
+/** Waiting requests served per turn; an address's waiting requests are four connections' worth. */
+export const DEFAULT_FAIR_SHARE: Readonly<Pick<FairShareLimits, "requestsPerTurn">> = Object.freeze({
+  requestsPerTurn: 64,
+});
+const CONNECTIONS_WAITING_PER_ADDRESS = 4;
+
 /** Requests waiting on all connections together; more drop the connection that adds one. */
 const WAITING_PER_BYTES_BUDGET = 4096;
 
@@ -35,7 +77,25 @@ const WAITING_PER_BYTES_BUDGET = 4096;
  */
 const SERVED_AT_ONCE_PER_CONNECTION = 16;
 
+/** What the connections of one client address hold together. */
+interface AddressShare {
+  /** Connections open that the budget knows (those that sent a request). */
+  open: number;
+  /** Waiting requests the address may still add (see `waitingPerAddress`). */
+  credits: number;
+}
+
+/**
+ * Addresses remembered at most: past that the longest known is forgotten (and starts afresh), so
+ * that clients on many addresses cannot grow the map without bound.
+ */
+const MOST_ADDRESSES = 16_384;
+
 interface Connection {
+  /** The client's address: shares are per address first. */
+  readonly address: string;
+  readonly share: AddressShare;
+  readonly socket: Socket;
   /** Bytes of answers written but not yet handed to the network. */
   queuedBytes: number;
   /** Requests being served or answered, not yet handed to the network. */
@@ -43,23 +103,10 @@ interface Connection {
   waiting: [IncomingMessage, ServerResponse][];
   /** Closed, or being closed: later requests get nothing. */
   done: boolean;
-  socket?: Socket;
-}
-
-/**
- * Set on sockets refused or closing: requests Node still parses from them are dropped unanswered.
- * A mark on the socket itself (read with every request) rather than a WeakSet to look it up in.
- */
-const FINISHED = Symbol("marketapi.answeredForGood");
-
-/** Marks a socket as answered for good: whatever it sends next is dropped unread. */
-export function markFinished(socket: Socket, reading: ReadingControl = NODE_READING): void {
-  (socket as Socket & { [FINISHED]?: true })[FINISHED] = true;
-  reading.stopParsing(socket);
-}
-
-function isFinished(socket: Socket): boolean {
-  return (socket as Socket & { [FINISHED]?: true })[FINISHED] === true;
+  /** The socket's byte count when a request was last served as soon as it was parsed: its read. */
+  servedAtByte: number;
+  /** Listed to have its waiting requests served. */
+  listed: boolean;
 }
 
 export class AnswerBudget {
@@ -67,19 +114,34 @@ export class AnswerBudget {
   private waitingTotal = 0;
   /** Where each socket keeps its Connection for this budget (on the socket: no WeakMap lookup per request). */
   private readonly connectionKey = Symbol("marketapi.answerBudget");
+  /** Connections with requests waiting that may be served, in turn. */
+  private readonly ready = new RoundRobin<Connection>();
   /** Connections that wait for the total to drop below `maxQueuedBytes`. */
   private readonly blocked = new Set<Connection>();
   private readonly maxWaitingTotal: number;
+  private readonly share: FairShareLimits;
+  private turnEndScheduled = false;
+  /** By client address, while it has a connection open or requests not given back. */
+  private readonly addresses = new Map<string, AddressShare>();
 
-  /** `reading`: Node's hooks where the socket has them (the default), or PUBLIC_READING alone. */
+  /**
+   * `reading`: Node's hooks where the socket has them (the default), or PUBLIC_READING alone.
+   * `share`: how much of each turn waiting work may take (DEFAULT_FAIR_SHARE).
+   */
   constructor(
     private readonly limits: BackpressureLimits,
     private readonly reading: ReadingControl = NODE_READING,
+    share: Partial<FairShareLimits> = {},
   ) {
     this.maxWaitingTotal = Math.max(
       limits.maxWaitingRequests,
       Math.ceil(limits.maxQueuedBytes / WAITING_PER_BYTES_BUDGET),
     );
+    this.share = {
+      ...DEFAULT_FAIR_SHARE,
+      waitingPerAddress: CONNECTIONS_WAITING_PER_ADDRESS * limits.maxWaitingRequests,
+      ...share,
+    };
   }
 
   /** Bytes of answers waiting to be sent, over all connections. */
@@ -103,22 +165,36 @@ export class AnswerBudget {
       if (isFinished(socket) || socket.destroyed) return;
       const connection = this.connectionOf(socket);
       if (connection.done) return;
-      if (connection.waiting.length === 0 && !this.full(connection)) {
-        serve(req, res, connection);
+      const read = socket.bytesRead;
+      if (connection.waiting.length === 0 && connection.servedAtByte !== read && !this.full(connection)) {
+        connection.servedAtByte = read;
+        if (connection.share.credits >= this.share.waitingPerAddress) {
+          serve(req, res, connection);
+          return;
+        }
+        // An address in debt (requests waiting, or lost on connections dropped): served at the
+        // turn's end, with the waiting ones, unless what its client pipelined behind it gets the
+        // connection dropped first; then it costs nothing more than its parsing.
+        connection.waiting.push([req, res]);
+        this.waitingTotal += 1;
+        this.list(connection);
         return;
       }
       if (
         connection.waiting.length >= this.limits.maxWaitingRequests ||
-        this.waitingTotal >= this.maxWaitingTotal
+        this.waitingTotal >= this.maxWaitingTotal ||
+        connection.share.credits === 0
       ) {
-        // Far ahead of its answers and not reading them: not worth a single byte more.
+        // Far ahead of its answers, or of its address's share: not worth a single byte more.
         this.drop(socket, connection);
         return;
       }
+      connection.share.credits -= 1;
       connection.waiting.push([req, res]);
       this.waitingTotal += 1;
+      // Every time: Node itself starts reading a socket again once its answers drain.
       this.reading.pause(socket);
-      if (!this.fullOnItsOwn(connection)) this.blocked.add(connection);
+      this.list(connection);
     };
   }
 
@@ -127,13 +203,48 @@ export class AnswerBudget {
 
   private connectionOf(socket: Socket): Connection {
     const holder = socket as Socket & { [key: symbol]: Connection | undefined };
-    let connection = holder[this.connectionKey];
-    if (connection) return connection;
-    const created: Connection = { queuedBytes: 0, serving: 0, waiting: [], done: false, socket };
-    holder[this.connectionKey] = created;
-    socket.once("close", () => this.forget(created));
-    connection = created;
+    const known = holder[this.connectionKey];
+    if (known) return known;
+    const address = socket.remoteAddress ?? "";
+    const share = this.shareOf(address);
+    share.open += 1;
+    const connection: Connection = {
+      address,
+      share,
+      socket,
+      queuedBytes: 0,
+      serving: 0,
+      waiting: [],
+      done: false,
+      servedAtByte: -1,
+      listed: false,
+    };
+    holder[this.connectionKey] = connection;
+    socket.once("close", () => {
+      this.forget(connection);
+      share.open -= 1;
+      if (
+        share.open === 0 &&
+        share.credits >= this.share.waitingPerAddress &&
+        this.addresses.get(address) === share
+      )
+        this.addresses.delete(address);
+    });
     return connection;
+  }
+
+  private shareOf(address: string): AddressShare {
+    const known = this.addresses.get(address);
+    if (known !== undefined) return known;
+    if (this.addresses.size >= MOST_ADDRESSES) {
+      for (const oldest of this.addresses.keys()) {
+        this.addresses.delete(oldest);
+        break;
+      }
+    }
+    const share: AddressShare = { open: 0, credits: this.share.waitingPerAddress };
+    this.addresses.set(address, share);
+    return share;
   }
 
   private fullOnItsOwn(connection: Connection): boolean {
@@ -148,6 +259,56 @@ export class AnswerBudget {
       this.fullOnItsOwn(connection) ||
       (connection.queuedBytes > 0 && this.queuedBytes >= this.limits.maxQueuedBytes)
     );
+  }
+
+  /** Waiting requests are served at the end of this turn. */
+  private scheduleTurnEnd(): void {
+    if (this.turnEndScheduled) return;
+    this.turnEndScheduled = true;
+    atTurnEnd(this.endTurn);
+  }
+
+  /**
+   * The end of a turn: waiting requests are served in turn, up to `requestsPerTurn`; what is left
+   * waits for the next turn's end, after the sockets have been read once more.
+   */
+  private readonly endTurn = (): void => {
+    this.turnEndScheduled = false;
+    this.serveWaiting(this.share.requestsPerTurn);
+    if (this.ready.size > 0) this.scheduleTurnEnd();
+  };
+
+  private serveWaiting(requests: number): void {
+    let left = requests;
+    while (left > 0) {
+      const connection = this.ready.shift();
+      if (connection === undefined) return;
+      connection.listed = false;
+      if (connection.done || connection.waiting.length === 0) continue;
+      if (this.full(connection)) {
+        // Listed again when one of its answers is taken (track's settle), or, when only the
+        // total is over, when anyone's is.
+        if (!this.fullOnItsOwn(connection)) this.blocked.add(connection);
+        continue;
+      }
+      const [req, res] = connection.waiting.shift() as [IncomingMessage, ServerResponse];
+      this.waitingTotal -= 1;
+      if (connection.share.credits < this.share.waitingPerAddress) connection.share.credits += 1;
+      if (!req.destroyed && !res.destroyed) {
+        this.serve(req, res, connection);
+        left -= 1;
+      }
+      if (connection.waiting.length > 0) this.list(connection);
+      else this.reading.resume(connection.socket);
+    }
+  }
+
+  /** Lists a connection with waiting requests to be served at a turn's end. */
+  private list(connection: Connection): void {
+    if (connection.listed || connection.done || connection.waiting.length === 0) return;
+    connection.listed = true;
+    this.ready.push(connection.address, connection);
+    this.scheduleTurnEnd();
   }
 
   /**
@@ -168,7 +329,11 @@ export class AnswerBudget {
       if (connection.done) return;
       connection.queuedBytes -= bytes;
       this.queuedBytes -= bytes;
-      this.resume(connection);
+      this.list(connection);
+      if (this.blocked.size > 0 && this.queuedBytes < this.limits.maxQueuedBytes) {
+        for (const other of this.blocked) this.list(other);
+        this.blocked.clear();
+      }
     };
     res.on("finish", settle);
     res.on("close", settle);
@@ -185,7 +350,7 @@ export class AnswerBudget {
       const sendTimeoutMs = this.limits.sendTimeoutMs;
       if (sendTimeoutMs !== undefined && !(res.writableFinished || res.socket?.writableLength === 0)) {
         // Written but not yet handed to the network: the client is not reading.
-        timer = setTimeout(() => res.socket?.destroy(), sendTimeoutMs);
+        timer = setTimeout(() => closeQuietly(req.socket), sendTimeoutMs);
         timer.unref();
       }
       if (res.statusCode === 418 || isClosing(res)) {
@@ -195,37 +360,14 @@ export class AnswerBudget {
         markFinished(req.socket, this.reading);
       }
       // A banned client that does not even take its 418 is not kept waiting for.
-      if (res.statusCode === 418) setImmediate(() => res.writableFinished || req.socket.destroy());
+      if (res.statusCode === 418) setImmediate(() => res.writableFinished || closeQuietly(req.socket));
     });
-  }
-
-  /** Serves waiting requests while the budget allows. */
-  private resume(connection: Connection): void {
-    this.serveWaiting(connection);
-    if (this.queuedBytes >= this.limits.maxQueuedBytes) return;
-    for (const other of this.blocked) {
-      this.serveWaiting(other);
-      if (this.queuedBytes >= this.limits.maxQueuedBytes) return;
-    }
-  }
-
-  private serveWaiting(connection: Connection): void {
-    while (!connection.done && connection.waiting.length > 0 && !this.full(connection)) {
-      const [req, res] = connection.waiting.shift() as [IncomingMessage, ServerResponse];
-      this.waitingTotal -= 1;
-      if (req.destroyed || res.destroyed) continue;
-      this.serve(req, res, connection);
-    }
-    if (connection.waiting.length === 0) {
-      this.blocked.delete(connection);
-      if (connection.socket) this.reading.resume(connection.socket);
-    }
   }
 
   private drop(socket: Socket, connection: Connection): void {
     markFinished(socket, this.reading);
     this.forget(connection);
-    socket.destroy();
+    closeQuietly(socket);
   }
 
   private clearWaiting(connection: Connection): void {
@@ -247,108 +389,3 @@ export class AnswerBudget {
 function isClosing(res: ServerResponse): boolean {
   return String(res.getHeader("connection") ?? "").toLowerCase() === "close";
 }
-
-/**
- * How the budget stops and restarts reading a connection, and stops parsing one it has answered
- * for good. Node's http server has hooks for both (below), and Node 20, 22 and 24 keep them; they
- * are internals, so each socket is checked for them, and a socket without them is handled through
- * the socket's public pause() and resume() alone (see PUBLIC_READING).
- */
-export interface ReadingControl {
-  /** Stops reading the socket while requests wait. */
-  pause(socket: Socket): void;
-  /** Reads again once nothing waits (never while Node itself waits for the answers to drain). */
-  resume(socket: Socket): void;
-  /** Parses nothing more of what the client sent: it has had its last answer. */
-  stopParsing(socket: Socket): void;
-}
-
-/**
- * Node's http server stops reading a socket whose answers are not drained, and reads again once
- * they are (`socket._paused`, checked after each parsed chunk; the parser is paused with it).
- * Requests that wait here produce no answer bytes, so Node would go on reading: the same flag makes
- * it stop, and resuming mirrors Node's own resume once nothing waits any more.
- */
-interface HttpSocket {
-  _paused?: boolean;
-  parser?: { pause(): void; resume(): void; onIncoming?: unknown } | null;
-}
-
-/** Whether Node tracks the socket's reading with `_paused` (it sets the flag on every connection it serves). */
-function hasPausedFlag(socket: Socket): boolean {
-  return typeof (socket as Socket & HttpSocket)._paused === "boolean";
-}
-
-/** Whether the socket's HTTP parser hands each request to a replaceable `onIncoming`. */
-function hasIncomingHook(socket: Socket): boolean {
-  return typeof (socket as Socket & HttpSocket).parser?.onIncoming === "function";
-}
-
-/** Sockets this module paused through the public API, so that a late 'drain' resumes only those. */
-const pausedHere = new WeakSet<Socket>();
-/** Sockets with a 'drain' listener of this module already waiting. */
-const drainAwaited = new WeakSet<Socket>();
-
-/**
- * The fallback: the socket's public pause() and resume(). Node then goes on parsing what it has
- * already read (at most one read, up to 64 kB), and those requests wait here or are dropped, as
- * the budget's caps say. Node also resumes a socket itself when it consumes a served request
- * (unless `_paused` is set), so on this path a pause holds less firmly: while answers are not
- * taken, nothing is served and nothing resumes it, and the waiting cap still bounds the work.
- */
-export const PUBLIC_READING: ReadingControl = {
-  pause(socket) {
-    pausedHere.add(socket);
-    socket.pause();
-  },
-  resume(socket) {
-    if (!pausedHere.has(socket) || socket.destroyed) return;
-    if (socket.writableNeedDrain) {
-      // Nobody else resumes a socket paused here: read again once the answers have drained.
-      if (drainAwaited.has(socket)) return;
-      drainAwaited.add(socket);
-      socket.once("drain", () => {
-        drainAwaited.delete(socket);
-        PUBLIC_READING.resume(socket);
-      });
-      return;
-    }
-    pausedHere.delete(socket);
-    socket.resume();
-  },
-  stopParsing(socket) {
-    // What is already read is still parsed; its requests are dropped unanswered (`markFinished`).
-    pausedHere.delete(socket);
-    socket.pause();
-  },
-};
-
-/** Node's own hooks, on a socket that has them; the public API for what it lacks. */
-export const NODE_READING: ReadingControl = {
-  pause(socket) {
-    if (!hasPausedFlag(socket)) return PUBLIC_READING.pause(socket);
-    const http = socket as Socket & HttpSocket;
-    if (http._paused) return;
-    http._paused = true;
-    socket.pause();
-  },
-  resume(socket) {
-    if (!hasPausedFlag(socket)) return PUBLIC_READING.resume(socket);
-    const http = socket as Socket & HttpSocket;
-    if (!http._paused || socket.destroyed || socket.writableNeedDrain) return;
-    http._paused = false;
-    http.parser?.resume();
-    socket.resume();
-  },
-  /**
-   * Node parses a whole chunk read from a socket (up to 64 kB: over a thousand small pipelined
-   * requests) even when the socket is destroyed after the first of them. Answering "upgrade" (2) to
-   * the parser's next message makes it stop there, so a dropped or banned client's remaining
-   * requests cost nothing.
-   */
-  stopParsing(socket) {
-    if (!hasIncomingHook(socket)) return PUBLIC_READING.stopParsing(socket);
-    const parser = (socket as Socket & HttpSocket).parser;
-    if (parser) parser.onIncoming = () => 2;
-  },
-};

@@ -1,5 +1,5 @@
 /** Reading a request body with a size limit; only form bodies (or none) carry parameters. */
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { bodyTooLarge, bodyUnreadable, unsupportedContentType } from "../errors.js";
 
 const FORM = "application/x-www-form-urlencoded";
@@ -9,6 +9,14 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
+/** Requests whose client waits for `100 Continue` before it sends the body. */
+const awaitingContinue = new WeakSet<IncomingMessage>();
+
+/** The client sent `Expect: 100-continue`: `100 Continue` goes out once the body is to be read. */
+export function awaitContinue(req: IncomingMessage): void {
+  awaitingContinue.add(req);
+}
+
 /**
  * Reads the body as latin1 text (one character per byte, so the signed bytes are kept exactly) and
  * calls `done` once: with the text, or with the error and "". A callback rather than a promise:
@@ -16,13 +24,16 @@ export function hasBody(req: IncomingMessage): boolean {
  */
 export function readBody(
   req: IncomingMessage,
+  res: ServerResponse,
   maxBytes: number,
   done: (body: string, error?: unknown) => void,
 ): void {
   if (Number(req.headers["content-length"]) > maxBytes) {
+    // Refused before `100 Continue`: a client that waits for it never sends the body.
     done("", bodyTooLarge(maxBytes));
     return;
   }
+  if (awaitingContinue.delete(req) && !res.headersSent && !res.destroyed) res.writeContinue();
   let settled = false;
   const finish = (body: string, error?: unknown) => {
     if (settled) return;

@@ -6,7 +6,7 @@
 import type { Server, ServerOptions } from "node:http";
 import type { Socket } from "node:net";
 import type { ApiError } from "../errors.js";
-import { markFinished } from "./backpressure.js";
+import { markFinished } from "./reading.js";
 
 export interface ConnectionLimits {
   /** Open connections in total; more are answered 503 and closed. */

@@ -15,6 +15,7 @@ import { checkContentType, hasBody, readBody } from "./body.js";
 import { createHandlers, type Handler, JsonText, VersionedJson } from "./handlers.js";
 import { splitExtras } from "./live-extras.js";
 import { type RequestParams, readParams } from "./params.js";
+import { protocolFault } from "./protocol.js";
 import { type OrderCounts, type RateLimiter, requestWeight, weightHeaders } from "./rate-limits.js";
 import { Router } from "./router.js";
 import { inMicroseconds, TIME_UNIT_HEADER, type TimeUnit, timeUnitOf } from "./time-unit.js";
@@ -74,6 +75,11 @@ export function createPipeline(deps: PipelineDeps): RequestListener {
   return (req, res) => {
     const now = deps.now();
     const ip = req.socket.remoteAddress ?? "";
+    const fault = protocolFault(req);
+    if (fault !== undefined) {
+      answerError(deps, res, fault, spendQuietly(deps, ip, 1, now));
+      return;
+    }
     const cached = answers?.lookup(req);
     if (cached !== undefined) {
       serveCached(deps, res, cached, ip, now);
@@ -92,7 +98,7 @@ export function createPipeline(deps: PipelineDeps): RequestListener {
     const serve = (body: string, bodyError?: unknown) =>
       serveOperation(deps, handlers, answers, { req, res, operation, query, body, bodyError, ip, now });
     if (operation.acceptsFormBody && hasBody(req)) {
-      readBody(req, deps.limits.maxBodyBytes, serve);
+      readBody(req, res, deps.limits.maxBodyBytes, serve);
     } else {
       serve("");
     }
@@ -263,7 +269,8 @@ function answerOk(
   usedWeight: number,
   orderCounts: OrderCounts | undefined,
 ): void {
-  if (res.headersSent || res.destroyed) return;
+  // A connection dropped since (backpressure.ts) closes only after this turn: nothing to write.
+  if (res.headersSent || res.destroyed || res.req.socket.destroyed) return;
   writeWaitingOn(res.req.socket);
   let text: string | Buffer;
   let length: number;
@@ -300,7 +307,7 @@ function answerOk(
 }
 
 function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
-  if (res.headersSent || res.destroyed) return;
+  if (res.headersSent || res.destroyed || res.req.socket.destroyed) return;
   writeWaitingOn(res.req.socket);
   const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {

@@ -22,6 +22,24 @@ const MOST_WAITING = 64;
 let waiting: (() => void)[] = [];
 const waitingOn = new Set<Socket>();
 let scheduled = false;
+/** Other work for the end of this turn (the answer budget's), run before the answers are written. */
+let atEnd: (() => void)[] = [];
+
+/**
+ * Runs `work` at the end of this turn, in the same callback as the answers written then (one
+ * setImmediate a turn for both), before them, so that answers it makes go out with them.
+ */
+export function atTurnEnd(work: () => void): void {
+  atEnd.push(work);
+  schedule();
+}
+
+function schedule(): void {
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(endOfTurn);
+  }
+}
 
 /**
  * Runs `write`, which writes one answer on `socket` and never throws, at the end of this turn, or
@@ -39,10 +57,7 @@ export function writeAtTurnEnd(socket: Socket, write: () => void): void {
     writeWaiting();
     return;
   }
-  if (!scheduled) {
-    scheduled = true;
-    setImmediate(endOfTurn);
-  }
+  schedule();
 }
 
 /** Writes the waiting answers now when one of them is on `socket` (called before any other answer on it). */
@@ -52,6 +67,9 @@ export function writeWaitingOn(socket: Socket): void {
 
 function endOfTurn(): void {
   scheduled = false;
+  const work = atEnd;
+  atEnd = [];
+  for (const run of work) run();
   writeWaiting();
 }
 

@@ -113,4 +113,26 @@ describe("time limits in tests", () => {
       `wait for readiness instead (a line a process prints, a condition polled with expect.poll), and leave the limit to vitest.shared.ts; if the limit is what the test is about, say "${MARK}" on its line`,
     ).toEqual([]);
   });
+
+  it("every folder tests are run from has a vitest config with the shared limits (else vitest's 5 s applies)", () => {
+    // `npx vitest run <file>` takes the config of the folder it runs in: a package's folder, or the
+    // repository's root for scripts/test (the root's config is scripts/vitest.config.ts).
+    const folders = [
+      root,
+      join(root, "scripts"),
+      ...readdirSync(join(root, "packages"))
+        .map((pkg) => join(root, "packages", pkg))
+        .filter((dir) => readdirSync(dir).includes("test")),
+    ];
+    const missing = folders.filter((dir) => {
+      const config = readdirSync(dir).find((f) => /^vitest\.config\.m?ts$/.test(f));
+      if (!config) return true;
+      const text = readFileSync(join(dir, config), "utf8");
+      return !/vitest\.shared\.js|scripts\/vitest\.config\.js/.test(text);
+    });
+    expect(
+      missing.map((dir) => relative(root, dir) || "."),
+      "add a vitest.config.ts that merges vitest.shared.ts",
+    ).toEqual([]);
+  });
 });

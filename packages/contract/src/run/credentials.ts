@@ -4,7 +4,7 @@
  * a CI job that lost its secrets never goes green; --allow-trading without credentials is a usage
  * error for the same reason.
  */
-import { bodyObject, describeAnswer } from "../checks/context.js";
+import { describeAnswer } from "../checks/context.js";
 import { UsageError } from "../errors.js";
 import { encodeParams } from "../http/request.js";
 import { isSigned, methodOf } from "../operations.js";
@@ -37,8 +37,8 @@ export async function proveCredentials(session: Session, values: ValueContext): 
   // credentials are wrong.
   if (status === undefined || status < 400 || status >= 500 || [404, 405].includes(status))
     return read.operationId;
-  const code = bodyObject(exchange)?.code;
+  // describeAnswer names the status and the API's error code and message: the cause, once.
   throw new UsageError(
-    `the credentials were refused: ${read.operationId} answered ${describeAnswer(exchange)}${typeof code === "number" ? ` (code ${code})` : ""}; check --api-key and --api-secret (and the clock)`,
+    `the credentials were refused: ${read.operationId} answered ${describeAnswer(exchange)}; check --api-key and --api-secret (and the clock)`,
   );
 }

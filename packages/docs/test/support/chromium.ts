@@ -114,6 +114,9 @@ export async function waitForRedocHydration(page: Page, timeout = 0): Promise<vo
       return link !== null && Object.keys(link).some((key) => key.startsWith("__reactProps$"));
     },
     undefined,
-    { timeout },
+    // Checked on a timer rather than on animation frames (Playwright's default): a page Chromium
+    // does not paint (a tab behind another, a starved renderer) may get no frame for a long time,
+    // and with no clock on the wait that is a hang.
+    { timeout, polling: 100 },
   );
 }

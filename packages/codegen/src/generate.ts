@@ -2,10 +2,8 @@ import { operationEntries } from "@marketapi/spec/model";
 import { type LoadedSpec, loadSpec, located, SpecError } from "@marketapi/spec-loader";
 import type { GeneratedFile, GeneratorContext } from "./generated-file.js";
 import { checkStructure } from "./spec-input/check-structure.js";
-import { checkDeclaredVersion, isOpenApi30 } from "./spec-input/openapi-version.js";
 import { selectOperations } from "./spec-input/select-operations.js";
 import { buildModel, type SourcedSpecModel } from "./spec-input/spec-model.js";
-import { upgradeOpenApi30 } from "./spec-input/upgrade-3.0.js";
 
 export type GeneratorName = "client" | "validators";
 
@@ -53,15 +51,9 @@ export const DEFAULT_MAX_OPERATIONS = 2000;
  * any step carries the line and column of the faulty node when the spec was read from a file.
  */
 export async function generate(options: GenerateOptions): Promise<GeneratedFile[]> {
-  const loaded = loadSpec(options.spec, {
-    maxBytes: options.maxInputBytes,
-    // The declared version is read from the text, so that a document codegen does not read is
-    // refused before it is parsed.
-    checkText: (text) => checkDeclaredVersion(options.spec ?? "@marketapi/spec", text),
-  });
-  const spec = isOpenApi30(loaded.document)
-    ? { ...loaded, document: upgradeOpenApi30(loaded.document) }
-    : loaded;
+  // The declared version is read from the text, so that a document codegen does not read is
+  // refused before it is parsed; 3.0 is upgraded to 3.1 in memory.
+  const spec = loadSpec(options.spec, { maxBytes: options.maxInputBytes, openApi30: "upgrade" });
   try {
     // Counted before any check: the structure check alone takes seconds on an absurd spec.
     checkOperationCount(spec, options.operations, options.maxOperations ?? DEFAULT_MAX_OPERATIONS);

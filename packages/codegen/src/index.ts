@@ -12,6 +12,7 @@ export {
   parseSpecText,
   SpecError,
   type TextPosition,
+  upgradeOpenApi30,
 } from "@marketapi/spec-loader";
 export {
   DEFAULT_MAX_OPERATIONS,
@@ -42,5 +43,4 @@ export {
   resolveRef,
   type SourcedSpecModel,
 } from "./spec-input/spec-model.js";
-export { upgradeOpenApi30 } from "./spec-input/upgrade-3.0.js";
 export { diffOutput, type OutputDifference, writeOutput } from "./write-files.js";

@@ -3,28 +3,20 @@
 // each: the real command generates the client into a consumer project, strict tsc checks it, and
 // the client calls every operation (a fixed sample of GitHub's 1,000-odd) against Prism mocking
 // that same description on 127.0.0.1, with values made from each operation's schemas and a
-// credential for every security scheme. The README's corpus table lists the results.
-import { type ChildProcess, spawn } from "node:child_process";
+// credential for every security scheme. The README's corpus table lists the results. The docs of
+// the same files are packages/docs/test/public-specs.test.ts.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { buildSpecModel, type JsonSchema, resolveRef } from "@marketapi/spec/model";
+import { upgradeOpenApi30 } from "@marketapi/spec-loader";
 import { afterAll, describe, expect, it } from "vitest";
+import { corpusFile, pickFixed, startPrism } from "../../../scripts/spec-corpus.mjs";
 import { readClientModel } from "../src/client/client-operations.js";
 import { buildModel } from "../src/spec-input/spec-model.js";
-import { upgradeOpenApi30 } from "../src/spec-input/upgrade-3.0.js";
 import { cleanScratch, codegen, REPO_ROOT, run, scratchDir } from "./cli-support.js";
 
 const TSC = join(REPO_ROOT, "node_modules/.bin/tsc");
 const TSX = join(REPO_ROOT, "node_modules/.bin/tsx");
-const PRISM = join(REPO_ROOT, "node_modules/.bin/prism");
-const DOCS = join(REPO_ROOT, "packages/docs/bin/marketapi-docs.js");
-
-const { ensureTool } = (await import(pathToFileURL(join(REPO_ROOT, "scripts/tools.mjs")).href)) as {
-  ensureTool(name: string): string;
-};
-const corpus = join(ensureTool("spec-corpus"), "node_modules");
 
 interface Entry {
   name: string;
@@ -125,57 +117,6 @@ function sampleOf(document: Record<string, unknown>, schema: JsonSchema | undefi
   }
 }
 
-/** Picks `count` of `items` with a fixed seed (the same every run). */
-function sample<T>(items: T[], count: number | undefined): T[] {
-  if (count === undefined || count >= items.length) return items;
-  let seed = 34;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  const picked = new Set<number>();
-  while (picked.size < count) picked.add(Math.floor(random() * items.length));
-  return [...picked].sort((a, b) => a - b).map((i) => items[i]!);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** `prism mock` of the file on 127.0.0.1, ready once it says it listens. */
-async function startPrism(file: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(PRISM, ["mock", file, "--host", "127.0.0.1", "--port", String(port)], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, FORCE_COLOR: "0" },
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      if (output.includes("Prism is listening")) resolve();
-    };
-    child.stdout?.on("data", collect);
-    child.stderr?.on("data", collect);
-    child.once("exit", (code) => reject(new Error(`Prism exited with ${code}:\n${output.slice(-2000)}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
 const TSCONFIG = {
   compilerOptions: {
     target: "ES2022",
@@ -219,7 +160,7 @@ describe.concurrent("the corpus of public specs", () => {
   it.each(CORPUS)(
     "$name: generates, type-checks under strict tsc, and calls its operations on Prism",
     async ({ file, sample: count, noMock }) => {
-      const path = join(corpus, file);
+      const path = corpusFile(file);
       const text = readFileSync(path, "utf8");
       const raw = JSON.parse(text);
       const document = /^3\.0\./.test(raw.openapi) ? upgradeOpenApi30(raw) : raw;
@@ -234,7 +175,7 @@ describe.concurrent("the corpus of public specs", () => {
       writeFileSync(join(dir, "src/main.ts"), MAIN);
 
       const client = readClientModel(buildModel({ source: path, document }));
-      const picked = sample(client.operations, count);
+      const picked = pickFixed(client.operations, count);
       const ids = picked.map((c) => c.operation.operationId).join(",");
       const only = count === undefined ? [] : ["--operations", ids];
       const args = ["--spec", path, "--out", "src/generated", "--client", ...only];
@@ -243,20 +184,6 @@ describe.concurrent("the corpus of public specs", () => {
       expect(generated.code).toBe(0);
       const typed = await run(TSC, ["-p", "tsconfig.json"], { cwd: dir });
       expect(typed.stdout + typed.stderr).toBe("");
-
-      // The docs command on the same file: it builds, or says what it cannot show, without a crash
-      // (which specs it builds today is the README's corpus table; GitHub's is left to the bench).
-      if (count === undefined || count < 40) {
-        const docs = await run(
-          process.execPath,
-          [DOCS, "build", "--spec", path, "--out", join(dir, "docs")],
-          {
-            cwd: dir,
-          },
-        );
-        expect(docs.stderr).not.toMatch(/\n\s+at |internal error/);
-        expect([0, 1, 2]).toContain(docs.code);
-      }
 
       if (noMock) return;
       const model = buildSpecModel(document);

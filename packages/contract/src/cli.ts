@@ -13,14 +13,11 @@ import { runContract } from "./runner.js";
 
 /**
  * A run that could not reach the server, or was refused before its first check: a table of
- * skipped cells and a 0-passed summary would only repeat the error. A usage error (refused
- * credentials, an unknown name) stops the run before its checks: the cells the start-up probe
- * passed on the way are not a report.
+ * skipped cells and a 0-passed summary would only repeat the error.
  */
 function reachedNothing(result: ContractResult): boolean {
-  const error = result.error;
-  if (error === undefined || error.kind === "interrupted") return false;
-  return error.kind === "usage" || result.summary.passed === 0;
+  if (result.error === undefined || result.error.kind === "interrupted") return false;
+  return result.error.during === "start-up" || result.summary.passed === 0;
 }
 
 /**

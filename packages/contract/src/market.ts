@@ -16,7 +16,7 @@ import {
   ZERO,
 } from "./decimal.js";
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 export interface SymbolRules {
   symbol: string;
@@ -32,6 +32,8 @@ export interface SymbolRules {
   maxNotional: Dec;
   /** The lowest multiplier of the average price a BUY may have (PERCENT_PRICE filters). */
   bidMultiplierDown: Dec | undefined;
+  /** The symbol's exchangeInfo entry as the target sent it (flags and filters the fields above do not name). */
+  info: Json;
 }
 
 export interface Market {
@@ -69,6 +71,7 @@ function rulesOf(info: Json): SymbolRules {
     minNotional: dec(notional?.minNotional),
     maxNotional: dec(notional?.maxNotional),
     bidMultiplierDown: tryParseDec(bySide?.bidMultiplierDown) ?? tryParseDec(percent?.multiplierDown),
+    info,
   };
 }
 

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { didYouMean, explainParseError } from "@marketapi/command";
 import { UsageError } from "./errors.js";
+import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import { SHORT } from "./report/text.js";
 import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./results.js";
 import {
@@ -27,7 +28,7 @@ Usage:
   marketapi-contract [--base-url URL] [--api-key K --api-secret S] [--endpoint FILE]
                      [--allow-trading] [--reference-extras] [--only CHECKS]
                      [--report junit.xml] [--json]
-                     [--seed N] [--max-requests N] [--timeout MS] [--max-time S]
+                     [--seed N] [--max-requests N] [--explore N] [--timeout MS] [--max-time S]
   marketapi-contract replay RESULT.json N [--api-key K --api-secret S]
                      re-send failure N of a --json result, re-signed with a fresh
                      timestamp, and print a curl command that sends it
@@ -57,6 +58,8 @@ Selection and output:
   --json                print the result as JSON on stdout (progress goes to stderr)
   --seed N              seed of the generated values (default: random; printed)
   --max-requests N      most requests the run sends (default ${DEFAULT_MAX_REQUESTS}; clean-up not counted)
+  --explore N           requests of the stateful exploration, within --max-requests (default
+                        ${DEFAULT_EXPLORE_BUDGET}; 0 turns it off); it trades, so only with --allow-trading
   --timeout MS          per-request timeout (default ${DEFAULT_TIMEOUT_MS})
   --max-time S          the whole run stops after S seconds (default ${DEFAULT_MAX_TIME_MS / 1000}); the orders
                         it created are still cancelled; exit 2
@@ -117,6 +120,7 @@ const VALUE_OPTIONS = new Set([
   "--report",
   "--seed",
   "--max-requests",
+  "--explore",
   "--timeout",
   "--max-time",
 ]);
@@ -165,6 +169,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   const exclude = names(v.exclude);
   const seed = positiveInteger("--seed", v.seed, true);
   const maxRequests = positiveInteger("--max-requests", v["max-requests"]);
+  const exploreBudget = positiveInteger("--explore", v.explore, true);
   const timeoutMs = positiveInteger("--timeout", v.timeout);
   const maxTime = positiveInteger("--max-time", v["max-time"]);
   const contract: ContractOptions = {
@@ -179,6 +184,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     ...(exclude ? { exclude } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(maxRequests !== undefined ? { maxRequests } : {}),
+    ...(exploreBudget !== undefined ? { exploreBudget } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(maxTime !== undefined ? { maxTimeMs: maxTime * 1000 } : {}),
   };
@@ -207,6 +213,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   seed: { type: "string" },
   "max-requests": { type: "string" },
+  explore: { type: "string" },
   timeout: { type: "string" },
   "max-time": { type: "string" },
   help: { type: "boolean", short: "h" },

@@ -10,6 +10,8 @@ export interface LedgerEntry {
   clientOrderId: string;
   orderId?: number;
   state: "sent" | "open" | "closed";
+  /** What placed it ("order lifecycle", "history", "order arithmetic"…), for the report. */
+  purpose: string;
 }
 
 export class OrderLedger {
@@ -29,8 +31,8 @@ export class OrderLedger {
   }
 
   /** Called before an order-creating request is sent. */
-  sent(symbol: string, clientOrderId: string): void {
-    this.entries.set(clientOrderId, { symbol, clientOrderId, state: "sent" });
+  sent(symbol: string, clientOrderId: string, purpose = "order lifecycle"): void {
+    this.entries.set(clientOrderId, { symbol, clientOrderId, state: "sent", purpose });
   }
 
   opened(clientOrderId: string, orderId: number | undefined): void {
@@ -42,11 +44,17 @@ export class OrderLedger {
   }
 
   /** An order the server created although it should not have (its id comes from the answer). */
-  adopt(symbol: string, clientOrderId: string, orderId: number | undefined): void {
+  adopt(
+    symbol: string,
+    clientOrderId: string,
+    orderId: number | undefined,
+    purpose = "order lifecycle",
+  ): void {
     this.entries.set(clientOrderId, {
       symbol,
       clientOrderId,
       state: "open",
+      purpose,
       ...(orderId !== undefined ? { orderId } : {}),
     });
     this.placed.add(clientOrderId);
@@ -77,5 +85,26 @@ export class OrderLedger {
   /** Orders the server accepted during the run. */
   get placedCount(): number {
     return this.placed.size;
+  }
+
+  /** Whether an order-creating request of this purpose was sent already. */
+  hasPurpose(purpose: string): boolean {
+    for (const entry of this.entries.values()) if (entry.purpose === purpose) return true;
+    return false;
+  }
+
+  /** Order-creating requests sent during the run, accepted or not. */
+  get sentCount(): number {
+    return this.entries.size;
+  }
+
+  /** Accepted orders by what placed them, in the order the purposes first appeared. */
+  placedBy(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const id of this.placed) {
+      const purpose = this.entries.get(id)?.purpose ?? "order lifecycle";
+      counts[purpose] = (counts[purpose] ?? 0) + 1;
+    }
+    return counts;
   }
 }

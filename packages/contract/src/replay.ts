@@ -5,8 +5,11 @@
  * key and secret come from --api-key/--api-secret or MARKETAPI_API_KEY/MARKETAPI_API_SECRET.
  */
 import { readFileSync } from "node:fs";
+import { loadOpenApi } from "@marketapi/spec";
 import { UsageError } from "./errors.js";
 import { hmacHex } from "./http/signing.js";
+import { buildContractModel } from "./operations.js";
+import { sequenceScript } from "./replay-script.js";
 import type { ContractResult, Failure } from "./results.js";
 
 const SIGNATURE = "signature";
@@ -92,19 +95,44 @@ export interface ReplayOutcome {
   curl: string;
 }
 
-export async function replay(
-  resultFile: string,
-  n: number,
-  credentials: { apiKey?: string | undefined; apiSecret?: string | undefined },
-): Promise<ReplayOutcome> {
-  let result: ContractResult;
+function readResult(resultFile: string): ContractResult {
   try {
-    result = JSON.parse(readFileSync(resultFile, "utf8")) as ContractResult;
+    return JSON.parse(readFileSync(resultFile, "utf8")) as ContractResult;
   } catch (error) {
     throw new UsageError(
       `cannot read ${resultFile} as a JSON result (marketapi-contract --json): ${(error as Error).message}`,
     );
   }
+}
+
+/**
+ * A failure of the stateful exploration, as the script of its minimal sequence (not sent: it
+ * changes the account's orders; run it to reproduce). `base` overrides the recorded base URL.
+ */
+export function replaySequence(resultFile: string, n: number, base?: string): string | undefined {
+  const result = readResult(resultFile);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`the failure number must be 1 or more, got ${n}`);
+  const failure = failureNumber(result, n);
+  if (!failure.sequence) return undefined;
+  const signing = buildContractModel(loadOpenApi()).signing;
+  const script = sequenceScript(failure.sequence, signing, base ?? result.target.baseUrl);
+  return [
+    `failure ${n}: ${failure.check} · ${failure.operationId}`,
+    `  ${failure.message}`,
+    "",
+    `the minimal sequence (${failure.sequence.steps.length} requests) as a script; every signed request signs itself when it runs,`,
+    `and later steps use the orderIds the target assigns (the run reproduces it too: --seed ${result.seed}):`,
+    "",
+    script,
+  ].join("\n");
+}
+
+export async function replay(
+  resultFile: string,
+  n: number,
+  credentials: { apiKey?: string | undefined; apiSecret?: string | undefined },
+): Promise<ReplayOutcome> {
+  const result = readResult(resultFile);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`the failure number must be 1 or more, got ${n}`);
   const failure = failureNumber(result, n);
   const request = resignRequest(failure, credentials, Date.now());
@@ -123,16 +151,20 @@ export async function replayCommand(argv: readonly string[]): Promise<string> {
     apiKey: process.env.MARKETAPI_API_KEY,
     apiSecret: process.env.MARKETAPI_API_SECRET,
   };
+  let base: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === "--api-key") credentials.apiKey = argv[++i];
+    if (arg === "--base-url") base = argv[++i];
+    else if (arg === "--api-key") credentials.apiKey = argv[++i];
     else if (arg === "--api-secret") credentials.apiSecret = argv[++i];
     else positional.push(arg);
   }
   if (positional.length !== 2)
     throw new UsageError(
-      "usage: marketapi-contract replay RESULT.json N [--api-key KEY] [--api-secret SECRET]",
+      "usage: marketapi-contract replay RESULT.json N [--api-key KEY] [--api-secret SECRET] [--base-url URL]",
     );
+  const script = replaySequence(positional[0]!, Number(positional[1]), base);
+  if (script !== undefined) return script;
   const outcome = await replay(positional[0]!, Number(positional[1]), credentials);
   return [
     `failure ${positional[1]}: ${outcome.failure.check} · ${outcome.failure.operationId}`,

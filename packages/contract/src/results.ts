@@ -1,5 +1,7 @@
 /** The result model of a run: one cell per check and operation, failures with their evidence. */
 import { ANSWER_CHECKS, type CheckName } from "./checks/index.js";
+import type { CoverageReport } from "./coverage.js";
+import type { ExplorationSummary } from "./explore/index.js";
 import type { WireRequest } from "./http/request.js";
 
 // The names, descriptions and labels of the checks are derived from the check modules
@@ -38,6 +40,17 @@ export interface Failure {
   /** Where in the body (JSON Pointer) and which schema rule failed. */
   schemaPath?: string;
   exchange?: ExchangeRecord;
+  /** The minimal sequence a stateful failure was shrunk to, every request of it in order. */
+  sequence?: SequenceEvidence;
+}
+
+/** A failing sequence of the exploration, shrunk: enough to read it and to send it again. */
+export interface SequenceEvidence {
+  /** fast-check's seed and path of the sequence (the same run regenerates it). */
+  seed: number;
+  path: string;
+  shrinks: number;
+  steps: Array<{ step: number; description: string; exchange: ExchangeRecord }>;
 }
 
 export type CellStatus = "passed" | "failed" | "skipped";
@@ -56,8 +69,12 @@ export interface Cell {
 }
 
 export interface CleanupReport {
-  /** Orders this run created (or tried to). */
+  /** Orders the target accepted during this run. */
   created: number;
+  /** Order-creating requests the run sent, accepted or not (0: the run never tried to trade). */
+  sent?: number;
+  /** Accepted orders by what placed them ("order lifecycle", "history", "order arithmetic"…). */
+  placedBy?: Record<string, number>;
   /** Orders cancelled by the final clean-up (the lifecycle cancels most on its own). */
   cancelledAtEnd: number;
   /** Orders that may still be open: client order ids with their symbol. */
@@ -75,6 +92,8 @@ export interface ContractResult {
   error?: {
     kind: "usage" | "connection" | "interrupted" | "deadline" | "internal" | "cleanup";
     message: string;
+    /** "start-up": the run stopped before its checks began (probe, credentials); no verdict was reached. */
+    during?: "start-up";
   };
   target: { baseUrl: string; kind: "embedded" | "base-url" | "endpoint"; label?: string };
   trading: boolean;
@@ -90,6 +109,10 @@ export interface ContractResult {
   stats: { requests: number; durationMs: number; requestsPerSecond: number };
   cleanup: CleanupReport;
   summary: { passed: number; failed: number; skipped: number };
+  /** What the stateful exploration ran and exercised (coverage by operation), when it ran. */
+  exploration?: ExplorationSummary;
+  /** What the run exercised per operation, and why the rest was not (absent when no request was sent). */
+  coverage?: CoverageReport;
 }
 
 const FAILURES_KEPT_PER_CELL = 5;

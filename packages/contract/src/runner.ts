@@ -6,9 +6,11 @@
  */
 import { loadOpenApi } from "@marketapi/spec";
 import { behaviourPhase } from "./checks/behaviour.js";
+import { recheckClock } from "./checks/clock-sanity.js";
 import { markPass, type RunContext, reportPass } from "./checks/context.js";
 import { appliesTo, CHECKS } from "./checks/index.js";
 import { ConnectionError, InterruptedError, UsageError } from "./errors.js";
+import { explorationPhase } from "./explore/index.js";
 import { failingTestVectors } from "./http/signing.js";
 import { pickSymbol, planFarBuy } from "./market.js";
 import {
@@ -24,7 +26,7 @@ import { cleanup } from "./run/cleanup.js";
 import type { ContractOptions } from "./run/contract-options.js";
 import { proveCredentials, requireCredentialsForTrading } from "./run/credentials.js";
 import { generatedPhase } from "./run/generated-phase.js";
-import { collapseNotImplemented, ImplementationTracker } from "./run/not-implemented.js";
+import { collapseNotImplemented, withoutUnexercisedPasses } from "./run/not-implemented.js";
 import { preferredSymbol, probe } from "./run/probe.js";
 import { readOnlyPass } from "./run/read-only-pass.js";
 import { selectOperations } from "./run/scope.js";
@@ -35,7 +37,7 @@ import type { ValueContext } from "./values.js";
 
 export type { ContractOptions } from "./run/contract-options.js";
 
-export const DEFAULT_MAX_REQUESTS = 800;
+export const DEFAULT_MAX_REQUESTS = 1100;
 export const DEFAULT_TIMEOUT_MS = 5000;
 /** Longest a whole run may take (--max-time), clean-up aside. */
 export const DEFAULT_MAX_TIME_MS = 300_000;
@@ -145,7 +147,6 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   result.trading = target.trading;
 
   const recorder = new Recorder(checks, result.operations);
-  const implementation = new ImplementationTracker();
   const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), maxTimeMs);
@@ -159,18 +160,17 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
     recorder,
     signal,
-    onExchange: (exchange) => {
-      implementation.see(exchange);
-      options.onExchange?.(exchange);
-    },
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
   const ledger = new OrderLedger();
+  /** Start-up (probe, credentials) until the checks begin: an error there ends the run before any verdict. */
+  let stage: "start-up" | "checks" = "start-up";
   try {
     progress({
       type: "stage",
       message: `target ${target.label ? `${target.label} at ` : ""}${target.baseUrl}; seed ${seed}`,
     });
-    const { market, reference } = await probe(session, target.baseUrl).catch((error: unknown) => {
+    const { market, reference, clock } = await probe(session, target.baseUrl).catch((error: unknown) => {
       // An operation that stops answering during the probe is the server's fault, not a crash.
       if (error instanceof PassStopped) throw new ConnectionError(`start-up probe: ${error.message}`);
       throw error;
@@ -188,6 +188,13 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       rules && reference !== undefined
         ? planFarBuy(rules, reference)
         : { reason: rules ? `no market price for ${rules.symbol}` : "exchangeInfo lists no symbol" };
+    if (rules)
+      session.coverage.explainUnlisted(
+        "new_order",
+        "type",
+        rules.orderTypes,
+        `exchangeInfo's orderTypes for ${rules.symbol}`,
+      );
     const ctx: RunContext = {
       session,
       ledger,
@@ -202,8 +209,9 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     };
     progress({
       type: "stage",
-      message: `${listed.length} symbols listed; testing with ${values.symbol}; clock offset ${Math.round(session.clockOffsetMs)} ms`,
+      message: `${listed.length} symbols listed; testing with ${values.symbol}; ${clock?.note ?? "no server_time: signing uses this machine's clock"}`,
     });
+    stage = "checks";
 
     const operations = selected;
     for (const operation of operations.filter((o) => !isTrading(o) && !isSigned(o))) {
@@ -220,7 +228,15 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
     skipNotApplicable(recorder, operations, model);
+    const exploration = await explorationPhase(ctx, options.exploreBudget);
+    if (exploration) result.exploration = exploration;
     await generatedPhase(ctx, operations);
+    const time = model.operation("server_time");
+    if (clock && time && recorder.enabled("clock_sanity")) {
+      await recheckClock(session, time, clock.reading).catch((error: unknown) => {
+        if (!(error instanceof PassStopped)) throw error;
+      });
+    }
   } catch (error) {
     if (error instanceof ConnectionError) result.error = { kind: "connection", message: error.message };
     else if (error instanceof InterruptedError && deadline.signal.aborted && !options.signal?.aborted)
@@ -232,6 +248,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       result.error = { kind: "interrupted", message: "interrupted; the results are partial" };
     else if (error instanceof UsageError) result.error = { kind: "usage", message: error.message };
     else result.error = { kind: "internal", message: oneLine(error) };
+    if (result.error && stage === "start-up") result.error.during = "start-up";
   } finally {
     clearTimeout(deadlineTimer);
     if (ledger.outstanding().length > 0) {
@@ -248,11 +265,20 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await target.embedded?.close().catch(() => {});
   }
 
-  result.notImplemented = implementation.notImplemented();
-  result.cells = collapseNotImplemented(
-    recorder.result(),
-    new Set(result.notImplemented.map((n) => n.operationId)),
+  result.notImplemented = session.implementation.notImplemented();
+  // Failures recorded after an operation's last progress line (the end-of-run clock read, the
+  // clean-up) get a line of their own: the lines add up to the verdicts below.
+  const absent = new Set(result.notImplemented.map((n) => n.operationId));
+  for (const operationId of result.operations) {
+    if (absent.has(operationId)) continue;
+    const failures = session.takeUnshownFailures(operationId);
+    if (failures > 0)
+      progress({ type: "operation", operationId, stage: "end of run", requests: 0, failures });
+  }
+  result.cells = withoutUnexercisedPasses(collapseNotImplemented(recorder.result(), absent), (operationId) =>
+    session.requestsOf(operationId),
   );
+  result.coverage = session.coverage.report(result.operations, result.cells);
   const durationMs = performance.now() - started;
   result.stats = {
     requests: session.requests,

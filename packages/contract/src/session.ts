@@ -9,6 +9,7 @@ export { BudgetExhausted, OperationUnresponsive, PassStopped } from "./errors.js
 
 import { checkAnswer } from "./checks/answer.js";
 import { checkNoAnswer } from "./checks/not-a-server-error.js";
+import { CoverageRecorder } from "./coverage.js";
 import {
   type BuildContext,
   buildRequest,
@@ -21,8 +22,9 @@ import {
 } from "./http/request.js";
 import { send, type TransportError } from "./http/transport.js";
 import type { ContractModel, ContractOperation } from "./operations.js";
-import type { CheckName, ExchangeRecord, Recorder } from "./results.js";
+import type { CheckName, ExchangeRecord, Failure, Recorder } from "./results.js";
 import type { RoundTrip, Verdicts } from "./round-trip.js";
+import { ImplementationTracker } from "./run/not-implemented.js";
 
 export { paramValue, type RoundTrip } from "./round-trip.js";
 
@@ -64,10 +66,15 @@ export class Session implements Verdicts {
   usedWeight = 0;
   /** REQUEST_WEIGHT per minute from exchangeInfo, when known. */
   weightLimit: number | undefined;
+  /** What the run exercised of the spec (every exchange feeds it). */
+  readonly coverage: CoverageRecorder;
+  /** Which operations answered only 404/405/501 (not implemented). */
+  readonly implementation = new ImplementationTracker();
   private consecutiveTransportErrors = 0;
   private readonly unresponsive = new Set<string>();
   private readonly requestCounts = new Map<string, number>();
   private readonly failureCounts = new Map<string, number>();
+  private readonly failuresShown = new Map<string, number>();
   private readonly buildContext: BuildContext;
   private readonly endpointHeaderNames: string[];
 
@@ -78,6 +85,7 @@ export class Session implements Verdicts {
     this.timeoutMs = options.timeoutMs;
     this.maxRequests = options.maxRequests;
     this.endpointHeaderNames = Object.keys(options.headers);
+    this.coverage = new CoverageRecorder(options.model.operations, options.model.relations);
     this.buildContext = {
       baseUrl: options.baseUrl,
       signing: options.model.signing,
@@ -136,6 +144,8 @@ export class Session implements Verdicts {
     } else {
       exchange.error = result.error;
     }
+    this.implementation.see(exchange);
+    this.coverage.see(exchange);
     this.options.onExchange?.(exchange);
     if (!result.ok) {
       if (result.error.kind === "aborted") throw new InterruptedError("interrupted");
@@ -239,6 +249,14 @@ export class Session implements Verdicts {
     this.recorder.skip(check, operationId, reason);
   }
 
+  /** Failures of the operation not yet shown on a progress line; they count as shown from now on. */
+  takeUnshownFailures(operationId: string): number {
+    const total = this.failuresOf(operationId);
+    const unshown = total - (this.failuresShown.get(operationId) ?? 0);
+    this.failuresShown.set(operationId, total);
+    return unshown;
+  }
+
   requestsOf(operationId: string): number {
     return this.requestCounts.get(operationId) ?? 0;
   }
@@ -247,7 +265,13 @@ export class Session implements Verdicts {
     return this.failureCounts.get(operationId) ?? 0;
   }
 
-  fail(check: CheckName, exchange: RoundTrip, message: string, schemaPath?: string): void {
+  fail(
+    check: CheckName,
+    exchange: RoundTrip,
+    message: string,
+    schemaPath?: string,
+    evidence: Pick<Failure, "sequence"> = {},
+  ): void {
     if (this.recorder.enabled(check)) {
       this.failureCounts.set(
         exchange.op.operationId,
@@ -263,6 +287,7 @@ export class Session implements Verdicts {
       ]),
       ...(schemaPath !== undefined ? { schemaPath } : {}),
       exchange: this.record(exchange),
+      ...evidence,
     });
   }
 }

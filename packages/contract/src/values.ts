@@ -3,6 +3,8 @@
  * every constrained parameter, then property-based generation (fast-check) with the run's seed.
  * Also the schema-invalid values negative_data_rejection sends.
  */
+
+import type { RefusalRuleName } from "@marketapi/spec/model";
 import { validateRequest } from "@marketapi/validators";
 import fc from "fast-check";
 import { encodeParams, encodeValue, type ParamList, plainNumber } from "./http/request.js";
@@ -38,6 +40,10 @@ export interface TextCase {
   text?: string;
   /** Kept without asking the validators: the rule is stated in prose the schemas do not encode. */
   fromDescription?: boolean;
+  /** The refusal rules the case breaks (x-refusals names their codes); a refusal may follow any. */
+  rules?: RefusalRuleName[];
+  /** What the bad value breaks ("above maximum", "wrong type"). */
+  breaks?: string;
 }
 
 function typeOf(schema: SchemaNode): string | undefined {
@@ -338,9 +344,13 @@ export function negativeCases(op: ContractOperation, base: ParamList): TextCase[
       cases.push({
         label: `negative: ${param.name} missing`,
         params: base.filter(([n]) => n !== param.name),
+        parameter: param.name,
+        rules: ["missing-parameter"],
       });
     }
   }
+  const baseType = base.find(([n]) => n === "type")?.[1];
+  const forbidden = (baseType !== undefined ? op.orderTypeRules?.[baseType]?.forbidden : undefined) ?? [];
   for (const param of op.parameters) {
     for (const [what, text] of invalidTexts(param)) {
       const params: ParamList = has(param.name)
@@ -351,6 +361,18 @@ export function negativeCases(op: ContractOperation, base: ParamList): TextCase[
         params,
         parameter: param.name,
         text,
+        breaks: what,
+        rules: [
+          what === "unknown enum value"
+            ? "unknown-enum-value"
+            : what === "repeated item"
+              ? "repeated-item"
+              : "malformed-value",
+          // A bad value of a parameter the order type forbids breaks that rule too.
+          ...(!has(param.name) && forbidden.includes(param.name)
+            ? (["parameter-not-required"] as const)
+            : []),
+        ],
       });
     }
   }
@@ -372,6 +394,7 @@ export function negativeCases(op: ContractOperation, base: ParamList): TextCase[
       label: `negative: ${a} and ${b} together`,
       params: [...rest, [a, va], [b, vb]],
       fromDescription: true,
+      rules: ["exclusive-parameters"],
     });
   }
   const type = base.find(([n]) => n === "type")?.[1];
@@ -382,6 +405,8 @@ export function negativeCases(op: ContractOperation, base: ParamList): TextCase[
         cases.push({
           label: `negative: ${type} without ${name} (x-order-type-rules)`,
           params: base.filter(([n]) => n !== name),
+          parameter: name,
+          rules: ["missing-parameter"],
         });
       }
     }
@@ -390,6 +415,8 @@ export function negativeCases(op: ContractOperation, base: ParamList): TextCase[
         cases.push({
           label: `negative: ${type} with ${name} (x-order-type-rules forbids it)`,
           params: [...base, [name, plausibleText(name, base)]],
+          parameter: name,
+          rules: ["parameter-not-required"],
         });
       }
     }

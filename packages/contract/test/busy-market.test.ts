@@ -20,6 +20,9 @@ describe("a market that moves while it is read", () => {
   it.each([
     [1, "memory"],
     [2, "state"],
+    // Seeds 3 and 4 once showed an order filled by the other account between two reads.
+    [3, "memory"],
+    [4, "state"],
   ] as const)("seed %i, %s: exit 0 while another account trades on", async (seed, kind) => {
     const server = await startServer({
       port: 0,

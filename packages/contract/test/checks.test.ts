@@ -17,8 +17,10 @@ import {
 import { USAGE } from "../src/options.js";
 import { RESPONSE_CHECKS } from "../src/results.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
+import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
+import { meaningFaults } from "./support/meaning-faults.js";
 import { relationFaults } from "./support/relation-faults.js";
 
 const moduleOf = (check: string) => `src/checks/${check.replace(/_/g, "-")}.ts`;
@@ -29,6 +31,8 @@ const caughtFaults = new Set(
   [
     ...faults(DEMO_CREDENTIALS),
     ...behaviourFaults(DEMO_CREDENTIALS),
+    ...explorationFaults(DEMO_CREDENTIALS),
+    ...meaningFaults(DEMO_CREDENTIALS),
     ...heldOutFaults(DEMO_CREDENTIALS),
     ...relationFaults(),
   ]

@@ -120,8 +120,9 @@ describe("the marketapi-contract command", () => {
     expect(run.stderr).toMatch(/✓ order_book/);
     const xml = readFileSync(report, "utf8");
     expect(XMLValidator.validate(xml)).toBe(true);
-    expect(xml.match(/<testsuite /g)).toHaveLength(CHECK_NAMES.length);
-    expect(xml.match(/<testcase /g)).toHaveLength(CHECK_NAMES.length * operationCount);
+    // One suite per check, and the coverage suite (a case per operation).
+    expect(xml.match(/<testsuite /g)).toHaveLength(CHECK_NAMES.length + 1);
+    expect(xml.match(/<testcase /g)).toHaveLength((CHECK_NAMES.length + 1) * operationCount);
     expect(xml).not.toContain(server.credentials.apiKey);
   });
 

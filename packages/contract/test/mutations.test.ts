@@ -6,7 +6,9 @@ import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportText } from "../src/report/text.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
+import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
+import { meaningFaults } from "./support/meaning-faults.js";
 import {
   catchReport,
   everyFaultInFull,
@@ -20,7 +22,13 @@ import {
 import { relationFaults } from "./support/relation-faults.js";
 
 // The demo credentials sign the requests of the faults that re-sign.
-const catalog = [...faults(DEMO_CREDENTIALS), ...behaviourFaults(DEMO_CREDENTIALS), ...relationFaults()];
+const catalog = [
+  ...faults(DEMO_CREDENTIALS),
+  ...behaviourFaults(DEMO_CREDENTIALS),
+  ...explorationFaults(DEMO_CREDENTIALS),
+  ...meaningFaults(DEMO_CREDENTIALS),
+  ...relationFaults(),
+];
 const only = process.env.MUTATION_ONLY;
 const selected = only ? catalog.filter((f) => f.name.includes(only)) : catalog;
 const sample = everyFaultInFull ? [] : fullRunSample(selected);

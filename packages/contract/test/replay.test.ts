@@ -10,7 +10,9 @@ import { promisify } from "node:util";
 import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { runContract } from "../src/index.js";
+import { replaySequence } from "../src/replay.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
+import { explorationFaults } from "./support/exploration-faults.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { startReferenceServer } from "./support/server.js";
 
@@ -64,5 +66,46 @@ describe("marketapi-contract replay RESULT.json N", () => {
     );
     expect((failed as { code: number }).code).toBe(2);
     expect((failed as { stderr: string }).stderr).toMatch(/holds 0 failure\(s\); there is no failure 3/);
+  });
+});
+
+describe("replay of a failing sequence", () => {
+  it("prints the minimal sequence as a script that signs itself and reproduces the failure", async () => {
+    const server = await startReferenceServer();
+    const fault = explorationFaults(DEMO_CREDENTIALS).find(
+      (f) => f.name === "mismatched-ids-follow-orderId",
+    )!;
+    const proxy = await startFaultProxy(server.url, fault);
+    try {
+      const { apiKey, apiSecret } = server.credentials;
+      const result = await runContract({
+        baseUrl: proxy.url,
+        apiKey,
+        apiSecret,
+        seed: 7,
+        allowTrading: true,
+        only: ["stateful_exploration"],
+      });
+      const failures = result.cells.filter((c) => c.status === "failed").flatMap((c) => c.failures);
+      const n = failures.findIndex((f) => f.check === "stateful_exploration") + 1;
+      expect(n, JSON.stringify(result.exploration)).toBeGreaterThan(0);
+      const failure = failures[n - 1]!;
+      const file = join(scratch, "sequence.json");
+      writeFileSync(file, JSON.stringify(result));
+      const printed = replaySequence(file, n)!;
+      const script = printed.slice(printed.indexOf("#!/bin/sh"));
+      const env = { ...process.env, MARKETAPI_API_KEY: apiKey, MARKETAPI_API_SECRET: apiSecret };
+      const { stdout } = await run("sh", ["-c", script], { env });
+      const answers = stdout.trimEnd().split("\n");
+      // One answer per request of the sequence, none refused for its signature or its timestamp.
+      expect(answers).toHaveLength(failure.sequence!.steps.length);
+      expect(stdout).not.toMatch(/"code":-102[12]/);
+      // The failing request behaves again as it did: the cancel whose ids disagree is served.
+      const at = failure.sequence!.steps.findIndex((s) => s.exchange.case === failure.exchange!.case);
+      expect(answers[at]).toMatch(/"orderId":\d+/);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
   });
 });

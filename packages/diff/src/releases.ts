@@ -3,7 +3,7 @@
 // changelog (what changed from each release to the next).
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type LoadedSpec, SpecError } from "@marketapi/spec-loader";
+import { type LoadedSpec, type LoadOptions, SpecError } from "@marketapi/spec-loader";
 import type { Change } from "./change.js";
 import { diffDocuments } from "./diff.js";
 import { loadSpec } from "./load-document.js";
@@ -24,7 +24,7 @@ export interface Release {
 }
 
 /** Every release in `dir`, oldest first. Each folder is named by its version and holds `file`, whose info.version says the same. */
-export function readReleases(dir: string, file: string): Release[] {
+export function readReleases(dir: string, file: string, options: LoadOptions = {}): Release[] {
   if (!existsSync(dir)) return [];
   const releases: Release[] = [];
   for (const name of readdirSync(dir)) {
@@ -32,7 +32,7 @@ export function readReleases(dir: string, file: string): Release[] {
     if (!statSync(folder).isDirectory()) continue;
     if (!parseVersion(name))
       throw new SpecError(folder, "", "a folder named by a semver version (1.2.0)", JSON.stringify(name));
-    const spec = loadSpec(join(folder, file));
+    const spec = loadSpec(join(folder, file), options);
     if (spec.document.info.version !== name) {
       const fault = new SpecError(
         spec.source,

@@ -244,7 +244,7 @@ export function makeRedocPageOffline(html: string): string {
 /** Problems that make the built page unfit to publish; empty when it is fine. */
 export function redocPageProblems(html: string, document?: unknown): string[] {
   const problems: string[] = [];
-  if (document !== undefined && !isDeepStrictEqual(embeddedDefinition(html), document)) {
+  if (document !== undefined && !embedsDocument(embeddedDefinition(html), document)) {
     problems.push(`the page does not embed the document published as ${API_DOCUMENT}`);
   }
   if (!html.includes('"disableTelemetry":true')) {
@@ -257,6 +257,14 @@ export function redocPageProblems(html: string, document?: unknown): string[] {
     if (html.includes(url)) problems.push(`the page still loads ${url} (did Redoc move its footer logo?)`);
   }
   return problems;
+}
+
+/** Whether the page embeds `document`, as written or as Redoc's bundler writes it (an empty `components` added where there was none). */
+function embedsDocument(embedded: unknown, document: unknown): boolean {
+  if (isDeepStrictEqual(embedded, document)) return true;
+  return isObject(document) && document.components === undefined
+    ? isDeepStrictEqual(embedded, { ...document, components: {} })
+    : false;
 }
 
 const DEFINITION_START = "const __redoc_definition = ";

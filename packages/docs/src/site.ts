@@ -17,8 +17,11 @@ export interface GeneratedFile {
 
 /** The bundled spec files, as written by @marketapi/spec. */
 export interface SiteSources {
+  /** The spec as written, published as openapi.json and openapi.yaml. */
   openapiJson: string;
   openapiYaml: string;
+  /** When the spec is OpenAPI 3.0: its version, and the 3.1 document it was upgraded to, which the pages show. */
+  upgraded?: { from: string; document: JsonObject };
   /** The Endpoint record's JSON Schema: adds its page, card and file. Absent: no Endpoint page. */
   endpointSchemaJson?: string;
   /** The site's name and logo where not the spec's (`info.title`, `info.x-logo`). */
@@ -56,7 +59,8 @@ function parseObject(text: string, file: string): JsonObject {
 }
 
 export function generateSite(sources: SiteSources): Site {
-  const openapi = parseObject(sources.openapiJson, "openapi.json");
+  const openapi = sources.upgraded?.document ?? parseObject(sources.openapiJson, "openapi.json");
+  const version = sources.upgraded ? `OpenAPI ${sources.upgraded.from}` : "OpenAPI 3.1";
   const endpointSchema =
     sources.endpointSchemaJson === undefined
       ? undefined
@@ -68,14 +72,13 @@ export function generateSite(sources: SiteSources): Site {
     {
       path: "openapi.yaml",
       contents: sources.openapiYaml,
-      description: "The OpenAPI 3.1 description as written (YAML).",
+      description: `The ${version} description as written (YAML).`,
     },
     { path: "openapi.json", contents: sources.openapiJson, description: "The same description as JSON." },
     {
       path: API_DOCUMENT,
       contents: redoc.spec,
-      description:
-        "The document the API page renders: openapi.json with the extensions written into its descriptions and a curl, TypeScript and Python sample on every operation (x-codeSamples).",
+      description: `The document the API page renders: openapi.json${sources.upgraded ? " upgraded to OpenAPI 3.1" : ""} with the extensions written into its descriptions${languagesText(samples) === "" ? "" : ` and a ${languagesText(samples)} sample on every operation (x-codeSamples)`}.`,
     },
     ...(sources.endpointSchemaJson === undefined
       ? []

@@ -12,6 +12,7 @@ import { mutuallyExclusiveMarkdown } from "./extensions/mutually-exclusive.js";
 import { orderTypeRulesMarkdown } from "./extensions/order-type-rules.js";
 import { parameterConditionsMarkdown } from "./extensions/parameter-conditions.js";
 import { parameterPlacementLine } from "./extensions/parameter-placement.js";
+import { refusalsMarkdown } from "./extensions/refusals.js";
 import { relationsMarkdown } from "./extensions/relations.js";
 import { responseVariantsMarkdown } from "./extensions/response-variant-by.js";
 import { signingMarkdown } from "./extensions/signing.js";
@@ -26,6 +27,7 @@ export { FILLED_FROM_SECTION_TITLE, filledFromMarkdown } from "./extensions/fill
 export { mutuallyExclusiveMarkdown } from "./extensions/mutually-exclusive.js";
 export { orderTypeRulesMarkdown } from "./extensions/order-type-rules.js";
 export { parameterConditionsMarkdown } from "./extensions/parameter-conditions.js";
+export { REFUSALS_SECTION_TITLE, refusalsMarkdown } from "./extensions/refusals.js";
 export { RELATIONS_SECTION_TITLE, relationsMarkdown } from "./extensions/relations.js";
 export { responseVariantsMarkdown } from "./extensions/response-variant-by.js";
 export { signingMarkdown } from "./extensions/signing.js";
@@ -98,6 +100,7 @@ function annotateInfo(model: SpecModel): void {
   const appended = [
     authClassesMarkdown(model),
     signingMarkdown(model),
+    refusalsMarkdown(model),
     filledFromMarkdown(model),
     relationsMarkdown(model),
   ].filter((part): part is string => part !== undefined);

@@ -18,7 +18,12 @@ const PROJECT_TIMEOUT = 900_000;
 
 /** What a run block must print, beyond exiting 0: the values its comments promise. */
 const PRINTS: Record<string, RegExp[]> = {
-  "packages/client/README.md": [/^FILLED \[/m, /^200$/m, /^number$/m],
+  "packages/client/README.md": [
+    /^FILLED \[/m,
+    /^200$/m,
+    /^number$/m,
+    /^\/api\/v3\/orders\/a%20b%2F1\?symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%5D&ids=1\|2$/m,
+  ],
   "packages/codegen/README.md": [/^5$/m, /\{ valid: true \}/],
   "packages/contract/README.md": [/exit 0 \(every check that ran passed\)/],
   "packages/reference-server/README.md": [/^FILLED$/m],

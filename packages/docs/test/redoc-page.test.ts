@@ -115,6 +115,11 @@ describe("the built page", () => {
     const document = { openapi: "3.1.0", paths: { "/a": { get: { "x-codeSamples": [] } } } };
     expect(embeddedDefinition(page(JSON.stringify(document)))).toEqual(document);
     expect(redocPageProblems(page(JSON.stringify(document)), document)).toEqual([]);
+    // Redoc's bundler adds an empty components object to a document that has none.
+    expect(redocPageProblems(page(JSON.stringify({ ...document, components: {} })), document)).toEqual([]);
+    expect(
+      redocPageProblems(page(JSON.stringify({ ...document, components: { schemas: {} } })), document),
+    ).toHaveLength(1);
     expect(redocPageProblems(page(JSON.stringify({ ...document, paths: {} })), document)).toEqual([
       expect.stringContaining("does not embed the document published as api.openapi.json"),
     ]);

@@ -2,15 +2,18 @@
 // the requests and their order, and the samples themselves as golden text. Running the samples
 // for real is samples.run.test.ts.
 
+import { percentEncode, queryPart } from "@marketapi/client/wire";
 import { loadOpenApi } from "@marketapi/spec";
 import { buildSpecModel, operationEntries } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
+import { parseCommand } from "../src/cli.js";
 import { type JsonObject, objectAt } from "../src/json.js";
 import {
   addCodeSamples,
   CODE_SAMPLES_SECTION_TITLE,
   REDOC_CODE_SAMPLES,
   SAMPLE_LANGUAGES,
+  type SampleOptions,
 } from "../src/samples/code-samples.js";
 import {
   DEFAULT_SCENARIO,
@@ -23,7 +26,6 @@ import {
 } from "../src/samples/sample-requests.js";
 import { readSampleSpec, type SampleParameter, SampleSpecError } from "../src/samples/sample-spec.js";
 import { COMMENT_WIDTH, commentLines } from "../src/samples/sample-text.js";
-import { formEncode, percentEncode } from "../src/samples/wire.js";
 
 /** How many operations the spec has: tests count from the model, never a literal. */
 const operationCount = buildSpecModel(loadOpenApi()).operations.length;
@@ -65,12 +67,12 @@ describe("percentEncode", () => {
     expect(percentEncode(given)).toBe(want);
   });
 
-  it("joins pairs as a form", () => {
+  it("writes parameters as the client does: a JSON parameter as one encoded value", () => {
     expect(
-      formEncode([
-        ["symbols", '["A"]'],
-        ["limit", "5"],
-      ]),
+      [
+        queryPart({ name: "symbols", in: "query", json: true }, ["A"]),
+        queryPart({ name: "limit", in: "query" }, 5),
+      ].join("&"),
     ).toBe("symbols=%5B%22A%22%5D&limit=5");
   });
 });
@@ -203,27 +205,42 @@ describe("readSampleSpec", () => {
         /query_order: security \[\{"apiKey":\[\],"signature":\[\]\}\] is not one the code samples write/,
     },
     {
-      fault: "a required path parameter",
+      fault: "a path parameter without an example",
       edit: (d: JsonObject) => {
-        const ping = objectAt(objectAt(objectAt(d.paths)["/api/v3/ping"]).get);
+        objectAt(d.paths)["/api/v3/ping/{id}"] = objectAt(d.paths)["/api/v3/ping"];
+        delete objectAt(d.paths)["/api/v3/ping"];
+        const ping = objectAt(objectAt(objectAt(d.paths)["/api/v3/ping/{id}"]).get);
         ping.parameters = [{ name: "id", in: "path", required: true, schema: { type: "string" } }];
       },
       message:
-        /ping: the code samples send query and form parameters only; required elsewhere: id \(in path\)/,
+        /ping\.id: no sample value \(give the parameter an example in the spec, or the scenario a value\)/,
+      kind: SampleScenarioError,
     },
     {
-      fault: "a key required alone",
+      fault: "a key in a place OpenAPI does not have",
       edit: (d: JsonObject) => {
-        objectAt(objectAt(objectAt(d.paths)["/api/v3/trades"]).get).security = [{ apiKey: [] }];
+        const schemes = objectAt(objectAt(d.components).securitySchemes);
+        schemes.bodyKey = { type: "apiKey", in: "body", name: "key" };
+        objectAt(objectAt(objectAt(d.paths)["/api/v3/trades"]).get).security = [{ bodyKey: [] }];
       },
-      message: /recent_trades_list: security \[\{"apiKey":\[\]\}\] is not one the code samples write/,
+      message:
+        /recent_trades_list: security \[\{"bodyKey":\[\]\}\] is not one the code samples write \(bodyKey: an API key in "body"\)/,
     },
-  ])("names the spec's fault: $fault", ({ edit, message }) => {
+    {
+      fault: "mutual TLS alone",
+      edit: (d: JsonObject) => {
+        objectAt(objectAt(d.components).securitySchemes).tls = { type: "mutualTLS" };
+        objectAt(objectAt(objectAt(d.paths)["/api/v3/trades"]).get).security = [{ tls: [] }];
+      },
+      message:
+        /recent_trades_list: security \[\{"tls":\[\]\}\] is not one the code samples write \(tls: mutual TLS/,
+    },
+  ])("names the spec's fault: $fault", ({ edit, message, kind }) => {
     expect(() => addCodeSamples(edited(edit))).toThrow(message);
     try {
       addCodeSamples(edited(edit));
     } catch (error) {
-      expect(error).toBeInstanceOf(SampleSpecError);
+      expect(error).toBeInstanceOf(kind ?? SampleSpecError);
     }
   });
 });
@@ -411,5 +428,46 @@ describe("commentLines", () => {
     { given: ["one", "two"], want: ["# one", "# two"] },
   ])("$given.0 → $want.length lines", ({ given, want }) => {
     expect(commentLines("#", given)).toEqual(want);
+  });
+});
+
+describe("TypeScript samples of a spec other than this repository's", () => {
+  const fork = edited((document) => {
+    objectAt(document.paths)["/api/v3/notes/{noteId}"] = {
+      get: {
+        operationId: "notes.get",
+        parameters: [{ name: "noteId", in: "path", required: true, schema: { type: "integer" }, example: 7 }],
+        responses: { "200": { description: "The note." } },
+      },
+    };
+  });
+  const typescriptOf = (options: SampleOptions) =>
+    samplesOf(addCodeSamples(fork, DEFAULT_SCENARIO, { languages: ["TypeScript"], ...options }))
+      .get("notes.get")
+      ?.at(0)?.source ?? "";
+
+  it.each([
+    { given: {}, want: "./generated/client.gen.js" },
+    { given: { typescriptClient: "./api/client.gen.js" }, want: "./api/client.gen.js" },
+  ])("import the generated client from $want", ({ given, want }) => {
+    const source = typescriptOf({ tested: false, ...given });
+    expect(source).toContain(`import { spotApi } from "${want}";`);
+    expect(source).toContain("createApiClient(spotApi, {");
+    expect(source).toContain("await client.notesGet({ noteId: 7 })");
+  });
+
+  it("this repository's build calls the spot client instead", () => {
+    expect(typescriptOf({ tested: true })).toContain("createSpotClient({");
+  });
+});
+
+describe("marketapi-docs build --client-module", () => {
+  it.each([
+    { given: [], want: undefined },
+    { given: ["--client-module", "./api/client.gen.js"], want: "./api/client.gen.js" },
+  ])("$given → $want", ({ given, want }) => {
+    const options = parseCommand(["build", "--spec", "s.yaml", "--out", "site", ...given]);
+    expect(options).not.toBe("help");
+    expect(options === "help" ? undefined : options.clientModule).toBe(want);
   });
 });

@@ -26,5 +26,13 @@ export {
   specFromText,
   type TextPosition,
 } from "./load-spec.js";
+export {
+  checkDeclaredVersion,
+  isOpenApi30,
+  OPENAPI_30_OR_31,
+  SWAGGER_CONVERTER,
+  versionFault,
+} from "./openapi-version.js";
 export { describeValue, SpecError } from "./spec-error.js";
 export { type DeclaredVersion, declaredVersion, locateInJson } from "./text-scan.js";
+export { upgradeOpenApi30 } from "./upgrade-3.0.js";

@@ -31,8 +31,10 @@ import {
   tooDeep,
 } from "./input.js";
 import { segmentsOf } from "./json-pointer.js";
+import { checkDeclaredVersion, isOpenApi30 } from "./openapi-version.js";
 import { describeValue, SpecError } from "./spec-error.js";
 import { locateInJson } from "./text-scan.js";
+import { upgradeOpenApi30 } from "./upgrade-3.0.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is untyped input
 export type OpenApiDocument = Record<string, any>;
@@ -52,6 +54,8 @@ export interface LoadedSpec {
    * written ancestor). Absent for documents that were not read from text.
    */
   locate?(pointer: string): TextPosition | undefined;
+  /** The version the text declared when the document was upgraded to 3.1 (`openApi30: "upgrade"`). */
+  upgradedFrom?: string;
 }
 
 export interface LoadOptions {
@@ -66,6 +70,13 @@ export interface LoadOptions {
    * read: see declaredVersion); a SpecError it throws is located with the text's positions.
    */
   checkText?: (text: string, locate: (pointer: string) => TextPosition | undefined) => void;
+  /**
+   * "upgrade": the reader takes OpenAPI 3.1 and 3.0. The version the text declares is checked
+   * before parsing (Swagger 2.0 refused naming a converter, versions but 3.0 and 3.1 refused, all
+   * located), and a 3.0 document is upgraded to 3.1 in memory (upgradeOpenApi30), its pointers
+   * unchanged so that faults are still located in the text. Without it the document stays as parsed.
+   */
+  openApi30?: "upgrade";
 }
 
 /** The spec shipped in @marketapi/spec, the default of the commands. */
@@ -91,11 +102,15 @@ export function loadSpec(spec: string = DEFAULT_SPEC, options: LoadOptions = {})
 export function specFromText(
   source: string,
   text: string,
-  options: Pick<LoadOptions, "maxDepth" | "maxBytes"> = {},
+  options: Pick<LoadOptions, "maxDepth" | "maxBytes" | "openApi30"> = {},
 ): LoadedSpec {
+  if (options.openApi30 === "upgrade") checkDeclaredVersion(source, text);
   const locate = textLocator(text);
   const maxTokens = yamlTokenLimit(options.maxBytes ?? DEFAULT_MAX_INPUT_BYTES);
   const document = parseSpecText(source, text, options.maxDepth, maxTokens);
+  if (options.openApi30 === "upgrade" && isOpenApi30(document)) {
+    return { source, document: upgradeOpenApi30(document), locate, upgradedFrom: document.openapi };
+  }
   return { source, document, locate };
 }
 

@@ -175,3 +175,55 @@ describe("package specs and pointers", () => {
     expect(valueAt({ a: 1 }, "/b")).toBeUndefined();
   });
 });
+
+describe('openApi30: "upgrade" (the readers of 3.1 and 3.0: codegen, docs)', () => {
+  const yaml30 =
+    'openapi: 3.0.3\ninfo: { title: t, version: "1" }\ncomponents:\n  schemas:\n    S: { type: string, nullable: true }\n';
+  it.each([
+    { given: yaml30, want: { openapi: "3.1.0", upgradedFrom: "3.0.3", S: { type: ["string", "null"] } } },
+    {
+      given: '{"openapi": "3.1.0", "components": {"schemas": {"S": {"type": "string"}}}}',
+      want: { openapi: "3.1.0", upgradedFrom: undefined, S: { type: "string" } },
+    },
+  ])("reads $want.openapi (upgraded from $want.upgradedFrom)", ({ given, want }) => {
+    const spec = specFromText("s", given, { openApi30: "upgrade" });
+    expect({
+      openapi: spec.document.openapi,
+      upgradedFrom: spec.upgradedFrom,
+      S: spec.document.components.schemas.S,
+    }).toEqual(want);
+    // The upgrade keeps the pointers: faults are still located in the text as written.
+    expect(spec.locate?.("/components/schemas/S")).toEqual(
+      specFromText("s", given).locate?.("/components/schemas/S"),
+    );
+  });
+
+  it.each([
+    {
+      given: 'swagger: "2.0"\ninfo: {}\n',
+      want: /^s#\/swagger \(line 1, column 1\): expected an OpenAPI 3\.1 document .*npx swagger2openapi.*found Swagger "2\.0"$/,
+    },
+    {
+      given: "info: {}\nopenapi: 3.2.0\n",
+      want: /^s#\/openapi \(line 2, column 1\): expected .*found "3\.2\.0"$/,
+    },
+    {
+      given: '{\n  "openapi": "2.9"\n}',
+      want: /^s#\/openapi \(line 2, column 3\): expected .*found "2\.9"$/,
+    },
+  ])("refuses $given, located, before parsing", ({ given, want }) => {
+    expect(fault(() => specFromText("s", given, { openApi30: "upgrade" })).message).toMatch(want);
+  });
+
+  it("leaves a 3.0 document as parsed without the option", () => {
+    const spec = specFromText("s", yaml30);
+    expect(spec.document.openapi).toBe("3.0.3");
+    expect(spec.upgradedFrom).toBeUndefined();
+  });
+
+  it("loadSpec passes the option on", () => {
+    const file = join(work, "v30.yaml");
+    writeFileSync(file, yaml30);
+    expect(loadSpec(file, { openApi30: "upgrade" }).upgradedFrom).toBe("3.0.3");
+  });
+});

@@ -250,7 +250,9 @@ export interface paths {
         /**
          * Query order
          * @description One order of the account, found by `orderId` or `origClientOrderId` (one of the two is required,
-         *     filled from the live API). An unknown order gives -2013.
+         *     filled from the live API; both must name the same order, else -2039). An unknown order gives -2013.
+         *     A client order id may be reused once its order is closed: by `origClientOrderId` the open order
+         *     with it is found, else the newest.
          */
         get: operations["query_order"];
         put?: never;
@@ -270,7 +272,10 @@ export interface paths {
          *     | LIMIT_MAKER | quantity, price | timeInForce, quoteOrderQty, stopPrice, trailingDelta |
          *
          *     `icebergQty` requires `timeInForce=GTC`. A LIMIT_MAKER order that would take liquidity is rejected
-         *     (-2010). The response shape follows `newOrderRespType` (`x-response-variant-by`): ACK, RESULT or FULL.
+         *     (-2010), so is an order reusing the client order id of an open order of the account, or of a type
+         *     `exchange_info` does not list for the symbol; an order breaking a filter `exchange_info` announces
+         *     is refused with -1013 (filled from the live API; every code is in `x-refusals`). The response shape
+         *     follows `newOrderRespType` (`x-response-variant-by`): ACK, RESULT or FULL.
          *
          *     Parameters may be sent in the query string, in an `application/x-www-form-urlencoded` body, or
          *     split between the two; a name present in both takes the query value. The request is signed
@@ -280,7 +285,8 @@ export interface paths {
         /**
          * Cancel order
          * @description Cancels an active order, found by `orderId` or `origClientOrderId` (one of the two is required,
-         *     filled from the live API: neither gives -1102). An unknown order gives -2011. Parameters may be sent
+         *     filled from the live API: neither gives -1102; both must name the same order, else -2039). An unknown
+         *     order, or one no longer open, gives -2011. Parameters may be sent
          *     in the query string or in an `application/x-www-form-urlencoded` body.
          */
         delete: operations["cancel_order"];
@@ -860,7 +866,7 @@ export interface components {
          *     characters, -1102 mandatory parameter missing or malformed, -1106 parameter not required, -1121
          *     invalid symbol, -1128 invalid combination of optional parameters, -1013 filter failure, -1021
          *     timestamp outside recvWindow, -1022 invalid signature, -2010 new order rejected, -2011 cancel
-         *     rejected, -2013 order does not exist.
+         *     rejected, -2013 order does not exist. `x-refusals` names the code of each rule.
          */
         BadRequest: {
             headers: {

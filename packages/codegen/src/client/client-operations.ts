@@ -4,7 +4,16 @@
 // together, before anything is generated. The table of constructs is in the package README
 // ("What the client generates, and what it refuses").
 
-import { isIdentifier, isObject, methodNameOf, resolveRef } from "@marketapi/spec/model";
+import {
+  acceptedMediaType,
+  isIdentifier,
+  isObject,
+  methodNameOf,
+  preferredMediaType,
+  type ResponseAs,
+  resolveRef,
+  responseAsOf,
+} from "@marketapi/spec/model";
 import { describeValue, SpecError } from "@marketapi/spec-loader";
 import type { Operation, Parameter, SourcedSpecModel } from "../spec-input/spec-model.js";
 
@@ -36,7 +45,7 @@ export type SchemeWire =
   | { type: "mutualTLS" }
   | { type: "signing" };
 
-export type ResponseAs = "json" | "text" | "blob" | "none";
+export type { ResponseAs };
 
 export interface ClientOperation {
   operation: Operation;
@@ -226,22 +235,8 @@ function checkPathTemplate(operation: Operation, refuse: Refuse): void {
   }
 }
 
-const BODY_PREFERENCE: ((type: string) => boolean)[] = [
-  (type) => type === "application/json" || /\+json$|\/json$/.test(type),
-  (type) => type === "application/x-www-form-urlencoded",
-  (type) => type.startsWith("multipart/"),
-  (type) => type.startsWith("text/"),
-  () => true,
-];
-
-/** The media type the method sends: the first JSON one, else form, multipart, text, anything. */
-export function preferredMediaType(types: readonly string[]): string | undefined {
-  for (const accepts of BODY_PREFERENCE) {
-    const found = types.find((type) => accepts(type.split(";")[0]!.trim().toLowerCase()));
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
+/** The media type the method sends (the model's rule, shared with the docs' code samples). */
+export { preferredMediaType };
 
 function bodyOf(operation: Operation, refuse: Refuse): BodyWire | undefined {
   const requestBody = operation.requestBody;
@@ -283,35 +278,10 @@ function encodingOf(
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-function isSuccess(status: string): boolean {
-  return /^2([0-9]{2}|XX)$/i.test(status);
-}
-
-/** How the runtime reads a success answer: JSON if any success declares JSON, else text, else bytes. */
-export function responseAsOf(operation: Operation): ResponseAs {
-  const types = operation.responses
-    .filter((r) => isSuccess(r.status))
-    .flatMap((r) => r.contentTypes.map((t) => t.split(";")[0]!.trim().toLowerCase()));
-  if (types.length === 0) return "none";
-  if (types.some((t) => t === "*/*" || t === "application/json" || /\+json$|\/json$/.test(t))) return "json";
-  if (types.every((t) => t.startsWith("text/"))) return "text";
-  return "blob";
-}
-
 /** `{ accept }` when the success answers declare several media types: the one the client reads. */
 function acceptOf(operation: Operation): { accept?: string } {
-  const types = [
-    ...new Set(operation.responses.filter((r) => isSuccess(r.status)).flatMap((r) => r.contentTypes)),
-  ];
-  if (types.length < 2) return {};
-  const read = responseAsOf(operation);
-  const chosen =
-    read === "json"
-      ? types.find((t) => /^application\/json|\+json$|\/json$/i.test(t))
-      : read === "text"
-        ? types.find((t) => t.startsWith("text/"))
-        : undefined;
-  return chosen ? { accept: chosen } : {};
+  const accept = acceptedMediaType(operation);
+  return accept === undefined ? {} : { accept };
 }
 
 function schemeWire(

@@ -11,7 +11,7 @@ import ts from "typescript";
  * `maxItems` allow a few lengths only are typed as tuples. Parameter schemas with
  * `format: date-time` accept a `Date` as well as an RFC 3339 string (the client formats it); so do
  * component schemas that only parameters use (such as a date_time `oneOf` of text and epoch
- * milliseconds). The document is not modified.
+ * milliseconds). A property with a default is optional unless required. The document is not modified.
  */
 export async function renderTypes(
   document: OpenApiDocument,
@@ -23,6 +23,10 @@ export async function renderTypes(
     rootTypes: true,
     // Small fixed-length arrays become tuples: a PriceLevel (`minItems: 2, maxItems: 2`) is [string, string].
     arrayLength: true,
+    // A property with a `default` is as optional as `required` says: JSON Schema's default is an
+    // annotation, and a request body may leave the property out (openapi-typescript 7 would
+    // make it required everywhere, so a call without it did not type-check).
+    defaultNonNullable: false,
     readWriteMarkers: options.readWriteMarkers === true,
     transform: (schema, transformOptions) =>
       binaryAsBlob(schema) ?? acceptDatesForDateTimeParameters(schema, transformOptions, parameterOnly),

@@ -13,6 +13,7 @@ import { listAt, valueAt } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
 import {
+  judged,
   named,
   newestTradeId,
   readAnswer,
@@ -22,6 +23,8 @@ import {
   type TradeRow,
   tradesBetween,
   tradeValue,
+  unjudged,
+  unreadWhy,
 } from "./relations-support.js";
 
 const CHECK = "aggregate_cover";
@@ -63,12 +66,21 @@ async function judgeCover(ctx: RunContext, cover: AggregateCover): Promise<void>
     `${cover.name}: the newest items`,
   );
   const newest = await newestTradeId(ctx, CHECK, `${cover.name}: the newest trade id after`);
-  if (!served || newest === undefined) return;
+  const trades = relationsOf(ctx)?.trades?.operation;
+  const on = [cover.operation, ...(trades ? [trades] : [])];
+  if (!served || newest === undefined)
+    return unjudged(
+      ctx,
+      cover.name,
+      on,
+      !served ? unreadWhy(ctx, cover.operation) : `the trades: ${unreadWhy(ctx, trades ?? "")}`,
+    );
   const items: Item[] = [];
   for (const [index, raw] of (listAt(served.json, "") ?? []).entries()) {
     const first = valueAt(raw, cover.first);
     const last = valueAt(raw, cover.last);
     if (typeof first !== "number" || typeof last !== "number") {
+      judged(ctx, cover.name, [cover.operation]);
       ctx.session.fail(
         CHECK,
         served.exchange,
@@ -79,24 +91,33 @@ async function judgeCover(ctx: RunContext, cover: AggregateCover): Promise<void>
     items.push({ index, first, last, raw });
   }
   const note = (text: string) => ctx.session.recorder.note(CHECK, cover.operation, `${cover.name}: ${text}`);
-  if (items.length === 0) return note("no item to judge");
+  if (items.length === 0) {
+    unjudged(ctx, cover.name, on, "the list was empty: no item to judge");
+    return note("no item to judge");
+  }
   const problems = gapsAndOverlaps(cover, items);
   const closed = items.filter((item, i) => i < items.length - 1 || item.last === newest);
   if (closed.length < items.length) note("the newest item was left out: trades came after it");
   if (closed.length > 0) {
     const from = closed[0] as Item;
     const to = closed.at(-1) as Item;
-    const trades = await tradesBetween(
+    const covered = await tradesBetween(
       ctx,
       CHECK,
       from.first,
       to.last,
       `${cover.name}: the trades it covers`,
     );
-    if (!trades) return note("the trades it covers could not be read");
-    const byId = new Map(trades.map((t) => [t.id, t]));
+    if (!covered) {
+      unjudged(ctx, cover.name, on, "the trades it covers could not be read");
+      return note("the trades it covers could not be read");
+    }
+    const byId = new Map(covered.map((t) => [t.id, t]));
     for (const item of closed) problems.push(...itemProblems(cover, item, byId));
   }
+  judged(ctx, cover.name, closed.length > 0 ? on : [cover.operation]);
+  if (closed.length === 0 && trades)
+    unjudged(ctx, cover.name, [trades], "the only item was still open: trades came after it");
   report(ctx, served.exchange, cover, problems);
 }
 

@@ -24,6 +24,7 @@ import {
   targetValues,
 } from "./context.js";
 import type { OrderDesk, Placed } from "./order-desk.js";
+import { refusalOf } from "./refusal-codes.js";
 
 const CHECK = "auth_enforcement";
 
@@ -33,7 +34,12 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
   description: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
   covers: ["x-auth-class", "x-signing"],
   hook: { phase: "operation", run: authPass },
-  seenToCatch: ["unsigned-order-accepted", "wrong-signature-accepted", "signature-over-query-only"],
+  seenToCatch: [
+    "unsigned-order-accepted",
+    "wrong-signature-accepted",
+    "signature-over-query-only",
+    "unknown-api-key-as-400",
+  ],
 };
 
 /** The probes of the pass over an operation, after a properly authenticated control request. */
@@ -93,6 +99,7 @@ interface AuthCase {
   label: string;
   auth: AuthVariant;
   code?: number | undefined;
+  status?: number | undefined;
   needsCredentials: boolean;
   /** The request must be served, not refused; `why` says what makes it valid. */
   served?: boolean;
@@ -103,17 +110,40 @@ interface AuthCase {
 
 function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
   const signing = ctx.session.model.signing;
+  const key = (rule: "api-key-missing" | "api-key-invalid") => refusalOf(ctx, rule, operation.operationId);
   if (!isSigned(operation) && operation.authClass !== "none" && apiKeyOf(operation) !== "none") {
     const served = apiKeyOf(operation) === "optional";
     return [
-      { label: "without API key", auth: { key: "none" }, needsCredentials: false, served },
-      { label: "with an unknown API key", auth: { key: "wrong" }, needsCredentials: false, served },
+      {
+        label: "without API key",
+        auth: { key: "none" },
+        needsCredentials: false,
+        served,
+        ...key("api-key-missing"),
+      },
+      {
+        label: "with an unknown API key",
+        auth: { key: "wrong" },
+        needsCredentials: false,
+        served,
+        ...key("api-key-invalid"),
+      },
     ];
   }
   if (!isSigned(operation)) return [];
   return [
-    { label: "signed, without API key", auth: { key: "none" }, needsCredentials: true },
-    { label: "signed, with an unknown API key", auth: { key: "wrong" }, needsCredentials: true },
+    {
+      label: "signed, without API key",
+      auth: { key: "none" },
+      needsCredentials: true,
+      ...key("api-key-missing"),
+    },
+    {
+      label: "signed, with an unknown API key",
+      auth: { key: "wrong" },
+      needsCredentials: true,
+      ...key("api-key-invalid"),
+    },
     { label: "without signature", auth: { signature: "none" }, needsCredentials: true },
     {
       label: "with a wrong signature",
@@ -258,6 +288,7 @@ export async function authProbes(
     const accepted = expectRefusal(ctx, CHECK, exchange, {
       what: `a request ${c.label}`,
       code: c.code,
+      status: c.status,
     });
     if (accepted) options.onAccepted?.(exchange);
     options.onAnswer?.(exchange);

@@ -45,6 +45,11 @@ export type CheckHook =
   /** The behaviour phase, once per run, before the per-operation checks: orders that really trade. */
   | { readonly phase: "trading-behaviour"; readonly run: (ctx: RunContext) => Promise<void> }
   /**
+   * After the behaviour phase, once per run, within its own request budget: generated sequences of
+   * order operations judged against a model (src/explore/; the runner calls it, it reports a summary).
+   */
+  | { readonly phase: "exploration" }
+  /**
    * The behaviour phase, once per run, after the per-operation checks and before the history made
    * for them is cleaned up: the relations between operations (x-relations).
    */

@@ -1,11 +1,24 @@
 /**
- * clock_sanity: the server's clock (server_time) is in epoch milliseconds and within a few minutes
- * of the tester's. A time in seconds, or one far off, fails server_time stating the offset; the
- * run signs with the offset of a millisecond clock all the same, and says so.
+ * clock_sanity: the server's clock (server_time) is in epoch milliseconds, within a few minutes of
+ * the tester's, and running. Signed requests carry a timestamp the server checks against its own
+ * clock, so the run signs with the server's offset; but an offset is adopted only when it is
+ * plausible, and that is decided before anything is signed with it:
+ *
+ * - within a few minutes: adopted (and at the end of the run the clock must have moved on by
+ *   about the time that passed: a clock that stands still fails);
+ * - further off: server_time fails, stating the offset. It is adopted only if the server's clock
+ *   runs (a second read a second later moved on by about a second) and the HTTP Date header, when
+ *   the server sends one, agrees with it. A mock that answers a fixed example time (a serverTime
+ *   in 2017, 296 billion ms off), or one whose Date header tells the real time, is signed for
+ *   with this machine's clock instead, and the failure says so;
+ * - in seconds: fails, and signing uses this machine's clock.
  */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ContractOperation } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
 import type { Session } from "../session.js";
 import type { ContractCheck } from "./check.js";
+import { bodyObject } from "./context.js";
 
 const CHECK = "clock_sanity";
 
@@ -13,45 +26,166 @@ export const clockSanity: ContractCheck<typeof CHECK> = {
   name: CHECK,
   label: "clock",
   description:
-    "server_time is epoch milliseconds within a few minutes of the tester's clock (the offset is stated)",
+    "server_time is epoch milliseconds within a few minutes of the tester's clock (the offset is stated) and runs; a far-off clock is signed with only when it runs and its Date header agrees",
   covers: [],
   hook: { phase: "probe" },
   appliesTo: (operation) => operation.operationId === "server_time",
   notApplicable: "judged on server_time only",
-  seenToCatch: ["server-time-in-seconds", "server-clock-9-years-off"],
+  seenToCatch: ["server-time-in-seconds", "server-clock-9-years-off", "server-clock-stands-still"],
 };
 /** Largest offset that passes: a few minutes, as NTP-less test machines drift. */
 export const MAX_CLOCK_OFFSET_MS = 5 * 60_000;
 /** Below this a serverTime cannot be epoch milliseconds of this century (it is seconds). */
 const MILLISECONDS_FROM = 1e11;
+/** How far apart two reads are taken to tell a running clock from a fixed one. */
+const RUNNING_GAP_MS = 1500;
+/** How far a running clock's step may differ from this machine's over that gap (network time aside). */
+const RUNNING_TOLERANCE_MS = 1000;
 
-/** Judges the server time; returns the offset signing should use (0 when the value is unusable). */
-export function judgeServerClock(
+export interface ClockReading {
+  exchange: RoundTrip;
+  /** serverTime, when it is a finite number. */
+  serverTime: number | undefined;
+  /** This machine's clock halfway between sending and receiving. */
+  local: number;
+  /** Half the round trip: how uncertain `local` is. */
+  halfTrip: number;
+  /** The HTTP Date header in epoch ms (whole seconds), when sent and readable. */
+  date: number | undefined;
+}
+
+export async function readServerClock(
   session: Session,
-  exchange: RoundTrip,
-  serverTime: unknown,
-  localMidpoint: number,
-): number {
-  if (typeof serverTime !== "number" || !Number.isFinite(serverTime)) return 0;
+  time: ContractOperation,
+  label: string,
+): Promise<ClockReading> {
+  const sentAt = Date.now();
+  const exchange = await session.call({ op: time, params: [] }, label);
+  const receivedAt = Date.now();
+  const serverTime = bodyObject(exchange)?.serverTime;
+  const dateHeader = exchange.response?.headers.date;
+  const date = dateHeader !== undefined ? Date.parse(dateHeader) : Number.NaN;
+  return {
+    exchange,
+    serverTime: typeof serverTime === "number" && Number.isFinite(serverTime) ? serverTime : undefined,
+    local: (sentAt + receivedAt) / 2,
+    halfTrip: (receivedAt - sentAt) / 2,
+    date: Number.isFinite(date) ? date : undefined,
+  };
+}
+
+export interface ClockDecision {
+  /** The offset signing uses (server minus local), 0 for this machine's clock. */
+  offsetMs: number;
+  /** What the progress line says about it. */
+  note: string;
+}
+
+/**
+ * Judges the server's clock from the probe's read (and a second read when the offset is large)
+ * and decides the offset to sign with, before any signed request is sent.
+ */
+export async function settleClock(
+  session: Session,
+  time: ContractOperation,
+  first: ClockReading,
+): Promise<ClockDecision> {
+  const { serverTime, exchange, local } = first;
+  if (serverTime === undefined)
+    return { offsetMs: 0, note: "no server time; signing uses this machine's clock" };
   if (serverTime < MILLISECONDS_FROM) {
     session.fail(
       CHECK,
       exchange,
-      `serverTime ${serverTime} looks like seconds, not epoch milliseconds (it would be ${formatOffset(serverTime * 1000 - localMidpoint)} from this machine's clock as seconds); signing uses this machine's clock`,
+      `serverTime ${serverTime} looks like seconds, not epoch milliseconds (it would be ${formatOffset(serverTime * 1000 - local)} from this machine's clock as seconds); signing uses this machine's clock`,
       "/serverTime",
     );
-    return 0;
+    return { offsetMs: 0, note: "server time in seconds; signing uses this machine's clock" };
   }
-  const offset = serverTime - localMidpoint;
-  if (Math.abs(offset) > MAX_CLOCK_OFFSET_MS) {
+  const offset = serverTime - local;
+  if (Math.abs(offset) <= MAX_CLOCK_OFFSET_MS) {
+    session.pass(CHECK, exchange);
+    return { offsetMs: offset, note: `clock offset ${Math.round(offset)} ms` };
+  }
+  const distrust = await distrustOf(session, time, first);
+  const off = `the server clock is ${formatOffset(offset)} from this machine's (more than ${MAX_CLOCK_OFFSET_MS / 60_000} minutes)`;
+  if (distrust) {
     session.fail(
       CHECK,
       exchange,
-      `the server clock is ${formatOffset(offset)} from this machine's (more than ${MAX_CLOCK_OFFSET_MS / 60_000} minutes); signing uses the server's clock`,
+      `${off}, and ${distrust}: that is not a clock to sign with, so signing uses this machine's clock`,
       "/serverTime",
     );
-  } else session.pass(CHECK, exchange);
-  return offset;
+    return {
+      offsetMs: 0,
+      note: `server clock ${formatOffset(offset)} not adopted (${distrust}); signing uses this machine's clock`,
+    };
+  }
+  session.fail(
+    CHECK,
+    exchange,
+    `${off}; it runs${first.date !== undefined ? " and its Date header agrees" : ""}, so signing uses the server's clock`,
+    "/serverTime",
+  );
+  return {
+    offsetMs: offset,
+    note: `clock offset ${Math.round(offset)} ms (${formatOffset(offset)}; adopted: the server's clock runs)`,
+  };
+}
+
+/** Why a far-off server clock is not to be trusted, or undefined when it runs and the Date header agrees. */
+async function distrustOf(
+  session: Session,
+  time: ContractOperation,
+  first: ClockReading,
+): Promise<string | undefined> {
+  if (first.date !== undefined && Math.abs(first.date - first.serverTime!) > MAX_CLOCK_OFFSET_MS) {
+    return `the server's own Date header (${new Date(first.date).toISOString()}) is ${formatOffset(first.date - first.local)} from this machine's clock`;
+  }
+  const wait = RUNNING_GAP_MS - (Date.now() - first.local);
+  if (wait > 0) await sleep(wait);
+  const second = await readServerClock(session, time, "probe: server time again (is the clock running?)");
+  if (second.serverTime === undefined) return "a second read gave no server time";
+  const step = second.serverTime - first.serverTime!;
+  const elapsed = second.local - first.local;
+  const slack = RUNNING_TOLERANCE_MS + first.halfTrip + second.halfTrip;
+  if (Math.abs(step - elapsed) > slack) {
+    return step === 0
+      ? `it stands still (two reads ${Math.round(elapsed)} ms apart both gave ${first.serverTime})`
+      : `it moved ${step} ms while ${Math.round(elapsed)} ms passed here`;
+  }
+  return undefined;
+}
+
+/**
+ * At the end of a run whose server clock was adopted as plausible: the clock moved on by about
+ * the time that passed. A clock that stands still, runs backwards or jumps fails server_time.
+ */
+export async function recheckClock(
+  session: Session,
+  time: ContractOperation,
+  first: ClockReading,
+): Promise<void> {
+  if (first.serverTime === undefined || first.serverTime < MILLISECONDS_FROM) return;
+  if (Math.abs(first.serverTime - first.local) > MAX_CLOCK_OFFSET_MS) return;
+  const wait = RUNNING_GAP_MS - (Date.now() - first.local);
+  if (wait > 0)
+    await sleep(wait, undefined, session.signal ? { signal: session.signal } : {}).catch(() => {});
+  const second = await readServerClock(session, time, "clock: server time at the end of the run");
+  if (second.serverTime === undefined) return;
+  const step = second.serverTime - first.serverTime;
+  const elapsed = second.local - first.local;
+  const slack = RUNNING_TOLERANCE_MS + first.halfTrip + second.halfTrip + elapsed / 100;
+  if (Math.abs(step - elapsed) > slack) {
+    session.fail(
+      CHECK,
+      second.exchange,
+      step === 0
+        ? `the server clock stands still: serverTime ${second.serverTime} at the start of the run and ${Math.round(elapsed)} ms later`
+        : `the server clock moved ${step} ms while ${Math.round(elapsed)} ms passed on this machine`,
+      "/serverTime",
+    );
+  } else session.pass(CHECK, second.exchange);
 }
 
 export function formatOffset(ms: number): string {

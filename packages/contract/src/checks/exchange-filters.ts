@@ -9,6 +9,7 @@ import { ceilToStep, type Dec, div, formatDec, fromRatio, mul, parseDec, ZERO } 
 import type { ContractCheck } from "./check.js";
 import { expectRefusal, op, type RunContext } from "./context.js";
 import { placeOrder } from "./order-placing.js";
+import { refusalOf } from "./refusal-codes.js";
 
 const CHECK = "exchange_filters";
 
@@ -20,7 +21,7 @@ export const exchangeFilters: ContractCheck<typeof CHECK> = {
   hook: { phase: "trading-behaviour", run: exchangeFiltersPhase },
   appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
   notApplicable: "no behaviour extension calls for it",
-  seenToCatch: ["tick-size-not-enforced", "lot-size-not-enforced"],
+  seenToCatch: ["tick-size-not-enforced", "lot-size-not-enforced", "filter-failure-as-rejected"],
 };
 
 interface Probe {
@@ -98,6 +99,9 @@ export async function exchangeFiltersPhase(ctx: RunContext): Promise<void> {
       },
       `exchange filters: ${probe.what}`,
     );
-    expectRefusal(ctx, CHECK, placed.exchange, { what: `an order with ${probe.what}` });
+    expectRefusal(ctx, CHECK, placed.exchange, {
+      what: `an order with ${probe.what}`,
+      ...refusalOf(ctx, "filter-failure", newOrder.operationId),
+    });
   }
 }

@@ -21,6 +21,7 @@ import {
 import { encodeParams } from "../http/request.js";
 import type { SymbolRules } from "../market.js";
 import type { ContractOperation } from "../operations.js";
+import { afterCancel } from "../run/order-state.js";
 import type { Values } from "../values.js";
 import { bodyObject, ok, op, type RunContext } from "./context.js";
 import { placeOrder, smallestQuantity } from "./order-placing.js";
@@ -161,7 +162,7 @@ class History {
           { op: cancel, params: encodeParams(cancel, { symbol, origClientOrderId: clientOrderId }) },
           "history: cancel a resting order",
         );
-        if (ok(exchange) || exchange.response?.status === 400) this.ctx.ledger.closed(clientOrderId);
+        if (afterCancel(cancel, exchange).state === "closed") this.ctx.ledger.closed(clientOrderId);
       }
       if (!query) continue;
       const read = await this.ctx.session.call(

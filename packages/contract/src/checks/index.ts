@@ -6,6 +6,7 @@
 
 import type { ContractModel, ContractOperation } from "../operations.js";
 import { aggregateCover } from "./aggregate-cover.js";
+import { announcedRules } from "./announced-rules.js";
 import { authEnforcement } from "./auth-enforcement.js";
 import { cancelRace } from "./cancel-race.js";
 import type { CheckHook, CheckPhase, ContractCheck } from "./check.js";
@@ -21,15 +22,18 @@ import { notAServerError } from "./not-a-server-error.js";
 import { orderArithmetic } from "./order-arithmetic.js";
 import { orderLifecycle } from "./order-lifecycle.js";
 import { orderViews } from "./order-views.js";
+import { rateCounters } from "./rate-counters.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { resultFilter } from "./result-filter.js";
 import { sharedFacts } from "./shared-facts.js";
+import { statefulExploration } from "./stateful-exploration.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
 import { symbolCase } from "./symbol-case.js";
 import { timeWindow } from "./time-window.js";
 import { tradeStatistics } from "./trade-statistics.js";
 import { unknownReference } from "./unknown-reference.js";
+import { wireVariants } from "./wire-variants.js";
 
 export type { CheckHook, CheckPhase, ContractCheck } from "./check.js";
 
@@ -52,12 +56,16 @@ export const CHECKS = [
   unknownReference,
   symbolCase,
   exchangeFilters,
+  announcedRules,
+  rateCounters,
+  wireVariants,
   orderArithmetic,
   cancelRace,
   sharedFacts,
   tradeStatistics,
   aggregateCover,
   orderViews,
+  statefulExploration,
 ] as const;
 
 export type CheckName = (typeof CHECKS)[number]["name"];

@@ -12,6 +12,7 @@ import { negativeCases, type TextCase } from "../values.js";
 import type { ContractCheck } from "./check.js";
 import { bodyObject, cannotCall, enabled, expectRefusal, type RunContext, targetValues } from "./context.js";
 import type { OrderDesk, Placed } from "./order-desk.js";
+import { negativeExpectation } from "./refusal-codes.js";
 
 const CHECK = "negative_data_rejection";
 
@@ -20,9 +21,15 @@ export const negativeDataRejection: ContractCheck<typeof CHECK> = {
   label: "negative",
   description:
     "schema-invalid input (missing, wrong type, out of range, unknown enum, excluded pairs) gets 4xx + Error",
-  covers: ["x-mutually-exclusive", "x-order-type-rules"],
+  // Each refusal with the code x-refusals names for the rule the case breaks.
+  covers: ["x-mutually-exclusive", "x-order-type-rules", "x-refusals"],
   hook: { phase: "operation", run: negativePass },
-  seenToCatch: ["symbol-and-symbols-accepted", "out-of-range-limit-clamped"],
+  seenToCatch: [
+    "symbol-and-symbols-accepted",
+    "out-of-range-limit-clamped",
+    "missing-parameter-generic-code",
+    "unknown-side-generic-code",
+  ],
 };
 
 export async function negativePass(ctx: RunContext, operation: ContractOperation): Promise<void> {
@@ -40,11 +47,9 @@ export async function negativePass(ctx: RunContext, operation: ContractOperation
   for (const c of cases) {
     if (truncatedBySpec(ctx, operation, c) || tolerated(ctx, operation, c)) continue;
     const exchange = await ctx.session.call({ op: operation, params: c.params }, c.label);
-    expectRefusal(ctx, CHECK, exchange, { what: what(c.label) });
+    expectRefusal(ctx, CHECK, exchange, negativeExpectation(ctx, operation.operationId, c));
   }
 }
-
-const what = (label: string) => label.replace(/^negative: /, "");
 
 /** new_order's negative cases, each under a fresh client order id (one accepted by mistake rests). */
 export async function negativeOrderProbes(desk: OrderDesk): Promise<void> {
@@ -62,7 +67,7 @@ export async function negativeOrderProbes(desk: OrderDesk): Promise<void> {
       return [n, fresh];
     });
     const exchange = await ctx.session.call({ op: newOrder, params }, c.label);
-    expectRefusal(ctx, CHECK, exchange, { what: what(c.label) });
+    expectRefusal(ctx, CHECK, exchange, negativeExpectation(ctx, exchange.op.operationId, c));
     desk.settle(exchange);
   }
 }
@@ -81,7 +86,12 @@ export async function negativeCancelProbes(desk: OrderDesk, spare: Placed | unde
   for (const c of negativeCases(cancelOrder, base)) {
     if (tolerated(ctx, cancelOrder, c)) continue;
     const exchange = await ctx.session.call({ op: cancelOrder, params: c.params }, c.label);
-    const accepted = expectRefusal(ctx, CHECK, exchange, { what: what(c.label) });
+    const accepted = expectRefusal(
+      ctx,
+      CHECK,
+      exchange,
+      negativeExpectation(ctx, exchange.op.operationId, c),
+    );
     if (accepted && bodyObject(exchange)?.orderId === spareId) ctx.ledger.closed(spare.clientOrderId);
   }
 }
@@ -108,7 +118,8 @@ export async function negativeCancelAllProbes(desk: OrderDesk): Promise<void> {
       continue;
     }
     const exchange: RoundTrip = await ctx.session.call({ op: cancelAll, params: c.params }, c.label);
-    if (expectRefusal(ctx, CHECK, exchange, { what: what(c.label) })) desk.closeListed(exchange);
+    if (expectRefusal(ctx, CHECK, exchange, negativeExpectation(ctx, exchange.op.operationId, c)))
+      desk.closeListed(exchange);
   }
 }
 

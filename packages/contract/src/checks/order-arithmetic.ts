@@ -11,6 +11,7 @@ import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../decimal.
 import { encodeParams } from "../http/request.js";
 import type { ContractOperation } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
+import { afterCancel } from "../run/order-state.js";
 import type { ContractCheck } from "./check.js";
 import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
 import { type BestPrices, bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
@@ -231,7 +232,7 @@ async function cancelOwn(ctx: RunContext, rule: OrderArithmetic, clientOrderId: 
       { op: cancel, params: encodeParams(cancel, { symbol, origClientOrderId: clientOrderId }) },
       "order arithmetic: cancel the own SELL",
     );
-    if (ok(exchange) || exchange.response?.status === 400) ctx.ledger.closed(clientOrderId);
+    if (afterCancel(cancel, exchange).state === "closed") ctx.ledger.closed(clientOrderId);
     if (ok(exchange)) return tryParseDec(bodyObject(exchange)?.[rule.executedQty]) ?? ZERO;
   }
   const query = op(ctx, "query_order");

@@ -11,6 +11,7 @@ import type { FarBuy } from "../market.js";
 import type { ContractOperation } from "../operations.js";
 import type { CheckName } from "../results.js";
 import type { RoundTrip } from "../round-trip.js";
+import { refusedNewOrder } from "../run/order-state.js";
 import type { Values } from "../values.js";
 import { bodyObject, describeAnswer, isRateLimited, ok, op, type RunContext } from "./context.js";
 
@@ -119,11 +120,10 @@ export class OrderDesk {
    */
   settle = (exchange: RoundTrip): void => {
     const sent = exchange.plan.params.find(([n]) => n === "newClientOrderId")?.[1];
-    const status = exchange.response?.status;
     if (ok(exchange)) {
       this.adopt(exchange);
       if (sent !== undefined && sent !== bodyObject(exchange)?.clientOrderId) this.ctx.ledger.closed(sent);
-    } else if (sent !== undefined && status !== undefined && status < 500) {
+    } else if (sent !== undefined && refusedNewOrder(exchange)) {
       this.ctx.ledger.closed(sent);
     }
   };
@@ -169,7 +169,7 @@ export class OrderDesk {
     const body = bodyObject(exchange);
     const orderId = ok(exchange) && typeof body?.orderId === "number" ? body.orderId : undefined;
     if (ok(exchange)) this.ctx.ledger.opened(clientOrderId, orderId);
-    else if (exchange.response && exchange.response.status < 500) this.ctx.ledger.closed(clientOrderId);
+    else if (refusedNewOrder(exchange)) this.ctx.ledger.closed(clientOrderId);
     return { clientOrderId, exchange, ...(orderId !== undefined ? { orderId } : {}) };
   }
 

@@ -8,6 +8,7 @@ import { encodeParams } from "../http/request.js";
 import type { SymbolRules } from "../market.js";
 import type { ContractOperation } from "../operations.js";
 import type { RoundTrip } from "../round-trip.js";
+import { refusedNewOrder } from "../run/order-state.js";
 import type { Values } from "../values.js";
 import { bodyObject, ok, op, type RunContext } from "./context.js";
 
@@ -44,6 +45,27 @@ export interface PlacedOrder {
   clientOrderId: string;
 }
 
+/** What an order is for, from its label ("history: a resting BUY" → "history"). */
+function purposeOf(label: string): string {
+  const colon = label.indexOf(":");
+  return colon > 0 ? label.slice(0, colon) : label;
+}
+
+/**
+ * Records an order-creating request in the ledger before it is sent, under the check that sends it
+ * (the report counts orders by it); every check that trades says so when it starts: the progress
+ * never hides an order.
+ */
+export function recordSent(ctx: RunContext, symbol: string, clientOrderId: string, purpose: string): void {
+  if (!ctx.ledger.hasPurpose(purpose)) {
+    ctx.progress({
+      type: "stage",
+      message: `${purpose}: placing orders on ${symbol} (the smallest quantity; cancelled or offset afterwards)`,
+    });
+  }
+  ctx.ledger.sent(symbol, clientOrderId, purpose);
+}
+
 /** Sends new_order with `values` (FULL answer), recorded in the ledger first. */
 export async function placeOrder(
   ctx: RunContext,
@@ -53,7 +75,7 @@ export async function placeOrder(
 ): Promise<PlacedOrder> {
   const clientOrderId = ctx.ledger.nextClientOrderId();
   const symbol = String(values.symbol ?? ctx.values.symbol);
-  ctx.ledger.sent(symbol, clientOrderId);
+  recordSent(ctx, symbol, clientOrderId, purposeOf(label));
   const exchange = await ctx.session.call(
     {
       op: newOrder,
@@ -72,7 +94,7 @@ export async function placeOrder(
     const status = body?.status;
     if (status === "FILLED" || status === "EXPIRED" || status === "CANCELED" || status === "REJECTED")
       ctx.ledger.closed(clientOrderId);
-  } else if (exchange.response && exchange.response.status >= 400 && exchange.response.status < 500) {
+  } else if (refusedNewOrder(exchange)) {
     ctx.ledger.closed(clientOrderId);
   }
   return { exchange, body, clientOrderId };

@@ -24,7 +24,7 @@ import { listAt, unreachable, valueAt } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
 import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
-import { named, relationsOf, sameValue, symbolValues } from "./relations-support.js";
+import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "./relations-support.js";
 
 const CHECK = "order_views";
 /** Orders of the account looked at by the reads (besides the open ones and the run's own). */
@@ -63,14 +63,35 @@ async function judgeViews(ctx: RunContext, views: OrderViews): Promise<void> {
   if (lacking) {
     const reason = unreachable(ctx, lacking) ?? "";
     for (const id of [...views.reads, ...views.reports]) ctx.session.recorder.skip(CHECK, id, reason);
+    unjudged(ctx, views.name, [...views.reads, ...views.reports, views.open.operation], reason);
     return;
   }
+  if (!ctx.trading || !ctx.session.canSign)
+    unjudged(
+      ctx,
+      views.name,
+      views.reports,
+      ctx.session.canSign
+        ? "trading is not allowed (--allow-trading): no order was placed or cancelled to compare its report"
+        : "no credentials: no order was placed or cancelled to compare its report",
+    );
   const made = await makeStates(ctx);
   try {
     await compareReads(ctx, views, made?.orderIds ?? []);
   } finally {
     if (made) await finishStates(ctx, views, made);
   }
+}
+
+/** A view judged: its verdict, and the relation marked judged on its operation in the coverage report. */
+function passView(ctx: RunContext, views: OrderViews, exchange: RoundTrip): void {
+  judged(ctx, views.name, [exchange.op.operationId]);
+  ctx.session.pass(CHECK, exchange);
+}
+
+function failView(ctx: RunContext, views: OrderViews, exchange: RoundTrip, message: string): void {
+  judged(ctx, views.name, [exchange.op.operationId]);
+  ctx.session.fail(CHECK, exchange, message);
 }
 
 const idOf = (views: OrderViews, order: unknown) => valueAt(order, views.id);
@@ -166,6 +187,7 @@ async function compareReads(ctx: RunContext, views: OrderViews, own: unknown[]):
     );
   const ids = pickOrders(views, [...first.values()].flatMap(listed), own);
   if (ids.length === 0) {
+    unjudged(ctx, views.name, views.reads, `the account has no order on ${ctx.values.symbol} to read`);
     for (const id of views.reads)
       ctx.session.recorder.note(CHECK, id, `the account has no order on ${ctx.values.symbol} to read`);
     return;
@@ -229,10 +251,11 @@ function judgeOrder(
   if (fixedAt >= 0) {
     const fixed = chronological[fixedAt] as View;
     for (const later of chronological.slice(fixedAt)) {
-      if (state(views, later.order) === state(views, fixed.order)) ctx.session.pass(CHECK, later.exchange);
+      if (state(views, later.order) === state(views, fixed.order)) passView(ctx, views, later.exchange);
       else
-        ctx.session.fail(
-          CHECK,
+        failView(
+          ctx,
+          views,
           later.exchange,
           `order ${String(id)}: ${later.exchange.op.operationId} shows ${differences(views, later.order, fixed.order)} (the first from it, the second from ${fixed.exchange.op.operationId} before it), and ${String(statusOf(views, fixed.order))} is a final status`,
         );
@@ -245,6 +268,12 @@ function judgeOrder(
     return a !== undefined && state(views, a.order) !== state(views, b.order);
   });
   if (moved) {
+    unjudged(
+      ctx,
+      views.name,
+      chronological.map((v) => v.exchange.op.operationId),
+      "every order read changed while it was read",
+    );
     ctx.session.recorder.note(
       CHECK,
       chronological[0]?.exchange.op.operationId ?? "",
@@ -263,10 +292,11 @@ function majority(ctx: RunContext, views: OrderViews, id: unknown, all: View[]):
   const groups = [...counts.values()].sort((a, b) => b.length - a.length);
   const reference = groups[0]?.[0] as View;
   for (const view of all) {
-    if (state(views, view.order) === state(views, reference.order)) ctx.session.pass(CHECK, view.exchange);
+    if (state(views, view.order) === state(views, reference.order)) passView(ctx, views, view.exchange);
     else
-      ctx.session.fail(
-        CHECK,
+      failView(
+        ctx,
+        views,
         view.exchange,
         `order ${id}: ${view.exchange.op.operationId} shows ${differences(views, view.order, reference.order)} (the first from it, the second from ${reference.exchange.op.operationId}), while the order did not change`,
       );
@@ -290,27 +320,39 @@ function judgeOpenList(
       (o) => !views.open.statuses.includes(String(statusOf(views, o))),
     );
     if (wrong.length > 0)
-      ctx.session.fail(
-        CHECK,
+      failView(
+        ctx,
+        views,
         exchange,
         `${openId} lists order ${String(idOf(views, wrong[0]))} with status ${String(statusOf(views, wrong[0]))}; it lists only ${views.open.statuses.join(", ")}`,
       );
   }
-  const others = [...first.keys()].filter((id) => id !== openId);
+  // The reads in the order they were made: the first round's lists, then the second's.
+  const rounds = [...first.keys()];
+  const at = (list: string, round: 0 | 1) => round * rounds.length + rounds.indexOf(list);
+  const others = rounds.filter((id) => id !== openId);
   for (const id of ids) {
-    const steady = others
-      .map((list) => [find(first.get(list), id), find(second.get(list), id)] as const)
-      .find(([a, b]) => a && b && state(views, a.order) === state(views, b.order));
-    if (!steady) continue;
+    const steadyList = others.find((list) => {
+      const [a, b] = [find(first.get(list), id), find(second.get(list), id)];
+      return a && b && state(views, a.order) === state(views, b.order);
+    });
+    if (steadyList === undefined) continue;
+    const steady = [find(first.get(steadyList), id), find(second.get(steadyList), id)] as const;
     const status = String(statusOf(views, steady[0]?.order));
     const shouldList = views.open.statuses.includes(status);
     if (!shouldList && !views.final.includes(status)) continue;
-    for (const exchange of [open1, open2]) {
+    // Only an open-list read made between the two steady reads saw that state (a busy market may
+    // fill the order just before the first of them).
+    const bracketed = ([0, 1] as const).filter(
+      (round) => at(steadyList, 0) < at(openId, round) && at(openId, round) < at(steadyList, 1),
+    );
+    for (const exchange of bracketed.map((round) => (round === 0 ? open1 : open2))) {
       const lists = find(exchange, id) !== undefined;
-      if (lists === shouldList) ctx.session.pass(CHECK, exchange);
+      if (lists === shouldList) passView(ctx, views, exchange);
       else
-        ctx.session.fail(
-          CHECK,
+        failView(
+          ctx,
+          views,
           exchange,
           `${openId} ${lists ? "lists" : "does not list"} order ${String(id)}, whose status is ${status} (${steady[0]?.exchange.op.operationId}, twice)`,
         );
@@ -415,11 +457,12 @@ function compareReport(ctx: RunContext, views: OrderViews, report: RoundTrip, la
   const body = bodyObject(report);
   if (!body || !views.final.includes(String(statusOf(views, body)))) return;
   if (state(views, body) === state(views, later.order)) {
-    ctx.session.pass(CHECK, report);
-    ctx.session.pass(CHECK, later.exchange);
+    passView(ctx, views, report);
+    passView(ctx, views, later.exchange);
   } else
-    ctx.session.fail(
-      CHECK,
+    failView(
+      ctx,
+      views,
       report,
       `order ${String(idOf(views, body))}: ${report.op.operationId} reported ${differences(views, body, later.order)} (the first from it, the second from ${later.exchange.op.operationId} afterwards); the status it reported is final`,
     );

@@ -198,6 +198,27 @@ export async function witness(
   return version === undefined || version === null ? undefined : JSON.stringify(version);
 }
 
+/** The coverage report: a relation was judged on these operations (their answers were compared). */
+export function judged(ctx: RunContext, relation: string, operationIds: readonly string[]): void {
+  ctx.session.coverage.relation(relation, operationIds, { judged: true });
+}
+
+/** The coverage report: a relation was left unjudged on these operations, and why. */
+export function unjudged(
+  ctx: RunContext,
+  relation: string,
+  operationIds: readonly string[],
+  why: string,
+): void {
+  ctx.session.coverage.relation(relation, operationIds, { why });
+}
+
+/** Why an operation's answer could not be read for a relation: it cannot be called, or it was refused. */
+export function unreadWhy(ctx: RunContext, operationId: string): string {
+  const operation = op(ctx, operationId);
+  return (operation && unreachable(ctx, operation)) ?? "its answer was refused";
+}
+
 /** Decimal places a decimal text shows. */
 export function placesOf(text: string): number {
   const dot = text.indexOf(".");

@@ -11,7 +11,17 @@ import type { RoundTrip } from "../round-trip.js";
 import { listAt, valueAt } from "./behaviour-support.js";
 import type { ContractCheck } from "./check.js";
 import type { RunContext } from "./context.js";
-import { ATTEMPTS, named, readAnswer, relationsOf, sameValue, witness } from "./relations-support.js";
+import {
+  ATTEMPTS,
+  judged,
+  named,
+  readAnswer,
+  relationsOf,
+  sameValue,
+  unjudged,
+  unreadWhy,
+  witness,
+} from "./relations-support.js";
 
 const CHECK = "shared_facts";
 
@@ -67,8 +77,12 @@ async function readReports(ctx: RunContext, fact: SharedFact): Promise<Reading[]
     }),
   );
   const readings: Reading[] = [];
-  for (const answer of answers) {
-    if (!answer) continue;
+  for (const [i, answer] of answers.entries()) {
+    if (!answer) {
+      const operation = (fact.reports[i] as FactReport).operation;
+      unjudged(ctx, fact.name, [operation], unreadWhy(ctx, operation));
+      continue;
+    }
     const { report, served } = answer;
     const item = itemOf(served.json, report);
     const values = Object.fromEntries(
@@ -79,7 +93,14 @@ async function readReports(ctx: RunContext, fact: SharedFact): Promise<Reading[]
     );
     readings.push({ report, exchange: served.exchange, values });
   }
-  return readings.length >= 2 ? readings : undefined;
+  if (readings.length >= 2) return readings;
+  unjudged(
+    ctx,
+    fact.name,
+    readings.map((r) => r.report.operation),
+    "no other report of the fact could be read to compare it with",
+  );
+  return undefined;
 }
 
 /** The smallest limit the operation takes, when it has one (its newest items, or the best levels). */
@@ -92,7 +113,13 @@ async function judgeFact(ctx: RunContext, fact: SharedFact): Promise<void> {
   const operations = [...new Set(fact.reports.map((r) => r.operation))];
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const before = await witness(ctx, CHECK, fact.movesWith, fact.name);
-    if (before === undefined) return;
+    if (before === undefined)
+      return unjudged(
+        ctx,
+        fact.name,
+        operations,
+        `${fact.movesWith === "book" ? "the book's version" : "the newest trade id"} could not be read, so no two reads are known to see the same market`,
+      );
     const readings = await readReports(ctx, fact);
     const after = await witness(ctx, CHECK, fact.movesWith, fact.name);
     if (!readings) return;
@@ -101,6 +128,7 @@ async function judgeFact(ctx: RunContext, fact: SharedFact): Promise<void> {
     return;
   }
   const mover = fact.movesWith === "book" ? "the book changed" : "a trade happened";
+  unjudged(ctx, fact.name, operations, `${mover} during each of ${ATTEMPTS} reads`);
   for (const id of operations)
     ctx.session.recorder.note(
       CHECK,
@@ -117,12 +145,26 @@ function compare(ctx: RunContext, fact: SharedFact, readings: Reading[]): void {
     const reference = reporting.find((r) => r.values[name] !== undefined);
     if (!reference || reporting.length < 2) continue;
     const missing = reporting.filter((r) => r.values[name] === undefined);
-    for (const r of missing)
+    const compared = reporting.filter((r) => r.values[name] !== undefined);
+    if (compared.length >= 2)
+      judged(
+        ctx,
+        fact.name,
+        compared.map((r) => r.report.operation),
+      );
+    for (const r of missing) {
+      unjudged(
+        ctx,
+        fact.name,
+        [r.report.operation],
+        `its answer holds no ${name} (${r.report.values[name]})`,
+      );
       ctx.session.recorder.note(
         CHECK,
         r.exchange.op.operationId,
         `${fact.name}: ${r.report.operation} holds no ${name} (${r.report.values[name]}); not compared`,
       );
+    }
     for (const other of reporting) {
       if (other === reference || other.values[name] === undefined) continue;
       if (sameValue(other.values[name], reference.values[name])) continue;

@@ -19,6 +19,7 @@ import type { ContractCheck } from "./check.js";
 import { bodyObject, op, type RunContext } from "./context.js";
 import {
   ATTEMPTS,
+  judged,
   named,
   newestTradeId,
   newestTrades,
@@ -28,6 +29,7 @@ import {
   type TradeRow,
   tradePage,
   tradesBetween,
+  unjudged,
 } from "./relations-support.js";
 
 const CHECK = "trade_statistics";
@@ -52,6 +54,9 @@ export async function tradeStatisticsCheck(ctx: RunContext): Promise<void> {
   for (const window of relations.tradeWindows) {
     const operation = op(ctx, window.operation);
     if (!operation) continue;
+    const on = [window.operation, ...(relations.trades ? [relations.trades.operation] : [])];
+    const covered = (why?: string) =>
+      why === undefined ? judged(ctx, window.name, on) : unjudged(ctx, window.name, on, why);
     let outcome: Outcome = { inconclusive: "not read" };
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       outcome =
@@ -59,6 +64,7 @@ export async function tradeStatisticsCheck(ctx: RunContext): Promise<void> {
       if (!("inconclusive" in outcome)) break;
     }
     if ("inconclusive" in outcome) {
+      covered(`${outcome.inconclusive}, on each of ${ATTEMPTS} reads`);
       ctx.session.recorder.note(
         CHECK,
         window.operation,
@@ -67,14 +73,17 @@ export async function tradeStatisticsCheck(ctx: RunContext): Promise<void> {
       continue;
     }
     if ("expected" in outcome) {
+      covered();
       ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.partly}`);
       judge(ctx, window, outcome.exchange, outcome.expected, outcome.problems, "its first and last trades");
       continue;
     }
     if ("unjudged" in outcome) {
+      covered(outcome.unjudged);
       ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.unjudged}`);
       continue;
     }
+    covered();
     if (outcome.trades.length === 0) judgeEmpty(ctx, window, outcome.exchange);
     else
       judge(

@@ -23,7 +23,7 @@ export interface AuthVariant {
    * The signature: correct, absent, valid hex that does not match, or computed over only part of
    * what is sent (the query alone while a body is present, or the body alone).
    */
-  signature?: "valid" | "none" | "wrong" | "query-only" | "body-only";
+  signature?: "valid" | "none" | "wrong" | "query-only" | "body-only" | "upper-case";
   /** The timestamp: current server time, too old, too far ahead, or absent. */
   timestamp?: "now" | "stale" | "future" | "none";
   /** A recvWindow parameter to add to the signing envelope. */
@@ -40,6 +40,19 @@ export interface RequestPlan {
   params: ParamList;
   placement?: Placement;
   auth?: AuthVariant;
+  /** How the bytes are written, where a check tries the wire's own variants (default: standard). */
+  wire?: WireVariant;
+}
+
+export interface WireVariant {
+  /**
+   * Percent-escapes of values: "lower" writes encodeURIComponent's escapes in lower-case hex,
+   * "every" escapes every character of every value (in lower case); the signature covers the bytes
+   * as written either way.
+   */
+  escapes?: "lower" | "every";
+  /** Parameters sent in the form body besides `params` in the query (a name may be in both). */
+  alsoInBody?: ParamList;
 }
 
 export interface WireRequest {
@@ -91,8 +104,15 @@ export function encodeParams(op: ContractOperation, values: Readonly<Record<stri
   return out;
 }
 
-function formEncode(params: ParamList): string {
-  return params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+function escapeValue(value: string, escapes: WireVariant["escapes"]): string {
+  if (escapes === "every")
+    return [...Buffer.from(value, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+  const standard = encodeURIComponent(value);
+  return escapes === "lower" ? standard.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()) : standard;
+}
+
+function formEncode(params: ParamList, escapes?: WireVariant["escapes"]): string {
+  return params.map(([k, v]) => `${encodeURIComponent(k)}=${escapeValue(v, escapes)}`).join("&");
 }
 
 const WRONG_KEY = "contract-tester-unknown-api-key-0000000000000000000000000000000000";
@@ -112,12 +132,22 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
     }
   }
 
-  const placement: Placement = op.acceptsFormBody ? (plan.placement ?? "query") : "query";
+  const alsoInBody = op.acceptsFormBody ? plan.wire?.alsoInBody : undefined;
+  const placement: Placement = alsoInBody
+    ? "split"
+    : op.acceptsFormBody
+      ? (plan.placement ?? "query")
+      : "query";
+  const escapes = plan.wire?.escapes;
+  const encode = (params: ParamList) => formEncode(params, escapes);
   let query: ParamList = [];
   let body: ParamList = [];
   if (placement === "query") query = [...plan.params];
   else if (placement === "body") body = [...plan.params];
-  else {
+  else if (alsoInBody) {
+    query = [...plan.params];
+    body = [...alsoInBody];
+  } else {
     const half = Math.ceil(plan.params.length / 2);
     query = plan.params.slice(0, half);
     body = plan.params.slice(half);
@@ -143,20 +173,21 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
       const secret = ctx.credentials?.apiSecret ?? "contract-tester-no-secret";
       let signature =
         signatureMode === "query-only"
-          ? hmacHex(secret, formEncode(query), "")
+          ? hmacHex(secret, encode(query), "")
           : signatureMode === "body-only"
-            ? hmacHex(secret, "", formEncode(body))
-            : hmacHex(secret, formEncode(query), formEncode(body));
+            ? hmacHex(secret, "", encode(body))
+            : hmacHex(secret, encode(query), encode(body));
       if (signatureMode === "wrong") signature = corruptSignature(signature);
+      if (signatureMode === "upper-case") signature = signature.toUpperCase();
       envelope.push([ctx.signing.signatureParameter, signature]);
     }
   }
 
-  const queryText = formEncode(query);
+  const queryText = encode(query);
   const url = `${ctx.baseUrl.replace(/\/+$/, "")}${op.path}${queryText ? `?${queryText}` : ""}`;
   const request: WireRequest = { method: methodOf(op), url, headers };
   if (body.length > 0) {
-    request.body = formEncode(body);
+    request.body = encode(body);
     headers["content-type"] = "application/x-www-form-urlencoded";
   }
   return request;

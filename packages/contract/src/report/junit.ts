@@ -3,7 +3,9 @@
  * (message and the failing exchanges) or <skipped> (the reason). A run that could not start
  * (usage or connection error) is one <error> testcase, so CI shows why.
  */
+import { COVERAGE_DIMENSIONS, type OperationCoverage } from "../coverage.js";
 import type { ContractResult } from "../results.js";
+import { exercisedNames, missingLines } from "./coverage.js";
 import { exchangeText } from "./text.js";
 
 /** Text safe inside XML attributes and elements: escaped, and without characters XML 1.0 forbids. */
@@ -27,10 +29,12 @@ export function junitXml(result: ContractResult): string {
   const seconds = (result.stats.durationMs / 1000).toFixed(3);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const failures = result.cells.filter((c) => c.status === "failed").length;
-  const skipped = result.cells.filter((c) => c.status === "skipped").length;
+  const coverage = result.coverage?.operations ?? [];
+  const unreached = coverage.filter((o) => o.unjudged !== undefined).length;
+  const skipped = result.cells.filter((c) => c.status === "skipped").length + unreached;
   const errors = result.error ? 1 : 0;
   out.push(
-    `<testsuites ${attr("name", "marketapi-contract")} ${attr("tests", result.cells.length + errors)} ${attr("failures", failures)} ${attr("errors", errors)} ${attr("skipped", skipped)} ${attr("time", seconds)}>`,
+    `<testsuites ${attr("name", "marketapi-contract")} ${attr("tests", result.cells.length + coverage.length + errors)} ${attr("failures", failures)} ${attr("errors", errors)} ${attr("skipped", skipped)} ${attr("time", seconds)}>`,
   );
   if (result.error) {
     out.push(`  <testsuite ${attr("name", "run")} tests="1" failures="0" errors="1" skipped="0" time="0">`);
@@ -91,6 +95,40 @@ export function junitXml(result: ContractResult): string {
     }
     out.push("  </testsuite>");
   }
+  if (coverage.length > 0) out.push(...coverageSuite(coverage));
   out.push("</testsuites>");
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * The coverage report as one test suite: a test case per operation, its exercised items as
+ * properties and what was not exercised, with why, as its output; skipped when no check judged it.
+ */
+function coverageSuite(operations: readonly OperationCoverage[]): string[] {
+  const unreached = operations.filter((o) => o.unjudged !== undefined).length;
+  const out = [
+    `  <testsuite ${attr("name", "coverage")} ${attr("tests", operations.length)} failures="0" errors="0" ${attr("skipped", unreached)} time="0">`,
+  ];
+  for (const operation of operations) {
+    out.push(
+      `    <testcase ${attr("classname", "coverage")} ${attr("name", operation.operationId)} time="0">`,
+    );
+    out.push("      <properties>");
+    out.push(`        <property ${attr("name", "requests")} ${attr("value", operation.requests)}/>`);
+    for (const dimension of COVERAGE_DIMENSIONS) {
+      const items = operation[dimension];
+      if (items.length === 0) continue;
+      out.push(
+        `        <property ${attr("name", `${dimension}.exercised`)} ${attr("value", `${items.filter((i) => i.exercised).length}/${items.length}: ${exercisedNames(operation, dimension)}`)}/>`,
+      );
+    }
+    out.push("      </properties>");
+    const missing = missingLines(operation);
+    if (operation.unjudged !== undefined) out.push(`      <skipped ${attr("message", operation.unjudged)}/>`);
+    if (missing.length > 0)
+      out.push(`      <system-out>${xmlEscape(`not exercised:\n${missing.join("\n")}`)}</system-out>`);
+    out.push("    </testcase>");
+  }
+  out.push("  </testsuite>");
+  return out;
 }

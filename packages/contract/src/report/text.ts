@@ -8,6 +8,7 @@ import {
   type ExchangeRecord,
   type Failure,
 } from "../results.js";
+import { coverageText } from "./coverage.js";
 
 export interface TextStyle {
   color: boolean;
@@ -28,9 +29,19 @@ const bold = (s: TextStyle, t: string) => paint(s, "1", t);
 /** One line per progress event. */
 export function progressLine(event: ProgressEvent, style: TextStyle): string {
   if (event.type === "stage") return dim(style, `· ${event.message}`);
-  const mark = event.failures > 0 ? red(style, "✗") : green(style, "✓");
-  const failures =
-    event.failures > 0 ? red(style, `  ${event.failures} failure${event.failures === 1 ? "" : "s"}`) : "";
+  // The line says what the final verdict will say: an operation that got no request did not pass,
+  // and one that answered only 404/405/501 so far is not implemented (its failures are not counted).
+  const absent = event.notImplemented !== undefined;
+  const unexercised = event.requests === 0 && event.failures === 0;
+  const mark =
+    absent || unexercised ? dim(style, "–") : event.failures > 0 ? red(style, "✗") : green(style, "✓");
+  const failures = absent
+    ? red(style, `  not implemented so far (every answer ${event.notImplemented})`)
+    : unexercised
+      ? dim(style, "  no request sent")
+      : event.failures > 0
+        ? red(style, `  ${event.failures} failure${event.failures === 1 ? "" : "s"}`)
+        : "";
   const note = event.note ? dim(style, `  (${event.note})`) : "";
   const requests = `${event.requests} request${event.requests === 1 ? "" : "s"}`;
   return `${mark} ${event.operationId.padEnd(38)} ${event.stage.padEnd(10)} ${requests.padStart(13)}${failures}${note}`;
@@ -140,6 +151,24 @@ function failureText(failure: Failure, index: number, style: TextStyle): string 
   const lines = [head, `   ${red(style, failure.message)}`];
   if (failure.schemaPath) lines.push(`   schema path: ${failure.schemaPath}`);
   if (failure.exchange) lines.push(indent(exchangeText(failure.exchange), "   "));
+  if (failure.sequence) lines.push(indent(sequenceText(failure.sequence), "   "));
+  return lines.join("\n");
+}
+
+/** The steps of a minimal failing sequence, one line each (replay prints them as a script). */
+function sequenceText(sequence: NonNullable<Failure["sequence"]>): string {
+  const steps = new Map<number, { description: string; requests: string[] }>();
+  for (const { step, description, exchange } of sequence.steps) {
+    const entry = steps.get(step) ?? { description, requests: [] };
+    steps.set(step, entry);
+    const status = exchange.response ? String(exchange.response.status) : "no answer";
+    entry.requests.push(`${exchange.request.method} ${new URL(exchange.request.url).pathname} ${status}`);
+  }
+  const lines = [
+    `the minimal sequence (seed ${sequence.seed}, ${sequence.shrinks} shrinks; marketapi-contract replay prints it as a script):`,
+  ];
+  for (const [step, { description, requests }] of steps)
+    lines.push(`  ${String(step).padStart(2)}. ${description}  [${requests.join(", ")}]`);
   return lines.join("\n");
 }
 
@@ -211,28 +240,49 @@ export function summaryText(result: ContractResult, style: TextStyle): string {
       `${green(style, `${summary.passed} passed`)}, ${summary.failed > 0 ? red(style, `${summary.failed} failed`) : "0 failed"}, ${summary.skipped} skipped` +
       ` · ${stats.requests} requests in ${seconds} s (${Math.round(stats.requestsPerSecond)} req/s) · seed ${result.seed}`,
   );
-  if (result.tradingNote) lines.push(dim(style, `trading operations not exercised: ${result.tradingNote}`));
+  const tried = cleanup.sent ?? cleanup.created;
+  if (result.tradingNote) {
+    // Said from what the ledger holds, not from the lifecycle's view: other checks may have traded.
+    lines.push(
+      dim(
+        style,
+        tried === 0
+          ? `trading operations not exercised: ${result.tradingNote}`
+          : `the order lifecycle did not run: ${result.tradingNote}`,
+      ),
+    );
+  }
   if (result.notImplemented?.length > 0) {
     lines.push(red(style, `not implemented: ${result.notImplemented.length} operation(s)`));
     for (const n of result.notImplemented)
       lines.push(`  ${n.operationId}: every request (${n.requests}) answered ${n.status}`);
   }
-  if (cleanup.created > 0) {
-    lines.push(
-      cleanup.leftOpen.length === 0
-        ? `orders: ${cleanup.created} placed (far from the market), none left open${cleanup.cancelledAtEnd > 0 ? ` (${cleanup.cancelledAtEnd} cancelled by the final clean-up)` : ""}`
-        : red(
-            style,
-            `clean-up: ${cleanup.leftOpen.length} order(s) may still be open: ${cleanup.leftOpen.join(", ")}`,
-          ),
-    );
-  }
+  if (tried > 0 || cleanup.leftOpen.length > 0) lines.push(ordersLine(cleanup, style));
   if (result.error)
     lines.push(red(style, `${result.error.kind} error: ${result.error.message.split("\n")[0]}`));
   lines.push(
     `exit ${result.exitCode} (${EXIT_MEANING[result.exitCode]}); reproduce with --seed ${result.seed}`,
   );
   return lines.join("\n");
+}
+
+/** What the run did to the target's orders: placed by whom, and what may still be open. */
+function ordersLine(cleanup: ContractResult["cleanup"], style: TextStyle): string {
+  const by = Object.entries(cleanup.placedBy ?? {})
+    .map(([purpose, n]) => `${n} by ${purpose}`)
+    .join(", ");
+  const refused = (cleanup.sent ?? cleanup.created) - cleanup.created;
+  const placed =
+    cleanup.created === 0
+      ? `orders: none placed${refused > 0 ? ` (${refused} sent, none accepted)` : ""}`
+      : `orders: ${cleanup.created} placed${by ? ` (${by})` : ""}`;
+  if (cleanup.leftOpen.length === 0) {
+    return `${placed}, none left open${cleanup.cancelledAtEnd > 0 ? ` (${cleanup.cancelledAtEnd} cancelled by the final clean-up)` : ""}`;
+  }
+  return red(
+    style,
+    `${placed}; ${cleanup.leftOpen.length} order(s) could not be confirmed closed and may still be open: ${cleanup.leftOpen.join(", ")}`,
+  );
 }
 
 /** Everything printed after the run (table, failures, summary). */
@@ -248,6 +298,8 @@ export function notesText(result: ContractResult, style: TextStyle): string {
 export function reportText(result: ContractResult, style: TextStyle): string {
   const parts: string[] = [];
   if (result.cells.length > 0) parts.push(resultTable(result, style));
+  const coverage = coverageText(result, (t) => bold(style, t));
+  if (coverage) parts.push(coverage);
   const notes = notesText(result, style);
   if (notes) parts.push(notes);
   const failures = failuresText(result, style);

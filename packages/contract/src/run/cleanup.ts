@@ -1,42 +1,57 @@
 // The clean-up that ends every run, also after a failure or an interrupt: the orders the run created.
-import { bodyObject, ok } from "../checks/context.js";
+import { ok } from "../checks/context.js";
 import { encodeParams } from "../http/request.js";
 import type { OrderLedger } from "../orders.js";
 import type { CleanupReport } from "../results.js";
 import type { Session } from "../session.js";
-
-const STILL_OPEN = ["NEW", "PARTIALLY_FILLED", "PENDING_NEW"];
+import { afterCancel, afterQuery } from "./order-state.js";
 
 /**
- * Cancels every order of the ledger not known to be closed. When a cancel is refused, the order
- * may never have been created: query_order, then the open-order list of its symbol, decide.
+ * Cancels every order of the ledger not known to be closed. An order counts as closed only on a
+ * clear answer (run/order-state.ts): its cancel succeeded or the server names it unknown with the
+ * spec's code; query_order shows a final status; or the symbol's open-order list answered and
+ * does not hold it. Every other order is reported as possibly open, with what was answered.
  */
 export async function cleanup(session: Session, ledger: OrderLedger): Promise<CleanupReport> {
-  const report: CleanupReport = { created: ledger.placedCount, cancelledAtEnd: 0, leftOpen: [] };
+  const report: CleanupReport = {
+    created: ledger.placedCount,
+    sent: ledger.sentCount,
+    placedBy: ledger.placedBy(),
+    cancelledAtEnd: 0,
+    leftOpen: [],
+  };
   const cancel = session.model.operation("cancel_order");
   const query = session.model.operation("query_order");
   const openOrders = session.model.operation("open_orders");
   const essential = { essential: true, responseChecks: false } as const;
-  const openLists = new Map<string, Record<string, unknown>[] | undefined>();
+  const openLists = new Map<string, Record<string, unknown>[] | string>();
+  /** The symbol's open orders, or why they could not be read. */
   const openList = async (symbol: string) => {
-    if (!openLists.has(symbol) && openOrders) {
-      const exchange = await session.call(
-        { op: openOrders, params: encodeParams(openOrders, { symbol }) },
-        "clean-up: open_orders",
-        essential,
-      );
-      const json = exchange.response?.json;
-      openLists.set(
-        symbol,
-        ok(exchange) && Array.isArray(json) ? (json as Record<string, unknown>[]) : undefined,
-      );
+    if (!openLists.has(symbol)) {
+      if (!openOrders) openLists.set(symbol, "the spec has no open_orders");
+      else {
+        const exchange = await session.call(
+          { op: openOrders, params: encodeParams(openOrders, { symbol }) },
+          "clean-up: open_orders",
+          essential,
+        );
+        const json = exchange.response?.json;
+        openLists.set(
+          symbol,
+          ok(exchange) && Array.isArray(json)
+            ? (json as Record<string, unknown>[])
+            : `open_orders answered ${exchange.response?.status ?? exchange.error?.message ?? "nothing"}`,
+        );
+      }
     }
-    return openLists.get(symbol);
+    return openLists.get(symbol)!;
   };
   for (const entry of ledger.outstanding()) {
     const label = `${entry.clientOrderId} on ${entry.symbol}`;
     if (!cancel || !session.canSign) {
-      report.leftOpen.push(label);
+      report.leftOpen.push(
+        `${label} (${cancel ? "no credentials to cancel it" : "the spec has no cancel_order"})`,
+      );
       continue;
     }
     const values = { symbol: entry.symbol, origClientOrderId: entry.clientOrderId };
@@ -45,31 +60,39 @@ export async function cleanup(session: Session, ledger: OrderLedger): Promise<Cl
       "clean-up: cancel_order",
       essential,
     );
-    if (ok(cancelled)) {
+    const byCancel = afterCancel(cancel, cancelled);
+    if (byCancel.state === "closed") {
       ledger.closed(entry.clientOrderId);
-      report.cancelledAtEnd += 1;
+      if (ok(cancelled)) report.cancelledAtEnd += 1;
       continue;
     }
+    const answers = [byCancel.why];
     if (query) {
       const found = await session.call(
         { op: query, params: encodeParams(query, values) },
         "clean-up: query_order",
         essential,
       );
-      const status = bodyObject(found)?.status;
-      const unknown =
-        found.response !== undefined && found.response.status >= 400 && found.response.status < 500;
-      if (unknown || (ok(found) && typeof status === "string" && !STILL_OPEN.includes(status))) {
+      const byQuery = afterQuery(query, found);
+      if (byQuery.state === "closed") {
         ledger.closed(entry.clientOrderId);
+        continue;
+      }
+      answers.push(byQuery.why);
+      if (byQuery.state === "open") {
+        report.leftOpen.push(`${label} (${answers.join("; ")})`);
         continue;
       }
     }
     const open = await openList(entry.symbol);
-    if (open && !open.some((o) => o.clientOrderId === entry.clientOrderId)) {
-      ledger.closed(entry.clientOrderId);
-      continue;
-    }
-    report.leftOpen.push(label);
+    if (Array.isArray(open)) {
+      if (!open.some((o) => o.clientOrderId === entry.clientOrderId)) {
+        ledger.closed(entry.clientOrderId);
+        continue;
+      }
+      answers.push("open_orders lists it");
+    } else answers.push(open);
+    report.leftOpen.push(`${label} (${answers.join("; ")})`);
   }
   return report;
 }

@@ -28,6 +28,10 @@ export interface ContractOptions {
   seed?: number;
   /** Most requests the run sends (clean-up excluded). */
   maxRequests?: number;
+  /**
+   * Requests the stateful exploration may send (part of maxRequests; default 300); 0 turns it off.
+   */
+  exploreBudget?: number;
   /** Per-request timeout in ms. */
   timeoutMs?: number;
   /** The whole run stops after this long (default 300 s); the orders it created are still cancelled. */

@@ -37,7 +37,6 @@ export async function proveCredentials(session: Session, values: ValueContext): 
   // credentials are wrong.
   if (status === undefined || status < 400 || status >= 500 || [404, 405].includes(status))
     return read.operationId;
-  // describeAnswer names the status and the API's error code and message: the cause, once.
   throw new UsageError(
     `the credentials were refused: ${read.operationId} answered ${describeAnswer(exchange)}; check --api-key and --api-secret (and the clock)`,
   );

@@ -22,6 +22,12 @@ export class ImplementationTracker {
     this.answered.set(exchange.op.operationId, seen);
   }
 
+  /** The status last seen when every answer of the operation so far was 404, 405 or 501. */
+  absentSoFar(operationId: string): number | undefined {
+    const seen = this.answered.get(operationId);
+    return seen && seen.absent > 0 && seen.other === 0 ? seen.status : undefined;
+  }
+
   /** Operation ids whose every answer was 404, 405 or 501, with the status last seen. */
   notImplemented(): Array<{ operationId: string; status: number; requests: number }> {
     return [...this.answered.entries()]
@@ -41,6 +47,27 @@ export function collapseNotImplemented(cells: Cell[], absent: ReadonlySet<string
           passed: 0,
           failed: 0,
           reason: "not implemented (every request answered 404, 405 or 501)",
+          failures: [],
+        }
+      : cell,
+  );
+}
+
+/**
+ * A cell can pass only for an operation that got a request: a check that recorded a pass on an
+ * operation the run never called (a judgement made from other operations' answers alone) is
+ * shown as skipped, so that a table never shows a green tick for an operation nothing reached.
+ */
+export function withoutUnexercisedPasses(cells: Cell[], requestsOf: (operationId: string) => number): Cell[] {
+  return cells.map((cell) =>
+    cell.status === "passed" && requestsOf(cell.operationId) === 0
+      ? {
+          check: cell.check,
+          operationId: cell.operationId,
+          status: "skipped",
+          passed: 0,
+          failed: 0,
+          reason: "no request was sent to it",
           failures: [],
         }
       : cell,

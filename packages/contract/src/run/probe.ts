@@ -1,6 +1,6 @@
 // The start-up probe: reachability, the clock offset, the listed symbols and a reference price.
-import { judgeServerClock } from "../checks/clock-sanity.js";
-import { bodyObject, ok } from "../checks/context.js";
+import { type ClockReading, readServerClock, settleClock } from "../checks/clock-sanity.js";
+import { ok } from "../checks/context.js";
 import { ConnectionError, UsageError } from "../errors.js";
 import { encodeParams } from "../http/request.js";
 import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../market.js";
@@ -17,10 +17,14 @@ export function preferredSymbol(model: ContractModel): string | undefined {
 }
 
 /** ping, server_time, exchangeInfo and a ticker: reachability, clock offset, symbols and a price. */
-export async function probe(
-  session: Session,
-  baseUrl: string,
-): Promise<{ market: Market; reference?: bigint | undefined }> {
+export interface ProbeResult {
+  market: Market;
+  reference?: bigint | undefined;
+  /** The first read of the server's clock and what signing does with it. */
+  clock?: { reading: ClockReading; note: string } | undefined;
+}
+
+export async function probe(session: Session, baseUrl: string): Promise<ProbeResult> {
   const { model } = session;
   const ping =
     model.operation("ping") ??
@@ -62,12 +66,12 @@ export async function probe(
   }
 
   const time = model.operation("server_time");
+  let clock: ProbeResult["clock"];
   if (time) {
-    const sentAt = Date.now();
-    const exchange = await session.call({ op: time, params: [] }, "probe: server time");
-    const receivedAt = Date.now();
-    const serverTime = bodyObject(exchange)?.serverTime;
-    session.clockOffsetMs = judgeServerClock(session, exchange, serverTime, (sentAt + receivedAt) / 2);
+    const reading = await readServerClock(session, time, "probe: server time");
+    const decision = await settleClock(session, time, reading);
+    session.clockOffsetMs = decision.offsetMs;
+    clock = { reading, note: decision.note };
   }
 
   let market: Market = { symbols: [], weightLimit: undefined };
@@ -88,5 +92,5 @@ export async function probe(
     );
     if (ok(exchange)) reference = referencePriceOf(exchange.response?.json);
   }
-  return { market, reference };
+  return { market, reference, clock };
 }

@@ -58,7 +58,9 @@ export async function tradingPhase(
       for (const check of CHECK_NAMES) session.recorder.skip(check, operation.operationId, desk.reason);
     }
     skipLifecycle({ ctx }, desk.reason);
-    ctx.progress({ type: "stage", message: `trading operations skipped: ${desk.reason}` });
+    // With trading allowed, other checks (history, order arithmetic) may still place orders.
+    const skipped = ctx.trading ? "order lifecycle skipped" : "trading operations skipped";
+    ctx.progress({ type: "stage", message: `${skipped}: ${desk.reason}` });
     return { reason: desk.reason };
   }
   const far = ctx.farBuy as { price: string; quantity: string };

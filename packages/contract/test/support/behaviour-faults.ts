@@ -557,9 +557,30 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
         const shifted = Number(params.get("timestamp")) - 9 * 365 * 86_400_000;
         return resign(req, secret, (p) => p.set("timestamp", String(shifted)));
       },
-      response: onAnswer("time", (j) => ({
-        serverTime: Number((j as Json).serverTime) + 9 * 365 * 86_400_000,
-      })),
+      // The whole server runs nine years ahead: its HTTP Date header says so too.
+      response: (req, res) => {
+        const nine = 9 * 365 * 86_400_000;
+        const moved = onAnswer("time", (j) => ({ serverTime: Number((j as Json).serverTime) + nine }))(
+          req,
+          res,
+        );
+        const date = Date.parse(moved.headers.date ?? "");
+        return Number.isFinite(date)
+          ? { ...moved, headers: { ...moved.headers, date: new Date(date + nine).toUTCString() } }
+          : moved;
+      },
+    },
+    {
+      name: "server-clock-stands-still",
+      description: "server_time answers the time of its first answer ever after",
+      caughtBy: ["clock_sanity"],
+      response: (() => {
+        let first: unknown;
+        return onAnswer("time", (j) => {
+          first ??= (j as Json).serverTime;
+          return { serverTime: first };
+        });
+      })(),
     },
     // ---- signing and the receive window ----
     {

@@ -11,6 +11,8 @@ export interface ProxyRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The query string exactly as it arrived (without "?"): forwarded as it is unless a fault changed the request. */
+  rawQuery: string;
   headers: Record<string, string>;
   body: string;
 }
@@ -19,6 +21,8 @@ export interface ProxyResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** false: no Date header (the upstream's is passed on unless removed from `headers`). */
+  sendDate?: boolean;
 }
 
 /** Shared memory of one proxy (faults that need state, such as "cancelled order still open"). */
@@ -66,6 +70,7 @@ function isResponse(value: ProxyRequest | ProxyResponse): value is ProxyResponse
 
 function send(res: ServerResponse, response: ProxyResponse): void {
   const headers = { ...response.headers, "content-length": String(Buffer.byteLength(response.body)) };
+  if (response.sendDate === false) res.sendDate = false;
   res.writeHead(response.status, headers);
   res.end(response.body);
 }
@@ -83,15 +88,19 @@ export async function startFaultProxy(upstream: string, fault: Fault | undefined
         method: incoming.method ?? "GET",
         path: url.pathname,
         query: url.searchParams,
+        rawQuery: url.search.replace(/^\?/, ""),
         headers,
         body: await readBody(incoming),
       };
+      const arrived = request;
       if (fault?.request) {
         const changed = await fault.request(request, state);
         if (isResponse(changed)) return send(outgoing, changed);
         request = changed;
       }
-      const query = request.query.toString();
+      // The bytes as sent, unless the fault rewrote the request (a signature covers those bytes).
+      const query =
+        request === arrived || request.query === arrived.query ? request.rawQuery : request.query.toString();
       const upstreamResponse = await fetch(`${upstream}${request.path}${query ? `?${query}` : ""}`, {
         method: request.method,
         headers: request.headers,

@@ -10,6 +10,7 @@ import { orderArithmetic } from "./order-arithmetic.js";
 import { orderTypeRules } from "./order-type-rules.js";
 import { parameterConditions } from "./parameter-conditions.js";
 import { parameterPlacement } from "./parameter-placement.js";
+import { refusals } from "./refusals.js";
 import { relations } from "./relations.js";
 import { responseVariantBy } from "./response-variant-by.js";
 import { resultFilter } from "./result-filter.js";
@@ -25,6 +26,7 @@ export type { SchemaExtensionRule } from "./wire-pattern.js";
 /** Extensions at the top level of the document. */
 export const DOCUMENT_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
   [filledFrom.key, filledFrom],
+  [refusals.key, refusals],
   [relations.key, relations],
 ]);
 

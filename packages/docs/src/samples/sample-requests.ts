@@ -1,10 +1,38 @@
 // What each sample sends, decided once for all three languages: which parameters, with which
-// values, in the query string or a form body, and in which order a reader runs the samples.
-import type { SampleOperation, SampleParameter, SampleSpec } from "./sample-spec.js";
-import { formEncode } from "./wire.js";
+// values, in which place (path, query string or form body, headers, cookies), which request body,
+// and in which order a reader runs the samples. The bytes each place gets are written by
+// @marketapi/client's own wire rules (@marketapi/client/wire), so that the shell and Python
+// samples send what the TypeScript sample's client sends.
+import {
+  cookiePair,
+  encodeBody,
+  fillPath,
+  formatDecimal,
+  headerValue,
+  type ParameterWire,
+  queryPart,
+} from "@marketapi/client/wire";
+import {
+  type SampleBody,
+  type SampleOperation,
+  type SampleParameter,
+  type SampleSpec,
+  SampleSpecError,
+  type SkippedOperation,
+} from "./sample-spec.js";
+import { sampleValueOf } from "./sample-values.js";
 
-/** A parameter value of the scenario: decimals as plain text, integers as numbers, JSON values as arrays. */
-export type ScenarioValue = string | number | readonly string[];
+/**
+ * A parameter value of the scenario: decimals as plain text, integers as numbers, JSON values as
+ * arrays; in other specs any JSON value (arrays and objects for styled parameters).
+ */
+export type ScenarioValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly unknown[]
+  | Readonly<Record<string, unknown>>;
 
 /**
  * The story the samples tell, as data. The spec gives the operations, names, types and examples;
@@ -51,55 +79,163 @@ export interface SampleArgument {
   parameter: SampleParameter;
   /** The value as the scenario or the spec gives it (an array for JSON parameters). */
   value: ScenarioValue;
-  /** The value's text before percent-encoding: `0.001`, `["BTCUSDT","ETHUSDT"]`. */
+  /** The value's text before percent-encoding: `0.001`, `["BTCUSDT","ETHUSDT"]` (JSON text for arrays and objects). */
   text: string;
 }
 
 export interface SampleRequest {
   operation: SampleOperation;
+  /** The query parameters (or, with placement "body", the form body's). */
   arguments: SampleArgument[];
   /** Where the parameters (and, when signed, the timestamp and signature) travel. */
   placement: "query" | "body";
+  /** The path, header and cookie parameters. */
+  placed: SampleArgument[];
+  /** The request body sent, and its value. */
+  body?: { spec: SampleBody; value: unknown };
 }
 
 export class SampleScenarioError extends Error {
   override name = "SampleScenarioError";
 }
 
-/** One request per operation of the spec, in the spec's order. */
+/** One request per operation of the spec, in the spec's order. Strict specs throw on any fault. */
 export function planRequests(spec: SampleSpec, scenario: SampleScenario = DEFAULT_SCENARIO): SampleRequest[] {
+  return planSamples(spec, scenario).requests;
+}
+
+/**
+ * One request per operation of the spec, in the spec's order, and the operations whose request
+ * cannot be planned (only when the spec is not strict: a strict one throws), with why.
+ */
+export function planSamples(
+  spec: SampleSpec,
+  scenario: SampleScenario = DEFAULT_SCENARIO,
+): { requests: SampleRequest[]; skipped: SkippedOperation[] } {
   const orderId = scenario.order.params[scenario.order.idParameter];
   if (orderId === undefined) {
     throw new SampleScenarioError(`the scenario's order has no ${scenario.order.idParameter}`);
   }
-  return spec.operations.map((operation) => {
-    const chosen = operation.orderTypeRules
-      ? orderArguments(operation, scenario)
-      : lookupArguments(operation, scenario, orderId);
-    return {
-      operation,
-      arguments: chosen,
-      placement: operation.acceptsFormBody && chosen.length > 0 ? "body" : "query",
-    };
-  });
+  const requests: SampleRequest[] = [];
+  const skipped: SkippedOperation[] = [];
+  for (const operation of spec.operations) {
+    try {
+      requests.push(planRequest(spec, operation, scenario, orderId));
+    } catch (error) {
+      if (spec.strict || !(error instanceof SampleScenarioError || error instanceof SampleSpecError))
+        throw error;
+      skipped.push({
+        operationId: operation.operationId,
+        reason: error.message.replace(`${operation.operationId}: `, ""),
+        pointer: (error instanceof SampleSpecError ? error.pointer : undefined) ?? operation.pointer,
+      });
+    }
+  }
+  return { requests, skipped };
 }
 
-function valueFor(operation: SampleOperation, parameter: SampleParameter, given: unknown): SampleArgument {
-  const where = `${operation.operationId}.${parameter.name}`;
-  const value = (given ?? parameter.example ?? parameter.enum?.[0]) as ScenarioValue | undefined;
+function planRequest(
+  spec: SampleSpec,
+  operation: SampleOperation,
+  scenario: SampleScenario,
+  orderId: ScenarioValue,
+): SampleRequest {
+  const chosen = operation.orderTypeRules
+    ? orderArguments(operation, scenario, spec)
+    : lookupArguments(operation, scenario, orderId, spec);
+  const placed = operation.placedParameters
+    .filter((p) => p.required || p.in === "path")
+    .map((p) => valueFor(operation, p, scenario.values[p.name], spec));
+  const body = bodyOf(spec, operation);
+  return {
+    operation,
+    arguments: chosen,
+    placement: operation.acceptsFormBody && chosen.length > 0 ? "body" : "query",
+    placed,
+    ...(body ? { body } : {}),
+  };
+}
+
+/** The body's value: the media type's example, else (other specs) one made from its schema. */
+function bodyOf(spec: SampleSpec, operation: SampleOperation): SampleRequest["body"] {
+  const body = operation.body;
+  if (!body) return undefined;
+  const where = `${operation.operationId}: request body (${body.mediaType})`;
+  let value = body.example;
   if (value === undefined) {
-    throw new SampleScenarioError(
-      `${where}: no sample value (give the parameter an example in the spec, or the scenario a value)`,
+    if (spec.strict) {
+      if (!body.required) return undefined;
+      throw new SampleScenarioError(`${where}: no sample value (give the media type an example in the spec)`);
+    }
+    value = sampleValueOf(spec.document, body.schema);
+  }
+  if ((body.kind === "form" || body.kind === "multipart") && !isRecord(value)) {
+    throw new SampleSpecError(
+      `${where}: expected an object of fields for a ${body.kind} body, found ${JSON.stringify(value)}`,
+      body.pointer,
     );
   }
-  return { parameter, value, text: wireText(where, parameter, value) };
+  if (!body.required && isEmpty(value)) return undefined;
+  return { spec: body, value };
 }
 
-/** The value's text on the wire, checked against the parameter's type, enum and `x-wire-pattern`. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === "" || (isRecord(value) && Object.keys(value).length === 0);
+}
+
+/**
+ * The argument of a parameter: the scenario's value, else the spec's example, else its first enum
+ * value. Strict specs stop there (a missing value is an error); others take the first of these
+ * that fits the parameter, else a value made from its schema.
+ */
+function valueFor(
+  operation: SampleOperation,
+  parameter: SampleParameter,
+  given: unknown,
+  spec: Pick<SampleSpec, "strict" | "document">,
+): SampleArgument {
+  const where = `${operation.operationId}.${parameter.name}`;
+  if (spec.strict) {
+    const value = (given ?? parameter.example ?? parameter.enum?.[0]) as ScenarioValue | undefined;
+    if (value === undefined) {
+      throw new SampleScenarioError(
+        `${where}: no sample value (give the parameter an example in the spec, or the scenario a value)`,
+      );
+    }
+    return { parameter, value, text: wireText(where, parameter, value) };
+  }
+  const candidates = [given, parameter.example, parameter.enum?.[0]].filter((v) => v !== undefined);
+  let fault: unknown;
+  for (const candidate of [...candidates, sampleValueOf(spec.document, parameter.valueSchema)]) {
+    const value = looseValue(parameter, candidate as ScenarioValue);
+    try {
+      return { parameter, value, text: wireText(where, parameter, value, { strict: false }) };
+    } catch (error) {
+      if (!(error instanceof SampleScenarioError)) throw error;
+      fault ??= error;
+    }
+  }
+  throw fault;
+}
+
+/** Other specs' decimals may be numbers: written as the plain decimals the wire takes. */
+function looseValue(parameter: SampleParameter, value: ScenarioValue): ScenarioValue {
+  return parameter.kind === "decimal" && typeof value === "number" ? formatDecimal(value) : value;
+}
+
+/**
+ * The value's text on the wire, checked against the parameter's type, enum and `x-wire-pattern`.
+ * Strict (this repository's spec): no whitespace either, as form encoders differ on spaces.
+ */
 export function wireText(
   where: string,
   parameter: Pick<SampleParameter, "kind" | "enum" | "wirePattern">,
   value: ScenarioValue,
+  { strict = true } = {},
 ): string {
   const fail = (expected: string) =>
     new SampleScenarioError(`${where}: expected ${expected}, found ${JSON.stringify(value)}`);
@@ -119,15 +255,19 @@ export function wireText(
       if (typeof value !== "number" || !Number.isSafeInteger(value)) throw fail("an integer");
       text = String(value);
       break;
-    default:
+    case "string":
       if (typeof value !== "string") throw fail("a string");
       text = value;
+      break;
+    default:
+      if (value === undefined) throw fail("a value");
+      text = typeof value === "string" ? value : JSON.stringify(value);
   }
   if (parameter.enum && !parameter.enum.includes(text)) throw fail(`one of ${parameter.enum.join(", ")}`);
   if (parameter.wirePattern && !new RegExp(parameter.wirePattern).test(text)) {
     throw fail(`text matching x-wire-pattern ${parameter.wirePattern}`);
   }
-  if (/\s/.test(text)) throw fail("text without whitespace (form encoders differ on spaces)");
+  if (strict && /\s/.test(text)) throw fail("text without whitespace (form encoders differ on spaces)");
   return text;
 }
 
@@ -136,6 +276,7 @@ function lookupArguments(
   operation: SampleOperation,
   scenario: SampleScenario,
   orderId: ScenarioValue,
+  spec: Pick<SampleSpec, "strict" | "document">,
 ): SampleArgument[] {
   const values: Record<string, ScenarioValue> = {
     ...scenario.values,
@@ -144,7 +285,7 @@ function lookupArguments(
   const wanted = new Set([...scenario.optional, scenario.order.lookupParameter]);
   const sent = operation.queryParameters.filter((p) => p.required || wanted.has(p.name));
   const kept = sent.filter((p) => !excludedByGroup(operation, p, sent));
-  return kept.map((p) => valueFor(operation, p, values[p.name]));
+  return kept.map((p) => valueFor(operation, p, values[p.name], spec));
 }
 
 /**
@@ -160,7 +301,11 @@ function excludedByGroup(operation: SampleOperation, parameter: SampleParameter,
 }
 
 /** The placing operation: its required parameters and the scenario's order, checked against its rule. */
-function orderArguments(operation: SampleOperation, scenario: SampleScenario): SampleArgument[] {
+function orderArguments(
+  operation: SampleOperation,
+  scenario: SampleScenario,
+  spec: Pick<SampleSpec, "strict" | "document">,
+): SampleArgument[] {
   const order = scenario.order.params;
   const where = operation.operationId;
   const declared = new Set(operation.queryParameters.map((p) => p.name));
@@ -194,12 +339,74 @@ function orderArguments(operation: SampleOperation, scenario: SampleScenario): S
     );
   }
   const sent = operation.queryParameters.filter((p) => p.required || has(p.name));
-  return sent.map((p) => valueFor(operation, p, order[p.name] ?? scenario.values[p.name]));
+  return sent.map((p) => valueFor(operation, p, order[p.name] ?? scenario.values[p.name], spec));
+}
+
+/** How a parameter travels, for the client's wire rules. */
+export function parameterWire(parameter: SampleParameter): ParameterWire {
+  return {
+    name: parameter.name,
+    in: parameter.in,
+    ...(parameter.style !== undefined ? { style: parameter.style } : {}),
+    ...(parameter.explode !== undefined ? { explode: parameter.explode } : {}),
+    ...(parameter.encoding === "json" ? { json: true } : {}),
+    ...(parameter.allowReserved ? { allowReserved: true } : {}),
+  };
+}
+
+/** The value as the wire rules take it: decimals as their text (never a number in exponent notation). */
+function wireValue(arg: SampleArgument): unknown {
+  return arg.parameter.kind === "decimal" ? arg.text : arg.value;
 }
 
 /** `name=value&…`, percent-encoded: the query string or form body the sample sends (unsigned part). */
 export function encodedArguments(request: SampleRequest): string {
-  return formEncode(request.arguments.map((arg) => [arg.parameter.name, arg.text]));
+  return request.arguments
+    .map((arg) => queryPart(parameterWire(arg.parameter), wireValue(arg)))
+    .filter((part) => part !== "")
+    .join("&");
+}
+
+/** The path with its parameters written in, each in its style and percent-encoded. */
+export function filledPath(request: SampleRequest): string {
+  const path = request.placed.filter((arg) => arg.parameter.in === "path");
+  const wires = new Map(path.map((arg) => [arg.parameter.name, parameterWire(arg.parameter)]));
+  return fillPath(
+    request.operation.path,
+    wires,
+    Object.fromEntries(path.map((arg) => [arg.parameter.name, wireValue(arg)])),
+  );
+}
+
+/** The header parameters as they are sent: `[name, value]`. */
+export function headerArguments(request: SampleRequest): [string, string][] {
+  return request.placed
+    .filter((arg) => arg.parameter.in === "header")
+    .flatMap((arg) => {
+      const text = headerValue(parameterWire(arg.parameter), wireValue(arg));
+      return text === undefined ? [] : [[arg.parameter.name, text] as [string, string]];
+    });
+}
+
+/** The cookie parameters as `name=value` pairs of the Cookie header. */
+export function cookieArguments(request: SampleRequest): string[] {
+  return request.placed
+    .filter((arg) => arg.parameter.in === "cookie")
+    .flatMap((arg) => cookiePair(parameterWire(arg.parameter), wireValue(arg)) ?? []);
+}
+
+/** The text of a JSON, form or text request body as sent (multipart and byte bodies have no fixed text here). */
+export function bodyText(request: SampleRequest): string | undefined {
+  const body = request.body;
+  if (!body || body.spec.kind === "multipart") return undefined;
+  return encodeBody(
+    {
+      mediaType: body.spec.mediaType,
+      required: body.spec.required,
+      ...(body.spec.encoding ? { encoding: body.spec.encoding } : {}),
+    },
+    body.value,
+  ).text;
 }
 
 /** A step of the order a reader runs the samples in. */

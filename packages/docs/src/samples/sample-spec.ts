@@ -1,22 +1,57 @@
 // What the code samples need from the OpenAPI document, read in this one module: the default
-// base address, the API-key header, the signing rule (`x-signing`) and, per operation, its method,
-// path, credentials, parameter placement and query parameters with their types and examples.
-// Everything else in src/samples works on this model, never on the raw document. Operations,
-// their merged parameters and the extensions come from @marketapi/spec/model.
+// base address, the security schemes (API keys, HTTP bearer and basic, OAuth 2 and OpenID Connect
+// tokens, the signing rule of `x-signing`) and, per operation, its method, path, credentials,
+// parameters in every place (path, query, header, cookie) with their styles, types and examples,
+// its request body and how its answer is read. Everything else in src/samples works on this
+// model, never on the raw document. Operations, their merged parameters, the extensions and the
+// media types a client uses come from @marketapi/spec/model.
+import type { BodyKind } from "@marketapi/client/wire";
+import { bodyKind } from "@marketapi/client/wire";
 import {
+  acceptedMediaType,
   buildSpecModel,
   type Operation,
   type Parameter,
+  preferredMediaType,
+  type ResponseAs,
   resolveRef,
+  responseAsOf,
   type SigningRule,
   type SpecModel,
   SpecModelError,
 } from "@marketapi/spec/model";
 import { isObject, type JsonObject, objectAt, stringsAt } from "../json.js";
 
+/** A fault that keeps the samples from being written; `pointer` says where in the spec, when known. */
 export class SampleSpecError extends Error {
   override name = "SampleSpecError";
+  constructor(
+    message: string,
+    readonly pointer?: string,
+  ) {
+    super(message);
+  }
 }
+
+/** The environment variables the samples read their target and credentials from. */
+export const ENV = {
+  baseUrl: "BASE_URL",
+  apiKey: "API_KEY",
+  apiSecret: "API_SECRET",
+  token: "ACCESS_TOKEN",
+  username: "API_USERNAME",
+  password: "API_PASSWORD",
+  credential: "API_CREDENTIAL",
+} as const;
+
+/** One scheme of the security requirement a sample meets, with the variable its credential comes from. */
+export type CredentialPart =
+  | { type: "apiKey"; scheme: string; in: "header" | "query" | "cookie"; name: string; env: string }
+  /** HTTP bearer, OAuth 2 and OpenID Connect: an access token in `Authorization: Bearer`. */
+  | { type: "bearer"; scheme: string; env: string; what: string }
+  | { type: "basic"; scheme: string; userEnv: string; passwordEnv: string }
+  /** Another HTTP scheme (`Token`): `Authorization: <authScheme> <credential>`. */
+  | { type: "authorization"; scheme: string; authScheme: string; env: string };
 
 /** What an operation sends to authenticate, from its security requirements, with what it needs to. */
 export type Credentials =
@@ -25,25 +60,65 @@ export type Credentials =
   /** The API key may be sent in `header` (an empty requirement beside the key alone). */
   | { kind: "key-accepted"; header: string }
   /** The API key in `header`, and a signature per `signing`. */
-  | { kind: "signed"; header: string; signing: SigningRule };
+  | { kind: "signed"; header: string; signing: SigningRule }
+  /** Any other requirement the samples meet: each scheme's credential; `optional` when `{}` is an alternative. */
+  | { kind: "schemes"; parts: CredentialPart[]; optional: boolean };
 
-/** The wire type of a query parameter's value. */
+/** The wire type of a parameter's value. */
 export type ParameterKind = "decimal" | "integer" | "string" | "json" | "other";
 
 export type { SigningRule };
 
-/** A query parameter of the spec model, with what the samples add: its wire type and allowed values. */
+/** A parameter of the spec model, with what the samples add: its wire type, allowed values and style. */
 export interface SampleParameter extends Parameter {
   kind: ParameterKind;
   /** Allowed values (schema `enum`). */
   enum?: string[];
+  /** OpenAPI's style and explode as declared (the place's defaults when absent). */
+  style?: string;
+  explode?: boolean;
+  allowReserved?: boolean;
+  /** The value's schema, `$ref` followed. */
+  valueSchema: JsonObject;
 }
 
-/** An operation of the spec model, with what the samples add: its credentials and query parameters. */
+/** The request body a sample sends (not the form body of x-parameter-placement, which carries the parameters). */
+export interface SampleBody {
+  mediaType: string;
+  kind: BodyKind;
+  required: boolean;
+  /** The media type's schema, `$ref` followed (empty when there is none). */
+  schema: JsonObject;
+  /** The media type's example (`example`, else the first of `examples`), when the spec gives one. */
+  example?: unknown;
+  /** Multipart properties sent as files: binary ones (`format: binary`, `contentMediaType`), or arrays of them. */
+  fileFields?: string[];
+  /** The properties' encodings (form and multipart bodies). */
+  encoding?: Record<
+    string,
+    { style?: string; explode?: boolean; allowReserved?: boolean; contentType?: string }
+  >;
+  pointer: string;
+}
+
+/** An operation of the spec model, with what the samples add. */
 export interface SampleOperation extends Operation {
   credentials: Credentials;
   /** Query parameters, in the order the spec declares them. */
   queryParameters: SampleParameter[];
+  /** Path, header and cookie parameters, in the order the spec declares them. */
+  placedParameters: SampleParameter[];
+  body?: SampleBody;
+  /** How the answer is read (the generated client's rule), and the Accept header sent when several media types may come. */
+  answer: ResponseAs;
+  accept?: string;
+}
+
+/** An operation the samples cannot write, with why and where in the spec. */
+export interface SkippedOperation {
+  operationId: string;
+  reason: string;
+  pointer: string;
 }
 
 export interface SampleSpec {
@@ -51,13 +126,20 @@ export interface SampleSpec {
   baseUrl: string;
   operations: SampleOperation[];
   /** Operations the samples cannot write, with why (only when read with `strict: false`). */
-  skipped: { operationId: string; reason: string }[];
+  skipped: SkippedOperation[];
+  /** This repository's build: a fault is an error, and every value comes from the spec or the scenario. */
+  strict: boolean;
+  /** The document read (values are made from its schemas, whose `$ref`s point into it). */
+  document: JsonObject;
 }
 
-/** The security schemes the samples can write: an API key in a header, and the signing scheme. */
+/** The security schemes of the spec, as the samples read them. */
 interface KnownSchemes {
+  /** The API key header that signed and key-accepted operations send (an apiKey scheme in a header). */
   apiKey?: { name: string; header: string };
   signing?: { name: string; rule: SigningRule };
+  /** Every declared scheme, `$ref` followed. */
+  declared: Record<string, JsonObject>;
 }
 
 /**
@@ -66,7 +148,12 @@ interface KnownSchemes {
  */
 export function readSampleSpec(document: JsonObject, { strict = true } = {}): SampleSpec {
   const model = modelOf(document);
-  const schemes = Object.entries(objectAt(objectAt(document.components).securitySchemes));
+  const declared = Object.fromEntries(
+    Object.entries(objectAt(objectAt(document.components).securitySchemes)).map(([name, scheme]) => [
+      name,
+      resolvedObject(model, scheme, `/components/securitySchemes/${name}`),
+    ]),
+  );
   const signing = [...model.signingRules][0];
   let signingFault: string | undefined;
   if (signing && !strict) {
@@ -77,15 +164,15 @@ export function readSampleSpec(document: JsonObject, { strict = true } = {}): Sa
       signingFault = error.message;
     }
   }
-  const apiKey = schemes.find(
-    ([name, scheme]) =>
-      objectAt(scheme).type === "apiKey" && objectAt(scheme).in === "header" && !model.signingRules.has(name),
+  const apiKey = Object.entries(declared).find(
+    ([name, scheme]) => scheme.type === "apiKey" && scheme.in === "header" && !model.signingRules.has(name),
   );
   const known: KnownSchemes = {
+    declared,
     ...(apiKey && {
       apiKey: {
         name: apiKey[0],
-        header: requiredString(objectAt(apiKey[1]).name, `securitySchemes.${apiKey[0]}.name`),
+        header: requiredString(apiKey[1].name, `securitySchemes.${apiKey[0]}.name`),
       },
     }),
     ...(signing &&
@@ -98,14 +185,19 @@ export function readSampleSpec(document: JsonObject, { strict = true } = {}): Sa
       operations.push(sampleOperation(model, operation, known));
     } catch (error) {
       if (strict || !(error instanceof SampleSpecError)) throw error;
-      const reason = error.message.replace(new RegExp(`^${operation.operationId}: `), "");
+      const reason = error.message.replace(new RegExp(`^${escapeRegExp(operation.operationId)}: `), "");
       skipped.push({
         operationId: operation.operationId,
         reason: signingFault ? `${reason} (${signingFault})` : reason,
+        pointer: error.pointer ?? operation.pointer,
       });
     }
   }
-  return { baseUrl: defaultBaseUrl(document, strict), operations, skipped };
+  return { baseUrl: defaultBaseUrl(document, strict), operations, skipped, strict, document };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function requiredString(value: unknown, where: string): string {
@@ -136,17 +228,94 @@ function modelOf(document: JsonObject): SpecModel {
   try {
     return buildSpecModel(document);
   } catch (error) {
-    if (error instanceof SpecModelError) throw new SampleSpecError(error.message);
+    if (error instanceof SpecModelError) throw new SampleSpecError(error.message, error.pointer);
     throw error;
   }
 }
 
+function resolvedObject(model: SpecModel, node: unknown, where: string): JsonObject {
+  try {
+    return resolveRef(model.document, node, where);
+  } catch (error) {
+    if (error instanceof SpecModelError) throw new SampleSpecError(error.message, error.pointer);
+    throw error;
+  }
+}
+
+/** Where an operation's security is written: its own `security`, else the document's. */
+function securityPointer(operation: Operation): string {
+  return isObject(operation.raw) && operation.raw.security !== undefined
+    ? `${operation.pointer}/security`
+    : "/security";
+}
+
+/** HTTP schemes that answer a challenge: nothing can be sent up front. */
+const CHALLENGE_SCHEMES = new Set(["digest", "negotiate", "hoba", "mutual", "vapid", "scram-sha-256"]);
+
+/** The scheme as a sample sends it, or why it cannot. */
+function credentialPart(name: string, known: KnownSchemes): CredentialPart | { unwritable: string } {
+  const scheme = known.declared[name];
+  if (scheme === undefined) return { unwritable: `${name}: not declared in components.securitySchemes` };
+  switch (scheme.type) {
+    case "apiKey": {
+      const place = scheme.in;
+      if (place !== "header" && place !== "query" && place !== "cookie") {
+        return { unwritable: `${name}: an API key in ${JSON.stringify(place)}` };
+      }
+      if (typeof scheme.name !== "string" || scheme.name === "") {
+        return { unwritable: `${name}: an API key without a name` };
+      }
+      return { type: "apiKey", scheme: name, in: place, name: scheme.name, env: ENV.apiKey };
+    }
+    case "http": {
+      const authScheme = String(scheme.scheme ?? "");
+      const lower = authScheme.toLowerCase();
+      if (lower === "bearer") return { type: "bearer", scheme: name, env: ENV.token, what: "HTTP bearer" };
+      if (lower === "basic")
+        return { type: "basic", scheme: name, userEnv: ENV.username, passwordEnv: ENV.password };
+      if (CHALLENGE_SCHEMES.has(lower) || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(authScheme)) {
+        return {
+          unwritable: `${name}: HTTP ${authScheme} answers a challenge of the server, which a sample cannot send up front`,
+        };
+      }
+      return { type: "authorization", scheme: name, authScheme, env: ENV.credential };
+    }
+    case "oauth2":
+      return { type: "bearer", scheme: name, env: ENV.token, what: "OAuth 2" };
+    case "openIdConnect":
+      return { type: "bearer", scheme: name, env: ENV.token, what: "OpenID Connect" };
+    case "mutualTLS":
+      return {
+        unwritable: `${name}: mutual TLS, whose client certificate belongs to the TLS connection (curl --cert, Python's ssl context), which the samples do not set up`,
+      };
+    default:
+      return { unwritable: `${name}: a security scheme of type ${JSON.stringify(scheme.type)}` };
+  }
+}
+
+/** Two credentials of one requirement never read the same variable: the later ones are named after their scheme. */
+function distinctVariables(parts: CredentialPart[]): CredentialPart[] {
+  const used = new Set<string>();
+  const own = (env: string, scheme: string) => {
+    const name = used.has(env) ? `${env}_${scheme.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}` : env;
+    used.add(name);
+    return name;
+  };
+  return parts.map((part) =>
+    part.type === "basic"
+      ? { ...part, userEnv: own(part.userEnv, part.scheme), passwordEnv: own(part.passwordEnv, part.scheme) }
+      : { ...part, env: own(part.env, part.scheme) },
+  );
+}
+
 /**
- * The credentials an operation's security requirements ask for, among those the samples write:
- * none; an optional API key (an empty requirement beside the key alone); or the key and the
- * signature. Any other requirement is an error naming the operation.
+ * The credentials an operation's security requirements ask for: none; an optional API key (an
+ * empty requirement beside the key alone); the key and the signature; or the first requirement
+ * whose every scheme the samples can send. An operation none of whose requirements the samples
+ * can send is an error naming the operation and where its security is written.
  */
-function credentialsOf(operation: Operation, where: string, known: KnownSchemes): Credentials {
+function credentialsOf(operation: Operation, known: KnownSchemes): Credentials {
+  const where = operation.operationId;
   const security = operation.security;
   const requirements = (security ?? []).map((r) => Object.keys(r));
   const exactly = (requirement: string[], names: string[]) =>
@@ -156,6 +325,12 @@ function credentialsOf(operation: Operation, where: string, known: KnownSchemes)
   if (apiKey && signing && requirements.some((r) => exactly(r, [apiKey.name, signing.name]))) {
     return { kind: "signed", header: apiKey.header, signing: signing.rule };
   }
+  if (operation.signed && !operation.signing) {
+    throw new SampleSpecError(
+      `${where}: security ${JSON.stringify(security)} is not one the code samples write: x-auth-class ${operation.authClass} is signed, and none of its schemes states the signing rule (x-signing)`,
+      securityPointer(operation),
+    );
+  }
   if (
     apiKey &&
     requirements.some((r) => r.length === 0) &&
@@ -163,62 +338,125 @@ function credentialsOf(operation: Operation, where: string, known: KnownSchemes)
   ) {
     return { kind: "key-accepted", header: apiKey.header };
   }
+  const reasons: string[] = [];
+  for (const requirement of requirements.filter((r) => r.length > 0)) {
+    if (signing && requirement.includes(signing.name)) {
+      reasons.push(`${requirement.join(" + ")}: signed requests are written with the API key header alone`);
+      continue;
+    }
+    const parts = requirement.map((name) => credentialPart(name, known));
+    const unwritable = parts.filter((p): p is { unwritable: string } => "unwritable" in p);
+    if (unwritable.length === 0) {
+      return {
+        kind: "schemes",
+        parts: distinctVariables(parts as CredentialPart[]),
+        optional: requirements.some((r) => r.length === 0),
+      };
+    }
+    reasons.push(...unwritable.map((u) => u.unwritable));
+  }
   throw new SampleSpecError(
-    `${where}: security ${JSON.stringify(security)} is not one the code samples write (none; an optional API key in a header; an API key and a signature per x-signing)`,
+    `${where}: security ${JSON.stringify(security)} is not one the code samples write (${reasons.join("; ")})`,
+    securityPointer(operation),
   );
 }
 
 function sampleOperation(model: SpecModel, operation: Operation, known: KnownSchemes): SampleOperation {
+  const parameters = operation.parameters.map((p) => sampleParameter(model, p));
+  const accept = acceptedMediaType(operation);
+  const body = bodyOf(model, operation);
   return {
     ...operation,
-    credentials: credentialsOf(operation, operation.operationId, known),
-    queryParameters: queryParameters(model, operation),
+    credentials: credentialsOf(operation, known),
+    queryParameters: parameters.filter((p) => p.in === "query"),
+    placedParameters: parameters.filter((p) => p.in !== "query"),
+    ...(body ? { body } : {}),
+    answer: responseAsOf(operation),
+    ...(accept !== undefined ? { accept } : {}),
   };
 }
 
-/**
- * The operation's query parameters (path level and operation level). The samples write query
- * strings and form bodies only, so a required parameter anywhere else (path, header, cookie) is an
- * error rather than a silent gap.
- */
-function queryParameters(model: SpecModel, operation: Operation): SampleParameter[] {
-  // A body the samples would not send: they write parameters as a form body, nothing else.
-  if (operation.requestBody?.required && !operation.acceptsFormBody) {
-    throw new SampleSpecError(
-      `${operation.operationId}: the code samples send query and form parameters only; a required request body (${operation.requestBody.content.map((m) => m.mediaType).join(", ")}) is not written`,
-    );
-  }
-  const elsewhere = operation.parameters.filter((p) => p.in !== "query" && p.required);
-  if (elsewhere.length > 0) {
-    const names = elsewhere.map((p) => `${p.name} (in ${p.in})`).join(", ");
-    throw new SampleSpecError(
-      `${operation.operationId}: the code samples send query and form parameters only; required elsewhere: ${names}`,
-    );
-  }
-  return operation.parameters.filter((p) => p.in === "query").map((p) => sampleParameter(model, p));
+/** The request body a sample sends: the media type the generated client sends (the model's rule). */
+function bodyOf(model: SpecModel, operation: Operation): SampleBody | undefined {
+  const requestBody = operation.requestBody;
+  // x-parameter-placement's form body carries the parameters; it is not a body of its own.
+  if (!requestBody || operation.acceptsFormBody) return undefined;
+  const mediaType = preferredMediaType(requestBody.content.map((c) => c.mediaType));
+  if (mediaType === undefined) return undefined;
+  const written = resolvedObject(model, operation.raw.requestBody, requestBody.pointer);
+  const media = objectAt(objectAt(written.content)[mediaType]);
+  const pointer = `${requestBody.pointer}/content/${mediaType.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  const schema = isObject(media.schema) ? resolvedObject(model, media.schema, `${pointer}/schema`) : {};
+  const examples = Object.values(objectAt(media.examples)).map((e) => objectAt(e));
+  const example =
+    media.example !== undefined ? media.example : examples.find((e) => e.value !== undefined)?.value;
+  const encoding = Object.fromEntries(
+    Object.entries(objectAt(media.encoding)).map(([name, value]) => {
+      const e = objectAt(value);
+      return [
+        name,
+        {
+          ...(typeof e.style === "string" ? { style: e.style } : {}),
+          ...(typeof e.explode === "boolean" ? { explode: e.explode } : {}),
+          ...(e.allowReserved === true ? { allowReserved: true } : {}),
+          ...(typeof e.contentType === "string" ? { contentType: e.contentType } : {}),
+        },
+      ];
+    }),
+  );
+  const kind = bodyKind(mediaType);
+  const fileFields = kind === "multipart" ? binaryProperties(model, schema) : [];
+  return {
+    mediaType,
+    kind,
+    ...(fileFields.length > 0 ? { fileFields } : {}),
+    required: requestBody.required,
+    schema,
+    ...(example !== undefined ? { example } : {}),
+    ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
+    pointer,
+  };
+}
+
+/** The properties of a multipart body's schema that hold files. */
+function binaryProperties(model: SpecModel, schema: JsonObject): string[] {
+  const binary = (node: unknown): boolean => {
+    let property: JsonObject;
+    try {
+      property = resolveRef(model.document, node, "");
+    } catch {
+      return false;
+    }
+    if (property.type === "array" && property.items !== undefined) return binary(property.items);
+    return property.format === "binary" || typeof property.contentMediaType === "string";
+  };
+  return Object.entries(objectAt(schema.properties))
+    .filter(([, property]) => binary(property))
+    .map(([name]) => name);
 }
 
 function sampleParameter(model: SpecModel, parameter: Parameter): SampleParameter {
-  const schema = isObject(parameter.schema) ? resolved(model, parameter) : {};
+  const schema = isObject(parameter.schema)
+    ? resolvedObject(model, parameter.schema, parameter.schemaPointer)
+    : {};
   const enumValues = stringsAt(schema.enum);
+  const { declaration } = parameter;
   return {
     ...parameter,
     kind: parameter.encoding === "json" ? "json" : kindOf(schema),
-    ...(enumValues.length > 0 ? { enum: enumValues } : {}),
+    ...(enumValues.length > 0 && enumValues.length === (schema.enum as unknown[]).length
+      ? { enum: enumValues }
+      : {}),
+    ...(typeof declaration.style === "string" ? { style: declaration.style } : {}),
+    ...(typeof declaration.explode === "boolean" ? { explode: declaration.explode } : {}),
+    ...(declaration.allowReserved === true ? { allowReserved: true } : {}),
+    valueSchema: schema,
   };
 }
 
-function resolved(model: SpecModel, parameter: Parameter): JsonObject {
-  try {
-    return resolveRef(model.document, parameter.schema, parameter.schemaPointer);
-  } catch (error) {
-    if (error instanceof SpecModelError) throw new SampleSpecError(error.message);
-    throw error;
-  }
-}
-
 function kindOf(schema: JsonObject): ParameterKind {
-  switch (schema.type) {
+  const types = Array.isArray(schema.type) ? schema.type.filter((t) => t !== "null") : [schema.type];
+  switch (types.length === 1 ? types[0] : undefined) {
     case "number":
       return "decimal";
     case "integer":

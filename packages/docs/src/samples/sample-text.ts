@@ -1,10 +1,9 @@
 // Words and names shared by the three sample languages: the opening comment, the environment
 // variables, the digest of the signing rule.
 import type { SampleRequest } from "./sample-requests.js";
-import { SampleSpecError, type SigningRule } from "./sample-spec.js";
+import { type CredentialPart, SampleSpecError, type SigningRule } from "./sample-spec.js";
 
-/** The environment variables every sample reads its target and credentials from. */
-export const ENV = { baseUrl: "BASE_URL", apiKey: "API_KEY", apiSecret: "API_SECRET" } as const;
+export { ENV } from "./sample-spec.js";
 
 /** The signing rule's digest, as `openssl dgst -<name>` and Python's `hashlib.<name>` call it. */
 export function hmacDigest(signing: SigningRule): string {
@@ -70,5 +69,23 @@ export function openingLines(request: SampleRequest): string[] {
         title,
         `Signed${authClass}: the API key in ${credentials.header}; ${credentials.signing.signatureParameter} = ${credentials.signing.algorithm} of the ${payloadName(request)} as sent, keyed with the API secret, appended last.`,
       ];
+    case "schemes": {
+      const sent = credentials.parts.map(credentialWords).join("; ");
+      return [title, `${credentials.optional ? "Accepted, not required" : "Credentials"}: ${sent}.`];
+    }
+  }
+}
+
+/** What a credential is and where it goes, in words. */
+export function credentialWords(part: CredentialPart): string {
+  switch (part.type) {
+    case "apiKey":
+      return `the API key ${part.env} in the ${part.in} ${part.in === "query" ? "parameter" : part.in} ${part.name}`;
+    case "bearer":
+      return `the ${part.what} access token ${part.env} as a bearer token${part.what === "HTTP bearer" ? "" : " (get one by the scheme's flow first)"}`;
+    case "basic":
+      return `${part.userEnv} and ${part.passwordEnv} by HTTP basic`;
+    case "authorization":
+      return `${part.env} in Authorization: ${part.authScheme}`;
   }
 }

@@ -9,6 +9,7 @@
  * followed with resolveRef on `document`.
  */
 import { type FilledFrom, readFilledFrom } from "./extensions/filled-from.js";
+import { type Refusals, readRefusals } from "./extensions/refusals.js";
 import { type Relations, readRelations } from "./extensions/relations.js";
 import { apiKeyHeaderBeside, readSigningRules, type SigningRule } from "./extensions/signing.js";
 import { isObject, type JsonObject } from "./json.js";
@@ -37,6 +38,16 @@ export { type OrderArithmetic, readOrderArithmetic } from "./extensions/order-ar
 export type { OrderTypeRule } from "./extensions/order-type-rules.js";
 export type { ParameterCondition } from "./extensions/parameter-conditions.js";
 export type { ParameterPlacement } from "./extensions/parameter-placement.js";
+export {
+  REFUSAL_RULES,
+  type RefusalRule,
+  type RefusalRuleName,
+  type Refusals,
+  readRefusals,
+  refusalFor,
+  statedRefusalRules,
+  unnamedRefusals,
+} from "./extensions/refusals.js";
 export { EXTENSIONS, extensionByKey, type RegisteredExtension } from "./extensions/registry.js";
 export {
   type AggregateCover,
@@ -68,6 +79,12 @@ export { readWirePattern } from "./extensions/wire-pattern.js";
 export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.js";
 export { isObject, type JsonObject, type JsonSchema } from "./json.js";
 export { pointerOf, segmentsOf, valueAt } from "./json-pointer.js";
+export {
+  acceptedMediaType,
+  preferredMediaType,
+  type ResponseAs,
+  responseAsOf,
+} from "./media-types.js";
 export { isIdentifier, methodNameOf } from "./method-names.js";
 export type {
   MediaType,
@@ -105,6 +122,8 @@ export interface SpecModel {
   apiKeyHeader: string | undefined;
   /** x-filled-from: where the parts the source document leaves open were taken from. */
   filledFrom: FilledFrom | undefined;
+  /** x-refusals: the status and code of each refusal rule the document states. */
+  refusals: Refusals | undefined;
   /** x-relations: the facts that two or more operations report, each stated once. */
   relations: Relations | undefined;
 }
@@ -138,6 +157,7 @@ export function buildSpecModel(document: JsonObject): SpecModel {
     signing,
     apiKeyHeader: signing?.apiKeyHeader ?? apiKeyHeaderBeside(document, undefined),
     filledFrom: readFilledFrom(document["x-filled-from"]),
+    refusals: readRefusals(document["x-refusals"]),
     relations: readRelations(
       document["x-relations"],
       new Set(operations.map((operation) => operation.operationId)),

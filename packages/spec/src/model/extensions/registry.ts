@@ -14,6 +14,7 @@ import { orderArithmeticExtension } from "./order-arithmetic.js";
 import { orderTypeRulesExtension } from "./order-type-rules.js";
 import { parameterConditionsExtension } from "./parameter-conditions.js";
 import { parameterPlacementExtension } from "./parameter-placement.js";
+import { refusalsExtension } from "./refusals.js";
 import { relationsExtension } from "./relations.js";
 import { responseVariantByExtension } from "./response-variant-by.js";
 import { resultFiltersExtension } from "./result-filter.js";
@@ -41,6 +42,7 @@ const REGISTERED = [
   limitExtension,
   unknownReferencesExtension,
   orderArithmeticExtension,
+  refusalsExtension,
   relationsExtension,
 ] as const satisfies readonly ExtensionDescriptor[];
 

@@ -1,6 +1,6 @@
 // The OpenAPI 3.0 to 3.1 rules, one schema at a time.
 import { describe, expect, it } from "vitest";
-import { upgradeOpenApi30 } from "../src/spec-input/upgrade-3.0.js";
+import { upgradeOpenApi30 } from "../src/upgrade-3.0.js";
 
 const upgradeSchema = (schema: unknown) =>
   upgradeOpenApi30({ openapi: "3.0.3", components: { schemas: { S: schema } } }).components.schemas.S;

@@ -2,7 +2,7 @@
 // schema keywords that changed meaning are rewritten, nothing else is touched. Why not a package:
 // the maintained upgrader (@scalar/openapi-upgrader) declares Node >= 22 (we support 20.19), and
 // the rules a 3.0 document needs to be read as 3.1 are these few; the README lists them.
-import type { OpenApiDocument } from "@marketapi/spec-loader";
+import type { OpenApiDocument } from "./load-spec.js";
 
 // What these fields hold is data, and what an x- extension holds is its reader's business.
 const DATA_FIELDS = new Set(["example", "examples", "default", "const", "enum"]);

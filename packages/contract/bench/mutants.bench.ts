@@ -1,0 +1,305 @@
+/**
+ * The contract tester measured on faults nobody picked: mutation testing of the reference
+ * server's engine and HTTP layer. A seeded sample of mutants of the server's source (as it is
+ * when the bench runs; bench/mutants/operators.ts), each loaded into a server process of its
+ * own in place of the built file; each tester given with --tester is run as a black box against
+ * it by URL; a non-zero exit kills the mutant. Survivors are judged again by the server's own
+ * tests, and by V8 coverage of the unmutated server under each tester (was the code reached at
+ * all?); what no server test kills is classified by hand in bench/mutants/equivalents.json.
+ *
+ *   nice -n 10 npx tsx bench/mutants.bench.ts [--count 330] [--seed 1] [--jobs 1]
+ *     [--tester NAME=PATH/cli.js ...] [--tester-seed 1] [--out FILE] [--no-server-tests]
+ *
+ * Results are saved after each mutant to --out (default .mutants/results-seed<S>.json) and a
+ * run resumes from them: trials already there for the same mutant and tester are not redone.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { Coverage } from "./mutants/coverage.js";
+import { applyMutant } from "./mutants/operators.js";
+import { runTester, startServer, type TesterVerdict } from "./mutants/processes.js";
+import {
+  drawSample,
+  PackageCompiler,
+  population,
+  type ReadyMutant,
+  sourceFiles,
+  staleFiles,
+} from "./mutants/sample.js";
+import { runServerTests, SERVER_TESTS, type ServerTestVerdict } from "./mutants/server-tests.js";
+import { summarise } from "./mutants/summary.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const contractDir = resolve(here, "..");
+const FOLDERS = ["src/engine", "src/http"];
+
+const { values } = parseArgs({
+  options: {
+    count: { type: "string", default: "330" },
+    seed: { type: "string", default: "1" },
+    jobs: { type: "string", default: "1" },
+    tester: { type: "string", multiple: true },
+    "tester-seed": { type: "string", default: "1" },
+    out: { type: "string" },
+    "no-server-tests": { type: "boolean", default: false },
+    "summary-only": { type: "boolean", default: false },
+  },
+});
+const count = Number(values.count);
+const seed = Number(values.seed);
+const jobs = Math.max(1, Number(values.jobs));
+const testerSeed = Number(values["tester-seed"]);
+const testers = (values.tester ?? [`current=${join(contractDir, "dist", "cli.js")}`]).map((spec) => {
+  const at = spec.indexOf("=");
+  if (at <= 0) throw new Error(`--tester takes NAME=PATH, got ${spec}`);
+  return { name: spec.slice(0, at), cli: resolve(spec.slice(at + 1)) };
+});
+const scratchRoot = join(contractDir, ".mutants");
+const out = resolve(values.out ?? join(scratchRoot, `results-seed${seed}.json`));
+const TESTER_LIMIT_MS = 240_000;
+const SERVER_TESTS_LIMIT_MS = 600_000;
+
+export interface Trial {
+  tester: string;
+  verdict?: TesterVerdict;
+  /** Times the mutated code ran in the unmutated server under this tester (V8 coverage). */
+  reached: number;
+}
+
+export interface MutantRecord {
+  key: string;
+  id: string;
+  file: string;
+  operator: string;
+  line: number;
+  original: string;
+  replacement: string;
+  scope: string;
+  stillborn?: string;
+  trials: Trial[];
+  serverTests?: ServerTestVerdict;
+}
+
+export interface Results {
+  seed: number;
+  count: number;
+  population: number;
+  drawn: number;
+  rejectedByCompiler: number;
+  unchangedOutput: number;
+  testers: Array<{ name: string; cli: string; nullRun: TesterVerdict }>;
+  mutants: MutantRecord[];
+}
+
+const serverDir = dirname(
+  createRequire(join(contractDir, "package.json")).resolve("@marketapi/reference-server/package.json"),
+);
+const serverCli = join(serverDir, "dist", "cli.js");
+mkdirSync(scratchRoot, { recursive: true });
+
+function load(): Results | undefined {
+  try {
+    return JSON.parse(readFileSync(out, "utf8")) as Results;
+  } catch {
+    return undefined;
+  }
+}
+
+function save(results: Results): void {
+  writeFileSync(out, `${JSON.stringify(results, null, 1)}\n`);
+}
+
+async function coverageRun(cli: string): Promise<{ verdict: TesterVerdict; coverage: Coverage }> {
+  const scratch = mkdtempSync(join(scratchRoot, "null-"));
+  const coverageDir = join(scratch, "coverage");
+  try {
+    const started = await startServer({ cli: serverCli, scratch, coverageDir, startTimeoutMs: 60_000 });
+    if (!started.ok) throw new Error(`the unmutated server did not start: ${started.reason}`);
+    const verdict = await runTester(cli, started.server, testerSeed, TESTER_LIMIT_MS);
+    await started.server.stop();
+    return { verdict, coverage: new Coverage(coverageDir) };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function trial(mutant: ReadyMutant, cli: string): Promise<TesterVerdict | { stillborn: string }> {
+  const scratch = mkdtempSync(join(scratchRoot, "m-"));
+  try {
+    const started = await startServer({
+      cli: serverCli,
+      scratch,
+      mutant: { distFile: mutant.distFile, js: mutant.js },
+      startTimeoutMs: 60_000,
+    });
+    if (!started.ok) return { stillborn: started.reason };
+    const verdict = await runTester(cli, started.server, testerSeed, TESTER_LIMIT_MS);
+    if (started.server.exitedEarly() && verdict.exitCode === 0)
+      verdict.error = "the server exited during the run";
+    await started.server.stop();
+    return verdict;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function judgeSurvivors(mutants: readonly ReadyMutant[], results: Results): Promise<void> {
+  const records = new Map(results.mutants.map((r) => [r.key, r]));
+  const survivors = mutants.filter((m) => {
+    const record = records.get(m.key);
+    return (
+      record &&
+      !record.stillborn &&
+      !record.serverTests &&
+      record.trials.some((t) => t.verdict?.exitCode === 0)
+    );
+  });
+  let judged = 0;
+  await pool(survivors, jobs, async (mutant) => {
+    const record = records.get(mutant.key)!;
+    const scratch = mkdtempSync(join(scratchRoot, "t-"));
+    try {
+      const source = applyMutant(readFileSync(join(serverDir, mutant.file), "utf8"), mutant);
+      record.serverTests = await runServerTests(
+        serverDir,
+        { file: mutant.file, source },
+        scratch,
+        SERVER_TESTS,
+        SERVER_TESTS_LIMIT_MS,
+      );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    const verdict = record.serverTests.killed
+      ? `killed (${record.serverTests.failing ?? `exit ${record.serverTests.exitCode}`})`
+      : "pass";
+    judged += 1;
+    console.error(`[server tests ${judged}/${survivors.length}] ${mutant.id}: ${verdict}`);
+    save(results);
+  });
+}
+
+async function pool<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+async function main(): Promise<void> {
+  const previous = load();
+  if (values["summary-only"]) {
+    if (!previous) throw new Error(`no results in ${out}`);
+    console.log(summarise(previous, join(here, "mutants", "equivalents.json")));
+    return;
+  }
+  const compiler = new PackageCompiler(serverDir);
+  const stale = staleFiles(compiler, sourceFiles(serverDir, FOLDERS));
+  if (stale.length > 0) {
+    throw new Error(
+      `the reference server's dist is not built from its source (${stale.slice(0, 5).join(", ")}): run npx turbo run build --filter=@marketapi/reference-server`,
+    );
+  }
+  const started = performance.now();
+  const cachePath = join(scratchRoot, "compiled.json");
+  const compiled = new Map<string, boolean>(
+    Object.entries(
+      (() => {
+        try {
+          return JSON.parse(readFileSync(cachePath, "utf8")) as Record<string, boolean>;
+        } catch {
+          return {};
+        }
+      })(),
+    ),
+  );
+  const sample = drawSample(compiler, population(serverDir, FOLDERS), seed, count, compiled);
+  writeFileSync(cachePath, JSON.stringify(Object.fromEntries(compiled)));
+  console.error(
+    `sample: ${sample.mutants.length} mutants of ${sample.population} (seed ${seed}; ${sample.drawn} drawn, ${sample.rejectedByCompiler} rejected by the compiler, ${sample.unchangedOutput} changing no emitted code)`,
+  );
+
+  const results: Results = {
+    seed,
+    count,
+    population: sample.population,
+    drawn: sample.drawn,
+    rejectedByCompiler: sample.rejectedByCompiler,
+    unchangedOutput: sample.unchangedOutput,
+    testers: [],
+    mutants: [],
+  };
+  const coverages = new Map<string, Coverage>();
+  for (const tester of testers) {
+    const { verdict, coverage } = await coverageRun(tester.cli);
+    if (verdict.exitCode !== 0) {
+      throw new Error(
+        `tester ${tester.name} does not pass the unmutated server (exit ${verdict.exitCode}: ${verdict.error ?? verdict.failedChecks.join(", ")}); its kills would mean nothing`,
+      );
+    }
+    results.testers.push({ name: tester.name, cli: tester.cli, nullRun: verdict });
+    coverages.set(tester.name, coverage);
+    console.error(`tester ${tester.name}: passes the unmutated server (${verdict.requests} requests)`);
+  }
+
+  const done = new Map((previous?.mutants ?? []).map((m) => [m.key, m]));
+  let finished = 0;
+  await pool(sample.mutants, jobs, async (mutant) => {
+    const before = done.get(mutant.key);
+    const record: MutantRecord = {
+      key: mutant.key,
+      id: mutant.id,
+      file: mutant.file,
+      operator: mutant.operator,
+      line: mutant.line,
+      original: mutant.original.slice(0, 200),
+      replacement: mutant.replacement,
+      scope: mutant.scope,
+      trials: [],
+      ...(before?.stillborn ? { stillborn: before.stillborn } : {}),
+      ...(before?.serverTests ? { serverTests: before.serverTests } : {}),
+    };
+    for (const tester of testers) {
+      const reached = coverages.get(tester.name)!.countAt(mutant.distFile, mutant.jsOffset);
+      const earlier = before?.trials.find((t) => t.tester === tester.name && t.verdict);
+      if (record.stillborn) break;
+      if (earlier?.verdict) {
+        record.trials.push({ tester: tester.name, verdict: earlier.verdict, reached });
+        continue;
+      }
+      const outcome = await trial(mutant, tester.cli);
+      if ("stillborn" in outcome) {
+        record.stillborn = outcome.stillborn;
+        break;
+      }
+      record.trials.push({ tester: tester.name, verdict: outcome, reached });
+    }
+    results.mutants.push(record);
+    finished += 1;
+    const verdicts = record.stillborn
+      ? "stillborn"
+      : record.trials
+          .map((t) => `${t.tester} ${t.verdict?.exitCode === 0 ? "survived" : "killed"}`)
+          .join(", ");
+    console.error(
+      `[${finished}/${sample.mutants.length}] ${mutant.id} ${JSON.stringify(mutant.original.slice(0, 40))} → ${JSON.stringify(mutant.replacement.slice(0, 20))}: ${verdicts}`,
+    );
+    save(results);
+  });
+
+  // The second judge, once every trial is in: the server's own tests on each survivor.
+  if (!values["no-server-tests"]) await judgeSurvivors(sample.mutants, results);
+  results.mutants.sort((a, b) => a.key.localeCompare(b.key));
+  save(results);
+  console.error(`done in ${((performance.now() - started) / 60_000).toFixed(1)} min; results in ${out}`);
+  console.log(summarise(results, join(here, "mutants", "equivalents.json")));
+}
+
+await main();

@@ -1,0 +1,196 @@
+/**
+ * The two processes of one trial: a reference server that loads one mutant in place of a built
+ * file (loader.mjs), and a contract tester run as a black box against it by URL (its CLI with
+ * --json; any tester build: the path of its cli.js is an option of the bench).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const LOADER = fileURLToPath(new URL("./loader.mjs", import.meta.url));
+
+export interface MutantServer {
+  url: string;
+  apiKey: string;
+  apiSecret: string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+  /** Whether the process ended before it was stopped (a mutant that crashed it mid-run). */
+  exitedEarly(): boolean;
+}
+
+export type ServerStart = { ok: true; server: MutantServer } | { ok: false; reason: string };
+
+export interface ServerLaunch {
+  /** The server's cli.js. */
+  cli: string;
+  /** The mutated module: the built file it replaces and the JavaScript to load instead. */
+  mutant?: { distFile: string; js: string };
+  /** A folder for the mutant's JavaScript file. */
+  scratch: string;
+  /** Collect V8 coverage of the process into this folder (NODE_V8_COVERAGE). */
+  coverageDir?: string;
+  /** How long the banner may take. */
+  startTimeoutMs: number;
+  args?: string[];
+}
+
+function waitForExit(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+/** Starts the server on a free port and reads its URL and demo credentials from the banner. */
+export function startServer(launch: ServerLaunch): Promise<ServerStart> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_V8_COVERAGE;
+  const args = [LOADER, launch.cli, "--port", "0", ...(launch.args ?? [])];
+  if (launch.mutant) {
+    const file = join(launch.scratch, "mutant.js");
+    writeFileSync(file, launch.mutant.js);
+    env.MARKETAPI_MUTANT_URL = pathToFileURL(launch.mutant.distFile).href;
+    env.MARKETAPI_MUTANT_JS = file;
+  }
+  if (launch.coverageDir) env.NODE_V8_COVERAGE = launch.coverageDir;
+  const child = spawn(process.execPath, ["--import", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let exited = false;
+  child.on("exit", () => {
+    exited = true;
+  });
+  return new Promise<ServerStart>((resolve) => {
+    let settled = false;
+    const settle = (value: ServerStart) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const fail = (reason: string) => {
+      child.kill("SIGKILL");
+      settle({ ok: false, reason });
+    };
+    const timer = setTimeout(
+      () => fail(`no banner within ${launch.startTimeoutMs} ms`),
+      launch.startTimeoutMs,
+    );
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /base URL\s+(\S+)/.exec(stdout)?.[1];
+      const apiKey = /demo API key\s+(\S+)/.exec(stdout)?.[1];
+      const apiSecret = /demo API secret\s+(\S+)/.exec(stdout)?.[1];
+      if (url && apiKey && apiSecret && /Press Ctrl\+C/.test(stdout)) {
+        settle({
+          ok: true,
+          server: {
+            url,
+            apiKey,
+            apiSecret,
+            exitedEarly: () => exited,
+            async stop(graceMs = 10_000) {
+              if (exited) return;
+              child.kill("SIGTERM");
+              const killer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+              await waitForExit(child);
+              clearTimeout(killer);
+            },
+          },
+        });
+      }
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("exit", (code, signal) => {
+      const last = stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 300);
+      fail(`the server exited (${signal ?? code}) before it answered${last ? `: ${last}` : ""}`);
+    });
+  });
+}
+
+export interface TesterVerdict {
+  exitCode: number | null;
+  /** Checks with a failed cell. */
+  failedChecks: string[];
+  /** Operations reported not implemented. */
+  notImplemented: string[];
+  error?: string;
+  requests?: number;
+  wallMs: number;
+}
+
+/** Runs a tester's CLI against the server and reads its --json result. */
+export function runTester(
+  cli: string,
+  server: MutantServer,
+  seed: number,
+  hardLimitMs: number,
+): Promise<TesterVerdict> {
+  const started = performance.now();
+  const args = [
+    cli,
+    "--base-url",
+    server.url,
+    "--allow-trading",
+    "--reference-extras",
+    "--seed",
+    String(seed),
+    "--json",
+    "--max-time",
+    String(Math.floor(hardLimitMs / 1000) - 30),
+  ];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MARKETAPI_API_KEY: server.apiKey,
+    MARKETAPI_API_SECRET: server.apiSecret,
+  };
+  delete env.NODE_V8_COVERAGE;
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const killer = setTimeout(() => child.kill("SIGKILL"), hardLimitMs);
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      clearTimeout(killer);
+      const wallMs = performance.now() - started;
+      let parsed: {
+        cells?: Array<{ check: string; status: string }>;
+        notImplemented?: Array<{ operationId: string }>;
+        error?: { kind: string; message: string };
+        stats?: { requests: number };
+      } = {};
+      try {
+        parsed = JSON.parse(stdout);
+      } catch {
+        // no JSON: the tester crashed or was killed; the exit code and stderr say so.
+      }
+      const failedChecks = [
+        ...new Set((parsed.cells ?? []).filter((c) => c.status === "failed").map((c) => c.check)),
+      ].sort();
+      const error =
+        parsed.error !== undefined
+          ? `${parsed.error.kind}: ${parsed.error.message}`
+          : signal
+            ? `tester killed (${signal}) after ${Math.round(wallMs / 1000)} s`
+            : code !== 0 && code !== 1
+              ? stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)
+              : undefined;
+      resolve({
+        exitCode: code,
+        failedChecks,
+        notImplemented: (parsed.notImplemented ?? []).map((n) => n.operationId),
+        ...(error ? { error: error.slice(0, 300) } : {}),
+        ...(parsed.stats ? { requests: parsed.stats.requests } : {}),
+        wallMs,
+      });
+    });
+  });
+}

@@ -1,0 +1,583 @@
+/**
+ * announced_rules: what exchange_info announces for the run's symbol is what the target does.
+ * Every order type it lists is accepted with valid parameters (from x-order-type-rules), and every
+ * type of the spec it does not list is refused (on a symbol that does not list it); every filter
+ * bound it announces is probed on both sides of its exact edge: at the bound, the order is not
+ * refused by that filter; one step past it, it is refused with the filter-failure code x-refusals
+ * names. Orders rest far from the market and are cancelled at once; a MARKET order of the smallest
+ * size is offset by another.
+ */
+import {
+  ceilToStep,
+  type Dec,
+  div,
+  floorToStep,
+  formatDec,
+  fromRatio,
+  maxDec,
+  mul,
+  tryParseDec,
+  ZERO,
+} from "../decimal.js";
+import { type ExplorationView, explorationView, filterOf } from "../explore/market-view.js";
+import { farShape, triggersOnRise } from "../explore/order-shapes.js";
+import { encodeParams } from "../http/request.js";
+import type { SymbolRules } from "../market.js";
+import type { ContractOperation } from "../operations.js";
+import type { RoundTrip } from "../round-trip.js";
+import type { Values } from "../values.js";
+import type { ContractCheck } from "./check.js";
+import {
+  bodyObject,
+  describeAnswer,
+  errorCode,
+  expectRefusal,
+  isRateLimited,
+  ok,
+  op,
+  type RunContext,
+} from "./context.js";
+import { bestPrices, placeOrder } from "./order-placing.js";
+import { refusalOf } from "./refusal-codes.js";
+
+const CHECK = "announced_rules";
+
+export const announcedRules: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "announced",
+  description:
+    "every order type exchange_info lists is accepted and every other refused; each filter bound it announces holds at its exact edge on both sides",
+  covers: ["x-refusals"],
+  hook: { phase: "trading-behaviour", run: announcedRulesPhase },
+  appliesTo: (operation) => operation.orderTypeRules !== undefined,
+  notApplicable: "places no orders",
+  seenToCatch: [
+    "max-price-bound-exclusive",
+    "max-qty-unenforced",
+    "min-notional-bound-exclusive",
+    "iceberg-parts-off-by-one",
+    "trailing-delta-max-unenforced",
+    "exchange-info-omits-a-type-it-accepts",
+    "listed-type-refused",
+    "filter-failure-as-rejected",
+  ],
+};
+
+/** One side of a filter's edge: an order at the bound (not refused by it) or one step past (refused). */
+interface EdgeProbe {
+  what: string;
+  values: Values;
+  /** true: at the bound, the filter must let it through; false: past it, the filter refuses it. */
+  within: boolean;
+}
+
+type Edge = { probes: EdgeProbe[] } | { unobservable: string };
+
+const limit = (side: "BUY" | "SELL", price: Dec, quantity: Dec, extra: Values = {}): Values => ({
+  side,
+  type: "LIMIT",
+  timeInForce: "GTC",
+  price: formatDec(price),
+  quantity: formatDec(quantity),
+  ...extra,
+});
+
+/** The smallest quantity on the step at `price` that meets the minimum notional (no margin). */
+function quantityFor(rules: SymbolRules, price: Dec, notional: Dec): Dec {
+  return ceilToStep(
+    maxDec(rules.minQty, rules.step, notional > ZERO ? div(notional, price) : ZERO),
+    rules.step,
+  );
+}
+
+function priceEdges(view: ExplorationView): Edge {
+  const { rules, reference } = view;
+  const probes: EdgeProbe[] = [];
+  const margin = mul(rules.minNotional, fromRatio(11, 10));
+  if (rules.minPrice > ZERO && rules.minPrice < mul(reference, fromRatio(1, 2))) {
+    const quantity = quantityFor(rules, rules.minPrice, margin);
+    if (rules.maxQty === ZERO || quantity <= rules.maxQty) {
+      probes.push({
+        what: `a BUY at minPrice ${formatDec(rules.minPrice)}`,
+        values: limit("BUY", rules.minPrice, quantity),
+        within: true,
+      });
+      const below = rules.minPrice - rules.tick;
+      if (below > ZERO)
+        probes.push({
+          what: `a BUY at ${formatDec(below)}, one tick below minPrice`,
+          values: limit("BUY", below, quantity),
+          within: false,
+        });
+    }
+  }
+  if (rules.maxPrice > ZERO && rules.maxPrice > mul(reference, fromRatio(2, 1))) {
+    const quantity = quantityFor(rules, rules.maxPrice, margin);
+    const notionalOk =
+      rules.maxNotional === ZERO || mul(quantity, rules.maxPrice + rules.tick) <= rules.maxNotional;
+    if (notionalOk) {
+      probes.push({
+        what: `a SELL at maxPrice ${formatDec(rules.maxPrice)}`,
+        values: limit("SELL", rules.maxPrice, quantity),
+        within: true,
+      });
+      probes.push({
+        what: `a SELL one tick above maxPrice`,
+        values: limit("SELL", rules.maxPrice + rules.tick, quantity),
+        within: false,
+      });
+    }
+  }
+  return probes.length > 0
+    ? { probes }
+    : { unobservable: "PRICE_FILTER: no bound far enough from the market to rest at" };
+}
+
+function lotEdges(view: ExplorationView): Edge {
+  const { rules, reference, far } = view;
+  const probes: EdgeProbe[] = [];
+  const margin = mul(rules.minNotional, fromRatio(11, 10));
+  // minQty rests as a SELL priced high enough for the minimum notional.
+  const high =
+    rules.minQty > ZERO && margin > ZERO ? ceilToStep(div(margin, rules.minQty), rules.tick) : far.SELL;
+  if (
+    rules.minQty > ZERO &&
+    high !== undefined &&
+    high > mul(reference, fromRatio(11, 10)) &&
+    (rules.maxPrice === ZERO || high <= rules.maxPrice)
+  ) {
+    probes.push({
+      what: `a SELL of minQty ${formatDec(rules.minQty)}`,
+      values: limit("SELL", high, rules.minQty),
+      within: true,
+    });
+    if (rules.minQty - rules.step > ZERO)
+      probes.push({
+        what: `a SELL one step below minQty`,
+        values: limit("SELL", high, rules.minQty - rules.step),
+        within: false,
+      });
+  }
+  // maxQty rests as a BUY priced low enough for the maximum notional, high enough for the minimum.
+  if (rules.maxQty > ZERO) {
+    const low = ceilToStep(
+      maxDec(rules.minPrice, rules.tick, margin > ZERO ? div(margin, rules.maxQty) : ZERO),
+      rules.tick,
+    );
+    const fits = rules.maxNotional === ZERO || mul(low, rules.maxQty + rules.step) <= rules.maxNotional;
+    if (fits && low < mul(reference, fromRatio(1, 2))) {
+      probes.push({
+        what: `a BUY of maxQty ${formatDec(rules.maxQty)} at ${formatDec(low)}`,
+        values: limit("BUY", low, rules.maxQty),
+        within: true,
+      });
+      probes.push({
+        what: `a BUY one step above maxQty`,
+        values: limit("BUY", low, rules.maxQty + rules.step),
+        within: false,
+      });
+    }
+  }
+  return probes.length > 0 ? { probes } : { unobservable: "LOT_SIZE: no bound an order can rest at" };
+}
+
+/**
+ * A BUY far below the market whose notional is exactly the minimum: a quantity on the step
+ * whose price minNotional / quantity lies on the tick; one step less falls below it.
+ */
+function notionalEdges(view: ExplorationView): Edge {
+  const { rules, far } = view;
+  if (rules.minNotional <= ZERO || far.BUY === undefined)
+    return { unobservable: "NOTIONAL: no minimum notional" };
+  const start = ceilToStep(div(rules.minNotional, far.BUY), rules.step);
+  for (let k = 0n; k < 2000n; k += 1n) {
+    const quantity = start + k * rules.step;
+    const price = div(rules.minNotional, quantity);
+    if (mul(price, quantity) !== rules.minNotional || floorToStep(price, rules.tick) !== price) continue;
+    if (price < rules.minPrice || price >= mul(view.reference, fromRatio(1, 2))) break;
+    return {
+      probes: [
+        {
+          what: `a BUY of notional exactly minNotional ${formatDec(rules.minNotional)} (${formatDec(quantity)} @ ${formatDec(price)})`,
+          values: limit("BUY", price, quantity),
+          within: true,
+        },
+        {
+          what: `a BUY one step below the minimum notional`,
+          values: limit("BUY", price, quantity - rules.step),
+          within: false,
+        },
+      ],
+    };
+  }
+  return {
+    unobservable: "NOTIONAL: no quantity on the step whose exact minimum-notional price lies on the tick",
+  };
+}
+
+/** ICEBERG_PARTS: a far BUY in exactly `limit` parts of its icebergQty, and one in one part more. */
+function icebergEdges(view: ExplorationView, rules: Record<string, unknown>): Edge {
+  const parts = view.icebergParts;
+  const price = view.far.BUY;
+  if (parts === undefined || !view.icebergAllowed || price === undefined || !("LIMIT" in rules))
+    return { unobservable: "ICEBERG_PARTS: not announced, or icebergs not allowed" };
+  const iceberg = quantityFor(view.rules, price, mul(view.rules.minNotional, fromRatio(11, 10)));
+  const whole = iceberg * BigInt(parts);
+  return {
+    probes: [
+      {
+        what: `an iceberg of exactly ${parts} parts`,
+        values: limit("BUY", price, whole, { icebergQty: formatDec(iceberg) }),
+        within: true,
+      },
+      {
+        what: `an iceberg of ${parts + 1} parts`,
+        values: limit("BUY", price, whole + view.rules.step, { icebergQty: formatDec(iceberg) }),
+        within: false,
+      },
+    ],
+  };
+}
+
+/** TRAILING_DELTA: a trailing STOP_LOSS SELL (stop far below) at each bound, and one past it. */
+function trailingEdges(view: ExplorationView): Edge {
+  const filter = filterOf(view.rules.info, "TRAILING_DELTA");
+  const stop = view.far.BUY;
+  if (
+    !filter ||
+    stop === undefined ||
+    view.rules.info.allowTrailingStop === false ||
+    !view.types.includes("STOP_LOSS")
+  )
+    return { unobservable: "TRAILING_DELTA: not announced, or trailing stops not allowed" };
+  const below = triggersOnRise("STOP_LOSS", "SELL") ? "Above" : "Below";
+  const low = filter[`minTrailing${below}Delta`];
+  const high = filter[`maxTrailing${below}Delta`];
+  if (typeof low !== "number" || typeof high !== "number")
+    return { unobservable: "TRAILING_DELTA: bounds not integers" };
+  const quantity = maxDec(
+    quantityFor(view.rules, view.reference, mul(view.rules.minNotional, fromRatio(11, 10))),
+    view.rules.minQty,
+  );
+  const order = (delta: number): Values => ({
+    side: "SELL",
+    type: "STOP_LOSS",
+    quantity: formatDec(quantity),
+    stopPrice: formatDec(stop),
+    trailingDelta: String(delta),
+  });
+  const probes: EdgeProbe[] = [
+    { what: `a trailing stop at minTrailing${below}Delta ${low}`, values: order(low), within: true },
+    { what: `a trailing stop at maxTrailing${below}Delta ${high}`, values: order(high), within: true },
+    {
+      what: `a trailing stop at ${high + 1}, above maxTrailing${below}Delta`,
+      values: order(high + 1),
+      within: false,
+    },
+  ];
+  if (low > 1)
+    probes.push({
+      what: `a trailing stop at ${low - 1}, below minTrailing${below}Delta`,
+      values: order(low - 1),
+      within: false,
+    });
+  return { probes };
+}
+
+/** MAX_NUM_ALGO_ORDERS: stops up to the cap are accepted, the next refused (when the cap is small). */
+const LARGEST_CAP_PROBED = 10;
+
+export async function announcedRulesPhase(ctx: RunContext): Promise<void> {
+  const newOrder = op(ctx, "new_order");
+  if (!newOrder || !ctx.session.recorder.enabled(CHECK)) return;
+  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
+  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
+  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  if (!ctx.rules) return skip("exchangeInfo lists no symbol to trade");
+  const rules = newOrder.orderTypeRules ?? {};
+  const specTypes = (newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(
+    String,
+  );
+  const prices = await bestPrices(ctx, "announced rules: best prices");
+  if (!prices) return skip(`the order book of ${ctx.values.symbol} has an empty side`);
+  const view = explorationView(ctx.rules, (prices.bid + prices.ask) / 2n, specTypes);
+  if (!view) return skip(`${ctx.values.symbol} announces no tick size or step size`);
+  const note = (why: string) =>
+    ctx.session.recorder.note(CHECK, newOrder.operationId, `not observable: ${why}`);
+  await listedTypes(ctx, newOrder, view, rules, note);
+  await unlistedTypes(ctx, newOrder, view, rules, specTypes, note);
+  for (const edge of [
+    priceEdges(view),
+    lotEdges(view),
+    notionalEdges(view),
+    icebergEdges(view, rules),
+    trailingEdges(view),
+  ]) {
+    if ("unobservable" in edge) note(edge.unobservable);
+    else for (const probe of edge.probes) await edgeProbe(ctx, newOrder, view, probe);
+  }
+  await algoCap(ctx, newOrder, view, rules, note);
+}
+
+/** Sends `values` on the symbol; accepted orders are cancelled (or, for MARKET, offset) at once. */
+async function send(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  values: Values,
+  label: string,
+) {
+  const placed = await placeOrder(
+    ctx,
+    newOrder,
+    { symbol, newOrderRespType: "RESULT", ...values },
+    `announced rules: ${label}`,
+  );
+  return placed;
+}
+
+async function cancelPlaced(ctx: RunContext, symbol: string, clientOrderId: string): Promise<void> {
+  const cancel = op(ctx, "cancel_order");
+  if (!cancel || ctx.ledger.get(clientOrderId)?.state === "closed") return;
+  const exchange = await ctx.session.call(
+    { op: cancel, params: encodeParams(cancel, { symbol, origClientOrderId: clientOrderId }) },
+    "announced rules: cancel the probe",
+  );
+  if (ok(exchange)) ctx.ledger.closed(clientOrderId);
+}
+
+/** At the bound: anything but the filter's refusal; past it: that refusal. */
+async function edgeProbe(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  view: ExplorationView,
+  probe: EdgeProbe,
+): Promise<void> {
+  const placed = await send(ctx, newOrder, view.symbol, probe.values, probe.what);
+  const filter = refusalOf(ctx, "filter-failure", newOrder.operationId);
+  if (!probe.within) {
+    expectRefusal(ctx, CHECK, placed.exchange, { what: probe.what, ...filter });
+    await cancelPlaced(ctx, view.symbol, placed.clientOrderId);
+    return;
+  }
+  await within(ctx, placed.exchange, probe.what, filter.code);
+  await cancelPlaced(ctx, view.symbol, placed.clientOrderId);
+}
+
+/** An order at a filter's bound must not be refused by the filter (another refusal is noted, not judged). */
+async function within(
+  ctx: RunContext,
+  exchange: RoundTrip,
+  what: string,
+  filterCode: number | undefined,
+): Promise<void> {
+  const { session } = ctx;
+  if (!exchange.response || isRateLimited(exchange)) {
+    session.recorder.skip(CHECK, exchange.op.operationId, `no answer to ${what}`);
+    return;
+  }
+  if (ok(exchange)) {
+    session.pass(CHECK, exchange);
+    return;
+  }
+  const code = errorCode(exchange);
+  const byFilter =
+    filterCode === undefined
+      ? exchange.response.status < 500 && /filter/i.test(String(bodyObject(exchange)?.msg))
+      : code === filterCode;
+  if (byFilter || exchange.response.status >= 500)
+    session.fail(
+      CHECK,
+      exchange,
+      `${what} is within the bound exchange_info announces, but was refused (${describeAnswer(exchange)})`,
+    );
+  else
+    session.recorder.note(
+      CHECK,
+      exchange.op.operationId,
+      `${what}: refused for another reason (${describeAnswer(exchange)}), so the bound itself was not observed`,
+    );
+}
+
+/** Every type the symbol lists is accepted with the parameters x-order-type-rules asks for. */
+async function listedTypes(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  view: ExplorationView,
+  rules: NonNullable<ContractOperation["orderTypeRules"]>,
+  note: (why: string) => void,
+): Promise<void> {
+  for (const type of view.types) {
+    if (type === "MARKET") {
+      await marketAccepted(ctx, newOrder, view, rules);
+      continue;
+    }
+    const shape =
+      farShape(view, rules, type, "BUY", 1, false) ?? farShape(view, rules, type, "SELL", 1, false);
+    if (!shape) {
+      note(`${type}: no far-from-market order of it can be written from x-order-type-rules`);
+      continue;
+    }
+    const placed = await send(
+      ctx,
+      newOrder,
+      view.symbol,
+      shape.values,
+      `${type} listed by exchange_info (${shape.label})`,
+    );
+    if (ok(placed.exchange)) ctx.session.pass(CHECK, placed.exchange);
+    else if (!isRateLimited(placed.exchange))
+      ctx.session.fail(
+        CHECK,
+        placed.exchange,
+        `exchange_info lists ${type} for ${view.symbol}, but a valid ${shape.label} was refused (${describeAnswer(placed.exchange)})`,
+      );
+    await cancelPlaced(ctx, view.symbol, placed.clientOrderId);
+  }
+}
+
+async function marketAccepted(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  view: ExplorationView,
+  rules: NonNullable<ContractOperation["orderTypeRules"]>,
+): Promise<void> {
+  if (!rules.MARKET) return;
+  const quantity = quantityFor(view.rules, view.reference, mul(view.rules.minNotional, fromRatio(12, 10)));
+  const buy = await send(
+    ctx,
+    newOrder,
+    view.symbol,
+    { side: "BUY", type: "MARKET", quantity: formatDec(quantity) },
+    "MARKET listed by exchange_info",
+  );
+  if (ok(buy.exchange)) ctx.session.pass(CHECK, buy.exchange);
+  else if (!isRateLimited(buy.exchange))
+    ctx.session.fail(
+      CHECK,
+      buy.exchange,
+      `exchange_info lists MARKET for ${view.symbol}, but a MARKET BUY of ${formatDec(quantity)} was refused (${describeAnswer(buy.exchange)})`,
+    );
+  const executed = tryParseDec(buy.body?.executedQty) ?? ZERO;
+  if (executed > ZERO)
+    await send(
+      ctx,
+      newOrder,
+      view.symbol,
+      { side: "SELL", type: "MARKET", quantity: formatDec(executed) },
+      "MARKET SELL offsetting the probe",
+    );
+}
+
+/** Every type of the spec that a trading symbol does not list is refused there, with the code x-refusals names. */
+async function unlistedTypes(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  view: ExplorationView,
+  rules: NonNullable<ContractOperation["orderTypeRules"]>,
+  specTypes: string[],
+  note: (why: string) => void,
+): Promise<void> {
+  const trading = ctx.market.symbols.filter((s) => s.status === "TRADING" && s.orderTypes.length > 0);
+  for (const type of specTypes.filter((t) => t !== "MARKET")) {
+    const lacking = trading.find((s) => !s.orderTypes.includes(type));
+    if (!lacking) {
+      note(`${type}: every trading symbol lists it`);
+      continue;
+    }
+    const there = lacking.symbol === view.symbol ? view : await viewOf(ctx, lacking, specTypes);
+    const shape =
+      there && farShape({ ...there, types: [...there.types, type] }, rules, type, "BUY", 1, false);
+    if (!there || !shape) {
+      note(`${type}: no price to write an order of it on ${lacking.symbol}`);
+      continue;
+    }
+    const placed = await send(
+      ctx,
+      newOrder,
+      lacking.symbol,
+      shape.values,
+      `${type}, which exchange_info does not list for ${lacking.symbol}`,
+    );
+    expectRefusal(ctx, CHECK, placed.exchange, {
+      what: `a ${shape.label} on ${lacking.symbol}, which does not list ${type}`,
+      ...refusalOf(ctx, "order-type-not-allowed", newOrder.operationId),
+    });
+    await cancelPlaced(ctx, lacking.symbol, placed.clientOrderId);
+  }
+}
+
+/** The view of another symbol, priced from its ticker. */
+async function viewOf(
+  ctx: RunContext,
+  rules: SymbolRules,
+  specTypes: string[],
+): Promise<ExplorationView | undefined> {
+  const ticker = op(ctx, "symbol_price_ticker");
+  if (!ticker) return undefined;
+  const exchange = await ctx.session.call(
+    { op: ticker, params: encodeParams(ticker, { symbol: rules.symbol }) },
+    `announced rules: the price of ${rules.symbol}`,
+  );
+  const price = tryParseDec(bodyObject(exchange)?.price);
+  return price !== undefined && price > ZERO ? explorationView(rules, price, specTypes) : undefined;
+}
+
+/** Stops up to MAX_NUM_ALGO_ORDERS are accepted, one more is refused (only where the cap is small). */
+async function algoCap(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  view: ExplorationView,
+  rules: NonNullable<ContractOperation["orderTypeRules"]>,
+  note: (why: string) => void,
+): Promise<void> {
+  const cap = view.maxAlgoOrders;
+  const stopType = view.types.find((t) => t === "STOP_LOSS" || t === "TAKE_PROFIT");
+  const shape = stopType ? farShape(view, rules, stopType, "SELL", 1, false) : undefined;
+  if (cap === undefined || cap > LARGEST_CAP_PROBED || !shape) {
+    note(
+      `MAX_NUM_ALGO_ORDERS: ${cap === undefined ? "not announced" : `a cap of ${cap} is not probed (more than ${LARGEST_CAP_PROBED} orders)`}`,
+    );
+    return;
+  }
+  const open = op(ctx, "open_orders");
+  const listed = open
+    ? await ctx.session.call(
+        { op: open, params: encodeParams(open, { symbol: view.symbol }) },
+        "announced rules: open stops",
+      )
+    : undefined;
+  const existing = Array.isArray(listed?.response?.json)
+    ? (listed.response.json as Array<Record<string, unknown>>).filter(
+        (o) => typeof o.type === "string" && /^(STOP_LOSS|TAKE_PROFIT)/.test(o.type),
+      ).length
+    : 0;
+  const placed: string[] = [];
+  try {
+    for (let n = existing + 1; n <= cap + 1; n += 1) {
+      const order = await send(
+        ctx,
+        newOrder,
+        view.symbol,
+        shape.values,
+        `stop ${n} of MAX_NUM_ALGO_ORDERS ${cap}`,
+      );
+      placed.push(order.clientOrderId);
+      if (n <= cap)
+        await within(
+          ctx,
+          order.exchange,
+          `stop ${n} of MAX_NUM_ALGO_ORDERS ${cap}`,
+          refusalOf(ctx, "filter-failure", newOrder.operationId).code,
+        );
+      else
+        expectRefusal(ctx, CHECK, order.exchange, {
+          what: `stop ${n}, one past MAX_NUM_ALGO_ORDERS ${cap}`,
+          ...refusalOf(ctx, "filter-failure", newOrder.operationId),
+        });
+      if (!ok(order.exchange) && n <= cap) break;
+    }
+  } finally {
+    for (const id of placed) await cancelPlaced(ctx, view.symbol, id);
+  }
+}

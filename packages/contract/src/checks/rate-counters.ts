@@ -1,0 +1,256 @@
+/**
+ * rate_counters: the counters the spec documents on responses count what they say, not just look
+ * like integers. The request-weight counter (`X-MBX-USED-WEIGHT-<n><unit>`) grows by the
+ * operation's `x-weight` with each request, judged on consecutive requests of this run in one
+ * window; the order counters (`X-MBX-ORDER-COUNT-<n><unit>` on new_order) grow by exactly one
+ * with each accepted order. A pair that straddles a window boundary is not judged; growth below the
+ * weight fails at once; growth above it is tried again (another client on the same address counts
+ * too) and fails only when the excess is the same on every attempt.
+ */
+import { encodeParams } from "../http/request.js";
+import { type ContractOperation, isSigned, isTrading, methodOf } from "../operations.js";
+import type { RoundTrip } from "../round-trip.js";
+import type { Values } from "../values.js";
+import { requiredValues } from "../values.js";
+import type { ContractCheck } from "./check.js";
+import { describeAnswer, ok, op, type RunContext } from "./context.js";
+import { placeOrder } from "./order-placing.js";
+
+const CHECK = "rate_counters";
+
+export const rateCounters: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "counters",
+  description:
+    "the used-weight counter grows by each request's x-weight, the order counters by one per accepted order",
+  covers: ["x-weight"],
+  hook: { phase: "trading-behaviour", run: rateCountersPhase },
+  seenToCatch: ["weight-counts-one-per-request", "weight-counts-double", "order-count-frozen"],
+};
+
+/** A counter header the spec documents: its name, and the length of its window in ms. */
+interface Counter {
+  name: string;
+  windowMs: number;
+}
+
+const UNIT_MS: Record<string, number> = { S: 1000, M: 60_000, H: 3_600_000, D: 86_400_000 };
+/** Pairs closer than this to a window's boundary are not judged (clocks and latency). */
+const BOUNDARY_MARGIN_MS = 750;
+
+/** The documented response headers of `operation` whose name has `kind` and an interval suffix. */
+export function countersOf(operation: ContractOperation, kind: RegExp): Counter[] {
+  const names = new Set(
+    operation.responses.filter((r) => r.status.startsWith("2")).flatMap((r) => r.headers.map((h) => h.name)),
+  );
+  const out: Counter[] = [];
+  for (const name of names) {
+    const match = new RegExp(`^${kind.source}-(\\d+)([SMHD])$`, "i").exec(name);
+    if (match) out.push({ name, windowMs: Number(match[1]) * UNIT_MS[match[2]!.toUpperCase()]! });
+  }
+  return out;
+}
+
+function counterValue(exchange: RoundTrip, counter: Counter): number | undefined {
+  const text = exchange.response?.headers[counter.name.toLowerCase()];
+  return text !== undefined && /^\d+$/.test(text.trim()) ? Number(text) : undefined;
+}
+
+/** Whether two answers fell in one window of the counter (judged on the target's clock). */
+function sameWindow(before: number, after: number, counter: Counter): boolean {
+  const start = Math.floor(before / counter.windowMs);
+  const inner = (t: number) => {
+    const into = t % counter.windowMs;
+    return into > BOUNDARY_MARGIN_MS && counter.windowMs - into > BOUNDARY_MARGIN_MS;
+  };
+  return start === Math.floor(after / counter.windowMs) && inner(before) && inner(after);
+}
+
+export async function rateCountersPhase(ctx: RunContext): Promise<void> {
+  if (!ctx.session.recorder.enabled(CHECK)) return;
+  await weightCounts(ctx);
+  await orderCounts(ctx);
+}
+
+/** The operations whose common case is served to this run: reads, with their required values. */
+function commonCases(ctx: RunContext): Array<{ operation: ContractOperation; values: Values }> {
+  return ctx.session.model.operations
+    .filter((o) => methodOf(o) === "GET" && !isTrading(o) && (!isSigned(o) || ctx.session.canSign))
+    .filter((o) => !o.parameters.some((p) => p.required && !["symbol"].includes(p.name)))
+    .map((operation) => {
+      const values = requiredValues(operation, ctx.values);
+      // The common case names its symbol: without it some operations weigh more (the descriptions say so).
+      if (operation.parameters.some((p) => p.name === "symbol")) values.symbol = ctx.values.symbol;
+      return { operation, values };
+    });
+}
+
+/** Requests of one operation before a counter that grows by more than the weight is left unjudged. */
+const WEIGHT_ATTEMPTS = 3;
+
+async function weightCounts(ctx: RunContext): Promise<void> {
+  const cases = commonCases(ctx);
+  let previous: { exchange: RoundTrip; at: number } | undefined;
+  for (const { operation, values } of cases) {
+    const counter = countersOf(operation, /X-MBX-USED-WEIGHT/)[0];
+    if (!counter) {
+      ctx.session.recorder.skip(CHECK, operation.operationId, "no weight counter documented");
+      continue;
+    }
+    const excesses: number[] = [];
+    for (let attempt = 1; attempt <= WEIGHT_ATTEMPTS; attempt += 1) {
+      const exchange = await ctx.session.call(
+        { op: operation, params: encodeParams(operation, values) },
+        `counters: ${operation.operationId}, weight ${operation.weight}`,
+      );
+      const at = ctx.session.now();
+      const judged = previous
+        ? judgeWeight(ctx, previous, { exchange, at }, counter, excesses, attempt === WEIGHT_ATTEMPTS)
+        : "skipped";
+      previous = { exchange, at };
+      if (judged !== "retry") break;
+    }
+  }
+}
+
+/**
+ * "held", "failed", "skipped" (not comparable) or "retry". The counter counts the weight of every
+ * client on the address, so growth below the weight is a failure at once, while growth above it
+ * may be another client's: it fails only when it exceeds the weight by the same amount on every
+ * attempt (a counter that counts wrong does so alike each time; other clients do not).
+ */
+function judgeWeight(
+  ctx: RunContext,
+  before: { exchange: RoundTrip; at: number },
+  after: { exchange: RoundTrip; at: number },
+  counter: Counter,
+  excesses: number[],
+  last: boolean,
+): "held" | "failed" | "skipped" | "retry" {
+  const a = counterValue(before.exchange, counter);
+  const b = counterValue(after.exchange, counter);
+  if (a === undefined || b === undefined || !ok(after.exchange) || !sameWindow(before.at, after.at, counter))
+    return "skipped";
+  const weight = after.exchange.op.weight;
+  if (b - a === weight) {
+    ctx.session.pass(CHECK, after.exchange);
+    return "held";
+  }
+  const fail = (why: string) => {
+    ctx.session.fail(
+      CHECK,
+      after.exchange,
+      `${counter.name} went from ${a} to ${b} with this request, which weighs ${weight} (x-weight)${why}; the counter must grow by the weight of each request`,
+    );
+    return "failed" as const;
+  };
+  if (b - a < weight) return fail("");
+  excesses.push(b - a - weight);
+  if (!last) return "retry";
+  if (excesses.length === WEIGHT_ATTEMPTS && excesses.every((e) => e === excesses[0]))
+    return fail(`, ${excesses[0]} too many on each of ${WEIGHT_ATTEMPTS} attempts`);
+  ctx.session.recorder.note(
+    CHECK,
+    after.exchange.op.operationId,
+    `${counter.name} grew by more than the weight on ${WEIGHT_ATTEMPTS} attempts, by differing amounts (${excesses.join(", ")} over): other clients on this address count too; not judged`,
+  );
+  return "skipped";
+}
+
+/** Attempts at two orders in one window of every order counter before the check gives up. */
+const ORDER_ATTEMPTS = 3;
+
+/** Two accepted orders back to back in one window: each order counter grows by exactly one. */
+async function orderCounts(ctx: RunContext): Promise<void> {
+  const newOrder = op(ctx, "new_order");
+  if (!newOrder) return;
+  const counters = countersOf(newOrder, /X-MBX-ORDER-COUNT/);
+  const skip = (why: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, why);
+  if (counters.length === 0) return skip("no order counter documented");
+  if (!ctx.trading || !ctx.session.canSign || !("price" in ctx.farBuy))
+    return skip("order counters need --allow-trading (orders far from the market)");
+  const far = ctx.farBuy;
+  const place = async (n: number) => {
+    const placed = await placeOrder(
+      ctx,
+      newOrder,
+      {
+        symbol: ctx.values.symbol,
+        side: "BUY",
+        type: "LIMIT",
+        timeInForce: "GTC",
+        price: far.price,
+        quantity: far.quantity,
+      },
+      `counters: order ${n}`,
+    );
+    return { placed, at: ctx.session.now() };
+  };
+  for (let attempt = 1; attempt <= ORDER_ATTEMPTS; attempt += 1) {
+    await clearOfBoundaries(ctx, counters);
+    const first = await place(2 * attempt - 1);
+    const second = await place(2 * attempt);
+    await cancelBoth(ctx, [first.placed.clientOrderId, second.placed.clientOrderId]);
+    if (!ok(first.placed.exchange) || !ok(second.placed.exchange)) {
+      const refused = ok(first.placed.exchange) ? second.placed.exchange : first.placed.exchange;
+      return skip(`an order far from the market was refused (${describeAnswer(refused)})`);
+    }
+    const judged = counters.filter((c) => sameWindow(first.at, second.at, c));
+    const value = (e: RoundTrip, c: Counter) => counterValue(e, c);
+    const wrong = judged.filter((c) => {
+      const a = value(first.placed.exchange, c);
+      const b = value(second.placed.exchange, c);
+      return a !== undefined && b !== undefined && b - a !== 1;
+    });
+    if (wrong.length === 0 && judged.length === counters.length) {
+      ctx.session.pass(CHECK, second.placed.exchange);
+      return;
+    }
+    if (wrong.length > 0 && attempt >= 2) {
+      const shown = wrong.map(
+        (c) => `${c.name} ${value(first.placed.exchange, c)} → ${value(second.placed.exchange, c)}`,
+      );
+      ctx.session.fail(
+        CHECK,
+        second.placed.exchange,
+        `two accepted orders in a row (and again): ${shown.join(", ")}; each order counter must grow by one per order`,
+      );
+      return;
+    }
+  }
+  skip(`no two orders fell inside one window of every order counter in ${ORDER_ATTEMPTS} attempts`);
+}
+
+/** Longest wait for a short window's boundary to pass; longer windows are left to chance. */
+const MAX_BOUNDARY_WAIT_MS = 2 * BOUNDARY_MARGIN_MS;
+
+/**
+ * Waits, when the target's clock is near a boundary of a short counter window, until it is past
+ * it: retrying at once would land near the same boundary again.
+ */
+async function clearOfBoundaries(ctx: RunContext, counters: Counter[]): Promise<void> {
+  const now = ctx.session.now();
+  const waits = counters.map((c) => {
+    const into = now % c.windowMs;
+    const toEnd = c.windowMs - into;
+    if (toEnd <= BOUNDARY_MARGIN_MS * 1.5) return toEnd + BOUNDARY_MARGIN_MS + 50;
+    if (into <= BOUNDARY_MARGIN_MS) return BOUNDARY_MARGIN_MS - into + 50;
+    return 0;
+  });
+  const wait = Math.max(0, ...waits);
+  if (wait > 0 && wait <= MAX_BOUNDARY_WAIT_MS + BOUNDARY_MARGIN_MS)
+    await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+async function cancelBoth(ctx: RunContext, ids: string[]): Promise<void> {
+  const cancel = op(ctx, "cancel_order");
+  if (!cancel) return;
+  for (const id of ids) {
+    if (ctx.ledger.get(id)?.state !== "open") continue;
+    const cancelled = await ctx.session.call(
+      { op: cancel, params: encodeParams(cancel, { symbol: ctx.values.symbol, origClientOrderId: id }) },
+      "counters: cancel the order",
+    );
+    if (ok(cancelled)) ctx.ledger.closed(id);
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * Faults in meaning rather than shape: filter bounds that are off by one at their exact edge, what
+ * exchange_info announces disagreeing with what the engine does, counters that do not count,
+ * refusals with the wrong code, and signing or timing rules that hold only at the far points the
+ * older checks used. Each one a realistic implementation mistake, injected by the proxy.
+ */
+import { at, onRequest, served } from "./behaviour-faults.js";
+import {
+  allParams,
+  type Fault,
+  mapJson,
+  type ProxyRequest,
+  type ProxyResponse,
+  resign,
+} from "./fault-proxy.js";
+
+type Json = Record<string, unknown>;
+
+const isNewOrder = (req: ProxyRequest) => req.method === "POST" && at("order")(req);
+
+const refusal = (status: number, code: number, msg: string): ProxyResponse => ({
+  status,
+  headers: { "content-type": "application/json", "x-mbx-used-weight-1m": "1" },
+  body: JSON.stringify({ code, msg }),
+});
+
+/** A filter of BTCUSDT as the reference server announces it (its defaults). */
+const BTCUSDT = { maxPrice: 1_000_000, maxQty: 9000, minNotional: 5, icebergParts: 10, maxTrailing: 2000 };
+
+/** Rewrites the answers' error code `from` to `to` (one operation, or every one). */
+function recode(from: number, to: number, status?: number, where?: (req: ProxyRequest) => boolean) {
+  return (req: ProxyRequest, res: ProxyResponse) =>
+    res.status >= 400 && res.status < 500 && (!where || where(req)) && res.body.includes(`"code":${from}`)
+      ? { ...res, status: status ?? res.status, body: res.body.replace(`"code":${from}`, `"code":${to}`) }
+      : res;
+}
+
+function timestampAge(req: ProxyRequest): number | undefined {
+  const ts = Number(allParams(req).get("timestamp"));
+  return Number.isFinite(ts) && ts > 0 ? Date.now() - ts : undefined;
+}
+
+export function meaningFaults(demo: { apiSecret: string }): Fault[] {
+  const secret = demo.apiSecret;
+  return [
+    // ---- exchange_info's announcements ----
+    {
+      name: "max-price-bound-exclusive",
+      description: "PRICE_FILTER's maxPrice treated as exclusive: an order at exactly maxPrice is refused",
+      caughtBy: ["announced_rules"],
+      request: (req) =>
+        isNewOrder(req) && Number(allParams(req).get("price")) === BTCUSDT.maxPrice
+          ? refusal(400, -1013, "Filter failure: PRICE_FILTER")
+          : req,
+    },
+    {
+      name: "max-qty-unenforced",
+      description: "LOT_SIZE's maxQty not enforced: a larger order is accepted (as maxQty)",
+      caughtBy: ["announced_rules"],
+      request: onRequest("order", secret, (p) => {
+        if (Number(p.get("quantity")) <= BTCUSDT.maxQty || p.get("type") !== "LIMIT") return false;
+        p.set("quantity", String(BTCUSDT.maxQty));
+        return true;
+      }),
+    },
+    {
+      name: "min-notional-bound-exclusive",
+      description: "NOTIONAL's minimum treated as exclusive: an order of exactly minNotional is refused",
+      caughtBy: ["announced_rules"],
+      request: (req) => {
+        const p = allParams(req);
+        const notional = Number(p.get("price")) * Number(p.get("quantity"));
+        return isNewOrder(req) && Math.abs(notional - BTCUSDT.minNotional) < 1e-9
+          ? refusal(400, -1013, "Filter failure: NOTIONAL")
+          : req;
+      },
+    },
+    {
+      name: "iceberg-parts-off-by-one",
+      description: "ICEBERG_PARTS counted one too many: an iceberg of exactly `limit` parts is refused",
+      caughtBy: ["announced_rules"],
+      request: (req) => {
+        const p = allParams(req);
+        const parts = Math.ceil(Number(p.get("quantity")) / Number(p.get("icebergQty")) - 1e-9);
+        return isNewOrder(req) && p.has("icebergQty") && parts === BTCUSDT.icebergParts
+          ? refusal(400, -1013, "Filter failure: ICEBERG_PARTS")
+          : req;
+      },
+    },
+    {
+      name: "trailing-delta-max-unenforced",
+      description: "TRAILING_DELTA's maximum not enforced: a wider trailing stop is accepted",
+      caughtBy: ["announced_rules"],
+      request: onRequest("order", secret, (p) => {
+        if (Number(p.get("trailingDelta")) <= BTCUSDT.maxTrailing) return false;
+        p.set("trailingDelta", String(BTCUSDT.maxTrailing));
+        return true;
+      }),
+    },
+    {
+      name: "exchange-info-omits-a-type-it-accepts",
+      description:
+        "exchange_info leaves TAKE_PROFIT out of every symbol's orderTypes, but the engine accepts it",
+      caughtBy: ["announced_rules"],
+      response: (req, res) =>
+        at("exchangeInfo")(req) && served(res)
+          ? mapJson(res, (j) => {
+              const info = j as { symbols?: Json[] };
+              for (const s of info.symbols ?? [])
+                s.orderTypes = (s.orderTypes as string[]).filter((t) => t !== "TAKE_PROFIT");
+              return info;
+            })
+          : res,
+    },
+    {
+      name: "listed-type-refused",
+      description: "exchange_info lists STOP_LOSS_LIMIT, but the engine refuses it",
+      caughtBy: ["announced_rules"],
+      request: (req) =>
+        isNewOrder(req) && allParams(req).get("type") === "STOP_LOSS_LIMIT"
+          ? refusal(400, -2010, "Stop loss limit orders are not supported for this symbol.")
+          : req,
+    },
+    // ---- counters ----
+    {
+      name: "weight-counts-one-per-request",
+      description: "X-MBX-USED-WEIGHT-1M counts requests, not their weight",
+      caughtBy: ["rate_counters"],
+      response: (_req, res, state) => {
+        const n = ((state.get("requests") as number | undefined) ?? 0) + 1;
+        state.set("requests", n);
+        const headers = Object.fromEntries(
+          Object.entries(res.headers).filter(([k]) => !/used-weight/i.test(k)),
+        );
+        return { ...res, headers: { ...headers, "x-mbx-used-weight-1m": String(n) } };
+      },
+    },
+    {
+      name: "weight-counts-double",
+      description:
+        "X-MBX-USED-WEIGHT-1M shows twice the weight used (more than the weight, alike on every request)",
+      caughtBy: ["rate_counters"],
+      response: (_req, res) => {
+        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
+        const used = key === undefined ? undefined : Number(res.headers[key]);
+        return key === undefined || !Number.isInteger(used)
+          ? res
+          : { ...res, headers: { ...res.headers, [key]: String(2 * used!) } };
+      },
+    },
+    {
+      name: "order-count-frozen",
+      description: "X-MBX-ORDER-COUNT-10S stays at 1 (the counter is never incremented)",
+      caughtBy: ["rate_counters"],
+      response: (req, res) =>
+        isNewOrder(req) && served(res)
+          ? { ...res, headers: { ...res.headers, "x-mbx-order-count-10s": "1" } }
+          : res,
+    },
+    // ---- codes the spec names ----
+    {
+      name: "missing-parameter-generic-code",
+      description: "a missing parameter answered -1100 (illegal characters) instead of -1102",
+      caughtBy: ["negative_data_rejection"],
+      response: recode(-1102, -1100),
+    },
+    {
+      name: "unknown-side-generic-code",
+      description: "an unknown side answered -1100 instead of -1117",
+      caughtBy: ["negative_data_rejection"],
+      response: recode(-1117, -1100),
+    },
+    {
+      name: "unknown-api-key-as-400",
+      description: "an unknown API key answered with status 400 instead of 401",
+      caughtBy: ["auth_enforcement"],
+      response: recode(-2015, -2015, 400),
+    },
+    {
+      name: "filter-failure-as-rejected",
+      description: "filter failures answered -2010 (order rejected) instead of -1013",
+      caughtBy: ["exchange_filters", "announced_rules"],
+      response: recode(-1013, -2010),
+    },
+    {
+      name: "cancel-closed-as-unknown",
+      description: "a cancel of an order that is no longer open answered -2013 instead of -2011",
+      caughtBy: ["stateful_exploration"],
+      response: recode(-2011, -2013, undefined, (req) => req.method === "DELETE" && at("order")(req)),
+    },
+    // ---- signing and timing at the edges ----
+    {
+      name: "signature-hex-case-sensitive",
+      description: "the signature compared case-sensitively: one in upper-case hex is refused",
+      caughtBy: ["wire_variants"],
+      request: (req) => {
+        const signature = allParams(req).get("signature");
+        return signature && /[A-F]/.test(signature) && !/[a-f]/.test(signature)
+          ? refusal(400, -1022, "Signature for this request is not valid.")
+          : req;
+      },
+    },
+    {
+      name: "escapes-normalised-before-verifying",
+      description: "the signature checked over the query re-encoded with upper-case escapes, not as sent",
+      caughtBy: ["wire_variants"],
+      request: (req) => {
+        // What re-encoding would change: a lower-case escape, or an escaped letter or digit.
+        const normalisable = /%(?:[0-9a-f][a-f]|[a-f][0-9a-f]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA])/;
+        return allParams(req).has("signature") &&
+          (normalisable.test(req.rawQuery) || normalisable.test(req.body))
+          ? refusal(400, -1022, "Signature for this request is not valid.")
+          : req;
+      },
+    },
+    {
+      name: "default-window-ten-seconds",
+      description: "the default receive window is 10000 ms, not 5000",
+      caughtBy: ["wire_variants"],
+      request: (req) => {
+        const age = timestampAge(req);
+        if (age === undefined || allParams(req).has("recvWindow") || age <= 5000 || age > 10_000) return req;
+        return resign(req, secret, (p) => p.set("timestamp", String(Date.now())));
+      },
+    },
+    {
+      name: "future-timestamps-within-window",
+      description: "a timestamp ahead of the server is accepted up to the receive window, not 1000 ms",
+      caughtBy: ["wire_variants"],
+      request: (req) => {
+        const age = timestampAge(req);
+        if (age === undefined || age >= -1000 || age < -5000) return req;
+        return resign(req, secret, (p) => p.set("timestamp", String(Date.now())));
+      },
+    },
+    {
+      name: "body-wins-over-query",
+      description: "a parameter in both the query and the body takes the body's value",
+      caughtBy: ["wire_variants"],
+      request: (req) => {
+        if (!isNewOrder(req) || req.body === "") return req;
+        const body = new URLSearchParams(req.body);
+        const both = [...body.keys()].filter((k) => req.query.has(k) && k !== "signature");
+        if (both.length === 0) return req;
+        return resign(req, secret, (p) => {
+          for (const k of both) p.set(k, body.get(k)!);
+        });
+      },
+    },
+  ];
+}

@@ -3,7 +3,9 @@
 // A package's build digest is the SHA-256 of its build inputs:
 //   - every file of the package folder that git tracks or would track (not ignored), except
 //     test/, bench/ and Markdown files, which no build reads;
-//   - the repository files every build reads: tsconfig.base.json and specs/;
+//   - the repository files every build reads, tsconfig.base.json, and those the package's build
+//     task lists in turbo.json as `$TURBO_ROOT$/...` inputs (its own turbo.json, else the root's):
+//     @marketapi/spec's build reads the two files of specs/, @marketapi/docs' build all of specs/;
 //   - the build digests of the workspace packages it depends on (dependencies and
 //     devDependencies), since its build runs their code (codegen regenerates the client from spec).
 // These are the inputs turbo hashes for the build task (turbo.json), so dist/ is stale exactly when
@@ -22,7 +24,32 @@ import { readJson, root, workspacePackages } from "./workspace-packages.mjs";
 export const STAMP_FILE = join("dist", ".build-stamp.json");
 
 /** Repository files outside the package folder that every package's build reads. */
-const SHARED_INPUTS = ["tsconfig.base.json", "specs"];
+const SHARED_INPUTS = ["tsconfig.base.json"];
+
+/**
+ * The repository paths outside the package folder that its build task lists in turbo.json
+ * (`$TURBO_ROOT$/<file>` or `$TURBO_ROOT$/<folder>/**`), so that the stamp and turbo agree on
+ * what a build reads. The package's turbo.json wins over the root's, as in turbo.
+ * @param {string} dir
+ * @param {string} rootDir
+ * @returns {string[]}
+ */
+export function turboRootInputs(dir, rootDir = root) {
+  const inputsOf = (/** @type {string} */ file) =>
+    existsSync(file) ? readJson(file).tasks?.build?.inputs : undefined;
+  /** @type {string[]} */
+  const inputs = inputsOf(join(dir, "turbo.json")) ?? inputsOf(join(rootDir, "turbo.json")) ?? [];
+  return inputs
+    .filter((input) => input.startsWith("$TURBO_ROOT$/"))
+    .map((input) => {
+      const path = input.slice("$TURBO_ROOT$/".length).replace(/\/\*\*$/, "");
+      if (path.includes("*") || path === "")
+        throw new Error(
+          `${relative(rootDir, dir)}: turbo.json build input "${input}": expected $TURBO_ROOT$/<file> or $TURBO_ROOT$/<folder>/**`,
+        );
+      return path;
+    });
+}
 /** Folders and files inside a package that no build reads. */
 const NOT_INPUT = /(^|\/)(test|bench|node_modules|dist|test-results|artifacts|\.turbo)(\/|$)|\.md$|\.tgz$/;
 
@@ -64,7 +91,7 @@ function sourceFiles(paths, rootDir) {
  */
 export function buildInputs(/** @type {string} */ dir, rootDir = root, memo = new Map()) {
   const ownDir = posix(relative(rootDir, dir));
-  const files = sourceFiles([ownDir, ...SHARED_INPUTS], rootDir)
+  const files = sourceFiles([ownDir, ...SHARED_INPUTS, ...turboRootInputs(dir, rootDir)], rootDir)
     .map(posix)
     .filter((f) => !NOT_INPUT.test(f.startsWith(`${ownDir}/`) ? f.slice(ownDir.length + 1) : f))
     .sort();

@@ -2,42 +2,73 @@
 // repository checks: a line for each, then the plain "N passed, N failed" line that CI reads. A
 // package with a test script but no report counts as one failure: its runner crashed or never ran.
 // `--root DIR` reads the reports of another checkout (its test runs it on a scratch one).
+//
+// A failure is one of three kinds, and the summary says which: a failed test; a test file that
+// failed outside its tests (it could not be imported, or a hook such as beforeAll threw or timed
+// out: vitest then reports the file's tests as skipped, not failed); a repository check.
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { root as repositoryRoot, workspacePackages } from "./workspace-packages.mjs";
 
 const root = parseArgs({ options: { root: { type: "string" } } }).values.root ?? repositoryRoot;
 
 let passed = 0;
-let failed = 0;
 let skipped = 0;
+const failed = { tests: 0, files: 0, reports: 0, checks: 0 };
+/** @type {[string, string][]} */
 const lines = [];
+/** @type {string[]} */
+const fileFailures = [];
+
+/**
+ * @typedef {{ status: string }} AssertionResult
+ * @typedef {{ name: string, status: string, message?: string, assertionResults?: AssertionResult[] }} FileResult
+ * @typedef {{ numPassedTests: number, numFailedTests: number, numPendingTests: number, numTodoTests: number,
+ *   numFailedTestSuites?: number, success?: boolean, testResults?: FileResult[] }} Report
+ */
+
+/** Test files that failed with no failed test in them, each with why, as far as the report says. */
+function filesFailedOutsideTests(/** @type {Report} */ r, /** @type {string} */ label) {
+  const files = (r.testResults ?? []).filter(
+    (file) => file.status === "failed" && !(file.assertionResults ?? []).some((a) => a.status === "failed"),
+  );
+  return files.map((file) => {
+    const notRun = (file.assertionResults ?? []).filter((a) => a.status !== "passed").length;
+    const why = file.message
+      ? file.message.split("\n")[0]
+      : `a hook (beforeAll, afterAll, …) failed or timed out; ${notRun} of its tests did not run`;
+    return `${label}: ${relative(root, file.name)}: ${why}`;
+  });
+}
 
 function addReport(/** @type {string} */ label, /** @type {string} */ path) {
   if (!existsSync(path)) {
     lines.push([label, "no test report: its test run did not finish"]);
-    failed += 1;
+    failed.reports += 1;
     return;
   }
+  /** @type {Report} */
   const r = JSON.parse(readFileSync(path, "utf8"));
-  const crashedFiles = r.numFailedTestSuites > 0 && r.numFailedTests === 0 ? r.numFailedTestSuites : 0;
-  const own = {
-    passed: r.numPassedTests,
-    failed: r.numFailedTests + crashedFiles,
-    skipped: r.numPendingTests + r.numTodoTests,
-  };
-  if (own.passed + own.failed === 0) {
+  const outside = filesFailedOutsideTests(r, label);
+  // An old report without per-file results: its failed suites stand in for the files.
+  const outsideCount =
+    r.testResults === undefined && r.numFailedTests === 0 ? (r.numFailedTestSuites ?? 0) : outside.length;
+  if (r.numPassedTests + r.numFailedTests + outsideCount === 0) {
     lines.push([label, "ran no test: its test files define none, or none were found"]);
-    failed += 1;
+    failed.reports += 1;
     return;
   }
-  passed += own.passed;
-  failed += own.failed;
-  skipped += own.skipped;
+  passed += r.numPassedTests;
+  failed.tests += r.numFailedTests;
+  failed.files += outsideCount;
+  fileFailures.push(...outside);
+  const own = r.numPendingTests + r.numTodoTests;
+  skipped += own;
+  const filesPart = outsideCount > 0 ? `, ${outsideCount} test file(s) failed outside their tests` : "";
   lines.push([
     label,
-    `${own.passed} passed, ${own.failed} failed${own.skipped ? `, ${own.skipped} skipped` : ""}`,
+    `${r.numPassedTests} passed, ${r.numFailedTests} failed${filesPart}${own ? `, ${own} skipped` : ""}`,
   ]);
 }
 
@@ -51,13 +82,21 @@ if (checks.length > 0) {
   for (const check of checks) {
     lines.push([check.name, check.ok ? "ok" : "FAILED"]);
     if (check.ok) passed += 1;
-    else failed += 1;
+    else failed.checks += 1;
   }
 } else {
   lines.push(["repository checks (drift, Biome)", "did not run"]);
-  failed += 1;
+  failed.checks += 1;
 }
 const width = Math.max(...lines.map(([label]) => label.length));
 for (const [label, result] of lines) console.log(`${label.padEnd(width)}  ${result}`);
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
-process.exit(failed > 0 || passed === 0 ? 1 : 0);
+const failures = failed.tests + failed.files + failed.reports + failed.checks;
+if (failures > 0) {
+  console.log("");
+  console.log(
+    `failed: ${failed.tests} test(s); ${failed.files} test file(s) outside their tests (import, hook or hook timeout); ${failed.reports} package run(s) with no usable report; ${failed.checks} repository check(s)`,
+  );
+  for (const line of fileFailures) console.log(`  ${line}`);
+}
+console.log(`${passed} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failures > 0 || passed === 0 ? 1 : 0);

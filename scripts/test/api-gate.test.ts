@@ -159,6 +159,64 @@ describe("the API gate", () => {
   });
 });
 
+/** `npm run api:check`: the gate on the packages' sources, the changes since HEAD and the seed's facts. */
+const apiCheck = () =>
+  run(
+    process.execPath,
+    [
+      "--import",
+      join(root, "scripts", "source-imports", "register.mjs"),
+      join(root, "scripts", "api-versions.mjs"),
+      "check",
+      "--since-commit",
+      "--seed-facts",
+      "--root",
+      repo,
+    ],
+    { cwd: repo },
+  );
+
+describe("npm run api:check", () => {
+  const LIMIT_HINT = FROM_ID.replace(
+    "- name: fromId",
+    "- name: limitHint\n          in: query\n          schema:\n            type: integer\n        - name: fromId",
+  );
+
+  it("reports the changes since the release and since the last commit, and a parameter the source does not have", async () => {
+    editSpec([FROM_ID, LIMIT_HINT]);
+    const result = await apiCheck();
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toContain("API 1.0.0 against the released 1.0.0: 0 breaking, 1 compatible");
+    expect(result.stdout).toMatch(
+      /since the last commit: HEAD:specs\/spot-api\.openapi\.yaml .*1 compatible/,
+    );
+    expect(result.stdout).toContain('optional query parameter "limitHint" added');
+    expect(result.stderr).toContain(
+      "aggTrades, parameter limitHint: parameter not in the source document (source document: no such parameter; specs/: declared)",
+    );
+    expect(result.stderr).toContain("update packages/spec/test/data/seed-000.ts");
+  });
+
+  it("says no changes since the last commit once the edit is committed; the release comparison still shows it", async () => {
+    editSpec([FROM_ID, FROM_ID.replace("Aggregate trade id", "The aggregate trade id")]);
+    git("commit", "-q", "-am", "describe fromId");
+    const result = await apiCheck();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("since the last commit: no changes");
+    expect(result.stdout).toContain("0 breaking, 0 compatible, 1 informational");
+    expect(result.stdout).toContain("the source document's facts (seed 000): kept");
+  });
+
+  it("says so where there is no commit to compare with", async () => {
+    rmSync(join(repo, ".git"), { recursive: true, force: true });
+    const result = await apiCheck();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      "since the last commit: not known (git show HEAD:specs/spot-api.openapi.yaml:",
+    );
+  });
+});
+
 describe("npm test (scripts/test-all.mjs)", () => {
   it("reports a breaking change without a major bump first, and stops before the package tests", async () => {
     editSpec([FROM_ID, FROM_ID.replace("required: false", "required: true")]);

@@ -77,7 +77,7 @@ const COMMANDS: Command[] = [
 function run(command: Command, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const bin = join(REPO, "packages", command.pkg, "bin", `${command.name}.js`);
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: work, timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [bin, ...args], { cwd: work }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
     );
   });

@@ -64,6 +64,67 @@ describe("the test summary", () => {
       want: "2 passed, 1 failed",
     },
     {
+      given: "a test file whose beforeAll hook timed out (its tests reported skipped, none failed)",
+      spoil: () =>
+        write(
+          "packages/one/test-results/vitest.json",
+          JSON.stringify({
+            ...JSON.parse(report(2)),
+            numFailedTestSuites: 1,
+            numPendingTests: 3,
+            testResults: [
+              { name: join(repo, "packages/one/test/a.test.ts"), status: "passed", assertionResults: [] },
+              {
+                name: join(repo, "packages/one/test/proxy.test.ts"),
+                status: "failed",
+                message: "",
+                assertionResults: [{ status: "skipped" }, { status: "skipped" }, { status: "skipped" }],
+              },
+            ],
+          }),
+        ),
+      want: "failed: 0 test(s); 1 test file(s) outside their tests (import, hook or hook timeout); 0 package run(s) with no usable report; 0 repository check(s)\n  one: packages/one/test/proxy.test.ts: a hook (beforeAll, afterAll, …) failed or timed out; 3 of its tests did not run\n8 passed, 1 failed, 3 skipped",
+    },
+    {
+      given: "a test file that cannot be imported",
+      spoil: () =>
+        write(
+          "packages/two/test-results/vitest.json",
+          JSON.stringify({
+            ...JSON.parse(report(3)),
+            numFailedTestSuites: 1,
+            testResults: [
+              {
+                name: join(repo, "packages/two/test/b.test.ts"),
+                status: "failed",
+                message: "Cannot find module './gone.js' imported from b.test.ts\nmore",
+                assertionResults: [],
+              },
+            ],
+          }),
+        ),
+      want: "two: packages/two/test/b.test.ts: Cannot find module './gone.js' imported from b.test.ts\n9 passed, 1 failed",
+    },
+    {
+      given: "a failed test and a failed suite in the same report (the test is counted once)",
+      spoil: () =>
+        write(
+          "packages/one/test-results/vitest.json",
+          JSON.stringify({
+            ...JSON.parse(report(2, 1)),
+            numFailedTestSuites: 2,
+            testResults: [
+              {
+                name: join(repo, "packages/one/test/a.test.ts"),
+                status: "failed",
+                assertionResults: [{ status: "passed" }, { status: "passed" }, { status: "failed" }],
+              },
+            ],
+          }),
+        ),
+      want: "failed: 1 test(s); 0 test file(s) outside their tests",
+    },
+    {
       given: "a failed check",
       spoil: () => write("test-results/repo-checks.json", JSON.stringify([{ name: "drift", ok: false }])),
       want: "FAILED",

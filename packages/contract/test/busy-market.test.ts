@@ -23,43 +23,39 @@ describe("a market that moves while it is read", () => {
     // Seeds 3 and 4 once showed an order filled by the other account between two reads.
     [3, "memory"],
     [4, "state"],
-  ] as const)(
-    "seed %i, %s: exit 0 while another account trades on",
-    async (seed, kind) => {
-      const server = await startServer({
-        port: 0,
+  ] as const)("seed %i, %s: exit 0 while another account trades on", async (seed, kind) => {
+    const server = await startServer({
+      port: 0,
+      seed,
+      config: { accounts: [TRADER] },
+      ...(kind === "state" ? { statePath: join(scratch, `state-${seed}.db`) } : {}),
+    });
+    const trader = await startBackgroundTrader(server.url, TRADER, "BTCUSDT", seed);
+    let counts: Awaited<ReturnType<typeof trader.stop>> | undefined;
+    try {
+      const result = await runContract({
+        baseUrl: server.url,
+        apiKey: server.demo.apiKey,
+        apiSecret: server.demo.apiSecret,
+        allowTrading: true,
         seed,
-        config: { accounts: [TRADER] },
-        ...(kind === "state" ? { statePath: join(scratch, `state-${seed}.db`) } : {}),
       });
-      const trader = await startBackgroundTrader(server.url, TRADER, "BTCUSDT", seed);
-      let counts: Awaited<ReturnType<typeof trader.stop>> | undefined;
-      try {
-        const result = await runContract({
-          baseUrl: server.url,
-          apiKey: server.demo.apiKey,
-          apiSecret: server.demo.apiSecret,
-          allowTrading: true,
-          seed,
-        });
-        counts = await trader.stop();
-        expect(result.exitCode, reportText(result, { color: false })).toBe(0);
-        // The market really moved during the run.
-        expect(counts.trades, JSON.stringify(counts)).toBeGreaterThan(20);
-        expect(counts.bookChanges, JSON.stringify(counts)).toBeGreaterThan(20);
-        // Every relation check ran: each judged something, or said why it could not.
-        for (const { name } of checksAt("relation")) {
-          const cells = result.cells.filter((c) => c.check === name && c.status !== "skipped");
-          const said = result.cells.some(
-            (c) => c.check === name && /not judged|moved|changed/.test(c.reason ?? ""),
-          );
-          expect(cells.length > 0 || said, name).toBe(true);
-        }
-      } finally {
-        counts ??= await trader.stop();
-        await server.close();
+      counts = await trader.stop();
+      expect(result.exitCode, reportText(result, { color: false })).toBe(0);
+      // The market really moved during the run.
+      expect(counts.trades, JSON.stringify(counts)).toBeGreaterThan(20);
+      expect(counts.bookChanges, JSON.stringify(counts)).toBeGreaterThan(20);
+      // Every relation check ran: each judged something, or said why it could not.
+      for (const { name } of checksAt("relation")) {
+        const cells = result.cells.filter((c) => c.check === name && c.status !== "skipped");
+        const said = result.cells.some(
+          (c) => c.check === name && /not judged|moved|changed/.test(c.reason ?? ""),
+        );
+        expect(cells.length > 0 || said, name).toBe(true);
       }
-    },
-    120_000,
-  );
+    } finally {
+      counts ??= await trader.stop();
+      await server.close();
+    }
+  });
 });

@@ -280,6 +280,18 @@ describe("the marketapi-contract command", () => {
     expect(json.stderr.match(/cannot reach/g)).toHaveLength(1);
   });
 
+  it("stops at refused credentials before any table, saying the cause once (exit 2)", async () => {
+    const key = server.credentials.apiKey;
+    const run = await cli(["--base-url", server.url, "--api-key", key, "--api-secret", "not-the-secret"]);
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    const said = `${run.stdout}\n${run.stderr}`;
+    expect(said.match(/-1022/g), said).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /^marketapi-contract: usage error: the credentials were refused: \w+ answered status 400 code -1022 .+; check --api-key and --api-secret \(and the clock\)\n$/,
+    );
+    expect(run.stdout).not.toMatch(/passed|failed|skipped|operation\s+5xx/);
+  });
+
   it("says what is wrong with a negative or non-numeric --max-requests", async () => {
     for (const value of ["-1", "-5", "1e3", "ten"]) {
       const run = await cli(["--max-requests", value]);

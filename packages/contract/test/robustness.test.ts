@@ -25,7 +25,7 @@ describe("servers that are down, slow or not the API", () => {
     const url = await listen(() => {});
     const server = servers.pop()!;
     await new Promise((resolve) => server.close(resolve));
-    const result = await runContract({ baseUrl: url, timeoutMs: 1000 });
+    const result = await runContract({ baseUrl: url, timeoutMs: 1000 }); // time limit under test: refused at once, not timed out
     expect(result.exitCode).toBe(2);
     expect(result.error?.kind).toBe("connection");
     expect(result.error?.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: connection refused/);
@@ -36,7 +36,7 @@ describe("servers that are down, slow or not the API", () => {
     const url = await listen(() => {
       received++; // and never answers
     });
-    const result = await runContract({ baseUrl: url, timeoutMs: 300 });
+    const result = await runContract({ baseUrl: url, timeoutMs: 300 }); // time limit under test
     expect(result.exitCode).toBe(2);
     expect(result.error?.message).toMatch(/no answer within 300 ms/);
     expect(received).toBe(1);
@@ -91,7 +91,7 @@ describe("servers that are down, slow or not the API", () => {
     try {
       await runContract({ baseUrl: proxy, seed: 1 });
       hang = true;
-      const result = await runContract({ baseUrl: proxy, timeoutMs: 300, seed: 1 });
+      const result = await runContract({ baseUrl: proxy, timeoutMs: 300, seed: 1 }); // time limit under test
       // Given up after a few unanswered requests, where a full run sends them many.
       expect(sent.unanswered).toBeGreaterThan(0);
       expect(sent.unanswered).toBeLessThan(sent.answered / 2);

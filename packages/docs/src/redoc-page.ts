@@ -162,31 +162,40 @@ ${Object.entries(BRAND.palette)
   .map(([step, colour]) => `      --color-brand-${step}: ${colour};`)
   .join("\n")}
       --link-color-primary: ${BRAND.palette[8]};
-      /* Code blocks show whole: long lines wrap, the box is as tall as the code (Redoc: 600 px). */
+      /* Code blocks show whole: long lines wrap between words, the box is as tall as the code (Redoc: 600 px). */
       --code-wrap: pre-wrap;
       --code-block-max-height: none;
       --code-block-word-break: normal;
     }
     /* Show x-badges (the auth class) as written: market_data, not Market_data. */
     [data-component-name="Tag/Tag"].tag-default > div { text-transform: none; }
-    /* Names in the generated tables (auth classes, paths) wrap between words, not inside them. */
-    [data-component-name="Markdown/Markdown"] td code { word-break: normal; overflow-wrap: break-word; }
     /*
-     * On a phone, a table's columns are narrower than its longest names (STOP_LOSS_LIMIT,
-     * /api/v3/ticker/bookTicker): they break inside the name rather than push the table off the
-     * screen ("anywhere", unlike "break-word", lets the table shrink to fit).
+     * No word is broken to make a table fit: the generated tables' cells wrap between words only,
+     * and a table whose columns need more than the screen scrolls sideways in Redoc's wrapper.
      */
-    @media (max-width: 600px) {
-      [data-component-name="Markdown/Markdown"] td, [data-component-name="Markdown/Markdown"] th,
-      [data-component-name="Markdown/Markdown"] td code { overflow-wrap: anywhere; }
+    html body [data-component-name="Markdown/Markdown"] :is(td, th, td code, th code) { word-break: normal; overflow-wrap: normal; }
+    html body [data-component-name="Markdown/Markdown"] .md-table-wrapper { overflow-x: auto; max-width: 100%; }
+    html body [data-component-name="Markdown/Markdown"] .md-table-wrapper > table { display: table; overflow: visible; }
+    /* Headings too: Redoc lets them break anywhere, even inside a word that would fit on a line of its own. */
+    html body [data-component-name^="Typography/H"] { word-break: normal; overflow-wrap: break-word; }
+    /*
+     * On a phone Redoc floats its menu button over the page's bottom right corner, where every
+     * row of a table passes under it as the page scrolls. There the button is smaller and sits in
+     * a gutter of its own at the right edge: the panels' right padding clears it, and their left
+     * padding is narrowed so the text keeps its width. (672 px is where Redoc shows the button.)
+     */
+    @media screen and (max-width: 672px) {
+      html body [data-testid="floating-button"] { width: 44px; height: 44px; right: 4px; bottom: 24px; }
+      html body [data-testid="middle-panel"], html body [data-testid="right-panel"] { padding-left: 12px; padding-right: 52px; }
     }
     /*
-     * Code samples, response samples and the signing vectors show whole: long lines wrap (the copy
-     * button copies the sample as written) and the box grows to the sample's height, rather than
-     * clipping it on the right or at Redoc's 600 px.
+     * Code samples, response samples and the signing vectors show whole: long lines wrap between
+     * words (the copy button copies the sample as written), a token longer than the line scrolls
+     * sideways rather than breaking mid-way, and the box grows to the sample's height rather than
+     * clipping it at Redoc's 600 px.
      */
     html body pre[data-testid="source-code"], html body [data-component-name="Markdown/Markdown"] pre {
-      white-space: pre-wrap; overflow-wrap: anywhere; max-height: none;
+      white-space: pre-wrap; overflow-wrap: normal; word-break: normal; overflow-x: auto; max-height: none;
     }
     /* The sidebar shows a badge whole ("auth: market_data") and breaks titles between words only. */
     .menu-item-type-operation [data-component-name="Tag/Tag"]:not(.tag-http) { max-width: none; width: auto; }

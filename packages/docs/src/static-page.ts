@@ -71,8 +71,13 @@ h2 { font-size: 1.4rem; margin: 2.5rem 0 0.75rem; padding-bottom: 0.3rem; border
 h3 { font-size: 1.15rem; margin: 2rem 0 0.5rem; }
 p { margin: 0.5rem 0; }
 .lead { color: var(--muted); max-width: 60rem; }
+/*
+ * A code span is never broken inside a word: it wraps between words like text, and a token longer
+ * than the line (a URL, a pattern) scrolls sideways in its own box instead of breaking mid-way.
+ */
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 0.88em;
-  background: var(--code-bg); padding: 0.1em 0.35em; border-radius: 0.25rem; overflow-wrap: anywhere; }
+  background: var(--code-bg); padding: 0.1em 0.35em; border-radius: 0.25rem; overflow-wrap: normal;
+  display: inline-block; max-width: 100%; overflow-x: auto; vertical-align: bottom; }
 table { border-collapse: collapse; width: 100%; margin: 0.75rem 0 1.25rem; font-size: 0.95rem; }
 th, td { text-align: left; vertical-align: top; padding: 0.5rem 0.65rem; border-bottom: 1px solid var(--line); }
 th { background: var(--soft); font-weight: 600; position: sticky; top: 0; }
@@ -81,14 +86,23 @@ td.pattern { max-width: 16rem; }
 /* A size is one unit: "88.4 KiB", never "88.4" over "KiB". */
 td.size, th.size { white-space: nowrap; text-align: right; }
 /*
- * On a phone, tables fit the screen: names and types wrap (inside a long name only when its
- * column is narrower than it) rather than push the table off the right edge.
+ * On a phone no word is broken to make a table fit. A table of fields (a name in its first
+ * column) stacks: each row becomes a block, its name, type and whether it is required on one line
+ * and its description below at the full width; the column headers stay for screen readers only.
+ * Any other table keeps its columns and scrolls sideways when they need more than the screen.
  */
 @media (max-width: 40rem) {
   main { padding: 1rem 0.75rem 3rem; }
-  th, td { padding: 0.4rem 0.35rem; overflow-wrap: anywhere; }
-  td.name, td.type { white-space: normal; }
-  td.pattern { max-width: none; }
+  th, td { padding: 0.4rem 0.35rem; }
+  table { display: block; overflow-x: auto; }
+  table:has(td.name) { overflow-x: visible; }
+  table:has(td.name) > thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table:has(td.name) > tbody { display: block; }
+  table:has(td.name) > tbody > tr { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.15rem 0.75rem;
+    padding: 0.55rem 0; border-bottom: 1px solid var(--line); }
+  table:has(td.name) > tbody > tr > td { display: block; padding: 0; border: 0; max-width: 100%; }
+  table:has(td.name) > tbody > tr > td:last-child { flex: 1 1 100%; }
+  td.pattern { max-width: 100%; }
 }
 .lead { font-size: 1.1rem; }
 td.name a { text-decoration: none; }
@@ -101,7 +115,7 @@ ul.changes li { margin: 0.35rem 0; }
 .constraints { margin: 0.35rem 0 0; padding: 0; list-style: none; color: var(--muted); font-size: 0.9rem; }
 .constraints li { margin: 0.15rem 0; }
 .values { display: flex; flex-wrap: wrap; gap: 0.35rem; list-style: none; padding: 0; margin: 0.35rem 0; }
-.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; margin: 1rem 0; }
+.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.35rem 1rem; margin: 1rem 0; }
 .facts dt { font-weight: 600; }
 .facts dd { margin: 0; }
 .toc { columns: 2 16rem; padding-left: 1.2rem; }
@@ -115,9 +129,10 @@ ul.changes li { margin: 0.35rem 0; }
 .first-screen h2 { margin-top: 0.5rem; font-size: 1.15rem; }
 .required { padding-left: 1.2rem; margin: 0.5rem 0; }
 .required li { margin: 0.45rem 0; }
+/* An example shows its lines as written: a line longer than the box scrolls sideways, unbroken. */
 pre.example { background: var(--code-bg); padding: 0.75rem 1rem; border-radius: 0.4rem; margin: 0.5rem 0;
-  font-size: 0.8rem; line-height: 1.45; white-space: pre-wrap; overflow-wrap: anywhere; }
-pre.example code { background: none; padding: 0; font-size: inherit; }
+  font-size: 0.8rem; line-height: 1.45; white-space: pre; overflow-x: auto; }
+pre.example code { background: none; padding: 0; font-size: inherit; display: inline; overflow: visible; }
 .nested { margin: 0.4rem 0 0; }
 .nested table { font-size: 0.9rem; margin: 0.25rem 0; }
 footer { margin-top: 3rem; color: var(--muted); font-size: 0.9rem; }`;

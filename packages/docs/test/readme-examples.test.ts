@@ -48,12 +48,61 @@ const blocks: ReadmeBlock[] = readmeFiles(REPO_DIR).flatMap((file) =>
   blocksOf(file, readFileSync(join(REPO_DIR, file), "utf8")),
 );
 const where = (block: ReadmeBlock) => `${block.file}:${block.line}`;
-const fileName = (block: ReadmeBlock) => `readme-l${block.line}`;
+/** A block's file in the shared project: its README's path and its line (src/packages-client-README-md-l11.ts). */
+const fileName = (block: ReadmeBlock) => `${slug(block.file)}-l${block.line}`;
+const slug = (file: string) => file.replace(/[^A-Za-z0-9]+/g, "-");
 
 let work: string;
 let template: string;
 let server: RunningServer;
 let env: NodeJS.ProcessEnv;
+
+let shared: string;
+let sharedEnv: NodeJS.ProcessEnv;
+let ready: Promise<{ shells: Map<ReadmeBlock, Run>; tsc: Run }> | undefined;
+
+/**
+ * Every README's blocks in one consumer project (a copy of the template), as a reader who follows
+ * them all has it: the shell blocks run in order (later TypeScript blocks may use what they
+ * write), then every TypeScript block is type-checked by one strict tsc: one compiler start for all
+ * the READMEs rather than one each, each error still named by its README's line.
+ */
+function project(): Promise<{ shells: Map<ReadmeBlock, Run>; tsc: Run }> {
+  ready ??= (async () => {
+    shared = join(work, "readers-project");
+    cpSync(template, shared, { recursive: true, verbatimSymlinks: true });
+    sharedEnv = { ...env, PATH: `${join(shared, "node_modules", ".bin")}:${process.env.PATH ?? ""}` };
+    const runnable = blocks.filter((b) => b.mode !== "not-runnable");
+    const shells = new Map<ReadmeBlock, Run>();
+    for (const block of runnable.filter((b) => b.language === "sh")) {
+      const script = join(shared, `${fileName(block)}.sh`);
+      writeFileSync(script, `set -euo pipefail\n${block.code}`);
+      shells.set(block, await run("bash", [script], shared, sharedEnv));
+    }
+    for (const block of runnable.filter((b) => b.language === "ts"))
+      writeFileSync(join(shared, "src", `${fileName(block)}.ts`), block.code);
+    const tsc = await run(
+      join(shared, "node_modules", ".bin", "tsc"),
+      ["-p", "tsconfig.json"],
+      shared,
+      sharedEnv,
+    );
+    return { shells, tsc };
+  })();
+  return ready;
+}
+
+/** tsc's output with each error named by its README line: src/<readme>-l11.ts(3,5) is that README's line 11 + 3. */
+function located(tsc: Run): string {
+  const byName = new Map(blocks.map((b) => [fileName(b), b]));
+  return `${tsc.stdout}${tsc.stderr}`.replace(
+    /src\/([A-Za-z0-9-]+)\.ts\((\d+),(\d+)\)/g,
+    (text, name: string, line: string, column: string) => {
+      const block = byName.get(name);
+      return block ? `${block.file}:${block.line + Number(line)}:${column}` : text;
+    },
+  );
+}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "marketapi-readme-"));
@@ -81,6 +130,10 @@ beforeAll(async () => {
           types: ["node"],
           rootDir: "src",
           outDir: "out",
+          // The template compiles the generated code once (beforeAll); each README's project is
+          // a copy, so its strict tsc checks only what the README adds and reuses the rest.
+          incremental: true,
+          tsBuildInfoFile: "out/.tsbuildinfo",
         },
         include: ["src"],
       },
@@ -110,6 +163,9 @@ beforeAll(async () => {
     );
     if (generated.code !== 0) throw new Error(`marketapi-codegen ${args.join(" ")}: ${generated.stderr}`);
   }
+  // tsc's incremental state for the generated code, which every project copies. Its verdict is
+  // not taken here: a README's own tsc run reports every error, the generated code's included.
+  await run(join(template, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], template, env);
 }, PROJECT_TIMEOUT);
 
 afterAll(async () => {
@@ -135,60 +191,34 @@ describe("README code blocks", () => {
   });
 
   const byFile = [...new Set(blocks.filter((b) => b.mode !== "not-runnable").map((b) => b.file))];
-  it.each(byFile)(
-    "%s: its blocks run as printed against a reference server",
-    async (file) => {
-      const mine = blocks.filter((b) => b.file === file && b.mode !== "not-runnable");
-      const project = join(work, file.replace(/[^A-Za-z0-9]+/g, "-"));
-      cpSync(template, project, { recursive: true, verbatimSymlinks: true });
-      const projectEnv = {
-        ...env,
-        PATH: `${join(project, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
-      };
-      let printed = "";
 
-      // Shell blocks first, in order: later TypeScript blocks may use what they write.
-      for (const block of mine.filter((b) => b.language === "sh")) {
-        const script = join(project, `${fileName(block)}.sh`);
-        writeFileSync(script, `set -euo pipefail\n${block.code}`);
-        const result = await run("bash", [script], project, projectEnv);
-        expect(result.code, `${where(block)} exits 0\n${result.stdout}\n${result.stderr}`).toBe(0);
-        printed += result.stdout;
-      }
+  it("type-check together under one strict tsc, the generated code included", async () => {
+    const { tsc } = await project();
+    expect(tsc.code, `strict tsc over every README's TypeScript blocks\n${located(tsc)}`).toBe(0);
+  });
 
-      const typescript = mine.filter((b) => b.language === "ts");
-      for (const block of typescript)
-        writeFileSync(join(project, "src", `${fileName(block)}.ts`), block.code);
-      if (typescript.length > 0) {
-        const tsc = await run(
-          join(project, "node_modules", ".bin", "tsc"),
-          ["-p", "tsconfig.json"],
-          project,
-          projectEnv,
-        );
-        // Name each error by its README line: src/readme-l11.ts(3,5) is the block at line 11, its line 3.
-        const located = `${tsc.stdout}${tsc.stderr}`.replace(
-          /src\/readme-l(\d+)\.ts\((\d+),(\d+)\)/g,
-          (_, fence: string, line: string, column: string) =>
-            `${file}:${Number(fence) + Number(line)}:${column}`,
-        );
-        expect(tsc.code, `strict tsc over ${file}'s TypeScript blocks\n${located}`).toBe(0);
-      }
-      for (const block of typescript.filter((b) => b.mode === "run")) {
-        const result = await run(
-          process.execPath,
-          [join("out", `${fileName(block)}.js`)],
-          project,
-          projectEnv,
-        );
-        expect(result.code, `${where(block)} runs and exits 0\n${result.stdout}\n${result.stderr}`).toBe(0);
-        printed += result.stdout;
-      }
-      for (const want of PRINTS[file] ?? [])
-        expect(printed, `${file} prints what its comments say`).toMatch(want);
-    },
-    PROJECT_TIMEOUT,
-  );
+  it.each(byFile)("%s: its blocks run as printed against a reference server", async (file) => {
+    const { shells, tsc } = await project();
+    const mine = blocks.filter((b) => b.file === file && b.mode !== "not-runnable");
+    let printed = "";
+    for (const block of mine.filter((b) => b.language === "sh")) {
+      const result = shells.get(block) as Run;
+      expect(result.code, `${where(block)} exits 0\n${result.stdout}\n${result.stderr}`).toBe(0);
+      printed += result.stdout;
+    }
+    const typescript = mine.filter((b) => b.language === "ts");
+    const errors = located(tsc)
+      .split("\n")
+      .filter((line) => line.startsWith(`${file}:`));
+    expect(errors, `strict tsc over ${file}'s TypeScript blocks`).toEqual([]);
+    for (const block of typescript.filter((b) => b.mode === "run")) {
+      const result = await run(process.execPath, [join("out", `${fileName(block)}.js`)], shared, sharedEnv);
+      expect(result.code, `${where(block)} runs and exits 0\n${result.stdout}\n${result.stderr}`).toBe(0);
+      printed += result.stdout;
+    }
+    for (const want of PRINTS[file] ?? [])
+      expect(printed, `${file} prints what its comments say`).toMatch(want);
+  });
 });
 
 describe("finding the blocks and their marks", () => {

@@ -347,16 +347,29 @@ describe("sampleSequence", () => {
     expect(new Set(steps.map((s) => s.request.operation.operationId))).toEqual(
       new Set(spec.operations.map((op) => op.operationId)),
     );
-    expect(ids.slice(11)).toEqual([
-      "new_order",
-      "query_order",
-      "open_orders",
-      "all_orders",
-      "cancel_order",
-      "new_order (again)",
-      "cancel_all_orders",
-    ]);
-    for (const step of steps.slice(0, 11)) expect(step.request.operation.credentials.kind).not.toBe("signed");
+    // Read from the spec, not listed: a new operation takes its place by what it is.
+    const signed = (s: (typeof steps)[number]) => s.request.operation.credentials.kind === "signed";
+    const placing = (s: (typeof steps)[number]) => s.request.operation.orderTypeRules !== undefined;
+    const firstSigned = steps.findIndex((s) => signed(s) || placing(s));
+    expect(
+      steps.slice(firstSigned).every((s) => signed(s) || placing(s)),
+      ids.join(", "),
+    ).toBe(true);
+    // The order is placed before anything reads or cancels it.
+    expect(placing(steps[firstSigned]!), ids.join(", ")).toBe(true);
+    // What names the order by its id runs while it rests; what acts on every open order runs after
+    // the order is placed again.
+    const again = steps.findIndex((s) => s.repeat);
+    const namesOrder = (s: (typeof steps)[number]) =>
+      s.request.arguments.some((a) => a.parameter.name === DEFAULT_SCENARIO.order.lookupParameter);
+    for (const [i, step] of steps.entries()) {
+      if (!signed(step) || placing(step)) continue;
+      const reads = step.request.operation.method === "get";
+      if (reads || namesOrder(step))
+        expect(i, `${ids[i]} before the repeat`).toBeLessThan(again < 0 ? Infinity : again);
+      else expect(i, `${ids[i]} after the order is placed again`).toBeGreaterThan(again);
+    }
+    expect(ids, "this spec's sequence").toContain("new_order (again)");
   });
 });
 

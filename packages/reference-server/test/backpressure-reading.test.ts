@@ -122,9 +122,7 @@ describe.each([
   // drops those requests unserved.
   { given: "the public socket API only", reading: PUBLIC_READING, parsedAfterClose: [1, CLOSING] },
 ])("reading controlled through $given", ({ reading, parsedAfterClose }) => {
-  it("serves a client that does not read a bounded number of answers, others throughout, and all once it reads", {
-    timeout: 30_000,
-  }, async () => {
+  it("serves a client that does not read a bounded number of answers, others throughout, and all once it reads", async () => {
     const { url, served } = await serve(reading);
     const client = pipelining(url, "/big", PIPELINED);
     const whileBlocked = await settled(() => served.get("/big") ?? 0);
@@ -142,26 +140,20 @@ describe.each([
     client.socket.destroy();
   });
 
-  it.each(["/big", "/big-head"])(
-    "counts the bytes of %s answers the client has not taken",
-    {
-      timeout: 30_000,
-    },
-    async (path) => {
-      const { url, served, budget } = await serve(reading);
-      const client = pipelining(url, path, PIPELINED);
-      await settled(() => served.get(path) ?? 0);
-      // Blocked: at least the answer the network did not take is counted, whole. (Headers given to
-      // writeHead alone are invisible to getHeader: counted by Content-Length, such an answer would
-      // be a few hundred bytes.)
-      expect(budget.queued).toBeGreaterThanOrEqual(BODY.length);
-      expect(budget.queued).toBeLessThanOrEqual(LIMITS.maxQueuedBytesPerConnection + BODY.length + 1024);
-      client.socket.destroy();
-      await until(() => budget.queued === 0);
-    },
-  );
+  it.each(["/big", "/big-head"])("counts the bytes of %s answers the client has not taken", async (path) => {
+    const { url, served, budget } = await serve(reading);
+    const client = pipelining(url, path, PIPELINED);
+    await settled(() => served.get(path) ?? 0);
+    // Blocked: at least the answer the network did not take is counted, whole. (Headers given to
+    // writeHead alone are invisible to getHeader: counted by Content-Length, such an answer would
+    // be a few hundred bytes.)
+    expect(budget.queued).toBeGreaterThanOrEqual(BODY.length);
+    expect(budget.queued).toBeLessThanOrEqual(LIMITS.maxQueuedBytesPerConnection + BODY.length + 1024);
+    client.socket.destroy();
+    await until(() => budget.queued === 0);
+  });
 
-  it("reads a connection again once the requests that waited are answered", { timeout: 30_000 }, async () => {
+  it("reads a connection again once the requests that waited are answered", async () => {
     const { url, served } = await serve(reading);
     const client = pipelining(url, "/slow", SLOW);
     client.socket.resume();
@@ -174,7 +166,7 @@ describe.each([
     client.socket.destroy();
   });
 
-  it("serves nothing more on a connection after an answer that closes it", { timeout: 30_000 }, async () => {
+  it("serves nothing more on a connection after an answer that closes it", async () => {
     const { url, served, parsed } = await serve(reading);
     const client = pipelining(url, "/close", CLOSING);
     client.socket.resume();

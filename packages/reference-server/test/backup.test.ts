@@ -116,7 +116,7 @@ describe("marketapi-server backup and restore", () => {
     } finally {
       await restored.close();
     }
-  }, 180_000);
+  });
 
   it("a backup never overwrites a file, and refuses what is not a state database", async () => {
     const statePath = join(folder, "small.db");
@@ -131,7 +131,7 @@ describe("marketapi-server backup and restore", () => {
     const absent = runCli(["backup", "--state", join(folder, "absent.db"), "--out", join(folder, "x.db")]);
     expect(await absent.exited).toBe(2);
     expect(absent.stderr()).toContain("absent.db: does not exist");
-  }, 60_000);
+  });
 });
 
 describe("a main file copied without its write-ahead log", () => {
@@ -183,7 +183,7 @@ describe("a main file copied without its write-ahead log", () => {
     expect(existsSync(`${late}-wal`)).toBe(false); // reading the copy left nothing beside it
     const again = await startServer({ statePath: join(folder, "taken.db") });
     await again.close();
-  }, 120_000);
+  });
 });
 
 describe("a file with this server's identity whose schema or contents are partial", () => {

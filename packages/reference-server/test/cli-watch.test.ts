@@ -60,7 +60,7 @@ describe("--log requests", () => {
       expect(line).not.toContain(demo.apiKey);
       expect(line).not.toContain(demo.apiSecret);
     }
-  }, 60_000);
+  });
 
   it("is off by default, and --log takes only `requests`", async () => {
     const run = runCli(["--port", "0", "--empty"]);
@@ -71,7 +71,7 @@ describe("--log requests", () => {
     const bad = runCli(["--log", "everything"]);
     expect(await bad.exited).toBe(2);
     expect(bad.stderr()).toContain('--log takes "requests", got "everything"');
-  }, 60_000);
+  });
 });
 
 describe("start and stop messages", () => {
@@ -97,7 +97,7 @@ describe("start and stop messages", () => {
     await stop(inMemory);
     expect(inMemory.stdout()).toContain("SIGTERM: shutting down (finishing requests)");
     expect(inMemory.stdout() + inMemory.stderr()).not.toMatch(/state|database|restored/i);
-  }, 90_000);
+  });
 
   it("exits 3 with one line when the port is in use", async () => {
     const holder = createServer();
@@ -112,5 +112,5 @@ describe("start and stop messages", () => {
     } finally {
       holder.close();
     }
-  }, 60_000);
+  });
 });

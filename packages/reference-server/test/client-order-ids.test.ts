@@ -168,5 +168,5 @@ describe.each(["normal", "full"] as const)("client order ids with a state databa
       await memory.close();
       await durable.close();
     }
-  }, 120_000);
+  });
 });

@@ -46,14 +46,14 @@ describe("damaged state files", () => {
   it("a new state file is created whole: never empty, even when the server is killed at once", async () => {
     const statePath = join(folder, "new.db");
     const run = runCli(["--port", "0", "--state", statePath, "--empty"]);
-    await baseUrlOf(run, 60_000);
+    await baseUrlOf(run);
     run.child.kill("SIGKILL");
     await run.exited;
     expect(statSync(statePath).size).toBeGreaterThan(0);
     expect(readdirSync(folder).filter((name) => name.includes(".creating-"))).toEqual([]);
     const again = await startServer({ statePath, config: CONFIG });
     await again.close();
-  }, 60_000);
+  });
 
   it("a page zeroed in the middle of the file is refused by the integrity check", async () => {
     const statePath = join(folder, "zeroed.db");

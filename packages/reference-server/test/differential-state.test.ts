@@ -182,5 +182,5 @@ describe("the durable server against the in-memory one", () => {
     } finally {
       await again.close();
     }
-  }, 180_000);
+  });
 });

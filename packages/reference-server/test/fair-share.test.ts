@@ -196,5 +196,5 @@ describe("a storm of connections that pipeline and never read", () => {
       unsubscribe("http.server.request.start", onRequest);
       unsubscribe("net.server.socket", onSocket);
     }
-  }, 120_000);
+  });
 });

@@ -3,6 +3,8 @@
 // paths and methods, raw garbage on the socket). Every answer must be a 2xx or a 4xx whose body is
 // the API's error object; never a 5xx, never a crash; the server keeps serving.
 import { connect } from "node:net";
+import { loadOpenApi } from "@marketapi/spec";
+import { buildSpecModel } from "@marketapi/spec/model";
 import { validateResponse } from "@marketapi/validators";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,54 +30,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** method, path, operationId, mandatory and optional parameters of every operation. */
-const OPERATIONS: [string, string, string, string[], string[]][] = [
-  ["GET", "/api/v3/ping", "ping", [], []],
-  ["GET", "/api/v3/time", "server_time", [], []],
-  ["GET", "/api/v3/exchangeInfo", "exchange_info", [], ["symbol", "symbols"]],
-  ["GET", "/api/v3/depth", "order_book", ["symbol"], ["limit"]],
-  ["GET", "/api/v3/trades", "recent_trades_list", ["symbol"], ["limit"]],
-  ["GET", "/api/v3/historicalTrades", "historical_trades", ["symbol"], ["limit", "fromId"]],
-  ["GET", "/api/v3/aggTrades", "aggTrades", ["symbol"], ["fromId", "startTime", "endTime", "limit"]],
-  ["GET", "/api/v3/avgPrice", "current_average_price", ["symbol"], []],
-  ["GET", "/api/v3/ticker/bookTicker", "order_book_ticker", [], ["symbol"]],
-  ["GET", "/api/v3/ticker/price", "symbol_price_ticker", [], ["symbol"]],
-  ["GET", "/api/v3/ticker/24hr", "ticker_price_change_statistics24hr", [], ["symbol"]],
-  [
-    "POST",
-    "/api/v3/order",
-    "new_order",
-    ["symbol", "side", "type"],
-    [
-      "timeInForce",
-      "quantity",
-      "quoteOrderQty",
-      "price",
-      "newClientOrderId",
-      "stopPrice",
-      "trailingDelta",
-    ].concat(["icebergQty", "newOrderRespType", "recvWindow"]),
-  ],
-  [
-    "DELETE",
-    "/api/v3/order",
-    "cancel_order",
-    ["symbol"],
-    ["orderId", "origClientOrderId", "newClientOrderId"],
-  ],
-  ["GET", "/api/v3/order", "query_order", ["symbol"], ["orderId", "origClientOrderId"]],
-  ["DELETE", "/api/v3/openOrders", "cancel_all_orders", ["symbol"], []],
-  ["GET", "/api/v3/openOrders", "open_orders", [], ["symbol"]],
-  ["GET", "/api/v3/allOrders", "all_orders", ["symbol"], ["orderId", "startTime", "endTime", "limit"]],
-];
-const SIGNED = new Set([
-  "new_order",
-  "cancel_order",
-  "query_order",
-  "cancel_all_orders",
-  "open_orders",
-  "all_orders",
+/**
+ * method, path, operationId, mandatory and optional parameters of every operation, and the signed
+ * ones: read from the spec's model, so a new operation is fuzzed without an edit here.
+ */
+const MODEL = buildSpecModel(loadOpenApi());
+const OPERATIONS: [string, string, string, string[], string[]][] = MODEL.operations.map((op) => [
+  op.method.toUpperCase(),
+  op.path,
+  op.operationId,
+  op.parameters.filter((p) => p.required).map((p) => p.name),
+  op.parameters.filter((p) => !p.required).map((p) => p.name),
 ]);
+const SIGNED = new Set(MODEL.operations.filter((op) => op.signed).map((op) => op.operationId));
 const ALL_NAMES = [...new Set(OPERATIONS.flatMap((o) => [...o[3], ...o[4]]))];
 
 const symbolName = fc.constantFrom("BTCUSDT", "ETHUSDT", "ETHBTC");
@@ -486,21 +453,15 @@ function rawExchange(port: number, bytes: Buffer): Promise<string> {
       socket.destroy();
       resolve(Buffer.concat(chunks).toString("latin1"));
     };
-    const timer = setTimeout(done, 30_000);
+    // Ends at a whole answer or when the server closes; one that does neither is a hang.
     socket.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       const text = Buffer.concat(chunks).toString("latin1");
       const length = /content-length: (\d+)/i.exec(text)?.[1];
       const bodyStart = text.indexOf("\r\n\r\n");
-      if (length !== undefined && bodyStart >= 0 && text.length - bodyStart - 4 >= Number(length)) {
-        clearTimeout(timer);
-        done();
-      }
+      if (length !== undefined && bodyStart >= 0 && text.length - bodyStart - 4 >= Number(length)) done();
     });
-    socket.on("close", () => {
-      clearTimeout(timer);
-      done();
-    });
+    socket.on("close", done);
     socket.on("error", () => undefined);
     socket.end(bytes);
   });

@@ -112,7 +112,7 @@ describe("one process per state file", () => {
     } finally {
       await server.close();
     }
-  }, 180_000);
+  });
 
   it("a second open in the same process is refused; the first keeps the file", async () => {
     const statePath = join(folder, "same-process.db");
@@ -144,7 +144,7 @@ describe("one process per state file", () => {
     // Closed: the lock is free again.
     const again = await startServer({ statePath });
     await again.close();
-  }, 120_000);
+  });
 
   it("a lock file removed under a running server stops its writes (a second server could lock a new one)", async () => {
     const statePath = join(folder, "lock-removed.db");

@@ -127,7 +127,7 @@ describe(`a cancel racing a fill (${PAIRS} pairs, ${LANES.length} symbols at onc
     } finally {
       await server.close();
     }
-  }, 120_000);
+  });
 
   it("has exactly one outcome per pair and keeps the ledger, with a state database that loads again", async () => {
     const statePath = join(folder, "race.db");
@@ -149,5 +149,5 @@ describe(`a cancel racing a fill (${PAIRS} pairs, ${LANES.length} symbols at onc
     } finally {
       await again.close();
     }
-  }, 120_000);
+  });
 });

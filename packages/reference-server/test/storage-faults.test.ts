@@ -84,16 +84,23 @@ describe.skipIf(unavailable !== undefined)("storage failures while running", () 
       });
       expect(next.status).toBe(503);
 
-      // Space again: after the next probe (every 5 s) orders are taken again.
+      // Space again: after the next probe (every 5 s) orders are taken again, however late a loaded
+      // machine runs it (the poll's limit is for hangs).
       rmSync(filler);
-      let status = 0;
-      for (let i = 0; i < 100 && status !== 200; i += 1) {
-        await new Promise((r) => setTimeout(r, 200));
-        status = (
-          await sendSigned(server.url, { ...demo, method: "POST", path: "/api/v3/order", query: order(7000) })
-        ).status;
-      }
-      expect(status).toBe(200);
+      await expect
+        .poll(
+          async () =>
+            (
+              await sendSigned(server.url, {
+                ...demo,
+                method: "POST",
+                path: "/api/v3/order",
+                query: order(7000),
+              })
+            ).status,
+          { interval: 200 },
+        )
+        .toBe(200);
       await server.close();
       // Every order answered 200 is in the database; the refused ones are not.
       const reopened = await startServer({ statePath });

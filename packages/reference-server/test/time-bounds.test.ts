@@ -19,7 +19,7 @@ const path = (size: number) => join(folder, `history-${size}.db`);
 
 beforeAll(async () => {
   for (const size of SIZES) await databaseWithTrades(path(size), size, "30-days", NOW);
-}, 300_000);
+});
 
 interface Read {
   name: string;

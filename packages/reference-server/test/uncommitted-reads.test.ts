@@ -144,7 +144,9 @@ describe("answers with a state database", () => {
         answered.push("order");
         return r;
       });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The order is in the live state (not committed) once the server has taken it: only then is
+      // the read sent, however long a loaded machine takes to get there.
+      await expect.poll(() => durable.exchange.openOrders(maker.id).length).toBe(1);
       const open = sendSigned(
         durable.url,
         { ...maker, method: "GET", path: "/api/v3/openOrders", query: `symbol=${SYMBOL}` },
@@ -166,5 +168,5 @@ describe("answers with a state database", () => {
       holder.close();
       await durable.close();
     }
-  }, 30_000);
+  });
 });

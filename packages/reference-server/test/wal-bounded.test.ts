@@ -63,5 +63,5 @@ describe("the write-ahead log under a load that never pauses", () => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+  });
 });

@@ -38,6 +38,8 @@ describe("a full contract run through Prism's validating proxy", () => {
       ...server.demo,
       allowTrading: true,
       seed: 1,
+      // Prism answers slowly on a loaded machine; the tester's 5 s default is for real networks.
+      timeoutMs: 600_000,
       // The target behind the proxy is the reference server: its documented live-API extras (such
       // as the depth limit capped at 5000) are noted, not failed, as for the embedded target.
       referenceExtras: true,

@@ -45,7 +45,7 @@ beforeAll(() => {
 });
 
 function runNode(args: string[], input?: string) {
-  return spawnSync(process.execPath, args, { cwd: workDir, encoding: "utf8", input, timeout: 120_000 });
+  return spawnSync(process.execPath, args, { cwd: workDir, encoding: "utf8", input });
 }
 
 const USE_SCRIPT = `

@@ -1,8 +1,31 @@
-/** Runs the tester against the reference server behind a fault-injecting proxy. */
+/**
+ * Runs the tester against the reference server behind a fault-injecting proxy.
+ *
+ * A full run (every check, about 800 requests) costs about ten times what a run of the checks
+ * that must catch the fault costs, and a catalog of a hundred faults made the mutation suites
+ * the slowest of the repository. So each fault is judged in up to two runs, driven by its data
+ * alone (`caughtBy`), nothing listed by hand:
+ *
+ * - a focused run: only the checks of `caughtBy` and those that claim the fault in their
+ *   `seenToCatch`. It answers the suite's questions, "does one of `caughtBy` fail on this fault,
+ *   and does every check that claims it?", with the checks' full power;
+ * - a full run, when the focused one does not catch the fault: some checks judge what other
+ *   checks' requests left behind (all_orders pages need the orders the trading phase placed), so
+ *   a miss is confirmed or refuted by the run a user makes, never reported on a focused run alone.
+ *
+ * What a focused run cannot show is a check stopped or masked by the others in a full run;
+ * `fullRunSample` picks one fault for each check (the first of the catalog naming it first in
+ * `caughtBy`), and the suites run those in full. `MUTATION_RUN=full` runs every fault in full
+ * (the suites as they were before, for a bench or before a release: about ten times the time).
+ */
 import { CHECKS } from "../../src/checks/index.js";
 import { type CheckName, type ContractOptions, type ContractResult, runContract } from "../../src/index.js";
+import { isCheckName } from "../../src/results.js";
 import { type Fault, startFaultProxy } from "./fault-proxy.js";
 import { startReferenceServer } from "./server.js";
+
+/** focused: only the fault's `caughtBy` checks; full: every check, as a user's run. */
+export type RunScope = "focused" | "full";
 
 export interface MutationOutcome {
   fault: string;
@@ -11,6 +34,27 @@ export interface MutationOutcome {
   failedChecks: string[];
   exitCode: number;
   result: ContractResult;
+  /** The run that decided the outcome. */
+  scope: RunScope;
+}
+
+/**
+ * A request's time limit in these runs: the suite's hang limit (vitest.shared.ts). The tester's
+ * default (5 s) is for real networks; here the tester, the proxy and the server share one process
+ * on a machine that may be loaded far beyond its cores, and a slow answer must not read as a fault.
+ */
+const REQUEST_TIMEOUT_MS = 600_000;
+
+/**
+ * The checks a focused run of this fault runs: its `caughtBy` and the checks that claim it; a
+ * name that is no check fails here, not silently.
+ */
+export function focusedChecks(fault: Fault): CheckName[] {
+  const unknown = fault.caughtBy.filter((name) => !isCheckName(name));
+  if (unknown.length > 0) {
+    throw new Error(`fault ${fault.name}: caughtBy names no check: ${unknown.join(", ")}`);
+  }
+  return [...new Set([...fault.caughtBy, ...claimedBy(fault.name)])] as CheckName[];
 }
 
 export async function runAgainstFault(
@@ -19,9 +63,13 @@ export async function runAgainstFault(
     seed?: number;
     timeoutMs?: number;
     spec?: ContractOptions["spec"];
+    scope?: RunScope;
+    /** The checks to run, for a test of some checks (a run of some checks is a focused one). */
     only?: readonly CheckName[];
   } = {},
 ): Promise<MutationOutcome> {
+  const only = options.only ?? (options.scope === "focused" && fault ? focusedChecks(fault) : undefined);
+  const scope: RunScope = only ? "focused" : "full";
   const server = await startReferenceServer();
   const proxy = await startFaultProxy(server.url, fault);
   try {
@@ -32,20 +80,60 @@ export async function runAgainstFault(
       allowTrading: true,
       referenceExtras: true,
       seed: options.seed ?? 7,
-      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
       ...(options.spec ? { spec: options.spec } : {}),
-      ...(options.only ? { only: [...options.only] } : {}),
+      ...(only ? { only: [...only] } : {}),
     });
     const failedChecks: string[] = [
       ...new Set(result.cells.filter((c) => c.status === "failed").map((c) => c.check)),
     ];
     const caught =
       fault !== undefined && result.exitCode === 1 && fault.caughtBy.some((c) => failedChecks.includes(c));
-    return { fault: fault?.name ?? "(none)", caught, failedChecks, exitCode: result.exitCode, result };
+    return { fault: fault?.name ?? "(none)", caught, failedChecks, exitCode: result.exitCode, result, scope };
   } finally {
     await proxy.close();
     await server.close();
   }
+}
+
+/** `MUTATION_RUN=full` judges every fault in a full run only. */
+export const everyFaultInFull = process.env.MUTATION_RUN === "full";
+
+/**
+ * A focused run, then a full run if the focused one did not catch the fault or a check that
+ * claims it did not fail (see above).
+ */
+export async function judgeFault(fault: Fault): Promise<MutationOutcome> {
+  if (everyFaultInFull) return runAgainstFault(fault, { scope: "full" });
+  const focused = await runAgainstFault(fault, { scope: "focused" });
+  const decided = focused.caught && unseenCatches(focused).length === 0;
+  return decided ? focused : runAgainstFault(fault, { scope: "full" });
+}
+
+/**
+ * One fault per check, for full runs: for each check in the order the catalog first names it as
+ * the first of a `caughtBy`, the first fault that does. A check added with its faults joins the
+ * sample without an edit here.
+ */
+export function fullRunSample(catalog: readonly Fault[]): Fault[] {
+  const byCheck = new Map<string, Fault>();
+  for (const fault of catalog) {
+    const first = fault.caughtBy[0];
+    if (first !== undefined && !byCheck.has(first)) byCheck.set(first, fault);
+  }
+  return [...byCheck.values()];
+}
+
+/** The summary the suites print: the rate, then one line per fault with the run that decided it. */
+export function catchReport(title: string, outcomes: readonly MutationOutcome[]): string {
+  const caught = outcomes.filter((o) => o.caught).length;
+  const width = Math.max(0, ...outcomes.map((o) => o.fault.length));
+  const lines = outcomes.map(
+    (o) =>
+      `  ${o.caught ? "caught " : "MISSED "} ${o.fault.padEnd(width)}  ${o.scope.padEnd(7)}  failed checks: ${o.failedChecks.join(", ")}`,
+  );
+  const rate = outcomes.length > 0 ? ((100 * caught) / outcomes.length).toFixed(0) : "0";
+  return `${title}: ${caught}/${outcomes.length} (${rate} %)\n${lines.join("\n")}`;
 }
 
 /** The checks that name `fault` as one they are seen to catch (ContractCheck.seenToCatch). */

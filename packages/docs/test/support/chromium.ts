@@ -54,8 +54,10 @@ export async function launchGuardedChromium(): Promise<GuardedBrowser> {
     args: CHROMIUM_ARGS,
     viewport: { width: 1400, height: 900 },
   });
-  // Playwright's 30 s default for each wait is short on a loaded 2-core machine.
-  context.setDefaultTimeout(90_000);
+  // Playwright's 30 s default for each wait is a race on a loaded 2-core machine. 0 turns its
+  // clock off: a wait ends when the page is ready, and only the test's limit, set for hangs
+  // (vitest.shared.ts), stops one that never is.
+  context.setDefaultTimeout(0);
   const violations: Violations = { remoteRequests: [], consoleErrors: [], pageErrors: [] };
   const remote = (url: string) => {
     if (!violations.remoteRequests.includes(url)) violations.remoteRequests.push(url);
@@ -105,13 +107,16 @@ export async function launchGuardedChromium(): Promise<GuardedBrowser> {
  * pre-rendered hrefs (real paths such as /trading) instead of the hash router. React marks the
  * DOM nodes it has taken over with `__reactProps$…` keys; wait until the sidebar has them.
  */
-export async function waitForRedocHydration(page: Page, timeout = 90_000): Promise<void> {
+export async function waitForRedocHydration(page: Page, timeout = 0): Promise<void> {
   await page.waitForFunction(
     () => {
       const link = document.querySelector(".menu-item-type-group > a");
       return link !== null && Object.keys(link).some((key) => key.startsWith("__reactProps$"));
     },
     undefined,
-    { timeout },
+    // Checked on a timer rather than on animation frames (Playwright's default): a page Chromium
+    // does not paint (a tab behind another, a starved renderer) may get no frame for a long time,
+    // and with no clock on the wait that is a hang.
+    { timeout, polling: 100 },
   );
 }

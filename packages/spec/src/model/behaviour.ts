@@ -2,53 +2,43 @@
  * The behaviour an operation promises beyond the shape of its answers, read from the behaviour
  * extensions (one module each under extensions/). The reference server honours it, the contract
  * tester checks it, the docs render it and the diff classifies changes to it.
+ *
+ * Everything here is derived from the registry (extensions/registry.ts): a behaviour extension is
+ * one whose descriptor's `field` is `Operation.behaviour.<name>`, and `Behaviour.<name>` is what
+ * its reader returns. A new behaviour extension needs its module and its registry entry only.
  */
-import { type CursorPaging, readCursorPaging } from "./extensions/cursor-paging.js";
-import { type LimitRule, readLimit } from "./extensions/limit.js";
-import { type ListOrder, readListOrder } from "./extensions/list-order.js";
-import { type OrderArithmetic, readOrderArithmetic } from "./extensions/order-arithmetic.js";
-import { type ResultFilters, readResultFilters } from "./extensions/result-filter.js";
-import { readTimeWindow, type TimeWindow } from "./extensions/time-window.js";
-import { readUnknownReferences, type UnknownReferences } from "./extensions/unknown-reference.js";
+import type { ExtensionDescriptor } from "./extensions/extension.js";
+import { EXTENSIONS, type RegisteredExtension } from "./extensions/registry.js";
 import type { JsonObject } from "./json.js";
 
-export interface Behaviour {
-  /** x-list-order. */
-  listOrder?: ListOrder;
-  /** x-cursor-paging. */
-  cursorPaging?: CursorPaging;
-  /** x-time-window. */
-  timeWindow?: TimeWindow;
-  /** x-result-filter. */
-  resultFilters?: ResultFilters;
-  /** x-limit. */
-  limit?: LimitRule;
-  /** x-unknown-reference. */
-  unknownReferences?: UnknownReferences;
-  /** x-order-arithmetic. */
-  orderArithmetic?: OrderArithmetic;
-}
+const FIELD_PREFIX = "Operation.behaviour.";
 
-/** The behaviour extensions, by key: what each reads into. */
-export const BEHAVIOUR_EXTENSIONS = {
-  "x-list-order": "listOrder",
-  "x-cursor-paging": "cursorPaging",
-  "x-time-window": "timeWindow",
-  "x-result-filter": "resultFilters",
-  "x-limit": "limit",
-  "x-unknown-reference": "unknownReferences",
-  "x-order-arithmetic": "orderArithmetic",
-} as const satisfies Record<string, keyof Behaviour>;
+/** The registered extensions whose typed value lives on `Operation.behaviour`. */
+type BehaviourExtension = Extract<RegisteredExtension, { field: `${typeof FIELD_PREFIX}${string}` }>;
+type FieldOf<E> = E extends { field: `${typeof FIELD_PREFIX}${infer Name}` } ? Name : never;
+
+/** The behaviour extensions' typed values, each under its field name (`listOrder` for x-list-order). */
+export type Behaviour = {
+  [E in BehaviourExtension as FieldOf<E>]?: NonNullable<ReturnType<E["read"]>>;
+};
+
+/** A behaviour extension's reader: the raw value, the operation's pointer and its declared parameters. */
+type BehaviourReader = (value: unknown, pointer: string, declared: ReadonlySet<string>) => unknown;
+
+const behaviourExtensions = EXTENSIONS.filter((extension) => extension.field.startsWith(FIELD_PREFIX));
+const fieldName = (extension: ExtensionDescriptor) =>
+  extension.field.slice(FIELD_PREFIX.length) as keyof Behaviour;
+
+/** The behaviour extensions, by key: what each reads into (`"x-list-order": "listOrder"`). */
+export const BEHAVIOUR_EXTENSIONS = Object.fromEntries(
+  behaviourExtensions.map((extension) => [extension.key, fieldName(extension)]),
+) as Readonly<Record<BehaviourExtension["key"], keyof Behaviour>>;
 
 export function readBehaviour(raw: JsonObject, pointer: string, declared: ReadonlySet<string>): Behaviour {
-  const parts: Behaviour = {
-    listOrder: readListOrder(raw["x-list-order"], pointer),
-    cursorPaging: readCursorPaging(raw["x-cursor-paging"], pointer, declared),
-    timeWindow: readTimeWindow(raw["x-time-window"], pointer, declared),
-    resultFilters: readResultFilters(raw["x-result-filter"], pointer, declared),
-    limit: readLimit(raw["x-limit"], pointer, declared),
-    unknownReferences: readUnknownReferences(raw["x-unknown-reference"], pointer, declared),
-    orderArithmetic: readOrderArithmetic(raw["x-order-arithmetic"], pointer),
-  };
-  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== undefined)) as Behaviour;
+  const behaviour: Record<string, unknown> = {};
+  for (const extension of behaviourExtensions) {
+    const value = (extension.read as BehaviourReader)(raw[extension.key], pointer, declared);
+    if (value !== undefined) behaviour[fieldName(extension)] = value;
+  }
+  return behaviour as Behaviour;
 }

@@ -48,7 +48,7 @@ export {
   statedRefusalRules,
   unnamedRefusals,
 } from "./extensions/refusals.js";
-export { EXTENSIONS, extensionByKey } from "./extensions/registry.js";
+export { EXTENSIONS, extensionByKey, type RegisteredExtension } from "./extensions/registry.js";
 export {
   type AggregateCover,
   type FactReport,

@@ -1,16 +1,24 @@
-// Every operation through @hey-api/openapi-ts's SDK and its fetch client.
+// Every operation through @hey-api/openapi-ts's SDK and its fetch client: the SDK function named
+// after the operationId, with the planned query; where the operation takes a form body, the
+// parameters the query string requires go there and the rest (and the signature) in the body.
 import { client } from "../generated/hey-api/client.gen.js";
 import * as sdk from "../generated/hey-api/sdk.gen.js";
-import { type CallOutcome, type Driver, RESTING_ORDER, SIGNED } from "./driver.js";
+import {
+  argumentsOf,
+  type CallOutcome,
+  driverOf,
+  generatedFunction,
+  type PlannedArgument,
+  SIGNED,
+  WITH_JSON_PARAMETER,
+} from "./driver.js";
 import { signRequest } from "./signing.js";
 
-function outcome(
-  result: { data?: unknown; error?: unknown; response?: Response },
-  sent: object,
-): CallOutcome {
-  if (!result.response) throw new Error("hey-api driver: the request failed before any response");
-  return { status: result.response.status, body: result.data ?? result.error, sent: { ...sent } };
-}
+type SdkCall = (options: {
+  query?: object;
+  body?: object;
+  querySerializer?: (query: Record<string, unknown>) => string;
+}) => Promise<{ data?: unknown; error?: unknown; response?: Response }>;
 
 /** One query value holding JSON for arrays (the `symbols` encoding); the rest as usual. */
 function jsonArrays(query: Record<string, unknown>): string {
@@ -22,8 +30,9 @@ function jsonArrays(query: Record<string, unknown>): string {
   return search.toString();
 }
 
-export const heyApiDriver: Driver = {
+export const heyApiDriver = driverOf({
   generator: "hey-api",
+  responseVariant: "FULL",
   connect(context) {
     client.setConfig({
       baseUrl: context.baseUrl,
@@ -33,13 +42,31 @@ export const heyApiDriver: Driver = {
     client.interceptors.request.clear();
     client.interceptors.request.use((request) => signRequest(request, context));
   },
+  async invoke(request) {
+    const call = generatedFunction<SdkCall>(sdk, "hey-api", request.operation.operationId);
+    const inBody = (a: PlannedArgument) => request.operation.acceptsFormBody && !a.parameter.required;
+    const query = argumentsOf(request, (a) => !inBody(a));
+    const body = argumentsOf(request, inBody);
+    const hasJson = request.arguments.some((a) => a.parameter.encoding === "json");
+    const result = await call({
+      ...(Object.keys(query).length > 0 ? { query } : {}),
+      ...(Object.keys(body).length > 0 ? { body } : {}),
+      ...(hasJson ? { querySerializer: jsonArrays } : {}),
+    });
+    if (!result.response) throw new Error("hey-api driver: the request failed before any response");
+    return {
+      status: result.response.status,
+      body: result.data ?? result.error,
+      sent: { ...query, ...body },
+    } satisfies CallOutcome;
+  },
   workarounds: [
     {
       key: "symbols",
       problem:
         "`symbols` is typed `Array<SymbolName>` but sent as repeated keys (`symbols=A&symbols=B`), which the API refuses",
       fix: "a per-call `querySerializer` that writes an array as one JSON query value",
-      operations: ["exchange_info"],
+      operations: WITH_JSON_PARAMETER,
     },
     {
       key: "signing",
@@ -49,63 +76,4 @@ export const heyApiDriver: Driver = {
       operations: SIGNED,
     },
   ],
-  calls: {
-    ping: async () => outcome(await sdk.ping(), {}),
-    server_time: async () => outcome(await sdk.serverTime(), {}),
-    exchange_info: async ({ symbol }) => {
-      const query = { symbols: [symbol, "ETHUSDT"] };
-      return outcome(await sdk.exchangeInfo({ query, querySerializer: jsonArrays }), query);
-    },
-    order_book: async ({ symbol }) => {
-      const query = { symbol, limit: 5 };
-      return outcome(await sdk.orderBook({ query }), query);
-    },
-    recent_trades_list: async ({ symbol }) => {
-      const query = { symbol, limit: 5 };
-      return outcome(await sdk.recentTradesList({ query }), query);
-    },
-    historical_trades: async ({ symbol }) => {
-      const query = { symbol, limit: 5, fromId: 0 };
-      return outcome(await sdk.historicalTrades({ query }), query);
-    },
-    aggTrades: async ({ symbol }) => {
-      const query = { symbol, limit: 5 };
-      return outcome(await sdk.aggTrades({ query }), query);
-    },
-    current_average_price: async ({ symbol }) => {
-      const query = { symbol };
-      return outcome(await sdk.currentAveragePrice({ query }), query);
-    },
-    order_book_ticker: async () => outcome(await sdk.orderBookTicker(), {}),
-    symbol_price_ticker: async ({ symbol }) => {
-      const query = { symbol };
-      return outcome(await sdk.symbolPriceTicker({ query }), query);
-    },
-    ticker_price_change_statistics24hr: async () => outcome(await sdk.tickerPriceChangeStatistics24Hr(), {}),
-    new_order: async ({ symbol }) => {
-      // The second x-signing test vector's split: the required parameters in the query string,
-      // the rest and the signature in the form body.
-      const { side, type, ...rest } = RESTING_ORDER;
-      const query = { symbol, side, type };
-      const body = { ...rest, newOrderRespType: "FULL" as const };
-      return outcome(await sdk.newOrder({ query, body }), { ...query, ...body });
-    },
-    cancel_order: async ({ symbol, orderId }) => {
-      const query = { symbol, orderId };
-      return outcome(await sdk.cancelOrder({ query }), query);
-    },
-    cancel_all_orders: async ({ symbol }) => {
-      const query = { symbol };
-      return outcome(await sdk.cancelAllOrders({ query }), query);
-    },
-    query_order: async ({ symbol, orderId }) => {
-      const query = { symbol, orderId };
-      return outcome(await sdk.queryOrder({ query }), query);
-    },
-    open_orders: async () => outcome(await sdk.openOrders(), {}),
-    all_orders: async ({ symbol }) => {
-      const query = { symbol };
-      return outcome(await sdk.allOrders({ query }), query);
-    },
-  },
-};
+});

@@ -1,7 +1,8 @@
-// Every operation through openapi-typescript's types and openapi-fetch.
+// Every operation through openapi-typescript's types and openapi-fetch: the path-based call of
+// the operation's method and path, with the planned query.
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "../generated/openapi-fetch/schema.js";
-import { type CallOutcome, type Driver, RESTING_ORDER, SIGNED } from "./driver.js";
+import { type CallOutcome, driverOf, SIGNED, WITH_JSON_PARAMETER } from "./driver.js";
 import { signRequest } from "./signing.js";
 
 let client: Client<paths> | undefined;
@@ -11,15 +12,35 @@ function api(): Client<paths> {
   return client;
 }
 
-function outcome(result: { data?: unknown; error?: unknown; response: Response }, sent: object): CallOutcome {
-  return { status: result.response.status, body: result.data ?? result.error, sent: { ...sent } };
-}
+type PathCall = (
+  path: string,
+  init: { params: { query: Record<string, unknown> } },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
-export const openapiFetchDriver: Driver = {
+export const openapiFetchDriver = driverOf({
   generator: "openapi-fetch",
+  responseVariant: "RESULT",
   connect(context) {
     client = createClient<paths>({ baseUrl: context.baseUrl });
     client.use({ onRequest: ({ request }) => signRequest(request, context) });
+  },
+  async invoke(request) {
+    // The JSON-encoded parameters go as their JSON text (the workaround below).
+    const query = Object.fromEntries(
+      request.arguments.map(({ parameter, value }) => [
+        parameter.name,
+        parameter.encoding === "json" ? JSON.stringify(value) : value,
+      ]),
+    );
+    const method = request.operation.method.toUpperCase();
+    const call = (api() as unknown as Record<string, PathCall>)[method];
+    if (!call) throw new Error(`openapi-fetch has no ${method} call`);
+    const result = await call(request.operation.path, { params: { query } });
+    return {
+      status: result.response.status,
+      body: result.data ?? result.error,
+      sent: query,
+    } satisfies CallOutcome;
   },
   workarounds: [
     {
@@ -27,7 +48,7 @@ export const openapiFetchDriver: Driver = {
       problem:
         "openapi-typescript types a `content: application/json` query parameter as `string` (the schema's array is not used)",
       fix: "pass `JSON.stringify([...])`; openapi-fetch percent-encodes it into the one query value the API expects",
-      operations: ["exchange_info"],
+      operations: WITH_JSON_PARAMETER,
     },
     {
       key: "signing",
@@ -37,65 +58,4 @@ export const openapiFetchDriver: Driver = {
       operations: SIGNED,
     },
   ],
-  calls: {
-    ping: async () => outcome(await api().GET("/api/v3/ping"), {}),
-    server_time: async () => outcome(await api().GET("/api/v3/time"), {}),
-    exchange_info: async ({ symbol }) => {
-      const query = { symbols: JSON.stringify([symbol, "ETHUSDT"]) };
-      return outcome(await api().GET("/api/v3/exchangeInfo", { params: { query } }), query);
-    },
-    order_book: async ({ symbol }) => {
-      const query = { symbol, limit: 5 };
-      return outcome(await api().GET("/api/v3/depth", { params: { query } }), query);
-    },
-    recent_trades_list: async ({ symbol }) => {
-      const query = { symbol, limit: 5 };
-      return outcome(await api().GET("/api/v3/trades", { params: { query } }), query);
-    },
-    historical_trades: async ({ symbol }) => {
-      const query = { symbol, limit: 5, fromId: 0 };
-      return outcome(await api().GET("/api/v3/historicalTrades", { params: { query } }), query);
-    },
-    aggTrades: async ({ symbol }) => {
-      const query = { symbol, limit: 5 };
-      return outcome(await api().GET("/api/v3/aggTrades", { params: { query } }), query);
-    },
-    current_average_price: async ({ symbol }) => {
-      const query = { symbol };
-      return outcome(await api().GET("/api/v3/avgPrice", { params: { query } }), query);
-    },
-    order_book_ticker: async ({ symbol }) => {
-      const query = { symbol };
-      return outcome(await api().GET("/api/v3/ticker/bookTicker", { params: { query } }), query);
-    },
-    symbol_price_ticker: async () => outcome(await api().GET("/api/v3/ticker/price"), {}),
-    ticker_price_change_statistics24hr: async ({ symbol }) => {
-      const query = { symbol };
-      return outcome(await api().GET("/api/v3/ticker/24hr", { params: { query } }), query);
-    },
-    new_order: async ({ symbol }) => {
-      const query = { symbol, ...RESTING_ORDER, newOrderRespType: "RESULT" as const };
-      return outcome(await api().POST("/api/v3/order", { params: { query } }), query);
-    },
-    cancel_order: async ({ symbol, orderId }) => {
-      const query = { symbol, orderId };
-      return outcome(await api().DELETE("/api/v3/order", { params: { query } }), query);
-    },
-    cancel_all_orders: async ({ symbol }) => {
-      const query = { symbol };
-      return outcome(await api().DELETE("/api/v3/openOrders", { params: { query } }), query);
-    },
-    query_order: async ({ symbol, orderId }) => {
-      const query = { symbol, orderId };
-      return outcome(await api().GET("/api/v3/order", { params: { query } }), query);
-    },
-    open_orders: async ({ symbol }) => {
-      const query = { symbol };
-      return outcome(await api().GET("/api/v3/openOrders", { params: { query } }), query);
-    },
-    all_orders: async ({ symbol }) => {
-      const query = { symbol, limit: 10 };
-      return outcome(await api().GET("/api/v3/allOrders", { params: { query } }), query);
-    },
-  },
-};
+});

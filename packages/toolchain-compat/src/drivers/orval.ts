@@ -1,16 +1,36 @@
-// Every operation through orval's generated fetch functions.
+// Every operation through orval's generated fetch functions: the function named after the
+// operationId, with the planned parameters; where the operation takes a form body, the parameters
+// the query string requires go there and the rest (and the signature) in the form body.
 import * as api from "../generated/orval/api.js";
-import { type CallOutcome, type Driver, RESTING_ORDER, SIGNED } from "./driver.js";
+import {
+  type CallOutcome,
+  driverOf,
+  generatedFunction,
+  type PlannedArgument,
+  SIGNED,
+  WITH_JSON_PARAMETER,
+} from "./driver.js";
 import { configureOrval } from "./orval-fetch.js";
 
-function outcome(result: { data?: unknown; status: number }, sent: object): CallOutcome {
-  return { status: result.status, body: result.data, sent: { ...sent } };
-}
+type OrvalCall = (params?: object, form?: object) => Promise<{ data?: unknown; status: number }>;
 
-export const orvalDriver: Driver = {
+/** A JSON-encoded parameter as its JSON text (the "symbols" workaround); others as they are. */
+const entry = ({ parameter, value }: PlannedArgument) =>
+  [parameter.name, parameter.encoding === "json" ? JSON.stringify(value) : value] as const;
+
+export const orvalDriver = driverOf({
   generator: "orval",
+  responseVariant: "ACK",
   connect(context) {
     configureOrval(context);
+  },
+  async invoke(request) {
+    const call = generatedFunction<OrvalCall>(api, "orval", request.operation.operationId);
+    const inForm = (a: PlannedArgument) => request.operation.acceptsFormBody && !a.parameter.required;
+    const params = Object.fromEntries(request.arguments.filter((a) => !inForm(a)).map(entry));
+    const form = Object.fromEntries(request.arguments.filter(inForm).map(entry));
+    const result = request.operation.acceptsFormBody ? await call(params, form) : await call(params);
+    return { status: result.status, body: result.data, sent: { ...params, ...form } } satisfies CallOutcome;
   },
   workarounds: [
     {
@@ -18,7 +38,7 @@ export const orvalDriver: Driver = {
       problem:
         "orval's fetch client crashes on a query parameter described with `content` (it reads `schema.type` of a parameter that has none)",
       fix: "`input.override.transformer` gives `symbols` a string schema; the call passes `JSON.stringify([...])`",
-      operations: ["exchange_info"],
+      operations: WITH_JSON_PARAMETER,
     },
     {
       key: "5XX",
@@ -40,71 +60,4 @@ export const orvalDriver: Driver = {
       operations: SIGNED,
     },
   ],
-  calls: {
-    ping: async () => outcome(await api.ping(), {}),
-    server_time: async () => outcome(await api.serverTime(), {}),
-    exchange_info: async ({ symbol }) => {
-      const params = { symbols: JSON.stringify([symbol, "ETHUSDT"]) };
-      return outcome(await api.exchangeInfo(params), params);
-    },
-    order_book: async ({ symbol }) => {
-      const params = { symbol, limit: 5 };
-      return outcome(await api.orderBook(params), params);
-    },
-    recent_trades_list: async ({ symbol }) => {
-      const params = { symbol, limit: 5 };
-      return outcome(await api.recentTradesList(params), params);
-    },
-    historical_trades: async ({ symbol }) => {
-      const params = { symbol, limit: 5, fromId: 0 };
-      return outcome(await api.historicalTrades(params), params);
-    },
-    aggTrades: async ({ symbol }) => {
-      const params = { symbol, limit: 5, startTime: new Date(Date.now() - 3_600_000).toISOString() };
-      return outcome(await api.aggTrades(params), params);
-    },
-    current_average_price: async ({ symbol }) => {
-      const params = { symbol };
-      return outcome(await api.currentAveragePrice(params), params);
-    },
-    order_book_ticker: async ({ symbol }) => {
-      const params = { symbol };
-      return outcome(await api.orderBookTicker(params), params);
-    },
-    symbol_price_ticker: async ({ symbol }) => {
-      const params = { symbol };
-      return outcome(await api.symbolPriceTicker(params), params);
-    },
-    ticker_price_change_statistics24hr: async ({ symbol }) => {
-      const params = { symbol };
-      return outcome(await api.tickerPriceChangeStatistics24hr(params), params);
-    },
-    new_order: async ({ symbol }) => {
-      // Everything the query string requires there; the rest, and the signature, in the form body.
-      const { side, type, ...rest } = RESTING_ORDER;
-      const params = { symbol, side, type };
-      const form = { ...rest, newOrderRespType: "ACK" as const };
-      return outcome(await api.newOrder(params, form), { ...params, ...form });
-    },
-    cancel_order: async ({ symbol, orderId }) => {
-      const params = { symbol, ...(orderId === undefined ? {} : { orderId }) };
-      return outcome(await api.cancelOrder(params), params);
-    },
-    cancel_all_orders: async ({ symbol }) => {
-      const params = { symbol };
-      return outcome(await api.cancelAllOrders(params), params);
-    },
-    query_order: async ({ symbol, orderId }) => {
-      const params = { symbol, ...(orderId === undefined ? {} : { orderId }) };
-      return outcome(await api.queryOrder(params), params);
-    },
-    open_orders: async ({ symbol }) => {
-      const params = { symbol };
-      return outcome(await api.openOrders(params), params);
-    },
-    all_orders: async ({ symbol }) => {
-      const params = { symbol };
-      return outcome(await api.allOrders(params), params);
-    },
-  },
-};
+});

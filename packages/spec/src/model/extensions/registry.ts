@@ -24,7 +24,7 @@ import { unknownReferencesExtension } from "./unknown-reference.js";
 import { weightExtension } from "./weight.js";
 import { wirePatternExtension } from "./wire-pattern.js";
 
-export const EXTENSIONS: readonly ExtensionDescriptor[] = [
+const REGISTERED = [
   authClassExtension,
   signingExtension,
   weightExtension,
@@ -44,7 +44,12 @@ export const EXTENSIONS: readonly ExtensionDescriptor[] = [
   orderArithmeticExtension,
   refusalsExtension,
   relationsExtension,
-];
+] as const satisfies readonly ExtensionDescriptor[];
+
+/** A registered extension's descriptor with its literal types, for types derived from the registry. */
+export type RegisteredExtension = (typeof REGISTERED)[number];
+
+export const EXTENSIONS: readonly ExtensionDescriptor[] = REGISTERED;
 
 /** The registered extension with this key. */
 export function extensionByKey(key: string): ExtensionDescriptor | undefined {

@@ -9,4 +9,4 @@ export interface Prism {
   answered(from: number): Promise<string>;
   stop(): Promise<void>;
 }
-export function startPrism(file: string, options?: { timeoutMs?: number }): Promise<Prism>;
+export function startPrism(file: string): Promise<Prism>;

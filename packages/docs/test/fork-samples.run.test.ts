@@ -25,8 +25,6 @@ import {
   which,
 } from "./support/sample-runner.js";
 
-const STEP_TIMEOUT = 60_000;
-const SETUP_TIMEOUT = 240_000;
 const DOCS_BIN = join(PACKAGE_DIR, "bin", "marketapi-docs.js");
 const CODEGEN_BIN = join(
   dirname(createRequire(import.meta.url).resolve("@marketapi/codegen/package.json")),
@@ -195,7 +193,7 @@ let buildOutput: ProcessResult;
 let typeChecked: Promise<ProcessResult> | undefined;
 /** strict tsc over the samples and the generated client, once (it also writes out/ for node). */
 const typeCheck = () => {
-  typeChecked ??= project.typeCheck(SETUP_TIMEOUT);
+  typeChecked ??= project.typeCheck();
   return typeChecked;
 };
 
@@ -215,7 +213,6 @@ beforeAll(async () => {
       "curl,python,typescript",
     ],
     env,
-    SETUP_TIMEOUT,
   );
   if (buildOutput.code !== 0) throw new Error(explain("marketapi-docs build", buildOutput));
   const built = JSON.parse(readFileSync(site.path("site/api.openapi.json"), "utf8")) as JsonObject;
@@ -236,11 +233,10 @@ beforeAll(async () => {
     process.execPath,
     [CODEGEN_BIN, "--spec", specFile, "--out", join(project.dir, "src", "generated"), "--client"],
     env,
-    SETUP_TIMEOUT,
   );
   if (generated.code !== 0) throw new Error(explain("marketapi-codegen --client", generated));
   server = await startRecordingServer();
-}, SETUP_TIMEOUT * 2);
+});
 
 afterAll(async () => {
   await server?.close();
@@ -277,36 +273,27 @@ describe("the code samples of a fork's constructs", () => {
     ).toMatchFileSnapshot("./golden/fork-code-samples.md");
   });
 
-  it(
-    "type-check, TypeScript with the generated client under strict tsc",
-    async () => {
-      const checked = await typeCheck();
-      expect(checked.stdout + checked.stderr).toBe("");
-      expect(checked.code).toBe(0);
-    },
-    SETUP_TIMEOUT,
-  );
+  it("type-check, TypeScript with the generated client under strict tsc", async () => {
+    const checked = await typeCheck();
+    expect(checked.stdout + checked.stderr).toBe("");
+    expect(checked.code).toBe(0);
+  });
 
-  it(
-    "parse: bash -n and Python's compiler accept every shell and Python sample",
-    async () => {
-      for (const id of FORK_OPERATIONS) {
-        const shell = files.write(`${fileName(id)}.sh`, sampleOf(id, "curl"));
-        const python = files.write(`${fileName(id)}.py`, sampleOf(id, "Python"));
-        const env = { PATH: process.env.PATH ?? "" };
-        const bash = await runProcess("bash", ["-n", shell], env, STEP_TIMEOUT);
-        expect(bash.stderr, `${id} curl`).toBe("");
-        const compiled = await runProcess(
-          "python3",
-          ["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])", python],
-          env,
-          STEP_TIMEOUT,
-        );
-        expect(compiled.stderr, `${id} Python`).toBe("");
-      }
-    },
-    SETUP_TIMEOUT,
-  );
+  it("parse: bash -n and Python's compiler accept every shell and Python sample", async () => {
+    for (const id of FORK_OPERATIONS) {
+      const shell = files.write(`${fileName(id)}.sh`, sampleOf(id, "curl"));
+      const python = files.write(`${fileName(id)}.py`, sampleOf(id, "Python"));
+      const env = { PATH: process.env.PATH ?? "" };
+      const bash = await runProcess("bash", ["-n", shell], env);
+      expect(bash.stderr, `${id} curl`).toBe("");
+      const compiled = await runProcess(
+        "python3",
+        ["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])", python],
+        env,
+      );
+      expect(compiled.stderr, `${id} Python`).toBe("");
+    }
+  });
 
   const languages = [
     {
@@ -328,30 +315,25 @@ describe("the code samples of a fork's constructs", () => {
 
   describe.each(languages)("$label", ({ label, needs, command }) => {
     const missing = needs.filter((name) => which(name) === undefined);
-    it.each(FORK_OPERATIONS)(
-      `%s runs and sends the request the table wants`,
-      async (id) => {
-        expect(missing, `${label} samples need ${missing.join(", ")} on PATH`).toEqual([]);
-        if (label === "TypeScript") {
-          const checked = await typeCheck();
-          expect(checked.code, checked.stdout).toBe(0);
-        }
-        const [program, args] = command(id) as [string, string[]];
-        server.take();
-        const ran = await runProcess(
-          program,
-          args,
-          { PATH: process.env.PATH ?? "", BASE_URL: server.url, ...CREDENTIALS },
-          STEP_TIMEOUT,
-        );
-        expect(ran.code, explain(`${id} ${label}`, ran)).toBe(0);
-        expect(ran.stdout).toMatch(/"ok": ?true/);
-        const sent = server.take();
-        expect(sent).toHaveLength(1);
-        const wanted = WANTED[id]!;
-        expect(asWanted(sent[0]!, wanted)).toEqual(wanted);
-      },
-      SETUP_TIMEOUT,
-    );
+    it.each(FORK_OPERATIONS)(`%s runs and sends the request the table wants`, async (id) => {
+      expect(missing, `${label} samples need ${missing.join(", ")} on PATH`).toEqual([]);
+      if (label === "TypeScript") {
+        const checked = await typeCheck();
+        expect(checked.code, checked.stdout).toBe(0);
+      }
+      const [program, args] = command(id) as [string, string[]];
+      server.take();
+      const ran = await runProcess(program, args, {
+        PATH: process.env.PATH ?? "",
+        BASE_URL: server.url,
+        ...CREDENTIALS,
+      });
+      expect(ran.code, explain(`${id} ${label}`, ran)).toBe(0);
+      expect(ran.stdout).toMatch(/"ok": ?true/);
+      const sent = server.take();
+      expect(sent).toHaveLength(1);
+      const wanted = WANTED[id]!;
+      expect(asWanted(sent[0]!, wanted)).toEqual(wanted);
+    });
   });
 });

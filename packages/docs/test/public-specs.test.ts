@@ -23,9 +23,6 @@ const CODEGEN_BIN = join(
   "bin",
   "marketapi-codegen.js",
 );
-/** A loaded 2-core machine builds, generates and type-checks slowly; no step should come near this. */
-const STEP_TIMEOUT = 240_000;
-const RUN_TIMEOUT = 60_000;
 
 interface Entry {
   name: string;
@@ -130,116 +127,109 @@ function environmentOf(description: string, baseUrl: string): Record<string, str
 }
 
 describe("marketapi-docs build on the corpus of public specs", () => {
-  it.each(CORPUS)(
-    "$name: builds, every sample parses and type-checks, and runs on Prism",
-    async (entry) => {
-      const folder = sampleFolder();
-      folders.push(folder);
-      const file = specFile(entry, folder);
-      const built = await runProcess(
-        process.execPath,
-        [
-          DOCS_BIN,
-          "build",
-          "--spec",
-          file,
-          "--out",
-          folder.path("site"),
-          "--samples",
-          "curl,python,typescript",
-        ],
-        { PATH: process.env.PATH ?? "" },
-        STEP_TIMEOUT,
-      );
-      expect(built.code, explain("marketapi-docs build", built)).toBe(0);
-      expect(built.stderr).toBe("");
+  it.each(CORPUS)("$name: builds, every sample parses and type-checks, and runs on Prism", async (entry) => {
+    const folder = sampleFolder();
+    folders.push(folder);
+    const file = specFile(entry, folder);
+    const built = await runProcess(
+      process.execPath,
+      [
+        DOCS_BIN,
+        "build",
+        "--spec",
+        file,
+        "--out",
+        folder.path("site"),
+        "--samples",
+        "curl,python,typescript",
+      ],
+      { PATH: process.env.PATH ?? "" },
+    );
+    expect(built.code, explain("marketapi-docs build", built)).toBe(0);
+    expect(built.stderr).toBe("");
 
-      const page = JSON.parse(readFileSync(folder.path("site/api.openapi.json"), "utf8")) as JsonObject;
-      const operations = operationEntries(page).map(({ method, path, operation }) => ({
-        key: `${method} ${path}`,
-        samples: (operation["x-codeSamples"] ?? []) as { label: string; source: string }[],
-      }));
-      expect(operations.length).toBeGreaterThan(0);
-      // Skipped: exactly the table's operations, each with a note naming why.
-      const without = operations.filter((op) => op.samples.length === 0).map((op) => op.key);
-      expect(without.sort()).toEqual(Object.keys(entry.skipped).sort());
-      const notes = built.stdout.split("\n").filter((line) => line.includes("note: no code sample"));
-      expect(notes).toHaveLength(without.length);
-      for (const [key, why] of Object.entries(entry.skipped)) {
-        expect(
-          notes.find((line) => line.includes(key)),
-          key,
-        ).toMatch(why);
-      }
-      const written = operations.filter((op) => op.samples.length > 0);
-      for (const op of written)
-        expect(
-          op.samples.map((s) => s.label),
-          op.key,
-        ).toEqual(["curl", "TypeScript", "Python"]);
+    const page = JSON.parse(readFileSync(folder.path("site/api.openapi.json"), "utf8")) as JsonObject;
+    const operations = operationEntries(page).map(({ method, path, operation }) => ({
+      key: `${method} ${path}`,
+      samples: (operation["x-codeSamples"] ?? []) as { label: string; source: string }[],
+    }));
+    expect(operations.length).toBeGreaterThan(0);
+    // Skipped: exactly the table's operations, each with a note naming why.
+    const without = operations.filter((op) => op.samples.length === 0).map((op) => op.key);
+    expect(without.sort()).toEqual(Object.keys(entry.skipped).sort());
+    const notes = built.stdout.split("\n").filter((line) => line.includes("note: no code sample"));
+    expect(notes).toHaveLength(without.length);
+    for (const [key, why] of Object.entries(entry.skipped)) {
+      expect(
+        notes.find((line) => line.includes(key)),
+        key,
+      ).toMatch(why);
+    }
+    const written = operations.filter((op) => op.samples.length > 0);
+    for (const op of written)
+      expect(
+        op.samples.map((s) => s.label),
+        op.key,
+      ).toEqual(["curl", "TypeScript", "Python"]);
 
-      // Each sample in a file of its own, named after its operation's position.
-      const source = (index: number, label: string) =>
-        written[index]!.samples.find((s) => s.label === label)?.source ?? "";
-      const shells = written.map((_, i) => folder.write(`op${i}.sh`, source(i, "curl")));
-      const pythons = written.map((_, i) => folder.write(`op${i}.py`, source(i, "Python")));
-      const env = { PATH: process.env.PATH ?? "" };
-      for (const [i, shell] of shells.entries()) {
-        const parsed = await runProcess("bash", ["-n", shell], env, RUN_TIMEOUT);
-        expect(parsed.stderr, `${written[i]!.key} curl`).toBe("");
-        expect(parsed.code).toBe(0);
-      }
-      const python = await runProcess(
-        "python3",
-        ["-c", "import ast, sys\nfor f in sys.argv[1:]: ast.parse(open(f).read(), f)", ...pythons],
-        env,
-        RUN_TIMEOUT,
-      );
-      expect(python.stderr).toBe("");
-      expect(python.code).toBe(0);
+    // Each sample in a file of its own, named after its operation's position.
+    const source = (index: number, label: string) =>
+      written[index]!.samples.find((s) => s.label === label)?.source ?? "";
+    const shells = written.map((_, i) => folder.write(`op${i}.sh`, source(i, "curl")));
+    const pythons = written.map((_, i) => folder.write(`op${i}.py`, source(i, "Python")));
+    const env = { PATH: process.env.PATH ?? "" };
+    for (const [i, shell] of shells.entries()) {
+      const parsed = await runProcess("bash", ["-n", shell], env);
+      expect(parsed.stderr, `${written[i]!.key} curl`).toBe("");
+      expect(parsed.code).toBe(0);
+    }
+    const python = await runProcess(
+      "python3",
+      ["-c", "import ast, sys\nfor f in sys.argv[1:]: ast.parse(open(f).read(), f)", ...pythons],
+      env,
+    );
+    expect(python.stderr).toBe("");
+    expect(python.code).toBe(0);
 
-      const project = typeScriptProject(new Map(written.map((_, i) => [`op${i}`, source(i, "TypeScript")])));
-      folders.push(project);
-      mkdirSync(join(project.dir, "src", "generated"));
-      const generated = await runProcess(
-        process.execPath,
-        [CODEGEN_BIN, "--spec", file, "--out", join(project.dir, "src", "generated"), "--client"],
-        env,
-        STEP_TIMEOUT,
-      );
-      expect(generated.code, explain("marketapi-codegen --client", generated)).toBe(0);
-      const checked = await project.typeCheck(STEP_TIMEOUT);
-      expect(checked.stdout + checked.stderr).toBe("");
-      expect(checked.code).toBe(0);
+    const project = typeScriptProject(new Map(written.map((_, i) => [`op${i}`, source(i, "TypeScript")])));
+    folders.push(project);
+    mkdirSync(join(project.dir, "src", "generated"));
+    const generated = await runProcess(
+      process.execPath,
+      [CODEGEN_BIN, "--spec", file, "--out", join(project.dir, "src", "generated"), "--client"],
+      env,
+    );
+    expect(generated.code, explain("marketapi-codegen --client", generated)).toBe(0);
+    const checked = await project.typeCheck();
+    expect(checked.stdout + checked.stderr).toBe("");
+    expect(checked.code).toBe(0);
 
-      if (entry.noMock) return;
-      const prism = await startPrism(corpusFile(entry.file), { timeoutMs: RUN_TIMEOUT });
-      try {
-        const description = String((page.info as JsonObject).description ?? "");
-        const runEnv = environmentOf(description, prism.url);
-        const runs: [string, string, string[]][] = [
-          ["curl", "bash", shells],
-          ["Python", "python3", pythons],
-          ["TypeScript", process.execPath, written.map((_, i) => project.compiled(`op${i}`))],
-        ];
-        const failed: string[] = [];
-        for (const [label, program, paths] of runs) {
-          for (const [i, path] of paths.entries()) {
-            const from = prism.logged();
-            const ran = await runProcess(program, [path], runEnv, RUN_TIMEOUT);
-            const log = await prism.answered(from);
-            const fault = verdict(log, ran.code);
-            if (fault !== undefined) {
-              const said = (ran.stderr || ran.stdout).trim().split("\n").slice(-2).join(" | ");
-              failed.push(`${written[i]!.key} ${label}: ${fault} (${said.slice(0, 200)})`);
-            }
+    if (entry.noMock) return;
+    const prism = await startPrism(corpusFile(entry.file));
+    try {
+      const description = String((page.info as JsonObject).description ?? "");
+      const runEnv = environmentOf(description, prism.url);
+      const runs: [string, string, string[]][] = [
+        ["curl", "bash", shells],
+        ["Python", "python3", pythons],
+        ["TypeScript", process.execPath, written.map((_, i) => project.compiled(`op${i}`))],
+      ];
+      const failed: string[] = [];
+      for (const [label, program, paths] of runs) {
+        for (const [i, path] of paths.entries()) {
+          const from = prism.logged();
+          const ran = await runProcess(program, [path], runEnv);
+          const log = await prism.answered(from);
+          const fault = verdict(log, ran.code);
+          if (fault !== undefined) {
+            const said = (ran.stderr || ran.stdout).trim().split("\n").slice(-2).join(" | ");
+            failed.push(`${written[i]!.key} ${label}: ${fault} (${said.slice(0, 200)})`);
           }
         }
-        expect(failed.join("\n\n")).toBe("");
-      } finally {
-        await prism.stop();
       }
-    },
-    STEP_TIMEOUT * 3,
-  );
+      expect(failed.join("\n\n")).toBe("");
+    } finally {
+      await prism.stop();
+    }
+  });
 });

@@ -305,12 +305,37 @@ function invalidTexts(param: ContractParameter): Array<[string, string]> {
   } else if (s.format === "date-time") {
     out.push(["not a date-time", "yesterday"]);
   } else {
-    if (s.pattern) out.push(["not matching the pattern", "bad value!"]);
+    const offPattern = s.pattern ? valueOffPattern(s.pattern) : undefined;
+    if (offPattern !== undefined) out.push(["not matching the pattern", offPattern]);
     const bounds = lengthBounds(s);
     if (bounds) out.push(["too long", bounds.char.repeat(bounds.max + 1)]);
     if (bounds && bounds.min > 0 && !s.pattern) out.push(["empty", ""]);
   }
   return out;
+}
+
+/**
+ * Candidates for a value a pattern refuses: first those of letters, digits, "-", "." and "_" only,
+ * which no hop between the tester and the target re-encodes (so the signed bytes arrive as signed;
+ * a proxy may escape even "~"), then others for patterns that accept all of those.
+ */
+const OFF_PATTERN_CANDIDATES = ["lowercase", "UPPERCASE", "0", "-", ".", "~~", "bad value!", "\u00e9"];
+
+function compiled(pattern: string, flags: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern, flags);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A value the pattern refuses, checked with the pattern itself (a fixed value could match a
+ * permissive pattern); undefined when no candidate is refused or the pattern does not compile.
+ */
+export function valueOffPattern(pattern: string): string | undefined {
+  const regex = compiled(pattern, "u") ?? compiled(pattern, "");
+  return regex && OFF_PATTERN_CANDIDATES.find((candidate) => !regex.test(candidate));
 }
 
 /** A text value that is valid for a parameter (to add a forbidden parameter to an otherwise valid order). */

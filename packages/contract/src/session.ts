@@ -91,7 +91,7 @@ export class Session implements Verdicts {
       signing: options.model.signing,
       headers: options.headers,
       ...(options.credentials ? { credentials: options.credentials } : {}),
-      now: () => Date.now() + this.clockOffsetMs,
+      now: () => this.now(),
     };
   }
 
@@ -104,8 +104,12 @@ export class Session implements Verdicts {
     return this.credentials !== undefined && this.credentials.apiSecret !== "";
   }
 
+  /**
+   * The target's time in whole milliseconds: the API's times are integers, and the clock offset
+   * (a midpoint between two readings) may have a half.
+   */
   now(): number {
-    return Date.now() + this.clockOffsetMs;
+    return Math.round(Date.now() + this.clockOffsetMs);
   }
 
   remaining(): number {

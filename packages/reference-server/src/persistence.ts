@@ -17,12 +17,13 @@ import {
   stateFaults,
 } from "./engine/index.js";
 import type { Logger } from "./logger.js";
-import { inspectStatePath } from "./store/files.js";
+import { checkNames, inspectStatePath, resolveStatePath } from "./store/files.js";
+import { removeLeftovers } from "./store/leftovers.js";
 import { lockPathOf, StateLock } from "./store/lock.js";
 import { removeDatabase } from "./store/open.js";
 import { SCHEMA_VERSION } from "./store/schema.js";
 import { StateDatabase, type StateSync } from "./store/state-database.js";
-import { StateFileError } from "./store/state-file-error.js";
+import { namedAsGiven, StateFileError } from "./store/state-file-error.js";
 
 export { StateFileError };
 
@@ -52,15 +53,30 @@ export interface OpenedState {
   restored: boolean;
 }
 
-/** Opens or creates the state at `path`; throws a StateFileError (exit code 2) naming the fault. */
-export async function openState(path: string, options: OpenStateOptions): Promise<OpenedState> {
+/**
+ * Opens or creates the state at `given` (its links resolved: see store/files.ts); throws a
+ * StateFileError (exit code 2) naming the fault.
+ */
+export async function openState(given: string, options: OpenStateOptions): Promise<OpenedState> {
+  let path = given;
+  try {
+    path = resolveStatePath(given);
+    return await openResolved(path, options);
+  } catch (error) {
+    throw namedAsGiven(error, given, path);
+  }
+}
+
+async function openResolved(path: string, options: OpenStateOptions): Promise<OpenedState> {
   // The path's checks read only; they come first so that no lock file is made beside a path that
-  // cannot be a state file (a folder, /dev/full).
+  // cannot be a state file (a folder, /dev/full), and nothing is opened through a link.
   const kind = inspectStatePath(path);
+  checkNames(path);
   // Then the lock: whatever follows, even a JSON import, is done by the one process that holds it.
   const lock = StateLock.acquire(path);
   let database: StateDatabase;
   try {
+    removeLeftovers(path, options.logger);
     if (kind === "legacy-json") await importLegacyFile(path, options);
     database = await StateDatabase.open(path, {
       retentionMs: options.retentionMs,
@@ -85,7 +101,11 @@ export async function openState(path: string, options: OpenStateOptions): Promis
       database.attach(exchange);
     }
     database.markServing();
-    const { version, original } = database.openedFrom;
+    const { version, original, staleMark } = database.openedFrom;
+    if (staleMark)
+      options.logger.info(
+        `The state file ${path} was left open by a server of this release (${staleMark}), so its write-ahead log is not missing.`,
+      );
     if (original)
       options.logger.info(
         `Upgraded the state file ${path} from schema version ${version} to ${SCHEMA_VERSION}; the file as it was is kept as ${original} (the way back to the release before).`,

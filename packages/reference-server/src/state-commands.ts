@@ -2,8 +2,8 @@
  * `marketapi-server backup` and `marketapi-server restore`: copies of a state database, taken
  * while a server serves it, and put back in place while none does (see store/backup.ts).
  * Exit codes (@marketapi/command's table): 0 done; 2 a usage error, or a state file refused (in
- * use by a server, damaged, missing its log, an output that exists), as `marketapi-server --state`
- * refuses one; 3 the command could not do its job otherwise.
+ * use by a server, damaged, missing its log, a schema that is not this server's, an output that
+ * exists), as `marketapi-server --state` refuses one, each naming the file and the fault.
  */
 import { EXIT, parseCommandLine, reportUsage, UsageError } from "@marketapi/command";
 import { StateFileError } from "./persistence.js";
@@ -45,14 +45,18 @@ export async function runStateCommand(command: StateCommand, argv: string[]): Pr
     return EXIT.ok;
   }
   let report: CopyReport;
+  // What the command removed on its way (leftovers of interrupted work), before its result.
+  const logger = { info: (line: string) => process.stdout.write(`${line}\n`) };
   try {
     report =
       command === "backup"
-        ? await backupStateFile(args.state, args.out as string)
+        ? await backupStateFile(args.state, args.out as string, { logger })
         : await restoreStateFile(args.from as string, args.state, {
             acceptMissingWal: args.acceptMissingWal,
+            logger,
           });
   } catch (error) {
+    // The commands name every fault as the state file's (store/state-file-error.ts namedAsGiven).
     process.stderr.write(`marketapi-server ${command}: ${(error as Error).message}\n`);
     return error instanceof StateFileError ? EXIT.usage : EXIT.failed;
   }

@@ -97,7 +97,7 @@ describe("marketapi-server backup and restore", () => {
       // No restore over a file a server serves.
       const over = runCli(["restore", "--from", backupPath, "--state", statePath]);
       expect(await over.exited).toBe(2);
-      expect(over.stderr()).toContain(`is in use by another process (PID ${server.child.pid})`);
+      expect(over.stderr()).toContain(`is in use by another process (PID ${server.child.pid}:`);
     } finally {
       stop.now = true;
       await ordering.catch(() => undefined);

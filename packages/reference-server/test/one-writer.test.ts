@@ -86,7 +86,7 @@ describe("one process per state file", () => {
         const second = runCli(["--port", "0", "--state", statePath]);
         expect(await exitOrStart(second)).toBe(2);
         expect(second.stderr()).toContain(
-          `state file ${statePath}: is in use by another process (PID ${first.child.pid})`,
+          `state file ${statePath}: is in use by another process (PID ${first.child.pid}:`,
         );
         expect(second.stderr()).toContain(`${statePath}.lock`);
         expect(second.stderr()).not.toMatch(/is not below|inconsistent|damaged/);
@@ -130,7 +130,7 @@ describe("one process per state file", () => {
       // The refused attempt did not release the first's lock.
       const other = runCli(["--port", "0", "--state", statePath]);
       expect(await exitOrStart(other)).toBe(2);
-      expect(other.stderr()).toContain(`is in use by another process (PID ${process.pid})`);
+      expect(other.stderr()).toContain(`is in use by another process (PID ${process.pid}:`);
       const placed = await sendSigned(server.url, {
         ...demo,
         method: "POST",

@@ -8,15 +8,28 @@
  * disk and only then linked at the name asked for, which it never overwrites: a file at that name
  * is a whole backup.
  *
- * A restore takes the file's lock (no server may serve it meanwhile), copies the backup the same
- * way, moves the file it replaces aside with its write-ahead log (a log left beside another
- * database would be applied to it), and puts the copy in place.
+ * A restore takes the file's lock and claims the file it replaces (no server, of any release or
+ * under any name, may have it open meanwhile: see lock.ts), copies the backup the same way, moves
+ * the file it replaces aside with its write-ahead log (a log left beside another database would
+ * be applied to it), and puts the copy in place.
+ *
+ * Both work on the state file's resolved path (links resolved: see files.ts), and both refuse a
+ * file whose schema is not exactly this server's before copying anything (VACUUM INTO would copy
+ * a trigger into the copy): open.ts examine.
  */
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { type Database, type Driver, loadDriver } from "./driver.js";
-import { describeSqliteError, inspectFolder, inspectStatePath } from "./files.js";
-import { lockPathOf, StateLock } from "./lock.js";
+import type { Logger } from "../logger.js";
+import { type Database, type Driver, distrustSchema, loadDriver } from "./driver.js";
+import {
+  checkNames,
+  describeSqliteError,
+  inspectFolder,
+  inspectStatePath,
+  resolveStatePath,
+} from "./files.js";
+import { removeLeftovers, removeStalePartials } from "./leftovers.js";
+import { claimFile, type FileClaim, FileInUse, lockPathOf, StateLock } from "./lock.js";
 import {
   checkIntegrity,
   clearServingMark,
@@ -28,7 +41,7 @@ import {
 } from "./open.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { StateDatabase } from "./state-database.js";
-import { StateFileError } from "./state-file-error.js";
+import { namedAsGiven, StateFileError } from "./state-file-error.js";
 
 /** What a backup or a restore copied. */
 export interface CopyReport {
@@ -43,8 +56,29 @@ export interface CopyReport {
   replaced?: string;
 }
 
-/** Copies the state file at `statePath` to `outPath` (which must not exist), while a server may serve it. */
-export async function backupStateFile(statePath: string, outPath: string): Promise<CopyReport> {
+/** Where a command says what it did besides its result (leftovers removed). */
+export interface CommandOptions {
+  logger?: Pick<Logger, "info">;
+}
+
+const SILENT = { info: () => undefined };
+
+/** Copies the state file at `given` to `outPath` (which must not exist), while a server may serve it. */
+export async function backupStateFile(
+  given: string,
+  outPath: string,
+  options: CommandOptions = {},
+): Promise<CopyReport> {
+  let statePath = given;
+  try {
+    statePath = resolveStatePath(given);
+    return await backupResolved(statePath, outPath, options.logger ?? SILENT);
+  } catch (error) {
+    throw namedAsGiven(error, given, statePath);
+  }
+}
+
+async function backupResolved(statePath: string, outPath: string, logger: Pick<Logger, "info">) {
   const started = performance.now();
   inspectFolder(outPath);
   if (existsSync(outPath))
@@ -52,6 +86,8 @@ export async function backupStateFile(statePath: string, outPath: string): Promi
       `backup ${outPath}: exists already; a backup never overwrites a file: choose another name or remove it`,
     );
   requireDatabase(statePath);
+  checkNames(statePath);
+  removeStalePartials(outPath, logger);
   const Driver = loadDriver();
   // No lock, and no tidying: a server may open the file at any moment.
   const source = examineOrRefuse(Driver, statePath, { integrity: false, tidy: false, missingLog: "refuse" });
@@ -81,17 +117,37 @@ export async function backupStateFile(statePath: string, outPath: string): Promi
  * its last checkpoint are lost).
  */
 export async function restoreStateFile(
+  from: string,
+  given: string,
+  options: { acceptMissingWal?: boolean } & CommandOptions = {},
+): Promise<CopyReport> {
+  let statePath = given;
+  let fromPath = from;
+  try {
+    statePath = resolveStatePath(given);
+    fromPath = resolveStatePath(from);
+    return await restoreResolved(fromPath, statePath, options);
+  } catch (error) {
+    throw namedAsGiven(namedAsGiven(error, from, fromPath), given, statePath);
+  }
+}
+
+async function restoreResolved(
   fromPath: string,
   statePath: string,
-  options: { acceptMissingWal?: boolean } = {},
+  options: { acceptMissingWal?: boolean } & CommandOptions,
 ): Promise<CopyReport> {
   const started = performance.now();
   requireFileOrAbsent(statePath);
   requireDatabase(fromPath);
+  checkNames(statePath);
   const lock = StateLock.acquire(statePath);
   const Driver = loadDriver();
   const restoring = `${statePath}.restoring-${process.pid}`;
+  let claim: FileClaim | undefined;
   try {
+    removeLeftovers(statePath, options.logger ?? SILENT);
+    claim = claimReplaced(Driver, statePath);
     const inPlace = existsSync(statePath) && sameFile(fromPath, statePath);
     const source = examineOrRefuse(Driver, fromPath, {
       integrity: true,
@@ -117,7 +173,24 @@ export async function restoreStateFile(
     return { ...report(fromPath, statePath, counts, started), ...(replaced ? { replaced } : {}) };
   } finally {
     removeDatabase(restoring);
+    // A read-only connection: closing it touches neither the replaced file nor the new one.
+    claim?.release();
     lock.release();
+  }
+}
+
+/**
+ * Claims the file a restore replaces: refused while any process has it open (a server of any
+ * release, under any name). A file that is not a database (damaged, or of the JSON format) is
+ * replaced without a claim: no SQLite program can have opened it.
+ */
+function claimReplaced(Driver: Driver, statePath: string): FileClaim | undefined {
+  if (!existsSync(statePath) || inspectStatePath(statePath) !== "sqlite") return undefined;
+  try {
+    return claimFile(Driver, statePath);
+  } catch (error) {
+    if (error instanceof FileInUse) throw error;
+    return undefined;
   }
 }
 
@@ -161,6 +234,7 @@ function copyChecked(Driver: Driver, source: Examined, to: string): Counts {
     clearServingMark(Driver, to);
     const db = new Driver(to, { fileMustExist: true });
     try {
+      distrustSchema(db);
       db.pragma("journal_mode = WAL");
       checkIntegrity(db);
       return { schemaVersion: source.version, ...countRows(db, source.version) };
@@ -176,6 +250,7 @@ function copyChecked(Driver: Driver, source: Examined, to: string): Counts {
 /** The copy's state loads as a server would load it (today's schema; an older one is upgraded at start). */
 async function checkLoads(path: string): Promise<void> {
   const db = new (loadDriver())(path, { readonly: true, fileMustExist: true });
+  distrustSchema(db);
   const version = db.pragma("user_version", { simple: true }) as number;
   db.close();
   if (version !== SCHEMA_VERSION) return;

@@ -11,13 +11,16 @@
  * fsyncs each batch while the main thread goes on serving.
  *
  * Before each commit the state file and its lock file are checked to be the ones opened (see
- * files.ts and lock.ts). When a commit fails, every write not yet committed is refused, the live
- * state is reloaded from the database, and new orders are refused until a later probe commits again.
+ * files.ts and lock.ts), and that no other program has committed since (commit-fence.ts). When a
+ * commit fails, every write not yet committed is refused, the live state is reloaded from the
+ * database, and new orders are refused until a later probe commits again; after another program's
+ * commit, until the server is restarted.
  */
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ChangeSet, Exchange, ExchangeState } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
+import { CommitFence, FOREIGN_COMMIT } from "./commit-fence.js";
 import type { Database } from "./driver.js";
 import { describeSqliteError, watchedFileIdentity } from "./files.js";
 import type { HistoryReads } from "./history-reads.js";
@@ -127,6 +130,10 @@ export class Committer {
   private readonly applyInline: { immediate(ops: WriteOp[]): void } | undefined;
   /** Sync "normal": tells whether the file is still the one open (checked before each commit). */
   private readonly identity: { check(): void; close(): void } | undefined;
+  /** Sync "normal": another program's commits stop this thread's (commit-fence.ts). */
+  private readonly fence: CommitFence | undefined;
+  /** Another program committed to the file: nothing is written any more (no probe either). */
+  private stopped = false;
   private commitsSinceCheckpoint = 0;
   private checkpointing: number | undefined;
   /** Sync "normal": the chunk of client order ids the writer thread is adding to client_order_ids. */
@@ -139,14 +146,19 @@ export class Committer {
     lock: StateLock,
     private readonly parts: CommitterParts,
     private readonly options: CommitterOptions,
+    /** The writer thread's commits (see commit-fence.ts ourCommits). */
+    ours: Int32Array,
   ) {
     if ((options.sync ?? "normal") === "normal") {
       const run = writeRunner(db);
       const identity = watchedFileIdentity(path);
+      const fence = new CommitFence(db, path, ours);
       this.identity = identity;
+      this.fence = fence;
       this.applyInline = db.transaction((ops: WriteOp[]) => {
         identity.check();
         lock.check();
+        fence.check();
         run(ops);
       });
     }
@@ -161,6 +173,17 @@ export class Committer {
   /** Binds the exchange whose changes are recorded (its live state is read on each batch). */
   attach(exchange: Exchange): void {
     this.exchange = exchange;
+  }
+
+  /** The file is accepted (see open.ts markServing): from now on another program's commit stops ours. */
+  startFence(): void {
+    if (this.fence) this.fence.start();
+    else this.worker.postMessage({ seq: ++this.seq, fence: true } satisfies WriterRequest);
+  }
+
+  /** Whether another program's commit stopped this server's writes (commit-fence.ts). */
+  get stoppedByAnother(): boolean {
+    return this.stopped;
   }
 
   /** The number of accounts stored (after a load): new accounts take the positions after them. */
@@ -362,6 +385,7 @@ export class Committer {
     const flight = this.inFlight;
     if (!flight || flight.seq !== reply.seq) return;
     if (!reply.ok) {
+      if (reply.code === FOREIGN_COMMIT) this.stopped = true;
       this.fail(describeSqliteError({ code: reply.code, message: reply.error }));
       return;
     }
@@ -390,7 +414,13 @@ export class Committer {
   }
 
   private probe(): void {
-    if (this.probing !== undefined || Date.now() - this.lastProbe < PROBE_EVERY_MS || this.closed) return;
+    if (
+      this.stopped ||
+      this.probing !== undefined ||
+      Date.now() - this.lastProbe < PROBE_EVERY_MS ||
+      this.closed
+    )
+      return;
     this.lastProbe = Date.now();
     this.probing = ++this.seq;
     postBatch(this.worker, this.probing, [["meta", "probed_at", String(Date.now())]]);
@@ -425,8 +455,13 @@ export class Committer {
 }
 
 /** Starts the writer thread on the state file and waits until its connection is open. */
-export async function startWriter(path: string, lockPath: string, sync: StateSync): Promise<Worker> {
-  const worker = await newWriterThread({ path, lockPath, sync } satisfies WriterData);
+export async function startWriter(
+  path: string,
+  lockPath: string,
+  sync: StateSync,
+  ours: Int32Array,
+): Promise<Worker> {
+  const worker = await newWriterThread({ path, lockPath, sync, ours } satisfies WriterData);
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(new Error(`the writer thread did not start (${error.message})`));
     worker.once("error", onError);

@@ -26,6 +26,15 @@ const PACKAGE = "better-sqlite3";
  */
 const CACHE_PAGES = 512;
 
+/**
+ * A state file's schema is checked to be exactly this server's before anything is written to it
+ * (schema-check.ts). Should something slip by, SQLite keeps the functions and virtual tables that
+ * may have side effects out of the file's triggers, views and index expressions.
+ */
+export function distrustSchema(db: Database): void {
+  db.pragma("trusted_schema = OFF");
+}
+
 /** Sets a connection's page cache to CACHE_PAGES (see there why it is small). */
 export function usePageCache(db: Database): void {
   db.pragma(`cache_size = ${CACHE_PAGES}`);

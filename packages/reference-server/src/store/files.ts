@@ -1,10 +1,27 @@
 /**
  * Checks of the `--state` path before SQLite touches it, so that each storage fault at start-up is
- * one clear sentence: a missing or read-only folder, something that is not a regular file, a file
- * of the old JSON format, a file that is not a state database, a truncated or empty database.
+ * one clear sentence and nothing about the file changes before a refusal: a missing or read-only
+ * folder, something that is not a regular file, a file of the old JSON format, a file that is not
+ * a state database, a truncated or empty database, a file with a second name (hard link), a
+ * companion file (log, shared memory, lock) that is a link or not a regular file.
+ *
+ * The path is resolved first (`resolveStatePath`): SQLite opens a database by its path with every
+ * symbolic link resolved and keeps its write-ahead log and shared memory beside that path, so
+ * every name of one file must lead to the same companions, and every check and lock here is made
+ * on the resolved path.
  */
-import { closeSync, type FSWatcher, openSync, readSync, statSync, watch } from "node:fs";
-import { dirname } from "node:path";
+import {
+  closeSync,
+  type FSWatcher,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+  watch,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { StateFileError } from "./state-file-error.js";
 
 export type StateFileKind = "absent" | "sqlite" | "legacy-json";
@@ -17,6 +34,74 @@ export function inspectFolder(path: string): void {
   const folderStat = statOrUndefined(folder);
   if (!folderStat) throw new StateFileError(`state file ${path}: the folder ${folder} does not exist`);
   if (!folderStat.isDirectory()) throw new StateFileError(`state file ${path}: ${folder} is not a folder`);
+}
+
+/**
+ * The state file as SQLite opens it: symbolic links resolved, the folder's too. A link to nothing
+ * is refused (SQLite would create the file at the link's target). A path that does not exist yet
+ * is resolved through its folder.
+ */
+export function resolveStatePath(path: string): string {
+  const link = lstatOrUndefined(path);
+  if (!link) {
+    inspectFolder(path);
+    return join(realpathSync(dirname(path)), basename(path));
+  }
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (link.isSymbolicLink() && (code === "ENOENT" || code === "ENOTDIR"))
+      throw new StateFileError(
+        `state file ${path}: is a symbolic link to a file that does not exist; give the path of the state file itself`,
+      );
+    throw new StateFileError(`state file ${path}: cannot be examined (${(error as Error).message})`);
+  }
+}
+
+/**
+ * The names SQLite and this server give a state file's companions: its write-ahead log, its
+ * shared memory (WAL index) and its lock file.
+ */
+export function companionsOf(path: string): { wal: string; shm: string; lock: string } {
+  return { wal: `${path}-wal`, shm: `${path}-shm`, lock: `${path}.lock` };
+}
+
+/**
+ * A state file has one name, and its companions are plain files of their own. SQLite keeps the
+ * log beside the name a database is opened by, so a second name (a hard link) would give the
+ * same database a second log; a companion that is a link would send SQLite's writes, or the lock's
+ * pragmas, to another file (the state file itself, when a lock file links to it). Checked before
+ * anything is opened, on the resolved path (see resolveStatePath).
+ */
+export function checkNames(path: string): void {
+  const file = lstatOrUndefined(path);
+  if (file && file.nlink > 1)
+    throw new StateFileError(
+      `state file ${path}: has ${file.nlink} names (hard links): SQLite keeps a database's write-ahead log beside the name it is opened by, so each name would have a log of its own. Keep one name: remove the others (find them with: find / -xdev -samefile ${path})`,
+    );
+  const { wal, shm, lock } = companionsOf(path);
+  for (const [companion, what] of [
+    [wal, "write-ahead log"],
+    [shm, "shared memory (WAL index)"],
+    [lock, "lock file"],
+  ] as const) {
+    const stat = lstatOrUndefined(companion);
+    if (!stat) continue;
+    const fault = stat.isSymbolicLink()
+      ? "is a symbolic link"
+      : !stat.isFile()
+        ? "is not a regular file"
+        : stat.nlink > 1
+          ? `has ${stat.nlink} names (hard links)`
+          : file && stat.ino === file.ino && stat.dev === file.dev
+            ? "is the state file itself"
+            : undefined;
+    if (fault)
+      throw new StateFileError(
+        `state file ${path}: its ${what} ${companion} ${fault}; it must be a file of its own or absent. Nothing was changed: remove ${companion}, then start again`,
+      );
+  }
 }
 
 export function inspectStatePath(path: string): StateFileKind {
@@ -69,9 +154,17 @@ function readHead(path: string, bytes: number): Buffer {
   }
 }
 
-function statOrUndefined(path: string) {
+function statOrUndefined(path: string): Stats | undefined {
+  return examined(path, statSync);
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  return examined(path, lstatSync);
+}
+
+function examined(path: string, stat: (path: string) => Stats): Stats | undefined {
   try {
-    return statSync(path);
+    return stat(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -91,7 +184,7 @@ export function describeSqliteError(error: unknown): string {
   if (code === "SQLITE_NOTADB") return `is not a database: it is corrupt or another kind of file (${detail})`;
   if (code.startsWith("SQLITE_CORRUPT")) return `is corrupt (${detail})`;
   if (code.startsWith("SQLITE_IOERR")) return `cannot be read or written: input/output error (${detail})`;
-  if (code === "MOVED") return `cannot be written: ${detail}`;
+  if (code === "MOVED" || code === "FOREIGN_COMMIT") return `cannot be written: ${detail}`;
   if (code === "DAMAGED") return detail;
   if (code === "SQLITE_PERM" || code === "SQLITE_AUTH")
     return `cannot be written: permission denied (${detail})`;

@@ -1,27 +1,33 @@
 /**
- * Opening the state file, its lock held (see lock.ts). Nothing is written to a file until it has
- * passed every check, so that a refused file is left byte for byte as it was:
+ * Opening the state file, its lock file held (see lock.ts). Nothing is written to a file until it
+ * has passed every check, so that a refused file is left byte for byte as it was:
  *
  * 1. A new file is created whole (written aside, then linked into place).
- * 2. An existing one is examined on a read-only connection: SQLite's integrity check, marketapi's
- *    identity and schema version, a schema as whole as its version says, and the mark of a server
- *    that had it open: a file marked so, whose write-ahead log is not beside it, lacks the commits
- *    since its last checkpoint (a copy of the main file alone) and is refused.
- * 3. An older schema is upgraded only once it is known to work: the file as it is is kept beside
+ * 2. The file is claimed for this process (lock.ts claimFile): refused while any other process has
+ *    it open, under any name.
+ * 3. It is examined on a read-only connection: SQLite's integrity check, marketapi's identity and
+ *    schema version, a schema exactly the one its version stands for (schema-check.ts: nothing
+ *    missing, nothing added, nothing defined otherwise, so no trigger or view of the file ever
+ *    runs), and the mark of a server that had it open: a file marked so, whose write-ahead log is
+ *    not beside it, lacks the commits since its last checkpoint (a copy of the main file alone)
+ *    and is refused, unless another server has opened and written it since (its `opened_at` is
+ *    not the mark's), which closed it cleanly.
+ * 4. An older schema is upgraded only once it is known to work: the file as it is is kept beside
  *    it (FILE.schema-N-backup, the way back to the release before), a second copy is migrated
  *    and loaded as a trial, and only if that passes is the file itself migrated, in one transaction.
- * 4. The main connection is opened; the read-only one stays open until the state is accepted
- *    (loaded, or a new exchange declared), so that closing a refused file neither checkpoints nor
- *    removes its write-ahead log.
- * 5. Accepted (`markServing`): the file is put in WAL mode, marked as served by this process, and
+ * 5. The main connection is opened (it holds the claim from then on); the read-only one stays open
+ *    until the state is accepted (loaded, or a new exchange declared), so that closing a refused
+ *    file neither checkpoints nor removes its write-ahead log.
+ * 6. Accepted (`markServing`): the file is put in WAL mode, marked as served by this process, and
  *    checkpointed, so that the main file itself carries the mark; a clean close removes it.
  */
 import { copyFileSync, existsSync, linkSync, renameSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
-import { type Database, type Driver, loadDriver, usePageCache } from "./driver.js";
-import { describeSqliteError } from "./files.js";
-import { lockPathOf } from "./lock.js";
-import { migrate, SCHEMA_VERSION, schemaFaults, schemaVersion } from "./schema.js";
+import { type Database, type Driver, distrustSchema, loadDriver, usePageCache } from "./driver.js";
+import { companionsOf, describeSqliteError } from "./files.js";
+import { claimFile, type FileClaim, lockPathOf } from "./lock.js";
+import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
+import { schemaDifferences } from "./schema-check.js";
 import { StateFileError } from "./state-file-error.js";
 import type { StateSync } from "./writer-protocol.js";
 
@@ -50,6 +56,11 @@ export interface OpenedFrom {
   version: number;
   /** Where the file as it was before the upgrade is kept (an upgrade only). */
   original?: string;
+  /**
+   * The file carried the mark of a server of this release that did not close it, but another
+   * server has opened and written it since and closed it (so its log is not missing): who.
+   */
+  staleMark?: string;
 }
 
 /** What the examination of an existing file found. */
@@ -60,6 +71,8 @@ export interface Examined {
   isNew: boolean;
   /** The log and shared-memory files that were not there before (SQLite creates them on opening). */
   created: string[];
+  /** See OpenedFrom.staleMark. */
+  staleMark?: string;
 }
 
 export class StateFile {
@@ -83,15 +96,23 @@ export class StateFile {
    */
   static async open(path: string, sync: StateSync, upgrade: Upgrade): Promise<StateFile> {
     const Driver = loadDriver();
+    let before: CompanionsBefore | undefined;
+    let claim: FileClaim | undefined;
     let examined: Examined | undefined;
     let db: Database | undefined;
     try {
       if (!existsSync(path)) createWhole(Driver, path);
-      examined = examine(Driver, path, { integrity: true, tidy: true, missingLog: "refuse" });
-      const openedFrom: OpenedFrom = { version: examined.version };
+      before = companionsBefore(path);
+      claim = claimFile(Driver, path);
+      examined = examine(Driver, path, { integrity: true, tidy: true, missingLog: "refuse" }, before);
+      const openedFrom: OpenedFrom = {
+        version: examined.version,
+        ...(examined.staleMark ? { staleMark: examined.staleMark } : {}),
+      };
       if (!examined.isNew && examined.version < SCHEMA_VERSION && upgrade !== "in-place")
         openedFrom.original = await tryUpgrade(Driver, path, examined, upgrade);
       db = new Driver(path, { timeout: 10_000, fileMustExist: true });
+      distrustSchema(db);
       usePageCache(db);
       if (sync === "normal") {
         // This connection commits (see committer.ts): in WAL mode NORMAL leaves the fsync to
@@ -102,11 +123,14 @@ export class StateFile {
         db.pragma("busy_timeout = 0");
       }
       migrate(db);
+      // The main connection holds the file now (a connection in WAL mode holds SHARED while open).
+      claim.release();
       return new StateFile(path, db, examined.db, openedFrom, examined.created);
     } catch (error) {
       db?.close();
       examined?.db.close();
-      removeEmpty(examined?.created ?? []);
+      claim?.release();
+      removeEmpty(before?.created ?? []);
       if (error instanceof StateFileError) throw error;
       throw new StateFileError(`state file ${path}: ${describeSqliteError(error)}`);
     }
@@ -122,10 +146,18 @@ export class StateFile {
     try {
       this.db.pragma("journal_mode = WAL");
       const mark = this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
-      mark.run("opened_at", String(Date.now()));
+      const now = Date.now();
+      // Every release of this server writes opened_at when it opens the file: the mark keeps the
+      // value this server wrote, so a later opener that closed the file cleanly is seen (checkLog).
+      mark.run("opened_at", String(now));
       mark.run(
         SERVING_KEY,
-        JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }),
+        JSON.stringify({
+          pid: process.pid,
+          host: hostname(),
+          since: new Date(now).toISOString(),
+          openedAt: String(now),
+        } satisfies ServingMark),
       );
       // FULL, not TRUNCATE: the log keeps its frames, so a served file's log is never empty (an
       // empty one is taken for a missing one, see checkLog).
@@ -147,8 +179,8 @@ export class StateFile {
    * removes the log. A refused file's read-only connection is closed last: it neither checkpoints
    * nor removes the log, so the file stays as it was.
    */
-  close(): void {
-    if (this.accepted) {
+  close({ keepMark = false }: { keepMark?: boolean } = {}): void {
+    if (this.accepted && !keepMark) {
       try {
         this.db.prepare("DELETE FROM meta WHERE key = ?").run(SERVING_KEY);
       } catch {
@@ -184,24 +216,41 @@ export interface ExamineOptions {
   readWrite?: boolean;
 }
 
+/** The log and shared memory as they are before this process opens the file. */
+export interface CompanionsBefore {
+  /** The log has something in it (a served file's log is never empty: see markServing). */
+  logPresent: boolean;
+  /** The log and shared-memory files that are not there (SQLite creates both when it opens the file). */
+  created: string[];
+}
+
+export function companionsBefore(path: string): CompanionsBefore {
+  const { wal, shm } = companionsOf(path);
+  return { logPresent: hasLog(path), created: [wal, shm].filter((companion) => !existsSync(companion)) };
+}
+
 /**
- * The examination of an existing file, on a read-only connection (returned open): integrity,
- * identity, schema and the serving mark. Throws an Error naming the fault.
+ * The examination of an existing file, on a read-only connection (returned open): identity,
+ * schema, integrity and the serving mark. `before`: the companions as they were before this
+ * process opened the file. Throws an Error naming the fault.
  */
-export function examine(Driver: Driver, path: string, options: ExamineOptions): Examined {
-  // Before any connection: SQLite creates the log and the shared memory when it opens the file
-  // (an empty log, which a served file never has: see markServing).
-  const logPresent = hasLog(path);
-  const created = [`${path}-wal`, `${path}-shm`].filter((companion) => !existsSync(companion));
+export function examine(
+  Driver: Driver,
+  path: string,
+  options: ExamineOptions,
+  before: CompanionsBefore = companionsBefore(path),
+): Examined {
+  const { logPresent, created } = before;
   const db = new Driver(path, { readonly: !options.readWrite, fileMustExist: true });
   try {
-    if (options.integrity) checkIntegrity(db);
+    distrustSchema(db);
     const { version, isNew } = schemaVersion(db);
-    if (!isNew) {
-      checkSchema(db, version);
-      if (options.missingLog === "refuse") checkLog(db, path, logPresent);
-    }
-    return { db, version, isNew, created };
+    // Before the integrity check: it reads every table and index as SQLite has them defined.
+    if (!isNew) checkSchema(db, version);
+    if (options.integrity) checkIntegrity(db);
+    let staleMark: string | undefined;
+    if (!isNew && options.missingLog === "refuse") staleMark = checkLog(db, path, logPresent);
+    return { db, version, isNew, created, ...(staleMark ? { staleMark } : {}) };
   } catch (error) {
     db.close();
     if (options.tidy) removeEmpty(created);
@@ -211,7 +260,8 @@ export function examine(Driver: Driver, path: string, options: ExamineOptions): 
 
 /** Whether the file has a write-ahead log with something in it. */
 export function hasLog(path: string): boolean {
-  return existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0;
+  const { wal } = companionsOf(path);
+  return existsSync(wal) && statSync(wal).size > 0;
 }
 
 /**
@@ -225,12 +275,19 @@ function removeEmpty(created: readonly string[]): void {
 }
 
 /**
- * A file marked as marketapi's must hold the whole schema of its version, and an exchange with
- * its symbols or neither: a copy of the main file made before its first checkpoint lacks the
- * tables and rows still in its log.
+ * A file marked as marketapi's holds exactly the schema of its version (schema-check.ts), and an
+ * exchange with its symbols or neither. One that lacks part of it (a copy of the main file made
+ * before its first checkpoint lacks the tables and rows still in its log) is damaged; one that
+ * holds anything else, or ours defined otherwise, may carry code, and is refused without anything
+ * of it being run.
  */
 function checkSchema(db: Database, version: number): void {
-  const faults = schemaFaults(db, version);
+  const { missing, foreign } = schemaDifferences(db, version);
+  if (foreign.length > 0)
+    throw damaged(
+      `it is a marketapi state database (schema version ${version}) whose schema is not this server's: ${[...foreign, ...missing].join("; ")}. A state file holds data only: nothing it holds was run, and it is not used. Restore a backup taken before it changed (marketapi-server restore)`,
+    );
+  const faults = [...missing];
   if (faults.length === 0) {
     const created = db.prepare("SELECT 1 FROM meta WHERE key = 'created_at'").get() !== undefined;
     const symbols = (db.prepare("SELECT count(*) AS n FROM symbols").get() as { n: number }).n;
@@ -243,25 +300,60 @@ function checkSchema(db: Database, version: number): void {
     );
 }
 
-/** A file that a server had open and did not close keeps its recent commits in its log. */
-function checkLog(db: Database, path: string, logPresent: boolean): void {
-  if (logPresent) return;
-  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(SERVING_KEY) as
-    | { value: string }
-    | undefined;
-  if (!row) return;
+/** What the serving mark records (see markServing). */
+interface ServingMark {
+  pid: number;
+  host: string;
+  since: string;
+  /** The opened_at this server wrote (marks of earlier releases have none: `since` stands for it). */
+  openedAt?: string;
+}
+
+/**
+ * A file that a server had open and did not close keeps its recent commits in its log: refused
+ * when the log is missing, unless another server has opened the file since (every release writes
+ * opened_at when it opens it), which then closed it cleanly, its log applied (the way back to the
+ * release before, after a crash). Returns who left the mark in that case.
+ */
+function checkLog(db: Database, path: string, logPresent: boolean): string | undefined {
+  if (logPresent) return undefined;
+  const value = metaText(db, SERVING_KEY);
+  if (value === undefined) return undefined;
+  const mark = parseMark(value);
+  const openedAt = metaText(db, "opened_at");
+  if (mark && openedAt !== undefined && openedByAnother(mark, openedAt))
+    return `${describeMark(mark)}; another server opened it at ${new Date(Number(openedAt)).toISOString()} and closed it`;
   throw damaged(
-    `was open in a server (${describeServing(row.value)}) that did not close it, and its write-ahead log ${path}-wal is missing (or empty): the commits since the file's last checkpoint are missing (was ${path} copied without ${path}-wal?). Put that ${path}-wal beside it; or, to use the file as it is, without those commits: marketapi-server restore --from ${path} --state NEW-FILE --accept-missing-wal`,
+    `was open in a server (${mark ? describeMark(mark) : value}) that did not close it, and its write-ahead log ${companionsOf(path).wal} is missing (or empty): the commits since the file's last checkpoint are missing (was ${path} copied without ${companionsOf(path).wal}?). Put that log beside it; or, to use the file as it is, without those commits: marketapi-server restore --from ${path} --state NEW-FILE --accept-missing-wal`,
   );
 }
 
-function describeServing(value: string): string {
+function metaText(db: Database, key: string): string | undefined {
+  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: unknown } | undefined;
+  return typeof row?.value === "string" ? row.value : undefined;
+}
+
+/** The opened_at the marking server wrote is no longer there: another opened the file after it. */
+function openedByAnother(mark: ServingMark, openedAt: string): boolean {
+  if (mark.openedAt !== undefined) return mark.openedAt !== openedAt;
+  // Marks of the release before carry no opened_at; it wrote both within the same millisecond or two.
+  const since = Date.parse(mark.since);
+  return Number.isFinite(since) && Math.abs(Number(openedAt) - since) > 1000;
+}
+
+function parseMark(value: string): ServingMark | undefined {
   try {
-    const { pid, host, since } = JSON.parse(value) as { pid: number; host: string; since: string };
-    return `process ${pid} on ${host}, since ${since}`;
+    const mark = JSON.parse(value) as Partial<ServingMark>;
+    if (typeof mark.pid !== "number" || typeof mark.host !== "string" || typeof mark.since !== "string")
+      return undefined;
+    return mark as ServingMark;
   } catch {
-    return value;
+    return undefined;
   }
+}
+
+function describeMark({ pid, host, since }: ServingMark): string {
+  return `process ${pid} on ${host}, since ${since}`;
 }
 
 /**
@@ -276,15 +368,19 @@ async function tryUpgrade(
   upgrade: { trial(copy: string): Promise<void> },
 ): Promise<string> {
   const original = `${path}.schema-${examined.version}-backup`;
+  // Written aside and renamed into place: a file at that name is whole (see leftovers.ts).
+  const partial = `${original}.partial-${process.pid}`;
   const trial = `${path}.upgrade-trial-${process.pid}`;
   removeDatabase(original);
   try {
-    snapshotInto(examined.db, original);
-    clearServingMark(Driver, original);
+    snapshotInto(examined.db, partial);
+    clearServingMark(Driver, partial);
+    renameSync(partial, original);
     removeDatabase(trial);
     copyFileSync(original, trial);
     await upgrade.trial(trial);
   } catch (error) {
+    removeDatabase(partial);
     removeDatabase(original);
     const reason =
       error instanceof Error ? error.message.replace(`state file ${trial}: `, "") : String(error);
@@ -310,6 +406,7 @@ export function snapshotInto(source: Database, to: string): void {
 export function clearServingMark(Driver: Driver, path: string): void {
   const db = new Driver(path, { fileMustExist: true });
   try {
+    distrustSchema(db);
     db.prepare("DELETE FROM meta WHERE key = ?").run(SERVING_KEY);
   } finally {
     db.close();

@@ -16,7 +16,7 @@
  * every page it changes, once to the WAL and once at the checkpoint, so each B-tree fewer that
  * every order or trade touches is a page fewer per commit (see migration 2 → 3).
  */
-import { type Database, loadDriver, type Statement } from "./driver.js";
+import type { Database, Statement } from "./driver.js";
 import { ID_SPAN } from "./rows.js";
 
 /** "mkta": tells a marketapi state database from any other SQLite file. */
@@ -267,61 +267,20 @@ export function migrate(db: Database): boolean {
 }
 
 /** The schema version from which each symbol has tables of its own (migration 2 → 3). */
-const SYMBOL_TABLES_SINCE = 3;
+export const SYMBOL_TABLES_SINCE = 3;
 
 /**
- * What the database lacks of the schema its version stands for: each table (with its columns) and
- * index the migrations up to that version make, and each symbol's own tables. Empty for a whole
- * schema. A file marked as marketapi's whose schema is partial lost part of its contents (a copy
- * of the main file without its write-ahead log, say): it is damaged, not a new exchange.
+ * Writes into `db` (an empty database) the schema of `version`, with the own tables of the
+ * symbols at `positions` (from SYMBOL_TABLES_SINCE on): what a state file of that version holds,
+ * object for object (see schema-check.ts).
  */
-export function schemaFaults(db: Database, version: number): string[] {
-  const actual = schemaObjects(db);
-  const reference = new (loadDriver())(":memory:");
-  try {
-    for (let v = 0; v < version && v < MIGRATIONS.length; v += 1) {
-      const migration = MIGRATIONS[v] as Migration;
-      if (typeof migration === "string") reference.exec(migration);
-      else migration(reference);
-    }
-    if (version >= SYMBOL_TABLES_SINCE && actual.has("symbols")) {
-      const positions = db
-        .prepare("SELECT position FROM symbols ORDER BY position")
-        .pluck()
-        .all() as number[];
-      for (const position of positions) reference.exec(symbolTablesSql(position));
-    }
-    const faults: string[] = [];
-    for (const [name, want] of schemaObjects(reference)) {
-      const have = actual.get(name);
-      if (!have || have.type !== want.type) faults.push(`${want.type} ${name} is missing`);
-      else {
-        const missing = want.columns.filter((column) => !have.columns.includes(column));
-        if (missing.length > 0) faults.push(`table ${name} lacks column ${missing.join(", ")}`);
-      }
-    }
-    return faults;
-  } finally {
-    reference.close();
+export function buildSchema(db: Database, version: number, positions: readonly number[]): void {
+  for (let v = 0; v < version && v < MIGRATIONS.length; v += 1) {
+    const migration = MIGRATIONS[v] as Migration;
+    if (typeof migration === "string") db.exec(migration);
+    else migration(db);
   }
-}
-
-/** The tables (with their columns) and indexes of a database, by name. */
-function schemaObjects(db: Database): Map<string, { type: string; columns: string[] }> {
-  const rows = db
-    .prepare(
-      "SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%'",
-    )
-    .all() as { type: string; name: string }[];
-  const objects = new Map<string, { type: string; columns: string[] }>();
-  for (const { type, name } of rows) {
-    const columns =
-      type === "table"
-        ? (db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(name) as string[])
-        : [];
-    objects.set(name, { type, columns });
-  }
-  return objects;
+  if (version >= SYMBOL_TABLES_SINCE) for (const position of positions) db.exec(symbolTablesSql(position));
 }
 
 /** The names of a symbol's own tables (see symbolTablesSql), as placeholders in SQL text. */

@@ -29,6 +29,7 @@ import {
   type SymbolConfig,
   type Trade,
 } from "../engine/index.js";
+import { ourCommits } from "./commit-fence.js";
 import { Committer, type CommitterOptions, StorageFailure, startWriter } from "./committer.js";
 import type { Database } from "./driver.js";
 import { HistoryReads } from "./history-reads.js";
@@ -76,6 +77,7 @@ export class StateDatabase implements History {
     worker: Worker,
     private readonly lock: StateLock,
     options: StateDatabaseOptions,
+    ours: Int32Array,
   ) {
     const db = file.db;
     this.db = db;
@@ -94,6 +96,7 @@ export class StateDatabase implements History {
         reload: () => this.reloadLiveState(),
       },
       options,
+      ours,
     );
   }
 
@@ -112,12 +115,13 @@ export class StateDatabase implements History {
       lock.release();
       throw error;
     }
-    const worker = await startWriter(path, lock.path, sync).catch((error: Error) => {
+    const ours = ourCommits();
+    const worker = await startWriter(path, lock.path, sync, ours).catch((error: Error) => {
       file.close();
       lock.release();
       throw new StateFileError(`state file ${path}: ${error.message}`);
     });
-    return new StateDatabase(path, file, worker, lock, options);
+    return new StateDatabase(path, file, worker, lock, options, ours);
   }
 
   /** The schema version the file had when opened, and where its original is kept if it was upgraded. */
@@ -131,6 +135,7 @@ export class StateDatabase implements History {
    */
   markServing(): void {
     this.file.markServing();
+    this.committer.startFence();
   }
 
   /** Rows read since the last load began (tests show that loading does not grow with history). */
@@ -198,7 +203,8 @@ export class StateDatabase implements History {
     if (this.closed) return;
     this.closed = true;
     await this.committer.close();
-    this.file.close();
+    // After another program's commit the file is left as that program wrote it.
+    this.file.close({ keepMark: this.committer.stoppedByAnother });
     this.lock.release();
   }
 

@@ -7,6 +7,8 @@ export interface WriterData {
   lockPath: string;
   /** "normal": a commit survives the server's crash (kill -9); "full": also the machine's (fsync each commit). */
   sync: StateSync;
+  /** Sync "normal": the count of this thread's commits, shared with the main thread (commit-fence.ts). */
+  ours: Int32Array;
 }
 
 export type StateSync = "normal" | "full";
@@ -19,7 +21,9 @@ export type WriterRequest =
   | { seq: number; ops: string }
   | { seq: number; close: true }
   /** Copies the WAL into the database (PASSIVE: never waits for the connection that commits). */
-  | { seq: number; checkpoint: true };
+  | { seq: number; checkpoint: true }
+  /** The file is accepted: from now on, another program's commits stop this thread's (sync "full"). */
+  | { seq: number; fence: true };
 export type WriterReply = { seq: number; ok: true } | { seq: number; ok: false; error: string; code: string };
 
 /** Posts a batch of writes to the writer thread. */

@@ -7,7 +7,8 @@
  * and fsync, so they never stall the main thread either.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { loadDriver, usePageCache } from "./driver.js";
+import { CommitFence, counted } from "./commit-fence.js";
+import { distrustSchema, loadDriver, usePageCache } from "./driver.js";
 import { fileIdentity } from "./files.js";
 import { lockFileMoved } from "./lock.js";
 import type { WriteOp } from "./rows.js";
@@ -25,10 +26,11 @@ const RESTART_AFTER_PAGES = 16_384;
 /** How long a RESTART checkpoint waits for the write lock and for readers (it blocks commits meanwhile). */
 const RESTART_PATIENCE_MS = 200;
 
-const { path, lockPath, sync } = workerData as WriterData;
+const { path, lockPath, sync, ours } = workerData as WriterData;
 const Driver = loadDriver();
 // In WAL mode once the main thread accepts the file (see open.ts): nothing here writes before.
 const db = new Driver(path, { fileMustExist: true, timeout: 10_000 });
+distrustSchema(db);
 usePageCache(db);
 // In WAL mode both keep the database consistent; NORMAL leaves the fsync to checkpoints, so a commit
 // is in the operating system's hands (safe from a crash of this process) when it returns.
@@ -42,10 +44,15 @@ const checkStillThere = () => {
   lockFileThere();
 };
 
-const apply = db.transaction((ops: WriteOp[]) => {
+// With sync "full" this thread alone commits, and sees another program's commits itself; with
+// "normal" the main thread commits the batches and is told of this thread's commits.
+const fence = sync === "full" ? new CommitFence(db, path) : undefined;
+const transaction = db.transaction((ops: WriteOp[]) => {
   checkStillThere();
+  fence?.check();
   run(ops);
 });
+const apply = (ops: WriteOp[]) => counted(sync === "normal" ? ours : undefined, () => transaction(ops));
 
 function checkpoint(): void {
   checkStillThere();
@@ -77,6 +84,7 @@ port.on("message", (request: WriterRequest) => {
   }
   try {
     if ("checkpoint" in request) checkpoint();
+    else if ("fence" in request) fence?.start();
     else apply(decodeBatch(request.ops));
     port.postMessage({ seq: request.seq, ok: true } satisfies WriterReply);
   } catch (error) {

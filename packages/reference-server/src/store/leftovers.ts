@@ -1,0 +1,112 @@
+/**
+ * What an interrupted operation on a state file leaves beside it. Each writes its work aside,
+ * under a name of its own made of the state file's name, what it is and its process id, and
+ * removes it when it ends; killed before that (kill -9, a crash, a power loss), it leaves it:
+ *
+ * - FILE.creating-PID: a new state file being created (then linked into place);
+ * - FILE.upgrade-trial-PID: the trial copy of an upgrade (as large as the file), with its log;
+ * - FILE.schema-N-backup.partial-PID: the original of an upgrade being written;
+ * - FILE.import-PID: a JSON state file being imported;
+ * - FILE.restoring-PID: a backup being copied into place;
+ * - COPY.partial-PID: a backup being written (beside its output, not the state file).
+ *
+ * Each of the first five is made only under the state file's lock, so whoever holds the lock knows
+ * that every one of them is a leftover, and removes them (start-up, restore), saying what it
+ * removed. A backup takes no lock: it removes the partial copies beside its output whose process
+ * has ended.
+ */
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { Logger } from "../logger.js";
+
+/** The kinds of work made aside under the state file's lock (see the module's comment). */
+const UNDER_LOCK = /^(creating|upgrade-trial|schema-\d+-backup\.partial|import|restoring)-(\d+)(?:[.-].*)?$/;
+/** A backup's partial copy beside its output. */
+const PARTIAL_COPY = /^partial-(\d+)(?:[.-].*)?$/;
+
+const WHAT: Record<string, string> = {
+  creating: "a new state file being created",
+  "upgrade-trial": "the trial copy of an upgrade",
+  import: "a JSON state file being imported",
+  restoring: "a backup being restored",
+};
+
+interface Leftover {
+  path: string;
+  what: string;
+  pid: number;
+  bytes: number;
+}
+
+/** Removes the leftovers beside the state file at `path` (its lock held); tells `logger` what went. */
+export function removeLeftovers(path: string, logger: Pick<Logger, "info">): Leftover[] {
+  const found = besides(path, UNDER_LOCK, (match) => ({
+    what: WHAT[match[1] as string] ?? "the original of an upgrade being written",
+    pid: Number(match[2]),
+  }));
+  report(path, found, logger);
+  return found;
+}
+
+/** Removes the partial copies beside a backup's output `out` whose process has ended. */
+export function removeStalePartials(out: string, logger: Pick<Logger, "info">): Leftover[] {
+  const found = besides(out, PARTIAL_COPY, (match) => ({
+    what: "a backup being written",
+    pid: Number(match[1]),
+  })).filter((leftover) => !alive(leftover.pid));
+  report(out, found, logger);
+  return found;
+}
+
+function besides(
+  path: string,
+  pattern: RegExp,
+  describe: (match: RegExpExecArray) => { what: string; pid: number },
+): Leftover[] {
+  const folder = dirname(path);
+  const prefix = `${basename(path)}.`;
+  const found: Leftover[] = [];
+  for (const name of readdirSync(folder)) {
+    if (!name.startsWith(prefix)) continue;
+    const match = pattern.exec(name.slice(prefix.length));
+    if (!match) continue;
+    const leftover = join(folder, name);
+    found.push({ path: leftover, ...describe(match), bytes: sizeOf(leftover) });
+  }
+  for (const leftover of found) rmSync(leftover.path, { force: true, recursive: true });
+  return found;
+}
+
+function report(path: string, found: readonly Leftover[], logger: Pick<Logger, "info">): void {
+  if (found.length === 0) return;
+  const list = found
+    .map(
+      (leftover) =>
+        `${basename(leftover.path)} (${leftover.what}, ${mib(leftover.bytes)}, process ${leftover.pid})`,
+    )
+    .join(", ");
+  logger.info(
+    `Removed what interrupted work left beside ${path} (its process was stopped before it finished): ${list}.`,
+  );
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

@@ -4,9 +4,13 @@
 // upgraded file's original is kept beside it (the way back), with the same contents. A schema-2
 // file that fails its consistency check (state-v2-inconsistent.db.gz) is refused before it is
 // migrated and left byte for byte as it was; so is a current file refused at load whose recent
-// commits are still in its write-ahead log.
+// commits are still in its write-ahead log. What an upgrade killed midway leaves beside the file
+// (its trial copy with its log and lock, a partial original) is removed at the next start, which
+// says so.
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -24,6 +28,7 @@ import { loadDriver } from "../src/store/driver.js";
 import { SCHEMA_VERSION } from "../src/store/schema.js";
 import { fixtureViews } from "./fixtures/state-v1-views.js";
 import { fixtureViewsV2 } from "./fixtures/state-v2-views.js";
+import { baseUrlOf, runCli } from "./support/cli.js";
 import { sendSigned } from "./support/http.js";
 
 const folder = mkdtempSync(join(tmpdir(), "marketapi-migration-"));
@@ -221,5 +226,35 @@ describe("a state database that fails its consistency check", () => {
     expect(error).toBeInstanceOf(StateFileError);
     expect((error as Error).message).toContain("is inconsistent and was not loaded");
     expect([sha256(path), sha256(`${path}-wal`)]).toEqual(hashes);
+  });
+});
+
+describe("an upgrade killed midway", () => {
+  it("leaves its trial copy, its log and lock and a partial original; the next start removes them and says so", async () => {
+    const path = releaseDatabase("state-v2.db.gz");
+    // A process id no process has any more: the upgrade's, killed.
+    const pid = spawnSync(process.execPath, ["-e", ""]).pid as number;
+    const leftovers = [
+      `state.db.upgrade-trial-${pid}`,
+      `state.db.upgrade-trial-${pid}-wal`,
+      `state.db.upgrade-trial-${pid}-shm`,
+      `state.db.upgrade-trial-${pid}.lock`,
+      `state.db.schema-2-backup.partial-${pid}`,
+      `state.db.creating-${pid}`,
+    ];
+    for (const name of leftovers) copyFileSync(path, join(path, "..", name));
+    const run = runCli(["--port", "0", "--state", path]);
+    try {
+      await baseUrlOf(run);
+      expect(run.stdout()).toContain(`Removed what interrupted work left beside ${path}`);
+      expect(run.stdout()).toContain(`state.db.upgrade-trial-${pid} (the trial copy of an upgrade`);
+      const left = readdirSync(join(path, ".."));
+      for (const name of leftovers) expect(left).not.toContain(name);
+      // The upgrade itself then ran whole: the original kept beside the file.
+      expect(left).toContain("state.db.schema-2-backup");
+    } finally {
+      run.child.kill("SIGTERM");
+      expect(await run.exited).toBe(0);
+    }
   });
 });

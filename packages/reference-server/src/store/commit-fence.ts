@@ -16,8 +16,8 @@
  * program's first commit stops this server's next commit, unless both fall in an interval with a
  * chunk of client order ids; then its next commit does.
  *
- * Stopped, the server keeps refusing writes until it is restarted (no probe writes again), and
- * leaves the file as the other program wrote it (its serving mark too, see open.ts).
+ * Stopped, the server keeps refusing writes until it is restarted (no probe writes again); closing,
+ * it removes only its serving mark, and only while the schema is still exactly its own (open.ts).
  */
 import type { Database, Statement } from "./driver.js";
 import { describeHolders, lockHolders } from "./lock.js";

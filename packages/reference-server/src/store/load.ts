@@ -7,22 +7,24 @@
  * lands while the load runs (the writer thread's, with sync "full") is either wholly seen or not
  * at all. Read piece by piece, the counters of one commit and the trades of a later one read as
  * damage ("trade id 68 is not below the next trade id 65").
+ *
+ * Every value read is checked to be one the engine takes (row-checks.ts): a row that is not is
+ * refused, naming its table, row and column.
  */
 import {
   Account as AccountClass,
-  decimal as dec,
   type ExchangeState,
   type History,
   initialState,
   registerOpenOrder,
   restoreBooks,
-  type SymbolConfig,
   stateFaults,
   type TradeBucket,
   type TradeReader,
   type TradeVolume,
 } from "../engine/index.js";
 import type { RecentClientIds } from "./recent-client-ids.js";
+import { Columns, checkedSymbolConfig, DamagedRow } from "./row-checks.js";
 import {
   aggTradeFromRow,
   type BucketRow,
@@ -61,7 +63,40 @@ export function loadState(
   history: History,
   path: string,
 ): LoadedState {
-  return tables.db.transaction(() => loadSnapshot(tables, recent, history, path))();
+  try {
+    return tables.db.transaction(() => loadSnapshot(tables, recent, history, path))();
+  } catch (error) {
+    if (error instanceof DamagedRow)
+      throw new StateFileError(
+        `state file ${path}: is damaged: ${error.message}. It was not loaded: restore a backup (marketapi-server restore)`,
+      );
+    throw error;
+  }
+}
+
+/** The settings of meta the load uses, each checked (the other keys are informational). */
+function settingsOf(rows: { key: unknown; value: unknown }[]) {
+  const meta = new Map<string, string>();
+  for (const row of rows) {
+    const c = new Columns(row, () => `table meta, key ${JSON.stringify(row.key)}`);
+    if (typeof row.key !== "string") c.refuse("key", "a text");
+    meta.set(row.key as string, c.text("value", /^[\s\S]{0,4096}$/, "a text of up to 4,096 characters"));
+  }
+  const setting = (key: string, pattern: RegExp, what: string): string | undefined => {
+    const value = meta.get(key);
+    if (value === undefined || pattern.test(value)) return value;
+    throw new DamagedRow(
+      `table meta, key "${key}": value holds ${JSON.stringify(value.slice(0, 40))}, where the engine takes ${what}`,
+    );
+  };
+  const whole = /^(0|[1-9][0-9]{0,14})$/;
+  return {
+    maxOpenOrders: Number(setting("max_open_orders", /^[1-9][0-9]{0,6}$/, "a whole number from 1") ?? 200),
+    maker: setting("commission_maker", /^[0-9]{1,20}(\.[0-9]{1,20})?$/, "a decimal"),
+    taker: setting("commission_taker", /^[0-9]{1,20}(\.[0-9]{1,20})?$/, "a decimal"),
+    randomState: setting("random_state", whole, "a whole number"),
+    lastEventTime: setting("last_event_time", whole, "a whole number"),
+  };
 }
 
 function loadSnapshot(
@@ -71,40 +106,38 @@ function loadSnapshot(
   path: string,
 ): LoadedState {
   tables.loadStats.rows = 0;
-  const symbols = tables.all<{ symbol: string; config: string } & Record<string, number>>("symbols", []);
-  const meta = new Map(tables.all<{ key: string; value: string }>("meta", []).map((r) => [r.key, r.value]));
-  const configs = symbols.map((row) => JSON.parse(row.config) as SymbolConfig);
-  for (const row of symbols) tables.symbolPositions.set(row.symbol, row.position as number);
+  const symbols = tables.all<Record<string, unknown>>("symbols", []).map(checkedSymbol);
+  const meta = settingsOf(tables.all<{ key: unknown; value: unknown }>("meta", []));
+  for (const row of symbols) tables.symbolPositions.set(row.symbol, row.position);
   const state = initialState(
     {
-      maxOpenOrdersPerAccount: Number(meta.get("max_open_orders") ?? 200),
-      commission: { maker: meta.get("commission_maker"), taker: meta.get("commission_taker") },
+      maxOpenOrdersPerAccount: meta.maxOpenOrders,
+      commission: { maker: meta.maker, taker: meta.taker },
       history,
     },
-    configs,
+    symbols.map((row) => row.config),
   );
-  state.random.state = Number(meta.get("random_state") ?? state.random.state);
-  state.lastEventTime = Number(meta.get("last_event_time") ?? 0);
+  state.random.state = Number(meta.randomState ?? state.random.state);
+  state.lastEventTime = Number(meta.lastEventTime ?? 0);
   for (const row of symbols) {
     const market = state.markets.get(row.symbol);
     if (!market) continue;
-    if (typeof row.next_order_id !== "number")
-      throw new StateFileError(`state file ${path}: symbol ${row.symbol} has no counters`);
-    market.nextOrderId = row.next_order_id as number;
-    market.nextTradeId = row.next_trade_id as number;
-    market.nextAggTradeId = row.next_agg_trade_id as number;
-    market.nextBookSeq = row.next_book_seq as number;
-    market.lastUpdateId = row.last_update_id as number;
+    market.nextOrderId = row.nextOrderId;
+    market.nextTradeId = row.nextTradeId;
+    market.nextAggTradeId = row.nextAggTradeId;
+    market.nextBookSeq = row.nextBookSeq;
+    market.lastUpdateId = row.lastUpdateId;
   }
   recent.load(
     tables,
-    symbols.map((row) => [row.symbol, row.client_ids_below as number]),
+    symbols.map((row) => [row.symbol, row.clientIdsBelow]),
   );
   const accounts = loadAccounts(tables, state, path);
   for (const { symbol } of symbols) {
     for (const row of tables.all<OrderRow>("openOrders", [], symbol)) {
+      const order = orderFromRow(row);
       try {
-        registerOpenOrder(state, orderFromRow(row));
+        registerOpenOrder(state, order);
       } catch (error) {
         throw new StateFileError(`state file ${path}: ${(error as Error).message}`);
       }
@@ -121,33 +154,63 @@ function loadSnapshot(
   return { state, accounts };
 }
 
+/** A symbol's row with its counters, each checked. */
+function checkedSymbol(row: Record<string, unknown>) {
+  const where = () => `table symbols, symbol ${JSON.stringify(row.symbol)}`;
+  const c = new Columns(row, where);
+  const symbol = c.symbol("symbol");
+  if (row.next_order_id === null)
+    throw new DamagedRow(`${where()}: it has no counters (no row of symbol_counters)`);
+  const counters = new Columns(row, () => `table symbol_counters, symbol ${symbol}`);
+  return {
+    symbol,
+    position: c.whole("position"),
+    config: checkedSymbolConfig(row.config, symbol, where),
+    clientIdsBelow: c.id("client_ids_below"),
+    nextOrderId: counters.whole("next_order_id", 1, 2 ** 40),
+    nextTradeId: counters.whole("next_trade_id", 1, 2 ** 40),
+    nextAggTradeId: counters.whole("next_agg_trade_id", 1, 2 ** 40),
+    nextBookSeq: counters.whole("next_book_seq", 1),
+    lastUpdateId: counters.whole("last_update_id"),
+  };
+}
+
 /** Accounts, balances and the ledger's totals; the number of accounts. */
 function loadAccounts(tables: TableReads, state: ExchangeState, path: string): number {
   let count = 0;
-  for (const row of tables.all<{ id: string; exempt_from_order_limits: number }>("accounts", [])) {
+  for (const row of tables.all<Record<string, unknown>>("accounts", [])) {
+    const c = new Columns(row, () => `table accounts, account ${JSON.stringify(row.id)}`);
+    const id = c.account("id");
     state.accounts.set(
-      row.id,
-      new AccountClass(row.id, { exemptFromOrderLimits: row.exempt_from_order_limits === 1 }),
+      id,
+      new AccountClass(id, { exemptFromOrderLimits: c.flag("exempt_from_order_limits") }),
     );
     count += 1;
   }
-  for (const row of tables.all<{ account: string; asset: string; free: string; locked: string }>(
-    "balances",
-    [],
-  )) {
-    const account = state.accounts.get(row.account);
+  for (const row of tables.all<Record<string, unknown>>("balances", [])) {
+    const c = new Columns(
+      row,
+      () => `table balances, account ${JSON.stringify(row.account)} ${String(row.asset)}`,
+    );
+    const [accountId, asset] = [c.account("account"), c.asset("asset")];
+    const account = state.accounts.get(accountId);
     if (!account) {
-      throw new StateFileError(
-        `state file ${path}: balance of ${row.asset} for unknown account "${row.account}"`,
-      );
+      throw new StateFileError(`state file ${path}: balance of ${asset} for unknown account "${accountId}"`);
     }
-    account.balances.set(row.asset, { free: dec.fromPlain(row.free), locked: dec.fromPlain(row.locked) });
+    // Not checked to be at least 0 here: the ledger's checks name a negative balance as such.
+    account.balances.set(asset, {
+      free: c.decimal("free", undefined),
+      locked: c.decimal("locked", undefined),
+    });
   }
-  for (const row of tables.all<{ asset: string; total: string }>("fees", [])) {
-    state.ledger.fees.set(row.asset, dec.fromPlain(row.total));
-  }
-  for (const row of tables.all<{ asset: string; total: string }>("deposits", [])) {
-    state.ledger.deposits.set(row.asset, dec.fromPlain(row.total));
+  for (const [table, totals] of [
+    ["fees", state.ledger.fees],
+    ["deposits", state.ledger.deposits],
+  ] as const) {
+    for (const row of tables.all<Record<string, unknown>>(table, [])) {
+      const c = new Columns(row, () => `table ${table}, asset ${JSON.stringify(row.asset)}`);
+      totals.set(c.asset("asset"), c.decimal("total", undefined));
+    }
   }
   return count;
 }
@@ -167,7 +230,7 @@ function loadMarketData(tables: TableReads, state: ExchangeState, symbol: string
   if (!last) return;
   const recent: TradeBucket[] = [];
   for (const row of tables.all<BucketRow>("minutes", [symbol, last.time - DAY_MS - MINUTE_MS])) {
-    const bucket = bucketFromRow(row);
+    const bucket = bucketFromRow(row, symbol);
     market.stats.restoreMinute(bucket);
     if (bucket.minute + MINUTE_MS > last.time - AVG_WINDOW_MS) recent.push(bucket);
   }
@@ -176,12 +239,18 @@ function loadMarketData(tables: TableReads, state: ExchangeState, symbol: string
     tables.rows<VolumeRow, TradeVolume>(
       "volumesInIds",
       [tables.key(symbol, fromId), tables.key(symbol, toId), limit],
-      (r) => ({
-        id: r.id,
-        time: r.time,
-        qty: dec.fromPlain(r.qty),
-        quoteQty: dec.fromPlain(r.quote_qty),
-      }),
+      (r) => {
+        const c = new Columns(
+          r as unknown as Record<string, unknown>,
+          () => `table trades of ${symbol}, trade ${r.id}`,
+        );
+        return {
+          id: c.id("id"),
+          time: c.time("time"),
+          qty: c.decimal("qty"),
+          quoteQty: c.decimal("quote_qty"),
+        };
+      },
       symbol,
     );
   market.stats.restoreBacklog(recent, read);

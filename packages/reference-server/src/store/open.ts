@@ -177,10 +177,12 @@ export class StateFile {
   /**
    * Closes the file: a served file's mark is removed, and the last connection checkpoints it and
    * removes the log. A refused file's read-only connection is closed last: it neither checkpoints
-   * nor removes the log, so the file stays as it was.
+   * nor removes the log, so the file stays as it was. `afterAnother`: another program has
+   * committed to the file (commit-fence.ts); the mark is removed only while the schema is still
+   * exactly this server's, so that no trigger another program added runs.
    */
-  close({ keepMark = false }: { keepMark?: boolean } = {}): void {
-    if (this.accepted && !keepMark) {
+  close({ afterAnother = false }: { afterAnother?: boolean } = {}): void {
+    if (this.accepted && (!afterAnother || this.schemaStillOurs())) {
       try {
         this.db.prepare("DELETE FROM meta WHERE key = ?").run(SERVING_KEY);
       } catch {
@@ -191,6 +193,15 @@ export class StateFile {
     this.db.close();
     this.closeGuard();
     if (this.refused) removeEmpty(this.created);
+  }
+
+  private schemaStillOurs(): boolean {
+    try {
+      const { missing, foreign } = schemaDifferences(this.db, SCHEMA_VERSION);
+      return missing.length === 0 && foreign.length === 0;
+    } catch {
+      return false;
+    }
   }
 
   private closeGuard(): void {

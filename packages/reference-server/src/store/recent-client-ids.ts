@@ -8,6 +8,7 @@
  */
 import { namesItsOrder } from "../engine/client-order-ids.js";
 import { firstAtLeast } from "../engine/paging.js";
+import { Columns } from "./row-checks.js";
 import type { TableReads } from "./table-reads.js";
 
 export class RecentClientIds {
@@ -46,12 +47,15 @@ export class RecentClientIds {
     this.byAccount.clear();
     for (const [symbol, below] of symbols) {
       this.belowBySymbol.set(symbol, below);
-      const tail = tables.all<{ account: string; client_order_id: string; order_id: number }>(
+      const tail = tables.all<Record<string, unknown>>(
         "clientIdTail",
         [tables.key(symbol, below), tables.span(symbol)[1]],
         symbol,
       );
-      for (const row of tail) this.note(row.account, symbol, row.client_order_id, row.order_id);
+      for (const row of tail) {
+        const c = new Columns(row, () => `table orders of ${symbol}, order ${String(row.order_id)}`);
+        this.note(c.account("account"), symbol, c.clientOrderId("client_order_id"), c.id("order_id"));
+      }
     }
   }
 

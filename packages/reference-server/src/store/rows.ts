@@ -10,6 +10,8 @@ import {
   type Trade,
   type TradeBucket,
 } from "../engine/index.js";
+import { ORDER_STATUSES, ORDER_TYPES, SIDES, TIME_IN_FORCE } from "../engine/types.js";
+import { Columns } from "./row-checks.js";
 
 /**
  * The write statements, by name; a write operation is [name, ...parameters]. A statement on a
@@ -107,8 +109,6 @@ export function keyPosition(key: number): number {
 export type Param = string | number | bigint | null;
 export type WriteOp = [WriteName, ...Param[]];
 
-const exact = dec.fromPlain;
-
 /** Texts of values written lately, by value: cleared when full, so it stays bounded. */
 const recentPlain = new Map<dec.Decimal, string>();
 const RECENT_PLAIN_MOST = 4096;
@@ -167,6 +167,7 @@ export function orderOp(key: number, o: Order): WriteOp {
 }
 
 export interface OrderRow {
+  key: number;
   symbol: string;
   order_id: number;
   account: string;
@@ -193,40 +194,75 @@ export interface OrderRow {
   book_seq: number;
 }
 
+/**
+ * The columns of a row of a symbol's own table (`orders`, `trades`, `agg_trades`), checked as they
+ * are read (row-checks.ts); its key must be the one of its id.
+ */
+function symbolRow(r: { key: number } & object, table: string, what: string, idColumn: string): Columns {
+  const row = r as Record<string, unknown>;
+  const key = row.key;
+  const position =
+    typeof key === "number" && Number.isSafeInteger(key) && key >= 0 ? keyPosition(key) : undefined;
+  const columns = new Columns(row, () =>
+    position === undefined
+      ? `table ${table}_?, key ${String(key)}`
+      : `table ${table}_${position}, ${what} ${String(row[idColumn])}`,
+  );
+  const id = columns.id(idColumn);
+  if (position === undefined || key !== rowKey(position, id))
+    columns.refuse("key", `the key of ${what} ${id} (its symbol's position × 2^40 + the id)`);
+  return columns;
+}
+
 export function orderFromRow(r: OrderRow): Order {
-  const trailing = r.trailing === null ? undefined : (JSON.parse(r.trailing) as Record<string, unknown>);
+  const c = symbolRow(r, "orders", "order", "order_id");
   return {
-    accountId: r.account,
-    symbol: r.symbol,
-    orderId: r.order_id,
-    clientOrderId: r.client_order_id,
-    side: r.side as Order["side"],
-    type: r.type as Order["type"],
-    timeInForce: r.time_in_force as Order["timeInForce"],
-    price: exact(r.price),
-    origQty: exact(r.orig_qty),
-    origQuoteOrderQty: exact(r.orig_quote_order_qty),
-    executedQty: exact(r.executed_qty),
-    cummulativeQuoteQty: exact(r.cummulative_quote_qty),
-    stopPrice: exact(r.stop_price),
-    icebergQty: exact(r.iceberg_qty),
-    trailing: trailing
-      ? {
-          delta: Number(trailing.delta),
-          activeSince: Number(trailing.activeSince),
-          extreme: trailing.extreme === null ? undefined : exact(String(trailing.extreme)),
-        }
-      : undefined,
-    status: r.status as Order["status"],
-    isWorking: r.is_working === 1,
-    time: r.time,
-    updateTime: r.update_time,
-    workingTime: r.working_time,
-    strategyId: r.strategy_id ?? undefined,
-    strategyType: r.strategy_type ?? undefined,
-    locked: exact(r.locked),
-    bookSeq: r.book_seq,
+    accountId: c.account("account"),
+    symbol: c.symbol("symbol"),
+    orderId: c.id("order_id"),
+    clientOrderId: c.clientOrderId("client_order_id"),
+    side: c.oneOf("side", SIDES),
+    type: c.oneOf("type", ORDER_TYPES),
+    timeInForce: c.oneOf("time_in_force", TIME_IN_FORCE),
+    price: c.decimal("price"),
+    origQty: c.decimal("orig_qty"),
+    origQuoteOrderQty: c.decimal("orig_quote_order_qty"),
+    executedQty: c.decimal("executed_qty"),
+    cummulativeQuoteQty: c.decimal("cummulative_quote_qty"),
+    stopPrice: c.decimal("stop_price"),
+    icebergQty: c.decimal("iceberg_qty"),
+    trailing: r.trailing === null ? undefined : trailingOf(r.trailing, c),
+    status: c.oneOf("status", ORDER_STATUSES),
+    isWorking: c.flag("is_working"),
+    time: c.time("time"),
+    updateTime: c.time("update_time"),
+    workingTime: c.timeOrNone("working_time"),
+    strategyId: c.optionalWhole("strategy_id"),
+    strategyType: c.optionalWhole("strategy_type"),
+    locked: c.decimal("locked"),
+    bookSeq: c.whole("book_seq"),
   };
+}
+
+/** A trailing stop's bookkeeping, as orderOp writes it (JSON). */
+function trailingOf(text: unknown, c: Columns): Order["trailing"] {
+  let value: unknown;
+  try {
+    value = typeof text === "string" && text.length <= 200 ? JSON.parse(text) : undefined;
+  } catch {
+    value = undefined;
+  }
+  const t = value as { delta?: unknown; activeSince?: unknown; extreme?: unknown } | undefined;
+  const extreme = typeof t?.extreme === "string" ? dec.tryParse(t.extreme) : undefined;
+  if (
+    typeof t !== "object" ||
+    t === null ||
+    !Number.isInteger(t.delta) ||
+    !Number.isInteger(t.activeSince) ||
+    (t.extreme !== null && extreme === undefined)
+  )
+    return c.refuse("trailing", "JSON of a trailing stop ({delta, activeSince, extreme})");
+  return { delta: t.delta as number, activeSince: t.activeSince as number, extreme };
 }
 
 /** The write of a trade (its key given), parameters in the order of WRITES.trade. */
@@ -253,6 +289,7 @@ export function tradeOp(key: number, t: Trade): WriteOp {
 }
 
 export interface TradeRow {
+  key: number;
   symbol: string;
   id: number;
   price: string;
@@ -271,25 +308,26 @@ export interface TradeRow {
 }
 
 export function tradeFromRow(r: TradeRow): Trade {
+  const c = symbolRow(r, "trades", "trade", "id");
   return {
-    symbol: r.symbol,
-    id: r.id,
-    price: exact(r.price),
-    qty: exact(r.qty),
-    quoteQty: exact(r.quote_qty),
-    time: r.time,
-    isBuyerMaker: r.is_buyer_maker === 1,
+    symbol: c.symbol("symbol"),
+    id: c.id("id"),
+    price: c.decimal("price"),
+    qty: c.decimal("qty"),
+    quoteQty: c.decimal("quote_qty"),
+    time: c.time("time"),
+    isBuyerMaker: c.flag("is_buyer_maker"),
     buyer: {
-      accountId: r.buyer,
-      orderId: r.buyer_order_id,
-      commission: exact(r.buyer_commission),
-      commissionAsset: r.buyer_commission_asset,
+      accountId: c.account("buyer"),
+      orderId: c.id("buyer_order_id"),
+      commission: c.decimal("buyer_commission"),
+      commissionAsset: c.asset("buyer_commission_asset"),
     },
     seller: {
-      accountId: r.seller,
-      orderId: r.seller_order_id,
-      commission: exact(r.seller_commission),
-      commissionAsset: r.seller_commission_asset,
+      accountId: c.account("seller"),
+      orderId: c.id("seller_order_id"),
+      commission: c.decimal("seller_commission"),
+      commissionAsset: c.asset("seller_commission_asset"),
     },
   };
 }
@@ -312,6 +350,7 @@ export function aggTradeOp(key: number, a: AggTrade): WriteOp {
 }
 
 export interface AggTradeRow {
+  key: number;
   symbol: string;
   id: number;
   price: string;
@@ -324,16 +363,17 @@ export interface AggTradeRow {
 }
 
 export function aggTradeFromRow(r: AggTradeRow): AggTrade {
+  const c = symbolRow(r, "agg_trades", "aggregate trade", "id");
   return {
-    symbol: r.symbol,
-    id: r.id,
-    price: exact(r.price),
-    qty: exact(r.qty),
-    firstTradeId: r.first_trade_id,
-    lastTradeId: r.last_trade_id,
-    time: r.time,
-    isBuyerMaker: r.is_buyer_maker === 1,
-    takerOrderId: r.taker_order_id,
+    symbol: c.symbol("symbol"),
+    id: c.id("id"),
+    price: c.decimal("price"),
+    qty: c.decimal("qty"),
+    firstTradeId: c.id("first_trade_id"),
+    lastTradeId: c.id("last_trade_id"),
+    time: c.time("time"),
+    isBuyerMaker: c.flag("is_buyer_maker"),
+    takerOrderId: c.id("taker_order_id"),
   };
 }
 
@@ -370,19 +410,23 @@ export interface BucketRow {
   quote_volume: string;
 }
 
-export function bucketFromRow(r: BucketRow): TradeBucket {
+export function bucketFromRow(r: BucketRow, symbol: string): TradeBucket {
+  const c = new Columns(
+    r as unknown as Record<string, unknown>,
+    () => `table trade_minutes, ${symbol} minute ${String(r.minute)}`,
+  );
   return {
-    minute: r.minute,
-    firstId: r.first_id,
-    lastId: r.last_id,
-    count: r.count,
-    open: exact(r.open),
-    high: exact(r.high),
-    low: exact(r.low),
-    close: exact(r.close),
-    closeQty: exact(r.close_qty),
-    volume: exact(r.volume),
-    quoteVolume: exact(r.quote_volume),
+    minute: c.time("minute"),
+    firstId: c.id("first_id"),
+    lastId: c.id("last_id"),
+    count: c.whole("count"),
+    open: c.decimal("open"),
+    high: c.decimal("high"),
+    low: c.decimal("low"),
+    close: c.decimal("close"),
+    closeQty: c.decimal("close_qty"),
+    volume: c.decimal("volume"),
+    quoteVolume: c.decimal("quote_volume"),
   };
 }
 

@@ -203,8 +203,7 @@ export class StateDatabase implements History {
     if (this.closed) return;
     this.closed = true;
     await this.committer.close();
-    // After another program's commit the file is left as that program wrote it.
-    this.file.close({ keepMark: this.committer.stoppedByAnother });
+    this.file.close({ afterAnother: this.committer.stoppedByAnother });
     this.lock.release();
   }
 

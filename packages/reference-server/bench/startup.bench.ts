@@ -6,11 +6,15 @@
 // its own. The databases are written straight with SQL (test/support/history-db.ts).
 // Run: npm run build && npm run bench:startup (in packages/reference-server); BENCH_RUNS (default 3),
 // BENCH_CASES (such as last-5-minutes:1000000) picks cases.
+// BENCH_BUILDS compares builds side by side, as bench:builds takes them (name=path-to-dist pairs,
+// comma-separated, each dist/ inside the repository): each case's file is started by each build in
+// turn, the order reversed every other run, and each build's median is given as a ratio to the
+// first build's, measured in the same runs (the host's load moves single runs a lot).
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { databaseWithTrades, type HistoryShape } from "../test/support/history-db.js";
 
@@ -35,19 +39,28 @@ interface Sample {
   firstAvgMs: number;
 }
 
-function serverProcess(statePath: string): ChildProcess {
-  const args = BUILT
-    ? [join(PACKAGE, "bin", "marketapi-server.js")]
-    : ["--import", "tsx", join(PACKAGE, "src", "cli.ts")];
+/** BENCH_BUILDS: [name, its cli.js]; otherwise this package's own build (or sources). */
+const BUILDS = process.env.BENCH_BUILDS?.split(",").map((pair) => {
+  const [name, dist] = pair.split("=");
+  if (!name || !dist) throw new Error(`BENCH_BUILDS: expected name=path, got "${pair}"`);
+  return { name, cli: join(resolve(dist), "cli.js") };
+});
+
+function serverProcess(statePath: string, cli?: string): ChildProcess {
+  const args = cli
+    ? [cli]
+    : BUILT
+      ? [join(PACKAGE, "bin", "marketapi-server.js")]
+      : ["--import", "tsx", join(PACKAGE, "src", "cli.ts")];
   return spawn(process.execPath, [...args, "--port", "0", "--state", statePath], {
     cwd: PACKAGE,
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
 
-async function startOnce(statePath: string): Promise<Sample> {
+async function startOnce(statePath: string, cli?: string): Promise<Sample> {
   const started = performance.now();
-  const child = serverProcess(statePath);
+  const child = serverProcess(statePath, cli);
   let out = "";
   let err = "";
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -99,6 +112,40 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const fmt = (value: number, digits = 0) =>
   value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+/** Each build's start-up of each case, side by side (BENCH_BUILDS). */
+async function buildsSideBySide(builds: { name: string; cli: string }[]): Promise<void> {
+  const table: string[] = [];
+  for (const shape of ["30-days", "last-5-minutes"] as HistoryShape[]) {
+    for (const count of [1_000, 1_000_000]) {
+      if (CASES && !CASES.includes(`${shape}:${count}`)) continue;
+      const path = join(scratch, `${shape}-${count}.db`);
+      await databaseWithTrades(path, count, shape);
+      const samples = new Map<string, number[]>(builds.map((build) => [build.name, []]));
+      for (let run = 0; run < RUNS; run += 1) {
+        for (const build of run % 2 === 0 ? builds : [...builds].reverse())
+          samples.get(build.name)?.push((await startOnce(path, build.cli)).startMs);
+      }
+      const first = median(samples.get(builds[0]?.name ?? "") ?? []);
+      for (const build of builds) {
+        const runs = samples.get(build.name) ?? [];
+        table.push(
+          `| ${shape} | ${fmt(count)} | ${build.name} | ${fmt(median(runs))} (${runs.map((ms) => fmt(ms)).join(", ")}) | ${(median(runs) / first).toFixed(2)} |`,
+        );
+        console.log(table.at(-1));
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  console.log(
+    [
+      "",
+      `| history shape | trades | build | start-up ms, median (runs) | ratio to ${builds[0]?.name} |`,
+      "| --- | --: | --- | --: | --: |",
+      ...table,
+    ].join("\n"),
+  );
+}
+
 const rows: string[] = [];
 try {
   console.log(
@@ -106,6 +153,14 @@ try {
       .map((l) => l.toFixed(2))
       .join(" ")}, ${BUILT ? "built dist" : "sources through tsx"}, ${RUNS} runs each`,
   );
+  if (BUILDS) await buildsSideBySide(BUILDS);
+  else await bySize();
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** Each case started by this package's build, with its peak memory, first avgPrice and quick_check. */
+async function bySize(): Promise<void> {
   for (const shape of ["30-days", "last-5-minutes"] as HistoryShape[]) {
     for (const count of [1_000, 1_000_000]) {
       if (CASES && !CASES.includes(`${shape}:${count}`)) continue;
@@ -133,6 +188,4 @@ try {
       ...rows,
     ].join("\n"),
   );
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
 }

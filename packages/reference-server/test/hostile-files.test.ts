@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../src/index.js";
 import { backupStateFile, restoreStateFile } from "../src/store/backup.js";
 import { loadDriver } from "../src/store/driver.js";
-import { runCli } from "./support/cli.js";
+import { exitOrStart, runCli } from "./support/cli.js";
 
 const folder = realpathSync(mkdtempSync(join(tmpdir(), "marketapi-hostile-")));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -145,7 +145,7 @@ describe("a state file whose schema is not exactly this server's", () => {
       const path = hostile(name, sql);
       const hash = sha256(path);
       const start = runCli(["--port", "0", "--state", path]);
-      expect(await start.exited).toBe(2);
+      expect(await exitOrStart(start)).toBe(2);
       expect(start.stderr()).toContain(
         `marketapi-server: state file ${path}: is damaged: it is a marketapi state database (schema version 3) whose schema is not this server's:`,
       );
@@ -180,7 +180,7 @@ describe("a state file with rows the engine cannot take", () => {
       const path = hostile(name, sql);
       const hash = sha256(path);
       const start = runCli(["--port", "0", "--state", path]);
-      expect(await start.exited).toBe(2);
+      expect(await exitOrStart(start)).toBe(2);
       expect(start.stderr()).toContain(`marketapi-server: state file ${path}: is damaged: `);
       expect(start.stderr()).toMatch(says);
       const restored = join(folder, `restored-${name.replace(/\W+/g, "-")}.db`);

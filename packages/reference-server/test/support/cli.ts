@@ -48,3 +48,17 @@ export async function baseUrlOf(run: CliRun): Promise<string> {
   }
   throw new Error(`The server did not start.\nstdout: ${run.stdout()}\nstderr: ${run.stderr()}`);
 }
+
+/** The exit code, or "started" (the server is stopped then) when it came up instead of exiting. */
+export async function exitOrStart(run: CliRun): Promise<number | string> {
+  const started = baseUrlOf(run).then(
+    () => "started",
+    () => undefined,
+  );
+  const outcome = await Promise.race([run.exited, started]);
+  if (outcome === "started") {
+    run.child.kill("SIGKILL");
+    await run.exited;
+  }
+  return outcome ?? (await run.exited);
+}

@@ -239,13 +239,24 @@ async function main(argv: string[]): Promise<number | undefined> {
       return EXIT.failed;
     }
     const fromFile = error instanceof ConfigError && error.source === "config" && options.configPath;
-    const fault = fromFile ? new ConfigError(options.configPath as string, error.faults) : error;
+    const fault = fromFile
+      ? new ConfigError(options.configPath as string, error.faults)
+      : stateFault(error, options.server.statePath);
     process.stderr.write(`marketapi-server: ${(fault as Error).message}\n`);
     if (fault instanceof InputFault || (fault instanceof ConfigError && fromFile)) return EXIT.fault;
     // A state file it cannot use is 2, as a usage error is: the operator is to pick another file
     // (one in use by another server, damaged, missing its log) or fix the install.
     return fault instanceof ConfigError || fault instanceof StateFileError ? EXIT.usage : EXIT.failed;
   }
+}
+
+/**
+ * A first commit that fails as the server starts (the disk full, the file read-only) is a state
+ * file it cannot use, as every other refusal of one: exit 2, naming the file.
+ */
+function stateFault(error: unknown, statePath: string | undefined): unknown {
+  if (statePath === undefined || (error as Error)?.name !== "StorageFailure") return error;
+  return new StateFileError(`state file ${statePath}: ${(error as Error).message}`);
 }
 
 main(process.argv.slice(2)).then((code) => {

@@ -138,6 +138,14 @@ export const unsupportedTransferCoding = (coding: string): ApiError =>
 export const missingHost = (): ApiError =>
   new ApiError(-1100, "Malformed request: an HTTP/1.1 request must carry a Host header.", 400);
 
+/** A header a request carries once, carried `times` times (as the request spells its name). */
+export const headerRepeated = (name: string, times: number): ApiError =>
+  new ApiError(
+    -1100,
+    `Malformed request: the ${name} header is sent ${times} times; a request carries it once.`,
+    400,
+  );
+
 export const unsupportedHttpVersion = (version: string): ApiError =>
   new ApiError(-1020, `HTTP/${version} is not supported; send HTTP/1.1 (or HTTP/1.0).`, 400, {
     Connection: "close",

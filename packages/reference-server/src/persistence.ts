@@ -103,7 +103,7 @@ async function openResolved(path: string, options: OpenStateOptions): Promise<Op
     database.markServing();
     const { version, original, staleMark } = database.openedFrom;
     if (staleMark)
-      options.logger.info(
+      options.logger.warn(
         `The state file ${path} was left open by a server of this release (${staleMark}), so its write-ahead log is not missing.`,
       );
     if (original)

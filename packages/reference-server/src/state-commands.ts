@@ -46,7 +46,7 @@ export async function runStateCommand(command: StateCommand, argv: string[]): Pr
   }
   let report: CopyReport;
   // What the command removed on its way (leftovers of interrupted work), before its result.
-  const logger = { info: (line: string) => process.stdout.write(`${line}\n`) };
+  const logger = { warn: (line: string) => process.stderr.write(`${line}\n`) };
   try {
     report =
       command === "backup"

@@ -230,7 +230,7 @@ describe("a state database that fails its consistency check", () => {
 });
 
 describe("an upgrade killed midway", () => {
-  it("leaves its trial copy, its log and lock and a partial original; the next start removes them and says so", async () => {
+  it("leaves its trial copy, its log and lock and a partial original; the next start removes them and warns of it", async () => {
     const path = releaseDatabase("state-v2.db.gz");
     // A process id no process has any more: the upgrade's, killed.
     const pid = spawnSync(process.execPath, ["-e", ""]).pid as number;
@@ -246,8 +246,8 @@ describe("an upgrade killed midway", () => {
     const run = runCli(["--port", "0", "--state", path]);
     try {
       await baseUrlOf(run);
-      expect(run.stdout()).toContain(`Removed what interrupted work left beside ${path}`);
-      expect(run.stdout()).toContain(`state.db.upgrade-trial-${pid} (the trial copy of an upgrade`);
+      expect(run.stderr()).toContain(`Removed what interrupted work left beside ${path}`);
+      expect(run.stderr()).toContain(`state.db.upgrade-trial-${pid} (the trial copy of an upgrade`);
       const left = readdirSync(join(path, ".."));
       for (const name of leftovers) expect(left).not.toContain(name);
       // The upgrade itself then ran whole: the original kept beside the file.

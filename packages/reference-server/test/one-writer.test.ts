@@ -408,13 +408,15 @@ describe("the release before, and an SQLite shell", () => {
       query: order(2),
     });
     expect(refused.status).toBe(503);
-    expect((refused.json as { msg: string }).msg).toContain(`PID ${shell.child.pid}: python3`);
+    expect((refused.json as { msg: string }).msg).toMatch(new RegExp(`PID ${shell.child.pid}: \\S*python3`));
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
 
     const again = runCli(["--port", "0", "--state", statePath]);
     expect(await exitOrStart(again)).toBe(2);
-    expect(again.stderr()).toContain(`is in use by another process (PID ${shell.child.pid}: python3`);
+    expect(again.stderr()).toMatch(
+      new RegExp(`is in use by another process \\(PID ${shell.child.pid}: \\S*python3`),
+    );
     shell.send("close");
     await shell.event("closed");
     const afterwards = runCli(["--port", "0", "--state", statePath]);

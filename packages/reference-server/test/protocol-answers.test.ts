@@ -2,8 +2,9 @@
 // socket (node:net) against the real server on 127.0.0.1, each row a request as it is written and
 // the answer it must get: status, API code, and a body that is `{ code, msg }` and nothing else.
 // The rows cover what Node's parser refuses (request line, headers, framing, sizes), what Node
-// would answer itself (no Host, an unknown Expect) or drop (CONNECT), and what the API cannot
-// read (another HTTP version, a transfer or content coding).
+// would answer itself (no Host, an unknown Expect) or drop (CONNECT), what it would take a guess
+// on (a header a request carries once, carried twice), and what the API cannot read (another
+// HTTP version, a transfer or content coding).
 
 import { connect } from "node:net";
 import { gzipSync } from "node:zlib";
@@ -177,6 +178,29 @@ const refused: Row[] = [
     given: "an HTTP/1.1 request without Host",
     raw: "GET /api/v3/ping HTTP/1.1\r\n\r\n",
     want: { status: 400, code: -1100, msg: /Host/ },
+  },
+  // A header a request carries once, carried twice: which one would count is a guess (Node keeps
+  // the first Host and Content-Type and joins API keys), so the request is refused (RFC 9112 §3.2
+  // for Host).
+  {
+    given: "two Host headers",
+    raw: "GET /api/v3/ping HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n",
+    want: { status: 400, code: -1100, msg: /Host header.*2 times/ },
+  },
+  {
+    given: "two Host headers of one value, in HTTP/1.0",
+    raw: "GET /api/v3/ping HTTP/1.0\r\nHost: x\r\nhost: x\r\n\r\n",
+    want: { status: 400, code: -1100, msg: /Host header.*2 times/ },
+  },
+  {
+    given: "two Content-Type headers",
+    raw: `${ORDER}${FORM}Content-Type: application/json\r\nContent-Length: 3\r\n\r\na=b`,
+    want: { status: 400, code: -1100, msg: /Content-Type header.*2 times/ },
+  },
+  {
+    given: "two X-MBX-APIKEY headers",
+    raw: `${ORDER}X-MBX-APIKEY: a\r\nX-MBX-APIKEY: b\r\nContent-Length: 0\r\n\r\n`,
+    want: { status: 400, code: -1100, msg: /X-MBX-APIKEY header.*2 times/ },
   },
   {
     given: "an Expect other than 100-continue",

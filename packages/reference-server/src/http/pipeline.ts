@@ -75,7 +75,7 @@ export function createPipeline(deps: PipelineDeps): RequestListener {
   return (req, res) => {
     const now = deps.now();
     const ip = req.socket.remoteAddress ?? "";
-    const fault = protocolFault(req);
+    const fault = protocolFault(req, deps.api.apiKeyHeader);
     if (fault !== undefined) {
       answerError(deps, res, fault, spendQuietly(deps, ip, 1, now));
       return;

@@ -5,6 +5,8 @@
  *   line or headers over the limit; HTTP/2's preface; a timeout), answered on the raw socket;
  * - requests Node would otherwise answer itself with an empty or plain-text body (an HTTP/1.1
  *   request without Host, an Expect other than 100-continue) or drop without a word (CONNECT);
+ * - requests whose answer would rest on a guess Node makes: a header a request carries once, sent
+ *   twice (Node keeps the first Host and Content-Type and joins the API key header's values);
  * - requests Node would serve although the API cannot read them: an HTTP version other than 1.x,
  *   a body in a transfer coding other than chunked or in a content coding (the server decodes none).
  *
@@ -16,6 +18,7 @@ import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } 
 import type { Socket } from "node:net";
 import {
   ApiError,
+  headerRepeated,
   missingHost,
   unsupportedContentCoding,
   unsupportedExpectation,
@@ -28,9 +31,14 @@ const JSON_TYPE = "application/json;charset=UTF-8";
 /** Header values quoted back in a message are cut to this many characters. */
 const QUOTED = 100;
 
-/** What a request asks of the HTTP layer that the API does not do, checked before anything else. */
-export function protocolFault(req: IncomingMessage): ApiError | undefined {
+/**
+ * What a request asks of the HTTP layer that the API does not do, checked before anything else.
+ * `apiKeyHeader`: the name of the API key header (lower case), which a request carries once.
+ */
+export function protocolFault(req: IncomingMessage, apiKeyHeader = ""): ApiError | undefined {
   if (req.httpVersionMajor !== 1) return unsupportedHttpVersion(quoted(req.httpVersion));
+  const repeated = repeatedHeader(req.rawHeaders, apiKeyHeader);
+  if (repeated) return headerRepeated(repeated.name, repeated.times);
   const headers = req.headers;
   if (req.httpVersionMinor >= 1) {
     if (headers.host === undefined) return missingHost();
@@ -47,6 +55,42 @@ export function protocolFault(req: IncomingMessage): ApiError | undefined {
   if (content !== undefined && !isIdentity(content) && hasBody(req)) {
     return unsupportedContentCoding(quoted(content));
   }
+  return undefined;
+}
+
+/**
+ * A header a request carries once, as the request spells it, when it carries it more than once:
+ * Host (RFC 9112 §3.2: a server answers 400), Content-Type (which says how the body reads), and
+ * the API key header. Node keeps the first Host and Content-Type and joins the API keys, so each
+ * answer would rest on a guess. Compared by length first: most requests carry a few headers, and
+ * none of these twice.
+ */
+function repeatedHeader(
+  raw: readonly string[],
+  apiKeyHeader: string,
+): { name: string; times: number } | undefined {
+  let host: string | undefined;
+  let contentType: string | undefined;
+  let apiKey: string | undefined;
+  let hosts = 0;
+  let contentTypes = 0;
+  let apiKeys = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === "host") {
+      host ??= name;
+      hosts += 1;
+    } else if (name.length === 12 && name.toLowerCase() === "content-type") {
+      contentType ??= name;
+      contentTypes += 1;
+    } else if (name.length === apiKeyHeader.length && name.toLowerCase() === apiKeyHeader) {
+      apiKey ??= name;
+      apiKeys += 1;
+    }
+  }
+  if (hosts > 1) return { name: host as string, times: hosts };
+  if (contentTypes > 1) return { name: contentType as string, times: contentTypes };
+  if (apiKeys > 1) return { name: apiKey as string, times: apiKeys };
   return undefined;
 }
 

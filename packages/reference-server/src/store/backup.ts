@@ -58,10 +58,10 @@ export interface CopyReport {
 
 /** Where a command says what it did besides its result (leftovers removed). */
 export interface CommandOptions {
-  logger?: Pick<Logger, "info">;
+  logger?: Pick<Logger, "warn">;
 }
 
-const SILENT = { info: () => undefined };
+const SILENT = { warn: () => undefined };
 
 /** Copies the state file at `given` to `outPath` (which must not exist), while a server may serve it. */
 export async function backupStateFile(
@@ -78,7 +78,7 @@ export async function backupStateFile(
   }
 }
 
-async function backupResolved(statePath: string, outPath: string, logger: Pick<Logger, "info">) {
+async function backupResolved(statePath: string, outPath: string, logger: Pick<Logger, "warn">) {
   const started = performance.now();
   inspectFolder(outPath);
   if (existsSync(outPath))
@@ -89,8 +89,15 @@ async function backupResolved(statePath: string, outPath: string, logger: Pick<L
   checkNames(statePath);
   removeStalePartials(outPath, logger);
   const Driver = loadDriver();
-  // No lock, and no tidying: a server may open the file at any moment.
-  const source = examineOrRefuse(Driver, statePath, { integrity: false, tidy: false, missingLog: "refuse" });
+  // No lock, and no tidying: a server may open the file at any moment. A file no server serves
+  // (no log) is read on a connection that may write (it never does), so that, closing as the file's
+  // last connection, it leaves nothing beside it; a served file's log is never empty.
+  const source = examineOrRefuse(Driver, statePath, {
+    integrity: false,
+    tidy: false,
+    missingLog: "refuse",
+    readWrite: !hasLog(statePath),
+  });
   const partial = `${outPath}.partial-${process.pid}`;
   try {
     removeDatabase(partial);

@@ -11,13 +11,16 @@
  * - COPY.partial-PID: a backup being written (beside its output, not the state file).
  *
  * Each of the first five is made only under the state file's lock, so whoever holds the lock knows
- * that every one of them is a leftover, and removes them (start-up, restore), saying what it
+ * that every one of them is a leftover, and removes them (start-up, restore), warning of what it
  * removed. A backup takes no lock: it removes the partial copies beside its output whose process
  * has ended.
  */
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Logger } from "../logger.js";
+
+/** Where the removal is told: a warning (something was interrupted). */
+type Told = Pick<Logger, "warn">;
 
 /** The kinds of work made aside under the state file's lock (see the module's comment). */
 const UNDER_LOCK = /^(creating|upgrade-trial|schema-\d+-backup\.partial|import|restoring)-(\d+)(?:[.-].*)?$/;
@@ -39,7 +42,7 @@ interface Leftover {
 }
 
 /** Removes the leftovers beside the state file at `path` (its lock held); tells `logger` what went. */
-export function removeLeftovers(path: string, logger: Pick<Logger, "info">): Leftover[] {
+export function removeLeftovers(path: string, logger: Told): Leftover[] {
   const found = besides(path, UNDER_LOCK, (match) => ({
     what: WHAT[match[1] as string] ?? "the original of an upgrade being written",
     pid: Number(match[2]),
@@ -49,7 +52,7 @@ export function removeLeftovers(path: string, logger: Pick<Logger, "info">): Lef
 }
 
 /** Removes the partial copies beside a backup's output `out` whose process has ended. */
-export function removeStalePartials(out: string, logger: Pick<Logger, "info">): Leftover[] {
+export function removeStalePartials(out: string, logger: Told): Leftover[] {
   const found = besides(out, PARTIAL_COPY, (match) => ({
     what: "a backup being written",
     pid: Number(match[1]),
@@ -77,7 +80,7 @@ function besides(
   return found;
 }
 
-function report(path: string, found: readonly Leftover[], logger: Pick<Logger, "info">): void {
+function report(path: string, found: readonly Leftover[], logger: Told): void {
   if (found.length === 0) return;
   const list = found
     .map(
@@ -85,7 +88,7 @@ function report(path: string, found: readonly Leftover[], logger: Pick<Logger, "
         `${basename(leftover.path)} (${leftover.what}, ${mib(leftover.bytes)}, process ${leftover.pid})`,
     )
     .join(", ");
-  logger.info(
+  logger.warn(
     `Removed what interrupted work left beside ${path} (its process was stopped before it finished): ${list}.`,
   );
 }

@@ -242,7 +242,7 @@ function loadMarketData(tables: TableReads, state: ExchangeState, symbol: string
       (r) => {
         const c = new Columns(
           r as unknown as Record<string, unknown>,
-          () => `table trades of ${symbol}, trade ${r.id}`,
+          () => `table trades_${tables.symbolPositions.get(symbol)}, trade ${r.id}`,
         );
         return {
           id: c.id("id"),

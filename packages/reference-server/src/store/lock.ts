@@ -203,7 +203,7 @@ export function lockHolders(path: string, at?: number): Holder[] {
 function commandOf(pid: number): { command?: string } {
   try {
     const words = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\u0000").filter(Boolean);
-    const text = words.join(" ");
+    const text = words.join(" ").replace(/\s+/g, " ");
     if (text === "") return {};
     return { command: text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS)}…` : text };
   } catch {

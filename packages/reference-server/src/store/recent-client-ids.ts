@@ -53,7 +53,10 @@ export class RecentClientIds {
         symbol,
       );
       for (const row of tail) {
-        const c = new Columns(row, () => `table orders of ${symbol}, order ${String(row.order_id)}`);
+        const c = new Columns(
+          row,
+          () => `table orders_${tables.symbolPositions.get(symbol)}, order ${String(row.order_id)}`,
+        );
         this.note(c.account("account"), symbol, c.clientOrderId("client_order_id"), c.id("order_id"));
       }
     }

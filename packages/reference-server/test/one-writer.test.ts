@@ -377,7 +377,7 @@ describe("the release before, and an SQLite shell", () => {
     const again = runCli(["--port", "0", "--state", statePath]);
     try {
       await baseUrlOf(again);
-      expect(again.stdout()).toContain(
+      expect(again.stderr()).toContain(
         `The state file ${statePath} was left open by a server of this release (process ${server.child.pid} on`,
       );
     } finally {
@@ -438,6 +438,7 @@ describe("a companion path that is a link", () => {
       const statePath = await closedStateFile(`companion-${name.split(",")[0]?.replace(/\W+/g, "-")}.db`);
       const target = name.includes("another file") ? join(folder, "elsewhere") : statePath;
       if (target !== statePath) writeFileSync(target, "");
+      rmSync(companion(statePath), { force: true }); // the lock file a server leaves
       symlinkSync(target, companion(statePath));
       const hash = sha256(statePath);
       const run = runCli(["--port", "0", "--state", statePath]);

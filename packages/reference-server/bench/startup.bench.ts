@@ -9,7 +9,9 @@
 // BENCH_BUILDS compares builds side by side, as bench:builds takes them (name=path-to-dist pairs,
 // comma-separated, each dist/ inside the repository): each case's file is started by each build in
 // turn, the order reversed every other run, and each build's median is given as a ratio to the
-// first build's, measured in the same runs (the host's load moves single runs a lot).
+// first build's, measured in the same runs: the wall time to the base URL, and the server
+// process's CPU time then (all its threads, from /proc/PID/stat), which the host's load moves
+// much less than the wall time.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -17,6 +19,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { databaseWithTrades, type HistoryShape } from "../test/support/history-db.js";
+import { cpuMs } from "./order-load.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** Which cases to run, as shape:count pairs separated by commas (default: all four). */
@@ -35,6 +38,8 @@ const Driver = require("better-sqlite3") as new (
 
 interface Sample {
   startMs: number;
+  /** The server process's CPU time (all its threads) when it printed its base URL. */
+  cpuMs: number;
   peakMiB: number;
   firstAvgMs: number;
 }
@@ -83,12 +88,13 @@ async function startOnce(statePath: string, cli?: string): Promise<Sample> {
       }, 5);
     });
     const startMs = performance.now() - started;
+    const cpu = cpuMs(child.pid);
     const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
     const peakMiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024;
     const asked = performance.now();
     const avg = await fetch(`${url}/api/v3/avgPrice?symbol=BTCUSDT`);
     if (avg.status !== 200) throw new Error(`avgPrice answered ${avg.status}`);
-    return { startMs, peakMiB, firstAvgMs: performance.now() - asked };
+    return { startMs, cpuMs: cpu, peakMiB, firstAvgMs: performance.now() - asked };
   } finally {
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
@@ -120,16 +126,21 @@ async function buildsSideBySide(builds: { name: string; cli: string }[]): Promis
       if (CASES && !CASES.includes(`${shape}:${count}`)) continue;
       const path = join(scratch, `${shape}-${count}.db`);
       await databaseWithTrades(path, count, shape);
-      const samples = new Map<string, number[]>(builds.map((build) => [build.name, []]));
+      const samples = new Map<string, Sample[]>(builds.map((build) => [build.name, []]));
       for (let run = 0; run < RUNS; run += 1) {
         for (const build of run % 2 === 0 ? builds : [...builds].reverse())
-          samples.get(build.name)?.push((await startOnce(path, build.cli)).startMs);
+          samples.get(build.name)?.push(await startOnce(path, build.cli));
       }
-      const first = median(samples.get(builds[0]?.name ?? "") ?? []);
+      const firstRuns = samples.get(builds[0]?.name ?? "") ?? [];
+      const [firstWall, firstCpu] = [
+        median(firstRuns.map((s) => s.startMs)),
+        median(firstRuns.map((s) => s.cpuMs)),
+      ];
       for (const build of builds) {
         const runs = samples.get(build.name) ?? [];
+        const [wall, cpu] = [median(runs.map((s) => s.startMs)), median(runs.map((s) => s.cpuMs))];
         table.push(
-          `| ${shape} | ${fmt(count)} | ${build.name} | ${fmt(median(runs))} (${runs.map((ms) => fmt(ms)).join(", ")}) | ${(median(runs) / first).toFixed(2)} |`,
+          `| ${shape} | ${fmt(count)} | ${build.name} | ${fmt(wall)} (${runs.map((s) => fmt(s.startMs)).join(", ")}) | ${(wall / firstWall).toFixed(2)} | ${fmt(cpu)} (${runs.map((s) => fmt(s.cpuMs)).join(", ")}) | ${(cpu / firstCpu).toFixed(2)} |`,
         );
         console.log(table.at(-1));
       }
@@ -139,8 +150,8 @@ async function buildsSideBySide(builds: { name: string; cli: string }[]): Promis
   console.log(
     [
       "",
-      `| history shape | trades | build | start-up ms, median (runs) | ratio to ${builds[0]?.name} |`,
-      "| --- | --: | --- | --: | --: |",
+      `| history shape | trades | build | start-up ms, median (runs) | ratio to ${builds[0]?.name} | CPU ms at start-up, median (runs) | ratio to ${builds[0]?.name} |`,
+      "| --- | --: | --- | --: | --: | --: | --: |",
       ...table,
     ].join("\n"),
   );

@@ -15,8 +15,10 @@ const path = process.argv[2];
 if (!path) throw new Error("usage: previous-release.ts STATE-FILE");
 const say = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
 
-// As it opened the file: SQLite's busy handler waits up to 10 s for another connection's commit.
-const db = new Driver(path, { timeout: 10_000, fileMustExist: true });
+// As it opened the file: SQLite's busy handler waits up to 10 s for another connection's commit
+// (the release's own setting, part of what is imitated, not a limit of the test).
+const busy = { timeout: 10_000 }; // time limit under test: the release before's busy wait
+const db = new Driver(path, { ...busy, fileMustExist: true });
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = NORMAL");
 db.pragma("wal_autocheckpoint = 0");

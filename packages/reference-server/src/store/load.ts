@@ -160,17 +160,18 @@ function checkedSymbol(row: Record<string, unknown>) {
   const c = new Columns(row, where);
   const symbol = c.symbol("symbol");
   if (row.next_order_id === null)
-    throw new DamagedRow(`${where()}: it has no counters (no row of symbol_counters)`);
+    throw new DamagedRow(`symbol ${symbol} has no counters (table symbol_counters has no row of it)`);
   const counters = new Columns(row, () => `table symbol_counters, symbol ${symbol}`);
   return {
     symbol,
     position: c.whole("position"),
     config: checkedSymbolConfig(row.config, symbol, where),
     clientIdsBelow: c.id("client_ids_below"),
-    nextOrderId: counters.whole("next_order_id", 1, 2 ** 40),
-    nextTradeId: counters.whole("next_trade_id", 1, 2 ** 40),
-    nextAggTradeId: counters.whole("next_agg_trade_id", 1, 2 ** 40),
-    nextBookSeq: counters.whole("next_book_seq", 1),
+    // Whole numbers in range; whether they are above the ids in use is the consistency check's.
+    nextOrderId: counters.id("next_order_id"),
+    nextTradeId: counters.id("next_trade_id"),
+    nextAggTradeId: counters.id("next_agg_trade_id"),
+    nextBookSeq: counters.whole("next_book_seq"),
     lastUpdateId: counters.whole("last_update_id"),
   };
 }
@@ -199,8 +200,8 @@ function loadAccounts(tables: TableReads, state: ExchangeState, path: string): n
     }
     // Not checked to be at least 0 here: the ledger's checks name a negative balance as such.
     account.balances.set(asset, {
-      free: c.decimal("free", undefined),
-      locked: c.decimal("locked", undefined),
+      free: c.decimal("free", null),
+      locked: c.decimal("locked", null),
     });
   }
   for (const [table, totals] of [
@@ -209,7 +210,7 @@ function loadAccounts(tables: TableReads, state: ExchangeState, path: string): n
   ] as const) {
     for (const row of tables.all<Record<string, unknown>>(table, [])) {
       const c = new Columns(row, () => `table ${table}, asset ${JSON.stringify(row.asset)}`);
-      totals.set(c.asset("asset"), c.decimal("total", undefined));
+      totals.set(c.asset("asset"), c.decimal("total", null));
     }
   }
   return count;

@@ -67,8 +67,8 @@ export class Columns {
     return this.whole(column, 0, 1) === 1;
   }
 
-  /** An exact decimal (as rows.ts writes them), at least `min` when given. */
-  decimal(column: string, min: dec.Decimal | undefined = 0n): dec.Decimal {
+  /** An exact decimal (as rows.ts writes them), at least `min` (null: any sign). */
+  decimal(column: string, min: dec.Decimal | null = 0n): dec.Decimal {
     const value = this.row[column];
     if (typeof value === "string" && value.length <= 42) {
       let parsed: dec.Decimal | undefined;
@@ -77,9 +77,9 @@ export class Columns {
       } catch {
         parsed = undefined;
       }
-      if (parsed !== undefined && (min === undefined || parsed >= min)) return parsed;
+      if (parsed !== undefined && (min === null || parsed >= min)) return parsed;
     }
-    return this.refuse(column, min === undefined ? "a decimal" : "a decimal of at least 0");
+    return this.refuse(column, min === null ? "a decimal" : `a decimal of at least ${dec.toPlain(min)}`);
   }
 
   text(column: string, pattern: RegExp, what: string): string {

@@ -103,7 +103,8 @@ function compareDefinitions(
   want: SchemaObject,
   differences: SchemaDifferences,
 ): void {
-  if (have.type === "table") {
+  // A virtual table's columns would be asked of its module: only a plain table's are read.
+  if (have.type === "table" && /^CREATE TABLE /i.test(normalizedSql(have.sql))) {
     const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(have.name) as string[];
     const wanted = columnsOf(want);
     const lacking = wanted.filter((column) => !columns.includes(column));

@@ -19,6 +19,7 @@
  */
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import type { History } from "../engine/index.js";
 import type { Logger } from "../logger.js";
 import { type Database, type Driver, distrustSchema, loadDriver } from "./driver.js";
 import {
@@ -28,8 +29,10 @@ import {
   inspectStatePath,
   resolveStatePath,
 } from "./files.js";
+import { HistoryReads } from "./history-reads.js";
 import { removeLeftovers, removeStalePartials } from "./leftovers.js";
-import { claimFile, type FileClaim, FileInUse, lockPathOf, StateLock } from "./lock.js";
+import { loadState } from "./load.js";
+import { claimFile, type FileClaim, FileInUse, StateLock } from "./lock.js";
 import {
   checkIntegrity,
   clearServingMark,
@@ -39,9 +42,11 @@ import {
   removeDatabase,
   snapshotInto,
 } from "./open.js";
-import { SCHEMA_VERSION } from "./schema.js";
-import { StateDatabase } from "./state-database.js";
+import { RecentClientIds } from "./recent-client-ids.js";
+import { SCHEMA_VERSION, SYMBOL_TABLES_SINCE } from "./schema.js";
 import { namedAsGiven, StateFileError } from "./state-file-error.js";
+import { TableReads } from "./table-reads.js";
+import { Uncommitted } from "./uncommitted.js";
 
 /** What a backup or a restore copied. */
 export interface CopyReport {
@@ -102,7 +107,7 @@ async function backupResolved(statePath: string, outPath: string, logger: Pick<L
   try {
     removeDatabase(partial);
     const counts = copyChecked(Driver, source, partial);
-    await checkLoads(partial);
+    checkLoads(Driver, partial);
     durable(partial);
     try {
       linkSync(partial, outPath);
@@ -172,7 +177,7 @@ async function restoreResolved(
     } finally {
       source.db.close();
     }
-    await checkLoads(restoring);
+    checkLoads(Driver, restoring);
     durable(restoring);
     const replaced = existsSync(statePath) ? moveAside(statePath) : undefined;
     renameSync(restoring, statePath);
@@ -254,19 +259,29 @@ function copyChecked(Driver: Driver, source: Examined, to: string): Counts {
   }
 }
 
-/** The copy's state loads as a server would load it (today's schema; an older one is upgraded at start). */
-async function checkLoads(path: string): Promise<void> {
-  const db = new (loadDriver())(path, { readonly: true, fileMustExist: true });
-  distrustSchema(db);
-  const version = db.pragma("user_version", { simple: true }) as number;
-  db.close();
-  if (version !== SCHEMA_VERSION) return;
-  const database = await StateDatabase.open(path, { upgrade: "in-place" });
+/**
+ * The copy's state loads as a server would load it (today's schema; an older one is upgraded at
+ * start): its live state read and checked on a connection of its own, with no lock and no writer
+ * thread (the copy is this process's alone, and nothing is written to it).
+ */
+function checkLoads(Driver: Driver, path: string): void {
+  const db = new Driver(path, { fileMustExist: true });
   try {
-    if (database.hasExchange()) database.load(Date.now);
+    distrustSchema(db);
+    if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) return;
+    const tables = new TableReads(db);
+    if (tables.metaValue("created_at") === undefined) return;
+    const recent = new RecentClientIds();
+    loadState(tables, recent, new CopyHistory(tables, new Uncommitted(), recent), path);
   } finally {
-    await database.close();
-    rmSync(lockPathOf(path), { force: true });
+    db.close();
+  }
+}
+
+/** The history of a copy whose state is only checked: it reads, and takes no changes. */
+class CopyHistory extends HistoryReads implements History {
+  record(): never {
+    throw new Error("a copy being checked takes no changes");
   }
 }
 
@@ -274,7 +289,7 @@ async function checkLoads(path: string): Promise<void> {
 function countRows(db: Database, version: number): { orders: number; trades: number } {
   const count = (table: string) =>
     (db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number) ?? 0;
-  if (version < 3) return { orders: count("orders"), trades: count("trades") };
+  if (version < SYMBOL_TABLES_SINCE) return { orders: count("orders"), trades: count("trades") };
   const positions = db.prepare("SELECT position FROM symbols").pluck().all() as number[];
   let orders = 0;
   let trades = 0;

@@ -11,7 +11,7 @@
  * normalized, so that a file migrated by another SQLite version compares equal.
  */
 import { type Database, loadDriver } from "./driver.js";
-import { buildSchema, SYMBOL_TABLES_SINCE } from "./schema.js";
+import { buildSchema, SYMBOL_OBJECT_STEMS, SYMBOL_TABLES_SINCE } from "./schema.js";
 
 /** How a file's schema differs from the one its version stands for. */
 export interface SchemaDifferences {
@@ -73,8 +73,8 @@ function compareObjects(
     compareDefinitions(db, have, want, differences);
 }
 
-/** The names of a symbol's own tables and index, with its position (see schema.ts symbolTablesSql). */
-const SYMBOL_OBJECT = /^(?:orders|orders_open|trades|agg_trades)_(0|[1-9][0-9]{0,3})$/;
+/** The names of a symbol's own tables and indexes, with its position (see schema.ts symbolTablesSql). */
+const SYMBOL_OBJECT = new RegExp(`^(?:${SYMBOL_OBJECT_STEMS.join("|")})_(0|[1-9][0-9]{0,3})$`);
 /** Symbol positions go up to this (see symbolPositions). */
 const MOST_SYMBOLS = 8192;
 

@@ -293,6 +293,9 @@ const SYMBOL_TABLES = {
 
 const PLACEHOLDER = /\{orders\}|\{ordersOpen\}|\{trades\}|\{aggTrades\}/g;
 
+/** The stems of the names of a symbol's own tables and indexes (each ends in `_<position>`). */
+export const SYMBOL_OBJECT_STEMS: readonly string[] = Object.values(SYMBOL_TABLES);
+
 /** Whether the SQL names a symbol's own tables (through placeholders such as `{orders}`). */
 export function onSymbolTables(sql: string): boolean {
   return sql.search(PLACEHOLDER) >= 0;

@@ -5,7 +5,7 @@
  */
 
 export type { LoadedSpec, OpenApiDocument, TextPosition } from "@marketapi/spec-loader";
-export { SpecError } from "@marketapi/spec-loader";
+export { DEFAULT_SPEC, SpecError } from "@marketapi/spec-loader";
 export type { Change, ChangeClass, ChangeCounts, Direction, Effect } from "./change.js";
 export { classify, countChanges, sortChanges } from "./change.js";
 export { diffDocuments } from "./diff.js";

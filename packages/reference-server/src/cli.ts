@@ -142,7 +142,7 @@ function readConfigFile(path: string): unknown {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(path, [`cannot be read: ${(error as Error).message}`]);
+    throw new ConfigError("config", [`cannot be read: ${(error as Error).message}`]);
   }
   return parseJsonFile(text, path);
 }

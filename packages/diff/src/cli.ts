@@ -14,7 +14,8 @@ const SHORT_USAGE =
 
 const USAGE = `Usage: marketapi-diff OLD NEW [--json | --markdown]
 
-Compares two OpenAPI 3.1 documents and prints every change, classified breaking, compatible or
+Compares two OpenAPI 3.1 or 3.0 documents (3.0 is upgraded to 3.1 first, as marketapi-codegen
+and marketapi-docs read it) and prints every change, classified breaking, compatible or
 informational for clients of the API, with its JSON Pointer and a one-line reason. Vendor
 extensions of marketapi (x-auth-class, x-signing, x-order-type-rules, ...) have rules of their own.
 
@@ -29,7 +30,7 @@ extensions of marketapi (x-auth-class, x-signing, x-order-type-rules, ...) have 
   --help       this text
 
 Exit codes (the same for every marketapi command): 0 no breaking change; 1 a breaking change, one
-the diff cannot decide, or a document that cannot be read or is not OpenAPI 3.1 (the message
+the diff cannot decide, or a document that cannot be read or is not OpenAPI 3.1 or 3.0 (the message
 says file#pointer (line, column)); 2 usage error; 3 an internal error of the command.`;
 
 function main(argv: string[]): number {

@@ -8,8 +8,8 @@ import {
   describeValue,
   OPENAPI_30_OR_31,
   pointerOf,
-  SWAGGER_CONVERTER,
   SpecError,
+  SWAGGER_CONVERTER,
   segmentsOf,
   valueAt,
 } from "@marketapi/spec-loader";
@@ -24,11 +24,7 @@ export function checkDocument(source: string, document: OpenApiDocument): void {
   const fault = (pointer: string, expected: string, value: unknown) =>
     new SpecError(source, pointer, expected, describeValue(value));
   if (document.swagger !== undefined && document.openapi === undefined) {
-    throw fault(
-      "/swagger",
-      `${OPENAPI_30_OR_31}; ${SWAGGER_CONVERTER}`,
-      document.swagger,
-    );
+    throw fault("/swagger", `${OPENAPI_30_OR_31}; ${SWAGGER_CONVERTER}`, document.swagger);
   }
   if (typeof document.openapi !== "string" || !/^3\.1\.\d+$/.test(document.openapi)) {
     throw fault("/openapi", OPENAPI_30_OR_31, document.openapi);

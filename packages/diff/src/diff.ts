@@ -31,6 +31,14 @@ export function diffDocuments(oldDocument: OpenApiDocument, newDocument: OpenApi
       message: `OpenAPI version ${show(oldDocument.openapi)} → ${show(newDocument.openapi)}`,
     });
   }
+  if (!same(oldDocument.jsonSchemaDialect, newDocument.jsonSchemaDialect)) {
+    c.report(child(o, "jsonSchemaDialect"), child(n, "jsonSchemaDialect"), {
+      kind: "json-schema-dialect-changed",
+      class: "breaking",
+      breaksImplementations: true,
+      message: `jsonSchemaDialect changed from ${show(oldDocument.jsonSchemaDialect)} to ${show(newDocument.jsonSchemaDialect)}: every schema without $schema is read by other rules`,
+    });
+  }
   for (const [key, rule] of DOCUMENT_EXTENSIONS) {
     rule.compare(c, child(o, key), child(n, key), { old: o, new: n });
   }
@@ -46,6 +54,7 @@ export function diffDocuments(oldDocument: OpenApiDocument, newDocument: OpenApi
       "servers",
       "components",
       "security",
+      "jsonSchemaDialect",
       ...DOCUMENT_EXTENSIONS.keys(),
     ]),
   );

@@ -223,7 +223,9 @@ function codeSamplesMarkdown(
     ? `, where ${code("npx marketapi-server")} starts the reference server and prints its demo API key and secret`
     : "";
   const needs = [
-    chosen.includes("curl") ? "The shell samples need curl and openssl" : "",
+    chosen.includes("curl")
+      ? `The shell samples need curl${steps.some(({ request }) => request.operation.credentials.kind === "signed") ? " and openssl" : ""}`
+      : "",
     chosen.includes("Python") ? "the Python ones the standard library only" : "",
     chosen.includes("TypeScript")
       ? options.tested

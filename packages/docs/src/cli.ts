@@ -14,8 +14,10 @@ import {
 import { endpointSchemaPath } from "@marketapi/spec";
 import { buildSpecModel, SpecModelError } from "@marketapi/spec/model";
 import { parse as parseYaml, stringify } from "yaml";
+import { remoteLogoOf } from "./brand.js";
 import type { ApiHistory } from "./changelog-page.js";
 import type { JsonObject } from "./json.js";
+import { isRemoteUrl } from "./offline.js";
 import { planCodeSamples, type SampleLanguage, type SampleOptions } from "./samples/code-samples.js";
 import { DEFAULT_SCENARIO, SampleScenarioError } from "./samples/sample-requests.js";
 import { SampleSpecError } from "./samples/sample-spec.js";
@@ -36,9 +38,10 @@ ${SHORT_USAGE}
   --out DIR               where to write the site (created if missing): index.html, api.html,
                           the spec as YAML and JSON, api.openapi.json
   --title TEXT            the site's name on every page (default: the spec's info.title)
-  --logo URL              the logo of the API page's sidebar (default: the spec's info.x-logo,
-                          else one drawn from the name); the index also links the spec's
-                          externalDocs and info.contact
+  --logo URL              the logo of the API page's sidebar, a data: URL or a path inside the
+                          site (default: the spec's info.x-logo where it is not remote, else
+                          one drawn from the name: the site loads nothing from the network);
+                          the index also links the spec's externalDocs and info.contact
   --samples LIST          the code samples' languages, comma-separated: curl, python,
                           typescript, or none (default: curl,python). They write every
                           parameter place (path, query, header, cookie), JSON, form,
@@ -109,6 +112,11 @@ export function parseCommand(argv: readonly string[]): BuildOptions | "help" {
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
   if (values.out === undefined) throw new UsageError("build needs --out DIR, where the site goes");
+  if (values.logo !== undefined && isRemoteUrl(values.logo)) {
+    throw new UsageError(
+      `--logo: ${values.logo} would be fetched by every reader's browser, and the site loads nothing from the network; give a data: URL or a path inside the site`,
+    );
+  }
   const endpointSchema = values["endpoint-schema"] ?? (values["endpoint-page"] ? true : undefined);
   return {
     spec: values.spec ?? DEFAULT_SPEC,
@@ -220,8 +228,16 @@ export function build(options: BuildOptions): string[] {
           ({ operationId, reason }) => `marketapi-docs: note: no code sample for ${operationId}: ${reason}`,
         )
       : [];
+  const remoteLogo = options.logo === undefined ? remoteLogoOf(document) : undefined;
+  const logoNote =
+    remoteLogo === undefined
+      ? []
+      : [
+          `marketapi-docs: note: the spec's logo (info.x-logo.url ${remoteLogo}) is not shown: the site loads nothing from the network, so a logo drawn from the name is (--logo takes a data: URL or a path inside the site)`,
+        ];
   return [
     ...skipped,
+    ...logoNote,
     `marketapi-docs: wrote ${written.length} files to ${out}:`,
     ...written.map(({ path, bytes }) => `  ${path.padEnd(22)}${(bytes / 1024).toFixed(1).padStart(8)} KiB`),
     `open ${resolve(out, "index.html")}, or copy the folder to any static host`,

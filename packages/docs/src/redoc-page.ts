@@ -1,10 +1,12 @@
 // Everything about the Redoc page (api.html) except running the CLI: the inputs handed to
 // `redocly build-docs` (spec, config, page template) and the checks and fixes applied to its output.
+
 import { isDeepStrictEqual } from "node:util";
 import { BRAND, faviconLink, type SiteBrand, typescriptIconDataUri } from "./brand.js";
 import { escapeHtml } from "./html.js";
 import type { JsonObject } from "./json.js";
 import { isObject, objectAt } from "./json.js";
+import { CONTENT_SECURITY_POLICY_META, withoutRemoteFetches } from "./offline.js";
 import { addCodeSamples, chosenLanguages, type SampleOptions } from "./samples/code-samples.js";
 import { DEFAULT_SCENARIO } from "./samples/sample-requests.js";
 import { surfaceVendorExtensions } from "./vendor-extensions.js";
@@ -62,9 +64,11 @@ export function renderedDocument(
   samples: SampleOptions = { tested: true },
 ): JsonObject {
   return withLogo(
-    withPlainServerDescriptions(
-      withServerVariablesFilledIn(
-        addCodeSamples(surfaceVendorExtensions(openapi), DEFAULT_SCENARIO, samples),
+    withoutRemoteFetches(
+      withPlainServerDescriptions(
+        withServerVariablesFilledIn(
+          addCodeSamples(surfaceVendorExtensions(openapi), DEFAULT_SCENARIO, samples),
+        ),
       ),
     ),
     brand,
@@ -147,6 +151,7 @@ export function pageTemplate(openapi: JsonObject, brand: SiteBrand): string {
 <html lang="en">
 <head>
   <meta charset="utf-8" />
+  ${CONTENT_SECURITY_POLICY_META}
   <title>{{title}}</title>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="description" content="${escapeHtml(summary)}">

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// marketapi-diff OLD NEW: every change between two OpenAPI 3.1 documents, classified.
+// marketapi-diff OLD NEW: every change between two OpenAPI 3.1 or 3.0 documents, classified.
 // Exit codes (@marketapi/command's table): 0 no breaking change, 1 a breaking or undecided change
 // or a document at fault (located), 2 usage error, 3 an internal error (a crash never exits 1).
 import { readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Compares two OpenAPI 3.1 documents: `diffDocuments(old, new)` lists every change, classified
+ * Compares two OpenAPI 3.1 or 3.0 documents: `diffDocuments(old, new)` lists every change, classified
  * breaking, compatible or informational from a client's side, with the JSON Pointer and a reason.
  * The `marketapi-diff` command is the same as a program.
  */

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../src/json.js";
 import { planCodeSamples } from "../src/samples/code-samples.js";
 import { stringMatching } from "../src/samples/pattern-values.js";
-import { meetsSchema, sampleValueOf } from "../src/samples/sample-values.js";
+import { declaredPartOf, meetsSchema, sampleValueOf } from "../src/samples/sample-values.js";
 
 describe("stringMatching: a string the pattern matches, within the lengths", () => {
   it.each([
@@ -135,5 +135,32 @@ describe("the samples of a vendor's spec", () => {
     const listed = planned.skipped.find((s) => s.operationId === "createCardholder");
     expect(written || listed !== undefined).toBe(true);
     if (listed) expect(listed.reason).not.toBe("");
+  });
+});
+
+describe("declaredPartOf: the spec's example as the generated client can send it", () => {
+  const closed = {
+    type: "object",
+    properties: {
+      field: { type: "string" },
+      meta: { type: "object", properties: { note: { type: "string" } } },
+    },
+  };
+  const open = { ...closed, additionalProperties: true };
+  it.each([
+    [
+      "leaves out what the schema does not declare, at every depth",
+      closed,
+      { field: "id", datatype: "x", meta: { note: "n", old: 1 } },
+      { field: "id", meta: { note: "n" } },
+    ],
+    [
+      "keeps everything where the schema allows more",
+      open,
+      { field: "id", extra: 1 },
+      { field: "id", extra: 1 },
+    ],
+  ])("%s", (_, schema, given, want) => {
+    expect(declaredPartOf({}, schema, given)).toEqual(want);
   });
 });

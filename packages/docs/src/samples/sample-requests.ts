@@ -22,7 +22,7 @@ import {
   type SkippedOperation,
   skippedFor,
 } from "./sample-spec.js";
-import { meetsSchemaOf, sampleValueOf } from "./sample-values.js";
+import { declaredPartOf, meetsSchemaOf, sampleValueOf } from "./sample-values.js";
 
 /**
  * A parameter value of the scenario: decimals as plain text, integers as numbers, JSON values as
@@ -155,7 +155,7 @@ function bodyOf(spec: SampleSpec, operation: SampleOperation): SampleRequest["bo
   const body = operation.body;
   if (!body) return undefined;
   const where = `${operation.operationId}: request body (${body.mediaType})`;
-  let value = body.example;
+  let value = spec.strict ? body.example : declaredPartOf(spec.document, body.schema, body.example);
   if (value === undefined) {
     if (spec.strict) {
       if (!body.required) return undefined;

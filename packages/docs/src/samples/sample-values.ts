@@ -212,6 +212,40 @@ export function sampleValueOf(document: JsonObject, node: unknown, depth = 0): u
   }
 }
 
+/**
+ * The spec's example with the object properties its schema does not declare left out, where the
+ * schema declares its properties and says nothing of others (no additionalProperties,
+ * patternProperties or alternatives): JSON Schema allows them, but the client generated from the
+ * spec has no field for them (TypeScript refuses them in a literal), and the API may not read them.
+ * All languages send the same value.
+ */
+export function declaredPartOf(document: JsonObject, node: unknown, value: unknown, depth = 0): unknown {
+  if (!isObject(node) || depth > MAX_DEPTH) return value;
+  const schema = resolved(document, node);
+  if (Array.isArray(value)) {
+    return schema.items === undefined
+      ? value
+      : value.map((item) => declaredPartOf(document, schema.items, item, depth + 1));
+  }
+  if (!isObject(value) || !isObject(schema.properties)) return value;
+  const open = [
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "$dynamicRef",
+  ].some((key) => schema[key] !== undefined);
+  const properties = schema.properties;
+  const out: Record<string, unknown> = {};
+  for (const [name, inner] of Object.entries(value)) {
+    if (name in properties) out[name] = declaredPartOf(document, properties[name], inner, depth + 1);
+    else if (open) out[name] = inner;
+  }
+  return out;
+}
+
 /** meetsSchema of a schema as written (its `$ref`s followed). */
 export function meetsSchemaOf(document: JsonObject, node: unknown, value: unknown): boolean {
   return !isObject(node) || meetsSchema(resolved(document, node), value);

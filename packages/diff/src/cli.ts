@@ -24,6 +24,9 @@ extensions of marketapi (x-auth-class, x-signing, x-order-type-rules, ...) have 
   --json       machine-readable output: { old, new, counts, changes: [{ class, kind, pointer,
                in, operation, message, breaksImplementations }] }
   --markdown   Markdown, a section per class (for changelogs)
+  --meaningful-extensions x-a,x-b
+               extensions that carry meaning for your clients or servers: a change to one is
+               breaking (others the diff has no rule for are informational)
   --max-input-bytes N
                refuse a document larger than N bytes (default 16 MiB, or ${MAX_INPUT_BYTES_ENV})
   --version    this command's version
@@ -40,6 +43,7 @@ function main(argv: string[]): number {
       json: { type: "boolean", default: false },
       markdown: { type: "boolean", default: false },
       "max-input-bytes": { type: "string" },
+      "meaningful-extensions": { type: "string" },
       help: { type: "boolean", default: false },
       version: { type: "boolean", default: false },
     });
@@ -66,6 +70,14 @@ function main(argv: string[]): number {
   } catch (error) {
     return usage((error as Error).message);
   }
+  const meaningfulExtensions = String(values["meaningful-extensions"] ?? "")
+    .split(",")
+    .map((key) => key.trim())
+    .filter(Boolean);
+  const notExtension = meaningfulExtensions.find((key) => !key.startsWith("x-"));
+  if (notExtension !== undefined) {
+    return usage(`--meaningful-extensions: ${JSON.stringify(notExtension)} is not an x- extension`);
+  }
   const faults: string[] = [];
   const load = (spec: string) => {
     try {
@@ -85,7 +97,7 @@ function main(argv: string[]): number {
   const compared: Compared = {
     old: { source: before.source, version: String(before.document.info.version) },
     new: { source: after.source, version: String(after.document.info.version) },
-    changes: diffDocuments(before.document, after.document),
+    changes: diffDocuments(before.document, after.document, { meaningfulExtensions }),
   };
   const render = values.json ? renderJson : values.markdown ? renderMarkdown : renderText;
   process.stdout.write(render(compared));

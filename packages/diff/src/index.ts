@@ -8,7 +8,7 @@ export type { LoadedSpec, OpenApiDocument, TextPosition } from "@marketapi/spec-
 export { DEFAULT_SPEC, SpecError } from "@marketapi/spec-loader";
 export type { Change, ChangeClass, ChangeCounts, Direction, Effect } from "./change.js";
 export { classify, countChanges, sortChanges } from "./change.js";
-export { diffDocuments } from "./diff.js";
+export { type DiffOptions, diffDocuments } from "./diff.js";
 export { loadSpec, specFromText } from "./load-document.js";
 export type { ChangelogEntry, GateVerdict, Release } from "./releases.js";
 export { changelogOf, gate, readReleases } from "./releases.js";

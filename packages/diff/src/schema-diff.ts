@@ -20,7 +20,7 @@ import {
   xmlRule,
 } from "./schema-keywords.js";
 import { type NormalAt, normalise } from "./schema-normal.js";
-import { ANNOTATION_KEYS, compareStructurally } from "./structural.js";
+import { ANNOTATION_KEYS, compareStructurally, unknownKey } from "./structural.js";
 
 /** What each effect means for the reader, by direction; closes every message. */
 function consequence(direction: Direction, effect: Effect): string {
@@ -127,6 +127,11 @@ function compareUnknownKeywords(c: Comparison, o: At, n: At): void {
   const keys = new Set([...Object.keys(o.value as object), ...Object.keys(n.value as object)]);
   for (const key of keys) {
     if (HANDLED.has(key)) continue;
+    if (c.meaningfulExtensions.has(key)) {
+      const { cls, why } = unknownKey(key, c.meaningfulExtensions);
+      compareStructurally(c, child(o, key), child(n, key), cls, why);
+      continue;
+    }
     const why = ANNOTATION_KEYS.has(key)
       ? "documentation only"
       : IDENTIFIERS.includes(key)

@@ -59,8 +59,17 @@ export function compareStructurally(
  * OpenAPI client or server reads it, so it is informational. Any other key no rule covers counts as
  * breaking, the safe side, until a rule says what it means.
  */
-export function unknownKey(key: string): { cls: ChangeClass; why: string } {
+export function unknownKey(
+  key: string,
+  meaningful: ReadonlySet<string> = new Set(),
+): { cls: ChangeClass; why: string } {
   if (ANNOTATION_KEYS.has(key)) return { cls: "informational", why: "documentation only" };
+  if (key.startsWith("x-") && meaningful.has(key)) {
+    return {
+      cls: "breaking",
+      why: `"${key}" is declared meaningful, and no rule here says what it means, so it counts as breaking`,
+    };
+  }
   if (key.startsWith("x-")) {
     return {
       cls: "informational",
@@ -78,7 +87,7 @@ export function compareRemainingKeys(c: Comparison, o: At, n: At, handled: Reado
   ]);
   for (const key of keys) {
     if (handled.has(key)) continue;
-    const { cls, why } = unknownKey(key);
+    const { cls, why } = unknownKey(key, c.meaningfulExtensions);
     compareStructurally(c, child(o, key), child(n, key), cls, why);
   }
 }

@@ -1117,6 +1117,20 @@ describe("marketapi-diff rules: given an old and a new fragment, the classes rep
     expect(got.sort()).toEqual([...given.want].sort());
   });
 
+  it("an extension the reader declares meaningful is breaking where it changes, on an operation and in a schema", () => {
+    const changed = (at: string) =>
+      diffDocuments(withFragment(at, "a"), withFragment(at, "b"), {
+        meaningfulExtensions: ["x-rate-tier"],
+      }).map((c) => `${c.class} ${c.kind}`);
+    expect(changed(`${OP}/x-rate-tier`)).toEqual(["breaking structural"]);
+    expect(changed(`${OK}/properties/id/x-rate-tier`)).toEqual(["breaking structural"]);
+    expect(
+      diffDocuments(withFragment(`${OP}/x-other`, "a"), withFragment(`${OP}/x-other`, "b"), {
+        meaningfulExtensions: ["x-rate-tier"],
+      }).map((c) => c.class),
+    ).toEqual(["informational"]);
+  });
+
   it("never changes its inputs", () => {
     const deepFreeze = (value: unknown): unknown => {
       if (typeof value === "object" && value !== null) {

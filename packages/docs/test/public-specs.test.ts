@@ -72,7 +72,12 @@ const CORPUS: Entry[] = [
     name: "Directus 15, 3.0.1 (a sample of operations)",
     file: "directus-15.0.0/dist/openapi.json",
     tool: "diff-releases",
-    skipped: {},
+    // Their paths name {id}, and neither they nor their path items declare a path parameter id.
+    skipped: {
+      "get /comments/{id}": /path parameter "id" is required/,
+      "delete /comments/{id}": /path parameter "id" is required/,
+      "patch /comments/{id}": /path parameter "id" is required/,
+    },
     leftOut: {
       "post /fields/{collection}":
         "its schema requires datatype and length without declaring them, and the type the generated client gives the body has no field for them (a fault of the client's types: strict tsc refuses the sample that sends what the schema requires)",
@@ -178,10 +183,12 @@ describe("marketapi-docs build on the corpus of public specs", () => {
     expect(operations.length).toBeGreaterThan(0);
     // Skipped: exactly the table's operations, each with a note naming why.
     const without = operations.filter((op) => op.samples.length === 0).map((op) => op.key);
-    expect(without.sort()).toEqual(Object.keys(entry.skipped).sort());
+    // The table's operations that are in the page (a sample of a large spec may leave some out).
+    const present = new Set(operations.map((op) => op.key));
+    expect(without.sort()).toEqual(Object.keys(entry.skipped).filter((key) => present.has(key)).sort());
     const notes = built.stdout.split("\n").filter((line) => line.includes("note: no code sample"));
     expect(notes).toHaveLength(without.length);
-    for (const [key, why] of Object.entries(entry.skipped)) {
+    for (const [key, why] of Object.entries(entry.skipped).filter(([key]) => present.has(key))) {
       expect(
         notes.find((line) => line.includes(key)),
         key,

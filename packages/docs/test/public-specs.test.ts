@@ -178,6 +178,8 @@ describe("marketapi-docs build on the corpus of public specs", () => {
     const page = JSON.parse(readFileSync(folder.path("site/api.openapi.json"), "utf8")) as JsonObject;
     const operations = operationEntries(page).map(({ method, path, operation }) => ({
       key: `${method} ${path}`,
+      /** How the command's notes name it: its operationId, else its method and path. */
+      named: typeof operation.operationId === "string" ? operation.operationId : `${method} ${path}`,
       samples: (operation["x-codeSamples"] ?? []) as { label: string; source: string }[],
     }));
     expect(operations.length).toBeGreaterThan(0);
@@ -189,8 +191,9 @@ describe("marketapi-docs build on the corpus of public specs", () => {
     const notes = built.stdout.split("\n").filter((line) => line.includes("note: no code sample"));
     expect(notes).toHaveLength(without.length);
     for (const [key, why] of Object.entries(entry.skipped).filter(([key]) => present.has(key))) {
+      const named = operations.find((op) => op.key === key)?.named ?? key;
       expect(
-        notes.find((line) => line.includes(key)),
+        notes.find((line) => line.includes(`sample for ${named}:`)),
         key,
       ).toMatch(why);
     }

@@ -3,6 +3,6 @@
 import type { Operation } from "@marketapi/spec/model";
 
 export function weightLine(operation: Operation): string | undefined {
-  if (operation.raw["x-weight"] === undefined) return undefined;
+  if (operation.weightFrom !== "x-weight") return undefined;
   return `- **Request weight:** ${operation.weight}`;
 }

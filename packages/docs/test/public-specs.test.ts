@@ -187,7 +187,11 @@ describe("marketapi-docs build on the corpus of public specs", () => {
     const without = operations.filter((op) => op.samples.length === 0).map((op) => op.key);
     // The table's operations that are in the page (a sample of a large spec may leave some out).
     const present = new Set(operations.map((op) => op.key));
-    expect(without.sort()).toEqual(Object.keys(entry.skipped).filter((key) => present.has(key)).sort());
+    expect(without.sort()).toEqual(
+      Object.keys(entry.skipped)
+        .filter((key) => present.has(key))
+        .sort(),
+    );
     const notes = built.stdout.split("\n").filter((line) => line.includes("note: no code sample"));
     expect(notes).toHaveLength(without.length);
     for (const [key, why] of Object.entries(entry.skipped).filter(([key]) => present.has(key))) {

@@ -100,7 +100,9 @@ export function withRemoteLoads(spec: JsonObject): JsonObject {
   const created = ((alerts.responses as JsonObject)["201"] as JsonObject).content as JsonObject;
   created["application/json"] = {
     schema: { type: "object" },
-    examples: { remote: { summary: "Stored elsewhere", externalValue: "https://ex.acme.example/alert.json" } },
+    examples: {
+      remote: { summary: "Stored elsewhere", externalValue: "https://ex.acme.example/alert.json" },
+    },
   };
   return fork;
 }

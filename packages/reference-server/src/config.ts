@@ -9,6 +9,7 @@ import { compileRules, type SymbolFilter } from "./engine/symbols.js";
 import { API_KEY_PATTERN } from "./http/auth.js";
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./http/connections.js";
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rate-limits.js";
+import { PARTICIPANT_IDS } from "./sandbox/participants.js";
 
 export interface AccountConfig {
   /** Account id (kept in the state file); defaults to the API key. */
@@ -48,8 +49,8 @@ export interface SymbolSketch {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
-/** Account ids the server uses itself. */
-export const RESERVED_ACCOUNT_IDS: readonly string[] = ["demo", "user", MARKET_MAKER_ID];
+/** Account ids the server uses itself (the simulated market's participants among them). */
+export const RESERVED_ACCOUNT_IDS: readonly string[] = ["demo", "user", MARKET_MAKER_ID, ...PARTICIPANT_IDS];
 
 export class ConfigError extends Error {
   constructor(

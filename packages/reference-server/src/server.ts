@@ -23,6 +23,17 @@ import { logRequests } from "./http/request-log.js";
 import { ShutdownGate } from "./http/shutdown.js";
 import { errorsOnlyLogger, type Logger } from "./logger.js";
 import { type OpenedState, openState } from "./persistence.js";
+import { type AdminOptions, type RunningAdmin, startAdmin } from "./sandbox/admin-server.js";
+import { SandboxClock } from "./sandbox/clock.js";
+import {
+  type ClockOptions,
+  type MarketOptions,
+  readSavedSandbox,
+  type SandboxSettings,
+  sandboxSettings,
+} from "./sandbox/options.js";
+import { SANDBOX_META_KEY, Sandbox } from "./sandbox/sandbox.js";
+import { StateFileError } from "./store/state-file-error.js";
 
 export interface StartServerOptions {
   /** TCP port; 0 (default) picks a free one. */
@@ -55,8 +66,17 @@ export interface StartServerOptions {
    * Off by default: the spec's recvWindow is an integer, and real clients send integers.
    */
   recvWindowDecimals?: boolean;
-  /** The clock (epoch milliseconds); default Date.now. */
+  /** The clock (epoch milliseconds); default Date.now (with a sandbox option: the sandbox clock, started from it). */
   now?: () => number;
+  /**
+   * The sandbox clock: `rate` sandbox ms per real ms (default 1; 0 paused, moved only by an advance).
+   * With any of `clock`, `market`, `admin` the server reads the sandbox clock (see `sandbox`).
+   */
+  clock?: ClockOptions;
+  /** A moving market: simulated participants quote, cancel and take on every symbol (true: the defaults). */
+  market?: boolean | MarketOptions;
+  /** The admin surface, on a port of its own (true: a free port on 127.0.0.1 and a random token). */
+  admin?: boolean | AdminOptions;
   logger?: Logger;
   /** How long to wait for in-flight requests on close before dropping connections (ms, default 5000). */
   closeGraceMs?: number;
@@ -92,6 +112,10 @@ export interface RunningServer {
   readonly demo: Credentials;
   /** With a state database that already held an exchange: what was restored from it. */
   readonly restored: RestoredState | undefined;
+  /** With a sandbox option: the clock, the market and the admin operations, in-process. */
+  readonly sandbox: Sandbox | undefined;
+  /** With `admin`: where the admin surface listens (`url` ends in /admin/v1) and its bearer token. */
+  readonly admin: { url: string; token: string } | undefined;
   /** Resolves once every change so far is committed to the state database (at once without one). */
   saveState(): Promise<void>;
   /** Stops accepting connections, finishes in-flight requests, closes the state database. Idempotent. */
@@ -109,17 +133,41 @@ export const GENEROUS_BALANCE = "1000000";
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = parseConfig(options.config ?? {}, "config");
-  const now = options.now ?? Date.now;
+  const settings = sandboxSettings(
+    options,
+    (config.symbols ?? DEFAULT_SYMBOLS).map((s) => s.symbol),
+  );
+  const clock = settings ? sandboxClock(options, settings) : undefined;
+  const now = clock?.now ?? options.now ?? Date.now;
   const logger = options.logger ?? errorsOnlyLogger;
   const accounts = accountsOf(options, config);
   const stored = options.statePath ? await openStateFor(options, config, logger, now) : undefined;
   const exchange = stored?.exchange ?? newExchange(options, config, now);
   const restored = stored?.restored ? restoredState(exchange) : undefined;
   let server: Server | undefined;
+  let sandbox: Sandbox | undefined;
+  let admin: RunningAdmin | undefined;
   try {
     const keys = openAccounts(exchange, accounts);
-    await stored?.database.committed();
     const rateLimiter = new RateLimiter(config.rateLimits);
+    if (settings && clock) {
+      sandbox = new Sandbox(
+        {
+          exchange,
+          clock,
+          keys,
+          rateLimiter,
+          storage: stored?.database,
+          logger,
+          seed: options.seed ?? 1,
+          retentionMs: options.retentionMs ?? config.historyRetentionMs,
+          generousBalance: GENEROUS_BALANCE,
+        },
+        settings.market,
+        savedSandbox(stored, options.statePath),
+      );
+    }
+    await stored?.database.committed();
     const api = describeApi();
     const listener = createPipeline({
       api,
@@ -148,8 +196,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const port = await listen(server, options.port ?? 0, host);
     const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     logger.info(`marketapi reference server listening on ${url}`);
+    if (sandbox && settings?.admin) admin = await listenAdmin(sandbox, settings.admin, logger);
+    sandbox?.start(settings?.marketRunning === true);
     let closing: Promise<void> | undefined;
     const running = server;
+    const runningSandbox = sandbox;
+    const runningAdmin = admin;
     return {
       url,
       port,
@@ -157,18 +209,59 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       exchange,
       demo: { ...DEMO_CREDENTIALS },
       restored,
+      sandbox,
+      admin: admin ? { url: admin.url, token: admin.token } : undefined,
       saveState: async () => stored?.database.committed(),
       close: () => {
-        closing ??= closeServer(running, gate, options.closeGraceMs ?? 5000).then(() =>
-          stored?.database.close(),
-        );
+        runningSandbox?.close();
+        closing ??= Promise.all([
+          closeServer(running, gate, options.closeGraceMs ?? 5000),
+          runningAdmin?.close(),
+        ]).then(() => stored?.database.close());
         return closing;
       },
     };
   } catch (error) {
+    sandbox?.close();
+    await admin?.close();
     server?.close();
     await stored?.database.close();
     throw error;
+  }
+}
+
+/** The sandbox clock: from the given clock (tests) or real time, at the configured rate. */
+function sandboxClock(options: StartServerOptions, settings: SandboxSettings): SandboxClock {
+  const given = options.now;
+  return new SandboxClock({
+    start: (given ?? Date.now)(),
+    rate: settings.rate,
+    ...(given ? { real: given } : {}),
+  });
+}
+
+/** The sandbox state a state file holds (the clock's time, the market's), if any. */
+function savedSandbox(stored: OpenedState | undefined, path: string | undefined) {
+  if (!stored?.restored) return undefined;
+  try {
+    return readSavedSandbox(stored.database.metaValue(SANDBOX_META_KEY));
+  } catch (error) {
+    throw new StateFileError(`state file ${path}: ${(error as Error).message}`);
+  }
+}
+
+async function listenAdmin(sandbox: Sandbox, options: AdminOptions, logger: Logger): Promise<RunningAdmin> {
+  try {
+    return await startAdmin(sandbox, options, logger);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    // Told apart from the API's port by the command (--admin-port).
+    throw Object.assign(new Error((error as Error).message), {
+      code,
+      adminPort: options.port ?? 0,
+      adminHost: options.host ?? "127.0.0.1",
+    });
   }
 }
 

@@ -64,6 +64,20 @@ export class Ledger {
     this.journal.deposit(asset);
   }
 
+  /** Takes `amount` out of the free balance and out of the deposits (an admin's balance change). */
+  withdraw(account: Account, asset: string, amount: Decimal): void {
+    const free = account.free(asset);
+    if (free < amount) {
+      throw new RangeError(
+        `${account.id} has ${dec.toPlain(free)} ${asset} free, less than the ${dec.toPlain(amount)} to take out (what open orders lock stays)`,
+      );
+    }
+    account.balance(asset).free -= amount;
+    this.deposits.set(asset, (this.deposits.get(asset) ?? 0n) - amount);
+    this.journal.balance(account, asset);
+    this.journal.deposit(asset);
+  }
+
   /** Reserves free funds; -2010 insufficient balance when the free amount is short. */
   lock(account: Account, asset: string, amount: Decimal): void {
     // Checked before touching the balance map, so a rejection leaves no empty entry behind.

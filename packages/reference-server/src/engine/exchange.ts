@@ -175,6 +175,21 @@ export class Exchange {
     this.change(() => this.state.ledger.deposit(account, asset, value));
   }
 
+  /**
+   * Sets the account's free balance of `asset` (what open orders lock is left as it is): the
+   * difference is deposited or taken out. Throws a RangeError for a negative amount.
+   */
+  setFreeBalance(accountId: string, asset: string, amount: string): void {
+    const account = this.requireAccount(accountId);
+    const target = dec.parse(amount);
+    const free = account.free(asset);
+    if (target === free) return;
+    this.change(() => {
+      if (target > free) this.state.ledger.deposit(account, asset, target - free);
+      else this.state.ledger.withdraw(account, asset, free - target);
+    });
+  }
+
   /** Free and locked balance per asset, sorted by asset. */
   balances(accountId: string): BalanceResponse[] {
     const account = this.requireAccount(accountId);

@@ -82,6 +82,12 @@ export class WindowCounter {
     return Math.max(1, Math.ceil(((this.window + 1) * this.windowMs - now) / 1000));
   }
 
+  /** Forgets every count. */
+  clear(): void {
+    this.window = -1;
+    this.counts = new Map();
+  }
+
   private roll(now: number): void {
     const window = Math.floor(now / this.windowMs);
     if (window === this.window) return;
@@ -157,6 +163,12 @@ export class RateLimiter {
     this.bans.set(ip, { until: now + length, count });
     this.checkBan(ip, now);
     throw new Error("unreachable: the ban has just started");
+  }
+
+  /** Forgets every count and ban: the sandbox's time went back (a restore or reset), or so it may. */
+  reset(): void {
+    for (const counter of [this.weight, this.refusals, this.orders10s, this.ordersDay]) counter.clear();
+    this.bans.clear();
   }
 
   usedWeight(ip: string, now: number): number {

@@ -122,6 +122,8 @@ export class Committer {
   private accountCount = 0;
   private closed = false;
   private exited = false;
+  /** Meta values written with every batch (keepMeta). */
+  private readonly keptMeta = new Map<string, () => string>();
 
   /** With sync "normal": the write statements on the main thread's connection (commits inline). */
   private readonly applyInline: { immediate(ops: WriteOp[]): void } | undefined;
@@ -171,6 +173,17 @@ export class Committer {
   /** A write that does not come from a change set (a new exchange's symbols and settings). */
   write(op: WriteOp): void {
     this.pending.push(op);
+  }
+
+  /** A meta value written again with every batch of changes, so it commits with them. */
+  keepMeta(key: string, value: () => string): void {
+    this.keptMeta.set(key, value);
+    this.pending.push(["meta", key, value()]);
+  }
+
+  /** Writes the kept meta values as they are now, also when nothing else changed (see committed()). */
+  writeKeptMeta(): void {
+    for (const [key, value] of this.keptMeta) this.pending.push(["meta", key, value()]);
   }
 
   record(changes: ChangeSet, now: number): void {
@@ -258,6 +271,7 @@ export class Committer {
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],
       );
+      for (const [key, value] of this.keptMeta) ops.push(["meta", key, value()]);
       if (this.applyInline) toIndex.push(...this.chunksToIndex(state));
       else
         for (const [symbol, from, below] of this.chunksToIndex(state)) {

@@ -157,6 +157,25 @@ export class StateDatabase implements History {
     }
   }
 
+  /** A meta value of the saved state (undefined when absent). */
+  metaValue(key: string): string | undefined {
+    return this.tables.metaValue(key);
+  }
+
+  /**
+   * Keeps a meta value with the changes: `value()` is written with every batch, in the same
+   * commit, and once now (`committed()` resolves when it is).
+   */
+  keepMeta(key: string, value: () => string): void {
+    this.committer.keepMeta(key, value);
+  }
+
+  /** Commits the kept meta values as they are now, whether or not anything else changed. */
+  saveKeptMeta(): Promise<void> {
+    this.committer.writeKeptMeta();
+    return this.committer.committed();
+  }
+
   /** Binds the exchange whose changes this database records (its live state is read on each batch). */
   attach(exchange: Exchange): void {
     this.exchange = exchange;

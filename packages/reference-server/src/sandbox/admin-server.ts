@@ -1,13 +1,19 @@
 /**
  * The admin surface: an HTTP server of its own, on 127.0.0.1 by default (local only), apart from
  * the API's port, whose requests carry `Authorization: Bearer <admin token>` (never a trading
- * key): balances, accounts, the clock, the market, snapshots. JSON in and out; every refusal is
- * `{ "error": "what was wrong" }` with its status. Described by `sandbox-admin.openapi.yaml`.
+ * key): balances, accounts, the clock, the market, snapshots. Its operations, paths, parameters
+ * and answers are those of the sandbox document (`@marketapi/spec/sandbox.openapi.json`, tag
+ * "Sandbox admin", paths under /admin/v1/), read through the spec model; parameters come from the
+ * query string, a form body (a name in both: the query's) and the path, and are decoded and
+ * checked by `@marketapi/validators/sandbox` as the API's are by its validators. Answers are JSON,
+ * refusals `{ "error": "what was wrong" }` with their status.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { loadSandboxOpenApi } from "@marketapi/spec";
+import { buildSpecModel, type JsonObject } from "@marketapi/spec/model";
+import { parseRequest } from "@marketapi/validators/sandbox";
 import type { Logger } from "../logger.js";
-import { MAX_CLOCK_RATE } from "./clock.js";
 import { type Sandbox, SandboxError } from "./sandbox.js";
 
 export interface AdminOptions {
@@ -20,6 +26,7 @@ export interface AdminOptions {
 }
 
 export interface RunningAdmin {
+  /** Where the admin operations are: the server's origin followed by ADMIN_PREFIX. */
   readonly url: string;
   readonly port: number;
   readonly host: string;
@@ -27,130 +34,99 @@ export interface RunningAdmin {
   close(): Promise<void>;
 }
 
-/** The admin paths' common prefix. */
+/** The admin paths' common prefix (the sandbox document's admin paths all start with it). */
 export const ADMIN_PREFIX = "/admin/v1";
 const MAX_BODY_BYTES = 64 * 1024;
 
-type Body = Record<string, unknown>;
-type Handler = (
-  sandbox: Sandbox,
-  params: string[],
-  body: Body,
-) => Promise<[number, unknown]> | [number, unknown];
-
-interface Route {
+/** An admin operation as the sandbox document describes it, with its route. */
+export interface AdminOperation {
+  operationId: string;
+  /** Upper case, as requests carry it. */
   method: string;
-  path: RegExp;
-  handler: Handler;
+  path: string;
+  /** The path as a regular expression, a group per path parameter. */
+  pattern: RegExp;
+  pathParameters: string[];
+  acceptsFormBody: boolean;
 }
 
-const SEGMENT = "([A-Za-z0-9_.-]{1,64})";
+/** The admin operations of the sandbox document (its paths under ADMIN_PREFIX). */
+export function describeAdmin(document: JsonObject = loadSandboxOpenApi() as JsonObject): AdminOperation[] {
+  const model = buildSpecModel(document);
+  return model.operations
+    .filter((operation) => operation.path.startsWith(`${ADMIN_PREFIX}/`))
+    .map((operation) => {
+      const pathParameters: string[] = [];
+      const source = operation.path
+        .split(/(\{[^}]+\})/)
+        .map((part) => {
+          const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+          if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+          pathParameters.push(name);
+          return "([^/]+)";
+        })
+        .join("");
+      return {
+        operationId: operation.operationId,
+        method: operation.method.toUpperCase(),
+        path: operation.path,
+        pattern: new RegExp(`^${source}$`),
+        pathParameters,
+        acceptsFormBody: operation.acceptsFormBody,
+      };
+    });
+}
 
-const ROUTES: Route[] = [
-  { method: "GET", path: /^\/status$/, handler: (s) => [200, s.status()] },
-  {
-    method: "POST",
-    path: /^\/clock\/advance$/,
-    handler: async (s, _p, body) => {
-      await s.advance(advanceOf(body));
-      return [200, s.status()];
-    },
+type Params = Record<string, unknown>;
+type Handler = (sandbox: Sandbox, params: Params) => Promise<[number, unknown]> | [number, unknown];
+
+const text = (params: Params, name: string) => params[name] as string;
+
+/** One handler per admin operation of the document (start-up fails on one without). */
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  sandbox_status: (s) => [200, s.status()],
+  sandbox_advance_clock: async (s, p) => {
+    await s.advance(advanceOf(p));
+    return [200, s.status()];
   },
-  {
-    method: "PUT",
-    path: /^\/clock\/rate$/,
-    handler: async (s, _p, body) => {
-      only(body, ["rate"]);
-      const rate = body.rate;
-      if (typeof rate !== "number" || !(rate >= 0 && rate <= MAX_CLOCK_RATE)) {
-        throw new SandboxError(
-          400,
-          `/rate: expected a number from 0 (paused) to ${MAX_CLOCK_RATE}, found ${JSON.stringify(rate)}`,
-        );
-      }
-      await s.setRate(rate);
-      return [200, s.status()];
-    },
+  sandbox_set_clock_rate: async (s, p) => {
+    await s.setRate(p.rate as number);
+    return [200, s.status()];
   },
-  {
-    method: "POST",
-    path: /^\/market\/start$/,
-    handler: async (s, _p, body) => {
-      only(body, []);
-      await s.startMarket();
-      return [200, s.status()];
-    },
+  sandbox_start_market: async (s) => {
+    await s.startMarket();
+    return [200, s.status()];
   },
-  {
-    method: "POST",
-    path: /^\/market\/stop$/,
-    handler: async (s, _p, body) => {
-      only(body, []);
-      await s.stopMarket();
-      return [200, s.status()];
-    },
+  sandbox_stop_market: async (s) => {
+    await s.stopMarket();
+    return [200, s.status()];
   },
-  { method: "POST", path: /^\/accounts$/, handler: async (s, _p, body) => [201, await s.addAccount(body)] },
-  {
-    method: "GET",
-    path: new RegExp(`^/accounts/${SEGMENT}$`),
-    handler: (s, [id]) => [200, s.balances(id as string)],
+  sandbox_add_account: async (s, p) => [
+    201,
+    await s.addAccount({
+      ...(p.accountId === undefined ? {} : { id: p.accountId }),
+      apiKey: p.apiKey,
+      apiSecret: p.apiSecret,
+      ...(p.balances === undefined ? {} : { balances: p.balances }),
+    }),
+  ],
+  sandbox_account: (s, p) => [200, s.balances(text(p, "accountId"))],
+  sandbox_deposit: async (s, p) => [
+    200,
+    await s.deposit(text(p, "accountId"), text(p, "asset"), text(p, "amount")),
+  ],
+  sandbox_set_balance: async (s, p) => [
+    200,
+    await s.setBalance(text(p, "accountId"), text(p, "asset"), text(p, "free")),
+  ],
+  sandbox_reset: async (s) => [200, await s.reset()],
+  sandbox_take_snapshot: async (s) => [201, await s.snapshot()],
+  sandbox_restore_snapshot: async (s, p) => [200, await s.restore(text(p, "snapshotId"))],
+  sandbox_delete_snapshot: (s, p) => {
+    s.deleteSnapshot(text(p, "snapshotId"));
+    return [204, undefined];
   },
-  {
-    method: "POST",
-    path: new RegExp(`^/accounts/${SEGMENT}/deposit$`),
-    handler: async (s, [id], body) => {
-      only(body, ["asset", "amount"]);
-      return [
-        200,
-        await s.deposit(id as string, asset(body.asset, "/asset"), amount(body.amount, "/amount")),
-      ];
-    },
-  },
-  {
-    method: "PUT",
-    path: new RegExp(`^/accounts/${SEGMENT}/balances/${SEGMENT}$`),
-    handler: async (s, [id, name], body) => {
-      only(body, ["free"]);
-      return [
-        200,
-        await s.setBalance(id as string, asset(name, "the path's asset"), amount(body.free, "/free")),
-      ];
-    },
-  },
-  {
-    method: "POST",
-    path: /^\/reset$/,
-    handler: async (s, _p, body) => {
-      only(body, []);
-      return [200, await s.reset()];
-    },
-  },
-  {
-    method: "POST",
-    path: /^\/snapshots$/,
-    handler: async (s, _p, body) => {
-      only(body, []);
-      return [201, await s.snapshot()];
-    },
-  },
-  {
-    method: "POST",
-    path: new RegExp(`^/snapshots/${SEGMENT}/restore$`),
-    handler: async (s, [id], body) => {
-      only(body, []);
-      return [200, await s.restore(id as string)];
-    },
-  },
-  {
-    method: "DELETE",
-    path: new RegExp(`^/snapshots/${SEGMENT}$`),
-    handler: (s, [id]) => {
-      s.deleteSnapshot(id as string);
-      return [204, undefined];
-    },
-  },
-];
+};
 
 /** Starts the admin server for `sandbox`; rejects when the port cannot be listened on. */
 export async function startAdmin(
@@ -158,10 +134,13 @@ export async function startAdmin(
   options: AdminOptions,
   logger: Logger,
 ): Promise<RunningAdmin> {
+  const operations = describeAdmin();
+  const unhandled = operations.filter((operation) => !HANDLERS[operation.operationId]);
+  if (unhandled.length > 0) throw new Error(`No handler for admin operation ${unhandled[0]?.operationId}`);
   const token = options.token ?? randomBytes(24).toString("base64url");
   const expected = Buffer.from(`Bearer ${token}`);
   const server = createServer((req, res) => {
-    serve(sandbox, expected, req, res, logger).catch((error: unknown) => {
+    serve({ sandbox, operations, expected, logger }, req, res).catch((error: unknown) => {
       logger.error("admin request failed:", error);
       if (!res.headersSent) answer(res, 500, { error: "internal error (logged by the server)" });
     });
@@ -179,33 +158,31 @@ export async function startAdmin(
   return { url, port, host, token, close: () => closeAdmin(server) };
 }
 
-async function serve(
-  sandbox: Sandbox,
-  expected: Buffer,
-  req: IncomingMessage,
-  res: ServerResponse,
-  logger: Logger,
-): Promise<void> {
-  const path = (req.url ?? "/").split("?")[0] as string;
-  if (!authorized(req.headers.authorization, expected)) {
+interface AdminContext {
+  sandbox: Sandbox;
+  operations: readonly AdminOperation[];
+  expected: Buffer;
+  logger: Logger;
+}
+
+async function serve(context: AdminContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const [path = "/", query = ""] = (req.url ?? "/").split(/\?(.*)/s);
+  if (!authorized(req.headers.authorization, context.expected)) {
     req.resume();
     answer(
       res,
       401,
       { error: "expected the header Authorization: Bearer <admin token> (the admin token, not an API key)" },
-      {
-        "WWW-Authenticate": 'Bearer realm="marketapi sandbox admin"',
-      },
+      { "WWW-Authenticate": 'Bearer realm="marketapi sandbox admin"' },
     );
     return;
   }
-  const relative = path.startsWith(`${ADMIN_PREFIX}/`) ? path.slice(ADMIN_PREFIX.length) : undefined;
-  const matching = relative === undefined ? [] : ROUTES.filter((route) => route.path.test(relative));
-  const route = matching.find((candidate) => candidate.method === req.method);
-  if (!route) {
+  const matching = context.operations.filter((operation) => operation.pattern.test(path));
+  const operation = matching.find((candidate) => candidate.method === req.method);
+  if (!operation) {
     req.resume();
     if (matching.length === 0)
-      answer(res, 404, { error: `no admin operation at ${path}; the operations are under ${ADMIN_PREFIX}/` });
+      answer(res, 404, { error: `no admin operation at ${path}; they are under ${ADMIN_PREFIX}/` });
     else
       answer(
         res,
@@ -217,18 +194,54 @@ async function serve(
       );
     return;
   }
-  const params = (route.path.exec(relative as string) ?? []).slice(1);
   try {
-    const body = await readJsonBody(req);
-    const [status, value] = await route.handler(sandbox, params, body);
+    const params = await readParams(operation, req, path, query);
+    const [status, value] = await (HANDLERS[operation.operationId] as Handler)(context.sandbox, params);
     answer(res, status, value);
   } catch (error) {
     if (error instanceof SandboxError) answer(res, error.status, { error: error.message });
     else {
-      logger.error(`admin ${req.method} ${path} failed:`, error);
+      context.logger.error(`admin ${req.method} ${path} failed:`, error);
       answer(res, 500, { error: `internal error: ${(error as Error).message}` });
     }
   }
+}
+
+/** The request's parameters (path, query, form body), decoded and checked against the document. */
+async function readParams(
+  operation: AdminOperation,
+  req: IncomingMessage,
+  path: string,
+  query: string,
+): Promise<Params> {
+  const body = await readBody(req);
+  const type = req.headers["content-type"] ?? "";
+  if (body !== "" && !(operation.acceptsFormBody && /^application\/x-www-form-urlencoded\b/i.test(type))) {
+    throw new SandboxError(
+      400,
+      operation.acceptsFormBody
+        ? `expected a body of Content-Type application/x-www-form-urlencoded, found ${JSON.stringify(type)}`
+        : `${operation.operationId} takes no body`,
+    );
+  }
+  const fromQuery = new URLSearchParams(query);
+  const merged = new URLSearchParams(body);
+  for (const name of new Set(fromQuery.keys())) merged.delete(name);
+  for (const [name, value] of fromQuery) merged.append(name, value);
+  const values = (operation.pattern.exec(path) ?? []).slice(1);
+  for (const [i, name] of operation.pathParameters.entries()) {
+    let value: string;
+    try {
+      value = decodeURIComponent(values[i] as string);
+    } catch {
+      throw new SandboxError(400, `the path's ${name}: a malformed percent-escape`);
+    }
+    if (merged.has(name)) throw new SandboxError(400, `/${name} is the path's; do not send it again`);
+    merged.set(name, value);
+  }
+  const parsed = parseRequest(operation.operationId, merged);
+  if (!parsed.valid) throw new SandboxError(400, parsed.errors.map((error) => error.message).join("; "));
+  return parsed.params;
 }
 
 function authorized(header: string | undefined, expected: Buffer): boolean {
@@ -237,7 +250,7 @@ function authorized(header: string | undefined, expected: Buffer): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function readJsonBody(req: IncomingMessage): Promise<Body> {
+function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -251,29 +264,7 @@ function readJsonBody(req: IncomingMessage): Promise<Body> {
       chunks.push(chunk);
     });
     req.on("error", reject);
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8").trim();
-      if (text === "") return resolve({});
-      const type = req.headers["content-type"] ?? "";
-      if (!/^application\/json\b/i.test(type)) {
-        return reject(
-          new SandboxError(
-            400,
-            `expected a body of Content-Type application/json, found ${JSON.stringify(type)}`,
-          ),
-        );
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        return reject(new SandboxError(400, `the body is not JSON: ${(error as Error).message}`));
-      }
-      if (typeof value !== "object" || value === null || Array.isArray(value)) {
-        return reject(new SandboxError(400, "expected the body to be a JSON object"));
-      }
-      resolve(value as Body);
-    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
   });
 }
 
@@ -297,72 +288,21 @@ function answer(
     .end(body);
 }
 
-/** Refuses members other than `allowed`. */
-function only(body: Body, allowed: readonly string[]): void {
-  const extra = Object.keys(body).filter((key) => !allowed.includes(key));
-  if (extra.length > 0) {
-    const takes =
-      allowed.length === 0 ? "takes no body members" : `takes ${allowed.map((key) => `"${key}"`).join(", ")}`;
-    throw new SandboxError(400, `/${extra[0]}: unknown member; this operation ${takes}`);
-  }
-}
-
-const DURATION = /^([0-9]{1,12})(ms|s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** An advance's body: exactly one of `ms` (whole milliseconds), `by` (a duration such as "90s", "24h") or `to` (epoch ms). */
-function advanceOf(body: Body): { ms?: number; to?: number } {
-  only(body, ["ms", "by", "to"]);
-  const given = ["ms", "by", "to"].filter((key) => body[key] !== undefined);
+/** An advance's parameters: exactly one of `ms`, `by` (a duration such as "90s", "24h") or `to` (epoch ms). */
+function advanceOf(params: Params): { ms?: number; to?: number } {
+  const given = ["ms", "by", "to"].filter((name) => params[name] !== undefined);
   if (given.length !== 1) {
     throw new SandboxError(
       400,
-      `expected exactly one of "ms", "by" or "to", found ${given.length === 0 ? "none" : given.join(" and ")}`,
+      `expected one of ms, by or to, found ${given.length === 0 ? "none" : given.join(" and ")}`,
     );
   }
-  if (body.ms !== undefined) {
-    if (!Number.isSafeInteger(body.ms) || (body.ms as number) < 0) {
-      throw new SandboxError(
-        400,
-        `/ms: expected a whole number of milliseconds, 0 or more, found ${JSON.stringify(body.ms)}`,
-      );
-    }
-    return { ms: body.ms as number };
-  }
-  if (body.by !== undefined) {
-    const match = typeof body.by === "string" ? DURATION.exec(body.by) : null;
-    if (!match) {
-      throw new SandboxError(
-        400,
-        `/by: expected a duration such as "500ms", "90s", "15m", "24h" or "7d", found ${JSON.stringify(body.by)}`,
-      );
-    }
-    return { ms: Number(match[1]) * (UNIT_MS[match[2] as string] as number) };
-  }
-  if (!Number.isSafeInteger(body.to) || (body.to as number) < 0) {
-    throw new SandboxError(
-      400,
-      `/to: expected a time in epoch milliseconds, found ${JSON.stringify(body.to)}`,
-    );
-  }
-  return { to: body.to as number };
-}
-
-function asset(value: unknown, where: string): string {
-  if (typeof value !== "string" || !/^[A-Z0-9]{1,20}$/.test(value)) {
-    throw new SandboxError(400, `${where}: expected an asset such as "USDT", found ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-function amount(value: unknown, where: string): string {
-  if (typeof value !== "string" || !/^[0-9]{1,20}(\.[0-9]{1,8})?$/.test(value)) {
-    throw new SandboxError(
-      400,
-      `${where}: expected a decimal string with at most 8 decimals such as "1000.5", found ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
+  if (params.ms !== undefined) return { ms: params.ms as number };
+  if (params.to !== undefined) return { to: params.to as number };
+  const [, amount, unit] = /^([0-9]+)([a-z]+)$/.exec(params.by as string) ?? [];
+  return { ms: Number(amount) * (UNIT_MS[unit as string] as number) };
 }
 
 function closeAdmin(server: Server): Promise<void> {

@@ -1658,9 +1658,2167 @@ validate28.errors = vErrors;
 return errors === 0;
 }
 
-const schema64 = {"type":"object","required":["code","msg"],"properties":{"code":{"type":"integer","maximum":-1},"msg":{"type":"string"}}};
+const schema64 = {"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"string"}}};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/AdminError/required",keyword:"required",params:{missingProperty: "error"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "error")){
+const err1 = {instancePath,schemaPath:"#/$defs/AdminError/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+if(typeof data.error !== "string"){
+const err2 = {instancePath:instancePath+"/error",schemaPath:"#/$defs/AdminError/properties/error/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/$defs/AdminError/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+
+const schema65 = {"type":"string","pattern":"^[A-Za-z0-9_.-]{1,64}$"};
+const pattern25 = new RegExp("^[A-Za-z0-9_.-]{1,64}$", "u");
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(!pattern25.test(data)){
+const err0 = {instancePath,schemaPath:"#/$defs/AccountId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/$defs/AccountId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+
+const schema66 = {"type":"string","pattern":"^[A-Z0-9]{1,20}$"};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(!pattern16.test(data)){
+const err0 = {instancePath,schemaPath:"#/$defs/AssetName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{1,20}$"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/$defs/AssetName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+
+const schema67 = {"type":"string","pattern":"^[0-9]{1,20}(\\.[0-9]{1,8})?$"};
+const pattern27 = new RegExp("^[0-9]{1,20}(\\.[0-9]{1,8})?$", "u");
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(!pattern27.test(data)){
+const err0 = {instancePath,schemaPath:"#/$defs/AmountText/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}(\\.[0-9]{1,8})?$"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/$defs/AmountText/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+
+const schema68 = {"type":"object","maxProperties":100,"propertyNames":{"pattern":"^[A-Z0-9]{1,20}$"},"additionalProperties":{"$ref":"#/$defs/AmountText"}};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length > 100){
+const err0 = {instancePath,schemaPath:"#/$defs/BalanceAmounts/maxProperties",keyword:"maxProperties",params:{limit: 100}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern16.test(key0)){
+const err1 = {instancePath,schemaPath:"#/$defs/BalanceAmounts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{1,20}$"},propertyName:key0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/$defs/BalanceAmounts/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+for(const key1 in data){
+let data0 = data[key1];
+if(typeof data0 === "string"){
+if(!pattern27.test(data0)){
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/AmountText/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}(\\.[0-9]{1,8})?$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/AmountText/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/BalanceAmounts/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+
+const schema70 = {"type":"object","properties":{"ms":{"type":"integer","format":"int64","minimum":0,"maximum":31622400000},"by":{"type":"string","pattern":"^[0-9]{1,12}(ms|s|m|h|d)$"},"to":{"type":"integer","format":"int64","minimum":0}}};
+const pattern30 = new RegExp("^[0-9]{1,12}(ms|s|m|h|d)$", "u");
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ms !== undefined){
+let data0 = data.ms;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/ms",schemaPath:"#/$defs/AdvanceForm/properties/ms/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 31622400000 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/ms",schemaPath:"#/$defs/AdvanceForm/properties/ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31622400000}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0 < 0 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/ms",schemaPath:"#/$defs/AdvanceForm/properties/ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats0.validate(data0))){
+const err3 = {instancePath:instancePath+"/ms",schemaPath:"#/$defs/AdvanceForm/properties/ms/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.by !== undefined){
+let data1 = data.by;
+if(typeof data1 === "string"){
+if(!pattern30.test(data1)){
+const err4 = {instancePath:instancePath+"/by",schemaPath:"#/$defs/AdvanceForm/properties/by/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(ms|s|m|h|d)$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/by",schemaPath:"#/$defs/AdvanceForm/properties/by/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data2 = data.to;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err6 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/AdvanceForm/properties/to/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/AdvanceForm/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(formats0.validate(data2))){
+const err8 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/AdvanceForm/properties/to/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/$defs/AdvanceForm/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+
+const schema71 = {"type":"object","properties":{"rate":{"type":"number","minimum":0,"maximum":100000}}};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.rate !== undefined){
+let data0 = data.rate;
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100000 || isNaN(data0)){
+const err0 = {instancePath:instancePath+"/rate",schemaPath:"#/$defs/RateForm/properties/rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data0 < 0 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/rate",schemaPath:"#/$defs/RateForm/properties/rate/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/rate",schemaPath:"#/$defs/RateForm/properties/rate/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/$defs/RateForm/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+
+const schema72 = {"type":"object","properties":{"accountId":{"$ref":"#/$defs/AccountId"},"apiKey":{"type":"string"},"apiSecret":{"type":"string"},"balances":{"type":"string"}}};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.accountId !== undefined){
+let data0 = data.accountId;
+if(typeof data0 === "string"){
+if(!pattern25.test(data0)){
+const err0 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.apiKey !== undefined){
+if(typeof data.apiKey !== "string"){
+const err2 = {instancePath:instancePath+"/apiKey",schemaPath:"#/$defs/NewAccountForm/properties/apiKey/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.apiSecret !== undefined){
+if(typeof data.apiSecret !== "string"){
+const err3 = {instancePath:instancePath+"/apiSecret",schemaPath:"#/$defs/NewAccountForm/properties/apiSecret/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.balances !== undefined){
+if(typeof data.balances !== "string"){
+const err4 = {instancePath:instancePath+"/balances",schemaPath:"#/$defs/NewAccountForm/properties/balances/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/NewAccountForm/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+
+const schema74 = {"type":"object","properties":{"asset":{"$ref":"#/$defs/AssetName"},"amount":{"$ref":"#/$defs/AmountText"}}};
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.asset !== undefined){
+let data0 = data.asset;
+if(typeof data0 === "string"){
+if(!pattern16.test(data0)){
+const err0 = {instancePath:instancePath+"/asset",schemaPath:"#/$defs/AssetName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{1,20}$"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/asset",schemaPath:"#/$defs/AssetName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+let data1 = data.amount;
+if(typeof data1 === "string"){
+if(!pattern27.test(data1)){
+const err2 = {instancePath:instancePath+"/amount",schemaPath:"#/$defs/AmountText/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}(\\.[0-9]{1,8})?$"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/amount",schemaPath:"#/$defs/AmountText/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/$defs/DepositForm/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+
+const schema77 = {"type":"object","properties":{"free":{"$ref":"#/$defs/AmountText"}}};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.free !== undefined){
+let data0 = data.free;
+if(typeof data0 === "string"){
+if(!pattern27.test(data0)){
+const err0 = {instancePath:instancePath+"/free",schemaPath:"#/$defs/AmountText/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}(\\.[0-9]{1,8})?$"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/free",schemaPath:"#/$defs/AmountText/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/$defs/BalanceForm/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+
+const schema79 = {"type":"object","required":["id","balances"],"additionalProperties":false,"properties":{"id":{"$ref":"#/$defs/AccountId"},"balances":{"type":"array","items":{"$ref":"#/$defs/Balance"}}}};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/AccountBalances/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.balances === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/AccountBalances/required",keyword:"required",params:{missingProperty: "balances"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "id") || (key0 === "balances"))){
+const err2 = {instancePath,schemaPath:"#/$defs/AccountBalances/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern25.test(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/AccountId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/AccountId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.balances !== undefined){
+let data1 = data.balances;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate24(data1[i0], {instancePath:instancePath+"/balances/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/balances",schemaPath:"#/$defs/AccountBalances/properties/balances/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/$defs/AccountBalances/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+
+const schema81 = {"type":"object","required":["id","takenAt"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^s[0-9]{1,9}$"},"takenAt":{"$ref":"#/$defs/Timestamp"}}};
+const pattern36 = new RegExp("^s[0-9]{1,9}$", "u");
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/SnapshotRef/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.takenAt === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/SnapshotRef/required",keyword:"required",params:{missingProperty: "takenAt"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "id") || (key0 === "takenAt"))){
+const err2 = {instancePath,schemaPath:"#/$defs/SnapshotRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern36.test(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/SnapshotRef/properties/id/pattern",keyword:"pattern",params:{pattern: "^s[0-9]{1,9}$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/SnapshotRef/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.takenAt !== undefined){
+let data1 = data.takenAt;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/takenAt",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/takenAt",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(formats0.validate(data1))){
+const err7 = {instancePath:instancePath+"/takenAt",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/$defs/SnapshotRef/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+
+const schema83 = {"type":"object","required":["running","model","tickMs","takersPerMinute","startedAt","nextTick","fairPrices","activity","stoppedBecause"],"additionalProperties":false,"properties":{"running":{"type":"boolean"},"model":{"type":"object","required":["kind","volatility","drift"],"additionalProperties":false,"properties":{"kind":{"type":"string","enum":["random-walk","replay"]},"volatility":{"type":"number"},"drift":{"type":"number"},"symbols":{"type":"array","items":{"type":"string"}}}},"tickMs":{"type":"integer"},"takersPerMinute":{"type":"number"},"startedAt":{"type":["integer","null"]},"nextTick":{"type":["integer","null"]},"fairPrices":{"type":"object","additionalProperties":{"type":"number"}},"activity":{"type":"object","required":["ticks","orders","cancels","takes","refused"],"additionalProperties":false,"properties":{"ticks":{"type":"integer"},"orders":{"type":"integer"},"cancels":{"type":"integer"},"takes":{"type":"integer"},"refused":{"type":"integer"}}},"stoppedBecause":{"type":["string","null"]}}};
+const func4 = Object.prototype.hasOwnProperty;
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.running === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "running"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.model === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "model"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.tickMs === undefined){
+const err2 = {instancePath,schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "tickMs"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.takersPerMinute === undefined){
+const err3 = {instancePath,schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "takersPerMinute"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.startedAt === undefined){
+const err4 = {instancePath,schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "startedAt"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.nextTick === undefined){
+const err5 = {instancePath,schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "nextTick"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.fairPrices === undefined){
+const err6 = {instancePath,schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "fairPrices"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.activity === undefined){
+const err7 = {instancePath,schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "activity"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.stoppedBecause === undefined){
+const err8 = {instancePath,schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "stoppedBecause"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func4.call(schema83.properties, key0))){
+const err9 = {instancePath,schemaPath:"#/$defs/MarketStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.running !== undefined){
+if(typeof data.running !== "boolean"){
+const err10 = {instancePath:instancePath+"/running",schemaPath:"#/$defs/MarketStatus/properties/running/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.model !== undefined){
+let data1 = data.model;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.kind === undefined){
+const err11 = {instancePath:instancePath+"/model",schemaPath:"#/$defs/MarketStatus/properties/model/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data1.volatility === undefined){
+const err12 = {instancePath:instancePath+"/model",schemaPath:"#/$defs/MarketStatus/properties/model/required",keyword:"required",params:{missingProperty: "volatility"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data1.drift === undefined){
+const err13 = {instancePath:instancePath+"/model",schemaPath:"#/$defs/MarketStatus/properties/model/required",keyword:"required",params:{missingProperty: "drift"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!((((key1 === "kind") || (key1 === "volatility")) || (key1 === "drift")) || (key1 === "symbols"))){
+const err14 = {instancePath:instancePath+"/model",schemaPath:"#/$defs/MarketStatus/properties/model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.kind !== undefined){
+let data2 = data1.kind;
+if(typeof data2 !== "string"){
+const err15 = {instancePath:instancePath+"/model/kind",schemaPath:"#/$defs/MarketStatus/properties/model/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!((data2 === "random-walk") || (data2 === "replay"))){
+const err16 = {instancePath:instancePath+"/model/kind",schemaPath:"#/$defs/MarketStatus/properties/model/properties/kind/enum",keyword:"enum",params:{allowedValues: schema83.properties.model.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.volatility !== undefined){
+let data3 = data1.volatility;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+const err17 = {instancePath:instancePath+"/model/volatility",schemaPath:"#/$defs/MarketStatus/properties/model/properties/volatility/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.drift !== undefined){
+let data4 = data1.drift;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+const err18 = {instancePath:instancePath+"/model/drift",schemaPath:"#/$defs/MarketStatus/properties/model/properties/drift/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data1.symbols !== undefined){
+let data5 = data1.symbols;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data5[i0] !== "string"){
+const err19 = {instancePath:instancePath+"/model/symbols/" + i0,schemaPath:"#/$defs/MarketStatus/properties/model/properties/symbols/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/model/symbols",schemaPath:"#/$defs/MarketStatus/properties/model/properties/symbols/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/model",schemaPath:"#/$defs/MarketStatus/properties/model/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.tickMs !== undefined){
+let data7 = data.tickMs;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err22 = {instancePath:instancePath+"/tickMs",schemaPath:"#/$defs/MarketStatus/properties/tickMs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.takersPerMinute !== undefined){
+let data8 = data.takersPerMinute;
+if(!((typeof data8 == "number") && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/takersPerMinute",schemaPath:"#/$defs/MarketStatus/properties/takersPerMinute/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.startedAt !== undefined){
+let data9 = data.startedAt;
+if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
+const err24 = {instancePath:instancePath+"/startedAt",schemaPath:"#/$defs/MarketStatus/properties/startedAt/type",keyword:"type",params:{type: schema83.properties.startedAt.type}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.nextTick !== undefined){
+let data10 = data.nextTick;
+if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
+const err25 = {instancePath:instancePath+"/nextTick",schemaPath:"#/$defs/MarketStatus/properties/nextTick/type",keyword:"type",params:{type: schema83.properties.nextTick.type}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.fairPrices !== undefined){
+let data11 = data.fairPrices;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key2 in data11){
+let data12 = data11[key2];
+if(!((typeof data12 == "number") && (isFinite(data12)))){
+const err26 = {instancePath:instancePath+"/fairPrices/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/MarketStatus/properties/fairPrices/additionalProperties/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/fairPrices",schemaPath:"#/$defs/MarketStatus/properties/fairPrices/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.activity !== undefined){
+let data13 = data.activity;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.ticks === undefined){
+const err28 = {instancePath:instancePath+"/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "ticks"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data13.orders === undefined){
+const err29 = {instancePath:instancePath+"/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "orders"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data13.cancels === undefined){
+const err30 = {instancePath:instancePath+"/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "cancels"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data13.takes === undefined){
+const err31 = {instancePath:instancePath+"/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "takes"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data13.refused === undefined){
+const err32 = {instancePath:instancePath+"/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "refused"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+for(const key3 in data13){
+if(!(((((key3 === "ticks") || (key3 === "orders")) || (key3 === "cancels")) || (key3 === "takes")) || (key3 === "refused"))){
+const err33 = {instancePath:instancePath+"/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data13.ticks !== undefined){
+let data14 = data13.ticks;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err34 = {instancePath:instancePath+"/activity/ticks",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/ticks/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data13.orders !== undefined){
+let data15 = data13.orders;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err35 = {instancePath:instancePath+"/activity/orders",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/orders/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data13.cancels !== undefined){
+let data16 = data13.cancels;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err36 = {instancePath:instancePath+"/activity/cancels",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/cancels/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data13.takes !== undefined){
+let data17 = data13.takes;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err37 = {instancePath:instancePath+"/activity/takes",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/takes/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data13.refused !== undefined){
+let data18 = data13.refused;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err38 = {instancePath:instancePath+"/activity/refused",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/refused/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.stoppedBecause !== undefined){
+let data19 = data.stoppedBecause;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err40 = {instancePath:instancePath+"/stoppedBecause",schemaPath:"#/$defs/MarketStatus/properties/stoppedBecause/type",keyword:"type",params:{type: schema83.properties.stoppedBecause.type}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/$defs/MarketStatus/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+
+const schema84 = {"type":"object","required":["time","isoTime","clock","market","state","snapshots"],"additionalProperties":false,"properties":{"time":{"$ref":"#/$defs/Timestamp"},"isoTime":{"type":"string","format":"date-time"},"clock":{"type":"object","required":["rate","paused"],"additionalProperties":false,"properties":{"rate":{"type":"number"},"paused":{"type":"boolean"}}},"market":{"oneOf":[{"$ref":"#/$defs/MarketStatus"},{"type":"null"}]},"state":{"type":"string","enum":["memory","state database"]},"snapshots":{"type":"array","items":{"$ref":"#/$defs/SnapshotRef"}}}};
+const formats20 = runtimeFormats["date-time"];
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.time === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/SandboxStatus/required",keyword:"required",params:{missingProperty: "time"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.isoTime === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/SandboxStatus/required",keyword:"required",params:{missingProperty: "isoTime"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.clock === undefined){
+const err2 = {instancePath,schemaPath:"#/$defs/SandboxStatus/required",keyword:"required",params:{missingProperty: "clock"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.market === undefined){
+const err3 = {instancePath,schemaPath:"#/$defs/SandboxStatus/required",keyword:"required",params:{missingProperty: "market"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.state === undefined){
+const err4 = {instancePath,schemaPath:"#/$defs/SandboxStatus/required",keyword:"required",params:{missingProperty: "state"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.snapshots === undefined){
+const err5 = {instancePath,schemaPath:"#/$defs/SandboxStatus/required",keyword:"required",params:{missingProperty: "snapshots"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "time") || (key0 === "isoTime")) || (key0 === "clock")) || (key0 === "market")) || (key0 === "state")) || (key0 === "snapshots"))){
+const err6 = {instancePath,schemaPath:"#/$defs/SandboxStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+let data0 = data.time;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err7 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err8 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(formats0.validate(data0))){
+const err9 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.isoTime !== undefined){
+let data1 = data.isoTime;
+if(typeof data1 === "string"){
+if(!(formats20.validate(data1))){
+const err10 = {instancePath:instancePath+"/isoTime",schemaPath:"#/$defs/SandboxStatus/properties/isoTime/format",keyword:"format",params:{format: "date-time"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/isoTime",schemaPath:"#/$defs/SandboxStatus/properties/isoTime/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.clock !== undefined){
+let data2 = data.clock;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.rate === undefined){
+const err12 = {instancePath:instancePath+"/clock",schemaPath:"#/$defs/SandboxStatus/properties/clock/required",keyword:"required",params:{missingProperty: "rate"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data2.paused === undefined){
+const err13 = {instancePath:instancePath+"/clock",schemaPath:"#/$defs/SandboxStatus/properties/clock/required",keyword:"required",params:{missingProperty: "paused"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!((key1 === "rate") || (key1 === "paused"))){
+const err14 = {instancePath:instancePath+"/clock",schemaPath:"#/$defs/SandboxStatus/properties/clock/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data2.rate !== undefined){
+let data3 = data2.rate;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+const err15 = {instancePath:instancePath+"/clock/rate",schemaPath:"#/$defs/SandboxStatus/properties/clock/properties/rate/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data2.paused !== undefined){
+if(typeof data2.paused !== "boolean"){
+const err16 = {instancePath:instancePath+"/clock/paused",schemaPath:"#/$defs/SandboxStatus/properties/clock/properties/paused/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/clock",schemaPath:"#/$defs/SandboxStatus/properties/clock/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.market !== undefined){
+let data5 = data.market;
+const _errs15 = errors;
+let _branch0 = errors;
+let _branch1 = errors;
+let valid3 = false;
+let passing0 = null;
+_branch0 = errors;
+const _errs16 = errors;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.running === undefined){
+const err18 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "running"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data5.model === undefined){
+const err19 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "model"}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data5.tickMs === undefined){
+const err20 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "tickMs"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data5.takersPerMinute === undefined){
+const err21 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "takersPerMinute"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data5.startedAt === undefined){
+const err22 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "startedAt"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data5.nextTick === undefined){
+const err23 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "nextTick"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data5.fairPrices === undefined){
+const err24 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "fairPrices"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data5.activity === undefined){
+const err25 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "activity"}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data5.stoppedBecause === undefined){
+const err26 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/required",keyword:"required",params:{missingProperty: "stoppedBecause"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+for(const key2 in data5){
+if(!(func4.call(schema83.properties, key2))){
+const err27 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data5.running !== undefined){
+if(typeof data5.running !== "boolean"){
+const err28 = {instancePath:instancePath+"/market/running",schemaPath:"#/$defs/MarketStatus/properties/running/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data5.model !== undefined){
+let data7 = data5.model;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.kind === undefined){
+const err29 = {instancePath:instancePath+"/market/model",schemaPath:"#/$defs/MarketStatus/properties/model/required",keyword:"required",params:{missingProperty: "kind"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data7.volatility === undefined){
+const err30 = {instancePath:instancePath+"/market/model",schemaPath:"#/$defs/MarketStatus/properties/model/required",keyword:"required",params:{missingProperty: "volatility"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data7.drift === undefined){
+const err31 = {instancePath:instancePath+"/market/model",schemaPath:"#/$defs/MarketStatus/properties/model/required",keyword:"required",params:{missingProperty: "drift"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key3 in data7){
+if(!((((key3 === "kind") || (key3 === "volatility")) || (key3 === "drift")) || (key3 === "symbols"))){
+const err32 = {instancePath:instancePath+"/market/model",schemaPath:"#/$defs/MarketStatus/properties/model/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data7.kind !== undefined){
+let data8 = data7.kind;
+if(typeof data8 !== "string"){
+const err33 = {instancePath:instancePath+"/market/model/kind",schemaPath:"#/$defs/MarketStatus/properties/model/properties/kind/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!((data8 === "random-walk") || (data8 === "replay"))){
+const err34 = {instancePath:instancePath+"/market/model/kind",schemaPath:"#/$defs/MarketStatus/properties/model/properties/kind/enum",keyword:"enum",params:{allowedValues: schema83.properties.model.properties.kind.enum}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data7.volatility !== undefined){
+let data9 = data7.volatility;
+if(!((typeof data9 == "number") && (isFinite(data9)))){
+const err35 = {instancePath:instancePath+"/market/model/volatility",schemaPath:"#/$defs/MarketStatus/properties/model/properties/volatility/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data7.drift !== undefined){
+let data10 = data7.drift;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+const err36 = {instancePath:instancePath+"/market/model/drift",schemaPath:"#/$defs/MarketStatus/properties/model/properties/drift/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data7.symbols !== undefined){
+let data11 = data7.symbols;
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data11[i0] !== "string"){
+const err37 = {instancePath:instancePath+"/market/model/symbols/" + i0,schemaPath:"#/$defs/MarketStatus/properties/model/properties/symbols/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/market/model/symbols",schemaPath:"#/$defs/MarketStatus/properties/model/properties/symbols/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/market/model",schemaPath:"#/$defs/MarketStatus/properties/model/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data5.tickMs !== undefined){
+let data13 = data5.tickMs;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err40 = {instancePath:instancePath+"/market/tickMs",schemaPath:"#/$defs/MarketStatus/properties/tickMs/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data5.takersPerMinute !== undefined){
+let data14 = data5.takersPerMinute;
+if(!((typeof data14 == "number") && (isFinite(data14)))){
+const err41 = {instancePath:instancePath+"/market/takersPerMinute",schemaPath:"#/$defs/MarketStatus/properties/takersPerMinute/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data5.startedAt !== undefined){
+let data15 = data5.startedAt;
+if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
+const err42 = {instancePath:instancePath+"/market/startedAt",schemaPath:"#/$defs/MarketStatus/properties/startedAt/type",keyword:"type",params:{type: schema83.properties.startedAt.type}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data5.nextTick !== undefined){
+let data16 = data5.nextTick;
+if((!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))) && (data16 !== null)){
+const err43 = {instancePath:instancePath+"/market/nextTick",schemaPath:"#/$defs/MarketStatus/properties/nextTick/type",keyword:"type",params:{type: schema83.properties.nextTick.type}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data5.fairPrices !== undefined){
+let data17 = data5.fairPrices;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key4 in data17){
+let data18 = data17[key4];
+if(!((typeof data18 == "number") && (isFinite(data18)))){
+const err44 = {instancePath:instancePath+"/market/fairPrices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/MarketStatus/properties/fairPrices/additionalProperties/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/market/fairPrices",schemaPath:"#/$defs/MarketStatus/properties/fairPrices/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data5.activity !== undefined){
+let data19 = data5.activity;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.ticks === undefined){
+const err46 = {instancePath:instancePath+"/market/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "ticks"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data19.orders === undefined){
+const err47 = {instancePath:instancePath+"/market/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "orders"}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data19.cancels === undefined){
+const err48 = {instancePath:instancePath+"/market/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "cancels"}};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data19.takes === undefined){
+const err49 = {instancePath:instancePath+"/market/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "takes"}};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data19.refused === undefined){
+const err50 = {instancePath:instancePath+"/market/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/required",keyword:"required",params:{missingProperty: "refused"}};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+for(const key5 in data19){
+if(!(((((key5 === "ticks") || (key5 === "orders")) || (key5 === "cancels")) || (key5 === "takes")) || (key5 === "refused"))){
+const err51 = {instancePath:instancePath+"/market/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data19.ticks !== undefined){
+let data20 = data19.ticks;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err52 = {instancePath:instancePath+"/market/activity/ticks",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/ticks/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data19.orders !== undefined){
+let data21 = data19.orders;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err53 = {instancePath:instancePath+"/market/activity/orders",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/orders/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data19.cancels !== undefined){
+let data22 = data19.cancels;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err54 = {instancePath:instancePath+"/market/activity/cancels",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/cancels/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data19.takes !== undefined){
+let data23 = data19.takes;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err55 = {instancePath:instancePath+"/market/activity/takes",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/takes/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data19.refused !== undefined){
+let data24 = data19.refused;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err56 = {instancePath:instancePath+"/market/activity/refused",schemaPath:"#/$defs/MarketStatus/properties/activity/properties/refused/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/market/activity",schemaPath:"#/$defs/MarketStatus/properties/activity/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data5.stoppedBecause !== undefined){
+let data25 = data5.stoppedBecause;
+if((typeof data25 !== "string") && (data25 !== null)){
+const err58 = {instancePath:instancePath+"/market/stoppedBecause",schemaPath:"#/$defs/MarketStatus/properties/stoppedBecause/type",keyword:"type",params:{type: schema83.properties.stoppedBecause.type}};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/MarketStatus/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+var _valid0 = _errs16 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+_branch1 = errors;
+const _errs63 = errors;
+if(data5 !== null){
+const err60 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/SandboxStatus/properties/market/oneOf/1/type",keyword:"type",params:{type: "null"}};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+var _valid0 = _errs63 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err61 = {instancePath:instancePath+"/market",schemaPath:"#/$defs/SandboxStatus/properties/market/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.state !== undefined){
+let data26 = data.state;
+if(typeof data26 !== "string"){
+const err62 = {instancePath:instancePath+"/state",schemaPath:"#/$defs/SandboxStatus/properties/state/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(!((data26 === "memory") || (data26 === "state database"))){
+const err63 = {instancePath:instancePath+"/state",schemaPath:"#/$defs/SandboxStatus/properties/state/enum",keyword:"enum",params:{allowedValues: schema84.properties.state.enum}};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.snapshots !== undefined){
+let data27 = data.snapshots;
+if(Array.isArray(data27)){
+const len1 = data27.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate41(data27[i1], {instancePath:instancePath+"/snapshots/" + i1,parentData:data27,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/snapshots",schemaPath:"#/$defs/SandboxStatus/properties/snapshots/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath,schemaPath:"#/$defs/SandboxStatus/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+
+const schema87 = {"type":"object","required":["code","msg"],"properties":{"code":{"type":"integer","maximum":-1},"msg":{"type":"string"}}};
+
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1732,12 +3890,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
@@ -1762,12 +3920,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1802,12 +3960,12 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate31.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
@@ -1842,12 +4000,12 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate32.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
@@ -1872,12 +4030,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
@@ -1902,14 +4060,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
-const schema70 = {"type":"object","properties":{"omitZeroBalances":{"type":"boolean"},"recvWindow":{"type":"integer","format":"int64","minimum":0,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
-const pattern28 = new RegExp("^[0-9a-fA-F]{64}$", "u");
+const schema93 = {"type":"object","properties":{"omitZeroBalances":{"type":"boolean"},"recvWindow":{"type":"integer","format":"int64","minimum":0,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
+const pattern40 = new RegExp("^[0-9a-fA-F]{64}$", "u");
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2010,7 +4168,7 @@ errors++;
 if(data.signature !== undefined){
 let data3 = data.signature;
 if(typeof data3 === "string"){
-if(!pattern28.test(data3)){
+if(!pattern40.test(data3)){
 const err8 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/account_information.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err8];
@@ -2043,15 +4201,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
 
-const schema71 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"fromId":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"recvWindow":{"type":"integer","format":"int64","minimum":0,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"],"allOf":[{"not":{"required":["fromId","startTime"],"properties":{"fromId":true,"startTime":true}}},{"not":{"required":["fromId","endTime"],"properties":{"fromId":true,"endTime":true}}},{"not":{"required":["orderId","startTime"],"properties":{"orderId":true,"startTime":true}}},{"not":{"required":["orderId","endTime"],"properties":{"orderId":true,"endTime":true}}}]};
-const func4 = Object.prototype.hasOwnProperty;
-const formats26 = runtimeFormats.int32;
+const schema94 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"fromId":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"recvWindow":{"type":"integer","format":"int64","minimum":0,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"],"allOf":[{"not":{"required":["fromId","startTime"],"properties":{"fromId":true,"startTime":true}}},{"not":{"required":["fromId","endTime"],"properties":{"fromId":true,"endTime":true}}},{"not":{"required":["orderId","startTime"],"properties":{"orderId":true,"startTime":true}}},{"not":{"required":["orderId","endTime"],"properties":{"orderId":true,"endTime":true}}}]};
+const formats36 = runtimeFormats.int32;
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs2 = errors;
@@ -2214,7 +4371,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func4.call(schema71.properties, key0))){
+if(!(func4.call(schema94.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/$defs/account_trade_list.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err9];
@@ -2423,7 +4580,7 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!(formats26.validate(data5))){
+if(!(formats36.validate(data5))){
 const err27 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/account_trade_list.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err27];
@@ -2508,7 +4665,7 @@ errors++;
 if(data.signature !== undefined){
 let data8 = data.signature;
 if(typeof data8 === "string"){
-if(!pattern28.test(data8)){
+if(!pattern40.test(data8)){
 const err34 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/account_trade_list.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
 if(vErrors === null){
 vErrors = [err34];
@@ -2541,13 +4698,13 @@ vErrors.push(err36);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
 
-const schema76 = {"type":"array","items":{"$ref":"#/$defs/AccountTrade"}};
+const schema99 = {"type":"array","items":{"$ref":"#/$defs/AccountTrade"}};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -2569,14 +4726,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
 
-const schema77 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"interval":{"$ref":"#/$defs/KlineIntervalValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"timeZone":{"type":"string","pattern":"^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol","interval"]};
-const pattern32 = new RegExp("^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$", "u");
+const schema100 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"interval":{"$ref":"#/$defs/KlineIntervalValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"timeZone":{"type":"string","pattern":"^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol","interval"]};
+const pattern44 = new RegExp("^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$", "u");
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2733,7 +4890,7 @@ errors++;
 if(data.timeZone !== undefined){
 let data4 = data.timeZone;
 if(typeof data4 === "string"){
-if(!pattern32.test(data4)){
+if(!pattern44.test(data4)){
 const err13 = {instancePath:instancePath+"/timeZone",schemaPath:"#/$defs/kline_candlestick_data.request/properties/timeZone/pattern",keyword:"pattern",params:{pattern: "^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"}};
 if(vErrors === null){
 vErrors = [err13];
@@ -2788,7 +4945,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!(formats26.validate(data5))){
+if(!(formats36.validate(data5))){
 const err18 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/kline_candlestick_data.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err18];
@@ -2811,13 +4968,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
 
-const schema82 = {"type":"array","items":{"$ref":"#/$defs/Kline"}};
+const schema105 = {"type":"array","items":{"$ref":"#/$defs/Kline"}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -2839,13 +4996,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
-const schema83 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"interval":{"$ref":"#/$defs/KlineIntervalValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"timeZone":{"type":"string","pattern":"^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol","interval"]};
+const schema106 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"interval":{"$ref":"#/$defs/KlineIntervalValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"timeZone":{"type":"string","pattern":"^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol","interval"]};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3002,7 +5159,7 @@ errors++;
 if(data.timeZone !== undefined){
 let data4 = data.timeZone;
 if(typeof data4 === "string"){
-if(!pattern32.test(data4)){
+if(!pattern44.test(data4)){
 const err13 = {instancePath:instancePath+"/timeZone",schemaPath:"#/$defs/ui_klines.request/properties/timeZone/pattern",keyword:"pattern",params:{pattern: "^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"}};
 if(vErrors === null){
 vErrors = [err13];
@@ -3057,7 +5214,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!(formats26.validate(data5))){
+if(!(formats36.validate(data5))){
 const err18 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/ui_klines.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
 if(vErrors === null){
 vErrors = [err18];
@@ -3080,13 +5237,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 
-const schema88 = {"type":"array","items":{"$ref":"#/$defs/Kline"}};
+const schema111 = {"type":"array","items":{"$ref":"#/$defs/Kline"}};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -3108,10 +5265,1286 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-return { schema_KlineIntervalValue: validate21, schema_Kline: validate22, schema_CommissionRates: validate23, schema_Balance: validate24, schema_AccountInformation: validate25, schema_AccountTrade: validate28, schema_ErrorPayload: validate29, schema_SymbolName: validate30, schema_OrderIdValue: validate31, schema_Timestamp: validate32, schema_Decimal: validate33, schema_Asset: validate34, account_information_request: validate35, account_trade_list_request: validate36, account_trade_list_response_200: validate37, kline_candlestick_data_request: validate39, kline_candlestick_data_response_200: validate40, ui_klines_request: validate42, ui_klines_response_200: validate43 };
+
+const schema112 = {"type":"object","properties":{},"additionalProperties":false};
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_status.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_status.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+
+const schema113 = {"type":"object","properties":{"ms":{"type":"integer","format":"int64","minimum":0,"maximum":31622400000},"by":{"type":"string","pattern":"^[0-9]{1,12}(ms|s|m|h|d)$"},"to":{"type":"integer","format":"int64","minimum":0}},"additionalProperties":false,"allOf":[{"not":{"required":["ms","by"],"properties":{"ms":true,"by":true}}},{"not":{"required":["ms","to"],"properties":{"ms":true,"to":true}}},{"not":{"required":["by","to"],"properties":{"by":true,"to":true}}}]};
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.ms === undefined) && (missing0 = "ms")) || ((data.by === undefined) && (missing0 = "by"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_advance_clock.request/allOf/0/not",keyword:"not",params:{}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+const _errs5 = errors;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.ms === undefined) && (missing1 = "ms")) || ((data.to === undefined) && (missing1 = "to"))){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid2 = _errs6 === errors;
+if(valid2){
+const err3 = {instancePath,schemaPath:"#/$defs/sandbox_advance_clock.request/allOf/1/not",keyword:"not",params:{}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+const _errs8 = errors;
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((data.by === undefined) && (missing2 = "by")) || ((data.to === undefined) && (missing2 = "to"))){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var valid3 = _errs9 === errors;
+if(valid3){
+const err5 = {instancePath,schemaPath:"#/$defs/sandbox_advance_clock.request/allOf/2/not",keyword:"not",params:{}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "ms") || (key0 === "by")) || (key0 === "to"))){
+const err6 = {instancePath,schemaPath:"#/$defs/sandbox_advance_clock.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.ms !== undefined){
+let data0 = data.ms;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err7 = {instancePath:instancePath+"/ms",schemaPath:"#/$defs/sandbox_advance_clock.request/properties/ms/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 31622400000 || isNaN(data0)){
+const err8 = {instancePath:instancePath+"/ms",schemaPath:"#/$defs/sandbox_advance_clock.request/properties/ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31622400000}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data0 < 0 || isNaN(data0)){
+const err9 = {instancePath:instancePath+"/ms",schemaPath:"#/$defs/sandbox_advance_clock.request/properties/ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(formats0.validate(data0))){
+const err10 = {instancePath:instancePath+"/ms",schemaPath:"#/$defs/sandbox_advance_clock.request/properties/ms/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+if(data.by !== undefined){
+let data1 = data.by;
+if(typeof data1 === "string"){
+if(!pattern30.test(data1)){
+const err11 = {instancePath:instancePath+"/by",schemaPath:"#/$defs/sandbox_advance_clock.request/properties/by/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(ms|s|m|h|d)$"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/by",schemaPath:"#/$defs/sandbox_advance_clock.request/properties/by/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data2 = data.to;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err13 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/sandbox_advance_clock.request/properties/to/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err14 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/sandbox_advance_clock.request/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!(formats0.validate(data2))){
+const err15 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/sandbox_advance_clock.request/properties/to/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/$defs/sandbox_advance_clock.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+
+const schema114 = {"type":"object","properties":{"rate":{"type":"number","minimum":0,"maximum":100000}},"additionalProperties":false,"required":["rate"]};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.rate === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_set_clock_rate.request/required",keyword:"required",params:{missingProperty: "rate"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "rate")){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_set_clock_rate.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.rate !== undefined){
+let data0 = data.rate;
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100000 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/rate",schemaPath:"#/$defs/sandbox_set_clock_rate.request/properties/rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0 < 0 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/rate",schemaPath:"#/$defs/sandbox_set_clock_rate.request/properties/rate/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/rate",schemaPath:"#/$defs/sandbox_set_clock_rate.request/properties/rate/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/sandbox_set_clock_rate.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+
+const schema115 = {"type":"object","properties":{},"additionalProperties":false};
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_start_market.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_start_market.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+
+const schema116 = {"type":"object","properties":{},"additionalProperties":false};
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_stop_market.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_stop_market.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate65.errors = vErrors;
+return errors === 0;
+}
+
+const schema117 = {"type":"object","properties":{"accountId":{"$ref":"#/$defs/AccountId"},"apiKey":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,128}$"},"apiSecret":{"type":"string","pattern":"^[\\x21-\\x7e]{1,256}$"},"balances":{"$ref":"#/$defs/BalanceAmounts"}},"additionalProperties":false,"required":["apiKey","apiSecret"]};
+const pattern49 = new RegExp("^[A-Za-z0-9_-]{1,128}$", "u");
+const pattern50 = new RegExp("^[\\x21-\\x7e]{1,256}$", "u");
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiKey === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_add_account.request/required",keyword:"required",params:{missingProperty: "apiKey"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.apiSecret === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_add_account.request/required",keyword:"required",params:{missingProperty: "apiSecret"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "accountId") || (key0 === "apiKey")) || (key0 === "apiSecret")) || (key0 === "balances"))){
+const err2 = {instancePath,schemaPath:"#/$defs/sandbox_add_account.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.accountId !== undefined){
+let data0 = data.accountId;
+if(typeof data0 === "string"){
+if(!pattern25.test(data0)){
+const err3 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.apiKey !== undefined){
+let data1 = data.apiKey;
+if(typeof data1 === "string"){
+if(!pattern49.test(data1)){
+const err5 = {instancePath:instancePath+"/apiKey",schemaPath:"#/$defs/sandbox_add_account.request/properties/apiKey/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,128}$"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/apiKey",schemaPath:"#/$defs/sandbox_add_account.request/properties/apiKey/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.apiSecret !== undefined){
+let data2 = data.apiSecret;
+if(typeof data2 === "string"){
+if(!pattern50.test(data2)){
+const err7 = {instancePath:instancePath+"/apiSecret",schemaPath:"#/$defs/sandbox_add_account.request/properties/apiSecret/pattern",keyword:"pattern",params:{pattern: "^[\\x21-\\x7e]{1,256}$"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/apiSecret",schemaPath:"#/$defs/sandbox_add_account.request/properties/apiSecret/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.balances !== undefined){
+if(!(validate33(data.balances, {instancePath:instancePath+"/balances",parentData:data,parentDataProperty:"balances",rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/$defs/sandbox_add_account.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate66.errors = vErrors;
+return errors === 0;
+}
+
+const schema119 = {"type":"object","properties":{"accountId":{"$ref":"#/$defs/AccountId"}},"additionalProperties":false,"required":["accountId"]};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.accountId === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_account.request/required",keyword:"required",params:{missingProperty: "accountId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "accountId")){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_account.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.accountId !== undefined){
+let data0 = data.accountId;
+if(typeof data0 === "string"){
+if(!pattern25.test(data0)){
+const err2 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/$defs/sandbox_account.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+
+const schema121 = {"type":"object","properties":{"accountId":{"$ref":"#/$defs/AccountId"},"asset":{"$ref":"#/$defs/AssetName"},"amount":{"$ref":"#/$defs/AmountText"}},"additionalProperties":false,"required":["accountId","asset","amount"]};
+
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.accountId === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_deposit.request/required",keyword:"required",params:{missingProperty: "accountId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.asset === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_deposit.request/required",keyword:"required",params:{missingProperty: "asset"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.amount === undefined){
+const err2 = {instancePath,schemaPath:"#/$defs/sandbox_deposit.request/required",keyword:"required",params:{missingProperty: "amount"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "accountId") || (key0 === "asset")) || (key0 === "amount"))){
+const err3 = {instancePath,schemaPath:"#/$defs/sandbox_deposit.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.accountId !== undefined){
+let data0 = data.accountId;
+if(typeof data0 === "string"){
+if(!pattern25.test(data0)){
+const err4 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.asset !== undefined){
+let data1 = data.asset;
+if(typeof data1 === "string"){
+if(!pattern16.test(data1)){
+const err6 = {instancePath:instancePath+"/asset",schemaPath:"#/$defs/AssetName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{1,20}$"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/asset",schemaPath:"#/$defs/AssetName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.amount !== undefined){
+let data2 = data.amount;
+if(typeof data2 === "string"){
+if(!pattern27.test(data2)){
+const err8 = {instancePath:instancePath+"/amount",schemaPath:"#/$defs/AmountText/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}(\\.[0-9]{1,8})?$"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/amount",schemaPath:"#/$defs/AmountText/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/$defs/sandbox_deposit.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+
+const schema125 = {"type":"object","properties":{"accountId":{"$ref":"#/$defs/AccountId"},"asset":{"$ref":"#/$defs/AssetName"},"free":{"$ref":"#/$defs/AmountText"}},"additionalProperties":false,"required":["accountId","asset","free"]};
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.accountId === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_set_balance.request/required",keyword:"required",params:{missingProperty: "accountId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.asset === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_set_balance.request/required",keyword:"required",params:{missingProperty: "asset"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.free === undefined){
+const err2 = {instancePath,schemaPath:"#/$defs/sandbox_set_balance.request/required",keyword:"required",params:{missingProperty: "free"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "accountId") || (key0 === "asset")) || (key0 === "free"))){
+const err3 = {instancePath,schemaPath:"#/$defs/sandbox_set_balance.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.accountId !== undefined){
+let data0 = data.accountId;
+if(typeof data0 === "string"){
+if(!pattern25.test(data0)){
+const err4 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/accountId",schemaPath:"#/$defs/AccountId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.asset !== undefined){
+let data1 = data.asset;
+if(typeof data1 === "string"){
+if(!pattern16.test(data1)){
+const err6 = {instancePath:instancePath+"/asset",schemaPath:"#/$defs/AssetName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{1,20}$"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/asset",schemaPath:"#/$defs/AssetName/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.free !== undefined){
+let data2 = data.free;
+if(typeof data2 === "string"){
+if(!pattern27.test(data2)){
+const err8 = {instancePath:instancePath+"/free",schemaPath:"#/$defs/AmountText/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,20}(\\.[0-9]{1,8})?$"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/free",schemaPath:"#/$defs/AmountText/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/$defs/sandbox_set_balance.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+
+const schema129 = {"type":"object","properties":{},"additionalProperties":false};
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_reset.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_reset.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate71.errors = vErrors;
+return errors === 0;
+}
+
+const schema130 = {"type":"object","required":["time"],"additionalProperties":false,"properties":{"time":{"$ref":"#/$defs/Timestamp"}}};
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.time === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_reset.response.200/required",keyword:"required",params:{missingProperty: "time"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "time")){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_reset.response.200/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+let data0 = data.time;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err2 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err3 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(formats0.validate(data0))){
+const err4 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/$defs/sandbox_reset.response.200/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate72.errors = vErrors;
+return errors === 0;
+}
+
+const schema132 = {"type":"object","properties":{},"additionalProperties":false};
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_take_snapshot.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_take_snapshot.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate73.errors = vErrors;
+return errors === 0;
+}
+
+const schema133 = {"type":"object","properties":{"snapshotId":{"type":"string","pattern":"^s[0-9]{1,9}$"}},"additionalProperties":false,"required":["snapshotId"]};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.snapshotId === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_restore_snapshot.request/required",keyword:"required",params:{missingProperty: "snapshotId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "snapshotId")){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_restore_snapshot.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.snapshotId !== undefined){
+let data0 = data.snapshotId;
+if(typeof data0 === "string"){
+if(!pattern36.test(data0)){
+const err2 = {instancePath:instancePath+"/snapshotId",schemaPath:"#/$defs/sandbox_restore_snapshot.request/properties/snapshotId/pattern",keyword:"pattern",params:{pattern: "^s[0-9]{1,9}$"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/snapshotId",schemaPath:"#/$defs/sandbox_restore_snapshot.request/properties/snapshotId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/$defs/sandbox_restore_snapshot.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+
+const schema134 = {"type":"object","required":["id","time"],"additionalProperties":false,"properties":{"id":{"type":"string"},"time":{"$ref":"#/$defs/Timestamp"}}};
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_restore_snapshot.response.200/required",keyword:"required",params:{missingProperty: "id"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.time === undefined){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_restore_snapshot.response.200/required",keyword:"required",params:{missingProperty: "time"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "id") || (key0 === "time"))){
+const err2 = {instancePath,schemaPath:"#/$defs/sandbox_restore_snapshot.response.200/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+if(typeof data.id !== "string"){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/sandbox_restore_snapshot.response.200/properties/id/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+let data1 = data.time;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err4 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(formats0.validate(data1))){
+const err6 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/$defs/sandbox_restore_snapshot.response.200/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+
+const schema136 = {"type":"object","properties":{"snapshotId":{"type":"string","pattern":"^s[0-9]{1,9}$"}},"additionalProperties":false,"required":["snapshotId"]};
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.snapshotId === undefined){
+const err0 = {instancePath,schemaPath:"#/$defs/sandbox_delete_snapshot.request/required",keyword:"required",params:{missingProperty: "snapshotId"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "snapshotId")){
+const err1 = {instancePath,schemaPath:"#/$defs/sandbox_delete_snapshot.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.snapshotId !== undefined){
+let data0 = data.snapshotId;
+if(typeof data0 === "string"){
+if(!pattern36.test(data0)){
+const err2 = {instancePath:instancePath+"/snapshotId",schemaPath:"#/$defs/sandbox_delete_snapshot.request/properties/snapshotId/pattern",keyword:"pattern",params:{pattern: "^s[0-9]{1,9}$"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/snapshotId",schemaPath:"#/$defs/sandbox_delete_snapshot.request/properties/snapshotId/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/$defs/sandbox_delete_snapshot.request/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate76.errors = vErrors;
+return errors === 0;
+}
+return { schema_KlineIntervalValue: validate21, schema_Kline: validate22, schema_CommissionRates: validate23, schema_Balance: validate24, schema_AccountInformation: validate25, schema_AccountTrade: validate28, schema_AdminError: validate29, schema_AccountId: validate30, schema_AssetName: validate31, schema_AmountText: validate32, schema_BalanceAmounts: validate33, schema_AdvanceForm: validate34, schema_RateForm: validate35, schema_NewAccountForm: validate36, schema_DepositForm: validate37, schema_BalanceForm: validate38, schema_AccountBalances: validate39, schema_SnapshotRef: validate41, schema_MarketStatus: validate42, schema_SandboxStatus: validate43, schema_ErrorPayload: validate45, schema_SymbolName: validate46, schema_OrderIdValue: validate47, schema_Timestamp: validate48, schema_Decimal: validate49, schema_Asset: validate50, account_information_request: validate51, account_trade_list_request: validate52, account_trade_list_response_200: validate53, kline_candlestick_data_request: validate55, kline_candlestick_data_response_200: validate56, ui_klines_request: validate58, ui_klines_response_200: validate59, sandbox_status_request: validate61, sandbox_advance_clock_request: validate62, sandbox_set_clock_rate_request: validate63, sandbox_start_market_request: validate64, sandbox_stop_market_request: validate65, sandbox_add_account_request: validate66, sandbox_account_request: validate68, sandbox_deposit_request: validate69, sandbox_set_balance_request: validate70, sandbox_reset_request: validate71, sandbox_reset_response_200: validate72, sandbox_take_snapshot_request: validate73, sandbox_restore_snapshot_request: validate74, sandbox_restore_snapshot_response_200: validate75, sandbox_delete_snapshot_request: validate76 };
 })();
 
 export const schema_KlineIntervalValue = compiled.schema_KlineIntervalValue;
@@ -3120,6 +6553,20 @@ export const schema_CommissionRates = compiled.schema_CommissionRates;
 export const schema_Balance = compiled.schema_Balance;
 export const schema_AccountInformation = compiled.schema_AccountInformation;
 export const schema_AccountTrade = compiled.schema_AccountTrade;
+export const schema_AdminError = compiled.schema_AdminError;
+export const schema_AccountId = compiled.schema_AccountId;
+export const schema_AssetName = compiled.schema_AssetName;
+export const schema_AmountText = compiled.schema_AmountText;
+export const schema_BalanceAmounts = compiled.schema_BalanceAmounts;
+export const schema_AdvanceForm = compiled.schema_AdvanceForm;
+export const schema_RateForm = compiled.schema_RateForm;
+export const schema_NewAccountForm = compiled.schema_NewAccountForm;
+export const schema_DepositForm = compiled.schema_DepositForm;
+export const schema_BalanceForm = compiled.schema_BalanceForm;
+export const schema_AccountBalances = compiled.schema_AccountBalances;
+export const schema_SnapshotRef = compiled.schema_SnapshotRef;
+export const schema_MarketStatus = compiled.schema_MarketStatus;
+export const schema_SandboxStatus = compiled.schema_SandboxStatus;
 export const schema_ErrorPayload = compiled.schema_ErrorPayload;
 export const schema_SymbolName = compiled.schema_SymbolName;
 export const schema_OrderIdValue = compiled.schema_OrderIdValue;
@@ -3133,3 +6580,18 @@ export const kline_candlestick_data_request = compiled.kline_candlestick_data_re
 export const kline_candlestick_data_response_200 = compiled.kline_candlestick_data_response_200;
 export const ui_klines_request = compiled.ui_klines_request;
 export const ui_klines_response_200 = compiled.ui_klines_response_200;
+export const sandbox_status_request = compiled.sandbox_status_request;
+export const sandbox_advance_clock_request = compiled.sandbox_advance_clock_request;
+export const sandbox_set_clock_rate_request = compiled.sandbox_set_clock_rate_request;
+export const sandbox_start_market_request = compiled.sandbox_start_market_request;
+export const sandbox_stop_market_request = compiled.sandbox_stop_market_request;
+export const sandbox_add_account_request = compiled.sandbox_add_account_request;
+export const sandbox_account_request = compiled.sandbox_account_request;
+export const sandbox_deposit_request = compiled.sandbox_deposit_request;
+export const sandbox_set_balance_request = compiled.sandbox_set_balance_request;
+export const sandbox_reset_request = compiled.sandbox_reset_request;
+export const sandbox_reset_response_200 = compiled.sandbox_reset_response_200;
+export const sandbox_take_snapshot_request = compiled.sandbox_take_snapshot_request;
+export const sandbox_restore_snapshot_request = compiled.sandbox_restore_snapshot_request;
+export const sandbox_restore_snapshot_response_200 = compiled.sandbox_restore_snapshot_response_200;
+export const sandbox_delete_snapshot_request = compiled.sandbox_delete_snapshot_request;

@@ -5,6 +5,51 @@ import * as code from "./validators-code.gen.js";
 
 /** Error-message hints of every schema below, by schema path. */
 const hints: Readonly<Record<string, SchemaHint>> = {
+  "#/$defs/AdminError": {
+    "unknown": "is not a property of AdminError"
+  },
+  "#/$defs/AccountId": {
+    "expect": "an account id such as \"alice\""
+  },
+  "#/$defs/AssetName": {
+    "expect": "an asset name such as \"USDT\""
+  },
+  "#/$defs/AmountText": {
+    "expect": "a non-negative decimal with at most 8 decimals such as \"1000.5\""
+  },
+  "#/$defs/BalanceAmounts/propertyNames": {
+    "expect": "a value matching ^[A-Z0-9]{1,20}$"
+  },
+  "#/$defs/AdvanceForm/properties/by": {
+    "expect": "a string matching ^[0-9]{1,12}(ms|s|m|h|d)$"
+  },
+  "#/$defs/AccountBalances": {
+    "unknown": "is not a property of AccountBalances"
+  },
+  "#/$defs/SnapshotRef": {
+    "unknown": "is not a property of SnapshotRef"
+  },
+  "#/$defs/SnapshotRef/properties/id": {
+    "expect": "a string matching ^s[0-9]{1,9}$"
+  },
+  "#/$defs/MarketStatus": {
+    "unknown": "is not a property of MarketStatus"
+  },
+  "#/$defs/MarketStatus/properties/model": {
+    "unknown": "is not an allowed property here"
+  },
+  "#/$defs/MarketStatus/properties/activity": {
+    "unknown": "is not an allowed property here"
+  },
+  "#/$defs/SandboxStatus": {
+    "unknown": "is not a property of SandboxStatus"
+  },
+  "#/$defs/SandboxStatus/properties/isoTime": {
+    "expect": "an RFC 3339 date-time such as \"2024-01-01T00:00:00Z\""
+  },
+  "#/$defs/SandboxStatus/properties/clock": {
+    "unknown": "is not an allowed property here"
+  },
   "#/$defs/SymbolName": {
     "expect": "a symbol name such as \"BTCUSDT\""
   },
@@ -80,6 +125,87 @@ const hints: Readonly<Record<string, SchemaHint>> = {
   },
   "#/$defs/ui_klines.request/properties/limit": {
     "expect": "a 32-bit integer"
+  },
+  "#/$defs/sandbox_status.request": {
+    "unknown": "is not a parameter of sandbox_status"
+  },
+  "#/$defs/sandbox_advance_clock.request": {
+    "unknown": "is not a parameter of sandbox_advance_clock"
+  },
+  "#/$defs/sandbox_advance_clock.request/properties/by": {
+    "expect": "a string such as \"24h\""
+  },
+  "#/$defs/sandbox_advance_clock.request/allOf/0": {
+    "rule": "x-mutually-exclusive",
+    "exclusive": [
+      "ms",
+      "by"
+    ]
+  },
+  "#/$defs/sandbox_advance_clock.request/allOf/1": {
+    "rule": "x-mutually-exclusive",
+    "exclusive": [
+      "ms",
+      "to"
+    ]
+  },
+  "#/$defs/sandbox_advance_clock.request/allOf/2": {
+    "rule": "x-mutually-exclusive",
+    "exclusive": [
+      "by",
+      "to"
+    ]
+  },
+  "#/$defs/sandbox_set_clock_rate.request": {
+    "unknown": "is not a parameter of sandbox_set_clock_rate"
+  },
+  "#/$defs/sandbox_start_market.request": {
+    "unknown": "is not a parameter of sandbox_start_market"
+  },
+  "#/$defs/sandbox_stop_market.request": {
+    "unknown": "is not a parameter of sandbox_stop_market"
+  },
+  "#/$defs/sandbox_add_account.request": {
+    "unknown": "is not a parameter of sandbox_add_account"
+  },
+  "#/$defs/sandbox_add_account.request/properties/apiKey": {
+    "expect": "a string matching ^[A-Za-z0-9_-]{1,128}$"
+  },
+  "#/$defs/sandbox_add_account.request/properties/apiSecret": {
+    "expect": "a string matching ^[\\x21-\\x7e]{1,256}$"
+  },
+  "#/$defs/sandbox_account.request": {
+    "unknown": "is not a parameter of sandbox_account"
+  },
+  "#/$defs/sandbox_deposit.request": {
+    "unknown": "is not a parameter of sandbox_deposit"
+  },
+  "#/$defs/sandbox_set_balance.request": {
+    "unknown": "is not a parameter of sandbox_set_balance"
+  },
+  "#/$defs/sandbox_reset.request": {
+    "unknown": "is not a parameter of sandbox_reset"
+  },
+  "#/$defs/sandbox_reset.response.200": {
+    "unknown": "is not an allowed property here"
+  },
+  "#/$defs/sandbox_take_snapshot.request": {
+    "unknown": "is not a parameter of sandbox_take_snapshot"
+  },
+  "#/$defs/sandbox_restore_snapshot.request": {
+    "unknown": "is not a parameter of sandbox_restore_snapshot"
+  },
+  "#/$defs/sandbox_restore_snapshot.request/properties/snapshotId": {
+    "expect": "a string matching ^s[0-9]{1,9}$"
+  },
+  "#/$defs/sandbox_restore_snapshot.response.200": {
+    "unknown": "is not an allowed property here"
+  },
+  "#/$defs/sandbox_delete_snapshot.request": {
+    "unknown": "is not a parameter of sandbox_delete_snapshot"
+  },
+  "#/$defs/sandbox_delete_snapshot.request/properties/snapshotId": {
+    "expect": "a string matching ^s[0-9]{1,9}$"
   }
 };
 
@@ -88,11 +214,11 @@ function compiled(validate: CompiledValidator, label: string): CompiledSchema {
 }
 
 /** The operations of marketapi reference server, the sandbox's operations, in the order of the spec. */
-export const operationIds = ["account_information", "account_trade_list", "kline_candlestick_data", "ui_klines"] as const;
+export const operationIds = ["account_information", "account_trade_list", "kline_candlestick_data", "ui_klines", "sandbox_status", "sandbox_advance_clock", "sandbox_set_clock_rate", "sandbox_start_market", "sandbox_stop_market", "sandbox_add_account", "sandbox_account", "sandbox_deposit", "sandbox_set_balance", "sandbox_reset", "sandbox_take_snapshot", "sandbox_restore_snapshot", "sandbox_delete_snapshot"] as const;
 export type OperationId = (typeof operationIds)[number];
 
 /** The named schemas (components.schemas). */
-export const schemaNames = ["KlineIntervalValue", "Kline", "CommissionRates", "Balance", "AccountInformation", "AccountTrade", "ErrorPayload", "SymbolName", "OrderIdValue", "Timestamp", "Decimal", "Asset"] as const;
+export const schemaNames = ["KlineIntervalValue", "Kline", "CommissionRates", "Balance", "AccountInformation", "AccountTrade", "AdminError", "AccountId", "AssetName", "AmountText", "BalanceAmounts", "AdvanceForm", "RateForm", "NewAccountForm", "DepositForm", "BalanceForm", "AccountBalances", "SnapshotRef", "MarketStatus", "SandboxStatus", "ErrorPayload", "SymbolName", "OrderIdValue", "Timestamp", "Decimal", "Asset"] as const;
 export type SchemaName = (typeof schemaNames)[number];
 
 /** One validator per named schema. */
@@ -103,6 +229,20 @@ export const schemas: Readonly<Record<SchemaName, CompiledSchema>> = {
   "Balance": compiled(code.schema_Balance, "the value"),
   "AccountInformation": compiled(code.schema_AccountInformation, "the value"),
   "AccountTrade": compiled(code.schema_AccountTrade, "the value"),
+  "AdminError": compiled(code.schema_AdminError, "the value"),
+  "AccountId": compiled(code.schema_AccountId, "the value"),
+  "AssetName": compiled(code.schema_AssetName, "the value"),
+  "AmountText": compiled(code.schema_AmountText, "the value"),
+  "BalanceAmounts": compiled(code.schema_BalanceAmounts, "the value"),
+  "AdvanceForm": compiled(code.schema_AdvanceForm, "the value"),
+  "RateForm": compiled(code.schema_RateForm, "the value"),
+  "NewAccountForm": compiled(code.schema_NewAccountForm, "the value"),
+  "DepositForm": compiled(code.schema_DepositForm, "the value"),
+  "BalanceForm": compiled(code.schema_BalanceForm, "the value"),
+  "AccountBalances": compiled(code.schema_AccountBalances, "the value"),
+  "SnapshotRef": compiled(code.schema_SnapshotRef, "the value"),
+  "MarketStatus": compiled(code.schema_MarketStatus, "the value"),
+  "SandboxStatus": compiled(code.schema_SandboxStatus, "the value"),
   "ErrorPayload": compiled(code.schema_ErrorPayload, "the value"),
   "SymbolName": compiled(code.schema_SymbolName, "the value"),
   "OrderIdValue": compiled(code.schema_OrderIdValue, "the value"),
@@ -200,6 +340,186 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       "418": compiled(code.schema_ErrorPayload, "the body"),
       "429": compiled(code.schema_ErrorPayload, "the body"),
       "5XX": compiled(code.schema_ErrorPayload, "the body"),
+    },
+  },
+  "sandbox_status": {
+    method: "get",
+    path: "/admin/v1/status",
+    request: compiled(code.sandbox_status_request, "the parameters"),
+    parameters: [
+    ],
+    responses: {
+      "200": compiled(code.schema_SandboxStatus, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_advance_clock": {
+    method: "post",
+    path: "/admin/v1/clock/advance",
+    request: compiled(code.sandbox_advance_clock_request, "the parameters"),
+    parameters: [
+      {"name":"ms","in":"query","coding":"integer","expect":"an integer such as \"0\""},
+      {"name":"by","in":"query","coding":"string","expect":"text"},
+      {"name":"to","in":"query","coding":"integer","expect":"an integer such as \"0\""},
+    ],
+    responses: {
+      "200": compiled(code.schema_SandboxStatus, "the body"),
+      "400": compiled(code.schema_AdminError, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "409": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_set_clock_rate": {
+    method: "put",
+    path: "/admin/v1/clock/rate",
+    request: compiled(code.sandbox_set_clock_rate_request, "the parameters"),
+    parameters: [
+      {"name":"rate","in":"query","coding":"number","expect":"a decimal string such as \"1.5\""},
+    ],
+    responses: {
+      "200": compiled(code.schema_SandboxStatus, "the body"),
+      "400": compiled(code.schema_AdminError, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_start_market": {
+    method: "post",
+    path: "/admin/v1/market/start",
+    request: compiled(code.sandbox_start_market_request, "the parameters"),
+    parameters: [
+    ],
+    responses: {
+      "200": compiled(code.schema_SandboxStatus, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "409": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_stop_market": {
+    method: "post",
+    path: "/admin/v1/market/stop",
+    request: compiled(code.sandbox_stop_market_request, "the parameters"),
+    parameters: [
+    ],
+    responses: {
+      "200": compiled(code.schema_SandboxStatus, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "409": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_add_account": {
+    method: "post",
+    path: "/admin/v1/accounts",
+    request: compiled(code.sandbox_add_account_request, "the parameters"),
+    parameters: [
+      {"name":"accountId","in":"query","coding":"string","expect":"text"},
+      {"name":"apiKey","in":"query","coding":"string","expect":"text"},
+      {"name":"apiSecret","in":"query","coding":"string","expect":"text"},
+      {"name":"balances","in":"query","coding":"json","expect":"JSON such as {\"USDT\":\"10000\",\"BTC\":\"1\"}"},
+    ],
+    responses: {
+      "201": compiled(code.schema_AccountBalances, "the body"),
+      "400": compiled(code.schema_AdminError, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "409": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_account": {
+    method: "get",
+    path: "/admin/v1/accounts/{accountId}",
+    request: compiled(code.sandbox_account_request, "the parameters"),
+    parameters: [
+      {"name":"accountId","in":"path","coding":"string","expect":"text"},
+    ],
+    responses: {
+      "200": compiled(code.schema_AccountBalances, "the body"),
+      "400": compiled(code.schema_AdminError, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "404": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_deposit": {
+    method: "post",
+    path: "/admin/v1/accounts/{accountId}/deposit",
+    request: compiled(code.sandbox_deposit_request, "the parameters"),
+    parameters: [
+      {"name":"accountId","in":"path","coding":"string","expect":"text"},
+      {"name":"asset","in":"query","coding":"string","expect":"text"},
+      {"name":"amount","in":"query","coding":"string","expect":"text"},
+    ],
+    responses: {
+      "200": compiled(code.schema_AccountBalances, "the body"),
+      "400": compiled(code.schema_AdminError, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "404": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_set_balance": {
+    method: "put",
+    path: "/admin/v1/accounts/{accountId}/balances/{asset}",
+    request: compiled(code.sandbox_set_balance_request, "the parameters"),
+    parameters: [
+      {"name":"accountId","in":"path","coding":"string","expect":"text"},
+      {"name":"asset","in":"path","coding":"string","expect":"text"},
+      {"name":"free","in":"query","coding":"string","expect":"text"},
+    ],
+    responses: {
+      "200": compiled(code.schema_AccountBalances, "the body"),
+      "400": compiled(code.schema_AdminError, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "404": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_reset": {
+    method: "post",
+    path: "/admin/v1/reset",
+    request: compiled(code.sandbox_reset_request, "the parameters"),
+    parameters: [
+    ],
+    responses: {
+      "200": compiled(code.sandbox_reset_response_200, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "409": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_take_snapshot": {
+    method: "post",
+    path: "/admin/v1/snapshots",
+    request: compiled(code.sandbox_take_snapshot_request, "the parameters"),
+    parameters: [
+    ],
+    responses: {
+      "201": compiled(code.schema_SnapshotRef, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "409": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_restore_snapshot": {
+    method: "post",
+    path: "/admin/v1/snapshots/{snapshotId}/restore",
+    request: compiled(code.sandbox_restore_snapshot_request, "the parameters"),
+    parameters: [
+      {"name":"snapshotId","in":"path","coding":"string","expect":"text"},
+    ],
+    responses: {
+      "200": compiled(code.sandbox_restore_snapshot_response_200, "the body"),
+      "400": compiled(code.schema_AdminError, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "404": compiled(code.schema_AdminError, "the body"),
+      "409": compiled(code.schema_AdminError, "the body"),
+    },
+  },
+  "sandbox_delete_snapshot": {
+    method: "delete",
+    path: "/admin/v1/snapshots/{snapshotId}",
+    request: compiled(code.sandbox_delete_snapshot_request, "the parameters"),
+    parameters: [
+      {"name":"snapshotId","in":"path","coding":"string","expect":"text"},
+    ],
+    responses: {
+      "204": null,
+      "400": compiled(code.schema_AdminError, "the body"),
+      "401": compiled(code.schema_AdminError, "the body"),
+      "404": compiled(code.schema_AdminError, "the body"),
     },
   },
 };

@@ -28,7 +28,10 @@ describe("a naive market maker (read the book, cancel, quote mid ± 0.1 %)", () 
     const advance = async () => {
       const answer = await fetch(`${admin.url}/clock/advance`, {
         method: "POST",
-        headers: { Authorization: `Bearer ${admin.token}`, "Content-Type": "application/x-www-form-urlencoded" },
+        headers: {
+          Authorization: `Bearer ${admin.token}`,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
         body: "ms=2000",
       });
       const body = await answer.json();

@@ -68,7 +68,7 @@ describe("a naive market maker (read the book, cancel, quote mid ± 0.1 %)", () 
       const { data: orders } = await api.all_orders({ symbol: SYMBOL, limit: 1000 });
       const filled = orders.filter((order) => Number(order.executedQty) > 0);
       const distinctMids = new Set(mids).size;
-      const range = (Math.max(...mids) - Math.min(...mids)) / mids[0];
+      const range = (Math.max(...mids) - Math.min(...mids)) / (mids[0] ?? 1);
       const summary = JSON.stringify({ distinctMids, range, filled: filled.length, orders: orders.length });
       expect(distinctMids, summary).toBeGreaterThan(TICKS / 2);
       expect(range, summary).toBeGreaterThan(0.0003);

@@ -200,6 +200,32 @@ describe("a moving market", () => {
   });
 });
 
+describe("serving while the clock is advanced", () => {
+  it("the API keeps answering during a long advance, and its time moves along with the ticks", async () => {
+    const server = await marketServer();
+    try {
+      let advancing = true;
+      const advanced = sandboxOf(server)
+        .advance({ ms: 10 * MINUTE })
+        .finally(() => {
+          advancing = false;
+        });
+      const times: number[] = [];
+      while (advancing) {
+        const answer = await fetch(`${server.url}/api/v3/time`);
+        if (advancing) times.push(((await answer.json()) as { serverTime: number }).serverTime);
+      }
+      await advanced;
+      // Answered between the market's slices, not after the whole advance: the times seen differ.
+      expect(new Set(times).size, JSON.stringify(times.slice(0, 20))).toBeGreaterThan(2);
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+      expect(times.every((time) => time >= T0 && time <= T0 + 10 * MINUTE)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("a replayed price series", () => {
   it("drives the fair price: the trades follow the series, and the symbols it leaves out walk", async () => {
     const csv = join(scratch, "btc.csv");

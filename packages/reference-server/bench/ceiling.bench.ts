@@ -154,7 +154,7 @@ interface Comparison {
   figure: string;
   server: Target;
   ceiling: Target;
-  requests: () => unknown[];
+  requests: (target: Target) => unknown[];
   /** Run before each burst (the market figures: the price re-centred, the accounts' orders cancelled). */
   prepare?: () => Promise<void>;
 }
@@ -162,7 +162,7 @@ interface Comparison {
 async function compare(c: Comparison): Promise<string[]> {
   const prepared = async (target: Target) => {
     await c.prepare?.();
-    return burst(target, c.requests());
+    return burst(target, c.requests(target));
   };
   await prepared(c.server); // warm-up
   await prepared(c.ceiling);
@@ -204,12 +204,15 @@ async function marketComparison(figure: string, market: unknown): Promise<Compar
     BENCH_SANDBOX: JSON.stringify({ market }),
   });
   const ceiling = await reference(`server without the market (${figure})`);
-  let price = await insideSpread(server.url);
+  // Each server's own spread: the market moves away from the seeded ladder's.
+  const prices = new Map<Target, string>();
   const prepare = async () => {
-    for (const target of [server, ceiling]) await cancelOpenOrders(target.url);
-    price = await insideSpread(server.url);
+    for (const target of [server, ceiling]) {
+      await cancelOpenOrders(target.url);
+      prices.set(target, await insideSpread(target.url));
+    }
   };
-  return { figure, server, ceiling, requests: () => orderCycle(price), prepare };
+  return { figure, server, ceiling, requests: (target) => orderCycle(prices.get(target) as string), prepare };
 }
 
 /** The market's own cost: the server's CPU ms per second over an idle stretch, with and without it. */

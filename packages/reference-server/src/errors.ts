@@ -254,6 +254,8 @@ export const invalidEnum = (param: "side" | "type" | "timeInForce"): ApiError =>
   return new ApiError(code, msg);
 };
 
+export const invalidInterval = (): ApiError => new ApiError(-1120, "Invalid interval.");
+
 export const badCombination = (): ApiError =>
   new ApiError(-1128, "Combination of optional parameters invalid.");
 

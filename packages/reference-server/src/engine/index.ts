@@ -44,12 +44,26 @@ export type { Decimal } from "./decimal.js";
 export * as decimal from "./decimal.js";
 export { ExchangeError } from "./deprecated.js";
 export {
+  CANDLE_LEVELS,
+  type Candle,
+  CandleFolder,
+  candleOfTrade,
+  KLINE_INTERVALS,
+  type KlineInterval,
+  type KlineRow,
+  type KlinesQuery,
+  levelOpen,
+  mergeCandle,
+  timeZoneOffset,
+} from "./candles.js";
+export {
+  type AccountInformation,
   type BalanceResponse,
   Exchange,
   type ExchangeFilter,
   type ExchangeOptions,
 } from "./exchange.js";
-export { type AccountTradesQuery, type History, MemoryHistory } from "./history.js";
+export { type AccountTradesQuery, type History, MemoryHistory, PRUNED_CANDLE_LEVEL } from "./history.js";
 export { stateFaults } from "./invariants.js";
 export type { ChangeSet } from "./journal.js";
 export {

@@ -183,6 +183,9 @@ export const tooMuchWeight = (limit: number, headers: Record<string, string>): A
     headers,
   );
 
+export const tooManyRequests = (limit: number, headers: Record<string, string>): ApiError =>
+  new ApiError(-1003, `Too many requests; current limit is ${limit} requests per 5 MINUTE.`, 429, headers);
+
 export const ipBanned = (until: number, headers: Record<string, string>): ApiError =>
   new ApiError(
     -1003,

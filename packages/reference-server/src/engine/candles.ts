@@ -173,7 +173,12 @@ export function cutterFor(interval: KlineInterval, offsetMs: number): Cutter {
       const local = new Date(open + offsetMs);
       return Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + months, 1) - offsetMs;
     };
-    return { level, open: (time) => at(time, 0), next: (open) => at(open, 1), previous: (open) => at(open, -1) };
+    return {
+      level,
+      open: (time) => at(time, 0),
+      next: (open) => at(open, 1),
+      previous: (open) => at(open, -1),
+    };
   }
   const length = interval === "1w" ? 7 * DAY : FIXED[interval];
   const origin = (interval === "1w" ? FIRST_MONDAY : 0) - offsetMs;
@@ -259,7 +264,8 @@ export function klines(reader: CandleReader, formats: Formats, now: number, quer
   if (query.startTime !== undefined) {
     for (let open = low; open <= high && opens.length < query.limit; open = cut.next(open)) opens.push(open);
   } else {
-    for (let open = high; open >= low && opens.length < query.limit; open = cut.previous(open)) opens.push(open);
+    for (let open = high; open >= low && opens.length < query.limit; open = cut.previous(open))
+      opens.push(open);
     opens.reverse();
   }
   const from = opens[0] as number;

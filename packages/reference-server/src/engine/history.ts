@@ -21,6 +21,11 @@ import type { AggTrade, Order, Trade } from "./types.js";
 
 export interface AccountTradesQuery extends PageQuery {
   orderId?: number | undefined;
+  /**
+   * Times every wanted trade lies in (inclusive): the lifetime of the order `orderId` names. It
+   * narrows the search and leaves the paging rule alone (unlike startTime and endTime).
+   */
+  within?: { from: number; to: number } | undefined;
 }
 
 export interface History {
@@ -177,8 +182,9 @@ export class MemoryHistory implements History {
     const trades = this.symbols.get(symbol)?.trades;
     if (!rows || !trades) return [];
     const { orderId } = query;
-    // An orderId filter walks the account's trades, as it did over a list of objects.
-    const own = orderId === undefined ? undefined : ownTradeIndexes(rows, trades, accountId, orderId);
+    // An orderId filter walks the account's trades within the order's lifetime.
+    const own =
+      orderId === undefined ? undefined : ownTradeIndexes(rows, trades, accountId, orderId, query.within);
     const indexAt = own ? (i: number) => own[i] as number : (i: number) => rows.at(i) - trades.dropped;
     const count = own ? own.length : rows.count;
     const keys = {
@@ -283,7 +289,9 @@ export class MemoryHistory implements History {
       aggTrades.dropFront(firstAtLeast(aggTrades.count, (i) => aggTrades.timeAt(i), cutoff));
       const seconds = history.candles[CANDLE_LEVELS.indexOf(PRUNED_CANDLE_LEVEL)] as CandleTable;
       // A candle is forgotten once its whole second is before the cutoff.
-      seconds.dropFront(firstAtLeast(seconds.count, (i) => seconds.openTimeAt(i), cutoff - PRUNED_CANDLE_LEVEL + 1));
+      seconds.dropFront(
+        firstAtLeast(seconds.count, (i) => seconds.openTimeAt(i), cutoff - PRUNED_CANDLE_LEVEL + 1),
+      );
       history.orders.prune(cutoff);
     }
     for (const { orders, trades, accounts } of this.symbols.values()) {
@@ -299,9 +307,18 @@ export class MemoryHistory implements History {
 }
 
 /** The account's trades with its order `orderId`, as indexes into the symbol's trades. */
-function ownTradeIndexes(rows: NumberList, trades: TradeTable, accountId: string, orderId: number): number[] {
+function ownTradeIndexes(
+  rows: NumberList,
+  trades: TradeTable,
+  accountId: string,
+  orderId: number,
+  within: { from: number; to: number } | undefined,
+): number[] {
   const indexes: number[] = [];
-  for (let i = 0; i < rows.count; i += 1) {
+  const time = (i: number) => trades.timeAt(rows.at(i) - trades.dropped);
+  const first = within === undefined ? 0 : firstAtLeast(rows.count, time, within.from);
+  const end = within === undefined ? rows.count : firstAtLeast(rows.count, time, within.to + 1);
+  for (let i = first; i < end; i += 1) {
     const index = rows.at(i) - trades.dropped;
     if (trades.involves(index, accountId, orderId)) indexes.push(index);
   }

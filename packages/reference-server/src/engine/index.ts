@@ -39,10 +39,6 @@
 export { ApiError } from "../errors.js";
 export type { AccountOptions } from "./accounts.js";
 export { Account } from "./accounts.js";
-export { createExchange } from "./create.js";
-export type { Decimal } from "./decimal.js";
-export * as decimal from "./decimal.js";
-export { ExchangeError } from "./deprecated.js";
 export {
   CANDLE_LEVELS,
   type Candle,
@@ -56,6 +52,10 @@ export {
   mergeCandle,
   timeZoneOffset,
 } from "./candles.js";
+export { createExchange } from "./create.js";
+export type { Decimal } from "./decimal.js";
+export * as decimal from "./decimal.js";
+export { ExchangeError } from "./deprecated.js";
 export {
   type AccountInformation,
   type BalanceResponse,

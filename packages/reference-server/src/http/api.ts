@@ -69,7 +69,8 @@ export function describeApi(
     const taken = new Set(operations.map((op) => `${op.method} ${op.path}`));
     for (const operation of sandboxModel.operations) {
       const route = `${operation.method} ${operation.path}`;
-      if (taken.has(route)) throw new Error(`Sandbox document: ${route} is an operation of the API's document`);
+      if (taken.has(route))
+        throw new Error(`Sandbox document: ${route} is an operation of the API's document`);
       operations.push(serverOperation(sandboxModel, operation, "sandbox"));
     }
   }

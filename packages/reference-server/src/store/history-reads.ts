@@ -186,7 +186,19 @@ export class HistoryReads implements HistoryReading {
   }
 
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
-    const ids = this.idRange("trade", symbol, query);
+    // The order's lifetime narrows the ids searched; the page is still the query's own.
+    const { within } = query;
+    const ids = this.idRange(
+      "trade",
+      symbol,
+      within === undefined
+        ? query
+        : {
+            fromId: query.fromId,
+            startTime: Math.max(query.startTime ?? within.from, within.from),
+            endTime: Math.min(query.endTime ?? within.to, within.to),
+          },
+    );
     const orderId = query.orderId ?? -1;
     const params = [accountId, ...this.tables.keys(symbol, ids ?? [0, 0]), orderId, orderId, orderId];
     const stored = ids

@@ -467,7 +467,14 @@ export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp
   for (const agg of changes.aggTrades) ops.push(aggTradeOp(key(agg.symbol, agg.id), agg));
   for (const { account, asset } of changes.balances) {
     const b = account.balances.get(asset);
-    ops.push(["balance", account.id, asset, plain(b?.free ?? 0n), plain(b?.locked ?? 0n), account.updateTime]);
+    ops.push([
+      "balance",
+      account.id,
+      asset,
+      plain(b?.free ?? 0n),
+      plain(b?.locked ?? 0n),
+      account.updateTime,
+    ]);
   }
   for (const asset of changes.fees) ops.push(["fee", asset, plain(context.fees.get(asset) ?? 0n)]);
   for (const asset of changes.deposits)

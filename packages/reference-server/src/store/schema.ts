@@ -321,7 +321,8 @@ function fillCandles(db: Database, symbol: string, position: number): void {
       position,
     ),
   );
-  const write = db.prepare(`INSERT OR REPLACE INTO candles (symbol, level, open_time, first_id, last_id, count,
+  const write =
+    db.prepare(`INSERT OR REPLACE INTO candles (symbol, level, open_time, first_id, last_id, count,
     open, high, low, close, volume, quote_volume, taker_buy_volume, taker_buy_quote_volume)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const folder = new CandleFolder();

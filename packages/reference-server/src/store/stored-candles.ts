@@ -13,7 +13,7 @@ import {
   mergeCandle,
   type Trade,
 } from "../engine/index.js";
-import { candleFromRow, type CandleRow, type WriteOp } from "./rows.js";
+import { type CandleRow, candleFromRow, type WriteOp } from "./rows.js";
 import { candleValues } from "./schema.js";
 import type { TableReads } from "./table-reads.js";
 import type { Uncommitted } from "./uncommitted.js";

@@ -248,7 +248,9 @@ export class MemoryHistory implements History {
     const row = symbol.trades.append(trade, buyer.index, seller.index);
     buyer.tradeRows.push(row);
     if (seller !== buyer) seller.tradeRows.push(row);
-    CANDLE_LEVELS.forEach((level, i) => (symbol.candles[i] as CandleTable).add(candleOfTrade(trade, level)));
+    CANDLE_LEVELS.forEach((level, i) => {
+      (symbol.candles[i] as CandleTable).add(candleOfTrade(trade, level));
+    });
   }
 
   private symbol(name: string): SymbolHistory {

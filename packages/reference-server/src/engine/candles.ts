@@ -154,7 +154,7 @@ export class CandleFolder {
 }
 
 /** How one interval in one time zone cuts time into candles (open times in UTC epoch ms). */
-interface Cutter {
+export interface Cutter {
   /** The open time of the candle that holds `time`. */
   open(time: number): number;
   next(open: number): number;

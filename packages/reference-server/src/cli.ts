@@ -23,7 +23,7 @@ import { type RunningServer, type StartServerOptions, startServer } from "./serv
 import { isStateCommand, runStateCommand, STATE_COMMANDS_USAGE } from "./state-commands.js";
 
 const SHORT_USAGE =
-  "Usage: marketapi-server [--port N] [--host ADDRESS] [--api-key KEY --api-secret SECRET] [--config FILE] [--state FILE] (all options: --help)";
+  "Usage: marketapi-server [--port N] [--host ADDRESS] [--api-key KEY --api-secret SECRET] [--config FILE] [--state FILE] [--live-limits] (all options: --help)";
 
 const USAGE = `Usage: marketapi-server [options]
 
@@ -47,6 +47,9 @@ Options:
                        any crash of the server; full also fsyncs each commit (power loss)
   --log requests       print one line per request: method, path, status, API error code, ms
                        (never the query string, body or headers: no signature, key or secret)
+  --live-limits        the live API's rate limits: 6000 request weight a minute and 61000
+                       requests per 5 minutes per IP, 50 orders per 10 s and 160000 a day per
+                       account, 418 bans after 429s (default: far more generous)
   --recv-window-decimals
                        accept recvWindow with up to three decimals, as the live API does
                        (default: an integer, as the spec says)
@@ -104,6 +107,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       "admin-port": { type: "string" },
       "admin-host": { type: "string" },
       "admin-token": { type: "string" },
+      "live-limits": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     { allowPositionals: false },
@@ -114,6 +118,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
     help?: boolean;
     market?: boolean;
     "recv-window-decimals"?: boolean;
+    "live-limits"?: boolean;
   };
   if (values.help) return "help";
   if ((values["api-key"] === undefined) !== (values["api-secret"] === undefined)) {
@@ -145,6 +150,7 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       ...(sync ? { stateSync: sync } : {}),
       ...(values["recv-window-decimals"] ? { recvWindowDecimals: true } : {}),
       ...sandboxOptions(values),
+      ...(values["live-limits"] ? { liveLimits: true } : {}),
     },
     configPath: values.config,
     quiet: values.quiet ?? false,

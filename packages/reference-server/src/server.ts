@@ -66,6 +66,12 @@ export interface StartServerOptions {
    * Off by default: the spec's recvWindow is an integer, and real clients send integers.
    */
   recvWindowDecimals?: boolean;
+  /**
+   * The live API's rate limits (`--live-limits`): 6000 request weight a minute and 61,000 requests
+   * per 5 minutes per IP, 50 orders per 10 s and 160,000 a day per account, then 418 bans. The
+   * default is far more generous. `config.rateLimits` keys override either.
+   */
+  liveLimits?: boolean;
   /** The clock (epoch milliseconds); default Date.now (with a sandbox option: the sandbox clock, started from it). */
   now?: () => number;
   /**
@@ -132,7 +138,7 @@ export const DEMO_CREDENTIALS: Readonly<Credentials> = Object.freeze({
 export const GENEROUS_BALANCE = "1000000";
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const config = parseConfig(options.config ?? {}, "config");
+  const config = parseConfig(options.config ?? {}, "config", { liveLimits: options.liveLimits === true });
   const settings = sandboxSettings(
     options,
     (config.symbols ?? DEFAULT_SYMBOLS).map((s) => s.symbol),

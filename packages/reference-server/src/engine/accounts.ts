@@ -19,6 +19,8 @@ export class Account {
   readonly exemptFromOrderLimits: boolean;
   /** Open orders keyed by clientOrderId, which must be unique among them. */
   readonly openOrders = new Map<string, Order>();
+  /** Exchange time of the last change of its balances (0 before any). */
+  updateTime = 0;
 
   constructor(id: string, options: AccountOptions = {}) {
     this.id = id;

@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { loadSandboxOpenApi } from "@marketapi/spec";
 import { buildSpecModel, type JsonObject } from "@marketapi/spec/model";
 import { parseRequest } from "@marketapi/validators/sandbox";
+import { ADMIN_PATH_PREFIX, isAdminOperation } from "../http/api.js";
 import type { Logger } from "../logger.js";
 import { type Sandbox, SandboxError } from "./sandbox.js";
 
@@ -34,8 +35,8 @@ export interface RunningAdmin {
   close(): Promise<void>;
 }
 
-/** The admin paths' common prefix (the sandbox document's admin paths all start with it). */
-export const ADMIN_PREFIX = "/admin/v1";
+/** The admin paths' common prefix, with their version (see ADMIN_PATH_PREFIX). */
+export const ADMIN_PREFIX = `${ADMIN_PATH_PREFIX}v1`;
 const MAX_BODY_BYTES = 64 * 1024;
 
 /** An admin operation as the sandbox document describes it, with its route. */
@@ -54,7 +55,7 @@ export interface AdminOperation {
 export function describeAdmin(document: JsonObject = loadSandboxOpenApi() as JsonObject): AdminOperation[] {
   const model = buildSpecModel(document);
   return model.operations
-    .filter((operation) => operation.path.startsWith(`${ADMIN_PREFIX}/`))
+    .filter(isAdminOperation)
     .map((operation) => {
       const pathParameters: string[] = [];
       const source = operation.path

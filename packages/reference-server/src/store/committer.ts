@@ -16,7 +16,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { ChangeSet, Exchange, ExchangeState } from "../engine/index.js";
+import { type ChangeSet, type Exchange, type ExchangeState, PRUNED_CANDLE_LEVEL } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
 import type { Database } from "./driver.js";
 import { describeSqliteError, watchedFileIdentity } from "./files.js";
@@ -24,6 +24,7 @@ import type { HistoryReads } from "./history-reads.js";
 import type { StateLock } from "./lock.js";
 import type { RecentClientIds } from "./recent-client-ids.js";
 import { changeWrites, type WriteOp } from "./rows.js";
+import type { StoredCandles } from "./stored-candles.js";
 import type { TableReads } from "./table-reads.js";
 import type { Uncommitted } from "./uncommitted.js";
 import { writeRunner } from "./write-runner.js";
@@ -87,6 +88,8 @@ export interface CommitterParts {
   uncommitted: Uncommitted;
   recent: RecentClientIds;
   reads: HistoryReads;
+  /** The candles: their writes come with the trades they fold. */
+  candles: StoredCandles;
   /** Replaces the live state with the committed one (after a failed commit). */
   reload(): void;
 }
@@ -267,6 +270,7 @@ export class Committer {
       });
       // Appended one by one: a spread into push overflows the stack for a large batch.
       for (const op of writes) ops.push(op);
+      for (const op of this.parts.candles.writes(changes.trades)) ops.push(op);
       ops.push(
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],
@@ -428,7 +432,12 @@ export class Committer {
       const [first] = tables.span(symbol);
       const kept = (table: "order" | "trade" | "aggTrade") =>
         tables.key(symbol, reads.firstKeptId(table, symbol, cutoff));
-      this.pending.push(["pruneTrades", first, kept("trade"), PRUNE_CHUNK]);
+      const keptTrade = kept("trade");
+      this.pending.push(["pruneBuyerTrades", first, keptTrade, PRUNE_CHUNK]);
+      this.pending.push(["pruneSellerTrades", first, keptTrade, PRUNE_CHUNK]);
+      this.pending.push(["pruneTrades", first, keptTrade, PRUNE_CHUNK]);
+      // Second candles go with the trades (the longer levels are kept: a few rows a day).
+      this.pending.push(["pruneCandles", symbol, PRUNED_CANDLE_LEVEL, cutoff - PRUNED_CANDLE_LEVEL + 1]);
       this.pending.push(["pruneAggTrades", first, kept("aggTrade"), PRUNE_CHUNK]);
       const keptOrder = kept("order");
       this.pending.push(["pruneClientIds", first, keptOrder, PRUNE_CHUNK]);

@@ -21,6 +21,7 @@ import type { Worker } from "node:worker_threads";
 import {
   type AccountTradesQuery,
   type AggTrade,
+  type Candle,
   type ChangeSet,
   Exchange,
   type History,
@@ -38,6 +39,7 @@ import { type OpenedFrom, StateFile } from "./open.js";
 import { RecentClientIds } from "./recent-client-ids.js";
 import { symbolTablesSql } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
+import { StoredCandles } from "./stored-candles.js";
 import { type LoadStats, TableReads } from "./table-reads.js";
 import { Uncommitted } from "./uncommitted.js";
 import type { StateSync } from "./writer-protocol.js";
@@ -65,6 +67,7 @@ export class StateDatabase implements History {
   private readonly uncommitted = new Uncommitted();
   private readonly recent = new RecentClientIds();
   private readonly reads: HistoryReads;
+  private readonly storedCandles: StoredCandles;
   private readonly committer: Committer;
   private closed = false;
 
@@ -81,6 +84,7 @@ export class StateDatabase implements History {
     this.db = db;
     this.tables = new TableReads(db);
     this.reads = new HistoryReads(this.tables, this.uncommitted, this.recent);
+    this.storedCandles = new StoredCandles(this.tables, this.uncommitted);
     this.committer = new Committer(
       path,
       db,
@@ -91,6 +95,7 @@ export class StateDatabase implements History {
         uncommitted: this.uncommitted,
         recent: this.recent,
         reads: this.reads,
+        candles: this.storedCandles,
         reload: () => this.reloadLiveState(),
       },
       options,
@@ -192,6 +197,7 @@ export class StateDatabase implements History {
       throw error;
     }
     const { state, accounts } = loaded;
+    this.storedCandles.load();
     this.committer.accountsStored(accounts);
     const exchange = new Exchange(state, now);
     this.attach(exchange);
@@ -264,11 +270,24 @@ export class StateDatabase implements History {
     return this.reads.accountTrades(accountId, symbol, query, limit);
   }
 
+  candles(symbol: string, level: number, from: number, to: number): Candle[] {
+    return this.storedCandles.candles(symbol, level, from, to);
+  }
+
+  candleBefore(symbol: string, level: number, time: number): Candle | undefined {
+    return this.storedCandles.candleBefore(symbol, level, time);
+  }
+
+  firstCandle(symbol: string, level: number): Candle | undefined {
+    return this.storedCandles.firstCandle(symbol, level);
+  }
+
   /** Forgets the changes that were not committed: the live state becomes the committed one. */
   private reloadLiveState(): void {
     if (!this.exchange) return;
     try {
       const { state, accounts } = loadState(this.tables, this.recent, this, this.path);
+      this.storedCandles.load();
       this.committer.accountsStored(accounts);
       this.exchange.replaceState(state);
     } catch {

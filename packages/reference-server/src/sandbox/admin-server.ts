@@ -54,28 +54,26 @@ export interface AdminOperation {
 /** The admin operations of the sandbox document (its paths under ADMIN_PREFIX). */
 export function describeAdmin(document: JsonObject = loadSandboxOpenApi() as JsonObject): AdminOperation[] {
   const model = buildSpecModel(document);
-  return model.operations
-    .filter(isAdminOperation)
-    .map((operation) => {
-      const pathParameters: string[] = [];
-      const source = operation.path
-        .split(/(\{[^}]+\})/)
-        .map((part) => {
-          const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-          if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-          pathParameters.push(name);
-          return "([^/]+)";
-        })
-        .join("");
-      return {
-        operationId: operation.operationId,
-        method: operation.method.toUpperCase(),
-        path: operation.path,
-        pattern: new RegExp(`^${source}$`),
-        pathParameters,
-        acceptsFormBody: operation.acceptsFormBody,
-      };
-    });
+  return model.operations.filter(isAdminOperation).map((operation) => {
+    const pathParameters: string[] = [];
+    const source = operation.path
+      .split(/(\{[^}]+\})/)
+      .map((part) => {
+        const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+        if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        pathParameters.push(name);
+        return "([^/]+)";
+      })
+      .join("");
+    return {
+      operationId: operation.operationId,
+      method: operation.method.toUpperCase(),
+      path: operation.path,
+      pattern: new RegExp(`^${source}$`),
+      pathParameters,
+      acceptsFormBody: operation.acceptsFormBody,
+    };
+  });
 }
 
 type Params = Record<string, unknown>;

@@ -106,7 +106,10 @@ describe("the built package", () => {
     const script = `
 import { validateRequest, validateResponse, sandboxOperationIds } from "@marketapi/validators/sandbox";
 console.log(JSON.stringify({
-  ids: sandboxOperationIds,
+  ids: sandboxOperationIds.filter((id) => !id.startsWith("sandbox_")),
+  admin: sandboxOperationIds.filter((id) => id.startsWith("sandbox_")).length,
+  advance: validateRequest("sandbox_advance_clock", "by=24h", { from: "query" }).valid,
+  badAdvance: validateRequest("sandbox_advance_clock", "ms=-1", { from: "query" }).valid,
   ok: validateRequest("kline_candlestick_data", "symbol=BTCUSDT&interval=1h", { from: "query" }).valid,
   badInterval: validateRequest("kline_candlestick_data", "symbol=BTCUSDT&interval=2h30", { from: "query" }).valid,
   shortRow: validateResponse("kline_candlestick_data", 200, [[1, "1", "1", "1", "1", "1", 2]]).valid,
@@ -116,6 +119,9 @@ console.log(JSON.stringify({
     expect(run.stderr).toBe("");
     expect(JSON.parse(run.stdout)).toEqual({
       ids: ["account_information", "account_trade_list", "kline_candlestick_data", "ui_klines"],
+      admin: 13,
+      advance: true,
+      badAdvance: false,
       ok: true,
       badInterval: false,
       shortRow: false,

@@ -3,7 +3,7 @@
 // checked by @marketapi/validators/sandbox, parameters validated by the document, and what each
 // operation does seen through the API: a new account trades, balances change, snapshots bring the
 // exchange and the clock back, reset returns to the start.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -316,6 +316,24 @@ describe("the command", () => {
     } finally {
       run.child.kill("SIGTERM");
       await run.exited;
+    }
+  });
+
+  it("a faulty replay file is exit 1 naming its line and column; market options without --market are exit 2", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
+    try {
+      const csv = join(folder, "prices.csv");
+      writeFileSync(csv, "time,price\n1700000000000,100\n1700000060000,-5\n");
+      const faulty = runCli(["--port", "0", "--market", "--market-replay", csv]);
+      expect(await faulty.exited).toBe(1);
+      expect(faulty.stderr()).toContain(
+        `${csv} (line 3, column 15): expected a positive decimal price, found "-5"`,
+      );
+      const lonely = runCli(["--port", "0", "--market-volatility", "0.05"]);
+      expect(await lonely.exited).toBe(2);
+      expect(lonely.stderr()).toMatch(/--market-volatility needs --market/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

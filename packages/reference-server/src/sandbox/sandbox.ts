@@ -15,7 +15,6 @@ import type { RateLimiter } from "../http/rate-limits.js";
 import type { Logger } from "../logger.js";
 import type { SandboxClock } from "./clock.js";
 import { type MarketSettings, type MarketState, SimulatedMarket } from "./market.js";
-import { PARTICIPANT_IDS } from "./participants.js";
 import { exportExchange, importExchange } from "./snapshot.js";
 
 /** A refusal of the admin surface: its HTTP status and what was wrong. */
@@ -223,13 +222,13 @@ export class Sandbox {
       [account] = parseConfig({ accounts: [input] }).accounts;
     } catch (error) {
       const faults = (error as { faults?: string[] }).faults ?? [(error as Error).message];
-      throw new SandboxError(400, faults.map((fault) => fault.replace("/accounts/0", "")).join("; "));
+      // The configuration's names, as the admin operation's parameters are named.
+      const named = faults.map((fault) => fault.replace("/accounts/0", "").replace(/^\/id:/, "/accountId:"));
+      throw new SandboxError(400, named.join("; "));
     }
     if (!account) throw new SandboxError(400, "expected an account object");
-    if (PARTICIPANT_IDS.includes(account.id))
-      throw new SandboxError(400, `/id: "${account.id}" is a simulated participant's`);
     if (exchange.hasAccount(account.id))
-      throw new SandboxError(409, `/id: account "${account.id}" exists already`);
+      throw new SandboxError(409, `/accountId: account "${account.id}" exists already`);
     if (keys.get(account.apiKey)) throw new SandboxError(409, "/apiKey: is used by another account");
     const balances =
       account.balances ??

@@ -9,7 +9,14 @@
  * rule above, at most one candle's worth of each (a second of trades, 59 minutes, ...), whatever
  * the history.
  */
-import { CANDLE_LEVELS, type Candle, CandleFolder, candleOfTrade, type Trade } from "../engine/index.js";
+import {
+  CANDLE_LEVELS,
+  type Candle,
+  CandleFolder,
+  candleOfTrade,
+  levelOpen,
+  type Trade,
+} from "../engine/index.js";
 import { type CandleRow, candleFromRow, type TradeRow, tradeFromRow, type WriteOp } from "./rows.js";
 import { candleValues } from "./schema.js";
 import type { TableReads } from "./table-reads.js";
@@ -52,18 +59,22 @@ export class StoredCandles {
         if (last) folder.foldCandle(level, last);
         const after = last?.lastId ?? -1;
         if (i === 0) {
-          for (const trades of this.tradesAfter(symbol, after)) {
-            for (const trade of trades) write(level, folder.foldCandle(level, candleOfTrade(trade, level)));
+          for (const trade of this.lastSecondsTrades(symbol, after, level)) {
+            write(level, folder.foldCandle(level, candleOfTrade(trade, level)));
           }
           return;
         }
         const shorter = CANDLE_LEVELS[i - 1] as number;
-        const parts = this.tables
-          .rows<CandleRow, Candle>("candlesFrom", [symbol, shorter, last?.openTime ?? 0], candleFromRow)
-          .filter((c) => c.firstId > after);
         const open = folder.current(shorter);
-        if (open && open.firstId > after && !parts.some((c) => c.openTime === open.openTime))
-          parts.push(open);
+        if (!open) return;
+        // Only the shorter candles of the latest period of this level (all of them, when the file
+        // was written by the rule above; a bound on what start-up reads, whatever the file holds).
+        const from = Math.max(last?.openTime ?? 0, levelOpen(open.openTime, level));
+        // The shorter level's latest candle as rebuilt (it may hold more than its row, if it has one).
+        const parts = this.tables
+          .rows<CandleRow, Candle>("candlesFrom", [symbol, shorter, from], candleFromRow)
+          .filter((c) => c.firstId > after && c.openTime !== open.openTime);
+        if (open.firstId > after) parts.push(open);
         for (const part of parts) write(level, folder.foldCandle(level, part));
       });
     }
@@ -143,20 +154,30 @@ export class StoredCandles {
     return candles;
   }
 
-  /** The trades of the symbol after `id`, a chunk at a time. */
-  private *tradesAfter(symbol: string, id: number): Generator<Trade[]> {
-    const end = this.tables.span(symbol)[1];
-    let from = id + 1;
+  /**
+   * The trades of the symbol after `id` in the second of its last trade, oldest first: read from
+   * the newest back, a chunk at a time (by the rule above every trade after the last stored second
+   * is in that second; a bound on what start-up reads, whatever the file holds).
+   */
+  private lastSecondsTrades(symbol: string, id: number, second: number): Trade[] {
+    const [first, end] = this.tables.span(symbol);
+    const found: Trade[] = [];
+    let below = end;
+    let since: number | undefined;
     for (;;) {
-      const trades = this.tables.rows<TradeRow, Trade>(
-        "tradesFrom",
-        [this.tables.key(symbol, from), end, READ_CHUNK],
+      const chunk = this.tables.rows<TradeRow, Trade>(
+        "recentTrades",
+        [Math.max(first, this.tables.key(symbol, id + 1)), below, READ_CHUNK],
         tradeFromRow,
         symbol,
       );
-      if (trades.length === 0) return;
-      yield trades;
-      from = (trades.at(-1) as Trade).id + 1;
+      for (const trade of chunk) {
+        since ??= levelOpen(trade.time, second);
+        if (trade.time < since) return found.reverse();
+        found.push(trade);
+      }
+      if (chunk.length < READ_CHUNK) return found.reverse();
+      below = this.tables.key(symbol, (chunk.at(-1) as Trade).id);
     }
   }
 

@@ -48,7 +48,9 @@ export async function databaseWithTrades(
     shape === "30-days" ? spread : (i: number) => NOW - 1 - Math.floor(((count - i) * 299_000) / count);
   const buckets = new Map<number, { first: number; last: number; n: number }>();
   const candles = new CandleFolder();
-  const candle = db.prepare("INSERT OR REPLACE INTO candles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const candle = db.prepare(
+    "INSERT OR REPLACE INTO candles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
   const party = { accountId: "demo", orderId: 0, commission: 0n, commissionAsset: "BTC" };
   const [price, qty, quoteQty] = [dec.parse("60000"), dec.parse("0.001"), dec.parse("60")];
   db.transaction(() => {

@@ -118,38 +118,49 @@ export function mergeCandle(into: Candle, later: Candle): void {
 }
 
 /**
- * The latest candle of each stored level of one symbol, with the trades folded in: what a history
- * writes. `fold` returns the candles the trades touched, each once, with its value after them.
+ * The latest candle of each stored level of one symbol, with every trade folded in so far: what a
+ * store keeps in memory. `fold` returns the candles the trades completed (a later trade opened the
+ * next candle of their level), each final: a store writes each candle once, when it is complete,
+ * so a commit writes a row only when a second (or a longer level) rolls over, not one per level.
  */
 export class CandleFolder {
   /** The latest candle per level (index as CANDLE_LEVELS). */
   private readonly latest: (Candle | undefined)[] = CANDLE_LEVELS.map(() => undefined);
 
-  /** Takes the latest stored candles (a history loaded from its store). */
-  restore(level: number, candle: Candle): void {
-    this.latest[CANDLE_LEVELS.indexOf(level)] = { ...candle };
+  /**
+   * Folds a part of a candle in at its level (a trade's, or a shorter level's candle, as a store
+   * rebuilds its latest candles): into the latest candle when it opens at the same time (unless
+   * its trades are in already), else as the new latest. The candle it completed, if any.
+   */
+  foldCandle(level: number, part: Candle): Candle | undefined {
+    const i = CANDLE_LEVELS.indexOf(level);
+    const latest = this.latest[i];
+    const openTime = levelOpen(part.openTime, level);
+    if (latest && latest.openTime === openTime) {
+      if (part.firstId > latest.lastId) mergeCandle(latest, part);
+      return undefined;
+    }
+    if (latest && openTime < latest.openTime) return undefined;
+    this.latest[i] = { ...part, openTime };
+    return latest;
   }
 
-  /** Folds trades (oldest first, all of this symbol); the candles touched, as [level, candle]. */
+  /** The latest candle of a level (still open: more trades may fold into it). */
+  current(level: number): Candle | undefined {
+    const latest = this.latest[CANDLE_LEVELS.indexOf(level)];
+    return latest && { ...latest };
+  }
+
+  /** Folds trades (oldest first, all of this symbol); the candles they completed, as [level, candle]. */
   fold(trades: Iterable<Trade>): [level: number, candle: Candle][] {
-    const touched = new Map<Candle, number>();
+    const completed: [number, Candle][] = [];
     for (const trade of trades) {
-      CANDLE_LEVELS.forEach((level, i) => {
-        const latest = this.latest[i];
-        const openTime = levelOpen(trade.time, level);
-        if (latest && latest.openTime === openTime) {
-          // A trade folded already (a change set recorded twice) is not counted again.
-          if (trade.id <= latest.lastId) return;
-          mergeCandle(latest, candleOfTrade(trade, level));
-          touched.set(latest, level);
-        } else if (!latest || openTime > latest.openTime) {
-          const own = candleOfTrade(trade, level);
-          this.latest[i] = own;
-          touched.set(own, level);
-        }
-      });
+      for (const level of CANDLE_LEVELS) {
+        const done = this.foldCandle(level, candleOfTrade(trade, level));
+        if (done) completed.push([level, done]);
+      }
     }
-    return [...touched].map(([candle, level]) => [level, { ...candle }]);
+    return completed;
   }
 }
 

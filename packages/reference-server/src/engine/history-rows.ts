@@ -17,7 +17,7 @@
  *   one small object per such order.
  * An open order is kept as its live object until it closes: it still changes.
  */
-import { type Candle, mergeCandle } from "./candles.js";
+import { type Candle, candleOfTrade, levelOpen } from "./candles.js";
 import { namesItsOrder, packGeneratedId, unpackGeneratedId } from "./client-order-ids.js";
 import type { Decimal } from "./decimal.js";
 import {
@@ -751,19 +751,35 @@ export class CandleTable {
     };
   }
 
-  /** Folds a trade's candle in: into the last row when it opens at the same time, else as a new row. */
-  add(candle: Candle): void {
+  /**
+   * Folds a trade into the candle of `level` it falls in: in place into the last row when that
+   * candle opens at the same time (no object built: a trade folds into five levels), else as a
+   * new row.
+   */
+  addTrade(trade: Trade, level: number): void {
     const last = this.count - 1;
-    if (last >= 0 && this.openTimeAt(last) === candle.openTime) {
-      const merged = this.at(last);
-      mergeCandle(merged, candle);
-      this.write(last, merged);
+    const openTime = levelOpen(trade.time, level);
+    if (last < 0 || this.openTimeAt(last) !== openTime) {
+      this.numbers.reserve(this.count);
+      this.decimals.reserve(this.count);
+      this.count += 1;
+      this.write(last + 1, candleOfTrade(trade, level));
       return;
     }
-    this.numbers.reserve(this.count);
-    this.decimals.reserve(this.count);
-    this.count += 1;
-    this.write(last + 1, candle);
+    const n = this.numbers;
+    const d = this.decimals;
+    const { price, qty, quoteQty } = trade;
+    n.set(last, CANDLE_LAST_ID, trade.id);
+    n.set(last, CANDLE_COUNT, n.at(last, CANDLE_COUNT) + 1);
+    if (price > d.at(last, CANDLE_HIGH)) d.set(last, CANDLE_HIGH, price);
+    if (price < d.at(last, CANDLE_LOW)) d.set(last, CANDLE_LOW, price);
+    d.set(last, CANDLE_CLOSE, price);
+    d.set(last, CANDLE_VOLUME, d.at(last, CANDLE_VOLUME) + qty);
+    d.set(last, CANDLE_QUOTE_VOLUME, d.at(last, CANDLE_QUOTE_VOLUME) + quoteQty);
+    if (!trade.isBuyerMaker) {
+      d.set(last, CANDLE_TAKER_BUY_VOLUME, d.at(last, CANDLE_TAKER_BUY_VOLUME) + qty);
+      d.set(last, CANDLE_TAKER_BUY_QUOTE_VOLUME, d.at(last, CANDLE_TAKER_BUY_QUOTE_VOLUME) + quoteQty);
+    }
   }
 
   /** Forgets the first `count` rows. */

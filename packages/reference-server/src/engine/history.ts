@@ -4,7 +4,7 @@
  * state (books, open orders, balances, counters, rolling statistics). `MemoryHistory` keeps the
  * history in compact rows; the server's state database implements the same interface on SQLite.
  */
-import { CANDLE_LEVELS, type Candle, candleOfTrade } from "./candles.js";
+import { CANDLE_LEVELS, type Candle } from "./candles.js";
 import { generatedOrderId } from "./client-order-ids.js";
 import {
   AggTradeTable,
@@ -249,7 +249,7 @@ export class MemoryHistory implements History {
     buyer.tradeRows.push(row);
     if (seller !== buyer) seller.tradeRows.push(row);
     CANDLE_LEVELS.forEach((level, i) => {
-      (symbol.candles[i] as CandleTable).add(candleOfTrade(trade, level));
+      (symbol.candles[i] as CandleTable).addTrade(trade, level);
     });
   }
 

@@ -88,7 +88,7 @@ export interface CommitterParts {
   uncommitted: Uncommitted;
   recent: RecentClientIds;
   reads: HistoryReads;
-  /** The candles: their writes come with the trades they fold. */
+  /** The candles: told when a batch is committed (their writes come with the trades that complete them). */
   candles: StoredCandles;
   /** Replaces the live state with the committed one (after a failed commit). */
   reload(): void;
@@ -171,6 +171,11 @@ export class Committer {
   /** The number of accounts stored (after a load): new accounts take the positions after them. */
   accountsStored(count: number): void {
     this.accountCount = count;
+  }
+
+  /** The number the next batch sent will have (what is recorded now goes in it). */
+  get nextBatch(): number {
+    return this.batches + 1;
   }
 
   /** A write that does not come from a change set (a new exchange's symbols and settings). */
@@ -270,7 +275,6 @@ export class Committer {
       });
       // Appended one by one: a spread into push overflows the stack for a large batch.
       for (const op of writes) ops.push(op);
-      for (const op of this.parts.candles.writes(changes.trades)) ops.push(op);
       ops.push(
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],
@@ -388,6 +392,7 @@ export class Committer {
     const chunk = flight.toIndex[0];
     if (chunk) this.indexAside(chunk);
     if (flight.changes) this.parts.uncommitted.settle(flight.changes, flight.number);
+    this.parts.candles.settle(flight.number);
     flight.batch.resolve();
     this.scheduleSend();
   }

@@ -90,4 +90,6 @@ export const OTHER_READS = {
   minutes: "SELECT * FROM trade_minutes WHERE symbol = ? AND minute >= ? ORDER BY minute",
   // (symbol, level): the latest candle of a level, which the next trades fold into
   lastCandle: "SELECT * FROM candles WHERE symbol = ? AND level = ? ORDER BY open_time DESC LIMIT 1",
+  // (symbol, level, from): a level's candles from an open time on (the latest candles' parts, at start-up)
+  candlesFrom: "SELECT * FROM candles WHERE symbol = ? AND level = ? AND open_time >= ? ORDER BY open_time",
 } as const;

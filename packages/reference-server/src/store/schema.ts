@@ -16,7 +16,7 @@
  * every page it changes, once to the WAL and once at the checkpoint, so each B-tree fewer that
  * every order or trade touches is a page fewer per commit (see migration 2 → 3).
  */
-import { type Candle, CandleFolder, decimal as dec } from "../engine/index.js";
+import { CANDLE_LEVELS, type Candle, CandleFolder, decimal as dec } from "../engine/index.js";
 import { type Database, loadDriver, type Statement } from "./driver.js";
 import { ID_SPAN } from "./rows.js";
 
@@ -353,6 +353,11 @@ function fillCandles(db: Database, symbol: string, position: number): void {
     });
     for (const [level, c] of folder.fold(trades)) write.run(symbol, level, ...candleValues(c));
     from = position * ID_SPAN + (rows.at(-1)?.id ?? 0) + 1;
+  }
+  // The latest candles too: the server writes a candle once complete, and rebuilds the latest.
+  for (const level of CANDLE_LEVELS) {
+    const current = folder.current(level);
+    if (current) write.run(symbol, level, ...candleValues(current));
   }
 }
 

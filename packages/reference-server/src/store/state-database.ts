@@ -84,7 +84,7 @@ export class StateDatabase implements History {
     this.db = db;
     this.tables = new TableReads(db);
     this.reads = new HistoryReads(this.tables, this.uncommitted, this.recent);
-    this.storedCandles = new StoredCandles(this.tables, this.uncommitted);
+    this.storedCandles = new StoredCandles(this.tables);
     this.committer = new Committer(
       path,
       db,
@@ -197,7 +197,7 @@ export class StateDatabase implements History {
       throw error;
     }
     const { state, accounts } = loaded;
-    this.storedCandles.load();
+    for (const op of this.storedCandles.load()) this.committer.write(op);
     this.committer.accountsStored(accounts);
     const exchange = new Exchange(state, now);
     this.attach(exchange);
@@ -228,6 +228,11 @@ export class StateDatabase implements History {
   }
 
   record(changes: ChangeSet, now: number): void {
+    // The candles the trades complete are written in the batch that carries the trades.
+    if (changes.trades.length > 0) {
+      for (const op of this.storedCandles.record(changes.trades, this.committer.nextBatch))
+        this.committer.write(op);
+    }
     this.committer.record(changes, now);
   }
 
@@ -287,7 +292,7 @@ export class StateDatabase implements History {
     if (!this.exchange) return;
     try {
       const { state, accounts } = loadState(this.tables, this.recent, this, this.path);
-      this.storedCandles.load();
+      for (const op of this.storedCandles.load()) this.committer.write(op);
       this.committer.accountsStored(accounts);
       this.exchange.replaceState(state);
     } catch {

@@ -16,6 +16,7 @@ import { describeApi } from "./http/api.js";
 import { KeyRing } from "./http/auth.js";
 import { AnswerBudget } from "./http/backpressure.js";
 import { guardConnections, timeoutOptions } from "./http/connections.js";
+import { RequestHold } from "./http/hold.js";
 import { createPipeline } from "./http/pipeline.js";
 import { answerProtocolFaults } from "./http/protocol.js";
 import { RateLimiter } from "./http/rate-limits.js";
@@ -33,6 +34,7 @@ import {
   sandboxSettings,
 } from "./sandbox/options.js";
 import { SANDBOX_META_KEY, Sandbox } from "./sandbox/sandbox.js";
+import { ServedState } from "./served-state.js";
 import { StateFileError } from "./store/state-file-error.js";
 
 export interface StartServerOptions {
@@ -150,6 +152,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const stored = options.statePath ? await openStateFor(options, config, logger, now) : undefined;
   const exchange = stored?.exchange ?? newExchange(options, config, now);
   const restored = stored?.restored ? restoredState(exchange) : undefined;
+  const hold = new RequestHold();
+  const served = stored ? servedState(stored, exchange, options, config, logger, now, hold) : undefined;
   let server: Server | undefined;
   let sandbox: Sandbox | undefined;
   let admin: RunningAdmin | undefined;
@@ -163,7 +167,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           clock,
           keys,
           rateLimiter,
-          storage: stored?.database,
+          storage: served,
           logger,
           seed: options.seed ?? 1,
           retentionMs: options.retentionMs ?? config.historyRetentionMs,
@@ -183,12 +187,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       limits: { maxBodyBytes: config.maxBodyBytes, maxParams: 64 },
       now,
       logger,
-      storage: stored?.database,
+      storage: served,
       recvWindowDecimals: options.recvWindowDecimals === true,
     });
     const gate = new ShutdownGate();
     const budget = new AnswerBudget(config.network);
-    const guarded = gate.guard(budget.guard(listener));
+    // Outermost: a request held while a snapshot is restored is then refused if the server closes.
+    const guarded = hold.guard(gate.guard(budget.guard(listener)));
     const logged = options.requestLog ? logRequests(guarded, options.requestLog) : guarded;
     // A missing Host is the pipeline's refusal, in the API's shape (http/protocol.ts).
     server = createServer({ ...timeoutOptions(config.network), requireHostHeader: false }, logged);
@@ -203,7 +208,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     logger.info(`marketapi reference server listening on ${url}`);
     if (sandbox && settings?.admin) admin = await listenAdmin(sandbox, settings.admin, logger);
-    sandbox?.start(settings?.marketRunning === true);
+    await sandbox?.start(settings?.marketRunning === true);
     let closing: Promise<void> | undefined;
     const running = server;
     const runningSandbox = sandbox;
@@ -217,13 +222,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       restored,
       sandbox,
       admin: admin ? { url: admin.url, token: admin.token } : undefined,
-      saveState: async () => stored?.database.committed(),
+      saveState: async () => served?.committed(),
       close: () => {
         runningSandbox?.close();
         closing ??= Promise.all([
           closeServer(running, gate, options.closeGraceMs ?? 5000),
           runningAdmin?.close(),
-        ]).then(() => stored?.database.close());
+        ]).then(() => served?.close());
         return closing;
       },
     };
@@ -231,7 +236,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     sandbox?.close();
     await admin?.close();
     server?.close();
-    await stored?.database.close();
+    await served?.close();
     throw error;
   }
 }
@@ -271,6 +276,32 @@ async function listenAdmin(sandbox: Sandbox, options: AdminOptions, logger: Logg
   }
 }
 
+/** The opened database as the server serves it (the sandbox may replace it by a snapshot). */
+function servedState(
+  stored: OpenedState,
+  exchange: Exchange,
+  options: StartServerOptions,
+  config: ServerConfig,
+  logger: Logger,
+  now: () => number,
+  hold: RequestHold,
+): ServedState {
+  const path = options.statePath as string;
+  return new ServedState(stored.database, exchange, {
+    path,
+    now,
+    retentionMs: options.retentionMs ?? config.historyRetentionMs,
+    sync: options.stateSync ?? config.stateSync,
+    onFailure: stateFailure(path, logger),
+    hold,
+  });
+}
+
+function stateFailure(path: string, logger: Logger): (reason: string) => void {
+  return (reason) =>
+    logger.error(`State database ${path} cannot be written (${reason}); orders are refused until it can.`);
+}
+
 function openStateFor(
   options: StartServerOptions,
   config: ServerConfig,
@@ -283,8 +314,7 @@ function openStateFor(
     logger,
     retentionMs: options.retentionMs ?? config.historyRetentionMs,
     sync: options.stateSync ?? config.stateSync,
-    onFailure: (reason) =>
-      logger.error(`State database ${path} cannot be written (${reason}); orders are refused until it can.`),
+    onFailure: stateFailure(path, logger),
     fresh: {
       symbols: config.symbols ?? DEFAULT_SYMBOLS,
       maxOpenOrdersPerAccount: config.maxOpenOrdersPerAccount ?? 200,

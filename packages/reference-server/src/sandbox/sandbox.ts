@@ -4,8 +4,9 @@
  * clock's time, the market's, the accounts added here with their keys) is kept in the `meta` row
  * `sandbox` and committed with every batch of changes, so a restart goes on where it stopped.
  *
- * Snapshots, restore and reset are of the in-memory exchange: with a state database the file is
- * the state, and `marketapi-server backup` / `restore` are the way to copy and bring it back.
+ * Snapshots, restore and reset: without a state database, of the in-memory exchange (kept in
+ * memory); with one, of its file (backups kept beside it, see served-state.ts): a restore or a
+ * reset replaces the file, so a restart goes on from what they brought back.
  */
 import { parseConfig } from "../config.js";
 import type { Exchange } from "../engine/exchange.js";
@@ -15,6 +16,7 @@ import type { RateLimiter } from "../http/rate-limits.js";
 import type { Logger } from "../logger.js";
 import type { SandboxClock } from "./clock.js";
 import { type MarketSettings, type MarketState, SimulatedMarket } from "./market.js";
+import { readSavedSandbox } from "./options.js";
 import { exportExchange, importExchange } from "./snapshot.js";
 
 /** A refusal of the admin surface: its HTTP status and what was wrong. */
@@ -48,7 +50,25 @@ export interface SandboxStorage {
   keepMeta(key: string, value: () => string): void;
   /** Commits the kept values now. */
   saveKeptMeta(): Promise<void>;
+  /** The snapshot files kept (also by earlier runs), oldest first. */
+  listSnapshots(): SnapshotFile[];
+  takeSnapshot(snapshot: SnapshotFile): Promise<void>;
+  deleteSnapshot(snapshot: SnapshotFile): void;
+  /** Replaces the state by the snapshot's; `adopt` reads the meta values brought back. */
+  restoreSnapshot(snapshot: SnapshotFile, adopt: Adopt): Promise<void>;
+  /** Keeps the state as it is now for `restoreInitial` (reset). */
+  takeInitial(): Promise<void>;
+  restoreInitial(adopt: Adopt): Promise<void>;
 }
+
+/** A snapshot kept in a file: its id and the sandbox time it was taken at. */
+export interface SnapshotFile {
+  id: string;
+  takenAt: number;
+}
+
+/** Takes the meta values of a state brought back. */
+export type Adopt = (metaValue: (key: string) => string | undefined) => void;
 
 export interface SandboxDeps {
   exchange: Exchange;
@@ -82,6 +102,8 @@ export class Sandbox {
   readonly market: SimulatedMarket | undefined;
   private added: AddedAccount[] = [];
   private readonly snapshots = new Map<string, Snapshot>();
+  /** With a state database: the snapshot files (the map above stays empty). */
+  private readonly files = new Map<string, SnapshotFile>();
   private nextSnapshot = 1;
   private initial: Snapshot | undefined;
   /** Operations that change the sandbox run one after the other (an advance takes many turns). */
@@ -115,11 +137,16 @@ export class Sandbox {
         )
       : undefined;
     deps.storage?.keepMeta(SANDBOX_META_KEY, () => JSON.stringify(this.saved()));
+    for (const file of deps.storage?.listSnapshots() ?? []) {
+      this.files.set(file.id, file);
+      this.nextSnapshot = Math.max(this.nextSnapshot, Number(file.id.slice(1)) + 1);
+    }
   }
 
-  /** Remembers the state to reset to (in memory only), and starts the market if asked to. */
-  start(runMarket: boolean): void {
-    if (!this.deps.storage) this.initial = this.take("initial");
+  /** Remembers the state to reset to, and starts the market if asked to. */
+  async start(runMarket: boolean): Promise<void> {
+    if (this.deps.storage) await this.serially(() => this.deps.storage?.takeInitial());
+    else this.initial = this.take("initial");
     if (runMarket) this.market?.start();
   }
 
@@ -145,7 +172,10 @@ export class Sandbox {
       clock: { rate: clock.rate, paused: clock.rate === 0 },
       market: this.market?.status() ?? null,
       state: this.deps.storage ? "state database" : "memory",
-      snapshots: [...this.snapshots.values()].map(({ id, takenAt }) => ({ id, takenAt })),
+      snapshots: [...this.snapshots.values(), ...this.files.values()].map(({ id, takenAt }) => ({
+        id,
+        takenAt,
+      })),
     };
   }
 
@@ -283,25 +313,41 @@ export class Sandbox {
   // ---- snapshots ----
 
   snapshot(): Promise<{ id: string; takenAt: number }> {
-    this.inMemoryOnly("snapshots");
-    return this.serially(() => {
-      if (this.snapshots.size >= MAX_SNAPSHOTS) {
+    return this.serially(async () => {
+      if (this.snapshots.size + this.files.size >= MAX_SNAPSHOTS) {
         throw new SandboxError(409, `${MAX_SNAPSHOTS} snapshots are kept at most: delete one first`);
       }
-      const snapshot = this.take(`s${this.nextSnapshot++}`);
+      const id = `s${this.nextSnapshot++}`;
+      const { storage } = this.deps;
+      if (storage) {
+        const file = { id, takenAt: this.deps.clock.now() };
+        await storage.takeSnapshot(file);
+        this.files.set(id, file);
+        return file;
+      }
+      const snapshot = this.take(id);
       this.snapshots.set(snapshot.id, snapshot);
       return { id: snapshot.id, takenAt: snapshot.takenAt };
     });
   }
 
   deleteSnapshot(id: string): void {
-    if (!this.snapshots.delete(id)) throw new SandboxError(404, `no snapshot "${id}"`);
+    const file = this.files.get(id);
+    if (file) {
+      this.deps.storage?.deleteSnapshot(file);
+      this.files.delete(id);
+    } else if (!this.snapshots.delete(id)) throw new SandboxError(404, `no snapshot "${id}"`);
   }
 
   /** Brings back the snapshot: the exchange, the clock's time, the market, the added accounts. */
   restore(id: string): Promise<{ id: string; time: number }> {
-    this.inMemoryOnly("restore");
-    return this.serially(() => {
+    return this.serially(async () => {
+      const { storage } = this.deps;
+      const file = this.files.get(id);
+      if (storage && file) {
+        const time = await this.bringBackFile((adopt) => storage.restoreSnapshot(file, adopt));
+        return { id, time };
+      }
       const snapshot = this.snapshots.get(id);
       if (!snapshot) throw new SandboxError(404, `no snapshot "${id}"`);
       this.bringBack(snapshot);
@@ -311,8 +357,9 @@ export class Sandbox {
 
   /** Back to the exchange as it was when the server started (snapshots are kept). */
   reset(): Promise<{ time: number }> {
-    this.inMemoryOnly("reset");
-    return this.serially(() => {
+    return this.serially(async () => {
+      const { storage } = this.deps;
+      if (storage) return { time: await this.bringBackFile((adopt) => storage.restoreInitial(adopt)) };
       const initial = this.initial as Snapshot;
       this.bringBack(initial);
       return { time: initial.takenAt };
@@ -345,13 +392,27 @@ export class Sandbox {
     if (wasRunning) this.market?.start();
   }
 
-  private inMemoryOnly(what: string): void {
-    if (this.deps.storage) {
-      throw new SandboxError(
-        409,
-        `${what}: not with a state database (--state), whose file is the state: copy it with marketapi-server backup and bring it back with marketapi-server restore`,
-      );
-    }
+  /**
+   * With a state database: the market stops, `replace` swaps the file and hands over its meta
+   * values, from which the clock, the added accounts and the market are taken; the clock's time.
+   */
+  private async bringBackFile(replace: (adopt: Adopt) => Promise<void>): Promise<number> {
+    const { clock, keys, rateLimiter } = this.deps;
+    const wasRunning = this.market?.running === true;
+    this.market?.stop();
+    await replace((metaValue) => {
+      const saved = readSavedSandbox(metaValue(SANDBOX_META_KEY));
+      const lastEvent = this.deps.exchange.internalState().lastEventTime;
+      clock.rewindTo(Math.max(saved?.clock.time ?? lastEvent, lastEvent));
+      rateLimiter.reset();
+      for (const account of this.added) keys.remove(account.apiKey);
+      const accounts = saved?.accounts ?? [];
+      for (const account of accounts) this.registerKey(account);
+      this.added = [...accounts];
+      this.market?.load(saved?.market ?? undefined);
+    });
+    if (wasRunning && this.market && !this.market.running) this.market.start();
+    return clock.now();
   }
 
   // ---- internals ----

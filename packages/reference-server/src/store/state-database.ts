@@ -220,11 +220,24 @@ export class StateDatabase implements History {
 
   /** Commits what is pending, stops the writer, closes the database and releases its lock. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (await this.closeFile()) this.lock.release();
+  }
+
+  /**
+   * As `close`, but hands the file's lock to the caller instead of releasing it: no other process
+   * may open the file meanwhile (a server replacing its own file, see backup.ts's installCopy).
+   */
+  async closeKeepingLock(): Promise<StateLock> {
+    if (!(await this.closeFile())) throw new Error(`state database ${this.path} is closed already`);
+    return this.lock;
+  }
+
+  private async closeFile(): Promise<boolean> {
+    if (this.closed) return false;
     this.closed = true;
     await this.committer.close();
     this.file.close();
-    this.lock.release();
+    return true;
   }
 
   record(changes: ChangeSet, now: number): void {

@@ -14,6 +14,9 @@ import { surfaceVendorExtensions } from "./vendor-extensions.js";
 export const API_PAGE = "api.html";
 /** The document api.html renders, published beside it. */
 export const API_DOCUMENT = "api.openapi.json";
+/** The reference server's sandbox document (beyond the API's operations) as a page, and the document it renders. */
+export const SANDBOX_PAGE = "sandbox.html";
+export const SANDBOX_DOCUMENT = "sandbox.openapi.json";
 export const INDEX_PAGE = "index.html";
 
 /** The files `redocly build-docs` reads, plus the options of the run. */
@@ -46,6 +49,7 @@ export function redocJob(
   openapi: JsonObject,
   brand: SiteBrand,
   samples: SampleOptions = { tested: true },
+  output: string = API_PAGE,
 ): RedocJob {
   const title = `${String(objectAt(openapi.info).title ?? "API")} – reference`;
   return {
@@ -53,7 +57,7 @@ export function redocJob(
     config: redoclyConfig(samples),
     template: pageTemplate(openapi, brand),
     title,
-    output: API_PAGE,
+    output,
   };
 }
 

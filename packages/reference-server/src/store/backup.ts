@@ -121,6 +121,51 @@ export async function restoreStateFile(
   }
 }
 
+/**
+ * For a server that swaps its own state file for a backup (the sandbox's restore): a checked copy
+ * of `fromPath`, flushed to the disk, beside `statePath` (whose lock the caller holds). Put it in
+ * place with `installCopy` once the file is closed.
+ */
+export async function copyBeside(fromPath: string, statePath: string): Promise<string> {
+  requireDatabase(fromPath);
+  const Driver = loadDriver();
+  const copy = `${statePath}.restoring-${process.pid}`;
+  const source = examineOrRefuse(Driver, fromPath, {
+    integrity: true,
+    tidy: false,
+    missingLog: "refuse",
+    readWrite: !hasLog(fromPath),
+  });
+  try {
+    removeDatabase(copy);
+    copyChecked(Driver, source, copy);
+  } catch (error) {
+    removeDatabase(copy);
+    throw error;
+  } finally {
+    source.db.close();
+  }
+  try {
+    await checkLoads(copy);
+    durable(copy);
+  } catch (error) {
+    removeDatabase(copy);
+    throw error;
+  }
+  return copy;
+}
+
+/**
+ * Puts the copy in place of the closed state file (its log and shared memory go first: a log left
+ * beside another database would be applied to it). The file replaced is not kept.
+ */
+export function installCopy(copy: string, statePath: string): void {
+  rmSync(`${statePath}-wal`, { force: true });
+  rmSync(`${statePath}-shm`, { force: true });
+  renameSync(copy, statePath);
+  syncFolder(statePath);
+}
+
 interface Counts {
   schemaVersion: number;
   orders: number;

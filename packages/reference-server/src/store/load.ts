@@ -131,10 +131,13 @@ function loadAccounts(tables: TableReads, state: ExchangeState, path: string): n
     );
     count += 1;
   }
-  for (const row of tables.all<{ account: string; asset: string; free: string; locked: string }>(
-    "balances",
-    [],
-  )) {
+  for (const row of tables.all<{
+    account: string;
+    asset: string;
+    free: string;
+    locked: string;
+    update_time: number;
+  }>("balances", [])) {
     const account = state.accounts.get(row.account);
     if (!account) {
       throw new StateFileError(
@@ -142,6 +145,7 @@ function loadAccounts(tables: TableReads, state: ExchangeState, path: string): n
       );
     }
     account.balances.set(row.asset, { free: dec.fromPlain(row.free), locked: dec.fromPlain(row.locked) });
+    account.updateTime = Math.max(account.updateTime, row.update_time);
   }
   for (const row of tables.all<{ asset: string; total: string }>("fees", [])) {
     state.ledger.fees.set(row.asset, dec.fromPlain(row.total));

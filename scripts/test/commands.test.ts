@@ -3,7 +3,7 @@
 // exit 1 and the file, line and column; every command's README prints the same table of exit
 // codes, @marketapi/command's EXIT_CODES_TABLE.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EXIT_CODES_TABLE } from "@marketapi/command";
@@ -33,6 +33,8 @@ interface Command {
   typo: { args: string[]; flag: string; meant: string };
   /** A run on a faulty spec or input file, and the file it must name. */
   faulty: { args: string[]; file: string };
+  /** Each input file it reads, as arguments naming a given path (a spec, a record, a config). */
+  inputs: ((path: string) => string[])[];
 }
 
 const COMMANDS: Command[] = [
@@ -41,36 +43,55 @@ const COMMANDS: Command[] = [
     pkg: "codegen",
     typo: { args: ["--sepc", "x.yaml", "--out", "out"], flag: "--sepc", meant: "--spec" },
     faulty: { args: ["--spec", faultySpec, "--out", join(work, "gen"), "--check"], file: faultySpec },
+    // Its --config is an option file: a bad one is a usage error (2), as its README says.
+    inputs: [(path) => ["--spec", path, "--out", join(work, "gen")]],
   },
   {
     name: "marketapi-docs",
     pkg: "docs",
     typo: { args: ["build", "--sepc", "x.yaml", "--out", "site"], flag: "--sepc", meant: "--spec" },
     faulty: { args: ["build", "--spec", faultySpec, "--out", join(work, "site")], file: faultySpec },
+    inputs: [
+      (path) => ["build", "--spec", path, "--out", join(work, "site")],
+      (path) => ["build", "--endpoint-schema", path, "--out", join(work, "site")],
+      (path) => ["build", "--releases", path, "--out", join(work, "site")],
+    ],
   },
   {
     name: "marketapi-diff",
     pkg: "diff",
     typo: { args: ["a.yaml", "b.yaml", "--jsno"], flag: "--jsno", meant: "--json" },
     faulty: { args: [join(REPO, "specs", "spot-api.openapi.yaml"), faultySpec], file: faultySpec },
+    inputs: [
+      (path) => [path, join(REPO, "specs", "spot-api.openapi.yaml")],
+      (path) => [join(REPO, "specs", "spot-api.openapi.yaml"), path],
+    ],
   },
   {
     name: "marketapi-validate",
     pkg: "validators",
     typo: { args: ["endpoint", "x.json", "--jsno"], flag: "--jsno", meant: "--json" },
     faulty: { args: ["endpoint", faultyJson], file: faultyJson },
+    inputs: [
+      (path) => ["endpoint", path],
+      (path) => ["request", "ping", path],
+      (path) => ["response", "ping", "200", path],
+    ],
   },
   {
     name: "marketapi-contract",
     pkg: "contract",
     typo: { args: ["--base-ulr", "http://127.0.0.1:9"], flag: "--base-ulr", meant: "--base-url" },
     faulty: { args: ["--endpoint", faultyJson], file: faultyJson },
+    inputs: [(path) => ["--endpoint", path]],
   },
   {
     name: "marketapi-server",
     pkg: "reference-server",
     typo: { args: ["--prot", "0"], flag: "--prot", meant: "--port" },
     faulty: { args: ["--port", "0", "--config", faultyJson], file: faultyJson },
+    // Its --state files are refused with 2, as its README says: the operator picks another file.
+    inputs: [(path) => ["--port", "0", "--config", path]],
   },
 ];
 
@@ -106,6 +127,31 @@ describe.concurrent("every command, run for real", () => {
       const name = command.faulty.file.split("/").pop()!.replace(/\./g, "\\.");
       const located = new RegExp(`${name}(#\\S*)? \\(line \\d+, column \\d+\\)`);
       expect(result.stderr).toMatch(located);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+});
+
+const folder = join(work, "a-folder");
+mkdirSync(folder);
+
+/** Every input file of every command, missing and unreadable (a folder where a file belongs). */
+const UNREADABLE = COMMANDS.flatMap((command) =>
+  command.inputs.flatMap((args, index) =>
+    [
+      ["missing", join(work, `missing-${index}.json`)],
+      ["a folder", folder],
+    ].map(([what, path]) => ({ name: command.name, what, args: args(path!), path: path!, command })),
+  ),
+);
+
+describe.concurrent("every input file of every command", () => {
+  it.each(UNREADABLE)(
+    "$name $args.0 …: an input file that is $what is exit 1 (the input is at fault), naming it",
+    async ({ command, args, path }) => {
+      const result = await run(command, args);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(path.split("/").pop());
       expect(result.stderr).not.toMatch(/\n\s+at /);
     },
   );

@@ -1,9 +1,18 @@
-// What the diff needs of a document before it compares anything: OpenAPI 3.1, an info.version,
+// What the diff needs of a document before it compares anything: OpenAPI 3.1 (3.0 arrives
+// upgraded by the loader), an info.version,
 // the containers it walks shaped as OpenAPI defines them, and every $ref internal and resolvable.
 // Anything else may be any JSON: the structural fallback compares it as data (extensions too,
 // whose $refs are not followed).
 import type { OpenApiDocument } from "@marketapi/spec-loader";
-import { describeValue, pointerOf, SpecError, segmentsOf, valueAt } from "@marketapi/spec-loader";
+import {
+  describeValue,
+  OPENAPI_30_OR_31,
+  pointerOf,
+  SpecError,
+  SWAGGER_CONVERTER,
+  segmentsOf,
+  valueAt,
+} from "@marketapi/spec-loader";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 export const HTTP_METHODS: readonly string[] = METHODS;
@@ -15,14 +24,10 @@ export function checkDocument(source: string, document: OpenApiDocument): void {
   const fault = (pointer: string, expected: string, value: unknown) =>
     new SpecError(source, pointer, expected, describeValue(value));
   if (document.swagger !== undefined && document.openapi === undefined) {
-    throw fault(
-      "/swagger",
-      'an OpenAPI 3.1 document ("openapi": "3.1.x"); convert Swagger 2.0 first',
-      document.swagger,
-    );
+    throw fault("/swagger", `${OPENAPI_30_OR_31}; ${SWAGGER_CONVERTER}`, document.swagger);
   }
   if (typeof document.openapi !== "string" || !/^3\.1\.\d+$/.test(document.openapi)) {
-    throw fault("/openapi", 'an OpenAPI 3.1 document ("openapi": "3.1.x")', document.openapi);
+    throw fault("/openapi", OPENAPI_30_OR_31, document.openapi);
   }
   if (!isObject(document.info) || typeof document.info.version !== "string") {
     throw fault("/info/version", "the API version, a string", document.info?.version);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// marketapi-diff OLD NEW: every change between two OpenAPI 3.1 documents, classified.
+// marketapi-diff OLD NEW: every change between two OpenAPI 3.1 or 3.0 documents, classified.
 // Exit codes (@marketapi/command's table): 0 no breaking change, 1 a breaking or undecided change
 // or a document at fault (located), 2 usage error, 3 an internal error (a crash never exits 1).
 import { readFileSync } from "node:fs";
@@ -14,7 +14,8 @@ const SHORT_USAGE =
 
 const USAGE = `Usage: marketapi-diff OLD NEW [--json | --markdown]
 
-Compares two OpenAPI 3.1 documents and prints every change, classified breaking, compatible or
+Compares two OpenAPI 3.1 or 3.0 documents (3.0 is upgraded to 3.1 first, as marketapi-codegen
+and marketapi-docs read it) and prints every change, classified breaking, compatible or
 informational for clients of the API, with its JSON Pointer and a one-line reason. Vendor
 extensions of marketapi (x-auth-class, x-signing, x-order-type-rules, ...) have rules of their own.
 
@@ -23,13 +24,16 @@ extensions of marketapi (x-auth-class, x-signing, x-order-type-rules, ...) have 
   --json       machine-readable output: { old, new, counts, changes: [{ class, kind, pointer,
                in, operation, message, breaksImplementations }] }
   --markdown   Markdown, a section per class (for changelogs)
+  --meaningful-extensions x-a,x-b
+               extensions that carry meaning for your clients or servers: a change to one is
+               breaking (others the diff has no rule for are informational)
   --max-input-bytes N
                refuse a document larger than N bytes (default 16 MiB, or ${MAX_INPUT_BYTES_ENV})
   --version    this command's version
   --help       this text
 
 Exit codes (the same for every marketapi command): 0 no breaking change; 1 a breaking change, one
-the diff cannot decide, or a document that cannot be read or is not OpenAPI 3.1 (the message
+the diff cannot decide, or a document that cannot be read or is not OpenAPI 3.1 or 3.0 (the message
 says file#pointer (line, column)); 2 usage error; 3 an internal error of the command.`;
 
 function main(argv: string[]): number {
@@ -39,6 +43,7 @@ function main(argv: string[]): number {
       json: { type: "boolean", default: false },
       markdown: { type: "boolean", default: false },
       "max-input-bytes": { type: "string" },
+      "meaningful-extensions": { type: "string" },
       help: { type: "boolean", default: false },
       version: { type: "boolean", default: false },
     });
@@ -65,6 +70,14 @@ function main(argv: string[]): number {
   } catch (error) {
     return usage((error as Error).message);
   }
+  const meaningfulExtensions = String(values["meaningful-extensions"] ?? "")
+    .split(",")
+    .map((key) => key.trim())
+    .filter(Boolean);
+  const notExtension = meaningfulExtensions.find((key) => !key.startsWith("x-"));
+  if (notExtension !== undefined) {
+    return usage(`--meaningful-extensions: ${JSON.stringify(notExtension)} is not an x- extension`);
+  }
   const faults: string[] = [];
   const load = (spec: string) => {
     try {
@@ -84,7 +97,7 @@ function main(argv: string[]): number {
   const compared: Compared = {
     old: { source: before.source, version: String(before.document.info.version) },
     new: { source: after.source, version: String(after.document.info.version) },
-    changes: diffDocuments(before.document, after.document),
+    changes: diffDocuments(before.document, after.document, { meaningfulExtensions }),
   };
   const render = values.json ? renderJson : values.markdown ? renderMarkdown : renderText;
   process.stdout.write(render(compared));

@@ -102,6 +102,11 @@ export class Comparison {
   constructor(
     readonly oldDocument: OpenApiDocument,
     readonly newDocument: OpenApiDocument,
+    /**
+     * Extensions the reader declares meaningful (`--meaningful-extensions`) beyond those the diff
+     * has rules for: a change to one counts as breaking, as any key no rule covers does.
+     */
+    readonly meaningfulExtensions: ReadonlySet<string> = new Set(),
   ) {}
 
   /**

@@ -14,8 +14,20 @@ import { compareWebhooks } from "./webhook-diff.js";
  * Every change from `oldDocument` to `newDocument`, breaking first. Neither input is modified.
  * Both must have passed `checkDocument` (loadSpec does that).
  */
-export function diffDocuments(oldDocument: OpenApiDocument, newDocument: OpenApiDocument): Change[] {
-  const c = new Comparison(oldDocument, newDocument);
+export interface DiffOptions {
+  /**
+   * `x-` extensions that carry meaning for the reader's clients or servers beyond those the diff
+   * has rules for (marketapi's registry): a change to one is breaking instead of informational.
+   */
+  meaningfulExtensions?: readonly string[];
+}
+
+export function diffDocuments(
+  oldDocument: OpenApiDocument,
+  newDocument: OpenApiDocument,
+  options: DiffOptions = {},
+): Change[] {
+  const c = new Comparison(oldDocument, newDocument, new Set(options.meaningfulExtensions ?? []));
   const o: At = { value: oldDocument, pointer: "" };
   const n: At = { value: newDocument, pointer: "" };
   compareOperations(c);
@@ -29,6 +41,14 @@ export function diffDocuments(oldDocument: OpenApiDocument, newDocument: OpenApi
       kind: "openapi-version",
       class: "informational",
       message: `OpenAPI version ${show(oldDocument.openapi)} → ${show(newDocument.openapi)}`,
+    });
+  }
+  if (!same(oldDocument.jsonSchemaDialect, newDocument.jsonSchemaDialect)) {
+    c.report(child(o, "jsonSchemaDialect"), child(n, "jsonSchemaDialect"), {
+      kind: "json-schema-dialect-changed",
+      class: "breaking",
+      breaksImplementations: true,
+      message: `jsonSchemaDialect changed from ${show(oldDocument.jsonSchemaDialect)} to ${show(newDocument.jsonSchemaDialect)}: every schema without $schema is read by other rules`,
     });
   }
   for (const [key, rule] of DOCUMENT_EXTENSIONS) {
@@ -46,6 +66,7 @@ export function diffDocuments(oldDocument: OpenApiDocument, newDocument: OpenApi
       "servers",
       "components",
       "security",
+      "jsonSchemaDialect",
       ...DOCUMENT_EXTENSIONS.keys(),
     ]),
   );

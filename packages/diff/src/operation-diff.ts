@@ -7,8 +7,9 @@ import { type At, type Comparison, child, isObject, same, show } from "./compari
 import { OPERATION_EXTENSIONS } from "./extensions/index.js";
 import { compareSchema } from "./schema-diff.js";
 import { compareSecurity } from "./security-diff.js";
-import { compareRemainingKeys, compareServers, compareStructurally } from "./structural.js";
+import { compareEncoding, compareRemainingKeys, compareServers, compareStructurally } from "./structural.js";
 import { operationLabel } from "./usage.js";
+import { compareCallbacks } from "./webhook-diff.js";
 
 interface OperationAt {
   method: string;
@@ -93,6 +94,7 @@ const OPERATION_KEYS = new Set([
   "security",
   "deprecated",
   "servers",
+  "callbacks",
 ]);
 
 function compareOperation(c: Comparison, o: OperationAt, n: OperationAt): void {
@@ -117,6 +119,7 @@ function compareOperation(c: Comparison, o: OperationAt, n: OperationAt): void {
   compareRequestBody(c, child(o.at, "requestBody"), child(n.at, "requestBody"));
   compareResponses(c, child(o.at, "responses"), child(n.at, "responses"));
   compareSecurity(c, o.at, n.at);
+  compareCallbacks(c, o.at, n.at);
   compareServers(c, child(o.item, "servers"), child(n.item, "servers"));
   compareServers(c, child(o.at, "servers"), child(n.at, "servers"));
   for (const [key, rule] of OPERATION_EXTENSIONS) {
@@ -272,7 +275,8 @@ function compareContent(c: Comparison, o: At, n: At, direction: Direction, label
       });
     } else {
       compareSchema(c, child(was, "schema"), child(is, "schema"), direction);
-      compareRemainingKeys(c, was, is, new Set(["schema"]));
+      compareEncoding(c, was, is);
+      compareRemainingKeys(c, was, is, new Set(["schema", "encoding"]));
     }
   }
 }

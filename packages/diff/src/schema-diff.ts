@@ -4,8 +4,23 @@
 import type { Direction, Effect } from "./change.js";
 import { type At, type Comparison, canonical, child, isObject, same, show } from "./comparison.js";
 import { SCHEMA_EXTENSIONS } from "./extensions/index.js";
+import {
+  conditionalRule,
+  contentRule,
+  dependentRequiredRule,
+  dependentSchemasRule,
+  discriminatorRule,
+  dynamicRefRule,
+  IDENTIFIERS,
+  notRule,
+  patternPropertiesRule,
+  subschema,
+  unknownSchemaKeyword,
+  visibilityRule,
+  xmlRule,
+} from "./schema-keywords.js";
 import { type NormalAt, normalise } from "./schema-normal.js";
-import { compareRemainingKeys } from "./structural.js";
+import { ANNOTATION_KEYS, compareStructurally, unknownKey } from "./structural.js";
 
 /** What each effect means for the reader, by direction; closes every message. */
 function consequence(direction: Direction, effect: Effect): string {
@@ -101,7 +116,29 @@ function compareResolved(c: Comparison, o: NormalAt, n: NormalAt, direction: Dir
       rule(c, o, n, direction);
     }
   }
-  compareRemainingKeys(c, o, n, HANDLED);
+  compareUnknownKeywords(c, o, n);
+}
+
+/**
+ * What no rule handles in a schema: annotations and identifiers, and keywords of neither JSON
+ * Schema 2020-12 nor OpenAPI (to a validator, annotations too): informational, each said why.
+ */
+function compareUnknownKeywords(c: Comparison, o: At, n: At): void {
+  const keys = new Set([...Object.keys(o.value as object), ...Object.keys(n.value as object)]);
+  for (const key of keys) {
+    if (HANDLED.has(key)) continue;
+    if (c.meaningfulExtensions.has(key)) {
+      const { cls, why } = unknownKey(key, c.meaningfulExtensions);
+      compareStructurally(c, child(o, key), child(n, key), cls, why);
+      continue;
+    }
+    const why = ANNOTATION_KEYS.has(key)
+      ? "documentation only"
+      : IDENTIFIERS.includes(key)
+        ? "it names or identifies the schema; the diff follows the document's references itself"
+        : unknownSchemaKeyword(key);
+    compareStructurally(c, child(o, key), child(n, key), "informational", why);
+  }
 }
 
 /** Reports one keyword's move at the keyword's own pointer. */
@@ -502,9 +539,33 @@ const SCHEMA_RULES: [string[], Rule][] = [
   [["allOf"], combinatorRule("allOf")],
   [["default"], defaultRule],
   [["deprecated"], deprecatedRule],
+  [["not"], notRule],
+  [["if", "then", "else"], conditionalRule(compareSchema)],
+  [["dependentRequired"], dependentRequiredRule],
+  [["dependentSchemas"], dependentSchemasRule(compareSchema)],
+  [["patternProperties"], patternPropertiesRule(compareSchema)],
+  [["unevaluatedItems"], openRule("unevaluatedItems")],
+  [["contentMediaType"], contentRule("contentMediaType")],
+  [["contentEncoding"], contentRule("contentEncoding")],
+  [["contentSchema"], subschema(compareSchema, "contentSchema")],
+  [["readOnly", "writeOnly"], visibilityRule],
+  [["discriminator"], discriminatorRule],
+  [["xml"], xmlRule],
+  [["$dynamicRef"], dynamicRefRule],
 ];
 
 /** Every keyword a rule above covers; $ref is followed before comparing, $defs through the $refs. */
 const HANDLED: ReadonlySet<string> = new Set([...SCHEMA_RULES.flatMap(([keys]) => keys), "$ref", "$defs"]);
+
+/**
+ * How each schema keyword is judged: by a rule of its own, as documentation, or as an identifier.
+ * test/keywords.test.ts holds every keyword of JSON Schema 2020-12 and OpenAPI 3.0 and 3.1 to it.
+ */
+export function schemaKeywordRule(key: string): "rule" | "documentation" | "identifier" | undefined {
+  if (HANDLED.has(key)) return "rule";
+  if (ANNOTATION_KEYS.has(key)) return "documentation";
+  if (IDENTIFIERS.includes(key)) return "identifier";
+  return undefined;
+}
 
 export { deprecatedRule as compareDeprecated };

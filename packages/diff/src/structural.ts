@@ -19,6 +19,8 @@ export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
   "x-codeSamples",
   "x-logo",
   "x-tagGroups",
+  // A response's links tell tools how its values feed other operations; no request or answer changes.
+  "links",
 ]);
 
 export function compareStructurally(
@@ -50,11 +52,31 @@ export function compareStructurally(
   }
 }
 
-/** The fallback's reason and class for a key no rule knows. */
-export function unknownKey(key: string): { cls: ChangeClass; why: string } {
-  return ANNOTATION_KEYS.has(key)
-    ? { cls: "informational", why: "documentation only" }
-    : { cls: "breaking", why: `no rule covers "${key}", so it counts as breaking until one does` };
+/**
+ * The fallback's reason and class for a key no rule knows. An `x-` extension reaches here only
+ * where no rule of the diff's (extensions/: the registry's extensions, each on its host) handles
+ * it: what it means is its own tool's business (a vendor's SDK generator, a docs theme), and no
+ * OpenAPI client or server reads it, so it is informational. Any other key no rule covers counts as
+ * breaking, the safe side, until a rule says what it means.
+ */
+export function unknownKey(
+  key: string,
+  meaningful: ReadonlySet<string> = new Set(),
+): { cls: ChangeClass; why: string } {
+  if (ANNOTATION_KEYS.has(key)) return { cls: "informational", why: "documentation only" };
+  if (key.startsWith("x-") && meaningful.has(key)) {
+    return {
+      cls: "breaking",
+      why: `"${key}" is declared meaningful, and no rule here says what it means, so it counts as breaking`,
+    };
+  }
+  if (key.startsWith("x-")) {
+    return {
+      cls: "informational",
+      why: `"${key}" is an extension no rule here gives a meaning: OpenAPI clients and servers do not read it`,
+    };
+  }
+  return { cls: "breaking", why: `no rule covers "${key}", so it counts as breaking until one does` };
 }
 
 /** Compares the keys of two objects that no rule handled, each by the fallback. */
@@ -65,7 +87,7 @@ export function compareRemainingKeys(c: Comparison, o: At, n: At, handled: Reado
   ]);
   for (const key of keys) {
     if (handled.has(key)) continue;
-    const { cls, why } = unknownKey(key);
+    const { cls, why } = unknownKey(key, c.meaningfulExtensions);
     compareStructurally(c, child(o, key), child(n, key), cls, why);
   }
 }
@@ -84,5 +106,21 @@ export function compareServers(c: Comparison, o: At, n: At): void {
     "informational",
     "where the API is served, not what it accepts or answers; clients that take their base URL from the document should take the new one",
     "servers-changed",
+  );
+}
+
+/**
+ * A media type's `encoding`: how each part of a form or multipart body is written (its content
+ * type, headers, style, explode, allowReserved). Sender and reader must agree on it, so any change
+ * breaks both sides.
+ */
+export function compareEncoding(c: Comparison, o: At, n: At): void {
+  compareStructurally(
+    c,
+    child(o, "encoding"),
+    child(n, "encoding"),
+    "breaking",
+    "the parts of the body are written otherwise on the wire, and sender and reader must agree on it",
+    "encoding-changed",
   );
 }

@@ -107,9 +107,14 @@ describe("marketapi-diff", () => {
       want: /broken\.json# \(line 3, column \d+\): expected a YAML or JSON document, found a syntax error/,
     },
     {
-      given: "an OpenAPI 3.0 document",
-      file: () => edited("v30.yaml", "openapi: 3.1.0\n", "openapi: 3.0.3\n"),
-      want: /v30\.yaml#\/openapi \(line 1, column 1\): expected an OpenAPI 3\.1 document \("openapi": "3\.1\.x"\), found "3\.0\.3"/,
+      given: "an OpenAPI 3.2 document",
+      file: () => edited("v32.yaml", "openapi: 3.1.0\n", "openapi: 3.2.0\n"),
+      want: /v32\.yaml#\/openapi \(line 1, column 1\): expected an OpenAPI 3\.1 document \("openapi": "3\.1\.x"\), or 3\.0, which is upgraded first, found "3\.2\.0"/,
+    },
+    {
+      given: "a Swagger 2.0 document",
+      file: () => edited("v20.yaml", "openapi: 3.1.0\n", 'swagger: "2.0"\n'),
+      want: /v20\.yaml#\/swagger \(line 1, column 1\): expected an OpenAPI 3\.1 document .*convert Swagger 2\.0/,
     },
     {
       given: "a $ref to nothing",
@@ -132,6 +137,14 @@ describe("marketapi-diff", () => {
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(want);
     expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("reads OpenAPI 3.0 as codegen and the docs read it: upgraded to 3.1, then compared", () => {
+    const v30 = edited("v30.yaml", "openapi: 3.1.0\n", "openapi: 3.0.3\n");
+    const run = diff(specPath, v30, "--json");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).changes).toEqual([]);
   });
 
   it("exits 2 on bad usage and 0 on --help", () => {

@@ -850,18 +850,25 @@ const cases: Case[] = [
   { name: "x-weight changed", at: `${OP}/x-weight`, old: 1, new: 20, want: ["informational weight-changed"] },
   // what no rule names: the fallback reports it, conservatively
   {
-    name: "unknown schema keyword added",
+    name: "readOnly set on a response property (it concerns requests only)",
     at: `${OK}/properties/id/readOnly`,
     old: undefined,
     new: true,
-    want: ["breaking structural"],
+    want: ["informational readOnly-changed"],
   },
   {
-    name: "unknown operation extension changed",
+    name: "a keyword of neither JSON Schema 2020-12 nor OpenAPI 3.1 added (an annotation to validators)",
+    at: `${OK}/properties/id/nullable`,
+    old: undefined,
+    new: true,
+    want: ["informational structural"],
+  },
+  {
+    name: "unknown operation extension changed (no rule gives it a meaning)",
     at: `${OP}/x-rate-tier`,
     old: "a",
     new: "b",
-    want: ["breaking structural"],
+    want: ["informational structural"],
   },
   {
     name: "servers changed",
@@ -911,6 +918,111 @@ const cases: Case[] = [
     old: { type: "object", properties: { id: str } },
     new: { type: "object", properties: { id: str }, required: ["id"] },
     want: ["compatible property-became-required"],
+  },
+  {
+    name: "webhook payload turns optional: subscribers may receive a request without it",
+    at: "/webhooks/filled/post/requestBody/required",
+    old: true,
+    new: false,
+    want: ["breaking webhook-payload-became-optional"],
+  },
+  {
+    name: "webhook payload turns required: implementations must send it",
+    at: "/webhooks/filled/post/requestBody/required",
+    old: undefined,
+    new: true,
+    want: ["compatible webhook-payload-became-required"],
+  },
+  {
+    name: "webhook payload gains a media type: subscribers cannot choose what they are sent",
+    at: "/webhooks/filled/post/requestBody/content/text~1plain",
+    old: undefined,
+    new: { schema: str },
+    want: ["breaking webhook-media-type-added"],
+  },
+  {
+    name: "webhook payload removed",
+    at: "/webhooks/filled/post/requestBody",
+    old: { content: { "application/json": { schema: str } } },
+    new: undefined,
+    want: ["breaking webhook-payload-removed"],
+  },
+  {
+    name: "webhook answer status removed: subscribers that answer it are taken to have failed",
+    at: "/webhooks/filled/post/responses/202",
+    old: { description: "accepted" },
+    new: undefined,
+    want: ["breaking webhook-answer-removed"],
+  },
+  {
+    name: "webhook answer status added: implementations must handle it",
+    at: "/webhooks/filled/post/responses/204",
+    old: undefined,
+    new: { description: "done" },
+    want: ["compatible webhook-answer-added"],
+  },
+  {
+    name: "callback removed from an operation",
+    at: `${OP}/callbacks`,
+    old: { done: { "{$request.body#/url}": { post: { responses: { "200": { description: "ok" } } } } } },
+    new: undefined,
+    want: ["breaking callback-removed"],
+  },
+  {
+    name: "callback payload gains an enum value: judged as a webhook's",
+    at: `${OP}/callbacks/done/{$request.body#~1url}/post/requestBody/content/application~1json/schema`,
+    old: { enum: ["NEW"] },
+    new: { enum: ["NEW", "FILLED"] },
+    want: ["breaking enum-wider"],
+  },
+  {
+    name: "a form body's encoding changed: the parts are written otherwise",
+    at: `${BODY}/content/application~1x-www-form-urlencoded/encoding`,
+    old: undefined,
+    new: { qty: { style: "deepObject", explode: true } },
+    want: ["breaking encoding-changed"],
+  },
+  {
+    name: "a response's links changed: no request or answer changes",
+    at: "/paths/~1o/post/responses/200/links",
+    old: undefined,
+    new: { next: { operationId: "op" } },
+    want: ["informational structural"],
+  },
+  {
+    name: "jsonSchemaDialect changed",
+    at: "/jsonSchemaDialect",
+    old: undefined,
+    new: "https://spec.openapis.org/oas/3.1/dialect/base",
+    want: ["breaking json-schema-dialect-changed"],
+  },
+  {
+    name: "xml of a property changed where a body is XML",
+    at: "/paths/~1o/post/responses/200/content/application~1xml",
+    old: { schema: { type: "object", properties: { id: { type: "integer", xml: { name: "id" } } } } },
+    new: { schema: { type: "object", properties: { id: { type: "integer", xml: { name: "ident" } } } } },
+    want: ["breaking xml-different"],
+  },
+  {
+    name: "discriminator propertyName changed: clients choose the type by another property",
+    at: `${OK}/properties/v`,
+    old: { oneOf: [str, { type: "integer" }], discriminator: { propertyName: "kind" } },
+    new: { oneOf: [str, { type: "integer" }], discriminator: { propertyName: "type" } },
+    want: ["breaking discriminator-changed"],
+  },
+  {
+    name: "writeOnly set on a response property: it is no longer sent",
+    at: `${OK}/properties/id/writeOnly`,
+    old: undefined,
+    new: true,
+    want: ["breaking writeOnly-set"],
+  },
+  {
+    name: "readOnly set on a request body property: clients may no longer send it",
+    at: `${BODY}/content/application~1x-www-form-urlencoded/schema/properties/qty/readOnly`,
+    old: undefined,
+    new: true,
+    want: ["breaking readOnly-set"],
   },
   {
     name: "request schema split into allOf parts that accept the same",
@@ -969,8 +1081,8 @@ const cases: Case[] = [
     name: "callbacks added to an operation",
     at: `${OP}/callbacks`,
     old: undefined,
-    new: { done: {} },
-    want: ["breaking structural"],
+    new: { done: { "{$request.body#/url}": { post: { responses: { "200": { description: "ok" } } } } } },
+    want: ["compatible callback-added"],
   },
   {
     name: "info description changed",
@@ -1003,6 +1115,20 @@ describe("marketapi-diff rules: given an old and a new fragment, the classes rep
     if (given.name.startsWith("security: the document's default")) delete after.paths["/o"].post.security;
     const got = diffDocuments(before, after).map((c) => `${c.class} ${c.kind}`);
     expect(got.sort()).toEqual([...given.want].sort());
+  });
+
+  it("an extension the reader declares meaningful is breaking where it changes, on an operation and in a schema", () => {
+    const changed = (at: string) =>
+      diffDocuments(withFragment(at, "a"), withFragment(at, "b"), {
+        meaningfulExtensions: ["x-rate-tier"],
+      }).map((c) => `${c.class} ${c.kind}`);
+    expect(changed(`${OP}/x-rate-tier`)).toEqual(["breaking structural"]);
+    expect(changed(`${OK}/properties/id/x-rate-tier`)).toEqual(["breaking structural"]);
+    expect(
+      diffDocuments(withFragment(`${OP}/x-other`, "a"), withFragment(`${OP}/x-other`, "b"), {
+        meaningfulExtensions: ["x-rate-tier"],
+      }).map((c) => c.class),
+    ).toEqual(["informational"]);
   });
 
   it("never changes its inputs", () => {

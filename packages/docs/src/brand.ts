@@ -1,7 +1,9 @@
 // The site's look, shared by the Redoc page and the static pages: its name, logo and links (from
 // the spec or the build's options, so a fork's site carries the fork's name), and the colours.
+
 import { escapeHtml } from "./html.js";
 import { isObject, type JsonObject, objectAt, stringAt } from "./json.js";
+import { isRemoteUrl } from "./offline.js";
 
 /** Whose site it is: what titles, the header, the logo and the index's links say. */
 export interface SiteBrand {
@@ -25,7 +27,9 @@ export function brandOf(openapi: JsonObject, options: BrandOptions = {}): SiteBr
   const info = objectAt(openapi.info);
   const name = options.title ?? stringAt(info.title) ?? "API";
   const xLogo = objectAt(info["x-logo"]);
-  const url = options.logo ?? stringAt(xLogo.url);
+  // A remote logo would be fetched by every reader's browser: the site loads nothing from the
+  // network, so only a local one (a data: URL, a path inside the site) is shown (remoteLogoOf).
+  const url = options.logo ?? localLogo(stringAt(xLogo.url));
   const logo = url
     ? {
         url,
@@ -35,6 +39,16 @@ export function brandOf(openapi: JsonObject, options: BrandOptions = {}): SiteBr
       }
     : { url: wordmarkDataUri(name), altText: name, href: "index.html" };
   return { name, logo, links: linksOf(openapi) };
+}
+
+function localLogo(url: string | undefined): string | undefined {
+  return url === undefined || isRemoteUrl(url) ? undefined : url;
+}
+
+/** The spec's logo where it is remote and so not shown (the command says so), else undefined. */
+export function remoteLogoOf(openapi: JsonObject): string | undefined {
+  const url = stringAt(objectAt(objectAt(openapi.info)["x-logo"]).url);
+  return url !== undefined && isRemoteUrl(url) ? url : undefined;
 }
 
 /** externalDocs (of the document) and info.contact, as the spec states them. */

@@ -5,7 +5,12 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { changelogOf, diffDocuments, loadSpec, readReleases, SpecError } from "@marketapi/diff";
-import { endpointSchemaPath, openapiJsonPath, openapiYamlPath } from "@marketapi/spec";
+import {
+  endpointSchemaPath,
+  openapiJsonPath,
+  openapiYamlPath,
+  sandboxOpenapiJsonPath,
+} from "@marketapi/spec";
 import type { ApiHistory } from "./changelog-page.js";
 import { generateSite, SiteSourceError } from "./site.js";
 import { BuildError, writeSite } from "./write-site.js";
@@ -80,6 +85,8 @@ function main(): void {
     endpointSchemaJson,
     endpointExample,
     apiHistory: history,
+    // The reference server's own operations, beyond the API's: a page of their own.
+    sandboxJson: readSpecFile(sandboxOpenapiJsonPath),
     // This repository's site: its own name, and samples in every language, run by its tests.
     brand: { title: "marketapi" },
     samples: { tested: true },

@@ -4,6 +4,7 @@ import { basename, resolve } from "node:path";
 import { EXIT, parseCommandLine, reportUsage, UsageError, unknownWord } from "@marketapi/command";
 import {
   changelogOf,
+  DEFAULT_SPEC,
   diffDocuments,
   type LoadedSpec,
   loadSpec,
@@ -13,8 +14,10 @@ import {
 import { endpointSchemaPath } from "@marketapi/spec";
 import { buildSpecModel, SpecModelError } from "@marketapi/spec/model";
 import { parse as parseYaml, stringify } from "yaml";
+import { remoteLogoOf } from "./brand.js";
 import type { ApiHistory } from "./changelog-page.js";
 import type { JsonObject } from "./json.js";
+import { isRemoteUrl } from "./offline.js";
 import { planCodeSamples, type SampleLanguage, type SampleOptions } from "./samples/code-samples.js";
 import { DEFAULT_SCENARIO, SampleScenarioError } from "./samples/sample-requests.js";
 import { SampleSpecError } from "./samples/sample-spec.js";
@@ -22,20 +25,23 @@ import { generateSite, SiteSourceError } from "./site.js";
 import { BuildError, writeSite } from "./write-site.js";
 
 export const SHORT_USAGE =
-  "Usage: marketapi-docs build --spec FILE --out DIR [--title TEXT] [--logo URL] [--samples LIST] [--client-module MODULE] [--releases DIR] [--endpoint-page] [--endpoint-schema FILE]";
+  "Usage: marketapi-docs build [--spec FILE|PACKAGE] --out DIR [--title TEXT] [--logo URL] [--samples LIST] [--client-module MODULE] [--releases DIR] [--endpoint-page] [--endpoint-schema FILE]";
 
 export const USAGE = `marketapi-docs: the documentation site of an OpenAPI 3.1 or 3.0 spec, as static files.
 
 ${SHORT_USAGE}
 
-  --spec FILE             the OpenAPI 3.1 or 3.0 document (YAML or JSON; 3.0 is upgraded to 3.1
-                          in memory, as marketapi-codegen does), e.g. your copy of the spec
+  --spec FILE|PACKAGE     the OpenAPI 3.1 or 3.0 document (YAML or JSON; 3.0 is upgraded to 3.1
+                          in memory, as marketapi-codegen does), e.g. your copy of the spec, or
+                          an installed package that exports openapi.json (default:
+                          @marketapi/spec, the spec this package was built with)
   --out DIR               where to write the site (created if missing): index.html, api.html,
                           the spec as YAML and JSON, api.openapi.json
   --title TEXT            the site's name on every page (default: the spec's info.title)
-  --logo URL              the logo of the API page's sidebar (default: the spec's info.x-logo,
-                          else one drawn from the name); the index also links the spec's
-                          externalDocs and info.contact
+  --logo URL              the logo of the API page's sidebar, a data: URL or a path inside the
+                          site (default: the spec's info.x-logo where it is not remote, else
+                          one drawn from the name: the site loads nothing from the network);
+                          the index also links the spec's externalDocs and info.contact
   --samples LIST          the code samples' languages, comma-separated: curl, python,
                           typescript, or none (default: curl,python). They write every
                           parameter place (path, query, header, cookie), JSON, form,
@@ -105,11 +111,15 @@ export function parseCommand(argv: readonly string[]): BuildOptions | "help" {
     );
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
-  if (values.spec === undefined) throw new UsageError("build needs --spec FILE, the OpenAPI document");
   if (values.out === undefined) throw new UsageError("build needs --out DIR, where the site goes");
+  if (values.logo !== undefined && isRemoteUrl(values.logo)) {
+    throw new UsageError(
+      `--logo: ${values.logo} would be fetched by every reader's browser, and the site loads nothing from the network; give a data: URL or a path inside the site`,
+    );
+  }
   const endpointSchema = values["endpoint-schema"] ?? (values["endpoint-page"] ? true : undefined);
   return {
-    spec: values.spec,
+    spec: values.spec ?? DEFAULT_SPEC,
     out: values.out,
     ...(endpointSchema !== undefined ? { endpointSchema } : {}),
     ...(values.releases !== undefined ? { releases: values.releases } : {}),
@@ -145,7 +155,7 @@ function readText(path: string, what: string): string {
 
 /** The API's releases from `dir` and what the spec changes since the last one. */
 function historyOf(dir: string, spec: LoadedSpec, title: string): ApiHistory {
-  const releases = readReleases(dir, basename(spec.source), { openApi30: "upgrade" });
+  const releases = readReleases(dir, basename(spec.file ?? spec.source), { openApi30: "upgrade" });
   if (releases.length === 0) {
     throw new BuildError(
       `${dir}: no released version (expected folders such as 1.0.0/ holding ${basename(spec.source)})`,
@@ -177,8 +187,9 @@ export function build(options: BuildOptions): string[] {
     const at = spec.locate?.(error.pointer);
     throw at ? fault.locate(at.line, at.column) : fault;
   }
-  const text = readText(options.spec, "the spec");
-  const isJson = /\.json$/i.test(options.spec);
+  // The text as read (a package name is read from the package's openapi.json).
+  const text = spec.text ?? readText(options.spec, "the spec");
+  const isJson = /\.json$/i.test(spec.file ?? options.spec);
   const title = String(document.info?.title ?? "the API");
   // The site publishes the spec as written; a 3.0 one is shown upgraded (api.openapi.json).
   const asWritten =
@@ -217,8 +228,16 @@ export function build(options: BuildOptions): string[] {
           ({ operationId, reason }) => `marketapi-docs: note: no code sample for ${operationId}: ${reason}`,
         )
       : [];
+  const remoteLogo = options.logo === undefined ? remoteLogoOf(document) : undefined;
+  const logoNote =
+    remoteLogo === undefined
+      ? []
+      : [
+          `marketapi-docs: note: the spec's logo (info.x-logo.url ${remoteLogo}) is not shown: the site loads nothing from the network, so a logo drawn from the name is (--logo takes a data: URL or a path inside the site)`,
+        ];
   return [
     ...skipped,
+    ...logoNote,
     `marketapi-docs: wrote ${written.length} files to ${out}:`,
     ...written.map(({ path, bytes }) => `  ${path.padEnd(22)}${(bytes / 1024).toFixed(1).padStart(8)} KiB`),
     `open ${resolve(out, "index.html")}, or copy the folder to any static host`,

@@ -4,7 +4,7 @@ import { linkItems, type SiteBrand } from "./brand.js";
 import { ENDPOINT_PAGE } from "./endpoint-page.js";
 import { escapeHtml, proseToHtml } from "./html.js";
 import { type JsonObject, objectAt, stringAt } from "./json.js";
-import { API_PAGE } from "./redoc-page.js";
+import { API_PAGE, SANDBOX_PAGE } from "./redoc-page.js";
 import { renderStaticPage } from "./static-page.js";
 
 export interface SpecFileLink {
@@ -32,6 +32,8 @@ export interface IndexExtras {
   samplesTested?: boolean;
   /** The languages of the code samples, as the reader sees them ("curl, TypeScript and Python"). */
   sampleLanguages?: string;
+  /** The reference server's sandbox document: adds its card, beyond the API's. */
+  sandbox?: JsonObject;
 }
 
 export function renderIndexPage(
@@ -67,7 +69,7 @@ export function renderIndexPage(
       ? ""
       : `\n<p class="changes"><a href="${escapeHtml(extras.apiChangelog)}">What changed between versions →</a></p>`
   }
-</section>${extras.endpointSchema ? recordCard(extras.endpointSchema) : ""}
+</section>${extras.endpointSchema ? recordCard(extras.endpointSchema) : ""}${extras.sandbox ? sandboxCard(extras.sandbox) : ""}
 </div>${links}
 <h2>Spec files</h2>
 <p>The machine-readable sources of ${extras.endpointSchema ? "both pages" : "the API reference"}, for code generators, validators and mock servers.</p>
@@ -88,6 +90,19 @@ ${files}
 }
 
 const recordTitleOf = (schema: JsonObject) => stringAt(schema.title) ?? "Record";
+
+/** The card of the sandbox page: beyond the API's operations, the reference server's own. */
+function sandboxCard(sandbox: JsonObject): string {
+  const info = objectAt(sandbox.info);
+  const operations = operationEntries(sandbox);
+  return `
+<section class="card">
+<h2><a href="${SANDBOX_PAGE}">Beyond the API: ${escapeHtml(stringAt(info.title) ?? "the sandbox")}</a></h2>
+<p>Version ${escapeHtml(stringAt(info.version) ?? "")} · OpenAPI ${escapeHtml(String(sandbox.openapi ?? ""))} · ${operations.length} operations, not part of the API's contract.</p>
+<p>${proseToHtml(stringAt(info.summary) ?? "")} ${operations.map(({ operation }) => `<code>${escapeHtml(String(operation.operationId))}</code>`).join(", ")}.</p>
+<p><a href="${SANDBOX_PAGE}">Open the sandbox reference →</a></p>
+</section>`;
+}
 
 /** The card of the record page. */
 function recordCard(endpointSchema: JsonObject): string {

@@ -1,10 +1,12 @@
 // Everything about the Redoc page (api.html) except running the CLI: the inputs handed to
 // `redocly build-docs` (spec, config, page template) and the checks and fixes applied to its output.
+
 import { isDeepStrictEqual } from "node:util";
 import { BRAND, faviconLink, type SiteBrand, typescriptIconDataUri } from "./brand.js";
 import { escapeHtml } from "./html.js";
 import type { JsonObject } from "./json.js";
 import { isObject, objectAt } from "./json.js";
+import { CONTENT_SECURITY_POLICY_META, withoutRemoteFetches } from "./offline.js";
 import { addCodeSamples, chosenLanguages, type SampleOptions } from "./samples/code-samples.js";
 import { DEFAULT_SCENARIO } from "./samples/sample-requests.js";
 import { surfaceVendorExtensions } from "./vendor-extensions.js";
@@ -12,6 +14,9 @@ import { surfaceVendorExtensions } from "./vendor-extensions.js";
 export const API_PAGE = "api.html";
 /** The document api.html renders, published beside it. */
 export const API_DOCUMENT = "api.openapi.json";
+/** The reference server's sandbox document (beyond the API's operations) as a page, and the document it renders. */
+export const SANDBOX_PAGE = "sandbox.html";
+export const SANDBOX_DOCUMENT = "sandbox.openapi.json";
 export const INDEX_PAGE = "index.html";
 
 /** The files `redocly build-docs` reads, plus the options of the run. */
@@ -44,6 +49,7 @@ export function redocJob(
   openapi: JsonObject,
   brand: SiteBrand,
   samples: SampleOptions = { tested: true },
+  output: string = API_PAGE,
 ): RedocJob {
   const title = `${String(objectAt(openapi.info).title ?? "API")} – reference`;
   return {
@@ -51,7 +57,7 @@ export function redocJob(
     config: redoclyConfig(samples),
     template: pageTemplate(openapi, brand),
     title,
-    output: API_PAGE,
+    output,
   };
 }
 
@@ -62,9 +68,11 @@ export function renderedDocument(
   samples: SampleOptions = { tested: true },
 ): JsonObject {
   return withLogo(
-    withPlainServerDescriptions(
-      withServerVariablesFilledIn(
-        addCodeSamples(surfaceVendorExtensions(openapi), DEFAULT_SCENARIO, samples),
+    withoutRemoteFetches(
+      withPlainServerDescriptions(
+        withServerVariablesFilledIn(
+          addCodeSamples(surfaceVendorExtensions(openapi), DEFAULT_SCENARIO, samples),
+        ),
       ),
     ),
     brand,
@@ -147,6 +155,7 @@ export function pageTemplate(openapi: JsonObject, brand: SiteBrand): string {
 <html lang="en">
 <head>
   <meta charset="utf-8" />
+  ${CONTENT_SECURITY_POLICY_META}
   <title>{{title}}</title>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="description" content="${escapeHtml(summary)}">

@@ -5,7 +5,14 @@ import { type ApiHistory, CHANGELOG_PAGE, renderChangelogPage } from "./changelo
 import { ENDPOINT_PAGE, type RecordExample, renderEndpointPage } from "./endpoint-page.js";
 import { renderIndexPage } from "./index-page.js";
 import { isObject, type JsonObject } from "./json.js";
-import { API_DOCUMENT, INDEX_PAGE, type RedocJob, redocJob } from "./redoc-page.js";
+import {
+  API_DOCUMENT,
+  INDEX_PAGE,
+  type RedocJob,
+  redocJob,
+  SANDBOX_DOCUMENT,
+  SANDBOX_PAGE,
+} from "./redoc-page.js";
 import { languagesText, type SampleOptions } from "./samples/code-samples.js";
 
 /** One file of dist/: its path inside dist/, its text and, for the spec files, what it holds. */
@@ -34,6 +41,12 @@ export interface SiteSources {
   apiChangelog?: string;
   /** The API's released versions and their changes: adds the changelog page, which the index links. */
   apiHistory?: ApiHistory;
+  /**
+   * The reference server's sandbox document (@marketapi/spec's sandbox.openapi.json): the operations
+   * it serves beyond the API's. Adds its page (no code samples: the client covers the API's
+   * operations only) and the index's card, listed as beyond the API.
+   */
+  sandboxJson?: string;
 }
 
 export interface Site {
@@ -41,6 +54,8 @@ export interface Site {
   files: GeneratedFile[];
   /** The Redoc run that adds api.html to dist/. */
   redoc: RedocJob;
+  /** The Redoc run that adds sandbox.html, when the site has the sandbox document. */
+  sandboxRedoc?: RedocJob;
 }
 
 export class SiteSourceError extends Error {
@@ -68,6 +83,12 @@ export function generateSite(sources: SiteSources): Site {
   const brand = brandOf(openapi, sources.brand);
   const samples = sources.samples ?? { tested: true };
   const redoc = redocJob(openapi, brand, samples);
+  const sandbox =
+    sources.sandboxJson === undefined ? undefined : parseObject(sources.sandboxJson, SANDBOX_DOCUMENT);
+  const sandboxRedoc =
+    sandbox === undefined
+      ? undefined
+      : redocJob(sandbox, brand, { languages: [], tested: false }, SANDBOX_PAGE);
   const specFiles = [
     {
       path: "openapi.yaml",
@@ -89,6 +110,16 @@ export function generateSite(sources: SiteSources): Site {
             description: "The JSON Schema (2020-12) of the Endpoint record.",
           },
         ]),
+    ...(sandboxRedoc === undefined
+      ? []
+      : [
+          {
+            path: SANDBOX_DOCUMENT,
+            contents: sandboxRedoc.spec,
+            description:
+              "The reference server's sandbox document: the operations it serves beyond the API's (OpenAPI 3.1), as the sandbox page renders it.",
+          },
+        ]),
   ];
   const links = specFiles.map(({ path, contents, description }) => ({
     path,
@@ -108,6 +139,7 @@ export function generateSite(sources: SiteSources): Site {
           ...(endpointSchema ? { endpointSchema } : {}),
           samplesTested: samples.tested === true,
           sampleLanguages: languagesText(samples),
+          ...(sandbox ? { sandbox } : {}),
         }),
       },
       ...(endpointSchema
@@ -122,5 +154,6 @@ export function generateSite(sources: SiteSources): Site {
       ...specFiles.map(({ path, contents }) => ({ path, contents })),
     ],
     redoc,
+    ...(sandboxRedoc ? { sandboxRedoc } : {}),
   };
 }

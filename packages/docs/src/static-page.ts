@@ -1,7 +1,9 @@
 // The frame and stylesheet of the static pages (index.html, endpoint.html): one self-contained
 // HTML file each, system fonts, inline CSS, light and dark colour schemes, no script.
+
 import { BRAND, faviconLink, initialOf } from "./brand.js";
 import { escapeHtml } from "./html.js";
+import { CONTENT_SECURITY_POLICY_META } from "./offline.js";
 
 export interface StaticPage {
   title: string;
@@ -22,6 +24,7 @@ export function renderStaticPage(page: StaticPage): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
+${CONTENT_SECURITY_POLICY_META}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title>
 <meta name="description" content="${escapeHtml(page.description)}">

@@ -26,9 +26,12 @@ export interface WrittenFile {
  * leaves the folder as it was.
  */
 export function writeSite(site: Site, outDir: string): WrittenFile[] {
-  const apiHtml = runRedoc(site.redoc);
+  const pages = [site.redoc, ...(site.sandboxRedoc ? [site.sandboxRedoc] : [])].map((job) => ({
+    path: job.output,
+    contents: runRedoc(job),
+  }));
   mkdirSync(outDir, { recursive: true });
-  const files = [...site.files, { path: site.redoc.output, contents: apiHtml }];
+  const files = [...site.files, ...pages];
   for (const file of files) writeFileSync(join(outDir, file.path), file.contents);
   return files.map(({ path }) => ({ path, bytes: statSync(join(outDir, path)).size }));
 }

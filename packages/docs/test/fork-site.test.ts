@@ -1,7 +1,8 @@
 // A fork's site: `marketapi-docs build` on a fork of this repository's spec (renamed product, a
 // path parameter, a JSON body, a bearer-token operation) writes docs in the fork's name that say
 // nothing of this repository, claim nothing about its tests, and name the folders it was given.
-// The pages are then opened in real headless Chromium.
+// The pages are then opened in real headless Chromium. The fork also holds every way a spec can
+// make the page load something remote (withRemoteLoads): the pages must load none of them.
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +17,7 @@ import {
   waitForRedocHydration,
 } from "./support/chromium.js";
 import { PACKAGE_DIR } from "./support/dist.js";
-import { FORK_TITLE, forkSpec } from "./support/fork.js";
+import { FORK_TITLE, forkSpec, withRemoteLoads } from "./support/fork.js";
 import { type StaticServer, serveDirectory } from "./support/static-server.js";
 
 const BIN = join(PACKAGE_DIR, "bin", "marketapi-docs.js");
@@ -30,7 +31,7 @@ let build: { code: number; stdout: string; stderr: string };
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "docs-fork-"));
-  writeFileSync(join(work, "acme.yaml"), stringify(forkSpec()));
+  writeFileSync(join(work, "acme.yaml"), stringify(withRemoteLoads(forkSpec())));
   mkdirSync(join(work, "rel", "1.1.0"), { recursive: true });
   writeFileSync(join(work, "rel", "1.1.0", "acme.yaml"), stringify(forkSpec("1.1.0")));
   site = join(work, "site");

@@ -202,14 +202,23 @@ describe("marketapi-docs, packed and installed", () => {
       expect(wrong.code).toBe(1);
       expect(wrong.stderr.trim().split("\n")).toHaveLength(1);
       expect(wrong.stderr).toContain("not-openapi.json");
-      const usage = await run(bin(), ["build", "--out", out], consumer);
+      const usage = await run(bin(), ["build", "--spec", json], consumer);
       expect(usage.code).toBe(2);
       expect(usage.stderr).toMatch(
-        /^marketapi-docs: build needs --spec FILE, the OpenAPI document\nUsage: marketapi-docs build --spec FILE --out DIR .*\n$/,
+        /^marketapi-docs: build needs --out DIR, where the site goes\nUsage: marketapi-docs build \[--spec FILE\|PACKAGE\] --out DIR .*\n$/,
       );
       const help = await run(bin(), ["--help"], consumer);
       expect(help.code).toBe(0);
-      expect(help.stdout).toContain("marketapi-docs build --spec FILE --out DIR");
+      expect(help.stdout).toContain("marketapi-docs build [--spec FILE|PACKAGE] --out DIR");
+
+      // No --spec: the spec of @marketapi/spec, a package name resolved as --spec resolves one.
+      const byDefault = join(work, "site-default");
+      const fromPackage = await run(bin(), ["build", "--out", byDefault], consumer);
+      expect(fromPackage.code, explain("marketapi-docs build (no --spec)", fromPackage)).toBe(0);
+      const installedSpec = join(consumer, "node_modules", "@marketapi", "spec", "dist", "openapi.json");
+      expect(JSON.parse(readFileSync(join(byDefault, "openapi.json"), "utf8"))).toEqual(
+        JSON.parse(readFileSync(installedSpec, "utf8")),
+      );
     },
     INSTALL_TIMEOUT,
   );

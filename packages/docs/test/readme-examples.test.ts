@@ -26,7 +26,10 @@ const PRINTS: Record<string, RegExp[]> = {
   ],
   "packages/codegen/README.md": [/^5$/m, /\{ valid: true \}/],
   "packages/contract/README.md": [/exit 0 \(every check that ran passed\)/],
-  "packages/reference-server/README.md": [/^FILLED$/m],
+  "packages/reference-server/README.md": [
+    /^FILLED$/m,
+    /^REQUEST_WEIGHT 6000, ORDERS 50, ORDERS 160000, RAW_REQUESTS 61000$/m,
+  ],
   "packages/spec/README.md": [/'\/api\/v3\/ping'/],
 };
 

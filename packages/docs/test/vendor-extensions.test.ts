@@ -184,3 +184,53 @@ describe("surfaceVendorExtensions", () => {
     );
   });
 });
+
+describe("a spec that does not use this API's extensions, in its own words", () => {
+  // A vendor's spec: security schemes of its own, no x-auth-class, no x-weight, no x-signing.
+  const vendor: JsonObject = {
+    openapi: "3.1.0",
+    info: { title: "Vendor", version: "1", description: "The vendor's API." },
+    components: {
+      securitySchemes: { token: { type: "http", scheme: "bearer" } },
+    },
+    paths: {
+      "/items": {
+        get: {
+          operationId: "listItems",
+          security: [{ token: [] }],
+          responses: { "200": { description: "ok" } },
+        },
+        post: { operationId: "ping", security: [], responses: { "204": { description: "ok" } } },
+      },
+    },
+  };
+  const shown = surfaceVendorExtensions(vendor);
+  const text = JSON.stringify(shown);
+
+  it.each([
+    ["an authentication class", "Authentication class"],
+    ["the classes' section", "Authentication classes"],
+    ["a class badge", "auth: "],
+    ["a request weight", "Request weight"],
+    ["a signature", "signature"],
+  ])("says nothing of %s", (_, words) => {
+    expect(text).not.toContain(words);
+  });
+
+  it("states each operation's credentials from its security requirement", () => {
+    expect(stringAt(operation(shown, "/items", "get").description)).toContain(
+      "- **Credentials:** HTTP bearer authentication",
+    );
+    expect(stringAt(operation(shown, "/items", "post").description)).toBe("- **Credentials:** none");
+  });
+
+  it("shows the class and weight where a spec writes them", () => {
+    const own = structuredClone(vendor);
+    const get = operation(own, "/items", "get");
+    get["x-auth-class"] = "user_data";
+    get["x-weight"] = 5;
+    const description = stringAt(operation(surfaceVendorExtensions(own), "/items", "get").description) ?? "";
+    expect(description).toContain("- **Authentication class:** `user_data`");
+    expect(description).toContain("- **Request weight:** 5");
+  });
+});

@@ -14,6 +14,11 @@
 // /proc/PID/io; the longest stall is the server's main thread (monitorEventLoopDelay, 1 ms).
 // The reference servers run with rate limits raised (see the README's "Rate limits").
 //
+// Market figures (BENCH_ONLY=market): the same signed new_order load against the reference server
+// with its simulated market running (real-time clock: the default market, and one ten times as
+// busy, a tick every 100 ms) beside the same server without it: the capacity left for a user's own
+// orders while the participants trade, as the ratio of orders/s with the market to without it.
+//
 // BENCH_ONLY=flatness (not part of the default run): the same signed new_order load and depth
 // limit=100 against three reference servers whose BTCUSDT book holds 10, 1,000 and 100,000
 // resting orders away from the touch (each at a price level of its own, half bids, half asks),
@@ -27,7 +32,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ACCOUNTS, cpuMs, insideSpread, orderCycle, UNLIMITED } from "./order-load.js";
+import { ACCOUNTS, cancelOpenOrders, cpuMs, insideSpread, orderCycle, UNLIMITED } from "./order-load.js";
 import { autocannon, fmt, freePort, median } from "./support.js";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -46,11 +51,17 @@ interface Target {
   child: ChildProcess;
 }
 
-async function start(name: string, script: string, args: (port: number) => string[]): Promise<Target> {
+async function start(
+  name: string,
+  script: string,
+  args: (port: number) => string[],
+  env: Record<string, string> = {},
+): Promise<Target> {
   const port = await freePort(HOST);
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), args(port), {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
+    env: { ...process.env, ...env },
   });
   children.push(child);
   await new Promise<void>((resolve, reject) => {
@@ -143,16 +154,22 @@ interface Comparison {
   figure: string;
   server: Target;
   ceiling: Target;
-  requests: () => unknown[];
+  requests: (target: Target) => unknown[];
+  /** Run before each burst (the market figures: the price re-centred, the accounts' orders cancelled). */
+  prepare?: () => Promise<void>;
 }
 
 async function compare(c: Comparison): Promise<string[]> {
-  await burst(c.server, c.requests()); // warm-up
-  await burst(c.ceiling, c.requests());
+  const prepared = async (target: Target) => {
+    await c.prepare?.();
+    return burst(target, c.requests(target));
+  };
+  await prepared(c.server); // warm-up
+  await prepared(c.ceiling);
   const runs = { server: [] as Run[], ceiling: [] as Run[] };
   for (let run = 0; run < RUNS; run += 1) {
     const order = run % 2 ? (["ceiling", "server"] as const) : (["server", "ceiling"] as const);
-    for (const which of order) runs[which].push(await burst(c[which], c.requests()));
+    for (const which of order) runs[which].push(await prepared(c[which]));
   }
   const m = (which: "server" | "ceiling", key: keyof Run) => median(runs[which].map((r) => r[key]));
   const ratios = runs.server.map((r, i) => r.perSec / (runs.ceiling[i] as Run).perSec);
@@ -174,6 +191,35 @@ async function orderComparison(figure: string, state?: string, sync = "normal"):
   const ceiling = await minimal(`minimal ${figure}`, state && `${state}-minimal.db`, sync);
   const price = await insideSpread(server.url);
   return { figure, server, ceiling, requests: () => orderCycle(price) };
+}
+
+/**
+ * The server with its market running against the same server without it, under the same crossing
+ * pairs. The market moves, so before each burst the pairs' price is put back inside its spread and
+ * the accounts' orders left resting (taken over by participants' quotes or outrun by the price) are
+ * cancelled on both servers, so that no burst meets the open-order limits.
+ */
+async function marketComparison(figure: string, market: unknown): Promise<Comparison> {
+  const server = await start(`server ${figure}`, "./serve-monitored.ts", (port) => [String(port), config], {
+    BENCH_SANDBOX: JSON.stringify({ market }),
+  });
+  const ceiling = await reference(`server without the market (${figure})`);
+  // Each server's own spread: the market moves away from the seeded ladder's.
+  const prices = new Map<Target, string>();
+  const prepare = async () => {
+    for (const target of [server, ceiling]) {
+      await cancelOpenOrders(target.url);
+      prices.set(target, await insideSpread(target.url));
+    }
+  };
+  return { figure, server, ceiling, requests: (target) => orderCycle(prices.get(target) as string), prepare };
+}
+
+/** The market's own cost: the server's CPU ms per second over an idle stretch, with and without it. */
+async function idleCpu(targets: readonly Target[], seconds = 5): Promise<number[]> {
+  const before = targets.map((target) => cpuMs(target.child.pid));
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return targets.map((target, i) => (cpuMs(target.child.pid) - (before[i] as number)) / seconds);
 }
 
 async function readComparisons(): Promise<Comparison[]> {
@@ -265,7 +311,25 @@ async function main(): Promise<void> {
     for (const comparison of comparisons) rows.push(...(await compare(comparison)));
     await stop(comparisons.flatMap((c) => [c.server, c.ceiling]));
   }
+  const marketRows: string[] = [];
+  let idle = "";
+  if (wanted("market")) {
+    const comparison = await marketComparison("signed new_order, the market on", true);
+    const [withMarket, without] = await idleCpu([comparison.server, comparison.ceiling]);
+    idle = `idle CPU: ${withMarket?.toFixed(1)} ms/s with the market, ${without?.toFixed(1)} ms/s without\n`;
+    marketRows.push(...(await compare(comparison)));
+    await stop([comparison.server, comparison.ceiling]);
+  }
   printHost();
+  if (marketRows.length > 0) {
+    console.log(
+      "| figure | with the market req/s | CPU µs/req | without req/s | CPU µs/req | req/s ratio (range) | CPU ratio | disk bytes/order | longest stall ms with / without | failed with / without |",
+    );
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (const row of marketRows) console.log(row);
+    console.log(idle);
+  }
+  if (rows.length === 0) return;
   console.log(
     "| figure | server req/s | CPU µs/req | minimal program req/s | CPU µs/req | req/s ratio (range) | CPU ratio | disk bytes/order server / minimal | longest stall ms server / minimal | failed server / minimal |",
   );

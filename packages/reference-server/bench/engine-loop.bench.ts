@@ -33,6 +33,9 @@ const forgetful = {
   lastTradeBefore: () => undefined,
   aggTrades: () => [],
   accountTrades: () => [],
+  candles: () => [],
+  candleBefore: () => undefined,
+  firstCandle: () => undefined,
 };
 
 interface RunFigures {

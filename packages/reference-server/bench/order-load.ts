@@ -54,3 +54,17 @@ export async function insideSpread(base: string): Promise<string> {
   };
   return (Math.round(((Number(ticker.bidPrice) + Number(ticker.askPrice)) / 2) * 100) / 100).toFixed(2);
 }
+
+/** Cancels the bench accounts' open BTCUSDT orders on the server at `base` (none open: nothing to do). */
+export async function cancelOpenOrders(base: string): Promise<void> {
+  for (const { apiKey, apiSecret } of ACCOUNTS) {
+    const time = ((await (await fetch(`${base}/api/v3/time`)).json()) as { serverTime: number }).serverTime;
+    const query = `symbol=BTCUSDT&timestamp=${time}`;
+    const signature = createHmac("sha256", apiSecret).update(query).digest("hex");
+    // -2011 when nothing is open: that is fine.
+    await fetch(`${base}/api/v3/openOrders?${query}&signature=${signature}`, {
+      method: "DELETE",
+      headers: { "X-MBX-APIKEY": apiKey },
+    });
+  }
+}

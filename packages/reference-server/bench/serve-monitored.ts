@@ -14,11 +14,15 @@ const built = process.env.BENCH_DIST
 const { startServer } = (await import(
   (await import("node:fs")).existsSync(built) ? built.href : new URL("../src/index.ts", import.meta.url).href
 )) as typeof import("../src/index.js");
+type StartOptions = NonNullable<Parameters<typeof startServer>[0]>;
+// BENCH_SANDBOX: sandbox options as JSON (the ceiling bench's market figures: `{"market":true}`).
+const sandbox = JSON.parse(process.env.BENCH_SANDBOX ?? "{}") as Pick<StartOptions, "market" | "clock">;
 const server = await startServer({
   port: Number(port),
   host: "127.0.0.1",
   seed: 1,
   config: JSON.parse(config ?? "{}"),
+  ...sandbox,
   ...(statePath ? { statePath, stateSync: stateSync === "full" ? "full" : "normal" } : {}),
 });
 const loop = monitorEventLoopDelay({ resolution: 1 });

@@ -23,7 +23,7 @@ import { type RunningServer, type StartServerOptions, startServer } from "./serv
 import { isStateCommand, runStateCommand, STATE_COMMANDS_USAGE } from "./state-commands.js";
 
 const SHORT_USAGE =
-  "Usage: marketapi-server [--port N] [--host ADDRESS] [--api-key KEY --api-secret SECRET] [--config FILE] [--state FILE] (all options: --help)";
+  "Usage: marketapi-server [--port N] [--host ADDRESS] [--api-key KEY --api-secret SECRET] [--config FILE] [--state FILE] [--live-limits] (all options: --help)";
 
 const USAGE = `Usage: marketapi-server [options]
 
@@ -47,11 +47,27 @@ Options:
                        any crash of the server; full also fsyncs each commit (power loss)
   --log requests       print one line per request: method, path, status, API error code, ms
                        (never the query string, body or headers: no signature, key or secret)
+  --live-limits        the live API's rate limits: 6000 request weight a minute and 61000
+                       requests per 5 minutes per IP, 50 orders per 10 s and 160000 a day per
+                       account, 418 bans after 429s (default: far more generous)
   --recv-window-decimals
                        accept recvWindow with up to three decimals, as the live API does
                        (default: an integer, as the spec says)
   --quiet              print errors only
   -h, --help           show this help
+
+Sandbox (off by default: without these the exchange is static and runs on real time):
+  --market             a moving market: simulated participants quote, cancel and take on every
+                       symbol around a fair price that follows a random walk (same seed, same market)
+  --market-volatility X  the walk's daily volatility, a fraction (default 0.02)
+  --market-drift X     the walk's daily drift, a fraction (default 0)
+  --market-replay FILE replay a CSV price series instead (header: time,price[,symbol]; see README)
+  --clock-rate R       sandbox time per real time: 1 (default), 60 (a minute a second), 0 (paused:
+                       time moves only when the admin surface advances it)
+  --admin-port N       serve the admin surface (balances, accounts, clock, market, snapshots) on
+                       port N of 127.0.0.1; it needs the bearer token the banner prints
+  --admin-host ADDRESS interface of the admin surface (default 127.0.0.1: local only)
+  --admin-token TOKEN  the admin surface's bearer token (default: a random one)
 
 ${STATE_COMMANDS_USAGE}
 Exit codes (the same for every marketapi command): 0 stopped by SIGINT or SIGTERM; 1 the --config
@@ -83,6 +99,15 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       quiet: { type: "boolean" },
       log: { type: "string" },
       "recv-window-decimals": { type: "boolean" },
+      market: { type: "boolean" },
+      "market-volatility": { type: "string" },
+      "market-drift": { type: "string" },
+      "market-replay": { type: "string" },
+      "clock-rate": { type: "string" },
+      "admin-port": { type: "string" },
+      "admin-host": { type: "string" },
+      "admin-token": { type: "string" },
+      "live-limits": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     { allowPositionals: false },
@@ -91,7 +116,9 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
     empty?: boolean;
     quiet?: boolean;
     help?: boolean;
+    market?: boolean;
     "recv-window-decimals"?: boolean;
+    "live-limits"?: boolean;
   };
   if (values.help) return "help";
   if ((values["api-key"] === undefined) !== (values["api-secret"] === undefined)) {
@@ -122,11 +149,56 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
       retentionMs: retention,
       ...(sync ? { stateSync: sync } : {}),
       ...(values["recv-window-decimals"] ? { recvWindowDecimals: true } : {}),
+      ...sandboxOptions(values),
+      ...(values["live-limits"] ? { liveLimits: true } : {}),
     },
     configPath: values.config,
     quiet: values.quiet ?? false,
     logRequests: values.log === "requests",
   };
+}
+
+/** The sandbox's options (--market…, --clock-rate, --admin-…). */
+function sandboxOptions(values: Record<string, string | boolean | undefined>): StartServerOptions {
+  const text = (name: string) => values[name] as string | undefined;
+  const marketFlags = ["market-volatility", "market-drift", "market-replay"].filter(
+    (name) => text(name) !== undefined,
+  );
+  if (marketFlags.length > 0 && !values.market) throw new UsageError(`--${marketFlags[0]} needs --market`);
+  const adminFlags = ["admin-host", "admin-token"].filter((name) => text(name) !== undefined);
+  if (adminFlags.length > 0 && text("admin-port") === undefined)
+    throw new UsageError(`--${adminFlags[0]} needs --admin-port`);
+  const options: StartServerOptions = {};
+  if (values.market) {
+    options.market = {
+      ...(text("market-volatility") !== undefined
+        ? { volatility: decimalOption("--market-volatility", text("market-volatility") as string) }
+        : {}),
+      ...(text("market-drift") !== undefined
+        ? { drift: decimalOption("--market-drift", text("market-drift") as string, true) }
+        : {}),
+      ...(text("market-replay") !== undefined ? { replay: text("market-replay") } : {}),
+    };
+  }
+  if (text("clock-rate") !== undefined)
+    options.clock = { rate: decimalOption("--clock-rate", text("clock-rate") as string) };
+  if (text("admin-port") !== undefined) {
+    options.admin = {
+      port: integerOption("--admin-port", text("admin-port") as string, 0, 65535),
+      host: text("admin-host") ?? "127.0.0.1",
+      ...(text("admin-token") !== undefined ? { token: text("admin-token") } : {}),
+    };
+  }
+  return options;
+}
+
+function decimalOption(name: string, text: string, signed = false): number {
+  if (!(signed ? /^-?[0-9]+(\.[0-9]+)?$/ : /^[0-9]+(\.[0-9]+)?$/).test(text)) {
+    throw new UsageError(
+      `${name} must be a ${signed ? "" : "non-negative "}decimal number such as 0.02, got "${text}"`,
+    );
+  }
+  return Number(text);
 }
 
 function integerOption(name: string, text: string, min: number, max: number): number {
@@ -142,7 +214,7 @@ function readConfigFile(path: string): unknown {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(path, [`cannot be read: ${(error as Error).message}`]);
+    throw new ConfigError("config", [`cannot be read: ${(error as Error).message}`]);
   }
   return parseJsonFile(text, path);
 }
@@ -157,6 +229,24 @@ function banner(server: RunningServer, options: CliOptions): string {
   ];
   if (options.server.apiKey) lines.push(`  your API key     ${options.server.apiKey} (account "user")`);
   if (options.server.statePath) lines.push(`  state file       ${options.server.statePath}`);
+  const sandbox = server.sandbox?.status();
+  if (sandbox) {
+    const rate =
+      sandbox.clock.rate === 0 ? "paused (moved by the admin surface)" : `rate ${sandbox.clock.rate}`;
+    lines.push(`  sandbox clock    ${sandbox.isoTime}, ${rate}`);
+    const market = sandbox.market;
+    if (market) {
+      const model =
+        market.model.kind === "replay"
+          ? `replay of ${options.server.market && typeof options.server.market === "object" ? options.server.market.replay : "a series"}`
+          : `random walk, volatility ${market.model.volatility}/day, drift ${market.model.drift}/day`;
+      lines.push(
+        `  market           ${model}, seed ${options.server.seed ?? 1}: ${market.running ? "running" : "stopped"}`,
+      );
+    }
+  }
+  if (server.admin)
+    lines.push(`  admin            ${server.admin.url} (Authorization: Bearer ${server.admin.token})`);
   const restored = server.restored;
   if (restored) {
     lines.push(
@@ -195,7 +285,18 @@ function stopOnSignals(server: RunningServer, logger: Logger, durable: boolean):
 }
 
 /** A port that cannot be listened on, in one line (exit code 3). */
-function portFault(error: NodeJS.ErrnoException, server: StartServerOptions): string | undefined {
+function portFault(
+  error: NodeJS.ErrnoException & { adminPort?: number; adminHost?: string },
+  server: StartServerOptions,
+): string | undefined {
+  if (error?.adminPort !== undefined) {
+    const admin = { host: error.adminHost, port: error.adminPort };
+    const fault = portFault(
+      { ...error, adminPort: undefined, code: error.code, message: error.message },
+      admin,
+    );
+    return fault?.replace("--port", "--admin-port").replace("--host", "--admin-host").replace(/^/, "admin ");
+  }
   const where = `${server.host}:${server.port}`;
   if (error?.code === "EADDRINUSE")
     return `port ${server.port} on ${server.host} is in use (another server?); stop it or choose another with --port`;

@@ -8,7 +8,13 @@ import { DEFAULT_SYMBOLS, MARKET_MAKER_ID, type SymbolConfig } from "./engine/in
 import { compileRules, type SymbolFilter } from "./engine/symbols.js";
 import { API_KEY_PATTERN } from "./http/auth.js";
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from "./http/connections.js";
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rate-limits.js";
+import {
+  DEFAULT_RATE_LIMITS,
+  LIVE_RATE_LIMITS,
+  RATE_LIMIT_KEYS,
+  type RateLimitConfig,
+} from "./http/rate-limits.js";
+import { PARTICIPANT_IDS } from "./sandbox/participants.js";
 
 export interface AccountConfig {
   /** Account id (kept in the state file); defaults to the API key. */
@@ -48,8 +54,8 @@ export interface SymbolSketch {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
-/** Account ids the server uses itself. */
-export const RESERVED_ACCOUNT_IDS: readonly string[] = ["demo", "user", MARKET_MAKER_ID];
+/** Account ids the server uses itself (the simulated market's participants among them). */
+export const RESERVED_ACCOUNT_IDS: readonly string[] = ["demo", "user", MARKET_MAKER_ID, ...PARTICIPANT_IDS];
 
 export class ConfigError extends Error {
   constructor(
@@ -127,14 +133,22 @@ class Reader {
 }
 
 /** Checks and completes a configuration; throws a ConfigError listing every fault. */
-export function parseConfig(raw: unknown, source = "config"): ServerConfig {
+export function parseConfig(
+  raw: unknown,
+  source = "config",
+  options: { liveLimits?: boolean } = {},
+): ServerConfig {
   const reader = new Reader();
   const top = reader.object(raw ?? {}, "", TOP_LEVEL_KEYS) ?? {};
   const symbols = top.symbols === undefined ? undefined : readSymbols(reader, top.symbols);
   const config: ServerConfig = {
     symbols,
     accounts: top.accounts === undefined ? [] : readAccounts(reader, top.accounts),
-    rateLimits: readRateLimits(reader, top.rateLimits),
+    rateLimits: readRateLimits(
+      reader,
+      top.rateLimits,
+      options.liveLimits ? LIVE_RATE_LIMITS : DEFAULT_RATE_LIMITS,
+    ),
     maxOpenOrdersPerAccount: optionalInteger(reader, top.maxOpenOrdersPerAccount, "/maxOpenOrdersPerAccount"),
     maxBodyBytes: optionalInteger(reader, top.maxBodyBytes, "/maxBodyBytes") ?? DEFAULT_MAX_BODY_BYTES,
     network: readNetwork(reader, top.network),
@@ -287,20 +301,24 @@ function readBalances(reader: Reader, value: unknown, path: string): Record<stri
   return balances;
 }
 
-function readRateLimits(reader: Reader, value: unknown): RateLimitConfig {
-  if (value === undefined) return { ...DEFAULT_RATE_LIMITS };
-  const fields = reader.object(value, "/rateLimits", Object.keys(DEFAULT_RATE_LIMITS)) ?? {};
-  const limit = (key: keyof RateLimitConfig) =>
-    fields[key] === undefined
-      ? DEFAULT_RATE_LIMITS[key]
-      : (reader.positiveInteger(fields[key], `/rateLimits/${key}`) ?? DEFAULT_RATE_LIMITS[key]);
-  return {
-    requestWeightPerMinute: limit("requestWeightPerMinute"),
-    ordersPer10s: limit("ordersPer10s"),
-    ordersPerDay: limit("ordersPerDay"),
-    banAfter429s: limit("banAfter429s"),
-    banSeconds: limit("banSeconds"),
-  };
+/**
+ * `rateLimits`: "live" (the live API's limits), "default", or an object of limits, each over the
+ * defaults (or over the live limits with `base` "live", which `--live-limits` sets).
+ */
+function readRateLimits(reader: Reader, value: unknown, base: RateLimitConfig): RateLimitConfig {
+  if (value === undefined) return { ...base };
+  if (value === "live") return { ...LIVE_RATE_LIMITS };
+  if (value === "default") return { ...DEFAULT_RATE_LIMITS };
+  if (typeof value === "string")
+    return reader.fault("/rateLimits", 'must be "live", "default" or an object') ?? base;
+  const fields = reader.object(value, "/rateLimits", RATE_LIMIT_KEYS) ?? {};
+  const limits: RateLimitConfig = { ...base };
+  for (const key of RATE_LIMIT_KEYS) {
+    if (fields[key] === undefined) continue;
+    const read = reader.positiveInteger(fields[key], `/rateLimits/${key}`);
+    if (read !== undefined) limits[key] = read;
+  }
+  return limits;
 }
 
 function readNetwork(reader: Reader, value: unknown): ConnectionLimits {

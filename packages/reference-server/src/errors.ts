@@ -191,6 +191,9 @@ export const tooMuchWeight = (limit: number, headers: Record<string, string>): A
     headers,
   );
 
+export const tooManyRequests = (limit: number, headers: Record<string, string>): ApiError =>
+  new ApiError(-1003, `Too many requests; current limit is ${limit} requests per 5 MINUTE.`, 429, headers);
+
 export const ipBanned = (until: number, headers: Record<string, string>): ApiError =>
   new ApiError(
     -1003,
@@ -261,6 +264,8 @@ export const invalidEnum = (param: "side" | "type" | "timeInForce"): ApiError =>
   const [code, msg] = byParam[param];
   return new ApiError(code, msg);
 };
+
+export const invalidInterval = (): ApiError => new ApiError(-1120, "Invalid interval.");
 
 export const badCombination = (): ApiError =>
   new ApiError(-1128, "Combination of optional parameters invalid.");

@@ -23,6 +23,12 @@ export { specWidening } from "./http/live-extras.js";
 export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "./http/rate-limits.js";
 export type { Logger } from "./logger.js";
 export { STATE_FORMAT, StateFileError } from "./persistence.js";
+export { ADMIN_PREFIX, type AdminOptions } from "./sandbox/admin-server.js";
+export { MAX_CLOCK_RATE, SandboxClock } from "./sandbox/clock.js";
+export type { ClockOptions, MarketOptions } from "./sandbox/options.js";
+export { PARTICIPANT_IDS } from "./sandbox/participants.js";
+export { type PriceSeries, parsePriceSeries } from "./sandbox/price-series.js";
+export { Sandbox, SandboxError } from "./sandbox/sandbox.js";
 export {
   type Credentials,
   DEMO_CREDENTIALS,

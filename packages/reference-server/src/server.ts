@@ -16,6 +16,7 @@ import { describeApi } from "./http/api.js";
 import { KeyRing } from "./http/auth.js";
 import { AnswerBudget } from "./http/backpressure.js";
 import { guardConnections, timeoutOptions } from "./http/connections.js";
+import { RequestHold } from "./http/hold.js";
 import { createPipeline } from "./http/pipeline.js";
 import { answerProtocolFaults } from "./http/protocol.js";
 import { RateLimiter } from "./http/rate-limits.js";
@@ -23,6 +24,18 @@ import { logRequests } from "./http/request-log.js";
 import { ShutdownGate } from "./http/shutdown.js";
 import { errorsOnlyLogger, type Logger } from "./logger.js";
 import { type OpenedState, openState } from "./persistence.js";
+import { type AdminOptions, type RunningAdmin, startAdmin } from "./sandbox/admin-server.js";
+import { SandboxClock } from "./sandbox/clock.js";
+import {
+  type ClockOptions,
+  type MarketOptions,
+  readSavedSandbox,
+  type SandboxSettings,
+  sandboxSettings,
+} from "./sandbox/options.js";
+import { SANDBOX_META_KEY, Sandbox } from "./sandbox/sandbox.js";
+import { ServedState } from "./served-state.js";
+import { StateFileError } from "./store/state-file-error.js";
 
 export interface StartServerOptions {
   /** TCP port; 0 (default) picks a free one. */
@@ -55,8 +68,23 @@ export interface StartServerOptions {
    * Off by default: the spec's recvWindow is an integer, and real clients send integers.
    */
   recvWindowDecimals?: boolean;
-  /** The clock (epoch milliseconds); default Date.now. */
+  /**
+   * The live API's rate limits (`--live-limits`): 6000 request weight a minute and 61,000 requests
+   * per 5 minutes per IP, 50 orders per 10 s and 160,000 a day per account, then 418 bans. The
+   * default is far more generous. `config.rateLimits` keys override either.
+   */
+  liveLimits?: boolean;
+  /** The clock (epoch milliseconds); default Date.now (with a sandbox option: the sandbox clock, started from it). */
   now?: () => number;
+  /**
+   * The sandbox clock: `rate` sandbox ms per real ms (default 1; 0 paused, moved only by an advance).
+   * With any of `clock`, `market`, `admin` the server reads the sandbox clock (see `sandbox`).
+   */
+  clock?: ClockOptions;
+  /** A moving market: simulated participants quote, cancel and take on every symbol (true: the defaults). */
+  market?: boolean | MarketOptions;
+  /** The admin surface, on a port of its own (true: a free port on 127.0.0.1 and a random token). */
+  admin?: boolean | AdminOptions;
   logger?: Logger;
   /** How long to wait for in-flight requests on close before dropping connections (ms, default 5000). */
   closeGraceMs?: number;
@@ -92,6 +120,10 @@ export interface RunningServer {
   readonly demo: Credentials;
   /** With a state database that already held an exchange: what was restored from it. */
   readonly restored: RestoredState | undefined;
+  /** With a sandbox option: the clock, the market and the admin operations, in-process. */
+  readonly sandbox: Sandbox | undefined;
+  /** With `admin`: where the admin surface listens (`url` ends in /admin/v1) and its bearer token. */
+  readonly admin: { url: string; token: string } | undefined;
   /** Resolves once every change so far is committed to the state database (at once without one). */
   saveState(): Promise<void>;
   /** Stops accepting connections, finishes in-flight requests, closes the state database. Idempotent. */
@@ -108,18 +140,44 @@ export const DEMO_CREDENTIALS: Readonly<Credentials> = Object.freeze({
 export const GENEROUS_BALANCE = "1000000";
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const config = parseConfig(options.config ?? {}, "config");
-  const now = options.now ?? Date.now;
+  const config = parseConfig(options.config ?? {}, "config", { liveLimits: options.liveLimits === true });
+  const settings = sandboxSettings(
+    options,
+    (config.symbols ?? DEFAULT_SYMBOLS).map((s) => s.symbol),
+  );
+  const clock = settings ? sandboxClock(options, settings) : undefined;
+  const now = clock?.now ?? options.now ?? Date.now;
   const logger = options.logger ?? errorsOnlyLogger;
   const accounts = accountsOf(options, config);
   const stored = options.statePath ? await openStateFor(options, config, logger, now) : undefined;
   const exchange = stored?.exchange ?? newExchange(options, config, now);
   const restored = stored?.restored ? restoredState(exchange) : undefined;
+  const hold = new RequestHold();
+  const served = stored ? servedState(stored, exchange, options, config, logger, now, hold) : undefined;
   let server: Server | undefined;
+  let sandbox: Sandbox | undefined;
+  let admin: RunningAdmin | undefined;
   try {
     const keys = openAccounts(exchange, accounts);
-    await stored?.database.committed();
     const rateLimiter = new RateLimiter(config.rateLimits);
+    if (settings && clock) {
+      sandbox = new Sandbox(
+        {
+          exchange,
+          clock,
+          keys,
+          rateLimiter,
+          storage: served,
+          logger,
+          seed: options.seed ?? 1,
+          retentionMs: options.retentionMs ?? config.historyRetentionMs,
+          generousBalance: GENEROUS_BALANCE,
+        },
+        settings.market,
+        savedSandbox(stored, options.statePath),
+      );
+    }
+    await stored?.database.committed();
     const api = describeApi();
     const listener = createPipeline({
       api,
@@ -129,12 +187,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       limits: { maxBodyBytes: config.maxBodyBytes, maxParams: 64 },
       now,
       logger,
-      storage: stored?.database,
+      storage: served,
       recvWindowDecimals: options.recvWindowDecimals === true,
     });
     const gate = new ShutdownGate();
     const budget = new AnswerBudget(config.network);
-    const guarded = gate.guard(budget.guard(listener));
+    // Outermost: a request held while a snapshot is restored is then refused if the server closes.
+    const guarded = hold.guard(gate.guard(budget.guard(listener)));
     const logged = options.requestLog ? logRequests(guarded, options.requestLog) : guarded;
     // A missing Host is the pipeline's refusal, in the API's shape (http/protocol.ts).
     server = createServer({ ...timeoutOptions(config.network), requireHostHeader: false }, logged);
@@ -148,8 +207,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const port = await listen(server, options.port ?? 0, host);
     const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     logger.info(`marketapi reference server listening on ${url}`);
+    if (sandbox && settings?.admin) admin = await listenAdmin(sandbox, settings.admin, logger);
+    await sandbox?.start(settings?.marketRunning === true);
     let closing: Promise<void> | undefined;
     const running = server;
+    const runningSandbox = sandbox;
+    const runningAdmin = admin;
     return {
       url,
       port,
@@ -157,19 +220,86 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       exchange,
       demo: { ...DEMO_CREDENTIALS },
       restored,
-      saveState: async () => stored?.database.committed(),
+      sandbox,
+      admin: admin ? { url: admin.url, token: admin.token } : undefined,
+      saveState: async () => served?.committed(),
       close: () => {
-        closing ??= closeServer(running, gate, options.closeGraceMs ?? 5000).then(() =>
-          stored?.database.close(),
-        );
+        runningSandbox?.close();
+        closing ??= Promise.all([
+          closeServer(running, gate, options.closeGraceMs ?? 5000),
+          runningAdmin?.close(),
+        ]).then(() => served?.close());
         return closing;
       },
     };
   } catch (error) {
+    sandbox?.close();
+    await admin?.close();
     server?.close();
-    await stored?.database.close();
+    await served?.close();
     throw error;
   }
+}
+
+/** The sandbox clock: from the given clock (tests) or real time, at the configured rate. */
+function sandboxClock(options: StartServerOptions, settings: SandboxSettings): SandboxClock {
+  const given = options.now;
+  return new SandboxClock({
+    start: (given ?? Date.now)(),
+    rate: settings.rate,
+    ...(given ? { real: given } : {}),
+  });
+}
+
+/** The sandbox state a state file holds (the clock's time, the market's), if any. */
+function savedSandbox(stored: OpenedState | undefined, path: string | undefined) {
+  if (!stored?.restored) return undefined;
+  try {
+    return readSavedSandbox(stored.database.metaValue(SANDBOX_META_KEY));
+  } catch (error) {
+    throw new StateFileError(`state file ${path}: ${(error as Error).message}`);
+  }
+}
+
+async function listenAdmin(sandbox: Sandbox, options: AdminOptions, logger: Logger): Promise<RunningAdmin> {
+  try {
+    return await startAdmin(sandbox, options, logger);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    // Told apart from the API's port by the command (--admin-port).
+    throw Object.assign(new Error((error as Error).message), {
+      code,
+      adminPort: options.port ?? 0,
+      adminHost: options.host ?? "127.0.0.1",
+    });
+  }
+}
+
+/** The opened database as the server serves it (the sandbox may replace it by a snapshot). */
+function servedState(
+  stored: OpenedState,
+  exchange: Exchange,
+  options: StartServerOptions,
+  config: ServerConfig,
+  logger: Logger,
+  now: () => number,
+  hold: RequestHold,
+): ServedState {
+  const path = options.statePath as string;
+  return new ServedState(stored.database, exchange, {
+    path,
+    now,
+    retentionMs: options.retentionMs ?? config.historyRetentionMs,
+    sync: options.stateSync ?? config.stateSync,
+    onFailure: stateFailure(path, logger),
+    hold,
+  });
+}
+
+function stateFailure(path: string, logger: Logger): (reason: string) => void {
+  return (reason) =>
+    logger.error(`State database ${path} cannot be written (${reason}); orders are refused until it can.`);
 }
 
 function openStateFor(
@@ -184,8 +314,7 @@ function openStateFor(
     logger,
     retentionMs: options.retentionMs ?? config.historyRetentionMs,
     sync: options.stateSync ?? config.stateSync,
-    onFailure: (reason) =>
-      logger.error(`State database ${path} cannot be written (${reason}); orders are refused until it can.`),
+    onFailure: stateFailure(path, logger),
     fresh: {
       symbols: config.symbols ?? DEFAULT_SYMBOLS,
       maxOpenOrdersPerAccount: config.maxOpenOrdersPerAccount ?? 200,

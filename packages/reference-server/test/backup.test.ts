@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { StateFileError, startServer } from "../src/index.js";
 import { loadDriver } from "../src/store/driver.js";
+import { SCHEMA_VERSION } from "../src/store/schema.js";
 import { baseUrlOf, type CliRun, runCli as spawnCli } from "./support/cli.js";
 import { sendSigned } from "./support/http.js";
 
@@ -89,7 +90,9 @@ describe("marketapi-server backup and restore", () => {
       const backup = runCli(["backup", "--state", statePath, "--out", backupPath]);
       expect(await backup.exited).toBe(0);
       expect(backup.stdout()).toMatch(
-        new RegExp(`^Backed up ${statePath} to ${backupPath} \\(schema version 3, [\\d,]+ orders`),
+        new RegExp(
+          `^Backed up ${statePath} to ${backupPath} \\(schema version ${SCHEMA_VERSION}, [\\d,]+ orders`,
+        ),
       );
       const during = acked.filter(([, at]) => at >= began).length;
       expect(during).toBeGreaterThan(0); // the server kept acknowledging orders while the backup ran
@@ -204,7 +207,9 @@ describe("a file with this server's identity whose schema or contents are partia
     const error = await refusal(statePath);
     expect(error).toBeInstanceOf(StateFileError);
     expect(error.message).toMatch(
-      /is damaged: it is a marketapi state database \(schema version 3\) whose contents are incomplete/,
+      new RegExp(
+        `is damaged: it is a marketapi state database \\(schema version ${SCHEMA_VERSION}\\) whose contents are incomplete`,
+      ),
     );
     expect(error.message).toMatch(fault);
     expect(sha256(statePath)).toBe(hash);

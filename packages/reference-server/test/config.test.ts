@@ -74,7 +74,7 @@ describe("parseConfig", () => {
     ).toEqual([
       '/symbols/0: unknown built-in symbol "NOPE"; built in: BTCUSDT, ETHUSDT, ETHBTC (or give an object)',
       "/symbols/1: symbol BTCUSDT is listed twice",
-      '/accounts/0/id: "demo" is reserved (demo, user, market-maker)',
+      '/accounts/0/id: "demo" is reserved (demo, user, market-maker, sim-maker-1, sim-maker-2, sim-maker-3, sim-taker-1, sim-taker-2)',
       "/accounts/1/balances/usdt: is not an asset name such as BTC",
       "/maxBodyBytes: must be a positive integer",
     ]);

@@ -3,11 +3,13 @@
 // paths and methods, raw garbage on the socket). Every answer must be a 2xx or a 4xx whose body is
 // the API's error object; never a 5xx, never a crash; the server keeps serving.
 import { connect } from "node:net";
-import { loadOpenApi } from "@marketapi/spec";
+import { loadOpenApi, loadSandboxOpenApi } from "@marketapi/spec";
 import { buildSpecModel } from "@marketapi/spec/model";
 import { validateResponse } from "@marketapi/validators";
+import { validateResponse as validateSandboxResponse } from "@marketapi/validators/sandbox";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isAdminOperation } from "../src/http/api.js";
 import { type Logger, ORDER_TYPES, type RunningServer, startServer } from "../src/index.js";
 import { hmac, isErrorBody, type RawRequest, type RawResponse, send } from "./support/http.js";
 
@@ -32,17 +34,28 @@ afterAll(() => server.close());
 
 /**
  * method, path, operationId, mandatory and optional parameters of every operation, and the signed
- * ones: read from the spec's model, so a new operation is fuzzed without an edit here.
+ * ones: read from the spec's model and the sandbox document's (the server's operations beyond the
+ * API's; its admin operations are served on a port of their own, test/sandbox/admin.test.ts), so a
+ * new operation is fuzzed without an edit here.
  */
 const MODEL = buildSpecModel(loadOpenApi());
-const OPERATIONS: [string, string, string, string[], string[]][] = MODEL.operations.map((op) => [
+const SANDBOX = {
+  operations: buildSpecModel(loadSandboxOpenApi()).operations.filter((op) => !isAdminOperation(op)),
+};
+const SANDBOX_IDS = new Set(SANDBOX.operations.map((op) => op.operationId));
+const OPERATIONS: [string, string, string, string[], string[]][] = [
+  ...MODEL.operations,
+  ...SANDBOX.operations,
+].map((op) => [
   op.method.toUpperCase(),
   op.path,
   op.operationId,
   op.parameters.filter((p) => p.required).map((p) => p.name),
   op.parameters.filter((p) => !p.required).map((p) => p.name),
 ]);
-const SIGNED = new Set(MODEL.operations.filter((op) => op.signed).map((op) => op.operationId));
+const SIGNED = new Set(
+  [...MODEL.operations, ...SANDBOX.operations].filter((op) => op.signed).map((op) => op.operationId),
+);
 const ALL_NAMES = [...new Set(OPERATIONS.flatMap((o) => [...o[3], ...o[4]]))];
 
 const symbolName = fc.constantFrom("BTCUSDT", "ETHUSDT", "ETHBTC");
@@ -373,12 +386,13 @@ function checkAnswer(c: Case, request: RawRequest, res: RawResponse): void {
   if (code !== undefined && (code <= -2000 || code === -1013)) engineCodes.add(code);
   expect(res.headers["x-mbx-used-weight-1m"], context).toMatch(/^[0-9]+$/);
   if (c.operationId === undefined) return;
-  // Every answer of a known operation is one the spec documents, with the body it documents.
+  // Every answer of a known operation is one its document documents, with the body it documents.
   const respType = /newOrderRespType=(ACK|RESULT|FULL)(&|$)/.exec(
     `${request.query ?? ""}&${request.body ?? ""}`,
   )?.[1];
   const options = c.operationId === "new_order" && res.status === 200 ? { variant: respType ?? "FULL" } : {};
-  const result = validateResponse(c.operationId, res.status, res.json, options);
+  const validate = SANDBOX_IDS.has(c.operationId) ? validateSandboxResponse : validateResponse;
+  const result = validate(c.operationId, res.status, res.json, options);
   expect(result, context).toEqual({ valid: true });
 }
 

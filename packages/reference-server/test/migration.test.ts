@@ -1,6 +1,7 @@
 // A state database of each schema version (test/fixtures/state-v1.db.gz: schema 1, release
-// 0.1.0; state-v2.db.gz: schema 2; state-v3.db.gz: schema 3, today's; see test/fixtures/README.md
-// for how each was made) loads with today's schema and answers as its release answered; an
+// 0.1.0; state-v2.db.gz: schema 2; state-v3.db.gz: schema 3; state-v4.db.gz: schema 4, today's;
+// see test/fixtures/README.md for how each was made) loads with today's schema and answers as its
+// release answered, with candles made from its trades when it had none; an
 // upgraded file's original is kept beside it (the way back), with the same contents. A schema-2
 // file that fails its consistency check (state-v2-inconsistent.db.gz) is refused before it is
 // migrated and left byte for byte as it was; so is a current file refused at load whose recent
@@ -28,6 +29,7 @@ import { loadDriver } from "../src/store/driver.js";
 import { SCHEMA_VERSION } from "../src/store/schema.js";
 import { fixtureViews } from "./fixtures/state-v1-views.js";
 import { fixtureViewsV2 } from "./fixtures/state-v2-views.js";
+import { fixtureViewsV4 } from "./fixtures/state-v4-views.js";
 import { baseUrlOf, runCli } from "./support/cli.js";
 import { sendSigned } from "./support/http.js";
 
@@ -114,7 +116,7 @@ const FIXTURES: [string, Fixture][] = [
     },
   ],
   [
-    "written with schema version 3 (today's: opened as it is)",
+    "written with schema version 3",
     {
       database: "state-v3.db.gz",
       views: "state-v3.views.json",
@@ -123,7 +125,48 @@ const FIXTURES: [string, Fixture][] = [
       afterRestart: timeBoundsHold,
     },
   ],
+  [
+    "written with schema version 4 (today's: opened as it is)",
+    {
+      database: "state-v4.db.gz",
+      views: "state-v4.views.json",
+      schemaVersion: 4,
+      read: fixtureViewsV4,
+      afterRestart: timeBoundsHold,
+    },
+  ],
 ];
+
+/**
+ * The candles a database answers are those its trades make: every minute with trades, its count,
+ * open, high, low and close folded again here from the trades (a migrated file's candles were made
+ * by its migration, today's by the server as it traded).
+ */
+function candlesMatchTrades(ex: Exchange): void {
+  for (const symbol of ex.symbols()) {
+    const trades = ex.historicalTrades(symbol, { fromId: 0, limit: 1000 });
+    expect(trades.length).toBeLessThan(1000);
+    const want = new Map<number, [string, string, string, string, number]>();
+    for (const t of trades) {
+      const open = Math.floor(t.time / 60_000) * 60_000;
+      const c = want.get(open);
+      const price = Number(t.price);
+      if (!c) want.set(open, [t.price, t.price, t.price, t.price, 1]);
+      else {
+        if (price > Number(c[1])) c[1] = t.price;
+        if (price < Number(c[2])) c[2] = t.price;
+        c[3] = t.price;
+        c[4] += 1;
+      }
+    }
+    const first = trades[0]?.time ?? 0;
+    const have = ex
+      .klines(symbol, { interval: "1m", startTime: first - (first % 60_000), offsetMs: 0, limit: 1000 })
+      .filter((row) => row[8] > 0)
+      .map((row) => [row[0], [row[1], row[2], row[3], row[4], row[8]]]);
+    expect(have).toEqual([...want]);
+  }
+}
 
 function timeBoundsHold(ex: Exchange, want: Record<string, unknown>, clock: number): void {
   const views = JSON.parse(JSON.stringify(fixtureViewsV2(ex)));
@@ -149,6 +192,7 @@ describe.each(FIXTURES)("state database %s", (_, fixture) => {
     const server = await startServer({ statePath: path, now: () => clock });
     try {
       expect(JSON.parse(JSON.stringify(fixture.read(server.exchange)))).toEqual(want);
+      candlesMatchTrades(server.exchange);
       clock += 1000;
       const placed = await sendSigned(server.url, {
         ...demo,

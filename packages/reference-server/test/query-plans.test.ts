@@ -54,6 +54,18 @@ const WANT: Record<keyof typeof HISTORY_READS, string | string[]> = {
   tradeBefore: "SEARCH {trades} USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)",
   tradeIdFrom: "SEARCH {trades} USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)",
   tradeIdLast: "SEARCH {trades} USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)",
+  // The account's own trades in the key range (account_trades), then each trade by its key.
+  accountTradesAsc: [
+    "SEARCH a USING PRIMARY KEY (account=? AND key>? AND key<?)",
+    "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)",
+  ],
+  accountTradesDesc: [
+    "SEARCH a USING PRIMARY KEY (account=? AND key>? AND key<?)",
+    "SEARCH t USING INTEGER PRIMARY KEY (rowid=?)",
+  ],
+  candlesBetween: "SEARCH candles USING PRIMARY KEY (symbol=? AND level=? AND open_time>? AND open_time<?)",
+  candleBefore: "SEARCH candles USING PRIMARY KEY (symbol=? AND level=? AND open_time<?)",
+  firstCandle: "SEARCH candles USING PRIMARY KEY (symbol=? AND level=?)",
 };
 
 /** The database at `path` opened (migrated) by the server, with the tables of a symbol at position 0. */

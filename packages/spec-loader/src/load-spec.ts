@@ -56,6 +56,10 @@ export interface LoadedSpec {
   locate?(pointer: string): TextPosition | undefined;
   /** The version the text declared when the document was upgraded to 3.1 (`openApi30: "upgrade"`). */
   upgradedFrom?: string;
+  /** The text the document was parsed from (absent for documents that were not read from text). */
+  text?: string;
+  /** The file read: the path as given, or a package's `openapi.json` (absent when not read from a file). */
+  file?: string;
 }
 
 export interface LoadOptions {
@@ -95,7 +99,7 @@ export function loadSpec(spec: string = DEFAULT_SPEC, options: LoadOptions = {})
       throw located(error, { source: spec, locate });
     }
   }
-  return specFromText(spec, text, { ...options, maxBytes });
+  return { ...specFromText(spec, text, { ...options, maxBytes }), file };
 }
 
 /** A document from its text, refused as loadSpec refuses it. */
@@ -109,9 +113,9 @@ export function specFromText(
   const maxTokens = yamlTokenLimit(options.maxBytes ?? DEFAULT_MAX_INPUT_BYTES);
   const document = parseSpecText(source, text, options.maxDepth, maxTokens);
   if (options.openApi30 === "upgrade" && isOpenApi30(document)) {
-    return { source, document: upgradeOpenApi30(document), locate, upgradedFrom: document.openapi };
+    return { source, document: upgradeOpenApi30(document), locate, upgradedFrom: document.openapi, text };
   }
-  return { source, document, locate };
+  return { source, document, locate, text };
 }
 
 /**

@@ -1,4 +1,4 @@
-// Second build step (after tsc): each entry (index, endpoint) becomes one self-contained ES
+// Second build step (after tsc): each entry (index, endpoint, sandbox) becomes one self-contained ES
 // module. Node loads one file instead of ten, which is most of the cold-start time, and the
 // bundle is the browser-ready form as well. tsc's declaration files stay as they are; the
 // JavaScript files the bundles replace are removed from dist.
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
-const entries = ["index", "endpoint"];
+const entries = ["index", "endpoint", "sandbox"];
 /** Files that stay: the bundles and the command, which imports the index bundle. */
 const kept = new Set([...entries, "cli"].flatMap((name) => [`${name}.js`, `${name}.js.map`]));
 

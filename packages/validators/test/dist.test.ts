@@ -28,7 +28,7 @@ function ensureBuilt(): void {
   let builtAt = 0;
   try {
     builtAt = Math.min(
-      ...["index.js", "endpoint.js", "cli.js"].map((f) => statSync(join(distDir, f)).mtimeMs),
+      ...["index.js", "endpoint.js", "sandbox.js", "cli.js"].map((f) => statSync(join(distDir, f)).mtimeMs),
     );
   } catch {}
   const sources = [...files(join(packageDir, "src")), join(packageDir, "scripts", "bundle.mjs")];
@@ -98,8 +98,34 @@ describe("the built package", () => {
         .filter((f) => f.endsWith(".js"))
         .map((f) => f.slice(distDir.length + 1))
         .sort(),
-    ).toEqual(["cli.js", "endpoint.js", "index.js"]);
+    ).toEqual(["cli.js", "endpoint.js", "index.js", "sandbox.js"]);
     expect(readFileSync(join(distDir, "cli.js"), "utf8")).toContain('from "./index.js"');
+  });
+
+  it("@marketapi/validators/sandbox checks the reference server's sandbox operations, in Node", () => {
+    const script = `
+import { validateRequest, validateResponse, sandboxOperationIds } from "@marketapi/validators/sandbox";
+console.log(JSON.stringify({
+  ids: sandboxOperationIds.filter((id) => !id.startsWith("sandbox_")),
+  admin: sandboxOperationIds.filter((id) => id.startsWith("sandbox_")).length,
+  advance: validateRequest("sandbox_advance_clock", "by=24h", { from: "query" }).valid,
+  badAdvance: validateRequest("sandbox_advance_clock", "ms=-1", { from: "query" }).valid,
+  ok: validateRequest("kline_candlestick_data", "symbol=BTCUSDT&interval=1h", { from: "query" }).valid,
+  badInterval: validateRequest("kline_candlestick_data", "symbol=BTCUSDT&interval=2h30", { from: "query" }).valid,
+  shortRow: validateResponse("kline_candlestick_data", 200, [[1, "1", "1", "1", "1", "1", 2]]).valid,
+}));`;
+    writeFileSync(join(workDir, "sandbox.mjs"), script);
+    const run = runNode(["sandbox.mjs"]);
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({
+      ids: ["account_information", "account_trade_list", "kline_candlestick_data", "ui_klines"],
+      admin: 13,
+      advance: true,
+      badAdvance: false,
+      ok: true,
+      badInterval: false,
+      shortRow: false,
+    });
   });
 
   it("contains no require, no code evaluation and no import of ajv", () => {

@@ -16,7 +16,8 @@ export function credentialsMarkdown(
   if (security === undefined) return "not stated by the spec";
   const alternatives = security.map((requirement) => Object.keys(requirement));
   if (alternatives.length === 0 || alternatives.every((names) => names.length === 0)) {
-    return "none (no API key, no signature)";
+    // "No signature" means something only to readers of an API that signs requests.
+    return model.signingRules.size > 0 ? "none (no API key, no signature)" : "none";
   }
   const schemes = objectAt(objectAt(model.document.components).securitySchemes);
   const signs = (name: string) => model.signingRules.has(name);

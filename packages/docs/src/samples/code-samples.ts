@@ -12,11 +12,10 @@ import {
   planSamples,
   type SampleRequest,
   type SampleScenario,
-  SampleScenarioError,
   sampleSequence,
 } from "./sample-requests.js";
 import type { SkippedOperation } from "./sample-spec.js";
-import { readSampleSpec, type SampleSpec, SampleSpecError } from "./sample-spec.js";
+import { readSampleSpec, type SampleSpec, skippedFor } from "./sample-spec.js";
 import { ENV } from "./sample-text.js";
 import { typescriptSample } from "./typescript-sample.js";
 
@@ -126,14 +125,7 @@ export function planCodeSamples(
     try {
       samples.set(request.operation.pointer, { request, samples: codeSamplesOf(request, spec, options) });
     } catch (error) {
-      if (spec.strict || !(error instanceof SampleSpecError || error instanceof SampleScenarioError))
-        throw error;
-      const { operationId, pointer } = request.operation;
-      skipped.push({
-        operationId,
-        reason: error.message.replace(`${operationId}: `, ""),
-        pointer: (error instanceof SampleSpecError ? error.pointer : undefined) ?? pointer,
-      });
+      skipped.push(skippedFor(error, request.operation, spec.strict));
     }
   }
   // In the document's order, as the page lists the operations.
@@ -223,7 +215,9 @@ function codeSamplesMarkdown(
     ? `, where ${code("npx marketapi-server")} starts the reference server and prints its demo API key and secret`
     : "";
   const needs = [
-    chosen.includes("curl") ? "The shell samples need curl and openssl" : "",
+    chosen.includes("curl")
+      ? `The shell samples need curl${steps.some(({ request }) => request.operation.credentials.kind === "signed") ? " and openssl" : ""}`
+      : "",
     chosen.includes("Python") ? "the Python ones the standard library only" : "",
     chosen.includes("TypeScript")
       ? options.tested

@@ -16,11 +16,13 @@ import {
   type SampleBody,
   type SampleOperation,
   type SampleParameter,
+  SampleScenarioError,
   type SampleSpec,
   SampleSpecError,
   type SkippedOperation,
+  skippedFor,
 } from "./sample-spec.js";
-import { sampleValueOf } from "./sample-values.js";
+import { declaredPartOf, meetsSchemaOf, sampleValueOf } from "./sample-values.js";
 
 /**
  * A parameter value of the scenario: decimals as plain text, integers as numbers, JSON values as
@@ -95,9 +97,7 @@ export interface SampleRequest {
   body?: { spec: SampleBody; value: unknown };
 }
 
-export class SampleScenarioError extends Error {
-  override name = "SampleScenarioError";
-}
+export { SampleScenarioError } from "./sample-spec.js";
 
 /** One request per operation of the spec, in the spec's order. Strict specs throw on any fault. */
 export function planRequests(spec: SampleSpec, scenario: SampleScenario = DEFAULT_SCENARIO): SampleRequest[] {
@@ -122,13 +122,7 @@ export function planSamples(
     try {
       requests.push(planRequest(spec, operation, scenario, orderId));
     } catch (error) {
-      if (spec.strict || !(error instanceof SampleScenarioError || error instanceof SampleSpecError))
-        throw error;
-      skipped.push({
-        operationId: operation.operationId,
-        reason: error.message.replace(`${operation.operationId}: `, ""),
-        pointer: (error instanceof SampleSpecError ? error.pointer : undefined) ?? operation.pointer,
-      });
+      skipped.push(skippedFor(error, operation, spec.strict));
     }
   }
   return { requests, skipped };
@@ -161,7 +155,7 @@ function bodyOf(spec: SampleSpec, operation: SampleOperation): SampleRequest["bo
   const body = operation.body;
   if (!body) return undefined;
   const where = `${operation.operationId}: request body (${body.mediaType})`;
-  let value = body.example;
+  let value = spec.strict ? body.example : declaredPartOf(spec.document, body.schema, body.example);
   if (value === undefined) {
     if (spec.strict) {
       if (!body.required) return undefined;
@@ -208,7 +202,14 @@ function valueFor(
     }
     return { parameter, value, text: wireText(where, parameter, value) };
   }
-  const candidates = [given, parameter.example, parameter.enum?.[0]].filter((v) => v !== undefined);
+  // The spec's own example is taken only where it meets the spec's schema (a server that checks
+  // requests by the spec refuses it otherwise); the scenario's value is checked by wireText below.
+  const candidates = [
+    given,
+    ...[parameter.example, parameter.enum?.[0]].filter((v) =>
+      meetsSchemaOf(spec.document, parameter.valueSchema, v),
+    ),
+  ].filter((v) => v !== undefined);
   let fault: unknown;
   for (const candidate of [...candidates, sampleValueOf(spec.document, parameter.valueSchema)]) {
     const value = looseValue(parameter, candidate as ScenarioValue);

@@ -23,6 +23,31 @@ import {
 import { isObject, type JsonObject, objectAt, stringsAt } from "../json.js";
 
 /** A fault that keeps the samples from being written; `pointer` says where in the spec, when known. */
+/** A value the samples' scenario or a spec gives that the samples cannot send. */
+export class SampleScenarioError extends Error {
+  override name = "SampleScenarioError";
+}
+
+/**
+ * An operation the samples cannot write, as the page lists it: in a spec other than this
+ * repository's, any fault of one operation (even one no rule here foresaw) leaves that operation
+ * without samples, said why, and never ends the build; this repository's own build stops on it.
+ */
+export function skippedFor(
+  error: unknown,
+  operation: { operationId: string; pointer: string },
+  strict: boolean,
+): SkippedOperation {
+  if (strict || !(error instanceof Error)) throw error;
+  const foreseen = error instanceof SampleSpecError || error instanceof SampleScenarioError;
+  const message = error.message.replace(new RegExp(`^${escapeRegExp(operation.operationId)}: `), "");
+  return {
+    operationId: operation.operationId,
+    reason: foreseen ? message : `the samples cannot write it (${error.name}: ${message})`,
+    pointer: (error instanceof SampleSpecError ? error.pointer : undefined) ?? operation.pointer,
+  };
+}
+
 export class SampleSpecError extends Error {
   override name = "SampleSpecError";
   constructor(
@@ -184,13 +209,8 @@ export function readSampleSpec(document: JsonObject, { strict = true } = {}): Sa
     try {
       operations.push(sampleOperation(model, operation, known));
     } catch (error) {
-      if (strict || !(error instanceof SampleSpecError)) throw error;
-      const reason = error.message.replace(new RegExp(`^${escapeRegExp(operation.operationId)}: `), "");
-      skipped.push({
-        operationId: operation.operationId,
-        reason: signingFault ? `${reason} (${signingFault})` : reason,
-        pointer: error.pointer ?? operation.pointer,
-      });
+      const skip = skippedFor(error, operation, strict);
+      skipped.push(signingFault ? { ...skip, reason: `${skip.reason} (${signingFault})` } : skip);
     }
   }
   return { baseUrl: defaultBaseUrl(document, strict), operations, skipped, strict, document };

@@ -1,8 +1,12 @@
 // A value for a parameter or body the spec gives no example for, made from its schema: what the
-// schema states first (const, example, examples, default, enum), else a value of its type within
-// its bounds. Only for specs other than this repository's (strict builds take every value from the
-// spec or the scenario): a reader of a fork's docs still gets a sample that runs.
+// schema states first (const, example, examples, default, enum) where it meets the schema's own
+// constraints, else a value of its type within them (pattern, format, enum, length and numeric
+// bounds). Only for specs other than this repository's (strict builds take every value from the
+// spec or the scenario): a reader of a fork's docs still gets a sample that runs, and a server
+// that validates requests by the spec (Prism) accepts it.
 import { isObject, type JsonObject, resolveRef } from "@marketapi/spec/model";
+import { stringMatching } from "./pattern-values.js";
+import { SampleSpecError } from "./sample-spec.js";
 
 /** Values made for string formats, each one valid for its format. */
 const FORMAT_VALUES: Record<string, string> = {
@@ -29,16 +33,74 @@ const FORMAT_VALUES: Record<string, string> = {
 /** How deep a made value nests before it stops (a recursive schema would not end). */
 const MAX_DEPTH = 6;
 
-/** The first of the schema's own stated values, if it states one. */
+/** The first of the schema's own stated values that meets the schema, if it states one. */
 function statedValue(schema: JsonObject): { value: unknown } | undefined {
   if (schema.const !== undefined) return { value: schema.const };
-  if (schema.example !== undefined) return { value: schema.example };
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return { value: schema.examples[0] };
-  if (schema.default !== undefined) return { value: schema.default };
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-    return { value: schema.enum.find((v) => v !== null) ?? schema.enum[0] };
+  const enumValue = Array.isArray(schema.enum)
+    ? (schema.enum.find((v) => v !== null) ?? schema.enum[0])
+    : undefined;
+  const candidates = [
+    schema.example,
+    ...(Array.isArray(schema.examples) ? schema.examples : []),
+    schema.default,
+    enumValue,
+  ];
+  for (const value of candidates) {
+    if (value !== undefined && meetsSchema(schema, value)) return { value };
   }
   return undefined;
+}
+
+/** Formats a made value must have, as JSON Schema's format vocabulary defines them (the common ones). */
+const FORMAT_CHECKS: Record<string, RegExp> = {
+  "date-time": /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i,
+  date: /^\d{4}-\d\d-\d\d$/,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  email: /^[^@\s]+@[^@\s]+$/,
+  ipv4: /^(\d{1,3}\.){3}\d{1,3}$/,
+  uri: /^[a-z][a-z0-9+.-]*:/i,
+};
+
+/**
+ * Whether a value the spec states meets the schema's scalar constraints: const and enum, type,
+ * pattern, format (those FORMAT_CHECKS knows), length and numeric bounds. Objects and arrays are
+ * taken as the spec gives them.
+ */
+export function meetsSchema(schema: JsonObject, value: unknown): boolean {
+  if (schema.const !== undefined && JSON.stringify(schema.const) !== JSON.stringify(value)) return false;
+  if (Array.isArray(schema.enum) && !schema.enum.some((v) => JSON.stringify(v) === JSON.stringify(value))) {
+    return false;
+  }
+  const type = typeOf(schema);
+  if (typeof value === "string") {
+    if (type !== undefined && type !== "string") return false;
+    const length = [...value].length;
+    if (typeof schema.minLength === "number" && length < schema.minLength) return false;
+    if (typeof schema.maxLength === "number" && length > schema.maxLength) return false;
+    if (typeof schema.pattern === "string" && !matches(schema.pattern, value)) return false;
+    const format = typeof schema.format === "string" ? FORMAT_CHECKS[schema.format] : undefined;
+    return format === undefined || format.test(value);
+  }
+  if (typeof value === "number") {
+    if (type === "integer" && !Number.isInteger(value)) return false;
+    if (type !== undefined && type !== "integer" && type !== "number") return false;
+    if (typeof schema.minimum === "number" && value < schema.minimum) return false;
+    if (typeof schema.maximum === "number" && value > schema.maximum) return false;
+    if (typeof schema.exclusiveMinimum === "number" && value <= schema.exclusiveMinimum) return false;
+    if (typeof schema.exclusiveMaximum === "number" && value >= schema.exclusiveMaximum) return false;
+    const step = schema.multipleOf;
+    return typeof step !== "number" || step <= 0 || Number.isInteger(Number((value / step).toPrecision(12)));
+  }
+  if (typeof value === "boolean") return type === undefined || type === "boolean";
+  return true;
+}
+
+function matches(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(value);
+  } catch {
+    return true; // a pattern JavaScript cannot read is not held against the spec's own value
+  }
 }
 
 function typeOf(schema: JsonObject): string | undefined {
@@ -76,7 +138,14 @@ function stringWithin(schema: JsonObject): string {
   const max = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
   if (text.length < min) text = text.padEnd(min, "x");
   if (max !== undefined && text.length > max) text = text.slice(0, Math.max(max, min));
-  return text;
+  if (typeof schema.pattern !== "string" || meetsSchema(schema, text)) return text;
+  const matching = stringMatching(schema.pattern, min, max);
+  if (matching === undefined) {
+    throw new SampleSpecError(
+      `no sample value: the samples cannot write a string that matches the pattern ${JSON.stringify(schema.pattern)}${min > 0 || max !== undefined ? ` and has ${min} to ${max ?? "any number of"} characters` : ""} (give it an example in the spec)`,
+    );
+  }
+  return matching;
 }
 
 /**
@@ -141,6 +210,45 @@ export function sampleValueOf(document: JsonObject, node: unknown, depth = 0): u
     default:
       return stringWithin(schema);
   }
+}
+
+/**
+ * The spec's example with the object properties its schema does not declare left out, where the
+ * schema declares its properties and says nothing of others (no additionalProperties,
+ * patternProperties or alternatives): JSON Schema allows them, but the client generated from the
+ * spec has no field for them (TypeScript refuses them in a literal), and the API may not read them.
+ * All languages send the same value.
+ */
+export function declaredPartOf(document: JsonObject, node: unknown, value: unknown, depth = 0): unknown {
+  if (!isObject(node) || depth > MAX_DEPTH) return value;
+  const schema = resolved(document, node);
+  if (Array.isArray(value)) {
+    return schema.items === undefined
+      ? value
+      : value.map((item) => declaredPartOf(document, schema.items, item, depth + 1));
+  }
+  if (!isObject(value) || !isObject(schema.properties)) return value;
+  const open = [
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "$dynamicRef",
+  ].some((key) => schema[key] !== undefined);
+  const properties = schema.properties;
+  const out: Record<string, unknown> = {};
+  for (const [name, inner] of Object.entries(value)) {
+    if (name in properties) out[name] = declaredPartOf(document, properties[name], inner, depth + 1);
+    else if (open) out[name] = inner;
+  }
+  return out;
+}
+
+/** meetsSchema of a schema as written (its `$ref`s followed). */
+export function meetsSchemaOf(document: JsonObject, node: unknown, value: unknown): boolean {
+  return !isObject(node) || meetsSchema(resolved(document, node), value);
 }
 
 /** The schema with its `$ref`s followed (siblings kept); an empty schema where one does not resolve. */

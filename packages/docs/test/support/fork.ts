@@ -75,3 +75,34 @@ export function forkSpec(version = "1.2.0"): JsonObject {
   components.securitySchemes.bearer = { type: "http", scheme: "bearer" };
   return fork;
 }
+
+/**
+ * The fork with every way a spec can make a Redoc page load something from the network: a remote
+ * logo, Markdown images, HTML that loads (img, picture, iframe, script, link, video, a style's
+ * url()), and an Example object's externalValue. The site must load none of them.
+ */
+export function withRemoteLoads(spec: JsonObject): JsonObject {
+  const fork = structuredClone(spec) as JsonObject & { info: JsonObject; paths: JsonObject };
+  fork.info["x-logo"] = { url: "https://logo.acme.example/logo.png" };
+  fork.info.description = [
+    String(fork.info.description ?? ""),
+    "![Architecture](https://img.acme.example/arch.png)",
+    '<img src="https://img.acme.example/banner.png" alt="banner">',
+    '<iframe src="https://frame.acme.example/"></iframe>',
+    '<link rel="stylesheet" href="https://css.acme.example/x.css">',
+    "<div style=\"background-image: url('https://bg.acme.example/bg.png')\">styled</div>",
+    '<video poster="https://video.acme.example/p.png" src="https://video.acme.example/v.mp4"></video>',
+    '<picture><source srcset="https://img.acme.example/a.webp 1x"><img src="//img.acme.example/proto.png" alt="proto"></picture>',
+  ].join("\n\n");
+  const alerts = (fork.paths["/api/v3/alerts"] as JsonObject).post as JsonObject;
+  alerts.description =
+    'Creates an alert. ![flow](https://img.acme.example/flow.svg)\n\n<script src="https://js.acme.example/x.js"></script>';
+  const created = ((alerts.responses as JsonObject)["201"] as JsonObject).content as JsonObject;
+  created["application/json"] = {
+    schema: { type: "object" },
+    examples: {
+      remote: { summary: "Stored elsewhere", externalValue: "https://ex.acme.example/alert.json" },
+    },
+  };
+  return fork;
+}

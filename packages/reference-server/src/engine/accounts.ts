@@ -19,6 +19,8 @@ export class Account {
   readonly exemptFromOrderLimits: boolean;
   /** Open orders keyed by clientOrderId, which must be unique among them. */
   readonly openOrders = new Map<string, Order>();
+  /** Exchange time of the last change of its balances (0 before any). */
+  updateTime = 0;
 
   constructor(id: string, options: AccountOptions = {}) {
     this.id = id;
@@ -60,6 +62,20 @@ export class Ledger {
   deposit(account: Account, asset: string, amount: Decimal): void {
     account.balance(asset).free += amount;
     this.deposits.set(asset, (this.deposits.get(asset) ?? 0n) + amount);
+    this.journal.balance(account, asset);
+    this.journal.deposit(asset);
+  }
+
+  /** Takes `amount` out of the free balance and out of the deposits (an admin's balance change). */
+  withdraw(account: Account, asset: string, amount: Decimal): void {
+    const free = account.free(asset);
+    if (free < amount) {
+      throw new RangeError(
+        `${account.id} has ${dec.toPlain(free)} ${asset} free, less than the ${dec.toPlain(amount)} to take out (what open orders lock stays)`,
+      );
+    }
+    account.balance(asset).free -= amount;
+    this.deposits.set(asset, (this.deposits.get(asset) ?? 0n) - amount);
     this.journal.balance(account, asset);
     this.journal.deposit(asset);
   }

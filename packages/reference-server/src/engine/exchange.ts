@@ -1,5 +1,6 @@
 import { invalidSymbol, unknownAccount } from "../errors.js";
 import { Account, type AccountOptions } from "./accounts.js";
+import { type KlineRow, type KlinesQuery, klines } from "./candles.js";
 import { generatedClientOrderId } from "./client-order-ids.js";
 import type { EngineContext } from "./context.js";
 import * as dec from "./decimal.js";
@@ -38,12 +39,41 @@ export interface BalanceResponse {
   locked: string;
 }
 
+/** GET /api/v3/account. */
+export interface AccountInformation {
+  makerCommission: number;
+  takerCommission: number;
+  buyerCommission: number;
+  sellerCommission: number;
+  commissionRates: { maker: string; taker: string; buyer: string; seller: string };
+  canTrade: boolean;
+  canWithdraw: boolean;
+  canDeposit: boolean;
+  brokered: boolean;
+  requireSelfTradePrevention: boolean;
+  preventSor: boolean;
+  updateTime: number;
+  accountType: "SPOT";
+  balances: BalanceResponse[];
+  permissions: "SPOT"[];
+  uid: number;
+}
+
 export interface ExchangeFilter {
   filterType: "EXCHANGE_MAX_NUM_ORDERS";
   maxNumOrders: number;
 }
 
 const BALANCE_DECIMALS = 8;
+
+/** A commission rate (a fraction) in whole basis points, as the live API's account shows it. */
+function basisPoints(rate: dec.Decimal): number {
+  return Number((rate * 10_000n) / dec.ONE);
+}
+
+function isZeroText(amount: string): boolean {
+  return /^0(\.0*)?$/.test(amount);
+}
 
 /** An in-memory spot exchange: accounts, books, matching and market data for a set of symbols. */
 export class Exchange {
@@ -175,6 +205,21 @@ export class Exchange {
     this.change(() => this.state.ledger.deposit(account, asset, value));
   }
 
+  /**
+   * Sets the account's free balance of `asset` (what open orders lock is left as it is): the
+   * difference is deposited or taken out. Throws a RangeError for a negative amount.
+   */
+  setFreeBalance(accountId: string, asset: string, amount: string): void {
+    const account = this.requireAccount(accountId);
+    const target = dec.parse(amount);
+    const free = account.free(asset);
+    if (target === free) return;
+    this.change(() => {
+      if (target > free) this.state.ledger.deposit(account, asset, target - free);
+      else this.state.ledger.withdraw(account, asset, free - target);
+    });
+  }
+
   /** Free and locked balance per asset, sorted by asset. */
   balances(accountId: string): BalanceResponse[] {
     const account = this.requireAccount(accountId);
@@ -185,6 +230,41 @@ export class Exchange {
         free: dec.format(b.free, BALANCE_DECIMALS),
         locked: dec.format(b.locked, BALANCE_DECIMALS),
       }));
+  }
+
+  /**
+   * The account as the live API's `GET /api/v3/account` shows it: commission rates, permissions and
+   * balances (free and what open orders lock), sorted by asset.
+   */
+  accountInformation(accountId: string, options: { omitZeroBalances?: boolean } = {}): AccountInformation {
+    const account = this.requireAccount(accountId);
+    const balances = this.balances(accountId).filter(
+      (b) => !options.omitZeroBalances || !(isZeroText(b.free) && isZeroText(b.locked)),
+    );
+    const { maker, taker } = this.state.commission;
+    return {
+      makerCommission: basisPoints(maker),
+      takerCommission: basisPoints(taker),
+      buyerCommission: 0,
+      sellerCommission: 0,
+      commissionRates: {
+        maker: dec.format(maker, BALANCE_DECIMALS),
+        taker: dec.format(taker, BALANCE_DECIMALS),
+        buyer: dec.format(0n, BALANCE_DECIMALS),
+        seller: dec.format(0n, BALANCE_DECIMALS),
+      },
+      canTrade: true,
+      canWithdraw: false,
+      canDeposit: false,
+      brokered: false,
+      requireSelfTradePrevention: false,
+      preventSor: false,
+      updateTime: account.updateTime,
+      accountType: "SPOT",
+      balances,
+      permissions: ["SPOT"],
+      uid: this.accountIds().indexOf(accountId) + 1,
+    };
   }
 
   /** Commission collected so far per asset. */
@@ -236,6 +316,18 @@ export class Exchange {
 
   // ---- market data ----
 
+  /** Candles built from the symbol's trades (the live API's klines; see candles.ts). */
+  klines(symbol: string, query: KlinesQuery): KlineRow[] {
+    const market = this.market(symbol);
+    const history = this.state.history;
+    const reader = {
+      candles: (level: number, from: number, to: number) => history.candles(symbol, level, from, to),
+      candleBefore: (level: number, time: number) => history.candleBefore(symbol, level, time),
+      firstCandle: (level: number) => history.firstCandle(symbol, level),
+    };
+    return klines(reader, market.formats, this.time(), query);
+  }
+
   depth(symbol: string, limit?: number): marketData.DepthResponse {
     return marketData.depth(this.market(symbol), limit);
   }
@@ -285,7 +377,12 @@ export class Exchange {
     try {
       return action();
     } finally {
-      if (!this.state.journal.isEmpty()) this.state.history.record(this.state.journal.drain(), this.time());
+      const journal = this.state.journal;
+      if (!journal.isEmpty()) {
+        const time = this.time();
+        for (const account of journal.balanceAccounts()) account.updateTime = time;
+        this.state.history.record(journal.drain(), time);
+      }
     }
   }
 

@@ -17,6 +17,7 @@
  *   one small object per such order.
  * An open order is kept as its live object until it closes: it still changes.
  */
+import { type Candle, candleOfTrade, levelOpen } from "./candles.js";
 import { namesItsOrder, packGeneratedId, unpackGeneratedId } from "./client-order-ids.js";
 import type { Decimal } from "./decimal.js";
 import {
@@ -700,5 +701,107 @@ export class AggTradeTable extends AppendedRows {
     numbers.set(index, TAKER, agg.takerOrderId * 2 + (agg.isBuyerMaker ? 1 : 0));
     decimals.set(index, AGG_PRICE, agg.price);
     decimals.set(index, AGG_QTY, agg.qty);
+  }
+}
+
+// A candle's numeric fields.
+const CANDLE_OPEN = 0;
+const CANDLE_FIRST_ID = 1;
+const CANDLE_LAST_ID = 2;
+const CANDLE_COUNT = 3;
+const CANDLE_NUMBERS = 4;
+// Its decimal fields.
+const CANDLE_OPEN_PRICE = 0;
+const CANDLE_HIGH = 1;
+const CANDLE_LOW = 2;
+const CANDLE_CLOSE = 3;
+const CANDLE_VOLUME = 4;
+const CANDLE_QUOTE_VOLUME = 5;
+const CANDLE_TAKER_BUY_VOLUME = 6;
+const CANDLE_TAKER_BUY_QUOTE_VOLUME = 7;
+const CANDLE_DECIMALS = 8;
+
+/** A symbol's candles of one stored level, oldest first; the last one is folded into in place. */
+export class CandleTable {
+  private readonly numbers = new NumberRows(CANDLE_NUMBERS);
+  private readonly decimals = new DecimalRows(CANDLE_DECIMALS);
+  /** Rows held. */
+  count = 0;
+
+  openTimeAt(index: number): number {
+    return this.numbers.at(index, CANDLE_OPEN);
+  }
+
+  at(index: number): Candle {
+    const n = (field: number) => this.numbers.at(index, field);
+    const d = (field: number) => this.decimals.at(index, field);
+    return {
+      openTime: n(CANDLE_OPEN),
+      firstId: n(CANDLE_FIRST_ID),
+      lastId: n(CANDLE_LAST_ID),
+      count: n(CANDLE_COUNT),
+      open: d(CANDLE_OPEN_PRICE),
+      high: d(CANDLE_HIGH),
+      low: d(CANDLE_LOW),
+      close: d(CANDLE_CLOSE),
+      volume: d(CANDLE_VOLUME),
+      quoteVolume: d(CANDLE_QUOTE_VOLUME),
+      takerBuyVolume: d(CANDLE_TAKER_BUY_VOLUME),
+      takerBuyQuoteVolume: d(CANDLE_TAKER_BUY_QUOTE_VOLUME),
+    };
+  }
+
+  /**
+   * Folds a trade into the candle of `level` it falls in: in place into the last row when that
+   * candle opens at the same time (no object built: a trade folds into five levels), else as a
+   * new row.
+   */
+  addTrade(trade: Trade, level: number): void {
+    const last = this.count - 1;
+    const openTime = levelOpen(trade.time, level);
+    if (last < 0 || this.openTimeAt(last) !== openTime) {
+      this.numbers.reserve(this.count);
+      this.decimals.reserve(this.count);
+      this.count += 1;
+      this.write(last + 1, candleOfTrade(trade, level));
+      return;
+    }
+    const n = this.numbers;
+    const d = this.decimals;
+    const { price, qty, quoteQty } = trade;
+    n.set(last, CANDLE_LAST_ID, trade.id);
+    n.set(last, CANDLE_COUNT, n.at(last, CANDLE_COUNT) + 1);
+    if (price > d.at(last, CANDLE_HIGH)) d.set(last, CANDLE_HIGH, price);
+    if (price < d.at(last, CANDLE_LOW)) d.set(last, CANDLE_LOW, price);
+    d.set(last, CANDLE_CLOSE, price);
+    d.set(last, CANDLE_VOLUME, d.at(last, CANDLE_VOLUME) + qty);
+    d.set(last, CANDLE_QUOTE_VOLUME, d.at(last, CANDLE_QUOTE_VOLUME) + quoteQty);
+    if (!trade.isBuyerMaker) {
+      d.set(last, CANDLE_TAKER_BUY_VOLUME, d.at(last, CANDLE_TAKER_BUY_VOLUME) + qty);
+      d.set(last, CANDLE_TAKER_BUY_QUOTE_VOLUME, d.at(last, CANDLE_TAKER_BUY_QUOTE_VOLUME) + quoteQty);
+    }
+  }
+
+  /** Forgets the first `count` rows. */
+  dropFront(count: number): void {
+    if (count <= 0) return;
+    this.numbers.dropFront(count);
+    this.decimals.dropFront(count);
+    this.count -= count;
+  }
+
+  private write(row: number, c: Candle): void {
+    this.numbers.set(row, CANDLE_OPEN, c.openTime);
+    this.numbers.set(row, CANDLE_FIRST_ID, c.firstId);
+    this.numbers.set(row, CANDLE_LAST_ID, c.lastId);
+    this.numbers.set(row, CANDLE_COUNT, c.count);
+    this.decimals.set(row, CANDLE_OPEN_PRICE, c.open);
+    this.decimals.set(row, CANDLE_HIGH, c.high);
+    this.decimals.set(row, CANDLE_LOW, c.low);
+    this.decimals.set(row, CANDLE_CLOSE, c.close);
+    this.decimals.set(row, CANDLE_VOLUME, c.volume);
+    this.decimals.set(row, CANDLE_QUOTE_VOLUME, c.quoteVolume);
+    this.decimals.set(row, CANDLE_TAKER_BUY_VOLUME, c.takerBuyVolume);
+    this.decimals.set(row, CANDLE_TAKER_BUY_QUOTE_VOLUME, c.takerBuyQuoteVolume);
   }
 }

@@ -4,14 +4,28 @@
  * state (books, open orders, balances, counters, rolling statistics). `MemoryHistory` keeps the
  * history in compact rows; the server's state database implements the same interface on SQLite.
  */
+import { CANDLE_LEVELS, type Candle } from "./candles.js";
 import { generatedOrderId } from "./client-order-ids.js";
-import { AggTradeTable, Interner, NumberList, OrderTable, RECORDED, TradeTable } from "./history-rows.js";
+import {
+  AggTradeTable,
+  CandleTable,
+  Interner,
+  NumberList,
+  OrderTable,
+  RECORDED,
+  TradeTable,
+} from "./history-rows.js";
 import type { ChangeSet } from "./journal.js";
 import { firstAtLeast, type PageQuery, pageRange } from "./paging.js";
 import type { AggTrade, Order, Trade } from "./types.js";
 
 export interface AccountTradesQuery extends PageQuery {
   orderId?: number | undefined;
+  /**
+   * Times every wanted trade lies in (inclusive): the lifetime of the order `orderId` names. It
+   * narrows the search and leaves the paging rule alone (unlike startTime and endTime).
+   */
+  within?: { from: number; to: number } | undefined;
 }
 
 export interface History {
@@ -32,12 +46,23 @@ export interface History {
   aggTrades(symbol: string, query: PageQuery, limit: number): AggTrade[];
   /** Trades in which the account took part (as buyer or seller), paged by trade id. */
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[];
+  /** Candles of a stored level (CANDLE_LEVELS) with `from <= openTime < to`, oldest first. */
+  candles(symbol: string, level: number, from: number, to: number): Candle[];
+  /** The newest candle of the level that opens before `time`. */
+  candleBefore(symbol: string, level: number, time: number): Candle | undefined;
+  /** The oldest candle of the level. */
+  firstCandle(symbol: string, level: number): Candle | undefined;
 }
+
+/** The level whose candles retention forgets with the trades (the others are kept: a few a day). */
+export const PRUNED_CANDLE_LEVEL = CANDLE_LEVELS[0] as number;
 
 interface SymbolHistory {
   orders: OrderTable;
   trades: TradeTable;
   aggTrades: AggTradeTable;
+  /** Candles of each stored level (index as CANDLE_LEVELS). */
+  candles: CandleTable[];
   accounts: Map<string, AccountHistory>;
 }
 
@@ -157,8 +182,9 @@ export class MemoryHistory implements History {
     const trades = this.symbols.get(symbol)?.trades;
     if (!rows || !trades) return [];
     const { orderId } = query;
-    // An orderId filter walks the account's trades, as it did over a list of objects.
-    const own = orderId === undefined ? undefined : ownTradeIndexes(rows, trades, accountId, orderId);
+    // An orderId filter walks the account's trades within the order's lifetime.
+    const own =
+      orderId === undefined ? undefined : ownTradeIndexes(rows, trades, accountId, orderId, query.within);
     const indexAt = own ? (i: number) => own[i] as number : (i: number) => rows.at(i) - trades.dropped;
     const count = own ? own.length : rows.count;
     const keys = {
@@ -167,6 +193,32 @@ export class MemoryHistory implements History {
       time: (i: number) => trades.timeAt(indexAt(i)),
     };
     return rowsOf(pageRange(keys, query, limit), (i) => trades.at(indexAt(i)));
+  }
+
+  candles(symbol: string, level: number, from: number, to: number): Candle[] {
+    const table = this.candleTable(symbol, level);
+    if (!table) return [];
+    const open = (i: number) => table.openTimeAt(i);
+    const range = [firstAtLeast(table.count, open, from), firstAtLeast(table.count, open, to)] as const;
+    return rowsOf(range, (i) => table.at(i));
+  }
+
+  candleBefore(symbol: string, level: number, time: number): Candle | undefined {
+    const table = this.candleTable(symbol, level);
+    if (!table) return undefined;
+    const index = firstAtLeast(table.count, (i) => table.openTimeAt(i), time) - 1;
+    return index < 0 ? undefined : table.at(index);
+  }
+
+  firstCandle(symbol: string, level: number): Candle | undefined {
+    const table = this.candleTable(symbol, level);
+    return table && table.count > 0 ? table.at(0) : undefined;
+  }
+
+  private candleTable(symbol: string, level: number): CandleTable | undefined {
+    const index = CANDLE_LEVELS.indexOf(level);
+    if (index < 0) throw new RangeError(`${level} ms is not a stored candle level`);
+    return this.symbols.get(symbol)?.candles[index];
   }
 
   /** Every order and trade held, per symbol (for tests and diagnostics). */
@@ -196,6 +248,9 @@ export class MemoryHistory implements History {
     const row = symbol.trades.append(trade, buyer.index, seller.index);
     buyer.tradeRows.push(row);
     if (seller !== buyer) seller.tradeRows.push(row);
+    CANDLE_LEVELS.forEach((level, i) => {
+      (symbol.candles[i] as CandleTable).addTrade(trade, level);
+    });
   }
 
   private symbol(name: string): SymbolHistory {
@@ -206,6 +261,7 @@ export class MemoryHistory implements History {
         orders: new OrderTable(name, this.accountNames),
         trades: new TradeTable(name, this.accountNames, this.assetNames),
         aggTrades: new AggTradeTable(name),
+        candles: CANDLE_LEVELS.map(() => new CandleTable()),
         accounts: new Map(),
       };
       this.symbols.set(name, history);
@@ -233,6 +289,11 @@ export class MemoryHistory implements History {
       const { trades, aggTrades } = history;
       trades.dropFront(firstAtLeast(trades.count, (i) => trades.timeAt(i), cutoff));
       aggTrades.dropFront(firstAtLeast(aggTrades.count, (i) => aggTrades.timeAt(i), cutoff));
+      const seconds = history.candles[CANDLE_LEVELS.indexOf(PRUNED_CANDLE_LEVEL)] as CandleTable;
+      // A candle is forgotten once its whole second is before the cutoff.
+      seconds.dropFront(
+        firstAtLeast(seconds.count, (i) => seconds.openTimeAt(i), cutoff - PRUNED_CANDLE_LEVEL + 1),
+      );
       history.orders.prune(cutoff);
     }
     for (const { orders, trades, accounts } of this.symbols.values()) {
@@ -248,9 +309,18 @@ export class MemoryHistory implements History {
 }
 
 /** The account's trades with its order `orderId`, as indexes into the symbol's trades. */
-function ownTradeIndexes(rows: NumberList, trades: TradeTable, accountId: string, orderId: number): number[] {
+function ownTradeIndexes(
+  rows: NumberList,
+  trades: TradeTable,
+  accountId: string,
+  orderId: number,
+  within: { from: number; to: number } | undefined,
+): number[] {
   const indexes: number[] = [];
-  for (let i = 0; i < rows.count; i += 1) {
+  const time = (i: number) => trades.timeAt(rows.at(i) - trades.dropped);
+  const first = within === undefined ? 0 : firstAtLeast(rows.count, time, within.from);
+  const end = within === undefined ? rows.count : firstAtLeast(rows.count, time, within.to + 1);
+  for (let i = first; i < end; i += 1) {
     const index = rows.at(i) - trades.dropped;
     if (trades.involves(index, accountId, orderId)) indexes.push(index);
   }

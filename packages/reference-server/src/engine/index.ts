@@ -39,17 +39,34 @@
 export { ApiError } from "../errors.js";
 export type { AccountOptions } from "./accounts.js";
 export { Account } from "./accounts.js";
+export {
+  CANDLE_LEVELS,
+  type Candle,
+  CandleFolder,
+  type CandleReader,
+  candleOfTrade,
+  cutterFor,
+  KLINE_INTERVALS,
+  type KlineInterval,
+  type KlineRow,
+  type KlinesQuery,
+  klines,
+  levelOpen,
+  mergeCandle,
+  timeZoneOffset,
+} from "./candles.js";
 export { createExchange } from "./create.js";
 export type { Decimal } from "./decimal.js";
 export * as decimal from "./decimal.js";
 export { ExchangeError } from "./deprecated.js";
 export {
+  type AccountInformation,
   type BalanceResponse,
   Exchange,
   type ExchangeFilter,
   type ExchangeOptions,
 } from "./exchange.js";
-export { type AccountTradesQuery, type History, MemoryHistory } from "./history.js";
+export { type AccountTradesQuery, type History, MemoryHistory, PRUNED_CANDLE_LEVEL } from "./history.js";
 export { stateFaults } from "./invariants.js";
 export type { ChangeSet } from "./journal.js";
 export {

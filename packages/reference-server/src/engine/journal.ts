@@ -82,6 +82,11 @@ export class Journal {
     for (const market of changes.markets) this.markets.add(market);
   }
 
+  /** The accounts whose balances the record holds changes of. */
+  balanceAccounts(): Iterable<Account> {
+    return this.balances.keys();
+  }
+
   isEmpty(): boolean {
     return (
       this.orders.size === 0 &&

@@ -195,7 +195,14 @@ export function myTrades(
 ): MyTradeResponse[] {
   checkWindow(query, DAY_MS);
   const limit = clampLimit(query.limit, ALL_ORDERS_LIMIT.default, ALL_ORDERS_LIMIT.max);
-  const trades = history.accountTrades(account.id, market.config.symbol, query, limit);
+  let within: { from: number; to: number } | undefined;
+  if (query.orderId !== undefined) {
+    // An order's trades happen between its placement and its last update.
+    const order = market.openOrders.get(query.orderId) ?? history.order(market.config.symbol, query.orderId);
+    if (!order || order.accountId !== account.id) return [];
+    within = { from: order.time, to: order.updateTime };
+  }
+  const trades = history.accountTrades(account.id, market.config.symbol, { ...query, within }, limit);
   const views = trades
     .flatMap((trade) => tradeViews(account, market, trade))
     .filter((view) => query.orderId === undefined || view.orderId === query.orderId);

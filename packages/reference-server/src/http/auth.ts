@@ -56,6 +56,12 @@ export class KeyRing {
     this.hmacKeys.set(credential.apiKey, new HmacKey(credential.apiSecret));
   }
 
+  /** Forgets a key (an account the admin surface added, taken back by a restore). */
+  remove(apiKey: string): void {
+    this.byKey.delete(apiKey);
+    this.hmacKeys.delete(apiKey);
+  }
+
   get(apiKey: string): Credential | undefined {
     return this.byKey.get(apiKey);
   }

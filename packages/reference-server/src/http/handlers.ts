@@ -3,12 +3,18 @@
  * wire body (an object, or JsonText when the body was serialized ahead, e.g. from a cache).
  */
 
-import type { Exchange, NewOrderRespType } from "../engine/index.js";
+import {
+  type Exchange,
+  type KlineInterval,
+  type KlineRow,
+  type NewOrderRespType,
+  timeZoneOffset,
+} from "../engine/index.js";
 import { badCombination, illegalParamValue, invalidSymbol, mandatoryNotSent } from "../errors.js";
 import type { LiveExtras } from "./live-extras.js";
 import { newOrderJson } from "./order-json.js";
 import type { RateLimiter } from "./rate-limits.js";
-import { epochMillis } from "./time-unit.js";
+import { epochMillis, type TimeUnit } from "./time-unit.js";
 import type { CheckedParams } from "./validation.js";
 
 /**
@@ -37,6 +43,8 @@ export interface HandlerContext {
   /** The authenticated account; "" for operations without an API key. */
   readonly accountId: string;
   readonly now: number;
+  /** The unit of the answer's times (X-MBX-TIME-UNIT); keyed time fields are converted after the handler. */
+  readonly timeUnit?: TimeUnit | undefined;
 }
 
 export type Handler = (ctx: HandlerContext) => unknown;
@@ -199,7 +207,39 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
         endTime: millis(integer(ctx, "endTime"), "end"),
         limit: integer(ctx, "limit"),
       }),
+    // ---- the sandbox's operations (its own document, beyond the API's contract) ----
+    account_information: (ctx) =>
+      exchange.accountInformation(ctx.accountId, { omitZeroBalances: ctx.params.omitZeroBalances === true }),
+    account_trade_list: (ctx) =>
+      exchange.myTrades(ctx.accountId, {
+        symbol: requiredText(ctx, "symbol"),
+        orderId: integer(ctx, "orderId"),
+        fromId: integer(ctx, "fromId"),
+        startTime: millis(integer(ctx, "startTime"), "start"),
+        endTime: millis(integer(ctx, "endTime"), "end"),
+        limit: integer(ctx, "limit"),
+      }),
+    kline_candlestick_data: (ctx) => klines(exchange, ctx),
+    ui_klines: (ctx) => klines(exchange, ctx),
   };
+}
+
+/** Candles, their open and close times in the unit the request asked for (a row has no keys to convert later). */
+function klines(exchange: Exchange, ctx: HandlerContext): KlineRow[] {
+  const rows = exchange.klines(requiredText(ctx, "symbol"), {
+    interval: requiredText(ctx, "interval") as KlineInterval,
+    startTime: millis(integer(ctx, "startTime"), "start"),
+    endTime: millis(integer(ctx, "endTime"), "end"),
+    offsetMs: timeZoneOffset(ctx.text.get("timeZone")),
+    // The sandbox document declares the default 500.
+    limit: integer(ctx, "limit") ?? 500,
+  });
+  if (ctx.timeUnit !== "MICROSECOND") return rows;
+  for (const row of rows) {
+    row[0] *= 1000;
+    row[6] = row[6] * 1000 + 999;
+  }
+  return rows;
 }
 
 function newOrder(exchange: Exchange, ctx: HandlerContext): JsonText {

@@ -129,7 +129,7 @@ function serveOperation(
     usedWeight = deps.rateLimiter.spendWeight(x.ip, requestedWeight, x.now);
     if (read.params === undefined) throw read.error;
     const unit = timeUnitOf(x.req.headers[TIME_UNIT_HEADER]);
-    const { body, orderCounts } = execute(deps, handlers, x, read.params);
+    const { body, orderCounts } = execute(deps, handlers, x, read.params, unit);
     answers?.remember(x.req, x.operation, requestedWeight, body);
     const weight = usedWeight;
     const wire = unit === "MICROSECOND" ? inUnit(body, unit) : body;
@@ -214,6 +214,7 @@ function execute(
   handlers: Readonly<Record<string, Handler>>,
   x: ReceivedRequest,
   params: RequestParams,
+  timeUnit: TimeUnit,
 ): { body: unknown; orderCounts: OrderCounts | undefined } {
   const { operation, now } = x;
   const headerKey = x.req.headers[deps.api.apiKeyHeader];
@@ -232,7 +233,7 @@ function execute(
   if (isNewOrder) deps.rateLimiter.checkOrderRate(accountId, now);
   if (operation.authClass === "trade") deps.storage?.assertWritable();
   const handler = handlers[operation.operationId] as Handler;
-  const body = handler({ params: checked, text: declared, extras, accountId, now });
+  const body = handler({ params: checked, text: declared, extras, accountId, now, timeUnit });
   return { body, orderCounts: isNewOrder ? deps.rateLimiter.countOrder(accountId, now) : undefined };
 }
 

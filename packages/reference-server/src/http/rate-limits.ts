@@ -1,12 +1,14 @@
 /**
  * Rate limits as the live API counts them: request weight per IP in fixed one-minute windows
- * (X-MBX-USED-WEIGHT-1M) and placed orders per account in fixed 10-second and one-day windows
- * (X-MBX-ORDER-COUNT-10S / -1D). Over a limit the answer is 429 with Retry-After. An IP that goes
- * on sending after its 429s is banned, as the live API bans it: 418 with Retry-After until the
- * ban ends, each further ban twice as long (up to 3 days).
+ * (X-MBX-USED-WEIGHT-1M), raw requests per IP in fixed five-minute windows (when set), and placed
+ * orders per account in fixed 10-second and one-day windows (X-MBX-ORDER-COUNT-10S / -1D). Over a
+ * limit the answer is 429 with Retry-After. An IP that goes on sending after its 429s is banned,
+ * as the live API bans it: 418 with Retry-After until the ban ends, each further ban twice as long
+ * (up to 3 days). Windows are cut from the injected clock (`now`), so a sandbox clock that runs
+ * fast or jumps moves them too.
  */
 
-import { type ApiError, ipBanned, tooManyOrders, tooMuchWeight } from "../errors.js";
+import { type ApiError, ipBanned, tooManyOrders, tooManyRequests, tooMuchWeight } from "../errors.js";
 import type { ServerOperation } from "./api.js";
 import { symbolsCount } from "./live-extras.js";
 import type { RequestParams } from "./params.js";
@@ -22,13 +24,15 @@ export interface RateLimitConfig {
   banAfter429s: number;
   /** Length of an IP's first ban in seconds; each further ban doubles it, up to 3 days. */
   banSeconds: number;
+  /** RAW_REQUESTS per IP and 5 minutes (every request counts 1); undefined: not limited. */
+  rawRequestsPer5m?: number | undefined;
 }
 
 /**
- * Defaults far above the live API's (6000 weight/min, 100 orders/10 s, 200000 orders/day), so that
- * a test suite's ordinary traffic is not throttled; set the live values to exercise a client's
- * limiter. A load test reaches them within seconds (one address may spend about 16,700 weight per
- * second), so the throughput benches raise them in their config (README, "Rate limits").
+ * Defaults far above the live API's (LIVE_RATE_LIMITS), so that a test suite's ordinary traffic is
+ * not throttled; `--live-limits` sets the live values to exercise a client's limiter. A load test
+ * reaches the defaults within seconds (one address may spend about 16,700 weight per second), so
+ * the throughput benches raise them in their config (README, "Rate limits").
  */
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   requestWeightPerMinute: 1_000_000,
@@ -38,9 +42,29 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   banSeconds: 120,
 };
 
+/**
+ * The live API's limits as its documentation states them: REQUEST_WEIGHT 6000 per minute, ORDERS
+ * 50 per 10 seconds and 160,000 per day, RAW_REQUESTS 61,000 per 5 minutes; bans from 2 minutes,
+ * growing for repeat offenders (the live API states no count of 429s before a ban: 10 here).
+ */
+export const LIVE_RATE_LIMITS: RateLimitConfig = {
+  requestWeightPerMinute: 6000,
+  ordersPer10s: 50,
+  ordersPerDay: 160_000,
+  banAfter429s: 10,
+  banSeconds: 120,
+  rawRequestsPer5m: 61_000,
+};
+
+/** The keys a configuration may set (`rateLimits` in --config). */
+export const RATE_LIMIT_KEYS: readonly (keyof RateLimitConfig)[] = Object.keys(
+  LIVE_RATE_LIMITS,
+) as (keyof RateLimitConfig)[];
+
 const MAX_BAN_MS = 3 * 86_400_000;
 
 const MINUTE_MS = 60_000;
+const FIVE_MINUTES_MS = 5 * MINUTE_MS;
 const TEN_SECONDS_MS = 10_000;
 const DAY_MS = 86_400_000;
 
@@ -102,14 +126,26 @@ interface Ban {
 }
 
 export class RateLimiter {
-  private readonly weight = new WindowCounter(MINUTE_MS);
+  private weight = new WindowCounter(MINUTE_MS);
+  /** Requests per IP in the current five minutes (counted only when `rawRequestsPer5m` is set). */
+  private raw = new WindowCounter(FIVE_MINUTES_MS);
   /** 429 answers per IP in the current weight window. */
-  private readonly refusals = new WindowCounter(MINUTE_MS);
-  private readonly orders10s = new WindowCounter(TEN_SECONDS_MS);
-  private readonly ordersDay = new WindowCounter(DAY_MS);
+  private refusals = new WindowCounter(MINUTE_MS);
+  private orders10s = new WindowCounter(TEN_SECONDS_MS);
+  private ordersDay = new WindowCounter(DAY_MS);
   private readonly bans = new Map<string, Ban>();
 
   constructor(readonly config: RateLimitConfig) {}
+
+  /** Forgets every count and ban (the sandbox's clock went back, or its state was reset). */
+  reset(): void {
+    this.weight = new WindowCounter(MINUTE_MS);
+    this.raw = new WindowCounter(FIVE_MINUTES_MS);
+    this.refusals = new WindowCounter(MINUTE_MS);
+    this.orders10s = new WindowCounter(TEN_SECONDS_MS);
+    this.ordersDay = new WindowCounter(DAY_MS);
+    this.bans.clear();
+  }
 
   /**
    * Adds the request's weight for the IP and returns the total. Over the limit: 429 (-1003), and
@@ -118,6 +154,7 @@ export class RateLimiter {
   spendWeight(ip: string, weight: number, now: number): number {
     // No ban ever given (the usual case): no lookup of the IP among the bans.
     if (this.bans.size > 0) this.checkBan(ip, now);
+    if (this.config.rawRequestsPer5m !== undefined) this.countRawRequest(ip, now);
     const cell = this.weight.cellOf(ip, now);
     const used = cell?.count ?? 0;
     const limit = this.config.requestWeightPerMinute;
@@ -133,6 +170,23 @@ export class RateLimiter {
     if (cell === undefined) return this.weight.set(ip, weight);
     cell.count = used + weight;
     return cell.count;
+  }
+
+  /** Counts one request of the IP; 429 (-1003) past RAW_REQUESTS, and a ban as for weight. */
+  private countRawRequest(ip: string, now: number): void {
+    const limit = this.config.rawRequestsPer5m as number;
+    const cell = this.raw.cellOf(ip, now);
+    const used = cell?.count ?? 0;
+    if (used >= limit) {
+      if (this.refusals.used(ip, now) >= this.config.banAfter429s) this.ban(ip, now);
+      this.refusals.add(ip, 1, now);
+      throw tooManyRequests(limit, {
+        "Retry-After": String(this.raw.secondsLeft(now)),
+        ...weightHeaders(this.usedWeight(ip, now)),
+      });
+    }
+    if (cell === undefined) this.raw.set(ip, 1);
+    else cell.count = used + 1;
   }
 
   /** 418 while the IP is banned. */
@@ -189,6 +243,16 @@ export class RateLimiter {
       },
       { rateLimitType: "ORDERS", interval: "SECOND", intervalNum: 10, limit: this.config.ordersPer10s },
       { rateLimitType: "ORDERS", interval: "DAY", intervalNum: 1, limit: this.config.ordersPerDay },
+      ...(this.config.rawRequestsPer5m === undefined
+        ? []
+        : [
+            {
+              rateLimitType: "RAW_REQUESTS",
+              interval: "MINUTE",
+              intervalNum: 5,
+              limit: this.config.rawRequestsPer5m,
+            },
+          ]),
     ];
   }
 }
@@ -216,6 +280,9 @@ export function requestWeight(operation: ServerOperation, params: RequestParams 
       return values?.has("symbols") ? 4 : operation.weight;
     case "open_orders":
       return values?.has("symbol") ? operation.weight : 80;
+    case "account_trade_list":
+      // The sandbox document states it: 20, or 5 with orderId, as the live API weighs myTrades.
+      return values?.has("orderId") ? 5 : operation.weight;
     default:
       return operation.weight;
   }

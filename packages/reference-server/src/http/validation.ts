@@ -3,6 +3,7 @@
  * truth). This module only translates its faults into the live API's error codes and messages.
  */
 import { parseRequest, type ValidationError } from "@marketapi/validators";
+import { parseRequest as parseSandboxRequest } from "@marketapi/validators/sandbox";
 import { DECIMAL_PATTERN } from "../engine/decimal.js";
 import {
   type ApiError,
@@ -12,6 +13,7 @@ import {
   illegalParameter,
   illegalParamValue,
   invalidEnum,
+  invalidInterval,
   invalidJsonParam,
   mandatoryMissing,
   newOrderRejected,
@@ -38,7 +40,8 @@ export function validateParams(
   operation: ServerOperation,
   declared: ReadonlyMap<string, string>,
 ): CheckedParams {
-  const result = parseRequest(operation.operationId, declared, { signed: operation.signed });
+  const parse = operation.document === "sandbox" ? parseSandboxRequest : parseRequest;
+  const result = parse(operation.operationId, declared, { signed: operation.signed });
   if (result.valid) return result.params;
   throw toApiError(operation, result.errors, declared);
 }
@@ -107,6 +110,8 @@ function orderTypeRule(error: ValidationError, name: string): ApiError {
 
 /** The parameters of new_order whose unknown values the live API names with codes of their own. */
 const ENUM_PARAMETERS: ReadonlySet<string> = new Set(["side", "type", "timeInForce"]);
+/** The candles' operations, whose unknown `interval` the live API answers -1120. */
+const KLINE_OPERATIONS: ReadonlySet<string> = new Set(["kline_candlestick_data", "ui_klines"]);
 
 function unknownValue(
   operation: ServerOperation,
@@ -114,8 +119,11 @@ function unknownValue(
   error: ValidationError,
   text: string | undefined,
 ): ApiError {
-  const known = operation.operationId === "new_order" && ENUM_PARAMETERS.has(name);
-  return known ? invalidEnum(name as "side" | "type" | "timeInForce") : illegal(operation, name, error, text);
+  if (operation.operationId === "new_order" && ENUM_PARAMETERS.has(name)) {
+    return invalidEnum(name as "side" | "type" | "timeInForce");
+  }
+  if (KLINE_OPERATIONS.has(operation.operationId) && name === "interval") return invalidInterval();
+  return illegal(operation, name, error, text);
 }
 
 function illegal(operation: ServerOperation, name: string, error: ValidationError, text?: string): ApiError {

@@ -19,7 +19,7 @@
  */
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { History } from "../engine/index.js";
+import type { Candle, History } from "../engine/index.js";
 import type { Logger } from "../logger.js";
 import { type Database, type Driver, distrustSchema, loadDriver } from "./driver.js";
 import {
@@ -31,7 +31,7 @@ import {
 } from "./files.js";
 import { HistoryReads } from "./history-reads.js";
 import { removeLeftovers, removeStalePartials } from "./leftovers.js";
-import { loadState } from "./load.js";
+import { loadState, refusingDamage } from "./load.js";
 import { claimFile, type FileClaim, FileInUse, StateLock } from "./lock.js";
 import {
   checkIntegrity,
@@ -45,6 +45,7 @@ import {
 import { RecentClientIds } from "./recent-client-ids.js";
 import { SCHEMA_VERSION, SYMBOL_TABLES_SINCE } from "./schema.js";
 import { namedAsGiven, StateFileError } from "./state-file-error.js";
+import { StoredCandles } from "./stored-candles.js";
 import { TableReads } from "./table-reads.js";
 import { Uncommitted } from "./uncommitted.js";
 
@@ -206,6 +207,51 @@ function claimReplaced(Driver: Driver, statePath: string): FileClaim | undefined
   }
 }
 
+/**
+ * For a server that swaps its own state file for a backup (the sandbox's restore): a checked copy
+ * of `fromPath`, flushed to the disk, beside `statePath` (whose lock the caller holds). Put it in
+ * place with `installCopy` once the file is closed.
+ */
+export async function copyBeside(fromPath: string, statePath: string): Promise<string> {
+  requireDatabase(fromPath);
+  const Driver = loadDriver();
+  const copy = `${statePath}.restoring-${process.pid}`;
+  const source = examineOrRefuse(Driver, fromPath, {
+    integrity: true,
+    tidy: false,
+    missingLog: "refuse",
+    readWrite: !hasLog(fromPath),
+  });
+  try {
+    removeDatabase(copy);
+    copyChecked(Driver, source, copy);
+  } catch (error) {
+    removeDatabase(copy);
+    throw error;
+  } finally {
+    source.db.close();
+  }
+  try {
+    checkLoads(Driver, copy);
+    durable(copy);
+  } catch (error) {
+    removeDatabase(copy);
+    throw error;
+  }
+  return copy;
+}
+
+/**
+ * Puts the copy in place of the closed state file (its log and shared memory go first: a log left
+ * beside another database would be applied to it). The file replaced is not kept.
+ */
+export function installCopy(copy: string, statePath: string): void {
+  rmSync(`${statePath}-wal`, { force: true });
+  rmSync(`${statePath}-shm`, { force: true });
+  renameSync(copy, statePath);
+  syncFolder(statePath);
+}
+
 interface Counts {
   schemaVersion: number;
   orders: number;
@@ -273,6 +319,8 @@ function checkLoads(Driver: Driver, path: string): void {
     if (tables.metaValue("created_at") === undefined) return;
     const recent = new RecentClientIds();
     loadState(tables, recent, new CopyHistory(tables, new Uncommitted(), recent), path);
+    // The latest candles rebuilt as at start-up: their rows checked as they are read.
+    refusingDamage(path, () => new StoredCandles(tables).load());
   } finally {
     db.close();
   }
@@ -282,6 +330,19 @@ function checkLoads(Driver: Driver, path: string): void {
 class CopyHistory extends HistoryReads implements History {
   record(): never {
     throw new Error("a copy being checked takes no changes");
+  }
+
+  // The load reads no candle (they are checked by rebuilding the latest ones: see checkLoads).
+  candles(): Candle[] {
+    return [];
+  }
+
+  candleBefore(): Candle | undefined {
+    return undefined;
+  }
+
+  firstCandle(): Candle | undefined {
+    return undefined;
   }
 }
 

@@ -18,7 +18,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { ChangeSet, Exchange, ExchangeState } from "../engine/index.js";
+import { type ChangeSet, type Exchange, type ExchangeState, PRUNED_CANDLE_LEVEL } from "../engine/index.js";
 import { Journal } from "../engine/journal.js";
 import { CommitFence, FOREIGN_COMMIT } from "./commit-fence.js";
 import type { Database } from "./driver.js";
@@ -27,6 +27,7 @@ import type { HistoryReads } from "./history-reads.js";
 import type { StateLock } from "./lock.js";
 import type { RecentClientIds } from "./recent-client-ids.js";
 import { changeWrites, type WriteOp } from "./rows.js";
+import type { StoredCandles } from "./stored-candles.js";
 import type { TableReads } from "./table-reads.js";
 import type { Uncommitted } from "./uncommitted.js";
 import { writeRunner } from "./write-runner.js";
@@ -90,6 +91,8 @@ export interface CommitterParts {
   uncommitted: Uncommitted;
   recent: RecentClientIds;
   reads: HistoryReads;
+  /** The candles: told when a batch is committed (their writes come with the trades that complete them). */
+  candles: StoredCandles;
   /** Replaces the live state with the committed one (after a failed commit). */
   reload(): void;
 }
@@ -125,6 +128,8 @@ export class Committer {
   private accountCount = 0;
   private closed = false;
   private exited = false;
+  /** Meta values written with every batch (keepMeta). */
+  private readonly keptMeta = new Map<string, () => string>();
 
   /** With sync "normal": the write statements on the main thread's connection (commits inline). */
   private readonly applyInline: { immediate(ops: WriteOp[]): void } | undefined;
@@ -191,9 +196,25 @@ export class Committer {
     this.accountCount = count;
   }
 
+  /** The number the next batch sent will have (what is recorded now goes in it). */
+  get nextBatch(): number {
+    return this.batches + 1;
+  }
+
   /** A write that does not come from a change set (a new exchange's symbols and settings). */
   write(op: WriteOp): void {
     this.pending.push(op);
+  }
+
+  /** A meta value written again with every batch of changes, so it commits with them. */
+  keepMeta(key: string, value: () => string): void {
+    this.keptMeta.set(key, value);
+    this.pending.push(["meta", key, value()]);
+  }
+
+  /** Writes the kept meta values as they are now, also when nothing else changed (see committed()). */
+  writeKeptMeta(): void {
+    for (const [key, value] of this.keptMeta) this.pending.push(["meta", key, value()]);
   }
 
   record(changes: ChangeSet, now: number): void {
@@ -281,6 +302,7 @@ export class Committer {
         ["meta", "random_state", String(state.random.state)],
         ["meta", "last_event_time", String(state.lastEventTime)],
       );
+      for (const [key, value] of this.keptMeta) ops.push(["meta", key, value()]);
       if (this.applyInline) toIndex.push(...this.chunksToIndex(state));
       else
         for (const [symbol, from, below] of this.chunksToIndex(state)) {
@@ -394,6 +416,7 @@ export class Committer {
     const chunk = flight.toIndex[0];
     if (chunk) this.indexAside(chunk);
     if (flight.changes) this.parts.uncommitted.settle(flight.changes, flight.number);
+    this.parts.candles.settle(flight.number);
     flight.batch.resolve();
     this.scheduleSend();
   }
@@ -444,7 +467,12 @@ export class Committer {
       const [first] = tables.span(symbol);
       const kept = (table: "order" | "trade" | "aggTrade") =>
         tables.key(symbol, reads.firstKeptId(table, symbol, cutoff));
-      this.pending.push(["pruneTrades", first, kept("trade"), PRUNE_CHUNK]);
+      const keptTrade = kept("trade");
+      this.pending.push(["pruneBuyerTrades", first, keptTrade, PRUNE_CHUNK]);
+      this.pending.push(["pruneSellerTrades", first, keptTrade, PRUNE_CHUNK]);
+      this.pending.push(["pruneTrades", first, keptTrade, PRUNE_CHUNK]);
+      // Second candles go with the trades (the longer levels are kept: a few rows a day).
+      this.pending.push(["pruneCandles", symbol, PRUNED_CANDLE_LEVEL, cutoff - PRUNED_CANDLE_LEVEL + 1]);
       this.pending.push(["pruneAggTrades", first, kept("aggTrade"), PRUNE_CHUNK]);
       const keptOrder = kept("order");
       this.pending.push(["pruneClientIds", first, keptOrder, PRUNE_CHUNK]);

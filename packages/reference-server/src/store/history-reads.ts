@@ -25,7 +25,7 @@ const MAX_TIME = Number.MAX_SAFE_INTEGER;
 const MIN_ID = Number.MIN_SAFE_INTEGER;
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 
-export type HistoryReading = Omit<History, "record">;
+export type HistoryReading = Omit<History, "record" | "candles" | "candleBefore" | "firstCandle">;
 
 export class HistoryReads implements HistoryReading {
   constructor(
@@ -186,17 +186,21 @@ export class HistoryReads implements HistoryReading {
   }
 
   accountTrades(accountId: string, symbol: string, query: AccountTradesQuery, limit: number): Trade[] {
-    const ids = this.idRange("trade", symbol, query);
+    // The order's lifetime narrows the ids searched; the page is still the query's own.
+    const { within } = query;
+    const ids = this.idRange(
+      "trade",
+      symbol,
+      within === undefined
+        ? query
+        : {
+            fromId: query.fromId,
+            startTime: Math.max(query.startTime ?? within.from, within.from),
+            endTime: Math.min(query.endTime ?? within.to, within.to),
+          },
+    );
     const orderId = query.orderId ?? -1;
-    const params = [
-      ...this.tables.keys(symbol, ids ?? [0, 0]),
-      accountId,
-      orderId,
-      orderId,
-      accountId,
-      orderId,
-      orderId,
-    ];
+    const params = [accountId, ...this.tables.keys(symbol, ids ?? [0, 0]), orderId, orderId, orderId];
     const stored = ids
       ? this.page<TradeRow, Trade>("accountTrades", params, query, limit, tradeFromRow, symbol)
       : [];

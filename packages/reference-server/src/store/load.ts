@@ -63,8 +63,15 @@ export function loadState(
   history: History,
   path: string,
 ): LoadedState {
+  return refusingDamage(path, () =>
+    tables.db.transaction(() => loadSnapshot(tables, recent, history, path))(),
+  );
+}
+
+/** Runs a read of the state file at `path`; a row it cannot take (DamagedRow) refuses the file. */
+export function refusingDamage<T>(path: string, read: () => T): T {
   try {
-    return tables.db.transaction(() => loadSnapshot(tables, recent, history, path))();
+    return read();
   } catch (error) {
     if (error instanceof DamagedRow)
       throw new StateFileError(
@@ -205,6 +212,7 @@ function loadAccounts(tables: TableReads, state: ExchangeState, path: string): n
       free: c.decimal("free", null),
       locked: c.decimal("locked", null),
     });
+    account.updateTime = Math.max(account.updateTime, c.time("update_time"));
   }
   for (const [table, totals] of [
     ["fees", state.ledger.fees],

@@ -10,6 +10,10 @@
  * by time that every order and trade would pay for.
  */
 
+/** (order id, the same, the same): a trade of that order of the account (any of its trades for -1). */
+const OWN_ORDER = `(? < 0 OR (t.buyer = a.account AND t.buyer_order_id = ?)
+    OR (t.seller = a.account AND t.seller_order_id = ?))`;
+
 /**
  * Reads of the history, each an index search whatever the history's size. Rows of orders, trades
  * and aggregate trades are found by `key` (rowKey in rows.ts): a symbol's rows from id a to below
@@ -44,20 +48,24 @@ export const HISTORY_READS = {
   tradeBefore: "SELECT * FROM {trades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
   tradeIdFrom: "SELECT id, time FROM {trades} WHERE key >= ? AND key < ? ORDER BY key LIMIT 1",
   tradeIdLast: "SELECT id, time FROM {trades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
+  // (account, lowest key, key above the last, order id or -1 three times, limit): the account's trades
+  // (myTrades), found through account_trades; with an order id, that order's only
+  accountTradesAsc: `SELECT t.* FROM account_trades a JOIN {trades} t ON t.key = a.key
+    WHERE a.account = ? AND a.key >= ? AND a.key < ? AND ${OWN_ORDER} ORDER BY a.key ASC LIMIT ?`,
+  accountTradesDesc: `SELECT t.* FROM account_trades a JOIN {trades} t ON t.key = a.key
+    WHERE a.account = ? AND a.key >= ? AND a.key < ? AND ${OWN_ORDER} ORDER BY a.key DESC LIMIT ?`,
+  // (symbol, level, from, to): the candles of a level opening in [from, to)
+  candlesBetween: `SELECT * FROM candles WHERE symbol = ? AND level = ? AND open_time >= ? AND open_time < ?
+    ORDER BY open_time`,
+  // (symbol, level, time): the newest candle opening before it
+  candleBefore:
+    "SELECT * FROM candles WHERE symbol = ? AND level = ? AND open_time < ? ORDER BY open_time DESC LIMIT 1",
+  // (symbol, level)
+  firstCandle: "SELECT * FROM candles WHERE symbol = ? AND level = ? ORDER BY open_time LIMIT 1",
 } as const;
-
-/**
- * myTrades is no HTTP operation (the engine and library API have it): the account's trades are
- * found among the symbol's trades in the key range, without an index by account that every trade
- * would pay for twice.
- */
-const ACCOUNT_TRADES_WHERE = `key >= ? AND key < ? AND ((buyer = ? AND (? < 0 OR buyer_order_id = ?))
-    OR (seller = ? AND (? < 0 OR seller_order_id = ?)))`;
 
 /** Reads at start-up and of settings. */
 export const OTHER_READS = {
-  accountTradesAsc: `SELECT * FROM {trades} WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY key ASC LIMIT ?`,
-  accountTradesDesc: `SELECT * FROM {trades} WHERE ${ACCOUNT_TRADES_WHERE} ORDER BY key DESC LIMIT ?`,
   metaValue: "SELECT value FROM meta WHERE key = ?",
   meta: "SELECT key, value FROM meta",
   // A symbol without its counters reads them as null (a damaged file, refused at load).
@@ -80,4 +88,8 @@ export const OTHER_READS = {
   lastTrade: "SELECT * FROM {trades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
   lastAggTrade: "SELECT * FROM {aggTrades} WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1",
   minutes: "SELECT * FROM trade_minutes WHERE symbol = ? AND minute >= ? ORDER BY minute",
+  // (symbol, level): the latest candle of a level, which the next trades fold into
+  lastCandle: "SELECT * FROM candles WHERE symbol = ? AND level = ? ORDER BY open_time DESC LIMIT 1",
+  // (symbol, level, from): a level's candles from an open time on (the latest candles' parts, at start-up)
+  candlesFrom: "SELECT * FROM candles WHERE symbol = ? AND level = ? AND open_time >= ? ORDER BY open_time",
 } as const;

@@ -4,6 +4,7 @@
  */
 import {
   type AggTrade,
+  type Candle,
   type ChangeSet,
   decimal as dec,
   type Order,
@@ -28,8 +29,9 @@ export const WRITES = {
       next_trade_id = excluded.next_trade_id, next_agg_trade_id = excluded.next_agg_trade_id,
       next_book_seq = excluded.next_book_seq, last_update_id = excluded.last_update_id`,
   account: "INSERT INTO accounts (id, position, exempt_from_order_limits) VALUES (?, ?, ?)",
-  balance: `INSERT INTO balances (account, asset, free, locked) VALUES (?, ?, ?, ?)
-    ON CONFLICT (account, asset) DO UPDATE SET free = excluded.free, locked = excluded.locked`,
+  balance: `INSERT INTO balances (account, asset, free, locked, update_time) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (account, asset) DO UPDATE SET free = excluded.free, locked = excluded.locked,
+      update_time = excluded.update_time`,
   deposit:
     "INSERT INTO deposits (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
   fee: "INSERT INTO fees (asset, total) VALUES (?, ?) ON CONFLICT (asset) DO UPDATE SET total = excluded.total",
@@ -60,6 +62,17 @@ export const WRITES = {
       high = excluded.high, low = excluded.low, close = excluded.close, close_qty = excluded.close_qty,
       volume = excluded.volume, quote_volume = excluded.quote_volume`,
   pruneMinutes: "DELETE FROM trade_minutes WHERE minute < ?",
+  // (symbol, level, open_time, ...): the latest candle of a level, written again as trades fold in
+  candle: `INSERT INTO candles (symbol, level, open_time, first_id, last_id, count, open, high, low, close,
+      volume, quote_volume, taker_buy_volume, taker_buy_quote_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (symbol, level, open_time) DO UPDATE SET last_id = excluded.last_id, count = excluded.count,
+      high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume,
+      quote_volume = excluded.quote_volume, taker_buy_volume = excluded.taker_buy_volume,
+      taker_buy_quote_volume = excluded.taker_buy_quote_volume`,
+  // (symbol, level, first open time kept): retention forgets the candles of the level it prunes
+  pruneCandles: "DELETE FROM candles WHERE symbol = ? AND level = ? AND open_time < ?",
+  // (account, key): a trade under one of its accounts
+  accountTrade: "INSERT INTO account_trades (account, key) VALUES (?, ?) ON CONFLICT DO NOTHING",
   // (from key, below key): one sorted chunk of client order ids, then the mark (below order id,
   // symbol) that says they are in. A generated id names its order and needs no row (client-ids.ts).
   indexClientIds: `INSERT OR IGNORE INTO client_order_ids (account, symbol, client_order_id, order_id)
@@ -70,6 +83,11 @@ export const WRITES = {
   clientIdsBelow: "UPDATE symbols SET client_ids_below = ? WHERE symbol = ?",
   // (symbol's first key, first key to keep, most rows): ids and times grow together, so the rows
   // older than the retention are those below the first id at or after its cutoff.
+  // The entries in account_trades of the trades that pruneTrades, with the same parameters, deletes next.
+  pruneBuyerTrades: `DELETE FROM account_trades WHERE (account, key) IN
+    (SELECT buyer, key FROM {trades} WHERE key >= ? AND key < ? ORDER BY key LIMIT ?)`,
+  pruneSellerTrades: `DELETE FROM account_trades WHERE (account, key) IN
+    (SELECT seller, key FROM {trades} WHERE key >= ? AND key < ? ORDER BY key LIMIT ?)`,
   pruneTrades: `DELETE FROM {trades} WHERE key IN
     (SELECT key FROM {trades} WHERE key >= ? AND key < ? ORDER BY key LIMIT ?)`,
   pruneAggTrades: `DELETE FROM {aggTrades} WHERE key IN
@@ -430,6 +448,44 @@ export function bucketFromRow(r: BucketRow, symbol: string): TradeBucket {
   };
 }
 
+export interface CandleRow {
+  open_time: number;
+  first_id: number;
+  last_id: number;
+  count: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+  quote_volume: string;
+  taker_buy_volume: string;
+  taker_buy_quote_volume: string;
+}
+
+/** A candle row (`SELECT *`: with its symbol and level), checked as it is read (row-checks.ts). */
+export function candleFromRow(r: CandleRow): Candle {
+  const row = r as unknown as Record<string, unknown>;
+  const c = new Columns(
+    row,
+    () => `table candles, ${String(row.symbol)} level ${String(row.level)} open time ${String(r.open_time)}`,
+  );
+  return {
+    openTime: c.time("open_time"),
+    firstId: c.id("first_id"),
+    lastId: c.id("last_id"),
+    count: c.whole("count"),
+    open: c.decimal("open"),
+    high: c.decimal("high"),
+    low: c.decimal("low"),
+    close: c.decimal("close"),
+    volume: c.decimal("volume"),
+    quoteVolume: c.decimal("quote_volume"),
+    takerBuyVolume: c.decimal("taker_buy_volume"),
+    takerBuyQuoteVolume: c.decimal("taker_buy_quote_volume"),
+  };
+}
+
 export interface WriteContext {
   fees: ReadonlyMap<string, bigint>;
   deposits: ReadonlyMap<string, bigint>;
@@ -451,10 +507,24 @@ export function changeWrites(changes: ChangeSet, context: WriteContext): WriteOp
   };
   for (const order of changes.orders) ops.push(orderOp(key(order.symbol, order.orderId), order));
   for (const trade of changes.trades) ops.push(tradeOp(key(trade.symbol, trade.id), trade));
+  // After the trades, so that consecutive writes of one kind run as one statement (write-runner.ts).
+  for (const trade of changes.trades) {
+    const tradeKey = key(trade.symbol, trade.id);
+    ops.push(["accountTrade", trade.buyer.accountId, tradeKey]);
+    if (trade.seller.accountId !== trade.buyer.accountId)
+      ops.push(["accountTrade", trade.seller.accountId, tradeKey]);
+  }
   for (const agg of changes.aggTrades) ops.push(aggTradeOp(key(agg.symbol, agg.id), agg));
   for (const { account, asset } of changes.balances) {
     const b = account.balances.get(asset);
-    ops.push(["balance", account.id, asset, plain(b?.free ?? 0n), plain(b?.locked ?? 0n)]);
+    ops.push([
+      "balance",
+      account.id,
+      asset,
+      plain(b?.free ?? 0n),
+      plain(b?.locked ?? 0n),
+      account.updateTime,
+    ]);
   }
   for (const asset of changes.fees) ops.push(["fee", asset, plain(context.fees.get(asset) ?? 0n)]);
   for (const asset of changes.deposits)

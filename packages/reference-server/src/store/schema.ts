@@ -16,6 +16,7 @@
  * every page it changes, once to the WAL and once at the checkpoint, so each B-tree fewer that
  * every order or trade touches is a page fewer per commit (see migration 2 → 3).
  */
+import { CANDLE_LEVELS, type Candle, CandleFolder, decimal as dec } from "../engine/index.js";
 import type { Database, Statement } from "./driver.js";
 import { ID_SPAN } from "./rows.js";
 
@@ -209,6 +210,52 @@ const MIGRATIONS: readonly Migration[] = [
     }
     db.exec("DROP TABLE orders; DROP TABLE trades; DROP TABLE agg_trades;");
   },
+  // 3 → 4: the account views of the sandbox (its own OpenAPI document):
+  // - candles: klines built from the trades, one row per symbol, stored level (candles.ts: 1 s, 1 min,
+  //   15 min, 1 h, 1 day) and open time; a commit upserts the latest candle of each level it traded in
+  //   (appended at the end of each (symbol, level) range as time goes on);
+  // - account_trades: each trade's key under its buyer and its seller (once for a trade between two
+  //   orders of one account), so that myTrades is an index search over the account's own trades,
+  //   not a walk over every trade of the symbol;
+  // - balances.update_time: the exchange time of the balance's last change (the account's updateTime).
+  // An existing database gets both tables filled from its trades, in key order.
+  (db) => {
+    db.exec(`
+    CREATE TABLE candles (
+      symbol TEXT NOT NULL,
+      level INTEGER NOT NULL,
+      open_time INTEGER NOT NULL,
+      first_id INTEGER NOT NULL,
+      last_id INTEGER NOT NULL,
+      count INTEGER NOT NULL,
+      open TEXT NOT NULL,
+      high TEXT NOT NULL,
+      low TEXT NOT NULL,
+      close TEXT NOT NULL,
+      volume TEXT NOT NULL,
+      quote_volume TEXT NOT NULL,
+      taker_buy_volume TEXT NOT NULL,
+      taker_buy_quote_volume TEXT NOT NULL,
+      PRIMARY KEY (symbol, level, open_time)
+    ) WITHOUT ROWID;
+    CREATE TABLE account_trades (account TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (account, key)) WITHOUT ROWID;
+    ALTER TABLE balances ADD COLUMN update_time INTEGER NOT NULL DEFAULT 0;
+    `);
+    const symbols = db.prepare("SELECT symbol, position FROM symbols ORDER BY position").all() as {
+      symbol: string;
+      position: number;
+    }[];
+    for (const { symbol, position } of symbols) {
+      db.exec(
+        inSymbolTables(
+          `INSERT OR IGNORE INTO account_trades (account, key)
+            SELECT buyer, key FROM {trades} UNION SELECT seller, key FROM {trades} ORDER BY 1, 2`,
+          position,
+        ),
+      );
+      fillCandles(db, symbol, position);
+    }
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -264,6 +311,72 @@ export function migrate(db: Database): boolean {
     })();
   }
   return !isNew;
+}
+
+/** Fills the candles of a symbol's stored trades (migration 3 → 4), a chunk of trades at a time. */
+function fillCandles(db: Database, symbol: string, position: number): void {
+  const read = db.prepare(
+    inSymbolTables(
+      "SELECT id, price, qty, quote_qty, time, is_buyer_maker FROM {trades} WHERE key >= ? ORDER BY key LIMIT 10000",
+      position,
+    ),
+  );
+  const write =
+    db.prepare(`INSERT OR REPLACE INTO candles (symbol, level, open_time, first_id, last_id, count,
+    open, high, low, close, volume, quote_volume, taker_buy_volume, taker_buy_quote_volume)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const folder = new CandleFolder();
+  let from = position * ID_SPAN;
+  for (;;) {
+    const rows = read.all(from) as {
+      id: number;
+      price: string;
+      qty: string;
+      quote_qty: string;
+      time: number;
+      is_buyer_maker: number;
+    }[];
+    if (rows.length === 0) break;
+    const trades = rows.map((r) => {
+      const party = { accountId: "", orderId: 0, commission: 0n, commissionAsset: "" };
+      return {
+        symbol,
+        id: r.id,
+        price: dec.fromPlain(r.price),
+        qty: dec.fromPlain(r.qty),
+        quoteQty: dec.fromPlain(r.quote_qty),
+        time: r.time,
+        isBuyerMaker: r.is_buyer_maker === 1,
+        buyer: party,
+        seller: party,
+      };
+    });
+    for (const [level, c] of folder.fold(trades)) write.run(symbol, level, ...candleValues(c));
+    from = position * ID_SPAN + (rows.at(-1)?.id ?? 0) + 1;
+  }
+  // The latest candles too: the server writes a candle once complete, and rebuilds the latest.
+  for (const level of CANDLE_LEVELS) {
+    const current = folder.current(level);
+    if (current) write.run(symbol, level, ...candleValues(current));
+  }
+}
+
+/** A candle's columns from open_time on, as the candles table orders them. */
+export function candleValues(c: Candle): (number | string)[] {
+  return [
+    c.openTime,
+    c.firstId,
+    c.lastId,
+    c.count,
+    dec.toPlain(c.open),
+    dec.toPlain(c.high),
+    dec.toPlain(c.low),
+    dec.toPlain(c.close),
+    dec.toPlain(c.volume),
+    dec.toPlain(c.quoteVolume),
+    dec.toPlain(c.takerBuyVolume),
+    dec.toPlain(c.takerBuyQuoteVolume),
+  ];
 }
 
 /** The schema version from which each symbol has tables of its own (migration 2 → 3). */

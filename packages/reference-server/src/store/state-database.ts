@@ -21,6 +21,7 @@ import type { Worker } from "node:worker_threads";
 import {
   type AccountTradesQuery,
   type AggTrade,
+  type Candle,
   type ChangeSet,
   Exchange,
   type History,
@@ -33,12 +34,14 @@ import { ourCommits } from "./commit-fence.js";
 import { Committer, type CommitterOptions, StorageFailure, startWriter } from "./committer.js";
 import type { Database } from "./driver.js";
 import { HistoryReads } from "./history-reads.js";
-import { loadState } from "./load.js";
+import { loadState, refusingDamage } from "./load.js";
 import { StateLock } from "./lock.js";
 import { type OpenedFrom, StateFile } from "./open.js";
 import { RecentClientIds } from "./recent-client-ids.js";
+import type { WriteOp } from "./rows.js";
 import { symbolTablesSql } from "./schema.js";
 import { StateFileError } from "./state-file-error.js";
+import { StoredCandles } from "./stored-candles.js";
 import { type LoadStats, TableReads } from "./table-reads.js";
 import { Uncommitted } from "./uncommitted.js";
 import type { StateSync } from "./writer-protocol.js";
@@ -66,6 +69,7 @@ export class StateDatabase implements History {
   private readonly uncommitted = new Uncommitted();
   private readonly recent = new RecentClientIds();
   private readonly reads: HistoryReads;
+  private readonly storedCandles: StoredCandles;
   private readonly committer: Committer;
   private closed = false;
 
@@ -83,6 +87,7 @@ export class StateDatabase implements History {
     this.db = db;
     this.tables = new TableReads(db);
     this.reads = new HistoryReads(this.tables, this.uncommitted, this.recent);
+    this.storedCandles = new StoredCandles(this.tables);
     this.committer = new Committer(
       path,
       db,
@@ -93,6 +98,7 @@ export class StateDatabase implements History {
         uncommitted: this.uncommitted,
         recent: this.recent,
         reads: this.reads,
+        candles: this.storedCandles,
         reload: () => this.reloadLiveState(),
       },
       options,
@@ -162,22 +168,49 @@ export class StateDatabase implements History {
     }
   }
 
+  /** A meta value of the saved state (undefined when absent). */
+  metaValue(key: string): string | undefined {
+    return this.tables.metaValue(key);
+  }
+
+  /**
+   * Keeps a meta value with the changes: `value()` is written with every batch, in the same
+   * commit, and once now (`committed()` resolves when it is).
+   */
+  keepMeta(key: string, value: () => string): void {
+    this.committer.keepMeta(key, value);
+  }
+
+  /** Commits the kept meta values as they are now, whether or not anything else changed. */
+  saveKeptMeta(): Promise<void> {
+    this.committer.writeKeptMeta();
+    return this.committer.committed();
+  }
+
   /** Binds the exchange whose changes this database records (its live state is read on each batch). */
   attach(exchange: Exchange): void {
     this.exchange = exchange;
     this.committer.attach(exchange);
   }
 
-  /** Builds the saved exchange: live state only; refuses a state that breaks an invariant. */
-  load(now: () => number): Exchange {
+  /**
+   * Builds the saved exchange: live state only; refuses a state that breaks an invariant, or that
+   * `check` refuses (given the file's meta values: the sandbox's saved state, say), leaving the
+   * file as it was.
+   */
+  load(now: () => number, check?: (metaValue: (key: string) => string | undefined) => void): Exchange {
     let loaded: ReturnType<typeof loadState>;
+    let candleWrites: WriteOp[];
     try {
       loaded = loadState(this.tables, this.recent, this, this.path);
+      candleWrites = refusingDamage(this.path, () => this.storedCandles.load());
+      check?.((key) => this.tables.metaValue(key));
     } catch (error) {
       this.file.refuse();
       throw error;
     }
     const { state, accounts } = loaded;
+    for (const op of candleWrites) this.committer.write(op);
     this.committer.accountsStored(accounts);
     const exchange = new Exchange(state, now);
     this.attach(exchange);
@@ -200,14 +233,32 @@ export class StateDatabase implements History {
 
   /** Commits what is pending, stops the writer, closes the database and releases its lock. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (await this.closeFile()) this.lock.release();
+  }
+
+  /**
+   * As `close`, but hands the file's lock to the caller instead of releasing it: no other process
+   * may open the file meanwhile (a server replacing its own file, see backup.ts's installCopy).
+   */
+  async closeKeepingLock(): Promise<StateLock> {
+    if (!(await this.closeFile())) throw new Error(`state database ${this.path} is closed already`);
+    return this.lock;
+  }
+
+  private async closeFile(): Promise<boolean> {
+    if (this.closed) return false;
     this.closed = true;
     await this.committer.close();
     this.file.close({ afterAnother: this.committer.stoppedByAnother });
-    this.lock.release();
+    return true;
   }
 
   record(changes: ChangeSet, now: number): void {
+    // The candles the trades complete are written in the batch that carries the trades.
+    if (changes.trades.length > 0) {
+      for (const op of this.storedCandles.record(changes.trades, this.committer.nextBatch))
+        this.committer.write(op);
+    }
     this.committer.record(changes, now);
   }
 
@@ -250,11 +301,24 @@ export class StateDatabase implements History {
     return this.reads.accountTrades(accountId, symbol, query, limit);
   }
 
+  candles(symbol: string, level: number, from: number, to: number): Candle[] {
+    return this.storedCandles.candles(symbol, level, from, to);
+  }
+
+  candleBefore(symbol: string, level: number, time: number): Candle | undefined {
+    return this.storedCandles.candleBefore(symbol, level, time);
+  }
+
+  firstCandle(symbol: string, level: number): Candle | undefined {
+    return this.storedCandles.firstCandle(symbol, level);
+  }
+
   /** Forgets the changes that were not committed: the live state becomes the committed one. */
   private reloadLiveState(): void {
     if (!this.exchange) return;
     try {
       const { state, accounts } = loadState(this.tables, this.recent, this, this.path);
+      for (const op of this.storedCandles.load()) this.committer.write(op);
       this.committer.accountsStored(accounts);
       this.exchange.replaceState(state);
     } catch {

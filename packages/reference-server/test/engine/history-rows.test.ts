@@ -7,12 +7,16 @@ import { CROSSING_PAIRS } from "../../bench/order-load.js";
 import {
   type AccountTradesQuery,
   ApiError,
+  CANDLE_LEVELS,
+  type Candle,
   type ChangeSet,
+  candleOfTrade,
   createExchange,
   decimal as dec,
   type Exchange,
   type History,
   MemoryHistory,
+  mergeCandle,
   type NewOrderParams,
   type Order,
   type PageQuery,
@@ -33,6 +37,8 @@ class ObjectHistory implements History {
   private readonly orderKeys = new Set<string>();
   private tradeList: Trade[] = [];
   private aggList: AggTrade[] = [];
+  /** Every trade ever recorded: candles longer than a second outlive the trades' retention. */
+  private everyTrade: Trade[] = [];
   private lastPrune = 0;
 
   constructor(private readonly retentionMs?: number) {}
@@ -45,6 +51,7 @@ class ObjectHistory implements History {
       this.orderList.push(order);
     }
     this.tradeList.push(...changes.trades);
+    this.everyTrade.push(...changes.trades);
     for (const agg of changes.aggTrades) if (!this.aggList.includes(agg)) this.aggList.push(agg);
     if (this.retentionMs !== undefined && now - this.lastPrune >= 60_000) {
       this.lastPrune = now;
@@ -52,6 +59,8 @@ class ObjectHistory implements History {
       this.tradeList = this.tradeList.filter((t) => t.time >= cutoff);
       this.aggList = this.aggList.filter((a) => a.time >= cutoff);
       this.orderList = this.orderList.filter((o) => isLive(o) || o.updateTime >= cutoff);
+      // Second candles go with the trades, once their whole second is before the cutoff.
+      this.forgottenSecondsBefore = cutoff - 999;
     }
   }
 
@@ -97,6 +106,30 @@ class ObjectHistory implements History {
         inPage(query, t.id, t.time),
     );
     return page(matching, query, limit);
+  }
+
+  private forgottenSecondsBefore = Number.NEGATIVE_INFINITY;
+
+  /** Each candle folded from the trades, one by one, whatever the level. */
+  candles(symbol: string, level: number, from: number, to: number): Candle[] {
+    const byOpen = new Map<number, Candle>();
+    for (const trade of this.everyTrade) {
+      const open = Math.floor(trade.time / level) * level;
+      if (trade.symbol !== symbol || open < from || open >= to) continue;
+      if (level === 1000 && open < this.forgottenSecondsBefore) continue;
+      const candle = byOpen.get(open);
+      if (candle) mergeCandle(candle, candleOfTrade(trade, level));
+      else byOpen.set(open, candleOfTrade(trade, level));
+    }
+    return [...byOpen.values()].sort((a, b) => a.openTime - b.openTime);
+  }
+
+  candleBefore(symbol: string, level: number, time: number): Candle | undefined {
+    return this.candles(symbol, level, Number.MIN_SAFE_INTEGER, time).at(-1);
+  }
+
+  firstCandle(symbol: string, level: number): Candle | undefined {
+    return this.candles(symbol, level, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)[0];
   }
 
   private accountOrders(accountId: string, symbol: string): Order[] {
@@ -252,6 +285,14 @@ function expectSameReads(rows: History, plain: History, pick: (n: number) => num
     }
     for (const account of ACCOUNTS)
       expectSameAccountReads(same, account, symbol, plain, queries, limit, pick);
+    for (const level of CANDLE_LEVELS) {
+      same((h) => h.firstCandle(symbol, level));
+      for (let i = 0; i < 3; i += 1) {
+        const [from, to, before] = [time(), time(), time()];
+        same((h) => h.candles(symbol, level, from, to));
+        same((h) => h.candleBefore(symbol, level, before));
+      }
+    }
   }
 }
 

@@ -1,13 +1,16 @@
 // A state database with a long history, written straight with SQL (the server would take minutes
 // to trade a million times): for the history tests and the start-up bench.
+import { CANDLE_LEVELS, CandleFolder, decimal as dec, type Trade } from "../../src/engine/index.js";
 import { startServer } from "../../src/index.js";
+import { candleValues } from "../../src/store/schema.js";
 
 /** How the trades' times fall: over the last 30 days (the newest tenth in the last day), or all in the last five minutes. */
 export type HistoryShape = "30-days" | "last-5-minutes";
 
 /**
  * Writes `count` trades between two accounts' (closed) orders straight into a state database,
- * in the given shape, plus the minute buckets the server keeps for the last day.
+ * in the given shape, plus the minute buckets the server keeps for the last day, and the candles
+ * and account trades it keeps of every trade.
  */
 export async function databaseWithTrades(
   path: string,
@@ -44,6 +47,12 @@ export async function databaseWithTrades(
   const timeOf =
     shape === "30-days" ? spread : (i: number) => NOW - 1 - Math.floor(((count - i) * 299_000) / count);
   const buckets = new Map<number, { first: number; last: number; n: number }>();
+  const candles = new CandleFolder();
+  const candle = db.prepare(
+    "INSERT OR REPLACE INTO candles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const party = { accountId: "demo", orderId: 0, commission: 0n, commissionAsset: "BTC" };
+  const [price, qty, quoteQty] = [dec.parse("60000"), dec.parse("0.001"), dec.parse("60")];
   db.transaction(() => {
     for (let i = 1; i <= count; i += 1) {
       const time = timeOf(i);
@@ -92,6 +101,18 @@ export async function databaseWithTrades(
         "0",
         0,
       );
+      const folded: Trade = {
+        symbol: "BTCUSDT",
+        id: i,
+        price,
+        qty,
+        quoteQty,
+        time,
+        isBuyerMaker: true,
+        buyer: party,
+        seller: party,
+      };
+      for (const [level, done] of candles.fold([folded])) candle.run("BTCUSDT", level, ...candleValues(done));
       if (time >= NOW - 86_400_000 - 120_000) {
         const m = time - (time % 60_000);
         const b = buckets.get(m) ?? { first: i, last: i, n: 0 };
@@ -116,6 +137,13 @@ export async function databaseWithTrades(
         String(b.n * 60),
       );
     }
+    for (const level of CANDLE_LEVELS) {
+      const latest = candles.current(level);
+      if (latest) candle.run("BTCUSDT", level, ...candleValues(latest));
+    }
+    db.prepare(
+      `INSERT INTO account_trades SELECT buyer, key FROM trades_${position} UNION SELECT seller, key FROM trades_${position} ORDER BY 1, 2`,
+    ).run();
     // As the server keeps them: the client order ids and account entries of the orders in their tables.
     db.prepare(`INSERT INTO account_orders SELECT account, key FROM orders_${position} ORDER BY 1, 2`).run();
     db.prepare(

@@ -92,6 +92,8 @@ export interface Operation {
   apiKey: "required" | "optional" | "none";
   /** x-weight (1 when absent). */
   weight: number;
+  /** Whether the operation states x-weight ("x-weight") or its weight is the default 1 ("default"). */
+  weightFrom: "x-weight" | "default";
   /** Path-level and operation-level parameters merged; the operation's win on the same name and location. */
   parameters: Parameter[];
   requestBody?: RequestBody;
@@ -292,6 +294,7 @@ function readOperation({ document, signingRules, path, method, item }: Operation
     security,
     apiKey: apiKeyOf(security),
     weight,
+    weightFrom: raw["x-weight"] === undefined ? "default" : "x-weight",
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,

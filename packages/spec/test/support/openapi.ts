@@ -3,6 +3,8 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
 export const specPath = fileURLToPath(new URL("../../../../specs/spot-api.openapi.yaml", import.meta.url));
+/** The reference server's sandbox document, linted with the same rules. */
+export const sandboxPath = fileURLToPath(new URL("../../../../specs/sandbox.openapi.yaml", import.meta.url));
 
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked generically in tests
 export type Json = any;

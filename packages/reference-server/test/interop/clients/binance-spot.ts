@@ -3,7 +3,6 @@
 // backoff) are replaced by a long timeout and no retries, so a loaded machine cannot fail it.
 import {
   BadRequestError,
-  NotFoundError,
   RateLimitBanError,
   Spot,
   TooManyRequestsError,
@@ -11,9 +10,11 @@ import {
 } from "@binance/spot";
 import { expect } from "vitest";
 import {
+  balancesByAsset,
   CALL_TIMEOUT_MS,
   type InteropClient,
   type OrderSeen,
+  openTimesOf,
   type Target,
   type TickerKind,
 } from "../suite.js";
@@ -123,11 +124,11 @@ export const binanceSpotClient: InteropClient = {
         (await data<Json[]>(rest, "allOrders", { symbol })).map((o) => String(o.orderId)),
       cancelOrder: async (symbol, r) => seen(await data<Json>(rest, "deleteOrder", ref(symbol, r))),
       cancelAll: async (symbol) => (await data<unknown[]>(rest, "deleteOpenOrders", { symbol })).length,
-      outside: {
-        account: () => data(rest, "getAccount"),
-        klines: () => data(rest, "klines", { symbol: "BTCUSDT", interval: "1m" }),
-        myTrades: () => data(rest, "myTrades", { symbol: "BTCUSDT" }),
-      },
+      balances: async () =>
+        balancesByAsset((await data<{ balances: Json[] }>(rest, "getAccount")).balances as never),
+      myTrades: async (symbol) => (await data<Json[]>(rest, "myTrades", { symbol })).map((t) => Number(t.id)),
+      klines: async (symbol, interval, limit) =>
+        openTimesOf(await data(rest, "klines", { symbol, interval, limit })),
     };
   },
   expectError: {
@@ -141,5 +142,4 @@ export const binanceSpotClient: InteropClient = {
     "request weight over the limit (429, -1003)": expectError(TooManyRequestsError, -1003),
     "IP banned after repeated 429s (418, -1003)": expectError(RateLimitBanError, -1003),
   },
-  expectOutsideError: expectError(NotFoundError, -1020),
 };

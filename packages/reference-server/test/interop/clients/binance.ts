@@ -5,7 +5,14 @@
 // plain objects `{ code, message, body, ... }`.
 import { MainClient } from "binance";
 import { expect } from "vitest";
-import { CALL_TIMEOUT_MS, type InteropClient, type OrderSeen, type TickerKind } from "../suite.js";
+import {
+  balancesByAsset,
+  CALL_TIMEOUT_MS,
+  type InteropClient,
+  type OrderSeen,
+  openTimesOf,
+  type TickerKind,
+} from "../suite.js";
 
 type Json = Record<string, unknown>;
 type Loose = Record<string, (...args: unknown[]) => Promise<unknown>>;
@@ -101,11 +108,12 @@ export const binanceClient: InteropClient = {
         ((await api.getAllOrders!({ symbol })) as Json[]).map((o) => String(o.orderId)),
       cancelOrder: async (symbol, r) => seen(await api.cancelOrder!(ref(symbol, r))),
       cancelAll: async (symbol) => ((await api.cancelAllSymbolOrders!({ symbol })) as unknown[]).length,
-      outside: {
-        account: () => api.getAccountInformation!(),
-        klines: () => api.getKlines!({ symbol: "BTCUSDT", interval: "1m" }),
-        myTrades: () => api.getAccountTradeList!({ symbol: "BTCUSDT" }),
-      },
+      balances: async () =>
+        balancesByAsset(((await api.getAccountInformation!()) as { balances: Json[] }).balances as never),
+      myTrades: async (symbol) =>
+        ((await api.getAccountTradeList!({ symbol })) as Json[]).map((t) => Number(t.id)),
+      klines: async (symbol, interval, limit) =>
+        openTimesOf(await api.getKlines!({ symbol, interval, limit })),
     };
   },
   expectError: {
@@ -119,5 +127,4 @@ export const binanceClient: InteropClient = {
     "request weight over the limit (429, -1003)": expectCode(-1003),
     "IP banned after repeated 429s (418, -1003)": expectCode(-1003),
   },
-  expectOutsideError: expectCode(-1020),
 };

@@ -3,7 +3,14 @@
 // `response.data` = `{ code, msg }`).
 import { createRequire } from "node:module";
 import { expect } from "vitest";
-import { CALL_TIMEOUT_MS, type InteropClient, type OrderSeen, type TickerKind } from "../suite.js";
+import {
+  balancesByAsset,
+  CALL_TIMEOUT_MS,
+  type InteropClient,
+  type OrderSeen,
+  openTimesOf,
+  type TickerKind,
+} from "../suite.js";
 
 type Json = Record<string, unknown>;
 type Loose = Record<string, (...args: unknown[]) => Promise<{ data: unknown }>>;
@@ -91,11 +98,11 @@ export const connectorClient: InteropClient = {
         ((await data("allOrders", symbol)) as Json[]).map((o) => String(o.orderId)),
       cancelOrder: async (symbol, r) => seen(await data("cancelOrder", symbol, ref(r))),
       cancelAll: async (symbol) => ((await data("cancelOpenOrders", symbol)) as unknown[]).length,
-      outside: {
-        account: () => data("account"),
-        klines: () => data("klines", "BTCUSDT", "1m"),
-        myTrades: () => data("myTrades", "BTCUSDT"),
-      },
+      balances: async () =>
+        balancesByAsset(((await data("account")) as { balances: Json[] }).balances as never),
+      myTrades: async (symbol) => ((await data("myTrades", symbol)) as Json[]).map((t) => Number(t.id)),
+      klines: async (symbol, interval, limit) =>
+        openTimesOf(await data("klines", symbol, interval, { limit })),
     };
   },
   expectError: {
@@ -109,5 +116,4 @@ export const connectorClient: InteropClient = {
     "request weight over the limit (429, -1003)": expectAnswer(429, -1003),
     "IP banned after repeated 429s (418, -1003)": expectAnswer(418, -1003),
   },
-  expectOutsideError: expectAnswer(404, -1020),
 };

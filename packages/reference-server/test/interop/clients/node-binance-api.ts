@@ -100,11 +100,17 @@ export const nodeBinanceApiClient: InteropClient = {
       allOrders: async (symbol) => ((await api.allOrders!(symbol)) as Json[]).map((o) => String(o.orderId)),
       cancelOrder: async (symbol, r) => seen(await api.cancel!(symbol, ...flags(r))),
       cancelAll: async (symbol) => ((await api.cancelAll!(symbol)) as unknown[]).length,
-      outside: {
-        account: () => api.account!(),
-        klines: () => api.candlesticks!("BTCUSDT", "1m"),
-        myTrades: () => api.trades!("BTCUSDT"),
-      },
+      // balance() answers { asset: { available, onOrder } }.
+      balances: async () =>
+        Object.fromEntries(
+          Object.entries((await api.balance!()) as Record<string, Json>).map(([asset, b]) => [
+            asset,
+            { free: Number(b.available), locked: Number(b.onOrder) },
+          ]),
+        ),
+      myTrades: async (symbol) => ((await api.trades!(symbol)) as Json[]).map((t) => Number(t.id)),
+      klines: async (symbol, interval, limit) =>
+        ((await api.candlesticks!(symbol, interval, { limit })) as Json[]).map((c) => Number(c.openTime)),
     };
   },
   expectError: {
@@ -118,5 +124,4 @@ export const nodeBinanceApiClient: InteropClient = {
     "request weight over the limit (429, -1003)": expectBody(-1003),
     "IP banned after repeated 429s (418, -1003)": expectBody(-1003),
   },
-  expectOutsideError: expectBody(-1020),
 };

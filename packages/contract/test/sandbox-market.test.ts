@@ -1,0 +1,29 @@
+// The contract tester against the reference server with its simulated market on (real-time clock):
+// participants quote, cancel and take on every symbol throughout the run, and the tester passes
+// (it judges only reads that provably bracket no change, and notes the rest).
+import { startServer } from "@marketapi/reference-server";
+import { describe, expect, it } from "vitest";
+import { runContract } from "../src/index.js";
+import { reportText } from "../src/report/text.js";
+
+describe("the reference server with its market on", () => {
+  it("passes while the simulated participants trade on every symbol", async () => {
+    const server = await startServer({ port: 0, seed: 1, market: true });
+    try {
+      const result = await runContract({
+        baseUrl: server.url,
+        apiKey: server.demo.apiKey,
+        apiSecret: server.demo.apiSecret,
+        allowTrading: true,
+        seed: 1,
+      });
+      expect(result.exitCode, reportText(result, { color: false })).toBe(0);
+      // The market really moved during the run.
+      const activity = server.sandbox?.status().market?.activity;
+      expect(activity?.ticks, JSON.stringify(activity)).toBeGreaterThan(3);
+      expect(activity?.takes, JSON.stringify(activity)).toBeGreaterThan(3);
+    } finally {
+      await server.close();
+    }
+  });
+});

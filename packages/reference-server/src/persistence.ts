@@ -44,6 +44,11 @@ export interface OpenStateOptions {
   sync?: StateSync | undefined;
   onFailure?: (reason: string) => void;
   fresh: NewExchangeSettings;
+  /**
+   * Checks of a saved exchange beyond the store's own, given its meta values (the sandbox's saved
+   * state): a throw refuses the file before anything is written to it.
+   */
+  checkSaved?: ((metaValue: (key: string) => string | undefined) => void) | undefined;
 }
 
 export interface OpenedState {
@@ -92,7 +97,7 @@ async function openResolved(path: string, options: OpenStateOptions): Promise<Op
     let exchange: Exchange;
     const restored = database.hasExchange();
     if (restored) {
-      exchange = database.load(options.now);
+      exchange = database.load(options.now, options.checkSaved);
     } else {
       database.prepareNew(options.fresh.symbols, {
         max_open_orders: String(options.fresh.maxOpenOrdersPerAccount),

@@ -149,7 +149,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const now = clock?.now ?? options.now ?? Date.now;
   const logger = options.logger ?? errorsOnlyLogger;
   const accounts = accountsOf(options, config);
-  const stored = options.statePath ? await openStateFor(options, config, logger, now) : undefined;
+  const stored = options.statePath
+    ? await openStateFor(options, config, logger, now, settings !== undefined)
+    : undefined;
   const exchange = stored?.exchange ?? newExchange(options, config, now);
   const restored = stored?.restored ? restoredState(exchange) : undefined;
   const hold = new RequestHold();
@@ -307,9 +309,13 @@ function openStateFor(
   config: ServerConfig,
   logger: Logger,
   now: () => number,
+  sandbox: boolean,
 ): Promise<OpenedState> {
   const path = options.statePath as string;
   return openState(path, {
+    // A server with sandbox options reads the sandbox's saved state: one it cannot take refuses
+    // the file before anything is written to it (a server without them does not read the row).
+    checkSaved: sandbox ? (metaValue) => void readSavedSandbox(metaValue(SANDBOX_META_KEY)) : undefined,
     now,
     logger,
     retentionMs: options.retentionMs ?? config.historyRetentionMs,

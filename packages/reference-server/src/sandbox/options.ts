@@ -129,9 +129,18 @@ function readReplay(path: string): string {
 /** The saved sandbox of a state file (undefined when there is none); throws an Error naming what is malformed. */
 export function readSavedSandbox(text: string | undefined): SavedSandbox | undefined {
   if (text === undefined) return undefined;
-  const saved = JSON.parse(text) as SavedSandbox;
+  const refusal = () =>
+    new Error(
+      `its sandbox state (meta "sandbox") is not one this server reads: ${JSON.stringify(text.slice(0, 120))}`,
+    );
+  let saved: SavedSandbox;
+  try {
+    saved = JSON.parse(text) as SavedSandbox;
+  } catch {
+    throw refusal();
+  }
   if (saved?.version !== 1 || typeof saved.clock?.time !== "number" || !Array.isArray(saved.accounts)) {
-    throw new Error(`its sandbox state (meta "sandbox") is not one this server reads: ${text.slice(0, 120)}`);
+    throw refusal();
   }
   return saved;
 }

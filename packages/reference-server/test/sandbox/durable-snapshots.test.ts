@@ -2,13 +2,15 @@
 // snapshot is a backup of the file kept beside it; a restore or a reset replaces the file, so the
 // API shows the state brought back, and so does the server started again on the file; a snapshot
 // outlives the server that took it. Each admin answer is checked by @marketapi/validators/sandbox.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateResponse } from "@marketapi/validators/sandbox";
 import { afterAll, describe, expect, it } from "vitest";
 import { stateFaults } from "../../src/engine/invariants.js";
-import { DEMO_CREDENTIALS, type RunningServer, startServer } from "../../src/index.js";
+import { DEMO_CREDENTIALS, type RunningServer, StateFileError, startServer } from "../../src/index.js";
+import { loadDriver } from "../../src/store/driver.js";
 import { send, sendSigned } from "../support/http.js";
 
 const TOKEN = "admin-token-for-durable-snapshots";
@@ -17,8 +19,9 @@ const folder = mkdtempSync(join(tmpdir(), "sandbox-durable-"));
 const statePath = join(folder, "state.db");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-const start = () =>
+const start = (logger?: { info(m: string): void; warn(m: string): void; error(m: string): void }) =>
   startServer({
+    ...(logger ? { logger } : {}),
     port: 0,
     seed: 4,
     now: () => T0,
@@ -154,5 +157,44 @@ describe("snapshots, restore and reset with --state", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("a restore's copy left by a killed server is removed at the next start, the snapshots kept; a saved sandbox it cannot read refuses the file, left as it was", async () => {
+    // What a server killed midway through a restore leaves: its checked copy beside the file.
+    const leftover = `${statePath}.restoring-999999`;
+    writeFileSync(leftover, "a copy being restored");
+    const kept = readdirSync(`${statePath}.snapshots`).sort();
+    expect(kept).toContain("initial.db");
+    const warnings: string[] = [];
+    const server = await start({
+      info: () => undefined,
+      warn: (m) => warnings.push(m),
+      error: () => undefined,
+    });
+    await server.close();
+    expect(existsSync(leftover)).toBe(false);
+    expect(warnings.join("\n")).toContain("state.db.restoring-999999");
+    // The snapshots folder is not a leftover (initial.db is taken anew at each start).
+    expect(readdirSync(`${statePath}.snapshots`).sort()).toEqual(kept);
+
+    const db = new (loadDriver())(statePath);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'sandbox'").run('{"version": 1, "clock": {');
+    db.close();
+    const sha = () => createHash("sha256").update(readFileSync(statePath)).digest("hex");
+    const before = sha();
+    const refusal = await start().then(
+      async (started) => {
+        await started.close();
+        return undefined;
+      },
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(StateFileError);
+    expect((refusal as Error).message).toContain(statePath);
+    expect((refusal as Error).message).toContain(
+      'its sandbox state (meta "sandbox") is not one this server reads',
+    );
+    expect(sha()).toBe(before);
+    expect(existsSync(`${statePath}-wal`)).toBe(false);
   });
 });

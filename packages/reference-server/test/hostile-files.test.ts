@@ -4,7 +4,7 @@
 // stop), a view, a table, an index, an index or a table defined otherwise, the planner's
 // statistics, a virtual table; and rows the engine cannot take (a negative quantity on an open
 // order, a client order id of a megabyte, text in an integer column, a symbol's configuration that is
-// not one, a balance that is not a decimal, …). Each is refused by start-up, by `restore` and by
+// not one, a balance that is not a decimal, a candle row that is not one, …). Each is refused by start-up, by `restore` and by
 // `backup`, naming the file and what differs or the table and row, and is left byte for byte as
 // it was: nothing it holds ran. Every third file is started by `marketapi-server --state` (exit 2);
 // the others in this process, where the refusal must be a StateFileError, which the command exits
@@ -159,6 +159,17 @@ const ROWS: [string, string, RegExp][] = [
     "a blob for a setting",
     "UPDATE meta SET value = zeroblob(16) WHERE key = 'last_event_time'",
     /table meta, key "last_event_time": value holds a blob of 16 bytes/,
+  ],
+  [
+    "a balance's update time that is a text",
+    "UPDATE balances SET update_time = 'now' WHERE account = 'bot' AND asset = 'USDT'",
+    /table balances, account "bot" USDT: update_time holds the text "now", where the engine takes a whole number/,
+  ],
+  [
+    "a candle whose volume is not a decimal",
+    `INSERT INTO candles VALUES ('BTCUSDT', 60000, 0, 1, 1, 1, '60000', '60000', '60000', '60000',
+     'lots', '600', '0.01', '600')`,
+    /table candles, BTCUSDT level 60000 open time 0: volume holds the text "lots", where the engine takes a decimal/,
   ],
   [
     "an order under another order's key",

@@ -2,6 +2,8 @@ import { operationEntries } from "@marketapi/spec/model";
 import { type LoadedSpec, loadSpec, located, SpecError } from "@marketapi/spec-loader";
 import type { GeneratedFile, GeneratorContext } from "./generated-file.js";
 import { checkStructure } from "./spec-input/check-structure.js";
+import { withoutEmptyHints } from "./spec-input/empty-hints.js";
+import { atOriginalPlace, hoistReferences } from "./spec-input/hoist-references.js";
 import { selectOperations } from "./spec-input/select-operations.js";
 import { buildModel, type SourcedSpecModel } from "./spec-input/spec-model.js";
 
@@ -53,12 +55,16 @@ export const DEFAULT_MAX_OPERATIONS = 2000;
 export async function generate(options: GenerateOptions): Promise<GeneratedFile[]> {
   // The declared version is read from the text, so that a document codegen does not read is
   // refused before it is parsed; 3.0 is upgraded to 3.1 in memory.
-  const spec = loadSpec(options.spec, { maxBytes: options.maxInputBytes, openApi30: "upgrade" });
+  const loaded = loadSpec(options.spec, { maxBytes: options.maxInputBytes, openApi30: "upgrade" });
+  const spec = { ...loaded, document: withoutEmptyHints(loaded.document) };
+  let origins: ReadonlyMap<string, string> = new Map();
   try {
     // Counted before any check: the structure check alone takes seconds on an absurd spec.
     checkOperationCount(spec, options.operations, options.maxOperations ?? DEFAULT_MAX_OPERATIONS);
     await checkStructure(spec);
-    const model = selectOperations(buildModel(spec), options.operations);
+    const hoisted = hoistReferences(spec.document);
+    origins = hoisted.origins;
+    const model = selectOperations(buildModel({ ...spec, document: hoisted.document }), options.operations);
     const files: GeneratedFile[] = [];
     for (const name of options.generators) {
       files.push(...(await GENERATORS[name](model, { command: options.command })));
@@ -71,7 +77,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
     // Code-unit order, not localeCompare: the same on every machine whatever its locale.
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   } catch (error) {
-    throw located(stackOverflowAsSpecError(error, spec.source), spec);
+    throw located(atOriginalPlace(stackOverflowAsSpecError(error, spec.source), origins), spec);
   }
 }
 

@@ -15,13 +15,10 @@ import {
 import { BaseResolver, createConfig, type Document, lintDocument, Source } from "@redocly/openapi-core";
 import { checkVersion } from "./openapi-version.js";
 
-/** How many structure faults one error reports; the rest are counted. */
-export const MAX_REPORTED = 20;
-
 /**
  * Checks that the document is OpenAPI 3.1, that every `$ref` points inside it, and that every
- * object has the structure OpenAPI 3.1 defines. Throws one SpecError carrying every fault found
- * (up to MAX_REPORTED); nothing outside the document is read.
+ * object has the structure OpenAPI 3.1 defines. Throws one SpecError carrying every fault found;
+ * nothing outside the document is read.
  */
 export async function checkStructure(spec: LoadedSpec): Promise<void> {
   checkVersion(spec.source, spec.document);
@@ -29,22 +26,17 @@ export async function checkStructure(spec: LoadedSpec): Promise<void> {
   if (faults.length === 0) faults.push(...(await structureFaults(spec)));
   if (faults.length === 0) return;
   const [first, ...rest] = faults as [SpecError, ...SpecError[]];
-  first.others.push(...rest.slice(0, MAX_REPORTED - 1));
-  if (rest.length >= MAX_REPORTED) {
-    first.others.push(
-      new SpecError(
-        spec.source,
-        "",
-        "a valid OpenAPI 3.1 document",
-        `${rest.length - MAX_REPORTED + 1} more faults`,
-      ),
-    );
-  }
+  first.others.push(...rest);
   throw first;
 }
 
 // Values of these fields are data, not spec structure: a "$ref" key inside an example is not a reference.
-const DATA_FIELDS = new Set(["example", "examples", "default", "const", "enum"]);
+const DATA_FIELDS: ReadonlySet<string> = new Set(["example", "examples", "default", "const", "enum"]);
+
+/** Whether the value of `key` (inside the value of `parentKey`) is data; `responses.default` is a response. */
+export function isDataField(key: string, parentKey: string | undefined): boolean {
+  return DATA_FIELDS.has(key) && !(key === "default" && parentKey === "responses");
+}
 
 // Maps whose keys are names a document chooses: an `x-` key there is a name, not an extension.
 const NAME_MAPS = new Set([
@@ -99,7 +91,7 @@ function referenceFaults({ source, document }: LoadedSpec): SpecError[] {
               describeValue(value),
             );
         if (fault) faults.push(fault);
-      } else if (!DATA_FIELDS.has(key) && !insideExtension([path.at(-1) ?? "", key])) {
+      } else if (!isDataField(key, path.at(-1)) && !insideExtension([path.at(-1) ?? "", key])) {
         walk(value, [...path, key]);
       }
     }

@@ -17,6 +17,8 @@ import { formatDecimal, joinParams } from "./wire-encoding.js";
 
 /** How one operation travels on the wire: an entry of a generated `operations.gen.ts`. */
 export interface OperationWire {
+  /** The spec's operationId, where the table's key differs from it (one the types could not keep). */
+  readonly operationId?: string;
   readonly method: string;
   readonly path: string;
   /** The operation's `x-auth-class`. */
@@ -383,7 +385,8 @@ export function createApiClient(
       const payload = result.response.ok ? result.data : result.error;
       // A name in both parts takes the query value, as the server reads it.
       const request = { ...form, ...params };
-      const check = await validateResponse(id, result.response.status, payload, { request });
+      const operationId = op.operationId ?? id;
+      const check = await validateResponse(operationId, result.response.status, payload, { request });
       if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
     }
     if (throwOnError && !result.response.ok) {

@@ -34,9 +34,11 @@ export async function generateClient(
   const header = fileHeader("client", model.source, context);
   const document = subsetDocument(model);
   exposeJsonParameterSchemas(document);
-  // An operation without an operationId has the one the model derived ("get /pets/{id}"): the
-  // types name it so (openapi-typescript types only operations with an id in \`operations\`).
-  for (const op of model.operations) document.paths[op.path][op.method].operationId ??= op.operationId;
+  // The types name each operation by its key: an operation without an operationId has the one the
+  // model derived ("get /pets/{id}"; openapi-typescript types only operations with an id in
+  // \`operations\`), and one the type generator would rename has the new name (typesKeyOf).
+  for (const { operation: op, key } of client.operations)
+    document.paths[op.path][op.method].operationId = key;
   const readWriteMarkers = usesReadOrWriteOnly(document);
   const modules = {
     types: moduleSpecifier(CLIENT_FILES.types),

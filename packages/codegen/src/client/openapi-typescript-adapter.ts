@@ -6,6 +6,15 @@ import openapiTS, { astToString, type OpenAPI3, type TransformNodeOptions } from
 import ts from "typescript";
 
 /**
+ * The key under which the types name an operation in `operations`: its operationId, but for the
+ * characters openapi-typescript would rewrite in one place and not in the other (it writes `#` as
+ * `/`, and decodes `%XX` in the reference from `paths` but not in the key itself).
+ */
+export function typesKeyOf(operationId: string): string {
+  return operationId.replace(/#/g, "/").replace(/%/g, "_");
+}
+
+/**
  * Prints the `paths`, `components` and `operations` types of a document, plus a `Schema<Name>`,
  * `Response<Name>`, `Parameter<Name>`… alias for each component. Arrays whose `minItems` and
  * `maxItems` allow a few lengths only are typed as tuples. Parameter schemas with
@@ -28,8 +37,13 @@ export async function renderTypes(
     // make it required everywhere, so a call without it did not type-check).
     defaultNonNullable: false,
     readWriteMarkers: options.readWriteMarkers === true,
+    // `type: object` alone is any object (Directus's `filter`), not openapi-typescript's default
+    // `Record<string, never>`, which no value but {} meets; `additionalProperties: false` keeps it.
+    emptyObjectsUnknown: true,
     transform: (schema, transformOptions) =>
-      binaryAsBlob(schema) ?? acceptDatesForDateTimeParameters(schema, transformOptions, parameterOnly),
+      binaryAsBlob(schema) ??
+      closedEmptyObject(schema) ??
+      acceptDatesForDateTimeParameters(schema, transformOptions, parameterOnly),
   });
   return astToString(nodes);
 }
@@ -50,6 +64,26 @@ function binaryAsBlob(schema: {
     (typeof schema.contentMediaType === "string" && schema.contentEncoding === undefined);
   if (!stringOrUntyped || !bytes) return undefined;
   return ts.factory.createTypeReferenceNode("Blob");
+}
+
+/** `{ type: object, additionalProperties: false }` and nothing else that adds properties: no property at all. */
+function closedEmptyObject(schema: object): ts.TypeNode | undefined {
+  const fields = schema as Record<string, unknown>;
+  if (fields.additionalProperties !== false || fields.type !== "object") return undefined;
+  const adds = [
+    "properties",
+    "patternProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "$ref",
+    "unevaluatedProperties",
+  ];
+  if (adds.some((key) => fields[key] !== undefined)) return undefined;
+  return ts.factory.createTypeReferenceNode("Record", [
+    ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
+    ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword),
+  ]);
 }
 
 // A parameter schema's location: #/paths/<path>[/<method>]/parameters/… or #/components/parameters/….

@@ -32,6 +32,10 @@ export interface GenerateOptions {
   generators: GeneratorName[];
   /** Restrict output to these operationIds. */
   operations?: string[];
+  /** Also the Endpoint record's validators (default: only for @marketapi/spec). */
+  endpoint?: boolean;
+  /** Our strict schema rules (default: only for @marketapi/spec); otherwise JSON Schema 2020-12 as written. */
+  strictSchemas?: boolean;
   /** The regenerate command written into file headers. */
   command: string;
   /** The most bytes of spec read (default: MARKETAPI_MAX_INPUT_BYTES, else 16 MiB). */
@@ -46,6 +50,9 @@ export interface GenerateOptions {
  * a larger API is generated in parts with --operations.
  */
 export const DEFAULT_MAX_OPERATIONS = 2000;
+
+/** marketapi's own spec, the default: the only one whose output has our names, rules and Endpoint record. */
+const OWN_SPEC = "@marketapi/spec";
 
 /**
  * Loads the spec and checks it (OpenAPI 3.1 structure, then what the generators rely on), then
@@ -66,9 +73,14 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
     origins = hoisted.origins;
     const model = selectOperations(buildModel({ ...spec, document: hoisted.document }), options.operations);
     const files: GeneratedFile[] = [];
-    for (const name of options.generators) {
-      files.push(...(await GENERATORS[name](model, { command: options.command })));
-    }
+    const ownSpec = options.spec === undefined || options.spec === OWN_SPEC;
+    const context: GeneratorContext = {
+      command: options.command,
+      ownSpec,
+      endpoint: options.endpoint ?? ownSpec,
+      strictSchemas: options.strictSchemas ?? ownSpec,
+    };
+    for (const name of options.generators) files.push(...(await GENERATORS[name](model, context)));
     const paths = new Set<string>();
     for (const file of files) {
       if (paths.has(file.path)) throw new Error(`two generators emit the same file "${file.path}"`);

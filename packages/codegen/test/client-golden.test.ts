@@ -21,7 +21,7 @@ const scenarios = [
 describe.each(scenarios)("$name", ({ name, operations }) => {
   it("matches the golden files", async () => {
     const command = `marketapi-codegen --spec ${FIXTURE} --out generated --client${operations ? ` --operations ${operations.join(",")}` : ""}`;
-    const files = await generateClient(selectOperations(source, operations), { command });
+    const files = await generateClient(selectOperations(source, operations), { command, ownSpec: true });
     for (const file of files) {
       await expect(file.contents).toMatchFileSnapshot(`./golden/client/${name}/${file.path}`);
     }

@@ -9,17 +9,20 @@ import { renderTypes } from "./openapi-typescript-adapter.js";
 import { renderOperationMethods } from "./operation-methods.js";
 import { renderOperationTable } from "./operation-table.js";
 
-/** The files of the typed client, relative to the output folder. */
+/** The files of the typed client, relative to the output folder (`types` for another API's spec). */
 export const CLIENT_FILES = {
-  types: "spot-api.gen.ts",
+  types: "types.gen.ts",
   operations: "operations.gen.ts",
   methods: "methods.gen.ts",
   api: "client.gen.ts",
 } as const;
 
+/** The types' file of marketapi's own spec keeps the name its packages have always shipped. */
+const OWN_TYPES_FILE = "spot-api.gen.ts";
+
 /**
  * Generates the typed client from a checked spec model: the openapi-typescript types
- * (`spot-api.gen.ts`), the run-time operation table (`operations.gen.ts`) and one typed method
+ * (`types.gen.ts`; `spot-api.gen.ts` for marketapi's own spec), the run-time operation table (`operations.gen.ts`) and one typed method
  * per operationId (`methods.gen.ts`), and the three bound into one value for the client runtime
  * (`client.gen.ts`, which `createApiClient` of @marketapi/client takes). Only the model's
  * operations are emitted. Pure: reads and writes nothing, and the same model always gives the
@@ -40,14 +43,15 @@ export async function generateClient(
   for (const { operation: op, key } of client.operations)
     document.paths[op.path][op.method].operationId = key;
   const readWriteMarkers = usesReadOrWriteOnly(document);
+  const typesFile = context.ownSpec ? OWN_TYPES_FILE : CLIENT_FILES.types;
   const modules = {
-    types: moduleSpecifier(CLIENT_FILES.types),
+    types: moduleSpecifier(typesFile),
     operations: moduleSpecifier(CLIENT_FILES.operations),
     methods: moduleSpecifier(CLIENT_FILES.methods),
   };
   return [
     {
-      path: CLIENT_FILES.types,
+      path: typesFile,
       contents: `${header}\n${await renderTypes(withoutExtensions(document) as typeof document, { readWriteMarkers })}`,
     },
     { path: CLIENT_FILES.operations, contents: `${header}\n${renderOperationTable(model, client)}` },
@@ -59,7 +63,7 @@ export async function generateClient(
   ];
 }
 
-/** How one generated file imports another: "./spot-api.gen.js" (NodeNext resolution). */
+/** How one generated file imports another: "./types.gen.js" (NodeNext resolution). */
 function moduleSpecifier(file: string): string {
   return `./${file.replace(/\.ts$/, ".js")}`;
 }

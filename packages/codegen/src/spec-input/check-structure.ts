@@ -13,6 +13,7 @@ import {
   valueAt,
 } from "@marketapi/spec-loader";
 import { BaseResolver, createConfig, type Document, lintDocument, Source } from "@redocly/openapi-core";
+import { componentKindAt } from "./hoist-references.js";
 import { checkVersion } from "./openapi-version.js";
 
 /**
@@ -159,6 +160,7 @@ async function structureFaults(spec: LoadedSpec): Promise<SpecError[]> {
     if (problem.severity !== "error") continue;
     const location = problem.location[0];
     if (insideExtension(segmentsOf(location?.pointer ?? "#"))) continue;
+    if (unknownSchemaKeyword(problem.message, segmentsOf(location?.pointer ?? "#"))) continue;
     const fault = faultOf(spec, location?.pointer ?? "#", problem.message, problem.suggest);
     const key = `${fault.pointer}\n${fault.expected}`;
     if (seen.has(key)) continue; // a node reached through several $refs is reported once
@@ -166,6 +168,17 @@ async function structureFaults(spec: LoadedSpec): Promise<SpecError[]> {
     faults.push(fault);
   }
   return faults;
+}
+
+/**
+ * A keyword JSON Schema 2020-12 does not define, in a schema: an annotation, which OpenAPI 3.1
+ * schemas may carry (Redocly's structure rule reports it as an unknown field).
+ */
+function unknownSchemaKeyword(message: string, segments: readonly string[]): boolean {
+  return (
+    /^Property `.+` is not expected here\.$/.test(message) &&
+    componentKindAt(segments.slice(0, -1)) === "schemas"
+  );
 }
 
 /** What a Redocly message means, as [pointer, expected, found]; `at` is the reported node. */

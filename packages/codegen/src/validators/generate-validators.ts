@@ -27,11 +27,13 @@ const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
 
 /**
  * Generates the precompiled validators: ES modules of plain functions compiled by ajv (Ajv2020,
- * ajv-formats, strict mode) that import nothing but `validators-runtime.gen.ts`, so neither ajv nor
+ * ajv-formats; strict mode and our schema rules with `context.strictSchemas`, otherwise JSON
+ * Schema 2020-12 as written: unknown keywords are annotations) that import nothing but `validators-runtime.gen.ts`, so neither ajv nor
  * `require`, `new Function` or `eval` is needed where they run. Files:
  *
  * - `validators-runtime.gen.ts`: the helpers the code calls and the types of the tables;
- * - `endpoint-validator.gen.ts` (compiled code) and `endpoint.gen.ts` (its TypeScript types and hints);
+ * - `endpoint-validator.gen.ts` (compiled code) and `endpoint.gen.ts` (its TypeScript types and hints),
+ *   with marketapi's own spec or when asked (`context.endpoint`, or an `endpointSchema`);
  * - `validators-code.gen.ts` (compiled code) and `validators.gen.ts`: per operation, the parameters'
  *   validator, how each parameter is written as text, and one validator per response status and
  *   per `x-response-variant-by` variant; one validator per named schema.
@@ -44,11 +46,12 @@ export function generateValidators(
   options: ValidatorsOptions = {},
 ): GeneratedFile[] {
   const header = fileHeader("validators", model.source, context);
-  const endpointSchema = options.endpointSchema ?? defaultEndpointSchema();
+  const endpoint = options.endpointSchema !== undefined || context.endpoint === true;
+  const strict = context.strictSchemas === true;
   return [
     { path: "validators-runtime.gen.ts", contents: `${header}${runtimeSource()}` },
-    ...endpointFiles(endpointSchema, header),
-    ...apiFiles(model, header),
+    ...(endpoint ? endpointFiles(options.endpointSchema ?? defaultEndpointSchema(), header) : []),
+    ...apiFiles(model, header, strict),
   ];
 }
 
@@ -81,7 +84,7 @@ function endpointFiles(schema: Record<string, unknown>, header: string): Generat
   const compiled = strictly(
     source,
     (def) => (def === undefined ? "" : pointerOf("$defs", def)),
-    () => compileStandalone(clean, [{ name: "validateEndpoint", pointer: "" }], RUNTIME),
+    () => compileStandalone(clean, [{ name: "validateEndpoint", pointer: "" }], RUNTIME, true),
   );
   const title = typeof schema.title === "string" ? schema.title : "Endpoint";
   const hints = hintsOf(schema as JsonSchema, "#", (segments) =>
@@ -133,7 +136,21 @@ class ApiDocument {
   private readonly sources = new Map<string, string>();
   private readonly taken = new Set<string>();
 
-  constructor(private readonly source: string) {}
+  constructor(
+    private readonly source: string,
+    /** Our schema rules; otherwise keywords JSON Schema 2020-12 does not know are annotations. */
+    readonly strict: boolean,
+  ) {}
+
+  /** A definition name made of `wanted` that a JSON Pointer carries as it is and no other definition has. */
+  defName(wanted: string): string {
+    const base = wanted.replace(/[^A-Za-z0-9._-]+/g, "_");
+    let name = base;
+    for (let i = 2; this.defs[name] !== undefined || this.reserved.has(name); i++) name = `${base}_${i}`;
+    this.reserved.add(name);
+    return name;
+  }
+  private readonly reserved = new Set<string>();
 
   /** Adds a schema (cleaned for ajv, `$ref`s rewritten) and its hints; `where` is its place in the spec. */
   addDef(defName: string, schema: JsonSchema, where: string, nameOfRoot?: string): void {
@@ -149,6 +166,7 @@ class ApiDocument {
       source: this.source,
       pointer: where,
       rewriteRef: componentRef(this.source),
+      lenient: !this.strict,
     });
     this.sources.set(defName, where);
     const hints = hintsOf(schema, `#/$defs/${defName}`, (s) => (s.length === 0 ? nameOfRoot : undefined));
@@ -175,9 +193,9 @@ class ApiDocument {
   }
 }
 
-function apiFiles(model: SourcedSpecModel, header: string): GeneratedFile[] {
+function apiFiles(model: SourcedSpecModel, header: string, strict: boolean): GeneratedFile[] {
   const { source } = model;
-  const document = new ApiDocument(source);
+  const document = new ApiDocument(source, strict);
   const componentExports: Record<string, string> = {};
   const components: Record<string, JsonSchema> = model.document.components?.schemas ?? {};
   // Every component and operation is read before anything is thrown: all faults at once.
@@ -220,7 +238,7 @@ function apiFiles(model: SourcedSpecModel, header: string): GeneratedFile[] {
   const compiled = strictly(
     source,
     (def) => document.sourceOf(def),
-    () => compileStandalone({ $id: API_ID, $defs: document.defs }, document.exports, RUNTIME),
+    () => compileStandalone({ $id: API_ID, $defs: document.defs }, document.exports, RUNTIME, strict),
   );
   return [
     { path: "validators-code.gen.ts", contents: `${header}// @ts-nocheck\n${compiled.code}` },
@@ -240,12 +258,12 @@ function planOperation(
 ): OperationPlan {
   const { source } = model;
   const id = operation.operationId;
-  const requestDef = `${id}.request`;
+  const requestDef = document.defName(`${id}.request`);
   const request = buildRequestSchema(model, operation, `#/$defs/${requestDef}`);
   // Each parameter's schema is checked where it stands in the spec, for precise SpecErrors.
   for (const [name, pointer] of Object.entries(request.sources)) {
     const schema = (request.schema.properties as Record<string, JsonSchema>)[name]!;
-    cleanSchema(schema, { source, pointer, rewriteRef: componentRef(source) });
+    cleanSchema(schema, { source, pointer, rewriteRef: componentRef(source), lenient: !document.strict });
   }
   document.addDef(requestDef, request.schema, `${operation.pointer}/parameters`);
   document.addHints(request.hints);
@@ -261,7 +279,7 @@ function planOperation(
         describeValue(target.component),
       );
     }
-    const defName = `${id}.response.${status}`;
+    const defName = document.defName(`${id}.response.${status}`);
     document.addDef(defName, target.inline, `${operation.pointer}/responses/${status}`);
     return document.addExport(`${id}_response_${status}`, defName);
   };

@@ -48,8 +48,8 @@ export interface StandaloneModule {
 }
 
 /**
- * Compiles the exports of one JSON Schema document (which must carry an `$id`) with Ajv2020 in
- * strict mode and returns ES module code for them that needs no ajv at run time:
+ * Compiles the exports of one JSON Schema document (which must carry an `$id`) with Ajv2020 (in
+ * strict mode with `strict`) and returns ES module code for them that needs no ajv at run time:
  *
  * - ajv's standalone output `require()`s its run-time helpers even in ESM mode; each such call is
  *   replaced by an import of the generated run-time module (any other `require` is an error);
@@ -63,10 +63,11 @@ export function compileStandalone(
   document: Record<string, unknown>,
   exports: readonly StandaloneExport[],
   runtimeModule: string,
+  strict: boolean,
 ): StandaloneModule {
   const id = document.$id;
   if (typeof id !== "string") throw new Error("compileStandalone: the document needs an $id");
-  const ajv = createAjv();
+  const ajv = createAjv(strict);
   // Checking the document against the 2020-12 meta-schema compiles that meta-schema, which needs
   // every 2020-12 feature; only then are the options tuned to what the document itself uses.
   ajv.validateSchema(document as AnySchema, true);
@@ -90,9 +91,15 @@ export function compileStandalone(
   return { code: toEsModule(raw, runtimeModule) };
 }
 
-function createAjv(): Ajv2020 {
+/**
+ * Ajv 2020; `strict` adds ajv's strict mode (types beside the keywords that need them, tuples with
+ * their bounds, required properties declared): our own rules. A spec that is not ours is compiled
+ * as JSON Schema 2020-12 defines it, which asks for none of that.
+ */
+function createAjv(strict: boolean): Ajv2020 {
   const ajv = new Ajv2020({
-    strict: true,
+    strict,
+    logger: strict ? undefined : false,
     allErrors: true,
     messages: false,
     code: { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_NAME)}` },

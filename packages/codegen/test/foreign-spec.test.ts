@@ -1,0 +1,101 @@
+// The default run on a spec that is not ours: every valid document generates, its schemas are
+// compiled as JSON Schema 2020-12 reads them (our strict rules only when asked), and nothing of
+// marketapi's own (the Endpoint record's validators, the name spot-api.gen.ts) is in the output
+// unless asked. In process: the generators are plain functions of the spec.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SpecError } from "@marketapi/spec-loader";
+import { afterAll, describe, expect, it } from "vitest";
+import { generate } from "../src/generate.js";
+
+const dir = mkdtempSync(join(tmpdir(), "codegen-foreign-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function specFile(name: string, document: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(document));
+  return path;
+}
+
+const smallest = specFile("smallest.json", {
+  openapi: "3.1.0",
+  info: { title: "Smallest", version: "1" },
+  paths: { "/a": { get: { responses: { "200": { description: "ok" } } } } },
+});
+
+// Train Travel's Problem schema: `properties` and `unevaluatedProperties` without `type`, which
+// JSON Schema 2020-12 allows and ajv's strict mode refuses; `nullable` is an unknown keyword in 3.1.
+const loose = specFile("loose.json", {
+  openapi: "3.1.0",
+  info: { title: "Loose", version: "1" },
+  paths: {
+    "/problem": {
+      get: {
+        operationId: "get-problem",
+        responses: {
+          "200": {
+            description: "ok",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } },
+          },
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Problem: {
+        properties: { title: { type: "string", nullable: true } },
+        unevaluatedProperties: false,
+      },
+    },
+  },
+});
+
+const command = "marketapi-codegen --out gen";
+
+describe("a spec that is not ours, without flags", () => {
+  it("generates from the smallest valid document (one GET, no operationId, no parameters)", async () => {
+    const files = await generate({ spec: smallest, generators: ["client", "validators"], command });
+    expect(files.map((f) => f.path)).toEqual([
+      "client.gen.ts",
+      "methods.gen.ts",
+      "operations.gen.ts",
+      "types.gen.ts",
+      "validators-code.gen.ts",
+      "validators-runtime.gen.ts",
+      "validators.gen.ts",
+    ]);
+    const tables = files.find((f) => f.path === "validators.gen.ts")!.contents;
+    expect(tables).toContain('"get /a": {');
+  });
+
+  it("compiles schemas as JSON Schema 2020-12 reads them; --strict-schemas applies our rules", async () => {
+    const files = await generate({ spec: loose, generators: ["validators"], command });
+    expect(files.find((f) => f.path === "validators-code.gen.ts")!.contents).toContain("unevaluated");
+    const strict = await generate({
+      spec: loose,
+      generators: ["validators"],
+      command,
+      strictSchemas: true,
+    }).catch((error: unknown) => error);
+    expect(strict).toBeInstanceOf(SpecError);
+    expect((strict as SpecError).all().map((f) => f.pointer)).toEqual([
+      "/components/schemas/Problem/properties/title/nullable",
+    ]);
+  });
+
+  it("adds the Endpoint record's validators only when asked", async () => {
+    const files = await generate({ spec: smallest, generators: ["validators"], command, endpoint: true });
+    expect(files.map((f) => f.path)).toContain("endpoint-validator.gen.ts");
+  });
+});
+
+describe("marketapi's own spec", () => {
+  it("keeps its names, its Endpoint record and its strict rules", async () => {
+    const files = await generate({ generators: ["client", "validators"], command, operations: ["ping"] });
+    const paths = files.map((f) => f.path);
+    expect(paths).toContain("spot-api.gen.ts");
+    expect(paths).toContain("endpoint-validator.gen.ts");
+  });
+});

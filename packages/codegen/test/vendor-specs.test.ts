@@ -1,0 +1,233 @@
+// Vendors' published documents (tools/spec-corpus, as their publishers ship them on npm; see
+// scripts/spec-corpus.mjs): a fixed sample of each one's operations generated with --operations
+// from the whole document, strict tsc over all of them at once, then every sampled operation
+// called through its generated client against a recording server on 127.0.0.1, which checks what
+// arrived on the wire: the method and path the spec gives, and for Stripe's nested form bodies and
+// deepObject queries the exact bytes its documentation writes. The calls of stripe-calls.ts are
+// type-checked and run alike, so a call strict tsc accepts is one that runs.
+// MARKETAPI_CORPUS_FULL=1 adds Twilio and Blockfrost and takes every operation of each document.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createApiClient } from "@marketapi/client";
+import { buildSpecModel, type Operation } from "@marketapi/spec/model";
+import { loadSpec } from "@marketapi/spec-loader";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pickFixed, vendorSpec } from "../../../scripts/spec-corpus.mjs";
+import { readClientModel } from "../src/client/client-operations.js";
+import { generate } from "../src/generate.js";
+import { buildModel } from "../src/spec-input/spec-model.js";
+import { cleanScratch, REPO_ROOT, run, scratchDir } from "./cli-support.js";
+import { sampleOf } from "./corpus-values.js";
+
+const FULL = process.env.MARKETAPI_CORPUS_FULL === "1";
+
+interface Sample {
+  id: string;
+  /** Operations always in the sample (what the document is in the corpus for). */
+  always?: string[];
+  /** How many more, picked with a fixed seed. */
+  count: number;
+}
+
+const SAMPLES: Sample[] = [
+  // Nested form bodies (deepObject encoding) and deepObject queries (expand[]).
+  { id: "stripe", always: ["PostCustomers", "GetCustomers", "PostCheckoutSessions"], count: 5 },
+  // $refs into #/paths/..., discriminator mappings naming files the bundle left out.
+  { id: "digitalocean", count: 8 },
+  // operationIds with '#', which the type generator writes as '/'.
+  { id: "box", always: ["put_files_id#add_shared_link", "get_files_id#get_shared_link"], count: 4 },
+  // free-form objects (filter: type object) in JSON query parameters; schema: null.
+  { id: "directus", count: 8 },
+  ...(FULL
+    ? [
+        { id: "twilio", count: 0 },
+        { id: "blockfrost", count: 0 },
+      ]
+    : []),
+];
+
+interface Received {
+  method: string;
+  url: string;
+  contentType: string | undefined;
+  body: string;
+}
+
+const received: Received[] = [];
+const server = createServer((request: IncomingMessage, response) => {
+  const chunks: Buffer[] = [];
+  request.on("data", (chunk: Buffer) => chunks.push(chunk));
+  request.on("end", () => {
+    received.push({
+      method: request.method ?? "",
+      url: request.url ?? "",
+      contentType: request.headers["content-type"],
+      body: Buffer.concat(chunks).toString("utf8"),
+    });
+    response.writeHead(200, { "content-type": "application/json" }).end("{}");
+  });
+});
+let baseUrl = "";
+const dir = scratchDir("vendor-specs");
+const picked = new Map<string, Operation[]>();
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "vendors", private: true, type: "module" }),
+  );
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(join(dir, "src/stripe-calls.ts"), STRIPE_CALLS);
+  for (const sample of SAMPLES) {
+    const spec = vendorSpec(sample.id);
+    const operations = sampleOf_(spec, sample);
+    picked.set(sample.id, operations);
+    const files = await generate({
+      spec,
+      generators: ["client"],
+      operations: FULL ? undefined : operations.map((o) => o.operationId),
+      command: `marketapi-codegen --spec ${sample.id} --out src/generated/${sample.id} --client`,
+    });
+    for (const file of files) {
+      const path = join(dir, "src/generated", sample.id, file.path);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.contents);
+    }
+  }
+}, 900_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  cleanScratch(dir);
+});
+
+/** The sample of a document: its `always` operations, then `count` more picked with a fixed seed. */
+function sampleOf_(spec: string, sample: Sample): Operation[] {
+  const loaded = loadSpec(spec, { openApi30: "upgrade" });
+  const operations = buildSpecModel(loaded.document).operations;
+  if (FULL) return operations;
+  const always = (sample.always ?? []).flatMap((id) => operations.filter((o) => o.operationId === id));
+  expect(always.map((o) => o.operationId)).toEqual(sample.always ?? []);
+  const rest = operations.filter((o) => !always.includes(o));
+  return [...always, ...pickFixed(rest, sample.count)];
+}
+
+/**
+ * What a request to `path` looks like on the wire: each `{name}` one segment; a `#...` ending (Box
+ * tells operations of one path apart so) is a fragment, which never leaves the client.
+ */
+function routeOf(path: string): RegExp {
+  const template = path.replace(/#.*$/, "").replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${template.replace(/\{[^}]*\}/g, "[^/?]+")}(\\?|$)`);
+}
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    lib: ["ES2023", "DOM"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ["node"],
+  },
+  include: ["src"],
+};
+
+/** Calls whose bodies and queries nest, as Stripe's documentation writes them; type-checked and run. */
+const STRIPE_CALLS = `import { createApiClient } from "@marketapi/client";
+import { spotApi } from "./generated/stripe/client.gen.js";
+
+export async function stripeCalls(baseUrl: string): Promise<void> {
+  const stripe = createApiClient(spotApi, { baseUrl, bearerToken: "sk_test_corpus" });
+  await stripe.PostCustomers({
+    body: { address: { city: "Paris", line1: "1 rue" }, expand: ["tax"], metadata: { order: "6735" } },
+  });
+  await stripe.GetCustomers({ created: { gt: 1700000000 }, expand: ["data.default_source"], limit: 3 });
+  await stripe.PostCheckoutSessions({
+    body: {
+      success_url: "https://example.com/ok",
+      mode: "payment",
+      line_items: [{ price: "price_1", quantity: 2 }],
+    },
+  });
+}
+`;
+
+describe("vendors' documents", () => {
+  it("pass strict tsc, the sample of each in one project", async () => {
+    const typed = await run(join(REPO_ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: dir });
+    expect(typed.stdout + typed.stderr).toBe("");
+  }, 600_000);
+
+  it("Stripe: nested form bodies and deepObject queries arrive as its documentation writes them", async () => {
+    const { stripeCalls } = await import(pathToFileURL(join(dir, "src/stripe-calls.ts")).href);
+    const from = received.length;
+    await stripeCalls(baseUrl);
+    expect(received.slice(from).map(({ method, url, body }) => [method, decodeURI(url), body])).toEqual([
+      [
+        "POST",
+        "/v1/customers",
+        "address[city]=Paris&address[line1]=1%20rue&expand[]=tax&metadata[order]=6735",
+      ],
+      ["GET", "/v1/customers?created[gt]=1700000000&expand[]=data.default_source&limit=3", ""],
+      [
+        "POST",
+        "/v1/checkout/sessions",
+        "success_url=https%3A%2F%2Fexample.com%2Fok&mode=payment&line_items[0][price]=price_1&line_items[0][quantity]=2",
+      ],
+    ]);
+  });
+
+  it.each(SAMPLES)("$id: every sampled operation reaches its route", async ({ id }) => {
+    const spec = vendorSpec(id);
+    const loaded = loadSpec(spec, { openApi30: "upgrade" });
+    const client = readClientModel(buildModel({ source: spec, document: loaded.document }));
+    const { spotApi } = await import(pathToFileURL(join(dir, "src/generated", id, "client.gen.ts")).href);
+    const api = createApiClient(spotApi, {
+      baseUrl,
+      apiKey: "corpus-key",
+      bearerToken: "corpus-token",
+      auth: Object.fromEntries(
+        Object.entries(client.schemes)
+          .filter(([, scheme]) => scheme.type === "http" && scheme.scheme === "basic")
+          .map(([name]) => [name, { username: "corpus", password: "pw" }]),
+      ),
+    }) as unknown as Record<string, (params: unknown) => Promise<{ response: Response }>>;
+    const document = buildSpecModel(loaded.document).document;
+    for (const operation of picked.get(id)!) {
+      const { methodName, body } = client.operations.find(
+        (c) => c.operation.operationId === operation.operationId,
+      )!;
+      const params: Record<string, unknown> = {};
+      for (const parameter of operation.parameters) {
+        if (parameter.required || parameter.in === "path")
+          params[parameter.name] = sampleOf(document, parameter.schema);
+      }
+      if (body?.required) {
+        const media = operation.requestBody!.content.find((c) => c.mediaType === body.mediaType);
+        const value = sampleOf(document, media?.schema);
+        params.body =
+          /multipart|octet-stream|cbor/.test(body.mediaType) && typeof value !== "object" ? "bytes" : value;
+      }
+      const from = received.length;
+      const { response } = await api[methodName]!(params);
+      expect(response.status, operation.operationId).toBe(200);
+      const [arrived] = received.slice(from);
+      const route = routeOf(operation.path);
+      expect([arrived?.method, arrived?.url.match(route) !== null], operation.operationId).toEqual([
+        operation.method.toUpperCase(),
+        true,
+      ]);
+    }
+  });
+});

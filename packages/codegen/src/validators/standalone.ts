@@ -246,13 +246,25 @@ function absolutizeSchemaPaths(document: Record<string, unknown>, roots: Validat
 }
 
 /**
+ * ajv writes each error it records in six lines (`if(vErrors === null){vErrors = [err];} else
+ * {vErrors.push(err);} errors++;`): on Stripe's document 27,000 of them, 40% of the code's lines.
+ * One line does the same.
+ */
+function compactErrorPushes(code: string): string {
+  return code.replace(
+    /\nif\(vErrors === null\)\{\nvErrors = \[(err\d+)\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}\nerrors\+\+;/g,
+    "\n(vErrors ??= []).push($1);\nerrors++;",
+  );
+}
+
+/**
  * Turns ajv's standalone output into an ES module that imports its helpers from `runtimeModule`.
  * The code is wrapped in one function scope, as ajv's own run-time compilation does: functions
  * that read module-level constants pay for a check on every read (V8 cannot prove a module
  * binding initialised), measurably slower than reading the same constants from a closure.
  */
 function toEsModule(raw: string, runtimeModule: string): string {
-  let code = raw.replace(/^"use strict";\n?/, "");
+  let code = compactErrorPushes(raw.replace(/^"use strict";\n?/, ""));
   const used = new Set<string>();
   for (const [expression, helper] of Object.entries(RUNTIME_HELPERS)) {
     if (code.includes(expression)) {

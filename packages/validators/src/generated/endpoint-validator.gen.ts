@@ -38,12 +38,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((key0 === "id") || (key0 === "extension"))){
 const err0 = {instancePath,schemaPath:"#/$defs/Element/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -52,23 +47,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -77,12 +62,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err3 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Element/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 const len0 = data1.length;
@@ -95,24 +75,14 @@ errors = vErrors.length;
 }
 else {
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Element/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/Element/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate23.errors = vErrors;
@@ -129,12 +99,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(func4.call(schema51.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/$defs/Coding/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -143,23 +108,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -168,12 +123,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err3 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Coding/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 const len0 = data1.length;
@@ -186,12 +136,7 @@ errors = vErrors.length;
 }
 else {
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Coding/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -200,23 +145,13 @@ let data3 = data.system;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err5 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -231,23 +166,13 @@ let data5 = data.version;
 if(typeof data5 === "string"){
 if(func6(data5) < 1){
 const err7 = {instancePath:instancePath+"/version",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/version",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -262,23 +187,13 @@ let data7 = data.code;
 if(typeof data7 === "string"){
 if(!pattern9.test(data7)){
 const err9 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/code/pattern",keyword:"pattern",params:{pattern: "^[^\\s]+(?:\\s[^\\s]+)*$"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/code/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -293,23 +208,13 @@ let data9 = data.display;
 if(typeof data9 === "string"){
 if(func6(data9) < 1){
 const err11 = {instancePath:instancePath+"/display",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/display",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -322,12 +227,7 @@ errors = vErrors.length;
 if(data.userSelected !== undefined){
 if(typeof data.userSelected !== "boolean"){
 const err13 = {instancePath:instancePath+"/userSelected",schemaPath:"#/$defs/Coding/properties/userSelected/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -340,12 +240,7 @@ errors = vErrors.length;
 }
 else {
 const err14 = {instancePath,schemaPath:"#/$defs/Coding/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 validate44.errors = vErrors;
@@ -360,12 +255,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((key0 === "id") || (key0 === "extension")) || (key0 === "coding")) || (key0 === "text")) || (key0 === "_text"))){
 const err0 = {instancePath,schemaPath:"#/$defs/CodeableConcept/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -374,23 +264,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -399,12 +279,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err3 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/CodeableConcept/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 const len0 = data1.length;
@@ -417,12 +292,7 @@ errors = vErrors.length;
 }
 else {
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/CodeableConcept/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -431,12 +301,7 @@ let data3 = data.coding;
 if(Array.isArray(data3)){
 if(data3.length < 1){
 const err5 = {instancePath:instancePath+"/coding",schemaPath:"#/$defs/CodeableConcept/properties/coding/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 const len1 = data3.length;
@@ -449,12 +314,7 @@ errors = vErrors.length;
 }
 else {
 const err6 = {instancePath:instancePath+"/coding",schemaPath:"#/$defs/CodeableConcept/properties/coding/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -463,23 +323,13 @@ let data5 = data.text;
 if(typeof data5 === "string"){
 if(func6(data5) < 1){
 const err7 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/text",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -492,12 +342,7 @@ errors = vErrors.length;
 }
 else {
 const err9 = {instancePath,schemaPath:"#/$defs/CodeableConcept/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 validate43.errors = vErrors;
@@ -514,12 +359,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((((key0 === "id") || (key0 === "extension")) || (key0 === "start")) || (key0 === "_start")) || (key0 === "end")) || (key0 === "_end"))){
 const err0 = {instancePath,schemaPath:"#/$defs/Period/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -528,23 +368,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -553,12 +383,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err3 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Period/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 const len0 = data1.length;
@@ -571,12 +396,7 @@ errors = vErrors.length;
 }
 else {
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Period/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -585,23 +405,13 @@ let data3 = data.start;
 if(typeof data3 === "string"){
 if(!pattern11.test(data3)){
 const err5 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/dateTime/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12][0-9]|3[01])(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00)))?)?)?$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/start",schemaPath:"#/$defs/dateTime/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -616,23 +426,13 @@ let data5 = data.end;
 if(typeof data5 === "string"){
 if(!pattern11.test(data5)){
 const err7 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/dateTime/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12][0-9]|3[01])(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00)))?)?)?$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/end",schemaPath:"#/$defs/dateTime/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -645,12 +445,7 @@ errors = vErrors.length;
 }
 else {
 const err9 = {instancePath,schemaPath:"#/$defs/Period/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 validate59.errors = vErrors;
@@ -665,12 +460,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(func4.call(schema58.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/$defs/ContactPoint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -679,23 +469,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -704,12 +484,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err3 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/ContactPoint/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 const len0 = data1.length;
@@ -722,12 +497,7 @@ errors = vErrors.length;
 }
 else {
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/ContactPoint/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -735,22 +505,12 @@ if(data.system !== undefined){
 let data3 = data.system;
 if(typeof data3 !== "string"){
 const err5 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/ContactPoint/properties/system/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(!(((((((data3 === "phone") || (data3 === "fax")) || (data3 === "email")) || (data3 === "pager")) || (data3 === "url")) || (data3 === "sms")) || (data3 === "other"))){
 const err6 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/ContactPoint/properties/system/enum",keyword:"enum",params:{allowedValues: schema58.properties.system.enum}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -765,23 +525,13 @@ let data5 = data.value;
 if(typeof data5 === "string"){
 if(func6(data5) < 1){
 const err7 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -795,22 +545,12 @@ if(data.use !== undefined){
 let data7 = data.use;
 if(typeof data7 !== "string"){
 const err9 = {instancePath:instancePath+"/use",schemaPath:"#/$defs/ContactPoint/properties/use/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if(!(((((data7 === "home") || (data7 === "work")) || (data7 === "temp")) || (data7 === "old")) || (data7 === "mobile"))){
 const err10 = {instancePath:instancePath+"/use",schemaPath:"#/$defs/ContactPoint/properties/use/enum",keyword:"enum",params:{allowedValues: schema58.properties.use.enum}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -824,33 +564,18 @@ if(data.rank !== undefined){
 let data9 = data.rank;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err11 = {instancePath:instancePath+"/rank",schemaPath:"#/$defs/ContactPoint/properties/rank/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 2147483647 || isNaN(data9)){
 const err12 = {instancePath:instancePath+"/rank",schemaPath:"#/$defs/ContactPoint/properties/rank/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 if(data9 < 1 || isNaN(data9)){
 const err13 = {instancePath:instancePath+"/rank",schemaPath:"#/$defs/ContactPoint/properties/rank/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -870,12 +595,7 @@ errors = vErrors.length;
 }
 else {
 const err14 = {instancePath,schemaPath:"#/$defs/ContactPoint/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 validate54.errors = vErrors;
@@ -893,12 +613,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(func4.call(schema69.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/$defs/Reference/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -907,23 +622,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -932,12 +637,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err3 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Reference/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 const len0 = data1.length;
@@ -950,12 +650,7 @@ errors = vErrors.length;
 }
 else {
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Reference/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -964,23 +659,13 @@ let data3 = data.reference;
 if(typeof data3 === "string"){
 if(func6(data3) < 1){
 const err5 = {instancePath:instancePath+"/reference",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/reference",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -995,23 +680,13 @@ let data5 = data.type;
 if(typeof data5 === "string"){
 if(!pattern6.test(data5)){
 const err7 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -1032,23 +707,13 @@ let data8 = data.display;
 if(typeof data8 === "string"){
 if(func6(data8) < 1){
 const err9 = {instancePath:instancePath+"/display",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/display",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -1061,12 +726,7 @@ errors = vErrors.length;
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/Reference/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 validate70.errors = vErrors;
@@ -1081,12 +741,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(func4.call(schema65.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/$defs/Identifier/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -1095,23 +750,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -1120,12 +765,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err3 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Identifier/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 const len0 = data1.length;
@@ -1138,12 +778,7 @@ errors = vErrors.length;
 }
 else {
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Identifier/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -1151,22 +786,12 @@ if(data.use !== undefined){
 let data3 = data.use;
 if(typeof data3 !== "string"){
 const err5 = {instancePath:instancePath+"/use",schemaPath:"#/$defs/Identifier/properties/use/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(!(((((data3 === "usual") || (data3 === "official")) || (data3 === "temp")) || (data3 === "secondary")) || (data3 === "old"))){
 const err6 = {instancePath:instancePath+"/use",schemaPath:"#/$defs/Identifier/properties/use/enum",keyword:"enum",params:{allowedValues: schema65.properties.use.enum}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -1187,23 +812,13 @@ let data6 = data.system;
 if(typeof data6 === "string"){
 if(!pattern6.test(data6)){
 const err7 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -1218,23 +833,13 @@ let data8 = data.value;
 if(typeof data8 === "string"){
 if(func6(data8) < 1){
 const err9 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -1259,12 +864,7 @@ errors = vErrors.length;
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/Identifier/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 validate64.errors = vErrors;
@@ -1278,23 +878,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Extension/required",keyword:"required",params:{missingProperty: "url"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!((func4.call(schema35.properties, key0)) || (pattern5.test(key0)))){
 const err1 = {instancePath,schemaPath:"#/$defs/Extension/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -1303,23 +893,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -1328,12 +908,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Extension/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 const len0 = data1.length;
@@ -1346,12 +921,7 @@ errors = vErrors.length;
 }
 else {
 const err5 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Extension/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -1360,23 +930,13 @@ let data3 = data.url;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err6 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/url",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -1385,23 +945,13 @@ let data4 = data.valueBase64Binary;
 if(typeof data4 === "string"){
 if(!pattern7.test(data4)){
 const err8 = {instancePath:instancePath+"/valueBase64Binary",schemaPath:"#/$defs/Extension/properties/valueBase64Binary/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/=\\s]+$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/valueBase64Binary",schemaPath:"#/$defs/Extension/properties/valueBase64Binary/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -1414,12 +964,7 @@ errors = vErrors.length;
 if(data.valueBoolean !== undefined){
 if(typeof data.valueBoolean !== "boolean"){
 const err10 = {instancePath:instancePath+"/valueBoolean",schemaPath:"#/$defs/Extension/properties/valueBoolean/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -1434,23 +979,13 @@ let data8 = data.valueCanonical;
 if(typeof data8 === "string"){
 if(!pattern6.test(data8)){
 const err11 = {instancePath:instancePath+"/valueCanonical",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/valueCanonical",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -1465,23 +1000,13 @@ let data10 = data.valueCode;
 if(typeof data10 === "string"){
 if(!pattern9.test(data10)){
 const err13 = {instancePath:instancePath+"/valueCode",schemaPath:"#/$defs/code/pattern",keyword:"pattern",params:{pattern: "^[^\\s]+(?:\\s[^\\s]+)*$"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/valueCode",schemaPath:"#/$defs/code/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
@@ -1496,23 +1021,13 @@ let data12 = data.valueDate;
 if(typeof data12 === "string"){
 if(!pattern10.test(data12)){
 const err15 = {instancePath:instancePath+"/valueDate",schemaPath:"#/$defs/Extension/properties/valueDate/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12][0-9]|3[01]))?)?$"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
 else {
 const err16 = {instancePath:instancePath+"/valueDate",schemaPath:"#/$defs/Extension/properties/valueDate/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
@@ -1527,23 +1042,13 @@ let data14 = data.valueDateTime;
 if(typeof data14 === "string"){
 if(!pattern11.test(data14)){
 const err17 = {instancePath:instancePath+"/valueDateTime",schemaPath:"#/$defs/dateTime/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12][0-9]|3[01])(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00)))?)?)?$"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/valueDateTime",schemaPath:"#/$defs/dateTime/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
@@ -1557,12 +1062,7 @@ if(data.valueDecimal !== undefined){
 let data16 = data.valueDecimal;
 if(!((typeof data16 == "number") && (isFinite(data16)))){
 const err19 = {instancePath:instancePath+"/valueDecimal",schemaPath:"#/$defs/Extension/properties/valueDecimal/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 }
@@ -1577,23 +1077,13 @@ let data18 = data.valueId;
 if(typeof data18 === "string"){
 if(!pattern4.test(data18)){
 const err20 = {instancePath:instancePath+"/valueId",schemaPath:"#/$defs/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9.-]{1,64}$"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/valueId",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
@@ -1608,23 +1098,13 @@ let data20 = data.valueInstant;
 if(typeof data20 === "string"){
 if(!pattern13.test(data20)){
 const err22 = {instancePath:instancePath+"/valueInstant",schemaPath:"#/$defs/instant/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))$"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/valueInstant",schemaPath:"#/$defs/instant/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 }
@@ -1638,33 +1118,18 @@ if(data.valueInteger !== undefined){
 let data22 = data.valueInteger;
 if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
 const err24 = {instancePath:instancePath+"/valueInteger",schemaPath:"#/$defs/Extension/properties/valueInteger/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 > 2147483647 || isNaN(data22)){
 const err25 = {instancePath:instancePath+"/valueInteger",schemaPath:"#/$defs/Extension/properties/valueInteger/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 if(data22 < -2147483648 || isNaN(data22)){
 const err26 = {instancePath:instancePath+"/valueInteger",schemaPath:"#/$defs/Extension/properties/valueInteger/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 }
@@ -1680,23 +1145,13 @@ let data24 = data.valueMarkdown;
 if(typeof data24 === "string"){
 if(func6(data24) < 1){
 const err27 = {instancePath:instancePath+"/valueMarkdown",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
 else {
 const err28 = {instancePath:instancePath+"/valueMarkdown",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 }
@@ -1711,23 +1166,13 @@ let data26 = data.valueOid;
 if(typeof data26 === "string"){
 if(!pattern14.test(data26)){
 const err29 = {instancePath:instancePath+"/valueOid",schemaPath:"#/$defs/Extension/properties/valueOid/pattern",keyword:"pattern",params:{pattern: "^urn:oid:[0-2](?:\\.(?:0|[1-9][0-9]*))+$"}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
 else {
 const err30 = {instancePath:instancePath+"/valueOid",schemaPath:"#/$defs/Extension/properties/valueOid/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 }
@@ -1741,33 +1186,18 @@ if(data.valuePositiveInt !== undefined){
 let data28 = data.valuePositiveInt;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
 const err31 = {instancePath:instancePath+"/valuePositiveInt",schemaPath:"#/$defs/Extension/properties/valuePositiveInt/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 > 2147483647 || isNaN(data28)){
 const err32 = {instancePath:instancePath+"/valuePositiveInt",schemaPath:"#/$defs/Extension/properties/valuePositiveInt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 if(data28 < 1 || isNaN(data28)){
 const err33 = {instancePath:instancePath+"/valuePositiveInt",schemaPath:"#/$defs/Extension/properties/valuePositiveInt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
@@ -1783,23 +1213,13 @@ let data30 = data.valueString;
 if(typeof data30 === "string"){
 if(func6(data30) < 1){
 const err34 = {instancePath:instancePath+"/valueString",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
 else {
 const err35 = {instancePath:instancePath+"/valueString",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 }
@@ -1814,23 +1234,13 @@ let data32 = data.valueTime;
 if(typeof data32 === "string"){
 if(!pattern15.test(data32)){
 const err36 = {instancePath:instancePath+"/valueTime",schemaPath:"#/$defs/Extension/properties/valueTime/pattern",keyword:"pattern",params:{pattern: "^(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?$"}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 }
 else {
 const err37 = {instancePath:instancePath+"/valueTime",schemaPath:"#/$defs/Extension/properties/valueTime/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 }
@@ -1844,33 +1254,18 @@ if(data.valueUnsignedInt !== undefined){
 let data34 = data.valueUnsignedInt;
 if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
 const err38 = {instancePath:instancePath+"/valueUnsignedInt",schemaPath:"#/$defs/Extension/properties/valueUnsignedInt/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 if((typeof data34 == "number") && (isFinite(data34))){
 if(data34 > 2147483647 || isNaN(data34)){
 const err39 = {instancePath:instancePath+"/valueUnsignedInt",schemaPath:"#/$defs/Extension/properties/valueUnsignedInt/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 if(data34 < 0 || isNaN(data34)){
 const err40 = {instancePath:instancePath+"/valueUnsignedInt",schemaPath:"#/$defs/Extension/properties/valueUnsignedInt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 }
@@ -1886,23 +1281,13 @@ let data36 = data.valueUri;
 if(typeof data36 === "string"){
 if(!pattern6.test(data36)){
 const err41 = {instancePath:instancePath+"/valueUri",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 }
 else {
 const err42 = {instancePath:instancePath+"/valueUri",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 }
@@ -1917,23 +1302,13 @@ let data38 = data.valueUrl;
 if(typeof data38 === "string"){
 if(!pattern6.test(data38)){
 const err43 = {instancePath:instancePath+"/valueUrl",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 }
 else {
 const err44 = {instancePath:instancePath+"/valueUrl",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 }
@@ -1948,23 +1323,13 @@ let data40 = data.valueUuid;
 if(typeof data40 === "string"){
 if(!pattern18.test(data40)){
 const err45 = {instancePath:instancePath+"/valueUuid",schemaPath:"#/$defs/Extension/properties/valueUuid/pattern",keyword:"pattern",params:{pattern: "^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 }
 else {
 const err46 = {instancePath:instancePath+"/valueUuid",schemaPath:"#/$defs/Extension/properties/valueUuid/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+(vErrors ??= []).push(err46);
 errors++;
 }
 }
@@ -2022,23 +1387,13 @@ let data49 = data[key1];
 if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
 if(Object.keys(data49).length < 1){
 const err47 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Extension/patternProperties/%5Evalue(%3F%3AAddress%7CAge%7CAnnotation%7CAttachment%7CCount%7CDistance%7CDuration%7CHumanName%7CMoney%7CQuantity%7CRange%7CRatio%7CSampledData%7CSignature%7CTiming%7CContactDetail%7CContributor%7CDataRequirement%7CExpression%7CParameterDefinition%7CRelatedArtifact%7CTriggerDefinition%7CUsageContext%7CDosage)%24/minProperties",keyword:"minProperties",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
+(vErrors ??= []).push(err47);
 errors++;
 }
 }
 else {
 const err48 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Extension/patternProperties/%5Evalue(%3F%3AAddress%7CAge%7CAnnotation%7CAttachment%7CCount%7CDistance%7CDuration%7CHumanName%7CMoney%7CQuantity%7CRange%7CRatio%7CSampledData%7CSignature%7CTiming%7CContactDetail%7CContributor%7CDataRequirement%7CExpression%7CParameterDefinition%7CRelatedArtifact%7CTriggerDefinition%7CUsageContext%7CDosage)%24/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
+(vErrors ??= []).push(err48);
 errors++;
 }
 }
@@ -2046,12 +1401,7 @@ errors++;
 }
 else {
 const err49 = {instancePath,schemaPath:"#/$defs/Extension/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
+(vErrors ??= []).push(err49);
 errors++;
 }
 validate22.errors = vErrors;
@@ -2066,12 +1416,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(func4.call(schema33.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/$defs/Meta/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -2080,23 +1425,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -2105,12 +1440,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err3 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Meta/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 const len0 = data1.length;
@@ -2123,12 +1453,7 @@ errors = vErrors.length;
 }
 else {
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Meta/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -2137,23 +1462,13 @@ let data3 = data.versionId;
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
 const err5 = {instancePath:instancePath+"/versionId",schemaPath:"#/$defs/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9.-]{1,64}$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/versionId",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -2168,23 +1483,13 @@ let data5 = data.lastUpdated;
 if(typeof data5 === "string"){
 if(!pattern13.test(data5)){
 const err7 = {instancePath:instancePath+"/lastUpdated",schemaPath:"#/$defs/instant/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/lastUpdated",schemaPath:"#/$defs/instant/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -2199,23 +1504,13 @@ let data7 = data.source;
 if(typeof data7 === "string"){
 if(!pattern6.test(data7)){
 const err9 = {instancePath:instancePath+"/source",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/source",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -2230,12 +1525,7 @@ let data9 = data.profile;
 if(Array.isArray(data9)){
 if(data9.length < 1){
 const err11 = {instancePath:instancePath+"/profile",schemaPath:"#/$defs/Meta/properties/profile/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 const len1 = data9.length;
@@ -2244,35 +1534,20 @@ let data10 = data9[i1];
 if(typeof data10 === "string"){
 if(!pattern6.test(data10)){
 const err12 = {instancePath:instancePath+"/profile/" + i1,schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/profile/" + i1,schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/profile",schemaPath:"#/$defs/Meta/properties/profile/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
@@ -2281,12 +1556,7 @@ let data11 = data._profile;
 if(Array.isArray(data11)){
 if(data11.length < 1){
 const err15 = {instancePath:instancePath+"/_profile",schemaPath:"#/$defs/Meta/properties/_profile/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 const len2 = data11.length;
@@ -2299,12 +1569,7 @@ errors = vErrors.length;
 }
 else {
 const err16 = {instancePath:instancePath+"/_profile",schemaPath:"#/$defs/Meta/properties/_profile/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
@@ -2313,12 +1578,7 @@ let data13 = data.security;
 if(Array.isArray(data13)){
 if(data13.length < 1){
 const err17 = {instancePath:instancePath+"/security",schemaPath:"#/$defs/Meta/properties/security/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 const len3 = data13.length;
@@ -2331,12 +1591,7 @@ errors = vErrors.length;
 }
 else {
 const err18 = {instancePath:instancePath+"/security",schemaPath:"#/$defs/Meta/properties/security/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
@@ -2345,12 +1600,7 @@ let data15 = data.tag;
 if(Array.isArray(data15)){
 if(data15.length < 1){
 const err19 = {instancePath:instancePath+"/tag",schemaPath:"#/$defs/Meta/properties/tag/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 const len4 = data15.length;
@@ -2363,24 +1613,14 @@ errors = vErrors.length;
 }
 else {
 const err20 = {instancePath:instancePath+"/tag",schemaPath:"#/$defs/Meta/properties/tag/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 }
 }
 else {
 const err21 = {instancePath,schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 validate21.errors = vErrors;
@@ -2396,23 +1636,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.div === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Narrative/required",keyword:"required",params:{missingProperty: "div"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "id") || (key0 === "extension")) || (key0 === "status")) || (key0 === "_status")) || (key0 === "div"))){
 const err1 = {instancePath,schemaPath:"#/$defs/Narrative/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -2421,23 +1651,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(func6(data0) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -2446,12 +1666,7 @@ let data1 = data.extension;
 if(Array.isArray(data1)){
 if(data1.length < 1){
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Narrative/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 const len0 = data1.length;
@@ -2464,12 +1679,7 @@ errors = vErrors.length;
 }
 else {
 const err5 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Narrative/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -2477,22 +1687,12 @@ if(data.status !== undefined){
 let data3 = data.status;
 if(typeof data3 !== "string"){
 const err6 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/Narrative/properties/status/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(!((((data3 === "generated") || (data3 === "extensions")) || (data3 === "additional")) || (data3 === "empty"))){
 const err7 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/Narrative/properties/status/enum",keyword:"enum",params:{allowedValues: schema80.properties.status.enum}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -2507,35 +1707,20 @@ let data5 = data.div;
 if(typeof data5 === "string"){
 if(!pattern32.test(data5)){
 const err8 = {instancePath:instancePath+"/div",schemaPath:"#/$defs/Narrative/properties/div/pattern",keyword:"pattern",params:{pattern: "^\\s*<div[\\s>/][\\s\\S]*</div>\\s*$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/div",schemaPath:"#/$defs/Narrative/properties/div/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/$defs/Narrative/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 validate88.errors = vErrors;
@@ -2550,43 +1735,23 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceType === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.connectionType === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "connectionType"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.payloadType === undefined){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payloadType"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 for(const key0 in data){
 if(!(func4.call(schema31.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -2594,22 +1759,12 @@ if(data.resourceType !== undefined){
 let data0 = data.resourceType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("Endpoint" !== data0){
 const err5 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/const",keyword:"const",params:{allowedValue: "Endpoint"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -2618,23 +1773,13 @@ let data1 = data.id;
 if(typeof data1 === "string"){
 if(!pattern4.test(data1)){
 const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9.-]{1,64}$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -2649,23 +1794,13 @@ let data3 = data.implicitRules;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err8 = {instancePath:instancePath+"/implicitRules",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/implicitRules",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -2680,23 +1815,13 @@ let data5 = data.language;
 if(typeof data5 === "string"){
 if(!pattern9.test(data5)){
 const err10 = {instancePath:instancePath+"/language",schemaPath:"#/$defs/code/pattern",keyword:"pattern",params:{pattern: "^[^\\s]+(?:\\s[^\\s]+)*$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/language",schemaPath:"#/$defs/code/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -2717,12 +1842,7 @@ let data8 = data.contained;
 if(Array.isArray(data8)){
 if(data8.length < 1){
 const err12 = {instancePath:instancePath+"/contained",schemaPath:"#/properties/contained/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 const len0 = data8.length;
@@ -2731,12 +1851,7 @@ let data9 = data8[i0];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.resourceType === undefined){
 const err13 = {instancePath:instancePath+"/contained/" + i0,schemaPath:"#/properties/contained/items/required",keyword:"required",params:{missingProperty: "resourceType"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if(data9.resourceType !== undefined){
@@ -2744,47 +1859,27 @@ let data10 = data9.resourceType;
 if(typeof data10 === "string"){
 if(!pattern33.test(data10)){
 const err14 = {instancePath:instancePath+"/contained/" + i0+"/resourceType",schemaPath:"#/properties/contained/items/properties/resourceType/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Za-z]*$"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/contained/" + i0+"/resourceType",schemaPath:"#/properties/contained/items/properties/resourceType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
 }
 else {
 const err16 = {instancePath:instancePath+"/contained/" + i0,schemaPath:"#/properties/contained/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/contained",schemaPath:"#/properties/contained/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -2793,12 +1888,7 @@ let data11 = data.extension;
 if(Array.isArray(data11)){
 if(data11.length < 1){
 const err18 = {instancePath:instancePath+"/extension",schemaPath:"#/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 const len1 = data11.length;
@@ -2811,12 +1901,7 @@ errors = vErrors.length;
 }
 else {
 const err19 = {instancePath:instancePath+"/extension",schemaPath:"#/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 }
@@ -2825,12 +1910,7 @@ let data13 = data.modifierExtension;
 if(Array.isArray(data13)){
 if(data13.length < 1){
 const err20 = {instancePath:instancePath+"/modifierExtension",schemaPath:"#/properties/modifierExtension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 const len2 = data13.length;
@@ -2843,12 +1923,7 @@ errors = vErrors.length;
 }
 else {
 const err21 = {instancePath:instancePath+"/modifierExtension",schemaPath:"#/properties/modifierExtension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
@@ -2857,12 +1932,7 @@ let data15 = data.identifier;
 if(Array.isArray(data15)){
 if(data15.length < 1){
 const err22 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 const len3 = data15.length;
@@ -2875,12 +1945,7 @@ errors = vErrors.length;
 }
 else {
 const err23 = {instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 }
@@ -2888,22 +1953,12 @@ if(data.status !== undefined){
 let data17 = data.status;
 if(typeof data17 !== "string"){
 const err24 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 if(!((((((data17 === "active") || (data17 === "suspended")) || (data17 === "error")) || (data17 === "off")) || (data17 === "entered-in-error")) || (data17 === "test"))){
 const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.status.enum}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 }
@@ -2924,23 +1979,13 @@ let data20 = data.name;
 if(typeof data20 === "string"){
 if(func6(data20) < 1){
 const err26 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
@@ -2961,12 +2006,7 @@ let data23 = data.contact;
 if(Array.isArray(data23)){
 if(data23.length < 1){
 const err28 = {instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 const len4 = data23.length;
@@ -2979,12 +2019,7 @@ errors = vErrors.length;
 }
 else {
 const err29 = {instancePath:instancePath+"/contact",schemaPath:"#/properties/contact/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
@@ -2999,12 +2034,7 @@ let data26 = data.payloadType;
 if(Array.isArray(data26)){
 if(data26.length < 1){
 const err30 = {instancePath:instancePath+"/payloadType",schemaPath:"#/properties/payloadType/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 const len5 = data26.length;
@@ -3017,12 +2047,7 @@ errors = vErrors.length;
 }
 else {
 const err31 = {instancePath:instancePath+"/payloadType",schemaPath:"#/properties/payloadType/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
@@ -3031,12 +2056,7 @@ let data28 = data.payloadMimeType;
 if(Array.isArray(data28)){
 if(data28.length < 1){
 const err32 = {instancePath:instancePath+"/payloadMimeType",schemaPath:"#/properties/payloadMimeType/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 const len6 = data28.length;
@@ -3045,35 +2065,20 @@ let data29 = data28[i6];
 if(typeof data29 === "string"){
 if(!pattern9.test(data29)){
 const err33 = {instancePath:instancePath+"/payloadMimeType/" + i6,schemaPath:"#/properties/payloadMimeType/items/pattern",keyword:"pattern",params:{pattern: "^[^\\s]+(?:\\s[^\\s]+)*$"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
 else {
 const err34 = {instancePath:instancePath+"/payloadMimeType/" + i6,schemaPath:"#/properties/payloadMimeType/items/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
 }
 else {
 const err35 = {instancePath:instancePath+"/payloadMimeType",schemaPath:"#/properties/payloadMimeType/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 }
@@ -3082,12 +2087,7 @@ let data30 = data._payloadMimeType;
 if(Array.isArray(data30)){
 if(data30.length < 1){
 const err36 = {instancePath:instancePath+"/_payloadMimeType",schemaPath:"#/properties/_payloadMimeType/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 const len7 = data30.length;
@@ -3100,12 +2100,7 @@ errors = vErrors.length;
 }
 else {
 const err37 = {instancePath:instancePath+"/_payloadMimeType",schemaPath:"#/properties/_payloadMimeType/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 }
@@ -3114,23 +2109,13 @@ let data32 = data.address;
 if(typeof data32 === "string"){
 if(!pattern6.test(data32)){
 const err38 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/uri/pattern",keyword:"pattern",params:{pattern: "^\\S+$"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 }
 else {
 const err39 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/uri/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 }
@@ -3145,12 +2130,7 @@ let data34 = data.header;
 if(Array.isArray(data34)){
 if(data34.length < 1){
 const err40 = {instancePath:instancePath+"/header",schemaPath:"#/properties/header/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 const len8 = data34.length;
@@ -3159,35 +2139,20 @@ let data35 = data34[i8];
 if(typeof data35 === "string"){
 if(func6(data35) < 1){
 const err41 = {instancePath:instancePath+"/header/" + i8,schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 }
 else {
 const err42 = {instancePath:instancePath+"/header/" + i8,schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 }
 }
 else {
 const err43 = {instancePath:instancePath+"/header",schemaPath:"#/properties/header/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 }
@@ -3196,12 +2161,7 @@ let data36 = data._header;
 if(Array.isArray(data36)){
 if(data36.length < 1){
 const err44 = {instancePath:instancePath+"/_header",schemaPath:"#/properties/_header/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 const len9 = data36.length;
@@ -3214,24 +2174,14 @@ errors = vErrors.length;
 }
 else {
 const err45 = {instancePath:instancePath+"/_header",schemaPath:"#/properties/_header/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 }
 }
 else {
 const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+(vErrors ??= []).push(err46);
 errors++;
 }
 validate20.errors = vErrors;

@@ -12,45 +12,25 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/ErrorPayload/required",keyword:"required",params:{missingProperty: "code"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.msg === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/ErrorPayload/required",keyword:"required",params:{missingProperty: "msg"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.code !== undefined){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/ErrorPayload/properties/code/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > -1 || isNaN(data0)){
 const err3 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/ErrorPayload/properties/code/maximum",keyword:"maximum",params:{comparison: "<=", limit: -1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -58,24 +38,14 @@ errors++;
 if(data.msg !== undefined){
 if(typeof data.msg !== "string"){
 const err4 = {instancePath:instancePath+"/msg",schemaPath:"#/$defs/ErrorPayload/properties/msg/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/ErrorPayload/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate21.errors = vErrors;
@@ -90,33 +60,18 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length > 0){
 const err0 = {instancePath,schemaPath:"#/$defs/Empty/maxProperties",keyword:"maxProperties",params:{limit: 0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 const err1 = {instancePath,schemaPath:"#/$defs/Empty/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/$defs/Empty/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 validate22.errors = vErrors;
@@ -133,45 +88,25 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.serverTime === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/ServerTime/required",keyword:"required",params:{missingProperty: "serverTime"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.serverTime !== undefined){
 let data0 = data.serverTime;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/serverTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 const err2 = {instancePath:instancePath+"/serverTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(!(formats0.validate(data0))){
 const err3 = {instancePath:instancePath+"/serverTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -179,12 +114,7 @@ errors++;
 }
 else {
 const err4 = {instancePath,schemaPath:"#/$defs/ServerTime/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 validate23.errors = vErrors;
@@ -200,23 +130,13 @@ let errors = 0;
 if(typeof data === "string"){
 if(!pattern4.test(data)){
 const err0 = {instancePath,schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate24.errors = vErrors;
@@ -232,23 +152,13 @@ let errors = 0;
 if(typeof data === "string"){
 if(!pattern5.test(data)){
 const err0 = {instancePath,schemaPath:"#/$defs/Asset/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/Asset/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate25.errors = vErrors;
@@ -264,23 +174,13 @@ let errors = 0;
 if(typeof data === "string"){
 if(!pattern6.test(data)){
 const err0 = {instancePath,schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate26.errors = vErrors;
@@ -296,33 +196,18 @@ let errors = 0;
 if((typeof data == "number") && (isFinite(data))){
 if(data <= 0 || isNaN(data)){
 const err0 = {instancePath,schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(!(formats2.validate(data))){
 const err1 = {instancePath,schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 validate27.errors = vErrors;
@@ -345,23 +230,13 @@ const _errs1 = errors;
 if(typeof data === "string"){
 if(!(formats4.validate(data))){
 const err0 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/0/format",keyword:"format",params:{format: "date-time"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/0/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 var _valid0 = _errs1 === errors;
@@ -373,33 +248,18 @@ _branch1 = errors;
 const _errs3 = errors;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 const err2 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/1/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
 const err3 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(!(formats0.validate(data))){
 const err4 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf/1/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -416,12 +276,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err5 = {instancePath,schemaPath:"#/$defs/DateTime/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 else {
@@ -445,33 +300,18 @@ let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 const err0 = {instancePath,schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
 const err1 = {instancePath,schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(!(formats0.validate(data))){
 const err2 = {instancePath,schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -486,33 +326,18 @@ let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 const err0 = {instancePath,schemaPath:"#/$defs/OrderIdValue/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
 const err1 = {instancePath,schemaPath:"#/$defs/OrderIdValue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(!(formats0.validate(data))){
 const err2 = {instancePath,schemaPath:"#/$defs/OrderIdValue/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -529,23 +354,13 @@ let errors = 0;
 if(typeof data === "string"){
 if(!pattern7.test(data)){
 const err0 = {instancePath,schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate31.errors = vErrors;
@@ -559,22 +374,12 @@ let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/$defs/OrderSide/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(!((data === "BUY") || (data === "SELL"))){
 const err1 = {instancePath,schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate32.errors = vErrors;
@@ -588,22 +393,12 @@ let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/$defs/OrderType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(!(((((((data === "LIMIT") || (data === "MARKET")) || (data === "STOP_LOSS")) || (data === "STOP_LOSS_LIMIT")) || (data === "TAKE_PROFIT")) || (data === "TAKE_PROFIT_LIMIT")) || (data === "LIMIT_MAKER"))){
 const err1 = {instancePath,schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate33.errors = vErrors;
@@ -617,22 +412,12 @@ let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/$defs/TimeInForce/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(!(((data === "GTC") || (data === "IOC")) || (data === "FOK"))){
 const err1 = {instancePath,schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate34.errors = vErrors;
@@ -646,22 +431,12 @@ let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/$defs/NewOrderResponseType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(!(((data === "ACK") || (data === "RESULT")) || (data === "FULL"))){
 const err1 = {instancePath,schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate35.errors = vErrors;
@@ -675,22 +450,12 @@ let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/$defs/OrderStatus/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(!(((((((((data === "NEW") || (data === "PENDING_NEW")) || (data === "PARTIALLY_FILLED")) || (data === "FILLED")) || (data === "CANCELED")) || (data === "PENDING_CANCEL")) || (data === "REJECTED")) || (data === "EXPIRED")) || (data === "EXPIRED_IN_MATCH"))){
 const err1 = {instancePath,schemaPath:"#/$defs/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate36.errors = vErrors;
@@ -704,22 +469,12 @@ let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/$defs/SelfTradePreventionMode/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(!((((((data === "NONE") || (data === "EXPIRE_MAKER")) || (data === "EXPIRE_TAKER")) || (data === "EXPIRE_BOTH")) || (data === "DECREMENT")) || (data === "TRANSFER"))){
 const err1 = {instancePath,schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate37.errors = vErrors;
@@ -733,22 +488,12 @@ let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
 const err0 = {instancePath,schemaPath:"#/$defs/SymbolStatus/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(!(((((data === "TRADING") || (data === "END_OF_DAY")) || (data === "HALT")) || (data === "BREAK")) || (data === "CANCEL_ONLY"))){
 const err1 = {instancePath,schemaPath:"#/$defs/SymbolStatus/enum",keyword:"enum",params:{allowedValues: schema50.enum}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate38.errors = vErrors;
@@ -768,23 +513,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err0 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -792,22 +527,12 @@ if(data.side !== undefined){
 let data1 = data.side;
 if(typeof data1 !== "string"){
 const err2 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(!((data1 === "BUY") || (data1 === "SELL"))){
 const err3 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -815,22 +540,12 @@ if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 const err4 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(!(((((((data2 === "LIMIT") || (data2 === "MARKET")) || (data2 === "STOP_LOSS")) || (data2 === "STOP_LOSS_LIMIT")) || (data2 === "TAKE_PROFIT")) || (data2 === "TAKE_PROFIT_LIMIT")) || (data2 === "LIMIT_MAKER"))){
 const err5 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -838,22 +553,12 @@ if(data.timeInForce !== undefined){
 let data3 = data.timeInForce;
 if(typeof data3 !== "string"){
 const err6 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(!(((data3 === "GTC") || (data3 === "IOC")) || (data3 === "FOK"))){
 const err7 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -862,33 +567,18 @@ let data4 = data.quantity;
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 <= 0 || isNaN(data4)){
 const err8 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(!(formats2.validate(data4))){
 const err9 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -897,33 +587,18 @@ let data5 = data.quoteOrderQty;
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 <= 0 || isNaN(data5)){
 const err11 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if(!(formats2.validate(data5))){
 const err12 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -932,33 +607,18 @@ let data6 = data.price;
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 <= 0 || isNaN(data6)){
 const err14 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 if(!(formats2.validate(data6))){
 const err15 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
 else {
 const err16 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
@@ -967,23 +627,13 @@ let data7 = data.newClientOrderId;
 if(typeof data7 === "string"){
 if(!pattern7.test(data7)){
 const err17 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
 else {
 const err18 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
@@ -992,33 +642,18 @@ let data8 = data.stopPrice;
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 <= 0 || isNaN(data8)){
 const err19 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if(!(formats2.validate(data8))){
 const err20 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 }
 else {
 const err21 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
@@ -1027,33 +662,18 @@ let data9 = data.trailingDelta;
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 <= 0 || isNaN(data9)){
 const err22 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 if(!(formats2.validate(data9))){
 const err23 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 }
@@ -1062,33 +682,18 @@ let data10 = data.icebergQty;
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 <= 0 || isNaN(data10)){
 const err25 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 if(!(formats2.validate(data10))){
 const err26 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
@@ -1096,22 +701,12 @@ if(data.newOrderRespType !== undefined){
 let data11 = data.newOrderRespType;
 if(typeof data11 !== "string"){
 const err28 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 if(!(((data11 === "ACK") || (data11 === "RESULT")) || (data11 === "FULL"))){
 const err29 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
@@ -1119,43 +714,23 @@ if(data.recvWindow !== undefined){
 let data12 = data.recvWindow;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err30 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 > 60000 || isNaN(data12)){
 const err31 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 if(data12 < 1 || isNaN(data12)){
 const err32 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 if(!(formats0.validate(data12))){
 const err33 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/NewOrderForm/properties/recvWindow/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
@@ -1164,33 +739,18 @@ if(data.timestamp !== undefined){
 let data13 = data.timestamp;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
 const err34 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
 const err35 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 if(!(formats0.validate(data13))){
 const err36 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 }
@@ -1200,35 +760,20 @@ let data14 = data.signature;
 if(typeof data14 === "string"){
 if(!pattern10.test(data14)){
 const err37 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 }
 else {
 const err38 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 }
 }
 else {
 const err39 = {instancePath,schemaPath:"#/$defs/NewOrderForm/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 validate39.errors = vErrors;
@@ -1246,23 +791,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err0 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -1270,33 +805,18 @@ if(data.orderId !== undefined){
 let data1 = data.orderId;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err3 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(!(formats0.validate(data1))){
 const err4 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -1306,23 +826,13 @@ let data2 = data.origClientOrderId;
 if(typeof data2 === "string"){
 if(!pattern7.test(data2)){
 const err5 = {instancePath:instancePath+"/origClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/origClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -1331,23 +841,13 @@ let data3 = data.newClientOrderId;
 if(typeof data3 === "string"){
 if(!pattern7.test(data3)){
 const err7 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -1355,33 +855,18 @@ if(data.timestamp !== undefined){
 let data4 = data.timestamp;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err9 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 const err10 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if(!(formats0.validate(data4))){
 const err11 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -1391,35 +876,20 @@ let data5 = data.signature;
 if(typeof data5 === "string"){
 if(!pattern10.test(data5)){
 const err12 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
 }
 else {
 const err14 = {instancePath,schemaPath:"#/$defs/CancelOrderForm/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 validate40.errors = vErrors;
@@ -1437,23 +907,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err0 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -1461,33 +921,18 @@ if(data.timestamp !== undefined){
 let data1 = data.timestamp;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err2 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(!(formats0.validate(data1))){
 const err4 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -1497,35 +942,20 @@ let data2 = data.signature;
 if(typeof data2 === "string"){
 if(!pattern10.test(data2)){
 const err5 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 }
 else {
 const err7 = {instancePath,schemaPath:"#/$defs/CancelAllOrdersForm/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 validate41.errors = vErrors;
@@ -1539,23 +969,13 @@ let errors = 0;
 if(typeof data === "string"){
 if(!pattern10.test(data)){
 const err0 = {instancePath,schemaPath:"#/$defs/SignatureValue/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/SignatureValue/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate42.errors = vErrors;
@@ -1570,64 +990,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.rateLimitType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/RateLimit/required",keyword:"required",params:{missingProperty: "rateLimitType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.interval === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/RateLimit/required",keyword:"required",params:{missingProperty: "interval"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.intervalNum === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/RateLimit/required",keyword:"required",params:{missingProperty: "intervalNum"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.limit === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/RateLimit/required",keyword:"required",params:{missingProperty: "limit"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.rateLimitType !== undefined){
 let data0 = data.rateLimitType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/rateLimitType",schemaPath:"#/$defs/RateLimit/properties/rateLimitType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(!(((data0 === "REQUEST_WEIGHT") || (data0 === "ORDERS")) || (data0 === "RAW_REQUESTS"))){
 const err5 = {instancePath:instancePath+"/rateLimitType",schemaPath:"#/$defs/RateLimit/properties/rateLimitType/enum",keyword:"enum",params:{allowedValues: schema78.properties.rateLimitType.enum}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -1635,22 +1025,12 @@ if(data.interval !== undefined){
 let data1 = data.interval;
 if(typeof data1 !== "string"){
 const err6 = {instancePath:instancePath+"/interval",schemaPath:"#/$defs/RateLimit/properties/interval/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(!((((data1 === "SECOND") || (data1 === "MINUTE")) || (data1 === "HOUR")) || (data1 === "DAY"))){
 const err7 = {instancePath:instancePath+"/interval",schemaPath:"#/$defs/RateLimit/properties/interval/enum",keyword:"enum",params:{allowedValues: schema78.properties.interval.enum}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -1658,23 +1038,13 @@ if(data.intervalNum !== undefined){
 let data2 = data.intervalNum;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err8 = {instancePath:instancePath+"/intervalNum",schemaPath:"#/$defs/RateLimit/properties/intervalNum/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 1 || isNaN(data2)){
 const err9 = {instancePath:instancePath+"/intervalNum",schemaPath:"#/$defs/RateLimit/properties/intervalNum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -1683,23 +1053,13 @@ if(data.limit !== undefined){
 let data3 = data.limit;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/RateLimit/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 const err11 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/RateLimit/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -1707,12 +1067,7 @@ errors++;
 }
 else {
 const err12 = {instancePath,schemaPath:"#/$defs/RateLimit/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 validate43.errors = vErrors;
@@ -1736,44 +1091,24 @@ const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.maxNumOrders === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/required",keyword:"required",params:{missingProperty: "maxNumOrders"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if("EXCHANGE_MAX_NUM_ORDERS" !== data0){
 const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDERS"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -1781,24 +1116,14 @@ if(data.maxNumOrders !== undefined){
 let data1 = data.maxNumOrders;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/maxNumOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 var _valid0 = _errs1 === errors;
@@ -1811,44 +1136,24 @@ const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.maxNumAlgoOrders === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.filterType !== undefined){
 let data2 = data.filterType;
 if(typeof data2 !== "string"){
 const err8 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if("EXCHANGE_MAX_NUM_ALGO_ORDERS" !== data2){
 const err9 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ALGO_ORDERS"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -1856,24 +1161,14 @@ if(data.maxNumAlgoOrders !== undefined){
 let data3 = data.maxNumAlgoOrders;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/maxNumAlgoOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 var _valid0 = _errs7 === errors;
@@ -1891,44 +1186,24 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err12 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 if(data.maxNumIcebergOrders === undefined){
 const err13 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if(data.filterType !== undefined){
 let data4 = data.filterType;
 if(typeof data4 !== "string"){
 const err14 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 if("EXCHANGE_MAX_NUM_ICEBERG_ORDERS" !== data4){
 const err15 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ICEBERG_ORDERS"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
@@ -1936,24 +1211,14 @@ if(data.maxNumIcebergOrders !== undefined){
 let data5 = data.maxNumIcebergOrders;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err16 = {instancePath:instancePath+"/maxNumIcebergOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 }
 else {
 const err17 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 var _valid0 = _errs13 === errors;
@@ -1971,44 +1236,24 @@ const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err18 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 if(data.maxNumOrderLists === undefined){
 const err19 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "maxNumOrderLists"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if(data.filterType !== undefined){
 let data6 = data.filterType;
 if(typeof data6 !== "string"){
 const err20 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if("EXCHANGE_MAX_NUM_ORDER_LISTS" !== data6){
 const err21 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDER_LISTS"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
@@ -2016,24 +1261,14 @@ if(data.maxNumOrderLists !== undefined){
 let data7 = data.maxNumOrderLists;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err22 = {instancePath:instancePath+"/maxNumOrderLists",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/maxNumOrderLists/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
 }
 else {
 const err23 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 var _valid0 = _errs19 === errors;
@@ -2051,12 +1286,7 @@ passing0 = 3;
 }
 if(!valid0){
 const err24 = {instancePath,schemaPath:"#/$defs/ExchangeFilter/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2, errors - _branch3]}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 else {
@@ -2088,64 +1318,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/PriceFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minPrice === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/PriceFilter/required",keyword:"required",params:{missingProperty: "minPrice"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.maxPrice === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/PriceFilter/required",keyword:"required",params:{missingProperty: "maxPrice"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.tickSize === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/PriceFilter/required",keyword:"required",params:{missingProperty: "tickSize"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("PRICE_FILTER" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PRICE_FILTER"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -2154,23 +1354,13 @@ let data1 = data.minPrice;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -2179,23 +1369,13 @@ let data2 = data.maxPrice;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err8 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -2204,35 +1384,20 @@ let data3 = data.tickSize;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err10 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 }
 else {
 const err12 = {instancePath,schemaPath:"#/$defs/PriceFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 validate46.errors = vErrors;
@@ -2247,64 +1412,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.multiplierUp === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/required",keyword:"required",params:{missingProperty: "multiplierUp"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.multiplierDown === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/required",keyword:"required",params:{missingProperty: "multiplierDown"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.avgPriceMins === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/required",keyword:"required",params:{missingProperty: "avgPriceMins"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("PERCENT_PRICE" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -2313,23 +1448,13 @@ let data1 = data.multiplierUp;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -2338,23 +1463,13 @@ let data2 = data.multiplierDown;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err8 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -2362,24 +1477,14 @@ if(data.avgPriceMins !== undefined){
 let data3 = data.avgPriceMins;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 validate48.errors = vErrors;
@@ -2394,84 +1499,44 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.bidMultiplierUp === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "bidMultiplierUp"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.bidMultiplierDown === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "bidMultiplierDown"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.askMultiplierUp === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "askMultiplierUp"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.askMultiplierDown === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "askMultiplierDown"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.avgPriceMins === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "avgPriceMins"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if("PERCENT_PRICE_BY_SIDE" !== data0){
 const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE_BY_SIDE"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -2480,23 +1545,13 @@ let data1 = data.bidMultiplierUp;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err8 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -2505,23 +1560,13 @@ let data2 = data.bidMultiplierDown;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err10 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -2530,23 +1575,13 @@ let data3 = data.askMultiplierUp;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err12 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -2555,23 +1590,13 @@ let data4 = data.askMultiplierDown;
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
 const err14 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
@@ -2579,24 +1604,14 @@ if(data.avgPriceMins !== undefined){
 let data5 = data.avgPriceMins;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err16 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 }
 else {
 const err17 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 validate50.errors = vErrors;
@@ -2611,64 +1626,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minQty === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/required",keyword:"required",params:{missingProperty: "minQty"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.maxQty === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/required",keyword:"required",params:{missingProperty: "maxQty"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.stepSize === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/required",keyword:"required",params:{missingProperty: "stepSize"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("LOT_SIZE" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "LOT_SIZE"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -2677,23 +1662,13 @@ let data1 = data.minQty;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -2702,23 +1677,13 @@ let data2 = data.maxQty;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -2727,35 +1692,20 @@ let data3 = data.stepSize;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 }
 else {
 const err12 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 validate52.errors = vErrors;
@@ -2770,64 +1720,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minQty === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/required",keyword:"required",params:{missingProperty: "minQty"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.maxQty === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/required",keyword:"required",params:{missingProperty: "maxQty"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.stepSize === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/required",keyword:"required",params:{missingProperty: "stepSize"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("MARKET_LOT_SIZE" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MARKET_LOT_SIZE"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -2836,23 +1756,13 @@ let data1 = data.minQty;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -2861,23 +1771,13 @@ let data2 = data.maxQty;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -2886,35 +1786,20 @@ let data3 = data.stepSize;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 }
 else {
 const err12 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 validate54.errors = vErrors;
@@ -2929,64 +1814,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minNotional === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/required",keyword:"required",params:{missingProperty: "minNotional"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.applyToMarket === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/required",keyword:"required",params:{missingProperty: "applyToMarket"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.avgPriceMins === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/required",keyword:"required",params:{missingProperty: "avgPriceMins"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("MIN_NOTIONAL" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MIN_NOTIONAL"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -2995,35 +1850,20 @@ let data1 = data.minNotional;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 if(data.applyToMarket !== undefined){
 if(typeof data.applyToMarket !== "boolean"){
 const err8 = {instancePath:instancePath+"/applyToMarket",schemaPath:"#/$defs/MinNotionalFilter/properties/applyToMarket/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -3031,24 +1871,14 @@ if(data.avgPriceMins !== undefined){
 let data3 = data.avgPriceMins;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/MinNotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 validate56.errors = vErrors;
@@ -3063,84 +1893,44 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minNotional === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "minNotional"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.applyMinToMarket === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "applyMinToMarket"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.maxNotional === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "maxNotional"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.applyMaxToMarket === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "applyMaxToMarket"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.avgPriceMins === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "avgPriceMins"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if("NOTIONAL" !== data0){
 const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "NOTIONAL"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -3149,35 +1939,20 @@ let data1 = data.minNotional;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err8 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 if(data.applyMinToMarket !== undefined){
 if(typeof data.applyMinToMarket !== "boolean"){
 const err10 = {instancePath:instancePath+"/applyMinToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMinToMarket/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -3186,35 +1961,20 @@ let data3 = data.maxNotional;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err11 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 if(data.applyMaxToMarket !== undefined){
 if(typeof data.applyMaxToMarket !== "boolean"){
 const err13 = {instancePath:instancePath+"/applyMaxToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMaxToMarket/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -3222,24 +1982,14 @@ if(data.avgPriceMins !== undefined){
 let data5 = data.avgPriceMins;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err14 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/NotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 }
 else {
 const err15 = {instancePath,schemaPath:"#/$defs/NotionalFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 validate58.errors = vErrors;
@@ -3254,44 +2004,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.maxPosition === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/required",keyword:"required",params:{missingProperty: "maxPosition"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if("MAX_POSITION" !== data0){
 const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_POSITION"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -3300,35 +2030,20 @@ let data1 = data.maxPosition;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err4 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 validate60.errors = vErrors;
@@ -3467,44 +2182,24 @@ const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.limit === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/required",keyword:"required",params:{missingProperty: "limit"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if("ICEBERG_PARTS" !== data0){
 const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "ICEBERG_PARTS"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -3512,24 +2207,14 @@ if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/IcebergPartsFilter/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 var _valid0 = _errs8 === errors;
@@ -3547,44 +2232,24 @@ const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.maxNumOrders === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumOrders"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.filterType !== undefined){
 let data2 = data.filterType;
 if(typeof data2 !== "string"){
 const err8 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if("MAX_NUM_ORDERS" !== data2){
 const err9 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ORDERS"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -3592,24 +2257,14 @@ if(data.maxNumOrders !== undefined){
 let data3 = data.maxNumOrders;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/maxNumOrders",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 var _valid0 = _errs15 === errors;
@@ -3627,44 +2282,24 @@ const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err12 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 if(data.maxNumAlgoOrders === undefined){
 const err13 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if(data.filterType !== undefined){
 let data4 = data.filterType;
 if(typeof data4 !== "string"){
 const err14 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 if("MAX_NUM_ALGO_ORDERS" !== data4){
 const err15 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ALGO_ORDERS"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
@@ -3672,24 +2307,14 @@ if(data.maxNumAlgoOrders !== undefined){
 let data5 = data.maxNumAlgoOrders;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err16 = {instancePath:instancePath+"/maxNumAlgoOrders",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 }
 else {
 const err17 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 var _valid0 = _errs22 === errors;
@@ -3707,44 +2332,24 @@ const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err18 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 if(data.maxNumIcebergOrders === undefined){
 const err19 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if(data.filterType !== undefined){
 let data6 = data.filterType;
 if(typeof data6 !== "string"){
 const err20 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if("MAX_NUM_ICEBERG_ORDERS" !== data6){
 const err21 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ICEBERG_ORDERS"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
@@ -3752,24 +2357,14 @@ if(data.maxNumIcebergOrders !== undefined){
 let data7 = data.maxNumIcebergOrders;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err22 = {instancePath:instancePath+"/maxNumIcebergOrders",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
 }
 else {
 const err23 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 var _valid0 = _errs29 === errors;
@@ -3803,74 +2398,39 @@ const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err24 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 if(data.minTrailingAboveDelta === undefined){
 const err25 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "minTrailingAboveDelta"}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 if(data.maxTrailingAboveDelta === undefined){
 const err26 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "maxTrailingAboveDelta"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 if(data.minTrailingBelowDelta === undefined){
 const err27 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "minTrailingBelowDelta"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 if(data.maxTrailingBelowDelta === undefined){
 const err28 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "maxTrailingBelowDelta"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 if(data.filterType !== undefined){
 let data8 = data.filterType;
 if(typeof data8 !== "string"){
 const err29 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 if("TRAILING_DELTA" !== data8){
 const err30 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "TRAILING_DELTA"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 }
@@ -3878,12 +2438,7 @@ if(data.minTrailingAboveDelta !== undefined){
 let data9 = data.minTrailingAboveDelta;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err31 = {instancePath:instancePath+"/minTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
@@ -3891,12 +2446,7 @@ if(data.maxTrailingAboveDelta !== undefined){
 let data10 = data.maxTrailingAboveDelta;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
 const err32 = {instancePath:instancePath+"/maxTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 }
@@ -3904,12 +2454,7 @@ if(data.minTrailingBelowDelta !== undefined){
 let data11 = data.minTrailingBelowDelta;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
 const err33 = {instancePath:instancePath+"/minTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
@@ -3917,24 +2462,14 @@ if(data.maxTrailingBelowDelta !== undefined){
 let data12 = data.maxTrailingBelowDelta;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err34 = {instancePath:instancePath+"/maxTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
 }
 else {
 const err35 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 var _valid0 = _errs37 === errors;
@@ -3961,12 +2496,7 @@ passing0 = 12;
 }
 if(!valid0){
 const err36 = {instancePath,schemaPath:"#/$defs/SymbolFilter/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2, errors - _branch3, errors - _branch4, errors - _branch5, errors - _branch6, errors - _branch7, errors - _branch8, errors - _branch9, errors - _branch10, errors - _branch11, errors - _branch12]}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 else {
@@ -3991,64 +2521,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/PriceFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minPrice === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/PriceFilter/required",keyword:"required",params:{missingProperty: "minPrice"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.maxPrice === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/PriceFilter/required",keyword:"required",params:{missingProperty: "maxPrice"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.tickSize === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/PriceFilter/required",keyword:"required",params:{missingProperty: "tickSize"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("PRICE_FILTER" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PRICE_FILTER"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -4057,23 +2557,13 @@ let data1 = data.minPrice;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/minPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -4082,23 +2572,13 @@ let data2 = data.maxPrice;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err8 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/maxPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -4107,35 +2587,20 @@ let data3 = data.tickSize;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err10 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/tickSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 }
 else {
 const err12 = {instancePath,schemaPath:"#/$defs/PriceFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 validate62.errors = vErrors;
@@ -4149,64 +2614,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.multiplierUp === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/required",keyword:"required",params:{missingProperty: "multiplierUp"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.multiplierDown === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/required",keyword:"required",params:{missingProperty: "multiplierDown"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.avgPriceMins === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/required",keyword:"required",params:{missingProperty: "avgPriceMins"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("PERCENT_PRICE" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -4215,23 +2650,13 @@ let data1 = data.multiplierUp;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/multiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -4240,23 +2665,13 @@ let data2 = data.multiplierDown;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err8 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/multiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -4264,24 +2679,14 @@ if(data.avgPriceMins !== undefined){
 let data3 = data.avgPriceMins;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/PercentPriceFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 validate63.errors = vErrors;
@@ -4295,84 +2700,44 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.bidMultiplierUp === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "bidMultiplierUp"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.bidMultiplierDown === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "bidMultiplierDown"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.askMultiplierUp === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "askMultiplierUp"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.askMultiplierDown === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "askMultiplierDown"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.avgPriceMins === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/required",keyword:"required",params:{missingProperty: "avgPriceMins"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if("PERCENT_PRICE_BY_SIDE" !== data0){
 const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "PERCENT_PRICE_BY_SIDE"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -4381,23 +2746,13 @@ let data1 = data.bidMultiplierUp;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err8 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/bidMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -4406,23 +2761,13 @@ let data2 = data.bidMultiplierDown;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err10 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/bidMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -4431,23 +2776,13 @@ let data3 = data.askMultiplierUp;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err12 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/askMultiplierUp",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -4456,23 +2791,13 @@ let data4 = data.askMultiplierDown;
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
 const err14 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/askMultiplierDown",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
@@ -4480,24 +2805,14 @@ if(data.avgPriceMins !== undefined){
 let data5 = data.avgPriceMins;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err16 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/PercentPriceBySideFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 }
 else {
 const err17 = {instancePath,schemaPath:"#/$defs/PercentPriceBySideFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 validate64.errors = vErrors;
@@ -4511,64 +2826,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minQty === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/required",keyword:"required",params:{missingProperty: "minQty"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.maxQty === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/required",keyword:"required",params:{missingProperty: "maxQty"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.stepSize === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/required",keyword:"required",params:{missingProperty: "stepSize"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("LOT_SIZE" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/LotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "LOT_SIZE"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -4577,23 +2862,13 @@ let data1 = data.minQty;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -4602,23 +2877,13 @@ let data2 = data.maxQty;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -4627,35 +2892,20 @@ let data3 = data.stepSize;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 }
 else {
 const err12 = {instancePath,schemaPath:"#/$defs/LotSizeFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 validate65.errors = vErrors;
@@ -4669,64 +2919,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minQty === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/required",keyword:"required",params:{missingProperty: "minQty"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.maxQty === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/required",keyword:"required",params:{missingProperty: "maxQty"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.stepSize === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/required",keyword:"required",params:{missingProperty: "stepSize"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("MARKET_LOT_SIZE" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MarketLotSizeFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MARKET_LOT_SIZE"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -4735,23 +2955,13 @@ let data1 = data.minQty;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/minQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -4760,23 +2970,13 @@ let data2 = data.maxQty;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err8 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/maxQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -4785,35 +2985,20 @@ let data3 = data.stepSize;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err10 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/stepSize",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 }
 else {
 const err12 = {instancePath,schemaPath:"#/$defs/MarketLotSizeFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 validate66.errors = vErrors;
@@ -4827,64 +3012,34 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minNotional === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/required",keyword:"required",params:{missingProperty: "minNotional"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.applyToMarket === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/required",keyword:"required",params:{missingProperty: "applyToMarket"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.avgPriceMins === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/required",keyword:"required",params:{missingProperty: "avgPriceMins"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if("MIN_NOTIONAL" !== data0){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MinNotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MIN_NOTIONAL"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -4893,35 +3048,20 @@ let data1 = data.minNotional;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err6 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 if(data.applyToMarket !== undefined){
 if(typeof data.applyToMarket !== "boolean"){
 const err8 = {instancePath:instancePath+"/applyToMarket",schemaPath:"#/$defs/MinNotionalFilter/properties/applyToMarket/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -4929,24 +3069,14 @@ if(data.avgPriceMins !== undefined){
 let data3 = data.avgPriceMins;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/MinNotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/$defs/MinNotionalFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 validate67.errors = vErrors;
@@ -4960,84 +3090,44 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minNotional === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "minNotional"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.applyMinToMarket === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "applyMinToMarket"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.maxNotional === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "maxNotional"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.applyMaxToMarket === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "applyMaxToMarket"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.avgPriceMins === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/NotionalFilter/required",keyword:"required",params:{missingProperty: "avgPriceMins"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if("NOTIONAL" !== data0){
 const err7 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/NotionalFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "NOTIONAL"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -5046,35 +3136,20 @@ let data1 = data.minNotional;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err8 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/minNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 if(data.applyMinToMarket !== undefined){
 if(typeof data.applyMinToMarket !== "boolean"){
 const err10 = {instancePath:instancePath+"/applyMinToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMinToMarket/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -5083,35 +3158,20 @@ let data3 = data.maxNotional;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err11 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/maxNotional",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 if(data.applyMaxToMarket !== undefined){
 if(typeof data.applyMaxToMarket !== "boolean"){
 const err13 = {instancePath:instancePath+"/applyMaxToMarket",schemaPath:"#/$defs/NotionalFilter/properties/applyMaxToMarket/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -5119,24 +3179,14 @@ if(data.avgPriceMins !== undefined){
 let data5 = data.avgPriceMins;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err14 = {instancePath:instancePath+"/avgPriceMins",schemaPath:"#/$defs/NotionalFilter/properties/avgPriceMins/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 }
 else {
 const err15 = {instancePath,schemaPath:"#/$defs/NotionalFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 validate68.errors = vErrors;
@@ -5150,44 +3200,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.limit === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/required",keyword:"required",params:{missingProperty: "limit"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if("ICEBERG_PARTS" !== data0){
 const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/IcebergPartsFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "ICEBERG_PARTS"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -5195,24 +3225,14 @@ if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/IcebergPartsFilter/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/IcebergPartsFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate69.errors = vErrors;
@@ -5226,44 +3246,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.maxNumOrders === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumOrders"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if("MAX_NUM_ORDERS" !== data0){
 const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ORDERS"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -5271,24 +3271,14 @@ if(data.maxNumOrders !== undefined){
 let data1 = data.maxNumOrders;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/maxNumOrders",schemaPath:"#/$defs/MaxNumOrdersFilter/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/MaxNumOrdersFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate70.errors = vErrors;
@@ -5302,44 +3292,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.maxNumAlgoOrders === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if("MAX_NUM_ALGO_ORDERS" !== data0){
 const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ALGO_ORDERS"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -5347,24 +3317,14 @@ if(data.maxNumAlgoOrders !== undefined){
 let data1 = data.maxNumAlgoOrders;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/maxNumAlgoOrders",schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/MaxNumAlgoOrdersFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate71.errors = vErrors;
@@ -5378,44 +3338,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.maxNumIcebergOrders === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if("MAX_NUM_ICEBERG_ORDERS" !== data0){
 const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_NUM_ICEBERG_ORDERS"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -5423,24 +3363,14 @@ if(data.maxNumIcebergOrders !== undefined){
 let data1 = data.maxNumIcebergOrders;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/maxNumIcebergOrders",schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/MaxNumIcebergOrdersFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate72.errors = vErrors;
@@ -5454,44 +3384,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.maxPosition === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/required",keyword:"required",params:{missingProperty: "maxPosition"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err2 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if("MAX_POSITION" !== data0){
 const err3 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/MaxPositionFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "MAX_POSITION"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -5500,35 +3410,20 @@ let data1 = data.maxPosition;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err4 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/maxPosition",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/MaxPositionFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 validate73.errors = vErrors;
@@ -5542,74 +3437,39 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.filterType === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.minTrailingAboveDelta === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "minTrailingAboveDelta"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.maxTrailingAboveDelta === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "maxTrailingAboveDelta"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.minTrailingBelowDelta === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "minTrailingBelowDelta"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.maxTrailingBelowDelta === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/required",keyword:"required",params:{missingProperty: "maxTrailingBelowDelta"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.filterType !== undefined){
 let data0 = data.filterType;
 if(typeof data0 !== "string"){
 const err5 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if("TRAILING_DELTA" !== data0){
 const err6 = {instancePath:instancePath+"/filterType",schemaPath:"#/$defs/TrailingDeltaFilter/properties/filterType/const",keyword:"const",params:{allowedValue: "TRAILING_DELTA"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -5617,12 +3477,7 @@ if(data.minTrailingAboveDelta !== undefined){
 let data1 = data.minTrailingAboveDelta;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/minTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -5630,12 +3485,7 @@ if(data.maxTrailingAboveDelta !== undefined){
 let data2 = data.maxTrailingAboveDelta;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err8 = {instancePath:instancePath+"/maxTrailingAboveDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingAboveDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -5643,12 +3493,7 @@ if(data.minTrailingBelowDelta !== undefined){
 let data3 = data.minTrailingBelowDelta;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/minTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/minTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -5656,24 +3501,14 @@ if(data.maxTrailingBelowDelta !== undefined){
 let data4 = data.maxTrailingBelowDelta;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err10 = {instancePath:instancePath+"/maxTrailingBelowDelta",schemaPath:"#/$defs/TrailingDeltaFilter/properties/maxTrailingBelowDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/TrailingDeltaFilter/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 validate74.errors = vErrors;
@@ -5688,142 +3523,72 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.status === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "status"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.baseAsset === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "baseAsset"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.baseAssetPrecision === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "baseAssetPrecision"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.quoteAsset === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "quoteAsset"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.quoteAssetPrecision === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "quoteAssetPrecision"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.orderTypes === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "orderTypes"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.icebergAllowed === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "icebergAllowed"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.ocoAllowed === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "ocoAllowed"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(data.quoteOrderQtyMarketAllowed === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "quoteOrderQtyMarketAllowed"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if(data.isSpotTradingAllowed === undefined){
 const err10 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "isSpotTradingAllowed"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if(data.isMarginTradingAllowed === undefined){
 const err11 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "isMarginTradingAllowed"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if(data.filters === undefined){
 const err12 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "filters"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 if(data.permissions === undefined){
 const err13 = {instancePath,schemaPath:"#/$defs/SymbolInfo/required",keyword:"required",params:{missingProperty: "permissions"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -5831,23 +3596,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err14 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
@@ -5855,22 +3610,12 @@ if(data.status !== undefined){
 let data1 = data.status;
 if(typeof data1 !== "string"){
 const err16 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/SymbolStatus/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 if(!(((((data1 === "TRADING") || (data1 === "END_OF_DAY")) || (data1 === "HALT")) || (data1 === "BREAK")) || (data1 === "CANCEL_ONLY"))){
 const err17 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/SymbolStatus/enum",keyword:"enum",params:{allowedValues: schema50.enum}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -5879,23 +3624,13 @@ let data2 = data.baseAsset;
 if(typeof data2 === "string"){
 if(!pattern5.test(data2)){
 const err18 = {instancePath:instancePath+"/baseAsset",schemaPath:"#/$defs/Asset/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
 else {
 const err19 = {instancePath:instancePath+"/baseAsset",schemaPath:"#/$defs/Asset/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 }
@@ -5903,23 +3638,13 @@ if(data.baseAssetPrecision !== undefined){
 let data3 = data.baseAssetPrecision;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err20 = {instancePath:instancePath+"/baseAssetPrecision",schemaPath:"#/$defs/SymbolInfo/properties/baseAssetPrecision/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 const err21 = {instancePath:instancePath+"/baseAssetPrecision",schemaPath:"#/$defs/SymbolInfo/properties/baseAssetPrecision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
@@ -5929,23 +3654,13 @@ let data4 = data.quoteAsset;
 if(typeof data4 === "string"){
 if(!pattern5.test(data4)){
 const err22 = {instancePath:instancePath+"/quoteAsset",schemaPath:"#/$defs/Asset/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
 else {
 const err23 = {instancePath:instancePath+"/quoteAsset",schemaPath:"#/$defs/Asset/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 }
@@ -5953,23 +3668,13 @@ if(data.quotePrecision !== undefined){
 let data5 = data.quotePrecision;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err24 = {instancePath:instancePath+"/quotePrecision",schemaPath:"#/$defs/SymbolInfo/properties/quotePrecision/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 const err25 = {instancePath:instancePath+"/quotePrecision",schemaPath:"#/$defs/SymbolInfo/properties/quotePrecision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 }
@@ -5978,23 +3683,13 @@ if(data.quoteAssetPrecision !== undefined){
 let data6 = data.quoteAssetPrecision;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err26 = {instancePath:instancePath+"/quoteAssetPrecision",schemaPath:"#/$defs/SymbolInfo/properties/quoteAssetPrecision/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
 const err27 = {instancePath:instancePath+"/quoteAssetPrecision",schemaPath:"#/$defs/SymbolInfo/properties/quoteAssetPrecision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
@@ -6003,23 +3698,13 @@ if(data.baseCommissionPrecision !== undefined){
 let data7 = data.baseCommissionPrecision;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err28 = {instancePath:instancePath+"/baseCommissionPrecision",schemaPath:"#/$defs/SymbolInfo/properties/baseCommissionPrecision/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
 const err29 = {instancePath:instancePath+"/baseCommissionPrecision",schemaPath:"#/$defs/SymbolInfo/properties/baseCommissionPrecision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
@@ -6028,23 +3713,13 @@ if(data.quoteCommissionPrecision !== undefined){
 let data8 = data.quoteCommissionPrecision;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err30 = {instancePath:instancePath+"/quoteCommissionPrecision",schemaPath:"#/$defs/SymbolInfo/properties/quoteCommissionPrecision/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
 const err31 = {instancePath:instancePath+"/quoteCommissionPrecision",schemaPath:"#/$defs/SymbolInfo/properties/quoteCommissionPrecision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
@@ -6057,166 +3732,96 @@ for(let i0=0; i0<len0; i0++){
 let data10 = data9[i0];
 if(typeof data10 !== "string"){
 const err32 = {instancePath:instancePath+"/orderTypes/" + i0,schemaPath:"#/$defs/OrderType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 if(!(((((((data10 === "LIMIT") || (data10 === "MARKET")) || (data10 === "STOP_LOSS")) || (data10 === "STOP_LOSS_LIMIT")) || (data10 === "TAKE_PROFIT")) || (data10 === "TAKE_PROFIT_LIMIT")) || (data10 === "LIMIT_MAKER"))){
 const err33 = {instancePath:instancePath+"/orderTypes/" + i0,schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
 }
 else {
 const err34 = {instancePath:instancePath+"/orderTypes",schemaPath:"#/$defs/SymbolInfo/properties/orderTypes/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
 if(data.icebergAllowed !== undefined){
 if(typeof data.icebergAllowed !== "boolean"){
 const err35 = {instancePath:instancePath+"/icebergAllowed",schemaPath:"#/$defs/SymbolInfo/properties/icebergAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 }
 if(data.ocoAllowed !== undefined){
 if(typeof data.ocoAllowed !== "boolean"){
 const err36 = {instancePath:instancePath+"/ocoAllowed",schemaPath:"#/$defs/SymbolInfo/properties/ocoAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 }
 if(data.otoAllowed !== undefined){
 if(typeof data.otoAllowed !== "boolean"){
 const err37 = {instancePath:instancePath+"/otoAllowed",schemaPath:"#/$defs/SymbolInfo/properties/otoAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 }
 if(data.opoAllowed !== undefined){
 if(typeof data.opoAllowed !== "boolean"){
 const err38 = {instancePath:instancePath+"/opoAllowed",schemaPath:"#/$defs/SymbolInfo/properties/opoAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 }
 if(data.quoteOrderQtyMarketAllowed !== undefined){
 if(typeof data.quoteOrderQtyMarketAllowed !== "boolean"){
 const err39 = {instancePath:instancePath+"/quoteOrderQtyMarketAllowed",schemaPath:"#/$defs/SymbolInfo/properties/quoteOrderQtyMarketAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 }
 if(data.allowTrailingStop !== undefined){
 if(typeof data.allowTrailingStop !== "boolean"){
 const err40 = {instancePath:instancePath+"/allowTrailingStop",schemaPath:"#/$defs/SymbolInfo/properties/allowTrailingStop/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 }
 if(data.cancelReplaceAllowed !== undefined){
 if(typeof data.cancelReplaceAllowed !== "boolean"){
 const err41 = {instancePath:instancePath+"/cancelReplaceAllowed",schemaPath:"#/$defs/SymbolInfo/properties/cancelReplaceAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 }
 if(data.amendAllowed !== undefined){
 if(typeof data.amendAllowed !== "boolean"){
 const err42 = {instancePath:instancePath+"/amendAllowed",schemaPath:"#/$defs/SymbolInfo/properties/amendAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 }
 if(data.pegInstructionsAllowed !== undefined){
 if(typeof data.pegInstructionsAllowed !== "boolean"){
 const err43 = {instancePath:instancePath+"/pegInstructionsAllowed",schemaPath:"#/$defs/SymbolInfo/properties/pegInstructionsAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 }
 if(data.isSpotTradingAllowed !== undefined){
 if(typeof data.isSpotTradingAllowed !== "boolean"){
 const err44 = {instancePath:instancePath+"/isSpotTradingAllowed",schemaPath:"#/$defs/SymbolInfo/properties/isSpotTradingAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 }
 if(data.isMarginTradingAllowed !== undefined){
 if(typeof data.isMarginTradingAllowed !== "boolean"){
 const err45 = {instancePath:instancePath+"/isMarginTradingAllowed",schemaPath:"#/$defs/SymbolInfo/properties/isMarginTradingAllowed/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 }
@@ -6233,12 +3838,7 @@ errors = vErrors.length;
 }
 else {
 const err46 = {instancePath:instancePath+"/filters",schemaPath:"#/$defs/SymbolInfo/properties/filters/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+(vErrors ??= []).push(err46);
 errors++;
 }
 }
@@ -6249,24 +3849,14 @@ const len2 = data24.length;
 for(let i2=0; i2<len2; i2++){
 if(typeof data24[i2] !== "string"){
 const err47 = {instancePath:instancePath+"/permissions/" + i2,schemaPath:"#/$defs/SymbolInfo/properties/permissions/items/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
+(vErrors ??= []).push(err47);
 errors++;
 }
 }
 }
 else {
 const err48 = {instancePath:instancePath+"/permissions",schemaPath:"#/$defs/SymbolInfo/properties/permissions/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
+(vErrors ??= []).push(err48);
 errors++;
 }
 }
@@ -6281,36 +3871,21 @@ const len4 = data27.length;
 for(let i4=0; i4<len4; i4++){
 if(typeof data27[i4] !== "string"){
 const err49 = {instancePath:instancePath+"/permissionSets/" + i3+"/" + i4,schemaPath:"#/$defs/SymbolInfo/properties/permissionSets/items/items/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
+(vErrors ??= []).push(err49);
 errors++;
 }
 }
 }
 else {
 const err50 = {instancePath:instancePath+"/permissionSets/" + i3,schemaPath:"#/$defs/SymbolInfo/properties/permissionSets/items/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
+(vErrors ??= []).push(err50);
 errors++;
 }
 }
 }
 else {
 const err51 = {instancePath:instancePath+"/permissionSets",schemaPath:"#/$defs/SymbolInfo/properties/permissionSets/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
+(vErrors ??= []).push(err51);
 errors++;
 }
 }
@@ -6318,22 +3893,12 @@ if(data.defaultSelfTradePreventionMode !== undefined){
 let data29 = data.defaultSelfTradePreventionMode;
 if(typeof data29 !== "string"){
 const err52 = {instancePath:instancePath+"/defaultSelfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
+(vErrors ??= []).push(err52);
 errors++;
 }
 if(!((((((data29 === "NONE") || (data29 === "EXPIRE_MAKER")) || (data29 === "EXPIRE_TAKER")) || (data29 === "EXPIRE_BOTH")) || (data29 === "DECREMENT")) || (data29 === "TRANSFER"))){
 const err53 = {instancePath:instancePath+"/defaultSelfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
+(vErrors ??= []).push(err53);
 errors++;
 }
 }
@@ -6345,46 +3910,26 @@ for(let i5=0; i5<len5; i5++){
 let data31 = data30[i5];
 if(typeof data31 !== "string"){
 const err54 = {instancePath:instancePath+"/allowedSelfTradePreventionModes/" + i5,schemaPath:"#/$defs/SelfTradePreventionMode/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
+(vErrors ??= []).push(err54);
 errors++;
 }
 if(!((((((data31 === "NONE") || (data31 === "EXPIRE_MAKER")) || (data31 === "EXPIRE_TAKER")) || (data31 === "EXPIRE_BOTH")) || (data31 === "DECREMENT")) || (data31 === "TRANSFER"))){
 const err55 = {instancePath:instancePath+"/allowedSelfTradePreventionModes/" + i5,schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
+(vErrors ??= []).push(err55);
 errors++;
 }
 }
 }
 else {
 const err56 = {instancePath:instancePath+"/allowedSelfTradePreventionModes",schemaPath:"#/$defs/SymbolInfo/properties/allowedSelfTradePreventionModes/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
+(vErrors ??= []).push(err56);
 errors++;
 }
 }
 }
 else {
 const err57 = {instancePath,schemaPath:"#/$defs/SymbolInfo/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
+(vErrors ??= []).push(err57);
 errors++;
 }
 validate75.errors = vErrors;
@@ -6399,63 +3944,33 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.timezone === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/ExchangeInfo/required",keyword:"required",params:{missingProperty: "timezone"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.serverTime === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/ExchangeInfo/required",keyword:"required",params:{missingProperty: "serverTime"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.rateLimits === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/ExchangeInfo/required",keyword:"required",params:{missingProperty: "rateLimits"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.exchangeFilters === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/ExchangeInfo/required",keyword:"required",params:{missingProperty: "exchangeFilters"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.symbols === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/ExchangeInfo/required",keyword:"required",params:{missingProperty: "symbols"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.timezone !== undefined){
 if(typeof data.timezone !== "string"){
 const err5 = {instancePath:instancePath+"/timezone",schemaPath:"#/$defs/ExchangeInfo/properties/timezone/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -6463,33 +3978,18 @@ if(data.serverTime !== undefined){
 let data1 = data.serverTime;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/serverTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err7 = {instancePath:instancePath+"/serverTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(!(formats0.validate(data1))){
 const err8 = {instancePath:instancePath+"/serverTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -6503,64 +4003,34 @@ let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.rateLimitType === undefined){
 const err9 = {instancePath:instancePath+"/rateLimits/" + i0,schemaPath:"#/$defs/RateLimit/required",keyword:"required",params:{missingProperty: "rateLimitType"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if(data3.interval === undefined){
 const err10 = {instancePath:instancePath+"/rateLimits/" + i0,schemaPath:"#/$defs/RateLimit/required",keyword:"required",params:{missingProperty: "interval"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if(data3.intervalNum === undefined){
 const err11 = {instancePath:instancePath+"/rateLimits/" + i0,schemaPath:"#/$defs/RateLimit/required",keyword:"required",params:{missingProperty: "intervalNum"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if(data3.limit === undefined){
 const err12 = {instancePath:instancePath+"/rateLimits/" + i0,schemaPath:"#/$defs/RateLimit/required",keyword:"required",params:{missingProperty: "limit"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 if(data3.rateLimitType !== undefined){
 let data4 = data3.rateLimitType;
 if(typeof data4 !== "string"){
 const err13 = {instancePath:instancePath+"/rateLimits/" + i0+"/rateLimitType",schemaPath:"#/$defs/RateLimit/properties/rateLimitType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if(!(((data4 === "REQUEST_WEIGHT") || (data4 === "ORDERS")) || (data4 === "RAW_REQUESTS"))){
 const err14 = {instancePath:instancePath+"/rateLimits/" + i0+"/rateLimitType",schemaPath:"#/$defs/RateLimit/properties/rateLimitType/enum",keyword:"enum",params:{allowedValues: schema78.properties.rateLimitType.enum}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
@@ -6568,22 +4038,12 @@ if(data3.interval !== undefined){
 let data5 = data3.interval;
 if(typeof data5 !== "string"){
 const err15 = {instancePath:instancePath+"/rateLimits/" + i0+"/interval",schemaPath:"#/$defs/RateLimit/properties/interval/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 if(!((((data5 === "SECOND") || (data5 === "MINUTE")) || (data5 === "HOUR")) || (data5 === "DAY"))){
 const err16 = {instancePath:instancePath+"/rateLimits/" + i0+"/interval",schemaPath:"#/$defs/RateLimit/properties/interval/enum",keyword:"enum",params:{allowedValues: schema78.properties.interval.enum}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
@@ -6591,23 +4051,13 @@ if(data3.intervalNum !== undefined){
 let data6 = data3.intervalNum;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err17 = {instancePath:instancePath+"/rateLimits/" + i0+"/intervalNum",schemaPath:"#/$defs/RateLimit/properties/intervalNum/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
 const err18 = {instancePath:instancePath+"/rateLimits/" + i0+"/intervalNum",schemaPath:"#/$defs/RateLimit/properties/intervalNum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
@@ -6616,23 +4066,13 @@ if(data3.limit !== undefined){
 let data7 = data3.limit;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err19 = {instancePath:instancePath+"/rateLimits/" + i0+"/limit",schemaPath:"#/$defs/RateLimit/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
 const err20 = {instancePath:instancePath+"/rateLimits/" + i0+"/limit",schemaPath:"#/$defs/RateLimit/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 }
@@ -6640,24 +4080,14 @@ errors++;
 }
 else {
 const err21 = {instancePath:instancePath+"/rateLimits/" + i0,schemaPath:"#/$defs/RateLimit/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
 }
 else {
 const err22 = {instancePath:instancePath+"/rateLimits",schemaPath:"#/$defs/ExchangeInfo/properties/rateLimits/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
@@ -6679,44 +4109,24 @@ const _errs24 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.filterType === undefined){
 const err23 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 if(data9.maxNumOrders === undefined){
 const err24 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/required",keyword:"required",params:{missingProperty: "maxNumOrders"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 if(data9.filterType !== undefined){
 let data10 = data9.filterType;
 if(typeof data10 !== "string"){
 const err25 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 if("EXCHANGE_MAX_NUM_ORDERS" !== data10){
 const err26 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDERS"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 }
@@ -6724,24 +4134,14 @@ if(data9.maxNumOrders !== undefined){
 let data11 = data9.maxNumOrders;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
 const err27 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/0/properties/maxNumOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
 }
 else {
 const err28 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/0/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 var _valid0 = _errs24 === errors;
@@ -6754,44 +4154,24 @@ const _errs30 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.filterType === undefined){
 const err29 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 if(data9.maxNumAlgoOrders === undefined){
 const err30 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/required",keyword:"required",params:{missingProperty: "maxNumAlgoOrders"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 if(data9.filterType !== undefined){
 let data12 = data9.filterType;
 if(typeof data12 !== "string"){
 const err31 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 if("EXCHANGE_MAX_NUM_ALGO_ORDERS" !== data12){
 const err32 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ALGO_ORDERS"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 }
@@ -6799,24 +4179,14 @@ if(data9.maxNumAlgoOrders !== undefined){
 let data13 = data9.maxNumAlgoOrders;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
 const err33 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumAlgoOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/1/properties/maxNumAlgoOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
 }
 else {
 const err34 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/1/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 var _valid0 = _errs30 === errors;
@@ -6834,44 +4204,24 @@ const _errs36 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.filterType === undefined){
 const err35 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 if(data9.maxNumIcebergOrders === undefined){
 const err36 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/required",keyword:"required",params:{missingProperty: "maxNumIcebergOrders"}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 if(data9.filterType !== undefined){
 let data14 = data9.filterType;
 if(typeof data14 !== "string"){
 const err37 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 if("EXCHANGE_MAX_NUM_ICEBERG_ORDERS" !== data14){
 const err38 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ICEBERG_ORDERS"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 }
@@ -6879,24 +4229,14 @@ if(data9.maxNumIcebergOrders !== undefined){
 let data15 = data9.maxNumIcebergOrders;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
 const err39 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumIcebergOrders",schemaPath:"#/$defs/ExchangeFilter/oneOf/2/properties/maxNumIcebergOrders/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 }
 }
 else {
 const err40 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/2/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 var _valid0 = _errs36 === errors;
@@ -6914,44 +4254,24 @@ const _errs42 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.filterType === undefined){
 const err41 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "filterType"}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 if(data9.maxNumOrderLists === undefined){
 const err42 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/required",keyword:"required",params:{missingProperty: "maxNumOrderLists"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 if(data9.filterType !== undefined){
 let data16 = data9.filterType;
 if(typeof data16 !== "string"){
 const err43 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 if("EXCHANGE_MAX_NUM_ORDER_LISTS" !== data16){
 const err44 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/filterType",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/filterType/const",keyword:"const",params:{allowedValue: "EXCHANGE_MAX_NUM_ORDER_LISTS"}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 }
@@ -6959,24 +4279,14 @@ if(data9.maxNumOrderLists !== undefined){
 let data17 = data9.maxNumOrderLists;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
 const err45 = {instancePath:instancePath+"/exchangeFilters/" + i1+"/maxNumOrderLists",schemaPath:"#/$defs/ExchangeFilter/oneOf/3/properties/maxNumOrderLists/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 }
 }
 else {
 const err46 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf/3/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+(vErrors ??= []).push(err46);
 errors++;
 }
 var _valid0 = _errs42 === errors;
@@ -6994,12 +4304,7 @@ passing0 = 3;
 }
 if(!valid9){
 const err47 = {instancePath:instancePath+"/exchangeFilters/" + i1,schemaPath:"#/$defs/ExchangeFilter/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2, errors - _branch3]}};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
+(vErrors ??= []).push(err47);
 errors++;
 }
 else {
@@ -7017,12 +4322,7 @@ vErrors = null;
 }
 else {
 const err48 = {instancePath:instancePath+"/exchangeFilters",schemaPath:"#/$defs/ExchangeInfo/properties/exchangeFilters/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
+(vErrors ??= []).push(err48);
 errors++;
 }
 }
@@ -7039,24 +4339,14 @@ errors = vErrors.length;
 }
 else {
 const err49 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/ExchangeInfo/properties/symbols/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
+(vErrors ??= []).push(err49);
 errors++;
 }
 }
 }
 else {
 const err50 = {instancePath,schemaPath:"#/$defs/ExchangeInfo/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
+(vErrors ??= []).push(err50);
 errors++;
 }
 validate77.errors = vErrors;
@@ -7071,22 +4361,12 @@ let errors = 0;
 if(Array.isArray(data)){
 if(data.length > 2){
 const err0 = {instancePath,schemaPath:"#/$defs/PriceLevel/maxItems",keyword:"maxItems",params:{limit: 2}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.length < 2){
 const err1 = {instancePath,schemaPath:"#/$defs/PriceLevel/minItems",keyword:"minItems",params:{limit: 2}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 const len0 = data.length;
@@ -7095,35 +4375,20 @@ let data0 = data[i0];
 if(typeof data0 === "string"){
 if(!pattern6.test(data0)){
 const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/$defs/PriceLevel/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 validate79.errors = vErrors;
@@ -7138,55 +4403,30 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.lastUpdateId === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/OrderBook/required",keyword:"required",params:{missingProperty: "lastUpdateId"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.bids === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/OrderBook/required",keyword:"required",params:{missingProperty: "bids"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.asks === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/OrderBook/required",keyword:"required",params:{missingProperty: "asks"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.lastUpdateId !== undefined){
 let data0 = data.lastUpdateId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/lastUpdateId",schemaPath:"#/$defs/OrderBook/properties/lastUpdateId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
 const err4 = {instancePath:instancePath+"/lastUpdateId",schemaPath:"#/$defs/OrderBook/properties/lastUpdateId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -7204,12 +4444,7 @@ errors = vErrors.length;
 }
 else {
 const err5 = {instancePath:instancePath+"/bids",schemaPath:"#/$defs/OrderBook/properties/bids/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -7226,24 +4461,14 @@ errors = vErrors.length;
 }
 else {
 const err6 = {instancePath:instancePath+"/asks",schemaPath:"#/$defs/OrderBook/properties/asks/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 }
 else {
 const err7 = {instancePath,schemaPath:"#/$defs/OrderBook/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 validate80.errors = vErrors;
@@ -7258,95 +4483,50 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Trade/required",keyword:"required",params:{missingProperty: "id"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.price === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/Trade/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.qty === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/Trade/required",keyword:"required",params:{missingProperty: "qty"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.quoteQty === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/Trade/required",keyword:"required",params:{missingProperty: "quoteQty"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.time === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/Trade/required",keyword:"required",params:{missingProperty: "time"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.isBuyerMaker === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/Trade/required",keyword:"required",params:{missingProperty: "isBuyerMaker"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.isBestMatch === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/Trade/required",keyword:"required",params:{missingProperty: "isBestMatch"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/Trade/properties/id/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
 const err8 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/Trade/properties/id/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -7356,23 +4536,13 @@ let data1 = data.price;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err9 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -7381,23 +4551,13 @@ let data2 = data.qty;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err11 = {instancePath:instancePath+"/qty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/qty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -7406,23 +4566,13 @@ let data3 = data.quoteQty;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err13 = {instancePath:instancePath+"/quoteQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/quoteQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
@@ -7430,33 +4580,18 @@ if(data.time !== undefined){
 let data4 = data.time;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err15 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 const err16 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 if(!(formats0.validate(data4))){
 const err17 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -7464,36 +4599,21 @@ errors++;
 if(data.isBuyerMaker !== undefined){
 if(typeof data.isBuyerMaker !== "boolean"){
 const err18 = {instancePath:instancePath+"/isBuyerMaker",schemaPath:"#/$defs/Trade/properties/isBuyerMaker/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
 if(data.isBestMatch !== undefined){
 if(typeof data.isBestMatch !== "boolean"){
 const err19 = {instancePath:instancePath+"/isBestMatch",schemaPath:"#/$defs/Trade/properties/isBestMatch/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 }
 }
 else {
 const err20 = {instancePath,schemaPath:"#/$defs/Trade/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 validate83.errors = vErrors;
@@ -7508,105 +4628,55 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.a === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/AggTrade/required",keyword:"required",params:{missingProperty: "a"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.p === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/AggTrade/required",keyword:"required",params:{missingProperty: "p"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.q === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/AggTrade/required",keyword:"required",params:{missingProperty: "q"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.f === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/AggTrade/required",keyword:"required",params:{missingProperty: "f"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.l === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/AggTrade/required",keyword:"required",params:{missingProperty: "l"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.T === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/AggTrade/required",keyword:"required",params:{missingProperty: "T"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.m === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/AggTrade/required",keyword:"required",params:{missingProperty: "m"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.M === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/AggTrade/required",keyword:"required",params:{missingProperty: "M"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.a !== undefined){
 let data0 = data.a;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err8 = {instancePath:instancePath+"/a",schemaPath:"#/$defs/AggTrade/properties/a/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
 const err9 = {instancePath:instancePath+"/a",schemaPath:"#/$defs/AggTrade/properties/a/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -7616,23 +4686,13 @@ let data1 = data.p;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err10 = {instancePath:instancePath+"/p",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/p",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -7641,23 +4701,13 @@ let data2 = data.q;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err12 = {instancePath:instancePath+"/q",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/q",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -7665,23 +4715,13 @@ if(data.f !== undefined){
 let data3 = data.f;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err14 = {instancePath:instancePath+"/f",schemaPath:"#/$defs/AggTrade/properties/f/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(!(formats0.validate(data3))){
 const err15 = {instancePath:instancePath+"/f",schemaPath:"#/$defs/AggTrade/properties/f/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
@@ -7690,23 +4730,13 @@ if(data.l !== undefined){
 let data4 = data.l;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err16 = {instancePath:instancePath+"/l",schemaPath:"#/$defs/AggTrade/properties/l/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(!(formats0.validate(data4))){
 const err17 = {instancePath:instancePath+"/l",schemaPath:"#/$defs/AggTrade/properties/l/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -7715,33 +4745,18 @@ if(data.T !== undefined){
 let data5 = data.T;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err18 = {instancePath:instancePath+"/T",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 const err19 = {instancePath:instancePath+"/T",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if(!(formats0.validate(data5))){
 const err20 = {instancePath:instancePath+"/T",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 }
@@ -7749,36 +4764,21 @@ errors++;
 if(data.m !== undefined){
 if(typeof data.m !== "boolean"){
 const err21 = {instancePath:instancePath+"/m",schemaPath:"#/$defs/AggTrade/properties/m/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
 if(data.M !== undefined){
 if(typeof data.M !== "boolean"){
 const err22 = {instancePath:instancePath+"/M",schemaPath:"#/$defs/AggTrade/properties/M/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
 }
 else {
 const err23 = {instancePath,schemaPath:"#/$defs/AggTrade/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 validate84.errors = vErrors;
@@ -7793,44 +4793,24 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.mins === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/AveragePrice/required",keyword:"required",params:{missingProperty: "mins"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.price === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/AveragePrice/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.closeTime === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/AveragePrice/required",keyword:"required",params:{missingProperty: "closeTime"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.mins !== undefined){
 let data0 = data.mins;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/mins",schemaPath:"#/$defs/AveragePrice/properties/mins/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -7839,23 +4819,13 @@ let data1 = data.price;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err4 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -7863,33 +4833,18 @@ if(data.closeTime !== undefined){
 let data2 = data.closeTime;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 const err7 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(!(formats0.validate(data2))){
 const err8 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -7897,12 +4852,7 @@ errors++;
 }
 else {
 const err9 = {instancePath,schemaPath:"#/$defs/AveragePrice/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 validate85.errors = vErrors;
@@ -7918,52 +4868,27 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.bidPrice === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "bidPrice"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.bidQty === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "bidQty"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.askPrice === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "askPrice"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.askQty === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "askQty"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -7971,23 +4896,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err5 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -7996,23 +4911,13 @@ let data1 = data.bidPrice;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err7 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -8021,23 +4926,13 @@ let data2 = data.bidQty;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err9 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -8046,23 +4941,13 @@ let data3 = data.askPrice;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err11 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -8071,35 +4956,20 @@ let data4 = data.askQty;
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
 const err13 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 }
 else {
 const err15 = {instancePath,schemaPath:"#/$defs/BookTicker/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 validate87.errors = vErrors;
@@ -8121,12 +4991,7 @@ errors = vErrors.length;
 }
 else {
 const err0 = {instancePath,schemaPath:"#/$defs/BookTickerList/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 validate86.errors = vErrors;
@@ -8140,52 +5005,27 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.bidPrice === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "bidPrice"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.bidQty === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "bidQty"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.askPrice === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "askPrice"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.askQty === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/BookTicker/required",keyword:"required",params:{missingProperty: "askQty"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -8193,23 +5033,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err5 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -8218,23 +5048,13 @@ let data1 = data.bidPrice;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err7 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -8243,23 +5063,13 @@ let data2 = data.bidQty;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err9 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -8268,23 +5078,13 @@ let data3 = data.askPrice;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err11 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -8293,35 +5093,20 @@ let data4 = data.askQty;
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
 const err13 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 }
 else {
 const err15 = {instancePath,schemaPath:"#/$defs/BookTicker/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 validate89.errors = vErrors;
@@ -8337,22 +5122,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/PriceTicker/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.price === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/PriceTicker/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -8360,23 +5135,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -8385,35 +5150,20 @@ let data1 = data.price;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err4 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/PriceTicker/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 validate91.errors = vErrors;
@@ -8435,12 +5185,7 @@ errors = vErrors.length;
 }
 else {
 const err0 = {instancePath,schemaPath:"#/$defs/PriceTickerList/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 validate90.errors = vErrors;
@@ -8454,22 +5199,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/PriceTicker/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.price === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/PriceTicker/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -8477,23 +5212,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -8502,35 +5227,20 @@ let data1 = data.price;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err4 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/PriceTicker/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 validate93.errors = vErrors;
@@ -8546,212 +5256,107 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.priceChange === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "priceChange"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.priceChangePercent === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "priceChangePercent"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.weightedAvgPrice === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "weightedAvgPrice"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.prevClosePrice === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "prevClosePrice"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.lastPrice === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lastPrice"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.lastQty === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lastQty"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.bidPrice === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "bidPrice"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.bidQty === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "bidQty"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(data.askPrice === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "askPrice"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if(data.askQty === undefined){
 const err10 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "askQty"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if(data.openPrice === undefined){
 const err11 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "openPrice"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if(data.highPrice === undefined){
 const err12 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "highPrice"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 if(data.lowPrice === undefined){
 const err13 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lowPrice"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if(data.volume === undefined){
 const err14 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "volume"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 if(data.quoteVolume === undefined){
 const err15 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "quoteVolume"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 if(data.openTime === undefined){
 const err16 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "openTime"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 if(data.closeTime === undefined){
 const err17 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "closeTime"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 if(data.firstId === undefined){
 const err18 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "firstId"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 if(data.lastId === undefined){
 const err19 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lastId"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if(data.count === undefined){
 const err20 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "count"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -8759,23 +5364,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err21 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
 else {
 const err22 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
@@ -8784,23 +5379,13 @@ let data1 = data.priceChange;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err23 = {instancePath:instancePath+"/priceChange",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/priceChange",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 }
@@ -8809,23 +5394,13 @@ let data2 = data.priceChangePercent;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err25 = {instancePath:instancePath+"/priceChangePercent",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 }
 else {
 const err26 = {instancePath:instancePath+"/priceChangePercent",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 }
@@ -8834,23 +5409,13 @@ let data3 = data.weightedAvgPrice;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err27 = {instancePath:instancePath+"/weightedAvgPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
 else {
 const err28 = {instancePath:instancePath+"/weightedAvgPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 }
@@ -8859,23 +5424,13 @@ let data4 = data.prevClosePrice;
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
 const err29 = {instancePath:instancePath+"/prevClosePrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
 else {
 const err30 = {instancePath:instancePath+"/prevClosePrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 }
@@ -8884,23 +5439,13 @@ let data5 = data.lastPrice;
 if(typeof data5 === "string"){
 if(!pattern6.test(data5)){
 const err31 = {instancePath:instancePath+"/lastPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
 else {
 const err32 = {instancePath:instancePath+"/lastPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 }
@@ -8909,23 +5454,13 @@ let data6 = data.lastQty;
 if(typeof data6 === "string"){
 if(!pattern6.test(data6)){
 const err33 = {instancePath:instancePath+"/lastQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
 else {
 const err34 = {instancePath:instancePath+"/lastQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
@@ -8934,23 +5469,13 @@ let data7 = data.bidPrice;
 if(typeof data7 === "string"){
 if(!pattern6.test(data7)){
 const err35 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 }
 else {
 const err36 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 }
@@ -8959,23 +5484,13 @@ let data8 = data.bidQty;
 if(typeof data8 === "string"){
 if(!pattern6.test(data8)){
 const err37 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 }
 else {
 const err38 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 }
@@ -8984,23 +5499,13 @@ let data9 = data.askPrice;
 if(typeof data9 === "string"){
 if(!pattern6.test(data9)){
 const err39 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 }
 else {
 const err40 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 }
@@ -9009,23 +5514,13 @@ let data10 = data.askQty;
 if(typeof data10 === "string"){
 if(!pattern6.test(data10)){
 const err41 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 }
 else {
 const err42 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 }
@@ -9034,23 +5529,13 @@ let data11 = data.openPrice;
 if(typeof data11 === "string"){
 if(!pattern6.test(data11)){
 const err43 = {instancePath:instancePath+"/openPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 }
 else {
 const err44 = {instancePath:instancePath+"/openPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 }
@@ -9059,23 +5544,13 @@ let data12 = data.highPrice;
 if(typeof data12 === "string"){
 if(!pattern6.test(data12)){
 const err45 = {instancePath:instancePath+"/highPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 }
 else {
 const err46 = {instancePath:instancePath+"/highPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+(vErrors ??= []).push(err46);
 errors++;
 }
 }
@@ -9084,23 +5559,13 @@ let data13 = data.lowPrice;
 if(typeof data13 === "string"){
 if(!pattern6.test(data13)){
 const err47 = {instancePath:instancePath+"/lowPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
+(vErrors ??= []).push(err47);
 errors++;
 }
 }
 else {
 const err48 = {instancePath:instancePath+"/lowPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
+(vErrors ??= []).push(err48);
 errors++;
 }
 }
@@ -9109,23 +5574,13 @@ let data14 = data.volume;
 if(typeof data14 === "string"){
 if(!pattern6.test(data14)){
 const err49 = {instancePath:instancePath+"/volume",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
+(vErrors ??= []).push(err49);
 errors++;
 }
 }
 else {
 const err50 = {instancePath:instancePath+"/volume",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
+(vErrors ??= []).push(err50);
 errors++;
 }
 }
@@ -9134,23 +5589,13 @@ let data15 = data.quoteVolume;
 if(typeof data15 === "string"){
 if(!pattern6.test(data15)){
 const err51 = {instancePath:instancePath+"/quoteVolume",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
+(vErrors ??= []).push(err51);
 errors++;
 }
 }
 else {
 const err52 = {instancePath:instancePath+"/quoteVolume",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
+(vErrors ??= []).push(err52);
 errors++;
 }
 }
@@ -9158,33 +5603,18 @@ if(data.openTime !== undefined){
 let data16 = data.openTime;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
 const err53 = {instancePath:instancePath+"/openTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
+(vErrors ??= []).push(err53);
 errors++;
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
 const err54 = {instancePath:instancePath+"/openTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
+(vErrors ??= []).push(err54);
 errors++;
 }
 if(!(formats0.validate(data16))){
 const err55 = {instancePath:instancePath+"/openTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
+(vErrors ??= []).push(err55);
 errors++;
 }
 }
@@ -9193,33 +5623,18 @@ if(data.closeTime !== undefined){
 let data17 = data.closeTime;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
 const err56 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
+(vErrors ??= []).push(err56);
 errors++;
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
 const err57 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
+(vErrors ??= []).push(err57);
 errors++;
 }
 if(!(formats0.validate(data17))){
 const err58 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
+(vErrors ??= []).push(err58);
 errors++;
 }
 }
@@ -9228,33 +5643,18 @@ if(data.firstId !== undefined){
 let data18 = data.firstId;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
 const err59 = {instancePath:instancePath+"/firstId",schemaPath:"#/$defs/Ticker24hr/properties/firstId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
+(vErrors ??= []).push(err59);
 errors++;
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < -1 || isNaN(data18)){
 const err60 = {instancePath:instancePath+"/firstId",schemaPath:"#/$defs/Ticker24hr/properties/firstId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
+(vErrors ??= []).push(err60);
 errors++;
 }
 if(!(formats0.validate(data18))){
 const err61 = {instancePath:instancePath+"/firstId",schemaPath:"#/$defs/Ticker24hr/properties/firstId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
+(vErrors ??= []).push(err61);
 errors++;
 }
 }
@@ -9263,33 +5663,18 @@ if(data.lastId !== undefined){
 let data19 = data.lastId;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
 const err62 = {instancePath:instancePath+"/lastId",schemaPath:"#/$defs/Ticker24hr/properties/lastId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
+(vErrors ??= []).push(err62);
 errors++;
 }
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 < -1 || isNaN(data19)){
 const err63 = {instancePath:instancePath+"/lastId",schemaPath:"#/$defs/Ticker24hr/properties/lastId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
+(vErrors ??= []).push(err63);
 errors++;
 }
 if(!(formats0.validate(data19))){
 const err64 = {instancePath:instancePath+"/lastId",schemaPath:"#/$defs/Ticker24hr/properties/lastId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
+(vErrors ??= []).push(err64);
 errors++;
 }
 }
@@ -9298,23 +5683,13 @@ if(data.count !== undefined){
 let data20 = data.count;
 if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
 const err65 = {instancePath:instancePath+"/count",schemaPath:"#/$defs/Ticker24hr/properties/count/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
+(vErrors ??= []).push(err65);
 errors++;
 }
 if((typeof data20 == "number") && (isFinite(data20))){
 if(data20 < 0 || isNaN(data20)){
 const err66 = {instancePath:instancePath+"/count",schemaPath:"#/$defs/Ticker24hr/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
+(vErrors ??= []).push(err66);
 errors++;
 }
 }
@@ -9322,12 +5697,7 @@ errors++;
 }
 else {
 const err67 = {instancePath,schemaPath:"#/$defs/Ticker24hr/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
+(vErrors ??= []).push(err67);
 errors++;
 }
 validate95.errors = vErrors;
@@ -9349,12 +5719,7 @@ errors = vErrors.length;
 }
 else {
 const err0 = {instancePath,schemaPath:"#/$defs/Ticker24hrList/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 validate94.errors = vErrors;
@@ -9368,212 +5733,107 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.priceChange === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "priceChange"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.priceChangePercent === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "priceChangePercent"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.weightedAvgPrice === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "weightedAvgPrice"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.prevClosePrice === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "prevClosePrice"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.lastPrice === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lastPrice"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.lastQty === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lastQty"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.bidPrice === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "bidPrice"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.bidQty === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "bidQty"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(data.askPrice === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "askPrice"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if(data.askQty === undefined){
 const err10 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "askQty"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if(data.openPrice === undefined){
 const err11 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "openPrice"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if(data.highPrice === undefined){
 const err12 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "highPrice"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 if(data.lowPrice === undefined){
 const err13 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lowPrice"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if(data.volume === undefined){
 const err14 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "volume"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 if(data.quoteVolume === undefined){
 const err15 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "quoteVolume"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 if(data.openTime === undefined){
 const err16 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "openTime"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 if(data.closeTime === undefined){
 const err17 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "closeTime"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 if(data.firstId === undefined){
 const err18 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "firstId"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 if(data.lastId === undefined){
 const err19 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "lastId"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if(data.count === undefined){
 const err20 = {instancePath,schemaPath:"#/$defs/Ticker24hr/required",keyword:"required",params:{missingProperty: "count"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -9581,23 +5841,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err21 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
 else {
 const err22 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
@@ -9606,23 +5856,13 @@ let data1 = data.priceChange;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err23 = {instancePath:instancePath+"/priceChange",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 }
 else {
 const err24 = {instancePath:instancePath+"/priceChange",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 }
@@ -9631,23 +5871,13 @@ let data2 = data.priceChangePercent;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err25 = {instancePath:instancePath+"/priceChangePercent",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 }
 else {
 const err26 = {instancePath:instancePath+"/priceChangePercent",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 }
@@ -9656,23 +5886,13 @@ let data3 = data.weightedAvgPrice;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err27 = {instancePath:instancePath+"/weightedAvgPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
 else {
 const err28 = {instancePath:instancePath+"/weightedAvgPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 }
@@ -9681,23 +5901,13 @@ let data4 = data.prevClosePrice;
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
 const err29 = {instancePath:instancePath+"/prevClosePrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
 else {
 const err30 = {instancePath:instancePath+"/prevClosePrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 }
@@ -9706,23 +5916,13 @@ let data5 = data.lastPrice;
 if(typeof data5 === "string"){
 if(!pattern6.test(data5)){
 const err31 = {instancePath:instancePath+"/lastPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
 else {
 const err32 = {instancePath:instancePath+"/lastPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 }
@@ -9731,23 +5931,13 @@ let data6 = data.lastQty;
 if(typeof data6 === "string"){
 if(!pattern6.test(data6)){
 const err33 = {instancePath:instancePath+"/lastQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
 else {
 const err34 = {instancePath:instancePath+"/lastQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
@@ -9756,23 +5946,13 @@ let data7 = data.bidPrice;
 if(typeof data7 === "string"){
 if(!pattern6.test(data7)){
 const err35 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 }
 else {
 const err36 = {instancePath:instancePath+"/bidPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 }
@@ -9781,23 +5961,13 @@ let data8 = data.bidQty;
 if(typeof data8 === "string"){
 if(!pattern6.test(data8)){
 const err37 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 }
 else {
 const err38 = {instancePath:instancePath+"/bidQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 }
@@ -9806,23 +5976,13 @@ let data9 = data.askPrice;
 if(typeof data9 === "string"){
 if(!pattern6.test(data9)){
 const err39 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 }
 else {
 const err40 = {instancePath:instancePath+"/askPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 }
@@ -9831,23 +5991,13 @@ let data10 = data.askQty;
 if(typeof data10 === "string"){
 if(!pattern6.test(data10)){
 const err41 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 }
 else {
 const err42 = {instancePath:instancePath+"/askQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 }
@@ -9856,23 +6006,13 @@ let data11 = data.openPrice;
 if(typeof data11 === "string"){
 if(!pattern6.test(data11)){
 const err43 = {instancePath:instancePath+"/openPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 }
 else {
 const err44 = {instancePath:instancePath+"/openPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 }
@@ -9881,23 +6021,13 @@ let data12 = data.highPrice;
 if(typeof data12 === "string"){
 if(!pattern6.test(data12)){
 const err45 = {instancePath:instancePath+"/highPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 }
 else {
 const err46 = {instancePath:instancePath+"/highPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+(vErrors ??= []).push(err46);
 errors++;
 }
 }
@@ -9906,23 +6036,13 @@ let data13 = data.lowPrice;
 if(typeof data13 === "string"){
 if(!pattern6.test(data13)){
 const err47 = {instancePath:instancePath+"/lowPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
+(vErrors ??= []).push(err47);
 errors++;
 }
 }
 else {
 const err48 = {instancePath:instancePath+"/lowPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
+(vErrors ??= []).push(err48);
 errors++;
 }
 }
@@ -9931,23 +6051,13 @@ let data14 = data.volume;
 if(typeof data14 === "string"){
 if(!pattern6.test(data14)){
 const err49 = {instancePath:instancePath+"/volume",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
+(vErrors ??= []).push(err49);
 errors++;
 }
 }
 else {
 const err50 = {instancePath:instancePath+"/volume",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
+(vErrors ??= []).push(err50);
 errors++;
 }
 }
@@ -9956,23 +6066,13 @@ let data15 = data.quoteVolume;
 if(typeof data15 === "string"){
 if(!pattern6.test(data15)){
 const err51 = {instancePath:instancePath+"/quoteVolume",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
+(vErrors ??= []).push(err51);
 errors++;
 }
 }
 else {
 const err52 = {instancePath:instancePath+"/quoteVolume",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
+(vErrors ??= []).push(err52);
 errors++;
 }
 }
@@ -9980,33 +6080,18 @@ if(data.openTime !== undefined){
 let data16 = data.openTime;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
 const err53 = {instancePath:instancePath+"/openTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
+(vErrors ??= []).push(err53);
 errors++;
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
 const err54 = {instancePath:instancePath+"/openTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
+(vErrors ??= []).push(err54);
 errors++;
 }
 if(!(formats0.validate(data16))){
 const err55 = {instancePath:instancePath+"/openTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
+(vErrors ??= []).push(err55);
 errors++;
 }
 }
@@ -10015,33 +6100,18 @@ if(data.closeTime !== undefined){
 let data17 = data.closeTime;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
 const err56 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
+(vErrors ??= []).push(err56);
 errors++;
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
 const err57 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
+(vErrors ??= []).push(err57);
 errors++;
 }
 if(!(formats0.validate(data17))){
 const err58 = {instancePath:instancePath+"/closeTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
+(vErrors ??= []).push(err58);
 errors++;
 }
 }
@@ -10050,33 +6120,18 @@ if(data.firstId !== undefined){
 let data18 = data.firstId;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
 const err59 = {instancePath:instancePath+"/firstId",schemaPath:"#/$defs/Ticker24hr/properties/firstId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
+(vErrors ??= []).push(err59);
 errors++;
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < -1 || isNaN(data18)){
 const err60 = {instancePath:instancePath+"/firstId",schemaPath:"#/$defs/Ticker24hr/properties/firstId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
+(vErrors ??= []).push(err60);
 errors++;
 }
 if(!(formats0.validate(data18))){
 const err61 = {instancePath:instancePath+"/firstId",schemaPath:"#/$defs/Ticker24hr/properties/firstId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
+(vErrors ??= []).push(err61);
 errors++;
 }
 }
@@ -10085,33 +6140,18 @@ if(data.lastId !== undefined){
 let data19 = data.lastId;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
 const err62 = {instancePath:instancePath+"/lastId",schemaPath:"#/$defs/Ticker24hr/properties/lastId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
+(vErrors ??= []).push(err62);
 errors++;
 }
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 < -1 || isNaN(data19)){
 const err63 = {instancePath:instancePath+"/lastId",schemaPath:"#/$defs/Ticker24hr/properties/lastId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
+(vErrors ??= []).push(err63);
 errors++;
 }
 if(!(formats0.validate(data19))){
 const err64 = {instancePath:instancePath+"/lastId",schemaPath:"#/$defs/Ticker24hr/properties/lastId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
+(vErrors ??= []).push(err64);
 errors++;
 }
 }
@@ -10120,23 +6160,13 @@ if(data.count !== undefined){
 let data20 = data.count;
 if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
 const err65 = {instancePath:instancePath+"/count",schemaPath:"#/$defs/Ticker24hr/properties/count/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
+(vErrors ??= []).push(err65);
 errors++;
 }
 if((typeof data20 == "number") && (isFinite(data20))){
 if(data20 < 0 || isNaN(data20)){
 const err66 = {instancePath:instancePath+"/count",schemaPath:"#/$defs/Ticker24hr/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
+(vErrors ??= []).push(err66);
 errors++;
 }
 }
@@ -10144,12 +6174,7 @@ errors++;
 }
 else {
 const err67 = {instancePath,schemaPath:"#/$defs/Ticker24hr/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
+(vErrors ??= []).push(err67);
 errors++;
 }
 validate97.errors = vErrors;
@@ -10164,52 +6189,27 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.price === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Fill/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.qty === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/Fill/required",keyword:"required",params:{missingProperty: "qty"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.commission === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/Fill/required",keyword:"required",params:{missingProperty: "commission"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.commissionAsset === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/Fill/required",keyword:"required",params:{missingProperty: "commissionAsset"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.tradeId === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/Fill/required",keyword:"required",params:{missingProperty: "tradeId"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.price !== undefined){
@@ -10217,23 +6217,13 @@ let data0 = data.price;
 if(typeof data0 === "string"){
 if(!pattern6.test(data0)){
 const err5 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -10242,23 +6232,13 @@ let data1 = data.qty;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err7 = {instancePath:instancePath+"/qty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/qty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -10267,23 +6247,13 @@ let data2 = data.commission;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err9 = {instancePath:instancePath+"/commission",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/commission",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -10292,23 +6262,13 @@ let data3 = data.commissionAsset;
 if(typeof data3 === "string"){
 if(!pattern5.test(data3)){
 const err11 = {instancePath:instancePath+"/commissionAsset",schemaPath:"#/$defs/Asset/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/commissionAsset",schemaPath:"#/$defs/Asset/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -10316,23 +6276,13 @@ if(data.tradeId !== undefined){
 let data4 = data.tradeId;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err13 = {instancePath:instancePath+"/tradeId",schemaPath:"#/$defs/Fill/properties/tradeId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(!(formats0.validate(data4))){
 const err14 = {instancePath:instancePath+"/tradeId",schemaPath:"#/$defs/Fill/properties/tradeId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
@@ -10340,12 +6290,7 @@ errors++;
 }
 else {
 const err15 = {instancePath,schemaPath:"#/$defs/Fill/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 validate98.errors = vErrors;
@@ -10360,52 +6305,27 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/NewOrderAck/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.orderId === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/NewOrderAck/required",keyword:"required",params:{missingProperty: "orderId"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.orderListId === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/NewOrderAck/required",keyword:"required",params:{missingProperty: "orderListId"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.clientOrderId === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/NewOrderAck/required",keyword:"required",params:{missingProperty: "clientOrderId"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.transactTime === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/NewOrderAck/required",keyword:"required",params:{missingProperty: "transactTime"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -10413,23 +6333,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err5 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -10437,33 +6347,18 @@ if(data.orderId !== undefined){
 let data1 = data.orderId;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err8 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(!(formats0.validate(data1))){
 const err9 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -10472,33 +6367,18 @@ if(data.orderListId !== undefined){
 let data2 = data.orderListId;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err10 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/NewOrderAck/properties/orderListId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < -1 || isNaN(data2)){
 const err11 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/NewOrderAck/properties/orderListId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if(!(formats0.validate(data2))){
 const err12 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/NewOrderAck/properties/orderListId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -10508,23 +6388,13 @@ let data3 = data.clientOrderId;
 if(typeof data3 === "string"){
 if(!pattern7.test(data3)){
 const err13 = {instancePath:instancePath+"/clientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/clientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
@@ -10532,33 +6402,18 @@ if(data.transactTime !== undefined){
 let data4 = data.transactTime;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err15 = {instancePath:instancePath+"/transactTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 const err16 = {instancePath:instancePath+"/transactTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 if(!(formats0.validate(data4))){
 const err17 = {instancePath:instancePath+"/transactTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -10566,12 +6421,7 @@ errors++;
 }
 else {
 const err18 = {instancePath,schemaPath:"#/$defs/NewOrderAck/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 validate99.errors = vErrors;
@@ -10587,102 +6437,52 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.price === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.origQty === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "origQty"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.executedQty === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "executedQty"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.origQuoteOrderQty === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "origQuoteOrderQty"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.cummulativeQuoteQty === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "cummulativeQuoteQty"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.status === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "status"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.timeInForce === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "timeInForce"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.type === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "type"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.side === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "side"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(data.selfTradePreventionMode === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "selfTradePreventionMode"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if(data.price !== undefined){
@@ -10690,23 +6490,13 @@ let data0 = data.price;
 if(typeof data0 === "string"){
 if(!pattern6.test(data0)){
 const err10 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -10715,23 +6505,13 @@ let data1 = data.origQty;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err12 = {instancePath:instancePath+"/origQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/origQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -10740,23 +6520,13 @@ let data2 = data.executedQty;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err14 = {instancePath:instancePath+"/executedQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/executedQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
@@ -10765,23 +6535,13 @@ let data3 = data.origQuoteOrderQty;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err16 = {instancePath:instancePath+"/origQuoteOrderQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/origQuoteOrderQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -10790,23 +6550,13 @@ let data4 = data.cummulativeQuoteQty;
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
 const err18 = {instancePath:instancePath+"/cummulativeQuoteQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
 else {
 const err19 = {instancePath:instancePath+"/cummulativeQuoteQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 }
@@ -10814,22 +6564,12 @@ if(data.status !== undefined){
 let data5 = data.status;
 if(typeof data5 !== "string"){
 const err20 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/OrderStatus/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if(!(((((((((data5 === "NEW") || (data5 === "PENDING_NEW")) || (data5 === "PARTIALLY_FILLED")) || (data5 === "FILLED")) || (data5 === "CANCELED")) || (data5 === "PENDING_CANCEL")) || (data5 === "REJECTED")) || (data5 === "EXPIRED")) || (data5 === "EXPIRED_IN_MATCH"))){
 const err21 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
@@ -10837,22 +6577,12 @@ if(data.timeInForce !== undefined){
 let data6 = data.timeInForce;
 if(typeof data6 !== "string"){
 const err22 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 if(!(((data6 === "GTC") || (data6 === "IOC")) || (data6 === "FOK"))){
 const err23 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 }
@@ -10860,22 +6590,12 @@ if(data.type !== undefined){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err24 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 if(!(((((((data7 === "LIMIT") || (data7 === "MARKET")) || (data7 === "STOP_LOSS")) || (data7 === "STOP_LOSS_LIMIT")) || (data7 === "TAKE_PROFIT")) || (data7 === "TAKE_PROFIT_LIMIT")) || (data7 === "LIMIT_MAKER"))){
 const err25 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 }
@@ -10883,22 +6603,12 @@ if(data.side !== undefined){
 let data8 = data.side;
 if(typeof data8 !== "string"){
 const err26 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 if(!((data8 === "BUY") || (data8 === "SELL"))){
 const err27 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
@@ -10906,22 +6616,12 @@ if(data.selfTradePreventionMode !== undefined){
 let data9 = data.selfTradePreventionMode;
 if(typeof data9 !== "string"){
 const err28 = {instancePath:instancePath+"/selfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 if(!((((((data9 === "NONE") || (data9 === "EXPIRE_MAKER")) || (data9 === "EXPIRE_TAKER")) || (data9 === "EXPIRE_BOTH")) || (data9 === "DECREMENT")) || (data9 === "TRANSFER"))){
 const err29 = {instancePath:instancePath+"/selfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
@@ -10930,23 +6630,13 @@ let data10 = data.stopPrice;
 if(typeof data10 === "string"){
 if(!pattern6.test(data10)){
 const err30 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 }
 else {
 const err31 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
@@ -10955,23 +6645,13 @@ let data11 = data.icebergQty;
 if(typeof data11 === "string"){
 if(!pattern6.test(data11)){
 const err32 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 }
 else {
 const err33 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
@@ -10979,12 +6659,7 @@ if(data.trailingDelta !== undefined){
 let data12 = data.trailingDelta;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err34 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/OrderState/properties/trailingDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
@@ -10992,23 +6667,13 @@ if(data.trailingTime !== undefined){
 let data13 = data.trailingTime;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
 const err35 = {instancePath:instancePath+"/trailingTime",schemaPath:"#/$defs/OrderState/properties/trailingTime/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < -1 || isNaN(data13)){
 const err36 = {instancePath:instancePath+"/trailingTime",schemaPath:"#/$defs/OrderState/properties/trailingTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 }
@@ -11017,23 +6682,13 @@ if(data.preventedMatchId !== undefined){
 let data14 = data.preventedMatchId;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err37 = {instancePath:instancePath+"/preventedMatchId",schemaPath:"#/$defs/OrderState/properties/preventedMatchId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 if((typeof data14 == "number") && (isFinite(data14))){
 if(!(formats0.validate(data14))){
 const err38 = {instancePath:instancePath+"/preventedMatchId",schemaPath:"#/$defs/OrderState/properties/preventedMatchId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 }
@@ -11043,23 +6698,13 @@ let data15 = data.preventedQuantity;
 if(typeof data15 === "string"){
 if(!pattern6.test(data15)){
 const err39 = {instancePath:instancePath+"/preventedQuantity",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 }
 else {
 const err40 = {instancePath:instancePath+"/preventedQuantity",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 }
@@ -11067,23 +6712,13 @@ if(data.strategyId !== undefined){
 let data16 = data.strategyId;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
 const err41 = {instancePath:instancePath+"/strategyId",schemaPath:"#/$defs/OrderState/properties/strategyId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(!(formats0.validate(data16))){
 const err42 = {instancePath:instancePath+"/strategyId",schemaPath:"#/$defs/OrderState/properties/strategyId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 }
@@ -11092,36 +6727,21 @@ if(data.strategyType !== undefined){
 let data17 = data.strategyType;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
 const err43 = {instancePath:instancePath+"/strategyType",schemaPath:"#/$defs/OrderState/properties/strategyType/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 }
 if(data.expiryReason !== undefined){
 if(typeof data.expiryReason !== "string"){
 const err44 = {instancePath:instancePath+"/expiryReason",schemaPath:"#/$defs/OrderState/properties/expiryReason/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 }
 }
 else {
 const err45 = {instancePath,schemaPath:"#/$defs/OrderState/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 validate102.errors = vErrors;
@@ -11143,45 +6763,25 @@ errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.workingTime === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/NewOrderResult/allOf/2/required",keyword:"required",params:{missingProperty: "workingTime"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.workingTime !== undefined){
 let data0 = data.workingTime;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/NewOrderResult/allOf/2/properties/workingTime/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < -1 || isNaN(data0)){
 const err2 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/NewOrderResult/allOf/2/properties/workingTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(!(formats0.validate(data0))){
 const err3 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/NewOrderResult/allOf/2/properties/workingTime/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -11189,12 +6789,7 @@ errors++;
 }
 else {
 const err4 = {instancePath,schemaPath:"#/$defs/NewOrderResult/allOf/2/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 validate100.errors = vErrors;
@@ -11213,12 +6808,7 @@ errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fills === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/NewOrderFull/allOf/1/required",keyword:"required",params:{missingProperty: "fills"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.fills !== undefined){
@@ -11234,24 +6824,14 @@ errors = vErrors.length;
 }
 else {
 const err1 = {instancePath:instancePath+"/fills",schemaPath:"#/$defs/NewOrderFull/allOf/1/properties/fills/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/$defs/NewOrderFull/allOf/1/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 validate104.errors = vErrors;
@@ -11265,102 +6845,52 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.price === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.origQty === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "origQty"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.executedQty === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "executedQty"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.origQuoteOrderQty === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "origQuoteOrderQty"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.cummulativeQuoteQty === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "cummulativeQuoteQty"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.status === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "status"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.timeInForce === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "timeInForce"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.type === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "type"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.side === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "side"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(data.selfTradePreventionMode === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/OrderState/required",keyword:"required",params:{missingProperty: "selfTradePreventionMode"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if(data.price !== undefined){
@@ -11368,23 +6898,13 @@ let data0 = data.price;
 if(typeof data0 === "string"){
 if(!pattern6.test(data0)){
 const err10 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -11393,23 +6913,13 @@ let data1 = data.origQty;
 if(typeof data1 === "string"){
 if(!pattern6.test(data1)){
 const err12 = {instancePath:instancePath+"/origQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 else {
 const err13 = {instancePath:instancePath+"/origQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -11418,23 +6928,13 @@ let data2 = data.executedQty;
 if(typeof data2 === "string"){
 if(!pattern6.test(data2)){
 const err14 = {instancePath:instancePath+"/executedQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 else {
 const err15 = {instancePath:instancePath+"/executedQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
@@ -11443,23 +6943,13 @@ let data3 = data.origQuoteOrderQty;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
 const err16 = {instancePath:instancePath+"/origQuoteOrderQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/origQuoteOrderQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -11468,23 +6958,13 @@ let data4 = data.cummulativeQuoteQty;
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
 const err18 = {instancePath:instancePath+"/cummulativeQuoteQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
 else {
 const err19 = {instancePath:instancePath+"/cummulativeQuoteQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 }
@@ -11492,22 +6972,12 @@ if(data.status !== undefined){
 let data5 = data.status;
 if(typeof data5 !== "string"){
 const err20 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/OrderStatus/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if(!(((((((((data5 === "NEW") || (data5 === "PENDING_NEW")) || (data5 === "PARTIALLY_FILLED")) || (data5 === "FILLED")) || (data5 === "CANCELED")) || (data5 === "PENDING_CANCEL")) || (data5 === "REJECTED")) || (data5 === "EXPIRED")) || (data5 === "EXPIRED_IN_MATCH"))){
 const err21 = {instancePath:instancePath+"/status",schemaPath:"#/$defs/OrderStatus/enum",keyword:"enum",params:{allowedValues: schema48.enum}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
@@ -11515,22 +6985,12 @@ if(data.timeInForce !== undefined){
 let data6 = data.timeInForce;
 if(typeof data6 !== "string"){
 const err22 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 if(!(((data6 === "GTC") || (data6 === "IOC")) || (data6 === "FOK"))){
 const err23 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 }
@@ -11538,22 +6998,12 @@ if(data.type !== undefined){
 let data7 = data.type;
 if(typeof data7 !== "string"){
 const err24 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 if(!(((((((data7 === "LIMIT") || (data7 === "MARKET")) || (data7 === "STOP_LOSS")) || (data7 === "STOP_LOSS_LIMIT")) || (data7 === "TAKE_PROFIT")) || (data7 === "TAKE_PROFIT_LIMIT")) || (data7 === "LIMIT_MAKER"))){
 const err25 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 }
@@ -11561,22 +7011,12 @@ if(data.side !== undefined){
 let data8 = data.side;
 if(typeof data8 !== "string"){
 const err26 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 if(!((data8 === "BUY") || (data8 === "SELL"))){
 const err27 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
@@ -11584,22 +7024,12 @@ if(data.selfTradePreventionMode !== undefined){
 let data9 = data.selfTradePreventionMode;
 if(typeof data9 !== "string"){
 const err28 = {instancePath:instancePath+"/selfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 if(!((((((data9 === "NONE") || (data9 === "EXPIRE_MAKER")) || (data9 === "EXPIRE_TAKER")) || (data9 === "EXPIRE_BOTH")) || (data9 === "DECREMENT")) || (data9 === "TRANSFER"))){
 const err29 = {instancePath:instancePath+"/selfTradePreventionMode",schemaPath:"#/$defs/SelfTradePreventionMode/enum",keyword:"enum",params:{allowedValues: schema49.enum}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
@@ -11608,23 +7038,13 @@ let data10 = data.stopPrice;
 if(typeof data10 === "string"){
 if(!pattern6.test(data10)){
 const err30 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 }
 else {
 const err31 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
@@ -11633,23 +7053,13 @@ let data11 = data.icebergQty;
 if(typeof data11 === "string"){
 if(!pattern6.test(data11)){
 const err32 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 }
 else {
 const err33 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
@@ -11657,12 +7067,7 @@ if(data.trailingDelta !== undefined){
 let data12 = data.trailingDelta;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err34 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/OrderState/properties/trailingDelta/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
@@ -11670,23 +7075,13 @@ if(data.trailingTime !== undefined){
 let data13 = data.trailingTime;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
 const err35 = {instancePath:instancePath+"/trailingTime",schemaPath:"#/$defs/OrderState/properties/trailingTime/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < -1 || isNaN(data13)){
 const err36 = {instancePath:instancePath+"/trailingTime",schemaPath:"#/$defs/OrderState/properties/trailingTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 }
@@ -11695,23 +7090,13 @@ if(data.preventedMatchId !== undefined){
 let data14 = data.preventedMatchId;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err37 = {instancePath:instancePath+"/preventedMatchId",schemaPath:"#/$defs/OrderState/properties/preventedMatchId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 if((typeof data14 == "number") && (isFinite(data14))){
 if(!(formats0.validate(data14))){
 const err38 = {instancePath:instancePath+"/preventedMatchId",schemaPath:"#/$defs/OrderState/properties/preventedMatchId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 }
@@ -11721,23 +7106,13 @@ let data15 = data.preventedQuantity;
 if(typeof data15 === "string"){
 if(!pattern6.test(data15)){
 const err39 = {instancePath:instancePath+"/preventedQuantity",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 }
 else {
 const err40 = {instancePath:instancePath+"/preventedQuantity",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 }
@@ -11745,23 +7120,13 @@ if(data.strategyId !== undefined){
 let data16 = data.strategyId;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
 const err41 = {instancePath:instancePath+"/strategyId",schemaPath:"#/$defs/OrderState/properties/strategyId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(!(formats0.validate(data16))){
 const err42 = {instancePath:instancePath+"/strategyId",schemaPath:"#/$defs/OrderState/properties/strategyId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 }
@@ -11770,36 +7135,21 @@ if(data.strategyType !== undefined){
 let data17 = data.strategyType;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
 const err43 = {instancePath:instancePath+"/strategyType",schemaPath:"#/$defs/OrderState/properties/strategyType/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 }
 if(data.expiryReason !== undefined){
 if(typeof data.expiryReason !== "string"){
 const err44 = {instancePath:instancePath+"/expiryReason",schemaPath:"#/$defs/OrderState/properties/expiryReason/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 }
 }
 else {
 const err45 = {instancePath,schemaPath:"#/$defs/OrderState/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 validate107.errors = vErrors;
@@ -11818,102 +7168,52 @@ errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.orderId === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "orderId"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.orderListId === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "orderListId"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.clientOrderId === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "clientOrderId"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.time === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "time"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.updateTime === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "updateTime"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.isWorking === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "isWorking"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.workingTime === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "workingTime"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.stopPrice === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "stopPrice"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(data.icebergQty === undefined){
 const err9 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/required",keyword:"required",params:{missingProperty: "icebergQty"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -11921,23 +7221,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err10 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 else {
 const err11 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -11945,33 +7235,18 @@ if(data.orderId !== undefined){
 let data1 = data.orderId;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err12 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err13 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if(!(formats0.validate(data1))){
 const err14 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
@@ -11980,33 +7255,18 @@ if(data.orderListId !== undefined){
 let data2 = data.orderListId;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err15 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/Order/allOf/1/properties/orderListId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < -1 || isNaN(data2)){
 const err16 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/Order/allOf/1/properties/orderListId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 if(!(formats0.validate(data2))){
 const err17 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/Order/allOf/1/properties/orderListId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -12016,23 +7276,13 @@ let data3 = data.clientOrderId;
 if(typeof data3 === "string"){
 if(!pattern7.test(data3)){
 const err18 = {instancePath:instancePath+"/clientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
 else {
 const err19 = {instancePath:instancePath+"/clientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 }
@@ -12040,33 +7290,18 @@ if(data.time !== undefined){
 let data4 = data.time;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err20 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 const err21 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 if(!(formats0.validate(data4))){
 const err22 = {instancePath:instancePath+"/time",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
@@ -12075,33 +7310,18 @@ if(data.updateTime !== undefined){
 let data5 = data.updateTime;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err23 = {instancePath:instancePath+"/updateTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 const err24 = {instancePath:instancePath+"/updateTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 if(!(formats0.validate(data5))){
 const err25 = {instancePath:instancePath+"/updateTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 }
@@ -12109,12 +7329,7 @@ errors++;
 if(data.isWorking !== undefined){
 if(typeof data.isWorking !== "boolean"){
 const err26 = {instancePath:instancePath+"/isWorking",schemaPath:"#/$defs/Order/allOf/1/properties/isWorking/type",keyword:"type",params:{type: "boolean"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 }
@@ -12122,33 +7337,18 @@ if(data.workingTime !== undefined){
 let data7 = data.workingTime;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err27 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/Order/allOf/1/properties/workingTime/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < -1 || isNaN(data7)){
 const err28 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/Order/allOf/1/properties/workingTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 if(!(formats0.validate(data7))){
 const err29 = {instancePath:instancePath+"/workingTime",schemaPath:"#/$defs/Order/allOf/1/properties/workingTime/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
@@ -12158,23 +7358,13 @@ let data8 = data.stopPrice;
 if(typeof data8 === "string"){
 if(!pattern6.test(data8)){
 const err30 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 }
 else {
 const err31 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
@@ -12183,35 +7373,20 @@ let data9 = data.icebergQty;
 if(typeof data9 === "string"){
 if(!pattern6.test(data9)){
 const err32 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/Decimal/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?$"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 }
 else {
 const err33 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/Decimal/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
 }
 else {
 const err34 = {instancePath,schemaPath:"#/$defs/Order/allOf/1/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 validate108.errors = vErrors;
@@ -12230,62 +7405,32 @@ errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/CancelReport/allOf/1/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.origClientOrderId === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/CancelReport/allOf/1/required",keyword:"required",params:{missingProperty: "origClientOrderId"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.orderId === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/CancelReport/allOf/1/required",keyword:"required",params:{missingProperty: "orderId"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.orderListId === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/CancelReport/allOf/1/required",keyword:"required",params:{missingProperty: "orderListId"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.clientOrderId === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/CancelReport/allOf/1/required",keyword:"required",params:{missingProperty: "clientOrderId"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.transactTime === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/CancelReport/allOf/1/required",keyword:"required",params:{missingProperty: "transactTime"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -12293,23 +7438,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -12318,23 +7453,13 @@ let data1 = data.origClientOrderId;
 if(typeof data1 === "string"){
 if(!pattern7.test(data1)){
 const err8 = {instancePath:instancePath+"/origClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/origClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -12342,33 +7467,18 @@ if(data.orderId !== undefined){
 let data2 = data.orderId;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err10 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 const err11 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if(!(formats0.validate(data2))){
 const err12 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -12377,33 +7487,18 @@ if(data.orderListId !== undefined){
 let data3 = data.orderListId;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err13 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/CancelReport/allOf/1/properties/orderListId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < -1 || isNaN(data3)){
 const err14 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/CancelReport/allOf/1/properties/orderListId/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 if(!(formats0.validate(data3))){
 const err15 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/CancelReport/allOf/1/properties/orderListId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 }
@@ -12413,23 +7508,13 @@ let data4 = data.clientOrderId;
 if(typeof data4 === "string"){
 if(!pattern7.test(data4)){
 const err16 = {instancePath:instancePath+"/clientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 else {
 const err17 = {instancePath:instancePath+"/clientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -12437,33 +7522,18 @@ if(data.transactTime !== undefined){
 let data5 = data.transactTime;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err18 = {instancePath:instancePath+"/transactTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 const err19 = {instancePath:instancePath+"/transactTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if(!(formats0.validate(data5))){
 const err20 = {instancePath:instancePath+"/transactTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 }
@@ -12471,12 +7541,7 @@ errors++;
 }
 else {
 const err21 = {instancePath,schemaPath:"#/$defs/CancelReport/allOf/1/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 validate110.errors = vErrors;
@@ -12491,115 +7556,60 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.orderListId === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/OrderListReport/required",keyword:"required",params:{missingProperty: "orderListId"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.contingencyType === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/OrderListReport/required",keyword:"required",params:{missingProperty: "contingencyType"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.listStatusType === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/OrderListReport/required",keyword:"required",params:{missingProperty: "listStatusType"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.listOrderStatus === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/OrderListReport/required",keyword:"required",params:{missingProperty: "listOrderStatus"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.listClientOrderId === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/OrderListReport/required",keyword:"required",params:{missingProperty: "listClientOrderId"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.transactionTime === undefined){
 const err5 = {instancePath,schemaPath:"#/$defs/OrderListReport/required",keyword:"required",params:{missingProperty: "transactionTime"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.symbol === undefined){
 const err6 = {instancePath,schemaPath:"#/$defs/OrderListReport/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.orders === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/OrderListReport/required",keyword:"required",params:{missingProperty: "orders"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if(data.orderReports === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/OrderListReport/required",keyword:"required",params:{missingProperty: "orderReports"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(data.orderListId !== undefined){
 let data0 = data.orderListId;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err9 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/OrderListReport/properties/orderListId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(!(formats0.validate(data0))){
 const err10 = {instancePath:instancePath+"/orderListId",schemaPath:"#/$defs/OrderListReport/properties/orderListId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -12608,22 +7618,12 @@ if(data.contingencyType !== undefined){
 let data1 = data.contingencyType;
 if(typeof data1 !== "string"){
 const err11 = {instancePath:instancePath+"/contingencyType",schemaPath:"#/$defs/OrderListReport/properties/contingencyType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if(!((data1 === "OCO") || (data1 === "OTO"))){
 const err12 = {instancePath:instancePath+"/contingencyType",schemaPath:"#/$defs/OrderListReport/properties/contingencyType/enum",keyword:"enum",params:{allowedValues: schema285.properties.contingencyType.enum}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -12631,22 +7631,12 @@ if(data.listStatusType !== undefined){
 let data2 = data.listStatusType;
 if(typeof data2 !== "string"){
 const err13 = {instancePath:instancePath+"/listStatusType",schemaPath:"#/$defs/OrderListReport/properties/listStatusType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if(!((((data2 === "RESPONSE") || (data2 === "EXEC_STARTED")) || (data2 === "UPDATED")) || (data2 === "ALL_DONE"))){
 const err14 = {instancePath:instancePath+"/listStatusType",schemaPath:"#/$defs/OrderListReport/properties/listStatusType/enum",keyword:"enum",params:{allowedValues: schema285.properties.listStatusType.enum}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
@@ -12654,34 +7644,19 @@ if(data.listOrderStatus !== undefined){
 let data3 = data.listOrderStatus;
 if(typeof data3 !== "string"){
 const err15 = {instancePath:instancePath+"/listOrderStatus",schemaPath:"#/$defs/OrderListReport/properties/listOrderStatus/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 if(!(((data3 === "EXECUTING") || (data3 === "ALL_DONE")) || (data3 === "REJECT"))){
 const err16 = {instancePath:instancePath+"/listOrderStatus",schemaPath:"#/$defs/OrderListReport/properties/listOrderStatus/enum",keyword:"enum",params:{allowedValues: schema285.properties.listOrderStatus.enum}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 if(data.listClientOrderId !== undefined){
 if(typeof data.listClientOrderId !== "string"){
 const err17 = {instancePath:instancePath+"/listClientOrderId",schemaPath:"#/$defs/OrderListReport/properties/listClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -12689,33 +7664,18 @@ if(data.transactionTime !== undefined){
 let data5 = data.transactionTime;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err18 = {instancePath:instancePath+"/transactionTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 const err19 = {instancePath:instancePath+"/transactionTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if(!(formats0.validate(data5))){
 const err20 = {instancePath:instancePath+"/transactionTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 }
@@ -12725,23 +7685,13 @@ let data6 = data.symbol;
 if(typeof data6 === "string"){
 if(!pattern4.test(data6)){
 const err21 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
 else {
 const err22 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
@@ -12754,32 +7704,17 @@ let data8 = data7[i0];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.symbol === undefined){
 const err23 = {instancePath:instancePath+"/orders/" + i0,schemaPath:"#/$defs/OrderListReport/properties/orders/items/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 if(data8.orderId === undefined){
 const err24 = {instancePath:instancePath+"/orders/" + i0,schemaPath:"#/$defs/OrderListReport/properties/orders/items/required",keyword:"required",params:{missingProperty: "orderId"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 if(data8.clientOrderId === undefined){
 const err25 = {instancePath:instancePath+"/orders/" + i0,schemaPath:"#/$defs/OrderListReport/properties/orders/items/required",keyword:"required",params:{missingProperty: "clientOrderId"}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 if(data8.symbol !== undefined){
@@ -12787,23 +7722,13 @@ let data9 = data8.symbol;
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
 const err26 = {instancePath:instancePath+"/orders/" + i0+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/orders/" + i0+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
@@ -12811,33 +7736,18 @@ if(data8.orderId !== undefined){
 let data10 = data8.orderId;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
 const err28 = {instancePath:instancePath+"/orders/" + i0+"/orderId",schemaPath:"#/$defs/OrderIdValue/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
 const err29 = {instancePath:instancePath+"/orders/" + i0+"/orderId",schemaPath:"#/$defs/OrderIdValue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 if(!(formats0.validate(data10))){
 const err30 = {instancePath:instancePath+"/orders/" + i0+"/orderId",schemaPath:"#/$defs/OrderIdValue/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 }
@@ -12847,47 +7757,27 @@ let data11 = data8.clientOrderId;
 if(typeof data11 === "string"){
 if(!pattern7.test(data11)){
 const err31 = {instancePath:instancePath+"/orders/" + i0+"/clientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
 else {
 const err32 = {instancePath:instancePath+"/orders/" + i0+"/clientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 }
 }
 else {
 const err33 = {instancePath:instancePath+"/orders/" + i0,schemaPath:"#/$defs/OrderListReport/properties/orders/items/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 }
 }
 else {
 const err34 = {instancePath:instancePath+"/orders",schemaPath:"#/$defs/OrderListReport/properties/orders/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
@@ -12904,24 +7794,14 @@ errors = vErrors.length;
 }
 else {
 const err35 = {instancePath:instancePath+"/orderReports",schemaPath:"#/$defs/OrderListReport/properties/orderReports/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 }
 }
 else {
 const err36 = {instancePath,schemaPath:"#/$defs/OrderListReport/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 validate112.errors = vErrors;
@@ -12936,23 +7816,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const err0 = {instancePath,schemaPath:"#/$defs/ping.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/ping.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate114.errors = vErrors;
@@ -12967,23 +7837,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const err0 = {instancePath,schemaPath:"#/$defs/server_time.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/server_time.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate115.errors = vErrors;
@@ -13002,24 +7862,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.symbol === undefined) && (missing0 = "symbol")) || ((data.symbols === undefined) && (missing0 = "symbols"))){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 var valid1 = _errs3 === errors;
 if(valid1){
 const err1 = {instancePath,schemaPath:"#/$defs/exchange_info.request/allOf/0/not",keyword:"not",params:{}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 else {
@@ -13037,12 +7887,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((key0 === "symbol") || (key0 === "symbols"))){
 const err2 = {instancePath,schemaPath:"#/$defs/exchange_info.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -13051,23 +7896,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -13076,22 +7911,12 @@ let data1 = data.symbols;
 if(Array.isArray(data1)){
 if(data1.length > 100){
 const err5 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/maxItems",keyword:"maxItems",params:{limit: 100}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data1.length < 1){
 const err6 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 const len0 = data1.length;
@@ -13100,58 +7925,33 @@ let data2 = data1[i0];
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
 const err7 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/symbols/" + i0,schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 const duplicate0 = func4(data1);
 if(duplicate0 !== null){
 const err9 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/uniqueItems",keyword:"uniqueItems",params:{i: duplicate0[0], j: duplicate0[1]}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/symbols",schemaPath:"#/$defs/exchange_info.request/properties/symbols/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/exchange_info.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 validate116.errors = vErrors;
@@ -13167,23 +7967,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/order_book.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!((key0 === "symbol") || (key0 === "limit"))){
 const err1 = {instancePath,schemaPath:"#/$defs/order_book.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -13192,23 +7982,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -13216,43 +7996,23 @@ if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/order_book.request/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 5000 || isNaN(data1)){
 const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/order_book.request/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5000}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data1 < 1 || isNaN(data1)){
 const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/order_book.request/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(!(formats108.validate(data1))){
 const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/order_book.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -13260,12 +8020,7 @@ errors++;
 }
 else {
 const err8 = {instancePath,schemaPath:"#/$defs/order_book.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 validate117.errors = vErrors;
@@ -13280,23 +8035,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/recent_trades_list.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!((key0 === "symbol") || (key0 === "limit"))){
 const err1 = {instancePath,schemaPath:"#/$defs/recent_trades_list.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -13305,23 +8050,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -13329,43 +8064,23 @@ if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/recent_trades_list.request/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1000 || isNaN(data1)){
 const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/recent_trades_list.request/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data1 < 1 || isNaN(data1)){
 const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/recent_trades_list.request/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(!(formats108.validate(data1))){
 const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/recent_trades_list.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -13373,12 +8088,7 @@ errors++;
 }
 else {
 const err8 = {instancePath,schemaPath:"#/$defs/recent_trades_list.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 validate118.errors = vErrors;
@@ -13401,12 +8111,7 @@ errors = vErrors.length;
 }
 else {
 const err0 = {instancePath,schemaPath:"#/$defs/recent_trades_list.response.200/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 validate119.errors = vErrors;
@@ -13421,23 +8126,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/historical_trades.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "symbol") || (key0 === "limit")) || (key0 === "fromId"))){
 const err1 = {instancePath,schemaPath:"#/$defs/historical_trades.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -13446,23 +8141,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -13470,43 +8155,23 @@ if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/historical_trades.request/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1000 || isNaN(data1)){
 const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/historical_trades.request/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data1 < 1 || isNaN(data1)){
 const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/historical_trades.request/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(!(formats108.validate(data1))){
 const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/historical_trades.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -13515,33 +8180,18 @@ if(data.fromId !== undefined){
 let data2 = data.fromId;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err8 = {instancePath:instancePath+"/fromId",schemaPath:"#/$defs/historical_trades.request/properties/fromId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 const err9 = {instancePath:instancePath+"/fromId",schemaPath:"#/$defs/historical_trades.request/properties/fromId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if(!(formats0.validate(data2))){
 const err10 = {instancePath:instancePath+"/fromId",schemaPath:"#/$defs/historical_trades.request/properties/fromId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -13549,12 +8199,7 @@ errors++;
 }
 else {
 const err11 = {instancePath,schemaPath:"#/$defs/historical_trades.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 validate121.errors = vErrors;
@@ -13577,12 +8222,7 @@ errors = vErrors.length;
 }
 else {
 const err0 = {instancePath,schemaPath:"#/$defs/historical_trades.response.200/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 validate122.errors = vErrors;
@@ -13597,23 +8237,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/aggTrades.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "symbol") || (key0 === "fromId")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "limit"))){
 const err1 = {instancePath,schemaPath:"#/$defs/aggTrades.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -13622,23 +8252,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -13646,33 +8266,18 @@ if(data.fromId !== undefined){
 let data1 = data.fromId;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/fromId",schemaPath:"#/$defs/aggTrades.request/properties/fromId/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err5 = {instancePath:instancePath+"/fromId",schemaPath:"#/$defs/aggTrades.request/properties/fromId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(!(formats0.validate(data1))){
 const err6 = {instancePath:instancePath+"/fromId",schemaPath:"#/$defs/aggTrades.request/properties/fromId/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -13689,23 +8294,13 @@ const _errs10 = errors;
 if(typeof data2 === "string"){
 if(!(formats4.validate(data2))){
 const err7 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/0/format",keyword:"format",params:{format: "date-time"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/0/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 var _valid0 = _errs10 === errors;
@@ -13717,33 +8312,18 @@ _branch1 = errors;
 const _errs12 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err9 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/1/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 const err10 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if(!(formats0.validate(data2))){
 const err11 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf/1/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -13760,12 +8340,7 @@ passing0 = 1;
 }
 if(!valid3){
 const err12 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/DateTime/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 else {
@@ -13792,23 +8367,13 @@ const _errs17 = errors;
 if(typeof data3 === "string"){
 if(!(formats4.validate(data3))){
 const err13 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/0/format",keyword:"format",params:{format: "date-time"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/0/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 var _valid1 = _errs17 === errors;
@@ -13820,33 +8385,18 @@ _branch3 = errors;
 const _errs19 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err15 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/1/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 const err16 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 if(!(formats0.validate(data3))){
 const err17 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf/1/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 }
@@ -13863,12 +8413,7 @@ passing1 = 1;
 }
 if(!valid5){
 const err18 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/DateTime/oneOf",keyword:"oneOf",params:{passingSchemas: passing1, branchErrors: [errors - _branch2, errors - _branch3]}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 else {
@@ -13887,43 +8432,23 @@ if(data.limit !== undefined){
 let data4 = data.limit;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err19 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1000 || isNaN(data4)){
 const err20 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if(data4 < 1 || isNaN(data4)){
 const err21 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 if(!(formats108.validate(data4))){
 const err22 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/aggTrades.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 }
@@ -13931,12 +8456,7 @@ errors++;
 }
 else {
 const err23 = {instancePath,schemaPath:"#/$defs/aggTrades.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 validate124.errors = vErrors;
@@ -13959,12 +8479,7 @@ errors = vErrors.length;
 }
 else {
 const err0 = {instancePath,schemaPath:"#/$defs/aggTrades.response.200/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 validate125.errors = vErrors;
@@ -13979,23 +8494,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/current_average_price.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!(key0 === "symbol")){
 const err1 = {instancePath,schemaPath:"#/$defs/current_average_price.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -14004,35 +8509,20 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
 }
 else {
 const err4 = {instancePath,schemaPath:"#/$defs/current_average_price.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 validate127.errors = vErrors;
@@ -14048,12 +8538,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(key0 === "symbol")){
 const err0 = {instancePath,schemaPath:"#/$defs/order_book_ticker.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -14062,35 +8547,20 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/$defs/order_book_ticker.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 validate128.errors = vErrors;
@@ -14137,12 +8607,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/$defs/order_book_ticker.response.200/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 else {
@@ -14169,12 +8634,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(key0 === "symbol")){
 const err0 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -14183,35 +8643,20 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 validate132.errors = vErrors;
@@ -14258,12 +8703,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/$defs/symbol_price_ticker.response.200/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 else {
@@ -14290,12 +8730,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(key0 === "symbol")){
 const err0 = {instancePath,schemaPath:"#/$defs/ticker_price_change_statistics24hr.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -14304,35 +8739,20 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 }
 else {
 const err3 = {instancePath,schemaPath:"#/$defs/ticker_price_change_statistics24hr.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 validate136.errors = vErrors;
@@ -14379,12 +8799,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/$defs/ticker_price_change_statistics24hr.response.200/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 else {
@@ -14410,23 +8825,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/query_order.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "timestamp")) || (key0 === "signature"))){
 const err1 = {instancePath,schemaPath:"#/$defs/query_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -14435,23 +8840,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -14459,33 +8854,18 @@ if(data.orderId !== undefined){
 let data1 = data.orderId;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err5 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(!(formats0.validate(data1))){
 const err6 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -14495,23 +8875,13 @@ let data2 = data.origClientOrderId;
 if(typeof data2 === "string"){
 if(!pattern7.test(data2)){
 const err7 = {instancePath:instancePath+"/origClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/origClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -14519,23 +8889,13 @@ if(data.timestamp !== undefined){
 let data3 = data.timestamp;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/query_order.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 const err10 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/query_order.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -14545,35 +8905,20 @@ let data4 = data.signature;
 if(typeof data4 === "string"){
 if(!pattern10.test(data4)){
 const err11 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/query_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
 else {
 const err12 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/query_order.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
 }
 else {
 const err13 = {instancePath,schemaPath:"#/$defs/query_order.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 validate140.errors = vErrors;
@@ -14593,24 +8938,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("LIMIT" !== data.type){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -14631,62 +8966,32 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.timeInForce === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/0/then/required",keyword:"required",params:{missingProperty: "timeInForce"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.quantity === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/0/then/required",keyword:"required",params:{missingProperty: "quantity"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.price === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/0/then/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.quoteOrderQty !== undefined){
 const err5 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/new_order.request/allOf/0/then/properties/quoteOrderQty/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(data.stopPrice !== undefined){
 const err6 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/new_order.request/allOf/0/then/properties/stopPrice/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 if(data.trailingDelta !== undefined){
 const err7 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/new_order.request/allOf/0/then/properties/trailingDelta/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -14695,12 +9000,7 @@ valid1 = _valid0;
 }
 if(!valid1){
 const err8 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/0/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 const _errs7 = errors;
@@ -14710,24 +9010,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
 const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("MARKET" !== data.type){
 const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -14754,12 +9044,7 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.quantity === undefined){
 const err11 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/1/then/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "quantity"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 }
@@ -14771,12 +9056,7 @@ const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.quoteOrderQty === undefined){
 const err12 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/1/then/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "quoteOrderQty"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -14785,12 +9065,7 @@ valid7 = valid7 || _valid2;
 }
 if(!valid7){
 const err13 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/1/then/allOf/0/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 else {
@@ -14810,24 +9085,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.quantity === undefined) && (missing2 = "quantity")) || ((data.quoteOrderQty === undefined) && (missing2 = "quoteOrderQty"))){
 const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 var valid8 = _errs17 === errors;
 if(valid8){
 const err15 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/1/then/allOf/1/not",keyword:"not",params:{}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 else {
@@ -14844,52 +9109,27 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.timeInForce !== undefined){
 const err16 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/new_order.request/allOf/1/then/properties/timeInForce/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 if(data.price !== undefined){
 const err17 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/new_order.request/allOf/1/then/properties/price/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 if(data.stopPrice !== undefined){
 const err18 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/new_order.request/allOf/1/then/properties/stopPrice/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 if(data.trailingDelta !== undefined){
 const err19 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/new_order.request/allOf/1/then/properties/trailingDelta/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 if(data.icebergQty !== undefined){
 const err20 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/new_order.request/allOf/1/then/properties/icebergQty/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 }
@@ -14898,12 +9138,7 @@ valid4 = _valid1;
 }
 if(!valid4){
 const err21 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/1/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 const _errs19 = errors;
@@ -14913,24 +9148,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
 const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("STOP_LOSS" !== data.type){
 const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 }
@@ -14957,12 +9182,7 @@ const _errs25 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.stopPrice === undefined){
 const err24 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/2/then/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "stopPrice"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 }
@@ -14974,12 +9194,7 @@ const _errs26 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.trailingDelta === undefined){
 const err25 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/2/then/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "trailingDelta"}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 }
@@ -14988,12 +9203,7 @@ valid13 = valid13 || _valid4;
 }
 if(!valid13){
 const err26 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/2/then/allOf/0/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch2, errors - _branch3]}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 else {
@@ -15010,52 +9220,27 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.quantity === undefined){
 const err27 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/2/then/required",keyword:"required",params:{missingProperty: "quantity"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 if(data.timeInForce !== undefined){
 const err28 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/new_order.request/allOf/2/then/properties/timeInForce/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 if(data.price !== undefined){
 const err29 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/new_order.request/allOf/2/then/properties/price/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 if(data.quoteOrderQty !== undefined){
 const err30 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/new_order.request/allOf/2/then/properties/quoteOrderQty/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 if(data.icebergQty !== undefined){
 const err31 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/new_order.request/allOf/2/then/properties/icebergQty/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
@@ -15064,12 +9249,7 @@ valid10 = _valid3;
 }
 if(!valid10){
 const err32 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/2/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 const _errs28 = errors;
@@ -15079,24 +9259,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.type === undefined) && (missing4 = "type")){
 const err33 = {};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("STOP_LOSS_LIMIT" !== data.type){
 const err34 = {};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 }
@@ -15123,12 +9293,7 @@ const _errs34 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.stopPrice === undefined){
 const err35 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/3/then/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "stopPrice"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 }
@@ -15140,12 +9305,7 @@ const _errs35 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.trailingDelta === undefined){
 const err36 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/3/then/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "trailingDelta"}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 }
@@ -15154,12 +9314,7 @@ valid18 = valid18 || _valid6;
 }
 if(!valid18){
 const err37 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/3/then/allOf/0/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch4, errors - _branch5]}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 else {
@@ -15176,42 +9331,22 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.timeInForce === undefined){
 const err38 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/3/then/required",keyword:"required",params:{missingProperty: "timeInForce"}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 if(data.quantity === undefined){
 const err39 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/3/then/required",keyword:"required",params:{missingProperty: "quantity"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 if(data.price === undefined){
 const err40 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/3/then/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 if(data.quoteOrderQty !== undefined){
 const err41 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/new_order.request/allOf/3/then/properties/quoteOrderQty/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 }
@@ -15220,12 +9355,7 @@ valid15 = _valid5;
 }
 if(!valid15){
 const err42 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/3/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 const _errs37 = errors;
@@ -15235,24 +9365,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.type === undefined) && (missing5 = "type")){
 const err43 = {};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("TAKE_PROFIT" !== data.type){
 const err44 = {};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 }
@@ -15279,12 +9399,7 @@ const _errs43 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.stopPrice === undefined){
 const err45 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/4/then/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "stopPrice"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 }
@@ -15296,12 +9411,7 @@ const _errs44 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.trailingDelta === undefined){
 const err46 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/4/then/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "trailingDelta"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+(vErrors ??= []).push(err46);
 errors++;
 }
 }
@@ -15310,12 +9420,7 @@ valid23 = valid23 || _valid8;
 }
 if(!valid23){
 const err47 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/4/then/allOf/0/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch6, errors - _branch7]}};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
+(vErrors ??= []).push(err47);
 errors++;
 }
 else {
@@ -15332,52 +9437,27 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.quantity === undefined){
 const err48 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/4/then/required",keyword:"required",params:{missingProperty: "quantity"}};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
+(vErrors ??= []).push(err48);
 errors++;
 }
 if(data.timeInForce !== undefined){
 const err49 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/new_order.request/allOf/4/then/properties/timeInForce/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
+(vErrors ??= []).push(err49);
 errors++;
 }
 if(data.price !== undefined){
 const err50 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/new_order.request/allOf/4/then/properties/price/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
+(vErrors ??= []).push(err50);
 errors++;
 }
 if(data.quoteOrderQty !== undefined){
 const err51 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/new_order.request/allOf/4/then/properties/quoteOrderQty/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
+(vErrors ??= []).push(err51);
 errors++;
 }
 if(data.icebergQty !== undefined){
 const err52 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/new_order.request/allOf/4/then/properties/icebergQty/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
+(vErrors ??= []).push(err52);
 errors++;
 }
 }
@@ -15386,12 +9466,7 @@ valid20 = _valid7;
 }
 if(!valid20){
 const err53 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/4/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
+(vErrors ??= []).push(err53);
 errors++;
 }
 const _errs46 = errors;
@@ -15401,24 +9476,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.type === undefined) && (missing6 = "type")){
 const err54 = {};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
+(vErrors ??= []).push(err54);
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("TAKE_PROFIT_LIMIT" !== data.type){
 const err55 = {};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
+(vErrors ??= []).push(err55);
 errors++;
 }
 }
@@ -15445,12 +9510,7 @@ const _errs52 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.stopPrice === undefined){
 const err56 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/5/then/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "stopPrice"}};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
+(vErrors ??= []).push(err56);
 errors++;
 }
 }
@@ -15462,12 +9522,7 @@ const _errs53 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.trailingDelta === undefined){
 const err57 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/5/then/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "trailingDelta"}};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
+(vErrors ??= []).push(err57);
 errors++;
 }
 }
@@ -15476,12 +9531,7 @@ valid28 = valid28 || _valid10;
 }
 if(!valid28){
 const err58 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/5/then/allOf/0/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch8, errors - _branch9]}};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
+(vErrors ??= []).push(err58);
 errors++;
 }
 else {
@@ -15498,42 +9548,22 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.timeInForce === undefined){
 const err59 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/5/then/required",keyword:"required",params:{missingProperty: "timeInForce"}};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
+(vErrors ??= []).push(err59);
 errors++;
 }
 if(data.quantity === undefined){
 const err60 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/5/then/required",keyword:"required",params:{missingProperty: "quantity"}};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
+(vErrors ??= []).push(err60);
 errors++;
 }
 if(data.price === undefined){
 const err61 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/5/then/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
+(vErrors ??= []).push(err61);
 errors++;
 }
 if(data.quoteOrderQty !== undefined){
 const err62 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/new_order.request/allOf/5/then/properties/quoteOrderQty/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
+(vErrors ??= []).push(err62);
 errors++;
 }
 }
@@ -15542,12 +9572,7 @@ valid25 = _valid9;
 }
 if(!valid25){
 const err63 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/5/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
+(vErrors ??= []).push(err63);
 errors++;
 }
 const _errs55 = errors;
@@ -15557,24 +9582,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.type === undefined) && (missing7 = "type")){
 const err64 = {};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
+(vErrors ??= []).push(err64);
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("LIMIT_MAKER" !== data.type){
 const err65 = {};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
+(vErrors ??= []).push(err65);
 errors++;
 }
 }
@@ -15595,62 +9610,32 @@ const _errs58 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.quantity === undefined){
 const err66 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/6/then/required",keyword:"required",params:{missingProperty: "quantity"}};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
+(vErrors ??= []).push(err66);
 errors++;
 }
 if(data.price === undefined){
 const err67 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/6/then/required",keyword:"required",params:{missingProperty: "price"}};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
+(vErrors ??= []).push(err67);
 errors++;
 }
 if(data.timeInForce !== undefined){
 const err68 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/new_order.request/allOf/6/then/properties/timeInForce/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
+(vErrors ??= []).push(err68);
 errors++;
 }
 if(data.quoteOrderQty !== undefined){
 const err69 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/new_order.request/allOf/6/then/properties/quoteOrderQty/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
+(vErrors ??= []).push(err69);
 errors++;
 }
 if(data.stopPrice !== undefined){
 const err70 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/new_order.request/allOf/6/then/properties/stopPrice/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
+(vErrors ??= []).push(err70);
 errors++;
 }
 if(data.trailingDelta !== undefined){
 const err71 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/new_order.request/allOf/6/then/properties/trailingDelta/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
+(vErrors ??= []).push(err71);
 errors++;
 }
 }
@@ -15659,12 +9644,7 @@ valid30 = _valid11;
 }
 if(!valid30){
 const err72 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/6/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
+(vErrors ??= []).push(err72);
 errors++;
 }
 const _errs60 = errors;
@@ -15674,12 +9654,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.icebergQty === undefined) && (missing8 = "icebergQty")){
 const err73 = {};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
+(vErrors ??= []).push(err73);
 errors++;
 }
 }
@@ -15698,23 +9673,13 @@ const _errs62 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.timeInForce === undefined){
 const err74 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/7/then/required",keyword:"required",params:{missingProperty: "timeInForce"}};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
+(vErrors ??= []).push(err74);
 errors++;
 }
 if(data.timeInForce !== undefined){
 if("GTC" !== data.timeInForce){
 const err75 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/new_order.request/allOf/7/then/properties/timeInForce/const",keyword:"const",params:{allowedValue: "GTC"}};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
+(vErrors ??= []).push(err75);
 errors++;
 }
 }
@@ -15724,54 +9689,29 @@ valid33 = _valid12;
 }
 if(!valid33){
 const err76 = {instancePath,schemaPath:"#/$defs/new_order.request/allOf/7/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
+(vErrors ??= []).push(err76);
 errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err77 = {instancePath,schemaPath:"#/$defs/new_order.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
+(vErrors ??= []).push(err77);
 errors++;
 }
 if(data.side === undefined){
 const err78 = {instancePath,schemaPath:"#/$defs/new_order.request/required",keyword:"required",params:{missingProperty: "side"}};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
+(vErrors ??= []).push(err78);
 errors++;
 }
 if(data.type === undefined){
 const err79 = {instancePath,schemaPath:"#/$defs/new_order.request/required",keyword:"required",params:{missingProperty: "type"}};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
+(vErrors ??= []).push(err79);
 errors++;
 }
 for(const key0 in data){
 if(!(func5.call(schema324.properties, key0))){
 const err80 = {instancePath,schemaPath:"#/$defs/new_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
+(vErrors ??= []).push(err80);
 errors++;
 }
 }
@@ -15780,23 +9720,13 @@ let data30 = data.symbol;
 if(typeof data30 === "string"){
 if(!pattern4.test(data30)){
 const err81 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
+(vErrors ??= []).push(err81);
 errors++;
 }
 }
 else {
 const err82 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
+(vErrors ??= []).push(err82);
 errors++;
 }
 }
@@ -15804,22 +9734,12 @@ if(data.side !== undefined){
 let data31 = data.side;
 if(typeof data31 !== "string"){
 const err83 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
+(vErrors ??= []).push(err83);
 errors++;
 }
 if(!((data31 === "BUY") || (data31 === "SELL"))){
 const err84 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/OrderSide/enum",keyword:"enum",params:{allowedValues: schema44.enum}};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
+(vErrors ??= []).push(err84);
 errors++;
 }
 }
@@ -15827,22 +9747,12 @@ if(data.type !== undefined){
 let data32 = data.type;
 if(typeof data32 !== "string"){
 const err85 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
+(vErrors ??= []).push(err85);
 errors++;
 }
 if(!(((((((data32 === "LIMIT") || (data32 === "MARKET")) || (data32 === "STOP_LOSS")) || (data32 === "STOP_LOSS_LIMIT")) || (data32 === "TAKE_PROFIT")) || (data32 === "TAKE_PROFIT_LIMIT")) || (data32 === "LIMIT_MAKER"))){
 const err86 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/OrderType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
+(vErrors ??= []).push(err86);
 errors++;
 }
 }
@@ -15850,22 +9760,12 @@ if(data.timeInForce !== undefined){
 let data33 = data.timeInForce;
 if(typeof data33 !== "string"){
 const err87 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
+(vErrors ??= []).push(err87);
 errors++;
 }
 if(!(((data33 === "GTC") || (data33 === "IOC")) || (data33 === "FOK"))){
 const err88 = {instancePath:instancePath+"/timeInForce",schemaPath:"#/$defs/TimeInForce/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
+(vErrors ??= []).push(err88);
 errors++;
 }
 }
@@ -15874,33 +9774,18 @@ let data34 = data.quantity;
 if((typeof data34 == "number") && (isFinite(data34))){
 if(data34 <= 0 || isNaN(data34)){
 const err89 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
+(vErrors ??= []).push(err89);
 errors++;
 }
 if(!(formats2.validate(data34))){
 const err90 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
+(vErrors ??= []).push(err90);
 errors++;
 }
 }
 else {
 const err91 = {instancePath:instancePath+"/quantity",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
+(vErrors ??= []).push(err91);
 errors++;
 }
 }
@@ -15909,33 +9794,18 @@ let data35 = data.quoteOrderQty;
 if((typeof data35 == "number") && (isFinite(data35))){
 if(data35 <= 0 || isNaN(data35)){
 const err92 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
+(vErrors ??= []).push(err92);
 errors++;
 }
 if(!(formats2.validate(data35))){
 const err93 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
+(vErrors ??= []).push(err93);
 errors++;
 }
 }
 else {
 const err94 = {instancePath:instancePath+"/quoteOrderQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
+(vErrors ??= []).push(err94);
 errors++;
 }
 }
@@ -15944,33 +9814,18 @@ let data36 = data.price;
 if((typeof data36 == "number") && (isFinite(data36))){
 if(data36 <= 0 || isNaN(data36)){
 const err95 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
+(vErrors ??= []).push(err95);
 errors++;
 }
 if(!(formats2.validate(data36))){
 const err96 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
+(vErrors ??= []).push(err96);
 errors++;
 }
 }
 else {
 const err97 = {instancePath:instancePath+"/price",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
+(vErrors ??= []).push(err97);
 errors++;
 }
 }
@@ -15979,23 +9834,13 @@ let data37 = data.newClientOrderId;
 if(typeof data37 === "string"){
 if(!pattern7.test(data37)){
 const err98 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
+(vErrors ??= []).push(err98);
 errors++;
 }
 }
 else {
 const err99 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
+(vErrors ??= []).push(err99);
 errors++;
 }
 }
@@ -16004,33 +9849,18 @@ let data38 = data.stopPrice;
 if((typeof data38 == "number") && (isFinite(data38))){
 if(data38 <= 0 || isNaN(data38)){
 const err100 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
+(vErrors ??= []).push(err100);
 errors++;
 }
 if(!(formats2.validate(data38))){
 const err101 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
+(vErrors ??= []).push(err101);
 errors++;
 }
 }
 else {
 const err102 = {instancePath:instancePath+"/stopPrice",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
+(vErrors ??= []).push(err102);
 errors++;
 }
 }
@@ -16039,33 +9869,18 @@ let data39 = data.trailingDelta;
 if((typeof data39 == "number") && (isFinite(data39))){
 if(data39 <= 0 || isNaN(data39)){
 const err103 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
+(vErrors ??= []).push(err103);
 errors++;
 }
 if(!(formats2.validate(data39))){
 const err104 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
+(vErrors ??= []).push(err104);
 errors++;
 }
 }
 else {
 const err105 = {instancePath:instancePath+"/trailingDelta",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
+(vErrors ??= []).push(err105);
 errors++;
 }
 }
@@ -16074,33 +9889,18 @@ let data40 = data.icebergQty;
 if((typeof data40 == "number") && (isFinite(data40))){
 if(data40 <= 0 || isNaN(data40)){
 const err106 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
+(vErrors ??= []).push(err106);
 errors++;
 }
 if(!(formats2.validate(data40))){
 const err107 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/format",keyword:"format",params:{format: "float"}};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
+(vErrors ??= []).push(err107);
 errors++;
 }
 }
 else {
 const err108 = {instancePath:instancePath+"/icebergQty",schemaPath:"#/$defs/DecimalParameter/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
+(vErrors ??= []).push(err108);
 errors++;
 }
 }
@@ -16108,22 +9908,12 @@ if(data.newOrderRespType !== undefined){
 let data41 = data.newOrderRespType;
 if(typeof data41 !== "string"){
 const err109 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
+(vErrors ??= []).push(err109);
 errors++;
 }
 if(!(((data41 === "ACK") || (data41 === "RESULT")) || (data41 === "FULL"))){
 const err110 = {instancePath:instancePath+"/newOrderRespType",schemaPath:"#/$defs/NewOrderResponseType/enum",keyword:"enum",params:{allowedValues: schema47.enum}};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
+(vErrors ??= []).push(err110);
 errors++;
 }
 }
@@ -16131,43 +9921,23 @@ if(data.recvWindow !== undefined){
 let data42 = data.recvWindow;
 if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
 const err111 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
+(vErrors ??= []).push(err111);
 errors++;
 }
 if((typeof data42 == "number") && (isFinite(data42))){
 if(data42 > 60000 || isNaN(data42)){
 const err112 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000}};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
+(vErrors ??= []).push(err112);
 errors++;
 }
 if(data42 < 1 || isNaN(data42)){
 const err113 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
+(vErrors ??= []).push(err113);
 errors++;
 }
 if(!(formats0.validate(data42))){
 const err114 = {instancePath:instancePath+"/recvWindow",schemaPath:"#/$defs/new_order.request/properties/recvWindow/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
+(vErrors ??= []).push(err114);
 errors++;
 }
 }
@@ -16176,23 +9946,13 @@ if(data.timestamp !== undefined){
 let data43 = data.timestamp;
 if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
 const err115 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/new_order.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
+(vErrors ??= []).push(err115);
 errors++;
 }
 if((typeof data43 == "number") && (isFinite(data43))){
 if(data43 < 0 || isNaN(data43)){
 const err116 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/new_order.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
+(vErrors ??= []).push(err116);
 errors++;
 }
 }
@@ -16202,35 +9962,20 @@ let data44 = data.signature;
 if(typeof data44 === "string"){
 if(!pattern10.test(data44)){
 const err117 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/new_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
+(vErrors ??= []).push(err117);
 errors++;
 }
 }
 else {
 const err118 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/new_order.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
+(vErrors ??= []).push(err118);
 errors++;
 }
 }
 }
 else {
 const err119 = {instancePath,schemaPath:"#/$defs/new_order.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
+(vErrors ??= []).push(err119);
 errors++;
 }
 validate141.errors = vErrors;
@@ -16277,12 +10022,7 @@ valid0 = valid0 || _valid0;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/$defs/new_order.response.200/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch0, errors - _branch1, errors - _branch2]}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 else {
@@ -16308,23 +10048,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/cancel_order.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "newClientOrderId")) || (key0 === "timestamp")) || (key0 === "signature"))){
 const err1 = {instancePath,schemaPath:"#/$defs/cancel_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -16333,23 +10063,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -16357,33 +10077,18 @@ if(data.orderId !== undefined){
 let data1 = data.orderId;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err5 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(!(formats0.validate(data1))){
 const err6 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -16393,23 +10098,13 @@ let data2 = data.origClientOrderId;
 if(typeof data2 === "string"){
 if(!pattern7.test(data2)){
 const err7 = {instancePath:instancePath+"/origClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/origClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -16418,23 +10113,13 @@ let data3 = data.newClientOrderId;
 if(typeof data3 === "string"){
 if(!pattern7.test(data3)){
 const err9 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/pattern",keyword:"pattern",params:{pattern: "^[.A-Z:/a-z0-9_-]{1,36}$"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/newClientOrderId",schemaPath:"#/$defs/ClientOrderId/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
@@ -16442,23 +10127,13 @@ if(data.timestamp !== undefined){
 let data4 = data.timestamp;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err11 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/cancel_order.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 const err12 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/cancel_order.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -16468,35 +10143,20 @@ let data5 = data.signature;
 if(typeof data5 === "string"){
 if(!pattern10.test(data5)){
 const err13 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
 else {
 const err14 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_order.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
 }
 else {
 const err15 = {instancePath,schemaPath:"#/$defs/cancel_order.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 validate146.errors = vErrors;
@@ -16512,12 +10172,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((key0 === "symbol") || (key0 === "timestamp")) || (key0 === "signature"))){
 const err0 = {instancePath,schemaPath:"#/$defs/open_orders.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
@@ -16526,23 +10181,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err1 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 else {
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -16550,23 +10195,13 @@ if(data.timestamp !== undefined){
 let data1 = data.timestamp;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err3 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/open_orders.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err4 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/open_orders.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -16576,35 +10211,20 @@ let data2 = data.signature;
 if(typeof data2 === "string"){
 if(!pattern10.test(data2)){
 const err5 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/open_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/open_orders.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 }
 else {
 const err7 = {instancePath,schemaPath:"#/$defs/open_orders.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 validate147.errors = vErrors;
@@ -16627,12 +10247,7 @@ errors = vErrors.length;
 }
 else {
 const err0 = {instancePath,schemaPath:"#/$defs/open_orders.response.200/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 validate148.errors = vErrors;
@@ -16647,23 +10262,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/cancel_all_orders.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "symbol") || (key0 === "timestamp")) || (key0 === "signature"))){
 const err1 = {instancePath,schemaPath:"#/$defs/cancel_all_orders.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -16672,23 +10277,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -16696,23 +10291,13 @@ if(data.timestamp !== undefined){
 let data1 = data.timestamp;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/cancel_all_orders.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err5 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/cancel_all_orders.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
@@ -16722,35 +10307,20 @@ let data2 = data.signature;
 if(typeof data2 === "string"){
 if(!pattern10.test(data2)){
 const err6 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_all_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_all_orders.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 }
 else {
 const err8 = {instancePath,schemaPath:"#/$defs/cancel_all_orders.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 validate150.errors = vErrors;
@@ -16790,12 +10360,7 @@ valid2 = valid2 || _valid0;
 }
 if(!valid2){
 const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/$defs/cancel_all_orders.response.200/items/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 else {
@@ -16813,12 +10378,7 @@ vErrors = null;
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/cancel_all_orders.response.200/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate151.errors = vErrors;
@@ -16833,23 +10393,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/all_orders.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "limit")) || (key0 === "timestamp")) || (key0 === "signature"))){
 const err1 = {instancePath,schemaPath:"#/$defs/all_orders.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -16858,23 +10408,13 @@ let data0 = data.symbol;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
 const err2 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/pattern",keyword:"pattern",params:{pattern: "^[A-Z0-9\\-_.]{1,20}$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -16882,33 +10422,18 @@ if(data.orderId !== undefined){
 let data1 = data.orderId;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 const err5 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 if(!(formats0.validate(data1))){
 const err6 = {instancePath:instancePath+"/orderId",schemaPath:"#/$defs/OrderIdValue/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -16917,33 +10442,18 @@ if(data.startTime !== undefined){
 let data2 = data.startTime;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err7 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/all_orders.request/properties/startTime/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 const err8 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/all_orders.request/properties/startTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 if(!(formats0.validate(data2))){
 const err9 = {instancePath:instancePath+"/startTime",schemaPath:"#/$defs/all_orders.request/properties/startTime/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
@@ -16952,33 +10462,18 @@ if(data.endTime !== undefined){
 let data3 = data.endTime;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/all_orders.request/properties/endTime/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 const err11 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/all_orders.request/properties/endTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 if(!(formats0.validate(data3))){
 const err12 = {instancePath:instancePath+"/endTime",schemaPath:"#/$defs/all_orders.request/properties/endTime/format",keyword:"format",params:{format: "int64"}};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -16987,43 +10482,23 @@ if(data.limit !== undefined){
 let data4 = data.limit;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err13 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/all_orders.request/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1000 || isNaN(data4)){
 const err14 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/all_orders.request/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 if(data4 < 1 || isNaN(data4)){
 const err15 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/all_orders.request/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 if(!(formats108.validate(data4))){
 const err16 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/all_orders.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
@@ -17032,23 +10507,13 @@ if(data.timestamp !== undefined){
 let data5 = data.timestamp;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err17 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/all_orders.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 const err18 = {instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/all_orders.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 }
@@ -17058,35 +10523,20 @@ let data6 = data.signature;
 if(typeof data6 === "string"){
 if(!pattern10.test(data6)){
 const err19 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/all_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 }
 else {
 const err20 = {instancePath:instancePath+"/signature",schemaPath:"#/$defs/all_orders.request/properties/signature/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 }
 }
 else {
 const err21 = {instancePath,schemaPath:"#/$defs/all_orders.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 validate154.errors = vErrors;
@@ -17109,12 +10559,7 @@ errors = vErrors.length;
 }
 else {
 const err0 = {instancePath,schemaPath:"#/$defs/all_orders.response.200/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 validate155.errors = vErrors;

@@ -19,24 +19,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((key0 === "system") || (key0 === "code")) || (key0 === "extension"))){
 const err0 = {instancePath,schemaPath:"#/$defs/Coding/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 if(data.system !== undefined){
 if(typeof data.system !== "string"){
 const err1 = {instancePath:instancePath+"/system",schemaPath:"#/$defs/Coding/properties/system/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -45,23 +35,13 @@ let data1 = data.code;
 if(typeof data1 === "string"){
 if(!pattern4.test(data1)){
 const err2 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/code/pattern",keyword:"pattern",params:{pattern: "^[^\\s]+(?:\\s[^\\s]+)*$"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/code/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -70,12 +50,7 @@ let data2 = data.extension;
 if(Array.isArray(data2)){
 if(data2.length < 1){
 const err4 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Coding/properties/extension/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 const len0 = data2.length;
@@ -88,24 +63,14 @@ errors = vErrors.length;
 }
 else {
 const err5 = {instancePath:instancePath+"/extension",schemaPath:"#/$defs/Coding/properties/extension/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/Coding/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 validate21.errors = vErrors;
@@ -120,33 +85,18 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceType === undefined){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resourceType"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.connectionType === undefined){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "connectionType"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "resourceType") || (key0 === "name")) || (key0 === "connectionType")) || (key0 === "payloadMimeType"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -154,22 +104,12 @@ if(data.resourceType !== undefined){
 let data0 = data.resourceType;
 if(typeof data0 !== "string"){
 const err3 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if("Endpoint" !== data0){
 const err4 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/const",keyword:"const",params:{allowedValue: "Endpoint"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -178,23 +118,13 @@ let data1 = data.name;
 if(typeof data1 === "string"){
 if(func4(data1) < 1){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/string/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/string/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -209,12 +139,7 @@ let data3 = data.payloadMimeType;
 if(Array.isArray(data3)){
 if(data3.length < 1){
 const err7 = {instancePath:instancePath+"/payloadMimeType",schemaPath:"#/properties/payloadMimeType/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 const len0 = data3.length;
@@ -223,47 +148,27 @@ let data4 = data3[i0];
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
 const err8 = {instancePath:instancePath+"/payloadMimeType/" + i0,schemaPath:"#/properties/payloadMimeType/items/pattern",keyword:"pattern",params:{pattern: "^[^\\s]+(?:\\s[^\\s]+)*$"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/payloadMimeType/" + i0,schemaPath:"#/properties/payloadMimeType/items/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 }
 else {
 const err10 = {instancePath:instancePath+"/payloadMimeType",schemaPath:"#/properties/payloadMimeType/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 }
 }
 else {
 const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 validate20.errors = vErrors;

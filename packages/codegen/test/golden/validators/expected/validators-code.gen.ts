@@ -13,23 +13,13 @@ let errors = 0;
 if(typeof data === "string"){
 if(!pattern4.test(data)){
 const err0 = {instancePath,schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2,10}$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate21.errors = vErrors;
@@ -45,23 +35,13 @@ let errors = 0;
 if(typeof data === "string"){
 if(!pattern5.test(data)){
 const err0 = {instancePath,schemaPath:"#/$defs/Amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?$"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 }
 else {
 const err1 = {instancePath,schemaPath:"#/$defs/Amount/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 validate22.errors = vErrors;
@@ -76,36 +56,21 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Short/required",keyword:"required",params:{missingProperty: "id"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/Short/properties/id/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/$defs/Short/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 validate23.errors = vErrors;
@@ -120,57 +85,32 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Short/required",keyword:"required",params:{missingProperty: "id"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/Short/properties/id/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/$defs/Short/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err3 = {instancePath,schemaPath:"#/$defs/Long/allOf/1/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 if(data.amount === undefined){
 const err4 = {instancePath,schemaPath:"#/$defs/Long/allOf/1/required",keyword:"required",params:{missingProperty: "amount"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 if(data.symbol !== undefined){
@@ -178,23 +118,13 @@ let data1 = data.symbol;
 if(typeof data1 === "string"){
 if(!pattern4.test(data1)){
 const err5 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2,10}$"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 else {
 const err6 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -203,35 +133,20 @@ let data2 = data.amount;
 if(typeof data2 === "string"){
 if(!pattern5.test(data2)){
 const err7 = {instancePath:instancePath+"/amount",schemaPath:"#/$defs/Amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?$"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
 else {
 const err8 = {instancePath:instancePath+"/amount",schemaPath:"#/$defs/Amount/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 }
 else {
 const err9 = {instancePath,schemaPath:"#/$defs/Long/allOf/1/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 validate24.errors = vErrors;
@@ -246,23 +161,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Error/required",keyword:"required",params:{missingProperty: "code"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!((key0 === "code") || (key0 === "message"))){
 const err1 = {instancePath,schemaPath:"#/$defs/Error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -270,23 +175,13 @@ if(data.code !== undefined){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/Error/properties/code/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > -1 || isNaN(data0)){
 const err3 = {instancePath:instancePath+"/code",schemaPath:"#/$defs/Error/properties/code/maximum",keyword:"maximum",params:{comparison: "<=", limit: -1}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -294,24 +189,14 @@ errors++;
 if(data.message !== undefined){
 if(typeof data.message !== "string"){
 const err4 = {instancePath:instancePath+"/message",schemaPath:"#/$defs/Error/properties/message/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/Error/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate25.errors = vErrors;
@@ -327,33 +212,18 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Circle/required",keyword:"required",params:{missingProperty: "kind"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.radius === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/Circle/required",keyword:"required",params:{missingProperty: "radius"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.kind !== undefined){
 if("circle" !== data.kind){
 const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/$defs/Circle/properties/kind/const",keyword:"const",params:{allowedValue: "circle"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -362,35 +232,20 @@ let data1 = data.radius;
 if(typeof data1 === "string"){
 if(!pattern5.test(data1)){
 const err3 = {instancePath:instancePath+"/radius",schemaPath:"#/$defs/Amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?$"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/radius",schemaPath:"#/$defs/Amount/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/Circle/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate27.errors = vErrors;
@@ -405,33 +260,18 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Square/required",keyword:"required",params:{missingProperty: "kind"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.side === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/Square/required",keyword:"required",params:{missingProperty: "side"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.kind !== undefined){
 if("square" !== data.kind){
 const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/$defs/Square/properties/kind/const",keyword:"const",params:{allowedValue: "square"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -440,35 +280,20 @@ let data1 = data.side;
 if(typeof data1 === "string"){
 if(!pattern5.test(data1)){
 const err3 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/Amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?$"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/Amount/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/Square/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate29.errors = vErrors;
@@ -514,12 +339,7 @@ passing0 = 1;
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/$defs/Shape/oneOf",keyword:"oneOf",params:{passingSchemas: passing0, branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 else {
@@ -544,33 +364,18 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Circle/required",keyword:"required",params:{missingProperty: "kind"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.radius === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/Circle/required",keyword:"required",params:{missingProperty: "radius"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.kind !== undefined){
 if("circle" !== data.kind){
 const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/$defs/Circle/properties/kind/const",keyword:"const",params:{allowedValue: "circle"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -579,35 +384,20 @@ let data1 = data.radius;
 if(typeof data1 === "string"){
 if(!pattern5.test(data1)){
 const err3 = {instancePath:instancePath+"/radius",schemaPath:"#/$defs/Amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?$"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/radius",schemaPath:"#/$defs/Amount/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/Circle/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate31.errors = vErrors;
@@ -621,33 +411,18 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.kind === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Square/required",keyword:"required",params:{missingProperty: "kind"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.side === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/Square/required",keyword:"required",params:{missingProperty: "side"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.kind !== undefined){
 if("square" !== data.kind){
 const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/$defs/Square/properties/kind/const",keyword:"const",params:{allowedValue: "square"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
@@ -656,35 +431,20 @@ let data1 = data.side;
 if(typeof data1 === "string"){
 if(!pattern5.test(data1)){
 const err3 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/Amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]+(\\.[0-9]+)?$"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
 else {
 const err4 = {instancePath:instancePath+"/side",schemaPath:"#/$defs/Amount/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 }
 else {
 const err5 = {instancePath,schemaPath:"#/$defs/Square/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 validate32.errors = vErrors;
@@ -706,24 +466,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.kind === undefined) && (missing0 = "kind")){
 const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 else {
 if(data.kind !== undefined){
 if("A" !== data.kind){
 const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -744,22 +494,12 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.amount === undefined){
 const err2 = {instancePath,schemaPath:"#/$defs/place.request/allOf/0/then/required",keyword:"required",params:{missingProperty: "amount"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data.limit !== undefined){
 const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/place.request/allOf/0/then/properties/limit/false schema",keyword:"false schema",params:{}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -768,12 +508,7 @@ valid1 = _valid0;
 }
 if(!valid1){
 const err4 = {instancePath,schemaPath:"#/$defs/place.request/allOf/0/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 const _errs7 = errors;
@@ -783,24 +518,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.kind === undefined) && (missing1 = "kind")){
 const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 else {
 if(data.kind !== undefined){
 if("B" !== data.kind){
 const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
@@ -827,12 +552,7 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.limit === undefined){
 const err7 = {instancePath,schemaPath:"#/$defs/place.request/allOf/1/then/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "limit"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -844,12 +564,7 @@ const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tags === undefined){
 const err8 = {instancePath,schemaPath:"#/$defs/place.request/allOf/1/then/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "tags"}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
@@ -858,12 +573,7 @@ valid7 = valid7 || _valid2;
 }
 if(!valid7){
 const err9 = {instancePath,schemaPath:"#/$defs/place.request/allOf/1/then/allOf/0/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 else {
@@ -882,12 +592,7 @@ valid4 = _valid1;
 }
 if(!valid4){
 const err10 = {instancePath,schemaPath:"#/$defs/place.request/allOf/1/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 const _errs16 = errors;
@@ -897,24 +602,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.kind === undefined) && (missing2 = "kind")){
 const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+(vErrors ??= []).push(err11);
 errors++;
 }
 else {
 if(data.kind !== undefined){
 if("C" !== data.kind){
 const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+(vErrors ??= []).push(err12);
 errors++;
 }
 }
@@ -941,12 +636,7 @@ const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.amount === undefined){
 const err13 = {instancePath,schemaPath:"#/$defs/place.request/allOf/2/then/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "amount"}};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+(vErrors ??= []).push(err13);
 errors++;
 }
 }
@@ -958,12 +648,7 @@ const _errs23 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.limit === undefined){
 const err14 = {instancePath,schemaPath:"#/$defs/place.request/allOf/2/then/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "limit"}};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+(vErrors ??= []).push(err14);
 errors++;
 }
 }
@@ -972,12 +657,7 @@ valid11 = valid11 || _valid4;
 }
 if(!valid11){
 const err15 = {instancePath,schemaPath:"#/$defs/place.request/allOf/2/then/allOf/0/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch2, errors - _branch3]}};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+(vErrors ??= []).push(err15);
 errors++;
 }
 else {
@@ -997,24 +677,14 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.amount === undefined) && (missing3 = "amount")) || ((data.limit === undefined) && (missing3 = "limit"))){
 const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+(vErrors ??= []).push(err16);
 errors++;
 }
 }
 var valid12 = _errs26 === errors;
 if(valid12){
 const err17 = {instancePath,schemaPath:"#/$defs/place.request/allOf/2/then/allOf/1/not",keyword:"not",params:{}};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+(vErrors ??= []).push(err17);
 errors++;
 }
 else {
@@ -1033,12 +703,7 @@ valid8 = _valid3;
 }
 if(!valid8){
 const err18 = {instancePath,schemaPath:"#/$defs/place.request/allOf/2/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+(vErrors ??= []).push(err18);
 errors++;
 }
 const _errs28 = errors;
@@ -1048,12 +713,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.tags === undefined) && (missing4 = "tags")){
 const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+(vErrors ??= []).push(err19);
 errors++;
 }
 }
@@ -1072,23 +732,13 @@ const _errs30 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.detail === undefined){
 const err20 = {instancePath,schemaPath:"#/$defs/place.request/allOf/3/then/required",keyword:"required",params:{missingProperty: "detail"}};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+(vErrors ??= []).push(err20);
 errors++;
 }
 if(data.detail !== undefined){
 if("LONG" !== data.detail){
 const err21 = {instancePath:instancePath+"/detail",schemaPath:"#/$defs/place.request/allOf/3/then/properties/detail/const",keyword:"const",params:{allowedValue: "LONG"}};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+(vErrors ??= []).push(err21);
 errors++;
 }
 }
@@ -1098,44 +748,24 @@ valid13 = _valid5;
 }
 if(!valid13){
 const err22 = {instancePath,schemaPath:"#/$defs/place.request/allOf/3/if",keyword:"if",params:{failingKeyword: "then"}};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+(vErrors ??= []).push(err22);
 errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.symbol === undefined){
 const err23 = {instancePath,schemaPath:"#/$defs/place.request/required",keyword:"required",params:{missingProperty: "symbol"}};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+(vErrors ??= []).push(err23);
 errors++;
 }
 if(data.kind === undefined){
 const err24 = {instancePath,schemaPath:"#/$defs/place.request/required",keyword:"required",params:{missingProperty: "kind"}};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+(vErrors ??= []).push(err24);
 errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "symbol") || (key0 === "kind")) || (key0 === "amount")) || (key0 === "limit")) || (key0 === "tags")) || (key0 === "detail")) || (key0 === "ts")) || (key0 === "sig"))){
 const err25 = {instancePath,schemaPath:"#/$defs/place.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+(vErrors ??= []).push(err25);
 errors++;
 }
 }
@@ -1144,23 +774,13 @@ let data5 = data.symbol;
 if(typeof data5 === "string"){
 if(!pattern4.test(data5)){
 const err26 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2,10}$"}};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+(vErrors ??= []).push(err26);
 errors++;
 }
 }
 else {
 const err27 = {instancePath:instancePath+"/symbol",schemaPath:"#/$defs/Symbol/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+(vErrors ??= []).push(err27);
 errors++;
 }
 }
@@ -1168,22 +788,12 @@ if(data.kind !== undefined){
 let data6 = data.kind;
 if(typeof data6 !== "string"){
 const err28 = {instancePath:instancePath+"/kind",schemaPath:"#/$defs/place.request/properties/kind/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+(vErrors ??= []).push(err28);
 errors++;
 }
 if(!(((data6 === "A") || (data6 === "B")) || (data6 === "C"))){
 const err29 = {instancePath:instancePath+"/kind",schemaPath:"#/$defs/place.request/properties/kind/enum",keyword:"enum",params:{allowedValues: schema49.properties.kind.enum}};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+(vErrors ??= []).push(err29);
 errors++;
 }
 }
@@ -1192,23 +802,13 @@ let data7 = data.amount;
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 <= 0 || isNaN(data7)){
 const err30 = {instancePath:instancePath+"/amount",schemaPath:"#/$defs/place.request/properties/amount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0}};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+(vErrors ??= []).push(err30);
 errors++;
 }
 }
 else {
 const err31 = {instancePath:instancePath+"/amount",schemaPath:"#/$defs/place.request/properties/amount/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+(vErrors ??= []).push(err31);
 errors++;
 }
 }
@@ -1216,43 +816,23 @@ if(data.limit !== undefined){
 let data8 = data.limit;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err32 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/place.request/properties/limit/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+(vErrors ??= []).push(err32);
 errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 10 || isNaN(data8)){
 const err33 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/place.request/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10}};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+(vErrors ??= []).push(err33);
 errors++;
 }
 if(data8 < 1 || isNaN(data8)){
 const err34 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/place.request/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+(vErrors ??= []).push(err34);
 errors++;
 }
 if(!(formats0.validate(data8))){
 const err35 = {instancePath:instancePath+"/limit",schemaPath:"#/$defs/place.request/properties/limit/format",keyword:"format",params:{format: "int32"}};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+(vErrors ??= []).push(err35);
 errors++;
 }
 }
@@ -1262,47 +842,27 @@ let data9 = data.tags;
 if(Array.isArray(data9)){
 if(data9.length < 1){
 const err36 = {instancePath:instancePath+"/tags",schemaPath:"#/$defs/place.request/properties/tags/minItems",keyword:"minItems",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+(vErrors ??= []).push(err36);
 errors++;
 }
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data9[i0] !== "string"){
 const err37 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/$defs/place.request/properties/tags/items/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
+(vErrors ??= []).push(err37);
 errors++;
 }
 }
 const duplicate0 = func4(data9);
 if(duplicate0 !== null){
 const err38 = {instancePath:instancePath+"/tags",schemaPath:"#/$defs/place.request/properties/tags/uniqueItems",keyword:"uniqueItems",params:{i: duplicate0[0], j: duplicate0[1]}};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
+(vErrors ??= []).push(err38);
 errors++;
 }
 }
 else {
 const err39 = {instancePath:instancePath+"/tags",schemaPath:"#/$defs/place.request/properties/tags/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
+(vErrors ??= []).push(err39);
 errors++;
 }
 }
@@ -1310,22 +870,12 @@ if(data.detail !== undefined){
 let data11 = data.detail;
 if(typeof data11 !== "string"){
 const err40 = {instancePath:instancePath+"/detail",schemaPath:"#/$defs/place.request/properties/detail/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
+(vErrors ??= []).push(err40);
 errors++;
 }
 if(!((data11 === "SHORT") || (data11 === "LONG"))){
 const err41 = {instancePath:instancePath+"/detail",schemaPath:"#/$defs/place.request/properties/detail/enum",keyword:"enum",params:{allowedValues: schema49.properties.detail.enum}};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
+(vErrors ??= []).push(err41);
 errors++;
 }
 }
@@ -1333,23 +883,13 @@ if(data.ts !== undefined){
 let data12 = data.ts;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err42 = {instancePath:instancePath+"/ts",schemaPath:"#/$defs/place.request/properties/ts/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
+(vErrors ??= []).push(err42);
 errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
 const err43 = {instancePath:instancePath+"/ts",schemaPath:"#/$defs/place.request/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
+(vErrors ??= []).push(err43);
 errors++;
 }
 }
@@ -1359,35 +899,20 @@ let data13 = data.sig;
 if(typeof data13 === "string"){
 if(!pattern13.test(data13)){
 const err44 = {instancePath:instancePath+"/sig",schemaPath:"#/$defs/place.request/properties/sig/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
+(vErrors ??= []).push(err44);
 errors++;
 }
 }
 else {
 const err45 = {instancePath:instancePath+"/sig",schemaPath:"#/$defs/place.request/properties/sig/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
+(vErrors ??= []).push(err45);
 errors++;
 }
 }
 }
 else {
 const err46 = {instancePath,schemaPath:"#/$defs/place.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
+(vErrors ??= []).push(err46);
 errors++;
 }
 validate33.errors = vErrors;
@@ -1417,36 +942,21 @@ const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/Short/required",keyword:"required",params:{missingProperty: "id"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/Short/properties/id/type",keyword:"type",params:{type: "integer"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
 }
 else {
 const err2 = {instancePath,schemaPath:"#/$defs/Short/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 var _valid0 = _errs2 === errors;
@@ -1454,12 +964,7 @@ valid0 = valid0 || _valid0;
 }
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/$defs/place.response.200/anyOf",keyword:"anyOf",params:{branchErrors: [errors - _branch0, errors - _branch1]}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 else {
@@ -1487,23 +992,13 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/look.request/required",keyword:"required",params:{missingProperty: "id"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 for(const key0 in data){
 if(!((key0 === "id") || (key0 === "since"))){
 const err1 = {instancePath,schemaPath:"#/$defs/look.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 }
@@ -1512,23 +1007,13 @@ let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats2.test(data0))){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/look.request/properties/id/format",keyword:"format",params:{format: "uuid"}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 }
 else {
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/look.request/properties/id/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 }
@@ -1537,35 +1022,20 @@ let data1 = data.since;
 if(typeof data1 === "string"){
 if(!(formats4.validate(data1))){
 const err4 = {instancePath:instancePath+"/since",schemaPath:"#/$defs/look.request/properties/since/format",keyword:"format",params:{format: "date-time"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
 else {
 const err5 = {instancePath:instancePath+"/since",schemaPath:"#/$defs/look.request/properties/since/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 }
 else {
 const err6 = {instancePath,schemaPath:"#/$defs/look.request/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 validate36.errors = vErrors;
@@ -1581,22 +1051,12 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.shape === undefined){
 const err0 = {instancePath,schemaPath:"#/$defs/look.response.200/required",keyword:"required",params:{missingProperty: "shape"}};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+(vErrors ??= []).push(err0);
 errors++;
 }
 if(data.at === undefined){
 const err1 = {instancePath,schemaPath:"#/$defs/look.response.200/required",keyword:"required",params:{missingProperty: "at"}};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+(vErrors ??= []).push(err1);
 errors++;
 }
 if(data.shape !== undefined){
@@ -1610,22 +1070,12 @@ let data1 = data.at;
 if(Array.isArray(data1)){
 if(data1.length > 2){
 const err2 = {instancePath:instancePath+"/at",schemaPath:"#/$defs/look.response.200/properties/at/maxItems",keyword:"maxItems",params:{limit: 2}};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+(vErrors ??= []).push(err2);
 errors++;
 }
 if(data1.length < 2){
 const err3 = {instancePath:instancePath+"/at",schemaPath:"#/$defs/look.response.200/properties/at/minItems",keyword:"minItems",params:{limit: 2}};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+(vErrors ??= []).push(err3);
 errors++;
 }
 const len0 = data1.length;
@@ -1633,12 +1083,7 @@ if(len0 > 0){
 let data2 = data1[0];
 if(!((typeof data2 == "number") && (isFinite(data2)))){
 const err4 = {instancePath:instancePath+"/at/0",schemaPath:"#/$defs/look.response.200/properties/at/prefixItems/0/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+(vErrors ??= []).push(err4);
 errors++;
 }
 }
@@ -1646,35 +1091,20 @@ if(len0 > 1){
 let data3 = data1[1];
 if(!((typeof data3 == "number") && (isFinite(data3)))){
 const err5 = {instancePath:instancePath+"/at/1",schemaPath:"#/$defs/look.response.200/properties/at/prefixItems/1/type",keyword:"type",params:{type: "number"}};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+(vErrors ??= []).push(err5);
 errors++;
 }
 }
 const len1 = data1.length;
 if(!(len1 <= 2)){
 const err6 = {instancePath:instancePath+"/at",schemaPath:"#/$defs/look.response.200/properties/at/items",keyword:"items",params:{limit: 2}};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+(vErrors ??= []).push(err6);
 errors++;
 }
 }
 else {
 const err7 = {instancePath:instancePath+"/at",schemaPath:"#/$defs/look.response.200/properties/at/type",keyword:"type",params:{type: "array"}};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+(vErrors ??= []).push(err7);
 errors++;
 }
 }
@@ -1683,35 +1113,20 @@ let data4 = data.label;
 if(typeof data4 === "string"){
 if(func5(data4) < 1){
 const err8 = {instancePath:instancePath+"/label",schemaPath:"#/$defs/look.response.200/properties/label/minLength",keyword:"minLength",params:{limit: 1}};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+(vErrors ??= []).push(err8);
 errors++;
 }
 }
 else {
 const err9 = {instancePath:instancePath+"/label",schemaPath:"#/$defs/look.response.200/properties/label/type",keyword:"type",params:{type: "string"}};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+(vErrors ??= []).push(err9);
 errors++;
 }
 }
 }
 else {
 const err10 = {instancePath,schemaPath:"#/$defs/look.response.200/type",keyword:"type",params:{type: "object"}};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+(vErrors ??= []).push(err10);
 errors++;
 }
 validate37.errors = vErrors;

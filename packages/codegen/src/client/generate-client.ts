@@ -1,5 +1,5 @@
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
-import { insideExtension } from "../spec-input/check-structure.js";
+import { insideExtension } from "../spec-input/document-places.js";
 import { subsetDocument } from "../spec-input/select-operations.js";
 import type { SourcedSpecModel } from "../spec-input/spec-model.js";
 import { renderApiDefinition } from "./api-definition.js";

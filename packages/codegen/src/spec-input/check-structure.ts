@@ -13,7 +13,7 @@ import {
   valueAt,
 } from "@marketapi/spec-loader";
 import { BaseResolver, createConfig, type Document, lintDocument, Source } from "@redocly/openapi-core";
-import { componentKindAt } from "./hoist-references.js";
+import { componentKindAt, insideExtension, isStructure } from "./document-places.js";
 import { checkVersion } from "./openapi-version.js";
 
 /**
@@ -29,43 +29,6 @@ export async function checkStructure(spec: LoadedSpec): Promise<void> {
   const [first, ...rest] = faults as [SpecError, ...SpecError[]];
   first.others.push(...rest);
   throw first;
-}
-
-// Values of these fields are data, not spec structure: a "$ref" key inside an example is not a reference.
-const DATA_FIELDS: ReadonlySet<string> = new Set(["example", "examples", "default", "const", "enum"]);
-
-/** Whether the value of `key` (inside the value of `parentKey`) is data; `responses.default` is a response. */
-export function isDataField(key: string, parentKey: string | undefined): boolean {
-  return DATA_FIELDS.has(key) && !(key === "default" && parentKey === "responses");
-}
-
-// Maps whose keys are names a document chooses: an `x-` key there is a name, not an extension.
-const NAME_MAPS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "schemas",
-  "parameters",
-  "responses",
-  "requestBodies",
-  "headers",
-  "securitySchemes",
-  "links",
-  "callbacks",
-  "pathItems",
-  "paths",
-  "webhooks",
-  "encoding",
-  "variables",
-]);
-
-/**
- * Whether a path of keys runs through an `x-` extension. What an extension holds is the business
- * of the tool that reads it: a `$ref` in there is neither followed nor checked here.
- */
-export function insideExtension(segments: readonly string[]): boolean {
-  return segments.some((segment, i) => segment.startsWith("x-") && !NAME_MAPS.has(segments[i - 1] ?? ""));
 }
 
 /**
@@ -92,7 +55,7 @@ function referenceFaults({ source, document }: LoadedSpec): SpecError[] {
               describeValue(value),
             );
         if (fault) faults.push(fault);
-      } else if (!isDataField(key, path.at(-1)) && !insideExtension([path.at(-1) ?? "", key])) {
+      } else if (isStructure(key, path.at(-1))) {
         walk(value, [...path, key]);
       }
     }

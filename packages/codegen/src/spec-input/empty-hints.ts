@@ -5,7 +5,7 @@
 // a hint on top of `oneOf`/`anyOf`, which still decide, and no schema means any value.
 
 import { type OpenApiDocument, valueAt } from "@marketapi/spec-loader";
-import { isDataField } from "./check-structure.js";
+import { isStructure } from "./document-places.js";
 
 /** The document without those two slips (a copy; the document itself when it has neither). */
 export function withoutEmptyHints(document: OpenApiDocument): OpenApiDocument {
@@ -34,7 +34,7 @@ function hasEmptyHint(root: OpenApiDocument, node: unknown, drop = false, parent
     }
   }
   for (const [key, value] of Object.entries(object)) {
-    if (isDataField(key, parentKey) || key.startsWith("x-")) continue;
+    if (!isStructure(key, parentKey)) continue;
     if (hasEmptyHint(root, value, drop, key)) found = true;
   }
   return found;

@@ -8,51 +8,13 @@
 // later is reported at its place in the spec.
 
 import { type OpenApiDocument, pointerOf, SpecError, segmentsOf, valueAt } from "@marketapi/spec-loader";
-import { insideExtension, isDataField } from "./check-structure.js";
+import { componentKindAt, isStructure } from "./document-places.js";
 
 export interface HoistedDocument {
   /** A copy of the document whose references all point into `components` (or at path items). */
   document: OpenApiDocument;
   /** Where each moved node stood: `/components/<kind>/<name>` → its pointer in the spec. */
   origins: ReadonlyMap<string, string>;
-}
-
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-const SCHEMA_SLOTS = new Set([
-  "schema",
-  "items",
-  "additionalItems",
-  "additionalProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-]);
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const OBJECT_MAPS: Record<string, string> = {
-  parameters: "parameters",
-  responses: "responses",
-  headers: "headers",
-  examples: "examples",
-  links: "links",
-  callbacks: "callbacks",
-};
-
-/** The `components` section a node at `segments` belongs in, or undefined (a path item, the root…). */
-export function componentKindAt(segments: readonly string[]): string | undefined {
-  const last = segments.at(-1);
-  const parent = segments.at(-2);
-  if (segments[0] === "components" && segments.length === 3) return segments[1];
-  if (parent !== undefined && SCHEMA_MAPS.has(parent)) return "schemas";
-  if (last !== undefined && SCHEMA_SLOTS.has(last)) return "schemas";
-  if (parent !== undefined && SCHEMA_LISTS.has(parent)) return "schemas";
-  if (last === "requestBody") return "requestBodies";
-  return parent === undefined ? undefined : OBJECT_MAPS[parent];
 }
 
 /** Whether a reference already names what the generators read: a component, or a part of a schema component. */
@@ -75,9 +37,8 @@ function forEachReference(
   const object = node as Record<string, unknown>;
   if (typeof object.$ref === "string") visit(object as { $ref: string }, segments);
   for (const [key, value] of Object.entries(object)) {
-    if (key === "$ref" || isDataField(key, segments.at(-1)) || insideExtension([segments.at(-1) ?? "", key]))
-      continue;
-    forEachReference(value, visit, [...segments, key]);
+    if (key !== "$ref" && isStructure(key, segments.at(-1)))
+      forEachReference(value, visit, [...segments, key]);
   }
 }
 
@@ -178,7 +139,7 @@ function retargetMappings(
     }
   }
   for (const [key, value] of Object.entries(object)) {
-    if (!isDataField(key, parentKey) && !key.startsWith("x-")) retargetMappings(value, retarget, key);
+    if (isStructure(key, parentKey)) retargetMappings(value, retarget, key);
   }
 }
 

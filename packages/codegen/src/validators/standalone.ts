@@ -21,6 +21,8 @@ const RUNTIME_HELPERS: Record<string, string> = {
   'require("ajv/dist/runtime/ucs2length").default': "ucs2length",
   'require("ajv/dist/runtime/equal").default': "equal",
 };
+/** The run-time module's type of a compiled validator, which every export is declared as. */
+const VALIDATOR_TYPE = "CompiledValidator";
 /** The name under which the generated code imports the run-time format checks. */
 const FORMATS_NAME = "runtimeFormats";
 
@@ -48,8 +50,8 @@ export interface StandaloneModule {
 }
 
 /**
- * Compiles the exports of one JSON Schema document (which must carry an `$id`) with Ajv2020 (in
- * strict mode with `strict`) and returns ES module code for them that needs no ajv at run time:
+ * Compiles the exports of one JSON Schema document (which must carry an `$id`) with Ajv2020 (see
+ * CompileOptions) and returns ES module code for them that needs no ajv at run time:
  *
  * - ajv's standalone output `require()`s its run-time helpers even in ESM mode; each such call is
  *   replaced by an import of the generated run-time module (any other `require` is an error);
@@ -63,11 +65,11 @@ export function compileStandalone(
   document: Record<string, unknown>,
   exports: readonly StandaloneExport[],
   runtimeModule: string,
-  strict: boolean,
+  options: CompileOptions,
 ): StandaloneModule {
   const id = document.$id;
   if (typeof id !== "string") throw new Error("compileStandalone: the document needs an $id");
-  const ajv = createAjv(strict);
+  const ajv = createAjv(options);
   // Checking the document against the 2020-12 meta-schema compiles that meta-schema, which needs
   // every 2020-12 feature; only then are the options tuned to what the document itself uses.
   ajv.validateSchema(document as AnySchema, true);
@@ -91,15 +93,26 @@ export function compileStandalone(
   return { code: toEsModule(raw, runtimeModule) };
 }
 
-/**
- * Ajv 2020; `strict` adds ajv's strict mode (types beside the keywords that need them, tuples with
- * their bounds, required properties declared): our own rules. A spec that is not ours is compiled
- * as JSON Schema 2020-12 defines it, which asks for none of that.
- */
-function createAjv(strict: boolean): Ajv2020 {
+export interface CompileOptions {
+  /**
+   * ajv's strict mode (types beside the keywords that need them, tuples with their bounds, required
+   * properties declared): our own rules. A spec that is not ours is compiled as JSON Schema 2020-12
+   * defines it, which asks for none of that.
+   */
+  strict: boolean;
+  /**
+   * Which referenced schemas are written into each function that uses them rather than called
+   * (ajv's `inlineRefs`): `true`, every one that refers to nothing else (ajv's default: the fastest
+   * code, whatever its size), or those of at most this many keywords.
+   */
+  inlineRefs: boolean | number;
+}
+
+function createAjv({ strict, inlineRefs }: CompileOptions): Ajv2020 {
   const ajv = new Ajv2020({
     strict,
     logger: strict ? undefined : false,
+    inlineRefs,
     allErrors: true,
     messages: false,
     code: { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_NAME)}` },
@@ -246,15 +259,23 @@ function absolutizeSchemaPaths(document: Record<string, unknown>, roots: Validat
 }
 
 /**
- * ajv writes each error it records in six lines (`if(vErrors === null){vErrors = [err];} else
- * {vErrors.push(err);} errors++;`): on Stripe's document 27,000 of them, 40% of the code's lines.
- * One line does the same.
+ * ajv records each error in seven lines (`const err0 = {…}; if(vErrors === null){vErrors = [err0];}
+ * else {vErrors.push(err0);} errors++;`): on Stripe's document 22,000 of them, 40% of the code's
+ * lines, and a declaration each for the type checker of whoever compiles the output to bind. Two
+ * lines without the declaration do the same: `(vErrors ??= []).push({…}); errors++;`. The object
+ * is folded in only when no `errN` is read anywhere else, so code of another shape stays as ajv
+ * wrote it.
  */
-function compactErrorPushes(code: string): string {
-  return code.replace(
+export function compactErrorPushes(code: string): string {
+  const pushed = code.replace(
     /\nif\(vErrors === null\)\{\nvErrors = \[(err\d+)\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}\nerrors\+\+;/g,
     "\n(vErrors ??= []).push($1);\nerrors++;",
   );
+  const folded = pushed.replace(
+    /\nconst (err\d+) = (\{.*\});\n\(vErrors \?\?= \[\]\)\.push\(\1\);/g,
+    "\n(vErrors ??= []).push($2);",
+  );
+  return /\berr\d+\b/.test(folded) ? pushed : folded;
 }
 
 /**
@@ -292,13 +313,17 @@ function toEsModule(raw: string, runtimeModule: string): string {
     throw new Error("compileStandalone: an export of ajv's output was not recognised");
   const imports = [...used].sort();
   return [
-    ...(imports.length > 0 ? [`import { ${imports.join(", ")} } from "${runtimeModule}";`, ""] : []),
+    `import type { ${VALIDATOR_TYPE} } from "${runtimeModule}";`,
+    ...(imports.length > 0 ? [`import { ${imports.join(", ")} } from "${runtimeModule}";`] : []),
+    "",
     "const compiled = /* @__PURE__ */ (() => {",
     code.endsWith("\n") ? code.slice(0, -1) : code,
     `return { ${exported.map(([name, fn]) => `${name}: ${fn}`).join(", ")} };`,
     "})();",
     "",
-    ...exported.map(([name]) => `export const ${name} = compiled.${name};`),
+    // Declared with their type, so that TypeScript never infers it from the code above (@ts-nocheck
+    // spares that code the checks, not the inference a use of an untyped export asks for).
+    ...exported.map(([name]) => `export const ${name}: ${VALIDATOR_TYPE} = compiled.${name};`),
     "",
   ].join("\n");
 }

@@ -223,9 +223,9 @@ function forkedSpec(): OpenApiDocument {
 }
 
 const MAIN = `import { createApiClient } from "@marketapi/client";
-import { spotApi } from "./generated/client.gen.js";
+import { api } from "./generated/client.gen.js";
 
-const client = createApiClient(spotApi, {
+const client = createApiClient(api, {
   baseUrl: process.env.BASE_URL ?? "",
   bearerToken: "${TOKEN}",
   apiKey: "${API_KEY}",

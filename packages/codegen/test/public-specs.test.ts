@@ -80,9 +80,9 @@ const TSCONFIG = {
 
 const MAIN = `import { readFileSync } from "node:fs";
 import { createApiClient } from "@marketapi/client";
-import { spotApi } from "./generated/client.gen.js";
+import { api } from "./generated/client.gen.js";
 
-const client = createApiClient(spotApi, {
+const client = createApiClient(api, {
   baseUrl: process.env.BASE_URL ?? "",
   // An answer's redirect (a mocked 302 to the author's servers) is not followed: no network.
   fetch: (url, init) => fetch(url, { ...init, redirect: "manual" }),

@@ -20,11 +20,20 @@ export const CLIENT_FILES = {
 /** The types' file of marketapi's own spec keeps the name its packages have always shipped. */
 const OWN_TYPES_FILE = "spot-api.gen.ts";
 
+/** What client.gen.ts exports: `api` and `ApiTypes`; for marketapi's own spec, its names of old. */
+const API_NAMES = { value: "api", types: "ApiTypes", exampleOptions: "{ baseUrl }" } as const;
+const OWN_NAMES = {
+  value: "spotApi",
+  types: "SpotApiTypes",
+  exampleOptions: "{ baseUrl, apiKey, apiSecret }",
+} as const;
+
 /**
  * Generates the typed client from a checked spec model: the openapi-typescript types
- * (`types.gen.ts`; `spot-api.gen.ts` for marketapi's own spec), the run-time operation table (`operations.gen.ts`) and one typed method
- * per operationId (`methods.gen.ts`), and the three bound into one value for the client runtime
- * (`client.gen.ts`, which `createApiClient` of @marketapi/client takes). Only the model's
+ * (`types.gen.ts`; `spot-api.gen.ts` for marketapi's own spec), the run-time operation table
+ * (`operations.gen.ts`) and one typed method per operationId (`methods.gen.ts`), and the three
+ * bound into one value for the client runtime (`client.gen.ts`: `api`, or `spotApi` for our own
+ * spec, which `createApiClient` of @marketapi/client takes). Only the model's
  * operations are emitted. Pure: reads and writes nothing, and the same model always gives the
  * same bytes.
  */
@@ -59,7 +68,10 @@ export async function generateClient(
       path: CLIENT_FILES.methods,
       contents: `${header}\n${renderOperationMethods(client, modules.types, readWriteMarkers)}`,
     },
-    { path: CLIENT_FILES.api, contents: `${header}\n${renderApiDefinition(modules)}` },
+    {
+      path: CLIENT_FILES.api,
+      contents: `${header}\n${renderApiDefinition(modules, context.ownSpec ? OWN_NAMES : { ...API_NAMES, formerly: OWN_NAMES })}`,
+    },
   ];
 }
 

@@ -4,9 +4,11 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { _, type Code, Name, nil } from "ajv/dist/compile/codegen/index.js";
 import namesModule from "ajv/dist/compile/names.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
+import type { RegExpEngine } from "ajv/dist/types/index.js";
 import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "../spec-input/spec-model.js";
 import { FORMATS, walkSchema } from "./openapi-keywords.js";
+import { patternOf } from "./validators-runtime.js";
 
 // ajv and ajv-formats are CommonJS: imported from ESM, the default import is module.exports,
 // whose `default` property is the export itself; loaders that unwrap `__esModule` modules (vitest)
@@ -23,6 +25,8 @@ const RUNTIME_HELPERS: Record<string, string> = {
 };
 /** The run-time module's type of a compiled validator, which every export is declared as. */
 const VALIDATOR_TYPE = "CompiledValidator";
+/** The run-time module's function that makes a schema's pattern into a regular expression. */
+const PATTERN_NAME = "patternOf";
 /** The name under which the generated code imports the run-time format checks. */
 const FORMATS_NAME = "runtimeFormats";
 
@@ -115,13 +119,28 @@ function createAjv({ strict, inlineRefs }: CompileOptions): Ajv2020 {
     inlineRefs,
     allErrors: true,
     messages: false,
-    code: { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_NAME)}` },
+    code: {
+      source: true,
+      esm: true,
+      lines: true,
+      formats: _`${new Name(FORMATS_NAME)}`,
+      ...(strict ? {} : { regExp: lenientPatterns() }),
+    },
   });
   addFormats(ajv, FORMATS as Parameters<typeof addFormats>[1] & string[]);
   recordUnionBranches(ajv, "anyOf");
   recordUnionBranches(ajv, "oneOf");
   linearUniqueItems(ajv);
   return ajv;
+}
+
+/**
+ * Patterns as the run-time module's patternOf reads them, at generation time and in the generated
+ * code alike: with the `u` flag where they are valid so, else without it (a document that writes
+ * `[a-z\\:]` means a colon). ajv's default, `new RegExp(pattern, "u")`, refuses them.
+ */
+function lenientPatterns(): RegExpEngine {
+  return Object.assign((source: string, flags: string) => patternOf(source, flags), { code: PATTERN_NAME });
 }
 
 /**
@@ -293,7 +312,7 @@ function toEsModule(raw: string, runtimeModule: string): string {
       code = code.split(expression).join(helper);
     }
   }
-  for (const name of [FORMATS_NAME, DUPLICATES_NAME]) {
+  for (const name of [FORMATS_NAME, DUPLICATES_NAME, PATTERN_NAME]) {
     if (new RegExp(`\\b${name}\\b`).test(code)) used.add(name);
   }
   const leftover = /\brequire\s*\(\s*("[^"]*")/.exec(code);

@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { VENDOR_SPECS, vendorSpec } from "../../../scripts/spec-corpus.mjs";
+import { STRICT_TSCONFIG } from "../test/cli-support.js";
 import { sampleOf } from "../test/corpus-values.js";
 
 const { values: args } = parseArgs({
@@ -39,21 +40,8 @@ const spec = vendorSpec(args.spec);
 /** Schemas whose values the run-time comparison checks (Stripe's; another spec: its first six). */
 const VALUE_SCHEMAS = ["customer", "charge", "invoice", "checkout.session", "subscription", "payment_intent"];
 
-const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    lib: ["ES2023", "DOM"],
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    verbatimModuleSyntax: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: [],
-  },
-  include: ["src"],
-};
+// The project holds the output alone: no @types/node to read.
+const TSCONFIG = { ...STRICT_TSCONFIG, compilerOptions: { ...STRICT_TSCONFIG.compilerOptions, types: [] } };
 
 interface Side {
   name: string;

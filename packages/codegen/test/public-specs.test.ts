@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { corpusFile, pickFixed, startPrism } from "../../../scripts/spec-corpus.mjs";
 import { readClientModel } from "../src/client/client-operations.js";
 import { buildModel } from "../src/spec-input/spec-model.js";
-import { cleanScratch, codegen, REPO_ROOT, run, scratchDir } from "./cli-support.js";
+import { cleanScratch, codegen, REPO_ROOT, run, STRICT_TSCONFIG, scratchDir } from "./cli-support.js";
 import { sampleOf } from "./corpus-values.js";
 
 const TSC = join(REPO_ROOT, "node_modules/.bin/tsc");
@@ -62,22 +62,6 @@ afterAll(() => {
   for (const dir of dirs) cleanScratch(dir);
 });
 
-const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    lib: ["ES2023", "DOM"],
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    verbatimModuleSyntax: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ["node"],
-  },
-  include: ["src"],
-};
-
 const MAIN = `import { readFileSync } from "node:fs";
 import { createApiClient } from "@marketapi/client";
 import { api } from "./generated/client.gen.js";
@@ -115,7 +99,7 @@ describe.concurrent("the corpus of public specs", () => {
         join(dir, "package.json"),
         JSON.stringify({ name: "corpus", private: true, type: "module" }),
       );
-      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(STRICT_TSCONFIG));
       mkdirSync(join(dir, "src"));
       writeFileSync(join(dir, "src/main.ts"), MAIN);
 

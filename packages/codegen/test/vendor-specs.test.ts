@@ -25,7 +25,7 @@ import { pickFixed, vendorSpec } from "../../../scripts/spec-corpus.mjs";
 import { readClientModel } from "../src/client/client-operations.js";
 import { type GeneratorName, generate } from "../src/generate.js";
 import { buildModel } from "../src/spec-input/spec-model.js";
-import { cleanScratch, REPO_ROOT, run, scratchDir } from "./cli-support.js";
+import { cleanScratch, REPO_ROOT, run, STRICT_TSCONFIG, scratchDir } from "./cli-support.js";
 import { sampleOf } from "./corpus-values.js";
 
 const FULL = process.env.MARKETAPI_CORPUS_FULL === "1";
@@ -110,7 +110,7 @@ beforeAll(async () => {
   for (const project of PROJECTS) {
     writeFileSync(
       join(dir, tsconfigOf(project.name)),
-      JSON.stringify({ ...TSCONFIG, include: project.include }),
+      JSON.stringify({ ...STRICT_TSCONFIG, include: project.include }),
     );
   }
   mkdirSync(join(dir, "src"), { recursive: true });
@@ -164,22 +164,6 @@ function routeOf(path: string): RegExp {
 function tsconfigOf(project: string): string {
   return FULL ? `tsconfig.${project}.json` : "tsconfig.json";
 }
-
-const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    lib: ["ES2023", "DOM"],
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    verbatimModuleSyntax: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ["node"],
-  },
-  include: ["src"],
-};
 
 /** Calls whose bodies and queries nest, as Stripe's documentation writes them; type-checked and run. */
 const STRIPE_CALLS = `import { createApiClient } from "@marketapi/client";

@@ -45,17 +45,9 @@ export function isStructure(key: string, parentKey: string | undefined): boolean
   return !isDataField(key, parentKey) && !insideExtension([parentKey ?? "", key]);
 }
 
-const SCHEMA_MAPS: ReadonlySet<string> = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-]);
-const SCHEMA_SLOTS: ReadonlySet<string> = new Set([
-  "schema",
+/** JSON Schema 2020-12's keywords whose value is one subschema. */
+export const SCHEMA_KEYWORDS: readonly string[] = [
   "items",
-  "additionalItems",
   "additionalProperties",
   "not",
   "if",
@@ -66,8 +58,22 @@ const SCHEMA_SLOTS: ReadonlySet<string> = new Set([
   "unevaluatedItems",
   "unevaluatedProperties",
   "contentSchema",
-]);
-const SCHEMA_LISTS: ReadonlySet<string> = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+];
+/** Keywords whose value is an array of subschemas. */
+export const SCHEMA_ARRAY_KEYWORDS: readonly string[] = ["allOf", "anyOf", "oneOf", "prefixItems"];
+/** Keywords whose value maps names to subschemas. */
+export const SCHEMA_MAP_KEYWORDS: readonly string[] = [
+  "properties",
+  "patternProperties",
+  "dependentSchemas",
+  "$defs",
+];
+
+// Where a referenced node is a schema: below those keywords, at OpenAPI's `schema`, and below the
+// keywords of earlier drafts that 3.0 documents still write.
+const SCHEMA_SLOTS: ReadonlySet<string> = new Set(["schema", "additionalItems", ...SCHEMA_KEYWORDS]);
+const SCHEMA_LISTS: ReadonlySet<string> = new Set(SCHEMA_ARRAY_KEYWORDS);
+const SCHEMA_MAPS: ReadonlySet<string> = new Set(["definitions", ...SCHEMA_MAP_KEYWORDS]);
 const OBJECT_MAPS: Readonly<Record<string, string>> = {
   parameters: "parameters",
   responses: "responses",

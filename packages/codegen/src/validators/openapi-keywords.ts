@@ -1,4 +1,9 @@
 import { describeValue, pointerOf, SpecError } from "@marketapi/spec-loader";
+import {
+  SCHEMA_ARRAY_KEYWORDS,
+  SCHEMA_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+} from "../spec-input/document-places.js";
 import type { JsonSchema } from "../spec-input/spec-model.js";
 
 /**
@@ -46,30 +51,6 @@ export const FORMATS: readonly string[] = [
   "password",
   "time",
   "uuid",
-];
-
-/** Keywords whose value is one subschema. */
-export const SCHEMA_KEYWORDS: readonly string[] = [
-  "items",
-  "additionalProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-];
-/** Keywords whose value is an array of subschemas. */
-export const SCHEMA_ARRAY_KEYWORDS: readonly string[] = ["allOf", "anyOf", "oneOf", "prefixItems"];
-/** Keywords whose value maps names to subschemas. */
-export const SCHEMA_MAP_KEYWORDS: readonly string[] = [
-  "properties",
-  "patternProperties",
-  "dependentSchemas",
-  "$defs",
 ];
 
 const VALUE_KEYWORDS = new Set([

@@ -55,8 +55,9 @@ const SAMPLES: Sample[] = [
   { id: "digitalocean", count: 8 },
   // operationIds with '#', which the type generator writes as '/'.
   { id: "box", always: ["put_files_id#add_shared_link", "get_files_id#get_shared_link"], count: 4 },
-  // free-form objects (filter: type object) in JSON query parameters; schema: null.
-  { id: "directus", count: 8 },
+  // free-form objects (filter: type object) in JSON query parameters; schema: null; a body that
+  // requires properties it does not declare (createField: datatype, length).
+  { id: "directus", always: ["createField"], count: 7 },
   ...(FULL
     ? [
         // form bodies, HTTP basic auth, path parameters with patterns
@@ -66,14 +67,6 @@ const SAMPLES: Sample[] = [
       ]
     : []),
 ];
-
-/** The strict tsc projects: one for the whole sample, or in the full job one per document. */
-const PROJECTS: { name: string; include: string[] }[] = FULL
-  ? SAMPLES.map(({ id }) => ({
-      name: id,
-      include: [`src/generated/${id}`, ...(id === "stripe" ? ["src/stripe-calls.ts"] : [])],
-    }))
-  : [{ name: "the sample of each document", include: ["src"] }];
 
 interface Received {
   method: string;
@@ -114,7 +107,7 @@ beforeAll(async () => {
     );
   }
   mkdirSync(join(dir, "src"), { recursive: true });
-  writeFileSync(join(dir, "src/stripe-calls.ts"), STRIPE_CALLS);
+  for (const [id, calls] of Object.entries(CALLS)) writeFileSync(join(dir, `src/${id}-calls.ts`), calls);
   for (const sample of SAMPLES) {
     const spec = vendorSpec(sample.id);
     const operations = sampleOf_(spec, sample);
@@ -185,6 +178,30 @@ export async function stripeCalls(baseUrl: string): Promise<void> {
 }
 `;
 
+/** Calls that send what a Directus body requires without declaring it; type-checked and run. */
+const DIRECTUS_CALLS = `import { createApiClient } from "@marketapi/client";
+import { api } from "./generated/directus/client.gen.js";
+
+export async function directusCalls(baseUrl: string): Promise<void> {
+  const directus = createApiClient(api, { baseUrl, apiKey: "corpus-key" });
+  await directus.createField({
+    collection: "articles",
+    body: { field: "title", type: "string", datatype: "VARCHAR", length: 255 },
+  });
+}
+`;
+
+/** Typed calls of a document's sample, by id: src/<id>-calls.ts, in that document's tsc project. */
+const CALLS: Record<string, string> = { stripe: STRIPE_CALLS, directus: DIRECTUS_CALLS };
+
+/** The strict tsc projects: one for the whole sample, or in the full job one per document. */
+const PROJECTS: { name: string; include: string[] }[] = FULL
+  ? SAMPLES.map(({ id }) => ({
+      name: id,
+      include: [`src/generated/${id}`, ...(CALLS[id] ? [`src/${id}-calls.ts`] : [])],
+    }))
+  : [{ name: "the sample of each document", include: ["src"] }];
+
 describe("vendors' documents", () => {
   it.each(PROJECTS)(
     "pass strict tsc: $name",
@@ -213,6 +230,20 @@ describe("vendors' documents", () => {
         "/v1/checkout/sessions",
         "success_url=https%3A%2F%2Fexample.com%2Fok&mode=payment&line_items[0][price]=price_1&line_items[0][quantity]=2",
       ],
+    ]);
+  });
+
+  it("Directus: a body sends the properties its schema requires without declaring them", async () => {
+    const { directusCalls } = await import(pathToFileURL(join(dir, "src/directus-calls.ts")).href);
+    const { api } = await import(pathToFileURL(join(dir, "src/generated/directus/client.gen.ts")).href);
+    // Without credentials: refused in the API's own words (its security schemes, no class of ours).
+    await expect(
+      createApiClient(api, { baseUrl }).createField({ collection: "c", body: {} } as never),
+    ).rejects.toThrow("createField (security Auth or KeyAuth) needs apiKey: pass it in the client's options");
+    const from = received.length;
+    await directusCalls(baseUrl);
+    expect(received.slice(from).map(({ method, url, body }) => [method, url, JSON.parse(body)])).toEqual([
+      ["POST", "/fields/articles", { field: "title", type: "string", datatype: "VARCHAR", length: 255 }],
     ]);
   });
 

@@ -298,7 +298,13 @@ export function createApiClient(
     let alternatives = op.security ?? legacySecurity(op, schemes);
     if (signedClass) alternatives = alternatives.filter((a) => a.some((n) => schemes[n]?.type === "signing"));
     const choice = chooseRequirement(alternatives, schemes, credentials);
-    if ("missing" in choice) throw new MissingCredentialsError(id, op.authClass, choice.missing);
+    if ("missing" in choice) {
+      // Our vocabulary (authentication classes) only for an API that uses our signing rule.
+      const requirement = signing
+        ? `authentication class ${op.authClass}`
+        : `security ${alternatives.map((names) => names.join(" + ")).join(" or ")}`;
+      throw new MissingCredentialsError(id, requirement, choice.missing);
+    }
     const applied = applyRequirement(choice.chosen, schemes, credentials);
     const signed = applied.signed && signing !== null;
 

@@ -32,12 +32,17 @@ const NAME_MAPS: ReadonlySet<string> = new Set([
   "variables",
 ]);
 
+/** Whether the value of `key` maps names a document chooses to nodes (`properties`, `schemas`…), rather than being a node itself. */
+export function holdsNames(key: string | undefined): boolean {
+  return key !== undefined && NAME_MAPS.has(key);
+}
+
 /**
  * Whether a path of keys runs through an `x-` extension. What an extension holds is the business
  * of the tool that reads it: a `$ref` in there is neither followed nor checked here.
  */
 export function insideExtension(segments: readonly string[]): boolean {
-  return segments.some((segment, i) => segment.startsWith("x-") && !NAME_MAPS.has(segments[i - 1] ?? ""));
+  return segments.some((segment, i) => segment.startsWith("x-") && !holdsNames(segments[i - 1]));
 }
 
 /** Whether the value of `key` (inside the value of `parentKey`) is spec structure: neither data nor an extension's. */

@@ -31,7 +31,7 @@ describe("missing credentials", () => {
       "new_order",
       {},
       ["apiKey", "apiSecret"],
-      "new_order (authentication class trade) needs apiKey and apiSecret",
+      "new_order (authentication class trade) needs apiKey and apiSecret: pass them in the client's options",
     ],
     [
       "open_orders",

@@ -48,6 +48,8 @@ export async function main(argv: string[]): Promise<number> {
       spec: options.spec,
       generators: options.generators,
       operations: options.operations,
+      endpoint: options.endpoint,
+      strictSchemas: options.strictSchemas,
       command,
       maxInputBytes: options.maxInputBytes,
       maxOperations: options.maxOperations,

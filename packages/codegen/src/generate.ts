@@ -2,6 +2,8 @@ import { operationEntries } from "@marketapi/spec/model";
 import { type LoadedSpec, loadSpec, located, SpecError } from "@marketapi/spec-loader";
 import type { GeneratedFile, GeneratorContext } from "./generated-file.js";
 import { checkStructure } from "./spec-input/check-structure.js";
+import { withoutEmptyHints } from "./spec-input/empty-hints.js";
+import { atOriginalPlace, hoistReferences } from "./spec-input/hoist-references.js";
 import { selectOperations } from "./spec-input/select-operations.js";
 import { buildModel, type SourcedSpecModel } from "./spec-input/spec-model.js";
 
@@ -30,6 +32,10 @@ export interface GenerateOptions {
   generators: GeneratorName[];
   /** Restrict output to these operationIds. */
   operations?: string[];
+  /** Also the Endpoint record's validators (default: only for @marketapi/spec). */
+  endpoint?: boolean;
+  /** Our strict schema rules (default: only for @marketapi/spec); otherwise JSON Schema 2020-12 as written. */
+  strictSchemas?: boolean;
   /** The regenerate command written into file headers. */
   command: string;
   /** The most bytes of spec read (default: MARKETAPI_MAX_INPUT_BYTES, else 16 MiB). */
@@ -45,6 +51,9 @@ export interface GenerateOptions {
  */
 export const DEFAULT_MAX_OPERATIONS = 2000;
 
+/** marketapi's own spec, the default: the only one whose output has our names, rules and Endpoint record. */
+const OWN_SPEC = "@marketapi/spec";
+
 /**
  * Loads the spec and checks it (OpenAPI 3.1 structure, then what the generators rely on), then
  * runs the chosen generators. Everything happens in memory: nothing is written. A SpecError from
@@ -53,16 +62,25 @@ export const DEFAULT_MAX_OPERATIONS = 2000;
 export async function generate(options: GenerateOptions): Promise<GeneratedFile[]> {
   // The declared version is read from the text, so that a document codegen does not read is
   // refused before it is parsed; 3.0 is upgraded to 3.1 in memory.
-  const spec = loadSpec(options.spec, { maxBytes: options.maxInputBytes, openApi30: "upgrade" });
+  const loaded = loadSpec(options.spec, { maxBytes: options.maxInputBytes, openApi30: "upgrade" });
+  const spec = { ...loaded, document: withoutEmptyHints(loaded.document) };
+  let origins: ReadonlyMap<string, string> = new Map();
   try {
     // Counted before any check: the structure check alone takes seconds on an absurd spec.
     checkOperationCount(spec, options.operations, options.maxOperations ?? DEFAULT_MAX_OPERATIONS);
     await checkStructure(spec);
-    const model = selectOperations(buildModel(spec), options.operations);
+    const hoisted = hoistReferences(spec.document);
+    origins = hoisted.origins;
+    const model = selectOperations(buildModel({ ...spec, document: hoisted.document }), options.operations);
     const files: GeneratedFile[] = [];
-    for (const name of options.generators) {
-      files.push(...(await GENERATORS[name](model, { command: options.command })));
-    }
+    const ownSpec = options.spec === undefined || options.spec === OWN_SPEC;
+    const context: GeneratorContext = {
+      command: options.command,
+      ownSpec,
+      endpoint: options.endpoint ?? ownSpec,
+      strictSchemas: options.strictSchemas ?? ownSpec,
+    };
+    for (const name of options.generators) files.push(...(await GENERATORS[name](model, context)));
     const paths = new Set<string>();
     for (const file of files) {
       if (paths.has(file.path)) throw new Error(`two generators emit the same file "${file.path}"`);
@@ -71,7 +89,7 @@ export async function generate(options: GenerateOptions): Promise<GeneratedFile[
     // Code-unit order, not localeCompare: the same on every machine whatever its locale.
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   } catch (error) {
-    throw located(stackOverflowAsSpecError(error, spec.source), spec);
+    throw located(atOriginalPlace(stackOverflowAsSpecError(error, spec.source), origins), spec);
   }
 }
 

@@ -6,10 +6,16 @@ export interface GeneratedFile {
   contents: string;
 }
 
-/** What every generator receives besides the model: how to name itself in file headers. */
+/** What every generator receives besides the model: how to name itself in file headers, and what to emit. */
 export interface GeneratorContext {
   /** The command that regenerates the files, as the user should type it. */
   command: string;
+  /** The spec is marketapi's own (@marketapi/spec): its files keep their names (`spot-api.gen.ts`). */
+  ownSpec?: boolean;
+  /** Also the Endpoint record's validators. */
+  endpoint?: boolean;
+  /** ajv's strict mode and our schema rules; otherwise JSON Schema 2020-12 as written. */
+  strictSchemas?: boolean;
 }
 
 export const CODEGEN_VERSION: string = JSON.parse(

@@ -94,7 +94,7 @@ describe.concurrent("marketapi-codegen options", () => {
     {
       given: [],
       config: { outt: "gen" },
-      want: 'marketapi-codegen: marketapi-codegen.config.json: unknown option "outt"; did you mean "out"? (options: out, spec, client, validators, operations)',
+      want: 'marketapi-codegen: marketapi-codegen.config.json: unknown option "outt"; did you mean "out"? (options: out, spec, client, validators, operations, endpoint, strictSchemas)',
     },
     {
       given: [],

@@ -12,6 +12,23 @@ export const LAUNCHER = join(PACKAGE_DIR, "bin/marketapi-codegen.js");
 /** Scratch space of the tests, git-ignored (packages/codegen/.gitignore). */
 export const SCRATCH = join(PACKAGE_DIR, ".tmp");
 
+/** A consumer's strict tsc project of its src/ folder (NodeNext, strict, noUncheckedIndexedAccess). */
+export const STRICT_TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    lib: ["ES2023", "DOM"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ["node"],
+  },
+  include: ["src"],
+};
+
 export interface Run {
   code: number;
   stdout: string;

@@ -18,7 +18,7 @@ const fixture = buildModel(
 const repoSpec = buildModel(await loadSpec());
 
 async function generate(model: SourcedSpecModel): Promise<Record<string, string>> {
-  const files = await generateClient(model, { command });
+  const files = await generateClient(model, { command, ownSpec: true });
   return Object.fromEntries(files.map((f) => [f.path, f.contents]));
 }
 
@@ -118,7 +118,7 @@ describe("subsets (--operations)", () => {
 it("refuses an operationId that would hide a member of the openapi-fetch client", async () => {
   const model = structuredClone(fixture);
   model.operations[0]!.operationId = "use";
-  const error = await generateClient(model, { command }).catch((e: unknown) => e);
+  const error = await generateClient(model, { command, ownSpec: true }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(SpecError);
   expect(error).toMatchObject({ pointer: "/paths/~1v1~1ping/get/operationId", found: '"use"' });
 });

@@ -1,6 +1,7 @@
 // Golden files of the client generator on the fixture spec: the whole spec, and the subset that
 // `--operations tickers,place_order` selects. Update them with `npx vitest run -u test/client-golden`.
 
+import { readdirSync } from "node:fs";
 import { loadSpec } from "@marketapi/spec-loader";
 import { describe, expect, it } from "vitest";
 import { generateClient } from "../src/client/generate-client.js";
@@ -25,5 +26,7 @@ describe.each(scenarios)("$name", ({ name, operations }) => {
     for (const file of files) {
       await expect(file.contents).toMatchFileSnapshot(`./golden/client/${name}/${file.path}`);
     }
+    const golden = readdirSync(new URL(`./golden/client/${name}/`, import.meta.url)).sort();
+    expect(golden, "a golden file no longer generated").toEqual(files.map((f) => f.path).sort());
   });
 });

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { OpenApiDocument } from "@marketapi/spec-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanScratch, codegen, REPO_ROOT, run, scratchDir } from "./cli-support.js";
+import { cleanScratch, codegen, REPO_ROOT, run, STRICT_TSCONFIG, scratchDir } from "./cli-support.js";
 
 const TSC = join(REPO_ROOT, "node_modules/.bin/tsc");
 const TSX = join(REPO_ROOT, "node_modules/.bin/tsx");
@@ -94,28 +94,7 @@ function consumerProject(name: string, main: string): string {
       2,
     )}\n`,
   );
-  writeFileSync(
-    join(dir, "tsconfig.json"),
-    `${JSON.stringify(
-      {
-        compilerOptions: {
-          target: "ES2022",
-          lib: ["ES2023", "DOM"],
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          verbatimModuleSyntax: true,
-          skipLibCheck: true,
-          noEmit: true,
-          types: ["node"],
-        },
-        include: ["src"],
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify(STRICT_TSCONFIG, null, 2)}\n`);
   mkdirSync(join(dir, "src"));
   writeFileSync(join(dir, "src/main.ts"), main);
   return dir;

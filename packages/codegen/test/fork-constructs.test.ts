@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { OpenApiDocument } from "@marketapi/spec-loader";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { cleanScratch, codegen, REPO_ROOT, run, scratchDir } from "./cli-support.js";
+import { cleanScratch, codegen, REPO_ROOT, run, STRICT_TSCONFIG, scratchDir } from "./cli-support.js";
 
 const TSC = join(REPO_ROOT, "node_modules/.bin/tsc");
 const TSX = join(REPO_ROOT, "node_modules/.bin/tsx");
@@ -223,9 +223,9 @@ function forkedSpec(): OpenApiDocument {
 }
 
 const MAIN = `import { createApiClient } from "@marketapi/client";
-import { spotApi } from "./generated/client.gen.js";
+import { api } from "./generated/client.gen.js";
 
-const client = createApiClient(spotApi, {
+const client = createApiClient(api, {
   baseUrl: process.env.BASE_URL ?? "",
   bearerToken: "${TOKEN}",
   apiKey: "${API_KEY}",
@@ -284,20 +284,8 @@ beforeAll(async () => {
   writeFileSync(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        lib: ["ES2023", "DOM"],
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
-        verbatimModuleSyntax: true,
-        skipLibCheck: true,
-        noEmit: true,
-        types: ["node"],
-      },
-      include: ["src"],
+      ...STRICT_TSCONFIG,
+      compilerOptions: { ...STRICT_TSCONFIG.compilerOptions, exactOptionalPropertyTypes: true },
     }),
   );
   mkdirSync(join(dir, "src"));

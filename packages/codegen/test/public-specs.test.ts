@@ -7,13 +7,14 @@
 // the same files are packages/docs/test/public-specs.test.ts.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildSpecModel, type JsonSchema, resolveRef } from "@marketapi/spec/model";
+import { buildSpecModel } from "@marketapi/spec/model";
 import { upgradeOpenApi30 } from "@marketapi/spec-loader";
 import { afterAll, describe, expect, it } from "vitest";
 import { corpusFile, pickFixed, startPrism } from "../../../scripts/spec-corpus.mjs";
 import { readClientModel } from "../src/client/client-operations.js";
 import { buildModel } from "../src/spec-input/spec-model.js";
-import { cleanScratch, codegen, REPO_ROOT, run, scratchDir } from "./cli-support.js";
+import { cleanScratch, codegen, REPO_ROOT, run, STRICT_TSCONFIG, scratchDir } from "./cli-support.js";
+import { sampleOf } from "./corpus-values.js";
 
 const TSC = join(REPO_ROOT, "node_modules/.bin/tsc");
 const TSX = join(REPO_ROOT, "node_modules/.bin/tsx");
@@ -61,83 +62,11 @@ afterAll(() => {
   for (const dir of dirs) cleanScratch(dir);
 });
 
-/** A value of a schema: its example, default, const or first enum value, else one made from its type. */
-function sampleOf(document: Record<string, unknown>, schema: JsonSchema | undefined, depth = 0): unknown {
-  if (schema === undefined || depth > 6) return "x";
-  const s = typeof schema === "object" && schema !== null ? resolveRef(document, schema, "") : {};
-  if (s.const !== undefined) return s.const;
-  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum.find((v: unknown) => v !== null) ?? s.enum[0];
-  if (s.example !== undefined && typeof s.example !== "object") return s.example;
-  if (Array.isArray(s.examples) && s.examples.length > 0 && typeof s.examples[0] !== "object")
-    return s.examples[0];
-  if (s.default !== undefined && typeof s.default !== "object") return s.default;
-  for (const key of ["allOf", "oneOf", "anyOf"]) {
-    if (Array.isArray(s[key]) && s[key].length > 0) {
-      if (key !== "allOf")
-        return sampleOf(
-          document,
-          s[key].find((b: JsonSchema) => (b as { type?: unknown })?.type !== "null") ?? s[key][0],
-          depth + 1,
-        );
-      return Object.assign({}, ...s[key].map((b: JsonSchema) => sampleOf(document, b, depth + 1)));
-    }
-  }
-  const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== "null") : s.type;
-  switch (type) {
-    case "integer":
-    case "number":
-      return typeof s.minimum === "number"
-        ? s.minimum
-        : typeof s.exclusiveMinimum === "number"
-          ? s.exclusiveMinimum + 1
-          : 1;
-    case "boolean":
-      return true;
-    case "array":
-      return [sampleOf(document, s.items, depth + 1)];
-    case "object": {
-      const out: Record<string, unknown> = {};
-      for (const name of Array.isArray(s.required) ? s.required : []) {
-        out[name] = sampleOf(document, s.properties?.[name], depth + 1);
-      }
-      return out;
-    }
-    default:
-      if (s.properties) return sampleOf(document, { ...s, type: "object" }, depth);
-      return (
-        {
-          "date-time": "2024-01-01T00:00:00Z",
-          date: "2024-01-01",
-          uuid: "7b8f0a3e-6f1d-4c1e-9a2b-3c4d5e6f7a8b",
-          email: "a@example.com",
-          uri: "https://example.com/",
-          binary: "bytes",
-        }[String(s.format)] ?? (typeof s.minLength === "number" ? "x".repeat(s.minLength) : "x")
-      );
-  }
-}
-
-const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    lib: ["ES2023", "DOM"],
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    verbatimModuleSyntax: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ["node"],
-  },
-  include: ["src"],
-};
-
 const MAIN = `import { readFileSync } from "node:fs";
 import { createApiClient } from "@marketapi/client";
-import { spotApi } from "./generated/client.gen.js";
+import { api } from "./generated/client.gen.js";
 
-const client = createApiClient(spotApi, {
+const client = createApiClient(api, {
   baseUrl: process.env.BASE_URL ?? "",
   // An answer's redirect (a mocked 302 to the author's servers) is not followed: no network.
   fetch: (url, init) => fetch(url, { ...init, redirect: "manual" }),
@@ -170,7 +99,7 @@ describe.concurrent("the corpus of public specs", () => {
         join(dir, "package.json"),
         JSON.stringify({ name: "corpus", private: true, type: "module" }),
       );
-      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(STRICT_TSCONFIG));
       mkdirSync(join(dir, "src"));
       writeFileSync(join(dir, "src/main.ts"), MAIN);
 

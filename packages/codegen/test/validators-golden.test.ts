@@ -25,14 +25,14 @@ describe("the committed validators of @marketapi/validators", () => {
 describe("the fixture spec", () => {
   const files = generateValidators(
     fixtureModel(),
-    { command: FIXTURE_COMMAND },
+    { command: FIXTURE_COMMAND, strictSchemas: true },
     { endpointSchema: fixtureEndpointSchema() },
   );
 
   it("gives the same files every time", () => {
     const again = generateValidators(
       fixtureModel(),
-      { command: FIXTURE_COMMAND },
+      { command: FIXTURE_COMMAND, strictSchemas: true },
       { endpointSchema: fixtureEndpointSchema() },
     );
     expect(again).toEqual(files);

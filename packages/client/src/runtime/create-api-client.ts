@@ -17,6 +17,8 @@ import { formatDecimal, joinParams } from "./wire-encoding.js";
 
 /** How one operation travels on the wire: an entry of a generated `operations.gen.ts`. */
 export interface OperationWire {
+  /** The spec's operationId, where the table's key differs from it (one the types could not keep). */
+  readonly operationId?: string;
   readonly method: string;
   readonly path: string;
   /** The operation's `x-auth-class`. */
@@ -296,7 +298,13 @@ export function createApiClient(
     let alternatives = op.security ?? legacySecurity(op, schemes);
     if (signedClass) alternatives = alternatives.filter((a) => a.some((n) => schemes[n]?.type === "signing"));
     const choice = chooseRequirement(alternatives, schemes, credentials);
-    if ("missing" in choice) throw new MissingCredentialsError(id, op.authClass, choice.missing);
+    if ("missing" in choice) {
+      // Our vocabulary (authentication classes) only for an API that uses our signing rule.
+      const requirement = signing
+        ? `authentication class ${op.authClass}`
+        : `security ${alternatives.map((names) => names.join(" + ")).join(" or ")}`;
+      throw new MissingCredentialsError(id, requirement, choice.missing);
+    }
     const applied = applyRequirement(choice.chosen, schemes, credentials);
     const signed = applied.signed && signing !== null;
 
@@ -383,7 +391,8 @@ export function createApiClient(
       const payload = result.response.ok ? result.data : result.error;
       // A name in both parts takes the query value, as the server reads it.
       const request = { ...form, ...params };
-      const check = await validateResponse(id, result.response.status, payload, { request });
+      const operationId = op.operationId ?? id;
+      const check = await validateResponse(operationId, result.response.status, payload, { request });
       if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
     }
     if (throwOnError && !result.response.ok) {

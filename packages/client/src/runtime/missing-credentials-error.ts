@@ -15,10 +15,15 @@ export class MissingCredentialsError extends SpotClientError {
    */
   readonly missing: readonly string[];
 
-  constructor(operationId: string, authClass: string, missing: string[]) {
+  /**
+   * `requirement` says in the API's own words what asks for the credentials: `authentication class
+   * trade` where the spec states our signing rule (x-signing), else the security requirements
+   * (`security Auth or KeyAuth`).
+   */
+  constructor(operationId: string, requirement: string, missing: string[]) {
     const what = missing.join(" and ");
     super(
-      `${operationId} (authentication class ${authClass}) needs ${what}: pass ${missing.length > 1 ? "them" : "it"} to createSpotClient()`,
+      `${operationId} (${requirement}) needs ${what}: pass ${missing.length > 1 ? "them" : "it"} in the client's options`,
     );
     this.operationId = operationId;
     this.missing = missing;

@@ -3,6 +3,7 @@
 // deepObject), headers (simple) and the Cookie header (form). Scalars are written as the API's
 // wire rules say (wire-encoding.ts: plain decimals, RFC 3339 dates); names and values are
 // percent-encoded where the place needs it, so that the bytes signed are the bytes sent.
+import { bracketEntries, bracketName, isScalar } from "./nested-values.js";
 import { formatValue, percentEncode } from "./wire-encoding.js";
 
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
@@ -72,18 +73,27 @@ export function queryPart(wire: ParameterWire, value: unknown): string {
   const name = percentEncode(wire.name);
   if (wire.json) return `${name}=${encode(JSON.stringify(value))}`;
   const { style, explode } = styleOf(wire);
+  // deepObject, and values nested below what an exploded form writes, in brackets (nested-values.ts).
+  const bracketed = (path: string[], v: unknown) =>
+    bracketEntries(path, v)
+      .map((leaf) => `${bracketName(leaf.path, percentEncode)}=${encode(scalarText(wire.name, leaf.value))}`)
+      .join("&");
+  if (style === "deepObject" && !isScalar(value)) return bracketed([wire.name], value);
   if (Array.isArray(value)) {
+    if (explode && !value.every(isScalar)) return bracketed([wire.name], value);
     const items = arrayItems(wire.name, value).map(encode);
     if (explode) return items.map((item) => `${name}=${item}`).join("&");
     const separator = style === "spaceDelimited" ? "%20" : style === "pipeDelimited" ? "|" : ",";
     return `${name}=${items.join(separator)}`;
   }
   if (isPlainObject(value)) {
-    const entries = objectEntries(wire.name, value);
-    if (style === "deepObject") {
-      return entries.map(([k, v]) => `${name}[${percentEncode(k)}]=${encode(v)}`).join("&");
+    if (explode) {
+      return Object.entries(value)
+        .map(([k, v]) => bracketed([k], v))
+        .filter((part) => part !== "")
+        .join("&");
     }
-    if (explode) return entries.map(([k, v]) => `${percentEncode(k)}=${encode(v)}`).join("&");
+    const entries = objectEntries(wire.name, value);
     return `${name}=${entries.map(([k, v]) => `${percentEncode(k)},${encode(v)}`).join(",")}`;
   }
   return `${name}=${encode(scalarText(wire.name, value))}`;

@@ -16,6 +16,7 @@ import {
 } from "@marketapi/spec/model";
 import { describeValue, SpecError } from "@marketapi/spec-loader";
 import type { Operation, Parameter, SourcedSpecModel } from "../spec-input/spec-model.js";
+import { typesKeyOf } from "./openapi-typescript-adapter.js";
 
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
@@ -49,6 +50,8 @@ export type { ResponseAs };
 
 export interface ClientOperation {
   operation: Operation;
+  /** The operation's key in the types and the operation table: its operationId, or typesKeyOf's name for it. */
+  key: string;
   /** The method's name: the operationId, or the camel-case name derived from it. */
   methodName: string;
   /** The places its parameters take, in the order path, query, header, cookie. */
@@ -148,6 +151,7 @@ export function readClientModel(model: SourcedSpecModel): ClientModel {
     }
     return {
       operation,
+      key: typesKeyOf(operation.operationId),
       methodName: methodNameOf(operation.operationId),
       locations: LOCATION_ORDER.filter((at) => operation.parameters.some((p) => p.in === at)),
       parameters,
@@ -158,6 +162,7 @@ export function readClientModel(model: SourcedSpecModel): ClientModel {
     };
   });
   checkMethodNames(model.source, operations, refuse);
+  checkKeys(operations, refuse);
   const [first, ...rest] = faults;
   if (first) {
     first.others.push(...rest);
@@ -380,4 +385,20 @@ function checkMethodNames(source: string, operations: ClientOperation[], refuse:
     byName.set(methodName, client);
   }
   void source;
+}
+
+/** Two operationIds that the types would name alike (`a#b` and `a/b`) cannot both be typed. */
+function checkKeys(operations: ClientOperation[], refuse: Refuse): void {
+  const byKey = new Map<string, ClientOperation>();
+  for (const client of operations) {
+    const earlier = byKey.get(client.key);
+    if (earlier) {
+      refuse(
+        `${client.operation.pointer}/operationId`,
+        `an operationId the types can name apart from ${describeValue(earlier.operation.operationId)} at #${earlier.operation.pointer} (both are typed as ${describeValue(client.key)}: '#' is written as '/', '%' as '_')`,
+        describeValue(client.operation.operationId),
+      );
+    }
+    byKey.set(client.key, client);
+  }
 }

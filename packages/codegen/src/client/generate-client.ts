@@ -1,5 +1,5 @@
 import { fileHeader, type GeneratedFile, type GeneratorContext } from "../generated-file.js";
-import { insideExtension } from "../spec-input/check-structure.js";
+import { insideExtension } from "../spec-input/document-places.js";
 import { subsetDocument } from "../spec-input/select-operations.js";
 import type { SourcedSpecModel } from "../spec-input/spec-model.js";
 import { renderApiDefinition } from "./api-definition.js";
@@ -9,19 +9,31 @@ import { renderTypes } from "./openapi-typescript-adapter.js";
 import { renderOperationMethods } from "./operation-methods.js";
 import { renderOperationTable } from "./operation-table.js";
 
-/** The files of the typed client, relative to the output folder. */
+/** The files of the typed client, relative to the output folder (`types` for another API's spec). */
 export const CLIENT_FILES = {
-  types: "spot-api.gen.ts",
+  types: "types.gen.ts",
   operations: "operations.gen.ts",
   methods: "methods.gen.ts",
   api: "client.gen.ts",
 } as const;
 
+/** The types' file of marketapi's own spec keeps the name its packages have always shipped. */
+const OWN_TYPES_FILE = "spot-api.gen.ts";
+
+/** What client.gen.ts exports: `api` and `ApiTypes`; for marketapi's own spec, its names of old. */
+const API_NAMES = { value: "api", types: "ApiTypes", exampleOptions: "{ baseUrl }" } as const;
+const OWN_NAMES = {
+  value: "spotApi",
+  types: "SpotApiTypes",
+  exampleOptions: "{ baseUrl, apiKey, apiSecret }",
+} as const;
+
 /**
  * Generates the typed client from a checked spec model: the openapi-typescript types
- * (`spot-api.gen.ts`), the run-time operation table (`operations.gen.ts`) and one typed method
- * per operationId (`methods.gen.ts`), and the three bound into one value for the client runtime
- * (`client.gen.ts`, which `createApiClient` of @marketapi/client takes). Only the model's
+ * (`types.gen.ts`; `spot-api.gen.ts` for marketapi's own spec), the run-time operation table
+ * (`operations.gen.ts`) and one typed method per operationId (`methods.gen.ts`), and the three
+ * bound into one value for the client runtime (`client.gen.ts`: `api`, or `spotApi` for our own
+ * spec, which `createApiClient` of @marketapi/client takes). Only the model's
  * operations are emitted. Pure: reads and writes nothing, and the same model always gives the
  * same bytes.
  */
@@ -34,18 +46,21 @@ export async function generateClient(
   const header = fileHeader("client", model.source, context);
   const document = subsetDocument(model);
   exposeJsonParameterSchemas(document);
-  // An operation without an operationId has the one the model derived ("get /pets/{id}"): the
-  // types name it so (openapi-typescript types only operations with an id in \`operations\`).
-  for (const op of model.operations) document.paths[op.path][op.method].operationId ??= op.operationId;
+  // The types name each operation by its key: an operation without an operationId has the one the
+  // model derived ("get /pets/{id}"; openapi-typescript types only operations with an id in
+  // \`operations\`), and one the type generator would rename has the new name (typesKeyOf).
+  for (const { operation: op, key } of client.operations)
+    document.paths[op.path][op.method].operationId = key;
   const readWriteMarkers = usesReadOrWriteOnly(document);
+  const typesFile = context.ownSpec ? OWN_TYPES_FILE : CLIENT_FILES.types;
   const modules = {
-    types: moduleSpecifier(CLIENT_FILES.types),
+    types: moduleSpecifier(typesFile),
     operations: moduleSpecifier(CLIENT_FILES.operations),
     methods: moduleSpecifier(CLIENT_FILES.methods),
   };
   return [
     {
-      path: CLIENT_FILES.types,
+      path: typesFile,
       contents: `${header}\n${await renderTypes(withoutExtensions(document) as typeof document, { readWriteMarkers })}`,
     },
     { path: CLIENT_FILES.operations, contents: `${header}\n${renderOperationTable(model, client)}` },
@@ -53,11 +68,14 @@ export async function generateClient(
       path: CLIENT_FILES.methods,
       contents: `${header}\n${renderOperationMethods(client, modules.types, readWriteMarkers)}`,
     },
-    { path: CLIENT_FILES.api, contents: `${header}\n${renderApiDefinition(modules)}` },
+    {
+      path: CLIENT_FILES.api,
+      contents: `${header}\n${renderApiDefinition(modules, context.ownSpec ? OWN_NAMES : { ...API_NAMES, formerly: OWN_NAMES })}`,
+    },
   ];
 }
 
-/** How one generated file imports another: "./spot-api.gen.js" (NodeNext resolution). */
+/** How one generated file imports another: "./types.gen.js" (NodeNext resolution). */
 function moduleSpecifier(file: string): string {
   return `./${file.replace(/\.ts$/, ".js")}`;
 }

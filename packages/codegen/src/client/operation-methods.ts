@@ -46,8 +46,8 @@ export function renderOperationMethods(
       : [plainSignature(clientOperation)];
     return `${doc}\n${overloads.join("\n")}`;
   });
-  const bindings = client.operations.map(({ operation: op, methodName, locations, body }) => {
-    const id = stringLiteral(op.operationId);
+  const bindings = client.operations.map(({ operation: op, key, methodName, locations, body }) => {
+    const id = stringLiteral(key);
     const name = propertyKey(methodName);
     if (op.responseVariants) {
       const inline = `    ${name}: overloaded(${id}) as Methods[${stringLiteral(methodName)}],`;
@@ -93,7 +93,7 @@ export function renderOperationMethods(
       ? "type ReadAs = {};"
       : [
           "type ReadAs = {",
-          ...readAs.map((c) => `  ${propertyKey(c.operation.operationId)}: ${stringLiteral(c.responseAs)};`),
+          ...readAs.map((c) => `  ${propertyKey(c.key)}: ${stringLiteral(c.responseAs)};`),
           "};",
         ].join("\n"),
     "",
@@ -239,8 +239,8 @@ function authenticationLine({ operation, security }: ClientOperation): string {
   return `Credentials: ${each.join(", or ")} (security).`;
 }
 
-function resultType(op: Operation, data?: string): string {
-  const args = [stringLiteral(op.operationId), "Mode", ...(data ? [data] : [])];
+function resultType(key: string, data?: string): string {
+  const args = [stringLiteral(key), "Mode", ...(data ? [data] : [])];
   return `Promise<ModeResult<${args.join(", ")}>>`;
 }
 
@@ -249,7 +249,7 @@ function plainSignature(client: ClientOperation): string {
     "  ",
     propertyKey(client.methodName),
     [paramsDeclaration(client), "options?: Options"],
-    resultType(client.operation),
+    resultType(client.key),
   );
 }
 
@@ -258,11 +258,11 @@ function plainSignature(client: ClientOperation): string {
  * the parameter's whole type gives the union of the bodies).
  */
 function variantOverloads(
-  { operation: op, methodName }: ClientOperation,
+  { operation: op, key: typesKey, methodName }: ClientOperation,
   variants: ResponseVariants,
 ): string[] {
   const name = propertyKey(methodName);
-  const id = stringLiteral(op.operationId);
+  const id = stringLiteral(typesKey);
   const query = `Query<${id}>`;
   const key = propertyKey(variants.parameter);
   const parameter = stringLiteral(variants.parameter);
@@ -270,7 +270,7 @@ function variantOverloads(
     `Schema<${names.map((v) => stringLiteral(variants.components[v]!)).join(" | ")}>`;
   const optional = hasRequiredQuery(op) ? "" : "?";
   const overload = (params: string, data: string) =>
-    methodSignature("  ", name, [params, "options?: Options"], resultType(op, data));
+    methodSignature("  ", name, [params, "options?: Options"], resultType(typesKey, data));
   const lines: string[] = [];
   if (variants.by === "presence") {
     lines.push(overload(`params: Sent<${id}, ${parameter}>`, body(["present"])));
@@ -292,8 +292,8 @@ function variantOverloads(
  * `params` holds the operation's parameters by name, and its request body as `body`; it is
  * required when a parameter or the body is. Operations without either take none.
  */
-function paramsDeclaration({ operation: op, locations, body }: ClientOperation): string {
-  const id = stringLiteral(op.operationId);
+function paramsDeclaration({ operation: op, key, locations, body }: ClientOperation): string {
+  const id = stringLiteral(key);
   const required = op.parameters.some((p) => p.required) || body?.required === true;
   let type: string;
   if (locations.length === 0 && !body) return "params?: NoParameters";

@@ -4,7 +4,8 @@ import { docComment, LINE_WIDTH, propertyKey, stringArray, stringLiteral } from 
 
 /**
  * The body of operations.gen.ts: the wire facts the client runtime needs at run time, one entry
- * per operationId (HTTP method, path template, x-auth-class, query parameter names, which of them
+ * per operation under the key its types have (the operationId, or the name the type generator
+ * gives it, with the operationId beside it; see typesKeyOf) (HTTP method, path template, x-auth-class, query parameter names, which of them
  * travel JSON-encoded, and whether the parameters may travel in a form body instead).
  */
 export function renderOperationTable(model: SourcedSpecModel, client: ClientModel): string {
@@ -12,7 +13,10 @@ export function renderOperationTable(model: SourcedSpecModel, client: ClientMode
     const op = clientOperation.operation;
     const query = op.parameters.filter((p) => p.in === "query");
     return [
-      `  ${propertyKey(op.operationId)}: {`,
+      `  ${propertyKey(clientOperation.key)}: {`,
+      ...(clientOperation.key === op.operationId
+        ? []
+        : [`    operationId: ${stringLiteral(op.operationId)},`]),
       `    method: ${stringLiteral(op.method.toUpperCase())},`,
       `    path: ${stringLiteral(op.path)},`,
       `    authClass: ${stringLiteral(op.authClass)},`,

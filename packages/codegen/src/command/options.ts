@@ -27,6 +27,10 @@ export const USAGE = `Usage: marketapi-codegen --out DIR [--client] [--validator
   --spec PATH|PACKAGE   OpenAPI 3.1 file (YAML or JSON) or a package exporting openapi.json
                         (default: ${DEFAULT_SPEC})
   --operations a,b,c    only these operationIds
+  --endpoint            also the validators of marketapi's FHIR Endpoint record
+                        (always with the default spec)
+  --strict-schemas      compile the spec's schemas under ajv's strict mode and our schema rules
+                        (always with the default spec; otherwise JSON Schema 2020-12 as written)
   --check               write nothing; exit 1 when DIR differs from what would be generated
   --config FILE         read the options from FILE (JSON); by default from ./${CONFIG_FILE},
                         else from the "${PACKAGE_KEY}" key of ./package.json, when present;
@@ -59,6 +63,10 @@ export interface CliOptions {
   spec?: string;
   generators: GeneratorName[];
   operations?: string[];
+  /** Also the Endpoint record's validators (the default spec always has them). */
+  endpoint: boolean;
+  /** ajv's strict mode and our schema rules (the default spec always has them). */
+  strictSchemas: boolean;
   check: boolean;
   maxInputBytes?: number;
   maxOperations?: number;
@@ -72,6 +80,8 @@ const FLAGS = {
   client: { type: "boolean" },
   validators: { type: "boolean" },
   operations: { type: "string" },
+  endpoint: { type: "boolean" },
+  "strict-schemas": { type: "boolean" },
   check: { type: "boolean" },
   config: { type: "string" },
   "max-input-bytes": { type: "string" },
@@ -87,6 +97,8 @@ const CONFIG_KEYS: Record<string, "string" | "boolean" | "operations"> = {
   client: "boolean",
   validators: "boolean",
   operations: "operations",
+  endpoint: "boolean",
+  strictSchemas: "boolean",
 };
 
 interface RawOptions {
@@ -95,6 +107,8 @@ interface RawOptions {
   client?: boolean;
   validators?: boolean;
   operations?: string[];
+  endpoint?: boolean;
+  strictSchemas?: boolean;
 }
 
 export function parseCli(argv: string[], cwd = process.cwd()): CliOptions | "help" | "version" {
@@ -108,6 +122,8 @@ export function parseCli(argv: string[], cwd = process.cwd()): CliOptions | "hel
     client: values.client as boolean | undefined,
     validators: values.validators as boolean | undefined,
     operations: typeof values.operations === "string" ? splitList(values.operations) : undefined,
+    endpoint: values.endpoint as boolean | undefined,
+    strictSchemas: values["strict-schemas"] as boolean | undefined,
   };
   for (const name of ["out", "spec"] as const) {
     if (flags[name] === "") throw new UsageError(`--${name} needs a value`);
@@ -120,6 +136,8 @@ export function parseCli(argv: string[], cwd = process.cwd()): CliOptions | "hel
     client: chosenOnCommandLine ? flags.client : config.client,
     validators: chosenOnCommandLine ? flags.validators : config.validators,
     operations: flags.operations ?? config.operations,
+    endpoint: flags.endpoint ?? config.endpoint,
+    strictSchemas: flags.strictSchemas ?? config.strictSchemas,
   };
   if (merged.out === undefined) {
     throw new UsageError(
@@ -132,9 +150,12 @@ export function parseCli(argv: string[], cwd = process.cwd()): CliOptions | "hel
   const generators: GeneratorName[] = [];
   if (merged.client) generators.push("client");
   if (merged.validators) generators.push("validators");
+  const spec = normalSpec(merged.spec, cwd);
   return {
     out: normalPath(merged.out, cwd),
-    spec: normalSpec(merged.spec, cwd),
+    spec,
+    endpoint: spec === undefined || merged.endpoint === true,
+    strictSchemas: spec === undefined || merged.strictSchemas === true,
     generators: generators.length > 0 ? generators : ["client", "validators"],
     operations: merged.operations ? [...new Set(merged.operations)].sort(codeUnitOrder) : undefined,
     check: values.check === true,
@@ -271,6 +292,9 @@ export function regenerateCommand(options: CliOptions): string {
   parts.push("--out", options.out);
   for (const g of options.generators) parts.push(`--${g}`);
   if (options.operations) parts.push("--operations", options.operations.join(","));
+  // The default spec always has both; a fork's command names them when it asked for them.
+  if (options.spec && options.endpoint) parts.push("--endpoint");
+  if (options.spec && options.strictSchemas) parts.push("--strict-schemas");
   return parts.map(shellWord).join(" ");
 }
 

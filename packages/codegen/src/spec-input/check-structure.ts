@@ -13,15 +13,13 @@ import {
   valueAt,
 } from "@marketapi/spec-loader";
 import { BaseResolver, createConfig, type Document, lintDocument, Source } from "@redocly/openapi-core";
+import { componentKindAt, insideExtension, isStructure } from "./document-places.js";
 import { checkVersion } from "./openapi-version.js";
-
-/** How many structure faults one error reports; the rest are counted. */
-export const MAX_REPORTED = 20;
 
 /**
  * Checks that the document is OpenAPI 3.1, that every `$ref` points inside it, and that every
- * object has the structure OpenAPI 3.1 defines. Throws one SpecError carrying every fault found
- * (up to MAX_REPORTED); nothing outside the document is read.
+ * object has the structure OpenAPI 3.1 defines. Throws one SpecError carrying every fault found;
+ * nothing outside the document is read.
  */
 export async function checkStructure(spec: LoadedSpec): Promise<void> {
   checkVersion(spec.source, spec.document);
@@ -29,50 +27,8 @@ export async function checkStructure(spec: LoadedSpec): Promise<void> {
   if (faults.length === 0) faults.push(...(await structureFaults(spec)));
   if (faults.length === 0) return;
   const [first, ...rest] = faults as [SpecError, ...SpecError[]];
-  first.others.push(...rest.slice(0, MAX_REPORTED - 1));
-  if (rest.length >= MAX_REPORTED) {
-    first.others.push(
-      new SpecError(
-        spec.source,
-        "",
-        "a valid OpenAPI 3.1 document",
-        `${rest.length - MAX_REPORTED + 1} more faults`,
-      ),
-    );
-  }
+  first.others.push(...rest);
   throw first;
-}
-
-// Values of these fields are data, not spec structure: a "$ref" key inside an example is not a reference.
-const DATA_FIELDS = new Set(["example", "examples", "default", "const", "enum"]);
-
-// Maps whose keys are names a document chooses: an `x-` key there is a name, not an extension.
-const NAME_MAPS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "schemas",
-  "parameters",
-  "responses",
-  "requestBodies",
-  "headers",
-  "securitySchemes",
-  "links",
-  "callbacks",
-  "pathItems",
-  "paths",
-  "webhooks",
-  "encoding",
-  "variables",
-]);
-
-/**
- * Whether a path of keys runs through an `x-` extension. What an extension holds is the business
- * of the tool that reads it: a `$ref` in there is neither followed nor checked here.
- */
-export function insideExtension(segments: readonly string[]): boolean {
-  return segments.some((segment, i) => segment.startsWith("x-") && !NAME_MAPS.has(segments[i - 1] ?? ""));
 }
 
 /**
@@ -99,7 +55,7 @@ function referenceFaults({ source, document }: LoadedSpec): SpecError[] {
               describeValue(value),
             );
         if (fault) faults.push(fault);
-      } else if (!DATA_FIELDS.has(key) && !insideExtension([path.at(-1) ?? "", key])) {
+      } else if (isStructure(key, path.at(-1))) {
         walk(value, [...path, key]);
       }
     }
@@ -167,6 +123,7 @@ async function structureFaults(spec: LoadedSpec): Promise<SpecError[]> {
     if (problem.severity !== "error") continue;
     const location = problem.location[0];
     if (insideExtension(segmentsOf(location?.pointer ?? "#"))) continue;
+    if (unknownSchemaKeyword(problem.message, segmentsOf(location?.pointer ?? "#"))) continue;
     const fault = faultOf(spec, location?.pointer ?? "#", problem.message, problem.suggest);
     const key = `${fault.pointer}\n${fault.expected}`;
     if (seen.has(key)) continue; // a node reached through several $refs is reported once
@@ -174,6 +131,17 @@ async function structureFaults(spec: LoadedSpec): Promise<SpecError[]> {
     faults.push(fault);
   }
   return faults;
+}
+
+/**
+ * A keyword JSON Schema 2020-12 does not define, in a schema: an annotation, which OpenAPI 3.1
+ * schemas may carry (Redocly's structure rule reports it as an unknown field).
+ */
+function unknownSchemaKeyword(message: string, segments: readonly string[]): boolean {
+  return (
+    /^Property `.+` is not expected here\.$/.test(message) &&
+    componentKindAt(segments.slice(0, -1)) === "schemas"
+  );
 }
 
 /** What a Redocly message means, as [pointer, expected, found]; `at` is the reported node. */

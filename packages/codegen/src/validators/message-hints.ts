@@ -1,5 +1,6 @@
+import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS } from "../spec-input/document-places.js";
 import type { JsonSchema } from "../spec-input/spec-model.js";
-import { SCHEMA_ARRAY_KEYWORDS, SCHEMA_MAP_KEYWORDS, walkSchema } from "./openapi-keywords.js";
+import { walkSchema } from "./openapi-keywords.js";
 import type { SchemaHint as RuntimeSchemaHint } from "./validators-runtime.js";
 
 /** What error messages know about one schema node: the runtime's SchemaHint, as generators build it. */

@@ -1,4 +1,9 @@
 import { describeValue, pointerOf, SpecError } from "@marketapi/spec-loader";
+import {
+  SCHEMA_ARRAY_KEYWORDS,
+  SCHEMA_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+} from "../spec-input/document-places.js";
 import type { JsonSchema } from "../spec-input/spec-model.js";
 
 /**
@@ -48,30 +53,6 @@ export const FORMATS: readonly string[] = [
   "uuid",
 ];
 
-/** Keywords whose value is one subschema. */
-export const SCHEMA_KEYWORDS: readonly string[] = [
-  "items",
-  "additionalProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-];
-/** Keywords whose value is an array of subschemas. */
-export const SCHEMA_ARRAY_KEYWORDS: readonly string[] = ["allOf", "anyOf", "oneOf", "prefixItems"];
-/** Keywords whose value maps names to subschemas. */
-export const SCHEMA_MAP_KEYWORDS: readonly string[] = [
-  "properties",
-  "patternProperties",
-  "dependentSchemas",
-  "$defs",
-];
-
 const VALUE_KEYWORDS = new Set([
   "$ref",
   "type",
@@ -114,11 +95,16 @@ export interface CleanOptions {
   rewriteRef: (ref: string, pointer: string) => string;
   /** Keep `$id` and `$schema` on this node (the root of a standalone JSON Schema document). */
   root?: boolean;
+  /**
+   * JSON Schema 2020-12 as written, for a spec that is not ours: a keyword it does not know is an
+   * annotation (left out, as the specification says), and so are `nullable` and another `$schema`.
+   */
+  lenient?: boolean;
 }
 
 /**
- * A copy of `schema` that ajv compiles in strict mode: annotations and extensions left out,
- * `$ref`s rewritten, everything else checked against the keywords ajv knows.
+ * A copy of `schema` that ajv compiles: annotations and extensions left out, `$ref`s rewritten,
+ * everything else checked against the keywords ajv knows (left out too with `lenient`).
  */
 export function cleanSchema(schema: JsonSchema, options: CleanOptions): JsonSchema {
   if (typeof schema === "boolean") return schema;
@@ -136,6 +122,7 @@ export function cleanSchema(schema: JsonSchema, options: CleanOptions): JsonSche
       if (typeof value !== "string") throw new SpecError(source, at, "a $ref string", describeValue(value));
       out.$ref = options.rewriteRef(value, at);
     } else if (keyword === "$schema") {
+      if (options.lenient) continue;
       if (!DIALECTS.has(value)) {
         throw new SpecError(
           source,
@@ -156,6 +143,7 @@ export function cleanSchema(schema: JsonSchema, options: CleanOptions): JsonSche
       }
       out.$id = value;
     } else if (keyword === "nullable") {
+      if (options.lenient) continue;
       throw new SpecError(
         source,
         at,
@@ -181,7 +169,7 @@ export function cleanSchema(schema: JsonSchema, options: CleanOptions): JsonSche
       );
     } else if (VALUE_KEYWORDS.has(keyword)) {
       out[keyword] = value;
-    } else {
+    } else if (!options.lenient) {
       throw new SpecError(source, at, "a JSON Schema 2020-12 or OpenAPI 3.1 keyword", describeValue(keyword));
     }
   }

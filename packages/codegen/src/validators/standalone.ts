@@ -4,9 +4,11 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { _, type Code, Name, nil } from "ajv/dist/compile/codegen/index.js";
 import namesModule from "ajv/dist/compile/names.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
+import type { RegExpEngine } from "ajv/dist/types/index.js";
 import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "../spec-input/spec-model.js";
 import { FORMATS, walkSchema } from "./openapi-keywords.js";
+import { patternOf } from "./validators-runtime.js";
 
 // ajv and ajv-formats are CommonJS: imported from ESM, the default import is module.exports,
 // whose `default` property is the export itself; loaders that unwrap `__esModule` modules (vitest)
@@ -21,6 +23,10 @@ const RUNTIME_HELPERS: Record<string, string> = {
   'require("ajv/dist/runtime/ucs2length").default': "ucs2length",
   'require("ajv/dist/runtime/equal").default': "equal",
 };
+/** The run-time module's type of a compiled validator, which every export is declared as. */
+const VALIDATOR_TYPE = "CompiledValidator";
+/** The run-time module's function that makes a schema's pattern into a regular expression. */
+const PATTERN_NAME = "patternOf";
 /** The name under which the generated code imports the run-time format checks. */
 const FORMATS_NAME = "runtimeFormats";
 
@@ -48,8 +54,8 @@ export interface StandaloneModule {
 }
 
 /**
- * Compiles the exports of one JSON Schema document (which must carry an `$id`) with Ajv2020 in
- * strict mode and returns ES module code for them that needs no ajv at run time:
+ * Compiles the exports of one JSON Schema document (which must carry an `$id`) with Ajv2020 (see
+ * CompileOptions) and returns ES module code for them that needs no ajv at run time:
  *
  * - ajv's standalone output `require()`s its run-time helpers even in ESM mode; each such call is
  *   replaced by an import of the generated run-time module (any other `require` is an error);
@@ -63,10 +69,11 @@ export function compileStandalone(
   document: Record<string, unknown>,
   exports: readonly StandaloneExport[],
   runtimeModule: string,
+  options: CompileOptions,
 ): StandaloneModule {
   const id = document.$id;
   if (typeof id !== "string") throw new Error("compileStandalone: the document needs an $id");
-  const ajv = createAjv();
+  const ajv = createAjv(options);
   // Checking the document against the 2020-12 meta-schema compiles that meta-schema, which needs
   // every 2020-12 feature; only then are the options tuned to what the document itself uses.
   ajv.validateSchema(document as AnySchema, true);
@@ -90,18 +97,50 @@ export function compileStandalone(
   return { code: toEsModule(raw, runtimeModule) };
 }
 
-function createAjv(): Ajv2020 {
+export interface CompileOptions {
+  /**
+   * ajv's strict mode (types beside the keywords that need them, tuples with their bounds, required
+   * properties declared): our own rules. A spec that is not ours is compiled as JSON Schema 2020-12
+   * defines it, which asks for none of that.
+   */
+  strict: boolean;
+  /**
+   * Which referenced schemas are written into each function that uses them rather than called
+   * (ajv's `inlineRefs`): `true`, every one that refers to nothing else (ajv's default: the fastest
+   * code, whatever its size), or those of at most this many keywords.
+   */
+  inlineRefs: boolean | number;
+}
+
+function createAjv({ strict, inlineRefs }: CompileOptions): Ajv2020 {
   const ajv = new Ajv2020({
-    strict: true,
+    strict,
+    logger: strict ? undefined : false,
+    inlineRefs,
     allErrors: true,
     messages: false,
-    code: { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_NAME)}` },
+    code: {
+      source: true,
+      esm: true,
+      lines: true,
+      formats: _`${new Name(FORMATS_NAME)}`,
+      ...(strict ? {} : { regExp: lenientPatterns() }),
+    },
   });
   addFormats(ajv, FORMATS as Parameters<typeof addFormats>[1] & string[]);
   recordUnionBranches(ajv, "anyOf");
   recordUnionBranches(ajv, "oneOf");
   linearUniqueItems(ajv);
   return ajv;
+}
+
+/**
+ * Patterns as the run-time module's patternOf reads them, at generation time and in the generated
+ * code alike: with the `u` flag where they are valid so, else without it (a document that writes
+ * `[a-z\\:]` means a colon). ajv's default, `new RegExp(pattern, "u")`, refuses them.
+ */
+function lenientPatterns(): RegExpEngine {
+  return Object.assign((source: string, flags: string) => patternOf(source, flags), { code: PATTERN_NAME });
 }
 
 /**
@@ -239,13 +278,33 @@ function absolutizeSchemaPaths(document: Record<string, unknown>, roots: Validat
 }
 
 /**
+ * ajv records each error in seven lines (`const err0 = {…}; if(vErrors === null){vErrors = [err0];}
+ * else {vErrors.push(err0);} errors++;`): on Stripe's document 22,000 of them, 40% of the code's
+ * lines, and a declaration each for the type checker of whoever compiles the output to bind. Two
+ * lines without the declaration do the same: `(vErrors ??= []).push({…}); errors++;`. The object
+ * is folded in only when no `errN` is read anywhere else, so code of another shape stays as ajv
+ * wrote it.
+ */
+export function compactErrorPushes(code: string): string {
+  const pushed = code.replace(
+    /\nif\(vErrors === null\)\{\nvErrors = \[(err\d+)\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}\nerrors\+\+;/g,
+    "\n(vErrors ??= []).push($1);\nerrors++;",
+  );
+  const folded = pushed.replace(
+    /\nconst (err\d+) = (\{.*\});\n\(vErrors \?\?= \[\]\)\.push\(\1\);/g,
+    "\n(vErrors ??= []).push($2);",
+  );
+  return /\berr\d+\b/.test(folded) ? pushed : folded;
+}
+
+/**
  * Turns ajv's standalone output into an ES module that imports its helpers from `runtimeModule`.
  * The code is wrapped in one function scope, as ajv's own run-time compilation does: functions
  * that read module-level constants pay for a check on every read (V8 cannot prove a module
  * binding initialised), measurably slower than reading the same constants from a closure.
  */
 function toEsModule(raw: string, runtimeModule: string): string {
-  let code = raw.replace(/^"use strict";\n?/, "");
+  let code = compactErrorPushes(raw.replace(/^"use strict";\n?/, ""));
   const used = new Set<string>();
   for (const [expression, helper] of Object.entries(RUNTIME_HELPERS)) {
     if (code.includes(expression)) {
@@ -253,7 +312,7 @@ function toEsModule(raw: string, runtimeModule: string): string {
       code = code.split(expression).join(helper);
     }
   }
-  for (const name of [FORMATS_NAME, DUPLICATES_NAME]) {
+  for (const name of [FORMATS_NAME, DUPLICATES_NAME, PATTERN_NAME]) {
     if (new RegExp(`\\b${name}\\b`).test(code)) used.add(name);
   }
   const leftover = /\brequire\s*\(\s*("[^"]*")/.exec(code);
@@ -273,13 +332,17 @@ function toEsModule(raw: string, runtimeModule: string): string {
     throw new Error("compileStandalone: an export of ajv's output was not recognised");
   const imports = [...used].sort();
   return [
-    ...(imports.length > 0 ? [`import { ${imports.join(", ")} } from "${runtimeModule}";`, ""] : []),
+    `import type { ${VALIDATOR_TYPE} } from "${runtimeModule}";`,
+    ...(imports.length > 0 ? [`import { ${imports.join(", ")} } from "${runtimeModule}";`] : []),
+    "",
     "const compiled = /* @__PURE__ */ (() => {",
     code.endsWith("\n") ? code.slice(0, -1) : code,
     `return { ${exported.map(([name, fn]) => `${name}: ${fn}`).join(", ")} };`,
     "})();",
     "",
-    ...exported.map(([name]) => `export const ${name} = compiled.${name};`),
+    // Declared with their type, so that TypeScript never infers it from the code above (@ts-nocheck
+    // spares that code the checks, not the inference a use of an untyped export asks for).
+    ...exported.map(([name]) => `export const ${name}: ${VALIDATOR_TYPE} = compiled.${name};`),
     "",
   ].join("\n");
 }

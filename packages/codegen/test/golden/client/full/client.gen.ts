@@ -3,14 +3,14 @@
 
 import { createOperationMethods, type ResultMode, type SpotApiMethods } from "./methods.gen.js";
 import { authentication, operationTable } from "./operations.gen.js";
-import type { paths } from "./spot-api.gen.js";
+import type { paths } from "./types.gen.js";
 
 /**
  * The types of this API, for `createApiClient` of @marketapi/client: the paths, and the methods
  * for any type of per-call options and result mode (the runtime supplies its own as `options`
  * and `mode`). Types only.
  */
-export interface SpotApiTypes {
+export interface ApiTypes {
   readonly paths: paths;
   readonly options: unknown;
   readonly mode: ResultMode;
@@ -19,12 +19,17 @@ export interface SpotApiTypes {
 
 /**
  * This API as `createApiClient` of @marketapi/client takes it:
- * `createApiClient(spotApi, { baseUrl, apiKey, apiSecret })`.
+ * `createApiClient(api, { baseUrl })`.
  */
-export const spotApi: {
+export const api: {
   readonly operationTable: typeof operationTable;
   readonly authentication: typeof authentication;
   readonly createOperationMethods: typeof createOperationMethods;
   /** Types only: never set at run time. */
-  readonly types?: SpotApiTypes;
+  readonly types?: ApiTypes;
 } = { operationTable, authentication, createOperationMethods };
+
+/** @deprecated The name of earlier versions of this file: use `ApiTypes`. */
+export type SpotApiTypes = ApiTypes;
+/** @deprecated The name of earlier versions of this file: use `api`. */
+export const spotApi: typeof api = api;

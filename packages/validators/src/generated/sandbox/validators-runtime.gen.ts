@@ -107,6 +107,22 @@ export function ucs2length(text: string): number {
   return count;
 }
 
+/**
+ * A schema's `pattern` as a regular expression: with the `u` flag, as JSON Schema reads it, or,
+ * where the pattern is no valid regular expression so, as JavaScript reads it without the flag
+ * (identity escapes such as `\:`, which published documents write, and which mean the character
+ * itself). Only the validators of a spec that is not marketapi's own call it; our own schema
+ * rules refuse such a pattern.
+ */
+export function patternOf(source: string, flags: string): RegExp {
+  try {
+    return new RegExp(source, flags);
+  } catch (error) {
+    if (!flags.includes("u")) throw error;
+    return new RegExp(source, flags.replace("u", ""));
+  }
+}
+
 /** Deep equality of JSON values, as enum, const and uniqueItems mean it. */
 export function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;

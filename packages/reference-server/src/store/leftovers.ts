@@ -7,13 +7,14 @@
  * - FILE.upgrade-trial-PID: the trial copy of an upgrade (as large as the file), with its log;
  * - FILE.schema-N-backup.partial-PID: the original of an upgrade being written;
  * - FILE.import-PID: a JSON state file being imported;
- * - FILE.restoring-PID: a backup being copied into place;
+ * - FILE.restoring-PID: a backup being copied into place (`restore`), or a snapshot (the sandbox's
+ *   restore and reset, made by the server that holds the lock);
  * - COPY.partial-PID: a backup being written (beside its output, not the state file).
  *
  * Each of the first five is made only under the state file's lock, so whoever holds the lock knows
  * that every one of them is a leftover, and removes them (start-up, restore), warning of what it
  * removed. A backup takes no lock: it removes the partial copies beside its output whose process
- * has ended.
+ * has ended. The folder FILE.snapshots (the sandbox's snapshots) is kept: it is no work aside.
  */
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";

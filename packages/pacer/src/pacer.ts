@@ -11,11 +11,17 @@ import {
 import { type PacerClock, systemClock } from "./clock.js";
 import { PacerWaitError, type WaitReason } from "./pacer-wait-error.js";
 import { type LimitKind, type LimitRule, type RateLimit, readLimits } from "./rate-limits.js";
+import { requestWeight, type WeightRule } from "./weight.js";
 
 /** What one request spends. */
 export interface PacedRequest {
-  /** Its request weight (`requestWeight(rule, params)`); counts against REQUEST_WEIGHT limits. */
-  readonly weight: number;
+  /**
+   * Its request weight, counted against REQUEST_WEIGHT limits: a number, or the operation's
+   * x-weight rule, whose weight the pacer takes for `params` (`requestWeight`).
+   */
+  readonly weight: number | WeightRule;
+  /** The request's parameters, for a weight that depends on one. */
+  readonly params?: Readonly<Record<string, unknown>>;
   /** Orders it places (1 for a new order); counts against the ORDERS limits of `account`. */
   readonly orders?: number;
   /** The account whose ORDERS limits apply (order limits are per account, the others per address); default "". */
@@ -157,13 +163,14 @@ interface Waiter {
 }
 
 function amountOf(kind: LimitKind, request: PacedRequest): number {
-  if (kind === "REQUEST_WEIGHT") return request.weight;
+  if (kind === "REQUEST_WEIGHT") return requestWeight(request.weight, request.params);
   if (kind === "ORDERS") return request.orders ?? 0;
   return 1;
 }
 
 function checkRequest(request: PacedRequest): void {
-  const { weight, orders = 0 } = request;
+  const { orders = 0 } = request;
+  const weight = requestWeight(request.weight, request.params);
   if (!(Number.isFinite(weight) && weight >= 0))
     throw new TypeError(`pacer: a request's weight must be a number of at least 0, got ${weight}`);
   if (!(Number.isInteger(orders) && orders >= 0))

@@ -37,7 +37,11 @@ export type Attempt = (signal: AbortSignal) => Promise<{ result: RawResult; sign
 
 /** The send failed on the way: no answer (a dropped connection, a timeout, a body that could not be read). */
 export class LostAnswer {
-  constructor(readonly error: unknown) {}
+  constructor(
+    readonly error: unknown,
+    /** The request's timestamp and window, when it was signed. */
+    readonly signed?: Signed,
+  ) {}
 }
 
 /** Why a call waits before sending again. */
@@ -201,6 +205,7 @@ async function sendOnce(plan: CallPlan, attempt: Attempt): Promise<SendOutcome> 
     return {
       error: timedOut ? new RequestTimeoutError(plan.operationId, plan.timeoutMs) : error.error,
       timedOut,
+      ...(error.signed ? { signed: error.signed } : {}),
     };
   } finally {
     clearTimeout(timer);

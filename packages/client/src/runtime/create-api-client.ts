@@ -432,7 +432,7 @@ export function createApiClient(
         orders: fact?.orders ?? 0,
         signal,
         timeoutMs: init?.timeoutMs ?? timeoutMs,
-        lookup: lookup && policy.lookups ? { fact: lookup, run: lookupRun } : undefined,
+        lookup: lookup ? { fact: lookup, run: lookupRun } : undefined,
         outcome: {
           operationId: id,
           ...(lookup && typeof keyValue === "string" ? { key: { name: lookup.key, value: keyValue } } : {}),
@@ -562,7 +562,7 @@ export function createApiClient(
         result = await fetchDirect(fetchImpl, url, requestInit as RequestInit, parseAs);
       }
     } catch (error) {
-      throw new LostAnswer(error);
+      throw new LostAnswer(error, signedAs);
     }
     if (responseAs === "none" && result.response.ok) result.data = undefined;
     requestUrls.set(result.response, url);

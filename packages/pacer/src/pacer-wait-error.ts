@@ -2,8 +2,8 @@
 export type WaitReason = "budget" | "retry-after" | "ban";
 
 /**
- * A request would have to wait longer than its caller allows (`maxWaitMs`): it is not sent. Says
- * until when and why, such as "IP banned (418) until 2026-11-28T10:02:00.000Z".
+ * A request would have to wait longer than its caller allows (`maxWaitMs`, or `maxHoldMs` for a
+ * pause the exchange asked for): it is not sent. Says until when and why.
  */
 export class PacerWaitError extends Error {
   override readonly name = "PacerWaitError";

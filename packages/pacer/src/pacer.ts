@@ -39,10 +39,16 @@ export interface AcquireOptions {
   /** Gives up waiting (the promise rejects with the signal's reason). */
   readonly signal?: AbortSignal;
   /**
-   * The longest the caller will wait. A request that would wait longer is not granted: the promise
-   * rejects with a `PacerWaitError` saying until when and why, as soon as that is known.
+   * The longest the caller will wait, for anything. A request that would wait longer is not
+   * granted: the promise rejects with a `PacerWaitError` saying until when and why, as soon as
+   * that is known.
    */
   readonly maxWaitMs?: number;
+  /**
+   * The longest the caller will wait for a pause the exchange asked for (a 429's Retry-After, a 418
+   * ban); waits for the budget are not bounded by it. Refused the same way.
+   */
+  readonly maxHoldMs?: number;
 }
 
 /** The right to send one request; settle it with the answer, or release it when nothing was sent. */
@@ -93,7 +99,7 @@ export interface PacerOptions {
   readonly share?: number;
   /** The clock (default: the system's). Windows are epoch-aligned on it, as the exchange counts them. */
   readonly clock?: PacerClock;
-  /** How long after a window's end its next one is trusted to have begun at the exchange too (default 200 ms). */
+  /** The clocks' slack at a window's end (default 200 ms): the next window is spent only this long after it began here. */
   readonly windowGuardMs?: number;
   /** The header prefixes of the answers' counters (default: `x-mbx-used-weight-`, `x-mbx-order-count-`). */
   readonly counterHeaders?: CounterHeaders;
@@ -125,7 +131,10 @@ const MAX_BAN_MS = 3 * 86_400_000;
 class Counter {
   window = Number.NEGATIVE_INFINITY;
   used = 0;
-  /** Reserved by requests not settled yet: they may land in the next window at the exchange. */
+  /**
+   * Reserved by requests not answered yet: where the exchange counts them is unknown until they
+   * are answered, so a new window starts with them spent.
+   */
   inflight = 0;
 
   constructor(
@@ -157,6 +166,9 @@ interface Waiter {
   since: number;
   deadline: number;
   maxWaitMs: number | undefined;
+  /** The latest a hold may end for this waiter to wait it out. */
+  holdDeadline: number;
+  maxHoldMs: number | undefined;
   resolve(permit: Permit): void;
   reject(error: unknown): void;
   detach(): void;
@@ -393,9 +405,11 @@ export function createPacer(options: PacerOptions = {}): Pacer {
         grant(waiter, needs, now);
         continue;
       }
-      if (until > waiter.deadline) {
+      const tooLong = until > waiter.deadline || (held !== undefined && held.until > waiter.holdDeadline);
+      if (tooLong) {
+        const limit = until > waiter.deadline ? waiter.maxWaitMs : waiter.maxHoldMs;
         waiter.detach();
-        waiter.reject(new PacerWaitError(until, reason, detail, waiter.maxWaitMs ?? 0));
+        waiter.reject(new PacerWaitError(until, reason, detail, limit ?? 0));
         continue;
       }
       wake = Math.min(wake, until);
@@ -424,7 +438,7 @@ export function createPacer(options: PacerOptions = {}): Pacer {
   return {
     acquire(request, acquireOptions = {}) {
       checkRequest(request);
-      const { signal, maxWaitMs } = acquireOptions;
+      const { signal, maxWaitMs, maxHoldMs } = acquireOptions;
       if (signal?.aborted) return Promise.reject(signal.reason);
       const since = clock.now();
       return new Promise<Permit>((resolve, reject) => {
@@ -433,6 +447,8 @@ export function createPacer(options: PacerOptions = {}): Pacer {
           since,
           deadline: maxWaitMs === undefined ? Number.POSITIVE_INFINITY : since + maxWaitMs,
           maxWaitMs,
+          holdDeadline: maxHoldMs === undefined ? Number.POSITIVE_INFINITY : since + maxHoldMs,
+          maxHoldMs,
           resolve,
           reject,
           detach() {

@@ -273,3 +273,43 @@ describe("waiting", () => {
     expect(() => createPacer().acquire(given)).toThrow(want);
   });
 });
+
+describe("bounds on waiting", () => {
+  it("bounds holds with maxHoldMs, not the budget's waits", async () => {
+    const clock = manualClock(0);
+    const pacer = pacerOn(clock);
+    start(pacer, [{ weight: 100 }]);
+    const budget = start(pacer, [{ weight: 1 }], { maxHoldMs: 1000 });
+    await flush();
+    expect(budget.errors).toEqual([]);
+    pacer.observe({ status: 418, headers: { "Retry-After": "60" } });
+    const held = start(pacer, [{ weight: 1 }], { maxHoldMs: 1000 });
+    await flush();
+    expect(held.errors).toHaveLength(1);
+    expect((held.errors[0] as PacerWaitError).reason).toBe("ban");
+    expect((held.errors[0] as PacerWaitError).maxWaitMs).toBe(1000);
+  });
+
+  it("takes an operation's weight rule with the request's parameters", async () => {
+    const clock = manualClock(0);
+    const pacer = pacerOn(clock);
+    const rule = {
+      weight: 5,
+      parameter: "limit",
+      tiers: [
+        { upTo: 100, weight: 5 },
+        { upTo: 500, weight: 25 },
+      ],
+    };
+    const run = start(pacer, [
+      { weight: rule, params: { limit: 500 } },
+      { weight: rule, params: { limit: 500 } },
+      { weight: rule, params: { limit: 500 } },
+      { weight: rule, params: { limit: 500 } },
+      { weight: rule, params: { limit: 10 } },
+    ]);
+    await flush();
+    expect(run.order).toEqual([0, 1, 2, 3]);
+    expect(pacer.snapshot().limits.find((l) => l.rateLimitType === "REQUEST_WEIGHT")?.used).toBe(100);
+  });
+});

@@ -76,7 +76,6 @@ export interface ConductEnvironment {
   readonly remeasureClock: (() => Promise<void>) | undefined;
   readonly invalidTimestampCode: number | null;
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
-  readonly sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 /** One call. */
@@ -128,7 +127,7 @@ export async function conductCall(
     if (!env.pacer && answer) holdFor(answer, env);
     const retry = async (reason: RetryReason, waitMs: number) => {
       env.onRetry?.({ operationId: plan.operationId, sent, reason, waitMs });
-      await env.sleep(waitMs, plan.signal);
+      await sleep(waitMs, plan.signal);
     };
 
     if ("result" in outcome) {
@@ -218,14 +217,17 @@ function lostError(plan: CallPlan, outcome: { error: unknown; timedOut: boolean 
   return outcome.timedOut ? new RequestTimeoutError(plan.operationId, plan.timeoutMs) : outcome.error;
 }
 
-/** Waits for the pacer's budget, or the client's hold; refuses a wait longer than `maxWaitMs`. */
+/**
+ * Waits for the pacer's budget (as long as it takes: pacing is the point), or for a pause the
+ * exchange asked for, the pacer's or the client's own; refuses a pause longer than `maxWaitMs`.
+ */
 async function admit(plan: CallPlan, env: ConductEnvironment): Promise<Permit | undefined> {
   const maxWaitMs = env.policy.maxWaitMs;
   if (env.pacer) {
     try {
       return await env.pacer.acquire(
         { weight: plan.weight, params: plan.params, orders: plan.orders, account: env.account },
-        { maxWaitMs, ...(plan.signal ? { signal: plan.signal } : {}) },
+        { maxHoldMs: maxWaitMs, ...(plan.signal ? { signal: plan.signal } : {}) },
       );
     } catch (error) {
       const wait = error as { name?: string; until: number; detail: string };
@@ -237,7 +239,7 @@ async function admit(plan: CallPlan, env: ConductEnvironment): Promise<Permit | 
   for (let wait = env.hold.until - Date.now(); wait > 0; wait = env.hold.until - Date.now()) {
     if (wait > maxWaitMs)
       throw new RequestHeldError(plan.operationId, env.hold.until, env.hold.reason, maxWaitMs);
-    await env.sleep(wait, plan.signal);
+    await sleep(wait, plan.signal);
   }
   return undefined;
 }
@@ -271,4 +273,20 @@ function retryAfterOf(response: Response): number | undefined {
 export function errorCode(result: RawResult): number | undefined {
   const code = (result.error as { code?: unknown } | undefined)?.code;
   return typeof code === "number" ? code : undefined;
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

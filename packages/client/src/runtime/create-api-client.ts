@@ -330,10 +330,7 @@ export function createApiClient(
     remeasureClock: clock?.remeasure,
     invalidTimestampCode: apiFacts?.invalidTimestampCode ?? null,
     onRetry: options.onRetry,
-    sleep,
   };
-  /** The URL each answer's request went to, query string included, for SpotApiError. */
-  const requestUrls = new WeakMap<Response, string>();
   const wiresById = new Map<string, Map<string, ParameterWire>>();
   const wiresOf = (id: string, op: OperationWire) => {
     let wires = wiresById.get(id);
@@ -381,7 +378,8 @@ export function createApiClient(
       if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
     }
     if (throwing && !result.response.ok) {
-      const url = requestUrls.get(result.response) ?? `${init?.baseUrl ?? baseUrl}${op.path}`;
+      // The URL the request went to, query string included (a fetch of one's own may leave it empty).
+      const url = result.response.url || `${init?.baseUrl ?? baseUrl}${op.path}`;
       throw new SpotApiError(op.method, url, result.response, result.error);
     }
     return result;
@@ -401,27 +399,21 @@ export function createApiClient(
   ): Promise<RawResult | LookedUpResult> {
     const op = table[id]!;
     const fact = facts[id];
-    checkDecimalText(id, fact?.decimals, params);
-    checkDecimalText(id, fact?.decimals, form);
     const lookup = fact?.lookup;
-    if (lookup && policy.lookups) loadLookUp().catch(() => {});
     let sent = params;
-    if (lookup && policy.lookups && params?.[lookup.key] === undefined && form?.[lookup.key] === undefined)
-      sent = { ...params, [lookup.key]: newKey() };
+    if (lookup && policy.lookups) {
+      loadLookUp().catch(() => {});
+      if (params?.[lookup.key] === undefined && form?.[lookup.key] === undefined)
+        sent = { ...params, [lookup.key]: newKey() };
+    }
     const all = { ...form, ...sent };
+    checkDecimalText(id, fact?.decimals, all);
     if (init?.timeoutMs !== undefined) checkTimeout(init.timeoutMs, "timeoutMs");
     const signal = init?.signal;
-    const keyValue = lookup ? all[lookup.key] : undefined;
     const lookupRun = () => {
       const lookupParams: Record<string, unknown> = {};
       for (const [name, from] of Object.entries(lookup!.parameters)) lookupParams[name] = all[from];
-      return conduct(
-        lookup!.operation,
-        lookupParams,
-        undefined,
-        undefined,
-        signal ? { signal } : undefined,
-      ) as Promise<RawResult>;
+      return conduct(lookup!.operation, lookupParams, undefined, undefined, { signal }) as Promise<RawResult>;
     };
     return conductCall(
       {
@@ -432,10 +424,13 @@ export function createApiClient(
         orders: fact?.orders ?? 0,
         signal,
         timeoutMs: init?.timeoutMs ?? timeoutMs,
-        lookup: lookup ? { fact: lookup, run: lookupRun } : undefined,
+        lookup: lookup && { fact: lookup, run: lookupRun },
         outcome: {
           operationId: id,
-          ...(lookup && typeof keyValue === "string" ? { key: { name: lookup.key, value: keyValue } } : {}),
+          key:
+            lookup && all[lookup.key] != null
+              ? { name: lookup.key, value: String(all[lookup.key]) }
+              : undefined,
         },
       },
       environment,
@@ -565,7 +560,6 @@ export function createApiClient(
       throw new LostAnswer(error, signedAs);
     }
     if (responseAs === "none" && result.response.ok) result.data = undefined;
-    requestUrls.set(result.response, url);
     return signedAs ? { result, signed: signedAs } : { result };
   }
 
@@ -646,22 +640,6 @@ export function createApiClient(
     ...methods,
   };
   return client as unknown as ApiClient<ApiTypes, "result" | "throw">;
-}
-
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** A key that names one request's result (a client order id): 32 random hex digits. */

@@ -8,6 +8,7 @@ import {
   type LookedUpResult,
   type RawResult,
   type Signed,
+  sleep,
 } from "./call-conduct.js";
 import { OutcomeUnknownError } from "./call-errors.js";
 
@@ -52,7 +53,7 @@ export async function lookUp(
   const wait = signed.timestamp + signed.window + EXPIRY_MARGIN_MS - env.signingNow();
   if (wait > 0) {
     env.onRetry?.({ operationId: plan.operationId, sent, reason: "lookup", waitMs: wait });
-    await env.sleep(wait, plan.signal);
+    await sleep(wait, plan.signal);
   }
   const second = await look();
   return second === "absent" ? undefined : second;

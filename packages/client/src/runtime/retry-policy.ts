@@ -7,7 +7,7 @@ export interface RetryOptions {
   /** The first backoff (default 200 ms); each next one doubles, up to `maxDelayMs` (default 5000); full jitter. */
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** The longest a call waits for a Retry-After, a ban's end or the pacer (default 30000 ms); a longer wait is not made. */
+  /** The longest a call waits for a Retry-After or a ban's end (default 30000 ms); a longer one is not waited for. The pacer's budget waits are not bounded by it. */
   maxWaitMs?: number;
   /**
    * A request that changes state and whose outcome is unknown is looked up (x-outcome-lookup)

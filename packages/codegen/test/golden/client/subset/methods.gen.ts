@@ -56,8 +56,8 @@ export type OperationCode<K extends keyof operations> = K extends keyof Operatio
   : never;
 
 /**
- * A code the spec does not state for the operation: the general case of its errors. Compare it as
- * a number (`Number(error.code) === -1001`); a literal the spec does not state is a type error.
+ * A code the spec does not state for the operation: the general case of its errors, what is left
+ * in a `switch` once every stated code has its case. Compare it as a number (`Number(error.code)`).
  */
 export type UnlistedCode = number & { readonly "unlisted code": true };
 

@@ -163,6 +163,8 @@ interface Reservation {
 
 interface Waiter {
   request: PacedRequest;
+  /** The request's weight, taken once. */
+  weight: number;
   since: number;
   deadline: number;
   maxWaitMs: number | undefined;
@@ -174,19 +176,21 @@ interface Waiter {
   detach(): void;
 }
 
-function amountOf(kind: LimitKind, request: PacedRequest): number {
-  if (kind === "REQUEST_WEIGHT") return requestWeight(request.weight, request.params);
+function amountOf(kind: LimitKind, request: PacedRequest, weight: number): number {
+  if (kind === "REQUEST_WEIGHT") return weight;
   if (kind === "ORDERS") return request.orders ?? 0;
   return 1;
 }
 
-function checkRequest(request: PacedRequest): void {
+/** The request's weight, checked. */
+function checkRequest(request: PacedRequest): number {
   const { orders = 0 } = request;
   const weight = requestWeight(request.weight, request.params);
   if (!(Number.isFinite(weight) && weight >= 0))
     throw new TypeError(`pacer: a request's weight must be a number of at least 0, got ${weight}`);
   if (!(Number.isInteger(orders) && orders >= 0))
     throw new TypeError(`pacer: a request's orders must be a whole number of at least 0, got ${orders}`);
+  return weight;
 }
 
 /** A pacer; share one between every client that sends from the same address. */
@@ -210,6 +214,7 @@ export function createPacer(options: PacerOptions = {}): Pacer {
   let inFlight = 0;
   let granted = 0;
   let cancelTimer: (() => void) | undefined;
+  let pumpQueued = false;
   let wakeAt = Number.POSITIVE_INFINITY;
 
   const budgetOf = (rule: LimitRule) => Math.max(1, Math.floor(rule.limit * share));
@@ -246,10 +251,10 @@ export function createPacer(options: PacerOptions = {}): Pacer {
     pump();
   }
 
-  function needsOf(request: PacedRequest, now: number): Reservation[] {
+  function needsOf(request: PacedRequest, weight: number, now: number): Reservation[] {
     const needs: Reservation[] = [];
     for (const rule of rules) {
-      const amount = amountOf(rule.kind, request);
+      const amount = amountOf(rule.kind, request, weight);
       if (amount <= 0) continue;
       const counter = counterOf(rule, request.account ?? "", now);
       needs.push({ counter, amount, window: counter.window });
@@ -371,13 +376,34 @@ export function createPacer(options: PacerOptions = {}): Pacer {
     pump();
   }
 
-  /** Grants every waiter that fits, in order; a limit that stops one waiter stops those behind it too. */
+  /** Pumps once the current turn's acquires, settles and holds are in: one pass over the queue for all of them. */
   function pump(): void {
+    if (pumpQueued) return;
+    pumpQueued = true;
+    queueMicrotask(() => {
+      pumpQueued = false;
+      pumpNow();
+    });
+  }
+
+  /** Grants every waiter that fits, in order; a limit that stops one waiter stops those behind it too. */
+  function pumpNow(): void {
     const now = clock.now();
     const blocked = new Set<Counter>();
+    /** When the first waiter stopped by an address-wide limit may go: those behind it that need it wait as long. */
+    let addressBlockedUntil: number | undefined;
     let wake = Number.POSITIVE_INFINITY;
     for (const waiter of [...queue]) {
-      const needs = needsOf(waiter.request, now);
+      // A waiter that needs a blocked address-wide limit (every request spends RAW_REQUESTS, nearly
+      // every one REQUEST_WEIGHT) waits at least as long, unless it has a deadline to check.
+      if (
+        addressBlockedUntil !== undefined &&
+        waiter.weight > 0 &&
+        waiter.deadline === Number.POSITIVE_INFINITY &&
+        waiter.holdDeadline === Number.POSITIVE_INFINITY
+      )
+        continue;
+      const needs = needsOf(waiter.request, waiter.weight, now);
       let until = 0;
       let reason: WaitReason = "budget";
       let detail = "";
@@ -393,6 +419,7 @@ export function createPacer(options: PacerOptions = {}): Pacer {
         if (fits && !blocked.has(counter)) continue;
         blocked.add(counter);
         const end = counter.endsAt() + guardMs;
+        if (counter.rule.kind !== "ORDERS" && addressBlockedUntil === undefined) addressBlockedUntil = end;
         if (end > until) {
           until = end;
           if (!held) {
@@ -427,7 +454,7 @@ export function createPacer(options: PacerOptions = {}): Pacer {
       () => {
         wakeAt = Number.POSITIVE_INFINITY;
         cancelTimer = undefined;
-        pump();
+        pumpNow();
       },
       Math.max(0, at - clock.now()),
     );
@@ -437,13 +464,14 @@ export function createPacer(options: PacerOptions = {}): Pacer {
 
   return {
     acquire(request, acquireOptions = {}) {
-      checkRequest(request);
+      const weight = checkRequest(request);
       const { signal, maxWaitMs, maxHoldMs } = acquireOptions;
       if (signal?.aborted) return Promise.reject(signal.reason);
       const since = clock.now();
       return new Promise<Permit>((resolve, reject) => {
         const waiter: Waiter = {
           request,
+          weight,
           since,
           deadline: maxWaitMs === undefined ? Number.POSITIVE_INFINITY : since + maxWaitMs,
           maxWaitMs,

@@ -84,8 +84,10 @@ async function* windowItems(
         if (time === Number(valueAt(items[items.length - 1], window.field))) next.add(key);
         yield item;
       }
-      if (items.length === 0 || size === undefined || items.length < size) break;
+      // A page shorter than the limit ends the window; without a known limit, a page with nothing new.
+      if (items.length === 0 || (size !== undefined && items.length < size)) break;
       const lastTime = Number(valueAt(items[items.length - 1], window.field));
+      if (fresh === 0 && size === undefined) break;
       if (fresh === 0)
         throw new SpotClientError(
           `${operationId}.iterate: more than ${size} items at ${new Date(lastTime).toISOString()} (${window.field}); a time range cannot page past them`,

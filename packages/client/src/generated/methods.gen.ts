@@ -370,10 +370,12 @@ export function createOperationMethods<Options, Mode extends ResultMode = "resul
   type Methods = SpotApiMethods<Options, Mode>;
   // One function serves all the overloads of an operation, whatever parameters it takes.
   const bound = (id: keyof operations) => (params: never, options?: Options) => call(id, params, options);
-  // A paged operation's method also iterates over its items.
+  // A paged operation's method also iterates over its items. Its parameters are `unknown`: the
+  // cast to the method's type compares the intersection member by member, and `never` would
+  // not be comparable with the operation's parameters.
   const paged = (id: keyof operations) =>
-    Object.assign(bound(id), {
-      iterate: (params: never, options?: Options) => iterate(id, params, options),
+    Object.assign((params: unknown, options?: Options) => call(id, params, options), {
+      iterate: (params: unknown, options?: Options) => iterate(id, params, options),
     });
   return {
     ping: bound("ping") as Methods["ping"],

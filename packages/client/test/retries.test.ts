@@ -235,7 +235,8 @@ describe("a spec without the extensions", () => {
       { kind: "status", status: 503, headers: { "Retry-After": "0" } },
       { kind: "hang" },
     );
-    const client = createApiClient(api, { baseUrl: exchange.baseUrl, timeoutMs: 50 }) as unknown as Loose;
+    // Long enough for an answer on a loaded machine; only the hung send runs into it.
+    const client = createApiClient(api, { baseUrl: exchange.baseUrl, timeoutMs: 2_000 }) as unknown as Loose;
     expect((await client.ping!()).response.status).toBe(200);
     expect(sent("GET /api/v3/ping")).toHaveLength(3);
   });

@@ -41,7 +41,7 @@ describe.concurrent("--check", () => {
   it("passes on fresh output", async () => {
     const result = await check(project("fresh"));
     expect(result).toMatchObject({ code: 0, stderr: "" });
-    expect(result.stdout).toBe("marketapi-codegen: out is up to date (7 files)\n");
+    expect(result.stdout).toBe("marketapi-codegen: out is up to date (8 files)\n");
   });
 
   it("fails after a one-character edit of a generated file", async () => {
@@ -85,7 +85,7 @@ describe.concurrent("--check", () => {
 
     // The printed command brings the folder up to date, and --check then passes.
     const fixed = await codegen(COMMAND.split(" ").slice(2), { cwd: dir });
-    expect(fixed).toMatchObject({ code: 0, stdout: "marketapi-codegen: 7 files in out (2 changed)\n" });
+    expect(fixed).toMatchObject({ code: 0, stdout: "marketapi-codegen: 8 files in out (2 changed)\n" });
     expect((await check(dir)).code).toBe(0);
   });
 

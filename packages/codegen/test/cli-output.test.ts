@@ -28,6 +28,7 @@ describe.concurrent("marketapi-codegen output", () => {
       "client.gen.ts",
       "endpoint-validator.gen.ts",
       "endpoint.gen.ts",
+      "facts.gen.ts",
       "methods.gen.ts",
       "operations.gen.ts",
       "spot-api.gen.ts",

@@ -71,6 +71,7 @@ describe("a spec that is not ours, without flags", () => {
     const files = await generate({ spec: smallest, generators: ["client", "validators"], command });
     expect(files.map((f) => f.path)).toEqual([
       "client.gen.ts",
+      "facts.gen.ts",
       "methods.gen.ts",
       "operations.gen.ts",
       "types.gen.ts",

@@ -40,6 +40,16 @@ describe("surfaceVendorExtensions", () => {
   });
 
   it("starts every operation's description with its x-auth-class, credentials and x-weight", () => {
+    const depth = operationEntries(surfaced).find((e) => e.path === "/api/v3/depth")!;
+    expect(stringAt(depth.operation.description)).toContain(
+      "- **Request weight:** 5 for `limit` 1–100, 25 for `limit` 101–500, 50 for `limit` 501–1000, 250 for `limit` 1001–5000\n",
+    );
+    const openOrders = operationEntries(surfaced).find(
+      (e) => e.path === "/api/v3/openOrders" && e.method === "get",
+    )!;
+    expect(stringAt(openOrders.operation.description)).toContain(
+      "- **Request weight:** 6 with `symbol`, 80 without it\n",
+    );
     const operations = operationEntries(surfaced);
     expect(operations).toHaveLength(model.operations.length);
     for (const { path, method, operation: op } of operations) {
@@ -50,7 +60,10 @@ describe("surfaceVendorExtensions", () => {
       );
       expect(description, where).toContain(`- **Authentication class:** \`${String(op["x-auth-class"])}\``);
       expect(description, where).toContain("- **Credentials:** ");
-      expect(description, where).toContain(`- **Request weight:** ${String(op["x-weight"])}`);
+      const weight = op["x-weight"];
+      if (typeof weight === "number")
+        expect(description, where).toContain(`- **Request weight:** ${weight}\n`);
+      else expect(description, where).toMatch(/- \*\*Request weight:\*\* \d+ (for|with) `\w+`/);
       // The hand-written description follows, unchanged.
       const original = stringAt(operation(spec, path, method).description)?.trim() ?? "";
       expect(description, where).toContain(original);

@@ -13,17 +13,19 @@ export interface ApiNames {
 /**
  * The body of client.gen.ts: the generated API as one value for `createApiClient` of
  * @marketapi/client. The value (`api`; `spotApi` for marketapi's own spec) holds what the runtime
- * reads (the operation table, the authentication facts and the method binder); the types (`ApiTypes`;
- * `SpotApiTypes`) carry the `paths` for openapi-fetch's path-based calls and the methods for whatever
- * per-call options type the runtime supplies. The file imports nothing outside the generated folder,
- * so the same output serves @marketapi/client itself and a consumer's repository.
+ * reads (the operation table, the authentication facts, the method binder, and the facts it paces,
+ * retries and pages by); the types (`ApiTypes`; `SpotApiTypes`) carry the `paths` for
+ * openapi-fetch's path-based calls and the methods for whatever per-call options type the runtime
+ * supplies. The file imports nothing outside the generated folder, so the same output serves
+ * @marketapi/client itself and a consumer's repository.
  */
 export function renderApiDefinition(
-  modules: { types: string; operations: string; methods: string },
+  modules: { types: string; operations: string; methods: string; facts: string },
   names: ApiNames,
 ): string {
   const formerly = names.formerly;
   return [
+    `import { apiFacts, operationFacts } from ${stringLiteral(modules.facts)};`,
     `import { createOperationMethods, type ResultMode, type SpotApiMethods } from ${stringLiteral(modules.methods)};`,
     `import { authentication, operationTable } from ${stringLiteral(modules.operations)};`,
     `import type { paths } from ${stringLiteral(modules.types)};`,
@@ -48,9 +50,11 @@ export function renderApiDefinition(
     "  readonly operationTable: typeof operationTable;",
     "  readonly authentication: typeof authentication;",
     "  readonly createOperationMethods: typeof createOperationMethods;",
+    "  readonly operationFacts: typeof operationFacts;",
+    "  readonly apiFacts: typeof apiFacts;",
     "  /** Types only: never set at run time. */",
     `  readonly types?: ${names.types};`,
-    "} = { operationTable, authentication, createOperationMethods };",
+    "} = { operationTable, authentication, createOperationMethods, operationFacts, apiFacts };",
     "",
     ...(formerly
       ? [

@@ -376,7 +376,9 @@ export function createApiClient(
       const payload = result.response.ok ? result.data : result.error;
       // A name in both parts takes the query value, as the server reads it.
       const request = { ...form, ...params };
-      const check = await validateResponse(op.operationId ?? id, result.response.status, payload, { request });
+      const check = await validateResponse(op.operationId ?? id, result.response.status, payload, {
+        request,
+      });
       if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
     }
     if (throwing && !result.response.ok) {

@@ -61,10 +61,7 @@ function renderCodes(model: SourcedSpecModel, client: ClientModel): string[] {
     const inline = `  ${propertyKey(key)}: ${codes.join(" | ")};`;
     if (inline.length <= LINE_WIDTH) return [inline];
     const last = codes.length - 1;
-    return [
-      `  ${propertyKey(key)}:`,
-      ...codes.map((code, i) => `    | ${code}${i === last ? ";" : ""}`),
-    ];
+    return [`  ${propertyKey(key)}:`, ...codes.map((code, i) => `    | ${code}${i === last ? ";" : ""}`)];
   });
   return [
     docComment(

@@ -1,10 +1,10 @@
 /** The command line of marketapi-contract. */
 import { parseArgs } from "node:util";
 import { didYouMean, explainParseError } from "@marketapi/command";
-import { UsageError } from "./errors.js";
+import { UsageError } from "./core/errors.js";
 import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import { SHORT } from "./report/text.js";
-import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./results.js";
+import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./result.js";
 import {
   type ContractOptions,
   DEFAULT_MAX_REQUESTS,

@@ -5,35 +5,37 @@
  * the orders it created (run/cleanup.ts), also after a failure or an interrupt.
  */
 import { loadOpenApi } from "@marketapi/spec";
-import { behaviourPhase } from "./checks/behaviour.js";
 import { recheckClock } from "./checks/clock-sanity.js";
-import { markPass, type RunContext, reportPass } from "./checks/context.js";
 import { appliesTo, CHECKS } from "./checks/index.js";
-import { ConnectionError, InterruptedError, UsageError } from "./errors.js";
-import { explorationPhase } from "./explore/index.js";
-import { failingTestVectors } from "./http/signing.js";
-import { pickSymbol, planFarBuy } from "./market.js";
+import { ConnectionError, InterruptedError, UsageError } from "./core/errors.js";
 import {
   buildContractModel,
   type ContractModel,
   type ContractOperation,
   isSigned,
   isTrading,
-} from "./operations.js";
-import { OrderLedger } from "./orders.js";
-import { CHECK_NAMES, type CheckName, type ContractResult, Recorder } from "./results.js";
-import { cleanup } from "./run/cleanup.js";
+} from "./core/operations.js";
+import { explorationPhase } from "./explore/index.js";
+import { failingTestVectors } from "./http/signing.js";
+import { markPass, type RunContext, reportPass } from "./kit/context.js";
+import { OrderLedger } from "./kit/ledger.js";
+import { pickSymbol, planFarBuy } from "./kit/market.js";
+import type { ValueContext } from "./kit/values.js";
+import { answerJudge } from "./phases/answer.js";
+import { behaviourPhase } from "./phases/behaviour.js";
+import { cleanup } from "./phases/cleanup.js";
+import { proveCredentials, requireCredentialsForTrading } from "./phases/credentials.js";
+import { generatedPhase } from "./phases/generated-phase.js";
+import { preferredSymbol, probe } from "./phases/probe.js";
+import { readOnlyPass } from "./phases/read-only-pass.js";
+import { findExistingOrder, tradingPhase } from "./phases/trading-phase.js";
+import { CHECK_NAMES, type CheckName, type ContractResult } from "./result.js";
 import type { ContractOptions } from "./run/contract-options.js";
-import { proveCredentials, requireCredentialsForTrading } from "./run/credentials.js";
-import { generatedPhase } from "./run/generated-phase.js";
-import { collapseNotImplemented, withoutUnexercisedPasses } from "./run/not-implemented.js";
-import { preferredSymbol, probe } from "./run/probe.js";
-import { readOnlyPass } from "./run/read-only-pass.js";
 import { selectOperations } from "./run/scope.js";
 import { referenceTolerance, resolveTarget, type Target } from "./run/target.js";
-import { findExistingOrder, tradingPhase } from "./run/trading-phase.js";
-import { PassStopped, Session } from "./session.js";
-import type { ValueContext } from "./values.js";
+import { collapseNotImplemented, withoutUnexercisedPasses } from "./session/not-implemented.js";
+import { PassStopped, Session } from "./session/session.js";
+import { Recorder } from "./session/verdicts.js";
 
 export type { ContractOptions } from "./run/contract-options.js";
 
@@ -146,7 +148,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   };
   result.trading = target.trading;
 
-  const recorder = new Recorder(checks, result.operations);
+  const recorder = new Recorder(checks, result.operations, CHECK_NAMES);
   const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), maxTimeMs);
@@ -159,6 +161,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
     recorder,
+    judge: answerJudge,
     signal,
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });

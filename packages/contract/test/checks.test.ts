@@ -15,7 +15,7 @@ import {
   checksAt,
 } from "../src/checks/index.js";
 import { USAGE } from "../src/options.js";
-import { RESPONSE_CHECKS } from "../src/results.js";
+import { RESPONSE_CHECKS } from "../src/result.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";

@@ -6,11 +6,11 @@ import { createHmac } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { type RunningServer, startServer } from "@marketapi/reference-server";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ProgressEvent } from "../src/checks/context.js";
 import { type ContractResult, runContract } from "../src/index.js";
+import type { ProgressEvent } from "../src/kit/context.js";
 import { progressLine, reportText } from "../src/report/text.js";
-import type { RoundTrip } from "../src/round-trip.js";
-import { withoutUnexercisedPasses } from "../src/run/not-implemented.js";
+import { withoutUnexercisedPasses } from "../src/session/not-implemented.js";
+import type { RoundTrip } from "../src/session/round-trip.js";
 import { type Fault, type FaultProxy, mapJson, startFaultProxy } from "./support/fault-proxy.js";
 
 let server: RunningServer | undefined;

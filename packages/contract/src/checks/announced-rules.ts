@@ -18,15 +18,9 @@ import {
   mul,
   tryParseDec,
   ZERO,
-} from "../decimal.js";
-import { type ExplorationView, explorationView, filterOf } from "../explore/market-view.js";
-import { farShape, triggersOnRise } from "../explore/order-shapes.js";
+} from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { SymbolRules } from "../market.js";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { Values } from "../values.js";
-import type { ContractCheck } from "./check.js";
 import {
   bodyObject,
   describeAnswer,
@@ -36,9 +30,15 @@ import {
   ok,
   op,
   type RunContext,
-} from "./context.js";
-import { bestPrices, placeOrder } from "./order-placing.js";
-import { refusalOf } from "./refusal-codes.js";
+} from "../kit/context.js";
+import type { SymbolRules } from "../kit/market.js";
+import { type ExplorationView, explorationView, filterOf } from "../kit/market-view.js";
+import { bestPrices, placeOrder } from "../kit/order-placing.js";
+import { farShape, triggersOnRise } from "../kit/order-shapes.js";
+import { refusalOf } from "../kit/refusal-codes.js";
+import type { Values } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "announced_rules";
 

@@ -7,11 +7,10 @@
  * error schema. x-signing's error codes are required where the spec names them (-1022 bad
  * signature, -1021 timestamp outside the window).
  */
+
+import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../core/operations.js";
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
 import { encodeParams } from "../http/request.js";
-import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { ContractCheck } from "./check.js";
 import {
   bodyObject,
   cannotCall,
@@ -22,9 +21,11 @@ import {
   ok,
   type RunContext,
   targetValues,
-} from "./context.js";
-import type { OrderDesk, Placed } from "./order-desk.js";
-import { refusalOf } from "./refusal-codes.js";
+} from "../kit/context.js";
+import type { OrderDesk, Placed } from "../kit/order-desk.js";
+import { refusalOf } from "../kit/refusal-codes.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "auth_enforcement";
 

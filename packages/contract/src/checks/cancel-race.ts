@@ -5,11 +5,11 @@
  * order ends CANCELED with what had executed before) or it is refused because the order filled
  * (FILLED); query_order must agree with whichever answer came. Whatever the buy executed is sold back.
  */
-import { formatDec, tryParseDec, ZERO } from "../decimal.js";
+import { formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
+import { bodyObject, describeAnswer, ok, op, type RunContext } from "../kit/context.js";
+import { bestPrices, placeOrder, smallestQuantity } from "../kit/order-placing.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
-import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
 
 const CHECK = "cancel_race";
 

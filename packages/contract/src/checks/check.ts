@@ -2,9 +2,9 @@
 // exporting one ContractCheck that says everything about it. Every list of checks (the results'
 // names, the report's columns, --only, the usage text, the phases that run them) is derived from
 // these descriptors (checks/index.ts), never written out again.
-import type { ContractModel, ContractOperation, ContractResponse } from "../operations.js";
-import type { RoundTrip, Verdicts } from "../round-trip.js";
-import type { RunContext } from "./context.js";
+import type { ContractModel, ContractOperation, ContractResponse } from "../core/operations.js";
+import type { RunContext } from "../kit/context.js";
+import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 
 /** Where the run calls a check. */
 export type CheckHook =
@@ -19,6 +19,8 @@ export type CheckHook =
         declared: ContractResponse | undefined,
         verdicts: Verdicts,
       ) => void;
+      /** A request that got no answer at all (timeout, refused connection, reset). */
+      readonly noAnswer?: (exchange: RoundTrip, verdicts: Verdicts, message: string) => void;
     }
   /** The start-up probe (run/probe.ts). */
   | { readonly phase: "probe" }

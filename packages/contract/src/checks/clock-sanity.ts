@@ -14,11 +14,11 @@
  * - in seconds: fails, and signing uses this machine's clock.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { Session } from "../session.js";
+import type { ContractOperation } from "../core/operations.js";
+import { bodyObject } from "../kit/context.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { Session } from "../session/session.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject } from "./context.js";
 
 const CHECK = "clock_sanity";
 

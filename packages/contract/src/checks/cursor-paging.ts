@@ -4,10 +4,10 @@
  * nothing repeated.
  */
 
-import type { ContractOperation } from "../operations.js";
-import { fetchServed, idsOf, isRead, listAt, short, valuesFor } from "./behaviour-support.js";
+import type { ContractOperation } from "../core/operations.js";
+import { fetchServed, idsOf, isRead, listAt, short, valuesFor } from "../kit/behaviour-support.js";
+import type { RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import type { RunContext } from "./context.js";
 
 const CHECK = "cursor_paging";
 

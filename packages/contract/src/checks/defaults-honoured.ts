@@ -5,11 +5,8 @@
  * for first: depth without `limit` must return 100 levels when limit=5000 returns at least 100.
  */
 import { validateResponse } from "@marketapi/validators";
+import type { ContractOperation, ContractParameter } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation, ContractParameter } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import { requiredValues } from "../values.js";
-import type { ContractCheck } from "./check.js";
 import {
   cannotCall,
   describeAnswer,
@@ -18,7 +15,10 @@ import {
   itemCounts,
   ok,
   type RunContext,
-} from "./context.js";
+} from "../kit/context.js";
+import { requiredValues } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "defaults_honoured";
 

@@ -5,11 +5,11 @@
  * clean-up cancels it.
  */
 
-import { ceilToStep, type Dec, div, formatDec, fromRatio, mul, parseDec, ZERO } from "../decimal.js";
+import { ceilToStep, type Dec, div, formatDec, fromRatio, mul, parseDec, ZERO } from "../core/decimal.js";
+import { expectRefusal, op, type RunContext } from "../kit/context.js";
+import { placeOrder } from "../kit/order-placing.js";
+import { refusalOf } from "../kit/refusal-codes.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, op, type RunContext } from "./context.js";
-import { placeOrder } from "./order-placing.js";
-import { refusalOf } from "./refusal-codes.js";
 
 const CHECK = "exchange_filters";
 

@@ -4,7 +4,7 @@
 // (checksAt), the operations a check does not apply to. The order of CHECKS is the order of the
 // report's columns and the order in which a phase runs its checks.
 
-import type { ContractModel, ContractOperation } from "../operations.js";
+import type { ContractModel, ContractOperation } from "../core/operations.js";
 import { aggregateCover } from "./aggregate-cover.js";
 import { announcedRules } from "./announced-rules.js";
 import { authEnforcement } from "./auth-enforcement.js";
@@ -97,6 +97,9 @@ export function checksAt<P extends CheckPhase>(phase: P): readonly Hooked<P>[] {
 
 /** The checks run on every answer, whatever the request was for. */
 export const ANSWER_CHECKS = checksAt("answer");
+
+/** The names of the checks run on every answer. */
+export const RESPONSE_CHECKS: readonly CheckName[] = ANSWER_CHECKS.map((check) => check.name);
 
 /** Whether the check judges the operation (see ContractCheck.appliesTo). */
 export function appliesTo(check: ContractCheck, operation: ContractOperation, model: ContractModel): boolean {

@@ -4,11 +4,11 @@
  * is truncated to the maximum or refused, exactly as the spec says.
  */
 
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
-import { fetchServed, isRead, listAt, valuesFor } from "./behaviour-support.js";
+import { fetchServed, isRead, listAt, valuesFor } from "../kit/behaviour-support.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "limit_semantics";
 

@@ -4,10 +4,10 @@
  * names an operation.
  */
 
-import type { ContractOperation } from "../operations.js";
-import { compareKeys, fetchServed, isRead, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import type { ContractOperation } from "../core/operations.js";
+import { compareKeys, fetchServed, isRead, listAt, valueAt, valuesFor } from "../kit/behaviour-support.js";
+import type { RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import type { RunContext } from "./context.js";
 
 const CHECK = "list_order";
 

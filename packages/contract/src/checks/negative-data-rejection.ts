@@ -5,14 +5,22 @@
  * them; the trading phase sends the ones aimed at new_order, cancel_order and cancel_all_orders,
  * built on the order desk's orders.
  */
+
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import { negativeCases, type TextCase } from "../values.js";
+import {
+  bodyObject,
+  cannotCall,
+  enabled,
+  expectRefusal,
+  type RunContext,
+  targetValues,
+} from "../kit/context.js";
+import type { OrderDesk, Placed } from "../kit/order-desk.js";
+import { negativeExpectation } from "../kit/refusal-codes.js";
+import { negativeCases, type TextCase } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject, cannotCall, enabled, expectRefusal, type RunContext, targetValues } from "./context.js";
-import type { OrderDesk, Placed } from "./order-desk.js";
-import { negativeExpectation } from "./refusal-codes.js";
 
 const CHECK = "negative_data_rejection";
 

@@ -7,11 +7,11 @@
  * far below the market, cancelled afterwards.
  */
 import type { Placement } from "../http/request.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { Values } from "../values.js";
+import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/context.js";
+import { listOf, type OrderDesk, type Placed, sameDecimal } from "../kit/order-desk.js";
+import type { Values } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject, describeAnswer, isRateLimited, ok } from "./context.js";
-import { listOf, type OrderDesk, type Placed, sameDecimal } from "./order-desk.js";
 
 const CHECK = "order_lifecycle";
 

@@ -17,14 +17,14 @@
  * symbol. What the two orders left bought or sold is offset with a MARKET order.
  */
 import type { OrderViews } from "@marketapi/spec/model";
-import { type Dec, formatDec, tryParseDec, ZERO } from "../decimal.js";
+import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
-import type { RoundTrip } from "../round-trip.js";
-import { listAt, unreachable, valueAt } from "./behaviour-support.js";
+import { listAt, unreachable, valueAt } from "../kit/behaviour-support.js";
+import { bodyObject, describeAnswer, ok, op, type RunContext } from "../kit/context.js";
+import { bestPrices, placeOrder, smallestQuantity } from "../kit/order-placing.js";
+import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "../kit/relations-support.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
-import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
-import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "./relations-support.js";
 
 const CHECK = "order_views";
 /** Orders of the account looked at by the reads (besides the open ones and the run's own). */

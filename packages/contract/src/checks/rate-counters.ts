@@ -7,14 +7,15 @@
  * weight fails at once; growth above it is tried again (another client on the same address counts
  * too) and fails only when the excess is the same on every attempt.
  */
+
+import { type ContractOperation, isSigned, isTrading, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isSigned, isTrading, methodOf } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { Values } from "../values.js";
-import { requiredValues } from "../values.js";
+import { describeAnswer, ok, op, type RunContext } from "../kit/context.js";
+import { placeOrder } from "../kit/order-placing.js";
+import type { Values } from "../kit/values.js";
+import { requiredValues } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { describeAnswer, ok, op, type RunContext } from "./context.js";
-import { placeOrder } from "./order-placing.js";
 
 const CHECK = "rate_counters";
 

@@ -3,10 +3,10 @@
  * item carries the named value, and with a list (`symbols`) every named value is there.
  */
 
-import type { ContractOperation } from "../operations.js";
-import { fetchServed, isRead, listAt, short, valueAt, valuesFor } from "./behaviour-support.js";
+import type { ContractOperation } from "../core/operations.js";
+import { fetchServed, isRead, listAt, short, valueAt, valuesFor } from "../kit/behaviour-support.js";
+import type { RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import type { RunContext } from "./context.js";
 
 const CHECK = "result_filter";
 

@@ -4,11 +4,11 @@
  * operation whose symbol x-unknown-reference covers.
  */
 
+import { type ContractOperation, isTrading } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isTrading } from "../operations.js";
-import { unreachable, valuesFor } from "./behaviour-support.js";
+import { unreachable, valuesFor } from "../kit/behaviour-support.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "symbol_case";
 

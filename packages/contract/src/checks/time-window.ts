@@ -5,11 +5,11 @@
  */
 
 import type { TimeWindow } from "@marketapi/spec/model";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
-import { fetchServed, isRead, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import { fetchServed, isRead, listAt, valueAt, valuesFor } from "../kit/behaviour-support.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "time_window";
 

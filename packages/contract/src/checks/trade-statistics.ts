@@ -12,11 +12,9 @@
  * an empty window (the spec leaves it open).
  */
 import type { TradeWindow, WindowMeasure } from "@marketapi/spec/model";
-import { type Dec, div, formatDec, fromRatio, mul, ZERO } from "../decimal.js";
-import type { RoundTrip } from "../round-trip.js";
-import { valueAt } from "./behaviour-support.js";
-import type { ContractCheck } from "./check.js";
-import { bodyObject, op, type RunContext } from "./context.js";
+import { type Dec, div, formatDec, fromRatio, mul, ZERO } from "../core/decimal.js";
+import { valueAt } from "../kit/behaviour-support.js";
+import { bodyObject, op, type RunContext } from "../kit/context.js";
 import {
   ATTEMPTS,
   judged,
@@ -30,7 +28,9 @@ import {
   tradePage,
   tradesBetween,
   unjudged,
-} from "./relations-support.js";
+} from "../kit/relations-support.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "trade_statistics";
 /** Trades read to cover a window: one page of the trade source at most. */

@@ -4,11 +4,11 @@
  * empty result.
  */
 
+import { type ContractOperation, isTrading, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isTrading, methodOf } from "../operations.js";
-import { unreachable, valuesFor } from "./behaviour-support.js";
+import { unreachable, valuesFor } from "../kit/behaviour-support.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "unknown_reference";
 

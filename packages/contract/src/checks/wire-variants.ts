@@ -10,11 +10,9 @@
  * - x-parameter-placement: a name in both the query and the body takes the query's value.
  * A served probe that is refused for its timestamp is sent once more (a stall is not a fault).
  */
-import { formatDec, parseDec, tryParseDec } from "../decimal.js";
+import { formatDec, parseDec, tryParseDec } from "../core/decimal.js";
+import { type ContractOperation, isSigned, methodOf } from "../core/operations.js";
 import { type AuthVariant, encodeParams, type WireVariant } from "../http/request.js";
-import { type ContractOperation, isSigned, methodOf } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { ContractCheck } from "./check.js";
 import {
   bodyObject,
   describeAnswer,
@@ -24,8 +22,10 @@ import {
   ok,
   op,
   type RunContext,
-} from "./context.js";
-import { recordSent } from "./order-placing.js";
+} from "../kit/context.js";
+import { recordSent } from "../kit/order-placing.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "wire_variants";
 

@@ -9,16 +9,16 @@
  */
 import { type RefusalRuleName, refusalFor } from "@marketapi/spec/model";
 import fc from "fast-check";
-import { enabled, op, type RunContext } from "../checks/context.js";
-import { bestPrices } from "../checks/order-placing.js";
-import { ConnectionError, InterruptedError } from "../errors.js";
+import { ConnectionError, InterruptedError } from "../core/errors.js";
 import type { Placement } from "../http/request.js";
-import type { CheckName, SequenceEvidence } from "../results.js";
-import { PassStopped } from "../session.js";
+import { enabled, op, type RunContext } from "../kit/context.js";
+import { explorationView } from "../kit/market-view.js";
+import { bestPrices } from "../kit/order-placing.js";
+import { PassStopped } from "../session/session.js";
+import type { CheckName, SequenceEvidence } from "../session/verdicts.js";
 import { clientIdSpace } from "./client-ids.js";
 import { commandArbitraries, openingArbitrary } from "./commands.js";
 import { ExplorationCoverage, type OperationCoverage } from "./coverage.js";
-import { explorationView } from "./market-view.js";
 import { type ExplorationEnv, type ExplorationOps, type RefusalCodes, SequenceRun } from "./sequence.js";
 
 export const CHECK: CheckName = "stateful_exploration";

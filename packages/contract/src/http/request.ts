@@ -3,8 +3,8 @@
  * what a typed client refuses to send (missing parameters, wrong types, no or bad signatures,
  * stale timestamps), and it signs exactly the bytes it sends.
  */
-import type { ContractOperation, ContractParameter, ContractSigning } from "../operations.js";
-import { isSigned, methodOf, needsApiKey } from "../operations.js";
+import type { ContractOperation, ContractParameter, ContractSigning } from "../core/operations.js";
+import { isSigned, methodOf, needsApiKey } from "../core/operations.js";
 import { corruptSignature, hmacHex } from "./signing.js";
 
 export interface Credentials {

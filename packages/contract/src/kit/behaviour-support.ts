@@ -3,13 +3,13 @@
  * about, reading a key at a JSON Pointer, and comparing keys (integers, or decimal text).
  */
 import { valueAt } from "@marketapi/spec/model";
-import { tryParseDec } from "../decimal.js";
+import { tryParseDec } from "../core/decimal.js";
+import { type ContractOperation, isSigned, methodOf, requiresApiKey } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isSigned, methodOf, requiresApiKey } from "../operations.js";
-import type { CheckName } from "../results.js";
-import type { RoundTrip } from "../round-trip.js";
-import { requiredValues, type Values } from "../values.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { CheckName } from "../session/verdicts.js";
 import { describeAnswer, isRateLimited, ok, type RunContext } from "./context.js";
+import { requiredValues, type Values } from "./values.js";
 
 export { valueAt };
 

@@ -1,12 +1,12 @@
 /** What every check phase shares, and the helpers they use to judge answers. */
 import { validateResponse } from "@marketapi/validators";
+import { type ContractOperation, isSigned, requiresApiKey } from "../core/operations.js";
 import type { ParamList, Placement, RequestPlan } from "../http/request.js";
-import type { FarBuy, Market, SymbolRules } from "../market.js";
-import { type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
-import type { OrderLedger } from "../orders.js";
-import type { CheckName } from "../results.js";
-import type { RoundTrip, Session } from "../session.js";
-import { requiredValues, type ValueContext, type Values } from "../values.js";
+import type { RoundTrip, Session } from "../session/session.js";
+import type { CheckName } from "../session/verdicts.js";
+import type { OrderLedger } from "./ledger.js";
+import type { FarBuy, Market, SymbolRules } from "./market.js";
+import { requiredValues, type ValueContext, type Values } from "./values.js";
 
 export type ProgressEvent =
   | { type: "stage"; message: string }
@@ -114,6 +114,11 @@ export function bodyObject(exchange: RoundTrip): Record<string, unknown> | undef
   return typeof json === "object" && json !== null && !Array.isArray(json)
     ? (json as Record<string, unknown>)
     : undefined;
+}
+
+/** Why a check that compares an answer with its documented response has nothing to compare with. */
+export function undocumentedStatus(exchange: RoundTrip): string {
+  return `status ${exchange.response!.status} is undocumented, so there is nothing to compare against`;
 }
 
 export function errorCode(exchange: RoundTrip): number | undefined {

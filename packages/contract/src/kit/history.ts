@@ -17,14 +17,14 @@ import {
   mul,
   tryParseDec,
   ZERO,
-} from "../decimal.js";
+} from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { SymbolRules } from "../market.js";
-import type { ContractOperation } from "../operations.js";
-import { afterCancel } from "../run/order-state.js";
-import type { Values } from "../values.js";
 import { bodyObject, ok, op, type RunContext } from "./context.js";
+import type { SymbolRules } from "./market.js";
 import { placeOrder, smallestQuantity } from "./order-placing.js";
+import { afterCancel } from "./order-state.js";
+import type { Values } from "./values.js";
 
 /** Enough items for every read check: cursor paging looks at 7, a window at 4, an order at 2. */
 export const WANTED_TRADES = 8;

@@ -4,10 +4,19 @@
  * foreign liquidity on the book and the last trade id (the bracket that tells a quiet market).
  */
 
-import { smallestQuantity } from "../checks/order-placing.js";
-import { ceilToStep, type Dec, floorToStep, fromRatio, maxDec, mul, tryParseDec, ZERO } from "../decimal.js";
-import type { Json, SymbolRules } from "../market.js";
-import type { Level, Side } from "./model.js";
+import {
+  ceilToStep,
+  type Dec,
+  floorToStep,
+  fromRatio,
+  maxDec,
+  mul,
+  tryParseDec,
+  ZERO,
+} from "../core/decimal.js";
+import type { Json, SymbolRules } from "./market.js";
+import type { Level, Side } from "./matching-model.js";
+import { smallestQuantity } from "./order-placing.js";
 
 export interface ExplorationView {
   symbol: string;

@@ -14,7 +14,7 @@ import {
   tryParseDec,
   unitOf,
   ZERO,
-} from "./decimal.js";
+} from "../core/decimal.js";
 
 export type Json = Record<string, unknown>;
 

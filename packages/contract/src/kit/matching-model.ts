@@ -6,7 +6,7 @@
  * priority; IOC and FOK never rest, FOK fills all or nothing, LIMIT_MAKER never takes, a quote
  * budget buys what the lot step allows). Pure data and functions, no I/O.
  */
-import { type Dec, div, floorToStep, mul, ZERO } from "../decimal.js";
+import { type Dec, div, floorToStep, mul, ZERO } from "../core/decimal.js";
 
 export type Side = "BUY" | "SELL";
 

@@ -5,15 +5,15 @@
  * request is sent, and the reads and cancels that follow them. It records no verdict of its own;
  * `succeeded` and `holds` record for the check that asks.
  */
-import { parseDec, tryParseDec } from "../decimal.js";
+import { parseDec, tryParseDec } from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams, type ParamList, type Placement } from "../http/request.js";
-import type { FarBuy } from "../market.js";
-import type { ContractOperation } from "../operations.js";
-import type { CheckName } from "../results.js";
-import type { RoundTrip } from "../round-trip.js";
-import { refusedNewOrder } from "../run/order-state.js";
-import type { Values } from "../values.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { CheckName } from "../session/verdicts.js";
 import { bodyObject, describeAnswer, isRateLimited, ok, op, type RunContext } from "./context.js";
+import type { FarBuy } from "./market.js";
+import { refusedNewOrder } from "./order-state.js";
+import type { Values } from "./values.js";
 
 export interface Placed {
   clientOrderId: string;

@@ -3,14 +3,14 @@
  * ledger before it is sent (clean-up cancels what stays open), sized at the smallest quantity the
  * symbol's filters allow, priced from the target's own best prices.
  */
-import { ceilToStep, type Dec, div, fromRatio, maxDec, mul, tryParseDec, ZERO } from "../decimal.js";
+import { ceilToStep, type Dec, div, fromRatio, maxDec, mul, tryParseDec, ZERO } from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { SymbolRules } from "../market.js";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import { refusedNewOrder } from "../run/order-state.js";
-import type { Values } from "../values.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import { bodyObject, ok, op, type RunContext } from "./context.js";
+import type { SymbolRules } from "./market.js";
+import { refusedNewOrder } from "./order-state.js";
+import type { Values } from "./values.js";
 
 export interface BestPrices {
   bid: Dec;

@@ -6,11 +6,11 @@
  * orders by quantity or by quote budget.
  */
 import type { OrderTypeRule } from "@marketapi/spec/model";
-import { type Dec, formatDec, maxDec } from "../decimal.js";
-import type { Values } from "../values.js";
+import { type Dec, formatDec, maxDec } from "../core/decimal.js";
 import type { ExplorationView } from "./market-view.js";
 import { unitAt } from "./market-view.js";
-import type { Side, TakerSpec } from "./model.js";
+import type { Side, TakerSpec } from "./matching-model.js";
+import type { Values } from "./values.js";
 
 export interface OrderShape {
   type: string;

@@ -5,9 +5,10 @@
  * timeout, a body that is not the documented error) leaves the order's state unknown: the
  * clean-up lists it and the run exits 2, instead of calling it closed.
  */
-import { bodyObject, describeAnswer, ok } from "../checks/context.js";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
+
+import type { ContractOperation } from "../core/operations.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import { bodyObject, describeAnswer, ok } from "./context.js";
 
 /** Statuses of an order that can still trade (PENDING_CANCEL is unused, so not yet closed). */
 const OPEN = new Set(["NEW", "PENDING_NEW", "PARTIALLY_FILLED", "PENDING_CANCEL"]);

@@ -4,8 +4,8 @@
  * any 4xx with the error body is the refusal.
  */
 import { type RefusalRuleName, refusalFor } from "@marketapi/spec/model";
-import type { TextCase } from "../values.js";
 import type { RefusalExpectation, RunContext } from "./context.js";
+import type { TextCase } from "./values.js";
 
 /** What a refusal of `rule` on `operationId` (for `parameter`) must carry. */
 export function refusalOf(

@@ -5,12 +5,12 @@
  * an answer shows with an exact value to the last place it shows.
  */
 import type { Mover, Relations, TradeField } from "@marketapi/spec/model";
-import { type Dec, parseDec, tryParseDec, unitOf } from "../decimal.js";
-import type { ContractModel, ContractOperation } from "../operations.js";
-import type { CheckName } from "../results.js";
-import type { Values } from "../values.js";
+import { type Dec, parseDec, tryParseDec, unitOf } from "../core/decimal.js";
+import type { ContractModel, ContractOperation } from "../core/operations.js";
+import type { CheckName } from "../session/verdicts.js";
 import { fetchServed, listAt, type Served, unreachable, valueAt, valuesFor } from "./behaviour-support.js";
 import { op, type RunContext } from "./context.js";
+import type { Values } from "./values.js";
 
 /** How many times a relation is read again when the market moved between its reads. */
 export const ATTEMPTS = 3;

@@ -7,8 +7,13 @@
 import type { RefusalRuleName } from "@marketapi/spec/model";
 import { validateRequest } from "@marketapi/validators";
 import fc from "fast-check";
-import { encodeParams, encodeValue, type ParamList, plainNumber } from "./http/request.js";
-import { type ContractOperation, type ContractParameter, exampleOf, type SchemaNode } from "./operations.js";
+import {
+  type ContractOperation,
+  type ContractParameter,
+  exampleOf,
+  type SchemaNode,
+} from "../core/operations.js";
+import { encodeParams, encodeValue, type ParamList, plainNumber } from "../http/request.js";
 
 export interface ValueContext {
   /** Symbols the server lists. */

@@ -3,12 +3,13 @@
  * trade), then, for every operation, each check whose hook is "behaviour" and that applies to it.
  * Nothing here names a check or an operation: the check modules say where they run.
  */
-import type { ContractOperation } from "../operations.js";
-import { PassStopped } from "../session.js";
-import { unreachable } from "./behaviour-support.js";
-import { enabled, markPass, type RunContext, reportPass } from "./context.js";
-import { type MadeHistory, makeHistory } from "./history.js";
-import { appliesTo, checksAt } from "./index.js";
+
+import { appliesTo, checksAt } from "../checks/index.js";
+import type { ContractOperation } from "../core/operations.js";
+import { unreachable } from "../kit/behaviour-support.js";
+import { enabled, markPass, type RunContext, reportPass } from "../kit/context.js";
+import { type MadeHistory, makeHistory } from "../kit/history.js";
+import { PassStopped } from "../session/session.js";
 
 export async function behaviourPhase(
   ctx: RunContext,

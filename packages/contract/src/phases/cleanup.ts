@@ -1,10 +1,10 @@
 // The clean-up that ends every run, also after a failure or an interrupt: the orders the run created.
-import { ok } from "../checks/context.js";
+
 import { encodeParams } from "../http/request.js";
-import type { OrderLedger } from "../orders.js";
-import type { CleanupReport } from "../results.js";
-import type { Session } from "../session.js";
-import { afterCancel, afterQuery } from "./order-state.js";
+import { ok } from "../kit/context.js";
+import type { OrderLedger } from "../kit/ledger.js";
+import { afterCancel, afterQuery } from "../kit/order-state.js";
+import type { Session } from "../session/session.js";
 
 /**
  * Cancels every order of the ledger not known to be closed. An order counts as closed only on a
@@ -12,6 +12,19 @@ import { afterCancel, afterQuery } from "./order-state.js";
  * spec's code; query_order shows a final status; or the symbol's open-order list answered and
  * does not hold it. Every other order is reported as possibly open, with what was answered.
  */
+export interface CleanupReport {
+  /** Orders the target accepted during this run. */
+  created: number;
+  /** Order-creating requests the run sent, accepted or not (0: the run never tried to trade). */
+  sent?: number;
+  /** Accepted orders by what placed them ("order lifecycle", "history", "order arithmetic"…). */
+  placedBy?: Record<string, number>;
+  /** Orders cancelled by the final clean-up (the lifecycle cancels most on its own). */
+  cancelledAtEnd: number;
+  /** Orders that may still be open: client order ids with their symbol. */
+  leftOpen: string[];
+}
+
 export async function cleanup(session: Session, ledger: OrderLedger): Promise<CleanupReport> {
   const report: CleanupReport = {
     created: ledger.placedCount,

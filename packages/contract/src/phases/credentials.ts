@@ -4,12 +4,13 @@
  * a CI job that lost its secrets never goes green; --allow-trading without credentials is a usage
  * error for the same reason.
  */
-import { describeAnswer } from "../checks/context.js";
-import { UsageError } from "../errors.js";
+
+import { UsageError } from "../core/errors.js";
+import { isSigned, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { isSigned, methodOf } from "../operations.js";
-import type { Session } from "../session.js";
-import { requiredValues, type ValueContext } from "../values.js";
+import { describeAnswer } from "../kit/context.js";
+import { requiredValues, type ValueContext } from "../kit/values.js";
+import type { Session } from "../session/session.js";
 
 export function requireCredentialsForTrading(allowTrading: boolean | undefined, hasSecret: boolean): void {
   if (allowTrading && !hasSecret) {

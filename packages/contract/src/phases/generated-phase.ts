@@ -5,12 +5,12 @@
  * 60 % of the server's per-minute limit, so a run never gets the tester's IP banned.
  */
 
-import { enabled, markPass, type RunContext, reportPass } from "../checks/context.js";
+import { RESPONSE_CHECKS } from "../checks/index.js";
+import { type ContractOperation, isSigned, isTrading, methodOf, requiresApiKey } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isSigned, isTrading, methodOf, requiresApiKey } from "../operations.js";
-import { RESPONSE_CHECKS } from "../results.js";
-import { BudgetExhausted, PassStopped } from "../session.js";
-import { generatedCases } from "../values.js";
+import { enabled, markPass, type RunContext, reportPass } from "../kit/context.js";
+import { generatedCases } from "../kit/values.js";
+import { BudgetExhausted, PassStopped } from "../session/session.js";
 
 const WEIGHT_SHARE = 0.6;
 

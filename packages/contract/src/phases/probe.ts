@@ -1,11 +1,11 @@
 // The start-up probe: reachability, the clock offset, the listed symbols and a reference price.
 import { type ClockReading, readServerClock, settleClock } from "../checks/clock-sanity.js";
-import { ok } from "../checks/context.js";
-import { ConnectionError, UsageError } from "../errors.js";
+import { ConnectionError, UsageError } from "../core/errors.js";
+import { type ContractModel, exampleOf, isSigned, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../market.js";
-import { type ContractModel, exampleOf, isSigned, methodOf } from "../operations.js";
-import type { Session } from "../session.js";
+import { ok } from "../kit/context.js";
+import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../kit/market.js";
+import type { Session } from "../session/session.js";
 
 /** The example symbol of the spec's first operation that gives one. */
 export function preferredSymbol(model: ContractModel): string | undefined {

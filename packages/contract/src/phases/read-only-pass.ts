@@ -4,11 +4,11 @@
  * (negative data, auth probes, declared defaults), in the order of CHECKS.
  */
 
-import { cannotCall, enabled, type RunContext } from "../checks/context.js";
 import { checksAt } from "../checks/index.js";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
-import { boundaryCases, exampleCases } from "../values.js";
+import { cannotCall, enabled, type RunContext } from "../kit/context.js";
+import { boundaryCases, exampleCases } from "../kit/values.js";
 
 export async function readOnlyPass(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const { session } = ctx;

@@ -1,14 +1,13 @@
 // The trading phase: the order lifecycle and the probes of the operations that create or cancel
 // orders, when the target allows trading; and the lookup of an existing order for the user_data pass.
 import { authCancelAllProbes, authCancelProbes, authOrderProbes } from "../checks/auth-enforcement.js";
-import { markPass, type RunContext, reportPass } from "../checks/context.js";
 import { judgeDefaultVariant, noDeclaredDefault } from "../checks/defaults-honoured.js";
+import { CHECK_NAMES } from "../checks/index.js";
 import {
   negativeCancelAllProbes,
   negativeCancelProbes,
   negativeOrderProbes,
 } from "../checks/negative-data-rejection.js";
-import { OrderDesk, type Placed } from "../checks/order-desk.js";
 import {
   cancelAllLifecycle,
   cancelByClientOrderId,
@@ -17,10 +16,11 @@ import {
   skipLifecycle,
 } from "../checks/order-lifecycle.js";
 import { judgeCancelReports } from "../checks/order-views.js";
+import { type ContractOperation, isTrading } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isTrading } from "../operations.js";
-import { CHECK_NAMES } from "../results.js";
-import { PassStopped } from "../session.js";
+import { markPass, type RunContext, reportPass } from "../kit/context.js";
+import { OrderDesk, type Placed } from "../kit/order-desk.js";
+import { PassStopped } from "../session/session.js";
 
 export async function findExistingOrder(ctx: RunContext): Promise<void> {
   const all = ctx.session.model.operation("all_orders");

@@ -1,5 +1,5 @@
 /** Human-readable output: progress lines, the checks × operations table, failure details, summary. */
-import type { ProgressEvent } from "../checks/context.js";
+import type { ProgressEvent } from "../kit/context.js";
 import {
   type Cell,
   CHECK_LABELS,
@@ -7,7 +7,7 @@ import {
   type ContractResult,
   type ExchangeRecord,
   type Failure,
-} from "../results.js";
+} from "../result.js";
 import { coverageText } from "./coverage.js";
 
 export interface TextStyle {

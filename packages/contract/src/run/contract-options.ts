@@ -1,7 +1,7 @@
 // What runContract takes (runner.ts), apart so that the runner's modules (src/run/) can read it.
-import type { ProgressEvent } from "../checks/context.js";
-import type { CheckName } from "../results.js";
-import type { RoundTrip } from "../round-trip.js";
+import type { ProgressEvent } from "../kit/context.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { CheckName } from "../session/verdicts.js";
 
 export interface ContractOptions {
   /** The server to test. Without it (and without `endpoint`) the reference server is started in-process. */

@@ -2,13 +2,14 @@
  * The target of a run: the embedded reference server, --base-url, or an Endpoint record, with
  * the credentials for it; and the reference server's documented widenings, when it is the target.
  */
-import type { RunContext } from "../checks/context.js";
+
+import { UsageError } from "../core/errors.js";
+import type { ContractModel } from "../core/operations.js";
 import { type EmbeddedServer, startEmbeddedServer } from "../embedded.js";
 import { type EndpointTarget, endpointTarget, loadEndpointFile } from "../endpoint.js";
-import { UsageError } from "../errors.js";
 import type { Credentials } from "../http/request.js";
-import type { ContractModel } from "../operations.js";
-import type { ContractResult } from "../results.js";
+import type { RunContext } from "../kit/context.js";
+import type { ContractResult } from "../result.js";
 import type { ContractOptions } from "./contract-options.js";
 
 export interface Target {

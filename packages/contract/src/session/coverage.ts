@@ -7,10 +7,9 @@
  * records each relation it judged, or could not judge, with relation().
  */
 import type { Relations } from "@marketapi/spec/model";
-import { variantOf } from "./checks/response-schema-conformance.js";
-import { type ContractOperation, declaredResponse } from "./operations.js";
-import type { Cell } from "./results.js";
-import type { RoundTrip } from "./round-trip.js";
+import { type ContractOperation, declaredResponse } from "../core/operations.js";
+import { type RoundTrip, variantOf } from "./round-trip.js";
+import type { Cell } from "./verdicts.js";
 
 export const COVERAGE_DIMENSIONS = ["parameters", "values", "variants", "statuses", "relations"] as const;
 export type CoverageDimension = (typeof COVERAGE_DIMENSIONS)[number];

@@ -4,8 +4,8 @@
  * assertion per request and check; the run still fails (exit 1), since the contract lists it.
  */
 
-import type { Cell } from "../results.js";
-import type { RoundTrip } from "../round-trip.js";
+import type { RoundTrip } from "./round-trip.js";
+import type { Cell } from "./verdicts.js";
 
 const ABSENT = new Set([404, 405, 501]);
 

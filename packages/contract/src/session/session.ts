@@ -1,15 +1,14 @@
 /**
  * Sends requests for the checks, counts them against the budget, paces them by the server's rate
- * limits, and runs the checks on every answer (checks/answer.ts) on what comes back.
+ * limits, and hands every answer to the judge it was given (the checks run on every answer,
+ * phases/answer.ts).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { BudgetExhausted, ConnectionError, InterruptedError, OperationUnresponsive } from "./errors.js";
+import { BudgetExhausted, ConnectionError, InterruptedError, OperationUnresponsive } from "../core/errors.js";
 
-export { BudgetExhausted, OperationUnresponsive, PassStopped } from "./errors.js";
+export { BudgetExhausted, OperationUnresponsive, PassStopped } from "../core/errors.js";
 
-import { checkAnswer } from "./checks/answer.js";
-import { checkNoAnswer } from "./checks/not-a-server-error.js";
-import { CoverageRecorder } from "./coverage.js";
+import type { ContractModel, ContractOperation } from "../core/operations.js";
 import {
   type BuildContext,
   buildRequest,
@@ -19,12 +18,12 @@ import {
   redactSecrets,
   secretsOf,
   type WireRequest,
-} from "./http/request.js";
-import { send, type TransportError } from "./http/transport.js";
-import type { ContractModel, ContractOperation } from "./operations.js";
-import type { CheckName, ExchangeRecord, Failure, Recorder } from "./results.js";
-import type { RoundTrip, Verdicts } from "./round-trip.js";
-import { ImplementationTracker } from "./run/not-implemented.js";
+} from "../http/request.js";
+import { send, type TransportError } from "../http/transport.js";
+import { CoverageRecorder } from "./coverage.js";
+import { ImplementationTracker } from "./not-implemented.js";
+import type { AnswerJudge, RoundTrip, Verdicts } from "./round-trip.js";
+import type { CheckName, ExchangeRecord, Failure, Recorder } from "./verdicts.js";
 
 export { paramValue, type RoundTrip } from "./round-trip.js";
 
@@ -36,6 +35,8 @@ export interface SessionOptions {
   timeoutMs: number;
   maxRequests: number;
   recorder: Recorder;
+  /** What runs on every answer, and on every request that got none (unless a call asks not to). */
+  judge?: AnswerJudge;
   signal?: AbortSignal;
   /** Called after every exchange (tests and progress use it). */
   onExchange?: (exchange: RoundTrip) => void;
@@ -153,16 +154,15 @@ export class Session implements Verdicts {
     this.options.onExchange?.(exchange);
     if (!result.ok) {
       if (result.error.kind === "aborted") throw new InterruptedError("interrupted");
-      if (options.responseChecks !== false) {
-        checkNoAnswer(exchange, this, result.error.message);
-      }
+      if (options.responseChecks !== false)
+        this.options.judge?.noAnswer(exchange, this, result.error.message);
       this.consecutiveTransportErrors += 1;
       if (!options.essential && this.consecutiveTransportErrors >= MAX_CONSECUTIVE_TRANSPORT_ERRORS) {
         await this.livenessCheck(plan.op, result.error);
       }
       return exchange;
     }
-    if (options.responseChecks !== false) checkAnswer(exchange, this);
+    if (options.responseChecks !== false) this.options.judge?.answer(exchange, this);
     if (!options.essential) await this.respectRateLimit(exchange);
     return exchange;
   }

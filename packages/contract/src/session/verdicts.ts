@@ -1,21 +1,14 @@
-/** The result model of a run: one cell per check and operation, failures with their evidence. */
-import { ANSWER_CHECKS, type CheckName } from "./checks/index.js";
-import type { CoverageReport } from "./coverage.js";
-import type { ExplorationSummary } from "./explore/index.js";
-import type { WireRequest } from "./http/request.js";
+/**
+ * What checks record: one cell per check and operation, failures with their evidence, and the
+ * Recorder that collects them during a run. Check names are plain strings at this layer (the
+ * registry, checks/index.ts, sits above it); the Recorder knows every name of the run and refuses
+ * one it does not know, so a misspelt name is an internal error, never a verdict silently lost.
+ */
 
-// The names, descriptions and labels of the checks are derived from the check modules
-// (checks/index.ts); they are re-exported here, where results are described.
-export {
-  CHECK_DESCRIPTIONS,
-  CHECK_LABELS,
-  CHECK_NAMES,
-  type CheckName,
-  isCheckName,
-} from "./checks/index.js";
+import type { WireRequest } from "../http/request.js";
 
-/** The checks run on every answer, whatever the request was for. */
-export const RESPONSE_CHECKS: readonly CheckName[] = ANSWER_CHECKS.map((check) => check.name);
+/** A check's name (checks/index.ts lists them; the Recorder holds the run to that list). */
+export type CheckName = string;
 
 /** One request and what came back, secrets masked, body cut to an excerpt. */
 export interface ExchangeRecord {
@@ -68,53 +61,6 @@ export interface Cell {
   failures: Failure[];
 }
 
-export interface CleanupReport {
-  /** Orders the target accepted during this run. */
-  created: number;
-  /** Order-creating requests the run sent, accepted or not (0: the run never tried to trade). */
-  sent?: number;
-  /** Accepted orders by what placed them ("order lifecycle", "history", "order arithmetic"…). */
-  placedBy?: Record<string, number>;
-  /** Orders cancelled by the final clean-up (the lifecycle cancels most on its own). */
-  cancelledAtEnd: number;
-  /** Orders that may still be open: client order ids with their symbol. */
-  leftOpen: string[];
-}
-
-export interface ContractResult {
-  /**
-   * 0: every check that ran passed; 1: a contract failure; 2: usage or connection error; 130:
-   * interrupted. The command exits by @marketapi/command's table instead (3 for what is not
-   * usage: an unreachable server, the deadline, orders not confirmed cancelled; cli.ts exitCodeOf).
-   */
-  exitCode: 0 | 1 | 2 | 3 | 130;
-  /** Why the run did not complete normally; "cleanup": orders it created may still be open. */
-  error?: {
-    kind: "usage" | "connection" | "interrupted" | "deadline" | "internal" | "cleanup";
-    message: string;
-    /** "start-up": the run stopped before its checks began (probe, credentials); no verdict was reached. */
-    during?: "start-up";
-  };
-  target: { baseUrl: string; kind: "embedded" | "base-url" | "endpoint"; label?: string };
-  trading: boolean;
-  /** Why trading operations were not exercised, when they were not. */
-  tradingNote?: string;
-  seed: number;
-  maxRequests: number;
-  checks: CheckName[];
-  operations: string[];
-  cells: Cell[];
-  /** Operations that answered 404, 405 or 501 to every request: one verdict each (exit 1). */
-  notImplemented: Array<{ operationId: string; status: number; requests: number }>;
-  stats: { requests: number; durationMs: number; requestsPerSecond: number };
-  cleanup: CleanupReport;
-  summary: { passed: number; failed: number; skipped: number };
-  /** What the stateful exploration ran and exercised (coverage by operation), when it ran. */
-  exploration?: ExplorationSummary;
-  /** What the run exercised per operation, and why the rest was not (absent when no request was sent). */
-  coverage?: CoverageReport;
-}
-
 const FAILURES_KEPT_PER_CELL = 5;
 
 interface CellState {
@@ -129,12 +75,18 @@ interface CellState {
 export class Recorder {
   private readonly cells = new Map<string, CellState>();
 
+  /**
+   * `checks`: the checks this run records (`--only`); `known`: every check there is (a verdict of
+   * another name is a defect of the tester). Defaults to `checks`.
+   */
   constructor(
     private readonly checks: readonly CheckName[],
     private readonly operations: readonly string[],
+    private readonly known: readonly CheckName[] = checks,
   ) {}
 
   enabled(check: CheckName): boolean {
+    if (!this.known.includes(check)) throw new Error(`internal: no check is named ${JSON.stringify(check)}`);
     return this.checks.includes(check);
   }
 

@@ -20,7 +20,7 @@
  */
 import { CHECKS } from "../../src/checks/index.js";
 import { type CheckName, type ContractOptions, type ContractResult, runContract } from "../../src/index.js";
-import { isCheckName } from "../../src/results.js";
+import { isCheckName } from "../../src/result.js";
 import { type Fault, startFaultProxy } from "./fault-proxy.js";
 import { startReferenceServer } from "./server.js";
 

@@ -5,7 +5,6 @@
  * the orders it created (run/cleanup.ts), also after a failure or an interrupt.
  */
 import { loadOpenApi } from "@marketapi/spec";
-import { recheckClock } from "./checks/clock-sanity.js";
 import { appliesTo, CHECKS } from "./checks/index.js";
 import { ConnectionError, InterruptedError, UsageError } from "./core/errors.js";
 import {
@@ -15,7 +14,7 @@ import {
   isSigned,
   isTrading,
 } from "./core/operations.js";
-import { explorationPhase } from "./explore/index.js";
+import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import { failingTestVectors } from "./http/signing.js";
 import { markPass, type RunContext, reportPass } from "./kit/context.js";
 import { OrderLedger } from "./kit/ledger.js";
@@ -25,6 +24,8 @@ import { answerJudge } from "./phases/answer.js";
 import { behaviourPhase } from "./phases/behaviour.js";
 import { cleanup } from "./phases/cleanup.js";
 import { proveCredentials, requireCredentialsForTrading } from "./phases/credentials.js";
+import { endPhase } from "./phases/end.js";
+import { explorationPhase } from "./phases/exploration.js";
 import { generatedPhase } from "./phases/generated-phase.js";
 import { preferredSymbol, probe } from "./phases/probe.js";
 import { readOnlyPass } from "./phases/read-only-pass.js";
@@ -208,6 +209,8 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       farBuy,
       values,
       ...(target.embedded || options.referenceExtras ? { tolerates: await referenceTolerance() } : {}),
+      ...(clock ? { clock } : {}),
+      exploreBudget: options.exploreBudget ?? DEFAULT_EXPLORE_BUDGET,
       progress,
     };
     progress({
@@ -231,15 +234,10 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
     skipNotApplicable(recorder, operations, model);
-    const exploration = await explorationPhase(ctx, options.exploreBudget);
+    const exploration = await explorationPhase(ctx);
     if (exploration) result.exploration = exploration;
     await generatedPhase(ctx, operations);
-    const time = model.operation("server_time");
-    if (clock && time && recorder.enabled("clock_sanity")) {
-      await recheckClock(session, time, clock.reading).catch((error: unknown) => {
-        if (!(error instanceof PassStopped)) throw error;
-      });
-    }
+    await endPhase(ctx);
   } catch (error) {
     if (error instanceof ConnectionError) result.error = { kind: "connection", message: error.message };
     else if (error instanceof InterruptedError && deadline.signal.aborted && !options.signal?.aborted)

@@ -37,7 +37,7 @@ export const aggregateCover: ContractCheck<typeof CHECK> = {
   description:
     "each aggregate trade covers exactly the trades from its first to its last id, with their price, time and side, and their summed quantity (x-relations)",
   covers: ["x-relations"],
-  hook: { phase: "relation", run: aggregateCoverCheck },
+  hooks: [{ phase: "relation", run: aggregateCoverCheck }],
   appliesTo: named((relations) => relations.aggregates.map((cover) => cover.operation)),
   notApplicable: "x-relations states no aggregate of it",
   seenToCatch: ["aggTrades-trade-ids-off-by-one", "aggTrades-qty-in-quote"],

@@ -21,16 +21,8 @@ import {
 } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import {
-  bodyObject,
-  describeAnswer,
-  errorCode,
-  expectRefusal,
-  isRateLimited,
-  ok,
-  op,
-  type RunContext,
-} from "../kit/context.js";
+import { bodyObject, describeAnswer, errorCode, isRateLimited, ok } from "../kit/answers.js";
+import { expectRefusal, op, type RunContext } from "../kit/context.js";
 import type { SymbolRules } from "../kit/market.js";
 import { type ExplorationView, explorationView, filterOf } from "../kit/market-view.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
@@ -48,7 +40,7 @@ export const announcedRules: ContractCheck<typeof CHECK> = {
   description:
     "every order type exchange_info lists is accepted and every other refused; each filter bound it announces holds at its exact edge on both sides",
   covers: ["x-refusals"],
-  hook: { phase: "trading-behaviour", run: announcedRulesPhase },
+  hooks: [{ phase: "trading-behaviour", run: announcedRulesPhase }],
   appliesTo: (operation) => operation.orderTypeRules !== undefined,
   notApplicable: "places no orders",
   seenToCatch: [

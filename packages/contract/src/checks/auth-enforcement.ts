@@ -11,14 +11,12 @@
 import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../core/operations.js";
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
 import { encodeParams } from "../http/request.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import {
-  bodyObject,
   cannotCall,
-  describeAnswer,
   enabled,
   expectRefusal,
   expectServed,
-  ok,
   type RunContext,
   targetValues,
 } from "../kit/context.js";
@@ -34,7 +32,17 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
   label: "auth",
   description: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
   covers: ["x-auth-class", "x-signing"],
-  hook: { phase: "operation", run: authPass },
+  hooks: [
+    { phase: "operation", run: authPass },
+    {
+      phase: "trading",
+      run: {
+        newOrder: authOrderProbes,
+        cancel: (desk, target) => authCancelProbes(desk, target),
+        cancelAll: authCancelAllProbes,
+      },
+    },
+  ],
   seenToCatch: [
     "unsigned-order-accepted",
     "wrong-signature-accepted",
@@ -44,7 +52,7 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
 };
 
 /** The probes of the pass over an operation, after a properly authenticated control request. */
-export async function authPass(ctx: RunContext, operation: ContractOperation): Promise<void> {
+async function authPass(ctx: RunContext, operation: ContractOperation): Promise<void> {
   if (isSigned(operation) && !ctx.session.canSign) {
     ctx.session.recorder.skip(
       CHECK,
@@ -60,7 +68,7 @@ export async function authPass(ctx: RunContext, operation: ContractOperation): P
 }
 
 /** new_order's probes, each under a fresh client order id (one accepted by mistake rests). */
-export async function authOrderProbes(desk: OrderDesk): Promise<void> {
+async function authOrderProbes(desk: OrderDesk): Promise<void> {
   await authProbes(desk.ctx, desk.ops.newOrder, {
     params: () => desk.freshOrderParams(),
     control: "none",
@@ -69,7 +77,7 @@ export async function authOrderProbes(desk: OrderDesk): Promise<void> {
 }
 
 /** cancel_order's probes, aimed at an open order (so an accepted probe shows: it cancels it). */
-export async function authCancelProbes(desk: OrderDesk, target: Placed | undefined): Promise<void> {
+async function authCancelProbes(desk: OrderDesk, target: Placed | undefined): Promise<void> {
   const { cancelOrder } = desk.ops;
   if (target?.orderId === undefined) {
     desk.session.recorder.skip(CHECK, cancelOrder.operationId, "no open order to aim the probes at");
@@ -86,7 +94,7 @@ export async function authCancelProbes(desk: OrderDesk, target: Placed | undefin
 }
 
 /** cancel_all_orders' probes on the desk's symbol (only sent where no other order rests). */
-export async function authCancelAllProbes(desk: OrderDesk): Promise<void> {
+async function authCancelAllProbes(desk: OrderDesk): Promise<void> {
   const cancelAll = desk.ops.cancelAll;
   if (!cancelAll) return;
   await authProbes(desk.ctx, cancelAll, {

@@ -7,7 +7,8 @@
  */
 import { formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
-import { bodyObject, describeAnswer, ok, op, type RunContext } from "../kit/context.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
+import { op, type RunContext } from "../kit/context.js";
 import { bestPrices, placeOrder, smallestQuantity } from "../kit/order-placing.js";
 import type { ContractCheck } from "./check.js";
 
@@ -19,7 +20,7 @@ export const cancelRace: ContractCheck<typeof CHECK> = {
   description:
     "a cancel sent at the same moment as a fill of the same order gets exactly one outcome, and query_order agrees",
   covers: [],
-  hook: { phase: "trading-behaviour", run: cancelRacePhase },
+  hooks: [{ phase: "trading-behaviour", run: cancelRacePhase }],
   appliesTo: (operation) =>
     operation.operationId === "cancel_order" && operation.behaviour.unknownReferences?.order !== undefined,
   notApplicable: "no behaviour extension calls for it",

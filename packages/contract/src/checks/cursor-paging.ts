@@ -16,7 +16,7 @@ export const cursorPaging: ContractCheck<typeof CHECK> = {
   label: "paging",
   description: "a page asked from an id starts there and runs on without gaps or repeats (x-cursor-paging)",
   covers: ["x-cursor-paging"],
-  hook: { phase: "behaviour", run: cursorPagingCheck, needsHistory: true },
+  hooks: [{ phase: "behaviour", run: cursorPagingCheck, needsHistory: true }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.cursorPaging !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["historical-fromId-exclusive", "aggTrades-fromId-ignored"],

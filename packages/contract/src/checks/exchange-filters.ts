@@ -18,7 +18,7 @@ export const exchangeFilters: ContractCheck<typeof CHECK> = {
   label: "filters",
   description: "orders breaking exchange_info's tick size, lot size or minimum notional are refused",
   covers: [],
-  hook: { phase: "trading-behaviour", run: exchangeFiltersPhase },
+  hooks: [{ phase: "trading-behaviour", run: exchangeFiltersPhase }],
   appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["tick-size-not-enforced", "lot-size-not-enforced", "filter-failure-as-rejected"],

@@ -86,13 +86,19 @@ export function isCheckName(name: string): name is CheckName {
   return (CHECK_NAMES as readonly string[]).includes(name);
 }
 
-type Hooked<P extends CheckPhase> = ContractCheck<CheckName> & { hook: Extract<CheckHook, { phase: P }> };
+/** A check with its hook in one phase. */
+export type Hooked<P extends CheckPhase> = ContractCheck<CheckName> & {
+  hook: Extract<CheckHook, { phase: P }>;
+};
 
-/** The checks a phase runs, in the order of CHECKS. */
+/** The checks a phase runs, each with its hook there, in the order of CHECKS. */
 export function checksAt<P extends CheckPhase>(phase: P): readonly Hooked<P>[] {
-  return (CHECKS as readonly ContractCheck<CheckName>[]).filter(
-    (check): check is Hooked<P> => check.hook.phase === phase,
-  );
+  const out: Hooked<P>[] = [];
+  for (const check of CHECKS as readonly ContractCheck<CheckName>[]) {
+    const hook = check.hooks.find((h): h is Extract<CheckHook, { phase: P }> => h.phase === phase);
+    if (hook) out.push({ ...check, hook });
+  }
+  return out;
 }
 
 /** The checks run on every answer, whatever the request was for. */

@@ -17,7 +17,7 @@ export const limitSemantics: ContractCheck<typeof CHECK> = {
   label: "limit",
   description: "limit cuts, defaults, and above the maximum truncates or refuses as x-limit states",
   covers: ["x-limit"],
-  hook: { phase: "behaviour", run: limitSemanticsCheck, needsHistory: true },
+  hooks: [{ phase: "behaviour", run: limitSemanticsCheck, needsHistory: true }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.limit !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["depth-limit-above-max-refused", "trades-default-10"],

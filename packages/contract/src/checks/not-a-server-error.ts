@@ -9,11 +9,13 @@ export const notAServerError: ContractCheck<typeof CHECK> = {
   label: "5xx",
   description: "no response is a 5xx, and every request gets an answer within --timeout",
   covers: [],
-  hook: {
-    phase: "answer",
-    judge: (exchange, _declared, verdicts) => checkNotAServerError(exchange, verdicts),
-    noAnswer: (exchange, verdicts, message) => checkNoAnswer(exchange, verdicts, message),
-  },
+  hooks: [
+    {
+      phase: "answer",
+      judge: (exchange, _declared, verdicts) => checkNotAServerError(exchange, verdicts),
+      noAnswer: (exchange, verdicts, message) => checkNoAnswer(exchange, verdicts, message),
+    },
+  ],
   seenToCatch: ["server-error-on-avg-price"],
 };
 

@@ -10,7 +10,8 @@ import type { OrderArithmetic } from "@marketapi/spec/model";
 import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { bodyObject, describeAnswer, ok, op, type RunContext } from "../kit/context.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
+import { op, type RunContext } from "../kit/context.js";
 import { arithmeticProblems } from "../kit/order-answers.js";
 import { type BestPrices, bestPrices, placeOrder, smallestQuantity } from "../kit/order-placing.js";
 import { afterCancel } from "../kit/order-state.js";
@@ -25,7 +26,7 @@ export const orderArithmetic: ContractCheck<typeof CHECK> = {
   description:
     "MARKET, LIMIT IOC/FOK and a resting LIMIT really trade: fills add up, status follows the executed quantity, IOC/FOK never rest (x-order-arithmetic)",
   covers: ["x-order-arithmetic"],
-  hook: { phase: "trading-behaviour", run: orderArithmeticPhase },
+  hooks: [{ phase: "trading-behaviour", run: orderArithmeticPhase }],
   appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["ioc-remainder-rests", "fok-partial"],

@@ -10,7 +10,8 @@
 
 import { type ContractOperation, isSigned, isTrading, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { describeAnswer, ok, op, type RunContext } from "../kit/context.js";
+import { describeAnswer, ok } from "../kit/answers.js";
+import { op, type RunContext } from "../kit/context.js";
 import { placeOrder } from "../kit/order-placing.js";
 import type { Values } from "../kit/values.js";
 import { requiredValues } from "../kit/values.js";
@@ -25,7 +26,7 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
   description:
     "the used-weight counter grows by each request's x-weight, the order counters by one per accepted order",
   covers: ["x-weight"],
-  hook: { phase: "trading-behaviour", run: rateCountersPhase },
+  hooks: [{ phase: "trading-behaviour", run: rateCountersPhase }],
   seenToCatch: ["weight-counts-one-per-request", "weight-counts-double", "order-count-frozen"],
 };
 

@@ -1,6 +1,6 @@
 // response_headers_conformance: the documented response headers are present and match their schemas.
 import type { ContractResponse, SchemaNode } from "../core/operations.js";
-import { undocumentedStatus } from "../kit/context.js";
+import { undocumentedStatus } from "../kit/answers.js";
 import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -11,7 +11,7 @@ export const responseHeadersConformance: ContractCheck<typeof CHECK> = {
   label: "headers",
   description: "documented response headers are present and match their schema",
   covers: [],
-  hook: { phase: "answer", judge: checkResponseHeaders },
+  hooks: [{ phase: "answer", judge: checkResponseHeaders }],
   seenToCatch: ["missing-weight-header", "weight-header-not-integer"],
 };
 

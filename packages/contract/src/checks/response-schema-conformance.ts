@@ -2,7 +2,7 @@
 // asks for where `x-response-variant-by` lets a parameter choose the shape.
 import { validateResponse } from "@marketapi/validators";
 import type { ContractResponse } from "../core/operations.js";
-import { undocumentedStatus } from "../kit/context.js";
+import { undocumentedStatus } from "../kit/answers.js";
 import { type RoundTrip, type Verdicts, variantOf } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -13,7 +13,7 @@ export const responseSchemaConformance: ContractCheck<typeof CHECK> = {
   label: "schema",
   description: "the body matches the documented schema (new_order: the variant newOrderRespType asks for)",
   covers: ["x-response-variant-by"],
-  hook: { phase: "answer", judge: checkResponseSchema },
+  hooks: [{ phase: "answer", judge: checkResponseSchema }],
   seenToCatch: ["price-as-number", "resp-type-ignored"],
 };
 

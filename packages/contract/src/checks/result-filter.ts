@@ -15,7 +15,7 @@ export const resultFilter: ContractCheck<typeof CHECK> = {
   label: "filter",
   description: "symbol/symbols restrict the answer to exactly what they name (x-result-filter)",
   covers: ["x-result-filter"],
-  hook: { phase: "behaviour", run: resultFilterCheck, needsHistory: false },
+  hooks: [{ phase: "behaviour", run: resultFilterCheck, needsHistory: false }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.resultFilters !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["exchangeInfo-symbol-ignored", "open-orders-other-symbols"],

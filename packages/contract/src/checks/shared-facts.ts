@@ -31,7 +31,7 @@ export const sharedFacts: ContractCheck<typeof CHECK> = {
   description:
     "a fact several operations report (best bid and ask, last price) is the same in each, read while the market stood still (x-relations)",
   covers: ["x-relations"],
-  hook: { phase: "relation", run: sharedFactsCheck },
+  hooks: [{ phase: "relation", run: sharedFactsCheck }],
   appliesTo: named((relations) =>
     relations.sharedFacts.flatMap((fact) => fact.reports.map((r) => r.operation)),
   ),

@@ -10,7 +10,7 @@ export const statusCodeConformance: ContractCheck<typeof CHECK> = {
   label: "status",
   description: "every status code is documented for the operation",
   covers: [],
-  hook: { phase: "answer", judge: checkStatusCode },
+  hooks: [{ phase: "answer", judge: checkStatusCode }],
   seenToCatch: ["created-201"],
 };
 

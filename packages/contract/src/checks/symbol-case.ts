@@ -17,7 +17,7 @@ export const symbolCase: ContractCheck<typeof CHECK> = {
   label: "case",
   description: "a listed symbol in lower or mixed case is refused, not matched regardless of case",
   covers: ["x-unknown-reference"],
-  hook: { phase: "behaviour", run: symbolCaseCheck, needsHistory: false },
+  hooks: [{ phase: "behaviour", run: symbolCaseCheck, needsHistory: false }],
   appliesTo: (operation) => operation.behaviour.unknownReferences?.symbol !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["case-insensitive-depth"],

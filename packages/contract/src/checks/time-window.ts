@@ -19,7 +19,7 @@ export const timeWindow: ContractCheck<typeof CHECK> = {
   description:
     "startTime/endTime select exactly the items between them, each alone anchors as stated, wider windows are refused (x-time-window)",
   covers: ["x-time-window"],
-  hook: { phase: "behaviour", run: timeWindowCheck, needsHistory: true },
+  hooks: [{ phase: "behaviour", run: timeWindowCheck, needsHistory: true }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.timeWindow !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["aggTrades-startTime-ignored", "all-orders-wide-window-accepted"],

@@ -13,8 +13,9 @@
  */
 import type { TradeWindow, WindowMeasure } from "@marketapi/spec/model";
 import { type Dec, div, formatDec, fromRatio, mul, ZERO } from "../core/decimal.js";
+import { bodyObject } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
-import { bodyObject, op, type RunContext } from "../kit/context.js";
+import { op, type RunContext } from "../kit/context.js";
 import {
   ATTEMPTS,
   judged,
@@ -42,7 +43,7 @@ export const tradeStatistics: ContractCheck<typeof CHECK> = {
   description:
     "the 24-hour statistics and the average price are the functions of the trades in their windows (x-relations)",
   covers: ["x-relations"],
-  hook: { phase: "relation", run: tradeStatisticsCheck },
+  hooks: [{ phase: "relation", run: tradeStatisticsCheck }],
   appliesTo: named((relations) => relations.tradeWindows.map((window) => window.operation)),
   notApplicable: "x-relations states no trade window of it",
   seenToCatch: ["ticker24hr-volume-misses-newest", "ticker24hr-count-off-by-one", "avgPrice-closeTime-now"],

@@ -17,7 +17,7 @@ export const unknownReference: ContractCheck<typeof CHECK> = {
   label: "unknown",
   description: "an unknown symbol or order is refused with the code x-unknown-reference names",
   covers: ["x-unknown-reference"],
-  hook: { phase: "behaviour", run: unknownReferenceCheck, needsHistory: false },
+  hooks: [{ phase: "behaviour", run: unknownReferenceCheck, needsHistory: false }],
   appliesTo: (operation) => operation.behaviour.unknownReferences !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["unknown-symbol-empty-trades", "unknown-order-query-wrong-code"],

@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { ceilToStep, type Dec, parseDec } from "../core/decimal.js";
 import type { Placement } from "../http/request.js";
-import { bodyObject, ok } from "../kit/context.js";
+import { bodyObject, ok } from "../kit/answers.js";
 import { insidePrice, quoteBudget, unitAt } from "../kit/market-view.js";
 import {
   type ModelOrder,

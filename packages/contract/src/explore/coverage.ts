@@ -3,7 +3,7 @@
  * enum parameters, the response variants it asked for, the statuses and error codes it got, and
  * the order statuses and types its answers showed. The coverage report reads it from the result.
  */
-import { bodyObject, errorCode } from "../kit/context.js";
+import { bodyObject, errorCode } from "../kit/answers.js";
 import type { RoundTrip } from "../session/round-trip.js";
 
 export interface OperationCoverage {

@@ -12,7 +12,8 @@ import type { OrderTypeRule } from "@marketapi/spec/model";
 import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams, type Placement } from "../http/request.js";
-import { bodyObject, describeAnswer, errorCode, isRateLimited, ok, type RunContext } from "../kit/context.js";
+import { bodyObject, describeAnswer, errorCode, isRateLimited, ok } from "../kit/answers.js";
+import type { RunContext } from "../kit/context.js";
 import { type ExplorationView, levelsOf } from "../kit/market-view.js";
 import {
   ExplorationModel,
@@ -23,6 +24,7 @@ import {
   type PlannedFill,
 } from "../kit/matching-model.js";
 import { arithmeticProblems } from "../kit/order-answers.js";
+import type { TradingOps } from "../kit/order-desk.js";
 import { recordSent } from "../kit/order-placing.js";
 import type { Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -32,13 +34,7 @@ import { type OrderAnswer, orderProblems, type Problem, ReadHistory } from "./ju
 
 type Json = Record<string, unknown>;
 
-export interface ExplorationOps {
-  newOrder: ContractOperation;
-  cancelOrder: ContractOperation;
-  cancelAll: ContractOperation | undefined;
-  queryOrder: ContractOperation;
-  openOrders: ContractOperation;
-  allOrders: ContractOperation;
+export interface ExplorationOps extends TradingOps {
   orderBook: ContractOperation;
   trades: ContractOperation | undefined;
 }

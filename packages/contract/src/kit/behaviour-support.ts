@@ -8,7 +8,8 @@ import { type ContractOperation, isSigned, methodOf, requiresApiKey } from "../c
 import { encodeParams } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { CheckName } from "../session/verdicts.js";
-import { describeAnswer, isRateLimited, ok, type RunContext } from "./context.js";
+import { describeAnswer, isRateLimited, ok } from "./answers.js";
+import type { RunContext } from "./context.js";
 import { requiredValues, type Values } from "./values.js";
 
 export { valueAt };

@@ -4,6 +4,8 @@ import { type ContractOperation, isSigned, requiresApiKey } from "../core/operat
 import type { ParamList, Placement, RequestPlan } from "../http/request.js";
 import type { RoundTrip, Session } from "../session/session.js";
 import type { CheckName } from "../session/verdicts.js";
+import { describeAnswer, errorCode, isRateLimited, ok } from "./answers.js";
+import type { ClockReading } from "./clock.js";
 import type { OrderLedger } from "./ledger.js";
 import type { FarBuy, Market, SymbolRules } from "./market.js";
 import { requiredValues, type ValueContext, type Values } from "./values.js";
@@ -37,7 +39,18 @@ export interface RunContext {
    * embedded reference server's live-API widenings); their negative cases are noted, not sent.
    */
   tolerates?: (operationId: string, parameter: string, text: string) => string | undefined;
+  /** The clock the run signs with, as the start-up probe read and settled it (none without server_time). */
+  clock?: RunClock;
+  /** Requests the stateful exploration may send (--explore; 0 turns it off). */
+  exploreBudget: number;
   progress(event: ProgressEvent): void;
+}
+
+/** The clock the run signs with: the offset (server minus local), what to say about it, the first reading. */
+export interface RunClock {
+  offsetMs: number;
+  note: string;
+  reading: ClockReading;
 }
 
 /** Request and failure counts of an operation, taken before a pass to report what the pass added. */
@@ -107,41 +120,6 @@ export function plan(
 
 export function withPlacement(p: RequestPlan, placement: Placement): RequestPlan {
   return { ...p, placement };
-}
-
-export function bodyObject(exchange: RoundTrip): Record<string, unknown> | undefined {
-  const json = exchange.response?.json;
-  return typeof json === "object" && json !== null && !Array.isArray(json)
-    ? (json as Record<string, unknown>)
-    : undefined;
-}
-
-/** Why a check that compares an answer with its documented response has nothing to compare with. */
-export function undocumentedStatus(exchange: RoundTrip): string {
-  return `status ${exchange.response!.status} is undocumented, so there is nothing to compare against`;
-}
-
-export function errorCode(exchange: RoundTrip): number | undefined {
-  const code = bodyObject(exchange)?.code;
-  return typeof code === "number" ? code : undefined;
-}
-
-export function describeAnswer(exchange: RoundTrip): string {
-  if (!exchange.response) return exchange.error?.message ?? "no response";
-  const body = bodyObject(exchange);
-  const code = typeof body?.code === "number" ? ` code ${body.code}` : "";
-  const msg = typeof body?.msg === "string" ? ` "${body.msg}"` : "";
-  return `status ${exchange.response.status}${code}${msg}`;
-}
-
-export function isRateLimited(exchange: RoundTrip): boolean {
-  const status = exchange.response?.status;
-  return status === 429 || status === 418;
-}
-
-export function ok(exchange: RoundTrip): boolean {
-  const status = exchange.response?.status;
-  return status !== undefined && status >= 200 && status < 300;
 }
 
 export interface RefusalExpectation {
@@ -262,15 +240,6 @@ export function expectServed(ctx: RunContext, check: CheckName, exchange: RoundT
       exchange,
       `${what} was refused (${describeAnswer(exchange)}); expected it to be served`,
     );
-}
-
-/** Number of items of a list answer: the array's length, or each top-level array of an object. */
-export function itemCounts(json: unknown): Record<string, number> | undefined {
-  if (Array.isArray(json)) return { items: json.length };
-  if (typeof json !== "object" || json === null) return undefined;
-  const counts: Record<string, number> = {};
-  for (const [key, value] of Object.entries(json)) if (Array.isArray(value)) counts[key] = value.length;
-  return Object.keys(counts).length > 0 ? counts : undefined;
 }
 
 /** The required parameters plus the known order, for operations that look an order up. */

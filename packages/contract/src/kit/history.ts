@@ -20,7 +20,8 @@ import {
 } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { bodyObject, ok, op, type RunContext } from "./context.js";
+import { bodyObject, ok } from "./answers.js";
+import { op, type RunContext } from "./context.js";
 import type { SymbolRules } from "./market.js";
 import { placeOrder, smallestQuantity } from "./order-placing.js";
 import { afterCancel } from "./order-state.js";

@@ -10,7 +10,8 @@ import type { ContractOperation } from "../core/operations.js";
 import { encodeParams, type ParamList, type Placement } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { CheckName } from "../session/verdicts.js";
-import { bodyObject, describeAnswer, isRateLimited, ok, op, type RunContext } from "./context.js";
+import { bodyObject, describeAnswer, isRateLimited, ok } from "./answers.js";
+import type { RunContext } from "./context.js";
 import type { FarBuy } from "./market.js";
 import { refusedNewOrder } from "./order-state.js";
 import type { Values } from "./values.js";
@@ -21,13 +22,56 @@ export interface Placed {
   exchange: RoundTrip;
 }
 
+/**
+ * The operations that create, read and cancel an account's orders: the one list of them. Every
+ * phase and check that trades takes them from orderOperations().
+ */
+export const ORDER_OPERATIONS = {
+  newOrder: "new_order",
+  queryOrder: "query_order",
+  openOrders: "open_orders",
+  cancelOrder: "cancel_order",
+  allOrders: "all_orders",
+  cancelAll: "cancel_all_orders",
+} as const;
+
+/** Their operationIds. */
+export const ORDER_OPERATION_IDS: readonly string[] = Object.values(ORDER_OPERATIONS);
+
 export interface TradingOps {
   newOrder: ContractOperation;
   queryOrder: ContractOperation;
   openOrders: ContractOperation;
   cancelOrder: ContractOperation;
   allOrders: ContractOperation;
+  /** Optional: without it, each order is cancelled by itself. */
   cancelAll: ContractOperation | undefined;
+}
+
+/** The order operations of the spec, or why trading cannot be judged without one that is missing. */
+export function orderOperations(model: {
+  operation(id: string): ContractOperation | undefined;
+}): TradingOps | { reason: string } {
+  const get = (key: keyof typeof ORDER_OPERATIONS) => model.operation(ORDER_OPERATIONS[key]);
+  const [newOrder, queryOrder, openOrders, cancelOrder, allOrders] = [
+    get("newOrder"),
+    get("queryOrder"),
+    get("openOrders"),
+    get("cancelOrder"),
+    get("allOrders"),
+  ];
+  if (!newOrder || !queryOrder || !openOrders || !cancelOrder || !allOrders) {
+    const required = ORDER_OPERATION_IDS.filter((id) => id !== ORDER_OPERATIONS.cancelAll);
+    return { reason: `the spec lacks one of ${required.join(", ")}` };
+  }
+  return { newOrder, queryOrder, openOrders, cancelOrder, allOrders, cancelAll: get("cancelAll") };
+}
+
+/** The orders the trading phase leaves resting: one per parameter placement and response variant. */
+export interface Resting {
+  orders: Array<{ label: string; placed: Placed }>;
+  /** The answer to the order sent without the response-variant parameter, when one was sent. */
+  withoutVariant?: RoundTrip;
 }
 
 /** The items of a list answer (objects only). */
@@ -53,30 +97,14 @@ export class OrderDesk {
 
   /** The desk, or why the run cannot trade. */
   static open(ctx: RunContext): OrderDesk | { reason: string } {
-    const get = (id: string) => op(ctx, id);
-    const [newOrder, queryOrder, openOrders, cancelOrder, allOrders] = [
-      get("new_order"),
-      get("query_order"),
-      get("open_orders"),
-      get("cancel_order"),
-      get("all_orders"),
-    ];
-    if (!newOrder || !queryOrder || !openOrders || !cancelOrder || !allOrders) {
-      return {
-        reason: "the spec lacks one of new_order, query_order, open_orders, cancel_order, all_orders",
-      };
-    }
+    const ops = orderOperations(ctx.session.model);
+    if ("reason" in ops) return ops;
     if (!ctx.trading)
       return { reason: "trading not allowed: pass --allow-trading, or use an Endpoint with status test" };
     if (!ctx.session.canSign) return { reason: "trading needs --api-key and --api-secret" };
     if (!ctx.rules) return { reason: "exchangeInfo lists no symbol to trade" };
     if ("reason" in ctx.farBuy) return { reason: ctx.farBuy.reason };
-    return new OrderDesk(
-      ctx,
-      { newOrder, queryOrder, openOrders, cancelOrder, allOrders, cancelAll: get("cancel_all_orders") },
-      ctx.rules.symbol,
-      ctx.farBuy,
-    );
+    return new OrderDesk(ctx, ops, ctx.rules.symbol, ctx.farBuy);
   }
 
   get session() {
@@ -244,6 +272,43 @@ export class OrderDesk {
     return foreign === undefined
       ? "could not list open orders, so cancel_all_orders might cancel orders this run did not create"
       : `the account has ${foreign} open order(s) on ${this.symbol} not created by this run; cancel_all_orders would cancel them`;
+  }
+
+  /**
+   * Orders left resting in each parameter placement new_order accepts (query, form body, split)
+   * and each response variant (ACK, FULL, and none: the declared default).
+   */
+  async placeResting(): Promise<Resting> {
+    const resting: Resting = { orders: [] };
+    const cases: Array<{ label: string; extra: Values; placement: Placement }> = [
+      {
+        label: "new_order: parameters in the form body, ACK",
+        extra: { newOrderRespType: "ACK" },
+        placement: "body",
+      },
+      {
+        label: "new_order: parameters split between query and body, FULL",
+        extra: { newOrderRespType: "FULL" },
+        placement: "split",
+      },
+      { label: "new_order: no newOrderRespType (declared default)", extra: {}, placement: "query" },
+    ];
+    for (const c of cases) {
+      if (!this.ops.newOrder.acceptsFormBody && c.placement !== "query") continue;
+      const placed = await this.place(c.label, c.extra, c.placement);
+      resting.orders.push({ label: c.label, placed });
+      if (c.extra.newOrderRespType === undefined) resting.withoutVariant = placed.exchange;
+    }
+    return resting;
+  }
+
+  /** cancel_all_orders on the desk's symbol; the orders it lists are closed in the ledger. */
+  async cancelAll(label: string): Promise<RoundTrip | undefined> {
+    const cancelAll = this.ops.cancelAll;
+    if (!cancelAll) return undefined;
+    const exchange = await this.session.call({ op: cancelAll, params: this.symbolParams(cancelAll) }, label);
+    if (ok(exchange)) this.closeListed(exchange);
+    return exchange;
   }
 
   /** An order kept open while the read-only pass of the user_data operations runs. */

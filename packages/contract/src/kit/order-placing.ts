@@ -7,7 +7,8 @@ import { ceilToStep, type Dec, div, fromRatio, maxDec, mul, tryParseDec, ZERO } 
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
-import { bodyObject, ok, op, type RunContext } from "./context.js";
+import { bodyObject, ok } from "./answers.js";
+import { op, type RunContext } from "./context.js";
 import type { SymbolRules } from "./market.js";
 import { refusedNewOrder } from "./order-state.js";
 import type { Values } from "./values.js";

@@ -8,7 +8,7 @@
 
 import type { ContractOperation } from "../core/operations.js";
 import type { RoundTrip } from "../session/round-trip.js";
-import { bodyObject, describeAnswer, ok } from "./context.js";
+import { bodyObject, describeAnswer, ok } from "./answers.js";
 
 /** Statuses of an order that can still trade (PENDING_CANCEL is unused, so not yet closed). */
 const OPEN = new Set(["NEW", "PENDING_NEW", "PARTIALLY_FILLED", "PENDING_CANCEL"]);

@@ -1,7 +1,7 @@
 // The clean-up that ends every run, also after a failure or an interrupt: the orders the run created.
 
 import { encodeParams } from "../http/request.js";
-import { ok } from "../kit/context.js";
+import { ok } from "../kit/answers.js";
 import type { OrderLedger } from "../kit/ledger.js";
 import { afterCancel, afterQuery } from "../kit/order-state.js";
 import type { Session } from "../session/session.js";

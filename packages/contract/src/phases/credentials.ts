@@ -8,7 +8,7 @@
 import { UsageError } from "../core/errors.js";
 import { isSigned, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { describeAnswer } from "../kit/context.js";
+import { describeAnswer } from "../kit/answers.js";
 import { requiredValues, type ValueContext } from "../kit/values.js";
 import type { Session } from "../session/session.js";
 

@@ -1,9 +1,10 @@
 // The start-up probe: reachability, the clock offset, the listed symbols and a reference price.
-import { type ClockReading, readServerClock, settleClock } from "../checks/clock-sanity.js";
+import { checksAt } from "../checks/index.js";
 import { ConnectionError, UsageError } from "../core/errors.js";
 import { type ContractModel, exampleOf, isSigned, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { ok } from "../kit/context.js";
+import { ok } from "../kit/answers.js";
+import type { RunClock } from "../kit/context.js";
 import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../kit/market.js";
 import type { Session } from "../session/session.js";
 
@@ -21,7 +22,7 @@ export interface ProbeResult {
   market: Market;
   reference?: bigint | undefined;
   /** The first read of the server's clock and what signing does with it. */
-  clock?: { reading: ClockReading; note: string } | undefined;
+  clock?: RunClock | undefined;
 }
 
 export async function probe(session: Session, baseUrl: string): Promise<ProbeResult> {
@@ -65,13 +66,14 @@ export async function probe(session: Session, baseUrl: string): Promise<ProbeRes
     );
   }
 
-  const time = model.operation("server_time");
-  let clock: ProbeResult["clock"];
-  if (time) {
-    const reading = await readServerClock(session, time, "probe: server time");
-    const decision = await settleClock(session, time, reading);
-    session.clockOffsetMs = decision.offsetMs;
-    clock = { reading, note: decision.note };
+  // Every probe hook runs, whichever checks are on: the clock to sign with is decided here.
+  let clock: RunClock | undefined;
+  for (const check of checksAt("probe")) {
+    const found = await check.hook.run(session);
+    if (found?.clock) {
+      clock = found.clock;
+      session.clockOffsetMs = clock.offsetMs;
+    }
   }
 
   let market: Market = { symbols: [], weightLimit: undefined };

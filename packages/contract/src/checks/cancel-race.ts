@@ -9,7 +9,8 @@ import { formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { op, type RunContext } from "../kit/context.js";
-import { bestPrices, placeOrder, smallestQuantity } from "../kit/order-placing.js";
+import { smallestQuantity } from "../kit/market.js";
+import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "cancel_race";

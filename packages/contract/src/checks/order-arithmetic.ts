@@ -7,13 +7,14 @@
  */
 
 import type { OrderArithmetic } from "@marketapi/spec/model";
-import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
+import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { op, type RunContext } from "../kit/context.js";
+import { smallestQuantity } from "../kit/market.js";
 import { arithmeticProblems } from "../kit/order-answers.js";
-import { type BestPrices, bestPrices, placeOrder, smallestQuantity } from "../kit/order-placing.js";
+import { type BestPrices, bestPrices, placeOrder } from "../kit/order-placing.js";
 import { afterCancel } from "../kit/order-state.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";

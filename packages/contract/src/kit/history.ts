@@ -7,23 +7,13 @@
  * offsets with a MARKET order whatever its trades left bought or sold. Exceeding a limit's default
  * (hundreds of items) is not cheap, so it is not attempted: limit_semantics notes it.
  */
-import {
-  ceilToStep,
-  type Dec,
-  div,
-  formatDec,
-  fromRatio,
-  maxDec,
-  mul,
-  tryParseDec,
-  ZERO,
-} from "../core/decimal.js";
+import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, ok } from "./answers.js";
 import { op, type RunContext } from "./context.js";
-import type { SymbolRules } from "./market.js";
-import { placeOrder, smallestQuantity } from "./order-placing.js";
+import { noPriceFallback, smallestQuantity } from "./market.js";
+import { placeOrder } from "./order-placing.js";
 import { afterCancel } from "./order-state.js";
 import type { Values } from "./values.js";
 
@@ -66,16 +56,6 @@ export async function makeHistory(ctx: RunContext): Promise<MadeHistory> {
   for (let k = 0; k < needBids; k++) await made.rest("BUY", formatDec(at - tick * BigInt(k + 2)));
   for (let k = 0; k < needAsks; k++) await made.rest("SELL", formatDec(at + tick * BigInt(k + 2)));
   return made;
-}
-
-/** The price to trade at when the target shows none: where the smallest quantity meets the minimum notional. */
-export function noPriceFallback(rules: SymbolRules): Dec {
-  const floor = maxDec(rules.minPrice, rules.tick);
-  const quantity = maxDec(rules.minQty, rules.step);
-  const forNotional =
-    rules.minNotional > ZERO ? div(mul(rules.minNotional, fromRatio(11, 10)), quantity) : floor;
-  const price = ceilToStep(maxDec(floor, forNotional), rules.tick);
-  return rules.maxPrice > ZERO && price > rules.maxPrice ? rules.maxPrice : price;
 }
 
 interface Survey {

@@ -3,13 +3,12 @@
  * ledger before it is sent (clean-up cancels what stays open), sized at the smallest quantity the
  * symbol's filters allow, priced from the target's own best prices.
  */
-import { ceilToStep, type Dec, div, fromRatio, maxDec, mul, tryParseDec, ZERO } from "../core/decimal.js";
+import { type Dec, tryParseDec } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import { bodyObject, ok } from "./answers.js";
 import { op, type RunContext } from "./context.js";
-import type { SymbolRules } from "./market.js";
 import { refusedNewOrder } from "./order-state.js";
 import type { Values } from "./values.js";
 
@@ -32,12 +31,6 @@ export async function bestPrices(ctx: RunContext, label: string): Promise<BestPr
   const bid = first(body?.bids);
   const ask = first(body?.asks);
   return bid !== undefined && ask !== undefined ? { bid, ask } : undefined;
-}
-
-/** The smallest quantity the filters allow at `price` (LOT_SIZE, and NOTIONAL with a 10 % margin). */
-export function smallestQuantity(rules: SymbolRules, price: Dec): Dec {
-  const forNotional = rules.minNotional > ZERO ? div(mul(rules.minNotional, fromRatio(11, 10)), price) : ZERO;
-  return ceilToStep(maxDec(rules.minQty, forNotional, rules.step), rules.step);
 }
 
 export interface PlacedOrder {

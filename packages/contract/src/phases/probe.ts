@@ -76,7 +76,7 @@ export async function probe(session: Session, baseUrl: string): Promise<ProbeRes
     }
   }
 
-  let market: Market = { symbols: [], weightLimit: undefined };
+  let market: Market = { symbols: [], weightLimit: undefined, rateLimits: [] };
   const info = model.operation("exchange_info");
   if (info) {
     const exchange = await session.call({ op: info, params: [] }, "probe: exchange rules");

@@ -154,6 +154,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), maxTimeMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const ledger = new OrderLedger();
   const session = new Session({
     model,
     baseUrl: target.baseUrl,
@@ -164,9 +165,11 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     recorder,
     judge: answerJudge,
     signal,
-    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    onExchange: (exchange) => {
+      ledger.observe(exchange);
+      options.onExchange?.(exchange);
+    },
   });
-  const ledger = new OrderLedger();
   /** Start-up (probe, credentials) until the checks begin: an error there ends the run before any verdict. */
   let stage: "start-up" | "checks" = "start-up";
   try {
@@ -180,7 +183,11 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       throw error;
     });
     const fallbackSymbol = preferredSymbol(model) ?? "BTCUSDT";
-    await proveCredentials(session, { symbols: [fallbackSymbol], symbol: fallbackSymbol, horizon: 0 });
+    const credentials = await proveCredentials(session, {
+      symbols: [fallbackSymbol],
+      symbol: fallbackSymbol,
+      horizon: 0,
+    });
     const rules = pickSymbol(market, fallbackSymbol);
     const listed = market.symbols.filter((s) => s.status === "TRADING").map((s) => s.symbol);
     const values: ValueContext = {
@@ -210,6 +217,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       values,
       ...(target.embedded || options.referenceExtras ? { tolerates: await referenceTolerance() } : {}),
       ...(clock ? { clock } : {}),
+      ...(credentials ? { credentials } : {}),
       exploreBudget: options.exploreBudget ?? DEFAULT_EXPLORE_BUDGET,
       progress,
     };

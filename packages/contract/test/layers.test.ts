@@ -74,7 +74,9 @@ describe("src/", () => {
   });
 
   it("has every module in a folder of a layer, or at the top", () => {
-    const folders = new Set([...graph.keys()].map((f) => (f.includes("/") ? f.slice(0, f.indexOf("/")) : "")));
+    const folders = new Set(
+      [...graph.keys()].map((f) => (f.includes("/") ? f.slice(0, f.indexOf("/")) : "")),
+    );
     const known = new Set(LAYERS.flatMap((layer) => layer.folders));
     // A new folder must be placed in a layer on purpose (the top layer takes report/ and run/ only).
     expect([...folders].filter((f) => !known.has(f)).sort()).toEqual(["report", "run"]);

@@ -22,14 +22,25 @@ const BTCUSDT = {
   orderTypes: ["LIMIT", "MARKET"],
   quoteAssetPrecision: 8,
   filters: [
-    { filterType: "PRICE_FILTER", minPrice: "0.01000000", maxPrice: "1000000.00000000", tickSize: "0.01000000" },
+    {
+      filterType: "PRICE_FILTER",
+      minPrice: "0.01000000",
+      maxPrice: "1000000.00000000",
+      tickSize: "0.01000000",
+    },
     { filterType: "LOT_SIZE", minQty: "0.00001000", maxQty: "9000.00000000", stepSize: "0.00001000" },
     { filterType: "NOTIONAL", minNotional: "5.00000000", maxNotional: "9000000.00000000" },
     // 10 % inside the bid multiplier: 60000 × 0.2 × 1.1 = 13200, above a fifth of the market
     { filterType: "PERCENT_PRICE_BY_SIDE", bidMultiplierDown: "0.2", askMultiplierUp: "5" },
     { filterType: "ICEBERG_PARTS", limit: 10 },
     { filterType: "MAX_NUM_ORDERS", maxNumOrders: 200 },
-    { filterType: "TRAILING_DELTA", minTrailingAboveDelta: 10, maxTrailingAboveDelta: 2000, minTrailingBelowDelta: 10, maxTrailingBelowDelta: 2000 },
+    {
+      filterType: "TRAILING_DELTA",
+      minTrailingAboveDelta: 10,
+      maxTrailingAboveDelta: 2000,
+      minTrailingBelowDelta: 10,
+      maxTrailingBelowDelta: 2000,
+    },
   ],
 };
 const rules = rulesOf(BTCUSDT);

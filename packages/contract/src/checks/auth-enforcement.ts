@@ -53,6 +53,13 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
 
 /** The probes of the pass over an operation, after a properly authenticated control request. */
 async function authPass(ctx: RunContext, operation: ContractOperation): Promise<void> {
+  for (const refused of ctx.credentials?.refusedBefore ?? [])
+    if (refused.op.operationId === operation.operationId)
+      ctx.session.fail(
+        CHECK,
+        refused,
+        `a properly signed request was refused (${describeAnswer(refused)}); the same credentials were accepted by ${ctx.credentials!.provenBy}`,
+      );
   if (isSigned(operation) && !ctx.session.canSign) {
     ctx.session.recorder.skip(
       CHECK,

@@ -27,3 +27,8 @@ export class BudgetExhausted extends PassStopped {
 export class OperationUnresponsive extends PassStopped {
   override name = "OperationUnresponsive";
 }
+
+/** No more orders: the target has not shown that it can query and cancel the one already placed. */
+export class OrdersHeld extends PassStopped {
+  override name = "OrdersHeld";
+}

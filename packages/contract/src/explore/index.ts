@@ -94,7 +94,7 @@ function cannotTrade(ctx: RunContext): string | undefined {
   if (!ctx.trading) return "trading not allowed: pass --allow-trading";
   if (!ctx.session.canSign) return "trading needs --api-key and --api-secret";
   if (!ctx.rules) return "exchangeInfo lists no symbol to trade";
-  return undefined;
+  return ctx.ledger.held();
 }
 
 export async function explorationPhase(ctx: RunContext): Promise<ExplorationSummary | undefined> {

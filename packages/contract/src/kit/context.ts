@@ -41,9 +41,17 @@ export interface RunContext {
   tolerates?: (operationId: string, parameter: string, text: string) => string | undefined;
   /** The clock the run signs with, as the start-up probe read and settled it (none without server_time). */
   clock?: RunClock;
+  /** How the credentials were proven, when they were (phases/credentials.ts). */
+  credentials?: CredentialProof;
   /** Requests the stateful exploration may send (--explore; 0 turns it off). */
   exploreBudget: number;
   progress(event: ProgressEvent): void;
+}
+
+/** The signed read that proved the credentials, and the signed reads that refused them before it. */
+export interface CredentialProof {
+  provenBy: string;
+  refusedBefore: RoundTrip[];
 }
 
 /** The clock the run signs with: the offset (server minus local), what to say about it, the first reading. */

@@ -4,6 +4,10 @@
  * at the end of the run, after a failure, and on Ctrl-C.
  */
 import { randomBytes } from "node:crypto";
+import { OrdersHeld } from "../core/errors.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import { bodyObject, ok } from "./answers.js";
+import { ORDER_OPERATIONS } from "./order-operations.js";
 
 export interface LedgerEntry {
   symbol: string;
@@ -30,8 +34,15 @@ export class OrderLedger {
     return `mct-${this.runId}-${this.counter}`;
   }
 
-  /** Called before an order-creating request is sent. */
+  /**
+   * Called before an order-creating request is sent. Until the target has shown that it can query
+   * and cancel an order of the run, no order is placed while one of the run's may still be open
+   * (OrdersHeld): an exchange that answers neither would be left with orders nobody can find or
+   * cancel. Orders that closed at once (filled, expired, refused) do not hold the next.
+   */
   sent(symbol: string, clientOrderId: string, purpose = "order lifecycle"): void {
+    const held = this.held();
+    if (held) throw new OrdersHeld(held);
     this.entries.set(clientOrderId, { symbol, clientOrderId, state: "sent", purpose });
   }
 
@@ -58,6 +69,34 @@ export class OrderLedger {
       ...(orderId !== undefined ? { orderId } : {}),
     });
     this.placed.add(clientOrderId);
+  }
+
+  /** The run's order answered by query_order, and one cancelled by cancel_order (2xx each). */
+  private queried = false;
+  private cancelled = false;
+
+  /** Sees every answer of the run: a query or a cancel of one of its orders that succeeded. */
+  observe(exchange: RoundTrip): void {
+    if (!ok(exchange)) return;
+    const body = bodyObject(exchange);
+    const id = exchange.op.operationId;
+    if (id === ORDER_OPERATIONS.queryOrder && this.owns(body?.clientOrderId)) this.queried = true;
+    if (
+      id === ORDER_OPERATIONS.cancelOrder &&
+      (this.owns(body?.origClientOrderId) || this.owns(body?.clientOrderId))
+    )
+      this.cancelled = true;
+  }
+
+  /** Why no further order may be placed, or undefined when one may. */
+  held(): string | undefined {
+    if (this.queried && this.cancelled) return undefined;
+    const inPlay = [...this.entries.values()].filter(
+      (e) => e.state === "sent" || this.placed.has(e.clientOrderId),
+    );
+    if (inPlay.length === 0) return undefined;
+    const missing = [!this.queried && "query", !this.cancelled && "cancel"].filter(Boolean).join(" and ");
+    return `no more orders: the target has not shown it can ${missing} an order, and ${inPlay[0]!.clientOrderId} may still be open`;
   }
 
   closed(clientOrderId: string): void {

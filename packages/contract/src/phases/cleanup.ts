@@ -25,7 +25,16 @@ export interface CleanupReport {
   leftOpen: string[];
 }
 
-export async function cleanup(session: Session, ledger: OrderLedger): Promise<CleanupReport> {
+/** The clean-up's own bound: a target that stops answering cannot keep the run past it. */
+export const CLEANUP_MAX_MS = 60_000;
+/** Requests in a row without an answer after which the clean-up sends no more. */
+const CLEANUP_UNANSWERED = 2;
+
+export async function cleanup(
+  session: Session,
+  ledger: OrderLedger,
+  maxMs: number = CLEANUP_MAX_MS,
+): Promise<CleanupReport> {
   const report: CleanupReport = {
     created: ledger.placedCount,
     sent: ledger.sentCount,
@@ -36,14 +45,28 @@ export async function cleanup(session: Session, ledger: OrderLedger): Promise<Cl
   const cancel = session.model.operation("cancel_order");
   const query = session.model.operation("query_order");
   const openOrders = session.model.operation("open_orders");
-  const essential = { essential: true, responseChecks: false } as const;
+  const deadline = AbortSignal.timeout(maxMs);
+  const essential = { essential: true, responseChecks: false, signal: deadline } as const;
+  let unanswered = 0;
+  /** Why nothing more is sent, once the target stopped answering or the clean-up's time is up. */
+  const stopped = (): string | undefined =>
+    deadline.aborted
+      ? `not sent: the clean-up's ${Math.round(maxMs / 1000)} s were up`
+      : unanswered >= CLEANUP_UNANSWERED
+        ? "not sent: the server stopped answering during the clean-up"
+        : undefined;
+  const call = async (...args: Parameters<Session["call"]>) => {
+    const exchange = await session.call(...args);
+    unanswered = exchange.response ? 0 : unanswered + 1;
+    return exchange;
+  };
   const openLists = new Map<string, Record<string, unknown>[] | string>();
   /** The symbol's open orders, or why they could not be read. */
   const openList = async (symbol: string) => {
     if (!openLists.has(symbol)) {
       if (!openOrders) openLists.set(symbol, "the spec has no open_orders");
       else {
-        const exchange = await session.call(
+        const exchange = await call(
           { op: openOrders, params: encodeParams(openOrders, { symbol }) },
           "clean-up: open_orders",
           essential,
@@ -67,8 +90,13 @@ export async function cleanup(session: Session, ledger: OrderLedger): Promise<Cl
       );
       continue;
     }
+    const notSent = stopped();
+    if (notSent) {
+      report.leftOpen.push(`${label} (${notSent})`);
+      continue;
+    }
     const values = { symbol: entry.symbol, origClientOrderId: entry.clientOrderId };
-    const cancelled = await session.call(
+    const cancelled = await call(
       { op: cancel, params: encodeParams(cancel, values) },
       "clean-up: cancel_order",
       essential,
@@ -80,8 +108,8 @@ export async function cleanup(session: Session, ledger: OrderLedger): Promise<Cl
       continue;
     }
     const answers = [byCancel.why];
-    if (query) {
-      const found = await session.call(
+    if (query && !stopped()) {
+      const found = await call(
         { op: query, params: encodeParams(query, values) },
         "clean-up: query_order",
         essential,
@@ -96,6 +124,11 @@ export async function cleanup(session: Session, ledger: OrderLedger): Promise<Cl
         report.leftOpen.push(`${label} (${answers.join("; ")})`);
         continue;
       }
+    }
+    const notAsked = stopped();
+    if (notAsked) {
+      report.leftOpen.push(`${label} (${[...answers, notAsked].join("; ")})`);
+      continue;
     }
     const open = await openList(entry.symbol);
     if (Array.isArray(open)) {

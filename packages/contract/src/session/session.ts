@@ -47,6 +47,8 @@ export interface CallOptions {
   responseChecks?: boolean;
   /** Not counted against --max-requests and not stopped by an interrupt (clean-up). */
   essential?: boolean;
+  /** For an essential call: a bound of its own (the clean-up's deadline). */
+  signal?: AbortSignal;
 }
 
 const BODY_EXCERPT = 300;
@@ -139,7 +141,11 @@ export class Session implements Verdicts {
     this.requests += 1;
     this.requestCounts.set(plan.op.operationId, (this.requestCounts.get(plan.op.operationId) ?? 0) + 1);
     const request = this.build(plan);
-    const result = await send(request, this.timeoutMs, options.essential ? undefined : this.options.signal);
+    const result = await send(
+      request,
+      this.timeoutMs,
+      options.essential ? options.signal : this.options.signal,
+    );
     const exchange: RoundTrip = { op: plan.op, case: label, plan, request, durationMs: result.durationMs };
     if (result.ok) {
       exchange.response = result.response;

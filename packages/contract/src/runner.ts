@@ -18,7 +18,7 @@ import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import { failingTestVectors } from "./http/signing.js";
 import { markPass, type RunContext, reportPass } from "./kit/context.js";
 import { OrderLedger } from "./kit/ledger.js";
-import { pickSymbol, planFarBuy } from "./kit/market.js";
+import { chooseSymbols, planSymbol } from "./kit/market.js";
 import type { ValueContext } from "./kit/values.js";
 import { answerJudge } from "./phases/answer.js";
 import { behaviourPhase } from "./phases/behaviour.js";
@@ -42,6 +42,8 @@ export type { ContractOptions } from "./run/contract-options.js";
 
 export const DEFAULT_MAX_REQUESTS = 1100;
 export const DEFAULT_TIMEOUT_MS = 5000;
+/** Symbols the run trades at most (--max-symbols): every one the reference server lists. */
+export const DEFAULT_MAX_SYMBOLS = 5;
 /** Longest a whole run may take (--max-time), clean-up aside. */
 export const DEFAULT_MAX_TIME_MS = 300_000;
 
@@ -160,6 +162,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     baseUrl: target.baseUrl,
     headers: target.headers,
     ...(target.credentials ? { credentials: target.credentials } : {}),
+    ...(target.second ? { secondCredentials: target.second } : {}),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
     recorder,
@@ -177,7 +180,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       type: "stage",
       message: `target ${target.label ? `${target.label} at ` : ""}${target.baseUrl}; seed ${seed}`,
     });
-    const { market, reference, clock } = await probe(session, target.baseUrl).catch((error: unknown) => {
+    const { market, references, clock } = await probe(session, target.baseUrl).catch((error: unknown) => {
       // An operation that stops answering during the probe is the server's fault, not a crash.
       if (error instanceof PassStopped) throw new ConnectionError(`start-up probe: ${error.message}`);
       throw error;
@@ -188,17 +191,17 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       symbol: fallbackSymbol,
       horizon: 0,
     });
-    const rules = pickSymbol(market, fallbackSymbol);
+    const plans = chooseSymbols(market, fallbackSymbol, options.maxSymbols ?? DEFAULT_MAX_SYMBOLS).map((r) =>
+      planSymbol(r, references.get(r.symbol)),
+    );
+    const rules = plans[0]?.rules;
     const listed = market.symbols.filter((s) => s.status === "TRADING").map((s) => s.symbol);
     const values: ValueContext = {
       symbols: listed.length > 0 ? listed : [rules?.symbol ?? fallbackSymbol],
       symbol: rules?.symbol ?? fallbackSymbol,
       horizon: (Math.floor(session.now() / 86_400_000) + 1) * 86_400_000,
     };
-    const farBuy =
-      rules && reference !== undefined
-        ? planFarBuy(rules, reference)
-        : { reason: rules ? `no market price for ${rules.symbol}` : "exchangeInfo lists no symbol" };
+    const farBuy = plans[0]?.farBuy ?? { reason: "exchangeInfo lists no symbol" };
     if (rules)
       session.coverage.explainUnlisted(
         "new_order",
@@ -214,16 +217,22 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       market,
       rules,
       farBuy,
+      symbols: plans,
       values,
       ...(target.embedded || options.referenceExtras ? { tolerates: await referenceTolerance() } : {}),
       ...(clock ? { clock } : {}),
       ...(credentials ? { credentials } : {}),
       exploreBudget: options.exploreBudget ?? DEFAULT_EXPLORE_BUDGET,
+      ...(target.second ? { second: target.second } : {}),
+      movePrices:
+        target.trading &&
+        (options.movePrices ?? (target.kind === "embedded" || options.referenceExtras === true)),
+      load: options.load === true,
       progress,
     };
     progress({
       type: "stage",
-      message: `${listed.length} symbols listed; testing with ${values.symbol}; ${clock?.note ?? "no server_time: signing uses this machine's clock"}`,
+      message: `${listed.length} symbols listed; testing with ${plans.map((p) => p.rules.symbol).join(", ") || values.symbol}; ${clock?.note ?? "no server_time: signing uses this machine's clock"}`,
     });
     stage = "checks";
 

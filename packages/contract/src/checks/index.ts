@@ -14,6 +14,7 @@ import { clockSanity } from "./clock-sanity.js";
 import { contentTypeConformance } from "./content-type-conformance.js";
 import { cursorPaging } from "./cursor-paging.js";
 import { defaultsHonoured } from "./defaults-honoured.js";
+import { everySymbol } from "./every-symbol.js";
 import { exchangeFilters } from "./exchange-filters.js";
 import { limitSemantics } from "./limit-semantics.js";
 import { listOrder } from "./list-order.js";
@@ -57,6 +58,7 @@ export const CHECKS = [
   symbolCase,
   exchangeFilters,
   announcedRules,
+  everySymbol,
   rateCounters,
   wireVariants,
   orderArithmetic,

@@ -42,6 +42,8 @@ export interface RequestPlan {
   auth?: AuthVariant;
   /** How the bytes are written, where a check tries the wire's own variants (default: standard). */
   wire?: WireVariant;
+  /** Keyed and signed as another account (a second account's credentials), not the run's own. */
+  as?: Credentials;
 }
 
 export interface WireVariant {
@@ -123,8 +125,9 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
   const auth = plan.auth ?? {};
   const signed = isSigned(op);
   const headers: Record<string, string> = { accept: "application/json", ...ctx.headers };
+  const credentials = plan.as ?? ctx.credentials;
   const keyMode = auth.key ?? (needsApiKey(op) ? "valid" : "none");
-  if (keyMode === "valid" && ctx.credentials) headers[ctx.signing.apiKeyHeader] = ctx.credentials.apiKey;
+  if (keyMode === "valid" && credentials) headers[ctx.signing.apiKeyHeader] = credentials.apiKey;
   else if (keyMode === "wrong") headers[ctx.signing.apiKeyHeader] = WRONG_KEY;
   else if (keyMode === "none") {
     for (const name of Object.keys(headers)) {
@@ -170,7 +173,7 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
     }
     const signatureMode = auth.signature ?? (signed ? "valid" : "none");
     if (signatureMode !== "none") {
-      const secret = ctx.credentials?.apiSecret ?? "contract-tester-no-secret";
+      const secret = credentials?.apiSecret ?? "contract-tester-no-secret";
       let signature =
         signatureMode === "query-only"
           ? hmacHex(secret, encode(query), "")

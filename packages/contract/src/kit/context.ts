@@ -1,13 +1,13 @@
 /** What every check phase shares, and the helpers they use to judge answers. */
 import { validateResponse } from "@marketapi/validators";
 import { type ContractOperation, isSigned, requiresApiKey } from "../core/operations.js";
-import type { ParamList, Placement, RequestPlan } from "../http/request.js";
+import type { Credentials, ParamList, Placement, RequestPlan } from "../http/request.js";
 import type { RoundTrip, Session } from "../session/session.js";
 import type { CheckName } from "../session/verdicts.js";
 import { describeAnswer, errorCode, isRateLimited, ok } from "./answers.js";
 import type { ClockReading } from "./clock.js";
 import type { OrderLedger } from "./ledger.js";
-import type { FarBuy, Market, SymbolRules } from "./market.js";
+import type { FarBuy, Market, SymbolPlan, SymbolRules } from "./market.js";
 import { requiredValues, type ValueContext, type Values } from "./values.js";
 
 export type ProgressEvent =
@@ -33,6 +33,11 @@ export interface RunContext {
   rules: SymbolRules | undefined;
   /** A LIMIT BUY far below the market, or why none could be planned. */
   farBuy: FarBuy | { reason: string };
+  /**
+   * Every symbol the run trades (up to --max-symbols), the first being `rules`' symbol: each with
+   * its market price and its far order.
+   */
+  symbols: SymbolPlan[];
   values: ValueContext;
   /**
    * Values of declared parameters the target accepts on purpose beyond the spec, with why (the
@@ -45,6 +50,15 @@ export interface RunContext {
   credentials?: CredentialProof;
   /** Requests the stateful exploration may send (--explore; 0 turns it off). */
   exploreBudget: number;
+  /** A second account on the target (--second-api-key), for the isolation between accounts. */
+  second?: Credentials;
+  /**
+   * The run may move the last price with trades between its own orders (to make stops fire): on
+   * a sandbox (the embedded server, --reference-extras) or with --move-prices.
+   */
+  movePrices: boolean;
+  /** The bounded load phase is on (--load). */
+  load: boolean;
   progress(event: ProgressEvent): void;
 }
 

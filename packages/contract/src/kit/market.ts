@@ -194,6 +194,46 @@ export function pickSymbol(market: Market, preferred: string | undefined): Symbo
   return trading.find((s) => s.symbol === preferred) ?? trading[0] ?? market.symbols[0];
 }
 
+/**
+ * The symbols the run trades: the first (`pickSymbol`), then the other trading symbols, those
+ * whose filters differ from every one already chosen first (a second symbol with the same tick,
+ * step and minimum notional finds fewer faults), up to `max`.
+ */
+export function chooseSymbols(market: Market, preferred: string | undefined, max: number): SymbolRules[] {
+  const first = pickSymbol(market, preferred);
+  if (!first) return [];
+  const chosen = [first];
+  const rest = market.symbols.filter((s) => s.status === "TRADING" && s !== first);
+  const shape = (r: SymbolRules) => `${r.tick}/${r.step}/${r.minNotional}`;
+  while (chosen.length < max && rest.length > 0) {
+    const seen = new Set(chosen.map(shape));
+    const index = Math.max(
+      0,
+      rest.findIndex((r) => !seen.has(shape(r))),
+    );
+    chosen.push(...rest.splice(index, 1));
+  }
+  return chosen;
+}
+
+/** What the run trades on one symbol: its rules, its market price, and the far order it rests. */
+export interface SymbolPlan {
+  rules: SymbolRules;
+  reference: Dec | undefined;
+  farBuy: FarBuy | { reason: string };
+}
+
+export function planSymbol(rules: SymbolRules, reference: Dec | undefined): SymbolPlan {
+  return {
+    rules,
+    reference,
+    farBuy:
+      reference !== undefined
+        ? planFarBuy(rules, reference)
+        : { reason: `no market price for ${rules.symbol}` },
+  };
+}
+
 /** The best bid, last price or average price in a ticker-like body. */
 export function referencePriceOf(body: unknown): Dec | undefined {
   const item = Array.isArray(body) ? body[0] : body;

@@ -21,6 +21,8 @@ export function preferredSymbol(model: ContractModel): string | undefined {
 export interface ProbeResult {
   market: Market;
   reference?: bigint | undefined;
+  /** A market price of every trading symbol that has one. */
+  references: Map<string, bigint>;
   /** The first read of the server's clock and what signing does with it. */
   clock?: RunClock | undefined;
 }
@@ -84,15 +86,44 @@ export async function probe(session: Session, baseUrl: string): Promise<ProbeRes
     session.weightLimit = market.weightLimit;
   }
   const symbol = pickSymbol(market, preferredSymbol(model));
-  let reference: bigint | undefined;
-  for (const id of ["order_book_ticker", "symbol_price_ticker", "current_average_price"]) {
-    const ticker = model.operation(id);
-    if (!ticker || !symbol || reference !== undefined) continue;
-    const exchange = await session.call(
-      { op: ticker, params: encodeParams(ticker, { symbol: symbol.symbol }) },
-      "probe: market price",
-    );
-    if (ok(exchange)) reference = referencePriceOf(exchange.response?.json);
-  }
-  return { market, reference, clock };
+  const references = await marketPrices(session, market);
+  const reference = symbol ? references.get(symbol.symbol) : undefined;
+  return { market, reference, references, clock };
 }
+
+/**
+ * A market price of every trading symbol: the book tickers read once without a symbol, then, for
+ * a symbol that read did not price, its own ticker (the best bid, the last price or the average).
+ */
+async function marketPrices(session: Session, market: Market): Promise<Map<string, bigint>> {
+  const prices = new Map<string, bigint>();
+  const trading = market.symbols.filter((s) => s.status === "TRADING");
+  const all = session.model.operation("order_book_ticker");
+  if (all && trading.length > 1 && !all.parameters.some((p) => p.required)) {
+    const exchange = await session.call({ op: all, params: [] }, "probe: market prices");
+    const items =
+      ok(exchange) && Array.isArray(exchange.response?.json) ? (exchange.response.json as unknown[]) : [];
+    for (const item of items) {
+      const symbol =
+        typeof item === "object" && item !== null ? (item as Record<string, unknown>).symbol : undefined;
+      const price = referencePriceOf(item);
+      if (typeof symbol === "string" && price !== undefined) prices.set(symbol, price);
+    }
+  }
+  for (const rules of trading.slice(0, MAX_SYMBOLS_PRICED)) {
+    for (const id of ["order_book_ticker", "symbol_price_ticker", "current_average_price"]) {
+      const ticker = session.model.operation(id);
+      if (!ticker || prices.has(rules.symbol)) continue;
+      const exchange = await session.call(
+        { op: ticker, params: encodeParams(ticker, { symbol: rules.symbol }) },
+        "probe: market price",
+      );
+      const price = ok(exchange) ? referencePriceOf(exchange.response?.json) : undefined;
+      if (price !== undefined) prices.set(rules.symbol, price);
+    }
+  }
+  return prices;
+}
+
+/** Symbols priced one by one at most, when the tickers without a symbol did not price them. */
+const MAX_SYMBOLS_PRICED = 8;

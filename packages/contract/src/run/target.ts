@@ -19,7 +19,15 @@ export interface Target {
   headers: Record<string, string>;
   trading: boolean;
   credentials?: Credentials;
+  /** A second account on the same target, when the user gave one (or the embedded server's). */
+  second?: Credentials;
   embedded?: EmbeddedServer;
+}
+
+function secondFrom(options: ContractOptions): Credentials | undefined {
+  return options.secondApiKey && options.secondApiSecret
+    ? { apiKey: options.secondApiKey, apiSecret: options.secondApiSecret }
+    : undefined;
 }
 
 function credentialsFrom(
@@ -61,6 +69,7 @@ export async function resolveTarget(options: ContractOptions, model: ContractMod
       headers: endpoint.headers,
       trading: endpoint.trading || options.allowTrading === true,
       ...(credentials ? { credentials } : {}),
+      ...(secondFrom(options) ? { second: secondFrom(options)! } : {}),
     };
   }
   if (options.baseUrl !== undefined) {
@@ -80,6 +89,7 @@ export async function resolveTarget(options: ContractOptions, model: ContractMod
       headers: {},
       trading: options.allowTrading === true,
       ...(credentials ? { credentials } : {}),
+      ...(secondFrom(options) ? { second: secondFrom(options)! } : {}),
     };
   }
   const embedded = await startEmbeddedServer();
@@ -93,6 +103,7 @@ export async function resolveTarget(options: ContractOptions, model: ContractMod
       options.apiKey && options.apiSecret
         ? { apiKey: options.apiKey, apiSecret: options.apiSecret }
         : embedded.credentials,
+    second: secondFrom(options) ?? embedded.second,
     embedded,
   };
 }

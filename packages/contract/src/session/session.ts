@@ -32,6 +32,8 @@ export interface SessionOptions {
   baseUrl: string;
   headers: Record<string, string>;
   credentials?: Credentials;
+  /** A second account's credentials (masked like the first wherever the report shows them). */
+  secondCredentials?: Credentials;
   timeoutMs: number;
   maxRequests: number;
   recorder: Recorder;
@@ -60,6 +62,7 @@ export class Session implements Verdicts {
   readonly model: ContractModel;
   readonly recorder: Recorder;
   readonly credentials: Credentials | undefined;
+  readonly secondCredentials: Credentials | undefined;
   readonly timeoutMs: number;
   readonly maxRequests: number;
   requests = 0;
@@ -85,6 +88,7 @@ export class Session implements Verdicts {
     this.model = options.model;
     this.recorder = options.recorder;
     this.credentials = options.credentials;
+    this.secondCredentials = options.secondCredentials;
     this.timeoutMs = options.timeoutMs;
     this.maxRequests = options.maxRequests;
     this.endpointHeaderNames = Object.keys(options.headers);
@@ -226,7 +230,7 @@ export class Session implements Verdicts {
     const masked = maskRequest(exchange.request, this.model.signing, this.endpointHeaderNames);
     const secrets = [
       ...secretsOf(exchange.request, this.model.signing, this.endpointHeaderNames),
-      ...(this.credentials ? [this.credentials.apiKey, this.credentials.apiSecret] : []),
+      ...this.ownSecrets(),
     ];
     const redact = (text: string) => redactSecrets(text, secrets);
     const record: ExchangeRecord = {
@@ -249,6 +253,11 @@ export class Session implements Verdicts {
     }
     if (exchange.error) record.error = redact(exchange.error.message);
     return record;
+  }
+
+  /** The run's own secrets, masked wherever the report shows them. */
+  private ownSecrets(): string[] {
+    return [this.credentials, this.secondCredentials].flatMap((c) => (c ? [c.apiKey, c.apiSecret] : []));
   }
 
   pass(check: CheckName, exchange: RoundTrip | ContractOperation): void {
@@ -293,7 +302,7 @@ export class Session implements Verdicts {
       operationId: exchange.op.operationId,
       message: redactSecrets(message, [
         ...secretsOf(exchange.request, this.model.signing, this.endpointHeaderNames),
-        ...(this.credentials ? [this.credentials.apiKey, this.credentials.apiSecret] : []),
+        ...this.ownSecrets(),
       ]),
       ...(schemaPath !== undefined ? { schemaPath } : {}),
       exchange: this.record(exchange),

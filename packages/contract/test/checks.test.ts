@@ -17,6 +17,7 @@ import {
 import { USAGE } from "../src/options.js";
 import { RESPONSE_CHECKS } from "../src/result.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
+import { engineFaults } from "./support/engine-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
@@ -33,6 +34,7 @@ const caughtFaults = new Set(
     ...behaviourFaults(DEMO_CREDENTIALS),
     ...explorationFaults(DEMO_CREDENTIALS),
     ...meaningFaults(DEMO_CREDENTIALS),
+    ...engineFaults(DEMO_CREDENTIALS),
     ...heldOutFaults(DEMO_CREDENTIALS),
     ...relationFaults(),
   ]

@@ -8,6 +8,7 @@ import type { ContractModel, ContractOperation } from "../core/operations.js";
 import { aggregateCover } from "./aggregate-cover.js";
 import { announcedRules } from "./announced-rules.js";
 import { authEnforcement } from "./auth-enforcement.js";
+import { bookOrders } from "./book-orders.js";
 import { cancelRace } from "./cancel-race.js";
 import type { CheckHook, CheckPhase, ContractCheck } from "./check.js";
 import { clockSanity } from "./clock-sanity.js";
@@ -59,6 +60,7 @@ export const CHECKS = [
   exchangeFilters,
   announcedRules,
   everySymbol,
+  bookOrders,
   rateCounters,
   wireVariants,
   orderArithmetic,

@@ -1,0 +1,189 @@
+/**
+ * Faults of the engine as a whole, where one symbol, one account or one read would not see them:
+ * a second symbol's orders, another account's orders, the book against the orders that rest on
+ * it, stops that fire, counters and clocks by what they count and the event that sets them. Each
+ * a realistic implementation mistake, injected by the proxy.
+ */
+import { at, onRequest, served } from "./behaviour-faults.js";
+import {
+  allParams,
+  type Fault,
+  mapJson,
+  type ProxyRequest,
+  type ProxyResponse,
+  type ProxyState,
+} from "./fault-proxy.js";
+
+type Json = Record<string, unknown>;
+type Level = [string, string];
+
+const isNewOrder = (req: ProxyRequest) => req.method === "POST" && at("order")(req);
+const isCancel = (req: ProxyRequest) => req.method === "DELETE" && at("order")(req);
+const bodyOf = (res: ProxyResponse): Json | undefined => {
+  try {
+    const json = JSON.parse(res.body) as unknown;
+    return typeof json === "object" && json !== null && !Array.isArray(json) ? (json as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The resting LIMIT orders the proxy saw placed and not yet cancelled, by orderId. */
+interface Resting {
+  symbol: string;
+  side: string;
+  price: string;
+  origQty: string;
+  icebergQty: string | undefined;
+}
+
+function restingOf(state: ProxyState): Map<number, Resting> {
+  let map = state.get("resting") as Map<number, Resting> | undefined;
+  if (!map) {
+    map = new Map();
+    state.set("resting", map);
+  }
+  return map;
+}
+
+/** Keeps the proxy's record of resting orders: placed NEW, gone when cancelled or traded. */
+function track(req: ProxyRequest, res: ProxyResponse, state: ProxyState): void {
+  if (!served(res)) return;
+  const body = bodyOf(res);
+  if (!body) return;
+  const resting = restingOf(state);
+  if (isNewOrder(req) && body.status === "NEW" && body.type === "LIMIT" && typeof body.orderId === "number") {
+    const p = allParams(req);
+    resting.set(body.orderId, {
+      symbol: String(body.symbol),
+      side: String(body.side),
+      price: String(body.price),
+      origQty: String(body.origQty),
+      icebergQty: p.get("icebergQty") ?? undefined,
+    });
+  }
+  if (isCancel(req) && typeof body.orderId === "number") resting.delete(body.orderId);
+  if (isNewOrder(req) && Array.isArray(body.fills) && body.fills.length > 0) resting.clear();
+}
+
+/** Adds `delta(order)` to the level of each resting order of the symbol in a depth answer. */
+function shiftLevels(
+  res: ProxyResponse,
+  req: ProxyRequest,
+  state: ProxyState,
+  delta: (o: Resting) => number,
+): ProxyResponse {
+  const symbol = new URLSearchParams(req.query).get("symbol");
+  return mapJson(res, (json) => {
+    const book = json as { bids: Level[]; asks: Level[] };
+    for (const order of restingOf(state).values()) {
+      if (order.symbol !== symbol) continue;
+      const side = order.side === "BUY" ? book.bids : book.asks;
+      const level = side.find((l) => Number(l[0]) === Number(order.price));
+      if (!level) continue;
+      const qty = Number(level[1]) + delta(order);
+      level[1] = qty.toFixed(8);
+      if (qty <= 1e-12) side.splice(side.indexOf(level), 1);
+    }
+    return book;
+  });
+}
+
+export function engineFaults(demo: { apiSecret: string }): Fault[] {
+  const secret = demo.apiSecret;
+  return [
+    // ---- every symbol ----
+    {
+      name: "open-orders-unfiltered-drops-second-symbol",
+      description: "open_orders without symbol lists the orders of the first symbol only",
+      caughtBy: ["every_symbol"],
+      response: (req, res) =>
+        at("openOrders")(req) && req.method === "GET" && served(res) && !allParams(req).has("symbol")
+          ? mapJson(res, (j) => (Array.isArray(j) ? (j as Json[]).filter((o) => o.symbol === "BTCUSDT") : j))
+          : res,
+    },
+    {
+      name: "query-order-ignores-symbol",
+      description: "query_order finds an order by its orderId whatever symbol the request names",
+      caughtBy: ["every_symbol"],
+      request: (req, state) => {
+        const symbols =
+          (state.get("symbolOf") as Map<string, string> | undefined) ?? new Map<string, string>();
+        state.set("symbolOf", symbols);
+        const id = allParams(req).get("orderId");
+        const real = id ? symbols.get(id) : undefined;
+        if (!(at("order")(req) && req.method === "GET") || !real) return req;
+        return onRequest("order", secret, (p) => {
+          if (p.get("symbol") === real) return false;
+          p.set("symbol", real);
+          return true;
+        })(req);
+      },
+      response: (req, res, state) => {
+        const body = isNewOrder(req) && served(res) ? bodyOf(res) : undefined;
+        if (body && typeof body.orderId === "number") {
+          const symbols =
+            (state.get("symbolOf") as Map<string, string> | undefined) ?? new Map<string, string>();
+          symbols.set(String(body.orderId), String(body.symbol));
+          state.set("symbolOf", symbols);
+        }
+        return res;
+      },
+    },
+    // ---- the book and the orders ----
+    {
+      name: "resting-order-missing-from-depth",
+      description:
+        "order_book leaves out the account's resting LIMIT orders (built from the seeded liquidity only)",
+      caughtBy: ["book_orders"],
+      response: (req, res, state) => {
+        track(req, res, state);
+        return at("depth")(req) && served(res)
+          ? shiftLevels(res, req, state, (o) => -Number(o.icebergQty ?? o.origQty))
+          : res;
+      },
+    },
+    {
+      name: "iceberg-whole-quantity-in-depth",
+      description: "order_book shows an iceberg's whole quantity, not its visible part",
+      caughtBy: ["book_orders"],
+      response: (req, res, state) => {
+        track(req, res, state);
+        return at("depth")(req) && served(res)
+          ? shiftLevels(res, req, state, (o) => (o.icebergQty ? Number(o.origQty) - Number(o.icebergQty) : 0))
+          : res;
+      },
+    },
+    {
+      name: "last-update-id-frozen",
+      description: "order_book's lastUpdateId stays at its first value while the book changes",
+      caughtBy: ["book_orders"],
+      response: (req, res, state) => {
+        if (!at("depth")(req) || !served(res)) return res;
+        const symbol = new URLSearchParams(req.query).get("symbol") ?? "";
+        return mapJson(res, (j) => {
+          const book = j as Json;
+          const first = state.get(`lastUpdateId:${symbol}`);
+          if (first === undefined) state.set(`lastUpdateId:${symbol}`, book.lastUpdateId);
+          else book.lastUpdateId = first;
+          return book;
+        });
+      },
+    },
+    {
+      name: "trade-ids-off-by-one",
+      description: "new_order's fills report each trade id one above the trade it made",
+      caughtBy: ["book_orders"],
+      response: (req, res) =>
+        isNewOrder(req) && served(res)
+          ? mapJson(res, (j) => {
+              const body = j as Json;
+              if (Array.isArray(body.fills))
+                for (const fill of body.fills as Json[])
+                  if (typeof fill.tradeId === "number") fill.tradeId += 1;
+              return body;
+            })
+          : res,
+    },
+  ];
+}

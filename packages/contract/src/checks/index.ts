@@ -31,6 +31,7 @@ import { resultFilter } from "./result-filter.js";
 import { sharedFacts } from "./shared-facts.js";
 import { statefulExploration } from "./stateful-exploration.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
+import { stopTriggers } from "./stop-triggers.js";
 import { symbolCase } from "./symbol-case.js";
 import { timeWindow } from "./time-window.js";
 import { tradeStatistics } from "./trade-statistics.js";
@@ -61,6 +62,7 @@ export const CHECKS = [
   announcedRules,
   everySymbol,
   bookOrders,
+  stopTriggers,
   rateCounters,
   wireVariants,
   orderArithmetic,

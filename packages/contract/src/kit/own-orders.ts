@@ -187,3 +187,37 @@ export function quantityAt(levels: readonly Level[], price: Dec): Dec {
 export function decimalField(body: Record<string, unknown> | undefined, field: string): Dec | undefined {
   return tryParseDec(body?.[field]);
 }
+
+/**
+ * A trade between two orders of the run at `price`: a LIMIT GTC SELL rests there, then a LIMIT
+ * IOC BUY takes it (the account trades with itself, where self-trade prevention allows it), so
+ * the last price becomes `price` and the account's holdings do not change. Returns the BUY's
+ * answer (FULL: its fills), or undefined when the SELL did not rest (the market moved into it).
+ */
+export async function tradeBetweenOwn(
+  ctx: RunContext,
+  symbol: string,
+  price: string,
+  quantity: string,
+  purpose: string,
+): Promise<{ maker: OwnOrder; taker: OwnOrder } | undefined> {
+  const maker = await placeOwn(
+    ctx,
+    { symbol, side: "SELL", type: "LIMIT", timeInForce: "GTC", price, quantity, newOrderRespType: "RESULT" },
+    `${purpose}: a LIMIT SELL of the run at ${price}`,
+  );
+  if (!ok(maker.placed.exchange) || bodyObject(maker.placed.exchange)?.status !== "NEW") {
+    await cancelIfOpen(ctx, maker, `${purpose}: cancel`);
+    return undefined;
+  }
+  const taker = await placeOwn(
+    ctx,
+    { symbol, side: "BUY", type: "LIMIT", timeInForce: "IOC", price, quantity, newOrderRespType: "FULL" },
+    `${purpose}: a LIMIT IOC BUY of the run taking it at ${price}`,
+  );
+  const executed = decimalField(bodyObject(taker.placed.exchange), "executedQty");
+  if (ok(taker.placed.exchange) && executed !== undefined && executed === tryParseDec(quantity))
+    ctx.ledger.closed(maker.clientOrderId);
+  else await cancelIfOpen(ctx, maker, `${purpose}: cancel what was not taken`);
+  return { maker, taker };
+}

@@ -185,5 +185,43 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
             })
           : res,
     },
+    // ---- stops ----
+    {
+      name: "stop-never-fires",
+      description: "a stop order reads as waiting (NEW, not working) whatever the last price does",
+      caughtBy: ["stop_triggers"],
+      response: onStopQuery((order) => ({
+        ...order,
+        status: "NEW",
+        isWorking: false,
+        workingTime: -1,
+        executedQty: "0.00000000",
+      })),
+    },
+    {
+      name: "take-profit-working-at-once",
+      description:
+        "a TAKE_PROFIT_LIMIT order works from the moment it is placed, before the last price reaches its stop",
+      caughtBy: ["stop_triggers"],
+      response: onStopQuery((order) =>
+        order.type === "TAKE_PROFIT_LIMIT" ? { ...order, isWorking: true, workingTime: order.time } : order,
+      ),
+    },
+    {
+      name: "stop-working-time-unset",
+      description: "a stop that fired keeps workingTime -1",
+      caughtBy: ["stop_triggers"],
+      response: onStopQuery((order) => (order.isWorking === true ? { ...order, workingTime: -1 } : order)),
+    },
   ];
+}
+
+const STOPS = ["STOP_LOSS", "STOP_LOSS_LIMIT", "TAKE_PROFIT", "TAKE_PROFIT_LIMIT"];
+
+/** A response fault on query_order's answers about stop orders. */
+function onStopQuery(change: (order: Json) => Json) {
+  return (req: ProxyRequest, res: ProxyResponse) =>
+    at("order")(req) && req.method === "GET" && served(res)
+      ? mapJson(res, (j) => (STOPS.includes(String((j as Json).type)) ? change(j as Json) : j))
+      : res;
 }

@@ -5,6 +5,7 @@
 // report's columns and the order in which a phase runs its checks.
 
 import type { ContractModel, ContractOperation } from "../core/operations.js";
+import { accountIsolation } from "./account-isolation.js";
 import { aggregateCover } from "./aggregate-cover.js";
 import { announcedRules } from "./announced-rules.js";
 import { authEnforcement } from "./auth-enforcement.js";
@@ -63,6 +64,7 @@ export const CHECKS = [
   everySymbol,
   bookOrders,
   stopTriggers,
+  accountIsolation,
   rateCounters,
   wireVariants,
   orderArithmetic,

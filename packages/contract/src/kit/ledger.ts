@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { OrdersHeld } from "../core/errors.js";
+import type { Credentials } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import { bodyObject, ok } from "./answers.js";
 import { ORDER_OPERATIONS } from "./order-operations.js";
@@ -16,6 +17,8 @@ export interface LedgerEntry {
   state: "sent" | "open" | "closed";
   /** What placed it ("order lifecycle", "history", "order arithmetic"…), for the report. */
   purpose: string;
+  /** The account it was placed as, when not the run's own (a second account). */
+  as?: Credentials;
 }
 
 export class OrderLedger {
@@ -40,10 +43,10 @@ export class OrderLedger {
    * (OrdersHeld): an exchange that answers neither would be left with orders nobody can find or
    * cancel. Orders that closed at once (filled, expired, refused) do not hold the next.
    */
-  sent(symbol: string, clientOrderId: string, purpose = "order lifecycle"): void {
+  sent(symbol: string, clientOrderId: string, purpose = "order lifecycle", as?: Credentials): void {
     const held = this.held();
     if (held) throw new OrdersHeld(held);
-    this.entries.set(clientOrderId, { symbol, clientOrderId, state: "sent", purpose });
+    this.entries.set(clientOrderId, { symbol, clientOrderId, state: "sent", purpose, ...(as ? { as } : {}) });
   }
 
   opened(clientOrderId: string, orderId: number | undefined): void {

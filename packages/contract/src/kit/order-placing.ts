@@ -5,7 +5,7 @@
  */
 import { type Dec, tryParseDec } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
-import { encodeParams } from "../http/request.js";
+import { type Credentials, encodeParams } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import { bodyObject, ok } from "./answers.js";
 import { op, type RunContext } from "./context.js";
@@ -50,14 +50,20 @@ function purposeOf(label: string): string {
  * (the report counts orders by it); every check that trades says so when it starts: the progress
  * never hides an order.
  */
-export function recordSent(ctx: RunContext, symbol: string, clientOrderId: string, purpose: string): void {
+export function recordSent(
+  ctx: RunContext,
+  symbol: string,
+  clientOrderId: string,
+  purpose: string,
+  as?: Credentials,
+): void {
   if (!ctx.ledger.hasPurpose(purpose)) {
     ctx.progress({
       type: "stage",
       message: `${purpose}: placing orders on ${symbol} (the smallest quantity; cancelled or offset afterwards)`,
     });
   }
-  ctx.ledger.sent(symbol, clientOrderId, purpose);
+  ctx.ledger.sent(symbol, clientOrderId, purpose, as);
 }
 
 /** Sends new_order with `values` (FULL answer), recorded in the ledger first. */
@@ -66,10 +72,11 @@ export async function placeOrder(
   newOrder: ContractOperation,
   values: Values,
   label: string,
+  as?: Credentials,
 ): Promise<PlacedOrder> {
   const clientOrderId = ctx.ledger.nextClientOrderId();
   const symbol = String(values.symbol ?? ctx.values.symbol);
-  recordSent(ctx, symbol, clientOrderId, purposeOf(label));
+  recordSent(ctx, symbol, clientOrderId, purposeOf(label), as);
   const exchange = await ctx.session.call(
     {
       op: newOrder,
@@ -78,6 +85,7 @@ export async function placeOrder(
         ...values,
         newClientOrderId: clientOrderId,
       }),
+      ...(as ? { as } : {}),
     },
     label,
   );

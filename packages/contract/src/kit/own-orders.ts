@@ -40,8 +40,13 @@ function newOrderOp(ctx: RunContext): ContractOperation {
 }
 
 /** Places `values` (FULL answer) under a client order id of the run. */
-export async function placeOwn(ctx: RunContext, values: Values, label: string): Promise<OwnOrder> {
-  const placed = await placeOrder(ctx, newOrderOp(ctx), values, label);
+export async function placeOwn(
+  ctx: RunContext,
+  values: Values,
+  label: string,
+  as?: Credentials,
+): Promise<OwnOrder> {
+  const placed = await placeOrder(ctx, newOrderOp(ctx), values, label, as);
   const orderId = ok(placed.exchange) ? placed.body?.orderId : undefined;
   return {
     symbol: String(values.symbol),
@@ -52,7 +57,13 @@ export async function placeOwn(ctx: RunContext, values: Values, label: string): 
 }
 
 /** A LIMIT GTC BUY at the plan's far price and quantity: it rests without trading. */
-export function placeFar(ctx: RunContext, far: FarBuy, label: string, extra: Values = {}): Promise<OwnOrder> {
+export function placeFar(
+  ctx: RunContext,
+  far: FarBuy,
+  label: string,
+  extra: Values = {},
+  as?: Credentials,
+): Promise<OwnOrder> {
   return placeOwn(
     ctx,
     {
@@ -65,6 +76,7 @@ export function placeFar(ctx: RunContext, far: FarBuy, label: string, extra: Val
       ...extra,
     },
     label,
+    as,
   );
 }
 
@@ -139,13 +151,15 @@ export async function cancelOwn(
 
 /** Cancels `order` on its own symbol unless the ledger knows it closed (the clean-up's way, by client id). */
 export async function cancelIfOpen(ctx: RunContext, order: OwnOrder, label: string): Promise<void> {
-  if (ctx.ledger.get(order.clientOrderId)?.state === "closed") return;
+  const entry = ctx.ledger.get(order.clientOrderId);
+  if (entry?.state === "closed") return;
   const cancel = op(ctx, "cancel_order");
   if (!cancel) return;
   const exchange = await ctx.session.call(
     {
       op: cancel,
       params: encodeParams(cancel, { symbol: order.symbol, origClientOrderId: order.clientOrderId }),
+      ...(entry?.as ? { as: entry.as } : {}),
     },
     label,
   );

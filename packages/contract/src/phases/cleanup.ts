@@ -2,7 +2,7 @@
 
 import { encodeParams } from "../http/request.js";
 import { ok } from "../kit/answers.js";
-import type { OrderLedger } from "../kit/ledger.js";
+import type { LedgerEntry, OrderLedger } from "../kit/ledger.js";
 import { afterCancel, afterQuery } from "../kit/order-state.js";
 import type { Session } from "../session/session.js";
 
@@ -62,25 +62,26 @@ export async function cleanup(
   };
   const openLists = new Map<string, Record<string, unknown>[] | string>();
   /** The symbol's open orders, or why they could not be read. */
-  const openList = async (symbol: string) => {
-    if (!openLists.has(symbol)) {
-      if (!openOrders) openLists.set(symbol, "the spec has no open_orders");
+  const openList = async (symbol: string, as: LedgerEntry["as"]) => {
+    const key = `${symbol}\u0000${as?.apiKey ?? ""}`;
+    if (!openLists.has(key)) {
+      if (!openOrders) openLists.set(key, "the spec has no open_orders");
       else {
         const exchange = await call(
-          { op: openOrders, params: encodeParams(openOrders, { symbol }) },
+          { op: openOrders, params: encodeParams(openOrders, { symbol }), ...(as ? { as } : {}) },
           "clean-up: open_orders",
           essential,
         );
         const json = exchange.response?.json;
         openLists.set(
-          symbol,
+          key,
           ok(exchange) && Array.isArray(json)
             ? (json as Record<string, unknown>[])
             : `open_orders answered ${exchange.response?.status ?? exchange.error?.message ?? "nothing"}`,
         );
       }
     }
-    return openLists.get(symbol)!;
+    return openLists.get(key)!;
   };
   for (const entry of ledger.outstanding()) {
     const label = `${entry.clientOrderId} on ${entry.symbol}`;
@@ -96,8 +97,9 @@ export async function cleanup(
       continue;
     }
     const values = { symbol: entry.symbol, origClientOrderId: entry.clientOrderId };
+    const as = entry.as ? { as: entry.as } : {};
     const cancelled = await call(
-      { op: cancel, params: encodeParams(cancel, values) },
+      { op: cancel, params: encodeParams(cancel, values), ...as },
       "clean-up: cancel_order",
       essential,
     );
@@ -110,7 +112,7 @@ export async function cleanup(
     const answers = [byCancel.why];
     if (query && !stopped()) {
       const found = await call(
-        { op: query, params: encodeParams(query, values) },
+        { op: query, params: encodeParams(query, values), ...as },
         "clean-up: query_order",
         essential,
       );
@@ -130,7 +132,7 @@ export async function cleanup(
       report.leftOpen.push(`${label} (${[...answers, notAsked].join("; ")})`);
       continue;
     }
-    const open = await openList(entry.symbol);
+    const open = await openList(entry.symbol, entry.as);
     if (Array.isArray(open)) {
       if (!open.some((o) => o.clientOrderId === entry.clientOrderId)) {
         ledger.closed(entry.clientOrderId);

@@ -185,6 +185,64 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
             })
           : res,
     },
+    // ---- two accounts ----
+    {
+      name: "other-account-orders-listed",
+      description: "open_orders lists the open orders of every account, not only the caller's",
+      caughtBy: ["account_isolation"],
+      response: (req, res, state) => {
+        const accounts = trackAccounts(req, res, state);
+        if (!(at("openOrders")(req) && req.method === "GET" && served(res))) return res;
+        const symbol = allParams(req).get("symbol");
+        const key = keyOf(req);
+        return mapJson(res, (j) => {
+          const items = Array.isArray(j) ? [...(j as Json[])] : [];
+          for (const [other, orders] of accounts)
+            if (other !== key)
+              for (const order of orders.values()) if (!symbol || order.symbol === symbol) items.push(order);
+          return items;
+        });
+      },
+    },
+    {
+      name: "other-account-order-queryable",
+      description: "query_order by orderId finds another account's order",
+      caughtBy: ["account_isolation"],
+      response: (req, res, state) => {
+        const accounts = trackAccounts(req, res, state);
+        if (!(at("order")(req) && req.method === "GET" && res.status === 400 && res.body.includes("-2013")))
+          return res;
+        const id = Number(allParams(req).get("orderId"));
+        for (const [other, orders] of accounts) {
+          const order = other !== keyOf(req) ? orders.get(id) : undefined;
+          if (order) return { ...res, status: 200, body: JSON.stringify(order) };
+        }
+        return res;
+      },
+    },
+    {
+      name: "order-count-per-address",
+      description: "X-MBX-ORDER-COUNT-* counts the orders of every account on the address, not the caller's",
+      caughtBy: ["account_isolation"],
+      response: (req, res, state) => {
+        if (!isNewOrder(req) || !served(res)) return res;
+        const counts =
+          (state.get("countsByKey") as Map<string, Map<string, number>> | undefined) ?? new Map();
+        state.set("countsByKey", counts);
+        const mine = new Map<string, number>();
+        for (const [name, value] of Object.entries(res.headers))
+          if (/^x-mbx-order-count-/i.test(name)) mine.set(name.toLowerCase(), Number(value));
+        counts.set(keyOf(req), mine);
+        const headers = { ...res.headers };
+        for (const name of mine.keys()) {
+          let total = 0;
+          for (const byName of counts.values()) total += byName.get(name) ?? 0;
+          for (const header of Object.keys(headers))
+            if (header.toLowerCase() === name) headers[header] = String(total);
+        }
+        return { ...res, headers };
+      },
+    },
     // ---- stops ----
     {
       name: "stop-never-fires",
@@ -214,6 +272,27 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       response: onStopQuery((order) => (order.isWorking === true ? { ...order, workingTime: -1 } : order)),
     },
   ];
+}
+
+const keyOf = (req: ProxyRequest) => req.headers["x-mbx-apikey"] ?? "";
+
+/** The open orders the proxy saw placed, by the API key that placed them (as query_order shows them). */
+function trackAccounts(
+  req: ProxyRequest,
+  res: ProxyResponse,
+  state: ProxyState,
+): Map<string, Map<number, Json>> {
+  const accounts = (state.get("accounts") as Map<string, Map<number, Json>> | undefined) ?? new Map();
+  state.set("accounts", accounts);
+  const body = served(res) ? bodyOf(res) : undefined;
+  if (isNewOrder(req) && body?.status === "NEW" && typeof body.orderId === "number") {
+    const orders = accounts.get(keyOf(req)) ?? new Map<number, Json>();
+    accounts.set(keyOf(req), orders);
+    const { fills: _fills, transactTime, ...order } = body;
+    orders.set(body.orderId, { ...order, time: transactTime, updateTime: transactTime, isWorking: true });
+  }
+  if (isCancel(req) && typeof body?.orderId === "number") accounts.get(keyOf(req))?.delete(body.orderId);
+  return accounts;
 }
 
 const STOPS = ["STOP_LOSS", "STOP_LOSS_LIMIT", "TAKE_PROFIT", "TAKE_PROFIT_LIMIT"];

@@ -77,6 +77,8 @@ export async function runAgainstFault(
       baseUrl: proxy.url,
       apiKey: server.credentials.apiKey,
       apiSecret: server.credentials.apiSecret,
+      secondApiKey: server.second.apiKey,
+      secondApiSecret: server.second.apiSecret,
       allowTrading: true,
       referenceExtras: true,
       seed: options.seed ?? 7,

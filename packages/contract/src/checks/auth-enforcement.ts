@@ -48,6 +48,7 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
     "wrong-signature-accepted",
     "signature-over-query-only",
     "unknown-api-key-as-400",
+    "timestamp-in-seconds-accepted",
   ],
 };
 
@@ -176,6 +177,12 @@ function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
     {
       label: "with a timestamp 30 s in the future",
       auth: { timestamp: "future" },
+      code: signing.invalidTimestampCode,
+      needsCredentials: true,
+    },
+    {
+      label: "with the timestamp in seconds",
+      auth: { timestamp: "seconds" },
       code: signing.invalidTimestampCode,
       needsCredentials: true,
     },

@@ -24,6 +24,7 @@ import { negativeDataRejection } from "./negative-data-rejection.js";
 import { notAServerError } from "./not-a-server-error.js";
 import { orderArithmetic } from "./order-arithmetic.js";
 import { orderLifecycle } from "./order-lifecycle.js";
+import { orderTimes } from "./order-times.js";
 import { orderViews } from "./order-views.js";
 import { rateCounters } from "./rate-counters.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
@@ -65,6 +66,7 @@ export const CHECKS = [
   bookOrders,
   stopTriggers,
   accountIsolation,
+  orderTimes,
   rateCounters,
   wireVariants,
   orderArithmetic,

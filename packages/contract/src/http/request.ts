@@ -25,7 +25,8 @@ export interface AuthVariant {
    */
   signature?: "valid" | "none" | "wrong" | "query-only" | "body-only" | "upper-case";
   /** The timestamp: current server time, too old, too far ahead, or absent. */
-  timestamp?: "now" | "stale" | "future" | "none";
+  /** "seconds": the current time in seconds, as a client that forgot the unit would send it. */
+  timestamp?: "now" | "stale" | "future" | "seconds" | "none";
   /** A recvWindow parameter to add to the signing envelope. */
   recvWindow?: number;
   /** Extra milliseconds added to the timestamp (negative: older). */
@@ -168,7 +169,10 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
           : timestampMode === "future"
             ? 30_000
             : 0;
-      const ts = Math.round(ctx.now() + skew + (auth.timestampShiftMs ?? 0));
+      const ts =
+        timestampMode === "seconds"
+          ? Math.round(ctx.now() / 1000)
+          : Math.round(ctx.now() + skew + (auth.timestampShiftMs ?? 0));
       envelope.push([ctx.signing.timestampParameter, String(ts)]);
     }
     const signatureMode = auth.signature ?? (signed ? "valid" : "none");

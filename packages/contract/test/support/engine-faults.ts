@@ -12,6 +12,7 @@ import {
   type ProxyRequest,
   type ProxyResponse,
   type ProxyState,
+  resign,
 } from "./fault-proxy.js";
 
 type Json = Record<string, unknown>;
@@ -241,6 +242,61 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
             if (header.toLowerCase() === name) headers[header] = String(total);
         }
         return { ...res, headers };
+      },
+    },
+    // ---- clocks by meaning ----
+    {
+      name: "update-time-frozen-after-cancel",
+      description: "a cancelled order's updateTime stays at its placement",
+      caughtBy: ["order_times"],
+      response: (req, res) =>
+        at("order")(req) && req.method === "GET" && served(res)
+          ? mapJson(res, (j) =>
+              (j as Json).status === "CANCELED" ? { ...(j as Json), updateTime: (j as Json).time } : j,
+            )
+          : res,
+    },
+    {
+      name: "cancel-transact-time-is-order-time",
+      description: "cancel_order's transactTime is when the order was placed, not when it was cancelled",
+      caughtBy: ["order_times"],
+      response: (req, res, state) => {
+        const placedAt =
+          (state.get("placedAt") as Map<number, number> | undefined) ?? new Map<number, number>();
+        state.set("placedAt", placedAt);
+        const body = served(res) ? bodyOf(res) : undefined;
+        if (isNewOrder(req) && typeof body?.orderId === "number" && typeof body.transactTime === "number")
+          placedAt.set(body.orderId, body.transactTime);
+        if (isCancel(req) && typeof body?.orderId === "number" && placedAt.has(body.orderId))
+          return mapJson(res, (j) => ({
+            ...(j as Json),
+            transactTime: placedAt.get(body.orderId as number),
+          }));
+        return res;
+      },
+    },
+    {
+      name: "transact-time-in-seconds",
+      description: "new_order's transactTime in seconds",
+      caughtBy: ["order_times"],
+      response: (req, res) =>
+        isNewOrder(req) && served(res)
+          ? mapJson(res, (j) => {
+              const body = j as Json;
+              if (typeof body.transactTime === "number")
+                body.transactTime = Math.floor(body.transactTime / 1000);
+              return body;
+            })
+          : res,
+    },
+    {
+      name: "timestamp-in-seconds-accepted",
+      description: "a signed request whose timestamp is in seconds is read as milliseconds and served",
+      caughtBy: ["auth_enforcement"],
+      request: (req) => {
+        const ts = Number(allParams(req).get("timestamp"));
+        if (!(ts > 0 && ts < 1e11)) return req;
+        return resign(req, secret, (p) => p.set("timestamp", String(ts * 1000)));
       },
     },
     // ---- stops ----

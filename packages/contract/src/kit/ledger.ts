@@ -78,11 +78,21 @@ export class OrderLedger {
   private queried = false;
   private cancelled = false;
 
-  /** Sees every answer of the run: a query or a cancel of one of its orders that succeeded. */
+  /**
+   * Sees every answer of the run: an accepted order of its own counts as placed, whatever path
+   * sent it; a query or a cancel of one of its orders that succeeded proves those operations.
+   */
   observe(exchange: RoundTrip): void {
     if (!ok(exchange)) return;
     const body = bodyObject(exchange);
     const id = exchange.op.operationId;
+    if (id === ORDER_OPERATIONS.newOrder && exchange.plan.as === undefined) this.acceptedOwn += 1;
+    if (
+      id === ORDER_OPERATIONS.newOrder &&
+      typeof body?.clientOrderId === "string" &&
+      this.entries.has(body.clientOrderId)
+    )
+      this.placed.add(body.clientOrderId);
     if (id === ORDER_OPERATIONS.queryOrder && this.owns(body?.clientOrderId)) this.queried = true;
     if (
       id === ORDER_OPERATIONS.cancelOrder &&
@@ -128,6 +138,9 @@ export class OrderLedger {
   get placedCount(): number {
     return this.placed.size;
   }
+
+  /** new_order answers 2xx for the run's own account (not a second one): what its order counters count. */
+  acceptedOwn = 0;
 
   /** Whether an order-creating request of this purpose was sent already. */
   hasPurpose(purpose: string): boolean {

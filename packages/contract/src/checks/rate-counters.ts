@@ -31,7 +31,13 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
     { phase: "trading-behaviour", run: rateCountersPhase },
     { phase: "end", run: dailyCount },
   ],
-  seenToCatch: ["weight-counts-one-per-request", "weight-counts-double", "order-count-frozen"],
+  seenToCatch: [
+    "weight-counts-one-per-request",
+    "weight-counts-double",
+    "order-count-frozen",
+    "refused-order-counted",
+    "daily-order-count-is-the-10s-count",
+  ],
 };
 
 /** A counter header the spec documents: its name, and the length of its window in ms. */

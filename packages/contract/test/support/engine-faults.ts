@@ -244,6 +244,37 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
         return { ...res, headers };
       },
     },
+    // ---- counters by meaning ----
+    {
+      name: "refused-order-counted",
+      description: "the order counters count refused orders too",
+      caughtBy: ["rate_counters"],
+      response: (req, res, state) => {
+        if (!isNewOrder(req)) return res;
+        const refused = (state.get("refused") as number | undefined) ?? 0;
+        if (res.status >= 400 && res.status < 500) {
+          state.set("refused", refused + 1);
+          return res;
+        }
+        const headers = { ...res.headers };
+        for (const name of Object.keys(headers))
+          if (/^x-mbx-order-count-/i.test(name)) headers[name] = String(Number(headers[name]) + refused);
+        return { ...res, headers };
+      },
+    },
+    {
+      name: "daily-order-count-is-the-10s-count",
+      description: "X-MBX-ORDER-COUNT-1D carries the ten-second count",
+      caughtBy: ["rate_counters"],
+      response: (req, res) => {
+        if (!isNewOrder(req) || !served(res)) return res;
+        const headers = { ...res.headers };
+        const ten = Object.keys(headers).find((n) => /^x-mbx-order-count-10s$/i.test(n));
+        const day = Object.keys(headers).find((n) => /^x-mbx-order-count-1d$/i.test(n));
+        if (ten && day) headers[day] = headers[ten]!;
+        return { ...res, headers };
+      },
+    },
     // ---- clocks by meaning ----
     {
       name: "update-time-frozen-after-cancel",

@@ -131,6 +131,35 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
         return res;
       },
     },
+    {
+      name: "price-ticker-unfiltered-first-symbol-only",
+      description: "ticker/price without symbol answers the first symbol's price only",
+      caughtBy: ["result_filter"],
+      response: (req, res) =>
+        at("ticker/price")(req) &&
+        served(res) &&
+        !allParams(req).has("symbol") &&
+        !allParams(req).has("symbols")
+          ? mapJson(res, (j) => (Array.isArray(j) ? j.slice(0, 1) : j))
+          : res,
+    },
+    {
+      name: "book-ticker-unfiltered-sides-swapped",
+      description:
+        "ticker/bookTicker without symbol shows each symbol but the first with bid and ask quantities swapped",
+      caughtBy: ["result_filter"],
+      response: (req, res) =>
+        at("ticker/bookTicker")(req) &&
+        served(res) &&
+        !allParams(req).has("symbol") &&
+        !allParams(req).has("symbols")
+          ? mapJson(res, (j) =>
+              Array.isArray(j)
+                ? (j as Json[]).map((t, i) => (i === 0 ? t : { ...t, bidQty: t.askQty, askQty: t.bidQty }))
+                : j,
+            )
+          : res,
+    },
     // ---- the book and the orders ----
     {
       name: "resting-order-missing-from-depth",

@@ -132,6 +132,17 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "second-symbol-tick-unenforced",
+      description: "ETHBTC's tick size is not enforced: a price off it is rounded down, not refused",
+      caughtBy: ["exchange_filters"],
+      request: onRequest("order", secret, (p) => {
+        const price = p.get("price");
+        if (p.get("symbol") !== "ETHBTC" || !price || !/\.\d{6,}$/.test(price)) return false;
+        p.set("price", Number(price).toFixed(5));
+        return true;
+      }),
+    },
+    {
       name: "price-ticker-unfiltered-first-symbol-only",
       description: "ticker/price without symbol answers the first symbol's price only",
       caughtBy: ["result_filter"],

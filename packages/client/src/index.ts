@@ -7,17 +7,36 @@
  */
 
 export { type SpotApiTypes, spotApi } from "./generated/client.gen.js";
+export { apiFacts, operationFacts } from "./generated/facts.gen.js";
 export type {
+  Item,
+  LookedUp,
   ModeResult,
   NoParameters,
+  OperationCode,
   OperationData,
   OperationError,
   OperationResult,
   ResultMode,
   SpotApiMethods,
+  UnlistedCode,
 } from "./generated/methods.gen.js";
 export { authentication, type OperationId, operationTable } from "./generated/operations.gen.js";
 export type * from "./generated/spot-api.gen.js";
+export type { LookedUpResult, RetryEvent, RetryReason } from "./runtime/call-conduct.js";
+export {
+  LostRequestError,
+  OutcomeUnknownError,
+  RequestHeldError,
+  RequestTimeoutError,
+} from "./runtime/call-errors.js";
+export type {
+  ApiFacts,
+  LookupFact,
+  OperationFact,
+  OperationFacts,
+  PagingFact,
+} from "./runtime/call-facts.js";
 export {
   type ApiClient,
   type ApiClientOptions,
@@ -40,6 +59,7 @@ export type { ParameterLocation, ParameterWire } from "./runtime/parameter-style
 export { type RateLimits, rateLimitsOf } from "./runtime/rate-limits.js";
 export type { BodyWire, PropertyEncoding } from "./runtime/request-body.js";
 export { ResponseValidationError } from "./runtime/response-validation-error.js";
+export type { RetryOptions } from "./runtime/retry-policy.js";
 export type { BasicCredentials, Credential, SchemeWire } from "./runtime/security.js";
 export { signPayload } from "./runtime/sign-payload.js";
 export { SpotApiError } from "./runtime/spot-api-error.js";

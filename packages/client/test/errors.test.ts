@@ -104,7 +104,7 @@ describe("API errors", () => {
     );
     expect((error as SpotApiError).url).toMatch(
       new RegExp(
-        `^${server.baseUrl}/api/v3/order\\?symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&timestamp=\\d+&signature=`,
+        `^${server.baseUrl}/api/v3/order\\?symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&newClientOrderId=[0-9a-f]{32}&timestamp=\\d+&signature=`,
       ),
     );
   });

@@ -164,6 +164,9 @@ function client(paramsIn: "query" | "body" = "query"): LooseClient {
     apiSecret: SECRET,
     recvWindow: 5000,
     now: () => NOW,
+    // Each case's exact bytes: without lookups the client adds no newClientOrderId of its own
+    // (test/retries.test.ts covers the one it adds).
+    retry: { lookups: false },
   };
   return createSpotClient({ ...options, paramsIn }) as unknown as LooseClient;
 }

@@ -2,6 +2,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
   createSpotClient,
+  type OperationCode,
   type operations,
   type SchemaBookTicker,
   type SchemaCancelReport,
@@ -15,6 +16,7 @@ import {
   type SchemaServerTime,
   type SchemaTicker24hr,
   SpotApiError,
+  type UnlistedCode,
 } from "../src/index.js";
 
 const client = createSpotClient({ baseUrl: "http://127.0.0.1:8080", apiKey: "k", apiSecret: "s" });
@@ -55,8 +57,8 @@ describe("parameters", () => {
   it("reject a wrong type", () => {
     // @ts-expect-error limit is a number
     void client.order_book({ symbol: "BTCUSDT", limit: "5" });
-    // @ts-expect-error quantity is a number
-    void client.new_order({ symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: "1" });
+    // @ts-expect-error quantity is a number or decimal text, not a boolean
+    void client.new_order({ symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: true });
     // @ts-expect-error symbols is an array of strings, not one string
     void client.exchange_info({ symbols: "BTCUSDT" });
     // @ts-expect-error all_orders takes epoch milliseconds, not dates
@@ -98,6 +100,13 @@ describe("results", () => {
 describe("new_order follows newOrderRespType (x-response-variant-by)", () => {
   const order = { symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: 1 } as const;
 
+  /** The answer of a placed order: an order whose answer was lost and that its lookup found has `lookedUp` instead. */
+  const placedData = async <R extends { data?: unknown; lookedUp?: unknown }>(placing: Promise<R>) => {
+    const placed = await placing;
+    if (placed.lookedUp) throw new Error("looked up");
+    return placed.data as Exclude<R, { lookedUp: unknown }>["data"];
+  };
+
   it("is FULL without a respType, the declared default", async () => {
     const placed = await client.new_order(order);
     expectTypeOf(placed.data).toEqualTypeOf<SchemaNewOrderFull | undefined>();
@@ -105,27 +114,39 @@ describe("new_order follows newOrderRespType (x-response-variant-by)", () => {
       expectTypeOf(placed.data.status).toEqualTypeOf<SchemaNewOrderFull["status"]>();
       expectTypeOf(placed.data.fills[0]?.tradeId).toEqualTypeOf<number | undefined>();
     }
-    expectTypeOf((await throwing.new_order(order)).data.status).toBeString();
-    expectTypeOf((await throwing.new_order(order)).data.fills).toBeArray();
+    expectTypeOf((await placedData(throwing.new_order(order))).status).toBeString();
+    expectTypeOf((await placedData(throwing.new_order(order))).fills).toBeArray();
+  });
+
+  it("is the order as the lookup found it when the answer was lost (x-outcome-lookup)", async () => {
+    const placed = await throwing.new_order(order);
+    if (placed.lookedUp) {
+      expectTypeOf(placed.lookedUp).toEqualTypeOf<SchemaOrder>();
+      expectTypeOf(placed.data).toEqualTypeOf<undefined>();
+    } else {
+      expectTypeOf(placed.data).toEqualTypeOf<SchemaNewOrderFull>();
+    }
+    // Operations without a lookup have no such branch.
+    expectTypeOf((await throwing.order_book({ symbol: "BTCUSDT" })).lookedUp).toEqualTypeOf<undefined>();
   });
 
   it("is the named variant with a literal respType", async () => {
     expectTypeOf(
-      (await throwing.new_order({ ...order, newOrderRespType: "ACK" })).data,
+      await placedData(throwing.new_order({ ...order, newOrderRespType: "ACK" })),
     ).toEqualTypeOf<SchemaNewOrderAck>();
     expectTypeOf(
-      (await throwing.new_order({ ...order, newOrderRespType: "RESULT" })).data,
+      await placedData(throwing.new_order({ ...order, newOrderRespType: "RESULT" })),
     ).toEqualTypeOf<SchemaNewOrderResult>();
     expectTypeOf(
-      (await throwing.new_order({ ...order, newOrderRespType: "FULL" })).data,
+      await placedData(throwing.new_order({ ...order, newOrderRespType: "FULL" })),
     ).toEqualTypeOf<SchemaNewOrderFull>();
   });
 
   it("has fills only on FULL, and no order state on ACK", async () => {
-    const ack = (await throwing.new_order({ ...order, newOrderRespType: "ACK" })).data;
+    const ack = await placedData(throwing.new_order({ ...order, newOrderRespType: "ACK" }));
     // @ts-expect-error an ACK has no status
     void ack.status;
-    const result = (await throwing.new_order({ ...order, newOrderRespType: "RESULT" })).data;
+    const result = await placedData(throwing.new_order({ ...order, newOrderRespType: "RESULT" }));
     expectTypeOf(result.status).toBeString();
     // @ts-expect-error a RESULT has no fills
     void result.fills;
@@ -133,9 +154,9 @@ describe("new_order follows newOrderRespType (x-response-variant-by)", () => {
 
   it("is the union when the respType is only known at run time", async () => {
     const respType = "ACK" as "ACK" | "RESULT" | "FULL";
-    expectTypeOf((await throwing.new_order({ ...order, newOrderRespType: respType })).data).toEqualTypeOf<
-      SchemaNewOrderAck | SchemaNewOrderResult | SchemaNewOrderFull
-    >();
+    expectTypeOf(
+      await placedData(throwing.new_order({ ...order, newOrderRespType: respType })),
+    ).toEqualTypeOf<SchemaNewOrderAck | SchemaNewOrderResult | SchemaNewOrderFull>();
   });
 
   it("still rejects wrong parameters", () => {
@@ -177,10 +198,11 @@ describe("tickers: one object with symbol, an array without (x-response-variant-
     void client.order_book_ticker({ symbol: 42 });
   });
 
-  it("narrow on error, which is the spec's { code, msg }", async () => {
+  it("narrow on error, which is the spec's { code, msg } with the operation's codes", async () => {
     const result = await client.order_book({ symbol: "BTCUSDT" });
     if (result.error) {
-      expectTypeOf(result.error).toEqualTypeOf<SchemaErrorPayload>();
+      expectTypeOf(result.error.msg).toEqualTypeOf<SchemaErrorPayload["msg"]>();
+      expectTypeOf(result.error.code).toEqualTypeOf<OperationCode<"order_book"> | UnlistedCode>();
       expectTypeOf(result.data).toEqualTypeOf<undefined>();
     } else {
       expectTypeOf(result.data).toEqualTypeOf<SchemaOrderBook>();

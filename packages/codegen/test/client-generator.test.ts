@@ -30,6 +30,7 @@ describe("files", () => {
       "spot-api.gen.ts",
       "operations.gen.ts",
       "methods.gen.ts",
+      "facts.gen.ts",
       "client.gen.ts",
     ]);
     for (const contents of Object.values(full)) {
@@ -129,7 +130,12 @@ describe("emitted TypeScript", () => {
   const root = new URL("../../../", import.meta.url).pathname;
 
   it("is formatted as Biome formats it (the hand-written emitters)", () => {
-    for (const path of [CLIENT_FILES.operations, CLIENT_FILES.methods, CLIENT_FILES.api]) {
+    for (const path of [
+      CLIENT_FILES.operations,
+      CLIENT_FILES.methods,
+      CLIENT_FILES.facts,
+      CLIENT_FILES.api,
+    ]) {
       const formatted = execFileSync(
         join(root, "node_modules/.bin/biome"),
         ["format", `--stdin-file-path=packages/codegen/src/${path}`],

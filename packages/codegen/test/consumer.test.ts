@@ -63,6 +63,13 @@ function reply(url: URL, rawQuery: string): [number, unknown] {
       return [200, { lastUpdateId: 7, bids: [["4.00000000", "431.00000000"]], asks: [] }];
     case "/api/v3/time":
       return [200, { serverTime: 1499827319559, timeZone: "UTC" }];
+    case "/api/v3/myTrades": {
+      // Five trades, two to a page, from fromId on (the fork's x-cursor-paging and x-limit).
+      const from = Number(url.searchParams.get("fromId") ?? 0);
+      const limit = Number(url.searchParams.get("limit") ?? 2);
+      const trades = [0, 1, 2, 3, 4].filter((id) => id >= from).slice(0, limit);
+      return [200, trades.map((id) => ({ id, qty: "0.5" }))];
+    }
     case "/api/v3/account": {
       const signed = rawQuery.replace(/&signature=[0-9a-f]+$/, "");
       const expected = createHmac("sha256", API_SECRET).update(signed).digest("hex");
@@ -159,13 +166,31 @@ console.log(
 `;
 
 const FORK_MAIN = `${PREAMBLE}
+import type { OperationCode, UnlistedCode } from "./generated/methods.gen.js";
+
 const account = await client.account({ omitZeroBalances: true });
 const accountType: "SPOT" | "MARGIN" = account.data.accountType;
 const time = await client.server_time();
 const timeZone: string = time.data.timeZone;
 const known: (typeof tables.operationIds)[number] = "account";
 
+// The fork's paged operation iterates, page after page (x-cursor-paging).
+const tradeIds: number[] = [];
+for await (const trade of client.myTrades.iterate({ symbol: "BTCUSDT", fromId: 0 })) tradeIds.push(trade.id);
+
+// The fork's own codes: a filter failure is -9013 there.
+function explain(code: OperationCode<"new_order"> | UnlistedCode): string {
+  if (code === -9013) return "the fork's filter failure";
+  return "another";
+}
+void explain;
+
 function neverCalled() {
+  // @ts-expect-error the fork states -9013 for a filter failure, not -1013
+  const shipped: OperationCode<"new_order"> = -1013;
+  void shipped;
+  // @ts-expect-error the account operation does not page
+  void client.account.iterate;
   // @ts-expect-error omitZeroBalances is a boolean
   void client.account({ omitZeroBalances: "yes" });
   // @ts-expect-error timeZone is a string
@@ -182,6 +207,7 @@ console.log(
     accountType,
     timeZone,
     known,
+    tradeIds,
     accountCheck: validators.validateResponse("account", 200, account.data),
     badAccountCheck: validators.validateResponse("account", 200, { accountType: "FUTURES", balances: [] }),
     requestCheck: validators.validateRequest("account", { omitZeroBalances: "yes" }),
@@ -191,7 +217,10 @@ console.log(
 );
 `;
 
-/** The shipped spec plus `GET /api/v3/account` (user_data) and a required `timeZone` in ServerTime. */
+/**
+ * The shipped spec plus `GET /api/v3/account` (user_data), `GET /api/v3/myTrades` (paged by
+ * fromId), a code of its own for a filter failure, and a required `timeZone` in ServerTime.
+ */
 function forkedSpec(): OpenApiDocument {
   const shipped = createRequire(import.meta.url).resolve("@marketapi/spec/openapi.json");
   const spec = JSON.parse(readFileSync(shipped, "utf8"));
@@ -226,6 +255,52 @@ function forkedSpec(): OpenApiDocument {
       },
     },
   };
+  spec.paths["/api/v3/myTrades"] = {
+    get: {
+      operationId: "myTrades",
+      summary: "Account trades",
+      "x-auth-class": "user_data",
+      "x-cursor-paging": {
+        parameter: "fromId",
+        field: "/id",
+        inclusive: true,
+        contiguous: true,
+        filledFrom: "live-api",
+      },
+      "x-limit": {
+        parameter: "limit",
+        default: 2,
+        maximum: 2,
+        aboveMaximum: "refuse",
+        counts: [""],
+        filledFrom: "live-api",
+      },
+      security: [{ apiKey: [], signature: [] }],
+      parameters: [
+        { name: "symbol", in: "query", required: true, schema: { type: "string" } },
+        { name: "fromId", in: "query", schema: { type: "integer" } },
+        { name: "limit", in: "query", schema: { type: "integer", maximum: 2 } },
+      ],
+      responses: {
+        "200": {
+          description: "The account's trades.",
+          content: {
+            "application/json": {
+              schema: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["id", "qty"],
+                  properties: { id: { type: "integer" }, qty: { type: "string" } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+  spec["x-refusals"].rules["filter-failure"].code = -9013;
   const serverTime = spec.components.schemas.ServerTime;
   serverTime.properties.timeZone = { type: "string", description: "The exchange's time zone." };
   serverTime.required.push("timeZone");
@@ -273,7 +348,7 @@ describe.concurrent("a consumer repository", () => {
     expect(request?.apiKey).toBeUndefined(); // order_book is x-auth-class none
   }, 600_000);
 
-  it("generates from a fork with an extra operation and field: callable, signed, typed, validated", async () => {
+  it("generates from a fork with extra operations, a field and a code of its own: callable, signed, typed, paged, validated", async () => {
     const dir = consumerProject("consumer-fork", FORK_MAIN);
     dirs.push(dir);
     writeFileSync(join(dir, "spot-api.json"), JSON.stringify(forkedSpec(), null, 2));
@@ -282,6 +357,7 @@ describe.concurrent("a consumer repository", () => {
       accountType: "SPOT",
       timeZone: "UTC",
       known: "account",
+      tradeIds: [0, 1, 2, 3, 4],
       accountCheck: { valid: true },
       badAccountCheck: { valid: false, errors: [{ path: "/accountType", rule: "enum" }] },
       requestCheck: { valid: false, errors: [{ path: "/omitZeroBalances", rule: "type" }] },

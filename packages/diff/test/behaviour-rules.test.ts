@@ -51,6 +51,12 @@ const paging = (inclusive: boolean, contiguous: boolean) => ({
   inclusive,
   contiguous,
 });
+const lookup = (operation: string) => ({
+  filledFrom: "live-api",
+  operation,
+  key: "newClientOrderId",
+  parameters: { origClientOrderId: "newClientOrderId" },
+});
 const filter = (...parameters: string[]) => ({
   filledFrom: "live-api",
   unknown: "error",
@@ -246,6 +252,48 @@ const cases: { given: string; key: string; old: unknown; new: unknown; want: str
     old: arithmetic(["IOC"], ["FILLED"]),
     new: arithmetic(["IOC", "GTX"], ["FILLED"]),
     want: ["compatible order-arithmetic-strengthened"],
+  },
+  {
+    given: "a lookup of lost answers stated",
+    key: "x-outcome-lookup",
+    old: undefined,
+    new: lookup("query_order"),
+    want: ["compatible outcome-lookup-added"],
+  },
+  {
+    given: "another lookup operation",
+    key: "x-outcome-lookup",
+    old: lookup("query_order"),
+    new: lookup("get_order"),
+    want: ["breaking outcome-lookup-changed"],
+  },
+  {
+    given: "the lookup dropped",
+    key: "x-outcome-lookup",
+    old: lookup("query_order"),
+    new: undefined,
+    want: ["breaking outcome-lookup-removed"],
+  },
+  {
+    given: "the server's clock at another field",
+    key: "x-server-time",
+    old: { field: "/serverTime", filledFrom: "live-api" },
+    new: { field: "/time", filledFrom: "live-api" },
+    want: ["breaking server-time-changed"],
+  },
+  {
+    given: "weight tiers changed",
+    key: "x-weight",
+    old: { weight: 5, parameter: "limit", tiers: [{ upTo: 100, weight: 5 }] },
+    new: { weight: 5, parameter: "limit", tiers: [{ upTo: 100, weight: 10 }] },
+    want: ["informational weight-changed"],
+  },
+  {
+    given: "the same weight tiers",
+    key: "x-weight",
+    old: { weight: 5, parameter: "limit", tiers: [{ upTo: 100, weight: 5 }] },
+    new: { weight: 5, parameter: "limit", tiers: [{ upTo: 100, weight: 5 }] },
+    want: [],
   },
 ];
 

@@ -75,7 +75,7 @@ describe("behaviour extensions on the spec", () => {
   });
 
   it("lists each behaviour key once", () => {
-    expect(Object.keys(BEHAVIOUR_EXTENSIONS)).toHaveLength(7);
+    expect(Object.keys(BEHAVIOUR_EXTENSIONS)).toHaveLength(9);
   });
 });
 

@@ -1,9 +1,24 @@
-import createClient, { type Client, type HeadersOptions } from "openapi-fetch";
-import { deferredTransport, type FetchFunction, REAL_REQUEST } from "./deferred-request.js";
+import type { Pacer } from "@marketapi/pacer";
+import type { Client, HeadersOptions, Middleware } from "openapi-fetch";
+import {
+  conductCall,
+  type Hold,
+  type LookedUpResult,
+  LostAnswer,
+  loadLookUp,
+  type RawResult,
+  type RetryEvent,
+  type Signed,
+} from "./call-conduct.js";
+import type { ApiFacts, OperationFacts } from "./call-facts.js";
+import { checkDecimalText } from "./decimal-text.js";
+import { type FetchFunction, fetchDirect, mergeHeaders, type ParseAs } from "./direct-fetch.js";
 import { MissingCredentialsError } from "./missing-credentials-error.js";
+import type { UntypedClient } from "./openapi-fetch-path.js";
 import { cookiePair, fillPath, headerValue, type ParameterWire, queryPart } from "./parameter-styles.js";
-import { type BodyWire, encodeBody } from "./request-body.js";
+import type { BodyWire } from "./request-body.js";
 import { ResponseValidationError } from "./response-validation-error.js";
+import { isIdempotent, type RetryOptions, retryPolicy } from "./retry-policy.js";
 import {
   applyRequirement,
   type Credential,
@@ -11,6 +26,7 @@ import {
   chooseRequirement,
   type SchemeWire,
 } from "./security.js";
+import type { ClockReader, ServerClock } from "./server-clock.js";
 import { createSigner } from "./sign-payload.js";
 import { SpotApiError } from "./spot-api-error.js";
 import { formatDecimal, joinParams } from "./wire-encoding.js";
@@ -86,7 +102,10 @@ export interface ApiDefinition<
 > {
   readonly operationTable: Table;
   readonly authentication: AuthenticationTable;
-  readonly createOperationMethods: (call: never) => unknown;
+  readonly createOperationMethods: (call: never, iterate: never) => unknown;
+  /** What the client paces, retries, pages and types errors by (facts.gen.ts); absent in older generated APIs. */
+  readonly operationFacts?: OperationFacts;
+  readonly apiFacts?: ApiFacts;
   readonly types?: Types;
 }
 
@@ -147,6 +166,27 @@ export interface ApiClientOptions<Id extends string = string> {
   /** Throw a `SpotApiError` on every non-2xx answer instead of returning `{ error }`. */
   throwOnError?: boolean;
   /**
+   * What is retried, and how (README, "Retries"): by default 2 more sends after a 429 (after its
+   * Retry-After), a 418 (after the ban), and, for idempotent requests, a 5xx, a timeout or a lost
+   * connection; a request that changes state and whose outcome is unknown is looked up
+   * (x-outcome-lookup) before any resend. `false` turns all of it off.
+   */
+  retry?: RetryOptions | false;
+  /** Milliseconds each send may take before it counts as lost (default 10000; 0: no timeout). */
+  timeoutMs?: number;
+  /**
+   * Paces every request by its weight (x-weight), the orders it places and the limits the pacer
+   * keeps (`createPacer` of `@marketapi/pacer`); share one pacer between the clients of one address.
+   */
+  pacer?: Pacer;
+  /**
+   * Measure the server's clock (x-server-time) before the first signed request, and again after a
+   * timestamp is refused (-1021), and sign with the corrected time.
+   */
+  syncClock?: boolean;
+  /** Told of every wait and resend: a 429's Retry-After, a 418 ban, a lost answer, a lookup. */
+  onRetry?: (event: RetryEvent) => void;
+  /**
    * Checks every answer before it is returned, for example `validateResponse` from
    * `@marketapi/validators`; an answer it rejects throws a `ResponseValidationError`. `request`
    * holds the parameters sent (query and body, signing envelope aside), so that a body whose shape
@@ -166,6 +206,8 @@ export interface CallOptions {
   headers?: HeadersOptions;
   /** Overrides the client's `recvWindow` for this call; only for operations that declare it. */
   recvWindow?: number;
+  /** Overrides the client's `timeoutMs` for each send of this call. */
+  timeoutMs?: number;
 }
 
 /** A result of a client created with `throwOnError: true`: the error branch cannot occur. */
@@ -180,12 +222,6 @@ export type ApiClient<Types extends ApiTypes, Mode extends "result" | "throw" = 
 > &
   MethodsOf<Types, Mode>;
 
-interface RawResult {
-  data?: unknown;
-  error?: unknown;
-  response: Response;
-}
-
 type Params = Readonly<Record<string, unknown>>;
 
 /** openapi-fetch options as the path-based methods receive them, plus our `recvWindow`. */
@@ -195,24 +231,31 @@ interface RawInit {
   headers?: HeadersOptions;
   baseUrl?: string;
   recvWindow?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
   [option: string]: unknown;
 }
 
-interface UntypedClient {
-  request(method: string, path: string, init?: Record<string | symbol, unknown>): Promise<RawResult>;
-}
-
-/** openapi-fetch hands per-call middleware and a per-call fetch a Request of its own making. */
-function withRealRequest(init: Record<string | symbol, unknown>): Record<string | symbol, unknown> {
-  if (init.middleware || init.fetch) init[REAL_REQUEST] = true;
-  return init;
-}
+/**
+ * Options of a call that are not `fetch`'s: the client's own, and openapi-fetch's (a path-based
+ * call's). The rest (`credentials`, `cache`, …) go into `fetch`'s init.
+ */
+const NOT_FETCH_OPTIONS =
+  /^(?:recvWindow|timeoutMs|signal|params|body|headers|baseUrl|parseAs|querySerializer|bodySerializer|pathSerializer|middleware|fetch|Request)$/;
 
 const FORM = "application/x-www-form-urlencoded";
-const passThrough = (body: unknown) => body;
 
 /** Sends one operation; a generated `createOperationMethods` binds it to every operationId. */
 type Caller = (operationId: string, params: unknown, options: CallOptions | undefined) => Promise<unknown>;
+
+/** Iterates over a paged operation's items; a generated `createOperationMethods` binds it to each. */
+type Iterator = (
+  operationId: string,
+  params: unknown,
+  options: CallOptions | undefined,
+) => AsyncIterableIterator<unknown>;
+
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * Creates the client of a generated API: `createApiClient(spotApi, { baseUrl })` with `spotApi`
@@ -236,7 +279,8 @@ export function createApiClient(
   api: ApiDefinition,
   options: ApiClientOptions,
 ): ApiClient<ApiTypes, "result" | "throw"> {
-  const { apiKey, recvWindow, paramsIn = "query", now = Date.now, throwOnError, validateResponse } = options;
+  const { apiKey, recvWindow, paramsIn = "query", throwOnError, validateResponse } = options;
+  const localNow = options.now ?? Date.now;
   if (typeof options.baseUrl !== "string") throw new TypeError("createApiClient: baseUrl must be a string");
   const { apiKeyHeader, signing } = api.authentication;
   const maxWindow = signing?.recvWindowMaximum ?? 0;
@@ -247,13 +291,17 @@ export function createApiClient(
   }
   const baseUrl = options.baseUrl.replace(/\/$/, "");
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
-  let middlewareInUse = false;
-  const transport = deferredTransport(
-    () => options.fetch ?? globalThis.fetch,
-    () => middlewareInUse,
-  );
-  const base = createClient<{}>({ baseUrl, headers: options.headers, ...transport });
-  const untyped = base as unknown as UntypedClient;
+  const fetchImpl: FetchFunction = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
+  // openapi-fetch, loaded for middleware, a per-call fetch or middleware, and paths the spec does not name.
+  const middlewares: Middleware[] = [];
+  let openapiFetch: Promise<typeof import("./openapi-fetch-path.js")> | undefined;
+  let loaded: UntypedClient | undefined;
+  const loadOpenapiFetch = async () => {
+    openapiFetch ??= import("./openapi-fetch-path.js");
+    const path = await openapiFetch;
+    loaded ??= path.openapiFetchClient(baseUrl, options.headers, fetchImpl, middlewares);
+    return { client: loaded, sendEncoded: path.sendEncoded };
+  };
   const table: OperationTable = api.operationTable;
   const routes = new Map<string, string>();
   for (const id of Object.keys(table)) routes.set(`${table[id]!.method} ${table[id]!.path}`, id);
@@ -264,6 +312,24 @@ export function createApiClient(
     apiKey,
     bearerToken: options.bearerToken,
     hasSecret: sign !== undefined,
+  };
+  const facts = api.operationFacts ?? {};
+  const apiFacts = api.apiFacts;
+  const policy = retryPolicy(options.retry);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  checkTimeout(timeoutMs, "timeoutMs");
+  const clock = options.syncClock ? lazyClock(apiFacts, localNow) : undefined;
+  const now = clock ? clock.now : localNow;
+  const hold: Hold = { until: 0, reason: "" };
+  const environment = {
+    policy,
+    pacer: options.pacer,
+    hold,
+    account: apiKey ?? "",
+    signingNow: now,
+    remeasureClock: clock?.remeasure,
+    invalidTimestampCode: apiFacts?.invalidTimestampCode ?? null,
+    onRetry: options.onRetry,
   };
   const wiresById = new Map<string, Map<string, ParameterWire>>();
   const wiresOf = (id: string, op: OperationWire) => {
@@ -288,7 +354,99 @@ export function createApiClient(
     form: Params | undefined,
     requestBody: { value: unknown } | undefined,
     init?: RawInit,
-  ) {
+  ): Promise<RawResult | LookedUpResult> {
+    const result = await conduct(id, params, form, requestBody, init);
+    return finish(id, result, params, form, init, throwOnError === true);
+  }
+
+  /** Validates the answer (`validateResponse`), and throws a SpotApiError on an error answer when asked. */
+  async function finish(
+    id: string,
+    result: RawResult | LookedUpResult,
+    params: Params | undefined,
+    form: Params | undefined,
+    init: RawInit | undefined,
+    throwing: boolean,
+  ): Promise<RawResult | LookedUpResult> {
+    if ("lookedUp" in result) return result;
+    const op = table[id]!;
+    if (validateResponse) {
+      const payload = result.response.ok ? result.data : result.error;
+      // A name in both parts takes the query value, as the server reads it.
+      const request = { ...form, ...params };
+      const check = await validateResponse(id, result.response.status, payload, { request });
+      if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
+    }
+    if (throwing && !result.response.ok) {
+      // The URL the request went to, query string included (a fetch of one's own may leave it empty).
+      const url = result.response.url || `${init?.baseUrl ?? baseUrl}${op.path}`;
+      throw new SpotApiError(op.method, url, result.response, result.error);
+    }
+    return result;
+  }
+
+  /**
+   * Sends one operation through the pacer and the retry policy: each attempt is encoded and signed
+   * anew (a fresh timestamp). A request that changes state and has a lookup gets its key (a client
+   * order id) here when the caller sent none, so that every resend and every lookup names it.
+   */
+  async function conduct(
+    id: string,
+    params: Params | undefined,
+    form: Params | undefined,
+    requestBody: { value: unknown } | undefined,
+    init: RawInit | undefined,
+  ): Promise<RawResult | LookedUpResult> {
+    const op = table[id]!;
+    const fact = facts[id];
+    const lookup = fact?.lookup;
+    let sent = params;
+    if (lookup && policy.lookups) {
+      loadLookUp().catch(() => {});
+      if (params?.[lookup.key] === undefined && form?.[lookup.key] === undefined)
+        sent = { ...params, [lookup.key]: newKey() };
+    }
+    const all = { ...form, ...sent };
+    checkDecimalText(id, fact?.decimals, all);
+    if (init?.timeoutMs !== undefined) checkTimeout(init.timeoutMs, "timeoutMs");
+    const signal = init?.signal;
+    const lookupRun = () => {
+      const lookupParams: Record<string, unknown> = {};
+      for (const [name, from] of Object.entries(lookup!.parameters)) lookupParams[name] = all[from];
+      return conduct(lookup!.operation, lookupParams, undefined, undefined, { signal }) as Promise<RawResult>;
+    };
+    return conductCall(
+      {
+        operationId: id,
+        idempotent: isIdempotent(op.method),
+        weight: fact?.weight ?? 1,
+        params: all,
+        orders: fact?.orders ?? 0,
+        signal,
+        timeoutMs: init?.timeoutMs ?? timeoutMs,
+        lookup: lookup && { fact: lookup, run: lookupRun },
+        outcome: {
+          operationId: id,
+          key:
+            lookup && all[lookup.key] != null
+              ? { name: lookup.key, value: String(all[lookup.key]) }
+              : undefined,
+        },
+      },
+      environment,
+      (attemptSignal) => attempt(id, sent, form, requestBody, init, attemptSignal),
+    );
+  }
+
+  /** One send: encoded, authenticated and signed now. Rejects with a LostAnswer when no answer came. */
+  async function attempt(
+    id: string,
+    params: Params | undefined,
+    form: Params | undefined,
+    requestBody: { value: unknown } | undefined,
+    init: RawInit | undefined,
+    signal: AbortSignal,
+  ): Promise<{ result: RawResult; signed?: Signed }> {
     const op = table[id]!;
     const signedClass = op.authClass === "trade" || op.authClass === "user_data";
     if (signedClass && !signing)
@@ -343,6 +501,8 @@ export function createApiClient(
     let bodyText = inForm ? formText : "";
     if (inForm) header["Content-Type"] = FORM;
     if (requestBody !== undefined && requestBody.value !== undefined && op.body && !inForm) {
+      // Loaded for the first body: most specs of this kind send their parameters in the query or a form.
+      const { encodeBody } = await import("./request-body.js");
       const encoded = encodeBody(op.body, requestBody.value);
       body = encoded.body;
       bodyText = encoded.text ?? "";
@@ -351,10 +511,18 @@ export function createApiClient(
         throw new TypeError(`${id} is signed, but its ${op.body.mediaType} body has no fixed bytes to sign`);
       }
     }
+    let signedAs: Signed | undefined;
     if (signed && signing) {
+      await clock?.ready();
       // The signing envelope goes to the part that carries the parameters; the signature comes last.
       const window = acceptsWindow ? (init?.recvWindow ?? recvWindow) : undefined;
-      let envelope = `${signing.timestampParameter}=${formatDecimal(Math.floor(now()))}`;
+      const timestamp = Math.floor(now());
+      const sentWindow = Number(params?.[windowName!] ?? form?.[windowName!] ?? window);
+      signedAs = {
+        timestamp,
+        window: Number.isFinite(sentWindow) ? sentWindow : (apiFacts?.recvWindowDefault ?? maxWindow),
+      };
+      let envelope = `${signing.timestampParameter}=${formatDecimal(timestamp)}`;
       if (window !== undefined && params?.[windowName!] === undefined && form?.[windowName!] === undefined) {
         envelope = `${windowName}=${formatDecimal(window)}&${envelope}`;
       }
@@ -368,35 +536,37 @@ export function createApiClient(
 
     const path = fillPath(op.path, wires, pathValues);
     const responseAs = op.responseAs ?? "json";
-    const request: Record<string | symbol, unknown> = {
-      params: { header },
-      querySerializer: () => search,
-      body,
-      bodySerializer: passThrough,
-      parseAs: responseAs === "none" ? "text" : responseAs,
-    };
-    if (init) for (const key in init) if (!(key in request) && key !== "recvWindow") request[key] = init[key];
-    const result = await untyped.request(op.method, path, withRealRequest(request));
+    const parseAs: ParseAs = responseAs === "none" ? "text" : responseAs;
+    const url = `${init?.baseUrl?.replace(/\/$/, "") ?? baseUrl}${path}${search === "" ? "" : `?${search}`}`;
+    let result: RawResult;
+    try {
+      if (middlewares.length > 0 || init?.middleware || init?.fetch) {
+        const { client, sendEncoded } = await loadOpenapiFetch();
+        const request = { method: op.method, path, search, header, body };
+        result = await sendEncoded(client, request, parseAs, init, signal);
+      } else {
+        const extra: Record<string, unknown> = {};
+        for (const key in init) if (!NOT_FETCH_OPTIONS.test(key)) extra[key] = init[key];
+        const headers = mergeHeaders(
+          body === undefined || body instanceof FormData ? {} : { "Content-Type": "application/json" },
+          options.headers,
+          init?.headers,
+          header,
+        );
+        const requestInit = { redirect: "follow", ...extra, method: op.method, headers, body, signal };
+        result = await fetchDirect(fetchImpl, url, requestInit as RequestInit, parseAs);
+      }
+    } catch (error) {
+      throw new LostAnswer(error, signedAs);
+    }
     if (responseAs === "none" && result.response.ok) result.data = undefined;
-
-    if (validateResponse) {
-      const payload = result.response.ok ? result.data : result.error;
-      // A name in both parts takes the query value, as the server reads it.
-      const request = { ...form, ...params };
-      const check = await validateResponse(id, result.response.status, payload, { request });
-      if (!check.valid) throw new ResponseValidationError(id, result.response, payload, check.errors);
-    }
-    if (throwOnError && !result.response.ok) {
-      const url = `${init?.baseUrl ?? baseUrl}${path}${search === "" ? "" : `?${search}`}`;
-      throw new SpotApiError(op.method, url, result.response, result.error);
-    }
-    return result;
+    return signedAs ? { result, signed: signedAs } : { result };
   }
 
   /** Path-based calls: operations of the spec get the same treatment as the per-operation methods. */
   function route(method: string, path: string, init?: RawInit): Promise<RawResult> {
     const id = routes.get(`${method} ${path}`);
-    if (id === undefined) return untyped.request(method, path, init && withRealRequest({ ...init }));
+    if (id === undefined) return loadOpenapiFetch().then(({ client }) => client.request(method, path, init));
     const op = table[id]!;
     const p = init?.params ?? {};
     const params = { ...p.path, ...p.header, ...p.cookie, ...p.query };
@@ -414,23 +584,90 @@ export function createApiClient(
     }
     return send(id, params as Params | undefined, undefined, undefined, callOptions as RawInit | undefined);
   };
-  const methods = (api.createOperationMethods as (call: Caller) => object)(call);
+  /** The data of a call's answer (or its lookup's); an error answer throws a SpotApiError. */
+  const dataOf = async (id: string, params: Params | undefined, init: RawInit | undefined) => {
+    const result = await finish(
+      id,
+      await conduct(id, params, undefined, undefined, init),
+      params,
+      undefined,
+      init,
+      true,
+    );
+    return "lookedUp" in result ? result.lookedUp : result.data;
+  };
+  clock?.bind((id) => dataOf(id, undefined, undefined));
+  const iterate: Iterator = (id, params, callOptions) => {
+    // Generated methods have `iterate` only where the facts state paging.
+    const paging = facts[id]!.paging!;
+    const read = (page: Params) => dataOf(id, page, callOptions as RawInit | undefined);
+    return (async function* () {
+      const { pageItems } = await import("./paging.js");
+      yield* pageItems(id, paging, params as Params | undefined, read, now);
+    })();
+  };
+  const methods = (api.createOperationMethods as (call: Caller, iterate: Iterator) => object)(call, iterate);
+  const byPath = (method: string) => (path: string, init?: RawInit) => route(method, path, init);
   const client = {
-    ...base,
-    use: (...middleware: Parameters<typeof base.use>) => {
-      // Real Requests from now on, also after eject(): the middleware may have kept some.
-      middlewareInUse = true;
-      base.use(...middleware);
+    use(...added: Middleware[]) {
+      for (const middleware of added) {
+        if (!middleware) continue;
+        if (
+          typeof middleware !== "object" ||
+          !("onRequest" in middleware || "onResponse" in middleware || "onError" in middleware)
+        )
+          throw new TypeError("Middleware must be an object with onRequest, onResponse or onError");
+        middlewares.push(middleware);
+      }
+      loaded?.use(...added);
+    },
+    eject(...removed: Middleware[]) {
+      for (const middleware of removed) {
+        const i = middlewares.indexOf(middleware);
+        if (i !== -1) middlewares.splice(i, 1);
+      }
+      loaded?.eject(...removed);
     },
     request: (method: string, path: string, init?: RawInit) => route(method.toUpperCase(), path, init),
-    GET: (path: string, init?: RawInit) => route("GET", path, init),
-    PUT: (path: string, init?: RawInit) => route("PUT", path, init),
-    POST: (path: string, init?: RawInit) => route("POST", path, init),
-    DELETE: (path: string, init?: RawInit) => route("DELETE", path, init),
-    PATCH: (path: string, init?: RawInit) => route("PATCH", path, init),
+    GET: byPath("GET"),
+    PUT: byPath("PUT"),
+    POST: byPath("POST"),
+    DELETE: byPath("DELETE"),
+    OPTIONS: byPath("OPTIONS"),
+    HEAD: byPath("HEAD"),
+    PATCH: byPath("PATCH"),
+    TRACE: byPath("TRACE"),
     ...methods,
   };
   return client as unknown as ApiClient<ApiTypes, "result" | "throw">;
+}
+
+/** A key that names one request's result (a client order id): 32 random hex digits. */
+function newKey(): string {
+  return crypto.randomUUID().replaceAll("-", "");
+}
+
+function checkTimeout(value: number, name: string): void {
+  if (!(value >= 0)) throw new RangeError(`${name} must be a number of ms, at least 0, got ${value}`);
+}
+
+/**
+ * `syncClock`: the server's clock (x-server-time), whose module is loaded with the first
+ * measurement, outside the default import.
+ */
+function lazyClock(apiFacts: ApiFacts | undefined, localNow: () => number) {
+  let read: ClockReader | undefined;
+  let clock: ServerClock | undefined;
+  const loaded = async () =>
+    (clock ??= (await import("./server-clock.js")).serverClock(localNow, apiFacts?.clock ?? null, read!));
+  return {
+    now: () => (clock ? clock.now() : localNow()),
+    ready: async () => (await loaded()).ready(),
+    remeasure: async () => (await loaded()).remeasure(),
+    bind(reader: ClockReader) {
+      read = reader;
+    },
+  };
 }
 
 /** The schemes of a table generated before `schemes` existed: the API key header and the signing rule. */

@@ -4,8 +4,10 @@ import { subsetDocument } from "../spec-input/select-operations.js";
 import type { SourcedSpecModel } from "../spec-input/spec-model.js";
 import { renderApiDefinition } from "./api-definition.js";
 import { readClientModel } from "./client-operations.js";
+import { acceptDecimalText } from "./decimal-parameters.js";
 import { exposeJsonParameterSchemas } from "./json-parameters.js";
 import { renderTypes } from "./openapi-typescript-adapter.js";
+import { renderOperationFacts } from "./operation-facts.js";
 import { renderOperationMethods } from "./operation-methods.js";
 import { renderOperationTable } from "./operation-table.js";
 
@@ -14,6 +16,7 @@ export const CLIENT_FILES = {
   types: "spot-api.gen.ts",
   operations: "operations.gen.ts",
   methods: "methods.gen.ts",
+  facts: "facts.gen.ts",
   api: "client.gen.ts",
 } as const;
 
@@ -34,6 +37,7 @@ export async function generateClient(
   const header = fileHeader("client", model.source, context);
   const document = subsetDocument(model);
   exposeJsonParameterSchemas(document);
+  acceptDecimalText(document);
   // An operation without an operationId has the one the model derived ("get /pets/{id}"): the
   // types name it so (openapi-typescript types only operations with an id in \`operations\`).
   for (const op of model.operations) document.paths[op.path][op.method].operationId ??= op.operationId;
@@ -42,6 +46,7 @@ export async function generateClient(
     types: moduleSpecifier(CLIENT_FILES.types),
     operations: moduleSpecifier(CLIENT_FILES.operations),
     methods: moduleSpecifier(CLIENT_FILES.methods),
+    facts: moduleSpecifier(CLIENT_FILES.facts),
   };
   return [
     {
@@ -51,8 +56,9 @@ export async function generateClient(
     { path: CLIENT_FILES.operations, contents: `${header}\n${renderOperationTable(model, client)}` },
     {
       path: CLIENT_FILES.methods,
-      contents: `${header}\n${renderOperationMethods(client, modules.types, readWriteMarkers)}`,
+      contents: `${header}\n${renderOperationMethods(client, modules.types, readWriteMarkers, modules.facts)}`,
     },
+    { path: CLIENT_FILES.facts, contents: `${header}\n${renderOperationFacts(model, client)}` },
     { path: CLIENT_FILES.api, contents: `${header}\n${renderApiDefinition(modules)}` },
   ];
 }

@@ -1,13 +1,6 @@
 import type { AuthClass, Operation, ResponseVariants } from "../spec-input/spec-model.js";
 import type { ClientModel, ClientOperation } from "./client-operations.js";
-import {
-  arrowProperty,
-  docComment,
-  LINE_WIDTH,
-  methodSignature,
-  propertyKey,
-  stringLiteral,
-} from "./typescript-source.js";
+import { docComment, LINE_WIDTH, methodSignature, propertyKey, stringLiteral } from "./typescript-source.js";
 
 const AUTHENTICATION: Record<AuthClass, string> = {
   none: "Authentication class `none`: sent without credentials.",
@@ -30,6 +23,7 @@ export function renderOperationMethods(
   client: ClientModel,
   typesModule: string,
   readWriteMarkers: boolean,
+  factsModule: string,
 ): string {
   const signatures = client.operations.map((clientOperation) => {
     const op = clientOperation.operation;
@@ -44,21 +38,11 @@ export function renderOperationMethods(
     const overloads = variants
       ? variantOverloads(clientOperation, variants)
       : [plainSignature(clientOperation)];
-    return `${doc}\n${overloads.join("\n")}`;
+    if (!isPaged(op)) return `${doc}\n${overloads.join("\n")}`;
+    return `${doc}\n${pagedMember(clientOperation, overloads)}`;
   });
-  const bindings = client.operations.map(({ operation: op, methodName, locations, body }) => {
-    const id = stringLiteral(op.operationId);
-    const name = propertyKey(methodName);
-    if (op.responseVariants) {
-      const inline = `    ${name}: overloaded(${id}) as Methods[${stringLiteral(methodName)}],`;
-      return inline.length <= LINE_WIDTH
-        ? inline
-        : `    ${name}: overloaded(\n      ${id},\n    ) as Methods[${stringLiteral(methodName)}],`;
-    }
-    return locations.length > 0 || body
-      ? arrowProperty("    ", name, "params, options", `call(${id}, params, options)`)
-      : arrowProperty("    ", name, "_params, options", `call(${id}, undefined, options)`);
-  });
+  const bindings = client.operations.map(methodBinding);
+  const anyPaged = client.operations.some((c) => isPaged(c.operation));
   const anyVariants = client.operations.some((c) => c.operation.responseVariants !== undefined);
   const anyBody = client.operations.some((c) => c.body !== undefined);
   const anyParameters = client.operations.some((c) => c.locations.some((at) => at !== "query") || c.body);
@@ -69,6 +53,7 @@ export function renderOperationMethods(
     ...(readWriteMarkers ? ["Readable", "Writable"] : []),
   ];
   return [
+    `import type { OperationCodes, operationFacts } from ${stringLiteral(factsModule)};`,
     `import type { ${typeImports.join(", ")} } from ${stringLiteral(typesModule)};`,
     "",
     "/** The status keys openapi-fetch treats as success; every other one is an error. */",
@@ -123,10 +108,55 @@ export function renderOperationMethods(
     "  ReadAsOf<K>",
     ">;",
     "",
-    "/** The parsed body of an operation's error answers. */",
-    "export type OperationError<K extends keyof operations> = ErrorBodyOf<",
-    "  Responses<K>[Exclude<keyof Responses<K>, SuccessStatus>]",
+    "/** What the client knows of each operation beyond its wire (facts.gen.ts). */",
+    "type Facts = typeof operationFacts;",
+    "",
+    "/**",
+    " * The error codes the spec states for an operation (x-refusals, x-unknown-reference, x-time-window,",
+    " * x-signing): a `switch` over them is checked for exhaustiveness.",
+    " */",
+    "export type OperationCode<K extends keyof operations> = K extends keyof OperationCodes",
+    "  ? OperationCodes[K]",
+    "  : never;",
+    "",
+    "/**",
+    " * A code the spec does not state for the operation: the general case of its errors, what is left",
+    " * in a `switch` once every stated code has its case. Compare it as a number (`Number(error.code)`).",
+    " */",
+    'export type UnlistedCode = number & { readonly "unlisted code": true };',
+    "",
+    "/** An error body whose `code` is one of the operation's stated codes or an unlisted one. */",
+    "type Coded<K extends keyof operations, B> = [OperationCode<K>] extends [never]",
+    "  ? B",
+    "  : B extends { code: number }",
+    '    ? Omit<B, "code"> & { code: OperationCode<K> | UnlistedCode }',
+    "    : B;",
+    "",
+    "/** The parsed body of an operation's error answers, its `code` typed by the codes the spec states. */",
+    "export type OperationError<K extends keyof operations> = Coded<",
+    "  K,",
+    "  ErrorBodyOf<Responses<K>[Exclude<keyof Responses<K>, SuccessStatus>]>",
     ">;",
+    "",
+    "/** The operation that looks up a request of `K` whose answer was lost (x-outcome-lookup). */",
+    "type LookupOf<K extends keyof operations> = K extends keyof Facts",
+    "  ? Facts[K] extends { lookup: { operation: infer L } }",
+    "    ? L & keyof operations",
+    "    : never",
+    "  : never;",
+    "",
+    "/**",
+    " * A request whose answer was lost (or was a 5xx) and that the lookup found: `lookedUp` holds the",
+    " * lookup's answer (the order as it stands), and `data` is absent. Only for operations with",
+    " * x-outcome-lookup.",
+    " */",
+    "export type LookedUp<K extends keyof operations> = [LookupOf<K>] extends [never]",
+    "  ? never",
+    "  : { data?: never; error?: never; lookedUp: OperationData<LookupOf<K>>; response: Response };",
+    "",
+    "/** One item of a paged operation's answer: what `iterate` yields. */",
+    "export type Item<K extends keyof operations> =",
+    "  OperationData<K> extends readonly (infer I)[] ? I : OperationData<K>;",
     "",
     "/**",
     " * What an operation's method resolves to: openapi-fetch's `{ data, error, response }`, with the",
@@ -134,8 +164,9 @@ export function renderOperationMethods(
     " * body to the variant the request chose (x-response-variant-by).",
     " */",
     "export type OperationResult<K extends keyof operations, Data = OperationData<K>> =",
-    "  | { data: Data; error?: never; response: Response }",
-    "  | { data?: never; error: OperationError<K>; response: Response };",
+    "  | { data: Data; error?: never; lookedUp?: never; response: Response }",
+    "  | { data?: never; error: OperationError<K>; lookedUp?: never; response: Response }",
+    "  | LookedUp<K>;",
     "",
     '/** How a client reports non-2xx answers: as `{ error }` ("result") or by throwing ("throw"). */',
     'export type ResultMode = "result" | "throw";',
@@ -145,7 +176,9 @@ export function renderOperationMethods(
     "  K extends keyof operations,",
     "  Mode extends ResultMode,",
     "  Data = OperationData<K>,",
-    '> = Mode extends "throw" ? { data: Data; error?: never; response: Response } : OperationResult<K, Data>;',
+    '> = Mode extends "throw"',
+    "  ? { data: Data; error?: never; lookedUp?: never; response: Response } | LookedUp<K>",
+    "  : OperationResult<K, Data>;",
     "",
     "/** The parameters of an operation that declares none. */",
     "export type NoParameters = Record<string, never>;",
@@ -160,6 +193,17 @@ export function renderOperationMethods(
     "  options: Options | undefined,",
     ") => Promise<ModeResult<K, Mode>>;",
     "",
+    ...(anyPaged
+      ? [
+          "/** Iterates over the items of a paged operation; `createOperationMethods` binds it to each. */",
+          "export type OperationIterator<Options> = <K extends keyof operations>(",
+          "  operationId: K,",
+          "  params: unknown,",
+          "  options: Options | undefined,",
+          ") => AsyncIterableIterator<Item<K>>;",
+          "",
+        ]
+      : []),
     "/**",
     " * One method per operation of the spec, named after its operationId, taking the operation's",
     " * parameters by name (path, query, header and cookie alike) and its request body as `body`.",
@@ -168,16 +212,23 @@ export function renderOperationMethods(
     signatures.join("\n\n"),
     "}",
     "",
-    "/** The methods of `SpotApiMethods`, each sending its operation through `call`. */",
+    anyPaged
+      ? "/** The methods of `SpotApiMethods`, each sending its operation through `call`; paged ones iterate through `iterate`. */"
+      : "/** The methods of `SpotApiMethods`, each sending its operation through `call`. */",
     'export function createOperationMethods<Options, Mode extends ResultMode = "result">(',
     "  call: OperationCaller<Options, Mode>,",
+    ...(anyPaged ? ["  iterate: OperationIterator<Options>,"] : []),
     "): SpotApiMethods<Options, Mode> {",
-    ...(anyVariants
+    "  type Methods = SpotApiMethods<Options, Mode>;",
+    "  // One function serves all the overloads of an operation, whatever parameters it takes.",
+    "  const bound = (id: keyof operations) => (params: never, options?: Options) => call(id, params, options);",
+    ...(anyPaged
       ? [
-          "  type Methods = SpotApiMethods<Options, Mode>;",
-          "  // One function serves all the overloads of an operation with response variants.",
-          "  const overloaded = (id: keyof operations) => (params: never, options?: Options) =>",
-          "    call(id, params, options);",
+          "  // A paged operation's method also iterates over its items.",
+          "  const paged = (id: keyof operations) =>",
+          "    Object.assign(bound(id), {",
+          "      iterate: (params: never, options?: Options) => iterate(id, params, options),",
+          "    });",
         ]
       : []),
     "  return {",
@@ -185,6 +236,54 @@ export function renderOperationMethods(
     "  };",
     "}",
     "",
+  ].join("\n");
+}
+
+/** The property of `createOperationMethods`' object that sends one operation through `call`. */
+function methodBinding({ operation: op, methodName }: ClientOperation): string {
+  const binder = isPaged(op) ? "paged" : "bound";
+  const name = propertyKey(methodName);
+  const id = stringLiteral(op.operationId);
+  const inline = `    ${name}: ${binder}(${id}) as Methods[${stringLiteral(methodName)}],`;
+  return inline.length <= LINE_WIDTH
+    ? inline
+    : `    ${name}: ${binder}(\n      ${id},\n    ) as Methods[${stringLiteral(methodName)}],`;
+}
+
+/** Whether the operation pages (x-cursor-paging or x-time-window): its method has `iterate`. */
+function isPaged(op: Operation): boolean {
+  return op.behaviour.cursorPaging !== undefined || op.behaviour.timeWindow !== undefined;
+}
+
+/**
+ * A paged operation's member: its call signatures, and `iterate`, an async iterator over every
+ * item from the request's cursor or over its time range, whatever its length.
+ */
+function pagedMember(client: ClientOperation, overloads: string[]): string {
+  const op = client.operation;
+  const { cursorPaging, timeWindow } = op.behaviour;
+  const how = [
+    ...(cursorPaging ? [`from \`${cursorPaging.parameter}\` (or the first page) on, page after page`] : []),
+    ...(timeWindow
+      ? [
+          `over \`${timeWindow.start}\`..\`${timeWindow.end}\` of any length${timeWindow.maxSpanMs ? `, in windows of at most ${timeWindow.maxSpanMs} ms` : ""}`,
+        ]
+      : []),
+  ].join("; or ");
+  const callSignatures = overloads.map((line) =>
+    line.replace(/^ {2}[^(]+\(/, "    (").replace(/\n {2}/g, "\n    "),
+  );
+  return [
+    `  ${propertyKey(client.methodName)}: {`,
+    ...callSignatures,
+    docComment([`Every item, ${how}; paced like every call. Stops where the data ends.`], "    "),
+    methodSignature(
+      "    ",
+      "iterate",
+      [paramsDeclaration(client), "options?: Options"],
+      `AsyncIterableIterator<Item<${stringLiteral(op.operationId)}>>`,
+    ),
+    "  };",
   ].join("\n");
 }
 

@@ -41,10 +41,3 @@ export function methodSignature(indent: string, name: string, params: string[], 
     "\n",
   );
 }
-
-/** An arrow-function property (`name: (a) => body,`), broken after the arrow when it does not fit. */
-export function arrowProperty(indent: string, name: string, params: string, body: string): string {
-  const inline = `${indent}${name}: (${params}) => ${body},`;
-  if (inline.length <= LINE_WIDTH) return inline;
-  return `${indent}${name}: (${params}) =>\n${indent}  ${body},`;
-}

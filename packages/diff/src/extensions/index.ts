@@ -8,12 +8,14 @@ import { listOrder } from "./list-order.js";
 import { mutuallyExclusive } from "./mutually-exclusive.js";
 import { orderArithmetic } from "./order-arithmetic.js";
 import { orderTypeRules } from "./order-type-rules.js";
+import { outcomeLookup } from "./outcome-lookup.js";
 import { parameterConditions } from "./parameter-conditions.js";
 import { parameterPlacement } from "./parameter-placement.js";
 import { refusals } from "./refusals.js";
 import { relations } from "./relations.js";
 import { responseVariantBy } from "./response-variant-by.js";
 import { resultFilter } from "./result-filter.js";
+import { serverTime } from "./server-time.js";
 import { signing } from "./signing.js";
 import { timeWindow } from "./time-window.js";
 import { unknownReference } from "./unknown-reference.js";
@@ -47,6 +49,8 @@ export const OPERATION_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map(
     limit,
     unknownReference,
     orderArithmetic,
+    outcomeLookup,
+    serverTime,
   ].map((rule) => [rule.key, rule]),
 );
 

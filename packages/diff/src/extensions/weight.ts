@@ -1,11 +1,12 @@
-// x-weight: the request weight against the rate limit. A limit, not a contract: informational.
-import { show } from "../comparison.js";
+// x-weight: the request weight against the rate limit, and its tiers by parameter. A limit, not a
+// contract: informational.
+import { same, show } from "../comparison.js";
 import type { ExtensionRule } from "./extension.js";
 
 export const weight: ExtensionRule = {
   key: "x-weight",
   compare(c, o, n) {
-    if (o.value === n.value) return;
+    if (same(o.value, n.value)) return;
     c.report(o, n, {
       kind: "weight-changed",
       class: "informational",

@@ -5,7 +5,9 @@ import { cursorPagingLine } from "./cursor-paging.js";
 import { limitLine } from "./limit.js";
 import { listOrderLine } from "./list-order.js";
 import { orderArithmeticLines } from "./order-arithmetic.js";
+import { outcomeLookupLine } from "./outcome-lookup.js";
 import { resultFilterLine } from "./result-filter.js";
+import { serverTimeLine } from "./server-time.js";
 import { timeWindowLine } from "./time-window.js";
 import { unknownReferenceLine } from "./unknown-reference.js";
 
@@ -24,6 +26,8 @@ const RENDERERS: {
   limit: limitLine,
   unknownReferences: unknownReferenceLine,
   orderArithmetic: orderArithmeticLines,
+  outcomeLookup: outcomeLookupLine,
+  serverTime: serverTimeLine,
 };
 
 /** Markdown of the operation's behaviour extensions, in the registry's order, or undefined when it states none. */

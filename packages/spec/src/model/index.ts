@@ -17,6 +17,7 @@ import { type Operation, readOperations } from "./operations.js";
 import { describeValue, SpecModelError } from "./spec-model-error.js";
 
 export { BEHAVIOUR_EXTENSIONS, type Behaviour, readBehaviour } from "./behaviour.js";
+export { errorCodesOf, type StatedCode } from "./error-codes.js";
 export { AUTH_CLASSES, type AuthClass, deriveAuthClass, isSignedClass } from "./extensions/auth-class.js";
 export type { FactSource } from "./extensions/behaviour-fields.js";
 export { type CursorPaging, readCursorPaging } from "./extensions/cursor-paging.js";
@@ -36,6 +37,7 @@ export {
 export { exclusivePairs } from "./extensions/mutually-exclusive.js";
 export { type OrderArithmetic, readOrderArithmetic } from "./extensions/order-arithmetic.js";
 export type { OrderTypeRule } from "./extensions/order-type-rules.js";
+export type { OutcomeLookup } from "./extensions/outcome-lookup.js";
 export type { ParameterCondition } from "./extensions/parameter-conditions.js";
 export type { ParameterPlacement } from "./extensions/parameter-placement.js";
 export {
@@ -45,6 +47,7 @@ export {
   type Refusals,
   readRefusals,
   refusalFor,
+  refusalRulesStatedBy,
   statedRefusalRules,
   unnamedRefusals,
 } from "./extensions/refusals.js";
@@ -68,6 +71,7 @@ export {
 } from "./extensions/relations.js";
 export type { ResponseVariants, VariantShape } from "./extensions/response-variant-by.js";
 export { type ResultFilter, type ResultFilters, readResultFilters } from "./extensions/result-filter.js";
+export type { ServerTime } from "./extensions/server-time.js";
 export type { SigningRule, SigningTestVector, SigningWords } from "./extensions/signing.js";
 export { readTimeWindow, type TimeWindow, type WindowAnchor } from "./extensions/time-window.js";
 export {
@@ -75,6 +79,7 @@ export {
   type UnknownReferenceRule,
   type UnknownReferences,
 } from "./extensions/unknown-reference.js";
+export type { WeightRule, WeightTier } from "./extensions/weight.js";
 export { readWirePattern } from "./extensions/wire-pattern.js";
 export { HTTP_METHODS, type HttpMethod, isHttpMethod } from "./http-methods.js";
 export { isObject, type JsonObject, type JsonSchema } from "./json.js";
@@ -145,6 +150,7 @@ export function buildSpecModel(document: JsonObject): SpecModel {
   }
   const signingRules = readSigningRules(document);
   const operations = readOperations(document, signingRules);
+  checkOutcomeLookups(operations);
   const signing =
     operations.find((operation) => operation.signed && operation.signing)?.signing ??
     (signingRules.size === 1 ? [...signingRules.values()][0] : undefined);
@@ -163,4 +169,37 @@ export function buildSpecModel(document: JsonObject): SpecModel {
       new Set(operations.map((operation) => operation.operationId)),
     ),
   };
+}
+
+/**
+ * Each x-outcome-lookup names an operation of the document that declares the parameters it is
+ * sent with and says how it refuses an unknown order (x-unknown-reference), which is what proves
+ * a request was not carried out.
+ */
+function checkOutcomeLookups(operations: readonly Operation[]): void {
+  for (const operation of operations) {
+    const lookup = operation.behaviour.outcomeLookup;
+    if (!lookup) continue;
+    const at = `${operation.pointer}/x-outcome-lookup`;
+    const target = operations.find((o) => o.operationId === lookup.operation);
+    if (!target)
+      throw new SpecModelError(
+        `${at}/operation`,
+        "the operationId of an operation",
+        describeValue(lookup.operation),
+      );
+    for (const name of Object.keys(lookup.parameters))
+      if (!target.parameters.some((p) => p.name === name))
+        throw new SpecModelError(
+          `${at}/parameters/${name}`,
+          `a parameter of ${lookup.operation}`,
+          describeValue(name),
+        );
+    if (!target.behaviour.unknownReferences?.order)
+      throw new SpecModelError(
+        `${at}/operation`,
+        "an operation whose x-unknown-reference states how it refuses an unknown order",
+        describeValue(lookup.operation),
+      );
+  }
 }

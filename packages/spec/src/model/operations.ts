@@ -6,7 +6,7 @@ import { type ParameterCondition, readParameterConditions } from "./extensions/p
 import { type ParameterPlacement, readParameterPlacement } from "./extensions/parameter-placement.js";
 import { type ResponseVariants, readResponseVariants } from "./extensions/response-variant-by.js";
 import type { SigningRule } from "./extensions/signing.js";
-import { readWeight } from "./extensions/weight.js";
+import { readWeight, type WeightRule } from "./extensions/weight.js";
 import { readWirePattern } from "./extensions/wire-pattern.js";
 import { HTTP_METHODS, type HttpMethod } from "./http-methods.js";
 import { isObject, type JsonObject, type JsonSchema } from "./json.js";
@@ -90,8 +90,10 @@ export interface Operation {
    * requirement (`{}`) is one of them, "none" when there is no requirement (`security: []`).
    */
   apiKey: "required" | "optional" | "none";
-  /** x-weight (1 when absent). */
+  /** x-weight in the common case (1 when absent). */
   weight: number;
+  /** x-weight with how it varies with a parameter; `{ weight }` when it does not. */
+  weightRule: WeightRule;
   /** Path-level and operation-level parameters merged; the operation's win on the same name and location. */
   parameters: Parameter[];
   requestBody?: RequestBody;
@@ -271,7 +273,7 @@ function readOperation({ document, signingRules, path, method, item }: Operation
     () => readRequestBody(document, raw.requestBody, `${pointer}/requestBody`),
     undefined,
   );
-  const weight = read(() => readWeight(raw["x-weight"], pointer), 1);
+  const weightRule = read(() => readWeight(raw["x-weight"], pointer, declared), { weight: 1 });
   const parameterConditions = read(
     () => readParameterConditions(raw["x-parameter-conditions"], pointer, declared),
     [],
@@ -291,7 +293,8 @@ function readOperation({ document, signingRules, path, method, item }: Operation
     ...(signing ? { signing } : {}),
     security,
     apiKey: apiKeyOf(security),
-    weight,
+    weight: weightRule.weight,
+    weightRule,
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses,

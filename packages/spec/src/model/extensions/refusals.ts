@@ -144,17 +144,19 @@ export const refusalsExtension = {
 interface StatingModel {
   document: Record<string, unknown>;
   signing?: { recvWindowParameter: string; recvWindowMaximum: number } | undefined;
-  operations: ReadonlyArray<{
-    operationId: string;
-    apiKey: string;
-    parameters: ReadonlyArray<{ name: string; required: boolean; schema: unknown }>;
-    orderTypeRules?: Record<string, { forbidden?: string[]; exactlyOneOf?: string[][] }>;
-    mutuallyExclusive: readonly string[][];
-    parameterConditions: readonly unknown[];
-    responses: ReadonlyArray<{ status: string }>;
-    behaviour: { unknownReferences?: { order?: { parameters: string[] } } };
-  }>;
+  operations: ReadonlyArray<StatingOperation>;
 }
+
+type StatingOperation = {
+  operationId: string;
+  apiKey: string;
+  parameters: ReadonlyArray<{ name: string; required: boolean; schema: unknown }>;
+  orderTypeRules?: Record<string, { forbidden?: string[]; exactlyOneOf?: string[][] }>;
+  mutuallyExclusive: readonly string[][];
+  parameterConditions: readonly unknown[];
+  responses: ReadonlyArray<{ status: string }>;
+  behaviour: { unknownReferences?: { order?: { parameters: string[] } } };
+};
 
 /**
  * The refusal rules the document states in its machine-readable parts, each with where: a
@@ -167,47 +169,58 @@ export function statedRefusalRules(
   resolve: (schema: unknown) => Record<string, unknown>,
 ): Map<RefusalRuleName, string> {
   const stated = new Map<RefusalRuleName, string>();
+  for (const op of model.operations)
+    for (const [rule, where] of refusalRulesStatedBy(model, op, resolve))
+      if (!stated.has(rule)) stated.set(rule, where);
+  return stated;
+}
+
+/** The refusal rules one operation's machine-readable parts state, each with where (see statedRefusalRules). */
+export function refusalRulesStatedBy(
+  model: Pick<StatingModel, "signing">,
+  op: StatingOperation,
+  resolve: (schema: unknown) => Record<string, unknown>,
+): Map<RefusalRuleName, string> {
+  const stated = new Map<RefusalRuleName, string>();
   const state = (rule: RefusalRuleName, where: string) => {
     if (!stated.has(rule)) stated.set(rule, where);
   };
-  for (const op of model.operations) {
-    const id = op.operationId;
-    for (const p of op.parameters) {
-      if (p.required) state("missing-parameter", `${id}: ${p.name} is required`);
-      if (p.name === model.signing?.recvWindowParameter)
-        state(
-          "recv-window-too-large",
-          `${id}: takes ${p.name}, at most ${model.signing.recvWindowMaximum} (x-signing)`,
-        );
-      const schema = resolve(p.schema);
-      state("malformed-value", `${id}: ${p.name} has a schema`);
-      if (Array.isArray(schema.enum)) state("unknown-enum-value", `${id}: ${p.name} is an enum`);
-      if (schema.uniqueItems === true) state("repeated-item", `${id}: ${p.name} has uniqueItems`);
-    }
-    if (op.apiKey === "required") {
-      state("api-key-missing", `${id}: the API key is required`);
-      state("api-key-invalid", `${id}: the API key is required`);
-    }
-    const rules = Object.entries(op.orderTypeRules ?? {});
-    if (rules.length > 0) {
-      state("filter-failure", `${id}: places orders (x-order-type-rules)`);
-      state("order-type-not-allowed", `${id}: places orders (x-order-type-rules)`);
-      if (rules.some(([, r]) => (r.forbidden ?? []).length > 0))
-        state("parameter-not-required", `${id}: x-order-type-rules forbids parameters`);
-      if (rules.some(([, r]) => (r.exactlyOneOf ?? []).length > 0))
-        state("exclusive-parameters", `${id}: x-order-type-rules exactlyOneOf`);
-      if (rules.some(([type]) => type === "LIMIT_MAKER"))
-        state("would-take", `${id}: x-order-type-rules has LIMIT_MAKER`);
-      if (op.parameters.some((p) => p.name === "newClientOrderId"))
-        state("duplicate-client-order-id", `${id}: takes newClientOrderId`);
-    }
-    if (op.mutuallyExclusive.length > 0) state("exclusive-parameters", `${id}: x-mutually-exclusive`);
-    if (op.parameterConditions.length > 0) state("parameter-condition", `${id}: x-parameter-conditions`);
-    if ((op.behaviour.unknownReferences?.order?.parameters.length ?? 0) > 1)
-      state("ids-disagree", `${id}: an order named by two ids`);
-    if (op.responses.some((r) => r.status === "429")) state("too-much-weight", `${id}: documents 429`);
-    if (op.responses.some((r) => r.status === "418")) state("ip-banned", `${id}: documents 418`);
+  const id = op.operationId;
+  for (const p of op.parameters) {
+    if (p.required) state("missing-parameter", `${id}: ${p.name} is required`);
+    if (p.name === model.signing?.recvWindowParameter)
+      state(
+        "recv-window-too-large",
+        `${id}: takes ${p.name}, at most ${model.signing.recvWindowMaximum} (x-signing)`,
+      );
+    const schema = resolve(p.schema);
+    state("malformed-value", `${id}: ${p.name} has a schema`);
+    if (Array.isArray(schema.enum)) state("unknown-enum-value", `${id}: ${p.name} is an enum`);
+    if (schema.uniqueItems === true) state("repeated-item", `${id}: ${p.name} has uniqueItems`);
   }
+  if (op.apiKey === "required") {
+    state("api-key-missing", `${id}: the API key is required`);
+    state("api-key-invalid", `${id}: the API key is required`);
+  }
+  const rules = Object.entries(op.orderTypeRules ?? {});
+  if (rules.length > 0) {
+    state("filter-failure", `${id}: places orders (x-order-type-rules)`);
+    state("order-type-not-allowed", `${id}: places orders (x-order-type-rules)`);
+    if (rules.some(([, r]) => (r.forbidden ?? []).length > 0))
+      state("parameter-not-required", `${id}: x-order-type-rules forbids parameters`);
+    if (rules.some(([, r]) => (r.exactlyOneOf ?? []).length > 0))
+      state("exclusive-parameters", `${id}: x-order-type-rules exactlyOneOf`);
+    if (rules.some(([type]) => type === "LIMIT_MAKER"))
+      state("would-take", `${id}: x-order-type-rules has LIMIT_MAKER`);
+    if (op.parameters.some((p) => p.name === "newClientOrderId"))
+      state("duplicate-client-order-id", `${id}: takes newClientOrderId`);
+  }
+  if (op.mutuallyExclusive.length > 0) state("exclusive-parameters", `${id}: x-mutually-exclusive`);
+  if (op.parameterConditions.length > 0) state("parameter-condition", `${id}: x-parameter-conditions`);
+  if ((op.behaviour.unknownReferences?.order?.parameters.length ?? 0) > 1)
+    state("ids-disagree", `${id}: an order named by two ids`);
+  if (op.responses.some((r) => r.status === "429")) state("too-much-weight", `${id}: documents 429`);
+  if (op.responses.some((r) => r.status === "418")) state("ip-banned", `${id}: documents 418`);
   return stated;
 }
 

@@ -12,12 +12,14 @@ import { listOrderExtension } from "./list-order.js";
 import { mutuallyExclusiveExtension } from "./mutually-exclusive.js";
 import { orderArithmeticExtension } from "./order-arithmetic.js";
 import { orderTypeRulesExtension } from "./order-type-rules.js";
+import { outcomeLookupExtension } from "./outcome-lookup.js";
 import { parameterConditionsExtension } from "./parameter-conditions.js";
 import { parameterPlacementExtension } from "./parameter-placement.js";
 import { refusalsExtension } from "./refusals.js";
 import { relationsExtension } from "./relations.js";
 import { responseVariantByExtension } from "./response-variant-by.js";
 import { resultFiltersExtension } from "./result-filter.js";
+import { serverTimeExtension } from "./server-time.js";
 import { signingExtension } from "./signing.js";
 import { timeWindowExtension } from "./time-window.js";
 import { unknownReferencesExtension } from "./unknown-reference.js";
@@ -44,6 +46,8 @@ const REGISTERED = [
   orderArithmeticExtension,
   refusalsExtension,
   relationsExtension,
+  outcomeLookupExtension,
+  serverTimeExtension,
 ] as const satisfies readonly ExtensionDescriptor[];
 
 /** A registered extension's descriptor with its literal types, for types derived from the registry. */

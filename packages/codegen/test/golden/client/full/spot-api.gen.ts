@@ -227,7 +227,7 @@ export interface operations {
             query: {
                 symbol: components["schemas"]["Symbol"];
                 side: components["schemas"]["Side"];
-                quantity?: number;
+                quantity?: number | string;
                 respType?: "ACK" | "FULL";
             };
             header?: never;

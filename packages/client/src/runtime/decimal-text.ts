@@ -1,0 +1,17 @@
+// Decimal parameters take a number or decimal text; text is checked against the parameter's
+// x-wire-pattern before anything is sent, and then sent exactly as written.
+
+/** Throws a TypeError naming the parameter when a decimal parameter's text does not match its pattern. */
+export function checkDecimalText(
+  operationId: string,
+  decimals: Readonly<Record<string, string>> | undefined,
+  params: Readonly<Record<string, unknown>> | undefined,
+): void {
+  for (const name in decimals) {
+    const value = params?.[name];
+    if (typeof value === "string" && !new RegExp(decimals[name]!, "u").test(value))
+      throw new TypeError(
+        `${operationId}: ${name} must be a number or decimal text matching ${decimals[name]}, got ${JSON.stringify(value)}`,
+      );
+  }
+}

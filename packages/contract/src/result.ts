@@ -45,7 +45,19 @@ export interface ContractResult {
   cells: Cell[];
   /** Operations that answered 404, 405 or 501 to every request: one verdict each (exit 1). */
   notImplemented: Array<{ operationId: string; status: number; requests: number }>;
-  stats: { requests: number; durationMs: number; requestsPerSecond: number };
+  stats: {
+    requests: number;
+    durationMs: number;
+    requestsPerSecond: number;
+    /** How long the run's requests waited for the target's rate limits, in all (the pacer). */
+    pacedMs?: number;
+    /** The limits the run was paced by, as exchangeInfo announced them ("6000 REQUEST_WEIGHT per 1 MINUTE", …). */
+    pacedBy?: string[];
+    /** Answers 429 (rate limited) and 418 (banned) the run got. */
+    rateLimited?: number;
+    /** Why the announced limits could not pace the run, when they could not. */
+    rateLimitsNote?: string;
+  };
   cleanup: CleanupReport;
   summary: { passed: number; failed: number; skipped: number };
   /** What the stateful exploration ran and exercised (coverage by operation), when it ran. */

@@ -302,6 +302,17 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     requests: session.requests,
     durationMs,
     requestsPerSecond: durationMs > 0 ? session.requests / (durationMs / 1000) : 0,
+    pacedMs: Math.round(session.pacedMs),
+    // ORDERS limits are counted per account: one line per announced limit, not per account.
+    pacedBy: [
+      ...new Set(
+        session.pacer
+          .snapshot()
+          .limits.map((l) => `${l.limit} ${l.rateLimitType} per ${l.intervalNum} ${l.interval}`),
+      ),
+    ],
+    rateLimited: session.rateLimitedCount,
+    ...(session.rateLimitsNote ? { rateLimitsNote: session.rateLimitsNote } : {}),
   };
   result.summary = {
     passed: result.cells.filter((c) => c.status === "passed").length,

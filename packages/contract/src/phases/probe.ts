@@ -84,6 +84,12 @@ export async function probe(session: Session, baseUrl: string): Promise<ProbeRes
     const exchange = await session.call({ op: info, params: [] }, "probe: exchange rules");
     if (ok(exchange)) market = readExchangeInfo(exchange.response?.json);
     session.weightLimit = market.weightLimit;
+    try {
+      session.pacer.setLimits(market.rateLimits as never);
+    } catch (error) {
+      // A malformed announcement is the target's; the run paces by the answers' counters alone.
+      session.rateLimitsNote = `exchangeInfo's rateLimits are not usable (${(error as Error).message})`;
+    }
   }
   const symbol = pickSymbol(market, preferredSymbol(model));
   const references = await marketPrices(session, market);

@@ -3,7 +3,8 @@
  * limits, and hands every answer to the judge it was given (the checks run on every answer,
  * phases/answer.ts).
  */
-import { setTimeout as sleep } from "node:timers/promises";
+import { createPacer, type PacedRequest, type Pacer, PacerWaitError, requestWeight } from "@marketapi/pacer";
+import { refusalFor } from "@marketapi/spec/model";
 import { BudgetExhausted, ConnectionError, InterruptedError, OperationUnresponsive } from "../core/errors.js";
 
 export { BudgetExhausted, OperationUnresponsive, PassStopped } from "../core/errors.js";
@@ -49,14 +50,22 @@ export interface CallOptions {
   responseChecks?: boolean;
   /** Not counted against --max-requests and not stopped by an interrupt (clean-up). */
   essential?: boolean;
+  /**
+   * Sent at once, whatever the pacer says (the load phase, which reaches the limits on purpose);
+   * its answer still tells the pacer what was spent and any hold the target announced.
+   */
+  unpaced?: boolean;
   /** For an essential call: a bound of its own (the clean-up's deadline). */
   signal?: AbortSignal;
 }
 
 const BODY_EXCERPT = 300;
+
 const MAX_CONSECUTIVE_TRANSPORT_ERRORS = 3;
 /** Longest Retry-After the run waits out; beyond it the run stops. */
 const MAX_RATE_LIMIT_PAUSE_S = 15;
+/** The same bound for the pacer's holds (429 Retry-After, 418 ban). */
+const MAX_HOLD_MS = MAX_RATE_LIMIT_PAUSE_S * 1000;
 
 export class Session implements Verdicts {
   readonly model: ContractModel;
@@ -74,6 +83,18 @@ export class Session implements Verdicts {
   weightLimit: number | undefined;
   /** What the run exercised of the spec (every exchange feeds it). */
   readonly coverage: CoverageRecorder;
+  /**
+   * Paces every request by the limits exchangeInfo announces (set by the probe) and each
+   * request's x-weight: the same pacer a client of @marketapi/client gets. Its windows follow the
+   * target's clock.
+   */
+  readonly pacer: Pacer;
+  /** How long requests waited for the rate limits, in all. */
+  pacedMs = 0;
+  /** Answers 429 and 418 the run got. */
+  rateLimitedCount = 0;
+  /** Why the announced limits could not be kept, when they could not. */
+  rateLimitsNote: string | undefined;
   /** Which operations answered only 404/405/501 (not implemented). */
   readonly implementation = new ImplementationTracker();
   private consecutiveTransportErrors = 0;
@@ -93,6 +114,15 @@ export class Session implements Verdicts {
     this.maxRequests = options.maxRequests;
     this.endpointHeaderNames = Object.keys(options.headers);
     this.coverage = new CoverageRecorder(options.model.operations, options.model.relations);
+    this.pacer = createPacer({
+      clock: {
+        now: () => this.now(),
+        setTimer: (callback, ms) => {
+          const timer = setTimeout(callback, ms);
+          return () => clearTimeout(timer);
+        },
+      },
+    });
     this.buildContext = {
       baseUrl: options.baseUrl,
       signing: options.model.signing,
@@ -142,14 +172,19 @@ export class Session implements Verdicts {
       if (this.requests >= this.maxRequests)
         throw new BudgetExhausted(`--max-requests ${this.maxRequests} reached`);
     }
+    const signal = options.essential ? options.signal : this.options.signal;
+    const paced = this.pacedRequest(plan);
+    const permit = options.unpaced ? undefined : await this.acquire(paced, signal);
     this.requests += 1;
     this.requestCounts.set(plan.op.operationId, (this.requestCounts.get(plan.op.operationId) ?? 0) + 1);
+    // Built after the wait: a signed request's timestamp must not age in the pacer's queue.
     const request = this.build(plan);
-    const result = await send(
-      request,
-      this.timeoutMs,
-      options.essential ? options.signal : this.options.signal,
-    );
+    const result = await send(request, this.timeoutMs, signal);
+    const answer = result.ok
+      ? { status: result.response.status, headers: result.response.headers }
+      : { status: 0 };
+    if (permit) permit.settle(answer);
+    else this.pacer.observe(answer, paced);
     const exchange: RoundTrip = { op: plan.op, case: label, plan, request, durationMs: result.durationMs };
     if (result.ok) {
       exchange.response = result.response;
@@ -177,13 +212,58 @@ export class Session implements Verdicts {
     return exchange;
   }
 
+  /** What the pacer needs of a request: its weight by its parameters, its orders, its account. */
+  private pacedRequest(plan: RequestPlan): PacedRequest {
+    const params: Record<string, unknown> = {};
+    for (const [name, text] of plan.params) {
+      const json = plan.op.parameters.find((p) => p.name === name)?.encoding === "json";
+      try {
+        params[name] = json ? JSON.parse(text) : text;
+      } catch {
+        params[name] = text;
+      }
+    }
+    const places = refusalFor(this.model.refusals, "too-many-orders", plan.op.operationId) !== undefined;
+    const account = (plan.as ?? this.credentials)?.apiKey;
+    return { weight: plan.op.weightRule, params, orders: places ? 1 : 0, ...(account ? { account } : {}) };
+  }
+
+  /** The weight of a request as the spec states it (x-weight and its tiers). */
+  weightOf(plan: RequestPlan): number {
+    const paced = this.pacedRequest(plan);
+    return requestWeight(paced.weight, paced.params);
+  }
+
   /**
-   * A 418 (IP banned) stops the run; a 429 pauses it for Retry-After when that is short, and
-   * stops it otherwise: sending on would get the tester's IP banned.
+   * Waits for the pacer. A hold longer than the run waits out (a long Retry-After, a ban) stops
+   * the run rather than risk a longer ban.
+   */
+  private async acquire(paced: PacedRequest, signal: AbortSignal | undefined) {
+    try {
+      const permit = await this.pacer.acquire(paced, {
+        ...(signal ? { signal } : {}),
+        maxHoldMs: MAX_HOLD_MS,
+      });
+      this.pacedMs += permit.waitedMs;
+      return permit;
+    } catch (error) {
+      if (error instanceof PacerWaitError)
+        throw new ConnectionError(
+          `the server ${error.reason === "ban" ? "banned this IP" : "rate-limited the run"} (${error.detail}); stopped rather than wait that long`,
+        );
+      if (signal?.aborted) throw new InterruptedError("interrupted");
+      throw error;
+    }
+  }
+
+  /**
+   * A 418 (IP banned) stops the run; a 429 with a short Retry-After holds the pacer (every later
+   * request waits for it), a longer one stops the run: sending on would get the tester's IP banned.
    */
   private async respectRateLimit(exchange: RoundTrip): Promise<void> {
     const response = exchange.response!;
     if (response.status !== 429 && response.status !== 418) return;
+    this.rateLimitedCount += 1;
     const retryAfter = Number(response.headers["retry-after"]);
     const seconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
     if (response.status === 418) {
@@ -196,11 +276,6 @@ export class Session implements Verdicts {
         `the server rate-limited the run (429, Retry-After ${seconds ?? "absent"}); stopped to avoid an IP ban (lower --max-requests)`,
       );
     }
-    await sleep(seconds * 1000, undefined, this.options.signal ? { signal: this.options.signal } : {}).catch(
-      () => {
-        throw new InterruptedError("interrupted");
-      },
-    );
   }
 
   /**

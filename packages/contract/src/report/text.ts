@@ -237,7 +237,7 @@ export function pacingLine(result: ContractResult): string | undefined {
   if (rateLimitsNote) return `rate limits: ${rateLimitsNote}; ${rateLimited} answer(s) 429 or 418`;
   if (pacedBy.length === 0 && rateLimited === 0) return undefined;
   const waited =
-    pacedMs >= 1000 ? `waited ${(pacedMs / 1000).toFixed(1)} s for them` : "never had to wait for them";
+    pacedMs > 0 ? `waited ${(pacedMs / 1000).toFixed(1)} s for them` : "never had to wait for them";
   return `rate limits: ${pacedBy.join(", ") || "none announced"}; the run ${waited}; ${rateLimited} answer(s) 429 or 418`;
 }
 

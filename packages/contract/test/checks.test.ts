@@ -21,13 +21,14 @@ import { engineFaults } from "./support/engine-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
+import { loadFaults } from "./support/load-faults.js";
 import { meaningFaults } from "./support/meaning-faults.js";
 import { relationFaults } from "./support/relation-faults.js";
 
 const moduleOf = (check: string) => `src/checks/${check.replace(/_/g, "-")}.ts`;
 const source = (check: string) => readFileSync(new URL(`../${moduleOf(check)}`, import.meta.url), "utf8");
 
-/** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts). */
+/** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts, test/load-phase.test.ts). */
 const caughtFaults = new Set(
   [
     ...faults(DEMO_CREDENTIALS),
@@ -37,6 +38,7 @@ const caughtFaults = new Set(
     ...engineFaults(DEMO_CREDENTIALS),
     ...heldOutFaults(DEMO_CREDENTIALS),
     ...relationFaults(),
+    ...loadFaults(),
   ]
     .map((fault) => fault.name)
     .filter((name) => !(name in UNOBSERVABLE)),

@@ -27,6 +27,7 @@ import { orderLifecycle } from "./order-lifecycle.js";
 import { orderTimes } from "./order-times.js";
 import { orderViews } from "./order-views.js";
 import { rateCounters } from "./rate-counters.js";
+import { rateLimitEnforcement } from "./rate-limit-enforcement.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { resultFilter } from "./result-filter.js";
@@ -76,6 +77,7 @@ export const CHECKS = [
   aggregateCover,
   orderViews,
   statefulExploration,
+  rateLimitEnforcement,
 ] as const;
 
 export type CheckName = (typeof CHECKS)[number]["name"];

@@ -96,7 +96,8 @@ const SIGNED_TIMESTAMP = /(?:^|[?&])timestamp=(\d+)/;
 function signedTimestamps(exchanges: RoundTrip[]): number[] {
   return exchanges.flatMap((e) => {
     const match = SIGNED_TIMESTAMP.exec(e.request.url) ?? SIGNED_TIMESTAMP.exec(e.request.body ?? "");
-    return match ? [Number(match[1])] : [];
+    // auth_enforcement's probe of a timestamp in seconds is not the run's clock.
+    return match && Number(match[1]) >= 1e11 ? [Number(match[1])] : [];
   });
 }
 

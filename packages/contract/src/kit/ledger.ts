@@ -41,7 +41,9 @@ export class OrderLedger {
    * Called before an order-creating request is sent. Until the target has shown that it can query
    * and cancel an order of the run, no order is placed while one of the run's may still be open
    * (OrdersHeld): an exchange that answers neither would be left with orders nobody can find or
-   * cancel. Orders that closed at once (filled, expired, refused) do not hold the next.
+   * cancel. A refused order does not hold the next; an accepted one does, even when it closed at
+   * once: the rule counts orders placed. The placer proves the two operations on the run's first
+   * resting order when nothing else has (order-placing.ts).
    */
   sent(symbol: string, clientOrderId: string, purpose = "order lifecycle", as?: Credentials): void {
     const held = this.held();
@@ -101,9 +103,14 @@ export class OrderLedger {
       this.cancelled = true;
   }
 
+  /** Whether the target has shown it can query and cancel an order of the run. */
+  get proven(): boolean {
+    return this.queried && this.cancelled;
+  }
+
   /** Why no further order may be placed, or undefined when one may. */
   held(): string | undefined {
-    if (this.queried && this.cancelled) return undefined;
+    if (this.proven) return undefined;
     const inPlay = [...this.entries.values()].filter(
       (e) => e.state === "sent" || this.placed.has(e.clientOrderId),
     );

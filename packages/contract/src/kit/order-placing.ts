@@ -9,7 +9,8 @@ import { type Credentials, encodeParams } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import { bodyObject, ok } from "./answers.js";
 import { op, type RunContext } from "./context.js";
-import { refusedNewOrder } from "./order-state.js";
+import { ORDER_OPERATIONS } from "./order-operations.js";
+import { afterCancel, refusedNewOrder } from "./order-state.js";
 import type { Values } from "./values.js";
 
 export interface BestPrices {
@@ -90,14 +91,57 @@ export async function placeOrder(
     label,
   );
   const body = bodyObject(exchange);
+  const placed = { exchange, body, clientOrderId };
   if (ok(exchange)) {
     const orderId = typeof body?.orderId === "number" ? body.orderId : undefined;
     ctx.ledger.opened(clientOrderId, orderId);
     const status = body?.status;
     if (status === "FILLED" || status === "EXPIRED" || status === "CANCELED" || status === "REJECTED")
       ctx.ledger.closed(clientOrderId);
+    if (status === "NEW" && !ctx.ledger.proven) return proveControl(ctx, newOrder, values, label, placed, as);
   } else if (refusedNewOrder(exchange)) {
     ctx.ledger.closed(clientOrderId);
   }
-  return { exchange, body, clientOrderId };
+  return placed;
+}
+
+/**
+ * The run's first resting order while the target has not yet shown it can query and cancel an
+ * order of the run (the order lifecycle did not run, or has not yet): it is queried and cancelled
+ * at once, before anything else is placed. A target that does both is released from the hold
+ * (ledger.held) and the order is placed again, as it was, for the check that asked for it; on a
+ * target that cannot, this order stays the only one the run places, and the hold says why.
+ * Only an order with nothing executed (NEW) is used, so that placing it again changes nothing.
+ */
+async function proveControl(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  values: Values,
+  label: string,
+  placed: PlacedOrder,
+  as?: Credentials,
+): Promise<PlacedOrder> {
+  const query = op(ctx, ORDER_OPERATIONS.queryOrder);
+  const cancel = op(ctx, ORDER_OPERATIONS.cancelOrder);
+  if (!query || !cancel) return placed;
+  const symbol = String(values.symbol ?? ctx.values.symbol);
+  const which = { symbol, origClientOrderId: placed.clientOrderId };
+  await ctx.session.call(
+    { op: query, params: encodeParams(query, which), ...(as ? { as } : {}) },
+    "safety: query the run's first resting order at once",
+  );
+  const cancelled = await ctx.session.call(
+    { op: cancel, params: encodeParams(cancel, which), ...(as ? { as } : {}) },
+    "safety: cancel the run's first resting order at once",
+  );
+  if (afterCancel(cancel, cancelled).state === "closed") ctx.ledger.closed(placed.clientOrderId);
+  const held = ctx.ledger.held();
+  ctx.progress({
+    type: "stage",
+    message: held
+      ? `safety: ${held}`
+      : `safety: the target found and cancelled ${placed.clientOrderId} at once, so the run may place more orders; placing it again for ${purposeOf(label)}`,
+  });
+  if (!ctx.ledger.proven || ctx.ledger.get(placed.clientOrderId)?.state !== "closed") return placed;
+  return placeOrder(ctx, newOrder, values, label, as);
 }

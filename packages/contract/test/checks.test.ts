@@ -14,6 +14,7 @@ import {
   type ContractCheck,
   checksAt,
 } from "../src/checks/index.js";
+import { namedLists } from "../src/checks/result-filter.js";
 import { USAGE } from "../src/options.js";
 import { RESPONSE_CHECKS } from "../src/result.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
@@ -120,5 +121,19 @@ describe("the checks' modules", () => {
       ...table.slice(0, table.indexOf("\n\n", table.indexOf("| check"))).matchAll(/^\| `([a-z_]+)`/gm),
     ];
     expect(rows.map((row) => row[1])).toEqual([...CHECK_NAMES]);
+  });
+});
+
+describe("result_filter: the lists a list filter is read with", () => {
+  // A list naming every listed symbol cannot tell an honoured filter from an ignored one.
+  it.each([
+    { given: { listed: ["A", "B", "C"], traded: ["A", "B", "C"] }, want: [["A", "B"]] },
+    { given: { listed: ["A", "B", "C", "D"], traded: ["C", "A"] }, want: [["C", "A"]] },
+    { given: { listed: ["A", "B", "C", "D"], traded: ["A"] }, want: [["A", "B"]] },
+    { given: { listed: ["A", "B", "C", "D", "E"], traded: ["E", "D", "C"] }, want: [["E", "D", "C"]] },
+    { given: { listed: ["A", "B"], traded: ["B", "A"] }, want: [["B", "A"], ["B"]] },
+    { given: { listed: ["A"], traded: ["A"] }, want: [["A"]] },
+  ])("$given.listed, trading $given.traded → $want", ({ given, want }) => {
+    expect(namedLists(given.listed, given.traded)).toEqual(want);
   });
 });

@@ -39,13 +39,25 @@ export async function resultFilterCheck(ctx: RunContext, operation: ContractOper
   const symbols = ctx.values.symbols;
   const traded = ctx.symbols.length > 0 ? ctx.symbols.map((p) => p.rules.symbol) : [ctx.values.symbol];
   for (const filter of filters.filters) {
-    const each =
-      filter.takes === "list" ? [symbols.slice(0, Math.max(2, traded.length))] : traded.map((s) => [s]);
+    const each = filter.takes === "list" ? namedLists(symbols, traded) : traded.map((s) => [s]);
     for (const wanted of each) await filtered(ctx, operation, filter, wanted);
     const parameter = operation.parameters.find((p) => p.name === filter.parameter);
     if (filter.takes === "one" && parameter && !parameter.required && traded.length > 0)
       await unfiltered(ctx, operation, filter, traded);
   }
+}
+
+/**
+ * The lists a list filter (`symbols`) is read with. A list that names every listed symbol passes
+ * whether the filter is honoured or ignored, so each list leaves at least one listed symbol out;
+ * it names at least two (an answer cut to the first is then seen), the traded ones first. With
+ * two listed, that takes two reads: both, and the first alone.
+ */
+export function namedLists(listed: readonly string[], traded: readonly string[]): string[][] {
+  const ordered = [...new Set([...traded.filter((s) => listed.includes(s)), ...listed])];
+  if (ordered.length <= 1) return [ordered];
+  if (ordered.length === 2) return [ordered, ordered.slice(0, 1)];
+  return [ordered.slice(0, Math.min(Math.max(2, traded.length), ordered.length - 1))];
 }
 
 async function filtered(

@@ -68,8 +68,9 @@ export function bookProblems(
   before: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
   after: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
   change: { add?: Shown[]; remove?: Shown[] },
-): { problems: string[]; judged: boolean } {
+): { problems: string[]; judged: boolean; levelsDisagree: boolean } {
   const problems: string[] = [];
+  let levelsDisagree = false;
   if (
     before.lastUpdateId !== undefined &&
     after.lastUpdateId !== undefined &&
@@ -96,13 +97,14 @@ export function bookProblems(
         .reduce((a, s) => a + s.visible, ZERO);
       const want = quantityAt(levels(before), price) + added - removed;
       const got = quantityAt(levels(after), price);
+      if (got !== want) levelsDisagree = true;
       if (got !== want)
         problems.push(
           `the ${side === "BUY" ? "bid" : "ask"} level at ${formatDec(price)} holds ${formatDec(got)}; the run's order${added > ZERO ? ` (${formatDec(added)} visible) was placed there` : ` (${formatDec(removed)}) was taken away from there`}, so it should hold ${formatDec(want)}`,
         );
     }
   }
-  return { problems, judged };
+  return { problems, judged, levelsDisagree };
 }
 
 /** Whether the levels of a side are the same before and after, leaving out `except` prices. */
@@ -206,33 +208,11 @@ async function onSymbol(ctx: RunContext, plan: SymbolPlan): Promise<void> {
     if (!book) return;
     if (rules.icebergAllowed && rules.tick * 3n <= ask - bid) {
       const price = bid + rules.tick * 2n;
-      const part = smallestQuantity(rules, price);
-      const iceberg: Shown = { side: "BUY", price, visible: part };
-      const placed = await place(ctx, symbol, { ...iceberg, visible: part * 2n }, "an iceberg of two parts", {
-        icebergQty: formatDec(part),
-      });
-      if (placed) {
-        own.push(placed);
-        const withIceberg = await changed(
-          ctx,
-          book,
-          symbol,
-          { add: [iceberg] },
-          "after an iceberg was placed (its visible part only)",
-        );
-        if (withIceberg) {
-          const cancel = await cancelOwn(ctx, placed, `${PURPOSE}: cancel the iceberg`);
-          book =
-            cancel && ok(cancel)
-              ? await changed(
-                  ctx,
-                  withIceberg,
-                  symbol,
-                  { remove: [iceberg] },
-                  "after the iceberg was cancelled",
-                )
-              : undefined;
-        }
+      const iceberg: Shown = { side: "BUY", price, visible: smallestQuantity(rules, price) };
+      for (let round = 1; round <= ICEBERG_ROUNDS && book; round++) {
+        const outcome = await icebergRound(ctx, symbol, book, iceberg, own, round);
+        book = outcome.book;
+        if (!outcome.again) break;
       }
     } else note(ctx, `${symbol}: icebergs not allowed`);
     if (book) await fillFromOwnSell(ctx, plan, resting, first, book);
@@ -281,13 +261,87 @@ async function changed(
   change: { add?: Shown[]; remove?: Shown[] },
   when: string,
 ): Promise<BookView | undefined> {
+  const read = await readChange(ctx, before, symbol, change, when);
+  if (read) settle(ctx, symbol, read);
+  return read?.after;
+}
+
+interface ReadChange {
+  after: BookView;
+  result: ReturnType<typeof bookProblems>;
+  when: string;
+}
+
+async function readChange(
+  ctx: RunContext,
+  before: BookView,
+  symbol: string,
+  change: { add?: Shown[]; remove?: Shown[] },
+  when: string,
+): Promise<ReadChange | undefined> {
   const after = await readBook(ctx, symbol, DEPTH, `${PURPOSE}: the book of ${symbol} ${when}`);
-  if (!after) return undefined;
-  const result = bookProblems(before, after, change);
-  if (!result.judged)
-    note(ctx, `${symbol} ${when}: others' orders changed the book, so its levels were not judged`);
-  judge(ctx, after.exchange, result, `order_book of ${symbol} ${when}`);
-  return after;
+  return after ? { after, result: bookProblems(before, after, change), when } : undefined;
+}
+
+function settle(ctx: RunContext, symbol: string, read: ReadChange): void {
+  if (!read.result.judged)
+    note(ctx, `${symbol} ${read.when}: others' orders changed the book, so its levels were not judged`);
+  judge(ctx, read.after.exchange, read.result, `order_book of ${symbol} ${read.when}`);
+}
+
+/**
+ * Rounds of the iceberg's placement and cancel. Another account's order can come to (or leave)
+ * the very level of the run's iceberg between two reads, where the rest of the side shows nothing;
+ * a target that shows the iceberg wrong does so in every round, while such a coincidence does not
+ * repeat: the other order stays at the level and is part of the next round's book before.
+ */
+const ICEBERG_ROUNDS = 3;
+
+/**
+ * One round: the iceberg placed, the book read, the iceberg cancelled, the book read. When a level
+ * of the run's disagreed and rounds are left, nothing is judged and the round is played again.
+ */
+async function icebergRound(
+  ctx: RunContext,
+  symbol: string,
+  book: BookView,
+  iceberg: Shown,
+  own: OwnOrder[],
+  round: number,
+): Promise<{ book: BookView | undefined; again: boolean }> {
+  const placed = await place(
+    ctx,
+    symbol,
+    { ...iceberg, visible: iceberg.visible * 2n },
+    "an iceberg of two parts",
+    { icebergQty: formatDec(iceberg.visible) },
+  );
+  if (!placed) return { book, again: false };
+  own.push(placed);
+  const added = await readChange(
+    ctx,
+    book,
+    symbol,
+    { add: [iceberg] },
+    "after an iceberg was placed (its visible part only)",
+  );
+  if (!added) return { book, again: false };
+  const cancel = await cancelOwn(ctx, placed, `${PURPOSE}: cancel the iceberg`);
+  const removed =
+    cancel && ok(cancel)
+      ? await readChange(ctx, added.after, symbol, { remove: [iceberg] }, "after the iceberg was cancelled")
+      : undefined;
+  const disagreed = added.result.levelsDisagree || removed?.result.levelsDisagree === true;
+  if (disagreed && removed && round < ICEBERG_ROUNDS) {
+    note(
+      ctx,
+      `${symbol}: the iceberg's level did not hold what the run's orders show in round ${round}; others' orders may have come or gone there, so it was placed again`,
+    );
+    return { book: removed.after, again: true };
+  }
+  settle(ctx, symbol, added);
+  if (removed) settle(ctx, symbol, removed);
+  return { book: removed?.after, again: false };
 }
 
 /**

@@ -328,6 +328,17 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
           : res,
     },
     {
+      name: "update-time-frozen-after-fill",
+      description: "a filled order's updateTime stays at its placement",
+      caughtBy: ["order_times"],
+      response: (req, res) =>
+        at("order")(req) && req.method === "GET" && served(res)
+          ? mapJson(res, (j) =>
+              (j as Json).status === "FILLED" ? { ...(j as Json), updateTime: (j as Json).time } : j,
+            )
+          : res,
+    },
+    {
       name: "cancel-transact-time-is-order-time",
       description: "cancel_order's transactTime is when the order was placed, not when it was cancelled",
       caughtBy: ["order_times"],

@@ -7,11 +7,18 @@
  * tests, and by V8 coverage of the unmutated server under each tester (was the code reached at
  * all?); what no server test kills is classified by hand in bench/mutants/equivalents.json.
  *
- *   nice -n 10 npx tsx bench/mutants.bench.ts [--count 330] [--seed 1] [--jobs 1]
- *     [--tester NAME=PATH/cli.js ...] [--tester-seed 1] [--out FILE] [--no-server-tests]
+ *   nice -n 10 npx tsx bench/mutants.bench.ts [--scope memory|state] [--count 330] [--seed 1]
+ *     [--jobs 1] [--tester NAME=PATH/cli.js ...] [--tester-seed 1] [--out FILE] [--no-server-tests]
  *
- * Results are saved after each mutant to --out (default .mutants/results-seed<S>.json) and a
- * run resumes from them: trials already there for the same mutant and tester are not redone.
+ * The scope says which of the server's folders are mutated and how the server runs (SCOPES):
+ * `memory`, the engine and the HTTP layer with the server in memory; `state`, the SQLite store
+ * with the server on --state FILE. Every server also has a second account, whose key reaches the
+ * tester in MARKETAPI_SECOND_API_KEY and MARKETAPI_SECOND_API_SECRET (a tester that does not
+ * read them runs as before).
+ *
+ * Results are saved after each mutant to --out (default .mutants/results-<scope>-seed<S>.json,
+ * and results-seed<S>.json for the memory scope) and a run resumes from them: trials already
+ * there for the same mutant and tester are not redone.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -34,10 +41,18 @@ import { summarise } from "./mutants/summary.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const contractDir = resolve(here, "..");
-const FOLDERS = ["src/engine", "src/http"];
+/** What each scope mutates, and how its servers run. */
+export const SCOPES = {
+  memory: { folders: ["src/engine", "src/http"], state: false },
+  state: { folders: ["src/store"], state: true },
+} as const;
+type ScopeName = keyof typeof SCOPES;
+/** The second account every server of the bench has (the server's --api-key, --api-secret). */
+const SECOND_ACCOUNT = { apiKey: "mutants-second-key", apiSecret: "mutants-second-secret" };
 
 const { values } = parseArgs({
   options: {
+    scope: { type: "string", default: "memory" },
     count: { type: "string", default: "330" },
     seed: { type: "string", default: "1" },
     jobs: { type: "string", default: "1" },
@@ -48,6 +63,11 @@ const { values } = parseArgs({
     "summary-only": { type: "boolean", default: false },
   },
 });
+if (!(values.scope! in SCOPES))
+  throw new Error(`--scope takes ${Object.keys(SCOPES).join(" or ")}, got ${values.scope}`);
+const scopeName = values.scope as ScopeName;
+const scope = SCOPES[scopeName];
+const FOLDERS = scope.folders;
 const count = Number(values.count);
 const seed = Number(values.seed);
 const jobs = Math.max(1, Number(values.jobs));
@@ -58,7 +78,24 @@ const testers = (values.tester ?? [`current=${join(contractDir, "dist", "cli.js"
   return { name: spec.slice(0, at), cli: resolve(spec.slice(at + 1)) };
 });
 const scratchRoot = join(contractDir, ".mutants");
-const out = resolve(values.out ?? join(scratchRoot, `results-seed${seed}.json`));
+const out = resolve(
+  values.out ??
+    join(
+      scratchRoot,
+      scopeName === "memory" ? `results-seed${seed}.json` : `results-${scopeName}-seed${seed}.json`,
+    ),
+);
+
+/** The server's arguments in this scope: the second account, and a state file in the trial's scratch folder. */
+function serverArgs(scratch: string): string[] {
+  return [
+    "--api-key",
+    SECOND_ACCOUNT.apiKey,
+    "--api-secret",
+    SECOND_ACCOUNT.apiSecret,
+    ...(scope.state ? ["--state", join(scratch, "state.db")] : []),
+  ];
+}
 const TESTER_LIMIT_MS = 240_000;
 const SERVER_TESTS_LIMIT_MS = 600_000;
 
@@ -84,6 +121,9 @@ export interface MutantRecord {
 }
 
 export interface Results {
+  /** The scope (SCOPES) and the server folders it samples. */
+  scope?: string;
+  folders?: string[];
   seed: number;
   count: number;
   population: number;
@@ -116,9 +156,15 @@ async function coverageRun(cli: string): Promise<{ verdict: TesterVerdict; cover
   const scratch = mkdtempSync(join(scratchRoot, "null-"));
   const coverageDir = join(scratch, "coverage");
   try {
-    const started = await startServer({ cli: serverCli, scratch, coverageDir, startTimeoutMs: 60_000 });
+    const started = await startServer({
+      cli: serverCli,
+      scratch,
+      coverageDir,
+      startTimeoutMs: 60_000,
+      args: serverArgs(scratch),
+    });
     if (!started.ok) throw new Error(`the unmutated server did not start: ${started.reason}`);
-    const verdict = await runTester(cli, started.server, testerSeed, TESTER_LIMIT_MS);
+    const verdict = await runTester(cli, started.server, testerSeed, TESTER_LIMIT_MS, SECOND_ACCOUNT);
     await started.server.stop();
     return { verdict, coverage: new Coverage(coverageDir) };
   } finally {
@@ -134,9 +180,10 @@ async function trial(mutant: ReadyMutant, cli: string): Promise<TesterVerdict | 
       scratch,
       mutant: { distFile: mutant.distFile, js: mutant.js },
       startTimeoutMs: 60_000,
+      args: serverArgs(scratch),
     });
     if (!started.ok) return { stillborn: started.reason };
-    const verdict = await runTester(cli, started.server, testerSeed, TESTER_LIMIT_MS);
+    const verdict = await runTester(cli, started.server, testerSeed, TESTER_LIMIT_MS, SECOND_ACCOUNT);
     if (started.server.exitedEarly() && verdict.exitCode === 0)
       verdict.error = "the server exited during the run";
     await started.server.stop();
@@ -227,6 +274,8 @@ async function main(): Promise<void> {
   );
 
   const results: Results = {
+    scope: scopeName,
+    folders: [...FOLDERS],
     seed,
     count,
     population: sample.population,

@@ -2,13 +2,13 @@
 /** marketapi-contract: the command-line front of runContract. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { EXIT, InputFault, parseJsonFile, reportUsage } from "@marketapi/command";
+import { UsageError } from "./core/errors.js";
 import { endpointTarget } from "./endpoint.js";
-import { UsageError } from "./errors.js";
 import { type CliOptions, parseCli, SHORT_USAGE, USAGE } from "./options.js";
 import { replayCommand } from "./replay.js";
 import { junitXml } from "./report/junit.js";
 import { progressLine, reportText, type TextStyle } from "./report/text.js";
-import type { ContractResult } from "./results.js";
+import type { ContractResult } from "./result.js";
 import { runContract } from "./runner.js";
 
 /**

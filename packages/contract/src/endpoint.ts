@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { validateEndpoint } from "@marketapi/validators";
-import { UsageError } from "./errors.js";
+import { UsageError } from "./core/errors.js";
 
 export interface EndpointTarget {
   baseUrl: string;

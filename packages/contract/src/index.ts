@@ -3,7 +3,9 @@
  * the spec. `runContract({ baseUrl, apiKey, apiSecret })` runs every check and returns a
  * ContractResult (cells of checks × operations, failures with the masked exchanges, exit code).
  */
-export type { ProgressEvent } from "./checks/context.js";
+
+export { ConnectionError, InterruptedError, UsageError } from "./core/errors.js";
+export { buildContractModel, type ContractModel, type ContractOperation } from "./core/operations.js";
 export {
   dateTimeRange,
   type EndpointTarget,
@@ -11,7 +13,6 @@ export {
   loadEndpointFile,
   parseHeaderEntries,
 } from "./endpoint.js";
-export { ConnectionError, InterruptedError, UsageError } from "./errors.js";
 export {
   type AuthVariant,
   buildRequest,
@@ -23,7 +24,7 @@ export {
   type WireRequest,
 } from "./http/request.js";
 export { hmacHex } from "./http/signing.js";
-export { buildContractModel, type ContractModel, type ContractOperation } from "./operations.js";
+export type { ProgressEvent } from "./kit/context.js";
 export { type CliOptions, parseCli, USAGE } from "./options.js";
 export { junitXml, xmlEscape } from "./report/junit.js";
 export { progressLine, reportText, type TextStyle } from "./report/text.js";
@@ -38,7 +39,7 @@ export {
   type ExchangeRecord,
   type Failure,
   RESPONSE_CHECKS,
-} from "./results.js";
+} from "./result.js";
 export { type ContractOptions, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MS, runContract } from "./runner.js";
 /** @deprecated The former name of RoundTrip (an HTTP round trip, not the reference server's engine). */
-export type { RoundTrip, RoundTrip as Exchange } from "./session.js";
+export type { RoundTrip, RoundTrip as Exchange } from "./session/session.js";

@@ -1,13 +1,14 @@
 /** The command line of marketapi-contract. */
 import { parseArgs } from "node:util";
 import { didYouMean, explainParseError } from "@marketapi/command";
-import { UsageError } from "./errors.js";
+import { UsageError } from "./core/errors.js";
 import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import { SHORT } from "./report/text.js";
-import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./results.js";
+import { CHECK_DESCRIPTIONS, CHECK_NAMES, type CheckName, isCheckName } from "./result.js";
 import {
   type ContractOptions,
   DEFAULT_MAX_REQUESTS,
+  DEFAULT_MAX_SYMBOLS,
   DEFAULT_MAX_TIME_MS,
   DEFAULT_TIMEOUT_MS,
 } from "./runner.js";
@@ -27,6 +28,8 @@ export const USAGE = `marketapi-contract: checks a server against the spot tradi
 Usage:
   marketapi-contract [--base-url URL] [--api-key K --api-secret S] [--endpoint FILE]
                      [--allow-trading] [--reference-extras] [--only CHECKS]
+                     [--second-api-key K --second-api-secret S] [--max-symbols N]
+                     [--move-prices | --no-move-prices] [--load]
                      [--report junit.xml] [--json]
                      [--seed N] [--max-requests N] [--explore N] [--timeout MS] [--max-time S]
   marketapi-contract replay RESULT.json N [--api-key K --api-secret S]
@@ -44,10 +47,20 @@ with its demo account, and trading is allowed there):
   --reference-extras    the target is a marketapi reference server: values it accepts on purpose
                         beyond the spec, as the live API does (such as a recvWindow with decimals),
                         are not sent as negative data (always on for the embedded server)
+  --second-api-key K    a second account on the target: no order of one account may be seen,
+  --second-api-secret S cancelled or counted through the other; env MARKETAPI_SECOND_API_KEY,
+                        MARKETAPI_SECOND_API_SECRET
 
 Safety:
   --allow-trading       create and cancel orders (only far-from-market LIMIT BUY orders, all
                         cancelled at the end, also after a failure or Ctrl-C)
+  --max-symbols N       trade at most N of the symbols exchangeInfo lists (default ${DEFAULT_MAX_SYMBOLS}): the spec's
+                        example symbol first, then those whose filters differ from it
+  --move-prices         move the last price with trades between the run's own orders, so that
+                        stops fire (default on the embedded server and with --reference-extras,
+                        off elsewhere: it could fire other traders' stops); --no-move-prices
+  --load                the bounded load phase: reach the announced rate limits on purpose (429
+                        at the limit with Retry-After, the ban after it, recovery); off by default
 
 Selection and output:
   --only CHECKS         comma-separated checks to run, by name or by the short name the
@@ -123,6 +136,9 @@ const VALUE_OPTIONS = new Set([
   "--explore",
   "--timeout",
   "--max-time",
+  "--second-api-key",
+  "--second-api-secret",
+  "--max-symbols",
 ]);
 
 /**
@@ -157,6 +173,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
   }
   const apiKey = v["api-key"] ?? env.MARKETAPI_API_KEY;
   const apiSecret = v["api-secret"] ?? env.MARKETAPI_API_SECRET;
+  const secondApiKey = v["second-api-key"] ?? env.MARKETAPI_SECOND_API_KEY;
+  const secondApiSecret = v["second-api-secret"] ?? env.MARKETAPI_SECOND_API_SECRET;
+  if ((secondApiKey === undefined) !== (secondApiSecret === undefined))
+    throw new UsageError("a second account needs both --second-api-key and --second-api-secret");
+  if (v["move-prices"] && v["no-move-prices"])
+    throw new UsageError("give --move-prices or --no-move-prices, not both");
+  const maxSymbols = positiveInteger("--max-symbols", v["max-symbols"]);
   const only = checkList(v.only);
   const names = (text: string | undefined) =>
     text === undefined
@@ -177,6 +200,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     ...(v.endpoint !== undefined ? { endpoint: v.endpoint } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(apiSecret ? { apiSecret } : {}),
+    ...(secondApiKey && secondApiSecret ? { secondApiKey, secondApiSecret } : {}),
+    ...(maxSymbols !== undefined ? { maxSymbols } : {}),
+    ...(v["move-prices"] ? { movePrices: true } : v["no-move-prices"] ? { movePrices: false } : {}),
+    ...(v.load ? { load: true } : {}),
     ...(v["allow-trading"] ? { allowTrading: true } : {}),
     ...(v["reference-extras"] ? { referenceExtras: true } : {}),
     ...(only ? { only } : {}),
@@ -206,6 +233,12 @@ const OPTIONS = {
   endpoint: { type: "string" },
   "allow-trading": { type: "boolean" },
   "reference-extras": { type: "boolean" },
+  "second-api-key": { type: "string" },
+  "second-api-secret": { type: "string" },
+  "max-symbols": { type: "string" },
+  "move-prices": { type: "boolean" },
+  "no-move-prices": { type: "boolean" },
+  load: { type: "boolean" },
   only: { type: "string" },
   include: { type: "string" },
   exclude: { type: "string" },

@@ -5,8 +5,8 @@
  * orderIds the target assigns from one step to the next (an order placed at step 2 is cancelled
  * at step 4 by the id the target gives it when the script runs, not the one it gave the tester).
  */
-import type { ContractSigning } from "./operations.js";
-import type { ExchangeRecord, SequenceEvidence } from "./results.js";
+import type { ContractSigning } from "./core/operations.js";
+import type { ExchangeRecord, SequenceEvidence } from "./session/verdicts.js";
 
 const dq = (text: string) => `"${text.replace(/(["\\$`])/g, "\\$1")}"`;
 

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from "node:fs";
 import { loadOpenApi } from "@marketapi/spec";
-import { UsageError } from "./errors.js";
+import { UsageError } from "./core/errors.js";
+import { buildContractModel } from "./core/operations.js";
 import { hmacHex } from "./http/signing.js";
-import { buildContractModel } from "./operations.js";
 import { sequenceScript } from "./replay-script.js";
-import type { ContractResult, Failure } from "./results.js";
+import type { ContractResult, Failure } from "./result.js";
 
 const SIGNATURE = "signature";
 const TIMESTAMP = "timestamp";

@@ -5,40 +5,45 @@
  * the orders it created (run/cleanup.ts), also after a failure or an interrupt.
  */
 import { loadOpenApi } from "@marketapi/spec";
-import { behaviourPhase } from "./checks/behaviour.js";
-import { recheckClock } from "./checks/clock-sanity.js";
-import { markPass, type RunContext, reportPass } from "./checks/context.js";
 import { appliesTo, CHECKS } from "./checks/index.js";
-import { ConnectionError, InterruptedError, UsageError } from "./errors.js";
-import { explorationPhase } from "./explore/index.js";
-import { failingTestVectors } from "./http/signing.js";
-import { pickSymbol, planFarBuy } from "./market.js";
+import { ConnectionError, InterruptedError, UsageError } from "./core/errors.js";
 import {
   buildContractModel,
   type ContractModel,
   type ContractOperation,
   isSigned,
   isTrading,
-} from "./operations.js";
-import { OrderLedger } from "./orders.js";
-import { CHECK_NAMES, type CheckName, type ContractResult, Recorder } from "./results.js";
-import { cleanup } from "./run/cleanup.js";
+} from "./core/operations.js";
+import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
+import { failingTestVectors } from "./http/signing.js";
+import { markPass, type RunContext, reportPass } from "./kit/context.js";
+import { OrderLedger } from "./kit/ledger.js";
+import { chooseSymbols, planSymbol } from "./kit/market.js";
+import type { ValueContext } from "./kit/values.js";
+import { answerJudge } from "./phases/answer.js";
+import { behaviourPhase } from "./phases/behaviour.js";
+import { cleanup } from "./phases/cleanup.js";
+import { proveCredentials, requireCredentialsForTrading } from "./phases/credentials.js";
+import { endPhase } from "./phases/end.js";
+import { explorationPhase } from "./phases/exploration.js";
+import { generatedPhase } from "./phases/generated-phase.js";
+import { preferredSymbol, probe } from "./phases/probe.js";
+import { readOnlyPass } from "./phases/read-only-pass.js";
+import { findExistingOrder, tradingPhase } from "./phases/trading-phase.js";
+import { CHECK_NAMES, type CheckName, type ContractResult } from "./result.js";
 import type { ContractOptions } from "./run/contract-options.js";
-import { proveCredentials, requireCredentialsForTrading } from "./run/credentials.js";
-import { generatedPhase } from "./run/generated-phase.js";
-import { collapseNotImplemented, withoutUnexercisedPasses } from "./run/not-implemented.js";
-import { preferredSymbol, probe } from "./run/probe.js";
-import { readOnlyPass } from "./run/read-only-pass.js";
 import { selectOperations } from "./run/scope.js";
 import { referenceTolerance, resolveTarget, type Target } from "./run/target.js";
-import { findExistingOrder, tradingPhase } from "./run/trading-phase.js";
-import { PassStopped, Session } from "./session.js";
-import type { ValueContext } from "./values.js";
+import { collapseNotImplemented, withoutUnexercisedPasses } from "./session/not-implemented.js";
+import { PassStopped, Session } from "./session/session.js";
+import { Recorder } from "./session/verdicts.js";
 
 export type { ContractOptions } from "./run/contract-options.js";
 
 export const DEFAULT_MAX_REQUESTS = 1100;
 export const DEFAULT_TIMEOUT_MS = 5000;
+/** Symbols the run trades at most (--max-symbols): every one the reference server lists. */
+export const DEFAULT_MAX_SYMBOLS = 5;
 /** Longest a whole run may take (--max-time), clean-up aside. */
 export const DEFAULT_MAX_TIME_MS = 300_000;
 
@@ -146,23 +151,28 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   };
   result.trading = target.trading;
 
-  const recorder = new Recorder(checks, result.operations);
+  const recorder = new Recorder(checks, result.operations, CHECK_NAMES);
   const maxTimeMs = options.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), maxTimeMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const ledger = new OrderLedger();
   const session = new Session({
     model,
     baseUrl: target.baseUrl,
     headers: target.headers,
     ...(target.credentials ? { credentials: target.credentials } : {}),
+    ...(target.second ? { secondCredentials: target.second } : {}),
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
     recorder,
+    judge: answerJudge,
     signal,
-    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    onExchange: (exchange) => {
+      ledger.observe(exchange);
+      options.onExchange?.(exchange);
+    },
   });
-  const ledger = new OrderLedger();
   /** Start-up (probe, credentials) until the checks begin: an error there ends the run before any verdict. */
   let stage: "start-up" | "checks" = "start-up";
   try {
@@ -170,24 +180,28 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       type: "stage",
       message: `target ${target.label ? `${target.label} at ` : ""}${target.baseUrl}; seed ${seed}`,
     });
-    const { market, reference, clock } = await probe(session, target.baseUrl).catch((error: unknown) => {
+    const { market, references, clock } = await probe(session, target.baseUrl).catch((error: unknown) => {
       // An operation that stops answering during the probe is the server's fault, not a crash.
       if (error instanceof PassStopped) throw new ConnectionError(`start-up probe: ${error.message}`);
       throw error;
     });
     const fallbackSymbol = preferredSymbol(model) ?? "BTCUSDT";
-    await proveCredentials(session, { symbols: [fallbackSymbol], symbol: fallbackSymbol, horizon: 0 });
-    const rules = pickSymbol(market, fallbackSymbol);
+    const credentials = await proveCredentials(session, {
+      symbols: [fallbackSymbol],
+      symbol: fallbackSymbol,
+      horizon: 0,
+    });
+    const plans = chooseSymbols(market, fallbackSymbol, options.maxSymbols ?? DEFAULT_MAX_SYMBOLS).map((r) =>
+      planSymbol(r, references.get(r.symbol)),
+    );
+    const rules = plans[0]?.rules;
     const listed = market.symbols.filter((s) => s.status === "TRADING").map((s) => s.symbol);
     const values: ValueContext = {
       symbols: listed.length > 0 ? listed : [rules?.symbol ?? fallbackSymbol],
       symbol: rules?.symbol ?? fallbackSymbol,
       horizon: (Math.floor(session.now() / 86_400_000) + 1) * 86_400_000,
     };
-    const farBuy =
-      rules && reference !== undefined
-        ? planFarBuy(rules, reference)
-        : { reason: rules ? `no market price for ${rules.symbol}` : "exchangeInfo lists no symbol" };
+    const farBuy = plans[0]?.farBuy ?? { reason: "exchangeInfo lists no symbol" };
     if (rules)
       session.coverage.explainUnlisted(
         "new_order",
@@ -203,13 +217,22 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       market,
       rules,
       farBuy,
+      symbols: plans,
       values,
       ...(target.embedded || options.referenceExtras ? { tolerates: await referenceTolerance() } : {}),
+      ...(clock ? { clock } : {}),
+      ...(credentials ? { credentials } : {}),
+      exploreBudget: options.exploreBudget ?? DEFAULT_EXPLORE_BUDGET,
+      ...(target.second ? { second: target.second } : {}),
+      movePrices:
+        target.trading &&
+        (options.movePrices ?? (target.kind === "embedded" || options.referenceExtras === true)),
+      load: options.load === true,
       progress,
     };
     progress({
       type: "stage",
-      message: `${listed.length} symbols listed; testing with ${values.symbol}; ${clock?.note ?? "no server_time: signing uses this machine's clock"}`,
+      message: `${listed.length} symbols listed; testing with ${plans.map((p) => p.rules.symbol).join(", ") || values.symbol}; ${clock?.note ?? "no server_time: signing uses this machine's clock"}`,
     });
     stage = "checks";
 
@@ -228,15 +251,10 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
     skipNotApplicable(recorder, operations, model);
-    const exploration = await explorationPhase(ctx, options.exploreBudget);
+    const exploration = await explorationPhase(ctx);
     if (exploration) result.exploration = exploration;
     await generatedPhase(ctx, operations);
-    const time = model.operation("server_time");
-    if (clock && time && recorder.enabled("clock_sanity")) {
-      await recheckClock(session, time, clock.reading).catch((error: unknown) => {
-        if (!(error instanceof PassStopped)) throw error;
-      });
-    }
+    await endPhase(ctx);
   } catch (error) {
     if (error instanceof ConnectionError) result.error = { kind: "connection", message: error.message };
     else if (error instanceof InterruptedError && deadline.signal.aborted && !options.signal?.aborted)
@@ -284,6 +302,17 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     requests: session.requests,
     durationMs,
     requestsPerSecond: durationMs > 0 ? session.requests / (durationMs / 1000) : 0,
+    pacedMs: Math.round(session.pacedMs),
+    // ORDERS limits are counted per account: one line per announced limit, not per account.
+    pacedBy: [
+      ...new Set(
+        session.pacer
+          .snapshot()
+          .limits.map((l) => `${l.limit} ${l.rateLimitType} per ${l.intervalNum} ${l.interval}`),
+      ),
+    ],
+    rateLimited: session.rateLimitedCount,
+    ...(session.rateLimitsNote ? { rateLimitsNote: session.rateLimitsNote } : {}),
   };
   result.summary = {
     passed: result.cells.filter((c) => c.status === "passed").length,

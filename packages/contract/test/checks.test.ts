@@ -14,27 +14,32 @@ import {
   type ContractCheck,
   checksAt,
 } from "../src/checks/index.js";
+import { namedLists } from "../src/checks/result-filter.js";
 import { USAGE } from "../src/options.js";
-import { RESPONSE_CHECKS } from "../src/results.js";
+import { RESPONSE_CHECKS } from "../src/result.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
+import { engineFaults } from "./support/engine-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
+import { loadFaults } from "./support/load-faults.js";
 import { meaningFaults } from "./support/meaning-faults.js";
 import { relationFaults } from "./support/relation-faults.js";
 
 const moduleOf = (check: string) => `src/checks/${check.replace(/_/g, "-")}.ts`;
 const source = (check: string) => readFileSync(new URL(`../${moduleOf(check)}`, import.meta.url), "utf8");
 
-/** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts). */
+/** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts, test/load-phase.test.ts). */
 const caughtFaults = new Set(
   [
     ...faults(DEMO_CREDENTIALS),
     ...behaviourFaults(DEMO_CREDENTIALS),
     ...explorationFaults(DEMO_CREDENTIALS),
     ...meaningFaults(DEMO_CREDENTIALS),
+    ...engineFaults(DEMO_CREDENTIALS),
     ...heldOutFaults(DEMO_CREDENTIALS),
     ...relationFaults(),
+    ...loadFaults(),
   ]
     .map((fault) => fault.name)
     .filter((name) => !(name in UNOBSERVABLE)),
@@ -116,5 +121,19 @@ describe("the checks' modules", () => {
       ...table.slice(0, table.indexOf("\n\n", table.indexOf("| check"))).matchAll(/^\| `([a-z_]+)`/gm),
     ];
     expect(rows.map((row) => row[1])).toEqual([...CHECK_NAMES]);
+  });
+});
+
+describe("result_filter: the lists a list filter is read with", () => {
+  // A list naming every listed symbol cannot tell an honoured filter from an ignored one.
+  it.each([
+    { given: { listed: ["A", "B", "C"], traded: ["A", "B", "C"] }, want: [["A", "B"]] },
+    { given: { listed: ["A", "B", "C", "D"], traded: ["C", "A"] }, want: [["C", "A"]] },
+    { given: { listed: ["A", "B", "C", "D"], traded: ["A"] }, want: [["A", "B"]] },
+    { given: { listed: ["A", "B", "C", "D", "E"], traded: ["E", "D", "C"] }, want: [["E", "D", "C"]] },
+    { given: { listed: ["A", "B"], traded: ["B", "A"] }, want: [["B", "A"], ["B"]] },
+    { given: { listed: ["A"], traded: ["A"] }, want: [["A"]] },
+  ])("$given.listed, trading $given.traded → $want", ({ given, want }) => {
+    expect(namedLists(given.listed, given.traded)).toEqual(want);
   });
 });

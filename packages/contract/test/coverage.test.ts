@@ -4,13 +4,13 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { CoverageRecorder, declaredRelations } from "../src/coverage.js";
+import { buildContractModel } from "../src/core/operations.js";
 import type { ParamList } from "../src/http/request.js";
 import { runContract } from "../src/index.js";
-import { buildContractModel } from "../src/operations.js";
 import { junitXml } from "../src/report/junit.js";
 import { reportText } from "../src/report/text.js";
-import type { RoundTrip } from "../src/round-trip.js";
+import { CoverageRecorder, declaredRelations } from "../src/session/coverage.js";
+import type { RoundTrip } from "../src/session/round-trip.js";
 import { startReferenceServer } from "./support/server.js";
 
 const model = buildContractModel(loadOpenApi());

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { UsageError } from "../src/core/errors.js";
 import { dateTimeRange, endpointTarget, parseHeaderEntries } from "../src/endpoint.js";
-import { UsageError } from "../src/errors.js";
 
 const examples = new URL("../../../specs/examples/endpoint/", import.meta.url);
 const read = (dir: string, name: string) =>

@@ -1,8 +1,8 @@
 // The exploration's model (src/explore/model.ts): how a taker matches the sequence's own resting
 // orders and the book's foreign levels, and what each order's state becomes (table-driven).
 import { describe, expect, it } from "vitest";
-import { formatDec, parseDec } from "../src/decimal.js";
-import { ExplorationModel, type ModelOrder, type TakerSpec } from "../src/explore/model.js";
+import { formatDec, parseDec } from "../src/core/decimal.js";
+import { ExplorationModel, type ModelOrder, type TakerSpec } from "../src/kit/matching-model.js";
 
 const d = parseDec;
 const STEP = d("0.0001");

@@ -6,6 +6,7 @@ import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportText } from "../src/report/text.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
+import { engineFaults } from "./support/engine-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
 import { meaningFaults } from "./support/meaning-faults.js";
@@ -27,6 +28,7 @@ const catalog = [
   ...behaviourFaults(DEMO_CREDENTIALS),
   ...explorationFaults(DEMO_CREDENTIALS),
   ...meaningFaults(DEMO_CREDENTIALS),
+  ...engineFaults(DEMO_CREDENTIALS),
   ...relationFaults(),
 ];
 const only = process.env.MUTATION_ONLY;

@@ -18,9 +18,12 @@ describe("the reference server passes clean", () => {
   it.each(SEEDS.flatMap((seed) => [[seed, "memory"] as const, [seed, "state"] as const]))(
     "seed %i, %s",
     async (seed, kind) => {
+      // A second account (apiKey/apiSecret add one), so account_isolation judges both.
+      const second = { apiKey: `second-${seed}-${kind}`, apiSecret: `second-secret-${seed}` };
       const server = await startServer({
         port: 0,
         seed,
+        ...second,
         ...(kind === "state" ? { statePath: join(scratch, `state-${seed}.db`) } : {}),
       });
       try {
@@ -28,7 +31,11 @@ describe("the reference server passes clean", () => {
           baseUrl: server.url,
           apiKey: server.demo.apiKey,
           apiSecret: server.demo.apiSecret,
+          secondApiKey: second.apiKey,
+          secondApiSecret: second.apiSecret,
           allowTrading: true,
+          // A sandbox of our own: stops are fired by moving the price (stop_triggers judges them).
+          movePrices: true,
           seed,
           // The tester's 5 s default is for real networks; here a loaded machine must not read as a fault.
           timeoutMs: 600_000,

@@ -4,9 +4,9 @@
 // still fails.
 import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
-import { placesOf, sameToLastPlace, type TradeRow } from "../src/checks/relations-support.js";
 import { measuresOf } from "../src/checks/trade-statistics.js";
-import { parseDec } from "../src/decimal.js";
+import { parseDec } from "../src/core/decimal.js";
+import { placesOf, sameToLastPlace, type TradeRow } from "../src/kit/relations-support.js";
 import { runAgainstFault } from "./support/mutation.js";
 import { relationFaults } from "./support/relation-faults.js";
 

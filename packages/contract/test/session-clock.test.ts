@@ -4,9 +4,9 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
 import { CHECK_NAMES } from "../src/checks/index.js";
-import { buildContractModel } from "../src/operations.js";
-import { Recorder } from "../src/results.js";
-import { Session } from "../src/session.js";
+import { buildContractModel } from "../src/core/operations.js";
+import { Session } from "../src/session/session.js";
+import { Recorder } from "../src/session/verdicts.js";
 
 const model = buildContractModel(loadOpenApi());
 

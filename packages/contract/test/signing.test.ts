@@ -1,8 +1,8 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
+import { buildContractModel } from "../src/core/operations.js";
 import { buildRequest, maskRequest } from "../src/http/request.js";
 import { corruptSignature, failingTestVectors, hmacHex } from "../src/http/signing.js";
-import { buildContractModel } from "../src/operations.js";
 
 const model = buildContractModel(loadOpenApi());
 const credentials = {

@@ -2,8 +2,8 @@ import { loadOpenApi } from "@marketapi/spec";
 import { buildSpecModel as buildModel } from "@marketapi/spec/model";
 import { validateRequest } from "@marketapi/validators";
 import { describe, expect, it } from "vitest";
+import { buildContractModel } from "../src/core/operations.js";
 import { encodeParams } from "../src/http/request.js";
-import { buildContractModel } from "../src/operations.js";
 import {
   boundaryCases,
   exampleCases,
@@ -11,7 +11,7 @@ import {
   negativeCases,
   requiredValues,
   valueOffPattern,
-} from "../src/values.js";
+} from "../src/kit/values.js";
 
 const model = buildContractModel(loadOpenApi());
 /** How many operations the spec has: tests count from the model, never a literal. */

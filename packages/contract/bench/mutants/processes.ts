@@ -127,6 +127,7 @@ export function runTester(
   server: MutantServer,
   seed: number,
   hardLimitMs: number,
+  second?: { apiKey: string; apiSecret: string },
 ): Promise<TesterVerdict> {
   const started = performance.now();
   const args = [
@@ -145,6 +146,9 @@ export function runTester(
     ...process.env,
     MARKETAPI_API_KEY: server.apiKey,
     MARKETAPI_API_SECRET: server.apiSecret,
+    ...(second
+      ? { MARKETAPI_SECOND_API_KEY: second.apiKey, MARKETAPI_SECOND_API_SECRET: second.apiSecret }
+      : {}),
   };
   delete env.NODE_V8_COVERAGE;
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });

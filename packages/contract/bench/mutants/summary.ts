@@ -94,7 +94,7 @@ export function summarise(results: Results, equivalentsPath: string): string {
   const stillborn = results.mutants.filter((m) => m.stillborn).length;
   const lines: string[] = [];
   lines.push(
-    `${results.mutants.length} mutants sampled (seed ${results.seed}) from ${results.population} of the server's engine and HTTP layer; ${results.drawn} drawn, ${results.rejectedByCompiler} rejected by the compiler, ${results.unchangedOutput} changing no emitted code; ${stillborn} stop the server from starting (left out).`,
+    `${results.mutants.length} mutants sampled (seed ${results.seed}) from ${results.population} of the server's ${(results.folders ?? ["src/engine", "src/http"]).join(", ")}${results.scope === "state" ? " (server on --state)" : ""}; ${results.drawn} drawn, ${results.rejectedByCompiler} rejected by the compiler, ${results.unchangedOutput} changing no emitted code; ${stillborn} stop the server from starting (left out).`,
     "",
   );
   lines.push(

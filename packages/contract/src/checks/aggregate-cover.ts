@@ -7,11 +7,9 @@
  * trade id read after the list is its last id (nothing traded since); otherwise it is left out.
  */
 import type { AggregateCover, TradeField } from "@marketapi/spec/model";
-import { type Dec, formatDec, ZERO } from "../decimal.js";
-import type { RoundTrip } from "../round-trip.js";
-import { listAt, valueAt } from "./behaviour-support.js";
-import type { ContractCheck } from "./check.js";
-import type { RunContext } from "./context.js";
+import { type Dec, formatDec, ZERO } from "../core/decimal.js";
+import { listAt, valueAt } from "../kit/behaviour-support.js";
+import type { RunContext } from "../kit/context.js";
 import {
   judged,
   named,
@@ -25,7 +23,9 @@ import {
   tradeValue,
   unjudged,
   unreadWhy,
-} from "./relations-support.js";
+} from "../kit/relations-support.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "aggregate_cover";
 /** Items of the newest aggregates judged: enough to see runs of several, few trades to read. */
@@ -37,7 +37,7 @@ export const aggregateCover: ContractCheck<typeof CHECK> = {
   description:
     "each aggregate trade covers exactly the trades from its first to its last id, with their price, time and side, and their summed quantity (x-relations)",
   covers: ["x-relations"],
-  hook: { phase: "relation", run: aggregateCoverCheck },
+  hooks: [{ phase: "relation", run: aggregateCoverCheck }],
   appliesTo: named((relations) => relations.aggregates.map((cover) => cover.operation)),
   notApplicable: "x-relations states no aggregate of it",
   seenToCatch: ["aggTrades-trade-ids-off-by-one", "aggTrades-qty-in-quote"],

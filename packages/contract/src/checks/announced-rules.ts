@@ -18,27 +18,26 @@ import {
   mul,
   tryParseDec,
   ZERO,
-} from "../decimal.js";
-import { type ExplorationView, explorationView, filterOf } from "../explore/market-view.js";
-import { farShape, triggersOnRise } from "../explore/order-shapes.js";
+} from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { SymbolRules } from "../market.js";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { Values } from "../values.js";
-import type { ContractCheck } from "./check.js";
+import { bodyObject, describeAnswer, errorCode, isRateLimited, ok } from "../kit/answers.js";
+import { expectRefusal, op, type RunContext } from "../kit/context.js";
+import type { SymbolRules } from "../kit/market.js";
 import {
-  bodyObject,
-  describeAnswer,
-  errorCode,
-  expectRefusal,
-  isRateLimited,
-  ok,
-  op,
-  type RunContext,
-} from "./context.js";
-import { bestPrices, placeOrder } from "./order-placing.js";
-import { refusalOf } from "./refusal-codes.js";
+  isFarFrom,
+  notionalWithMargin,
+  quantityFor,
+  smallestMarketQuantity,
+  smallestQuantity,
+} from "../kit/market.js";
+import { type ExplorationView, explorationView } from "../kit/market-view.js";
+import { bestPrices, placeOrder } from "../kit/order-placing.js";
+import { farShape, triggersOnRise } from "../kit/order-shapes.js";
+import { refusalOf } from "../kit/refusal-codes.js";
+import type { Values } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "announced_rules";
 
@@ -48,7 +47,7 @@ export const announcedRules: ContractCheck<typeof CHECK> = {
   description:
     "every order type exchange_info lists is accepted and every other refused; each filter bound it announces holds at its exact edge on both sides",
   covers: ["x-refusals"],
-  hook: { phase: "trading-behaviour", run: announcedRulesPhase },
+  hooks: [{ phase: "trading-behaviour", run: announcedRulesPhase }],
   appliesTo: (operation) => operation.orderTypeRules !== undefined,
   notApplicable: "places no orders",
   seenToCatch: [
@@ -82,18 +81,10 @@ const limit = (side: "BUY" | "SELL", price: Dec, quantity: Dec, extra: Values = 
   ...extra,
 });
 
-/** The smallest quantity on the step at `price` that meets the minimum notional (no margin). */
-function quantityFor(rules: SymbolRules, price: Dec, notional: Dec): Dec {
-  return ceilToStep(
-    maxDec(rules.minQty, rules.step, notional > ZERO ? div(notional, price) : ZERO),
-    rules.step,
-  );
-}
-
 function priceEdges(view: ExplorationView): Edge {
   const { rules, reference } = view;
   const probes: EdgeProbe[] = [];
-  const margin = mul(rules.minNotional, fromRatio(11, 10));
+  const margin = notionalWithMargin(rules);
   if (rules.minPrice > ZERO && rules.minPrice < mul(reference, fromRatio(1, 2))) {
     const quantity = quantityFor(rules, rules.minPrice, margin);
     if (rules.maxQty === ZERO || quantity <= rules.maxQty) {
@@ -136,14 +127,14 @@ function priceEdges(view: ExplorationView): Edge {
 function lotEdges(view: ExplorationView): Edge {
   const { rules, reference, far } = view;
   const probes: EdgeProbe[] = [];
-  const margin = mul(rules.minNotional, fromRatio(11, 10));
+  const margin = notionalWithMargin(rules);
   // minQty rests as a SELL priced high enough for the minimum notional.
   const high =
     rules.minQty > ZERO && margin > ZERO ? ceilToStep(div(margin, rules.minQty), rules.tick) : far.SELL;
   if (
     rules.minQty > ZERO &&
     high !== undefined &&
-    high > mul(reference, fromRatio(11, 10)) &&
+    isFarFrom(reference, high, "SELL") &&
     (rules.maxPrice === ZERO || high <= rules.maxPrice)
   ) {
     probes.push({
@@ -221,7 +212,7 @@ function icebergEdges(view: ExplorationView, rules: Record<string, unknown>): Ed
   const price = view.far.BUY;
   if (parts === undefined || !view.icebergAllowed || price === undefined || !("LIMIT" in rules))
     return { unobservable: "ICEBERG_PARTS: not announced, or icebergs not allowed" };
-  const iceberg = quantityFor(view.rules, price, mul(view.rules.minNotional, fromRatio(11, 10)));
+  const iceberg = smallestQuantity(view.rules, price);
   const whole = iceberg * BigInt(parts);
   return {
     probes: [
@@ -241,24 +232,15 @@ function icebergEdges(view: ExplorationView, rules: Record<string, unknown>): Ed
 
 /** TRAILING_DELTA: a trailing STOP_LOSS SELL (stop far below) at each bound, and one past it. */
 function trailingEdges(view: ExplorationView): Edge {
-  const filter = filterOf(view.rules.info, "TRAILING_DELTA");
+  const bounds = view.rules.trailingDelta;
   const stop = view.far.BUY;
-  if (
-    !filter ||
-    stop === undefined ||
-    view.rules.info.allowTrailingStop === false ||
-    !view.types.includes("STOP_LOSS")
-  )
+  if (!bounds || stop === undefined || !view.rules.trailingStopAllowed || !view.types.includes("STOP_LOSS"))
     return { unobservable: "TRAILING_DELTA: not announced, or trailing stops not allowed" };
   const below = triggersOnRise("STOP_LOSS", "SELL") ? "Above" : "Below";
-  const low = filter[`minTrailing${below}Delta`];
-  const high = filter[`maxTrailing${below}Delta`];
-  if (typeof low !== "number" || typeof high !== "number")
-    return { unobservable: "TRAILING_DELTA: bounds not integers" };
-  const quantity = maxDec(
-    quantityFor(view.rules, view.reference, mul(view.rules.minNotional, fromRatio(11, 10))),
-    view.rules.minQty,
-  );
+  const low = below === "Above" ? bounds.minAbove : bounds.minBelow;
+  const high = below === "Above" ? bounds.maxAbove : bounds.maxBelow;
+  if (low === undefined || high === undefined) return { unobservable: "TRAILING_DELTA: bounds not integers" };
+  const quantity = maxDec(smallestQuantity(view.rules, view.reference), view.rules.minQty);
   const order = (delta: number): Values => ({
     side: "SELL",
     type: "STOP_LOSS",
@@ -443,7 +425,7 @@ async function marketAccepted(
   rules: NonNullable<ContractOperation["orderTypeRules"]>,
 ): Promise<void> {
   if (!rules.MARKET) return;
-  const quantity = quantityFor(view.rules, view.reference, mul(view.rules.minNotional, fromRatio(12, 10)));
+  const quantity = smallestMarketQuantity(view.rules, view.reference);
   const buy = await send(
     ctx,
     newOrder,

@@ -7,24 +7,23 @@
  * error schema. x-signing's error codes are required where the spec names them (-1022 bad
  * signature, -1021 timestamp outside the window).
  */
+
+import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../core/operations.js";
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
 import { encodeParams } from "../http/request.js";
-import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { ContractCheck } from "./check.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import {
-  bodyObject,
   cannotCall,
-  describeAnswer,
   enabled,
   expectRefusal,
   expectServed,
-  ok,
   type RunContext,
   targetValues,
-} from "./context.js";
-import type { OrderDesk, Placed } from "./order-desk.js";
-import { refusalOf } from "./refusal-codes.js";
+} from "../kit/context.js";
+import type { OrderDesk, Placed } from "../kit/order-desk.js";
+import { refusalOf } from "../kit/refusal-codes.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "auth_enforcement";
 
@@ -33,17 +32,35 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
   label: "auth",
   description: "requests without key, signature or a fresh timestamp are refused with 4xx + Error",
   covers: ["x-auth-class", "x-signing"],
-  hook: { phase: "operation", run: authPass },
+  hooks: [
+    { phase: "operation", run: authPass },
+    {
+      phase: "trading",
+      run: {
+        newOrder: authOrderProbes,
+        cancel: (desk, target) => authCancelProbes(desk, target),
+        cancelAll: authCancelAllProbes,
+      },
+    },
+  ],
   seenToCatch: [
     "unsigned-order-accepted",
     "wrong-signature-accepted",
     "signature-over-query-only",
     "unknown-api-key-as-400",
+    "timestamp-in-seconds-accepted",
   ],
 };
 
 /** The probes of the pass over an operation, after a properly authenticated control request. */
-export async function authPass(ctx: RunContext, operation: ContractOperation): Promise<void> {
+async function authPass(ctx: RunContext, operation: ContractOperation): Promise<void> {
+  for (const refused of ctx.credentials?.refusedBefore ?? [])
+    if (refused.op.operationId === operation.operationId)
+      ctx.session.fail(
+        CHECK,
+        refused,
+        `a properly signed request was refused (${describeAnswer(refused)}); the same credentials were accepted by ${ctx.credentials!.provenBy}`,
+      );
   if (isSigned(operation) && !ctx.session.canSign) {
     ctx.session.recorder.skip(
       CHECK,
@@ -59,7 +76,7 @@ export async function authPass(ctx: RunContext, operation: ContractOperation): P
 }
 
 /** new_order's probes, each under a fresh client order id (one accepted by mistake rests). */
-export async function authOrderProbes(desk: OrderDesk): Promise<void> {
+async function authOrderProbes(desk: OrderDesk): Promise<void> {
   await authProbes(desk.ctx, desk.ops.newOrder, {
     params: () => desk.freshOrderParams(),
     control: "none",
@@ -68,7 +85,7 @@ export async function authOrderProbes(desk: OrderDesk): Promise<void> {
 }
 
 /** cancel_order's probes, aimed at an open order (so an accepted probe shows: it cancels it). */
-export async function authCancelProbes(desk: OrderDesk, target: Placed | undefined): Promise<void> {
+async function authCancelProbes(desk: OrderDesk, target: Placed | undefined): Promise<void> {
   const { cancelOrder } = desk.ops;
   if (target?.orderId === undefined) {
     desk.session.recorder.skip(CHECK, cancelOrder.operationId, "no open order to aim the probes at");
@@ -85,7 +102,7 @@ export async function authCancelProbes(desk: OrderDesk, target: Placed | undefin
 }
 
 /** cancel_all_orders' probes on the desk's symbol (only sent where no other order rests). */
-export async function authCancelAllProbes(desk: OrderDesk): Promise<void> {
+async function authCancelAllProbes(desk: OrderDesk): Promise<void> {
   const cancelAll = desk.ops.cancelAll;
   if (!cancelAll) return;
   await authProbes(desk.ctx, cancelAll, {
@@ -160,6 +177,12 @@ function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
     {
       label: "with a timestamp 30 s in the future",
       auth: { timestamp: "future" },
+      code: signing.invalidTimestampCode,
+      needsCredentials: true,
+    },
+    {
+      label: "with the timestamp in seconds",
+      auth: { timestamp: "seconds" },
       code: signing.invalidTimestampCode,
       needsCredentials: true,
     },

@@ -5,11 +5,13 @@
  * order ends CANCELED with what had executed before) or it is refused because the order filled
  * (FILLED); query_order must agree with whichever answer came. Whatever the buy executed is sold back.
  */
-import { formatDec, tryParseDec, ZERO } from "../decimal.js";
+import { formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
+import { op, type RunContext } from "../kit/context.js";
+import { smallestQuantity } from "../kit/market.js";
+import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
-import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
 
 const CHECK = "cancel_race";
 
@@ -19,7 +21,7 @@ export const cancelRace: ContractCheck<typeof CHECK> = {
   description:
     "a cancel sent at the same moment as a fill of the same order gets exactly one outcome, and query_order agrees",
   covers: [],
-  hook: { phase: "trading-behaviour", run: cancelRacePhase },
+  hooks: [{ phase: "trading-behaviour", run: cancelRacePhase }],
   appliesTo: (operation) =>
     operation.operationId === "cancel_order" && operation.behaviour.unknownReferences?.order !== undefined,
   notApplicable: "no behaviour extension calls for it",

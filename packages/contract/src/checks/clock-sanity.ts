@@ -14,11 +14,11 @@
  * - in seconds: fails, and signing uses this machine's clock.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { Session } from "../session.js";
-import type { ContractCheck } from "./check.js";
-import { bodyObject } from "./context.js";
+import type { ContractOperation } from "../core/operations.js";
+import { type ClockReading, readServerClock } from "../kit/clock.js";
+import type { RunContext } from "../kit/context.js";
+import type { Session } from "../session/session.js";
+import type { ContractCheck, ProbeFinding } from "./check.js";
 
 const CHECK = "clock_sanity";
 
@@ -28,7 +28,10 @@ export const clockSanity: ContractCheck<typeof CHECK> = {
   description:
     "server_time is epoch milliseconds within a few minutes of the tester's clock (the offset is stated) and runs; a far-off clock is signed with only when it runs and its Date header agrees",
   covers: [],
-  hook: { phase: "probe" },
+  hooks: [
+    { phase: "probe", run: probeClock },
+    { phase: "end", run: (ctx) => recheckClock(ctx) },
+  ],
   appliesTo: (operation) => operation.operationId === "server_time",
   notApplicable: "judged on server_time only",
   seenToCatch: ["server-time-in-seconds", "server-clock-9-years-off", "server-clock-stands-still"],
@@ -42,36 +45,13 @@ const RUNNING_GAP_MS = 1500;
 /** How far a running clock's step may differ from this machine's over that gap (network time aside). */
 const RUNNING_TOLERANCE_MS = 1000;
 
-export interface ClockReading {
-  exchange: RoundTrip;
-  /** serverTime, when it is a finite number. */
-  serverTime: number | undefined;
-  /** This machine's clock halfway between sending and receiving. */
-  local: number;
-  /** Half the round trip: how uncertain `local` is. */
-  halfTrip: number;
-  /** The HTTP Date header in epoch ms (whole seconds), when sent and readable. */
-  date: number | undefined;
-}
-
-export async function readServerClock(
-  session: Session,
-  time: ContractOperation,
-  label: string,
-): Promise<ClockReading> {
-  const sentAt = Date.now();
-  const exchange = await session.call({ op: time, params: [] }, label);
-  const receivedAt = Date.now();
-  const serverTime = bodyObject(exchange)?.serverTime;
-  const dateHeader = exchange.response?.headers.date;
-  const date = dateHeader !== undefined ? Date.parse(dateHeader) : Number.NaN;
-  return {
-    exchange,
-    serverTime: typeof serverTime === "number" && Number.isFinite(serverTime) ? serverTime : undefined,
-    local: (sentAt + receivedAt) / 2,
-    halfTrip: (receivedAt - sentAt) / 2,
-    date: Number.isFinite(date) ? date : undefined,
-  };
+/** The first read of the server's clock, judged, and the clock the run signs with. */
+async function probeClock(session: Session): Promise<ProbeFinding | undefined> {
+  const time = session.model.operation("server_time");
+  if (!time) return undefined;
+  const reading = await readServerClock(session, time, "probe: server time");
+  const decision = await settleClock(session, time, reading);
+  return { clock: { ...decision, reading } };
 }
 
 export interface ClockDecision {
@@ -161,11 +141,11 @@ async function distrustOf(
  * At the end of a run whose server clock was adopted as plausible: the clock moved on by about
  * the time that passed. A clock that stands still, runs backwards or jumps fails server_time.
  */
-export async function recheckClock(
-  session: Session,
-  time: ContractOperation,
-  first: ClockReading,
-): Promise<void> {
+export async function recheckClock(ctx: RunContext): Promise<void> {
+  const { session } = ctx;
+  const time = session.model.operation("server_time");
+  const first = ctx.clock?.reading;
+  if (!time || !first) return;
   if (first.serverTime === undefined || first.serverTime < MILLISECONDS_FROM) return;
   if (Math.abs(first.serverTime - first.local) > MAX_CLOCK_OFFSET_MS) return;
   const wait = RUNNING_GAP_MS - (Date.now() - first.local);

@@ -1,8 +1,8 @@
 // content_type_conformance: the Content-Type is one the spec documents for that status.
-import type { ContractResponse } from "../operations.js";
-import type { RoundTrip, Verdicts } from "../round-trip.js";
+import type { ContractResponse } from "../core/operations.js";
+import { undocumentedStatus } from "../kit/answers.js";
+import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { undocumentedStatus } from "./status-code-conformance.js";
 
 const CHECK = "content_type_conformance";
 
@@ -11,7 +11,7 @@ export const contentTypeConformance: ContractCheck<typeof CHECK> = {
   label: "ctype",
   description: "the Content-Type is one the spec documents for that status",
   covers: [],
-  hook: { phase: "answer", judge: checkContentType },
+  hooks: [{ phase: "answer", judge: checkContentType }],
   seenToCatch: ["wrong-content-type"],
 };
 

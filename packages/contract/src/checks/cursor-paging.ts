@@ -4,10 +4,10 @@
  * nothing repeated.
  */
 
-import type { ContractOperation } from "../operations.js";
-import { fetchServed, idsOf, isRead, listAt, short, valuesFor } from "./behaviour-support.js";
+import type { ContractOperation } from "../core/operations.js";
+import { fetchServed, idsOf, isRead, listAt, short, valuesFor } from "../kit/behaviour-support.js";
+import type { RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import type { RunContext } from "./context.js";
 
 const CHECK = "cursor_paging";
 
@@ -16,7 +16,7 @@ export const cursorPaging: ContractCheck<typeof CHECK> = {
   label: "paging",
   description: "a page asked from an id starts there and runs on without gaps or repeats (x-cursor-paging)",
   covers: ["x-cursor-paging"],
-  hook: { phase: "behaviour", run: cursorPagingCheck, needsHistory: true },
+  hooks: [{ phase: "behaviour", run: cursorPagingCheck, needsHistory: true }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.cursorPaging !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["historical-fromId-exclusive", "aggTrades-fromId-ignored"],

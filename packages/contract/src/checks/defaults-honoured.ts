@@ -5,20 +5,13 @@
  * for first: depth without `limit` must return 100 levels when limit=5000 returns at least 100.
  */
 import { validateResponse } from "@marketapi/validators";
+import type { ContractOperation, ContractParameter } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation, ContractParameter } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import { requiredValues } from "../values.js";
+import { describeAnswer, isRateLimited, itemCounts, ok } from "../kit/answers.js";
+import { cannotCall, enabled, type RunContext } from "../kit/context.js";
+import { requiredValues } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import {
-  cannotCall,
-  describeAnswer,
-  enabled,
-  isRateLimited,
-  itemCounts,
-  ok,
-  type RunContext,
-} from "./context.js";
 
 const CHECK = "defaults_honoured";
 
@@ -27,7 +20,20 @@ export const defaultsHonoured: ContractCheck<typeof CHECK> = {
   label: "defaults",
   description: "declared defaults apply when a parameter is absent, explicit limits override them",
   covers: [],
-  hook: { phase: "operation", run: defaultsProbe },
+  hooks: [
+    { phase: "operation", run: defaultsProbe },
+    {
+      phase: "trading",
+      run: {
+        resting: (desk, resting) => {
+          if (resting.withoutVariant) judgeDefaultVariant(desk.ctx, resting.withoutVariant);
+        },
+        finish: (ctx, operation) => {
+          if (!operation.responseVariants) noDeclaredDefault(ctx, operation);
+        },
+      },
+    },
+  ],
   seenToCatch: ["wrong-default-depth", "limit-ignored"],
 };
 
@@ -38,7 +44,7 @@ function countParameter(operation: ContractOperation): ContractParameter | undef
 }
 
 /** Records why an operation without a count parameter has nothing for defaults_honoured. */
-export function noDeclaredDefault(ctx: RunContext, operation: ContractOperation): void {
+function noDeclaredDefault(ctx: RunContext, operation: ContractOperation): void {
   const declared = operation.parameters.filter(
     (p) => p.resolvedSchema.default !== undefined && p.name !== operation.responseVariants?.parameter,
   );
@@ -51,7 +57,7 @@ export function noDeclaredDefault(ctx: RunContext, operation: ContractOperation)
   );
 }
 
-export async function defaultsProbe(ctx: RunContext, operation: ContractOperation): Promise<void> {
+async function defaultsProbe(ctx: RunContext, operation: ContractOperation): Promise<void> {
   if (!enabled(ctx, CHECK)) return;
   const { session } = ctx;
   const recorder = session.recorder;
@@ -147,7 +153,7 @@ export async function defaultsProbe(ctx: RunContext, operation: ContractOperatio
  * The answer to new_order sent without the parameter that picks the response variant
  * (x-response-variant-by) must be the declared default variant.
  */
-export function judgeDefaultVariant(ctx: RunContext, exchange: RoundTrip): void {
+function judgeDefaultVariant(ctx: RunContext, exchange: RoundTrip): void {
   const variant = exchange.op.responseVariants?.default;
   if (variant === undefined || !enabled(ctx, CHECK)) return;
   const { session } = ctx;

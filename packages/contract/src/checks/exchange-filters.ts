@@ -5,11 +5,12 @@
  * clean-up cancels it.
  */
 
-import { ceilToStep, type Dec, div, formatDec, fromRatio, mul, parseDec, ZERO } from "../decimal.js";
+import { ceilToStep, type Dec, div, formatDec, fromRatio, mul, parseDec, ZERO } from "../core/decimal.js";
+import { expectRefusal, op, type RunContext } from "../kit/context.js";
+import type { FarBuy } from "../kit/market.js";
+import { placeOrder } from "../kit/order-placing.js";
+import { refusalOf } from "../kit/refusal-codes.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, op, type RunContext } from "./context.js";
-import { placeOrder } from "./order-placing.js";
-import { refusalOf } from "./refusal-codes.js";
 
 const CHECK = "exchange_filters";
 
@@ -18,10 +19,15 @@ export const exchangeFilters: ContractCheck<typeof CHECK> = {
   label: "filters",
   description: "orders breaking exchange_info's tick size, lot size or minimum notional are refused",
   covers: [],
-  hook: { phase: "trading-behaviour", run: exchangeFiltersPhase },
+  hooks: [{ phase: "trading-behaviour", run: exchangeFiltersPhase }],
   appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
   notApplicable: "no behaviour extension calls for it",
-  seenToCatch: ["tick-size-not-enforced", "lot-size-not-enforced", "filter-failure-as-rejected"],
+  seenToCatch: [
+    "tick-size-not-enforced",
+    "lot-size-not-enforced",
+    "filter-failure-as-rejected",
+    "second-symbol-tick-unenforced",
+  ],
 };
 
 interface Probe {
@@ -80,28 +86,36 @@ export async function exchangeFiltersPhase(ctx: RunContext): Promise<void> {
   const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
   if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
   if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
-  if (!ctx.rules || !("price" in ctx.farBuy))
-    return skip("no symbol rules or market price to build the probes from");
-  const { probes, unobservable } = filterProbes(ctx.rules, ctx.farBuy);
-  for (const reason of unobservable)
-    ctx.session.recorder.note(CHECK, newOrder.operationId, `not observable: ${reason}`);
-  for (const probe of probes) {
-    const placed = await placeOrder(
-      ctx,
-      newOrder,
-      {
-        symbol: ctx.rules.symbol,
-        side: "BUY",
-        type: "LIMIT",
-        timeInForce: "GTC",
-        price: formatDec(probe.price),
-        quantity: formatDec(probe.quantity),
-      },
-      `exchange filters: ${probe.what}`,
-    );
-    expectRefusal(ctx, CHECK, placed.exchange, {
-      what: `an order with ${probe.what}`,
-      ...refusalOf(ctx, "filter-failure", newOrder.operationId),
-    });
+  const plans = ctx.symbols.filter((p) => "price" in p.farBuy);
+  if (plans.length === 0) return skip("no symbol rules or market price to build the probes from");
+  // On every symbol the run trades: each has filters of its own.
+  for (const plan of plans) {
+    const far = plan.farBuy as FarBuy;
+    const { probes, unobservable } = filterProbes(plan.rules, far);
+    for (const reason of unobservable)
+      ctx.session.recorder.note(
+        CHECK,
+        newOrder.operationId,
+        `not observable on ${plan.rules.symbol}: ${reason}`,
+      );
+    for (const probe of probes) {
+      const placed = await placeOrder(
+        ctx,
+        newOrder,
+        {
+          symbol: plan.rules.symbol,
+          side: "BUY",
+          type: "LIMIT",
+          timeInForce: "GTC",
+          price: formatDec(probe.price),
+          quantity: formatDec(probe.quantity),
+        },
+        `exchange filters: ${probe.what} on ${plan.rules.symbol}`,
+      );
+      expectRefusal(ctx, CHECK, placed.exchange, {
+        what: `an order on ${plan.rules.symbol} with ${probe.what}`,
+        ...refusalOf(ctx, "filter-failure", newOrder.operationId),
+      });
+    }
   }
 }

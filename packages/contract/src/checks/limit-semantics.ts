@@ -4,11 +4,11 @@
  * is truncated to the maximum or refused, exactly as the spec says.
  */
 
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
-import { fetchServed, isRead, listAt, valuesFor } from "./behaviour-support.js";
+import { fetchServed, isRead, listAt, valuesFor } from "../kit/behaviour-support.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "limit_semantics";
 
@@ -17,7 +17,7 @@ export const limitSemantics: ContractCheck<typeof CHECK> = {
   label: "limit",
   description: "limit cuts, defaults, and above the maximum truncates or refuses as x-limit states",
   covers: ["x-limit"],
-  hook: { phase: "behaviour", run: limitSemanticsCheck, needsHistory: true },
+  hooks: [{ phase: "behaviour", run: limitSemanticsCheck, needsHistory: true }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.limit !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["depth-limit-above-max-refused", "trades-default-10"],

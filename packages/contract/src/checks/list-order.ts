@@ -4,10 +4,10 @@
  * names an operation.
  */
 
-import type { ContractOperation } from "../operations.js";
-import { compareKeys, fetchServed, isRead, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import type { ContractOperation } from "../core/operations.js";
+import { compareKeys, fetchServed, isRead, listAt, valueAt, valuesFor } from "../kit/behaviour-support.js";
+import type { RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import type { RunContext } from "./context.js";
 
 const CHECK = "list_order";
 
@@ -16,7 +16,7 @@ export const listOrder: ContractCheck<typeof CHECK> = {
   label: "order",
   description: "every list answer is sorted by the field and direction x-list-order states",
   covers: ["x-list-order"],
-  hook: { phase: "behaviour", run: listOrderCheck, needsHistory: true },
+  hooks: [{ phase: "behaviour", run: listOrderCheck, needsHistory: true }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.listOrder !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["trades-newest-first", "bids-worst-first"],

@@ -5,14 +5,16 @@
  * them; the trading phase sends the ones aimed at new_order, cancel_order and cancel_all_orders,
  * built on the order desk's orders.
  */
+
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import { negativeCases, type TextCase } from "../values.js";
+import { bodyObject } from "../kit/answers.js";
+import { cannotCall, enabled, expectRefusal, type RunContext, targetValues } from "../kit/context.js";
+import type { OrderDesk, Placed } from "../kit/order-desk.js";
+import { negativeExpectation } from "../kit/refusal-codes.js";
+import { negativeCases, type TextCase } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject, cannotCall, enabled, expectRefusal, type RunContext, targetValues } from "./context.js";
-import type { OrderDesk, Placed } from "./order-desk.js";
-import { negativeExpectation } from "./refusal-codes.js";
 
 const CHECK = "negative_data_rejection";
 
@@ -23,7 +25,17 @@ export const negativeDataRejection: ContractCheck<typeof CHECK> = {
     "schema-invalid input (missing, wrong type, out of range, unknown enum, excluded pairs) gets 4xx + Error",
   // Each refusal with the code x-refusals names for the rule the case breaks.
   covers: ["x-mutually-exclusive", "x-order-type-rules", "x-refusals"],
-  hook: { phase: "operation", run: negativePass },
+  hooks: [
+    { phase: "operation", run: negativePass },
+    {
+      phase: "trading",
+      run: {
+        newOrder: negativeOrderProbes,
+        cancel: (desk, _target, spare) => negativeCancelProbes(desk, spare),
+        cancelAll: negativeCancelAllProbes,
+      },
+    },
+  ],
   seenToCatch: [
     "symbol-and-symbols-accepted",
     "out-of-range-limit-clamped",
@@ -32,7 +44,7 @@ export const negativeDataRejection: ContractCheck<typeof CHECK> = {
   ],
 };
 
-export async function negativePass(ctx: RunContext, operation: ContractOperation): Promise<void> {
+async function negativePass(ctx: RunContext, operation: ContractOperation): Promise<void> {
   if (!enabled(ctx, CHECK)) return;
   const lacking = cannotCall(ctx, operation);
   if (lacking) {
@@ -52,7 +64,7 @@ export async function negativePass(ctx: RunContext, operation: ContractOperation
 }
 
 /** new_order's negative cases, each under a fresh client order id (one accepted by mistake rests). */
-export async function negativeOrderProbes(desk: OrderDesk): Promise<void> {
+async function negativeOrderProbes(desk: OrderDesk): Promise<void> {
   const { ctx } = desk;
   const { newOrder } = desk.ops;
   if (!enabled(ctx, CHECK)) return;
@@ -73,7 +85,7 @@ export async function negativeOrderProbes(desk: OrderDesk): Promise<void> {
 }
 
 /** cancel_order's negative cases, built on an open order (one accepted by mistake cancels it). */
-export async function negativeCancelProbes(desk: OrderDesk, spare: Placed | undefined): Promise<void> {
+async function negativeCancelProbes(desk: OrderDesk, spare: Placed | undefined): Promise<void> {
   const { ctx } = desk;
   const { cancelOrder } = desk.ops;
   if (!enabled(ctx, CHECK)) return;
@@ -100,7 +112,7 @@ export async function negativeCancelProbes(desk: OrderDesk, spare: Placed | unde
  * cancel_all_orders' negative cases on the desk's symbol; the case without a symbol only when
  * the account has no open order elsewhere that it could cancel.
  */
-export async function negativeCancelAllProbes(desk: OrderDesk): Promise<void> {
+async function negativeCancelAllProbes(desk: OrderDesk): Promise<void> {
   const { ctx } = desk;
   const cancelAll = desk.ops.cancelAll;
   if (!cancelAll || !enabled(ctx, CHECK)) return;

@@ -1,5 +1,5 @@
 // not_a_server_error: no answer is a 5xx, and every request gets an answer within --timeout.
-import type { RoundTrip, Verdicts } from "../round-trip.js";
+import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "not_a_server_error";
@@ -9,10 +9,13 @@ export const notAServerError: ContractCheck<typeof CHECK> = {
   label: "5xx",
   description: "no response is a 5xx, and every request gets an answer within --timeout",
   covers: [],
-  hook: {
-    phase: "answer",
-    judge: (exchange, _declared, verdicts) => checkNotAServerError(exchange, verdicts),
-  },
+  hooks: [
+    {
+      phase: "answer",
+      judge: (exchange, _declared, verdicts) => checkNotAServerError(exchange, verdicts),
+      noAnswer: (exchange, verdicts, message) => checkNoAnswer(exchange, verdicts, message),
+    },
+  ],
   seenToCatch: ["server-error-on-avg-price"],
 };
 

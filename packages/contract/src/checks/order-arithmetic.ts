@@ -7,14 +7,17 @@
  */
 
 import type { OrderArithmetic } from "@marketapi/spec/model";
-import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../decimal.js";
+import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import { afterCancel } from "../run/order-state.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
+import { op, type RunContext } from "../kit/context.js";
+import { smallestQuantity } from "../kit/market.js";
+import { arithmeticProblems } from "../kit/order-answers.js";
+import { type BestPrices, bestPrices, placeOrder } from "../kit/order-placing.js";
+import { afterCancel } from "../kit/order-state.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
-import { type BestPrices, bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
 
 const CHECK = "order_arithmetic";
 
@@ -24,12 +27,11 @@ export const orderArithmetic: ContractCheck<typeof CHECK> = {
   description:
     "MARKET, LIMIT IOC/FOK and a resting LIMIT really trade: fills add up, status follows the executed quantity, IOC/FOK never rest (x-order-arithmetic)",
   covers: ["x-order-arithmetic"],
-  hook: { phase: "trading-behaviour", run: orderArithmeticPhase },
+  hooks: [{ phase: "trading-behaviour", run: orderArithmeticPhase }],
   appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["ioc-remainder-rests", "fok-partial"],
 };
-const RESTING = ["NEW", "PARTIALLY_FILLED"];
 
 export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
   const newOrder = op(ctx, "new_order");
@@ -104,53 +106,6 @@ export function judgeAnswer(
   if (problems.length === 0) session.pass(CHECK, round);
   else session.fail(CHECK, round, `${label}: ${problems.join("; ")} (x-order-arithmetic)`);
   return tryParseDec(body[rule.executedQty]);
-}
-
-/** What is wrong with an order answer, per the rule; empty when it adds up. */
-export function arithmeticProblems(
-  rule: OrderArithmetic,
-  body: Record<string, unknown>,
-  timeInForce: string,
-): string[] {
-  const problems: string[] = [];
-  const executed = tryParseDec(body[rule.executedQty]);
-  const orig = tryParseDec(body.origQty);
-  const quote = tryParseDec(body[rule.quoteQty]);
-  const status = String(body.status);
-  if (executed === undefined || orig === undefined || quote === undefined) {
-    return [`${rule.executedQty}, origQty and ${rule.quoteQty} must be decimal text`];
-  }
-  const fills = Array.isArray(body[rule.fills.list])
-    ? (body[rule.fills.list] as Record<string, unknown>[])
-    : [];
-  let qtySum = ZERO;
-  let quoteSum = ZERO;
-  for (const fill of fills) {
-    const qty = tryParseDec(fill[rule.fills.qty]) ?? ZERO;
-    qtySum += qty;
-    quoteSum += mul(tryParseDec(fill[rule.fills.price]) ?? ZERO, qty);
-  }
-  if (qtySum !== executed)
-    problems.push(
-      `the ${fills.length} fills sum to ${formatDec(qtySum)}, ${rule.executedQty} is ${formatDec(executed)}`,
-    );
-  // The quote quantity is written with the quote asset's precision: allow one unit of 10^-8 per fill.
-  const tolerance = unitOf(8) * BigInt(Math.max(1, fills.length));
-  const gap = quote > quoteSum ? quote - quoteSum : quoteSum - quote;
-  if (gap > tolerance)
-    problems.push(
-      `${rule.quoteQty} is ${formatDec(quote)}, Σ ${rule.fills.price} × ${rule.fills.qty} of the fills is ${formatDec(quoteSum)}`,
-    );
-  const share = executed === ZERO ? "none" : executed < orig ? "part" : "all";
-  if (!rule.status[share].includes(status))
-    problems.push(
-      `status ${status} with ${share === "none" ? "nothing" : share === "part" ? "part" : "all"} of ${formatDec(orig)} executed; want ${rule.status[share].join(" or ")}`,
-    );
-  if (rule.neverRest.includes(timeInForce) && RESTING.includes(status))
-    problems.push(`a ${timeInForce} order rests on the book (status ${status})`);
-  if (rule.allOrNothing.includes(timeInForce) && share === "part")
-    problems.push(`a ${timeInForce} order filled ${formatDec(executed)} of ${formatDec(orig)}`);
-  return problems;
 }
 
 /** Sells what a buy executed (MARKET), so the account ends where it started. */

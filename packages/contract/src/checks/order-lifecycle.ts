@@ -6,12 +6,12 @@
  * every open order of the run. The orders come from the order desk (order-desk.ts): LIMIT BUYs
  * far below the market, cancelled afterwards.
  */
-import type { Placement } from "../http/request.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { Values } from "../values.js";
+
+import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
+import type { RunContext } from "../kit/context.js";
+import { listOf, type OrderDesk, type Placed, type Resting, sameDecimal } from "../kit/order-desk.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject, describeAnswer, isRateLimited, ok } from "./context.js";
-import { listOf, type OrderDesk, type Placed, sameDecimal } from "./order-desk.js";
 
 const CHECK = "order_lifecycle";
 
@@ -31,15 +31,26 @@ export const orderLifecycle: ContractCheck<typeof CHECK> = {
   description: "new → query → open list → cancel → CANCELED → gone from open list → in all orders",
   // new_order is sent with its parameters in the query, in a form body, and split between them.
   covers: ["x-parameter-placement"],
-  hook: { phase: "trading" },
+  hooks: [
+    {
+      phase: "trading",
+      run: {
+        opening: lifecycle,
+        resting: judgeResting,
+        cancel: (desk, target) => cancelByClientOrderId(desk, target),
+        cancelledAll: judgeCancelAll,
+        unavailable: (ctx, reason) => skipLifecycle(ctx, reason),
+      },
+    },
+  ],
   appliesTo: (operation) => LIFECYCLE_OPERATIONS.includes(operation.operationId),
   notApplicable: "not part of the order lifecycle",
   seenToCatch: ["cancelled-still-open", "query-new-after-cancel", "cancelled-missing-from-all-orders"],
 };
 
 /** Skips the lifecycle on every operation it judges, saying why. */
-export function skipLifecycle(desk: Pick<OrderDesk, "ctx">, reason: string): void {
-  for (const id of LIFECYCLE_OPERATIONS) desk.ctx.session.recorder.skip(CHECK, id, reason);
+function skipLifecycle(ctx: RunContext, reason: string): void {
+  for (const id of LIFECYCLE_OPERATIONS) ctx.session.recorder.skip(CHECK, id, reason);
 }
 
 const check = (desk: OrderDesk, exchange: RoundTrip, holds: boolean, message: string) =>
@@ -48,7 +59,7 @@ const succeeded = (desk: OrderDesk, exchange: RoundTrip, what: string) =>
   desk.succeeded(CHECK, exchange, what);
 
 /** The lifecycle of one order. Returns false when the first order could not be placed. */
-export async function lifecycle(desk: OrderDesk): Promise<boolean> {
+async function lifecycle(desk: OrderDesk): Promise<boolean> {
   const { session } = desk;
   const symbol = desk.symbol;
   const placed = await desk.place("lifecycle: new_order (LIMIT BUY far below the market, RESULT)", {
@@ -58,7 +69,7 @@ export async function lifecycle(desk: OrderDesk): Promise<boolean> {
   if (!ok(created)) {
     const reason = `new_order refused the far-from-market LIMIT order (${describeAnswer(created)})`;
     if (created.response && created.response.status >= 500) session.fail(CHECK, created, reason);
-    skipLifecycle(desk, reason);
+    skipLifecycle(desk.ctx, reason);
     return false;
   }
   const body = bodyObject(created) ?? {};
@@ -170,45 +181,17 @@ export async function lifecycle(desk: OrderDesk): Promise<boolean> {
   return true;
 }
 
-export interface Placements {
-  /** The orders placed and left open. */
-  open: Placed[];
-  /** The answer to the order sent without the response-variant parameter, when one was sent. */
-  withoutVariant?: RoundTrip;
-}
-
-/** new_order's parameter placements and response variants; the orders are left open. */
-export async function placements(desk: OrderDesk): Promise<Placements> {
-  const { newOrder } = desk.ops;
-  const result: Placements = { open: [] };
-  const cases: Array<{ label: string; extra: Values; placement: Placement }> = [
-    {
-      label: "new_order: parameters in the form body, ACK",
-      extra: { newOrderRespType: "ACK" },
-      placement: "body",
-    },
-    {
-      label: "new_order: parameters split between query and body, FULL",
-      extra: { newOrderRespType: "FULL" },
-      placement: "split",
-    },
-    { label: "new_order: no newOrderRespType (declared default)", extra: {}, placement: "query" },
-  ];
-  for (const c of cases) {
-    if (!newOrder.acceptsFormBody && c.placement !== "query") continue;
-    const placed = await desk.place(c.label, c.extra, c.placement);
-    if (succeeded(desk, placed.exchange, c.label)) {
-      check(desk, placed.exchange, placed.orderId !== undefined, `${c.label}: the answer has no orderId`);
-      if (placed.orderId !== undefined) result.open.push(placed);
-    }
-    if (c.extra.newOrderRespType === undefined) result.withoutVariant = placed.exchange;
+/** Each order the phase left resting (one per placement and variant) was accepted with an orderId. */
+function judgeResting(desk: OrderDesk, resting: Resting): void {
+  for (const { label, placed } of resting.orders) {
+    if (succeeded(desk, placed.exchange, label))
+      check(desk, placed.exchange, placed.orderId !== undefined, `${label}: the answer has no orderId`);
   }
-  return result;
 }
 
 /** cancel_order by origClientOrderId, on an order still open. */
-export async function cancelByClientOrderId(desk: OrderDesk, target: Placed): Promise<void> {
-  if (!desk.isOpen(target)) return;
+async function cancelByClientOrderId(desk: OrderDesk, target: Placed | undefined): Promise<void> {
+  if (target?.orderId === undefined || !desk.isOpen(target)) return;
   const exchange = await desk.cancel(
     target,
     "lifecycle: cancel_order by origClientOrderId",
@@ -227,26 +210,14 @@ export async function cancelByClientOrderId(desk: OrderDesk, target: Placed): Pr
 
 /**
  * cancel_all_orders on the symbol reports every open order of the run as CANCELED, and
- * open_orders lists none of them afterwards. Only called when no other order rests there. Returns
- * its answer (order_views compares the reports with query_order).
+ * open_orders lists none of them afterwards (the phase sends it only when no other order rests there).
  */
-export async function cancelAllLifecycle(
+async function judgeCancelAll(
   desk: OrderDesk,
-  remaining: Placed[],
-): Promise<RoundTrip | undefined> {
-  const cancelAll = desk.ops.cancelAll;
-  if (!cancelAll) return undefined;
-  const expected = remaining.filter((p) => desk.isOpen(p));
-  if (expected.length === 0) {
-    desk.session.recorder.skip(CHECK, cancelAll.operationId, "no open order left to cancel");
-    return undefined;
-  }
-  const exchange = await desk.session.call(
-    { op: cancelAll, params: desk.symbolParams(cancelAll) },
-    "lifecycle: cancel_all_orders",
-  );
-  if (!succeeded(desk, exchange, "cancel_all_orders")) return exchange;
-  desk.closeListed(exchange);
+  exchange: RoundTrip,
+  expected: readonly Placed[],
+): Promise<void> {
+  if (!succeeded(desk, exchange, "cancel_all_orders")) return;
   const reports = listOf(exchange);
   const missing = expected.filter(
     (p) => !reports.some((r) => r.orderId === p.orderId && r.status === "CANCELED"),
@@ -267,5 +238,4 @@ export async function cancelAllLifecycle(
       `open_orders still lists ${left.map((o) => o.orderId).join(", ")} after cancel_all_orders`,
     );
   }
-  return exchange;
 }

@@ -17,14 +17,16 @@
  * symbol. What the two orders left bought or sold is offset with a MARKET order.
  */
 import type { OrderViews } from "@marketapi/spec/model";
-import { type Dec, formatDec, tryParseDec, ZERO } from "../decimal.js";
+import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
-import type { RoundTrip } from "../round-trip.js";
-import { listAt, unreachable, valueAt } from "./behaviour-support.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
+import { listAt, unreachable, valueAt } from "../kit/behaviour-support.js";
+import { op, type RunContext } from "../kit/context.js";
+import { smallestQuantity } from "../kit/market.js";
+import { bestPrices, placeOrder } from "../kit/order-placing.js";
+import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "../kit/relations-support.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { bodyObject, describeAnswer, ok, op, type RunContext } from "./context.js";
-import { bestPrices, placeOrder, smallestQuantity } from "./order-placing.js";
-import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "./relations-support.js";
 
 const CHECK = "order_views";
 /** Orders of the account looked at by the reads (besides the open ones and the run's own). */
@@ -38,7 +40,10 @@ export const orderViews: ContractCheck<typeof CHECK> = {
   description:
     "an order reads the same from query, open and all orders and from the answers of its placement and cancel; open orders lists exactly the open ones (x-relations)",
   covers: ["x-relations"],
-  hook: { phase: "relation", run: orderViewsCheck },
+  hooks: [
+    { phase: "relation", run: orderViewsCheck },
+    { phase: "trading", run: { cancelledAll: (desk, answer) => judgeCancelReports(desk.ctx, answer) } },
+  ],
   appliesTo: named((relations) =>
     relations.orders.flatMap((views) => [...views.reads, ...views.reports, views.open.operation]),
   ),
@@ -473,7 +478,7 @@ function compareReport(ctx: RunContext, views: OrderViews, report: RoundTrip, la
  * a final status must read the same from query_order afterwards. The trading phase calls it with
  * the answers of its cancels.
  */
-export async function judgeCancelReports(ctx: RunContext, exchange: RoundTrip): Promise<void> {
+async function judgeCancelReports(ctx: RunContext, exchange: RoundTrip): Promise<void> {
   const views = relationsOf(ctx)?.orders.find((v) => v.reports.includes(exchange.op.operationId));
   if (!views || !ok(exchange) || !ctx.session.recorder.enabled(CHECK)) return;
   const [single] = splitReads(ctx, views).singles;

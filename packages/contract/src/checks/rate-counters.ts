@@ -7,14 +7,17 @@
  * weight fails at once; growth above it is tried again (another client on the same address counts
  * too) and fails only when the excess is the same on every attempt.
  */
+
+import { formatDec, parseDec } from "../core/decimal.js";
+import { type ContractOperation, isSigned, isTrading, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isSigned, isTrading, methodOf } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { Values } from "../values.js";
-import { requiredValues } from "../values.js";
+import { describeAnswer, ok } from "../kit/answers.js";
+import { op, type RunContext } from "../kit/context.js";
+import { placeOrder } from "../kit/order-placing.js";
+import type { Values } from "../kit/values.js";
+import { requiredValues } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { describeAnswer, ok, op, type RunContext } from "./context.js";
-import { placeOrder } from "./order-placing.js";
 
 const CHECK = "rate_counters";
 
@@ -24,8 +27,17 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
   description:
     "the used-weight counter grows by each request's x-weight, the order counters by one per accepted order",
   covers: ["x-weight"],
-  hook: { phase: "trading-behaviour", run: rateCountersPhase },
-  seenToCatch: ["weight-counts-one-per-request", "weight-counts-double", "order-count-frozen"],
+  hooks: [
+    { phase: "trading-behaviour", run: rateCountersPhase },
+    { phase: "end", run: dailyCount },
+  ],
+  seenToCatch: [
+    "weight-counts-one-per-request",
+    "weight-counts-double",
+    "order-count-frozen",
+    "refused-order-counted",
+    "daily-order-count-is-the-10s-count",
+  ],
 };
 
 /** A counter header the spec documents: its name, and the length of its window in ms. */
@@ -70,6 +82,7 @@ export async function rateCountersPhase(ctx: RunContext): Promise<void> {
   if (!ctx.session.recorder.enabled(CHECK)) return;
   await weightCounts(ctx);
   await orderCounts(ctx);
+  await markDay(ctx);
 }
 
 /** The operations whose common case is served to this run: reads, with their required values. */
@@ -85,11 +98,19 @@ function commonCases(ctx: RunContext): Array<{ operation: ContractOperation; val
     });
 }
 
+/** About how long the weight pairs take: they start at least this far from the window's end. */
+const WEIGHT_PHASE_MS = 5000;
+
 /** Requests of one operation before a counter that grows by more than the weight is left unjudged. */
 const WEIGHT_ATTEMPTS = 3;
 
 async function weightCounts(ctx: RunContext): Promise<void> {
   const cases = commonCases(ctx);
+  // The pairs take a few seconds: start them clear of the weight window's end, or none is judged.
+  const window = cases
+    .map((c) => countersOf(c.operation, /X-MBX-USED-WEIGHT/)[0])
+    .find((c) => c !== undefined);
+  if (window) await clearOfBoundaries(ctx, [window], WEIGHT_PHASE_MS);
   let previous: { exchange: RoundTrip; at: number } | undefined;
   for (const { operation, values } of cases) {
     const counter = countersOf(operation, /X-MBX-USED-WEIGHT/)[0];
@@ -170,6 +191,9 @@ async function orderCounts(ctx: RunContext): Promise<void> {
   if (!ctx.trading || !ctx.session.canSign || !("price" in ctx.farBuy))
     return skip("order counters need --allow-trading (orders far from the market)");
   const far = ctx.farBuy;
+  const tick = ctx.rules?.tick ?? 0n;
+  const offTick = formatDec(parseDec(far.price) + tick / 2n);
+  if (tick < 2n) return skip("no tick size to place an order off it");
   const place = async (n: number) => {
     const placed = await placeOrder(
       ctx,
@@ -189,8 +213,22 @@ async function orderCounts(ctx: RunContext): Promise<void> {
   for (let attempt = 1; attempt <= ORDER_ATTEMPTS; attempt += 1) {
     await clearOfBoundaries(ctx, counters);
     const first = await place(2 * attempt - 1);
+    // A refused order between the two does not count: the counters count orders placed.
+    const refused = await placeOrder(
+      ctx,
+      newOrder,
+      {
+        symbol: ctx.values.symbol,
+        side: "BUY",
+        type: "LIMIT",
+        timeInForce: "GTC",
+        price: offTick,
+        quantity: far.quantity,
+      },
+      `counters: an order refused (its price off the tick size)`,
+    );
     const second = await place(2 * attempt);
-    await cancelBoth(ctx, [first.placed.clientOrderId, second.placed.clientOrderId]);
+    await cancelBoth(ctx, [first.placed.clientOrderId, refused.clientOrderId, second.placed.clientOrderId]);
     if (!ok(first.placed.exchange) || !ok(second.placed.exchange)) {
       const refused = ok(first.placed.exchange) ? second.placed.exchange : first.placed.exchange;
       return skip(`an order far from the market was refused (${describeAnswer(refused)})`);
@@ -213,7 +251,7 @@ async function orderCounts(ctx: RunContext): Promise<void> {
       ctx.session.fail(
         CHECK,
         second.placed.exchange,
-        `two accepted orders in a row (and again): ${shown.join(", ")}; each order counter must grow by one per order`,
+        `two accepted orders with a refused one between them (and again): ${shown.join(", ")}; each order counter must grow by one per order placed, and not for a refused one`,
       );
       return;
     }
@@ -228,17 +266,21 @@ const MAX_BOUNDARY_WAIT_MS = 2 * BOUNDARY_MARGIN_MS;
  * Waits, when the target's clock is near a boundary of a short counter window, until it is past
  * it: retrying at once would land near the same boundary again.
  */
-async function clearOfBoundaries(ctx: RunContext, counters: Counter[]): Promise<void> {
+async function clearOfBoundaries(
+  ctx: RunContext,
+  counters: Counter[],
+  ahead: number = BOUNDARY_MARGIN_MS * 1.5,
+): Promise<void> {
   const now = ctx.session.now();
   const waits = counters.map((c) => {
     const into = now % c.windowMs;
     const toEnd = c.windowMs - into;
-    if (toEnd <= BOUNDARY_MARGIN_MS * 1.5) return toEnd + BOUNDARY_MARGIN_MS + 50;
+    if (toEnd <= ahead) return toEnd + BOUNDARY_MARGIN_MS + 50;
     if (into <= BOUNDARY_MARGIN_MS) return BOUNDARY_MARGIN_MS - into + 50;
     return 0;
   });
   const wait = Math.max(0, ...waits);
-  if (wait > 0 && wait <= MAX_BOUNDARY_WAIT_MS + BOUNDARY_MARGIN_MS)
+  if (wait > 0 && wait <= Math.max(MAX_BOUNDARY_WAIT_MS, ahead) + BOUNDARY_MARGIN_MS)
     await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
@@ -253,4 +295,79 @@ async function cancelBoth(ctx: RunContext, ids: string[]): Promise<void> {
     );
     if (ok(cancelled)) ctx.ledger.closed(id);
   }
+}
+
+/** The longest order counter's value at the rate_counters phase, and the run's orders accepted by then. */
+const dayMarks = new WeakMap<RunContext, { counter: Counter; value: number; accepted: number; at: number }>();
+
+/** One far order, marking the longest order counter (the daily one) and the orders the run had placed. */
+async function markDay(ctx: RunContext): Promise<void> {
+  const placed = await farOrder(ctx, "counters: an order marking the daily count");
+  if (!placed) return;
+  const [counter, value] = placed.longest;
+  dayMarks.set(ctx, { counter, value, accepted: ctx.ledger.acceptedOwn, at: placed.at });
+}
+
+/**
+ * At the end of the run, long after the short windows rolled: the daily counter grew by the
+ * orders the run's account placed since the mark, at least; on a sandbox, where the run is the
+ * only client, by exactly that many (refused orders not counted).
+ */
+async function dailyCount(ctx: RunContext): Promise<void> {
+  const mark = dayMarks.get(ctx);
+  if (!mark) return;
+  const placed = await farOrder(ctx, "counters: an order at the end of the run (the daily count)");
+  if (!placed) return;
+  const [counter, value] = placed.longest;
+  if (counter.name !== mark.counter.name) return;
+  const sameDay = Math.floor(mark.at / counter.windowMs) === Math.floor(placed.at / counter.windowMs);
+  if (!sameDay) return;
+  const accepted = ctx.ledger.acceptedOwn - mark.accepted;
+  const grew = value - mark.value;
+  const what = `${counter.name} went from ${mark.value} to ${value} while the run's account placed ${accepted} order(s)`;
+  if (grew < accepted)
+    ctx.session.fail(
+      CHECK,
+      placed.exchange,
+      `${what}: it lost orders (it must count every order of its window)`,
+    );
+  else if (grew > accepted && ctx.movePrices)
+    ctx.session.fail(
+      CHECK,
+      placed.exchange,
+      `${what}, and no other client trades on this sandbox: it counts what it must not (refused orders?)`,
+    );
+  else ctx.session.pass(CHECK, placed.exchange);
+}
+
+/** A far order, cancelled at once: its answer, when it was accepted, and its longest order counter. */
+async function farOrder(
+  ctx: RunContext,
+  label: string,
+): Promise<{ exchange: RoundTrip; at: number; longest: [Counter, number] } | undefined> {
+  const newOrder = op(ctx, "new_order");
+  if (!newOrder || !ctx.trading || !ctx.session.canSign || !("price" in ctx.farBuy)) return undefined;
+  const counters = countersOf(newOrder, /X-MBX-ORDER-COUNT/).sort((a, b) => b.windowMs - a.windowMs);
+  const longest = counters[0];
+  if (!longest) return undefined;
+  const far = ctx.farBuy;
+  const placed = await placeOrder(
+    ctx,
+    newOrder,
+    {
+      symbol: far.symbol,
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      price: far.price,
+      quantity: far.quantity,
+    },
+    label,
+  );
+  const at = ctx.session.now();
+  await cancelBoth(ctx, [placed.clientOrderId]);
+  const value = counterValue(placed.exchange, longest);
+  return ok(placed.exchange) && value !== undefined
+    ? { exchange: placed.exchange, at, longest: [longest, value] }
+    : undefined;
 }

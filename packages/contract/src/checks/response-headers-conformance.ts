@@ -1,8 +1,8 @@
 // response_headers_conformance: the documented response headers are present and match their schemas.
-import type { ContractResponse, SchemaNode } from "../operations.js";
-import type { RoundTrip, Verdicts } from "../round-trip.js";
+import type { ContractResponse, SchemaNode } from "../core/operations.js";
+import { undocumentedStatus } from "../kit/answers.js";
+import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { undocumentedStatus } from "./status-code-conformance.js";
 
 const CHECK = "response_headers_conformance";
 
@@ -11,7 +11,7 @@ export const responseHeadersConformance: ContractCheck<typeof CHECK> = {
   label: "headers",
   description: "documented response headers are present and match their schema",
   covers: [],
-  hook: { phase: "answer", judge: checkResponseHeaders },
+  hooks: [{ phase: "answer", judge: checkResponseHeaders }],
   seenToCatch: ["missing-weight-header", "weight-header-not-integer"],
 };
 

@@ -1,10 +1,10 @@
 // response_schema_conformance: the body matches the documented schema, of the variant the request
 // asks for where `x-response-variant-by` lets a parameter choose the shape.
 import { validateResponse } from "@marketapi/validators";
-import type { ContractResponse } from "../operations.js";
-import { paramValue, type RoundTrip, type Verdicts } from "../round-trip.js";
+import type { ContractResponse } from "../core/operations.js";
+import { undocumentedStatus } from "../kit/answers.js";
+import { type RoundTrip, type Verdicts, variantOf } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import { undocumentedStatus } from "./status-code-conformance.js";
 
 const CHECK = "response_schema_conformance";
 
@@ -13,19 +13,9 @@ export const responseSchemaConformance: ContractCheck<typeof CHECK> = {
   label: "schema",
   description: "the body matches the documented schema (new_order: the variant newOrderRespType asks for)",
   covers: ["x-response-variant-by"],
-  hook: { phase: "answer", judge: checkResponseSchema },
+  hooks: [{ phase: "answer", judge: checkResponseSchema }],
   seenToCatch: ["price-as-number", "resp-type-ignored"],
 };
-
-/** The response variant the request asks for (x-response-variant-by), or the declared default. */
-export function variantOf(exchange: RoundTrip): string | undefined {
-  const by = exchange.op.responseVariants;
-  if (!by) return undefined;
-  const asked = paramValue(exchange.plan.params, by.parameter);
-  if (by.by === "presence") return asked === undefined ? "absent" : "present";
-  if (asked === undefined) return by.default;
-  return Object.hasOwn(by.refs, asked) ? asked : undefined;
-}
 
 export function checkResponseSchema(
   exchange: RoundTrip,

@@ -7,10 +7,8 @@
  * the others are compared with.
  */
 import type { FactReport, SharedFact } from "@marketapi/spec/model";
-import type { RoundTrip } from "../round-trip.js";
-import { listAt, valueAt } from "./behaviour-support.js";
-import type { ContractCheck } from "./check.js";
-import type { RunContext } from "./context.js";
+import { listAt, valueAt } from "../kit/behaviour-support.js";
+import type { RunContext } from "../kit/context.js";
 import {
   ATTEMPTS,
   judged,
@@ -21,7 +19,9 @@ import {
   unjudged,
   unreadWhy,
   witness,
-} from "./relations-support.js";
+} from "../kit/relations-support.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "shared_facts";
 
@@ -31,7 +31,7 @@ export const sharedFacts: ContractCheck<typeof CHECK> = {
   description:
     "a fact several operations report (best bid and ask, last price) is the same in each, read while the market stood still (x-relations)",
   covers: ["x-relations"],
-  hook: { phase: "relation", run: sharedFactsCheck },
+  hooks: [{ phase: "relation", run: sharedFactsCheck }],
   appliesTo: named((relations) =>
     relations.sharedFacts.flatMap((fact) => fact.reports.map((r) => r.operation)),
   ),

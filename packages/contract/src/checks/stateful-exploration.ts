@@ -1,20 +1,14 @@
 // stateful_exploration: generated sequences of order operations judged against a model of the
-// state after every step, on every read (src/explore/). The runner calls the exploration after the
+// state after every step, on every read (its machinery is src/explore/). It runs after the
 // behaviour checks, within its own request budget (--explore).
+import { explorationPhase } from "../explore/index.js";
+import { ORDER_OPERATION_IDS } from "../kit/order-desk.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "stateful_exploration";
 
-const ORDER_OPERATIONS = [
-  "new_order",
-  "cancel_order",
-  "cancel_all_orders",
-  "query_order",
-  "open_orders",
-  "all_orders",
-  "order_book",
-  "recent_trades_list",
-];
+/** The order operations, and the book and trades a sequence reads for its bracket. */
+const EXPLORED = [...ORDER_OPERATION_IDS, "order_book", "recent_trades_list"];
 
 export const statefulExploration: ContractCheck<typeof CHECK> = {
   name: CHECK,
@@ -25,8 +19,8 @@ export const statefulExploration: ContractCheck<typeof CHECK> = {
   // x-response-variant-by names is asked for; the arithmetic of x-order-arithmetic holds at each
   // step; refusals carry the codes x-refusals names.
   covers: ["x-order-type-rules", "x-response-variant-by", "x-order-arithmetic", "x-refusals"],
-  hook: { phase: "exploration" },
-  appliesTo: (operation) => ORDER_OPERATIONS.includes(operation.operationId),
+  hooks: [{ phase: "exploration", run: explorationPhase }],
+  appliesTo: (operation) => EXPLORED.includes(operation.operationId),
   notApplicable: "not an order operation: not explored",
   seenToCatch: [
     "query-partial-fill-as-new",

@@ -1,6 +1,6 @@
 // status_code_conformance: every status code is documented for the operation.
-import { type ContractResponse, methodOf } from "../operations.js";
-import type { RoundTrip, Verdicts } from "../round-trip.js";
+import { type ContractResponse, methodOf } from "../core/operations.js";
+import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "status_code_conformance";
@@ -10,7 +10,7 @@ export const statusCodeConformance: ContractCheck<typeof CHECK> = {
   label: "status",
   description: "every status code is documented for the operation",
   covers: [],
-  hook: { phase: "answer", judge: checkStatusCode },
+  hooks: [{ phase: "answer", judge: checkStatusCode }],
   seenToCatch: ["created-201"],
 };
 
@@ -30,9 +30,4 @@ export function checkStatusCode(
     exchange,
     `status ${exchange.response!.status} is not documented for ${methodOf(op)} ${op.path} (documented: ${documented})`,
   );
-}
-
-/** Why a check that compares an answer with its documented response has nothing to compare with. */
-export function undocumentedStatus(exchange: RoundTrip): string {
-  return `status ${exchange.response!.status} is undocumented, so there is nothing to compare against`;
 }

@@ -4,11 +4,11 @@
  * operation whose symbol x-unknown-reference covers.
  */
 
+import { type ContractOperation, isTrading } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isTrading } from "../operations.js";
-import { unreachable, valuesFor } from "./behaviour-support.js";
+import { unreachable, valuesFor } from "../kit/behaviour-support.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "symbol_case";
 
@@ -17,7 +17,7 @@ export const symbolCase: ContractCheck<typeof CHECK> = {
   label: "case",
   description: "a listed symbol in lower or mixed case is refused, not matched regardless of case",
   covers: ["x-unknown-reference"],
-  hook: { phase: "behaviour", run: symbolCaseCheck, needsHistory: false },
+  hooks: [{ phase: "behaviour", run: symbolCaseCheck, needsHistory: false }],
   appliesTo: (operation) => operation.behaviour.unknownReferences?.symbol !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["case-insensitive-depth"],

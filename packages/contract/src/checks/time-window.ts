@@ -5,11 +5,11 @@
  */
 
 import type { TimeWindow } from "@marketapi/spec/model";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
-import { fetchServed, isRead, listAt, valueAt, valuesFor } from "./behaviour-support.js";
+import { fetchServed, isRead, listAt, valueAt, valuesFor } from "../kit/behaviour-support.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "time_window";
 
@@ -19,7 +19,7 @@ export const timeWindow: ContractCheck<typeof CHECK> = {
   description:
     "startTime/endTime select exactly the items between them, each alone anchors as stated, wider windows are refused (x-time-window)",
   covers: ["x-time-window"],
-  hook: { phase: "behaviour", run: timeWindowCheck, needsHistory: true },
+  hooks: [{ phase: "behaviour", run: timeWindowCheck, needsHistory: true }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.timeWindow !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["aggTrades-startTime-ignored", "all-orders-wide-window-accepted"],

@@ -12,11 +12,10 @@
  * an empty window (the spec leaves it open).
  */
 import type { TradeWindow, WindowMeasure } from "@marketapi/spec/model";
-import { type Dec, div, formatDec, fromRatio, mul, ZERO } from "../decimal.js";
-import type { RoundTrip } from "../round-trip.js";
-import { valueAt } from "./behaviour-support.js";
-import type { ContractCheck } from "./check.js";
-import { bodyObject, op, type RunContext } from "./context.js";
+import { type Dec, div, formatDec, fromRatio, mul, ZERO } from "../core/decimal.js";
+import { bodyObject } from "../kit/answers.js";
+import { valueAt } from "../kit/behaviour-support.js";
+import { op, type RunContext } from "../kit/context.js";
 import {
   ATTEMPTS,
   judged,
@@ -30,7 +29,9 @@ import {
   tradePage,
   tradesBetween,
   unjudged,
-} from "./relations-support.js";
+} from "../kit/relations-support.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
 
 const CHECK = "trade_statistics";
 /** Trades read to cover a window: one page of the trade source at most. */
@@ -42,7 +43,7 @@ export const tradeStatistics: ContractCheck<typeof CHECK> = {
   description:
     "the 24-hour statistics and the average price are the functions of the trades in their windows (x-relations)",
   covers: ["x-relations"],
-  hook: { phase: "relation", run: tradeStatisticsCheck },
+  hooks: [{ phase: "relation", run: tradeStatisticsCheck }],
   appliesTo: named((relations) => relations.tradeWindows.map((window) => window.operation)),
   notApplicable: "x-relations states no trade window of it",
   seenToCatch: ["ticker24hr-volume-misses-newest", "ticker24hr-count-off-by-one", "avgPrice-closeTime-now"],

@@ -4,11 +4,11 @@
  * empty result.
  */
 
+import { type ContractOperation, isTrading, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
-import { type ContractOperation, isTrading, methodOf } from "../operations.js";
-import { unreachable, valuesFor } from "./behaviour-support.js";
+import { unreachable, valuesFor } from "../kit/behaviour-support.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
 import type { ContractCheck } from "./check.js";
-import { expectRefusal, type RunContext } from "./context.js";
 
 const CHECK = "unknown_reference";
 
@@ -17,7 +17,7 @@ export const unknownReference: ContractCheck<typeof CHECK> = {
   label: "unknown",
   description: "an unknown symbol or order is refused with the code x-unknown-reference names",
   covers: ["x-unknown-reference"],
-  hook: { phase: "behaviour", run: unknownReferenceCheck, needsHistory: false },
+  hooks: [{ phase: "behaviour", run: unknownReferenceCheck, needsHistory: false }],
   appliesTo: (operation) => operation.behaviour.unknownReferences !== undefined,
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["unknown-symbol-empty-trades", "unknown-order-query-wrong-code"],

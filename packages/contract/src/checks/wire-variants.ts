@@ -10,22 +10,14 @@
  * - x-parameter-placement: a name in both the query and the body takes the query's value.
  * A served probe that is refused for its timestamp is sent once more (a stall is not a fault).
  */
-import { formatDec, parseDec, tryParseDec } from "../decimal.js";
+import { formatDec, parseDec, tryParseDec } from "../core/decimal.js";
+import { type ContractOperation, isSigned, methodOf } from "../core/operations.js";
 import { type AuthVariant, encodeParams, type WireVariant } from "../http/request.js";
-import { type ContractOperation, isSigned, methodOf } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
+import { bodyObject, describeAnswer, errorCode, ok } from "../kit/answers.js";
+import { expectRefusal, expectServed, op, type RunContext } from "../kit/context.js";
+import { recordSent } from "../kit/order-placing.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
-import {
-  bodyObject,
-  describeAnswer,
-  errorCode,
-  expectRefusal,
-  expectServed,
-  ok,
-  op,
-  type RunContext,
-} from "./context.js";
-import { recordSent } from "./order-placing.js";
 
 const CHECK = "wire_variants";
 
@@ -35,7 +27,7 @@ export const wireVariants: ContractCheck<typeof CHECK> = {
   description:
     "signatures in either hex case and over any escaping are served; timestamps are judged at the edges of the window; a name in query and body takes the query's value",
   covers: ["x-signing", "x-parameter-placement"],
-  hook: { phase: "trading-behaviour", run: wireVariantsPhase },
+  hooks: [{ phase: "trading-behaviour", run: wireVariantsPhase }],
   appliesTo: (operation) => isSigned(operation),
   notApplicable: "not signed",
   seenToCatch: [

@@ -4,8 +4,8 @@
  * percent-encoding changes on the wire (":" and "/" in the live API's pattern), so that a server
  * that signs, matches or echoes ids after decoding them is seen to.
  */
-import type { ContractOperation } from "../operations.js";
-import { lengthBounds } from "../values.js";
+import type { ContractOperation } from "../core/operations.js";
+import { lengthBounds } from "../kit/values.js";
 
 export interface ClientIdSpace {
   max: number;

@@ -8,15 +8,21 @@
  * fits the budget; `run` sends it, judges the answer against the model, then reads everything.
  */
 import fc from "fast-check";
-import { bodyObject, ok } from "../checks/context.js";
-import { recordSent } from "../checks/order-placing.js";
-import { ceilToStep, type Dec, parseDec } from "../decimal.js";
+import { ceilToStep, type Dec, parseDec } from "../core/decimal.js";
 import type { Placement } from "../http/request.js";
-import type { Values } from "../values.js";
+import { bodyObject, ok } from "../kit/answers.js";
+import { insidePrice, quoteBudget, unitAt } from "../kit/market-view.js";
+import {
+  type ModelOrder,
+  makersOf,
+  OPEN_STATUSES,
+  type PlannedFill,
+  type Side,
+} from "../kit/matching-model.js";
+import { recordSent } from "../kit/order-placing.js";
+import { farShape, limitShape, marketShape, type OrderShape } from "../kit/order-shapes.js";
+import type { Values } from "../kit/values.js";
 import { clientIdFor } from "./client-ids.js";
-import { insidePrice, quoteBudget, unitAt } from "./market-view.js";
-import { type ModelOrder, makersOf, OPEN_STATUSES, type PlannedFill, type Side } from "./model.js";
-import { farShape, limitShape, marketShape, type OrderShape } from "./order-shapes.js";
 import { EXPLORATION_PURPOSE, isStopType, type SequenceRun } from "./sequence.js";
 
 type Command = fc.AsyncCommand<SequenceRun, SequenceRun>;

@@ -3,8 +3,8 @@
  * enum parameters, the response variants it asked for, the statuses and error codes it got, and
  * the order statuses and types its answers showed. The coverage report reads it from the result.
  */
-import { bodyObject, errorCode } from "../checks/context.js";
-import type { RoundTrip } from "../round-trip.js";
+import { bodyObject, errorCode } from "../kit/answers.js";
+import type { RoundTrip } from "../session/round-trip.js";
 
 export interface OperationCoverage {
   requests: number;

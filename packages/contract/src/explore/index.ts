@@ -9,16 +9,17 @@
  */
 import { type RefusalRuleName, refusalFor } from "@marketapi/spec/model";
 import fc from "fast-check";
-import { enabled, op, type RunContext } from "../checks/context.js";
-import { bestPrices } from "../checks/order-placing.js";
-import { ConnectionError, InterruptedError } from "../errors.js";
+import { ConnectionError, InterruptedError } from "../core/errors.js";
 import type { Placement } from "../http/request.js";
-import type { CheckName, SequenceEvidence } from "../results.js";
-import { PassStopped } from "../session.js";
+import { enabled, op, type RunContext } from "../kit/context.js";
+import { explorationView } from "../kit/market-view.js";
+import { ORDER_OPERATION_IDS, orderOperations } from "../kit/order-desk.js";
+import { bestPrices } from "../kit/order-placing.js";
+import { PassStopped } from "../session/session.js";
+import type { CheckName, SequenceEvidence } from "../session/verdicts.js";
 import { clientIdSpace } from "./client-ids.js";
 import { commandArbitraries, openingArbitrary } from "./commands.js";
 import { ExplorationCoverage, type OperationCoverage } from "./coverage.js";
-import { explorationView } from "./market-view.js";
 import { type ExplorationEnv, type ExplorationOps, type RefusalCodes, SequenceRun } from "./sequence.js";
 
 export const CHECK: CheckName = "stateful_exploration";
@@ -47,40 +48,15 @@ export interface ExplorationSummary {
   coverage: Record<string, OperationCoverage>;
 }
 
-/** The operations a sequence sends: the six order operations, and the book and trades of its bracket. */
-const OPERATIONS = [
-  "new_order",
-  "cancel_order",
-  "cancel_all_orders",
-  "query_order",
-  "open_orders",
-  "all_orders",
-  "order_book",
-  "recent_trades_list",
-];
+/** The operations a sequence sends: the order operations, and the book and trades of its bracket. */
+const OPERATIONS = [...ORDER_OPERATION_IDS, "order_book", "recent_trades_list"];
 
 function explorationOps(ctx: RunContext): ExplorationOps | string {
-  const get = (id: string) => op(ctx, id);
-  const [newOrder, cancelOrder, queryOrder, openOrders, allOrders, orderBook] = [
-    "new_order",
-    "cancel_order",
-    "query_order",
-    "open_orders",
-    "all_orders",
-    "order_book",
-  ].map(get);
-  if (!newOrder || !cancelOrder || !queryOrder || !openOrders || !allOrders || !orderBook)
-    return "the spec lacks one of new_order, cancel_order, query_order, open_orders, all_orders, order_book";
-  return {
-    newOrder,
-    cancelOrder,
-    queryOrder,
-    openOrders,
-    allOrders,
-    orderBook,
-    cancelAll: get("cancel_all_orders"),
-    trades: get("recent_trades_list"),
-  };
+  const orders = orderOperations(ctx.session.model);
+  if ("reason" in orders) return orders.reason;
+  const orderBook = op(ctx, "order_book");
+  if (!orderBook) return "the spec lacks order_book";
+  return { ...orders, orderBook, trades: op(ctx, "recent_trades_list") };
 }
 
 /** The codes the spec names (x-refusals) for the refusals a sequence provokes; none named: any 4xx. */
@@ -118,13 +94,11 @@ function cannotTrade(ctx: RunContext): string | undefined {
   if (!ctx.trading) return "trading not allowed: pass --allow-trading";
   if (!ctx.session.canSign) return "trading needs --api-key and --api-secret";
   if (!ctx.rules) return "exchangeInfo lists no symbol to trade";
-  return undefined;
+  return ctx.ledger.held();
 }
 
-export async function explorationPhase(
-  ctx: RunContext,
-  budget: number = DEFAULT_EXPLORE_BUDGET,
-): Promise<ExplorationSummary | undefined> {
+export async function explorationPhase(ctx: RunContext): Promise<ExplorationSummary | undefined> {
+  const budget = ctx.exploreBudget;
   if (!enabled(ctx, CHECK)) return undefined;
   if (budget <= 0) return skipAll(ctx, "exploration turned off (--explore 0)");
   const ops = explorationOps(ctx);

@@ -6,8 +6,8 @@
  * - predictions are the model's exact state (status, executed and quote quantities), judged only
  *   when the sequence's bracket shows the market did not move (see sequence.ts).
  */
-import { type Dec, formatDec, tryParseDec, ZERO } from "../decimal.js";
-import { FINAL_STATUSES, type ModelOrder, OPEN_STATUSES } from "./model.js";
+import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
+import { FINAL_STATUSES, type ModelOrder, OPEN_STATUSES } from "../kit/matching-model.js";
 
 type Json = Record<string, unknown>;
 

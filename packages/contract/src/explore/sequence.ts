@@ -9,25 +9,12 @@
  * while the invariants still are.
  */
 import type { OrderTypeRule } from "@marketapi/spec/model";
-import {
-  bodyObject,
-  describeAnswer,
-  errorCode,
-  isRateLimited,
-  ok,
-  type RunContext,
-} from "../checks/context.js";
-import { arithmeticProblems } from "../checks/order-arithmetic.js";
-import { recordSent } from "../checks/order-placing.js";
-import { type Dec, formatDec, tryParseDec, ZERO } from "../decimal.js";
+import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams, type Placement } from "../http/request.js";
-import type { ContractOperation } from "../operations.js";
-import type { RoundTrip } from "../round-trip.js";
-import type { Values } from "../values.js";
-import type { ClientIdSpace } from "./client-ids.js";
-import type { ExplorationCoverage } from "./coverage.js";
-import { type OrderAnswer, orderProblems, type Problem, ReadHistory } from "./judge.js";
-import { type ExplorationView, levelsOf } from "./market-view.js";
+import { bodyObject, describeAnswer, errorCode, isRateLimited, ok } from "../kit/answers.js";
+import type { RunContext } from "../kit/context.js";
+import { type ExplorationView, levelsOf } from "../kit/market-view.js";
 import {
   ExplorationModel,
   FINAL_STATUSES,
@@ -35,17 +22,19 @@ import {
   type ModelOrder,
   OPEN_STATUSES,
   type PlannedFill,
-} from "./model.js";
+} from "../kit/matching-model.js";
+import { arithmeticProblems } from "../kit/order-answers.js";
+import type { TradingOps } from "../kit/order-desk.js";
+import { recordSent } from "../kit/order-placing.js";
+import type { Values } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ClientIdSpace } from "./client-ids.js";
+import type { ExplorationCoverage } from "./coverage.js";
+import { type OrderAnswer, orderProblems, type Problem, ReadHistory } from "./judge.js";
 
 type Json = Record<string, unknown>;
 
-export interface ExplorationOps {
-  newOrder: ContractOperation;
-  cancelOrder: ContractOperation;
-  cancelAll: ContractOperation | undefined;
-  queryOrder: ContractOperation;
-  openOrders: ContractOperation;
-  allOrders: ContractOperation;
+export interface ExplorationOps extends TradingOps {
   orderBook: ContractOperation;
   trades: ContractOperation | undefined;
 }

@@ -3,8 +3,8 @@
  * what a typed client refuses to send (missing parameters, wrong types, no or bad signatures,
  * stale timestamps), and it signs exactly the bytes it sends.
  */
-import type { ContractOperation, ContractParameter, ContractSigning } from "../operations.js";
-import { isSigned, methodOf, needsApiKey } from "../operations.js";
+import type { ContractOperation, ContractParameter, ContractSigning } from "../core/operations.js";
+import { isSigned, methodOf, needsApiKey } from "../core/operations.js";
 import { corruptSignature, hmacHex } from "./signing.js";
 
 export interface Credentials {
@@ -25,7 +25,8 @@ export interface AuthVariant {
    */
   signature?: "valid" | "none" | "wrong" | "query-only" | "body-only" | "upper-case";
   /** The timestamp: current server time, too old, too far ahead, or absent. */
-  timestamp?: "now" | "stale" | "future" | "none";
+  /** "seconds": the current time in seconds, as a client that forgot the unit would send it. */
+  timestamp?: "now" | "stale" | "future" | "seconds" | "none";
   /** A recvWindow parameter to add to the signing envelope. */
   recvWindow?: number;
   /** Extra milliseconds added to the timestamp (negative: older). */
@@ -42,6 +43,8 @@ export interface RequestPlan {
   auth?: AuthVariant;
   /** How the bytes are written, where a check tries the wire's own variants (default: standard). */
   wire?: WireVariant;
+  /** Keyed and signed as another account (a second account's credentials), not the run's own. */
+  as?: Credentials;
 }
 
 export interface WireVariant {
@@ -123,8 +126,9 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
   const auth = plan.auth ?? {};
   const signed = isSigned(op);
   const headers: Record<string, string> = { accept: "application/json", ...ctx.headers };
+  const credentials = plan.as ?? ctx.credentials;
   const keyMode = auth.key ?? (needsApiKey(op) ? "valid" : "none");
-  if (keyMode === "valid" && ctx.credentials) headers[ctx.signing.apiKeyHeader] = ctx.credentials.apiKey;
+  if (keyMode === "valid" && credentials) headers[ctx.signing.apiKeyHeader] = credentials.apiKey;
   else if (keyMode === "wrong") headers[ctx.signing.apiKeyHeader] = WRONG_KEY;
   else if (keyMode === "none") {
     for (const name of Object.keys(headers)) {
@@ -165,12 +169,15 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
           : timestampMode === "future"
             ? 30_000
             : 0;
-      const ts = Math.round(ctx.now() + skew + (auth.timestampShiftMs ?? 0));
+      const ts =
+        timestampMode === "seconds"
+          ? Math.round(ctx.now() / 1000)
+          : Math.round(ctx.now() + skew + (auth.timestampShiftMs ?? 0));
       envelope.push([ctx.signing.timestampParameter, String(ts)]);
     }
     const signatureMode = auth.signature ?? (signed ? "valid" : "none");
     if (signatureMode !== "none") {
-      const secret = ctx.credentials?.apiSecret ?? "contract-tester-no-secret";
+      const secret = credentials?.apiSecret ?? "contract-tester-no-secret";
       let signature =
         signatureMode === "query-only"
           ? hmacHex(secret, encode(query), "")

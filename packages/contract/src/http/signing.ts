@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { ContractSigning } from "../operations.js";
+import type { ContractSigning } from "../core/operations.js";
 
 /**
  * HMAC-SHA256 of the signed payload as x-signing states it: the query string as sent (without

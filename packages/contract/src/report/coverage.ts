@@ -3,13 +3,14 @@
  * per operation, exercised / declared for each dimension, then what was not exercised, grouped
  * by why. `--json` carries the whole report (ContractResult.coverage), item by item.
  */
+
+import type { ContractResult } from "../result.js";
 import {
   COVERAGE_DIMENSIONS,
   type CoverageDimension,
   type CoverageItem,
   type OperationCoverage,
-} from "../coverage.js";
-import type { ContractResult } from "../results.js";
+} from "../session/coverage.js";
 
 const HEADINGS: Record<CoverageDimension, string> = {
   parameters: "params",

@@ -3,8 +3,9 @@
  * (message and the failing exchanges) or <skipped> (the reason). A run that could not start
  * (usage or connection error) is one <error> testcase, so CI shows why.
  */
-import { COVERAGE_DIMENSIONS, type OperationCoverage } from "../coverage.js";
-import type { ContractResult } from "../results.js";
+
+import type { ContractResult } from "../result.js";
+import { COVERAGE_DIMENSIONS, type OperationCoverage } from "../session/coverage.js";
 import { exercisedNames, missingLines } from "./coverage.js";
 import { exchangeText } from "./text.js";
 

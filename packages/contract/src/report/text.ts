@@ -1,5 +1,5 @@
 /** Human-readable output: progress lines, the checks × operations table, failure details, summary. */
-import type { ProgressEvent } from "../checks/context.js";
+import type { ProgressEvent } from "../kit/context.js";
 import {
   type Cell,
   CHECK_LABELS,
@@ -7,7 +7,7 @@ import {
   type ContractResult,
   type ExchangeRecord,
   type Failure,
-} from "../results.js";
+} from "../result.js";
 import { coverageText } from "./coverage.js";
 
 export interface TextStyle {
@@ -231,6 +231,16 @@ const EXIT_MEANING: Record<ContractResult["exitCode"], string> = {
   130: "interrupted",
 };
 
+/** How the target's rate limits paced the run: how long it waited, by which limits, and any 429. */
+export function pacingLine(result: ContractResult): string | undefined {
+  const { pacedMs = 0, pacedBy = [], rateLimited = 0, rateLimitsNote } = result.stats;
+  if (rateLimitsNote) return `rate limits: ${rateLimitsNote}; ${rateLimited} answer(s) 429 or 418`;
+  if (pacedBy.length === 0 && rateLimited === 0) return undefined;
+  const waited =
+    pacedMs > 0 ? `waited ${(pacedMs / 1000).toFixed(1)} s for them` : "never had to wait for them";
+  return `rate limits: ${pacedBy.join(", ") || "none announced"}; the run ${waited}; ${rateLimited} answer(s) 429 or 418`;
+}
+
 export function summaryText(result: ContractResult, style: TextStyle): string {
   const { summary, stats, cleanup } = result;
   const lines: string[] = [];
@@ -240,6 +250,8 @@ export function summaryText(result: ContractResult, style: TextStyle): string {
       `${green(style, `${summary.passed} passed`)}, ${summary.failed > 0 ? red(style, `${summary.failed} failed`) : "0 failed"}, ${summary.skipped} skipped` +
       ` · ${stats.requests} requests in ${seconds} s (${Math.round(stats.requestsPerSecond)} req/s) · seed ${result.seed}`,
   );
+  const paced = pacingLine(result);
+  if (paced) lines.push(dim(style, paced));
   const tried = cleanup.sent ?? cleanup.created;
   if (result.tradingNote) {
     // Said from what the ledger holds, not from the lifecycle's view: other checks may have traded.

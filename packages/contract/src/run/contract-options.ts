@@ -1,13 +1,19 @@
 // What runContract takes (runner.ts), apart so that the runner's modules (src/run/) can read it.
-import type { ProgressEvent } from "../checks/context.js";
-import type { CheckName } from "../results.js";
-import type { RoundTrip } from "../round-trip.js";
+import type { ProgressEvent } from "../kit/context.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { CheckName } from "../session/verdicts.js";
 
 export interface ContractOptions {
   /** The server to test. Without it (and without `endpoint`) the reference server is started in-process. */
   baseUrl?: string;
   apiKey?: string;
   apiSecret?: string;
+  /**
+   * A second account on the same target (its key and secret): no order of one account may be
+   * visible, cancellable or countable through the other.
+   */
+  secondApiKey?: string;
+  secondApiSecret?: string;
   /** A FHIR Endpoint record: a file path, or the parsed record. */
   endpoint?: string | Record<string, unknown>;
   /** Allow creating and cancelling orders (always allowed on the embedded server and test Endpoints). */
@@ -18,6 +24,19 @@ export interface ContractOptions {
    * Always on for the embedded server.
    */
   referenceExtras?: boolean;
+  /** Symbols the run trades at most (default 5): the spec's example symbol first, then those whose filters differ. */
+  maxSymbols?: number;
+  /**
+   * The run may move the last price with trades between its own orders, to make stops fire (on by
+   * default on the embedded server and with referenceExtras: a sandbox; off elsewhere, since it
+   * could fire other traders' stops).
+   */
+  movePrices?: boolean;
+  /**
+   * The bounded load phase: reach the announced rate limits on purpose (429 at the limit with
+   * Retry-After, the ban after it, recovery after the window). Off by default.
+   */
+  load?: boolean;
   /** Judge only these operations (operationIds or tags); default: all. */
   include?: readonly string[];
   /** Leave these operations out (operationIds or tags). */

@@ -3,8 +3,8 @@
  * (the probe, the order lifecycle's own calls) still uses whatever it needs; only the selected
  * operations get passes and cells.
  */
-import { UsageError } from "../errors.js";
-import type { ContractOperation } from "../operations.js";
+import { UsageError } from "../core/errors.js";
+import type { ContractOperation } from "../core/operations.js";
 
 const tagsOf = (operation: ContractOperation): string[] =>
   Array.isArray(operation.raw.tags)

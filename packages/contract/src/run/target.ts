@@ -2,13 +2,14 @@
  * The target of a run: the embedded reference server, --base-url, or an Endpoint record, with
  * the credentials for it; and the reference server's documented widenings, when it is the target.
  */
-import type { RunContext } from "../checks/context.js";
+
+import { UsageError } from "../core/errors.js";
+import type { ContractModel } from "../core/operations.js";
 import { type EmbeddedServer, startEmbeddedServer } from "../embedded.js";
 import { type EndpointTarget, endpointTarget, loadEndpointFile } from "../endpoint.js";
-import { UsageError } from "../errors.js";
 import type { Credentials } from "../http/request.js";
-import type { ContractModel } from "../operations.js";
-import type { ContractResult } from "../results.js";
+import type { RunContext } from "../kit/context.js";
+import type { ContractResult } from "../result.js";
 import type { ContractOptions } from "./contract-options.js";
 
 export interface Target {
@@ -18,7 +19,15 @@ export interface Target {
   headers: Record<string, string>;
   trading: boolean;
   credentials?: Credentials;
+  /** A second account on the same target, when the user gave one (or the embedded server's). */
+  second?: Credentials;
   embedded?: EmbeddedServer;
+}
+
+function secondFrom(options: ContractOptions): Credentials | undefined {
+  return options.secondApiKey && options.secondApiSecret
+    ? { apiKey: options.secondApiKey, apiSecret: options.secondApiSecret }
+    : undefined;
 }
 
 function credentialsFrom(
@@ -60,6 +69,7 @@ export async function resolveTarget(options: ContractOptions, model: ContractMod
       headers: endpoint.headers,
       trading: endpoint.trading || options.allowTrading === true,
       ...(credentials ? { credentials } : {}),
+      ...(secondFrom(options) ? { second: secondFrom(options)! } : {}),
     };
   }
   if (options.baseUrl !== undefined) {
@@ -79,6 +89,7 @@ export async function resolveTarget(options: ContractOptions, model: ContractMod
       headers: {},
       trading: options.allowTrading === true,
       ...(credentials ? { credentials } : {}),
+      ...(secondFrom(options) ? { second: secondFrom(options)! } : {}),
     };
   }
   const embedded = await startEmbeddedServer();
@@ -92,6 +103,7 @@ export async function resolveTarget(options: ContractOptions, model: ContractMod
       options.apiKey && options.apiSecret
         ? { apiKey: options.apiKey, apiSecret: options.apiSecret }
         : embedded.credentials,
+    second: secondFrom(options) ?? embedded.second,
     embedded,
   };
 }

@@ -20,7 +20,7 @@
  */
 import { CHECKS } from "../../src/checks/index.js";
 import { type CheckName, type ContractOptions, type ContractResult, runContract } from "../../src/index.js";
-import { isCheckName } from "../../src/results.js";
+import { isCheckName } from "../../src/result.js";
 import { type Fault, startFaultProxy } from "./fault-proxy.js";
 import { startReferenceServer } from "./server.js";
 
@@ -77,6 +77,8 @@ export async function runAgainstFault(
       baseUrl: proxy.url,
       apiKey: server.credentials.apiKey,
       apiSecret: server.credentials.apiSecret,
+      secondApiKey: server.second.apiKey,
+      secondApiSecret: server.second.apiSecret,
       allowTrading: true,
       referenceExtras: true,
       seed: options.seed ?? 7,

@@ -1,0 +1,271 @@
+/**
+ * account_isolation: an account sees, cancels and counts only its own orders.
+ *
+ * With a second account (--second-api-key; the embedded server has one): the run's order rests,
+ * and the second account does not find it (query_order by orderId and by client id: the
+ * unknown-order refusal), cannot cancel it (the unknown-order refusal, and the order still rests),
+ * and does not list it (open_orders with and without symbol, all_orders); the other way round the
+ * same for an order of the second account; and the second account's order counter
+ * (X-MBX-ORDER-COUNT-*) counts its own orders, not the run's.
+ *
+ * Without one, what the account's own history shows: an orderId the exchange issued (below the
+ * run's own) that the account's all_orders does not hold is not the account's, so query_order
+ * refuses it as unknown; on a sandbox (where a faulty server could only cancel a sandbox order)
+ * cancel_order refuses it too.
+ */
+
+import type { Credentials } from "../http/request.js";
+import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
+import type { RunContext } from "../kit/context.js";
+import type { FarBuy } from "../kit/market.js";
+import { unknownOrderRefusal } from "../kit/order-state.js";
+import {
+  allOrders,
+  cancelIfOpen,
+  cancelOwn,
+  itemsOf,
+  type OwnOrder,
+  openOrders,
+  placeFar,
+  queryOwn,
+} from "../kit/own-orders.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
+
+const CHECK = "account_isolation";
+const PURPOSE = "account isolation";
+const OPERATIONS = ["new_order", "query_order", "cancel_order", "open_orders", "all_orders"];
+
+export const accountIsolation: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "accounts",
+  description:
+    "an account sees, cancels and counts only its own orders: another account's are unknown to it (and an orderId absent from its all_orders is unknown)",
+  covers: ["x-unknown-reference"],
+  hooks: [{ phase: "trading-behaviour", run: accountIsolationCheck }],
+  appliesTo: (operation) => OPERATIONS.includes(operation.operationId),
+  notApplicable: "reads no order",
+  seenToCatch: ["other-account-orders-listed", "other-account-order-queryable", "order-count-per-address"],
+};
+
+/**
+ * What an answer to a read or cancel of `order` made as an account that does not own it shows
+ * wrongly: the order itself (it must be the unknown-order refusal). Pure.
+ */
+export function foreignLookupProblem(
+  what: string,
+  clientOrderId: string,
+  answer: { status: number; body: Record<string, unknown> | undefined },
+  isUnknownRefusal: boolean,
+): string | undefined {
+  if (answer.status >= 200 && answer.status < 300) {
+    const body = answer.body ?? {};
+    return body.clientOrderId === clientOrderId || body.origClientOrderId === clientOrderId
+      ? `${what} answered the other account's order ${clientOrderId}`
+      : `${what} answered an order for an id the account does not own`;
+  }
+  return isUnknownRefusal ? undefined : `${what}: not the unknown-order refusal the spec names`;
+}
+
+/** The order counters of an answer, by header name (X-MBX-ORDER-COUNT-10S → 10S). */
+export function orderCounts(headers: Record<string, string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const [name, value] of Object.entries(headers)) {
+    const match = /^x-mbx-order-count-(\w+)$/i.exec(name);
+    if (match && /^\d+$/.test(value.trim())) counts.set(match[1]!.toUpperCase(), Number(value));
+  }
+  return counts;
+}
+
+async function accountIsolationCheck(ctx: RunContext): Promise<void> {
+  if (!ctx.session.recorder.enabled(CHECK)) return;
+  const skip = (reason: string) => {
+    for (const id of OPERATIONS) ctx.session.recorder.skip(CHECK, id, reason);
+  };
+  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
+  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const plan = ctx.symbols.find((p) => !("reason" in p.farBuy));
+  if (!plan) return skip("no symbol to rest an order on");
+  const far = plan.farBuy as FarBuy;
+  ctx.progress({
+    type: "stage",
+    message: ctx.second
+      ? `${PURPOSE}: an order of each account on ${far.symbol}, looked up, cancelled and listed through the other (cancelled afterwards)`
+      : `${PURPOSE}: ids absent from the account's all_orders on ${far.symbol} looked up (no second account: --second-api-key)`,
+  });
+  if (ctx.second) await betweenAccounts(ctx, far, ctx.second);
+  else await ownHistory(ctx, far);
+}
+
+function judge(ctx: RunContext, exchange: RoundTrip | undefined, problem: string | undefined): void {
+  if (!exchange || !exchange.response || isRateLimited(exchange)) return;
+  if (problem) ctx.session.fail(CHECK, exchange, `${problem} (${describeAnswer(exchange)})`);
+  else ctx.session.pass(CHECK, exchange);
+}
+
+async function betweenAccounts(ctx: RunContext, far: FarBuy, second: Credentials): Promise<void> {
+  const orders: OwnOrder[] = [];
+  try {
+    const mine = await placeFar(ctx, far, `${PURPOSE}: a far order of the run's account`);
+    if (!ok(mine.placed.exchange)) return;
+    orders.push(mine);
+    const counterBefore = orderCounts(mine.placed.exchange.response!.headers);
+    const theirs = await placeFar(ctx, far, `${PURPOSE}: a far order of the second account`, {}, second);
+    if (!ok(theirs.placed.exchange)) {
+      ctx.session.recorder.note(
+        CHECK,
+        "new_order",
+        `the second account could not place an order (${describeAnswer(theirs.placed.exchange)}); only the run's order was looked up through it`,
+      );
+    } else {
+      orders.push(theirs);
+      judgeCounters(ctx, theirs.placed.exchange, counterBefore);
+    }
+    await throughOther(ctx, mine, second, "the second account");
+    if (orders.includes(theirs)) await throughOther(ctx, theirs, undefined, "the run's account");
+  } finally {
+    for (const order of orders) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
+  }
+}
+
+/**
+ * The second account's first order of the run: its counters count its own orders. When the
+ * run's account had placed n orders in the same window, a shared counter would read n + 1.
+ */
+function judgeCounters(ctx: RunContext, theirs: RoundTrip, mine: Map<string, number>): void {
+  const counts = orderCounts(theirs.response!.headers);
+  for (const [interval, count] of counts) {
+    const own = mine.get(interval);
+    if (own === undefined || own < 2) continue;
+    judge(
+      ctx,
+      theirs,
+      count > own
+        ? `the second account's order counter ${interval} reads ${count} after its first order, above the run's account's ${own}: it counts the other account's orders`
+        : undefined,
+    );
+  }
+}
+
+/** `order` looked up, cancelled and listed by the account that does not own it (`as`; undefined: the run's own). */
+async function throughOther(
+  ctx: RunContext,
+  order: OwnOrder,
+  as: Credentials | undefined,
+  who: string,
+): Promise<void> {
+  const options = as ? { as } : {};
+  const lookup = (exchange: RoundTrip | undefined, what: string) =>
+    exchange &&
+    judge(
+      ctx,
+      exchange,
+      foreignLookupProblem(
+        `${what} as ${who}`,
+        order.clientOrderId,
+        { status: exchange.response?.status ?? 0, body: bodyObject(exchange) },
+        unknownOrderRefusal(exchange.op, exchange),
+      ),
+    );
+  lookup(
+    await queryOwn(ctx, order, `${PURPOSE}: query_order of another account's order`, options),
+    "query_order by orderId",
+  );
+  lookup(
+    await queryOwn(
+      ctx,
+      { ...order, orderId: undefined },
+      `${PURPOSE}: query_order of another account's order by client id`,
+      options,
+    ),
+    "query_order by origClientOrderId",
+  );
+  lookup(
+    await cancelOwn(ctx, order, `${PURPOSE}: cancel_order of another account's order`, options),
+    "cancel_order",
+  );
+  for (const symbol of [order.symbol, undefined]) {
+    const list = await openOrders(ctx, symbol, `${PURPOSE}: open_orders of ${who}`, as);
+    if (list && ok(list))
+      judge(
+        ctx,
+        list,
+        itemsOf(list).some((o) => o.clientOrderId === order.clientOrderId)
+          ? `open_orders${symbol ? "" : " without symbol"} as ${who} lists the other account's order ${order.clientOrderId}`
+          : undefined,
+      );
+  }
+  const all = await allOrders(ctx, order.symbol, `${PURPOSE}: all_orders of ${who}`, {}, as);
+  if (all && ok(all))
+    judge(
+      ctx,
+      all,
+      itemsOf(all).some((o) => o.clientOrderId === order.clientOrderId)
+        ? `all_orders as ${who} lists the other account's order ${order.clientOrderId}`
+        : undefined,
+    );
+  // The order still rests for its owner: the foreign cancel did nothing.
+  const owner = order.placed.exchange.plan.as;
+  const still = await queryOwn(
+    ctx,
+    order,
+    `${PURPOSE}: query_order by its owner`,
+    owner ? { as: owner } : {},
+  );
+  if (still && ok(still))
+    judge(
+      ctx,
+      still,
+      bodyObject(still)?.status === "NEW"
+        ? undefined
+        : `after ${who} tried to cancel it, the order is ${String(bodyObject(still)?.status)}`,
+    );
+}
+
+/** Without a second account: ids below the run's own that its all_orders does not hold are unknown to it. */
+async function ownHistory(ctx: RunContext, far: FarBuy): Promise<void> {
+  const mine = await placeFar(ctx, far, `${PURPOSE}: a far order of the run's account`);
+  try {
+    if (!ok(mine.placed.exchange) || mine.orderId === undefined) return;
+    let probed = 0;
+    for (let id = mine.orderId - 1; id > 0 && id >= mine.orderId - 20 && probed < 2; id -= 1) {
+      const listed = await allOrders(ctx, far.symbol, `${PURPOSE}: all_orders from orderId ${id}`, {
+        orderId: id,
+        limit: 1,
+      });
+      if (!listed || !ok(listed)) return;
+      if (itemsOf(listed)[0]?.orderId === id) continue; // the account's own order
+      probed += 1;
+      const other: OwnOrder = { ...mine, orderId: id, clientOrderId: `not-the-run's-${id}` };
+      const query = await queryOwn(ctx, other, `${PURPOSE}: query_order of an id absent from all_orders`);
+      if (query)
+        judge(
+          ctx,
+          query,
+          foreignLookupProblem(
+            `query_order of orderId ${id}, which all_orders does not hold`,
+            other.clientOrderId,
+            { status: query.response?.status ?? 0, body: bodyObject(query) },
+            unknownOrderRefusal(query.op, query),
+          ),
+        );
+      if (!ctx.movePrices) continue;
+      const cancel = await cancelOwn(ctx, other, `${PURPOSE}: cancel_order of an id absent from all_orders`);
+      if (cancel)
+        judge(
+          ctx,
+          cancel,
+          foreignLookupProblem(
+            `cancel_order of orderId ${id}, which all_orders does not hold`,
+            other.clientOrderId,
+            { status: cancel.response?.status ?? 0, body: bodyObject(cancel) },
+            unknownOrderRefusal(cancel.op, cancel),
+          ),
+        );
+    }
+    if (probed === 0)
+      ctx.session.recorder.note(CHECK, "query_order", "every id below the run's order was the account's own");
+  } finally {
+    await cancelIfOpen(ctx, mine, `${PURPOSE}: cancel`);
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * every_symbol: the run trades every symbol it chose from exchangeInfo (up to --max-symbols), not
+ * one: a far order rests on each at once, and an order belongs to its symbol. open_orders on a
+ * symbol lists that symbol's orders and no other's; open_orders without a symbol lists them all,
+ * each as its own symbol's list shows it; an order is not found, cancelled or listed through
+ * another symbol (query_order, cancel_order and all_orders on the wrong symbol refuse it as
+ * unknown, x-unknown-reference). Then each is cancelled, and is gone from both lists.
+ */
+import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
+import type { RunContext } from "../kit/context.js";
+import type { FarBuy } from "../kit/market.js";
+import { unknownOrderRefusal } from "../kit/order-state.js";
+import {
+  allOrders,
+  cancelIfOpen,
+  cancelOwn,
+  itemsOf,
+  type OwnOrder,
+  openOrders,
+  placeFar,
+  queryOwn,
+} from "../kit/own-orders.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
+
+const CHECK = "every_symbol";
+const PURPOSE = "every symbol";
+
+export const everySymbol: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "symbols",
+  description:
+    "each listed symbol trades: an order rests on each, belongs to its symbol in every read (open orders with and without symbol), and is unknown through another symbol",
+  covers: [],
+  hooks: [{ phase: "trading-behaviour", run: everySymbolCheck }],
+  appliesTo: (operation) =>
+    ["new_order", "query_order", "cancel_order", "open_orders", "all_orders"].includes(operation.operationId),
+  notApplicable: "reads no order",
+  seenToCatch: ["open-orders-unfiltered-drops-second-symbol", "query-order-ignores-symbol"],
+};
+
+/** An order of the run as one read showed it. */
+export interface OrderSighting {
+  symbol: string;
+  clientOrderId: string;
+}
+
+/**
+ * What is wrong with the open-order lists, given the run's orders resting on their symbols, the
+ * list of each symbol and the list without a symbol: a list that lacks an order of its symbol,
+ * holds one of another symbol, or (without a symbol) lacks one or shows it otherwise than its
+ * symbol's list does. Pure: each list is the items as answered.
+ */
+export function openListProblems(
+  orders: readonly OrderSighting[],
+  bySymbol: ReadonlyMap<string, readonly Record<string, unknown>[]>,
+  unfiltered: readonly Record<string, unknown>[] | undefined,
+): string[] {
+  const problems: string[] = [];
+  const own = new Set(orders.map((o) => o.clientOrderId));
+  for (const [symbol, items] of bySymbol) {
+    for (const order of orders.filter((o) => o.symbol === symbol))
+      if (!items.some((i) => i.clientOrderId === order.clientOrderId))
+        problems.push(
+          `open_orders on ${symbol} does not list the run's order ${order.clientOrderId} on ${symbol}`,
+        );
+    for (const item of items) {
+      if (item.symbol !== symbol)
+        problems.push(
+          `open_orders on ${symbol} lists order ${String(item.orderId)} of symbol ${String(item.symbol)}`,
+        );
+      else if (
+        own.has(String(item.clientOrderId)) &&
+        !orders.some((o) => o.clientOrderId === item.clientOrderId && o.symbol === symbol)
+      )
+        problems.push(
+          `open_orders on ${symbol} lists the run's order ${String(item.clientOrderId)} of another symbol`,
+        );
+    }
+  }
+  if (unfiltered === undefined) return problems;
+  for (const order of orders) {
+    const found = unfiltered.filter((i) => i.clientOrderId === order.clientOrderId);
+    if (found.length !== 1) {
+      problems.push(
+        `open_orders without symbol lists the run's order ${order.clientOrderId} on ${order.symbol} ${found.length} times`,
+      );
+      continue;
+    }
+    const single = bySymbol.get(order.symbol)?.find((i) => i.clientOrderId === order.clientOrderId);
+    if (single && JSON.stringify(found[0]) !== JSON.stringify(single))
+      problems.push(
+        `open_orders without symbol shows order ${order.clientOrderId} as ${JSON.stringify(found[0])}, open_orders on ${order.symbol} as ${JSON.stringify(single)}`,
+      );
+  }
+  return problems;
+}
+
+/**
+ * An answer to a read or a cancel of the run's order through another symbol: right when it is
+ * the unknown-order refusal, or (ids counted per symbol) another order of that symbol, never the
+ * run's order. Returns the problem, or undefined.
+ */
+export function wrongSymbolProblem(
+  what: string,
+  order: OrderSighting,
+  asked: string,
+  answer: { status: number; body: Record<string, unknown> | undefined },
+  isUnknownRefusal: boolean,
+): string | undefined {
+  if (answer.status >= 200 && answer.status < 300) {
+    const body = answer.body ?? {};
+    if (body.clientOrderId === order.clientOrderId || body.origClientOrderId === order.clientOrderId)
+      return `${what} on ${asked} answered the run's order ${order.clientOrderId} of ${order.symbol}`;
+    if (body.symbol !== undefined && body.symbol !== asked)
+      return `${what} on ${asked} answered an order of ${String(body.symbol)}`;
+    return undefined;
+  }
+  return isUnknownRefusal
+    ? undefined
+    : `${what} on ${asked} for an order of ${order.symbol}: not the unknown-order refusal`;
+}
+
+async function everySymbolCheck(ctx: RunContext): Promise<void> {
+  if (!ctx.session.recorder.enabled(CHECK)) return;
+  const skip = (reason: string) => {
+    for (const id of ["new_order", "query_order", "cancel_order", "open_orders", "all_orders"])
+      ctx.session.recorder.skip(CHECK, id, reason);
+  };
+  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
+  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const plans = ctx.symbols.filter((p): p is typeof p & { farBuy: FarBuy } => !("reason" in p.farBuy));
+  if (plans.length === 0) return skip(`no symbol to rest an order on (${reasons(ctx)})`);
+  if (plans.length < ctx.symbols.length)
+    ctx.session.recorder.note(CHECK, "new_order", `not traded: ${reasons(ctx)}`);
+  ctx.progress({
+    type: "stage",
+    message: `${PURPOSE}: a far order on each of ${plans.map((p) => p.rules.symbol).join(", ")} (cancelled afterwards)`,
+  });
+  const orders: OwnOrder[] = [];
+  try {
+    for (const plan of plans) {
+      const order = await placeFar(ctx, plan.farBuy, `${PURPOSE}: a far LIMIT BUY on ${plan.rules.symbol}`);
+      if (judgeServed(ctx, order.placed.exchange, `a far LIMIT BUY on ${plan.rules.symbol}`))
+        orders.push(order);
+    }
+    if (orders.length === 0) return;
+    await judgeLists(ctx, orders, "resting");
+    if (orders.length > 1) await throughOtherSymbols(ctx, orders);
+  } finally {
+    for (const order of orders) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
+  }
+  if (orders.length > 0) await judgeGone(ctx, orders);
+}
+
+function reasons(ctx: RunContext): string {
+  return ctx.symbols.flatMap((p) => ("reason" in p.farBuy ? [p.farBuy.reason] : [])).join("; ");
+}
+
+function judgeServed(ctx: RunContext, exchange: RoundTrip | undefined, what: string): boolean {
+  if (!exchange) return false;
+  if (ok(exchange)) {
+    ctx.session.pass(CHECK, exchange);
+    return true;
+  }
+  if (isRateLimited(exchange))
+    ctx.session.recorder.skip(CHECK, exchange.op.operationId, `rate limited during ${what}`);
+  else ctx.session.fail(CHECK, exchange, `${what} was refused (${describeAnswer(exchange)})`);
+  return false;
+}
+
+/** Each symbol's open orders and the list without a symbol, judged together. */
+async function judgeLists(ctx: RunContext, orders: readonly OwnOrder[], when: string): Promise<void> {
+  const bySymbol = new Map<string, Record<string, unknown>[]>();
+  let last: RoundTrip | undefined;
+  for (const symbol of new Set(orders.map((o) => o.symbol))) {
+    const exchange = await openOrders(ctx, symbol, `${PURPOSE}: open_orders on ${symbol} (${when})`);
+    if (!exchange || !judgeServed(ctx, exchange, `open_orders on ${symbol}`)) return;
+    bySymbol.set(symbol, itemsOf(exchange));
+    last = exchange;
+  }
+  const all = await openOrders(ctx, undefined, `${PURPOSE}: open_orders without symbol (${when})`);
+  if (!all || !judgeServed(ctx, all, "open_orders without symbol")) return;
+  const problems = openListProblems(orders, bySymbol, itemsOf(all));
+  if (problems.length > 0) ctx.session.fail(CHECK, all, problems.join("; "));
+  else if (last) ctx.session.pass(CHECK, last);
+}
+
+/** Each order looked up, cancelled and listed through another symbol: unknown there, and still open. */
+async function throughOtherSymbols(ctx: RunContext, orders: readonly OwnOrder[]): Promise<void> {
+  for (const [index, order] of orders.entries()) {
+    const other = orders[(index + 1) % orders.length]!;
+    if (other.symbol === order.symbol || order.orderId === undefined || order.orderId === other.orderId)
+      continue;
+    const query = await queryOwn(
+      ctx,
+      order,
+      `${PURPOSE}: query_order of a ${order.symbol} order on ${other.symbol}`,
+      {
+        symbol: other.symbol,
+      },
+    );
+    if (query) judgeWrongSymbol(ctx, query, "query_order", order, other.symbol);
+    const cancel = await cancelOwn(
+      ctx,
+      order,
+      `${PURPOSE}: cancel_order of a ${order.symbol} order on ${other.symbol}`,
+      {
+        symbol: other.symbol,
+      },
+    );
+    if (cancel) judgeWrongSymbol(ctx, cancel, "cancel_order", order, other.symbol);
+    const listed = await allOrders(ctx, other.symbol, `${PURPOSE}: all_orders on ${other.symbol}`);
+    if (listed && judgeServed(ctx, listed, `all_orders on ${other.symbol}`)) {
+      const stray = itemsOf(listed).find((i) => i.clientOrderId === order.clientOrderId);
+      if (stray)
+        ctx.session.fail(
+          CHECK,
+          listed,
+          `all_orders on ${other.symbol} lists the run's order ${order.clientOrderId} of ${order.symbol}`,
+        );
+      else ctx.session.pass(CHECK, listed);
+    }
+    const still = await queryOwn(
+      ctx,
+      order,
+      `${PURPOSE}: query_order of the ${order.symbol} order on its symbol`,
+    );
+    if (still && judgeServed(ctx, still, `query_order on ${order.symbol}`)) {
+      const status = bodyObject(still)?.status;
+      if (status !== "NEW")
+        ctx.session.fail(
+          CHECK,
+          still,
+          `order ${order.clientOrderId} on ${order.symbol} is ${String(status)} after a cancel sent on ${other.symbol}; it must still rest`,
+        );
+      else ctx.session.pass(CHECK, still);
+    }
+  }
+}
+
+function judgeWrongSymbol(
+  ctx: RunContext,
+  exchange: RoundTrip,
+  what: string,
+  order: OwnOrder,
+  asked: string,
+): void {
+  if (!exchange.response || isRateLimited(exchange)) return;
+  const problem = wrongSymbolProblem(
+    what,
+    order,
+    asked,
+    { status: exchange.response.status, body: bodyObject(exchange) },
+    unknownOrderRefusal(exchange.op, exchange),
+  );
+  if (problem) ctx.session.fail(CHECK, exchange, `${problem} (${describeAnswer(exchange)})`);
+  else ctx.session.pass(CHECK, exchange);
+}
+
+/** After the cancels: no list shows the orders any more. */
+async function judgeGone(ctx: RunContext, orders: readonly OwnOrder[]): Promise<void> {
+  const all = await openOrders(ctx, undefined, `${PURPOSE}: open_orders without symbol (after the cancels)`);
+  if (!all || !judgeServed(ctx, all, "open_orders without symbol")) return;
+  const left = itemsOf(all).filter((i) => orders.some((o) => o.clientOrderId === i.clientOrderId));
+  if (left.length > 0)
+    ctx.session.fail(
+      CHECK,
+      all,
+      `open_orders without symbol still lists ${left.map((i) => `${String(i.clientOrderId)} on ${String(i.symbol)}`).join(", ")} after it was cancelled`,
+    );
+  else ctx.session.pass(CHECK, all);
+}

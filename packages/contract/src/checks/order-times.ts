@@ -1,0 +1,325 @@
+/**
+ * order_times: every time field says when the event that sets it happened (the live API's
+ * meaning of each field; the spec leaves them to the examples). A new order's transactTime is
+ * when the target took it, within the time the request was in flight; query_order then shows it
+ * as the order's `time`, `workingTime` (it works at once) and `updateTime`. A cancel's
+ * transactTime is later than the order's; afterwards `updateTime` is the cancel's and `time` has
+ * not moved. A fill sets the maker's `updateTime` to the taker's transactTime, which is also the
+ * trade's time in the trade list, and the average price's `closeTime` when that trade is the last.
+ * Judged on the run's own orders, on the first symbol it trades.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { formatDec } from "../core/decimal.js";
+import { encodeParams } from "../http/request.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
+import { op, type RunContext } from "../kit/context.js";
+import type { FarBuy } from "../kit/market.js";
+import { type SymbolPlan, smallestQuantity } from "../kit/market.js";
+import {
+  cancelIfOpen,
+  cancelOwn,
+  itemsOf,
+  type OwnOrder,
+  placeFar,
+  placeOwn,
+  queryOwn,
+  readBook,
+} from "../kit/own-orders.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
+
+const CHECK = "order_times";
+const PURPOSE = "order times";
+const OPERATIONS = [
+  "new_order",
+  "query_order",
+  "cancel_order",
+  "recent_trades_list",
+  "current_average_price",
+];
+/** Events the run tells apart are at least this far apart on its clock. */
+const APART_MS = 40;
+/** How far the target's transactTime may lie outside the request's flight (clock offset, rounding). */
+const FLIGHT_SLACK_MS = 2000;
+
+export const orderTimes: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "times",
+  description:
+    "each time field is set by its event: transactTime when the order or cancel was taken, time/workingTime/updateTime from them, a fill's time on the maker and in the trade list",
+  covers: [],
+  hooks: [{ phase: "trading-behaviour", run: orderTimesCheck }],
+  appliesTo: (operation) => OPERATIONS.includes(operation.operationId),
+  notApplicable: "shows no order time",
+  seenToCatch: [
+    "update-time-frozen-after-cancel",
+    "update-time-frozen-after-fill",
+    "cancel-transact-time-is-order-time",
+    "transact-time-in-seconds",
+  ],
+};
+
+/** The times of one order as query_order shows them. */
+export interface OrderTimes {
+  time: unknown;
+  updateTime: unknown;
+  workingTime: unknown;
+}
+
+/**
+ * What is wrong with an order's times, given the transactTime of its placement and of the last
+ * event that changed it (undefined: nothing did). Pure.
+ */
+export function timeProblems(
+  order: Partial<OrderTimes>,
+  placed: number,
+  lastEvent: { what: string; at: number } | undefined,
+): string[] {
+  const problems: string[] = [];
+  if (order.time !== placed)
+    problems.push(`time is ${String(order.time)}, the order was placed at transactTime ${placed}`);
+  if (order.workingTime !== placed)
+    problems.push(
+      `workingTime is ${String(order.workingTime)}; the LIMIT order worked from its placement at ${placed}`,
+    );
+  const last = lastEvent ?? { what: "its placement", at: placed };
+  if (order.updateTime !== last.at)
+    problems.push(
+      `updateTime is ${String(order.updateTime)}, but the last change (${last.what}) was at ${last.at}`,
+    );
+  return problems;
+}
+
+/** Whether `at` lies within the request's flight on the target's clock, with slack. */
+export function withinFlight(at: unknown, sentAt: number, receivedAt: number): boolean {
+  return typeof at === "number" && at >= sentAt - FLIGHT_SLACK_MS && at <= receivedAt + FLIGHT_SLACK_MS;
+}
+
+async function orderTimesCheck(ctx: RunContext): Promise<void> {
+  if (!ctx.session.recorder.enabled(CHECK)) return;
+  const skip = (reason: string) => {
+    for (const id of OPERATIONS) ctx.session.recorder.skip(CHECK, id, reason);
+  };
+  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
+  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const plan = ctx.symbols.find((p) => !("reason" in p.farBuy));
+  if (!plan) return skip("no symbol to rest an order on");
+  ctx.progress({
+    type: "stage",
+    message: `${PURPOSE}: the run's orders on ${plan.rules.symbol}, placed, cancelled and filled (by its own)`,
+  });
+  await placedAndCancelled(ctx, plan.farBuy as FarBuy);
+  await filled(ctx, plan);
+}
+
+function judge(ctx: RunContext, exchange: RoundTrip, problems: string[], what: string): void {
+  if (problems.length > 0) ctx.session.fail(CHECK, exchange, `${what}: ${problems.join("; ")}`);
+  else ctx.session.pass(CHECK, exchange);
+}
+
+/** Places an order and judges its transactTime against the flight of the request. */
+async function timedPlace(
+  ctx: RunContext,
+  place: () => Promise<OwnOrder>,
+  what: string,
+): Promise<{ order: OwnOrder; at: number } | undefined> {
+  const sentAt = ctx.session.now();
+  const order = await place();
+  const receivedAt = ctx.session.now();
+  const exchange = order.placed.exchange;
+  if (!ok(exchange)) {
+    ctx.session.recorder.note(CHECK, "new_order", `${what} was refused (${describeAnswer(exchange)})`);
+    return undefined;
+  }
+  const at = bodyObject(exchange)?.transactTime;
+  judge(
+    ctx,
+    exchange,
+    withinFlight(at, sentAt, receivedAt)
+      ? []
+      : [
+          `transactTime ${String(at)} is not within the request's flight (${sentAt}–${receivedAt} on the target's clock)`,
+        ],
+    what,
+  );
+  return typeof at === "number" ? { order, at } : undefined;
+}
+
+async function placedAndCancelled(ctx: RunContext, far: FarBuy): Promise<void> {
+  const placed = await timedPlace(
+    ctx,
+    () => placeFar(ctx, far, `${PURPOSE}: a far LIMIT BUY`, { newOrderRespType: "RESULT" }),
+    "new_order",
+  );
+  if (!placed) return;
+  try {
+    const before = await queryOwn(ctx, placed.order, `${PURPOSE}: query_order of the new order`);
+    if (before && ok(before))
+      judge(
+        ctx,
+        before,
+        timeProblems(bodyObject(before) ?? {}, placed.at, undefined),
+        "query_order of a new order",
+      );
+    await sleep(APART_MS);
+    const sentAt = ctx.session.now();
+    const cancel = await cancelOwn(ctx, placed.order, `${PURPOSE}: cancel_order`);
+    const receivedAt = ctx.session.now();
+    if (!cancel || !ok(cancel)) return;
+    const at = bodyObject(cancel)?.transactTime;
+    const problems: string[] = [];
+    if (!withinFlight(at, sentAt, receivedAt))
+      problems.push(`transactTime ${String(at)} is not within the cancel's flight (${sentAt}–${receivedAt})`);
+    if (typeof at === "number" && at <= placed.at)
+      problems.push(
+        `the cancel's transactTime ${at} is not after the order's ${placed.at}, though ${APART_MS} ms or more passed between them`,
+      );
+    judge(ctx, cancel, problems, "cancel_order");
+    if (typeof at !== "number") return;
+    const after = await queryOwn(ctx, placed.order, `${PURPOSE}: query_order after the cancel`);
+    if (after && ok(after))
+      judge(
+        ctx,
+        after,
+        timeProblems(bodyObject(after) ?? {}, placed.at, { what: "the cancel", at }),
+        "query_order after a cancel",
+      );
+  } finally {
+    await cancelIfOpen(ctx, placed.order, `${PURPOSE}: cancel`);
+  }
+}
+
+/**
+ * Rounds of the fill. Another account can fill the run's BUY first (its updateTime then is that
+ * fill's time, before the run's SELL) while the run's SELL trades with someone else's order; a
+ * target that sets the time wrong does so in every round, such a race does not repeat each time.
+ */
+const FILL_ROUNDS = 3;
+
+/** A BUY of the run resting inside the spread, filled later by the run's own SELL. */
+async function filled(ctx: RunContext, plan: SymbolPlan): Promise<void> {
+  if (!plan.rules.selfTradeAllowed)
+    return ctx.session.recorder.note(CHECK, "query_order", "self-trade prevention: no fill of the run's own");
+  for (let round = 1; round <= FILL_ROUNDS; round++)
+    if (!(await fillRound(ctx, plan, round < FILL_ROUNDS))) return;
+}
+
+/**
+ * One round of the fill; true when the maker's times disagreed and, rounds being left, nothing
+ * was judged, so it is played again.
+ */
+async function fillRound(ctx: RunContext, plan: SymbolPlan, roundsLeft: boolean): Promise<boolean> {
+  const { rules } = plan;
+  const book = await readBook(ctx, rules.symbol, 5, `${PURPOSE}: the book of ${rules.symbol}`);
+  const bid = book?.bids[0]?.price;
+  const ask = book?.asks[0]?.price;
+  if (bid === undefined || ask === undefined || ask - bid < rules.tick * 2n) {
+    ctx.session.recorder.note(
+      CHECK,
+      "query_order",
+      `${rules.symbol}: no room inside the spread for a fill of the run's own`,
+    );
+    return false;
+  }
+  const price = formatDec(bid + rules.tick);
+  const quantity = formatDec(smallestQuantity(rules, bid + rules.tick));
+  const limit = { symbol: rules.symbol, type: "LIMIT", price, quantity };
+  const maker = await timedPlace(
+    ctx,
+    () =>
+      placeOwn(
+        ctx,
+        { ...limit, side: "BUY", timeInForce: "GTC", newOrderRespType: "RESULT" },
+        `${PURPOSE}: a LIMIT BUY inside the spread`,
+      ),
+    "new_order inside the spread",
+  );
+  if (!maker) return false;
+  try {
+    if (bodyObject(maker.order.placed.exchange)?.status !== "NEW") return false;
+    await sleep(APART_MS);
+    const taker = await timedPlace(
+      ctx,
+      () =>
+        placeOwn(
+          ctx,
+          { ...limit, side: "SELL", timeInForce: "IOC", newOrderRespType: "FULL" },
+          `${PURPOSE}: the run's LIMIT IOC SELL taking it`,
+        ),
+      "new_order taking the run's own",
+    );
+    if (!taker) return false;
+    const fills = bodyObject(taker.order.placed.exchange)?.fills;
+    if (!Array.isArray(fills) || fills.length === 0) return false;
+    const after = await queryOwn(ctx, maker.order, `${PURPOSE}: query_order of the filled maker`);
+    if (after && ok(after) && bodyObject(after)?.status === "FILLED") {
+      ctx.ledger.closed(maker.order.clientOrderId);
+      const problems = timeProblems(bodyObject(after) ?? {}, maker.at, { what: "the fill", at: taker.at });
+      if (problems.length > 0 && roundsLeft) {
+        ctx.session.recorder.note(
+          CHECK,
+          "query_order",
+          `${rules.symbol}: the filled maker's times disagreed with the run's fill (${problems.join("; ")}); another account may have filled it first, so the fill was played again`,
+        );
+        return true;
+      }
+      judge(ctx, after, problems, "query_order of a maker after its fill");
+    }
+    await tradeTimes(ctx, rules.symbol, fills as Record<string, unknown>[], taker.at);
+    return false;
+  } finally {
+    await cancelIfOpen(ctx, maker.order, `${PURPOSE}: cancel`);
+  }
+}
+
+/** The fill's trade in the trade list at the taker's time; the average price's closeTime when it is the last trade. */
+async function tradeTimes(
+  ctx: RunContext,
+  symbol: string,
+  fills: Record<string, unknown>[],
+  at: number,
+): Promise<void> {
+  const trades = op(ctx, "recent_trades_list");
+  if (!trades) return;
+  const list = await ctx.session.call(
+    { op: trades, params: encodeParams(trades, { symbol, limit: 20 }) },
+    `${PURPOSE}: recent_trades_list after the fill`,
+  );
+  if (!ok(list)) return;
+  const items = itemsOf(list);
+  const ours = items.filter((t) => fills.some((f) => f.tradeId === t.id));
+  if (ours.length === 0) return;
+  judge(
+    ctx,
+    list,
+    ours
+      .filter((t) => t.time !== at)
+      .map((t) => `trade ${String(t.id)} has time ${String(t.time)}, the fill that made it was at ${at}`),
+    "recent_trades_list",
+  );
+  const last = items.at(-1);
+  const average = op(ctx, "current_average_price");
+  if (!average || !last || !ours.includes(last)) return;
+  const answer = await ctx.session.call(
+    { op: average, params: encodeParams(average, { symbol }) },
+    `${PURPOSE}: current_average_price after the fill`,
+  );
+  if (!ok(answer)) return;
+  // Only while the run's trade is still the last one: read the list again.
+  const again = await ctx.session.call(
+    { op: trades, params: encodeParams(trades, { symbol, limit: 1 }) },
+    `${PURPOSE}: the last trade again`,
+  );
+  if (!ok(again) || itemsOf(again)[0]?.id !== last.id) return;
+  const closeTime = bodyObject(answer)?.closeTime;
+  judge(
+    ctx,
+    answer,
+    closeTime === last.time
+      ? []
+      : [
+          `closeTime is ${String(closeTime)}, the last trade (${String(last.id)}) was at ${String(last.time)}`,
+        ],
+    "current_average_price",
+  );
+}

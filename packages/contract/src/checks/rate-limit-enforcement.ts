@@ -1,0 +1,322 @@
+/**
+ * rate_limit_enforcement (opt-in, --load): the bounded load phase. At the end of the run, with no
+ * order of the run open, it spends the REQUEST_WEIGHT limit exchangeInfo announces on purpose
+ * with the heaviest read the spec weighs (x-weight and its tiers), sent past the pacer:
+ *
+ * - every request that fits under the limit is served, and the first that would pass it gets the
+ *   spec's too-much-weight refusal (429) with a Retry-After that ends no later than the window;
+ * - going on past the 429 (the spec: "banned after continuing to send requests past a 429") gets
+ *   the ip-banned refusal (418) with a Retry-After within a bounded number of requests, and every
+ *   request is refused while the ban lasts;
+ * - after waiting what the server asked, requests are served again.
+ *
+ * Bounded: it runs only when reaching the limit takes at most MAX_BURST requests, sends at most
+ * MAX_PAST_LIMIT requests past the 429, and waits out at most MAX_RECOVERY_S seconds.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { refusalFor } from "@marketapi/spec/model";
+import { InterruptedError } from "../core/errors.js";
+import type { ContractOperation } from "../core/operations.js";
+import type { ParamList } from "../http/request.js";
+import { describeAnswer, errorCode } from "../kit/answers.js";
+import type { RunContext } from "../kit/context.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
+
+const CHECK = "rate_limit_enforcement";
+
+export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "load",
+  description:
+    "--load only: the announced REQUEST_WEIGHT limit is enforced exactly (served up to it, 429 with Retry-After at it), a ban (418 with Retry-After) follows requests sent on past the 429, and requests are served again after the wait",
+  covers: [],
+  hooks: [{ phase: "end", run: (ctx) => loadPhase(ctx) }],
+  appliesTo: (operation) => operation.operationId === BURST_OPERATION,
+  notApplicable: "judged on the read the load phase sends (order_book)",
+  seenToCatch: [
+    "weight-limit-refuses-at-the-limit",
+    "weight-limit-429-without-retry-after",
+    "weight-limit-not-enforced",
+  ],
+};
+
+const BURST_OPERATION = "order_book";
+/** The most requests the phase sends to reach the limit; a higher limit is not reached. */
+export const MAX_BURST = 400;
+/** The most requests sent on past the first 429 to be banned. */
+export const MAX_PAST_LIMIT = 30;
+/** The longest wait (Retry-After) the phase waits out to see recovery. */
+export const MAX_RECOVERY_S = 150;
+/** Time the burst needs left in the weight window before it starts (or it waits for the next). */
+const WINDOW_MARGIN_MS = 20_000;
+
+/** One answer of the burst: the weight it spent and the used weight before it, by the counters. */
+export interface BurstStep {
+  status: number;
+  weight: number;
+  /** X-MBX-USED-WEIGHT-1M of the answer before it (0 at a window's start). */
+  usedBefore: number;
+  /** The answer's own X-MBX-USED-WEIGHT-1M, when it sent one. */
+  usedAfter: number | undefined;
+  retryAfter: string | undefined;
+  code: number | undefined;
+  /** Milliseconds left in the window when the answer came (by the target's clock). */
+  windowLeftMs: number;
+}
+
+/**
+ * Judges the burst up to and including its first refusal. `expected` is the spec's refusal for
+ * too much weight. Returns the problems, empty when the limit held exactly.
+ */
+export function judgeBurst(
+  limit: number,
+  steps: readonly BurstStep[],
+  expected: { status: number; code: number },
+): string[] {
+  const problems: string[] = [];
+  for (const [i, step] of steps.entries()) {
+    const fits = step.usedBefore + step.weight <= limit;
+    const where = `request ${i + 1} (weight ${step.weight}, ${step.usedBefore} of ${limit} used before it)`;
+    if (fits && step.status !== 200) {
+      problems.push(`${where}: refused with ${step.status} although it fits under the limit`);
+      break;
+    }
+    if (fits && step.usedAfter !== undefined && step.usedAfter !== step.usedBefore + step.weight)
+      problems.push(
+        `${where}: X-MBX-USED-WEIGHT-1M says ${step.usedAfter}, not ${step.usedBefore + step.weight}`,
+      );
+    if (fits) continue;
+    if (step.status === 200) {
+      problems.push(`${where}: served although it passes the limit (expected ${expected.status})`);
+      break;
+    }
+    if (step.status !== expected.status)
+      problems.push(`${where}: status ${step.status}, expected ${expected.status}`);
+    if (step.code !== expected.code)
+      problems.push(`${where}: code ${step.code ?? "absent"}, expected ${expected.code}`);
+    problems.push(...retryAfterProblems(where, step.retryAfter, step.windowLeftMs));
+    break;
+  }
+  return problems;
+}
+
+/** Retry-After must be whole seconds, at least 1, and the wait must not outlast the window by more than a second. */
+export function retryAfterProblems(
+  where: string,
+  retryAfter: string | undefined,
+  windowLeftMs: number,
+): string[] {
+  if (retryAfter === undefined) return [`${where}: no Retry-After`];
+  if (!/^\d+$/.test(retryAfter) || Number(retryAfter) < 1)
+    return [`${where}: Retry-After "${retryAfter}" is not a whole number of seconds ≥ 1`];
+  const latest = Math.ceil(windowLeftMs / 1000) + 1;
+  if (Number(retryAfter) > latest)
+    return [
+      `${where}: Retry-After ${retryAfter} s outlasts the weight window, which ends in ${latest - 1} s`,
+    ];
+  return [];
+}
+
+async function loadPhase(ctx: RunContext): Promise<void> {
+  const { session } = ctx;
+  if (!ctx.load) return session.skip(CHECK, BURST_OPERATION, "the load phase is opt-in (--load)");
+  const op = session.model.operation(BURST_OPERATION);
+  const limit = weightWindow(ctx);
+  const tooMuch = refusalFor(session.model.refusals, "too-much-weight", BURST_OPERATION);
+  const banned = refusalFor(session.model.refusals, "ip-banned", BURST_OPERATION);
+  if (!op || !limit || !tooMuch)
+    return session.skip(
+      CHECK,
+      BURST_OPERATION,
+      "the target announces no REQUEST_WEIGHT limit, or the spec states no too-much-weight refusal",
+    );
+  if (ctx.ledger.outstanding().length > 0)
+    return session.skip(CHECK, op.operationId, "orders of the run are still open: no load on top of them");
+  const params = heaviestParams(ctx, op);
+  const weight = session.weightOf({ op, params });
+  const needed = Math.ceil(limit.limit / weight) + 1;
+  if (needed > MAX_BURST)
+    return session.skip(
+      CHECK,
+      op.operationId,
+      `reaching ${limit.limit} weight with requests of ${weight} takes ${needed} requests, more than the phase's ${MAX_BURST}`,
+    );
+  ctx.progress({
+    type: "stage",
+    message: `load: spending the ${limit.limit} weight a window allows (${needed} requests of ${weight}), then past it`,
+  });
+  const windowLeft = () => limit.windowMs - (session.now() % limit.windowMs);
+  if (windowLeft() < WINDOW_MARGIN_MS) await wait(ctx, windowLeft() + 1000);
+
+  const send = async (label: string) => {
+    const exchange = await session.call({ op, params }, label, {
+      unpaced: true,
+      essential: true,
+      ...signalOf(ctx),
+    });
+    ANSWERED_AT.set(exchange, session.now());
+    return exchange;
+  };
+  const steps: BurstStep[] = [];
+  let usedBefore: number | undefined;
+  let refusal: RoundTrip | undefined;
+  for (let i = 0; i < needed + 1 && !refusal; i += 1) {
+    const exchange = await send(`load: request ${i + 1} toward the weight limit`);
+    if (!exchange.response)
+      return session.skip(CHECK, op.operationId, `no answer: ${describeAnswer(exchange)}`);
+    const usedAfter = usedWeightOf(exchange);
+    // The first answer tells what the window held before the burst (other traffic of this IP).
+    if (usedBefore === undefined)
+      usedBefore =
+        usedAfter === undefined ? 0 : exchange.response.status === 200 ? usedAfter - weight : usedAfter;
+    if (exchange.response.status === 200 && usedAfter !== undefined && usedAfter < usedBefore) {
+      // The window ended during the burst: the counts start again; judge from here.
+      steps.length = 0;
+      usedBefore = usedAfter - weight;
+    }
+    steps.push({
+      status: exchange.response.status,
+      weight,
+      usedBefore,
+      usedAfter,
+      retryAfter: exchange.response.headers["retry-after"],
+      code: errorCode(exchange),
+      windowLeftMs: windowLeft(),
+    });
+    if (exchange.response.status !== 200) refusal = exchange;
+    else usedBefore = usedAfter ?? usedBefore + weight;
+  }
+  const last = refusal;
+  const problems = judgeBurst(limit.limit, steps, tooMuch);
+  if (!last)
+    problems.push(`${steps.length} requests of ${weight} against a limit of ${limit.limit}: none refused`);
+  const judged = last ?? (await send("load: one more"));
+  if (problems.length > 0) return session.fail(CHECK, judged, problems.join("; "));
+  session.pass(CHECK, judged);
+
+  const after = banned ? await banPhase(ctx, send, banned) : undefined;
+  await recovery(ctx, send, after && after !== judged ? [judged, after] : [judged]);
+}
+
+/** Sends on past the 429 until the ban (418), bounded; judges the ban's answer and that it holds. */
+async function banPhase(
+  ctx: RunContext,
+  send: (label: string) => Promise<RoundTrip>,
+  banned: { status: number; code: number },
+): Promise<RoundTrip | undefined> {
+  const { session } = ctx;
+  let last: RoundTrip | undefined;
+  for (let i = 0; i < MAX_PAST_LIMIT; i += 1) {
+    last = await send(`load: request ${i + 1} past the 429`);
+    const status = last.response?.status;
+    if (status === banned.status) break;
+    if (status !== 429) {
+      session.fail(
+        CHECK,
+        last,
+        `request ${i + 1} past the 429 got ${describeAnswer(last)}, expected 429 or ${banned.status}`,
+      );
+      return last;
+    }
+  }
+  if (last?.response?.status !== banned.status) {
+    session.skip(
+      CHECK,
+      BURST_OPERATION,
+      `no ban within ${MAX_PAST_LIMIT} requests past the 429 (the spec does not say after how many)`,
+    );
+    return last;
+  }
+  const problems: string[] = [];
+  if (errorCode(last) !== banned.code)
+    problems.push(`the ban's code is ${errorCode(last) ?? "absent"}, expected ${banned.code}`);
+  const retry = last.response.headers["retry-after"];
+  if (retry === undefined || !/^\d+$/.test(retry) || Number(retry) < 1)
+    problems.push(
+      `the ban's Retry-After is ${retry === undefined ? "absent" : `"${retry}"`}, expected whole seconds ≥ 1`,
+    );
+  const again = await send("load: during the ban");
+  if (again.response?.status !== banned.status)
+    problems.push(`a request during the ban got ${describeAnswer(again)}, expected ${banned.status}`);
+  if (problems.length > 0) session.fail(CHECK, last, problems.join("; "));
+  else session.pass(CHECK, last);
+  return again.response?.status === banned.status ? again : last;
+}
+
+/**
+ * Waits what the refusals asked (at most MAX_RECOVERY_S): the ban's Retry-After, and the 429's,
+ * since the weight window it refused in may outlast a short ban (sending into it again is what
+ * earns a ban); then a request must be served.
+ */
+async function recovery(ctx: RunContext, send: (label: string) => Promise<RoundTrip>, refusals: RoundTrip[]) {
+  const { session } = ctx;
+  let until = 0;
+  for (const refusal of refusals) {
+    const text = refusal.response?.headers["retry-after"];
+    const seconds = Number(text);
+    if (!Number.isFinite(seconds) || seconds > MAX_RECOVERY_S)
+      return session.skip(
+        CHECK,
+        BURST_OPERATION,
+        `recovery not judged: Retry-After ${text ?? "absent"} (the phase waits at most ${MAX_RECOVERY_S} s)`,
+      );
+    until = Math.max(until, (ANSWERED_AT.get(refusal) ?? session.now()) + seconds * 1000);
+  }
+  const waitMs = Math.max(0, until - session.now()) + 250;
+  ctx.progress({
+    type: "stage",
+    message: `load: waiting ${(waitMs / 1000).toFixed(1)} s as the server asked`,
+  });
+  await wait(ctx, waitMs);
+  const next = await send("load: after waiting what the server asked");
+  if (next.response?.status === 200) return session.pass(CHECK, next);
+  session.fail(
+    CHECK,
+    next,
+    `after waiting what the server asked (${refusals.map(describeAnswer).join(", then ")}), the request got ${describeAnswer(next)}`,
+  );
+}
+
+/** When each answer of the phase came, by the target's clock (a Retry-After counts from there). */
+const ANSWERED_AT = new WeakMap<RoundTrip, number>();
+
+/** The REQUEST_WEIGHT limit and its window, as exchangeInfo announces it. */
+function weightWindow(ctx: RunContext): { limit: number; windowMs: number } | undefined {
+  const UNIT: Record<string, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000 };
+  const announced = ctx.market.rateLimits.find((l) => l.rateLimitType === "REQUEST_WEIGHT");
+  if (!announced) return undefined;
+  const { limit, interval, intervalNum } = announced as {
+    limit: unknown;
+    interval: unknown;
+    intervalNum: unknown;
+  };
+  const unit = typeof interval === "string" ? UNIT[interval] : undefined;
+  if (typeof limit !== "number" || typeof intervalNum !== "number" || !unit || limit < 1 || intervalNum < 1)
+    return undefined;
+  return { limit, windowMs: unit * intervalNum };
+}
+
+/** The burst's parameters: the run's symbol, and the parameter that makes it heaviest (x-weight tiers). */
+function heaviestParams(ctx: RunContext, op: ContractOperation): ParamList {
+  const base: ParamList = [["symbol", ctx.values.symbol]];
+  const rule = op.weightRule;
+  const top = rule.tiers?.at(-1);
+  if (!rule.parameter || !top || !Number.isFinite(top.upTo)) return base;
+  return [...base, [rule.parameter, String(top.upTo)]];
+}
+
+function usedWeightOf(exchange: RoundTrip): number | undefined {
+  const value = Number(exchange.response?.headers["x-mbx-used-weight-1m"]);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function signalOf(ctx: RunContext): { signal?: AbortSignal } {
+  return ctx.session.signal ? { signal: ctx.session.signal } : {};
+}
+
+async function wait(ctx: RunContext, ms: number): Promise<void> {
+  await sleep(ms, undefined, signalOf(ctx)).catch(() => {
+    throw new InterruptedError("interrupted");
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * What an order's answer must add up to (x-order-arithmetic): fills that sum to the executed
+ * quantity and the quote quantity, a status that follows the executed share, IOC and FOK that
+ * never rest, FOK all or nothing. Pure: the order_arithmetic check and the exploration judge
+ * answers with it.
+ */
+import type { OrderArithmetic } from "@marketapi/spec/model";
+import { formatDec, mul, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
+
+const RESTING = ["NEW", "PARTIALLY_FILLED"];
+
+/** What is wrong with an order answer, per the rule; empty when it adds up. */
+export function arithmeticProblems(
+  rule: OrderArithmetic,
+  body: Record<string, unknown>,
+  timeInForce: string,
+): string[] {
+  const problems: string[] = [];
+  const executed = tryParseDec(body[rule.executedQty]);
+  const orig = tryParseDec(body.origQty);
+  const quote = tryParseDec(body[rule.quoteQty]);
+  const status = String(body.status);
+  if (executed === undefined || orig === undefined || quote === undefined) {
+    return [`${rule.executedQty}, origQty and ${rule.quoteQty} must be decimal text`];
+  }
+  const fills = Array.isArray(body[rule.fills.list])
+    ? (body[rule.fills.list] as Record<string, unknown>[])
+    : [];
+  let qtySum = ZERO;
+  let quoteSum = ZERO;
+  for (const fill of fills) {
+    const qty = tryParseDec(fill[rule.fills.qty]) ?? ZERO;
+    qtySum += qty;
+    quoteSum += mul(tryParseDec(fill[rule.fills.price]) ?? ZERO, qty);
+  }
+  if (qtySum !== executed)
+    problems.push(
+      `the ${fills.length} fills sum to ${formatDec(qtySum)}, ${rule.executedQty} is ${formatDec(executed)}`,
+    );
+  // The quote quantity is written with the quote asset's precision: allow one unit of 10^-8 per fill.
+  const tolerance = unitOf(8) * BigInt(Math.max(1, fills.length));
+  const gap = quote > quoteSum ? quote - quoteSum : quoteSum - quote;
+  if (gap > tolerance)
+    problems.push(
+      `${rule.quoteQty} is ${formatDec(quote)}, Σ ${rule.fills.price} × ${rule.fills.qty} of the fills is ${formatDec(quoteSum)}`,
+    );
+  const share = executed === ZERO ? "none" : executed < orig ? "part" : "all";
+  if (!rule.status[share].includes(status))
+    problems.push(
+      `status ${status} with ${share === "none" ? "nothing" : share === "part" ? "part" : "all"} of ${formatDec(orig)} executed; want ${rule.status[share].join(" or ")}`,
+    );
+  if (rule.neverRest.includes(timeInForce) && RESTING.includes(status))
+    problems.push(`a ${timeInForce} order rests on the book (status ${status})`);
+  if (rule.allOrNothing.includes(timeInForce) && share === "part")
+    problems.push(`a ${timeInForce} order filled ${formatDec(executed)} of ${formatDec(orig)}`);
+  return problems;
+}

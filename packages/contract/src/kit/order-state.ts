@@ -1,0 +1,50 @@
+/**
+ * What an answer says about whether an order is still open. Only a clear answer decides: a
+ * cancel or a query that succeeded, or a refusal with exactly the status and code the spec names
+ * for an unknown order (x-unknown-reference). Anything else (a 404 without the code, a 5xx, a
+ * timeout, a body that is not the documented error) leaves the order's state unknown: the
+ * clean-up lists it and the run exits 2, instead of calling it closed.
+ */
+
+import type { ContractOperation } from "../core/operations.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import { bodyObject, describeAnswer, ok } from "./answers.js";
+
+/** Statuses of an order that can still trade (PENDING_CANCEL is unused, so not yet closed). */
+const OPEN = new Set(["NEW", "PENDING_NEW", "PARTIALLY_FILLED", "PENDING_CANCEL"]);
+/** Final statuses. */
+const CLOSED = new Set(["FILLED", "CANCELED", "REJECTED", "EXPIRED", "EXPIRED_IN_MATCH"]);
+
+export type OrderState = { state: "open" | "closed"; why: string } | { state: "unknown"; why: string };
+
+/** Whether the answer is the refusal the spec names for an unknown order on this operation. */
+export function unknownOrderRefusal(operation: ContractOperation, exchange: RoundTrip): boolean {
+  const rule = operation.behaviour.unknownReferences?.order;
+  const code = bodyObject(exchange)?.code;
+  return rule !== undefined && exchange.response?.status === rule.status && code === rule.code;
+}
+
+/** The state of an order after a cancel: closed when it was cancelled or is unknown to the server. */
+export function afterCancel(cancel: ContractOperation, exchange: RoundTrip): OrderState {
+  if (ok(exchange)) return { state: "closed", why: "cancelled" };
+  if (unknownOrderRefusal(cancel, exchange))
+    return { state: "closed", why: `cancel_order: unknown order (${describeAnswer(exchange)})` };
+  return { state: "unknown", why: `cancel_order answered ${describeAnswer(exchange)}` };
+}
+
+/** The state of an order as query_order reports it. */
+export function afterQuery(query: ContractOperation, exchange: RoundTrip): OrderState {
+  if (unknownOrderRefusal(query, exchange))
+    return { state: "closed", why: `query_order: unknown order (${describeAnswer(exchange)})` };
+  const status = ok(exchange) ? bodyObject(exchange)?.status : undefined;
+  if (typeof status === "string" && CLOSED.has(status)) return { state: "closed", why: `status ${status}` };
+  if (typeof status === "string" && OPEN.has(status))
+    return { state: "open", why: `query_order says ${status}` };
+  return { state: "unknown", why: `query_order answered ${describeAnswer(exchange)}` };
+}
+
+/** Whether a refused new_order created nothing: a 4xx says the request was not carried out. */
+export function refusedNewOrder(exchange: RoundTrip): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && status >= 400 && status < 500 && status !== 408;
+}

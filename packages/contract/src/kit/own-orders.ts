@@ -1,0 +1,237 @@
+/**
+ * The run's own orders on any symbol, for the checks that place and read them: a far order on a
+ * symbol's plan, the reads of one order (query_order) and of the lists (open_orders, all_orders,
+ * the book), and the cancel, each as the run's account or, with `as`, as another account. Orders
+ * go through the ledger (order-placing.ts), so the clean-up finds whatever is left.
+ */
+import type { Dec } from "../core/decimal.js";
+import { tryParseDec } from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
+import { type Credentials, encodeParams } from "../http/request.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import { bodyObject, ok } from "./answers.js";
+import { op, type RunContext } from "./context.js";
+import type { FarBuy } from "./market.js";
+import { levelsOf } from "./market-view.js";
+import type { Level } from "./matching-model.js";
+import { type PlacedOrder, placeOrder } from "./order-placing.js";
+import type { Values } from "./values.js";
+
+/** An order of the run: where it is and how the target knows it. */
+export interface OwnOrder {
+  symbol: string;
+  clientOrderId: string;
+  orderId: number | undefined;
+  placed: PlacedOrder;
+}
+
+/** The items of a list answer (objects only). */
+export function itemsOf(exchange: RoundTrip): Record<string, unknown>[] {
+  const json = exchange.response?.json;
+  return Array.isArray(json)
+    ? (json.filter((x) => typeof x === "object" && x !== null) as Record<string, unknown>[])
+    : [];
+}
+
+function newOrderOp(ctx: RunContext): ContractOperation {
+  const operation = op(ctx, "new_order");
+  if (!operation) throw new Error("internal: the spec has no new_order");
+  return operation;
+}
+
+/** Places `values` (FULL answer) under a client order id of the run. */
+export async function placeOwn(
+  ctx: RunContext,
+  values: Values,
+  label: string,
+  as?: Credentials,
+): Promise<OwnOrder> {
+  const placed = await placeOrder(ctx, newOrderOp(ctx), values, label, as);
+  const orderId = ok(placed.exchange) ? placed.body?.orderId : undefined;
+  return {
+    symbol: String(values.symbol),
+    clientOrderId: placed.clientOrderId,
+    orderId: typeof orderId === "number" ? orderId : undefined,
+    placed,
+  };
+}
+
+/** A LIMIT GTC BUY at the plan's far price and quantity: it rests without trading. */
+export function placeFar(
+  ctx: RunContext,
+  far: FarBuy,
+  label: string,
+  extra: Values = {},
+  as?: Credentials,
+): Promise<OwnOrder> {
+  return placeOwn(
+    ctx,
+    {
+      symbol: far.symbol,
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      price: far.price,
+      quantity: far.quantity,
+      ...extra,
+    },
+    label,
+    as,
+  );
+}
+
+async function read(
+  ctx: RunContext,
+  id: string,
+  values: Values,
+  label: string,
+  as?: Credentials,
+): Promise<RoundTrip | undefined> {
+  const operation = op(ctx, id);
+  if (!operation) return undefined;
+  return ctx.session.call(
+    { op: operation, params: encodeParams(operation, values), ...(as ? { as } : {}) },
+    label,
+  );
+}
+
+/** query_order of `order` (by orderId when known), on `symbol` (its own by default). */
+export function queryOwn(
+  ctx: RunContext,
+  order: OwnOrder,
+  label: string,
+  options: { symbol?: string; as?: Credentials } = {},
+): Promise<RoundTrip | undefined> {
+  const lookup =
+    order.orderId !== undefined ? { orderId: order.orderId } : { origClientOrderId: order.clientOrderId };
+  return read(ctx, "query_order", { symbol: options.symbol ?? order.symbol, ...lookup }, label, options.as);
+}
+
+/** open_orders on `symbol`, or on every symbol without it. */
+export function openOrders(
+  ctx: RunContext,
+  symbol: string | undefined,
+  label: string,
+  as?: Credentials,
+): Promise<RoundTrip | undefined> {
+  return read(ctx, "open_orders", symbol === undefined ? {} : { symbol }, label, as);
+}
+
+/** all_orders on `symbol`, with more values (orderId, limit, a window). */
+export function allOrders(
+  ctx: RunContext,
+  symbol: string,
+  label: string,
+  extra: Values = {},
+  as?: Credentials,
+): Promise<RoundTrip | undefined> {
+  return read(ctx, "all_orders", { symbol, ...extra }, label, as);
+}
+
+/** cancel_order of `order` by orderId (or client id), on `symbol` (its own by default); closes it in the ledger when it did. */
+export async function cancelOwn(
+  ctx: RunContext,
+  order: OwnOrder,
+  label: string,
+  options: { symbol?: string; as?: Credentials } = {},
+): Promise<RoundTrip | undefined> {
+  const lookup =
+    order.orderId !== undefined ? { orderId: order.orderId } : { origClientOrderId: order.clientOrderId };
+  const exchange = await read(
+    ctx,
+    "cancel_order",
+    { symbol: options.symbol ?? order.symbol, ...lookup },
+    label,
+    options.as,
+  );
+  if (exchange && ok(exchange) && bodyObject(exchange)?.origClientOrderId === order.clientOrderId)
+    ctx.ledger.closed(order.clientOrderId);
+  return exchange;
+}
+
+/** Cancels `order` on its own symbol unless the ledger knows it closed (the clean-up's way, by client id). */
+export async function cancelIfOpen(ctx: RunContext, order: OwnOrder, label: string): Promise<void> {
+  const entry = ctx.ledger.get(order.clientOrderId);
+  if (entry?.state === "closed") return;
+  const cancel = op(ctx, "cancel_order");
+  if (!cancel) return;
+  const exchange = await ctx.session.call(
+    {
+      op: cancel,
+      params: encodeParams(cancel, { symbol: order.symbol, origClientOrderId: order.clientOrderId }),
+      ...(entry?.as ? { as: entry.as } : {}),
+    },
+    label,
+  );
+  if (ok(exchange)) ctx.ledger.closed(order.clientOrderId);
+}
+
+/** The book as one order_book answer shows it. */
+export interface BookView {
+  exchange: RoundTrip;
+  lastUpdateId: number | undefined;
+  bids: Level[];
+  asks: Level[];
+}
+
+/** order_book of `symbol` with `limit` levels a side; undefined when it was not served. */
+export async function readBook(
+  ctx: RunContext,
+  symbol: string,
+  limit: number,
+  label: string,
+): Promise<BookView | undefined> {
+  const exchange = await read(ctx, "order_book", { symbol, limit }, label);
+  if (!exchange || !ok(exchange)) return undefined;
+  const body = bodyObject(exchange) ?? {};
+  return {
+    exchange,
+    lastUpdateId: typeof body.lastUpdateId === "number" ? body.lastUpdateId : undefined,
+    bids: levelsOf(body.bids),
+    asks: levelsOf(body.asks),
+  };
+}
+
+/** The quantity a book side shows at `price` (zero when no level is there). */
+export function quantityAt(levels: readonly Level[], price: Dec): Dec {
+  return levels.find((level) => level.price === price)?.qty ?? 0n;
+}
+
+/** A decimal field of an answer's body. */
+export function decimalField(body: Record<string, unknown> | undefined, field: string): Dec | undefined {
+  return tryParseDec(body?.[field]);
+}
+
+/**
+ * A trade between two orders of the run at `price`: a LIMIT GTC SELL rests there, then a LIMIT
+ * IOC BUY takes it (the account trades with itself, where self-trade prevention allows it), so
+ * the last price becomes `price` and the account's holdings do not change. Returns the BUY's
+ * answer (FULL: its fills), or undefined when the SELL did not rest (the market moved into it).
+ */
+export async function tradeBetweenOwn(
+  ctx: RunContext,
+  symbol: string,
+  price: string,
+  quantity: string,
+  purpose: string,
+): Promise<{ maker: OwnOrder; taker: OwnOrder } | undefined> {
+  const maker = await placeOwn(
+    ctx,
+    { symbol, side: "SELL", type: "LIMIT", timeInForce: "GTC", price, quantity, newOrderRespType: "RESULT" },
+    `${purpose}: a LIMIT SELL of the run at ${price}`,
+  );
+  if (!ok(maker.placed.exchange) || bodyObject(maker.placed.exchange)?.status !== "NEW") {
+    await cancelIfOpen(ctx, maker, `${purpose}: cancel`);
+    return undefined;
+  }
+  const taker = await placeOwn(
+    ctx,
+    { symbol, side: "BUY", type: "LIMIT", timeInForce: "IOC", price, quantity, newOrderRespType: "FULL" },
+    `${purpose}: a LIMIT IOC BUY of the run taking it at ${price}`,
+  );
+  const executed = decimalField(bodyObject(taker.placed.exchange), "executedQty");
+  if (ok(taker.placed.exchange) && executed !== undefined && executed === tryParseDec(quantity))
+    ctx.ledger.closed(maker.clientOrderId);
+  else await cancelIfOpen(ctx, maker, `${purpose}: cancel what was not taken`);
+  return { maker, taker };
+}

@@ -1,0 +1,144 @@
+// The opt-in load phase (--load, rate_limit_enforcement): its judgement of a burst as given/want,
+// and the whole phase against a reference server with a small weight limit and a short ban: the
+// 429 exactly at the limit, the ban after it, recovery. The phase waits for the target's windows
+// (the weight window is a minute), so the end-to-end case waits up to about a minute and a half.
+import { type RunningServer, startServer } from "@marketapi/reference-server";
+import { afterAll, describe, expect, it } from "vitest";
+import { type BurstStep, judgeBurst, retryAfterProblems } from "../src/checks/rate-limit-enforcement.js";
+import { runContract } from "../src/index.js";
+import { reportText } from "../src/report/text.js";
+import { startFaultProxy } from "./support/fault-proxy.js";
+import { LOAD_WEIGHT_LIMIT, loadFaults } from "./support/load-faults.js";
+
+const TOO_MUCH = { status: 429, code: -1003 };
+const step = (s: Partial<BurstStep> & Pick<BurstStep, "status" | "usedBefore">): BurstStep => ({
+  weight: 250,
+  usedAfter: s.status === 200 ? s.usedBefore + 250 : s.usedBefore,
+  retryAfter: s.status === 200 ? undefined : "30",
+  code: s.status === 200 ? undefined : -1003,
+  windowLeftMs: 30_000,
+  ...s,
+});
+
+describe("judgeBurst", () => {
+  const cases: Array<{ given: string; steps: BurstStep[]; want: RegExp[] }> = [
+    {
+      given: "served up to the limit, 429 at the request that passes it",
+      steps: [
+        step({ status: 200, usedBefore: 0 }),
+        step({ status: 200, usedBefore: 250 }),
+        step({ status: 429, usedBefore: 500 }),
+      ],
+      want: [],
+    },
+    {
+      given: "a 429 while the request fits",
+      steps: [step({ status: 200, usedBefore: 0 }), step({ status: 429, usedBefore: 250 })],
+      want: [/request 2 .*refused with 429 although it fits/],
+    },
+    {
+      given: "served past the limit",
+      steps: [
+        step({ status: 200, usedBefore: 0 }),
+        step({ status: 200, usedBefore: 250 }),
+        step({ status: 200, usedBefore: 500 }),
+      ],
+      want: [/request 3 .*served although it passes the limit/],
+    },
+    {
+      given: "the refusal without Retry-After and with another code",
+      steps: [
+        step({ status: 200, usedBefore: 500, weight: 100, usedAfter: 600 }),
+        step({ status: 429, usedBefore: 600, retryAfter: undefined, code: -1015 }),
+      ],
+      want: [/code -1015, expected -1003/, /no Retry-After/],
+    },
+    {
+      given: "a used-weight counter that does not add the request's weight",
+      steps: [step({ status: 200, usedBefore: 0, usedAfter: 1 }), step({ status: 429, usedBefore: 500 })],
+      want: [/X-MBX-USED-WEIGHT-1M says 1, not 250/],
+    },
+  ];
+  for (const { given, steps, want } of cases) {
+    it(given, () => {
+      const problems = judgeBurst(600, steps, TOO_MUCH);
+      expect(problems).toHaveLength(want.length);
+      for (const [i, pattern] of want.entries()) expect(problems[i]).toMatch(pattern);
+    });
+  }
+
+  it("Retry-After: whole seconds, within the window", () => {
+    expect(retryAfterProblems("r", "12", 11_500)).toEqual([]);
+    expect(retryAfterProblems("r", "0", 11_500)[0]).toMatch(/not a whole number of seconds ≥ 1/);
+    expect(retryAfterProblems("r", "1.5", 11_500)[0]).toMatch(/not a whole number/);
+    expect(retryAfterProblems("r", "120", 11_500)[0]).toMatch(
+      /outlasts the weight window, which ends in 12 s/,
+    );
+  });
+});
+
+describe("the load phase against the reference server", () => {
+  let server: RunningServer | undefined;
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("finds the 429 at the limit, the ban after it and recovery", async () => {
+    server = await startServer({
+      port: 0,
+      host: "127.0.0.1",
+      config: { rateLimits: { requestWeightPerMinute: LOAD_WEIGHT_LIMIT, banAfter429s: 3, banSeconds: 2 } },
+    });
+    const result = await runContract({
+      baseUrl: server.url,
+      apiKey: server.demo.apiKey,
+      apiSecret: server.demo.apiSecret,
+      referenceExtras: true,
+      allowTrading: true,
+      only: ["rate_limit_enforcement"],
+      load: true,
+      exploreBudget: 0,
+      seed: 1,
+    });
+    const explain = reportText(result, { color: false });
+    const cell = result.cells.find(
+      (c) => c.check === "rate_limit_enforcement" && c.operationId === "order_book",
+    );
+    expect(result.exitCode, explain).toBe(0);
+    // three verdicts: the limit held exactly, the ban, the recovery
+    expect(cell?.status, explain).toBe("passed");
+    expect(cell?.passed, explain).toBe(3);
+  }, 180_000);
+});
+
+describe("the load phase catches faults of rate-limit enforcement", () => {
+  for (const fault of loadFaults()) {
+    it(`${fault.name}: ${fault.description}`, async () => {
+      // A server of its own: the weight window counts by address, and each fault spends it.
+      const server = await startServer({
+        port: 0,
+        host: "127.0.0.1",
+        config: { rateLimits: { requestWeightPerMinute: LOAD_WEIGHT_LIMIT } },
+      });
+      const proxy = await startFaultProxy(server.url, fault);
+      try {
+        const result = await runContract({
+          baseUrl: proxy.url,
+          apiKey: server.demo.apiKey,
+          apiSecret: server.demo.apiSecret,
+          referenceExtras: true,
+          allowTrading: true,
+          only: ["rate_limit_enforcement"],
+          load: true,
+          exploreBudget: 0,
+          seed: 1,
+        });
+        const failed = result.cells.filter((c) => c.status === "failed").map((c) => c.check);
+        expect(failed, reportText(result, { color: false })).toContain("rate_limit_enforcement");
+      } finally {
+        await proxy.close();
+        await server.close();
+      }
+    }, 120_000);
+  }
+});

@@ -1,0 +1,444 @@
+/**
+ * Faults of the engine as a whole, where one symbol, one account or one read would not see them:
+ * a second symbol's orders, another account's orders, the book against the orders that rest on
+ * it, stops that fire, counters and clocks by what they count and the event that sets them. Each
+ * a realistic implementation mistake, injected by the proxy.
+ */
+import { at, onRequest, served } from "./behaviour-faults.js";
+import {
+  allParams,
+  type Fault,
+  mapJson,
+  type ProxyRequest,
+  type ProxyResponse,
+  type ProxyState,
+  resign,
+} from "./fault-proxy.js";
+
+type Json = Record<string, unknown>;
+type Level = [string, string];
+
+const isNewOrder = (req: ProxyRequest) => req.method === "POST" && at("order")(req);
+const isCancel = (req: ProxyRequest) => req.method === "DELETE" && at("order")(req);
+const bodyOf = (res: ProxyResponse): Json | undefined => {
+  try {
+    const json = JSON.parse(res.body) as unknown;
+    return typeof json === "object" && json !== null && !Array.isArray(json) ? (json as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The resting LIMIT orders the proxy saw placed and not yet cancelled, by orderId. */
+interface Resting {
+  symbol: string;
+  side: string;
+  price: string;
+  origQty: string;
+  icebergQty: string | undefined;
+}
+
+function restingOf(state: ProxyState): Map<number, Resting> {
+  let map = state.get("resting") as Map<number, Resting> | undefined;
+  if (!map) {
+    map = new Map();
+    state.set("resting", map);
+  }
+  return map;
+}
+
+/** Keeps the proxy's record of resting orders: placed NEW, gone when cancelled or traded. */
+function track(req: ProxyRequest, res: ProxyResponse, state: ProxyState): void {
+  if (!served(res)) return;
+  const body = bodyOf(res);
+  if (!body) return;
+  const resting = restingOf(state);
+  if (isNewOrder(req) && body.status === "NEW" && body.type === "LIMIT" && typeof body.orderId === "number") {
+    const p = allParams(req);
+    resting.set(body.orderId, {
+      symbol: String(body.symbol),
+      side: String(body.side),
+      price: String(body.price),
+      origQty: String(body.origQty),
+      icebergQty: p.get("icebergQty") ?? undefined,
+    });
+  }
+  if (isCancel(req) && typeof body.orderId === "number") resting.delete(body.orderId);
+  if (isNewOrder(req) && Array.isArray(body.fills) && body.fills.length > 0) resting.clear();
+}
+
+/** Adds `delta(order)` to the level of each resting order of the symbol in a depth answer. */
+function shiftLevels(
+  res: ProxyResponse,
+  req: ProxyRequest,
+  state: ProxyState,
+  delta: (o: Resting) => number,
+): ProxyResponse {
+  const symbol = new URLSearchParams(req.query).get("symbol");
+  return mapJson(res, (json) => {
+    const book = json as { bids: Level[]; asks: Level[] };
+    for (const order of restingOf(state).values()) {
+      if (order.symbol !== symbol) continue;
+      const side = order.side === "BUY" ? book.bids : book.asks;
+      const level = side.find((l) => Number(l[0]) === Number(order.price));
+      if (!level) continue;
+      const qty = Number(level[1]) + delta(order);
+      level[1] = qty.toFixed(8);
+      if (qty <= 1e-12) side.splice(side.indexOf(level), 1);
+    }
+    return book;
+  });
+}
+
+export function engineFaults(demo: { apiSecret: string }): Fault[] {
+  const secret = demo.apiSecret;
+  return [
+    // ---- every symbol ----
+    {
+      name: "open-orders-unfiltered-drops-second-symbol",
+      description: "open_orders without symbol lists the orders of the first symbol only",
+      caughtBy: ["every_symbol"],
+      response: (req, res) =>
+        at("openOrders")(req) && req.method === "GET" && served(res) && !allParams(req).has("symbol")
+          ? mapJson(res, (j) => (Array.isArray(j) ? (j as Json[]).filter((o) => o.symbol === "BTCUSDT") : j))
+          : res,
+    },
+    {
+      name: "query-order-ignores-symbol",
+      description: "query_order finds an order by its orderId whatever symbol the request names",
+      caughtBy: ["every_symbol"],
+      request: (req, state) => {
+        const symbols =
+          (state.get("symbolOf") as Map<string, string> | undefined) ?? new Map<string, string>();
+        state.set("symbolOf", symbols);
+        const id = allParams(req).get("orderId");
+        const real = id ? symbols.get(id) : undefined;
+        if (!(at("order")(req) && req.method === "GET") || !real) return req;
+        return onRequest("order", secret, (p) => {
+          if (p.get("symbol") === real) return false;
+          p.set("symbol", real);
+          return true;
+        })(req);
+      },
+      response: (req, res, state) => {
+        const body = isNewOrder(req) && served(res) ? bodyOf(res) : undefined;
+        if (body && typeof body.orderId === "number") {
+          const symbols =
+            (state.get("symbolOf") as Map<string, string> | undefined) ?? new Map<string, string>();
+          symbols.set(String(body.orderId), String(body.symbol));
+          state.set("symbolOf", symbols);
+        }
+        return res;
+      },
+    },
+    {
+      name: "second-symbol-tick-unenforced",
+      description: "ETHBTC's tick size is not enforced: a price off it is rounded down, not refused",
+      caughtBy: ["exchange_filters"],
+      request: onRequest("order", secret, (p) => {
+        const price = p.get("price");
+        if (p.get("symbol") !== "ETHBTC" || !price || !/\.\d{6,}$/.test(price)) return false;
+        p.set("price", Number(price).toFixed(5));
+        return true;
+      }),
+    },
+    {
+      name: "price-ticker-unfiltered-first-symbol-only",
+      description: "ticker/price without symbol answers the first symbol's price only",
+      caughtBy: ["result_filter"],
+      response: (req, res) =>
+        at("ticker/price")(req) &&
+        served(res) &&
+        !allParams(req).has("symbol") &&
+        !allParams(req).has("symbols")
+          ? mapJson(res, (j) => (Array.isArray(j) ? j.slice(0, 1) : j))
+          : res,
+    },
+    {
+      name: "book-ticker-unfiltered-sides-swapped",
+      description:
+        "ticker/bookTicker without symbol shows each symbol but the first with bid and ask quantities swapped",
+      caughtBy: ["result_filter"],
+      response: (req, res) =>
+        at("ticker/bookTicker")(req) &&
+        served(res) &&
+        !allParams(req).has("symbol") &&
+        !allParams(req).has("symbols")
+          ? mapJson(res, (j) =>
+              Array.isArray(j)
+                ? (j as Json[]).map((t, i) => (i === 0 ? t : { ...t, bidQty: t.askQty, askQty: t.bidQty }))
+                : j,
+            )
+          : res,
+    },
+    // ---- the book and the orders ----
+    {
+      name: "resting-order-missing-from-depth",
+      description:
+        "order_book leaves out the account's resting LIMIT orders (built from the seeded liquidity only)",
+      caughtBy: ["book_orders"],
+      response: (req, res, state) => {
+        track(req, res, state);
+        return at("depth")(req) && served(res)
+          ? shiftLevels(res, req, state, (o) => -Number(o.icebergQty ?? o.origQty))
+          : res;
+      },
+    },
+    {
+      name: "iceberg-whole-quantity-in-depth",
+      description: "order_book shows an iceberg's whole quantity, not its visible part",
+      caughtBy: ["book_orders"],
+      response: (req, res, state) => {
+        track(req, res, state);
+        return at("depth")(req) && served(res)
+          ? shiftLevels(res, req, state, (o) => (o.icebergQty ? Number(o.origQty) - Number(o.icebergQty) : 0))
+          : res;
+      },
+    },
+    {
+      name: "last-update-id-frozen",
+      description: "order_book's lastUpdateId stays at its first value while the book changes",
+      caughtBy: ["book_orders"],
+      response: (req, res, state) => {
+        if (!at("depth")(req) || !served(res)) return res;
+        const symbol = new URLSearchParams(req.query).get("symbol") ?? "";
+        return mapJson(res, (j) => {
+          const book = j as Json;
+          const first = state.get(`lastUpdateId:${symbol}`);
+          if (first === undefined) state.set(`lastUpdateId:${symbol}`, book.lastUpdateId);
+          else book.lastUpdateId = first;
+          return book;
+        });
+      },
+    },
+    {
+      name: "trade-ids-off-by-one",
+      description: "new_order's fills report each trade id one above the trade it made",
+      caughtBy: ["book_orders"],
+      response: (req, res) =>
+        isNewOrder(req) && served(res)
+          ? mapJson(res, (j) => {
+              const body = j as Json;
+              if (Array.isArray(body.fills))
+                for (const fill of body.fills as Json[])
+                  if (typeof fill.tradeId === "number") fill.tradeId += 1;
+              return body;
+            })
+          : res,
+    },
+    // ---- two accounts ----
+    {
+      name: "other-account-orders-listed",
+      description: "open_orders lists the open orders of every account, not only the caller's",
+      caughtBy: ["account_isolation"],
+      response: (req, res, state) => {
+        const accounts = trackAccounts(req, res, state);
+        if (!(at("openOrders")(req) && req.method === "GET" && served(res))) return res;
+        const symbol = allParams(req).get("symbol");
+        const key = keyOf(req);
+        return mapJson(res, (j) => {
+          const items = Array.isArray(j) ? [...(j as Json[])] : [];
+          for (const [other, orders] of accounts)
+            if (other !== key)
+              for (const order of orders.values()) if (!symbol || order.symbol === symbol) items.push(order);
+          return items;
+        });
+      },
+    },
+    {
+      name: "other-account-order-queryable",
+      description: "query_order by orderId finds another account's order",
+      caughtBy: ["account_isolation"],
+      response: (req, res, state) => {
+        const accounts = trackAccounts(req, res, state);
+        if (!(at("order")(req) && req.method === "GET" && res.status === 400 && res.body.includes("-2013")))
+          return res;
+        const id = Number(allParams(req).get("orderId"));
+        for (const [other, orders] of accounts) {
+          const order = other !== keyOf(req) ? orders.get(id) : undefined;
+          if (order) return { ...res, status: 200, body: JSON.stringify(order) };
+        }
+        return res;
+      },
+    },
+    {
+      name: "order-count-per-address",
+      description: "X-MBX-ORDER-COUNT-* counts the orders of every account on the address, not the caller's",
+      caughtBy: ["account_isolation"],
+      response: (req, res, state) => {
+        if (!isNewOrder(req) || !served(res)) return res;
+        const counts =
+          (state.get("countsByKey") as Map<string, Map<string, number>> | undefined) ?? new Map();
+        state.set("countsByKey", counts);
+        const mine = new Map<string, number>();
+        for (const [name, value] of Object.entries(res.headers))
+          if (/^x-mbx-order-count-/i.test(name)) mine.set(name.toLowerCase(), Number(value));
+        counts.set(keyOf(req), mine);
+        const headers = { ...res.headers };
+        for (const name of mine.keys()) {
+          let total = 0;
+          for (const byName of counts.values()) total += byName.get(name) ?? 0;
+          for (const header of Object.keys(headers))
+            if (header.toLowerCase() === name) headers[header] = String(total);
+        }
+        return { ...res, headers };
+      },
+    },
+    // ---- counters by meaning ----
+    {
+      name: "refused-order-counted",
+      description: "the order counters count refused orders too",
+      caughtBy: ["rate_counters"],
+      response: (req, res, state) => {
+        if (!isNewOrder(req)) return res;
+        const refused = (state.get("refused") as number | undefined) ?? 0;
+        if (res.status >= 400 && res.status < 500) {
+          state.set("refused", refused + 1);
+          return res;
+        }
+        const headers = { ...res.headers };
+        for (const name of Object.keys(headers))
+          if (/^x-mbx-order-count-/i.test(name)) headers[name] = String(Number(headers[name]) + refused);
+        return { ...res, headers };
+      },
+    },
+    {
+      name: "daily-order-count-is-the-10s-count",
+      description: "X-MBX-ORDER-COUNT-1D carries the ten-second count",
+      caughtBy: ["rate_counters"],
+      response: (req, res) => {
+        if (!isNewOrder(req) || !served(res)) return res;
+        const headers = { ...res.headers };
+        const ten = Object.keys(headers).find((n) => /^x-mbx-order-count-10s$/i.test(n));
+        const day = Object.keys(headers).find((n) => /^x-mbx-order-count-1d$/i.test(n));
+        if (ten && day) headers[day] = headers[ten]!;
+        return { ...res, headers };
+      },
+    },
+    // ---- clocks by meaning ----
+    {
+      name: "update-time-frozen-after-cancel",
+      description: "a cancelled order's updateTime stays at its placement",
+      caughtBy: ["order_times"],
+      response: (req, res) =>
+        at("order")(req) && req.method === "GET" && served(res)
+          ? mapJson(res, (j) =>
+              (j as Json).status === "CANCELED" ? { ...(j as Json), updateTime: (j as Json).time } : j,
+            )
+          : res,
+    },
+    {
+      name: "update-time-frozen-after-fill",
+      description: "a filled order's updateTime stays at its placement",
+      caughtBy: ["order_times"],
+      response: (req, res) =>
+        at("order")(req) && req.method === "GET" && served(res)
+          ? mapJson(res, (j) =>
+              (j as Json).status === "FILLED" ? { ...(j as Json), updateTime: (j as Json).time } : j,
+            )
+          : res,
+    },
+    {
+      name: "cancel-transact-time-is-order-time",
+      description: "cancel_order's transactTime is when the order was placed, not when it was cancelled",
+      caughtBy: ["order_times"],
+      response: (req, res, state) => {
+        const placedAt =
+          (state.get("placedAt") as Map<number, number> | undefined) ?? new Map<number, number>();
+        state.set("placedAt", placedAt);
+        const body = served(res) ? bodyOf(res) : undefined;
+        if (isNewOrder(req) && typeof body?.orderId === "number" && typeof body.transactTime === "number")
+          placedAt.set(body.orderId, body.transactTime);
+        if (isCancel(req) && typeof body?.orderId === "number" && placedAt.has(body.orderId))
+          return mapJson(res, (j) => ({
+            ...(j as Json),
+            transactTime: placedAt.get(body.orderId as number),
+          }));
+        return res;
+      },
+    },
+    {
+      name: "transact-time-in-seconds",
+      description: "new_order's transactTime in seconds",
+      caughtBy: ["order_times"],
+      response: (req, res) =>
+        isNewOrder(req) && served(res)
+          ? mapJson(res, (j) => {
+              const body = j as Json;
+              if (typeof body.transactTime === "number")
+                body.transactTime = Math.floor(body.transactTime / 1000);
+              return body;
+            })
+          : res,
+    },
+    {
+      name: "timestamp-in-seconds-accepted",
+      description: "a signed request whose timestamp is in seconds is read as milliseconds and served",
+      caughtBy: ["auth_enforcement"],
+      request: (req) => {
+        const ts = Number(allParams(req).get("timestamp"));
+        if (!(ts > 0 && ts < 1e11)) return req;
+        return resign(req, secret, (p) => p.set("timestamp", String(ts * 1000)));
+      },
+    },
+    // ---- stops ----
+    {
+      name: "stop-never-fires",
+      description: "a stop order reads as waiting (NEW, not working) whatever the last price does",
+      caughtBy: ["stop_triggers"],
+      response: onStopQuery((order) => ({
+        ...order,
+        status: "NEW",
+        isWorking: false,
+        workingTime: -1,
+        executedQty: "0.00000000",
+      })),
+    },
+    {
+      name: "take-profit-working-at-once",
+      description:
+        "a TAKE_PROFIT_LIMIT order works from the moment it is placed, before the last price reaches its stop",
+      caughtBy: ["stop_triggers"],
+      response: onStopQuery((order) =>
+        order.type === "TAKE_PROFIT_LIMIT" ? { ...order, isWorking: true, workingTime: order.time } : order,
+      ),
+    },
+    {
+      name: "stop-working-time-unset",
+      description: "a stop that fired keeps workingTime -1",
+      caughtBy: ["stop_triggers"],
+      response: onStopQuery((order) => (order.isWorking === true ? { ...order, workingTime: -1 } : order)),
+    },
+  ];
+}
+
+const keyOf = (req: ProxyRequest) => req.headers["x-mbx-apikey"] ?? "";
+
+/** The open orders the proxy saw placed, by the API key that placed them (as query_order shows them). */
+function trackAccounts(
+  req: ProxyRequest,
+  res: ProxyResponse,
+  state: ProxyState,
+): Map<string, Map<number, Json>> {
+  const accounts = (state.get("accounts") as Map<string, Map<number, Json>> | undefined) ?? new Map();
+  state.set("accounts", accounts);
+  const body = served(res) ? bodyOf(res) : undefined;
+  if (isNewOrder(req) && body?.status === "NEW" && typeof body.orderId === "number") {
+    const orders = accounts.get(keyOf(req)) ?? new Map<number, Json>();
+    accounts.set(keyOf(req), orders);
+    const { fills: _fills, transactTime, ...order } = body;
+    orders.set(body.orderId, { ...order, time: transactTime, updateTime: transactTime, isWorking: true });
+  }
+  if (isCancel(req) && typeof body?.orderId === "number") accounts.get(keyOf(req))?.delete(body.orderId);
+  return accounts;
+}
+
+const STOPS = ["STOP_LOSS", "STOP_LOSS_LIMIT", "TAKE_PROFIT", "TAKE_PROFIT_LIMIT"];
+
+/** A response fault on query_order's answers about stop orders. */
+function onStopQuery(change: (order: Json) => Json) {
+  return (req: ProxyRequest, res: ProxyResponse) =>
+    at("order")(req) && req.method === "GET" && served(res)
+      ? mapJson(res, (j) => (STOPS.includes(String((j as Json).type)) ? change(j as Json) : j))
+      : res;
+}

@@ -1,0 +1,62 @@
+/**
+ * Faults of rate-limit enforcement, for the opt-in load phase (rate_limit_enforcement, --load):
+ * each rewrites the answers of a reference server whose REQUEST_WEIGHT limit is LOAD_WEIGHT_LIMIT.
+ * Each is caught at the burst, before the ban, so a run against one takes seconds.
+ */
+import type { Fault, ProxyResponse } from "./fault-proxy.js";
+
+/** The weight limit of the server the faults stand in front of (a multiple of depth's heaviest weight). */
+export const LOAD_WEIGHT_LIMIT = 2000;
+
+const isDepth = (path: string) => path.endsWith("/depth");
+
+const tooMuchWeight = (res: ProxyResponse, retryAfter: string | undefined): ProxyResponse => ({
+  status: 429,
+  headers: {
+    "content-type": "application/json;charset=UTF-8",
+    "x-mbx-used-weight-1m": res.headers["x-mbx-used-weight-1m"] ?? "0",
+    ...(retryAfter ? { "retry-after": retryAfter } : {}),
+  },
+  body: JSON.stringify({
+    code: -1003,
+    msg: `Too much request weight used; current limit is ${LOAD_WEIGHT_LIMIT}.`,
+  }),
+});
+
+export function loadFaults(): Fault[] {
+  return [
+    {
+      name: "weight-limit-refuses-at-the-limit",
+      description:
+        "the request that brings the used weight exactly to the limit is refused (>= where > belongs)",
+      caughtBy: ["rate_limit_enforcement"],
+      response: (req, res) =>
+        isDepth(req.path) &&
+        res.status === 200 &&
+        Number(res.headers["x-mbx-used-weight-1m"]) === LOAD_WEIGHT_LIMIT
+          ? tooMuchWeight(res, "30")
+          : res,
+    },
+    {
+      name: "weight-limit-429-without-retry-after",
+      description: "the 429 for too much weight carries no Retry-After",
+      caughtBy: ["rate_limit_enforcement", "response_headers_conformance"],
+      response: (req, res) => {
+        if (!isDepth(req.path) || res.status !== 429) return res;
+        const { "retry-after": _dropped, ...headers } = res.headers;
+        return { ...res, headers };
+      },
+    },
+    {
+      name: "weight-limit-not-enforced",
+      description: "past the limit the request is served anyway (the 429 becomes the answer of a depth read)",
+      caughtBy: ["rate_limit_enforcement"],
+      response: (req, res, state) => {
+        if (!isDepth(req.path)) return res;
+        if (res.status === 200) state.set("last", res);
+        const last = state.get("last") as ProxyResponse | undefined;
+        return res.status === 429 && last ? last : res;
+      },
+    },
+  ];
+}

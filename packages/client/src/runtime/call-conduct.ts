@@ -33,7 +33,7 @@ export interface Signed {
 }
 
 /** One send: resolves to the answer, or rejects with a `LostAnswer` when none came. */
-export type Attempt = (signal: AbortSignal) => Promise<{ result: RawResult; signed?: Signed }>;
+export type Attempt = (signal: AbortSignal | undefined) => Promise<{ result: RawResult; signed?: Signed }>;
 
 /** The send failed on the way: no answer (a dropped connection, a timeout, a body that could not be read). */
 export class LostAnswer {
@@ -185,31 +185,70 @@ type SendOutcome =
   | { error: unknown; timedOut: boolean; signed?: Signed };
 
 async function sendOnce(plan: CallPlan, attempt: Attempt): Promise<SendOutcome> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer =
-    plan.timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort(new RequestTimeoutError(plan.operationId, plan.timeoutMs));
-        }, plan.timeoutMs)
-      : undefined;
-  const onAbort = () => controller.abort(plan.signal!.reason);
-  plan.signal?.addEventListener("abort", onAbort, { once: true });
+  const slot = plan.timeoutMs > 0 ? joinSlot(plan.timeoutMs) : undefined;
+  // A caller's signal and the timeout meet in a controller of the send's own; without a caller's
+  // signal the send takes the shared one, and without a timeout either, none, as a plain fetch.
+  const own = plan.signal ? new AbortController() : undefined;
+  const follow =
+    own && (() => own.abort((plan.signal?.aborted ? plan.signal : slot!.controller.signal).reason));
+  if (follow) {
+    plan.signal!.addEventListener("abort", follow);
+    slot?.controller.signal.addEventListener("abort", follow);
+  }
   try {
-    return await attempt(controller.signal);
+    return await attempt(own?.signal ?? slot?.controller.signal);
   } catch (error) {
     if (plan.signal?.aborted) throw plan.signal.reason;
     if (!(error instanceof LostAnswer)) throw error;
+    const timedOut = slot?.controller.signal.aborted === true;
     return {
       error: timedOut ? new RequestTimeoutError(plan.operationId, plan.timeoutMs) : error.error,
       timedOut,
       ...(error.signed ? { signed: error.signed } : {}),
     };
   } finally {
-    clearTimeout(timer);
-    plan.signal?.removeEventListener("abort", onAbort);
+    if (slot && --slot.pending === 0) slot.timer.unref?.();
+    if (follow) {
+      plan.signal!.removeEventListener("abort", follow);
+      slot?.controller.signal.removeEventListener("abort", follow);
+    }
   }
+}
+
+/**
+ * Sends whose deadlines fall in the same slice of time share one AbortController and one timer:
+ * a timer and a controller per send cost more than the rest of the client's own work on a call.
+ * A slice is 1/64 of the timeout (at least 1 ms) and its timer fires at the slice's end, so a send
+ * times out at its deadline or at most one slice later, never earlier. The timer keeps the process
+ * alive only while a send of its slice is under way.
+ */
+interface Slot {
+  readonly controller: AbortController;
+  readonly timer: ReturnType<typeof setTimeout>;
+  pending: number;
+  joined: number;
+}
+
+const slots = new Map<number, Slot>();
+/** Sends per shared signal: fetch adds a listener to it per request, and warns past 1,500. */
+const SENDS_PER_SLOT = 1000;
+
+function joinSlot(timeoutMs: number): Slot {
+  const width = Math.max(1, Math.floor(timeoutMs / 64));
+  const end = Math.ceil((Date.now() + timeoutMs) / width) * width;
+  let slot = slots.get(end);
+  if (!slot || slot.joined >= SENDS_PER_SLOT) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      if (slots.get(end)?.controller === controller) slots.delete(end);
+      controller.abort(new DOMException("The send took longer than its timeoutMs", "TimeoutError"));
+    }, end - Date.now());
+    slot = { controller, timer, pending: 0, joined: 0 };
+    slots.set(end, slot);
+  }
+  if (slot.pending++ === 0) slot.timer.ref?.();
+  slot.joined++;
+  return slot;
 }
 
 /** The error of an idempotent call whose every send got no answer. */

@@ -445,7 +445,7 @@ export function createApiClient(
     form: Params | undefined,
     requestBody: { value: unknown } | undefined,
     init: RawInit | undefined,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<{ result: RawResult; signed?: Signed }> {
     const op = table[id]!;
     const signedClass = op.authClass === "trade" || op.authClass === "user_data";

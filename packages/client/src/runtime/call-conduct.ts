@@ -119,16 +119,13 @@ export async function conductCall(
   let clockRetried = false;
   for (;;) {
     plan.signal?.throwIfAborted();
-    const permit = await admit(plan, env);
+    // Without a pacer and with no hold, nothing to wait for: no promise to await.
+    const permit = env.pacer || env.hold.until > Date.now() ? await admit(plan, env) : undefined;
     const outcome = await sendOnce(plan, attempt);
     sent++;
     const answer = "result" in outcome ? outcome.result.response : undefined;
     permit?.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
     if (!env.pacer && answer) holdFor(answer, env);
-    const retry = async (reason: RetryReason, waitMs: number) => {
-      env.onRetry?.({ operationId: plan.operationId, sent, reason, waitMs });
-      await sleep(waitMs, plan.signal);
-    };
 
     if ("result" in outcome) {
       const { result } = outcome;
@@ -137,7 +134,7 @@ export async function conductCall(
         const wait = pauseOf(result.response, status, env);
         if (sent > policy.attempts || wait > policy.maxWaitMs) return result;
         // The pause is a hold of every request (the pacer's or the client's): the next admit waits it out.
-        await retry(status === 429 ? "429" : "418", wait);
+        await resendAfter(plan, env, sent, status === 429 ? "429" : "418", wait);
         continue;
       }
       if (
@@ -156,13 +153,19 @@ export async function conductCall(
       if (status < 500) return result;
       if (plan.idempotent) {
         if (sent > policy.attempts) return result;
-        await retry("5xx", retryAfterOf(result.response) ?? backoffMs(policy, sent));
+        await resendAfter(plan, env, sent, "5xx", retryAfterOf(result.response) ?? backoffMs(policy, sent));
         continue;
       }
       if (!plan.lookup || !policy.lookups) return result;
     } else if (plan.idempotent) {
       if (sent > policy.attempts) throw lostError(plan, outcome);
-      await retry(outcome.timedOut ? "timeout" : "connection", backoffMs(policy, sent));
+      await resendAfter(
+        plan,
+        env,
+        sent,
+        outcome.timedOut ? "timeout" : "connection",
+        backoffMs(policy, sent),
+      );
       continue;
     } else if (!plan.lookup || !policy.lookups) {
       const why = plan.lookup ? "retry.lookups is off" : "the spec states no x-outcome-lookup";
@@ -176,8 +179,20 @@ export async function conductCall(
       throw new LostRequestError(plan.outcome, sent, {
         cause: "error" in outcome ? outcome.error : undefined,
       });
-    await retry("lookup", 0);
+    await resendAfter(plan, env, sent, "lookup", 0);
   }
+}
+
+/** Tells `onRetry` of the wait before the next send, and waits. */
+function resendAfter(
+  plan: CallPlan,
+  env: ConductEnvironment,
+  sent: number,
+  reason: RetryReason,
+  waitMs: number,
+): Promise<void> {
+  env.onRetry?.({ operationId: plan.operationId, sent, reason, waitMs });
+  return sleep(waitMs, plan.signal);
 }
 
 type SendOutcome =

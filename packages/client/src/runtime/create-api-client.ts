@@ -6,6 +6,7 @@ import {
   type LookedUpResult,
   LostAnswer,
   loadLookUp,
+  loadRecovery,
   type RawResult,
   type RetryEvent,
   type Signed,
@@ -329,6 +330,8 @@ export function createApiClient(
   const clock = options.syncClock ? lazyClock(apiFacts, localNow) : undefined;
   const now = clock ? clock.now : localNow;
   const hold: Hold = { until: 0, reason: "" };
+  // Resends and lookups, loaded with the first call, so that they are there when a connection drops.
+  let recoveryLoading: Promise<boolean> | undefined;
   const environment = {
     policy,
     pacer: options.pacer,
@@ -422,6 +425,11 @@ export function createApiClient(
     const op = table[id]!;
     const fact = facts[id];
     const lookup = fact?.lookup;
+    if (!recoveryLoading)
+      recoveryLoading = loadRecovery().then(
+        () => true,
+        () => false,
+      );
     let sent = params;
     if (lookup && policy.lookups) {
       loadLookUp().catch(() => {});

@@ -108,10 +108,19 @@ describe("safe requests", () => {
     await expect(
       client.ping(undefined, { timeoutMs: 30, signal: new AbortController().signal }),
     ).rejects.toBeInstanceOf(RequestTimeoutError);
+    let given: AbortSignal | undefined;
+    const fetch = (_input: string | Request, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        given = init?.signal ?? undefined;
+        given?.addEventListener("abort", () => reject(given!.reason));
+      });
+    const held = createSpotClient({ baseUrl: exchange.baseUrl, fetch, retry: false });
     const controller = new AbortController();
-    const call = client.ping(undefined, { signal: controller.signal });
-    await expect.poll(() => sent("GET /api/v3/ping").length).toBe(2);
+    const call = held.ping(undefined, { signal: controller.signal });
+    await expect.poll(() => given).toBeDefined();
     controller.abort(new Error("stopped by the caller"));
+    // The send itself is stopped at once, not only the call's promise.
+    expect(given!.aborted).toBe(true);
     await expect(call).rejects.toThrow("stopped by the caller");
   });
 

@@ -12,8 +12,16 @@ it(`bundles for the browser within ${BUDGET} bytes gzipped, without the generate
   expect(size.inputs.filter((file) => file.endsWith("spot-api.gen.ts"))).toEqual([]);
   expect(size.inputs.filter((file) => file.startsWith("node:"))).toEqual([]);
   // Loaded on first use: openapi-fetch (middleware, paths the spec does not name), paging, the
-  // lookup of a lost answer, the server's clock, request bodies; and never the pacer, an option.
-  const lazy = ["openapi-fetch", "paging.ts", "outcome-lookup.ts", "server-clock.ts", "request-body.ts"];
+  // lookup of a lost answer, what a call does after an answer that is not final (resends, holds),
+  // the server's clock, request bodies; and never the pacer, an option.
+  const lazy = [
+    "openapi-fetch",
+    "paging.ts",
+    "outcome-lookup.ts",
+    "call-recovery.ts",
+    "server-clock.ts",
+    "request-body.ts",
+  ];
   for (const part of lazy) {
     expect(
       size.inputs.filter((file) => file.includes(part)),

@@ -81,6 +81,49 @@ describe("safe requests", () => {
     await expect(client.ping(undefined, { timeoutMs: 30 })).rejects.toThrow("ping: no answer within 30 ms");
   });
 
+  it("shares one timeout signal among sends whose deadlines are close, at most 1,000 to a signal", async () => {
+    // fetch adds a listener to a request's signal, and warns past 1,500 on one signal.
+    const signals: (AbortSignal | undefined)[] = [];
+    const answers: (() => void)[] = [];
+    const fetch = (_input: string | Request, init?: RequestInit) => {
+      signals.push(init?.signal ?? undefined);
+      return new Promise<Response>((resolve) => answers.push(() => resolve(new Response("{}"))));
+    };
+    const client = createSpotClient({ baseUrl: exchange.baseUrl, fetch });
+    const calls = Array.from({ length: 1200 }, () => client.ping());
+    await expect.poll(() => signals.length).toBe(1200);
+    for (const answer of answers) answer();
+    await Promise.all(calls);
+    const perSignal = new Map<AbortSignal | undefined, number>();
+    for (const signal of signals) perSignal.set(signal, (perSignal.get(signal) ?? 0) + 1);
+    expect(perSignal.has(undefined)).toBe(false);
+    expect(Math.max(...perSignal.values())).toBeLessThanOrEqual(1000);
+    expect(perSignal.size).toBeLessThan(20);
+    expect(signals.some((signal) => signal!.aborted)).toBe(false);
+  });
+
+  it("follows both the caller's signal and the timeout", async () => {
+    exchange.script("GET /api/v3/ping", { kind: "hang" }, { kind: "hang" });
+    const { client } = clientWith({ retry: false });
+    await expect(
+      client.ping(undefined, { timeoutMs: 30, signal: new AbortController().signal }),
+    ).rejects.toBeInstanceOf(RequestTimeoutError);
+    let given: AbortSignal | undefined;
+    const fetch = (_input: string | Request, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        given = init?.signal ?? undefined;
+        given?.addEventListener("abort", () => reject(given!.reason));
+      });
+    const held = createSpotClient({ baseUrl: exchange.baseUrl, fetch, retry: false });
+    const controller = new AbortController();
+    const call = held.ping(undefined, { signal: controller.signal });
+    await expect.poll(() => given).toBeDefined();
+    controller.abort(new Error("stopped by the caller"));
+    // The send itself is stopped at once, not only the call's promise.
+    expect(given!.aborted).toBe(true);
+    await expect(call).rejects.toThrow("stopped by the caller");
+  });
+
   it("never sends again with retry: false", async () => {
     exchange.script("GET /api/v3/ping", { kind: "status", status: 503 });
     const { client } = clientWith({ retry: false });

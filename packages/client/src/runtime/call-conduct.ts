@@ -3,15 +3,9 @@
 // outcome is unknown, looked up before it is ever sent again (README, "Retries").
 
 import type { Pacer, Permit, WeightRule } from "@marketapi/pacer";
-import {
-  LostRequestError,
-  OutcomeUnknownError,
-  RequestHeldError,
-  RequestTimeoutError,
-  type UnknownOutcome,
-} from "./call-errors.js";
+import { RequestHeldError, RequestTimeoutError, type UnknownOutcome } from "./call-errors.js";
 import type { LookupFact } from "./call-facts.js";
-import { backoffMs, type RetryPolicy } from "./retry-policy.js";
+import type { RetryPolicy } from "./retry-policy.js";
 
 /** What openapi-fetch resolves to. */
 export interface RawResult {
@@ -33,7 +27,7 @@ export interface Signed {
 }
 
 /** One send: resolves to the answer, or rejects with a `LostAnswer` when none came. */
-export type Attempt = (signal: AbortSignal) => Promise<{ result: RawResult; signed?: Signed }>;
+export type Attempt = (signal: AbortSignal | undefined) => Promise<{ result: RawResult; signed?: Signed }>;
 
 /** The send failed on the way: no answer (a dropped connection, a timeout, a body that could not be read). */
 export class LostAnswer {
@@ -94,9 +88,6 @@ export interface CallPlan {
   readonly outcome: UnknownOutcome;
 }
 
-const BAN_MS = 120_000;
-const MAX_BAN_MS = 3 * 86_400_000;
-
 let lookUpModule: Promise<typeof import("./outcome-lookup.js")> | undefined;
 
 /**
@@ -108,113 +99,125 @@ export function loadLookUp(): Promise<typeof import("./outcome-lookup.js")["look
   return lookUpModule.then((module) => module.lookUp);
 }
 
+let recoveryModule: Promise<typeof import("./call-recovery.js")> | undefined;
+
+/**
+ * What a call does after an answer that is not final (a 429, a 418, a 5xx, a refused timestamp, no
+ * answer): loaded on first use, outside the default import. A client loads it with its first call,
+ * so that it is there when a connection drops.
+ */
+export function loadRecovery(): Promise<typeof import("./call-recovery.js")> {
+  recoveryModule ??= import("./call-recovery.js");
+  return recoveryModule;
+}
+
 /** Sends the call, retrying and looking up as the policy allows; the final answer, or a lookup's. */
 export async function conductCall(
   plan: CallPlan,
   env: ConductEnvironment,
   attempt: Attempt,
 ): Promise<RawResult | LookedUpResult> {
-  const { policy } = env;
-  let sent = 0;
-  let clockRetried = false;
-  for (;;) {
-    plan.signal?.throwIfAborted();
-    const permit = await admit(plan, env);
-    const outcome = await sendOnce(plan, attempt);
-    sent++;
-    const answer = "result" in outcome ? outcome.result.response : undefined;
-    permit?.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
-    if (!env.pacer && answer) holdFor(answer, env);
-    const retry = async (reason: RetryReason, waitMs: number) => {
-      env.onRetry?.({ operationId: plan.operationId, sent, reason, waitMs });
-      await sleep(waitMs, plan.signal);
-    };
-
-    if ("result" in outcome) {
-      const { result } = outcome;
-      const status = result.response.status;
-      if (status === 429 || status === 418) {
-        const wait = pauseOf(result.response, status, env);
-        if (sent > policy.attempts || wait > policy.maxWaitMs) return result;
-        // The pause is a hold of every request (the pacer's or the client's): the next admit waits it out.
-        await retry(status === 429 ? "429" : "418", wait);
-        continue;
-      }
-      if (
-        env.remeasureClock &&
-        policy.clock &&
-        !clockRetried &&
-        outcome.signed &&
-        errorCode(result) === env.invalidTimestampCode
-      ) {
-        // A refused timestamp was not carried out: measure the clock again and send once more.
-        clockRetried = true;
-        env.onRetry?.({ operationId: plan.operationId, sent, reason: "clock", waitMs: 0 });
-        await env.remeasureClock();
-        continue;
-      }
-      if (status < 500) return result;
-      if (plan.idempotent) {
-        if (sent > policy.attempts) return result;
-        await retry("5xx", retryAfterOf(result.response) ?? backoffMs(policy, sent));
-        continue;
-      }
-      if (!plan.lookup || !policy.lookups) return result;
-    } else if (plan.idempotent) {
-      if (sent > policy.attempts) throw lostError(plan, outcome);
-      await retry(outcome.timedOut ? "timeout" : "connection", backoffMs(policy, sent));
-      continue;
-    } else if (!plan.lookup || !policy.lookups) {
-      const why = plan.lookup ? "retry.lookups is off" : "the spec states no x-outcome-lookup";
-      throw new OutcomeUnknownError(plan.outcome, `no answer, and ${why}`, { cause: outcome.error });
-    }
-
-    // A request that changes state, whose outcome is unknown: look it up before any resend.
-    const found = await (await loadLookUp())(plan, env, outcome.signed, sent);
-    if (found) return found;
-    if (sent > policy.attempts)
-      throw new LostRequestError(plan.outcome, sent, {
-        cause: "error" in outcome ? outcome.error : undefined,
-      });
-    await retry("lookup", 0);
-  }
+  const outcome = await sendAdmitted(plan, env, attempt);
+  if ("result" in outcome && isFinal(outcome, env)) return outcome.result;
+  return (await loadRecovery()).recover(plan, env, attempt, outcome);
 }
 
-type SendOutcome =
+/** One send, once the pacer or the client's holds let it go; the pacer learns of its answer. */
+export async function sendAdmitted(
+  plan: CallPlan,
+  env: ConductEnvironment,
+  attempt: Attempt,
+): Promise<SendOutcome> {
+  plan.signal?.throwIfAborted();
+  // Without a pacer and with no hold, nothing to wait for: no promise to await.
+  const permit = env.pacer || env.hold.until > Date.now() ? await admit(plan, env) : undefined;
+  const outcome = await sendOnce(plan, attempt);
+  const answer = "result" in outcome ? outcome.result.response : undefined;
+  permit?.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
+  return outcome;
+}
+
+/** An answer the call returns as it is: not a 429 or 418, not a 5xx, not a refused timestamp it may send again. */
+function isFinal(outcome: { result: RawResult; signed?: Signed }, env: ConductEnvironment): boolean {
+  const status = outcome.result.response.status;
+  if (status === 429 || status === 418 || status >= 500) return false;
+  return !(
+    env.remeasureClock &&
+    env.policy.clock &&
+    outcome.signed &&
+    errorCode(outcome.result) === env.invalidTimestampCode
+  );
+}
+
+export type SendOutcome =
   | { result: RawResult; signed?: Signed }
   | { error: unknown; timedOut: boolean; signed?: Signed };
 
 async function sendOnce(plan: CallPlan, attempt: Attempt): Promise<SendOutcome> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer =
-    plan.timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort(new RequestTimeoutError(plan.operationId, plan.timeoutMs));
-        }, plan.timeoutMs)
-      : undefined;
-  const onAbort = () => controller.abort(plan.signal!.reason);
-  plan.signal?.addEventListener("abort", onAbort, { once: true });
+  const slot = plan.timeoutMs > 0 ? joinSlot(plan.timeoutMs) : undefined;
+  // A caller's signal and the timeout meet in a controller of the send's own; without a caller's
+  // signal the send takes the shared one, and without a timeout either, none, as a plain fetch.
+  const own = plan.signal ? new AbortController() : undefined;
+  const follow =
+    own && (() => own.abort((plan.signal?.aborted ? plan.signal : slot!.controller.signal).reason));
+  if (follow) {
+    plan.signal!.addEventListener("abort", follow);
+    slot?.controller.signal.addEventListener("abort", follow);
+  }
   try {
-    return await attempt(controller.signal);
+    return await attempt(own?.signal ?? slot?.controller.signal);
   } catch (error) {
     if (plan.signal?.aborted) throw plan.signal.reason;
     if (!(error instanceof LostAnswer)) throw error;
+    const timedOut = slot?.controller.signal.aborted === true;
     return {
       error: timedOut ? new RequestTimeoutError(plan.operationId, plan.timeoutMs) : error.error,
       timedOut,
       ...(error.signed ? { signed: error.signed } : {}),
     };
   } finally {
-    clearTimeout(timer);
-    plan.signal?.removeEventListener("abort", onAbort);
+    if (slot && --slot.pending === 0) slot.timer.unref?.();
+    if (follow) {
+      plan.signal!.removeEventListener("abort", follow);
+      slot?.controller.signal.removeEventListener("abort", follow);
+    }
   }
 }
 
-/** The error of an idempotent call whose every send got no answer. */
-function lostError(plan: CallPlan, outcome: { error: unknown; timedOut: boolean }): unknown {
-  return outcome.timedOut ? new RequestTimeoutError(plan.operationId, plan.timeoutMs) : outcome.error;
+/**
+ * Sends whose deadlines fall in the same slice of time share one AbortController and one timer:
+ * a timer and a controller per send cost more than the rest of the client's own work on a call.
+ * A slice is 1/64 of the timeout (at least 1 ms) and its timer fires at the slice's end, so a send
+ * times out at its deadline or at most one slice later, never earlier. The timer keeps the process
+ * alive only while a send of its slice is under way.
+ */
+interface Slot {
+  readonly controller: AbortController;
+  readonly timer: ReturnType<typeof setTimeout>;
+  pending: number;
+  joined: number;
+}
+
+const slots = new Map<number, Slot>();
+/** Sends per shared signal: fetch adds a listener to it per request, and warns past 1,500. */
+const SENDS_PER_SLOT = 1000;
+
+function joinSlot(timeoutMs: number): Slot {
+  const width = Math.max(1, Math.floor(timeoutMs / 64));
+  const end = Math.ceil((Date.now() + timeoutMs) / width) * width;
+  let slot = slots.get(end);
+  if (!slot || slot.joined >= SENDS_PER_SLOT) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      if (slots.get(end)?.controller === controller) slots.delete(end);
+      controller.abort(new DOMException("The send took longer than its timeoutMs", "TimeoutError"));
+    }, end - Date.now());
+    slot = { controller, timer, pending: 0, joined: 0 };
+    slots.set(end, slot);
+  }
+  if (slot.pending++ === 0) slot.timer.ref?.();
+  slot.joined++;
+  return slot;
 }
 
 /**
@@ -242,32 +245,6 @@ async function admit(plan: CallPlan, env: ConductEnvironment): Promise<Permit | 
     await sleep(wait, plan.signal);
   }
   return undefined;
-}
-
-/** Without a pacer: a 418 holds every request of the client until its ban ends, a 429 until its Retry-After. */
-function holdFor(response: Response, env: ConductEnvironment): void {
-  if (response.status !== 418 && response.status !== 429) return;
-  const retryAfter = retryAfterOf(response);
-  if (response.status === 429 && retryAfter === undefined) return;
-  const until = Date.now() + pauseOf(response, response.status, env);
-  if (until <= env.hold.until) return;
-  env.hold.until = until;
-  env.hold.reason = response.status === 418 ? "IP banned (418)" : "Retry-After (429)";
-}
-
-/** How long a 429 or 418 asks every request to wait. */
-function pauseOf(response: Response, status: number, env: ConductEnvironment): number {
-  const retryAfter = retryAfterOf(response);
-  if (status === 418) return Math.min(retryAfter ?? BAN_MS, MAX_BAN_MS);
-  return retryAfter ?? backoffMs(env.policy, 1);
-}
-
-function retryAfterOf(response: Response): number | undefined {
-  const text = response.headers.get("retry-after")?.trim();
-  if (!text) return undefined;
-  if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 export function errorCode(result: RawResult): number | undefined {

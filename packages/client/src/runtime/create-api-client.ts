@@ -6,6 +6,7 @@ import {
   type LookedUpResult,
   LostAnswer,
   loadLookUp,
+  loadRecovery,
   type RawResult,
   type RetryEvent,
   type Signed,
@@ -226,6 +227,14 @@ export type ApiClient<Types extends ApiTypes, Mode extends "result" | "throw" = 
 
 type Params = Readonly<Record<string, unknown>>;
 
+/** What every send of one operation shares: its credentials applied, its parameters' wire. */
+interface Prepared {
+  readonly applied: ReturnType<typeof applyRequirement>;
+  readonly acceptsWindow: boolean;
+  readonly wires: ReadonlyMap<string, ParameterWire>;
+  readonly idempotent: boolean;
+}
+
 /** openapi-fetch options as the path-based methods receive them, plus our `recvWindow`. */
 interface RawInit {
   params?: { query?: Params; path?: Params; header?: Params; cookie?: Params };
@@ -323,6 +332,8 @@ export function createApiClient(
   const clock = options.syncClock ? lazyClock(apiFacts, localNow) : undefined;
   const now = clock ? clock.now : localNow;
   const hold: Hold = { until: 0, reason: "" };
+  // Resends and lookups, loaded with the first call, so that they are there when a connection drops.
+  let recoveryLoading: Promise<boolean> | undefined;
   const environment = {
     policy,
     pacer: options.pacer,
@@ -333,16 +344,36 @@ export function createApiClient(
     invalidTimestampCode: apiFacts?.invalidTimestampCode ?? null,
     onRetry: options.onRetry,
   };
-  const wiresById = new Map<string, Map<string, ParameterWire>>();
-  const wiresOf = (id: string, op: OperationWire) => {
-    let wires = wiresById.get(id);
-    if (!wires) {
-      wires = new Map((op.parameters ?? []).map((wire) => [wire.name, wire]));
-      for (const name of op.jsonEncoded)
-        if (!wires.has(name)) wires.set(name, { name, in: "query", json: true });
-      wiresById.set(id, wires);
+  /** What a send of an operation needs that its options and the client's credentials fix: worked out once. */
+  const preparedById = new Map<string, Prepared>();
+  const prepared = (id: string, op: OperationWire): Prepared => {
+    let facts = preparedById.get(id);
+    if (facts) return facts;
+    const signedClass = op.authClass === "trade" || op.authClass === "user_data";
+    if (signedClass && !signing)
+      throw new TypeError(`${id} is signed, but the spec states no signing rule (x-signing)`);
+    let alternatives = op.security ?? legacySecurity(op, schemes);
+    if (signedClass) alternatives = alternatives.filter((a) => a.some((n) => schemes[n]?.type === "signing"));
+    const choice = chooseRequirement(alternatives, schemes, credentials);
+    if ("missing" in choice) {
+      // Our vocabulary (authentication classes) only for an API that uses our signing rule.
+      const requirement = signing
+        ? `authentication class ${op.authClass}`
+        : `security ${alternatives.map((names) => names.join(" + ")).join(" or ")}`;
+      throw new MissingCredentialsError(id, requirement, choice.missing);
     }
-    return wires;
+    const wires = new Map((op.parameters ?? []).map((wire) => [wire.name, wire]));
+    for (const name of op.jsonEncoded)
+      if (!wires.has(name)) wires.set(name, { name, in: "query", json: true });
+    const windowName = signing?.recvWindowParameter;
+    facts = {
+      applied: applyRequirement(choice.chosen, schemes, credentials),
+      acceptsWindow: windowName !== undefined && op.queryParameters.includes(windowName),
+      wires,
+      idempotent: isIdempotent(op.method),
+    };
+    preparedById.set(id, facts);
+    return facts;
   };
 
   /**
@@ -404,13 +435,18 @@ export function createApiClient(
     const op = table[id]!;
     const fact = facts[id];
     const lookup = fact?.lookup;
+    if (!recoveryLoading)
+      recoveryLoading = loadRecovery().then(
+        () => true,
+        () => false,
+      );
     let sent = params;
     if (lookup && policy.lookups) {
       loadLookUp().catch(() => {});
       if (params?.[lookup.key] === undefined && form?.[lookup.key] === undefined)
         sent = { ...params, [lookup.key]: newKey() };
     }
-    const all = { ...form, ...sent };
+    const all = form === undefined ? (sent ?? {}) : { ...form, ...sent };
     checkDecimalText(id, fact?.decimals, all);
     if (init?.timeoutMs !== undefined) checkTimeout(init.timeoutMs, "timeoutMs");
     const signal = init?.signal;
@@ -449,31 +485,15 @@ export function createApiClient(
     form: Params | undefined,
     requestBody: { value: unknown } | undefined,
     init: RawInit | undefined,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<{ result: RawResult; signed?: Signed }> {
     const op = table[id]!;
-    const signedClass = op.authClass === "trade" || op.authClass === "user_data";
-    if (signedClass && !signing)
-      throw new TypeError(`${id} is signed, but the spec states no signing rule (x-signing)`);
-    let alternatives = op.security ?? legacySecurity(op, schemes);
-    if (signedClass) alternatives = alternatives.filter((a) => a.some((n) => schemes[n]?.type === "signing"));
-    const choice = chooseRequirement(alternatives, schemes, credentials);
-    if ("missing" in choice) {
-      // Our vocabulary (authentication classes) only for an API that uses our signing rule.
-      const requirement = signing
-        ? `authentication class ${op.authClass}`
-        : `security ${alternatives.map((names) => names.join(" + ")).join(" or ")}`;
-      throw new MissingCredentialsError(id, requirement, choice.missing);
-    }
-    const applied = applyRequirement(choice.chosen, schemes, credentials);
+    const { applied, acceptsWindow, wires } = prepared(id, op);
     const signed = applied.signed && signing !== null;
-
     const windowName = signing?.recvWindowParameter;
-    const acceptsWindow = windowName !== undefined && op.queryParameters.includes(windowName);
     if (init?.recvWindow !== undefined && !acceptsWindow) {
       throw new TypeError(`${id} does not accept recvWindow; only operations that declare it do`);
     }
-    const wires = wiresOf(id, op);
     const header: Record<string, string> = {};
     const cookies: string[] = [];
     const pathValues: Record<string, unknown> = {};

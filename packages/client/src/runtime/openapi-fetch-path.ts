@@ -33,7 +33,7 @@ export function sendEncoded(
   request: { method: string; path: string; search: string; header: Record<string, string>; body: unknown },
   parseAs: ParseAs,
   init: Record<string, unknown> | undefined,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): Promise<RawResult> {
   const options: Record<string, unknown> = {
     params: { header: request.header },

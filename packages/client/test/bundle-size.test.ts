@@ -13,8 +13,10 @@ it(`bundles for the browser within ${BUDGET} bytes gzipped, without the generate
   expect(size.inputs.filter((file) => file.startsWith("node:"))).toEqual([]);
   // Loaded on first use: openapi-fetch (middleware, paths the spec does not name), paging, the
   // lookup of a lost answer, what a call does after an answer that is not final (resends, holds),
-  // the server's clock, request bodies; and never the pacer, an option.
+  // the server's clock, request bodies, the security schemes' rules (with the first send); and never
+  // the pacer, an option.
   const lazy = [
+    "security.ts",
     "openapi-fetch",
     "paging.ts",
     "outcome-lookup.ts",

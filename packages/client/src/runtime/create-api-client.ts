@@ -20,13 +20,7 @@ import { cookiePair, fillPath, headerValue, type ParameterWire, queryPart } from
 import type { BodyWire } from "./request-body.js";
 import { ResponseValidationError } from "./response-validation-error.js";
 import { isIdempotent, type RetryOptions, retryPolicy } from "./retry-policy.js";
-import {
-  applyRequirement,
-  type Credential,
-  type Credentials,
-  chooseRequirement,
-  type SchemeWire,
-} from "./security.js";
+import type { applyRequirement, Credential, Credentials, SchemeWire } from "./security.js";
 import type { ClockReader, ServerClock } from "./server-clock.js";
 import { createSigner } from "./sign-payload.js";
 import { SpotApiError } from "./spot-api-error.js";
@@ -346,9 +340,10 @@ export function createApiClient(
   };
   /** What a send of an operation needs that its options and the client's credentials fix: worked out once. */
   const preparedById = new Map<string, Prepared>();
-  const prepared = (id: string, op: OperationWire): Prepared => {
-    let facts = preparedById.get(id);
-    if (facts) return facts;
+  // The security schemes' rules are loaded with the first send, outside the default import.
+  let security: Promise<typeof import("./security.js")> | undefined;
+  const prepare = async (id: string, op: OperationWire): Promise<Prepared> => {
+    const { applyRequirement, chooseRequirement } = await (security ??= import("./security.js"));
     const signedClass = op.authClass === "trade" || op.authClass === "user_data";
     if (signedClass && !signing)
       throw new TypeError(`${id} is signed, but the spec states no signing rule (x-signing)`);
@@ -366,7 +361,7 @@ export function createApiClient(
     for (const name of op.jsonEncoded)
       if (!wires.has(name)) wires.set(name, { name, in: "query", json: true });
     const windowName = signing?.recvWindowParameter;
-    facts = {
+    const facts = {
       applied: applyRequirement(choice.chosen, schemes, credentials),
       acceptsWindow: windowName !== undefined && op.queryParameters.includes(windowName),
       wires,
@@ -488,7 +483,7 @@ export function createApiClient(
     signal: AbortSignal | undefined,
   ): Promise<{ result: RawResult; signed?: Signed }> {
     const op = table[id]!;
-    const { applied, acceptsWindow, wires } = prepared(id, op);
+    const { applied, acceptsWindow, wires } = preparedById.get(id) ?? (await prepare(id, op));
     const signed = applied.signed && signing !== null;
     const windowName = signing?.recvWindowParameter;
     if (init?.recvWindow !== undefined && !acceptsWindow) {
@@ -659,18 +654,14 @@ export function createApiClient(
       loaded?.eject(...removed);
     },
     request: (method: string, path: string, init?: RawInit) => route(method.toUpperCase(), path, init),
-    GET: byPath("GET"),
-    PUT: byPath("PUT"),
-    POST: byPath("POST"),
-    DELETE: byPath("DELETE"),
-    OPTIONS: byPath("OPTIONS"),
-    HEAD: byPath("HEAD"),
-    PATCH: byPath("PATCH"),
-    TRACE: byPath("TRACE"),
+    ...Object.fromEntries(HTTP_METHODS.map((method) => [method, byPath(method)])),
     ...methods,
   };
   return client as unknown as ApiClient<ApiTypes, "result" | "throw">;
 }
+
+/** openapi-fetch's path-based call names. */
+const HTTP_METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
 
 /** A key that names one request's result (a client order id): 32 random hex digits. */
 function newKey(): string {

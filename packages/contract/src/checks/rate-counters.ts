@@ -36,7 +36,6 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
     "weight-counts-double",
     "order-count-frozen",
     "refused-order-counted",
-    "daily-order-count-is-the-10s-count",
   ],
 };
 

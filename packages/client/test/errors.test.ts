@@ -225,6 +225,28 @@ describe("options", () => {
     expect(calls).toEqual([[`${server.baseUrl}/api/v3/trades?symbol=BTCUSDT`, "GET", "k"]]);
   });
 
+  it("gives the given fetch init.headers as a plain object, merged as openapi-fetch merges them", async () => {
+    const seen: unknown[] = [];
+    const client = createSpotClient({
+      baseUrl: server.baseUrl,
+      apiKey: "k",
+      headers: { "X-Trace": "1", "X-List": "a", "X-Gone": "x" },
+      fetch: (input, init) => {
+        seen.push(init?.headers);
+        return fetch(input, init);
+      },
+    });
+    // Names compare in lower case; a later value wins, a list appends, null removes.
+    const headers = { "x-trace": "2", "X-LIST": ["b", "c"], "X-Gone": null };
+    await client.recent_trades_list({ symbol: "BTCUSDT" }, { headers });
+    await client.recent_trades_list({ symbol: "BTCUSDT" });
+    expect(seen).toEqual([
+      { "x-trace": "2", "x-list": "a, b, c", "x-mbx-apikey": "k" },
+      { "x-trace": "1", "x-list": "a", "x-gone": "x", "x-mbx-apikey": "k" },
+    ]);
+    expect(Object.getPrototypeOf(seen[0])).toBe(Object.prototype);
+  });
+
   it("gives middleware real Requests, carrying the credentials and the signature", async () => {
     const seen: string[] = [];
     const client = createSpotClient({

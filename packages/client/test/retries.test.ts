@@ -81,8 +81,9 @@ describe("safe requests", () => {
     await expect(client.ping(undefined, { timeoutMs: 30 })).rejects.toThrow("ping: no answer within 30 ms");
   });
 
-  it("shares one timeout signal among sends whose deadlines are close, at most 1,000 to a signal", async () => {
-    // fetch adds a listener to a request's signal, and warns past 1,500 on one signal.
+  it("shares one timeout signal among sends whose deadlines are close, at most 64 to a signal", async () => {
+    // fetch adds a listener to a request's signal that stays until the request is collected, and
+    // each new listener walks the ones there: few sends to a signal keep that walk short.
     const signals: (AbortSignal | undefined)[] = [];
     const answers: (() => void)[] = [];
     const fetch = (_input: string | Request, init?: RequestInit) => {
@@ -97,8 +98,8 @@ describe("safe requests", () => {
     const perSignal = new Map<AbortSignal | undefined, number>();
     for (const signal of signals) perSignal.set(signal, (perSignal.get(signal) ?? 0) + 1);
     expect(perSignal.has(undefined)).toBe(false);
-    expect(Math.max(...perSignal.values())).toBeLessThanOrEqual(1000);
-    expect(perSignal.size).toBeLessThan(20);
+    expect(Math.max(...perSignal.values())).toBeLessThanOrEqual(64);
+    expect(perSignal.size).toBeLessThan(40);
     expect(signals.some((signal) => signal!.aborted)).toBe(false);
   });
 

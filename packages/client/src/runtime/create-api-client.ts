@@ -155,7 +155,7 @@ export interface ApiClientOptions<Id extends string = string> {
   headers?: HeadersOptions;
   /**
    * The fetch to send requests with (default `globalThis.fetch`). It is called as `fetch(url, init)`,
-   * or as `fetch(request)` once middleware is in use.
+   * `init.headers` a plain object with lower-case names, or as `fetch(request)` once middleware is in use.
    */
   fetch?: FetchFunction;
   /** The clock for `timestamp`, in epoch milliseconds (default `Date.now`); set it to follow the server's time. */
@@ -296,6 +296,10 @@ export function createApiClient(
   }
   const baseUrl = options.baseUrl.replace(/\/$/, "");
   const sign = options.apiSecret ? createSigner(options.apiSecret) : undefined;
+  // What `fetch` receives in init.headers starts from these: the client's `headers`, after the
+  // Content-Type a body gets by default (openapi-fetch's order), merged once.
+  const clientHeaders = mergeHeaders({}, options.headers);
+  const clientHeadersWithBody = mergeHeaders({ "content-type": "application/json" }, options.headers);
   const fetchImpl: FetchFunction = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
   // openapi-fetch, loaded for middleware, a per-call fetch or middleware, and paths the spec does not name.
   const middlewares: Middleware[] = [];
@@ -343,7 +347,8 @@ export function createApiClient(
   // The security schemes' rules are loaded with the first send, outside the default import.
   let security: Promise<typeof import("./security.js")> | undefined;
   const prepare = async (id: string, op: OperationWire): Promise<Prepared> => {
-    const { applyRequirement, chooseRequirement } = await (security ??= import("./security.js"));
+    security ??= import("./security.js");
+    const { applyRequirement, chooseRequirement } = await security;
     const signedClass = op.authClass === "trade" || op.authClass === "user_data";
     if (signedClass && !signing)
       throw new TypeError(`${id} is signed, but the spec states no signing rule (x-signing)`);
@@ -572,9 +577,9 @@ export function createApiClient(
       } else {
         const extra: Record<string, unknown> = {};
         for (const key in init) if (!NOT_FETCH_OPTIONS.test(key)) extra[key] = init[key];
+        // The client's own headers are merged once (with and without the JSON default); a send copies them.
         const headers = mergeHeaders(
-          body === undefined || body instanceof FormData ? {} : { "Content-Type": "application/json" },
-          options.headers,
+          { ...(body === undefined || body instanceof FormData ? clientHeaders : clientHeadersWithBody) },
           init?.headers,
           header,
         );

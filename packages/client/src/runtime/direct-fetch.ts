@@ -11,19 +11,27 @@ export type FetchFunction = (input: string | Request, init?: RequestInit) => Pro
 /** How a success answer is read. */
 export type ParseAs = "json" | "text" | "blob" | "stream";
 
-/** Headers merged in order, as openapi-fetch merges them: `null` removes a name, a list appends each value. */
-export function mergeHeaders(...all: (HeadersOptions | undefined)[]): Headers {
-  const merged = new Headers();
+/** Request headers as `fetch` receives them in `init.headers`: a plain object, names in lower case. */
+export type HeaderRecord = Record<string, string>;
+
+/**
+ * Merges headers into `into`, in order, as openapi-fetch merges them (and as a `Headers` object
+ * would): names compared in lower case, `null` removes a name, a list appends each value (joined
+ * with ", ", as `Headers` joins them), `undefined` is skipped.
+ */
+export function mergeHeaders(into: HeaderRecord, ...all: (HeadersOptions | undefined)[]): HeaderRecord {
   for (const headers of all) {
     if (!headers || typeof headers !== "object") continue;
     const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
-    for (const [name, value] of entries as Iterable<[string, unknown]>) {
-      if (value === null) merged.delete(name);
-      else if (Array.isArray(value)) for (const item of value) merged.append(name, String(item));
-      else if (value !== undefined) merged.set(name, String(value));
+    for (const [key, value] of entries as Iterable<[string, unknown]>) {
+      const name = key.toLowerCase();
+      if (value === null) delete into[name];
+      else if (Array.isArray(value))
+        for (const item of value) into[name] = name in into ? `${into[name]}, ${item}` : String(item);
+      else if (value !== undefined) into[name] = String(value);
     }
   }
-  return merged;
+  return into;
 }
 
 /** Sends the request and reads the answer: `{ data, response }` on 2xx, `{ error, response }` otherwise. */

@@ -203,7 +203,7 @@ const slots = new Map<number, Slot>();
  * Sends per shared signal. fetch (undici) adds an abort listener to it per request and removes it
  * only when the request is garbage-collected, and each addEventListener walks the listeners
  * already there: at 1,000 sends to a signal that walk cost more than the rest of a send's own work
- * (a Request built with such a signal took about 3x as long as one without); at 64 it is small,
+ * (a Request built with such a signal took two to three times as long as one without); at 64 it is small,
  * and a controller and a timer per 64 sends cost little.
  */
 const SENDS_PER_SLOT = 64;

@@ -50,7 +50,7 @@ function renderChanges(changes: Change[]): string {
           change.breaksImplementations && cls !== "breaking"
             ? ' <span class="optional">(implementations must follow)</span>'
             : "";
-        return `<li>${operation}${escapeHtml(change.message)}${follow} <code>${escapeHtml(change.pointer || "/")}</code></li>`;
+        return `<li>${operation}${messageHtml(change.message)}${follow} <code>${escapeHtml(change.pointer || "/")}</code></li>`;
       })
       .join("\n");
     return `<h3>${heading}</h3>\n<ul class="changes ${cls}">\n${items}\n</ul>`;
@@ -103,4 +103,21 @@ ${history.releases.map(renderRelease).join("\n")}
     crumb: "API changelog",
     siteName,
   });
+}
+
+/** A token of a change's message at least this long (a value, a pointer) is set as code. */
+const LONG_TOKEN = 24;
+
+/**
+ * A change's message as HTML: a value it quotes may be one token longer than a phone's line (a JSON
+ * value, a pointer), and such a token goes in a code span, which scrolls sideways in its own box
+ * instead of widening the page or breaking mid-way.
+ */
+export function messageHtml(message: string): string {
+  return message
+    .split(/(\s+)/)
+    .map((part) =>
+      part.length >= LONG_TOKEN && !/\s/.test(part) ? `<code>${escapeHtml(part)}</code>` : escapeHtml(part),
+    )
+    .join("");
 }

@@ -69,7 +69,7 @@ describe("safe requests", () => {
 
   it("times each send out, sends again, and throws a RequestTimeoutError when no send was answered", async () => {
     exchange.script("GET /api/v3/ping", { kind: "hang" }, { kind: "hang" });
-    const { client, events } = clientWith({ timeoutMs: 50, retry: { attempts: 1, baseDelayMs: 1 } });
+    const { client, events } = clientWith({ timeoutMs: 50, retry: { attempts: 1, baseDelayMs: 1 } }); // time limit under test
     await expect(client.ping()).rejects.toBeInstanceOf(RequestTimeoutError);
     expect(sent("GET /api/v3/ping")).toHaveLength(2);
     expect(events.map((e) => e.reason)).toEqual(["timeout"]);
@@ -78,7 +78,7 @@ describe("safe requests", () => {
   it("takes a per-call timeout", async () => {
     exchange.script("GET /api/v3/ping", { kind: "hang" });
     const { client } = clientWith({ retry: false });
-    await expect(client.ping(undefined, { timeoutMs: 30 })).rejects.toThrow("ping: no answer within 30 ms");
+    await expect(client.ping(undefined, { timeoutMs: 30 })).rejects.toThrow("ping: no answer within 30 ms"); // time limit under test
   });
 
   it("shares one timeout signal among sends whose deadlines are close, at most 64 to a signal", async () => {
@@ -107,7 +107,7 @@ describe("safe requests", () => {
     exchange.script("GET /api/v3/ping", { kind: "hang" }, { kind: "hang" });
     const { client } = clientWith({ retry: false });
     await expect(
-      client.ping(undefined, { timeoutMs: 30, signal: new AbortController().signal }),
+      client.ping(undefined, { timeoutMs: 30, signal: new AbortController().signal }), // time limit under test
     ).rejects.toBeInstanceOf(RequestTimeoutError);
     let given: AbortSignal | undefined;
     const fetch = (_input: string | Request, init?: RequestInit) =>
@@ -280,7 +280,7 @@ describe("a spec without the extensions", () => {
       { kind: "hang" },
     );
     // Long enough for an answer on a loaded machine; only the hung send runs into it.
-    const client = createApiClient(api, { baseUrl: exchange.baseUrl, timeoutMs: 2_000 }) as unknown as Loose;
+    const client = createApiClient(api, { baseUrl: exchange.baseUrl, timeoutMs: 2_000 }) as unknown as Loose; // time limit under test
     expect((await client.ping!()).response.status).toBe(200);
     expect(sent("GET /api/v3/ping")).toHaveLength(3);
   });

@@ -108,7 +108,7 @@ describe("the load phase against the reference server", () => {
     // three verdicts: the limit held exactly, the ban, the recovery
     expect(cell?.status, explain).toBe("passed");
     expect(cell?.passed, explain).toBe(3);
-  }, 180_000);
+  });
 });
 
 describe("the load phase catches faults of rate-limit enforcement", () => {
@@ -139,6 +139,6 @@ describe("the load phase catches faults of rate-limit enforcement", () => {
         await proxy.close();
         await server.close();
       }
-    }, 120_000);
+    });
   }
 });

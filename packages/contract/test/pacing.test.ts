@@ -55,7 +55,7 @@ describe("pacing by the target's announced limits", () => {
     expect(summaryText(result, { color: false })).toMatch(
       /rate limits: 1000000 REQUEST_WEIGHT per 1 MINUTE, 5 ORDERS per 10 SECOND.*; the run waited [\d.]+ s for them; 0 answer\(s\) 429 or 418/,
     );
-  }, 120_000);
+  });
 
   it.runIf(process.env.MARKETAPI_CONTRACT_LIVE_LIMITS === "1")(
     "a default run against the live API's limits finishes with 0 × 429",

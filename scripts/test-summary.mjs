@@ -20,13 +20,27 @@ const failed = { tests: 0, files: 0, reports: 0, checks: 0 };
 const lines = [];
 /** @type {string[]} */
 const fileFailures = [];
+/** @type {string[]} */
+const testFailures = [];
 
 /**
- * @typedef {{ status: string }} AssertionResult
+ * @typedef {{ status: string, fullName?: string, title?: string, failureMessages?: string[] }} AssertionResult
  * @typedef {{ name: string, status: string, message?: string, assertionResults?: AssertionResult[] }} FileResult
  * @typedef {{ numPassedTests: number, numFailedTests: number, numPendingTests: number, numTodoTests: number,
  *   numFailedTestSuites?: number, success?: boolean, testResults?: FileResult[] }} Report
  */
+
+/** Each failed test, with its file and the first line of why: CI keeps only the summary's tail. */
+function failedTests(/** @type {Report} */ r, /** @type {string} */ label) {
+  return (r.testResults ?? []).flatMap((file) =>
+    (file.assertionResults ?? [])
+      .filter((a) => a.status === "failed")
+      .map((a) => {
+        const why = (a.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+        return `${label}: ${relative(root, file.name)} > ${a.fullName ?? a.title}: ${why}`;
+      }),
+  );
+}
 
 /** Test files that failed with no failed test in them, each with why, as far as the report says. */
 function filesFailedOutsideTests(/** @type {Report} */ r, /** @type {string} */ label) {
@@ -62,6 +76,7 @@ function addReport(/** @type {string} */ label, /** @type {string} */ path) {
   passed += r.numPassedTests;
   failed.tests += r.numFailedTests;
   failed.files += outsideCount;
+  testFailures.push(...failedTests(r, label));
   fileFailures.push(...outside);
   const own = r.numPendingTests + r.numTodoTests;
   skipped += own;
@@ -96,7 +111,7 @@ if (failures > 0) {
   console.log(
     `failed: ${failed.tests} test(s); ${failed.files} test file(s) outside their tests (import, hook or hook timeout); ${failed.reports} package run(s) with no usable report; ${failed.checks} repository check(s)`,
   );
-  for (const line of fileFailures) console.log(`  ${line}`);
+  for (const line of [...testFailures, ...fileFailures]) console.log(`  ${line}`);
 }
 console.log(`${passed} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failures > 0 || passed === 0 ? 1 : 0);

@@ -125,6 +125,31 @@ describe("the test summary", () => {
       want: "failed: 1 test(s); 0 test file(s) outside their tests",
     },
     {
+      given: "a failed test with its name and message (CI keeps only the summary's tail)",
+      spoil: () =>
+        write(
+          "packages/one/test-results/vitest.json",
+          JSON.stringify({
+            ...JSON.parse(report(2, 1)),
+            testResults: [
+              {
+                name: join(repo, "packages/one/test/a.test.ts"),
+                status: "failed",
+                assertionResults: [
+                  { status: "passed", fullName: "rules hold" },
+                  {
+                    status: "failed",
+                    fullName: "the book > moves",
+                    failureMessages: ["AssertionError: expected 1 to be 2\n    at a.test.ts:3"],
+                  },
+                ],
+              },
+            ],
+          }),
+        ),
+      want: "  one: packages/one/test/a.test.ts > the book > moves: AssertionError: expected 1 to be 2\n",
+    },
+    {
       given: "a failed check",
       spoil: () => write("test-results/repo-checks.json", JSON.stringify([{ name: "drift", ok: false }])),
       want: "FAILED",

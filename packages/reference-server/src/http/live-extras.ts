@@ -188,9 +188,25 @@ function long(name: string, text: string): number {
   return Number(text);
 }
 
-/** The number of symbols a `symbols` value lists (for request weights); 1 when unreadable. */
-export function symbolsCount(text: string | undefined): number {
-  if (text === undefined) return 0;
+/**
+ * The weight of a request that uses a weighed extra, as the live API charges it, or undefined when
+ * the request uses none (its weight is then the spec's `x-weight`). Ticker `symbols`: 4; on the
+ * 24-hour ticker by the number of symbols, 2 up to 20, 40 up to 100, 80 above.
+ */
+export function extraWeight(
+  operationId: string,
+  values: ReadonlyMap<string, string> | undefined,
+): number | undefined {
+  const symbols = values?.get("symbols");
+  if (symbols === undefined || !TICKERS.includes(operationId)) return undefined;
+  if (operationId !== "ticker_price_change_statistics24hr") return 4;
+  const count = symbolsCount(symbols);
+  if (count <= 20) return 2;
+  return count <= 100 ? 40 : 80;
+}
+
+/** The number of symbols a `symbols` value lists; 1 when unreadable. */
+function symbolsCount(text: string): number {
   try {
     const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed) ? parsed.length : 1;

@@ -8,9 +8,10 @@
  * fast or jumps moves them too.
  */
 
+import { requestWeight as weightByRule } from "@marketapi/pacer";
 import { type ApiError, ipBanned, tooManyOrders, tooManyRequests, tooMuchWeight } from "../errors.js";
 import type { ServerOperation } from "./api.js";
-import { symbolsCount } from "./live-extras.js";
+import { extraWeight } from "./live-extras.js";
 import type { RequestParams } from "./params.js";
 
 export interface RateLimitConfig {
@@ -263,40 +264,13 @@ export function weightHeaders(used: number): Record<string, string> {
 }
 
 /**
- * The weight of one request: `x-weight`, except where the spec's description gives a rule that
- * depends on the parameters (depth by `limit`; the 24-hour ticker and open orders without `symbol`).
+ * The weight of one request: the spec's `x-weight` with its parameter rule (depth by `limit`, the
+ * 24-hour ticker and open orders without `symbol`, ...), or what a weighed live-API extra costs.
  */
 export function requestWeight(operation: ServerOperation, params: RequestParams | undefined): number {
   const values = params?.values;
-  switch (operation.operationId) {
-    case "order_book":
-      return depthWeight(Number(values?.get("limit") ?? 100));
-    case "ticker_price_change_statistics24hr":
-      if (values?.has("symbols")) return tickerSymbolsWeight(symbolsCount(values.get("symbols")));
-      return values?.has("symbol") ? operation.weight : 80;
-    case "order_book_ticker":
-    case "symbol_price_ticker":
-      // `symbols` (a live-API extra) weighs what the live API charges: 4.
-      return values?.has("symbols") ? 4 : operation.weight;
-    case "open_orders":
-      return values?.has("symbol") ? operation.weight : 80;
-    case "account_trade_list":
-      // The sandbox document states it: 20, or 5 with orderId, as the live API weighs myTrades.
-      return values?.has("orderId") ? 5 : operation.weight;
-    default:
-      return operation.weight;
-  }
-}
-
-/** The live API's 24-hour ticker weight for `symbols`: 1–20 symbols 2, 21–100 40, more 80. */
-function tickerSymbolsWeight(count: number): number {
-  if (count <= 20) return 2;
-  return count <= 100 ? 40 : 80;
-}
-
-function depthWeight(limit: number): number {
-  if (!(limit > 100)) return 5;
-  if (limit <= 500) return 25;
-  if (limit <= 1000) return 50;
-  return 250;
+  return (
+    extraWeight(operation.operationId, values) ??
+    weightByRule(operation.weightRule, values ? Object.fromEntries(values) : undefined)
+  );
 }

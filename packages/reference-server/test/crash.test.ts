@@ -17,6 +17,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const CYCLES = 10;
 const LOOPS_PER_ACCOUNT = 4;
+/** Acknowledged orders a cycle waits for before the kill: at least this, at most four times it. */
+const MIN_ORDERS_PER_CYCLE = 25;
 const ACCOUNTS = [
   {
     id: "alice",
@@ -75,8 +77,25 @@ function nextRequest(n: number, resting: number[]): { method: string; path: stri
   return { method: "POST", path: "/api/v3/order", query: randomOrder(n) };
 }
 
+/** The kill's moment: once the bursts together saw `target` orders acknowledged, and a sign for them to stop. */
+interface KillSwitch {
+  dead: boolean;
+  ordersAcked: number;
+  readonly target: number;
+  readonly reached: () => void;
+}
+
+/** A kill switch that fires after `target` acknowledged orders: a count, not a time, so load changes nothing. */
+function killSwitchAt(target: number): { stop: KillSwitch; reached: Promise<void> } {
+  let reached = () => {};
+  const promise = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  return { stop: { dead: false, ordersAcked: 0, target, reached }, reached: promise };
+}
+
 /** Sends requests until the server dies; returns what it acknowledged. */
-async function burst(url: string, account: Account, stop: { dead: boolean }): Promise<BurstResult> {
+async function burst(url: string, account: Account, stop: KillSwitch): Promise<BurstResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const result: BurstResult = { orders: [], cancels: [] };
   const resting: number[] = [];
@@ -102,6 +121,8 @@ async function burst(url: string, account: Account, stop: { dead: boolean }): Pr
         fills: { tradeId: number }[];
       };
       if (body.status === "NEW" || body.status === "PARTIALLY_FILLED") resting.push(body.orderId);
+      stop.ordersAcked += 1;
+      if (stop.ordersAcked >= stop.target) stop.reached();
       result.orders.push({
         account: account.id,
         orderId: body.orderId,
@@ -139,11 +160,14 @@ describe("kill -9 (and SIGTERM) during bursts of signed orders, cancels and canc
     for (let cycle = 0; cycle < CYCLES; cycle += 1) {
       const run = runCli(["--port", "0", "--state", statePath, "--config", config, "--empty"]);
       const url = await baseUrlOf(run);
-      const stop = { dead: false };
+      const { stop, reached } = killSwitchAt(
+        MIN_ORDERS_PER_CYCLE + Math.floor(Math.random() * MIN_ORDERS_PER_CYCLE * 3),
+      );
       const loops = ACCOUNTS.flatMap((account) =>
         Array.from({ length: LOOPS_PER_ACCOUNT }, () => burst(url, account, stop)),
       );
-      await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1200));
+      // Killed amid the bursts once enough orders were acknowledged (or if every burst ended first).
+      await Promise.race([reached, Promise.all(loops)]);
       // Every fourth cycle is a clean stop (SIGTERM), after which the database must load as well.
       const clean = cycle % 4 === 3;
       run.child.kill(clean ? "SIGTERM" : "SIGKILL");
@@ -211,7 +235,7 @@ describe("kill -9 (and SIGTERM) during bursts of signed orders, cancels and canc
         held.set(asset, (held.get(asset) ?? 0n) + dec.parse(fee));
       }
       expect(held).toEqual(expected);
-      expect(acked.length).toBeGreaterThan(CYCLES * 20);
+      expect(acked.length).toBeGreaterThanOrEqual(CYCLES * MIN_ORDERS_PER_CYCLE);
     } finally {
       await server.close();
     }

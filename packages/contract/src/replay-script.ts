@@ -1,5 +1,5 @@
 /**
- * A failing sequence of the exploration as a shell script: every request of the minimal sequence
+ * Shell scripts that send recorded requests. A failing sequence of the exploration as a shell script: every request of the minimal sequence
  * in order, as curl commands that sign themselves when they run (the timestamp is taken and the
  * HMAC computed with openssl at that moment, so the script stays valid), and that carry the
  * orderIds the target assigns from one step to the next (an order placed at step 2 is cancelled
@@ -7,6 +7,8 @@
  */
 import type { ContractSigning } from "./core/operations.js";
 import type { ExchangeRecord, SequenceEvidence } from "./session/verdicts.js";
+
+type RecordedRequest = Pick<ExchangeRecord["request"], "method" | "url" | "headers" | "body">;
 
 const dq = (text: string) => `"${text.replace(/(["\\$`])/g, "\\$1")}"`;
 
@@ -32,17 +34,23 @@ function withOrderIds(text: string, names: Map<string, string>): string {
   );
 }
 
+/** The shell functions a script's signed requests use: the HMAC of a payload, the time in ms. */
+const SHELL_HELPERS = [
+  `sign() { printf %s "$1" | openssl dgst -sha256 -hmac "$MARKETAPI_API_SECRET" | sed 's/^.* //'; }`,
+  "now() { echo $(( $(date +%s) * 1000 )); }",
+];
+
 /** The script's lines for one request. */
 function stepLines(
-  record: ExchangeRecord,
+  request: RecordedRequest,
   signing: ContractSigning,
   names: Map<string, string>,
   capture: string | undefined,
 ): string[] {
-  const url = new URL(record.request.url);
+  const url = new URL(request.url);
   const path = url.pathname;
   const query = unsigned(url.search.replace(/^\?/, ""), signing);
-  const body = record.request.body === undefined ? undefined : unsigned(record.request.body, signing);
+  const body = request.body === undefined ? undefined : unsigned(request.body, signing);
   const signed = query.signed || (body?.signed ?? false);
   // Percent-encoded text holds no quote, dollar or backslash: it goes inside double quotes as it is.
   const lines = [`q="${withOrderIds(query.params, names)}"`];
@@ -52,11 +60,11 @@ function stepLines(
     lines.push(`${part}="\${${part}:+$${part}&}${signing.timestampParameter}=$(now)"`);
     lines.push(`${part}="$${part}&${signing.signatureParameter}=$(sign "$q${body ? "$b" : ""}")"`);
   }
-  const key = Object.keys(record.request.headers).some(
+  const key = Object.keys(request.headers).some(
     (h) => h.toLowerCase() === signing.apiKeyHeader.toLowerCase(),
   );
   const curl = [
-    `curl -sS -X ${record.request.method}`,
+    `curl -sS -X ${request.method}`,
     `"$base${path}\${q:+?$q}"`,
     ...(key ? [`-H "${signing.apiKeyHeader}: $MARKETAPI_API_KEY"`] : []),
     ...(body ? [`-H 'content-type: application/x-www-form-urlencoded' --data "$b"`] : []),
@@ -77,8 +85,7 @@ export function sequenceScript(sequence: SequenceEvidence, signing: ContractSign
     "# Needs curl, openssl and sed; MARKETAPI_API_KEY and MARKETAPI_API_SECRET in the environment.",
     "set -u",
     `base=${dq(base)}`,
-    `sign() { printf %s "$1" | openssl dgst -sha256 -hmac "$MARKETAPI_API_SECRET" | sed 's/^.* //'; }`,
-    "now() { echo $(( $(date +%s) * 1000 )); }",
+    ...SHELL_HELPERS,
   ];
   let last = -1;
   for (const { step, description, exchange } of sequence.steps) {
@@ -86,8 +93,18 @@ export function sequenceScript(sequence: SequenceEvidence, signing: ContractSign
     last = step;
     const placed = exchange.request.method === "POST" ? orderIdOf(exchange) : undefined;
     const capture = placed !== undefined && !names.has(placed) ? `o${names.size + 1}` : undefined;
-    out.push(...stepLines(exchange, signing, names, capture));
+    out.push(...stepLines(exchange.request, signing, names, capture));
     if (capture && placed !== undefined) names.set(placed, capture);
   }
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * One request as shell lines that send it with curl, signing it when they run (a fresh timestamp
+ * and its HMAC), so that they stay valid however long after the replay they are run.
+ */
+export function requestScript(request: RecordedRequest, signing: ContractSigning): string[] {
+  const lines = stepLines(request, signing, new Map(), undefined);
+  const signed = lines.some((line) => line.includes("$(sign "));
+  return [`base=${dq(new URL(request.url).origin)}`, ...(signed ? SHELL_HELPERS : []), ...lines];
 }

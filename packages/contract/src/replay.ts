@@ -1,7 +1,7 @@
 /**
  * `marketapi-contract replay RESULT.json N`: re-sends failure N of a JSON result (numbered as the
  * text report numbers them), re-signed with a fresh timestamp when it was signed, prints what came
- * back and a curl command that sends the same request. Secrets never go into the result file: the
+ * back and shell lines that send the same request with curl, signing it afresh when they run. Secrets never go into the result file: the
  * key and secret come from --api-key/--api-secret or MARKETAPI_API_KEY/MARKETAPI_API_SECRET.
  */
 import { readFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { loadOpenApi } from "@marketapi/spec";
 import { UsageError } from "./core/errors.js";
 import { buildContractModel } from "./core/operations.js";
 import { hmacHex } from "./http/signing.js";
-import { sequenceScript } from "./replay-script.js";
+import { requestScript, sequenceScript } from "./replay-script.js";
 import type { ContractResult, Failure } from "./result.js";
 
 const SIGNATURE = "signature";
@@ -73,26 +73,13 @@ export function resignRequest(
   };
 }
 
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
-/** A curl command that sends the request (the API key read from $MARKETAPI_API_KEY). */
-export function curlOf(request: Replayable): string {
-  const parts = ["curl", "-sS", "-X", request.method, shellQuote(request.url)];
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (name.toLowerCase() === "accept") continue;
-    const shown = name.toLowerCase() === KEY_HEADER ? `${name}: $MARKETAPI_API_KEY` : `${name}: ${value}`;
-    parts.push("-H", name.toLowerCase() === KEY_HEADER ? `"${shown}"` : shellQuote(shown));
-  }
-  if (request.body !== undefined) parts.push("--data", shellQuote(request.body));
-  return parts.join(" ");
-}
-
 export interface ReplayOutcome {
   failure: Failure;
   request: Replayable;
   status: number;
   body: string;
-  curl: string;
+  /** Shell lines that send the same request, signing it when they run. */
+  script: string[];
 }
 
 function readResult(resultFile: string): ContractResult {
@@ -141,7 +128,8 @@ export async function replay(
     headers: request.headers,
     ...(request.body !== undefined ? { body: request.body } : {}),
   });
-  return { failure, request, status: response.status, body: await response.text(), curl: curlOf(request) };
+  const script = requestScript(request, buildContractModel(loadOpenApi()).signing);
+  return { failure, request, status: response.status, body: await response.text(), script };
 }
 
 /** `marketapi-contract replay RESULT.json N [--api-key K] [--api-secret S]`. */
@@ -172,8 +160,10 @@ export async function replayCommand(argv: readonly string[]): Promise<string> {
     `re-sent${outcome.request.url.includes("signature=") || outcome.request.body?.includes("signature=") ? " (re-signed with a fresh timestamp)" : ""}: ${outcome.request.method} ${outcome.request.url.replace(/signature=[0-9a-f]+/, "signature=…")}`,
     `answer: ${outcome.status} ${outcome.body.slice(0, 500)}`,
     "",
-    "the same request with curl (valid for the receive window, 5 s by default):",
-    `  ${outcome.curl}`,
+    outcome.script.some((line) => line.startsWith("sign()"))
+      ? "the same request with curl, signed afresh when it runs (needs openssl and sed; MARKETAPI_API_KEY and MARKETAPI_API_SECRET in the environment):"
+      : "the same request with curl:",
+    ...outcome.script.map((line) => `  ${line}`),
     "",
   ].join("\n");
 }

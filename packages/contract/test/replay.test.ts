@@ -1,6 +1,6 @@
 // Replay: a failure recorded by a run is re-sent from its JSON result, re-signed with a fresh
-// timestamp, against the live server, through the command as a user runs it; the curl it prints
-// sends the same request.
+// timestamp, against the live server, through the command as a user runs it; the lines it prints
+// send the same request, signed when they run.
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,7 +22,7 @@ const scratch = mkdtempSync(join(tmpdir(), "contract-replay-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("marketapi-contract replay RESULT.json N", () => {
-  it("re-sends a recorded signed failure with a fresh timestamp and prints a runnable curl", async () => {
+  it("re-sends a recorded signed failure with a fresh timestamp and prints curl lines that sign it when run", async () => {
     const server = await startReferenceServer();
     const fault = behaviourFaults(DEMO_CREDENTIALS).find((f) => f.name === "all-orders-newest-first")!;
     const proxy = await startFaultProxy(server.url, fault);
@@ -41,16 +41,18 @@ describe("marketapi-contract replay RESULT.json N", () => {
       expect(n).toBeGreaterThan(0);
       const file = join(scratch, "result.json");
       writeFileSync(file, JSON.stringify(result));
-      // The recorded request is stale by now: the replay must re-sign it to be served.
-      await new Promise((resolve) => setTimeout(resolve, 100));
       const env = { ...process.env, MARKETAPI_API_KEY: apiKey, MARKETAPI_API_SECRET: apiSecret };
       const { stdout } = await run(process.execPath, [CLI, "replay", file, String(n)], { env });
       expect(stdout).toMatch(/^failure \d+: list_order · all_orders$/m);
       expect(stdout).toMatch(/re-sent \(re-signed with a fresh timestamp\): GET .*\/api\/v3\/allOrders\?/);
       expect(stdout).toMatch(/^answer: 200 \[/m);
-      const curl = /^ {2}(curl .*)$/m.exec(stdout)?.[1];
-      expect(curl).toMatch(/-H "X-MBX-APIKEY: \$MARKETAPI_API_KEY"/);
-      const sent = await run("sh", ["-c", curl!], { env });
+      // The printed lines sign the request when they run, so they hold after the receive window.
+      const script = /signed afresh when it runs[^\n]*\n((?: {2}.*\n)+)/
+        .exec(stdout)?.[1]
+        ?.replace(/^ {2}/gm, "");
+      expect(script, stdout).toMatch(/-H "X-MBX-APIKEY: \$MARKETAPI_API_KEY"/);
+      expect(script).not.toMatch(/signature=[0-9a-f]{64}/);
+      const sent = await run("sh", ["-c", script!], { env });
       expect(JSON.parse(sent.stdout)).toBeInstanceOf(Array);
     } finally {
       await proxy.close();

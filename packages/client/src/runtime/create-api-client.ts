@@ -334,7 +334,7 @@ export function createApiClient(
   const hold: Hold = { until: 0, reason: "" };
   // Resends and lookups, loaded with the first call, so that they are there when a connection drops.
   let recoveryLoading: Promise<boolean> | undefined;
-  let lookupLoading: Promise<unknown> | undefined;
+  let lookupLoading = false;
   // Whether sending an operation twice has the effect of sending it once (its method), by operationId.
   const idempotentById = new Map<string, boolean>();
   const idempotentOf = (id: string) => {
@@ -456,7 +456,10 @@ export function createApiClient(
     }
     let sent = params;
     if (lookup && policy.lookups) {
-      lookupLoading ??= loadLookUp().catch(() => undefined);
+      if (!lookupLoading) {
+        lookupLoading = true;
+        loadLookUp().catch(() => {});
+      }
       if (params?.[lookup.key] === undefined && form?.[lookup.key] === undefined)
         sent = { ...params, [lookup.key]: newKey() };
     }

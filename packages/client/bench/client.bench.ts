@@ -1,9 +1,9 @@
 // Per-request cost of the client against raw fetch, side by side in one run.
 //
-// 1. Loopback: a node:http server in this process answers fixed JSON. Each round sends a batch with
-//    every contender of an operation, in an order that changes from round to round, and the
-//    ratios are taken within the round, so that load from other processes hits all sides alike.
-//    The table shows medians over the rounds.
+// 1. Loopback: a node:http server in this process answers fixed JSON. In each round the contenders
+//    of an operation take turns request by request (BENCH_REQUESTS turns), and the ratios are
+//    taken within the round, so that load from other processes hits all sides alike. The table
+//    shows medians over the rounds (BENCH_ROUNDS).
 // 2. In memory: the same calls with a fetch that answers at once, without a socket, to show the
 //    client's own CPU cost per call without the noise of the network stack.
 //
@@ -166,10 +166,29 @@ const comparisons = [
   { contender: "raw fetch, node:crypto HMAC", baseline: "raw fetch" },
 ] as const;
 
-async function batch(run: () => Promise<void>, requests: number): Promise<number> {
-  const start = performance.now();
-  for (let i = 0; i < requests; i++) await run();
-  return ((performance.now() - start) * 1000) / requests;
+/**
+ * One round of an operation's contenders: `requests` turns, each sending one request with every
+ * contender, first one and then the next (each goes first and last as often as the others). Load
+ * from other processes changes from one millisecond to the next, so the contenders take turns
+ * request by request rather than batch by batch. Returns µs per request of each contender.
+ */
+async function round(
+  group: Record<string, () => Promise<void>>,
+  requests: number,
+): Promise<Map<string, number>> {
+  const names = Object.keys(group);
+  const total = new Map(names.map((name) => [name, 0]));
+  for (let i = 0; i < requests; i++) {
+    const turn = i % names.length;
+    const order = [...names.slice(turn), ...names.slice(0, turn)];
+    if (Math.floor(i / names.length) % 2 === 1) order.reverse();
+    for (const name of order) {
+      const start = performance.now();
+      await group[name]!();
+      total.set(name, total.get(name)! + performance.now() - start);
+    }
+  }
+  return new Map(names.map((name) => [name, (total.get(name)! * 1000) / requests]));
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
@@ -181,16 +200,10 @@ async function measure(send: Fetch, rounds: number, requests: number) {
   const ratios = new Map<string, number[]>();
   const push = (map: Map<string, number[]>, name: string, value: number) =>
     map.set(name, [...(map.get(name) ?? []), value]);
-  for (const group of Object.values(runs)) for (const run of Object.values(group)) await batch(run, requests); // warm-up
+  for (const group of Object.values(runs)) await round(group, requests); // warm-up
   for (let r = 0; r < rounds; r++) {
     for (const [operation, group] of Object.entries(runs)) {
-      // Each contender goes first, and last, as often as the others.
-      const names = Object.keys(group);
-      const turn = r % names.length;
-      const order = [...names.slice(turn), ...names.slice(0, turn)];
-      if (Math.floor(r / names.length) % 2 === 1) order.reverse();
-      const measured = new Map<string, number>();
-      for (const name of order) measured.set(name, await batch(group[name]!, requests));
+      const measured = await round(group, requests);
       for (const [name, value] of measured) push(times, `${operation} · ${name}`, value);
       for (const { contender, baseline } of comparisons) {
         if (!measured.has(contender) || !measured.has(baseline)) continue;

@@ -1,9 +1,10 @@
 // Per-request cost of the client against raw fetch, side by side in one run.
 //
 // 1. Loopback: a node:http server in this process answers fixed JSON. In each round the contenders
-//    of an operation take turns request by request (BENCH_REQUESTS turns), and the ratios are
-//    taken within the round, so that load from other processes hits all sides alike. The table
-//    shows medians over the rounds (BENCH_ROUNDS).
+//    of an operation take turns request by request (BENCH_REQUESTS turns); a contender's time in a
+//    round is the median of its requests, and the ratios are taken within the round, so that load
+//    from other processes hits all sides alike. The table shows medians over the rounds
+//    (BENCH_ROUNDS).
 // 2. In memory: the same calls with a fetch that answers at once, without a socket, to show the
 //    client's own CPU cost per call without the noise of the network stack.
 //
@@ -166,18 +167,22 @@ const comparisons = [
   { contender: "raw fetch, node:crypto HMAC", baseline: "raw fetch" },
 ] as const;
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
 /**
  * One round of an operation's contenders: `requests` turns, each sending one request with every
- * contender, first one and then the next (each goes first and last as often as the others). Load
- * from other processes changes from one millisecond to the next, so the contenders take turns
- * request by request rather than batch by batch. Returns µs per request of each contender.
+ * contender, first one and then the next (each goes first and last as often as the others).
+ * Load from other processes changes from one millisecond to the next, so the contenders take
+ * turns request by request rather than batch by batch, and each one's time is the median of its
+ * requests: a request that the scheduler stopped for a while does not decide the round. Returns
+ * the median µs per request of each contender.
  */
 async function round(
   group: Record<string, () => Promise<void>>,
   requests: number,
 ): Promise<Map<string, number>> {
   const names = Object.keys(group);
-  const total = new Map(names.map((name) => [name, 0]));
+  const took = new Map(names.map((name) => [name, [] as number[]]));
   for (let i = 0; i < requests; i++) {
     const turn = i % names.length;
     const order = [...names.slice(turn), ...names.slice(0, turn)];
@@ -185,13 +190,11 @@ async function round(
     for (const name of order) {
       const start = performance.now();
       await group[name]!();
-      total.set(name, total.get(name)! + performance.now() - start);
+      took.get(name)!.push((performance.now() - start) * 1000);
     }
   }
-  return new Map(names.map((name) => [name, (total.get(name)! * 1000) / requests]));
+  return new Map(names.map((name) => [name, median(took.get(name)!)]));
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /** Median µs per request of every contender, and the median per-round ratio of every comparison. */
 async function measure(send: Fetch, rounds: number, requests: number) {

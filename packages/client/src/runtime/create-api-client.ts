@@ -521,13 +521,12 @@ export function createApiClient(
     for (const name in params) {
       const value = params[name];
       const wire = wires.get(name) ?? { name, in: "query" as const };
+      // Path parameters are filled into the path's template below.
       if (wire.in === "query") search = joinParams(search, queryPart(wire, value));
-      else if (wire.in === "path")
-        continue; // filled in below
       else if (wire.in === "header") {
         const text = headerValue(wire, value);
         if (text !== undefined) header[name] = text;
-      } else {
+      } else if (wire.in === "cookie") {
         const pair = cookiePair(wire, value);
         if (pair !== undefined) cookies.push(pair);
       }

@@ -225,8 +225,10 @@ type Params = Readonly<Record<string, unknown>>;
 interface Prepared {
   readonly applied: ReturnType<typeof applyRequirement>;
   readonly acceptsWindow: boolean;
+  /** Every parameter the operation declares (plain query parameters too), by name. */
   readonly wires: ReadonlyMap<string, ParameterWire>;
-  readonly idempotent: boolean;
+  /** Whether the path has parameters to fill in. */
+  readonly templated: boolean;
 }
 
 /** openapi-fetch options as the path-based methods receive them, plus our `recvWindow`. */
@@ -332,6 +334,14 @@ export function createApiClient(
   const hold: Hold = { until: 0, reason: "" };
   // Resends and lookups, loaded with the first call, so that they are there when a connection drops.
   let recoveryLoading: Promise<boolean> | undefined;
+  let lookupLoading = false;
+  // Whether sending an operation twice has the effect of sending it once (its method), by operationId.
+  const idempotentById = new Map<string, boolean>();
+  const idempotentOf = (id: string) => {
+    const idempotent = isIdempotent(table[id]!.method);
+    idempotentById.set(id, idempotent);
+    return idempotent;
+  };
   const environment = {
     policy,
     pacer: options.pacer,
@@ -365,12 +375,13 @@ export function createApiClient(
     const wires = new Map((op.parameters ?? []).map((wire) => [wire.name, wire]));
     for (const name of op.jsonEncoded)
       if (!wires.has(name)) wires.set(name, { name, in: "query", json: true });
+    for (const name of op.queryParameters) if (!wires.has(name)) wires.set(name, { name, in: "query" });
     const windowName = signing?.recvWindowParameter;
     const facts = {
       applied: applyRequirement(choice.chosen, schemes, credentials),
       acceptsWindow: windowName !== undefined && op.queryParameters.includes(windowName),
       wires,
-      idempotent: isIdempotent(op.method),
+      templated: op.path.includes("{"),
     };
     preparedById.set(id, facts);
     return facts;
@@ -389,6 +400,9 @@ export function createApiClient(
     init?: RawInit,
   ): Promise<RawResult | LookedUpResult> {
     const result = await conduct(id, params, form, requestBody, init);
+    // Most answers need neither a check nor an error thrown: no further step.
+    if (!validateResponse && (throwOnError !== true || "lookedUp" in result || result.response.ok))
+      return result;
     return finish(id, result, params, form, init, throwOnError === true);
   }
 
@@ -432,39 +446,46 @@ export function createApiClient(
     requestBody: { value: unknown } | undefined,
     init: RawInit | undefined,
   ): Promise<RawResult | LookedUpResult> {
-    const op = table[id]!;
     const fact = facts[id];
     const lookup = fact?.lookup;
-    if (!recoveryLoading)
+    if (!recoveryLoading) {
       recoveryLoading = loadRecovery().then(
         () => true,
         () => false,
       );
+    }
     let sent = params;
     if (lookup && policy.lookups) {
-      loadLookUp().catch(() => {});
+      if (!lookupLoading) {
+        lookupLoading = true;
+        loadLookUp().catch(() => {});
+      }
       if (params?.[lookup.key] === undefined && form?.[lookup.key] === undefined)
         sent = { ...params, [lookup.key]: newKey() };
     }
     const all = form === undefined ? (sent ?? {}) : { ...form, ...sent };
-    checkDecimalText(id, fact?.decimals, all);
+    if (fact?.decimals) checkDecimalText(id, fact.decimals, all);
     if (init?.timeoutMs !== undefined) checkTimeout(init.timeoutMs, "timeoutMs");
     const signal = init?.signal;
-    const lookupRun = () => {
-      const lookupParams: Record<string, unknown> = {};
-      for (const [name, from] of Object.entries(lookup!.parameters)) lookupParams[name] = all[from];
-      return conduct(lookup!.operation, lookupParams, undefined, undefined, { signal }) as Promise<RawResult>;
-    };
+    const lookupRun =
+      lookup &&
+      (() => {
+        const lookupParams: Record<string, unknown> = {};
+        for (const [name, from] of Object.entries(lookup.parameters)) lookupParams[name] = all[from];
+        return conduct(lookup.operation, lookupParams, undefined, undefined, {
+          signal,
+        }) as Promise<RawResult>;
+      });
     return conductCall(
       {
         operationId: id,
-        idempotent: isIdempotent(op.method),
+        idempotent: idempotentById.get(id) ?? idempotentOf(id),
         weight: fact?.weight ?? 1,
         params: all,
         orders: fact?.orders ?? 0,
         signal,
         timeoutMs: init?.timeoutMs ?? timeoutMs,
-        lookup: lookup && { fact: lookup, run: lookupRun },
+        lookup: lookup && { fact: lookup, run: lookupRun! },
         outcome: {
           operationId: id,
           key:
@@ -488,7 +509,7 @@ export function createApiClient(
     signal: AbortSignal | undefined,
   ): Promise<{ result: RawResult; signed?: Signed }> {
     const op = table[id]!;
-    const { applied, acceptsWindow, wires } = preparedById.get(id) ?? (await prepare(id, op));
+    const { applied, acceptsWindow, wires, templated } = preparedById.get(id) ?? (await prepare(id, op));
     const signed = applied.signed && signing !== null;
     const windowName = signing?.recvWindowParameter;
     if (init?.recvWindow !== undefined && !acceptsWindow) {
@@ -496,17 +517,16 @@ export function createApiClient(
     }
     const header: Record<string, string> = {};
     const cookies: string[] = [];
-    const pathValues: Record<string, unknown> = {};
     let search = "";
     for (const name in params) {
       const value = params[name];
       const wire = wires.get(name) ?? { name, in: "query" as const };
-      if (wire.in === "path") pathValues[name] = value;
-      else if (wire.in === "query") search = joinParams(search, queryPart(wire, value));
+      // Path parameters are filled into the path's template below.
+      if (wire.in === "query") search = joinParams(search, queryPart(wire, value));
       else if (wire.in === "header") {
         const text = headerValue(wire, value);
         if (text !== undefined) header[name] = text;
-      } else {
+      } else if (wire.in === "cookie") {
         const pair = cookiePair(wire, value);
         if (pair !== undefined) cookies.push(pair);
       }
@@ -564,7 +584,7 @@ export function createApiClient(
       if (inForm) body = bodyText;
     }
 
-    const path = fillPath(op.path, wires, pathValues);
+    const path = templated ? fillPath(op.path, wires, params ?? {}) : op.path;
     const responseAs = op.responseAs ?? "json";
     const parseAs: ParseAs = responseAs === "none" ? "text" : responseAs;
     const url = `${init?.baseUrl?.replace(/\/$/, "") ?? baseUrl}${path}${search === "" ? "" : `?${search}`}`;
@@ -576,7 +596,7 @@ export function createApiClient(
         result = await sendEncoded(client, request, parseAs, init, signal);
       } else {
         const extra: Record<string, unknown> = {};
-        for (const key in init) if (!NOT_FETCH_OPTIONS.test(key)) extra[key] = init[key];
+        if (init) for (const key in init) if (!NOT_FETCH_OPTIONS.test(key)) extra[key] = init[key];
         // The client's own headers are merged once (with and without the JSON default); a send copies them.
         const headers = mergeHeaders(
           { ...(body === undefined || body instanceof FormData ? clientHeaders : clientHeadersWithBody) },

@@ -72,6 +72,8 @@ export function queryPart(wire: ParameterWire, value: unknown): string {
   const encode: Encode = wire.allowReserved ? encodeAllowingReserved : percentEncode;
   const name = percentEncode(wire.name);
   if (wire.json) return `${name}=${encode(JSON.stringify(value))}`;
+  // A scalar is `name=value` whatever the style: the common case, without the style's work.
+  if (isScalar(value)) return `${name}=${encode(scalarText(wire.name, value))}`;
   const { style, explode } = styleOf(wire);
   // deepObject, and values nested below what an exploded form writes, in brackets (nested-values.ts).
   const bracketed = (path: string[], v: unknown) =>

@@ -6,12 +6,20 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"
 
 /** Signs payloads with one secret; the WebCrypto key is imported once, on the first call. */
 export function createSigner(secret: string): (payload: string) => Promise<string> {
-  let key: Promise<CryptoKey> | undefined;
+  let importing: Promise<CryptoKey> | undefined;
+  let key: CryptoKey | undefined;
   return async (payload) => {
-    key ??= subtle().importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign",
-    ]);
-    const mac = new Uint8Array(await subtle().sign("HMAC", await key, encoder.encode(payload)));
+    if (key === undefined) {
+      importing ??= subtle().importKey(
+        "raw",
+        encoder.encode(secret),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      );
+      key = await importing;
+    }
+    const mac = new Uint8Array(await subtle().sign("HMAC", key, encoder.encode(payload)));
     let hex = "";
     for (const byte of mac) hex += HEX[byte];
     return hex;

@@ -18,7 +18,11 @@
  *
  * Results are saved after each mutant to --out (default .mutants/results-<scope>-seed<S>.json,
  * and results-seed<S>.json for the memory scope) and a run resumes from them: trials already
- * there for the same mutant and tester are not redone.
+ * there for the same mutant and tester are not redone, except those that timed out with no check
+ * failed (summary.ts: timedOut), which decided nothing.
+ *
+ * Equivalent mutants (no behaviour a client can observe changes, on the server as the bench runs
+ * it) are listed in bench/mutants/equivalents.json, keyed by the mutant's key, each with why.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -37,7 +41,7 @@ import {
   staleFiles,
 } from "./mutants/sample.js";
 import { runServerTests, SERVER_TESTS, type ServerTestVerdict } from "./mutants/server-tests.js";
-import { summarise } from "./mutants/summary.js";
+import { summarise, timedOut } from "./mutants/summary.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const contractDir = resolve(here, "..");
@@ -317,7 +321,10 @@ async function main(): Promise<void> {
     };
     for (const tester of testers) {
       const reached = coverages.get(tester.name)!.countAt(mutant.distFile, mutant.jsOffset);
-      const earlier = before?.trials.find((t) => t.tester === tester.name && t.verdict);
+      // A trial that timed out with no check failed decided nothing: a resumed run tries it again.
+      const earlier = before?.trials.find(
+        (t) => t.tester === tester.name && t.verdict && !timedOut(t.verdict),
+      );
       if (record.stillborn) break;
       if (earlier?.verdict) {
         record.trials.push({ tester: tester.name, verdict: earlier.verdict, reached });

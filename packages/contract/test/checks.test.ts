@@ -140,21 +140,31 @@ describe("result_filter: the lists a list filter is read with", () => {
 });
 
 describe("method_refusal: the method probed and what its answer may be", () => {
-  const model = (methods: string[]) => ({
-    operations: methods.map((method) => ({ path: "/api/v3/order", method: method.toLowerCase() })),
+  const model = (here: string[], elsewhere: string[]) => ({
+    operations: [
+      ...here.map((method) => ({ path: "/api/v3/depth", method: method.toLowerCase() })),
+      ...elsewhere.map((method) => ({ path: "/api/v3/order", method: method.toLowerCase() })),
+    ],
   });
   it.each([
-    { given: ["GET"], want: "PUT" },
-    { given: ["GET", "PUT"], want: "DELETE" },
-    { given: ["GET", "POST", "DELETE"], want: "PUT" },
-    { given: ["GET", "PUT", "DELETE", "POST", "PATCH"], want: undefined },
-  ])("a path listing $given is probed with $want", ({ given, want }) => {
-    expect(
-      unlistedMethod(model(given) as unknown as Parameters<typeof unlistedMethod>[0], {
-        path: "/api/v3/order",
-      }),
-    ).toBe(want);
-  });
+    { given: { here: ["GET"], elsewhere: ["GET", "POST", "DELETE"] }, want: "POST" },
+    { given: { here: ["GET", "POST"], elsewhere: ["DELETE"] }, want: "DELETE" },
+    { given: { here: ["GET"], elsewhere: [] }, want: "POST" },
+    { given: { here: ["GET", "POST", "DELETE"], elsewhere: ["POST"] }, want: "PUT" },
+    { given: { here: ["GET", "PUT", "DELETE", "POST", "PATCH"], elsewhere: [] }, want: undefined },
+  ])(
+    "a path listing $given.here, the API also using $given.elsewhere, is probed with $want",
+    ({ given, want }) => {
+      expect(
+        unlistedMethod(
+          model(given.here, given.elsewhere) as unknown as Parameters<typeof unlistedMethod>[0],
+          {
+            path: "/api/v3/depth",
+          },
+        ),
+      ).toBe(want);
+    },
+  );
   it.each([
     { given: 405, want: undefined },
     { given: 404, want: undefined },

@@ -27,16 +27,21 @@ export const methodRefusal: ContractCheck<typeof CHECK> = {
   seenToCatch: ["method-ignored-depth"],
 };
 
-/** Methods tried, in order: the first one the path does not list is sent. */
-const PROBED_METHODS = ["PUT", "DELETE", "POST", "PATCH"] as const;
+/** Methods tried when the API uses no other method than its path's: the first one unlisted is sent. */
+const PROBED_METHODS = ["POST", "DELETE", "PUT", "PATCH"] as const;
 
-/** A method the spec lists for no operation on this operation's path, if any is left. */
+/**
+ * A method the spec lists for no operation on this operation's path, if any is left: first one
+ * the API uses on another path (a target may refuse a method it never serves before it routes,
+ * which would hide a path that answers any method it does serve), then any other.
+ */
 export function unlistedMethod(
   model: Pick<ContractModel, "operations">,
   operation: Pick<ContractOperation, "path">,
 ): string | undefined {
   const listed = new Set(model.operations.filter((o) => o.path === operation.path).map(methodOf));
-  return PROBED_METHODS.find((method) => !listed.has(method));
+  const used = [...new Set(model.operations.map(methodOf))];
+  return [...used, ...PROBED_METHODS].find((method) => !listed.has(method));
 }
 
 /** What is wrong with the answer to an unlisted method, by its status; undefined when it was refused. */

@@ -291,6 +291,16 @@ export function summarise(results: Results, equivalentsPath: string): string {
     ),
     "",
   );
+  for (const name of names) {
+    const carried = results.mutants.filter(
+      (m) => m.trials.find((t) => t.tester === name)?.verdict?.carriedFrom !== undefined,
+    );
+    if (carried.length > 0)
+      lines.push(
+        `${name}: ${carried.length} kills carried from ${carried[0]!.trials.find((t) => t.tester === name)!.verdict!.carriedFrom} (not run: --survivors-of)`,
+        "",
+      );
+  }
   const survivors = results.mutants.filter((m) =>
     names.some((n) => !["killed", "stillborn"].includes(fateOf(m, n, hand))),
   );

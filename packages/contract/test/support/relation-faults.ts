@@ -75,7 +75,8 @@ export function relationFaults(): Fault[] {
     },
     {
       name: "aggTrades-not-best-match",
-      description: "aggregate trades say they were not the best price match (M false) though their trades were",
+      description:
+        "aggregate trades say they were not the best price match (M false) though their trades were",
       caughtBy: ["aggregate_cover"],
       response: onAnswer("aggTrades", (j) =>
         Array.isArray(j) ? (j as Json[]).map((a) => ({ ...a, M: false })) : j,

@@ -9,6 +9,12 @@
  *
  *   nice -n 10 npx tsx bench/mutants.bench.ts [--scope memory|state] [--count 330] [--seed 1]
  *     [--jobs 1] [--tester NAME=PATH/cli.js ...] [--tester-seed 1] [--out FILE] [--no-server-tests]
+ *     [--survivors-of NAME]
+ *
+ * --survivors-of NAME tries the other testers only on the mutants tester NAME did not kill (it
+ * must be listed first); a kill of NAME is carried to them, marked so (a tester that adds checks
+ * to NAME's keeps its kills), and the tables say how many were carried. A run without it tries
+ * carried trials for real.
  *
  * The scope says which of the server's folders are mutated and how the server runs (SCOPES):
  * `memory`, the engine and the HTTP layer with the server in memory; `state`, the SQLite store
@@ -18,7 +24,11 @@
  *
  * Results are saved after each mutant to --out (default .mutants/results-<scope>-seed<S>.json,
  * and results-seed<S>.json for the memory scope) and a run resumes from them: trials already
- * there for the same mutant and tester are not redone.
+ * there for the same mutant and tester are not redone, except those that timed out with no check
+ * failed (summary.ts: timedOut), which decided nothing.
+ *
+ * Equivalent mutants (no behaviour a client can observe changes, on the server as the bench runs
+ * it) are listed in bench/mutants/equivalents.json, keyed by the mutant's key, each with why.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -37,7 +47,7 @@ import {
   staleFiles,
 } from "./mutants/sample.js";
 import { runServerTests, SERVER_TESTS, type ServerTestVerdict } from "./mutants/server-tests.js";
-import { summarise } from "./mutants/summary.js";
+import { summarise, timedOut } from "./mutants/summary.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const contractDir = resolve(here, "..");
@@ -61,6 +71,7 @@ const { values } = parseArgs({
     out: { type: "string" },
     "no-server-tests": { type: "boolean", default: false },
     "summary-only": { type: "boolean", default: false },
+    "survivors-of": { type: "string" },
   },
 });
 if (!(values.scope! in SCOPES))
@@ -240,6 +251,16 @@ async function pool<T>(items: readonly T[], width: number, work: (item: T) => Pr
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }
 
+/** --survivors-of NAME: a mutant that tester killed is not tried again; its kill is carried to the others. */
+const carrier = values["survivors-of"];
+
+function killedBy(record: MutantRecord, tester: string): TesterVerdict | undefined {
+  const verdict = record.trials.find((t) => t.tester === tester)?.verdict;
+  return verdict && verdict.exitCode !== 0 && !timedOut(verdict) && !verdict.carriedFrom
+    ? verdict
+    : undefined;
+}
+
 async function main(): Promise<void> {
   const previous = load();
   if (values["summary-only"]) {
@@ -317,10 +338,27 @@ async function main(): Promise<void> {
     };
     for (const tester of testers) {
       const reached = coverages.get(tester.name)!.countAt(mutant.distFile, mutant.jsOffset);
-      const earlier = before?.trials.find((t) => t.tester === tester.name && t.verdict);
+      // A trial that timed out with no check failed decided nothing: a resumed run tries it again.
+      const earlier = before?.trials.find(
+        (t) =>
+          t.tester === tester.name &&
+          t.verdict &&
+          !timedOut(t.verdict) &&
+          (carrier !== undefined || t.verdict.carriedFrom === undefined),
+      );
       if (record.stillborn) break;
       if (earlier?.verdict) {
         record.trials.push({ tester: tester.name, verdict: earlier.verdict, reached });
+        continue;
+      }
+      const killedBefore =
+        carrier !== undefined && tester.name !== carrier ? killedBy(record, carrier) : undefined;
+      if (killedBefore) {
+        record.trials.push({
+          tester: tester.name,
+          verdict: { ...killedBefore, carriedFrom: carrier },
+          reached,
+        });
         continue;
       }
       const outcome = await trial(mutant, tester.cli);

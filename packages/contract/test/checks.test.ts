@@ -14,6 +14,7 @@ import {
   type ContractCheck,
   checksAt,
 } from "../src/checks/index.js";
+import { unlistedMethod, unlistedMethodProblem } from "../src/checks/method-refusal.js";
 import { namedLists } from "../src/checks/result-filter.js";
 import { USAGE } from "../src/options.js";
 import { RESPONSE_CHECKS } from "../src/result.js";
@@ -135,5 +136,47 @@ describe("result_filter: the lists a list filter is read with", () => {
     { given: { listed: ["A"], traded: ["A"] }, want: [["A"]] },
   ])("$given.listed, trading $given.traded → $want", ({ given, want }) => {
     expect(namedLists(given.listed, given.traded)).toEqual(want);
+  });
+});
+
+describe("method_refusal: the method probed and what its answer may be", () => {
+  const model = (here: string[], elsewhere: string[]) => ({
+    operations: [
+      ...here.map((method) => ({ path: "/api/v3/depth", method: method.toLowerCase() })),
+      ...elsewhere.map((method) => ({ path: "/api/v3/order", method: method.toLowerCase() })),
+    ],
+  });
+  it.each([
+    { given: { here: ["GET"], elsewhere: ["GET", "POST", "DELETE"] }, want: "POST" },
+    { given: { here: ["GET", "POST"], elsewhere: ["DELETE"] }, want: "DELETE" },
+    { given: { here: ["GET"], elsewhere: [] }, want: "POST" },
+    { given: { here: ["GET", "POST", "DELETE"], elsewhere: ["POST"] }, want: "PUT" },
+    { given: { here: ["GET", "PUT", "DELETE", "POST", "PATCH"], elsewhere: [] }, want: undefined },
+  ])(
+    "a path listing $given.here, the API also using $given.elsewhere, is probed with $want",
+    ({ given, want }) => {
+      expect(
+        unlistedMethod(
+          model(given.here, given.elsewhere) as unknown as Parameters<typeof unlistedMethod>[0],
+          {
+            path: "/api/v3/depth",
+          },
+        ),
+      ).toBe(want);
+    },
+  );
+  it.each([
+    { given: 405, want: undefined },
+    { given: 404, want: undefined },
+    { given: 400, want: undefined },
+    { given: 501, want: undefined },
+    { given: 200, want: /was served/ },
+    { given: 204, want: /was served/ },
+    { given: 500, want: /server error/ },
+    { given: 503, want: /server error/ },
+  ])("status $given → $want", ({ given, want }) => {
+    const problem = unlistedMethodProblem(given);
+    if (want === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(want);
   });
 });

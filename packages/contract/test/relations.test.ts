@@ -40,6 +40,7 @@ const trade = (id: number, price: string, qty: string, time: number): TradeRow =
   quoteQty: (parseDec(price) * parseDec(qty)) / 10n ** 20n,
   time,
   buyerMaker: false,
+  bestMatch: true,
 });
 
 describe("the measures of the trades in a window", () => {

@@ -159,7 +159,7 @@ describe("surfaceVendorExtensions", () => {
     );
     expect(description).toContain("`/weightedAvgPrice` is Σ quoteQty / Σ qty");
     expect(description).toContain(
-      "- aggregate trades, `aggTrades`: trade ids `/f` to `/l`; the same on every trade: price `/p`, time `/T`, buyerMaker `/m`; sums: qty `/q`.",
+      "- aggregate trades, `aggTrades`: trade ids `/f` to `/l`; the same on every trade: price `/p`, time `/T`, buyerMaker `/m`, bestMatch `/M`; sums: qty `/q`.",
     );
     expect(description).toMatch(
       /`open_orders` lists exactly the orders whose status is `NEW` or `PARTIALLY_FILLED`/,

@@ -119,6 +119,8 @@ export interface TesterVerdict {
   error?: string;
   requests?: number;
   wallMs: number;
+  /** Not run: the kill of this tester, carried (the bench's --survivors-of). */
+  carriedFrom?: string;
 }
 
 /** Runs a tester's CLI against the server and reads its --json result. */

@@ -1,10 +1,11 @@
 /**
  * aggregate_cover (x-relations aggregates): each item of an aggregate list (aggTrades) covers the
  * trades with ids from its first to its last; the items follow each other without gaps or
- * overlaps; every covered trade has the item's shared values (price, time, maker side) and the item
- * holds the sums (quantity). The trades come from the spec's trade source. An item followed by
- * another is closed: no later trade can join it. The newest item is judged only when the newest
- * trade id read after the list is its last id (nothing traded since); otherwise it is left out.
+ * overlaps; every covered trade has the item's shared values (every field `same` names: price,
+ * time, maker side, best match) and the item holds the sums (quantity). The trades come from the
+ * spec's trade source. An item followed by another is closed: no later trade can join it. The
+ * newest item is judged only when the newest trade id read after the list is its last id (nothing
+ * traded since); otherwise it is left out.
  */
 import type { AggregateCover, TradeField } from "@marketapi/spec/model";
 import { type Dec, formatDec, ZERO } from "../core/decimal.js";
@@ -35,12 +36,12 @@ export const aggregateCover: ContractCheck<typeof CHECK> = {
   name: CHECK,
   label: "agg",
   description:
-    "each aggregate trade covers exactly the trades from its first to its last id, with their price, time and side, and their summed quantity (x-relations)",
+    "each aggregate trade covers exactly the trades from its first to its last id, with every value they share (price, time, side, best match), and their summed quantity (x-relations)",
   covers: ["x-relations"],
   hooks: [{ phase: "relation", run: aggregateCoverCheck }],
   appliesTo: named((relations) => relations.aggregates.map((cover) => cover.operation)),
   notApplicable: "x-relations states no aggregate of it",
-  seenToCatch: ["aggTrades-trade-ids-off-by-one", "aggTrades-qty-in-quote"],
+  seenToCatch: ["aggTrades-trade-ids-off-by-one", "aggTrades-qty-in-quote", "aggTrades-not-best-match"],
 };
 
 export async function aggregateCoverCheck(ctx: RunContext): Promise<void> {

@@ -20,6 +20,7 @@ import { everySymbol } from "./every-symbol.js";
 import { exchangeFilters } from "./exchange-filters.js";
 import { limitSemantics } from "./limit-semantics.js";
 import { listOrder } from "./list-order.js";
+import { methodRefusal } from "./method-refusal.js";
 import { negativeDataRejection } from "./negative-data-rejection.js";
 import { notAServerError } from "./not-a-server-error.js";
 import { orderArithmetic } from "./order-arithmetic.js";
@@ -61,6 +62,7 @@ export const CHECKS = [
   limitSemantics,
   unknownReference,
   symbolCase,
+  methodRefusal,
   exchangeFilters,
   announcedRules,
   everySymbol,

@@ -56,6 +56,8 @@ export interface WireVariant {
   escapes?: "lower" | "every";
   /** Parameters sent in the form body besides `params` in the query (a name may be in both). */
   alsoInBody?: ParamList;
+  /** Another request method than the operation's (a probe of the methods its path does not list). */
+  method?: string;
 }
 
 export interface WireRequest {
@@ -192,7 +194,7 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
 
   const queryText = encode(query);
   const url = `${ctx.baseUrl.replace(/\/+$/, "")}${op.path}${queryText ? `?${queryText}` : ""}`;
-  const request: WireRequest = { method: methodOf(op), url, headers };
+  const request: WireRequest = { method: plan.wire?.method ?? methodOf(op), url, headers };
   if (body.length > 0) {
     request.body = encode(body);
     headers["content-type"] = "application/x-www-form-urlencoded";

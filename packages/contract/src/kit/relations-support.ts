@@ -62,6 +62,7 @@ export interface TradeRow {
   quoteQty: Dec;
   time: number;
   buyerMaker: unknown;
+  bestMatch: unknown;
 }
 
 export function tradeOf(item: unknown, fields: Record<TradeField, string>): TradeRow | undefined {
@@ -72,7 +73,15 @@ export function tradeOf(item: unknown, fields: Record<TradeField, string>): Trad
   const quoteQty = tryParseDec(valueAt(item, fields.quoteQty));
   if (typeof id !== "number" || typeof time !== "number") return undefined;
   if (price === undefined || qty === undefined || quoteQty === undefined) return undefined;
-  return { id, price, qty, quoteQty, time, buyerMaker: valueAt(item, fields.buyerMaker) };
+  return {
+    id,
+    price,
+    qty,
+    quoteQty,
+    time,
+    buyerMaker: valueAt(item, fields.buyerMaker),
+    bestMatch: valueAt(item, fields.bestMatch),
+  };
 }
 
 /** The raw value of a trade field (for comparing with an aggregate's shared values). */

@@ -1,7 +1,7 @@
 /**
  * Faults in what answers mean, not in their shape: each one a realistic implementation mistake in
  * the behaviour the spec's extensions state (order, paging, windows, filters, unknown references,
- * symbol case, limits, exchange filters, order arithmetic), naming the check that must catch it.
+ * symbol case, methods, limits, exchange filters, order arithmetic), naming the check that must catch it.
  */
 import { createHmac } from "node:crypto";
 import {
@@ -421,6 +421,13 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
     },
     // ---- symbol case ----
     ...(["depth", "trades", "exchangeInfo", "ticker/24hr"] as const).map(caseInsensitive),
+    // ---- methods a path does not list ----
+    {
+      name: "method-ignored-depth",
+      description: "depth answers any method as GET (routed by path alone)",
+      caughtBy: ["method_refusal"],
+      request: (req) => (at("depth")(req) && req.method !== "GET" ? { ...req, method: "GET" } : req),
+    },
     // ---- limits ----
     {
       name: "trades-limit-above-max-truncated",

@@ -74,6 +74,15 @@ export function relationFaults(): Fault[] {
       ),
     },
     {
+      name: "aggTrades-not-best-match",
+      description:
+        "aggregate trades say they were not the best price match (M false) though their trades were",
+      caughtBy: ["aggregate_cover"],
+      response: onAnswer("aggTrades", (j) =>
+        Array.isArray(j) ? (j as Json[]).map((a) => ({ ...a, M: false })) : j,
+      ),
+    },
+    {
       name: "aggTrades-qty-in-quote",
       description: "aggregate trades report the quote quantity (price × quantity) as their quantity",
       caughtBy: ["aggregate_cover"],

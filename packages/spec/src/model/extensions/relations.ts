@@ -12,7 +12,7 @@ import {
 import type { ExtensionDescriptor } from "./extension.js";
 
 /** The fields of a trade that relations name. */
-export const TRADE_FIELDS = ["id", "price", "qty", "quoteQty", "time", "buyerMaker"] as const;
+export const TRADE_FIELDS = ["id", "price", "qty", "quoteQty", "time", "buyerMaker", "bestMatch"] as const;
 export type TradeField = (typeof TRADE_FIELDS)[number];
 
 /**

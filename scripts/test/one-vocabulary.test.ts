@@ -34,7 +34,10 @@ function sourceFiles(repository: string): string[] {
     for (const entry of readdirSync(folder)) {
       const path = join(folder, entry);
       if (statSync(path).isDirectory()) {
-        if (!["node_modules", "dist", "generated"].includes(entry)) walk(path);
+        // Scratch folders (codegen's .tmp/, test-results/) fill and empty while the package tests
+        // run beside these, and hold generated code, not hand-written sources.
+        if (!["node_modules", "dist", "generated", "test-results"].includes(entry) && !entry.startsWith("."))
+          walk(path);
       } else if (/\.m?ts$/.test(entry) && !entry.endsWith(".d.ts")) {
         const file = relative(repository, path);
         if (!file.startsWith(MODEL)) found.push(file);

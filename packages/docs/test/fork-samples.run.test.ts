@@ -18,6 +18,7 @@ import { PACKAGE_DIR } from "./support/dist.js";
 import { forkSpec } from "./support/fork.js";
 import {
   type ProcessResult,
+  pythonInterpreter,
   runProcess,
   sampleFolder,
   type TypeScriptProject,
@@ -287,7 +288,7 @@ describe("the code samples of a fork's constructs", () => {
       const bash = await runProcess("bash", ["-n", shell], env);
       expect(bash.stderr, `${id} curl`).toBe("");
       const compiled = await runProcess(
-        "python3",
+        pythonInterpreter(),
         ["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])", python],
         env,
       );
@@ -304,7 +305,10 @@ describe("the code samples of a fork's constructs", () => {
     {
       label: "Python",
       needs: ["python3"],
-      command: (id: string) => ["python3", [files.write(`${fileName(id)}.py`, sampleOf(id, "Python"))]],
+      command: (id: string) => [
+        pythonInterpreter(),
+        [files.write(`${fileName(id)}.py`, sampleOf(id, "Python"))],
+      ],
     },
     {
       label: "TypeScript",

@@ -17,6 +17,7 @@ import { envelopePlaceholders, FORM_BODY_WORDS, WIRE_COMMENT } from "../src/samp
 import { assertDistBuilt, readDistJson } from "./support/dist.js";
 import {
   type ProcessResult,
+  pythonInterpreter,
   type RecordedRequest,
   type RecordingProxy,
   runProcess,
@@ -165,7 +166,7 @@ function scriptRunner(label: string, interpreter: string, extension: string, arg
     },
     run: (step, env) =>
       runProcess(
-        which(interpreter) ?? interpreter,
+        interpreter === "python3" ? pythonInterpreter() : (which(interpreter) ?? interpreter),
         [...args, folder.path(`${step.request.operation.operationId}.${extension}`)],
         env,
       ),

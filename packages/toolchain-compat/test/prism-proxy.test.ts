@@ -46,6 +46,10 @@ describe("a full contract run through Prism's validating proxy", () => {
       only: CHECK_NAMES.filter((name) => name !== "wire_variants"),
       // Prism answers slowly on a loaded machine; the tester's 5 s default is for real networks.
       timeoutMs: 600_000,
+      // Nor does the whole run stop at the tester's 300 s: at a load of 25 it took longer and came
+      // back partial. The shared hang limit (HANG_MS of vitest.shared.ts, the hook's) catches a run
+      // that never ends.
+      maxTimeMs: 600_000,
       // The target behind the proxy is the reference server: its documented live-API extras (such
       // as the depth limit capped at 5000) are noted, not failed, as for the embedded target.
       referenceExtras: true,

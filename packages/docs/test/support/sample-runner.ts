@@ -1,7 +1,7 @@
 // Running the code samples of the built document as a reader would: each one written to a file and
 // run by bash, python3 or node with only the sample variables (and PATH) in its environment, in
 // front of a loopback proxy that records what each one sent.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { createRequire } from "node:module";
@@ -48,6 +48,27 @@ export function which(command: string): string | undefined {
     if (dir !== "" && existsSync(candidate)) return candidate;
   }
   return undefined;
+}
+
+let python: string | undefined;
+
+/**
+ * The Python interpreter that `python3` on PATH starts, asked of it once. That `python3` may be a
+ * version manager's shim (pyenv's is a bash script that runs pyenv to pick the version), and the
+ * shim cost about 0.7 s of CPU a start here, several times the sample it starts. The samples run
+ * under the interpreter the shim picks, the one a reader's `python3 sample.py` runs. Where
+ * `python3` does not start, this is "python3", and running it says why.
+ */
+export function pythonInterpreter(): string {
+  if (python === undefined) {
+    const asked = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], {
+      env: { PATH: process.env.PATH ?? "" },
+      encoding: "utf8",
+    });
+    const executable = asked.status === 0 ? asked.stdout.trim() : "";
+    python = executable !== "" && existsSync(executable) ? executable : "python3";
+  }
+  return python;
 }
 
 export interface RecordedRequest {

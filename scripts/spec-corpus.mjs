@@ -152,9 +152,12 @@ export function pickFixed(items, count) {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed / 2147483648;
   };
+  /** @type {Set<number>} */
   const picked = new Set();
   while (picked.size < count) picked.add(Math.floor(random() * items.length));
-  return [...picked].sort((a, b) => a - b).map((i) => items[i]);
+  return [...picked]
+    .sort((a, b) => a - b)
+    .flatMap((i) => (i < items.length ? [/** @type {T} */ (items[i])] : []));
 }
 
 /** @returns {Promise<number>} */

@@ -36,7 +36,7 @@ function failedTests(/** @type {Report} */ r, /** @type {string} */ label) {
     (file.assertionResults ?? [])
       .filter((a) => a.status === "failed")
       .map((a) => {
-        const why = (a.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+        const why = (a.failureMessages?.[0] ?? "").split("\n", 1).join("").slice(0, 300);
         return `${label}: ${relative(root, file.name)} > ${a.fullName ?? a.title}: ${why}`;
       }),
   );

@@ -158,7 +158,7 @@ function contenders(send: Fetch) {
   };
 }
 type Contenders = ReturnType<typeof contenders>;
-type Operation = keyof Contenders;
+type BenchedOperation = keyof Contenders;
 
 /** The ratios the table shows: the client against each raw side; node:crypto against WebCrypto. */
 const comparisons = [
@@ -198,7 +198,7 @@ async function round(
 
 /** Median µs per request of every contender, and the median per-round ratio of every comparison. */
 async function measure(send: Fetch, rounds: number, requests: number) {
-  const runs = contenders(send) as Record<Operation, Record<string, () => Promise<void>>>;
+  const runs = contenders(send) as Record<BenchedOperation, Record<string, () => Promise<void>>>;
   const times = new Map<string, number[]>();
   const ratios = new Map<string, number[]>();
   const push = (map: Map<string, number[]>, name: string, value: number) =>
@@ -249,7 +249,7 @@ console.log(
 );
 console.log("|---|---:|---:|---:|---:|");
 const all = contenders(inMemory);
-for (const operation of Object.keys(all) as Operation[]) {
+for (const operation of Object.keys(all) as BenchedOperation[]) {
   for (const name of Object.keys(all[operation])) {
     const row = `${operation} · ${name}`;
     const versusSignal =

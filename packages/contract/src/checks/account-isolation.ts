@@ -16,7 +16,7 @@
 
 import type { Credentials } from "../http/request.js";
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
-import type { RunContext } from "../kit/context.js";
+import { type RunContext, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
 import { unknownOrderRefusal } from "../kit/order-state.js";
 import {
@@ -82,8 +82,8 @@ async function accountIsolationCheck(ctx: RunContext): Promise<void> {
   const skip = (reason: string) => {
     for (const id of OPERATIONS) ctx.session.recorder.skip(CHECK, id, reason);
   };
-  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
-  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const noTrading = whyNoTrading(ctx);
+  if (noTrading) return skip(noTrading);
   const plan = ctx.symbols.find((p) => !("reason" in p.farBuy));
   if (!plan) return skip("no symbol to rest an order on");
   const far = plan.farBuy as FarBuy;
@@ -98,7 +98,7 @@ async function accountIsolationCheck(ctx: RunContext): Promise<void> {
 }
 
 function judge(ctx: RunContext, exchange: RoundTrip | undefined, problem: string | undefined): void {
-  if (!exchange || !exchange.response || isRateLimited(exchange)) return;
+  if (!exchange?.response || isRateLimited(exchange)) return;
   if (problem) ctx.session.fail(CHECK, exchange, `${problem} (${describeAnswer(exchange)})`);
   else ctx.session.pass(CHECK, exchange);
 }

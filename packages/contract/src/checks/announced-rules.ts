@@ -22,7 +22,7 @@ import {
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, errorCode, isRateLimited, ok } from "../kit/answers.js";
-import { expectRefusal, op, type RunContext } from "../kit/context.js";
+import { expectRefusal, op, type RunContext, whyNoTrading } from "../kit/context.js";
 import type { SymbolRules } from "../kit/market.js";
 import {
   isFarFrom,
@@ -273,8 +273,8 @@ export async function announcedRulesPhase(ctx: RunContext): Promise<void> {
   const newOrder = op(ctx, "new_order");
   if (!newOrder || !ctx.session.recorder.enabled(CHECK)) return;
   const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
-  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
-  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const noTrading = whyNoTrading(ctx);
+  if (noTrading) return skip(noTrading);
   if (!ctx.rules) return skip("exchangeInfo lists no symbol to trade");
   const rules = newOrder.orderTypeRules ?? {};
   const specTypes = (newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(

@@ -12,8 +12,7 @@
 import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
-import type { RunContext } from "../kit/context.js";
-import { op } from "../kit/context.js";
+import { op, type RunContext, whyNoTrading } from "../kit/context.js";
 import { type SymbolPlan, smallestQuantity } from "../kit/market.js";
 import type { Level } from "../kit/matching-model.js";
 import {
@@ -157,8 +156,8 @@ async function bookOrdersCheck(ctx: RunContext): Promise<void> {
   const skip = (reason: string) => {
     for (const id of ["order_book", "recent_trades_list"]) ctx.session.recorder.skip(CHECK, id, reason);
   };
-  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
-  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const noTrading = whyNoTrading(ctx);
+  if (noTrading) return skip(noTrading);
   if (ctx.symbols.length === 0) return skip("exchangeInfo lists no symbol to trade");
   for (const plan of ctx.symbols) await onSymbol(ctx, plan);
 }

@@ -7,7 +7,7 @@
  * unknown, x-unknown-reference). Then each is cancelled, and is gone from both lists.
  */
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
-import type { RunContext } from "../kit/context.js";
+import { type RunContext, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
 import { unknownOrderRefusal } from "../kit/order-state.js";
 import {
@@ -127,8 +127,8 @@ async function everySymbolCheck(ctx: RunContext): Promise<void> {
     for (const id of ["new_order", "query_order", "cancel_order", "open_orders", "all_orders"])
       ctx.session.recorder.skip(CHECK, id, reason);
   };
-  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
-  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const noTrading = whyNoTrading(ctx);
+  if (noTrading) return skip(noTrading);
   const plans = ctx.symbols.filter((p): p is typeof p & { farBuy: FarBuy } => !("reason" in p.farBuy));
   if (plans.length === 0) return skip(`no symbol to rest an order on (${reasons(ctx)})`);
   if (plans.length < ctx.symbols.length)

@@ -6,7 +6,7 @@
  */
 
 import { ceilToStep, type Dec, div, formatDec, fromRatio, mul, parseDec, ZERO } from "../core/decimal.js";
-import { expectRefusal, op, type RunContext } from "../kit/context.js";
+import { expectRefusal, op, type RunContext, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
 import { placeOrder } from "../kit/order-placing.js";
 import { refusalOf } from "../kit/refusal-codes.js";
@@ -84,8 +84,8 @@ export async function exchangeFiltersPhase(ctx: RunContext): Promise<void> {
   const newOrder = op(ctx, "new_order");
   if (!newOrder || !ctx.session.recorder.enabled(CHECK)) return;
   const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
-  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
-  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const noTrading = whyNoTrading(ctx);
+  if (noTrading) return skip(noTrading);
   const plans = ctx.symbols.filter((p) => "price" in p.farBuy);
   if (plans.length === 0) return skip("no symbol rules or market price to build the probes from");
   // On every symbol the run trades: each has filters of its own.

@@ -11,7 +11,7 @@ import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
-import { op, type RunContext } from "../kit/context.js";
+import { op, type RunContext, whyNoTrading } from "../kit/context.js";
 import { smallestQuantity } from "../kit/market.js";
 import { arithmeticProblems } from "../kit/order-answers.js";
 import { type BestPrices, bestPrices, placeOrder } from "../kit/order-placing.js";
@@ -38,8 +38,8 @@ export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
   const rule = newOrder?.behaviour.orderArithmetic;
   if (!newOrder || !rule || !ctx.session.recorder.enabled(CHECK)) return;
   const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
-  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
-  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const noTrading = whyNoTrading(ctx);
+  if (noTrading) return skip(noTrading);
   if (!ctx.rules) return skip("exchangeInfo lists no symbol to trade");
   const prices = await bestPrices(ctx, "order arithmetic: best prices");
   if (!prices)

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { formatDec } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
-import { op, type RunContext } from "../kit/context.js";
+import { op, type RunContext, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
 import { type SymbolPlan, smallestQuantity } from "../kit/market.js";
 import {
@@ -100,8 +100,8 @@ async function orderTimesCheck(ctx: RunContext): Promise<void> {
   const skip = (reason: string) => {
     for (const id of OPERATIONS) ctx.session.recorder.skip(CHECK, id, reason);
   };
-  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
-  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const noTrading = whyNoTrading(ctx);
+  if (noTrading) return skip(noTrading);
   const plan = ctx.symbols.find((p) => !("reason" in p.farBuy));
   if (!plan) return skip("no symbol to rest an order on");
   ctx.progress({

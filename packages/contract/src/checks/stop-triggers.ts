@@ -14,7 +14,7 @@
  */
 import { type Dec, formatDec, tryParseDec } from "../core/decimal.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
-import type { RunContext } from "../kit/context.js";
+import { type RunContext, whyNoTrading } from "../kit/context.js";
 import { type SymbolPlan, smallestQuantity } from "../kit/market.js";
 import {
   cancelIfOpen,
@@ -89,8 +89,8 @@ async function stopTriggersCheck(ctx: RunContext): Promise<void> {
   const skip = (reason: string) => {
     for (const id of ["new_order", "query_order", "order_book"]) ctx.session.recorder.skip(CHECK, id, reason);
   };
-  if (!ctx.trading) return skip("trading not allowed: pass --allow-trading");
-  if (!ctx.session.canSign) return skip("trading needs --api-key and --api-secret");
+  const noTrading = whyNoTrading(ctx);
+  if (noTrading) return skip(noTrading);
   if (!ctx.movePrices)
     return skip(
       "the run does not move prices on this target (it could fire others' stops): --move-prices allows it",

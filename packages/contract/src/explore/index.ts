@@ -11,7 +11,7 @@ import { type RefusalRuleName, refusalFor } from "@marketapi/spec/model";
 import fc from "fast-check";
 import { ConnectionError, InterruptedError } from "../core/errors.js";
 import type { Placement } from "../http/request.js";
-import { enabled, op, type RunContext } from "../kit/context.js";
+import { enabled, op, type RunContext, whyNoTrading } from "../kit/context.js";
 import { explorationView } from "../kit/market-view.js";
 import { ORDER_OPERATION_IDS, orderOperations } from "../kit/order-desk.js";
 import { bestPrices } from "../kit/order-placing.js";
@@ -91,8 +91,8 @@ function skipAll(ctx: RunContext, reason: string): ExplorationSummary {
 
 /** Why the exploration cannot trade on this target, or undefined when it can. */
 function cannotTrade(ctx: RunContext): string | undefined {
-  if (!ctx.trading) return "trading not allowed: pass --allow-trading";
-  if (!ctx.session.canSign) return "trading needs --api-key and --api-secret";
+  const noTrading = whyNoTrading(ctx);
+  if (noTrading) return noTrading;
   if (!ctx.rules) return "exchangeInfo lists no symbol to trade";
   return ctx.ledger.held();
 }

@@ -115,6 +115,13 @@ export function reportPass(ctx: RunContext, mark: PassMark, stage: string, note?
   });
 }
 
+/** Why the run may not place orders on this target (trading not allowed, no credentials), or undefined. */
+export function whyNoTrading(ctx: RunContext): string | undefined {
+  if (!ctx.trading) return "trading not allowed: pass --allow-trading";
+  if (!ctx.session.canSign) return "trading needs --api-key and --api-secret";
+  return undefined;
+}
+
 /** Why the run cannot make a proper request to the operation (credentials it lacks), or undefined. */
 export function cannotCall(ctx: RunContext, operation: ContractOperation): string | undefined {
   if (isSigned(operation) && !ctx.session.canSign)

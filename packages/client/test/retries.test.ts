@@ -81,16 +81,49 @@ describe("safe requests", () => {
     await expect(client.ping(undefined, { timeoutMs: 30 })).rejects.toThrow("ping: no answer within 30 ms"); // time limit under test
   });
 
-  it("shares one timeout signal among sends whose deadlines are close, at most 64 to a signal", async () => {
+  it("gives fetch no signal while answers come in time; the timeout still ends the call", async () => {
+    // fetch spends as much on a request's signal as the client on the rest of a call (Stalls).
+    const given: (AbortSignal | undefined)[] = [];
+    const fetch = (_input: string | Request, init?: RequestInit) => {
+      const signal = init?.signal ?? undefined;
+      given.push(signal);
+      if (given.length === 1) return Promise.resolve(new Response("{}"));
+      return new Promise<Response>((_resolve, reject) =>
+        signal?.addEventListener("abort", () => reject(signal.reason)),
+      );
+    };
+    const client = createSpotClient({ baseUrl: exchange.baseUrl, fetch, retry: false });
+    expect((await client.ping()).response.status).toBe(200);
+    await expect(client.ping(undefined, { timeoutMs: 30 })).rejects.toBeInstanceOf(RequestTimeoutError); // time limit under test
+    expect(given).toEqual([undefined, undefined]);
+  });
+
+  it("after a timeout, gives fetch a shared signal that aborts the send, at most 64 sends to a signal", async () => {
     // fetch adds a listener to a request's signal that stays until the request is collected, and
     // each new listener walks the ones there: few sends to a signal keep that walk short.
     const signals: (AbortSignal | undefined)[] = [];
     const answers: (() => void)[] = [];
+    let followAbort = true;
     const fetch = (_input: string | Request, init?: RequestInit) => {
-      signals.push(init?.signal ?? undefined);
-      return new Promise<Response>((resolve) => answers.push(() => resolve(new Response("{}"))));
+      const signal = init?.signal ?? undefined;
+      signals.push(signal);
+      return new Promise<Response>((resolve, reject) => {
+        answers.push(() => resolve(new Response("{}")));
+        if (followAbort) signal?.addEventListener("abort", () => reject(signal.reason));
+      });
     };
-    const client = createSpotClient({ baseUrl: exchange.baseUrl, fetch });
+    const client = createSpotClient({ baseUrl: exchange.baseUrl, fetch, retry: false });
+    await expect(client.ping(undefined, { timeoutMs: 30 })).rejects.toBeInstanceOf(RequestTimeoutError); // time limit under test
+    expect(signals).toEqual([undefined]);
+    signals.length = 0;
+    answers.length = 0;
+    const stalled = client.ping(undefined, { timeoutMs: 30 }); // time limit under test
+    await expect(stalled).rejects.toBeInstanceOf(RequestTimeoutError);
+    // The stalled send itself was stopped, not only the call's promise.
+    expect(signals[0]?.aborted).toBe(true);
+    followAbort = false;
+    signals.length = 0;
+    answers.length = 0;
     const calls = Array.from({ length: 1200 }, () => client.ping());
     await expect.poll(() => signals.length).toBe(1200);
     for (const answer of answers) answer();

@@ -26,8 +26,19 @@ export interface Signed {
   readonly window: number;
 }
 
-/** One send: resolves to the answer, or rejects with a `LostAnswer` when none came. */
-export type Attempt = (signal: AbortSignal | undefined) => Promise<{ result: RawResult; signed?: Signed }>;
+/**
+ * One send: resolves to the answer, or rejects with a `LostAnswer` when none came. It gives fetch
+ * `signal`; `deadline`, when there is one, rejects at the send's timeout (see `byDeadline`).
+ */
+export type Attempt = (
+  signal: AbortSignal | undefined,
+  deadline: Promise<never> | undefined,
+) => Promise<{ result: RawResult; signed?: Signed }>;
+
+/** A send that ends at its deadline when fetch has no signal to end it: whichever settles first. */
+export function byDeadline<T>(sending: Promise<T>, deadline: Promise<never> | undefined): Promise<T> {
+  return deadline ? Promise.race([sending, deadline]) : sending;
+}
 
 /** The send failed on the way: no answer (a dropped connection, a timeout, a body that could not be read). */
 export class LostAnswer {
@@ -58,11 +69,29 @@ export interface Hold {
   reason: string;
 }
 
+/**
+ * Until when sends give fetch an abort signal (0: not since the client started).
+ *
+ * fetch spends about 20 µs on a request's signal, as much as the rest of the client's own work on a
+ * call. So while answers come in time a send gives fetch none, and its timeout is a race: the call
+ * ends at its deadline, and the request, should the server answer later, is read and dropped (or
+ * closed by fetch's own limits). Once a send has timed out, sends give fetch the signal for the next
+ * `ABORTING_MS`: a server that stops answering keeps open only the requests that were in flight
+ * when it stopped, and the client pays for signals only while it is stalled.
+ */
+export interface Stalls {
+  abortUntil: number;
+}
+
+/** How long after a timeout sends give fetch an abort signal. */
+export const ABORTING_MS = 60_000;
+
 /** What does not change between the calls of one client. */
 export interface ConductEnvironment {
   readonly policy: RetryPolicy;
   readonly pacer: Pacer | undefined;
   readonly hold: Hold;
+  readonly stalls: Stalls;
   readonly account: string;
   /** The clock timestamps are signed with (corrected when `syncClock`). */
   readonly signingNow: () => number;
@@ -131,7 +160,7 @@ export async function sendAdmitted(
   plan.signal?.throwIfAborted();
   // Without a pacer and with no hold, nothing to wait for: no promise to await.
   const permit = env.pacer || env.hold.until > Date.now() ? await admit(plan, env) : undefined;
-  const outcome = await sendOnce(plan, attempt);
+  const outcome = await sendOnce(plan, env.stalls, attempt);
   const answer = "result" in outcome ? outcome.result.response : undefined;
   permit?.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
   return outcome;
@@ -153,10 +182,11 @@ export type SendOutcome =
   | { result: RawResult; signed?: Signed }
   | { error: unknown; timedOut: boolean; signed?: Signed };
 
-async function sendOnce(plan: CallPlan, attempt: Attempt): Promise<SendOutcome> {
+async function sendOnce(plan: CallPlan, stalls: Stalls, attempt: Attempt): Promise<SendOutcome> {
   const slot = plan.timeoutMs > 0 ? joinSlot(plan.timeoutMs) : undefined;
   // A caller's signal and the timeout meet in a controller of the send's own; without a caller's
-  // signal the send takes the shared one, and without a timeout either, none, as a plain fetch.
+  // signal the send takes the shared one while the client is stalled, and races the shared
+  // deadline otherwise (Stalls); without a timeout either, nothing, as a plain fetch.
   const own = plan.signal ? new AbortController() : undefined;
   const follow =
     own && (() => own.abort((plan.signal?.aborted ? plan.signal : slot!.controller.signal).reason));
@@ -164,12 +194,17 @@ async function sendOnce(plan: CallPlan, attempt: Attempt): Promise<SendOutcome> 
     plan.signal!.addEventListener("abort", follow);
     slot?.controller.signal.addEventListener("abort", follow);
   }
+  const aborting = own !== undefined || (slot !== undefined && Date.now() < stalls.abortUntil);
   try {
-    return await attempt(own?.signal ?? slot?.controller.signal);
+    return await attempt(
+      own?.signal ?? (aborting ? slot?.controller.signal : undefined),
+      aborting ? undefined : slot?.deadline,
+    );
   } catch (error) {
     if (plan.signal?.aborted) throw plan.signal.reason;
     if (!(error instanceof LostAnswer)) throw error;
     const timedOut = slot?.controller.signal.aborted === true;
+    if (timedOut) stalls.abortUntil = Date.now() + ABORTING_MS;
     return {
       error: timedOut ? new RequestTimeoutError(plan.operationId, plan.timeoutMs) : error.error,
       timedOut,
@@ -193,6 +228,8 @@ async function sendOnce(plan: CallPlan, attempt: Attempt): Promise<SendOutcome> 
  */
 interface Slot {
   readonly controller: AbortController;
+  /** Rejects when the controller aborts: the deadline of sends that give fetch no signal. */
+  readonly deadline: Promise<never>;
   readonly timer: ReturnType<typeof setTimeout>;
   pending: number;
   joined: number;
@@ -218,7 +255,12 @@ function joinSlot(timeoutMs: number): Slot {
       if (slots.get(end)?.controller === controller) slots.delete(end);
       controller.abort(new DOMException("The send took longer than its timeoutMs", "TimeoutError"));
     }, end - Date.now());
-    slot = { controller, timer, pending: 0, joined: 0 };
+    const deadline = new Promise<never>((_resolve, reject) =>
+      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }),
+    );
+    // A slot whose sends all ended before its deadline: nobody awaits the rejection.
+    deadline.catch(() => {});
+    slot = { controller, deadline, timer, pending: 0, joined: 0 };
     slots.set(end, slot);
   }
   if (slot.pending++ === 0) slot.timer.ref?.();

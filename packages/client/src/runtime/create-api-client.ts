@@ -1,6 +1,7 @@
 import type { Pacer } from "@marketapi/pacer";
 import type { Client, HeadersOptions, Middleware } from "openapi-fetch";
 import {
+  byDeadline,
   conductCall,
   type Hold,
   type LookedUpResult,
@@ -10,6 +11,7 @@ import {
   type RawResult,
   type RetryEvent,
   type Signed,
+  type Stalls,
 } from "./call-conduct.js";
 import type { ApiFacts, OperationFacts } from "./call-facts.js";
 import { checkDecimalText } from "./decimal-text.js";
@@ -332,6 +334,7 @@ export function createApiClient(
   const clock = options.syncClock ? lazyClock(apiFacts, localNow) : undefined;
   const now = clock ? clock.now : localNow;
   const hold: Hold = { until: 0, reason: "" };
+  const stalls: Stalls = { abortUntil: 0 };
   // Resends and lookups, loaded with the first call, so that they are there when a connection drops.
   let recoveryLoading: Promise<boolean> | undefined;
   let lookupLoading = false;
@@ -346,6 +349,7 @@ export function createApiClient(
     policy,
     pacer: options.pacer,
     hold,
+    stalls,
     account: apiKey ?? "",
     signingNow: now,
     remeasureClock: clock?.remeasure,
@@ -495,7 +499,7 @@ export function createApiClient(
         },
       },
       environment,
-      (attemptSignal) => attempt(id, sent, form, requestBody, init, attemptSignal),
+      (signal, deadline) => attempt(id, sent, form, requestBody, init, signal, deadline),
     );
   }
 
@@ -507,6 +511,7 @@ export function createApiClient(
     requestBody: { value: unknown } | undefined,
     init: RawInit | undefined,
     signal: AbortSignal | undefined,
+    deadline: Promise<never> | undefined,
   ): Promise<{ result: RawResult; signed?: Signed }> {
     const op = table[id]!;
     const { applied, acceptsWindow, wires, templated } = preparedById.get(id) ?? (await prepare(id, op));
@@ -593,7 +598,7 @@ export function createApiClient(
       if (middlewares.length > 0 || init?.middleware || init?.fetch) {
         const { client, sendEncoded } = await loadOpenapiFetch();
         const request = { method: op.method, path, search, header, body };
-        result = await sendEncoded(client, request, parseAs, init, signal);
+        result = await byDeadline(sendEncoded(client, request, parseAs, init, signal), deadline);
       } else {
         const extra: Record<string, unknown> = {};
         if (init) for (const key in init) if (!NOT_FETCH_OPTIONS.test(key)) extra[key] = init[key];
@@ -604,7 +609,7 @@ export function createApiClient(
           header,
         );
         const requestInit = { redirect: "follow", ...extra, method: op.method, headers, body, signal };
-        result = await fetchDirect(fetchImpl, url, requestInit as RequestInit, parseAs);
+        result = await byDeadline(fetchDirect(fetchImpl, url, requestInit as RequestInit, parseAs), deadline);
       }
     } catch (error) {
       throw new LostAnswer(error, signedAs);

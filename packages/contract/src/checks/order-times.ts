@@ -9,7 +9,7 @@
  * Judged on the run's own orders, on the first symbol it trades.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { formatDec } from "../core/decimal.js";
+import { type Dec, formatDec, tryParseDec } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { op, type RunContext, whyNoTrading } from "../kit/context.js";
@@ -189,38 +189,20 @@ async function placedAndCancelled(ctx: RunContext, far: FarBuy): Promise<void> {
   }
 }
 
-/**
- * Rounds of the fill. Another account can fill the run's BUY first (its updateTime then is that
- * fill's time, before the run's SELL) while the run's SELL trades with someone else's order; a
- * target that sets the time wrong does so in every round, such a race does not repeat each time.
- */
-const FILL_ROUNDS = 3;
-
 /** A BUY of the run resting inside the spread, filled later by the run's own SELL. */
 async function filled(ctx: RunContext, plan: SymbolPlan): Promise<void> {
   if (!plan.rules.selfTradeAllowed)
     return ctx.session.recorder.note(CHECK, "query_order", "self-trade prevention: no fill of the run's own");
-  for (let round = 1; round <= FILL_ROUNDS; round++)
-    if (!(await fillRound(ctx, plan, round < FILL_ROUNDS))) return;
-}
-
-/**
- * One round of the fill; true when the maker's times disagreed and, rounds being left, nothing
- * was judged, so it is played again.
- */
-async function fillRound(ctx: RunContext, plan: SymbolPlan, roundsLeft: boolean): Promise<boolean> {
   const { rules } = plan;
   const book = await readBook(ctx, rules.symbol, 5, `${PURPOSE}: the book of ${rules.symbol}`);
   const bid = book?.bids[0]?.price;
   const ask = book?.asks[0]?.price;
-  if (bid === undefined || ask === undefined || ask - bid < rules.tick * 2n) {
-    ctx.session.recorder.note(
+  if (bid === undefined || ask === undefined || ask - bid < rules.tick * 2n)
+    return ctx.session.recorder.note(
       CHECK,
       "query_order",
       `${rules.symbol}: no room inside the spread for a fill of the run's own`,
     );
-    return false;
-  }
   const price = formatDec(bid + rules.tick);
   const quantity = formatDec(smallestQuantity(rules, bid + rules.tick));
   const limit = { symbol: rules.symbol, type: "LIMIT", price, quantity };
@@ -234,9 +216,9 @@ async function fillRound(ctx: RunContext, plan: SymbolPlan, roundsLeft: boolean)
       ),
     "new_order inside the spread",
   );
-  if (!maker) return false;
+  if (!maker) return;
   try {
-    if (bodyObject(maker.order.placed.exchange)?.status !== "NEW") return false;
+    if (bodyObject(maker.order.placed.exchange)?.status !== "NEW") return;
     await sleep(APART_MS);
     const taker = await timedPlace(
       ctx,
@@ -248,28 +230,91 @@ async function fillRound(ctx: RunContext, plan: SymbolPlan, roundsLeft: boolean)
         ),
       "new_order taking the run's own",
     );
-    if (!taker) return false;
+    if (!taker) return;
     const fills = bodyObject(taker.order.placed.exchange)?.fills;
-    if (!Array.isArray(fills) || fills.length === 0) return false;
+    if (!Array.isArray(fills) || fills.length === 0) return;
     const after = await queryOwn(ctx, maker.order, `${PURPOSE}: query_order of the filled maker`);
     if (after && ok(after) && bodyObject(after)?.status === "FILLED") {
       ctx.ledger.closed(maker.order.clientOrderId);
-      const problems = timeProblems(bodyObject(after) ?? {}, maker.at, { what: "the fill", at: taker.at });
-      if (problems.length > 0 && roundsLeft) {
-        ctx.session.recorder.note(
-          CHECK,
-          "query_order",
-          `${rules.symbol}: the filled maker's times disagreed with the run's fill (${problems.join("; ")}); another account may have filled it first, so the fill was played again`,
-        );
-        return true;
-      }
-      judge(ctx, after, problems, "query_order of a maker after its fill");
+      await judgeFilledMaker(ctx, after, { symbol: rules.symbol, price: bid + rules.tick }, maker.at, {
+        at: taker.at,
+        tradeIds: fills.map((f: Record<string, unknown>) => f.tradeId),
+      });
     }
     await tradeTimes(ctx, rules.symbol, fills as Record<string, unknown>[], taker.at);
-    return false;
   } finally {
     await cancelIfOpen(ctx, maker.order, `${PURPOSE}: cancel`);
   }
+}
+
+/** How many recent trades are read to see whether another account filled the run's BUY first. */
+const TRADES_READ = 500;
+
+/**
+ * The filled maker's times. Its updateTime is the run's SELL when that filled it; on a busy market
+ * another account's SELL may have filled it first, at a trade the trade list shows at the maker's
+ * price, with the buyer as maker, between the placement and the run's SELL. Any of those times is
+ * accepted; a time no fill explains is a fault, unless the list does not reach back to the placement.
+ */
+async function judgeFilledMaker(
+  ctx: RunContext,
+  after: RoundTrip,
+  maker: { symbol: string; price: Dec },
+  placedAt: number,
+  ours: { at: number; tradeIds: unknown[] },
+): Promise<void> {
+  const order = bodyObject(after) ?? {};
+  const byOurs = timeProblems(order, placedAt, { what: "the run's fill", at: ours.at });
+  if (byOurs.length === 0 || order.updateTime === ours.at || order.updateTime === undefined)
+    return judge(ctx, after, byOurs, "query_order of a maker after its fill");
+  const trades = op(ctx, "recent_trades_list");
+  const list =
+    trades &&
+    (await ctx.session.call(
+      { op: trades, params: encodeParams(trades, { symbol: maker.symbol, limit: TRADES_READ }) },
+      `${PURPOSE}: recent_trades_list, for fills of the maker by others`,
+    ));
+  const fills = list && ok(list) ? otherFills(itemsOf(list), maker.price, placedAt, ours) : undefined;
+  if (!fills) {
+    ctx.session.recorder.note(
+      CHECK,
+      "query_order",
+      `${maker.symbol}: the filled maker's updateTime ${String(order.updateTime)} is not the run's fill (${ours.at}), and the trade list does not reach back to its placement to show whether another account filled it first; not judged`,
+    );
+    return;
+  }
+  const explained = fills.find((t) => t.time === order.updateTime);
+  const last = explained
+    ? { what: `another account's fill, trade ${String(explained.id)}`, at: order.updateTime as number }
+    : {
+        what: "the run's fill (no other account's trade at the maker's price has its updateTime)",
+        at: ours.at,
+      };
+  judge(ctx, after, timeProblems(order, placedAt, last), "query_order of a maker after its fill");
+}
+
+/**
+ * The trades that may have filled a resting BUY at `price` before the run's SELL: at that price,
+ * the buyer the maker, from its placement to the run's SELL, not the run's own. Undefined when the
+ * list is full and its oldest trade is after the placement (older ones may be missing). Pure.
+ */
+export function otherFills(
+  trades: readonly Record<string, unknown>[],
+  price: Dec,
+  placedAt: number,
+  ours: { at: number; tradeIds: readonly unknown[] },
+): Record<string, unknown>[] | undefined {
+  const oldest = trades[0]?.time;
+  if (trades.length >= TRADES_READ && !(typeof oldest === "number" && oldest <= placedAt)) return undefined;
+  return trades.filter(
+    (t) =>
+      typeof t.time === "number" &&
+      t.time >= placedAt &&
+      t.time <= ours.at &&
+      t.isBuyerMaker === true &&
+      tryParseDec(t.price) === price &&
+      !ours.tradeIds.includes(t.id),
+  );
 }
 
 /** The fill's trade in the trade list at the taker's time; the average price's closeTime when it is the last trade. */

@@ -9,7 +9,11 @@
  *
  *   nice -n 10 npx tsx bench/mutants.bench.ts [--scope memory|state] [--count 330] [--seed 1]
  *     [--jobs 1] [--tester NAME=PATH/cli.js ...] [--tester-seed 1] [--out FILE] [--no-server-tests]
- *     [--survivors-of NAME]
+ *     [--survivors-of NAME] [--only FILE:LINE ...]
+ *
+ * --only FILE:LINE (repeatable) tries only the sampled mutants whose id (`file:line:column operator`)
+ * contains one of the texts (`rate-limits.ts:113`, `stats.ts`); give it an --out of its own, since the
+ * results file then holds only those.
  *
  * --survivors-of NAME tries the other testers only on the mutants tester NAME did not kill (it
  * must be listed first); a kill of NAME is carried to them, marked so (a tester that adds checks
@@ -72,6 +76,7 @@ const { values } = parseArgs({
     "no-server-tests": { type: "boolean", default: false },
     "summary-only": { type: "boolean", default: false },
     "survivors-of": { type: "string" },
+    only: { type: "string", multiple: true },
   },
 });
 if (!(values.scope! in SCOPES))
@@ -96,6 +101,17 @@ const out = resolve(
       scopeName === "memory" ? `results-seed${seed}.json` : `results-${scopeName}-seed${seed}.json`,
     ),
 );
+
+/** The mutants --only names (all without it): those whose file:line:column contains one of the texts. */
+function chosen<M extends { id: string }>(
+  mutants: readonly M[],
+  only: readonly string[] | undefined,
+): readonly M[] {
+  if (!only || only.length === 0) return mutants;
+  const picked = mutants.filter((m) => only.some((text) => m.id.includes(text)));
+  if (picked.length === 0) throw new Error(`--only ${only.join(", ")}: no sampled mutant is at such a place`);
+  return picked;
+}
 
 /** The server's arguments in this scope: the second account, and a state file in the trial's scratch folder. */
 function serverArgs(scratch: string): string[] {
@@ -320,8 +336,9 @@ async function main(): Promise<void> {
   }
 
   const done = new Map((previous?.mutants ?? []).map((m) => [m.key, m]));
+  const tried = chosen(sample.mutants, values.only);
   let finished = 0;
-  await pool(sample.mutants, jobs, async (mutant) => {
+  await pool(tried, jobs, async (mutant) => {
     const before = done.get(mutant.key);
     const record: MutantRecord = {
       key: mutant.key,
@@ -376,7 +393,7 @@ async function main(): Promise<void> {
           .map((t) => `${t.tester} ${t.verdict?.exitCode === 0 ? "survived" : "killed"}`)
           .join(", ");
     console.error(
-      `[${finished}/${sample.mutants.length}] ${mutant.id} ${JSON.stringify(mutant.original.slice(0, 40))} → ${JSON.stringify(mutant.replacement.slice(0, 20))}: ${verdicts}`,
+      `[${finished}/${tried.length}] ${mutant.id} ${JSON.stringify(mutant.original.slice(0, 40))} → ${JSON.stringify(mutant.replacement.slice(0, 20))}: ${verdicts}`,
     );
     save(results);
   });

@@ -28,16 +28,38 @@ export interface Signed {
 
 /**
  * One send: resolves to the answer, or rejects with a `LostAnswer` when none came. It gives fetch
- * `signal`; `deadline`, when there is one, rejects at the send's timeout (see `byDeadline`).
+ * `signal`; with a `deadline`, it passes what fetch returns through `byDeadline`.
  */
 export type Attempt = (
   signal: AbortSignal | undefined,
-  deadline: Promise<never> | undefined,
+  deadline: Deadline | undefined,
 ) => Promise<{ result: RawResult; signed?: Signed }>;
 
-/** A send that ends at its deadline when fetch has no signal to end it: whichever settles first. */
-export function byDeadline<T>(sending: Promise<T>, deadline: Promise<never> | undefined): Promise<T> {
-  return deadline ? Promise.race([sending, deadline]) : sending;
+/** Sends that end at a shared deadline without an abort signal: each rejects with the timeout when it comes. */
+export interface Deadline {
+  readonly waiting: Set<(reason: unknown) => void>;
+}
+
+/**
+ * A send that ends at its deadline when fetch has no signal to end it: whichever settles first.
+ * The deadline holds the send only until it settles (a race with a shared promise would keep
+ * every send's reaction until the deadline).
+ */
+export function byDeadline<T>(sending: Promise<T>, deadline: Deadline | undefined): Promise<T> {
+  if (!deadline) return sending;
+  return new Promise<T>((resolve, reject) => {
+    deadline.waiting.add(reject);
+    sending.then(
+      (value) => {
+        deadline.waiting.delete(reject);
+        resolve(value);
+      },
+      (error: unknown) => {
+        deadline.waiting.delete(reject);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The send failed on the way: no answer (a dropped connection, a timeout, a body that could not be read). */
@@ -152,14 +174,23 @@ export async function conductCall(
 }
 
 /** One send, once the pacer or the client's holds let it go; the pacer learns of its answer. */
-export async function sendAdmitted(
+export function sendAdmitted(
   plan: CallPlan,
   env: ConductEnvironment,
   attempt: Attempt,
 ): Promise<SendOutcome> {
-  plan.signal?.throwIfAborted();
-  // Without a pacer and with no hold, nothing to wait for: no promise to await.
-  const permit = env.pacer || env.hold.until > Date.now() ? await admit(plan, env) : undefined;
+  if (plan.signal?.aborted) return Promise.reject(plan.signal.reason);
+  // Without a pacer and with no hold, nothing to wait for, and nobody to tell of the answer.
+  if (!env.pacer && env.hold.until <= Date.now()) return sendOnce(plan, env.stalls, attempt);
+  return sendPermitted(plan, env, attempt);
+}
+
+async function sendPermitted(
+  plan: CallPlan,
+  env: ConductEnvironment,
+  attempt: Attempt,
+): Promise<SendOutcome> {
+  const permit = await admit(plan, env);
   const outcome = await sendOnce(plan, env.stalls, attempt);
   const answer = "result" in outcome ? outcome.result.response : undefined;
   permit?.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
@@ -198,7 +229,7 @@ async function sendOnce(plan: CallPlan, stalls: Stalls, attempt: Attempt): Promi
   try {
     return await attempt(
       own?.signal ?? (aborting ? slot?.controller.signal : undefined),
-      aborting ? undefined : slot?.deadline,
+      aborting ? undefined : slot,
     );
   } catch (error) {
     if (plan.signal?.aborted) throw plan.signal.reason;
@@ -226,10 +257,8 @@ async function sendOnce(plan: CallPlan, stalls: Stalls, attempt: Attempt): Promi
  * times out at its deadline or at most one slice later, never earlier. The timer keeps the process
  * alive only while a send of its slice is under way.
  */
-interface Slot {
+interface Slot extends Deadline {
   readonly controller: AbortController;
-  /** Rejects when the controller aborts: the deadline of sends that give fetch no signal. */
-  readonly deadline: Promise<never>;
   readonly timer: ReturnType<typeof setTimeout>;
   pending: number;
   joined: number;
@@ -251,16 +280,13 @@ function joinSlot(timeoutMs: number): Slot {
   let slot = slots.get(end);
   if (!slot || slot.joined >= SENDS_PER_SLOT) {
     const controller = new AbortController();
+    const waiting = new Set<(reason: unknown) => void>();
     const timer = setTimeout(() => {
       if (slots.get(end)?.controller === controller) slots.delete(end);
       controller.abort(new DOMException("The send took longer than its timeoutMs", "TimeoutError"));
+      for (const reject of waiting) reject(controller.signal.reason);
     }, end - Date.now());
-    const deadline = new Promise<never>((_resolve, reject) =>
-      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true }),
-    );
-    // A slot whose sends all ended before its deadline: nobody awaits the rejection.
-    deadline.catch(() => {});
-    slot = { controller, deadline, timer, pending: 0, joined: 0 };
+    slot = { controller, waiting, timer, pending: 0, joined: 0 };
     slots.set(end, slot);
   }
   if (slot.pending++ === 0) slot.timer.ref?.();

@@ -3,6 +3,7 @@ import type { Client, HeadersOptions, Middleware } from "openapi-fetch";
 import {
   byDeadline,
   conductCall,
+  type Deadline,
   type Hold,
   type LookedUpResult,
   LostAnswer,
@@ -396,18 +397,21 @@ export function createApiClient(
    * the parameters a call puts in the form body itself (path-based calls of `acceptsFormBody`
    * operations); `requestBody` the operation's own request body.
    */
-  async function send(
+  function send(
     id: string,
     params: Params | undefined,
     form: Params | undefined,
     requestBody: { value: unknown } | undefined,
     init?: RawInit,
   ): Promise<RawResult | LookedUpResult> {
-    const result = await conduct(id, params, form, requestBody, init);
-    // Most answers need neither a check nor an error thrown: no further step.
-    if (!validateResponse && (throwOnError !== true || "lookedUp" in result || result.response.ok))
-      return result;
-    return finish(id, result, params, form, init, throwOnError === true);
+    const conducted = conduct(id, params, form, requestBody, init);
+    // Most answers need neither a check nor an error thrown: no further step, not even a promise.
+    if (!validateResponse && throwOnError !== true) return conducted;
+    return conducted.then((result) =>
+      !validateResponse && ("lookedUp" in result || result.response.ok)
+        ? result
+        : finish(id, result, params, form, init, throwOnError === true),
+    );
   }
 
   /** Validates the answer (`validateResponse`), and throws a SpotApiError on an error answer when asked. */
@@ -511,7 +515,7 @@ export function createApiClient(
     requestBody: { value: unknown } | undefined,
     init: RawInit | undefined,
     signal: AbortSignal | undefined,
-    deadline: Promise<never> | undefined,
+    deadline: Deadline | undefined,
   ): Promise<{ result: RawResult; signed?: Signed }> {
     const op = table[id]!;
     const { applied, acceptsWindow, wires, templated } = preparedById.get(id) ?? (await prepare(id, op));

@@ -23,8 +23,13 @@ export function formatDecimal(value: number): string {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
+/** RFC 3986's unreserved characters: text of only these is its own encoding. */
+const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+
 /** encodeURIComponent plus the five characters it leaves alone (`!'()*`), as RFC 3986 wants. */
 export function percentEncode(text: string): string {
+  // Most names and values (symbols, enums, numbers, ids) need no encoding: one test, no copy.
+  if (UNRESERVED.test(text)) return text;
   const encoded = encodeURIComponent(text);
   return /[!'()*]/.test(encoded)
     ? encoded.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)

@@ -61,14 +61,17 @@ export interface Shown {
  * What is wrong with `after`, given the book `before` and the run's orders placed (`add`) or
  * taken away (`remove`) in between: lastUpdateId that did not move forward, and, when the rest of
  * the side is unchanged (nobody else's order came or went), a level of the run's orders whose
- * quantity is not what they show, or a level left where the run's order was taken away. Pure.
+ * quantity is not what they show, or a level left where the run's order was taken away. A level
+ * that others' orders shared before is not judged (`shared`): what they did there between the two
+ * reads shows only at that level, where it cannot be told from the run's own. Pure.
  */
 export function bookProblems(
   before: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
   after: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
   change: { add?: Shown[]; remove?: Shown[] },
-): { problems: string[]; judged: boolean; levelsDisagree: boolean } {
+): { problems: string[]; judged: boolean; levelsDisagree: boolean; shared: Dec[] } {
   const problems: string[] = [];
+  const shared: Dec[] = [];
   let levelsDisagree = false;
   if (
     before.lastUpdateId !== undefined &&
@@ -96,14 +99,16 @@ export function bookProblems(
         .reduce((a, s) => a + s.visible, ZERO);
       const want = quantityAt(levels(before), price) + added - removed;
       const got = quantityAt(levels(after), price);
-      if (got !== want) levelsDisagree = true;
-      if (got !== want)
+      if (got === want) continue;
+      levelsDisagree = true;
+      if (quantityAt(levels(before), price) - removed > ZERO) shared.push(price);
+      else
         problems.push(
           `the ${side === "BUY" ? "bid" : "ask"} level at ${formatDec(price)} holds ${formatDec(got)}; the run's order${added > ZERO ? ` (${formatDec(added)} visible) was placed there` : ` (${formatDec(removed)}) was taken away from there`}, so it should hold ${formatDec(want)}`,
         );
     }
   }
-  return { problems, judged, levelsDisagree };
+  return { problems, judged, levelsDisagree, shared };
 }
 
 /** Whether the levels of a side are the same before and after, leaving out `except` prices. */
@@ -285,6 +290,11 @@ async function readChange(
 function settle(ctx: RunContext, symbol: string, read: ReadChange): void {
   if (!read.result.judged)
     note(ctx, `${symbol} ${read.when}: others' orders changed the book, so its levels were not judged`);
+  for (const price of read.result.shared)
+    note(
+      ctx,
+      `${symbol} ${read.when}: the level at ${formatDec(price)} changed, and others' orders shared it with the run's, so it was not judged`,
+    );
   judge(ctx, read.after.exchange, read.result, `order_book of ${symbol} ${read.when}`);
 }
 

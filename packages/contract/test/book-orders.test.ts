@@ -1,0 +1,90 @@
+// book_orders' judgement of the book around the run's own orders (bookProblems), given the book
+// before and after a change of the run's: which levels it judges, and what it says.
+import { describe, expect, it } from "vitest";
+import { bookProblems, type Shown } from "../src/checks/book-orders.js";
+import { parseDec } from "../src/core/decimal.js";
+
+const level = (price: string, qty: string) => ({ price: parseDec(price), qty: parseDec(qty) });
+const book = (lastUpdateId: number, bids: [string, string][], asks: [string, string][] = [["101", "1"]]) => ({
+  lastUpdateId,
+  bids: bids.map(([p, q]) => level(p, q)),
+  asks: asks.map(([p, q]) => level(p, q)),
+});
+const buy = (price: string, visible: string): Shown => ({
+  side: "BUY",
+  price: parseDec(price),
+  visible: parseDec(visible),
+});
+
+describe("the book around the run's orders", () => {
+  const cases = [
+    {
+      name: "the run's BUY shown at its own level",
+      given: {
+        before: book(1, [["99", "2"]]),
+        after: book(2, [
+          ["100", "0.5"],
+          ["99", "2"],
+        ]),
+        add: [buy("100", "0.5")],
+      },
+      want: { problems: 0, judged: true, shared: 0 },
+    },
+    {
+      name: "the run's BUY missing from its own level",
+      given: { before: book(1, [["99", "2"]]), after: book(2, [["99", "2"]]), add: [buy("100", "0.5")] },
+      want: { problems: 1, judged: true, shared: 0 },
+    },
+    {
+      name: "lastUpdateId that did not move",
+      given: {
+        before: book(1, [["99", "2"]]),
+        after: book(1, [
+          ["100", "0.5"],
+          ["99", "2"],
+        ]),
+        add: [buy("100", "0.5")],
+      },
+      want: { problems: 1, judged: true, shared: 0 },
+    },
+    {
+      name: "the rest of the side changed: levels not judged",
+      given: { before: book(1, [["99", "2"]]), after: book(2, [["99", "3"]]), add: [buy("100", "0.5")] },
+      want: { problems: 0, judged: false, shared: 0 },
+    },
+    {
+      // Another account's 0.3 at the run's level went between the reads (filled or cancelled).
+      name: "a level others' orders shared, changed beyond the run's part: not judged",
+      given: {
+        before: book(1, [
+          ["100", "0.8"],
+          ["99", "2"],
+        ]),
+        after: book(2, [["99", "2"]]),
+        remove: [buy("100", "0.5")],
+      },
+      want: { problems: 0, judged: true, shared: 1 },
+    },
+    {
+      name: "a level only the run's order held, left behind after it was taken away",
+      given: {
+        before: book(1, [
+          ["100", "0.5"],
+          ["99", "2"],
+        ]),
+        after: book(2, [
+          ["100", "0.5"],
+          ["99", "2"],
+        ]),
+        remove: [buy("100", "0.5")],
+      },
+      want: { problems: 1, judged: true, shared: 0 },
+    },
+  ];
+  it.each(cases)("$name", ({ given, want }) => {
+    const result = bookProblems(given.before, given.after, { add: given.add, remove: given.remove });
+    expect({ problems: result.problems.length, judged: result.judged, shared: result.shared.length }).toEqual(
+      want,
+    );
+  });
+});

@@ -176,7 +176,34 @@ function judge(ctx: RunContext, exchange: RoundTrip, result: { problems: string[
   else ctx.session.pass(CHECK, exchange);
 }
 
+/**
+ * Rounds of a symbol's whole scenario. Another account's order can join or leave the very level
+ * of the run's order between two reads, where nothing else in the book shows it; a target that
+ * shows the run's orders wrong does so in every round, while such a coincidence does not repeat.
+ * So a round whose levels disagreed is judged only when it is the last.
+ */
+const BOOK_ROUNDS = 3;
+
 async function onSymbol(ctx: RunContext, plan: SymbolPlan): Promise<void> {
+  const symbol = plan.rules.symbol;
+  for (let round = 1; round <= BOOK_ROUNDS; round++) {
+    const reads: ReadChange[] = [];
+    await symbolRound(ctx, plan, reads);
+    const disagreed = reads.filter((read) => read.result.problems.length > 0 && read.result.levelsDisagree);
+    if (disagreed.length > 0 && round < BOOK_ROUNDS) {
+      note(
+        ctx,
+        `${symbol}: in round ${round}, ${disagreed.map((read) => read.when).join(" and ")}, a level of the run's did not hold what its orders show; others' orders may have come or gone there, so the round was played again`,
+      );
+      continue;
+    }
+    for (const read of reads) settle(ctx, symbol, read);
+    return;
+  }
+}
+
+/** One round of a symbol: the book's changes are collected in `reads`, to be judged by the caller. */
+async function symbolRound(ctx: RunContext, plan: SymbolPlan, reads: ReadChange[]): Promise<void> {
   const { rules } = plan;
   const symbol = rules.symbol;
   if (rules.orderTypes.length > 0 && !rules.orderTypes.includes("LIMIT"))
@@ -208,6 +235,7 @@ async function onSymbol(ctx: RunContext, plan: SymbolPlan): Promise<void> {
       symbol,
       { add: [first] },
       "after a LIMIT BUY was placed inside the spread",
+      reads,
     );
     if (!book) return;
     if (rules.icebergAllowed && rules.tick * 3n <= ask - bid) {
@@ -219,7 +247,7 @@ async function onSymbol(ctx: RunContext, plan: SymbolPlan): Promise<void> {
         if (!outcome.again) break;
       }
     } else note(ctx, `${symbol}: icebergs not allowed`);
-    if (book) await fillFromOwnSell(ctx, plan, resting, first, book);
+    if (book) await fillFromOwnSell(ctx, plan, resting, first, book, reads);
   } finally {
     for (const order of own) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
   }
@@ -257,16 +285,20 @@ async function place(
   return undefined;
 }
 
-/** The book after a change of the run's own, judged against the one before; the new book, or undefined when it could not be read. */
+/**
+ * The book after a change of the run's own, read and compared with the one before into `reads`
+ * (judged at the end of the round); the new book, or undefined when it could not be read.
+ */
 async function changed(
   ctx: RunContext,
   before: BookView,
   symbol: string,
   change: { add?: Shown[]; remove?: Shown[] },
   when: string,
+  reads: ReadChange[],
 ): Promise<BookView | undefined> {
   const read = await readChange(ctx, before, symbol, change, when);
-  if (read) settle(ctx, symbol, read);
+  if (read) reads.push(read);
   return read?.after;
 }
 
@@ -363,6 +395,7 @@ async function fillFromOwnSell(
   resting: OwnOrder,
   shown: Shown,
   book: BookView,
+  reads: ReadChange[],
 ): Promise<void> {
   const { rules } = plan;
   if (!rules.selfTradeAllowed)
@@ -405,5 +438,5 @@ async function fillFromOwnSell(
   }
   const filled = fills.reduce((sum, f) => sum + (tryParseDec(f.qty) ?? ZERO), ZERO);
   if (filled === shown.visible)
-    await changed(ctx, book, rules.symbol, { remove: [shown] }, "after the run's BUY was filled");
+    await changed(ctx, book, rules.symbol, { remove: [shown] }, "after the run's BUY was filled", reads);
 }

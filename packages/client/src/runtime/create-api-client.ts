@@ -446,8 +446,24 @@ export function createApiClient(
    * Sends one operation through the pacer and the retry policy: each attempt is encoded and signed
    * anew (a fresh timestamp). A request that changes state and has a lookup gets its key (a client
    * order id) here when the caller sent none, so that every resend and every lookup names it.
+   * A fault of the call's own (a decimal text, a timeout) rejects, as every fault of a call does.
    */
-  async function conduct(
+  function conduct(
+    id: string,
+    params: Params | undefined,
+    form: Params | undefined,
+    requestBody: { value: unknown } | undefined,
+    init: RawInit | undefined,
+  ): Promise<RawResult | LookedUpResult> {
+    // Not an async function: it would add two turns of promise resolution to every call.
+    try {
+      return conductPlanned(id, params, form, requestBody, init);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function conductPlanned(
     id: string,
     params: Params | undefined,
     form: Params | undefined,

@@ -1,16 +1,16 @@
 // Decimal parameters take a number or decimal text; text is checked against the parameter's
 // x-wire-pattern before anything is sent, and then sent exactly as written.
 
-/** Each operation's decimal parameters with their patterns compiled, by the operation's table of them. */
-const compiled = new WeakMap<Readonly<Record<string, string>>, readonly (readonly [string, RegExp])[]>();
+/** The patterns compiled so far, by their source: a call checks its decimal text against them. */
+const compiled = new Map<string, RegExp>();
 
-function compile(decimals: Readonly<Record<string, string>>): readonly (readonly [string, RegExp])[] {
-  let rules = compiled.get(decimals);
-  if (rules === undefined) {
-    rules = Object.entries(decimals).map(([name, pattern]) => [name, new RegExp(pattern, "u")] as const);
-    compiled.set(decimals, rules);
+function compile(pattern: string): RegExp {
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    regex = new RegExp(pattern, "u");
+    compiled.set(pattern, regex);
   }
-  return rules;
+  return regex;
 }
 
 /** Throws a TypeError naming the parameter when a decimal parameter's text does not match its pattern. */
@@ -19,10 +19,9 @@ export function checkDecimalText(
   decimals: Readonly<Record<string, string>> | undefined,
   params: Readonly<Record<string, unknown>> | undefined,
 ): void {
-  if (decimals === undefined || params === undefined) return;
-  for (const [name, pattern] of compile(decimals)) {
-    const value = params[name];
-    if (typeof value === "string" && !pattern.test(value))
+  for (const name in decimals) {
+    const value = params?.[name];
+    if (typeof value === "string" && !compile(decimals[name]!).test(value))
       throw new TypeError(
         `${operationId}: ${name} must be a number or decimal text matching ${decimals[name]}, got ${JSON.stringify(value)}`,
       );

@@ -588,7 +588,8 @@ export function createApiClient(
     }
     let signedAs: Signed | undefined;
     if (signed && signing) {
-      await clock?.ready();
+      // Without syncClock there is no clock to wait for, and no promise turn to spend on it.
+      if (clock) await clock.ready();
       // The signing envelope goes to the part that carries the parameters; the signature comes last.
       const window = acceptsWindow ? (init?.recvWindow ?? recvWindow) : undefined;
       const timestamp = Math.floor(now());

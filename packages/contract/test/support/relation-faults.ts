@@ -4,7 +4,13 @@
  * the suites that run faults take this list as they take the others.
  */
 import { at, onAnswer, served } from "./behaviour-faults.js";
-import type { Fault, ProxyRequest, ProxyResponse, ProxyState } from "./fault-proxy.js";
+import {
+  type Fault,
+  type ProxyRequest,
+  type ProxyResponse,
+  type ProxyState,
+  UPSTREAM,
+} from "./fault-proxy.js";
 
 type Json = Record<string, unknown>;
 
@@ -22,6 +28,55 @@ function stale(path: string, state: ProxyState, req: ProxyRequest, res: ProxyRes
 }
 
 const orderAnswer = (req: ProxyRequest) => at("order")(req);
+
+const SCALE = 10n ** 20n;
+const scaled = (text: string) => {
+  const [whole = "0", fraction = ""] = text.split(".");
+  return BigInt(whole) * SCALE + BigInt(fraction.padEnd(20, "0").slice(0, 20) || "0");
+};
+
+/**
+ * The average price as a server whose window sums start one unit of the 20th decimal short
+ * computes it: truncated, it shows one unit less exactly when the true average is exact to its
+ * last place. The proxy reads the upstream's trades of the last five minutes to know when.
+ */
+async function averageOneUnitShort(
+  req: ProxyRequest,
+  state: ProxyState,
+): Promise<ProxyRequest | ProxyResponse> {
+  if (req.method !== "GET" || !at("avgPrice")(req)) return req;
+  const upstream = state.get(UPSTREAM) as string;
+  const symbol = req.query.get("symbol") ?? "";
+  const answer = await fetch(`${upstream}${req.path}?${req.rawQuery}`);
+  const body = await answer.text();
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(name))
+      headers[name] = value;
+  });
+  const respond = (text: string): ProxyResponse => ({ status: answer.status, headers, body: text });
+  const average = answer.ok ? (JSON.parse(body) as Json) : undefined;
+  const trades = (await (
+    await fetch(`${upstream}/api/v3/trades?symbol=${symbol}&limit=1000`)
+  ).json()) as Json[];
+  const since = Date.now() - 5 * 60_000;
+  let qty = 0n;
+  let quote = 0n;
+  for (const t of Array.isArray(trades) ? trades : [])
+    if (Number(t.time) >= since) {
+      qty += scaled(String(t.qty));
+      quote += scaled(String(t.quoteQty));
+    }
+  const price = typeof average?.price === "string" ? average.price : undefined;
+  if (!price || qty === 0n) return respond(body);
+  const places = price.split(".")[1]?.length ?? 0;
+  const unit = SCALE / 10n ** BigInt(places);
+  const exact = (quote * SCALE) % (qty * unit) === 0n && (quote * SCALE) / qty === scaled(price);
+  if (!exact) return respond(body);
+  const lower = scaled(price) - unit;
+  const text = `${lower / SCALE}.${(lower % SCALE).toString().padStart(20, "0").slice(0, places)}`;
+  return respond(JSON.stringify({ ...average, price: text }));
+}
 
 export function relationFaults(): Fault[] {
   return [
@@ -58,6 +113,13 @@ export function relationFaults(): Fault[] {
         if (Array.isArray(j) || Number(t.count) === 0) return j;
         return { ...t, count: Number(t.lastId) - Number(t.firstId) };
       }),
+    },
+    {
+      name: "avgPrice-exact-one-unit-low",
+      description:
+        "the average price's quote sum starts one unit of the 20th decimal short: an average exact to its last place shows one unit lower",
+      caughtBy: ["trade_statistics"],
+      request: averageOneUnitShort,
     },
     {
       name: "avgPrice-closeTime-now",

@@ -122,6 +122,61 @@ export function relationFaults(): Fault[] {
       request: averageOneUnitShort,
     },
     {
+      name: "klines-taker-buy-counts-every-trade",
+      description: "klines' taker-buy volumes count every trade of the candle, the buyer maker or not",
+      caughtBy: ["account_views"],
+      response: onAnswer("klines", (j) =>
+        Array.isArray(j) ? (j as unknown[][]).map((k) => [...k.slice(0, 9), k[5], k[7], ...k.slice(11)]) : j,
+      ),
+    },
+    {
+      name: "klines-low-unwritten",
+      description: "a stored candle's low is never written: klines show it as zero",
+      caughtBy: ["account_views"],
+      response: onAnswer("klines", (j) =>
+        Array.isArray(j)
+          ? (j as unknown[][]).map((k) =>
+              Number(k[8]) > 0 ? [...k.slice(0, 3), "0.00000000", ...k.slice(4)] : k,
+            )
+          : j,
+      ),
+    },
+    {
+      name: "klines-start-inside-candle",
+      description: "klines with a startTime inside a candle list that candle too (the one opening before it)",
+      caughtBy: ["account_views"],
+      request: (req) => {
+        const start = Number(req.query.get("startTime"));
+        if (!at("klines")(req) || req.query.get("interval") !== "1m" || !Number.isFinite(start) || start <= 0)
+          return req;
+        const query = new URLSearchParams(req.query);
+        query.set("startTime", String(start - (start % 60_000)));
+        return { ...req, query };
+      },
+    },
+    {
+      name: "myTrades-weight-5-always",
+      description: "myTrades weighs 5 without orderId too (the live API: 20 without, 5 with)",
+      caughtBy: ["account_views"],
+      response: (req, res, state) => {
+        const light =
+          (Number(state.get("light")) || 0) + (at("myTrades")(req) && !req.query.has("orderId") ? 15 : 0);
+        state.set("light", light);
+        const used = res.headers["x-mbx-used-weight-1m"];
+        if (used === undefined || light === 0) return res;
+        return {
+          ...res,
+          headers: { ...res.headers, "x-mbx-used-weight-1m": String(Math.max(0, Number(used) - light)) },
+        };
+      },
+    },
+    {
+      name: "account-uid-unset",
+      description: "account_information answers uid 0, never set (the sandbox document numbers accounts from 1)",
+      caughtBy: ["account_views"],
+      response: onAnswer("account", (j) => ({ ...(j as Json), uid: 0 })),
+    },
+    {
       name: "avgPrice-closeTime-now",
       description: "the average price's closeTime is the time of the answer, not of the last trade",
       caughtBy: ["trade_statistics"],

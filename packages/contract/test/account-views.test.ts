@@ -8,6 +8,7 @@ import {
   type Candle,
   candleOf,
   candleProblems,
+  lockedProblems,
   omittedZeroProblems,
 } from "../src/kit/account-views.js";
 import type { TradeRow } from "../src/kit/relations-support.js";
@@ -129,5 +130,47 @@ describe("omittedZeroProblems", () => {
   ];
   it.each(cases)("$name", ({ given, want }) => {
     expect(omittedZeroProblems(all, given)).toEqual(want);
+  });
+});
+
+describe("lockedProblems", () => {
+  const assets = new Map([["BTCUSDT", { base: "BTC", quote: "USDT" }]]);
+  const order = (side: string, type = "LIMIT", executed = "0") => ({
+    symbol: "BTCUSDT",
+    side,
+    type,
+    price: d("100"),
+    origQty: d("2"),
+    executedQty: d(executed),
+  });
+  const bal = (btc: string, usdt: string): BalanceRow[] => [
+    { asset: "BTC", free: d("5"), locked: d(btc) },
+    { asset: "USDT", free: d("5"), locked: d(usdt) },
+  ];
+  const cases = [
+    { name: "no open order, nothing locked", given: { balances: bal("0", "0"), open: [] }, want: [] },
+    {
+      name: "a BUY locks price × quantity left",
+      given: { balances: bal("0", "150"), open: [order("BUY", "LIMIT", "0.5")] },
+      want: [],
+    },
+    {
+      name: "a SELL locks its quantity left",
+      given: { balances: bal("2", "0"), open: [order("SELL")] },
+      want: [],
+    },
+    {
+      name: "a lock never released",
+      given: { balances: bal("0", "1"), open: [] },
+      want: ["USDT locked 1; the 0 open order(s) lock 0"],
+    },
+    {
+      name: "a stop open: not judged",
+      given: { balances: bal("0", "1"), open: [order("BUY", "STOP_LOSS_LIMIT")] },
+      want: undefined,
+    },
+  ];
+  it.each(cases)("$name", ({ given, want }) => {
+    expect(lockedProblems(given.balances, given.open, assets)).toEqual(want);
   });
 });

@@ -9,12 +9,11 @@
  * - myTrades: each of the account's trades is the public trade of its id (price, qty, quote qty,
  *   time, maker side); `orderId` lists exactly that order's trades, `fromId` those from it on;
  * - account: valid by the document (uid from 1), omitZeroBalances leaves out exactly the zero
- *   balances, nothing is locked while the account has no open order, and an account whose orders
+ *   balances, what is locked is what its open LIMIT orders hold, and an account whose orders
  *   traded with each other does not require self-trade prevention;
  * - the used-weight counter grows by at least each view's stated weight (x-weight, with orderId
  *   5, without 20), where two reads fall in one counter window.
  */
-import { formatDec } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import {
@@ -25,7 +24,10 @@ import {
   type Candle,
   candleOf,
   candleProblems,
+  lockedProblems,
+  type OpenOrderRow,
   omittedZeroProblems,
+  openOrderOf,
   VIEWS,
   viewOperation,
   viewSchemaProblems,
@@ -58,6 +60,10 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "klines-start-inside-candle",
     "myTrades-weight-5-always",
     "account-uid-unset",
+    "account-requires-stp",
+    "account-locked-without-orders",
+    "myTrades-maker-side-flipped",
+    "myTrades-orderId-ignored",
   ],
 };
 
@@ -340,7 +346,9 @@ async function account(views: Views, mine: readonly AccountTrade[]): Promise<voi
       { op: openOrders, params: encodeParams(openOrders, {}) },
       `${PURPOSE}: open orders of every symbol`,
     );
-    return ok(exchange) && Array.isArray(exchange.response?.json) ? exchange.response.json.length : undefined;
+    if (!ok(exchange)) return undefined;
+    const rows = listOf(exchange).map(openOrderOf);
+    return rows.some((r) => r === undefined) ? undefined : (rows as OpenOrderRow[]);
   };
   const openBefore = await open();
   const plain = await call(views, VIEWS.account, {}, "balances");
@@ -349,15 +357,26 @@ async function account(views: Views, mine: readonly AccountTrade[]): Promise<voi
   if (!plain || !ok(plain)) return;
   const all = balancesOf(plain.response?.json);
   if (!all) return;
-  if (openBefore === 0 && openAfter === 0) {
-    const locked = all.filter((b) => b.locked !== 0n);
-    if (locked.length > 0)
-      fail(
-        views,
-        plain,
-        `the account has no open order, yet ${locked.map((b) => `${b.asset} ${formatDec(b.locked)}`).join(", ")} is locked`,
+  const same = (a: OpenOrderRow[], b: OpenOrderRow[]) =>
+    JSON.stringify(a, (_k, v) => (typeof v === "bigint" ? String(v) : v)) ===
+    JSON.stringify(b, (_k, v) => (typeof v === "bigint" ? String(v) : v));
+  if (openBefore && openAfter && same(openBefore, openAfter)) {
+    const assets = new Map(
+      ctx.symbols.flatMap(({ rules }) =>
+        rules.baseAsset && rules.quoteAsset
+          ? [[rules.symbol, { base: rules.baseAsset, quote: rules.quoteAsset }]]
+          : [],
+      ) as Array<[string, { base: string; quote: string }]>,
+    );
+    const problems = lockedProblems(all, openAfter, assets);
+    if (problems && problems.length > 0) fail(views, plain, `what is locked: ${problems.join("; ")}`);
+    else if (problems) pass(views, plain);
+    else
+      ctx.session.recorder.note(
+        CHECK,
+        judgedOn(VIEWS.account),
+        "a stop or an order of another symbol is open: what is locked is not judged",
       );
-    else pass(views, plain);
   }
   const ids = new Map<number, number>();
   for (const t of mine) ids.set(t.id, (ids.get(t.id) ?? 0) + 1);

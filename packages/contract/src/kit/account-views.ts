@@ -8,7 +8,7 @@
  */
 import { createRequire } from "node:module";
 import { validateResponse } from "@marketapi/validators/sandbox";
-import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
+import { type Dec, formatDec, mul, tryParseDec, ZERO } from "../core/decimal.js";
 import { buildContractModel, type ContractModel, type ContractOperation } from "../core/operations.js";
 import type { TradeRow } from "./relations-support.js";
 
@@ -214,5 +214,56 @@ export function omittedZeroProblems(all: readonly BalanceRow[], omitted: readonl
     problems.push(`leaves out ${missing.join(", ")}, which the plain read shows not zero`);
   if (zero.length > 0)
     problems.push(`lists ${zero.join(", ")}, whose balances are zero (or not listed) in the plain read`);
+  return problems;
+}
+
+/** An open order as open_orders lists it (the fields that say what it locks). */
+export interface OpenOrderRow {
+  symbol: string;
+  side: string;
+  type: string;
+  price: Dec;
+  origQty: Dec;
+  executedQty: Dec;
+}
+
+export function openOrderOf(item: unknown): OpenOrderRow | undefined {
+  const o = item as Record<string, unknown> | undefined;
+  const [price, origQty, executedQty] = [o?.price, o?.origQty, o?.executedQty].map(tryParseDec);
+  if (typeof o?.symbol !== "string" || typeof o.side !== "string" || typeof o.type !== "string")
+    return undefined;
+  if (price === undefined || origQty === undefined || executedQty === undefined) return undefined;
+  return { symbol: o.symbol, side: o.side, type: o.type, price, origQty, executedQty };
+}
+
+const RESTING_TYPES = new Set(["LIMIT", "LIMIT_MAKER"]);
+
+/**
+ * What the balances show locked wrong, given every open order of the account (the same before
+ * and after the read) and each symbol's base and quote assets: a LIMIT BUY locks its price × the
+ * quantity left of the quote asset, a SELL the quantity left of the base asset, and nothing else is
+ * locked. Undefined when it cannot be told (a stop or another type open, an unknown symbol). Pure.
+ */
+export function lockedProblems(
+  balances: readonly BalanceRow[],
+  open: readonly OpenOrderRow[],
+  assets: ReadonlyMap<string, { base: string; quote: string }>,
+): string[] | undefined {
+  const want = new Map<string, Dec>();
+  for (const order of open) {
+    const pair = assets.get(order.symbol);
+    if (!pair || !RESTING_TYPES.has(order.type)) return undefined;
+    const left = order.origQty - order.executedQty;
+    const [asset, amount] = order.side === "BUY" ? [pair.quote, mul(order.price, left)] : [pair.base, left];
+    want.set(asset, (want.get(asset) ?? ZERO) + amount);
+  }
+  const problems: string[] = [];
+  for (const b of balances) {
+    const expected = want.get(b.asset) ?? ZERO;
+    if (b.locked !== expected)
+      problems.push(
+        `${b.asset} locked ${formatDec(b.locked)}; the ${open.length} open order(s) lock ${formatDec(expected)}`,
+      );
+  }
   return problems;
 }

@@ -172,9 +172,52 @@ export function relationFaults(): Fault[] {
     },
     {
       name: "account-uid-unset",
-      description: "account_information answers uid 0, never set (the sandbox document numbers accounts from 1)",
+      description:
+        "account_information answers uid 0, never set (the sandbox document numbers accounts from 1)",
       caughtBy: ["account_views"],
       response: onAnswer("account", (j) => ({ ...(j as Json), uid: 0 })),
+    },
+    {
+      name: "account-requires-stp",
+      description:
+        "account_information says requireSelfTradePrevention true, yet lets the account's orders trade with each other",
+      caughtBy: ["account_views"],
+      response: onAnswer("account", (j) => ({ ...(j as Json), requireSelfTradePrevention: true })),
+    },
+    {
+      name: "account-locked-without-orders",
+      description:
+        "account_information shows a balance locked though no order of the account is open (a lock never released)",
+      caughtBy: ["account_views"],
+      response: onAnswer("account", (j) => {
+        const body = j as { balances?: Json[] };
+        const [first, ...rest] = body.balances ?? [];
+        return first ? { ...body, balances: [{ ...first, locked: "1.00000000" }, ...rest] } : j;
+      }),
+    },
+    {
+      name: "myTrades-maker-side-flipped",
+      description: "myTrades reports isMaker for the side that took",
+      caughtBy: ["account_views"],
+      response: onAnswer("myTrades", (j) =>
+        Array.isArray(j) ? (j as Json[]).map((t) => ({ ...t, isMaker: !t.isMaker })) : j,
+      ),
+    },
+    {
+      name: "myTrades-orderId-ignored",
+      description: "myTrades lists every trade of the account on the symbol, whatever orderId asks",
+      caughtBy: ["account_views"],
+      // The answer without orderId is kept and served for a request with one (a signed request
+      // cannot be changed without the key).
+      response: (req, res, state) => {
+        if (!at("myTrades")(req) || !served(res)) return res;
+        if (!req.query.has("orderId")) {
+          state.set("every trade", res.body);
+          return res;
+        }
+        const every = state.get("every trade") as string | undefined;
+        return every === undefined ? res : { ...res, body: every };
+      },
     },
     {
       name: "avgPrice-closeTime-now",

@@ -99,10 +99,14 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       description:
         "an order with a client-chosen id whose orderId equals the newest generated id's (orderIds count per symbol) is stored as if its id were generated: it is not found by its client order id",
       caughtBy: ["every_symbol"],
+      // Open orders are found among the account's open ones; only a closed one is lost.
       request: (req, state) => {
         const id = allParams(req).get("origClientOrderId");
         const lost = state.get("lost ids") as Set<string> | undefined;
-        if (req.method !== "GET" || !at("order")(req) || !id || !lost?.has(id)) return req;
+        const closed = state.get("closed lost ids") as Set<string> | undefined;
+        if (req.method === "DELETE" && at("order")(req) && id && lost?.has(id))
+          state.set("closed lost ids", new Set([...(closed ?? []), id]));
+        if (req.method !== "GET" || !at("order")(req) || !id || !closed?.has(id)) return req;
         return {
           status: 400,
           headers: { "content-type": "application/json" },

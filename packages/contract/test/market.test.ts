@@ -4,11 +4,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { formatDec, parseDec } from "../src/core/decimal.js";
+import { formatDec, parseDec, unitOf } from "../src/core/decimal.js";
 import {
   farPrice,
   noPriceFallback,
   planFarBuy,
+  quantityForExactAverage,
   readExchangeInfo,
   rulesOf,
   smallestQuantity,
@@ -102,6 +103,23 @@ describe("the sizing rules", () => {
     expect(planFarBuy({ ...rules, orderTypes: ["MARKET"] }, d("60000"))).toEqual({
       reason: "BTCUSDT does not accept LIMIT orders",
     });
+  });
+
+  const exactAverages = [
+    // one price: every quantity lands on it, so the smallest the filters accept
+    { given: { qty: "0.001", quote: "60", price: "60000" }, want: "0.0001" },
+    // (1.8 + 60000.01 × 0.00012) / 0.00015 = 60000.008
+    { given: { qty: "0.00003", quote: "1.8", price: "60000.01" }, want: "0.00012" },
+    // (740.4321 + 59990.47 × 0.00016) / 0.0125 = 60002.446016
+    { given: { qty: "0.01234", quote: "740.4321", price: "59990.47" }, want: "0.00016" },
+    // LOT_SIZE caps the quantity below any that lands: none
+    { given: { qty: "0.00003", quote: "1.8", price: "60000.01", maxQty: "0.0001" }, want: undefined },
+  ];
+  it.each(exactAverages)("the quantity that makes $given's average exact is $want", ({ given, want }) => {
+    const r = given.maxQty ? { ...rules, maxQty: d(given.maxQty) } : rules;
+    const window = { qty: d(given.qty), quote: d(given.quote) };
+    const q = quantityForExactAverage(r, window, d(given.price), unitOf(8));
+    expect(q === undefined ? undefined : formatDec(q)).toBe(want);
   });
 
   it("without a market price, trades where the smallest quantity meets the minimum notional", () => {

@@ -133,3 +133,24 @@ describe("orders are held until the target has shown it can query and cancel one
     expect(skips).toMatch(/no more orders: the target has not shown it can query and cancel an order/);
   });
 });
+
+describe("an order placed without a client order id", () => {
+  it("is followed in the ledger under the id the target generated, which the clean-up cancels by", () => {
+    const ledger = new OrderLedger("t");
+    const placeholder = ledger.nextClientOrderId();
+    ledger.sent("BTCUSDT", placeholder, "every symbol");
+    ledger.renamed(placeholder, "x7Gq2LkP9sZr4TbN1cVw8e", 315);
+    expect(ledger.owns(placeholder)).toBe(false);
+    expect(ledger.outstanding()).toEqual([
+      {
+        symbol: "BTCUSDT",
+        clientOrderId: "x7Gq2LkP9sZr4TbN1cVw8e",
+        orderId: 315,
+        state: "open",
+        purpose: "every symbol",
+      },
+    ]);
+    ledger.closed("x7Gq2LkP9sZr4TbN1cVw8e");
+    expect(ledger.outstanding()).toEqual([]);
+  });
+});

@@ -5,6 +5,13 @@
  * each as its own symbol's list shows it; an order is not found, cancelled or listed through
  * another symbol (query_order, cancel_order and all_orders on the wrong symbol refuse it as
  * unknown, x-unknown-reference). Then each is cancelled, and is gone from both lists.
+ *
+ * Client order ids across symbols, on a sandbox (where the run may move prices): orderIds count
+ * per symbol, so an order on one symbol may share its orderId with one on another. The run brings
+ * two symbols' next orderIds level (with far orders it cancels, at most LEVELLING_ORDERS), places
+ * one order whose client order id the target generates and, on the other symbol, one with its
+ * own id and the same orderId; each is found by its client order id on its symbol, as itself,
+ * open and again once cancelled (a closed order is found through the history, not the open ones).
  */
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
 import { type RunContext, whyNoTrading } from "../kit/context.js";
@@ -18,6 +25,7 @@ import {
   type OwnOrder,
   openOrders,
   placeFar,
+  placeFarGenerated,
   queryOwn,
 } from "../kit/own-orders.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -36,7 +44,11 @@ export const everySymbol: ContractCheck<typeof CHECK> = {
   appliesTo: (operation) =>
     ["new_order", "query_order", "cancel_order", "open_orders", "all_orders"].includes(operation.operationId),
   notApplicable: "reads no order",
-  seenToCatch: ["open-orders-unfiltered-drops-second-symbol", "query-order-ignores-symbol"],
+  seenToCatch: [
+    "open-orders-unfiltered-drops-second-symbol",
+    "query-order-ignores-symbol",
+    "client-id-lost-beside-generated-orderId",
+  ],
 };
 
 /** An order of the run as one read showed it. */
@@ -151,6 +163,82 @@ async function everySymbolCheck(ctx: RunContext): Promise<void> {
     for (const order of orders) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
   }
   if (orders.length > 0) await judgeGone(ctx, orders);
+  if (plans.length > 1 && ctx.movePrices) await clientIdsAcrossSymbols(ctx, plans);
+}
+
+/** Orders the run spends at most to bring two symbols' next orderIds level. */
+const LEVELLING_ORDERS = 24;
+
+type Plan = { rules: { symbol: string }; farBuy: FarBuy };
+
+/** A far order placed and cancelled at once: its orderId (the symbol's next one then). */
+async function spend(ctx: RunContext, plan: Plan, why: string): Promise<number | undefined> {
+  const order = await placeFar(ctx, plan.farBuy, `${PURPOSE}: ${why} on ${plan.rules.symbol}`);
+  await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
+  return order.orderId;
+}
+
+async function clientIdsAcrossSymbols(ctx: RunContext, plans: readonly Plan[]): Promise<void> {
+  const note = (what: string) =>
+    ctx.session.recorder.note(CHECK, "query_order", `client ids across symbols: ${what}`);
+  const last: Array<{ plan: Plan; id: number }> = [];
+  for (const plan of plans) {
+    const id = await spend(ctx, plan, "its next orderId");
+    if (id !== undefined) last.push({ plan, id });
+  }
+  const pairs = last.flatMap((a, i) => last.slice(i + 1).map((b) => (a.id <= b.id ? [a, b] : [b, a])));
+  const pair = pairs.sort((p, q) => p[1]!.id - p[0]!.id - (q[1]!.id - q[0]!.id))[0];
+  if (!pair) return note("no two symbols took an order");
+  const [low, high] = pair as [(typeof last)[number], (typeof last)[number]];
+  const gap = high.id - low.id;
+  if (gap > LEVELLING_ORDERS)
+    return note(
+      `the closest symbols' orderIds are ${gap} apart, more than ${LEVELLING_ORDERS}: not levelled`,
+    );
+  for (let i = 0; i < gap; i++) await spend(ctx, low.plan, "an order to level the orderIds");
+  const generated = await placeFarGenerated(
+    ctx,
+    low.plan.farBuy,
+    `${PURPOSE}: a far LIMIT BUY with a generated id on ${low.plan.rules.symbol}`,
+  );
+  const chosen = await placeFar(
+    ctx,
+    high.plan.farBuy,
+    `${PURPOSE}: a far LIMIT BUY with the run's own id on ${high.plan.rules.symbol}`,
+  );
+  if (generated.orderId !== undefined && generated.orderId !== chosen.orderId)
+    note(`orderIds ${generated.orderId} and ${chosen.orderId} (another client placed orders between)`);
+  const placed = [generated, chosen].filter((order) => ok(order.placed.exchange));
+  // Open, an order is found among the account's open ones; closed, through the history's ids.
+  try {
+    for (const order of placed) await judgeFoundByClientId(ctx, order, generated, "open");
+  } finally {
+    for (const order of [generated, chosen]) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
+  }
+  for (const order of placed) await judgeFoundByClientId(ctx, order, generated, "cancelled");
+}
+
+async function judgeFoundByClientId(
+  ctx: RunContext,
+  order: OwnOrder,
+  generated: OwnOrder,
+  when: string,
+): Promise<void> {
+  const byClientId = { ...order, orderId: undefined };
+  const exchange = await queryOwn(
+    ctx,
+    byClientId,
+    `${PURPOSE}: query ${order.clientOrderId} (${when}) by its client order id`,
+  );
+  if (!exchange) return;
+  const body = bodyObject(exchange);
+  if (ok(exchange) && body?.orderId === order.orderId && body?.symbol === order.symbol)
+    return ctx.session.pass(CHECK, exchange);
+  ctx.session.fail(
+    CHECK,
+    exchange,
+    `order ${order.orderId} on ${order.symbol} (${when}), client order id ${order.clientOrderId} (${order === generated ? "generated by the target" : "the run's own"}; orderId ${generated.orderId} on ${generated.symbol} has a generated id), is not found as itself by its client order id: ${describeAnswer(exchange)}`,
+  );
 }
 
 function reasons(ctx: RunContext): string {

@@ -6,6 +6,7 @@
 
 import type { ContractModel, ContractOperation } from "../core/operations.js";
 import { accountIsolation } from "./account-isolation.js";
+import { accountViews } from "./account-views.js";
 import { aggregateCover } from "./aggregate-cover.js";
 import { announcedRules } from "./announced-rules.js";
 import { authEnforcement } from "./auth-enforcement.js";
@@ -77,6 +78,7 @@ export const CHECKS = [
   sharedFacts,
   tradeStatistics,
   aggregateCover,
+  accountViews,
   orderViews,
   statefulExploration,
   rateLimitEnforcement,

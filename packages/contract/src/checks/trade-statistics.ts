@@ -12,16 +12,19 @@
  * an empty window (the spec leaves it open).
  */
 import type { TradeWindow, WindowMeasure } from "@marketapi/spec/model";
-import { type Dec, div, formatDec, fromRatio, mul, ZERO } from "../core/decimal.js";
+import { type Dec, div, formatDec, fromRatio, mul, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
 import { bodyObject } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
-import { op, type RunContext } from "../kit/context.js";
+import { op, type RunContext, whyNoTrading } from "../kit/context.js";
+import { quantityForExactAverage } from "../kit/market.js";
+import { readBook, tradeBetweenOwn } from "../kit/own-orders.js";
 import {
   ATTEMPTS,
   judged,
   named,
   newestTradeId,
   newestTrades,
+  placesOf,
   readAnswer,
   relationsOf,
   sameToLastPlace,
@@ -46,56 +49,108 @@ export const tradeStatistics: ContractCheck<typeof CHECK> = {
   hooks: [{ phase: "relation", run: tradeStatisticsCheck }],
   appliesTo: named((relations) => relations.tradeWindows.map((window) => window.operation)),
   notApplicable: "x-relations states no trade window of it",
-  seenToCatch: ["ticker24hr-volume-misses-newest", "ticker24hr-count-off-by-one", "avgPrice-closeTime-now"],
+  seenToCatch: [
+    "ticker24hr-volume-misses-newest",
+    "ticker24hr-count-off-by-one",
+    "avgPrice-closeTime-now",
+    "avgPrice-exact-one-unit-low",
+  ],
 };
 
 export async function tradeStatisticsCheck(ctx: RunContext): Promise<void> {
   const relations = relationsOf(ctx);
   if (!relations) return;
-  for (const window of relations.tradeWindows) {
-    const operation = op(ctx, window.operation);
-    if (!operation) continue;
-    const on = [window.operation, ...(relations.trades ? [relations.trades.operation] : [])];
-    const covered = (why?: string) =>
-      why === undefined ? judged(ctx, window.name, on) : unjudged(ctx, window.name, on, why);
-    let outcome: Outcome = { inconclusive: "not read" };
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      outcome =
-        "minutes" in window.window ? await recentWindow(ctx, window) : await statedWindow(ctx, window);
-      if (!("inconclusive" in outcome)) break;
-    }
-    if ("inconclusive" in outcome) {
-      covered(`${outcome.inconclusive}, on each of ${ATTEMPTS} reads`);
-      ctx.session.recorder.note(
-        CHECK,
-        window.operation,
-        `${window.name}: ${outcome.inconclusive}; not judged`,
-      );
-      continue;
-    }
-    if ("expected" in outcome) {
-      covered();
-      ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.partly}`);
-      judge(ctx, window, outcome.exchange, outcome.expected, outcome.problems, "its first and last trades");
-      continue;
-    }
-    if ("unjudged" in outcome) {
-      covered(outcome.unjudged);
-      ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.unjudged}`);
-      continue;
-    }
-    covered();
-    if (outcome.trades.length === 0) judgeEmpty(ctx, window, outcome.exchange);
-    else
-      judge(
-        ctx,
-        window,
-        outcome.exchange,
-        measuresOf(outcome.trades),
-        [],
-        `the ${outcome.trades.length} trades of the window (ids ${outcome.trades[0]?.id}–${outcome.trades.at(-1)?.id})`,
-      );
+  for (const window of relations.tradeWindows) await judgeWindow(ctx, window);
+  for (const window of relations.tradeWindows) await exactAverage(ctx, window);
+}
+
+/** A window's answer and its trades, read again while inconclusive (at most ATTEMPTS times). */
+async function readWindow(ctx: RunContext, window: TradeWindow): Promise<Outcome> {
+  let outcome: Outcome = { inconclusive: "not read" };
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    outcome = "minutes" in window.window ? await recentWindow(ctx, window) : await statedWindow(ctx, window);
+    if (!("inconclusive" in outcome)) break;
   }
+  return outcome;
+}
+
+/** Reads a window's answer and its trades and judges what they prove; `how` says how the window was made. */
+async function judgeWindow(ctx: RunContext, window: TradeWindow, how = ""): Promise<void> {
+  if (!op(ctx, window.operation)) return;
+  const trades = relationsOf(ctx)?.trades;
+  const on = [window.operation, ...(trades ? [trades.operation] : [])];
+  const covered = (why?: string) =>
+    why === undefined ? judged(ctx, window.name, on) : unjudged(ctx, window.name, on, why);
+  const outcome = await readWindow(ctx, window);
+  if ("inconclusive" in outcome) {
+    covered(`${outcome.inconclusive}, on each of ${ATTEMPTS} reads`);
+    ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.inconclusive}; not judged`);
+    return;
+  }
+  if ("expected" in outcome) {
+    covered();
+    ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.partly}`);
+    judge(ctx, window, outcome.exchange, outcome.expected, outcome.problems, "its first and last trades");
+    return;
+  }
+  if ("unjudged" in outcome) {
+    covered(outcome.unjudged);
+    ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.unjudged}`);
+    return;
+  }
+  covered();
+  if (outcome.trades.length === 0) judgeEmpty(ctx, window, outcome.exchange);
+  else
+    judge(
+      ctx,
+      window,
+      outcome.exchange,
+      measuresOf(outcome.trades),
+      [],
+      `the ${outcome.trades.length} trades of the window (ids ${outcome.trades[0]?.id}–${outcome.trades.at(-1)?.id})${how}`,
+    );
+}
+
+/**
+ * Where the run may move the last price (stop_triggers' rule): the run trades with itself once
+ * inside the spread of its symbol, sized so that the window's exact weighted average lands on the
+ * last place the answer shows it with (quantityForExactAverage), and judges the window again. An
+ * average off by one unit there is a fault whether the target rounds or truncates; elsewhere the
+ * exact average lies between two places and one unit either way passes.
+ */
+async function exactAverage(ctx: RunContext, window: TradeWindow): Promise<void> {
+  const pointer = window.measures.weightedAverage;
+  if (pointer === undefined || whyNoTrading(ctx) !== undefined || !ctx.movePrices) return;
+  const note = (what: string) =>
+    ctx.session.recorder.note(CHECK, window.operation, `${window.name}, its average made exact: ${what}`);
+  const plan = ctx.symbols.find((p) => p.rules.symbol === ctx.values.symbol);
+  if (!plan?.rules.selfTradeAllowed) return note("the run's orders may not trade with each other here");
+  const read = await readWindow(ctx, window);
+  if (!("trades" in read) || read.trades.length === 0)
+    return note("its trades could not all be read; not made");
+  const shown = valueAt(read.exchange.response?.json, pointer);
+  if (typeof shown !== "string" || tryParseDec(shown) === undefined)
+    return note(`${pointer} is not a decimal; not made`);
+  const { rules } = plan;
+  const book = await readBook(ctx, rules.symbol, 5, `${CHECK}: the book of ${rules.symbol}`);
+  const bid = book?.bids[0]?.price;
+  const ask = book?.asks[0]?.price;
+  if (bid === undefined || ask === undefined || ask - bid < rules.tick * 2n)
+    return note(`no room inside the spread of ${rules.symbol}`);
+  const price = bid + rules.tick;
+  const sums = read.trades.reduce((s, t) => ({ qty: s.qty + t.qty, quote: s.quote + t.quoteQty }), {
+    qty: ZERO,
+    quote: ZERO,
+  });
+  const quantity = quantityForExactAverage(rules, sums, price, unitOf(placesOf(shown.trim())));
+  if (quantity === undefined) return note(`no quantity within reach lands it on ${shown}'s last place`);
+  const traded = await tradeBetweenOwn(ctx, rules.symbol, formatDec(price), formatDec(quantity), CHECK);
+  if (!traded) return note(`the run's trade at ${formatDec(price)} did not happen`);
+  await judgeWindow(
+    ctx,
+    window,
+    `, after the run's trade of ${formatDec(quantity)} at ${formatDec(price)} made their average exact to its last place`,
+  );
 }
 
 type Outcome =

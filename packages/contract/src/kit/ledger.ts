@@ -76,6 +76,19 @@ export class OrderLedger {
     this.placed.add(clientOrderId);
   }
 
+  /**
+   * An order sent without a client order id, recorded under `placeholder`: the target's answer
+   * named the id it generated, under which the clean-up finds it from now on.
+   */
+  renamed(placeholder: string, generated: string, orderId: number | undefined): void {
+    const entry = this.entries.get(placeholder);
+    if (!entry) return;
+    this.entries.delete(placeholder);
+    this.placed.delete(placeholder);
+    this.entries.set(generated, { ...entry, clientOrderId: generated });
+    this.opened(generated, orderId);
+  }
+
   /** The run's order answered by query_order, and one cancelled by cancel_order (2xx each). */
   private queried = false;
   private cancelled = false;

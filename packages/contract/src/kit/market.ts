@@ -351,6 +351,37 @@ export function noPriceFallback(rules: SymbolRules): Dec {
   return rules.maxPrice > ZERO && price > rules.maxPrice ? rules.maxPrice : price;
 }
 
+/** Quantities tried by quantityForExactAverage: the run's own trade stays within this many steps. */
+export const EXACT_AVERAGE_TRIES = 20_000;
+
+/**
+ * The smallest quantity q (on the step, from the smallest quantity every filter accepts at
+ * `price`, at most EXACT_AVERAGE_TRIES steps above it) such that one more trade of q at `price`
+ * makes the volume-weighted average of a window exactly a multiple of `unit`: with the window's
+ * sums `qty` and `quote`, (quote + price·q) / (qty + q). An average that lands on the answer's
+ * last place reads the same whether the target rounds or truncates, so one unit off is a fault.
+ * Undefined when no quantity in that range does (or the filters cap it below). Pure.
+ */
+export function quantityForExactAverage(
+  rules: SymbolRules,
+  window: { qty: Dec; quote: Dec },
+  price: Dec,
+  unit: Dec,
+): Dec | undefined {
+  if (unit <= ZERO || price <= ZERO || rules.step <= ZERO) return undefined;
+  const first = smallestQuantity(rules, price);
+  for (let i = 0; i < EXACT_AVERAGE_TRIES; i++) {
+    const q = first + rules.step * BigInt(i);
+    if (rules.maxQty > ZERO && q > rules.maxQty) return undefined;
+    if (rules.maxNotional > ZERO && mul(q, price) > rules.maxNotional) return undefined;
+    const total = window.qty + q;
+    // quote + price·q, kept exact (×SCALE) so the divisibility test sees every digit.
+    const sum = window.quote * unitOf(0) + price * q;
+    if (sum % (total * unit) === 0n) return q;
+  }
+  return undefined;
+}
+
 /** A quote budget worth `units` of the smallest quantity at `price`, on the quote asset's precision. */
 export function quoteBudget(rules: SymbolRules, units: number, price: Dec): Dec {
   const unit = unitOf(rules.quotePrecision);

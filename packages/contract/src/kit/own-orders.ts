@@ -14,7 +14,7 @@ import { op, type RunContext } from "./context.js";
 import type { FarBuy } from "./market.js";
 import { levelsOf } from "./market-view.js";
 import type { Level } from "./matching-model.js";
-import { type PlacedOrder, placeOrder } from "./order-placing.js";
+import { type PlacedOrder, placeOrder, recordSent } from "./order-placing.js";
 import type { Values } from "./values.js";
 
 /** An order of the run: where it is and how the target knows it. */
@@ -54,6 +54,37 @@ export async function placeOwn(
     orderId: typeof orderId === "number" ? orderId : undefined,
     placed,
   };
+}
+
+/**
+ * A far LIMIT GTC BUY sent without newClientOrderId, so the target generates its client order id.
+ * Only on a sandbox (where the run may move prices): an order whose answer never came has no id
+ * the clean-up knows. In the ledger it is recorded under a placeholder until the answer names the
+ * generated id.
+ */
+export async function placeFarGenerated(ctx: RunContext, far: FarBuy, label: string): Promise<OwnOrder> {
+  const placeholder = ctx.ledger.nextClientOrderId();
+  recordSent(ctx, far.symbol, placeholder, label.split(":")[0] ?? label);
+  const operation = newOrderOp(ctx);
+  const values = {
+    symbol: far.symbol,
+    side: "BUY",
+    type: "LIMIT",
+    timeInForce: "GTC",
+    price: far.price,
+    quantity: far.quantity,
+  };
+  const exchange = await ctx.session.call(
+    { op: operation, params: encodeParams(operation, { newOrderRespType: "FULL", ...values }) },
+    label,
+  );
+  const body = bodyObject(exchange);
+  const orderId = ok(exchange) && typeof body?.orderId === "number" ? body.orderId : undefined;
+  const generated = ok(exchange) && typeof body?.clientOrderId === "string" ? body.clientOrderId : undefined;
+  if (generated !== undefined) ctx.ledger.renamed(placeholder, generated, orderId);
+  else ctx.ledger.closed(placeholder);
+  const clientOrderId = generated ?? placeholder;
+  return { symbol: far.symbol, clientOrderId, orderId, placed: { exchange, body, clientOrderId } };
 }
 
 /** A LIMIT GTC BUY at the plan's far price and quantity: it rests without trading. */

@@ -194,8 +194,12 @@ export class Session implements Verdicts {
     } else {
       exchange.error = result.error;
     }
-    this.implementation.see(exchange);
-    this.coverage.see(exchange);
+    // An operation of another document (the sandbox's account views) is neither an operation the
+    // target implements or not, nor a part of the contract's coverage.
+    if (this.model.operation(plan.op.operationId) !== undefined) {
+      this.implementation.see(exchange);
+      this.coverage.see(exchange);
+    }
     this.options.onExchange?.(exchange);
     if (!result.ok) {
       if (result.error.kind === "aborted") throw new InterruptedError("interrupted");

@@ -95,6 +95,37 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
   return [
     // ---- every symbol ----
     {
+      name: "client-id-lost-beside-generated-orderId",
+      description:
+        "an order with a client-chosen id whose orderId equals the newest generated id's (orderIds count per symbol) is stored as if its id were generated: it is not found by its client order id",
+      caughtBy: ["every_symbol"],
+      // Open orders are found among the account's open ones; only a closed one is lost.
+      request: (req, state) => {
+        const id = allParams(req).get("origClientOrderId");
+        const lost = state.get("lost ids") as Set<string> | undefined;
+        const closed = state.get("closed lost ids") as Set<string> | undefined;
+        if (req.method === "DELETE" && at("order")(req) && id && lost?.has(id))
+          state.set("closed lost ids", new Set([...(closed ?? []), id]));
+        if (req.method !== "GET" || !at("order")(req) || !id || !closed?.has(id)) return req;
+        return {
+          status: 400,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ code: -2013, msg: "Order does not exist." }),
+        };
+      },
+      response: (req, res, state) => {
+        const body = isNewOrder(req) && served(res) ? bodyOf(res) : undefined;
+        if (!body || typeof body.orderId !== "number") return res;
+        if (!allParams(req).has("newClientOrderId")) state.set("newest generated", body.orderId);
+        else if (state.get("newest generated") === body.orderId) {
+          const lost = (state.get("lost ids") as Set<string> | undefined) ?? new Set<string>();
+          lost.add(String(body.clientOrderId));
+          state.set("lost ids", lost);
+        }
+        return res;
+      },
+    },
+    {
       name: "open-orders-unfiltered-drops-second-symbol",
       description: "open_orders without symbol lists the orders of the first symbol only",
       caughtBy: ["every_symbol"],

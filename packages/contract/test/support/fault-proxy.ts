@@ -41,6 +41,9 @@ export interface Fault {
   response?(req: ProxyRequest, res: ProxyResponse, state: ProxyState): ProxyResponse;
 }
 
+/** The key of the proxy's state that holds the upstream's base URL. */
+export const UPSTREAM = "upstream";
+
 export interface FaultProxy {
   url: string;
   close(): Promise<void>;
@@ -76,7 +79,8 @@ function send(res: ServerResponse, response: ProxyResponse): void {
 }
 
 export async function startFaultProxy(upstream: string, fault: Fault | undefined): Promise<FaultProxy> {
-  const state: ProxyState = new Map();
+  // A fault may read the upstream itself (UPSTREAM), as a faulty server reads its own state.
+  const state: ProxyState = new Map([[UPSTREAM, upstream]]);
   const server = createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://proxy");

@@ -4,7 +4,13 @@
  * the suites that run faults take this list as they take the others.
  */
 import { at, onAnswer, served } from "./behaviour-faults.js";
-import type { Fault, ProxyRequest, ProxyResponse, ProxyState } from "./fault-proxy.js";
+import {
+  type Fault,
+  type ProxyRequest,
+  type ProxyResponse,
+  type ProxyState,
+  UPSTREAM,
+} from "./fault-proxy.js";
 
 type Json = Record<string, unknown>;
 
@@ -22,6 +28,55 @@ function stale(path: string, state: ProxyState, req: ProxyRequest, res: ProxyRes
 }
 
 const orderAnswer = (req: ProxyRequest) => at("order")(req);
+
+const SCALE = 10n ** 20n;
+const scaled = (text: string) => {
+  const [whole = "0", fraction = ""] = text.split(".");
+  return BigInt(whole) * SCALE + BigInt(fraction.padEnd(20, "0").slice(0, 20) || "0");
+};
+
+/**
+ * The average price as a server whose window sums start one unit of the 20th decimal short
+ * computes it: truncated, it shows one unit less exactly when the true average is exact to its
+ * last place. The proxy reads the upstream's trades of the last five minutes to know when.
+ */
+async function averageOneUnitShort(
+  req: ProxyRequest,
+  state: ProxyState,
+): Promise<ProxyRequest | ProxyResponse> {
+  if (req.method !== "GET" || !at("avgPrice")(req)) return req;
+  const upstream = state.get(UPSTREAM) as string;
+  const symbol = req.query.get("symbol") ?? "";
+  const answer = await fetch(`${upstream}${req.path}?${req.rawQuery}`);
+  const body = await answer.text();
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(name))
+      headers[name] = value;
+  });
+  const respond = (text: string): ProxyResponse => ({ status: answer.status, headers, body: text });
+  const average = answer.ok ? (JSON.parse(body) as Json) : undefined;
+  const trades = (await (
+    await fetch(`${upstream}/api/v3/trades?symbol=${symbol}&limit=1000`)
+  ).json()) as Json[];
+  const since = Date.now() - 5 * 60_000;
+  let qty = 0n;
+  let quote = 0n;
+  for (const t of Array.isArray(trades) ? trades : [])
+    if (Number(t.time) >= since) {
+      qty += scaled(String(t.qty));
+      quote += scaled(String(t.quoteQty));
+    }
+  const price = typeof average?.price === "string" ? average.price : undefined;
+  if (!price || qty === 0n) return respond(body);
+  const places = price.split(".")[1]?.length ?? 0;
+  const unit = SCALE / 10n ** BigInt(places);
+  const exact = (quote * SCALE) % (qty * unit) === 0n && (quote * SCALE) / qty === scaled(price);
+  if (!exact) return respond(body);
+  const lower = scaled(price) - unit;
+  const text = `${lower / SCALE}.${(lower % SCALE).toString().padStart(20, "0").slice(0, places)}`;
+  return respond(JSON.stringify({ ...average, price: text }));
+}
 
 export function relationFaults(): Fault[] {
   return [
@@ -58,6 +113,111 @@ export function relationFaults(): Fault[] {
         if (Array.isArray(j) || Number(t.count) === 0) return j;
         return { ...t, count: Number(t.lastId) - Number(t.firstId) };
       }),
+    },
+    {
+      name: "avgPrice-exact-one-unit-low",
+      description:
+        "the average price's quote sum starts one unit of the 20th decimal short: an average exact to its last place shows one unit lower",
+      caughtBy: ["trade_statistics"],
+      request: averageOneUnitShort,
+    },
+    {
+      name: "klines-taker-buy-counts-every-trade",
+      description: "klines' taker-buy volumes count every trade of the candle, the buyer maker or not",
+      caughtBy: ["account_views"],
+      response: onAnswer("klines", (j) =>
+        Array.isArray(j) ? (j as unknown[][]).map((k) => [...k.slice(0, 9), k[5], k[7], ...k.slice(11)]) : j,
+      ),
+    },
+    {
+      name: "klines-low-unwritten",
+      description: "a stored candle's low is never written: klines show it as zero",
+      caughtBy: ["account_views"],
+      response: onAnswer("klines", (j) =>
+        Array.isArray(j)
+          ? (j as unknown[][]).map((k) =>
+              Number(k[8]) > 0 ? [...k.slice(0, 3), "0.00000000", ...k.slice(4)] : k,
+            )
+          : j,
+      ),
+    },
+    {
+      name: "klines-start-inside-candle",
+      description: "klines with a startTime inside a candle list that candle too (the one opening before it)",
+      caughtBy: ["account_views"],
+      request: (req) => {
+        const start = Number(req.query.get("startTime"));
+        if (!at("klines")(req) || req.query.get("interval") !== "1m" || !Number.isFinite(start) || start <= 0)
+          return req;
+        const query = new URLSearchParams(req.query);
+        query.set("startTime", String(start - (start % 60_000)));
+        return { ...req, query };
+      },
+    },
+    {
+      name: "myTrades-weight-5-always",
+      description: "myTrades weighs 5 without orderId too (the live API: 20 without, 5 with)",
+      caughtBy: ["account_views"],
+      response: (req, res, state) => {
+        const light =
+          (Number(state.get("light")) || 0) + (at("myTrades")(req) && !req.query.has("orderId") ? 15 : 0);
+        state.set("light", light);
+        const used = res.headers["x-mbx-used-weight-1m"];
+        if (used === undefined || light === 0) return res;
+        return {
+          ...res,
+          headers: { ...res.headers, "x-mbx-used-weight-1m": String(Math.max(0, Number(used) - light)) },
+        };
+      },
+    },
+    {
+      name: "account-uid-unset",
+      description:
+        "account_information answers uid 0, never set (the sandbox document numbers accounts from 1)",
+      caughtBy: ["account_views"],
+      response: onAnswer("account", (j) => ({ ...(j as Json), uid: 0 })),
+    },
+    {
+      name: "account-requires-stp",
+      description:
+        "account_information says requireSelfTradePrevention true, yet lets the account's orders trade with each other",
+      caughtBy: ["account_views"],
+      response: onAnswer("account", (j) => ({ ...(j as Json), requireSelfTradePrevention: true })),
+    },
+    {
+      name: "account-locked-without-orders",
+      description:
+        "account_information shows a balance locked though no order of the account is open (a lock never released)",
+      caughtBy: ["account_views"],
+      response: onAnswer("account", (j) => {
+        const body = j as { balances?: Json[] };
+        const [first, ...rest] = body.balances ?? [];
+        return first ? { ...body, balances: [{ ...first, locked: "1.00000000" }, ...rest] } : j;
+      }),
+    },
+    {
+      name: "myTrades-maker-side-flipped",
+      description: "myTrades reports isMaker for the side that took",
+      caughtBy: ["account_views"],
+      response: onAnswer("myTrades", (j) =>
+        Array.isArray(j) ? (j as Json[]).map((t) => ({ ...t, isMaker: !t.isMaker })) : j,
+      ),
+    },
+    {
+      name: "myTrades-orderId-ignored",
+      description: "myTrades lists every trade of the account on the symbol, whatever orderId asks",
+      caughtBy: ["account_views"],
+      // The answer without orderId is kept and served for a request with one (a signed request
+      // cannot be changed without the key).
+      response: (req, res, state) => {
+        if (!at("myTrades")(req) || !served(res)) return res;
+        if (!req.query.has("orderId")) {
+          state.set("every trade", res.body);
+          return res;
+        }
+        const every = state.get("every trade") as string | undefined;
+        return every === undefined ? res : { ...res, body: every };
+      },
     },
     {
       name: "avgPrice-closeTime-now",

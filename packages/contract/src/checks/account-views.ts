@@ -1,0 +1,396 @@
+/**
+ * account_views: the account views a target serves beyond the API's operations (balances, the
+ * account's trades, candles; kit/account-views.ts), judged against what the run can see of the
+ * market, when the target serves them (a live exchange does; the reference server describes them
+ * in its sandbox document). A target that answers them with anything but 200 is skipped, saying so.
+ * - klines: every 1-minute candle whose trades the trade list holds shows their open, high, low,
+ *   close, volumes, count and taker-buy volumes (the trades read before and after it the same);
+ *   a startTime inside a candle gives the candles opening at or after it;
+ * - myTrades: each of the account's trades is the public trade of its id (price, qty, quote qty,
+ *   time, maker side); `orderId` lists exactly that order's trades, `fromId` those from it on;
+ * - account: valid by the document (uid from 1), omitZeroBalances leaves out exactly the zero
+ *   balances, what is locked is what its open LIMIT orders hold, and an account whose orders
+ *   traded with each other does not require self-trade prevention;
+ * - the used-weight counter grows by at least each view's stated weight (x-weight, with orderId
+ *   5, without 20), where two reads fall in one counter window.
+ */
+import type { ContractOperation } from "../core/operations.js";
+import { encodeParams } from "../http/request.js";
+import {
+  type AccountTrade,
+  accountTradeOf,
+  accountTradeProblems,
+  balancesOf,
+  type Candle,
+  candleOf,
+  candleProblems,
+  lockedProblems,
+  type OpenOrderRow,
+  omittedZeroProblems,
+  openOrderOf,
+  VIEWS,
+  viewOperation,
+  viewSchemaProblems,
+} from "../kit/account-views.js";
+import { bodyObject, ok } from "../kit/answers.js";
+import { op, type RunContext } from "../kit/context.js";
+import { ATTEMPTS, newestTradeId, newestTrades, type TradeRow, tradePage } from "../kit/relations-support.js";
+import type { Values } from "../kit/values.js";
+import type { RoundTrip } from "../session/round-trip.js";
+import type { ContractCheck } from "./check.js";
+
+const CHECK = "account_views";
+const PURPOSE = "account views";
+/** Trades read to cover the candles and the account's trades: one page of the trade source at most. */
+const TRADES = 1000;
+const MINUTE = 60_000;
+
+export const accountViews: ContractCheck<typeof CHECK> = {
+  name: CHECK,
+  label: "accviews",
+  description:
+    "the account views beyond the API (account, myTrades, klines), where served, agree with the trades and orders the run sees",
+  covers: [],
+  hooks: [{ phase: "relation", run: accountViewsCheck }],
+  appliesTo: (operation) => ["recent_trades_list", "open_orders"].includes(operation.operationId),
+  notApplicable: "the account views are judged against the trade list and the open orders only",
+  seenToCatch: [
+    "klines-taker-buy-counts-every-trade",
+    "klines-low-unwritten",
+    "klines-start-inside-candle",
+    "myTrades-weight-5-always",
+    "account-uid-unset",
+    "account-requires-stp",
+    "account-locked-without-orders",
+    "myTrades-maker-side-flipped",
+    "myTrades-orderId-ignored",
+  ],
+};
+
+/**
+ * The API operation a view's verdict is shown on (the report's rows are the API's operations):
+ * the account's balances against its open orders, its trades and the candles against the trade list.
+ */
+function judgedOn(view: string): string {
+  return view === VIEWS.account ? "open_orders" : "recent_trades_list";
+}
+
+/** The view's exchange, shown on the API operation it is judged against (when the spec has it). */
+function shownOn(views: Views, exchange: RoundTrip): RoundTrip {
+  const api = op(views.ctx, judgedOn(exchange.op.operationId));
+  return api ? { ...exchange, op: api } : exchange;
+}
+
+function pass(views: Views, exchange: RoundTrip): void {
+  views.ctx.session.pass(CHECK, shownOn(views, exchange));
+}
+
+function fail(views: Views, exchange: RoundTrip, message: string): void {
+  views.ctx.session.fail(CHECK, shownOn(views, exchange), `${exchange.op.operationId}: ${message}`);
+}
+
+/** The items of a list answer (none when it is not a list). */
+function listOf(exchange: RoundTrip | undefined): unknown[] {
+  const json = exchange?.response?.json;
+  return Array.isArray(json) ? json : [];
+}
+
+/** The last answer of a view and when it came, for the weight counter. */
+interface Read {
+  exchange: RoundTrip;
+  at: number;
+}
+
+interface Views {
+  ctx: RunContext;
+  symbol: string;
+  previous?: Read;
+}
+
+async function accountViewsCheck(ctx: RunContext): Promise<void> {
+  if (!ctx.session.recorder.enabled(CHECK)) return;
+  const views: Views = { ctx, symbol: String(ctx.values.symbol) };
+  const probe = await call(views, VIEWS.klines, { interval: "1m", limit: 1 }, "is it served?");
+  if (!probe) return;
+  if (probe.response?.status !== 200) {
+    const why = `the target does not serve the account views (klines answered ${probe.response?.status ?? "nothing"}): a live exchange does; not judged`;
+    for (const id of ["recent_trades_list", "open_orders"]) ctx.session.recorder.skip(CHECK, id, why);
+    return;
+  }
+  await candles(views);
+  await startInsideCandle(views);
+  if (!ctx.session.credentials) {
+    ctx.session.recorder.skip(
+      CHECK,
+      VIEWS.account,
+      "no credentials: the account and its trades are signed reads",
+    );
+    return;
+  }
+  const mine = await accountTrades(views);
+  await account(views, mine);
+}
+
+/** A view of the sandbox document, on the run's symbol where it takes one; judged by the document's schema. */
+async function call(views: Views, id: string, extra: Values, label: string): Promise<RoundTrip | undefined> {
+  const operation = viewOperation(id);
+  if (!operation) return undefined;
+  const { ctx } = views;
+  const values: Values = operation.parameters.some((p) => p.name === "symbol")
+    ? { symbol: views.symbol, ...extra }
+    : extra;
+  const exchange = await ctx.session.call(
+    { op: operation, params: encodeParams(operation, values) },
+    `${PURPOSE}: ${id} ${label}`,
+    { responseChecks: false },
+  );
+  const status = exchange.response?.status;
+  if (status === 200) {
+    const problems = viewSchemaProblems(id, status, exchange.response?.json);
+    if (problems.length > 0)
+      fail(views, exchange, `the answer breaks the sandbox document's schema: ${problems.join("; ")}`);
+    judgeWeight(views, operation, exchange);
+  }
+  return exchange;
+}
+
+/**
+ * The used-weight counter of two answers in one window grows by at least the second request's
+ * weight (more is other clients on the address; less is the counter or the weight wrong).
+ */
+function judgeWeight(views: Views, operation: ContractOperation, exchange: RoundTrip): void {
+  const { ctx } = views;
+  const at = ctx.session.now();
+  const before = views.previous;
+  views.previous = { exchange, at };
+  const header = operation.responses
+    .filter((r) => r.status.startsWith("2"))
+    .flatMap((r) => r.headers.map((h) => h.name))
+    .find((name) => /^x-mbx-used-weight-1m$/i.test(name));
+  if (!before || !header) return;
+  const value = (r: RoundTrip) => Number(r.response?.headers[header.toLowerCase()]);
+  const [a, b] = [value(before.exchange), value(exchange)];
+  const margin = 2_000;
+  const inner = (t: number) => t % MINUTE > margin && MINUTE - (t % MINUTE) > margin;
+  if (!Number.isInteger(a) || !Number.isInteger(b)) return;
+  if (Math.floor(before.at / MINUTE) !== Math.floor(at / MINUTE) || !inner(before.at) || !inner(at)) return;
+  const weight = ctx.session.weightOf(exchange.plan);
+  if (b - a < weight)
+    fail(
+      views,
+      exchange,
+      `${header} went from ${a} to ${b} with this request, which weighs ${weight} (the sandbox document's x-weight)`,
+    );
+  else pass(views, exchange);
+}
+
+/** The trades of the trade list and a view read between two reads of the newest trade id that agree. */
+async function withSteadyTrades(
+  views: Views,
+  read: () => Promise<RoundTrip | undefined>,
+): Promise<{ exchange: RoundTrip; trades: TradeRow[]; complete: boolean } | string> {
+  const { ctx } = views;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const before = await newestTradeId(ctx, CHECK, `${PURPOSE}: the newest trade before`);
+    const exchange = await read();
+    const trades = await newestTrades(ctx, CHECK, TRADES, `${PURPOSE}: the trades`);
+    if (before === undefined || !exchange || !trades) return "the trades or the view could not be read";
+    if (!ok(exchange)) return `the view answered ${exchange.response?.status}`;
+    if ((trades.at(-1)?.id ?? null) === before)
+      return { exchange, trades, complete: trades.length < Math.min(TRADES, tradePage(ctx)) };
+  }
+  return `a trade happened during each of ${ATTEMPTS} reads`;
+}
+
+async function candles(views: Views): Promise<void> {
+  const { ctx } = views;
+  const read = await withSteadyTrades(views, () =>
+    call(views, VIEWS.klines, { interval: "1m", limit: 1000 }, "1m candles"),
+  );
+  if (typeof read === "string")
+    return ctx.session.recorder.note(CHECK, judgedOn(VIEWS.klines), `candles: ${read}; not judged`);
+  const rows = listOf(read.exchange);
+  const list = rows.map(candleOf);
+  if (list.some((c) => c === undefined)) return; // the schema has said what is wrong
+  const all = list as Candle[];
+  const oldest = read.trades[0]?.time ?? Number.POSITIVE_INFINITY;
+  const problems: string[] = [];
+  let judged = 0;
+  for (const [i, candle] of all.entries()) {
+    // Every trade of the candle is listed: it opens after the oldest trade read, or every trade was read.
+    if (!read.complete && candle.openTime <= oldest) continue;
+    const inside = read.trades.filter((t) => t.time >= candle.openTime && t.time <= candle.closeTime);
+    const previous = i > 0 ? all[i - 1]?.close : undefined;
+    const wrong = candleProblems(candle, inside, previous);
+    judged += 1;
+    if (wrong.length > 0) problems.push(`the candle opening at ${candle.openTime}: ${wrong.join("; ")}`);
+  }
+  if (problems.length > 0)
+    fail(views, read.exchange, `1m klines against the trade list: ${problems.slice(0, 3).join(" | ")}`);
+  else if (judged > 0) pass(views, read.exchange);
+  else
+    ctx.session.recorder.note(
+      CHECK,
+      judgedOn(VIEWS.klines),
+      "no candle whose trades the trade list holds; not judged",
+    );
+}
+
+/** A startTime one millisecond after a candle opened gives the candles from the next one. */
+async function startInsideCandle(views: Views): Promise<void> {
+  const list = await call(views, VIEWS.klines, { interval: "1m", limit: 3 }, "the newest candles");
+  const rows = listOf(list);
+  const first = candleOf(rows[0]);
+  if (!first || rows.length < 2) return;
+  const startTime = first.openTime + 1;
+  const exchange = await call(
+    views,
+    VIEWS.klines,
+    { interval: "1m", startTime, limit: 2 },
+    "startTime inside a candle",
+  );
+  if (!exchange || !ok(exchange)) return;
+  const shown = listOf(exchange).map(candleOf);
+  const early = shown.find((c) => c !== undefined && c.openTime < startTime);
+  if (early)
+    fail(
+      views,
+      exchange,
+      `startTime ${startTime} lies inside the candle opening at ${early.openTime}, which is listed: startTime gives the candles opening at or after it`,
+    );
+  else pass(views, exchange);
+}
+
+/** The account's trades on the symbol, each judged against the public trade of its id; then orderId and fromId. */
+async function accountTrades(views: Views): Promise<AccountTrade[]> {
+  const { ctx } = views;
+  const read = await withSteadyTrades(views, () =>
+    call(views, VIEWS.myTrades, { limit: 1000 }, "its trades"),
+  );
+  if (typeof read === "string") {
+    ctx.session.recorder.note(CHECK, judgedOn(VIEWS.myTrades), `the account's trades: ${read}; not judged`);
+    return [];
+  }
+  const items = listOf(read.exchange);
+  const mine = items.map(accountTradeOf).filter((t): t is AccountTrade => t !== undefined);
+  const byId = new Map(read.trades.map((t) => [t.id, t]));
+  const problems = mine.flatMap((t) => {
+    const trade = byId.get(t.id);
+    return trade ? accountTradeProblems(t, trade) : [];
+  });
+  if (problems.length > 0)
+    fail(
+      views,
+      read.exchange,
+      `the account's trades against the trade list: ${problems.slice(0, 3).join("; ")}`,
+    );
+  else if (mine.length > 0) pass(views, read.exchange);
+  const complete = items.length < 1000;
+  const order = mine.at(-1)?.orderId;
+  if (order !== undefined) {
+    const byOrder = await call(views, VIEWS.myTrades, { orderId: order }, `the trades of order ${order}`);
+    if (byOrder && ok(byOrder) && complete)
+      judgeSubset(
+        views,
+        byOrder,
+        mine.filter((t) => t.orderId === order),
+        `orderId ${order}`,
+      );
+  }
+  const from = mine.at(Math.floor(mine.length / 2))?.id;
+  if (from !== undefined) {
+    const fromId = await call(
+      views,
+      VIEWS.myTrades,
+      { fromId: from, limit: 1000 },
+      `its trades from ${from}`,
+    );
+    if (fromId && ok(fromId) && complete)
+      judgeSubset(
+        views,
+        fromId,
+        mine.filter((t) => t.id >= from),
+        `fromId ${from}`,
+      );
+  }
+  return mine;
+}
+
+/** A filtered read of the account's trades lists exactly `want` (read just before, with no trade between). */
+function judgeSubset(views: Views, exchange: RoundTrip, want: readonly AccountTrade[], what: string): void {
+  const key = (t: AccountTrade) => `${t.id}${t.isBuyer ? "B" : "S"}`;
+  const items = listOf(exchange);
+  const shown = items.map(accountTradeOf).filter((t): t is AccountTrade => t !== undefined);
+  // Trades after the first read may have come: only those the first read had are compared.
+  const newest = Math.max(-1, ...want.map((t) => t.id));
+  const got = shown
+    .filter((t) => t.id <= newest)
+    .map(key)
+    .sort();
+  const expected = want.map(key).sort();
+  if (got.join() !== expected.join())
+    fail(
+      views,
+      exchange,
+      `myTrades with ${what} lists ${got.length} trade(s) [${got.slice(0, 6).join(", ")}]; the account's trades give ${expected.length} [${expected.slice(0, 6).join(", ")}]`,
+    );
+  else pass(views, exchange);
+}
+
+async function account(views: Views, mine: readonly AccountTrade[]): Promise<void> {
+  const { ctx } = views;
+  const openOrders = op(ctx, "open_orders");
+  const open = async () => {
+    if (!openOrders) return undefined;
+    const exchange = await ctx.session.call(
+      { op: openOrders, params: encodeParams(openOrders, {}) },
+      `${PURPOSE}: open orders of every symbol`,
+    );
+    if (!ok(exchange)) return undefined;
+    const rows = listOf(exchange).map(openOrderOf);
+    return rows.some((r) => r === undefined) ? undefined : (rows as OpenOrderRow[]);
+  };
+  const openBefore = await open();
+  const plain = await call(views, VIEWS.account, {}, "balances");
+  const openAfter = await open();
+  const omitted = await call(views, VIEWS.account, { omitZeroBalances: true }, "balances without zeros");
+  if (!plain || !ok(plain)) return;
+  const all = balancesOf(plain.response?.json);
+  if (!all) return;
+  const same = (a: OpenOrderRow[], b: OpenOrderRow[]) =>
+    JSON.stringify(a, (_k, v) => (typeof v === "bigint" ? String(v) : v)) ===
+    JSON.stringify(b, (_k, v) => (typeof v === "bigint" ? String(v) : v));
+  if (openBefore && openAfter && same(openBefore, openAfter)) {
+    const assets = new Map(
+      ctx.symbols.flatMap(({ rules }) =>
+        rules.baseAsset && rules.quoteAsset
+          ? [[rules.symbol, { base: rules.baseAsset, quote: rules.quoteAsset }]]
+          : [],
+      ) as Array<[string, { base: string; quote: string }]>,
+    );
+    const problems = lockedProblems(all, openAfter, assets);
+    if (problems && problems.length > 0) fail(views, plain, `what is locked: ${problems.join("; ")}`);
+    else if (problems) pass(views, plain);
+    else
+      ctx.session.recorder.note(
+        CHECK,
+        judgedOn(VIEWS.account),
+        "a stop or an order of another symbol is open: what is locked is not judged",
+      );
+  }
+  const ids = new Map<number, number>();
+  for (const t of mine) ids.set(t.id, (ids.get(t.id) ?? 0) + 1);
+  const selfTrade = [...ids.entries()].find(([, n]) => n > 1)?.[0];
+  if (selfTrade !== undefined && bodyObject(plain)?.requireSelfTradePrevention === true)
+    fail(
+      views,
+      plain,
+      `requireSelfTradePrevention is true, yet the account's orders traded with each other (trade ${selfTrade} is its buy and its sell)`,
+    );
+  if (omitted && ok(omitted)) {
+    const shown = balancesOf(omitted.response?.json);
+    const problems = shown ? omittedZeroProblems(all, shown) : [];
+    if (problems.length > 0) fail(views, omitted, `omitZeroBalances=true ${problems.join("; ")}`);
+    else pass(views, omitted);
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * The account views beyond the API's 17 operations: balances (`GET /api/v3/account`), the
+ * account's own trades (`GET /api/v3/myTrades`) and candles (`GET /api/v3/klines`), as the live API
+ * serves them and as the reference server describes them in its own OpenAPI document
+ * (@marketapi/spec/sandbox.openapi.json). Their operations are read from that document, their
+ * answers checked against its schemas, and the pure judgements of what they must show, given what
+ * the run did, live here.
+ */
+import { createRequire } from "node:module";
+import { validateResponse } from "@marketapi/validators/sandbox";
+import { type Dec, formatDec, mul, tryParseDec, ZERO } from "../core/decimal.js";
+import { buildContractModel, type ContractModel, type ContractOperation } from "../core/operations.js";
+import type { TradeRow } from "./relations-support.js";
+
+/** The operationIds of the views, in the sandbox document. */
+export const VIEWS = {
+  account: "account_information",
+  myTrades: "account_trade_list",
+  klines: "kline_candlestick_data",
+} as const;
+
+let model: ContractModel | undefined;
+
+/** An operation of the sandbox document (account_information, account_trade_list, kline_candlestick_data). */
+export function viewOperation(operationId: string): ContractOperation | undefined {
+  if (!model) {
+    const require = createRequire(import.meta.url);
+    model = buildContractModel(require("@marketapi/spec/sandbox.openapi.json"));
+  }
+  return model.operations.find((o) => o.operationId === operationId);
+}
+
+/** What is wrong with a view's answer by the sandbox document's schema (none when it is valid). */
+export function viewSchemaProblems(operationId: string, status: number, body: unknown): string[] {
+  const result = validateResponse(operationId, status, body);
+  return result.valid ? [] : result.errors.map((e) => e.message);
+}
+
+/** A candle as the live API writes it: an array of twelve values (the sandbox document's Kline). */
+export interface Candle {
+  openTime: number;
+  closeTime: number;
+  open: Dec;
+  high: Dec;
+  low: Dec;
+  close: Dec;
+  volume: Dec;
+  quoteVolume: Dec;
+  count: number;
+  takerBuyBase: Dec;
+  takerBuyQuote: Dec;
+}
+
+export function candleOf(row: unknown): Candle | undefined {
+  if (!Array.isArray(row) || row.length < 11) return undefined;
+  const [openTime, open, high, low, close, volume, closeTime, quoteVolume, count, takerBase, takerQuote] =
+    row as unknown[];
+  const decimals = [open, high, low, close, volume, quoteVolume, takerBase, takerQuote].map(tryParseDec);
+  if (decimals.some((d) => d === undefined)) return undefined;
+  if (typeof openTime !== "number" || typeof closeTime !== "number" || typeof count !== "number")
+    return undefined;
+  const [o, h, l, c, v, qv, tb, tq] = decimals as Dec[];
+  return {
+    openTime,
+    closeTime,
+    open: o as Dec,
+    high: h as Dec,
+    low: l as Dec,
+    close: c as Dec,
+    volume: v as Dec,
+    quoteVolume: qv as Dec,
+    count,
+    takerBuyBase: tb as Dec,
+    takerBuyQuote: tq as Dec,
+  };
+}
+
+/**
+ * What a candle shows wrong, given every trade of its interval (oldest first) and the previous
+ * candle's close: open, high, low and close are the first, highest, lowest and last prices; the
+ * volumes and the count sum the trades; the taker-buy volumes sum the trades whose buyer took (not
+ * the maker). A candle without trades shows the previous close four times and zero volumes. Pure.
+ */
+export function candleProblems(candle: Candle, trades: readonly TradeRow[], previousClose?: Dec): string[] {
+  const problems: string[] = [];
+  const expect = (what: string, shown: Dec | number, want: Dec | number | undefined) => {
+    if (want === undefined || shown === want) return;
+    const text = (x: Dec | number) => (typeof x === "number" ? String(x) : formatDec(x));
+    problems.push(`${what} is ${text(shown)}; the trades give ${text(want)}`);
+  };
+  const first = trades[0];
+  const last = trades.at(-1);
+  const prices = trades.map((t) => t.price);
+  const sum = (rows: readonly TradeRow[], of: (t: TradeRow) => Dec) => rows.reduce((s, t) => s + of(t), ZERO);
+  const takers = trades.filter((t) => t.buyerMaker === false);
+  expect("open", candle.open, first?.price ?? previousClose);
+  expect("high", candle.high, first ? prices.reduce((a, b) => (b > a ? b : a)) : previousClose);
+  expect("low", candle.low, first ? prices.reduce((a, b) => (b < a ? b : a)) : previousClose);
+  expect("close", candle.close, last?.price ?? previousClose);
+  expect(
+    "volume",
+    candle.volume,
+    sum(trades, (t) => t.qty),
+  );
+  expect(
+    "quote volume",
+    candle.quoteVolume,
+    sum(trades, (t) => t.quoteQty),
+  );
+  expect("number of trades", candle.count, trades.length);
+  if (trades.every((t) => typeof t.buyerMaker === "boolean")) {
+    expect(
+      "taker buy base volume",
+      candle.takerBuyBase,
+      sum(takers, (t) => t.qty),
+    );
+    expect(
+      "taker buy quote volume",
+      candle.takerBuyQuote,
+      sum(takers, (t) => t.quoteQty),
+    );
+  }
+  return problems;
+}
+
+/** The account's trade as myTrades lists it (the fields judged). */
+export interface AccountTrade {
+  id: number;
+  orderId: number;
+  price: Dec;
+  qty: Dec;
+  quoteQty: Dec;
+  time: number;
+  isBuyer: boolean;
+  isMaker: boolean;
+}
+
+export function accountTradeOf(item: unknown): AccountTrade | undefined {
+  if (typeof item !== "object" || item === null) return undefined;
+  const t = item as Record<string, unknown>;
+  const [price, qty, quoteQty] = [t.price, t.qty, t.quoteQty].map(tryParseDec);
+  if (typeof t.id !== "number" || typeof t.orderId !== "number" || typeof t.time !== "number")
+    return undefined;
+  if (price === undefined || qty === undefined || quoteQty === undefined) return undefined;
+  if (typeof t.isBuyer !== "boolean" || typeof t.isMaker !== "boolean") return undefined;
+  return {
+    id: t.id,
+    orderId: t.orderId,
+    price,
+    qty,
+    quoteQty,
+    time: t.time,
+    isBuyer: t.isBuyer,
+    isMaker: t.isMaker,
+  };
+}
+
+/**
+ * What the account's trade shows wrong against the public trade of the same id: its price,
+ * quantity, quote quantity and time are the trade's, and it is the maker exactly when its side
+ * rested (a buyer is the maker when the trade's buyer was, a seller when the buyer took). Pure.
+ */
+export function accountTradeProblems(mine: AccountTrade, trade: TradeRow): string[] {
+  const problems: string[] = [];
+  const side = mine.isBuyer ? "buyer" : "seller";
+  if (mine.price !== trade.price)
+    problems.push(`price ${formatDec(mine.price)}, the trade's ${formatDec(trade.price)}`);
+  if (mine.qty !== trade.qty)
+    problems.push(`qty ${formatDec(mine.qty)}, the trade's ${formatDec(trade.qty)}`);
+  if (mine.quoteQty !== trade.quoteQty)
+    problems.push(`quoteQty ${formatDec(mine.quoteQty)}, the trade's ${formatDec(trade.quoteQty)}`);
+  if (mine.time !== trade.time) problems.push(`time ${mine.time}, the trade's ${trade.time}`);
+  if (typeof trade.buyerMaker === "boolean") {
+    const maker = mine.isBuyer ? trade.buyerMaker : !trade.buyerMaker;
+    if (mine.isMaker !== maker)
+      problems.push(
+        `isMaker ${mine.isMaker} for the ${side}, though the trade's isBuyerMaker is ${trade.buyerMaker}`,
+      );
+  }
+  return problems.map((p) => `trade ${mine.id} (the account as ${side}): ${p}`);
+}
+
+/** A balance as account_information lists it. */
+export interface BalanceRow {
+  asset: string;
+  free: Dec;
+  locked: Dec;
+}
+
+export function balancesOf(body: unknown): BalanceRow[] | undefined {
+  const list = (body as { balances?: unknown } | undefined)?.balances;
+  if (!Array.isArray(list)) return undefined;
+  const rows: BalanceRow[] = [];
+  for (const item of list) {
+    const b = item as Record<string, unknown>;
+    const [free, locked] = [b?.free, b?.locked].map(tryParseDec);
+    if (typeof b?.asset !== "string" || free === undefined || locked === undefined) return undefined;
+    rows.push({ asset: b.asset, free, locked });
+  }
+  return rows;
+}
+
+/**
+ * What omitZeroBalances=true shows wrong against the plain read made just before: exactly the
+ * assets whose free or locked balance is not zero, none of them left out. Pure.
+ */
+export function omittedZeroProblems(all: readonly BalanceRow[], omitted: readonly BalanceRow[]): string[] {
+  const nonZero = all.filter((b) => b.free !== ZERO || b.locked !== ZERO).map((b) => b.asset);
+  const shown = omitted.map((b) => b.asset);
+  const problems: string[] = [];
+  const missing = nonZero.filter((a) => !shown.includes(a));
+  const zero = shown.filter((a) => !nonZero.includes(a));
+  if (missing.length > 0)
+    problems.push(`leaves out ${missing.join(", ")}, which the plain read shows not zero`);
+  if (zero.length > 0)
+    problems.push(`lists ${zero.join(", ")}, whose balances are zero (or not listed) in the plain read`);
+  return problems;
+}
+
+/** An open order as open_orders lists it (the fields that say what it locks). */
+export interface OpenOrderRow {
+  symbol: string;
+  side: string;
+  type: string;
+  price: Dec;
+  origQty: Dec;
+  executedQty: Dec;
+}
+
+export function openOrderOf(item: unknown): OpenOrderRow | undefined {
+  const o = item as Record<string, unknown> | undefined;
+  const [price, origQty, executedQty] = [o?.price, o?.origQty, o?.executedQty].map(tryParseDec);
+  if (typeof o?.symbol !== "string" || typeof o.side !== "string" || typeof o.type !== "string")
+    return undefined;
+  if (price === undefined || origQty === undefined || executedQty === undefined) return undefined;
+  return { symbol: o.symbol, side: o.side, type: o.type, price, origQty, executedQty };
+}
+
+const RESTING_TYPES = new Set(["LIMIT", "LIMIT_MAKER"]);
+
+/**
+ * What the balances show locked wrong, given every open order of the account (the same before
+ * and after the read) and each symbol's base and quote assets: a LIMIT BUY locks its price × the
+ * quantity left of the quote asset, a SELL the quantity left of the base asset, and nothing else is
+ * locked. Undefined when it cannot be told (a stop or another type open, an unknown symbol). Pure.
+ */
+export function lockedProblems(
+  balances: readonly BalanceRow[],
+  open: readonly OpenOrderRow[],
+  assets: ReadonlyMap<string, { base: string; quote: string }>,
+): string[] | undefined {
+  const want = new Map<string, Dec>();
+  for (const order of open) {
+    const pair = assets.get(order.symbol);
+    if (!pair || !RESTING_TYPES.has(order.type)) return undefined;
+    const left = order.origQty - order.executedQty;
+    const [asset, amount] = order.side === "BUY" ? [pair.quote, mul(order.price, left)] : [pair.base, left];
+    want.set(asset, (want.get(asset) ?? ZERO) + amount);
+  }
+  const problems: string[] = [];
+  for (const b of balances) {
+    const expected = want.get(b.asset) ?? ZERO;
+    if (b.locked !== expected)
+      problems.push(
+        `${b.asset} locked ${formatDec(b.locked)}; the ${open.length} open order(s) lock ${formatDec(expected)}`,
+      );
+  }
+  return problems;
+}

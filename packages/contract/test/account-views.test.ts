@@ -1,0 +1,176 @@
+// The pure judgements of account_views (src/kit/account-views.ts), given/want.
+import { describe, expect, it } from "vitest";
+import { parseDec as d } from "../src/core/decimal.js";
+import {
+  type AccountTrade,
+  accountTradeProblems,
+  type BalanceRow,
+  type Candle,
+  candleOf,
+  candleProblems,
+  lockedProblems,
+  omittedZeroProblems,
+} from "../src/kit/account-views.js";
+import type { TradeRow } from "../src/kit/relations-support.js";
+
+const trade = (
+  id: number,
+  price: string,
+  qty: string,
+  buyerMaker: boolean,
+  time = 60_000 + id,
+): TradeRow => ({
+  id,
+  price: d(price),
+  qty: d(qty),
+  quoteQty: (d(price) * d(qty)) / 10n ** 20n,
+  time,
+  buyerMaker,
+  bestMatch: true,
+});
+const row = (
+  o: string,
+  h: string,
+  l: string,
+  c: string,
+  v: string,
+  qv: string,
+  n: number,
+  tb: string,
+  tq: string,
+) => [60_000, o, h, l, c, v, 119_999, qv, n, tb, tq, "0"];
+const candle = (...args: Parameters<typeof row>) => candleOf(row(...args)) as Candle;
+// Two trades: 1 at 10 (the buyer took), 2 at 12 (the seller took).
+const two = [trade(1, "10", "1", false), trade(2, "12", "0.5", true)];
+
+describe("candleProblems", () => {
+  const cases = [
+    {
+      name: "the trades' candle",
+      given: candle("10", "12", "10", "12", "1.5", "16", 2, "1", "10"),
+      want: [],
+    },
+    {
+      name: "taker-buy volumes counting every trade",
+      given: candle("10", "12", "10", "12", "1.5", "16", 2, "1.5", "16"),
+      want: [
+        "taker buy base volume is 1.5; the trades give 1",
+        "taker buy quote volume is 16; the trades give 10",
+      ],
+    },
+    {
+      name: "a low never written",
+      given: candle("10", "12", "0", "12", "1.5", "16", 2, "1", "10"),
+      want: ["low is 0; the trades give 10"],
+    },
+    {
+      name: "a count one short",
+      given: candle("10", "12", "10", "12", "1.5", "16", 1, "1", "10"),
+      want: ["number of trades is 1; the trades give 2"],
+    },
+  ];
+  it.each(cases)("$name", ({ given, want }) => {
+    expect(candleProblems(given, two)).toEqual(want);
+  });
+
+  it("a candle without trades shows the previous close and zero volumes", () => {
+    expect(candleProblems(candle("12", "12", "12", "12", "0", "0", 0, "0", "0"), [], d("12"))).toEqual([]);
+    expect(candleProblems(candle("0", "0", "0", "0", "0", "0", 0, "0", "0"), [], d("12"))).toHaveLength(4);
+  });
+
+  it("reads the live API's twelve-value candle, and nothing else", () => {
+    expect(candleOf(row("1", "2", "0.5", "1.5", "3", "4", 5, "1", "2"))?.count).toBe(5);
+    expect(candleOf(["x"])).toBeUndefined();
+    expect(candleOf({ open: "1" })).toBeUndefined();
+  });
+});
+
+describe("accountTradeProblems", () => {
+  const mine = (over: Partial<AccountTrade>): AccountTrade => ({
+    id: 1,
+    orderId: 7,
+    price: d("10"),
+    qty: d("1"),
+    quoteQty: d("10"),
+    time: 60_001,
+    isBuyer: true,
+    isMaker: false,
+    ...over,
+  });
+  const cases = [
+    { name: "the buyer that took", given: mine({}), want: 0 },
+    { name: "the seller that rested", given: mine({ isBuyer: false, isMaker: true }), want: 0 },
+    { name: "the buyer shown as maker", given: mine({ isMaker: true }), want: 1 },
+    { name: "another price and time", given: mine({ price: d("11"), time: 5 }), want: 2 },
+  ];
+  it.each(cases)("$name: $want problem(s)", ({ given, want }) => {
+    expect(accountTradeProblems(given, trade(1, "10", "1", false))).toHaveLength(want);
+  });
+});
+
+describe("omittedZeroProblems", () => {
+  const b = (asset: string, free: string, locked = "0"): BalanceRow => ({
+    asset,
+    free: d(free),
+    locked: d(locked),
+  });
+  const all = [b("BTC", "1"), b("ETH", "0"), b("USDT", "0", "5")];
+  const cases = [
+    { name: "exactly the balances not zero", given: [b("BTC", "1"), b("USDT", "0", "5")], want: [] },
+    {
+      name: "every balance (the option ignored)",
+      given: all,
+      want: ["lists ETH, whose balances are zero (or not listed) in the plain read"],
+    },
+    {
+      name: "a locked-only balance left out",
+      given: [b("BTC", "1")],
+      want: ["leaves out USDT, which the plain read shows not zero"],
+    },
+  ];
+  it.each(cases)("$name", ({ given, want }) => {
+    expect(omittedZeroProblems(all, given)).toEqual(want);
+  });
+});
+
+describe("lockedProblems", () => {
+  const assets = new Map([["BTCUSDT", { base: "BTC", quote: "USDT" }]]);
+  const order = (side: string, type = "LIMIT", executed = "0") => ({
+    symbol: "BTCUSDT",
+    side,
+    type,
+    price: d("100"),
+    origQty: d("2"),
+    executedQty: d(executed),
+  });
+  const bal = (btc: string, usdt: string): BalanceRow[] => [
+    { asset: "BTC", free: d("5"), locked: d(btc) },
+    { asset: "USDT", free: d("5"), locked: d(usdt) },
+  ];
+  const cases = [
+    { name: "no open order, nothing locked", given: { balances: bal("0", "0"), open: [] }, want: [] },
+    {
+      name: "a BUY locks price × quantity left",
+      given: { balances: bal("0", "150"), open: [order("BUY", "LIMIT", "0.5")] },
+      want: [],
+    },
+    {
+      name: "a SELL locks its quantity left",
+      given: { balances: bal("2", "0"), open: [order("SELL")] },
+      want: [],
+    },
+    {
+      name: "a lock never released",
+      given: { balances: bal("0", "1"), open: [] },
+      want: ["USDT locked 1; the 0 open order(s) lock 0"],
+    },
+    {
+      name: "a stop open: not judged",
+      given: { balances: bal("0", "1"), open: [order("BUY", "STOP_LOSS_LIMIT")] },
+      want: undefined,
+    },
+  ];
+  it.each(cases)("$name", ({ given, want }) => {
+    expect(lockedProblems(given.balances, given.open, assets)).toEqual(want);
+  });
+});

@@ -14,6 +14,7 @@ import { op, type RunContext } from "./context.js";
 import type { FarBuy } from "./market.js";
 import { levelsOf } from "./market-view.js";
 import type { Level } from "./matching-model.js";
+import { afterCancel } from "./order-state.js";
 import { type PlacedOrder, placeOrder } from "./order-placing.js";
 import type { Values } from "./values.js";
 
@@ -163,7 +164,8 @@ export async function cancelIfOpen(ctx: RunContext, order: OwnOrder, label: stri
     },
     label,
   );
-  if (ok(exchange)) ctx.ledger.closed(order.clientOrderId);
+  // Refused as unknown (an order that filled, a stop that fired and sold): closed, as the clean-up rules.
+  if (afterCancel(cancel, exchange).state === "closed") ctx.ledger.closed(order.clientOrderId);
 }
 
 /** The book as one order_book answer shows it. */

@@ -48,6 +48,16 @@ export function loadFaults(): Fault[] {
       },
     },
     {
+      name: "weight-limit-retry-after-too-short",
+      description:
+        "the 429's Retry-After is one second whatever is left of the weight window (counted to the window before it)",
+      caughtBy: ["rate_limit_enforcement"],
+      response: (req, res) =>
+        isDepth(req.path) && res.status === 429
+          ? { ...res, headers: { ...res.headers, "retry-after": "1" } }
+          : res,
+    },
+    {
       name: "weight-limit-not-enforced",
       description: "past the limit the request is served anyway (the 429 becomes the answer of a depth read)",
       caughtBy: ["rate_limit_enforcement"],

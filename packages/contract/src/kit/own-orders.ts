@@ -14,8 +14,8 @@ import { op, type RunContext } from "./context.js";
 import type { FarBuy } from "./market.js";
 import { levelsOf } from "./market-view.js";
 import type { Level } from "./matching-model.js";
-import { afterCancel } from "./order-state.js";
 import { type PlacedOrder, placeOrder } from "./order-placing.js";
+import { afterCancel } from "./order-state.js";
 import type { Values } from "./values.js";
 
 /** An order of the run: where it is and how the target knows it. */

@@ -79,7 +79,7 @@ describe("signing", () => {
         );
         const [payload, signature] = request.body!.split("&signature=");
         expect(payload!.startsWith(`${want}&timestamp=`), payload).toBe(true);
-        expect(signature).toBe(hmacHex(credentials.apiSecret, "", payload!));
+        expect(decodeURIComponent(signature!)).toBe(hmacHex(credentials.apiSecret, "", payload!));
       });
     }
   });

@@ -19,6 +19,7 @@ import { namedLists } from "../src/checks/result-filter.js";
 import { USAGE } from "../src/options.js";
 import { RESPONSE_CHECKS } from "../src/result.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
+import { connectionFaults } from "./support/connection-faults.js";
 import { engineFaults } from "./support/engine-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
@@ -30,7 +31,7 @@ import { relationFaults } from "./support/relation-faults.js";
 const moduleOf = (check: string) => `src/checks/${check.replace(/_/g, "-")}.ts`;
 const source = (check: string) => readFileSync(new URL(`../${moduleOf(check)}`, import.meta.url), "utf8");
 
-/** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts, test/load-phase.test.ts, test/weight-window.test.ts). */
+/** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts, test/load-phase.test.ts, test/weight-window.test.ts, test/pipelining.test.ts). */
 const caughtFaults = new Set(
   [
     ...faults(DEMO_CREDENTIALS),
@@ -42,6 +43,7 @@ const caughtFaults = new Set(
     ...relationFaults(),
     ...loadFaults(),
     windowRestartFault(),
+    ...connectionFaults(),
   ]
     .map((fault) => fault.name)
     .filter((name) => !(name in UNOBSERVABLE)),

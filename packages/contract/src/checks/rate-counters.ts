@@ -19,6 +19,7 @@ import { formatDec, parseDec } from "../core/decimal.js";
 import { type ContractOperation, isSigned, isTrading, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { describeAnswer, ok } from "../kit/answers.js";
+import { readServerClock } from "../kit/clock.js";
 import { op, type RunContext } from "../kit/context.js";
 import { placeOrder } from "../kit/order-placing.js";
 import type { Values } from "../kit/values.js";
@@ -457,6 +458,27 @@ function judgeSpan(samples: readonly WeightSample[], boundary: number, a: number
     : { boundary, kind: "went on", first: a, last: b };
 }
 
+/**
+ * Why the run's estimate of the target's clock may have placed a boundary more than half the
+ * margin off (a sandbox clock that runs at another rate, or was moved), or undefined: the server
+ * time read again now against the estimate.
+ */
+async function clockDrifted(ctx: RunContext): Promise<string | undefined> {
+  const { session } = ctx;
+  const time = session.model.operation("server_time");
+  if (!time) return "no server_time to check the clock against";
+  const reading = await readServerClock(
+    session,
+    time,
+    "counters: the server's time, against the run's estimate of it",
+  );
+  if (reading.serverTime === undefined) return `server_time answered ${describeAnswer(reading.exchange)}`;
+  const drift = reading.serverTime - (reading.local + session.clockOffsetMs);
+  return Math.abs(drift) + reading.halfTrip > RESTART_MARGIN_MS / 2
+    ? `the target's clock is ${Math.round(drift)} ms from the run's estimate of it (± ${Math.round(reading.halfTrip)} ms)`
+    : undefined;
+}
+
 /** At the end of the run: the weight window restarted at every boundary the run's answers span. */
 async function windowRestarts(ctx: RunContext): Promise<void> {
   const { session } = ctx;
@@ -473,7 +495,14 @@ async function windowRestarts(ctx: RunContext): Promise<void> {
     used: counterValue(exchange, counter),
     weight: session.weightOf(exchange.plan),
   }));
-  for (const verdict of judgeRestarts(samples, counter.windowMs)) {
+  const verdicts = judgeRestarts(samples, counter.windowMs);
+  if (verdicts.length === 0) return;
+  const drifted = await clockDrifted(ctx);
+  if (drifted) {
+    session.recorder.note(CHECK, "server_time", `the weight window's restarts not judged: ${drifted}`);
+    return;
+  }
+  for (const verdict of verdicts) {
     const at = timeline[verdict.kind === "went on" ? verdict.last : verdict.at]!.exchange;
     const when = new Date(verdict.boundary).toISOString();
     if (verdict.kind === "restarted") {

@@ -31,6 +31,18 @@
  * there for the same mutant and tester are not redone, except those that timed out with no check
  * failed (summary.ts: timedOut), which decided nothing.
  *
+ * Two populations, by the part of the server a mutant is in (summary.ts: partOf). The mutants of
+ * the load layer ("HTTP: load and connections": rate limits, backpressure, connections, protocol
+ * edges) are tried as a user who tests a server's limits runs the tester: the server enforces the
+ * live API's limits (`--live-limits`: 6000 weight a minute, 50 orders in 10 s, 61,000 requests in 5
+ * minutes, a ban after 10 refusals), with the first ban 2 s long instead of 2 minutes (LOAD_CONFIG:
+ * the phase waits out whatever the server asks, and a ban's length is the server's choice), and
+ * the tester runs with `--load`, which reaches them on purpose. Against the default limits (a
+ * million weight a minute) the load phase cannot reach the limit in a bounded run and skips, so
+ * none of that code would be judged. Every other mutant is tried against the server's defaults
+ * and the tester's default run. Each population has its own null run (coverage, and the proof
+ * that the tester passes the unmutated server so configured).
+ *
  * Equivalent mutants (no behaviour a client can observe changes, on the server as the bench runs
  * it) are listed in bench/mutants/equivalents.json, keyed by the mutant's key, each with why.
  */
@@ -51,7 +63,7 @@ import {
   staleFiles,
 } from "./mutants/sample.js";
 import { runServerTests, SERVER_TESTS, type ServerTestVerdict } from "./mutants/server-tests.js";
-import { summarise, timedOut } from "./mutants/summary.js";
+import { partOf, summarise, timedOut } from "./mutants/summary.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const contractDir = resolve(here, "..");
@@ -113,17 +125,42 @@ function chosen<M extends { id: string }>(
   return picked;
 }
 
-/** The server's arguments in this scope: the second account, and a state file in the trial's scratch folder. */
-function serverArgs(scratch: string): string[] {
+/**
+ * How a population's servers and testers run. `load`: the live API's limits with a short first
+ * ban, and the tester's --load phase (a paced run at 6000 weight a minute takes about 80 s, the
+ * load phase up to a minute more, waiting for the weight window to end).
+ */
+const POPULATIONS = {
+  default: { serverArgs: [] as string[], testerArgs: [] as string[], limitMs: 240_000 },
+  load: { serverArgs: ["--live-limits"], testerArgs: ["--load"], limitMs: 420_000 },
+} as const;
+type PopulationName = keyof typeof POPULATIONS;
+/** Over --live-limits: the first ban lasts 2 s (the live API's is 2 minutes). */
+const LOAD_CONFIG = { rateLimits: { banSeconds: 2 } };
+/** The part of the server whose mutants are tried in the load population. */
+const LOAD_PART = "HTTP: load and connections";
+
+function populationOf(mutant: { file: string }): PopulationName {
+  return partOf(mutant.file) === LOAD_PART ? "load" : "default";
+}
+
+/**
+ * The server's arguments in this scope and population: the second account, a state file in the
+ * trial's scratch folder, the load population's limits.
+ */
+function serverArgs(scratch: string, population: PopulationName): string[] {
+  const load = population === "load" ? join(scratch, "load-config.json") : undefined;
+  if (load) writeFileSync(load, JSON.stringify(LOAD_CONFIG));
   return [
     "--api-key",
     SECOND_ACCOUNT.apiKey,
     "--api-secret",
     SECOND_ACCOUNT.apiSecret,
     ...(scope.state ? ["--state", join(scratch, "state.db")] : []),
+    ...POPULATIONS[population].serverArgs,
+    ...(load ? ["--config", load] : []),
   ];
 }
-const TESTER_LIMIT_MS = 240_000;
 const SERVER_TESTS_LIMIT_MS = 600_000;
 
 export interface Trial {
@@ -157,7 +194,8 @@ export interface Results {
   drawn: number;
   rejectedByCompiler: number;
   unchangedOutput: number;
-  testers: Array<{ name: string; cli: string; nullRun: TesterVerdict }>;
+  /** Each tester's null runs: against the default server, and the load population's (when tried). */
+  testers: Array<{ name: string; cli: string; nullRun: TesterVerdict; loadNullRun?: TesterVerdict }>;
   mutants: MutantRecord[];
 }
 
@@ -179,8 +217,12 @@ function save(results: Results): void {
   writeFileSync(out, `${JSON.stringify(results, null, 1)}\n`);
 }
 
-async function coverageRun(cli: string): Promise<{ verdict: TesterVerdict; coverage: Coverage }> {
+async function coverageRun(
+  cli: string,
+  population: PopulationName,
+): Promise<{ verdict: TesterVerdict; coverage: Coverage }> {
   const scratch = mkdtempSync(join(scratchRoot, "null-"));
+  const { testerArgs, limitMs } = POPULATIONS[population];
   const coverageDir = join(scratch, "coverage");
   try {
     const started = await startServer({
@@ -188,10 +230,10 @@ async function coverageRun(cli: string): Promise<{ verdict: TesterVerdict; cover
       scratch,
       coverageDir,
       startTimeoutMs: 60_000,
-      args: serverArgs(scratch),
+      args: serverArgs(scratch, population),
     });
     if (!started.ok) throw new Error(`the unmutated server did not start: ${started.reason}`);
-    const verdict = await runTester(cli, started.server, testerSeed, TESTER_LIMIT_MS, SECOND_ACCOUNT);
+    const verdict = await runTester(cli, started.server, testerSeed, limitMs, SECOND_ACCOUNT, testerArgs);
     await started.server.stop();
     return { verdict, coverage: new Coverage(coverageDir) };
   } finally {
@@ -201,16 +243,18 @@ async function coverageRun(cli: string): Promise<{ verdict: TesterVerdict; cover
 
 async function trial(mutant: ReadyMutant, cli: string): Promise<TesterVerdict | { stillborn: string }> {
   const scratch = mkdtempSync(join(scratchRoot, "m-"));
+  const population = populationOf(mutant);
+  const { testerArgs, limitMs } = POPULATIONS[population];
   try {
     const started = await startServer({
       cli: serverCli,
       scratch,
       mutant: { distFile: mutant.distFile, js: mutant.js },
       startTimeoutMs: 60_000,
-      args: serverArgs(scratch),
+      args: serverArgs(scratch, population),
     });
     if (!started.ok) return { stillborn: started.reason };
-    const verdict = await runTester(cli, started.server, testerSeed, TESTER_LIMIT_MS, SECOND_ACCOUNT);
+    const verdict = await runTester(cli, started.server, testerSeed, limitMs, SECOND_ACCOUNT, testerArgs);
     if (started.server.exitedEarly() && verdict.exitCode === 0)
       verdict.error = "the server exited during the run";
     await started.server.stop();
@@ -322,21 +366,34 @@ async function main(): Promise<void> {
     testers: [],
     mutants: [],
   };
+  const tried = chosen(sample.mutants, values.only);
+  const populations = [...new Set(tried.map(populationOf))].sort();
+  /** Coverage of the unmutated server under each tester, by population ("tester/population"). */
   const coverages = new Map<string, Coverage>();
   for (const tester of testers) {
-    const { verdict, coverage } = await coverageRun(tester.cli);
-    if (verdict.exitCode !== 0) {
-      throw new Error(
-        `tester ${tester.name} does not pass the unmutated server (exit ${verdict.exitCode}: ${verdict.error ?? verdict.failedChecks.join(", ")}); its kills would mean nothing`,
+    const runs: Partial<Record<PopulationName, TesterVerdict>> = {};
+    for (const population of populations) {
+      const { verdict, coverage } = await coverageRun(tester.cli, population);
+      if (verdict.exitCode !== 0) {
+        throw new Error(
+          `tester ${tester.name} does not pass the unmutated server (${population} population; exit ${verdict.exitCode}: ${verdict.error ?? verdict.failedChecks.join(", ")}); its kills would mean nothing`,
+        );
+      }
+      runs[population] = verdict;
+      coverages.set(`${tester.name}/${population}`, coverage);
+      console.error(
+        `tester ${tester.name}: passes the unmutated server, ${population} population (${verdict.requests} requests, ${(verdict.wallMs / 1000).toFixed(1)} s)`,
       );
     }
-    results.testers.push({ name: tester.name, cli: tester.cli, nullRun: verdict });
-    coverages.set(tester.name, coverage);
-    console.error(`tester ${tester.name}: passes the unmutated server (${verdict.requests} requests)`);
+    results.testers.push({
+      name: tester.name,
+      cli: tester.cli,
+      nullRun: (runs.default ?? runs.load)!,
+      ...(runs.load ? { loadNullRun: runs.load } : {}),
+    });
   }
 
   const done = new Map((previous?.mutants ?? []).map((m) => [m.key, m]));
-  const tried = chosen(sample.mutants, values.only);
   let finished = 0;
   await pool(tried, jobs, async (mutant) => {
     const before = done.get(mutant.key);
@@ -354,7 +411,9 @@ async function main(): Promise<void> {
       ...(before?.serverTests ? { serverTests: before.serverTests } : {}),
     };
     for (const tester of testers) {
-      const reached = coverages.get(tester.name)!.countAt(mutant.distFile, mutant.jsOffset);
+      const reached = coverages
+        .get(`${tester.name}/${populationOf(mutant)}`)!
+        .countAt(mutant.distFile, mutant.jsOffset);
       // A trial that timed out with no check failed decided nothing: a resumed run tries it again.
       const earlier = before?.trials.find(
         (t) =>

@@ -19,18 +19,19 @@ import { namedLists } from "../src/checks/result-filter.js";
 import { USAGE } from "../src/options.js";
 import { RESPONSE_CHECKS } from "../src/result.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
+import { connectionFaults } from "./support/connection-faults.js";
 import { engineFaults } from "./support/engine-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
 import { heldOutFaults, UNOBSERVABLE } from "./support/held-out-faults.js";
-import { loadFaults } from "./support/load-faults.js";
+import { loadFaults, windowRestartFault } from "./support/load-faults.js";
 import { meaningFaults } from "./support/meaning-faults.js";
 import { relationFaults } from "./support/relation-faults.js";
 
 const moduleOf = (check: string) => `src/checks/${check.replace(/_/g, "-")}.ts`;
 const source = (check: string) => readFileSync(new URL(`../${moduleOf(check)}`, import.meta.url), "utf8");
 
-/** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts, test/load-phase.test.ts). */
+/** The faults the suites run and expect to be caught (test/mutations.test.ts, test/held-out-faults.test.ts, test/load-phase.test.ts, test/weight-window.test.ts, test/pipelining.test.ts). */
 const caughtFaults = new Set(
   [
     ...faults(DEMO_CREDENTIALS),
@@ -41,6 +42,8 @@ const caughtFaults = new Set(
     ...heldOutFaults(DEMO_CREDENTIALS),
     ...relationFaults(),
     ...loadFaults(),
+    windowRestartFault(),
+    ...connectionFaults(),
   ]
     .map((fault) => fault.name)
     .filter((name) => !(name in UNOBSERVABLE)),
@@ -65,6 +68,13 @@ describe("the checks' modules", () => {
     expect(Object.keys(CHECK_LABELS)).toEqual([...CHECK_NAMES]);
     expect(RESPONSE_CHECKS).toEqual(checksAt("answer").map((check) => check.name));
     for (const check of CHECKS) expect(USAGE).toContain(`${check.name} (${check.label})`);
+  });
+
+  it("give each check at most one hook per phase (a phase runs the first it finds)", () => {
+    for (const check of CHECKS) {
+      const phases = check.hooks.map((hook) => hook.phase);
+      expect(phases, check.name).toEqual([...new Set(phases)]);
+    }
   });
 
   it("give each check a distinct name and label, a description, and a reason where it does not apply", () => {

@@ -67,13 +67,40 @@ describe("judgeBurst", () => {
     });
   }
 
-  it("Retry-After: whole seconds, within the window", () => {
-    expect(retryAfterProblems("r", "12", 11_500)).toEqual([]);
-    expect(retryAfterProblems("r", "0", 11_500)[0]).toMatch(/not a whole number of seconds ≥ 1/);
-    expect(retryAfterProblems("r", "1.5", 11_500)[0]).toMatch(/not a whole number/);
-    expect(retryAfterProblems("r", "120", 11_500)[0]).toMatch(
-      /outlasts the weight window, which ends in 12 s/,
-    );
+  describe("Retry-After: whole seconds that end with the weight window, give or take a second", () => {
+    const cases: Array<{
+      given: string;
+      retryAfter: string | undefined;
+      leftMs: number;
+      want: RegExp | undefined;
+    }> = [
+      { given: "the window's rest, rounded up", retryAfter: "12", leftMs: 11_500, want: undefined },
+      { given: "a second past the window", retryAfter: "13", leftMs: 11_500, want: undefined },
+      { given: "a second short of it (clocks)", retryAfter: "11", leftMs: 11_500, want: undefined },
+      { given: "absent", retryAfter: undefined, leftMs: 11_500, want: /no Retry-After/ },
+      { given: "zero", retryAfter: "0", leftMs: 11_500, want: /not a whole number of seconds ≥ 1/ },
+      { given: "a fraction", retryAfter: "1.5", leftMs: 11_500, want: /not a whole number/ },
+      {
+        given: "longer than the window",
+        retryAfter: "120",
+        leftMs: 11_500,
+        want: /outlasts the weight window, which ends in 11.5 s/,
+      },
+      {
+        given: "a second when the window ends in 40 s",
+        retryAfter: "1",
+        leftMs: 40_000,
+        want: /ends before the weight window.*still falls in the window/,
+      },
+      { given: "a second when the window ends in 2 s", retryAfter: "1", leftMs: 2_000, want: undefined },
+    ];
+    for (const { given, retryAfter, leftMs, want } of cases) {
+      it(given, () => {
+        const problems = retryAfterProblems("r", retryAfter, leftMs);
+        if (want === undefined) expect(problems).toEqual([]);
+        else expect(problems[0]).toMatch(want);
+      });
+    }
   });
 });
 

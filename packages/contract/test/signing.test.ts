@@ -58,6 +58,32 @@ describe("signing", () => {
     expect(request.headers["content-type"]).toBe("application/x-www-form-urlencoded");
   });
 
+  describe("wire escapes: the body as written, and the signature over those bytes", () => {
+    const cases: Array<{ given: "lower" | "every" | "raw" | undefined; value: string; want: string }> = [
+      { given: undefined, value: "ü €/a", want: "id=%C3%BC%20%E2%82%AC%2Fa" },
+      { given: "lower", value: "ü €/a", want: "id=%c3%bc%20%e2%82%ac%2fa" },
+      { given: "every", value: "ü/a", want: "id=%c3%bc%2f%61" },
+      { given: "raw", value: "ü €/a", want: "id=ü%20€%2Fa" },
+    ];
+    for (const { given, value, want } of cases) {
+      it(`${given ?? "standard"}: ${value}`, () => {
+        const cancel = model.operation("cancel_order")!;
+        const request = buildRequest(
+          {
+            op: cancel,
+            params: [["id", value]],
+            placement: "body",
+            ...(given ? { wire: { escapes: given } } : {}),
+          },
+          ctx,
+        );
+        const [payload, signature] = request.body!.split("&signature=");
+        expect(payload!.startsWith(`${want}&timestamp=`), payload).toBe(true);
+        expect(decodeURIComponent(signature!)).toBe(hmacHex(credentials.apiSecret, "", payload!));
+      });
+    }
+  });
+
   it("writes the auth variants the probes need", () => {
     const noKey = buildRequest({ op: newOrder, params, auth: { key: "none" } }, ctx);
     expect(Object.keys(noKey.headers).map((h) => h.toLowerCase())).not.toContain("x-mbx-apikey");

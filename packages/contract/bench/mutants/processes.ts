@@ -130,6 +130,8 @@ export function runTester(
   seed: number,
   hardLimitMs: number,
   second?: { apiKey: string; apiSecret: string },
+  /** More options of the tester (the load population's --load). */
+  extra: readonly string[] = [],
 ): Promise<TesterVerdict> {
   const started = performance.now();
   const args = [
@@ -143,6 +145,7 @@ export function runTester(
     "--json",
     "--max-time",
     String(Math.floor(hardLimitMs / 1000) - 30),
+    ...extra,
   ];
   const env: NodeJS.ProcessEnv = {
     ...process.env,

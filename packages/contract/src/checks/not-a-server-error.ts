@@ -1,4 +1,9 @@
-// not_a_server_error: no answer is a 5xx, and every request gets an answer within --timeout.
+// not_a_server_error: no answer is a 5xx, and every request gets an answer within --timeout, also
+// requests pipelined on one connection (HTTP/1.1): answered in order, or the connection closed.
+import type { ContractOperation } from "../core/operations.js";
+import { type PipelinedResult, sendPipelined } from "../http/pipelined.js";
+import type { HttpResponse } from "../http/transport.js";
+import type { RunContext } from "../kit/context.js";
 import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -15,8 +20,9 @@ export const notAServerError: ContractCheck<typeof CHECK> = {
       judge: (exchange, _declared, verdicts) => checkNotAServerError(exchange, verdicts),
       noAnswer: (exchange, verdicts, message) => checkNoAnswer(exchange, verdicts, message),
     },
+    { phase: "end", run: pipelinedReads },
   ],
-  seenToCatch: ["server-error-on-avg-price"],
+  seenToCatch: ["server-error-on-avg-price", "pipelined-request-left-unanswered"],
 };
 
 export function checkNotAServerError(exchange: RoundTrip, verdicts: Verdicts): void {
@@ -28,4 +34,105 @@ export function checkNotAServerError(exchange: RoundTrip, verdicts: Verdicts): v
 /** A request that got no answer at all (timeout, refused connection, reset). */
 export function checkNoAnswer(exchange: RoundTrip, verdicts: Verdicts, message: string): void {
   verdicts.fail(CHECK, exchange, `no response: ${message}`);
+}
+
+/** What a pipelined request's answer must look like to be its own (the order is judged by it). */
+export interface PipelinedExpectation {
+  what: string;
+  isItsAnswer: (body: unknown) => boolean;
+}
+
+/**
+ * Problems of requests pipelined on one connection: a 5xx; a request left unanswered while the
+ * connection stayed open (RFC 9112 §9.3.2: a server answers pipelined requests in the order they
+ * came, or closes the connection, after which a client sends them again); answers out of order.
+ * A connection closed early is allowed, and what it answered is judged.
+ */
+export function pipelineProblems(
+  expected: readonly PipelinedExpectation[],
+  result: PipelinedResult,
+  timeoutMs: number,
+): string[] {
+  const problems: string[] = [];
+  for (const [i, answer] of result.answers.entries()) {
+    const want = expected[i];
+    if (answer.status >= 500)
+      problems.push(`answer ${i + 1} (to ${want?.what ?? "nothing"}): server error, status ${answer.status}`);
+    else if (want && answer.status === 200 && !want.isItsAnswer(parseBody(answer.bodyText)))
+      problems.push(
+        `answer ${i + 1} is not the answer to request ${i + 1} (${want.what}): pipelined requests are answered in the order they came`,
+      );
+  }
+  if (result.end === "timeout" && result.answers.length < expected.length)
+    problems.push(
+      `request ${result.answers.length + 1} of ${expected.length} (${expected[result.answers.length]!.what}), pipelined on one connection, got no answer within ${timeoutMs} ms while the connection stayed open: an HTTP/1.1 server answers pipelined requests in order, or closes the connection`,
+    );
+  return problems;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The two reads the pipelining probe sends, each told by its answer: the server's time, then ping. */
+function pipelinedPair(ctx: RunContext): Array<PipelinedExpectation & { op: ContractOperation }> {
+  const time = ctx.session.model.operation("server_time");
+  const ping = ctx.session.model.operation("ping");
+  if (!time || !ping) return [];
+  const isObject = (body: unknown): body is Record<string, unknown> =>
+    typeof body === "object" && body !== null && !Array.isArray(body);
+  return [
+    { op: time, what: "server_time", isItsAnswer: (body) => isObject(body) && "serverTime" in body },
+    { op: ping, what: "ping", isItsAnswer: (body) => isObject(body) && !("serverTime" in body) },
+  ];
+}
+
+/** server_time and ping written together on one connection: both answered, in order. */
+async function pipelinedReads(ctx: RunContext): Promise<void> {
+  const { session } = ctx;
+  const pair = pipelinedPair(ctx);
+  if (pair.length === 0) return;
+  const requests = pair.map((p) => session.build({ op: p.op, params: [] }));
+  const started = performance.now();
+  const result = await sendPipelined(requests[0]!.url, requests, session.timeoutMs);
+  const last = Math.min(result.answers.length, pair.length - 1);
+  const answer = result.answers[last];
+  const exchange: RoundTrip = {
+    op: pair[last]!.op,
+    case: `${pair.map((p) => p.what).join(" and ")} pipelined on one connection`,
+    plan: { op: pair[last]!.op, params: [] },
+    request: requests[last]!,
+    ...(answer ? { response: asResponse(answer) } : {}),
+    durationMs: performance.now() - started,
+  };
+  if (result.end === "error") {
+    session.recorder.note(
+      CHECK,
+      exchange.op.operationId,
+      `requests pipelined on one connection not judged: ${result.error}`,
+    );
+    return;
+  }
+  const problems = pipelineProblems(pair, result, session.timeoutMs);
+  if (problems.length > 0) session.fail(CHECK, exchange, problems.join("; "));
+  else session.pass(CHECK, exchange);
+}
+
+function asResponse(answer: {
+  status: number;
+  headers: Record<string, string>;
+  bodyText: string;
+}): HttpResponse {
+  const json = parseBody(answer.bodyText);
+  return {
+    status: answer.status,
+    headers: answer.headers,
+    contentType: answer.headers["content-type"] ?? "",
+    bodyText: answer.bodyText,
+    ...(json === undefined ? { jsonError: "not JSON" } : { json }),
+  };
 }

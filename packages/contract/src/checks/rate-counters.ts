@@ -6,12 +6,20 @@
  * with each accepted order. A pair that straddles a window boundary is not judged; growth below the
  * weight fails at once; growth above it is tried again (another client on the same address counts
  * too) and fails only when the excess is the same on every attempt.
+ *
+ * The weight window restarts: wherever the run's requests span a boundary of the weight counter's
+ * window (by the target's clock), the run's own answers from the last one well before it to the
+ * first one well after it, sent one after another, must show the count starting again. A counter
+ * that went on across the boundary growing by exactly each request's weight, as inside one window,
+ * fails: a server that restarts could show that only if other clients on the address spent, since
+ * the boundary, exactly what the address had spent before it.
  */
 
 import { formatDec, parseDec } from "../core/decimal.js";
 import { type ContractOperation, isSigned, isTrading, methodOf } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { describeAnswer, ok } from "../kit/answers.js";
+import { readServerClock } from "../kit/clock.js";
 import { op, type RunContext } from "../kit/context.js";
 import { placeOrder } from "../kit/order-placing.js";
 import type { Values } from "../kit/values.js";
@@ -29,13 +37,14 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
   covers: ["x-weight"],
   hooks: [
     { phase: "trading-behaviour", run: rateCountersPhase },
-    { phase: "end", run: dailyCount },
+    { phase: "end", run: atTheEnd },
   ],
   seenToCatch: [
     "weight-counts-one-per-request",
     "weight-counts-double",
     "order-count-frozen",
     "refused-order-counted",
+    "weight-window-never-restarts",
   ],
 };
 
@@ -258,6 +267,12 @@ async function orderCounts(ctx: RunContext): Promise<void> {
   skip(`no two orders fell inside one window of every order counter in ${ORDER_ATTEMPTS} attempts`);
 }
 
+/** The judgements over the whole run: the daily order count, and the weight window's restarts. */
+async function atTheEnd(ctx: RunContext): Promise<void> {
+  await dailyCount(ctx);
+  await windowRestarts(ctx);
+}
+
 /** Longest wait for a short window's boundary to pass; longer windows are left to chance. */
 const MAX_BOUNDARY_WAIT_MS = 2 * BOUNDARY_MARGIN_MS;
 
@@ -369,4 +384,148 @@ async function farOrder(
   return ok(placed.exchange) && value !== undefined
     ? { exchange: placed.exchange, at, longest: [longest, value] }
     : undefined;
+}
+
+/** One answer of the run as the restart judgement reads it (times by the target's clock). */
+export interface WeightSample {
+  sentAt: number;
+  answeredAt: number;
+  /** The answer's status (undefined: no answer). */
+  status: number | undefined;
+  /** Its used-weight counter, when it carried one. */
+  used: number | undefined;
+  /** The request's weight by the spec (x-weight and its tiers). */
+  weight: number;
+}
+
+export type RestartVerdict =
+  | { boundary: number; kind: "restarted"; at: number }
+  | { boundary: number; kind: "went on"; first: number; last: number }
+  | { boundary: number; kind: "not judged"; at: number; why: string };
+
+/** How far from a boundary the answers that bracket it lie (the target's clock is known to within it). */
+export const RESTART_MARGIN_MS = 1000;
+
+/**
+ * For each boundary of the window that the samples (in the order sent) span: the samples from the
+ * last one answered RESTART_MARGIN_MS before it to the first one sent as long after it. "restarted":
+ * at some step the counter grew by less than the request's weight (the count started again);
+ * "went on": every step grew by exactly the weight; "not judged": requests in flight together, an
+ * answer without a counter, a refusal for rate (429, 418) or a transport error, or growth above
+ * the weight (another client on the address).
+ */
+export function judgeRestarts(
+  samples: readonly WeightSample[],
+  windowMs: number,
+  marginMs: number = RESTART_MARGIN_MS,
+): RestartVerdict[] {
+  const out: RestartVerdict[] = [];
+  if (samples.length < 2) return out;
+  const first = Math.floor(samples[0]!.sentAt / windowMs) + 1;
+  const last = Math.floor(samples.at(-1)!.answeredAt / windowMs);
+  for (let k = first; k <= last; k += 1) {
+    const boundary = k * windowMs;
+    const a = samples.findLastIndex((s) => s.answeredAt < boundary - marginMs);
+    const b = samples.findIndex((s) => s.sentAt > boundary + marginMs);
+    if (a < 0 || b < 0 || b <= a) continue;
+    out.push(judgeSpan(samples, boundary, a, b));
+  }
+  return out;
+}
+
+function judgeSpan(samples: readonly WeightSample[], boundary: number, a: number, b: number): RestartVerdict {
+  const notJudged = (why: string): RestartVerdict => ({ boundary, kind: "not judged", at: b, why });
+  for (let i = a; i <= b; i += 1) {
+    const s = samples[i]!;
+    if (s.status === undefined || s.status === 429 || s.status === 418 || s.status >= 500)
+      return notJudged(`an answer ${s.status ?? "missing"} among them`);
+    if (s.used === undefined) return notJudged("an answer without the counter among them");
+    if (i > a && s.sentAt < samples[i - 1]!.answeredAt) return notJudged("requests in flight together");
+  }
+  // A count of 0 before the boundary is what a restart shows too.
+  if (samples[a]!.used === 0) return notJudged("nothing counted before the boundary");
+  // Nothing sent before the span may still have been in flight at its start.
+  if (samples.slice(0, a).some((s) => s.answeredAt > samples[a]!.sentAt))
+    return notJudged("requests in flight together");
+  let above = false;
+  for (let i = a + 1; i <= b; i += 1) {
+    const growth = samples[i]!.used! - samples[i - 1]!.used!;
+    if (growth < samples[i]!.weight) return { boundary, kind: "restarted", at: i };
+    if (growth > samples[i]!.weight) above = true;
+  }
+  return above
+    ? notJudged("the counter grew by more than the weights (other clients on this address count too)")
+    : { boundary, kind: "went on", first: a, last: b };
+}
+
+/**
+ * Why the run's estimate of the target's clock may have placed a boundary more than half the
+ * margin off (a sandbox clock that runs at another rate, or was moved), or undefined: the server
+ * time read again now against the estimate.
+ */
+async function clockDrifted(ctx: RunContext): Promise<string | undefined> {
+  const { session } = ctx;
+  const time = session.model.operation("server_time");
+  if (!time) return "no server_time to check the clock against";
+  const reading = await readServerClock(
+    session,
+    time,
+    "counters: the server's time, against the run's estimate of it",
+  );
+  if (reading.serverTime === undefined) return `server_time answered ${describeAnswer(reading.exchange)}`;
+  const drift = reading.serverTime - (reading.local + session.clockOffsetMs);
+  return Math.abs(drift) + reading.halfTrip > RESTART_MARGIN_MS / 2
+    ? `the target's clock is ${Math.round(drift)} ms from the run's estimate of it (± ${Math.round(reading.halfTrip)} ms)`
+    : undefined;
+}
+
+/** At the end of the run: the weight window restarted at every boundary the run's answers span. */
+async function windowRestarts(ctx: RunContext): Promise<void> {
+  const { session } = ctx;
+  if (!session.clockSynced) return;
+  const counter = session.model.operations
+    .map((o) => countersOf(o, /X-MBX-USED-WEIGHT/)[0])
+    .find((c) => c !== undefined);
+  if (!counter) return;
+  const timeline = session.timeline;
+  const samples = timeline.map(({ exchange, sentAt, answeredAt }) => ({
+    sentAt,
+    answeredAt,
+    status: exchange.response?.status,
+    used: counterValue(exchange, counter),
+    weight: session.weightOf(exchange.plan),
+  }));
+  const verdicts = judgeRestarts(samples, counter.windowMs);
+  if (verdicts.length === 0) return;
+  const drifted = await clockDrifted(ctx);
+  if (drifted) {
+    session.recorder.note(CHECK, "server_time", `the weight window's restarts not judged: ${drifted}`);
+    return;
+  }
+  for (const verdict of verdicts) {
+    const at = timeline[verdict.kind === "went on" ? verdict.last : verdict.at]!.exchange;
+    const when = new Date(verdict.boundary).toISOString();
+    if (verdict.kind === "restarted") {
+      session.pass(CHECK, at);
+      session.recorder.note(
+        CHECK,
+        at.op.operationId,
+        `the weight window restarted at ${when}, as its counter shows`,
+      );
+    } else if (verdict.kind === "not judged")
+      session.recorder.note(
+        CHECK,
+        at.op.operationId,
+        `the weight window's restart at ${when} not judged: ${verdict.why}`,
+      );
+    else {
+      const from = samples[verdict.first]!;
+      const to = samples[verdict.last]!;
+      session.fail(
+        CHECK,
+        at,
+        `${counter.name} went on from ${from.used} to ${to.used} across the window's boundary at ${when} (by the target's clock), growing by exactly each request's weight over ${verdict.last - verdict.first} request(s) sent one after another, as inside one window; the count must start again with each window`,
+      );
+    }
+  }
 }

@@ -37,6 +37,7 @@ export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
   seenToCatch: [
     "weight-limit-refuses-at-the-limit",
     "weight-limit-429-without-retry-after",
+    "weight-limit-retry-after-too-short",
     "weight-limit-not-enforced",
   ],
 };
@@ -101,7 +102,15 @@ export function judgeBurst(
   return problems;
 }
 
-/** Retry-After must be whole seconds, at least 1, and the wait must not outlast the window by more than a second. */
+/** How far a Retry-After may miss the window's end (the target's clock is known to about this). */
+const RETRY_AFTER_SLACK_MS = 1000;
+
+/**
+ * Retry-After must be whole seconds, at least 1, and end with the weight window, give or take a
+ * second: "seconds to wait before the next request" (the spec), and the refused weight does not
+ * fit until the window's count starts again, so a shorter wait leads into another 429, and a longer
+ * one outlasts the window.
+ */
 export function retryAfterProblems(
   where: string,
   retryAfter: string | undefined,
@@ -110,10 +119,13 @@ export function retryAfterProblems(
   if (retryAfter === undefined) return [`${where}: no Retry-After`];
   if (!/^\d+$/.test(retryAfter) || Number(retryAfter) < 1)
     return [`${where}: Retry-After "${retryAfter}" is not a whole number of seconds ≥ 1`];
-  const latest = Math.ceil(windowLeftMs / 1000) + 1;
-  if (Number(retryAfter) > latest)
+  const seconds = Number(retryAfter);
+  const ends = `the weight window, which ends in ${(windowLeftMs / 1000).toFixed(1)} s`;
+  if (seconds * 1000 > windowLeftMs + RETRY_AFTER_SLACK_MS + 999)
+    return [`${where}: Retry-After ${retryAfter} s outlasts ${ends}`];
+  if (seconds * 1000 < windowLeftMs - RETRY_AFTER_SLACK_MS)
     return [
-      `${where}: Retry-After ${retryAfter} s outlasts the weight window, which ends in ${latest - 1} s`,
+      `${where}: Retry-After ${retryAfter} s ends before ${ends}: a request sent then still falls in the window whose weight is spent`,
     ];
   return [];
 }
@@ -131,8 +143,13 @@ async function loadPhase(ctx: RunContext): Promise<void> {
       BURST_OPERATION,
       "the target announces no REQUEST_WEIGHT limit, or the spec states no too-much-weight refusal",
     );
-  if (ctx.ledger.outstanding().length > 0)
-    return session.skip(CHECK, op.operationId, "orders of the run are still open: no load on top of them");
+  const open = ctx.ledger.outstanding();
+  if (open.length > 0)
+    return session.skip(
+      CHECK,
+      op.operationId,
+      `${open.length} order(s) of the run are still open or in doubt (${[...new Set(open.map((e) => `${e.purpose} ${e.state}`))].join(", ")}): no load on top of them`,
+    );
   const params = heaviestParams(ctx, op);
   const weight = session.weightOf({ op, params });
   const needed = Math.ceil(limit.limit / weight) + 1;

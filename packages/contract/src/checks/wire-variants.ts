@@ -7,7 +7,11 @@
  * - the acceptance rule on both sides of each bound, with a margin for the clock and the network:
  *   a timestamp 1.5 s inside the default window is served, 1.5 s outside refused; 1.5 s past the
  *   1000 ms ahead bound refused; with recvWindow at its maximum, the same inside and outside it;
- * - x-parameter-placement: a name in both the query and the body takes the query's value.
+ * - x-parameter-placement: a name in both the query and the body takes the query's value;
+ * - x-signing's payload is percent-encoded as sent: a form body with characters outside ASCII left
+ *   unescaped (UTF-8 bytes), signed over the bytes sent, is refused with a 4xx (the signature's
+ *   -1022, or the value's own refusal), never served or answered 5xx (a cancel of an id no order
+ *   has, so nothing can be created or cancelled).
  * A served probe that is refused for its timestamp is sent once more (a stall is not a fault).
  */
 import { formatDec, parseDec, tryParseDec } from "../core/decimal.js";
@@ -36,6 +40,7 @@ export const wireVariants: ContractCheck<typeof CHECK> = {
     "default-window-ten-seconds",
     "future-timestamps-within-window",
     "body-wins-over-query",
+    "server-error-on-bytes-outside-ascii",
   ],
 };
 
@@ -119,6 +124,27 @@ export async function wireVariantsPhase(ctx: RunContext): Promise<void> {
   const declared = newOrder.parameters.some((p) => p.name === ctx.session.model.signing.recvWindowParameter);
   await probeAll(ctx, newOrder, () => farOrder(ctx, newOrder), declared);
   if (newOrder.acceptsFormBody) await queryWins(ctx, newOrder);
+  await rawBytesRefused(ctx);
+}
+
+/** A client order id no order has, with characters outside ASCII (two and three UTF-8 bytes). */
+export const NON_ASCII_ID = "mct-ünknown-€";
+
+/** A cancel whose form body holds characters outside ASCII unescaped: refused, whatever the code. */
+async function rawBytesRefused(ctx: RunContext): Promise<void> {
+  const cancel = op(ctx, "cancel_order");
+  if (!cancel?.acceptsFormBody || !cancel.parameters.some((p) => p.name === "origClientOrderId")) return;
+  const what = `a form body with characters outside ASCII left unescaped (origClientOrderId=${NON_ASCII_ID} as UTF-8 bytes), signed over the bytes sent`;
+  const exchange = await ctx.session.call(
+    {
+      op: cancel,
+      params: encodeParams(cancel, { symbol: ctx.values.symbol, origClientOrderId: NON_ASCII_ID }),
+      placement: "body",
+      wire: { escapes: "raw" },
+    },
+    "wire: a form body with bytes outside ASCII",
+  );
+  expectRefusal(ctx, CHECK, exchange, { what });
 }
 
 /** A LIMIT BUY far below the market under a fresh client id of the ledger. */

@@ -50,10 +50,11 @@ export interface RequestPlan {
 export interface WireVariant {
   /**
    * Percent-escapes of values: "lower" writes encodeURIComponent's escapes in lower-case hex,
-   * "every" escapes every character of every value (in lower case); the signature covers the bytes
-   * as written either way.
+   * "every" escapes every character of every value (in lower case), "raw" leaves characters
+   * outside ASCII unescaped (their UTF-8 bytes as they are, not the form x-signing states); the
+   * signature covers the bytes as written either way.
    */
-  escapes?: "lower" | "every";
+  escapes?: "lower" | "every" | "raw";
   /** Parameters sent in the form body besides `params` in the query (a name may be in both). */
   alsoInBody?: ParamList;
   /** Another request method than the operation's (a probe of the methods its path does not list). */
@@ -112,6 +113,8 @@ export function encodeParams(op: ContractOperation, values: Readonly<Record<stri
 function escapeValue(value: string, escapes: WireVariant["escapes"]): string {
   if (escapes === "every")
     return [...Buffer.from(value, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+  if (escapes === "raw")
+    return [...value].map((c) => (c.charCodeAt(0) < 0x80 ? encodeURIComponent(c) : c)).join("");
   const standard = encodeURIComponent(value);
   return escapes === "lower" ? standard.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()) : standard;
 }

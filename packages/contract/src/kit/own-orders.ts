@@ -15,6 +15,7 @@ import type { FarBuy } from "./market.js";
 import { levelsOf } from "./market-view.js";
 import type { Level } from "./matching-model.js";
 import { type PlacedOrder, placeOrder, recordSent } from "./order-placing.js";
+import { afterCancel } from "./order-state.js";
 import type { Values } from "./values.js";
 
 /** An order of the run: where it is and how the target knows it. */
@@ -194,7 +195,8 @@ export async function cancelIfOpen(ctx: RunContext, order: OwnOrder, label: stri
     },
     label,
   );
-  if (ok(exchange)) ctx.ledger.closed(order.clientOrderId);
+  // Refused as unknown (an order that filled, a stop that fired and sold): closed, as the clean-up rules.
+  if (afterCancel(cancel, exchange).state === "closed") ctx.ledger.closed(order.clientOrderId);
 }
 
 /** The book as one order_book answer shows it. */

@@ -75,6 +75,7 @@ export async function probe(session: Session, baseUrl: string): Promise<ProbeRes
     if (found?.clock) {
       clock = found.clock;
       session.clockOffsetMs = clock.offsetMs;
+      session.clockSynced = true;
     }
   }
 

@@ -17,6 +17,13 @@ export interface RoundTrip {
   durationMs: number;
 }
 
+/** A round trip with when it was sent and answered, by the target's clock (the session's timeline). */
+export interface TimedRoundTrip {
+  exchange: RoundTrip;
+  sentAt: number;
+  answeredAt: number;
+}
+
 /** Where a check records its outcome for an operation (the session, which masks and counts). */
 export interface Verdicts {
   pass(check: CheckName, exchange: RoundTrip): void;

@@ -23,7 +23,7 @@ import {
 import { send, type TransportError } from "../http/transport.js";
 import { CoverageRecorder } from "./coverage.js";
 import { ImplementationTracker } from "./not-implemented.js";
-import type { AnswerJudge, RoundTrip, Verdicts } from "./round-trip.js";
+import type { AnswerJudge, RoundTrip, TimedRoundTrip, Verdicts } from "./round-trip.js";
 import type { CheckName, ExchangeRecord, Failure, Recorder } from "./verdicts.js";
 
 export { paramValue, type RoundTrip } from "./round-trip.js";
@@ -77,6 +77,13 @@ export class Session implements Verdicts {
   requests = 0;
   /** Server time minus local time, from the server_time probe. */
   clockOffsetMs = 0;
+  /** Whether clockOffsetMs was read from the target (its server time), not assumed 0. */
+  clockSynced = false;
+  /**
+   * Every round trip of the run in the order it was sent, with when, by the target's clock: what
+   * a judgement over the whole run reads (the weight window's restarts, rate_counters).
+   */
+  readonly timeline: TimedRoundTrip[] = [];
   /** The last X-MBX-USED-WEIGHT-1M seen. */
   usedWeight = 0;
   /** REQUEST_WEIGHT per minute from exchangeInfo, when known. */
@@ -179,13 +186,16 @@ export class Session implements Verdicts {
     this.requestCounts.set(plan.op.operationId, (this.requestCounts.get(plan.op.operationId) ?? 0) + 1);
     // Built after the wait: a signed request's timestamp must not age in the pacer's queue.
     const request = this.build(plan);
+    const sentAt = this.now();
     const result = await send(request, this.timeoutMs, signal);
+    const answeredAt = this.now();
     const answer = result.ok
       ? { status: result.response.status, headers: result.response.headers }
       : { status: 0 };
     if (permit) permit.settle(answer);
     else this.pacer.observe(answer, paced);
     const exchange: RoundTrip = { op: plan.op, case: label, plan, request, durationMs: result.durationMs };
+    this.timeline.push({ exchange, sentAt, answeredAt });
     if (result.ok) {
       exchange.response = result.response;
       this.consecutiveTransportErrors = 0;

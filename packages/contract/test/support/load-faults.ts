@@ -48,6 +48,16 @@ export function loadFaults(): Fault[] {
       },
     },
     {
+      name: "weight-limit-retry-after-too-short",
+      description:
+        "the 429's Retry-After is one second whatever is left of the weight window (counted to the window before it)",
+      caughtBy: ["rate_limit_enforcement"],
+      response: (req, res) =>
+        isDepth(req.path) && res.status === 429
+          ? { ...res, headers: { ...res.headers, "retry-after": "1" } }
+          : res,
+    },
+    {
       name: "weight-limit-not-enforced",
       description: "past the limit the request is served anyway (the 429 becomes the answer of a depth read)",
       caughtBy: ["rate_limit_enforcement"],
@@ -59,4 +69,32 @@ export function loadFaults(): Fault[] {
       },
     },
   ];
+}
+
+/**
+ * A used-weight counter that never starts again: each answer's X-MBX-USED-WEIGHT-1M carries the
+ * totals of the windows before. Seen only by a run that spans a window's boundary
+ * (test/weight-window.test.ts starts one just before it).
+ */
+export function windowRestartFault(): Fault {
+  return {
+    name: "weight-window-never-restarts",
+    description:
+      "the weight counter never restarts at a new minute: it carries the count of the windows before",
+    caughtBy: ["rate_counters"],
+    response: (_req, res, state) => {
+      const raw = Number(res.headers["x-mbx-used-weight-1m"]);
+      if (!Number.isFinite(raw)) return res;
+      const last = (state.get("last") as number | undefined) ?? 0;
+      // The server's count fell: a new window began; the fault carries the old one's total over.
+      const carried = ((state.get("carried") as number | undefined) ?? 0) + (raw < last ? last : 0);
+      state.set("carried", carried);
+      state.set("last", raw);
+      const shown = String(raw + carried);
+      return {
+        ...res,
+        headers: { ...res.headers, "x-mbx-used-weight-1m": shown, "x-mbx-used-weight": shown },
+      };
+    },
+  };
 }

@@ -214,6 +214,16 @@ export function meaningFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "server-error-on-bytes-outside-ascii",
+      description:
+        "a signed payload with bytes outside ASCII is answered 500 (the signature computed by a routine that fails on them)",
+      caughtBy: ["wire_variants", "not_a_server_error"],
+      request: (req) =>
+        allParams(req).has("signature") && /[^\x00-\x7f]/.test(req.rawQuery + req.body)
+          ? refusal(500, -1000, "An unknown error occurred while processing the request.")
+          : req,
+    },
+    {
       name: "default-window-ten-seconds",
       description: "the default receive window is 10000 ms, not 5000",
       caughtBy: ["wire_variants"],

@@ -1,0 +1,77 @@
+/**
+ * Faults below HTTP's messages, which the answer-rewriting proxy (fault-proxy.ts) cannot make:
+ * a TCP proxy in front of a real server that changes what reaches it on each connection.
+ */
+
+import type { AddressInfo } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
+
+export interface ConnectionFault {
+  name: string;
+  description: string;
+  /** Checks of which at least one must fail. */
+  caughtBy: string[];
+  /** What of the client's bytes on one connection goes on to the server (each read in turn). */
+  forward(chunk: Buffer, state: Map<string, unknown>): Buffer;
+}
+
+/** The end of the first request's head in `chunk` (requests without body), or -1. */
+const firstHeadEnd = (chunk: Buffer) => chunk.indexOf("\r\n\r\n");
+
+export function connectionFaults(): ConnectionFault[] {
+  return [
+    {
+      name: "pipelined-request-left-unanswered",
+      description:
+        "a request that arrives behind another on one connection, before the first is answered, is never served, and the connection stays open",
+      caughtBy: ["not_a_server_error"],
+      forward: (chunk, state) => {
+        if (state.get("held")) return Buffer.alloc(0);
+        const end = firstHeadEnd(chunk);
+        if (end < 0 || end + 4 >= chunk.length) return chunk;
+        state.set("held", true);
+        return chunk.subarray(0, end + 4);
+      },
+    },
+  ];
+}
+
+export interface ConnectionProxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A TCP proxy on 127.0.0.1 in front of `upstream` (an http URL) that applies `fault` to every connection. */
+export async function startConnectionProxy(
+  upstream: string,
+  fault: ConnectionFault,
+): Promise<ConnectionProxy> {
+  const target = new URL(upstream);
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const state = new Map<string, unknown>();
+    const server = connect({ host: target.hostname, port: Number(target.port) });
+    for (const socket of [client, server]) {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => undefined);
+    }
+    client.on("data", (chunk: Buffer) => {
+      const forwarded = fault.forward(chunk, state);
+      if (forwarded.length > 0) server.write(forwarded);
+    });
+    server.on("data", (chunk: Buffer) => client.write(chunk));
+    client.on("end", () => server.end());
+    server.on("end", () => client.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -219,7 +219,7 @@ export function meaningFaults(demo: { apiSecret: string }): Fault[] {
         "a signed payload with bytes outside ASCII is answered 500 (the signature computed by a routine that fails on them)",
       caughtBy: ["wire_variants", "not_a_server_error"],
       request: (req) =>
-        allParams(req).has("signature") && /[^\x00-\x7f]/.test(req.rawQuery + req.body)
+        allParams(req).has("signature") && /[^\p{ASCII}]/u.test(req.rawQuery + req.body)
           ? refusal(500, -1000, "An unknown error occurred while processing the request.")
           : req,
     },

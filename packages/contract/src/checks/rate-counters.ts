@@ -21,6 +21,7 @@ import { encodeParams } from "../http/request.js";
 import { describeAnswer, ok } from "../kit/answers.js";
 import { readServerClock } from "../kit/clock.js";
 import { op, type RunContext } from "../kit/context.js";
+import { farBuyOrder } from "../kit/market.js";
 import { placeOrder } from "../kit/order-placing.js";
 import type { Values } from "../kit/values.js";
 import { requiredValues } from "../kit/values.js";
@@ -206,14 +207,7 @@ async function orderCounts(ctx: RunContext): Promise<void> {
     const placed = await placeOrder(
       ctx,
       newOrder,
-      {
-        symbol: ctx.values.symbol,
-        side: "BUY",
-        type: "LIMIT",
-        timeInForce: "GTC",
-        price: far.price,
-        quantity: far.quantity,
-      },
+      { ...farBuyOrder(far), symbol: ctx.values.symbol },
       `counters: order ${n}`,
     );
     return { placed, at: ctx.session.now() };
@@ -225,14 +219,7 @@ async function orderCounts(ctx: RunContext): Promise<void> {
     const refused = await placeOrder(
       ctx,
       newOrder,
-      {
-        symbol: ctx.values.symbol,
-        side: "BUY",
-        type: "LIMIT",
-        timeInForce: "GTC",
-        price: offTick,
-        quantity: far.quantity,
-      },
+      { ...farBuyOrder(far), symbol: ctx.values.symbol, price: offTick },
       `counters: an order refused (its price off the tick size)`,
     );
     const second = await place(2 * attempt);
@@ -365,19 +352,7 @@ async function farOrder(
   const longest = counters[0];
   if (!longest) return undefined;
   const far = ctx.farBuy;
-  const placed = await placeOrder(
-    ctx,
-    newOrder,
-    {
-      symbol: far.symbol,
-      side: "BUY",
-      type: "LIMIT",
-      timeInForce: "GTC",
-      price: far.price,
-      quantity: far.quantity,
-    },
-    label,
-  );
+  const placed = await placeOrder(ctx, newOrder, farBuyOrder(far), label);
   const at = ctx.session.now();
   await cancelBoth(ctx, [placed.clientOrderId]);
   const value = counterValue(placed.exchange, longest);

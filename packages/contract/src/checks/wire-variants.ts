@@ -19,6 +19,7 @@ import { type ContractOperation, isSigned, methodOf } from "../core/operations.j
 import { type AuthVariant, encodeParams, type WireVariant } from "../http/request.js";
 import { bodyObject, describeAnswer, errorCode, ok } from "../kit/answers.js";
 import { expectRefusal, expectServed, op, type RunContext } from "../kit/context.js";
+import { type FarBuy, farBuyOrder } from "../kit/market.js";
 import { recordSent } from "../kit/order-placing.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -149,16 +150,12 @@ async function rawBytesRefused(ctx: RunContext): Promise<void> {
 
 /** A LIMIT BUY far below the market under a fresh client id of the ledger. */
 function farOrder(ctx: RunContext, newOrder: ContractOperation) {
-  const far = ctx.farBuy as { price: string; quantity: string };
+  const far = ctx.farBuy as FarBuy;
   const id = ctx.ledger.nextClientOrderId();
   recordSent(ctx, ctx.values.symbol, id, "wire variants");
   return encodeParams(newOrder, {
+    ...farBuyOrder(far),
     symbol: ctx.values.symbol,
-    side: "BUY",
-    type: "LIMIT",
-    timeInForce: "GTC",
-    price: far.price,
-    quantity: far.quantity,
     newClientOrderId: id,
     newOrderRespType: "ACK",
   });
@@ -227,7 +224,7 @@ async function settle(ctx: RunContext, exchange: RoundTrip): Promise<void> {
 
 /** quantity in the query and twice it in the body: the order is placed for the query's. */
 async function queryWins(ctx: RunContext, newOrder: ContractOperation): Promise<void> {
-  const far = ctx.farBuy as { price: string; quantity: string };
+  const far = ctx.farBuy as FarBuy;
   const inQuery = parseDec(far.quantity);
   const id = ctx.ledger.nextClientOrderId();
   recordSent(ctx, ctx.values.symbol, id, "wire variants");
@@ -235,12 +232,8 @@ async function queryWins(ctx: RunContext, newOrder: ContractOperation): Promise<
     {
       op: newOrder,
       params: encodeParams(newOrder, {
+        ...farBuyOrder(far),
         symbol: ctx.values.symbol,
-        side: "BUY",
-        type: "LIMIT",
-        timeInForce: "GTC",
-        price: far.price,
-        quantity: far.quantity,
         newClientOrderId: id,
         newOrderRespType: "RESULT",
       }),

@@ -311,6 +311,18 @@ export interface FarBuy {
   quantity: string;
 }
 
+/** The new_order fields of a far buy: a LIMIT GTC BUY at its price and quantity. */
+export function farBuyOrder(far: FarBuy): { [field: string]: string } {
+  return {
+    symbol: far.symbol,
+    side: "BUY",
+    type: "LIMIT",
+    timeInForce: "GTC",
+    price: far.price,
+    quantity: far.quantity,
+  };
+}
+
 /**
  * A LIMIT BUY at the far price, for the smallest quantity LOT_SIZE and NOTIONAL accept there:
  * an order that rests on the book without filling.

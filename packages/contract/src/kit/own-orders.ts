@@ -11,7 +11,7 @@ import { type Credentials, encodeParams } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import { bodyObject, ok } from "./answers.js";
 import { op, type RunContext } from "./context.js";
-import type { FarBuy } from "./market.js";
+import { type FarBuy, farBuyOrder } from "./market.js";
 import { levelsOf } from "./market-view.js";
 import type { Level } from "./matching-model.js";
 import { type PlacedOrder, placeOrder, recordSent } from "./order-placing.js";
@@ -67,16 +67,8 @@ export async function placeFarGenerated(ctx: RunContext, far: FarBuy, label: str
   const placeholder = ctx.ledger.nextClientOrderId();
   recordSent(ctx, far.symbol, placeholder, label.split(":")[0] ?? label);
   const operation = newOrderOp(ctx);
-  const values = {
-    symbol: far.symbol,
-    side: "BUY",
-    type: "LIMIT",
-    timeInForce: "GTC",
-    price: far.price,
-    quantity: far.quantity,
-  };
   const exchange = await ctx.session.call(
-    { op: operation, params: encodeParams(operation, { newOrderRespType: "FULL", ...values }) },
+    { op: operation, params: encodeParams(operation, { newOrderRespType: "FULL", ...farBuyOrder(far) }) },
     label,
   );
   const body = bodyObject(exchange);
@@ -96,20 +88,7 @@ export function placeFar(
   extra: Values = {},
   as?: Credentials,
 ): Promise<OwnOrder> {
-  return placeOwn(
-    ctx,
-    {
-      symbol: far.symbol,
-      side: "BUY",
-      type: "LIMIT",
-      timeInForce: "GTC",
-      price: far.price,
-      quantity: far.quantity,
-      ...extra,
-    },
-    label,
-    as,
-  );
+  return placeOwn(ctx, { ...farBuyOrder(far), ...extra }, label, as);
 }
 
 async function read(

@@ -34,6 +34,7 @@ import {
 } from "../kit/account-views.js";
 import { bodyObject, ok } from "../kit/answers.js";
 import { op, type RunContext } from "../kit/context.js";
+import { countersOf, counterValue, sameWindow } from "../kit/counters.js";
 import { ATTEMPTS, newestTradeId, newestTrades, type TradeRow, tradePage } from "../kit/relations-support.js";
 import type { Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -43,7 +44,6 @@ const CHECK = "account_views";
 const PURPOSE = "account views";
 /** Trades read to cover the candles and the account's trades: one page of the trade source at most. */
 const TRADES = 1000;
-const MINUTE = 60_000;
 
 export const accountViews: ContractCheck<typeof CHECK> = {
   name: CHECK,
@@ -163,23 +163,16 @@ function judgeWeight(views: Views, operation: ContractOperation, exchange: Round
   const at = ctx.session.now();
   const before = views.previous;
   views.previous = { exchange, at };
-  const header = operation.responses
-    .filter((r) => r.status.startsWith("2"))
-    .flatMap((r) => r.headers.map((h) => h.name))
-    .find((name) => /^x-mbx-used-weight-1m$/i.test(name));
-  if (!before || !header) return;
-  const value = (r: RoundTrip) => Number(r.response?.headers[header.toLowerCase()]);
-  const [a, b] = [value(before.exchange), value(exchange)];
-  const margin = 2_000;
-  const inner = (t: number) => t % MINUTE > margin && MINUTE - (t % MINUTE) > margin;
-  if (!Number.isInteger(a) || !Number.isInteger(b)) return;
-  if (Math.floor(before.at / MINUTE) !== Math.floor(at / MINUTE) || !inner(before.at) || !inner(at)) return;
+  const counter = countersOf(operation, /X-MBX-USED-WEIGHT/)[0];
+  if (!before || !counter) return;
+  const [a, b] = [counterValue(before.exchange, counter), counterValue(exchange, counter)];
+  if (a === undefined || b === undefined || !sameWindow(before.at, at, counter)) return;
   const weight = ctx.session.weightOf(exchange.plan);
   if (b - a < weight)
     fail(
       views,
       exchange,
-      `${header} went from ${a} to ${b} with this request, which weighs ${weight} (the sandbox document's x-weight)`,
+      `${counter.name} went from ${a} to ${b} with this request, which weighs ${weight} (the sandbox document's x-weight)`,
     );
   else pass(views, exchange);
 }

@@ -21,6 +21,7 @@ import { encodeParams } from "../http/request.js";
 import { describeAnswer, ok } from "../kit/answers.js";
 import { readServerClock } from "../kit/clock.js";
 import { op, type RunContext } from "../kit/context.js";
+import { BOUNDARY_MARGIN_MS, type Counter, countersOf, counterValue, sameWindow } from "../kit/counters.js";
 import { farBuyOrder } from "../kit/market.js";
 import { placeOrder } from "../kit/order-placing.js";
 import type { Values } from "../kit/values.js";
@@ -48,44 +49,6 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
     "weight-window-never-restarts",
   ],
 };
-
-/** A counter header the spec documents: its name, and the length of its window in ms. */
-interface Counter {
-  name: string;
-  windowMs: number;
-}
-
-const UNIT_MS: Record<string, number> = { S: 1000, M: 60_000, H: 3_600_000, D: 86_400_000 };
-/** Pairs closer than this to a window's boundary are not judged (clocks and latency). */
-const BOUNDARY_MARGIN_MS = 750;
-
-/** The documented response headers of `operation` whose name has `kind` and an interval suffix. */
-export function countersOf(operation: ContractOperation, kind: RegExp): Counter[] {
-  const names = new Set(
-    operation.responses.filter((r) => r.status.startsWith("2")).flatMap((r) => r.headers.map((h) => h.name)),
-  );
-  const out: Counter[] = [];
-  for (const name of names) {
-    const match = new RegExp(`^${kind.source}-(\\d+)([SMHD])$`, "i").exec(name);
-    if (match) out.push({ name, windowMs: Number(match[1]) * UNIT_MS[match[2]!.toUpperCase()]! });
-  }
-  return out;
-}
-
-function counterValue(exchange: RoundTrip, counter: Counter): number | undefined {
-  const text = exchange.response?.headers[counter.name.toLowerCase()];
-  return text !== undefined && /^\d+$/.test(text.trim()) ? Number(text) : undefined;
-}
-
-/** Whether two answers fell in one window of the counter (judged on the target's clock). */
-function sameWindow(before: number, after: number, counter: Counter): boolean {
-  const start = Math.floor(before / counter.windowMs);
-  const inner = (t: number) => {
-    const into = t % counter.windowMs;
-    return into > BOUNDARY_MARGIN_MS && counter.windowMs - into > BOUNDARY_MARGIN_MS;
-  };
-  return start === Math.floor(after / counter.windowMs) && inner(before) && inner(after);
-}
 
 export async function rateCountersPhase(ctx: RunContext): Promise<void> {
   if (!ctx.session.recorder.enabled(CHECK)) return;

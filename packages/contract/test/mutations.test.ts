@@ -126,7 +126,7 @@ describe("the fault catalog", () => {
     const picked = new Set(defaultSample(catalog).map((f) => f.name));
     for (const fault of fullRunSample(catalog)) expect(picked.has(fault.name), fault.name).toBe(true);
     const names = new Set(catalog.map((f) => f.name));
-    for (const check of new Set(catalog.flatMap((f) => f.caughtBy))) {
+    for (const check of new Set(catalog.flatMap((f) => claimedBy(f.name)))) {
       const claims = catalog.filter((f) => claimedBy(f.name).includes(check)).map((f) => f.name);
       if (claims.length > 0)
         expect(

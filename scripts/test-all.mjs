@@ -9,6 +9,9 @@
 // package and check, then the summary line CI reads: "N passed, N failed".
 //
 // `--root DIR` runs the gate on another checkout's specs/ (the gate's test uses a scratch one).
+// `--full` (`npm run test:full`) runs the big sets the default run samples, whole: every fault of
+// the contract tester's mutation catalog (MUTATION_SAMPLE=all) and every entry and operation of
+// the public-spec corpora (MARKETAPI_CORPUS_FULL=1). It is for before a release, not for CI.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,10 +22,13 @@ const { values } = parseArgs({
   options: {
     verbose: { type: "boolean", default: false },
     "keep-going": { type: "boolean", default: false },
+    full: { type: "boolean", default: false },
     root: { type: "string" },
   },
 });
 const root = values.root ?? repositoryRoot;
+// The test tasks see these through turbo.json's "env" of the test task (which keys its cache too).
+if (values.full) Object.assign(process.env, { MUTATION_SAMPLE: "all", MARKETAPI_CORPUS_FULL: "1" });
 const results = join(root, "test-results");
 const run = (/** @type {string} */ command, /** @type {string[]} */ args, cwd = root) =>
   spawnSync(command, args, { cwd, stdio: "inherit" }).status === 0;

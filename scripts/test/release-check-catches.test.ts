@@ -20,17 +20,21 @@ import { packedFiles, publicPackages } from "../workspace-packages.mjs";
 const scratch = consumerRoot();
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A copy of a package as it is packed (no node_modules), to spoil. */
-function scratchCopy(dir: string, name: string): string {
+/**
+ * A copy of a package as it is packed (no node_modules), to spoil, and the files it packs (the
+ * package's: `npm pack --dry-run` once, not again on the copy).
+ */
+function scratchCopy(dir: string, name: string): { copy: string; files: string[] } {
   const copy = join(scratch, name.replace(/^@/, "").replace("/", "-"));
-  for (const file of ["package.json", ...packedFiles(dir)]) cpSync(join(dir, file), join(copy, file));
-  return copy;
+  const files = packedFiles(dir);
+  for (const file of ["package.json", ...files]) cpSync(join(dir, file), join(copy, file));
+  return { copy, files };
 }
 
 describe("@marketapi/spec whose dist imports yaml again", () => {
   it("fails in the consumer project: importing the package fails on the missing yaml", async () => {
     const spec = publicPackages().find((p) => p.manifest.name === "@marketapi/spec")!;
-    const copy = scratchCopy(spec.dir, "spec-with-yaml");
+    const { copy } = scratchCopy(spec.dir, "spec-with-yaml");
     writeFileSync(
       join(copy, "dist", "bundle.js"),
       'import { parse } from "yaml";\nexport const parseYaml = parse;\n',
@@ -56,13 +60,13 @@ describe.each(publicPackages().map((p) => [p.manifest.name, p] as const))(
   (name, pkg) => {
     it("is reported, naming the file and the package", () => {
       const main = exportEntries(pkg.manifest).find((e) => e.subpath === ".")!;
-      const copy = scratchCopy(pkg.dir, `${name}-undeclared`);
+      const { copy, files } = scratchCopy(pkg.dir, `${name}-undeclared`);
       const file = main.file.replace(/^\.\//, "");
       writeFileSync(
         join(copy, file),
         `import "left-pad-undeclared";\n${readFileSync(join(copy, file), "utf8")}`,
       );
-      const found = undeclaredImports({ dir: copy, manifest: pkg.manifest });
+      const found = undeclaredImports({ dir: copy, manifest: pkg.manifest }, files);
       expect(found).toEqual([
         { file, specifier: "left-pad-undeclared", name: "left-pad-undeclared", how: "not declared" },
       ]);

@@ -17,7 +17,15 @@
  * `fullRunSample` picks one fault for each check (the first of the catalog naming it first in
  * `caughtBy`), and the suites run those in full. `MUTATION_RUN=full` runs every fault in full
  * (the suites as they were before, for a bench or before a release: about ten times the time).
+ *
+ * The default run of mutations.test.ts judges a seeded, stratified sample of the catalog
+ * (`defaultSample`): every check's full-run fault, a fault of every check's `seenToCatch`, and a
+ * third of the rest of each check's faults; of the full-run sample, a third runs in full, at least
+ * one of each group of the catalog (`defaultFullRuns`). `MUTATION_SAMPLE=all` (or `npm run
+ * test:full` at the root) judges every fault and runs the whole full-run sample in full;
+ * `MUTATION_SEED=<n>` draws another sample.
  */
+import { createHash } from "node:crypto";
 import { CHECKS } from "../../src/checks/index.js";
 import { type CheckName, type ContractOptions, type ContractResult, runContract } from "../../src/index.js";
 import { isCheckName } from "../../src/result.js";
@@ -124,6 +132,80 @@ export function fullRunSample(catalog: readonly Fault[]): Fault[] {
     if (first !== undefined && !byCheck.has(first)) byCheck.set(first, fault);
   }
   return [...byCheck.values()];
+}
+
+/** `MUTATION_SAMPLE=all`: judge every fault of the catalog, not the default sample. */
+export const everyFault = process.env.MUTATION_SAMPLE === "all";
+
+/** The seed of the default sample (`MUTATION_SEED`, default 1). */
+export const sampleSeed = Number(process.env.MUTATION_SEED ?? "1");
+
+/** Of each check's faults beyond those always judged, the share the default sample draws. */
+export const SAMPLE_SHARE = 1 / 3;
+
+/**
+ * A fault's place in the draw: a hash of the seed and its name alone, so a fault added to the
+ * catalog does not reshuffle the others' places.
+ */
+function drawRank(seed: number, fault: Fault): string {
+  return createHash("sha256").update(`${seed}:${fault.name}`).digest("hex");
+}
+
+/**
+ * The faults a default run judges, in catalog order: stratified by the check a fault names first.
+ * Always in: the full-run sample (one fault of each check) and, for every check that claims
+ * faults in its `seenToCatch`, one of them (so every claim is seen to hold on some fault); then,
+ * within each check's faults, the first `SAMPLE_SHARE` (rounded up) of the rest by `drawRank`.
+ */
+export function defaultSample(catalog: readonly Fault[], seed: number = sampleSeed): Fault[] {
+  const inCatalog = new Set(catalog.map((f) => f.name));
+  const picked = new Set(fullRunSample(catalog).map((f) => f.name));
+  const byRank = (a: Fault, b: Fault) => (drawRank(seed, a) < drawRank(seed, b) ? -1 : 1);
+  for (const check of CHECKS) {
+    const claims = catalog.filter((f) => check.seenToCatch.includes(f.name) && inCatalog.has(f.name));
+    if (claims.length > 0 && !claims.some((f) => picked.has(f.name))) {
+      picked.add([...claims].sort(byRank)[0]!.name);
+    }
+  }
+  const strata = new Map<string, Fault[]>();
+  for (const fault of catalog) {
+    const first = fault.caughtBy[0] ?? "";
+    strata.set(first, [...(strata.get(first) ?? []), fault]);
+  }
+  for (const faults of strata.values()) {
+    const rest = faults.filter((f) => !picked.has(f.name)).sort(byRank);
+    for (const fault of rest.slice(0, Math.ceil(rest.length * SAMPLE_SHARE))) picked.add(fault.name);
+  }
+  return catalog.filter((f) => picked.has(f.name));
+}
+
+/**
+ * The faults of the full-run sample that a default run judges in a full run: a third of them
+ * (rounded up) by `drawRank`, and at least one of each group of the catalog (its source files:
+ * shapes, behaviour, relations, ...). The others are judged like any fault of the sample.
+ */
+export function defaultFullRuns(groups: readonly (readonly Fault[])[], seed: number = sampleSeed): Fault[] {
+  const catalog = groups.flat();
+  const byRank = (a: Fault, b: Fault) => (drawRank(seed, a) < drawRank(seed, b) ? -1 : 1);
+  const everyCheck = fullRunSample(catalog);
+  const picked = new Set(everyCheck.sort(byRank).slice(0, Math.ceil(everyCheck.length * SAMPLE_SHARE)));
+  for (const group of groups) {
+    const own = everyCheck.filter((f) => group.includes(f));
+    if (own.length > 0 && !own.some((f) => picked.has(f))) picked.add(own[0]!);
+  }
+  return catalog.filter((f) => picked.has(f));
+}
+
+/**
+ * The judgement of a fault of the full-run sample, from its full run: caught there, and every
+ * check that claims it failed, in that run or else in a focused run (as judgeFault would have
+ * decided it). One full run answers both questions the suite asks of these faults, where a
+ * focused run and a full run each used to.
+ */
+export async function judgeInFull(fault: Fault): Promise<{ full: MutationOutcome; claims: MutationOutcome }> {
+  const full = await runAgainstFault(fault, { scope: "full" });
+  if (!full.caught || unseenCatches(full).length === 0) return { full, claims: full };
+  return { full, claims: await runAgainstFault(fault, { scope: "focused" }) };
 }
 
 /** The summary the suites print: the rate, then one line per fault with the run that decided it. */

@@ -19,7 +19,7 @@ import { checkDecimalText } from "./decimal-text.js";
 import { type FetchFunction, fetchDirect, mergeHeaders, type ParseAs } from "./direct-fetch.js";
 import { MissingCredentialsError } from "./missing-credentials-error.js";
 import type { UntypedClient } from "./openapi-fetch-path.js";
-import { cookiePair, fillPath, headerValue, type ParameterWire, queryPart } from "./parameter-styles.js";
+import type { ParameterWire } from "./parameter-styles.js";
 import type { BodyWire } from "./request-body.js";
 import { ResponseValidationError } from "./response-validation-error.js";
 import { isIdempotent, type RetryOptions, retryPolicy } from "./retry-policy.js";
@@ -27,7 +27,7 @@ import type { applyRequirement, Credential, Credentials, SchemeWire } from "./se
 import type { ClockReader, ServerClock } from "./server-clock.js";
 import { createSigner } from "./sign-payload.js";
 import { SpotApiError } from "./spot-api-error.js";
-import { formatDecimal, joinParams } from "./wire-encoding.js";
+import { formatDecimal, formatValue, joinParams, percentEncode } from "./wire-encoding.js";
 
 /** How one operation travels on the wire: an entry of a generated `operations.gen.ts`. */
 export interface OperationWire {
@@ -322,7 +322,6 @@ export function createApiClient(
   const routes = new Map<string, string>();
   for (const id of Object.keys(table)) routes.set(`${table[id]!.method} ${table[id]!.path}`, id);
 
-  const schemes = api.authentication.schemes ?? legacySchemes(apiKeyHeader, signing);
   const credentials: Credentials = {
     auth: options.auth ?? {},
     apiKey,
@@ -365,7 +364,11 @@ export function createApiClient(
   let security: Promise<typeof import("./security.js")> | undefined;
   const prepare = async (id: string, op: OperationWire): Promise<Prepared> => {
     security ??= import("./security.js");
-    const { applyRequirement, chooseRequirement } = await security;
+    stylesLoading ??= import("./parameter-styles.js");
+    const [{ applyRequirement, chooseRequirement, legacySchemes, legacySecurity }, loadedStyles] =
+      await Promise.all([security, stylesLoading]);
+    styles = loadedStyles;
+    const schemes = api.authentication.schemes ?? legacySchemes(apiKeyHeader, signing);
     const signedClass = op.authClass === "trade" || op.authClass === "user_data";
     if (signedClass && !signing)
       throw new TypeError(`${id} is signed, but the spec states no signing rule (x-signing)`);
@@ -547,23 +550,22 @@ export function createApiClient(
     let search = "";
     for (const name in params) {
       const value = params[name];
-      const wire = wires.get(name) ?? { name, in: "query" as const };
+      const wire = wires.get(name);
       // Path parameters are filled into the path's template below.
-      if (wire.in === "query") search = joinParams(search, queryPart(wire, value));
+      if (wire === undefined || wire.in === "query") search = joinParams(search, queryPartOf(wire, name, value));
       else if (wire.in === "header") {
-        const text = headerValue(wire, value);
+        const text = styles!.headerValue(wire, value);
         if (text !== undefined) header[name] = text;
       } else if (wire.in === "cookie") {
-        const pair = cookiePair(wire, value);
+        const pair = styles!.cookiePair(wire, value);
         if (pair !== undefined) cookies.push(pair);
       }
     }
     let formText = "";
-    for (const name in form)
-      formText = joinParams(formText, queryPart(wires.get(name) ?? { name, in: "query" }, form[name]));
-    for (const [name, value] of applied.query)
-      search = joinParams(search, queryPart({ name, in: "query" }, value));
-    for (const [name, value] of applied.cookies) cookies.push(cookiePair({ name, in: "cookie" }, value)!);
+    for (const name in form) formText = joinParams(formText, queryPartOf(wires.get(name), name, form[name]));
+    for (const [name, value] of applied.query) search = joinParams(search, queryPartOf(undefined, name, value));
+    for (const [name, value] of applied.cookies)
+      cookies.push(styles!.cookiePair({ name, in: "cookie" }, value)!);
     if (op.accept) header.Accept = op.accept;
     Object.assign(header, applied.headers);
     if (cookies.length > 0) header.Cookie = cookies.join("; ");
@@ -612,7 +614,7 @@ export function createApiClient(
       if (inForm) body = bodyText;
     }
 
-    const path = templated ? fillPath(op.path, wires, params ?? {}) : op.path;
+    const path = templated ? styles!.fillPath(op.path, wires, params ?? {}) : op.path;
     const responseAs = op.responseAs ?? "json";
     const parseAs: ParseAs = responseAs === "none" ? "text" : responseAs;
     const url = `${init?.baseUrl?.replace(/\/$/, "") ?? baseUrl}${path}${search === "" ? "" : `?${search}`}`;
@@ -729,6 +731,23 @@ function newKey(): string {
   return crypto.randomUUID().replaceAll("-", "");
 }
 
+/**
+ * How parameters are written by their style (parameter-styles.ts): loaded with the first send of a
+ * client (with the security rules), outside the default import. A scalar of a plain query
+ * parameter, the common case, needs none of it.
+ */
+let stylesLoading: Promise<typeof import("./parameter-styles.js")> | undefined;
+let styles: typeof import("./parameter-styles.js") | undefined;
+
+/** `name=value` of a query (or form body) parameter; "" when it has no value. */
+function queryPartOf(wire: ParameterWire | undefined, name: string, value: unknown): string {
+  if (value === undefined || value === null) return "";
+  const plain = wire === undefined || (!wire.json && !wire.allowReserved);
+  if (plain && (typeof value !== "object" || value instanceof Date))
+    return `${percentEncode(name)}=${percentEncode(formatValue(name, value, false))}`;
+  return styles!.queryPart(wire ?? { name, in: "query" }, value);
+}
+
 function checkTimeout(value: number, name: string): void {
   if (!(value >= 0)) throw new RangeError(`${name} must be a number of ms, at least 0, got ${value}`);
 }
@@ -750,26 +769,4 @@ function lazyClock(apiFacts: ApiFacts | undefined, localNow: () => number) {
       read = reader;
     },
   };
-}
-
-/** The schemes of a table generated before `schemes` existed: the API key header and the signing rule. */
-function legacySchemes(
-  apiKeyHeader: string | null,
-  signing: SigningTable | null,
-): Readonly<Record<string, SchemeWire>> {
-  const schemes: Record<string, SchemeWire> = {};
-  if (apiKeyHeader !== null) schemes.apiKey = { type: "apiKey", in: "header", name: apiKeyHeader };
-  if (signing !== null) schemes.signature = { type: "signing" };
-  return schemes;
-}
-
-/** The requirements an operation of an older table has, from its x-auth-class. */
-function legacySecurity(
-  op: OperationWire,
-  schemes: Readonly<Record<string, SchemeWire>>,
-): readonly (readonly string[])[] {
-  const key = "apiKey" in schemes ? ["apiKey"] : [];
-  if (op.authClass === "none") return [];
-  if (op.authClass === "market_data") return [[], key];
-  return [[...key, "signature"]];
 }

@@ -552,7 +552,8 @@ export function createApiClient(
       const value = params[name];
       const wire = wires.get(name);
       // Path parameters are filled into the path's template below.
-      if (wire === undefined || wire.in === "query") search = joinParams(search, queryPartOf(wire, name, value));
+      if (wire === undefined || wire.in === "query")
+        search = joinParams(search, queryPartOf(wire, name, value));
       else if (wire.in === "header") {
         const text = styles!.headerValue(wire, value);
         if (text !== undefined) header[name] = text;
@@ -563,7 +564,8 @@ export function createApiClient(
     }
     let formText = "";
     for (const name in form) formText = joinParams(formText, queryPartOf(wires.get(name), name, form[name]));
-    for (const [name, value] of applied.query) search = joinParams(search, queryPartOf(undefined, name, value));
+    for (const [name, value] of applied.query)
+      search = joinParams(search, queryPartOf(undefined, name, value));
     for (const [name, value] of applied.cookies)
       cookies.push(styles!.cookiePair({ name, in: "cookie" }, value)!);
     if (op.accept) header.Accept = op.accept;

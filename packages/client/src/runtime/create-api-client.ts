@@ -1,7 +1,8 @@
-import type { Pacer } from "@marketapi/pacer";
+import type { Pacer, WeightRule } from "@marketapi/pacer";
 import type { Client, HeadersOptions, Middleware } from "openapi-fetch";
 import {
   byDeadline,
+  type CallPlan,
   conductCall,
   type Deadline,
   type Hold,
@@ -14,7 +15,7 @@ import {
   type Signed,
   type Stalls,
 } from "./call-conduct.js";
-import type { ApiFacts, OperationFacts } from "./call-facts.js";
+import type { ApiFacts, OperationFact, OperationFacts } from "./call-facts.js";
 import { checkDecimalText } from "./decimal-text.js";
 import { type FetchFunction, fetchDirect, mergeHeaders, type ParseAs } from "./direct-fetch.js";
 import { MissingCredentialsError } from "./missing-credentials-error.js";
@@ -357,6 +358,10 @@ export function createApiClient(
     remeasureClock: clock?.remeasure,
     invalidTimestampCode: apiFacts?.invalidTimestampCode ?? null,
     onRetry: options.onRetry,
+    attempt: (plan: CallPlan, signal: AbortSignal | undefined, deadline: Deadline | undefined) => {
+      const call = plan as PlannedCall;
+      return attempt(call.operationId, call.sent, call.form, call.requestBody, call.init, signal, deadline);
+    },
   };
   /** What a send of an operation needs that its options and the client's credentials fix: worked out once. */
   const preparedById = new Map<string, Prepared>();
@@ -495,37 +500,66 @@ export function createApiClient(
     const all = form === undefined ? (sent ?? {}) : { ...form, ...sent };
     if (fact?.decimals) checkDecimalText(id, fact.decimals, all);
     if (init?.timeoutMs !== undefined) checkTimeout(init.timeoutMs, "timeoutMs");
-    const signal = init?.signal;
-    const lookupRun =
-      lookup &&
-      (() => {
-        const lookupParams: Record<string, unknown> = {};
-        for (const [name, from] of Object.entries(lookup.parameters)) lookupParams[name] = all[from];
-        return conduct(lookup.operation, lookupParams, undefined, undefined, {
-          signal,
-        }) as Promise<RawResult>;
-      });
-    return conductCall(
-      {
-        operationId: id,
-        idempotent: idempotentById.get(id) ?? idempotentOf(id),
-        weight: fact?.weight ?? 1,
-        params: all,
-        orders: fact?.orders ?? 0,
-        signal,
-        timeoutMs: init?.timeoutMs ?? timeoutMs,
-        lookup: lookup && { fact: lookup, run: lookupRun! },
-        outcome: {
-          operationId: id,
-          key:
-            lookup && all[lookup.key] != null
-              ? { name: lookup.key, value: String(all[lookup.key]) }
-              : undefined,
-        },
-      },
-      environment,
-      (signal, deadline) => attempt(id, sent, form, requestBody, init, signal, deadline),
+    const plan = new PlannedCall(
+      id,
+      idempotentById.get(id) ?? idempotentOf(id),
+      fact,
+      all,
+      init?.timeoutMs ?? timeoutMs,
+      sent,
+      form,
+      requestBody,
+      init,
     );
+    return conductCall(plan, environment);
+  }
+
+  /**
+   * One call as the conduct sees it, and what its sends encode. Its lookup and its key for an
+   * unknown outcome are worked out only when asked for (after a lost answer), not per call.
+   */
+  class PlannedCall implements CallPlan {
+    readonly weight: number | WeightRule;
+    readonly orders: number;
+    readonly signal: AbortSignal | undefined;
+    constructor(
+      readonly operationId: string,
+      readonly idempotent: boolean,
+      readonly fact: OperationFact | undefined,
+      readonly params: Params,
+      readonly timeoutMs: number,
+      /** What a send encodes: the parameters (with the key the client set), a form, a body, the options. */
+      readonly sent: Params | undefined,
+      readonly form: Params | undefined,
+      readonly requestBody: { value: unknown } | undefined,
+      readonly init: RawInit | undefined,
+    ) {
+      this.weight = fact?.weight ?? 1;
+      this.orders = fact?.orders ?? 0;
+      this.signal = init?.signal;
+    }
+
+    get lookup() {
+      const fact = this.fact?.lookup;
+      if (!fact) return undefined;
+      const run = () => {
+        const lookupParams: Record<string, unknown> = {};
+        for (const [name, from] of Object.entries(fact.parameters)) lookupParams[name] = this.params[from];
+        return conduct(fact.operation, lookupParams, undefined, undefined, {
+          signal: this.signal,
+        }) as Promise<RawResult>;
+      };
+      return { fact, run };
+    }
+
+    get outcome() {
+      const key = this.fact?.lookup?.key;
+      const value = key === undefined ? undefined : this.params[key];
+      return {
+        operationId: this.operationId,
+        key: key !== undefined && value != null ? { name: key, value: String(value) } : undefined,
+      };
+    }
   }
 
   /** One send: encoded, authenticated and signed now. Rejects with a LostAnswer when no answer came. */

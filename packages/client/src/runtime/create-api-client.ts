@@ -235,6 +235,12 @@ interface Prepared {
   readonly wires: ReadonlyMap<string, ParameterWire>;
   /** Whether the path has parameters to fill in. */
   readonly templated: boolean;
+  /** The base address and the path, for a path without parameters. */
+  readonly address: string;
+  /** Accept and the credentials' headers: the operation's own headers of a call that adds none. */
+  readonly ownHeaders: Record<string, string>;
+  /** What fetch gets in init.headers for a send without a body or headers of its own; undefined: none. */
+  readonly fetchHeaders: Record<string, string> | undefined;
 }
 
 /** openapi-fetch options as the path-based methods receive them, plus our `recvWindow`. */
@@ -392,11 +398,18 @@ export function createApiClient(
       if (!wires.has(name)) wires.set(name, { name, in: "query", json: true });
     for (const name of op.queryParameters) if (!wires.has(name)) wires.set(name, { name, in: "query" });
     const windowName = signing?.recvWindowParameter;
-    const facts = {
-      applied: applyRequirement(choice.chosen, schemes, credentials),
+    const applied = applyRequirement(choice.chosen, schemes, credentials);
+    const ownHeaders: Record<string, string> = op.accept ? { Accept: op.accept } : {};
+    Object.assign(ownHeaders, applied.headers);
+    const fetchHeaders = mergeHeaders({ ...clientHeaders }, ownHeaders);
+    const facts: Prepared = {
+      applied,
       acceptsWindow: windowName !== undefined && op.queryParameters.includes(windowName),
       wires,
       templated: op.path.includes("{"),
+      address: baseUrl + op.path,
+      ownHeaders,
+      fetchHeaders: Object.keys(fetchHeaders).length > 0 ? fetchHeaders : undefined,
     };
     preparedById.set(id, facts);
     return facts;
@@ -573,14 +586,16 @@ export function createApiClient(
     deadline: Deadline | undefined,
   ): Promise<{ result: RawResult; signed?: Signed }> {
     const op = table[id]!;
-    const { applied, acceptsWindow, wires, templated } = preparedById.get(id) ?? (await prepare(id, op));
+    const prepared = preparedById.get(id) ?? (await prepare(id, op));
+    const { applied, acceptsWindow, wires, templated } = prepared;
     const signed = applied.signed && signing !== null;
     const windowName = signing?.recvWindowParameter;
     if (init?.recvWindow !== undefined && !acceptsWindow) {
       throw new TypeError(`${id} does not accept recvWindow; only operations that declare it do`);
     }
-    const header: Record<string, string> = {};
-    const cookies: string[] = [];
+    // Header and cookie parameters, when the call has any (most have none: no object for them).
+    let header: Record<string, string> | undefined;
+    let cookies: string[] | undefined;
     let search = "";
     for (const name in params) {
       const value = params[name];
@@ -590,10 +605,10 @@ export function createApiClient(
         search = joinParams(search, queryPartOf(wire, name, value));
       else if (wire.in === "header") {
         const text = styles!.headerValue(wire, value);
-        if (text !== undefined) header[name] = text;
+        if (text !== undefined) (header ??= {})[name] = text;
       } else if (wire.in === "cookie") {
         const pair = styles!.cookiePair(wire, value);
-        if (pair !== undefined) cookies.push(pair);
+        if (pair !== undefined) (cookies ??= []).push(pair);
       }
     }
     let formText = "";
@@ -601,10 +616,7 @@ export function createApiClient(
     for (const [name, value] of applied.query)
       search = joinParams(search, queryPartOf(undefined, name, value));
     for (const [name, value] of applied.cookies)
-      cookies.push(styles!.cookiePair({ name, in: "cookie" }, value)!);
-    if (op.accept) header.Accept = op.accept;
-    Object.assign(header, applied.headers);
-    if (cookies.length > 0) header.Cookie = cookies.join("; ");
+      (cookies ??= []).push(styles!.cookiePair({ name, in: "cookie" }, value)!);
 
     // A call that splits its parameters itself (query plus form body) keeps its split.
     const inForm = form !== undefined || (paramsIn === "body" && op.acceptsFormBody);
@@ -614,14 +626,14 @@ export function createApiClient(
     }
     let body: BodyInit | undefined = inForm ? formText : undefined;
     let bodyText = inForm ? formText : "";
-    if (inForm) header["Content-Type"] = FORM;
+    let contentType = inForm ? FORM : undefined;
     if (requestBody !== undefined && requestBody.value !== undefined && op.body && !inForm) {
       // Loaded for the first body: most specs of this kind send their parameters in the query or a form.
       const { encodeBody } = await import("./request-body.js");
       const encoded = encodeBody(op.body, requestBody.value);
       body = encoded.body;
       bodyText = encoded.text ?? "";
-      if (encoded.contentType) header["Content-Type"] = encoded.contentType;
+      if (encoded.contentType) contentType = encoded.contentType;
       if (signed && encoded.text === undefined) {
         throw new TypeError(`${id} is signed, but its ${op.body.mediaType} body has no fixed bytes to sign`);
       }
@@ -653,12 +665,21 @@ export function createApiClient(
     const path = templated ? styles!.fillPath(op.path, wires, params ?? {}) : op.path;
     const responseAs = op.responseAs ?? "json";
     const parseAs: ParseAs = responseAs === "none" ? "text" : responseAs;
-    const url = `${init?.baseUrl?.replace(/\/$/, "") ?? baseUrl}${path}${search === "" ? "" : `?${search}`}`;
+    const query = search === "" ? "" : `?${search}`;
+    const url =
+      init?.baseUrl !== undefined || templated
+        ? `${init?.baseUrl?.replace(/\/$/, "") ?? baseUrl}${path}${query}`
+        : prepared.address + query;
+    // The operation's own headers: its header parameters, Accept, the credentials', Cookie and Content-Type.
+    const plainHeaders = header === undefined && cookies === undefined && contentType === undefined;
+    const own = plainHeaders ? prepared.ownHeaders : { ...header, ...prepared.ownHeaders };
+    if (cookies !== undefined) own.Cookie = cookies.join("; ");
+    if (contentType !== undefined) own["Content-Type"] = contentType;
     let result: RawResult;
     try {
       if (middlewares.length > 0 || init?.middleware || init?.fetch) {
         const { client, sendEncoded } = await loadOpenapiFetch();
-        const request = { method: op.method, path, search, header, body };
+        const request = { method: op.method, path, search, header: own, body };
         result = await byDeadline(sendEncoded(client, request, parseAs, init, signal), deadline);
       } else {
         // fetch gets only what differs from its defaults: each member of init costs it work
@@ -666,16 +687,23 @@ export function createApiClient(
         const requestInit: Record<string, unknown> = {};
         if (init) for (const key in init) if (!NOT_FETCH_OPTIONS.test(key)) requestInit[key] = init[key];
         if (op.method !== "GET") requestInit.method = op.method;
-        // The client's own headers are merged once (with and without the JSON default); a send copies them.
-        const headers = mergeHeaders(
-          { ...(body === undefined || body instanceof FormData ? clientHeaders : clientHeadersWithBody) },
-          init?.headers,
-          header,
-        );
-        for (const _ in headers) {
-          requestInit.headers = headers;
-          break;
-        }
+        // The client's own headers are merged once (with and without the JSON default), and with
+        // the operation's own for a send without per-call headers or a body; a send copies them.
+        const headers =
+          plainHeaders && body === undefined && init?.headers === undefined
+            ? prepared.fetchHeaders && { ...prepared.fetchHeaders }
+            : mergeHeaders(
+                {
+                  ...(body === undefined || body instanceof FormData ? clientHeaders : clientHeadersWithBody),
+                },
+                init?.headers,
+                own,
+              );
+        if (headers !== undefined)
+          for (const _ in headers) {
+            requestInit.headers = headers;
+            break;
+          }
         if (body !== undefined) requestInit.body = body;
         if (signal) requestInit.signal = signal;
         result = await byDeadline(fetchDirect(fetchImpl, url, requestInit as RequestInit, parseAs), deadline);

@@ -605,18 +605,26 @@ export function createApiClient(
         search = joinParams(search, queryPartOf(wire, name, value));
       else if (wire.in === "header") {
         const text = styles!.headerValue(wire, value);
-        if (text !== undefined) (header ??= {})[name] = text;
+        if (text !== undefined) {
+          header ??= {};
+          header[name] = text;
+        }
       } else if (wire.in === "cookie") {
         const pair = styles!.cookiePair(wire, value);
-        if (pair !== undefined) (cookies ??= []).push(pair);
+        if (pair !== undefined) {
+          cookies ??= [];
+          cookies.push(pair);
+        }
       }
     }
     let formText = "";
     for (const name in form) formText = joinParams(formText, queryPartOf(wires.get(name), name, form[name]));
     for (const [name, value] of applied.query)
       search = joinParams(search, queryPartOf(undefined, name, value));
-    for (const [name, value] of applied.cookies)
-      (cookies ??= []).push(styles!.cookiePair({ name, in: "cookie" }, value)!);
+    for (const [name, value] of applied.cookies) {
+      cookies ??= [];
+      cookies.push(styles!.cookiePair({ name, in: "cookie" }, value)!);
+    }
 
     // A call that splits its parameters itself (query plus form body) keeps its split.
     const inForm = form !== undefined || (paramsIn === "body" && op.acceptsFormBody);

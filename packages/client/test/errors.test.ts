@@ -225,11 +225,14 @@ describe("options", () => {
     });
     await client.recent_trades_list({ symbol: "BTCUSDT" });
     await client.ping();
+    // fetch's own options pass through; the method stays the operation's.
+    await client.ping(undefined, { cache: "no-store", method: "POST" } as never);
     await client.new_order({ symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: "1" });
     expect(calls).toEqual([
       [`${server.baseUrl}/api/v3/trades?symbol=BTCUSDT`, { headers: { "x-mbx-apikey": "k" } }],
       // Each member of init costs fetch work: a GET without headers gets none.
       [`${server.baseUrl}/api/v3/ping`, {}],
+      [`${server.baseUrl}/api/v3/ping`, { cache: "no-store" }],
       [
         expect.stringMatching(/\/api\/v3\/order\?symbol=BTCUSDT&.*&signature=[0-9a-f]{64}$/),
         { method: "POST", headers: { "x-mbx-apikey": "k" } },

@@ -257,10 +257,11 @@ interface RawInit {
 
 /**
  * Options of a call that are not `fetch`'s: the client's own, and openapi-fetch's (a path-based
- * call's). The rest (`credentials`, `cache`, …) go into `fetch`'s init.
+ * call's), and the method, which is the operation's. The rest (`credentials`, `cache`, …) go into
+ * `fetch`'s init.
  */
 const NOT_FETCH_OPTIONS =
-  /^(?:recvWindow|timeoutMs|signal|params|body|headers|baseUrl|parseAs|querySerializer|bodySerializer|pathSerializer|middleware|fetch|Request)$/;
+  /^(?:recvWindow|timeoutMs|signal|params|body|headers|method|baseUrl|parseAs|querySerializer|bodySerializer|pathSerializer|middleware|fetch|Request)$/;
 
 const FORM = "application/x-www-form-urlencoded";
 

@@ -138,6 +138,27 @@ describe("API errors", () => {
   });
 });
 
+describe("answers", () => {
+  // Read as openapi-fetch reads them: an empty body, however it is framed, is no data.
+  const cases = [
+    { given: { status: 200, text: '{"a":1}' }, want: { data: { a: 1 } } },
+    { given: { status: 200, text: "" }, want: { data: undefined } },
+    { given: { status: 200, text: "", headers: { "Content-Length": "0" } }, want: { data: undefined } },
+    { given: { status: 204, text: "" }, want: { data: undefined } },
+    { given: { status: 400, text: "", headers: { "Content-Length": "0" } }, want: { error: undefined } },
+    { given: { status: 400, text: "not JSON" }, want: { error: "not JSON" } },
+  ];
+  for (const { given, want } of cases) {
+    it(`${given.status} ${JSON.stringify(given.text)}${given.headers ? " with Content-Length 0" : ""}`, async () => {
+      server.answer = () => given;
+      const result = await createSpotClient({ baseUrl: server.baseUrl, retry: false }).ping();
+      const { response, ...read } = result as typeof result & { response: Response };
+      expect(read).toEqual(want);
+      expect(response.status).toBe(given.status);
+    });
+  }
+});
+
 describe("rateLimitsOf", () => {
   it("reads the weight and order counters of any result", async () => {
     server.answer = () => ({

@@ -125,7 +125,8 @@ describe("API errors", () => {
       body: { code: -1003, msg: "Too much request weight used." },
       headers: { "Retry-After": "30", "X-MBX-USED-WEIGHT-1M": "6001" },
     });
-    const client = createSpotClient({ baseUrl: server.baseUrl, throwOnError: true });
+    // No resends: two of them would each wait the 30 s of Retry-After first.
+    const client = createSpotClient({ baseUrl: server.baseUrl, throwOnError: true, retry: { attempts: 0 } });
     const error = (await client.server_time().catch((e: unknown) => e)) as SpotApiError;
     expect(error.rateLimits).toEqual({ usedWeight: { "1M": 6001 }, orderCount: {}, retryAfter: 30 });
   });
@@ -135,6 +136,27 @@ describe("API errors", () => {
     const { data } = await client.server_time();
     expect(data.serverTime).toBe(1499827319559);
   });
+});
+
+describe("answers", () => {
+  // Read as openapi-fetch reads them: an empty body, however it is framed, is no data.
+  const cases = [
+    { given: { status: 200, text: '{"a":1}' }, want: { data: { a: 1 } } },
+    { given: { status: 200, text: "" }, want: { data: undefined } },
+    { given: { status: 200, text: "", headers: { "Content-Length": "0" } }, want: { data: undefined } },
+    { given: { status: 204, text: "" }, want: { data: undefined } },
+    { given: { status: 400, text: "", headers: { "Content-Length": "0" } }, want: { error: undefined } },
+    { given: { status: 400, text: "not JSON" }, want: { error: "not JSON" } },
+  ];
+  for (const { given, want } of cases) {
+    it(`${given.status} ${JSON.stringify(given.text)}${given.headers ? " with Content-Length 0" : ""}`, async () => {
+      server.answer = () => given;
+      const result = await createSpotClient({ baseUrl: server.baseUrl, retry: false }).ping();
+      const { response, ...read } = result as typeof result & { response: Response };
+      expect(read).toEqual(want);
+      expect(response.status).toBe(given.status);
+    });
+  }
 });
 
 describe("rateLimitsOf", () => {
@@ -211,18 +233,32 @@ describe("options", () => {
     });
   });
 
-  it("sends through the given fetch, as fetch(url, init)", async () => {
+  it("sends through the given fetch, as fetch(url, init), init holding only what differs from fetch's defaults", async () => {
     const calls: unknown[] = [];
     const client = createSpotClient({
       baseUrl: server.baseUrl,
       apiKey: "k",
+      apiSecret: "s",
       fetch: (input, init) => {
-        calls.push([input, init?.method, new Headers(init?.headers).get("X-MBX-APIKEY")]);
+        calls.push([input, init]);
         return fetch(input, init);
       },
     });
     await client.recent_trades_list({ symbol: "BTCUSDT" });
-    expect(calls).toEqual([[`${server.baseUrl}/api/v3/trades?symbol=BTCUSDT`, "GET", "k"]]);
+    await client.ping();
+    // fetch's own options pass through; the method stays the operation's.
+    await client.ping(undefined, { cache: "no-store", method: "POST" } as never);
+    await client.new_order({ symbol: "BTCUSDT", side: "BUY", type: "MARKET", quantity: "1" });
+    expect(calls).toEqual([
+      [`${server.baseUrl}/api/v3/trades?symbol=BTCUSDT`, { headers: { "x-mbx-apikey": "k" } }],
+      // Each member of init costs fetch work: a GET without headers gets none.
+      [`${server.baseUrl}/api/v3/ping`, {}],
+      [`${server.baseUrl}/api/v3/ping`, { cache: "no-store" }],
+      [
+        expect.stringMatching(/\/api\/v3\/order\?symbol=BTCUSDT&.*&signature=[0-9a-f]{64}$/),
+        { method: "POST", headers: { "x-mbx-apikey": "k" } },
+      ],
+    ]);
   });
 
   it("gives the given fetch init.headers as a plain object, merged as openapi-fetch merges them", async () => {

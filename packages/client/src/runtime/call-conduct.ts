@@ -27,10 +27,12 @@ export interface Signed {
 }
 
 /**
- * One send: resolves to the answer, or rejects with a `LostAnswer` when none came. It gives fetch
- * `signal`; with a `deadline`, it passes what fetch returns through `byDeadline`.
+ * One send of a call: resolves to the answer, or rejects with a `LostAnswer` when none came. It
+ * gives fetch `signal`; with a `deadline`, it passes what fetch returns through `byDeadline`. One
+ * function per client, which reads what to send from the plan (no closure per call).
  */
 export type Attempt = (
+  plan: CallPlan,
   signal: AbortSignal | undefined,
   deadline: Deadline | undefined,
 ) => Promise<{ result: RawResult; signed?: Signed }>;
@@ -121,6 +123,8 @@ export interface ConductEnvironment {
   readonly remeasureClock: (() => Promise<void>) | undefined;
   readonly invalidTimestampCode: number | null;
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
+  /** Sends one request of a call. */
+  readonly attempt: Attempt;
 }
 
 /** One call. */
@@ -162,36 +166,48 @@ export function loadRecovery(): Promise<typeof import("./call-recovery.js")> {
   return recoveryModule;
 }
 
-/** Sends the call, retrying and looking up as the policy allows; the final answer, or a lookup's. */
-export async function conductCall(
-  plan: CallPlan,
-  env: ConductEnvironment,
-  attempt: Attempt,
-): Promise<RawResult | LookedUpResult> {
-  const outcome = await sendAdmitted(plan, env, attempt);
+/**
+ * Sends the call, retrying and looking up as the policy allows; the final answer, or a lookup's.
+ * Without a pacer and with no hold, the first send is made here, in this one async step, and so
+ * is its answer returned (the path of most calls: no promise of a step in between).
+ */
+export function conductCall(plan: CallPlan, env: ConductEnvironment): Promise<RawResult | LookedUpResult> {
+  if (plan.signal?.aborted) return Promise.reject(plan.signal.reason);
+  if (!env.pacer && env.hold.until <= Date.now()) return sendFirst(plan, env);
+  return conductAdmitted(plan, env);
+}
+
+async function sendFirst(plan: CallPlan, env: ConductEnvironment): Promise<RawResult | LookedUpResult> {
+  const sending = startSend(plan, env.stalls);
+  let outcome: SendOutcome;
+  try {
+    outcome = await env.attempt(plan, sending.signal, sending.deadline);
+  } catch (error) {
+    outcome = lostOutcome(plan, env.stalls, sending, error);
+  } finally {
+    endSend(plan, sending);
+  }
   if ("result" in outcome && isFinal(outcome, env)) return outcome.result;
-  return (await loadRecovery()).recover(plan, env, attempt, outcome);
+  return (await loadRecovery()).recover(plan, env, outcome);
+}
+
+async function conductAdmitted(plan: CallPlan, env: ConductEnvironment): Promise<RawResult | LookedUpResult> {
+  const outcome = await sendPermitted(plan, env);
+  if ("result" in outcome && isFinal(outcome, env)) return outcome.result;
+  return (await loadRecovery()).recover(plan, env, outcome);
 }
 
 /** One send, once the pacer or the client's holds let it go; the pacer learns of its answer. */
-export function sendAdmitted(
-  plan: CallPlan,
-  env: ConductEnvironment,
-  attempt: Attempt,
-): Promise<SendOutcome> {
+export function sendAdmitted(plan: CallPlan, env: ConductEnvironment): Promise<SendOutcome> {
   if (plan.signal?.aborted) return Promise.reject(plan.signal.reason);
   // Without a pacer and with no hold, nothing to wait for, and nobody to tell of the answer.
-  if (!env.pacer && env.hold.until <= Date.now()) return sendOnce(plan, env.stalls, attempt);
-  return sendPermitted(plan, env, attempt);
+  if (!env.pacer && env.hold.until <= Date.now()) return sendOnce(plan, env);
+  return sendPermitted(plan, env);
 }
 
-async function sendPermitted(
-  plan: CallPlan,
-  env: ConductEnvironment,
-  attempt: Attempt,
-): Promise<SendOutcome> {
+async function sendPermitted(plan: CallPlan, env: ConductEnvironment): Promise<SendOutcome> {
   const permit = await admit(plan, env);
-  const outcome = await sendOnce(plan, env.stalls, attempt);
+  const outcome = await sendOnce(plan, env);
   const answer = "result" in outcome ? outcome.result.response : undefined;
   permit?.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
   return outcome;
@@ -213,40 +229,71 @@ export type SendOutcome =
   | { result: RawResult; signed?: Signed }
   | { error: unknown; timedOut: boolean; signed?: Signed };
 
-async function sendOnce(plan: CallPlan, stalls: Stalls, attempt: Attempt): Promise<SendOutcome> {
-  const slot = plan.timeoutMs > 0 ? joinSlot(plan.timeoutMs) : undefined;
-  // A caller's signal and the timeout meet in a controller of the send's own; without a caller's
-  // signal the send takes the shared one while the client is stalled, and races the shared
-  // deadline otherwise (Stalls); without a timeout either, nothing, as a plain fetch.
-  const own = plan.signal ? new AbortController() : undefined;
-  const follow =
-    own && (() => own.abort((plan.signal?.aborted ? plan.signal : slot!.controller.signal).reason));
-  if (follow) {
-    plan.signal!.addEventListener("abort", follow);
-    slot?.controller.signal.addEventListener("abort", follow);
-  }
-  const aborting = own !== undefined || (slot !== undefined && Date.now() < stalls.abortUntil);
+async function sendOnce(plan: CallPlan, env: ConductEnvironment): Promise<SendOutcome> {
+  const sending = startSend(plan, env.stalls);
   try {
-    return await attempt(
-      own?.signal ?? (aborting ? slot?.controller.signal : undefined),
-      aborting ? undefined : slot,
-    );
+    return await env.attempt(plan, sending.signal, sending.deadline);
   } catch (error) {
-    if (plan.signal?.aborted) throw plan.signal.reason;
-    if (!(error instanceof LostAnswer)) throw error;
-    const timedOut = slot?.controller.signal.aborted === true;
-    if (timedOut) stalls.abortUntil = Date.now() + ABORTING_MS;
-    return {
-      error: timedOut ? new RequestTimeoutError(plan.operationId, plan.timeoutMs) : error.error,
-      timedOut,
-      ...(error.signed ? { signed: error.signed } : {}),
-    };
+    return lostOutcome(plan, env.stalls, sending, error);
   } finally {
-    if (slot && --slot.pending === 0) slot.timer.unref?.();
-    if (follow) {
-      plan.signal!.removeEventListener("abort", follow);
-      slot?.controller.signal.removeEventListener("abort", follow);
-    }
+    endSend(plan, sending);
+  }
+}
+
+/** What one send gives fetch, and what it holds until it settles. */
+interface Sending {
+  readonly slot: Slot | undefined;
+  /** What fetch is given: the send's own controller's, the slot's while stalled, or none. */
+  readonly signal: AbortSignal | undefined;
+  /** The slot, when the send races it instead of giving fetch its signal. */
+  readonly deadline: Deadline | undefined;
+  /** Aborts the send's own controller, following the caller's signal and the slot's. */
+  readonly follow: (() => void) | undefined;
+}
+
+/** No timeout, no signal: a send as a plain fetch. */
+const UNBOUNDED: Sending = { slot: undefined, signal: undefined, deadline: undefined, follow: undefined };
+
+/**
+ * A send's timeout and signal. A caller's signal and the timeout meet in a controller of the
+ * send's own; without a caller's signal the send takes the shared one while the client is stalled,
+ * and races the shared deadline otherwise (Stalls); without a timeout either, nothing, as a plain
+ * fetch.
+ */
+function startSend(plan: CallPlan, stalls: Stalls): Sending {
+  const slot = plan.timeoutMs > 0 ? joinSlot(plan.timeoutMs) : undefined;
+  if (!plan.signal) {
+    if (!slot) return UNBOUNDED;
+    // The slot is its own deadline (a Deadline), so no object per send on the common path.
+    if (Date.now() >= stalls.abortUntil) return slot.racing;
+    return { slot, signal: slot.controller.signal, deadline: undefined, follow: undefined };
+  }
+  const own = new AbortController();
+  const signal = plan.signal;
+  const follow = () => own.abort((signal.aborted ? signal : slot!.controller.signal).reason);
+  signal.addEventListener("abort", follow);
+  slot?.controller.signal.addEventListener("abort", follow);
+  return { slot, signal: own.signal, deadline: undefined, follow };
+}
+
+/** The outcome of a send that got no answer; other faults (of the call's own) are thrown. */
+function lostOutcome(plan: CallPlan, stalls: Stalls, sending: Sending, error: unknown): SendOutcome {
+  if (plan.signal?.aborted) throw plan.signal.reason;
+  if (!(error instanceof LostAnswer)) throw error;
+  const timedOut = sending.slot?.controller.signal.aborted === true;
+  if (timedOut) stalls.abortUntil = Date.now() + ABORTING_MS;
+  return {
+    error: timedOut ? new RequestTimeoutError(plan.operationId, plan.timeoutMs) : error.error,
+    timedOut,
+    ...(error.signed ? { signed: error.signed } : {}),
+  };
+}
+
+function endSend(plan: CallPlan, { slot, follow }: Sending): void {
+  if (slot && --slot.pending === 0) slot.timer.unref?.();
+  if (follow) {
+    plan.signal!.removeEventListener("abort", follow);
+    slot?.controller.signal.removeEventListener("abort", follow);
   }
 }
 
@@ -262,6 +309,8 @@ interface Slot extends Deadline {
   readonly timer: ReturnType<typeof setTimeout>;
   pending: number;
   joined: number;
+  /** How a send without a signal of its own takes this slot: racing its deadline. */
+  readonly racing: Sending;
 }
 
 const slots = new Map<number, Slot>();
@@ -286,7 +335,15 @@ function joinSlot(timeoutMs: number): Slot {
       controller.abort(new DOMException("The send took longer than its timeoutMs", "TimeoutError"));
       for (const reject of waiting) reject(controller.signal.reason);
     }, end - Date.now());
-    slot = { controller, waiting, timer, pending: 0, joined: 0 };
+    const made: Omit<Slot, "racing"> & { racing?: Sending } = {
+      controller,
+      waiting,
+      timer,
+      pending: 0,
+      joined: 0,
+    };
+    made.racing = { slot: made as Slot, signal: undefined, deadline: made as Slot, follow: undefined };
+    slot = made as Slot;
     slots.set(end, slot);
   }
   if (slot.pending++ === 0) slot.timer.ref?.();

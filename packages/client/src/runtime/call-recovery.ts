@@ -4,7 +4,6 @@
 // request that changes state and whose outcome is unknown before it is ever sent again.
 
 import {
-  type Attempt,
   type CallPlan,
   type ConductEnvironment,
   errorCode,
@@ -26,13 +25,12 @@ const MAX_BAN_MS = 3 * 86_400_000;
 export async function recover(
   plan: CallPlan,
   env: ConductEnvironment,
-  attempt: Attempt,
   first: SendOutcome,
 ): Promise<RawResult | LookedUpResult> {
   const { policy } = env;
   let sent = 0;
   let clockRetried = false;
-  for (let outcome = first; ; outcome = await sendAdmitted(plan, env, attempt)) {
+  for (let outcome = first; ; outcome = await sendAdmitted(plan, env)) {
     sent++;
     if (!env.pacer && "result" in outcome) holdFor(outcome.result.response, env);
 

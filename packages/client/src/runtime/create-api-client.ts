@@ -1,7 +1,8 @@
-import type { Pacer } from "@marketapi/pacer";
+import type { Pacer, WeightRule } from "@marketapi/pacer";
 import type { Client, HeadersOptions, Middleware } from "openapi-fetch";
 import {
   byDeadline,
+  type CallPlan,
   conductCall,
   type Deadline,
   type Hold,
@@ -14,12 +15,12 @@ import {
   type Signed,
   type Stalls,
 } from "./call-conduct.js";
-import type { ApiFacts, OperationFacts } from "./call-facts.js";
+import type { ApiFacts, OperationFact, OperationFacts } from "./call-facts.js";
 import { checkDecimalText } from "./decimal-text.js";
 import { type FetchFunction, fetchDirect, mergeHeaders, type ParseAs } from "./direct-fetch.js";
 import { MissingCredentialsError } from "./missing-credentials-error.js";
 import type { UntypedClient } from "./openapi-fetch-path.js";
-import { cookiePair, fillPath, headerValue, type ParameterWire, queryPart } from "./parameter-styles.js";
+import type { ParameterWire } from "./parameter-styles.js";
 import type { BodyWire } from "./request-body.js";
 import { ResponseValidationError } from "./response-validation-error.js";
 import { isIdempotent, type RetryOptions, retryPolicy } from "./retry-policy.js";
@@ -27,7 +28,7 @@ import type { applyRequirement, Credential, Credentials, SchemeWire } from "./se
 import type { ClockReader, ServerClock } from "./server-clock.js";
 import { createSigner } from "./sign-payload.js";
 import { SpotApiError } from "./spot-api-error.js";
-import { formatDecimal, joinParams } from "./wire-encoding.js";
+import { formatDecimal, formatValue, joinParams, percentEncode } from "./wire-encoding.js";
 
 /** How one operation travels on the wire: an entry of a generated `operations.gen.ts`. */
 export interface OperationWire {
@@ -158,7 +159,9 @@ export interface ApiClientOptions<Id extends string = string> {
   headers?: HeadersOptions;
   /**
    * The fetch to send requests with (default `globalThis.fetch`). It is called as `fetch(url, init)`,
-   * `init.headers` a plain object with lower-case names, or as `fetch(request)` once middleware is in use.
+   * `init` holding only what differs from fetch's defaults (no `method` for a GET, no `headers` when
+   * there are none), `init.headers` a plain object with lower-case names; or as `fetch(request)`
+   * once middleware is in use.
    */
   fetch?: FetchFunction;
   /** The clock for `timestamp`, in epoch milliseconds (default `Date.now`); set it to follow the server's time. */
@@ -232,6 +235,12 @@ interface Prepared {
   readonly wires: ReadonlyMap<string, ParameterWire>;
   /** Whether the path has parameters to fill in. */
   readonly templated: boolean;
+  /** The base address and the path, for a path without parameters. */
+  readonly address: string;
+  /** Accept and the credentials' headers: the operation's own headers of a call that adds none. */
+  readonly ownHeaders: Record<string, string>;
+  /** What fetch gets in init.headers for a send without a body or headers of its own; undefined: none. */
+  readonly fetchHeaders: Record<string, string> | undefined;
 }
 
 /** openapi-fetch options as the path-based methods receive them, plus our `recvWindow`. */
@@ -248,10 +257,11 @@ interface RawInit {
 
 /**
  * Options of a call that are not `fetch`'s: the client's own, and openapi-fetch's (a path-based
- * call's). The rest (`credentials`, `cache`, …) go into `fetch`'s init.
+ * call's), and the method, which is the operation's. The rest (`credentials`, `cache`, …) go into
+ * `fetch`'s init.
  */
 const NOT_FETCH_OPTIONS =
-  /^(?:recvWindow|timeoutMs|signal|params|body|headers|baseUrl|parseAs|querySerializer|bodySerializer|pathSerializer|middleware|fetch|Request)$/;
+  /^(?:recvWindow|timeoutMs|signal|params|body|headers|method|baseUrl|parseAs|querySerializer|bodySerializer|pathSerializer|middleware|fetch|Request)$/;
 
 const FORM = "application/x-www-form-urlencoded";
 
@@ -320,7 +330,6 @@ export function createApiClient(
   const routes = new Map<string, string>();
   for (const id of Object.keys(table)) routes.set(`${table[id]!.method} ${table[id]!.path}`, id);
 
-  const schemes = api.authentication.schemes ?? legacySchemes(apiKeyHeader, signing);
   const credentials: Credentials = {
     auth: options.auth ?? {},
     apiKey,
@@ -356,6 +365,10 @@ export function createApiClient(
     remeasureClock: clock?.remeasure,
     invalidTimestampCode: apiFacts?.invalidTimestampCode ?? null,
     onRetry: options.onRetry,
+    attempt: (plan: CallPlan, signal: AbortSignal | undefined, deadline: Deadline | undefined) => {
+      const call = plan as PlannedCall;
+      return attempt(call.operationId, call.sent, call.form, call.requestBody, call.init, signal, deadline);
+    },
   };
   /** What a send of an operation needs that its options and the client's credentials fix: worked out once. */
   const preparedById = new Map<string, Prepared>();
@@ -363,7 +376,11 @@ export function createApiClient(
   let security: Promise<typeof import("./security.js")> | undefined;
   const prepare = async (id: string, op: OperationWire): Promise<Prepared> => {
     security ??= import("./security.js");
-    const { applyRequirement, chooseRequirement } = await security;
+    stylesLoading ??= import("./parameter-styles.js");
+    const [{ applyRequirement, chooseRequirement, legacySchemes, legacySecurity }, loadedStyles] =
+      await Promise.all([security, stylesLoading]);
+    styles = loadedStyles;
+    const schemes = api.authentication.schemes ?? legacySchemes(apiKeyHeader, signing);
     const signedClass = op.authClass === "trade" || op.authClass === "user_data";
     if (signedClass && !signing)
       throw new TypeError(`${id} is signed, but the spec states no signing rule (x-signing)`);
@@ -382,11 +399,18 @@ export function createApiClient(
       if (!wires.has(name)) wires.set(name, { name, in: "query", json: true });
     for (const name of op.queryParameters) if (!wires.has(name)) wires.set(name, { name, in: "query" });
     const windowName = signing?.recvWindowParameter;
-    const facts = {
-      applied: applyRequirement(choice.chosen, schemes, credentials),
+    const applied = applyRequirement(choice.chosen, schemes, credentials);
+    const ownHeaders: Record<string, string> = op.accept ? { Accept: op.accept } : {};
+    Object.assign(ownHeaders, applied.headers);
+    const fetchHeaders = mergeHeaders({ ...clientHeaders }, ownHeaders);
+    const facts: Prepared = {
+      applied,
       acceptsWindow: windowName !== undefined && op.queryParameters.includes(windowName),
       wires,
       templated: op.path.includes("{"),
+      address: baseUrl + op.path,
+      ownHeaders,
+      fetchHeaders: Object.keys(fetchHeaders).length > 0 ? fetchHeaders : undefined,
     };
     preparedById.set(id, facts);
     return facts;
@@ -490,37 +514,66 @@ export function createApiClient(
     const all = form === undefined ? (sent ?? {}) : { ...form, ...sent };
     if (fact?.decimals) checkDecimalText(id, fact.decimals, all);
     if (init?.timeoutMs !== undefined) checkTimeout(init.timeoutMs, "timeoutMs");
-    const signal = init?.signal;
-    const lookupRun =
-      lookup &&
-      (() => {
-        const lookupParams: Record<string, unknown> = {};
-        for (const [name, from] of Object.entries(lookup.parameters)) lookupParams[name] = all[from];
-        return conduct(lookup.operation, lookupParams, undefined, undefined, {
-          signal,
-        }) as Promise<RawResult>;
-      });
-    return conductCall(
-      {
-        operationId: id,
-        idempotent: idempotentById.get(id) ?? idempotentOf(id),
-        weight: fact?.weight ?? 1,
-        params: all,
-        orders: fact?.orders ?? 0,
-        signal,
-        timeoutMs: init?.timeoutMs ?? timeoutMs,
-        lookup: lookup && { fact: lookup, run: lookupRun! },
-        outcome: {
-          operationId: id,
-          key:
-            lookup && all[lookup.key] != null
-              ? { name: lookup.key, value: String(all[lookup.key]) }
-              : undefined,
-        },
-      },
-      environment,
-      (signal, deadline) => attempt(id, sent, form, requestBody, init, signal, deadline),
+    const plan = new PlannedCall(
+      id,
+      idempotentById.get(id) ?? idempotentOf(id),
+      fact,
+      all,
+      init?.timeoutMs ?? timeoutMs,
+      sent,
+      form,
+      requestBody,
+      init,
     );
+    return conductCall(plan, environment);
+  }
+
+  /**
+   * One call as the conduct sees it, and what its sends encode. Its lookup and its key for an
+   * unknown outcome are worked out only when asked for (after a lost answer), not per call.
+   */
+  class PlannedCall implements CallPlan {
+    readonly weight: number | WeightRule;
+    readonly orders: number;
+    readonly signal: AbortSignal | undefined;
+    constructor(
+      readonly operationId: string,
+      readonly idempotent: boolean,
+      readonly fact: OperationFact | undefined,
+      readonly params: Params,
+      readonly timeoutMs: number,
+      /** What a send encodes: the parameters (with the key the client set), a form, a body, the options. */
+      readonly sent: Params | undefined,
+      readonly form: Params | undefined,
+      readonly requestBody: { value: unknown } | undefined,
+      readonly init: RawInit | undefined,
+    ) {
+      this.weight = fact?.weight ?? 1;
+      this.orders = fact?.orders ?? 0;
+      this.signal = init?.signal;
+    }
+
+    get lookup() {
+      const fact = this.fact?.lookup;
+      if (!fact) return undefined;
+      const run = () => {
+        const lookupParams: Record<string, unknown> = {};
+        for (const [name, from] of Object.entries(fact.parameters)) lookupParams[name] = this.params[from];
+        return conduct(fact.operation, lookupParams, undefined, undefined, {
+          signal: this.signal,
+        }) as Promise<RawResult>;
+      };
+      return { fact, run };
+    }
+
+    get outcome() {
+      const key = this.fact?.lookup?.key;
+      const value = key === undefined ? undefined : this.params[key];
+      return {
+        operationId: this.operationId,
+        key: key !== undefined && value != null ? { name: key, value: String(value) } : undefined,
+      };
+    }
   }
 
   /** One send: encoded, authenticated and signed now. Rejects with a LostAnswer when no answer came. */
@@ -534,37 +587,45 @@ export function createApiClient(
     deadline: Deadline | undefined,
   ): Promise<{ result: RawResult; signed?: Signed }> {
     const op = table[id]!;
-    const { applied, acceptsWindow, wires, templated } = preparedById.get(id) ?? (await prepare(id, op));
+    const prepared = preparedById.get(id) ?? (await prepare(id, op));
+    const { applied, acceptsWindow, wires, templated } = prepared;
     const signed = applied.signed && signing !== null;
     const windowName = signing?.recvWindowParameter;
     if (init?.recvWindow !== undefined && !acceptsWindow) {
       throw new TypeError(`${id} does not accept recvWindow; only operations that declare it do`);
     }
-    const header: Record<string, string> = {};
-    const cookies: string[] = [];
+    // Header and cookie parameters, when the call has any (most have none: no object for them).
+    let header: Record<string, string> | undefined;
+    let cookies: string[] | undefined;
     let search = "";
     for (const name in params) {
       const value = params[name];
-      const wire = wires.get(name) ?? { name, in: "query" as const };
+      const wire = wires.get(name);
       // Path parameters are filled into the path's template below.
-      if (wire.in === "query") search = joinParams(search, queryPart(wire, value));
+      if (wire === undefined || wire.in === "query")
+        search = joinParams(search, queryPartOf(wire, name, value));
       else if (wire.in === "header") {
-        const text = headerValue(wire, value);
-        if (text !== undefined) header[name] = text;
+        const text = styles!.headerValue(wire, value);
+        if (text !== undefined) {
+          header ??= {};
+          header[name] = text;
+        }
       } else if (wire.in === "cookie") {
-        const pair = cookiePair(wire, value);
-        if (pair !== undefined) cookies.push(pair);
+        const pair = styles!.cookiePair(wire, value);
+        if (pair !== undefined) {
+          cookies ??= [];
+          cookies.push(pair);
+        }
       }
     }
     let formText = "";
-    for (const name in form)
-      formText = joinParams(formText, queryPart(wires.get(name) ?? { name, in: "query" }, form[name]));
+    for (const name in form) formText = joinParams(formText, queryPartOf(wires.get(name), name, form[name]));
     for (const [name, value] of applied.query)
-      search = joinParams(search, queryPart({ name, in: "query" }, value));
-    for (const [name, value] of applied.cookies) cookies.push(cookiePair({ name, in: "cookie" }, value)!);
-    if (op.accept) header.Accept = op.accept;
-    Object.assign(header, applied.headers);
-    if (cookies.length > 0) header.Cookie = cookies.join("; ");
+      search = joinParams(search, queryPartOf(undefined, name, value));
+    for (const [name, value] of applied.cookies) {
+      cookies ??= [];
+      cookies.push(styles!.cookiePair({ name, in: "cookie" }, value)!);
+    }
 
     // A call that splits its parameters itself (query plus form body) keeps its split.
     const inForm = form !== undefined || (paramsIn === "body" && op.acceptsFormBody);
@@ -574,14 +635,14 @@ export function createApiClient(
     }
     let body: BodyInit | undefined = inForm ? formText : undefined;
     let bodyText = inForm ? formText : "";
-    if (inForm) header["Content-Type"] = FORM;
+    let contentType = inForm ? FORM : undefined;
     if (requestBody !== undefined && requestBody.value !== undefined && op.body && !inForm) {
       // Loaded for the first body: most specs of this kind send their parameters in the query or a form.
       const { encodeBody } = await import("./request-body.js");
       const encoded = encodeBody(op.body, requestBody.value);
       body = encoded.body;
       bodyText = encoded.text ?? "";
-      if (encoded.contentType) header["Content-Type"] = encoded.contentType;
+      if (encoded.contentType) contentType = encoded.contentType;
       if (signed && encoded.text === undefined) {
         throw new TypeError(`${id} is signed, but its ${op.body.mediaType} body has no fixed bytes to sign`);
       }
@@ -610,26 +671,50 @@ export function createApiClient(
       if (inForm) body = bodyText;
     }
 
-    const path = templated ? fillPath(op.path, wires, params ?? {}) : op.path;
+    const path = templated ? styles!.fillPath(op.path, wires, params ?? {}) : op.path;
     const responseAs = op.responseAs ?? "json";
     const parseAs: ParseAs = responseAs === "none" ? "text" : responseAs;
-    const url = `${init?.baseUrl?.replace(/\/$/, "") ?? baseUrl}${path}${search === "" ? "" : `?${search}`}`;
+    const query = search === "" ? "" : `?${search}`;
+    const url =
+      init?.baseUrl !== undefined || templated
+        ? `${init?.baseUrl?.replace(/\/$/, "") ?? baseUrl}${path}${query}`
+        : prepared.address + query;
+    // The operation's own headers: its header parameters, Accept, the credentials', Cookie and Content-Type.
+    const plainHeaders = header === undefined && cookies === undefined && contentType === undefined;
+    const own = plainHeaders ? prepared.ownHeaders : { ...header, ...prepared.ownHeaders };
+    if (cookies !== undefined) own.Cookie = cookies.join("; ");
+    if (contentType !== undefined) own["Content-Type"] = contentType;
     let result: RawResult;
     try {
       if (middlewares.length > 0 || init?.middleware || init?.fetch) {
         const { client, sendEncoded } = await loadOpenapiFetch();
-        const request = { method: op.method, path, search, header, body };
+        const request = { method: op.method, path, search, header: own, body };
         result = await byDeadline(sendEncoded(client, request, parseAs, init, signal), deadline);
       } else {
-        const extra: Record<string, unknown> = {};
-        if (init) for (const key in init) if (!NOT_FETCH_OPTIONS.test(key)) extra[key] = init[key];
-        // The client's own headers are merged once (with and without the JSON default); a send copies them.
-        const headers = mergeHeaders(
-          { ...(body === undefined || body instanceof FormData ? clientHeaders : clientHeadersWithBody) },
-          init?.headers,
-          header,
-        );
-        const requestInit = { redirect: "follow", ...extra, method: op.method, headers, body, signal };
+        // fetch gets only what differs from its defaults: each member of init costs it work
+        // (a GET without headers is `fetch(url, {})`, as cheap as `fetch(url)`).
+        const requestInit: Record<string, unknown> = {};
+        if (init) for (const key in init) if (!NOT_FETCH_OPTIONS.test(key)) requestInit[key] = init[key];
+        if (op.method !== "GET") requestInit.method = op.method;
+        // The client's own headers are merged once (with and without the JSON default), and with
+        // the operation's own for a send without per-call headers or a body; a send copies them.
+        const headers =
+          plainHeaders && body === undefined && init?.headers === undefined
+            ? prepared.fetchHeaders && { ...prepared.fetchHeaders }
+            : mergeHeaders(
+                {
+                  ...(body === undefined || body instanceof FormData ? clientHeaders : clientHeadersWithBody),
+                },
+                init?.headers,
+                own,
+              );
+        if (headers !== undefined)
+          for (const _ in headers) {
+            requestInit.headers = headers;
+            break;
+          }
+        if (body !== undefined) requestInit.body = body;
+        if (signal) requestInit.signal = signal;
         result = await byDeadline(fetchDirect(fetchImpl, url, requestInit as RequestInit, parseAs), deadline);
       }
     } catch (error) {
@@ -719,6 +804,23 @@ function newKey(): string {
   return crypto.randomUUID().replaceAll("-", "");
 }
 
+/**
+ * How parameters are written by their style (parameter-styles.ts): loaded with the first send of a
+ * client (with the security rules), outside the default import. A scalar of a plain query
+ * parameter, the common case, needs none of it.
+ */
+let stylesLoading: Promise<typeof import("./parameter-styles.js")> | undefined;
+let styles: typeof import("./parameter-styles.js") | undefined;
+
+/** `name=value` of a query (or form body) parameter; "" when it has no value. */
+function queryPartOf(wire: ParameterWire | undefined, name: string, value: unknown): string {
+  if (value === undefined || value === null) return "";
+  const plain = wire === undefined || (!wire.json && !wire.allowReserved);
+  if (plain && (typeof value !== "object" || value instanceof Date))
+    return `${percentEncode(name)}=${percentEncode(formatValue(name, value, false))}`;
+  return styles!.queryPart(wire ?? { name, in: "query" }, value);
+}
+
 function checkTimeout(value: number, name: string): void {
   if (!(value >= 0)) throw new RangeError(`${name} must be a number of ms, at least 0, got ${value}`);
 }
@@ -740,26 +842,4 @@ function lazyClock(apiFacts: ApiFacts | undefined, localNow: () => number) {
       read = reader;
     },
   };
-}
-
-/** The schemes of a table generated before `schemes` existed: the API key header and the signing rule. */
-function legacySchemes(
-  apiKeyHeader: string | null,
-  signing: SigningTable | null,
-): Readonly<Record<string, SchemeWire>> {
-  const schemes: Record<string, SchemeWire> = {};
-  if (apiKeyHeader !== null) schemes.apiKey = { type: "apiKey", in: "header", name: apiKeyHeader };
-  if (signing !== null) schemes.signature = { type: "signing" };
-  return schemes;
-}
-
-/** The requirements an operation of an older table has, from its x-auth-class. */
-function legacySecurity(
-  op: OperationWire,
-  schemes: Readonly<Record<string, SchemeWire>>,
-): readonly (readonly string[])[] {
-  const key = "apiKey" in schemes ? ["apiKey"] : [];
-  if (op.authClass === "none") return [];
-  if (op.authClass === "market_data") return [[], key];
-  return [[...key, "signature"]];
 }

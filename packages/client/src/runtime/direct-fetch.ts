@@ -42,6 +42,12 @@ export async function fetchDirect(
   parseAs: ParseAs,
 ): Promise<{ data?: unknown; error?: unknown; response: Response }> {
   const response = await fetchImpl(url, init);
+  // A JSON answer, the common case, is read as text: empty (however framed) is no data, so its
+  // headers need not be read.
+  if (parseAs === "json" && response.ok && response.status !== 204 && init.method !== "HEAD") {
+    const text = await response.text();
+    return { data: text ? JSON.parse(text) : undefined, response };
+  }
   const length = response.headers.get("Content-Length");
   if (
     response.status === 204 ||

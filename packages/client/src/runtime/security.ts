@@ -129,3 +129,25 @@ export function applyRequirement(
   }
   return applied;
 }
+
+/** The schemes of a table generated before `schemes` existed: the API key header and the signing rule. */
+export function legacySchemes(
+  apiKeyHeader: string | null,
+  signing: object | null,
+): Readonly<Record<string, SchemeWire>> {
+  const schemes: Record<string, SchemeWire> = {};
+  if (apiKeyHeader !== null) schemes.apiKey = { type: "apiKey", in: "header", name: apiKeyHeader };
+  if (signing !== null) schemes.signature = { type: "signing" };
+  return schemes;
+}
+
+/** The requirements an operation of an older table has, from its x-auth-class. */
+export function legacySecurity(
+  op: { readonly authClass: string },
+  schemes: Readonly<Record<string, SchemeWire>>,
+): readonly (readonly string[])[] {
+  const key = "apiKey" in schemes ? ["apiKey"] : [];
+  if (op.authClass === "none") return [];
+  if (op.authClass === "market_data") return [[], key];
+  return [[...key, "signature"]];
+}

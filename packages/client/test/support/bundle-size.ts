@@ -3,7 +3,7 @@
 // loads is the entry chunk and the chunks it imports statically; the parts loaded on first use
 // (`import()`: openapi-fetch, paging, the lookup, the clock, request bodies) are chunks of their
 // own. Generated types disappear in the bundle by design.
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
@@ -37,7 +37,11 @@ export async function measureBundle(entry: string): Promise<BundleSize> {
   });
   const outputs = result.metafile.outputs;
   const byName = (path: string) => Object.keys(outputs).find((key) => basename(key) === basename(path))!;
-  const first = Object.keys(outputs).find((key) => outputs[key]!.entryPoint !== undefined)!;
+  // The entry's own chunk: the chunks of dynamic imports name an entry point too, and may come first.
+  const first = Object.keys(outputs).find(
+    (key) => outputs[key]!.entryPoint !== undefined && resolve(outputs[key]!.entryPoint!) === resolve(entry),
+  );
+  if (first === undefined) throw new Error(`measureBundle: no output chunk has ${entry} as its entry point`);
   const loaded = new Set<string>();
   for (const pending = [first]; pending.length > 0; ) {
     const key = pending.pop()!;

@@ -51,7 +51,22 @@ export function sourceFiles(packageDir: string, folders: readonly string[]): str
     }
   };
   for (const folder of folders) walk(join(packageDir, folder));
-  return files.map((f) => relative(packageDir, f).split("\\").join("/")).sort();
+  const unbuilt = new Set(buildExcludes(packageDir));
+  return files
+    .map((f) => relative(packageDir, f).split("\\").join("/"))
+    .filter((f) => !unbuilt.has(f))
+    .sort();
+}
+
+/**
+ * The files the package's build leaves out (tsconfig.build.json's `exclude`, plain paths only):
+ * they have no built JavaScript for a mutant to replace, and the built server never runs them.
+ */
+function buildExcludes(packageDir: string): string[] {
+  const config = join(packageDir, "tsconfig.build.json");
+  if (!existsSync(config)) return [];
+  const exclude: unknown = JSON.parse(readFileSync(config, "utf8")).exclude;
+  return Array.isArray(exclude) ? exclude.filter((e): e is string => typeof e === "string" && !e.includes("*")) : [];
 }
 
 /** The whole population, with ids and stable keys. */

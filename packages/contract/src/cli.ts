@@ -158,8 +158,9 @@ async function recallMain(argv: readonly string[]): Promise<void> {
     return;
   }
   const result = await runRecall(options);
+  const readNothing = result.error !== undefined && result.held === 0 && result.findings.length === 0;
   if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else process.stdout.write(recallText(result));
+  else if (!readNothing) process.stdout.write(recallText(result));
   if (result.error) process.stderr.write(`marketapi-contract recall: ${result.error}\n`);
   exit(result.exitCode);
 }

@@ -34,7 +34,9 @@ import {
   tickerLastId,
 } from "./run/memory.js";
 import {
+  clientIdTargets,
   type Finding,
+  isOpen,
   type Judgement,
   judgeClientIdLookup,
   judgeMemory,
@@ -203,26 +205,28 @@ async function lookups(session: Session, was: SymbolMemory): Promise<Judgement> 
     if (!exchange.response) throw new ReadFailure(`query_order: ${describeAnswer(exchange)}`);
     return ok(exchange) ? bodyObject(exchange) : undefined;
   };
-  for (const order of was.orders) {
-    const found = [
-      ...judgeOrder(
+  const record = (found: Finding[]) => {
+    if (found.length === 0) out.held += 1;
+    out.findings.push(...found);
+  };
+  for (const order of was.orders)
+    record(
+      judgeOrder(
         was.symbol,
         order,
         await query({ symbol: was.symbol, orderId: order.orderId }),
         "query_order by orderId",
       ),
-      ...(typeof order.clientOrderId === "string" && order.clientOrderId !== ""
-        ? judgeClientIdLookup(
-            was.symbol,
-            order,
-            await query({ symbol: was.symbol, origClientOrderId: order.clientOrderId }),
-            was.floor.orderId,
-          )
-        : []),
-    ];
-    if (found.length === 0) out.held += 1;
-    out.findings.push(...found);
-  }
+    );
+  for (const order of clientIdTargets(was.orders))
+    record(
+      judgeClientIdLookup(
+        was.symbol,
+        order,
+        await query({ symbol: was.symbol, origClientOrderId: order.clientOrderId }),
+        was.floor.orderId,
+      ),
+    );
   return out;
 }
 
@@ -252,10 +256,10 @@ async function newIds(
       out.notes.push(`${was.symbol}: no new order placed (${far.reason})`);
       continue;
     }
-    const closed = was.orders.filter(
-      (o) => !["NEW", "PARTIALLY_FILLED", "PENDING_NEW"].includes(String(o.status)),
-    );
-    const reused = closed.at(-1)?.clientOrderId;
+    // A client order id no remembered order still holds open: the spec lets it be reused.
+    const reused = clientIdTargets(was.orders)
+      .filter((o) => !isOpen(o))
+      .at(-1)?.clientOrderId;
     const clientOrderId =
       typeof reused === "string" && reused !== "" ? reused : `recall-${Date.now().toString(36)}`;
     const subject = `${was.symbol} new order (clientOrderId ${JSON.stringify(clientOrderId)})`;

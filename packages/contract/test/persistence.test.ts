@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runContract } from "../src/index.js";
 import { loadMemory, parseRecall, recallText, runRecall } from "../src/recall.js";
 import type { Item, Memory, SymbolMemory } from "../src/run/memory.js";
-import { changedFields, judgeBalances, judgeClientIdLookup, judgeSymbol } from "../src/run/persistence.js";
+import {
+  changedFields,
+  clientIdTargets,
+  judgeBalances,
+  judgeClientIdLookup,
+  judgeSymbol,
+} from "../src/run/persistence.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { persistenceFaults } from "./support/persistence-faults.js";
 
@@ -121,6 +127,22 @@ describe("the persistence judgement", () => {
     ]);
     const traded = memory([symbolMemory({ trades: [trade(), trade({ id: 8 })] })], reset.balances);
     expect(judgeBalances(was, traded)).toMatchObject({ findings: [], notes: [/not judged/] });
+  });
+
+  it("finds by a client order id the open order with it, else the newest", () => {
+    const targets = (orders: Item[]) => clientIdTargets(orders).map((o) => o.orderId);
+    expect(targets([order(), order({ orderId: 8, time: 1500 })])).toEqual([8]);
+    expect(targets([order({ status: "NEW" }), order({ orderId: 8, time: 1500 })])).toEqual([7]);
+    expect(targets([order(), order({ orderId: 8, clientOrderId: "c-8" })])).toEqual([7, 8]);
+  });
+
+  it("keeps both sides of a trade between two orders of the account apart", () => {
+    const selfTrade = [trade(), trade({ orderId: 8, isBuyer: false })];
+    const before = symbolMemory({ trades: selfTrade });
+    expect(judgeSymbol(before, symbolMemory({ trades: [...selfTrade].reverse() }), 0).findings).toEqual([]);
+    expect(judgeSymbol(before, symbolMemory({ trades: [trade()] }), 0).findings).toMatchObject([
+      { subject: "BTCUSDT trade 3 (order 8)", message: "myTrades: not found" },
+    ]);
   });
 
   it("accepts a newer order under a closed order's client id, not another one", () => {

@@ -39,6 +39,8 @@ const PLACEMENT_FIELDS = [
   "selfTradePreventionMode",
 ];
 
+export const isOpen = (order: Item): boolean => OPEN_STATUSES.has(String(order.status));
+
 const num = (value: unknown): number => (typeof value === "number" ? value : Number(value));
 const show = (value: unknown): string => (value === undefined ? "absent" : JSON.stringify(value));
 
@@ -94,14 +96,41 @@ export function judgeClientIdLookup(
   return judgeOrder(symbol, before, after, "query_order by origClientOrderId");
 }
 
-function byId(items: readonly Item[], key: string): Map<number, Item> {
-  return new Map(items.map((item) => [num(item[key]), item]));
+/**
+ * The order each client order id finds (query_order by origClientOrderId), by the spec: the open
+ * order with it, else the newest. One per client order id of `orders`.
+ */
+export function clientIdTargets(orders: readonly Item[]): Item[] {
+  const groups = new Map<string, Item[]>();
+  for (const order of orders) {
+    const id = order.clientOrderId;
+    if (typeof id !== "string" || id === "") continue;
+    groups.set(id, [...(groups.get(id) ?? []), order]);
+  }
+  const newest = (a: Item, b: Item) => num(a.time) - num(b.time) || num(a.orderId) - num(b.orderId);
+  return [...groups.values()].map(
+    (group) => group.find((o) => OPEN_STATUSES.has(String(o.status))) ?? [...group].sort(newest).at(-1)!,
+  );
+}
+
+/**
+ * A list item's identity: a trade by its id and the order it filled (a trade between two orders
+ * of the account is in its myTrades twice, once per side), an order by its orderId.
+ */
+function keyOf(item: Item, key: string): string {
+  return key === "id" && item.orderId !== undefined
+    ? `${num(item.id)}/${num(item.orderId)}`
+    : String(num(item[key]));
+}
+
+function byId(items: readonly Item[], key: string): Map<string, Item> {
+  return new Map(items.map((item) => [keyOf(item, key), item]));
 }
 
 /** Items of a list that were not remembered although their id is at or below the remembered floor. */
 function appeared(before: readonly Item[], after: readonly Item[], key: string, floor: number): Item[] {
   const known = byId(before, key);
-  return after.filter((item) => num(item[key]) <= floor && !known.has(num(item[key])));
+  return after.filter((item) => num(item[key]) <= floor && !known.has(keyOf(item, key)));
 }
 
 export function judgeSymbol(before: SymbolMemory, after: SymbolMemory, takenAt: number): Judgement {
@@ -116,7 +145,7 @@ export function judgeSymbol(before: SymbolMemory, after: SymbolMemory, takenAt: 
 
   const orders = byId(after.orders, "orderId");
   for (const order of before.orders)
-    count(judgeOrder(symbol, order, orders.get(num(order.orderId)), "all_orders"));
+    count(judgeOrder(symbol, order, orders.get(keyOf(order, "orderId")), "all_orders"));
   for (const order of appeared(before.orders, after.orders, "orderId", before.floor.orderId))
     findings.push({
       subject: orderSubject(symbol, order),
@@ -136,7 +165,7 @@ export function judgeSymbol(before: SymbolMemory, after: SymbolMemory, takenAt: 
     const trades = byId(now, "id");
     for (const trade of was) {
       const subject = `${symbol} trade ${show(trade.id)}${trade.orderId !== undefined ? ` (order ${show(trade.orderId)})` : ""}`;
-      const again = trades.get(num(trade.id));
+      const again = trades.get(keyOf(trade, "id"));
       if (!again) {
         findings.push({ subject, message: `${name}: not found` });
         continue;

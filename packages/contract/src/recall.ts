@@ -14,11 +14,13 @@ import { EXIT, explainParseError } from "@marketapi/command";
 import { loadOpenApi } from "@marketapi/spec";
 import { refusalFor } from "@marketapi/spec/model";
 import { CHECK_NAMES } from "./checks/index.js";
+import { div, formatDec, mul, parseDec, ZERO } from "./core/decimal.js";
 import { ConnectionError, UsageError } from "./core/errors.js";
 import { buildContractModel } from "./core/operations.js";
 import { encodeParams } from "./http/request.js";
 import { bodyObject, describeAnswer, errorCode, ok } from "./kit/answers.js";
 import { farBuyOrder, planFarBuy } from "./kit/market.js";
+import { sameToLastPlace } from "./kit/relations-support.js";
 import { probe } from "./phases/probe.js";
 import {
   allOrders,
@@ -315,6 +317,78 @@ async function newIds(
   return out;
 }
 
+/**
+ * The average price after the restart is still the weighted average of the trades in its window
+ * (x-relations, "average price"): the window placed by server_time read before and after, judged
+ * only when no trade lies where the two placements differ; `closeTime` is the newest trade's time.
+ */
+async function averagePrices(session: Session, memory: Memory): Promise<Judgement> {
+  const out: Judgement = { findings: [], held: 0, notes: [] };
+  const average = session.model.operation("current_average_price");
+  const recent = session.model.operation("recent_trades_list");
+  const time = session.model.operation("server_time");
+  if (!average || !recent || !time)
+    return { ...out, notes: ["the spec lacks the average price, trades or time"] };
+  const get = async (op: NonNullable<typeof average>, values: Record<string, unknown>) => {
+    const exchange = await session.call(
+      { op, params: encodeParams(op, values) },
+      "persistence: average price",
+      {
+        responseChecks: false,
+        essential: true,
+      },
+    );
+    if (!ok(exchange)) throw new ReadFailure(`${op.operationId}: ${describeAnswer(exchange)}`);
+    return exchange.response?.json as Item | Item[];
+  };
+  for (const was of memory.symbols) {
+    if (was.publicTrades.length === 0) continue;
+    const { symbol } = was;
+    const before = num(((await get(time, {})) as Item).serverTime);
+    const answer = (await get(average, { symbol })) as Item;
+    const after = num(((await get(time, {})) as Item).serverTime);
+    const trades = (await get(recent, { symbol, limit: 1000 })) as Item[];
+    const window = num(answer.mins) * 60_000;
+    if (!(window > 0) || !Array.isArray(trades)) continue;
+    const undecided = trades.filter((t) => num(t.time) >= before - window && num(t.time) < after - window);
+    const inside = trades.filter((t) => num(t.time) >= after - window);
+    if (
+      undecided.length > 0 ||
+      inside.length === 0 ||
+      (trades.length >= 1000 && inside.length === trades.length)
+    ) {
+      out.notes.push(
+        `${symbol}: the average price not judged (${inside.length === 0 ? "no trade in its window" : "its window's edge is not placed"})`,
+      );
+      continue;
+    }
+    let quote = ZERO;
+    let base = ZERO;
+    for (const t of inside) {
+      const price = parseDec(String(t.price));
+      const qty = parseDec(String(t.qty));
+      quote += mul(price, qty);
+      base += qty;
+    }
+    const exact = div(quote, base);
+    const newest = Math.max(...trades.map((t) => num(t.time)));
+    const subject = `${symbol} current_average_price`;
+    if (!sameToLastPlace(answer.price, exact))
+      out.findings.push({
+        subject,
+        message: `price ${JSON.stringify(answer.price)}, but the ${inside.length} trade(s) of its window average ${formatDec(exact)}`,
+      });
+    else out.held += 1;
+    if (num(answer.closeTime) !== newest)
+      out.findings.push({
+        subject,
+        message: `closeTime ${JSON.stringify(answer.closeTime)}, but the newest trade's time is ${newest}`,
+      });
+    else out.held += 1;
+  }
+  return out;
+}
+
 export async function runRecall(options: RecallOptions): Promise<RecallResult> {
   const result: RecallResult = {
     check: PERSISTENCE,
@@ -369,6 +443,7 @@ export async function runRecall(options: RecallOptions): Promise<RecallResult> {
     }
     const judgements = [judgeMemory(memory, after)];
     for (const was of memory.symbols) judgements.push(await lookups(session, was));
+    judgements.push(await averagePrices(session, memory));
     if (target.trading) judgements.push(await newIds(session, memory, market));
     else result.notes.push("new ids not judged: give --allow-trading to place one far order per symbol");
     for (const j of judgements) {

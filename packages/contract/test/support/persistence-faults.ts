@@ -142,6 +142,17 @@ export function persistenceFaults(apiSecret: string): PersistenceFault[] {
       },
     },
     {
+      name: "restart-forgets-the-average-window",
+      description: "after the restart the average price leaves out the trades of its window made before it",
+      caughtBy: ["persistence"],
+      want: /current_average_price: price "[\d.]+", but the \d+ trade\(s\) of its window average/,
+      response: (req, res) => {
+        if (!at(req, "/api/v3/avgPrice") || res.status !== 200) return res;
+        const body = json(res) as Item;
+        return withBody(res, { ...body, price: "1.00000000" });
+      },
+    },
+    {
       name: "restart-reuses-order-ids",
       description: "after the restart the order id counter starts again: a new order gets id 1",
       caughtBy: ["persistence"],

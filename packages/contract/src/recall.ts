@@ -3,7 +3,8 @@
  * and remembered (--remember FILE; run/memory.ts) and judges it (`persistence`,
  * run/persistence.ts): every remembered order found by orderId and by origClientOrderId with the
  * same fields, every trade in myTrades and in the trade list the same, the closed candles that
- * held them the same, the balances the same while nothing traded on the account since; with
+ * held them the same, the average price still that of the trades in its window, the balances the
+ * same while nothing traded on the account since; with
  * --allow-trading, a far LIMIT BUY on each symbol, placed with the client order id of a remembered
  * closed order (which the spec lets a client reuse), gets an orderId above every remembered one
  * and is the order that id now finds, then is cancelled.

@@ -142,6 +142,8 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       options.allowTrading === true && target.kind !== "embedded",
       (target.credentials?.apiSecret ?? "") !== "",
     );
+    if (options.remember !== undefined && !target.trading)
+      throw new UsageError("--remember needs a run that trades (--allow-trading, with credentials)");
   } catch (error) {
     const kind = error instanceof UsageError ? "usage" : "connection";
     return { ...result, exitCode: 2, error: { kind, message: (error as Error).message } };

@@ -43,6 +43,10 @@
  * and the tester's default run. Each population has its own null run (coverage, and the proof
  * that the tester passes the unmutated server so configured).
  *
+ * The state population is tried as a user who tests durability runs the tester (testServer): the
+ * default run with --remember FILE, then kill -9 of the server, the same mutant started again on
+ * the same state file, then `marketapi-contract recall FILE`; a failure of either kills the mutant.
+ *
  * Equivalent mutants (no behaviour a client can observe changes, on the server as the bench runs
  * it) are listed in bench/mutants/equivalents.json, keyed by the mutant's key, each with why.
  */
@@ -53,7 +57,14 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Coverage } from "./mutants/coverage.js";
 import { applyMutant } from "./mutants/operators.js";
-import { runTester, startServer, type TesterVerdict } from "./mutants/processes.js";
+import {
+  type MutantServer,
+  runRecall,
+  runTester,
+  type ServerLaunch,
+  startServer,
+  type TesterVerdict,
+} from "./mutants/processes.js";
 import {
   drawSample,
   PackageCompiler,
@@ -225,20 +236,69 @@ async function coverageRun(
   const { testerArgs, limitMs } = POPULATIONS[population];
   const coverageDir = join(scratch, "coverage");
   try {
-    const started = await startServer({
+    const launch: ServerLaunch = {
       cli: serverCli,
       scratch,
       coverageDir,
       startTimeoutMs: 60_000,
       args: serverArgs(scratch, population),
-    });
+    };
+    const started = await startServer(launch);
     if (!started.ok) throw new Error(`the unmutated server did not start: ${started.reason}`);
-    const verdict = await runTester(cli, started.server, testerSeed, limitMs, SECOND_ACCOUNT, testerArgs);
-    await started.server.stop();
+    const verdict = await testServer(launch, started.server, cli, scratch, testerArgs, limitMs);
     return { verdict, coverage: new Coverage(coverageDir) };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** How long the recall after a restart may take (it reads back every order of the run twice). */
+const RECALL_LIMIT_MS = 180_000;
+
+/**
+ * The tester's run against a started server. On --state (the state scope) as a user who tests
+ * durability runs it: the default run with --remember, then kill -9 of the server, the same server
+ * started again on the same state file, then `recall`; a failure of either is a kill, and so is a
+ * server that cannot start again on its own state.
+ */
+async function testServer(
+  launch: ServerLaunch,
+  server: MutantServer,
+  cli: string,
+  scratch: string,
+  testerArgs: readonly string[],
+  limitMs: number,
+): Promise<TesterVerdict> {
+  const memory = join(scratch, "memory.json");
+  const remember = scope.state ? ["--remember", memory] : [];
+  const verdict = await runTester(cli, server, testerSeed, limitMs, SECOND_ACCOUNT, [
+    ...testerArgs,
+    ...remember,
+  ]);
+  if (server.exitedEarly() && verdict.exitCode === 0) verdict.error = "the server exited during the run";
+  if (!scope.state || verdict.exitCode !== 0 || server.exitedEarly()) {
+    await server.stop();
+    return verdict;
+  }
+  await server.kill();
+  const again = await startServer(launch);
+  if (!again.ok)
+    return {
+      ...verdict,
+      exitCode: 1,
+      failedChecks: ["restart"],
+      error: `after kill -9, the server did not start again on its state file: ${again.reason}`,
+    };
+  const recall = await runRecall(cli, again.server, memory, RECALL_LIMIT_MS);
+  await again.server.stop();
+  return {
+    ...verdict,
+    exitCode: recall.exitCode,
+    failedChecks: [...verdict.failedChecks, ...recall.failedChecks],
+    ...(recall.error ? { error: `recall: ${recall.error}` } : {}),
+    wallMs: verdict.wallMs + recall.wallMs,
+    recall,
+  };
 }
 
 async function trial(mutant: ReadyMutant, cli: string): Promise<TesterVerdict | { stillborn: string }> {
@@ -246,19 +306,16 @@ async function trial(mutant: ReadyMutant, cli: string): Promise<TesterVerdict | 
   const population = populationOf(mutant);
   const { testerArgs, limitMs } = POPULATIONS[population];
   try {
-    const started = await startServer({
+    const launch: ServerLaunch = {
       cli: serverCli,
       scratch,
       mutant: { distFile: mutant.distFile, js: mutant.js },
       startTimeoutMs: 60_000,
       args: serverArgs(scratch, population),
-    });
+    };
+    const started = await startServer(launch);
     if (!started.ok) return { stillborn: started.reason };
-    const verdict = await runTester(cli, started.server, testerSeed, limitMs, SECOND_ACCOUNT, testerArgs);
-    if (started.server.exitedEarly() && verdict.exitCode === 0)
-      verdict.error = "the server exited during the run";
-    await started.server.stop();
-    return verdict;
+    return await testServer(launch, started.server, cli, scratch, testerArgs, limitMs);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

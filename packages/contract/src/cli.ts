@@ -5,6 +5,7 @@ import { EXIT, InputFault, parseJsonFile, reportUsage } from "@marketapi/command
 import { UsageError } from "./core/errors.js";
 import { endpointTarget } from "./endpoint.js";
 import { type CliOptions, parseCli, SHORT_USAGE, USAGE } from "./options.js";
+import { parseRecall, RECALL_USAGE, recallText, runRecall } from "./recall.js";
 import { replayCommand } from "./replay.js";
 import { junitXml } from "./report/junit.js";
 import { progressLine, reportText, type TextStyle } from "./report/text.js";
@@ -60,6 +61,7 @@ function exit(code: number): void {
 
 async function main(argv: readonly string[]): Promise<void> {
   if (argv[0] === "replay") return replayMain(argv.slice(1));
+  if (argv[0] === "recall") return recallMain(argv.slice(1));
   let cli: CliOptions;
   try {
     cli = parseCli(argv);
@@ -144,4 +146,21 @@ async function replayMain(argv: readonly string[]): Promise<void> {
     process.stderr.write(`marketapi-contract replay: ${(error as Error).message}\n`);
     exit(2);
   }
+}
+
+async function recallMain(argv: readonly string[]): Promise<void> {
+  let options: ReturnType<typeof parseRecall>;
+  try {
+    options = parseRecall(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    exit(reportUsage("marketapi-contract recall", error.message, RECALL_USAGE));
+    return;
+  }
+  const result = await runRecall(options);
+  const readNothing = result.error !== undefined && result.held === 0 && result.findings.length === 0;
+  if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (!readNothing) process.stdout.write(recallText(result));
+  if (result.error) process.stderr.write(`marketapi-contract recall: ${result.error}\n`);
+  exit(result.exitCode);
 }

@@ -29,9 +29,12 @@ Usage:
   marketapi-contract [--base-url URL] [--api-key K --api-secret S] [--endpoint FILE]
                      [--allow-trading] [--reference-extras] [--only CHECKS]
                      [--second-api-key K --second-api-secret S] [--max-symbols N]
-                     [--move-prices | --no-move-prices] [--load]
+                     [--move-prices | --no-move-prices] [--load] [--remember FILE]
                      [--report junit.xml] [--json]
                      [--seed N] [--max-requests N] [--explore N] [--timeout MS] [--max-time S]
+  marketapi-contract recall FILE [--base-url URL] [--api-key K --api-secret S] [--allow-trading]
+                     after the target restarted: read back what a run remembered (--remember
+                     FILE) and say what changed (check persistence)
   marketapi-contract replay RESULT.json N [--api-key K --api-secret S]
                      re-send failure N of a --json result, re-signed with a fresh
                      timestamp, and print a curl command that sends it
@@ -59,6 +62,9 @@ Safety:
   --move-prices         move the last price with trades between the run's own orders, so that
                         stops fire (default on the embedded server and with --reference-extras,
                         off elsewhere: it could fire other traders' stops); --no-move-prices
+  --remember FILE       after the clean-up, write what the run left on the target (orders, trades,
+                        public trades, candles, balances, highest ids) to FILE, for
+                        \`marketapi-contract recall FILE\` once the target restarted
   --load                the bounded load phase: reach the announced rate limits on purpose (429
                         at the limit with Retry-After, the ban after it, recovery); off by default
 
@@ -139,6 +145,7 @@ const VALUE_OPTIONS = new Set([
   "--second-api-key",
   "--second-api-secret",
   "--max-symbols",
+  "--remember",
 ]);
 
 /**
@@ -204,6 +211,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     ...(maxSymbols !== undefined ? { maxSymbols } : {}),
     ...(v["move-prices"] ? { movePrices: true } : v["no-move-prices"] ? { movePrices: false } : {}),
     ...(v.load ? { load: true } : {}),
+    ...(v.remember !== undefined ? { remember: v.remember } : {}),
     ...(v["allow-trading"] ? { allowTrading: true } : {}),
     ...(v["reference-extras"] ? { referenceExtras: true } : {}),
     ...(only ? { only } : {}),
@@ -249,6 +257,7 @@ const OPTIONS = {
   explore: { type: "string" },
   timeout: { type: "string" },
   "max-time": { type: "string" },
+  remember: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 

@@ -4,6 +4,7 @@
  * spec (run/read-only-pass.ts, run/trading-phase.ts, run/generated-phase.ts) and always cleans up
  * the orders it created (run/cleanup.ts), also after a failure or an interrupt.
  */
+import { writeFileSync } from "node:fs";
 import { loadOpenApi } from "@marketapi/spec";
 import { appliesTo, CHECKS } from "./checks/index.js";
 import { ConnectionError, InterruptedError, UsageError } from "./core/errors.js";
@@ -18,7 +19,7 @@ import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import { failingTestVectors } from "./http/signing.js";
 import { markPass, type RunContext, reportPass } from "./kit/context.js";
 import { OrderLedger } from "./kit/ledger.js";
-import { chooseSymbols, planSymbol } from "./kit/market.js";
+import { chooseSymbols, planSymbol, type SymbolPlan } from "./kit/market.js";
 import type { ValueContext } from "./kit/values.js";
 import { answerJudge } from "./phases/answer.js";
 import { behaviourPhase } from "./phases/behaviour.js";
@@ -32,6 +33,7 @@ import { readOnlyPass } from "./phases/read-only-pass.js";
 import { findExistingOrder, tradingPhase } from "./phases/trading-phase.js";
 import { CHECK_NAMES, type CheckName, type ContractResult } from "./result.js";
 import type { ContractOptions } from "./run/contract-options.js";
+import { readMemory } from "./run/memory.js";
 import { selectOperations } from "./run/scope.js";
 import { referenceTolerance, resolveTarget, type Target } from "./run/target.js";
 import { collapseNotImplemented, withoutUnexercisedPasses } from "./session/not-implemented.js";
@@ -140,6 +142,8 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       options.allowTrading === true && target.kind !== "embedded",
       (target.credentials?.apiSecret ?? "") !== "",
     );
+    if (options.remember !== undefined && !target.trading)
+      throw new UsageError("--remember needs a run that trades (--allow-trading, with credentials)");
   } catch (error) {
     const kind = error instanceof UsageError ? "usage" : "connection";
     return { ...result, exitCode: 2, error: { kind, message: (error as Error).message } };
@@ -175,6 +179,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
   });
   /** Start-up (probe, credentials) until the checks begin: an error there ends the run before any verdict. */
   let stage: "start-up" | "checks" = "start-up";
+  let plans: SymbolPlan[] = [];
   try {
     progress({
       type: "stage",
@@ -191,7 +196,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       symbol: fallbackSymbol,
       horizon: 0,
     });
-    const plans = chooseSymbols(market, fallbackSymbol, options.maxSymbols ?? DEFAULT_MAX_SYMBOLS).map((r) =>
+    plans = chooseSymbols(market, fallbackSymbol, options.maxSymbols ?? DEFAULT_MAX_SYMBOLS).map((r) =>
       planSymbol(r, references.get(r.symbol)),
     );
     const rules = plans[0]?.rules;
@@ -280,6 +285,8 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       cancelledAtEnd: 0,
       leftOpen: [`clean-up failed: ${(error as Error).message}`],
     }));
+    if (options.remember !== undefined && result.error === undefined)
+      result.error = await remember(session, target, plans, options.remember);
     await target.embedded?.close().catch(() => {});
   }
 
@@ -334,6 +341,39 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
           ? 1
           : 0;
   return result;
+}
+
+/**
+ * --remember FILE: what the run left and a client can read back, written after the clean-up. A
+ * run that traded nothing, or could not read it, has nothing to remember: said as an error.
+ */
+async function remember(
+  session: Session,
+  target: Target,
+  plans: readonly SymbolPlan[],
+  file: string,
+): Promise<ContractResult["error"]> {
+  if (!target.trading || !session.canSign)
+    return {
+      kind: "usage",
+      message: "--remember needs a run that trades (--allow-trading, with credentials)",
+    };
+  if (plans.length === 0) return { kind: "connection", message: "--remember: the run traded no symbol" };
+  try {
+    const memory = await readMemory(
+      session,
+      target.baseUrl,
+      plans.map((p) => ({
+        symbol: p.rules.symbol,
+        baseAsset: p.rules.baseAsset,
+        quoteAsset: p.rules.quoteAsset,
+      })),
+    );
+    writeFileSync(file, `${JSON.stringify(memory, null, 1)}\n`);
+    return undefined;
+  } catch (error) {
+    return { kind: "internal", message: `--remember ${file}: ${(error as Error).message}` };
+  }
 }
 
 /** A skipped cell for every operation a check does not apply to, saying why (ContractCheck.notApplicable). */

@@ -16,6 +16,8 @@ export interface MutantServer {
   apiSecret: string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
   stop(graceMs?: number): Promise<void>;
+  /** kill -9 at once, as a crash would; resolves when the process is gone. */
+  kill(): Promise<void>;
   /** Whether the process ended before it was stopped (a mutant that crashed it mid-run). */
   exitedEarly(): boolean;
 }
@@ -89,6 +91,11 @@ export function startServer(launch: ServerLaunch): Promise<ServerStart> {
             apiKey,
             apiSecret,
             exitedEarly: () => exited,
+            async kill() {
+              if (exited) return;
+              child.kill("SIGKILL");
+              await waitForExit(child);
+            },
             async stop(graceMs = 10_000) {
               if (exited) return;
               child.kill("SIGTERM");
@@ -119,8 +126,32 @@ export interface TesterVerdict {
   error?: string;
   requests?: number;
   wallMs: number;
+  /** What `recall` found changed (the first few), where it ran. */
+  findings?: string[];
+  /** The recall after a restart, in the state population (runRecall): its own verdict. */
+  recall?: TesterVerdict;
   /** Not run: the kill of this tester, carried (the bench's --survivors-of). */
   carriedFrom?: string;
+}
+
+/**
+ * Runs `marketapi-contract recall FILE` against the restarted server: exit 0 everything a run
+ * remembered held, 1 something changed (the failure names what), anything else an error.
+ */
+export function runRecall(
+  cli: string,
+  server: MutantServer,
+  file: string,
+  hardLimitMs: number,
+): Promise<TesterVerdict> {
+  return runCli(
+    cli,
+    ["recall", file, "--base-url", server.url, "--allow-trading", "--json"],
+    server,
+    hardLimitMs,
+    undefined,
+    (parsed) => (parsed.exitCode === 1 ? ["persistence"] : []),
+  );
 }
 
 /** Runs a tester's CLI against the server and reads its --json result. */
@@ -133,9 +164,7 @@ export function runTester(
   /** More options of the tester (the load population's --load). */
   extra: readonly string[] = [],
 ): Promise<TesterVerdict> {
-  const started = performance.now();
   const args = [
-    cli,
     "--base-url",
     server.url,
     "--allow-trading",
@@ -147,6 +176,29 @@ export function runTester(
     String(Math.floor(hardLimitMs / 1000) - 30),
     ...extra,
   ];
+  return runCli(cli, args, server, hardLimitMs, second, (parsed) => [
+    ...new Set((parsed.cells ?? []).filter((c) => c.status === "failed").map((c) => c.check)),
+  ]);
+}
+
+interface CliJson {
+  exitCode?: number;
+  cells?: Array<{ check: string; status: string }>;
+  notImplemented?: Array<{ operationId: string }>;
+  error?: { kind: string; message: string } | string;
+  stats?: { requests: number };
+  findings?: Array<{ subject: string; message: string }>;
+}
+
+function runCli(
+  cli: string,
+  args: readonly string[],
+  server: MutantServer,
+  hardLimitMs: number,
+  second: { apiKey: string; apiSecret: string } | undefined,
+  failedChecksOf: (parsed: CliJson) => string[],
+): Promise<TesterVerdict> {
+  const started = performance.now();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MARKETAPI_API_KEY: server.apiKey,
@@ -156,7 +208,7 @@ export function runTester(
       : {}),
   };
   delete env.NODE_V8_COVERAGE;
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => {
@@ -170,34 +222,32 @@ export function runTester(
     child.on("close", (code, signal) => {
       clearTimeout(killer);
       const wallMs = performance.now() - started;
-      let parsed: {
-        cells?: Array<{ check: string; status: string }>;
-        notImplemented?: Array<{ operationId: string }>;
-        error?: { kind: string; message: string };
-        stats?: { requests: number };
-      } = {};
+      let parsed: CliJson = {};
       try {
         parsed = JSON.parse(stdout);
       } catch {
         // no JSON: the tester crashed or was killed; the exit code and stderr say so.
       }
-      const failedChecks = [
-        ...new Set((parsed.cells ?? []).filter((c) => c.status === "failed").map((c) => c.check)),
-      ].sort();
+      const failedChecks = failedChecksOf(parsed).sort();
       const error =
-        parsed.error !== undefined
-          ? `${parsed.error.kind}: ${parsed.error.message}`
-          : signal
-            ? `tester killed (${signal}) after ${Math.round(wallMs / 1000)} s`
-            : code !== 0 && code !== 1
-              ? stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)
-              : undefined;
+        typeof parsed.error === "string"
+          ? parsed.error
+          : parsed.error !== undefined
+            ? `${parsed.error.kind}: ${parsed.error.message}`
+            : signal
+              ? `tester killed (${signal}) after ${Math.round(wallMs / 1000)} s`
+              : code !== 0 && code !== 1
+                ? stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)
+                : undefined;
       resolve({
         exitCode: code,
         failedChecks,
         notImplemented: (parsed.notImplemented ?? []).map((n) => n.operationId),
         ...(error ? { error: error.slice(0, 300) } : {}),
         ...(parsed.stats ? { requests: parsed.stats.requests } : {}),
+        ...(parsed.findings?.length
+          ? { findings: parsed.findings.slice(0, 3).map((f) => `${f.subject}: ${f.message}`.slice(0, 200)) }
+          : {}),
         wallMs,
       });
     });

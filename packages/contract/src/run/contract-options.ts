@@ -37,6 +37,11 @@ export interface ContractOptions {
    * Retry-After, the ban after it, recovery after the window). Off by default.
    */
   load?: boolean;
+  /**
+   * Write what the run left on the target and what a client can read back of it to this file,
+   * after the clean-up (run/memory.ts), for `marketapi-contract recall FILE` after a restart.
+   */
+  remember?: string;
   /** Judge only these operations (operationIds or tags); default: all. */
   include?: readonly string[];
   /** Leave these operations out (operationIds or tags). */

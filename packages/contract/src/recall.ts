@@ -1,0 +1,490 @@
+/**
+ * `marketapi-contract recall FILE`: after the target restarted, reads again everything a run left
+ * and remembered (--remember FILE; run/memory.ts) and judges it (`persistence`,
+ * run/persistence.ts): every remembered order found by orderId and by origClientOrderId with the
+ * same fields, every trade in myTrades and in the trade list the same, the closed candles that
+ * held them the same, the average price still that of the trades in its window, the balances the
+ * same while nothing traded on the account since; with
+ * --allow-trading, a far LIMIT BUY on each symbol, placed with the client order id of a remembered
+ * closed order (which the spec lets a client reuse), gets an orderId above every remembered one
+ * and is the order that id now finds, then is cancelled.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { EXIT, explainParseError } from "@marketapi/command";
+import { loadOpenApi } from "@marketapi/spec";
+import { refusalFor } from "@marketapi/spec/model";
+import { CHECK_NAMES } from "./checks/index.js";
+import { div, formatDec, mul, parseDec, ZERO } from "./core/decimal.js";
+import { ConnectionError, UsageError } from "./core/errors.js";
+import { buildContractModel } from "./core/operations.js";
+import { encodeParams } from "./http/request.js";
+import { bodyObject, describeAnswer, errorCode, ok } from "./kit/answers.js";
+import { farBuyOrder, planFarBuy } from "./kit/market.js";
+import { sameToLastPlace } from "./kit/relations-support.js";
+import { probe } from "./phases/probe.js";
+import {
+  allOrders,
+  balances,
+  candlesOf,
+  type Item,
+  MEMORY_FORMAT,
+  type Memory,
+  myTrades,
+  publicTrades,
+  ReadFailure,
+  type SymbolMemory,
+  tickerLastId,
+} from "./run/memory.js";
+import {
+  clientIdTargets,
+  type Finding,
+  isOpen,
+  type Judgement,
+  judgeClientIdLookup,
+  judgeMemory,
+  judgeOrder,
+} from "./run/persistence.js";
+import { resolveTarget } from "./run/target.js";
+import { DEFAULT_TIMEOUT_MS } from "./runner.js";
+import { Session } from "./session/session.js";
+import { Recorder } from "./session/verdicts.js";
+
+/** The check's name in the report. */
+export const PERSISTENCE = "persistence";
+
+export const RECALL_USAGE = `Usage: marketapi-contract recall FILE [--base-url URL | --endpoint FILE] [--api-key K --api-secret S]
+                          [--allow-trading] [--timeout MS] [--json]
+  FILE is what a run wrote with --remember FILE; run this after the target restarted. It reads
+  back every remembered order (by orderId and origClientOrderId), trade, candle and balance and
+  says what changed (check persistence); with --allow-trading it also places one far LIMIT BUY per
+  symbol with a remembered client order id (ids never reused), and cancels it.
+  Exit: 0 everything held, 1 something changed (the target's fault), 2 usage or an unreadable
+  FILE, 3 the target could not be reached.
+`;
+
+export interface RecallResult {
+  check: typeof PERSISTENCE;
+  file: string;
+  baseUrl: string;
+  exitCode: 0 | 1 | 2 | 3;
+  held: number;
+  findings: Finding[];
+  notes: string[];
+  error?: string;
+}
+
+export interface RecallOptions {
+  file: string;
+  baseUrl?: string;
+  endpoint?: string;
+  apiKey?: string;
+  apiSecret?: string;
+  allowTrading?: boolean;
+  timeoutMs?: number;
+  spec?: Record<string, unknown>;
+}
+
+/** Reads a record written by --remember, or says what is wrong with it (a usage error naming the path). */
+export function loadMemory(file: string): Memory {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `${file}: cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file}: not JSON (${(error as Error).message})`);
+  }
+  const memory = parsed as Partial<Memory>;
+  if (
+    memory?.format !== MEMORY_FORMAT ||
+    !Array.isArray(memory.symbols) ||
+    typeof memory.takenAt !== "number"
+  )
+    throw new UsageError(
+      `${file}: not a record written by --remember (expected "format": "${MEMORY_FORMAT}")`,
+    );
+  return memory as Memory;
+}
+
+export function parseRecall(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): RecallOptions & { json: boolean } {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(explainParseError(error as Error, Object.keys(OPTIONS)));
+  }
+  const v = parsed.values;
+  if (parsed.positionals.length !== 1)
+    throw new UsageError(
+      parsed.positionals.length === 0
+        ? "recall needs the FILE a run wrote with --remember"
+        : `unexpected argument ${JSON.stringify(parsed.positionals[1])}`,
+    );
+  if (v["base-url"] === undefined && v.endpoint === undefined)
+    throw new UsageError("recall needs the restarted target: --base-url URL or --endpoint FILE");
+  const timeout = v.timeout === undefined ? undefined : Number(v.timeout);
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0))
+    throw new UsageError(`--timeout takes a positive integer, got ${JSON.stringify(v.timeout)}`);
+  const apiKey = v["api-key"] ?? env.MARKETAPI_API_KEY;
+  const apiSecret = v["api-secret"] ?? env.MARKETAPI_API_SECRET;
+  return {
+    file: parsed.positionals[0]!,
+    json: v.json === true,
+    ...(v["base-url"] !== undefined ? { baseUrl: v["base-url"] } : {}),
+    ...(v.endpoint !== undefined ? { endpoint: v.endpoint } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...(apiSecret ? { apiSecret } : {}),
+    ...(v["allow-trading"] ? { allowTrading: true } : {}),
+    ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+  };
+}
+
+const OPTIONS = {
+  "base-url": { type: "string" },
+  endpoint: { type: "string" },
+  "api-key": { type: "string" },
+  "api-secret": { type: "string" },
+  "allow-trading": { type: "boolean" },
+  timeout: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+function parse(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: OPTIONS });
+}
+
+const num = (value: unknown): number => (typeof value === "number" ? value : Number(value));
+
+/** Reads one symbol's lists again, over the same windows as the record. */
+async function readAgain(session: Session, was: SymbolMemory): Promise<SymbolMemory> {
+  const { symbol } = was;
+  const orders = await allOrders(session, symbol);
+  const trades = was.trades === undefined ? undefined : await myTrades(session, symbol);
+  const times = (was.trades ?? []).map((t) => num(t.time));
+  const candles =
+    was.candles.length > 0 && times.length > 0
+      ? await candlesOf(session, symbol, Math.min(...times), Math.max(...times))
+      : [];
+  const lastId = was.tickerLastId === undefined ? undefined : await tickerLastId(session, symbol);
+  return {
+    symbol,
+    orders,
+    ...(trades ? { trades } : {}),
+    publicTrades: await publicTrades(
+      session,
+      symbol,
+      was.publicTrades.map((t) => num(t.id)),
+    ),
+    candles: candles ?? [],
+    ...(lastId !== undefined ? { tickerLastId: lastId } : {}),
+    floor: was.floor,
+  };
+}
+
+/** Every remembered order looked up alone, by orderId and by origClientOrderId. */
+async function lookups(session: Session, was: SymbolMemory): Promise<Judgement> {
+  const op = session.model.operation("query_order");
+  const out: Judgement = { findings: [], held: 0, notes: [] };
+  if (!op) return { ...out, notes: ["the spec has no query_order: orders not looked up one by one"] };
+  const query = async (values: Record<string, unknown>): Promise<Item | undefined> => {
+    const exchange = await session.call(
+      { op, params: encodeParams(op, values) },
+      "persistence: query_order",
+      {
+        responseChecks: false,
+        essential: true,
+      },
+    );
+    if (!exchange.response) throw new ReadFailure(`query_order: ${describeAnswer(exchange)}`);
+    return ok(exchange) ? bodyObject(exchange) : undefined;
+  };
+  const record = (found: Finding[]) => {
+    if (found.length === 0) out.held += 1;
+    out.findings.push(...found);
+  };
+  for (const order of was.orders)
+    record(
+      judgeOrder(
+        was.symbol,
+        order,
+        await query({ symbol: was.symbol, orderId: order.orderId }),
+        "query_order by orderId",
+      ),
+    );
+  for (const order of clientIdTargets(was.orders))
+    record(
+      judgeClientIdLookup(
+        was.symbol,
+        order,
+        await query({ symbol: was.symbol, origClientOrderId: order.clientOrderId }),
+        was.floor.orderId,
+      ),
+    );
+  return out;
+}
+
+/**
+ * On each symbol a far LIMIT BUY with the client order id of the newest closed remembered order:
+ * accepted (a closed order's id may be reused), its orderId above every remembered one, and the
+ * order origClientOrderId now finds; then cancelled.
+ */
+async function newIds(
+  session: Session,
+  memory: Memory,
+  market: Awaited<ReturnType<typeof probe>>,
+): Promise<Judgement> {
+  const out: Judgement = { findings: [], held: 0, notes: [] };
+  const place = session.model.operation("new_order");
+  const cancel = session.model.operation("cancel_order");
+  const query = session.model.operation("query_order");
+  if (!place || !cancel || !query)
+    return { ...out, notes: ["the spec lacks new_order, cancel_order or query_order"] };
+  const duplicate = refusalFor(session.model.refusals, "duplicate-client-order-id", "new_order");
+  for (const was of memory.symbols) {
+    const rules = market.market.symbols.find((s) => s.symbol === was.symbol);
+    const reference = market.references.get(was.symbol);
+    const far =
+      rules && reference !== undefined ? planFarBuy(rules, reference) : { reason: "no rules or price" };
+    if ("reason" in far) {
+      out.notes.push(`${was.symbol}: no new order placed (${far.reason})`);
+      continue;
+    }
+    // A client order id no remembered order still holds open: the spec lets it be reused.
+    const reused = clientIdTargets(was.orders)
+      .filter((o) => !isOpen(o))
+      .at(-1)?.clientOrderId;
+    const clientOrderId =
+      typeof reused === "string" && reused !== "" ? reused : `recall-${Date.now().toString(36)}`;
+    const subject = `${was.symbol} new order (clientOrderId ${JSON.stringify(clientOrderId)})`;
+    const placed = await session.call(
+      { op: place, params: encodeParams(place, { ...farBuyOrder(far), newClientOrderId: clientOrderId }) },
+      "persistence: new order after the restart",
+      { responseChecks: false, essential: true },
+    );
+    if (!ok(placed)) {
+      if (typeof reused === "string" && duplicate && errorCode(placed) === duplicate.code)
+        out.findings.push({
+          subject,
+          message: `refused as a duplicate (${describeAnswer(placed)}), but the order that had it is closed, and a closed order's client order id may be reused`,
+        });
+      else out.notes.push(`${subject}: not placed (${describeAnswer(placed)}); new ids not judged`);
+      continue;
+    }
+    const orderId = num(bodyObject(placed)?.orderId);
+    try {
+      if (!(orderId > was.floor.orderId))
+        out.findings.push({
+          subject,
+          message: `orderId ${orderId} is not above the highest remembered (${was.floor.orderId}): an id given again`,
+        });
+      else out.held += 1;
+      if (typeof reused === "string") {
+        const found = await session.call(
+          {
+            op: query,
+            params: encodeParams(query, { symbol: was.symbol, origClientOrderId: clientOrderId }),
+          },
+          "persistence: the reused client order id",
+          { responseChecks: false, essential: true },
+        );
+        const foundId = num(bodyObject(found)?.orderId);
+        if (foundId !== orderId)
+          out.findings.push({
+            subject,
+            message: `query_order by origClientOrderId finds ${ok(found) ? `order ${foundId}` : describeAnswer(found)}, not the open order ${orderId} that has it now`,
+          });
+        else out.held += 1;
+      }
+    } finally {
+      const cancelled = await session.call(
+        { op: cancel, params: encodeParams(cancel, { symbol: was.symbol, orderId }) },
+        "persistence: cancel the new order",
+        { responseChecks: false, essential: true },
+      );
+      if (!ok(cancelled))
+        out.notes.push(`${subject}: order ${orderId} could not be cancelled (${describeAnswer(cancelled)})`);
+    }
+  }
+  return out;
+}
+
+/**
+ * The average price after the restart is still the weighted average of the trades in its window
+ * (x-relations, "average price"): the window placed by server_time read before and after, judged
+ * only when no trade lies where the two placements differ; `closeTime` is the newest trade's time.
+ */
+async function averagePrices(session: Session, memory: Memory): Promise<Judgement> {
+  const out: Judgement = { findings: [], held: 0, notes: [] };
+  const average = session.model.operation("current_average_price");
+  const recent = session.model.operation("recent_trades_list");
+  const time = session.model.operation("server_time");
+  if (!average || !recent || !time)
+    return { ...out, notes: ["the spec lacks the average price, trades or time"] };
+  const get = async (op: NonNullable<typeof average>, values: Record<string, unknown>) => {
+    const exchange = await session.call(
+      { op, params: encodeParams(op, values) },
+      "persistence: average price",
+      {
+        responseChecks: false,
+        essential: true,
+      },
+    );
+    if (!ok(exchange)) throw new ReadFailure(`${op.operationId}: ${describeAnswer(exchange)}`);
+    return exchange.response?.json as Item | Item[];
+  };
+  for (const was of memory.symbols) {
+    if (was.publicTrades.length === 0) continue;
+    const { symbol } = was;
+    const before = num(((await get(time, {})) as Item).serverTime);
+    const answer = (await get(average, { symbol })) as Item;
+    const after = num(((await get(time, {})) as Item).serverTime);
+    const trades = (await get(recent, { symbol, limit: 1000 })) as Item[];
+    const window = num(answer.mins) * 60_000;
+    if (!(window > 0) || !Array.isArray(trades)) continue;
+    const undecided = trades.filter((t) => num(t.time) >= before - window && num(t.time) < after - window);
+    const inside = trades.filter((t) => num(t.time) >= after - window);
+    if (
+      undecided.length > 0 ||
+      inside.length === 0 ||
+      (trades.length >= 1000 && inside.length === trades.length)
+    ) {
+      out.notes.push(
+        `${symbol}: the average price not judged (${inside.length === 0 ? "no trade in its window" : "its window's edge is not placed"})`,
+      );
+      continue;
+    }
+    let quote = ZERO;
+    let base = ZERO;
+    for (const t of inside) {
+      const price = parseDec(String(t.price));
+      const qty = parseDec(String(t.qty));
+      quote += mul(price, qty);
+      base += qty;
+    }
+    const exact = div(quote, base);
+    const newest = Math.max(...trades.map((t) => num(t.time)));
+    const subject = `${symbol} current_average_price`;
+    if (!sameToLastPlace(answer.price, exact))
+      out.findings.push({
+        subject,
+        message: `price ${JSON.stringify(answer.price)}, but the ${inside.length} trade(s) of its window average ${formatDec(exact)}`,
+      });
+    else out.held += 1;
+    if (num(answer.closeTime) !== newest)
+      out.findings.push({
+        subject,
+        message: `closeTime ${JSON.stringify(answer.closeTime)}, but the newest trade's time is ${newest}`,
+      });
+    else out.held += 1;
+  }
+  return out;
+}
+
+export async function runRecall(options: RecallOptions): Promise<RecallResult> {
+  const result: RecallResult = {
+    check: PERSISTENCE,
+    file: options.file,
+    baseUrl: options.baseUrl ?? "",
+    exitCode: 0,
+    held: 0,
+    findings: [],
+    notes: [],
+  };
+  let memory: Memory;
+  const model = buildContractModel(options.spec ?? loadOpenApi());
+  let session: Session;
+  try {
+    memory = loadMemory(options.file);
+    const target = await resolveTarget(
+      {
+        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+        ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
+        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+        ...(options.apiSecret ? { apiSecret: options.apiSecret } : {}),
+        ...(options.allowTrading ? { allowTrading: true } : {}),
+      },
+      model,
+    );
+    result.baseUrl = target.baseUrl;
+    if (!target.credentials?.apiSecret)
+      throw new UsageError(
+        "recall reads the account's orders: give --api-key and --api-secret (or MARKETAPI_API_KEY, MARKETAPI_API_SECRET)",
+      );
+    session = new Session({
+      model,
+      baseUrl: target.baseUrl,
+      headers: target.headers,
+      credentials: target.credentials,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRequests: Number.MAX_SAFE_INTEGER,
+      recorder: new Recorder([], [], CHECK_NAMES),
+    });
+    const market = await probe(session, target.baseUrl);
+    const after: Memory = {
+      ...memory,
+      takenAt: session.now(),
+      symbols: [],
+      notes: [],
+    };
+    for (const was of memory.symbols) after.symbols.push(await readAgain(session, was));
+    if (memory.balances) {
+      const held = await balances(session, new Set(Object.keys(memory.balances)));
+      if (held) after.balances = held;
+      else delete after.balances;
+    }
+    const judgements = [judgeMemory(memory, after)];
+    for (const was of memory.symbols) judgements.push(await lookups(session, was));
+    judgements.push(await averagePrices(session, memory));
+    if (target.trading) judgements.push(await newIds(session, memory, market));
+    else result.notes.push("new ids not judged: give --allow-trading to place one far order per symbol");
+    for (const j of judgements) {
+      result.findings.push(...j.findings);
+      result.held += j.held;
+      result.notes.push(...j.notes);
+    }
+    result.notes.push(...memory.notes.map((n) => `when remembered: ${n}`));
+    result.exitCode = result.findings.length > 0 ? EXIT.fault : EXIT.ok;
+  } catch (error) {
+    result.error = (error as Error).message;
+    result.exitCode =
+      error instanceof UsageError
+        ? EXIT.usage
+        : error instanceof ConnectionError || error instanceof ReadFailure
+          ? fail(error)
+          : EXIT.failed;
+  }
+  return result;
+}
+
+/** A read the restarted target refused is its fault; one it never answered means it is not up. */
+function fail(error: Error): 1 | 3 {
+  return error instanceof ReadFailure && !/no response|ECONNREFUSED|timed out/i.test(error.message)
+    ? EXIT.fault
+    : EXIT.failed;
+}
+
+/** The report: one line per change, naming the order, trade or balance and the field. */
+export function recallText(result: RecallResult): string {
+  const lines: string[] = [];
+  const mark = result.exitCode === 0 ? "✓" : "✗";
+  lines.push(
+    `${mark} ${PERSISTENCE.padEnd(20)} ${result.held} held, ${result.findings.length} changed · ${result.file} against ${result.baseUrl}`,
+  );
+  result.findings.forEach((f, i) => {
+    lines.push(`${String(i + 1).padStart(4)}) ${f.subject}: ${f.message}`);
+  });
+  for (const note of result.notes) lines.push(`   note: ${note}`);
+  if (result.error) lines.push(`error: ${result.error}`);
+  lines.push(`exit ${result.exitCode}`);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,270 @@
+// What a target keeps across a restart (--remember, then `recall`; check persistence): the pure
+// judgement as given/want, then a real reference server on --state in a process of its own: a
+// small run remembered, kill -9, the server started again on the same file, recall passes; each
+// fault of the catalog in front of the restarted server is caught and named; SIGTERM and a
+// restart pass as well. One server process for the file (restarted twice).
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runContract } from "../src/index.js";
+import { loadMemory, parseRecall, recallText, runRecall } from "../src/recall.js";
+import type { Item, Memory, SymbolMemory } from "../src/run/memory.js";
+import {
+  changedFields,
+  clientIdTargets,
+  judgeBalances,
+  judgeClientIdLookup,
+  judgeSymbol,
+} from "../src/run/persistence.js";
+import { startFaultProxy } from "./support/fault-proxy.js";
+import { persistenceFaults } from "./support/persistence-faults.js";
+
+const order = (o: Item = {}): Item => ({
+  symbol: "BTCUSDT",
+  orderId: 7,
+  clientOrderId: "c-7",
+  price: "100.00",
+  origQty: "1.00",
+  executedQty: "1.00",
+  status: "FILLED",
+  time: 1000,
+  updateTime: 2000,
+  ...o,
+});
+const trade = (t: Item = {}): Item => ({ id: 3, orderId: 7, price: "100.00", qty: "1.00", time: 2000, ...t });
+const symbolMemory = (s: Partial<SymbolMemory> = {}): SymbolMemory => ({
+  symbol: "BTCUSDT",
+  orders: [order()],
+  trades: [trade()],
+  publicTrades: [trade()],
+  candles: [[60_000, "100", "100", "100", "100", "1", 119_999, "100", 1, "1", "100", "0"]],
+  tickerLastId: 3,
+  floor: { orderId: 7, tradeId: 3 },
+  ...s,
+});
+const memory = (symbols: SymbolMemory[], balances?: Memory["balances"]): Memory => ({
+  format: "marketapi-contract memory 1",
+  baseUrl: "http://x",
+  takenAt: 5000,
+  symbols,
+  ...(balances ? { balances } : {}),
+  notes: [],
+});
+
+describe("the persistence judgement", () => {
+  it("names each changed field", () => {
+    expect(changedFields(order(), order({ status: "NEW", executedQty: "0.00" }))).toEqual([
+      'executedQty: "1.00" → "0.00"',
+      'status: "FILLED" → "NEW"',
+    ]);
+  });
+
+  const cases: Array<{ given: string; after: SymbolMemory; want: RegExp[] }> = [
+    { given: "everything as it was", after: symbolMemory(), want: [] },
+    {
+      given: "a newer order and trade beside the remembered ones",
+      after: symbolMemory({
+        orders: [order(), order({ orderId: 9, clientOrderId: "c-9" })],
+        trades: [trade(), trade({ id: 4 })],
+        tickerLastId: 4,
+      }),
+      want: [],
+    },
+    {
+      given: "an order gone",
+      after: symbolMemory({ orders: [] }),
+      want: [/BTCUSDT order 7 \(clientOrderId "c-7"\): all_orders: not found/],
+    },
+    {
+      given: "an order's fill forgotten",
+      after: symbolMemory({ orders: [order({ status: "NEW" })] }),
+      want: [/order 7 .*all_orders: status: "FILLED" → "NEW"/],
+    },
+    {
+      given: "an open order that filled since keeps its placement",
+      after: symbolMemory({ orders: [order({ status: "FILLED", executedQty: "1.00" })] }),
+      want: [],
+    },
+    {
+      given: "an order that was not there, at an id below the remembered highest",
+      after: symbolMemory({ orders: [order({ orderId: 5, clientOrderId: "c-5" }), order()] }),
+      want: [/order 5 .*an order with an id at or below the remembered highest \(7\)/],
+    },
+    {
+      given: "a trade's price changed, a public trade gone",
+      after: symbolMemory({ trades: [trade({ price: "99.00" })], publicTrades: [] }),
+      want: [
+        /trade 3 \(order 7\): myTrades: price: "100.00" → "99.00"/,
+        /trade 3 .*historical_trades: not found/,
+      ],
+    },
+    {
+      given: "a candle rewritten and the ticker behind",
+      after: symbolMemory({
+        candles: [[60_000, "100", "100", "100", "100", "2", 119_999, "200", 2, "1", "100", "0"]],
+        tickerLastId: 2,
+      }),
+      want: [/1m candle opening 1970-01-01T00:01:00.000Z: klines/, /lastId 2 is below the remembered 3/],
+    },
+  ];
+  it.each(cases)("$given", ({ given, after, want }) => {
+    const before = given.startsWith("an open order")
+      ? symbolMemory({ orders: [order({ status: "NEW", executedQty: "0.00" })] })
+      : symbolMemory();
+    const findings = judgeSymbol(before, after, 200_000).findings.map((f) => `${f.subject}: ${f.message}`);
+    expect(findings).toHaveLength(want.length);
+    for (const [i, pattern] of want.entries()) expect(findings[i]).toMatch(pattern);
+  });
+
+  it("judges balances only while the account did nothing since", () => {
+    const was = memory([symbolMemory()], { USDT: { free: "10", locked: "0" } });
+    const reset = memory([symbolMemory()], { USDT: { free: "20", locked: "0" } });
+    expect(judgeBalances(was, reset).findings.map((f) => `${f.subject}: ${f.message}`)).toEqual([
+      'balance of USDT: account: free: "10" → "20"',
+    ]);
+    const traded = memory([symbolMemory({ trades: [trade(), trade({ id: 8 })] })], reset.balances);
+    expect(judgeBalances(was, traded)).toMatchObject({ findings: [], notes: [/not judged/] });
+  });
+
+  it("finds by a client order id the open order with it, else the newest", () => {
+    const targets = (orders: Item[]) => clientIdTargets(orders).map((o) => o.orderId);
+    expect(targets([order(), order({ orderId: 8, time: 1500 })])).toEqual([8]);
+    expect(targets([order({ status: "NEW" }), order({ orderId: 8, time: 1500 })])).toEqual([7]);
+    expect(targets([order(), order({ orderId: 8, clientOrderId: "c-8" })])).toEqual([7, 8]);
+  });
+
+  it("keeps both sides of a trade between two orders of the account apart", () => {
+    const selfTrade = [trade(), trade({ orderId: 8, isBuyer: false })];
+    const before = symbolMemory({ trades: selfTrade });
+    expect(judgeSymbol(before, symbolMemory({ trades: [...selfTrade].reverse() }), 0).findings).toEqual([]);
+    expect(judgeSymbol(before, symbolMemory({ trades: [trade()] }), 0).findings).toMatchObject([
+      { subject: "BTCUSDT trade 3 (order 8)", message: "myTrades: not found" },
+    ]);
+  });
+
+  it("accepts a newer order under a closed order's client id, not another one", () => {
+    expect(judgeClientIdLookup("BTCUSDT", order(), order({ orderId: 9 }), 7)).toEqual([]);
+    expect(judgeClientIdLookup("BTCUSDT", order(), order({ orderId: 6 }), 7)).toHaveLength(1);
+    expect(judgeClientIdLookup("BTCUSDT", order({ status: "NEW" }), order({ orderId: 9 }), 7)).toHaveLength(
+      1,
+    );
+  });
+
+  it("refuses a missing or foreign record, naming its path", () => {
+    const dir = mkdtempSync(join(tmpdir(), "recall-"));
+    try {
+      const missing = join(dir, "none.json");
+      expect(() => loadMemory(missing)).toThrow(`${missing}: cannot be read: ENOENT`);
+      const foreign = join(dir, "foreign.json");
+      writeFileSync(foreign, "{}");
+      expect(() => loadMemory(foreign)).toThrow(`${foreign}: not a record written by --remember`);
+      expect(() => parseRecall([missing])).toThrow(/--base-url URL or --endpoint FILE/);
+      expect(() => parseRecall(["--base-url", "http://x"])).toThrow(/needs the FILE/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The reference server's command on --state FILE, in a process of its own (kill -9 needs one). */
+interface StateServer {
+  url: string;
+  child: ChildProcess;
+}
+const serverCli = join(
+  dirname(createRequire(import.meta.url).resolve("@marketapi/reference-server/package.json")),
+  "dist",
+  "cli.js",
+);
+function startStateServer(file: string): Promise<StateServer> {
+  const child = spawn(process.execPath, [serverCli, "--port", "0", "--state", file], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  return new Promise((resolve, reject) => {
+    child.stderr!.on("data", (c: Buffer) => {
+      err += c.toString();
+    });
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString();
+      const url = /base URL\s+(\S+)/.exec(out)?.[1];
+      if (url && /Press Ctrl\+C/.test(out)) resolve({ url, child });
+    });
+    child.once("exit", (code, signal) =>
+      reject(new Error(`the server exited (${signal ?? code}): ${err.slice(-300)}`)),
+    );
+  });
+}
+function stop(server: StateServer, signal: NodeJS.Signals): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.child.once("exit", () => resolve());
+    server.child.kill(signal);
+  });
+}
+
+const DEMO = { apiKey: "marketapi-demo-api-key", apiSecret: "marketapi-demo-api-secret" };
+
+describe("recall after a restart, on a reference server on --state", () => {
+  const dir = mkdtempSync(join(tmpdir(), "persistence-"));
+  const state = join(dir, "state.db");
+  const record = join(dir, "memory.json");
+  let server: StateServer;
+
+  beforeAll(async () => {
+    server = await startStateServer(state);
+    const run = await runContract({
+      baseUrl: server.url,
+      ...DEMO,
+      allowTrading: true,
+      referenceExtras: true,
+      only: ["order_arithmetic"],
+      maxSymbols: 2,
+      exploreBudget: 0,
+      seed: 3,
+      remember: record,
+    });
+    expect(run.error).toBeUndefined();
+    await stop(server, "SIGKILL");
+    server = await startStateServer(state);
+  });
+  afterAll(async () => {
+    await stop(server, "SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("remembers orders, trades, candles and balances of every traded symbol", () => {
+    const memory = loadMemory(record);
+    expect(memory.symbols.length).toBe(2);
+    expect(memory.symbols[0]!.orders.length).toBeGreaterThan(3);
+    expect(memory.symbols[0]!.trades!.length).toBeGreaterThan(0);
+    expect(memory.symbols[0]!.publicTrades.length).toBe(memory.symbols[0]!.trades!.length);
+    expect(Object.keys(memory.balances ?? {}).length).toBeGreaterThan(1);
+  });
+
+  it("passes after kill -9 and a restart, then after SIGTERM and a restart", async () => {
+    const first = await runRecall({ file: record, baseUrl: server.url, ...DEMO, allowTrading: true });
+    expect(recallText(first)).toMatch(/✓ persistence/);
+    expect(first).toMatchObject({ exitCode: 0, findings: [] });
+    expect(first.held).toBeGreaterThan(10);
+    await stop(server, "SIGTERM");
+    server = await startStateServer(state);
+    const second = await runRecall({ file: record, baseUrl: server.url, ...DEMO });
+    expect(second).toMatchObject({ exitCode: 0, findings: [] });
+  });
+
+  it.each(persistenceFaults(DEMO.apiSecret))("catches $name", async (fault) => {
+    const proxy = await startFaultProxy(server.url, fault);
+    try {
+      const result = await runRecall({ file: record, baseUrl: proxy.url, ...DEMO, allowTrading: true });
+      expect(result.exitCode, recallText(result)).toBe(1);
+      expect(result.findings.map((f) => `${f.subject}: ${f.message}`).join("\n")).toMatch(fault.want);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * Faults of a target that restarted and kept less than it acknowledged, for `recall`
+ * (persistence): each stands in front of the restarted reference server and rewrites what it
+ * shows of the past. Each names what `recall` must say changed (`want`).
+ */
+import { type Fault, type ProxyRequest, type ProxyResponse, type ProxyState, resign } from "./fault-proxy.js";
+
+export interface PersistenceFault extends Fault {
+  /** What the recall's findings must say (one of them matches). */
+  want: RegExp;
+}
+
+type Item = Record<string, unknown>;
+
+const json = (res: ProxyResponse): unknown => {
+  try {
+    return JSON.parse(res.body);
+  } catch {
+    return undefined;
+  }
+};
+const withBody = (res: ProxyResponse, body: unknown): ProxyResponse => ({
+  ...res,
+  body: JSON.stringify(body),
+});
+const at = (req: ProxyRequest, path: string) => req.method === "GET" && req.path === path;
+const unknownOrder: ProxyResponse = {
+  status: 400,
+  headers: { "content-type": "application/json;charset=UTF-8" },
+  body: JSON.stringify({ code: -2013, msg: "Order does not exist." }),
+};
+const param = (req: ProxyRequest, name: string): string | null =>
+  req.query.get(name) ?? new URLSearchParams(req.body).get(name);
+
+/** The first closed order all_orders showed (the fault's victim), kept in the proxy's state. */
+function victim(state: ProxyState, orders: Item[]): Item | undefined {
+  if (!state.has("victim")) {
+    const first = orders.find((o) => o.status === "FILLED") ?? orders[0];
+    if (first) state.set("victim", first);
+  }
+  return state.get("victim") as Item | undefined;
+}
+
+const isVictim = (req: ProxyRequest, state: ProxyState): boolean => {
+  const order = state.get("victim") as Item | undefined;
+  if (!order || req.query.get("symbol") !== order.symbol) return false;
+  return (
+    req.query.get("orderId") === String(order.orderId) ||
+    req.query.get("origClientOrderId") === order.clientOrderId
+  );
+};
+
+/** `apiSecret`: the account's, to sign a request the fault rewrites. */
+export function persistenceFaults(apiSecret: string): PersistenceFault[] {
+  return [
+    {
+      name: "restart-drops-an-acknowledged-order",
+      description: "after the restart a filled order is gone from all_orders and unknown to query_order",
+      caughtBy: ["persistence"],
+      want: /order \d+ .*(all_orders|query_order by orderId): not found/,
+      request: (req, state) => (at(req, "/api/v3/order") && isVictim(req, state) ? unknownOrder : req),
+      response: (req, res, state) => {
+        if (!at(req, "/api/v3/allOrders") || res.status !== 200) return res;
+        const orders = json(res) as Item[];
+        const gone = victim(state, orders);
+        return withBody(
+          res,
+          orders.filter((o) => o.orderId !== gone?.orderId),
+        );
+      },
+    },
+    {
+      name: "restart-forgets-fills",
+      description: "after the restart a filled order shows nothing executed and status NEW",
+      caughtBy: ["persistence"],
+      want: /order \d+ .*executedQty: "[\d.]+" → "0\.00000000"; .*status: "FILLED" → "NEW"/,
+      response: (req, res) => {
+        if (!(at(req, "/api/v3/allOrders") || at(req, "/api/v3/order")) || res.status !== 200) return res;
+        const forget = (o: Item): Item =>
+          o.status === "FILLED"
+            ? { ...o, status: "NEW", executedQty: "0.00000000", cummulativeQuoteQty: "0.00000000" }
+            : o;
+        const body = json(res);
+        return withBody(res, Array.isArray(body) ? (body as Item[]).map(forget) : forget(body as Item));
+      },
+    },
+    {
+      name: "restart-resets-a-balance",
+      description: "after the restart the account's balances are back to what they were before the run",
+      caughtBy: ["persistence"],
+      want: /balance of \w+: account: free/,
+      response: (req, res) => {
+        if (!at(req, "/api/v3/account") || res.status !== 200) return res;
+        const body = json(res) as { balances: Item[] };
+        return withBody(res, {
+          ...body,
+          balances: body.balances.map((b, i) => (i === 0 ? { ...b, free: `${b.free}1` } : b)),
+        });
+      },
+    },
+    {
+      name: "restart-changes-a-trade",
+      description: "after the restart one of the account's trades shows another price",
+      caughtBy: ["persistence"],
+      want: /trade \d+ \(order \d+\): myTrades: price/,
+      response: (req, res) => {
+        if (!at(req, "/api/v3/myTrades") || res.status !== 200) return res;
+        const trades = json(res) as Item[];
+        return withBody(
+          res,
+          trades.map((t, i) => (i === 0 ? { ...t, price: "1.00000000" } : t)),
+        );
+      },
+    },
+    {
+      name: "restart-drops-a-public-trade",
+      description: "after the restart the trade list lacks the oldest trade the run made",
+      caughtBy: ["persistence"],
+      want: /trade \d+.*: historical_trades: not found/,
+      response: (req, res, state) => {
+        if (!at(req, "/api/v3/historicalTrades") || res.status !== 200) return res;
+        const trades = json(res) as Item[];
+        if (!state.has("dropped") && trades[0]) state.set("dropped", trades[0].id);
+        return withBody(
+          res,
+          trades.filter((t) => t.id !== state.get("dropped")),
+        );
+      },
+    },
+    {
+      name: "restart-rewrites-a-candle",
+      description: "after the restart a closed 1-minute candle shows another volume",
+      caughtBy: ["persistence"],
+      want: /1m candle opening .*: klines:/,
+      response: (req, res) => {
+        if (!at(req, "/api/v3/klines") || res.status !== 200) return res;
+        const candles = json(res) as unknown[][];
+        return withBody(
+          res,
+          candles.map((c, i) => (i === 0 ? [...c.slice(0, 5), "123.00000000", ...c.slice(6)] : c)),
+        );
+      },
+    },
+    {
+      name: "restart-forgets-the-average-window",
+      description: "after the restart the average price leaves out the trades of its window made before it",
+      caughtBy: ["persistence"],
+      want: /current_average_price: price "[\d.]+", but the \d+ trade\(s\) of its window average/,
+      response: (req, res) => {
+        if (!at(req, "/api/v3/avgPrice") || res.status !== 200) return res;
+        const body = json(res) as Item;
+        return withBody(res, { ...body, price: "1.00000000" });
+      },
+    },
+    {
+      name: "restart-reuses-order-ids",
+      description: "after the restart the order id counter starts again: a new order gets id 1",
+      caughtBy: ["persistence"],
+      want: /new order .*orderId 1 is not above the highest remembered/,
+      request: (req, state) => {
+        // The reused id stands for the real one in later requests, as a server that reused it would.
+        const real = state.get("real") as string | undefined;
+        if (real === undefined || param(req, "orderId") !== "1") return req;
+        return resign(req, apiSecret, (params) => params.set("orderId", real));
+      },
+      response: (req, res, state) => {
+        if (!(req.method === "POST" && req.path === "/api/v3/order") || res.status !== 200) return res;
+        const order = json(res) as Item;
+        state.set("real", String(order.orderId));
+        return withBody(res, { ...order, orderId: 1 });
+      },
+    },
+    {
+      name: "restart-refuses-a-closed-orders-client-id",
+      description: "after the restart a client order id of a closed order is refused as a duplicate",
+      caughtBy: ["persistence"],
+      want: /new order .*refused as a duplicate/,
+      request: (req) =>
+        req.method === "POST" && req.path === "/api/v3/order"
+          ? {
+              status: 400,
+              headers: { "content-type": "application/json;charset=UTF-8" },
+              body: JSON.stringify({ code: -2010, msg: "Duplicate order sent." }),
+            }
+          : req,
+    },
+  ];
+}

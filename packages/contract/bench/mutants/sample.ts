@@ -66,7 +66,9 @@ function buildExcludes(packageDir: string): string[] {
   const config = join(packageDir, "tsconfig.build.json");
   if (!existsSync(config)) return [];
   const exclude: unknown = JSON.parse(readFileSync(config, "utf8")).exclude;
-  return Array.isArray(exclude) ? exclude.filter((e): e is string => typeof e === "string" && !e.includes("*")) : [];
+  return Array.isArray(exclude)
+    ? exclude.filter((e): e is string => typeof e === "string" && !e.includes("*"))
+    : [];
 }
 
 /** The whole population, with ids and stable keys. */

@@ -234,9 +234,11 @@ async function filled(ctx: RunContext, plan: SymbolPlan): Promise<void> {
     const fills = bodyObject(taker.order.placed.exchange)?.fills;
     if (!Array.isArray(fills) || fills.length === 0) return;
     const after = await queryOwn(ctx, maker.order, `${PURPOSE}: query_order of the filled maker`);
+    const readAt = ctx.session.now();
     if (after && ok(after) && bodyObject(after)?.status === "FILLED") {
       ctx.ledger.closed(maker.order.clientOrderId);
-      await judgeFilledMaker(ctx, after, { symbol: rules.symbol, price: bid + rules.tick }, maker.at, {
+      const window = { placedAt: maker.at, readAt: readAt + FLIGHT_SLACK_MS };
+      await judgeFilledMaker(ctx, after, { symbol: rules.symbol, price: bid + rules.tick }, window, {
         at: taker.at,
         tradeIds: fills.map((f: Record<string, unknown>) => f.tradeId),
       });
@@ -252,17 +254,19 @@ const TRADES_READ = 500;
 
 /**
  * The filled maker's times. Its updateTime is the run's SELL when that filled it; on a busy market
- * another account's SELL may have filled it first, at a trade the trade list shows at the maker's
- * price, with the buyer as maker, between the placement and the run's SELL. Any of those times is
- * accepted; a time no fill explains is a fault, unless the list does not reach back to the placement.
+ * another account's SELL may have filled it first, or filled what the run's SELL left of it before
+ * the maker was read: a trade the trade list shows at the maker's price, with the buyer as maker,
+ * between the placement and the read. Any of those times is accepted; a time no fill explains is a
+ * fault, unless the list does not reach back to the placement.
  */
 async function judgeFilledMaker(
   ctx: RunContext,
   after: RoundTrip,
   maker: { symbol: string; price: Dec },
-  placedAt: number,
+  window: { placedAt: number; readAt: number },
   ours: { at: number; tradeIds: unknown[] },
 ): Promise<void> {
+  const { placedAt } = window;
   const order = bodyObject(after) ?? {};
   const byOurs = timeProblems(order, placedAt, { what: "the run's fill", at: ours.at });
   if (byOurs.length === 0 || order.updateTime === ours.at || order.updateTime === undefined)
@@ -274,7 +278,7 @@ async function judgeFilledMaker(
       { op: trades, params: encodeParams(trades, { symbol: maker.symbol, limit: TRADES_READ }) },
       `${PURPOSE}: recent_trades_list, for fills of the maker by others`,
     ));
-  const fills = list && ok(list) ? otherFills(itemsOf(list), maker.price, placedAt, ours) : undefined;
+  const fills = list && ok(list) ? otherFills(itemsOf(list), maker.price, window, ours.tradeIds) : undefined;
   if (!fills) {
     ctx.session.recorder.note(
       CHECK,
@@ -294,26 +298,28 @@ async function judgeFilledMaker(
 }
 
 /**
- * The trades that may have filled a resting BUY at `price` before the run's SELL: at that price,
- * the buyer the maker, from its placement to the run's SELL, not the run's own. Undefined when the
- * list is full and its oldest trade is after the placement (older ones may be missing). Pure.
+ * The trades of other accounts that may have filled a resting BUY at `price`: at that price, the
+ * buyer the maker, from its placement to the moment it was read (before the run's SELL, or after
+ * it on what the SELL left), not the run's own. Undefined when the list is full and its oldest
+ * trade is after the placement (older ones may be missing). Pure.
  */
 export function otherFills(
   trades: readonly Record<string, unknown>[],
   price: Dec,
-  placedAt: number,
-  ours: { at: number; tradeIds: readonly unknown[] },
+  window: { placedAt: number; readAt: number },
+  ownTradeIds: readonly unknown[],
 ): Record<string, unknown>[] | undefined {
+  const { placedAt, readAt } = window;
   const oldest = trades[0]?.time;
   if (trades.length >= TRADES_READ && !(typeof oldest === "number" && oldest <= placedAt)) return undefined;
   return trades.filter(
     (t) =>
       typeof t.time === "number" &&
       t.time >= placedAt &&
-      t.time <= ours.at &&
+      t.time <= readAt &&
       t.isBuyerMaker === true &&
       tryParseDec(t.price) === price &&
-      !ours.tradeIds.includes(t.id),
+      !ownTradeIds.includes(t.id),
   );
 }
 

@@ -9,7 +9,11 @@
  *
  *   nice -n 10 npx tsx bench/mutants.bench.ts [--scope memory|state] [--count 330] [--seed 1]
  *     [--jobs 1] [--tester NAME=PATH/cli.js ...] [--tester-seed 1] [--out FILE] [--no-server-tests]
- *     [--survivors-of NAME] [--only FILE:LINE ...]
+ *     [--survivors-of NAME] [--only FILE:LINE ...] [--part TEXT]
+ *
+ * --part TEXT draws the sample from the mutants of one part of the server alone (summary.ts:
+ * PARTS, whose name contains TEXT, e.g. `load` for "HTTP: load and connections"), so that a part
+ * gets a sample of its own size; give it an --out of its own.
  *
  * --only FILE:LINE (repeatable) tries only the sampled mutants whose id (`file:line:column operator`)
  * contains one of the texts (`rate-limits.ts:113`, `stats.ts`); give it an --out of its own, since the
@@ -100,6 +104,7 @@ const { values } = parseArgs({
     "summary-only": { type: "boolean", default: false },
     "survivors-of": { type: "string" },
     only: { type: "string", multiple: true },
+    part: { type: "string" },
   },
 });
 if (!(values.scope! in SCOPES))
@@ -124,6 +129,17 @@ const out = resolve(
       scopeName === "memory" ? `results-seed${seed}.json` : `results-${scopeName}-seed${seed}.json`,
     ),
 );
+
+/** The mutants of the part whose name contains `text` (--part; all without it). */
+function ofPart<M extends { file: string }>(mutants: readonly M[], text: string | undefined): readonly M[] {
+  if (text === undefined) return mutants;
+  const names = new Set(mutants.map((m) => partOf(m.file)).filter((name) => name.includes(text)));
+  if (names.size !== 1)
+    throw new Error(
+      `--part ${text}: names ${names.size === 0 ? "no part" : [...names].join(", ")}; give one part`,
+    );
+  return mutants.filter((m) => names.has(partOf(m.file)));
+}
 
 /** The mutants --only names (all without it): those whose file:line:column contains one of the texts. */
 function chosen<M extends { id: string }>(
@@ -405,7 +421,13 @@ async function main(): Promise<void> {
       })(),
     ),
   );
-  const sample = drawSample(compiler, population(serverDir, FOLDERS), seed, count, compiled);
+  const sample = drawSample(
+    compiler,
+    ofPart(population(serverDir, FOLDERS), values.part),
+    seed,
+    count,
+    compiled,
+  );
   writeFileSync(cachePath, JSON.stringify(Object.fromEntries(compiled)));
   console.error(
     `sample: ${sample.mutants.length} mutants of ${sample.population} (seed ${seed}; ${sample.drawn} drawn, ${sample.rejectedByCompiler} rejected by the compiler, ${sample.unchangedOutput} changing no emitted code)`,

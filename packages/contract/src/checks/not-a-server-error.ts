@@ -1,7 +1,8 @@
 // not_a_server_error: no answer is a 5xx, and every request gets an answer within --timeout, also
-// requests pipelined on one connection (HTTP/1.1): answered in order, or the connection closed.
+// requests pipelined on one connection (HTTP/1.1), two or many: answered in order, or the
+// connection closed.
 import type { ContractOperation } from "../core/operations.js";
-import { type PipelinedResult, sendPipelined } from "../http/pipelined.js";
+import type { PipelinedResult } from "../http/pipelined.js";
 import type { HttpResponse } from "../http/transport.js";
 import type { RunContext } from "../kit/context.js";
 import type { RoundTrip, Verdicts } from "../session/round-trip.js";
@@ -22,7 +23,11 @@ export const notAServerError: ContractCheck<typeof CHECK> = {
     },
     { phase: "end", run: pipelinedReads },
   ],
-  seenToCatch: ["server-error-on-avg-price", "pipelined-request-left-unanswered"],
+  seenToCatch: [
+    "server-error-on-avg-price",
+    "pipelined-request-left-unanswered",
+    "pipelined-past-a-bound-left-unanswered",
+  ],
 };
 
 export function checkNotAServerError(exchange: RoundTrip, verdicts: Verdicts): void {
@@ -91,20 +96,46 @@ function pipelinedPair(ctx: RunContext): Array<PipelinedExpectation & { op: Cont
   ];
 }
 
-/** server_time and ping written together on one connection: both answered, in order. */
+/**
+ * Pings written at once on one connection by the deep probe: more than a server keeps waiting for
+ * one connection, so a server with a bound must close the connection past it, not leave the rest
+ * unanswered.
+ */
+export const DEEP_PIPELINE = 100;
+
+/**
+ * Requests pipelined on one connection: server_time and ping, both answered in order; then
+ * DEEP_PIPELINE pings, each answered in order, or the connection closed. A connection left open
+ * with requests unanswered for --timeout (nothing more coming on it) is a fault.
+ */
 async function pipelinedReads(ctx: RunContext): Promise<void> {
-  const { session } = ctx;
   const pair = pipelinedPair(ctx);
   if (pair.length === 0) return;
-  const requests = pair.map((p) => session.build({ op: p.op, params: [] }));
+  await judgePipeline(ctx, pair);
+  const ping = pair.find((p) => p.what === "ping")!;
+  await judgePipeline(
+    ctx,
+    Array.from({ length: DEEP_PIPELINE }, () => ping),
+  );
+}
+
+async function judgePipeline(
+  ctx: RunContext,
+  expected: ReadonlyArray<PipelinedExpectation & { op: ContractOperation }>,
+): Promise<void> {
+  const { session } = ctx;
   const started = performance.now();
-  const result = await sendPipelined(requests[0]!.url, requests, session.timeoutMs);
-  const last = Math.min(result.answers.length, pair.length - 1);
+  const { requests, result } = await session.pipelined(expected.map((p) => ({ op: p.op, params: [] })));
+  const last = Math.min(result.answers.length, expected.length - 1);
   const answer = result.answers[last];
+  const what =
+    expected.length === 2
+      ? expected.map((p) => p.what).join(" and ")
+      : `${expected.length} × ${expected[0]!.what}`;
   const exchange: RoundTrip = {
-    op: pair[last]!.op,
-    case: `${pair.map((p) => p.what).join(" and ")} pipelined on one connection`,
-    plan: { op: pair[last]!.op, params: [] },
+    op: expected[last]!.op,
+    case: `${what} pipelined on one connection`,
+    plan: { op: expected[last]!.op, params: [] },
     request: requests[last]!,
     ...(answer ? { response: asResponse(answer) } : {}),
     durationMs: performance.now() - started,
@@ -117,7 +148,7 @@ async function pipelinedReads(ctx: RunContext): Promise<void> {
     );
     return;
   }
-  const problems = pipelineProblems(pair, result, session.timeoutMs);
+  const problems = pipelineProblems(expected, result, session.timeoutMs);
   if (problems.length > 0) session.fail(CHECK, exchange, problems.join("; "));
   else session.pass(CHECK, exchange);
 }

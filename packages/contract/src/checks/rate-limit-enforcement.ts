@@ -10,6 +10,15 @@
  *   request is refused while the ban lasts;
  * - after waiting what the server asked, requests are served again.
  *
+ * Then, once the target serves again (or where no burst is sent), two limits of the connection,
+ * paced and of weight 1 each:
+ *
+ * - connection slots: SEQUENTIAL_CONNECTIONS connections opened one after another, each closed
+ *   after one ping, are all served (a limit on open connections must not count closed ones);
+ * - sizes, by HTTP's own statuses: a request line of OVERLONG_BYTES, if refused for its size, is
+ *   refused with 414 (RFC 9110 §15.5.15), headers of that size with 431 (RFC 6585 §5); never a
+ *   5xx, never a connection left open without an answer. A server with no such limit passes.
+ *
  * Bounded: it runs only when reaching the limit takes at most MAX_BURST requests, sends at most
  * MAX_PAST_LIMIT requests past the 429, and waits out at most MAX_RECOVERY_S seconds.
  */
@@ -29,12 +38,16 @@ export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
   name: CHECK,
   label: "load",
   description:
-    "--load only: the announced REQUEST_WEIGHT limit is enforced exactly (served up to it, 429 with Retry-After at it), a ban (418 with Retry-After) follows requests sent on past the 429, and requests are served again after the wait",
+    "--load only: connections opened and closed one after another are all served, an overlong request line or headers are refused (if at all) with 414 or 431, the announced REQUEST_WEIGHT limit is enforced exactly (served up to it, 429 with Retry-After at it), a ban (418 with Retry-After) follows requests sent on past the 429, and requests are served again after the wait",
   covers: [],
   hooks: [{ phase: "end", run: (ctx) => loadPhase(ctx) }],
-  appliesTo: (operation) => operation.operationId === BURST_OPERATION,
-  notApplicable: "judged on the read the load phase sends (order_book)",
+  appliesTo: (operation) =>
+    operation.operationId === BURST_OPERATION || operation.operationId === PROBE_OPERATION,
+  notApplicable: "judged on the reads the load phase sends (order_book, ping)",
   seenToCatch: [
+    "closed-connections-still-counted",
+    "overlong-request-line-refused-431",
+    "overlong-headers-refused-414",
     "weight-limit-refuses-at-the-limit",
     "weight-limit-429-without-retry-after",
     "weight-limit-retry-after-too-short",
@@ -43,6 +56,16 @@ export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
 };
 
 const BURST_OPERATION = "order_book";
+/** The cheapest read: the connection probes send it. */
+const PROBE_OPERATION = "ping";
+/**
+ * Connections the phase opens and closes one after another, each with one ping: more than any
+ * per-address limit on open connections a server sets, so one that counts closed connections
+ * against it refuses some.
+ */
+export const SEQUENTIAL_CONNECTIONS = 600;
+/** An overlong request line or header block: more than HTTP servers commonly take (8 to 16 KB). */
+export const OVERLONG_BYTES = 64 * 1024;
 /** The most requests the phase sends to reach the limit; a higher limit is not reached. */
 export const MAX_BURST = 400;
 /** The most requests sent on past the first 429 to be banned. */
@@ -133,32 +156,55 @@ export function retryAfterProblems(
 async function loadPhase(ctx: RunContext): Promise<void> {
   const { session } = ctx;
   if (!ctx.load) return session.skip(CHECK, BURST_OPERATION, "the load phase is opt-in (--load)");
-  const op = session.model.operation(BURST_OPERATION);
-  const limit = weightWindow(ctx);
-  const tooMuch = refusalFor(session.model.refusals, "too-much-weight", BURST_OPERATION);
-  const banned = refusalFor(session.model.refusals, "ip-banned", BURST_OPERATION);
-  if (!op || !limit || !tooMuch)
-    return session.skip(
-      CHECK,
-      BURST_OPERATION,
-      "the target announces no REQUEST_WEIGHT limit, or the spec states no too-much-weight refusal",
-    );
   const open = ctx.ledger.outstanding();
   if (open.length > 0)
     return session.skip(
       CHECK,
-      op.operationId,
+      BURST_OPERATION,
       `${open.length} order(s) of the run are still open or in doubt (${[...new Set(open.map((e) => `${e.purpose} ${e.state}`))].join(", ")}): no load on top of them`,
     );
+  const serving = await weightLimitPhase(ctx);
+  const ping = session.model.operation(PROBE_OPERATION);
+  if (!ping) return;
+  // In the window after the recovery: a connection refused there is not a rate limit's refusal.
+  if (!serving)
+    return session.skip(
+      CHECK,
+      PROBE_OPERATION,
+      "the connection probes run only once the target serves again after the weight limit",
+    );
+  if (await connectionSlots(ctx, ping)) await overlongRequests(ctx, ping);
+}
+
+/**
+ * The burst to the REQUEST_WEIGHT limit, the ban and the recovery. True when the target is left
+ * serving: the burst was not sent (skipped), or the requests after the wait were served.
+ */
+async function weightLimitPhase(ctx: RunContext): Promise<boolean> {
+  const { session } = ctx;
+  const op = session.model.operation(BURST_OPERATION);
+  const limit = weightWindow(ctx);
+  const tooMuch = refusalFor(session.model.refusals, "too-much-weight", BURST_OPERATION);
+  const banned = refusalFor(session.model.refusals, "ip-banned", BURST_OPERATION);
+  if (!op || !limit || !tooMuch) {
+    session.skip(
+      CHECK,
+      BURST_OPERATION,
+      "the target announces no REQUEST_WEIGHT limit, or the spec states no too-much-weight refusal",
+    );
+    return true;
+  }
   const params = heaviestParams(ctx, op);
   const weight = session.weightOf({ op, params });
   const needed = Math.ceil(limit.limit / weight) + 1;
-  if (needed > MAX_BURST)
-    return session.skip(
+  if (needed > MAX_BURST) {
+    session.skip(
       CHECK,
       op.operationId,
       `reaching ${limit.limit} weight with requests of ${weight} takes ${needed} requests, more than the phase's ${MAX_BURST}`,
     );
+    return true;
+  }
   ctx.progress({
     type: "stage",
     message: `load: spending the ${limit.limit} weight a window allows (${needed} requests of ${weight}), then past it`,
@@ -180,8 +226,10 @@ async function loadPhase(ctx: RunContext): Promise<void> {
   let refusal: RoundTrip | undefined;
   for (let i = 0; i < needed + 1 && !refusal; i += 1) {
     const exchange = await send(`load: request ${i + 1} toward the weight limit`);
-    if (!exchange.response)
-      return session.skip(CHECK, op.operationId, `no answer: ${describeAnswer(exchange)}`);
+    if (!exchange.response) {
+      session.skip(CHECK, op.operationId, `no answer: ${describeAnswer(exchange)}`);
+      return false;
+    }
     const usedAfter = usedWeightOf(exchange);
     // The first answer tells what the window held before the burst (other traffic of this IP).
     if (usedBefore === undefined)
@@ -209,11 +257,99 @@ async function loadPhase(ctx: RunContext): Promise<void> {
   if (!last)
     problems.push(`${steps.length} requests of ${weight} against a limit of ${limit.limit}: none refused`);
   const judged = last ?? (await send("load: one more"));
-  if (problems.length > 0) return session.fail(CHECK, judged, problems.join("; "));
+  if (problems.length > 0) {
+    session.fail(CHECK, judged, problems.join("; "));
+    return false;
+  }
   session.pass(CHECK, judged);
 
   const after = banned ? await banPhase(ctx, send, banned) : undefined;
-  await recovery(ctx, send, after && after !== judged ? [judged, after] : [judged]);
+  return recovery(ctx, send, after && after !== judged ? [judged, after] : [judged]);
+}
+
+/**
+ * SEQUENTIAL_CONNECTIONS connections, one after another, each with one ping and closed after its
+ * answer: every one must be served. A refusal after many closed connections is a slot never given
+ * back.
+ */
+async function connectionSlots(ctx: RunContext, ping: ContractOperation): Promise<boolean> {
+  const { session } = ctx;
+  ctx.progress({
+    type: "stage",
+    message: `load: ${SEQUENTIAL_CONNECTIONS} connections one after another, each closed after one ping`,
+  });
+  let last: RoundTrip | undefined;
+  for (let i = 0; i < SEQUENTIAL_CONNECTIONS; i += 1) {
+    last = await session.call(
+      { op: ping, params: [] },
+      `load: connection ${i + 1}, opened after ${i} closed`,
+      {
+        connection: "own",
+        responseChecks: false,
+        essential: true,
+        ...signalOf(ctx),
+      },
+    );
+    if (last.response?.status !== 200) {
+      session.fail(
+        CHECK,
+        last,
+        `connection ${i + 1}, opened after the ${i} before it were closed, got ${describeAnswer(last)}: a server must give back a closed connection's slot (every one of ${SEQUENTIAL_CONNECTIONS} connections opened one after another must be served)`,
+      );
+      return false;
+    }
+  }
+  if (last) session.pass(CHECK, last);
+  return true;
+}
+
+/** The statuses that refuse a request for its size, and the one HTTP gives each overlong part. */
+const SIZE_REFUSALS = [413, 414, 431];
+
+/** What is wrong with the answer to an overlong part of a request, or undefined. */
+export function overlongProblem(
+  part: "request line" | "headers",
+  answer: { status: number } | undefined,
+  end: "answered" | "closed" | "timeout" | "error",
+): string | undefined {
+  const want = part === "request line" ? 414 : 431;
+  if (answer === undefined)
+    return end === "timeout"
+      ? `a request with ${part} of ${OVERLONG_BYTES} bytes got no answer, and the connection stayed open`
+      : undefined;
+  if (answer.status >= 500)
+    return `a request with ${part} of ${OVERLONG_BYTES} bytes got a server error, status ${answer.status}`;
+  if (SIZE_REFUSALS.includes(answer.status) && answer.status !== want)
+    return `a request with ${part} of ${OVERLONG_BYTES} bytes was refused with ${answer.status}; HTTP's status for it is ${want}`;
+  return undefined;
+}
+
+/** A ping with an overlong request line (a long query), and one with an overlong header. */
+async function overlongRequests(ctx: RunContext, ping: ContractOperation): Promise<boolean> {
+  const { session } = ctx;
+  const padding = "x".repeat(OVERLONG_BYTES);
+  const probes = [
+    { part: "request line" as const, plan: { op: ping, params: [["padding", padding]] as ParamList } },
+    {
+      part: "headers" as const,
+      plan: { op: ping, params: [] as ParamList, wire: { headers: { "x-padding": padding } } },
+    },
+  ];
+  let ok = true;
+  for (const { part, plan } of probes) {
+    const exchange = await session.call(plan, `load: ping with ${part} of ${OVERLONG_BYTES} bytes`, {
+      connection: "own",
+      responseChecks: false,
+      essential: true,
+      ...signalOf(ctx),
+    });
+    const end = exchange.response ? "answered" : exchange.error?.kind === "timeout" ? "timeout" : "closed";
+    const problem = overlongProblem(part, exchange.response, end);
+    if (problem) session.fail(CHECK, exchange, problem);
+    else session.pass(CHECK, exchange);
+    ok &&= problem === undefined;
+  }
+  return ok;
 }
 
 /** Sends on past the 429 until the ban (418), bounded; judges the ban's answer and that it holds. */
@@ -266,18 +402,24 @@ async function banPhase(
  * since the weight window it refused in may outlast a short ban (sending into it again is what
  * earns a ban); then a request must be served.
  */
-async function recovery(ctx: RunContext, send: (label: string) => Promise<RoundTrip>, refusals: RoundTrip[]) {
+async function recovery(
+  ctx: RunContext,
+  send: (label: string) => Promise<RoundTrip>,
+  refusals: RoundTrip[],
+): Promise<boolean> {
   const { session } = ctx;
   let until = 0;
   for (const refusal of refusals) {
     const text = refusal.response?.headers["retry-after"];
     const seconds = Number(text);
-    if (!Number.isFinite(seconds) || seconds > MAX_RECOVERY_S)
-      return session.skip(
+    if (!Number.isFinite(seconds) || seconds > MAX_RECOVERY_S) {
+      session.skip(
         CHECK,
         BURST_OPERATION,
         `recovery not judged: Retry-After ${text ?? "absent"} (the phase waits at most ${MAX_RECOVERY_S} s)`,
       );
+      return false;
+    }
     until = Math.max(until, (ANSWERED_AT.get(refusal) ?? session.now()) + seconds * 1000);
   }
   const waitMs = Math.max(0, until - session.now()) + 250;
@@ -287,12 +429,16 @@ async function recovery(ctx: RunContext, send: (label: string) => Promise<RoundT
   });
   await wait(ctx, waitMs);
   const next = await send("load: after waiting what the server asked");
-  if (next.response?.status === 200) return session.pass(CHECK, next);
+  if (next.response?.status === 200) {
+    session.pass(CHECK, next);
+    return true;
+  }
   session.fail(
     CHECK,
     next,
     `after waiting what the server asked (${refusals.map(describeAnswer).join(", then ")}), the request got ${describeAnswer(next)}`,
   );
+  return false;
 }
 
 /** When each answer of the phase came, by the target's clock (a Retry-After counts from there). */

@@ -7,6 +7,7 @@
 import { type Socket, connect as tcpConnect } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import type { WireRequest } from "./request.js";
+import type { HttpResponse, SendResult, TransportError } from "./transport.js";
 
 export interface PipelinedAnswer {
   status: number;
@@ -106,12 +107,14 @@ function bodyOf(
 
 /**
  * Writes `requests` (GET, no body) on one new connection to `target`'s host and port at once and
- * reads the answers in order.
+ * reads the answers in order. `idleMs` is the rule for a hanging connection: the exchange ends as
+ * "timeout" once the connection, still open with requests unanswered, has sent nothing for that
+ * long (each byte that comes starts the wait again, so a slow but working server is not cut off).
  */
 export function sendPipelined(
   target: string,
   requests: readonly WireRequest[],
-  timeoutMs: number,
+  idleMs: number,
 ): Promise<PipelinedResult> {
   const url = new URL(target);
   const secure = url.protocol === "https:";
@@ -138,9 +141,11 @@ export function sendPipelined(
       const done = end === "closed" && answers.length >= requests.length ? "answered" : end;
       resolve({ answers, end: done, ...(error ? { error } : {}) });
     };
-    const timer = setTimeout(() => finish("timeout"), timeoutMs);
+    let timer = setTimeout(() => finish("timeout"), idleMs);
     socket.once(secure ? "secureConnect" : "connect", () => socket.write(pipelinedBytes(requests)));
     socket.on("data", (chunk: Buffer) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => finish("timeout"), idleMs);
       chunks.push(chunk);
       size += chunk.length;
       if (size > MAX_BYTES) finish("error", `the answers passed ${MAX_BYTES} bytes`);
@@ -149,4 +154,37 @@ export function sendPipelined(
     socket.once("close", () => finish("closed"));
     socket.once("error", (error) => finish(chunks.length > 0 ? "closed" : "error", error.message));
   });
+}
+
+/**
+ * One request on a connection of its own, closed after its answer (`Connection: close`): what a
+ * client that opens a connection per request does. The answer, or why there is none, as `send`
+ * gives it.
+ */
+export async function sendAlone(request: WireRequest, timeoutMs: number): Promise<SendResult> {
+  const started = performance.now();
+  const result = await sendPipelined(request.url, [request], timeoutMs);
+  const durationMs = performance.now() - started;
+  const answer = result.answers[0];
+  if (answer) {
+    const response: HttpResponse = {
+      status: answer.status,
+      headers: answer.headers,
+      contentType: answer.headers["content-type"] ?? "",
+      bodyText: answer.bodyText,
+    };
+    try {
+      response.json = JSON.parse(answer.bodyText);
+    } catch {
+      response.jsonError = answer.bodyText.trim() === "" ? "empty body" : "not JSON";
+    }
+    return { ok: true, response, durationMs };
+  }
+  const error: TransportError =
+    result.end === "timeout"
+      ? { kind: "timeout", message: `no answer within ${timeoutMs} ms` }
+      : result.end === "closed"
+        ? { kind: "reset", message: "the server closed the connection without an answer" }
+        : { kind: "other", message: result.error ?? "the connection failed" };
+  return { ok: false, error, durationMs };
 }

@@ -59,6 +59,8 @@ export interface WireVariant {
   alsoInBody?: ParamList;
   /** Another request method than the operation's (a probe of the methods its path does not list). */
   method?: string;
+  /** Request headers besides the ones the request has anyway (each replaces one of the same name). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface WireRequest {
@@ -197,6 +199,7 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
 
   const queryText = encode(query);
   const url = `${ctx.baseUrl.replace(/\/+$/, "")}${op.path}${queryText ? `?${queryText}` : ""}`;
+  if (plan.wire?.headers) Object.assign(headers, plan.wire.headers);
   const request: WireRequest = { method: plan.wire?.method ?? methodOf(op), url, headers };
   if (body.length > 0) {
     request.body = encode(body);

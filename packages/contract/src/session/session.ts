@@ -10,6 +10,7 @@ import { BudgetExhausted, ConnectionError, InterruptedError, OperationUnresponsi
 export { BudgetExhausted, OperationUnresponsive, PassStopped } from "../core/errors.js";
 
 import type { ContractModel, ContractOperation } from "../core/operations.js";
+import { type PipelinedResult, sendAlone, sendPipelined } from "../http/pipelined.js";
 import {
   type BuildContext,
   buildRequest,
@@ -57,6 +58,11 @@ export interface CallOptions {
   unpaced?: boolean;
   /** For an essential call: a bound of its own (the clean-up's deadline). */
   signal?: AbortSignal;
+  /**
+   * "own": sent on a new connection of its own, closed after the answer (`Connection: close`),
+   * as a client that opens a connection per request sends it.
+   */
+  connection?: "own";
 }
 
 const BODY_EXCERPT = 300;
@@ -187,7 +193,10 @@ export class Session implements Verdicts {
     // Built after the wait: a signed request's timestamp must not age in the pacer's queue.
     const request = this.build(plan);
     const sentAt = this.now();
-    const result = await send(request, this.timeoutMs, signal);
+    const result =
+      options.connection === "own"
+        ? await sendAlone(request, this.timeoutMs)
+        : await send(request, this.timeoutMs, signal);
     const answeredAt = this.now();
     const answer = result.ok
       ? { status: result.response.status, headers: result.response.headers }
@@ -224,6 +233,28 @@ export class Session implements Verdicts {
     if (options.responseChecks !== false) this.options.judge?.answer(exchange, this);
     if (!options.essential) await this.respectRateLimit(exchange);
     return exchange;
+  }
+
+  /**
+   * Requests written together on one new connection (HTTP/1.1 pipelining), each paced first; the
+   * exchange ends when the connection has sent nothing for --timeout with requests unanswered. A
+   * probe of the connection: outside --max-requests and the run's count of requests, so that the
+   * checks after it keep their budget.
+   */
+  async pipelined(
+    plans: readonly RequestPlan[],
+  ): Promise<{ requests: WireRequest[]; result: PipelinedResult }> {
+    this.checkInterrupted();
+    const paced = plans.map((plan) => this.pacedRequest(plan));
+    const permits = [];
+    for (const request of paced) permits.push(await this.acquire(request, this.options.signal));
+    const requests = plans.map((plan) => this.build(plan));
+    const result = await sendPipelined(requests[0]!.url, requests, this.timeoutMs);
+    for (const [i, permit] of permits.entries()) {
+      const answer = result.answers[i];
+      permit.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
+    }
+    return { requests, result };
   }
 
   /** What the pacer needs of a request: its weight by its parameters, its orders, its account. */

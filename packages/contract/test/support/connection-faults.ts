@@ -33,8 +33,29 @@ export function connectionFaults(): ConnectionFault[] {
         return chunk.subarray(0, end + 4);
       },
     },
+    {
+      name: "pipelined-past-a-bound-left-unanswered",
+      description:
+        "of the requests pipelined on one connection, those past the 32nd are dropped unread, and the connection stays open (a bound on waiting requests that neither serves nor closes)",
+      caughtBy: ["not_a_server_error"],
+      forward: (chunk, state) => {
+        if (state.get("dropping")) return Buffer.alloc(0);
+        const heads: number[] = [];
+        for (let end = firstHeadEnd(chunk); end >= 0; end = chunk.indexOf("\r\n\r\n", end + 4))
+          heads.push(end + 4);
+        // A read of one request is a client waiting for each answer: the count starts again.
+        const seen = heads.length > 1 ? ((state.get("pipelined") as number | undefined) ?? 0) : 0;
+        state.set("pipelined", seen + heads.length);
+        if (seen + heads.length <= PIPELINE_BOUND) return chunk;
+        state.set("dropping", true);
+        return chunk.subarray(0, heads[PIPELINE_BOUND - seen - 1] ?? 0);
+      },
+    },
   ];
 }
+
+/** The requests one connection may pipeline before the bound of the fault above drops the rest. */
+const PIPELINE_BOUND = 32;
 
 export interface ConnectionProxy {
   url: string;

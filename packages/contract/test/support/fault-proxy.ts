@@ -78,10 +78,15 @@ function send(res: ServerResponse, response: ProxyResponse): void {
   res.end(response.body);
 }
 
+/** Far above any probe's request line and headers. */
+const PROXY_MAX_HEADER_BYTES = 1024 * 1024;
+
 export async function startFaultProxy(upstream: string, fault: Fault | undefined): Promise<FaultProxy> {
   // A fault may read the upstream itself (UPSTREAM), as a faulty server reads its own state.
   const state: ProxyState = new Map([[UPSTREAM, upstream]]);
-  const server = createServer(async (incoming, outgoing) => {
+  // Request lines and headers of any size reach the fault and the upstream (the load phase's
+  // overlong probes are judged on the upstream's answer, not on the proxy's own limit).
+  const server = createServer({ maxHeaderSize: PROXY_MAX_HEADER_BYTES }, async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://proxy");
       const headers: Record<string, string> = {};

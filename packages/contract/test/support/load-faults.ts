@@ -23,8 +23,50 @@ const tooMuchWeight = (res: ProxyResponse, retryAfter: string | undefined): Prox
   }),
 });
 
+/** Connections after which the slot-leaking fault refuses every new one. */
+const LEAKED_SLOTS = 300;
+
+/** Bytes beyond any request line or header block the run sends but the load phase's overlong probes. */
+const OVERLONG = 32 * 1024;
+
+const refusal = (status: number, code: number, msg: string): ProxyResponse => ({
+  status,
+  headers: { "content-type": "application/json;charset=UTF-8", connection: "close" },
+  body: JSON.stringify({ code, msg }),
+});
+
 export function loadFaults(): Fault[] {
   return [
+    {
+      name: "closed-connections-still-counted",
+      description: `a connection's slot is never given back, so the ${LEAKED_SLOTS + 1}st connection of an address is refused with 429 (stood for by pings: the load phase's connection probe sends one per connection)`,
+      caughtBy: ["rate_limit_enforcement"],
+      request: (req, state) => {
+        if (!req.path.endsWith("/ping")) return req;
+        const seen = ((state.get("connections") as number | undefined) ?? 0) + 1;
+        state.set("connections", seen);
+        return seen > LEAKED_SLOTS
+          ? refusal(429, -1003, `Too many open connections from your address; the limit is ${LEAKED_SLOTS}.`)
+          : req;
+      },
+    },
+    {
+      name: "overlong-request-line-refused-431",
+      description:
+        "an overlong request line is refused with 431 (header fields too large) instead of 414 (URI too long)",
+      caughtBy: ["rate_limit_enforcement"],
+      request: (req) =>
+        req.rawQuery.length > OVERLONG ? refusal(431, -1101, "Request header fields too large.") : req,
+    },
+    {
+      name: "overlong-headers-refused-414",
+      description: "overlong request headers are refused with 414 (URI too long) instead of 431",
+      caughtBy: ["rate_limit_enforcement"],
+      request: (req) =>
+        Object.values(req.headers).some((value) => value.length > OVERLONG)
+          ? refusal(414, -1101, "Request line too long.")
+          : req,
+    },
     {
       name: "weight-limit-refuses-at-the-limit",
       description:

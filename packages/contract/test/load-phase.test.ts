@@ -8,7 +8,7 @@ import { type BurstStep, judgeBurst, retryAfterProblems } from "../src/checks/ra
 import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
-import { LOAD_WEIGHT_LIMIT, loadFaults } from "./support/load-faults.js";
+import { burstFaults, LOAD_WEIGHT_LIMIT, probeFaults } from "./support/load-faults.js";
 
 const TOO_MUCH = { status: 429, code: -1003 };
 const step = (s: Partial<BurstStep> & Pick<BurstStep, "status" | "usedBefore">): BurstStep => ({
@@ -138,14 +138,19 @@ describe("the load phase against the reference server", () => {
   });
 });
 
-describe("the load phase catches faults of rate-limit enforcement", () => {
-  for (const fault of loadFaults()) {
+describe("the load phase catches faults of rate-limit enforcement and of the connection", () => {
+  const cases = [
+    ...burstFaults().map((fault) => ({ fault, limits: { requestWeightPerMinute: LOAD_WEIGHT_LIMIT } })),
+    // The default limits: no bounded burst reaches them, so the phase probes the connection at once.
+    ...probeFaults().map((fault) => ({ fault, limits: {} })),
+  ];
+  for (const { fault, limits } of cases) {
     it(`${fault.name}: ${fault.description}`, async () => {
       // A server of its own: the weight window counts by address, and each fault spends it.
       const server = await startServer({
         port: 0,
         host: "127.0.0.1",
-        config: { rateLimits: { requestWeightPerMinute: LOAD_WEIGHT_LIMIT } },
+        config: { rateLimits: limits },
       });
       const proxy = await startFaultProxy(server.url, fault);
       try {

@@ -1,7 +1,8 @@
 /**
  * Faults of rate-limit enforcement, for the opt-in load phase (rate_limit_enforcement, --load):
- * each rewrites the answers of a reference server whose REQUEST_WEIGHT limit is LOAD_WEIGHT_LIMIT.
- * Each is caught at the burst, before the ban, so a run against one takes seconds.
+ * the burst's faults rewrite the answers of a reference server whose REQUEST_WEIGHT limit is
+ * LOAD_WEIGHT_LIMIT, each caught at the burst, before the ban; the connection probes' faults stand
+ * in front of a server with its default limits, where the phase probes without a burst.
  */
 import type { Fault, ProxyResponse } from "./fault-proxy.js";
 
@@ -35,7 +36,12 @@ const refusal = (status: number, code: number, msg: string): ProxyResponse => ({
   body: JSON.stringify({ code, msg }),
 });
 
-export function loadFaults(): Fault[] {
+/**
+ * Faults of the connection probes (connection slots, overlong requests): against a server whose
+ * weight limit a bounded burst cannot reach, the phase sends no burst and probes at once, so their
+ * runs do not wait out a weight window.
+ */
+export function probeFaults(): Fault[] {
   return [
     {
       name: "closed-connections-still-counted",
@@ -67,6 +73,16 @@ export function loadFaults(): Fault[] {
           ? refusal(414, -1101, "Request line too long.")
           : req,
     },
+  ];
+}
+
+/** Faults of the burst to the weight limit, the ban and the recovery: in front of a server whose limit is LOAD_WEIGHT_LIMIT. */
+export function loadFaults(): Fault[] {
+  return [...probeFaults(), ...burstFaults()];
+}
+
+export function burstFaults(): Fault[] {
+  return [
     {
       name: "weight-limit-refuses-at-the-limit",
       description:

@@ -50,6 +50,8 @@
  * The state population is tried as a user who tests durability runs the tester (testServer): the
  * default run with --remember FILE, then kill -9 of the server, the same mutant started again on
  * the same state file, then `marketapi-contract recall FILE`; a failure of either kills the mutant.
+ * Its servers have the sandbox's admin surface (--admin-port), which recall is given
+ * (MARKETAPI_ADMIN_URL, MARKETAPI_ADMIN_TOKEN) to judge snapshots taken and restored over HTTP.
  *
  * Equivalent mutants (no behaviour a client can observe changes, on the server as the bench runs
  * it) are listed in bench/mutants/equivalents.json, keyed by the mutant's key, each with why.
@@ -183,7 +185,9 @@ function serverArgs(scratch: string, population: PopulationName): string[] {
     SECOND_ACCOUNT.apiKey,
     "--api-secret",
     SECOND_ACCOUNT.apiSecret,
-    ...(scope.state ? ["--state", join(scratch, "state.db")] : []),
+    // On --state the sandbox's admin surface too: recall judges its snapshots (a restore
+    // swaps the state file for a checked copy of a backup, through the store's own paths).
+    ...(scope.state ? ["--state", join(scratch, "state.db"), "--admin-port", "0"] : []),
     ...POPULATIONS[population].serverArgs,
     ...(load ? ["--config", load] : []),
   ];

@@ -23,6 +23,7 @@ import { bodyObject, describeAnswer, errorCode, ok } from "./kit/answers.js";
 import { farBuyOrder, planFarBuy } from "./kit/market.js";
 import { sameToLastPlace } from "./kit/relations-support.js";
 import { probe } from "./phases/probe.js";
+import { freshReads } from "./run/fresh-reads.js";
 import {
   allOrders,
   balances,
@@ -45,6 +46,7 @@ import {
   judgeMemory,
   judgeOrder,
 } from "./run/persistence.js";
+import { type AdminSurface, judgeSnapshots } from "./run/snapshots.js";
 import { resolveTarget } from "./run/target.js";
 import { DEFAULT_TIMEOUT_MS } from "./runner.js";
 import { Session } from "./session/session.js";
@@ -54,11 +56,16 @@ import { Recorder } from "./session/verdicts.js";
 export const PERSISTENCE = "persistence";
 
 export const RECALL_USAGE = `Usage: marketapi-contract recall FILE [--base-url URL | --endpoint FILE] [--api-key K --api-secret S]
-                          [--allow-trading] [--timeout MS] [--json]
+                          [--allow-trading] [--admin-url URL --admin-token T] [--timeout MS] [--json]
   FILE is what a run wrote with --remember FILE; run this after the target restarted. It reads
   back every remembered order (by orderId and origClientOrderId), trade, candle and balance and
   says what changed (check persistence); with --allow-trading it also places one far LIMIT BUY per
-  symbol with a remembered client order id (ids never reused), and cancels it.
+  symbol with a remembered client order id (ids never reused), and cancels it, and reads every
+  paged list at once after bursts of orders (limits, cursors and windows hold before a commit).
+  With a sandbox's admin surface (--admin-url and --admin-token, or MARKETAPI_ADMIN_URL and
+  MARKETAPI_ADMIN_TOKEN) it takes a
+  snapshot, trades after it, restores it and judges that everything is as it was at the snapshot,
+  then deletes it (what the account did after the snapshot is undone).
   Exit: 0 everything held, 1 something changed (the target's fault), 2 usage or an unreadable
   FILE, 3 the target could not be reached.
 `;
@@ -81,6 +88,8 @@ export interface RecallOptions {
   apiKey?: string;
   apiSecret?: string;
   allowTrading?: boolean;
+  /** A sandbox's admin surface: its snapshots are judged too. */
+  admin?: AdminSurface;
   timeoutMs?: number;
   spec?: Record<string, unknown>;
 }
@@ -135,6 +144,16 @@ export function parseRecall(
   const timeout = v.timeout === undefined ? undefined : Number(v.timeout);
   if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0))
     throw new UsageError(`--timeout takes a positive integer, got ${JSON.stringify(v.timeout)}`);
+  const adminUrl = v["admin-url"] ?? env.MARKETAPI_ADMIN_URL;
+  const adminToken = v["admin-token"] ?? env.MARKETAPI_ADMIN_TOKEN;
+  if (v["admin-token"] !== undefined && !adminUrl)
+    throw new UsageError("--admin-token needs --admin-url (the sandbox's admin surface)");
+  if (adminUrl && !adminToken)
+    throw new UsageError(
+      "--admin-url needs the admin surface's token: --admin-token T or MARKETAPI_ADMIN_TOKEN",
+    );
+  if (adminUrl && !URL.canParse(adminUrl))
+    throw new UsageError(`--admin-url takes a URL, got ${JSON.stringify(adminUrl)}`);
   const apiKey = v["api-key"] ?? env.MARKETAPI_API_KEY;
   const apiSecret = v["api-secret"] ?? env.MARKETAPI_API_SECRET;
   return {
@@ -145,6 +164,7 @@ export function parseRecall(
     ...(apiKey ? { apiKey } : {}),
     ...(apiSecret ? { apiSecret } : {}),
     ...(v["allow-trading"] ? { allowTrading: true } : {}),
+    ...(adminUrl && adminToken ? { admin: { url: adminUrl, token: adminToken } } : {}),
     ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
   };
 }
@@ -155,6 +175,8 @@ const OPTIONS = {
   "api-key": { type: "string" },
   "api-secret": { type: "string" },
   "allow-trading": { type: "boolean" },
+  "admin-url": { type: "string" },
+  "admin-token": { type: "string" },
   timeout: { type: "string" },
   json: { type: "boolean" },
 } as const;
@@ -445,8 +467,20 @@ export async function runRecall(options: RecallOptions): Promise<RecallResult> {
     const judgements = [judgeMemory(memory, after)];
     for (const was of memory.symbols) judgements.push(await lookups(session, was));
     judgements.push(await averagePrices(session, memory));
-    if (target.trading) judgements.push(await newIds(session, memory, market));
-    else result.notes.push("new ids not judged: give --allow-trading to place one far order per symbol");
+    const rules = memory.symbols.flatMap((was) => {
+      const found = market.market.symbols.find((s) => s.symbol === was.symbol);
+      return found ? [{ rules: found, reference: market.references.get(was.symbol) }] : [];
+    });
+    if (target.trading) {
+      judgements.push(await newIds(session, memory, market));
+      for (const { rules: symbol, reference } of rules)
+        judgements.push(await freshReads(session, symbol, reference));
+    } else
+      result.notes.push(
+        "new ids and fresh reads not judged: give --allow-trading to place far orders on each symbol",
+      );
+    if (options.admin)
+      judgements.push(await judgeSnapshots(session, options.admin, target.baseUrl, rules, target.trading));
     for (const j of judgements) {
       result.findings.push(...j.findings);
       result.held += j.held;

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runContract } from "../src/index.js";
 import { loadMemory, parseRecall, recallText, runRecall } from "../src/recall.js";
+import { judgePage, type PageRead } from "../src/run/fresh-reads.js";
 import type { Item, Memory, SymbolMemory } from "../src/run/memory.js";
 import {
   changedFields,
@@ -19,8 +20,9 @@ import {
   judgeClientIdLookup,
   judgeSymbol,
 } from "../src/run/persistence.js";
+import { judgeAdminAnswer, judgeIdAgain, judgeRolledBack } from "../src/run/snapshots.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
-import { persistenceFaults } from "./support/persistence-faults.js";
+import { persistenceFaults, snapshotFaults } from "./support/persistence-faults.js";
 
 const order = (o: Item = {}): Item => ({
   symbol: "BTCUSDT",
@@ -169,10 +171,123 @@ describe("the persistence judgement", () => {
   });
 });
 
+describe("reads at once after writes: a page by its own request", () => {
+  const read = (values: Record<string, unknown>): PageRead => ({
+    operationId: "all_orders",
+    limit: { parameter: "limit" },
+    cursor: { parameter: "orderId", field: "/orderId", inclusive: true },
+    window: { start: "startTime", end: "endTime", field: "/time", inclusive: true },
+    values: { symbol: "BTCUSDT", ...values },
+  });
+  const items = (...pairs: Array<[number, number]>) => pairs.map(([orderId, time]) => ({ orderId, time }));
+  const cases: Array<{ given: string; values: Record<string, unknown>; list: unknown[]; want: RegExp[] }> = [
+    {
+      given: "a page within its limit",
+      values: { limit: 2, orderId: 5 },
+      list: items([5, 1], [6, 2]),
+      want: [],
+    },
+    {
+      given: "a page over its limit",
+      values: { limit: 2, orderId: 5 },
+      list: items([5, 1], [6, 2], [7, 3]),
+      want: [/3 items, more than its limit 2/],
+    },
+    {
+      given: "an item before the cursor",
+      values: { limit: 2, orderId: 5 },
+      list: items([4, 1], [5, 2]),
+      want: [/lists orderId 4, before the cursor 5/],
+    },
+    {
+      given: "items at both bounds of an inclusive window",
+      values: { startTime: 10, endTime: 20 },
+      list: items([1, 10], [2, 20]),
+      want: [],
+    },
+    {
+      given: "items after the window's end and before its start",
+      values: { startTime: 10, endTime: 20 },
+      list: items([1, 9], [2, 15], [3, 21]),
+      want: [/2 item\(s\) outside its window \(time 9, 21\)/],
+    },
+  ];
+  it.each(cases)("$given", ({ values, list, want }) => {
+    const found = judgePage(read(values), list).map((f) => `${f.subject}: ${f.message}`);
+    expect(found).toHaveLength(want.length);
+    for (const [i, pattern] of want.entries()) expect(found[i]).toMatch(pattern);
+  });
+  it("an exclusive cursor or window leaves its bound out", () => {
+    const exclusive: PageRead = {
+      ...read({ orderId: 5, startTime: 10 }),
+      cursor: { parameter: "orderId", field: "/orderId", inclusive: false },
+      window: { start: "startTime", end: "endTime", field: "/time", inclusive: false },
+    };
+    expect(judgePage(exclusive, items([5, 10])).map((f) => f.message)).toEqual([
+      "lists orderId 5, before the cursor 5",
+      "lists 1 item(s) outside its window (time 10)",
+    ]);
+  });
+});
+
+describe("a snapshot restored", () => {
+  const at = memory([symbolMemory()]);
+  const cases: Array<{ given: string; now: SymbolMemory; quiet: boolean; want: RegExp[] }> = [
+    { given: "everything as at the snapshot", now: symbolMemory(), quiet: true, want: [] },
+    {
+      given: "an order and a trade made after it",
+      now: symbolMemory({
+        orders: [order(), order({ orderId: 9 })],
+        trades: [trade(), trade({ id: 4, orderId: 9 })],
+      }),
+      quiet: true,
+      want: [/all_orders: order\(s\) 9 placed after the snapshot/, /myTrades: trade\(s\) 4 made after/],
+    },
+    {
+      given: "the ticker's last id not gone back, no market running",
+      now: symbolMemory({ tickerLastId: 5 }),
+      quiet: true,
+      want: [/lastId 5 after the restore, the snapshot's was 3/],
+    },
+    {
+      given: "the ticker's last id moved by a running market",
+      now: symbolMemory({ tickerLastId: 5 }),
+      quiet: false,
+      want: [],
+    },
+  ];
+  it.each(cases)("$given", ({ now, quiet, want }) => {
+    const found = judgeRolledBack(at, memory([now]), quiet).map((f) => `${f.subject}: ${f.message}`);
+    expect(found).toHaveLength(want.length);
+    for (const [i, pattern] of want.entries()) expect(found[i]).toMatch(pattern);
+  });
+
+  it("gives the first order after it the id the first order after the snapshot got", () => {
+    expect(judgeIdAgain("BTCUSDT", 8, 7, 8, true)).toEqual([]);
+    expect(judgeIdAgain("BTCUSDT", 9, 7, 8, false)).toEqual([]);
+    expect(judgeIdAgain("BTCUSDT", 9, 7, 8, true)[0]?.message).toMatch(/sequence is not the snapshot's/);
+    expect(judgeIdAgain("BTCUSDT", 7, 7, 8, false)[0]?.message).toMatch(
+      /not above the snapshot's highest \(7\)/,
+    );
+  });
+
+  it("judges an admin answer by its status and the document's schema", () => {
+    expect(judgeAdminAnswer("delete", { status: 204, body: undefined, problems: [] }, 204)).toEqual([]);
+    expect(
+      judgeAdminAnswer("restore", { status: 200, body: { id: "s1" }, problems: [] }, 404)[0]?.message,
+    ).toBe('status 200 ({"id":"s1"}), expected 404');
+    expect(
+      judgeAdminAnswer("restore", { status: 404, body: {}, problems: ["must have error"] }, 404)[0]?.message,
+    ).toMatch(/does not match the sandbox document: must have error/);
+  });
+});
+
 /** The reference server's command on --state FILE, in a process of its own (kill -9 needs one). */
 interface StateServer {
   url: string;
   child: ChildProcess;
+  /** The sandbox's admin surface (--admin-port 0). */
+  admin: { url: string; token: string };
 }
 const serverCli = join(
   dirname(createRequire(import.meta.url).resolve("@marketapi/reference-server/package.json")),
@@ -180,7 +295,7 @@ const serverCli = join(
   "cli.js",
 );
 function startStateServer(file: string): Promise<StateServer> {
-  const child = spawn(process.execPath, [serverCli, "--port", "0", "--state", file], {
+  const child = spawn(process.execPath, [serverCli, "--port", "0", "--state", file, "--admin-port", "0"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -192,7 +307,9 @@ function startStateServer(file: string): Promise<StateServer> {
     child.stdout!.on("data", (c: Buffer) => {
       out += c.toString();
       const url = /base URL\s+(\S+)/.exec(out)?.[1];
-      if (url && /Press Ctrl\+C/.test(out)) resolve({ url, child });
+      const admin = /admin\s+(http\S+) \(Authorization: Bearer (\S+)\)/.exec(out);
+      if (url && admin && /Press Ctrl\+C/.test(out))
+        resolve({ url, child, admin: { url: admin[1]!, token: admin[2]! } });
     });
     child.once("exit", (code, signal) =>
       reject(new Error(`the server exited (${signal ?? code}): ${err.slice(-300)}`)),
@@ -257,10 +374,40 @@ describe("recall after a restart, on a reference server on --state", () => {
     expect(second).toMatchObject({ exitCode: 0, findings: [] });
   });
 
+  it("judges the sandbox's snapshots: restored twice, everything as at the snapshot, then deleted", async () => {
+    const result = await runRecall({
+      file: record,
+      baseUrl: server.url,
+      ...DEMO,
+      allowTrading: true,
+      admin: server.admin,
+    });
+    expect(result, recallText(result)).toMatchObject({ exitCode: 0, findings: [] });
+    expect(recallText(result)).toMatch(/placed after the restore, undone by the second/);
+  });
+
   it.each(persistenceFaults(DEMO.apiSecret))("catches $name", async (fault) => {
     const proxy = await startFaultProxy(server.url, fault);
     try {
       const result = await runRecall({ file: record, baseUrl: proxy.url, ...DEMO, allowTrading: true });
+      expect(result.exitCode, recallText(result)).toBe(1);
+      expect(result.findings.map((f) => `${f.subject}: ${f.message}`).join("\n")).toMatch(fault.want);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  // Last: a restore that does nothing leaves the orders and the trade made after the snapshot.
+  it.each(snapshotFaults())("catches $name", async (fault) => {
+    const proxy = await startFaultProxy(new URL(server.admin.url).origin, fault);
+    try {
+      const result = await runRecall({
+        file: record,
+        baseUrl: server.url,
+        ...DEMO,
+        allowTrading: true,
+        admin: { url: proxy.url, token: server.admin.token },
+      });
       expect(result.exitCode, recallText(result)).toBe(1);
       expect(result.findings.map((f) => `${f.subject}: ${f.message}`).join("\n")).toMatch(fault.want);
     } finally {

@@ -14,6 +14,8 @@ export interface MutantServer {
   url: string;
   apiKey: string;
   apiSecret: string;
+  /** The sandbox's admin surface, when the server was started with --admin-port. */
+  admin?: { url: string; token: string };
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
   stop(graceMs?: number): Promise<void>;
   /** kill -9 at once, as a crash would; resolves when the process is gone. */
@@ -83,6 +85,7 @@ export function startServer(launch: ServerLaunch): Promise<ServerStart> {
       const url = /base URL\s+(\S+)/.exec(stdout)?.[1];
       const apiKey = /demo API key\s+(\S+)/.exec(stdout)?.[1];
       const apiSecret = /demo API secret\s+(\S+)/.exec(stdout)?.[1];
+      const admin = /admin\s+(http\S+) \(Authorization: Bearer (\S+)\)/.exec(stdout);
       if (url && apiKey && apiSecret && /Press Ctrl\+C/.test(stdout)) {
         settle({
           ok: true,
@@ -90,6 +93,7 @@ export function startServer(launch: ServerLaunch): Promise<ServerStart> {
             url,
             apiKey,
             apiSecret,
+            ...(admin ? { admin: { url: admin[1]!, token: admin[2]! } } : {}),
             exitedEarly: () => exited,
             async kill() {
               if (exited) return;
@@ -136,7 +140,9 @@ export interface TesterVerdict {
 
 /**
  * Runs `marketapi-contract recall FILE` against the restarted server: exit 0 everything a run
- * remembered held, 1 something changed (the failure names what), anything else an error.
+ * remembered held, 1 something changed (the failure names what), anything else an error. The
+ * server's admin surface, when it has one, is given in MARKETAPI_ADMIN_URL and
+ * MARKETAPI_ADMIN_TOKEN (a tester that does not read them recalls as before).
  */
 export function runRecall(
   cli: string,
@@ -151,6 +157,7 @@ export function runRecall(
     hardLimitMs,
     undefined,
     (parsed) => (parsed.exitCode === 1 ? ["persistence"] : []),
+    server.admin ? { MARKETAPI_ADMIN_URL: server.admin.url, MARKETAPI_ADMIN_TOKEN: server.admin.token } : {},
   );
 }
 
@@ -197,6 +204,7 @@ function runCli(
   hardLimitMs: number,
   second: { apiKey: string; apiSecret: string } | undefined,
   failedChecksOf: (parsed: CliJson) => string[],
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<TesterVerdict> {
   const started = performance.now();
   const env: NodeJS.ProcessEnv = {
@@ -206,6 +214,7 @@ function runCli(
     ...(second
       ? { MARKETAPI_SECOND_API_KEY: second.apiKey, MARKETAPI_SECOND_API_SECRET: second.apiSecret }
       : {}),
+    ...extraEnv,
   };
   delete env.NODE_V8_COVERAGE;
   const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });

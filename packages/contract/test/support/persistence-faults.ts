@@ -54,6 +54,26 @@ const isVictim = (req: ProxyRequest, state: ProxyState): boolean => {
 export function persistenceFaults(apiSecret: string): PersistenceFault[] {
   return [
     {
+      name: "fresh-page-over-its-limit",
+      description: "all_orders from a cursor answers one item more than its limit",
+      caughtBy: ["persistence"],
+      want: /all_orders .*more than its limit/,
+      request: (req) =>
+        at(req, "/api/v3/allOrders") && req.query.has("orderId") && Number(req.query.get("limit")) < 10
+          ? resign(req, apiSecret, (params) => params.set("limit", String(Number(params.get("limit")) + 1)))
+          : req,
+    },
+    {
+      name: "fresh-window-end-ignored",
+      description: "all_orders ignores endTime when startTime is given",
+      caughtBy: ["persistence"],
+      want: /all_orders .*outside its window/,
+      request: (req) =>
+        at(req, "/api/v3/allOrders") && req.query.has("endTime") && req.query.has("startTime")
+          ? resign(req, apiSecret, (params) => params.delete("endTime"))
+          : req,
+    },
+    {
       name: "restart-drops-an-acknowledged-order",
       description: "after the restart a filled order is gone from all_orders and unknown to query_order",
       caughtBy: ["persistence"],
@@ -182,6 +202,50 @@ export function persistenceFaults(apiSecret: string): PersistenceFault[] {
               headers: { "content-type": "application/json;charset=UTF-8" },
               body: JSON.stringify({ code: -2010, msg: "Duplicate order sent." }),
             }
+          : req,
+    },
+  ];
+}
+
+const adminAt = (req: ProxyRequest, method: string, pattern: RegExp) =>
+  req.method === method && pattern.test(req.path);
+const json200 = (body: unknown): ProxyResponse => ({
+  status: 200,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
+
+/**
+ * Faults of a sandbox's admin surface (in front of it): a restore that answers without bringing
+ * the snapshot back, a delete that keeps the snapshot.
+ */
+export function snapshotFaults(): PersistenceFault[] {
+  return [
+    {
+      name: "restore-answers-but-keeps-the-present",
+      description: "a restore answers 200 with the snapshot's id and time, and changes nothing",
+      caughtBy: ["persistence"],
+      want: /placed after the snapshot are still listed after its restore/,
+      response: (req, res, state) => {
+        if (adminAt(req, "POST", /^\/admin\/v1\/snapshots$/) && res.status === 201)
+          state.set("taken", JSON.parse(res.body));
+        return res;
+      },
+      request: (req, state) => {
+        const taken = state.get("taken") as { id: string; takenAt: number } | undefined;
+        return adminAt(req, "POST", /\/restore$/) && taken
+          ? json200({ id: taken.id, time: taken.takenAt })
+          : req;
+      },
+    },
+    {
+      name: "delete-keeps-the-snapshot",
+      description: "a delete answers 204 and the snapshot stays, restorable",
+      caughtBy: ["persistence"],
+      want: /after its delete: status 200/,
+      request: (req) =>
+        adminAt(req, "DELETE", /^\/admin\/v1\/snapshots\/s\d+$/)
+          ? { status: 204, headers: {}, body: "" }
           : req,
     },
   ];

@@ -33,8 +33,10 @@ Usage:
                      [--report junit.xml] [--json]
                      [--seed N] [--max-requests N] [--explore N] [--timeout MS] [--max-time S]
   marketapi-contract recall FILE [--base-url URL] [--api-key K --api-secret S] [--allow-trading]
+                     [--admin-url URL --admin-token T]
                      after the target restarted: read back what a run remembered (--remember
-                     FILE) and say what changed (check persistence)
+                     FILE) and say what changed (check persistence); with a sandbox's admin
+                     surface, also restore a snapshot and judge it
   marketapi-contract replay RESULT.json N [--api-key K --api-secret S]
                      re-send failure N of a --json result, re-signed with a fresh
                      timestamp, and print a curl command that sends it

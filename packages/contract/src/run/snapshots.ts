@@ -163,6 +163,11 @@ export function judgeIdAgain(
 
 type Rules = { rules: SymbolRules; reference: ReturnType<typeof parseDec> | undefined };
 
+/** The account's own lists and balances, as one text to compare. */
+function accountOf(memory: Memory): string {
+  return JSON.stringify([memory.symbols.map((s) => [s.orders, s.trades ?? null]), memory.balances ?? null]);
+}
+
 /** Resynchronises the session's clock with the target's after the sandbox clock went back. */
 async function resync(session: Session): Promise<void> {
   const time = session.model.operation("server_time");
@@ -208,11 +213,21 @@ export async function judgeSnapshots(
   const quiet = !market?.running;
   if (!quiet) out.notes.push("a simulated market runs: id sequences and the ticker's last id not judged");
 
+  const before = await read();
   const taken = await admin(surface, "sandbox_take_snapshot");
   record(judgeAdminAnswer("sandbox_take_snapshot", taken, 201));
   if (taken.status !== 201) return out;
   const { id, takenAt } = taken.body as { id: string; takenAt: number };
   const at = await read();
+  // The read after the snapshot is what it holds only if the account did not change around it
+  // (another client of the account, or the simulated market filling one of its orders).
+  if (accountOf(before) !== accountOf(at)) {
+    out.notes.push(
+      "the account changed while the snapshot was taken: the restore not judged, the snapshot deleted",
+    );
+    await admin(surface, "sandbox_delete_snapshot", { snapshotId: id });
+    return out;
+  }
 
   const placed = trading ? await placeAfter(session, symbols, out) : [];
   const restoreAndJudge = async (which: string) => {

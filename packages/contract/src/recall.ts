@@ -44,6 +44,7 @@ import {
   type Judgement,
   judgeClientIdLookup,
   judgeMemory,
+  judgeNewestPage,
   judgeOrder,
 } from "./run/persistence.js";
 import { type AdminSurface, judgeSnapshots } from "./run/snapshots.js";
@@ -213,7 +214,13 @@ async function readAgain(session: Session, was: SymbolMemory): Promise<SymbolMem
   };
 }
 
-/** Every remembered order looked up alone, by orderId and by origClientOrderId. */
+/** The newest page of all_orders read after the restart (the spec's largest limit). */
+const NEWEST_PAGE = 1000;
+
+/**
+ * Every remembered order looked up alone, by orderId and by origClientOrderId, and the newest page
+ * of all_orders (no cursor) holding as many as the account is known to have.
+ */
 async function lookups(session: Session, was: SymbolMemory): Promise<Judgement> {
   const op = session.model.operation("query_order");
   const out: Judgement = { findings: [], held: 0, notes: [] };
@@ -243,6 +250,17 @@ async function lookups(session: Session, was: SymbolMemory): Promise<Judgement> 
         "query_order by orderId",
       ),
     );
+  const newest = session.model.operation("all_orders");
+  if (newest) {
+    const page = await session.call(
+      { op: newest, params: encodeParams(newest, { symbol: was.symbol, limit: NEWEST_PAGE }) },
+      "persistence: all_orders, the newest page",
+      { responseChecks: false, essential: true },
+    );
+    if (!ok(page) || !Array.isArray(page.response?.json))
+      throw new ReadFailure(`all_orders (newest): ${describeAnswer(page)}`);
+    record(judgeNewestPage(was.symbol, was.orders.length, page.response.json as Item[], NEWEST_PAGE));
+  }
   for (const order of clientIdTargets(was.orders))
     record(
       judgeClientIdLookup(

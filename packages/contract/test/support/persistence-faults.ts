@@ -54,6 +54,17 @@ const isVictim = (req: ProxyRequest, state: ProxyState): boolean => {
 export function persistenceFaults(apiSecret: string): PersistenceFault[] {
   return [
     {
+      name: "restart-newest-page-short",
+      description: "all_orders without a cursor lists only the newest order after the restart",
+      caughtBy: ["persistence"],
+      want: /all_orders \(newest 1000\): 1 order\(s\), but the account has the \d+ remembered/,
+      response: (req, res) => {
+        if (!at(req, "/api/v3/allOrders") || res.status !== 200) return res;
+        if (req.query.has("orderId") || req.query.has("startTime") || req.query.has("endTime")) return res;
+        return withBody(res, (json(res) as Item[]).slice(-1));
+      },
+    },
+    {
       name: "fresh-page-over-its-limit",
       description: "all_orders from a cursor answers one item more than its limit",
       caughtBy: ["persistence"],

@@ -491,8 +491,11 @@ export async function runRecall(options: RecallOptions): Promise<RecallResult> {
     });
     if (target.trading) {
       judgements.push(await newIds(session, memory, market));
-      for (const { rules: symbol, reference } of rules)
-        judgements.push(await freshReads(session, symbol, reference));
+      for (const { rules: symbol, reference } of rules) {
+        // A lower bound: the remembered orders (newIds may or may not have placed one more).
+        const known = memory.symbols.find((s) => s.symbol === symbol.symbol)?.orders.length ?? 0;
+        judgements.push(await freshReads(session, symbol, reference, known));
+      }
     } else
       result.notes.push(
         "new ids and fresh reads not judged: give --allow-trading to place far orders on each symbol",

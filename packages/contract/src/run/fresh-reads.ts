@@ -15,7 +15,7 @@ import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
 import { farBuyOrder, type Json, type parseDec, planFarBuy, type SymbolRules } from "../kit/market.js";
 import type { Session } from "../session/session.js";
-import type { Finding, Judgement } from "./persistence.js";
+import { type Finding, type Judgement, judgeNewestPage } from "./persistence.js";
 
 /** One read of a paged list: the operation's paging rules and the values sent. */
 export interface PageRead {
@@ -144,14 +144,23 @@ export function readsAfter(
   return reads;
 }
 
+type Item = Record<string, unknown>;
+/** The newest page of all_orders read at the end (the spec's largest limit). */
+const NEWEST_PAGE = 1000;
 const ROUNDS = 3;
 const LIMIT_BUYS = 5;
 
-/** The fresh reads on one symbol. Needs trading; places ROUNDS × LIMIT_BUYS far buys and cancels them. */
+/**
+ * The fresh reads on one symbol. Needs trading; places ROUNDS × LIMIT_BUYS far buys and cancels
+ * them. `known`: how many orders the account is known to have on the symbol before (the
+ * remembered ones and any placed since); at the end the newest page of all_orders holds them and
+ * the burst's, up to its limit (judgeNewestPage).
+ */
 export async function freshReads(
   session: Session,
   rules: SymbolRules,
   reference: ReturnType<typeof parseDec> | undefined,
+  known: number,
 ): Promise<Judgement> {
   const out: Judgement = { findings: [], held: 0, notes: [] };
   const place = session.model.operation("new_order");
@@ -172,6 +181,7 @@ export async function freshReads(
       essential: true,
     });
   const open: number[] = [];
+  let placed = 0;
   const pending: Promise<void>[] = [];
   const judge = (read: PageRead) => {
     const op = lists.find((l) => l.op.operationId === read.operationId)!.op;
@@ -209,6 +219,7 @@ export async function freshReads(
             out.notes.push(`${symbol} ${label}: not placed (${describeAnswer(answer)})`);
             return;
           }
+          placed += 1;
           if (body.status === "NEW" || body.status === "PARTIALLY_FILLED") open.push(num(body.orderId));
           const at = num(body.transactTime);
           if (!Number.isFinite(at)) return;
@@ -232,6 +243,15 @@ export async function freshReads(
         }),
       ),
     );
+  }
+  const orders = session.model.operation("all_orders");
+  if (orders) {
+    const page = await call(orders, { symbol, limit: NEWEST_PAGE }, "the newest page of all_orders");
+    if (ok(page) && Array.isArray(page.response?.json)) {
+      const found = judgeNewestPage(symbol, known + placed, page.response.json as Item[], NEWEST_PAGE);
+      if (found.length === 0) out.held += 1;
+      out.findings.push(...found);
+    } else out.notes.push(`${symbol} all_orders (newest): ${describeAnswer(page)}`);
   }
   return out;
 }

@@ -15,13 +15,14 @@ import { EXIT, explainParseError } from "@marketapi/command";
 import { loadOpenApi } from "@marketapi/spec";
 import { refusalFor } from "@marketapi/spec/model";
 import { CHECK_NAMES } from "./checks/index.js";
-import { div, formatDec, mul, parseDec, ZERO } from "./core/decimal.js";
 import { ConnectionError, UsageError } from "./core/errors.js";
 import { buildContractModel } from "./core/operations.js";
 import { encodeParams } from "./http/request.js";
 import { bodyObject, describeAnswer, errorCode, ok } from "./kit/answers.js";
+import { valueAt } from "./kit/behaviour-support.js";
 import { farBuyOrder, planFarBuy } from "./kit/market.js";
-import { sameToLastPlace } from "./kit/relations-support.js";
+import { tradeRows } from "./kit/relations-support.js";
+import { measureProblems, measuresOf, recentWindowTrades } from "./kit/trade-windows.js";
 import { probe } from "./phases/probe.js";
 import { freshReads } from "./run/fresh-reads.js";
 import {
@@ -359,74 +360,78 @@ async function newIds(
 }
 
 /**
- * The average price after the restart is still the weighted average of the trades in its window
- * (x-relations, "average price"): the window placed by server_time read before and after, judged
- * only when no trade lies where the two placements differ; `closeTime` is the newest trade's time.
+ * Every trade window of the last `minutes` (x-relations tradeWindows, e.g. the average price) still
+ * reports the measures of the trades in it after the restart, by the rules trade_statistics judges
+ * a run's windows with (kit/trade-windows.ts): the window placed by server_time read before and
+ * after the answer, and judged only when no trade lies where the two placements differ.
  */
-async function averagePrices(session: Session, memory: Memory): Promise<Judgement> {
+async function tradeWindows(session: Session, memory: Memory): Promise<Judgement> {
   const out: Judgement = { findings: [], held: 0, notes: [] };
-  const average = session.model.operation("current_average_price");
-  const recent = session.model.operation("recent_trades_list");
+  const relations = session.model.relations;
+  const source = relations?.trades && session.model.operation(relations.trades.operation);
   const time = session.model.operation("server_time");
-  if (!average || !recent || !time)
-    return { ...out, notes: ["the spec lacks the average price, trades or time"] };
-  const get = async (op: NonNullable<typeof average>, values: Record<string, unknown>) => {
+  const windows = (relations?.tradeWindows ?? []).filter((w) => "minutes" in w.window);
+  if (windows.length === 0) return out;
+  if (!relations?.trades || !source || !time)
+    return { ...out, notes: ["trade windows not judged: the spec lacks a trade source or server_time"] };
+  const fields = relations.trades.fields;
+  const page = source.behaviour.limit;
+  const get = async (operationId: string, values: Record<string, unknown>) => {
+    const op = session.model.operation(operationId);
+    if (!op) throw new ReadFailure(`${operationId}: not in the spec`);
     const exchange = await session.call(
       { op, params: encodeParams(op, values) },
-      "persistence: average price",
+      "persistence: trade windows",
       {
         responseChecks: false,
         essential: true,
       },
     );
-    if (!ok(exchange)) throw new ReadFailure(`${op.operationId}: ${describeAnswer(exchange)}`);
-    return exchange.response?.json as Item | Item[];
+    if (!ok(exchange)) throw new ReadFailure(`${operationId}: ${describeAnswer(exchange)}`);
+    return exchange.response?.json;
   };
-  for (const was of memory.symbols) {
-    if (was.publicTrades.length === 0) continue;
-    const { symbol } = was;
-    const before = num(((await get(time, {})) as Item).serverTime);
-    const answer = (await get(average, { symbol })) as Item;
-    const after = num(((await get(time, {})) as Item).serverTime);
-    const trades = (await get(recent, { symbol, limit: 1000 })) as Item[];
-    const window = num(answer.mins) * 60_000;
-    if (!(window > 0) || !Array.isArray(trades)) continue;
-    const undecided = trades.filter((t) => num(t.time) >= before - window && num(t.time) < after - window);
-    const inside = trades.filter((t) => num(t.time) >= after - window);
-    if (
-      undecided.length > 0 ||
-      inside.length === 0 ||
-      (trades.length >= 1000 && inside.length === trades.length)
-    ) {
-      out.notes.push(
-        `${symbol}: the average price not judged (${inside.length === 0 ? "no trade in its window" : "its window's edge is not placed"})`,
+  const serverTime = async () => num(((await get(time.operationId, {})) as Item | undefined)?.serverTime);
+  for (const window of windows)
+    for (const was of memory.symbols) {
+      if (was.publicTrades.length === 0) continue;
+      const { symbol } = was;
+      const subject = `${symbol} ${window.operation}`;
+      const from = await serverTime();
+      const answer = await get(window.operation, { symbol });
+      const to = await serverTime();
+      const listed = await get(source.operationId, {
+        symbol,
+        ...(page ? { [page.parameter]: page.maximum } : {}),
+      });
+      const trades = tradeRows(listed, fields);
+      const minutes = valueAt(answer, (window.window as { minutes: string }).minutes);
+      if (!trades || typeof minutes !== "number" || !(minutes > 0)) {
+        out.notes.push(
+          `${subject}: not judged (${trades ? "the answer states no window" : "the trades could not be read"})`,
+        );
+        continue;
+      }
+      const { inside, edge } = recentWindowTrades(trades, { from, to }, minutes * 60_000);
+      const whyNot = edge
+        ? `trade ${edge.id} lies where the window's start could have been`
+        : inside.length === 0
+          ? "no trade in its window"
+          : page && trades.length >= page.maximum && inside.length === trades.length
+            ? `more than ${trades.length} trades in its window`
+            : undefined;
+      if (whyNot) {
+        out.notes.push(`${subject}: ${window.name} not judged (${whyNot})`);
+        continue;
+      }
+      const problems = measureProblems(
+        window,
+        answer,
+        measuresOf(inside),
+        `the ${inside.length} trade(s) of its window`,
       );
-      continue;
+      for (const message of problems) out.findings.push({ subject, message: `${window.name}: ${message}` });
+      out.held += Object.keys(window.measures).length - problems.length;
     }
-    let quote = ZERO;
-    let base = ZERO;
-    for (const t of inside) {
-      const price = parseDec(String(t.price));
-      const qty = parseDec(String(t.qty));
-      quote += mul(price, qty);
-      base += qty;
-    }
-    const exact = div(quote, base);
-    const newest = Math.max(...trades.map((t) => num(t.time)));
-    const subject = `${symbol} current_average_price`;
-    if (!sameToLastPlace(answer.price, exact))
-      out.findings.push({
-        subject,
-        message: `price ${JSON.stringify(answer.price)}, but the ${inside.length} trade(s) of its window average ${formatDec(exact)}`,
-      });
-    else out.held += 1;
-    if (num(answer.closeTime) !== newest)
-      out.findings.push({
-        subject,
-        message: `closeTime ${JSON.stringify(answer.closeTime)}, but the newest trade's time is ${newest}`,
-      });
-    else out.held += 1;
-  }
   return out;
 }
 
@@ -484,7 +489,7 @@ export async function runRecall(options: RecallOptions): Promise<RecallResult> {
     }
     const judgements = [judgeMemory(memory, after)];
     for (const was of memory.symbols) judgements.push(await lookups(session, was));
-    judgements.push(await averagePrices(session, memory));
+    judgements.push(await tradeWindows(session, memory));
     const rules = memory.symbols.flatMap((was) => {
       const found = market.market.symbols.find((s) => s.symbol === was.symbol);
       return found ? [{ rules: found, reference: market.references.get(was.symbol) }] : [];

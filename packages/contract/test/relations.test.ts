@@ -4,9 +4,9 @@
 // still fails.
 import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
-import { measuresOf } from "../src/checks/trade-statistics.js";
 import { parseDec } from "../src/core/decimal.js";
 import { placesOf, sameToLastPlace, type TradeRow } from "../src/kit/relations-support.js";
+import { measureProblems, measuresOf, recentWindowTrades } from "../src/kit/trade-windows.js";
 import { runAgainstFault } from "./support/mutation.js";
 import { relationFaults } from "./support/relation-faults.js";
 
@@ -57,6 +57,55 @@ describe("the measures of the trades in a window", () => {
     expect(m.weightedAverage).toBe(parseDec("104"));
     expect(m.change).toBe(parseDec("-10"));
     expect(m.changePercent).toBe(parseDec("-10"));
+  });
+});
+
+describe("the trades of a window of the last minutes, the server's time bracketed", () => {
+  // Window of 1000 ms; the answer was made between server times 5000 and 5010, so its start lies
+  // from 4000 to 4010.
+  const trades = (...times: number[]) => times.map((time, i) => trade(i + 1, "100", "1", time));
+  it.each([
+    { given: [3990, 4011, 4500], want: { inside: [2, 3] } },
+    { given: [4000, 4500], want: { inside: [2], edge: 1 } },
+    { given: [4010, 4500], want: { inside: [2], edge: 1 } },
+    { given: [4005, 4500], want: { inside: [2], edge: 1 } },
+    { given: [3999, 4011], want: { inside: [2] } },
+    { given: [3000], want: { inside: [] } },
+  ])("trades at $given → $want", ({ given, want }) => {
+    const got = recentWindowTrades(trades(...given), { from: 5000, to: 5010 }, 1000);
+    expect({ inside: got.inside.map((t) => t.id), ...(got.edge ? { edge: got.edge.id } : {}) }).toEqual(want);
+  });
+});
+
+describe("an answer's measures against the trades' values", () => {
+  const window = {
+    name: "average price",
+    operation: "current_average_price",
+    window: { minutes: "/mins" },
+    measures: { weightedAverage: "/price", lastTime: "/closeTime" },
+    empty: {},
+  };
+  const expected = measuresOf([trade(1, "100", "1", 1000), trade(2, "110", "3", 1001)]);
+  it.each([
+    { given: { price: "107.50000000", closeTime: 1001 }, want: [] },
+    { given: { price: "107.5", closeTime: 1001 }, want: [] },
+    {
+      given: { price: "107.49", closeTime: 1001 },
+      want: ['/price is "107.49"; the trades give 107.5 (weightedAverage)'],
+    },
+    {
+      given: { price: "107.5", closeTime: 1002 },
+      want: ["/closeTime is 1002; the trades give 1001 (lastTime)"],
+    },
+    {
+      given: { closeTime: "1001" },
+      want: [
+        "/price is undefined; the trades give 107.5 (weightedAverage)",
+        '/closeTime is "1001"; the trades give 1001 (lastTime)',
+      ],
+    },
+  ])("$given → $want", ({ given, want }) => {
+    expect(measureProblems(window, given, expected, "the trades")).toEqual(want);
   });
 });
 

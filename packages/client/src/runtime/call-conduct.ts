@@ -173,10 +173,16 @@ export function loadRecovery(): Promise<typeof import("./call-recovery.js")> {
  */
 export function conductCall(plan: CallPlan, env: ConductEnvironment): Promise<RawResult | LookedUpResult> {
   if (plan.signal?.aborted) return Promise.reject(plan.signal.reason);
-  if (!env.pacer && env.hold.until <= Date.now()) return sendFirst(plan, env);
+  if (admitsAtOnce(env)) return sendFirst(plan, env);
   return conductAdmitted(plan, env);
 }
 
+/** Without a pacer and with no hold, a send has nothing to wait for, and nobody to tell of its answer. */
+function admitsAtOnce(env: ConductEnvironment): boolean {
+  return !env.pacer && env.hold.until <= Date.now();
+}
+
+/** sendOnce written out in the caller's own step: awaiting sendOnce would cost a promise per call. */
 async function sendFirst(plan: CallPlan, env: ConductEnvironment): Promise<RawResult | LookedUpResult> {
   const sending = startSend(plan, env.stalls);
   let outcome: SendOutcome;
@@ -200,8 +206,7 @@ async function conductAdmitted(plan: CallPlan, env: ConductEnvironment): Promise
 /** One send, once the pacer or the client's holds let it go; the pacer learns of its answer. */
 export function sendAdmitted(plan: CallPlan, env: ConductEnvironment): Promise<SendOutcome> {
   if (plan.signal?.aborted) return Promise.reject(plan.signal.reason);
-  // Without a pacer and with no hold, nothing to wait for, and nobody to tell of the answer.
-  if (!env.pacer && env.hold.until <= Date.now()) return sendOnce(plan, env);
+  if (admitsAtOnce(env)) return sendOnce(plan, env);
   return sendPermitted(plan, env);
 }
 

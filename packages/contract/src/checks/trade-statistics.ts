@@ -12,7 +12,7 @@
  * an empty window (the spec leaves it open).
  */
 import type { TradeWindow, WindowMeasure } from "@marketapi/spec/model";
-import { type Dec, div, formatDec, fromRatio, mul, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
+import { type Dec, formatDec, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
 import { bodyObject } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
 import { op, type RunContext, whyNoTrading } from "../kit/context.js";
@@ -27,12 +27,12 @@ import {
   placesOf,
   readAnswer,
   relationsOf,
-  sameToLastPlace,
   type TradeRow,
   tradePage,
   tradesBetween,
   unjudged,
 } from "../kit/relations-support.js";
+import { measureProblems, measuresOf, recentWindowTrades } from "../kit/trade-windows.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -210,14 +210,13 @@ async function recentWindow(ctx: RunContext, window: TradeWindow): Promise<Outco
   const trades = await newestTrades(ctx, CHECK, WINDOW_TRADES, `${window.name}: the trades of the window`);
   if (!trades) return { unjudged: "the trades could not be read" };
   const known = trades.filter((t) => before === null || t.id <= before);
-  const edge = known.find((t) => t.time >= first - span && t.time <= last - span);
+  const { inside, edge } = recentWindowTrades(known, { from: first, to: last }, span);
   if (edge)
     return {
       inconclusive: `trade ${edge.id} is at the window's start, which the server's clock leaves open`,
     };
   if (!coversFrom(ctx, trades, first - span))
     return { unjudged: `more than ${trades.length} trades in the window` };
-  const inside = known.filter((t) => t.time > last - span);
   if (inside.length === 0) return { unjudged: "no trade in the window: the average of none is left open" };
   return { exchange: served.exchange, trades: inside };
 }
@@ -233,39 +232,6 @@ async function serverTime(ctx: RunContext): Promise<number | undefined> {
   const exchange = await ctx.session.call({ op: time, params: [] }, "trade statistics: the server's time");
   const value = bodyObject(exchange)?.serverTime;
   return typeof value === "number" ? value : undefined;
-}
-
-/** The value of each measure over the trades (oldest first; at least one). */
-export function measuresOf(trades: readonly TradeRow[]): Record<WindowMeasure, Dec | number> {
-  const first = trades[0] as TradeRow;
-  const last = trades.at(-1) as TradeRow;
-  let high = first.price;
-  let low = first.price;
-  let volume = ZERO;
-  let quoteVolume = ZERO;
-  for (const t of trades) {
-    if (t.price > high) high = t.price;
-    if (t.price < low) low = t.price;
-    volume += t.qty;
-    quoteVolume += t.quoteQty;
-  }
-  const change = last.price - first.price;
-  return {
-    count: trades.length,
-    firstId: first.id,
-    lastId: last.id,
-    firstPrice: first.price,
-    lastPrice: last.price,
-    lastQty: last.qty,
-    lastTime: last.time,
-    highPrice: high,
-    lowPrice: low,
-    volume,
-    quoteVolume,
-    weightedAverage: volume > ZERO ? div(quoteVolume, volume) : ZERO,
-    change,
-    changePercent: first.price > ZERO ? div(mul(change, fromRatio(100, 1)), first.price) : ZERO,
-  };
 }
 
 function judgeEmpty(ctx: RunContext, window: TradeWindow, exchange: RoundTrip): void {
@@ -289,17 +255,7 @@ function judge(
   problems: string[],
   from: string,
 ): void {
-  const json = exchange.response?.json;
-  for (const [measure, pointer] of Object.entries(window.measures) as Array<[WindowMeasure, string]>) {
-    const want = expected[measure];
-    if (want === undefined) continue;
-    const shown = valueAt(json, pointer);
-    const holds = typeof want === "number" ? shown === want : sameToLastPlace(shown, want);
-    if (!holds)
-      problems.push(
-        `${pointer} is ${JSON.stringify(shown)}; ${from} give ${typeof want === "number" ? want : formatDec(want)} (${measure})`,
-      );
-  }
+  problems.push(...measureProblems(window, exchange.response?.json, expected, from));
   if (problems.length === 0) ctx.session.pass(CHECK, exchange);
   else ctx.session.fail(CHECK, exchange, `${window.name}: ${problems.join("; ")}`);
 }

@@ -127,10 +127,11 @@ export async function newestTrades(
     label,
   );
   if (!served) return undefined;
-  return rows(served.json, source.trades.fields);
+  return tradeRows(served.json, source.trades.fields);
 }
 
-function rows(json: unknown, fields: Record<TradeField, string>): TradeRow[] | undefined {
+/** The trades of a list answer as the trade source's fields give them, oldest first; undefined if one is not a trade. */
+export function tradeRows(json: unknown, fields: Record<TradeField, string>): TradeRow[] | undefined {
   const items = listAt(json, "") ?? [];
   const trades = items.map((item) => tradeOf(item, fields));
   if (trades.some((t) => t === undefined)) return undefined;
@@ -174,7 +175,7 @@ export async function tradesBetween(
       label,
     );
     if (!served) return undefined;
-    const got = rows(served.json, source.trades.fields);
+    const got = tradeRows(served.json, source.trades.fields);
     if (!got) return undefined;
     const inRange = got.filter((t) => t.id >= next && t.id <= toId);
     out.push(...inRange);

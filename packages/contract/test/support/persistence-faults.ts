@@ -176,7 +176,7 @@ export function persistenceFaults(apiSecret: string): PersistenceFault[] {
       name: "restart-forgets-the-average-window",
       description: "after the restart the average price leaves out the trades of its window made before it",
       caughtBy: ["persistence"],
-      want: /current_average_price: price "[\d.]+", but the \d+ trade\(s\) of its window average/,
+      want: /current_average_price: average price: \/price is "[\d.]+"; the \d+ trade\(s\) of its window give [\d.]+ \(weightedAverage\)/,
       response: (req, res) => {
         if (!at(req, "/api/v3/avgPrice") || res.status !== 200) return res;
         const body = json(res) as Item;

@@ -185,9 +185,9 @@ async function loadPhase(ctx: RunContext): Promise<void> {
       PROBE_OPERATION,
       "the connection probes run only once the target serves again after the weight limit",
     );
-  if (!(await connectionSlots(ctx, ping))) return;
-  if (!(await overlongRequests(ctx, ping))) return;
-  await connectionReuse(ctx, ping);
+  // Each probe only where the ones before found the connection sound: a fault seen is not piled on.
+  if (!(await connectionReuse(ctx, ping))) return;
+  if (await connectionSlots(ctx, ping)) await overlongRequests(ctx, ping);
 }
 
 /**
@@ -481,7 +481,7 @@ type ProbeRequest = { plan: RequestPlan; what: string; shape: ExpectedAnswer["is
  * a later request is ready before it), then more on the same connection once they are answered; and requests sent in pieces, one after another, each judged against the answer the
  * same kind of request got when sent at once.
  */
-async function connectionReuse(ctx: RunContext, ping: ContractOperation): Promise<void> {
+async function connectionReuse(ctx: RunContext, ping: ContractOperation): Promise<boolean> {
   const { pingPlan, timePlan, bookPlan, cancelPlan } = probeRequests(ctx, ping);
   // The heaviest read before a ping: the later request is ready first. Then a request with a
   // body behind a light one, whose answer comes once the first is out; then one more.
@@ -496,10 +496,9 @@ async function connectionReuse(ctx: RunContext, ping: ContractOperation): Promis
     rounds.map((round) => round.map((r) => r.what).join(" and ")).join(", then ") +
       ": each group pipelined on one connection once the group before it was answered",
   );
-  if (!whole) return;
   // The cancel's refusal sent at once is what the same request in pieces must get.
   const cancelAt = sent.indexOf(cancelPlan as ProbeRequest);
-  const refused = cancelAt >= 0 ? whole.answers[cancelAt] : undefined;
+  const refused = cancelAt >= 0 ? whole.result?.answers[cancelAt] : undefined;
   const like =
     refused && refused.status >= 400 && !LIMIT_STATUSES.includes(refused.status)
       ? { status: refused.status, code: codeOf(jsonOf(refused.bodyText)) }
@@ -509,25 +508,26 @@ async function connectionReuse(ctx: RunContext, ping: ContractOperation): Promis
     cancelPlan && { ...cancelPlan, shape: ANSWER_SHAPES.refusal(like) },
     bookPlan,
   ].filter((r): r is ProbeRequest => r !== undefined);
-  await connectionExchange(
+  const pieces = await connectionExchange(
     ctx,
     inPieces,
     { rounds: inPieces.map(() => 1), inPieces: true },
     "each request sent in pieces (its head a few bytes at a time, its body a byte at a time), one after another on one connection",
   );
+  return whole.sound && pieces.sound;
 }
 
 function codeOf(body: unknown): number | undefined {
   return isObject(body) && typeof body.code === "number" ? body.code : undefined;
 }
 
-/** One exchange of a connection probe, judged; its result, or undefined when it could not be judged. */
+/** One exchange of a connection probe, judged: its result (none when it could not be judged), and whether it passed. */
 async function connectionExchange(
   ctx: RunContext,
   probes: readonly ProbeRequest[],
   shape: PipelineShape,
   how: string,
-): Promise<PipelinedResult | undefined> {
+): Promise<{ result?: PipelinedResult; sound: boolean }> {
   const { session } = ctx;
   ctx.progress({ type: "stage", message: `load: ${how}` });
   const started = performance.now();
@@ -548,7 +548,7 @@ async function connectionExchange(
   };
   if (result.end === "error") {
     session.skip(CHECK, exchange.op.operationId, `${how}: not judged: ${result.error}`);
-    return undefined;
+    return { sound: true };
   }
   const problems = connectionProblems(
     probes.map((p) => ({ what: p.what, isItsAnswer: p.shape })),
@@ -558,7 +558,7 @@ async function connectionExchange(
   );
   if (problems.length > 0) session.fail(CHECK, exchange, problems.join("; "));
   else session.pass(CHECK, exchange);
-  return result;
+  return { result, sound: problems.length === 0 };
 }
 
 function responseOf(answer: PipelinedAnswer): HttpResponse {

@@ -50,8 +50,8 @@ const HEAD_PIECE = 7;
 
 /**
  * A request's bytes cut into the pieces a client that sends it in pieces writes one at a time:
- * the head in HEAD_PIECE-byte pieces (so a piece ends inside a token and between CR and LF), the
- * body one byte a piece.
+ * the head in HEAD_PIECE-byte pieces (so pieces end inside tokens and line ends), the body one
+ * byte a piece.
  */
 export function requestPieces(bytes: string): string[] {
   const headEnd = bytes.indexOf("\r\n\r\n");

@@ -10,21 +10,21 @@
  *   request is refused while the ban lasts;
  * - after waiting what the server asked, requests are served again.
  *
- * Then, once the target serves again (or where no burst is sent), two limits of the connection,
- * paced and of weight 1 each:
+ * Then, once the target serves again (or where no burst is sent), probes of the connection, paced,
+ * each run only where the one before found nothing wrong:
  *
+ * - a connection used on, in groups each pipelined once the one before is answered: the heaviest
+ *   read and a ping are answered in the order they came (RFC 9112 §9.3.2: an earlier request
+ *   slower than a later one still has its answer first); then the server's time and a refused
+ *   cancel with its parameters in a body; then a ping, which is answered too. And requests that
+ *   arrive in pieces (the head cut mid-token, the body a byte at a time) are read whole, each
+ *   answered as the same request sent at once was. Each exchange may end with the connection
+ *   closed (HTTP allows it), never with a request left unanswered on an open connection;
  * - connection slots: SEQUENTIAL_CONNECTIONS connections opened one after another, each closed
  *   after one ping, are all served (a limit on open connections must not count closed ones);
  * - sizes, by HTTP's own statuses: a request line of OVERLONG_BYTES, if refused for its size, is
  *   refused with 414 (RFC 9110 §15.5.15), headers of that size with 431 (RFC 6585 §5); never a
- *   5xx, never a connection left open without an answer. A server with no such limit passes;
- * - a connection used on, in groups each pipelined once the one before is answered: the heaviest
- *   read and a ping are answered in the order they came (RFC 9112 §9.3.2: an earlier request
- *   slower than a later one still has its answer first); then the server's time and a refused
- *   cancel with its parameters in a body; then a ping, which is answered too; and requests that arrive in pieces (the
- *   head cut mid-token, the body a byte at a time) are read whole, each answered as if sent at once.
- *   Each exchange may end with the connection closed (HTTP allows it), never with a request left
- *   unanswered on an open connection.
+ *   5xx, never a connection left open without an answer. A server with no such limit passes.
  *
  * Bounded: it runs only when reaching the limit takes at most MAX_BURST requests, sends at most
  * MAX_PAST_LIMIT requests past the 429, and waits out at most MAX_RECOVERY_S seconds.

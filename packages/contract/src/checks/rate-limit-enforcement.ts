@@ -33,9 +33,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { refusalFor } from "@marketapi/spec/model";
 import { InterruptedError } from "../core/errors.js";
 import type { ContractOperation } from "../core/operations.js";
-import type { PipelinedAnswer, PipelinedResult, PipelineShape } from "../http/pipelined.js";
+import { answerAsResponse, type PipelinedResult, type PipelineShape } from "../http/pipelined.js";
 import type { ParamList, RequestPlan } from "../http/request.js";
-import type { HttpResponse } from "../http/transport.js";
 import { describeAnswer, errorCode } from "../kit/answers.js";
 import type { RunContext } from "../kit/context.js";
 import { unknownSymbol } from "../kit/market.js";
@@ -543,7 +542,7 @@ async function connectionExchange(
     case: `load: ${how}`,
     plan: probes[last]!.plan,
     request: requests[last]!,
-    ...(answer ? { response: responseOf(answer) } : {}),
+    ...(answer ? { response: answerAsResponse(answer) } : {}),
     durationMs: performance.now() - started,
   };
   if (result.end === "error") {
@@ -559,19 +558,6 @@ async function connectionExchange(
   if (problems.length > 0) session.fail(CHECK, exchange, problems.join("; "));
   else session.pass(CHECK, exchange);
   return { result, sound: problems.length === 0 };
-}
-
-function responseOf(answer: PipelinedAnswer): HttpResponse {
-  const response: HttpResponse = {
-    status: answer.status,
-    headers: answer.headers,
-    contentType: answer.headers["content-type"] ?? "",
-    bodyText: answer.bodyText,
-  };
-  const json = jsonOf(answer.bodyText);
-  if (json !== undefined) response.json = json;
-  else response.jsonError = answer.bodyText.trim() === "" ? "empty body" : "not JSON";
-  return response;
 }
 
 /** Sends on past the 429 until the ban (418), bounded; judges the ban's answer and that it holds. */

@@ -270,20 +270,7 @@ export async function sendAlone(request: WireRequest, timeoutMs: number): Promis
   const result = await sendPipelined(request.url, [request], timeoutMs);
   const durationMs = performance.now() - started;
   const answer = result.answers[0];
-  if (answer) {
-    const response: HttpResponse = {
-      status: answer.status,
-      headers: answer.headers,
-      contentType: answer.headers["content-type"] ?? "",
-      bodyText: answer.bodyText,
-    };
-    try {
-      response.json = JSON.parse(answer.bodyText);
-    } catch {
-      response.jsonError = answer.bodyText.trim() === "" ? "empty body" : "not JSON";
-    }
-    return { ok: true, response, durationMs };
-  }
+  if (answer) return { ok: true, response: answerAsResponse(answer), durationMs };
   const error: TransportError =
     result.end === "timeout"
       ? { kind: "timeout", message: `no answer within ${timeoutMs} ms` }
@@ -291,4 +278,20 @@ export async function sendAlone(request: WireRequest, timeoutMs: number): Promis
         ? { kind: "reset", message: "the server closed the connection without an answer" }
         : { kind: "other", message: result.error ?? "the connection failed" };
   return { ok: false, error, durationMs };
+}
+
+/** A pipelined answer as the transport's response: its JSON, or why it has none. */
+export function answerAsResponse(answer: PipelinedAnswer): HttpResponse {
+  const response: HttpResponse = {
+    status: answer.status,
+    headers: answer.headers,
+    contentType: answer.headers["content-type"] ?? "",
+    bodyText: answer.bodyText,
+  };
+  try {
+    response.json = JSON.parse(answer.bodyText);
+  } catch {
+    response.jsonError = answer.bodyText.trim() === "" ? "empty body" : "not JSON";
+  }
+  return response;
 }

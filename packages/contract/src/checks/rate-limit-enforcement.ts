@@ -502,9 +502,10 @@ async function connectionReuse(ctx: RunContext, ping: ContractOperation): Promis
     refused && refused.status >= 400 && !LIMIT_STATUSES.includes(refused.status)
       ? { status: refused.status, code: codeOf(jsonOf(refused.bodyText)) }
       : undefined;
+  // The signed cancel first: its timestamp is set when the exchange starts, and its pieces take a while.
   const inPieces = [
-    timePlan,
     cancelPlan && { ...cancelPlan, shape: ANSWER_SHAPES.refusal(like) },
+    timePlan,
     bookPlan,
   ].filter((r): r is ProbeRequest => r !== undefined);
   const pieces = await connectionExchange(

@@ -476,9 +476,9 @@ function probeRequests(ctx: RunContext, ping: ContractOperation) {
 type ProbeRequest = { plan: RequestPlan; what: string; shape: ExpectedAnswer["isItsAnswer"] };
 
 /**
- * Two exchanges on a connection of their own each: pipelined requests (the heaviest read first, so
- * a later request is ready before it), then more on the same connection once they are answered; and requests sent in pieces, one after another, each judged against the answer the
- * same kind of request got when sent at once.
+ * Two exchanges, each on a connection of its own: groups of pipelined requests, each group sent
+ * once the one before is answered; then requests sent in pieces, one after another, the cancel
+ * judged against the answer it got when sent at once. True when both found nothing wrong.
  */
 async function connectionReuse(ctx: RunContext, ping: ContractOperation): Promise<boolean> {
   const { pingPlan, timePlan, bookPlan, cancelPlan } = probeRequests(ctx, ping);

@@ -19,7 +19,7 @@ import { namedLists } from "../src/checks/result-filter.js";
 import { USAGE } from "../src/options.js";
 import { RESPONSE_CHECKS } from "../src/result.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
-import { connectionFaults } from "./support/connection-faults.js";
+import { connectionFaults, loadConnectionFaults } from "./support/connection-faults.js";
 import { engineFaults } from "./support/engine-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { faults } from "./support/faults.js";
@@ -44,6 +44,7 @@ const caughtFaults = new Set(
     ...loadFaults(),
     windowRestartFault(),
     ...connectionFaults(),
+    ...loadConnectionFaults(),
   ]
     .map((fault) => fault.name)
     .filter((name) => !(name in UNOBSERVABLE)),

@@ -3,10 +3,19 @@
 // 429 exactly at the limit, the ban after it, recovery. The phase waits for the target's windows
 // (the weight window is a minute), so the end-to-end case waits up to about a minute and a half.
 import { type RunningServer, startServer } from "@marketapi/reference-server";
-import { afterAll, describe, expect, it } from "vitest";
-import { type BurstStep, judgeBurst, retryAfterProblems } from "../src/checks/rate-limit-enforcement.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ANSWER_SHAPES,
+  type BurstStep,
+  connectionProblems,
+  type ExpectedAnswer,
+  judgeBurst,
+  retryAfterProblems,
+} from "../src/checks/rate-limit-enforcement.js";
+import { requestPieces } from "../src/http/pipelined.js";
 import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
+import { loadConnectionFaults, startConnectionProxy } from "./support/connection-faults.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { burstFaults, LOAD_WEIGHT_LIMIT, probeFaults } from "./support/load-faults.js";
 
@@ -104,6 +113,71 @@ describe("judgeBurst", () => {
   });
 });
 
+describe("connectionProblems", () => {
+  const expected: ExpectedAnswer[] = [
+    { what: "order_book", isItsAnswer: ANSWER_SHAPES.book },
+    { what: "ping", isItsAnswer: ANSWER_SHAPES.ping },
+    { what: "cancel_order", isItsAnswer: ANSWER_SHAPES.refusal({ status: 400, code: -1121 }) },
+  ];
+  const book = { status: 200, bodyText: '{"lastUpdateId":1,"bids":[],"asks":[]}' };
+  const ping = { status: 200, bodyText: "{}" };
+  const refused = { status: 400, bodyText: '{"code":-1121,"msg":"Invalid symbol."}' };
+  const cases: Array<{ given: string; answers: (typeof book)[]; end: string; want: RegExp[] }> = [
+    { given: "all answered, in order", answers: [book, ping, refused], end: "answered", want: [] },
+    { given: "closed after the first (allowed)", answers: [book], end: "closed", want: [] },
+    {
+      given: "the later, lighter request answered first",
+      answers: [ping, book, refused],
+      end: "answered",
+      want: [
+        /answer 1 \(status 200\) is not the answer to request 1, order_book/,
+        /answer 2 .* request 2, ping/,
+      ],
+    },
+    {
+      given: "the third left unanswered on an open connection",
+      answers: [book, ping],
+      end: "timeout",
+      want: [
+        /request 3 of 3, cancel_order \(how\), got no answer within 5000 ms while the connection stayed open/,
+      ],
+    },
+    {
+      given: "a refusal with another code than the same request sent at once",
+      answers: [book, ping, { status: 400, bodyText: '{"code":-1100,"msg":"Malformed."}' }],
+      end: "answered",
+      want: [/answer 3 \(status 400\) is not the answer to request 3, cancel_order/],
+    },
+    {
+      given: "a rate limit's refusal answers any request",
+      answers: [{ status: 429, bodyText: '{"code":-1003}' }, ping, refused],
+      end: "answered",
+      want: [],
+    },
+    {
+      given: "a server error",
+      answers: [book, { status: 503, bodyText: "" }],
+      end: "closed",
+      want: [/answer 2 \(to ping; how\): server error, status 503/],
+    },
+  ];
+  for (const { given, answers, end, want } of cases) {
+    it(given, () => {
+      const problems = connectionProblems(expected, { answers, end }, 5000, "how");
+      expect(problems).toHaveLength(want.length);
+      for (const [i, pattern] of want.entries()) expect(problems[i]).toMatch(pattern);
+    });
+  }
+
+  it("cuts a request into pieces: its head a few bytes each, its body a byte each, nothing lost", () => {
+    const bytes = "DELETE /api/v3/order HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\na=1";
+    const pieces = requestPieces(bytes);
+    expect(pieces.join("")).toBe(bytes);
+    expect(pieces.slice(-3)).toEqual(["a", "=", "1"]);
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(8);
+  });
+});
+
 describe("the load phase against the reference server", () => {
   let server: RunningServer | undefined;
   afterAll(async () => {
@@ -136,6 +210,43 @@ describe("the load phase against the reference server", () => {
     expect(cell?.status, explain).toBe("passed");
     expect(cell?.passed, explain).toBe(3);
   });
+});
+
+describe("the load phase catches faults of a connection used on", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    // Default limits: no bounded burst reaches them, so the phase probes the connection at once.
+    server = await startServer({ port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  for (const fault of loadConnectionFaults()) {
+    it(`${fault.name}: ${fault.description}`, async () => {
+      const proxy = await startConnectionProxy(server.url, fault);
+      try {
+        const result = await runContract({
+          baseUrl: proxy.url,
+          apiKey: server.demo.apiKey,
+          apiSecret: server.demo.apiSecret,
+          referenceExtras: true,
+          allowTrading: true,
+          only: ["rate_limit_enforcement"],
+          load: true,
+          exploreBudget: 0,
+          seed: 1,
+          timeoutMs: 2000, // time limit under test: a request left unanswered is seen when it ends
+        });
+        const explain = reportText(result, { color: false });
+        expect(
+          result.cells.filter((c) => c.status === "failed").map((c) => c.check),
+          explain,
+        ).toEqual(expect.arrayContaining(fault.caughtBy));
+      } finally {
+        await proxy.close();
+      }
+    });
+  }
 });
 
 describe("the load phase catches faults of rate-limit enforcement and of the connection", () => {

@@ -2,8 +2,7 @@
 // requests pipelined on one connection (HTTP/1.1), two or many: answered in order, or the
 // connection closed.
 import type { ContractOperation } from "../core/operations.js";
-import type { PipelinedResult } from "../http/pipelined.js";
-import type { HttpResponse } from "../http/transport.js";
+import { answerAsResponse, type PipelinedResult } from "../http/pipelined.js";
 import type { RunContext } from "../kit/context.js";
 import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -137,7 +136,7 @@ async function judgePipeline(
     case: `${what} pipelined on one connection`,
     plan: { op: expected[last]!.op, params: [] },
     request: requests[last]!,
-    ...(answer ? { response: asResponse(answer) } : {}),
+    ...(answer ? { response: answerAsResponse(answer) } : {}),
     durationMs: performance.now() - started,
   };
   if (result.end === "error") {
@@ -151,19 +150,4 @@ async function judgePipeline(
   const problems = pipelineProblems(expected, result, session.timeoutMs);
   if (problems.length > 0) session.fail(CHECK, exchange, problems.join("; "));
   else session.pass(CHECK, exchange);
-}
-
-function asResponse(answer: {
-  status: number;
-  headers: Record<string, string>;
-  bodyText: string;
-}): HttpResponse {
-  const json = parseBody(answer.bodyText);
-  return {
-    status: answer.status,
-    headers: answer.headers,
-    contentType: answer.headers["content-type"] ?? "",
-    bodyText: answer.bodyText,
-    ...(json === undefined ? { jsonError: "not JSON" } : { json }),
-  };
 }

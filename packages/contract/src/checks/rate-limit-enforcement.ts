@@ -10,9 +10,16 @@
  *   request is refused while the ban lasts;
  * - after waiting what the server asked, requests are served again.
  *
- * Then, once the target serves again (or where no burst is sent), two limits of the connection,
- * paced and of weight 1 each:
+ * Then, once the target serves again (or where no burst is sent), probes of the connection, paced,
+ * each run only where the one before found nothing wrong:
  *
+ * - a connection used on, in groups each pipelined once the one before is answered: the heaviest
+ *   read and a ping are answered in the order they came (RFC 9112 §9.3.2: an earlier request
+ *   slower than a later one still has its answer first); then the server's time and a refused
+ *   cancel with its parameters in a body; then a ping, which is answered too. And requests that
+ *   arrive in pieces (the head cut mid-token, the body a byte at a time) are read whole, each
+ *   answered as the same request sent at once was. Each exchange may end with the connection
+ *   closed (HTTP allows it), never with a request left unanswered on an open connection;
  * - connection slots: SEQUENTIAL_CONNECTIONS connections opened one after another, each closed
  *   after one ping, are all served (a limit on open connections must not count closed ones);
  * - sizes, by HTTP's own statuses: a request line of OVERLONG_BYTES, if refused for its size, is
@@ -26,9 +33,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { refusalFor } from "@marketapi/spec/model";
 import { InterruptedError } from "../core/errors.js";
 import type { ContractOperation } from "../core/operations.js";
-import type { ParamList } from "../http/request.js";
+import { answerAsResponse, type PipelinedResult, type PipelineShape } from "../http/pipelined.js";
+import type { ParamList, RequestPlan } from "../http/request.js";
 import { describeAnswer, errorCode } from "../kit/answers.js";
 import type { RunContext } from "../kit/context.js";
+import { unknownSymbol } from "../kit/market.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -38,7 +47,7 @@ export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
   name: CHECK,
   label: "load",
   description:
-    "--load only: connections opened and closed one after another are all served, an overlong request line or headers are refused (if at all) with 414 or 431, the announced REQUEST_WEIGHT limit is enforced exactly (served up to it, 429 with Retry-After at it), a ban (418 with Retry-After) follows requests sent on past the 429, and requests are served again after the wait",
+    "--load only: connections opened and closed one after another are all served, an overlong request line or headers are refused (if at all) with 414 or 431, pipelined requests are answered in order and the connection serves on after them, requests sent in pieces are read whole, the announced REQUEST_WEIGHT limit is enforced exactly (served up to it, 429 with Retry-After at it), a ban (418 with Retry-After) follows requests sent on past the 429, and requests are served again after the wait",
   covers: [],
   hooks: [{ phase: "end", run: (ctx) => loadPhase(ctx) }],
   appliesTo: (operation) =>
@@ -48,6 +57,8 @@ export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
     "closed-connections-still-counted",
     "overlong-request-line-refused-431",
     "overlong-headers-refused-414",
+    "connection-stops-reading-after-pipelined-requests",
+    "request-in-pieces-misread",
     "weight-limit-refuses-at-the-limit",
     "weight-limit-429-without-retry-after",
     "weight-limit-retry-after-too-short",
@@ -173,6 +184,8 @@ async function loadPhase(ctx: RunContext): Promise<void> {
       PROBE_OPERATION,
       "the connection probes run only once the target serves again after the weight limit",
     );
+  // Each probe only where the ones before found the connection sound: a fault seen is not piled on.
+  if (!(await connectionReuse(ctx, ping))) return;
   if (await connectionSlots(ctx, ping)) await overlongRequests(ctx, ping);
 }
 
@@ -350,6 +363,202 @@ async function overlongRequests(ctx: RunContext, ping: ContractOperation): Promi
     ok &&= problem === undefined;
   }
   return ok;
+}
+
+/** What an answer of a connection probe must look like to be its own request's. */
+export interface ExpectedAnswer {
+  what: string;
+  isItsAnswer(status: number, body: unknown): boolean;
+}
+
+/** Answers of the rate limits (429, 418): they may answer any request, so they tell nothing of order. */
+const LIMIT_STATUSES = [429, 418];
+
+/**
+ * Problems of requests sent on one connection (pipelined, in rounds or in pieces): a 5xx; an answer
+ * that is not its request's (a connection answers its requests in the order they came, RFC 9112
+ * §9.3.2); a request left unanswered while the connection stayed open for `timeoutMs`. A
+ * connection closed early is allowed (the client sends the rest again), and what it answered is
+ * judged. `how` says how the requests were sent.
+ */
+export function connectionProblems(
+  expected: readonly ExpectedAnswer[],
+  result: { answers: readonly { status: number; bodyText: string }[]; end: string },
+  timeoutMs: number,
+  how: string,
+): string[] {
+  const problems: string[] = [];
+  for (const [i, answer] of result.answers.entries()) {
+    const want = expected[i];
+    if (!want) break;
+    if (answer.status >= 500)
+      problems.push(`answer ${i + 1} (to ${want.what}; ${how}): server error, status ${answer.status}`);
+    else if (
+      !LIMIT_STATUSES.includes(answer.status) &&
+      !want.isItsAnswer(answer.status, jsonOf(answer.bodyText))
+    )
+      problems.push(
+        `answer ${i + 1} (status ${answer.status}) is not the answer to request ${i + 1}, ${want.what} (${how}): a connection answers its requests in the order they came, each as if sent alone`,
+      );
+  }
+  const missing = expected[result.answers.length];
+  if (result.end === "timeout" && missing)
+    problems.push(
+      `request ${result.answers.length + 1} of ${expected.length}, ${missing.what} (${how}), got no answer within ${timeoutMs} ms while the connection stayed open: a server answers every request it reads, or closes the connection`,
+    );
+  return problems;
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (body: unknown): body is Record<string, unknown> =>
+  typeof body === "object" && body !== null && !Array.isArray(body);
+
+/** The answers the connection probes tell apart by their shape. */
+export const ANSWER_SHAPES = {
+  ping: (status: number, body: unknown) => status === 200 && isObject(body) && Object.keys(body).length === 0,
+  serverTime: (status: number, body: unknown) => status === 200 && isObject(body) && "serverTime" in body,
+  book: (status: number, body: unknown) =>
+    status === 200 && isObject(body) && Array.isArray(body.bids) && Array.isArray(body.asks),
+  /** A refusal in the API's error shape, of the status and code `like` had where one is given. */
+  refusal: (like?: { status: number; code: number | undefined }) => (status: number, body: unknown) =>
+    status >= 400 &&
+    isObject(body) &&
+    typeof body.code === "number" &&
+    (like === undefined || (like.status === status && like.code === body.code)),
+};
+
+/**
+ * Requests the connection probes send: the heaviest read (order_book), ping, server_time, and a
+ * cancel of an order on a symbol nobody lists (refused, so safe anywhere; its parameters in a form
+ * body where the operation takes one).
+ */
+function probeRequests(ctx: RunContext, ping: ContractOperation) {
+  const { model } = ctx.session;
+  const book = model.operation(BURST_OPERATION);
+  const time = model.operation("server_time");
+  const cancel = model.operation("cancel_order");
+  const pingPlan = { plan: { op: ping, params: [] as ParamList }, what: "ping", shape: ANSWER_SHAPES.ping };
+  const timePlan = time && {
+    plan: { op: time, params: [] as ParamList },
+    what: "server_time",
+    shape: ANSWER_SHAPES.serverTime,
+  };
+  const bookPlan = book && {
+    plan: { op: book, params: heaviestParams(ctx, book) },
+    what: `${BURST_OPERATION} at its heaviest`,
+    shape: ANSWER_SHAPES.book,
+  };
+  const cancelPlan =
+    cancel && ctx.session.credentials
+      ? {
+          plan: {
+            op: cancel,
+            params: [
+              ["symbol", unknownSymbol(ctx.values.symbols)],
+              ["orderId", "1"],
+            ] as ParamList,
+            ...(cancel.acceptsFormBody ? { placement: "body" as const } : {}),
+          },
+          what: `cancel_order of an unlisted symbol${cancel.acceptsFormBody ? " (parameters in the body)" : ""}`,
+          shape: ANSWER_SHAPES.refusal(),
+        }
+      : undefined;
+  return { pingPlan, timePlan, bookPlan, cancelPlan };
+}
+
+type ProbeRequest = { plan: RequestPlan; what: string; shape: ExpectedAnswer["isItsAnswer"] };
+
+/**
+ * Two exchanges, each on a connection of its own: groups of pipelined requests, each group sent
+ * once the one before is answered; then requests sent in pieces, one after another, the cancel
+ * judged against the answer it got when sent at once. True when both found nothing wrong.
+ */
+async function connectionReuse(ctx: RunContext, ping: ContractOperation): Promise<boolean> {
+  const { pingPlan, timePlan, bookPlan, cancelPlan } = probeRequests(ctx, ping);
+  // The heaviest read before a ping: the later request is ready first. Then a request with a
+  // body behind a light one, whose answer comes once the first is out; then one more.
+  const rounds = [[bookPlan, pingPlan], [timePlan, cancelPlan], [pingPlan]].map((round) =>
+    round.filter((r): r is ProbeRequest => r !== undefined),
+  );
+  const sent = rounds.flat();
+  const whole = await connectionExchange(
+    ctx,
+    sent,
+    { rounds: rounds.map((round) => round.length) },
+    rounds.map((round) => round.map((r) => r.what).join(" and ")).join(", then ") +
+      ": each group pipelined on one connection once the group before it was answered",
+  );
+  // The cancel's refusal sent at once is what the same request in pieces must get.
+  const cancelAt = sent.indexOf(cancelPlan as ProbeRequest);
+  const refused = cancelAt >= 0 ? whole.result?.answers[cancelAt] : undefined;
+  const like =
+    refused && refused.status >= 400 && !LIMIT_STATUSES.includes(refused.status)
+      ? { status: refused.status, code: codeOf(jsonOf(refused.bodyText)) }
+      : undefined;
+  // The signed cancel first: its timestamp is set when the exchange starts, and its pieces take a while.
+  const inPieces = [
+    cancelPlan && { ...cancelPlan, shape: ANSWER_SHAPES.refusal(like) },
+    timePlan,
+    bookPlan,
+  ].filter((r): r is ProbeRequest => r !== undefined);
+  const pieces = await connectionExchange(
+    ctx,
+    inPieces,
+    { rounds: inPieces.map(() => 1), inPieces: true },
+    "each request sent in pieces (its head a few bytes at a time, its body a byte at a time), one after another on one connection",
+  );
+  return whole.sound && pieces.sound;
+}
+
+function codeOf(body: unknown): number | undefined {
+  return isObject(body) && typeof body.code === "number" ? body.code : undefined;
+}
+
+/** One exchange of a connection probe, judged: its result (none when it could not be judged), and whether it passed. */
+async function connectionExchange(
+  ctx: RunContext,
+  probes: readonly ProbeRequest[],
+  shape: PipelineShape,
+  how: string,
+): Promise<{ result?: PipelinedResult; sound: boolean }> {
+  const { session } = ctx;
+  ctx.progress({ type: "stage", message: `load: ${how}` });
+  const started = performance.now();
+  const { requests, result } = await session.pipelined(
+    probes.map((p) => p.plan),
+    shape,
+  );
+  const last = Math.min(result.answers.length, probes.length - 1);
+  const answer = result.answers[last];
+  // Judged on ping's cell with the other connection probes, whatever the requests were.
+  const exchange: RoundTrip = {
+    op: session.model.operation(PROBE_OPERATION) ?? probes[last]!.plan.op,
+    case: `load: ${how}`,
+    plan: probes[last]!.plan,
+    request: requests[last]!,
+    ...(answer ? { response: answerAsResponse(answer) } : {}),
+    durationMs: performance.now() - started,
+  };
+  if (result.end === "error") {
+    session.skip(CHECK, exchange.op.operationId, `${how}: not judged: ${result.error}`);
+    return { sound: true };
+  }
+  const problems = connectionProblems(
+    probes.map((p) => ({ what: p.what, isItsAnswer: p.shape })),
+    result,
+    session.timeoutMs,
+    how,
+  );
+  if (problems.length > 0) session.fail(CHECK, exchange, problems.join("; "));
+  else session.pass(CHECK, exchange);
+  return { result, sound: problems.length === 0 };
 }
 
 /** Sends on past the 429 until the ban (418), bounded; judges the ban's answer and that it holds. */

@@ -8,6 +8,7 @@ import { type ContractOperation, isTrading, methodOf } from "../core/operations.
 import { encodeParams } from "../http/request.js";
 import { unreachable, valuesFor } from "../kit/behaviour-support.js";
 import { expectRefusal, type RunContext } from "../kit/context.js";
+import { unknownSymbol } from "../kit/market.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "unknown_reference";
@@ -22,13 +23,6 @@ export const unknownReference: ContractCheck<typeof CHECK> = {
   notApplicable: "no behaviour extension calls for it",
   seenToCatch: ["unknown-symbol-empty-trades", "unknown-order-query-wrong-code"],
 };
-
-/** A symbol of the right format that no exchange lists. */
-export function unknownSymbol(listed: readonly string[]): string {
-  let symbol = "ZZQXUNKNOWN";
-  while (listed.includes(symbol)) symbol += "Z";
-  return symbol;
-}
 
 export async function unknownReferenceCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
   const rules = operation.behaviour.unknownReferences;

@@ -1,6 +1,6 @@
 /**
  * Requests pipelined on one connection (HTTP/1.1, RFC 9112 §9.3.2): all written before any answer
- * is read. fetch never pipelines, so this writes the requests on a socket of its own and reads the
+ * is read, or in rounds, each written once the answers to the ones before have come. fetch never pipelines, so this writes the requests on a socket of its own and reads the
  * answers in order, by their Content-Length or chunked framing. The last request asks for
  * `Connection: close`, so a server that answers everything also ends the exchange.
  */
@@ -30,17 +30,37 @@ export interface PipelinedResult {
 /** The most the answers may hold together (a hostile server costs no more). */
 const MAX_BYTES = 1024 * 1024;
 
-/** The bytes of GET requests without body, pipelined: the last one closes the connection. */
+/** The bytes of requests pipelined: the last one closes the connection. */
 export function pipelinedBytes(requests: readonly WireRequest[]): string {
-  return requests
-    .map((request, i) => {
-      const url = new URL(request.url);
-      const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
-      for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
-      if (i === requests.length - 1) lines.push("Connection: close");
-      return `${lines.join("\r\n")}\r\n\r\n`;
-    })
-    .join("");
+  return requests.map((request, i) => requestBytes(request, i === requests.length - 1)).join("");
+}
+
+/** One request's bytes: its body, when it has one, framed by Content-Length. */
+export function requestBytes(request: WireRequest, close: boolean): string {
+  const url = new URL(request.url);
+  const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+  if (request.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(request.body)}`);
+  if (close) lines.push("Connection: close");
+  return `${lines.join("\r\n")}\r\n\r\n${request.body ?? ""}`;
+}
+
+/** Bytes of a request's head per piece when it is sent in pieces (request line and headers cut mid-token). */
+const HEAD_PIECE = 7;
+
+/**
+ * A request's bytes cut into the pieces a client that sends it in pieces writes one at a time:
+ * the head in HEAD_PIECE-byte pieces (so pieces end inside tokens and line ends), the body one
+ * byte a piece.
+ */
+export function requestPieces(bytes: string): string[] {
+  const headEnd = bytes.indexOf("\r\n\r\n");
+  const bodyStart = headEnd < 0 ? bytes.length : headEnd + 4;
+  const pieces: string[] = [];
+  for (let at = 0; at < bodyStart; at += HEAD_PIECE)
+    pieces.push(bytes.slice(at, Math.min(at + HEAD_PIECE, bodyStart)));
+  for (const byte of bytes.slice(bodyStart)) pieces.push(byte);
+  return pieces;
 }
 
 /**
@@ -105,20 +125,34 @@ function bodyOf(
   return closed ? { text: bytes.toString("utf8", start), end: bytes.length } : undefined;
 }
 
+/** How the requests of a pipelined exchange are written. */
+export interface PipelineShape {
+  /**
+   * The requests in rounds of these sizes (the rest in a last round): each round is written once
+   * every answer to the rounds before it has come, on the same connection. One round by default.
+   */
+  rounds?: readonly number[];
+  /** Each request written in pieces (requestPieces), one write at a time, instead of at once. */
+  inPieces?: boolean;
+}
+
 /**
- * Writes `requests` (GET, no body) on one new connection to `target`'s host and port at once and
- * reads the answers in order. `idleMs` is the rule for a hanging connection: the exchange ends as
- * "timeout" once the connection, still open with requests unanswered, has sent nothing for that
- * long (each byte that comes starts the wait again, so a slow but working server is not cut off).
+ * Writes `requests` on one new connection to `target`'s host and port, pipelined (a round at once,
+ * `shape`), and reads the answers in order. `idleMs` is the rule for a hanging connection: the
+ * exchange ends as "timeout" once the connection, still open with requests written and
+ * unanswered, has sent nothing for that long (each byte that comes starts the wait again, so a
+ * slow but working server is not cut off).
  */
 export function sendPipelined(
   target: string,
   requests: readonly WireRequest[],
   idleMs: number,
+  shape: PipelineShape = {},
 ): Promise<PipelinedResult> {
   const url = new URL(target);
   const secure = url.protocol === "https:";
   const port = Number(url.port || (secure ? 443 : 80));
+  const rounds = roundsOf(requests.length, shape.rounds ?? []);
   return new Promise((resolve) => {
     const socket: Socket = secure
       ? tlsConnect({ host: url.hostname, port, servername: url.hostname })
@@ -126,6 +160,10 @@ export function sendPipelined(
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    /** Requests written so far (whole rounds), and whether the last round is still being written. */
+    let written = 0;
+    let writing = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (end: PipelinedResult["end"], error?: string) => {
       if (settled) return;
       settled = true;
@@ -141,18 +179,84 @@ export function sendPipelined(
       const done = end === "closed" && answers.length >= requests.length ? "answered" : end;
       resolve({ answers, end: done, ...(error ? { error } : {}) });
     };
-    let timer = setTimeout(() => finish("timeout"), idleMs);
-    socket.once(secure ? "secureConnect" : "connect", () => socket.write(pipelinedBytes(requests)));
-    socket.on("data", (chunk: Buffer) => {
+    const waitForAnswers = () => {
       clearTimeout(timer);
       timer = setTimeout(() => finish("timeout"), idleMs);
+    };
+    const writeRound = async () => {
+      const round = rounds[rounds.findIndex((end) => end > written)];
+      if (round === undefined) return;
+      writing = true;
+      clearTimeout(timer);
+      const bytes = requests
+        .slice(written, round)
+        .map((request, i) => requestBytes(request, written + i === requests.length - 1));
+      written = round;
+      try {
+        if (shape.inPieces) {
+          socket.setNoDelay(true);
+          for (const piece of bytes.flatMap(requestPieces)) await writePiece(socket, piece);
+        } else socket.write(bytes.join(""));
+      } catch (error) {
+        finish(chunks.length > 0 ? "closed" : "error", (error as Error).message);
+        return;
+      }
+      writing = false;
+      // The wait for answers starts once the round is all written: a client's own pace is not the server's.
+      waitForAnswers();
+      answered();
+    };
+    /** The next round goes once every request written so far has its answer. */
+    const answered = () => {
+      if (writing || written >= requests.length) return;
+      let whole: PipelinedAnswer[];
+      try {
+        whole = parseAnswers(Buffer.concat(chunks), false);
+      } catch {
+        return;
+      }
+      if (whole.length >= written) void writeRound();
+    };
+    socket.once(secure ? "secureConnect" : "connect", () => void writeRound());
+    socket.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
-      if (size > MAX_BYTES) finish("error", `the answers passed ${MAX_BYTES} bytes`);
+      if (size > MAX_BYTES) return finish("error", `the answers passed ${MAX_BYTES} bytes`);
+      if (!writing) waitForAnswers();
+      answered();
     });
     socket.once("end", () => finish("closed"));
     socket.once("close", () => finish("closed"));
     socket.once("error", (error) => finish(chunks.length > 0 ? "closed" : "error", error.message));
+    // Until the first round is written, the connection itself must come within the rule.
+    waitForAnswers();
+  });
+}
+
+/** Where each round ends (request counts, rising), the last at `total`. */
+function roundsOf(total: number, sizes: readonly number[]): number[] {
+  const ends: number[] = [];
+  let at = 0;
+  for (const size of sizes) {
+    if (size < 1 || at + size >= total) break;
+    at += size;
+    ends.push(at);
+  }
+  ends.push(total);
+  return ends;
+}
+
+/**
+ * A client's pause between two pieces of a request: long enough that a local server mostly reads
+ * them apart, short enough that a request of a few hundred pieces takes well under a second. It
+ * paces the client only; nothing is judged by it.
+ */
+const PIECE_PAUSE_MS = 1;
+
+/** Writes one piece and waits until it is handed to the network, and a moment more. */
+function writePiece(socket: Socket, piece: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.write(piece, (error) => (error ? reject(error) : setTimeout(resolve, PIECE_PAUSE_MS)));
   });
 }
 
@@ -166,20 +270,7 @@ export async function sendAlone(request: WireRequest, timeoutMs: number): Promis
   const result = await sendPipelined(request.url, [request], timeoutMs);
   const durationMs = performance.now() - started;
   const answer = result.answers[0];
-  if (answer) {
-    const response: HttpResponse = {
-      status: answer.status,
-      headers: answer.headers,
-      contentType: answer.headers["content-type"] ?? "",
-      bodyText: answer.bodyText,
-    };
-    try {
-      response.json = JSON.parse(answer.bodyText);
-    } catch {
-      response.jsonError = answer.bodyText.trim() === "" ? "empty body" : "not JSON";
-    }
-    return { ok: true, response, durationMs };
-  }
+  if (answer) return { ok: true, response: answerAsResponse(answer), durationMs };
   const error: TransportError =
     result.end === "timeout"
       ? { kind: "timeout", message: `no answer within ${timeoutMs} ms` }
@@ -187,4 +278,20 @@ export async function sendAlone(request: WireRequest, timeoutMs: number): Promis
         ? { kind: "reset", message: "the server closed the connection without an answer" }
         : { kind: "other", message: result.error ?? "the connection failed" };
   return { ok: false, error, durationMs };
+}
+
+/** A pipelined answer as the transport's response: its JSON, or why it has none. */
+export function answerAsResponse(answer: PipelinedAnswer): HttpResponse {
+  const response: HttpResponse = {
+    status: answer.status,
+    headers: answer.headers,
+    contentType: answer.headers["content-type"] ?? "",
+    bodyText: answer.bodyText,
+  };
+  try {
+    response.json = JSON.parse(answer.bodyText);
+  } catch {
+    response.jsonError = answer.bodyText.trim() === "" ? "empty body" : "not JSON";
+  }
+  return response;
 }

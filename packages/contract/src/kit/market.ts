@@ -106,6 +106,13 @@ function integer(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) ? value : undefined;
 }
 
+/** A symbol of the right format that no exchange lists. */
+export function unknownSymbol(listed: readonly string[]): string {
+  let symbol = "ZZQXUNKNOWN";
+  while (listed.includes(symbol)) symbol += "Z";
+  return symbol;
+}
+
 /** The filter of a type in a symbol's exchangeInfo entry. */
 export function filterOf(info: Json, type: string): Json | undefined {
   const filters = Array.isArray(info.filters) ? (info.filters as unknown[]) : [];

@@ -10,7 +10,7 @@ import { BudgetExhausted, ConnectionError, InterruptedError, OperationUnresponsi
 export { BudgetExhausted, OperationUnresponsive, PassStopped } from "../core/errors.js";
 
 import type { ContractModel, ContractOperation } from "../core/operations.js";
-import { type PipelinedResult, sendAlone, sendPipelined } from "../http/pipelined.js";
+import { type PipelinedResult, type PipelineShape, sendAlone, sendPipelined } from "../http/pipelined.js";
 import {
   type BuildContext,
   buildRequest,
@@ -239,17 +239,18 @@ export class Session implements Verdicts {
    * Requests written together on one new connection (HTTP/1.1 pipelining), each paced first; the
    * exchange ends when the connection has sent nothing for --timeout with requests unanswered. A
    * probe of the connection: outside --max-requests and the run's count of requests, so that the
-   * checks after it keep their budget.
+   * checks after it keep their budget. `shape`: in rounds, or each request in pieces.
    */
   async pipelined(
     plans: readonly RequestPlan[],
+    shape: PipelineShape = {},
   ): Promise<{ requests: WireRequest[]; result: PipelinedResult }> {
     this.checkInterrupted();
     const paced = plans.map((plan) => this.pacedRequest(plan));
     const permits = [];
     for (const request of paced) permits.push(await this.acquire(request, this.options.signal));
     const requests = plans.map((plan) => this.build(plan));
-    const result = await sendPipelined(requests[0]!.url, requests, this.timeoutMs);
+    const result = await sendPipelined(requests[0]!.url, requests, this.timeoutMs, shape);
     for (const [i, permit] of permits.entries()) {
       const answer = result.answers[i];
       permit.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });

@@ -54,6 +54,42 @@ export function connectionFaults(): ConnectionFault[] {
   ];
 }
 
+/**
+ * Faults of a connection used on, for the load phase's connection probes (rate_limit_enforcement,
+ * --load): caught by requests sent in groups on one connection, or in pieces.
+ */
+export function loadConnectionFaults(): ConnectionFault[] {
+  return [
+    {
+      name: "connection-stops-reading-after-pipelined-requests",
+      description:
+        "once a read has brought two requests or more, the connection is never read again: what its client sends after their answers gets none, and the connection stays open",
+      caughtBy: ["rate_limit_enforcement"],
+      forward: (chunk, state) => {
+        if (state.get("deaf")) return Buffer.alloc(0);
+        if (requestHeads(chunk) >= 2) state.set("deaf", true);
+        return chunk;
+      },
+    },
+    {
+      name: "request-in-pieces-misread",
+      description: `a read of fewer than ${SHORTEST_READ} bytes is dropped (taken for noise between requests), so a request that arrives in small pieces is read with bytes missing`,
+      caughtBy: ["rate_limit_enforcement"],
+      forward: (chunk) => (chunk.length < SHORTEST_READ ? Buffer.alloc(0) : chunk),
+    },
+  ];
+}
+
+/** Reads shorter than this are dropped by the misreading fault: no whole request line is that short. */
+const SHORTEST_READ = 8;
+
+/** The request heads that end in `chunk`. */
+function requestHeads(chunk: Buffer): number {
+  let heads = 0;
+  for (let end = firstHeadEnd(chunk); end >= 0; end = chunk.indexOf("\r\n\r\n", end + 4)) heads += 1;
+  return heads;
+}
+
 /** The requests one connection may pipeline before the bound of the fault above drops the rest. */
 const PIPELINE_BOUND = 32;
 

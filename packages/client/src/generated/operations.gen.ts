@@ -52,6 +52,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   server_time: {
     method: "GET",
@@ -61,6 +64,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   exchange_info: {
     method: "GET",
@@ -70,6 +76,9 @@ export const operationTable = {
     jsonEncoded: ["symbols"],
     acceptsFormBody: false,
     security: [],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   order_book: {
     method: "GET",
@@ -79,6 +88,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   recent_trades_list: {
     method: "GET",
@@ -88,6 +100,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [[], ["apiKey"]],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   historical_trades: {
     method: "GET",
@@ -97,6 +112,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [[], ["apiKey"]],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   aggTrades: {
     method: "GET",
@@ -106,6 +124,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   current_average_price: {
     method: "GET",
@@ -115,6 +136,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   order_book_ticker: {
     method: "GET",
@@ -124,6 +148,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   symbol_price_ticker: {
     method: "GET",
@@ -133,6 +160,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   ticker_price_change_statistics24hr: {
     method: "GET",
@@ -142,6 +172,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   query_order: {
     method: "GET",
@@ -151,6 +184,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [["apiKey", "signature"]],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   new_order: {
     method: "POST",
@@ -174,6 +210,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: true,
     security: [["apiKey", "signature"], ["apiKey"]],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   cancel_order: {
     method: "DELETE",
@@ -183,6 +222,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: true,
     security: [["apiKey", "signature"], ["apiKey"]],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   open_orders: {
     method: "GET",
@@ -192,6 +234,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [["apiKey", "signature"]],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   cancel_all_orders: {
     method: "DELETE",
@@ -201,6 +246,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: true,
     security: [["apiKey", "signature"], ["apiKey"]],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
   all_orders: {
     method: "GET",
@@ -210,6 +258,9 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [["apiKey", "signature"]],
+    parameters: [
+      { name: "X-MBX-TIME-UNIT", in: "header" },
+    ],
   },
 } as const;
 

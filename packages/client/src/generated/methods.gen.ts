@@ -282,11 +282,13 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `none`: sent without credentials.
    */
   ticker_price_change_statistics24hr(
-    params: Sent<"ticker_price_change_statistics24hr", "symbol"> & In<"ticker_price_change_statistics24hr", "header">,
+    params: Sent<"ticker_price_change_statistics24hr", "symbol"> &
+      In<"ticker_price_change_statistics24hr", "header">,
     options?: Options,
   ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, Schema<"Ticker24hr">>>;
   ticker_price_change_statistics24hr(
-    params?: Unsent<"ticker_price_change_statistics24hr", "symbol"> & In<"ticker_price_change_statistics24hr", "header">,
+    params?: Unsent<"ticker_price_change_statistics24hr", "symbol"> &
+      In<"ticker_price_change_statistics24hr", "header">,
     options?: Options,
   ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, Schema<"Ticker24hrList">>>;
   ticker_price_change_statistics24hr(

@@ -52,9 +52,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   server_time: {
     method: "GET",
@@ -64,9 +62,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   exchange_info: {
     method: "GET",
@@ -76,9 +72,7 @@ export const operationTable = {
     jsonEncoded: ["symbols"],
     acceptsFormBody: false,
     security: [],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   order_book: {
     method: "GET",
@@ -88,9 +82,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   recent_trades_list: {
     method: "GET",
@@ -100,9 +92,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [[], ["apiKey"]],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   historical_trades: {
     method: "GET",
@@ -112,9 +102,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [[], ["apiKey"]],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   aggTrades: {
     method: "GET",
@@ -124,9 +112,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   current_average_price: {
     method: "GET",
@@ -136,9 +122,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   order_book_ticker: {
     method: "GET",
@@ -148,9 +132,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   symbol_price_ticker: {
     method: "GET",
@@ -160,9 +142,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   ticker_price_change_statistics24hr: {
     method: "GET",
@@ -172,9 +152,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   query_order: {
     method: "GET",
@@ -184,9 +162,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [["apiKey", "signature"]],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   new_order: {
     method: "POST",
@@ -210,9 +186,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: true,
     security: [["apiKey", "signature"], ["apiKey"]],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   cancel_order: {
     method: "DELETE",
@@ -222,9 +196,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: true,
     security: [["apiKey", "signature"], ["apiKey"]],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   open_orders: {
     method: "GET",
@@ -234,9 +206,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [["apiKey", "signature"]],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   cancel_all_orders: {
     method: "DELETE",
@@ -246,9 +216,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: true,
     security: [["apiKey", "signature"], ["apiKey"]],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   all_orders: {
     method: "GET",
@@ -258,9 +226,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [["apiKey", "signature"]],
-    parameters: [
-      { name: "X-MBX-TIME-UNIT", in: "header" },
-    ],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
 } as const;
 

@@ -55,7 +55,7 @@ export const timeUnit: ContractCheck<typeof CHECK> = {
   description:
     "the time-unit header: MICROSECOND answers every time field as its millisecond value x1000 plus a sub-millisecond part and nothing else changes, MILLISECOND as without it; another value is refused with the spec's code; answers in one unit are never served for the other",
   covers: [],
-  hooks: [{ phase: "end", run: timeUnitCheck }],
+  hooks: [{ phase: "behaviour", run: timeUnitOf, needsHistory: false }],
   appliesTo: (operation) => unitHeaderOf(operation) !== undefined,
   notApplicable: "declares no time-unit header",
   seenToCatch: [
@@ -161,35 +161,43 @@ export function judgeUnit(reads: UnitReads, unit: typeof MICRO | typeof MILLI, h
   return { moved: false, problems };
 }
 
-async function timeUnitCheck(ctx: RunContext): Promise<void> {
-  const reads = ctx.session.model.operations.filter(
-    (operation) => unitHeaderOf(operation) !== undefined && operation.method === "get",
-  );
-  for (const operation of ctx.session.model.operations) {
-    if (unitHeaderOf(operation) !== undefined && operation.method !== "get")
-      ctx.session.recorder.skip(CHECK, operation.operationId, "judged on the reads: it changes the account");
+/** What the run has judged once already: every listed value, an unknown value on a public and a signed read. */
+interface Judged {
+  values: boolean;
+  unknownPublic: boolean;
+  unknownSigned: boolean;
+}
+const judgedByRun = new WeakMap<RunContext, Judged>();
+
+/** The operation's answer in microseconds; once a run, every value the spec lists and an unknown one. */
+async function timeUnitOf(ctx: RunContext, operation: ContractOperation): Promise<void> {
+  const header = unitHeaderOf(operation);
+  if (header === undefined) return;
+  if (operation.method !== "get") {
+    ctx.session.recorder.skip(CHECK, operation.operationId, "judged on the reads: it changes the account");
+    return;
   }
-  let valuesJudged = false;
-  let unknownJudged = 0;
-  for (const operation of reads) {
-    const why = cannotCall(ctx, operation);
-    if (why) {
-      ctx.session.recorder.skip(CHECK, operation.operationId, why);
-      continue;
-    }
-    const header = unitHeaderOf(operation) as ContractParameter;
-    const judged = await judgeRead(ctx, operation, header, MICRO);
-    // Every value the spec lists, once, on the first read whose answer has a time field.
-    if (judged && !valuesJudged) {
-      valuesJudged = true;
-      for (const value of header.resolvedSchema.enum ?? [])
-        if (String(value) !== MICRO) await judgeRead(ctx, operation, header, String(value));
-    }
-    // An unknown value, on the first public read and the first signed one.
-    if (unknownJudged < 2 && (unknownJudged === 0 || operation.signed)) {
-      unknownJudged += 1;
-      await judgeUnknownValue(ctx, operation, header);
-    }
+  const why = cannotCall(ctx, operation);
+  if (why) {
+    ctx.session.recorder.skip(CHECK, operation.operationId, why);
+    return;
+  }
+  let judged = judgedByRun.get(ctx);
+  if (judged === undefined) {
+    judged = { values: false, unknownPublic: false, unknownSigned: false };
+    judgedByRun.set(ctx, judged);
+  }
+  const hadTimes = await judgeRead(ctx, operation, header, MICRO);
+  // Every value the spec lists, once, on the first read whose answer has a time field.
+  if (hadTimes && !judged.values) {
+    judged.values = true;
+    for (const value of header.resolvedSchema.enum ?? [])
+      if (String(value) !== MICRO) await judgeRead(ctx, operation, header, String(value));
+  }
+  const unknown = operation.signed ? "unknownSigned" : "unknownPublic";
+  if (!judged[unknown]) {
+    judged[unknown] = true;
+    await judgeUnknownValue(ctx, operation, header);
   }
 }
 

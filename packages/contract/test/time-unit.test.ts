@@ -18,22 +18,38 @@ describe("a read in microseconds between two in milliseconds", () => {
   const cases = [
     {
       name: "every time x1000: passes",
-      given: { before: order(NOW, NOW + 5), asked: order(NOW * 1000, (NOW + 5) * 1000), after: order(NOW, NOW + 5) },
+      given: {
+        before: order(NOW, NOW + 5),
+        asked: order(NOW * 1000, (NOW + 5) * 1000),
+        after: order(NOW, NOW + 5),
+      },
       want: [],
     },
     {
       name: "a sub-millisecond part: passes",
-      given: { before: order(NOW, NOW), asked: order(NOW * 1000 + 999, NOW * 1000 + 1), after: order(NOW, NOW) },
+      given: {
+        before: order(NOW, NOW),
+        asked: order(NOW * 1000 + 999, NOW * 1000 + 1),
+        after: order(NOW, NOW),
+      },
       want: [],
     },
     {
       name: "a clock that moved between the reads: inside the interval passes",
-      given: { before: { serverTime: NOW }, asked: { serverTime: (NOW + 3) * 1000 + 7 }, after: { serverTime: NOW + 9 } },
+      given: {
+        before: { serverTime: NOW },
+        asked: { serverTime: (NOW + 3) * 1000 + 7 },
+        after: { serverTime: NOW + 9 },
+      },
       want: [],
     },
     {
       name: "a clock outside the reads' interval",
-      given: { before: { serverTime: NOW }, asked: { serverTime: (NOW + 10) * 1000 }, after: { serverTime: NOW + 9 } },
+      given: {
+        before: { serverTime: NOW },
+        asked: { serverTime: (NOW + 10) * 1000 },
+        after: { serverTime: NOW + 9 },
+      },
       want: ["/serverTime is"],
     },
     {
@@ -76,27 +92,44 @@ describe("a read in microseconds between two in milliseconds", () => {
     {
       name: "a list: each element's times",
       given: {
-        before: [{ id: 1, time: NOW }, { id: 2, time: NOW + 1 }],
-        asked: [{ id: 1, time: NOW * 1000 }, { id: 2, time: NOW * 1000 }],
-        after: [{ id: 1, time: NOW }, { id: 2, time: NOW + 1 }],
+        before: [
+          { id: 1, time: NOW },
+          { id: 2, time: NOW + 1 },
+        ],
+        asked: [
+          { id: 1, time: NOW * 1000 },
+          { id: 2, time: NOW * 1000 },
+        ],
+        after: [
+          { id: 1, time: NOW },
+          { id: 2, time: NOW + 1 },
+        ],
       },
       want: ["/1/time is"],
     },
     {
       name: "a field only in the answer in microseconds",
-      given: { before: { closeTime: NOW }, asked: { closeTime: NOW * 1000, extra: 1 }, after: { closeTime: NOW } },
+      given: {
+        before: { closeTime: NOW },
+        asked: { closeTime: NOW * 1000, extra: 1 },
+        after: { closeTime: NOW },
+      },
       want: ["/extra is in the answer"],
     },
     {
       name: "the next read without the header got the answer in microseconds (kept by URL)",
-      given: { before: { serverTime: NOW }, asked: { serverTime: NOW * 1000 }, after: { serverTime: NOW * 1000 } },
+      given: {
+        before: { serverTime: NOW },
+        asked: { serverTime: NOW * 1000 },
+        after: { serverTime: NOW * 1000 },
+      },
       want: ["without the header (read after), /serverTime is"],
     },
   ];
   it.each(cases)("$name", ({ given, want }) => {
     const judgement = judgeUnit(given, "MICROSECOND", HORIZON);
     expect(judgement.problems.length, judgement.problems.join("\n")).toBe(want.length);
-    want.forEach((start, i) => expect(judgement.problems[i]).toContain(start));
+    for (const [i, start] of want.entries()) expect(judgement.problems[i]).toContain(start);
   });
 
   it("an answer whose other fields moved between the reads is not judged but read again", () => {
@@ -111,7 +144,11 @@ describe("a read in microseconds between two in milliseconds", () => {
 
 describe("a read in milliseconds, asked for", () => {
   const cases = [
-    { name: "the same times: passes", given: { before: order(NOW, NOW), asked: order(NOW, NOW), after: order(NOW, NOW) }, want: 0 },
+    {
+      name: "the same times: passes",
+      given: { before: order(NOW, NOW), asked: order(NOW, NOW), after: order(NOW, NOW) },
+      want: 0,
+    },
     {
       name: "microseconds instead",
       given: { before: order(NOW, NOW), asked: order(NOW * 1000, NOW * 1000), after: order(NOW, NOW) },

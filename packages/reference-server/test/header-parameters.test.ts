@@ -29,7 +29,10 @@ function times(body: unknown, out: number[] = []): number[] {
   if (Array.isArray(body)) for (const item of body) times(item, out);
   else if (typeof body === "object" && body !== null)
     for (const [key, value] of Object.entries(body)) {
-      if (/^(serverTime|time|T|transactTime|updateTime|openTime|closeTime)$/.test(key) && typeof value === "number")
+      if (
+        /^(serverTime|time|T|transactTime|updateTime|openTime|closeTime)$/.test(key) &&
+        typeof value === "number"
+      )
         out.push(value);
       else times(value, out);
     }
@@ -43,16 +46,52 @@ function ask({ path, query = "", headers = {}, signed }: Given): Promise<RawResp
 }
 
 const cases: { name: string; given: Given; want: Want }[] = [
-  { name: "MICROSECOND", given: { path: "/api/v3/time", headers: { [UNIT]: "MICROSECOND" } }, want: { unit: "micro" } },
-  { name: "microsecond (lower case)", given: { path: "/api/v3/time", headers: { [UNIT]: "microsecond" } }, want: { unit: "micro" } },
-  { name: "the header's name in lower case", given: { path: "/api/v3/time", headers: { "x-mbx-time-unit": "MICROSECOND" } }, want: { unit: "micro" } },
-  { name: "MILLISECOND", given: { path: "/api/v3/time", headers: { [UNIT]: "MILLISECOND" } }, want: { unit: "milli" } },
-  { name: "millisecond", given: { path: "/api/v3/time", headers: { [UNIT]: "millisecond" } }, want: { unit: "milli" } },
+  {
+    name: "MICROSECOND",
+    given: { path: "/api/v3/time", headers: { [UNIT]: "MICROSECOND" } },
+    want: { unit: "micro" },
+  },
+  {
+    name: "microsecond (lower case)",
+    given: { path: "/api/v3/time", headers: { [UNIT]: "microsecond" } },
+    want: { unit: "micro" },
+  },
+  {
+    name: "the header's name in lower case",
+    given: { path: "/api/v3/time", headers: { "x-mbx-time-unit": "MICROSECOND" } },
+    want: { unit: "micro" },
+  },
+  {
+    name: "MILLISECOND",
+    given: { path: "/api/v3/time", headers: { [UNIT]: "MILLISECOND" } },
+    want: { unit: "milli" },
+  },
+  {
+    name: "millisecond",
+    given: { path: "/api/v3/time", headers: { [UNIT]: "millisecond" } },
+    want: { unit: "milli" },
+  },
   { name: "no header", given: { path: "/api/v3/time" }, want: { unit: "milli" } },
-  { name: "an empty header (not sent)", given: { path: "/api/v3/time", headers: { [UNIT]: "" } }, want: { unit: "milli" } },
-  { name: "an unknown unit", given: { path: "/api/v3/time", headers: { [UNIT]: "NANOSECOND" } }, want: { code: -1194 } },
-  { name: "mixed case", given: { path: "/api/v3/time", headers: { [UNIT]: "Microsecond" } }, want: { code: -1194 } },
-  { name: "in the query, it is no parameter", given: { path: "/api/v3/time", query: `${UNIT}=MICROSECOND` }, want: { code: -1104 } },
+  {
+    name: "an empty header (not sent)",
+    given: { path: "/api/v3/time", headers: { [UNIT]: "" } },
+    want: { unit: "milli" },
+  },
+  {
+    name: "an unknown unit",
+    given: { path: "/api/v3/time", headers: { [UNIT]: "NANOSECOND" } },
+    want: { code: -1194 },
+  },
+  {
+    name: "mixed case",
+    given: { path: "/api/v3/time", headers: { [UNIT]: "Microsecond" } },
+    want: { code: -1194 },
+  },
+  {
+    name: "in the query, it is no parameter",
+    given: { path: "/api/v3/time", query: `${UNIT}=MICROSECOND` },
+    want: { code: -1104 },
+  },
   {
     name: "aggregate trades, each T",
     given: { path: "/api/v3/aggTrades", query: "symbol=BTCUSDT&limit=3", headers: { [UNIT]: "MICROSECOND" } },
@@ -65,12 +104,21 @@ const cases: { name: string; given: Given; want: Want }[] = [
   },
   {
     name: "a signed read, an unknown unit",
-    given: { path: "/api/v3/openOrders", query: "symbol=BTCUSDT", headers: { [UNIT]: "SECOND" }, signed: true },
+    given: {
+      path: "/api/v3/openOrders",
+      query: "symbol=BTCUSDT",
+      headers: { [UNIT]: "SECOND" },
+      signed: true,
+    },
     want: { code: -1194 },
   },
   {
     name: "the sandbox document's klines",
-    given: { path: "/api/v3/klines", query: "symbol=BTCUSDT&interval=1m&limit=2", headers: { [UNIT]: "MICROSECOND" } },
+    given: {
+      path: "/api/v3/klines",
+      query: "symbol=BTCUSDT&interval=1m&limit=2",
+      headers: { [UNIT]: "MICROSECOND" },
+    },
     want: { unit: "micro" },
   },
 ];
@@ -94,7 +142,9 @@ describe("header parameters: X-MBX-TIME-UNIT", () => {
   it("a time in microseconds is the same instant as in milliseconds (aggregate trades)", async () => {
     const query = "symbol=BTCUSDT&limit=5";
     const milli = times((await send(server.url, { path: "/api/v3/aggTrades", query })).json);
-    const micro = times((await send(server.url, { path: "/api/v3/aggTrades", query, headers: { [UNIT]: "MICROSECOND" } })).json);
+    const micro = times(
+      (await send(server.url, { path: "/api/v3/aggTrades", query, headers: { [UNIT]: "MICROSECOND" } })).json,
+    );
     expect(micro).toEqual(milli.map((t) => t * 1000));
   });
 

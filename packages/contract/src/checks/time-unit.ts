@@ -12,11 +12,12 @@
  * (serverTime, a window's openTime) are judged against the interval they moved in; a read whose
  * other fields moved (a busy market) is taken again, and left unjudged when it keeps moving.
  */
+
+import type { ContractOperation, ContractParameter } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { describeAnswer, ok } from "../kit/answers.js";
 import { cannotCall, expectRefusal, type RunContext, targetValues } from "../kit/context.js";
 import { refusalOf } from "../kit/refusal-codes.js";
-import type { ContractOperation, ContractParameter } from "../core/operations.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -83,7 +84,7 @@ export function unitOf(value: string): typeof MICRO | typeof MILLI {
 
 /** An answer's leaves by JSON path ("/0/time"), numbers and strings alike. */
 function leaves(body: unknown, at = "", out = new Map<string, unknown>()): Map<string, unknown> {
-  if (Array.isArray(body)) body.forEach((item, i) => leaves(item, `${at}/${i}`, out));
+  if (Array.isArray(body)) for (const [i, item] of body.entries()) leaves(item, `${at}/${i}`, out);
   else if (typeof body === "object" && body !== null)
     for (const [key, value] of Object.entries(body)) leaves(value, `${at}/${key}`, out);
   else out.set(at, body);
@@ -113,7 +114,11 @@ export type UnitJudgement = { moved: true; problems: string[] } | { moved: false
  * without the header must be in milliseconds (no later than `horizonMs`, the run's clock and a
  * day); when the rest of the answer moved between them the read is `moved` and only that is judged.
  */
-export function judgeUnit(reads: UnitReads, unit: typeof MICRO | typeof MILLI, horizonMs: number): UnitJudgement {
+export function judgeUnit(
+  reads: UnitReads,
+  unit: typeof MICRO | typeof MILLI,
+  horizonMs: number,
+): UnitJudgement {
   const problems: string[] = [];
   for (const [which, body] of [
     ["before", reads.before],
@@ -139,14 +144,18 @@ export function judgeUnit(reads: UnitReads, unit: typeof MICRO | typeof MILLI, h
     const got = asked.get(path);
     if (!isTimePath(path) || typeof value !== "number") {
       if (got !== value)
-        problems.push(`${path} is ${JSON.stringify(got)} in ${unit.toLowerCase()}s, ${JSON.stringify(value)} without the header; only times change unit`);
+        problems.push(
+          `${path} is ${JSON.stringify(got)} in ${unit.toLowerCase()}s, ${JSON.stringify(value)} without the header; only times change unit`,
+        );
       continue;
     }
     const later = after.get(path);
     const other = typeof later === "number" ? later : value;
     if (value < 0 || other < 0) {
       if (typeof got !== "number" || got >= 0)
-        problems.push(`${path} is ${JSON.stringify(got)} in ${unit.toLowerCase()}s; without the header it is ${value}, a time not set`);
+        problems.push(
+          `${path} is ${JSON.stringify(got)} in ${unit.toLowerCase()}s; without the header it is ${value}, a time not set`,
+        );
       continue;
     }
     const low = Math.min(value, other) * scale;
@@ -211,7 +220,10 @@ async function judgeRead(
   const values = targetValues(operation, ctx);
   const call = (withHeader: boolean) =>
     ctx.session.call(
-      { op: operation, params: encodeParams(operation, withHeader ? { ...values, [header.name]: value } : values) },
+      {
+        op: operation,
+        params: encodeParams(operation, withHeader ? { ...values, [header.name]: value } : values),
+      },
       `time unit: ${operation.operationId}${withHeader ? ` with ${header.name}: ${value}` : ""}`,
     );
   for (let round = 1; round <= ROUNDS; round++) {
@@ -221,8 +233,17 @@ async function judgeRead(
     const refused = [before, asked, after].find((exchange) => !ok(exchange));
     if (refused !== undefined) {
       if (refused === asked && ok(before))
-        ctx.session.fail(CHECK, asked, `${header.name}: ${value} was refused (${describeAnswer(asked)}); the spec lists the value`);
-      else ctx.session.recorder.note(CHECK, operation.operationId, `a read was refused (${describeAnswer(refused)})`);
+        ctx.session.fail(
+          CHECK,
+          asked,
+          `${header.name}: ${value} was refused (${describeAnswer(asked)}); the spec lists the value`,
+        );
+      else
+        ctx.session.recorder.note(
+          CHECK,
+          operation.operationId,
+          `a read was refused (${describeAnswer(refused)})`,
+        );
       return false;
     }
     const horizon = ctx.session.now() + MILLIS_AHEAD_MS;
@@ -232,7 +253,11 @@ async function judgeRead(
       horizon,
     );
     if (judgement.problems.length > 0) {
-      ctx.session.fail(CHECK, judgement.moved ? after : asked, `${header.name}: ${value}: ${judgement.problems.slice(0, 4).join("; ")}`);
+      ctx.session.fail(
+        CHECK,
+        judgement.moved ? after : asked,
+        `${header.name}: ${value}: ${judgement.problems.slice(0, 4).join("; ")}`,
+      );
       return false;
     }
     if (!judgement.moved) {
@@ -240,12 +265,20 @@ async function judgeRead(
       return [...leaves(before.response?.json).keys()].some(isTimePath);
     }
   }
-  ctx.session.recorder.note(CHECK, operation.operationId, `the answer kept moving between reads (${ROUNDS} tries); not judged`);
+  ctx.session.recorder.note(
+    CHECK,
+    operation.operationId,
+    `the answer kept moving between reads (${ROUNDS} tries); not judged`,
+  );
   return false;
 }
 
 /** A value the spec does not list is refused, with the code the spec names for it. */
-async function judgeUnknownValue(ctx: RunContext, operation: ContractOperation, header: ContractParameter): Promise<void> {
+async function judgeUnknownValue(
+  ctx: RunContext,
+  operation: ContractOperation,
+  header: ContractParameter,
+): Promise<void> {
   const values = { ...targetValues(operation, ctx), [header.name]: UNKNOWN_UNIT };
   const exchange: RoundTrip = await ctx.session.call(
     { op: operation, params: encodeParams(operation, values) },

@@ -484,7 +484,8 @@ function timeUnitFaults(): Fault[] {
               everyObject(json, (o) => {
                 const out: Json = { ...o };
                 for (const [key, value] of Object.entries(o))
-                  if (/Id$|^id$|^a$/.test(key) && typeof value === "number" && value > 0) out[key] = value * 1000;
+                  if (/Id$|^id$|^a$/.test(key) && typeof value === "number" && value > 0)
+                    out[key] = value * 1000;
                 return out;
               }),
             )

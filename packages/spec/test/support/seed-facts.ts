@@ -124,7 +124,12 @@ function operationDifferences(
   // parameter is a fact filled from the live API, and must say so.
   for (const header of declared.filter((p) => p.in === "header")) {
     if (!FILLED_MARK.test(String(header.description ?? "")))
-      at("header parameter not marked as filled from the live API", "no such header", "unmarked", header.name);
+      at(
+        "header parameter not marked as filled from the live API",
+        "no such header",
+        "unmarked",
+        header.name,
+      );
   }
   const parameters = declared.filter((p) => p.in !== "header");
   const names = parameters.map((p) => String(p.name));

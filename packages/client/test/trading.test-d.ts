@@ -86,7 +86,7 @@ describe("error codes", () => {
   });
 
   it("give an operation whose only parameter is the time-unit header that header's codes and the rate limit's", () => {
-    expectTypeOf<OperationCode<"ping">>().toEqualTypeOf<-1003 | -1100 | -1101 | -1194>();
+    expectTypeOf<OperationCode<"ping">>().toEqualTypeOf<-1003 | -1100 | -1194>();
   });
 });
 

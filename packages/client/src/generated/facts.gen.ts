@@ -91,8 +91,8 @@ export const apiFacts = {
  * x-unknown-reference, x-time-window and x-signing. Types only.
  */
 export type OperationCodes = {
-  ping: -1003 | -1100 | -1101 | -1194;
-  server_time: -1003 | -1100 | -1101 | -1194;
+  ping: -1003 | -1100 | -1194;
+  server_time: -1003 | -1100 | -1194;
   exchange_info: -1003 | -1100 | -1101 | -1121 | -1128 | -1151 | -1194;
   order_book: -1003 | -1100 | -1101 | -1102 | -1121 | -1194;
   recent_trades_list: -1003 | -1100 | -1101 | -1102 | -1121 | -1194;

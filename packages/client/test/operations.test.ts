@@ -220,6 +220,25 @@ describe.each(["method", "path"] as const)("called by %s", (via) => {
   });
 });
 
+describe("header parameters (in: header)", () => {
+  // The spec declares X-MBX-TIME-UNIT on every operation: the method sends it as a request header,
+  // never in the query or the body, and the signature still covers exactly what is sent.
+  it.each(specOperations.map((op) => [op.operationId, op] as const))(
+    "%s sends X-MBX-TIME-UNIT as a header",
+    async (id, op) => {
+      const { params, wire } = cases[id as OperationId];
+      const received = await lastRequest(() =>
+        client()[id]!({ ...params, "X-MBX-TIME-UNIT": "MICROSECOND" }),
+      );
+      expect(received.headers["x-mbx-time-unit"]).toBe("MICROSECOND");
+      expect(received.query.map(([name]) => name)).not.toContain("X-MBX-TIME-UNIT");
+      expect(received.query.slice(0, wire.length)).toEqual(wire);
+      if (op.authClass === "trade" || op.authClass === "user_data")
+        expect(received.signature).toEqual({ in: "query", last: true, valid: true });
+    },
+  );
+});
+
 describe("date_time parameters", () => {
   it.each([
     ["a Date", new Date(Date.UTC(2024, 0, 1)), "2024-01-01T00:00:00.000Z"],

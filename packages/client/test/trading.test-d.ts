@@ -58,6 +58,8 @@ describe("error codes", () => {
         case -1102:
         case -1121:
           return "bad request";
+        case -1194:
+          return "time unit";
         case -2011:
           return "not open";
         case -2014:
@@ -83,8 +85,8 @@ describe("error codes", () => {
     void forgetful;
   });
 
-  it("leave an operation the spec states no codes for with the plain number", () => {
-    expectTypeOf<OperationCode<"ping">>().toEqualTypeOf<-1003>();
+  it("give an operation whose only parameter is the time-unit header that header's codes and the rate limit's", () => {
+    expectTypeOf<OperationCode<"ping">>().toEqualTypeOf<-1003 | -1100 | -1194>();
   });
 });
 

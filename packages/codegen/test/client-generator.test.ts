@@ -89,6 +89,7 @@ describe("operation table", () => {
         '    jsonEncoded: ["symbols"],',
         "    acceptsFormBody: false,",
         "    security: [],",
+        '    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],',
         "  },",
       ].join("\n"),
     );

@@ -23,7 +23,11 @@ beforeAll(async () => {
       res.end(JSON.stringify({ code: -1, msg: "not found" }));
       return;
     }
-    const upstream = await fetch(`${engine.url}${target.pathname}${target.search}`);
+    // The spec's header parameter (the time unit) reaches the engine, as a server reads it.
+    const unit = req.headers["x-mbx-time-unit"];
+    const upstream = await fetch(`${engine.url}${target.pathname}${target.search}`, {
+      headers: typeof unit === "string" ? { "x-mbx-time-unit": unit } : {},
+    });
     const headers: Record<string, string> = {};
     upstream.headers.forEach((value, name) => {
       if (name === "content-type" || name.startsWith("x-mbx")) headers[name] = value;

@@ -123,7 +123,13 @@ describe("servers that are down, slow or not the API", () => {
         }
         const upstream = await fetch(`${reference.url}${req.url}`, {
           method: req.method,
-          headers: { "x-mbx-apikey": String(req.headers["x-mbx-apikey"] ?? "") },
+          // The API key and the spec's header parameter (the time unit), as a server reads them.
+          headers: Object.fromEntries(
+            ["x-mbx-apikey", "x-mbx-time-unit"].flatMap((name) => {
+              const value = req.headers[name];
+              return typeof value === "string" ? [[name, value]] : [];
+            }),
+          ),
         });
         res.writeHead(upstream.status, {
           "content-type": upstream.headers.get("content-type") ?? "",

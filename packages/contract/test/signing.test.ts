@@ -116,3 +116,57 @@ describe("signing", () => {
     expect(request.body).not.toMatch(/signature=\*\*\*$/);
   });
 });
+
+describe("parameters travel where the spec declares them (in)", () => {
+  const unit = "X-MBX-TIME-UNIT";
+  // A document of one operation per place: the spec's new_order with a path and a cookie parameter added.
+  const placed = {
+    ...newOrder,
+    path: "/api/v3/order/{ref}",
+    parameters: [
+      ...newOrder.parameters,
+      { ...newOrder.parameters[0]!, name: "ref", in: "path" as const, required: true },
+      { ...newOrder.parameters[0]!, name: "session", in: "cookie" as const, required: false },
+    ],
+  };
+  const cases = [
+    {
+      name: "a header parameter is a request header, outside the signed query",
+      given: [...params, [unit, "MICROSECOND"]] as Array<[string, string]>,
+      want: { header: [unit, "MICROSECOND"], query: params, path: "/api/v3/order/{ref}" },
+    },
+    {
+      name: "a path parameter fills the template, percent-encoded",
+      given: [["ref", "a/b"], ...params] as Array<[string, string]>,
+      want: { query: params, path: "/api/v3/order/a%2Fb" },
+    },
+    {
+      name: "a cookie parameter goes in the Cookie header",
+      given: [...params, ["session", "s 1"]] as Array<[string, string]>,
+      want: { header: ["cookie", "session=s%201"], query: params, path: "/api/v3/order/{ref}" },
+    },
+    {
+      name: "a name the operation does not declare stays in the query",
+      given: [...params, ["unknownThing", "1"]] as Array<[string, string]>,
+      want: { query: [...params, ["unknownThing", "1"]], path: "/api/v3/order/{ref}" },
+    },
+  ];
+  it.each(cases)("$name", ({ given, want }) => {
+    const request = buildRequest({ op: placed, params: given }, ctx);
+    const url = new URL(request.url);
+    expect(request.url.split("?")[0]).toBe(`${ctx.baseUrl}${want.path}`);
+    const sent = [...url.searchParams].filter(([name]) => name !== "timestamp" && name !== "signature");
+    expect(sent).toEqual(want.query);
+    if (want.header) expect(request.headers[want.header[0]!]).toBe(want.header[1]);
+    // The signature covers the query as sent, and only it.
+    const query = url.search.slice(1).replace(/&signature=[0-9a-f]+$/, "");
+    expect(url.searchParams.get("signature")).toBe(hmacHex(credentials.apiSecret, query, ""));
+  });
+
+  it("the spec's time-unit header on a read", () => {
+    const time = model.operation("server_time")!;
+    const request = buildRequest({ op: time, params: [[unit, "microsecond"]] }, ctx);
+    expect(new URL(request.url).search).toBe("");
+    expect(request.headers[unit]).toBe("microsecond");
+  });
+});

@@ -51,6 +51,8 @@ describe("request values from the spec", () => {
       "example: required parameters only",
       "example: symbol=BTCUSDT",
       'example: symbols=["BTCUSDT","ETHUSDT"]',
+      // A header parameter is a parameter like the others (sent as a header).
+      "example: X-MBX-TIME-UNIT=MICROSECOND",
     ]);
   });
 
@@ -60,6 +62,11 @@ describe("request values from the spec", () => {
       "boundary: symbol=AAAAAAAAAAAAAAAAAAAA",
       "boundary: limit=1",
       "boundary: limit=5000",
+      // Each value of an enum, the time-unit header's too.
+      "boundary: X-MBX-TIME-UNIT=MILLISECOND",
+      "boundary: X-MBX-TIME-UNIT=MICROSECOND",
+      "boundary: X-MBX-TIME-UNIT=millisecond",
+      "boundary: X-MBX-TIME-UNIT=microsecond",
     ]);
     expect(labels(boundaryCases(model.operation("query_order")!, ctx))).toEqual(
       expect.arrayContaining([
@@ -72,6 +79,10 @@ describe("request values from the spec", () => {
       "boundary: symbol=AAAAAAAAAAAAAAAAAAAA",
       'boundary: symbols=["BTCUSDT"]',
       'boundary: symbols=["BTCUSDT","ETHUSDT","ETHBTC"]',
+      "boundary: X-MBX-TIME-UNIT=MILLISECOND",
+      "boundary: X-MBX-TIME-UNIT=MICROSECOND",
+      "boundary: X-MBX-TIME-UNIT=millisecond",
+      "boundary: X-MBX-TIME-UNIT=microsecond",
     ]);
   });
 

@@ -141,8 +141,10 @@ function parametersOf(c: Comparison, op: OperationAt, side: "old" | "new"): Map<
       const raw = child(list, index);
       const parameter = c.deref(raw, side);
       if (!isObject(parameter.value)) return;
-      const { name, in: place } = parameter.value as { name: string; in: string };
-      found.set(`${place}:${place === "header" ? name.toLowerCase() : name}`, { raw, at: parameter });
+      // A document without a parameter's name (or with one that is not text) is compared as it is.
+      const { name, in: place } = parameter.value as { name: unknown; in: unknown };
+      const key = place === "header" && typeof name === "string" ? name.toLowerCase() : String(name);
+      found.set(`${String(place)}:${key}`, { raw, at: parameter });
     });
   }
   return found;

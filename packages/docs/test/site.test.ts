@@ -70,7 +70,8 @@ describe("generateSite", () => {
     const after = structuredClone(openapi);
     after.info.version = "1.1.0";
     after.paths["/api/v3/ping"].get["x-weight"] = 3;
-    after.paths["/api/v3/ping"].get.parameters = [{ name: "echo", in: "query", schema: { type: "string" } }];
+    const ping = after.paths["/api/v3/ping"].get;
+    ping.parameters = [...(ping.parameters ?? []), { name: "echo", in: "query", schema: { type: "string" } }];
     const apiHistory = {
       title: "Spot <API>",
       source: "specs/releases/",
@@ -91,7 +92,7 @@ describe("generateSite", () => {
       '<h2>Version 1.1.0</h2>\n<p>Changes since 1.0.0. <span class="badge change-compatible">1 compatible</span> <span class="badge change-informational">1 informational</span></p>',
     );
     expect(page).toContain(
-      '<li><strong>GET /api/v3/ping (ping)</strong>: optional query parameter &quot;echo&quot; added: implementations must accept it <span class="optional">(implementations must follow)</span> <code>/paths/~1api~1v3~1ping/get/parameters/0</code></li>',
+      '<li><strong>GET /api/v3/ping (ping)</strong>: optional query parameter &quot;echo&quot; added: implementations must accept it <span class="optional">(implementations must follow)</span> <code>/paths/~1api~1v3~1ping/get/parameters/1</code></li>',
     );
     expect(page).toContain("optional query parameter &quot;echo&quot; removed");
     expect(page).not.toContain("API version");

@@ -94,26 +94,6 @@ const checks: Record<string, () => Promise<void>> = {
     const orders = await signed("GET", "/api/v3/allOrders", `symbol=BTCUSDT&startTime=${since * 1000}`);
     expect(orders.status).toBe(200);
   },
-  "time-unit-header": async () => {
-    const micro = await get("/api/v3/time", "", { "X-MBX-TIME-UNIT": "MICROSECOND" });
-    const serverTime = (micro.json as { serverTime: number }).serverTime;
-    expect(serverTime).toBeGreaterThan(Date.now() * 1000 - 60_000_000);
-    const trades = await get("/api/v3/aggTrades", "symbol=BTCUSDT&limit=1", {
-      "X-MBX-TIME-UNIT": "microsecond",
-    });
-    const [trade] = trades.json as { T: number }[];
-    expect(trade?.T).toBe((server.exchange.aggTrades("BTCUSDT", { limit: 1 })[0]?.T ?? 0) * 1000);
-    const info = await get("/api/v3/exchangeInfo", "symbol=BTCUSDT", { "X-MBX-TIME-UNIT": "MICROSECOND" });
-    expect((info.json as { serverTime: number }).serverTime).toBeGreaterThan(1e15);
-    const milli = await get("/api/v3/time", "", { "X-MBX-TIME-UNIT": "MILLISECOND" });
-    expect((milli.json as { serverTime: number }).serverTime).toBeLessThan(1e14);
-    expectError(
-      await get("/api/v3/time", "", { "X-MBX-TIME-UNIT": "NANOSECOND" }),
-      400,
-      -1194,
-      /^Invalid value for time unit; expected either MICROSECOND or MILLISECOND\.$/,
-    );
-  },
   "recvwindow-decimals": async () => {
     const query = (window: string) => `symbol=BTCUSDT&recvWindow=${window}`;
     expect((await signed("GET", "/api/v3/openOrders", query("6000.346"))).status).toBe(200);

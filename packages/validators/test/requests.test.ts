@@ -540,3 +540,34 @@ describe("structured facts of a fault (what programs act on, never the message)"
     );
   });
 });
+
+describe("header parameters (in: header) by their declared name", () => {
+  const unit = "X-MBX-TIME-UNIT";
+  it.each([
+    { given: { operation: "server_time", value: "MICROSECOND" }, want: [] },
+    { given: { operation: "all_orders", value: "microsecond" }, want: [] },
+    { given: { operation: "new_order", value: "MILLISECOND" }, want: [] },
+    { given: { operation: "server_time", value: "SECOND" }, want: ["enum"] },
+    { given: { operation: "order_book", value: "Microsecond" }, want: ["enum"] },
+  ])("$given.operation with $given.value: $want", ({ given, want }) => {
+    const required: Record<string, string> = {
+      all_orders: "symbol=BTCUSDT",
+      new_order: "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=1",
+      order_book: "symbol=BTCUSDT",
+    };
+    const text = new URLSearchParams(required[given.operation] ?? "");
+    text.set(unit, given.value);
+    const parsed = parseRequest(given.operation, text);
+    expect(parsed.valid ? [] : parsed.errors.map((e) => `${e.path} ${e.rule}`)).toEqual(
+      want.map((rule) => `/${unit} ${rule}`),
+    );
+  });
+
+  it("every operation declares the time-unit header", () => {
+    for (const id of operationIds) {
+      const parsed = parseRequest(id, { [unit]: "NOPE" });
+      const rules = parsed.valid ? [] : parsed.errors.filter((e) => e.path === `/${unit}`).map((e) => e.rule);
+      expect(rules, id).toEqual(["enum"]);
+    }
+  });
+});

@@ -119,6 +119,11 @@ export type ModeResult<
 /** The parameters of an operation that declares none. */
 export type NoParameters = Record<string, never>;
 
+/** An operation's parameters of one place (path, query, header or cookie), by name. */
+type In<K extends keyof operations, L extends "path" | "query" | "header" | "cookie"> = NonNullable<
+  operations[K]["parameters"][L]
+>;
+
 /** An operation's query parameters. */
 type Query<K extends keyof operations> = operations[K]["parameters"]["query"];
 
@@ -155,20 +160,23 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Test connectivity: `GET /api/v3/ping`.
    * Authentication class `none`: sent without credentials.
    */
-  ping(params?: NoParameters, options?: Options): Promise<ModeResult<"ping", Mode>>;
+  ping(params?: In<"ping", "header">, options?: Options): Promise<ModeResult<"ping", Mode>>;
 
   /**
    * Check server time: `GET /api/v3/time`.
    * Authentication class `none`: sent without credentials.
    */
-  server_time(params?: NoParameters, options?: Options): Promise<ModeResult<"server_time", Mode>>;
+  server_time(
+    params?: In<"server_time", "header">,
+    options?: Options,
+  ): Promise<ModeResult<"server_time", Mode>>;
 
   /**
    * Exchange information: `GET /api/v3/exchangeInfo`.
    * Authentication class `none`: sent without credentials.
    */
   exchange_info(
-    params?: operations["exchange_info"]["parameters"]["query"],
+    params?: In<"exchange_info", "query"> & In<"exchange_info", "header">,
     options?: Options,
   ): Promise<ModeResult<"exchange_info", Mode>>;
 
@@ -177,7 +185,7 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `none`: sent without credentials.
    */
   order_book(
-    params: operations["order_book"]["parameters"]["query"],
+    params: In<"order_book", "query"> & In<"order_book", "header">,
     options?: Options,
   ): Promise<ModeResult<"order_book", Mode>>;
 
@@ -186,7 +194,7 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `market_data`: sends the API key (`X-MBX-APIKEY`) when the client has one; it is not required.
    */
   recent_trades_list(
-    params: operations["recent_trades_list"]["parameters"]["query"],
+    params: In<"recent_trades_list", "query"> & In<"recent_trades_list", "header">,
     options?: Options,
   ): Promise<ModeResult<"recent_trades_list", Mode>>;
 
@@ -196,14 +204,14 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    */
   historical_trades: {
     (
-      params: operations["historical_trades"]["parameters"]["query"],
+      params: In<"historical_trades", "query"> & In<"historical_trades", "header">,
       options?: Options,
     ): Promise<ModeResult<"historical_trades", Mode>>;
     /**
      * Every item, from `fromId` (or the first page) on, page after page; paced like every call. Stops where the data ends.
      */
     iterate(
-      params: operations["historical_trades"]["parameters"]["query"],
+      params: In<"historical_trades", "query"> & In<"historical_trades", "header">,
       options?: Options,
     ): AsyncIterableIterator<Item<"historical_trades">>;
   };
@@ -214,14 +222,14 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    */
   aggTrades: {
     (
-      params: operations["aggTrades"]["parameters"]["query"],
+      params: In<"aggTrades", "query"> & In<"aggTrades", "header">,
       options?: Options,
     ): Promise<ModeResult<"aggTrades", Mode>>;
     /**
      * Every item, from `fromId` (or the first page) on, page after page; or over `startTime`..`endTime` of any length; paced like every call. Stops where the data ends.
      */
     iterate(
-      params: operations["aggTrades"]["parameters"]["query"],
+      params: In<"aggTrades", "query"> & In<"aggTrades", "header">,
       options?: Options,
     ): AsyncIterableIterator<Item<"aggTrades">>;
   };
@@ -231,7 +239,7 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `none`: sent without credentials.
    */
   current_average_price(
-    params: operations["current_average_price"]["parameters"]["query"],
+    params: In<"current_average_price", "query"> & In<"current_average_price", "header">,
     options?: Options,
   ): Promise<ModeResult<"current_average_price", Mode>>;
 
@@ -240,15 +248,15 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `none`: sent without credentials.
    */
   order_book_ticker(
-    params: Sent<"order_book_ticker", "symbol">,
+    params: Sent<"order_book_ticker", "symbol"> & In<"order_book_ticker", "header">,
     options?: Options,
   ): Promise<ModeResult<"order_book_ticker", Mode, Schema<"BookTicker">>>;
   order_book_ticker(
-    params?: Unsent<"order_book_ticker", "symbol">,
+    params?: Unsent<"order_book_ticker", "symbol"> & In<"order_book_ticker", "header">,
     options?: Options,
   ): Promise<ModeResult<"order_book_ticker", Mode, Schema<"BookTickerList">>>;
   order_book_ticker(
-    params?: Query<"order_book_ticker">,
+    params?: Query<"order_book_ticker"> & In<"order_book_ticker", "header">,
     options?: Options,
   ): Promise<ModeResult<"order_book_ticker", Mode, Schema<"BookTicker" | "BookTickerList">>>;
 
@@ -257,15 +265,15 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `none`: sent without credentials.
    */
   symbol_price_ticker(
-    params: Sent<"symbol_price_ticker", "symbol">,
+    params: Sent<"symbol_price_ticker", "symbol"> & In<"symbol_price_ticker", "header">,
     options?: Options,
   ): Promise<ModeResult<"symbol_price_ticker", Mode, Schema<"PriceTicker">>>;
   symbol_price_ticker(
-    params?: Unsent<"symbol_price_ticker", "symbol">,
+    params?: Unsent<"symbol_price_ticker", "symbol"> & In<"symbol_price_ticker", "header">,
     options?: Options,
   ): Promise<ModeResult<"symbol_price_ticker", Mode, Schema<"PriceTickerList">>>;
   symbol_price_ticker(
-    params?: Query<"symbol_price_ticker">,
+    params?: Query<"symbol_price_ticker"> & In<"symbol_price_ticker", "header">,
     options?: Options,
   ): Promise<ModeResult<"symbol_price_ticker", Mode, Schema<"PriceTicker" | "PriceTickerList">>>;
 
@@ -274,15 +282,17 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `none`: sent without credentials.
    */
   ticker_price_change_statistics24hr(
-    params: Sent<"ticker_price_change_statistics24hr", "symbol">,
+    params: Sent<"ticker_price_change_statistics24hr", "symbol"> &
+      In<"ticker_price_change_statistics24hr", "header">,
     options?: Options,
   ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, Schema<"Ticker24hr">>>;
   ticker_price_change_statistics24hr(
-    params?: Unsent<"ticker_price_change_statistics24hr", "symbol">,
+    params?: Unsent<"ticker_price_change_statistics24hr", "symbol"> &
+      In<"ticker_price_change_statistics24hr", "header">,
     options?: Options,
   ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, Schema<"Ticker24hrList">>>;
   ticker_price_change_statistics24hr(
-    params?: Query<"ticker_price_change_statistics24hr">,
+    params?: Query<"ticker_price_change_statistics24hr"> & In<"ticker_price_change_statistics24hr", "header">,
     options?: Options,
   ): Promise<ModeResult<"ticker_price_change_statistics24hr", Mode, Schema<"Ticker24hr" | "Ticker24hrList">>>;
 
@@ -291,7 +301,7 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   query_order(
-    params: operations["query_order"]["parameters"]["query"],
+    params: In<"query_order", "query"> & In<"query_order", "header">,
     options?: Options,
   ): Promise<ModeResult<"query_order", Mode>>;
 
@@ -300,19 +310,19 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   new_order(
-    params: Query<"new_order"> & { newOrderRespType: "ACK" },
+    params: Query<"new_order"> & In<"new_order", "header"> & { newOrderRespType: "ACK" },
     options?: Options,
   ): Promise<ModeResult<"new_order", Mode, Schema<"NewOrderAck">>>;
   new_order(
-    params: Query<"new_order"> & { newOrderRespType: "RESULT" },
+    params: Query<"new_order"> & In<"new_order", "header"> & { newOrderRespType: "RESULT" },
     options?: Options,
   ): Promise<ModeResult<"new_order", Mode, Schema<"NewOrderResult">>>;
   new_order(
-    params: Query<"new_order"> & { newOrderRespType?: "FULL" | undefined },
+    params: Query<"new_order"> & In<"new_order", "header"> & { newOrderRespType?: "FULL" | undefined },
     options?: Options,
   ): Promise<ModeResult<"new_order", Mode, Schema<"NewOrderFull">>>;
   new_order(
-    params: Query<"new_order">,
+    params: Query<"new_order"> & In<"new_order", "header">,
     options?: Options,
   ): Promise<ModeResult<"new_order", Mode, Schema<"NewOrderAck" | "NewOrderResult" | "NewOrderFull">>>;
 
@@ -321,7 +331,7 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   cancel_order(
-    params: operations["cancel_order"]["parameters"]["query"],
+    params: In<"cancel_order", "query"> & In<"cancel_order", "header">,
     options?: Options,
   ): Promise<ModeResult<"cancel_order", Mode>>;
 
@@ -330,7 +340,7 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `user_data`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   open_orders(
-    params?: operations["open_orders"]["parameters"]["query"],
+    params?: In<"open_orders", "query"> & In<"open_orders", "header">,
     options?: Options,
   ): Promise<ModeResult<"open_orders", Mode>>;
 
@@ -339,7 +349,7 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    * Authentication class `trade`: sends the API key and signs the request (`timestamp`, `signature`).
    */
   cancel_all_orders(
-    params: operations["cancel_all_orders"]["parameters"]["query"],
+    params: In<"cancel_all_orders", "query"> & In<"cancel_all_orders", "header">,
     options?: Options,
   ): Promise<ModeResult<"cancel_all_orders", Mode>>;
 
@@ -349,14 +359,14 @@ export interface SpotApiMethods<Options, Mode extends ResultMode = "result"> {
    */
   all_orders: {
     (
-      params: operations["all_orders"]["parameters"]["query"],
+      params: In<"all_orders", "query"> & In<"all_orders", "header">,
       options?: Options,
     ): Promise<ModeResult<"all_orders", Mode>>;
     /**
      * Every item, from `orderId` (or the first page) on, page after page; or over `startTime`..`endTime` of any length, in windows of at most 86400000 ms; paced like every call. Stops where the data ends.
      */
     iterate(
-      params: operations["all_orders"]["parameters"]["query"],
+      params: In<"all_orders", "query"> & In<"all_orders", "header">,
       options?: Options,
     ): AsyncIterableIterator<Item<"all_orders">>;
   };

@@ -52,6 +52,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   server_time: {
     method: "GET",
@@ -61,6 +62,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   exchange_info: {
     method: "GET",
@@ -70,6 +72,7 @@ export const operationTable = {
     jsonEncoded: ["symbols"],
     acceptsFormBody: false,
     security: [],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   order_book: {
     method: "GET",
@@ -79,6 +82,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   recent_trades_list: {
     method: "GET",
@@ -88,6 +92,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [[], ["apiKey"]],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   historical_trades: {
     method: "GET",
@@ -97,6 +102,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [[], ["apiKey"]],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   aggTrades: {
     method: "GET",
@@ -106,6 +112,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   current_average_price: {
     method: "GET",
@@ -115,6 +122,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   order_book_ticker: {
     method: "GET",
@@ -124,6 +132,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   symbol_price_ticker: {
     method: "GET",
@@ -133,6 +142,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   ticker_price_change_statistics24hr: {
     method: "GET",
@@ -142,6 +152,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   query_order: {
     method: "GET",
@@ -151,6 +162,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [["apiKey", "signature"]],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   new_order: {
     method: "POST",
@@ -174,6 +186,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: true,
     security: [["apiKey", "signature"], ["apiKey"]],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   cancel_order: {
     method: "DELETE",
@@ -183,6 +196,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: true,
     security: [["apiKey", "signature"], ["apiKey"]],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   open_orders: {
     method: "GET",
@@ -192,6 +206,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [["apiKey", "signature"]],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   cancel_all_orders: {
     method: "DELETE",
@@ -201,6 +216,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: true,
     security: [["apiKey", "signature"], ["apiKey"]],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
   all_orders: {
     method: "GET",
@@ -210,6 +226,7 @@ export const operationTable = {
     jsonEncoded: [],
     acceptsFormBody: false,
     security: [["apiKey", "signature"]],
+    parameters: [{ name: "X-MBX-TIME-UNIT", in: "header" }],
   },
 } as const;
 

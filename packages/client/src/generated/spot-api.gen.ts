@@ -864,8 +864,8 @@ export interface components {
          * @description The request is malformed or was rejected (filled from the live API). Typical codes: -1100 illegal
          *     characters, -1102 mandatory parameter missing or malformed, -1106 parameter not required, -1121
          *     invalid symbol, -1128 invalid combination of optional parameters, -1013 filter failure, -1021
-         *     timestamp outside recvWindow, -1022 invalid signature, -2010 new order rejected, -2011 cancel
-         *     rejected, -2013 order does not exist. `x-refusals` names the code of each rule.
+         *     timestamp outside recvWindow, -1022 invalid signature, -1194 invalid `X-MBX-TIME-UNIT`, -2010
+         *     new order rejected, -2011 cancel rejected, -2013 order does not exist. `x-refusals` names the code of each rule.
          */
         BadRequest: {
             headers: {
@@ -991,6 +991,19 @@ export interface components {
         OrderId: components["schemas"]["OrderIdValue"];
         /** @description The client order id the order was placed with. */
         OrigClientOrderId: components["schemas"]["ClientOrderId"];
+        /**
+         * @description **Filled from the live API** (the source document does not state it). The unit of every time
+         *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+         *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+         *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+         *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+         *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+         *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+         *     An answer asked for in one unit is never the answer to a request in the other. A request
+         *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+         * @example MICROSECOND
+         */
+        TimeUnit: "MILLISECOND" | "MICROSECOND" | "millisecond" | "microsecond";
     };
     requestBodies: never;
     headers: {
@@ -1089,6 +1102,7 @@ export type ParameterTickerSymbol = components['parameters']['TickerSymbol'];
 export type ParameterSymbols = components['parameters']['Symbols'];
 export type ParameterOrderId = components['parameters']['OrderId'];
 export type ParameterOrigClientOrderId = components['parameters']['OrigClientOrderId'];
+export type ParameterTimeUnit = components['parameters']['TimeUnit'];
 export type HeaderUsedWeight1m = components['headers']['UsedWeight1m'];
 export type HeaderOrderCount10s = components['headers']['OrderCount10s'];
 export type HeaderOrderCount1d = components['headers']['OrderCount1d'];
@@ -1098,7 +1112,21 @@ export interface operations {
     ping: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1125,7 +1153,21 @@ export interface operations {
     server_time: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1171,7 +1213,21 @@ export interface operations {
                  */
                 symbols?: components["parameters"]["Symbols"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1301,7 +1357,21 @@ export interface operations {
                  */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1363,7 +1433,21 @@ export interface operations {
                  */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1412,7 +1496,21 @@ export interface operations {
                 /** @description Trade id to start from. Absent means the most recent trades. */
                 fromId?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1476,7 +1574,21 @@ export interface operations {
                  */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1522,7 +1634,21 @@ export interface operations {
                  */
                 symbol: components["parameters"]["SymbolRequired"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1561,7 +1687,21 @@ export interface operations {
                  */
                 symbol?: components["parameters"]["TickerSymbol"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1602,7 +1742,21 @@ export interface operations {
                  */
                 symbol?: components["parameters"]["TickerSymbol"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1646,7 +1800,21 @@ export interface operations {
                  */
                 symbol?: components["parameters"]["TickerSymbol"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1707,7 +1875,21 @@ export interface operations {
                 /** @description The client order id the order was placed with. */
                 origClientOrderId?: components["parameters"]["OrigClientOrderId"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1795,7 +1977,21 @@ export interface operations {
                  */
                 recvWindow?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1881,7 +2077,21 @@ export interface operations {
                 /** @description A client id for this cancel request; generated by the server when absent. */
                 newClientOrderId?: components["schemas"]["ClientOrderId"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1939,7 +2149,21 @@ export interface operations {
                  */
                 symbol?: components["parameters"]["SymbolOptional"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1998,7 +2222,21 @@ export interface operations {
                  */
                 symbol: components["parameters"]["SymbolRequired"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2066,7 +2304,21 @@ export interface operations {
                 /** @description Number of orders. No default is declared; when absent the server returns up to 500. Maximum 1000 (filled from the live API). */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description **Filled from the live API** (the source document does not state it). The unit of every time
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
+                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
+                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
+                 *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
+                 *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
+                 *     An answer asked for in one unit is never the answer to a request in the other. A request
+                 *     header, so it is not part of the signed payload. `recvWindow` stays in milliseconds.
+                 * @example MICROSECOND
+                 */
+                "X-MBX-TIME-UNIT"?: components["parameters"]["TimeUnit"];
+            };
             path?: never;
             cookie?: never;
         };

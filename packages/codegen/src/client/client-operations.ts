@@ -127,11 +127,11 @@ export function readClientModel(model: SourcedSpecModel): ClientModel {
         describeValue(clash.name),
       );
     }
-    if (operation.responseVariants && (body || parameters.some((p) => p.in !== "query"))) {
+    if (operation.responseVariants && body) {
       refuse(
         `${operation.pointer}/x-response-variant-by`,
-        "x-response-variant-by on an operation whose parameters are all query parameters and that takes no request body",
-        "path, header or cookie parameters, or a request body",
+        "x-response-variant-by on an operation that takes no request body",
+        "a request body",
       );
     }
     const security = securityOf(model, operation, schemes, refuse);

@@ -328,8 +328,8 @@ const VARIANT_HELPERS = [
   "",
 ];
 
-function hasRequiredQuery(op: Operation): boolean {
-  return op.parameters.some((p) => p.in === "query" && p.required);
+function hasRequiredParameter(op: Operation): boolean {
+  return op.parameters.some((p) => p.required);
 }
 
 /** The doc line on credentials: the x-auth-class's, or the security requirements it was derived from. */
@@ -359,23 +359,28 @@ function plainSignature(client: ClientOperation): string {
  * the parameter's whole type gives the union of the bodies).
  */
 function variantOverloads(
-  { operation: op, key: typesKey, methodName }: ClientOperation,
+  { operation: op, key: typesKey, methodName, locations }: ClientOperation,
   variants: ResponseVariants,
 ): string[] {
   const name = propertyKey(methodName);
   const id = stringLiteral(typesKey);
-  const query = `Query<${id}>`;
+  // The variant is chosen by a query parameter; the parameters of other places go alongside.
+  const beside = locations
+    .filter((at) => at !== "query")
+    .map((at) => ` & In<${id}, ${stringLiteral(at)}>`)
+    .join("");
+  const query = `Query<${id}>${beside}`;
   const key = propertyKey(variants.parameter);
   const parameter = stringLiteral(variants.parameter);
   const body = (names: string[]) =>
     `Schema<${names.map((v) => stringLiteral(variants.components[v]!)).join(" | ")}>`;
-  const optional = hasRequiredQuery(op) ? "" : "?";
+  const optional = hasRequiredParameter(op) ? "" : "?";
   const overload = (params: string, data: string) =>
     methodSignature("  ", name, [params, "options?: Options"], resultType(typesKey, data));
   const lines: string[] = [];
   if (variants.by === "presence") {
-    lines.push(overload(`params: Sent<${id}, ${parameter}>`, body(["present"])));
-    lines.push(overload(`params${optional}: Unsent<${id}, ${parameter}>`, body(["absent"])));
+    lines.push(overload(`params: Sent<${id}, ${parameter}>${beside}`, body(["present"])));
+    lines.push(overload(`params${optional}: Unsent<${id}, ${parameter}>${beside}`, body(["absent"])));
   } else {
     for (const variant of Object.keys(variants.components)) {
       const isDefault = variant === variants.default;

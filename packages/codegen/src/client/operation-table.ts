@@ -138,7 +138,11 @@ function literal(value: unknown): string {
 /** The table lines that only some operations need: security, parameters, body, responseAs. */
 function wireLines(client: ClientOperation): string[] {
   const lines = [`    security: ${literal(client.security)},`];
-  if (client.parameters.length > 0) {
+  // As Biome writes it: one object on the line when it fits, several objects one per line.
+  const [only, ...more] = client.parameters;
+  const oneLine = only && more.length === 0 ? `    parameters: [${objectLiteral(only)}],` : undefined;
+  if (oneLine !== undefined && oneLine.length <= LINE_WIDTH) lines.push(oneLine);
+  else if (client.parameters.length > 0) {
     lines.push("    parameters: [", ...client.parameters.map((p) => `      ${objectLiteral(p)},`), "    ],");
   }
   if (client.body) lines.push(`    body: ${objectLiteral(client.body)},`);

@@ -37,7 +37,19 @@ export function stringArray(values: readonly string[], prefix: string, suffix: s
 export function methodSignature(indent: string, name: string, params: string[], returns: string): string {
   const inline = `${indent}${name}(${params.join(", ")}): ${returns};`;
   if (inline.length <= LINE_WIDTH) return inline;
-  return [`${indent}${name}(`, ...params.map((p) => `${indent}  ${p},`), `${indent}): ${returns};`].join(
-    "\n",
-  );
+  return [
+    `${indent}${name}(`,
+    ...params.map((p) => parameterLines(`${indent}  `, p)),
+    `${indent}): ${returns};`,
+  ].join("\n");
+}
+
+/** A parameter on its line, or, as Biome breaks an intersection too long for one, a member a line. */
+function parameterLines(indent: string, parameter: string): string {
+  const line = `${indent}${parameter},`;
+  const members = parameter.split(" & ");
+  if (line.length <= LINE_WIDTH || members.length < 2) return line;
+  return members
+    .map((member, i) => `${indent}${i === 0 ? "" : "  "}${member}${i < members.length - 1 ? " &" : ","}`)
+    .join("\n");
 }

@@ -38,6 +38,7 @@ import { statefulExploration } from "./stateful-exploration.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
 import { stopTriggers } from "./stop-triggers.js";
 import { symbolCase } from "./symbol-case.js";
+import { timeUnit } from "./time-unit.js";
 import { timeWindow } from "./time-window.js";
 import { tradeStatistics } from "./trade-statistics.js";
 import { unknownReference } from "./unknown-reference.js";
@@ -71,6 +72,7 @@ export const CHECKS = [
   stopTriggers,
   accountIsolation,
   orderTimes,
+  timeUnit,
   rateCounters,
   wireVariants,
   orderArithmetic,

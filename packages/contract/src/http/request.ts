@@ -125,6 +125,30 @@ function formEncode(params: ParamList, escapes?: WireVariant["escapes"]): string
   return params.map(([k, v]) => `${encodeURIComponent(k)}=${escapeValue(v, escapes)}`).join("&");
 }
 
+/**
+ * The plan's parameters by where the spec declares them: header parameters become request
+ * headers and path parameters fill the path's template, so neither is in the query, the body or
+ * the signed payload (x-signing signs the query and the body only); cookie parameters go in one
+ * Cookie header. Names the operation does not declare stay parameters.
+ */
+export function byLocation(
+  op: Pick<ContractOperation, "parameters" | "path">,
+  params: ParamList,
+): { params: ParamList; headers: Record<string, string>; path: string } {
+  const located = { params: [] as ParamList, headers: {} as Record<string, string>, path: op.path };
+  const cookies: string[] = [];
+  for (const pair of params) {
+    const [name, value] = pair;
+    const place = op.parameters.find((p) => p.name === name)?.in ?? "query";
+    if (place === "header") located.headers[name] = value;
+    else if (place === "path") located.path = located.path.split(`{${name}}`).join(encodeURIComponent(value));
+    else if (place === "cookie") cookies.push(`${name}=${encodeURIComponent(value)}`);
+    else located.params.push(pair);
+  }
+  if (cookies.length > 0) located.headers.cookie = cookies.join("; ");
+  return located;
+}
+
 const WRONG_KEY = "contract-tester-unknown-api-key-0000000000000000000000000000000000";
 
 /** Builds the bytes of one request, signing the final query string and body when asked. */
@@ -143,6 +167,8 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
     }
   }
 
+  const located = byLocation(op, plan.params);
+  Object.assign(headers, located.headers);
   const alsoInBody = op.acceptsFormBody ? plan.wire?.alsoInBody : undefined;
   const placement: Placement = alsoInBody
     ? "split"
@@ -153,15 +179,15 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
   const encode = (params: ParamList) => formEncode(params, escapes);
   let query: ParamList = [];
   let body: ParamList = [];
-  if (placement === "query") query = [...plan.params];
-  else if (placement === "body") body = [...plan.params];
+  if (placement === "query") query = [...located.params];
+  else if (placement === "body") body = [...located.params];
   else if (alsoInBody) {
-    query = [...plan.params];
+    query = [...located.params];
     body = [...alsoInBody];
   } else {
-    const half = Math.ceil(plan.params.length / 2);
-    query = plan.params.slice(0, half);
-    body = plan.params.slice(half);
+    const half = Math.ceil(located.params.length / 2);
+    query = located.params.slice(0, half);
+    body = located.params.slice(half);
   }
   const envelope = placement === "query" ? query : body;
 
@@ -198,7 +224,7 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
   }
 
   const queryText = encode(query);
-  const url = `${ctx.baseUrl.replace(/\/+$/, "")}${op.path}${queryText ? `?${queryText}` : ""}`;
+  const url = `${ctx.baseUrl.replace(/\/+$/, "")}${located.path}${queryText ? `?${queryText}` : ""}`;
   if (plan.wire?.headers) Object.assign(headers, plan.wire.headers);
   const request: WireRequest = { method: plan.wire?.method ?? methodOf(op), url, headers };
   if (body.length > 0) {

@@ -431,6 +431,112 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       caughtBy: ["stop_triggers"],
       response: onStopQuery((order) => (order.isWorking === true ? { ...order, workingTime: -1 } : order)),
     },
+    ...timeUnitFaults(),
+  ];
+}
+
+// ---- the time-unit header (X-MBX-TIME-UNIT) ----
+const UNIT_HEADER = "x-mbx-time-unit";
+const unitAsked = (req: ProxyRequest) => req.headers[UNIT_HEADER];
+const inMicros = (req: ProxyRequest) => unitAsked(req)?.toUpperCase() === "MICROSECOND";
+
+/** Applies `change` to every object of a JSON answer, however deep. */
+function everyObject(json: unknown, change: (object: Json) => Json): unknown {
+  if (Array.isArray(json)) return json.map((item) => everyObject(item, change));
+  if (typeof json !== "object" || json === null) return json;
+  const object: Json = {};
+  for (const [key, value] of Object.entries(json)) object[key] = everyObject(value, change);
+  return change(object);
+}
+
+function timeUnitFaults(): Fault[] {
+  return [
+    {
+      name: "time-unit-header-ignored",
+      description: "X-MBX-TIME-UNIT is not read: every answer is in milliseconds",
+      caughtBy: ["time_unit"],
+      request: (req) => {
+        const headers = { ...req.headers };
+        delete headers[UNIT_HEADER];
+        return { ...req, headers };
+      },
+    },
+    {
+      name: "time-unit-field-left-in-milliseconds",
+      description: "with MICROSECOND, closeTime (avgPrice, the 24-hour ticker) stays in milliseconds",
+      caughtBy: ["time_unit"],
+      response: (req, res) =>
+        inMicros(req) && served(res)
+          ? mapJson(res, (json) =>
+              everyObject(json, (o) =>
+                typeof o.closeTime === "number" ? { ...o, closeTime: Math.floor(o.closeTime / 1000) } : o,
+              ),
+            )
+          : res,
+    },
+    {
+      name: "time-unit-ids-scaled",
+      description: "with MICROSECOND, every integer of the answer is multiplied by 1000, ids included",
+      caughtBy: ["time_unit"],
+      response: (req, res) =>
+        inMicros(req) && served(res)
+          ? mapJson(res, (json) =>
+              everyObject(json, (o) => {
+                const out: Json = { ...o };
+                for (const [key, value] of Object.entries(o))
+                  if (/Id$|^id$|^a$/.test(key) && typeof value === "number" && value > 0)
+                    out[key] = value * 1000;
+                return out;
+              }),
+            )
+          : res,
+    },
+    {
+      name: "time-unit-lower-case-refused",
+      description: "X-MBX-TIME-UNIT: microsecond (lower case) is refused with -1194",
+      caughtBy: ["time_unit"],
+      request: (req) =>
+        unitAsked(req) === "microsecond"
+          ? {
+              status: 400,
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({
+                code: -1194,
+                msg: "Invalid value for time unit; expected either MICROSECOND or MILLISECOND.",
+              }),
+            }
+          : req,
+    },
+    {
+      name: "time-unit-unknown-value-served",
+      description: "an X-MBX-TIME-UNIT value other than the two units is served in milliseconds",
+      caughtBy: ["time_unit"],
+      request: (req) => {
+        const unit = unitAsked(req);
+        if (unit === undefined || ["MICROSECOND", "MILLISECOND"].includes(unit.toUpperCase())) return req;
+        const headers = { ...req.headers };
+        delete headers[UNIT_HEADER];
+        return { ...req, headers };
+      },
+    },
+    {
+      name: "time-unit-answer-kept-by-url",
+      description:
+        "answers are kept by URL alone: the answer asked for in microseconds is given to the next request of the URL without the header",
+      caughtBy: ["time_unit"],
+      response: (req, res, state) => {
+        if (req.method !== "GET" || !served(res)) return res;
+        const key = `kept ${req.path}?${req.rawQuery}`;
+        if (inMicros(req)) {
+          state.set(key, res);
+          return res;
+        }
+        const kept = state.get(key) as ProxyResponse | undefined;
+        if (kept === undefined || unitAsked(req) !== undefined) return res;
+        state.delete(key);
+        return kept;
+      },
+    },
   ];
 }
 

@@ -133,8 +133,10 @@ function rolesOf(operation: ServerOperation): ReadonlyMap<string, Role> {
     if (operation.signed) {
       for (const name of SIGNED_ENVELOPE) made.set(name, name === "recvWindow" ? ENVELOPE_ONLY : DECLARED);
     }
-    for (const name of operation.parameterByName.keys()) {
-      if (!(operation.signed && name === "recvWindow")) made.set(name, DECLARED);
+    // A header parameter is read from the headers (headerParams), never from the query or body.
+    for (const parameter of operation.parameters) {
+      if (parameter.in === "header") continue;
+      if (!(operation.signed && parameter.name === "recvWindow")) made.set(parameter.name, DECLARED);
     }
     roles = made;
     rolesByOperation.set(operation, roles);

@@ -5,6 +5,7 @@
  * "not sent". The signed payload is kept as the raw bytes received, minus the signature pair (its
  * name comes from the spec's `x-signing`).
  */
+import type { IncomingHttpHeaders } from "node:http";
 import { duplicateParam, malformedPercentEncoding, tooManyParams } from "../errors.js";
 
 /** The parameters of one request. */
@@ -130,4 +131,25 @@ function decodeComponent(text: string, paramName: string | undefined): string {
     const where = paramName === undefined ? "a parameter name" : `parameter '${paramName}'`;
     throw malformedPercentEncoding(where);
   }
+}
+
+/**
+ * The operation's declared header parameters the request carries (`in: header`), by the spec's
+ * name: request headers are matched without regard to case, and an empty one counts as not sent,
+ * as an empty query value does. They are not part of the signed payload.
+ */
+export function headerParams(
+  operation: { readonly parameters: readonly { readonly name: string; readonly in: string }[] },
+  headers: IncomingHttpHeaders,
+): Map<string, string> | undefined {
+  let found: Map<string, string> | undefined;
+  for (const parameter of operation.parameters) {
+    if (parameter.in !== "header") continue;
+    const value = headers[parameter.name.toLowerCase()];
+    const text = Array.isArray(value) ? value.join(", ") : value;
+    if (text === undefined || text === "") continue;
+    found ??= new Map();
+    found.set(parameter.name, text);
+  }
+  return found;
 }

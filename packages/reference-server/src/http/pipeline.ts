@@ -14,7 +14,7 @@ import { authenticate, type KeyRing } from "./auth.js";
 import { checkContentType, hasBody, readBody } from "./body.js";
 import { createHandlers, type Handler, JsonText, VersionedJson } from "./handlers.js";
 import { splitExtras } from "./live-extras.js";
-import { type RequestParams, readParams } from "./params.js";
+import { headerParams, type RequestParams, readParams } from "./params.js";
 import { protocolFault } from "./protocol.js";
 import { type OrderCounts, type RateLimiter, requestWeight, weightHeaders } from "./rate-limits.js";
 import { Router } from "./router.js";
@@ -228,6 +228,8 @@ function execute(
       recvWindowDecimals: deps.recvWindowDecimals === true,
     }) ?? "";
   const { declared, extras } = splitExtras(operation, params.values, params.sentCount);
+  const headers = headerParams(operation, x.req.headers);
+  if (headers !== undefined) for (const [name, value] of headers) declared.set(name, value);
   const checked = validateParams(operation, declared);
   const isNewOrder = operation.operationId === "new_order";
   if (isNewOrder) deps.rateLimiter.checkOrderRate(accountId, now);

@@ -36,10 +36,12 @@ export function errorCodesOf(
   const resolve = (schema: unknown) => resolveRef(model.document, schema, operation.pointer);
   const stated = refusalRulesStatedBy(model, operation, resolve);
   const declared = new Set(operation.parameters.map((p) => p.name));
+  // A parameter sent twice is a query's or a body's fault; a header sent twice is one header.
+  const repeatable = operation.parameters.some((p) => p.in !== "header");
   for (const rule of model.refusals?.rules ?? []) {
     const applies = rule.operations
       ? rule.operations.includes(operation.operationId)
-      : stated.has(rule.rule) || (WHEREVER_PARAMETERS.has(rule.rule) && declared.size > 0);
+      : stated.has(rule.rule) || (WHEREVER_PARAMETERS.has(rule.rule) && repeatable);
     if (!applies) continue;
     add(rule.code, rule.status, rule.rule);
     for (const [parameter, code] of Object.entries(rule.byParameter))

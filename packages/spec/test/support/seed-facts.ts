@@ -58,6 +58,9 @@ function isDateTime(spec: Json, schema: Json): boolean {
   return schema?.title === "date_time" && branches.length === 2 && text && millis;
 }
 
+/** How the spec marks a fact it filled from the live API. */
+const FILLED_MARK = /\*\*Filled from the live API\*\*/;
+
 const shown = (value: unknown) => (value === undefined ? "none" : JSON.stringify(value));
 
 /** Every difference between `spec` and the source document's facts; empty when the spec keeps them. */
@@ -115,7 +118,20 @@ function operationDifferences(
   if (!seedAuthClasses[seed.auth].includes(seed.operationId))
     at("x-auth-class (section 5's grouping)", `not listed under ${seed.auth}`, shown(authClass));
 
-  const parameters: Json[] = (operation.parameters ?? []).map((p: Json) => resolve(spec, p));
+  const declared: Json[] = (operation.parameters ?? []).map((p: Json) => resolve(spec, p));
+  // The source document's parameters travel in the query string or the body. A request header is
+  // not one of them (it leaves how headers are used "not shown", like the API key's): a header
+  // parameter is a fact filled from the live API, and must say so.
+  for (const header of declared.filter((p) => p.in === "header")) {
+    if (!FILLED_MARK.test(String(header.description ?? "")))
+      at(
+        "header parameter not marked as filled from the live API",
+        "no such header",
+        "unmarked",
+        header.name,
+      );
+  }
+  const parameters = declared.filter((p) => p.in !== "header");
   const names = parameters.map((p) => String(p.name));
   const seedNames = seed.parameters.map((p) => p.name);
   for (const name of names.filter((n) => !seedNames.includes(n)))

@@ -6785,15 +6785,28 @@ validate112.errors = vErrors;
 return errors === 0;
 }
 
-const schema291 = {"type":"object","properties":{},"additionalProperties":false};
+const schema291 = {"type":"object","properties":{"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
+if(!(key0 === "X-MBX-TIME-UNIT")){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/ping.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
+}
+}
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data0 = data["X-MBX-TIME-UNIT"];
+if(typeof data0 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/ping.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data0 === "MILLISECOND") || (data0 === "MICROSECOND")) || (data0 === "millisecond")) || (data0 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/ping.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema291.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
 }
 }
 else {
@@ -6804,15 +6817,28 @@ validate114.errors = vErrors;
 return errors === 0;
 }
 
-const schema292 = {"type":"object","properties":{},"additionalProperties":false};
+const schema292 = {"type":"object","properties":{"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
+if(!(key0 === "X-MBX-TIME-UNIT")){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/server_time.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
+}
+}
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data0 = data["X-MBX-TIME-UNIT"];
+if(typeof data0 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/server_time.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data0 === "MILLISECOND") || (data0 === "MICROSECOND")) || (data0 === "millisecond")) || (data0 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/server_time.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema292.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
 }
 }
 else {
@@ -6823,7 +6849,7 @@ validate115.errors = vErrors;
 return errors === 0;
 }
 
-const schema293 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/SymbolName"}}},"additionalProperties":false,"allOf":[{"not":{"required":["symbol","symbols"],"properties":{"symbol":true,"symbols":true}}}]};
+const schema293 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"symbols":{"type":"array","minItems":1,"maxItems":100,"uniqueItems":true,"items":{"$ref":"#/$defs/SymbolName"}},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false,"allOf":[{"not":{"required":["symbol","symbols"],"properties":{"symbol":true,"symbols":true}}}]};
 const func4 = duplicateItems;
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6856,7 +6882,7 @@ vErrors = null;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((key0 === "symbol") || (key0 === "symbols"))){
+if(!(((key0 === "symbol") || (key0 === "symbols")) || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/exchange_info.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -6910,6 +6936,17 @@ else {
 errors++;
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data3 = data["X-MBX-TIME-UNIT"];
+if(typeof data3 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/exchange_info.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data3 === "MILLISECOND") || (data3 === "MICROSECOND")) || (data3 === "millisecond")) || (data3 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/exchange_info.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema293.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 }
 else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/exchange_info.request/type",keyword:"type",params:{type: "object"}});
@@ -6919,7 +6956,7 @@ validate116.errors = vErrors;
 return errors === 0;
 }
 
-const schema296 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":5000}},"additionalProperties":false,"required":["symbol"]};
+const schema296 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":5000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false,"required":["symbol"]};
 const formats108 = runtimeFormats.int32;
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6931,7 +6968,7 @@ if(data.symbol === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "symbol") || (key0 === "limit"))){
+if(!(((key0 === "symbol") || (key0 === "limit")) || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/order_book.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -6970,6 +7007,17 @@ errors++;
 }
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data2 = data["X-MBX-TIME-UNIT"];
+if(typeof data2 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/order_book.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data2 === "MILLISECOND") || (data2 === "MICROSECOND")) || (data2 === "millisecond")) || (data2 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/order_book.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema296.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 }
 else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/order_book.request/type",keyword:"type",params:{type: "object"}});
@@ -6979,7 +7027,7 @@ validate117.errors = vErrors;
 return errors === 0;
 }
 
-const schema298 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
+const schema298 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false,"required":["symbol"]};
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6990,7 +7038,7 @@ if(data.symbol === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "symbol") || (key0 === "limit"))){
+if(!(((key0 === "symbol") || (key0 === "limit")) || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/recent_trades_list.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -7029,6 +7077,17 @@ errors++;
 }
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data2 = data["X-MBX-TIME-UNIT"];
+if(typeof data2 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/recent_trades_list.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data2 === "MILLISECOND") || (data2 === "MICROSECOND")) || (data2 === "millisecond")) || (data2 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/recent_trades_list.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema298.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 }
 else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/recent_trades_list.request/type",keyword:"type",params:{type: "object"}});
@@ -7060,7 +7119,7 @@ validate119.errors = vErrors;
 return errors === 0;
 }
 
-const schema301 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"fromId":{"type":"integer","format":"int64","minimum":0}},"additionalProperties":false,"required":["symbol"]};
+const schema301 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"fromId":{"type":"integer","format":"int64","minimum":0},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false,"required":["symbol"]};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7071,7 +7130,7 @@ if(data.symbol === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "symbol") || (key0 === "limit")) || (key0 === "fromId"))){
+if(!((((key0 === "symbol") || (key0 === "limit")) || (key0 === "fromId")) || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/historical_trades.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -7127,6 +7186,17 @@ errors++;
 }
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data3 = data["X-MBX-TIME-UNIT"];
+if(typeof data3 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/historical_trades.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data3 === "MILLISECOND") || (data3 === "MICROSECOND")) || (data3 === "millisecond")) || (data3 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/historical_trades.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema301.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 }
 else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/historical_trades.request/type",keyword:"type",params:{type: "object"}});
@@ -7158,7 +7228,7 @@ validate122.errors = vErrors;
 return errors === 0;
 }
 
-const schema304 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"fromId":{"type":"integer","format":"int64","minimum":0},"startTime":{"$ref":"#/$defs/DateTime"},"endTime":{"$ref":"#/$defs/DateTime"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol"]};
+const schema304 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"fromId":{"type":"integer","format":"int64","minimum":0},"startTime":{"$ref":"#/$defs/DateTime"},"endTime":{"$ref":"#/$defs/DateTime"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false,"required":["symbol"]};
 
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7169,7 +7239,7 @@ if(data.symbol === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "symbol") || (key0 === "fromId")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "limit"))){
+if(!((((((key0 === "symbol") || (key0 === "fromId")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "limit")) || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/aggTrades.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -7359,6 +7429,17 @@ errors++;
 }
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data5 = data["X-MBX-TIME-UNIT"];
+if(typeof data5 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/aggTrades.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data5 === "MILLISECOND") || (data5 === "MICROSECOND")) || (data5 === "millisecond")) || (data5 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/aggTrades.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema304.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 }
 else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/aggTrades.request/type",keyword:"type",params:{type: "object"}});
@@ -7390,7 +7471,7 @@ validate125.errors = vErrors;
 return errors === 0;
 }
 
-const schema309 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"}},"additionalProperties":false,"required":["symbol"]};
+const schema309 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false,"required":["symbol"]};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7401,7 +7482,7 @@ if(data.symbol === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!(key0 === "symbol")){
+if(!((key0 === "symbol") || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/current_average_price.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -7419,6 +7500,17 @@ else {
 errors++;
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data1 = data["X-MBX-TIME-UNIT"];
+if(typeof data1 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/current_average_price.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data1 === "MILLISECOND") || (data1 === "MICROSECOND")) || (data1 === "millisecond")) || (data1 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/current_average_price.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema309.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 }
 else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/current_average_price.request/type",keyword:"type",params:{type: "object"}});
@@ -7428,14 +7520,14 @@ validate127.errors = vErrors;
 return errors === 0;
 }
 
-const schema311 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"}},"additionalProperties":false};
+const schema311 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false};
 
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(key0 === "symbol")){
+if(!((key0 === "symbol") || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/order_book_ticker.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -7450,6 +7542,17 @@ errors++;
 }
 else {
 (vErrors ??= []).push({instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+}
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data1 = data["X-MBX-TIME-UNIT"];
+if(typeof data1 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/order_book_ticker.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data1 === "MILLISECOND") || (data1 === "MICROSECOND")) || (data1 === "millisecond")) || (data1 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/order_book_ticker.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema311.properties["X-MBX-TIME-UNIT"].enum}});
 errors++;
 }
 }
@@ -7519,14 +7622,14 @@ validate129.errors = vErrors;
 return errors === 0;
 }
 
-const schema314 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"}},"additionalProperties":false};
+const schema314 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false};
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(key0 === "symbol")){
+if(!((key0 === "symbol") || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/symbol_price_ticker.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -7541,6 +7644,17 @@ errors++;
 }
 else {
 (vErrors ??= []).push({instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+}
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data1 = data["X-MBX-TIME-UNIT"];
+if(typeof data1 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/symbol_price_ticker.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data1 === "MILLISECOND") || (data1 === "MICROSECOND")) || (data1 === "millisecond")) || (data1 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/symbol_price_ticker.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema314.properties["X-MBX-TIME-UNIT"].enum}});
 errors++;
 }
 }
@@ -7610,14 +7724,14 @@ validate133.errors = vErrors;
 return errors === 0;
 }
 
-const schema317 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"}},"additionalProperties":false};
+const schema317 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false};
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(key0 === "symbol")){
+if(!((key0 === "symbol") || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/ticker_price_change_statistics24hr.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -7632,6 +7746,17 @@ errors++;
 }
 else {
 (vErrors ??= []).push({instancePath:instancePath+"/symbol",schemaPath:"#/$defs/SymbolName/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+}
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data1 = data["X-MBX-TIME-UNIT"];
+if(typeof data1 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/ticker_price_change_statistics24hr.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data1 === "MILLISECOND") || (data1 === "MICROSECOND")) || (data1 === "millisecond")) || (data1 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/ticker_price_change_statistics24hr.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema317.properties["X-MBX-TIME-UNIT"].enum}});
 errors++;
 }
 }
@@ -7701,7 +7826,7 @@ validate137.errors = vErrors;
 return errors === 0;
 }
 
-const schema320 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema320 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7712,7 +7837,7 @@ if(data.symbol === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "timestamp")) || (key0 === "signature"))){
+if(!((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "X-MBX-TIME-UNIT")) || (key0 === "timestamp")) || (key0 === "signature"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/query_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -7760,23 +7885,34 @@ else {
 errors++;
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data3 = data["X-MBX-TIME-UNIT"];
+if(typeof data3 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/query_order.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data3 === "MILLISECOND") || (data3 === "MICROSECOND")) || (data3 === "millisecond")) || (data3 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/query_order.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema320.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 if(data.timestamp !== undefined){
-let data3 = data.timestamp;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+let data4 = data.timestamp;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/query_order.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/query_order.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 }
 }
 if(data.signature !== undefined){
-let data4 = data.signature;
-if(typeof data4 === "string"){
-if(!pattern10.test(data4)){
+let data5 = data.signature;
+if(typeof data5 === "string"){
+if(!pattern10.test(data5)){
 (vErrors ??= []).push({instancePath:instancePath+"/signature",schemaPath:"#/$defs/query_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}});
 errors++;
 }
@@ -7795,7 +7931,7 @@ validate140.errors = vErrors;
 return errors === 0;
 }
 
-const schema324 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","side","type"],"allOf":[{"if":{"properties":{"type":{"const":"LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"properties":{"type":{"const":"MARKET"}},"required":["type"]},"then":{"properties":{"timeInForce":false,"price":false,"stopPrice":false,"trailingDelta":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["quantity"],"properties":{"quantity":true}},{"required":["quoteOrderQty"],"properties":{"quoteOrderQty":true}}]},{"not":{"required":["quantity","quoteOrderQty"],"properties":{"quantity":true,"quoteOrderQty":true}}}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"LIMIT_MAKER"}},"required":["type"]},"then":{"required":["quantity","price"],"properties":{"quantity":true,"price":true,"timeInForce":false,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"required":["icebergQty"],"properties":{"icebergQty":true}},"then":{"required":["timeInForce"],"properties":{"timeInForce":{"const":"GTC"}}}}]};
+const schema324 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"side":{"$ref":"#/$defs/OrderSide"},"type":{"$ref":"#/$defs/OrderType"},"timeInForce":{"$ref":"#/$defs/TimeInForce"},"quantity":{"$ref":"#/$defs/DecimalParameter"},"quoteOrderQty":{"$ref":"#/$defs/DecimalParameter"},"price":{"$ref":"#/$defs/DecimalParameter"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"stopPrice":{"$ref":"#/$defs/DecimalParameter"},"trailingDelta":{"$ref":"#/$defs/DecimalParameter"},"icebergQty":{"$ref":"#/$defs/DecimalParameter"},"newOrderRespType":{"$ref":"#/$defs/NewOrderResponseType"},"recvWindow":{"type":"integer","format":"int64","minimum":1,"maximum":60000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol","side","type"],"allOf":[{"if":{"properties":{"type":{"const":"LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"properties":{"type":{"const":"MARKET"}},"required":["type"]},"then":{"properties":{"timeInForce":false,"price":false,"stopPrice":false,"trailingDelta":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["quantity"],"properties":{"quantity":true}},{"required":["quoteOrderQty"],"properties":{"quoteOrderQty":true}}]},{"not":{"required":["quantity","quoteOrderQty"],"properties":{"quantity":true,"quoteOrderQty":true}}}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"STOP_LOSS_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT"}},"required":["type"]},"then":{"required":["quantity"],"properties":{"quantity":true,"timeInForce":false,"price":false,"quoteOrderQty":false,"icebergQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"TAKE_PROFIT_LIMIT"}},"required":["type"]},"then":{"required":["timeInForce","quantity","price"],"properties":{"timeInForce":true,"quantity":true,"price":true,"quoteOrderQty":false},"allOf":[{"anyOf":[{"required":["stopPrice"],"properties":{"stopPrice":true}},{"required":["trailingDelta"],"properties":{"trailingDelta":true}}]}]}},{"if":{"properties":{"type":{"const":"LIMIT_MAKER"}},"required":["type"]},"then":{"required":["quantity","price"],"properties":{"quantity":true,"price":true,"timeInForce":false,"quoteOrderQty":false,"stopPrice":false,"trailingDelta":false}}},{"if":{"required":["icebergQty"],"properties":{"icebergQty":true}},"then":{"required":["timeInForce"],"properties":{"timeInForce":{"const":"GTC"}}}}]};
 const func5 = Object.prototype.hasOwnProperty;
 
 function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -8697,23 +8833,34 @@ errors++;
 }
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data43 = data["X-MBX-TIME-UNIT"];
+if(typeof data43 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/new_order.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data43 === "MILLISECOND") || (data43 === "MICROSECOND")) || (data43 === "millisecond")) || (data43 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/new_order.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema324.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 if(data.timestamp !== undefined){
-let data43 = data.timestamp;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+let data44 = data.timestamp;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/new_order.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 0 || isNaN(data43)){
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 0 || isNaN(data44)){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/new_order.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 }
 }
 if(data.signature !== undefined){
-let data44 = data.signature;
-if(typeof data44 === "string"){
-if(!pattern10.test(data44)){
+let data45 = data.signature;
+if(typeof data45 === "string"){
+if(!pattern10.test(data45)){
 (vErrors ??= []).push({instancePath:instancePath+"/signature",schemaPath:"#/$defs/new_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}});
 errors++;
 }
@@ -8789,7 +8936,7 @@ validate142.errors = vErrors;
 return errors === 0;
 }
 
-const schema338 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema338 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"origClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"newClientOrderId":{"$ref":"#/$defs/ClientOrderId"},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8800,7 +8947,7 @@ if(data.symbol === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "newClientOrderId")) || (key0 === "timestamp")) || (key0 === "signature"))){
+if(!(((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "origClientOrderId")) || (key0 === "newClientOrderId")) || (key0 === "X-MBX-TIME-UNIT")) || (key0 === "timestamp")) || (key0 === "signature"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/cancel_order.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -8861,23 +9008,34 @@ else {
 errors++;
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data4 = data["X-MBX-TIME-UNIT"];
+if(typeof data4 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/cancel_order.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data4 === "MILLISECOND") || (data4 === "MICROSECOND")) || (data4 === "millisecond")) || (data4 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/cancel_order.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema338.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 if(data.timestamp !== undefined){
-let data4 = data.timestamp;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+let data5 = data.timestamp;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/cancel_order.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/cancel_order.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 }
 }
 if(data.signature !== undefined){
-let data5 = data.signature;
-if(typeof data5 === "string"){
-if(!pattern10.test(data5)){
+let data6 = data.signature;
+if(typeof data6 === "string"){
+if(!pattern10.test(data6)){
 (vErrors ??= []).push({instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_order.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}});
 errors++;
 }
@@ -8896,14 +9054,14 @@ validate146.errors = vErrors;
 return errors === 0;
 }
 
-const schema343 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
+const schema343 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
 
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((key0 === "symbol") || (key0 === "timestamp")) || (key0 === "signature"))){
+if(!((((key0 === "symbol") || (key0 === "X-MBX-TIME-UNIT")) || (key0 === "timestamp")) || (key0 === "signature"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/open_orders.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -8921,23 +9079,34 @@ else {
 errors++;
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data1 = data["X-MBX-TIME-UNIT"];
+if(typeof data1 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/open_orders.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data1 === "MILLISECOND") || (data1 === "MICROSECOND")) || (data1 === "millisecond")) || (data1 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/open_orders.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema343.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 if(data.timestamp !== undefined){
-let data1 = data.timestamp;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let data2 = data.timestamp;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/open_orders.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/open_orders.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 }
 }
 if(data.signature !== undefined){
-let data2 = data.signature;
-if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
+let data3 = data.signature;
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
 (vErrors ??= []).push({instancePath:instancePath+"/signature",schemaPath:"#/$defs/open_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}});
 errors++;
 }
@@ -8978,7 +9147,7 @@ validate148.errors = vErrors;
 return errors === 0;
 }
 
-const schema346 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema346 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8989,7 +9158,7 @@ if(data.symbol === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "symbol") || (key0 === "timestamp")) || (key0 === "signature"))){
+if(!((((key0 === "symbol") || (key0 === "X-MBX-TIME-UNIT")) || (key0 === "timestamp")) || (key0 === "signature"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/cancel_all_orders.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -9007,23 +9176,34 @@ else {
 errors++;
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data1 = data["X-MBX-TIME-UNIT"];
+if(typeof data1 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/cancel_all_orders.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data1 === "MILLISECOND") || (data1 === "MICROSECOND")) || (data1 === "millisecond")) || (data1 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/cancel_all_orders.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema346.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 if(data.timestamp !== undefined){
-let data1 = data.timestamp;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+let data2 = data.timestamp;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/cancel_all_orders.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/cancel_all_orders.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 }
 }
 if(data.signature !== undefined){
-let data2 = data.signature;
-if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
+let data3 = data.signature;
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
 (vErrors ??= []).push({instancePath:instancePath+"/signature",schemaPath:"#/$defs/cancel_all_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}});
 errors++;
 }
@@ -9098,7 +9278,7 @@ validate151.errors = vErrors;
 return errors === 0;
 }
 
-const schema349 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"type":"integer","format":"int64","minimum":0},"endTime":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema349 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"type":"integer","format":"int64","minimum":0},"endTime":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9109,7 +9289,7 @@ if(data.symbol === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "limit")) || (key0 === "timestamp")) || (key0 === "signature"))){
+if(!((((((((key0 === "symbol") || (key0 === "orderId")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "limit")) || (key0 === "X-MBX-TIME-UNIT")) || (key0 === "timestamp")) || (key0 === "signature"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/all_orders.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -9199,23 +9379,34 @@ errors++;
 }
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data5 = data["X-MBX-TIME-UNIT"];
+if(typeof data5 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/all_orders.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data5 === "MILLISECOND") || (data5 === "MICROSECOND")) || (data5 === "millisecond")) || (data5 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/all_orders.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema349.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 if(data.timestamp !== undefined){
-let data5 = data.timestamp;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+let data6 = data.timestamp;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/all_orders.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/all_orders.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 }
 }
 if(data.signature !== undefined){
-let data6 = data.signature;
-if(typeof data6 === "string"){
-if(!pattern10.test(data6)){
+let data7 = data.signature;
+if(typeof data7 === "string"){
+if(!pattern10.test(data7)){
 (vErrors ??= []).push({instancePath:instancePath+"/signature",schemaPath:"#/$defs/all_orders.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}});
 errors++;
 }

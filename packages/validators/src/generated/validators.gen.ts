@@ -296,6 +296,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     path: "/api/v3/ping",
     request: compiled(code.ping_request, "the parameters"),
     parameters: [
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.schema_Empty, "the body"),
@@ -311,6 +312,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     path: "/api/v3/time",
     request: compiled(code.server_time_request, "the parameters"),
     parameters: [
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.schema_ServerTime, "the body"),
@@ -328,6 +330,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
       {"name":"symbols","in":"query","coding":"json","expect":"JSON such as [\"BTCUSDT\",\"ETHUSDT\"]"},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.schema_ExchangeInfo, "the body"),
@@ -345,6 +348,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"100\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.schema_OrderBook, "the body"),
@@ -362,6 +366,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"1\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.recent_trades_list_response_200, "the body"),
@@ -380,6 +385,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"500\""},
       {"name":"fromId","in":"query","coding":"integer","expect":"an integer such as \"0\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.historical_trades_response_200, "the body"),
@@ -400,6 +406,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"startTime","in":"query","coding":"integer-or-string","expect":"an integer or text"},
       {"name":"endTime","in":"query","coding":"integer-or-string","expect":"an integer or text"},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"1000\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.aggTrades_response_200, "the body"),
@@ -416,6 +423,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     request: compiled(code.current_average_price_request, "the parameters"),
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.schema_AveragePrice, "the body"),
@@ -432,6 +440,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     request: compiled(code.order_book_ticker_request, "the parameters"),
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.order_book_ticker_response_200, "the body"),
@@ -461,6 +470,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     request: compiled(code.symbol_price_ticker_request, "the parameters"),
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.symbol_price_ticker_response_200, "the body"),
@@ -490,6 +500,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     request: compiled(code.ticker_price_change_statistics24hr_request, "the parameters"),
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.ticker_price_change_statistics24hr_response_200, "the body"),
@@ -521,6 +532,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
       {"name":"orderId","in":"query","coding":"integer","expect":"an integer such as \"28\""},
       {"name":"origClientOrderId","in":"query","coding":"string","expect":"text"},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
@@ -553,6 +565,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"icebergQty","in":"query","coding":"number","expect":"a number in plain decimal notation such as \"0.1\" (never \"1e-7\")","wirePattern":"^[0-9]+(\\.[0-9]+)?$"},
       {"name":"newOrderRespType","in":"query","coding":"string","expect":"text"},
       {"name":"recvWindow","in":"query","coding":"integer","expect":"an integer such as \"1\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
@@ -592,6 +605,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"orderId","in":"query","coding":"integer","expect":"an integer such as \"28\""},
       {"name":"origClientOrderId","in":"query","coding":"string","expect":"text"},
       {"name":"newClientOrderId","in":"query","coding":"string","expect":"text"},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
@@ -612,6 +626,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     request: compiled(code.open_orders_request, "the parameters"),
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
@@ -632,6 +647,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     request: compiled(code.cancel_all_orders_request, "the parameters"),
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
@@ -656,6 +672,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"startTime","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"endTime","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"1\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],

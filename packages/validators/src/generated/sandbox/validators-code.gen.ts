@@ -1894,7 +1894,7 @@ validate51.errors = vErrors;
 return errors === 0;
 }
 
-const schema94 = {"type":"object","properties":{"omitZeroBalances":{"type":"boolean"},"recvWindow":{"type":"integer","format":"int64","minimum":0,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
+const schema94 = {"type":"object","properties":{"omitZeroBalances":{"type":"boolean"},"recvWindow":{"type":"integer","format":"int64","minimum":0,"maximum":60000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false};
 const pattern40 = new RegExp("^[0-9a-fA-F]{64}$", "u");
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1902,7 +1902,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((key0 === "omitZeroBalances") || (key0 === "recvWindow")) || (key0 === "timestamp")) || (key0 === "signature"))){
+if(!(((((key0 === "omitZeroBalances") || (key0 === "recvWindow")) || (key0 === "X-MBX-TIME-UNIT")) || (key0 === "timestamp")) || (key0 === "signature"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/account_information.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -1934,23 +1934,34 @@ errors++;
 }
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data2 = data["X-MBX-TIME-UNIT"];
+if(typeof data2 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/account_information.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data2 === "MILLISECOND") || (data2 === "MICROSECOND")) || (data2 === "millisecond")) || (data2 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/account_information.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema94.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 if(data.timestamp !== undefined){
-let data2 = data.timestamp;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let data3 = data.timestamp;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/account_information.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/account_information.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 }
 }
 if(data.signature !== undefined){
-let data3 = data.signature;
-if(typeof data3 === "string"){
-if(!pattern40.test(data3)){
+let data4 = data.signature;
+if(typeof data4 === "string"){
+if(!pattern40.test(data4)){
 (vErrors ??= []).push({instancePath:instancePath+"/signature",schemaPath:"#/$defs/account_information.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}});
 errors++;
 }
@@ -1969,7 +1980,7 @@ validate52.errors = vErrors;
 return errors === 0;
 }
 
-const schema95 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"fromId":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"recvWindow":{"type":"integer","format":"int64","minimum":0,"maximum":60000},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"],"allOf":[{"not":{"required":["fromId","startTime"],"properties":{"fromId":true,"startTime":true}}},{"not":{"required":["fromId","endTime"],"properties":{"fromId":true,"endTime":true}}},{"not":{"required":["orderId","startTime"],"properties":{"orderId":true,"startTime":true}}},{"not":{"required":["orderId","endTime"],"properties":{"orderId":true,"endTime":true}}}]};
+const schema95 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"fromId":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"recvWindow":{"type":"integer","format":"int64","minimum":0,"maximum":60000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"],"allOf":[{"not":{"required":["fromId","startTime"],"properties":{"fromId":true,"startTime":true}}},{"not":{"required":["fromId","endTime"],"properties":{"fromId":true,"endTime":true}}},{"not":{"required":["orderId","startTime"],"properties":{"orderId":true,"startTime":true}}},{"not":{"required":["orderId","endTime"],"properties":{"orderId":true,"endTime":true}}}]};
 const formats36 = runtimeFormats.int32;
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2209,23 +2220,34 @@ errors++;
 }
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data7 = data["X-MBX-TIME-UNIT"];
+if(typeof data7 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/account_trade_list.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data7 === "MILLISECOND") || (data7 === "MICROSECOND")) || (data7 === "millisecond")) || (data7 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/account_trade_list.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema95.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 if(data.timestamp !== undefined){
-let data7 = data.timestamp;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let data8 = data.timestamp;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/account_trade_list.request/properties/timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
 (vErrors ??= []).push({instancePath:instancePath+"/timestamp",schemaPath:"#/$defs/account_trade_list.request/properties/timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 }
 }
 if(data.signature !== undefined){
-let data8 = data.signature;
-if(typeof data8 === "string"){
-if(!pattern40.test(data8)){
+let data9 = data.signature;
+if(typeof data9 === "string"){
+if(!pattern40.test(data9)){
 (vErrors ??= []).push({instancePath:instancePath+"/signature",schemaPath:"#/$defs/account_trade_list.request/properties/signature/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"}});
 errors++;
 }
@@ -2266,7 +2288,7 @@ validate54.errors = vErrors;
 return errors === 0;
 }
 
-const schema101 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"interval":{"$ref":"#/$defs/KlineIntervalValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"timeZone":{"type":"string","pattern":"^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol","interval"]};
+const schema101 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"interval":{"$ref":"#/$defs/KlineIntervalValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"timeZone":{"type":"string","pattern":"^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false,"required":["symbol","interval"]};
 const pattern44 = new RegExp("^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$", "u");
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2282,7 +2304,7 @@ if(data.interval === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "symbol") || (key0 === "interval")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "timeZone")) || (key0 === "limit"))){
+if(!(((((((key0 === "symbol") || (key0 === "interval")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "timeZone")) || (key0 === "limit")) || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/kline_candlestick_data.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -2379,6 +2401,17 @@ errors++;
 }
 }
 }
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data6 = data["X-MBX-TIME-UNIT"];
+if(typeof data6 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/kline_candlestick_data.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data6 === "MILLISECOND") || (data6 === "MICROSECOND")) || (data6 === "millisecond")) || (data6 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/kline_candlestick_data.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema101.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
+}
+}
 }
 else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/kline_candlestick_data.request/type",keyword:"type",params:{type: "object"}});
@@ -2410,7 +2443,7 @@ validate57.errors = vErrors;
 return errors === 0;
 }
 
-const schema107 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"interval":{"$ref":"#/$defs/KlineIntervalValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"timeZone":{"type":"string","pattern":"^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["symbol","interval"]};
+const schema107 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"interval":{"$ref":"#/$defs/KlineIntervalValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"timeZone":{"type":"string","pattern":"^(-(0?[0-9]|1[01])(:[0-5][0-9])?|-12(:00)?|\\+?(0?[0-9]|1[0-3])(:[0-5][0-9])?|\\+?14(:00)?)$"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]}},"additionalProperties":false,"required":["symbol","interval"]};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2425,7 +2458,7 @@ if(data.interval === undefined){
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "symbol") || (key0 === "interval")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "timeZone")) || (key0 === "limit"))){
+if(!(((((((key0 === "symbol") || (key0 === "interval")) || (key0 === "startTime")) || (key0 === "endTime")) || (key0 === "timeZone")) || (key0 === "limit")) || (key0 === "X-MBX-TIME-UNIT"))){
 (vErrors ??= []).push({instancePath,schemaPath:"#/$defs/ui_klines.request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}});
 errors++;
 }
@@ -2520,6 +2553,17 @@ if(!(formats36.validate(data5))){
 (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/$defs/ui_klines.request/properties/limit/format",keyword:"format",params:{format: "int32"}});
 errors++;
 }
+}
+}
+if(data["X-MBX-TIME-UNIT"] !== undefined){
+let data6 = data["X-MBX-TIME-UNIT"];
+if(typeof data6 !== "string"){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/ui_klines.request/properties/X-MBX-TIME-UNIT/type",keyword:"type",params:{type: "string"}});
+errors++;
+}
+if(!((((data6 === "MILLISECOND") || (data6 === "MICROSECOND")) || (data6 === "millisecond")) || (data6 === "microsecond"))){
+(vErrors ??= []).push({instancePath:instancePath+"/X-MBX-TIME-UNIT",schemaPath:"#/$defs/ui_klines.request/properties/X-MBX-TIME-UNIT/enum",keyword:"enum",params:{allowedValues: schema107.properties["X-MBX-TIME-UNIT"].enum}});
+errors++;
 }
 }
 }

@@ -260,6 +260,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     parameters: [
       {"name":"omitZeroBalances","in":"query","coding":"boolean","expect":"true or false"},
       {"name":"recvWindow","in":"query","coding":"integer","expect":"an integer such as \"0\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
@@ -286,6 +287,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"fromId","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"500\""},
       {"name":"recvWindow","in":"query","coding":"integer","expect":"an integer such as \"0\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},
       {"name":"signature","in":"query","coding":"string","expect":"text"},
     ],
@@ -311,6 +313,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"endTime","in":"query","coding":"integer","expect":"an integer such as \"1499827319559\""},
       {"name":"timeZone","in":"query","coding":"string","expect":"text"},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"500\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.kline_candlestick_data_response_200, "the body"),
@@ -332,6 +335,7 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
       {"name":"endTime","in":"query","coding":"integer","expect":"an integer such as \"1499827319559\""},
       {"name":"timeZone","in":"query","coding":"string","expect":"text"},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"500\""},
+      {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
     ],
     responses: {
       "200": compiled(code.ui_klines_response_200, "the body"),

@@ -19,7 +19,7 @@ function weightOf(operationId: string, query: Record<string, string>): number {
 const symbols = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => `S${i}USDT`));
 
 describe("the weight of a request", () => {
-  it.each([
+  it.each<{ given: string; operation: string; query: Record<string, string>; want: number }>([
     { given: "depth without limit", operation: "order_book", query: {}, want: 5 },
     { given: "depth at limit 100", operation: "order_book", query: { limit: "100" }, want: 5 },
     { given: "depth at limit 101", operation: "order_book", query: { limit: "101" }, want: 25 },

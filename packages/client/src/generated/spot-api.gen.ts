@@ -993,9 +993,9 @@ export interface components {
         OrigClientOrderId: components["schemas"]["ClientOrderId"];
         /**
          * @description **Filled from the live API** (the source document does not state it). The unit of every time
-         *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-         *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-         *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+         *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+         *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+         *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
          *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
          *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
          *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1115,9 +1115,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1156,9 +1156,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1216,9 +1216,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1360,9 +1360,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1436,9 +1436,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1499,9 +1499,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1577,9 +1577,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1637,9 +1637,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1690,9 +1690,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1745,9 +1745,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1803,9 +1803,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1878,9 +1878,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -1980,9 +1980,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -2080,9 +2080,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -2152,9 +2152,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -2225,9 +2225,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).
@@ -2307,9 +2307,9 @@ export interface operations {
             header?: {
                 /**
                  * @description **Filled from the live API** (the source document does not state it). The unit of every time
-                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `updateTime`, `workingTime`,
-                 *     `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`) answers them in epoch
-                 *     microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
+                 *     field of the answer (`serverTime`, `time`, `T`, `transactTime`, `transactionTime`,
+                 *     `updateTime`, `workingTime`, `openTime`, `closeTime`): `MICROSECOND` (or `microsecond`)
+                 *     answers them in epoch microseconds, `MILLISECOND` (or `millisecond`), like no header at all, in epoch milliseconds.
                  *     A time in microseconds is the same instant as the milliseconds: its value divided by 1000 and
                  *     rounded down is the time in milliseconds. Any other value is refused: 400, -1194
                  *     `Invalid value for time unit; expected either MICROSECOND or MILLISECOND.` (`x-refusals`).

@@ -17,7 +17,6 @@ import { refusalFor } from "@marketapi/spec/model";
 import { CHECK_NAMES } from "./checks/index.js";
 import { ConnectionError, UsageError } from "./core/errors.js";
 import { buildContractModel } from "./core/operations.js";
-import { encodeParams } from "./http/request.js";
 import { bodyObject, describeAnswer, errorCode, ok } from "./kit/answers.js";
 import { valueAt } from "./kit/behaviour-support.js";
 import { farBuyOrder, planFarBuy } from "./kit/market.js";
@@ -34,7 +33,9 @@ import {
   type Memory,
   myTrades,
   publicTrades,
+  quietCall,
   ReadFailure,
+  read,
   type SymbolMemory,
   tickerLastId,
 } from "./run/memory.js";
@@ -227,14 +228,7 @@ async function lookups(session: Session, was: SymbolMemory): Promise<Judgement> 
   const out: Judgement = { findings: [], held: 0, notes: [] };
   if (!op) return { ...out, notes: ["the spec has no query_order: orders not looked up one by one"] };
   const query = async (values: Record<string, unknown>): Promise<Item | undefined> => {
-    const exchange = await session.call(
-      { op, params: encodeParams(op, values) },
-      "persistence: query_order",
-      {
-        responseChecks: false,
-        essential: true,
-      },
-    );
+    const exchange = await quietCall(session, op, values, "persistence: query_order");
     if (!exchange.response) throw new ReadFailure(`query_order: ${describeAnswer(exchange)}`);
     return ok(exchange) ? bodyObject(exchange) : undefined;
   };
@@ -253,10 +247,11 @@ async function lookups(session: Session, was: SymbolMemory): Promise<Judgement> 
     );
   const newest = session.model.operation("all_orders");
   if (newest) {
-    const page = await session.call(
-      { op: newest, params: encodeParams(newest, { symbol: was.symbol, limit: NEWEST_PAGE }) },
+    const page = await quietCall(
+      session,
+      newest,
+      { symbol: was.symbol, limit: NEWEST_PAGE },
       "persistence: all_orders, the newest page",
-      { responseChecks: false, essential: true },
     );
     if (!ok(page) || !Array.isArray(page.response?.json))
       throw new ReadFailure(`all_orders (newest): ${describeAnswer(page)}`);
@@ -307,10 +302,11 @@ async function newIds(
     const clientOrderId =
       typeof reused === "string" && reused !== "" ? reused : `recall-${Date.now().toString(36)}`;
     const subject = `${was.symbol} new order (clientOrderId ${JSON.stringify(clientOrderId)})`;
-    const placed = await session.call(
-      { op: place, params: encodeParams(place, { ...farBuyOrder(far), newClientOrderId: clientOrderId }) },
+    const placed = await quietCall(
+      session,
+      place,
+      { ...farBuyOrder(far), newClientOrderId: clientOrderId },
       "persistence: new order after the restart",
-      { responseChecks: false, essential: true },
     );
     if (!ok(placed)) {
       if (typeof reused === "string" && duplicate && errorCode(placed) === duplicate.code)
@@ -330,13 +326,11 @@ async function newIds(
         });
       else out.held += 1;
       if (typeof reused === "string") {
-        const found = await session.call(
-          {
-            op: query,
-            params: encodeParams(query, { symbol: was.symbol, origClientOrderId: clientOrderId }),
-          },
+        const found = await quietCall(
+          session,
+          query,
+          { symbol: was.symbol, origClientOrderId: clientOrderId },
           "persistence: the reused client order id",
-          { responseChecks: false, essential: true },
         );
         const foundId = num(bodyObject(found)?.orderId);
         if (foundId !== orderId)
@@ -347,10 +341,11 @@ async function newIds(
         else out.held += 1;
       }
     } finally {
-      const cancelled = await session.call(
-        { op: cancel, params: encodeParams(cancel, { symbol: was.symbol, orderId }) },
+      const cancelled = await quietCall(
+        session,
+        cancel,
+        { symbol: was.symbol, orderId },
         "persistence: cancel the new order",
-        { responseChecks: false, essential: true },
       );
       if (!ok(cancelled))
         out.notes.push(`${subject}: order ${orderId} could not be cancelled (${describeAnswer(cancelled)})`);
@@ -376,30 +371,17 @@ async function tradeWindows(session: Session, memory: Memory): Promise<Judgement
     return { ...out, notes: ["trade windows not judged: the spec lacks a trade source or server_time"] };
   const fields = relations.trades.fields;
   const page = source.behaviour.limit;
-  const get = async (operationId: string, values: Record<string, unknown>) => {
-    const op = session.model.operation(operationId);
-    if (!op) throw new ReadFailure(`${operationId}: not in the spec`);
-    const exchange = await session.call(
-      { op, params: encodeParams(op, values) },
-      "persistence: trade windows",
-      {
-        responseChecks: false,
-        essential: true,
-      },
-    );
-    if (!ok(exchange)) throw new ReadFailure(`${operationId}: ${describeAnswer(exchange)}`);
-    return exchange.response?.json;
-  };
-  const serverTime = async () => num(((await get(time.operationId, {})) as Item | undefined)?.serverTime);
+  const serverTime = async () =>
+    num(((await read(session, time.operationId, {})) as Item | undefined)?.serverTime);
   for (const window of windows)
     for (const was of memory.symbols) {
       if (was.publicTrades.length === 0) continue;
       const { symbol } = was;
       const subject = `${symbol} ${window.operation}`;
       const from = await serverTime();
-      const answer = await get(window.operation, { symbol });
+      const answer = await read(session, window.operation, { symbol });
       const to = await serverTime();
-      const listed = await get(source.operationId, {
+      const listed = await read(session, source.operationId, {
         symbol,
         ...(page ? { [page.parameter]: page.maximum } : {}),
       });

@@ -19,6 +19,22 @@ import { loadConnectionFaults, startConnectionProxy } from "./support/connection
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { burstFaults, LOAD_WEIGHT_LIMIT, probeFaults } from "./support/load-faults.js";
 
+/** A run of the load phase alone, with trading, against `baseUrl` in front of `server`. */
+function runLoadPhase(server: RunningServer, baseUrl: string, extra: { timeoutMs?: number } = {}) {
+  return runContract({
+    baseUrl,
+    apiKey: server.demo.apiKey,
+    apiSecret: server.demo.apiSecret,
+    referenceExtras: true,
+    allowTrading: true,
+    only: ["rate_limit_enforcement"],
+    load: true,
+    exploreBudget: 0,
+    seed: 1,
+    ...extra,
+  });
+}
+
 const TOO_MUCH = { status: 429, code: -1003 };
 const step = (s: Partial<BurstStep> & Pick<BurstStep, "status" | "usedBefore">): BurstStep => ({
   weight: 250,
@@ -190,17 +206,7 @@ describe("the load phase against the reference server", () => {
       host: "127.0.0.1",
       config: { rateLimits: { requestWeightPerMinute: LOAD_WEIGHT_LIMIT, banAfter429s: 3, banSeconds: 2 } },
     });
-    const result = await runContract({
-      baseUrl: server.url,
-      apiKey: server.demo.apiKey,
-      apiSecret: server.demo.apiSecret,
-      referenceExtras: true,
-      allowTrading: true,
-      only: ["rate_limit_enforcement"],
-      load: true,
-      exploreBudget: 0,
-      seed: 1,
-    });
+    const result = await runLoadPhase(server, server.url);
     const explain = reportText(result, { color: false });
     const cell = result.cells.find(
       (c) => c.check === "rate_limit_enforcement" && c.operationId === "order_book",
@@ -225,18 +231,8 @@ describe("the load phase catches faults of a connection used on", () => {
     it(`${fault.name}: ${fault.description}`, async () => {
       const proxy = await startConnectionProxy(server.url, fault);
       try {
-        const result = await runContract({
-          baseUrl: proxy.url,
-          apiKey: server.demo.apiKey,
-          apiSecret: server.demo.apiSecret,
-          referenceExtras: true,
-          allowTrading: true,
-          only: ["rate_limit_enforcement"],
-          load: true,
-          exploreBudget: 0,
-          seed: 1,
-          timeoutMs: 2000, // time limit under test: a request left unanswered is seen when it ends
-        });
+        // A request left unanswered is seen when its time limit ends.
+        const result = await runLoadPhase(server, proxy.url, { timeoutMs: 2000 }); // time limit under test
         const explain = reportText(result, { color: false });
         expect(
           result.cells.filter((c) => c.status === "failed").map((c) => c.check),
@@ -265,17 +261,7 @@ describe("the load phase catches faults of rate-limit enforcement and of the con
       });
       const proxy = await startFaultProxy(server.url, fault);
       try {
-        const result = await runContract({
-          baseUrl: proxy.url,
-          apiKey: server.demo.apiKey,
-          apiSecret: server.demo.apiSecret,
-          referenceExtras: true,
-          allowTrading: true,
-          only: ["rate_limit_enforcement"],
-          load: true,
-          exploreBudget: 0,
-          seed: 1,
-        });
+        const result = await runLoadPhase(server, proxy.url);
         const failed = result.cells.filter((c) => c.status === "failed").map((c) => c.check);
         expect(failed, reportText(result, { color: false })).toContain("rate_limit_enforcement");
       } finally {

@@ -1,8 +1,9 @@
 // not_a_server_error: no answer is a 5xx, and every request gets an answer within --timeout, also
 // requests pipelined on one connection (HTTP/1.1), two or many: answered in order, or the
 // connection closed.
+import { isObject } from "@marketapi/spec/model";
 import type { ContractOperation } from "../core/operations.js";
-import { answerAsResponse, type PipelinedResult } from "../http/pipelined.js";
+import { answerAsResponse, answerJson, type PipelinedResult } from "../http/pipelined.js";
 import type { RunContext } from "../kit/context.js";
 import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -62,7 +63,7 @@ export function pipelineProblems(
     const want = expected[i];
     if (answer.status >= 500)
       problems.push(`answer ${i + 1} (to ${want?.what ?? "nothing"}): server error, status ${answer.status}`);
-    else if (want && answer.status === 200 && !want.isItsAnswer(parseBody(answer.bodyText)))
+    else if (want && answer.status === 200 && !want.isItsAnswer(answerJson(answer.bodyText)))
       problems.push(
         `answer ${i + 1} is not the answer to request ${i + 1} (${want.what}): pipelined requests are answered in the order they came`,
       );
@@ -74,21 +75,11 @@ export function pipelineProblems(
   return problems;
 }
 
-function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The two reads the pipelining probe sends, each told by its answer: the server's time, then ping. */
 function pipelinedPair(ctx: RunContext): Array<PipelinedExpectation & { op: ContractOperation }> {
   const time = ctx.session.model.operation("server_time");
   const ping = ctx.session.model.operation("ping");
   if (!time || !ping) return [];
-  const isObject = (body: unknown): body is Record<string, unknown> =>
-    typeof body === "object" && body !== null && !Array.isArray(body);
   return [
     { op: time, what: "server_time", isItsAnswer: (body) => isObject(body) && "serverTime" in body },
     { op: ping, what: "ping", isItsAnswer: (body) => isObject(body) && !("serverTime" in body) },

@@ -30,10 +30,10 @@
  * MAX_PAST_LIMIT requests past the 429, and waits out at most MAX_RECOVERY_S seconds.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { refusalFor } from "@marketapi/spec/model";
+import { isObject, refusalFor } from "@marketapi/spec/model";
 import { InterruptedError } from "../core/errors.js";
 import type { ContractOperation } from "../core/operations.js";
-import { answerAsResponse, type PipelinedResult, type PipelineShape } from "../http/pipelined.js";
+import { answerAsResponse, answerJson, type PipelinedResult, type PipelineShape } from "../http/pipelined.js";
 import type { ParamList, RequestPlan } from "../http/request.js";
 import { describeAnswer, errorCode } from "../kit/answers.js";
 import type { RunContext } from "../kit/context.js";
@@ -395,7 +395,7 @@ export function connectionProblems(
       problems.push(`answer ${i + 1} (to ${want.what}; ${how}): server error, status ${answer.status}`);
     else if (
       !LIMIT_STATUSES.includes(answer.status) &&
-      !want.isItsAnswer(answer.status, jsonOf(answer.bodyText))
+      !want.isItsAnswer(answer.status, answerJson(answer.bodyText))
     )
       problems.push(
         `answer ${i + 1} (status ${answer.status}) is not the answer to request ${i + 1}, ${want.what} (${how}): a connection answers its requests in the order they came, each as if sent alone`,
@@ -408,17 +408,6 @@ export function connectionProblems(
     );
   return problems;
 }
-
-function jsonOf(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-const isObject = (body: unknown): body is Record<string, unknown> =>
-  typeof body === "object" && body !== null && !Array.isArray(body);
 
 /** The answers the connection probes tell apart by their shape. */
 export const ANSWER_SHAPES = {
@@ -500,7 +489,7 @@ async function connectionReuse(ctx: RunContext, ping: ContractOperation): Promis
   const refused = cancelAt >= 0 ? whole.result?.answers[cancelAt] : undefined;
   const like =
     refused && refused.status >= 400 && !LIMIT_STATUSES.includes(refused.status)
-      ? { status: refused.status, code: codeOf(jsonOf(refused.bodyText)) }
+      ? { status: refused.status, code: codeOf(answerJson(refused.bodyText)) }
       : undefined;
   // The signed cancel first: its timestamp is set when the exchange starts, and its pieces take a while.
   const inPieces = [

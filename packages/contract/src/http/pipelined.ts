@@ -281,6 +281,15 @@ export async function sendAlone(request: WireRequest, timeoutMs: number): Promis
 }
 
 /** A pipelined answer as the transport's response: its JSON, or why it has none. */
+/** A pipelined answer's body as JSON, or undefined when it is not JSON. */
+export function answerJson(bodyText: string): unknown {
+  try {
+    return JSON.parse(bodyText);
+  } catch {
+    return undefined;
+  }
+}
+
 export function answerAsResponse(answer: PipelinedAnswer): HttpResponse {
   const response: HttpResponse = {
     status: answer.status,

@@ -5,7 +5,7 @@
  */
 import type { ContractOperation } from "../core/operations.js";
 import type { RoundTrip } from "../session/round-trip.js";
-import type { Session } from "../session/session.js";
+import type { CallOptions, Session } from "../session/session.js";
 import { bodyObject } from "./answers.js";
 
 export interface ClockReading {
@@ -24,9 +24,10 @@ export async function readServerClock(
   session: Session,
   time: ContractOperation,
   label: string,
+  options: CallOptions = {},
 ): Promise<ClockReading> {
   const sentAt = Date.now();
-  const exchange = await session.call({ op: time, params: [] }, label);
+  const exchange = await session.call({ op: time, params: [] }, label, options);
   const receivedAt = Date.now();
   const serverTime = bodyObject(exchange)?.serverTime;
   const dateHeader = exchange.response?.headers.date;

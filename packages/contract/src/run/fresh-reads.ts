@@ -10,11 +10,11 @@
  * so a later recall still judges them.
  */
 import type { ContractOperation } from "../core/operations.js";
-import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
 import { farBuyOrder, type Json, type parseDec, planFarBuy, type SymbolRules } from "../kit/market.js";
 import type { Session } from "../session/session.js";
+import { quietCall } from "./memory.js";
 import { type Finding, type Judgement, judgeNewestPage } from "./persistence.js";
 
 /** One read of a paged list: the operation's paging rules and the values sent. */
@@ -176,10 +176,7 @@ export async function freshReads(
   const far = reference !== undefined ? planFarBuy(rules, reference) : { reason: "no price" };
   if ("reason" in far) return { ...out, notes: [`${symbol}: fresh reads not judged (${far.reason})`] };
   const call = (op: ContractOperation, values: Record<string, unknown>, label: string) =>
-    session.call({ op, params: encodeParams(op, values) }, `fresh reads: ${label}`, {
-      responseChecks: false,
-      essential: true,
-    });
+    quietCall(session, op, values, `fresh reads: ${label}`);
   const open: number[] = [];
   let placed = 0;
   const pending: Promise<void>[] = [];

@@ -7,9 +7,11 @@
  * Every read pages through the whole list (orderId and fromId are the spec's cursors), so a long
  * history is read whole.
  */
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { VIEWS, viewOperation } from "../kit/account-views.js";
 import { describeAnswer, ok } from "../kit/answers.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { Session } from "../session/session.js";
 
 export const MEMORY_FORMAT = "marketapi-contract memory 1";
@@ -54,21 +56,31 @@ export class ReadFailure extends Error {}
 const PAGE = 1000;
 const MINUTE = 60_000;
 
-async function read(
+/**
+ * One request of what recall reads and places: essential (never stopped by the run's budget), its
+ * answer judged by the caller alone, not by the answer checks.
+ */
+export function quietCall(
+  session: Session,
+  op: ContractOperation,
+  values: Record<string, unknown>,
+  label: string,
+): Promise<RoundTrip> {
+  return session.call({ op, params: encodeParams(op, values) }, label, {
+    responseChecks: false,
+    essential: true,
+  });
+}
+
+/** The JSON answer of one read, or a ReadFailure that names the request and the answer. */
+export async function read(
   session: Session,
   operationId: string,
   values: Record<string, unknown>,
 ): Promise<unknown> {
   const op = session.model.operation(operationId) ?? viewOperation(operationId);
   if (!op) throw new ReadFailure(`the spec has no operation ${operationId}`);
-  const exchange = await session.call(
-    { op, params: encodeParams(op, values) },
-    `persistence: ${operationId}`,
-    {
-      responseChecks: false,
-      essential: true,
-    },
-  );
+  const exchange = await quietCall(session, op, values, `persistence: ${operationId}`);
   if (!ok(exchange)) {
     const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
     throw new ReadFailure(`${where} ${JSON.stringify(values)}: ${describeAnswer(exchange)}`);

@@ -12,9 +12,9 @@
 import { formatDec } from "../core/decimal.js";
 import { ConnectionError } from "../core/errors.js";
 import type { ContractOperation } from "../core/operations.js";
-import { encodeParams } from "../http/request.js";
 import { viewOperation, viewSchemaProblems } from "../kit/account-views.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
+import { readServerClock } from "../kit/clock.js";
 import {
   farBuyOrder,
   type parseDec,
@@ -23,7 +23,7 @@ import {
   smallestMarketQuantity,
 } from "../kit/market.js";
 import type { Session } from "../session/session.js";
-import { type Item, type Memory, readMemory } from "./memory.js";
+import { type Item, type Memory, quietCall, readMemory } from "./memory.js";
 import { type Finding, type Judgement, judgeMemory } from "./persistence.js";
 
 /** Where the sandbox's admin surface answers, and its bearer token. */
@@ -172,12 +172,8 @@ function accountOf(memory: Memory): string {
 async function resync(session: Session): Promise<void> {
   const time = session.model.operation("server_time");
   if (!time) return;
-  const sent = Date.now();
-  const answer = await session.call({ op: time, params: [] }, "snapshots: server time", {
-    responseChecks: false,
-  });
-  const serverTime = bodyObject(answer)?.serverTime;
-  if (typeof serverTime === "number") session.clockOffsetMs = serverTime - (sent + Date.now()) / 2;
+  const reading = await readServerClock(session, time, "snapshots: server time", { responseChecks: false });
+  if (reading.serverTime !== undefined) session.clockOffsetMs = reading.serverTime - reading.local;
 }
 
 export async function judgeSnapshots(
@@ -337,10 +333,7 @@ async function placeAfter(
 }
 
 function call(session: Session, op: ContractOperation, values: Record<string, unknown>) {
-  return session.call({ op, params: encodeParams(op, values) }, `snapshots: ${op.operationId}`, {
-    responseChecks: false,
-    essential: true,
-  });
+  return quietCall(session, op, values, `snapshots: ${op.operationId}`);
 }
 
 /**

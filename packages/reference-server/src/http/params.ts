@@ -133,23 +133,38 @@ function decodeComponent(text: string, paramName: string | undefined): string {
   }
 }
 
+type WithParameters = { readonly parameters: readonly { readonly name: string; readonly in: string }[] };
+
+/** Each operation's header parameters, by the spec's name and the lower-case name Node keys headers by. */
+const headerNamesByOperation = new WeakMap<WithParameters, ReadonlyArray<readonly [string, string]>>();
+
+function headerNamesOf(operation: WithParameters): ReadonlyArray<readonly [string, string]> {
+  let names = headerNamesByOperation.get(operation);
+  if (names === undefined) {
+    names = operation.parameters
+      .filter((p) => p.in === "header")
+      .map((p) => [p.name, p.name.toLowerCase()] as const);
+    headerNamesByOperation.set(operation, names);
+  }
+  return names;
+}
+
 /**
  * The operation's declared header parameters the request carries (`in: header`), by the spec's
  * name: request headers are matched without regard to case, and an empty one counts as not sent,
  * as an empty query value does. They are not part of the signed payload.
  */
 export function headerParams(
-  operation: { readonly parameters: readonly { readonly name: string; readonly in: string }[] },
+  operation: WithParameters,
   headers: IncomingHttpHeaders,
 ): Map<string, string> | undefined {
   let found: Map<string, string> | undefined;
-  for (const parameter of operation.parameters) {
-    if (parameter.in !== "header") continue;
-    const value = headers[parameter.name.toLowerCase()];
+  for (const [name, key] of headerNamesOf(operation)) {
+    const value = headers[key];
     const text = Array.isArray(value) ? value.join(", ") : value;
     if (text === undefined || text === "") continue;
     found ??= new Map();
-    found.set(parameter.name, text);
+    found.set(name, text);
   }
   return found;
 }

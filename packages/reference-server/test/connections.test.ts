@@ -3,6 +3,7 @@
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/index.js";
+import { stillClock } from "./support/still-clock.js";
 
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -105,6 +106,7 @@ describe("banned clients", () => {
   it("get one 418 per connection, which closes it, and nothing of what they pipeline is served", async () => {
     server = await startServer({
       empty: true,
+      now: stillClock,
       config: { rateLimits: { requestWeightPerMinute: 5, banAfter429s: 1, banSeconds: 60 } },
     });
     const ping = "GET /api/v3/ping HTTP/1.1\r\nHost: x\r\n\r\n";

@@ -3,6 +3,7 @@ import { readParams } from "../src/http/params.js";
 import { splitTarget } from "../src/http/pipeline.js";
 import { type RunningServer, startServer } from "../src/index.js";
 import { isErrorBody, send, sendSigned } from "./support/http.js";
+import { STILL_TIME, stillClock } from "./support/still-clock.js";
 
 let server: RunningServer;
 
@@ -239,6 +240,7 @@ describe("rate limits", () => {
     const limited = await startServer({
       config: { rateLimits: { requestWeightPerMinute: 40 } },
       empty: true,
+      now: stillClock,
     });
     try {
       const ping = await send(limited.url, { path: "/api/v3/ping" });
@@ -265,7 +267,7 @@ describe("rate limits", () => {
   });
 
   it("limits orders per account per 10 seconds with -1015", async () => {
-    const limited = await startServer({ config: { rateLimits: { ordersPer10s: 2 } } });
+    const limited = await startServer({ config: { rateLimits: { ordersPer10s: 2 } }, now: stillClock });
     try {
       const place = () =>
         sendSigned(limited.url, {
@@ -273,6 +275,7 @@ describe("rate limits", () => {
           method: "POST",
           path: "/api/v3/order",
           query: "symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.001&price=40000",
+          timestamp: STILL_TIME,
         });
       expect((await place()).headers["x-mbx-order-count-10s"]).toBe("1");
       expect((await place()).headers["x-mbx-order-count-10s"]).toBe("2");

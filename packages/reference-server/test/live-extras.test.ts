@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/index.js";
 import { type RawResponse, send, sendSigned } from "./support/http.js";
+import { stillClock } from "./support/still-clock.js";
 
 const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
@@ -151,6 +152,7 @@ const checks: Record<string, () => Promise<void>> = {
   "ban-418": async () => {
     const limited = await startServer({
       port: 0,
+      now: stillClock,
       config: { rateLimits: { requestWeightPerMinute: 2, banAfter429s: 2, banSeconds: 60 } },
     });
     try {

@@ -8,6 +8,7 @@
 import dns from "node:dns";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, type StartServerOptions, startServer } from "../../src/index.js";
+import { stillClock } from "../support/still-clock.js";
 
 /**
  * The clients' own per-call timeout. Their defaults (10 to 30 s) are for real networks and would
@@ -391,6 +392,7 @@ export function describeInterop(subject: InteropClient): void {
       );
       const limited = () =>
         serverWith({
+          now: stillClock,
           config: { rateLimits: { requestWeightPerMinute: 10, banAfter429s: 1, banSeconds: 120 } },
         });
       scenario("request weight over the limit (429, -1003)", async () => {

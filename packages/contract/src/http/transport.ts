@@ -68,12 +68,38 @@ function classify(error: unknown, timedOut: boolean, aborted: boolean, timeoutMs
   }
 }
 
-/** Sends one request with a per-request timeout covering the whole exchange, body included. */
+/** The methods a client may send again by itself when a connection closes before their answer. */
+const SENT_AGAIN_AFTER_A_CLOSE = new Set(["GET", "HEAD"]);
+
+/**
+ * Sends one request with a per-request timeout covering the whole exchange, body included. A GET
+ * or HEAD whose connection closed before any answer is sent once more: a server may close a kept
+ * connection while it is idle (RFC 9112 §9.5) just as a request is put on it, and a client may send
+ * a safe request again (RFC 9110 §9.2.2). An order is never sent twice; a server that closes every
+ * try is still seen to.
+ */
 export async function send(
   request: WireRequest,
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<SendResult> {
+  const first = await sendOnce(request, timeoutMs, signal);
+  if (first.ok || first.error.kind !== "reset" || !SENT_AGAIN_AFTER_A_CLOSE.has(request.method.toUpperCase()))
+    return first;
+  const again = await sendOnce(request, timeoutMs, signal);
+  const durationMs = first.durationMs + again.durationMs;
+  if (again.ok) return { ...again, durationMs };
+  return {
+    ok: false,
+    error: {
+      ...again.error,
+      message: `${again.error.message}, twice: sent again once the first try's connection closed`,
+    },
+    durationMs,
+  };
+}
+
+async function sendOnce(request: WireRequest, timeoutMs: number, signal?: AbortSignal): Promise<SendResult> {
   const started = performance.now();
   const controller = new AbortController();
   let timedOut = false;

@@ -5,7 +5,7 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { buildSpecModel } from "@marketapi/spec/model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { epochMillis } from "../src/http/time-unit.js";
+import { epochMillis } from "../src/http/epoch-time.js";
 import { type RunningServer, startServer } from "../src/index.js";
 import { type RawResponse, send, sendSigned } from "./support/http.js";
 

@@ -12,10 +12,11 @@ import {
   timeZoneOffset,
 } from "../engine/index.js";
 import { badCombination, illegalParamValue, invalidSymbol, mandatoryNotSent } from "../errors.js";
+import { epochMillis } from "./epoch-time.js";
 import type { LiveExtras } from "./live-extras.js";
 import { newOrderJson } from "./order-json.js";
 import type { RateLimiter } from "./rate-limits.js";
-import { epochMillis, type TimeUnit } from "./time-unit.js";
+import type { TimeUnit } from "./time-unit.js";
 import type { CheckedParams } from "./validation.js";
 
 /**

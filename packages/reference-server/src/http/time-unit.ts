@@ -1,11 +1,9 @@
 /**
- * Microsecond times, as the live API has them since 2024-12: the `X-MBX-TIME-UNIT` request header
- * (MICROSECOND or MILLISECOND, either case) selects the unit of the time fields of the JSON answer,
- * and epoch time parameters (`timestamp`, `startTime`, `endTime`) may be sent in microseconds
- * (`x-epoch-time` in the spec states the bound; auth.ts reads it for `timestamp`).
- * The engine keeps milliseconds; this module converts at the edges.
+ * Microsecond times in answers, as the live API has them since 2024-12: the `X-MBX-TIME-UNIT`
+ * request header (MICROSECOND or MILLISECOND, either case) selects the unit of the time fields of
+ * the JSON answer. The engine keeps milliseconds; this module converts the answer. Time
+ * parameters sent in microseconds are epoch-time.ts's.
  */
-import { type EpochTime, epochUnitOf } from "@marketapi/spec/model";
 import type { ServerOperation } from "./api.js";
 
 export type TimeUnit = "MILLISECOND" | "MICROSECOND";
@@ -58,15 +56,4 @@ export function inMicroseconds(body: unknown): unknown {
       TIME_FIELDS.has(key) && typeof value === "number" && value >= 0 ? value * 1000 : inMicroseconds(value);
   }
   return out;
-}
-
-/**
- * A window bound in epoch milliseconds, whichever unit it was sent in (`x-epoch-time`; milliseconds
- * only without it). The spec selects an item at millisecond T when the instant T × 1000 µs lies
- * within the bounds, inclusive; the engine's times are whole milliseconds, so a bound in
- * microseconds rounds inwards: a start up, an end down.
- */
-export function epochMillis(rule: EpochTime | undefined, value: number, bound: "start" | "end"): number {
-  if (rule === undefined || epochUnitOf(rule, value) === "millisecond") return value;
-  return bound === "start" ? Math.ceil(value / 1000) : Math.floor(value / 1000);
 }

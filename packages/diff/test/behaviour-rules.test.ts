@@ -395,3 +395,64 @@ describe("x-relations: given the old and new value, want the classes", () => {
     expect(diffDocuments(relationsDocument(value), relationsDocument(structuredClone(value)))).toEqual([]);
   });
 });
+
+// x-epoch-time sits at the top level: given its value before and after, want the classes.
+const epochDocument = (value: unknown): OpenApiDocument =>
+  ({ ...documentWith({}), ...(value === undefined ? {} : { "x-epoch-time": value }) }) as OpenApiDocument;
+const epochValue = (change: Record<string, unknown> = {}) => ({
+  filledFrom: "live-api",
+  parameters: ["timestamp", "startTime", "endTime"],
+  units: ["millisecond", "microsecond"],
+  microsecondsFrom: 100_000_000_000_000,
+  boundStatedBy: "this-document",
+  boundWhy: "10^14 ms is the year 5138, 10^14 µs is 1973",
+  timestamp: "same-instant",
+  windowBounds: "instant",
+  ...change,
+});
+
+const epochCases: { given: string; old: unknown; new: unknown; want: string[] }[] = [
+  {
+    given: "microseconds stated where they were not",
+    old: undefined,
+    new: epochValue(),
+    want: ["compatible epoch-time-added"],
+  },
+  {
+    given: "microseconds no longer stated",
+    old: epochValue(),
+    new: undefined,
+    want: ["breaking epoch-time-removed"],
+  },
+  {
+    given: "a parameter added",
+    old: epochValue({ parameters: ["timestamp"] }),
+    new: epochValue(),
+    want: ["compatible epoch-time-widened", "compatible epoch-time-widened"],
+  },
+  {
+    given: "microseconds dropped from the units",
+    old: epochValue(),
+    new: epochValue({ units: ["millisecond"] }),
+    want: ["breaking epoch-time-narrowed"],
+  },
+  {
+    given: "the bound moved",
+    old: epochValue(),
+    new: epochValue({ microsecondsFrom: 10_000_000_000_000 }),
+    want: ["breaking epoch-time-changed"],
+  },
+  {
+    given: "the bound's reason reworded",
+    old: epochValue(),
+    new: epochValue({ boundWhy: "other words" }),
+    want: [],
+  },
+];
+
+describe("x-epoch-time: given the old and new value, want the classes", () => {
+  it.each(epochCases)("$given", ({ old, new: after, want }) => {
+    const got = diffDocuments(epochDocument(old), epochDocument(after)).map((c) => `${c.class} ${c.kind}`);
+    expect(got.sort()).toEqual([...want].sort());
+  });
+});

@@ -7,6 +7,7 @@ import { buildSpecModel, type JsonObject, type Operation, type SpecModel } from 
 import { authClassBadges, authClassesMarkdown, authClassLine } from "./extensions/auth-class.js";
 import { behaviourMarkdown } from "./extensions/behaviour.js";
 import { credentialsMarkdown } from "./extensions/credentials.js";
+import { epochTimeMarkdown } from "./extensions/epoch-time.js";
 import { filledFromMarkdown } from "./extensions/filled-from.js";
 import { mutuallyExclusiveMarkdown } from "./extensions/mutually-exclusive.js";
 import { orderTypeRulesMarkdown } from "./extensions/order-type-rules.js";
@@ -23,6 +24,7 @@ import { code, table, text } from "./markdown.js";
 
 export { AUTH_CLASSES_SECTION_TITLE, authClassesMarkdown } from "./extensions/auth-class.js";
 export { credentialsMarkdown, SIGNING_SECTION_TITLE } from "./extensions/credentials.js";
+export { EPOCH_TIME_SECTION_TITLE, epochTimeMarkdown } from "./extensions/epoch-time.js";
 export { FILLED_FROM_SECTION_TITLE, filledFromMarkdown } from "./extensions/filled-from.js";
 export { mutuallyExclusiveMarkdown } from "./extensions/mutually-exclusive.js";
 export { orderTypeRulesMarkdown } from "./extensions/order-type-rules.js";
@@ -100,6 +102,7 @@ function annotateInfo(model: SpecModel): void {
   const appended = [
     authClassesMarkdown(model),
     signingMarkdown(model),
+    epochTimeMarkdown(model),
     refusalsMarkdown(model),
     filledFromMarkdown(model),
     relationsMarkdown(model),

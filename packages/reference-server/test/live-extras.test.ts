@@ -69,32 +69,6 @@ const checks: Record<string, () => Promise<void>> = {
     expect(book.bids.length).toBe(server.exchange.depth("BTCUSDT", 5000).bids.length);
     expect(res.headers["x-mbx-used-weight-1m"]).toBeDefined();
   },
-  "microsecond-timestamp": async () => {
-    const micros = Date.now() * 1000;
-    expect((await signed("GET", "/api/v3/openOrders", "symbol=BTCUSDT", { timestamp: micros })).status).toBe(
-      200,
-    );
-    const stale = micros - 6_000_000; // 6 s ago: outside the default 5000 ms window
-    expectError(
-      await signed("GET", "/api/v3/openOrders", "symbol=BTCUSDT", { timestamp: stale }),
-      400,
-      -1021,
-    );
-  },
-  "microsecond-times": async () => {
-    const trades = server.exchange.aggTrades("BTCUSDT", { limit: 1000 });
-    const start = trades[10]?.T ?? 0;
-    const end = start + 30_000;
-    const millis = await get("/api/v3/aggTrades", `symbol=BTCUSDT&startTime=${start}&endTime=${end}`);
-    const micros = await get(
-      "/api/v3/aggTrades",
-      `symbol=BTCUSDT&startTime=${start * 1000}&endTime=${end * 1000}`,
-    );
-    expect(micros.json).toEqual(millis.json);
-    const since = Date.now() - 3_600_000;
-    const orders = await signed("GET", "/api/v3/allOrders", `symbol=BTCUSDT&startTime=${since * 1000}`);
-    expect(orders.status).toBe(200);
-  },
   "recvwindow-decimals": async () => {
     const query = (window: string) => `symbol=BTCUSDT&recvWindow=${window}`;
     expect((await signed("GET", "/api/v3/openOrders", query("6000.346"))).status).toBe(200);

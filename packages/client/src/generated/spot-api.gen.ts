@@ -143,8 +143,8 @@ export interface paths {
          *     returned. `startTime` and `endTime` are inclusive.
          *
          *     `startTime` and `endTime` have the source document's type `date_time` (schema `DateTime`): an
-         *     RFC 3339 date-time string, or an integer of epoch milliseconds (both encodings filled from the
-         *     live API, which takes epoch milliseconds).
+         *     RFC 3339 date-time string, or an integer of epoch milliseconds or microseconds (both encodings
+         *     filled from the live API, which takes epoch milliseconds and microseconds; `x-epoch-time`).
          */
         get: operations["aggTrades"];
         put?: never;
@@ -333,8 +333,9 @@ export interface paths {
          * All orders
          * @description The account's orders on `symbol` (open, cancelled and filled), oldest first. With `orderId`, orders
          *     with an id at or above it; otherwise the most recent. `startTime`/`endTime` are integer epoch
-         *     milliseconds (the source document types them as integers here) and may span at most 24 hours
-         *     (-1127, filled from the live API).
+         *     milliseconds, or microseconds (the source document types them as integers here; microseconds
+         *     filled from the live API, `x-epoch-time`), and may span at most 24 hours (-1127, filled from
+         *     the live API).
          */
         get: operations["all_orders"];
         put?: never;
@@ -392,15 +393,17 @@ export interface components {
         /**
          * date_time
          * @description The source document's `date_time` type (aggTrades `startTime`/`endTime`), distinct from the
-         *     integer epoch-millisecond times of `all_orders`. Its text format is open in the source
+         *     integer epoch times of `all_orders`. Its text format is open in the source
          *     document; filled from the live API, it has two wire encodings and a server must accept both:
          *     an RFC 3339 date-time string (`2024-01-01T00:00:00Z`, offsets allowed), or an integer of epoch
-         *     milliseconds (`1704067200000`, what the live API takes).
+         *     milliseconds (`1704067200000`, what the live API takes) or epoch microseconds
+         *     (`1704067200000000`; `x-epoch-time` tells the two apart).
          */
         DateTime: (string | Date) | number;
         /**
          * Format: int64
-         * @description Epoch milliseconds.
+         * @description Epoch milliseconds, or epoch microseconds (filled from the live API): a value of 10^14 or more
+         *     is microseconds (`x-epoch-time`, which states the bound and how each unit is judged).
          * @example 1499827319559
          */
         Timestamp: number;
@@ -1558,13 +1561,13 @@ export interface operations {
                 fromId?: number;
                 /**
                  * @description Earliest trade time (inclusive): an RFC 3339 date-time such as `2024-01-01T00:00:00Z`, or epoch
-                 *     milliseconds such as `1704067200000`.
+                 *     milliseconds such as `1704067200000` (or microseconds, `x-epoch-time`).
                  * @example 1704067200000
                  */
                 startTime?: components["schemas"]["DateTime"];
                 /**
                  * @description Latest trade time (inclusive): an RFC 3339 date-time such as `2024-01-01T01:00:00Z`, or epoch
-                 *     milliseconds such as `1704070800000`.
+                 *     milliseconds such as `1704070800000` (or microseconds, `x-epoch-time`).
                  * @example 2024-01-01T01:00:00Z
                  */
                 endTime?: components["schemas"]["DateTime"];
@@ -2297,10 +2300,10 @@ export interface operations {
                 symbol: components["parameters"]["SymbolRequired"];
                 /** @description Exchange-assigned order id. */
                 orderId?: components["parameters"]["OrderId"];
-                /** @description Earliest order time (inclusive), epoch milliseconds. */
-                startTime?: number;
-                /** @description Latest order time (inclusive), epoch milliseconds. */
-                endTime?: number;
+                /** @description Earliest order time (inclusive), epoch milliseconds or microseconds (`x-epoch-time`). */
+                startTime?: components["schemas"]["Timestamp"];
+                /** @description Latest order time (inclusive), epoch milliseconds or microseconds (`x-epoch-time`). */
+                endTime?: components["schemas"]["Timestamp"];
                 /** @description Number of orders. No default is declared; when absent the server returns up to 500. Maximum 1000 (filled from the live API). */
                 limit?: number;
             };

@@ -98,6 +98,7 @@ export const PARTS: ReadonlyArray<{ name: string; modules: readonly string[] }> 
       "params",
       "body",
       "handlers",
+      "epoch-time",
       "pipeline",
       "order-json",
       "live-extras",

@@ -17,6 +17,7 @@ import { clockSanity } from "./clock-sanity.js";
 import { contentTypeConformance } from "./content-type-conformance.js";
 import { cursorPaging } from "./cursor-paging.js";
 import { defaultsHonoured } from "./defaults-honoured.js";
+import { epochUnits } from "./epoch-units.js";
 import { everySymbol } from "./every-symbol.js";
 import { exchangeFilters } from "./exchange-filters.js";
 import { limitSemantics } from "./limit-semantics.js";
@@ -73,6 +74,7 @@ export const CHECKS = [
   accountIsolation,
   orderTimes,
   timeUnit,
+  epochUnits,
   rateCounters,
   wireVariants,
   orderArithmetic,

@@ -31,7 +31,12 @@ export interface AuthVariant {
   recvWindow?: number;
   /** Extra milliseconds added to the timestamp (negative: older). */
   timestampShiftMs?: number;
+  /** The timestamp in epoch microseconds (with a part below the millisecond), as `x-epoch-time` allows. */
+  timestampInMicroseconds?: boolean;
 }
+
+/** The part below the millisecond of a timestamp sent in microseconds (any value from 0 to 999). */
+const SUB_MILLISECOND_US = 123;
 
 /** Parameter name and text value, in sending order (a name may repeat). */
 export type ParamList = Array<[string, string]>;
@@ -202,10 +207,13 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
           : timestampMode === "future"
             ? 30_000
             : 0;
+      const ms = ctx.now() + skew + (auth.timestampShiftMs ?? 0);
       const ts =
         timestampMode === "seconds"
           ? Math.round(ctx.now() / 1000)
-          : Math.round(ctx.now() + skew + (auth.timestampShiftMs ?? 0));
+          : auth.timestampInMicroseconds
+            ? Math.round(ms) * 1000 + SUB_MILLISECOND_US
+            : Math.round(ms);
       envelope.push([ctx.signing.timestampParameter, String(ts)]);
     }
     const signatureMode = auth.signature ?? (signed ? "valid" : "none");

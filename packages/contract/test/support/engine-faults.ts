@@ -432,6 +432,95 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       response: onStopQuery((order) => (order.isWorking === true ? { ...order, workingTime: -1 } : order)),
     },
     ...timeUnitFaults(),
+    ...epochUnitFaults(secret),
+  ];
+}
+
+// ---- time parameters in microseconds (x-epoch-time) ----
+/** The bound the spec states; the faults are servers, so they may know it. */
+const MICROS_FROM = 1e14;
+const inMicrosValue = (text: string | null | undefined) => text != null && Number(text) >= MICROS_FROM;
+const timestampInMicros = (req: ProxyRequest) => inMicrosValue(allParams(req).get("timestamp"));
+const WINDOW_READS = ["aggTrades", "allOrders"];
+const refusal = (code: number, msg: string): ProxyResponse => ({
+  status: 400,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ code, msg }),
+});
+
+/** A request fault on the window reads: `change` edits startTime/endTime in microseconds. */
+function onWindowBound(secret: string, name: string, change: (micros: number) => number) {
+  return (req: ProxyRequest): ProxyRequest => {
+    const path = WINDOW_READS.find((p) => at(p)(req));
+    if (path === undefined) return req;
+    return onRequest(path, secret, (params) => {
+      const value = params.get(name);
+      if (!inMicrosValue(value)) return false;
+      params.set(name, String(change(Number(value))));
+      return true;
+    })(req);
+  };
+}
+
+function epochUnitFaults(secret: string): Fault[] {
+  return [
+    {
+      name: "microsecond-timestamp-refused",
+      description: "a timestamp in microseconds is refused as malformed (-1100)",
+      caughtBy: ["epoch_units"],
+      request: (req) =>
+        timestampInMicros(req)
+          ? refusal(
+              -1100,
+              "Illegal characters found in parameter 'timestamp'; legal range is '^[0-9]{1,13}$'.",
+            )
+          : req,
+    },
+    {
+      name: "microsecond-timestamp-window-in-ms",
+      description:
+        "a timestamp in microseconds is judged against recvWindow as if the window were microseconds: anything older than 5 ms is refused",
+      caughtBy: ["epoch_units"],
+      request: (req) => {
+        if (!timestampInMicros(req)) return req;
+        const age = Date.now() * 1000 - Number(allParams(req).get("timestamp"));
+        return age > 5000 ? refusal(-1021, "Timestamp for this request is outside of the recvWindow.") : req;
+      },
+    },
+    {
+      name: "microsecond-timestamp-not-judged",
+      description:
+        "a timestamp in microseconds is accepted whatever instant it names (neither the window nor the lead)",
+      caughtBy: ["epoch_units"],
+      request: (req) =>
+        timestampInMicros(req) ? resign(req, secret, (p) => p.set("timestamp", String(Date.now()))) : req,
+    },
+    {
+      name: "microsecond-bounds-read-as-ms",
+      description:
+        "startTime/endTime in microseconds are read as milliseconds (tens of thousands of years ahead): nothing is selected",
+      caughtBy: ["epoch_units"],
+      response: (req, res) =>
+        WINDOW_READS.some((p) => at(p)(req)) &&
+        served(res) &&
+        (inMicrosValue(allParams(req).get("startTime")) || inMicrosValue(allParams(req).get("endTime")))
+          ? { ...res, body: "[]" }
+          : res,
+    },
+    {
+      name: "microsecond-start-rounded-down",
+      description:
+        "a startTime in microseconds is cut to its millisecond: items in the millisecond before the bound's instant are selected",
+      caughtBy: ["epoch_units"],
+      request: onWindowBound(secret, "startTime", (micros) => Math.floor(micros / 1000)),
+    },
+    {
+      name: "microsecond-end-rounded-up",
+      description:
+        "an endTime in microseconds is rounded up to the next millisecond: items in the millisecond after the bound's instant are selected",
+      caughtBy: ["epoch_units"],
+      request: onWindowBound(secret, "endTime", (micros) => Math.ceil(micros / 1000)),
+    },
   ];
 }
 

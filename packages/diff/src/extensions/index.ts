@@ -1,6 +1,7 @@
 // Every vendor extension the diff knows, each in its own module: one home per extension.
 import { authClass } from "./auth-class.js";
 import { cursorPaging } from "./cursor-paging.js";
+import { epochTime } from "./epoch-time.js";
 import type { ExtensionRule } from "./extension.js";
 import { filledFrom } from "./filled-from.js";
 import { limit } from "./limit.js";
@@ -28,6 +29,7 @@ export type { SchemaExtensionRule } from "./wire-pattern.js";
 /** Extensions at the top level of the document. */
 export const DOCUMENT_EXTENSIONS: ReadonlyMap<string, ExtensionRule> = new Map([
   [filledFrom.key, filledFrom],
+  [epochTime.key, epochTime],
   [refusals.key, refusals],
   [relations.key, relations],
 ]);

@@ -9,6 +9,7 @@ import { loadOpenApi, loadSandboxOpenApi } from "@marketapi/spec";
 import {
   type AuthClass,
   buildSpecModel,
+  type EpochTime,
   type JsonObject,
   type Operation,
   type Parameter,
@@ -45,6 +46,11 @@ export interface ApiDescription {
   readonly signing: SigningRule;
   /** The header that carries the API key, lower-cased as Node gives request headers. */
   readonly apiKeyHeader: string;
+  /**
+   * The units of epoch time parameters (`x-epoch-time`); without it they are milliseconds only.
+   * The API document's holds for the sandbox's operations too: they take its `Timestamp` schema.
+   */
+  readonly epochTime: EpochTime | undefined;
 }
 
 /**
@@ -86,7 +92,12 @@ export function describeApi(
       operations.push(serverOperation(sandboxModel, operation, "sandbox"));
     }
   }
-  return { operations, signing, apiKeyHeader: signing.apiKeyHeader.toLowerCase() };
+  return {
+    operations,
+    signing,
+    apiKeyHeader: signing.apiKeyHeader.toLowerCase(),
+    epochTime: model.epochTime,
+  };
 }
 
 function serverOperation(model: SpecModel, operation: Operation, document: DocumentName): ServerOperation {

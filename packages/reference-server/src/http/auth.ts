@@ -7,6 +7,7 @@
  * three decimals (microsecond precision).
  */
 import { createHmac } from "node:crypto";
+import { type EpochTime, epochMicroseconds } from "@marketapi/spec/model";
 import {
   apiKeyFormatInvalid,
   apiKeyRejected,
@@ -22,7 +23,6 @@ import {
 import type { ServerOperation, SigningRule } from "./api.js";
 import { HmacKey } from "./hmac.js";
 import type { RequestParams } from "./params.js";
-import { MICROSECONDS_FROM } from "./time-unit.js";
 
 /** One API key: its secret and the account it acts for. */
 export interface Credential {
@@ -79,6 +79,8 @@ export interface AuthInput {
   readonly now: number;
   /** recvWindow may carry up to three decimals (`--recv-window-decimals`); otherwise an integer. */
   readonly recvWindowDecimals?: boolean;
+  /** The units a timestamp may be sent in (`x-epoch-time`); milliseconds only without it. */
+  readonly epochTime?: EpochTime | undefined;
 }
 
 /** The account id the request acts for (undefined for `none`); throws the API's error otherwise. */
@@ -109,8 +111,9 @@ function checkSignedRequest(signing: SigningRule, secret: string | HmacKey, inpu
     input.recvWindowDecimals === true,
   );
   if (!signatureMatches(secret, signedPayload, signature)) throw invalidSignature();
-  // Compared in microseconds: a timestamp may be sent in either unit, recvWindow has decimals.
-  const timestampUs = timestamp >= MICROSECONDS_FROM ? timestamp : timestamp * 1000;
+  // Compared as instants in microseconds (x-epoch-time: same-instant): a timestamp may be sent in
+  // either unit, recvWindow has decimals.
+  const timestampUs = input.epochTime ? epochMicroseconds(input.epochTime, timestamp) : timestamp * 1000;
   const nowUs = input.now * 1000;
   if (timestampUs >= nowUs + MAX_AHEAD_MS * 1000) throw timestampAhead();
   if (nowUs - timestampUs > Math.round(recvWindowMs * 1000)) throw timestampOutsideWindow();

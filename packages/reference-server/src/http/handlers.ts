@@ -3,6 +3,7 @@
  * wire body (an object, or JsonText when the body was serialized ahead, e.g. from a cache).
  */
 
+import type { EpochTime } from "@marketapi/spec/model";
 import {
   type Exchange,
   type KlineInterval,
@@ -11,10 +12,11 @@ import {
   timeZoneOffset,
 } from "../engine/index.js";
 import { badCombination, illegalParamValue, invalidSymbol, mandatoryNotSent } from "../errors.js";
+import { epochMillis } from "./epoch-time.js";
 import type { LiveExtras } from "./live-extras.js";
 import { newOrderJson } from "./order-json.js";
 import type { RateLimiter } from "./rate-limits.js";
-import { epochMillis, type TimeUnit } from "./time-unit.js";
+import type { TimeUnit } from "./time-unit.js";
 import type { CheckedParams } from "./validation.js";
 
 /**
@@ -45,6 +47,8 @@ export interface HandlerContext {
   readonly now: number;
   /** The unit of the answer's times (X-MBX-TIME-UNIT); keyed time fields are converted after the handler. */
   readonly timeUnit?: TimeUnit | undefined;
+  /** The units of epoch time parameters (`x-epoch-time`); milliseconds only without it. */
+  readonly epochTime?: EpochTime | undefined;
 }
 
 export type Handler = (ctx: HandlerContext) => unknown;
@@ -203,8 +207,8 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
       exchange.allOrders(ctx.accountId, {
         symbol: requiredText(ctx, "symbol"),
         orderId: integer(ctx, "orderId"),
-        startTime: millis(integer(ctx, "startTime"), "start"),
-        endTime: millis(integer(ctx, "endTime"), "end"),
+        startTime: millis(ctx, "startTime", "start"),
+        endTime: millis(ctx, "endTime", "end"),
         limit: integer(ctx, "limit"),
       }),
     // ---- the sandbox's operations (its own document, beyond the API's contract) ----
@@ -215,8 +219,8 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
         symbol: requiredText(ctx, "symbol"),
         orderId: integer(ctx, "orderId"),
         fromId: integer(ctx, "fromId"),
-        startTime: millis(integer(ctx, "startTime"), "start"),
-        endTime: millis(integer(ctx, "endTime"), "end"),
+        startTime: millis(ctx, "startTime", "start"),
+        endTime: millis(ctx, "endTime", "end"),
         limit: integer(ctx, "limit"),
       }),
     kline_candlestick_data: (ctx) => klines(exchange, ctx),
@@ -228,8 +232,8 @@ export function createHandlers(deps: HandlerDeps): Readonly<Record<string, Handl
 function klines(exchange: Exchange, ctx: HandlerContext): KlineRow[] {
   const rows = exchange.klines(requiredText(ctx, "symbol"), {
     interval: requiredText(ctx, "interval") as KlineInterval,
-    startTime: millis(integer(ctx, "startTime"), "start"),
-    endTime: millis(integer(ctx, "endTime"), "end"),
+    startTime: millis(ctx, "startTime", "start"),
+    endTime: millis(ctx, "endTime", "end"),
     offsetMs: timeZoneOffset(ctx.text.get("timeZone")),
     // The sandbox document declares the default 500.
     limit: integer(ctx, "limit") ?? 500,
@@ -326,13 +330,15 @@ function integer(ctx: HandlerContext, name: string): number | undefined {
 function dateTime(ctx: HandlerContext, name: string, bound: "start" | "end"): number | undefined {
   const value = ctx.params[name];
   if (value === undefined) return undefined;
-  if (typeof value === "number") return epochMillis(value, bound);
+  if (typeof value === "number") return epochMillis(ctx.epochTime, value, bound);
   const time = Date.parse(String(value).toUpperCase().replace(" ", "T"));
   if (Number.isNaN(time))
     throw illegalParamValue(name, "must be an RFC 3339 date-time or epoch milliseconds");
   return time;
 }
 
-function millis(value: number | undefined, bound: "start" | "end"): number | undefined {
-  return value === undefined ? undefined : epochMillis(value, bound);
+/** An integer time parameter in epoch milliseconds, whichever unit it was sent in. */
+function millis(ctx: HandlerContext, name: string, bound: "start" | "end"): number | undefined {
+  const value = integer(ctx, name);
+  return value === undefined ? undefined : epochMillis(ctx.epochTime, value, bound);
 }

@@ -18,7 +18,7 @@ import { headerParams, type RequestParams, readParams } from "./params.js";
 import { protocolFault } from "./protocol.js";
 import { type OrderCounts, type RateLimiter, requestWeight, weightHeaders } from "./rate-limits.js";
 import { Router } from "./router.js";
-import { inMicroseconds, TIME_UNIT_HEADER, type TimeUnit, timeUnitOf } from "./time-unit.js";
+import { inMicroseconds, type TimeUnit, timeUnitOf } from "./time-unit.js";
 import { writeAtTurnEnd, writeWaitingOn } from "./turn-end.js";
 import { validateParams } from "./validation.js";
 
@@ -128,8 +128,7 @@ function serveOperation(
     const requestedWeight = requestWeight(x.operation, read.params);
     usedWeight = deps.rateLimiter.spendWeight(x.ip, requestedWeight, x.now);
     if (read.params === undefined) throw read.error;
-    const unit = timeUnitOf(x.req.headers[TIME_UNIT_HEADER]);
-    const { body, orderCounts } = execute(deps, handlers, x, read.params, unit);
+    const { body, orderCounts, unit } = execute(deps, handlers, x, read.params);
     answers?.remember(x.req, x.operation, requestedWeight, body);
     const weight = usedWeight;
     const wire = unit === "MICROSECOND" ? inUnit(body, unit) : body;
@@ -214,8 +213,7 @@ function execute(
   handlers: Readonly<Record<string, Handler>>,
   x: ReceivedRequest,
   params: RequestParams,
-  timeUnit: TimeUnit,
-): { body: unknown; orderCounts: OrderCounts | undefined } {
+): { body: unknown; orderCounts: OrderCounts | undefined; unit: TimeUnit } {
   const { operation, now } = x;
   const headerKey = x.req.headers[deps.api.apiKeyHeader];
   const apiKeyHeader = typeof headerKey === "string" ? headerKey : undefined;
@@ -226,17 +224,31 @@ function execute(
       params,
       now,
       recvWindowDecimals: deps.recvWindowDecimals === true,
+      epochTime: deps.api.epochTime,
     }) ?? "";
   const { declared, extras } = splitExtras(operation, params.values, params.sentCount);
   const headers = headerParams(operation, x.req.headers);
   if (headers !== undefined) for (const [name, value] of headers) declared.set(name, value);
   const checked = validateParams(operation, declared);
+  const timeUnit = timeUnitOf(checked, operation);
   const isNewOrder = operation.operationId === "new_order";
   if (isNewOrder) deps.rateLimiter.checkOrderRate(accountId, now);
   if (operation.authClass === "trade") deps.storage?.assertWritable();
   const handler = handlers[operation.operationId] as Handler;
-  const body = handler({ params: checked, text: declared, extras, accountId, now, timeUnit });
-  return { body, orderCounts: isNewOrder ? deps.rateLimiter.countOrder(accountId, now) : undefined };
+  const body = handler({
+    params: checked,
+    text: declared,
+    extras,
+    accountId,
+    now,
+    timeUnit,
+    epochTime: deps.api.epochTime,
+  });
+  return {
+    body,
+    orderCounts: isNewOrder ? deps.rateLimiter.countOrder(accountId, now) : undefined,
+    unit: timeUnit,
+  };
 }
 
 /** Counts weight for a request that failed before its operation was known; never throws. */

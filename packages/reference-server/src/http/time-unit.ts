@@ -1,10 +1,10 @@
 /**
- * Microsecond times, as the live API has them since 2024-12: the `X-MBX-TIME-UNIT` request header
- * (MICROSECOND or MILLISECOND, either case) selects the unit of the time fields of the JSON answer,
- * and timestamp parameters (`timestamp`, `startTime`, `endTime`) may be sent in microseconds.
- * The engine keeps milliseconds; this module converts at the edges.
+ * Microsecond times in answers, as the live API has them since 2024-12: the `X-MBX-TIME-UNIT`
+ * request header (MICROSECOND or MILLISECOND, either case) selects the unit of the time fields of
+ * the JSON answer. The engine keeps milliseconds; this module converts the answer. Time
+ * parameters sent in microseconds are epoch-time.ts's.
  */
-import { invalidTimeUnit } from "../errors.js";
+import type { ServerOperation } from "./api.js";
 
 export type TimeUnit = "MILLISECOND" | "MICROSECOND";
 
@@ -24,17 +24,26 @@ const TIME_FIELDS = new Set([
 ]);
 
 /**
- * An epoch value at or above this is read as microseconds: 10^14 ms is the year 5138, 10^14 µs is
- * 1973, so no time a client means in milliseconds is mistaken for microseconds.
+ * The unit the request asks for, from its validated parameters: the operation's declared header
+ * parameter of this name (the spec's enum lists the values; validation refused any other with
+ * -1194, so the unit is decided once, there). Milliseconds when not sent or not declared.
  */
-export const MICROSECONDS_FROM = 1e14;
+export function timeUnitOf(checked: Readonly<Record<string, unknown>>, operation: ServerOperation): TimeUnit {
+  const name = timeUnitParameterOf(operation);
+  const value = name === undefined ? undefined : checked[name];
+  return typeof value === "string" && value.toUpperCase() === "MICROSECOND" ? "MICROSECOND" : "MILLISECOND";
+}
 
-/** The unit the request asks for; -1194 with the live API's text for any other value. */
-export function timeUnitOf(header: string | string[] | undefined): TimeUnit {
-  if (header === undefined || header === "") return "MILLISECOND";
-  if (header === "MICROSECOND" || header === "microsecond") return "MICROSECOND";
-  if (header === "MILLISECOND" || header === "millisecond") return "MILLISECOND";
-  throw invalidTimeUnit();
+const unitParameters = new WeakMap<ServerOperation, string | undefined>();
+
+/** The operation's header parameter that selects the unit (`X-MBX-TIME-UNIT`), by its spec name. */
+function timeUnitParameterOf(operation: ServerOperation): string | undefined {
+  if (unitParameters.has(operation)) return unitParameters.get(operation);
+  const name = operation.parameters.find(
+    (parameter) => parameter.in === "header" && parameter.name.toLowerCase() === TIME_UNIT_HEADER,
+  )?.name;
+  unitParameters.set(operation, name);
+  return name;
 }
 
 /** The body with every time field in microseconds (negative sentinels such as -1 stay). */
@@ -47,14 +56,4 @@ export function inMicroseconds(body: unknown): unknown {
       TIME_FIELDS.has(key) && typeof value === "number" && value >= 0 ? value * 1000 : inMicroseconds(value);
   }
   return out;
-}
-
-/**
- * An epoch time parameter in milliseconds, whichever unit it was sent in. Microseconds round
- * inwards so the bound stays inclusive: a start rounds up, an end down (the engine's times are
- * whole milliseconds).
- */
-export function epochMillis(value: number, bound: "start" | "end"): number {
-  if (value < MICROSECONDS_FROM) return value;
-  return bound === "start" ? Math.ceil(value / 1000) : Math.floor(value / 1000);
 }

@@ -15,6 +15,7 @@ import {
   invalidEnum,
   invalidInterval,
   invalidJsonParam,
+  invalidTimeUnit,
   mandatoryMissing,
   newOrderRejected,
   notRequired,
@@ -24,6 +25,7 @@ import {
   timeInForceNotRequired,
 } from "../errors.js";
 import type { ServerOperation } from "./api.js";
+import { TIME_UNIT_HEADER } from "./time-unit.js";
 
 /** The live API's regex for `symbols`, quoted in its -1100 answers. */
 export const SYMBOLS_PATTERN = '^\\[("[A-Z0-9-_.]{1,20}"(,"[A-Z0-9-_.]{1,20}"){0,}){0,1}\\]$';
@@ -123,6 +125,7 @@ function unknownValue(
     return invalidEnum(name as "side" | "type" | "timeInForce");
   }
   if (KLINE_OPERATIONS.has(operation.operationId) && name === "interval") return invalidInterval();
+  if (name.toLowerCase() === TIME_UNIT_HEADER) return invalidTimeUnit();
   return illegal(operation, name, error, text);
 }
 

@@ -8,6 +8,7 @@
  * Pointer of the faulty node. The model is plain data (structuredClone copies it); references are
  * followed with resolveRef on `document`.
  */
+import { type EpochTime, readEpochTime } from "./extensions/epoch-time.js";
 import { type FilledFrom, readFilledFrom } from "./extensions/filled-from.js";
 import { type Refusals, readRefusals } from "./extensions/refusals.js";
 import { type Relations, readRelations } from "./extensions/relations.js";
@@ -21,6 +22,14 @@ export { errorCodesOf, type StatedCode } from "./error-codes.js";
 export { AUTH_CLASSES, type AuthClass, deriveAuthClass, isSignedClass } from "./extensions/auth-class.js";
 export type { FactSource } from "./extensions/behaviour-fields.js";
 export { type CursorPaging, readCursorPaging } from "./extensions/cursor-paging.js";
+export {
+  type EpochTime,
+  type EpochUnit,
+  epochMicroseconds,
+  epochUnitOf,
+  insideEpochWindow,
+  readEpochTime,
+} from "./extensions/epoch-time.js";
 export type {
   ExtensionConstraint,
   ExtensionDescriptor,
@@ -131,6 +140,8 @@ export interface SpecModel {
   refusals: Refusals | undefined;
   /** x-relations: the facts that two or more operations report, each stated once. */
   relations: Relations | undefined;
+  /** x-epoch-time: the units of epoch time parameters, and how a value's unit is told. */
+  epochTime: EpochTime | undefined;
 }
 
 /** The operation with this operationId. */
@@ -168,6 +179,7 @@ export function buildSpecModel(document: JsonObject): SpecModel {
       document["x-relations"],
       new Set(operations.map((operation) => operation.operationId)),
     ),
+    epochTime: readEpochTime(document["x-epoch-time"]),
   };
 }
 

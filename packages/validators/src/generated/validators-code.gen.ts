@@ -9278,7 +9278,7 @@ validate151.errors = vErrors;
 return errors === 0;
 }
 
-const schema349 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"type":"integer","format":"int64","minimum":0},"endTime":{"type":"integer","format":"int64","minimum":0},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
+const schema349 = {"type":"object","properties":{"symbol":{"$ref":"#/$defs/SymbolName"},"orderId":{"$ref":"#/$defs/OrderIdValue"},"startTime":{"$ref":"#/$defs/Timestamp"},"endTime":{"$ref":"#/$defs/Timestamp"},"limit":{"type":"integer","format":"int32","minimum":1,"maximum":1000},"X-MBX-TIME-UNIT":{"type":"string","enum":["MILLISECOND","MICROSECOND","millisecond","microsecond"]},"timestamp":{"type":"integer","minimum":0},"signature":{"type":"string","pattern":"^[0-9a-fA-F]{64}$"}},"additionalProperties":false,"required":["symbol"]};
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9327,16 +9327,16 @@ errors++;
 if(data.startTime !== undefined){
 let data2 = data.startTime;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-(vErrors ??= []).push({instancePath:instancePath+"/startTime",schemaPath:"#/$defs/all_orders.request/properties/startTime/type",keyword:"type",params:{type: "integer"}});
+(vErrors ??= []).push({instancePath:instancePath+"/startTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-(vErrors ??= []).push({instancePath:instancePath+"/startTime",schemaPath:"#/$defs/all_orders.request/properties/startTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
+(vErrors ??= []).push({instancePath:instancePath+"/startTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 if(!(formats0.validate(data2))){
-(vErrors ??= []).push({instancePath:instancePath+"/startTime",schemaPath:"#/$defs/all_orders.request/properties/startTime/format",keyword:"format",params:{format: "int64"}});
+(vErrors ??= []).push({instancePath:instancePath+"/startTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}});
 errors++;
 }
 }
@@ -9344,16 +9344,16 @@ errors++;
 if(data.endTime !== undefined){
 let data3 = data.endTime;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-(vErrors ??= []).push({instancePath:instancePath+"/endTime",schemaPath:"#/$defs/all_orders.request/properties/endTime/type",keyword:"type",params:{type: "integer"}});
+(vErrors ??= []).push({instancePath:instancePath+"/endTime",schemaPath:"#/$defs/Timestamp/type",keyword:"type",params:{type: "integer"}});
 errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-(vErrors ??= []).push({instancePath:instancePath+"/endTime",schemaPath:"#/$defs/all_orders.request/properties/endTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
+(vErrors ??= []).push({instancePath:instancePath+"/endTime",schemaPath:"#/$defs/Timestamp/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}});
 errors++;
 }
 if(!(formats0.validate(data3))){
-(vErrors ??= []).push({instancePath:instancePath+"/endTime",schemaPath:"#/$defs/all_orders.request/properties/endTime/format",keyword:"format",params:{format: "int64"}});
+(vErrors ??= []).push({instancePath:instancePath+"/endTime",schemaPath:"#/$defs/Timestamp/format",keyword:"format",params:{format: "int64"}});
 errors++;
 }
 }
@@ -9425,7 +9425,7 @@ validate154.errors = vErrors;
 return errors === 0;
 }
 
-const schema352 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
+const schema354 = {"type":"array","items":{"$ref":"#/$defs/Order"}};
 
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

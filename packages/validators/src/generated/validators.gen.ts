@@ -669,8 +669,8 @@ export const operations: Readonly<Record<OperationId, OperationValidators>> = {
     parameters: [
       {"name":"symbol","in":"query","coding":"string","expect":"text"},
       {"name":"orderId","in":"query","coding":"integer","expect":"an integer such as \"28\""},
-      {"name":"startTime","in":"query","coding":"integer","expect":"an integer such as \"0\""},
-      {"name":"endTime","in":"query","coding":"integer","expect":"an integer such as \"0\""},
+      {"name":"startTime","in":"query","coding":"integer","expect":"an integer such as \"1499827319559\""},
+      {"name":"endTime","in":"query","coding":"integer","expect":"an integer such as \"1499827319559\""},
       {"name":"limit","in":"query","coding":"integer","expect":"an integer such as \"1\""},
       {"name":"X-MBX-TIME-UNIT","in":"header","coding":"string","expect":"text"},
       {"name":"timestamp","in":"query","coding":"integer","expect":"an integer such as \"0\""},

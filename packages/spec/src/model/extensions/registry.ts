@@ -5,6 +5,7 @@
  */
 import { authClassExtension } from "./auth-class.js";
 import { cursorPagingExtension } from "./cursor-paging.js";
+import { epochTimeExtension } from "./epoch-time.js";
 import type { ExtensionDescriptor } from "./extension.js";
 import { filledFromExtension } from "./filled-from.js";
 import { limitExtension } from "./limit.js";
@@ -48,6 +49,7 @@ const REGISTERED = [
   relationsExtension,
   outcomeLookupExtension,
   serverTimeExtension,
+  epochTimeExtension,
 ] as const satisfies readonly ExtensionDescriptor[];
 
 /** A registered extension's descriptor with its literal types, for types derived from the registry. */

@@ -23,7 +23,7 @@ export interface SigningRule {
   apiKeyHeader: string | undefined;
   /** The signature's parameter (`signature`). */
   signatureParameter: string;
-  /** The timestamp's parameter (`timestamp`, epoch milliseconds). */
+  /** The timestamp's parameter (`timestamp`; its units are x-epoch-time's). */
   timestampParameter: string;
   /** The receive window's parameter (`recvWindow`), its default and its largest accepted value (ms). */
   recvWindowParameter: string;

@@ -20,6 +20,7 @@ import { buildContractModel } from "./core/operations.js";
 import { bodyObject, describeAnswer, errorCode, ok } from "./kit/answers.js";
 import { valueAt } from "./kit/behaviour-support.js";
 import { farBuyOrder, planFarBuy } from "./kit/market.js";
+import { judgeNewestPage, newestPageLimit, newestPageOf } from "./kit/newest-page.js";
 import { tradeRows } from "./kit/relations-support.js";
 import { measureProblems, measuresOf, recentWindowTrades } from "./kit/trade-windows.js";
 import { probe } from "./phases/probe.js";
@@ -46,7 +47,6 @@ import {
   type Judgement,
   judgeClientIdLookup,
   judgeMemory,
-  judgeNewestPage,
   judgeOrder,
 } from "./run/persistence.js";
 import { type AdminSurface, judgeSnapshots } from "./run/snapshots.js";
@@ -216,9 +216,6 @@ async function readAgain(session: Session, was: SymbolMemory): Promise<SymbolMem
   };
 }
 
-/** The newest page of all_orders read after the restart (the spec's largest limit). */
-const NEWEST_PAGE = 1000;
-
 /**
  * Every remembered order looked up alone, by orderId and by origClientOrderId, and the newest page
  * of all_orders (no cursor) holding as many as the account is known to have.
@@ -246,16 +243,18 @@ async function lookups(session: Session, was: SymbolMemory): Promise<Judgement> 
       ),
     );
   const newest = session.model.operation("all_orders");
-  if (newest) {
-    const page = await quietCall(
+  const limit = newest && newestPageLimit(newest);
+  if (newest && limit) {
+    const answer = await quietCall(
       session,
       newest,
-      { symbol: was.symbol, limit: NEWEST_PAGE },
+      { symbol: was.symbol, [newest.behaviour.limit!.parameter]: limit },
       "persistence: all_orders, the newest page",
     );
-    if (!ok(page) || !Array.isArray(page.response?.json))
-      throw new ReadFailure(`all_orders (newest): ${describeAnswer(page)}`);
-    record(judgeNewestPage(was.symbol, was.orders.length, page.response.json as Item[], NEWEST_PAGE));
+    const page = ok(answer) ? newestPageOf(newest, was.symbol, limit, answer.response?.json) : undefined;
+    if (!page) throw new ReadFailure(`all_orders (newest): ${describeAnswer(answer)}`);
+    const remembered = was.orders.map((o) => num(o.orderId));
+    record(judgeNewestPage(page, remembered, "remembered"));
   }
   for (const order of clientIdTargets(was.orders))
     record(
@@ -479,8 +478,10 @@ export async function runRecall(options: RecallOptions): Promise<RecallResult> {
     if (target.trading) {
       judgements.push(await newIds(session, memory, market));
       for (const { rules: symbol, reference } of rules) {
-        // A lower bound: the remembered orders (newIds may or may not have placed one more).
-        const known = memory.symbols.find((s) => s.symbol === symbol.symbol)?.orders.length ?? 0;
+        // The remembered orders (newIds may or may not have placed one more: the page counts at least).
+        const known = (memory.symbols.find((s) => s.symbol === symbol.symbol)?.orders ?? []).map((o) =>
+          num(o.orderId),
+        );
         judgements.push(await freshReads(session, symbol, reference, known));
       }
     } else

@@ -18,7 +18,6 @@ import {
   clientIdTargets,
   judgeBalances,
   judgeClientIdLookup,
-  judgeNewestPage,
   judgeSymbol,
 } from "../src/run/persistence.js";
 import { judgeAdminAnswer, judgeIdAgain, judgeRolledBack } from "../src/run/snapshots.js";
@@ -153,16 +152,6 @@ describe("the persistence judgement", () => {
     expect(judgeClientIdLookup("BTCUSDT", order(), order({ orderId: 6 }), 7)).toHaveLength(1);
     expect(judgeClientIdLookup("BTCUSDT", order({ status: "NEW" }), order({ orderId: 9 }), 7)).toHaveLength(
       1,
-    );
-  });
-
-  it("wants the newest page of all_orders to hold as many orders as were remembered, up to its limit", () => {
-    const page = (n: number) => Array.from({ length: n }, (_, i) => order({ orderId: i + 1 }));
-    expect(judgeNewestPage("BTCUSDT", 3, page(3), 1000)).toEqual([]);
-    expect(judgeNewestPage("BTCUSDT", 3, page(5), 1000)).toEqual([]);
-    expect(judgeNewestPage("BTCUSDT", 1200, page(1000), 1000)).toEqual([]);
-    expect(judgeNewestPage("BTCUSDT", 3, page(1), 1000)[0]?.message).toBe(
-      "1 order(s), but the account has the 3 remembered, so the newest page holds 3",
     );
   });
 

@@ -13,7 +13,6 @@ import { runContract } from "../src/index.js";
 import { loadMemory, parseRecall, recallText, runRecall } from "../src/recall.js";
 import { judgePage, type PageRead } from "../src/run/fresh-reads.js";
 import type { Item, Memory, SymbolMemory } from "../src/run/memory.js";
-import type { ResetTime } from "../src/run/reset.js";
 import {
   changedFields,
   clientIdTargets,
@@ -21,7 +20,7 @@ import {
   judgeClientIdLookup,
   judgeSymbol,
 } from "../src/run/persistence.js";
-import { judgeCounterRestart, judgeResetTimes, judgeSameExchange } from "../src/run/reset.js";
+import { judgeCounterRestart, judgeResetTimes, judgeSameExchange, type ResetTime } from "../src/run/reset.js";
 import { judgeAdminAnswer, judgeIdAgain, judgeRolledBack } from "../src/run/snapshots.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { persistenceFaults, resetFaults, snapshotFaults } from "./support/persistence-faults.js";

@@ -397,7 +397,11 @@ async function idsAgain(
 }
 
 /** When the restore failed: the orders placed after the snapshot cancelled, so none is left open. */
-export async function cancelPlaced(session: Session, placed: readonly PlacedAfter[], out: Judgement): Promise<void> {
+export async function cancelPlaced(
+  session: Session,
+  placed: readonly PlacedAfter[],
+  out: Judgement,
+): Promise<void> {
   const cancel = session.model.operation("cancel_order");
   if (!cancel) return;
   for (const { symbol, orderIds } of placed)

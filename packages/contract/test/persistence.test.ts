@@ -166,6 +166,14 @@ describe("the persistence judgement", () => {
       expect(() => loadMemory(foreign)).toThrow(`${foreign}: not a record written by --remember`);
       expect(() => parseRecall([missing])).toThrow(/--base-url URL or --endpoint FILE/);
       expect(() => parseRecall(["--base-url", "http://x"])).toThrow(/needs the FILE/);
+      expect(() => parseRecall([missing, "--base-url", "http://x", "--allow-reset"])).toThrow(
+        /--allow-reset needs --admin-url/,
+      );
+      const admin = ["--admin-url", "http://a", "--admin-token", "t"];
+      expect(parseRecall([missing, "--base-url", "http://x", ...admin]).allowReset).toBeUndefined();
+      expect(parseRecall([missing, "--base-url", "http://x", ...admin, "--allow-reset"]).allowReset).toBe(
+        true,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

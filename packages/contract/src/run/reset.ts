@@ -103,21 +103,7 @@ export function judgeSameExchange(
   const findings: Finding[] = [];
   const say = (f: Finding) => ({ ...f, message: `after the second reset: ${f.message}` });
   findings.push(...judgeMemory(first.memory, second.memory).findings.map(say));
-  findings.push(
-    ...judgeRolledBack(first.memory, second.memory, quiet).map((f) => ({
-      subject: f.subject,
-      message: f.message
-        .replace(
-          "placed after the snapshot are still listed after its restore",
-          "listed after the second reset, not after the first",
-        )
-        .replace(
-          "made after the snapshot are still listed after its restore",
-          "listed after the second reset, not after the first",
-        )
-        .replace("after the restore, the snapshot's was", "after the second reset, after the first"),
-    })),
-  );
+  findings.push(...listedBeyond(first.memory, second.memory, quiet));
   if (!quiet) return findings;
   for (const was of first.market) {
     const now = second.market.find((m) => m.symbol === was.symbol);
@@ -137,6 +123,34 @@ export function judgeSameExchange(
         message: `after the second reset ${again ? JSON.stringify(again) : "not listed"}, after the first ${JSON.stringify(candle)}`,
       });
     }
+  }
+  return findings;
+}
+
+/** What the second reading lists beyond the first: orders and trades above its highest ids, a ticker moved on. */
+function listedBeyond(first: Memory, second: Memory, quiet: boolean): Finding[] {
+  const findings: Finding[] = [];
+  const beyond = "listed after the second reset, not after the first";
+  for (const was of first.symbols) {
+    const now = second.symbols.find((s) => s.symbol === was.symbol);
+    if (!now) continue;
+    const orders = now.orders.filter((o) => num(o.orderId) > was.floor.orderId).map((o) => num(o.orderId));
+    if (orders.length > 0)
+      findings.push({
+        subject: `${was.symbol} all_orders`,
+        message: `order(s) ${orders.join(", ")} ${beyond}`,
+      });
+    const trades = (now.trades ?? []).filter((t) => num(t.id) > was.floor.tradeId).map((t) => num(t.id));
+    if (trades.length > 0)
+      findings.push({
+        subject: `${was.symbol} myTrades`,
+        message: `trade(s) ${trades.join(", ")} ${beyond}`,
+      });
+    if (quiet && was.tickerLastId !== undefined && now.tickerLastId !== was.tickerLastId)
+      findings.push({
+        subject: `${was.symbol} 24-hour ticker`,
+        message: `lastId ${JSON.stringify(now.tickerLastId)} after the second reset, ${was.tickerLastId} after the first`,
+      });
   }
   return findings;
 }
@@ -296,7 +310,7 @@ export async function judgeReset(
   };
 
   const first = await reset("first");
-  if (!first) return finish(session, surface, id, atSnapshot, out, record, readAccount, quiet, []);
+  if (!first) return finish(session, surface, id, atSnapshot, out, record, readAccount, quiet);
   const snapshotsKept = (await kept()).filter((s) => listedBefore.includes(s));
   record(
     snapshotsKept.length === listedBefore.length
@@ -337,7 +351,7 @@ export async function judgeReset(
   });
   if (!second) {
     await cancelPlaced(session, placed, out);
-    return finish(session, surface, id, atSnapshot, out, record, readAccount, quiet, []);
+    return finish(session, surface, id, atSnapshot, out, record, readAccount, quiet);
   }
   if (weight && weightBefore && weightAfter)
     record(judgeCounterRestart(weight.name, weightBefore.used, weightAfter.used, weightAfter.weight));
@@ -347,9 +361,9 @@ export async function judgeReset(
     market: quiet ? await readMarket(session, symbols, first.answered) : [],
   };
   record(judgeSameExchange(readingOne, readingTwo, quiet));
-  await judgeUnknownAfter(session, placed, added, record, out);
+  await judgeUnknownAfter(session, placed, added, record);
   await judgeOrderCount(session, symbols, placed, record, out);
-  return finish(session, surface, id, atSnapshot, out, record, readAccount, quiet, placed);
+  return finish(session, surface, id, atSnapshot, out, record, readAccount, quiet);
 }
 
 /** An account added through the admin surface, shown to be served (a signed read as it). */
@@ -385,7 +399,6 @@ async function judgeUnknownAfter(
   placed: readonly PlacedAfter[],
   added: { apiKey: string; apiSecret: string } | undefined,
   record: (found: Finding[]) => void,
-  out: Judgement,
 ): Promise<void> {
   const query = session.model.operation("query_order");
   const unknown = query?.behaviour.unknownReferences?.order;
@@ -431,7 +444,6 @@ async function judgeUnknownAfter(
           },
         ],
   );
-  void out;
 }
 
 /** The first order after the reset: the order counters count it alone. */
@@ -483,7 +495,6 @@ async function finish(
   record: (found: Finding[]) => void,
   readAccount: () => Promise<Memory>,
   quiet: boolean,
-  _placed: readonly PlacedAfter[],
 ): Promise<Judgement> {
   const restored = await admin(surface, "sandbox_restore_snapshot", { snapshotId: id });
   record(judgeAdminAnswer(`sandbox_restore_snapshot ${id} (taken before the reset)`, restored, 200));

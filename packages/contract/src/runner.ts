@@ -242,7 +242,8 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       message: `${listed.length} symbols listed; testing with ${plans.map((p) => p.rules.symbol).join(", ") || values.symbol}; ${clock?.note ?? "no server_time: signing uses this machine's clock"}`,
     });
     stage = "checks";
-    session.holdBack(Math.min(END_RESERVE, Math.floor(session.maxRequests / 10)));
+    // A small budget (--max-requests under ten times the reserve) is spent as it comes.
+    if (session.maxRequests >= 10 * END_RESERVE) session.holdBack(END_RESERVE);
 
     const operations = selected;
     for (const operation of operations.filter((o) => !isTrading(o) && !isSigned(o))) {

@@ -78,7 +78,8 @@ Selection and output:
   --report FILE         write JUnit XML (one testsuite per check, one testcase per operation)
   --json                print the result as JSON on stdout (progress goes to stderr)
   --seed N              seed of the generated values (default: random; printed)
-  --max-requests N      most requests the run sends (default ${DEFAULT_MAX_REQUESTS}; clean-up not counted)
+  --max-requests N      most requests the run sends (default ${DEFAULT_MAX_REQUESTS}; clean-up not counted;
+                        of 400 or more, the last 40 kept for the judgements at the end)
   --explore N           requests of the stateful exploration, within --max-requests (default
                         ${DEFAULT_EXPLORE_BUDGET}; 0 turns it off); it trades, so only with --allow-trading
   --timeout MS          per-request timeout (default ${DEFAULT_TIMEOUT_MS})

@@ -20,6 +20,7 @@ import { buildContractModel } from "./core/operations.js";
 import { bodyObject, describeAnswer, errorCode, ok } from "./kit/answers.js";
 import { valueAt } from "./kit/behaviour-support.js";
 import { farBuyOrder, planFarBuy } from "./kit/market.js";
+import { judgeNewestPage, newestPageLimit, newestPageOf } from "./kit/newest-page.js";
 import { tradeRows } from "./kit/relations-support.js";
 import { measureProblems, measuresOf, recentWindowTrades } from "./kit/trade-windows.js";
 import { probe } from "./phases/probe.js";
@@ -46,9 +47,9 @@ import {
   type Judgement,
   judgeClientIdLookup,
   judgeMemory,
-  judgeNewestPage,
   judgeOrder,
 } from "./run/persistence.js";
+import { judgeReset } from "./run/reset.js";
 import { type AdminSurface, judgeSnapshots } from "./run/snapshots.js";
 import { resolveTarget } from "./run/target.js";
 import { DEFAULT_TIMEOUT_MS } from "./runner.js";
@@ -59,7 +60,8 @@ import { Recorder } from "./session/verdicts.js";
 export const PERSISTENCE = "persistence";
 
 export const RECALL_USAGE = `Usage: marketapi-contract recall FILE [--base-url URL | --endpoint FILE] [--api-key K --api-secret S]
-                          [--allow-trading] [--admin-url URL --admin-token T] [--timeout MS] [--json]
+                          [--allow-trading] [--admin-url URL --admin-token T [--allow-reset]]
+                          [--timeout MS] [--json]
   FILE is what a run wrote with --remember FILE; run this after the target restarted. It reads
   back every remembered order (by orderId and origClientOrderId), trade, candle and balance and
   says what changed (check persistence); with --allow-trading it also places one far LIMIT BUY per
@@ -68,7 +70,11 @@ export const RECALL_USAGE = `Usage: marketapi-contract recall FILE [--base-url U
   With a sandbox's admin surface (--admin-url and --admin-token, or MARKETAPI_ADMIN_URL and
   MARKETAPI_ADMIN_TOKEN) it takes a
   snapshot, trades after it, restores it and judges that everything is as it was at the snapshot,
-  then deletes it (what the account did after the snapshot is undone).
+  then deletes it (what the account did after the snapshot is undone). With --allow-reset too
+  (or MARKETAPI_ALLOW_RESET=1), last, it resets the sandbox twice and judges the reset: the same
+  exchange and start time each time, orders placed and an account added between the resets
+  unknown after the second, rate-limit counts cleared, snapshots kept; a snapshot taken before
+  the resets is then restored and deleted, so the sandbox ends as it was.
   Exit: 0 everything held, 1 something changed (the target's fault), 2 usage or an unreadable
   FILE, 3 the target could not be reached.
 `;
@@ -93,6 +99,8 @@ export interface RecallOptions {
   allowTrading?: boolean;
   /** A sandbox's admin surface: its snapshots are judged too. */
   admin?: AdminSurface;
+  /** With `admin`: the sandbox's reset is judged too (destructive: it resets the sandbox, twice). */
+  allowReset?: boolean;
   timeoutMs?: number;
   spec?: Record<string, unknown>;
 }
@@ -155,6 +163,9 @@ export function parseRecall(
     throw new UsageError(
       "--admin-url needs the admin surface's token: --admin-token T or MARKETAPI_ADMIN_TOKEN",
     );
+  const allowReset = v["allow-reset"] === true || env.MARKETAPI_ALLOW_RESET === "1";
+  if (v["allow-reset"] && !adminUrl)
+    throw new UsageError("--allow-reset needs --admin-url (the sandbox's admin surface resets it)");
   if (adminUrl && !URL.canParse(adminUrl))
     throw new UsageError(`--admin-url takes a URL, got ${JSON.stringify(adminUrl)}`);
   const apiKey = v["api-key"] ?? env.MARKETAPI_API_KEY;
@@ -168,6 +179,7 @@ export function parseRecall(
     ...(apiSecret ? { apiSecret } : {}),
     ...(v["allow-trading"] ? { allowTrading: true } : {}),
     ...(adminUrl && adminToken ? { admin: { url: adminUrl, token: adminToken } } : {}),
+    ...(adminUrl && allowReset ? { allowReset: true } : {}),
     ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
   };
 }
@@ -180,6 +192,7 @@ const OPTIONS = {
   "allow-trading": { type: "boolean" },
   "admin-url": { type: "string" },
   "admin-token": { type: "string" },
+  "allow-reset": { type: "boolean" },
   timeout: { type: "string" },
   json: { type: "boolean" },
 } as const;
@@ -216,9 +229,6 @@ async function readAgain(session: Session, was: SymbolMemory): Promise<SymbolMem
   };
 }
 
-/** The newest page of all_orders read after the restart (the spec's largest limit). */
-const NEWEST_PAGE = 1000;
-
 /**
  * Every remembered order looked up alone, by orderId and by origClientOrderId, and the newest page
  * of all_orders (no cursor) holding as many as the account is known to have.
@@ -246,16 +256,18 @@ async function lookups(session: Session, was: SymbolMemory): Promise<Judgement> 
       ),
     );
   const newest = session.model.operation("all_orders");
-  if (newest) {
-    const page = await quietCall(
+  const limit = newest && newestPageLimit(newest);
+  if (newest && limit) {
+    const answer = await quietCall(
       session,
       newest,
-      { symbol: was.symbol, limit: NEWEST_PAGE },
+      { symbol: was.symbol, [newest.behaviour.limit!.parameter]: limit },
       "persistence: all_orders, the newest page",
     );
-    if (!ok(page) || !Array.isArray(page.response?.json))
-      throw new ReadFailure(`all_orders (newest): ${describeAnswer(page)}`);
-    record(judgeNewestPage(was.symbol, was.orders.length, page.response.json as Item[], NEWEST_PAGE));
+    const page = ok(answer) ? newestPageOf(newest, was.symbol, limit, answer.response?.json) : undefined;
+    if (!page) throw new ReadFailure(`all_orders (newest): ${describeAnswer(answer)}`);
+    const remembered = was.orders.map((o) => num(o.orderId));
+    record(judgeNewestPage(page, remembered, "remembered"));
   }
   for (const order of clientIdTargets(was.orders))
     record(
@@ -479,8 +491,10 @@ export async function runRecall(options: RecallOptions): Promise<RecallResult> {
     if (target.trading) {
       judgements.push(await newIds(session, memory, market));
       for (const { rules: symbol, reference } of rules) {
-        // A lower bound: the remembered orders (newIds may or may not have placed one more).
-        const known = memory.symbols.find((s) => s.symbol === symbol.symbol)?.orders.length ?? 0;
+        // The remembered orders (newIds may or may not have placed one more: the page counts at least).
+        const known = (memory.symbols.find((s) => s.symbol === symbol.symbol)?.orders ?? []).map((o) =>
+          num(o.orderId),
+        );
         judgements.push(await freshReads(session, symbol, reference, known));
       }
     } else
@@ -489,6 +503,9 @@ export async function runRecall(options: RecallOptions): Promise<RecallResult> {
       );
     if (options.admin)
       judgements.push(await judgeSnapshots(session, options.admin, target.baseUrl, rules, target.trading));
+    // Last: the reset throws away the present (brought back by a snapshot taken before it).
+    if (options.admin && options.allowReset)
+      judgements.push(await judgeReset(session, options.admin, target.baseUrl, rules, target.trading));
     for (const j of judgements) {
       result.findings.push(...j.findings);
       result.held += j.held;

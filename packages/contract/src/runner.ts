@@ -43,6 +43,8 @@ import { Recorder } from "./session/verdicts.js";
 export type { ContractOptions } from "./run/contract-options.js";
 
 export const DEFAULT_MAX_REQUESTS = 1100;
+/** Requests of the budget kept for the end of the run's judgements (the clock read again, the newest pages, the counters). */
+const END_RESERVE = 40;
 export const DEFAULT_TIMEOUT_MS = 5000;
 /** Symbols the run trades at most (--max-symbols): every one the reference server lists. */
 export const DEFAULT_MAX_SYMBOLS = 5;
@@ -240,6 +242,8 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       message: `${listed.length} symbols listed; testing with ${plans.map((p) => p.rules.symbol).join(", ") || values.symbol}; ${clock?.note ?? "no server_time: signing uses this machine's clock"}`,
     });
     stage = "checks";
+    // A small budget (--max-requests under ten times the reserve) is spent as it comes.
+    if (session.maxRequests >= 10 * END_RESERVE) session.holdBack(END_RESERVE);
 
     const operations = selected;
     for (const operation of operations.filter((o) => !isTrading(o) && !isSigned(o))) {

@@ -18,12 +18,12 @@ import {
   clientIdTargets,
   judgeBalances,
   judgeClientIdLookup,
-  judgeNewestPage,
   judgeSymbol,
 } from "../src/run/persistence.js";
+import { judgeCounterRestart, judgeResetTimes, judgeSameExchange, type ResetTime } from "../src/run/reset.js";
 import { judgeAdminAnswer, judgeIdAgain, judgeRolledBack } from "../src/run/snapshots.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
-import { persistenceFaults, snapshotFaults } from "./support/persistence-faults.js";
+import { persistenceFaults, resetFaults, snapshotFaults } from "./support/persistence-faults.js";
 
 const order = (o: Item = {}): Item => ({
   symbol: "BTCUSDT",
@@ -156,16 +156,6 @@ describe("the persistence judgement", () => {
     );
   });
 
-  it("wants the newest page of all_orders to hold as many orders as were remembered, up to its limit", () => {
-    const page = (n: number) => Array.from({ length: n }, (_, i) => order({ orderId: i + 1 }));
-    expect(judgeNewestPage("BTCUSDT", 3, page(3), 1000)).toEqual([]);
-    expect(judgeNewestPage("BTCUSDT", 3, page(5), 1000)).toEqual([]);
-    expect(judgeNewestPage("BTCUSDT", 1200, page(1000), 1000)).toEqual([]);
-    expect(judgeNewestPage("BTCUSDT", 3, page(1), 1000)[0]?.message).toBe(
-      "1 order(s), but the account has the 3 remembered, so the newest page holds 3",
-    );
-  });
-
   it("refuses a missing or foreign record, naming its path", () => {
     const dir = mkdtempSync(join(tmpdir(), "recall-"));
     try {
@@ -176,6 +166,14 @@ describe("the persistence judgement", () => {
       expect(() => loadMemory(foreign)).toThrow(`${foreign}: not a record written by --remember`);
       expect(() => parseRecall([missing])).toThrow(/--base-url URL or --endpoint FILE/);
       expect(() => parseRecall(["--base-url", "http://x"])).toThrow(/needs the FILE/);
+      expect(() => parseRecall([missing, "--base-url", "http://x", "--allow-reset"])).toThrow(
+        /--allow-reset needs --admin-url/,
+      );
+      const admin = ["--admin-url", "http://a", "--admin-token", "t"];
+      expect(parseRecall([missing, "--base-url", "http://x", ...admin]).allowReset).toBeUndefined();
+      expect(parseRecall([missing, "--base-url", "http://x", ...admin, "--allow-reset"]).allowReset).toBe(
+        true,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -290,6 +288,65 @@ describe("a snapshot restored", () => {
     expect(
       judgeAdminAnswer("restore", { status: 404, body: {}, problems: ["must have error"] }, 404)[0]?.message,
     ).toMatch(/does not match the sandbox document: must have error/);
+  });
+});
+
+describe("a reset judged", () => {
+  const reset = (answered: number, ran = 5, server?: number) => ({
+    answered,
+    ran,
+    ...(server !== undefined ? { server: { time: server, ran: 10 } } : {}),
+  });
+  const cases: Array<{ given: string; first: ResetTime; second: ResetTime; want: RegExp[] }> = [
+    {
+      given: "the same start both times",
+      first: reset(1000, 5, 1003),
+      second: reset(1002, 5, 1004),
+      want: [],
+    },
+    {
+      given: "the clock left where it was",
+      first: reset(1000),
+      second: reset(3_601_000),
+      want: [/the first reset answered time 1000, the second 3601000: a reset brings the clock back/],
+    },
+    {
+      given: "a time the sandbox's clock does not show",
+      first: reset(1000, 5, 900),
+      second: reset(1000, 5, 1020),
+      want: [
+        /sandbox_reset \(first\): answered time 1000, but server_time right after says 900/,
+        /sandbox_reset \(second\): answered time 1000, but server_time right after says 1020 \(at most 10 ms later\)/,
+      ],
+    },
+  ];
+  it.each(cases)("$given", ({ first, second, want }) => {
+    const found = judgeResetTimes(first, second).map((f) => `${f.subject}: ${f.message}`);
+    expect(found).toHaveLength(want.length);
+    for (const [i, pattern] of want.entries()) expect(found[i]).toMatch(pattern);
+  });
+
+  it("wants the same exchange after both resets", () => {
+    const reading = (s: SymbolMemory, book: unknown) => ({
+      memory: memory([s]),
+      market: [{ symbol: "BTCUSDT", book, trades: [], candles: [] }],
+    });
+    const same = reading(symbolMemory(), { bids: [] });
+    expect(judgeSameExchange(same, reading(symbolMemory(), { bids: [] }), true)).toEqual([]);
+    const kept = reading(symbolMemory({ orders: [order(), order({ orderId: 9 })] }), { bids: [["1", "1"]] });
+    expect(judgeSameExchange(same, kept, true).map((f) => `${f.subject}: ${f.message}`)).toEqual([
+      "BTCUSDT all_orders: order(s) 9 listed after the second reset, not after the first",
+      'BTCUSDT order_book: differs after the second reset from after the first: {"bids":[]} → {"bids":[["1","1"]]}',
+    ]);
+    expect(judgeSameExchange(same, kept, false)).toHaveLength(1);
+  });
+
+  it("wants a rate-limit counter to count only what was sent since the reset", () => {
+    expect(judgeCounterRestart("X-MBX-USED-WEIGHT-1M", 300, 1, 1)).toEqual([]);
+    expect(judgeCounterRestart("X-MBX-USED-WEIGHT-1M", 1, 2, 1)).toEqual([]);
+    expect(judgeCounterRestart("X-MBX-USED-WEIGHT-1M", 300, 302, 1)[0]?.message).toBe(
+      "302 right after the reset, though only 1 was sent since (at least 300 before it): a reset clears the rate-limit counts",
+    );
   });
 });
 
@@ -423,6 +480,41 @@ describe("recall after a restart, on a reference server on --state", () => {
       expect(result.findings.map((f) => `${f.subject}: ${f.message}`).join("\n")).toMatch(fault.want);
     } finally {
       await proxy.close();
+    }
+  });
+  // Last of all: the reset (its last fault leaves the sandbox reset).
+  it("judges the sandbox's reset: the same exchange twice, what came between gone, then restored", async () => {
+    const result = await runRecall({
+      file: record,
+      baseUrl: server.url,
+      ...DEMO,
+      allowTrading: true,
+      admin: server.admin,
+      allowReset: true,
+    });
+    expect(result, recallText(result)).toMatchObject({ exitCode: 0, findings: [] });
+    // The snapshot taken before the resets brought everything back: recall passes again.
+    const again = await runRecall({ file: record, baseUrl: server.url, ...DEMO });
+    expect(again, recallText(again)).toMatchObject({ exitCode: 0, findings: [] });
+  });
+
+  it.each(resetFaults(DEMO.apiSecret))("catches $name", async (fault) => {
+    const proxy = await startFaultProxy(new URL(server.admin.url).origin, fault);
+    const api = fault.api ? await startFaultProxy(server.url, fault.api) : undefined;
+    try {
+      const result = await runRecall({
+        file: record,
+        baseUrl: api?.url ?? server.url,
+        ...DEMO,
+        allowTrading: true,
+        admin: { url: proxy.url, token: server.admin.token },
+        allowReset: true,
+      });
+      expect(result.exitCode, recallText(result)).toBe(1);
+      expect(result.findings.map((f) => `${f.subject}: ${f.message}`).join("\n")).toMatch(fault.want);
+    } finally {
+      await proxy.close();
+      await api?.close();
     }
   });
 });

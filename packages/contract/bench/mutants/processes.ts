@@ -142,7 +142,8 @@ export interface TesterVerdict {
  * Runs `marketapi-contract recall FILE` against the restarted server: exit 0 everything a run
  * remembered held, 1 something changed (the failure names what), anything else an error. The
  * server's admin surface, when it has one, is given in MARKETAPI_ADMIN_URL and
- * MARKETAPI_ADMIN_TOKEN (a tester that does not read them recalls as before).
+ * MARKETAPI_ADMIN_TOKEN, with MARKETAPI_ALLOW_RESET=1 (a tester that does not read them recalls
+ * as before).
  */
 export function runRecall(
   cli: string,
@@ -157,7 +158,14 @@ export function runRecall(
     hardLimitMs,
     undefined,
     (parsed) => (parsed.exitCode === 1 ? ["persistence"] : []),
-    server.admin ? { MARKETAPI_ADMIN_URL: server.admin.url, MARKETAPI_ADMIN_TOKEN: server.admin.token } : {},
+    server.admin
+      ? {
+          MARKETAPI_ADMIN_URL: server.admin.url,
+          MARKETAPI_ADMIN_TOKEN: server.admin.token,
+          // The sandbox's reset judged too (its last step): the trial's server is thrown away after.
+          MARKETAPI_ALLOW_RESET: "1",
+        }
+      : {},
   );
 }
 

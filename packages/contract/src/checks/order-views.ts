@@ -15,6 +15,11 @@
  * compares the cancel's report, and the MARKET BUY's answer, with query_order afterwards; and
  * cancel_all_orders' report of a resting order, where the account has no other open order on the
  * symbol. What the two orders left bought or sold is offset with a MARKET order.
+ *
+ * At the end of the run, on every symbol the run placed orders on: the newest page of each order
+ * list that takes a limit and, with no cursor and no window, answers the newest (all_orders), at
+ * its largest limit and at a small one, holds the orders new_order gave the account during the
+ * run as the newest page must (kit/newest-page.ts; the account may hold more).
  */
 import type { OrderViews } from "@marketapi/spec/model";
 import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
@@ -23,6 +28,7 @@ import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { listAt, unreachable, valueAt } from "../kit/behaviour-support.js";
 import { op, type RunContext } from "../kit/context.js";
 import { smallestQuantity } from "../kit/market.js";
+import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "../kit/relations-support.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -33,6 +39,8 @@ const CHECK = "order_views";
 const SAMPLE = 6;
 /** Items asked of a list read that takes a limit. */
 const LIST_ITEMS = 50;
+/** The small limit the newest page is read at besides its largest. */
+const SMALL_PAGE = 3;
 
 export const orderViews: ContractCheck<typeof CHECK> = {
   name: CHECK,
@@ -43,12 +51,18 @@ export const orderViews: ContractCheck<typeof CHECK> = {
   hooks: [
     { phase: "relation", run: orderViewsCheck },
     { phase: "trading", run: { cancelledAll: (desk, answer) => judgeCancelReports(desk.ctx, answer) } },
+    { phase: "end", run: (ctx) => judgeNewestPages(ctx) },
   ],
   appliesTo: named((relations) =>
     relations.orders.flatMap((views) => [...views.reads, ...views.reports, views.open.operation]),
   ),
   notApplicable: "x-relations names no view of an order in it",
-  seenToCatch: ["open-orders-executedQty-zero", "cancel-report-executedQty-zero"],
+  seenToCatch: [
+    "open-orders-executedQty-zero",
+    "cancel-report-executedQty-zero",
+    "all-orders-newest-page-short",
+    "all-orders-newest-page-drops-the-newest",
+  ],
 };
 
 export async function orderViewsCheck(ctx: RunContext): Promise<void> {
@@ -491,5 +505,45 @@ async function judgeCancelReports(ctx: RunContext, exchange: RoundTrip): Promise
     const later = await queryOne(ctx, views, single, idOf(views, order));
     if (later)
       compareReport(ctx, views, { ...exchange, response: { ...exchange.response!, json: order } }, later);
+  }
+}
+
+/**
+ * The newest pages of the order lists (kit/newest-page.ts) on every symbol new_order gave the
+ * account orders on during the run, at the list's largest limit and at a small one.
+ */
+async function judgeNewestPages(ctx: RunContext): Promise<void> {
+  const relations = relationsOf(ctx);
+  if (!relations || !ctx.session.canSign) return;
+  const placed = ctx.ledger.acceptedIds();
+  const lists = new Set(relations.orders.flatMap((views) => splitReads(ctx, views).lists));
+  for (const id of lists) {
+    const operation = op(ctx, id);
+    const largest = operation && newestPageLimit(operation);
+    if (!operation || !largest || unreachable(ctx, operation)) continue;
+    const parameter = operation.behaviour.limit!.parameter;
+    for (const [symbol, known] of placed)
+      for (const limit of new Set([largest, Math.min(SMALL_PAGE, largest)])) {
+        const label = `order views: ${id} ${symbol}, the newest ${limit}`;
+        const values = { ...symbolValues(ctx, operation), symbol, [parameter]: limit };
+        const exchange = await ctx.session.call(
+          { op: operation, params: encodeParams(operation, values) },
+          label,
+        );
+        const page = ok(exchange)
+          ? newestPageOf(operation, symbol, limit, exchange.response?.json)
+          : undefined;
+        if (!page) {
+          ctx.session.fail(
+            CHECK,
+            exchange,
+            `${label}: ${ok(exchange) ? "not a list of orders" : `a valid request was refused (${describeAnswer(exchange)})`}`,
+          );
+          continue;
+        }
+        const findings = judgeNewestPage(page, known, "new_order gave the account during the run");
+        if (findings.length === 0) ctx.session.pass(CHECK, exchange);
+        for (const f of findings) ctx.session.fail(CHECK, exchange, `${f.subject}: ${f.message}`);
+      }
   }
 }

@@ -101,7 +101,14 @@ export class OrderLedger {
     if (!ok(exchange)) return;
     const body = bodyObject(exchange);
     const id = exchange.op.operationId;
-    if (id === ORDER_OPERATIONS.newOrder && exchange.plan.as === undefined) this.acceptedOwn += 1;
+    if (id === ORDER_OPERATIONS.newOrder && exchange.plan.as === undefined) {
+      this.acceptedOwn += 1;
+      if (typeof body?.symbol === "string" && Number.isInteger(body.orderId)) {
+        const ids = this.accepted.get(body.symbol) ?? new Set<number>();
+        ids.add(body.orderId as number);
+        this.accepted.set(body.symbol, ids);
+      }
+    }
     if (
       id === ORDER_OPERATIONS.newOrder &&
       typeof body?.clientOrderId === "string" &&
@@ -161,6 +168,14 @@ export class OrderLedger {
 
   /** new_order answers 2xx for the run's own account (not a second one): what its order counters count. */
   acceptedOwn = 0;
+
+  /** The orderIds new_order gave the run's own account, by the symbol its answers name. */
+  private readonly accepted = new Map<string, Set<number>>();
+
+  /** The run's own accepted orders by symbol (the orders all_orders must hold), in first-seen order. */
+  acceptedIds(): ReadonlyMap<string, readonly number[]> {
+    return new Map([...this.accepted].map(([symbol, ids]) => [symbol, [...ids]]));
+  }
 
   /** Whether an order-creating request of this purpose was sent already. */
   hasPurpose(purpose: string): boolean {

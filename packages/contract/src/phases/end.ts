@@ -5,6 +5,7 @@ import type { RunContext } from "../kit/context.js";
 import { PassStopped } from "../session/session.js";
 
 export async function endPhase(ctx: RunContext): Promise<void> {
+  ctx.session.releaseHeldBack();
   for (const check of checksAt("end")) {
     if (!ctx.session.recorder.enabled(check.name)) continue;
     await check.hook.run(ctx).catch((error: unknown) => {

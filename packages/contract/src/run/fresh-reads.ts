@@ -13,9 +13,10 @@ import type { ContractOperation } from "../core/operations.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
 import { farBuyOrder, type Json, type parseDec, planFarBuy, type SymbolRules } from "../kit/market.js";
+import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
 import type { Session } from "../session/session.js";
 import { quietCall } from "./memory.js";
-import { type Finding, type Judgement, judgeNewestPage } from "./persistence.js";
+import type { Finding, Judgement } from "./persistence.js";
 
 /** One read of a paged list: the operation's paging rules and the values sent. */
 export interface PageRead {
@@ -144,23 +145,20 @@ export function readsAfter(
   return reads;
 }
 
-type Item = Record<string, unknown>;
-/** The newest page of all_orders read at the end (the spec's largest limit). */
-const NEWEST_PAGE = 1000;
 const ROUNDS = 3;
 const LIMIT_BUYS = 5;
 
 /**
  * The fresh reads on one symbol. Needs trading; places ROUNDS × LIMIT_BUYS far buys and cancels
- * them. `known`: how many orders the account is known to have on the symbol before (the
- * remembered ones and any placed since); at the end the newest page of all_orders holds them and
- * the burst's, up to its limit (judgeNewestPage).
+ * them. `known`: ids of orders the account is known to have on the symbol before (the
+ * remembered ones); at the end the newest page of all_orders holds them and the burst's, up to
+ * its limit (kit/newest-page.ts).
  */
 export async function freshReads(
   session: Session,
   rules: SymbolRules,
   reference: ReturnType<typeof parseDec> | undefined,
-  known: number,
+  known: readonly number[],
 ): Promise<Judgement> {
   const out: Judgement = { findings: [], held: 0, notes: [] };
   const place = session.model.operation("new_order");
@@ -178,7 +176,7 @@ export async function freshReads(
   const call = (op: ContractOperation, values: Record<string, unknown>, label: string) =>
     quietCall(session, op, values, `fresh reads: ${label}`);
   const open: number[] = [];
-  let placed = 0;
+  const placed: number[] = [];
   const pending: Promise<void>[] = [];
   const judge = (read: PageRead) => {
     const op = lists.find((l) => l.op.operationId === read.operationId)!.op;
@@ -216,7 +214,7 @@ export async function freshReads(
             out.notes.push(`${symbol} ${label}: not placed (${describeAnswer(answer)})`);
             return;
           }
-          placed += 1;
+          if (Number.isInteger(num(body.orderId))) placed.push(num(body.orderId));
           if (body.status === "NEW" || body.status === "PARTIALLY_FILLED") open.push(num(body.orderId));
           const at = num(body.transactTime);
           if (!Number.isFinite(at)) return;
@@ -242,13 +240,19 @@ export async function freshReads(
     );
   }
   const orders = session.model.operation("all_orders");
-  if (orders) {
-    const page = await call(orders, { symbol, limit: NEWEST_PAGE }, "the newest page of all_orders");
-    if (ok(page) && Array.isArray(page.response?.json)) {
-      const found = judgeNewestPage(symbol, known + placed, page.response.json as Item[], NEWEST_PAGE);
+  const limit = orders && newestPageLimit(orders);
+  if (orders && limit) {
+    const answer = await call(
+      orders,
+      { symbol, [orders.behaviour.limit!.parameter]: limit },
+      "the newest page of all_orders",
+    );
+    const page = ok(answer) ? newestPageOf(orders, symbol, limit, answer.response?.json) : undefined;
+    if (page) {
+      const found = judgeNewestPage(page, [...known, ...placed], "remembered or placed since");
       if (found.length === 0) out.held += 1;
       out.findings.push(...found);
-    } else out.notes.push(`${symbol} all_orders (newest): ${describeAnswer(page)}`);
+    } else out.notes.push(`${symbol} all_orders (newest): ${describeAnswer(answer)}`);
   }
   return out;
 }

@@ -251,28 +251,6 @@ export function judgeBalances(before: Memory, after: Memory): Judgement {
   return { findings, held, notes: [] };
 }
 
-/**
- * The newest page of all_orders (no cursor, no window) after the restart: the target holds at
- * least every remembered order (orders are never removed), so the page holds `limit` of them, or
- * all when there are fewer. Orders placed meanwhile only add to it. Pure.
- */
-export function judgeNewestPage(
-  symbol: string,
-  remembered: number,
-  page: readonly Item[],
-  limit: number,
-): Finding[] {
-  const want = Math.min(limit, remembered);
-  return page.length >= want
-    ? []
-    : [
-        {
-          subject: `${symbol} all_orders (newest ${limit})`,
-          message: `${page.length} order(s), but the account has the ${remembered} remembered, so the newest page holds ${want}`,
-        },
-      ];
-}
-
 /** The whole judgement of the lists, per symbol, and the balances. */
 export function judgeMemory(before: Memory, after: Memory): Judgement {
   const out: Judgement = { findings: [], held: 0, notes: [] };

@@ -32,7 +32,7 @@ export interface AdminSurface {
   token: string;
 }
 
-interface AdminAnswer {
+export interface AdminAnswer {
   status: number;
   body: unknown;
 }
@@ -51,16 +51,21 @@ const ADMIN_TIMEOUT_MS = 120_000;
 
 const num = (value: unknown): number => (typeof value === "number" ? value : Number(value));
 
-/** Admin answers at a URL path the document states, relative to the origin given. */
-async function admin(
+/**
+ * Admin answers at a URL path the document states, relative to the origin given; `query`: the
+ * operation's parameters (the document lets them be sent in the query string).
+ */
+export async function admin(
   surface: AdminSurface,
   operationId: string,
   path: Record<string, string> = {},
+  query: Record<string, string> = {},
 ): Promise<AdminAnswer & { problems: string[] }> {
   const op = viewOperation(operationId);
   if (!op) throw new Error(`the sandbox document has no ${operationId}`);
   const where = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? ""));
   const url = new URL(where, surface.url);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   let response: Response;
   let text: string;
   try {
@@ -161,15 +166,15 @@ export function judgeIdAgain(
   return [];
 }
 
-type Rules = { rules: SymbolRules; reference: ReturnType<typeof parseDec> | undefined };
+export type Rules = { rules: SymbolRules; reference: ReturnType<typeof parseDec> | undefined };
 
 /** The account's own lists and balances, as one text to compare. */
-function accountOf(memory: Memory): string {
+export function accountOf(memory: Memory): string {
   return JSON.stringify([memory.symbols.map((s) => [s.orders, s.trades ?? null]), memory.balances ?? null]);
 }
 
 /** Resynchronises the session's clock with the target's after the sandbox clock went back. */
-async function resync(session: Session): Promise<void> {
+export async function resync(session: Session): Promise<void> {
   const time = session.model.operation("server_time");
   if (!time) return;
   const reading = await readServerClock(session, time, "snapshots: server time", { responseChecks: false });
@@ -289,7 +294,7 @@ export async function judgeSnapshots(
  * and on the first a smallest MARKET BUY (a trade), so that the restore has orders, a lock on the
  * balance, a client order id and a trade to undo.
  */
-async function placeAfter(
+export async function placeAfter(
   session: Session,
   symbols: readonly Rules[],
   out: Judgement,
@@ -332,7 +337,7 @@ async function placeAfter(
   return placed;
 }
 
-function call(session: Session, op: ContractOperation, values: Record<string, unknown>) {
+export function call(session: Session, op: ContractOperation, values: Record<string, unknown>) {
   return quietCall(session, op, values, `snapshots: ${op.operationId}`);
 }
 
@@ -392,7 +397,11 @@ async function idsAgain(
 }
 
 /** When the restore failed: the orders placed after the snapshot cancelled, so none is left open. */
-async function cancelPlaced(session: Session, placed: readonly PlacedAfter[], out: Judgement): Promise<void> {
+export async function cancelPlaced(
+  session: Session,
+  placed: readonly PlacedAfter[],
+  out: Judgement,
+): Promise<void> {
   const cancel = session.model.operation("cancel_order");
   if (!cancel) return;
   for (const { symbol, orderIds } of placed)

@@ -162,8 +162,24 @@ export class Session implements Verdicts {
     return Math.round(Date.now() + this.clockOffsetMs);
   }
 
+  /** Requests of the budget kept for the end of the run (holdBack), until released. */
+  private heldBack = 0;
+
+  /**
+   * Keeps `requests` of the budget (--max-requests) for the end of the run, so that the phases
+   * before it, which may spend what is left (the exploration), leave the end's judgements theirs.
+   */
+  holdBack(requests: number): void {
+    this.heldBack = Math.max(0, Math.min(requests, this.maxRequests - this.requests));
+  }
+
+  /** The held-back requests may be spent from now on. */
+  releaseHeldBack(): void {
+    this.heldBack = 0;
+  }
+
   remaining(): number {
-    return Math.max(0, this.maxRequests - this.requests);
+    return Math.max(0, this.maxRequests - this.heldBack - this.requests);
   }
 
   /** Whether a weight-aware caller may still spend `fraction` of the per-minute request weight. */
@@ -182,8 +198,10 @@ export class Session implements Verdicts {
   async call(plan: RequestPlan, label: string, options: CallOptions = {}): Promise<RoundTrip> {
     if (!options.essential) {
       this.checkInterrupted();
-      if (this.requests >= this.maxRequests)
-        throw new BudgetExhausted(`--max-requests ${this.maxRequests} reached`);
+      if (this.requests >= this.maxRequests - this.heldBack)
+        throw new BudgetExhausted(
+          `--max-requests ${this.maxRequests} reached${this.heldBack > 0 ? ` (${this.heldBack} kept for the end of the run)` : ""}`,
+        );
     }
     const signal = options.essential ? options.signal : this.options.signal;
     const paced = this.pacedRequest(plan);

@@ -3,7 +3,14 @@
  * (persistence): each stands in front of the restarted reference server and rewrites what it
  * shows of the past. Each names what `recall` must say changed (`want`).
  */
-import { type Fault, type ProxyRequest, type ProxyResponse, type ProxyState, resign } from "./fault-proxy.js";
+import {
+  type Fault,
+  type ProxyRequest,
+  type ProxyResponse,
+  type ProxyState,
+  resign,
+  UPSTREAM,
+} from "./fault-proxy.js";
 
 export interface PersistenceFault extends Fault {
   /** What the recall's findings must say (one of them matches). */
@@ -258,6 +265,141 @@ export function snapshotFaults(): PersistenceFault[] {
         adminAt(req, "DELETE", /^\/admin\/v1\/snapshots\/s\d+$/)
           ? { status: 204, headers: {}, body: "" }
           : req,
+    },
+  ];
+}
+
+const jsonOf = async (response: Response): Promise<unknown> => JSON.parse(await response.text());
+
+/** The upstream admin surface's sandbox time (GET /admin/v1/status). */
+async function sandboxTime(admin: string, headers: Record<string, string>): Promise<number> {
+  const status = (await jsonOf(await fetch(`${admin}/admin/v1/status`, { headers }))) as { time: number };
+  return status.time;
+}
+
+/** Forwards the reset itself; the fault then does `after` to the upstream, and answers its answer. */
+async function resetThen(
+  req: ProxyRequest,
+  state: ProxyState,
+  after: (admin: string, headers: Record<string, string>) => Promise<void>,
+): Promise<ProxyResponse> {
+  const admin = state.get(UPSTREAM) as string;
+  const headers = { authorization: req.headers.authorization ?? "" };
+  const answer = await fetch(`${admin}${req.path}`, { method: "POST", headers });
+  const body = await answer.text();
+  if (answer.ok) await after(admin, headers);
+  return { status: answer.status, headers: { "content-type": "application/json" }, body };
+}
+
+const isReset = (req: ProxyRequest) => adminAt(req, "POST", /^\/admin\/v1\/reset$/);
+
+/**
+ * Faults of the sandbox's reset (recall --allow-reset), each in front of the admin surface; one
+ * (`api`) also stands in front of the API, to see what the account placed. `apiSecret`: the
+ * account's, to sign a placement the fault sends again.
+ */
+export function resetFaults(apiSecret: string): Array<PersistenceFault & { api?: Fault }> {
+  const placements: ProxyRequest[] = [];
+  let api = "";
+  /** The placements are seen from the first reset on (those before it are the past the reset keeps). */
+  let seeing = false;
+  return [
+    {
+      name: "reset-answers-and-changes-nothing",
+      description: "a reset answers 200 with the sandbox's time and changes nothing",
+      caughtBy: ["persistence"],
+      want: /placed between the resets, query_order after the second answers status 200/,
+      request: async (req, state) =>
+        isReset(req)
+          ? json200({
+              time: await sandboxTime(state.get(UPSTREAM) as string, {
+                authorization: req.headers.authorization ?? "",
+              }),
+            })
+          : req,
+    },
+    {
+      name: "reset-keeps-an-added-account",
+      description: "a reset leaves the accounts added through the admin surface able to trade",
+      caughtBy: ["persistence"],
+      want: /added through the admin surface\): after the reset its signed read answers status 200/,
+      request: async (req, state) => {
+        if (adminAt(req, "POST", /^\/admin\/v1\/accounts$/)) state.set("added", req.rawQuery);
+        if (!isReset(req)) return req;
+        return resetThen(req, state, async (admin, headers) => {
+          const added = state.get("added") as string | undefined;
+          if (added) await fetch(`${admin}/admin/v1/accounts?${added}`, { method: "POST", headers });
+        });
+      },
+    },
+    {
+      name: "reset-leaves-the-clock",
+      description: "a reset brings the exchange back but leaves the sandbox clock where it was",
+      caughtBy: ["persistence"],
+      want: /a reset brings the clock back to the server's start/,
+      request: async (req, state) => {
+        if (!isReset(req)) return req;
+        const admin = state.get(UPSTREAM) as string;
+        const headers = { authorization: req.headers.authorization ?? "" };
+        const was = await sandboxTime(admin, headers);
+        await resetThen(req, state, async () => {
+          await fetch(`${admin}/admin/v1/clock/advance?to=${was}`, { method: "POST", headers });
+        });
+        return json200({ time: await sandboxTime(admin, headers) });
+      },
+    },
+    {
+      name: "reset-keeps-an-order",
+      description: "a reset keeps the LIMIT orders the account placed since the last reset (placed again)",
+      caughtBy: ["persistence"],
+      want: /placed between the resets, query_order after the second answers 200|listed after the second reset, not after the first/,
+      api: {
+        name: "reset-keeps-an-order (the API)",
+        description: "sees the account's LIMIT placements",
+        caughtBy: ["persistence"],
+        request: (req, state) => {
+          api = state.get(UPSTREAM) as string;
+          if (
+            seeing &&
+            req.method === "POST" &&
+            req.path === "/api/v3/order" &&
+            param(req, "type") === "LIMIT"
+          )
+            placements.push(req);
+          return req;
+        },
+      },
+      request: async (req, state) => {
+        if (!isReset(req)) return req;
+        seeing = true;
+        return resetThen(req, state, async (admin, headers) => {
+          const time = await sandboxTime(admin, headers);
+          for (const placed of placements.splice(0)) {
+            const again = resign(placed, apiSecret, (params) => params.set("timestamp", String(time)));
+            await fetch(`${api}${again.path}?${again.query.toString()}`, {
+              method: "POST",
+              headers: { "x-mbx-apikey": placed.headers["x-mbx-apikey"] ?? "" },
+            });
+          }
+        });
+      },
+    },
+    // Last: the snapshot taken before the reset is gone, so the sandbox stays reset.
+    {
+      name: "reset-drops-the-snapshots",
+      description: "a reset deletes the snapshots kept",
+      caughtBy: ["persistence"],
+      want: /listed before it are not listed after it: a reset keeps the snapshots/,
+      request: async (req, state) => {
+        if (!isReset(req)) return req;
+        return resetThen(req, state, async (admin, headers) => {
+          const status = (await jsonOf(await fetch(`${admin}/admin/v1/status`, { headers }))) as {
+            snapshots: Array<{ id: string }>;
+          };
+          for (const { id } of status.snapshots)
+            await fetch(`${admin}/admin/v1/snapshots/${id}`, { method: "DELETE", headers });
+        });
+      },
     },
   ];
 }

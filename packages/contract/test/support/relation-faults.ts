@@ -28,6 +28,9 @@ function stale(path: string, state: ProxyState, req: ProxyRequest, res: ProxyRes
 }
 
 const orderAnswer = (req: ProxyRequest) => at("order")(req);
+/** A read of the account's newest orders: no cursor, no window. */
+const newestPage = (req: ProxyRequest) =>
+  req.method === "GET" && !["orderId", "startTime", "endTime"].some((name) => req.query.has(name));
 
 const SCALE = 10n ** 20n;
 const scaled = (text: string) => {
@@ -266,6 +269,29 @@ export function relationFaults(): Fault[] {
                   }))
                 : j,
             )(req, res)
+          : res,
+    },
+    {
+      name: "all-orders-newest-page-short",
+      description:
+        "all_orders without a cursor or window answers one order fewer than its limit when the account has more (the newest slice off by one)",
+      caughtBy: ["order_views"],
+      response: (req, res) =>
+        newestPage(req)
+          ? onAnswer("allOrders", (j) => {
+              const limit = Number(req.query.get("limit") ?? 500);
+              return Array.isArray(j) && j.length >= limit ? j.slice(1) : j;
+            })(req, res)
+          : res,
+    },
+    {
+      name: "all-orders-newest-page-drops-the-newest",
+      description:
+        "all_orders without a cursor or window leaves out the account's newest order (read from a list the latest placement is not in yet)",
+      caughtBy: ["order_views"],
+      response: (req, res) =>
+        newestPage(req)
+          ? onAnswer("allOrders", (j) => (Array.isArray(j) ? j.slice(0, -1) : j))(req, res)
           : res,
     },
     {

@@ -24,7 +24,7 @@ import { bodyObject, describeAnswer, errorCode, ok } from "../kit/answers.js";
 import { type Counter, countersOf, counterValue } from "../kit/counters.js";
 import { farBuyOrder, planFarBuy } from "../kit/market.js";
 import type { Session } from "../session/session.js";
-import { type Item, type Memory, quietCall, readMemory } from "./memory.js";
+import { type Item, type Memory, quietCall } from "./memory.js";
 import { type Finding, type Judgement, judgeMemory } from "./persistence.js";
 import {
   type AdminSurface,
@@ -37,6 +37,7 @@ import {
   placeAfter,
   type Rules,
   resync,
+  startAdminRun,
 } from "./snapshots.js";
 
 const num = (value: unknown): number => (typeof value === "number" ? value : Number(value));
@@ -240,30 +241,9 @@ export async function judgeReset(
   symbols: readonly Rules[],
   trading: boolean,
 ): Promise<Judgement> {
-  const out: Judgement = { findings: [], held: 0, notes: [] };
-  const record = (found: Finding[]) => {
-    if (found.length === 0) out.held += 1;
-    out.findings.push(...found);
-  };
-  const readAccount = () =>
-    readMemory(
-      session,
-      baseUrl,
-      symbols.map(({ rules }) => ({
-        symbol: rules.symbol,
-        baseAsset: rules.baseAsset,
-        quoteAsset: rules.quoteAsset,
-      })),
-    );
-  const status = await admin(surface, "sandbox_status");
-  record(judgeAdminAnswer("sandbox_status", status, 200));
-  if (status.status !== 200) return out;
-  const { market, clock } = status.body as {
-    market?: { running?: boolean } | null;
-    clock?: { rate?: number };
-  };
-  const rate = typeof clock?.rate === "number" ? clock.rate : 1;
-  const quiet = !market?.running;
+  const { out, record, readAccount, sandbox } = await startAdminRun(session, surface, baseUrl, symbols);
+  if (!sandbox) return out;
+  const { rate, quiet } = sandbox;
   if (!quiet)
     out.notes.push("reset: a simulated market runs: the book, the trades and the candles not judged");
 

@@ -181,19 +181,29 @@ export async function resync(session: Session): Promise<void> {
   if (reading.serverTime !== undefined) session.clockOffsetMs = reading.serverTime - reading.local;
 }
 
-export async function judgeSnapshots(
+/** What the judgements over the admin surface start from. */
+export interface AdminRun {
+  out: Judgement;
+  /** Adds one step's findings to `out`; a step without any counts as held. */
+  record: (found: Finding[]) => void;
+  /** The account's orders, trades and balances on the run's symbols, as the target lists them now. */
+  readAccount: () => Promise<Memory>;
+  /** The sandbox clock's rate, and whether no simulated market runs; absent when the status was refused (recorded). */
+  sandbox?: { rate: number; quiet: boolean };
+}
+
+export async function startAdminRun(
   session: Session,
   surface: AdminSurface,
   baseUrl: string,
   symbols: readonly Rules[],
-  trading: boolean,
-): Promise<Judgement> {
+): Promise<AdminRun> {
   const out: Judgement = { findings: [], held: 0, notes: [] };
   const record = (found: Finding[]) => {
     if (found.length === 0) out.held += 1;
     out.findings.push(...found);
   };
-  const read = () =>
+  const readAccount = () =>
     readMemory(
       session,
       baseUrl,
@@ -205,13 +215,25 @@ export async function judgeSnapshots(
     );
   const status = await admin(surface, "sandbox_status");
   record(judgeAdminAnswer("sandbox_status", status, 200));
-  if (status.status !== 200) return out;
+  if (status.status !== 200) return { out, record, readAccount };
   const { market, clock } = status.body as {
     market?: { running?: boolean } | null;
     clock?: { rate?: number };
   };
   const rate = typeof clock?.rate === "number" ? clock.rate : 1;
-  const quiet = !market?.running;
+  return { out, record, readAccount, sandbox: { rate, quiet: !market?.running } };
+}
+
+export async function judgeSnapshots(
+  session: Session,
+  surface: AdminSurface,
+  baseUrl: string,
+  symbols: readonly Rules[],
+  trading: boolean,
+): Promise<Judgement> {
+  const { out, record, readAccount: read, sandbox } = await startAdminRun(session, surface, baseUrl, symbols);
+  if (!sandbox) return out;
+  const { rate, quiet } = sandbox;
   if (!quiet) out.notes.push("a simulated market runs: id sequences and the ticker's last id not judged");
 
   const before = await read();

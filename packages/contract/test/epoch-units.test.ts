@@ -4,12 +4,7 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { buildSpecModel } from "@marketapi/spec/model";
 import { describe, expect, it } from "vitest";
-import {
-  aheadAllowedMs,
-  judgeEpochWindow,
-  microsecondBounds,
-  timestampProbes,
-} from "../src/checks/epoch-units.js";
+import { judgeEpochWindow, microsecondBounds, timestampProbes } from "../src/checks/epoch-units.js";
 
 const model = buildSpecModel(loadOpenApi());
 const rule = model.epochTime!;
@@ -17,18 +12,8 @@ const rule = model.epochTime!;
 describe("the rule comes from the spec", () => {
   it("x-epoch-time and x-signing's lead", () => {
     expect(rule.parameters).toContain("timestamp");
-    expect(aheadAllowedMs(model.signing?.words.acceptance)).toBe(1000);
+    expect(model.signing?.aheadAllowedMs).toBe(1000);
   });
-});
-
-describe("aheadAllowedMs", () => {
-  const cases: { given: string | undefined; want: number | undefined }[] = [
-    { given: "timestamp < serverTime + 1000 and serverTime - timestamp <= recvWindow", want: 1000 },
-    { given: "timestamp<serverTime+250", want: 250 },
-    { given: "serverTime - timestamp <= recvWindow", want: undefined },
-    { given: undefined, want: undefined },
-  ];
-  it.each(cases)("$given → $want", ({ given, want }) => expect(aheadAllowedMs(given)).toBe(want));
 });
 
 describe("timestampProbes", () => {

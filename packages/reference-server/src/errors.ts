@@ -46,8 +46,9 @@ export const apiKeyRejected = (): ApiError =>
 export const invalidSignature = (): ApiError =>
   new ApiError(-1022, "Signature for this request is not valid.");
 
-export const timestampAhead = (): ApiError =>
-  new ApiError(-1021, "Timestamp for this request was 1000ms ahead of the server's time.");
+/** The live API's text, with the lead the spec states (1000 there). */
+export const timestampAhead = (leadMs: number): ApiError =>
+  new ApiError(-1021, `Timestamp for this request was ${leadMs}ms ahead of the server's time.`);
 
 export const timestampOutsideWindow = (): ApiError =>
   new ApiError(-1021, "Timestamp for this request is outside of the recvWindow.");

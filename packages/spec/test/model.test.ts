@@ -17,6 +17,7 @@ import {
   segmentsOf,
   subsetDocument,
 } from "../src/model/index.js";
+import { leadStatedBy } from "../src/model/extensions/signing.js";
 
 const document: JsonObject = loadOpenApi();
 const model = buildSpecModel(document);
@@ -128,6 +129,7 @@ describe("buildSpecModel on the bundled spec", () => {
       recvWindowParameter: "recvWindow",
       recvWindowDefault: 5000,
       recvWindowMaximum: 60000,
+      aheadAllowedMs: 1000,
       invalidSignatureCode: -1022,
       invalidTimestampCode: -1021,
     });
@@ -168,6 +170,17 @@ function edited(edit: (d: JsonObject) => void): JsonObject {
 }
 const ping = (d: JsonObject) => d.paths["/api/v3/ping"].get;
 const newOrder = (d: JsonObject) => d.paths["/api/v3/order"].post;
+
+describe("the timestamp's lead, read from x-signing's acceptance words", () => {
+  const cases: { given: unknown; want: number | undefined }[] = [
+    { given: "timestamp < serverTime + 1000 and serverTime - timestamp <= recvWindow", want: 1000 },
+    { given: "timestamp<serverTime+250", want: 250 },
+    { given: "serverTime - timestamp <= recvWindow", want: undefined },
+    { given: undefined, want: undefined },
+    { given: 1000, want: undefined },
+  ];
+  it.each(cases)("$given → $want", ({ given, want }) => expect(leadStatedBy(given)).toBe(want));
+});
 
 describe("the registry of extensions", () => {
   it("lists each key once, with a kebab-case module name, a typed reader and what it constrains", () => {

@@ -86,15 +86,6 @@ async function epochUnitsOf(ctx: RunContext, operation: ContractOperation): Prom
   if (window !== undefined) await judgeWindow(ctx, operation, rule, window);
 }
 
-/**
- * The lead the acceptance rule allows (`timestamp < serverTime + N`), as x-signing states it;
- * undefined when it states none this way.
- */
-export function aheadAllowedMs(acceptance: string | undefined): number | undefined {
-  const match = /timestamp\s*<\s*serverTime\s*\+\s*(\d+)/.exec(acceptance ?? "");
-  return match ? Number(match[1]) : undefined;
-}
-
 export interface TimestampProbe {
   label: string;
   /** Milliseconds added to the run's estimate of the server's clock. */
@@ -138,7 +129,7 @@ async function judgeTimestamps(ctx: RunContext, operation: ContractOperation): P
     );
     return false;
   }
-  const aheadMs = aheadAllowedMs(signing.words.acceptance);
+  const aheadMs = signing.aheadAllowedMs;
   if (aheadMs === undefined)
     ctx.session.recorder.note(
       CHECK,

@@ -6,7 +6,8 @@
  *   (the signature covers the bytes as sent, however they are escaped);
  * - the acceptance rule on both sides of each bound, with a margin for the clock and the network:
  *   a timestamp 1.5 s inside the default window is served, 1.5 s outside refused; 1.5 s past the
- *   1000 ms ahead bound refused; with recvWindow at its maximum, the same inside and outside it;
+ *   lead x-signing allows (when it states one) refused; with recvWindow at its maximum, the same
+ *   inside and outside it;
  * - x-parameter-placement: a name in both the query and the body takes the query's value;
  * - x-signing's payload is percent-encoded as sent: a form body with characters outside ASCII left
  *   unescaped (UTF-8 bytes), signed over the bytes sent, is refused with a 4xx (the signature's
@@ -75,13 +76,15 @@ function probes(ctx: RunContext, recvWindowDeclared: boolean): Probe[] {
       served: false,
       code: timestamp,
     },
-    {
-      what: `a timestamp ${(1000 + EDGE_MARGIN_MS) / 1000} s ahead (past the 1000 ms the server allows ahead)`,
-      auth: { timestampShiftMs: 1000 + EDGE_MARGIN_MS },
+  ];
+  const ahead = signing.aheadAllowedMs;
+  if (ahead !== undefined)
+    out.push({
+      what: `a timestamp ${(ahead + EDGE_MARGIN_MS) / 1000} s ahead (past the ${ahead} ms x-signing allows ahead)`,
+      auth: { timestampShiftMs: ahead + EDGE_MARGIN_MS },
       served: false,
       code: timestamp,
-    },
-  ];
+    });
   if (recvWindowDeclared) {
     const max = signing.recvWindowMaximum;
     out.push(

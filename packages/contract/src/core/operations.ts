@@ -131,6 +131,7 @@ const UNSTATED_SIGNING: ContractSigning = {
   recvWindowParameter: "recvWindow",
   recvWindowDefault: 5000,
   recvWindowMaximum: 60000,
+  aheadAllowedMs: undefined,
   invalidSignatureCode: undefined,
   invalidTimestampCode: undefined,
   testVectors: [],

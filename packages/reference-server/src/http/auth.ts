@@ -40,8 +40,6 @@ const DECIMAL_PATTERN = "^([0-9]{1,20})(\\.[0-9]{1,20})?$";
 const DECIMAL = new RegExp(DECIMAL_PATTERN);
 /** Up to three decimals: microseconds. */
 const RECV_WINDOW_DECIMALS = 3;
-/** How far ahead of the server clock a timestamp may be (x-signing acceptance). */
-const MAX_AHEAD_MS = 1000;
 
 /** API keys → credentials. Keys are case-sensitive. */
 export class KeyRing {
@@ -115,7 +113,9 @@ function checkSignedRequest(signing: SigningRule, secret: string | HmacKey, inpu
   // either unit, recvWindow has decimals.
   const timestampUs = input.epochTime ? epochMicroseconds(input.epochTime, timestamp) : timestamp * 1000;
   const nowUs = input.now * 1000;
-  if (timestampUs >= nowUs + MAX_AHEAD_MS * 1000) throw timestampAhead();
+  // A spec that states no lead (x-signing's acceptance words) allows none.
+  const leadMs = signing.aheadAllowedMs ?? 0;
+  if (timestampUs >= nowUs + leadMs * 1000) throw timestampAhead(leadMs);
   if (nowUs - timestampUs > Math.round(recvWindowMs * 1000)) throw timestampOutsideWindow();
 }
 

@@ -29,6 +29,11 @@ export interface SigningRule {
   recvWindowParameter: string;
   recvWindowDefault: number;
   recvWindowMaximum: number;
+  /**
+   * How far ahead of the server's clock a timestamp may be (ms): the N of `timestamp < serverTime
+   * + N` in the acceptance words; undefined when they state no lead that way.
+   */
+  aheadAllowedMs: number | undefined;
   /** API error codes of a bad signature and of a timestamp outside the window, where stated. */
   invalidSignatureCode: number | undefined;
   invalidTimestampCode: number | undefined;
@@ -118,11 +123,19 @@ function readSigningRule(document: JsonObject, scheme: string, value: unknown): 
     recvWindowParameter: nameAt(recvWindow.parameter ?? "recvWindow", `${pointer}/recvWindow/parameter`),
     recvWindowDefault: millisecondsAt(recvWindow.default ?? 5000, `${pointer}/recvWindow/default`),
     recvWindowMaximum: millisecondsAt(recvWindow.maximum ?? 60000, `${pointer}/recvWindow/maximum`),
+    aheadAllowedMs: leadStatedBy(value.acceptance),
     invalidSignatureCode: typeof errors.invalidSignature === "number" ? errors.invalidSignature : undefined,
     invalidTimestampCode: typeof errors.invalidTimestamp === "number" ? errors.invalidTimestamp : undefined,
     testVectors: testVectorsAt(value.testVectors, `${pointer}/testVectors`),
     words: wordsOf(value, timestamp, recvWindow, pointer),
   };
+}
+
+/** The N of `timestamp < serverTime + N` in the acceptance words (read whatever its spacing). */
+export function leadStatedBy(acceptance: unknown): number | undefined {
+  if (typeof acceptance !== "string") return undefined;
+  const match = /timestamp\s*<\s*serverTime\s*\+\s*(\d+)/.exec(acceptance);
+  return match ? Number(match[1]) : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import { formatDec, parseDec, unitOf } from "../src/core/decimal.js";
 import {
   farPrice,
   noPriceFallback,
+  offsetIsSure,
   planFarBuy,
   quantityForExactAverage,
   readExchangeInfo,
@@ -120,6 +121,19 @@ describe("the sizing rules", () => {
     const window = { qty: d(given.qty), quote: d(given.quote) };
     const q = quantityForExactAverage(r, window, d(given.price), unitOf(8));
     expect(q === undefined ? undefined : formatDec(q)).toBe(want);
+  });
+
+  const offsets = [
+    // the buy of 0.0001 filled in full: as sure as the buy was, though the bid sits lower
+    { given: { executed: "0.0001", sized: "0.0001", reference: "50000" }, want: true },
+    // a part fill of half: 0.00005 × 60000 = 3, below the minimum notional 5 (CI saw it refused)
+    { given: { executed: "0.00005", sized: "0.0001", reference: "60000" }, want: false },
+    // a part fill that still reaches the smallest quantity at the bid
+    { given: { executed: "0.0001", sized: "0.0002", reference: "60000" }, want: true },
+    { given: { executed: "0.00009", sized: "0.0002", reference: "60000" }, want: false },
+  ];
+  it.each(offsets)("an offset of $given.executed is sure: $want", ({ given, want }) => {
+    expect(offsetIsSure(rules, d(given.executed), d(given.sized), d(given.reference))).toBe(want);
   });
 
   it("without a market price, trades where the smallest quantity meets the minimum notional", () => {

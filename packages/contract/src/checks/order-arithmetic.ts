@@ -12,7 +12,7 @@ import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { op, type RunContext, whyNoTrading } from "../kit/context.js";
-import { smallestQuantity } from "../kit/market.js";
+import { offsetIsSure, smallestQuantity } from "../kit/market.js";
 import { arithmeticProblems } from "../kit/order-answers.js";
 import { type BestPrices, bestPrices, placeOrder } from "../kit/order-placing.js";
 import { afterCancel } from "../kit/order-state.js";
@@ -44,7 +44,8 @@ export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
   const prices = await bestPrices(ctx, "order arithmetic: best prices");
   if (!prices)
     return skip(`the order book of ${ctx.values.symbol} has an empty side: nothing to trade against`);
-  const quantity = formatDec(smallestQuantity(ctx.rules, prices.ask));
+  const sized = smallestQuantity(ctx.rules, prices.ask);
+  const quantity = formatDec(sized);
   const symbol = ctx.values.symbol;
   const types = ctx.rules.orderTypes;
   const can = (type: string) => types.length === 0 || types.includes(type);
@@ -79,7 +80,7 @@ export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
       trade.label,
       String(trade.values.timeInForce ?? ""),
     );
-    if (executed !== undefined && executed > ZERO) await offset(ctx, newOrder, symbol, executed);
+    if (executed !== undefined && executed > ZERO) await offset(ctx, newOrder, executed, sized, prices.bid);
   }
   if (can("LIMIT")) await fokBeyondLiquidity(ctx, newOrder, rule, prices);
   if (can("LIMIT") && "price" in ctx.farBuy) {
@@ -108,21 +109,34 @@ export function judgeAnswer(
   return tryParseDec(body[rule.executedQty]);
 }
 
-/** Sells what a buy executed (MARKET), so the account ends where it started. */
+/**
+ * Sells what a buy of `sized` executed (MARKET), so the account ends where it started. A refusal
+ * is judged only when the filters must accept the quantity: a buy that shared the ask with others'
+ * orders may have executed less than the minimum notional.
+ */
 async function offset(
   ctx: RunContext,
   newOrder: ContractOperation,
-  symbol: string,
   executed: Dec,
+  sized: Dec,
+  bid: Dec,
 ): Promise<void> {
   const rule = newOrder.behaviour.orderArithmetic!;
+  const label = "the offsetting MARKET SELL";
   const placed = await placeOrder(
     ctx,
     newOrder,
-    { symbol, side: "SELL", type: "MARKET", quantity: formatDec(executed) },
+    { symbol: ctx.values.symbol, side: "SELL", type: "MARKET", quantity: formatDec(executed) },
     "order arithmetic: MARKET SELL offsetting the buy",
   );
-  judgeAnswer(ctx, rule, placed.exchange, "the offsetting MARKET SELL", "");
+  if (ok(placed.exchange) || offsetIsSure(ctx.rules!, executed, sized, bid))
+    judgeAnswer(ctx, rule, placed.exchange, label, "");
+  else
+    ctx.session.recorder.note(
+      CHECK,
+      newOrder.operationId,
+      `${label} of ${formatDec(executed)} was refused (${describeAnswer(placed.exchange)}); less than the filters must accept at ${formatDec(bid)}, so not judged`,
+    );
 }
 
 /**

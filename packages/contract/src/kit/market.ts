@@ -274,6 +274,15 @@ export function smallestMarketQuantity(rules: SymbolRules, reference: Dec): Dec 
   return quantityFor(rules, reference, mul(notionalWithMargin(rules), NOTIONAL_MARGIN));
 }
 
+/**
+ * Whether the filters must accept an offsetting order of `executed`, the fill of an order the run
+ * sized at `sized`: a full fill is as sure as the order was; a part fill (others' orders took the
+ * rest of the level) only when it still reaches the smallest quantity at `reference`.
+ */
+export function offsetIsSure(rules: SymbolRules, executed: Dec, sized: Dec, reference: Dec): boolean {
+  return executed >= sized || executed >= smallestQuantity(rules, reference);
+}
+
 /** The smallest quantity every filter accepts at `price`: LOT_SIZE, and NOTIONAL with the margin. */
 export function smallestQuantity(rules: SymbolRules, price: Dec): Dec {
   return quantityFor(rules, price, notionalWithMargin(rules));

@@ -80,11 +80,39 @@ describe("the book around the run's orders", () => {
       },
       want: { problems: 1, judged: true, shared: 0 },
     },
+    {
+      // Another account sold 0.3 into the run's BUY before the read (busy-market seeds 20 and 80).
+      name: "the run's BUY partly filled by others before the read: its level not judged",
+      given: {
+        before: book(1, [["99", "2"]]),
+        after: book(2, [
+          ["100", "0.2"],
+          ["99", "2"],
+        ]),
+        add: [buy("100", "0.5")],
+        traded: ["100"],
+      },
+      want: { problems: 0, judged: true, shared: 0, traded: 1 },
+    },
+    {
+      name: "a trade of the run's at another level leaves this one judged",
+      given: {
+        before: book(1, [["99", "2"]]),
+        after: book(2, [["99", "2"]]),
+        add: [buy("100", "0.5")],
+        traded: ["98"],
+      },
+      want: { problems: 1, judged: true, shared: 0, traded: 0 },
+    },
   ];
   it.each(cases)("$name", ({ given, want }) => {
-    const result = bookProblems(given.before, given.after, { add: given.add, remove: given.remove });
-    expect({ problems: result.problems.length, judged: result.judged, shared: result.shared.length }).toEqual(
-      want,
-    );
+    const traded = (given as { traded?: string[] }).traded?.map(parseDec);
+    const result = bookProblems(given.before, given.after, { add: given.add, remove: given.remove }, traded);
+    expect({
+      problems: result.problems.length,
+      judged: result.judged,
+      shared: result.shared.length,
+      traded: result.traded.length,
+    }).toEqual({ traded: 0, ...want });
   });
 });

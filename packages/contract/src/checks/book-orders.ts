@@ -19,10 +19,12 @@ import {
   type BookView,
   cancelIfOpen,
   cancelOwn,
+  decimalField,
   itemsOf,
   type OwnOrder,
   placeOwn,
   quantityAt,
+  queryOwn,
   readBook,
 } from "../kit/own-orders.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -63,15 +65,19 @@ export interface Shown {
  * the side is unchanged (nobody else's order came or went), a level of the run's orders whose
  * quantity is not what they show, or a level left where the run's order was taken away. A level
  * that others' orders shared before is not judged (`shared`): what they did there between the two
- * reads shows only at that level, where it cannot be told from the run's own. Pure.
+ * reads shows only at that level, where it cannot be told from the run's own. Nor is a level where
+ * the run's order traded with others' by the time of the read (`traded`, learnt from the order's
+ * executed quantity afterwards): what it still shows there depends on fills the run did not see. Pure.
  */
 export function bookProblems(
   before: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
   after: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
   change: { add?: Shown[]; remove?: Shown[] },
-): { problems: string[]; judged: boolean; levelsDisagree: boolean; shared: Dec[] } {
+  traded: readonly Dec[] = [],
+): { problems: string[]; judged: boolean; levelsDisagree: boolean; shared: Dec[]; traded: Dec[] } {
   const problems: string[] = [];
   const shared: Dec[] = [];
+  const tradedAt: Dec[] = [];
   let levelsDisagree = false;
   if (
     before.lastUpdateId !== undefined &&
@@ -91,6 +97,10 @@ export function bookProblems(
     if (!sameLevels(levels(before), levels(after), prices)) continue;
     judged = true;
     for (const price of prices) {
+      if (traded.includes(price)) {
+        tradedAt.push(price);
+        continue;
+      }
       const added = (change.add ?? [])
         .filter((s) => s.side === side && s.price === price)
         .reduce((a, s) => a + s.visible, ZERO);
@@ -108,7 +118,7 @@ export function bookProblems(
         );
     }
   }
-  return { problems, judged, levelsDisagree, shared };
+  return { problems, judged, levelsDisagree, shared, traded: tradedAt };
 }
 
 /** Whether the levels of a side are the same before and after, leaving out `except` prices. */
@@ -247,6 +257,13 @@ async function symbolRound(ctx: RunContext, plan: SymbolPlan, reads: ReadChange[
         if (!outcome.again) break;
       }
     } else note(ctx, `${symbol}: icebergs not allowed`);
+    if ((await executedBy(ctx, resting)) > ZERO) {
+      for (const read of reads) tradedAt(read, first.price);
+      return note(
+        ctx,
+        `${symbol}: others' orders traded with the run's BUY, so its fill by the run's SELL was not judged`,
+      );
+    }
     if (book) await fillFromOwnSell(ctx, plan, resting, first, book, reads);
   } finally {
     for (const order of own) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
@@ -303,9 +320,24 @@ async function changed(
 }
 
 interface ReadChange {
+  before: BookView;
   after: BookView;
+  change: { add?: Shown[]; remove?: Shown[] };
   result: ReturnType<typeof bookProblems>;
   when: string;
+}
+
+/** The read judged again, leaving out the levels where the run's order at `price` traded with others. */
+function tradedAt(read: ReadChange, price: Dec): void {
+  read.result = bookProblems(read.before, read.after, read.change, [...read.result.traded, price]);
+}
+
+/** What the order had executed by now (from an answer that states it, or query_order); 0 when unknown. */
+async function executedBy(ctx: RunContext, order: OwnOrder, answer?: RoundTrip): Promise<Dec> {
+  const known = answer && ok(answer) ? decimalField(bodyObject(answer), "executedQty") : undefined;
+  if (known !== undefined) return known;
+  const query = await queryOwn(ctx, order, `${PURPOSE}: what the run's order executed`);
+  return (query && ok(query) ? decimalField(bodyObject(query), "executedQty") : undefined) ?? ZERO;
 }
 
 async function readChange(
@@ -316,12 +348,17 @@ async function readChange(
   when: string,
 ): Promise<ReadChange | undefined> {
   const after = await readBook(ctx, symbol, DEPTH, `${PURPOSE}: the book of ${symbol} ${when}`);
-  return after ? { after, result: bookProblems(before, after, change), when } : undefined;
+  return after ? { before, after, change, result: bookProblems(before, after, change), when } : undefined;
 }
 
 function settle(ctx: RunContext, symbol: string, read: ReadChange): void {
   if (!read.result.judged)
     note(ctx, `${symbol} ${read.when}: others' orders changed the book, so its levels were not judged`);
+  for (const price of read.result.traded)
+    note(
+      ctx,
+      `${symbol} ${read.when}: the run's order at ${formatDec(price)} traded with others' orders, so its level was not judged`,
+    );
   for (const price of read.result.shared)
     note(
       ctx,
@@ -372,6 +409,8 @@ async function icebergRound(
     cancel && ok(cancel)
       ? await readChange(ctx, added.after, symbol, { remove: [iceberg] }, "after the iceberg was cancelled")
       : undefined;
+  if ((await executedBy(ctx, placed, cancel)) > ZERO)
+    for (const read of [added, removed]) if (read) tradedAt(read, iceberg.price);
   const disagreed = added.result.levelsDisagree || removed?.result.levelsDisagree === true;
   if (disagreed && removed && round < ICEBERG_ROUNDS) {
     note(

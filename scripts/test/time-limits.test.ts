@@ -114,6 +114,23 @@ describe("time limits in tests", () => {
     ).toEqual([]);
   });
 
+  it("no contract test runs the tester with its own per-request limit (5 s, for real networks)", () => {
+    const tests = join(root, "packages", "contract", "test");
+    const support = join(tests, "support", "run.ts");
+    const direct = testFiles().filter(
+      (file) =>
+        file.startsWith(tests) &&
+        file !== support &&
+        /import \{[^}]*\brunContract\b[^}]*\} from "(\.\.\/)+src\/index\.js"/.test(
+          readFileSync(file, "utf8"),
+        ),
+    );
+    expect(
+      direct.map((file) => relative(root, file)),
+      "import runContract from test/support/run.ts, which gives the tests' servers the hang limit",
+    ).toEqual([]);
+  });
+
   it("every folder tests are run from has a vitest config with the shared limits (else vitest's 5 s applies)", () => {
     // `npx vitest run <file>` takes the config of the folder it runs in: a package's folder, or the
     // repository's root for scripts/test (the root's config is scripts/vitest.config.ts).

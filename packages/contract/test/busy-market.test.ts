@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { startServer } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { checksAt } from "../src/checks/index.js";
-import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { startBackgroundTrader } from "./support/background-trader.js";
+import { runContract } from "./support/run.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "contract-busy-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

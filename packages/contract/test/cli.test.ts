@@ -12,6 +12,7 @@ import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECKS } from "../src/checks/index.js";
 import { CHECK_NAMES, type ContractResult } from "../src/index.js";
+import { LOADED_MACHINE_TIMEOUT_MS } from "./support/run.js";
 import { startReferenceServer, type TestServer } from "./support/server.js";
 
 /** How many operations the spec has: tests count from the model, never a literal. */
@@ -27,8 +28,10 @@ interface Run {
 }
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  // The tester's 5 s per request is for real networks (test/support/run.ts says why it is not here).
+  const timed = args.includes("--timeout") ? args : [...args, "--timeout", String(LOADED_MACHINE_TIMEOUT_MS)];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [CLI, ...timed], {
       env: { ...process.env, NO_COLOR: "1", MARKETAPI_API_KEY: "", MARKETAPI_API_SECRET: "", ...env },
     });
     let stdout = "";

@@ -6,11 +6,11 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { buildContractModel } from "../src/core/operations.js";
 import type { ParamList } from "../src/http/request.js";
-import { runContract } from "../src/index.js";
 import { junitXml } from "../src/report/junit.js";
 import { reportText } from "../src/report/text.js";
 import { CoverageRecorder, declaredRelations } from "../src/session/coverage.js";
 import type { RoundTrip } from "../src/session/round-trip.js";
+import { runContract } from "./support/run.js";
 import { startReferenceServer } from "./support/server.js";
 
 const model = buildContractModel(loadOpenApi());

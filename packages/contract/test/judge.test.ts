@@ -1,8 +1,8 @@
 // A judge that never gives a false green: credentials proven at start, trading without
 // credentials refused, and the server clock judged with its offset stated.
 import { describe, expect, it } from "vitest";
-import { runContract } from "../src/index.js";
 import { type Fault, mapJson, startFaultProxy } from "./support/fault-proxy.js";
+import { runContract } from "./support/run.js";
 import { startReferenceServer } from "./support/server.js";
 
 async function withProxy<T>(

@@ -13,11 +13,11 @@ import {
   retryAfterProblems,
 } from "../src/checks/rate-limit-enforcement.js";
 import { requestPieces } from "../src/http/pipelined.js";
-import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { loadConnectionFaults, startConnectionProxy } from "./support/connection-faults.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { burstFaults, LOAD_WEIGHT_LIMIT, probeFaults } from "./support/load-faults.js";
+import { runContract } from "./support/run.js";
 
 /** A run of the load phase alone, with trading, against `baseUrl` in front of `server`. */
 function runLoadPhase(server: RunningServer, baseUrl: string, extra: { timeoutMs?: number } = {}) {

@@ -5,8 +5,9 @@
 // API's limits (6000 weight a minute: about two minutes) is opt-in: MARKETAPI_CONTRACT_LIVE_LIMITS=1.
 import { type RunningServer, startServer } from "@marketapi/reference-server";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ContractResult, runContract } from "../src/index.js";
+import type { ContractResult } from "../src/index.js";
 import { reportText, summaryText } from "../src/report/text.js";
+import { runContract } from "./support/run.js";
 
 const LIVE_LIMITS = { requestWeightPerMinute: 6000, ordersPer10s: 100, ordersPerDay: 200_000 };
 

@@ -5,8 +5,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
+import { runContract } from "./support/run.js";
 import { startReferenceServer, type TestServer } from "./support/server.js";
 
 const IMPLEMENTED = new Set(["/api/v3/time", "/api/v3/exchangeInfo", "/api/v3/depth"]);

@@ -9,7 +9,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runContract } from "../src/index.js";
 import { loadMemory, parseRecall, recallText, runRecall } from "../src/recall.js";
 import { judgePage, type PageRead } from "../src/run/fresh-reads.js";
 import type { Item, Memory, SymbolMemory } from "../src/run/memory.js";
@@ -24,6 +23,7 @@ import { judgeCounterRestart, judgeResetTimes, judgeSameExchange, type ResetTime
 import { judgeAdminAnswer, judgeIdAgain, judgeRolledBack } from "../src/run/snapshots.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { persistenceFaults, resetFaults, snapshotFaults } from "./support/persistence-faults.js";
+import { runContract } from "./support/run.js";
 
 const order = (o: Item = {}): Item => ({
   symbol: "BTCUSDT",

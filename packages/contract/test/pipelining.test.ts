@@ -5,9 +5,9 @@ import { type RunningServer, startServer } from "@marketapi/reference-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PipelinedExpectation, pipelineProblems } from "../src/checks/not-a-server-error.js";
 import { type PipelinedResult, parseAnswers, pipelinedBytes } from "../src/http/pipelined.js";
-import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { connectionFaults, startConnectionProxy } from "./support/connection-faults.js";
+import { runContract } from "./support/run.js";
 
 const http = (status: number, body: string, extra = "") =>
   `HTTP/1.1 ${status} X\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;

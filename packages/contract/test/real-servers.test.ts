@@ -6,12 +6,13 @@ import { createHmac } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { type RunningServer, startServer } from "@marketapi/reference-server";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ContractResult, runContract } from "../src/index.js";
+import type { ContractResult } from "../src/index.js";
 import type { ProgressEvent } from "../src/kit/context.js";
 import { progressLine, reportText } from "../src/report/text.js";
 import { withoutUnexercisedPasses } from "../src/session/not-implemented.js";
 import type { RoundTrip } from "../src/session/round-trip.js";
 import { type Fault, type FaultProxy, mapJson, startFaultProxy } from "./support/fault-proxy.js";
+import { runContract } from "./support/run.js";
 
 let server: RunningServer | undefined;
 let proxy: FaultProxy | undefined;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ContractResult, runContract } from "../src/index.js";
+import type { ContractResult } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
+import { runContract } from "./support/run.js";
 import { startReferenceServer, type TestServer } from "./support/server.js";
 
 function failuresOf(result: ContractResult): string {

@@ -9,11 +9,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { DEMO_CREDENTIALS } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
-import { runContract } from "../src/index.js";
 import { replaySequence } from "../src/replay.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
 import { explorationFaults } from "./support/exploration-faults.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
+import { runContract } from "./support/run.js";
 import { startReferenceServer } from "./support/server.js";
 
 const run = promisify(execFile);

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { hmacHex, reportText, runContract } from "../src/index.js";
+import { hmacHex, reportText } from "../src/index.js";
+import { runContract } from "./support/run.js";
 import { startReferenceServer } from "./support/server.js";
 
 const servers: Server[] = [];

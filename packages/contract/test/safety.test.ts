@@ -7,13 +7,13 @@ import { loadOpenApi } from "@marketapi/spec";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHECK_NAMES } from "../src/checks/index.js";
 import { buildContractModel } from "../src/core/operations.js";
-import { runContract } from "../src/index.js";
 import { OrderLedger } from "../src/kit/ledger.js";
 import { cleanup } from "../src/phases/cleanup.js";
 import type { RoundTrip } from "../src/session/round-trip.js";
 import { Session } from "../src/session/session.js";
 import { Recorder } from "../src/session/verdicts.js";
 import { type Fault, type FaultProxy, startFaultProxy } from "./support/fault-proxy.js";
+import { runContract } from "./support/run.js";
 
 let server: RunningServer | undefined;
 let proxy: FaultProxy | undefined;

@@ -3,8 +3,8 @@
 // (it judges only reads that provably bracket no change, and notes the rest).
 import { startServer } from "@marketapi/reference-server";
 import { describe, expect, it } from "vitest";
-import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
+import { runContract } from "./support/run.js";
 
 describe("the reference server with its market on", () => {
   it("passes while the simulated participants trade on every symbol", async () => {

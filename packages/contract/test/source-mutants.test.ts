@@ -18,8 +18,8 @@ import {
   sourceFiles,
   staleFiles,
 } from "../bench/mutants/sample.js";
-import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
+import { runContract } from "./support/run.js";
 
 const FOLDERS = ["src/engine", "src/http"];
 const serverDir = dirname(createRequire(import.meta.url).resolve("@marketapi/reference-server/package.json"));

@@ -3,10 +3,11 @@
 // it they note what they could not observe. A fault on such a target is caught.
 import { startServer } from "@marketapi/reference-server";
 import { describe, expect, it } from "vitest";
-import { type ContractResult, runContract } from "../src/index.js";
+import type { ContractResult } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { behaviourFaults } from "./support/behaviour-faults.js";
 import { type Fault, startFaultProxy } from "./support/fault-proxy.js";
+import { runContract } from "./support/run.js";
 
 const HISTORY_CHECKS = ["list_order", "cursor_paging", "time_window"] as const;
 

@@ -4,10 +4,10 @@
 import { type RunningServer, startServer } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { judgeRestarts, type WeightSample } from "../src/checks/rate-counters.js";
-import { runContract } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { windowRestartFault } from "./support/load-faults.js";
+import { runContract } from "./support/run.js";
 
 const MINUTE = 60_000;
 /** Sequential answers at the given times (ms from 0, each 10 ms long) with their counters and weights. */

@@ -27,9 +27,10 @@
  */
 import { createHash } from "node:crypto";
 import { CHECKS } from "../../src/checks/index.js";
-import { type CheckName, type ContractOptions, type ContractResult, runContract } from "../../src/index.js";
+import type { CheckName, ContractOptions, ContractResult } from "../../src/index.js";
 import { isCheckName } from "../../src/result.js";
 import { type Fault, startFaultProxy } from "./fault-proxy.js";
+import { runContract } from "./run.js";
 import { startReferenceServer } from "./server.js";
 
 /** focused: only the fault's `caughtBy` checks; full: every check, as a user's run. */
@@ -45,13 +46,6 @@ export interface MutationOutcome {
   /** The run that decided the outcome. */
   scope: RunScope;
 }
-
-/**
- * A request's time limit in these runs: the suite's hang limit (vitest.shared.ts). The tester's
- * default (5 s) is for real networks; here the tester, the proxy and the server share one process
- * on a machine that may be loaded far beyond its cores, and a slow answer must not read as a fault.
- */
-const REQUEST_TIMEOUT_MS = 600_000;
 
 /**
  * The checks a focused run of this fault runs: its `caughtBy` and the checks that claim it; a
@@ -90,7 +84,7 @@ export async function runAgainstFault(
       allowTrading: true,
       referenceExtras: true,
       seed: options.seed ?? 7,
-      timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.spec ? { spec: options.spec } : {}),
       ...(only ? { only: [...only] } : {}),
     });

@@ -1,7 +1,7 @@
 // book_orders' judgement of the book around the run's own orders (bookProblems), given the book
 // before and after a change of the run's: which levels it judges, and what it says.
 import { describe, expect, it } from "vitest";
-import { bookProblems, type Shown } from "../src/checks/book-orders.js";
+import { bookProblems, marketExplains, type Shown } from "../src/checks/book-orders.js";
 import { parseDec } from "../src/core/decimal.js";
 
 const level = (price: string, qty: string) => ({ price: parseDec(price), qty: parseDec(qty) });
@@ -112,7 +112,42 @@ describe("the book around the run's orders", () => {
       problems: result.problems.length,
       judged: result.judged,
       shared: result.shared.length,
-      traded: result.traded.length,
+      traded: result.leftOut.length,
     }).toEqual({ traded: 0, ...want });
   });
+});
+
+describe("whether the market explains levels that disagreed in every round", () => {
+  const placed = "after a LIMIT BUY was placed inside the spread";
+  const filled = "after the run's BUY was filled";
+  const round = (...reads: [string, string[]][]) =>
+    reads.map(([when, off]) => ({ when, off: off.map(parseDec) }));
+  const cases = [
+    {
+      // busy-market seed 96: another account's bids joined the run's level, by other amounts
+      name: "others' orders at the run's level, a different excess each round",
+      given: [round([placed, ["0.00013"]]), round([placed, ["0.00005"]]), round([placed, ["0.00013"]])],
+      want: true,
+    },
+    {
+      name: "the disagreement moves from one read to another",
+      given: [round([placed, ["0.0001"]], [filled, []]), round([placed, []], [filled, ["0.0001"]])],
+      want: true,
+    },
+    {
+      name: "a resting order missing from the book: the same shortfall every round (a fault)",
+      given: [round([placed, ["-0.0001"]]), round([placed, ["-0.0001"]]), round([placed, ["-0.0001"]])],
+      want: false,
+    },
+    {
+      name: "an iceberg's whole quantity shown: the same excess every round (a fault)",
+      given: [
+        round([placed, ["0.0001"]], [filled, ["-0.0001"]]),
+        round([placed, ["0.0001"]], [filled, ["-0.0001"]]),
+      ],
+      want: false,
+    },
+    { name: "one round only: nothing to compare", given: [round([placed, ["0.0003"]])], want: false },
+  ];
+  it.each(cases)("$name", ({ given, want }) => expect(marketExplains(given)).toBe(want));
 });

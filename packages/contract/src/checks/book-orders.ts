@@ -65,19 +65,29 @@ export interface Shown {
  * the side is unchanged (nobody else's order came or went), a level of the run's orders whose
  * quantity is not what they show, or a level left where the run's order was taken away. A level
  * that others' orders shared before is not judged (`shared`): what they did there between the two
- * reads shows only at that level, where it cannot be told from the run's own. Nor is a level where
- * the run's order traded with others' by the time of the read (`traded`, learnt from the order's
- * executed quantity afterwards): what it still shows there depends on fills the run did not see. Pure.
+ * reads shows only at that level, where it cannot be told from the run's own. Nor is a level the
+ * caller leaves out (`leaveOut`: where the run's order traded with others', or where the market
+ * explains what it shows). Each level judged wrong is in `disagreeing`, with how far off it was. Pure.
  */
+export interface BookJudgement {
+  problems: string[];
+  judged: boolean;
+  levelsDisagree: boolean;
+  shared: Dec[];
+  leftOut: Dec[];
+  disagreeing: { price: Dec; off: Dec }[];
+}
+
 export function bookProblems(
   before: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
   after: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
   change: { add?: Shown[]; remove?: Shown[] },
-  traded: readonly Dec[] = [],
-): { problems: string[]; judged: boolean; levelsDisagree: boolean; shared: Dec[]; traded: Dec[] } {
+  leaveOut: readonly Dec[] = [],
+): BookJudgement {
   const problems: string[] = [];
   const shared: Dec[] = [];
-  const tradedAt: Dec[] = [];
+  const leftOut: Dec[] = [];
+  const disagreeing: { price: Dec; off: Dec }[] = [];
   let levelsDisagree = false;
   if (
     before.lastUpdateId !== undefined &&
@@ -97,8 +107,8 @@ export function bookProblems(
     if (!sameLevels(levels(before), levels(after), prices)) continue;
     judged = true;
     for (const price of prices) {
-      if (traded.includes(price)) {
-        tradedAt.push(price);
+      if (leaveOut.includes(price)) {
+        leftOut.push(price);
         continue;
       }
       const added = (change.add ?? [])
@@ -112,13 +122,15 @@ export function bookProblems(
       if (got === want) continue;
       levelsDisagree = true;
       if (quantityAt(levels(before), price) - removed > ZERO) shared.push(price);
-      else
+      else {
+        disagreeing.push({ price, off: got - want });
         problems.push(
           `the ${side === "BUY" ? "bid" : "ask"} level at ${formatDec(price)} holds ${formatDec(got)}; the run's order${added > ZERO ? ` (${formatDec(added)} visible) was placed there` : ` (${formatDec(removed)}) was taken away from there`}, so it should hold ${formatDec(want)}`,
         );
+      }
     }
   }
-  return { problems, judged, levelsDisagree, shared, traded: tradedAt };
+  return { problems, judged, levelsDisagree, shared, leftOut, disagreeing };
 }
 
 /** Whether the levels of a side are the same before and after, leaving out `except` prices. */
@@ -196,9 +208,11 @@ const BOOK_ROUNDS = 3;
 
 async function onSymbol(ctx: RunContext, plan: SymbolPlan): Promise<void> {
   const symbol = plan.rules.symbol;
+  const rounds: { when: string; off: Dec[] }[][] = [];
   for (let round = 1; round <= BOOK_ROUNDS; round++) {
     const reads: ReadChange[] = [];
     await symbolRound(ctx, plan, reads);
+    rounds.push(disagreementsOf(reads));
     const disagreed = reads.filter((read) => read.result.problems.length > 0 && read.result.levelsDisagree);
     if (disagreed.length > 0 && round < BOOK_ROUNDS) {
       note(
@@ -207,6 +221,7 @@ async function onSymbol(ctx: RunContext, plan: SymbolPlan): Promise<void> {
       );
       continue;
     }
+    if (disagreed.length > 0) leaveOutWhenMarket(reads, rounds);
     for (const read of reads) settle(ctx, symbol, read);
     return;
   }
@@ -251,14 +266,15 @@ async function symbolRound(ctx: RunContext, plan: SymbolPlan, reads: ReadChange[
     if (rules.icebergAllowed && rules.tick * 3n <= ask - bid) {
       const price = bid + rules.tick * 2n;
       const iceberg: Shown = { side: "BUY", price, visible: smallestQuantity(rules, price) };
+      const rounds: { when: string; off: Dec[] }[][] = [];
       for (let round = 1; round <= ICEBERG_ROUNDS && book; round++) {
-        const outcome = await icebergRound(ctx, symbol, book, iceberg, own, round);
+        const outcome = await icebergRound(ctx, symbol, book, iceberg, own, round, rounds);
         book = outcome.book;
         if (!outcome.again) break;
       }
     } else note(ctx, `${symbol}: icebergs not allowed`);
     if ((await executedBy(ctx, resting)) > ZERO) {
-      for (const read of reads) tradedAt(read, first.price);
+      for (const read of reads) leaveOut(read, first.price, TRADED_WITH_OTHERS);
       return note(
         ctx,
         `${symbol}: others' orders traded with the run's BUY, so its fill by the run's SELL was not judged`,
@@ -320,6 +336,8 @@ async function changed(
 }
 
 interface ReadChange {
+  /** Levels not judged, each with the reason. */
+  leftOut: Map<Dec, string>;
   before: BookView;
   after: BookView;
   change: { add?: Shown[]; remove?: Shown[] };
@@ -327,9 +345,40 @@ interface ReadChange {
   when: string;
 }
 
-/** The read judged again, leaving out the levels where the run's order at `price` traded with others. */
-function tradedAt(read: ReadChange, price: Dec): void {
-  read.result = bookProblems(read.before, read.after, read.change, [...read.result.traded, price]);
+/** The read judged again, leaving out the level at `price`, for the reason `why`. */
+function leaveOut(read: ReadChange, price: Dec, why: string): void {
+  read.result = bookProblems(read.before, read.after, read.change, [...read.result.leftOut, price]);
+  read.leftOut.set(price, why);
+}
+
+const TRADED_WITH_OTHERS = "the run's order there traded with others' orders";
+
+/**
+ * Whether the rounds' disagreements are the market's: a target that shows the run's orders wrong
+ * is off by the same amount at the same reads in every round, while others' orders that join or
+ * leave the run's level do so by other amounts each time. Each round is its reads' `disagreeing`. Pure.
+ */
+export function marketExplains(rounds: readonly { when: string; off: Dec[] }[][]): boolean {
+  const signature = (round: readonly { when: string; off: Dec[] }[]) =>
+    round
+      .filter((read) => read.off.length > 0)
+      .map((read) => `${read.when}:${read.off.map(formatDec).join(",")}`)
+      .join("|");
+  return new Set(rounds.map(signature)).size > 1;
+}
+
+const MARKET_EXPLAINS =
+  "it was off by another amount in each round (others' orders came to or left the run's level)";
+
+function disagreementsOf(reads: readonly ReadChange[]): { when: string; off: Dec[] }[] {
+  return reads.map((read) => ({ when: read.when, off: read.result.disagreeing.map((d) => d.off) }));
+}
+
+/** Leaves out every level the rounds disagreed at, when the market explains the disagreements. */
+function leaveOutWhenMarket(reads: readonly ReadChange[], rounds: { when: string; off: Dec[] }[][]): void {
+  if (!marketExplains(rounds)) return;
+  for (const read of reads)
+    for (const { price } of read.result.disagreeing) leaveOut(read, price, MARKET_EXPLAINS);
 }
 
 /** What the order had executed by now (from an answer that states it, or query_order); 0 when unknown. */
@@ -348,16 +397,18 @@ async function readChange(
   when: string,
 ): Promise<ReadChange | undefined> {
   const after = await readBook(ctx, symbol, DEPTH, `${PURPOSE}: the book of ${symbol} ${when}`);
-  return after ? { before, after, change, result: bookProblems(before, after, change), when } : undefined;
+  return after
+    ? { leftOut: new Map(), before, after, change, result: bookProblems(before, after, change), when }
+    : undefined;
 }
 
 function settle(ctx: RunContext, symbol: string, read: ReadChange): void {
   if (!read.result.judged)
     note(ctx, `${symbol} ${read.when}: others' orders changed the book, so its levels were not judged`);
-  for (const price of read.result.traded)
+  for (const price of read.result.leftOut)
     note(
       ctx,
-      `${symbol} ${read.when}: the run's order at ${formatDec(price)} traded with others' orders, so its level was not judged`,
+      `${symbol} ${read.when}: the level at ${formatDec(price)} was not judged: ${read.leftOut.get(price) ?? ""}`,
     );
   for (const price of read.result.shared)
     note(
@@ -386,6 +437,7 @@ async function icebergRound(
   iceberg: Shown,
   own: OwnOrder[],
   round: number,
+  rounds: { when: string; off: Dec[] }[][],
 ): Promise<{ book: BookView | undefined; again: boolean }> {
   const placed = await place(
     ctx,
@@ -410,7 +462,9 @@ async function icebergRound(
       ? await readChange(ctx, added.after, symbol, { remove: [iceberg] }, "after the iceberg was cancelled")
       : undefined;
   if ((await executedBy(ctx, placed, cancel)) > ZERO)
-    for (const read of [added, removed]) if (read) tradedAt(read, iceberg.price);
+    for (const read of [added, removed]) if (read) leaveOut(read, iceberg.price, TRADED_WITH_OTHERS);
+  const reads = removed ? [added, removed] : [added];
+  rounds.push(disagreementsOf(reads));
   const disagreed = added.result.levelsDisagree || removed?.result.levelsDisagree === true;
   if (disagreed && removed && round < ICEBERG_ROUNDS) {
     note(
@@ -419,6 +473,7 @@ async function icebergRound(
     );
     return { book: removed.after, again: true };
   }
+  if (disagreed) leaveOutWhenMarket(reads, rounds);
   settle(ctx, symbol, added);
   if (removed) settle(ctx, symbol, removed);
   return { book: removed?.after, again: false };

@@ -73,7 +73,11 @@ export async function tradingPhase(
       if (kept) {
         ctx.values.orderId = kept.orderId;
         ctx.values.clientOrderId = kept.clientOrderId;
-        outcome.finish = () => desk.cancelResting(kept);
+        // Spent budget leaves the order to the clean-up, which cancels every open order of the run.
+        outcome.finish = () =>
+          desk.cancelResting(kept).catch((error: unknown) => {
+            if (!(error instanceof PassStopped)) throw error;
+          });
       }
     }
   } catch (error) {

@@ -76,7 +76,7 @@ const cases = [
 describe("the timestamp's lead is the document's", () => {
   it.each(cases)("$given.acceptance, $given.ahead ms ahead → $want", async ({ given, want }) => {
     const answer = await openOrdersAt(await serverWith(given.acceptance), given.ahead);
-    if (want === 200) expect(answer.status, answer.body).toBe(200);
+    if (want === 200) expect(answer.status, answer.text).toBe(200);
     else
       expect(answer.json).toEqual({
         code: -1021,

@@ -1,7 +1,7 @@
 // book_orders' judgement of the book around the run's own orders (bookProblems), given the book
 // before and after a change of the run's: which levels it judges, and what it says.
 import { describe, expect, it } from "vitest";
-import { bookProblems, marketExplains, type Shown } from "../src/checks/book-orders.js";
+import { bookProblems, excessStayed, marketExplains, type Shown } from "../src/checks/book-orders.js";
 import { parseDec } from "../src/core/decimal.js";
 
 const level = (price: string, qty: string) => ({ price: parseDec(price), qty: parseDec(qty) });
@@ -150,4 +150,33 @@ describe("whether the market explains levels that disagreed in every round", () 
     { name: "one round only: nothing to compare", given: [round([placed, ["0.0003"]])], want: false },
   ];
   it.each(cases)("$name", ({ given, want }) => expect(marketExplains(given)).toBe(want));
+});
+
+describe("whether an excess at the run's level stayed after the run's order left it", () => {
+  const taken = (bids: [string, string][]) => ({
+    after: book(3, bids),
+    change: { remove: [buy("100", "0.0001")] },
+  });
+  const cases = [
+    {
+      // busy-market seed 198: another account's 0.00013 joined the run's 0.0001 at 100
+      name: "others' bid joined the level and stayed",
+      given: { off: "0.00013", later: [taken([["100", "0.00013"]])] },
+      want: true,
+    },
+    {
+      name: "the excess left with the run's order (a target adding to the run's own order)",
+      given: { off: "0.0001", later: [taken([["99", "2"]])] },
+      want: false,
+    },
+    { name: "no later read took the run's order away", given: { off: "0.00013", later: [] }, want: false },
+    {
+      name: "a shortfall is never others' doing",
+      given: { off: "-0.0001", later: [taken([["100", "0.00013"]])] },
+      want: false,
+    },
+  ];
+  it.each(cases)("$name", ({ given, want }) =>
+    expect(excessStayed(parseDec("100"), "BUY", parseDec(given.off), given.later)).toBe(want),
+  );
 });

@@ -212,6 +212,7 @@ async function onSymbol(ctx: RunContext, plan: SymbolPlan): Promise<void> {
   for (let round = 1; round <= BOOK_ROUNDS; round++) {
     const reads: ReadChange[] = [];
     await symbolRound(ctx, plan, reads);
+    leaveOutJoined(reads);
     rounds.push(disagreementsOf(reads));
     const disagreed = reads.filter((read) => read.result.problems.length > 0 && read.result.levelsDisagree);
     if (disagreed.length > 0 && round < BOOK_ROUNDS) {
@@ -374,6 +375,38 @@ function disagreementsOf(reads: readonly ReadChange[]): { when: string; off: Dec
   return reads.map((read) => ({ when: read.when, off: read.result.disagreeing.map((d) => d.off) }));
 }
 
+/**
+ * Whether the excess `off` at `price` that a read after the run's order was placed showed stayed
+ * there once the run's order left it (a later read that took it away): then others' orders joined
+ * the run's level. A target that adds to the run's own order loses the excess with it. Pure.
+ */
+export function excessStayed(
+  price: Dec,
+  side: Shown["side"],
+  off: Dec,
+  later: readonly { after: Pick<BookView, "bids" | "asks">; change: { remove?: Shown[] } }[],
+): boolean {
+  if (off <= ZERO) return false;
+  return later.some(
+    (read) =>
+      (read.change.remove ?? []).some((s) => s.side === side && s.price === price) &&
+      quantityAt(side === "BUY" ? read.after.bids : read.after.asks, price) >= off,
+  );
+}
+
+const EXCESS_STAYED =
+  "others' orders joined the run's level: the excess stayed there after the run's order left";
+
+/** Leaves out each level whose excess a later read of the round showed to be others' orders. */
+function leaveOutJoined(reads: readonly ReadChange[]): void {
+  reads.forEach((read, i) => {
+    for (const { price, off } of read.result.disagreeing) {
+      const side = read.change.add?.find((s) => s.price === price)?.side;
+      if (side && excessStayed(price, side, off, reads.slice(i + 1))) leaveOut(read, price, EXCESS_STAYED);
+    }
+  });
+}
+
 /** Leaves out every level the rounds disagreed at, when the market explains the disagreements. */
 function leaveOutWhenMarket(reads: readonly ReadChange[], rounds: { when: string; off: Dec[] }[][]): void {
   if (!marketExplains(rounds)) return;
@@ -464,6 +497,7 @@ async function icebergRound(
   if ((await executedBy(ctx, placed, cancel)) > ZERO)
     for (const read of [added, removed]) if (read) leaveOut(read, iceberg.price, TRADED_WITH_OTHERS);
   const reads = removed ? [added, removed] : [added];
+  leaveOutJoined(reads);
   rounds.push(disagreementsOf(reads));
   const disagreed = added.result.levelsDisagree || removed?.result.levelsDisagree === true;
   if (disagreed && removed && round < ICEBERG_ROUNDS) {

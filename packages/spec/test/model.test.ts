@@ -3,6 +3,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { loadOpenApi } from "../dist/index.js";
+import { leadStatedBy } from "../src/model/extensions/signing.js";
 import {
   buildSpecModel,
   EXTENSIONS,
@@ -17,7 +18,6 @@ import {
   segmentsOf,
   subsetDocument,
 } from "../src/model/index.js";
-import { leadStatedBy } from "../src/model/extensions/signing.js";
 
 const document: JsonObject = loadOpenApi();
 const model = buildSpecModel(document);

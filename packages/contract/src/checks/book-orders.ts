@@ -59,6 +59,16 @@ export interface Shown {
   visible: Dec;
 }
 
+/** What bookProblems finds in one read of the book. */
+export interface BookJudgement {
+  problems: string[];
+  judged: boolean;
+  levelsDisagree: boolean;
+  shared: Dec[];
+  leftOut: Dec[];
+  disagreeing: { price: Dec; off: Dec }[];
+}
+
 /**
  * What is wrong with `after`, given the book `before` and the run's orders placed (`add`) or
  * taken away (`remove`) in between: lastUpdateId that did not move forward, and, when the rest of
@@ -69,15 +79,6 @@ export interface Shown {
  * caller leaves out (`leaveOut`: where the run's order traded with others', or where the market
  * explains what it shows). Each level judged wrong is in `disagreeing`, with how far off it was. Pure.
  */
-export interface BookJudgement {
-  problems: string[];
-  judged: boolean;
-  levelsDisagree: boolean;
-  shared: Dec[];
-  leftOut: Dec[];
-  disagreeing: { price: Dec; off: Dec }[];
-}
-
 export function bookProblems(
   before: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
   after: Pick<BookView, "lastUpdateId" | "bids" | "asks">,
@@ -342,7 +343,7 @@ interface ReadChange {
   before: BookView;
   after: BookView;
   change: { add?: Shown[]; remove?: Shown[] };
-  result: ReturnType<typeof bookProblems>;
+  result: BookJudgement;
   when: string;
 }
 

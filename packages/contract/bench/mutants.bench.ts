@@ -56,7 +56,7 @@
  * Equivalent mutants (no behaviour a client can observe changes, on the server as the bench runs
  * it) are listed in bench/mutants/equivalents.json, keyed by the mutant's key, each with why.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,6 +65,7 @@ import { Coverage } from "./mutants/coverage.js";
 import { applyMutant } from "./mutants/operators.js";
 import {
   type MutantServer,
+  runCustody,
   runRecall,
   runTester,
   type ServerLaunch,
@@ -311,7 +312,7 @@ async function testServer(
     };
   const recall = await runRecall(cli, again.server, memory, RECALL_LIMIT_MS);
   await again.server.stop();
-  return {
+  const recalled: TesterVerdict = {
     ...verdict,
     exitCode: recall.exitCode,
     failedChecks: [...verdict.failedChecks, ...recall.failedChecks],
@@ -319,6 +320,25 @@ async function testServer(
     wallMs: verdict.wallMs + recall.wallMs,
     recall,
   };
+  if (recall.exitCode !== 0 || !withCustody(cli)) return recalled;
+  const custody = await runCustody(cli, launch, CUSTODY_LIMIT_MS);
+  return {
+    ...recalled,
+    exitCode: custody.exitCode,
+    failedChecks: [...recalled.failedChecks, ...custody.failedChecks],
+    ...(custody.error ? { error: `custody: ${custody.error}` } : {}),
+    ...(custody.findings ? { findings: custody.findings } : {}),
+    wallMs: recalled.wallMs + custody.wallMs,
+    custody,
+  };
+}
+
+/** How long `custody` may take (it starts the server about twenty times). */
+const CUSTODY_LIMIT_MS = 240_000;
+
+/** Whether a tester build has the custody command (builds before it answer usage errors). */
+function withCustody(cli: string): boolean {
+  return existsSync(join(dirname(cli), "custody.js"));
 }
 
 async function trial(mutant: ReadyMutant, cli: string): Promise<TesterVerdict | { stillborn: string }> {

@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { EXIT, InputFault, parseJsonFile, reportUsage } from "@marketapi/command";
 import { UsageError } from "./core/errors.js";
+import { CUSTODY_USAGE, custodyText, parseCustody, runCustody } from "./custody.js";
 import { endpointTarget } from "./endpoint.js";
 import { type CliOptions, parseCli, SHORT_USAGE, USAGE } from "./options.js";
 import { parseRecall, RECALL_USAGE, recallText, runRecall } from "./recall.js";
@@ -62,6 +63,7 @@ function exit(code: number): void {
 async function main(argv: readonly string[]): Promise<void> {
   if (argv[0] === "replay") return replayMain(argv.slice(1));
   if (argv[0] === "recall") return recallMain(argv.slice(1));
+  if (argv[0] === "custody") return custodyMain(argv.slice(1));
   let cli: CliOptions;
   try {
     cli = parseCli(argv);
@@ -162,5 +164,20 @@ async function recallMain(argv: readonly string[]): Promise<void> {
   if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (!readNothing) process.stdout.write(recallText(result));
   if (result.error) process.stderr.write(`marketapi-contract recall: ${result.error}\n`);
+  exit(result.exitCode);
+}
+
+async function custodyMain(argv: readonly string[]): Promise<void> {
+  let options: ReturnType<typeof parseCustody>;
+  try {
+    options = parseCustody(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    exit(reportUsage("marketapi-contract custody", error.message, CUSTODY_USAGE));
+    return;
+  }
+  const result = await runCustody(options);
+  process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : custodyText(result));
+  if (result.error) process.stderr.write(`marketapi-contract custody: ${result.error}\n`);
   exit(result.exitCode);
 }

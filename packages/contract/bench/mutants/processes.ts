@@ -53,8 +53,7 @@ export function startServer(launch: ServerLaunch): Promise<ServerStart> {
   if (launch.mutant) {
     const file = join(launch.scratch, "mutant.js");
     writeFileSync(file, launch.mutant.js);
-    env.MARKETAPI_MUTANT_URL = pathToFileURL(launch.mutant.distFile).href;
-    env.MARKETAPI_MUTANT_JS = file;
+    Object.assign(env, mutantEnv(launch));
   }
   if (launch.coverageDir) env.NODE_V8_COVERAGE = launch.coverageDir;
   const child = spawn(process.execPath, ["--import", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -134,6 +133,8 @@ export interface TesterVerdict {
   findings?: string[];
   /** The recall after a restart, in the state population (runRecall): its own verdict. */
   recall?: TesterVerdict;
+  /** The operator's judgement of the state file, in the state population (runCustody). */
+  custody?: TesterVerdict;
   /** Not run: the kill of this tester, carried (the bench's --survivors-of). */
   carriedFrom?: string;
 }
@@ -167,6 +168,37 @@ export function runRecall(
         }
       : {},
   );
+}
+
+/** The demo account every reference server has (its banner prints it). */
+const DEMO = { apiKey: "marketapi-demo-api-key", apiSecret: "marketapi-demo-api-secret" };
+
+/**
+ * Runs `marketapi-contract custody` on the launch's server, mutant included: the tester starts
+ * the server itself on state files of its own (the command below, with the mutant loaded the same
+ * way) and judges the state file as its operator sees it. Exit 1 names check `custody`.
+ */
+export function runCustody(cli: string, launch: ServerLaunch, hardLimitMs: number): Promise<TesterVerdict> {
+  const command = [process.execPath, "--import", LOADER, launch.cli, "--state", "{state}", "--port", "{port}"]
+    .map((part) => (part.startsWith("{") ? part : `'${part}'`))
+    .join(" ");
+  return runCli(
+    cli,
+    ["custody", "--server", command, "--json"],
+    DEMO,
+    hardLimitMs,
+    undefined,
+    (parsed) => (parsed.exitCode === 1 ? ["custody"] : []),
+    launch.mutant ? mutantEnv(launch) : {},
+  );
+}
+
+/** What makes loader.mjs load the mutant in place of its built file (the file startServer wrote). */
+function mutantEnv(launch: ServerLaunch): NodeJS.ProcessEnv {
+  return {
+    MARKETAPI_MUTANT_URL: pathToFileURL(launch.mutant!.distFile).href,
+    MARKETAPI_MUTANT_JS: join(launch.scratch, "mutant.js"),
+  };
 }
 
 /** Runs a tester's CLI against the server and reads its --json result. */
@@ -208,7 +240,7 @@ interface CliJson {
 function runCli(
   cli: string,
   args: readonly string[],
-  server: MutantServer,
+  server: Pick<MutantServer, "apiKey" | "apiSecret">,
   hardLimitMs: number,
   second: { apiKey: string; apiSecret: string } | undefined,
   failedChecksOf: (parsed: CliJson) => string[],

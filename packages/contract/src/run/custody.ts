@@ -1,0 +1,561 @@
+/**
+ * The state file in the server's custody, judged as its operator sees it (`marketapi-contract
+ * custody`): the tester starts the user's server command itself, on files of its own, and does to
+ * them what other programs and machines do. Every scenario holds one promise, that an order the
+ * server acknowledged is there at the next start on the same path, and the operator's side of it:
+ * - one writer, whatever name opens it: a second server on the file (by the same name, another
+ *   spelling of it, a symbolic link, a hard link) is refused at start, naming the path it was
+ *   given and the process that holds the file, while the first goes on serving and keeping;
+ * - the file taken away under a running server (deleted, renamed away, replaced by a copy): no
+ *   order is acknowledged that the next start on the path would not know;
+ * - a damaged file at start (cut short, a page zeroed, text in its place): refused, naming the
+ *   path, and every file left as it was;
+ * - a full disk (a file-size limit set on the running server with `prlimit`): orders refused
+ *   once nothing more can be written, every acknowledged one kept and no refused one, and orders
+ *   taken again once there is room.
+ */
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import { CHECK_NAMES } from "../checks/index.js";
+import type { ContractModel } from "../core/operations.js";
+import type { Credentials } from "../http/request.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
+import { type FarBuy, farBuyOrder, planFarBuy } from "../kit/market.js";
+import { probe } from "../phases/probe.js";
+import { Session } from "../session/session.js";
+import { Recorder } from "../session/verdicts.js";
+import { quietCall } from "./memory.js";
+import { type Ending, launch, limitFileSize, type OperatedServer, type Start } from "./operated-server.js";
+import type { Judgement } from "./persistence.js";
+
+/** The state file's name in each scenario's folder. */
+export const STATE_NAME = "state.db";
+
+export interface CustodyContext {
+  command: string;
+  model: ContractModel;
+  credentials: Credentials;
+  timeoutMs: number;
+  startTimeoutMs: number;
+  /** A folder of the tester's; each scenario works in a folder of its own inside it. */
+  root: string;
+  /** Servers still running, so that a scenario that throws leaves none behind. */
+  running: Set<OperatedServer>;
+}
+
+/** The scenario cannot go on: the server would not serve, or take an order, where it should. */
+export class CustodyStop extends Error {}
+
+/** The command does not give a serving server on a new state file: nothing can be judged. */
+export class CannotRun extends Error {}
+
+/** An order as the tester placed it: acknowledged with its orderId, or refused with the answer. */
+type Placed = { clientOrderId: string } & ({ orderId: number } | { refused: string });
+
+interface Desk {
+  session: Session;
+  far: FarBuy;
+}
+
+function judgement(): Judgement {
+  return { findings: [], held: 0, notes: [] };
+}
+
+function folder(context: CustodyContext, name: string): string {
+  const dir = join(context.root, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+async function start(context: CustodyContext, cwd: string, state: string): Promise<Start> {
+  const readyPath = context.model.operation("ping")?.path ?? "/";
+  const started = await launch({
+    command: context.command,
+    state,
+    cwd,
+    readyPath,
+    startTimeoutMs: context.startTimeoutMs,
+  });
+  context.running.add(started.server);
+  void started.server.ended.then(() => context.running.delete(started.server));
+  return started;
+}
+
+/** A start that must serve: the state file is the server's own, untouched by anyone else. */
+async function serving(
+  context: CustodyContext,
+  cwd: string,
+  state: string,
+  why: string,
+): Promise<OperatedServer> {
+  const started = await start(context, cwd, state);
+  if (started.ready) return started.server;
+  throw new CustodyStop(
+    `the server did not serve ${why} (${endingText(started.ending, context)}): ${lastLines(started.output)}`,
+  );
+}
+
+/** The first start of a scenario, on a new state file: where it does not serve, nothing can be judged. */
+async function firstStart(context: CustodyContext, cwd: string): Promise<OperatedServer> {
+  const started = await start(context, cwd, STATE_NAME);
+  if (started.ready) return started.server;
+  throw new CannotRun(
+    `the command did not give a server that answers ping on a new state file (${endingText(started.ending, context)}): ${lastLines(started.output)}`,
+  );
+}
+
+function endingText(ending: Ending | undefined, context: CustodyContext): string {
+  if (ending === undefined) return `no answer to ping within ${context.startTimeoutMs} ms`;
+  return ending.signal ? `ended by ${ending.signal}` : `exit code ${ending.code}`;
+}
+
+function lastLines(output: string): string {
+  const text = output.trim().split("\n").slice(-3).join(" / ");
+  return text === "" ? "it printed nothing" : text.length > 400 ? `…${text.slice(-400)}` : text;
+}
+
+async function deskAt(context: CustodyContext, server: OperatedServer): Promise<Desk> {
+  const session = new Session({
+    model: context.model,
+    baseUrl: server.url,
+    headers: {},
+    credentials: context.credentials,
+    timeoutMs: context.timeoutMs,
+    maxRequests: Number.MAX_SAFE_INTEGER,
+    recorder: new Recorder([], [], CHECK_NAMES),
+  });
+  const found = await probe(session, server.url);
+  for (const rules of found.market.symbols) {
+    const reference = found.references.get(rules.symbol);
+    const far = reference === undefined ? undefined : planFarBuy(rules, reference);
+    if (far && !("reason" in far)) return { session, far };
+  }
+  throw new CustodyStop(
+    "no symbol of exchange_info takes a far LIMIT BUY, so no order can be placed to keep",
+  );
+}
+
+async function place(desk: Desk, clientOrderId: string): Promise<Placed> {
+  const op = desk.session.model.operation("new_order")!;
+  const answer = await quietCall(
+    desk.session,
+    op,
+    { ...farBuyOrder(desk.far), newClientOrderId: clientOrderId },
+    "custody: an order to keep",
+  );
+  const orderId = bodyObject(answer)?.orderId;
+  return ok(answer) && typeof orderId === "number"
+    ? { clientOrderId, orderId }
+    : { clientOrderId, refused: describeAnswer(answer) };
+}
+
+/** An order the server must take: it is healthy and nothing was done to its file yet. */
+async function placeKept(
+  desk: Desk,
+  clientOrderId: string,
+): Promise<{ clientOrderId: string; orderId: number }> {
+  const placed = await place(desk, clientOrderId);
+  if ("refused" in placed)
+    throw new CustodyStop(`a far LIMIT BUY on a healthy server was refused: ${placed.refused}`);
+  return placed;
+}
+
+/** A cancel whose outcome does not matter: a full disk may refuse it, and the order then rests. */
+async function cancel(desk: Desk, orderId: number): Promise<void> {
+  const op = desk.session.model.operation("cancel_order")!;
+  await quietCall(desk.session, op, { symbol: desk.far.symbol, orderId }, "custody: cancel an order kept");
+}
+
+/** The orderId the server finds for the client order id, or undefined where it knows none. */
+async function lookUp(desk: Desk, clientOrderId: string): Promise<number | undefined> {
+  const op = desk.session.model.operation("query_order")!;
+  const answer = await quietCall(
+    desk.session,
+    op,
+    { symbol: desk.far.symbol, origClientOrderId: clientOrderId },
+    "custody: look the order up",
+  );
+  const orderId = bodyObject(answer)?.orderId;
+  return ok(answer) && typeof orderId === "number" ? orderId : undefined;
+}
+
+/**
+ * After a restart: every acknowledged order found under its client order id with its orderId,
+ * and no refused one (an order the client was told failed must not appear later).
+ */
+async function judgeKept(
+  desk: Desk,
+  placed: readonly Placed[],
+  scenario: string,
+  out: Judgement,
+): Promise<void> {
+  const lost: string[] = [];
+  const kept: string[] = [];
+  for (const order of placed) {
+    const found = await lookUp(desk, order.clientOrderId);
+    if ("orderId" in order) {
+      if (found === order.orderId) out.held += 1;
+      else
+        lost.push(
+          `order ${order.orderId} (clientOrderId ${order.clientOrderId}) ${found === undefined ? "unknown" : `is order ${found}`}`,
+        );
+    } else if (found === undefined) out.held += 1;
+    else kept.push(`clientOrderId ${order.clientOrderId} (refused: ${order.refused}) is order ${found}`);
+  }
+  if (lost.length > 0)
+    out.findings.push({
+      subject: scenario,
+      message: `${lost.length} acknowledged order(s) not there at the next start on the same state file: ${listed(lost)}`,
+    });
+  if (kept.length > 0)
+    out.findings.push({
+      subject: scenario,
+      message: `${kept.length} order(s) the client was told failed are there at the next start: ${listed(kept)}`,
+    });
+}
+
+/** The first three of a list, and how many more. */
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, 3).join("; ");
+  return items.length > 3 ? `${shown}; and ${items.length - 3} more` : shown;
+}
+
+/** Whether the refusal of a start names `text`, as a whole word where it is a number. */
+function names(output: string, text: string): boolean {
+  return /^\d+$/.test(text) ? new RegExp(`(^|\\D)${text}(\\D|$)`).test(output) : output.includes(text);
+}
+
+async function stopAll(context: CustodyContext): Promise<void> {
+  await Promise.all([...context.running].map((server) => server.kill()));
+}
+
+/** Whether the server made a file at the path; where it did not, what needs one is not tried, and said. */
+function madeFile(dir: string, what: string, out: Judgement): boolean {
+  if (existsSync(join(dir, STATE_NAME))) return true;
+  out.notes.push(`${what}: not tried, the server made no file at ${STATE_NAME}`);
+  return false;
+}
+
+/** One writer, whatever name opens the file. */
+export async function oneWriter(context: CustodyContext): Promise<Judgement> {
+  const out = judgement();
+  const dir = folder(context, "one-writer");
+  try {
+    const first = await firstStart(context, dir);
+    const desk = await deskAt(context, first);
+    const kept = [await placeKept(desk, "custody-writer-1")];
+    symlinkSync(STATE_NAME, join(dir, "link.db"));
+    mkdirSync(join(dir, "sub"));
+    const holder = first.pids();
+    for (const name of [
+      STATE_NAME,
+      `./${STATE_NAME}`,
+      join(dir, STATE_NAME),
+      `sub/../${STATE_NAME}`,
+      "link.db",
+    ])
+      await secondWriter(context, dir, name, first, holder, out);
+    // A hard link last, and removed after: a server may refuse a file of two names in any case.
+    if (madeFile(dir, "one writer: the hard link", out)) {
+      linkSync(join(dir, STATE_NAME), join(dir, "hard.db"));
+      await secondWriter(context, dir, "hard.db", first, [], out);
+      rmSync(join(dir, "hard.db"));
+    }
+    kept.push(await placeKept(desk, "custody-writer-2"));
+    await first.kill();
+    const again = await serving(context, dir, STATE_NAME, "again after kill -9 with its own state file");
+    await judgeKept(await deskAt(context, again), kept, "one writer", out);
+  } catch (error) {
+    if (!(error instanceof CustodyStop)) throw error;
+    out.findings.push({ subject: "one writer", message: error.message });
+  } finally {
+    await stopAll(context);
+  }
+  return out;
+}
+
+/** A second server on the file by `name` while `first` serves it: refused, naming one of `holders`. */
+async function secondWriter(
+  context: CustodyContext,
+  dir: string,
+  name: string,
+  first: OperatedServer,
+  holders: readonly number[],
+  out: Judgement,
+): Promise<void> {
+  const subject = `one writer: a second server on ${name}`;
+  const second = await start(context, dir, name);
+  if (second.ready) {
+    out.findings.push({
+      subject,
+      message: `served while process ${first.pid} serves ${STATE_NAME}: two writers of one file`,
+    });
+    await second.server.kill();
+    return;
+  }
+  const problems = refusalProblems(second, name, context, holders);
+  for (const message of problems) out.findings.push({ subject, message });
+  if (problems.length === 0) out.held += 1;
+}
+
+/**
+ * What is wrong with a start the server should have refused: it must end, non-zero, naming the
+ * path it was given and, where `holders` lists them, one of the processes that hold the file.
+ */
+function refusalProblems(
+  started: Extract<Start, { ready: false }>,
+  path: string,
+  context: CustodyContext,
+  holders: readonly number[] = [],
+): string[] {
+  if (started.ending === undefined)
+    return [`neither served nor ended within ${context.startTimeoutMs} ms: a refusal must end the start`];
+  if (started.ending.code === 0 || started.ending.code === null)
+    return [
+      `ended with ${endingText(started.ending, context)} without serving: a refusal is a non-zero exit code`,
+    ];
+  const problems: string[] = [];
+  const said = started.output;
+  if (!names(said, path))
+    problems.push(`its refusal does not name the path it was given (${path}): ${lastLines(said)}`);
+  if (holders.length > 0 && !holders.some((pid) => names(said, String(pid))))
+    problems.push(
+      `its refusal does not name the process that holds the file (pid ${holders.join(" or ")}): ${lastLines(said)}`,
+    );
+  return problems;
+}
+
+/** What another program does to the file under a running server. */
+const TAKINGS: ReadonlyArray<{ name: string; act(dir: string): void }> = [
+  { name: "deleted", act: (dir) => rmSync(join(dir, STATE_NAME)) },
+  { name: "renamed away", act: (dir) => renameSync(join(dir, STATE_NAME), join(dir, "moved.db")) },
+  {
+    name: "replaced by a copy",
+    act: (dir) => {
+      copyFileSync(join(dir, STATE_NAME), join(dir, "copy.db"));
+      renameSync(join(dir, "copy.db"), join(dir, STATE_NAME));
+    },
+  },
+];
+
+/** The file taken away under a running server: what it acknowledges after, the next start must know. */
+export async function takenAway(context: CustodyContext): Promise<Judgement> {
+  const out = judgement();
+  for (const taking of TAKINGS) {
+    const scenario = `state file ${taking.name} while served`;
+    const dir = folder(context, `taken-${taking.name.replaceAll(" ", "-")}`);
+    try {
+      const server = await firstStart(context, dir);
+      const desk = await deskAt(context, server);
+      await placeKept(desk, "custody-before");
+      if (!madeFile(dir, scenario, out)) continue;
+      taking.act(dir);
+      const after = await place(desk, "custody-after");
+      if ("refused" in after) out.notes.push(`${scenario}: the next order was refused (${after.refused})`);
+      await server.kill();
+      const again = await start(context, dir, STATE_NAME);
+      if (!again.ready) {
+        const why = `the next start on ${STATE_NAME} does not serve (${endingText(again.ending, context)})`;
+        if ("orderId" in after)
+          out.findings.push({
+            subject: `${scenario}: order ${after.orderId} (clientOrderId ${after.clientOrderId})`,
+            message: `acknowledged after the file was ${taking.name}, and ${why}: an acknowledged order the path cannot give back`,
+          });
+        else out.notes.push(`${scenario}: ${why}; nothing acknowledged was at stake`);
+        continue;
+      }
+      await judgeKept(await deskAt(context, again.server), [after], scenario, out);
+    } catch (error) {
+      if (!(error instanceof CustodyStop)) throw error;
+      out.findings.push({ subject: scenario, message: error.message });
+    } finally {
+      await stopAll(context);
+    }
+  }
+  return out;
+}
+
+/** How a state file is damaged before a start. */
+const DAMAGES: ReadonlyArray<{ name: string; fromWhole: boolean; act(file: string): void }> = [
+  {
+    name: "cut to half its size",
+    fromWhole: true,
+    act: (file) => truncateSync(file, Math.floor(statSync(file).size / 2)),
+  },
+  {
+    name: "a 4 KiB page in the middle zeroed",
+    fromWhole: true,
+    act: (file) => {
+      const size = statSync(file).size;
+      const at = Math.max(0, Math.floor(size / 2 / 4096) * 4096);
+      const fd = openSync(file, "r+");
+      try {
+        writeSync(fd, Buffer.alloc(Math.min(4096, size - at)), 0, Math.min(4096, size - at), at);
+      } finally {
+        closeSync(fd);
+      }
+    },
+  },
+  {
+    name: "text in its place",
+    fromWhole: false,
+    act: (file) => writeFileSync(file, "this is not the server's state file\n"),
+  },
+];
+
+function fingerprints(dir: string): Map<string, string> {
+  const prints = new Map<string, string>();
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isFile())
+      prints.set(name, createHash("sha256").update(readFileSync(path)).digest("hex"));
+  }
+  return prints;
+}
+
+/** A damaged file at start: refused, naming the path, and nothing of it changed or removed. */
+export async function damagedAtStart(context: CustodyContext): Promise<Judgement> {
+  const out = judgement();
+  const whole = folder(context, "damaged-whole");
+  try {
+    const server = await firstStart(context, whole);
+    await placeKept(await deskAt(context, server), "custody-whole");
+    await server.stop(context.startTimeoutMs);
+  } catch (error) {
+    if (!(error instanceof CustodyStop)) throw error;
+    out.findings.push({ subject: "damaged files", message: error.message });
+    await stopAll(context);
+    return out;
+  }
+  const made = madeFile(whole, "damaged files: those made from the server's own file", out);
+  for (const damage of DAMAGES.filter((d) => made || !d.fromWhole)) {
+    const subject = `a state file ${damage.name}`;
+    const dir = folder(context, `damaged-${damage.name.replace(/\W+/g, "-")}`);
+    for (const name of readdirSync(whole)) copyFileSync(join(whole, name), join(dir, name));
+    damage.act(join(dir, STATE_NAME));
+    const before = fingerprints(dir);
+    try {
+      const started = await start(context, dir, STATE_NAME);
+      if (started.ready) {
+        out.findings.push({
+          subject,
+          message: "served: a damaged state file must be refused at start, not taken for the exchange's",
+        });
+        continue;
+      }
+      const problems = refusalProblems(started, STATE_NAME, context);
+      const after = fingerprints(dir);
+      for (const [name, print] of before)
+        if (after.get(name) !== print)
+          problems.push(
+            `${name} was ${after.has(name) ? "changed" : "removed"} by the refused start: a refusal loses nothing`,
+          );
+      for (const message of problems) out.findings.push({ subject, message });
+      if (problems.length === 0) out.held += 1;
+    } finally {
+      await stopAll(context);
+    }
+  }
+  return out;
+}
+
+/** How many orders a full disk may take before the server must refuse one. */
+const FULL_DISK_TRIES = 200;
+
+/** A full disk: refused once nothing can be written, nothing acknowledged lost, orders taken again with room. */
+export async function fullDisk(context: CustodyContext): Promise<Judgement> {
+  const out = judgement();
+  const scenario = "a full disk";
+  const dir = folder(context, "full-disk");
+  try {
+    const server = await firstStart(context, dir);
+    const desk = await deskAt(context, server);
+    const placed: Placed[] = [];
+    placed.push(await placeKept(desk, "custody-full-0"));
+    const cannot = await limitFileSizes(server, 0);
+    if (cannot) {
+      out.notes.push(`${scenario}: not judged, the file-size limit could not be set (${cannot})`);
+      return out;
+    }
+    const refused = () => placed.some((p) => "refused" in p);
+    // Each acknowledged order is cancelled at once, so that no limit on open orders refuses the next.
+    for (let i = 1; i <= FULL_DISK_TRIES && !refused(); i += 1) {
+      const order = await place(desk, `custody-full-${i}`);
+      placed.push(order);
+      if ("orderId" in order) await cancel(desk, order.orderId);
+    }
+    await limitFileSizes(server, undefined);
+    const acknowledged = placed.filter((p) => "orderId" in p).length - 1;
+    if (!refused()) {
+      out.notes.push(
+        `${scenario}: ${acknowledged} orders acknowledged with no room to grow any file; the refusal not judged`,
+      );
+    } else {
+      out.notes.push(
+        `${scenario}: ${acknowledged} order(s) acknowledged with no room to grow a file, then one refused`,
+      );
+      const recovered = await takenAgain(context, desk, placed);
+      if (recovered) out.held += 1;
+      else
+        out.findings.push({
+          subject: scenario,
+          message: `orders still refused ${context.startTimeoutMs} ms after the disk had room again (the last: ${(placed.at(-1) as { refused?: string }).refused ?? "?"})`,
+        });
+    }
+    await server.kill();
+    const again = await serving(context, dir, STATE_NAME, "again after kill -9 with its own state file");
+    await judgeKept(await deskAt(context, again), placed, scenario, out);
+  } catch (error) {
+    if (!(error instanceof CustodyStop)) throw error;
+    out.findings.push({ subject: scenario, message: error.message });
+  } finally {
+    await stopAll(context);
+  }
+  return out;
+}
+
+/** The limit on every process of the server's group: the server may be a shell's child. */
+async function limitFileSizes(
+  server: OperatedServer,
+  bytes: number | undefined,
+): Promise<string | undefined> {
+  const failures = await Promise.all(server.pids().map((pid) => limitFileSize(pid, bytes)));
+  return failures.find((failure) => failure !== undefined);
+}
+
+/** Orders placed until one is acknowledged, within the start timeout; each recorded in `placed`. */
+async function takenAgain(context: CustodyContext, desk: Desk, placed: Placed[]): Promise<boolean> {
+  const deadline = Date.now() + context.startTimeoutMs;
+  for (let i = 0; Date.now() < deadline; i += 1) {
+    const order = await place(desk, `custody-room-${i}`);
+    placed.push(order);
+    if ("orderId" in order) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+/** Every scenario, in the order a report lists them. */
+export const SCENARIOS: ReadonlyArray<{ name: string; run(context: CustodyContext): Promise<Judgement> }> = [
+  { name: "one writer", run: oneWriter },
+  { name: "taken away", run: takenAway },
+  { name: "damaged at start", run: damagedAtStart },
+  { name: "full disk", run: fullDisk },
+];

@@ -1,0 +1,193 @@
+/**
+ * A server the tester runs as its operator would: the user's command, with `{state}` and `{port}`
+ * put in, started in a folder of the tester's, watched for readiness (its ping answers), killed
+ * with SIGKILL or stopped with SIGTERM, and given a smaller file-size limit while it runs (a disk
+ * that fills up, as `prlimit` sets it). Used by `marketapi-contract custody` (run/custody.ts).
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+/** How a process ended: its exit code, or the signal that ended it. */
+export interface Ending {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface OperatedServer {
+  /** The process the command line started: the leader of its process group. */
+  readonly pid: number;
+  /** Every process of its group now: the server may be a child of a shell or of npx. */
+  pids(): number[];
+  readonly url: string;
+  /** What it printed so far, stdout and stderr together. */
+  output(): string;
+  /** kill -9, as a crash or a power cut of the process would; resolves when it is gone. */
+  kill(): Promise<void>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
+  stop(graceMs: number): Promise<void>;
+  /** Resolves when the process ends, however. */
+  readonly ended: Promise<Ending>;
+}
+
+/** A start that served (`ready`), or one that ended or hung without serving, with what it printed. */
+export type Start =
+  | { ready: true; server: OperatedServer }
+  | { ready: false; ending: Ending | undefined; output: string; server: OperatedServer };
+
+export interface Launch {
+  /** The user's command: `{state}` is replaced by the state file's name, `{port}` by a free port. */
+  command: string;
+  state: string;
+  cwd: string;
+  /** The path whose 200 says the server serves (the spec's ping). */
+  readyPath: string;
+  /** How long a start may take before it counts as hung. */
+  startTimeoutMs: number;
+}
+
+/** The command with its placeholders filled in, each value quoted for the shell. */
+export function commandLine(command: string, values: { state: string; port: number }): string {
+  const missing = ["{state}", "{port}"].filter((p) => !command.includes(p));
+  if (missing.length > 0)
+    throw new Error(
+      `the server command must hold ${missing.join(" and ")} where the state file and the port go, got ${JSON.stringify(command)}`,
+    );
+  return command.replaceAll("{state}", shellQuoted(values.state)).replaceAll("{port}", String(values.port));
+}
+
+function shellQuoted(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A port nothing listens on at this moment (another process could take it before the server does). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the command and waits until it serves, ends, or runs out of time. */
+export async function launch(spec: Launch): Promise<Start> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // A process group of its own: a signal reaches the server whatever the command line wraps it in
+  // (an environment assignment, npx, a script).
+  const child = spawn("/bin/sh", ["-c", commandLine(spec.command, { state: spec.state, port })], {
+    cwd: spec.cwd,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let printed = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    printed += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    printed += chunk.toString("utf8");
+  });
+  let ending: Ending | undefined;
+  const ended = new Promise<Ending>((resolve) => {
+    child.once("close", (code, signal) => {
+      ending = { code, signal };
+      resolve(ending);
+    });
+  });
+  const server = operated(child, url, () => printed, ended);
+  const deadline = Date.now() + spec.startTimeoutMs;
+  while (ending === undefined && Date.now() < deadline) {
+    if (await answers(`${url}${spec.readyPath}`)) return { ready: true, server };
+    await Promise.race([ended, pause(100)]);
+  }
+  if (ending === undefined) await server.kill();
+  return { ready: false, ending: ending?.signal === "SIGKILL" ? undefined : ending, output: printed, server };
+}
+
+function operated(
+  child: ChildProcess,
+  url: string,
+  output: () => string,
+  ended: Promise<Ending>,
+): OperatedServer {
+  const group = child.pid ?? -1;
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) signalGroup(group, name);
+    await ended;
+  };
+  return {
+    pid: group,
+    url,
+    output,
+    ended,
+    pids: () => groupMembers(group),
+    kill: () => signal("SIGKILL"),
+    stop: async (graceMs) => {
+      const timer = setTimeout(() => signalGroup(group, "SIGKILL"), graceMs);
+      await signal("SIGTERM");
+      clearTimeout(timer);
+    },
+  };
+}
+
+function signalGroup(group: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(-group, name);
+  } catch {
+    // Gone already.
+  }
+}
+
+/** The processes of the group (Linux's /proc: field 5 of stat); elsewhere the leader alone. */
+export function groupMembers(group: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [group];
+  }
+  const members: number[] = [];
+  for (const pid of entries) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // The command may hold spaces and parentheses: the fields start after the last ")".
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === group) members.push(Number(pid));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return members.length > 0 ? members : [group];
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Sets the soft limit on the size of the files a running process may write (RLIMIT_FSIZE, with
+ * `prlimit`, Linux's util-linux): a write past it fails as on a full disk (EFBIG). The hard limit
+ * is left alone, so `undefined` can lift the soft one again. Resolves with why it could not.
+ */
+export function limitFileSize(pid: number, bytes: number | undefined): Promise<string | undefined> {
+  const soft = bytes === undefined ? "unlimited" : String(bytes);
+  return new Promise((resolve) => {
+    execFile("prlimit", ["--pid", String(pid), `--fsize=${soft}:`], (error, _stdout, stderr) => {
+      resolve(error ? `prlimit: ${stderr.trim() || error.message}` : undefined);
+    });
+  });
+}

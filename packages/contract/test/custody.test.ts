@@ -1,0 +1,121 @@
+// `marketapi-contract custody`: the state file judged as its operator sees it. The command line's
+// rules as given/want, then real servers started by the tester itself: the reference server on
+// --state holds every scenario; the same server in memory (it takes the state file's name and
+// keeps nothing) fails each, named; a command that serves nothing is exit 3.
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type CustodyOptions, custodyText, parseCustody, runCustody } from "../src/custody.js";
+import { commandLine } from "../src/run/operated-server.js";
+import { LOADED_MACHINE_TIMEOUT_MS } from "./support/run.js";
+
+const serverCli = join(
+  dirname(createRequire(import.meta.url).resolve("@marketapi/reference-server/package.json")),
+  "dist",
+  "cli.js",
+);
+const testerCli = new URL("../dist/cli.js", import.meta.url).pathname;
+const DEMO = ["--api-key", "marketapi-demo-api-key", "--api-secret", "marketapi-demo-api-secret"];
+const onState = `'${process.execPath}' '${serverCli}' --state {state} --port {port}`;
+// The same server without --state: it is given the file's name (in the environment) and keeps nothing.
+const inMemory = `MARKETAPI_STATE_IGNORED={state} '${process.execPath}' '${serverCli}' --port {port}`;
+
+/** A time limit under test is the hang limit: the scenarios start servers on a loaded machine. */
+function custody(command: string, more: Partial<CustodyOptions> = {}) {
+  return runCustody({
+    command,
+    apiKey: "marketapi-demo-api-key",
+    apiSecret: "marketapi-demo-api-secret",
+    timeoutMs: LOADED_MACHINE_TIMEOUT_MS,
+    startTimeoutMs: 120_000,
+    ...more,
+  });
+}
+
+describe("the command line", () => {
+  const cases: Array<{ given: string[]; want: RegExp | Partial<CustodyOptions> }> = [
+    { given: [...DEMO], want: /--server COMMAND is required/ },
+    { given: ["--server", "srv --port {port}", ...DEMO], want: /--server must hold \{state\}/ },
+    { given: ["--server", "srv --state {state}", ...DEMO], want: /--server must hold \{port\}/ },
+    { given: ["--server", "srv {state} {port}"], want: /give --api-key and --api-secret/ },
+    {
+      given: ["--server", "srv {state} {port}", ...DEMO, "--only", "lock"],
+      want: /--only takes a scenario .*got "lock"/,
+    },
+    {
+      given: ["--server", "srv {state} {port}", ...DEMO, "--start-timeout", "0"],
+      want: /--start-timeout takes milliseconds/,
+    },
+    { given: ["--server", "srv {state} {port}", ...DEMO, "--bogus"], want: /--bogus/ },
+    {
+      given: ["--server", "srv {state} {port}", ...DEMO, "--only", "full disk", "--start-timeout", "5000"],
+      want: { command: "srv {state} {port}", only: ["full disk"], startTimeoutMs: 5000 },
+    },
+  ];
+  it.each(cases)("$given", ({ given, want }) => {
+    if (want instanceof RegExp) expect(() => parseCustody(given)).toThrow(want);
+    else expect(parseCustody(given)).toMatchObject(want);
+  });
+
+  const lines: Array<{ given: [string, { state: string; port: number }]; want: string }> = [
+    {
+      given: ["srv --state {state} --port {port}", { state: "a.db", port: 9 }],
+      want: "srv --state 'a.db' --port 9",
+    },
+    {
+      given: ["srv {state} {state} {port}", { state: "it's.db", port: 9 }],
+      want: `srv 'it'\\''s.db' 'it'\\''s.db' 9`,
+    },
+  ];
+  it.each(lines)("fills $given.0", ({ given, want }) => {
+    expect(commandLine(...given)).toBe(want);
+  });
+});
+
+describe("against real servers the tester starts", () => {
+  it("the reference server on --state holds every scenario", async () => {
+    const result = await custody(onState);
+    expect(result.error).toBeUndefined();
+    expect(result.findings).toEqual([]);
+    expect(result.exitCode).toBe(0);
+    // One writer 6, taken away 3, damaged 3, full disk 1 and its orders (at least 2 kept or refused).
+    expect(result.held).toBeGreaterThanOrEqual(15);
+    expect(result.notes.join("\n")).toMatch(
+      /a full disk: \d+ order\(s\) acknowledged with no room to grow a file, then one refused/,
+    );
+  });
+
+  it("a server that keeps nothing (in memory, the file's name ignored) fails each scenario, named", async () => {
+    const result = await custody(inMemory);
+    const said = custodyText(result);
+    expect(result.exitCode, said).toBe(1);
+    expect(said).toMatch(
+      /one writer: a second server on link\.db: served while process \d+ serves state\.db: two writers/,
+    );
+    expect(said).toMatch(
+      /one writer: 2 acknowledged order\(s\) not there at the next start .*custody-writer-1/,
+    );
+    expect(said).toMatch(/a state file text in its place: served: a damaged state file must be refused/);
+    expect(said).toMatch(
+      /a full disk: \d+ acknowledged order\(s\) not there at the next start .*custody-full-0/,
+    );
+    // It writes no file, so what needs one is said, not tried.
+    expect(said).toMatch(/state file deleted while served: not tried, the server made no file at state\.db/);
+  });
+
+  it("a command that serves nothing is exit 3, saying what it printed", async () => {
+    const result = await custody("echo no server here {state} {port}", { only: ["one writer"] });
+    expect(result.exitCode).toBe(3);
+    expect(result.error).toMatch(
+      /did not give a server that answers ping on a new state file \(exit code 0\): no server here/,
+    );
+  });
+
+  it("the command: usage errors are exit 2 with the usage", () => {
+    const run = spawnSync(process.execPath, [testerCli, "custody", "--server", "srv"], { encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--server must hold \{state\}/);
+    expect(run.stderr).toMatch(/Usage: marketapi-contract custody/);
+  });
+});

@@ -37,6 +37,10 @@ Usage:
                      after the target restarted: read back what a run remembered (--remember
                      FILE) and say what changed (check persistence); with a sandbox's admin
                      surface, also restore a snapshot and judge it
+  marketapi-contract custody --server "CMD {state} {port}" [--api-key K --api-secret S]
+                     start the server command on state files of its own and judge them as its
+                     operator would: one writer by any name, files taken away while served,
+                     damaged files at start, a full disk (see custody --help)
   marketapi-contract replay RESULT.json N [--api-key K --api-secret S]
                      re-send failure N of a --json result, re-signed with a fresh
                      timestamp, and print a curl command that sends it

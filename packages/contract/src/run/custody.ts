@@ -205,6 +205,7 @@ async function judgeKept(
   placed: readonly Placed[],
   scenario: string,
   out: Judgement,
+  when = "at the next start on the same state file",
 ): Promise<void> {
   const lost: string[] = [];
   const kept: string[] = [];
@@ -222,12 +223,12 @@ async function judgeKept(
   if (lost.length > 0)
     out.findings.push({
       subject: scenario,
-      message: `${lost.length} acknowledged order(s) not there at the next start on the same state file: ${listed(lost)}`,
+      message: `${lost.length} acknowledged order(s) not there ${when}: ${listed(lost)}`,
     });
   if (kept.length > 0)
     out.findings.push({
       subject: scenario,
-      message: `${kept.length} order(s) the client was told failed are there at the next start: ${listed(kept)}`,
+      message: `${kept.length} order(s) the client was told failed are there ${when}: ${listed(kept)}`,
     });
 }
 
@@ -512,8 +513,17 @@ export async function fullDisk(context: CustodyContext): Promise<Judgement> {
         `${scenario}: ${acknowledged} order(s) acknowledged with no room to grow a file, then one refused`,
       );
       const recovered = await takenAgain(context, desk, placed);
-      if (recovered) out.held += 1;
-      else
+      // The running server too: what it refused it must not hold in memory, what it took it must.
+      if (recovered) {
+        out.held += 1;
+        await judgeKept(
+          desk,
+          placed,
+          scenario,
+          out,
+          "on the server that refused them, once it took orders again",
+        );
+      } else
         out.findings.push({
           subject: scenario,
           message: `orders still refused ${context.startTimeoutMs} ms after the disk had room again (the last: ${(placed.at(-1) as { refused?: string }).refused ?? "?"})`,

@@ -38,6 +38,7 @@ import type { ContractModel } from "../core/operations.js";
 import type { Credentials } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { type FarBuy, farBuyOrder, planFarBuy } from "../kit/market.js";
+import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
 import { probe } from "../phases/probe.js";
 import { Session } from "../session/session.js";
 import { Recorder } from "../session/verdicts.js";
@@ -220,6 +221,7 @@ async function judgeKept(
     } else if (found === undefined) out.held += 1;
     else kept.push(`clientOrderId ${order.clientOrderId} (refused: ${order.refused}) is order ${found}`);
   }
+  await judgeListed(desk, placed, scenario, out, when);
   if (lost.length > 0)
     out.findings.push({
       subject: scenario,
@@ -230,6 +232,50 @@ async function judgeKept(
       subject: scenario,
       message: `${kept.length} order(s) the client was told failed are there ${when}: ${listed(kept)}`,
     });
+}
+
+/**
+ * The account's newest page of orders (all_orders at its largest limit) holds every acknowledged
+ * order, each once and in the stated order (kit/newest-page.ts), and no order the client was told
+ * failed, by its client order id.
+ */
+async function judgeListed(
+  desk: Desk,
+  placed: readonly Placed[],
+  scenario: string,
+  out: Judgement,
+  when: string,
+): Promise<void> {
+  const op = desk.session.model.operation("all_orders");
+  const limit = op && newestPageLimit(op);
+  if (!op || limit === undefined) return;
+  const { symbol } = desk.far;
+  const answer = await quietCall(desk.session, op, { symbol, limit }, "custody: the account's orders");
+  const json = ok(answer) ? answer.response?.json : undefined;
+  const page = newestPageOf(op, symbol, limit, json);
+  if (!page) {
+    out.findings.push({
+      subject: `${scenario}: all_orders`,
+      message: `${when}, not a list of orders: ${describeAnswer(answer)}`,
+    });
+    return;
+  }
+  const acknowledged = placed.flatMap((p) => ("orderId" in p ? [p.orderId] : []));
+  const problems = judgeNewestPage(page, acknowledged, "acknowledged").map((f) => ({
+    subject: `${scenario}: ${f.subject}`,
+    message: `${when}: ${f.message}`,
+  }));
+  const refused = new Set(placed.flatMap((p) => ("refused" in p ? [p.clientOrderId] : [])));
+  const listedRefused = (json as Array<Record<string, unknown>>).filter((o) =>
+    refused.has(String(o.clientOrderId)),
+  );
+  if (listedRefused.length > 0)
+    problems.push({
+      subject: `${scenario}: all_orders`,
+      message: `${when}, lists order(s) the client was told failed: ${listed(listedRefused.map((o) => `order ${String(o.orderId)} (clientOrderId ${String(o.clientOrderId)})`))}`,
+    });
+  out.findings.push(...problems);
+  if (problems.length === 0) out.held += 1;
 }
 
 /** The first three of a list, and how many more. */
@@ -523,6 +569,7 @@ export async function fullDisk(context: CustodyContext): Promise<Judgement> {
           out,
           "on the server that refused them, once it took orders again",
         );
+        await reuseRefusedId(desk, placed, scenario, out);
       } else
         out.findings.push({
           subject: scenario,
@@ -548,6 +595,27 @@ async function limitFileSizes(
 ): Promise<string | undefined> {
   const failures = await Promise.all(server.pids().map((pid) => limitFileSize(pid, bytes)));
   return failures.find((failure) => failure !== undefined);
+}
+
+/**
+ * The client order id of an order refused for want of room names no order, so a new order may
+ * have it once orders are taken again; the new order takes the refused one's place in `placed`.
+ */
+async function reuseRefusedId(desk: Desk, placed: Placed[], scenario: string, out: Judgement): Promise<void> {
+  const refused = placed.findIndex((p) => "refused" in p);
+  if (refused < 0) return;
+  const { clientOrderId } = placed[refused]!;
+  const again = await place(desk, clientOrderId);
+  if ("refused" in again) {
+    out.findings.push({
+      subject: scenario,
+      message: `clientOrderId ${clientOrderId}, of an order refused while the disk was full, is not free once orders are taken again: a new order with it is refused (${again.refused})`,
+    });
+    return;
+  }
+  out.held += 1;
+  placed.splice(refused, 1, again);
+  await cancel(desk, again.orderId);
 }
 
 /** Orders placed until one is acknowledged, within the start timeout; each recorded in `placed`. */

@@ -7,7 +7,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CustodyOptions, custodyText, parseCustody, runCustody } from "../src/custody.js";
-import { commandLine } from "../src/run/operated-server.js";
+import { type CustodyContext, refusalProblems } from "../src/run/custody.js";
+import { commandLine, type OperatedServer } from "../src/run/operated-server.js";
 import { LOADED_MACHINE_TIMEOUT_MS } from "./support/run.js";
 
 const serverCli = join(
@@ -70,6 +71,39 @@ describe("the command line", () => {
   ];
   it.each(lines)("fills $given.0", ({ given, want }) => {
     expect(commandLine(...given)).toBe(want);
+  });
+});
+
+describe("a refused start", () => {
+  // This process stands in for the holder: its pid, and its program as ps names it.
+  const me = process.pid;
+  const program = process.execPath.split("/").at(-1)!;
+  const context = { startTimeoutMs: 1000 } as CustodyContext;
+  const refused = (code: number | null, output: string) => ({
+    ready: false as const,
+    ending: code === null ? undefined : { code, signal: null },
+    output,
+    server: {} as OperatedServer,
+  });
+  const cases: Array<{ given: [number | null, string, number[]]; want: RegExp[] }> = [
+    { given: [2, `state file a.db: in use by PID ${me}: ${program} srv`, [me]], want: [] },
+    { given: [2, "state file a.db: damaged", []], want: [] },
+    { given: [null, "", []], want: [/neither served nor ended within 1000 ms/] },
+    { given: [0, "bye", []], want: [/a refusal is a non-zero exit code/] },
+    { given: [2, "the state file is in use", []], want: [/does not name the path it was given \(a\.db\)/] },
+    {
+      given: [2, `a.db in use by PID ${me}1`, [me]],
+      want: [/does not name the process that holds the file/],
+    },
+    {
+      given: [2, `a.db in use by PID ${me}: s r v`, [me]],
+      want: [new RegExp(`names pid ${me} but not its program`)],
+    },
+  ];
+  it.each(cases)("$given.1 → $want", ({ given: [code, output, holders], want }) => {
+    const problems = refusalProblems(refused(code, output), "a.db", context, holders);
+    expect(problems).toHaveLength(want.length);
+    for (const [i, pattern] of want.entries()) expect(problems[i]).toMatch(pattern);
   });
 });
 

@@ -43,7 +43,14 @@ import { probe } from "../phases/probe.js";
 import { Session } from "../session/session.js";
 import { Recorder } from "../session/verdicts.js";
 import { quietCall } from "./memory.js";
-import { type Ending, launch, limitFileSize, type OperatedServer, type Start } from "./operated-server.js";
+import {
+  type Ending,
+  launch,
+  limitFileSize,
+  type OperatedServer,
+  programOf,
+  type Start,
+} from "./operated-server.js";
 import type { Judgement } from "./persistence.js";
 
 /** The state file's name in each scenario's folder. */
@@ -364,9 +371,10 @@ async function secondWriter(
 
 /**
  * What is wrong with a start the server should have refused: it must end, non-zero, naming the
- * path it was given and, where `holders` lists them, one of the processes that hold the file.
+ * path it was given and, where `holders` lists them, one of the processes that hold the file, by
+ * its pid and its program (as `ps` shows them: whom to stop).
  */
-function refusalProblems(
+export function refusalProblems(
   started: Extract<Start, { ready: false }>,
   path: string,
   context: CustodyContext,
@@ -382,10 +390,14 @@ function refusalProblems(
   const said = started.output;
   if (!names(said, path))
     problems.push(`its refusal does not name the path it was given (${path}): ${lastLines(said)}`);
-  if (holders.length > 0 && !holders.some((pid) => names(said, String(pid))))
+  const holder = holders.find((pid) => names(said, String(pid)));
+  if (holders.length > 0 && holder === undefined)
     problems.push(
       `its refusal does not name the process that holds the file (pid ${holders.join(" or ")}): ${lastLines(said)}`,
     );
+  const program = holder === undefined ? undefined : programOf(holder);
+  if (program !== undefined && !said.includes(program))
+    problems.push(`its refusal names pid ${holder} but not its program (${program}): ${lastLines(said)}`);
   return problems;
 }
 

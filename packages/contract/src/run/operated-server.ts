@@ -142,6 +142,16 @@ function signalGroup(group: number, name: NodeJS.Signals): void {
   }
 }
 
+/** The program a process runs, as `ps` names it (the last part of argv[0]); undefined off Linux. */
+export function programOf(pid: number): string | undefined {
+  try {
+    const argv0 = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\u0000")[0] ?? "";
+    return argv0.split("/").at(-1) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The processes of the group (Linux's /proc: field 5 of stat); elsewhere the leader alone. */
 export function groupMembers(group: number): number[] {
   let entries: string[];

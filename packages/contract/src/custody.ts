@@ -24,7 +24,8 @@ import { DEFAULT_TIMEOUT_MS } from "./runner.js";
 export const CUSTODY = "custody";
 
 export const CUSTODY_USAGE = `Usage: marketapi-contract custody --server COMMAND [--api-key K --api-secret S]
-                           [--only SCENARIO] [--start-timeout MS] [--timeout MS] [--keep] [--json]
+                           [--only SCENARIO] [--history N] [--start-timeout MS] [--timeout MS]
+                           [--keep] [--json]
   Starts COMMAND (a shell command line holding {state} and {port}, such as
   "marketapi-server --state {state} --port {port}") on state files of its own in a new folder, and
   judges what the operator of a durable server relies on: a second server on the file, by the
@@ -33,6 +34,9 @@ export const CUSTODY_USAGE = `Usage: marketapi-contract custody --server COMMAND
   path, also when the file was deleted, renamed or replaced while served or the disk was full
   (no order acknowledged then that the next start would not know); a damaged file is refused at
   start, naming the path, and left as it was; with room again on the disk, orders are taken again.
+  --history N (default 0, not tried) places N orders on one symbol, cancelled in bunches, and
+  holds that the first, a middle one and the last are found by their client order ids, before and
+  after kill -9 and a start (a cache of recent client order ids that loses old ones shows).
   Scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}. --keep leaves the folder, and says where.
   Exit: 0 everything held, 1 something did not (the server's fault), 2 usage, 3 the command could
   not be run or served nothing where nothing was done to its file.
@@ -45,6 +49,8 @@ export interface CustodyOptions {
   only?: string[];
   timeoutMs?: number;
   startTimeoutMs?: number;
+  /** Orders of the long history scenario (default 0: not tried). */
+  history?: number;
   keep?: boolean;
   spec?: Record<string, unknown>;
 }
@@ -71,6 +77,7 @@ const CUSTODY_OPTIONS = {
   only: { type: "string", multiple: true },
   timeout: { type: "string" },
   "start-timeout": { type: "string" },
+  history: { type: "string" },
   keep: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
 } as const;
@@ -111,10 +118,18 @@ export function parseCustody(argv: readonly string[]): CustodyOptions & { json: 
     keep: v.keep,
     ...(v.only ? { only: v.only } : {}),
     ...(v.timeout !== undefined ? { timeoutMs: milliseconds("--timeout", v.timeout) } : {}),
+    ...(v.history !== undefined ? { history: wholeNumber("--history", v.history) } : {}),
     ...(v["start-timeout"] !== undefined
       ? { startTimeoutMs: milliseconds("--start-timeout", v["start-timeout"]) }
       : {}),
   };
+}
+
+function wholeNumber(option: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0)
+    throw new UsageError(`${option} takes a whole number, 0 or more; got ${JSON.stringify(text)}`);
+  return value;
 }
 
 function milliseconds(option: string, text: string): number {
@@ -140,6 +155,7 @@ export async function runCustody(options: CustodyOptions): Promise<CustodyResult
     credentials: { apiKey: options.apiKey, apiSecret: options.apiSecret },
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+    history: options.history ?? 0,
     root,
     running: new Set<OperatedServer>(),
   };

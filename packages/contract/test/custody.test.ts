@@ -50,8 +50,16 @@ describe("the command line", () => {
     },
     { given: ["--server", "srv {state} {port}", ...DEMO, "--bogus"], want: /--bogus/ },
     {
+      given: ["--server", "srv {state} {port}", ...DEMO, "--history=-1"],
+      want: /--history takes a whole number/,
+    },
+    {
       given: ["--server", "srv {state} {port}", ...DEMO, "--only", "full disk", "--start-timeout", "5000"],
       want: { command: "srv {state} {port}", only: ["full disk"], startTimeoutMs: 5000 },
+    },
+    {
+      given: ["--server", "srv {state} {port}", ...DEMO, "--history", "20000"],
+      want: { history: 20000 },
     },
   ];
   it.each(cases)("$given", ({ given, want }) => {
@@ -109,7 +117,7 @@ describe("a refused start", () => {
 
 describe("against real servers the tester starts", () => {
   it("the reference server on --state holds every scenario", async () => {
-    const result = await custody(onState);
+    const result = await custody(onState, { history: 2000 });
     expect(result.error).toBeUndefined();
     expect(result.findings).toEqual([]);
     expect(result.exitCode).toBe(0);
@@ -121,7 +129,7 @@ describe("against real servers the tester starts", () => {
   });
 
   it("a server that keeps nothing (in memory, the file's name ignored) fails each scenario, named", async () => {
-    const result = await custody(inMemory);
+    const result = await custody(inMemory, { history: 300 });
     const said = custodyText(result);
     expect(result.exitCode, said).toBe(1);
     expect(said).toMatch(
@@ -136,6 +144,9 @@ describe("against real servers the tester starts", () => {
     expect(said).toMatch(/a state file text in its place: served: a damaged state file must be refused/);
     expect(said).toMatch(
       /a full disk: \d+ acknowledged order\(s\) not there at the next start .*custody-full-0/,
+    );
+    expect(said).toMatch(
+      /a history of 300 orders: clientOrderId custody-history-299: at the next start on the same state file, query_order by origClientOrderId finds nothing, not order \d+/,
     );
     // It writes no file, so what needs one is said, not tried.
     expect(said).toMatch(/state file deleted while served: not tried, the server made no file at state\.db/);

@@ -62,6 +62,8 @@ export interface CustodyContext {
   credentials: Credentials;
   timeoutMs: number;
   startTimeoutMs: number;
+  /** Orders of the long history (0: not tried). */
+  history: number;
   /** A folder of the tester's; each scenario works in a folder of its own inside it. */
   root: string;
   /** Servers still running, so that a scenario that throws leaves none behind. */
@@ -642,10 +644,100 @@ async function takenAgain(context: CustodyContext, desk: Desk, placed: Placed[])
   return false;
 }
 
+/** Orders in flight at once while a long history is made. */
+const HISTORY_FLIGHT = 10;
+/** Orders placed between two cancel_all_orders, below any sensible limit on open orders. */
+const HISTORY_OPEN = 100;
+
+/**
+ * A long history: `context.history` orders on one symbol (each cancelled soon after, in bunches),
+ * then the first, one from the middle and the last are found by their client order ids, on the
+ * server that took them and at the next start after kill -9; the first's id, its order closed, is
+ * given to a new order, which is then what the id finds. A cache or an index of recent client
+ * order ids that loses old ones shows here.
+ */
+export async function longHistory(context: CustodyContext): Promise<Judgement> {
+  const out = judgement();
+  const scenario = `a history of ${context.history} orders`;
+  if (context.history < 2) {
+    out.notes.push("a long history: not tried (give --history N, N orders on one symbol)");
+    return out;
+  }
+  const dir = folder(context, "long-history");
+  try {
+    const server = await firstStart(context, dir);
+    const desk = await deskAt(context, server);
+    const ids = Array.from({ length: context.history }, (_, i) => `custody-history-${i}`);
+    const all: Placed[] = [];
+    const chosen = new Map<number, Placed>();
+    const picks = new Set([0, Math.floor(ids.length / 2), ids.length - 1]);
+    for (let from = 0; from < ids.length; from += HISTORY_OPEN) {
+      const bunch = ids.slice(from, from + HISTORY_OPEN);
+      for (let at = 0; at < bunch.length; at += HISTORY_FLIGHT) {
+        const flight = bunch.slice(at, at + HISTORY_FLIGHT);
+        const placed = await Promise.all(flight.map((id) => placeKept(desk, id)));
+        all.push(...placed);
+        placed.forEach((order, i) => {
+          if (picks.has(from + at + i)) chosen.set(from + at + i, order);
+        });
+      }
+      await cancelAll(desk);
+    }
+    const kept = [...chosen.values()];
+    await judgeFound(desk, kept, scenario, out, "on the server that took them");
+    await judgeListed(desk, all, scenario, out, "on the server that took them");
+    const reused = await placeKept(desk, kept[0]!.clientOrderId);
+    kept[0] = reused;
+    all.push(reused);
+    const when = "once the first order's client order id was given to a new order";
+    await judgeFound(desk, kept, scenario, out, when);
+    await judgeListed(desk, all, scenario, out, when);
+    await server.kill();
+    const restarted = await serving(context, dir, STATE_NAME, "again after kill -9 with its own state file");
+    const again = await deskAt(context, restarted);
+    await judgeFound(again, kept, scenario, out, "at the next start on the same state file");
+    await judgeListed(again, all, scenario, out, "at the next start on the same state file");
+  } catch (error) {
+    if (!(error instanceof CustodyStop)) throw error;
+    out.findings.push({ subject: scenario, message: error.message });
+  } finally {
+    await stopAll(context);
+  }
+  return out;
+}
+
+/** Each order found by its client order id, as the order it is. */
+async function judgeFound(
+  desk: Desk,
+  orders: readonly Placed[],
+  scenario: string,
+  out: Judgement,
+  when: string,
+): Promise<void> {
+  for (const order of orders) {
+    if (!("orderId" in order)) continue;
+    const found = await lookUp(desk, order.clientOrderId);
+    if (found === order.orderId) out.held += 1;
+    else
+      out.findings.push({
+        subject: `${scenario}: clientOrderId ${order.clientOrderId}`,
+        message: `${when}, query_order by origClientOrderId finds ${found === undefined ? "nothing" : `order ${found}`}, not order ${order.orderId}, the newest order with that id`,
+      });
+  }
+}
+
+async function cancelAll(desk: Desk): Promise<void> {
+  const op = desk.session.model.operation("cancel_all_orders");
+  if (!op) throw new CustodyStop("the spec has no cancel_all_orders, so a long history cannot be made");
+  const answer = await quietCall(desk.session, op, { symbol: desk.far.symbol }, "custody: cancel a bunch");
+  if (!ok(answer)) throw new CustodyStop(`cancel_all_orders was refused: ${describeAnswer(answer)}`);
+}
+
 /** Every scenario, in the order a report lists them. */
 export const SCENARIOS: ReadonlyArray<{ name: string; run(context: CustodyContext): Promise<Judgement> }> = [
   { name: "one writer", run: oneWriter },
   { name: "taken away", run: takenAway },
   { name: "damaged at start", run: damagedAtStart },
   { name: "full disk", run: fullDisk },
+  { name: "long history", run: longHistory },
 ];

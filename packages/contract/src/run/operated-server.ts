@@ -97,6 +97,12 @@ export async function launch(spec: Launch): Promise<Start> {
       ending = { code, signal };
       resolve(ending);
     });
+    // No shell to run the command in (spawn failed): said as the start's output, exit code 127.
+    child.once("error", (error) => {
+      printed += `cannot run /bin/sh: ${error.message}\n`;
+      ending = { code: 127, signal: null };
+      resolve(ending);
+    });
   });
   const server = operated(child, url, () => printed, ended);
   const deadline = Date.now() + spec.startTimeoutMs;

@@ -24,7 +24,7 @@ import { DEFAULT_TIMEOUT_MS } from "./runner.js";
 export const CUSTODY = "custody";
 
 export const CUSTODY_USAGE = `Usage: marketapi-contract custody --server COMMAND [--api-key K --api-secret S]
-                           [--only SCENARIO] [--history N] [--start-timeout MS] [--timeout MS]
+                           [--only SCENARIO] [--history N] [--start-timeout MS] [--stop-timeout MS] [--timeout MS]
                            [--keep] [--json]
   Starts COMMAND (a shell command line holding {state} and {port}, such as
   "marketapi-server --state {state} --port {port}") on state files of its own in a new folder, and
@@ -34,6 +34,8 @@ export const CUSTODY_USAGE = `Usage: marketapi-contract custody --server COMMAND
   path, also when the file was deleted, renamed or replaced while served or the disk was full
   (no order acknowledged then that the next start would not know); a damaged file is refused at
   start, naming the path, and left as it was; with room again on the disk, orders are taken again.
+  A stop (SIGTERM) while orders arrive ends the server within --stop-timeout (default: the start
+  timeout), and loses nothing it acknowledged.
   --history N (default 0, not tried) places N orders on one symbol, cancelled in bunches, and
   holds that the first, a middle one and the last are found by their client order ids, before and
   after kill -9 and a start (a cache of recent client order ids that loses old ones shows).
@@ -49,6 +51,8 @@ export interface CustodyOptions {
   only?: string[];
   timeoutMs?: number;
   startTimeoutMs?: number;
+  /** How long a server may take to end after SIGTERM (default: the start timeout). */
+  stopTimeoutMs?: number;
   /** Orders of the long history scenario (default 0: not tried). */
   history?: number;
   keep?: boolean;
@@ -77,6 +81,7 @@ const CUSTODY_OPTIONS = {
   only: { type: "string", multiple: true },
   timeout: { type: "string" },
   "start-timeout": { type: "string" },
+  "stop-timeout": { type: "string" },
   history: { type: "string" },
   keep: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
@@ -118,6 +123,9 @@ export function parseCustody(argv: readonly string[]): CustodyOptions & { json: 
     keep: v.keep,
     ...(v.only ? { only: v.only } : {}),
     ...(v.timeout !== undefined ? { timeoutMs: milliseconds("--timeout", v.timeout) } : {}),
+    ...(v["stop-timeout"] !== undefined
+      ? { stopTimeoutMs: milliseconds("--stop-timeout", v["stop-timeout"]) }
+      : {}),
     ...(v.history !== undefined ? { history: wholeNumber("--history", v.history) } : {}),
     ...(v["start-timeout"] !== undefined
       ? { startTimeoutMs: milliseconds("--start-timeout", v["start-timeout"]) }
@@ -155,6 +163,7 @@ export async function runCustody(options: CustodyOptions): Promise<CustodyResult
     credentials: { apiKey: options.apiKey, apiSecret: options.apiSecret },
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+    stopTimeoutMs: options.stopTimeoutMs ?? options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     history: options.history ?? 0,
     root,
     running: new Set<OperatedServer>(),

@@ -3,7 +3,9 @@
 // --state holds every scenario; the same server in memory (it takes the state file's name and
 // keeps nothing) fails each, named; a command that serves nothing is exit 3.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CustodyOptions, custodyText, parseCustody, runCustody } from "../src/custody.js";
@@ -150,6 +152,23 @@ describe("against real servers the tester starts", () => {
     );
     // It writes no file, so what needs one is said, not tried.
     expect(said).toMatch(/state file deleted while served: not tried, the server made no file at state\.db/);
+  });
+
+  it("a server that ignores SIGTERM is still running at the stop timeout: a finding, and it is killed", async () => {
+    // A preload that keeps the server's own SIGTERM handler from being set, and sets one that does nothing.
+    const deaf = join(mkdtempSync(join(tmpdir(), "custody-deaf-")), "deaf.mjs");
+    writeFileSync(
+      deaf,
+      'const on = process.on.bind(process);\nprocess.on = (e, f) => (e === "SIGTERM" ? process : on(e, f));\non("SIGTERM", () => {});\n',
+    );
+    const result = await custody(onState.replace(`'${serverCli}'`, `--import '${deaf}' '${serverCli}'`), {
+      only: ["graceful stop"],
+      stopTimeoutMs: 1000, // time limit under test: the stop's (a deaf server never ends), not the start's
+    });
+    expect(custodyText(result)).toMatch(
+      /a stop \(SIGTERM\) while orders arrive: still running 1000 ms after SIGTERM: a stop must end the server/,
+    );
+    expect(result.exitCode).toBe(1);
   });
 
   it("a command that serves nothing is exit 3, saying what it printed", async () => {

@@ -62,6 +62,8 @@ export interface CustodyContext {
   credentials: Credentials;
   timeoutMs: number;
   startTimeoutMs: number;
+  /** How long a server may take to end after SIGTERM. */
+  stopTimeoutMs: number;
   /** Orders of the long history (0: not tried). */
   history: number;
   /** A folder of the tester's; each scenario works in a folder of its own inside it. */
@@ -76,8 +78,11 @@ export class CustodyStop extends Error {}
 /** The command does not give a serving server on a new state file: nothing can be judged. */
 export class CannotRun extends Error {}
 
-/** An order as the tester placed it: acknowledged with its orderId, or refused with the answer. */
-type Placed = { clientOrderId: string } & ({ orderId: number } | { refused: string });
+/**
+ * An order as the tester placed it: acknowledged with its orderId, or refused with the answer
+ * (`unanswered` when no answer came: its fate is unknown, and never judged).
+ */
+type Placed = { clientOrderId: string } & ({ orderId: number } | { refused: string; unanswered?: true });
 
 interface Desk {
   session: Session;
@@ -171,9 +176,12 @@ async function place(desk: Desk, clientOrderId: string): Promise<Placed> {
     "custody: an order to keep",
   );
   const orderId = bodyObject(answer)?.orderId;
-  return ok(answer) && typeof orderId === "number"
-    ? { clientOrderId, orderId }
-    : { clientOrderId, refused: describeAnswer(answer) };
+  if (ok(answer) && typeof orderId === "number") return { clientOrderId, orderId };
+  return {
+    clientOrderId,
+    refused: describeAnswer(answer),
+    ...(answer.response ? {} : { unanswered: true as const }),
+  };
 }
 
 /** An order the server must take: it is healthy and nothing was done to its file yet. */
@@ -220,6 +228,7 @@ async function judgeKept(
   const lost: string[] = [];
   const kept: string[] = [];
   for (const order of placed) {
+    if ("unanswered" in order) continue;
     const found = await lookUp(desk, order.clientOrderId);
     if ("orderId" in order) {
       if (found === order.orderId) out.held += 1;
@@ -274,7 +283,7 @@ async function judgeListed(
     subject: `${scenario}: ${f.subject}`,
     message: `${when}: ${f.message}`,
   }));
-  const refused = new Set(placed.flatMap((p) => ("refused" in p ? [p.clientOrderId] : [])));
+  const refused = new Set(placed.flatMap((p) => ("refused" in p && !p.unanswered ? [p.clientOrderId] : [])));
   const listedRefused = (json as Array<Record<string, unknown>>).filter((o) =>
     refused.has(String(o.clientOrderId)),
   );
@@ -498,7 +507,7 @@ export async function damagedAtStart(context: CustodyContext): Promise<Judgement
   try {
     const server = await firstStart(context, whole);
     await placeKept(await deskAt(context, server), "custody-whole");
-    await server.stop(context.startTimeoutMs);
+    await server.stop(context.stopTimeoutMs);
   } catch (error) {
     if (!(error instanceof CustodyStop)) throw error;
     out.findings.push({ subject: "damaged files", message: error.message });
@@ -644,6 +653,60 @@ async function takenAgain(context: CustodyContext, desk: Desk, placed: Placed[])
   return false;
 }
 
+/** Clients placing orders at once while the server is stopped. */
+const STOP_CLIENTS = 4;
+/** Orders acknowledged before the stop is asked for. */
+const STOP_AFTER = 20;
+
+/**
+ * A stop (SIGTERM) while orders arrive: the server ends within the stop timeout (it is not
+ * killed), and at the next start every order it acknowledged is there and none it refused with an
+ * answer; an order sent as it stopped and never answered may be either.
+ */
+export async function gracefulStop(context: CustodyContext): Promise<Judgement> {
+  const out = judgement();
+  const scenario = "a stop (SIGTERM) while orders arrive";
+  const dir = folder(context, "graceful-stop");
+  try {
+    const server = await firstStart(context, dir);
+    const desk = await deskAt(context, server);
+    const placed: Placed[] = [];
+    let acknowledged = 0;
+    let enough: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => {
+      enough = resolve;
+    });
+    // Each client places orders one after another until one is refused or goes unanswered: the stop.
+    const client = async (n: number) => {
+      for (let i = 0; i < 1000; i += 1) {
+        const order = await place(desk, `custody-stop-${n}-${i}`);
+        placed.push(order);
+        if ("refused" in order) return;
+        acknowledged += 1;
+        if (acknowledged >= STOP_AFTER) enough();
+      }
+    };
+    const clients = Array.from({ length: STOP_CLIENTS }, (_, n) => client(n));
+    await Promise.race([ready, Promise.all(clients)]);
+    const { forced } = await server.stop(context.stopTimeoutMs);
+    await Promise.all(clients);
+    if (forced)
+      out.findings.push({
+        subject: scenario,
+        message: `still running ${context.stopTimeoutMs} ms after SIGTERM: a stop must end the server (it was killed)`,
+      });
+    else out.held += 1;
+    const again = await serving(context, dir, STATE_NAME, "again after a stop with its own state file");
+    await judgeKept(await deskAt(context, again), placed, scenario, out);
+  } catch (error) {
+    if (!(error instanceof CustodyStop)) throw error;
+    out.findings.push({ subject: scenario, message: error.message });
+  } finally {
+    await stopAll(context);
+  }
+  return out;
+}
+
 /** Orders in flight at once while a long history is made. */
 const HISTORY_FLIGHT = 10;
 /** Orders placed between two cancel_all_orders, below any sensible limit on open orders. */
@@ -739,5 +802,6 @@ export const SCENARIOS: ReadonlyArray<{ name: string; run(context: CustodyContex
   { name: "taken away", run: takenAway },
   { name: "damaged at start", run: damagedAtStart },
   { name: "full disk", run: fullDisk },
+  { name: "graceful stop", run: gracefulStop },
   { name: "long history", run: longHistory },
 ];

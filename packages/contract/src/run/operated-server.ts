@@ -24,8 +24,8 @@ export interface OperatedServer {
   output(): string;
   /** kill -9, as a crash or a power cut of the process would; resolves when it is gone. */
   kill(): Promise<void>;
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
-  stop(graceMs: number): Promise<void>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone, saying whether SIGKILL was needed. */
+  stop(graceMs: number): Promise<{ forced: boolean }>;
   /** Resolves when the process ends, however. */
   readonly ended: Promise<Ending>;
 }
@@ -133,9 +133,14 @@ function operated(
     pids: () => groupMembers(group),
     kill: () => signal("SIGKILL"),
     stop: async (graceMs) => {
-      const timer = setTimeout(() => signalGroup(group, "SIGKILL"), graceMs);
+      let forced = false;
+      const timer = setTimeout(() => {
+        forced = true;
+        signalGroup(group, "SIGKILL");
+      }, graceMs);
       await signal("SIGTERM");
       clearTimeout(timer);
+      return { forced };
     },
   };
 }

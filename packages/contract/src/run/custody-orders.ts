@@ -1,0 +1,222 @@
+/**
+ * The orders a custody scenario places (far LIMIT BUYs on the first symbol that takes one) and
+ * what must hold of them: found by client order id with their orderId, listed once on the
+ * account's newest page, and no order the client was told failed.
+ */
+import { CHECK_NAMES } from "../checks/index.js";
+import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
+import { type FarBuy, farBuyOrder, planFarBuy } from "../kit/market.js";
+import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
+import { probe } from "../phases/probe.js";
+import { Session } from "../session/session.js";
+import { Recorder } from "../session/verdicts.js";
+import { type CustodyContext, CustodyStop, STATE_NAME, serving } from "./custody-context.js";
+import { quietCall } from "./memory.js";
+import type { OperatedServer } from "./operated-server.js";
+import type { Judgement } from "./persistence.js";
+
+/**
+ * An order as the tester placed it: acknowledged with its orderId, or refused with the answer
+ * (`unanswered` when no answer came: its fate is unknown, and never judged).
+ */
+export type Placed = { clientOrderId: string } & (
+  | { orderId: number }
+  | { refused: string; unanswered?: true }
+);
+
+export interface Desk {
+  session: Session;
+  far: FarBuy;
+}
+
+export async function deskAt(context: CustodyContext, server: OperatedServer): Promise<Desk> {
+  const session = new Session({
+    model: context.model,
+    baseUrl: server.url,
+    headers: {},
+    credentials: context.credentials,
+    timeoutMs: context.timeoutMs,
+    maxRequests: Number.MAX_SAFE_INTEGER,
+    recorder: new Recorder([], [], CHECK_NAMES),
+  });
+  const found = await probe(session, server.url);
+  for (const rules of found.market.symbols) {
+    const reference = found.references.get(rules.symbol);
+    const far = reference === undefined ? undefined : planFarBuy(rules, reference);
+    if (far && !("reason" in far)) return { session, far };
+  }
+  throw new CustodyStop(
+    "no symbol of exchange_info takes a far LIMIT BUY, so no order can be placed to keep",
+  );
+}
+
+export async function place(desk: Desk, clientOrderId: string): Promise<Placed> {
+  const op = desk.session.model.operation("new_order")!;
+  const answer = await quietCall(
+    desk.session,
+    op,
+    { ...farBuyOrder(desk.far), newClientOrderId: clientOrderId },
+    "custody: an order to keep",
+  );
+  const orderId = bodyObject(answer)?.orderId;
+  if (ok(answer) && typeof orderId === "number") return { clientOrderId, orderId };
+  return {
+    clientOrderId,
+    refused: describeAnswer(answer),
+    ...(answer.response ? {} : { unanswered: true as const }),
+  };
+}
+
+/** An order the server must take: it is healthy and nothing was done to its file yet. */
+export async function placeKept(
+  desk: Desk,
+  clientOrderId: string,
+): Promise<{ clientOrderId: string; orderId: number }> {
+  const placed = await place(desk, clientOrderId);
+  if ("refused" in placed)
+    throw new CustodyStop(`a far LIMIT BUY on a healthy server was refused: ${placed.refused}`);
+  return placed;
+}
+
+/** A cancel whose outcome does not matter: a full disk may refuse it, and the order then rests. */
+export async function cancel(desk: Desk, orderId: number): Promise<void> {
+  const op = desk.session.model.operation("cancel_order")!;
+  await quietCall(desk.session, op, { symbol: desk.far.symbol, orderId }, "custody: cancel an order kept");
+}
+
+export async function cancelAll(desk: Desk): Promise<void> {
+  const op = desk.session.model.operation("cancel_all_orders");
+  if (!op) throw new CustodyStop("the spec has no cancel_all_orders, so a long history cannot be made");
+  const answer = await quietCall(desk.session, op, { symbol: desk.far.symbol }, "custody: cancel a bunch");
+  if (!ok(answer)) throw new CustodyStop(`cancel_all_orders was refused: ${describeAnswer(answer)}`);
+}
+
+/** The orderId the server finds for the client order id, or undefined where it knows none. */
+export async function lookUp(desk: Desk, clientOrderId: string): Promise<number | undefined> {
+  const op = desk.session.model.operation("query_order")!;
+  const answer = await quietCall(
+    desk.session,
+    op,
+    { symbol: desk.far.symbol, origClientOrderId: clientOrderId },
+    "custody: look the order up",
+  );
+  const orderId = bodyObject(answer)?.orderId;
+  return ok(answer) && typeof orderId === "number" ? orderId : undefined;
+}
+
+/**
+ * After a restart: every acknowledged order found under its client order id with its orderId,
+ * and no refused one (an order the client was told failed must not appear later).
+ */
+export async function judgeKept(
+  desk: Desk,
+  placed: readonly Placed[],
+  scenario: string,
+  out: Judgement,
+  when = "at the next start on the same state file",
+): Promise<void> {
+  const lost: string[] = [];
+  const kept: string[] = [];
+  for (const order of placed) {
+    if ("unanswered" in order) continue;
+    const found = await lookUp(desk, order.clientOrderId);
+    if ("orderId" in order) {
+      if (found === order.orderId) out.held += 1;
+      else
+        lost.push(
+          `order ${order.orderId} (clientOrderId ${order.clientOrderId}) ${found === undefined ? "unknown" : `is order ${found}`}`,
+        );
+    } else if (found === undefined) out.held += 1;
+    else kept.push(`clientOrderId ${order.clientOrderId} (refused: ${order.refused}) is order ${found}`);
+  }
+  await judgeListed(desk, placed, scenario, out, when);
+  if (lost.length > 0)
+    out.findings.push({
+      subject: scenario,
+      message: `${lost.length} acknowledged order(s) not there ${when}: ${listed(lost)}`,
+    });
+  if (kept.length > 0)
+    out.findings.push({
+      subject: scenario,
+      message: `${kept.length} order(s) the client was told failed are there ${when}: ${listed(kept)}`,
+    });
+}
+
+/**
+ * The account's newest page of orders (all_orders at its largest limit) holds every acknowledged
+ * order, each once and in the stated order (kit/newest-page.ts), and no order the client was told
+ * failed, by its client order id.
+ */
+export async function judgeListed(
+  desk: Desk,
+  placed: readonly Placed[],
+  scenario: string,
+  out: Judgement,
+  when: string,
+): Promise<void> {
+  const op = desk.session.model.operation("all_orders");
+  const limit = op && newestPageLimit(op);
+  if (!op || limit === undefined) return;
+  const { symbol } = desk.far;
+  const answer = await quietCall(desk.session, op, { symbol, limit }, "custody: the account's orders");
+  const json = ok(answer) ? answer.response?.json : undefined;
+  const page = newestPageOf(op, symbol, limit, json);
+  if (!page) {
+    out.findings.push({
+      subject: `${scenario}: all_orders`,
+      message: `${when}, not a list of orders: ${describeAnswer(answer)}`,
+    });
+    return;
+  }
+  const acknowledged = placed.flatMap((p) => ("orderId" in p ? [p.orderId] : []));
+  const problems = judgeNewestPage(page, acknowledged, "acknowledged").map((f) => ({
+    subject: `${scenario}: ${f.subject}`,
+    message: `${when}: ${f.message}`,
+  }));
+  const refused = new Set(placed.flatMap((p) => ("refused" in p && !p.unanswered ? [p.clientOrderId] : [])));
+  const listedRefused = (json as Array<Record<string, unknown>>).filter((o) =>
+    refused.has(String(o.clientOrderId)),
+  );
+  if (listedRefused.length > 0)
+    problems.push({
+      subject: `${scenario}: all_orders`,
+      message: `${when}, lists order(s) the client was told failed: ${listed(listedRefused.map((o) => `order ${String(o.orderId)} (clientOrderId ${String(o.clientOrderId)})`))}`,
+    });
+  out.findings.push(...problems);
+  if (problems.length === 0) out.held += 1;
+}
+
+/** Each order found by its client order id, as the order it is. */
+export async function judgeFound(
+  desk: Desk,
+  orders: readonly Placed[],
+  scenario: string,
+  out: Judgement,
+  when: string,
+): Promise<void> {
+  for (const order of orders) {
+    if (!("orderId" in order)) continue;
+    const found = await lookUp(desk, order.clientOrderId);
+    if (found === order.orderId) out.held += 1;
+    else
+      out.findings.push({
+        subject: `${scenario}: clientOrderId ${order.clientOrderId}`,
+        message: `${when}, query_order by origClientOrderId finds ${found === undefined ? "nothing" : `order ${found}`}, not order ${order.orderId}, the newest order with that id`,
+      });
+  }
+}
+
+/** The first three of a list, and how many more. */
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, 3).join("; ");
+  return items.length > 3 ? `${shown}; and ${items.length - 3} more` : shown;
+}
+
+/** kill -9, a start on the same state file, and a desk on the server that starts. */
+export async function afterKill(context: CustodyContext, server: OperatedServer, dir: string): Promise<Desk> {
+  await server.kill();
+  return deskAt(
+    context,
+    await serving(context, dir, STATE_NAME, "again after kill -9 with its own state file"),
+  );
+}

@@ -189,7 +189,11 @@ export function runCustody(cli: string, launch: ServerLaunch, hardLimitMs: numbe
     hardLimitMs,
     undefined,
     (parsed) => (parsed.exitCode === 1 ? ["custody"] : []),
-    launch.mutant ? mutantEnv(launch) : {},
+    {
+      ...(launch.mutant ? mutantEnv(launch) : {}),
+      // The servers custody starts count as reached code of the null run, as the tested one does.
+      ...(launch.coverageDir ? { NODE_V8_COVERAGE: launch.coverageDir } : {}),
+    },
   );
 }
 
@@ -254,9 +258,9 @@ function runCli(
     ...(second
       ? { MARKETAPI_SECOND_API_KEY: second.apiKey, MARKETAPI_SECOND_API_SECRET: second.apiSecret }
       : {}),
-    ...extraEnv,
   };
   delete env.NODE_V8_COVERAGE;
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";

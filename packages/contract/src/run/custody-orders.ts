@@ -186,7 +186,13 @@ export async function judgeListed(
   if (problems.length === 0) out.held += 1;
 }
 
-/** Each order found by its client order id, as the order it is. */
+/** Lookups in flight at once when many orders are looked up. */
+const LOOKUP_FLIGHT = 10;
+
+/**
+ * Each order found by its client order id as itself (the newest order with that id), looked up
+ * ten at a time; one finding lists those that were not, one held when all were.
+ */
 export async function judgeFound(
   desk: Desk,
   orders: readonly Placed[],
@@ -194,16 +200,24 @@ export async function judgeFound(
   out: Judgement,
   when: string,
 ): Promise<void> {
-  for (const order of orders) {
-    if (!("orderId" in order)) continue;
-    const found = await lookUp(desk, order.clientOrderId);
-    if (found === order.orderId) out.held += 1;
-    else
-      out.findings.push({
-        subject: `${scenario}: clientOrderId ${order.clientOrderId}`,
-        message: `${when}, query_order by origClientOrderId finds ${found === undefined ? "nothing" : `order ${found}`}, not order ${order.orderId}, the newest order with that id`,
-      });
+  const acknowledged = orders.filter((o): o is Placed & { orderId: number } => "orderId" in o);
+  const wrong: string[] = [];
+  for (let at = 0; at < acknowledged.length; at += LOOKUP_FLIGHT) {
+    const flight = acknowledged.slice(at, at + LOOKUP_FLIGHT);
+    const found = await Promise.all(flight.map((order) => lookUp(desk, order.clientOrderId)));
+    flight.forEach((order, i) => {
+      if (found[i] !== order.orderId)
+        wrong.push(
+          `clientOrderId ${order.clientOrderId} finds ${found[i] === undefined ? "nothing" : `order ${found[i]}`}, not order ${order.orderId}`,
+        );
+    });
   }
+  if (wrong.length === 0) out.held += 1;
+  else
+    out.findings.push({
+      subject: scenario,
+      message: `${when}, query_order by origClientOrderId misses ${wrong.length} of ${acknowledged.length} order(s) (each the newest with its id): ${listed(wrong)}`,
+    });
 }
 
 /** The first three of a list, and how many more. */

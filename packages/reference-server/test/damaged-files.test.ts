@@ -1,13 +1,17 @@
 // Damaged state files found at start-up, with real files: an empty file is not a new exchange,
-// and a page zeroed in the middle of the file is found by the integrity check before any request.
+// and a page zeroed in the middle of the file is found by the integrity check before any request;
+// a refused file is left as it was, also with the log a crash left beside it.
+import { createHash } from "node:crypto";
 import {
   closeSync,
   existsSync,
   mkdtempSync,
   openSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
+  truncateSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
@@ -79,4 +83,31 @@ describe("damaged state files", () => {
     closeSync(fd);
     expect((await refusal(statePath)).message).toMatch(/is (damaged|corrupt)/);
   });
+
+  it("a file cut short with its log left by kill -9 is refused and left as it was, log and all", async () => {
+    const statePath = join(folder, "crashed.db");
+    const run = runCli(["--port", "0", "--state", statePath, "--empty"]);
+    await baseUrlOf(run);
+    run.child.kill("SIGKILL");
+    await run.exited;
+    expect(statSync(`${statePath}-wal`).size).toBeGreaterThan(0);
+    truncateSync(statePath, Math.floor(statSync(statePath).size / 2));
+    const before = fingerprints();
+    expect((await refusal(statePath)).message).toMatch(/is (damaged|corrupt|truncated)/);
+    // Closing the claim's probe last would have applied the log to the file and removed it.
+    expect(fingerprints()).toEqual(before);
+  });
 });
+
+/**
+ * The bytes of every file of the folder, by name, but SQLite's shared-memory index (`-shm`): a
+ * connection rebuilds it from the log, and it holds nothing of its own.
+ */
+function fingerprints(): Record<string, string> {
+  const prints: Record<string, string> = {};
+  for (const name of readdirSync(folder).filter((n) => !n.endsWith("-shm")))
+    prints[name] = createHash("sha256")
+      .update(readFileSync(join(folder, name)))
+      .digest("hex");
+  return prints;
+}

@@ -194,9 +194,13 @@ const DAMAGES: ReadonlyArray<{ name: string; fromWhole: boolean; act(file: strin
   },
 ];
 
+/**
+ * The bytes of every file in `dir`, by name, but SQLite's shared-memory index (`-shm`), which
+ * SQLite rebuilds from the log whenever a connection opens the file: it holds nothing of its own.
+ */
 function fingerprints(dir: string): Map<string, string> {
   const prints = new Map<string, string>();
-  for (const name of readdirSync(dir)) {
+  for (const name of readdirSync(dir).filter((n) => !n.endsWith("-shm"))) {
     const path = join(dir, name);
     if (statSync(path).isFile())
       prints.set(name, createHash("sha256").update(readFileSync(path)).digest("hex"));
@@ -204,54 +208,78 @@ function fingerprints(dir: string): Map<string, string> {
   return prints;
 }
 
-/** A damaged file at start: refused, naming the path, and nothing of it changed or removed. */
+/** How the server left its file before it is damaged: closed, or killed with its log beside it. */
+const LEFT: ReadonlyArray<{
+  name: string;
+  end(server: OperatedServer, context: CustodyContext): Promise<unknown>;
+}> = [
+  { name: "after a stop", end: (server, context) => server.stop(context.stopTimeoutMs) },
+  { name: "after kill -9", end: (server) => server.kill() },
+];
+
+/**
+ * A damaged file at start: refused, naming the path, and nothing of it changed or removed; the
+ * file as a stop left it and as kill -9 left it (its log beside it, which a refusal must not apply).
+ */
 export async function damagedAtStart(context: CustodyContext): Promise<Judgement> {
   const out = judgement();
-  const whole = folder(context, "damaged-whole");
+  for (const left of LEFT) await damagedAfter(context, left, out);
+  return out;
+}
+
+async function damagedAfter(
+  context: CustodyContext,
+  left: (typeof LEFT)[number],
+  out: Judgement,
+): Promise<void> {
+  const whole = folder(context, `damaged-whole-${left.name.replace(/\W+/g, "-")}`);
+  const findings = out.findings.length;
   await judged(
     context,
-    "damaged files",
+    `damaged files ${left.name}`,
     async () => {
       const server = await firstStart(context, whole);
       await placeKept(await deskAt(context, server), "custody-whole");
-      await server.stop(context.stopTimeoutMs);
+      await left.end(server, context);
     },
     out,
   );
-  if (out.findings.length > 0) return out;
-  const made = madeFile(whole, "damaged files: those made from the server's own file", out);
+  if (out.findings.length > findings) return;
+  const made = madeFile(whole, `damaged files ${left.name}: those made from the server's own file`, out);
   for (const damage of DAMAGES.filter((d) => made || !d.fromWhole)) {
-    const subject = `a state file ${damage.name}`;
-    const dir = folder(context, `damaged-${damage.name.replace(/\W+/g, "-")}`);
+    const subject = `a state file ${damage.name}, ${left.name}`;
+    const dir = folder(context, `damaged-${left.name}-${damage.name}`.replace(/\W+/g, "-"));
     for (const name of readdirSync(whole)) copyFileSync(join(whole, name), join(dir, name));
     damage.act(join(dir, STATE_NAME));
-    const before = fingerprints(dir);
-    await judged(
-      context,
-      subject,
-      async () => {
-        const started = await start(context, dir, STATE_NAME);
-        if (started.ready) {
-          out.findings.push({
-            subject,
-            message: "served: a damaged state file must be refused at start, not taken for the exchange's",
-          });
-          return;
-        }
-        const problems = refusalProblems(started, STATE_NAME, context);
-        const after = fingerprints(dir);
-        for (const [name, print] of before)
-          if (after.get(name) !== print)
-            problems.push(
-              `${name} was ${after.has(name) ? "changed" : "removed"} by the refused start: a refusal loses nothing`,
-            );
-        for (const message of problems) out.findings.push({ subject, message });
-        if (problems.length === 0) out.held += 1;
-      },
-      out,
-    );
+    await judged(context, subject, () => judgeRefusedStart(context, dir, subject, out), out);
   }
-  return out;
+}
+
+/** A start on the damaged file in `dir`: refused, naming the path, every file of `dir` as it was. */
+async function judgeRefusedStart(
+  context: CustodyContext,
+  dir: string,
+  subject: string,
+  out: Judgement,
+): Promise<void> {
+  const before = fingerprints(dir);
+  const started = await start(context, dir, STATE_NAME);
+  if (started.ready) {
+    out.findings.push({
+      subject,
+      message: "served: a damaged state file must be refused at start, not taken for the exchange's",
+    });
+    return;
+  }
+  const problems = refusalProblems(started, STATE_NAME, context);
+  const after = fingerprints(dir);
+  for (const [name, print] of before)
+    if (after.get(name) !== print)
+      problems.push(
+        `${name} was ${after.has(name) ? "changed" : "removed"} by the refused start: a refusal loses nothing`,
+      );
+  for (const message of problems) out.findings.push({ subject, message });
+  if (problems.length === 0) out.held += 1;
 }
 
 /** How many orders a full disk may take before the server must refuse one. */

@@ -100,7 +100,15 @@ export interface FileClaim {
  * the processes that have it open when any other has. Writes nothing.
  */
 export function claimFile(Driver: Driver, path: string): FileClaim {
-  const probe = new Driver(path, { fileMustExist: true, timeout: 0 });
+  // Read-only, so it never checkpoints or removes the log: see closeProbe.
+  const keeper = new Driver(path, { readonly: true, fileMustExist: true });
+  let probe: Database;
+  try {
+    probe = new Driver(path, { fileMustExist: true, timeout: 0 });
+  } catch (error) {
+    keeper.close();
+    throw error;
+  }
   let holder: Database | undefined;
   try {
     // Read first, so that the log is opened in NORMAL mode (a connection that enters WAL mode in
@@ -118,12 +126,28 @@ export function claimFile(Driver: Driver, path: string): FileClaim {
     if (code === "SQLITE_BUSY") throw new FileInUse(openElsewhere(path, lockHolders(path)));
     throw new StateFileError(`state file ${path}: ${describeSqliteError(error)}`);
   } finally {
-    // Not the process's last connection to the file (the holder, or the other one that holds the
-    // file, is open), so closing it neither checkpoints nor removes the log.
-    probe.close();
+    closeProbe(probe, keeper);
   }
   const claim = holder;
   return { release: () => claim.close() };
+}
+
+/**
+ * Closes the probe without it checkpointing the log into the file and removing it, which SQLite
+ * does when the last connection that holds the file closes: a refused file (damaged, its log
+ * left by a crash) must be left as it was. The keeper (read-only: it never checkpoints) holds a
+ * read transaction meanwhile; begun on a damaged file, the attempt holds the file all the same.
+ */
+function closeProbe(probe: Database, keeper: Database): void {
+  try {
+    keeper.exec("BEGIN");
+    keeper.prepare("SELECT 1 FROM sqlite_schema LIMIT 1").get();
+  } catch {
+    // A damaged file: see above.
+  }
+  probe.close();
+  if (keeper.inTransaction) keeper.exec("ROLLBACK");
+  keeper.close();
 }
 
 /** The refusal of a claim on a file another process has open. */

@@ -143,7 +143,9 @@ describe("against real servers the tester starts", () => {
     expect(said).toMatch(
       /one writer: BTCUSDT all_orders \(newest 1000\): at the next start on the same state file: leaves out order\(s\) \d+, \d+ acknowledged/,
     );
-    expect(said).toMatch(/a state file text in its place, after kill -9: served: a damaged state file must be refused/);
+    expect(said).toMatch(
+      /a state file text in its place, after kill -9: served: a damaged state file must be refused/,
+    );
     expect(said).toMatch(
       /a full disk: \d+ acknowledged order\(s\) not there at the next start .*custody-full-0/,
     );

@@ -32,3 +32,49 @@ describe("Session.now", () => {
     expect(Number.isInteger(target.now())).toBe(true);
   });
 });
+
+describe("Session.adoptClock", () => {
+  const stamped = (target: Session, at: number) =>
+    target.timeline.push({
+      exchange: {} as never,
+      sentAt: at,
+      answeredAt: at + 10,
+      clock: target.clockEpoch,
+    });
+
+  it("stamps again, by the target's clock, what was sent before the clock was read", () => {
+    const target = session();
+    stamped(target, 1_000);
+    target.adoptClock(58_000);
+    stamped(target, 60_000);
+    expect(target.timeline.map((e) => [e.sentAt, e.answeredAt, e.clock])).toEqual([
+      [59_000, 59_010, 0],
+      [60_000, 60_010, 0],
+    ]);
+  });
+
+  const table: { given: number[]; want: number }[] = [
+    { given: [250], want: 0 },
+    { given: [250, 250], want: 0 },
+    { given: [250, -30_000], want: 1 },
+    { given: [250, -30_000, 4], want: 2 },
+  ];
+  it.each(table)("read as $given ms: clock epoch $want", ({ given, want }) => {
+    const target = session();
+    for (const offset of given) target.adoptClock(offset);
+    expect(target.clockEpoch).toBe(want);
+    expect(target.clockOffsetMs).toBe(given.at(-1));
+  });
+
+  it("leaves what was stamped after the first reading as it was", () => {
+    const target = session();
+    target.adoptClock(100);
+    stamped(target, 5_000);
+    target.adoptClock(-9_000);
+    stamped(target, 6_000);
+    expect(target.timeline.map((e) => [e.sentAt, e.clock])).toEqual([
+      [5_000, 0],
+      [6_000, 1],
+    ]);
+  });
+});

@@ -3,7 +3,7 @@
 // against the reference server as it is and behind a counter that never restarts.
 import { type RunningServer, startServer } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
-import { judgeRestarts, type WeightSample } from "../src/checks/rate-counters.js";
+import { epochsOf, judgeRestarts, type WeightSample } from "../src/checks/rate-counters.js";
 import { reportText } from "../src/report/text.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { windowRestartFault } from "./support/load-faults.js";
@@ -101,17 +101,40 @@ describe("judgeRestarts", () => {
   }
 });
 
+describe("epochsOf", () => {
+  const table: { given: number[]; want: Array<[number, number]> }[] = [
+    { given: [], want: [] },
+    { given: [0, 0, 0], want: [[0, 3]] },
+    {
+      given: [0, 0, 1, 1, 2],
+      want: [
+        [0, 2],
+        [2, 4],
+        [4, 5],
+      ],
+    },
+  ];
+  it.each(table)("clocks $given: stretches $want", ({ given, want }) => {
+    expect(epochsOf(given.map((clock) => ({ clock }))).map(({ from, to }) => [from, to])).toEqual(want);
+  });
+});
+
 describe("a focused run that spans a minute's boundary", () => {
   const servers: RunningServer[] = [];
   afterAll(async () => {
     for (const server of servers) await server.close();
   });
 
-  /** A reference server whose clock reads a few seconds before a minute's boundary now. */
+  /**
+   * A reference server whose clock reads a few seconds before a minute's boundary now, and at
+   * least 57 s ahead of this machine's: the probe's first answers, stamped before the run has read
+   * the target's clock, lie across the boundary before this one by this machine's clock.
+   */
   async function serverBeforeBoundary(): Promise<RunningServer> {
     const lead = 4500;
+    const ahead = 57_000;
     const realNow = Date.now();
-    const boundary = Math.ceil((realNow + lead) / MINUTE) * MINUTE;
+    const boundary = Math.ceil((realNow + lead + ahead) / MINUTE) * MINUTE;
     const shift = boundary - lead - realNow;
     const server = await startServer({ port: 0, host: "127.0.0.1", now: () => Date.now() + shift });
     servers.push(server);

@@ -396,6 +396,22 @@ function judgeSpan(samples: readonly WeightSample[], boundary: number, a: number
     : { boundary, kind: "went on", first: a, last: b };
 }
 
+/** The timeline's stretches on one clock epoch, as [from, to) index ranges in the order sent. */
+export function epochsOf(timeline: readonly { clock: number }[]): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  timeline.forEach((entry, i) => {
+    if (i === 0 || entry.clock !== timeline[i - 1]!.clock) out.push({ from: i, to: i + 1 });
+    else out.at(-1)!.to = i + 1;
+  });
+  return out;
+}
+
+function shiftedBy(verdict: RestartVerdict, from: number): RestartVerdict {
+  return verdict.kind === "went on"
+    ? { ...verdict, first: verdict.first + from, last: verdict.last + from }
+    : { ...verdict, at: verdict.at + from };
+}
+
 /**
  * Why the run's estimate of the target's clock may have placed a boundary more than half the
  * margin off (a sandbox clock that runs at another rate, or was moved), or undefined: the server
@@ -433,7 +449,9 @@ async function windowRestarts(ctx: RunContext): Promise<void> {
     used: counterValue(exchange, counter),
     weight: session.weightOf(exchange.plan),
   }));
-  const verdicts = judgeRestarts(samples, counter.windowMs);
+  const verdicts = epochsOf(timeline).flatMap(({ from, to }) =>
+    judgeRestarts(samples.slice(from, to), counter.windowMs).map((v) => shiftedBy(v, from)),
+  );
   if (verdicts.length === 0) return;
   const drifted = await clockDrifted(ctx);
   if (drifted) {

@@ -74,8 +74,7 @@ export async function probe(session: Session, baseUrl: string): Promise<ProbeRes
     const found = await check.hook.run(session);
     if (found?.clock) {
       clock = found.clock;
-      session.clockOffsetMs = clock.offsetMs;
-      session.clockSynced = true;
+      session.adoptClock(clock.offsetMs);
     }
   }
 

@@ -178,7 +178,7 @@ export async function resync(session: Session): Promise<void> {
   const time = session.model.operation("server_time");
   if (!time) return;
   const reading = await readServerClock(session, time, "snapshots: server time", { responseChecks: false });
-  if (reading.serverTime !== undefined) session.clockOffsetMs = reading.serverTime - reading.local;
+  if (reading.serverTime !== undefined) session.adoptClock(reading.serverTime - reading.local);
 }
 
 /** What the judgements over the admin surface start from. */

@@ -22,6 +22,8 @@ export interface TimedRoundTrip {
   exchange: RoundTrip;
   sentAt: number;
   answeredAt: number;
+  /** The session's clock epoch when it was sent: times of different epochs do not compare. */
+  clock: number;
 }
 
 /** Where a check records its outcome for an operation (the session, which masks and counts). */

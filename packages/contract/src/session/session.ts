@@ -81,10 +81,12 @@ export class Session implements Verdicts {
   readonly timeoutMs: number;
   readonly maxRequests: number;
   requests = 0;
-  /** Server time minus local time, from the server_time probe. */
+  /** Server time minus local time, from the server_time probe (set it with adoptClock). */
   clockOffsetMs = 0;
   /** Whether clockOffsetMs was read from the target (its server time), not assumed 0. */
   clockSynced = false;
+  /** Counts the target's clock being read again with another offset (a sandbox clock moved). */
+  clockEpoch = 0;
   /**
    * Every round trip of the run in the order it was sent, with when, by the target's clock: what
    * a judgement over the whole run reads (the weight window's restarts, rate_counters).
@@ -158,6 +160,24 @@ export class Session implements Verdicts {
    * The target's time in whole milliseconds: the API's times are integers, and the clock offset
    * (a midpoint between two readings) may have a half.
    */
+  /**
+   * Takes the target's clock as read. The round trips stamped before the first reading (by this
+   * machine's clock) are stamped again by it: a target a minute ahead would otherwise show the
+   * probe's first answers a minute early, across a window's boundary they never crossed. A later
+   * reading with another offset starts a new epoch, since times across a moved clock do not compare.
+   */
+  adoptClock(offsetMs: number): void {
+    if (!this.clockSynced) {
+      const shift = offsetMs - this.clockOffsetMs;
+      for (const entry of this.timeline) {
+        entry.sentAt = Math.round(entry.sentAt + shift);
+        entry.answeredAt = Math.round(entry.answeredAt + shift);
+      }
+      this.clockSynced = true;
+    } else if (offsetMs !== this.clockOffsetMs) this.clockEpoch += 1;
+    this.clockOffsetMs = offsetMs;
+  }
+
   now(): number {
     return Math.round(Date.now() + this.clockOffsetMs);
   }
@@ -222,7 +242,7 @@ export class Session implements Verdicts {
     if (permit) permit.settle(answer);
     else this.pacer.observe(answer, paced);
     const exchange: RoundTrip = { op: plan.op, case: label, plan, request, durationMs: result.durationMs };
-    this.timeline.push({ exchange, sentAt, answeredAt });
+    this.timeline.push({ exchange, sentAt, answeredAt, clock: this.clockEpoch });
     if (result.ok) {
       exchange.response = result.response;
       this.consecutiveTransportErrors = 0;

@@ -3,11 +3,11 @@
 // --state holds every scenario; the same server in memory (it takes the state file's name and
 // keeps nothing) fails each, named; a command that serves nothing is exit 3.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { type CustodyOptions, custodyText, parseCustody, runCustody } from "../src/custody.js";
 import { type CustodyContext, refusalProblems } from "../src/run/custody.js";
 import { commandLine, type OperatedServer } from "../src/run/operated-server.js";
@@ -158,7 +158,9 @@ describe("against real servers the tester starts", () => {
 
   it("a server that ignores SIGTERM is still running at the stop timeout: a finding, and it is killed", async () => {
     // A preload that keeps the server's own SIGTERM handler from being set, and sets one that does nothing.
-    const deaf = join(mkdtempSync(join(tmpdir(), "custody-deaf-")), "deaf.mjs");
+    const folder = mkdtempSync(join(tmpdir(), "custody-deaf-"));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const deaf = join(folder, "deaf.mjs");
     writeFileSync(
       deaf,
       'const on = process.on.bind(process);\nprocess.on = (e, f) => (e === "SIGTERM" ? process : on(e, f));\non("SIGTERM", () => {});\n',

@@ -129,6 +129,22 @@ export function refusalProblems(
   return problems;
 }
 
+/**
+ * What a refusal of a value the server never writes leaves unsaid: what arrived and what a
+ * server takes there, as every error of ours says them.
+ */
+export function quoteProblems(
+  output: string,
+  quote: { arrived: string; expected: string } | undefined,
+): string[] {
+  if (!quote) return [];
+  const unsaid = [
+    ["what arrived", quote.arrived],
+    ["what a server takes", quote.expected],
+  ].filter(([, word]) => !names(output, word!));
+  return unsaid.map(([what, word]) => `its refusal does not say ${what} (${word}): ${lastLines(output)}`);
+}
+
 export async function stopAll(context: CustodyContext): Promise<void> {
   await Promise.all([...context.running].map((server) => server.kill()));
 }

@@ -91,8 +91,11 @@ export async function cancelAll(desk: Desk): Promise<void> {
   if (!ok(answer)) throw new CustodyStop(`cancel_all_orders was refused: ${describeAnswer(answer)}`);
 }
 
-/** The orderId the server finds for the client order id, or undefined where it knows none. */
-export async function lookUp(desk: Desk, clientOrderId: string): Promise<number | undefined> {
+/** The order the server finds for the client order id, as it answers it, or undefined where it knows none. */
+export async function lookUpOrder(
+  desk: Desk,
+  clientOrderId: string,
+): Promise<Record<string, unknown> | undefined> {
   const op = desk.session.model.operation("query_order")!;
   const answer = await quietCall(
     desk.session,
@@ -100,8 +103,22 @@ export async function lookUp(desk: Desk, clientOrderId: string): Promise<number 
     { symbol: desk.far.symbol, origClientOrderId: clientOrderId },
     "custody: look the order up",
   );
-  const orderId = bodyObject(answer)?.orderId;
-  return ok(answer) && typeof orderId === "number" ? orderId : undefined;
+  const order = bodyObject(answer);
+  return ok(answer) && typeof order?.orderId === "number" ? order : undefined;
+}
+
+/** Lookups in flight at once when many orders are looked up. */
+const LOOKUP_FLIGHT = 10;
+
+/** The orderId the server finds for each client order id (undefined: none), ten lookups at a time. */
+async function lookUpAll(desk: Desk, clientOrderIds: readonly string[]): Promise<Array<number | undefined>> {
+  const found: Array<number | undefined> = [];
+  for (let at = 0; at < clientOrderIds.length; at += LOOKUP_FLIGHT) {
+    const flight = clientOrderIds.slice(at, at + LOOKUP_FLIGHT);
+    const orders = await Promise.all(flight.map((id) => lookUpOrder(desk, id)));
+    found.push(...orders.map((order) => order?.orderId as number | undefined));
+  }
+  return found;
 }
 
 /**
@@ -117,9 +134,13 @@ export async function judgeKept(
 ): Promise<void> {
   const lost: string[] = [];
   const kept: string[] = [];
-  for (const order of placed) {
-    if ("unanswered" in order) continue;
-    const found = await lookUp(desk, order.clientOrderId);
+  const answered = placed.filter((order) => !("unanswered" in order));
+  const founds = await lookUpAll(
+    desk,
+    answered.map((order) => order.clientOrderId),
+  );
+  for (const [i, order] of answered.entries()) {
+    const found = founds[i];
     if ("orderId" in order) {
       if (found === order.orderId) out.held += 1;
       else
@@ -186,9 +207,6 @@ export async function judgeListed(
   if (problems.length === 0) out.held += 1;
 }
 
-/** Lookups in flight at once when many orders are looked up. */
-const LOOKUP_FLIGHT = 10;
-
 /**
  * Each order found by its client order id as itself (the newest order with that id), looked up
  * ten at a time; one finding lists those that were not, one held when all were.
@@ -201,17 +219,17 @@ export async function judgeFound(
   when: string,
 ): Promise<void> {
   const acknowledged = orders.filter((o): o is Placed & { orderId: number } => "orderId" in o);
-  const wrong: string[] = [];
-  for (let at = 0; at < acknowledged.length; at += LOOKUP_FLIGHT) {
-    const flight = acknowledged.slice(at, at + LOOKUP_FLIGHT);
-    const found = await Promise.all(flight.map((order) => lookUp(desk, order.clientOrderId)));
-    flight.forEach((order, i) => {
-      if (found[i] !== order.orderId)
-        wrong.push(
+  const found = await lookUpAll(
+    desk,
+    acknowledged.map((order) => order.clientOrderId),
+  );
+  const wrong = acknowledged.flatMap((order, i) =>
+    found[i] === order.orderId
+      ? []
+      : [
           `clientOrderId ${order.clientOrderId} finds ${found[i] === undefined ? "nothing" : `order ${found[i]}`}, not order ${order.orderId}`,
-        );
-    });
-  }
+        ],
+  );
   if (wrong.length === 0) out.held += 1;
   else
     out.findings.push({

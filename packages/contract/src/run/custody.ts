@@ -40,6 +40,7 @@ import {
   judged,
   judgement,
   madeFile,
+  quoteProblems,
   refusalProblems,
   STATE_NAME,
   serving,
@@ -54,6 +55,7 @@ import {
   judgeFound,
   judgeKept,
   judgeListed,
+  lookUpOrder,
   type Placed,
   place,
   placeKept,
@@ -61,7 +63,13 @@ import {
 import { limitFileSize, type OperatedServer } from "./operated-server.js";
 import type { Judgement } from "./persistence.js";
 
-export { CannotRun, type CustodyContext, CustodyStop, refusalProblems } from "./custody-context.js";
+export {
+  CannotRun,
+  type CustodyContext,
+  CustodyStop,
+  quoteProblems,
+  refusalProblems,
+} from "./custody-context.js";
 
 /** One writer, whatever name opens the file. */
 export async function oneWriter(context: CustodyContext): Promise<Judgement> {
@@ -166,12 +174,24 @@ export async function takenAway(context: CustodyContext): Promise<Judgement> {
   return out;
 }
 
+/** The order the damaged files are made from (a far LIMIT BUY, so its side is BUY). */
+const WHOLE_ORDER = "custody-whole";
+
+/**
+ * What a damage did: the words a refusal must quote (what arrived, what a server takes), or why
+ * it could not be done to this server's file.
+ */
+type Damaged = { quote: { arrived: string; expected: string } | undefined } | { notDone: string };
+
 /** How a state file is damaged before a start. */
-const DAMAGES: ReadonlyArray<{ name: string; fromWhole: boolean; act(file: string): void }> = [
+const DAMAGES: ReadonlyArray<{ name: string; fromWhole: boolean; act(file: string): Damaged }> = [
   {
     name: "cut to half its size",
     fromWhole: true,
-    act: (file) => truncateSync(file, Math.floor(statSync(file).size / 2)),
+    act: (file) => {
+      truncateSync(file, Math.floor(statSync(file).size / 2));
+      return { quote: undefined };
+    },
   },
   {
     name: "a 4 KiB page in the middle zeroed",
@@ -179,20 +199,52 @@ const DAMAGES: ReadonlyArray<{ name: string; fromWhole: boolean; act(file: strin
     act: (file) => {
       const size = statSync(file).size;
       const at = Math.max(0, Math.floor(size / 2 / 4096) * 4096);
-      const fd = openSync(file, "r+");
-      try {
-        writeSync(fd, Buffer.alloc(Math.min(4096, size - at)), 0, Math.min(4096, size - at), at);
-      } finally {
-        closeSync(fd);
-      }
+      overwrite(file, at, Buffer.alloc(Math.min(4096, size - at)));
+      return { quote: undefined };
     },
   },
   {
     name: "text in its place",
     fromWhole: false,
-    act: (file) => writeFileSync(file, "this is not the server's state file\n"),
+    act: (file) => {
+      writeFileSync(file, "this is not the server's state file\n");
+      return { quote: undefined };
+    },
+  },
+  {
+    name: `its order's side altered in place (${WHOLE_ORDER}: BUY → BUZ)`,
+    fromWhole: true,
+    act: (file) => alteredAfter(file, WHOLE_ORDER, "BUY", "BUZ"),
   },
 ];
+
+/** How far after an order's client order id its side is looked for in the file. */
+const ALTER_REACH = 256;
+
+/**
+ * The first `from` within ALTER_REACH bytes after `anchor` in the file overwritten with `to`, of
+ * the same length: a value the server never writes, that no structure of a file format notices.
+ */
+function alteredAfter(file: string, anchor: string, from: string, to: string): Damaged {
+  const bytes = readFileSync(file);
+  const at = bytes.indexOf(anchor, 0, "latin1");
+  const where = at < 0 ? -1 : bytes.subarray(at, at + anchor.length + ALTER_REACH).indexOf(from, 0, "latin1");
+  if (where < 0)
+    return {
+      notDone: `${STATE_NAME} does not hold ${anchor} followed by ${from} as text (the order is kept in another form, or in another file)`,
+    };
+  overwrite(file, at + where, Buffer.from(to, "latin1"));
+  return { quote: { arrived: to, expected: from } };
+}
+
+function overwrite(file: string, at: number, bytes: Buffer): void {
+  const fd = openSync(file, "r+");
+  try {
+    writeSync(fd, bytes, 0, bytes.length, at);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * The bytes of every file in `dir`, by name, but SQLite's shared-memory index (`-shm`), which
@@ -239,7 +291,7 @@ async function damagedAfter(
     `damaged files ${left.name}`,
     async () => {
       const server = await firstStart(context, whole);
-      await placeKept(await deskAt(context, server), "custody-whole");
+      await placeKept(await deskAt(context, server), WHOLE_ORDER);
       await left.end(server, context);
     },
     out,
@@ -250,28 +302,55 @@ async function damagedAfter(
     const subject = `a state file ${damage.name}, ${left.name}`;
     const dir = folder(context, `damaged-${left.name}-${damage.name}`.replace(/\W+/g, "-"));
     for (const name of readdirSync(whole)) copyFileSync(join(whole, name), join(dir, name));
-    damage.act(join(dir, STATE_NAME));
-    await judged(context, subject, () => judgeRefusedStart(context, dir, subject, out), out);
+    const done = damage.act(join(dir, STATE_NAME));
+    if ("notDone" in done) {
+      out.notes.push(`${subject}: not tried, ${done.notDone}`);
+      continue;
+    }
+    // By its name in the folder and by its absolute path: the refusal names the path as given.
+    for (const name of [STATE_NAME, join(dir, STATE_NAME)])
+      await judged(
+        context,
+        `${subject}, started as ${name}`,
+        () => judgeRefusedStart(context, dir, name, done.quote, `${subject}, started as ${name}`, out),
+        out,
+      );
   }
 }
 
-/** A start on the damaged file in `dir`: refused, naming the path, every file of `dir` as it was. */
+/**
+ * A start on the damaged file `name` in `dir`: refused, naming the path, quoting what arrived
+ * and what a server takes where the damage altered a value, every file of `dir` as it was. A
+ * server that serves its order unaltered read another copy of it (a log beside the file), and is
+ * not judged.
+ */
 async function judgeRefusedStart(
   context: CustodyContext,
   dir: string,
+  name: string,
+  quote: { arrived: string; expected: string } | undefined,
   subject: string,
   out: Judgement,
 ): Promise<void> {
   const before = fingerprints(dir);
-  const started = await start(context, dir, STATE_NAME);
+  const started = await start(context, dir, name);
   if (started.ready) {
+    const order = quote && (await lookUpOrder(await deskAt(context, started.server), WHOLE_ORDER));
+    if (quote && order?.side === quote.expected) {
+      out.notes.push(
+        `${subject}: served ${WHOLE_ORDER} as it was placed; the altered copy is not the one it reads`,
+      );
+      return;
+    }
     out.findings.push({
       subject,
-      message: "served: a damaged state file must be refused at start, not taken for the exchange's",
+      message: `served${order ? ` (${WHOLE_ORDER} with side ${String(order.side)})` : ""}: a damaged state file must be refused at start, not taken for the exchange's`,
     });
     return;
   }
-  const problems = refusalProblems(started, STATE_NAME, context);
+  // The folder's path is left out of what is searched for the quoted words: it may hold them.
+  const said = started.output.replaceAll(dir, "");
+  const problems = [...refusalProblems(started, name, context), ...quoteProblems(said, quote)];
   const after = fingerprints(dir);
   for (const [name, print] of before)
     if (after.get(name) !== print)

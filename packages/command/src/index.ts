@@ -15,4 +15,6 @@ export {
   UsageError,
   unknownWord,
   usageText,
+  wholeNumberOption,
+  withNegativeValuesJoined,
 } from "./usage.js";

@@ -27,10 +27,56 @@ export function parseCommandLine(
   { allowPositionals = true }: { allowPositionals?: boolean } = {},
 ): CommandLine {
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals }) as CommandLine;
+    return parseArgs({
+      args: withNegativeValuesJoined(args, options),
+      options,
+      strict: true,
+      allowPositionals,
+    }) as CommandLine;
   } catch (error) {
     throw new UsageError(explainParseError(error as Error, Object.keys(options)));
   }
+}
+
+/**
+ * parseArgs reads `--timeout -1` as an option followed by an unknown option `-1`, and calls the
+ * first ambiguous; a negative number after an option that takes a value is that value (which
+ * the option's own check then refuses by name).
+ */
+export function withNegativeValuesJoined(args: readonly string[], options: Options): string[] {
+  const takesValue = new Set(
+    Object.entries(options).flatMap(([name, option]) =>
+      option.type === "string" ? [`--${name}`, ...(option.short ? [`-${option.short}`] : [])] : [],
+    ),
+  );
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    if (takesValue.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/**
+ * The whole number an option's value states, from `min` (and up to `max`); a UsageError naming
+ * the option, the range and what arrived otherwise.
+ */
+export function wholeNumberOption(
+  name: string,
+  text: string,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    throw new UsageError(`${name} takes a whole number, ${range}; got ${JSON.stringify(text)}`);
+  }
+  return value;
 }
 
 /** A parse error of node:util in one line, with a did-you-mean for an unknown option. */

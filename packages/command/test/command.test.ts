@@ -6,6 +6,8 @@ import {
   parseCommandLine,
   parseJsonFile,
   UsageError,
+  wholeNumberOption,
+  withNegativeValuesJoined,
 } from "../src/index.js";
 
 const OPTIONS = { spec: { type: "string" }, out: { type: "string" }, check: { type: "boolean" } } as const;
@@ -26,6 +28,37 @@ describe("parseCommandLine: a wrong command line, in one line", () => {
       values: { spec: "a.yaml" },
       positionals: ["x"],
     });
+  });
+});
+
+describe("withNegativeValuesJoined: a negative number after an option that takes a value is its value", () => {
+  it.each([
+    { given: ["--spec", "-1"], want: ["--spec=-1"] },
+    { given: ["--spec", "-x"], want: ["--spec", "-x"] },
+    { given: ["--check", "-1"], want: ["--check", "-1"] },
+    { given: ["--out", "-2.5", "a"], want: ["--out=-2.5", "a"] },
+  ])("$given → $want", ({ given, want }) => {
+    expect(withNegativeValuesJoined(given, OPTIONS)).toEqual(want);
+  });
+
+  it("so parseCommandLine reads it as the value", () => {
+    expect(parseCommandLine(["--out", "-3"], OPTIONS).values).toEqual({ out: "-3" });
+  });
+});
+
+describe("wholeNumberOption", () => {
+  it.each([
+    { given: ["7", 0, undefined], want: 7 },
+    { given: ["0", 0, undefined], want: 0 },
+    { given: ["0", 1, undefined], want: '--n takes a whole number, 1 or more; got "0"' },
+    { given: ["-1", 0, undefined], want: '--n takes a whole number, 0 or more; got "-1"' },
+    { given: ["1.5", 0, undefined], want: '--n takes a whole number, 0 or more; got "1.5"' },
+    { given: ["1e3", 0, undefined], want: '--n takes a whole number, 0 or more; got "1e3"' },
+    { given: ["70000", 0, 65535], want: '--n takes a whole number, from 0 to 65535; got "70000"' },
+    { given: ["99999999999999999999", 0, undefined], want: /got "99999999999999999999"/ },
+  ] as const)("$given → $want", ({ given: [text, min, max], want }) => {
+    if (typeof want === "number") expect(wholeNumberOption("--n", text, min, max)).toBe(want);
+    else expect(() => wholeNumberOption("--n", text, min, max)).toThrow(want);
   });
 });
 

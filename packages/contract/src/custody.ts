@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { EXIT, explainParseError } from "@marketapi/command";
+import { EXIT, explainParseError, wholeNumberOption, withNegativeValuesJoined } from "@marketapi/command";
 import { loadOpenApi } from "@marketapi/spec";
 import { UsageError } from "./core/errors.js";
 import { buildContractModel } from "./core/operations.js";
@@ -89,7 +89,12 @@ const CUSTODY_OPTIONS = {
 
 export function parseCustody(argv: readonly string[]): CustodyOptions & { json: boolean } {
   let parsed: ReturnType<typeof parse>;
-  const parse = (args: string[]) => parseArgs({ args, strict: true, options: CUSTODY_OPTIONS });
+  const parse = (args: string[]) =>
+    parseArgs({
+      args: withNegativeValuesJoined(args, CUSTODY_OPTIONS),
+      strict: true,
+      options: CUSTODY_OPTIONS,
+    });
   try {
     parsed = parse([...argv]);
   } catch (error) {
@@ -122,29 +127,15 @@ export function parseCustody(argv: readonly string[]): CustodyOptions & { json: 
     json: v.json,
     keep: v.keep,
     ...(v.only ? { only: v.only } : {}),
-    ...(v.timeout !== undefined ? { timeoutMs: milliseconds("--timeout", v.timeout) } : {}),
+    ...(v.timeout !== undefined ? { timeoutMs: wholeNumberOption("--timeout", v.timeout, 1) } : {}),
     ...(v["stop-timeout"] !== undefined
-      ? { stopTimeoutMs: milliseconds("--stop-timeout", v["stop-timeout"]) }
+      ? { stopTimeoutMs: wholeNumberOption("--stop-timeout", v["stop-timeout"], 1) }
       : {}),
-    ...(v.history !== undefined ? { history: wholeNumber("--history", v.history) } : {}),
+    ...(v.history !== undefined ? { history: wholeNumberOption("--history", v.history) } : {}),
     ...(v["start-timeout"] !== undefined
-      ? { startTimeoutMs: milliseconds("--start-timeout", v["start-timeout"]) }
+      ? { startTimeoutMs: wholeNumberOption("--start-timeout", v["start-timeout"], 1) }
       : {}),
   };
-}
-
-function wholeNumber(option: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0)
-    throw new UsageError(`${option} takes a whole number, 0 or more; got ${JSON.stringify(text)}`);
-  return value;
-}
-
-function milliseconds(option: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0)
-    throw new UsageError(`${option} takes milliseconds, a whole number above 0; got ${JSON.stringify(text)}`);
-  return value;
 }
 
 export async function runCustody(options: CustodyOptions): Promise<CustodyResult> {

@@ -1,6 +1,11 @@
 /** The command line of marketapi-contract. */
 import { parseArgs } from "node:util";
-import { didYouMean, explainParseError } from "@marketapi/command";
+import {
+  didYouMean,
+  explainParseError,
+  wholeNumberOption,
+  withNegativeValuesJoined,
+} from "@marketapi/command";
 import { UsageError } from "./core/errors.js";
 import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import { SHORT } from "./report/text.js";
@@ -101,13 +106,7 @@ answered no API, the run's deadline, orders it could not confirm cancelled, or a
 `;
 
 function positiveInteger(name: string, text: string | undefined, allowZero = false): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || (!allowZero && Number(text) === 0) || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(
-      `${name} takes a ${allowZero ? "non-negative" : "positive"} integer, got ${JSON.stringify(text)}`,
-    );
-  }
-  return Number(text);
+  return text === undefined ? undefined : wholeNumberOption(name, text, allowZero ? 0 : 1);
 }
 
 /** A check by its full name or by its column name in the report (`schema`, `5xx`). */
@@ -136,48 +135,10 @@ function checkList(text: string | undefined): CheckName[] | undefined {
   return [...new Set(names.map((n) => checkNamed(n) as CheckName))];
 }
 
-/** The options that take a value, for joining a value that starts with "-" (`--max-requests -1`). */
-const VALUE_OPTIONS = new Set([
-  "--base-url",
-  "--api-key",
-  "--api-secret",
-  "--endpoint",
-  "--only",
-  "--report",
-  "--seed",
-  "--max-requests",
-  "--explore",
-  "--timeout",
-  "--max-time",
-  "--second-api-key",
-  "--second-api-secret",
-  "--max-symbols",
-  "--remember",
-]);
-
-/**
- * parseArgs reads `--max-requests -1` as an option followed by an unknown option `-1`, and calls
- * the first ambiguous; a negative number after an option that takes a value is that value.
- */
-function withNegativeValuesJoined(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const next = argv[i + 1];
-    if (VALUE_OPTIONS.has(arg) && next !== undefined && /^-\d/.test(next)) {
-      out.push(`${arg}=${next}`);
-      i += 1;
-    } else {
-      out.push(arg);
-    }
-  }
-  return out;
-}
-
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(withNegativeValuesJoined(argv));
+    parsed = parse(withNegativeValuesJoined(argv, OPTIONS));
   } catch (error) {
     throw new UsageError(explainParseError(error as Error, OPTION_NAMES));
   }

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { EXIT, explainParseError } from "@marketapi/command";
+import { EXIT, explainParseError, wholeNumberOption, withNegativeValuesJoined } from "@marketapi/command";
 import { loadOpenApi } from "@marketapi/spec";
 import { refusalFor } from "@marketapi/spec/model";
 import { CHECK_NAMES } from "./checks/index.js";
@@ -152,9 +152,7 @@ export function parseRecall(
     );
   if (v["base-url"] === undefined && v.endpoint === undefined)
     throw new UsageError("recall needs the restarted target: --base-url URL or --endpoint FILE");
-  const timeout = v.timeout === undefined ? undefined : Number(v.timeout);
-  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0))
-    throw new UsageError(`--timeout takes a positive integer, got ${JSON.stringify(v.timeout)}`);
+  const timeout = v.timeout === undefined ? undefined : wholeNumberOption("--timeout", v.timeout, 1);
   const adminUrl = v["admin-url"] ?? env.MARKETAPI_ADMIN_URL;
   const adminToken = v["admin-token"] ?? env.MARKETAPI_ADMIN_TOKEN;
   if (v["admin-token"] !== undefined && !adminUrl)
@@ -198,7 +196,12 @@ const OPTIONS = {
 } as const;
 
 function parse(argv: readonly string[]) {
-  return parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: OPTIONS });
+  return parseArgs({
+    args: withNegativeValuesJoined(argv, OPTIONS),
+    strict: true,
+    allowPositionals: true,
+    options: OPTIONS,
+  });
 }
 
 const num = (value: unknown): number => (typeof value === "number" ? value : Number(value));

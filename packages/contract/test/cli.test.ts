@@ -226,7 +226,9 @@ describe("the marketapi-contract command", () => {
     expect(help.stdout).toMatch(/--allow-trading/);
     const bad = await cli(["--max-requests", "0"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--max-requests takes a positive integer.*\nUsage: marketapi-contract /);
+    expect(bad.stderr).toMatch(
+      /--max-requests takes a whole number, 1 or more; got "0"\nUsage: marketapi-contract /,
+    );
     const typo = await cli(["--base-ulr", "http://127.0.0.1:9"]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(
@@ -300,12 +302,12 @@ describe("the marketapi-contract command", () => {
       const run = await cli(["--max-requests", value]);
       expect(run.code, value).toBe(2);
       expect(run.stderr.split("\n")[0]).toBe(
-        `marketapi-contract: --max-requests takes a positive integer, got ${JSON.stringify(value)}`,
+        `marketapi-contract: --max-requests takes a whole number, 1 or more; got ${JSON.stringify(value)}`,
       );
     }
     const timeout = await cli(["--timeout", "-1"]);
     expect(timeout.stderr.split("\n")[0]).toBe(
-      'marketapi-contract: --timeout takes a positive integer, got "-1"',
+      'marketapi-contract: --timeout takes a whole number, 1 or more; got "-1"',
     );
   });
 });

@@ -48,12 +48,12 @@ describe("the command line", () => {
     },
     {
       given: ["--server", "srv {state} {port}", ...DEMO, "--start-timeout", "0"],
-      want: /--start-timeout takes milliseconds/,
+      want: /--start-timeout takes a whole number, 1 or more; got/,
     },
     { given: ["--server", "srv {state} {port}", ...DEMO, "--bogus"], want: /--bogus/ },
     {
       given: ["--server", "srv {state} {port}", ...DEMO, "--history=-1"],
-      want: /--history takes a whole number/,
+      want: /--history takes a whole number, 0 or more; got "-1"/,
     },
     {
       given: ["--server", "srv {state} {port}", ...DEMO, "--only", "full disk", "--start-timeout", "5000"],

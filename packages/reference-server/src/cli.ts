@@ -15,6 +15,7 @@ import {
   parseJsonFile,
   reportUsage,
   UsageError,
+  wholeNumberOption,
 } from "@marketapi/command";
 import { ConfigError, parseRetention } from "./config.js";
 import { consoleLogger, type Logger } from "./logger.js";
@@ -139,11 +140,11 @@ function parseCommandLine(argv: string[]): CliOptions | "help" {
     throw new UsageError(`--retention ${retention}, got "${values.retention}"`);
   return {
     server: {
-      port: integerOption("--port", values.port ?? "8080", 0, 65535),
+      port: wholeNumberOption("--port", values.port ?? "8080", 0, 65535),
       host: values.host ?? "127.0.0.1",
       apiKey: values["api-key"],
       apiSecret: values["api-secret"],
-      seed: values.seed === undefined ? undefined : integerOption("--seed", values.seed, 0, 2 ** 32 - 1),
+      seed: values.seed === undefined ? undefined : wholeNumberOption("--seed", values.seed, 0, 2 ** 32 - 1),
       empty: values.empty ?? false,
       statePath: values.state,
       retentionMs: retention,
@@ -184,7 +185,7 @@ function sandboxOptions(values: Record<string, string | boolean | undefined>): S
     options.clock = { rate: decimalOption("--clock-rate", text("clock-rate") as string) };
   if (text("admin-port") !== undefined) {
     options.admin = {
-      port: integerOption("--admin-port", text("admin-port") as string, 0, 65535),
+      port: wholeNumberOption("--admin-port", text("admin-port") as string, 0, 65535),
       host: text("admin-host") ?? "127.0.0.1",
       ...(text("admin-token") !== undefined ? { token: text("admin-token") } : {}),
     };
@@ -199,14 +200,6 @@ function decimalOption(name: string, text: string, signed = false): number {
     );
   }
   return Number(text);
-}
-
-function integerOption(name: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^[0-9]+$/.test(text) || value < min || value > max) {
-    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
-  }
-  return value;
 }
 
 function readConfigFile(path: string): unknown {

@@ -1,7 +1,5 @@
-/** A problem with how the tester was invoked (options, Endpoint record); exit code 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+/** A problem with how the tester was invoked (options, Endpoint record); exit code 2: every command's own. */
+export { UsageError } from "@marketapi/command";
 
 /** The target could not be reached or does not speak the API at all; exit code 2. */
 export class ConnectionError extends Error {

@@ -14,7 +14,6 @@ import { parseArgs } from "node:util";
 import { EXIT, explainParseError, wholeNumberOption, withNegativeValuesJoined } from "@marketapi/command";
 import { loadOpenApi } from "@marketapi/spec";
 import { refusalFor } from "@marketapi/spec/model";
-import { CHECK_NAMES } from "./checks/index.js";
 import { ConnectionError, UsageError } from "./core/errors.js";
 import { buildContractModel } from "./core/operations.js";
 import { bodyObject, describeAnswer, errorCode, ok } from "./kit/answers.js";
@@ -35,6 +34,7 @@ import {
   myTrades,
   publicTrades,
   quietCall,
+  quietSession,
   ReadFailure,
   read,
   type SymbolMemory,
@@ -53,8 +53,7 @@ import { judgeReset } from "./run/reset.js";
 import { type AdminSurface, judgeSnapshots } from "./run/snapshots.js";
 import { resolveTarget } from "./run/target.js";
 import { DEFAULT_TIMEOUT_MS } from "./runner.js";
-import { Session } from "./session/session.js";
-import { Recorder } from "./session/verdicts.js";
+import type { Session } from "./session/session.js";
 
 /** The check's name in the report. */
 export const PERSISTENCE = "persistence";
@@ -462,14 +461,12 @@ export async function runRecall(options: RecallOptions): Promise<RecallResult> {
       throw new UsageError(
         "recall reads the account's orders: give --api-key and --api-secret (or MARKETAPI_API_KEY, MARKETAPI_API_SECRET)",
       );
-    session = new Session({
+    session = quietSession({
       model,
       baseUrl: target.baseUrl,
       headers: target.headers,
       credentials: target.credentials,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxRequests: Number.MAX_SAFE_INTEGER,
-      recorder: new Recorder([], [], CHECK_NAMES),
     });
     const market = await probe(session, target.baseUrl);
     const after: Memory = {

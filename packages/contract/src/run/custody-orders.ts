@@ -3,15 +3,13 @@
  * what must hold of them: found by client order id with their orderId, listed once on the
  * account's newest page, and no order the client was told failed.
  */
-import { CHECK_NAMES } from "../checks/index.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { type FarBuy, farBuyOrder, planFarBuy } from "../kit/market.js";
 import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
 import { probe } from "../phases/probe.js";
-import { Session } from "../session/session.js";
-import { Recorder } from "../session/verdicts.js";
+import type { Session } from "../session/session.js";
 import { type CustodyContext, CustodyStop, STATE_NAME, serving } from "./custody-context.js";
-import { quietCall } from "./memory.js";
+import { quietCall, quietSession } from "./memory.js";
 import type { OperatedServer } from "./operated-server.js";
 import type { Judgement } from "./persistence.js";
 
@@ -30,14 +28,12 @@ export interface Desk {
 }
 
 export async function deskAt(context: CustodyContext, server: OperatedServer): Promise<Desk> {
-  const session = new Session({
+  const session = quietSession({
     model: context.model,
     baseUrl: server.url,
     headers: {},
     credentials: context.credentials,
     timeoutMs: context.timeoutMs,
-    maxRequests: Number.MAX_SAFE_INTEGER,
-    recorder: new Recorder([], [], CHECK_NAMES),
   });
   const found = await probe(session, server.url);
   for (const rules of found.market.symbols) {

@@ -7,12 +7,14 @@
  * Every read pages through the whole list (orderId and fromId are the spec's cursors), so a long
  * history is read whole.
  */
+import { CHECK_NAMES } from "../checks/index.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { VIEWS, viewOperation } from "../kit/account-views.js";
 import { describeAnswer, ok } from "../kit/answers.js";
 import type { RoundTrip } from "../session/round-trip.js";
-import type { Session } from "../session/session.js";
+import { Session, type SessionOptions } from "../session/session.js";
+import { Recorder } from "../session/verdicts.js";
 
 export const MEMORY_FORMAT = "marketapi-contract memory 1";
 
@@ -55,6 +57,20 @@ export class ReadFailure extends Error {}
 
 const PAGE = 1000;
 const MINUTE = 60_000;
+
+/**
+ * A session for what recall and custody read and place: no request budget, and no verdict of its
+ * own (each caller judges the answers it reads).
+ */
+export function quietSession(
+  options: Pick<SessionOptions, "model" | "baseUrl" | "headers" | "credentials" | "timeoutMs">,
+): Session {
+  return new Session({
+    ...options,
+    maxRequests: Number.MAX_SAFE_INTEGER,
+    recorder: new Recorder([], [], CHECK_NAMES),
+  });
+}
 
 /**
  * One request of what recall reads and places: essential (never stopped by the run's budget), its

@@ -3,9 +3,10 @@
  * as its operator sees it. The tester starts the command itself, with `{state}` and `{port}` put
  * in, on files of its own, and does to them what other programs and machines do
  * (run/custody.ts): a second server on the file by other names, the file deleted, moved or
- * replaced while served, damaged before a start, a disk that fills up. What it holds: an order
- * acknowledged is there at the next start on the same path; a refusal ends the start, names the
- * path (and the process holding the file) and loses nothing.
+ * replaced while served, damaged before a start, a disk that fills up, a stop while orders
+ * arrive, work that ends. What it holds: an order acknowledged is there at the next start on the
+ * same path; a refusal ends the start, names the path (and the process holding the file) and
+ * loses nothing; work that ended leaves nothing open.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -142,8 +142,9 @@ describe("against real servers the tester starts", () => {
     expect(result.findings).toEqual([]);
     expect(result.exitCode).toBe(0);
     // One writer 6, taken away 3, damaged 14 (7 files, each by two names), full disk 1 and its
-    // orders (at least 2 kept or refused).
-    expect(result.held).toBeGreaterThanOrEqual(26);
+    // orders (at least 2 kept or refused), open files 1.
+    expect(result.held).toBeGreaterThanOrEqual(27);
+    expect(result.notes.join("\n")).toMatch(/open files after work that ended: \d+ open before 200 orders/);
     // The side of its order is text in its file after a stop (a log beside it may hold it after kill -9).
     expect(result.notes.join("\n")).not.toMatch(/altered in place .*, after a stop: not tried/);
     expect(result.notes.join("\n")).toMatch(
@@ -192,6 +193,29 @@ describe("against real servers the tester starts", () => {
     });
     expect(custodyText(result)).toMatch(
       /a stop \(SIGTERM\) while orders arrive: still running 1000 ms after SIGTERM: a stop must end the server/,
+    );
+    expect(result.exitCode).toBe(1);
+  });
+
+  it("a server that opens a file with each request and never closes it: a finding", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "custody-leak-"));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const leak = join(folder, "leak.mjs");
+    writeFileSync(
+      leak,
+      [
+        'import { openSync } from "node:fs";',
+        'import http from "node:http";',
+        "const emit = http.Server.prototype.emit;",
+        'http.Server.prototype.emit = function (event, ...rest) { if (event === "request") openSync("/dev/null", "r"); return emit.call(this, event, ...rest); };',
+        "",
+      ].join("\n"),
+    );
+    const result = await custody(onState.replace(`'${serverCli}'`, `--import '${leak}' '${serverCli}'`), {
+      only: ["open files"],
+    });
+    expect(custodyText(result)).toMatch(
+      /open files after work that ended: its processes hold \d+ open files \(descriptors\) .* against \d+ before them/,
     );
     expect(result.exitCode).toBe(1);
   });

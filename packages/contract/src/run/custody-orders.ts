@@ -46,13 +46,15 @@ export async function deskAt(context: CustodyContext, server: OperatedServer): P
   );
 }
 
-export async function place(desk: Desk, clientOrderId: string): Promise<Placed> {
+/** An order placed (on a connection of its own with `own`: opened for it, closed after). */
+export async function place(desk: Desk, clientOrderId: string, own = false): Promise<Placed> {
   const op = desk.session.model.operation("new_order")!;
   const answer = await quietCall(
     desk.session,
     op,
     { ...farBuyOrder(desk.far), newClientOrderId: clientOrderId },
     "custody: an order to keep",
+    own ? { connection: "own" } : {},
   );
   const orderId = bodyObject(answer)?.orderId;
   if (ok(answer) && typeof orderId === "number") return { clientOrderId, orderId };
@@ -72,6 +74,12 @@ export async function placeKept(
   if ("refused" in placed)
     throw new CustodyStop(`a far LIMIT BUY on a healthy server was refused: ${placed.refused}`);
   return placed;
+}
+
+/** A ping on the desk's connection: the server has read what came before it. */
+export async function pingAt(desk: Desk): Promise<void> {
+  const op = desk.session.model.operation("ping");
+  if (op) await quietCall(desk.session, op, {}, "custody: ping");
 }
 
 /** A cancel whose outcome does not matter: a full disk may refuse it, and the order then rests. */

@@ -12,7 +12,9 @@
  *   path, and every file left as it was;
  * - a full disk (a file-size limit set on the running server with `prlimit`): orders refused
  *   once nothing more can be written, every acknowledged one kept and no refused one, and orders
- *   taken again once there is room.
+ *   taken again once there is room;
+ * - a stop (SIGTERM) while orders arrive, and a long history (opt-in);
+ * - open files: work that ended (orders on connections since closed) leaves none open.
  */
 import { createHash } from "node:crypto";
 import {
@@ -34,6 +36,7 @@ import {
 import { join } from "node:path";
 import {
   type CustodyContext,
+  CustodyStop,
   endingText,
   firstStart,
   folder,
@@ -57,10 +60,11 @@ import {
   judgeListed,
   lookUpOrder,
   type Placed,
+  pingAt,
   place,
   placeKept,
 } from "./custody-orders.js";
-import { limitFileSize, type OperatedServer } from "./operated-server.js";
+import { limitFileSize, type OperatedServer, openFileCount } from "./operated-server.js";
 import type { Judgement } from "./persistence.js";
 
 export {
@@ -561,6 +565,83 @@ export async function longHistory(context: CustodyContext): Promise<Judgement> {
   });
 }
 
+/** Orders placed and cancelled before the open files are first counted: what a server opens once. */
+const WARM_ROUNDS = 20;
+
+/** Orders placed (each on a connection of its own, closed after) and cancelled between the counts. */
+const WORK_ROUNDS = 200;
+
+/** Files a server may come to hold for good while it works (a log, an index, a pool's threads). */
+const OPEN_FILES_SLACK = 16;
+
+/**
+ * Work that ended leaves nothing open: after WORK_ROUNDS orders, each placed on a connection of
+ * its own that is then closed, and cancelled, the server's processes hold no more open files
+ * (descriptors) than before, but a few. One left open with each order or connection stops the
+ * server at the system's limit, after days of work.
+ */
+export async function openFiles(context: CustodyContext): Promise<Judgement> {
+  const scenario = "open files after work that ended";
+  const dir = folder(context, "open-files");
+  return judged(context, scenario, async (out) => {
+    const server = await firstStart(context, dir);
+    const desk = await deskAt(context, server);
+    await work(desk, "warm", WARM_ROUNDS);
+    const before = openFileCount(server.pids());
+    if (before === undefined) {
+      out.notes.push(`${scenario}: not tried, /proc/PID/fd cannot be read here`);
+      return;
+    }
+    await work(desk, "work", WORK_ROUNDS);
+    const bound = before + OPEN_FILES_SLACK;
+    const after = await settledCount(
+      () => openFileCount(server.pids()),
+      bound,
+      () => pingAt(desk),
+    );
+    if (after !== undefined && after > bound)
+      out.findings.push({
+        subject: scenario,
+        message: `its processes hold ${after} open files (descriptors) after ${WORK_ROUNDS} orders were placed, each on a connection that was then closed, and cancelled, against ${before} before them: something is left open with each order or connection, and a server that leaks so stops at the system's limit`,
+      });
+    else {
+      out.held += 1;
+      out.notes.push(`${scenario}: ${before} open before ${WORK_ROUNDS} orders, ${after ?? "?"} after`);
+    }
+  });
+}
+
+async function work(desk: Desk, name: string, rounds: number): Promise<void> {
+  for (let i = 0; i < rounds; i += 1) {
+    const order = await place(desk, `custody-${name}-${i}`, true);
+    if ("refused" in order)
+      throw new CustodyStop(`a far LIMIT BUY on a healthy server was refused: ${order.refused}`);
+    await cancel(desk, order.orderId);
+  }
+}
+
+/** Answers the server gives without the count falling before it is taken as final. */
+const STILL_AFTER = 3;
+
+/**
+ * The count once it is at most `bound`, or once it has not fallen across STILL_AFTER answers of
+ * the server (connections closed by the client are let go as the server reads on: no clock).
+ */
+async function settledCount(
+  count: () => number | undefined,
+  bound: number,
+  ping: () => Promise<void>,
+): Promise<number | undefined> {
+  let last = count();
+  for (let still = 0; last !== undefined && last > bound && still < STILL_AFTER; ) {
+    await ping();
+    const now = count();
+    still = now !== undefined && now < last ? 0 : still + 1;
+    last = now;
+  }
+  return last;
+}
+
 /** Every scenario, in the order a report lists them. */
 export const SCENARIOS: ReadonlyArray<{ name: string; run(context: CustodyContext): Promise<Judgement> }> = [
   { name: "one writer", run: oneWriter },
@@ -568,5 +649,6 @@ export const SCENARIOS: ReadonlyArray<{ name: string; run(context: CustodyContex
   { name: "damaged at start", run: damagedAtStart },
   { name: "full disk", run: fullDisk },
   { name: "graceful stop", run: gracefulStop },
+  { name: "open files", run: openFiles },
   { name: "long history", run: longHistory },
 ];

@@ -13,7 +13,7 @@ import { encodeParams } from "../http/request.js";
 import { VIEWS, viewOperation } from "../kit/account-views.js";
 import { describeAnswer, ok } from "../kit/answers.js";
 import type { RoundTrip } from "../session/round-trip.js";
-import { Session, type SessionOptions } from "../session/session.js";
+import { type CallOptions, Session, type SessionOptions } from "../session/session.js";
 import { Recorder } from "../session/verdicts.js";
 
 export const MEMORY_FORMAT = "marketapi-contract memory 1";
@@ -81,8 +81,10 @@ export function quietCall(
   op: ContractOperation,
   values: Record<string, unknown>,
   label: string,
+  options: Pick<CallOptions, "connection"> = {},
 ): Promise<RoundTrip> {
   return session.call({ op, params: encodeParams(op, values) }, label, {
+    ...options,
     responseChecks: false,
     essential: true,
   });

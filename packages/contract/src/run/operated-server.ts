@@ -212,3 +212,19 @@ export function limitFileSize(pid: number, bytes: number | undefined): Promise<s
     });
   });
 }
+
+/**
+ * The files (descriptors: files, sockets, pipes) the processes hold open, from /proc (Linux), or
+ * undefined where it cannot be read for one of them.
+ */
+export function openFileCount(pids: readonly number[]): number | undefined {
+  let count = 0;
+  for (const pid of pids) {
+    try {
+      count += readdirSync(`/proc/${pid}/fd`).length;
+    } catch {
+      return undefined;
+    }
+  }
+  return count;
+}

@@ -220,6 +220,34 @@ describe("against real servers the tester starts", () => {
     expect(result.exitCode).toBe(1);
   });
 
+  it("a server that makes its state file empty first, and then its contents: a killed first start strands the path", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "custody-halfmade-"));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const halfMade = join(folder, "half-made.mjs");
+    // Before the server runs on a new path: an empty file there for three seconds, removed after
+    // (so a start not killed serves). Killed meanwhile, it leaves the empty file.
+    writeFileSync(
+      halfMade,
+      [
+        'import { existsSync, rmSync, writeFileSync } from "node:fs";',
+        'const path = process.argv[process.argv.indexOf("--state") + 1];',
+        "if (!existsSync(path)) {",
+        '  writeFileSync(path, "");',
+        "  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);",
+        "  rmSync(path);",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const result = await custody(onState.replace(`'${serverCli}'`, `--import '${halfMade}' '${serverCli}'`), {
+      only: ["killed while starting"],
+    });
+    expect(custodyText(result)).toMatch(
+      /kill -9 as state\.db appears, in a first start: the next start on state\.db does not serve \(exit code 2; the folder holds state\.db.*is empty.*a start killed before it served must leave the path usable/,
+    );
+    expect(result.exitCode).toBe(1);
+  });
+
   it("a command that serves nothing is exit 3, saying what it printed", async () => {
     const result = await custody("echo no server here {state} {port}", { only: ["one writer"] });
     expect(result.exitCode).toBe(3);

@@ -45,7 +45,16 @@ export function folder(context: CustodyContext, name: string): string {
   return dir;
 }
 
-export async function start(context: CustodyContext, cwd: string, state: string): Promise<Start> {
+/**
+ * A start of the command on `state` in `cwd`; one that has not served within the start timeout
+ * is killed. `onSpawn` watches it from its launch.
+ */
+export async function start(
+  context: CustodyContext,
+  cwd: string,
+  state: string,
+  onSpawn?: (server: OperatedServer) => void,
+): Promise<Start> {
   const readyPath = context.model.operation("ping")?.path ?? "/";
   const started = await launch({
     command: context.command,
@@ -53,6 +62,7 @@ export async function start(context: CustodyContext, cwd: string, state: string)
     cwd,
     readyPath,
     startTimeoutMs: context.startTimeoutMs,
+    ...(onSpawn ? { onSpawn } : {}),
   });
   context.running.add(started.server);
   void started.server.ended.then(() => context.running.delete(started.server));

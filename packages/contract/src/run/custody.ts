@@ -8,8 +8,9 @@
  *   given and the process that holds the file, while the first goes on serving and keeping;
  * - the file taken away under a running server (deleted, renamed away, replaced by a copy): no
  *   order is acknowledged that the next start on the path would not know;
- * - a damaged file at start (cut short, a page zeroed, text in its place): refused, naming the
- *   path, and every file left as it was;
+ * - a damaged file at start (cut short, a page zeroed, text in its place, a value altered):
+ *   refused, naming the path (and what arrived), and every file left as it was;
+ * - kill -9 during a first start: the path stays usable;
  * - a full disk (a file-size limit set on the running server with `prlimit`): orders refused
  *   once nothing more can be written, every acknowledged one kept and no refused one, and orders
  *   taken again once there is room;
@@ -20,6 +21,7 @@ import { createHash } from "node:crypto";
 import {
   closeSync,
   copyFileSync,
+  existsSync,
   linkSync,
   mkdirSync,
   openSync,
@@ -42,6 +44,7 @@ import {
   folder,
   judged,
   judgement,
+  lastLines,
   madeFile,
   quoteProblems,
   refusalProblems,
@@ -565,6 +568,76 @@ export async function longHistory(context: CustodyContext): Promise<Judgement> {
   });
 }
 
+/**
+ * When a first start on a new path is killed: at once, as it makes its first file, as the state
+ * file appears (where a file made in place is still empty), and at moments after its launch.
+ */
+const KILL_POINTS: ReadonlyArray<{ name: string; reached(dir: string, sinceMs: number): boolean }> = [
+  { name: "at once", reached: () => true },
+  { name: "as the first file appears in its folder", reached: (dir) => readdirSync(dir).length > 0 },
+  { name: `as ${STATE_NAME} appears`, reached: (dir) => existsSync(join(dir, STATE_NAME)) },
+  ...[150, 400, 1000, 2500].map((ms) => ({
+    name: `${ms} ms after its launch`,
+    reached: (_: string, since: number) => since >= ms,
+  })),
+];
+
+/**
+ * kill -9 during a first start, from its launch until it serves: the path stays usable. The next
+ * start serves (a file left half made, that every start then refuses, strands the operator after
+ * a crash while provisioning) and keeps what it acknowledges.
+ */
+export async function killedStarting(context: CustodyContext): Promise<Judgement> {
+  const out = judgement();
+  for (const point of KILL_POINTS) {
+    const subject = `kill -9 ${point.name}, in a first start`;
+    const dir = folder(context, `killed-starting-${point.name.replace(/\W+/g, "-")}`);
+    let served = false;
+    await judged(
+      context,
+      subject,
+      async () => {
+        const launched = Date.now();
+        const first = await start(context, dir, STATE_NAME, (server) => {
+          void killWhen(server, () => point.reached(dir, Date.now() - launched));
+        });
+        served = first.ready;
+        await first.server.kill();
+        const again = await start(context, dir, STATE_NAME);
+        if (!again.ready) {
+          out.findings.push({
+            subject,
+            message: `the next start on ${STATE_NAME} does not serve (${endingText(again.ending, context)}; the folder holds ${readdirSync(dir).join(", ") || "nothing"}): ${lastLines(again.output)}; a start killed before it served must leave the path usable`,
+          });
+          return;
+        }
+        const desk = await deskAt(context, again.server);
+        const kept = [await placeKept(desk, "custody-after-killed-start")];
+        await judgeKept(await afterKill(context, again.server, dir), kept, subject, out);
+      },
+      out,
+    );
+    // A later point kills a server that served already: what the other scenarios try.
+    if (served) break;
+  }
+  return out;
+}
+
+/** kill -9 as soon as `reached` holds (looked at every few milliseconds), unless the server ended. */
+async function killWhen(server: OperatedServer, reached: () => boolean): Promise<void> {
+  let ended = false;
+  void server.ended.then(() => {
+    ended = true;
+  });
+  while (!ended) {
+    if (reached()) {
+      await server.kill();
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 /** Orders placed and cancelled before the open files are first counted: what a server opens once. */
 const WARM_ROUNDS = 20;
 
@@ -647,6 +720,7 @@ export const SCENARIOS: ReadonlyArray<{ name: string; run(context: CustodyContex
   { name: "one writer", run: oneWriter },
   { name: "taken away", run: takenAway },
   { name: "damaged at start", run: damagedAtStart },
+  { name: "killed while starting", run: killedStarting },
   { name: "full disk", run: fullDisk },
   { name: "graceful stop", run: gracefulStop },
   { name: "open files", run: openFiles },

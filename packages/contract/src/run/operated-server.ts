@@ -44,6 +44,8 @@ export interface Launch {
   readyPath: string;
   /** How long a start may take before it counts as hung. */
   startTimeoutMs: number;
+  /** Called once the command runs, before it serves: what watches it meanwhile. */
+  onSpawn?: (server: OperatedServer) => void;
 }
 
 /** The command with its placeholders filled in, each value quoted for the shell. */
@@ -105,6 +107,7 @@ export async function launch(spec: Launch): Promise<Start> {
     });
   });
   const server = operated(child, url, () => printed, ended);
+  spec.onSpawn?.(server);
   const deadline = Date.now() + spec.startTimeoutMs;
   while (ending === undefined && Date.now() < deadline) {
     if (await answers(`${url}${spec.readyPath}`)) return { ready: true, server };

@@ -27,6 +27,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -191,39 +192,45 @@ const WHOLE_ORDER = "custody-whole";
 type Damaged = { quote: { arrived: string; expected: string } | undefined } | { notDone: string };
 
 /** How a state file is damaged before a start. */
-const DAMAGES: ReadonlyArray<{ name: string; fromWhole: boolean; act(file: string): Damaged }> = [
-  {
-    name: "cut to half its size",
-    fromWhole: true,
-    act: (file) => {
-      truncateSync(file, Math.floor(statSync(file).size / 2));
-      return { quote: undefined };
+const DAMAGES: ReadonlyArray<{ name: string; slug: string; fromWhole: boolean; act(file: string): Damaged }> =
+  [
+    {
+      name: "cut to half its size",
+      slug: "cut",
+      fromWhole: true,
+      act: (file) => {
+        truncateSync(file, Math.floor(statSync(file).size / 2));
+        return { quote: undefined };
+      },
     },
-  },
-  {
-    name: "a 4 KiB page in the middle zeroed",
-    fromWhole: true,
-    act: (file) => {
-      const size = statSync(file).size;
-      const at = Math.max(0, Math.floor(size / 2 / 4096) * 4096);
-      overwrite(file, at, Buffer.alloc(Math.min(4096, size - at)));
-      return { quote: undefined };
+    {
+      name: "a 4 KiB page in the middle zeroed",
+      slug: "zeroed-page",
+      fromWhole: true,
+      act: (file) => {
+        const size = statSync(file).size;
+        const at = Math.max(0, Math.floor(size / 2 / 4096) * 4096);
+        overwrite(file, at, Buffer.alloc(Math.min(4096, size - at)));
+        return { quote: undefined };
+      },
     },
-  },
-  {
-    name: "text in its place",
-    fromWhole: false,
-    act: (file) => {
-      writeFileSync(file, "this is not the server's state file\n");
-      return { quote: undefined };
+    {
+      name: "text in its place",
+      slug: "text",
+      fromWhole: false,
+      act: (file) => {
+        writeFileSync(file, "this is not the server's state file\n");
+        return { quote: undefined };
+      },
     },
-  },
-  {
-    name: `its order's side altered in place (${WHOLE_ORDER}: BUY → BUZ)`,
-    fromWhole: true,
-    act: (file) => alteredAfter(file, WHOLE_ORDER, "BUY", "BUZ"),
-  },
-];
+    {
+      name: `its order's side altered in place (${WHOLE_ORDER}: BUY → BUZ)`,
+      // The folder's name must not hold the words the refusal is searched for.
+      slug: "altered-value",
+      fromWhole: true,
+      act: (file) => alteredAfter(file, WHOLE_ORDER, "BUY", "BUZ"),
+    },
+  ];
 
 /** How far after an order's client order id its side is looked for in the file. */
 const ALTER_REACH = 256;
@@ -307,7 +314,7 @@ async function damagedAfter(
   const made = madeFile(whole, `damaged files ${left.name}: those made from the server's own file`, out);
   for (const damage of DAMAGES.filter((d) => made || !d.fromWhole)) {
     const subject = `a state file ${damage.name}, ${left.name}`;
-    const dir = folder(context, `damaged-${left.name}-${damage.name}`.replace(/\W+/g, "-"));
+    const dir = folder(context, `damaged-${left.name}-${damage.slug}`.replace(/\W+/g, "-"));
     for (const name of readdirSync(whole)) copyFileSync(join(whole, name), join(dir, name));
     const done = damage.act(join(dir, STATE_NAME));
     if ("notDone" in done) {
@@ -355,8 +362,8 @@ async function judgeRefusedStart(
     });
     return;
   }
-  // The folder's path is left out of what is searched for the quoted words: it may hold them.
-  const said = started.output.replaceAll(dir, "");
+  // The folder's path is left out of what is searched for the quoted words: a user's may hold them.
+  const said = started.output.replaceAll(realpathSync(dir), "").replaceAll(dir, "");
   const problems = [...refusalProblems(started, name, context), ...quoteProblems(said, quote)];
   const after = fingerprints(dir);
   for (const [name, print] of before)

@@ -7,7 +7,14 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ContractModel } from "../core/operations.js";
 import type { Credentials } from "../http/request.js";
-import { type Ending, launch, type OperatedServer, programOf, type Start } from "./operated-server.js";
+import {
+  type Ending,
+  type Launch,
+  launch,
+  type OperatedServer,
+  programOf,
+  type Start,
+} from "./operated-server.js";
 import type { Judgement } from "./persistence.js";
 
 /** The state file's name in each scenario's folder. */
@@ -47,13 +54,13 @@ export function folder(context: CustodyContext, name: string): string {
 
 /**
  * A start of the command on `state` in `cwd`; one that has not served within the start timeout
- * is killed. `onSpawn` watches it from its launch.
+ * is killed. `onSpawn` watches it from its launch; `noRoom` starts it on a full disk.
  */
 export async function start(
   context: CustodyContext,
   cwd: string,
   state: string,
-  onSpawn?: (server: OperatedServer) => void,
+  how: Pick<Launch, "onSpawn" | "noRoom"> = {},
 ): Promise<Start> {
   const readyPath = context.model.operation("ping")?.path ?? "/";
   const started = await launch({
@@ -62,7 +69,7 @@ export async function start(
     cwd,
     readyPath,
     startTimeoutMs: context.startTimeoutMs,
-    ...(onSpawn ? { onSpawn } : {}),
+    ...how,
   });
   context.running.add(started.server);
   void started.server.ended.then(() => context.running.delete(started.server));

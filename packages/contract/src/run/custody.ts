@@ -13,7 +13,8 @@
  * - kill -9 during a first start: the path stays usable;
  * - a full disk (a file-size limit set on the running server with `prlimit`): orders refused
  *   once nothing more can be written, every acknowledged one kept and no refused one, and orders
- *   taken again once there is room;
+ *   taken again once there is room; a disk full from the first start: refused, and the path
+ *   usable once there is room;
  * - a stop (SIGTERM) while orders arrive, and a long history (opt-in);
  * - open files: work that ended (orders on connections since closed) leaves none open.
  */
@@ -431,6 +432,50 @@ export async function fullDisk(context: CustodyContext): Promise<Judgement> {
   });
 }
 
+/**
+ * A disk full from the first start on a new path (no file may grow at all): the start is refused,
+ * naming the path, and the next start with room serves and keeps; or it serves, and what it
+ * acknowledged with no room is there once there is room, after kill -9 and a start. The signal
+ * such a limit sends a process that writes past it (SIGXFSZ; a real full disk sends none) ending
+ * the start is said, not judged.
+ */
+export async function fullDiskAtStart(context: CustodyContext): Promise<Judgement> {
+  const scenario = "a full disk at the first start";
+  const dir = folder(context, "full-disk-at-start");
+  return judged(context, scenario, async (out) => {
+    const first = await start(context, dir, STATE_NAME, { noRoom: true });
+    const kept: Placed[] = [];
+    if (first.ready) {
+      const order = await place(await deskAt(context, first.server), "custody-no-room");
+      kept.push(order);
+      await limitFileSizes(first.server, undefined);
+      out.notes.push(
+        `${scenario}: served with no room to write; the order then ${"orderId" in order ? "acknowledged" : `refused (${order.refused})`}`,
+      );
+      await judgeKept(await afterKill(context, first.server, dir), kept, scenario, out);
+      return;
+    }
+    if (first.ending?.signal === "SIGXFSZ")
+      out.notes.push(
+        `${scenario}: ended by SIGXFSZ, the limit's signal (a real full disk sends none): the refusal not judged`,
+      );
+    else {
+      const problems = refusalProblems(first, STATE_NAME, context);
+      for (const message of problems) out.findings.push({ subject: scenario, message });
+      if (problems.length === 0) out.held += 1;
+    }
+    const again = await serving(
+      context,
+      dir,
+      STATE_NAME,
+      "with room again, after a start refused for want of it",
+    );
+    const desk = await deskAt(context, again);
+    kept.push(await placeKept(desk, "custody-room-at-last"));
+    await judgeKept(await afterKill(context, again, dir), kept, scenario, out);
+  });
+}
+
 /** The limit on every process of the server's group: the server may be a shell's child. */
 async function limitFileSizes(
   server: OperatedServer,
@@ -605,8 +650,8 @@ export async function killedStarting(context: CustodyContext): Promise<Judgement
       subject,
       async () => {
         const launched = Date.now();
-        const first = await start(context, dir, STATE_NAME, (server) => {
-          void killWhen(server, () => point.reached(dir, Date.now() - launched));
+        const first = await start(context, dir, STATE_NAME, {
+          onSpawn: (server) => void killWhen(server, () => point.reached(dir, Date.now() - launched)),
         });
         served = first.ready;
         await first.server.kill();
@@ -729,6 +774,7 @@ export const SCENARIOS: ReadonlyArray<{ name: string; run(context: CustodyContex
   { name: "damaged at start", run: damagedAtStart },
   { name: "killed while starting", run: killedStarting },
   { name: "full disk", run: fullDisk },
+  { name: "full disk at start", run: fullDiskAtStart },
   { name: "graceful stop", run: gracefulStop },
   { name: "open files", run: openFiles },
   { name: "long history", run: longHistory },

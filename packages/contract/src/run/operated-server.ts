@@ -46,6 +46,11 @@ export interface Launch {
   startTimeoutMs: number;
   /** Called once the command runs, before it serves: what watches it meanwhile. */
   onSpawn?: (server: OperatedServer) => void;
+  /**
+   * No file may grow at all (a soft file-size limit of 0, set by the shell before the command
+   * runs): a disk full from the start. Lifted later with limitFileSize.
+   */
+  noRoom?: boolean;
 }
 
 /** The command with its placeholders filled in, each value quoted for the shell. */
@@ -81,7 +86,8 @@ export async function launch(spec: Launch): Promise<Start> {
   const url = `http://127.0.0.1:${port}`;
   // A process group of its own: a signal reaches the server whatever the command line wraps it in
   // (an environment assignment, npx, a script).
-  const child = spawn("/bin/sh", ["-c", commandLine(spec.command, { state: spec.state, port })], {
+  const line = commandLine(spec.command, { state: spec.state, port });
+  const child = spawn("/bin/sh", ["-c", spec.noRoom ? `ulimit -S -f 0 && ${line}` : line], {
     cwd: spec.cwd,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

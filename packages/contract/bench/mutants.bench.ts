@@ -267,7 +267,10 @@ async function coverageRun(
     const started = await startServer(launch);
     if (!started.ok) throw new Error(`the unmutated server did not start: ${started.reason}`);
     const verdict = await testServer(launch, started.server, cli, scratch, testerArgs, limitMs);
-    return { verdict, coverage: new Coverage(coverageDir) };
+    const coverage = new Coverage(coverageDir);
+    if (coverage.cutShort.length > 0)
+      console.log(`null run: ${coverage.cutShort.length} coverage file(s) cut short (a full disk or a kill at exit), not counted`);
+    return { verdict, coverage };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

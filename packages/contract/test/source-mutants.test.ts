@@ -3,11 +3,12 @@
 // HTTP source, each loaded into a server process of its own in place of the built file; the
 // tester run against it by URL must fail. And the operator itself: a mutant replaces exactly the
 // code the build made, and a mutant's place in the sample does not depend on other files.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { Coverage } from "../bench/mutants/coverage.js";
 import { OPERATORS } from "../bench/mutants/operators.js";
 import { type MutantServer, startServer } from "../bench/mutants/processes.js";
 import {
@@ -39,6 +40,26 @@ const SAMPLE = [
   "src/http/auth.ts|receiveWindow|condition|value > signing.recvWindowMaximum|false|#0",
   "src/http/order-json.ts|fillsJson|relational|<|<=|#0",
 ];
+
+describe("the reached code, from V8's coverage files", () => {
+  it("counts what a whole file says, and leaves out one cut short (a full disk, a kill at exit)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "coverage-"));
+    try {
+      const ranges = [
+        { startOffset: 0, endOffset: 100, count: 1 },
+        { startOffset: 10, endOffset: 20, count: 0 },
+      ];
+      const whole = { result: [{ url: "file:///srv/a.js", functions: [{ ranges }] }] };
+      writeFileSync(join(dir, "coverage-1.json"), JSON.stringify(whole));
+      writeFileSync(join(dir, "coverage-2.json"), JSON.stringify(whole).slice(0, 40));
+      const coverage = new Coverage(dir);
+      expect(coverage.cutShort).toEqual(["coverage-2.json"]);
+      expect([5, 15, 150].map((at) => coverage.countAt("/srv/a.js", at))).toEqual([1, 0, 0]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("the mutation operator over the server's source", () => {
   it("compiles every engine and HTTP file alone to exactly its built file", () => {

@@ -21,10 +21,20 @@ interface ScriptCoverage {
 
 export class Coverage {
   private readonly byUrl = new Map<string, Range[]>();
+  /**
+   * Files left cut short by a process that could not write its coverage whole at exit: one under
+   * a file-size limit of 0 (custody's full disk at start) or killed while it wrote. What they ran
+   * is not counted.
+   */
+  readonly cutShort: string[] = [];
 
   constructor(dir: string) {
     for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
-      const data = JSON.parse(readFileSync(join(dir, name), "utf8")) as { result: ScriptCoverage[] };
+      const data = coverageIn(readFileSync(join(dir, name), "utf8"));
+      if (!data) {
+        this.cutShort.push(name);
+        continue;
+      }
       for (const script of data.result) {
         if (!script.url.startsWith("file:")) continue;
         const ranges = this.byUrl.get(script.url) ?? [];
@@ -53,5 +63,14 @@ export class Coverage {
       }
     }
     return best?.count ?? 0;
+  }
+}
+
+function coverageIn(text: string): { result: ScriptCoverage[] } | undefined {
+  try {
+    const data = JSON.parse(text) as { result?: unknown };
+    return Array.isArray(data.result) ? (data as { result: ScriptCoverage[] }) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -269,7 +269,9 @@ async function coverageRun(
     const verdict = await testServer(launch, started.server, cli, scratch, testerArgs, limitMs);
     const coverage = new Coverage(coverageDir);
     if (coverage.cutShort.length > 0)
-      console.log(`null run: ${coverage.cutShort.length} coverage file(s) cut short (a full disk or a kill at exit), not counted`);
+      console.log(
+        `null run: ${coverage.cutShort.length} coverage file(s) cut short (a full disk or a kill at exit), not counted`,
+      );
     return { verdict, coverage };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -1,10 +1,13 @@
 // Damaged state files found at start-up, with real files: an empty file is not a new exchange,
 // and a page zeroed in the middle of the file is found by the integrity check before any request;
 // a refused file is left as it was, also with the log a crash left beside it.
+
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   closeSync,
   existsSync,
+  linkSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -45,6 +48,34 @@ describe("damaged state files", () => {
     writeFileSync(empty, "");
     expect((await refusal(empty)).message).toMatch(/is empty \(0 bytes\), so it is damaged/);
     expect(statSync(empty).size).toBe(0);
+  });
+
+  it("a creation killed between linking the file into place and removing its aside name: the next start serves", async () => {
+    const statePath = join(folder, "linked.db");
+    await (await startServer({ statePath, config: CONFIG })).close();
+    // The aside name a killed creation left on the file itself (a process id no process has now).
+    const pid = spawnSync(process.execPath, ["-e", ""]).pid as number;
+    linkSync(statePath, `${statePath}.creating-${pid}`);
+    const run = runCli(["--port", "0", "--state", statePath]);
+    try {
+      await baseUrlOf(run);
+      expect(run.stderr()).toContain(`linked.db.creating-${pid} (a new state file being created`);
+      expect(statSync(statePath).nlink).toBe(1);
+    } finally {
+      run.child.kill("SIGTERM");
+      expect(await run.exited).toBe(0);
+    }
+  });
+
+  it("a second name given to the file is still refused, beside a creation's aside name", async () => {
+    const statePath = join(folder, "two-names.db");
+    await (await startServer({ statePath, config: CONFIG })).close();
+    const pid = spawnSync(process.execPath, ["-e", ""]).pid as number;
+    linkSync(statePath, `${statePath}.creating-${pid}`);
+    linkSync(statePath, join(folder, "other-name.db"));
+    expect((await refusal(statePath)).message).toMatch(/has 2 names \(hard links\)/);
+    rmSync(`${statePath}.creating-${pid}`);
+    rmSync(join(folder, "other-name.db"));
   });
 
   it("a new state file is created whole: never empty, even when the server is killed at once", async () => {

@@ -22,6 +22,7 @@ import {
   watch,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { creationLinksOf } from "./leftovers.js";
 import { StateFileError } from "./state-file-error.js";
 
 export type StateFileKind = "absent" | "sqlite" | "legacy-json";
@@ -76,9 +77,12 @@ export function companionsOf(path: string): { wal: string; shm: string; lock: st
  */
 export function checkNames(path: string): void {
   const file = lstatOrUndefined(path);
-  if (file && file.nlink > 1)
+  // A creation killed right after linking the file into place left its aside name on it: not a
+  // name anyone gave it, and removed with the other leftovers once the lock is held.
+  const names = file ? file.nlink - creationLinksOf(path, file).length : 0;
+  if (file && names > 1)
     throw new StateFileError(
-      `state file ${path}: has ${file.nlink} names (hard links): SQLite keeps a database's write-ahead log beside the name it is opened by, so each name would have a log of its own. Keep one name: remove the others (find them with: find / -xdev -samefile ${path})`,
+      `state file ${path}: has ${names} names (hard links): SQLite keeps a database's write-ahead log beside the name it is opened by, so each name would have a log of its own. Keep one name: remove the others (find them with: find / -xdev -samefile ${path})`,
     );
   const { wal, shm, lock } = companionsOf(path);
   for (const [companion, what] of [

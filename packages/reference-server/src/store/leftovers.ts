@@ -16,7 +16,7 @@
  * removed. A backup takes no lock: it removes the partial copies beside its output whose process
  * has ended. The folder FILE.snapshots (the sandbox's snapshots) is kept: it is no work aside.
  */
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Logger } from "../logger.js";
 
@@ -40,6 +40,25 @@ interface Leftover {
   what: string;
   pid: number;
   bytes: number;
+}
+
+/** Where a new state file for `path` is created before it is linked into place (open.ts). */
+export function creationAside(path: string, pid: number = process.pid): string {
+  return `${path}.creating-${pid}`;
+}
+
+/**
+ * The names beside `path` that a creation killed between its link into place and the removal of
+ * its aside name left on the state file itself (`file`, its lstat): extra names of it that are no
+ * second name anyone gave it, and that the start removes with the other leftovers.
+ */
+export function creationLinksOf(path: string, file: { dev: number; ino: number }): string[] {
+  const prefix = `${basename(path)}.creating-`;
+  return readdirSync(dirname(path)).filter((name) => {
+    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) return false;
+    const stat = lstatOrUndefined(join(dirname(path), name));
+    return stat !== undefined && stat.dev === file.dev && stat.ino === file.ino;
+  });
 }
 
 /** Removes the leftovers beside the state file at `path` (its lock held); tells `logger` what went. */
@@ -113,4 +132,12 @@ function alive(pid: number): boolean {
 
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }

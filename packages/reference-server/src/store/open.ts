@@ -25,6 +25,7 @@ import { copyFileSync, existsSync, linkSync, renameSync, rmSync, statSync } from
 import { hostname } from "node:os";
 import { type Database, type Driver, distrustSchema, loadDriver, usePageCache } from "./driver.js";
 import { companionsOf, describeSqliteError } from "./files.js";
+import { creationAside } from "./leftovers.js";
 import { claimFile, type FileClaim, lockPathOf } from "./lock.js";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.js";
 import { schemaDifferences } from "./schema-check.js";
@@ -439,7 +440,7 @@ function damaged(message: string): Error {
  * path is never one this server left empty (an empty state file is damaged, not new).
  */
 function createWhole(Driver: Driver, path: string): void {
-  const aside = `${path}.creating-${process.pid}`;
+  const aside = creationAside(path);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${aside}${suffix}`, { force: true });
   try {
     const db = new Driver(aside);

@@ -251,6 +251,25 @@ describe("against real servers the tester starts", () => {
     expect(result.exitCode).toBe(1);
   });
 
+  it("a server that does not ignore SIGXFSZ ends by it on the full disk: said, and judged at the next start", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "custody-xfsz-"));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const dies = join(folder, "dies.mjs");
+    // Node ignores the signal; this preload lets it end the process, as it does most programs.
+    writeFileSync(
+      dies,
+      'process.on("SIGXFSZ", () => { process.removeAllListeners("SIGXFSZ"); process.kill(process.pid, "SIGXFSZ"); });\n',
+    );
+    const result = await custody(onState.replace(`'${serverCli}'`, `--import '${dies}' '${serverCli}'`), {
+      only: ["full disk"],
+    });
+    expect(result.notes.join("\n")).toMatch(
+      /a full disk: ended by SIGXFSZ, the file-size limit's own signal/,
+    );
+    expect(result.findings).toEqual([]);
+    expect(result.exitCode).toBe(0);
+  });
+
   it("a command that serves nothing is exit 3, saying what it printed", async () => {
     const result = await custody("echo no server here {state} {port}", { only: ["one writer"] });
     expect(result.exitCode).toBe(3);

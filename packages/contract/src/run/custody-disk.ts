@@ -1,3 +1,10 @@
+/**
+ * A full disk (run/custody.ts): a file-size limit on the running server, and a disk full from the
+ * first start. Nothing acknowledged is lost, nothing refused is kept, and orders are taken again
+ * once there is room.
+ */
+import { constants } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type CustodyContext,
   firstStart,
@@ -15,6 +22,7 @@ import {
   deskAt,
   judgeKept,
   type Placed,
+  pingAt,
   place,
   placeKept,
 } from "./custody-orders.js";
@@ -47,6 +55,18 @@ export async function fullDisk(context: CustodyContext): Promise<Judgement> {
     }
     await limitFileSizes(server, undefined);
     const acknowledged = placed.filter((p) => "orderId" in p).length - 1;
+    if (await endedByLimit(server, desk, context)) {
+      out.notes.push(
+        `${scenario}: ended by SIGXFSZ, the file-size limit's own signal (a real full disk sends none), after ${acknowledged} order(s) acknowledged: what it acknowledged is judged at the next start`,
+      );
+      await judgeKept(
+        await deskAt(context, await serving(context, dir, STATE_NAME, "again after SIGXFSZ ended it")),
+        placed,
+        scenario,
+        out,
+      );
+      return;
+    }
     if (!refused()) {
       out.notes.push(
         `${scenario}: ${acknowledged} orders acknowledged with no room to grow any file; the refusal not judged`,
@@ -119,6 +139,23 @@ export async function fullDiskAtStart(context: CustodyContext): Promise<Judgemen
     kept.push(await placeKept(desk, "custody-room-at-last"));
     await judgeKept(await afterKill(context, again, dir), kept, scenario, out);
   });
+}
+
+/**
+ * Whether the server ended by SIGXFSZ (a process that does not ignore the limit's signal; a shell
+ * that ran it as a child ends with 128 + its number): asked only once ping goes unanswered, and
+ * waited for until the start timeout.
+ */
+async function endedByLimit(server: OperatedServer, desk: Desk, context: CustodyContext): Promise<boolean> {
+  if (await pingAt(desk)) return false;
+  const waited = new AbortController();
+  const ending = await Promise.race([
+    server.ended,
+    sleep(context.startTimeoutMs, undefined, { signal: waited.signal }).catch(() => undefined),
+  ]);
+  waited.abort();
+  const signal = constants.signals.SIGXFSZ;
+  return ending !== undefined && (ending.signal === "SIGXFSZ" || ending.code === 128 + signal);
 }
 
 /** The limit on every process of the server's group: the server may be a shell's child. */

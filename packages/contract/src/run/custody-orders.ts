@@ -76,10 +76,10 @@ export async function placeKept(
   return placed;
 }
 
-/** A ping on the desk's connection: the server has read what came before it. */
-export async function pingAt(desk: Desk): Promise<void> {
+/** A ping on the desk's connection (the server has read what came before it): whether it answered. */
+export async function pingAt(desk: Desk): Promise<boolean> {
   const op = desk.session.model.operation("ping");
-  if (op) await quietCall(desk.session, op, {}, "custody: ping");
+  return op !== undefined && ok(await quietCall(desk.session, op, {}, "custody: ping"));
 }
 
 /** A cancel whose outcome does not matter: a full disk may refuse it, and the order then rests. */

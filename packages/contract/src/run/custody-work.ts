@@ -1,3 +1,7 @@
+/**
+ * Work and its end (run/custody.ts): a stop (SIGTERM) while orders arrive, what work that ended
+ * leaves open, and a long history of orders found again by their client order ids.
+ */
 import {
   type CustodyContext,
   CustodyStop,
@@ -159,7 +163,9 @@ export async function openFiles(context: CustodyContext): Promise<Judgement> {
     const after = await settledCount(
       () => openFileCount(server.pids()),
       bound,
-      () => pingAt(desk),
+      async () => {
+        await pingAt(desk);
+      },
     );
     if (after !== undefined && after > bound)
       out.findings.push({

@@ -24,6 +24,15 @@ const onState = `'${process.execPath}' '${serverCli}' --state {state} --port {po
 // The same server without --state: it is given the file's name (in the environment) and keeps nothing.
 const inMemory = `MARKETAPI_STATE_IGNORED={state} '${process.execPath}' '${serverCli}' --port {port}`;
 
+/** The reference server on --state with `lines` of JavaScript preloaded (`--import`); removed when the test ends. */
+function onStateWith(name: string, lines: readonly string[]): string {
+  const folder = mkdtempSync(join(tmpdir(), `custody-${name}-`));
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+  const preload = join(folder, `${name}.mjs`);
+  writeFileSync(preload, [...lines, ""].join("\n"));
+  return onState.replace(`'${serverCli}'`, `--import '${preload}' '${serverCli}'`);
+}
+
 /** A time limit under test is the hang limit: the scenarios start servers on a loaded machine. */
 function custody(command: string, more: Partial<CustodyOptions> = {}) {
   return runCustody({
@@ -183,17 +192,17 @@ describe("against real servers the tester starts", () => {
 
   it("a server that ignores SIGTERM is still running at the stop timeout: a finding, and it is killed", async () => {
     // A preload that keeps the server's own SIGTERM handler from being set, and sets one that does nothing.
-    const folder = mkdtempSync(join(tmpdir(), "custody-deaf-"));
-    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
-    const deaf = join(folder, "deaf.mjs");
-    writeFileSync(
-      deaf,
-      'const on = process.on.bind(process);\nprocess.on = (e, f) => (e === "SIGTERM" ? process : on(e, f));\non("SIGTERM", () => {});\n',
+    const result = await custody(
+      onStateWith("deaf", [
+        "const on = process.on.bind(process);",
+        'process.on = (e, f) => (e === "SIGTERM" ? process : on(e, f));',
+        'on("SIGTERM", () => {});',
+      ]),
+      {
+        only: ["graceful stop"],
+        stopTimeoutMs: 1000, // time limit under test: the stop's (a deaf server never ends), not the start's
+      },
     );
-    const result = await custody(onState.replace(`'${serverCli}'`, `--import '${deaf}' '${serverCli}'`), {
-      only: ["graceful stop"],
-      stopTimeoutMs: 1000, // time limit under test: the stop's (a deaf server never ends), not the start's
-    });
     expect(custodyText(result)).toMatch(
       /a stop \(SIGTERM\) while orders arrive: still running 1000 ms after SIGTERM: a stop must end the server/,
     );
@@ -201,22 +210,15 @@ describe("against real servers the tester starts", () => {
   });
 
   it("a server that opens a file with each request and never closes it: a finding", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "custody-leak-"));
-    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
-    const leak = join(folder, "leak.mjs");
-    writeFileSync(
-      leak,
-      [
+    const result = await custody(
+      onStateWith("leak", [
         'import { openSync } from "node:fs";',
         'import http from "node:http";',
         "const emit = http.Server.prototype.emit;",
         'http.Server.prototype.emit = function (event, ...rest) { if (event === "request") openSync("/dev/null", "r"); return emit.call(this, event, ...rest); };',
-        "",
-      ].join("\n"),
+      ]),
+      { only: ["open files"] },
     );
-    const result = await custody(onState.replace(`'${serverCli}'`, `--import '${leak}' '${serverCli}'`), {
-      only: ["open files"],
-    });
     expect(custodyText(result)).toMatch(
       /open files after work that ended: its processes hold \d+ open files \(descriptors\) .* against \d+ before them/,
     );
@@ -224,14 +226,10 @@ describe("against real servers the tester starts", () => {
   });
 
   it("a server that makes its state file empty first, and then its contents: a killed first start strands the path", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "custody-halfmade-"));
-    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
-    const halfMade = join(folder, "half-made.mjs");
     // Before the server runs on a new path: an empty file there for three seconds, removed after
     // (so a start not killed serves). Killed meanwhile, it leaves the empty file.
-    writeFileSync(
-      halfMade,
-      [
+    const result = await custody(
+      onStateWith("half-made", [
         'import { existsSync, rmSync, writeFileSync } from "node:fs";',
         'const path = process.argv[process.argv.indexOf("--state") + 1];',
         "if (!existsSync(path)) {",
@@ -239,12 +237,9 @@ describe("against real servers the tester starts", () => {
         "  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);",
         "  rmSync(path);",
         "}",
-        "",
-      ].join("\n"),
+      ]),
+      { only: ["killed while starting"] },
     );
-    const result = await custody(onState.replace(`'${serverCli}'`, `--import '${halfMade}' '${serverCli}'`), {
-      only: ["killed while starting"],
-    });
     expect(custodyText(result)).toMatch(
       /kill -9 as state\.db appears, in a first start: the next start on state\.db does not serve \(exit code 2; the folder holds state\.db.*is empty.*a start killed before it served must leave the path usable/,
     );
@@ -252,17 +247,13 @@ describe("against real servers the tester starts", () => {
   });
 
   it("a server that does not ignore SIGXFSZ ends by it on the full disk: said, and judged at the next start", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "custody-xfsz-"));
-    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
-    const dies = join(folder, "dies.mjs");
     // Node ignores the signal; this preload lets it end the process, as it does most programs.
-    writeFileSync(
-      dies,
-      'process.on("SIGXFSZ", () => { process.removeAllListeners("SIGXFSZ"); process.kill(process.pid, "SIGXFSZ"); });\n',
+    const result = await custody(
+      onStateWith("dies", [
+        'process.on("SIGXFSZ", () => { process.removeAllListeners("SIGXFSZ"); process.kill(process.pid, "SIGXFSZ"); });',
+      ]),
+      { only: ["full disk"] },
     );
-    const result = await custody(onState.replace(`'${serverCli}'`, `--import '${dies}' '${serverCli}'`), {
-      only: ["full disk"],
-    });
     expect(result.notes.join("\n")).toMatch(
       /a full disk: ended by SIGXFSZ, the file-size limit's own signal/,
     );

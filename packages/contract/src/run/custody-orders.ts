@@ -69,8 +69,9 @@ export async function place(desk: Desk, clientOrderId: string, own = false): Pro
 export async function placeKept(
   desk: Desk,
   clientOrderId: string,
+  own = false,
 ): Promise<{ clientOrderId: string; orderId: number }> {
-  const placed = await place(desk, clientOrderId);
+  const placed = await place(desk, clientOrderId, own);
   if ("refused" in placed)
     throw new CustodyStop(`a far LIMIT BUY on a healthy server was refused: ${placed.refused}`);
   return placed;

@@ -79,7 +79,7 @@ export function checkNames(path: string): void {
   const file = lstatOrUndefined(path);
   // A creation killed right after linking the file into place left its aside name on it: not a
   // name anyone gave it, and removed with the other leftovers once the lock is held.
-  const names = file ? file.nlink - creationLinksOf(path, file).length : 0;
+  const names = file && file.nlink > 1 ? file.nlink - creationLinksOf(path, file).length : 1;
   if (file && names > 1)
     throw new StateFileError(
       `state file ${path}: has ${names} names (hard links): SQLite keeps a database's write-ahead log beside the name it is opened by, so each name would have a log of its own. Keep one name: remove the others (find them with: find / -xdev -samefile ${path})`,

@@ -53,7 +53,7 @@ export function creationAside(path: string, pid: number = process.pid): string {
  * second name anyone gave it, and that the start removes with the other leftovers.
  */
 export function creationLinksOf(path: string, file: { dev: number; ino: number }): string[] {
-  const prefix = `${basename(path)}.creating-`;
+  const prefix = basename(creationAside(path, 0)).slice(0, -1);
   return readdirSync(dirname(path)).filter((name) => {
     if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) return false;
     const stat = lstatOrUndefined(join(dirname(path), name));

@@ -50,33 +50,40 @@ describe("damaged state files", () => {
     expect(statSync(empty).size).toBe(0);
   });
 
-  it("a creation killed between linking the file into place and removing its aside name: the next start serves", async () => {
-    const statePath = join(folder, "linked.db");
-    await (await startServer({ statePath, config: CONFIG })).close();
-    // The aside name a killed creation left on the file itself (a process id no process has now).
-    const pid = spawnSync(process.execPath, ["-e", ""]).pid as number;
-    linkSync(statePath, `${statePath}.creating-${pid}`);
-    const run = runCli(["--port", "0", "--state", statePath]);
-    try {
-      await baseUrlOf(run);
-      expect(run.stderr()).toContain(`linked.db.creating-${pid} (a new state file being created`);
-      expect(statSync(statePath).nlink).toBe(1);
-    } finally {
-      run.child.kill("SIGTERM");
-      expect(await run.exited).toBe(0);
-    }
-  });
+  // An operation that links its finished file into place, killed before it removed its aside name.
+  const linkedAside = [
+    { given: "a creation", aside: "creating", want: "a new state file being created" },
+    { given: "a backup (the file is its output)", aside: "partial", want: "a backup being written" },
+  ];
+  for (const { given, aside, want } of linkedAside) {
+    it(`${given} killed between linking the file into place and removing its aside name: the next start serves`, async () => {
+      const statePath = join(folder, `linked-${aside}.db`);
+      await (await startServer({ statePath, config: CONFIG })).close();
+      // The aside name a killed operation left on the file itself (a process id no process has now).
+      const pid = spawnSync(process.execPath, ["-e", ""]).pid as number;
+      linkSync(statePath, `${statePath}.${aside}-${pid}`);
+      const run = runCli(["--port", "0", "--state", statePath]);
+      try {
+        await baseUrlOf(run);
+        expect(run.stderr()).toContain(`linked-${aside}.db.${aside}-${pid} (${want}`);
+        expect(statSync(statePath).nlink).toBe(1);
+      } finally {
+        run.child.kill("SIGTERM");
+        expect(await run.exited).toBe(0);
+      }
+    });
 
-  it("a second name given to the file is still refused, beside a creation's aside name", async () => {
-    const statePath = join(folder, "two-names.db");
-    await (await startServer({ statePath, config: CONFIG })).close();
-    const pid = spawnSync(process.execPath, ["-e", ""]).pid as number;
-    linkSync(statePath, `${statePath}.creating-${pid}`);
-    linkSync(statePath, join(folder, "other-name.db"));
-    expect((await refusal(statePath)).message).toMatch(/has 2 names \(hard links\)/);
-    rmSync(`${statePath}.creating-${pid}`);
-    rmSync(join(folder, "other-name.db"));
-  });
+    it(`a second name given to the file is still refused, beside ${given}'s aside name`, async () => {
+      const statePath = join(folder, `two-names-${aside}.db`);
+      await (await startServer({ statePath, config: CONFIG })).close();
+      const pid = spawnSync(process.execPath, ["-e", ""]).pid as number;
+      linkSync(statePath, `${statePath}.${aside}-${pid}`);
+      linkSync(statePath, join(folder, `other-name-${aside}.db`));
+      expect((await refusal(statePath)).message).toMatch(/has 2 names \(hard links\)/);
+      rmSync(`${statePath}.${aside}-${pid}`);
+      rmSync(join(folder, `other-name-${aside}.db`));
+    });
+  }
 
   it("a new state file is created whole: never empty, even when the server is killed at once", async () => {
     const statePath = join(folder, "new.db");

@@ -30,7 +30,7 @@ import {
   resolveStatePath,
 } from "./files.js";
 import { HistoryReads } from "./history-reads.js";
-import { removeLeftovers, removeStalePartials } from "./leftovers.js";
+import { backupAside, removeLeftovers, removeStalePartials } from "./leftovers.js";
 import { loadState, refusingDamage } from "./load.js";
 import { claimFile, type FileClaim, FileInUse, StateLock } from "./lock.js";
 import {
@@ -104,7 +104,7 @@ async function backupResolved(statePath: string, outPath: string, logger: Pick<L
     missingLog: "refuse",
     readWrite: !hasLog(statePath),
   });
-  const partial = `${outPath}.partial-${process.pid}`;
+  const partial = backupAside(outPath);
   try {
     removeDatabase(partial);
     const counts = copyChecked(Driver, source, partial);

@@ -22,7 +22,7 @@ import {
   watch,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { creationLinksOf } from "./leftovers.js";
+import { asideLinksOf } from "./leftovers.js";
 import { StateFileError } from "./state-file-error.js";
 
 export type StateFileKind = "absent" | "sqlite" | "legacy-json";
@@ -77,9 +77,9 @@ export function companionsOf(path: string): { wal: string; shm: string; lock: st
  */
 export function checkNames(path: string): void {
   const file = lstatOrUndefined(path);
-  // A creation killed right after linking the file into place left its aside name on it: not a
-  // name anyone gave it, and removed with the other leftovers once the lock is held.
-  const names = file && file.nlink > 1 ? file.nlink - creationLinksOf(path, file).length : 1;
+  // A creation or a backup killed right after linking the file into place left its aside name on
+  // it: not a name anyone gave it, and removed with the other leftovers once the lock is held.
+  const names = file && file.nlink > 1 ? file.nlink - asideLinksOf(path, file).length : 1;
   if (file && names > 1)
     throw new StateFileError(
       `state file ${path}: has ${names} names (hard links): SQLite keeps a database's write-ahead log beside the name it is opened by, so each name would have a log of its own. Keep one name: remove the others (find them with: find / -xdev -samefile ${path})`,

@@ -14,7 +14,7 @@
  * Each of the first five is made only under the state file's lock, so whoever holds the lock knows
  * that every one of them is a leftover, and removes them (start-up, restore), warning of what it
  * removed. A backup takes no lock: it removes the partial copies beside its output whose process
- * has ended. The folder FILE.snapshots (the sandbox's snapshots) is kept: it is no work aside.
+ * has ended, and so does a start on that output, a backup being a state file too. The folder FILE.snapshots (the sandbox's snapshots) is kept: it is no work aside.
  */
 import { lstatSync, readdirSync, rmSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -47,15 +47,24 @@ export function creationAside(path: string, pid: number = process.pid): string {
   return `${path}.creating-${pid}`;
 }
 
+/** Where a backup to `out` is written before it is linked into place (backup.ts). */
+export function backupAside(out: string, pid: number = process.pid): string {
+  return `${out}.partial-${pid}`;
+}
+
+/** The aside names that an operation links into place as its finished file (open.ts, backup.ts). */
+const LINKED_INTO_PLACE = /^(creating|partial)-\d+$/;
+
 /**
- * The names beside `path` that a creation killed between its link into place and the removal of
- * its aside name left on the state file itself (`file`, its lstat): extra names of it that are no
- * second name anyone gave it, and that the start removes with the other leftovers.
+ * The names beside `path` that an operation killed between linking its work into place and
+ * removing its aside name left on the file itself (`file`, its lstat): a creation's
+ * FILE.creating-PID or a backup's COPY.partial-PID. They are no second name anyone gave the file,
+ * and a start removes them with the other leftovers.
  */
-export function creationLinksOf(path: string, file: { dev: number; ino: number }): string[] {
-  const prefix = basename(creationAside(path, 0)).slice(0, -1);
+export function asideLinksOf(path: string, file: { dev: number; ino: number }): string[] {
+  const prefix = `${basename(path)}.`;
   return readdirSync(dirname(path)).filter((name) => {
-    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) return false;
+    if (!name.startsWith(prefix) || !LINKED_INTO_PLACE.test(name.slice(prefix.length))) return false;
     const stat = lstatOrUndefined(join(dirname(path), name));
     return stat !== undefined && stat.dev === file.dev && stat.ino === file.ino;
   });
@@ -68,7 +77,8 @@ export function removeLeftovers(path: string, logger: Told): Leftover[] {
     pid: Number(match[2]),
   }));
   report(path, found, logger);
-  return found;
+  // A backup's partial copy beside a state file is one whose output the file is (see asideLinksOf).
+  return [...found, ...removeStalePartials(path, logger)];
 }
 
 /** Removes the partial copies beside a backup's output `out` whose process has ended. */

@@ -92,6 +92,10 @@ describe.concurrent("marketapi-codegen options", () => {
     },
     { given: ["--out", "gen", "--frobnicate"], want: "marketapi-codegen: unknown option --frobnicate" },
     {
+      given: ["--out", ""],
+      want: 'marketapi-codegen: --out needs a value; got "" (an empty word, such as an unset variable)',
+    },
+    {
       given: [],
       config: { outt: "gen" },
       want: 'marketapi-codegen: marketapi-codegen.config.json: unknown option "outt"; did you mean "out"? (options: out, spec, client, validators, operations, endpoint, strictSchemas)',

@@ -11,30 +11,41 @@ export class UsageError extends Error {
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** The options and the positional arguments of a command line. */
-export interface CommandLine {
-  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
-  positionals: string[];
-}
+/** The options and the positional arguments of a command line, typed by its options. */
+export type CommandLine<T extends Options = Options> = ReturnType<
+  typeof parseArgs<{ options: T; strict: true; allowPositionals: true }>
+>;
 
 /**
  * node:util's parseArgs, strict, with its errors said as a UsageError: an unknown option names
- * the closest known one ("unknown option --sepc; did you mean --spec?").
+ * the closest known one ("unknown option --sepc; did you mean --spec?"). An option that takes a
+ * value never takes an empty one: `--state "$UNSET"` would otherwise read as no option at all.
  */
-export function parseCommandLine(
+export function parseCommandLine<T extends Options>(
   args: readonly string[],
-  options: Options,
+  options: T,
   { allowPositionals = true }: { allowPositionals?: boolean } = {},
-): CommandLine {
+): CommandLine<T> {
+  let parsed: CommandLine<T>;
   try {
-    return parseArgs({
+    parsed = parseArgs({
       args: withNegativeValuesJoined(args, options),
       options,
       strict: true,
       allowPositionals,
-    }) as CommandLine;
+    }) as CommandLine<T>;
   } catch (error) {
     throw new UsageError(explainParseError(error as Error, Object.keys(options)));
+  }
+  refuseEmptyValues(parsed.values as Record<string, unknown>);
+  return parsed;
+}
+
+function refuseEmptyValues(values: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(values)) {
+    const given = Array.isArray(value) ? value : [value];
+    if (given.includes(""))
+      throw new UsageError(`--${name} needs a value; got "" (an empty word, such as an unset variable)`);
   }
 }
 

@@ -19,6 +19,15 @@ describe("parseCommandLine: a wrong command line, in one line", () => {
     { given: ["--zzzzzz"], want: "unknown option --zzzzzz" },
     { given: ["--spec"], want: "--spec needs a value" },
     { given: ["--check=yes"], want: "Option '--check' does not take an argument" },
+    {
+      given: ["--spec", ""],
+      want: `--spec needs a value; got "" (an empty word, such as an unset variable)`,
+    },
+    { given: ["--out="], want: `--out needs a value; got "" (an empty word, such as an unset variable)` },
+    {
+      given: ["--spec", "a.yaml", "--out", ""],
+      want: `--out needs a value; got "" (an empty word, such as an unset variable)`,
+    },
   ])("$given → $want", ({ given, want }) => {
     expect(() => parseCommandLine(given, OPTIONS)).toThrow(new UsageError(want));
   });

@@ -11,8 +11,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { EXIT, explainParseError, wholeNumberOption, withNegativeValuesJoined } from "@marketapi/command";
+import { EXIT, parseCommandLine, wholeNumberOption } from "@marketapi/command";
 import { loadOpenApi } from "@marketapi/spec";
 import { UsageError } from "./core/errors.js";
 import { buildContractModel } from "./core/operations.js";
@@ -89,18 +88,7 @@ const CUSTODY_OPTIONS = {
 } as const;
 
 export function parseCustody(argv: readonly string[]): CustodyOptions & { json: boolean } {
-  let parsed: ReturnType<typeof parse>;
-  const parse = (args: string[]) =>
-    parseArgs({
-      args: withNegativeValuesJoined(args, CUSTODY_OPTIONS),
-      strict: true,
-      options: CUSTODY_OPTIONS,
-    });
-  try {
-    parsed = parse([...argv]);
-  } catch (error) {
-    throw new UsageError(explainParseError(error as Error, Object.keys(CUSTODY_OPTIONS)));
-  }
+  const parsed = parseCommandLine(argv, CUSTODY_OPTIONS, { allowPositionals: false });
   const v = parsed.values;
   if (!v.server)
     throw new UsageError(

@@ -1,11 +1,5 @@
 /** The command line of marketapi-contract. */
-import { parseArgs } from "node:util";
-import {
-  didYouMean,
-  explainParseError,
-  wholeNumberOption,
-  withNegativeValuesJoined,
-} from "@marketapi/command";
+import { didYouMean, parseCommandLine, wholeNumberOption } from "@marketapi/command";
 import { UsageError } from "./core/errors.js";
 import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
 import { SHORT } from "./report/text.js";
@@ -136,12 +130,7 @@ function checkList(text: string | undefined): CheckName[] | undefined {
 }
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(withNegativeValuesJoined(argv, OPTIONS));
-  } catch (error) {
-    throw new UsageError(explainParseError(error as Error, OPTION_NAMES));
-  }
+  const parsed = parseCommandLine(argv, OPTIONS);
   const v = parsed.values;
   if (parsed.positionals.length > 0) {
     throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
@@ -228,10 +217,3 @@ const OPTIONS = {
   remember: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
-
-/** Every option's name, for the did-you-mean of an unknown one. */
-const OPTION_NAMES = Object.keys(OPTIONS);
-
-function parse(argv: readonly string[]) {
-  return parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: OPTIONS });
-}

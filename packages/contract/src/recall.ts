@@ -10,8 +10,7 @@
  * and is the order that id now finds, then is cancelled.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { EXIT, explainParseError, wholeNumberOption, withNegativeValuesJoined } from "@marketapi/command";
+import { EXIT, parseCommandLine, wholeNumberOption } from "@marketapi/command";
 import { loadOpenApi } from "@marketapi/spec";
 import { refusalFor } from "@marketapi/spec/model";
 import { ConnectionError, UsageError } from "./core/errors.js";
@@ -136,12 +135,7 @@ export function parseRecall(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): RecallOptions & { json: boolean } {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (error) {
-    throw new UsageError(explainParseError(error as Error, Object.keys(OPTIONS)));
-  }
+  const parsed = parseCommandLine(argv, OPTIONS);
   const v = parsed.values;
   if (parsed.positionals.length !== 1)
     throw new UsageError(
@@ -193,15 +187,6 @@ const OPTIONS = {
   timeout: { type: "string" },
   json: { type: "boolean" },
 } as const;
-
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: withNegativeValuesJoined(argv, OPTIONS),
-    strict: true,
-    allowPositionals: true,
-    options: OPTIONS,
-  });
-}
 
 const num = (value: unknown): number => (typeof value === "number" ? value : Number(value));
 

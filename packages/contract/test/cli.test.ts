@@ -305,6 +305,11 @@ describe("the marketapi-contract command", () => {
         `marketapi-contract: --max-requests takes a whole number, 1 or more; got ${JSON.stringify(value)}`,
       );
     }
+    const empty = await cli(["--base-url", ""]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.split("\n")[0]).toBe(
+      'marketapi-contract: --base-url needs a value; got "" (an empty word, such as an unset variable)',
+    );
     const timeout = await cli(["--timeout", "-1"]);
     expect(timeout.stderr.split("\n")[0]).toBe(
       'marketapi-contract: --timeout takes a whole number, 1 or more; got "-1"',

@@ -357,6 +357,18 @@ describe("marketapi-server command", () => {
     expect(await help.exited).toBe(0);
     expect(help.stdout()).toContain("--state FILE");
   });
+
+  // An empty word (an unset variable in a script) is no value: a server in memory where a state
+  // file was asked for, or listening on every interface, would lose or expose what it serves.
+  it.each([
+    { given: ["--state", ""], want: "--state needs a value" },
+    { given: ["--host", ""], want: "--host needs a value" },
+    { given: ["--admin-token="], want: "--admin-token needs a value" },
+  ])("$given is refused with exit 2: $want", async ({ given, want }) => {
+    const run = runCli(["--port", "0", ...given]);
+    expect(await run.exited).toBe(2);
+    expect(run.stderr()).toContain(want);
+  });
 });
 
 mkdirSync(folder, { recursive: true });

@@ -5,8 +5,7 @@
 // they are written into the generated headers, so the spelling of a command does not change output.
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from "node:path";
-import { parseArgs } from "node:util";
-import { didYouMean, explainParseError } from "@marketapi/command";
+import { UsageError as CommandUsageError, didYouMean, parseCommandLine } from "@marketapi/command";
 import { InputError, maxInputBytes, parseJsonText, readTextFile } from "@marketapi/spec-loader/input";
 import type { GeneratorName } from "../generate.js";
 
@@ -167,9 +166,10 @@ export function parseCli(argv: string[], cwd = process.cwd()): CliOptions | "hel
 
 function parseFlags(argv: string[]): Record<string, string | boolean | undefined> {
   try {
-    return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
+    return parseCommandLine(argv, FLAGS, { allowPositionals: false }).values;
   } catch (error) {
-    const message = explainParseError(error as Error, Object.keys(FLAGS));
+    if (!(error instanceof CommandUsageError)) throw error;
+    const { message } = error;
     throw new UsageError(
       message.startsWith("unexpected argument") ? `${message}: every option is a --flag` : message,
     );

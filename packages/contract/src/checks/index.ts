@@ -31,6 +31,7 @@ import { orderTimes } from "./order-times.js";
 import { orderViews } from "./order-views.js";
 import { rateCounters } from "./rate-counters.js";
 import { rateLimitEnforcement } from "./rate-limit-enforcement.js";
+import { readableErrors } from "./readable-errors.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { resultFilter } from "./result-filter.js";
@@ -53,6 +54,7 @@ export const CHECKS = [
   contentTypeConformance,
   responseSchemaConformance,
   responseHeadersConformance,
+  readableErrors,
   negativeDataRejection,
   authEnforcement,
   defaultsHonoured,

@@ -93,6 +93,34 @@ export function faults(demo: { apiKey: string; apiSecret: string }): Fault[] {
           : res,
     },
     {
+      name: "error-msg-names-undefined",
+      description:
+        "the missing parameter's refusal names it from a variable that is not there: Mandatory parameter 'undefined' was not sent",
+      caughtBy: ["readable_errors"],
+      response: (_req, res) =>
+        isError(res)
+          ? mapJson(res, (j) => {
+              const error = j as Json;
+              if (error.code === -1102 && typeof error.msg === "string")
+                error.msg = error.msg.replace(/'[^']*'/, "'undefined'");
+              return error;
+            })
+          : res,
+    },
+    {
+      name: "error-msg-empty",
+      description: "errors of unknown symbols answered with an empty msg",
+      caughtBy: ["readable_errors"],
+      response: (_req, res) =>
+        isError(res)
+          ? mapJson(res, (j) => {
+              const error = j as Json;
+              if (error.code === -1121) error.msg = "";
+              return error;
+            })
+          : res,
+    },
+    {
       name: "unsigned-order-accepted",
       description: "new_order without a signature is accepted",
       caughtBy: ["auth_enforcement"],

@@ -5,7 +5,9 @@
  * in its sandbox document). A target that answers them with anything but 200 is skipped, saying so.
  * - klines: every 1-minute candle whose trades the trade list holds shows their open, high, low,
  *   close, volumes, count and taker-buy volumes (the trades read before and after it the same);
- *   a startTime inside a candle gives the candles opening at or after it;
+ *   a startTime inside a candle gives the candles opening at or after it; in UTC and in a time
+ *   zone of no whole hour, every interval's candles open on its boundaries (`1w` from Monday,
+ *   `1M` from the first) with no gap, and each closed candle is the shorter ones it covers, folded;
  * - myTrades: each of the account's trades is the public trade of its id (price, qty, quote qty,
  *   time, maker side); `orderId` lists exactly that order's trades, `fromId` those from it on;
  * - account: valid by the document (uid from 1), omitZeroBalances leaves out exactly the zero
@@ -33,6 +35,13 @@ import {
   viewSchemaProblems,
 } from "../kit/account-views.js";
 import { bodyObject, ok } from "../kit/answers.js";
+import {
+  alignmentProblems,
+  coveringCandles,
+  foldProblems,
+  intervalCut,
+  zoneMinutesOf,
+} from "../kit/candle-intervals.js";
 import { op, type RunContext } from "../kit/context.js";
 import { countersOf, counterValue, sameWindow } from "../kit/counters.js";
 import { ATTEMPTS, newestTradeId, newestTrades, type TradeRow, tradePage } from "../kit/relations-support.js";
@@ -58,6 +67,8 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "klines-taker-buy-counts-every-trade",
     "klines-low-unwritten",
     "klines-start-inside-candle",
+    "klines-weeks-from-thursday",
+    "klines-time-zone-ignored",
     "myTrades-weight-5-always",
     "account-uid-unset",
     "account-requires-stp",
@@ -119,6 +130,7 @@ async function accountViewsCheck(ctx: RunContext): Promise<void> {
   }
   await candles(views);
   await startInsideCandle(views);
+  for (const zone of ZONES) await candleIntervals(views, zone);
   if (!ctx.session.credentials) {
     ctx.session.recorder.skip(
       CHECK,
@@ -226,6 +238,74 @@ async function candles(views: Views): Promise<void> {
       CHECK,
       judgedOn(VIEWS.klines),
       "no candle whose trades the trade list holds; not judged",
+    );
+}
+
+/** The time zones the intervals are read in: UTC, and one whose offset is no whole hour. */
+const ZONES = ["0", "-03:30"];
+
+/** The intervals read, shortest first, and the shorter one each longer one is folded from. */
+const FOLDS: ReadonlyArray<[interval: string, from?: string]> = [
+  ["1m"],
+  ["5m", "1m"],
+  ["15m", "1m"],
+  ["1h", "1m"],
+  ["4h", "1h"],
+  ["1d", "1h"],
+  ["3d", "1d"],
+  ["1w", "1d"],
+  ["1M", "1d"],
+];
+
+/**
+ * The candles of each interval in the time zone `zone`: each opens on its interval's boundary
+ * there and the series has no gap, and each candle that closed before the first read is the
+ * shorter candles it covers, folded (a closed candle no longer changes, so reads one after another
+ * agree on it).
+ */
+async function candleIntervals(views: Views, zone: string): Promise<void> {
+  const minutes = zoneMinutesOf(zone) as number;
+  const read = new Map<string, Candle[]>();
+  let closedBefore: number | undefined;
+  const problems: string[] = [];
+  let last: RoundTrip | undefined;
+  let folded = 0;
+  for (const [interval, from] of FOLDS) {
+    const exchange = await call(
+      views,
+      VIEWS.klines,
+      { interval, timeZone: zone, limit: 1000 },
+      `${interval} in ${zone}`,
+    );
+    if (!exchange || !ok(exchange)) return;
+    const list = listOf(exchange).map(candleOf);
+    if (list.some((c) => c === undefined)) return; // the schema has said what is wrong
+    const all = list as Candle[];
+    read.set(interval, all);
+    closedBefore ??= all.at(-1)?.openTime;
+    last = exchange;
+    const cut = intervalCut(interval, minutes)!;
+    const where = `${interval} candles in time zone ${zone}`;
+    problems.push(...alignmentProblems(all, cut).map((p) => `${where}: ${p}`));
+    const fine = from ? read.get(from) : undefined;
+    if (!fine || closedBefore === undefined) continue;
+    for (const candle of all) {
+      if (candle.closeTime >= closedBefore) continue;
+      const inside = coveringCandles(candle, fine);
+      if (inside) folded += 1;
+      const wrong = inside ? foldProblems(candle, inside) : [];
+      if (wrong.length > 0)
+        problems.push(`${where}, the one opening at ${candle.openTime}: ${wrong.join("; ")}`);
+    }
+  }
+  if (!last) return;
+  if (problems.length > 0) fail(views, last, `klines by interval: ${problems.slice(0, 3).join(" | ")}`);
+  else pass(views, last);
+  if (folded === 0)
+    views.ctx.session.recorder.note(
+      CHECK,
+      judgedOn(VIEWS.klines),
+      `klines in time zone ${zone}: no closed candle that shorter ones cover whole; folds not judged`,
     );
 }
 

@@ -14,6 +14,8 @@ import {
 
 type Json = Record<string, unknown>;
 
+const DAY_MS = 86_400_000;
+
 /** Decimal text arithmetic at 8 places (what the faulty server would print). */
 const eight = (value: number) => value.toFixed(8);
 
@@ -154,6 +156,33 @@ export function relationFaults(): Fault[] {
           return req;
         const query = new URLSearchParams(req.query);
         query.set("startTime", String(start - (start % 60_000)));
+        return { ...req, query };
+      },
+    },
+    {
+      name: "klines-weeks-from-thursday",
+      description:
+        "weekly candles counted from the epoch, 1970-01-01, a Thursday, instead of from Monday 00:00",
+      caughtBy: ["account_views"],
+      response: onAnswer("klines", (j, req) =>
+        Array.isArray(j) && req.query.get("interval") === "1w"
+          ? (j as unknown[][]).map((k) => [
+              Number(k[0]) - 4 * DAY_MS,
+              ...k.slice(1, 6),
+              Number(k[6]) - 4 * DAY_MS,
+              ...k.slice(7),
+            ])
+          : j,
+      ),
+    },
+    {
+      name: "klines-time-zone-ignored",
+      description: "klines cut in UTC whatever timeZone asks (it is validated, then not applied)",
+      caughtBy: ["account_views"],
+      request: (req) => {
+        if (!at("klines")(req) || !req.query.has("timeZone")) return req;
+        const query = new URLSearchParams(req.query);
+        query.delete("timeZone");
         return { ...req, query };
       },
     },

@@ -8,6 +8,9 @@ import {
   type Candle,
   candleOf,
   candleProblems,
+  commissionProblems,
+  type FillRow,
+  fillProblems,
   lockedProblems,
   omittedZeroProblems,
 } from "../src/kit/account-views.js";
@@ -172,5 +175,100 @@ describe("lockedProblems", () => {
   ];
   it.each(cases)("$name", ({ given, want }) => {
     expect(lockedProblems(given.balances, given.open, assets)).toEqual(want);
+  });
+});
+
+describe("commissionProblems: what the account's trade cost, by its rates", () => {
+  const assets = { base: "BTC", quote: "USDT" };
+  const rates = { maker: d("0.001"), taker: d("0.001"), buyer: d("0"), seller: d("0") };
+  const mine = (fields: Partial<AccountTrade>): AccountTrade => ({
+    id: 7,
+    orderId: 3,
+    price: d("60000"),
+    qty: d("0.002"),
+    quoteQty: d("120"),
+    time: 1,
+    isBuyer: true,
+    isMaker: false,
+    commission: d("0.000002"),
+    commissionAsset: "BTC",
+    ...fields,
+  });
+  it.each([
+    { name: "a taker buyer pays 0.1 % of the base it gets", given: mine({}), want: [] },
+    {
+      name: "a seller pays 0.1 % of the quote it gets",
+      given: mine({ isBuyer: false, commission: d("0.12"), commissionAsset: "USDT" }),
+      want: [],
+    },
+    {
+      name: "rounded to the last place shown",
+      given: mine({ qty: d("0.00123"), commission: d("0.00000123") }),
+      want: [],
+    },
+    { name: "zero, though the rate is not", given: mine({ commission: d("0") }), want: ["commission 0 BTC"] },
+    {
+      name: "in the asset the buyer gives",
+      given: mine({ commission: d("0.12"), commissionAsset: "USDT" }),
+      want: ["a buyer pays it in what the trade brings, BTC"],
+    },
+    {
+      name: "paid in a third asset: not judged",
+      given: mine({ commission: d("0.0003"), commissionAsset: "BNB" }),
+      want: [],
+    },
+    {
+      name: "not shown: not judged",
+      given: mine({ commission: undefined, commissionAsset: undefined }),
+      want: [],
+    },
+    {
+      name: "the maker's rate for a maker",
+      given: mine({ isMaker: true }),
+      rates: { ...rates, maker: d("0.0005") },
+      want: ["gives 0.000001"],
+    },
+    {
+      name: "the buyer's rate added",
+      given: mine({ commission: d("0.000004") }),
+      rates: { ...rates, buyer: d("0.001") },
+      want: [],
+    },
+  ])("$name", ({ given, want, ...rest }) => {
+    const problems = commissionProblems(given, assets, "rates" in rest ? rest.rates : rates);
+    expect(problems).toHaveLength(want.length);
+    for (const [i, part] of want.entries()) expect(problems[i]).toContain(part);
+  });
+});
+
+describe("fillProblems: a new order's fill is the account's trade of its id as taker", () => {
+  const mine: AccountTrade = {
+    id: 9,
+    orderId: 4,
+    price: d("60000"),
+    qty: d("0.001"),
+    quoteQty: d("60"),
+    time: 1,
+    isBuyer: true,
+    isMaker: false,
+    commission: d("0.000001"),
+    commissionAsset: "BTC",
+  };
+  const fill: FillRow = {
+    tradeId: 9,
+    price: d("60000"),
+    qty: d("0.001"),
+    commission: d("0.000001"),
+    commissionAsset: "BTC",
+  };
+  it.each([
+    { name: "the same", given: fill, want: [] },
+    { name: "another price", given: { ...fill, price: d("60001") }, want: ["price 60001"] },
+    { name: "no commission", given: { ...fill, commission: d("0") }, want: ["commission 0"] },
+    { name: "another asset", given: { ...fill, commissionAsset: "USDT" }, want: ["commissionAsset USDT"] },
+  ])("$name", ({ given, want }) => {
+    const problems = fillProblems(given, mine);
+    expect(problems).toHaveLength(want.length);
+    for (const [i, part] of want.entries()) expect(problems[i]).toContain(part);
   });
 });

@@ -10,6 +10,9 @@
  *   `1M` from the first) with no gap, and each closed candle is the shorter ones it covers, folded;
  * - myTrades: each of the account's trades is the public trade of its id (price, qty, quote qty,
  *   time, maker side); `orderId` lists exactly that order's trades, `fromId` those from it on;
+ *   its commission is paid in what the trade brings, at the account's rate for its role
+ *   (account_information's commissionRates), and each fill of the run's new orders is the
+ *   account's trade of its id as taker (price, qty, commission and its asset);
  * - account: valid by the document (uid from 1), omitZeroBalances leaves out exactly the zero
  *   balances, what is locked is what its open LIMIT orders hold, and an account whose orders
  *   traded with each other does not require self-trade prevention;
@@ -26,6 +29,10 @@ import {
   type Candle,
   candleOf,
   candleProblems,
+  commissionProblems,
+  commissionRatesOf,
+  fillProblems,
+  fillsOf,
   lockedProblems,
   type OpenOrderRow,
   omittedZeroProblems,
@@ -69,6 +76,8 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "klines-start-inside-candle",
     "klines-weeks-from-thursday",
     "klines-time-zone-ignored",
+    "myTrades-commission-zero",
+    "fills-commission-unwritten",
     "myTrades-weight-5-always",
     "account-uid-unset",
     "account-requires-stp",
@@ -410,6 +419,31 @@ function judgeSubset(views: Views, exchange: RoundTrip, want: readonly AccountTr
   else pass(views, exchange);
 }
 
+/**
+ * The commissions of the account's trades by its rates (account_information's commissionRates),
+ * and each fill of the run's new orders on the symbol against the account's trade of its id as
+ * taker: the same price, quantity and commission.
+ */
+function judgeCommissions(views: Views, plain: RoundTrip, mine: readonly AccountTrade[]): void {
+  const { ctx } = views;
+  const rates = commissionRatesOf(plain.response?.json);
+  const rules = ctx.symbols.find((s) => s.rules.symbol === views.symbol)?.rules;
+  if (!rates || !rules?.baseAsset || !rules.quoteAsset || mine.length === 0) return;
+  const assets = { base: rules.baseAsset, quote: rules.quoteAsset };
+  const problems = mine.flatMap((t) => commissionProblems(t, assets, rates));
+  const asTaker = new Map(mine.filter((t) => !t.isMaker).map((t) => [t.id, t]));
+  for (const { exchange } of ctx.session.timeline) {
+    if (exchange.op.operationId !== "new_order" || !ok(exchange)) continue;
+    if (bodyObject(exchange)?.symbol !== views.symbol) continue;
+    for (const fill of fillsOf(exchange.response?.json)) {
+      const trade = asTaker.get(fill.tradeId);
+      if (trade) problems.push(...fillProblems(fill, trade));
+    }
+  }
+  if (problems.length > 0) fail(views, plain, `commissions: ${problems.slice(0, 3).join("; ")}`);
+  else pass(views, plain);
+}
+
 async function account(views: Views, mine: readonly AccountTrade[]): Promise<void> {
   const { ctx } = views;
   const openOrders = op(ctx, "open_orders");
@@ -428,6 +462,7 @@ async function account(views: Views, mine: readonly AccountTrade[]): Promise<voi
   const openAfter = await open();
   const omitted = await call(views, VIEWS.account, { omitZeroBalances: true }, "balances without zeros");
   if (!plain || !ok(plain)) return;
+  judgeCommissions(views, plain, mine);
   const all = balancesOf(plain.response?.json);
   if (!all) return;
   const same = (a: OpenOrderRow[], b: OpenOrderRow[]) =>

@@ -8,7 +8,7 @@
  */
 import { createRequire } from "node:module";
 import { validateResponse } from "@marketapi/validators/sandbox";
-import { type Dec, formatDec, mul, tryParseDec, ZERO } from "../core/decimal.js";
+import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
 import { buildContractModel, type ContractModel, type ContractOperation } from "../core/operations.js";
 import type { TradeRow } from "./relations-support.js";
 
@@ -133,6 +133,9 @@ export interface AccountTrade {
   time: number;
   isBuyer: boolean;
   isMaker: boolean;
+  /** What the trade cost in commission, and in which asset (absent when not shown). */
+  commission?: Dec;
+  commissionAsset?: string;
 }
 
 export function accountTradeOf(item: unknown): AccountTrade | undefined {
@@ -152,7 +155,101 @@ export function accountTradeOf(item: unknown): AccountTrade | undefined {
     time: t.time,
     isBuyer: t.isBuyer,
     isMaker: t.isMaker,
+    ...commissionOf(t),
   };
+}
+
+function commissionOf(item: Record<string, unknown>): { commission?: Dec; commissionAsset?: string } {
+  const commission = tryParseDec(item.commission);
+  const asset = item.commissionAsset;
+  return commission !== undefined && typeof asset === "string" ? { commission, commissionAsset: asset } : {};
+}
+
+/** The account's commission rates, as account_information's `commissionRates` states them. */
+export interface CommissionRates {
+  maker: Dec;
+  taker: Dec;
+  buyer: Dec;
+  seller: Dec;
+}
+
+export function commissionRatesOf(body: unknown): CommissionRates | undefined {
+  const rates = (body as { commissionRates?: Record<string, unknown> } | undefined)?.commissionRates;
+  if (typeof rates !== "object" || rates === null) return undefined;
+  const [maker, taker, buyer, seller] = [rates.maker, rates.taker, rates.buyer, rates.seller].map(
+    tryParseDec,
+  );
+  if (maker === undefined || taker === undefined) return undefined;
+  return { maker, taker, buyer: buyer ?? ZERO, seller: seller ?? ZERO };
+}
+
+/** Commissions are shown to this many decimals (base and quote commission precision, 8 on the live API). */
+const COMMISSION_DIGITS = 8;
+
+/**
+ * What the account's trade shows wrong in its commission, by the account's rates: it is paid in
+ * the asset the trade brings (a buyer the base asset, a seller the quote), and is what the trade
+ * brings times the rate of the account's role (maker or taker, plus the buyer's or seller's rate),
+ * to the last decimal shown (rounded either way). A commission paid in a third asset (a discount
+ * paid in another coin, as the live API allows) is not judged. Pure.
+ */
+export function commissionProblems(
+  trade: AccountTrade,
+  assets: { base: string; quote: string },
+  rates: CommissionRates,
+): string[] {
+  const { commission, commissionAsset } = trade;
+  if (commission === undefined || commissionAsset === undefined) return [];
+  if (commissionAsset !== assets.base && commissionAsset !== assets.quote) return [];
+  const side = trade.isBuyer ? "buyer" : "seller";
+  const where = `trade ${trade.id} (the account as ${trade.isMaker ? "maker" : "taker"} ${side})`;
+  const brings = trade.isBuyer ? assets.base : assets.quote;
+  if (commissionAsset !== brings)
+    return [
+      `${where}: commission paid in ${commissionAsset}; a ${side} pays it in what the trade brings, ${brings}`,
+    ];
+  const received = trade.isBuyer ? trade.qty : trade.quoteQty;
+  const rate = (trade.isMaker ? rates.maker : rates.taker) + (trade.isBuyer ? rates.buyer : rates.seller);
+  const exact = mul(received, rate);
+  const off = commission > exact ? commission - exact : exact - commission;
+  if (off < unitOf(COMMISSION_DIGITS)) return [];
+  return [
+    `${where}: commission ${formatDec(commission)} ${commissionAsset}; ${formatDec(received)} ${brings} at the account's rate ${formatDec(rate)} gives ${formatDec(exact)}`,
+  ];
+}
+
+/** A fill of a new order's FULL answer: one trade of the order, as its taker. */
+export interface FillRow {
+  tradeId: number;
+  price: Dec;
+  qty: Dec;
+  commission: Dec;
+  commissionAsset: string;
+}
+
+export function fillsOf(body: unknown): FillRow[] {
+  const fills = (body as { fills?: unknown } | undefined)?.fills;
+  if (!Array.isArray(fills)) return [];
+  return fills.flatMap((item) => {
+    const f = item as Record<string, unknown>;
+    const [price, qty, commission] = [f?.price, f?.qty, f?.commission].map(tryParseDec);
+    if (typeof f?.tradeId !== "number" || typeof f.commissionAsset !== "string") return [];
+    if (price === undefined || qty === undefined || commission === undefined) return [];
+    return [{ tradeId: f.tradeId, price, qty, commission, commissionAsset: f.commissionAsset }];
+  });
+}
+
+/** What a new order's fill shows other than the account's trade of its id as taker. Pure. */
+export function fillProblems(fill: FillRow, mine: AccountTrade): string[] {
+  const differ: string[] = [];
+  if (fill.price !== mine.price)
+    differ.push(`price ${formatDec(fill.price)}, the trade's ${formatDec(mine.price)}`);
+  if (fill.qty !== mine.qty) differ.push(`qty ${formatDec(fill.qty)}, the trade's ${formatDec(mine.qty)}`);
+  if (mine.commission !== undefined && fill.commission !== mine.commission)
+    differ.push(`commission ${formatDec(fill.commission)}, the trade's ${formatDec(mine.commission)}`);
+  if (mine.commissionAsset !== undefined && fill.commissionAsset !== mine.commissionAsset)
+    differ.push(`commissionAsset ${fill.commissionAsset}, the trade's ${mine.commissionAsset}`);
+  return differ.map((d) => `the fill of trade ${fill.tradeId} in the new order's answer: ${d}`);
 }
 
 /**

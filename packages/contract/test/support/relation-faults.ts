@@ -160,6 +160,28 @@ export function relationFaults(): Fault[] {
       },
     },
     {
+      name: "myTrades-commission-zero",
+      description: "myTrades shows every commission as zero, whatever the account's rates",
+      caughtBy: ["account_views"],
+      response: onAnswer("myTrades", (j) =>
+        Array.isArray(j) ? (j as Json[]).map((t) => ({ ...t, commission: "0.00000000" })) : j,
+      ),
+    },
+    {
+      name: "fills-commission-unwritten",
+      description: "a new order's fills show no commission, though the trade cost one (myTrades shows it)",
+      caughtBy: ["account_views"],
+      response: (req, res) =>
+        req.method === "POST"
+          ? onAnswer("order", (j) => {
+              const order = j as Json;
+              if (Array.isArray(order.fills))
+                order.fills = (order.fills as Json[]).map((f) => ({ ...f, commission: "0.00000000" }));
+              return order;
+            })(req, res)
+          : res,
+    },
+    {
       name: "klines-weeks-from-thursday",
       description:
         "weekly candles counted from the epoch, 1970-01-01, a Thursday, instead of from Monday 00:00",

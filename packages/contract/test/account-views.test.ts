@@ -235,7 +235,7 @@ describe("commissionProblems: what the account's trade cost, by its rates", () =
       want: [],
     },
   ])("$name", ({ given, want, ...rest }) => {
-    const problems = commissionProblems(given, assets, "rates" in rest ? rest.rates : rates);
+    const problems = commissionProblems(given, assets, (rest as { rates?: typeof rates }).rates ?? rates);
     expect(problems).toHaveLength(want.length);
     for (const [i, part] of want.entries()) expect(problems[i]).toContain(part);
   });

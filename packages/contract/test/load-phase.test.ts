@@ -10,13 +10,20 @@ import {
   connectionProblems,
   type ExpectedAnswer,
   judgeBurst,
+  ORDER_TERMS,
   retryAfterProblems,
 } from "../src/checks/rate-limit-enforcement.js";
 import { requestPieces } from "../src/http/pipelined.js";
 import { reportText } from "../src/report/text.js";
 import { loadConnectionFaults, startConnectionProxy } from "./support/connection-faults.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
-import { burstFaults, LOAD_WEIGHT_LIMIT, probeFaults } from "./support/load-faults.js";
+import {
+  burstFaults,
+  LOAD_ORDER_LIMIT,
+  LOAD_WEIGHT_LIMIT,
+  orderBurstFaults,
+  probeFaults,
+} from "./support/load-faults.js";
 import { runContract } from "./support/run.js";
 
 /** A run of the load phase alone, with trading, against `baseUrl` in front of `server`. */
@@ -87,6 +94,45 @@ describe("judgeBurst", () => {
   for (const { given, steps, want } of cases) {
     it(given, () => {
       const problems = judgeBurst(600, steps, TOO_MUCH);
+      expect(problems).toHaveLength(want.length);
+      for (const [i, pattern] of want.entries()) expect(problems[i]).toMatch(pattern);
+    });
+  }
+
+  const order = (status: number, usedBefore: number, extra: Partial<BurstStep> = {}): BurstStep =>
+    step({
+      status,
+      usedBefore,
+      weight: 1,
+      usedAfter: status === 200 ? usedBefore + 1 : undefined,
+      code: status === 200 ? undefined : -1015,
+      ...extra,
+    });
+  const orderCases: Array<{ given: string; steps: BurstStep[]; want: RegExp[] }> = [
+    {
+      given: "orders up to the limit, then the too-many-orders refusal",
+      steps: [order(200, 0), order(200, 1), order(429, 2)],
+      want: [],
+    },
+    {
+      given: "an order refused under the limit",
+      steps: [order(200, 0), order(429, 1)],
+      want: [/order 2 \(counting 1, 1 of 2 used before it\): refused with 429 although it fits/],
+    },
+    {
+      given: "an order counter that does not count the order",
+      steps: [order(200, 0, { usedAfter: 0 }), order(200, 1), order(429, 2)],
+      want: [/X-MBX-ORDER-COUNT says 0, not 1/],
+    },
+    {
+      given: "a Retry-After that outlasts the order count's window",
+      steps: [order(200, 0), order(200, 1), order(429, 2, { retryAfter: "60", windowLeftMs: 9000 })],
+      want: [/Retry-After 60 s outlasts the order count's window/],
+    },
+  ];
+  for (const { given, steps, want } of orderCases) {
+    it(`ORDERS: ${given}`, () => {
+      const problems = judgeBurst(2, steps, { status: 429, code: -1015 }, ORDER_TERMS);
       expect(problems).toHaveLength(want.length);
       for (const [i, pattern] of want.entries()) expect(problems[i]).toMatch(pattern);
     });
@@ -248,6 +294,8 @@ describe("the load phase catches faults of a connection used on", () => {
 describe("the load phase catches faults of rate-limit enforcement and of the connection", () => {
   const cases = [
     ...burstFaults().map((fault) => ({ fault, limits: { requestWeightPerMinute: LOAD_WEIGHT_LIMIT } })),
+    // The default weight limit (no burst reaches it) and a small ORDERS limit the phase reaches.
+    ...orderBurstFaults().map((fault) => ({ fault, limits: { ordersPer10s: LOAD_ORDER_LIMIT } })),
     // The default limits: no bounded burst reaches them, so the phase probes the connection at once.
     ...probeFaults().map((fault) => ({ fault, limits: {} })),
   ];

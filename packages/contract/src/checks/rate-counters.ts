@@ -23,7 +23,7 @@ import { readServerClock } from "../kit/clock.js";
 import { op, type RunContext } from "../kit/context.js";
 import { BOUNDARY_MARGIN_MS, type Counter, countersOf, counterValue, sameWindow } from "../kit/counters.js";
 import { farBuyOrder } from "../kit/market.js";
-import { placeOrder } from "../kit/order-placing.js";
+import { cancelOpen, placeOrder } from "../kit/order-placing.js";
 import type { Values } from "../kit/values.js";
 import { requiredValues } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -186,7 +186,11 @@ async function orderCounts(ctx: RunContext): Promise<void> {
       `counters: an order refused (its price off the tick size)`,
     );
     const second = await place(2 * attempt);
-    await cancelBoth(ctx, [first.placed.clientOrderId, refused.clientOrderId, second.placed.clientOrderId]);
+    await cancelOpen(
+      ctx,
+      [first.placed.clientOrderId, refused.clientOrderId, second.placed.clientOrderId],
+      "counters: cancel the order",
+    );
     if (!ok(first.placed.exchange) || !ok(second.placed.exchange)) {
       const refused = ok(first.placed.exchange) ? second.placed.exchange : first.placed.exchange;
       return skip(`an order far from the market was refused (${describeAnswer(refused)})`);
@@ -248,19 +252,6 @@ async function clearOfBoundaries(
     await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
-async function cancelBoth(ctx: RunContext, ids: string[]): Promise<void> {
-  const cancel = op(ctx, "cancel_order");
-  if (!cancel) return;
-  for (const id of ids) {
-    if (ctx.ledger.get(id)?.state !== "open") continue;
-    const cancelled = await ctx.session.call(
-      { op: cancel, params: encodeParams(cancel, { symbol: ctx.values.symbol, origClientOrderId: id }) },
-      "counters: cancel the order",
-    );
-    if (ok(cancelled)) ctx.ledger.closed(id);
-  }
-}
-
 /** The longest order counter's value at the rate_counters phase, and the run's orders accepted by then. */
 const dayMarks = new WeakMap<RunContext, { counter: Counter; value: number; accepted: number; at: number }>();
 
@@ -317,7 +308,7 @@ async function farOrder(
   const far = ctx.farBuy;
   const placed = await placeOrder(ctx, newOrder, farBuyOrder(far), label);
   const at = ctx.session.now();
-  await cancelBoth(ctx, [placed.clientOrderId]);
+  await cancelOpen(ctx, [placed.clientOrderId], "counters: cancel the order");
   const value = counterValue(placed.exchange, longest);
   return ok(placed.exchange) && value !== undefined
     ? { exchange: placed.exchange, at, longest: [longest, value] }

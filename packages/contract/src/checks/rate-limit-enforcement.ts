@@ -26,18 +26,27 @@
  *   refused with 414 (RFC 9110 §15.5.15), headers of that size with 431 (RFC 6585 §5); never a
  *   5xx, never a connection left open without an answer. A server with no such limit passes.
  *
- * Bounded: it runs only when reaching the limit takes at most MAX_BURST requests, sends at most
- * MAX_PAST_LIMIT requests past the 429, and waits out at most MAX_RECOVERY_S seconds.
+ * Then the shortest ORDERS limit, with far orders sent past the pacer from the start of its window
+ * (with --allow-trading): every order up to the limit is accepted, the next gets the spec's
+ * too-many-orders refusal (429) with a Retry-After that ends with the window, the open orders are
+ * still queried and cancelled meanwhile (that refusal is new_order's alone), and an order is
+ * accepted again after the wait.
+ *
+ * Bounded: it runs only when reaching the limit takes at most MAX_BURST requests (MAX_ORDER_BURST
+ * orders, fewer than the symbol keeps open), sends at most MAX_PAST_LIMIT requests past the 429,
+ * and waits out at most MAX_RECOVERY_S seconds (a minute for an ORDERS window).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { isObject, refusalFor } from "@marketapi/spec/model";
 import { InterruptedError } from "../core/errors.js";
 import type { ContractOperation } from "../core/operations.js";
 import { answerAsResponse, answerJson, type PipelinedResult, type PipelineShape } from "../http/pipelined.js";
-import type { ParamList, RequestPlan } from "../http/request.js";
+import { encodeParams, type ParamList, type RequestPlan } from "../http/request.js";
 import { describeAnswer, errorCode } from "../kit/answers.js";
-import type { RunContext } from "../kit/context.js";
-import { unknownSymbol } from "../kit/market.js";
+import { op, type RunContext } from "../kit/context.js";
+import { countersOf, counterValue } from "../kit/counters.js";
+import { type FarBuy, farBuyOrder, unknownSymbol } from "../kit/market.js";
+import { cancelOpen, type PlacedOrder, placeOrder } from "../kit/order-placing.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -47,12 +56,14 @@ export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
   name: CHECK,
   label: "load",
   description:
-    "--load only: connections opened and closed one after another are all served, an overlong request line or headers are refused (if at all) with 414 or 431, pipelined requests are answered in order and the connection serves on after them, requests sent in pieces are read whole, the announced REQUEST_WEIGHT limit is enforced exactly (served up to it, 429 with Retry-After at it), a ban (418 with Retry-After) follows requests sent on past the 429, and requests are served again after the wait",
+    "--load only: connections opened and closed one after another are all served, an overlong request line or headers are refused (if at all) with 414 or 431, pipelined requests are answered in order and the connection serves on after them, requests sent in pieces are read whole, the announced REQUEST_WEIGHT limit is enforced exactly (served up to it, 429 with Retry-After at it), a ban (418 with Retry-After) follows requests sent on past the 429, and requests are served again after the wait; the shortest ORDERS limit likewise (with --allow-trading), with queries and cancels served while orders are refused",
   covers: [],
   hooks: [{ phase: "end", run: (ctx) => loadPhase(ctx) }],
   appliesTo: (operation) =>
-    operation.operationId === BURST_OPERATION || operation.operationId === PROBE_OPERATION,
-  notApplicable: "judged on the reads the load phase sends (order_book, ping)",
+    operation.operationId === BURST_OPERATION ||
+    operation.operationId === PROBE_OPERATION ||
+    operation.operationId === ORDER_OPERATION,
+  notApplicable: "judged on what the load phase sends (order_book, ping, new_order)",
   seenToCatch: [
     "closed-connections-still-counted",
     "overlong-request-line-refused-431",
@@ -63,10 +74,15 @@ export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
     "weight-limit-429-without-retry-after",
     "weight-limit-retry-after-too-short",
     "weight-limit-not-enforced",
+    "orders-limit-refuses-cancels",
+    "orders-limit-announced-twice-enforced",
+    "orders-limit-429-without-retry-after",
   ],
 };
 
 const BURST_OPERATION = "order_book";
+/** The operation the ORDERS limit counts. */
+const ORDER_OPERATION = "new_order";
 /** The cheapest read: the connection probes send it. */
 const PROBE_OPERATION = "ping";
 /**
@@ -100,26 +116,46 @@ export interface BurstStep {
   windowLeftMs: number;
 }
 
+/** What a burst spends and the counter that shows it: request weight, or orders. */
+export interface BurstTerms {
+  /** One step of the burst ("request", "order"). */
+  item: string;
+  /** What a step spends ("weight", "orders"). */
+  spends: string;
+  /** The counter header each answer carries. */
+  counter: string;
+  /** The window the limit counts in ("the weight window"). */
+  window: string;
+}
+
+export const WEIGHT_TERMS: BurstTerms = {
+  item: "request",
+  spends: "weight",
+  counter: "X-MBX-USED-WEIGHT-1M",
+  window: "the weight window",
+};
+
 /**
  * Judges the burst up to and including its first refusal. `expected` is the spec's refusal for
- * too much weight. Returns the problems, empty when the limit held exactly.
+ * spending past the limit. Returns the problems, empty when the limit held exactly.
  */
 export function judgeBurst(
   limit: number,
   steps: readonly BurstStep[],
   expected: { status: number; code: number },
+  terms: BurstTerms = WEIGHT_TERMS,
 ): string[] {
   const problems: string[] = [];
   for (const [i, step] of steps.entries()) {
     const fits = step.usedBefore + step.weight <= limit;
-    const where = `request ${i + 1} (weight ${step.weight}, ${step.usedBefore} of ${limit} used before it)`;
+    const where = `${terms.item} ${i + 1} (${terms.spends} ${step.weight}, ${step.usedBefore} of ${limit} used before it)`;
     if (fits && step.status !== 200) {
       problems.push(`${where}: refused with ${step.status} although it fits under the limit`);
       break;
     }
     if (fits && step.usedAfter !== undefined && step.usedAfter !== step.usedBefore + step.weight)
       problems.push(
-        `${where}: X-MBX-USED-WEIGHT-1M says ${step.usedAfter}, not ${step.usedBefore + step.weight}`,
+        `${where}: ${terms.counter} says ${step.usedAfter}, not ${step.usedBefore + step.weight}`,
       );
     if (fits) continue;
     if (step.status === 200) {
@@ -130,7 +166,7 @@ export function judgeBurst(
       problems.push(`${where}: status ${step.status}, expected ${expected.status}`);
     if (step.code !== expected.code)
       problems.push(`${where}: code ${step.code ?? "absent"}, expected ${expected.code}`);
-    problems.push(...retryAfterProblems(where, step.retryAfter, step.windowLeftMs));
+    problems.push(...retryAfterProblems(where, step.retryAfter, step.windowLeftMs, terms.window));
     break;
   }
   return problems;
@@ -140,26 +176,27 @@ export function judgeBurst(
 const RETRY_AFTER_SLACK_MS = 1000;
 
 /**
- * Retry-After must be whole seconds, at least 1, and end with the weight window, give or take a
- * second: "seconds to wait before the next request" (the spec), and the refused weight does not
- * fit until the window's count starts again, so a shorter wait leads into another 429, and a longer
- * one outlasts the window.
+ * Retry-After must be whole seconds, at least 1, and end with the limit's window, give or take a
+ * second: "seconds to wait before the next request" (the spec), and what was refused does not fit
+ * until the window's count starts again, so a shorter wait leads into another 429, and a longer one
+ * outlasts the window.
  */
 export function retryAfterProblems(
   where: string,
   retryAfter: string | undefined,
   windowLeftMs: number,
+  window = WEIGHT_TERMS.window,
 ): string[] {
   if (retryAfter === undefined) return [`${where}: no Retry-After`];
   if (!/^\d+$/.test(retryAfter) || Number(retryAfter) < 1)
     return [`${where}: Retry-After "${retryAfter}" is not a whole number of seconds ≥ 1`];
   const seconds = Number(retryAfter);
-  const ends = `the weight window, which ends in ${(windowLeftMs / 1000).toFixed(1)} s`;
+  const ends = `${window}, which ends in ${(windowLeftMs / 1000).toFixed(1)} s`;
   if (seconds * 1000 > windowLeftMs + RETRY_AFTER_SLACK_MS + 999)
     return [`${where}: Retry-After ${retryAfter} s outlasts ${ends}`];
   if (seconds * 1000 < windowLeftMs - RETRY_AFTER_SLACK_MS)
     return [
-      `${where}: Retry-After ${retryAfter} s ends before ${ends}: a request sent then still falls in the window whose weight is spent`,
+      `${where}: Retry-After ${retryAfter} s ends before ${ends}: a request sent then still falls in the window whose ${window === WEIGHT_TERMS.window ? "weight" : "count"} is spent`,
     ];
   return [];
 }
@@ -187,6 +224,171 @@ async function loadPhase(ctx: RunContext): Promise<void> {
   // Each probe only where the ones before found the connection sound: a fault seen is not piled on.
   if (!(await connectionReuse(ctx, ping))) return;
   if (await connectionSlots(ctx, ping)) await overlongRequests(ctx, ping);
+  await orderLimitPhase(ctx);
+}
+
+/** The most orders the phase places to reach an ORDERS limit; a higher limit is not reached. */
+export const MAX_ORDER_BURST = 200;
+/** The longest ORDERS window the phase spends (it may wait for one to start, then for one to end). */
+const MAX_ORDER_WINDOW_MS = 60_000;
+
+export const ORDER_TERMS: BurstTerms = {
+  item: "order",
+  spends: "counting",
+  counter: "X-MBX-ORDER-COUNT",
+  window: "the order count's window",
+};
+
+/**
+ * The shortest ORDERS limit exchangeInfo announces, spent on purpose from the start of a window
+ * with far LIMIT orders sent past the pacer (each rests; they are cancelled after): every order up
+ * to the limit is accepted, and the next is refused with the spec's too-many-orders refusal and a
+ * Retry-After that ends with the window. While new orders are refused, the run's open order is
+ * still queried and cancelled: the spec states that refusal for new_order alone. After the wait an
+ * order is accepted again.
+ */
+async function orderLimitPhase(ctx: RunContext): Promise<void> {
+  const { session } = ctx;
+  const newOrder = op(ctx, ORDER_OPERATION);
+  const query = op(ctx, "query_order");
+  if (!newOrder || !query || !op(ctx, "cancel_order")) return;
+  const skip = (why: string) => session.skip(CHECK, newOrder.operationId, why);
+  const limit = announcedWindow(ctx, "ORDERS");
+  const tooMany = refusalFor(session.model.refusals, "too-many-orders", newOrder.operationId);
+  if (!limit || !tooMany)
+    return skip("the target announces no ORDERS limit, or the spec states no too-many-orders refusal");
+  if (!ctx.trading || !session.canSign || !("price" in ctx.farBuy))
+    return skip("the ORDERS limit is reached with orders far from the market: it needs --allow-trading");
+  const keepable = (ctx.rules?.maxOrders ?? Number.POSITIVE_INFINITY) - ctx.ledger.outstanding().length;
+  if (limit.limit > MAX_ORDER_BURST || limit.limit >= keepable)
+    return skip(
+      `the ORDERS limit of ${limit.limit} is more than the phase places (${MAX_ORDER_BURST}) or than the symbol keeps open at once`,
+    );
+  if (limit.windowMs > MAX_ORDER_WINDOW_MS)
+    return skip(
+      `the shortest ORDERS window lasts ${limit.windowMs / 1000} s; the phase waits out at most a minute`,
+    );
+  ctx.progress({
+    type: "stage",
+    message: `load: placing the ${limit.limit} orders an ORDERS window allows, then one more`,
+  });
+  const counter = countersOf(newOrder, /X-MBX-ORDER-COUNT/).find((c) => c.windowMs === limit.windowMs);
+  const windowLeft = () => limit.windowMs - (session.now() % limit.windowMs);
+  await wait(ctx, windowLeft() + 250);
+  const values = { ...farBuyOrder(ctx.farBuy), symbol: ctx.values.symbol };
+  const placed: PlacedOrder[] = [];
+  const steps: BurstStep[] = [];
+  let usedBefore: number | undefined;
+  let refusal: RoundTrip | undefined;
+  try {
+    for (let i = 0; i <= limit.limit && !refusal; i += 1) {
+      const order = await placeOrder(
+        ctx,
+        newOrder,
+        values,
+        `load: order ${i + 1} toward the ORDERS limit`,
+        undefined,
+        {
+          unpaced: true,
+          essential: true,
+          ...signalOf(ctx),
+        },
+      );
+      const { exchange } = order;
+      if (!exchange.response) return skip(`no answer: ${describeAnswer(exchange)}`);
+      const status = exchange.response.status;
+      const usedAfter = counter ? counterValue(exchange, counter) : undefined;
+      // The first answer tells what the window held before the burst (other orders of the account).
+      usedBefore ??= usedAfter === undefined ? 0 : status === 200 ? usedAfter - 1 : usedAfter;
+      steps.push({
+        status,
+        weight: 1,
+        usedBefore,
+        usedAfter,
+        retryAfter: exchange.response.headers["retry-after"],
+        code: errorCode(exchange),
+        windowLeftMs: windowLeft(),
+      });
+      if (status !== 200) refusal = exchange;
+      else {
+        placed.push(order);
+        usedBefore = usedAfter ?? usedBefore + 1;
+      }
+    }
+    const problems = judgeBurst(limit.limit, steps, tooMany, ORDER_TERMS);
+    if (!refusal) problems.push(`${steps.length} orders against a limit of ${limit.limit}: none refused`);
+    const judged = refusal ?? placed.at(-1)?.exchange;
+    if (!judged) return;
+    if (problems.length > 0) return session.fail(CHECK, judged, problems.join("; "));
+    session.pass(CHECK, judged);
+    if (refusal) await whileOrdersRefused(ctx, query, placed.at(-1), refusal);
+  } finally {
+    await cancelOpen(
+      ctx,
+      placed.map((p) => p.clientOrderId),
+      "load: cancel the orders of the ORDERS limit",
+    );
+  }
+}
+
+/**
+ * While new orders are refused for the ORDERS limit, the open order is queried and cancelled (the
+ * spec states the refusal for new_order alone); after the wait the server asked, an order is
+ * accepted again.
+ */
+async function whileOrdersRefused(
+  ctx: RunContext,
+  query: ContractOperation,
+  open: PlacedOrder | undefined,
+  refusal: RoundTrip,
+): Promise<void> {
+  const { session } = ctx;
+  if (open) {
+    const which = { symbol: ctx.values.symbol, origClientOrderId: open.clientOrderId };
+    const read = await session.call(
+      { op: query, params: encodeParams(query, which) },
+      "load: query an open order while new orders are refused",
+      { unpaced: true },
+    );
+    const cancelled = await cancelOpen(
+      ctx,
+      [open.clientOrderId],
+      "load: cancel an order while new orders are refused",
+    );
+    for (const [what, answer] of [
+      ["query_order", read],
+      ["cancel_order", cancelled],
+    ] as const) {
+      if (!answer) continue;
+      // Shown on new_order, the operation the ORDERS limit counts (the phase's cell).
+      const shown = { ...answer, op: refusal.op };
+      if (answer.response?.status === 200) session.pass(CHECK, shown);
+      else
+        session.fail(
+          CHECK,
+          shown,
+          `${what} of an open order got ${describeAnswer(answer)} while new orders were refused for the ORDERS limit: the spec states that refusal for new_order alone`,
+        );
+    }
+  }
+  const seconds = Number(refusal.response?.headers["retry-after"]);
+  if (!Number.isFinite(seconds) || seconds * 1000 > MAX_ORDER_WINDOW_MS) return;
+  await wait(ctx, seconds * 1000 + 250);
+  const newOrder = refusal.op;
+  const again = await placeOrder(
+    ctx,
+    newOrder,
+    { ...farBuyOrder(ctx.farBuy as FarBuy), symbol: ctx.values.symbol },
+    "load: an order after the wait the ORDERS limit asked",
+  );
+  await cancelOpen(ctx, [again.clientOrderId], "load: cancel the order after the wait");
+  if (again.exchange.response?.status === 200) session.pass(CHECK, again.exchange);
+  else
+    session.fail(
+      CHECK,
+      again.exchange,
+      `an order after waiting the ${seconds} s the ORDERS limit's Retry-After asked got ${describeAnswer(again.exchange)}`,
+    );
 }
 
 /**
@@ -644,18 +846,25 @@ const ANSWERED_AT = new WeakMap<RoundTrip, number>();
 
 /** The REQUEST_WEIGHT limit and its window, as exchangeInfo announces it. */
 function weightWindow(ctx: RunContext): { limit: number; windowMs: number } | undefined {
+  return announcedWindow(ctx, "REQUEST_WEIGHT");
+}
+
+/** The shortest window exchangeInfo announces a limit of `type` for, and that limit. */
+function announcedWindow(ctx: RunContext, type: string): { limit: number; windowMs: number } | undefined {
   const UNIT: Record<string, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000 };
-  const announced = ctx.market.rateLimits.find((l) => l.rateLimitType === "REQUEST_WEIGHT");
-  if (!announced) return undefined;
-  const { limit, interval, intervalNum } = announced as {
-    limit: unknown;
-    interval: unknown;
-    intervalNum: unknown;
-  };
-  const unit = typeof interval === "string" ? UNIT[interval] : undefined;
-  if (typeof limit !== "number" || typeof intervalNum !== "number" || !unit || limit < 1 || intervalNum < 1)
-    return undefined;
-  return { limit, windowMs: unit * intervalNum };
+  const windows = ctx.market.rateLimits.flatMap((announced) => {
+    const { rateLimitType, limit, interval, intervalNum } = announced as {
+      rateLimitType: unknown;
+      limit: unknown;
+      interval: unknown;
+      intervalNum: unknown;
+    };
+    const unit = typeof interval === "string" ? UNIT[interval] : undefined;
+    if (rateLimitType !== type || typeof limit !== "number" || typeof intervalNum !== "number" || !unit)
+      return [];
+    return limit >= 1 && intervalNum >= 1 ? [{ limit, windowMs: unit * intervalNum }] : [];
+  });
+  return windows.sort((a, b) => a.windowMs - b.windowMs)[0];
 }
 
 /** The burst's parameters: the run's symbol, and the parameter that makes it heaviest (x-weight tiers). */

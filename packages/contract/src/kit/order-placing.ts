@@ -7,6 +7,7 @@ import { type Dec, tryParseDec } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { type Credentials, encodeParams } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
+import type { CallOptions } from "../session/session.js";
 import { bodyObject, ok } from "./answers.js";
 import { op, type RunContext } from "./context.js";
 import { ORDER_OPERATIONS } from "./order-operations.js";
@@ -67,13 +68,17 @@ export function recordSent(
   ctx.ledger.sent(symbol, clientOrderId, purpose, as);
 }
 
-/** Sends new_order with `values` (FULL answer), recorded in the ledger first. */
+/**
+ * Sends new_order with `values` (FULL answer), recorded in the ledger first; `options` as the
+ * session's call takes them (the load phase's orders go past the pacer).
+ */
 export async function placeOrder(
   ctx: RunContext,
   newOrder: ContractOperation,
   values: Values,
   label: string,
   as?: Credentials,
+  options?: CallOptions,
 ): Promise<PlacedOrder> {
   const clientOrderId = ctx.ledger.nextClientOrderId();
   const symbol = String(values.symbol ?? ctx.values.symbol);
@@ -89,6 +94,7 @@ export async function placeOrder(
       ...(as ? { as } : {}),
     },
     label,
+    options,
   );
   const body = bodyObject(exchange);
   const placed = { exchange, body, clientOrderId };
@@ -144,4 +150,27 @@ async function proveControl(
   });
   if (!ctx.ledger.proven || ctx.ledger.get(placed.clientOrderId)?.state !== "closed") return placed;
   return placeOrder(ctx, newOrder, values, label, as);
+}
+
+/**
+ * Cancels the orders of the run's symbol among `ids` that the ledger holds open, one by one, each
+ * closed in the ledger once the target says so; returns the last cancel's answer.
+ */
+export async function cancelOpen(
+  ctx: RunContext,
+  ids: readonly string[],
+  label: string,
+): Promise<RoundTrip | undefined> {
+  const cancel = op(ctx, ORDER_OPERATIONS.cancelOrder);
+  if (!cancel) return undefined;
+  let last: RoundTrip | undefined;
+  for (const id of ids) {
+    if (ctx.ledger.get(id)?.state !== "open") continue;
+    last = await ctx.session.call(
+      { op: cancel, params: encodeParams(cancel, { symbol: ctx.values.symbol, origClientOrderId: id }) },
+      label,
+    );
+    if (afterCancel(cancel, last).state === "closed") ctx.ledger.closed(id);
+  }
+  return last;
 }

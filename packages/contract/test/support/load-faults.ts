@@ -78,7 +78,56 @@ export function probeFaults(): Fault[] {
 
 /** Faults of the burst to the weight limit, the ban and the recovery: in front of a server whose limit is LOAD_WEIGHT_LIMIT. */
 export function loadFaults(): Fault[] {
-  return [...probeFaults(), ...burstFaults()];
+  return [...probeFaults(), ...burstFaults(), ...orderBurstFaults()];
+}
+
+/** The ORDERS limit per 10 seconds of the server the order burst's faults stand in front of. */
+export const LOAD_ORDER_LIMIT = 20;
+
+const isOrderPost = (req: { method: string; path: string }) =>
+  req.method === "POST" && req.path === "/api/v3/order";
+
+/** Faults of the burst to the ORDERS limit: in front of a server whose 10-second limit is LOAD_ORDER_LIMIT. */
+export function orderBurstFaults(): Fault[] {
+  return [
+    {
+      name: "orders-limit-refuses-cancels",
+      description:
+        "while new orders are refused for the ORDERS limit, cancels are refused too (429 -1015), so an account at its limit cannot take its orders off the book",
+      caughtBy: ["rate_limit_enforcement"],
+      response: (req, res, state) => {
+        if (isOrderPost(req) && res.status === 429)
+          state.set("refusing", {
+            until: Date.now() + 1000 * Number(res.headers["retry-after"] ?? "10"),
+            res,
+          });
+        const refusing = state.get("refusing") as { until: number; res: ProxyResponse } | undefined;
+        const cancel = req.method === "DELETE" && req.path === "/api/v3/order";
+        return cancel && refusing && Date.now() < refusing.until ? refusing.res : res;
+      },
+    },
+    {
+      name: "orders-limit-announced-twice-enforced",
+      description: "exchangeInfo announces an ORDERS limit twice the one enforced",
+      caughtBy: ["rate_limit_enforcement"],
+      response: (req, res) => {
+        if (req.path !== "/api/v3/exchangeInfo" || res.status !== 200) return res;
+        const info = JSON.parse(res.body) as { rateLimits?: Array<{ rateLimitType: string; limit: number }> };
+        for (const limit of info.rateLimits ?? []) if (limit.rateLimitType === "ORDERS") limit.limit *= 2;
+        return { ...res, body: JSON.stringify(info) };
+      },
+    },
+    {
+      name: "orders-limit-429-without-retry-after",
+      description: "the 429 for too many orders carries no Retry-After",
+      caughtBy: ["rate_limit_enforcement"],
+      response: (req, res) => {
+        if (!isOrderPost(req) || res.status !== 429) return res;
+        const { "retry-after": _dropped, ...headers } = res.headers;
+        return { ...res, headers };
+      },
+    },
+  ];
 }
 
 export function burstFaults(): Fault[] {

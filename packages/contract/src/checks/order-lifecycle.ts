@@ -8,8 +8,9 @@
  */
 
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
-import type { RunContext } from "../kit/context.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
 import { listOf, type OrderDesk, type Placed, type Resting, sameDecimal } from "../kit/order-desk.js";
+import { refusalOf } from "../kit/refusal-codes.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -45,7 +46,12 @@ export const orderLifecycle: ContractCheck<typeof CHECK> = {
   ],
   appliesTo: (operation) => LIFECYCLE_OPERATIONS.includes(operation.operationId),
   notApplicable: "not part of the order lifecycle",
-  seenToCatch: ["cancelled-still-open", "query-new-after-cancel", "cancelled-missing-from-all-orders"],
+  seenToCatch: [
+    "cancelled-still-open",
+    "query-new-after-cancel",
+    "cancelled-missing-from-all-orders",
+    "cancel-all-of-nothing-answered-empty",
+  ],
 };
 
 /** Skips the lifecycle on every operation it judges, saying why. */
@@ -237,5 +243,20 @@ async function judgeCancelAll(
       left.length === 0,
       `open_orders still lists ${left.map((o) => o.orderId).join(", ")} after cancel_all_orders`,
     );
+    if (listOf(after).length === 0) await cancelAllOfNothing(desk);
   }
+}
+
+/**
+ * cancel_all_orders on a symbol where the account has no open order (just read so): refused with
+ * the spec's nothing-to-cancel refusal (x-refusals), not answered with an empty list.
+ */
+async function cancelAllOfNothing(desk: OrderDesk): Promise<void> {
+  const { ctx } = desk;
+  const again = await desk.cancelAll("lifecycle: cancel_all_orders with nothing open");
+  if (!again) return;
+  expectRefusal(ctx, CHECK, again, {
+    what: `cancel_all_orders on ${desk.symbol}, where the account has no open order`,
+    ...refusalOf(ctx, "nothing-to-cancel", again.op.operationId),
+  });
 }

@@ -149,6 +149,18 @@ export function faults(demo: { apiKey: string; apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "cancel-all-of-nothing-answered-empty",
+      description: "cancel_all_orders where nothing is open answers 200 [] instead of refusing (-2011)",
+      caughtBy: ["order_lifecycle"],
+      response: (req, res) =>
+        req.method === "DELETE" &&
+        req.path === "/api/v3/openOrders" &&
+        isError(res) &&
+        res.body.includes("-2011")
+          ? { ...res, status: 200, body: "[]" }
+          : res,
+    },
+    {
       name: "wrong-default-depth",
       description: "depth without limit returns 50 levels instead of the declared default 100",
       caughtBy: ["defaults_honoured"],

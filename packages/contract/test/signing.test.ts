@@ -1,5 +1,6 @@
 import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
+import { windowEdgeMarginMs } from "../src/checks/auth-enforcement.js";
 import { buildContractModel } from "../src/core/operations.js";
 import { buildRequest, maskRequest } from "../src/http/request.js";
 import { corruptSignature, failingTestVectors, hmacHex } from "../src/http/signing.js";
@@ -168,5 +169,20 @@ describe("parameters travel where the spec declares them (in)", () => {
     const request = buildRequest({ op: time, params: [[unit, "microsecond"]] }, ctx);
     expect(new URL(request.url).search).toBe("");
     expect(request.headers[unit]).toBe("microsecond");
+  });
+});
+
+describe("windowEdgeMarginMs: how far past recvWindow a timestamp is surely refused", () => {
+  const reading = (halfTrip: number) =>
+    ({ clock: { offsetMs: 0, note: "", reading: { halfTrip } } }) as never;
+  it.each([
+    { given: 0.4, want: 11 },
+    { given: 2, want: 14 },
+    { given: 30, want: 70 },
+  ])("half a round trip of $given ms → $want ms", ({ given, want }) => {
+    expect(windowEdgeMarginMs(reading(given))).toBe(want);
+  });
+  it("is unknown without a reading of the target's clock", () => {
+    expect(windowEdgeMarginMs({})).toBeUndefined();
   });
 });

@@ -49,6 +49,7 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
     "signature-over-query-only",
     "unknown-api-key-as-400",
     "timestamp-in-seconds-accepted",
+    "recv-window-one-second-slack",
   ],
 };
 
@@ -219,6 +220,20 @@ function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[
       code: signing.invalidTimestampCode,
       needsCredentials: true,
     });
+    // The largest window is kept to the millisecond, give or take what the run knows of the target's
+    // clock: a timestamp older than it by more than that is refused (a server that adds slack, or
+    // scales the window, serves it).
+    const edge = windowEdgeMarginMs(ctx);
+    if (edge !== undefined && signing.recvWindowMaximum > 0)
+      cases.push({
+        label: `with a timestamp ${edge} ms older than ${signing.recvWindowParameter}=${signing.recvWindowMaximum} (its maximum) allows`,
+        auth: {
+          recvWindow: signing.recvWindowMaximum,
+          timestampShiftMs: -(signing.recvWindowMaximum + edge),
+        },
+        code: signing.invalidTimestampCode,
+        needsCredentials: true,
+      });
     // The window is applied as sent in both directions: a timestamp past the default window but
     // inside the largest one must be served (a server that caps recvWindow at its default fails).
     const age = signing.recvWindowDefault + 2000;
@@ -232,6 +247,19 @@ function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[
       });
   }
   return cases;
+}
+
+/** Slack for the target's clock drifting from the reading the run signs with, over a run. */
+const CLOCK_DRIFT_MS = 10;
+
+/**
+ * How much older than the window a timestamp must be for any correct server to refuse it: more
+ * than the run's reading of the target's clock may be off (half its round trip), with room for
+ * drift; the request's own transit only ages it further. Undefined without a clock reading.
+ */
+export function windowEdgeMarginMs(ctx: Pick<RunContext, "clock">): number | undefined {
+  const halfTrip = ctx.clock?.reading.halfTrip;
+  return halfTrip === undefined ? undefined : Math.ceil(2 * halfTrip) + CLOCK_DRIFT_MS;
 }
 
 export interface AuthProbeOptions {

@@ -219,6 +219,20 @@ export function faults(demo: { apiKey: string; apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "recv-window-one-second-slack",
+      description:
+        "a timestamp up to a second older than recvWindow allows is still served (the window compared with a second of slack)",
+      caughtBy: ["auth_enforcement"],
+      request: (req) => {
+        if (!signed(req)) return req;
+        const params = allParams(req);
+        const age = Date.now() - Number(params.get("timestamp"));
+        const window = Number(params.get("recvWindow") ?? "5000");
+        if (!(age > window && age <= window + 1000)) return req;
+        return resign(req, secret, (p) => p.set("timestamp", String(Date.now())));
+      },
+    },
+    {
       name: "wrong-signature-accepted",
       description: "signatures are not verified",
       caughtBy: ["auth_enforcement"],

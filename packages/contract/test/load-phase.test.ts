@@ -9,6 +9,7 @@ import {
   type BurstStep,
   connectionProblems,
   type ExpectedAnswer,
+  framingProblem,
   judgeBurst,
   ORDER_TERMS,
   retryAfterProblems,
@@ -318,4 +319,67 @@ describe("the load phase catches faults of rate-limit enforcement and of the con
       }
     });
   }
+});
+
+describe("framingProblem", () => {
+  const request = {
+    method: "GET",
+    url: "http://127.0.0.1:1/api/v3/historicalTrades?symbol=BTCUSDT",
+    headers: {},
+  };
+  const answered = (status: number, msg?: string) => ({
+    request,
+    response: {
+      status,
+      headers: {},
+      contentType: "application/json",
+      bodyText: "",
+      ...(msg === undefined ? {} : { json: { code: -1100, msg } }),
+    },
+  });
+  const must = { status: 400, rule: "RFC 9112 §3.2" };
+  it.each([
+    {
+      given: "two Host lines refused with 400",
+      probe: { what: "x", must },
+      exchange: answered(400, "Malformed request."),
+      want: undefined,
+    },
+    {
+      given: "two Host lines served",
+      probe: { what: "x", must },
+      exchange: answered(200),
+      want: /status 200; RFC 9112 §3.2 says a server must answer it 400/,
+    },
+    { given: "no answer at all", probe: { what: "x", must }, exchange: { request }, want: /no answer/ },
+    { given: "the key twice, served", probe: { what: "x" }, exchange: answered(200), want: undefined },
+    {
+      given: "the key twice, refused readably",
+      probe: { what: "x" },
+      exchange: answered(
+        400,
+        "Malformed request: the X-MBX-APIKEY header is sent 2 times; a request carries it once.",
+      ),
+      want: undefined,
+    },
+    {
+      given: "the key twice, refused naming undefined",
+      probe: { what: "x" },
+      exchange: answered(
+        400,
+        "Malformed request: the undefined header is sent 2 times; a request carries it once.",
+      ),
+      want: /carries undefined/,
+    },
+    {
+      given: "the key twice, a server error",
+      probe: { what: "x" },
+      exchange: answered(500),
+      want: /server error/,
+    },
+  ])("$given", ({ probe, exchange, want }) => {
+    const problem = framingProblem(probe, exchange as never);
+    if (want === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(want);
+  });
 });

@@ -1,6 +1,6 @@
 // readable_errors' judgement of one error message against what its request carried.
 import { describe, expect, it } from "vitest";
-import { errorTextProblems } from "../src/checks/readable-errors.js";
+import { errorTextProblems } from "../src/kit/error-text.js";
 
 const SENT = "http://127.0.0.1:8080/api/v3/depth?limit=5\n";
 

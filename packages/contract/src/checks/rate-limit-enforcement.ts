@@ -45,6 +45,7 @@ import { encodeParams, type ParamList, type RequestPlan } from "../http/request.
 import { describeAnswer, errorCode } from "../kit/answers.js";
 import { op, type RunContext } from "../kit/context.js";
 import { countersOf, counterValue } from "../kit/counters.js";
+import { errorTextProblems, sentText } from "../kit/error-text.js";
 import { type FarBuy, farBuyOrder, unknownSymbol } from "../kit/market.js";
 import { cancelOpen, type PlacedOrder, placeOrder } from "../kit/order-placing.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -74,6 +75,8 @@ export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
     "weight-limit-429-without-retry-after",
     "weight-limit-retry-after-too-short",
     "weight-limit-not-enforced",
+    "second-host-line-ignored",
+    "missing-host-served",
     "orders-limit-refuses-cancels",
     "orders-limit-announced-twice-enforced",
     "orders-limit-429-without-retry-after",
@@ -224,7 +227,94 @@ async function loadPhase(ctx: RunContext): Promise<void> {
   // Each probe only where the ones before found the connection sound: a fault seen is not piled on.
   if (!(await connectionReuse(ctx, ping))) return;
   if (await connectionSlots(ctx, ping)) await overlongRequests(ctx, ping);
+  await framingProbes(ctx, ping);
   await orderLimitPhase(ctx);
+}
+
+/** A request whose framing HTTP/1.1 forbids, and what a server must do with it. */
+interface FramingProbe {
+  what: string;
+  plan: RequestPlan;
+  /** The status HTTP requires, or undefined: served as the request sent plainly, or a readable 4xx. */
+  must?: { status: number; rule: string };
+}
+
+/**
+ * Requests whose framing HTTP/1.1 forbids, each on a connection of its own: two Host header lines,
+ * or none (RFC 9112 §3.2: a server "MUST respond with a 400"), and a body with two Content-Length
+ * lines that disagree (RFC 9112 §6.3: 400, then close) get 400; the API key header twice with the
+ * same key is served as the request with it once, or refused with a 4xx whose msg a person can
+ * read (kit/error-text.ts). Never a 5xx, never a connection left without an answer.
+ */
+async function framingProbes(ctx: RunContext, ping: ContractOperation): Promise<void> {
+  const { session } = ctx;
+  const host = new URL(session.baseUrl).host;
+  const keyed = session.model.operation("historical_trades");
+  const { cancelPlan } = probeRequests(ctx, ping);
+  const rfc9112 = (section: string) => ({ status: 400, rule: `RFC 9112 ${section}` });
+  const probes: FramingProbe[] = [
+    {
+      what: "a ping with two Host header lines",
+      plan: { op: ping, params: [], wire: { headerLines: [`Host: ${host}`] } },
+      must: rfc9112("§3.2"),
+    },
+    {
+      what: "an HTTP/1.1 ping without Host",
+      plan: { op: ping, params: [], wire: { omitHost: true } },
+      must: rfc9112("§3.2"),
+    },
+    ...(cancelPlan && cancelPlan.plan.placement === "body"
+      ? [
+          {
+            what: `${cancelPlan.what} with a second Content-Length that disagrees`,
+            plan: { ...cancelPlan.plan, wire: { headerLines: ["Content-Length: 1"] } },
+            must: rfc9112("§6.3"),
+          },
+        ]
+      : []),
+    ...(keyed && session.credentials
+      ? [
+          {
+            what: `${keyed.operationId} with the API key header sent twice (the same key)`,
+            plan: {
+              op: keyed,
+              params: [["symbol", ctx.values.symbol]] as ParamList,
+              wire: { headerLines: [`${session.model.signing.apiKeyHeader}: ${session.credentials.apiKey}`] },
+            },
+          },
+        ]
+      : []),
+  ];
+  for (const probe of probes) {
+    const exchange = await session.call(probe.plan, `load: ${probe.what}`, {
+      connection: "own",
+      responseChecks: false,
+      essential: true,
+      ...signalOf(ctx),
+    });
+    const problem = framingProblem(probe, exchange);
+    // Shown on ping, the probes' operation (the phase's cell), whatever operation carried it.
+    const shown = { ...exchange, op: ping };
+    if (problem) session.fail(CHECK, shown, problem);
+    else session.pass(CHECK, shown);
+  }
+}
+
+/** What is wrong with the answer to a framing probe, or undefined. */
+export function framingProblem(
+  probe: Pick<FramingProbe, "what" | "must">,
+  exchange: Pick<RoundTrip, "response" | "error" | "request">,
+): string | undefined {
+  const response = exchange.response;
+  if (!response)
+    return `${probe.what}: no answer (${exchange.error?.message ?? "the connection closed"}); a server answers a request it cannot take with 400`;
+  if (probe.must && response.status !== probe.must.status)
+    return `${probe.what}: status ${response.status}; ${probe.must.rule} says a server must answer it ${probe.must.status}`;
+  if (response.status >= 500) return `${probe.what}: server error, status ${response.status}`;
+  if (response.status < 400) return undefined;
+  const msg = isObject(response.json) ? response.json.msg : undefined;
+  const unreadable = typeof msg === "string" ? errorTextProblems(msg, sentText(exchange.request)) : [];
+  return unreadable.length > 0 ? `${probe.what}: ${unreadable.join("; ")}` : undefined;
 }
 
 /** The most orders the phase places to reach an ORDERS limit; a higher limit is not reached. */

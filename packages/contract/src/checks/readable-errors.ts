@@ -9,6 +9,7 @@
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { cannotCall, enabled, type RunContext, targetValues } from "../kit/context.js";
+import { errorTextProblems, sentText } from "../kit/error-text.js";
 import { negativeCases } from "../kit/values.js";
 import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -28,41 +29,12 @@ export const readableErrors: ContractCheck<typeof CHECK> = {
   seenToCatch: ["error-msg-names-undefined", "error-msg-empty"],
 };
 
-/** The marks, in any common server language, of a message that is not what a person can act on. */
-const LEAKS: ReadonlyArray<{ what: string; pattern: RegExp }> = [
-  { what: "undefined", pattern: /\bundefined\b/ },
-  { what: "NaN", pattern: /\bNaN\b/ },
-  { what: "[object Object]", pattern: /\[object [A-Z]\w*\]/ },
-  { what: "<nil>", pattern: /<nil>/ },
-  { what: "a format verb left unfilled", pattern: /%!\w\(|%[sdv]\b|\{\d+\}/ },
-  {
-    what: "a stack trace",
-    pattern:
-      /\n\s*at \S.*:\d+(:\d+)?\)?|Traceback \(most recent call last\)|\bgoroutine \d+ \[|Exception in thread /,
-  },
-];
-
-/**
- * What is wrong with an error's message `msg` for a request whose text (its URL, body and header
- * values) is `sent`: a mark the request carried may come back quoted, and is no fault.
- */
-export function errorTextProblems(msg: string, sent: string): string[] {
-  if (msg.trim() === "") return ["the error's msg is empty; the spec calls it a human-readable message"];
-  return LEAKS.flatMap(({ what, pattern }) => {
-    const found = pattern.exec(msg);
-    if (!found || sent.includes(found[0])) return [];
-    return [
-      `the error's msg carries ${what} (${JSON.stringify(found[0])}), which the request did not: a message built from a value that was not there, where the spec calls it human-readable; msg: ${JSON.stringify(msg.slice(0, 200))}`,
-    ];
-  });
-}
-
 function judgeErrorText(exchange: RoundTrip, verdicts: Verdicts): void {
   const response = exchange.response!;
   if (response.status < 400) return;
   const msg = messageOf(response.json);
   if (msg === undefined) return;
-  const problems = errorTextProblems(msg, sentText(exchange));
+  const problems = errorTextProblems(msg, sentText(exchange.request));
   if (problems.length === 0) verdicts.pass(CHECK, exchange);
   else verdicts.fail(CHECK, exchange, problems.join("; "));
 }
@@ -72,17 +44,6 @@ function messageOf(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   const msg = (body as Record<string, unknown>).msg;
   return typeof msg === "string" ? msg : undefined;
-}
-
-/** What the request carried, as sent and with its percent-encoding undone. */
-function sentText(exchange: RoundTrip): string {
-  const { url, body = "", headers } = exchange.request;
-  const raw = [url, body, ...Object.values(headers)].join("\n");
-  try {
-    return `${raw}\n${decodeURIComponent(raw.replace(/\+/g, " "))}`;
-  } catch {
-    return raw;
-  }
 }
 
 /** The operation sent once without its first required parameter: an error answer to judge. */

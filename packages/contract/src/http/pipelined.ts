@@ -38,9 +38,11 @@ export function pipelinedBytes(requests: readonly WireRequest[]): string {
 /** One request's bytes: its body, when it has one, framed by Content-Length. */
 export function requestBytes(request: WireRequest, close: boolean): string {
   const url = new URL(request.url);
-  const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
+  const lines = [`${request.method} ${url.pathname}${url.search} HTTP/1.1`];
+  if (!request.omitHost) lines.push(`Host: ${url.host}`);
   for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
   if (request.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(request.body)}`);
+  lines.push(...(request.headerLines ?? []));
   if (close) lines.push("Connection: close");
   return `${lines.join("\r\n")}\r\n\r\n${request.body ?? ""}`;
 }

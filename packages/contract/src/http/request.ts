@@ -66,6 +66,14 @@ export interface WireVariant {
   method?: string;
   /** Request headers besides the ones the request has anyway (each replaces one of the same name). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Header lines written as they are after the others, a name the request has already included
+   * (a header sent twice): only a request on a connection of its own (`connection: "own"`) is
+   * written byte for byte.
+   */
+  headerLines?: readonly string[];
+  /** No Host header (an HTTP/1.1 request without one); a connection of its own only, as above. */
+  omitHost?: boolean;
 }
 
 export interface WireRequest {
@@ -73,6 +81,9 @@ export interface WireRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** WireVariant's headerLines and omitHost, for a request written byte for byte. */
+  headerLines?: readonly string[];
+  omitHost?: boolean;
 }
 
 export interface BuildContext {
@@ -234,7 +245,13 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
   const queryText = encode(query);
   const url = `${ctx.baseUrl.replace(/\/+$/, "")}${located.path}${queryText ? `?${queryText}` : ""}`;
   if (plan.wire?.headers) Object.assign(headers, plan.wire.headers);
-  const request: WireRequest = { method: plan.wire?.method ?? methodOf(op), url, headers };
+  const request: WireRequest = {
+    method: plan.wire?.method ?? methodOf(op),
+    url,
+    headers,
+    ...(plan.wire?.headerLines ? { headerLines: plan.wire.headerLines } : {}),
+    ...(plan.wire?.omitHost ? { omitHost: true } : {}),
+  };
   if (body.length > 0) {
     request.body = encode(body);
     headers["content-type"] = "application/x-www-form-urlencoded";

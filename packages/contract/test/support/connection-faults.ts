@@ -72,6 +72,28 @@ export function loadConnectionFaults(): ConnectionFault[] {
       },
     },
     {
+      name: "second-host-line-ignored",
+      description:
+        "a request with two Host header lines is served by the first (RFC 9112 §3.2: a server must answer it 400)",
+      caughtBy: ["rate_limit_enforcement"],
+      forward: (chunk) =>
+        withHeadLines(chunk, (lines) =>
+          lines.filter((line, i) => !isHost(line) || lines.findIndex(isHost) === i),
+        ),
+    },
+    {
+      name: "missing-host-served",
+      description:
+        "an HTTP/1.1 request without Host is served as if it named the server (RFC 9112 §3.2: 400)",
+      caughtBy: ["rate_limit_enforcement"],
+      forward: (chunk) =>
+        withHeadLines(chunk, (lines) =>
+          lines.some(isHost) || !/ HTTP\/1\.1$/.test(lines[0] ?? "")
+            ? lines
+            : [lines[0]!, "Host: localhost", ...lines.slice(1)],
+        ),
+    },
+    {
       name: "request-in-pieces-misread",
       description: `a read of fewer than ${SHORTEST_READ} bytes is dropped (taken for noise between requests), so a request that arrives in small pieces is read with bytes missing`,
       caughtBy: ["rate_limit_enforcement"],
@@ -131,4 +153,15 @@ export async function startConnectionProxy(
         server.close(() => resolve());
       }),
   };
+}
+
+const isHost = (line: string) => /^host\s*:/i.test(line);
+
+/** `chunk` with the lines of each request head it holds whole changed by `change` (bodies kept). */
+function withHeadLines(chunk: Buffer, change: (lines: string[]) => string[]): Buffer {
+  const text = chunk.toString("latin1");
+  const end = text.indexOf("\r\n\r\n");
+  if (end < 0 || !/^[A-Z]+ \S+ HTTP\/1\.\d\r\n/.test(text)) return chunk;
+  const head = change(text.slice(0, end).split("\r\n")).join("\r\n");
+  return Buffer.concat([Buffer.from(head, "latin1"), chunk.subarray(end)]);
 }

@@ -1,8 +1,9 @@
 /**
  * rate_counters: the counters the spec documents on responses count what they say, not just look
  * like integers. The request-weight counter (`X-MBX-USED-WEIGHT-<n><unit>`) grows by the
- * operation's `x-weight` with each request, judged on consecutive requests of this run in one
- * window; the order counters (`X-MBX-ORDER-COUNT-<n><unit>` on new_order) grow by exactly one
+ * operation's `x-weight` with each request (the common case, each tier of its parameter, and the
+ * parameter left out where that weighs otherwise), judged on consecutive requests of this run in
+ * one window; the order counters (`X-MBX-ORDER-COUNT-<n><unit>` on new_order) grow by exactly one
  * with each accepted order. A pair that straddles a window boundary is not judged; growth below the
  * weight fails at once; growth above it is tried again (another client on the same address counts
  * too) and fails only when the excess is the same on every attempt.
@@ -44,6 +45,7 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
   seenToCatch: [
     "weight-counts-one-per-request",
     "weight-counts-double",
+    "weight-tiers-ignored",
     "order-count-frozen",
     "refused-order-counted",
     "weight-window-never-restarts",
@@ -57,17 +59,41 @@ export async function rateCountersPhase(ctx: RunContext): Promise<void> {
   await markDay(ctx);
 }
 
-/** The operations whose common case is served to this run: reads, with their required values. */
+/**
+ * The operations whose common case is served to this run: reads, with their required values; and
+ * each other weight x-weight states for one of them (a tier of its parameter, the parameter left
+ * out), as a case of its own.
+ */
 function commonCases(ctx: RunContext): Array<{ operation: ContractOperation; values: Values }> {
   return ctx.session.model.operations
     .filter((o) => methodOf(o) === "GET" && !isTrading(o) && (!isSigned(o) || ctx.session.canSign))
     .filter((o) => !o.parameters.some((p) => p.required && !["symbol"].includes(p.name)))
-    .map((operation) => {
+    .flatMap((operation) => {
       const values = requiredValues(operation, ctx.values);
       // The common case names its symbol: without it some operations weigh more (the descriptions say so).
       if (operation.parameters.some((p) => p.name === "symbol")) values.symbol = ctx.values.symbol;
-      return { operation, values };
+      return [values, ...weightVariants(operation, values)].map((v) => ({ operation, values: v }));
     });
+}
+
+/**
+ * The values that give each other weight x-weight states for `operation`: each tier's top value
+ * of its parameter, and the parameter left out where that weighs otherwise (and it is optional).
+ */
+export function weightVariants(operation: ContractOperation, values: Values): Values[] {
+  const rule = operation.weightRule;
+  const parameter = rule.parameter;
+  if (parameter === undefined) return [];
+  const optional = !operation.parameters.some((p) => p.name === parameter && p.required);
+  const variants: Values[] = [];
+  if (rule.absent !== undefined && rule.absent !== rule.weight && optional) {
+    const { [parameter]: _left, ...without } = values;
+    variants.push(without);
+  }
+  for (const tier of rule.tiers ?? [])
+    if (Number.isFinite(tier.upTo) && tier.weight !== rule.weight)
+      variants.push({ ...values, [parameter]: tier.upTo });
+  return variants;
 }
 
 /** About how long the weight pairs take: they start at least this far from the window's end. */
@@ -94,7 +120,7 @@ async function weightCounts(ctx: RunContext): Promise<void> {
     for (let attempt = 1; attempt <= WEIGHT_ATTEMPTS; attempt += 1) {
       const exchange = await ctx.session.call(
         { op: operation, params: encodeParams(operation, values) },
-        `counters: ${operation.operationId}, weight ${operation.weight}`,
+        `counters: ${operation.operationId}, weight ${ctx.session.weightOf({ op: operation, params: encodeParams(operation, values) })}`,
       );
       const at = ctx.session.now();
       const judged = previous
@@ -124,7 +150,7 @@ function judgeWeight(
   const b = counterValue(after.exchange, counter);
   if (a === undefined || b === undefined || !ok(after.exchange) || !sameWindow(before.at, after.at, counter))
     return "skipped";
-  const weight = after.exchange.op.weight;
+  const weight = ctx.session.weightOf(after.exchange.plan);
   if (b - a === weight) {
     ctx.session.pass(CHECK, after.exchange);
     return "held";

@@ -149,6 +149,24 @@ export function meaningFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "weight-tiers-ignored",
+      description:
+        "depth counts its base weight (5) whatever its limit: the x-weight tiers (25, 50, 250) are never charged",
+      caughtBy: ["rate_counters"],
+      response: (req, res, state) => {
+        const limit = Number(req.query.get("limit") ?? "100");
+        const tier = limit <= 100 ? 5 : limit <= 500 ? 25 : limit <= 1000 ? 50 : 250;
+        const depth = req.path === "/api/v3/depth" && res.status === 200;
+        const uncharged = ((state.get("uncharged") as number | undefined) ?? 0) + (depth ? tier - 5 : 0);
+        state.set("uncharged", uncharged);
+        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
+        const used = key === undefined ? undefined : Number(res.headers[key]);
+        return key === undefined || !Number.isInteger(used)
+          ? res
+          : { ...res, headers: { ...res.headers, [key]: String(Math.max(0, used! - uncharged)) } };
+      },
+    },
+    {
       name: "order-count-frozen",
       description: "X-MBX-ORDER-COUNT-10S stays at 1 (the counter is never incremented)",
       caughtBy: ["rate_counters"],

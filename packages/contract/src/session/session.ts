@@ -151,11 +151,6 @@ export class Session implements Verdicts {
     return this.options.signal;
   }
 
-  /** The target's base URL, as requests are sent to it. */
-  get baseUrl(): string {
-    return this.options.baseUrl;
-  }
-
   /** Whether signed requests can be made (a key and a secret were given). */
   get canSign(): boolean {
     return this.credentials !== undefined && this.credentials.apiSecret !== "";

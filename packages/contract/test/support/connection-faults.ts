@@ -72,16 +72,6 @@ export function loadConnectionFaults(): ConnectionFault[] {
       },
     },
     {
-      name: "second-host-line-ignored",
-      description:
-        "a request with two Host header lines is served by the first (RFC 9112 §3.2: a server must answer it 400)",
-      caughtBy: ["rate_limit_enforcement"],
-      forward: (chunk) =>
-        withHeadLines(chunk, (lines) =>
-          lines.filter((line, i) => !isHost(line) || lines.findIndex(isHost) === i),
-        ),
-    },
-    {
       name: "missing-host-served",
       description:
         "an HTTP/1.1 request without Host is served as if it named the server (RFC 9112 §3.2: 400)",

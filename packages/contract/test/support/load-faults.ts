@@ -137,10 +137,8 @@ export function burstFaults(): Fault[] {
       description:
         "the request that brings the used weight exactly to the limit is refused (>= where > belongs)",
       caughtBy: ["rate_limit_enforcement"],
-      response: (req, res) =>
-        isDepth(req.path) &&
-        res.status === 200 &&
-        Number(res.headers["x-mbx-used-weight-1m"]) === LOAD_WEIGHT_LIMIT
+      response: (_req, res) =>
+        res.status === 200 && Number(res.headers["x-mbx-used-weight-1m"]) === LOAD_WEIGHT_LIMIT
           ? tooMuchWeight(res, "30")
           : res,
     },

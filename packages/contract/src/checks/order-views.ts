@@ -16,7 +16,10 @@
  * cancel_all_orders' report of a resting order, where the account has no other open order on the
  * symbol. What the two orders left bought or sold is offset with a MARKET order.
  *
- * At the end of the run, on every symbol the run placed orders on: the newest page of each order
+ * At the end of the run, every order the run placed shows what was sent to place it (side, type,
+ * price, quantity, stop price, iceberg and client order id; kit/order-echo.ts) in new_order's
+ * answer and in every later read of it, judged on the run's own exchanges. And on every symbol
+ * the run placed orders on: the newest page of each order
  * list that takes a limit and, with no cursor and no window, answers the newest (all_orders), at
  * its largest limit and at a small one, holds the orders new_order gave the account during the
  * run as the newest page must (kit/newest-page.ts; the account may hold more).
@@ -29,6 +32,7 @@ import { listAt, unreachable, valueAt } from "../kit/behaviour-support.js";
 import { op, type RunContext } from "../kit/context.js";
 import { smallestQuantity } from "../kit/market.js";
 import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
+import { echoProblems } from "../kit/order-echo.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "../kit/relations-support.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -51,7 +55,13 @@ export const orderViews: ContractCheck<typeof CHECK> = {
   hooks: [
     { phase: "relation", run: orderViewsCheck },
     { phase: "trading", run: { cancelledAll: (desk, answer) => judgeCancelReports(desk.ctx, answer) } },
-    { phase: "end", run: (ctx) => judgeNewestPages(ctx) },
+    {
+      phase: "end",
+      run: async (ctx) => {
+        judgeEchoes(ctx);
+        await judgeNewestPages(ctx);
+      },
+    },
   ],
   appliesTo: named((relations) =>
     relations.orders.flatMap((views) => [...views.reads, ...views.reports, views.open.operation]),
@@ -62,8 +72,57 @@ export const orderViews: ContractCheck<typeof CHECK> = {
     "cancel-report-executedQty-zero",
     "all-orders-newest-page-short",
     "all-orders-newest-page-drops-the-newest",
+    "open-orders-stop-price-zeroed",
+    "new-order-client-id-server-made",
   ],
 };
+
+/** The reads of an order whose items the echo judges (the cancels' reports name another client id). */
+const ECHO_READS = new Set(["query_order", "open_orders", "all_orders"]);
+
+/**
+ * Every order the run placed shows, in new_order's answer and in every later read of it, what was
+ * sent to place it (kit/order-echo.ts): judged on the run's own exchanges, no request of its own.
+ */
+function judgeEchoes(ctx: RunContext): void {
+  if (!ctx.session.recorder.enabled(CHECK)) return;
+  const placed = new Map<string, RoundTrip>();
+  const problems: Array<{ exchange: RoundTrip; problem: string }> = [];
+  let judgedViews = 0;
+  for (const { exchange } of ctx.session.timeline) {
+    const id = exchange.op.operationId;
+    if (!ok(exchange) || (id !== "new_order" && !ECHO_READS.has(id))) continue;
+    const json = exchange.response?.json;
+    const items = (Array.isArray(json) ? json : [json]).filter(
+      (item): item is Record<string, unknown> => typeof item === "object" && item !== null,
+    );
+    for (const item of items) {
+      const key = `${item.symbol}#${item.orderId}`;
+      if (typeof item.orderId !== "number") continue;
+      if (id === "new_order" && !placed.has(key)) placed.set(key, exchange);
+      const placing = placed.get(key);
+      if (!placing) continue;
+      judgedViews += 1;
+      const where = id === "new_order" ? "new_order's answer" : `${id}'s view of order ${item.orderId}`;
+      const sent = [...placing.plan.params, ...(placing.plan.wire?.alsoInBody ?? [])];
+      for (const problem of echoProblems(sent, item, where)) problems.push({ exchange, problem });
+    }
+  }
+  const first = problems[0];
+  if (first)
+    ctx.session.fail(
+      CHECK,
+      first.exchange,
+      `an order shows other than what placed it: ${problems
+        .slice(0, 3)
+        .map((p) => p.problem)
+        .join("; ")}${problems.length > 3 ? ` (${problems.length} in all)` : ""}`,
+    );
+  else {
+    const last = [...placed.values()].at(-1);
+    if (last && judgedViews > 0) ctx.session.pass(CHECK, last);
+  }
+}
 
 export async function orderViewsCheck(ctx: RunContext): Promise<void> {
   const relations = relationsOf(ctx);

@@ -160,6 +160,35 @@ export function relationFaults(): Fault[] {
       },
     },
     {
+      name: "open-orders-stop-price-zeroed",
+      description:
+        "open_orders shows every stop order's stopPrice as 0 (the field written before the order's)",
+      caughtBy: ["order_views"],
+      response: (req, res) =>
+        req.method === "GET"
+          ? onAnswer("openOrders", (j) =>
+              Array.isArray(j)
+                ? (j as Json[]).map((o) => ("stopPrice" in o ? { ...o, stopPrice: "0.00000000" } : o))
+                : j,
+            )(req, res)
+          : res,
+    },
+    {
+      name: "new-order-client-id-server-made",
+      description:
+        "new_order answers a client order id of the server's making, though newClientOrderId was sent",
+      caughtBy: ["order_views"],
+      response: (req, res) =>
+        req.method === "POST"
+          ? onAnswer("order", (j) => {
+              const order = j as Json;
+              return typeof order.orderId === "number"
+                ? { ...order, clientOrderId: `web_${order.orderId}` }
+                : order;
+            })(req, res)
+          : res,
+    },
+    {
       name: "myTrades-commission-zero",
       description: "myTrades shows every commission as zero, whatever the account's rates",
       caughtBy: ["account_views"],

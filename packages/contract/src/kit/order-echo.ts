@@ -1,0 +1,59 @@
+/**
+ * What an order shows of what was sent to place it: the parameters new_order took, each as the
+ * field every view of the order names it by (the order's answers and reads: `quantity` as
+ * `origQty`, `quoteOrderQty` as `origQuoteOrderQty`, `newClientOrderId` as `clientOrderId`).
+ * Decimals are compared by value ("60000" is "60000.00000000"). A field a view leaves out is not
+ * judged here: whether it must be there is the schema's to say. Pure.
+ */
+import { tryParseDec } from "../core/decimal.js";
+import type { ParamList } from "../http/request.js";
+
+type Kind = "decimal" | "text" | "integer";
+
+/** Each new_order parameter an order's views show, the field that shows it, and how it compares. */
+const ECHOED: ReadonlyArray<{ parameter: string; field: string; kind: Kind }> = [
+  { parameter: "symbol", field: "symbol", kind: "text" },
+  { parameter: "side", field: "side", kind: "text" },
+  { parameter: "type", field: "type", kind: "text" },
+  { parameter: "timeInForce", field: "timeInForce", kind: "text" },
+  { parameter: "price", field: "price", kind: "decimal" },
+  { parameter: "quantity", field: "origQty", kind: "decimal" },
+  { parameter: "quoteOrderQty", field: "origQuoteOrderQty", kind: "decimal" },
+  { parameter: "stopPrice", field: "stopPrice", kind: "decimal" },
+  { parameter: "icebergQty", field: "icebergQty", kind: "decimal" },
+  { parameter: "trailingDelta", field: "trailingDelta", kind: "integer" },
+  { parameter: "newClientOrderId", field: "clientOrderId", kind: "text" },
+];
+
+function same(kind: Kind, parameter: string, sent: string, shown: unknown): boolean {
+  // A symbol's case is symbol_case's to judge, not the echo's.
+  if (parameter === "symbol") return typeof shown === "string" && shown.toUpperCase() === sent.toUpperCase();
+  if (kind === "text") return shown === sent;
+  if (kind === "integer") return String(shown) === String(Number(sent));
+  const a = tryParseDec(sent);
+  const b = tryParseDec(shown);
+  return a !== undefined && b !== undefined && a === b;
+}
+
+/**
+ * What a view of an order (`shown`, an answer or a read's item) shows other than what was sent to
+ * place it (`sent`, new_order's parameters); `where` names the view. A parameter sent twice is not
+ * judged (the server took one of the two).
+ */
+export function echoProblems(
+  sent: ParamList,
+  shown: Readonly<Record<string, unknown>>,
+  where: string,
+): string[] {
+  const problems: string[] = [];
+  for (const { parameter, field, kind } of ECHOED) {
+    const values = sent.filter(([name]) => name === parameter).map(([, value]) => value);
+    if (values.length !== 1 || !(field in shown)) continue;
+    const value = values[0] as string;
+    if (!same(kind, parameter, value, shown[field]))
+      problems.push(
+        `${where} shows ${field} ${JSON.stringify(shown[field])}; the order was placed with ${parameter}=${value}`,
+      );
+  }
+  return problems;
+}

@@ -22,7 +22,12 @@ import {
 import { judgeCounterRestart, judgeResetTimes, judgeSameExchange, type ResetTime } from "../src/run/reset.js";
 import { judgeAdminAnswer, judgeIdAgain, judgeRolledBack } from "../src/run/snapshots.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
-import { persistenceFaults, resetFaults, snapshotFaults } from "./support/persistence-faults.js";
+import {
+  type PersistenceFault,
+  persistenceFaults,
+  resetFaults,
+  snapshotFaults,
+} from "./support/persistence-faults.js";
 import { runContract } from "./support/run.js";
 
 const order = (o: Item = {}): Item => ({
@@ -422,6 +427,20 @@ describe("recall after a restart, on a reference server on --state", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  // First: what the recall sees only while the run's trades are within a window of real time.
+  const faults = persistenceFaults(DEMO.apiSecret);
+  const catches = async (fault: PersistenceFault) => {
+    const proxy = await startFaultProxy(server.url, fault);
+    try {
+      const result = await runRecall({ file: record, baseUrl: proxy.url, ...DEMO, allowTrading: true });
+      expect(result.exitCode, recallText(result)).toBe(1);
+      expect(result.findings.map((f) => `${f.subject}: ${f.message}`).join("\n")).toMatch(fault.want);
+    } finally {
+      await proxy.close();
+    }
+  };
+  it.each(faults.filter((f) => f.seenWithinMs !== undefined))("catches $name (judged first)", catches);
+
   it("remembers orders, trades, candles and balances of every traded symbol", () => {
     const memory = loadMemory(record);
     expect(memory.symbols.length).toBe(2);
@@ -454,16 +473,7 @@ describe("recall after a restart, on a reference server on --state", () => {
     expect(recallText(result)).toMatch(/placed after the restore, undone by the second/);
   });
 
-  it.each(persistenceFaults(DEMO.apiSecret))("catches $name", async (fault) => {
-    const proxy = await startFaultProxy(server.url, fault);
-    try {
-      const result = await runRecall({ file: record, baseUrl: proxy.url, ...DEMO, allowTrading: true });
-      expect(result.exitCode, recallText(result)).toBe(1);
-      expect(result.findings.map((f) => `${f.subject}: ${f.message}`).join("\n")).toMatch(fault.want);
-    } finally {
-      await proxy.close();
-    }
-  });
+  it.each(faults.filter((f) => f.seenWithinMs === undefined))("catches $name", catches);
 
   // Last: a restore that does nothing leaves the orders and the trade made after the snapshot.
   it.each(snapshotFaults())("catches $name", async (fault) => {

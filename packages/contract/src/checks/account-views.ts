@@ -51,6 +51,7 @@ import {
 } from "../kit/candle-intervals.js";
 import { op, type RunContext } from "../kit/context.js";
 import { countersOf, counterValue, sameWindow } from "../kit/counters.js";
+import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { ATTEMPTS, newestTradeId, newestTrades, type TradeRow, tradePage } from "../kit/relations-support.js";
 import type { Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -433,7 +434,7 @@ function judgeCommissions(views: Views, plain: RoundTrip, mine: readonly Account
   const problems = mine.flatMap((t) => commissionProblems(t, assets, rates));
   const asTaker = new Map(mine.filter((t) => !t.isMaker).map((t) => [t.id, t]));
   for (const { exchange } of ctx.session.timeline) {
-    if (exchange.op.operationId !== "new_order" || !ok(exchange)) continue;
+    if (exchange.op.operationId !== ORDER_OPERATIONS.newOrder || !ok(exchange)) continue;
     if (bodyObject(exchange)?.symbol !== views.symbol) continue;
     for (const fill of fillsOf(exchange.response?.json)) {
       const trade = asTaker.get(fill.tradeId);

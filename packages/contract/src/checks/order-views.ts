@@ -33,6 +33,7 @@ import { op, type RunContext } from "../kit/context.js";
 import { smallestQuantity } from "../kit/market.js";
 import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
 import { echoProblems } from "../kit/order-echo.js";
+import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "../kit/relations-support.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -77,21 +78,22 @@ export const orderViews: ContractCheck<typeof CHECK> = {
   ],
 };
 
-/** The reads of an order whose items the echo judges (the cancels' reports name another client id). */
-const ECHO_READS = new Set(["query_order", "open_orders", "all_orders"]);
-
 /**
  * Every order the run placed shows, in new_order's answer and in every later read of it, what was
  * sent to place it (kit/order-echo.ts): judged on the run's own exchanges, no request of its own.
  */
 function judgeEchoes(ctx: RunContext): void {
-  if (!ctx.session.recorder.enabled(CHECK)) return;
+  const relations = relationsOf(ctx);
+  if (!relations || !ctx.session.recorder.enabled(CHECK)) return;
+  // The reads x-relations names (a cancel's report names the cancel's client id, not the order's).
+  const reads = new Set(relations.orders.flatMap((views) => views.reads));
+  const placing = ORDER_OPERATIONS.newOrder;
   const placed = new Map<string, RoundTrip>();
   const problems: Array<{ exchange: RoundTrip; problem: string }> = [];
   let judgedViews = 0;
   for (const { exchange } of ctx.session.timeline) {
     const id = exchange.op.operationId;
-    if (!ok(exchange) || (id !== "new_order" && !ECHO_READS.has(id))) continue;
+    if (!ok(exchange) || (id !== placing && !reads.has(id))) continue;
     const json = exchange.response?.json;
     const items = (Array.isArray(json) ? json : [json]).filter(
       (item): item is Record<string, unknown> => typeof item === "object" && item !== null,
@@ -99,12 +101,12 @@ function judgeEchoes(ctx: RunContext): void {
     for (const item of items) {
       const key = `${item.symbol}#${item.orderId}`;
       if (typeof item.orderId !== "number") continue;
-      if (id === "new_order" && !placed.has(key)) placed.set(key, exchange);
-      const placing = placed.get(key);
-      if (!placing) continue;
+      if (id === placing && !placed.has(key)) placed.set(key, exchange);
+      const placedBy = placed.get(key);
+      if (!placedBy) continue;
       judgedViews += 1;
-      const where = id === "new_order" ? "new_order's answer" : `${id}'s view of order ${item.orderId}`;
-      const sent = [...placing.plan.params, ...(placing.plan.wire?.alsoInBody ?? [])];
+      const where = id === placing ? `${placing}'s answer` : `${id}'s view of order ${item.orderId}`;
+      const sent = [...placedBy.plan.params, ...(placedBy.plan.wire?.alsoInBody ?? [])];
       for (const problem of echoProblems(sent, item, where)) problems.push({ exchange, problem });
     }
   }

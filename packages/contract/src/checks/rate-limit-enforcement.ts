@@ -37,6 +37,7 @@
  * and waits out at most MAX_RECOVERY_S seconds (a minute for an ORDERS window).
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { type LimitKind, type RateLimit, readLimits } from "@marketapi/pacer";
 import { isObject, refusalFor } from "@marketapi/spec/model";
 import { InterruptedError } from "../core/errors.js";
 import type { ContractOperation } from "../core/operations.js";
@@ -45,9 +46,11 @@ import { encodeParams, type ParamList, type RequestPlan } from "../http/request.
 import { describeAnswer, errorCode } from "../kit/answers.js";
 import { op, type RunContext } from "../kit/context.js";
 import { countersOf, counterValue } from "../kit/counters.js";
-import { errorTextProblems, sentText } from "../kit/error-text.js";
-import { type FarBuy, farBuyOrder, unknownSymbol } from "../kit/market.js";
+import { errorAnswerProblems } from "../kit/error-text.js";
+import { farBuyOrder, unknownSymbol } from "../kit/market.js";
+import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { cancelOpen, type PlacedOrder, placeOrder } from "../kit/order-placing.js";
+import type { Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -84,7 +87,7 @@ export const rateLimitEnforcement: ContractCheck<typeof CHECK> = {
 
 const BURST_OPERATION = "order_book";
 /** The operation the ORDERS limit counts. */
-const ORDER_OPERATION = "new_order";
+const ORDER_OPERATION = ORDER_OPERATIONS.newOrder;
 /** The cheapest read: the connection probes send it. */
 const PROBE_OPERATION = "ping";
 /**
@@ -305,9 +308,7 @@ export function framingProblem(
   if (probe.must && response.status !== probe.must.status)
     return `${probe.what}: status ${response.status}; ${probe.must.rule} says a server must answer it ${probe.must.status}`;
   if (response.status >= 500) return `${probe.what}: server error, status ${response.status}`;
-  if (response.status < 400) return undefined;
-  const msg = isObject(response.json) ? response.json.msg : undefined;
-  const unreadable = typeof msg === "string" ? errorTextProblems(msg, sentText(exchange.request)) : [];
+  const unreadable = errorAnswerProblems(exchange) ?? [];
   return unreadable.length > 0 ? `${probe.what}: ${unreadable.join("; ")}` : undefined;
 }
 
@@ -334,8 +335,8 @@ export const ORDER_TERMS: BurstTerms = {
 async function orderLimitPhase(ctx: RunContext): Promise<void> {
   const { session } = ctx;
   const newOrder = op(ctx, ORDER_OPERATION);
-  const query = op(ctx, "query_order");
-  if (!newOrder || !query || !op(ctx, "cancel_order")) return;
+  const query = op(ctx, ORDER_OPERATIONS.queryOrder);
+  if (!newOrder || !query || !op(ctx, ORDER_OPERATIONS.cancelOrder)) return;
   const skip = (why: string) => session.skip(CHECK, newOrder.operationId, why);
   const limit = announcedWindow(ctx, "ORDERS");
   const tooMany = refusalFor(session.model.refusals, "too-many-orders", newOrder.operationId);
@@ -357,7 +358,7 @@ async function orderLimitPhase(ctx: RunContext): Promise<void> {
     message: `load: placing the ${limit.limit} orders an ORDERS window allows, then one more`,
   });
   const counter = countersOf(newOrder, /X-MBX-ORDER-COUNT/).find((c) => c.windowMs === limit.windowMs);
-  const windowLeft = () => limit.windowMs - (session.now() % limit.windowMs);
+  const windowLeft = () => leftOfWindow(ctx, limit.windowMs);
   await wait(ctx, windowLeft() + 250);
   const values = { ...farBuyOrder(ctx.farBuy), symbol: ctx.values.symbol };
   const placed: PlacedOrder[] = [];
@@ -405,7 +406,7 @@ async function orderLimitPhase(ctx: RunContext): Promise<void> {
     if (!judged) return;
     if (problems.length > 0) return session.fail(CHECK, judged, problems.join("; "));
     session.pass(CHECK, judged);
-    if (refusal) await whileOrdersRefused(ctx, query, placed.at(-1), refusal);
+    if (refusal) await whileOrdersRefused(ctx, query, values, placed.at(-1), refusal);
   } finally {
     await cancelOpen(
       ctx,
@@ -423,6 +424,7 @@ async function orderLimitPhase(ctx: RunContext): Promise<void> {
 async function whileOrdersRefused(
   ctx: RunContext,
   query: ContractOperation,
+  values: Values,
   open: PlacedOrder | undefined,
   refusal: RoundTrip,
 ): Promise<void> {
@@ -439,10 +441,7 @@ async function whileOrdersRefused(
       [open.clientOrderId],
       "load: cancel an order while new orders are refused",
     );
-    for (const [what, answer] of [
-      ["query_order", read],
-      ["cancel_order", cancelled],
-    ] as const) {
+    for (const answer of [read, cancelled]) {
       if (!answer) continue;
       // Shown on new_order, the operation the ORDERS limit counts (the phase's cell).
       const shown = { ...answer, op: refusal.op };
@@ -451,18 +450,17 @@ async function whileOrdersRefused(
         session.fail(
           CHECK,
           shown,
-          `${what} of an open order got ${describeAnswer(answer)} while new orders were refused for the ORDERS limit: the spec states that refusal for new_order alone`,
+          `${answer.op.operationId} of an open order got ${describeAnswer(answer)} while new orders were refused for the ORDERS limit: the spec states that refusal for new_order alone`,
         );
     }
   }
   const seconds = Number(refusal.response?.headers["retry-after"]);
   if (!Number.isFinite(seconds) || seconds * 1000 > MAX_ORDER_WINDOW_MS) return;
   await wait(ctx, seconds * 1000 + 250);
-  const newOrder = refusal.op;
   const again = await placeOrder(
     ctx,
-    newOrder,
-    { ...farBuyOrder(ctx.farBuy as FarBuy), symbol: ctx.values.symbol },
+    refusal.op,
+    values,
     "load: an order after the wait the ORDERS limit asked",
   );
   await cancelOpen(ctx, [again.clientOrderId], "load: cancel the order after the wait");
@@ -482,7 +480,7 @@ async function whileOrdersRefused(
 async function weightLimitPhase(ctx: RunContext): Promise<boolean> {
   const { session } = ctx;
   const op = session.model.operation(BURST_OPERATION);
-  const limit = weightWindow(ctx);
+  const limit = announcedWindow(ctx, "REQUEST_WEIGHT");
   const tooMuch = refusalFor(session.model.refusals, "too-much-weight", BURST_OPERATION);
   const banned = refusalFor(session.model.refusals, "ip-banned", BURST_OPERATION);
   if (!op || !limit || !tooMuch) {
@@ -508,7 +506,7 @@ async function weightLimitPhase(ctx: RunContext): Promise<boolean> {
     type: "stage",
     message: `load: spending the ${limit.limit} weight a window allows (${needed} requests of ${weight}), then past it`,
   });
-  const windowLeft = () => limit.windowMs - (session.now() % limit.windowMs);
+  const windowLeft = () => leftOfWindow(ctx, limit.windowMs);
   if (windowLeft() < WINDOW_MARGIN_MS) await wait(ctx, windowLeft() + 1000);
 
   const sendPlan = async (plan: RequestPlan, label: string) => {
@@ -935,30 +933,26 @@ async function recovery(
 /** When each answer of the phase came, by the target's clock (a Retry-After counts from there). */
 const ANSWERED_AT = new WeakMap<RoundTrip, number>();
 
-/** The REQUEST_WEIGHT limit and its window, as exchangeInfo announces it. */
-function weightWindow(ctx: RunContext): { limit: number; windowMs: number } | undefined {
-  return announcedWindow(ctx, "REQUEST_WEIGHT");
+/**
+ * The shortest window exchangeInfo announces a limit of `kind` for, and that limit, read as the
+ * pacer reads them (readLimits); none when the announcement is unusable (the run's rate-limit
+ * note then says why).
+ */
+function announcedWindow(ctx: RunContext, kind: LimitKind): { limit: number; windowMs: number } | undefined {
+  let rules: ReturnType<typeof readLimits>;
+  try {
+    rules = readLimits(ctx.market.rateLimits as unknown as RateLimit[]);
+  } catch {
+    return undefined;
+  }
+  return rules.filter((rule) => rule.kind === kind).sort((a, b) => a.windowMs - b.windowMs)[0];
 }
 
-/** The shortest window exchangeInfo announces a limit of `type` for, and that limit. */
-function announcedWindow(ctx: RunContext, type: string): { limit: number; windowMs: number } | undefined {
-  const UNIT: Record<string, number> = { SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: 86_400_000 };
-  const windows = ctx.market.rateLimits.flatMap((announced) => {
-    const { rateLimitType, limit, interval, intervalNum } = announced as {
-      rateLimitType: unknown;
-      limit: unknown;
-      interval: unknown;
-      intervalNum: unknown;
-    };
-    const unit = typeof interval === "string" ? UNIT[interval] : undefined;
-    if (rateLimitType !== type || typeof limit !== "number" || typeof intervalNum !== "number" || !unit)
-      return [];
-    return limit >= 1 && intervalNum >= 1 ? [{ limit, windowMs: unit * intervalNum }] : [];
-  });
-  return windows.sort((a, b) => a.windowMs - b.windowMs)[0];
+/** Milliseconds left in the current window of `windowMs`, by the target's clock. */
+function leftOfWindow(ctx: RunContext, windowMs: number): number {
+  return windowMs - (ctx.session.now() % windowMs);
 }
 
-/** The burst's parameters: the run's symbol, and the parameter that makes it heaviest (x-weight tiers). */
 /** Requests the burst may add to land on the limit exactly (the lighter tiers, then pings). */
 const LANDING_REQUESTS = 12;
 
@@ -979,6 +973,7 @@ function landingPlans(ctx: RunContext, op: ContractOperation): Array<{ plan: Req
     .sort((a, b) => b.weight - a.weight);
 }
 
+/** The burst's parameters: the run's symbol, and the parameter that makes it heaviest (x-weight tiers). */
 function heaviestParams(ctx: RunContext, op: ContractOperation): ParamList {
   const base: ParamList = [["symbol", ctx.values.symbol]];
   const rule = op.weightRule;

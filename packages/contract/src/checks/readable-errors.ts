@@ -9,7 +9,7 @@
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { cannotCall, enabled, type RunContext, targetValues } from "../kit/context.js";
-import { errorTextProblems, sentText } from "../kit/error-text.js";
+import { errorAnswerProblems } from "../kit/error-text.js";
 import { negativeCases } from "../kit/values.js";
 import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -30,20 +30,10 @@ export const readableErrors: ContractCheck<typeof CHECK> = {
 };
 
 function judgeErrorText(exchange: RoundTrip, verdicts: Verdicts): void {
-  const response = exchange.response!;
-  if (response.status < 400) return;
-  const msg = messageOf(response.json);
-  if (msg === undefined) return;
-  const problems = errorTextProblems(msg, sentText(exchange.request));
+  const problems = errorAnswerProblems(exchange);
+  if (!problems) return;
   if (problems.length === 0) verdicts.pass(CHECK, exchange);
   else verdicts.fail(CHECK, exchange, problems.join("; "));
-}
-
-/** The message of an error body: `msg`, as the spec names it (whether it is a string is the schema's to judge). */
-function messageOf(body: unknown): string | undefined {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  const msg = (body as Record<string, unknown>).msg;
-  return typeof msg === "string" ? msg : undefined;
 }
 
 /** The operation sent once without its first required parameter: an error answer to judge. */

@@ -3,7 +3,9 @@
  * value that was not there, in any common server language (readable_errors; the load phase's raw
  * probes judge their refusals by it too). Pure.
  */
+import { isObject } from "@marketapi/spec/model";
 import type { WireRequest } from "../http/request.js";
+import type { RoundTrip } from "../session/round-trip.js";
 
 /** The marks, in any common server language, of a message that is not what a person can act on. */
 const LEAKS: ReadonlyArray<{ what: string; pattern: RegExp }> = [
@@ -43,4 +45,15 @@ export function sentText(request: WireRequest): string {
   } catch {
     return raw;
   }
+}
+
+/**
+ * What is wrong with an error answer's `msg`, judged against what its request carried; undefined
+ * when there is nothing to judge: no answer, no error, or no `msg` as text (the schema's to judge).
+ */
+export function errorAnswerProblems(exchange: Pick<RoundTrip, "request" | "response">): string[] | undefined {
+  const response = exchange.response;
+  if (!response || response.status < 400) return undefined;
+  const msg = isObject(response.json) ? response.json.msg : undefined;
+  return typeof msg === "string" ? errorTextProblems(msg, sentText(exchange.request)) : undefined;
 }

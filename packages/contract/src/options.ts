@@ -83,8 +83,9 @@ Selection and output:
   --seed N              seed of the generated values (default: random; printed)
   --max-requests N      most requests the run sends (default ${DEFAULT_MAX_REQUESTS}; clean-up not counted;
                         of 400 or more, the last 40 kept for the judgements at the end)
-  --explore N           requests of the stateful exploration, within --max-requests (default
-                        ${DEFAULT_EXPLORE_BUDGET}; 0 turns it off); it trades, so only with --allow-trading
+  --explore N           requests of the stateful exploration, within --max-requests and kept for it
+                        from the start (default ${DEFAULT_EXPLORE_BUDGET}, at most half of --max-requests; 0 turns
+                        it off); it trades, so only with --allow-trading
   --timeout MS          per-request timeout (default ${DEFAULT_TIMEOUT_MS})
   --max-time S          the whole run stops after S seconds (default ${DEFAULT_MAX_TIME_MS / 1000}); the orders
                         it created are still cancelled; exit 2

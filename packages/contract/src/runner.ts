@@ -15,11 +15,11 @@ import {
   isSigned,
   isTrading,
 } from "./core/operations.js";
-import { DEFAULT_EXPLORE_BUDGET } from "./explore/index.js";
+import { DEFAULT_EXPLORE_BUDGET, explorationReserve } from "./explore/index.js";
 import { failingTestVectors } from "./http/signing.js";
 import { markPass, type RunContext, reportPass } from "./kit/context.js";
 import { OrderLedger } from "./kit/ledger.js";
-import { chooseSymbols, planSymbol, type SymbolPlan } from "./kit/market.js";
+import { chooseSymbols, notTradingToProbe, planSymbol, type SymbolPlan } from "./kit/market.js";
 import type { ValueContext } from "./kit/values.js";
 import { answerJudge } from "./phases/answer.js";
 import { behaviourPhase } from "./phases/behaviour.js";
@@ -42,7 +42,7 @@ import { Recorder } from "./session/verdicts.js";
 
 export type { ContractOptions } from "./run/contract-options.js";
 
-export const DEFAULT_MAX_REQUESTS = 1100;
+export const DEFAULT_MAX_REQUESTS = 1800;
 /** Requests of the budget kept for the end of the run's judgements (the clock read again, the newest pages, the counters). */
 const END_RESERVE = 40;
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -225,6 +225,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       rules,
       farBuy,
       symbols: plans,
+      notTrading: notTradingToProbe(market).map((r) => planSymbol(r, references.get(r.symbol))),
       values,
       ...(target.embedded || options.referenceExtras ? { tolerates: await referenceTolerance() } : {}),
       ...(clock ? { clock } : {}),
@@ -242,8 +243,10 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       message: `${listed.length} symbols listed; testing with ${plans.map((p) => p.rules.symbol).join(", ") || values.symbol}; ${clock?.note ?? "no server_time: signing uses this machine's clock"}`,
     });
     stage = "checks";
-    // A small budget (--max-requests under ten times the reserve) is spent as it comes.
-    if (session.maxRequests >= 10 * END_RESERVE) session.holdBack(END_RESERVE);
+    // A small budget (--max-requests under ten times the reserve) is spent as it comes, but for
+    // the exploration's share.
+    const endReserve = session.maxRequests >= 10 * END_RESERVE ? END_RESERVE : 0;
+    session.holdBack(endReserve + explorationReserve(ctx));
 
     const operations = selected;
     for (const operation of operations.filter((o) => !isTrading(o) && !isSigned(o))) {
@@ -260,6 +263,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
     await behaviourPhase(ctx, operations);
     await trading.finish?.();
     skipNotApplicable(recorder, operations, model);
+    session.holdBack(endReserve);
     const exploration = await explorationPhase(ctx);
     if (exploration) result.exploration = exploration;
     await generatedPhase(ctx, operations);

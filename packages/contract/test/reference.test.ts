@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_EXPLORE_BUDGET } from "../src/explore/index.js";
 import type { ContractResult } from "../src/index.js";
 import { reportText } from "../src/report/text.js";
 import { runContract } from "./support/run.js";
@@ -88,6 +89,14 @@ describe("against the reference server (no false positives)", () => {
     expect(result.cleanup.leftOpen).toEqual([]);
     expect(result.cleanup.created).toBeGreaterThan(0);
     expect(result.stats.requests).toBeLessThanOrEqual(result.maxRequests + result.cleanup.created * 2);
+  });
+
+  // The phases before the exploration grow with every check; were its budget not kept for it,
+  // a default run would explore a sequence or two and nothing would say so.
+  it("gives a default run's every phase its share: no check cut by the budget, the exploration its whole budget", () => {
+    const cut = result.cells.filter((c) => c.status === "skipped" && /--max-requests/.test(c.reason ?? ""));
+    expect(cut.map((c) => `${c.check} × ${c.operationId}: ${c.reason}`)).toEqual([]);
+    expect(result.exploration?.budget).toBe(DEFAULT_EXPLORE_BUDGET);
   });
 
   it("is reproducible with the same seed", async () => {

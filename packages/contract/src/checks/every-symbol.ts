@@ -14,8 +14,8 @@
  * open and again once cancelled (a closed order is found through the history, not the open ones).
  */
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
-import { type RunContext, whyNoTrading } from "../kit/context.js";
-import type { FarBuy } from "../kit/market.js";
+import { op, type RunContext, whyNoTrading } from "../kit/context.js";
+import { type FarBuy, type Market, readExchangeInfo } from "../kit/market.js";
 import { unknownOrderRefusal } from "../kit/order-state.js";
 import {
   allOrders,
@@ -40,7 +40,10 @@ export const everySymbol: ContractCheck<typeof CHECK> = {
   description:
     "each listed symbol trades: an order rests on each, belongs to its symbol in every read (open orders with and without symbol), and is unknown through another symbol",
   covers: [],
-  hooks: [{ phase: "trading-behaviour", run: everySymbolCheck }],
+  hooks: [
+    { phase: "trading-behaviour", run: everySymbolCheck },
+    { phase: "end", run: judgeAnnouncedStatus },
+  ],
   appliesTo: (operation) =>
     ["new_order", "query_order", "cancel_order", "open_orders", "all_orders"].includes(operation.operationId),
   notApplicable: "reads no order",
@@ -48,8 +51,83 @@ export const everySymbol: ContractCheck<typeof CHECK> = {
     "open-orders-unfiltered-drops-second-symbol",
     "query-order-ignores-symbol",
     "client-id-lost-beside-generated-orderId",
+    "exchange-info-symbols-halted-while-trading",
   ],
 };
+
+/** The one symbol status under which a symbol takes new orders (SymbolStatus in the spec). */
+const TRADING = "TRADING";
+
+/**
+ * The symbols exchangeInfo announces as not trading (`announced`: each symbol's status) on which
+ * the target accepted new orders (`accepted`: how many, by symbol): a status it does not keep.
+ * Pure.
+ */
+export function statusProblems(
+  announced: ReadonlyMap<string, string>,
+  accepted: ReadonlyMap<string, number>,
+): string[] {
+  const problems: string[] = [];
+  for (const [symbol, count] of accepted) {
+    const status = announced.get(symbol);
+    if (status !== undefined && status !== TRADING && count > 0)
+      problems.push(
+        `exchangeInfo lists ${symbol} with status ${status}, yet ${count} new order(s) on it were accepted; only ${TRADING} takes new orders`,
+      );
+  }
+  return problems;
+}
+
+/**
+ * One far order to each symbol listed as not trading (ctx.notTrading), cancelled at once if
+ * taken: the end's judgement (judgeAnnouncedStatus) weighs what was taken against the status.
+ */
+async function tryNotTrading(ctx: RunContext): Promise<void> {
+  for (const plan of ctx.notTrading) {
+    const { symbol, status } = plan.rules;
+    if ("reason" in plan.farBuy) {
+      ctx.session.recorder.note(CHECK, "new_order", `${symbol} (${status}) not tried: ${plan.farBuy.reason}`);
+      continue;
+    }
+    const order = await placeFar(ctx, plan.farBuy, `${PURPOSE}: an order on ${symbol}, listed ${status}`);
+    await cancelIfOpen(ctx, order, `${PURPOSE}: the order on ${symbol}, listed ${status}`);
+  }
+}
+
+/**
+ * At the end, the run's accepted orders against the status each symbol was announced with. A
+ * status may change while a run trades, so a symbol is judged only when exchangeInfo, read again,
+ * still shows it not trading.
+ */
+async function judgeAnnouncedStatus(ctx: RunContext): Promise<void> {
+  if (!ctx.session.recorder.enabled(CHECK)) return;
+  const accepted = new Map<string, number>();
+  let first: RoundTrip | undefined;
+  for (const { exchange } of ctx.session.timeline) {
+    if (exchange.op.operationId !== "new_order" || !ok(exchange)) continue;
+    const symbol = exchange.plan.params.find(([name]) => name === "symbol")?.[1]?.toUpperCase();
+    if (symbol === undefined) continue;
+    accepted.set(symbol, (accepted.get(symbol) ?? 0) + 1);
+    first ??= exchange;
+  }
+  const announced = statusesOf(ctx.market);
+  if (!first || statusProblems(announced, accepted).length === 0) return;
+  const info = op(ctx, "exchange_info");
+  if (!info) return;
+  const again = await ctx.session.call({ op: info, params: [] }, "every symbol: the symbols' status again");
+  if (!ok(again)) return;
+  const now = statusesOf(readExchangeInfo(again.response?.json));
+  const stillNot = new Map(
+    [...announced].filter(([symbol]) => now.has(symbol) && now.get(symbol) !== TRADING),
+  );
+  const problems = statusProblems(stillNot, accepted);
+  if (problems.length > 0) ctx.session.fail(CHECK, first, problems.join("; "));
+  else ctx.session.pass(CHECK, first);
+}
+
+function statusesOf(market: Market): Map<string, string> {
+  return new Map(market.symbols.map((s) => [s.symbol, s.status]));
+}
 
 /** An order of the run as one read showed it. */
 export interface OrderSighting {
@@ -141,6 +219,7 @@ async function everySymbolCheck(ctx: RunContext): Promise<void> {
   };
   const noTrading = whyNoTrading(ctx);
   if (noTrading) return skip(noTrading);
+  await tryNotTrading(ctx);
   const plans = ctx.symbols.filter((p): p is typeof p & { farBuy: FarBuy } => !("reason" in p.farBuy));
   if (plans.length === 0) return skip(`no symbol to rest an order on (${reasons(ctx)})`);
   if (plans.length < ctx.symbols.length)

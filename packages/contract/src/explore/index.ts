@@ -97,6 +97,17 @@ function cannotTrade(ctx: RunContext): string | undefined {
   return ctx.ledger.held();
 }
 
+/**
+ * The requests kept for the exploration from the run's start, so that the phases before it,
+ * which grow with every check, cannot spend its budget: --explore, or half of --max-requests when
+ * that is smaller; none when it will not run.
+ */
+export function explorationReserve(ctx: RunContext): number {
+  const budget = ctx.exploreBudget;
+  if (!enabled(ctx, CHECK) || budget <= 0 || whyNoTrading(ctx) !== undefined) return 0;
+  return Math.min(budget, Math.floor(ctx.session.maxRequests / 2));
+}
+
 export async function explorationPhase(ctx: RunContext): Promise<ExplorationSummary | undefined> {
   const budget = ctx.exploreBudget;
   if (!enabled(ctx, CHECK)) return undefined;

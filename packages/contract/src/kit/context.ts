@@ -38,6 +38,8 @@ export interface RunContext {
    * its market price and its far order.
    */
   symbols: SymbolPlan[];
+  /** Symbols listed as not trading, each with its far order: one is sent to each, to be refused. */
+  notTrading: SymbolPlan[];
   values: ValueContext;
   /**
    * Values of declared parameters the target accepts on purpose beyond the spec, with why (the

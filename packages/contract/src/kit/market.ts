@@ -201,6 +201,17 @@ export function pickSymbol(market: Market, preferred: string | undefined): Symbo
   return trading.find((s) => s.symbol === preferred) ?? trading[0] ?? market.symbols[0];
 }
 
+/** Symbols listed as not trading that the run tries one far order on (every_symbol), at most. */
+const NOT_TRADING_PROBED = 2;
+
+/**
+ * The symbols exchangeInfo lists with a status other than TRADING that the run sends one far
+ * order to (it must be refused), the first NOT_TRADING_PROBED in the listing's order.
+ */
+export function notTradingToProbe(market: Market): SymbolRules[] {
+  return market.symbols.filter((s) => s.status !== "TRADING").slice(0, NOT_TRADING_PROBED);
+}
+
 /**
  * The symbols the run trades: the first (`pickSymbol`), then the other trading symbols, those
  * whose filters differ from every one already chosen first (a second symbol with the same tick,

@@ -5,7 +5,13 @@ import { type ContractModel, exampleOf, isSigned, methodOf } from "../core/opera
 import { encodeParams } from "../http/request.js";
 import { ok } from "../kit/answers.js";
 import type { RunClock } from "../kit/context.js";
-import { type Market, pickSymbol, readExchangeInfo, referencePriceOf } from "../kit/market.js";
+import {
+  type Market,
+  notTradingToProbe,
+  pickSymbol,
+  readExchangeInfo,
+  referencePriceOf,
+} from "../kit/market.js";
 import type { Session } from "../session/session.js";
 
 /** The example symbol of the spec's first operation that gives one. */
@@ -21,7 +27,7 @@ export function preferredSymbol(model: ContractModel): string | undefined {
 export interface ProbeResult {
   market: Market;
   reference?: bigint | undefined;
-  /** A market price of every trading symbol that has one. */
+  /** A market price of every trading symbol that has one, and of the non-trading ones probed. */
   references: Map<string, bigint>;
   /** The first read of the server's clock and what signing does with it. */
   clock?: RunClock | undefined;
@@ -98,12 +104,14 @@ export async function probe(session: Session, baseUrl: string): Promise<ProbeRes
 }
 
 /**
- * A market price of every trading symbol: the book tickers read once without a symbol, then, for
+ * A market price of every trading symbol, and of those not trading the run sends an order to
+ * (notTradingToProbe): the book tickers read once without a symbol, then, for
  * a symbol that read did not price, its own ticker (the best bid, the last price or the average).
  */
 async function marketPrices(session: Session, market: Market): Promise<Map<string, bigint>> {
   const prices = new Map<string, bigint>();
   const trading = market.symbols.filter((s) => s.status === "TRADING");
+  const priced = [...trading.slice(0, MAX_SYMBOLS_PRICED), ...notTradingToProbe(market)];
   const all = session.model.operation("order_book_ticker");
   if (all && trading.length > 1 && !all.parameters.some((p) => p.required)) {
     const exchange = await session.call({ op: all, params: [] }, "probe: market prices");
@@ -116,7 +124,7 @@ async function marketPrices(session: Session, market: Market): Promise<Map<strin
       if (typeof symbol === "string" && price !== undefined) prices.set(symbol, price);
     }
   }
-  for (const rules of trading.slice(0, MAX_SYMBOLS_PRICED)) {
+  for (const rules of priced) {
     for (const id of ["order_book_ticker", "symbol_price_ticker", "current_average_price"]) {
       const ticker = session.model.operation(id);
       if (!ticker || prices.has(rules.symbol)) continue;

@@ -135,6 +135,18 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
           : res,
     },
     {
+      name: "exchange-info-symbols-halted-while-trading",
+      description: "exchangeInfo lists every symbol with status HALT, and every one still takes orders",
+      caughtBy: ["every_symbol"],
+      response: (req, res) =>
+        at("exchangeInfo")(req) && served(res)
+          ? mapJson(res, (j) => {
+              for (const s of ((j as Json).symbols as Json[] | undefined) ?? []) s.status = "HALT";
+              return j;
+            })
+          : res,
+    },
+    {
       name: "query-order-ignores-symbol",
       description: "query_order finds an order by its orderId whatever symbol the request names",
       caughtBy: ["every_symbol"],

@@ -1,0 +1,37 @@
+// every_symbol's pure judgements (src/checks/every-symbol.ts), given/want.
+import { describe, expect, it } from "vitest";
+import { statusProblems } from "../src/checks/every-symbol.js";
+
+describe("statusProblems: a status the target does not keep", () => {
+  const announced = new Map([
+    ["BTCUSDT", "TRADING"],
+    ["ETHUSDT", "HALT"],
+    ["ETHBTC", "CANCEL_ONLY"],
+  ]);
+  it.each([
+    { name: "orders on a trading symbol", given: new Map([["BTCUSDT", 3]]), want: [] },
+    { name: "none accepted on a halted one", given: new Map([["ETHUSDT", 0]]), want: [] },
+    {
+      name: "a symbol exchangeInfo does not list is not judged here",
+      given: new Map([["XRPUSDT", 1]]),
+      want: [],
+    },
+    {
+      name: "orders accepted on a halted symbol",
+      given: new Map([["ETHUSDT", 2]]),
+      want: ["ETHUSDT with status HALT, yet 2 new order(s)"],
+    },
+    {
+      name: "cancel-only takes no new order either",
+      given: new Map([
+        ["BTCUSDT", 1],
+        ["ETHBTC", 1],
+      ]),
+      want: ["ETHBTC with status CANCEL_ONLY"],
+    },
+  ])("$name", ({ given, want }) => {
+    const got = statusProblems(announced, given);
+    expect(got).toHaveLength(want.length);
+    want.forEach((words, i) => expect(got[i]).toContain(words));
+  });
+});

@@ -4,8 +4,7 @@
  * the book), and the cancel, each as the run's account or, with `as`, as another account. Orders
  * go through the ledger (order-placing.ts), so the clean-up finds whatever is left.
  */
-import type { Dec } from "../core/decimal.js";
-import { tryParseDec } from "../core/decimal.js";
+import { type Dec, formatDec, tryParseDec } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { type Credentials, encodeParams } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -215,10 +214,12 @@ export function decimalField(body: Record<string, unknown> | undefined, field: s
 }
 
 /**
- * A trade between two orders of the run at `price`: a LIMIT GTC SELL rests there, then a LIMIT
- * IOC BUY takes it (the account trades with itself, where self-trade prevention allows it), so
- * the last price becomes `price` and the account's holdings do not change. Returns the BUY's
- * answer (FULL: its fills), or undefined when the SELL did not rest (the market moved into it).
+ * A trade between orders of the run at `price`: `makers` LIMIT GTC SELLs of `quantity` rest
+ * there, then one LIMIT IOC BUY of them all takes them (the account trades with itself, where
+ * self-trade prevention allows it), so the last price becomes `price`, the taker's trades with
+ * them make one aggregate trade, and the account's holdings do not change. Returns the first
+ * maker and the BUY (FULL: its fills), or undefined when a SELL did not rest (the market moved
+ * into it).
  */
 export async function tradeBetweenOwn(
   ctx: RunContext,
@@ -226,24 +227,49 @@ export async function tradeBetweenOwn(
   price: string,
   quantity: string,
   purpose: string,
+  makers = 1,
 ): Promise<{ maker: OwnOrder; taker: OwnOrder } | undefined> {
-  const maker = await placeOwn(
-    ctx,
-    { symbol, side: "SELL", type: "LIMIT", timeInForce: "GTC", price, quantity, newOrderRespType: "RESULT" },
-    `${purpose}: a LIMIT SELL of the run at ${price}`,
-  );
-  if (!ok(maker.placed.exchange) || bodyObject(maker.placed.exchange)?.status !== "NEW") {
-    await cancelIfOpen(ctx, maker, `${purpose}: cancel`);
-    return undefined;
+  const resting: OwnOrder[] = [];
+  const cancelAll = async (what: string) => {
+    for (const order of resting) await cancelIfOpen(ctx, order, `${purpose}: ${what}`);
+  };
+  for (let n = 0; n < makers; n++) {
+    const maker = await placeOwn(
+      ctx,
+      {
+        symbol,
+        side: "SELL",
+        type: "LIMIT",
+        timeInForce: "GTC",
+        price,
+        quantity,
+        newOrderRespType: "RESULT",
+      },
+      `${purpose}: a LIMIT SELL of the run at ${price}`,
+    );
+    resting.push(maker);
+    if (!ok(maker.placed.exchange) || bodyObject(maker.placed.exchange)?.status !== "NEW") {
+      await cancelAll("cancel");
+      return undefined;
+    }
   }
+  const total = (tryParseDec(quantity) ?? 0n) * BigInt(makers);
   const taker = await placeOwn(
     ctx,
-    { symbol, side: "BUY", type: "LIMIT", timeInForce: "IOC", price, quantity, newOrderRespType: "FULL" },
-    `${purpose}: a LIMIT IOC BUY of the run taking it at ${price}`,
+    {
+      symbol,
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "IOC",
+      price,
+      quantity: formatDec(total),
+      newOrderRespType: "FULL",
+    },
+    `${purpose}: a LIMIT IOC BUY of the run taking ${makers === 1 ? "it" : `its ${makers}`} at ${price}`,
   );
   const executed = decimalField(bodyObject(taker.placed.exchange), "executedQty");
-  if (ok(taker.placed.exchange) && executed !== undefined && executed === tryParseDec(quantity))
-    ctx.ledger.closed(maker.clientOrderId);
-  else await cancelIfOpen(ctx, maker, `${purpose}: cancel what was not taken`);
-  return { maker, taker };
+  if (ok(taker.placed.exchange) && executed !== undefined && executed === total)
+    for (const order of resting) ctx.ledger.closed(order.clientOrderId);
+  else await cancelAll("cancel what was not taken");
+  return { maker: resting[0] as OwnOrder, taker };
 }

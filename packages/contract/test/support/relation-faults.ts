@@ -317,6 +317,17 @@ export function relationFaults(): Fault[] {
       ),
     },
     {
+      name: "aggTrades-first-id-of-several-one-high",
+      description:
+        "an aggregate trade of several trades names its first trade id one too high (an item of one trade is right)",
+      caughtBy: ["aggregate_cover"],
+      response: onAnswer("aggTrades", (j) =>
+        Array.isArray(j)
+          ? (j as Json[]).map((a) => (Number(a.l) > Number(a.f) ? { ...a, f: Number(a.f) + 1 } : a))
+          : j,
+      ),
+    },
+    {
       name: "aggTrades-not-best-match",
       description:
         "aggregate trades say they were not the best price match (M false) though their trades were",

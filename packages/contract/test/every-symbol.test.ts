@@ -1,6 +1,6 @@
 // every_symbol's pure judgements (src/checks/every-symbol.ts), given/want.
 import { describe, expect, it } from "vitest";
-import { statusProblems } from "../src/checks/every-symbol.js";
+import { cancelAllProblems, statusProblems } from "../src/checks/every-symbol.js";
 
 describe("statusProblems: a status the target does not keep", () => {
   const announced = new Map([
@@ -31,6 +31,36 @@ describe("statusProblems: a status the target does not keep", () => {
     },
   ])("$name", ({ given, want }) => {
     const got = statusProblems(announced, given);
+    expect(got).toHaveLength(want.length);
+    want.forEach((words, i) => expect(got[i]).toContain(words));
+  });
+});
+
+describe("cancelAllProblems: cancel_all_orders on one symbol takes that symbol's orders only", () => {
+  const orders = [
+    { symbol: "BTCUSDT", clientOrderId: "run-1" },
+    { symbol: "ETHUSDT", clientOrderId: "run-2" },
+  ];
+  const cancelled = { symbol: "BTCUSDT", origClientOrderId: "run-1", status: "CANCELED" };
+  it.each([
+    { name: "its own order reported, the other open", given: { reported: [cancelled], open: true }, want: [] },
+    {
+      name: "its own order not reported",
+      given: { reported: [], open: true },
+      want: ["does not report the run's order run-1"],
+    },
+    {
+      name: "another symbol's order reported",
+      given: { reported: [cancelled, { symbol: "ETHUSDT", origClientOrderId: "run-2" }], open: true },
+      want: ["reports an order of ETHUSDT (run-2)"],
+    },
+    {
+      name: "another symbol's order cancelled unsaid",
+      given: { reported: [cancelled], open: false },
+      want: ["run-2 on ETHUSDT is no longer open"],
+    },
+  ])("$name", ({ given, want }) => {
+    const got = cancelAllProblems("BTCUSDT", orders, given.reported, new Map([["run-2", given.open]]));
     expect(got).toHaveLength(want.length);
     want.forEach((words, i) => expect(got[i]).toContain(words));
   });

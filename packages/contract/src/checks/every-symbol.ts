@@ -16,6 +16,8 @@
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
 import { op, type RunContext, whyNoTrading } from "../kit/context.js";
 import { type FarBuy, type Market, readExchangeInfo } from "../kit/market.js";
+import { OPEN_STATUSES } from "../kit/matching-model.js";
+import { OrderDesk, orderOperations } from "../kit/order-desk.js";
 import { unknownOrderRefusal } from "../kit/order-state.js";
 import {
   allOrders,
@@ -32,6 +34,15 @@ import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "every_symbol";
+/** The operations every_symbol sends. */
+const OPERATIONS = [
+  "new_order",
+  "query_order",
+  "cancel_order",
+  "open_orders",
+  "all_orders",
+  "cancel_all_orders",
+];
 const PURPOSE = "every symbol";
 
 export const everySymbol: ContractCheck<typeof CHECK> = {
@@ -44,14 +55,14 @@ export const everySymbol: ContractCheck<typeof CHECK> = {
     { phase: "trading-behaviour", run: everySymbolCheck },
     { phase: "end", run: judgeAnnouncedStatus },
   ],
-  appliesTo: (operation) =>
-    ["new_order", "query_order", "cancel_order", "open_orders", "all_orders"].includes(operation.operationId),
+  appliesTo: (operation) => OPERATIONS.includes(operation.operationId),
   notApplicable: "reads no order",
   seenToCatch: [
     "open-orders-unfiltered-drops-second-symbol",
     "query-order-ignores-symbol",
     "client-id-lost-beside-generated-orderId",
     "exchange-info-symbols-halted-while-trading",
+    "cancel-all-reports-other-symbols",
   ],
 };
 
@@ -214,8 +225,7 @@ export function wrongSymbolProblem(
 async function everySymbolCheck(ctx: RunContext): Promise<void> {
   if (!ctx.session.recorder.enabled(CHECK)) return;
   const skip = (reason: string) => {
-    for (const id of ["new_order", "query_order", "cancel_order", "open_orders", "all_orders"])
-      ctx.session.recorder.skip(CHECK, id, reason);
+    for (const id of OPERATIONS) ctx.session.recorder.skip(CHECK, id, reason);
   };
   const noTrading = whyNoTrading(ctx);
   if (noTrading) return skip(noTrading);
@@ -238,11 +248,73 @@ async function everySymbolCheck(ctx: RunContext): Promise<void> {
     if (orders.length === 0) return;
     await judgeLists(ctx, orders, "resting");
     if (orders.length > 1) await throughOtherSymbols(ctx, orders);
+    if (orders.length > 1) await cancelAllOnOne(ctx, orders);
   } finally {
     for (const order of orders) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
   }
   if (orders.length > 0) await judgeGone(ctx, orders);
   if (plans.length > 1 && ctx.movePrices) await clientIdsAcrossSymbols(ctx, plans);
+}
+
+/**
+ * What is wrong with cancel_all_orders on `symbol` (its answer's items) and the reads after it
+ * (`stillOpen`: each of the run's orders on other symbols, whether it is still open): it must
+ * report the run's orders of that symbol, none of another symbol, and leave the others open.
+ * Pure.
+ */
+export function cancelAllProblems(
+  symbol: string,
+  orders: readonly OrderSighting[],
+  reported: readonly Record<string, unknown>[],
+  stillOpen: ReadonlyMap<string, boolean>,
+): string[] {
+  const problems: string[] = [];
+  const named = (item: Record<string, unknown>) => item.origClientOrderId ?? item.clientOrderId;
+  for (const order of orders.filter((o) => o.symbol === symbol))
+    if (!reported.some((item) => named(item) === order.clientOrderId))
+      problems.push(`cancel_all_orders on ${symbol} does not report the run's order ${order.clientOrderId}`);
+  for (const item of reported)
+    if (item.symbol !== symbol)
+      problems.push(
+        `cancel_all_orders on ${symbol} reports an order of ${String(item.symbol)} (${String(named(item))})`,
+      );
+  for (const [clientOrderId, open] of stillOpen)
+    if (!open) {
+      const order = orders.find((o) => o.clientOrderId === clientOrderId);
+      problems.push(
+        `the run's order ${clientOrderId} on ${order?.symbol ?? "another symbol"} is no longer open after cancel_all_orders on ${symbol}`,
+      );
+    }
+  return problems;
+}
+
+/**
+ * cancel_all_orders on the first order's symbol, while the run's orders rest on others: only
+ * that symbol's orders go. Sent only where the account has no open order of its own there.
+ */
+async function cancelAllOnOne(ctx: RunContext, orders: readonly OwnOrder[]): Promise<void> {
+  const symbol = orders[0]!.symbol;
+  const others = orders.filter((o) => o.symbol !== symbol);
+  const ops = orderOperations(ctx.session.model);
+  if (others.length === 0 || "reason" in ops || !ops.cancelAll || !("symbol" in ctx.farBuy)) return;
+  const desk = new OrderDesk(ctx, ops, symbol, ctx.farBuy);
+  const forbidden = await desk.cancelAllForbidden();
+  if (forbidden) return ctx.session.recorder.note(CHECK, "cancel_all_orders", `not sent: ${forbidden}`);
+  const exchange = await desk.cancelAll(
+    `${PURPOSE}: cancel_all_orders on ${symbol}, orders resting on others`,
+  );
+  if (!exchange || !judgeServed(ctx, exchange, `cancel_all_orders on ${symbol}`)) return;
+  const stillOpen = new Map<string, boolean>();
+  for (const order of others) {
+    const read = await queryOwn(ctx, order, `${PURPOSE}: query_order of the ${order.symbol} order after it`);
+    if (read && ok(read))
+      stillOpen.set(order.clientOrderId, OPEN_STATUSES.includes(String(bodyObject(read)?.status)));
+    // The ledger took the orders the answer listed for closed: each is cancelled on its own.
+    await cancelOwn(ctx, order, `${PURPOSE}: cancel the ${order.symbol} order`);
+  }
+  const problems = cancelAllProblems(symbol, orders, itemsOf(exchange), stillOpen);
+  if (problems.length > 0) ctx.session.fail(CHECK, exchange, problems.join("; "));
+  else ctx.session.pass(CHECK, exchange);
 }
 
 /** Orders the run spends at most to bring two symbols' next orderIds level. */

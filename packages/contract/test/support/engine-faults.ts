@@ -4,7 +4,7 @@
  * it, stops that fire, counters and clocks by what they count and the event that sets them. Each
  * a realistic implementation mistake, injected by the proxy.
  */
-import { at, onRequest, served } from "./behaviour-faults.js";
+import { at, list, onRequest, served } from "./behaviour-faults.js";
 import {
   allParams,
   type Fault,
@@ -145,6 +145,24 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
               return j;
             })
           : res,
+    },
+    {
+      name: "cancel-all-reports-other-symbols",
+      description:
+        "cancel_all_orders on one symbol also reports, as cancelled, the open orders of the account's other symbols",
+      caughtBy: ["every_symbol"],
+      response: (req, res, state) => {
+        const openList = at("openOrders")(req) && served(res);
+        if (openList && req.method === "GET" && !allParams(req).has("symbol")) state.set("open", res.body);
+        if (!openList || req.method !== "DELETE") return res;
+        const symbol = allParams(req).get("symbol");
+        const others = list(JSON.parse(String(state.get("open") ?? "[]"))).filter((o) => o.symbol !== symbol);
+        return mapJson(res, (j) =>
+          Array.isArray(j)
+            ? [...j, ...others.map((o) => ({ ...o, origClientOrderId: o.clientOrderId, status: "CANCELED" }))]
+            : j,
+        );
+      },
     },
     {
       name: "query-order-ignores-symbol",

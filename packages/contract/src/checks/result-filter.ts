@@ -9,8 +9,10 @@
 
 import type { ResultFilter } from "@marketapi/spec/model";
 import type { ContractOperation } from "../core/operations.js";
+import { encodeParams } from "../http/request.js";
 import { fetchServed, isRead, listAt, short, valueAt, valuesFor } from "../kit/behaviour-support.js";
-import type { RunContext } from "../kit/context.js";
+import { expectRefusal, type RunContext } from "../kit/context.js";
+import { unknownSymbol } from "../kit/market.js";
 import type { Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -30,6 +32,7 @@ export const resultFilter: ContractCheck<typeof CHECK> = {
     "open-orders-other-symbols",
     "price-ticker-unfiltered-first-symbol-only",
     "book-ticker-unfiltered-sides-swapped",
+    "symbols-list-unknown-member-skipped",
   ],
 };
 
@@ -41,10 +44,38 @@ export async function resultFilterCheck(ctx: RunContext, operation: ContractOper
   for (const filter of filters.filters) {
     const each = filter.takes === "list" ? namedLists(symbols, traded) : traded.map((s) => [s]);
     for (const wanted of each) await filtered(ctx, operation, filter, wanted);
+    if (filter.takes === "list" && filters.unknown === "error")
+      await unknownInList(ctx, operation, filter, traded);
     const parameter = operation.parameters.find((p) => p.name === filter.parameter);
     if (filter.takes === "one" && parameter && !parameter.required && traded.length > 0)
       await unfiltered(ctx, operation, filter, traded);
   }
+}
+
+/**
+ * A list filter naming a symbol the target lists and one it does not (`unknown: error`): refused,
+ * with the code x-unknown-reference names for an unknown symbol where it names one, never
+ * answered with the known symbol's items alone.
+ */
+async function unknownInList(
+  ctx: RunContext,
+  operation: ContractOperation,
+  filter: ResultFilter,
+  traded: readonly string[],
+): Promise<void> {
+  const known = traded[0];
+  if (known === undefined) return;
+  const list = [known, unknownSymbol(ctx.values.symbols)];
+  const what = `${filter.parameter}=${JSON.stringify(list)}, naming a symbol the target does not list`;
+  const exchange = await ctx.session.call(
+    {
+      op: operation,
+      params: encodeParams(operation, valuesFor(ctx, operation, { [filter.parameter]: list })),
+    },
+    `filter: ${what}`,
+  );
+  const rule = operation.behaviour.unknownReferences?.symbol;
+  expectRefusal(ctx, CHECK, exchange, { code: rule?.code, status: rule?.status, what });
 }
 
 /**

@@ -350,6 +350,40 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "symbols-list-unknown-member-skipped",
+      description:
+        "a symbols list naming a symbol the server does not list is answered for the others instead of refused (-1121)",
+      caughtBy: ["result_filter"],
+      request: (req, state) => {
+        const named = req.query.get("symbols");
+        const listed = state.get("listed") as string[] | undefined;
+        if (!named || !listed) return req;
+        let members: unknown;
+        try {
+          members = JSON.parse(named);
+        } catch {
+          return req;
+        }
+        if (!Array.isArray(members)) return req;
+        const known = members.filter((m) => listed.includes(String(m).toUpperCase()));
+        if (known.length === 0 || known.length === members.length) return req;
+        const query = new URLSearchParams(req.query);
+        query.set("symbols", JSON.stringify(known));
+        return { ...req, query, rawQuery: query.toString() };
+      },
+      response: (req, res, state) => {
+        if (at("exchangeInfo")(req) && served(res) && !req.query.has("symbols") && !req.query.has("symbol"))
+          mapJson(res, (j) => {
+            state.set(
+              "listed",
+              list((j as Json).symbols).map((s) => String(s.symbol)),
+            );
+            return j;
+          });
+        return res;
+      },
+    },
+    {
       name: "exchangeInfo-symbols-first-only",
       description: "exchangeInfo with symbols answers only the first symbol listed",
       caughtBy: ["result_filter"],

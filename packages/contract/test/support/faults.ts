@@ -275,6 +275,18 @@ export function faults(demo: { apiKey: string; apiSecret: string }): Fault[] {
           : res,
     },
     {
+      name: "resp-type-always-full",
+      description:
+        "new_order answers the FULL shape whatever newOrderRespType asks (ACK and RESULT get fills)",
+      caughtBy: ["response_schema_conformance"],
+      request: (req) => {
+        if (req.method !== "POST" || !isOrder(req)) return req;
+        const asked = allParams(req).get("newOrderRespType");
+        if (asked === null || asked === "FULL") return req;
+        return resign(req, secret, (p) => p.set("newOrderRespType", "FULL"));
+      },
+    },
+    {
       name: "out-of-range-limit-clamped",
       description: "depth limit outside 1..5000 is clamped instead of rejected",
       caughtBy: ["negative_data_rejection"],

@@ -7,6 +7,8 @@
  * names. Orders rest far from the market and are cancelled at once; a MARKET order of the smallest
  * size is offset by another.
  */
+
+import type { OrderTypeRule } from "@marketapi/spec/model";
 import {
   ceilToStep,
   type Dec,
@@ -59,6 +61,7 @@ export const announcedRules: ContractCheck<typeof CHECK> = {
     "exchange-info-omits-a-type-it-accepts",
     "listed-type-refused",
     "filter-failure-as-rejected",
+    "stop-limit-without-its-stop-accepted",
   ],
 };
 
@@ -415,6 +418,50 @@ async function listedTypes(
         `exchange_info lists ${type} for ${view.symbol}, but a valid ${shape.label} was refused (${describeAnswer(placed.exchange)})`,
       );
     await cancelPlaced(ctx, view.symbol, placed.clientOrderId);
+    const rule = rules[type];
+    if (rule) await withoutWhatTheRuleAsks(ctx, newOrder, view.symbol, type, rule, shape.values);
+  }
+}
+
+/**
+ * The orders that break `rule` by one omission from `values` (a valid order of its type): each
+ * parameter it requires left out, and each group it needs one of (atLeastOneOf, exactlyOneOf)
+ * left out whole. `required` says whether the omission is of a required parameter (the spec's
+ * missing-parameter refusal) or of a group. Pure.
+ */
+export function omissions(
+  rule: OrderTypeRule,
+  values: Values,
+): Array<{ left: string[]; values: Values; required: boolean }> {
+  const without = (names: readonly string[]) =>
+    Object.fromEntries(Object.entries(values).filter(([name]) => !names.includes(name))) as Values;
+  const groups = [...(rule.atLeastOneOf ?? []), ...(rule.exactlyOneOf ?? [])];
+  return [
+    ...(rule.required ?? [])
+      .filter((name) => values[name] !== undefined)
+      .map((name) => ({ left: [name], values: without([name]), required: true })),
+    ...groups
+      .map((group) => group.filter((name) => values[name] !== undefined))
+      .filter((present) => present.length > 0)
+      .map((present) => ({ left: present, values: without(present), required: false })),
+  ];
+}
+
+/** Each omission of what the type's rule asks for is refused (accepted ones are cancelled at once). */
+async function withoutWhatTheRuleAsks(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  type: string,
+  rule: OrderTypeRule,
+  values: Values,
+): Promise<void> {
+  for (const omission of omissions(rule, values)) {
+    const what = `a ${type} without ${omission.left.join(" or ")}, which x-order-type-rules asks for`;
+    const placed = await send(ctx, newOrder, symbol, omission.values, what);
+    const named = omission.required ? refusalOf(ctx, "missing-parameter", newOrder.operationId) : {};
+    expectRefusal(ctx, CHECK, placed.exchange, { what, ...named });
+    await cancelPlaced(ctx, symbol, placed.clientOrderId);
   }
 }
 

@@ -147,6 +147,35 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
           : res,
     },
     {
+      name: "stop-limit-without-its-stop-accepted",
+      description:
+        "a STOP_LOSS_LIMIT or TAKE_PROFIT_LIMIT with neither stopPrice nor trailingDelta is accepted (as if the stop were 0)",
+      caughtBy: ["announced_rules"],
+      response: (req, res) => {
+        const p = allParams(req);
+        const stopLimit = /^(STOP_LOSS|TAKE_PROFIT)_LIMIT$/.test(p.get("type") ?? "");
+        if (
+          !isNewOrder(req) ||
+          res.status !== 400 ||
+          !stopLimit ||
+          p.has("stopPrice") ||
+          p.has("trailingDelta")
+        )
+          return res;
+        return {
+          ...res,
+          status: 200,
+          body: JSON.stringify({
+            symbol: p.get("symbol"),
+            orderId: 990_001,
+            orderListId: -1,
+            clientOrderId: p.get("newClientOrderId") ?? "accepted-without-stop",
+            transactTime: Date.now(),
+          }),
+        };
+      },
+    },
+    {
       name: "cancel-all-reports-other-symbols",
       description:
         "cancel_all_orders on one symbol also reports, as cancelled, the open orders of the account's other symbols",

@@ -67,6 +67,7 @@ describe("x-relations on the spec", () => {
     expect(relations.sharedFacts.map((fact) => [fact.name, fact.movesWith])).toEqual([
       ["best bid and ask", "book"],
       ["last price", "trades"],
+      ["newest trade", "trades"],
     ]);
     expect(relations.tradeWindows.map((window) => window.operation)).toEqual([
       "ticker_price_change_statistics24hr",

@@ -36,7 +36,7 @@ export const sharedFacts: ContractCheck<typeof CHECK> = {
     relations.sharedFacts.flatMap((fact) => fact.reports.map((r) => r.operation)),
   ),
   notApplicable: "x-relations names no shared fact it reports",
-  seenToCatch: ["bookTicker-stale", "price-ticker-stale"],
+  seenToCatch: ["bookTicker-stale", "price-ticker-stale", "recent-trades-quote-qty-is-qty"],
 };
 
 export async function sharedFactsCheck(ctx: RunContext): Promise<void> {

@@ -99,6 +99,15 @@ export function relationFaults(): Fault[] {
       response: (req, res, state) => stale("ticker/price", state, req, res),
     },
     {
+      name: "recent-trades-quote-qty-is-qty",
+      description:
+        "the recent trade list writes each trade's base quantity as its quoteQty (historicalTrades is right)",
+      caughtBy: ["shared_facts"],
+      response: onAnswer("trades", (j) =>
+        Array.isArray(j) ? (j as Json[]).map((t) => ({ ...t, quoteQty: t.qty })) : j,
+      ),
+    },
+    {
       name: "ticker24hr-volume-misses-newest",
       description:
         "the 24-hour volume leaves out the newest trade of the window (its end taken as exclusive)",

@@ -20,9 +20,18 @@ export const limitSemantics: ContractCheck<typeof CHECK> = {
   hooks: [{ phase: "behaviour", run: limitSemanticsCheck, needsHistory: true }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.limit !== undefined,
   notApplicable: "no behaviour extension calls for it",
-  seenToCatch: ["depth-limit-above-max-refused", "trades-default-10"],
+  seenToCatch: ["depth-limit-above-max-refused", "trades-default-10", "limit-of-one-served-as-two"],
 };
 const SMALL = 2;
+
+/**
+ * The small limits sent: the parameter's minimum (its schema's `minimum`, the edge an off-by-one
+ * cut shows at) where it is below SMALL, then SMALL.
+ */
+export function smallLimits(operation: ContractOperation, parameter: string): number[] {
+  const minimum = operation.parameters.find((p) => p.name === parameter)?.resolvedSchema.minimum;
+  return typeof minimum === "number" && minimum >= 1 && minimum < SMALL ? [minimum, SMALL] : [SMALL];
+}
 
 const counts = (json: unknown, pointers: readonly string[]) =>
   pointers.map((p) => ({ list: p || "the answer", count: listAt(json, p)?.length ?? 0 }));
@@ -31,6 +40,7 @@ export async function limitSemanticsCheck(ctx: RunContext, operation: ContractOp
   const rule = operation.behaviour.limit;
   if (!rule) return;
   const { session } = ctx;
+  const smalls = smallLimits(operation, rule.parameter);
   const small = await fetchServed(
     ctx,
     CHECK,
@@ -38,6 +48,16 @@ export async function limitSemanticsCheck(ctx: RunContext, operation: ContractOp
     valuesFor(ctx, operation, { [rule.parameter]: SMALL }),
     `limit: ${rule.parameter}=${SMALL}`,
   );
+  const smallest =
+    smalls.length > 1
+      ? await fetchServed(
+          ctx,
+          CHECK,
+          operation,
+          valuesFor(ctx, operation, { [rule.parameter]: smalls[0] }),
+          `limit: ${rule.parameter}=${smalls[0]} (the minimum)`,
+        )
+      : undefined;
   const bigger = await fetchServed(
     ctx,
     CHECK,
@@ -55,15 +75,21 @@ export async function limitSemanticsCheck(ctx: RunContext, operation: ContractOp
   if (!small || !bigger || !absent) return;
   const available = counts(bigger.json, rule.counts);
 
-  for (const [i, c] of counts(small.json, rule.counts).entries()) {
-    const want = Math.min(SMALL, available[i]!.count);
-    if (c.count === want) session.pass(CHECK, small.exchange);
-    else
-      session.fail(
-        CHECK,
-        small.exchange,
-        `${rule.parameter}=${SMALL}: ${c.list} holds ${c.count} items; want ${want} (x-limit)`,
-      );
+  for (const [limit, read] of [
+    [SMALL, small],
+    [smalls[0], smallest],
+  ] as const) {
+    if (!read || limit === undefined) continue;
+    for (const [i, c] of counts(read.json, rule.counts).entries()) {
+      const want = Math.min(limit, available[i]!.count);
+      if (c.count === want) session.pass(CHECK, read.exchange);
+      else
+        session.fail(
+          CHECK,
+          read.exchange,
+          `${rule.parameter}=${limit}: ${c.list} holds ${c.count} items; want ${want} (x-limit)`,
+        );
+    }
   }
   // Items may arrive between the requests: when the default page holds more than the full one
   // did, the full page is read again, and any count between the two readings is judged right.

@@ -496,6 +496,16 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
           : res,
     },
     {
+      name: "limit-of-one-served-as-two",
+      description: "all_orders with limit=1 answers two orders (the smallest page taken as 2)",
+      caughtBy: ["limit_semantics"],
+      request: onRequest("allOrders", secret, (p) => {
+        if (p.get("limit") !== "1") return false;
+        p.set("limit", "2");
+        return true;
+      }),
+    },
+    {
       name: "limit-off-by-one",
       description: "historicalTrades answers limit + 1 items",
       caughtBy: ["limit_semantics", "defaults_honoured"],

@@ -5,7 +5,7 @@ import { smallLimits } from "../src/checks/limit-semantics.js";
 import { buildContractModel, type ContractOperation } from "../src/core/operations.js";
 
 const allOrders = buildContractModel(loadOpenApi()).operation("all_orders")!;
-const withMinimum = (minimum: unknown): ContractOperation => ({
+const withMinimum = (minimum: number | undefined): ContractOperation => ({
   ...allOrders,
   parameters: allOrders.parameters.map((p) =>
     p.name === "limit" ? { ...p, resolvedSchema: { ...p.resolvedSchema, minimum } } : p,

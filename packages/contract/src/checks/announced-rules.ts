@@ -62,6 +62,7 @@ export const announcedRules: ContractCheck<typeof CHECK> = {
     "listed-type-refused",
     "filter-failure-as-rejected",
     "stop-limit-without-its-stop-accepted",
+    "third-symbol-max-qty-unenforced",
   ],
 };
 
@@ -283,14 +284,26 @@ export async function announcedRulesPhase(ctx: RunContext): Promise<void> {
   const specTypes = (newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(
     String,
   );
-  const prices = await bestPrices(ctx, "announced rules: best prices");
-  if (!prices) return skip(`the order book of ${ctx.values.symbol} has an empty side`);
-  const view = explorationView(ctx.rules, (prices.bid + prices.ask) / 2n, specTypes);
-  if (!view) return skip(`${ctx.values.symbol} announces no tick size or step size`);
+  const traded = ctx.symbols.length > 0 ? ctx.symbols.map((plan) => plan.rules) : [ctx.rules];
+  for (const symbol of traded) await announcedOn(ctx, newOrder, symbol, specTypes);
+}
+
+/** What exchange_info announces for one symbol the run trades, each rule probed on it. */
+async function announcedOn(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: SymbolRules,
+  specTypes: readonly string[],
+): Promise<void> {
+  const rules = newOrder.orderTypeRules ?? {};
   const note = (why: string) =>
-    ctx.session.recorder.note(CHECK, newOrder.operationId, `not observable: ${why}`);
+    ctx.session.recorder.note(CHECK, newOrder.operationId, `${symbol.symbol}: not observable: ${why}`);
+  const prices = await bestPrices(ctx, `announced rules: best prices of ${symbol.symbol}`, symbol.symbol);
+  if (!prices) return note(`the order book of ${symbol.symbol} has an empty side`);
+  const view = explorationView(symbol, (prices.bid + prices.ask) / 2n, specTypes);
+  if (!view) return note(`${symbol.symbol} announces no tick size or step size`);
   await listedTypes(ctx, newOrder, view, rules, note);
-  await unlistedTypes(ctx, newOrder, view, rules, specTypes, note);
+  await unlistedTypes(ctx, newOrder, view, rules, [...specTypes], note);
   for (const edge of [
     priceEdges(view),
     lotEdges(view),

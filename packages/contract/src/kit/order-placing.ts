@@ -19,12 +19,16 @@ export interface BestPrices {
   ask: Dec;
 }
 
-/** The best bid and ask of the run's symbol, from order_book; undefined when a side is empty. */
-export async function bestPrices(ctx: RunContext, label: string): Promise<BestPrices | undefined> {
+/** The best bid and ask of `symbol` (the run's first), from order_book; undefined when a side is empty. */
+export async function bestPrices(
+  ctx: RunContext,
+  label: string,
+  symbol = ctx.values.symbol,
+): Promise<BestPrices | undefined> {
   const book = op(ctx, "order_book");
   if (!book) return undefined;
   const exchange = await ctx.session.call(
-    { op: book, params: encodeParams(book, { symbol: ctx.values.symbol, limit: 5 }) },
+    { op: book, params: encodeParams(book, { symbol, limit: 5 }) },
     label,
   );
   const body = bodyObject(exchange);

@@ -26,6 +26,8 @@ const refusal = (status: number, code: number, msg: string): ProxyResponse => ({
 
 /** A filter of BTCUSDT as the reference server announces it (its defaults). */
 const BTCUSDT = { maxPrice: 1_000_000, maxQty: 9000, minNotional: 5, icebergParts: 10, maxTrailing: 2000 };
+/** ETHBTC's LOT_SIZE maxQty on the reference server (the USDT symbols' is BTCUSDT's). */
+const ETHBTC_MAX_QTY = 100_000;
 
 /** Rewrites the answers' error code `from` to `to` (one operation, or every one). */
 function recode(from: number, to: number, status?: number, where?: (req: ProxyRequest) => boolean) {
@@ -60,6 +62,22 @@ export function meaningFaults(demo: { apiSecret: string }): Fault[] {
       request: onRequest("order", secret, (p) => {
         if (Number(p.get("quantity")) <= BTCUSDT.maxQty || p.get("type") !== "LIMIT") return false;
         p.set("quantity", String(BTCUSDT.maxQty));
+        return true;
+      }),
+    },
+    {
+      name: "third-symbol-max-qty-unenforced",
+      description:
+        "LOT_SIZE's maxQty not enforced on ETHBTC only (its own bound, 100000, unlike the USDT symbols'): a larger order is accepted (as maxQty)",
+      caughtBy: ["announced_rules"],
+      request: onRequest("order", secret, (p) => {
+        if (
+          p.get("symbol") !== "ETHBTC" ||
+          p.get("type") !== "LIMIT" ||
+          Number(p.get("quantity")) <= ETHBTC_MAX_QTY
+        )
+          return false;
+        p.set("quantity", String(ETHBTC_MAX_QTY));
         return true;
       }),
     },

@@ -16,7 +16,10 @@ describe("omissions: each thing a type's rule asks for, left out once", () => {
     {
       name: "every required parameter, then the stop group",
       given: {
-        rule: { required: ["timeInForce", "quantity", "price"], atLeastOneOf: [["stopPrice", "trailingDelta"]] },
+        rule: {
+          required: ["timeInForce", "quantity", "price"],
+          atLeastOneOf: [["stopPrice", "trailingDelta"]],
+        },
         values: STOP_LIMIT,
       },
       want: [

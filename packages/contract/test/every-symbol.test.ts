@@ -32,7 +32,7 @@ describe("statusProblems: a status the target does not keep", () => {
   ])("$name", ({ given, want }) => {
     const got = statusProblems(announced, given);
     expect(got).toHaveLength(want.length);
-    want.forEach((words, i) => expect(got[i]).toContain(words));
+    for (const [i, words] of want.entries()) expect(got[i]).toContain(words);
   });
 });
 
@@ -43,7 +43,11 @@ describe("cancelAllProblems: cancel_all_orders on one symbol takes that symbol's
   ];
   const cancelled = { symbol: "BTCUSDT", origClientOrderId: "run-1", status: "CANCELED" };
   it.each([
-    { name: "its own order reported, the other open", given: { reported: [cancelled], open: true }, want: [] },
+    {
+      name: "its own order reported, the other open",
+      given: { reported: [cancelled], open: true },
+      want: [],
+    },
     {
       name: "its own order not reported",
       given: { reported: [], open: true },
@@ -62,6 +66,6 @@ describe("cancelAllProblems: cancel_all_orders on one symbol takes that symbol's
   ])("$name", ({ given, want }) => {
     const got = cancelAllProblems("BTCUSDT", orders, given.reported, new Map([["run-2", given.open]]));
     expect(got).toHaveLength(want.length);
-    want.forEach((words, i) => expect(got[i]).toContain(words));
+    for (const [i, words] of want.entries()) expect(got[i]).toContain(words);
   });
 });

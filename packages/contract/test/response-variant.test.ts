@@ -14,7 +14,11 @@ describe("largerVariantClaimed: an answer larger than the variant asked", () => 
     { name: "ACK asked, ACK answered", given: { asked: "ACK", body: ACK }, want: undefined },
     { name: "FULL asked, FULL answered", given: { asked: "FULL", body: FULL }, want: undefined },
     { name: "RESULT asked, RESULT answered", given: { asked: "RESULT", body: RESULT }, want: undefined },
-    { name: "a smaller answer is the schema's to refuse", given: { asked: "FULL", body: ACK }, want: undefined },
+    {
+      name: "a smaller answer is the schema's to refuse",
+      given: { asked: "FULL", body: ACK },
+      want: undefined,
+    },
     { name: "ACK asked, FULL answered", given: { asked: "ACK", body: FULL }, want: "FULL" },
     { name: "ACK asked, RESULT answered", given: { asked: "ACK", body: RESULT }, want: "RESULT" },
     { name: "RESULT asked, FULL answered", given: { asked: "RESULT", body: FULL }, want: "FULL" },

@@ -280,7 +280,6 @@ export async function announcedRulesPhase(ctx: RunContext): Promise<void> {
   const noTrading = whyNoTrading(ctx);
   if (noTrading) return skip(noTrading);
   if (!ctx.rules) return skip("exchangeInfo lists no symbol to trade");
-  const rules = newOrder.orderTypeRules ?? {};
   const specTypes = (newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(
     String,
   );

@@ -19,7 +19,7 @@ import { DEFAULT_EXPLORE_BUDGET, explorationReserve } from "./explore/index.js";
 import { failingTestVectors } from "./http/signing.js";
 import { markPass, type RunContext, reportPass } from "./kit/context.js";
 import { OrderLedger } from "./kit/ledger.js";
-import { chooseSymbols, notTradingToProbe, planSymbol, type SymbolPlan } from "./kit/market.js";
+import { chooseSymbols, notTradingToProbe, planSymbol, type SymbolPlan, takesOrders } from "./kit/market.js";
 import type { ValueContext } from "./kit/values.js";
 import { answerJudge } from "./phases/answer.js";
 import { behaviourPhase } from "./phases/behaviour.js";
@@ -202,7 +202,7 @@ export async function runContract(options: ContractOptions = {}): Promise<Contra
       planSymbol(r, references.get(r.symbol)),
     );
     const rules = plans[0]?.rules;
-    const listed = market.symbols.filter((s) => s.status === "TRADING").map((s) => s.symbol);
+    const listed = market.symbols.filter(takesOrders).map((s) => s.symbol);
     const values: ValueContext = {
       symbols: listed.length > 0 ? listed : [rules?.symbol ?? fallbackSymbol],
       symbol: rules?.symbol ?? fallbackSymbol,

@@ -32,6 +32,7 @@ import {
   quantityFor,
   smallestMarketQuantity,
   smallestQuantity,
+  takesOrders,
 } from "../kit/market.js";
 import { type ExplorationView, explorationView } from "../kit/market-view.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
@@ -519,7 +520,7 @@ async function unlistedTypes(
   specTypes: string[],
   note: (why: string) => void,
 ): Promise<void> {
-  const trading = ctx.market.symbols.filter((s) => s.status === "TRADING" && s.orderTypes.length > 0);
+  const trading = ctx.market.symbols.filter((s) => takesOrders(s) && s.orderTypes.length > 0);
   for (const type of specTypes.filter((t) => t !== "MARKET")) {
     const lacking = trading.find((s) => !s.orderTypes.includes(type));
     if (!lacking) {

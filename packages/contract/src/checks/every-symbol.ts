@@ -15,9 +15,10 @@
  */
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
 import { op, type RunContext, whyNoTrading } from "../kit/context.js";
-import { type FarBuy, type Market, readExchangeInfo } from "../kit/market.js";
+import { type FarBuy, type Market, readExchangeInfo, TRADING_STATUS, takesOrders } from "../kit/market.js";
 import { OPEN_STATUSES } from "../kit/matching-model.js";
 import { OrderDesk, orderOperations } from "../kit/order-desk.js";
+import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { unknownOrderRefusal } from "../kit/order-state.js";
 import {
   allOrders,
@@ -66,9 +67,6 @@ export const everySymbol: ContractCheck<typeof CHECK> = {
   ],
 };
 
-/** The one symbol status under which a symbol takes new orders (SymbolStatus in the spec). */
-const TRADING = "TRADING";
-
 /**
  * The symbols exchangeInfo announces as not trading (`announced`: each symbol's status) on which
  * the target accepted new orders (`accepted`: how many, by symbol): a status it does not keep.
@@ -81,9 +79,9 @@ export function statusProblems(
   const problems: string[] = [];
   for (const [symbol, count] of accepted) {
     const status = announced.get(symbol);
-    if (status !== undefined && status !== TRADING && count > 0)
+    if (status !== undefined && !takesOrders({ status }) && count > 0)
       problems.push(
-        `exchangeInfo lists ${symbol} with status ${status}, yet ${count} new order(s) on it were accepted; only ${TRADING} takes new orders`,
+        `exchangeInfo lists ${symbol} with status ${status}, yet ${count} new order(s) on it were accepted; only ${TRADING_STATUS} takes new orders`,
       );
   }
   return problems;
@@ -115,7 +113,7 @@ async function judgeAnnouncedStatus(ctx: RunContext): Promise<void> {
   const accepted = new Map<string, number>();
   let first: RoundTrip | undefined;
   for (const { exchange } of ctx.session.timeline) {
-    if (exchange.op.operationId !== "new_order" || !ok(exchange)) continue;
+    if (exchange.op.operationId !== ORDER_OPERATIONS.newOrder || !ok(exchange)) continue;
     const symbol = exchange.plan.params.find(([name]) => name === "symbol")?.[1]?.toUpperCase();
     if (symbol === undefined) continue;
     accepted.set(symbol, (accepted.get(symbol) ?? 0) + 1);
@@ -129,7 +127,7 @@ async function judgeAnnouncedStatus(ctx: RunContext): Promise<void> {
   if (!ok(again)) return;
   const now = statusesOf(readExchangeInfo(again.response?.json));
   const stillNot = new Map(
-    [...announced].filter(([symbol]) => now.has(symbol) && now.get(symbol) !== TRADING),
+    [...announced].filter(([symbol]) => now.has(symbol) && !takesOrders({ status: now.get(symbol) ?? "" })),
   );
   const problems = statusProblems(stillNot, accepted);
   if (problems.length > 0) ctx.session.fail(CHECK, first, problems.join("; "));

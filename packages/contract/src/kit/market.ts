@@ -136,7 +136,7 @@ export function rulesOf(info: Json): SymbolRules {
   const stp = info.defaultSelfTradePreventionMode;
   return {
     symbol: String(info.symbol),
-    status: String(info.status ?? "TRADING"),
+    status: String(info.status ?? TRADING_STATUS),
     baseAsset: typeof info.baseAsset === "string" ? info.baseAsset : undefined,
     quoteAsset: typeof info.quoteAsset === "string" ? info.quoteAsset : undefined,
     orderTypes: Array.isArray(info.orderTypes) ? info.orderTypes.map(String) : [],
@@ -197,8 +197,16 @@ export function readExchangeInfo(body: unknown): Market {
 
 /** The symbol to test with first: the preferred one (the spec's example) when it trades, else the first trading one. */
 export function pickSymbol(market: Market, preferred: string | undefined): SymbolRules | undefined {
-  const trading = market.symbols.filter((s) => s.status === "TRADING");
+  const trading = market.symbols.filter(takesOrders);
   return trading.find((s) => s.symbol === preferred) ?? trading[0] ?? market.symbols[0];
+}
+
+/** The one symbol status under which a symbol takes new orders (SymbolStatus in the spec). */
+export const TRADING_STATUS = "TRADING";
+
+/** Whether exchangeInfo lists the symbol as taking new orders. */
+export function takesOrders(rules: Pick<SymbolRules, "status">): boolean {
+  return rules.status === TRADING_STATUS;
 }
 
 /** Symbols listed as not trading that the run tries one far order on (every_symbol), at most. */
@@ -209,7 +217,7 @@ const NOT_TRADING_PROBED = 2;
  * order to (it must be refused), the first NOT_TRADING_PROBED in the listing's order.
  */
 export function notTradingToProbe(market: Market): SymbolRules[] {
-  return market.symbols.filter((s) => s.status !== "TRADING").slice(0, NOT_TRADING_PROBED);
+  return market.symbols.filter((s) => !takesOrders(s)).slice(0, NOT_TRADING_PROBED);
 }
 
 /**
@@ -221,7 +229,7 @@ export function chooseSymbols(market: Market, preferred: string | undefined, max
   const first = pickSymbol(market, preferred);
   if (!first) return [];
   const chosen = [first];
-  const rest = market.symbols.filter((s) => s.status === "TRADING" && s !== first);
+  const rest = market.symbols.filter((s) => takesOrders(s) && s !== first);
   const shape = (r: SymbolRules) => `${r.tick}/${r.step}/${r.minNotional}`;
   while (chosen.length < max && rest.length > 0) {
     const seen = new Set(chosen.map(shape));

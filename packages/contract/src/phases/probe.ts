@@ -11,6 +11,7 @@ import {
   pickSymbol,
   readExchangeInfo,
   referencePriceOf,
+  takesOrders,
 } from "../kit/market.js";
 import type { Session } from "../session/session.js";
 
@@ -110,7 +111,7 @@ export async function probe(session: Session, baseUrl: string): Promise<ProbeRes
  */
 async function marketPrices(session: Session, market: Market): Promise<Map<string, bigint>> {
   const prices = new Map<string, bigint>();
-  const trading = market.symbols.filter((s) => s.status === "TRADING");
+  const trading = market.symbols.filter(takesOrders);
   const priced = [...trading.slice(0, MAX_SYMBOLS_PRICED), ...notTradingToProbe(market)];
   const all = session.model.operation("order_book_ticker");
   if (all && trading.length > 1 && !all.parameters.some((p) => p.required)) {

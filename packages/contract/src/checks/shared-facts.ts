@@ -13,6 +13,7 @@ import {
   ATTEMPTS,
   judged,
   named,
+  onSymbol,
   readAnswer,
   relationsOf,
   sameValue,
@@ -36,13 +37,22 @@ export const sharedFacts: ContractCheck<typeof CHECK> = {
     relations.sharedFacts.flatMap((fact) => fact.reports.map((r) => r.operation)),
   ),
   notApplicable: "x-relations names no shared fact it reports",
-  seenToCatch: ["bookTicker-stale", "price-ticker-stale", "recent-trades-quote-qty-is-qty"],
+  seenToCatch: [
+    "bookTicker-stale",
+    "price-ticker-stale",
+    "recent-trades-quote-qty-is-qty",
+    "depth-sides-swapped-on-ethbtc",
+  ],
 };
 
 export async function sharedFactsCheck(ctx: RunContext): Promise<void> {
   const relations = relationsOf(ctx);
   if (!relations) return;
-  for (const fact of relations.sharedFacts) await judgeFact(ctx, fact);
+  // Every symbol the run trades: a fact kept on the first symbol only is a fault too.
+  const symbols = ctx.symbols.length > 0 ? ctx.symbols.map((plan) => plan.rules.symbol) : [ctx.values.symbol];
+  for (const symbol of symbols)
+    for (const fact of relations.sharedFacts)
+      await judgeFact(ctx, fact, symbol === ctx.values.symbol ? undefined : symbol);
 }
 
 interface Reading {
@@ -60,7 +70,11 @@ function itemOf(json: unknown, report: FactReport): unknown {
 }
 
 /** Reads every report at once, so that the market has the least time to move between them. */
-async function readReports(ctx: RunContext, fact: SharedFact): Promise<Reading[] | undefined> {
+async function readReports(
+  ctx: RunContext,
+  fact: SharedFact,
+  symbol: string | undefined,
+): Promise<Reading[] | undefined> {
   const book = relationsOf(ctx)?.book?.operation;
   const answers = await Promise.all(
     fact.reports.map(async (report) => {
@@ -70,8 +84,8 @@ async function readReports(ctx: RunContext, fact: SharedFact): Promise<Reading[]
         ctx,
         CHECK,
         report.operation,
-        extra,
-        `${fact.name}: ${report.operation}`,
+        { ...extra, ...onSymbol(symbol) },
+        `${factOn(fact, symbol)}: ${report.operation}`,
       );
       return served && { report, served };
     }),
@@ -109,10 +123,16 @@ function limitOne(ctx: RunContext, report: FactReport): Record<string, number> {
   return limit ? { [limit.parameter]: report.item === "last" ? 1 : 5 } : {};
 }
 
-async function judgeFact(ctx: RunContext, fact: SharedFact): Promise<void> {
+/** The fact's name, with the symbol it was read on where that is not the run's first. */
+function factOn(fact: SharedFact, symbol: string | undefined): string {
+  return symbol === undefined ? fact.name : `${fact.name} on ${symbol}`;
+}
+
+async function judgeFact(ctx: RunContext, fact: SharedFact, symbol?: string): Promise<void> {
   const operations = [...new Set(fact.reports.map((r) => r.operation))];
+  const name = factOn(fact, symbol);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const before = await witness(ctx, CHECK, fact.movesWith, fact.name);
+    const before = await witness(ctx, CHECK, fact.movesWith, name, symbol);
     if (before === undefined)
       return unjudged(
         ctx,
@@ -120,11 +140,11 @@ async function judgeFact(ctx: RunContext, fact: SharedFact): Promise<void> {
         operations,
         `${fact.movesWith === "book" ? "the book's version" : "the newest trade id"} could not be read, so no two reads are known to see the same market`,
       );
-    const readings = await readReports(ctx, fact);
-    const after = await witness(ctx, CHECK, fact.movesWith, fact.name);
+    const readings = await readReports(ctx, fact, symbol);
+    const after = await witness(ctx, CHECK, fact.movesWith, name, symbol);
     if (!readings) return;
     if (after !== before) continue;
-    compare(ctx, fact, readings);
+    compare(ctx, fact, readings, name);
     return;
   }
   const mover = fact.movesWith === "book" ? "the book changed" : "a trade happened";
@@ -137,7 +157,7 @@ async function judgeFact(ctx: RunContext, fact: SharedFact): Promise<void> {
     );
 }
 
-function compare(ctx: RunContext, fact: SharedFact, readings: Reading[]): void {
+function compare(ctx: RunContext, fact: SharedFact, readings: Reading[], label = fact.name): void {
   const names = [...new Set(readings.flatMap((r) => Object.keys(r.values)))];
   const failed = new Set<RoundTrip>();
   for (const name of names) {
@@ -162,7 +182,7 @@ function compare(ctx: RunContext, fact: SharedFact, readings: Reading[]): void {
       ctx.session.recorder.note(
         CHECK,
         r.exchange.op.operationId,
-        `${fact.name}: ${r.report.operation} holds no ${name} (${r.report.values[name]}); not compared`,
+        `${label}: ${r.report.operation} holds no ${name} (${r.report.values[name]}); not compared`,
       );
     }
     for (const other of reporting) {
@@ -172,7 +192,7 @@ function compare(ctx: RunContext, fact: SharedFact, readings: Reading[]): void {
       ctx.session.fail(
         CHECK,
         other.exchange,
-        `${fact.name}: ${other.report.operation} reports ${name} ${JSON.stringify(other.values[name])} (${other.report.values[name]}), ${reference.report.operation} ${JSON.stringify(reference.values[name])} (${reference.report.values[name]}), read while ${fact.movesWith === "book" ? "the book's version" : "the newest trade id"} stayed the same`,
+        `${label}: ${other.report.operation} reports ${name} ${JSON.stringify(other.values[name])} (${other.report.values[name]}), ${reference.report.operation} ${JSON.stringify(reference.values[name])} (${reference.report.values[name]}), read while ${fact.movesWith === "book" ? "the book's version" : "the newest trade id"} stayed the same`,
       );
     }
   }

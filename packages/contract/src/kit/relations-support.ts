@@ -33,8 +33,13 @@ export function symbolValues(ctx: RunContext, operation: ContractOperation, extr
   return valuesFor(ctx, operation, { ...symbol, ...extra });
 }
 
+/** The values that read `symbol` instead of the run's first symbol (none: the first). */
+export function onSymbol(symbol: string | undefined): Values {
+  return symbol === undefined ? {} : { symbol };
+}
+
 /**
- * The answer of `operationId` for the run's symbol, or undefined (the operation is not in the spec,
+ * The answer of `operationId` for the run's symbol (or the `symbol` of `extra`), or undefined (the operation is not in the spec,
  * cannot be called by this run, or refused: the refusal fails `check`).
  */
 export async function readAnswer(
@@ -116,6 +121,7 @@ export async function newestTrades(
   check: CheckName,
   count: number,
   label: string,
+  symbol?: string,
 ): Promise<TradeRow[] | undefined> {
   const source = tradeSource(ctx);
   if (!source) return undefined;
@@ -123,7 +129,7 @@ export async function newestTrades(
     ctx,
     check,
     source.operation.operationId,
-    { [source.limitParameter]: Math.min(count, source.page) },
+    { [source.limitParameter]: Math.min(count, source.page), ...onSymbol(symbol) },
     label,
   );
   if (!served) return undefined;
@@ -143,8 +149,9 @@ export async function newestTradeId(
   ctx: RunContext,
   check: CheckName,
   label: string,
+  symbol?: string,
 ): Promise<number | null | undefined> {
-  const trades = await newestTrades(ctx, check, 1, label);
+  const trades = await newestTrades(ctx, check, 1, label, symbol);
   if (trades === undefined) return undefined;
   return trades.at(-1)?.id ?? null;
 }
@@ -195,15 +202,22 @@ export async function witness(
   check: CheckName,
   mover: Mover,
   label: string,
+  symbol?: string,
 ): Promise<string | undefined> {
   const relations = relationsOf(ctx);
   if (!relations) return undefined;
   if (mover === "trades") {
-    const id = await newestTradeId(ctx, check, `${label}: the newest trade id`);
+    const id = await newestTradeId(ctx, check, `${label}: the newest trade id`, symbol);
     return id === undefined ? undefined : String(id);
   }
   if (!relations.book) return undefined;
-  const book = await readAnswer(ctx, check, relations.book.operation, {}, `${label}: the book's version`);
+  const book = await readAnswer(
+    ctx,
+    check,
+    relations.book.operation,
+    onSymbol(symbol),
+    `${label}: the book's version`,
+  );
   const version = book && valueAt(book.json, relations.book.version);
   return version === undefined || version === null ? undefined : JSON.stringify(version);
 }

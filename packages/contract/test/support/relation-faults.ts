@@ -99,6 +99,16 @@ export function relationFaults(): Fault[] {
       response: (req, res, state) => stale("ticker/price", state, req, res),
     },
     {
+      name: "depth-sides-swapped-on-ethbtc",
+      description: "order_book of ETHBTC (the third symbol) answers its bids as asks and its asks as bids",
+      caughtBy: ["shared_facts"],
+      response: onAnswer("depth", (j, req) => {
+        if (req.query.get("symbol") !== "ETHBTC") return j;
+        const book = j as Json;
+        return { ...book, bids: book.asks, asks: book.bids };
+      }),
+    },
+    {
       name: "recent-trades-quote-qty-is-qty",
       description:
         "the recent trade list writes each trade's base quantity as its quoteQty (historicalTrades is right)",

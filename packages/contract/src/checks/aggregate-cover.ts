@@ -12,7 +12,7 @@ import { type Dec, formatDec, ZERO } from "../core/decimal.js";
 import { listAt, valueAt } from "../kit/behaviour-support.js";
 import { type RunContext, whyNoTrading } from "../kit/context.js";
 import { smallestQuantity } from "../kit/market.js";
-import { readBook, tradeBetweenOwn } from "../kit/own-orders.js";
+import { spreadWithRoom, tradeBetweenOwn } from "../kit/own-orders.js";
 import {
   judged,
   named,
@@ -83,12 +83,9 @@ async function makeAggregate(ctx: RunContext, cover: AggregateCover): Promise<vo
   const plan = ctx.symbols.find((p) => p.rules.symbol === ctx.values.symbol);
   if (!plan?.rules.selfTradeAllowed) return note("the run's orders may not trade with each other here");
   const { rules } = plan;
-  const book = await readBook(ctx, rules.symbol, 5, `${CHECK}: the book of ${rules.symbol}`);
-  const bid = book?.bids[0]?.price;
-  const ask = book?.asks[0]?.price;
-  if (bid === undefined || ask === undefined || ask - bid < rules.tick * 2n)
-    return note(`no room inside the spread of ${rules.symbol}; not made`);
-  const price = bid + rules.tick;
+  const spread = await spreadWithRoom(ctx, rules, 2n, `${CHECK}: the book of ${rules.symbol}`);
+  if (!spread) return note(`no room inside the spread of ${rules.symbol}; not made`);
+  const price = spread.bid + rules.tick;
   const quantity = formatDec(smallestQuantity(rules, price));
   const traded = await tradeBetweenOwn(ctx, rules.symbol, formatDec(price), quantity, CHECK, MADE_OF);
   if (!traded) note(`the run's trades at ${formatDec(price)} did not happen`);

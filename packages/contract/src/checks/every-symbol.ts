@@ -31,7 +31,7 @@ import {
   placeFarGenerated,
   queryOwn,
 } from "../kit/own-orders.js";
-import type { RoundTrip } from "../session/round-trip.js";
+import { paramValue, type RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "every_symbol";
@@ -114,7 +114,7 @@ async function judgeAnnouncedStatus(ctx: RunContext): Promise<void> {
   let first: RoundTrip | undefined;
   for (const { exchange } of ctx.session.timeline) {
     if (exchange.op.operationId !== ORDER_OPERATIONS.newOrder || !ok(exchange)) continue;
-    const symbol = exchange.plan.params.find(([name]) => name === "symbol")?.[1]?.toUpperCase();
+    const symbol = paramValue(exchange.plan.params, "symbol")?.toUpperCase();
     if (symbol === undefined) continue;
     accepted.set(symbol, (accepted.get(symbol) ?? 0) + 1);
     first ??= exchange;

@@ -23,7 +23,7 @@ import {
   placeFar,
   placeOwn,
   queryOwn,
-  readBook,
+  spreadWithRoom,
 } from "../kit/own-orders.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -194,17 +194,16 @@ async function filled(ctx: RunContext, plan: SymbolPlan): Promise<void> {
   if (!plan.rules.selfTradeAllowed)
     return ctx.session.recorder.note(CHECK, "query_order", "self-trade prevention: no fill of the run's own");
   const { rules } = plan;
-  const book = await readBook(ctx, rules.symbol, 5, `${PURPOSE}: the book of ${rules.symbol}`);
-  const bid = book?.bids[0]?.price;
-  const ask = book?.asks[0]?.price;
-  if (bid === undefined || ask === undefined || ask - bid < rules.tick * 2n)
+  const spread = await spreadWithRoom(ctx, rules, 2n, `${PURPOSE}: the book of ${rules.symbol}`);
+  if (!spread)
     return ctx.session.recorder.note(
       CHECK,
       "query_order",
       `${rules.symbol}: no room inside the spread for a fill of the run's own`,
     );
-  const price = formatDec(bid + rules.tick);
-  const quantity = formatDec(smallestQuantity(rules, bid + rules.tick));
+  const inside = spread.bid + rules.tick;
+  const price = formatDec(inside);
+  const quantity = formatDec(smallestQuantity(rules, inside));
   const limit = { symbol: rules.symbol, type: "LIMIT", price, quantity };
   const maker = await timedPlace(
     ctx,
@@ -238,7 +237,7 @@ async function filled(ctx: RunContext, plan: SymbolPlan): Promise<void> {
     if (after && ok(after) && bodyObject(after)?.status === "FILLED") {
       ctx.ledger.closed(maker.order.clientOrderId);
       const window = { placedAt: maker.at, readAt: readAt + FLIGHT_SLACK_MS };
-      await judgeFilledMaker(ctx, after, { symbol: rules.symbol, price: bid + rules.tick }, window, {
+      await judgeFilledMaker(ctx, after, { symbol: rules.symbol, price: inside }, window, {
         at: taker.at,
         tradeIds: fills.map((f: Record<string, unknown>) => f.tradeId),
       });

@@ -11,7 +11,7 @@ import type { ResultFilter } from "@marketapi/spec/model";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { fetchServed, isRead, listAt, short, valueAt, valuesFor } from "../kit/behaviour-support.js";
-import { expectRefusal, type RunContext } from "../kit/context.js";
+import { expectRefusal, type RunContext, tradedSymbols } from "../kit/context.js";
 import { unknownSymbol } from "../kit/market.js";
 import type { Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -40,7 +40,7 @@ export async function resultFilterCheck(ctx: RunContext, operation: ContractOper
   const filters = operation.behaviour.resultFilters;
   if (!filters) return;
   const symbols = ctx.values.symbols;
-  const traded = ctx.symbols.length > 0 ? ctx.symbols.map((p) => p.rules.symbol) : [ctx.values.symbol];
+  const traded = tradedSymbols(ctx);
   for (const filter of filters.filters) {
     const each = filter.takes === "list" ? namedLists(symbols, traded) : traded.map((s) => [s]);
     for (const wanted of each) await filtered(ctx, operation, filter, wanted);

@@ -8,7 +8,7 @@
  */
 import type { FactReport, SharedFact } from "@marketapi/spec/model";
 import { listAt, valueAt } from "../kit/behaviour-support.js";
-import type { RunContext } from "../kit/context.js";
+import { type RunContext, tradedSymbols } from "../kit/context.js";
 import {
   ATTEMPTS,
   judged,
@@ -49,7 +49,7 @@ export async function sharedFactsCheck(ctx: RunContext): Promise<void> {
   const relations = relationsOf(ctx);
   if (!relations) return;
   // Every symbol the run trades: a fact kept on the first symbol only is a fault too.
-  const symbols = ctx.symbols.length > 0 ? ctx.symbols.map((plan) => plan.rules.symbol) : [ctx.values.symbol];
+  const symbols = tradedSymbols(ctx);
   for (const symbol of symbols)
     for (const fact of relations.sharedFacts)
       await judgeFact(ctx, fact, symbol === ctx.values.symbol ? undefined : symbol);

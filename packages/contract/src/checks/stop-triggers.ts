@@ -23,6 +23,7 @@ import {
   quantityAt,
   queryOwn,
   readBook,
+  spreadWithRoom,
   tradeBetweenOwn,
 } from "../kit/own-orders.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -116,13 +117,11 @@ interface Placed {
 async function onSymbol(ctx: RunContext, plan: SymbolPlan): Promise<void> {
   const { rules } = plan;
   const symbol = rules.symbol;
-  const book = await readBook(ctx, symbol, 5, `${PURPOSE}: the book of ${symbol}`);
-  const bid = book?.bids[0]?.price;
-  const ask = book?.asks[0]?.price;
-  if (bid === undefined || ask === undefined || ask - bid < rules.tick * 7n)
+  const spread = await spreadWithRoom(ctx, rules, 7n, `${PURPOSE}: the book of ${symbol}`);
+  if (!spread)
     return ctx.session.recorder.skip(CHECK, "new_order", `${symbol}: no room of 7 ticks inside the spread`);
   const tick = rules.tick;
-  const m = bid + tick * 3n;
+  const m = spread.bid + tick * 3n;
   const quantity = smallestQuantity(rules, m - tick * 2n);
   const q = formatDec(quantity);
   ctx.progress({

@@ -17,7 +17,7 @@ import { bodyObject } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
 import { op, type RunContext, whyNoTrading } from "../kit/context.js";
 import { quantityForExactAverage } from "../kit/market.js";
-import { readBook, tradeBetweenOwn } from "../kit/own-orders.js";
+import { spreadWithRoom, tradeBetweenOwn } from "../kit/own-orders.js";
 import {
   ATTEMPTS,
   judged,
@@ -132,12 +132,9 @@ async function exactAverage(ctx: RunContext, window: TradeWindow): Promise<void>
   if (typeof shown !== "string" || tryParseDec(shown) === undefined)
     return note(`${pointer} is not a decimal; not made`);
   const { rules } = plan;
-  const book = await readBook(ctx, rules.symbol, 5, `${CHECK}: the book of ${rules.symbol}`);
-  const bid = book?.bids[0]?.price;
-  const ask = book?.asks[0]?.price;
-  if (bid === undefined || ask === undefined || ask - bid < rules.tick * 2n)
-    return note(`no room inside the spread of ${rules.symbol}`);
-  const price = bid + rules.tick;
+  const spread = await spreadWithRoom(ctx, rules, 2n, `${CHECK}: the book of ${rules.symbol}`);
+  if (!spread) return note(`no room inside the spread of ${rules.symbol}`);
+  const price = spread.bid + rules.tick;
   const sums = read.trades.reduce((s, t) => ({ qty: s.qty + t.qty, quote: s.quote + t.quoteQty }), {
     qty: ZERO,
     quote: ZERO,

@@ -117,6 +117,11 @@ export function reportPass(ctx: RunContext, mark: PassMark, stage: string, note?
   });
 }
 
+/** The symbols the run trades (its first alone when it trades none): the checks judge each. */
+export function tradedSymbols(ctx: RunContext): string[] {
+  return ctx.symbols.length > 0 ? ctx.symbols.map((plan) => plan.rules.symbol) : [ctx.values.symbol];
+}
+
 /** Why the run may not place orders on this target (trading not allowed, no credentials), or undefined. */
 export function whyNoTrading(ctx: RunContext): string | undefined {
   if (!ctx.trading) return "trading not allowed: pass --allow-trading";

@@ -10,7 +10,7 @@ import { type Credentials, encodeParams } from "../http/request.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import { bodyObject, ok } from "./answers.js";
 import { op, type RunContext } from "./context.js";
-import { type FarBuy, farBuyOrder } from "./market.js";
+import { type FarBuy, farBuyOrder, type SymbolRules } from "./market.js";
 import { levelsOf } from "./market-view.js";
 import type { Level } from "./matching-model.js";
 import { type PlacedOrder, placeOrder, recordSent } from "./order-placing.js";
@@ -157,6 +157,23 @@ export async function cancelOwn(
   if (exchange && ok(exchange) && bodyObject(exchange)?.origClientOrderId === order.clientOrderId)
     ctx.ledger.closed(order.clientOrderId);
   return exchange;
+}
+
+/**
+ * The best bid and ask of `rules`' symbol when at least `ticks` ticks lie between them: room for
+ * orders of the run's own inside the spread, where they meet nobody else's. Undefined otherwise
+ * (a side empty, the book unread, or too little room).
+ */
+export async function spreadWithRoom(
+  ctx: RunContext,
+  rules: Pick<SymbolRules, "symbol" | "tick">,
+  ticks: bigint,
+  label: string,
+): Promise<{ bid: Dec; ask: Dec } | undefined> {
+  const book = await readBook(ctx, rules.symbol, 5, label);
+  const bid = book?.bids[0]?.price;
+  const ask = book?.asks[0]?.price;
+  return bid !== undefined && ask !== undefined && ask - bid >= rules.tick * ticks ? { bid, ask } : undefined;
 }
 
 /** Cancels `order` on its own symbol unless the ledger knows it closed (the clean-up's way, by client id). */

@@ -6,8 +6,8 @@ import { diffDocuments, specFromText } from "@marketapi/diff";
 import { loadOpenApi } from "@marketapi/spec";
 import { buildSpecModel, operationEntries } from "@marketapi/spec/model";
 import { validateEndpoint } from "@marketapi/validators";
-import type { Locator } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { renderChangelogPage } from "../src/changelog-page.js";
 import { isObject, objectAt, stringsAt } from "../src/json.js";
 import { REDOC_CODE_SAMPLES } from "../src/samples/code-samples.js";
@@ -16,6 +16,8 @@ import {
   type GuardedBrowser,
   hasChromium,
   launchGuardedChromium,
+  openPage,
+  screenshot,
   waitForRedocHydration,
 } from "./support/chromium.js";
 import {
@@ -39,12 +41,15 @@ import {
 import {
   chooseSampleLanguage,
   flatText,
+  openLanguageMenu,
   openOperation,
   sampleCode,
   sampleLanguage,
+  shownSamplesPanel,
   sidebarOperations,
 } from "./support/redoc.js";
 import { type StaticServer, serveDirectory } from "./support/static-server.js";
+import { takeUnfinishedWaits, until, waitingFor } from "./support/waits.js";
 
 /** How many operations the spec has: tests count from the model, never a literal. */
 const operationCount = buildSpecModel(loadOpenApi()).operations.length;
@@ -83,6 +88,21 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
 
   beforeEach(() => browser?.reset());
 
+  // A test that stops for its limit says which wait of the page never ended (support/waits.ts).
+  afterEach(() => {
+    const waits = takeUnfinishedWaits();
+    const last = waits.endedLast.join("; ") || "none";
+    expect(waits.pending, `waits of the page never ended (the last ones that did: ${last})`).toEqual([]);
+  });
+
+  /** Clicks the page's link to `file`, as a reader does, and waits to be there. */
+  async function follow(page: Page, file: string): Promise<void> {
+    const link = page.locator(`main a[href='${file}']`).first();
+    await waitingFor(`a click on the link to ${file} (${link})`, () => link.click());
+    const want = new URL(file, server.url).pathname;
+    await until(`the browser to reach ${file}`, () => new URL(page.url()).pathname).toBe(want);
+  }
+
   function expectNoViolations(): void {
     expect(browser.violations.remoteRequests, "requests that left 127.0.0.1").toEqual([]);
     expect(browser.violations.consoleErrors, "console errors").toEqual([]);
@@ -94,7 +114,9 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
     async () => {
       const page = await browser.newPage();
       await page.setContent('<img src="https://example.com/pixel.png" alt="">');
-      await expect.poll(() => browser.violations.remoteRequests).toContain("https://example.com/pixel.png");
+      await until("the guard to record the request", () => browser.violations.remoteRequests).toContain(
+        "https://example.com/pixel.png",
+      );
       await page.close();
       browser.reset();
     },
@@ -105,9 +127,8 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
     "index page links both documentation pages and the spec files, and every link works",
     async () => {
       const page = await browser.newPage();
-      const response = await page.goto(`${server.url}index.html`);
-      expect(response?.status()).toBe(200);
-      await page.screenshot({ path: artifactPath("index.png"), fullPage: true });
+      await openPage(page, `${server.url}index.html`);
+      await screenshot(page, artifactPath("index.png"), { fullPage: true });
 
       const hrefs = await page
         .locator("main a[href]")
@@ -133,12 +154,10 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       expect(served).toEqual(readDistJson("openapi.json"));
 
       // Following the links by clicking reaches both pages.
-      await page.locator("main a[href='endpoint.html']").first().click();
-      await expect.poll(() => page.url()).toBe(`${server.url}endpoint.html`);
-      await page.locator("h1").waitFor();
-      await page.goBack();
-      await page.locator("main a[href='api.html']").first().click();
-      await expect.poll(() => page.url()).toMatch(/\/api\.html(#.*)?$/);
+      await follow(page, "endpoint.html");
+      await waitingFor("endpoint.html's heading", () => page.locator("h1").waitFor());
+      await waitingFor("the way back to index.html", () => page.goBack());
+      await follow(page, "api.html");
       await waitForRedocHydration(page);
       await page.close();
       expectNoViolations();
@@ -153,7 +172,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const expected = expectedOperations(openapi);
       expect(expected).toHaveLength(operationCount);
       const page = await browser.newPage();
-      await page.goto(`${server.url}api.html`);
+      await openPage(page, `${server.url}api.html`);
       await waitForRedocHydration(page);
 
       const tags = [...new Set(expected.map((op) => op.tag))];
@@ -167,15 +186,14 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
         expect(entry.text.split("\n"), `method of ${op.operationId} in the sidebar`).toContain(op.method);
 
         const section = await openOperation(page, entry.href);
-        await expect
-          .poll(async () => (await section.locator("h2").first().textContent()) ?? "")
-          .toContain(op.summary);
+        await until(
+          `${op.operationId}'s heading`,
+          async () => (await section.locator("h2").first().textContent()) ?? "",
+        ).toContain(op.summary);
         // Redoc may still be re-rendering the section right after its heading appears.
-        await expect
-          .poll(() => flatText(section), {
-            message: `${op.operationId} shows "${op.method} ${op.path}"`,
-          })
-          .toContain(`${op.method} ${op.path}`);
+        await until(`${op.operationId} shows "${op.method} ${op.path}"`, () => flatText(section)).toContain(
+          `${op.method} ${op.path}`,
+        );
         const text = await flatText(section);
         expect(text, `${op.operationId} shows its x-auth-class`).toContain(
           `Authentication class: ${op.authClass}`,
@@ -201,7 +219,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
           )
           .filter(isObject);
       const page = await browser.newPage();
-      await page.goto(`${server.url}api.html`);
+      await openPage(page, `${server.url}api.html`);
       await waitForRedocHydration(page);
       const sidebar = await sidebarOperations(page, [...new Set(expected.map((op) => op.tag))]);
 
@@ -213,24 +231,18 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
             (item) => item.tag === op.tag && item.text.split("\n")[0] === op.summary,
           );
           const section = await openOperation(page, entry?.href ?? "");
-          await expect
-            .poll(async () => (await section.locator(".panel-request-samples").count()) > 0, {
-              message: `${op.operationId} has a samples panel`,
-            })
-            .toBe(true);
+          await shownSamplesPanel(section);
           await chooseSampleLanguage(page, section, label);
-          await expect.poll(() => sampleLanguage(section)).toBe(label);
-          await expect
-            .poll(async () => (await sampleCode(section)).trimEnd(), {
-              message: `${op.operationId} shows its ${label} sample`,
-            })
-            .toBe(String(sample?.source).trimEnd());
+          await until(`${op.operationId}'s samples in ${label}`, () => sampleLanguage(section)).toBe(label);
+          await until(`${op.operationId} shows its ${label} sample`, async () =>
+            (await sampleCode(section)).trimEnd(),
+          ).toBe(String(sample?.source).trimEnd());
           // The whole route once (its text and tables), then each language's sample box.
           const problems =
             label === REDOC_CODE_SAMPLES.languages[0]?.label ? readingProblems : overflowingBoxes;
           expect(await problems(page), `${op.operationId}, ${label}, at 1400 px`).toEqual([]);
           if (op.operationId === "new_order") {
-            await page.screenshot({ path: artifactPath(`api-new-order-${label.toLowerCase()}.png`) });
+            await screenshot(page, artifactPath(`api-new-order-${label.toLowerCase()}.png`));
           }
         }
       }
@@ -244,7 +256,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
     "API page: the Servers panel shows each server at a usable address and its description as plain text",
     async () => {
       const page = await browser.newPage();
-      await page.goto(`${server.url}api.html`);
+      await openPage(page, `${server.url}api.html`);
       await waitForRedocHydration(page);
       const servers = page
         .locator('[data-component-name="Panel/Panel"]', { has: page.getByText("Servers", { exact: true }) })
@@ -254,7 +266,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const baseUrl = String(objectAt(objectAt(first.variables).base_url).default);
       expect(baseUrl).toMatch(/^http:\/\//);
       // The templated server shows at its variable's default, an address a reader can use.
-      await expect.poll(() => flatText(servers)).toContain(baseUrl);
+      await until("the Servers panel's address", () => flatText(servers)).toContain(baseUrl);
       const text = await flatText(servers);
       expect(text).toContain("npx marketapi-server");
       expect(text).not.toContain("`");
@@ -271,7 +283,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const openapi = readDistJson("openapi.json");
       const newOrder = objectAt(objectAt(objectAt(openapi.paths)["/api/v3/order"]).post);
       const page = await browser.newPage();
-      await page.goto(`${server.url}api.html`);
+      await openPage(page, `${server.url}api.html`);
       await waitForRedocHydration(page);
       const entry = (await sidebarOperations(page, ["Trading"])).find((item) =>
         item.text.startsWith("New order"),
@@ -280,34 +292,30 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const section = await openOperation(page, entry?.href ?? "");
 
       for (const name of ["side", "type", "timeInForce", "quantity", "price"]) {
-        await expect
-          .poll(() => section.getByText(name, { exact: true }).first().isVisible(), {
-            message: `parameter ${name}`,
-          })
-          .toBe(true);
+        await until(`new_order's parameter ${name}`, () =>
+          section.getByText(name, { exact: true }).first().isVisible(),
+        ).toBe(true);
       }
       for (const code of ["200", "400"]) {
-        await expect
-          .poll(() => section.getByText(code, { exact: true }).first().isVisible(), {
-            message: `response ${code}`,
-          })
-          .toBe(true);
+        await until(`new_order's response ${code}`, () =>
+          section.getByText(code, { exact: true }).first().isVisible(),
+        ).toBe(true);
       }
-      await expect
-        .poll(() => section.getByText("auth: trade", { exact: true }).first().isVisible())
-        .toBe(true);
-      await page.screenshot({ path: artifactPath("api-new-order.png") });
+      await until("new_order's auth badge", () =>
+        section.getByText("auth: trade", { exact: true }).first().isVisible(),
+      ).toBe(true);
+      await screenshot(page, artifactPath("api-new-order.png"));
 
       // The generated x-order-type-rules table: one row per order type of the spec.
       const rulesTable = section.locator("table", { has: page.locator("th", { hasText: "Order type" }) });
-      await rulesTable.scrollIntoViewIfNeeded();
+      await waitingFor(`the order-type table (${rulesTable})`, () => rulesTable.scrollIntoViewIfNeeded());
       expect(await rulesTable.isVisible()).toBe(true);
       const rows = await rulesTable.locator("tbody tr").allInnerTexts();
       const rules = objectAt(newOrder["x-order-type-rules"]);
       expect(rows.map((row) => row.split("\t")[0]?.trim())).toEqual(Object.keys(rules));
       const limit = rows.find((row) => row.startsWith("LIMIT\t"));
       for (const name of stringsAt(objectAt(rules.LIMIT).required)) expect(limit).toContain(name);
-      await page.screenshot({ path: artifactPath("api-order-type-rules.png") });
+      await screenshot(page, artifactPath("api-order-type-rules.png"));
       await page.close();
       expectNoViolations();
     },
@@ -319,9 +327,9 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
     async () => {
       const openapi = readDistJson("openapi.json");
       const page = await browser.newPage();
-      await page.goto(`${server.url}api.html`);
+      await openPage(page, `${server.url}api.html`);
       await waitForRedocHydration(page);
-      await page.screenshot({ path: artifactPath("api.png") });
+      await screenshot(page, artifactPath("api.png"));
 
       const overview = page
         .locator("table", { has: page.locator("th").filter({ hasText: /^Request$/ }) })
@@ -343,7 +351,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
         objectAt(objectAt(objectAt(openapi.components).securitySchemes).signature)["x-signing"],
       );
       const heading = page.getByRole("heading", { name: "Request signing" }).first();
-      await heading.scrollIntoViewIfNeeded();
+      await waitingFor(`the heading "Request signing" (${heading})`, () => heading.scrollIntoViewIfNeeded());
       expect(await heading.isVisible()).toBe(true);
       const intro = await flatText(page.locator("main").first());
       expect(intro).toContain(String(signing.algorithm));
@@ -353,7 +361,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       for (const authClass of ["none", "market_data", "trade", "user_data"]) {
         expect(intro).toContain(authClass);
       }
-      await page.screenshot({ path: artifactPath("api-request-signing.png") });
+      await screenshot(page, artifactPath("api-request-signing.png"));
       await page.close();
       expectNoViolations();
     },
@@ -365,7 +373,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
     async () => {
       const schema = readDistJson("endpoint.schema.json");
       const page = await browser.newPage();
-      await page.goto(`${server.url}endpoint.html`);
+      await openPage(page, `${server.url}endpoint.html`);
       const screen = page.viewportSize()?.height ?? 0;
       expect(screen).toBeGreaterThan(0);
       const bottom = async (locator: Locator) => {
@@ -399,7 +407,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const noteTop = (await note.boundingBox())?.y ?? 0;
       expect(noteTop, "the R4/R5 note comes after the example").toBeGreaterThanOrEqual(await bottom(example));
       expect(noteTop, "and after the required fields").toBeGreaterThanOrEqual(await bottom(required.last()));
-      await page.screenshot({ path: artifactPath("endpoint-first-screen.png") });
+      await screenshot(page, artifactPath("endpoint-first-screen.png"));
       await page.close();
       expectNoViolations();
     },
@@ -411,8 +419,8 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
     async () => {
       const schema = readDistJson("endpoint.schema.json");
       const page = await browser.newPage();
-      await page.goto(`${server.url}endpoint.html`);
-      await page.screenshot({ path: artifactPath("endpoint.png") });
+      await openPage(page, `${server.url}endpoint.html`);
+      await screenshot(page, artifactPath("endpoint.png"));
 
       const fields = Object.keys(objectAt(schema.properties));
       const rendered = await page
@@ -436,9 +444,9 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const status = stringsAt(objectAt(objectAt(schema.properties).status).enum);
       expect(status).toHaveLength(6);
       const statusSection = page.locator("#status-values");
-      await statusSection.scrollIntoViewIfNeeded();
+      await waitingFor(`the status values (${statusSection})`, () => statusSection.scrollIntoViewIfNeeded());
       expect(await statusSection.locator("li").allInnerTexts()).toEqual(status);
-      await page.screenshot({ path: artifactPath("endpoint-status-values.png") });
+      await screenshot(page, artifactPath("endpoint-status-values.png"));
 
       const pattern = String(objectAt(objectAt(objectAt(schema.properties).payloadMimeType).items).pattern);
       expect(await page.locator("#payload-mime-type-pattern .callout").textContent()).toBe(pattern);
@@ -460,9 +468,8 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
     "API changelog: linked from the index, a section per released version; a release's changes render by class",
     async () => {
       const page = await browser.newPage();
-      await page.goto(`${server.url}index.html`);
-      await page.locator("main a[href='changes.html']").click();
-      await expect.poll(() => page.url()).toBe(`${server.url}changes.html`);
+      await openPage(page, `${server.url}index.html`);
+      await follow(page, "changes.html");
       expect(await page.locator("h1").textContent()).toBe("API changelog");
       const releasesDir = join(PACKAGE_DIR, "..", "..", "specs", "releases");
       const versions = readdirSync(releasesDir, { withFileTypes: true }).filter((e) => e.isDirectory());
@@ -471,7 +478,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
         const section = page.locator(`#v-${name.replace(/[^A-Za-z0-9_-]/g, "_")}`);
         expect(await section.locator("h2").textContent(), `section of ${name}`).toBe(`Version ${name}`);
       }
-      await page.screenshot({ path: artifactPath("changes.png"), fullPage: true });
+      await screenshot(page, artifactPath("changes.png"), { fullPage: true });
 
       // A release with changes of every class, rendered from two versions of the real spec.
       const text = readFileSync(join(releasesDir, versions[0]!.name, "spot-api.openapi.yaml"), "utf8");
@@ -510,7 +517,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       expect(await release.locator("ul.changes.informational li").allInnerTexts()).toEqual([
         expect.stringContaining("x-weight changed from 1 to 2"),
       ]);
-      await page.screenshot({ path: artifactPath("changes-with-a-release.png"), fullPage: true });
+      await screenshot(page, artifactPath("changes-with-a-release.png"), { fullPage: true });
       await page.close();
       expectNoViolations();
     },
@@ -576,11 +583,10 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       for (const { name, width, height } of WIDTHS) {
         await page.setViewportSize({ width, height });
         for (const file of ["index.html", "endpoint.html", "changes.html"]) {
-          await page.goto(`${server.url}${file}`);
+          await openPage(page, `${server.url}${file}`);
           expect(await readingProblems(page), `${file} at ${width} px`).toEqual([]);
           heights[`${file} ${name}`] = await page.evaluate(() => document.documentElement.scrollHeight);
-          await page.screenshot({
-            path: artifactPath(`${file.replace(".html", "")}-${name}.png`),
+          await screenshot(page, artifactPath(`${file.replace(".html", "")}-${name}.png`), {
             fullPage: true,
           });
           if (file === "index.html") {
@@ -596,10 +602,10 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
             expect(lines, `lines per size cell at ${width} px`).toEqual(lines.map(() => 1));
           }
         }
-        await page.goto(`${server.url}api.html`);
+        await openPage(page, `${server.url}api.html`);
         await waitForRedocHydration(page);
         expect(await readingProblems(page), `api.html introduction at ${width} px`).toEqual([]);
-        await page.screenshot({ path: artifactPath(`api-${name}.png`) });
+        await screenshot(page, artifactPath(`api-${name}.png`));
       }
       // Read on a phone, the Endpoint page (mostly a table of fields) is longer, but not by a
       // column of one letter per line: its field table once made it 2.3 times as tall as on a desktop.
@@ -613,12 +619,51 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
   );
 
   it(
+    "API page: the sidebar's helper shows a group's operations whatever state the group is in (open already, or left for another), and never clicks one (a click toggles it)",
+    async () => {
+      const tags = [...new Set(expectedOperations(readDistJson("api.openapi.json")).map((op) => op.tag))];
+      expect(tags.length).toBeGreaterThan(1);
+      const [first = "", second = ""] = tags;
+      const page = await browser.newPage();
+      await openPage(page, `${server.url}api.html`);
+      await waitForRedocHydration(page);
+      // Clicks on a group's link toggle it: counted, to see the helper never clicks an open group.
+      await page.evaluate(() => {
+        const counted = window as unknown as { groupClicks: number };
+        counted.groupClicks = 0;
+        document.addEventListener(
+          "click",
+          (event) => {
+            if (event.target instanceof Element && event.target.closest(".menu-item-type-group > a"))
+              counted.groupClicks += 1;
+          },
+          true,
+        );
+      });
+      const groupClicks = () =>
+        page.evaluate(() => (window as unknown as { groupClicks: number }).groupClicks);
+      const once = await sidebarOperations(page, [first]);
+      expect(once.length).toBeGreaterThan(0);
+      // Open already: a click would fold it.
+      expect(await sidebarOperations(page, [first])).toEqual(once);
+      // Left for another group and back, in quick turns.
+      const other = await sidebarOperations(page, [second]);
+      for (let turn = 0; turn < 3; turn++)
+        expect(await sidebarOperations(page, [second, first, first])).toEqual([...other, ...once, ...once]);
+      expect(await groupClicks(), "clicks on the sidebar's groups").toBe(0);
+      await page.close();
+      expectNoViolations();
+    },
+    BROWSER_TEST_TIMEOUT,
+  );
+
+  it(
     "API page: the sidebar shows badges whole and breaks titles between words; the language menu has an icon for each language",
     async () => {
       const document = readDistJson("api.openapi.json");
       const expected = expectedOperations(document);
       const page = await browser.newPage();
-      await page.goto(`${server.url}api.html`);
+      await openPage(page, `${server.url}api.html`);
       await waitForRedocHydration(page);
       // Redoc shows one tag group's operations at a time, so each group is opened and measured in turn.
       const badgeTexts: string[] = [];
@@ -643,24 +688,14 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       expect(truncated).toEqual([]);
       expect(broken).toEqual([]);
       const sidebar = await sidebarOperations(page, [...new Set(expected.map((op) => op.tag))]);
-      await page.screenshot({
-        path: artifactPath("api-sidebar.png"),
+      await screenshot(page, artifactPath("api-sidebar.png"), {
         clip: { x: 0, y: 0, width: 300, height: 900 },
       });
 
       const entry = sidebar.find((item) => item.text.startsWith("New order"));
       const section = await openOperation(page, entry?.href ?? "");
-      await section.locator(".panel-request-samples").first().waitFor();
-      await section
-        .locator(
-          '.panel-request-samples [data-component-name="Panel/PanelHeader"] [data-component-name="Dropdown/Dropdown"]',
-        )
-        .last()
-        .locator("button")
-        .first()
-        .click();
-      const items = page.locator('[role="menuitem"]', { has: page.locator("span[title]") });
-      await items.first().waitFor();
+      await shownSamplesPanel(section);
+      const items = await openLanguageMenu(page, section);
       const icons = await items.evaluateAll((elements) =>
         elements.map((item) => {
           const label = item.querySelector("span[title]");
@@ -677,7 +712,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       );
       expect(icons.map((icon) => icon.label)).toEqual(REDOC_CODE_SAMPLES.languages.map((l) => l.label));
       for (const icon of icons) expect(icon.width, `${icon.label} has an icon`).toBeGreaterThanOrEqual(12);
-      await page.screenshot({ path: artifactPath("api-language-menu.png") });
+      await screenshot(page, artifactPath("api-language-menu.png"));
       await page.keyboard.press("Escape");
       await page.close();
       expectNoViolations();
@@ -691,7 +726,7 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const document = readDistJson("api.openapi.json");
       const expected = expectedOperations(document);
       const page = await browser.newPage();
-      await page.goto(`${server.url}api.html`);
+      await openPage(page, `${server.url}api.html`);
       await waitForRedocHydration(page);
       const sidebar = await sidebarOperations(page, [...new Set(expected.map((op) => op.tag))]);
       expect(sidebar).toHaveLength(expected.length);
@@ -699,15 +734,15 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       for (const { label } of REDOC_CODE_SAMPLES.languages) {
         for (const entry of sidebar) {
           const section = await openOperation(page, entry.href);
-          await section.locator(".panel-request-samples").first().waitFor();
+          const panel = await shownSamplesPanel(section);
           await chooseSampleLanguage(page, section, label);
-          await expect.poll(() => sampleLanguage(section)).toBe(label);
+          await until(`${entry.href}'s samples in ${label}`, () => sampleLanguage(section)).toBe(label);
           const problems =
             label === REDOC_CODE_SAMPLES.languages[0]?.label ? readingProblems : overflowingBoxes;
           expect(await problems(page), `${entry.href}, ${label}, at 390 px`).toEqual([]);
           if (entry.text.startsWith("New order")) {
-            await section.locator(".panel-request-samples").first().scrollIntoViewIfNeeded();
-            await page.screenshot({ path: artifactPath(`api-new-order-${label.toLowerCase()}-phone.png`) });
+            await waitingFor(`new_order's samples panel in ${label}`, () => panel.scrollIntoViewIfNeeded());
+            await screenshot(page, artifactPath(`api-new-order-${label.toLowerCase()}-phone.png`));
           }
         }
       }

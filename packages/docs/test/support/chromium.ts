@@ -3,7 +3,8 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Page, type PageScreenshotOptions } from "playwright-core";
+import { waitingFor } from "./waits.js";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM_PATH);
@@ -108,15 +109,32 @@ export async function launchGuardedChromium(): Promise<GuardedBrowser> {
  * DOM nodes it has taken over with `__reactProps$…` keys; wait until the sidebar has them.
  */
 export async function waitForRedocHydration(page: Page, timeout = 0): Promise<void> {
-  await page.waitForFunction(
-    () => {
-      const link = document.querySelector(".menu-item-type-group > a");
-      return link !== null && Object.keys(link).some((key) => key.startsWith("__reactProps$"));
-    },
-    undefined,
-    // Checked on a timer rather than on animation frames (Playwright's default): a page Chromium
-    // does not paint (a tab behind another, a starved renderer) may get no frame for a long time,
-    // and with no clock on the wait that is a hang.
-    { timeout, polling: 100 },
+  await waitingFor(`Redoc to hydrate the sidebar of ${page.url()}`, () =>
+    page.waitForFunction(
+      () => {
+        const link = document.querySelector(".menu-item-type-group > a");
+        return link !== null && Object.keys(link).some((key) => key.startsWith("__reactProps$"));
+      },
+      undefined,
+      // Checked on a timer rather than on animation frames (Playwright's default): a page Chromium
+      // does not paint (a tab behind another, a starved renderer) may get no frame for a long time.
+      // The tests pass no timeout (0: none); the bench bounds its loads.
+      { timeout, polling: 100 },
+    ),
   );
+}
+
+/** Loads `url` in the page, and fails unless it answers 200. */
+export async function openPage(page: Page, url: string): Promise<void> {
+  const response = await waitingFor(`the page ${url} to load`, () => page.goto(url));
+  if (response?.status() !== 200) throw new Error(`GET ${url}: expected 200, got ${response?.status()}`);
+}
+
+/** Saves a screenshot to the test artifacts, for a reader to look at. */
+export async function screenshot(
+  page: Page,
+  path: string,
+  options: PageScreenshotOptions = {},
+): Promise<void> {
+  await waitingFor(`a screenshot of ${page.url()} to ${path}`, () => page.screenshot({ path, ...options }));
 }

@@ -1,6 +1,7 @@
 // Reading the Redoc 3 page the way a reader uses it: the sidebar groups operations by tag, and
 // each operation has its own route (#/<tag>/<operation>) rendering an `httpItem` section.
 import type { Locator, Page } from "playwright-core";
+import { waitingFor } from "./waits.js";
 
 export interface SidebarOperation {
   tag: string;
@@ -9,15 +10,18 @@ export interface SidebarOperation {
   text: string;
 }
 
-/** Opens each tag group of the sidebar in turn and lists the operation entries it shows. */
+/**
+ * Opens each tag group of the sidebar in turn and lists the operation entries it shows.
+ *
+ * A group opens by its route, not by a click on its link: the click toggles, and Redoc folds the
+ * groups it leaves on its own a moment after a route changes, so a click could land on a group
+ * still open and fold it (the wait for its operations then never ends). On its route, a group is
+ * open and stays open, whatever state it was in.
+ */
 export async function sidebarOperations(page: Page, tags: string[]): Promise<SidebarOperation[]> {
   const found: SidebarOperation[] = [];
   for (const tag of tags) {
-    const group = page.locator(".menu-item-type-group", {
-      has: page.locator(":scope > a", { hasText: tag }),
-    });
-    await group.locator(":scope > a").click();
-    await group.locator(".menu-item-type-operation").first().waitFor();
+    const group = await openGroup(page, tag);
     const items = await group.locator(".menu-item-type-operation > a").evaluateAll((links) =>
       links.map((link) => ({
         href: link.getAttribute("href") ?? "",
@@ -30,13 +34,37 @@ export async function sidebarOperations(page: Page, tags: string[]): Promise<Sid
   return found;
 }
 
-/** Goes to a hash route of the already loaded page and returns the operation's section. */
-export async function openOperation(page: Page, href: string): Promise<Locator> {
+/** Shows the operations of the sidebar's group `tag` and returns the group. */
+async function openGroup(page: Page, tag: string): Promise<Locator> {
+  const group = page.locator(".menu-item-type-group", {
+    has: page.locator(":scope > a", { hasText: tag }),
+  });
+  const link = group.locator(":scope > a");
+  const route = await waitingFor(`the sidebar's link of the group "${tag}" (${link})`, () =>
+    link.getAttribute("href"),
+  );
+  if (!route) throw new Error(`the sidebar's group "${tag}" has a link without an href`);
+  const operations = group.locator(".menu-item-type-operation").first();
+  await goToRoute(page, route);
+  await waitingFor(`the operations of the sidebar's group "${tag}" (${operations})`, () =>
+    operations.waitFor(),
+  );
+  return group;
+}
+
+/** Goes to a hash route of the already loaded page. */
+async function goToRoute(page: Page, route: string): Promise<void> {
   await page.evaluate((hash) => {
     window.location.hash = hash;
-  }, href);
+  }, route);
+}
+
+/** Goes to a hash route of the already loaded page and returns the operation's section. */
+export async function openOperation(page: Page, href: string): Promise<Locator> {
+  await goToRoute(page, href);
   const section = page.locator(`[data-item-kind="httpItem"][data-section-id="${href.replace(/^#/, "")}"]`);
-  await section.locator("h2").first().waitFor();
+  const heading = section.locator("h2").first();
+  await waitingFor(`the heading of the operation at ${href} (${heading})`, () => heading.waitFor());
   return section;
 }
 
@@ -51,23 +79,41 @@ function samplesPanel(section: Locator): Locator {
   return section.locator(".panel-request-samples").first();
 }
 
-/** The language the samples panel shows (the label on its language menu's button). */
-export async function sampleLanguage(section: Locator): Promise<string> {
-  const menu = samplesPanel(section)
+/** The language menu of the samples panel (its button is labelled with the language shown). */
+function languageMenu(section: Locator): Locator {
+  return samplesPanel(section)
     .locator('[data-component-name="Panel/PanelHeader"] [data-component-name="Dropdown/Dropdown"]')
     .last();
-  return ((await menu.locator("button").first().textContent()) ?? "").trim();
+}
+
+/** Waits until the operation's section shows its samples panel, and returns the panel. */
+export async function shownSamplesPanel(section: Locator): Promise<Locator> {
+  const panel = samplesPanel(section);
+  await waitingFor(`the samples panel (${panel})`, () => panel.waitFor());
+  return panel;
+}
+
+/** The language the samples panel shows (the label on its language menu's button). */
+export async function sampleLanguage(section: Locator): Promise<string> {
+  return ((await languageMenu(section).locator("button").first().textContent()) ?? "").trim();
+}
+
+/** Opens the samples panel's language menu, as a reader does, and returns its entries. */
+export async function openLanguageMenu(page: Page, section: Locator): Promise<Locator> {
+  const button = languageMenu(section).locator("button").first();
+  await waitingFor(`a click on the samples' language menu (${button})`, () => button.click());
+  // The menu opens in a layer of its own, outside the panel.
+  const entries = page.locator('[role="menuitem"]', { has: page.locator("span[title]") });
+  await waitingFor(`the language menu's entries (${entries})`, () => entries.first().waitFor());
+  return entries;
 }
 
 /** Switches the samples panel to `label` through its language menu, as a reader does. */
 export async function chooseSampleLanguage(page: Page, section: Locator, label: string): Promise<void> {
   if ((await sampleLanguage(section)) === label) return;
-  const menu = samplesPanel(section)
-    .locator('[data-component-name="Panel/PanelHeader"] [data-component-name="Dropdown/Dropdown"]')
-    .last();
-  await menu.locator("button").first().click();
-  // The menu opens in a layer of its own, outside the panel.
-  await page.getByRole("menuitem", { name: label, exact: true }).click();
+  await openLanguageMenu(page, section);
+  const entry = page.getByRole("menuitem", { name: label, exact: true });
+  await waitingFor(`a click on the language "${label}" (${entry})`, () => entry.click());
 }
 
 /** The code the samples panel shows, as text. */

@@ -24,7 +24,7 @@ import {
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, errorCode, isRateLimited, ok } from "../kit/answers.js";
-import { expectRefusal, op, type RunContext, whyNoTrading } from "../kit/context.js";
+import { expectRefusal, op, type RunContext, tradedRules, whyNoTrading } from "../kit/context.js";
 import type { SymbolRules } from "../kit/market.js";
 import {
   isFarFrom,
@@ -284,7 +284,7 @@ export async function announcedRulesPhase(ctx: RunContext): Promise<void> {
   const specTypes = (newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(
     String,
   );
-  const traded = ctx.symbols.length > 0 ? ctx.symbols.map((plan) => plan.rules) : [ctx.rules];
+  const traded = tradedRules(ctx);
   for (const symbol of traded) await announcedOn(ctx, newOrder, symbol, specTypes);
 }
 

@@ -4,6 +4,9 @@
  * LIMIT that is then cancelled. Each FULL answer must add up (fills sum to the executed quantity,
  * the quote quantity is Σ price × qty), its status must follow the executed quantity, IOC and FOK
  * never rest, FOK fills all or nothing. Every buy that executed is offset by a MARKET sell.
+ *
+ * At the end, every FULL answer new_order gave the run (on any symbol, for any check) is judged the
+ * same way: the phase trades on the first symbol, the other checks fill orders on the others.
  */
 
 import type { OrderArithmetic } from "@marketapi/spec/model";
@@ -14,9 +17,10 @@ import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { op, type RunContext, whyNoTrading } from "../kit/context.js";
 import { offsetIsSure, smallestQuantity } from "../kit/market.js";
 import { arithmeticProblems } from "../kit/order-answers.js";
+import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { type BestPrices, bestPrices, placeOrder } from "../kit/order-placing.js";
 import { afterCancel } from "../kit/order-state.js";
-import type { RoundTrip } from "../session/round-trip.js";
+import { paramValue, type RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "order_arithmetic";
@@ -27,10 +31,13 @@ export const orderArithmetic: ContractCheck<typeof CHECK> = {
   description:
     "MARKET, LIMIT IOC/FOK and a resting LIMIT really trade: fills add up, status follows the executed quantity, IOC/FOK never rest (x-order-arithmetic)",
   covers: ["x-order-arithmetic"],
-  hooks: [{ phase: "trading-behaviour", run: orderArithmeticPhase }],
+  hooks: [
+    { phase: "trading-behaviour", run: orderArithmeticPhase },
+    { phase: "end", run: judgeEveryFullAnswer },
+  ],
   appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
   notApplicable: "no behaviour extension calls for it",
-  seenToCatch: ["ioc-remainder-rests", "fok-partial"],
+  seenToCatch: ["ioc-remainder-rests", "fok-partial", "fills-short-on-ethusdt"],
 };
 
 export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
@@ -87,6 +94,48 @@ export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
     await unfillable(ctx, newOrder, rule, symbol, ctx.farBuy);
     await restingThenCancelled(ctx, newOrder, rule, symbol, ctx.farBuy);
   }
+}
+
+/** The served new_order answers of the run that carry their fills (the FULL variant), in order. */
+function fullAnswers(ctx: RunContext, rule: OrderArithmetic): RoundTrip[] {
+  return ctx.session.timeline
+    .map(({ exchange }) => exchange)
+    .filter((exchange) => {
+      const body = bodyObject(exchange);
+      return (
+        exchange.op.operationId === ORDER_OPERATIONS.newOrder &&
+        ok(exchange) &&
+        body !== undefined &&
+        Array.isArray(body[rule.fills.list]) &&
+        body[rule.executedQty] !== undefined
+      );
+    });
+}
+
+/** Every FULL answer of the run adds up; the first that does not fails, with how many do not. */
+async function judgeEveryFullAnswer(ctx: RunContext): Promise<void> {
+  const rule = op(ctx, ORDER_OPERATIONS.newOrder)?.behaviour.orderArithmetic;
+  if (!rule || !ctx.session.recorder.enabled(CHECK)) return;
+  const answers = fullAnswers(ctx, rule);
+  const wrong = answers
+    .map((exchange) => ({
+      exchange,
+      problems: arithmeticProblems(
+        rule,
+        bodyObject(exchange) ?? {},
+        paramValue(exchange.plan.params, "timeInForce") ?? "",
+      ),
+    }))
+    .filter((answer) => answer.problems.length > 0);
+  const first = wrong[0];
+  if (first) {
+    const body = bodyObject(first.exchange) ?? {};
+    ctx.session.fail(
+      CHECK,
+      first.exchange,
+      `new_order's answer for order ${String(body.orderId)} on ${String(body.symbol)}: ${first.problems.join("; ")} (x-order-arithmetic; ${wrong.length} of the run's ${answers.length} FULL answers do not add up)`,
+    );
+  } else if (answers.length > 0) ctx.session.pass(CHECK, answers.at(-1)!);
 }
 
 /** Judges one FULL answer; returns the executed quantity when the answer could be read. */

@@ -9,7 +9,8 @@
  * whose views differ between the rounds moved (a busy market filled it): it is not judged. A view
  * in a final status is the order's last state: every later view must equal it.
  *
- * With trading allowed, the run first makes the states a thin target lacks: a LIMIT SELL resting
+ * On every symbol the run trades, each read on its own symbol. With trading allowed, the run first
+ * makes the states a thin target lacks there: a LIMIT SELL resting
  * inside the spread, partly filled by a MARKET BUY of half its quantity (so one order is
  * PARTIALLY_FILLED and one FILLED), read as above; then it cancels the partly filled order and
  * compares the cancel's report, and the MARKET BUY's answer, with query_order afterwards; and
@@ -29,8 +30,8 @@ import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { listAt, unreachable, valueAt } from "../kit/behaviour-support.js";
-import { op, type RunContext } from "../kit/context.js";
-import { smallestQuantity } from "../kit/market.js";
+import { op, type RunContext, tradedRules } from "../kit/context.js";
+import { type SymbolRules, smallestQuantity } from "../kit/market.js";
 import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
 import { echoProblems } from "../kit/order-echo.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
@@ -70,6 +71,7 @@ export const orderViews: ContractCheck<typeof CHECK> = {
   notApplicable: "x-relations names no view of an order in it",
   seenToCatch: [
     "open-orders-executedQty-zero",
+    "query-order-executedQty-zero-on-ethusdt",
     "cancel-report-executedQty-zero",
     "all-orders-newest-page-short",
     "all-orders-newest-page-drops-the-newest",
@@ -155,11 +157,14 @@ async function judgeViews(ctx: RunContext, views: OrderViews): Promise<void> {
         ? "trading is not allowed (--allow-trading): no order was placed or cancelled to compare its report"
         : "no credentials: no order was placed or cancelled to compare its report",
     );
-  const made = await makeStates(ctx);
-  try {
-    await compareReads(ctx, views, made?.orderIds ?? []);
-  } finally {
-    if (made) await finishStates(ctx, views, made);
+  // Every symbol the run trades: an order's views on one symbol say nothing of another's.
+  for (const rules of tradedRules(ctx)) {
+    const made = await makeStates(ctx, rules);
+    try {
+      await compareReads(ctx, views, made?.orderIds ?? [], rules.symbol);
+    } finally {
+      if (made) await finishStates(ctx, views, made);
+    }
   }
 }
 
@@ -198,15 +203,19 @@ function differences(views: OrderViews, a: unknown, b: unknown): string {
     .join(", ");
 }
 
-async function readList(ctx: RunContext, operationId: string, label: string): Promise<RoundTrip | undefined> {
+async function readList(
+  ctx: RunContext,
+  operationId: string,
+  label: string,
+  symbol: string,
+): Promise<RoundTrip | undefined> {
   const operation = op(ctx, operationId);
   if (!operation) return undefined;
   const limit = operation.behaviour.limit;
-  const values = symbolValues(
-    ctx,
-    operation,
-    limit ? { [limit.parameter]: Math.min(LIST_ITEMS, limit.maximum) } : {},
-  );
+  const values = symbolValues(ctx, operation, {
+    symbol,
+    ...(limit ? { [limit.parameter]: Math.min(LIST_ITEMS, limit.maximum) } : {}),
+  });
   const exchange = await ctx.session.call({ op: operation, params: encodeParams(operation, values) }, label);
   if (ok(exchange)) return exchange;
   ctx.session.fail(CHECK, exchange, `${label}: a valid request was refused (${describeAnswer(exchange)})`);
@@ -218,11 +227,12 @@ async function queryOne(
   views: OrderViews,
   operationId: string,
   id: unknown,
+  symbol: string,
 ): Promise<View | undefined> {
   const operation = op(ctx, operationId);
   const idParameter = views.id.split("/").pop() ?? "";
   if (!operation?.parameters.some((p) => p.name === idParameter)) return undefined;
-  const values = symbolValues(ctx, operation, { [idParameter]: id });
+  const values = symbolValues(ctx, operation, { symbol, [idParameter]: id });
   const exchange = await ctx.session.call(
     { op: operation, params: encodeParams(operation, values) },
     `order views: ${operationId} ${id}`,
@@ -254,11 +264,16 @@ function splitReads(ctx: RunContext, views: OrderViews): { lists: string[]; sing
   return { lists, singles };
 }
 
-async function compareReads(ctx: RunContext, views: OrderViews, own: unknown[]): Promise<void> {
+async function compareReads(
+  ctx: RunContext,
+  views: OrderViews,
+  own: unknown[],
+  symbol: string,
+): Promise<void> {
   const { lists, singles } = splitReads(ctx, views);
   const first = new Map<string, RoundTrip>();
   for (const id of lists) {
-    const exchange = await readList(ctx, id, `order views: ${id} (first round)`);
+    const exchange = await readList(ctx, id, `order views: ${id} on ${symbol} (first round)`, symbol);
     if (exchange) first.set(id, exchange);
   }
   const listed = (exchange: RoundTrip | undefined) =>
@@ -267,20 +282,20 @@ async function compareReads(ctx: RunContext, views: OrderViews, own: unknown[]):
     );
   const ids = pickOrders(views, [...first.values()].flatMap(listed), own);
   if (ids.length === 0) {
-    unjudged(ctx, views.name, views.reads, `the account has no order on ${ctx.values.symbol} to read`);
+    unjudged(ctx, views.name, views.reads, `the account has no order on ${symbol} to read`);
     for (const id of views.reads)
-      ctx.session.recorder.note(CHECK, id, `the account has no order on ${ctx.values.symbol} to read`);
+      ctx.session.recorder.note(CHECK, id, `the account has no order on ${symbol} to read`);
     return;
   }
   const singleViews = new Map<unknown, View[]>();
   for (const id of ids)
     for (const single of singles) {
-      const view = await queryOne(ctx, views, single, id);
+      const view = await queryOne(ctx, views, single, id, symbol);
       if (view) singleViews.set(id, [...(singleViews.get(id) ?? []), view]);
     }
   const second = new Map<string, RoundTrip>();
   for (const id of lists) {
-    const exchange = await readList(ctx, id, `order views: ${id} (second round)`);
+    const exchange = await readList(ctx, id, `order views: ${id} on ${symbol} (second round)`, symbol);
     if (exchange) second.set(id, exchange);
   }
   const find = (exchange: RoundTrip | undefined, id: unknown): View | undefined => {
@@ -448,18 +463,21 @@ interface Made {
 }
 
 /** A LIMIT SELL resting inside the spread, partly filled by a MARKET BUY of half its quantity. */
-async function makeStates(ctx: RunContext): Promise<Made | undefined> {
+async function makeStates(ctx: RunContext, rules: SymbolRules): Promise<Made | undefined> {
   const newOrder = op(ctx, "new_order");
-  const rules = ctx.rules;
   const note = (reason: string): undefined => {
-    ctx.session.recorder.note(CHECK, "new_order", `no partly filled order made: ${reason}`);
+    ctx.session.recorder.note(
+      CHECK,
+      "new_order",
+      `no partly filled order made on ${rules.symbol}: ${reason}`,
+    );
     return undefined;
   };
-  if (!newOrder || !rules || !ctx.trading || !ctx.session.canSign) return undefined;
+  if (!newOrder || !ctx.trading || !ctx.session.canSign) return undefined;
   const types = rules.orderTypes;
   if (types.length > 0 && !(types.includes("LIMIT") && types.includes("MARKET")))
     return note("LIMIT or MARKET not listed");
-  const prices = await bestPrices(ctx, "order views: best prices");
+  const prices = await bestPrices(ctx, `order views: best prices of ${rules.symbol}`, rules.symbol);
   if (!prices) return note("a side of the book is empty");
   const price = prices.bid + rules.tick;
   if (rules.tick <= ZERO || price >= prices.ask) return note("no price inside the spread");
@@ -508,10 +526,10 @@ async function finishStates(ctx: RunContext, views: OrderViews, made: Made): Pro
   );
   if (ok(cancelled)) ctx.ledger.closed(made.resting.clientOrderId);
   const [single] = splitReads(ctx, views).singles;
-  const resting = single ? await queryOne(ctx, views, single, made.resting.orderId) : undefined;
+  const resting = single ? await queryOne(ctx, views, single, made.resting.orderId, made.symbol) : undefined;
   const taker =
     single && made.taker.orderId !== undefined
-      ? await queryOne(ctx, views, single, made.taker.orderId)
+      ? await queryOne(ctx, views, single, made.taker.orderId, made.symbol)
       : undefined;
   if (ok(cancelled) && resting) compareReport(ctx, views, cancelled, resting);
   if (ok(made.taker.exchange) && taker) compareReport(ctx, views, made.taker.exchange, taker);
@@ -563,7 +581,8 @@ async function judgeCancelReports(ctx: RunContext, exchange: RoundTrip): Promise
     (o): o is Record<string, unknown> => typeof o === "object" && o !== null && idOf(views, o) !== undefined,
   );
   for (const order of reported) {
-    const later = await queryOne(ctx, views, single, idOf(views, order));
+    const symbol = typeof order.symbol === "string" ? order.symbol : ctx.values.symbol;
+    const later = await queryOne(ctx, views, single, idOf(views, order), symbol);
     if (later)
       compareReport(ctx, views, { ...exchange, response: { ...exchange.response!, json: order } }, later);
   }

@@ -122,6 +122,12 @@ export function tradedSymbols(ctx: RunContext): string[] {
   return ctx.symbols.length > 0 ? ctx.symbols.map((plan) => plan.rules.symbol) : [ctx.values.symbol];
 }
 
+/** The rules of every symbol the run trades; else the first symbol's alone (none when it has none). */
+export function tradedRules(ctx: RunContext): SymbolRules[] {
+  if (ctx.symbols.length > 0) return ctx.symbols.map((plan) => plan.rules);
+  return ctx.rules ? [ctx.rules] : [];
+}
+
 /** Why the run may not place orders on this target (trading not allowed, no credentials), or undefined. */
 export function whyNoTrading(ctx: RunContext): string | undefined {
   if (!ctx.trading) return "trading not allowed: pass --allow-trading";

@@ -706,6 +706,18 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       })),
     },
     {
+      name: "fills-short-on-ethusdt",
+      description: "a FULL answer on ETHUSDT (the second symbol) lists fills of half the quantity executed",
+      caughtBy: ["order_arithmetic"],
+      response: (req, res) =>
+        allParams(req).get("symbol") === "ETHUSDT"
+          ? onFill((o) => ({
+              ...o,
+              fills: (o.fills as Json[]).map((f) => ({ ...f, qty: (Number(f.qty) / 2).toFixed(8) })),
+            }))(req, res)
+          : res,
+    },
+    {
       name: "fok-partial",
       description: "a FOK order answers PARTIALLY_FILLED",
       caughtBy: ["order_arithmetic"],

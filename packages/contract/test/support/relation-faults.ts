@@ -382,6 +382,20 @@ export function relationFaults(): Fault[] {
           : res,
     },
     {
+      name: "query-order-executedQty-zero-on-ethusdt",
+      description:
+        "query_order of an ETHUSDT order (the second symbol) reports nothing executed, even when it filled",
+      caughtBy: ["order_views"],
+      response: (req, res) =>
+        req.method === "GET" && req.query.get("symbol") === "ETHUSDT"
+          ? onAnswer("order", (j) =>
+              j && typeof j === "object" && !Array.isArray(j)
+                ? { ...(j as Json), executedQty: "0.00000000", cummulativeQuoteQty: "0.00000000" }
+                : j,
+            )(req, res)
+          : res,
+    },
+    {
       name: "all-orders-newest-page-short",
       description:
         "all_orders without a cursor or window answers one order fewer than its limit when the account has more (the newest slice off by one)",

@@ -1,0 +1,82 @@
+// order_arithmetic's rule for one FULL answer of new_order (kit/order-answers.ts), given/want, with
+// the spec's own x-order-arithmetic.
+import { loadOpenApi } from "@marketapi/spec";
+import { describe, expect, it } from "vitest";
+import { buildContractModel } from "../src/core/operations.js";
+import { arithmeticProblems } from "../src/kit/order-answers.js";
+
+const rule = buildContractModel(loadOpenApi()).operation("new_order")!.behaviour.orderArithmetic!;
+
+const fill = (price: string, qty: string) => ({ price, qty, commission: "0", commissionAsset: "BNB" });
+const answer = (fields: Record<string, unknown>) => ({
+  origQty: "2.00000000",
+  executedQty: "2.00000000",
+  cummulativeQuoteQty: "201.00000000",
+  status: "FILLED",
+  fills: [fill("100.00", "1.00000000"), fill("101.00", "1.00000000")],
+  ...fields,
+});
+
+describe("arithmeticProblems", () => {
+  it.each([
+    { name: "two fills that add up", given: answer({}), tif: "", want: [] },
+    {
+      name: "fills of half the quantity executed",
+      given: answer({ fills: [fill("100.00", "0.50000000"), fill("101.00", "0.50000000")] }),
+      tif: "",
+      want: [
+        "the 2 fills sum to 1, executedQty is 2",
+        "cummulativeQuoteQty is 201, Σ price × qty of the fills is 100.5",
+      ],
+    },
+    {
+      name: "a quote quantity that is not Σ price × qty",
+      given: answer({ cummulativeQuoteQty: "200.00000000" }),
+      tif: "",
+      want: ["cummulativeQuoteQty is 200, Σ price × qty of the fills is 201"],
+    },
+    {
+      name: "a quote quantity one unit of 10^-8 per fill off (its precision)",
+      given: answer({ cummulativeQuoteQty: "201.00000002" }),
+      tif: "",
+      want: [],
+    },
+    {
+      name: "FILLED with part executed",
+      given: answer({ origQty: "3.00000000" }),
+      tif: "",
+      want: ["status FILLED with part of 3 executed; want PARTIALLY_FILLED or EXPIRED"],
+    },
+    {
+      name: "an IOC resting on the book",
+      given: answer({ origQty: "3.00000000", status: "PARTIALLY_FILLED" }),
+      tif: "IOC",
+      want: ["a IOC order rests on the book (status PARTIALLY_FILLED)"],
+    },
+    {
+      name: "a FOK filled in part",
+      given: answer({ origQty: "3.00000000", status: "EXPIRED" }),
+      tif: "FOK",
+      want: ["a FOK order filled 2 of 3"],
+    },
+    {
+      name: "nothing executed and no fills: NEW",
+      given: answer({
+        executedQty: "0.00000000",
+        cummulativeQuoteQty: "0.00000000",
+        status: "NEW",
+        fills: [],
+      }),
+      tif: "GTC",
+      want: [],
+    },
+    {
+      name: "quantities that are not decimal text",
+      given: answer({ executedQty: 2 }),
+      tif: "",
+      want: ["executedQty, origQty and cummulativeQuoteQty must be decimal text"],
+    },
+  ])("$name", ({ given, tif, want }) => {
+    expect(arithmeticProblems(rule, given, tif)).toEqual(want);
+  });
+});

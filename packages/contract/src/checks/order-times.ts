@@ -6,7 +6,7 @@
  * transactTime is later than the order's; afterwards `updateTime` is the cancel's and `time` has
  * not moved. A fill sets the maker's `updateTime` to the taker's transactTime, which is also the
  * trade's time in the trade list, and the average price's `closeTime` when that trade is the last.
- * Judged on the run's own orders, on the first symbol it trades.
+ * Judged on the run's own orders, on every symbol it trades.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Dec, formatDec, tryParseDec } from "../core/decimal.js";
@@ -54,6 +54,7 @@ export const orderTimes: ContractCheck<typeof CHECK> = {
   seenToCatch: [
     "update-time-frozen-after-cancel",
     "update-time-frozen-after-fill",
+    "update-time-frozen-after-fill-on-ethusdt",
     "cancel-transact-time-is-order-time",
     "transact-time-in-seconds",
   ],
@@ -102,14 +103,17 @@ async function orderTimesCheck(ctx: RunContext): Promise<void> {
   };
   const noTrading = whyNoTrading(ctx);
   if (noTrading) return skip(noTrading);
-  const plan = ctx.symbols.find((p) => !("reason" in p.farBuy));
-  if (!plan) return skip("no symbol to rest an order on");
-  ctx.progress({
-    type: "stage",
-    message: `${PURPOSE}: the run's orders on ${plan.rules.symbol}, placed, cancelled and filled (by its own)`,
-  });
-  await placedAndCancelled(ctx, plan.farBuy as FarBuy);
-  await filled(ctx, plan);
+  const plans = ctx.symbols.filter((p) => !("reason" in p.farBuy));
+  if (plans.length === 0) return skip("no symbol to rest an order on");
+  // Every symbol the run trades: each keeps its own orders' clocks.
+  for (const plan of plans) {
+    ctx.progress({
+      type: "stage",
+      message: `${PURPOSE}: the run's orders on ${plan.rules.symbol}, placed, cancelled and filled (by its own)`,
+    });
+    await placedAndCancelled(ctx, plan.farBuy as FarBuy);
+    await filled(ctx, plan);
+  }
 }
 
 function judge(ctx: RunContext, exchange: RoundTrip, problems: string[], what: string): void {

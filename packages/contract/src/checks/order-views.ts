@@ -33,7 +33,7 @@ import { listAt, unreachable, valueAt } from "../kit/behaviour-support.js";
 import { op, type RunContext, tradedRules } from "../kit/context.js";
 import { type SymbolRules, smallestQuantity } from "../kit/market.js";
 import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
-import { echoProblems } from "../kit/order-echo.js";
+import { echoProblems, type UnsentDefaults, unsentProblems } from "../kit/order-echo.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "../kit/relations-support.js";
@@ -77,6 +77,10 @@ export const orderViews: ContractCheck<typeof CHECK> = {
     "all-orders-newest-page-drops-the-newest",
     "open-orders-stop-price-zeroed",
     "new-order-client-id-server-made",
+    "limit-maker-never-working",
+    "stop-market-price-is-stop",
+    "stp-mode-not-symbol-default",
+    "order-list-id-zero-in-reads",
   ],
 };
 
@@ -109,7 +113,11 @@ function judgeEchoes(ctx: RunContext): void {
       judgedViews += 1;
       const where = id === placing ? `${placing}'s answer` : `${id}'s view of order ${item.orderId}`;
       const sent = [...placedBy.plan.params, ...(placedBy.plan.wire?.alsoInBody ?? [])];
-      for (const problem of echoProblems(sent, item, where)) problems.push({ exchange, problem });
+      for (const problem of [
+        ...echoProblems(sent, item, where),
+        ...unsentProblems(sent, item, where, unsentDefaults(ctx, String(item.symbol))),
+      ])
+        problems.push({ exchange, problem });
     }
   }
   const first = problems[0];
@@ -126,6 +134,13 @@ function judgeEchoes(ctx: RunContext): void {
     const last = [...placed.values()].at(-1);
     if (last && judgedViews > 0) ctx.session.pass(CHECK, last);
   }
+}
+
+/** The defaults of `symbol` an order placed without them shows (exchangeInfo's, as the run read it). */
+function unsentDefaults(ctx: RunContext, symbol: string): UnsentDefaults {
+  const info = ctx.market.symbols.find((rules) => rules.symbol === symbol)?.info;
+  const mode = info?.defaultSelfTradePreventionMode;
+  return { selfTradePreventionMode: typeof mode === "string" ? mode : undefined };
 }
 
 export async function orderViewsCheck(ctx: RunContext): Promise<void> {

@@ -31,6 +31,7 @@ export const statefulExploration: ContractCheck<typeof CHECK> = {
     "result-variant-before-matching",
     "quote-order-origqty-is-budget",
     "limit-maker-as-limit",
+    "limit-maker-as-limit-on-ethbtc",
     "duplicate-client-id-accepted",
     "mismatched-ids-follow-orderId",
     "ioc-partial-as-filled",

@@ -5,14 +5,15 @@
  * state it must hold; a failing sequence is shrunk to a minimal one and reported with its steps
  * (`marketapi-contract replay` prints them as a runnable script). It trades, so it runs only when
  * trading is allowed, within its own request budget (--explore N) inside --max-requests, and
- * every sequence cancels what it left open and offsets what it bought or sold from others.
+ * every sequence cancels what it left open and offsets what it bought or sold from others. The
+ * symbols the run trades take turns, a sequence each: a fault of one symbol's engine is reached.
  */
 import { type RefusalRuleName, refusalFor } from "@marketapi/spec/model";
 import fc from "fast-check";
 import { ConnectionError, InterruptedError } from "../core/errors.js";
 import type { Placement } from "../http/request.js";
-import { enabled, op, type RunContext, whyNoTrading } from "../kit/context.js";
-import { explorationView } from "../kit/market-view.js";
+import { enabled, op, type RunContext, tradedRules, whyNoTrading } from "../kit/context.js";
+import { type ExplorationView, explorationView } from "../kit/market-view.js";
 import { ORDER_OPERATION_IDS, orderOperations } from "../kit/order-desk.js";
 import { bestPrices } from "../kit/order-placing.js";
 import { PassStopped } from "../session/session.js";
@@ -117,29 +118,20 @@ export async function explorationPhase(ctx: RunContext): Promise<ExplorationSumm
   const why = cannotTrade(ctx);
   if (why) return skipAll(ctx, why);
   const started = ctx.session.requests;
-  let prices: Awaited<ReturnType<typeof bestPrices>>;
+  let views: ExplorationView[] | string;
   try {
-    prices = await bestPrices(ctx, "exploration: the market's best prices");
+    views = await symbolViews(ctx, ops);
   } catch (error) {
     if (error instanceof PassStopped) return skipAll(ctx, error.message);
     throw error;
   }
-  if (!prices)
-    return skipAll(
-      ctx,
-      `the order book of ${ctx.values.symbol} has an empty side: nothing to explore against`,
-    );
-  const specTypes = (ops.newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(
-    String,
-  );
-  const view = explorationView(ctx.rules!, (prices.bid + prices.ask) / 2n, specTypes);
-  if (!view) return skipAll(ctx, `${ctx.values.symbol} announces no tick size or step size`);
-  const env = environment(ctx, ops, view, started + Math.min(budget, ctx.session.remaining()));
+  if (typeof views === "string") return skipAll(ctx, views);
+  const env = environment(ctx, ops, views[0]!, started + Math.min(budget, ctx.session.remaining()));
   ctx.progress({
     type: "stage",
-    message: `exploration on ${view.symbol}: sequences of up to ${MAX_STEPS} order operations, ${env.requestLimit - started} requests at most (--explore)`,
+    message: `exploration on ${views.map((view) => view.symbol).join(", ")} (a symbol a sequence, in turn): sequences of up to ${MAX_STEPS} order operations, ${env.requestLimit - started} requests at most (--explore)`,
   });
-  const summary = await explore(ctx, env, ops);
+  const summary = await explore(ctx, env, ops, views);
   summary.budget = Math.min(budget, env.requestLimit - started);
   summary.requests = ctx.session.requests - started;
   ctx.progress({
@@ -147,6 +139,31 @@ export async function explorationPhase(ctx: RunContext): Promise<ExplorationSumm
     message: `exploration: ${summary.sequences} sequence(s), ${summary.steps} steps, ${summary.requests} requests${summary.failed ? `; a failing sequence, shrunk ${summary.shrinks} times` : ""}${summary.note ? ` (${summary.note})` : ""}`,
   });
   return summary;
+}
+
+/**
+ * What the exploration knows of each symbol the run trades, priced at its book's middle; a symbol
+ * with an empty book side or no tick or step size is left out. The reason none is left, if none is.
+ */
+async function symbolViews(ctx: RunContext, ops: ExplorationOps): Promise<ExplorationView[] | string> {
+  const specTypes = (ops.newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(
+    String,
+  );
+  const views: ExplorationView[] = [];
+  const left: string[] = [];
+  for (const rules of tradedRules(ctx)) {
+    const prices = await bestPrices(ctx, `exploration: the best prices of ${rules.symbol}`, rules.symbol);
+    if (!prices) {
+      left.push(`the order book of ${rules.symbol} has an empty side: nothing to explore against`);
+      continue;
+    }
+    const view = explorationView(rules, (prices.bid + prices.ask) / 2n, specTypes);
+    if (view) views.push(view);
+    else left.push(`${rules.symbol} announces no tick size or step size`);
+  }
+  for (const reason of views.length > 0 ? left : [])
+    ctx.session.recorder.note(CHECK, ops.newOrder.operationId, `not explored: ${reason}`);
+  return views.length > 0 ? views : (left[0] ?? "exchangeInfo lists no symbol to trade");
 }
 
 function environment(
@@ -189,6 +206,7 @@ async function explore(
   ctx: RunContext,
   env: ExplorationEnv,
   ops: ExplorationOps,
+  views: readonly ExplorationView[],
 ): Promise<ExplorationSummary> {
   const state: LoopState = {
     sequences: 0,
@@ -221,6 +239,8 @@ async function explore(
   for (let i = 0; ; i += 1) {
     if (ctx.session.requests + SMALLEST_SEQUENCE > generationEnd) break;
     const seed = (Math.imul(ctx.seed, 7919) + i * 104_729) | 0;
+    // The symbols in turn; a sequence and its shrinking stay on one.
+    env.view = views[i % views.length]!;
     const property = fc.asyncProperty(commands, async ([opening, cmds]) => {
       const run = await runSequence(env, [...opening, ...cmds], state);
       if (run.failed()) {

@@ -56,6 +56,7 @@ export interface RefusalCodes {
 export interface ExplorationEnv {
   ctx: RunContext;
   ops: ExplorationOps;
+  /** The symbol the current sequence trades on: the run's traded symbols take turns, a sequence each. */
   view: ExplorationView;
   orderTypeRules: Record<string, OrderTypeRule>;
   ids: ClientIdSpace | undefined;

@@ -177,9 +177,10 @@ export class OrderLedger {
     return new Map([...this.accepted].map(([symbol, ids]) => [symbol, [...ids]]));
   }
 
-  /** Whether an order-creating request of this purpose was sent already. */
-  hasPurpose(purpose: string): boolean {
-    for (const entry of this.entries.values()) if (entry.purpose === purpose) return true;
+  /** Whether an order-creating request of this purpose was sent already on `symbol`. */
+  hasPurposeOn(purpose: string, symbol: string): boolean {
+    for (const entry of this.entries.values())
+      if (entry.purpose === purpose && entry.symbol === symbol) return true;
     return false;
   }
 

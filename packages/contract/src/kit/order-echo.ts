@@ -57,3 +57,59 @@ export function echoProblems(
   }
   return problems;
 }
+
+/** What an order shows where nothing was sent: the symbol's defaults the views must report. */
+export interface UnsentDefaults {
+  /** exchangeInfo's defaultSelfTradePreventionMode of the order's symbol, when announced. */
+  selfTradePreventionMode: string | undefined;
+}
+
+/** Decimal fields an order shows as zero when its parameter was not sent (the live API's "0.00000000"). */
+const ZERO_WHEN_UNSENT: ReadonlyArray<{ parameter: string; field: string }> = [
+  { parameter: "price", field: "price" },
+  { parameter: "icebergQty", field: "icebergQty" },
+  { parameter: "quoteOrderQty", field: "origQuoteOrderQty" },
+];
+
+/**
+ * What a view of an order shows, where nothing was sent, other than what it means: a price, an
+ * iceberg quantity or a quote budget not sent is zero (the live API's "0.00000000"), and so is a
+ * stop price where neither it nor a trailing delta was sent; the self-trade prevention mode not
+ * sent is the symbol's default; the run places no order list, so `orderListId` is -1 ("-1 unless
+ * the order belongs to an order list"); an order placed without a stop works from the start, so
+ * `workingTime` is not -1 ("-1 while it is not working (a stop order not yet triggered)"). Pure.
+ */
+export function unsentProblems(
+  sent: ParamList,
+  shown: Readonly<Record<string, unknown>>,
+  where: string,
+  defaults: UnsentDefaults,
+): string[] {
+  const problems: string[] = [];
+  const wasSent = (parameter: string) => sent.some(([name]) => name === parameter);
+  const stopless = !wasSent("stopPrice") && !wasSent("trailingDelta");
+  const zeroes = [...ZERO_WHEN_UNSENT, ...(stopless ? [{ parameter: "stopPrice", field: "stopPrice" }] : [])];
+  for (const { parameter, field } of zeroes) {
+    if (wasSent(parameter) || !(field in shown)) continue;
+    const value = tryParseDec(shown[field]);
+    if (value !== undefined && value !== 0n)
+      problems.push(
+        `${where} shows ${field} ${JSON.stringify(shown[field])}; no ${parameter} was sent (zero)`,
+      );
+  }
+  const mode = defaults.selfTradePreventionMode;
+  if (!wasSent("selfTradePreventionMode") && mode !== undefined && "selfTradePreventionMode" in shown)
+    if (shown.selfTradePreventionMode !== mode)
+      problems.push(
+        `${where} shows selfTradePreventionMode ${JSON.stringify(shown.selfTradePreventionMode)}; none was sent, and the symbol's default is ${mode}`,
+      );
+  if ("orderListId" in shown && shown.orderListId !== -1)
+    problems.push(
+      `${where} shows orderListId ${JSON.stringify(shown.orderListId)}; the order is in no list (-1)`,
+    );
+  if (stopless && shown.workingTime === -1)
+    problems.push(
+      `${where} shows workingTime -1 (not working); an order without a stop works from its placement`,
+    );
+  return problems;
+}

@@ -53,8 +53,8 @@ function purposeOf(label: string): string {
 
 /**
  * Records an order-creating request in the ledger before it is sent, under the check that sends it
- * (the report counts orders by it); every check that trades says so when it starts: the progress
- * never hides an order.
+ * (the report counts orders by it); every check that trades says so when it starts on a symbol:
+ * the progress never hides an order.
  */
 export function recordSent(
   ctx: RunContext,
@@ -63,7 +63,7 @@ export function recordSent(
   purpose: string,
   as?: Credentials,
 ): void {
-  if (!ctx.ledger.hasPurpose(purpose)) {
+  if (!ctx.ledger.hasPurposeOn(purpose, symbol)) {
     ctx.progress({
       type: "stage",
       message: `${purpose}: placing orders on ${symbol} (the smallest quantity; cancelled or offset afterwards)`,

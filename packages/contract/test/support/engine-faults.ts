@@ -420,6 +420,17 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
           : res,
     },
     {
+      name: "update-time-frozen-after-fill-on-ethusdt",
+      description: "a filled ETHUSDT order's updateTime (the second symbol) stays at its placement",
+      caughtBy: ["order_times"],
+      response: (req, res) =>
+        at("order")(req) && req.method === "GET" && req.query.get("symbol") === "ETHUSDT" && served(res)
+          ? mapJson(res, (j) =>
+              (j as Json).status === "FILLED" ? { ...(j as Json), updateTime: (j as Json).time } : j,
+            )
+          : res,
+    },
+    {
       name: "cancel-transact-time-is-order-time",
       description: "cancel_order's transactTime is when the order was placed, not when it was cancelled",
       caughtBy: ["order_times"],

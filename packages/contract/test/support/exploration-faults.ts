@@ -124,6 +124,21 @@ export function explorationFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "limit-maker-as-limit-on-ethbtc",
+      description:
+        "on ETHBTC (the third symbol) alone, LIMIT_MAKER is treated as a plain GTC limit: one that would take is accepted and trades",
+      caughtBy: ["stateful_exploration"],
+      request: (req) => {
+        const params = allParams(req);
+        if (!isNewOrder(req) || params.get("type") !== "LIMIT_MAKER" || params.get("symbol") !== "ETHBTC")
+          return req;
+        return resign(req, secret, (p) => {
+          p.set("type", "LIMIT");
+          p.set("timeInForce", "GTC");
+        });
+      },
+    },
+    {
       name: "duplicate-client-id-accepted",
       description:
         "a new order reusing the client order id of an open order is accepted (uniqueness not enforced)",

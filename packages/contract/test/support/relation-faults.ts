@@ -6,6 +6,7 @@
 import { at, onAnswer, served } from "./behaviour-faults.js";
 import {
   type Fault,
+  mapJson,
   type ProxyRequest,
   type ProxyResponse,
   type ProxyState,
@@ -13,6 +14,20 @@ import {
 } from "./fault-proxy.js";
 
 type Json = Record<string, unknown>;
+
+/** The order paths: new_order, query_order and cancel_order, open_orders and cancel_all, all_orders. */
+const ORDER_PATHS = ["order", "openOrders", "allOrders"];
+
+/** Changes, in place, every order object the order paths answer (an object, or each of a list). */
+function onOrders(change: (order: Json, req: ProxyRequest) => void) {
+  return (req: ProxyRequest, res: ProxyResponse): ProxyResponse =>
+    ORDER_PATHS.some((path) => at(path)(req)) && served(res)
+      ? mapJson(res, (json) => {
+          for (const order of Array.isArray(json) ? (json as Json[]) : [json as Json]) change(order, req);
+          return json;
+        })
+      : res;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -393,6 +408,45 @@ export function relationFaults(): Fault[] {
                 ? { ...(j as Json), executedQty: "0.00000000", cummulativeQuoteQty: "0.00000000" }
                 : j,
             )(req, res)
+          : res,
+    },
+    // ---- fields by meaning where nothing was sent ----
+    {
+      name: "limit-maker-never-working",
+      description: "a LIMIT_MAKER order reports workingTime -1 (not working) in every answer and read",
+      caughtBy: ["order_views"],
+      response: onOrders((o) => {
+        if (o.type === "LIMIT_MAKER" && "workingTime" in o) o.workingTime = -1;
+      }),
+    },
+    {
+      name: "stop-market-price-is-stop",
+      description:
+        "a STOP_LOSS or TAKE_PROFIT order (a market order once triggered) reports its stop price as its price",
+      caughtBy: ["order_views"],
+      response: onOrders((o) => {
+        if ((o.type === "STOP_LOSS" || o.type === "TAKE_PROFIT") && Number(o.stopPrice) > 0)
+          o.price = o.stopPrice;
+      }),
+    },
+    {
+      name: "stp-mode-not-symbol-default",
+      description:
+        "an order placed without selfTradePreventionMode reports EXPIRE_MAKER, not the symbol's default NONE",
+      caughtBy: ["order_views"],
+      response: onOrders((o) => {
+        if (o.selfTradePreventionMode === "NONE") o.selfTradePreventionMode = "EXPIRE_MAKER";
+      }),
+    },
+    {
+      name: "order-list-id-zero-in-reads",
+      description: "query_order, open_orders and all_orders show orderListId 0 for orders in no list",
+      caughtBy: ["order_views"],
+      response: (req, res) =>
+        req.method === "GET"
+          ? onOrders((o) => {
+              if (o.orderListId === -1) o.orderListId = 0;
+            })(req, res)
           : res,
     },
     {

@@ -13,6 +13,7 @@ import {
   quantityForExactAverage,
   readExchangeInfo,
   rulesOf,
+  smallestMarketQuantity,
   smallestQuantity,
 } from "../src/kit/market.js";
 
@@ -85,6 +86,28 @@ describe("the sizing rules", () => {
   ];
   it.each(quantities)("smallest quantity at $given.price is $want", ({ given, want }) => {
     expect(formatDec(smallestQuantity(rules, d(given.price)))).toBe(formatDec(d(want)));
+  });
+
+  const market = [
+    // the notional twice the margin: 5 × 1.1 × 1.1 / 60000 = 0.0001008…, up to the step
+    { name: "no MARKET_LOT_SIZE", given: {}, want: "0.00011" },
+    {
+      name: "a MARKET_LOT_SIZE minQty of 0 (the live API's)",
+      given: { minQty: "0", stepSize: "0" },
+      want: "0.00011",
+    },
+    {
+      name: "a MARKET_LOT_SIZE minQty above the notional's",
+      given: { minQty: "0.001", stepSize: "0" },
+      want: "0.001",
+    },
+    { name: "a MARKET_LOT_SIZE step of its own", given: { minQty: "0", stepSize: "0.0001" }, want: "0.0002" },
+  ];
+  it.each(market)("smallest MARKET quantity at 60000, $name: $want", ({ given, want }) => {
+    const lot =
+      given.minQty === undefined ? [] : [{ filterType: "MARKET_LOT_SIZE", maxQty: "100", ...given }];
+    const withLot = rulesOf({ ...BTCUSDT, filters: [...BTCUSDT.filters, ...lot] });
+    expect(formatDec(smallestMarketQuantity(withLot, d("60000")))).toBe(formatDec(d(want)));
   });
 
   const far = [

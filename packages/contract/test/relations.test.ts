@@ -107,6 +107,26 @@ describe("an answer's measures against the trades' values", () => {
   ])("$given → $want", ({ given, want }) => {
     expect(measureProblems(window, given, expected, "the trades")).toEqual(want);
   });
+
+  // The average of 100 × 1 and 110.37 × 3 is 107.7775: shown in whole units, it passes its last
+  // place but is more than a tick of 0.01 off.
+  const precise = measuresOf([trade(1, "100", "1", 1000), trade(2, "110.37", "3", 1001)]);
+  it.each([
+    { name: "whole units, no tick given", given: "108", tick: undefined, want: 0 },
+    { name: "whole units against a tick of 0.01", given: "108", tick: "0.01", want: 1 },
+    { name: "rounded to the tick", given: "107.78", tick: "0.01", want: 0 },
+    { name: "truncated to the tick", given: "107.77", tick: "0.01", want: 0 },
+    { name: "eight places", given: "107.77750000", tick: "0.01", want: 0 },
+  ])("a price to the tick: $name", ({ given, tick, want }) => {
+    const problems = measureProblems(
+      window,
+      { price: given, closeTime: 1001 },
+      precise,
+      "the trades",
+      tick === undefined ? undefined : parseDec(tick),
+    );
+    expect(problems).toHaveLength(want);
+  });
 });
 
 /** The spec with the trade source's page cut to `page` trades. */

@@ -28,13 +28,14 @@ import { expectRefusal, op, type RunContext, tradedRules, whyNoTrading } from ".
 import type { SymbolRules } from "../kit/market.js";
 import {
   isFarFrom,
+  NOTIONAL_MARGIN,
   notionalWithMargin,
   quantityFor,
   smallestMarketQuantity,
   smallestQuantity,
   takesOrders,
 } from "../kit/market.js";
-import { type ExplorationView, explorationView } from "../kit/market-view.js";
+import { type ExplorationView, explorationView, quoteBudget } from "../kit/market-view.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import { farShape, triggersOnRise } from "../kit/order-shapes.js";
 import { refusalOf } from "../kit/refusal-codes.js";
@@ -64,6 +65,9 @@ export const announcedRules: ContractCheck<typeof CHECK> = {
     "filter-failure-as-rejected",
     "stop-limit-without-its-stop-accepted",
     "third-symbol-max-qty-unenforced",
+    "market-lot-size-unenforced-on-ethbtc",
+    "iceberg-not-allowed-accepted-on-ethusdt",
+    "quote-market-not-allowed-accepted-on-ethusdt",
   ],
 };
 
@@ -315,6 +319,102 @@ async function announcedOn(
     else for (const probe of edge.probes) await edgeProbe(ctx, newOrder, view, probe);
   }
   await algoCap(ctx, newOrder, view, rules, note);
+  await belowMarketLot(ctx, newOrder, view, note);
+  await flagsOff(ctx, newOrder, view, rules);
+}
+
+/**
+ * A MARKET order one step below MARKET_LOT_SIZE's minQty is refused by that filter, where LOT_SIZE
+ * and the notional filters would take it (a smaller order's refusal would prove nothing). One taken
+ * by mistake is offset.
+ */
+async function belowMarketLot(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  view: ExplorationView,
+  note: (why: string) => void,
+): Promise<void> {
+  const { rules } = view;
+  if (rules.marketMinQty <= ZERO || !view.types.includes("MARKET")) return;
+  const below = rules.marketMinQty - (rules.marketStep > ZERO ? rules.marketStep : rules.step);
+  const takenByTheOthers =
+    below >= rules.minQty &&
+    below === ceilToStep(below, rules.step) &&
+    mul(below, view.reference) >= mul(notionalWithMargin(rules), NOTIONAL_MARGIN);
+  if (!takenByTheOthers)
+    return note(
+      `MARKET_LOT_SIZE minQty ${formatDec(rules.marketMinQty)}: one step below it, LOT_SIZE or the notional filters refuse as well`,
+    );
+  const what = `a MARKET BUY of ${formatDec(below)}, one step below MARKET_LOT_SIZE minQty ${formatDec(rules.marketMinQty)}`;
+  const placed = await send(
+    ctx,
+    newOrder,
+    view.symbol,
+    { side: "BUY", type: "MARKET", quantity: formatDec(below) },
+    what,
+  );
+  expectRefusal(ctx, CHECK, placed.exchange, {
+    what,
+    ...refusalOf(ctx, "filter-failure", newOrder.operationId),
+  });
+  await offsetMarket(ctx, newOrder, view.symbol, placed.body);
+}
+
+/** Sells what a MARKET BUY probe executed. */
+async function offsetMarket(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  body: Record<string, unknown> | undefined,
+): Promise<void> {
+  const executed = tryParseDec(body?.executedQty) ?? ZERO;
+  if (executed > ZERO)
+    await send(
+      ctx,
+      newOrder,
+      symbol,
+      { side: "SELL", type: "MARKET", quantity: formatDec(executed) },
+      "MARKET SELL offsetting the probe",
+    );
+}
+
+/**
+ * What a symbol's flags say it does not take is refused: an iceberg where `icebergAllowed` is
+ * false, a MARKET order by quote budget where `quoteOrderQtyMarketAllowed` is false. Any refusal
+ * with the error schema passes (the live API's words vary); one taken is cancelled or offset.
+ */
+async function flagsOff(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  view: ExplorationView,
+  rules: NonNullable<ContractOperation["orderTypeRules"]>,
+): Promise<void> {
+  if (!view.icebergAllowed) {
+    const shape = farShape({ ...view, icebergAllowed: true }, rules, "LIMIT", "BUY", 2, true);
+    if (shape) {
+      const what = `an iceberg (${shape.label}) on ${view.symbol}, whose icebergAllowed is false`;
+      const placed = await send(ctx, newOrder, view.symbol, shape.values, what);
+      expectRefusal(ctx, CHECK, placed.exchange, { what });
+      await cancelPlaced(ctx, view.symbol, placed.clientOrderId);
+    }
+  }
+  const byQuote =
+    rules.MARKET !== undefined &&
+    !(rules.MARKET.forbidden ?? []).includes("quoteOrderQty") &&
+    newOrder.parameters.some((p) => p.name === "quoteOrderQty");
+  if (!view.quoteOrderQtyAllowed && view.types.includes("MARKET") && byQuote) {
+    const budget = quoteBudget(view, 1, view.reference);
+    const what = `a MARKET BUY by quoteOrderQty ${formatDec(budget)} on ${view.symbol}, whose quoteOrderQtyMarketAllowed is false`;
+    const placed = await send(
+      ctx,
+      newOrder,
+      view.symbol,
+      { side: "BUY", type: "MARKET", quoteOrderQty: formatDec(budget) },
+      what,
+    );
+    expectRefusal(ctx, CHECK, placed.exchange, { what });
+    await offsetMarket(ctx, newOrder, view.symbol, placed.body);
+  }
 }
 
 /** Sends `values` on the symbol; accepted orders are cancelled (or, for MARKET, offset) at once. */

@@ -15,7 +15,7 @@ import type { TradeWindow, WindowMeasure } from "@marketapi/spec/model";
 import { type Dec, formatDec, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
 import { bodyObject } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
-import { op, type RunContext, whyNoTrading } from "../kit/context.js";
+import { op, type RunContext, tradedSymbols, whyNoTrading } from "../kit/context.js";
 import { quantityForExactAverage } from "../kit/market.js";
 import { spreadWithRoom, tradeBetweenOwn } from "../kit/own-orders.js";
 import {
@@ -33,7 +33,7 @@ import {
   unjudged,
 } from "../kit/relations-support.js";
 import { measureProblems, measuresOf, recentWindowTrades } from "../kit/trade-windows.js";
-import type { RoundTrip } from "../session/round-trip.js";
+import { paramValue, type RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "trade_statistics";
@@ -54,48 +54,55 @@ export const tradeStatistics: ContractCheck<typeof CHECK> = {
     "ticker24hr-count-off-by-one",
     "avgPrice-closeTime-now",
     "avgPrice-exact-one-unit-low",
+    "avgPrice-whole-units-on-ethusdt",
   ],
 };
 
 export async function tradeStatisticsCheck(ctx: RunContext): Promise<void> {
   const relations = relationsOf(ctx);
   if (!relations) return;
-  for (const window of relations.tradeWindows) await judgeWindow(ctx, window);
+  // Every symbol the run trades: each has its own trades and statistics.
+  for (const symbol of tradedSymbols(ctx))
+    for (const window of relations.tradeWindows) await judgeWindow(ctx, window, symbol);
   for (const window of relations.tradeWindows) await exactAverage(ctx, window);
 }
 
 /** A window's answer and its trades, read again while inconclusive (at most ATTEMPTS times). */
-async function readWindow(ctx: RunContext, window: TradeWindow): Promise<Outcome> {
+async function readWindow(ctx: RunContext, window: TradeWindow, symbol: string): Promise<Outcome> {
   let outcome: Outcome = { inconclusive: "not read" };
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    outcome = "minutes" in window.window ? await recentWindow(ctx, window) : await statedWindow(ctx, window);
+    outcome =
+      "minutes" in window.window
+        ? await recentWindow(ctx, window, symbol)
+        : await statedWindow(ctx, window, symbol);
     if (!("inconclusive" in outcome)) break;
   }
   return outcome;
 }
 
 /** Reads a window's answer and its trades and judges what they prove; `how` says how the window was made. */
-async function judgeWindow(ctx: RunContext, window: TradeWindow, how = ""): Promise<void> {
+async function judgeWindow(ctx: RunContext, window: TradeWindow, symbol: string, how = ""): Promise<void> {
   if (!op(ctx, window.operation)) return;
   const trades = relationsOf(ctx)?.trades;
   const on = [window.operation, ...(trades ? [trades.operation] : [])];
   const covered = (why?: string) =>
     why === undefined ? judged(ctx, window.name, on) : unjudged(ctx, window.name, on, why);
-  const outcome = await readWindow(ctx, window);
+  const outcome = await readWindow(ctx, window, symbol);
+  const name = `${window.name} of ${symbol}`;
   if ("inconclusive" in outcome) {
     covered(`${outcome.inconclusive}, on each of ${ATTEMPTS} reads`);
-    ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.inconclusive}; not judged`);
+    ctx.session.recorder.note(CHECK, window.operation, `${name}: ${outcome.inconclusive}; not judged`);
     return;
   }
   if ("expected" in outcome) {
     covered();
-    ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.partly}`);
+    ctx.session.recorder.note(CHECK, window.operation, `${name}: ${outcome.partly}`);
     judge(ctx, window, outcome.exchange, outcome.expected, outcome.problems, "its first and last trades");
     return;
   }
   if ("unjudged" in outcome) {
     covered(outcome.unjudged);
-    ctx.session.recorder.note(CHECK, window.operation, `${window.name}: ${outcome.unjudged}`);
+    ctx.session.recorder.note(CHECK, window.operation, `${name}: ${outcome.unjudged}`);
     return;
   }
   covered();
@@ -125,7 +132,7 @@ async function exactAverage(ctx: RunContext, window: TradeWindow): Promise<void>
     ctx.session.recorder.note(CHECK, window.operation, `${window.name}, its average made exact: ${what}`);
   const plan = ctx.symbols.find((p) => p.rules.symbol === ctx.values.symbol);
   if (!plan?.rules.selfTradeAllowed) return note("the run's orders may not trade with each other here");
-  const read = await readWindow(ctx, window);
+  const read = await readWindow(ctx, window, plan.rules.symbol);
   if (!("trades" in read) || read.trades.length === 0)
     return note("its trades could not all be read; not made");
   const shown = valueAt(read.exchange.response?.json, pointer);
@@ -146,6 +153,7 @@ async function exactAverage(ctx: RunContext, window: TradeWindow): Promise<void>
   await judgeWindow(
     ctx,
     window,
+    rules.symbol,
     `, after the run's trade of ${formatDec(quantity)} at ${formatDec(price)} made their average exact to its last place`,
   );
 }
@@ -163,22 +171,23 @@ type Outcome =
     };
 
 /** A window whose bounds the answer states: the trades from its start to its end, both included. */
-async function statedWindow(ctx: RunContext, window: TradeWindow): Promise<Outcome> {
+async function statedWindow(ctx: RunContext, window: TradeWindow, symbol: string): Promise<Outcome> {
   const bounds = window.window as { start: string; end: string };
-  const before = await newestTradeId(ctx, CHECK, `${window.name}: the newest trade id before`);
+  const name = `${window.name} of ${symbol}`;
+  const before = await newestTradeId(ctx, CHECK, `${name}: the newest trade id before`, symbol);
   if (before === undefined) return { unjudged: "the trades could not be read" };
-  const served = await readAnswer(ctx, CHECK, window.operation, {}, `${window.name}: the answer`);
+  const served = await readAnswer(ctx, CHECK, window.operation, { symbol }, `${name}: the answer`);
   if (!served) return { unjudged: "no answer" };
   const start = valueAt(served.json, bounds.start);
   const end = valueAt(served.json, bounds.end);
   if (typeof start !== "number" || typeof end !== "number")
     return { unjudged: `the answer holds no window (${bounds.start}, ${bounds.end})` };
-  const trades = await newestTrades(ctx, CHECK, WINDOW_TRADES, `${window.name}: the trades of the window`);
+  const trades = await newestTrades(ctx, CHECK, WINDOW_TRADES, `${name}: the trades of the window`, symbol);
   if (!trades) return { unjudged: "the trades could not be read" };
   const late = trades.filter((t) => (before === null || t.id > before) && t.time <= end);
   if (late.length > 0) return { inconclusive: `trade ${late[0]?.id} happened while the answer was made` };
   if (!coversFrom(ctx, trades, start))
-    return boundaries(ctx, window, served.exchange, before, start, end, trades.length);
+    return boundaries(ctx, window, served.exchange, before, start, end, trades.length, symbol);
   return {
     exchange: served.exchange,
     trades: trades.filter((t) => t.time >= start && t.time <= end && (before === null || t.id <= before)),
@@ -189,13 +198,14 @@ async function statedWindow(ctx: RunContext, window: TradeWindow): Promise<Outco
  * A window of the last `minutes` before the answer: the trades from (server time − minutes) on,
  * the server time bracketed by two reads of server_time.
  */
-async function recentWindow(ctx: RunContext, window: TradeWindow): Promise<Outcome> {
+async function recentWindow(ctx: RunContext, window: TradeWindow, symbol: string): Promise<Outcome> {
   const pointer = (window.window as { minutes: string }).minutes;
+  const name = `${window.name} of ${symbol}`;
   const first = await serverTime(ctx);
   if (first === undefined) return { unjudged: "server_time gives no time to place the window" };
-  const before = await newestTradeId(ctx, CHECK, `${window.name}: the newest trade id before`);
-  const served = await readAnswer(ctx, CHECK, window.operation, {}, `${window.name}: the answer`);
-  const after = await newestTradeId(ctx, CHECK, `${window.name}: the newest trade id after`);
+  const before = await newestTradeId(ctx, CHECK, `${name}: the newest trade id before`, symbol);
+  const served = await readAnswer(ctx, CHECK, window.operation, { symbol }, `${name}: the answer`);
+  const after = await newestTradeId(ctx, CHECK, `${name}: the newest trade id after`, symbol);
   const last = await serverTime(ctx);
   if (!served || before === undefined || after === undefined || last === undefined)
     return { unjudged: "the answer or the trades could not be read" };
@@ -204,7 +214,7 @@ async function recentWindow(ctx: RunContext, window: TradeWindow): Promise<Outco
   if (typeof minutes !== "number" || minutes <= 0)
     return { unjudged: `the answer holds no window (${pointer})` };
   const span = minutes * 60_000;
-  const trades = await newestTrades(ctx, CHECK, WINDOW_TRADES, `${window.name}: the trades of the window`);
+  const trades = await newestTrades(ctx, CHECK, WINDOW_TRADES, `${name}: the trades of the window`, symbol);
   if (!trades) return { unjudged: "the trades could not be read" };
   const known = trades.filter((t) => before === null || t.id <= before);
   const { inside, edge } = recentWindowTrades(known, { from: first, to: last }, span);
@@ -252,7 +262,9 @@ function judge(
   problems: string[],
   from: string,
 ): void {
-  problems.push(...measureProblems(window, exchange.response?.json, expected, from));
+  const symbol = paramValue(exchange.plan.params, "symbol");
+  const tick = ctx.market.symbols.find((rules) => rules.symbol === symbol)?.tick;
+  problems.push(...measureProblems(window, exchange.response?.json, expected, from, tick));
   if (problems.length === 0) ctx.session.pass(CHECK, exchange);
   else ctx.session.fail(CHECK, exchange, `${window.name}: ${problems.join("; ")}`);
 }
@@ -271,6 +283,7 @@ async function boundaries(
   start: number,
   end: number,
   read: number,
+  symbol: string,
 ): Promise<Outcome> {
   const partly = `more than ${read} trades in the window: judged at its first and last trades only`;
   const json = exchange.response?.json;
@@ -288,16 +301,18 @@ async function boundaries(
     CHECK,
     Math.max(0, first - 1),
     first,
-    `${window.name}: its first trade`,
+    `${window.name} of ${symbol}: its first trade`,
     1,
+    symbol,
   );
   const tail = await tradesBetween(
     ctx,
     CHECK,
     last,
     Math.min(last + 1, before),
-    `${window.name}: its last trade`,
+    `${window.name} of ${symbol}: its last trade`,
     1,
+    symbol,
   );
   if (!head || !tail) return { unjudged: "the trades at its edges could not be read" };
   const at = (rows: TradeRow[], id: number) => rows.find((t) => t.id === id);

@@ -50,6 +50,10 @@ export interface SymbolRules {
   step: Dec;
   minQty: Dec;
   maxQty: Dec;
+  /** MARKET_LOT_SIZE: a MARKET order's own quantity bounds and step (zero where not announced). */
+  marketMinQty: Dec;
+  marketMaxQty: Dec;
+  marketStep: Dec;
   minNotional: Dec;
   maxNotional: Dec;
   /** The lowest multiplier of the average price a BUY may have (PERCENT_PRICE filters). */
@@ -125,6 +129,7 @@ export function filterOf(info: Json, type: string): Json | undefined {
 export function rulesOf(info: Json): SymbolRules {
   const price = filterOf(info, "PRICE_FILTER");
   const lot = filterOf(info, "LOT_SIZE");
+  const marketLot = filterOf(info, "MARKET_LOT_SIZE");
   const notional = filterOf(info, "NOTIONAL") ?? filterOf(info, "MIN_NOTIONAL");
   const percent = filterOf(info, "PERCENT_PRICE");
   const bySide = filterOf(info, "PERCENT_PRICE_BY_SIDE");
@@ -146,6 +151,9 @@ export function rulesOf(info: Json): SymbolRules {
     step: step > ZERO ? step : unitOf(basePrecision),
     minQty: dec(lot?.minQty),
     maxQty: dec(lot?.maxQty),
+    marketMinQty: dec(marketLot?.minQty),
+    marketMaxQty: dec(marketLot?.maxQty),
+    marketStep: dec(marketLot?.stepSize),
     minNotional: dec(notional?.minNotional),
     maxNotional: dec(notional?.maxNotional),
     bidMultiplierDown: tryParseDec(bySide?.bidMultiplierDown) ?? tryParseDec(percent?.multiplierDown),
@@ -290,7 +298,10 @@ export function quantityFor(rules: SymbolRules, price: Dec, notional: Dec): Dec 
  * know in advance (the fills'), so it carries twice the margin.
  */
 export function smallestMarketQuantity(rules: SymbolRules, reference: Dec): Dec {
-  return quantityFor(rules, reference, mul(notionalWithMargin(rules), NOTIONAL_MARGIN));
+  const sized = quantityFor(rules, reference, mul(notionalWithMargin(rules), NOTIONAL_MARGIN));
+  // MARKET_LOT_SIZE bounds a MARKET order besides LOT_SIZE.
+  const atLeast = rules.marketMinQty > sized ? ceilToStep(rules.marketMinQty, rules.step) : sized;
+  return rules.marketStep > ZERO ? ceilToStep(atLeast, rules.marketStep) : atLeast;
 }
 
 /**

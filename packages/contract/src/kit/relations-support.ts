@@ -167,6 +167,7 @@ export async function tradesBetween(
   toId: number,
   label: string,
   maxPages = 3,
+  symbol?: string,
 ): Promise<TradeRow[] | undefined> {
   const source = tradeSource(ctx);
   if (!source?.cursor) return undefined;
@@ -178,7 +179,7 @@ export async function tradesBetween(
       ctx,
       check,
       source.operation.operationId,
-      { [source.cursor]: next, [source.limitParameter]: size },
+      { ...onSymbol(symbol), [source.cursor]: next, [source.limitParameter]: size },
       label,
     );
     if (!served) return undefined;

@@ -6,7 +6,7 @@
  * same windows after a restart.
  */
 import type { TradeWindow, WindowMeasure } from "@marketapi/spec/model";
-import { type Dec, div, formatDec, fromRatio, mul, ZERO } from "../core/decimal.js";
+import { type Dec, div, formatDec, fromRatio, mul, tryParseDec, ZERO } from "../core/decimal.js";
 import { valueAt } from "./behaviour-support.js";
 import { sameToLastPlace, type TradeRow } from "./relations-support.js";
 
@@ -59,22 +59,46 @@ export function recentWindowTrades(
   return edge ? { inside, edge } : { inside };
 }
 
+/** The measures that are prices: shown to the symbol's tick at least, whatever places they carry. */
+const PRICE_MEASURES: ReadonlySet<WindowMeasure> = new Set([
+  "firstPrice",
+  "lastPrice",
+  "highPrice",
+  "lowPrice",
+  "weightedAverage",
+  "change",
+]);
+
+/** Whether `shown` is less than one tick from `exact` (a price written with fewer places than the tick's hides what it can show). */
+function withinTick(shown: unknown, exact: Dec, tick: Dec): boolean {
+  const value = tryParseDec(shown);
+  if (value === undefined) return false;
+  return (value > exact ? value - exact : exact - value) < tick;
+}
+
 /**
  * What differs between the measures an answer reports (at the window's pointers) and the values
  * `expected` gives, each said with the pointer, the value shown and `from`, what gave the value.
+ * Each measure holds to the last place it shows; a price also to less than one `tick` of its
+ * symbol, when given.
  */
 export function measureProblems(
   window: TradeWindow,
   json: unknown,
   expected: Partial<Record<WindowMeasure, Dec | number>>,
   from: string,
+  tick?: Dec,
 ): string[] {
   const problems: string[] = [];
   for (const [measure, pointer] of Object.entries(window.measures) as Array<[WindowMeasure, string]>) {
     const want = expected[measure];
     if (want === undefined) continue;
     const shown = valueAt(json, pointer);
-    const holds = typeof want === "number" ? shown === want : sameToLastPlace(shown, want);
+    const holds =
+      typeof want === "number"
+        ? shown === want
+        : sameToLastPlace(shown, want) &&
+          (tick === undefined || !PRICE_MEASURES.has(measure) || withinTick(shown, want, tick));
     if (!holds)
       problems.push(
         `${pointer} is ${JSON.stringify(shown)}; ${from} give ${typeof want === "number" ? want : formatDec(want)} (${measure})`,

@@ -4,7 +4,7 @@
  * refusals with the wrong code, and signing or timing rules that hold only at the far points the
  * older checks used. Each one a realistic implementation mistake, injected by the proxy.
  */
-import { at, onRequest, served } from "./behaviour-faults.js";
+import { at, onAnswer, onRequest, served } from "./behaviour-faults.js";
 import {
   allParams,
   type Fault,
@@ -28,6 +28,15 @@ const refusal = (status: number, code: number, msg: string): ProxyResponse => ({
 const BTCUSDT = { maxPrice: 1_000_000, maxQty: 9000, minNotional: 5, icebergParts: 10, maxTrailing: 2000 };
 /** ETHBTC's LOT_SIZE maxQty on the reference server (the USDT symbols' is BTCUSDT's). */
 const ETHBTC_MAX_QTY = 100_000;
+
+/** Changes, in place, one symbol's entry of exchangeInfo's answers. */
+function onSymbolInfo(symbol: string, change: (entry: Json) => void) {
+  return onAnswer("exchangeInfo", (json) => {
+    for (const entry of ((json as Json).symbols as Json[] | undefined) ?? [])
+      if (entry.symbol === symbol) change(entry);
+    return json;
+  });
+}
 
 /** Rewrites the answers' error code `from` to `to` (one operation, or every one). */
 function recode(from: number, to: number, status?: number, where?: (req: ProxyRequest) => boolean) {
@@ -79,6 +88,33 @@ export function meaningFaults(demo: { apiSecret: string }): Fault[] {
           return false;
         p.set("quantity", String(ETHBTC_MAX_QTY));
         return true;
+      }),
+    },
+    {
+      name: "market-lot-size-unenforced-on-ethbtc",
+      description:
+        "ETHBTC announces a MARKET_LOT_SIZE minQty of 0.01, and MARKET orders below it are taken (the filter is announced, not enforced)",
+      caughtBy: ["announced_rules"],
+      response: onSymbolInfo("ETHBTC", (symbol) => {
+        for (const filter of symbol.filters as Json[])
+          if (filter.filterType === "MARKET_LOT_SIZE") filter.minQty = "0.01000000";
+      }),
+    },
+    {
+      name: "iceberg-not-allowed-accepted-on-ethusdt",
+      description: "ETHUSDT announces icebergAllowed false, and icebergs are taken there",
+      caughtBy: ["announced_rules"],
+      response: onSymbolInfo("ETHUSDT", (symbol) => {
+        symbol.icebergAllowed = false;
+      }),
+    },
+    {
+      name: "quote-market-not-allowed-accepted-on-ethusdt",
+      description:
+        "ETHUSDT announces quoteOrderQtyMarketAllowed false, and MARKET orders by quote budget are taken there",
+      caughtBy: ["announced_rules"],
+      response: onSymbolInfo("ETHUSDT", (symbol) => {
+        symbol.quoteOrderQtyMarketAllowed = false;
       }),
     },
     {

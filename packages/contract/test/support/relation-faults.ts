@@ -337,6 +337,17 @@ export function relationFaults(): Fault[] {
       },
     },
     {
+      name: "avgPrice-whole-units-on-ethusdt",
+      description:
+        "the average price of ETHUSDT (the second symbol) is written in whole units (integer arithmetic): 3001.37 as 3001, coarser than the symbol's tick",
+      caughtBy: ["trade_statistics"],
+      response: onAnswer("avgPrice", (j, req) =>
+        req.query.get("symbol") === "ETHUSDT"
+          ? { ...(j as Json), price: Number((j as Json).price).toFixed(0) }
+          : j,
+      ),
+    },
+    {
       name: "avgPrice-closeTime-now",
       description: "the average price's closeTime is the time of the answer, not of the last trade",
       caughtBy: ["trade_statistics"],

@@ -5,12 +5,12 @@
  * time, maker side, best match) and the item holds the sums (quantity). The trades come from the
  * spec's trade source. An item followed by another is closed: no later trade can join it. The
  * newest item is judged only when the newest trade id read after the list is its last id (nothing
- * traded since); otherwise it is left out.
+ * traded since); otherwise it is left out. On every symbol the run trades.
  */
 import type { AggregateCover, TradeField } from "@marketapi/spec/model";
 import { type Dec, formatDec, ZERO } from "../core/decimal.js";
 import { listAt, valueAt } from "../kit/behaviour-support.js";
-import { type RunContext, whyNoTrading } from "../kit/context.js";
+import { type RunContext, tradedSymbols, whyNoTrading } from "../kit/context.js";
 import { smallestQuantity } from "../kit/market.js";
 import { spreadWithRoom, tradeBetweenOwn } from "../kit/own-orders.js";
 import {
@@ -48,13 +48,18 @@ export const aggregateCover: ContractCheck<typeof CHECK> = {
     "aggTrades-qty-in-quote",
     "aggTrades-not-best-match",
     "aggTrades-first-id-of-several-one-high",
+    "aggTrades-maker-side-flipped-on-ethbtc",
   ],
 };
 
 export async function aggregateCoverCheck(ctx: RunContext): Promise<void> {
   const relations = relationsOf(ctx);
   if (!relations) return;
-  for (const cover of relations.aggregates) await judgeCover(ctx, cover);
+  for (const cover of relations.aggregates) {
+    await makeAggregate(ctx, cover);
+    // Every symbol the run trades: each has its own trades and aggregates.
+    for (const symbol of tradedSymbols(ctx)) await judgeCover(ctx, cover, symbol);
+  }
 }
 
 interface Item {
@@ -91,17 +96,17 @@ async function makeAggregate(ctx: RunContext, cover: AggregateCover): Promise<vo
   if (!traded) note(`the run's trades at ${formatDec(price)} did not happen`);
 }
 
-async function judgeCover(ctx: RunContext, cover: AggregateCover): Promise<void> {
-  await makeAggregate(ctx, cover);
+async function judgeCover(ctx: RunContext, cover: AggregateCover, symbol: string): Promise<void> {
   const limit = ctx.session.model.operation(cover.operation)?.behaviour.limit;
+  const name = `${cover.name} of ${symbol}`;
   const served = await readAnswer(
     ctx,
     CHECK,
     cover.operation,
-    limit ? { [limit.parameter]: Math.min(ITEMS, limit.maximum) } : {},
-    `${cover.name}: the newest items`,
+    { symbol, ...(limit ? { [limit.parameter]: Math.min(ITEMS, limit.maximum) } : {}) },
+    `${name}: the newest items`,
   );
-  const newest = await newestTradeId(ctx, CHECK, `${cover.name}: the newest trade id after`);
+  const newest = await newestTradeId(ctx, CHECK, `${name}: the newest trade id after`, symbol);
   const trades = relationsOf(ctx)?.trades?.operation;
   const on = [cover.operation, ...(trades ? [trades] : [])];
   if (!served || newest === undefined)
@@ -126,7 +131,7 @@ async function judgeCover(ctx: RunContext, cover: AggregateCover): Promise<void>
     }
     items.push({ index, first, last, raw });
   }
-  const note = (text: string) => ctx.session.recorder.note(CHECK, cover.operation, `${cover.name}: ${text}`);
+  const note = (text: string) => ctx.session.recorder.note(CHECK, cover.operation, `${name}: ${text}`);
   if (items.length === 0) {
     unjudged(ctx, cover.name, on, "the list was empty: no item to judge");
     return note("no item to judge");
@@ -142,7 +147,9 @@ async function judgeCover(ctx: RunContext, cover: AggregateCover): Promise<void>
       CHECK,
       from.first,
       to.last,
-      `${cover.name}: the trades it covers`,
+      `${name}: the trades it covers`,
+      undefined,
+      symbol,
     );
     if (!covered) {
       unjudged(ctx, cover.name, on, "the trades it covers could not be read");
@@ -154,7 +161,7 @@ async function judgeCover(ctx: RunContext, cover: AggregateCover): Promise<void>
   judged(ctx, cover.name, closed.length > 0 ? on : [cover.operation]);
   if (closed.length === 0 && trades)
     unjudged(ctx, cover.name, [trades], "the only item was still open: trades came after it");
-  report(ctx, served.exchange, cover, problems);
+  report(ctx, served.exchange, name, problems);
 }
 
 function gapsAndOverlaps(cover: AggregateCover, items: Item[]): string[] {
@@ -203,12 +210,12 @@ function shown(value: unknown): unknown {
   return typeof value === "bigint" ? formatDec(value) : value;
 }
 
-function report(ctx: RunContext, exchange: RoundTrip, cover: AggregateCover, problems: string[]): void {
+function report(ctx: RunContext, exchange: RoundTrip, name: string, problems: string[]): void {
   if (problems.length === 0) ctx.session.pass(CHECK, exchange);
   else
     ctx.session.fail(
       CHECK,
       exchange,
-      `${cover.name}: ${problems.slice(0, 4).join("; ")}${problems.length > 4 ? `; … ${problems.length - 4} more` : ""}`,
+      `${name}: ${problems.slice(0, 4).join("; ")}${problems.length > 4 ? `; … ${problems.length - 4} more` : ""}`,
     );
 }

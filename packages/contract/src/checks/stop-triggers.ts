@@ -3,7 +3,7 @@
  * may move the last price (a sandbox: the embedded server, --reference-extras, or --move-prices):
  * it moves it with trades between its own orders inside the spread, so no one else's order trades.
  *
- * On the first symbol with room inside the spread: the last price is set to a price m of the
+ * On every symbol the run trades with room inside the spread: the last price is set to a price m of the
  * run's own; then a STOP_LOSS_LIMIT SELL and a STOP_LOSS (market) SELL with their stops one tick
  * below m, and TAKE_PROFIT_LIMIT SELLs with their stops one and two ticks above, are placed (each
  * of the types exchangeInfo lists). Before any move none works (isWorking false, workingTime -1).
@@ -41,7 +41,12 @@ export const stopTriggers: ContractCheck<typeof CHECK> = {
   hooks: [{ phase: "trading-behaviour", run: stopTriggersCheck }],
   appliesTo: (operation) => ["new_order", "query_order", "order_book"].includes(operation.operationId),
   notApplicable: "places or reads no stop",
-  seenToCatch: ["stop-never-fires", "take-profit-working-at-once", "stop-working-time-unset"],
+  seenToCatch: [
+    "stop-never-fires",
+    "stop-never-fires-on-ethusdt",
+    "take-profit-working-at-once",
+    "stop-working-time-unset",
+  ],
 };
 
 /** A stop as the run placed it, and whether the last price has reached it. */
@@ -96,9 +101,11 @@ async function stopTriggersCheck(ctx: RunContext): Promise<void> {
     return skip(
       "the run does not move prices on this target (it could fire others' stops): --move-prices allows it",
     );
-  const plan = ctx.symbols.find((p) => p.rules.selfTradeAllowed && stopTypes(p).length > 0);
-  if (!plan) return skip("no symbol lists a stop type and lets the run's orders trade with each other");
-  await onSymbol(ctx, plan);
+  const plans = ctx.symbols.filter((p) => p.rules.selfTradeAllowed && stopTypes(p).length > 0);
+  if (plans.length === 0)
+    return skip("no symbol lists a stop type and lets the run's orders trade with each other");
+  // Every symbol the run trades: each keeps its own stops and its own last price.
+  for (const plan of plans) await onSymbol(ctx, plan);
 }
 
 const STOP_TYPES = ["STOP_LOSS_LIMIT", "TAKE_PROFIT_LIMIT", "STOP_LOSS"];

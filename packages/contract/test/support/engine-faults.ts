@@ -487,6 +487,17 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       })),
     },
     {
+      name: "stop-never-fires-on-ethusdt",
+      description:
+        "a stop order of ETHUSDT (the second symbol) reads as waiting (NEW, not working) whatever its last price does",
+      caughtBy: ["stop_triggers"],
+      response: onStopQuery((order) =>
+        order.symbol === "ETHUSDT"
+          ? { ...order, status: "NEW", isWorking: false, workingTime: -1, executedQty: "0.00000000" }
+          : order,
+      ),
+    },
+    {
       name: "take-profit-working-at-once",
       description:
         "a TAKE_PROFIT_LIMIT order works from the moment it is placed, before the last price reaches its stop",

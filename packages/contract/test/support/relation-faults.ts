@@ -382,6 +382,17 @@ export function relationFaults(): Fault[] {
       ),
     },
     {
+      name: "aggTrades-maker-side-flipped-on-ethbtc",
+      description:
+        "aggregate trades of ETHBTC (the third symbol) report the maker side inverted: the buyer is the maker where the trades say the seller is",
+      caughtBy: ["aggregate_cover"],
+      response: onAnswer("aggTrades", (j, req) =>
+        req.query.get("symbol") === "ETHBTC" && Array.isArray(j)
+          ? (j as Json[]).map((a) => ({ ...a, m: !a.m }))
+          : j,
+      ),
+    },
+    {
       name: "aggTrades-qty-in-quote",
       description: "aggregate trades report the quote quantity (price × quantity) as their quantity",
       caughtBy: ["aggregate_cover"],

@@ -42,7 +42,7 @@ import { Recorder } from "./session/verdicts.js";
 
 export type { ContractOptions } from "./run/contract-options.js";
 
-export const DEFAULT_MAX_REQUESTS = 1800;
+export const DEFAULT_MAX_REQUESTS = 2400;
 /** Requests of the budget kept for the end of the run's judgements (the clock read again, the newest pages, the counters). */
 const END_RESERVE = 40;
 export const DEFAULT_TIMEOUT_MS = 5000;

@@ -352,6 +352,25 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "other-account-order-queryable-on-ethusdt",
+      description:
+        "query_order by orderId on ETHUSDT (the second symbol) finds another account's order there",
+      caughtBy: ["account_isolation"],
+      response: (req, res, state) => {
+        const accounts = trackAccounts(req, res, state);
+        if (!(at("order")(req) && req.method === "GET" && res.status === 400 && res.body.includes("-2013")))
+          return res;
+        const params = allParams(req);
+        if (params.get("symbol") !== "ETHUSDT") return res;
+        const id = Number(params.get("orderId"));
+        for (const [other, orders] of accounts) {
+          const order = other !== keyOf(req) ? orders.get(id) : undefined;
+          if (order?.symbol === "ETHUSDT") return { ...res, status: 200, body: JSON.stringify(order) };
+        }
+        return res;
+      },
+    },
+    {
       name: "order-count-per-address",
       description: "X-MBX-ORDER-COUNT-* counts the orders of every account on the address, not the caller's",
       caughtBy: ["account_isolation"],

@@ -16,7 +16,7 @@
 
 import type { Credentials } from "../http/request.js";
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
-import { type RunContext, whyNoTrading } from "../kit/context.js";
+import { type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
 import { unknownOrderRefusal } from "../kit/order-state.js";
 import {
@@ -89,11 +89,11 @@ async function accountIsolationCheck(ctx: RunContext): Promise<void> {
   };
   const noTrading = whyNoTrading(ctx);
   if (noTrading) return skip(noTrading);
-  const plans = ctx.symbols.filter((p) => !("reason" in p.farBuy));
+  const plans = restingPlans(ctx);
   if (plans.length === 0) return skip("no symbol to rest an order on");
   // Every symbol the run trades: an account's orders are its own on each.
   for (const plan of plans) {
-    const far = plan.farBuy as FarBuy;
+    const far = plan.farBuy;
     ctx.progress({
       type: "stage",
       message: ctx.second

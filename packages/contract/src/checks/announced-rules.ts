@@ -346,22 +346,29 @@ async function belowMarketLot(
       `MARKET_LOT_SIZE minQty ${formatDec(rules.marketMinQty)}: one step below it, LOT_SIZE or the notional filters refuse as well`,
     );
   const what = `a MARKET BUY of ${formatDec(below)}, one step below MARKET_LOT_SIZE minQty ${formatDec(rules.marketMinQty)}`;
-  const placed = await send(
-    ctx,
-    newOrder,
-    view.symbol,
-    { side: "BUY", type: "MARKET", quantity: formatDec(below) },
-    what,
-  );
-  expectRefusal(ctx, CHECK, placed.exchange, {
-    what,
-    ...refusalOf(ctx, "filter-failure", newOrder.operationId),
-  });
-  await offsetMarket(ctx, newOrder, view.symbol, placed.body);
+  const filter = refusalOf(ctx, "filter-failure", newOrder.operationId);
+  await refusedMarketBuy(ctx, newOrder, view.symbol, { quantity: formatDec(below) }, what, filter);
 }
 
-/** Sells what a MARKET BUY probe executed. */
-async function offsetMarket(
+/**
+ * A MARKET BUY of `amount` (a quantity or a quote budget) that must be refused, with `refusal`'s
+ * code where one is named; one taken by mistake is offset by selling what it executed.
+ */
+async function refusedMarketBuy(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  amount: Values,
+  what: string,
+  refusal: ReturnType<typeof refusalOf> = {},
+): Promise<void> {
+  const placed = await send(ctx, newOrder, symbol, { side: "BUY", type: "MARKET", ...amount }, what);
+  expectRefusal(ctx, CHECK, placed.exchange, { what, ...refusal });
+  await offsetBuy(ctx, newOrder, symbol, placed.body);
+}
+
+/** Sells, at the market, what a MARKET BUY probe (its answer's `body`) executed. */
+async function offsetBuy(
   ctx: RunContext,
   newOrder: ContractOperation,
   symbol: string,
@@ -405,15 +412,7 @@ async function flagsOff(
   if (!view.quoteOrderQtyAllowed && view.types.includes("MARKET") && byQuote) {
     const budget = quoteBudget(view, 1, view.reference);
     const what = `a MARKET BUY by quoteOrderQty ${formatDec(budget)} on ${view.symbol}, whose quoteOrderQtyMarketAllowed is false`;
-    const placed = await send(
-      ctx,
-      newOrder,
-      view.symbol,
-      { side: "BUY", type: "MARKET", quoteOrderQty: formatDec(budget) },
-      what,
-    );
-    expectRefusal(ctx, CHECK, placed.exchange, { what });
-    await offsetMarket(ctx, newOrder, view.symbol, placed.body);
+    await refusedMarketBuy(ctx, newOrder, view.symbol, { quoteOrderQty: formatDec(budget) }, what);
   }
 }
 
@@ -600,15 +599,7 @@ async function marketAccepted(
       buy.exchange,
       `exchange_info lists MARKET for ${view.symbol}, but a MARKET BUY of ${formatDec(quantity)} was refused (${describeAnswer(buy.exchange)})`,
     );
-  const executed = tryParseDec(buy.body?.executedQty) ?? ZERO;
-  if (executed > ZERO)
-    await send(
-      ctx,
-      newOrder,
-      view.symbol,
-      { side: "SELL", type: "MARKET", quantity: formatDec(executed) },
-      "MARKET SELL offsetting the probe",
-    );
+  await offsetBuy(ctx, newOrder, view.symbol, buy.body);
 }
 
 /** Every type of the spec that a trading symbol does not list is refused there, with the code x-refusals names. */

@@ -14,7 +14,7 @@
  * open and again once cancelled (a closed order is found through the history, not the open ones).
  */
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
-import { op, type RunContext, whyNoTrading } from "../kit/context.js";
+import { op, type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
 import { type FarBuy, type Market, readExchangeInfo, TRADING_STATUS, takesOrders } from "../kit/market.js";
 import { OPEN_STATUSES } from "../kit/matching-model.js";
 import { OrderDesk, orderOperations } from "../kit/order-desk.js";
@@ -228,7 +228,7 @@ async function everySymbolCheck(ctx: RunContext): Promise<void> {
   const noTrading = whyNoTrading(ctx);
   if (noTrading) return skip(noTrading);
   await tryNotTrading(ctx);
-  const plans = ctx.symbols.filter((p): p is typeof p & { farBuy: FarBuy } => !("reason" in p.farBuy));
+  const plans = restingPlans(ctx);
   if (plans.length === 0) return skip(`no symbol to rest an order on (${reasons(ctx)})`);
   if (plans.length < ctx.symbols.length)
     ctx.session.recorder.note(CHECK, "new_order", `not traded: ${reasons(ctx)}`);

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Dec, formatDec, tryParseDec } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
-import { op, type RunContext, whyNoTrading } from "../kit/context.js";
+import { op, type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
 import { type SymbolPlan, smallestQuantity } from "../kit/market.js";
 import {
@@ -103,7 +103,7 @@ async function orderTimesCheck(ctx: RunContext): Promise<void> {
   };
   const noTrading = whyNoTrading(ctx);
   if (noTrading) return skip(noTrading);
-  const plans = ctx.symbols.filter((p) => !("reason" in p.farBuy));
+  const plans = restingPlans(ctx);
   if (plans.length === 0) return skip("no symbol to rest an order on");
   // Every symbol the run trades: each keeps its own orders' clocks.
   for (const plan of plans) {
@@ -111,7 +111,7 @@ async function orderTimesCheck(ctx: RunContext): Promise<void> {
       type: "stage",
       message: `${PURPOSE}: the run's orders on ${plan.rules.symbol}, placed, cancelled and filled (by its own)`,
     });
-    await placedAndCancelled(ctx, plan.farBuy as FarBuy);
+    await placedAndCancelled(ctx, plan.farBuy);
     await filled(ctx, plan);
   }
 }

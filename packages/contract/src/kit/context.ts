@@ -122,6 +122,11 @@ export function tradedSymbols(ctx: RunContext): string[] {
   return ctx.symbols.length > 0 ? ctx.symbols.map((plan) => plan.rules.symbol) : [ctx.values.symbol];
 }
 
+/** The plans of the symbols the run trades on which an order can rest far from the market. */
+export function restingPlans(ctx: RunContext): Array<SymbolPlan & { farBuy: FarBuy }> {
+  return ctx.symbols.filter((p): p is SymbolPlan & { farBuy: FarBuy } => !("reason" in p.farBuy));
+}
+
 /** The rules of every symbol the run trades; else the first symbol's alone (none when it has none). */
 export function tradedRules(ctx: RunContext): SymbolRules[] {
   if (ctx.symbols.length > 0) return ctx.symbols.map((plan) => plan.rules);

@@ -397,7 +397,7 @@ async function flagsOff(
   rules: NonNullable<ContractOperation["orderTypeRules"]>,
 ): Promise<void> {
   if (!view.icebergAllowed) {
-    const shape = farShape({ ...view, icebergAllowed: true }, rules, "LIMIT", "BUY", 2, true);
+    const shape = farShape(view, rules, "LIMIT", "BUY", 2, true);
     if (shape) {
       const what = `an iceberg (${shape.label}) on ${view.symbol}, whose icebergAllowed is false`;
       const placed = await send(ctx, newOrder, view.symbol, shape.values, what);

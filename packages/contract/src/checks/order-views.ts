@@ -31,7 +31,7 @@ import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { listAt, unreachable, valueAt } from "../kit/behaviour-support.js";
 import { op, type RunContext, tradedRules } from "../kit/context.js";
-import { type SymbolRules, smallestQuantity } from "../kit/market.js";
+import { rulesFor, type SymbolRules, smallestQuantity } from "../kit/market.js";
 import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-page.js";
 import { echoProblems, type UnsentDefaults, unsentProblems } from "../kit/order-echo.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
@@ -138,9 +138,7 @@ function judgeEchoes(ctx: RunContext): void {
 
 /** The defaults of `symbol` an order placed without them shows (exchangeInfo's, as the run read it). */
 function unsentDefaults(ctx: RunContext, symbol: string): UnsentDefaults {
-  const info = ctx.market.symbols.find((rules) => rules.symbol === symbol)?.info;
-  const mode = info?.defaultSelfTradePreventionMode;
-  return { selfTradePreventionMode: typeof mode === "string" ? mode : undefined };
+  return { selfTradePreventionMode: rulesFor(ctx.market, symbol)?.defaultSelfTradePreventionMode };
 }
 
 export async function orderViewsCheck(ctx: RunContext): Promise<void> {

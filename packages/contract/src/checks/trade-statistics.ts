@@ -16,7 +16,7 @@ import { type Dec, formatDec, tryParseDec, unitOf, ZERO } from "../core/decimal.
 import { bodyObject } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
 import { op, type RunContext, tradedSymbols, whyNoTrading } from "../kit/context.js";
-import { quantityForExactAverage } from "../kit/market.js";
+import { quantityForExactAverage, rulesFor } from "../kit/market.js";
 import { spreadWithRoom, tradeBetweenOwn } from "../kit/own-orders.js";
 import {
   ATTEMPTS,
@@ -33,7 +33,7 @@ import {
   unjudged,
 } from "../kit/relations-support.js";
 import { measureProblems, measuresOf, recentWindowTrades } from "../kit/trade-windows.js";
-import { paramValue, type RoundTrip } from "../session/round-trip.js";
+import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "trade_statistics";
@@ -97,7 +97,15 @@ async function judgeWindow(ctx: RunContext, window: TradeWindow, symbol: string,
   if ("expected" in outcome) {
     covered();
     ctx.session.recorder.note(CHECK, window.operation, `${name}: ${outcome.partly}`);
-    judge(ctx, window, outcome.exchange, outcome.expected, outcome.problems, "its first and last trades");
+    judge(
+      ctx,
+      window,
+      symbol,
+      outcome.exchange,
+      outcome.expected,
+      outcome.problems,
+      "its first and last trades",
+    );
     return;
   }
   if ("unjudged" in outcome) {
@@ -111,6 +119,7 @@ async function judgeWindow(ctx: RunContext, window: TradeWindow, symbol: string,
     judge(
       ctx,
       window,
+      symbol,
       outcome.exchange,
       measuresOf(outcome.trades),
       [],
@@ -253,17 +262,17 @@ function judgeEmpty(ctx: RunContext, window: TradeWindow, exchange: RoundTrip): 
   else ctx.session.fail(CHECK, exchange, `${window.name}: ${problems.join("; ")}`);
 }
 
-/** Compares each measure the answer reports with the value `from` gives, where it gives one. */
+/** Compares each measure `symbol`'s answer reports with the value `from` gives, where it gives one. */
 function judge(
   ctx: RunContext,
   window: TradeWindow,
+  symbol: string,
   exchange: RoundTrip,
   expected: Partial<Record<WindowMeasure, Dec | number>>,
   problems: string[],
   from: string,
 ): void {
-  const symbol = paramValue(exchange.plan.params, "symbol");
-  const tick = ctx.market.symbols.find((rules) => rules.symbol === symbol)?.tick;
+  const tick = rulesFor(ctx.market, symbol)?.tick;
   problems.push(...measureProblems(window, exchange.response?.json, expected, from, tick));
   if (problems.length === 0) ctx.session.pass(CHECK, exchange);
   else ctx.session.fail(CHECK, exchange, `${window.name}: ${problems.join("; ")}`);

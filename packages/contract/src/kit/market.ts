@@ -71,6 +71,8 @@ export interface SymbolRules {
   icebergAllowed: boolean;
   quoteOrderQtyAllowed: boolean;
   trailingStopAllowed: boolean;
+  /** The self-trade prevention mode of an order placed without one, when announced. */
+  defaultSelfTradePreventionMode: string | undefined;
   /** Orders of one account may trade with each other (no self-trade prevention by default). */
   selfTradeAllowed: boolean;
   /** The symbol's exchangeInfo entry as the target sent it. */
@@ -138,7 +140,8 @@ export function rulesOf(info: Json): SymbolRules {
   const basePrecision = integer(info.baseAssetPrecision) ?? 8;
   const tick = dec(price?.tickSize);
   const step = dec(lot?.stepSize);
-  const stp = info.defaultSelfTradePreventionMode;
+  const stp =
+    typeof info.defaultSelfTradePreventionMode === "string" ? info.defaultSelfTradePreventionMode : undefined;
   return {
     symbol: String(info.symbol),
     status: String(info.status ?? TRADING_STATUS),
@@ -174,6 +177,7 @@ export function rulesOf(info: Json): SymbolRules {
     icebergAllowed: info.icebergAllowed !== false,
     quoteOrderQtyAllowed: info.quoteOrderQtyMarketAllowed !== false,
     trailingStopAllowed: info.allowTrailingStop !== false,
+    defaultSelfTradePreventionMode: stp,
     selfTradeAllowed: stp === undefined || stp === "NONE",
     info,
   };
@@ -204,6 +208,11 @@ export function readExchangeInfo(body: unknown): Market {
 }
 
 /** The symbol to test with first: the preferred one (the spec's example) when it trades, else the first trading one. */
+/** The rules exchangeInfo gave `symbol`, when it lists it. */
+export function rulesFor(market: Market, symbol: string | undefined): SymbolRules | undefined {
+  return market.symbols.find((rules) => rules.symbol === symbol);
+}
+
 export function pickSymbol(market: Market, preferred: string | undefined): SymbolRules | undefined {
   const trading = market.symbols.filter(takesOrders);
   return trading.find((s) => s.symbol === preferred) ?? trading[0] ?? market.symbols[0];

@@ -18,9 +18,9 @@ const ECHOED: ReadonlyArray<{ parameter: string; field: string; kind: Kind }> = 
   { parameter: "timeInForce", field: "timeInForce", kind: "text" },
   { parameter: "price", field: "price", kind: "decimal" },
   { parameter: "quantity", field: "origQty", kind: "decimal" },
-  { parameter: "quoteOrderQty", field: "origQuoteOrderQty", kind: "decimal" },
   { parameter: "stopPrice", field: "stopPrice", kind: "decimal" },
   { parameter: "icebergQty", field: "icebergQty", kind: "decimal" },
+  { parameter: "quoteOrderQty", field: "origQuoteOrderQty", kind: "decimal" },
   { parameter: "trailingDelta", field: "trailingDelta", kind: "integer" },
   { parameter: "newClientOrderId", field: "clientOrderId", kind: "text" },
 ];
@@ -64,12 +64,14 @@ export interface UnsentDefaults {
   selfTradePreventionMode: string | undefined;
 }
 
-/** Decimal fields an order shows as zero when its parameter was not sent (the live API's "0.00000000"). */
-const ZERO_WHEN_UNSENT: ReadonlyArray<{ parameter: string; field: string }> = [
-  { parameter: "price", field: "price" },
-  { parameter: "icebergQty", field: "icebergQty" },
-  { parameter: "quoteOrderQty", field: "origQuoteOrderQty" },
-];
+/**
+ * The decimal fields an order shows as zero when their parameter was not sent (the live API's
+ * "0.00000000"): every decimal it echoes but the quantity, which a quote budget sets, and the stop
+ * price, which a trailing stop may set.
+ */
+const ZERO_WHEN_UNSENT = ECHOED.filter(
+  ({ parameter, kind }) => kind === "decimal" && parameter !== "quantity" && parameter !== "stopPrice",
+);
 
 /**
  * What a view of an order shows, where nothing was sent, other than what it means: a price, an
@@ -88,7 +90,10 @@ export function unsentProblems(
   const problems: string[] = [];
   const wasSent = (parameter: string) => sent.some(([name]) => name === parameter);
   const stopless = !wasSent("stopPrice") && !wasSent("trailingDelta");
-  const zeroes = [...ZERO_WHEN_UNSENT, ...(stopless ? [{ parameter: "stopPrice", field: "stopPrice" }] : [])];
+  const zeroes = [
+    ...ZERO_WHEN_UNSENT,
+    ...(stopless ? ECHOED.filter((e) => e.parameter === "stopPrice") : []),
+  ];
   for (const { parameter, field } of zeroes) {
     if (wasSent(parameter) || !(field in shown)) continue;
     const value = tryParseDec(shown[field]);

@@ -4,12 +4,14 @@
  * a MARKET BUY of its quantity and its cancel are sent together. Either the cancel succeeds (the
  * order ends CANCELED with what had executed before) or it is refused because the order filled
  * (FILLED); query_order must agree with whichever answer came. Whatever the buy executed is sold back.
+ * The race is run on every symbol the run trades.
  */
 import { formatDec, tryParseDec, ZERO } from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
-import { op, type RunContext } from "../kit/context.js";
-import { smallestQuantity } from "../kit/market.js";
+import { op, type RunContext, tradedRules } from "../kit/context.js";
+import { type SymbolRules, smallestMarketQuantity } from "../kit/market.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import type { ContractCheck } from "./check.js";
 
@@ -29,20 +31,41 @@ export const cancelRace: ContractCheck<typeof CHECK> = {
 };
 
 export async function cancelRacePhase(ctx: RunContext): Promise<void> {
+  const ops = raceOperations(ctx);
+  if (!ops || !ctx.session.recorder.enabled(CHECK)) return;
+  if (!ctx.trading || !ctx.session.canSign || !ctx.rules)
+    return ctx.session.recorder.skip(CHECK, ops.cancel.operationId, "needs --allow-trading with credentials");
+  // Every symbol the run trades: a race settled right on one symbol says nothing of another's book.
+  for (const rules of tradedRules(ctx)) await raceOn(ctx, ops, rules);
+}
+
+interface RaceOperations {
+  newOrder: ContractOperation;
+  cancel: ContractOperation;
+  query: ContractOperation;
+}
+
+function raceOperations(ctx: RunContext): RaceOperations | undefined {
   const newOrder = op(ctx, "new_order");
   const cancel = op(ctx, "cancel_order");
   const query = op(ctx, "query_order");
-  if (!newOrder || !cancel || !query || !ctx.session.recorder.enabled(CHECK)) return;
-  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, cancel.operationId, reason);
-  if (!ctx.trading || !ctx.session.canSign || !ctx.rules)
-    return skip("needs --allow-trading with credentials");
-  const prices = await bestPrices(ctx, "cancel race: best prices");
+  return newOrder && cancel && query ? { newOrder, cancel, query } : undefined;
+}
+
+async function raceOn(
+  ctx: RunContext,
+  { newOrder, cancel, query }: RaceOperations,
+  rules: SymbolRules,
+): Promise<void> {
+  const symbol = rules.symbol;
+  const skip = (reason: string) =>
+    ctx.session.recorder.skip(CHECK, cancel.operationId, `${symbol}: ${reason}`);
+  const prices = await bestPrices(ctx, `cancel race: best prices of ${symbol}`, symbol);
   if (!prices) return skip("an empty side of the book: nothing to race against");
-  const price = prices.bid + ctx.rules.tick;
-  if (ctx.rules.tick <= ZERO || price >= prices.ask)
-    return skip("no price inside the spread to rest a sell at");
-  const quantity = formatDec(smallestQuantity(ctx.rules, price));
-  const symbol = ctx.rules.symbol;
+  const price = prices.bid + rules.tick;
+  if (rules.tick <= ZERO || price >= prices.ask) return skip("no price inside the spread to rest a sell at");
+  // Sized for the MARKET BUY that races the cancel (MARKET_LOT_SIZE too), so it is not refused.
+  const quantity = formatDec(smallestMarketQuantity(rules, price));
   const sell = await placeOrder(
     ctx,
     newOrder,

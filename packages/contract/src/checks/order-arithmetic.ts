@@ -5,8 +5,8 @@
  * the quote quantity is Σ price × qty), its status must follow the executed quantity, IOC and FOK
  * never rest, FOK fills all or nothing. Every buy that executed is offset by a MARKET sell.
  *
- * At the end, every FULL answer new_order gave the run (on any symbol, for any check) is judged the
- * same way: the phase trades on the first symbol, the other checks fill orders on the others.
+ * The phase trades so on every symbol the run trades. At the end, every FULL answer new_order gave
+ * the run (on any symbol, for any check) is judged the same way.
  */
 
 import type { OrderArithmetic } from "@marketapi/spec/model";
@@ -14,8 +14,14 @@ import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
-import { op, type RunContext, whyNoTrading } from "../kit/context.js";
-import { offsetIsSure, smallestQuantity } from "../kit/market.js";
+import { op, type RunContext, tradedPlans, whyNoTrading } from "../kit/context.js";
+import {
+  type FarBuy,
+  offsetIsSure,
+  type SymbolPlan,
+  smallestMarketQuantity,
+  smallestQuantity,
+} from "../kit/market.js";
 import { arithmeticProblems } from "../kit/order-answers.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { type BestPrices, bestPrices, placeOrder } from "../kit/order-placing.js";
@@ -44,26 +50,49 @@ export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
   const newOrder = op(ctx, "new_order");
   const rule = newOrder?.behaviour.orderArithmetic;
   if (!newOrder || !rule || !ctx.session.recorder.enabled(CHECK)) return;
-  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
   const noTrading = whyNoTrading(ctx);
-  if (noTrading) return skip(noTrading);
-  if (!ctx.rules) return skip("exchangeInfo lists no symbol to trade");
-  const prices = await bestPrices(ctx, "order arithmetic: best prices");
+  if (noTrading) return ctx.session.recorder.skip(CHECK, newOrder.operationId, noTrading);
+  const plans = tradedPlans(ctx);
+  if (plans.length === 0)
+    return ctx.session.recorder.skip(CHECK, newOrder.operationId, "exchangeInfo lists no symbol to trade");
+  // Every symbol the run trades: each has its own book, filters and matching.
+  for (const plan of plans) await tradeOn(ctx, { newOrder, rule, plan });
+}
+
+/** What one symbol's trades are placed with and judged by. */
+interface Trading {
+  newOrder: ContractOperation;
+  rule: OrderArithmetic;
+  plan: SymbolPlan;
+}
+
+async function tradeOn(ctx: RunContext, trading: Trading): Promise<void> {
+  const { newOrder, rule, plan } = trading;
+  const { rules } = plan;
+  const symbol = rules.symbol;
+  const prices = await bestPrices(ctx, `order arithmetic: best prices of ${symbol}`, symbol);
   if (!prices)
-    return skip(`the order book of ${ctx.values.symbol} has an empty side: nothing to trade against`);
-  const sized = smallestQuantity(ctx.rules, prices.ask);
+    return ctx.session.recorder.skip(
+      CHECK,
+      newOrder.operationId,
+      `the order book of ${symbol} has an empty side: nothing to trade against`,
+    );
+  const sized = smallestQuantity(rules, prices.ask);
   const quantity = formatDec(sized);
-  const symbol = ctx.values.symbol;
-  const types = ctx.rules.orderTypes;
+  const types = rules.orderTypes;
   const can = (type: string) => types.length === 0 || types.includes(type);
 
   const trades: Array<{ label: string; values: Record<string, unknown> }> = [];
-  if (can("MARKET")) trades.push({ label: "MARKET BUY", values: { type: "MARKET", quantity } });
+  if (can("MARKET"))
+    trades.push({
+      label: "MARKET BUY",
+      values: { type: "MARKET", quantity: formatDec(smallestMarketQuantity(rules, prices.ask)) },
+    });
   if (can("LIMIT")) {
     const ask = formatDec(prices.ask);
     // Priced above the best ask, it fills at the ask: the quote quantity must come from the fill
     // prices, not from the order's own price.
-    const above = formatDec(prices.ask + 2n * ctx.rules.tick);
+    const above = formatDec(prices.ask + 2n * rules.tick);
     trades.push({
       label: `LIMIT IOC BUY at ${above}, above the best ask ${ask}`,
       values: { type: "LIMIT", timeInForce: "IOC", price: above, quantity },
@@ -78,21 +107,21 @@ export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
       ctx,
       newOrder,
       { symbol, side: "BUY", ...trade.values },
-      `order arithmetic: ${trade.label}`,
+      `order arithmetic: ${trade.label} on ${symbol}`,
     );
     const executed = judgeAnswer(
       ctx,
       rule,
       placed.exchange,
-      trade.label,
+      `${trade.label} on ${symbol}`,
       String(trade.values.timeInForce ?? ""),
     );
-    if (executed !== undefined && executed > ZERO) await offset(ctx, newOrder, executed, sized, prices.bid);
+    if (executed !== undefined && executed > ZERO) await offset(ctx, trading, executed, sized, prices.bid);
   }
-  if (can("LIMIT")) await fokBeyondLiquidity(ctx, newOrder, rule, prices);
-  if (can("LIMIT") && "price" in ctx.farBuy) {
-    await unfillable(ctx, newOrder, rule, symbol, ctx.farBuy);
-    await restingThenCancelled(ctx, newOrder, rule, symbol, ctx.farBuy);
+  if (can("LIMIT")) await fokBeyondLiquidity(ctx, trading, prices);
+  if (can("LIMIT") && "price" in plan.farBuy) {
+    await unfillable(ctx, trading, plan.farBuy);
+    await restingThenCancelled(ctx, trading, plan.farBuy);
   }
 }
 
@@ -165,20 +194,19 @@ export function judgeAnswer(
  */
 async function offset(
   ctx: RunContext,
-  newOrder: ContractOperation,
+  { newOrder, rule, plan }: Trading,
   executed: Dec,
   sized: Dec,
   bid: Dec,
 ): Promise<void> {
-  const rule = newOrder.behaviour.orderArithmetic!;
   const label = "the offsetting MARKET SELL";
   const placed = await placeOrder(
     ctx,
     newOrder,
-    { symbol: ctx.values.symbol, side: "SELL", type: "MARKET", quantity: formatDec(executed) },
+    { symbol: plan.rules.symbol, side: "SELL", type: "MARKET", quantity: formatDec(executed) },
     "order arithmetic: MARKET SELL offsetting the buy",
   );
-  if (ok(placed.exchange) || offsetIsSure(ctx.rules!, executed, sized, bid))
+  if (ok(placed.exchange) || offsetIsSure(plan.rules, executed, sized, bid))
     judgeAnswer(ctx, rule, placed.exchange, label, "");
   else
     ctx.session.recorder.note(
@@ -195,12 +223,11 @@ async function offset(
  */
 async function fokBeyondLiquidity(
   ctx: RunContext,
-  newOrder: ContractOperation,
-  rule: OrderArithmetic,
+  { newOrder, rule, plan }: Trading,
   prices: BestPrices,
 ): Promise<void> {
-  const rules = ctx.rules!;
-  const symbol = ctx.values.symbol;
+  const { rules } = plan;
+  const symbol = rules.symbol;
   if (!rule.allOrNothing.includes("FOK")) return;
   const note = (why: string) => ctx.session.recorder.note(CHECK, newOrder.operationId, why);
   if (prices.ask - prices.bid < 2n * rules.tick)
@@ -224,7 +251,7 @@ async function fokBeyondLiquidity(
   const bought =
     judgeAnswer(ctx, rule, placed.exchange, `a LIMIT FOK for more than the book holds at ${price}`, "FOK") ??
     ZERO;
-  const sold = await cancelOwn(ctx, rule, resting.clientOrderId);
+  const sold = await cancelOwn(ctx, rule, symbol, resting.clientOrderId);
   // Someone else may have bought the own SELL meanwhile: whatever is left over is offset.
   const net = bought - sold;
   if (net === ZERO) return;
@@ -242,8 +269,12 @@ async function fokBeyondLiquidity(
 }
 
 /** Cancels an own order by client id; returns what it executed (read back if the cancel was refused). */
-async function cancelOwn(ctx: RunContext, rule: OrderArithmetic, clientOrderId: string): Promise<Dec> {
-  const symbol = ctx.values.symbol;
+async function cancelOwn(
+  ctx: RunContext,
+  rule: OrderArithmetic,
+  symbol: string,
+  clientOrderId: string,
+): Promise<Dec> {
   const cancel = op(ctx, "cancel_order");
   if (cancel && ctx.ledger.get(clientOrderId)?.state !== "closed") {
     const exchange = await ctx.session.call(
@@ -263,13 +294,8 @@ async function cancelOwn(ctx: RunContext, rule: OrderArithmetic, clientOrderId: 
 }
 
 /** A FOK and an IOC far below the market cannot fill: nothing executed, and neither rests. */
-async function unfillable(
-  ctx: RunContext,
-  newOrder: ContractOperation,
-  rule: OrderArithmetic,
-  symbol: string,
-  far: { price: string; quantity: string },
-) {
+async function unfillable(ctx: RunContext, { newOrder, rule, plan }: Trading, far: FarBuy) {
+  const symbol = plan.rules.symbol;
   for (const tif of ["FOK", "IOC"].filter((t) => rule.neverRest.includes(t))) {
     const placed = await placeOrder(
       ctx,
@@ -282,13 +308,8 @@ async function unfillable(
 }
 
 /** A resting LIMIT GTC answers NEW with nothing executed; its cancel answers CANCELED. */
-async function restingThenCancelled(
-  ctx: RunContext,
-  newOrder: ContractOperation,
-  rule: OrderArithmetic,
-  symbol: string,
-  far: { price: string; quantity: string },
-) {
+async function restingThenCancelled(ctx: RunContext, { newOrder, rule, plan }: Trading, far: FarBuy) {
+  const symbol = plan.rules.symbol;
   const placed = await placeOrder(
     ctx,
     newOrder,

@@ -127,10 +127,15 @@ export function restingPlans(ctx: RunContext): Array<SymbolPlan & { farBuy: FarB
   return ctx.symbols.filter((p): p is SymbolPlan & { farBuy: FarBuy } => !("reason" in p.farBuy));
 }
 
+/** The plan of every symbol the run trades; else the first symbol's alone (none when it has none). */
+export function tradedPlans(ctx: RunContext): SymbolPlan[] {
+  if (ctx.symbols.length > 0) return ctx.symbols;
+  return ctx.rules ? [{ rules: ctx.rules, reference: undefined, farBuy: ctx.farBuy }] : [];
+}
+
 /** The rules of every symbol the run trades; else the first symbol's alone (none when it has none). */
 export function tradedRules(ctx: RunContext): SymbolRules[] {
-  if (ctx.symbols.length > 0) return ctx.symbols.map((plan) => plan.rules);
-  return ctx.rules ? [ctx.rules] : [];
+  return tradedPlans(ctx).map((plan) => plan.rules);
 }
 
 /** Why the run may not place orders on this target (trading not allowed, no credentials), or undefined. */

@@ -562,33 +562,14 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       description:
         "a cancel that lost the race to a fill still answers CANCELED (two outcomes for one order)",
       caughtBy: ["cancel_race"],
-      response: (req, res) => {
-        const params = allParams(req);
-        if (req.method !== "DELETE" || !at("order")(req) || res.status !== 400 || !res.body.includes("-2011"))
-          return res;
-        if (!params.get("origClientOrderId")?.startsWith("mct-")) return res;
-        return {
-          status: 200,
-          headers: { ...res.headers, "content-type": "application/json" },
-          body: JSON.stringify({
-            symbol: params.get("symbol"),
-            origClientOrderId: params.get("origClientOrderId"),
-            orderId: 1,
-            orderListId: -1,
-            clientOrderId: "cancelled",
-            transactTime: Date.now(),
-            price: "0.00000000",
-            origQty: "0.00000000",
-            executedQty: "0.00000000",
-            cummulativeQuoteQty: "0.00000000",
-            status: "CANCELED",
-            timeInForce: "GTC",
-            type: "LIMIT",
-            side: "SELL",
-            selfTradePreventionMode: "NONE",
-          }),
-        };
-      },
+      response: cancelSucceedsAfterFill(),
+    },
+    {
+      name: "cancel-succeeds-after-fill-on-ethbtc",
+      description:
+        "on ETHBTC (the third symbol) alone, a cancel that lost the race to a fill still answers CANCELED",
+      caughtBy: ["cancel_race"],
+      response: cancelSucceedsAfterFill("ETHBTC"),
     },
     // ---- the server clock ----
     {
@@ -669,6 +650,21 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
           : res,
     },
     {
+      name: "quote-from-limit-price-on-ethusdt",
+      description:
+        "on ETHUSDT (the second symbol) alone, a LIMIT order that fills reports cummulativeQuoteQty at its own price, not the fills'",
+      caughtBy: ["order_arithmetic"],
+      response: (req, res) => {
+        const params = allParams(req);
+        const price = Number(params.get("price"));
+        if (params.get("symbol") !== "ETHUSDT" || !(price > 0)) return res;
+        return onFill((o) => ({ ...o, cummulativeQuoteQty: (Number(o.executedQty) * price).toFixed(8) }))(
+          req,
+          res,
+        );
+      },
+    },
+    {
       name: "status-new-after-fill",
       description: "a filled order answers status NEW",
       caughtBy: ["order_arithmetic"],
@@ -735,4 +731,36 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
           : res,
     },
   ];
+}
+
+/** A refused cancel (-2011, the order filled) of the tester's order answered CANCELED, on `symbol` or every symbol. */
+function cancelSucceedsAfterFill(symbol?: string): Fault["response"] {
+  return (req, res) => {
+    const params = allParams(req);
+    if (req.method !== "DELETE" || !at("order")(req) || res.status !== 400 || !res.body.includes("-2011"))
+      return res;
+    if (!params.get("origClientOrderId")?.startsWith("mct-")) return res;
+    if (symbol !== undefined && params.get("symbol") !== symbol) return res;
+    return {
+      status: 200,
+      headers: { ...res.headers, "content-type": "application/json" },
+      body: JSON.stringify({
+        symbol: params.get("symbol"),
+        origClientOrderId: params.get("origClientOrderId"),
+        orderId: 1,
+        orderListId: -1,
+        clientOrderId: "cancelled",
+        transactTime: Date.now(),
+        price: "0.00000000",
+        origQty: "0.00000000",
+        executedQty: "0.00000000",
+        cummulativeQuoteQty: "0.00000000",
+        status: "CANCELED",
+        timeInForce: "GTC",
+        type: "LIMIT",
+        side: "SELL",
+        selfTradePreventionMode: "NONE",
+      }),
+    };
+  };
 }

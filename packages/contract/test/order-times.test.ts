@@ -1,7 +1,7 @@
 // order_times on a busy market: which trades in the list may have filled the run's resting BUY
 // besides its own SELL (before it, or on what it left before the maker was read), so that the maker's updateTime is judged against a fill that happened.
 import { describe, expect, it } from "vitest";
-import { otherFills } from "../src/checks/order-times.js";
+import { changedFields, otherFills } from "../src/checks/order-times.js";
 import { parseDec } from "../src/core/decimal.js";
 
 const price = parseDec("100.01");
@@ -41,5 +41,24 @@ describe("other accounts' fills of the run's maker", () => {
     expect(otherFills(full, price, window, ownTradeIds)).toBeUndefined();
     // One trade from before the placement shows the list reaches back far enough.
     expect(otherFills([trade(99, 990), ...full.slice(1)], price, window, ownTradeIds)).toHaveLength(190);
+  });
+});
+
+describe("what a refused cancel changed in an order", () => {
+  const order = { orderId: 7, status: "CANCELED", time: 100, updateTime: 140, executedQty: "0.00" };
+  it.each([
+    { given: "the same order", after: { ...order }, want: [] },
+    {
+      given: "updateTime moved",
+      after: { ...order, updateTime: 180 },
+      want: ["updateTime went from 140 to 180"],
+    },
+    {
+      given: "a field gone and one new",
+      after: { orderId: 7, status: "CANCELED", time: 100, updateTime: 140, isWorking: false },
+      want: ['executedQty went from "0.00" to undefined', "isWorking went from undefined to false"],
+    },
+  ])("$given", ({ after, want }) => {
+    expect(changedFields(order, after)).toEqual(want);
   });
 });

@@ -6,6 +6,8 @@
  * transactTime is later than the order's; afterwards `updateTime` is the cancel's and `time` has
  * not moved. A fill sets the maker's `updateTime` to the taker's transactTime, which is also the
  * trade's time in the trade list, and the average price's `closeTime` when that trade is the last.
+ * A cancel refused because the order is no longer open (cancelled, filled) changes nothing: the
+ * order reads the same after it, `updateTime` included.
  * Judged on the run's own orders, on every symbol it trades.
  */
 import { setTimeout as sleep } from "node:timers/promises";
@@ -57,6 +59,7 @@ export const orderTimes: ContractCheck<typeof CHECK> = {
     "update-time-frozen-after-fill-on-ethusdt",
     "cancel-transact-time-is-order-time",
     "transact-time-in-seconds",
+    "refused-cancel-stamps-update-time",
   ],
 };
 
@@ -181,13 +184,15 @@ async function placedAndCancelled(ctx: RunContext, far: FarBuy): Promise<void> {
     judge(ctx, cancel, problems, "cancel_order");
     if (typeof at !== "number") return;
     const after = await queryOwn(ctx, placed.order, `${PURPOSE}: query_order after the cancel`);
-    if (after && ok(after))
+    if (after && ok(after)) {
       judge(
         ctx,
         after,
         timeProblems(bodyObject(after) ?? {}, placed.at, { what: "the cancel", at }),
         "query_order after a cancel",
       );
+      await refusedCancelChangesNothing(ctx, placed.order, after, "cancelled");
+    }
   } finally {
     await cancelIfOpen(ctx, placed.order, `${PURPOSE}: cancel`);
   }
@@ -245,11 +250,47 @@ async function filled(ctx: RunContext, plan: SymbolPlan): Promise<void> {
         at: taker.at,
         tradeIds: fills.map((f: Record<string, unknown>) => f.tradeId),
       });
+      await refusedCancelChangesNothing(ctx, maker.order, after, "filled");
     }
     await tradeTimes(ctx, rules.symbol, fills as Record<string, unknown>[], taker.at);
   } finally {
     await cancelIfOpen(ctx, maker.order, `${PURPOSE}: cancel`);
   }
+}
+
+/**
+ * A cancel of an order no longer open (`state`: cancelled or filled) is refused, and the order
+ * reads afterwards as it did before it: a refusal changes nothing, its clock least of all.
+ */
+async function refusedCancelChangesNothing(
+  ctx: RunContext,
+  order: OwnOrder,
+  before: RoundTrip,
+  state: string,
+): Promise<void> {
+  const cancel = await cancelOwn(ctx, order, `${PURPOSE}: a cancel of the ${state} order, to be refused`);
+  if (!cancel || ok(cancel)) return;
+  const after = await queryOwn(ctx, order, `${PURPOSE}: query_order after the refused cancel`);
+  if (!after || !ok(after)) return;
+  const changed = changedFields(bodyObject(before) ?? {}, bodyObject(after) ?? {});
+  judge(
+    ctx,
+    after,
+    changed.length > 0
+      ? [
+          `after a cancel of the ${state} order was refused (${describeAnswer(cancel)}), ${changed.join(", ")}: a refusal changes nothing`,
+        ]
+      : [],
+    "query_order after a refused cancel",
+  );
+}
+
+/** The fields of an order that read differently in `after` than in `before`, each with both values. Pure. */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return names
+    .filter((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]))
+    .map((name) => `${name} went from ${JSON.stringify(before[name])} to ${JSON.stringify(after[name])}`);
 }
 
 /** How many recent trades are read to see whether another account filled the run's BUY first. */

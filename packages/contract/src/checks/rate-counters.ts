@@ -14,6 +14,9 @@
  * that went on across the boundary growing by exactly each request's weight, as inside one window,
  * fails: a server that restarts could show that only if other clients on the address spent, since
  * the boundary, exactly what the address had spent before it.
+ *
+ * The orders each count holds: every accepted order's counters, at the end of the run, hold at
+ * least the orders its account surely placed in their windows, itself included.
  */
 
 import { formatDec, parseDec } from "../core/decimal.js";
@@ -47,6 +50,7 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
     "weight-counts-double",
     "weight-tiers-ignored",
     "order-count-frozen",
+    "order-count-read-before-increment",
     "refused-order-counted",
     "weight-window-never-restarts",
   ],
@@ -247,10 +251,74 @@ async function orderCounts(ctx: RunContext): Promise<void> {
   skip(`no two orders fell inside one window of every order counter in ${ORDER_ATTEMPTS} attempts`);
 }
 
-/** The judgements over the whole run: the daily order count, and the weight window's restarts. */
+/** The judgements over the whole run: the daily order count, the orders each count holds, and the weight window's restarts. */
 async function atTheEnd(ctx: RunContext): Promise<void> {
   await dailyCount(ctx);
+  ordersCountedByEachAnswer(ctx);
   await windowRestarts(ctx);
+}
+
+/** One accepted order of an account as its counters read it: when it was in flight (the target's clock), and a counter's value. */
+export interface CountedOrder {
+  sentAt: number;
+  answeredAt: number;
+  value: number | undefined;
+}
+
+/**
+ * The answers whose counter holds fewer orders than it must: the order itself, and every order of
+ * the same account answered before it was sent inside the same window (both with the window's
+ * margin). Orders in flight together are not counted for each other; an answer whose flight
+ * straddles a boundary is not judged. Pure.
+ */
+export function countsShort(
+  orders: readonly CountedOrder[],
+  counter: Counter,
+): Array<{ index: number; value: number; atLeast: number }> {
+  const out: Array<{ index: number; value: number; atLeast: number }> = [];
+  orders.forEach((order, index) => {
+    if (order.value === undefined || !sameWindow(order.sentAt, order.answeredAt, counter)) return;
+    const before = orders.filter(
+      (other) => other.answeredAt < order.sentAt && sameWindow(other.sentAt, order.answeredAt, counter),
+    ).length;
+    if (order.value < before + 1) out.push({ index, value: order.value, atLeast: before + 1 });
+  });
+  return out;
+}
+
+/**
+ * Every accepted order's counters hold at least the orders the run's account surely placed in
+ * their windows, itself included (the header counts the orders placed by the account in the
+ * window): a count read before the order is added, or one that loses orders, shows fewer.
+ */
+function ordersCountedByEachAnswer(ctx: RunContext): void {
+  const newOrder = op(ctx, "new_order");
+  if (!newOrder) return;
+  // By account, and by the session's clock epoch: times from before and after a sandbox clock moved do not compare.
+  const groups = new Map<string, Array<{ exchange: RoundTrip; sentAt: number; answeredAt: number }>>();
+  for (const entry of ctx.session.timeline) {
+    const { exchange } = entry;
+    if (exchange.op.operationId !== newOrder.operationId || !ok(exchange)) continue;
+    const key = `${exchange.plan.as?.apiKey ?? ""}\n${entry.clock}`;
+    const group = groups.get(key) ?? [];
+    group.push(entry);
+    groups.set(key, group);
+  }
+  for (const counter of countersOf(newOrder, /X-MBX-ORDER-COUNT/))
+    for (const [key, entries] of groups) {
+      const account = key.slice(0, key.indexOf("\n"));
+      const orders = entries.map((e) => ({ ...e, value: counterValue(e.exchange, counter) }));
+      const short = countsShort(orders, counter);
+      const first = short[0];
+      const whose = account === "" ? "the run's account" : "the second account";
+      if (first)
+        ctx.session.fail(
+          CHECK,
+          entries[first.index]!.exchange,
+          `${counter.name} is ${first.value} on an accepted order, but ${whose} had placed at least ${first.atLeast} order(s) in that window, this one included (${short.length} of its ${entries.length} accepted orders show fewer than they must)`,
+        );
+      else if (orders.some((o) => o.value !== undefined)) ctx.session.pass(CHECK, entries.at(-1)!.exchange);
+    }
 }
 
 /** Longest wait for a short window's boundary to pass; longer windows are left to chance. */

@@ -187,6 +187,25 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       }),
     },
     {
+      name: "historical-fromId-past-newest-clamped",
+      description:
+        "historicalTrades asked from past the newest trade answers the newest trade (the cursor clamped to the last id) instead of nothing",
+      caughtBy: ["cursor_paging"],
+      response: (req, res, state) => {
+        const symbol = req.query.get("symbol");
+        if (!served(res) || req.method !== "GET" || !at("historicalTrades")(req) || !symbol) return res;
+        // Kept by unit: an answer in microseconds shows its trade's time so.
+        const key = `newest:${symbol}:${req.headers["x-mbx-time-unit"]?.toUpperCase() ?? ""}`;
+        const trades = list(JSON.parse(res.body));
+        const newest = trades.at(-1);
+        const had = state.get(key) as Json | undefined;
+        if (newest && (!had || Number(newest.id) >= Number(had.id))) state.set(key, newest);
+        const fromId = Number(req.query.get("fromId"));
+        if (trades.length > 0 || !had || !(Number(had.id) < fromId)) return res;
+        return { ...res, body: JSON.stringify([had]) };
+      },
+    },
+    {
       name: "historical-fromId-ignored",
       description: "historicalTrades validates fromId but answers the newest trades",
       caughtBy: ["cursor_paging"],

@@ -450,6 +450,29 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
           : res,
     },
     {
+      name: "refused-cancel-stamps-update-time",
+      description:
+        "a cancel refused because the order is no longer open (-2011) still writes its time into the order's updateTime",
+      caughtBy: ["order_times"],
+      response: (req, res, state) => {
+        const params = allParams(req);
+        const key = (symbol: unknown, id: unknown) => `refused-cancel:${String(symbol)}:${String(id)}`;
+        if (isCancel(req) && bodyOf(res)?.code === -2011) {
+          const id = params.get("orderId") ?? params.get("origClientOrderId");
+          state.set(key(params.get("symbol"), id), Date.now());
+          return res;
+        }
+        if (req.method !== "GET" || !at("order")(req) || !served(res)) return res;
+        return mapJson(res, (j) => {
+          const order = j as Json;
+          const stamp = (state.get(key(order.symbol, order.orderId)) ??
+            state.get(key(order.symbol, order.clientOrderId))) as number | undefined;
+          const micro = req.headers["x-mbx-time-unit"]?.toUpperCase() === "MICROSECOND";
+          return stamp === undefined ? order : { ...order, updateTime: micro ? stamp * 1000 : stamp };
+        });
+      },
+    },
+    {
       name: "cancel-transact-time-is-order-time",
       description: "cancel_order's transactTime is when the order was placed, not when it was cancelled",
       caughtBy: ["order_times"],

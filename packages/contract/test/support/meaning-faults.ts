@@ -229,6 +229,20 @@ export function meaningFaults(demo: { apiSecret: string }): Fault[] {
           ? { ...res, headers: { ...res.headers, "x-mbx-order-count-10s": "1" } }
           : res,
     },
+    {
+      name: "order-count-read-before-increment",
+      description:
+        "the order counters on an accepted order are read before it is counted (an account's first order of a window shows 0)",
+      caughtBy: ["rate_counters"],
+      response: (req, res) => {
+        if (!isNewOrder(req) || !served(res)) return res;
+        const headers = { ...res.headers };
+        for (const name of Object.keys(headers))
+          if (/^x-mbx-order-count-/i.test(name))
+            headers[name] = String(Math.max(0, Number(headers[name]) - 1));
+        return { ...res, headers };
+      },
+    },
     // ---- codes the spec names ----
     {
       name: "missing-parameter-generic-code",

@@ -1,41 +1,21 @@
 // The coverage report: what a run exercised per operation, and why the rest was not. Recorded
 // by the session from every exchange (so every check and exploration feeds it), printed by
 // default, in the JSON result and as a JUnit test suite.
-import { loadOpenApi } from "@marketapi/spec";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { buildContractModel } from "../src/core/operations.js";
 import type { ParamList } from "../src/http/request.js";
 import { junitXml } from "../src/report/junit.js";
 import { reportText } from "../src/report/text.js";
 import { CoverageRecorder, declaredRelations } from "../src/session/coverage.js";
 import type { RoundTrip } from "../src/session/round-trip.js";
+import { model, roundTrip } from "./support/round-trips.js";
 import { runContract } from "./support/run.js";
 import { startReferenceServer } from "./support/server.js";
 
-const model = buildContractModel(loadOpenApi());
 const newOrder = model.operation("new_order")!;
 
 function exchange(operationId: string, params: ParamList, status: number | undefined): RoundTrip {
-  const op = model.operation(operationId)!;
-  return {
-    op,
-    case: "test",
-    plan: { op, params },
-    request: { method: "GET", url: "http://x", headers: {} },
-    durationMs: 1,
-    ...(status !== undefined
-      ? {
-          response: {
-            status,
-            headers: {},
-            contentType: "application/json",
-            bodyText: "{}",
-            json: {},
-          } as NonNullable<RoundTrip["response"]>,
-        }
-      : {}),
-  };
+  return roundTrip(operationId, params, status === undefined ? undefined : { status, json: {} });
 }
 
 const item = (report: ReturnType<CoverageRecorder["report"]>, id: string, dimension: string, name: string) =>

@@ -1,31 +1,13 @@
 // cursor_paging's judgement of one page asked from a cursor (beforeCursor): the items it holds
 // before its cursor, given the spec's own x-cursor-paging of each paged operation.
-import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
 import { beforeCursor } from "../src/checks/cursor-paging.js";
-import { buildContractModel } from "../src/core/operations.js";
 import type { ParamList } from "../src/http/request.js";
 import type { RoundTrip } from "../src/session/round-trip.js";
+import { roundTrip } from "./support/round-trips.js";
 
-const model = buildContractModel(loadOpenApi());
-
-function page(operationId: string, params: ParamList, status: number, json: unknown): RoundTrip {
-  const op = model.operation(operationId)!;
-  return {
-    op,
-    case: "test",
-    plan: { op, params },
-    request: { method: "GET", url: "http://x", headers: {} },
-    durationMs: 1,
-    response: {
-      status,
-      headers: {},
-      contentType: "application/json",
-      bodyText: JSON.stringify(json),
-      json,
-    } as NonNullable<RoundTrip["response"]>,
-  };
-}
+const page = (operationId: string, params: ParamList, status: number, json: unknown): RoundTrip =>
+  roundTrip(operationId, params, { status, json });
 
 const trades = (...ids: number[]) => ids.map((id) => ({ id, price: "1.00", qty: "1.00" }));
 const aggregates = (...ids: number[]) => ids.map((a) => ({ a, p: "1.00", q: "1.00" }));

@@ -27,7 +27,16 @@ const SHOWN = {
 describe("echoProblems", () => {
   it.each([
     { name: "what was sent, decimals by value", given: SHOWN, want: [] },
-    { name: "a field left out is not judged here", given: { ...SHOWN, stopPrice: undefined }, want: [] },
+    {
+      name: "a field sent left out of a view of the order's state",
+      given: { ...SHOWN, stopPrice: undefined },
+      want: ["leaves out stopPrice; the order was placed with stopPrice=61000.00"],
+    },
+    {
+      name: "an ACK, which shows no state, leaves fields out",
+      given: { symbol: "BTCUSDT", clientOrderId: "run-7" },
+      want: [],
+    },
     {
       name: "the stop price zeroed",
       given: { ...SHOWN, stopPrice: "0.00000000" },

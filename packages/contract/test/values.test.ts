@@ -148,8 +148,23 @@ describe("request values from the spec", () => {
         'negative: price="0" (not above exclusiveMinimum)',
         "negative: LIMIT without timeInForce (x-order-type-rules)",
         "negative: LIMIT with stopPrice (x-order-type-rules forbids it)",
+        "negative: icebergQty with timeInForce=IOC (x-parameter-conditions: timeInForce must be GTC)",
       ]),
     );
+    // The condition broken alone: a valid iceberg (half the order shown), at another time in force.
+    const condition = negativeCases(newOrder, base).find((c) => c.rules?.includes("parameter-condition"));
+    expect(Object.fromEntries(condition?.params ?? [])).toMatchObject({
+      quantity: "0.002",
+      icebergQty: "0.001",
+      timeInForce: "IOC",
+    });
+    expect(
+      validateRequest(
+        "new_order",
+        (condition?.params ?? []).map(([n, v]): [string, string] => [n, n === "timeInForce" ? "GTC" : v]),
+        { from: "query" },
+      ).valid,
+    ).toBe(true);
     for (const op of model.operations) {
       for (const c of negativeCases(op, encodeParams(op, requiredValues(op, ctx)))) {
         if (c.fromDescription) continue;

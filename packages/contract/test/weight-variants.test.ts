@@ -39,9 +39,17 @@ describe("weightVariants", () => {
       want: [],
     },
     {
-      name: "absent that weighs the same: none",
+      name: "absent that weighs the same: the read without its symbol still",
       given: operation({ weight: 2, parameter: "symbol", absent: 2 }),
-      want: [],
+      want: [{}],
+    },
+    {
+      name: "one weight and an optional symbol: the read without it",
+      given: {
+        weightRule: { weight: 2 },
+        parameters: [{ name: "symbol", required: false }],
+      } as unknown as ContractOperation,
+      want: [{}],
     },
   ])("$name", ({ given, want }) => {
     expect(weightVariants(given, { symbol: "BTCUSDT" })).toEqual(want);

@@ -68,7 +68,11 @@ export function pipelineProblems(
         `answer ${i + 1} is not the answer to request ${i + 1} (${want.what}): pipelined requests are answered in the order they came`,
       );
   }
-  if (result.end === "timeout" && result.answers.length < expected.length)
+  if (result.end === "timeout" && expected.length === 1 && result.answers.length === 0)
+    problems.push(
+      `${expected[0]!.what} got no answer within ${timeoutMs} ms while its connection stayed open: a server answers a request, or closes the connection`,
+    );
+  else if (result.end === "timeout" && result.answers.length < expected.length)
     problems.push(
       `request ${result.answers.length + 1} of ${expected.length} (${expected[result.answers.length]!.what}), pipelined on one connection, got no answer within ${timeoutMs} ms while the connection stayed open: an HTTP/1.1 server answers pipelined requests in order, or closes the connection`,
     );
@@ -94,9 +98,17 @@ function pipelinedPair(ctx: RunContext): Array<PipelinedExpectation & { op: Cont
 export const DEEP_PIPELINE = 100;
 
 /**
+ * Connections opened together, each writing one ping at the same moment: more requests at once
+ * than one connection may pipeline, each a client of its own. Every one is answered or its
+ * connection closed, however many a server takes in at once.
+ */
+export const CLIENTS_AT_ONCE = 100;
+
+/**
  * Requests pipelined on one connection: server_time and ping, both answered in order; then
- * DEEP_PIPELINE pings, each answered in order, or the connection closed. A connection left open
- * with requests unanswered for --timeout (nothing more coming on it) is a fault.
+ * DEEP_PIPELINE pings, each answered in order, or the connection closed; then CLIENTS_AT_ONCE
+ * pings, each on a connection of its own, written at one moment, judged the same way. A connection
+ * left open with requests unanswered for --timeout (nothing more coming on it) is a fault.
  */
 async function pipelinedReads(ctx: RunContext): Promise<void> {
   const pair = pipelinedPair(ctx);
@@ -107,6 +119,48 @@ async function pipelinedReads(ctx: RunContext): Promise<void> {
     ctx,
     Array.from({ length: DEEP_PIPELINE }, () => ping),
   );
+  await judgeClientsAtOnce(ctx, ping);
+}
+
+/** CLIENTS_AT_ONCE pings, each on a connection of its own, written at one moment: none left unanswered on an open connection. */
+async function judgeClientsAtOnce(
+  ctx: RunContext,
+  ping: PipelinedExpectation & { op: ContractOperation },
+): Promise<void> {
+  const { session } = ctx;
+  const started = performance.now();
+  const { requests, results } = await session.together(
+    Array.from({ length: CLIENTS_AT_ONCE }, () => ({ op: ping.op, params: [] })),
+  );
+  const problems = results.map((result) => pipelineProblems([ping], result, session.timeoutMs));
+  const worst = Math.max(
+    0,
+    problems.findIndex((p) => p.length > 0),
+  );
+  const answer = results[worst]?.answers[0];
+  const exchange: RoundTrip = {
+    op: ping.op,
+    case: `${CLIENTS_AT_ONCE} × ping, each on a connection of its own, written at one moment`,
+    plan: { op: ping.op, params: [] },
+    request: requests[worst]!,
+    ...(answer ? { response: answerAsResponse(answer) } : {}),
+    durationMs: performance.now() - started,
+  };
+  const failed = problems.filter((p) => p.length > 0).length;
+  const unjudged = results.filter((r) => r.end === "error").length;
+  if (unjudged === results.length)
+    return session.recorder.note(
+      CHECK,
+      ping.op.operationId,
+      `${CLIENTS_AT_ONCE} connections at once not judged: ${results[0]?.error}`,
+    );
+  if (failed > 0)
+    session.fail(
+      CHECK,
+      exchange,
+      `${failed} of ${CLIENTS_AT_ONCE} pings, each on a connection of its own written at the same moment, went wrong, the first: ${problems[worst]!.join("; ")}`,
+    );
+  else session.pass(CHECK, exchange);
 }
 
 async function judgePipeline(

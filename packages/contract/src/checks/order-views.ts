@@ -81,6 +81,7 @@ export const orderViews: ContractCheck<typeof CHECK> = {
     "stop-market-price-is-stop",
     "stp-mode-not-symbol-default",
     "order-list-id-zero-in-reads",
+    "trailing-delta-left-out-of-reads",
   ],
 };
 

@@ -21,7 +21,7 @@
 
 import { formatDec, parseDec } from "../core/decimal.js";
 import { type ContractOperation, isSigned, isTrading, methodOf } from "../core/operations.js";
-import { encodeParams } from "../http/request.js";
+import { type Credentials, encodeParams } from "../http/request.js";
 import { describeAnswer, ok } from "../kit/answers.js";
 import { readServerClock } from "../kit/clock.js";
 import { op, type RunContext } from "../kit/context.js";
@@ -51,6 +51,8 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
     "weight-tiers-ignored",
     "order-count-frozen",
     "order-count-read-before-increment",
+    "ticker-without-symbol-weighs-more",
+    "weight-counted-per-api-key",
     "refused-order-counted",
     "weight-window-never-restarts",
   ],
@@ -82,14 +84,22 @@ function commonCases(ctx: RunContext): Array<{ operation: ContractOperation; val
 
 /**
  * The values that give each other weight x-weight states for `operation`: each tier's top value
- * of its parameter, and the parameter left out where that weighs otherwise (and it is optional).
+ * of its parameter, and the parameter left out where that weighs otherwise (and it is optional);
+ * and the read without its symbol, whatever it weighs.
  */
 export function weightVariants(operation: ContractOperation, values: Values): Values[] {
   const rule = operation.weightRule;
   const parameter = rule.parameter;
-  if (parameter === undefined) return [];
-  const optional = !operation.parameters.some((p) => p.name === parameter && p.required);
   const variants: Values[] = [];
+  // Without its symbol a read answers for every symbol: it weighs what x-weight says, the same
+  // where x-weight states one weight.
+  if (values.symbol !== undefined && operation.parameters.some((p) => p.name === "symbol" && !p.required)) {
+    const { symbol: _left, ...without } = values;
+    if (parameter !== "symbol" || rule.absent === undefined || rule.absent === rule.weight)
+      variants.push(without);
+  }
+  if (parameter === undefined) return variants;
+  const optional = !operation.parameters.some((p) => p.name === parameter && p.required);
   if (rule.absent !== undefined && rule.absent !== rule.weight && optional) {
     const { [parameter]: _left, ...without } = values;
     variants.push(without);
@@ -133,6 +143,31 @@ async function weightCounts(ctx: RunContext): Promise<void> {
       previous = { exchange, at };
       if (judged !== "retry") break;
     }
+  }
+  if (ctx.second) await secondAccountCounted(ctx, ctx.second);
+}
+
+/**
+ * A signed read as the second account right after a ping of the run's own: the weight counter
+ * counts the address's requests, whichever account sends them ("used by the caller's IP"), so it
+ * grows by the read's weight from where the run's own request left it.
+ */
+async function secondAccountCounted(ctx: RunContext, second: Credentials): Promise<void> {
+  const read = op(ctx, "open_orders");
+  const ping = op(ctx, "ping");
+  const counter = read && countersOf(read, /X-MBX-USED-WEIGHT/)[0];
+  if (!read || !ping || !counter) return;
+  const plan = { op: read, params: encodeParams(read, { symbol: ctx.values.symbol }), as: second };
+  const excesses: number[] = [];
+  for (let attempt = 1; attempt <= WEIGHT_ATTEMPTS; attempt += 1) {
+    const own = await ctx.session.call({ op: ping, params: [] }, "counters: ping, the run's own account");
+    const before = { exchange: own, at: ctx.session.now() };
+    const exchange = await ctx.session.call(
+      plan,
+      `counters: open_orders as the second account, weight ${ctx.session.weightOf(plan)}`,
+    );
+    const after = { exchange, at: ctx.session.now() };
+    if (judgeWeight(ctx, before, after, counter, excesses, attempt === WEIGHT_ATTEMPTS) !== "retry") return;
   }
 }
 

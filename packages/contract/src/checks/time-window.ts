@@ -1,6 +1,7 @@
 /**
  * time_window (x-time-window): startTime/endTime select exactly the items between them (bounds
- * inclusive as the spec says); each bound alone anchors the page as stated; a window wider than
+ * inclusive as the spec says), as epoch integers and, where the schema admits it, as RFC 3339
+ * date-times to the millisecond; each bound alone anchors the page as stated; a window wider than
  * the largest span is refused with the stated code, and one exactly that wide is served.
  */
 
@@ -22,7 +23,11 @@ export const timeWindow: ContractCheck<typeof CHECK> = {
   hooks: [{ phase: "behaviour", run: timeWindowCheck, needsHistory: true }],
   appliesTo: (operation) => isRead(operation) && operation.behaviour.timeWindow !== undefined,
   notApplicable: "no behaviour extension calls for it",
-  seenToCatch: ["aggTrades-startTime-ignored", "all-orders-wide-window-accepted"],
+  seenToCatch: [
+    "aggTrades-startTime-ignored",
+    "all-orders-wide-window-accepted",
+    "aggTrades-date-time-to-the-second",
+  ],
 };
 
 export async function timeWindowCheck(ctx: RunContext, operation: ContractOperation): Promise<void> {
@@ -60,6 +65,15 @@ export async function timeWindowCheck(ctx: RunContext, operation: ContractOperat
 const timesOf = (json: unknown, field: string) =>
   (listAt(json, "") ?? []).map((item) => valueAt(item, field));
 
+/**
+ * Whether a bound's schema admits an RFC 3339 date-time besides epoch integers (the spec's
+ * `DateTime`): the same instants are then sent in that form too, to the millisecond.
+ */
+export function takesDateTime(operation: ContractOperation, name: string): boolean {
+  const schema = operation.parameters.find((p) => p.name === name)?.resolvedSchema;
+  return schema?.format === "date-time" || (schema?.oneOf ?? []).some((s) => s.format === "date-time");
+}
+
 async function bothBounds(
   ctx: RunContext,
   operation: ContractOperation,
@@ -70,22 +84,28 @@ async function bothBounds(
   const start = times[1]!;
   const end = times[times.length - 2]!;
   const want = times.filter((t) => (w.inclusive ? t >= start && t <= end : t > start && t < end));
-  const page = await fetchServed(
-    ctx,
-    CHECK,
-    operation,
-    valuesFor(ctx, operation, { [w.start]: start, [w.end]: end, [limit]: 50 }),
-    `window: ${w.start}=${start} ${w.end}=${end}`,
-  );
-  if (!page) return;
-  const got = timesOf(page.json, w.field);
-  if (got.join(",") === want.join(",")) ctx.session.pass(CHECK, page.exchange);
-  else
-    ctx.session.fail(
+  const forms: Array<(t: number) => number | string> = [(t) => t];
+  if (takesDateTime(operation, w.start) && takesDateTime(operation, w.end))
+    forms.push((t) => new Date(t).toISOString());
+  for (const form of forms) {
+    const [from, to] = [form(start), form(end)];
+    const page = await fetchServed(
+      ctx,
       CHECK,
-      page.exchange,
-      `${w.start}=${start}&${w.end}=${end} should give the ${want.length} items between them${w.inclusive ? ", bounds included" : ""} (x-time-window); got ${got.length} (times ${got.slice(0, 4).join(", ")}${got.length > 4 ? ", …" : ""})`,
+      operation,
+      valuesFor(ctx, operation, { [w.start]: from, [w.end]: to, [limit]: 50 }),
+      `window: ${w.start}=${from} ${w.end}=${to}`,
     );
+    if (!page) continue;
+    const got = timesOf(page.json, w.field);
+    if (got.join(",") === want.join(",")) ctx.session.pass(CHECK, page.exchange);
+    else
+      ctx.session.fail(
+        CHECK,
+        page.exchange,
+        `${w.start}=${from}&${w.end}=${to} should give the ${want.length} items between them${w.inclusive ? ", bounds included" : ""} (x-time-window; times ${start} to ${end} ms); got ${got.length} (times ${got.slice(0, 4).join(", ")}${got.length > 4 ? ", …" : ""})`,
+      );
+  }
 }
 
 async function oneBound(

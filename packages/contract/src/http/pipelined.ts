@@ -136,6 +136,14 @@ export interface PipelineShape {
   rounds?: readonly number[];
   /** Each request written in pieces (requestPieces), one write at a time, instead of at once. */
   inPieces?: boolean;
+  /** The first round waits, once connected, until every connection of the start line is (sendTogether). */
+  startLine?: StartLine;
+}
+
+/** Connections that write their first round at one moment: each says when it is ready (connected, or failed). */
+export interface StartLine {
+  ready(): void;
+  go: Promise<void>;
 }
 
 /**
@@ -166,9 +174,17 @@ export function sendPipelined(
     let written = 0;
     let writing = false;
     let timer: NodeJS.Timeout | undefined;
+    let atTheLine = false;
+    // Ready once: connected, or ended without connecting (it must not hold the others back).
+    const ready = () => {
+      if (atTheLine) return;
+      atTheLine = true;
+      shape.startLine?.ready();
+    };
     const finish = (end: PipelinedResult["end"], error?: string) => {
       if (settled) return;
       settled = true;
+      ready();
       clearTimeout(timer);
       socket.destroy();
       let answers: PipelinedAnswer[] = [];
@@ -219,7 +235,14 @@ export function sendPipelined(
       }
       if (whole.length >= written) void writeRound();
     };
-    socket.once(secure ? "secureConnect" : "connect", () => void writeRound());
+    socket.once(secure ? "secureConnect" : "connect", () => {
+      const line = shape.startLine;
+      if (!line) return void writeRound();
+      // Held at the line, the connection has come: the others' pace is not this server's.
+      clearTimeout(timer);
+      ready();
+      void line.go.then(() => (settled ? undefined : writeRound()));
+    });
     socket.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
@@ -233,6 +256,28 @@ export function sendPipelined(
     // Until the first round is written, the connection itself must come within the rule.
     waitForAnswers();
   });
+}
+
+/**
+ * Each request on a connection of its own (closed after its answer), all connected first and
+ * then written at one moment: many clients at once, each with one request. The results in the
+ * order of `requests`.
+ */
+export function sendTogether(requests: readonly WireRequest[], idleMs: number): Promise<PipelinedResult[]> {
+  let waiting = requests.length;
+  let go: () => void = () => undefined;
+  const line: StartLine = {
+    go: new Promise<void>((resolve) => {
+      go = resolve;
+    }),
+    ready: () => {
+      waiting -= 1;
+      if (waiting === 0) go();
+    },
+  };
+  return Promise.all(
+    requests.map((request) => sendPipelined(request.url, [request], idleMs, { startLine: line })),
+  );
 }
 
 /** Where each round ends (request counts, rising), the last at `total`. */

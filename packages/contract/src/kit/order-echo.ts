@@ -2,8 +2,9 @@
  * What an order shows of what was sent to place it: the parameters new_order took, each as the
  * field every view of the order names it by (the order's answers and reads: `quantity` as
  * `origQty`, `quoteOrderQty` as `origQuoteOrderQty`, `newClientOrderId` as `clientOrderId`).
- * Decimals are compared by value ("60000" is "60000.00000000"). A field a view leaves out is not
- * judged here: whether it must be there is the schema's to say. Pure.
+ * Decimals are compared by value ("60000" is "60000.00000000"). A view that shows the order's
+ * state (it holds `origQty`: not an ACK) holds the field of every parameter sent: the schema's
+ * conditional fields (stop price, iceberg, trailing delta) "appear when they apply". Pure.
  */
 import { tryParseDec } from "../core/decimal.js";
 import type { ParamList } from "../http/request.js";
@@ -24,6 +25,9 @@ const ECHOED: ReadonlyArray<{ parameter: string; field: string; kind: Kind }> = 
   { parameter: "trailingDelta", field: "trailingDelta", kind: "integer" },
   { parameter: "newClientOrderId", field: "clientOrderId", kind: "text" },
 ];
+
+/** A field every view of an order's state holds (OrderState's required `origQty`), and no ACK. */
+const STATE_FIELD = "origQty";
 
 function same(kind: Kind, parameter: string, sent: string, shown: unknown): boolean {
   // A symbol's case is symbol_case's to judge, not the echo's.
@@ -48,8 +52,15 @@ export function echoProblems(
   const problems: string[] = [];
   for (const { parameter, field, kind } of ECHOED) {
     const values = sent.filter(([name]) => name === parameter).map(([, value]) => value);
-    if (values.length !== 1 || !(field in shown)) continue;
+    if (values.length !== 1) continue;
     const value = values[0] as string;
+    if (!(field in shown)) {
+      if (STATE_FIELD in shown)
+        problems.push(
+          `${where} leaves out ${field}; the order was placed with ${parameter}=${value} (an order's conditional fields appear where they apply)`,
+        );
+      continue;
+    }
     if (!same(kind, parameter, value, shown[field]))
       problems.push(
         `${where} shows ${field} ${JSON.stringify(shown[field])}; the order was placed with ${parameter}=${value}`,

@@ -7,6 +7,7 @@
 import type { RefusalRuleName } from "@marketapi/spec/model";
 import { validateRequest } from "@marketapi/validators";
 import fc from "fast-check";
+import { formatDec, tryParseDec } from "../core/decimal.js";
 import {
   type ContractOperation,
   type ContractParameter,
@@ -360,6 +361,20 @@ function plausibleText(name: string, base: ParamList): string {
 }
 
 /**
+ * `base` with `name` added at a valid value, and what that value needs of the others: an iceberg
+ * shows half the order (the base's quantity, the order's doubled), which ICEBERG_PARTS allows.
+ */
+function plausibleWith(name: string, base: ParamList): ParamList {
+  const quantity = tryParseDec(base.find(([n]) => n === "quantity")?.[1]);
+  if (name === "icebergQty" && quantity !== undefined)
+    return [
+      ...base.map(([n, v]): [string, string] => [n, n === "quantity" ? formatDec(2n * quantity) : v]),
+      [name, formatDec(quantity)],
+    ];
+  return [...base, [name, plausibleText(name, base)]];
+}
+
+/**
  * Negative cases for an operation, built as wire text on a valid base: each required parameter
  * missing, each parameter with values its schema forbids, excluded pairs sent together and, for
  * operations with x-order-type-rules, the base type's rules broken. Only cases the validators
@@ -451,7 +466,39 @@ export function negativeCases(op: ContractOperation, base: ParamList): TextCase[
       }
     }
   }
+  cases.push(...conditionCases(op, base, forbidden));
   return cases.filter(
     (c) => c.fromDescription || !validateRequest(op.operationId, c.params, { from: "query" }).valid,
   );
+}
+
+/**
+ * x-parameter-conditions broken on a valid base: the triggering parameter sent (a valid value,
+ * where the base's order type allows it) with a required parameter at another value of its enum.
+ */
+function conditionCases(op: ContractOperation, base: ParamList, forbidden: readonly string[]): TextCase[] {
+  const cases: TextCase[] = [];
+  for (const { when, require } of op.parameterConditions) {
+    if (base.some(([n]) => n === when) || forbidden.includes(when)) continue;
+    for (const [name, wanted] of Object.entries(require)) {
+      const other = op.parameters
+        .find((p) => p.name === name)
+        ?.resolvedSchema.enum?.find((v) => v !== wanted);
+      if (typeof other !== "string") continue;
+      cases.push({
+        label: `negative: ${when} with ${name}=${other} (x-parameter-conditions: ${name} must be ${String(wanted)})`,
+        params: [
+          ...plausibleWith(
+            when,
+            base.filter(([n]) => n !== name),
+          ),
+          [name, other],
+        ],
+        parameter: name,
+        text: other,
+        rules: ["parameter-condition"],
+      });
+    }
+  }
+  return cases;
 }

@@ -10,7 +10,13 @@ import { BudgetExhausted, ConnectionError, InterruptedError, OperationUnresponsi
 export { BudgetExhausted, OperationUnresponsive, PassStopped } from "../core/errors.js";
 
 import type { ContractModel, ContractOperation } from "../core/operations.js";
-import { type PipelinedResult, type PipelineShape, sendAlone, sendPipelined } from "../http/pipelined.js";
+import {
+  type PipelinedResult,
+  type PipelineShape,
+  sendAlone,
+  sendPipelined,
+  sendTogether,
+} from "../http/pipelined.js";
 import {
   type BuildContext,
   buildRequest,
@@ -294,6 +300,25 @@ export class Session implements Verdicts {
       permit.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
     }
     return { requests, result };
+  }
+
+  /**
+   * Each request on a connection of its own, all written at one moment once every connection is
+   * open (sendTogether), each paced first; outside --max-requests, as `pipelined`.
+   */
+  async together(
+    plans: readonly RequestPlan[],
+  ): Promise<{ requests: WireRequest[]; results: PipelinedResult[] }> {
+    this.checkInterrupted();
+    const permits = [];
+    for (const plan of plans) permits.push(await this.acquire(this.pacedRequest(plan), this.options.signal));
+    const requests = plans.map((plan) => this.build(plan));
+    const results = await sendTogether(requests, this.timeoutMs);
+    for (const [i, permit] of permits.entries()) {
+      const answer = results[i]?.answers[0];
+      permit.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
+    }
+    return { requests, results };
   }
 
   /** What the pacer needs of a request: its weight by its parameters, its orders, its account. */

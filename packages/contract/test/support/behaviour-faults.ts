@@ -266,6 +266,23 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       }),
     },
     {
+      name: "aggTrades-date-time-to-the-second",
+      description:
+        "aggTrades reads startTime and endTime given as RFC 3339 date-times to the whole second, dropping their fraction",
+      caughtBy: ["time_window"],
+      request: onRequest("aggTrades", secret, (p) => {
+        let changed = false;
+        for (const name of ["startTime", "endTime"]) {
+          const value = p.get(name);
+          const whole = value?.replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+/, "$1");
+          if (value === null || whole === undefined || whole === value) continue;
+          p.set(name, whole);
+          changed = true;
+        }
+        return changed;
+      }),
+    },
+    {
       name: "aggTrades-endTime-ignored",
       description: "aggTrades validates endTime but ignores it",
       caughtBy: ["time_window"],

@@ -11,7 +11,11 @@ export interface ConnectionFault {
   description: string;
   /** Checks of which at least one must fail. */
   caughtBy: string[];
-  /** What of the client's bytes on one connection goes on to the server (each read in turn). */
+  /**
+   * What of the client's bytes on one connection goes on to the server (each read in turn);
+   * `state` is the connection's: `arrivedWith` holds how many connections, itself included, the
+   * proxy accepted within ARRIVAL_WINDOW_MS up to it.
+   */
   forward(chunk: Buffer, state: Map<string, unknown>): Buffer;
 }
 
@@ -51,8 +55,20 @@ export function connectionFaults(): ConnectionFault[] {
         return chunk.subarray(0, heads[PIPELINE_BOUND - seen - 1] ?? 0);
       },
     },
+    {
+      name: "clients-past-a-bound-at-once-left-unanswered",
+      description: `of the connections that arrive within ${ARRIVAL_WINDOW_MS} ms, those past the ${CLIENTS_BOUND}th are taken but never served, and stay open (a server whose workers take a bounded number of clients at once and leave the rest waiting forever)`,
+      caughtBy: ["not_a_server_error"],
+      forward: (chunk, state) =>
+        (state.get("arrivedWith") as number) > CLIENTS_BOUND ? Buffer.alloc(0) : chunk,
+    },
   ];
 }
+
+/** How many connections arriving together the fault above serves. */
+const CLIENTS_BOUND = 64;
+/** What "together" is. */
+const ARRIVAL_WINDOW_MS = 200;
 
 /**
  * Faults of a connection used on, for the load phase's connection probes (rate_limit_enforcement,
@@ -117,8 +133,11 @@ export async function startConnectionProxy(
 ): Promise<ConnectionProxy> {
   const target = new URL(upstream);
   const sockets = new Set<Socket>();
+  let arrivals: number[] = [];
   const server: Server = createServer((client) => {
-    const state = new Map<string, unknown>();
+    const now = performance.now();
+    arrivals = [...arrivals.filter((at) => now - at < ARRIVAL_WINDOW_MS), now];
+    const state = new Map<string, unknown>([["arrivedWith", arrivals.length]]);
     const server = connect({ host: target.hostname, port: Number(target.port) });
     for (const socket of [client, server]) {
       sockets.add(socket);

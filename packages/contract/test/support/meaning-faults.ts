@@ -51,7 +51,7 @@ function timestampAge(req: ProxyRequest): number | undefined {
   return Number.isFinite(ts) && ts > 0 ? Date.now() - ts : undefined;
 }
 
-export function meaningFaults(demo: { apiSecret: string }): Fault[] {
+export function meaningFaults(demo: { apiKey: string; apiSecret: string }): Fault[] {
   const secret = demo.apiSecret;
   return [
     // ---- exchange_info's announcements ----
@@ -221,6 +221,45 @@ export function meaningFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "ticker-without-symbol-weighs-more",
+      description:
+        "symbol_price_ticker and order_book_ticker without symbol are charged 2 more than x-weight's flat weight",
+      caughtBy: ["rate_counters"],
+      response: (req, res, state) => {
+        const list =
+          (req.path === "/api/v3/ticker/price" || req.path === "/api/v3/ticker/bookTicker") &&
+          !req.query.has("symbol") &&
+          res.status === 200;
+        const overcharged = ((state.get("overcharged") as number | undefined) ?? 0) + (list ? 2 : 0);
+        state.set("overcharged", overcharged);
+        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
+        const used = key === undefined ? undefined : Number(res.headers[key]);
+        return key === undefined || !Number.isInteger(used)
+          ? res
+          : { ...res, headers: { ...res.headers, [key]: String(used! + overcharged) } };
+      },
+    },
+    {
+      name: "weight-counted-per-api-key",
+      description:
+        "the used-weight counter on another account's answers counts only that API key's requests, not the address's (UsedWeight1m: used by the caller's IP)",
+      caughtBy: ["rate_counters"],
+      response: (req, res, state) => {
+        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
+        const used = key === undefined ? undefined : Number(res.headers[key]);
+        if (key === undefined || !Number.isInteger(used)) return res;
+        const last = (state.get("last") as number | undefined) ?? 0;
+        // The address's growth since the answer before: this request's weight, or a new window's count.
+        const grew = used! >= last ? used! - last : used!;
+        state.set("last", used);
+        const apiKey = req.headers["x-mbx-apikey"];
+        if (apiKey === undefined || apiKey === demo.apiKey || res.status !== 200) return res;
+        const own = ((state.get(`key:${apiKey}`) as number | undefined) ?? 0) + grew;
+        state.set(`key:${apiKey}`, own);
+        return { ...res, headers: { ...res.headers, [key]: String(own) } };
+      },
+    },
+    {
       name: "order-count-frozen",
       description: "X-MBX-ORDER-COUNT-10S stays at 1 (the counter is never incremented)",
       caughtBy: ["rate_counters"],
@@ -242,6 +281,19 @@ export function meaningFaults(demo: { apiSecret: string }): Fault[] {
             headers[name] = String(Math.max(0, Number(headers[name]) - 1));
         return { ...res, headers };
       },
+    },
+    // ---- conditions between parameters ----
+    {
+      name: "iceberg-not-gtc-accepted",
+      description:
+        "new_order takes an iceberg order whose timeInForce is not GTC, as a GTC order (x-parameter-conditions: with icebergQty, timeInForce must be GTC)",
+      caughtBy: ["negative_data_rejection"],
+      request: onRequest("order", secret, (p) => {
+        const timeInForce = p.get("timeInForce");
+        if (!p.has("icebergQty") || timeInForce === null || timeInForce === "GTC") return false;
+        p.set("timeInForce", "GTC");
+        return true;
+      }),
     },
     // ---- codes the spec names ----
     {

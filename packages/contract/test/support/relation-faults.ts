@@ -472,6 +472,19 @@ export function relationFaults(): Fault[] {
           : res,
     },
     {
+      name: "trailing-delta-left-out-of-reads",
+      description:
+        "query_order, open_orders and all_orders leave out trailingDelta and trailingTime of a trailing order (the answer to new_order shows them)",
+      caughtBy: ["order_views"],
+      response: (req, res) =>
+        req.method === "GET"
+          ? onOrders((o) => {
+              delete o.trailingDelta;
+              delete o.trailingTime;
+            })(req, res)
+          : res,
+    },
+    {
       name: "all-orders-newest-page-short",
       description:
         "all_orders without a cursor or window answers one order fewer than its limit when the account has more (the newest slice off by one)",

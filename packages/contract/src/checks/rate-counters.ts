@@ -28,6 +28,7 @@ import { op, type RunContext } from "../kit/context.js";
 import { BOUNDARY_MARGIN_MS, type Counter, countersOf, counterValue, sameWindow } from "../kit/counters.js";
 import { farBuyOrder } from "../kit/market.js";
 import { cancelOpen, placeOrder } from "../kit/order-placing.js";
+import { cancelOwn, placeFar } from "../kit/own-orders.js";
 import type { Values } from "../kit/values.js";
 import { requiredValues } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -53,6 +54,7 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
     "order-count-read-before-increment",
     "ticker-without-symbol-weighs-more",
     "weight-counted-per-api-key",
+    "order-count-1d-shows-10s",
     "refused-order-counted",
     "weight-window-never-restarts",
   ],
@@ -288,9 +290,46 @@ async function orderCounts(ctx: RunContext): Promise<void> {
 
 /** The judgements over the whole run: the daily order count, the orders each count holds, and the weight window's restarts. */
 async function atTheEnd(ctx: RunContext): Promise<void> {
+  await intoTheNextShortWindow(ctx);
   await dailyCount(ctx);
+  await secondAccountOrder(ctx);
   ordersCountedByEachAnswer(ctx);
   await windowRestarts(ctx);
+}
+
+/** The longest wait for the shortest order counter's window to end: longer windows are left to chance. */
+const MAX_SHORT_WINDOW_MS = 15_000;
+
+/**
+ * Waits, when the run is still in the shortest order counter's window of its day mark, until that
+ * window has ended: the orders after it then fall in another short window of the same long one,
+ * and a long counter that shows the short one's count holds fewer than its account placed.
+ */
+async function intoTheNextShortWindow(ctx: RunContext): Promise<void> {
+  const mark = dayMarks.get(ctx);
+  const newOrder = op(ctx, "new_order");
+  if (!mark || !newOrder) return;
+  const [shortest] = countersOf(newOrder, /X-MBX-ORDER-COUNT/).sort((a, b) => a.windowMs - b.windowMs);
+  if (!shortest || shortest.windowMs > MAX_SHORT_WINDOW_MS || shortest.windowMs >= mark.counter.windowMs)
+    return;
+  const now = ctx.session.now();
+  const windowOfMark = Math.floor(mark.at / shortest.windowMs);
+  if (Math.floor(now / shortest.windowMs) !== windowOfMark) return;
+  const wait = (windowOfMark + 1) * shortest.windowMs + BOUNDARY_MARGIN_MS + 50 - now;
+  ctx.progress({
+    type: "stage",
+    message: `counters: ${Math.ceil(wait / 1000)} s for ${shortest.name}'s window to end, so the last orders fall in another`,
+  });
+  await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/** With a second account, one far order of its own placed and cancelled at the end (its counters judged with the others). */
+async function secondAccountOrder(ctx: RunContext): Promise<void> {
+  const second = ctx.second;
+  const far = ctx.farBuy;
+  if (!second || !("price" in far) || !ctx.trading) return;
+  const order = await placeFar(ctx, far, "counters: an order of the second account at the end", {}, second);
+  if (ok(order.placed.exchange)) await cancelOwn(ctx, order, "counters: cancel it", { as: second });
 }
 
 /** One accepted order of an account as its counters read it: when it was in flight (the target's clock), and a counter's value. */

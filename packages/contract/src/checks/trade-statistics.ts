@@ -16,7 +16,7 @@ import { type Dec, formatDec, tryParseDec, unitOf, ZERO } from "../core/decimal.
 import { bodyObject } from "../kit/answers.js";
 import { valueAt } from "../kit/behaviour-support.js";
 import { op, type RunContext, tradedSymbols, whyNoTrading } from "../kit/context.js";
-import { quantityForExactAverage, rulesFor } from "../kit/market.js";
+import { quantityForExactAverage, rulesFor, smallestQuantity } from "../kit/market.js";
 import { spreadWithRoom, tradeBetweenOwn } from "../kit/own-orders.js";
 import {
   ATTEMPTS,
@@ -55,6 +55,7 @@ export const tradeStatistics: ContractCheck<typeof CHECK> = {
     "avgPrice-closeTime-now",
     "avgPrice-exact-one-unit-low",
     "avgPrice-whole-units-on-ethusdt",
+    "ticker24-last-qty-of-the-aggregate-on-ethbtc",
   ],
 };
 
@@ -62,9 +63,33 @@ export async function tradeStatisticsCheck(ctx: RunContext): Promise<void> {
   const relations = relationsOf(ctx);
   if (!relations) return;
   // Every symbol the run trades: each has its own trades and statistics.
-  for (const symbol of tradedSymbols(ctx))
-    for (const window of relations.tradeWindows) await judgeWindow(ctx, window, symbol);
+  for (const symbol of tradedSymbols(ctx)) {
+    const how = await newestOfSeveral(ctx, symbol);
+    for (const window of relations.tradeWindows) await judgeWindow(ctx, window, symbol, how);
+  }
   for (const window of relations.tradeWindows) await exactAverage(ctx, window);
+}
+
+/** Makers of the run's own that one taker of its own fills at one price: the newest trades share a taker. */
+const MAKERS_OF_ONE_TAKER = 2;
+
+/**
+ * Where the run may move the last price (stop_triggers' rule): one taker of the run's own fills
+ * MAKERS_OF_ONE_TAKER makers of its own at one price inside the spread, so the newest trade is
+ * one of several that share a taker and a price (one aggregate trade): a statistic of the newest
+ * trade taken from the aggregate, or from the taker's order, shows their sum. Says how, or "".
+ */
+async function newestOfSeveral(ctx: RunContext, symbol: string): Promise<string> {
+  const rules = rulesFor(ctx.market, symbol);
+  if (whyNoTrading(ctx) !== undefined || !ctx.movePrices || !rules?.selfTradeAllowed) return "";
+  const spread = await spreadWithRoom(ctx, rules, 2n, `${CHECK}: the book of ${symbol}`);
+  if (!spread) return "";
+  const price = formatDec(spread.bid + rules.tick);
+  const quantity = formatDec(smallestQuantity(rules, spread.bid + rules.tick));
+  const traded = await tradeBetweenOwn(ctx, symbol, price, quantity, CHECK, MAKERS_OF_ONE_TAKER);
+  return traded
+    ? `, after one taker of the run's took ${MAKERS_OF_ONE_TAKER} makers of its own at ${price}`
+    : "";
 }
 
 /** A window's answer and its trades, read again while inconclusive (at most ATTEMPTS times). */

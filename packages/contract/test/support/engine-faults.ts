@@ -13,6 +13,7 @@ import {
   type ProxyResponse,
   type ProxyState,
   resign,
+  UPSTREAM,
 } from "./fault-proxy.js";
 
 type Json = Record<string, unknown>;
@@ -448,6 +449,44 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
               (j as Json).status === "FILLED" ? { ...(j as Json), updateTime: (j as Json).time } : j,
             )
           : res,
+    },
+    {
+      name: "ticker24-last-qty-of-the-aggregate-on-ethbtc",
+      description:
+        "the 24-hour ticker of ETHBTC (the third symbol) shows as lastQty the newest aggregate trade's quantity (all the trades its taker made at that price), not the newest trade's",
+      caughtBy: ["trade_statistics"],
+      request: async (req, state) => {
+        if (req.method !== "GET" || !at("ticker/24hr")(req)) return req;
+        const symbol = req.query.get("symbol");
+        if (symbol !== null && symbol !== "ETHBTC") return req;
+        const read = await fetch(`${state.get(UPSTREAM) as string}/api/v3/aggTrades?symbol=ETHBTC&limit=1`);
+        const newest = list(await read.json())[0];
+        // The read weighs 4 on the address: taken off every later answer's counter, as no client sent it.
+        state.set("proxyWeight", ((state.get("proxyWeight") as number | undefined) ?? 0) + 4);
+        return newest
+          ? { ...req, headers: { ...req.headers, "x-newest-aggregate": JSON.stringify(newest) } }
+          : req;
+      },
+      response: (req, res, state) => {
+        const proxyWeight = (state.get("proxyWeight") as number | undefined) ?? 0;
+        const used = Number(res.headers["x-mbx-used-weight-1m"]);
+        const counted = Number.isInteger(used)
+          ? {
+              ...res,
+              headers: { ...res.headers, "x-mbx-used-weight-1m": String(Math.max(0, used - proxyWeight)) },
+            }
+          : res;
+        const raw = req.headers["x-newest-aggregate"];
+        if (raw === undefined || !served(counted)) return counted;
+        const aggregate = JSON.parse(raw) as Json;
+        if (Number(aggregate.f) >= Number(aggregate.l)) return counted;
+        return mapJson(counted, (json) => {
+          for (const ticker of Array.isArray(json) ? (json as Json[]) : [json as Json])
+            if (ticker.symbol === "ETHBTC" && Number(ticker.lastId) === Number(aggregate.l))
+              ticker.lastQty = aggregate.q;
+          return json;
+        });
+      },
     },
     {
       name: "refused-cancel-stamps-update-time",

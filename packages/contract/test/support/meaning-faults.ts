@@ -260,6 +260,21 @@ export function meaningFaults(demo: { apiKey: string; apiSecret: string }): Faul
       },
     },
     {
+      name: "order-count-1d-shows-10s",
+      description:
+        "X-MBX-ORDER-COUNT-1D shows the 10-second window's count (the day's orders lost at each 10 s boundary)",
+      caughtBy: ["rate_counters"],
+      response: (req, res) => {
+        const tenSeconds = res.headers["x-mbx-order-count-10s"];
+        return isNewOrder(req) &&
+          served(res) &&
+          tenSeconds !== undefined &&
+          "x-mbx-order-count-1d" in res.headers
+          ? { ...res, headers: { ...res.headers, "x-mbx-order-count-1d": tenSeconds } }
+          : res;
+      },
+    },
+    {
       name: "order-count-frozen",
       description: "X-MBX-ORDER-COUNT-10S stays at 1 (the counter is never incremented)",
       caughtBy: ["rate_counters"],

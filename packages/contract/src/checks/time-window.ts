@@ -10,6 +10,7 @@ import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { fetchServed, isRead, listAt, valueAt, valuesFor } from "../kit/behaviour-support.js";
 import { expectRefusal, type RunContext } from "../kit/context.js";
+import type { Values } from "../kit/values.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "time_window";
@@ -65,6 +66,27 @@ export async function timeWindowCheck(ctx: RunContext, operation: ContractOperat
 const timesOf = (json: unknown, field: string) =>
   (listAt(json, "") ?? []).map((item) => valueAt(item, field));
 
+/** A page asked with `request.values`: its items' times are `want`'s, or it fails saying `why`. */
+async function judgeTimes(
+  ctx: RunContext,
+  operation: ContractOperation,
+  request: { values: Values; label: string },
+  times: { field: string; want: number[] },
+  why: (got: unknown[]) => string,
+): Promise<void> {
+  const page = await fetchServed(
+    ctx,
+    CHECK,
+    operation,
+    valuesFor(ctx, operation, request.values),
+    request.label,
+  );
+  if (!page) return;
+  const got = timesOf(page.json, times.field);
+  if (got.join(",") === times.want.join(",")) ctx.session.pass(CHECK, page.exchange);
+  else ctx.session.fail(CHECK, page.exchange, why(got));
+}
+
 /**
  * Whether a bound's schema admits an RFC 3339 date-time besides epoch integers (the spec's
  * `DateTime`): the same instants are then sent in that form too, to the millisecond.
@@ -89,22 +111,17 @@ async function bothBounds(
     forms.push((t) => new Date(t).toISOString());
   for (const form of forms) {
     const [from, to] = [form(start), form(end)];
-    const page = await fetchServed(
+    await judgeTimes(
       ctx,
-      CHECK,
       operation,
-      valuesFor(ctx, operation, { [w.start]: from, [w.end]: to, [limit]: 50 }),
-      `window: ${w.start}=${from} ${w.end}=${to}`,
-    );
-    if (!page) continue;
-    const got = timesOf(page.json, w.field);
-    if (got.join(",") === want.join(",")) ctx.session.pass(CHECK, page.exchange);
-    else
-      ctx.session.fail(
-        CHECK,
-        page.exchange,
+      {
+        values: { [w.start]: from, [w.end]: to, [limit]: 50 },
+        label: `window: ${w.start}=${from} ${w.end}=${to}`,
+      },
+      { field: w.field, want },
+      (got) =>
         `${w.start}=${from}&${w.end}=${to} should give the ${want.length} items between them${w.inclusive ? ", bounds included" : ""} (x-time-window; times ${start} to ${end} ms); got ${got.length} (times ${got.slice(0, 4).join(", ")}${got.length > 4 ? ", …" : ""})`,
-      );
+    );
   }
 }
 
@@ -137,22 +154,14 @@ async function oneBound(
     ],
   ];
   for (const [name, at, want] of cases) {
-    const page = await fetchServed(
+    await judgeTimes(
       ctx,
-      CHECK,
       operation,
-      valuesFor(ctx, operation, { [name]: at, [limit]: pick }),
-      `window: ${name}=${at} alone`,
-    );
-    if (!page) continue;
-    const got = timesOf(page.json, w.field);
-    if (got.join(",") === want.join(",")) ctx.session.pass(CHECK, page.exchange);
-    else
-      ctx.session.fail(
-        CHECK,
-        page.exchange,
+      { values: { [name]: at, [limit]: pick }, label: `window: ${name}=${at} alone` },
+      { field: w.field, want },
+      (got) =>
         `${name}=${at} alone with ${limit}=${pick} should give ${name === w.start ? w.startAlone : w.endAlone} (x-time-window): want times ${want.join(", ")}, got ${got.join(", ")}`,
-      );
+    );
   }
 }
 

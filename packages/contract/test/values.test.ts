@@ -149,6 +149,8 @@ describe("request values from the spec", () => {
         "negative: LIMIT without timeInForce (x-order-type-rules)",
         "negative: LIMIT with stopPrice (x-order-type-rules forbids it)",
         "negative: icebergQty with timeInForce=IOC (x-parameter-conditions: timeInForce must be GTC)",
+        "negative: quantity=1e-3 (0.001 in exponent notation; x-wire-pattern)",
+        "negative: price=1.2e+4 (12000 in exponent notation; x-wire-pattern)",
       ]),
     );
     // The condition broken alone: a valid iceberg (half the order shown), at another time in force.

@@ -39,7 +39,7 @@ import { type ExplorationView, explorationView, quoteBudget } from "../kit/marke
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import { farShape, triggersOnRise } from "../kit/order-shapes.js";
 import { refusalOf } from "../kit/refusal-codes.js";
-import type { Values } from "../kit/values.js";
+import { plausibleWith, type Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -68,6 +68,8 @@ export const announcedRules: ContractCheck<typeof CHECK> = {
     "market-lot-size-unenforced-on-ethbtc",
     "iceberg-not-allowed-accepted-on-ethusdt",
     "quote-market-not-allowed-accepted-on-ethusdt",
+    "market-time-in-force-dropped",
+    "take-profit-trailing-delta-unbounded",
   ],
 };
 
@@ -242,37 +244,53 @@ function icebergEdges(view: ExplorationView, rules: Record<string, unknown>): Ed
 /** TRAILING_DELTA: a trailing STOP_LOSS SELL (stop far below) at each bound, and one past it. */
 function trailingEdges(view: ExplorationView): Edge {
   const bounds = view.rules.trailingDelta;
-  const stop = view.far.BUY;
-  if (!bounds || stop === undefined || !view.rules.trailingStopAllowed || !view.types.includes("STOP_LOSS"))
+  if (!bounds || !view.rules.trailingStopAllowed)
     return { unobservable: "TRAILING_DELTA: not announced, or trailing stops not allowed" };
-  const below = triggersOnRise("STOP_LOSS", "SELL") ? "Above" : "Below";
-  const low = below === "Above" ? bounds.minAbove : bounds.minBelow;
-  const high = below === "Above" ? bounds.maxAbove : bounds.maxBelow;
-  if (low === undefined || high === undefined) return { unobservable: "TRAILING_DELTA: bounds not integers" };
+  // Each trailing type a SELL can rest as, its stop where it does not fire: a stop-loss below the
+  // market, a take-profit above it; each has the bounds of the way it triggers.
+  const probes = TRAILING_TYPES.filter((type) => view.types.includes(type)).flatMap((type) =>
+    trailingProbes(view, bounds, type),
+  );
+  return probes.length > 0
+    ? { probes }
+    : { unobservable: "TRAILING_DELTA: no trailing type listed, or no far price, or bounds not integers" };
+}
+
+/** The market (stop) order types a trailing delta can drive, as a SELL. */
+const TRAILING_TYPES = ["STOP_LOSS", "TAKE_PROFIT"] as const;
+
+function trailingProbes(
+  view: ExplorationView,
+  bounds: NonNullable<ExplorationView["rules"]["trailingDelta"]>,
+  type: (typeof TRAILING_TYPES)[number],
+): EdgeProbe[] {
+  const rise = triggersOnRise(type, "SELL");
+  const stop = rise ? view.far.SELL : view.far.BUY;
+  const way = rise ? "Above" : "Below";
+  const low = rise ? bounds.minAbove : bounds.minBelow;
+  const high = rise ? bounds.maxAbove : bounds.maxBelow;
+  if (stop === undefined || low === undefined || high === undefined) return [];
   const quantity = maxDec(smallestQuantity(view.rules, view.reference), view.rules.minQty);
   const order = (delta: number): Values => ({
     side: "SELL",
-    type: "STOP_LOSS",
+    type,
     quantity: formatDec(quantity),
     stopPrice: formatDec(stop),
     trailingDelta: String(delta),
   });
+  const name = `a trailing ${type} SELL`;
   const probes: EdgeProbe[] = [
-    { what: `a trailing stop at minTrailing${below}Delta ${low}`, values: order(low), within: true },
-    { what: `a trailing stop at maxTrailing${below}Delta ${high}`, values: order(high), within: true },
-    {
-      what: `a trailing stop at ${high + 1}, above maxTrailing${below}Delta`,
-      values: order(high + 1),
-      within: false,
-    },
+    { what: `${name} at minTrailing${way}Delta ${low}`, values: order(low), within: true },
+    { what: `${name} at maxTrailing${way}Delta ${high}`, values: order(high), within: true },
+    { what: `${name} at ${high + 1}, above maxTrailing${way}Delta`, values: order(high + 1), within: false },
   ];
   if (low > 1)
     probes.push({
-      what: `a trailing stop at ${low - 1}, below minTrailing${below}Delta`,
+      what: `${name} at ${low - 1}, below minTrailing${way}Delta`,
       values: order(low - 1),
       within: false,
     });
-  return { probes };
+  return probes;
 }
 
 /** MAX_NUM_ALGO_ORDERS: stops up to the cap are accepted, the next refused (when the cap is small). */
@@ -531,7 +549,9 @@ async function listedTypes(
       );
     await cancelPlaced(ctx, view.symbol, placed.clientOrderId);
     const rule = rules[type];
-    if (rule) await withoutWhatTheRuleAsks(ctx, newOrder, view.symbol, type, rule, shape.values);
+    if (!rule) continue;
+    await withoutWhatTheRuleAsks(ctx, newOrder, view.symbol, type, rule, shape.values);
+    await withWhatTheRuleForbids(ctx, newOrder, view.symbol, type, rule, shape.values);
   }
 }
 
@@ -585,13 +605,8 @@ async function marketAccepted(
 ): Promise<void> {
   if (!rules.MARKET) return;
   const quantity = smallestMarketQuantity(view.rules, view.reference);
-  const buy = await send(
-    ctx,
-    newOrder,
-    view.symbol,
-    { side: "BUY", type: "MARKET", quantity: formatDec(quantity) },
-    "MARKET listed by exchange_info",
-  );
+  const values: Values = { side: "BUY", type: "MARKET", quantity: formatDec(quantity) };
+  const buy = await send(ctx, newOrder, view.symbol, values, "MARKET listed by exchange_info");
   if (ok(buy.exchange)) ctx.session.pass(CHECK, buy.exchange);
   else if (!isRateLimited(buy.exchange))
     ctx.session.fail(
@@ -600,6 +615,33 @@ async function marketAccepted(
       `exchange_info lists MARKET for ${view.symbol}, but a MARKET BUY of ${formatDec(quantity)} was refused (${describeAnswer(buy.exchange)})`,
     );
   await offsetBuy(ctx, newOrder, view.symbol, buy.body);
+  await withWhatTheRuleForbids(ctx, newOrder, view.symbol, "MARKET", rules.MARKET, values);
+}
+
+/**
+ * Each parameter the type's rule forbids, added to a valid order of the type (`values`) at a
+ * value it would take elsewhere, is refused with x-refusals' parameter-not-required code. One
+ * taken by mistake is cancelled, or, a MARKET BUY, offset.
+ */
+async function withWhatTheRuleForbids(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  type: string,
+  rule: OrderTypeRule,
+  values: Values,
+): Promise<void> {
+  const base = Object.entries(values).map(([name, value]): [string, string] => [name, String(value)]);
+  for (const name of (rule.forbidden ?? []).filter((n) => values[n] === undefined)) {
+    const what = `a ${type} with ${name}, which x-order-type-rules forbids for it`;
+    const placed = await send(ctx, newOrder, symbol, Object.fromEntries(plausibleWith(name, base)), what);
+    expectRefusal(ctx, CHECK, placed.exchange, {
+      what,
+      ...refusalOf(ctx, "parameter-not-required", newOrder.operationId, name),
+    });
+    if (type === "MARKET" && values.side === "BUY") await offsetBuy(ctx, newOrder, symbol, placed.body);
+    else await cancelPlaced(ctx, symbol, placed.clientOrderId);
+  }
 }
 
 /** Every type of the spec that a trading symbol does not list is refused there, with the code x-refusals names. */

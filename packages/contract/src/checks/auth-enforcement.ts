@@ -10,7 +10,7 @@
 
 import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../core/operations.js";
 import type { AuthVariant, ParamList, Placement } from "../http/request.js";
-import { encodeParams } from "../http/request.js";
+import { encodeParams, otherCase } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import {
   cannotCall,
@@ -50,6 +50,7 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
     "unknown-api-key-as-400",
     "timestamp-in-seconds-accepted",
     "recv-window-one-second-slack",
+    "api-key-case-insensitive",
   ],
 };
 
@@ -126,6 +127,12 @@ interface AuthCase {
   placement?: Placement;
 }
 
+/** Whether the run's API key has a letter, so that the same key in the other case is another key. */
+function keyHasLetters(ctx: RunContext): boolean {
+  const key = ctx.session.credentials?.apiKey;
+  return key !== undefined && otherCase(key) !== key;
+}
+
 function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
   const signing = ctx.session.model.signing;
   const key = (rule: "api-key-missing" | "api-key-invalid") => refusalOf(ctx, rule, operation.operationId);
@@ -162,6 +169,16 @@ function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
       needsCredentials: true,
       ...key("api-key-invalid"),
     },
+    ...(keyHasLetters(ctx)
+      ? [
+          {
+            label: "signed, with the API key's letters in the other case (keys are case-sensitive)",
+            auth: { key: "other-case" as const },
+            needsCredentials: true,
+            ...key("api-key-invalid"),
+          },
+        ]
+      : []),
     { label: "without signature", auth: { signature: "none" }, needsCredentials: true },
     {
       label: "with a wrong signature",

@@ -64,6 +64,7 @@ export const everySymbol: ContractCheck<typeof CHECK> = {
     "client-id-lost-beside-generated-orderId",
     "exchange-info-symbols-halted-while-trading",
     "cancel-all-reports-other-symbols",
+    "cancel-by-client-id-across-symbols",
   ],
 };
 
@@ -447,6 +448,7 @@ async function throughOtherSymbols(ctx: RunContext, orders: readonly OwnOrder[])
       },
     );
     if (cancel) judgeWrongSymbol(ctx, cancel, "cancel_order", order, other.symbol);
+    await byClientIdThrough(ctx, order, other.symbol);
     const listed = await allOrders(ctx, other.symbol, `${PURPOSE}: all_orders on ${other.symbol}`);
     if (listed && judgeServed(ctx, listed, `all_orders on ${other.symbol}`)) {
       const stray = itemsOf(listed).find((i) => i.clientOrderId === order.clientOrderId);
@@ -474,6 +476,16 @@ async function throughOtherSymbols(ctx: RunContext, orders: readonly OwnOrder[])
       else ctx.session.pass(CHECK, still);
     }
   }
+}
+
+/** The same lookups by the order's client order id alone: an id is the account's on one symbol only. */
+async function byClientIdThrough(ctx: RunContext, order: OwnOrder, symbol: string): Promise<void> {
+  const byClientId: OwnOrder = { ...order, orderId: undefined };
+  const what = `a ${order.symbol} order by its client order id on ${symbol}`;
+  const query = await queryOwn(ctx, byClientId, `${PURPOSE}: query_order of ${what}`, { symbol });
+  if (query) judgeWrongSymbol(ctx, query, "query_order", order, symbol);
+  const cancel = await cancelOwn(ctx, byClientId, `${PURPOSE}: cancel_order of ${what}`, { symbol });
+  if (cancel) judgeWrongSymbol(ctx, cancel, "cancel_order", order, symbol);
 }
 
 function judgeWrongSymbol(

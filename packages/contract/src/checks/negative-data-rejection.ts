@@ -1,7 +1,8 @@
 /**
  * negative_data_rejection: a request that breaks the spec (a value outside its schema, a
  * missing required parameter, an `x-mutually-exclusive` pair, an `x-order-type-rules` violation,
- * an `x-parameter-conditions` condition not met) must be refused with a 4xx. The cases come from values.ts. The pass over each operation sends
+ * an `x-parameter-conditions` condition not met, a decimal off its `x-wire-pattern`) must be
+ * refused with a 4xx. The cases come from values.ts. The pass over each operation sends
  * them; the trading phase sends the ones aimed at new_order, cancel_order and cancel_all_orders,
  * built on the order desk's orders.
  */
@@ -24,7 +25,13 @@ export const negativeDataRejection: ContractCheck<typeof CHECK> = {
   description:
     "schema-invalid input (missing, wrong type, out of range, unknown enum, excluded pairs) gets 4xx + Error",
   // Each refusal with the code x-refusals names for the rule the case breaks.
-  covers: ["x-mutually-exclusive", "x-order-type-rules", "x-parameter-conditions", "x-refusals"],
+  covers: [
+    "x-mutually-exclusive",
+    "x-order-type-rules",
+    "x-parameter-conditions",
+    "x-wire-pattern",
+    "x-refusals",
+  ],
   hooks: [
     { phase: "operation", run: negativePass },
     {
@@ -42,6 +49,7 @@ export const negativeDataRejection: ContractCheck<typeof CHECK> = {
     "missing-parameter-generic-code",
     "unknown-side-generic-code",
     "iceberg-not-gtc-accepted",
+    "decimal-exponent-notation-accepted",
   ],
 };
 

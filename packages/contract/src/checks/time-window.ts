@@ -1,7 +1,7 @@
 /**
  * time_window (x-time-window): startTime/endTime select exactly the items between them (bounds
  * inclusive as the spec says), as epoch integers and, where the schema admits it, as RFC 3339
- * date-times to the millisecond; each bound alone anchors the page as stated; a window wider than
+ * date-times to the millisecond, in UTC and with an offset of no whole hour; each bound alone anchors the page as stated; a window wider than
  * the largest span is refused with the stated code, and one exactly that wide is served.
  */
 
@@ -96,6 +96,17 @@ export function takesDateTime(operation: ContractOperation, name: string): boole
   return schema?.format === "date-time" || (schema?.oneOf ?? []).some((s) => s.format === "date-time");
 }
 
+/** A time zone of no whole hour, east of UTC, for bounds written with an offset. */
+const OFFSET_MINUTES = 5 * 60 + 30;
+
+/** `t` (epoch ms) as an RFC 3339 date-time in the zone `minutes` east of UTC, to the millisecond. */
+export function withOffset(t: number, minutes: number): string {
+  const local = new Date(t + minutes * 60_000).toISOString().slice(0, -1);
+  const sign = minutes < 0 ? "-" : "+";
+  const hours = String(Math.floor(Math.abs(minutes) / 60)).padStart(2, "0");
+  return `${local}${sign}${hours}:${String(Math.abs(minutes) % 60).padStart(2, "0")}`;
+}
+
 async function bothBounds(
   ctx: RunContext,
   operation: ContractOperation,
@@ -108,7 +119,10 @@ async function bothBounds(
   const want = times.filter((t) => (w.inclusive ? t >= start && t <= end : t > start && t < end));
   const forms: Array<(t: number) => number | string> = [(t) => t];
   if (takesDateTime(operation, w.start) && takesDateTime(operation, w.end))
-    forms.push((t) => new Date(t).toISOString());
+    forms.push(
+      (t) => new Date(t).toISOString(),
+      (t) => withOffset(t, OFFSET_MINUTES),
+    );
   for (const form of forms) {
     const [from, to] = [form(start), form(end)];
     await judgeTimes(

@@ -17,8 +17,11 @@ export type Placement = "query" | "body" | "split";
 
 /** How the request is authenticated; each field defaults to what the operation's class needs. */
 export interface AuthVariant {
-  /** The API key header: the real key, none, or a key the server cannot know. */
-  key?: "valid" | "none" | "wrong";
+  /**
+   * The API key header: the real key, none, a key the server cannot know, or the real key with
+   * the case of each of its letters swapped (keys are case-sensitive).
+   */
+  key?: "valid" | "none" | "wrong" | "other-case";
   /**
    * The signature: correct, absent, valid hex that does not match, or computed over only part of
    * what is sent (the query alone while a body is present, or the body alone).
@@ -167,6 +170,11 @@ export function byLocation(
 
 const WRONG_KEY = "contract-tester-unknown-api-key-0000000000000000000000000000000000";
 
+/** `text` with the case of each of its letters swapped. */
+export function otherCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("");
+}
+
 /** Builds the bytes of one request, signing the final query string and body when asked. */
 export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest {
   const { op } = plan;
@@ -177,6 +185,8 @@ export function buildRequest(plan: RequestPlan, ctx: BuildContext): WireRequest 
   const keyMode = auth.key ?? (needsApiKey(op) ? "valid" : "none");
   if (keyMode === "valid" && credentials) headers[ctx.signing.apiKeyHeader] = credentials.apiKey;
   else if (keyMode === "wrong") headers[ctx.signing.apiKeyHeader] = WRONG_KEY;
+  else if (keyMode === "other-case" && credentials)
+    headers[ctx.signing.apiKeyHeader] = otherCase(credentials.apiKey);
   else if (keyMode === "none") {
     for (const name of Object.keys(headers)) {
       if (name.toLowerCase() === ctx.signing.apiKeyHeader.toLowerCase()) delete headers[name];

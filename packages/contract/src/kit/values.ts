@@ -364,7 +364,7 @@ function plausibleText(name: string, base: ParamList): string {
  * `base` with `name` added at a valid value, and what that value needs of the others: an iceberg
  * shows half the order (the base's quantity, the order's doubled), which ICEBERG_PARTS allows.
  */
-function plausibleWith(name: string, base: ParamList): ParamList {
+export function plausibleWith(name: string, base: ParamList): ParamList {
   const quantity = tryParseDec(base.find(([n]) => n === "quantity")?.[1]);
   if (name === "icebergQty" && quantity !== undefined)
     return [
@@ -466,10 +466,34 @@ export function negativeCases(op: ContractOperation, base: ParamList): TextCase[
       }
     }
   }
-  cases.push(...conditionCases(op, base, forbidden));
+  cases.push(...wireCases(op, base), ...conditionCases(op, base, forbidden));
   return cases.filter(
     (c) => c.fromDescription || !validateRequest(op.operationId, c.params, { from: "query" }).valid,
   );
+}
+
+/**
+ * x-wire-pattern broken on a valid base: each decimal the base sends written in exponent notation
+ * (`0.001` as `1e-3`), the same number in text the pattern refuses.
+ */
+function wireCases(op: ContractOperation, base: ParamList): TextCase[] {
+  const cases: TextCase[] = [];
+  for (const param of op.parameters) {
+    const value = base.find(([n]) => n === param.name)?.[1];
+    if (param.wirePattern === undefined || value === undefined || !Number.isFinite(Number(value))) continue;
+    const text = Number(value).toExponential();
+    const pattern = compiled(param.wirePattern, "u");
+    if (pattern === undefined || pattern.test(text)) continue;
+    cases.push({
+      label: `negative: ${param.name}=${text} (${value} in exponent notation; x-wire-pattern)`,
+      params: base.map(([n, v]): [string, string] => [n, n === param.name ? text : v]),
+      parameter: param.name,
+      text,
+      breaks: "exponent notation",
+      rules: ["malformed-value"],
+    });
+  }
+  return cases;
 }
 
 /**

@@ -283,6 +283,23 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       }),
     },
     {
+      name: "aggTrades-date-time-offset-read-as-utc",
+      description:
+        "aggTrades reads an RFC 3339 startTime or endTime with an offset as if it were UTC (the offset dropped, the local time kept)",
+      caughtBy: ["time_window"],
+      request: onRequest("aggTrades", secret, (p) => {
+        let changed = false;
+        for (const name of ["startTime", "endTime"]) {
+          const value = p.get(name);
+          const utc = value?.replace(/[+-]\d\d:\d\d$/, "Z");
+          if (value === null || utc === undefined || utc === value) continue;
+          p.set(name, utc);
+          changed = true;
+        }
+        return changed;
+      }),
+    },
+    {
       name: "aggTrades-endTime-ignored",
       description: "aggTrades validates endTime but ignores it",
       caughtBy: ["time_window"],

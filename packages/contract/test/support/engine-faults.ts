@@ -489,6 +489,28 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "cancel-by-client-id-across-symbols",
+      description:
+        "cancel_order by origClientOrderId alone finds the account's order with that id on any symbol (the index is the account's, not the symbol's), and cancels it",
+      caughtBy: ["every_symbol"],
+      request: (req, state) => {
+        const params = allParams(req);
+        const id = params.get("origClientOrderId");
+        const symbol = params.get("symbol");
+        if (!isCancel(req) || id === null || symbol === null || params.has("orderId")) return req;
+        const placedOn = state.get(`placed-on:${id}`) as string | undefined;
+        return placedOn === undefined || placedOn === symbol
+          ? req
+          : resign(req, demo.apiSecret, (p) => p.set("symbol", placedOn));
+      },
+      response: (req, res, state) => {
+        const order = isNewOrder(req) && served(res) ? bodyOf(res) : undefined;
+        if (typeof order?.clientOrderId === "string" && typeof order.symbol === "string")
+          state.set(`placed-on:${order.clientOrderId}`, order.symbol);
+        return res;
+      },
+    },
+    {
       name: "refused-cancel-stamps-update-time",
       description:
         "a cancel refused because the order is no longer open (-2011) still writes its time into the order's updateTime",

@@ -233,6 +233,17 @@ export function faults(demo: { apiKey: string; apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "api-key-case-insensitive",
+      description: "API keys are matched without regard to case (the spec: keys are case-sensitive)",
+      caughtBy: ["auth_enforcement"],
+      request: (req) => {
+        const key = req.headers["x-mbx-apikey"];
+        return key !== undefined && key !== demo.apiKey && key.toLowerCase() === demo.apiKey.toLowerCase()
+          ? { ...req, headers: { ...req.headers, "x-mbx-apikey": demo.apiKey } }
+          : req;
+      },
+    },
+    {
       name: "wrong-signature-accepted",
       description: "signatures are not verified",
       caughtBy: ["auth_enforcement"],

@@ -297,6 +297,56 @@ export function meaningFaults(demo: { apiKey: string; apiSecret: string }): Faul
         return { ...res, headers };
       },
     },
+    // ---- the text of decimals ----
+    {
+      name: "decimal-exponent-notation-accepted",
+      description:
+        "new_order reads decimals written in exponent notation (`1e-3` as 0.001), which x-wire-pattern refuses",
+      caughtBy: ["negative_data_rejection"],
+      request: onRequest("order", secret, (p) => {
+        let changed = false;
+        for (const [name, value] of [...p.entries()])
+          if (/^[0-9.]+e[+-]?[0-9]+$/i.test(value)) {
+            p.set(
+              name,
+              Number(value)
+                .toFixed(8)
+                .replace(/\.?0+$/, ""),
+            );
+            changed = true;
+          }
+        return changed;
+      }),
+    },
+    // ---- what an order type forbids ----
+    {
+      name: "market-time-in-force-dropped",
+      description:
+        "new_order takes a MARKET order with timeInForce (x-order-type-rules forbids it), dropping the parameter",
+      caughtBy: ["announced_rules"],
+      request: onRequest("order", secret, (p) => {
+        if (p.get("type") !== "MARKET" || !p.has("timeInForce")) return false;
+        p.delete("timeInForce");
+        return true;
+      }),
+    },
+    {
+      name: "take-profit-trailing-delta-unbounded",
+      description:
+        "new_order takes a take-profit's trailingDelta outside TRAILING_DELTA's bounds (10 to 2000), clamping it (the filter applied to stop-losses only)",
+      caughtBy: ["announced_rules"],
+      request: onRequest("order", secret, (p) => {
+        const delta = Number(p.get("trailingDelta") ?? Number.NaN);
+        if (
+          !p.get("type")?.startsWith("TAKE_PROFIT") ||
+          !Number.isInteger(delta) ||
+          (delta >= 10 && delta <= 2000)
+        )
+          return false;
+        p.set("trailingDelta", String(Math.min(2000, Math.max(10, delta))));
+        return true;
+      }),
+    },
     // ---- conditions between parameters ----
     {
       name: "iceberg-not-gtc-accepted",

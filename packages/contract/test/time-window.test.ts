@@ -1,0 +1,16 @@
+// time_window's RFC 3339 bounds with an offset (withOffset): the same instant, written in a zone
+// east or west of UTC, to the millisecond.
+import { describe, expect, it } from "vitest";
+import { withOffset } from "../src/checks/time-window.js";
+
+describe("withOffset", () => {
+  it.each([
+    { given: { t: 1764547200123, minutes: 330 }, want: "2025-12-01T05:30:00.123+05:30" },
+    { given: { t: 1764547200123, minutes: -210 }, want: "2025-11-30T20:30:00.123-03:30" },
+    { given: { t: 1764547200000, minutes: 0 }, want: "2025-12-01T00:00:00.000+00:00" },
+  ])("$want", ({ given, want }) => {
+    const text = withOffset(given.t, given.minutes);
+    expect(text).toBe(want);
+    expect(Date.parse(text)).toBe(given.t);
+  });
+});

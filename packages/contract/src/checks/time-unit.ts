@@ -8,6 +8,9 @@
  * refused with the code the spec names for it (x-refusals). An answer asked for in one unit is
  * never given to a request in the other: a server that keeps answers by their URL alone fails.
  *
+ * A read that takes a time window is judged once more with bounds in milliseconds that hold some
+ * of the newest items: the header sets the unit of the answer's times, not of the bounds.
+ *
  * Each read is bracketed by two reads without the header, so that fields that move between reads
  * (serverTime, a window's openTime) are judged against the interval they moved in; a read whose
  * other fields moved (a busy market) is taken again, and left unjudged when it keeps moving.
@@ -16,8 +19,10 @@
 import type { ContractOperation, ContractParameter } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { describeAnswer, ok } from "../kit/answers.js";
+import { listAt, valueAt } from "../kit/behaviour-support.js";
 import { cannotCall, expectRefusal, type RunContext, targetValues } from "../kit/context.js";
 import { refusalOf } from "../kit/refusal-codes.js";
+import type { Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
@@ -66,6 +71,7 @@ export const timeUnit: ContractCheck<typeof CHECK> = {
     "time-unit-lower-case-refused",
     "time-unit-unknown-value-served",
     "time-unit-answer-kept-by-url",
+    "time-unit-header-scales-time-bounds",
   ],
 };
 
@@ -197,6 +203,7 @@ async function timeUnitOf(ctx: RunContext, operation: ContractOperation): Promis
     judgedByRun.set(ctx, judged);
   }
   const hadTimes = await judgeRead(ctx, operation, header, MICRO);
+  await judgeWindowRead(ctx, operation, header);
   // Every value the spec lists, once, on the first read whose answer has a time field.
   if (hadTimes && !judged.values) {
     judged.values = true;
@@ -210,21 +217,48 @@ async function timeUnitOf(ctx: RunContext, operation: ContractOperation): Promis
   }
 }
 
+/**
+ * Where the read takes a time window (x-time-window): the same judgement on a window whose bounds,
+ * in milliseconds, hold some of the newest items. The header sets the unit of the answer's times,
+ * not of the request's: the items selected are the same.
+ */
+async function judgeWindowRead(ctx: RunContext, operation: ContractOperation, header: ContractParameter) {
+  const window = operation.behaviour.timeWindow;
+  if (!window) return;
+  const newest = await ctx.session.call(
+    { op: operation, params: encodeParams(operation, targetValues(operation, ctx)) },
+    `time unit: ${operation.operationId}, the newest items for a window`,
+  );
+  const times = (listAt(newest.response?.json, "") ?? [])
+    .map((item) => valueAt(item, window.field))
+    .filter((t): t is number => typeof t === "number");
+  if (!ok(newest) || times.length < 3) {
+    ctx.session.recorder.note(
+      CHECK,
+      operation.operationId,
+      `${times.length} items with times: the window not judged`,
+    );
+    return;
+  }
+  await judgeRead(ctx, operation, header, MICRO, { [window.start]: times[1]!, [window.end]: times.at(-2)! });
+}
+
 /** One read in `value`'s unit between two without the header; true when it had a time field to judge. */
 async function judgeRead(
   ctx: RunContext,
   operation: ContractOperation,
   header: ContractParameter,
   value: string,
+  bounds: Values = {},
 ): Promise<boolean> {
-  const values = targetValues(operation, ctx);
+  const values = { ...targetValues(operation, ctx), ...bounds };
   const call = (withHeader: boolean) =>
     ctx.session.call(
       {
         op: operation,
         params: encodeParams(operation, withHeader ? { ...values, [header.name]: value } : values),
       },
-      `time unit: ${operation.operationId}${withHeader ? ` with ${header.name}: ${value}` : ""}`,
+      `time unit: ${operation.operationId}${Object.keys(bounds).length > 0 ? " in a window" : ""}${withHeader ? ` with ${header.name}: ${value}` : ""}`,
     );
   for (let round = 1; round <= ROUNDS; round++) {
     const before = await call(false);

@@ -300,6 +300,29 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       }),
     },
     {
+      name: "time-unit-header-scales-time-bounds",
+      description:
+        "with X-MBX-TIME-UNIT: MICROSECOND, aggTrades and all_orders read startTime and endTime in microseconds too (the header sets the answer's unit only)",
+      caughtBy: ["time_unit"],
+      request: (req) => {
+        const micro = req.headers["x-mbx-time-unit"]?.toUpperCase() === "MICROSECOND";
+        if (!micro || req.method !== "GET" || !(at("aggTrades")(req) || at("allOrders")(req))) return req;
+        const scale = (p: URLSearchParams) => {
+          for (const name of ["startTime", "endTime"]) {
+            const value = p.get(name);
+            if (value !== null && /^[0-9]{1,13}$/.test(value))
+              p.set(name, String(Math.floor(Number(value) / 1000)));
+          }
+        };
+        const params = allParams(req);
+        if (!params.has("startTime") && !params.has("endTime")) return req;
+        if (params.has("signature")) return resign(req, secret, scale);
+        const query = new URLSearchParams(req.query);
+        scale(query);
+        return { ...req, query };
+      },
+    },
+    {
       name: "aggTrades-endTime-ignored",
       description: "aggTrades validates endTime but ignores it",
       caughtBy: ["time_window"],

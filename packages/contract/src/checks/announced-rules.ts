@@ -365,24 +365,32 @@ async function belowMarketLot(
     );
   const what = `a MARKET BUY of ${formatDec(below)}, one step below MARKET_LOT_SIZE minQty ${formatDec(rules.marketMinQty)}`;
   const filter = refusalOf(ctx, "filter-failure", newOrder.operationId);
-  await refusedMarketBuy(ctx, newOrder, view.symbol, { quantity: formatDec(below) }, what, filter);
+  await mustRefuse(
+    ctx,
+    newOrder,
+    view.symbol,
+    { side: "BUY", type: "MARKET", quantity: formatDec(below) },
+    what,
+    filter,
+  );
 }
 
 /**
- * A MARKET BUY of `amount` (a quantity or a quote budget) that must be refused, with `refusal`'s
- * code where one is named; one taken by mistake is offset by selling what it executed.
+ * An order that must be refused, with `refusal`'s status and code where the spec names them; one
+ * taken by mistake is undone: a MARKET BUY offset, any other cancelled.
  */
-async function refusedMarketBuy(
+async function mustRefuse(
   ctx: RunContext,
   newOrder: ContractOperation,
   symbol: string,
-  amount: Values,
+  values: Values,
   what: string,
   refusal: ReturnType<typeof refusalOf> = {},
 ): Promise<void> {
-  const placed = await send(ctx, newOrder, symbol, { side: "BUY", type: "MARKET", ...amount }, what);
+  const placed = await send(ctx, newOrder, symbol, values, what);
   expectRefusal(ctx, CHECK, placed.exchange, { what, ...refusal });
-  await offsetBuy(ctx, newOrder, symbol, placed.body);
+  if (values.type === "MARKET" && values.side === "BUY") await offsetBuy(ctx, newOrder, symbol, placed.body);
+  else await cancelPlaced(ctx, symbol, placed.clientOrderId);
 }
 
 /** Sells, at the market, what a MARKET BUY probe (its answer's `body`) executed. */
@@ -430,7 +438,13 @@ async function flagsOff(
   if (!view.quoteOrderQtyAllowed && view.types.includes("MARKET") && byQuote) {
     const budget = quoteBudget(view, 1, view.reference);
     const what = `a MARKET BUY by quoteOrderQty ${formatDec(budget)} on ${view.symbol}, whose quoteOrderQtyMarketAllowed is false`;
-    await refusedMarketBuy(ctx, newOrder, view.symbol, { quoteOrderQty: formatDec(budget) }, what);
+    await mustRefuse(
+      ctx,
+      newOrder,
+      view.symbol,
+      { side: "BUY", type: "MARKET", quoteOrderQty: formatDec(budget) },
+      what,
+    );
   }
 }
 
@@ -590,10 +604,8 @@ async function withoutWhatTheRuleAsks(
 ): Promise<void> {
   for (const omission of omissions(rule, values)) {
     const what = `a ${type} without ${omission.left.join(" or ")}, which x-order-type-rules asks for`;
-    const placed = await send(ctx, newOrder, symbol, omission.values, what);
     const named = omission.required ? refusalOf(ctx, "missing-parameter", newOrder.operationId) : {};
-    expectRefusal(ctx, CHECK, placed.exchange, { what, ...named });
-    await cancelPlaced(ctx, symbol, placed.clientOrderId);
+    await mustRefuse(ctx, newOrder, symbol, omission.values, what, named);
   }
 }
 
@@ -634,13 +646,8 @@ async function withWhatTheRuleForbids(
   const base = Object.entries(values).map(([name, value]): [string, string] => [name, String(value)]);
   for (const name of (rule.forbidden ?? []).filter((n) => values[n] === undefined)) {
     const what = `a ${type} with ${name}, which x-order-type-rules forbids for it`;
-    const placed = await send(ctx, newOrder, symbol, Object.fromEntries(plausibleWith(name, base)), what);
-    expectRefusal(ctx, CHECK, placed.exchange, {
-      what,
-      ...refusalOf(ctx, "parameter-not-required", newOrder.operationId, name),
-    });
-    if (type === "MARKET" && values.side === "BUY") await offsetBuy(ctx, newOrder, symbol, placed.body);
-    else await cancelPlaced(ctx, symbol, placed.clientOrderId);
+    const refusal = refusalOf(ctx, "parameter-not-required", newOrder.operationId, name);
+    await mustRefuse(ctx, newOrder, symbol, Object.fromEntries(plausibleWith(name, base)), what, refusal);
   }
 }
 

@@ -270,34 +270,18 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       description:
         "aggTrades reads startTime and endTime given as RFC 3339 date-times to the whole second, dropping their fraction",
       caughtBy: ["time_window"],
-      request: onRequest("aggTrades", secret, (p) => {
-        let changed = false;
-        for (const name of ["startTime", "endTime"]) {
-          const value = p.get(name);
-          const whole = value?.replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+/, "$1");
-          if (value === null || whole === undefined || whole === value) continue;
-          p.set(name, whole);
-          changed = true;
-        }
-        return changed;
-      }),
+      request: onRequest("aggTrades", secret, (p) =>
+        rewriteBounds(p, (value) => value.replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+/, "$1")),
+      ),
     },
     {
       name: "aggTrades-date-time-offset-read-as-utc",
       description:
         "aggTrades reads an RFC 3339 startTime or endTime with an offset as if it were UTC (the offset dropped, the local time kept)",
       caughtBy: ["time_window"],
-      request: onRequest("aggTrades", secret, (p) => {
-        let changed = false;
-        for (const name of ["startTime", "endTime"]) {
-          const value = p.get(name);
-          const utc = value?.replace(/[+-]\d\d:\d\d$/, "Z");
-          if (value === null || utc === undefined || utc === value) continue;
-          p.set(name, utc);
-          changed = true;
-        }
-        return changed;
-      }),
+      request: onRequest("aggTrades", secret, (p) =>
+        rewriteBounds(p, (value) => value.replace(/[+-]\d\d:\d\d$/, "Z")),
+      ),
     },
     {
       name: "time-unit-header-scales-time-bounds",
@@ -839,4 +823,16 @@ function cancelSucceedsAfterFill(symbol?: string): Fault["response"] {
       }),
     };
   };
+}
+
+/** `startTime` and `endTime` as `change` rewrites them; whether either changed. */
+function rewriteBounds(params: URLSearchParams, change: (value: string) => string): boolean {
+  let changed = false;
+  for (const name of ["startTime", "endTime"]) {
+    const value = params.get(name);
+    if (value === null || change(value) === value) continue;
+    params.set(name, change(value));
+    changed = true;
+  }
+  return changed;
 }

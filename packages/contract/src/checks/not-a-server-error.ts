@@ -3,7 +3,13 @@
 // connection closed.
 import { isObject } from "@marketapi/spec/model";
 import type { ContractOperation } from "../core/operations.js";
-import { answerAsResponse, answerJson, type PipelinedResult } from "../http/pipelined.js";
+import {
+  answerAsResponse,
+  answerJson,
+  type PipelinedAnswer,
+  type PipelinedResult,
+} from "../http/pipelined.js";
+import type { WireRequest } from "../http/request.js";
 import type { RunContext } from "../kit/context.js";
 import type { RoundTrip, Verdicts } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -138,14 +144,13 @@ async function judgeClientsAtOnce(
     problems.findIndex((p) => p.length > 0),
   );
   const answer = results[worst]?.answers[0];
-  const exchange: RoundTrip = {
-    op: ping.op,
-    case: `${CLIENTS_AT_ONCE} × ping, each on a connection of its own, written at one moment`,
-    plan: { op: ping.op, params: [] },
-    request: requests[worst]!,
-    ...(answer ? { response: answerAsResponse(answer) } : {}),
-    durationMs: performance.now() - started,
-  };
+  const exchange = probeExchange(
+    ping.op,
+    `${CLIENTS_AT_ONCE} × ping, each on a connection of its own, written at one moment`,
+    requests[worst]!,
+    answer,
+    started,
+  );
   const failed = problems.filter((p) => p.length > 0).length;
   const unjudged = results.filter((r) => r.end === "error").length;
   if (unjudged === results.length)
@@ -176,14 +181,13 @@ async function judgePipeline(
     expected.length === 2
       ? expected.map((p) => p.what).join(" and ")
       : `${expected.length} × ${expected[0]!.what}`;
-  const exchange: RoundTrip = {
-    op: expected[last]!.op,
-    case: `${what} pipelined on one connection`,
-    plan: { op: expected[last]!.op, params: [] },
-    request: requests[last]!,
-    ...(answer ? { response: answerAsResponse(answer) } : {}),
-    durationMs: performance.now() - started,
-  };
+  const exchange = probeExchange(
+    expected[last]!.op,
+    `${what} pipelined on one connection`,
+    requests[last]!,
+    answer,
+    started,
+  );
   if (result.end === "error") {
     session.recorder.note(
       CHECK,
@@ -195,4 +199,22 @@ async function judgePipeline(
   const problems = pipelineProblems(expected, result, session.timeoutMs);
   if (problems.length > 0) session.fail(CHECK, exchange, problems.join("; "));
   else session.pass(CHECK, exchange);
+}
+
+/** A connection probe's request and answer as a round trip the verdicts name (`started`: performance.now()). */
+function probeExchange(
+  op: ContractOperation,
+  what: string,
+  request: WireRequest,
+  answer: PipelinedAnswer | undefined,
+  started: number,
+): RoundTrip {
+  return {
+    op,
+    case: what,
+    plan: { op, params: [] },
+    request,
+    ...(answer ? { response: answerAsResponse(answer) } : {}),
+    durationMs: performance.now() - started,
+  };
 }

@@ -31,7 +31,7 @@ import { cancelOpen, placeOrder } from "../kit/order-placing.js";
 import { cancelOwn, placeFar } from "../kit/own-orders.js";
 import type { Values } from "../kit/values.js";
 import { requiredValues } from "../kit/values.js";
-import type { RoundTrip } from "../session/round-trip.js";
+import type { RoundTrip, TimedRoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "rate_counters";
@@ -369,22 +369,21 @@ function ordersCountedByEachAnswer(ctx: RunContext): void {
   const newOrder = op(ctx, "new_order");
   if (!newOrder) return;
   // By account, and by the session's clock epoch: times from before and after a sandbox clock moved do not compare.
-  const groups = new Map<string, Array<{ exchange: RoundTrip; sentAt: number; answeredAt: number }>>();
+  const groups = new Map<string, { whose: string; entries: TimedRoundTrip[] }>();
   for (const entry of ctx.session.timeline) {
     const { exchange } = entry;
     if (exchange.op.operationId !== newOrder.operationId || !ok(exchange)) continue;
     const key = `${exchange.plan.as?.apiKey ?? ""}\n${entry.clock}`;
-    const group = groups.get(key) ?? [];
-    group.push(entry);
+    const whose = exchange.plan.as ? "the second account" : "the run's account";
+    const group = groups.get(key) ?? { whose, entries: [] };
+    group.entries.push(entry);
     groups.set(key, group);
   }
   for (const counter of countersOf(newOrder, /X-MBX-ORDER-COUNT/))
-    for (const [key, entries] of groups) {
-      const account = key.slice(0, key.indexOf("\n"));
+    for (const { whose, entries } of groups.values()) {
       const orders = entries.map((e) => ({ ...e, value: counterValue(e.exchange, counter) }));
       const short = countsShort(orders, counter);
       const first = short[0];
-      const whose = account === "" ? "the run's account" : "the second account";
       if (first)
         ctx.session.fail(
           CHECK,

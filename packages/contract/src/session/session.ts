@@ -11,6 +11,7 @@ export { BudgetExhausted, OperationUnresponsive, PassStopped } from "../core/err
 
 import type { ContractModel, ContractOperation } from "../core/operations.js";
 import {
+  type PipelinedAnswer,
   type PipelinedResult,
   type PipelineShape,
   sendAlone,
@@ -289,16 +290,11 @@ export class Session implements Verdicts {
     plans: readonly RequestPlan[],
     shape: PipelineShape = {},
   ): Promise<{ requests: WireRequest[]; result: PipelinedResult }> {
-    this.checkInterrupted();
-    const paced = plans.map((plan) => this.pacedRequest(plan));
-    const permits = [];
-    for (const request of paced) permits.push(await this.acquire(request, this.options.signal));
-    const requests = plans.map((plan) => this.build(plan));
-    const result = await sendPipelined(requests[0]!.url, requests, this.timeoutMs, shape);
-    for (const [i, permit] of permits.entries()) {
-      const answer = result.answers[i];
-      permit.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
-    }
+    const { requests, result } = await this.sendPaced(
+      plans,
+      (built) => sendPipelined(built[0]!.url, built, this.timeoutMs, shape),
+      (sent, i) => sent.answers[i],
+    );
     return { requests, result };
   }
 
@@ -309,16 +305,33 @@ export class Session implements Verdicts {
   async together(
     plans: readonly RequestPlan[],
   ): Promise<{ requests: WireRequest[]; results: PipelinedResult[] }> {
+    const { requests, result } = await this.sendPaced(
+      plans,
+      (built) => sendTogether(built, this.timeoutMs),
+      (sent, i) => sent[i]?.answers[0],
+    );
+    return { requests, results: result };
+  }
+
+  /**
+   * Requests sent outside --max-requests by `send`, each paced first; each permit is settled
+   * with its request's answer (`answerOf`), or none.
+   */
+  private async sendPaced<T>(
+    plans: readonly RequestPlan[],
+    send: (requests: WireRequest[]) => Promise<T>,
+    answerOf: (result: T, index: number) => PipelinedAnswer | undefined,
+  ): Promise<{ requests: WireRequest[]; result: T }> {
     this.checkInterrupted();
     const permits = [];
     for (const plan of plans) permits.push(await this.acquire(this.pacedRequest(plan), this.options.signal));
     const requests = plans.map((plan) => this.build(plan));
-    const results = await sendTogether(requests, this.timeoutMs);
+    const result = await send(requests);
     for (const [i, permit] of permits.entries()) {
-      const answer = results[i]?.answers[0];
+      const answer = answerOf(result, i);
       permit.settle(answer ? { status: answer.status, headers: answer.headers } : { status: 0 });
     }
-    return { requests, results };
+    return { requests, result };
   }
 
   /** What the pacer needs of a request: its weight by its parameters, its orders, its account. */

@@ -13,6 +13,7 @@ import type { RoundTrip } from "../src/session/round-trip.js";
 import { Session } from "../src/session/session.js";
 import { Recorder } from "../src/session/verdicts.js";
 import { type Fault, type FaultProxy, startFaultProxy } from "./support/fault-proxy.js";
+import { roundTrip } from "./support/round-trips.js";
 import { runContract } from "./support/run.js";
 
 let server: RunningServer | undefined;
@@ -131,6 +132,26 @@ describe("orders are held until the target has shown it can query and cancel one
     expect(result.cleanup.leftOpen).toHaveLength(1);
     const skips = result.cells.map((c) => c.reason ?? "").join("\n");
     expect(skips).toMatch(/no more orders: the target has not shown it can query and cancel an order/);
+  });
+});
+
+describe("a client order id the second account uses too", () => {
+  it("is two entries of the ledger, each closed and cancelled as its own account", () => {
+    const ledger = new OrderLedger("t");
+    const second = { apiKey: "second-key", apiSecret: "second-secret" };
+    const id = ledger.nextClientOrderId();
+    ledger.sent("BTCUSDT", id, "account isolation");
+    ledger.opened(id, 7);
+    // The target has shown it can query and cancel an order of the run: more orders may be placed.
+    ledger.observe(roundTrip("query_order", [], { status: 200, json: { clientOrderId: id } }));
+    ledger.observe(roundTrip("cancel_order", [], { status: 200, json: { origClientOrderId: id } }));
+    ledger.sent("BTCUSDT", id, "account isolation", second);
+    ledger.opened(id, 8, second);
+    ledger.closed(id, second);
+    expect(ledger.get(id)?.state).toBe("open");
+    expect(ledger.get(id, second)?.state).toBe("closed");
+    expect(ledger.outstanding().map((e) => [e.orderId, e.as])).toEqual([[7, undefined]]);
+    expect(ledger.placedCount).toBe(2);
   });
 });
 

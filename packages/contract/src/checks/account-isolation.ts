@@ -5,8 +5,10 @@
  * and the second account does not find it (query_order by orderId and by client id: the
  * unknown-order refusal), cannot cancel it (the unknown-order refusal, and the order still rests),
  * and does not list it (open_orders with and without symbol, all_orders); the other way round the
- * same for an order of the second account; and the second account's order counter
- * (X-MBX-ORDER-COUNT-*) counts its own orders, not the run's.
+ * same for an order of the second account; the second account's order counter
+ * (X-MBX-ORDER-COUNT-*) counts its own orders, not the run's; and a client id is the account's own
+ * (unique "among the account's open orders"): the second account's order under the id of the run's
+ * open order is taken, and cancelling it by that id leaves the run's order resting.
  *
  * Without one, what the account's own history shows: an orderId the exchange issued (below the
  * run's own) that the account's all_orders does not hold is not the account's, so query_order
@@ -50,6 +52,7 @@ export const accountIsolation: ContractCheck<typeof CHECK> = {
     "other-account-order-queryable",
     "other-account-order-queryable-on-ethusdt",
     "order-count-per-address",
+    "client-id-unique-across-accounts",
   ],
 };
 
@@ -131,9 +134,80 @@ async function betweenAccounts(ctx: RunContext, far: FarBuy, second: Credentials
     }
     await throughOther(ctx, mine, second, "the second account");
     if (orders.includes(theirs)) await throughOther(ctx, theirs, undefined, "the run's account");
+    if (ctx.ledger.get(mine.clientOrderId)?.state === "open") await sameClientId(ctx, far, mine, second, orders);
   } finally {
     for (const order of orders) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
   }
+}
+
+/**
+ * The second account places an order under the client id of the run's open order `mine`: ids are
+ * unique among one account's open orders, so it is taken (a refusal while a fresh id is taken is
+ * the finding), and cancelling it by that id, as the second account, cancels that order and
+ * leaves the run's resting. Orders placed are added to `orders` (cancelled by the caller).
+ */
+async function sameClientId(
+  ctx: RunContext,
+  far: FarBuy,
+  mine: OwnOrder,
+  second: Credentials,
+  orders: OwnOrder[],
+): Promise<void> {
+  const id = mine.clientOrderId;
+  const label = `${PURPOSE}: the second account's order under the client id of the run's open order`;
+  const theirs = await placeFar(ctx, far, label, { newClientOrderId: id }, second);
+  if (!ok(theirs.placed.exchange)) {
+    const fresh = await placeFar(ctx, far, `${PURPOSE}: the second account's order under a fresh id`, {}, second);
+    if (!ok(fresh.placed.exchange)) return;
+    orders.push(fresh);
+    return judge(
+      ctx,
+      theirs.placed.exchange,
+      `the second account's order under ${id}, the client id of the run's open order, was refused while one under a fresh id was taken: a client id is unique among one account's open orders (new_order's newClientOrderId), not across accounts`,
+    );
+  }
+  orders.push(theirs);
+  const cancelled = await cancelOwn(
+    ctx,
+    { ...theirs, orderId: undefined },
+    `${PURPOSE}: cancel_order by the shared client id as the second account`,
+    { as: second },
+  );
+  if (cancelled)
+    judge(
+      ctx,
+      cancelled,
+      sharedIdCancelProblem(id, theirs.orderId, {
+        accepted: ok(cancelled),
+        orderId: bodyObject(cancelled)?.orderId,
+      }),
+    );
+  const still = await queryOwn(ctx, mine, `${PURPOSE}: the run's order after the second account's cancel by the same id`);
+  if (still && ok(still))
+    judge(
+      ctx,
+      still,
+      bodyObject(still)?.status === "NEW"
+        ? undefined
+        : `after the second account cancelled its own order ${id}, the run's order under the same id is ${String(bodyObject(still)?.status)}`,
+    );
+}
+
+/**
+ * What the second account's cancel by the client id `id` it shares with the run's open order shows
+ * wrongly: it must cancel its own order `theirs`. Pure.
+ */
+export function sharedIdCancelProblem(
+  id: string,
+  theirs: number | undefined,
+  answer: { accepted: boolean; orderId: unknown },
+): string | undefined {
+  if (!answer.accepted)
+    return `cancel_order by origClientOrderId ${id} as the second account did not cancel its own open order`;
+  const orderId = answer.orderId;
+  return theirs === undefined || orderId === theirs
+    ? undefined
+    : `cancel_order by origClientOrderId ${id} as the second account cancelled orderId ${String(orderId)}, not its own ${theirs}`;
 }
 
 /**

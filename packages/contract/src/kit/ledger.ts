@@ -21,6 +21,15 @@ export interface LedgerEntry {
   as?: Credentials;
 }
 
+/**
+ * An entry's key: client order ids are unique among one account's orders ("among the account's
+ * open orders", new_order), so another account may use the same id, and its entry must not
+ * replace the run's.
+ */
+function keyOf(clientOrderId: string, as?: Credentials): string {
+  return as ? `${as.apiKey}\n${clientOrderId}` : clientOrderId;
+}
+
 export class OrderLedger {
   readonly runId: string;
   private counter = 0;
@@ -48,14 +57,22 @@ export class OrderLedger {
   sent(symbol: string, clientOrderId: string, purpose = "order lifecycle", as?: Credentials): void {
     const held = this.held();
     if (held) throw new OrdersHeld(held);
-    this.entries.set(clientOrderId, { symbol, clientOrderId, state: "sent", purpose, ...(as ? { as } : {}) });
+    this.entries.set(keyOf(clientOrderId, as), {
+      symbol,
+      clientOrderId,
+      state: "sent",
+      purpose,
+      ...(as ? { as } : {}),
+    });
   }
 
-  opened(clientOrderId: string, orderId: number | undefined): void {
-    const entry = this.entries.get(clientOrderId);
+  /** `as`: the account the order was placed as, when not the run's own. */
+  opened(clientOrderId: string, orderId: number | undefined, as?: Credentials): void {
+    const key = keyOf(clientOrderId, as);
+    const entry = this.entries.get(key);
     if (!entry) return;
     entry.state = "open";
-    this.placed.add(clientOrderId);
+    this.placed.add(key);
     if (orderId !== undefined) entry.orderId = orderId;
   }
 
@@ -85,8 +102,8 @@ export class OrderLedger {
     if (!entry) return;
     this.entries.delete(placeholder);
     this.placed.delete(placeholder);
-    this.entries.set(generated, { ...entry, clientOrderId: generated });
-    this.opened(generated, orderId);
+    this.entries.set(keyOf(generated, entry.as), { ...entry, clientOrderId: generated });
+    this.opened(generated, orderId, entry.as);
   }
 
   /** The run's order answered by query_order, and one cancelled by cancel_order (2xx each). */
@@ -109,16 +126,15 @@ export class OrderLedger {
         this.accepted.set(body.symbol, ids);
       }
     }
-    if (
-      id === ORDER_OPERATIONS.newOrder &&
-      typeof body?.clientOrderId === "string" &&
-      this.entries.has(body.clientOrderId)
-    )
-      this.placed.add(body.clientOrderId);
-    if (id === ORDER_OPERATIONS.queryOrder && this.owns(body?.clientOrderId)) this.queried = true;
+    if (id === ORDER_OPERATIONS.newOrder && typeof body?.clientOrderId === "string") {
+      const key = keyOf(body.clientOrderId, exchange.plan.as);
+      if (this.entries.has(key)) this.placed.add(key);
+    }
+    const as = exchange.plan.as;
+    if (id === ORDER_OPERATIONS.queryOrder && this.owns(body?.clientOrderId, as)) this.queried = true;
     if (
       id === ORDER_OPERATIONS.cancelOrder &&
-      (this.owns(body?.origClientOrderId) || this.owns(body?.clientOrderId))
+      (this.owns(body?.origClientOrderId, as) || this.owns(body?.clientOrderId, as))
     )
       this.cancelled = true;
   }
@@ -132,15 +148,15 @@ export class OrderLedger {
   held(): string | undefined {
     if (this.proven) return undefined;
     const inPlay = [...this.entries.values()].filter(
-      (e) => e.state === "sent" || this.placed.has(e.clientOrderId),
+      (e) => e.state === "sent" || this.placed.has(keyOf(e.clientOrderId, e.as)),
     );
     if (inPlay.length === 0) return undefined;
     const missing = [!this.queried && "query", !this.cancelled && "cancel"].filter(Boolean).join(" and ");
     return `no more orders: the target has not shown it can ${missing} an order, and ${inPlay[0]!.clientOrderId} may still be open`;
   }
 
-  closed(clientOrderId: string): void {
-    const entry = this.entries.get(clientOrderId);
+  closed(clientOrderId: string, as?: Credentials): void {
+    const entry = this.entries.get(keyOf(clientOrderId, as));
     if (entry) entry.state = "closed";
   }
 
@@ -148,12 +164,12 @@ export class OrderLedger {
     for (const entry of this.entries.values()) if (entry.orderId === orderId) entry.state = "closed";
   }
 
-  owns(clientOrderId: unknown): boolean {
-    return typeof clientOrderId === "string" && this.entries.has(clientOrderId);
+  owns(clientOrderId: unknown, as?: Credentials): boolean {
+    return typeof clientOrderId === "string" && this.entries.has(keyOf(clientOrderId, as));
   }
 
-  get(clientOrderId: string): LedgerEntry | undefined {
-    return this.entries.get(clientOrderId);
+  get(clientOrderId: string, as?: Credentials): LedgerEntry | undefined {
+    return this.entries.get(keyOf(clientOrderId, as));
   }
 
   /** Orders that may still be open. */
@@ -192,8 +208,8 @@ export class OrderLedger {
   /** Accepted orders by what placed them, in the order the purposes first appeared. */
   placedBy(): Record<string, number> {
     const counts: Record<string, number> = {};
-    for (const id of this.placed) {
-      const purpose = this.entries.get(id)?.purpose ?? "order lifecycle";
+    for (const key of this.placed) {
+      const purpose = this.entries.get(key)?.purpose ?? "order lifecycle";
       counts[purpose] = (counts[purpose] ?? 0) + 1;
     }
     return counts;

@@ -74,7 +74,8 @@ export function recordSent(
 
 /**
  * Sends new_order with `values` (FULL answer), recorded in the ledger first; `options` as the
- * session's call takes them (the load phase's orders go past the pacer).
+ * session's call takes them (the load phase's orders go past the pacer). The order's client id is
+ * a fresh one of the run unless `values` names one (another account's, to show ids are per account).
  */
 export async function placeOrder(
   ctx: RunContext,
@@ -84,7 +85,8 @@ export async function placeOrder(
   as?: Credentials,
   options?: CallOptions,
 ): Promise<PlacedOrder> {
-  const clientOrderId = ctx.ledger.nextClientOrderId();
+  const chosen = values.newClientOrderId;
+  const clientOrderId = typeof chosen === "string" ? chosen : ctx.ledger.nextClientOrderId();
   const symbol = String(values.symbol ?? ctx.values.symbol);
   recordSent(ctx, symbol, clientOrderId, purposeOf(label), as);
   const exchange = await ctx.session.call(
@@ -104,13 +106,13 @@ export async function placeOrder(
   const placed = { exchange, body, clientOrderId };
   if (ok(exchange)) {
     const orderId = typeof body?.orderId === "number" ? body.orderId : undefined;
-    ctx.ledger.opened(clientOrderId, orderId);
+    ctx.ledger.opened(clientOrderId, orderId, as);
     const status = body?.status;
     if (status === "FILLED" || status === "EXPIRED" || status === "CANCELED" || status === "REJECTED")
-      ctx.ledger.closed(clientOrderId);
+      ctx.ledger.closed(clientOrderId, as);
     if (status === "NEW" && !ctx.ledger.proven) return proveControl(ctx, newOrder, values, label, placed, as);
   } else if (refusedNewOrder(exchange)) {
-    ctx.ledger.closed(clientOrderId);
+    ctx.ledger.closed(clientOrderId, as);
   }
   return placed;
 }
@@ -144,7 +146,7 @@ async function proveControl(
     { op: cancel, params: encodeParams(cancel, which), ...(as ? { as } : {}) },
     "safety: cancel the run's first resting order at once",
   );
-  if (afterCancel(cancel, cancelled).state === "closed") ctx.ledger.closed(placed.clientOrderId);
+  if (afterCancel(cancel, cancelled).state === "closed") ctx.ledger.closed(placed.clientOrderId, as);
   const held = ctx.ledger.held();
   ctx.progress({
     type: "stage",
@@ -152,7 +154,7 @@ async function proveControl(
       ? `safety: ${held}`
       : `safety: the target found and cancelled ${placed.clientOrderId} at once, so the run may place more orders; placing it again for ${purposeOf(label)}`,
   });
-  if (!ctx.ledger.proven || ctx.ledger.get(placed.clientOrderId)?.state !== "closed") return placed;
+  if (!ctx.ledger.proven || ctx.ledger.get(placed.clientOrderId, as)?.state !== "closed") return placed;
   return placeOrder(ctx, newOrder, values, label, as);
 }
 

@@ -155,7 +155,7 @@ export async function cancelOwn(
     options.as,
   );
   if (exchange && ok(exchange) && bodyObject(exchange)?.origClientOrderId === order.clientOrderId)
-    ctx.ledger.closed(order.clientOrderId);
+    ctx.ledger.closed(order.clientOrderId, options.as);
   return exchange;
 }
 
@@ -178,7 +178,8 @@ export async function spreadWithRoom(
 
 /** Cancels `order` on its own symbol unless the ledger knows it closed (the clean-up's way, by client id). */
 export async function cancelIfOpen(ctx: RunContext, order: OwnOrder, label: string): Promise<void> {
-  const entry = ctx.ledger.get(order.clientOrderId);
+  const owner = order.placed.exchange.plan.as;
+  const entry = ctx.ledger.get(order.clientOrderId, owner);
   if (entry?.state === "closed") return;
   const cancel = op(ctx, "cancel_order");
   if (!cancel) return;
@@ -191,7 +192,7 @@ export async function cancelIfOpen(ctx: RunContext, order: OwnOrder, label: stri
     label,
   );
   // Refused as unknown (an order that filled, a stop that fired and sold): closed, as the clean-up rules.
-  if (afterCancel(cancel, exchange).state === "closed") ctx.ledger.closed(order.clientOrderId);
+  if (afterCancel(cancel, exchange).state === "closed") ctx.ledger.closed(order.clientOrderId, owner);
 }
 
 /** The book as one order_book answer shows it. */

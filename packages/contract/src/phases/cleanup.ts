@@ -105,7 +105,7 @@ export async function cleanup(
     );
     const byCancel = afterCancel(cancel, cancelled);
     if (byCancel.state === "closed") {
-      ledger.closed(entry.clientOrderId);
+      ledger.closed(entry.clientOrderId, entry.as);
       if (ok(cancelled)) report.cancelledAtEnd += 1;
       continue;
     }
@@ -118,7 +118,7 @@ export async function cleanup(
       );
       const byQuery = afterQuery(query, found);
       if (byQuery.state === "closed") {
-        ledger.closed(entry.clientOrderId);
+        ledger.closed(entry.clientOrderId, entry.as);
         continue;
       }
       answers.push(byQuery.why);
@@ -135,7 +135,7 @@ export async function cleanup(
     const open = await openList(entry.symbol, entry.as);
     if (Array.isArray(open)) {
       if (!open.some((o) => o.clientOrderId === entry.clientOrderId)) {
-        ledger.closed(entry.clientOrderId);
+        ledger.closed(entry.clientOrderId, entry.as);
         continue;
       }
       answers.push("open_orders lists it");

@@ -372,6 +372,29 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "client-id-unique-across-accounts",
+      description:
+        "client order ids are indexed for the whole exchange: a new order under the id of another account's open order is refused as a duplicate (-2010)",
+      caughtBy: ["account_isolation"],
+      response: (req, res, state) => {
+        const duplicate: ProxyResponse = {
+          ...res,
+          status: 400,
+          headers: { ...res.headers, "content-type": "application/json;charset=UTF-8" },
+          body: JSON.stringify({ code: -2010, msg: "Duplicate order sent." }),
+        };
+        // Read before this answer is recorded: a refused order must not enter the open orders.
+        const accounts = trackAccounts(req, duplicate, state);
+        const id = allParams(req).get("newClientOrderId");
+        const taken = (key: string, orders: Map<number, Json>) =>
+          key !== keyOf(req) && [...orders.values()].some((o) => o.clientOrderId === id);
+        if (isNewOrder(req) && served(res) && [...accounts].some(([key, orders]) => taken(key, orders)))
+          return duplicate;
+        trackAccounts(req, res, state);
+        return res;
+      },
+    },
+    {
       name: "order-count-per-address",
       description: "X-MBX-ORDER-COUNT-* counts the orders of every account on the address, not the caller's",
       caughtBy: ["account_isolation"],

@@ -134,7 +134,8 @@ async function betweenAccounts(ctx: RunContext, far: FarBuy, second: Credentials
     }
     await throughOther(ctx, mine, second, "the second account");
     if (orders.includes(theirs)) await throughOther(ctx, theirs, undefined, "the run's account");
-    if (ctx.ledger.get(mine.clientOrderId)?.state === "open") await sameClientId(ctx, far, mine, second, orders);
+    if (ctx.ledger.get(mine.clientOrderId)?.state === "open")
+      await sameClientId(ctx, far, mine, second, orders);
   } finally {
     for (const order of orders) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
   }
@@ -157,7 +158,13 @@ async function sameClientId(
   const label = `${PURPOSE}: the second account's order under the client id of the run's open order`;
   const theirs = await placeFar(ctx, far, label, { newClientOrderId: id }, second);
   if (!ok(theirs.placed.exchange)) {
-    const fresh = await placeFar(ctx, far, `${PURPOSE}: the second account's order under a fresh id`, {}, second);
+    const fresh = await placeFar(
+      ctx,
+      far,
+      `${PURPOSE}: the second account's order under a fresh id`,
+      {},
+      second,
+    );
     if (!ok(fresh.placed.exchange)) return;
     orders.push(fresh);
     return judge(
@@ -182,7 +189,11 @@ async function sameClientId(
         orderId: bodyObject(cancelled)?.orderId,
       }),
     );
-  const still = await queryOwn(ctx, mine, `${PURPOSE}: the run's order after the second account's cancel by the same id`);
+  const still = await queryOwn(
+    ctx,
+    mine,
+    `${PURPOSE}: the run's order after the second account's cancel by the same id`,
+  );
   if (still && ok(still))
     judge(
       ctx,

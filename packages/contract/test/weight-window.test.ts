@@ -3,7 +3,7 @@
 // against the reference server as it is and behind a counter that never restarts.
 import { type RunningServer, startServer } from "@marketapi/reference-server";
 import { afterAll, describe, expect, it } from "vitest";
-import { epochsOf, judgeRestarts, type WeightSample } from "../src/checks/rate-counters.js";
+import { epochsOf, judgeRestarts, type WeightSample, weighedShort } from "../src/checks/rate-counters.js";
 import { reportText } from "../src/report/text.js";
 import { startFaultProxy } from "./support/fault-proxy.js";
 import { windowRestartFault } from "./support/load-faults.js";
@@ -177,5 +177,52 @@ describe("a focused run that spans a minute's boundary", () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe("weighedShort", () => {
+  const cases: Array<{
+    given: string;
+    samples: WeightSample[];
+    want: Array<[index: number, growth: number]>;
+  }> = [
+    {
+      given: "each request counted at its weight",
+      samples: answers([1000, 5], [1100, 25, 20], [1200, 26]),
+      want: [],
+    },
+    { given: "more than the weight (another client)", samples: answers([1000, 5], [1100, 40, 20]), want: [] },
+    {
+      given: "a request counted below its weight",
+      samples: answers([1000, 5], [1100, 10, 20], [1200, 11]),
+      want: [[1, 5]],
+    },
+    {
+      given: "a refusal is not judged, but its counter is the next step's start",
+      samples: answers([1000, 5], [1100, 6, 20, 400], [1200, 7, 1]),
+      want: [],
+    },
+    {
+      given: "requests in flight together are not judged",
+      samples: [
+        { sentAt: 1000, answeredAt: 1200, status: 200, used: 30, weight: 1 },
+        { sentAt: 1100, answeredAt: 1150, status: 200, used: 20, weight: 20 },
+      ],
+      want: [],
+    },
+    {
+      given: "sent in the millisecond the one before was answered (it may have arrived first)",
+      samples: [
+        { sentAt: 1000, answeredAt: 1010, status: 200, used: 30, weight: 2 },
+        { sentAt: 1010, answeredAt: 1020, status: 200, used: 28, weight: 5 },
+      ],
+      want: [],
+    },
+    { given: "across a window's boundary", samples: answers([59_500, 50], [60_900, 20, 20]), want: [] },
+    { given: "near a boundary", samples: answers([58_000, 50], [59_300, 55, 20]), want: [] },
+    { given: "an answer without the counter", samples: answers([1000, undefined], [1100, 3, 20]), want: [] },
+  ];
+  it.each(cases)("$given", ({ samples, want }) => {
+    expect(weighedShort(samples, MINUTE).map(({ index, growth }) => [index, growth])).toEqual(want);
   });
 });

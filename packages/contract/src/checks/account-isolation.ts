@@ -8,7 +8,8 @@
  * same for an order of the second account; the second account's order counter
  * (X-MBX-ORDER-COUNT-*) counts its own orders, not the run's; and a client id is the account's own
  * (unique "among the account's open orders"): the second account's order under the id of the run's
- * open order is taken, and cancelling it by that id leaves the run's order resting.
+ * open order is taken, and cancelling it by that id leaves the run's order resting, as does the
+ * second account's cancel_all_orders on its symbol.
  *
  * Without one, what the account's own history shows: an orderId the exchange issued (below the
  * run's own) that the account's all_orders does not hold is not the account's, so query_order
@@ -16,10 +17,11 @@
  * cancel_order refuses it too.
  */
 
-import type { Credentials } from "../http/request.js";
+import { type Credentials, encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
-import { type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
+import { op, type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
+import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { unknownOrderRefusal } from "../kit/order-state.js";
 import {
   allOrders,
@@ -36,7 +38,14 @@ import type { ContractCheck } from "./check.js";
 
 const CHECK = "account_isolation";
 const PURPOSE = "account isolation";
-const OPERATIONS = ["new_order", "query_order", "cancel_order", "open_orders", "all_orders"];
+const OPERATIONS = [
+  "new_order",
+  "query_order",
+  "cancel_order",
+  "open_orders",
+  "all_orders",
+  "cancel_all_orders",
+];
 
 export const accountIsolation: ContractCheck<typeof CHECK> = {
   name: CHECK,
@@ -53,6 +62,7 @@ export const accountIsolation: ContractCheck<typeof CHECK> = {
     "other-account-order-queryable-on-ethusdt",
     "order-count-per-address",
     "client-id-unique-across-accounts",
+    "cancel-all-by-symbol-not-account",
   ],
 };
 
@@ -136,6 +146,7 @@ async function betweenAccounts(ctx: RunContext, far: FarBuy, second: Credentials
     if (orders.includes(theirs)) await throughOther(ctx, theirs, undefined, "the run's account");
     if (ctx.ledger.get(mine.clientOrderId)?.state === "open")
       await sameClientId(ctx, far, mine, second, orders);
+    if (ctx.ledger.get(mine.clientOrderId)?.state === "open") await cancelAllAsOther(ctx, mine, second);
   } finally {
     for (const order of orders) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
   }
@@ -189,10 +200,57 @@ async function sameClientId(
         orderId: bodyObject(cancelled)?.orderId,
       }),
     );
+  await stillRests(ctx, mine, `the second account cancelled its own order ${id}, the client id of the run's`);
+}
+
+/**
+ * The second account's cancel_all_orders on the symbol of the run's open order `mine` cancels its
+ * own orders only: the run's order rests after it, and the answer does not list it. Sent only when
+ * every open order of the second account there is the run's: it would cancel the user's own.
+ */
+async function cancelAllAsOther(ctx: RunContext, mine: OwnOrder, second: Credentials): Promise<void> {
+  const cancelAll = op(ctx, ORDER_OPERATIONS.cancelAll);
+  if (!cancelAll) return;
+  const listed = await openOrders(
+    ctx,
+    mine.symbol,
+    `${PURPOSE}: open_orders of the second account before its cancel_all_orders`,
+    second,
+  );
+  if (!listed || !ok(listed)) return;
+  const foreign = itemsOf(listed).filter((o) => !ctx.ledger.owns(o.clientOrderId, second));
+  if (foreign.length > 0)
+    return ctx.session.recorder.note(
+      CHECK,
+      ORDER_OPERATIONS.cancelAll,
+      `the second account's cancel_all_orders not sent: it has ${foreign.length} open order(s) on ${mine.symbol} this run did not place`,
+    );
+  const exchange = await ctx.session.call(
+    { op: cancelAll, params: encodeParams(cancelAll, { symbol: mine.symbol }), as: second },
+    `${PURPOSE}: cancel_all_orders as the second account, on the symbol of the run's open order`,
+  );
+  const cancelled = itemsOf(exchange);
+  for (const o of cancelled)
+    if (typeof o.origClientOrderId === "string") ctx.ledger.closed(o.origClientOrderId, second);
+  if (ok(exchange))
+    judge(
+      ctx,
+      exchange,
+      cancelled.some((o) => o.orderId === mine.orderId)
+        ? `cancel_all_orders as the second account lists the run's order ${mine.orderId} among those it cancelled`
+        : undefined,
+    );
+  await stillRests(ctx, mine, "the second account cancelled all its orders on the symbol");
+}
+
+/** `order` still rests for its owner after `what` (an action of another account). */
+async function stillRests(ctx: RunContext, order: OwnOrder, what: string): Promise<void> {
+  const owner = order.placed.exchange.plan.as;
   const still = await queryOwn(
     ctx,
-    mine,
-    `${PURPOSE}: the run's order after the second account's cancel by the same id`,
+    order,
+    `${PURPOSE}: query_order by its owner`,
+    owner ? { as: owner } : {},
   );
   if (still && ok(still))
     judge(
@@ -200,7 +258,7 @@ async function sameClientId(
       still,
       bodyObject(still)?.status === "NEW"
         ? undefined
-        : `after the second account cancelled its own order ${id}, the run's order under the same id is ${String(bodyObject(still)?.status)}`,
+        : `after ${what}, the order ${order.clientOrderId} is ${String(bodyObject(still)?.status)}; another account's action must leave it resting`,
     );
 }
 
@@ -297,22 +355,7 @@ async function throughOther(
         ? `all_orders as ${who} lists the other account's order ${order.clientOrderId}`
         : undefined,
     );
-  // The order still rests for its owner: the foreign cancel did nothing.
-  const owner = order.placed.exchange.plan.as;
-  const still = await queryOwn(
-    ctx,
-    order,
-    `${PURPOSE}: query_order by its owner`,
-    owner ? { as: owner } : {},
-  );
-  if (still && ok(still))
-    judge(
-      ctx,
-      still,
-      bodyObject(still)?.status === "NEW"
-        ? undefined
-        : `after ${who} tried to cancel it, the order is ${String(bodyObject(still)?.status)}`,
-    );
+  await stillRests(ctx, order, `${who} tried to cancel it`);
 }
 
 /** Without a second account: ids below the run's own that its all_orders does not hold are unknown to it. */

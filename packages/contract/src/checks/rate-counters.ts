@@ -57,6 +57,7 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
     "order-count-1d-shows-10s",
     "refused-order-counted",
     "weight-window-never-restarts",
+    "all-orders-from-id-weighs-less",
   ],
 };
 
@@ -294,6 +295,7 @@ async function atTheEnd(ctx: RunContext): Promise<void> {
   await dailyCount(ctx);
   await secondAccountOrder(ctx);
   ordersCountedByEachAnswer(ctx);
+  everyRequestWeighed(ctx);
   await windowRestarts(ctx);
 }
 
@@ -480,6 +482,74 @@ async function farOrder(
   return ok(placed.exchange) && value !== undefined
     ? { exchange: placed.exchange, at, longest: [longest, value] }
     : undefined;
+}
+
+/**
+ * The served requests of `samples` (in the order sent) after which the used-weight counter stood
+ * less than the request's weight above the answer before it: the counter left out part of what
+ * the request weighs (a parameter that weighs more, a weight copied from another operation).
+ * Only a request sent after the millisecond the one before it was answered, both carrying the counter, both clear
+ * of a window's boundary and in one window: other clients, and requests of the run in flight
+ * together, can only add to the count, so growth below the weight is never theirs. Pure.
+ */
+export function weighedShort(
+  samples: readonly WeightSample[],
+  windowMs: number,
+): Array<{ index: number; growth: number }> {
+  const counter = { name: "", windowMs };
+  const short: Array<{ index: number; growth: number }> = [];
+  for (let i = 1; i < samples.length; i += 1) {
+    const [before, after] = [samples[i - 1]!, samples[i]!];
+    if (after.status === undefined || after.status < 200 || after.status >= 300) continue;
+    // Stamps are whole milliseconds: a request sent in the millisecond the one before was answered
+    // may have reached the server first.
+    if (before.used === undefined || after.used === undefined || after.sentAt <= before.answeredAt) continue;
+    if (!sameWindow(before.sentAt, after.answeredAt, counter)) continue;
+    const growth = after.used - before.used;
+    if (growth < after.weight) short.push({ index: i, growth });
+  }
+  return short;
+}
+
+/**
+ * At the end of the run: every request of the run, whichever check sent it and with whatever
+ * parameters, grew the used-weight counter by at least its weight (weighedShort); the first short
+ * step of each operation fails.
+ */
+function everyRequestWeighed(ctx: RunContext): void {
+  const { session } = ctx;
+  if (!session.clockSynced) return;
+  const counter = session.model.operations
+    .map((o) => countersOf(o, /X-MBX-USED-WEIGHT/)[0])
+    .find((c) => c !== undefined);
+  if (!counter) return;
+  const timeline = session.timeline;
+  const samples = timeline.map(({ exchange, sentAt, answeredAt }) => ({
+    sentAt,
+    answeredAt,
+    status: exchange.response?.status,
+    used: counterValue(exchange, counter),
+    weight: session.weightOf(exchange.plan),
+  }));
+  const failed = new Set<string>();
+  for (const { from, to } of epochsOf(timeline))
+    for (const { index, growth } of weighedShort(samples.slice(from, to), counter.windowMs)) {
+      const { exchange } = timeline[from + index]!;
+      const before = samples[from + index - 1]!.used;
+      if (failed.has(exchange.op.operationId)) continue;
+      failed.add(exchange.op.operationId);
+      session.fail(
+        CHECK,
+        exchange,
+        `${counter.name} went from ${before} to ${before! + growth} with this request, sent after the one before it was answered, which weighs ${samples[from + index]!.weight} (x-weight, with its parameters: ${describeParams(exchange)}); the counter must grow by at least each request's weight`,
+      );
+    }
+}
+
+/** A request's parameters as sent, for a message (the signature left out). */
+function describeParams(exchange: RoundTrip): string {
+  const shown = exchange.plan.params.filter(([name]) => name !== "signature");
+  return shown.length === 0 ? "none" : shown.map(([name, value]) => `${name}=${value}`).join("&");
 }
 
 /** One answer of the run as the restart judgement reads it (times by the target's clock). */

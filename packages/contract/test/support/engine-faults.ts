@@ -4,6 +4,7 @@
  * it, stops that fire, counters and clocks by what they count and the event that sets them. Each
  * a realistic implementation mistake, injected by the proxy.
  */
+import { createHmac } from "node:crypto";
 import { at, list, onRequest, served } from "./behaviour-faults.js";
 import {
   allParams,
@@ -91,7 +92,7 @@ function shiftLevels(
   });
 }
 
-export function engineFaults(demo: { apiSecret: string }): Fault[] {
+export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault[] {
   const secret = demo.apiSecret;
   return [
     // ---- every symbol ----
@@ -395,6 +396,30 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "cancel-all-by-symbol-not-account",
+      description:
+        "cancel_all_orders cancels every open order on the symbol, whichever account placed it (its answer lists only the caller's)",
+      caughtBy: ["account_isolation"],
+      request: async (req, state) => {
+        const symbol = allParams(req).get("symbol");
+        const caller = keyOf(req);
+        if (
+          !(req.method === "DELETE" && at("openOrders")(req)) ||
+          !symbol ||
+          !caller.startsWith("embedded-second-")
+        )
+          return req;
+        // The run's account's orders there go first, as a symbol-wide cancel would take them.
+        const params = new URLSearchParams({ symbol, timestamp: String(Date.now()) });
+        params.set("signature", createHmac("sha256", demo.apiSecret).update(params.toString()).digest("hex"));
+        await fetch(`${state.get(UPSTREAM) as string}/api/v3/openOrders?${params}`, {
+          method: "DELETE",
+          headers: { "x-mbx-apikey": demo.apiKey },
+        });
+        return req;
+      },
+    },
+    {
       name: "order-count-per-address",
       description: "X-MBX-ORDER-COUNT-* counts the orders of every account on the address, not the caller's",
       caughtBy: ["account_isolation"],
@@ -418,6 +443,22 @@ export function engineFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     // ---- counters by meaning ----
+    {
+      name: "all-orders-from-id-weighs-less",
+      description:
+        "all_orders with an orderId is charged 5, the weight of another operation, instead of its x-weight 20",
+      caughtBy: ["rate_counters"],
+      response: (req, res, state) => {
+        const fromId = at("allOrders")(req) && allParams(req).has("orderId") && served(res);
+        const uncharged = ((state.get("uncharged") as number | undefined) ?? 0) + (fromId ? 15 : 0);
+        state.set("uncharged", uncharged);
+        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
+        const used = key === undefined ? undefined : Number(res.headers[key]);
+        return key === undefined || !Number.isInteger(used)
+          ? res
+          : { ...res, headers: { ...res.headers, [key]: String(Math.max(0, used! - uncharged)) } };
+      },
+    },
     {
       name: "refused-order-counted",
       description: "the order counters count refused orders too",

@@ -21,7 +21,7 @@ import { type Credentials, encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
 import { op, type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
-import { ORDER_OPERATIONS } from "../kit/order-operations.js";
+import { ORDER_OPERATION_IDS, ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { unknownOrderRefusal } from "../kit/order-state.js";
 import {
   allOrders,
@@ -38,14 +38,8 @@ import type { ContractCheck } from "./check.js";
 
 const CHECK = "account_isolation";
 const PURPOSE = "account isolation";
-const OPERATIONS = [
-  "new_order",
-  "query_order",
-  "cancel_order",
-  "open_orders",
-  "all_orders",
-  "cancel_all_orders",
-];
+/** The operations it sends: every order operation. */
+const OPERATIONS = ORDER_OPERATION_IDS;
 
 export const accountIsolation: ContractCheck<typeof CHECK> = {
   name: CHECK,

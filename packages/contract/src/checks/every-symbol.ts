@@ -18,7 +18,7 @@ import { op, type RunContext, restingPlans, whyNoTrading } from "../kit/context.
 import { type FarBuy, type Market, readExchangeInfo, TRADING_STATUS, takesOrders } from "../kit/market.js";
 import { OPEN_STATUSES } from "../kit/matching-model.js";
 import { OrderDesk, orderOperations } from "../kit/order-desk.js";
-import { ORDER_OPERATIONS } from "../kit/order-operations.js";
+import { ORDER_OPERATION_IDS, ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { unknownOrderRefusal } from "../kit/order-state.js";
 import {
   allOrders,
@@ -35,15 +35,8 @@ import { paramValue, type RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "every_symbol";
-/** The operations every_symbol sends. */
-const OPERATIONS = [
-  "new_order",
-  "query_order",
-  "cancel_order",
-  "open_orders",
-  "all_orders",
-  "cancel_all_orders",
-];
+/** The operations it sends: every order operation. */
+const OPERATIONS = ORDER_OPERATION_IDS;
 const PURPOSE = "every symbol";
 
 export const everySymbol: ContractCheck<typeof CHECK> = {

@@ -512,17 +512,18 @@ export function weighedShort(
 }
 
 /**
- * At the end of the run: every request of the run, whichever check sent it and with whatever
- * parameters, grew the used-weight counter by at least its weight (weighedShort); the first short
- * step of each operation fails.
+ * The run's answers, in the order answered, as the weight judgements read them, with the
+ * used-weight counter the spec documents; undefined before the target's clock is known (times
+ * would not place window boundaries) or without such a counter.
  */
-function everyRequestWeighed(ctx: RunContext): void {
-  const { session } = ctx;
-  if (!session.clockSynced) return;
+function weightSamples(
+  session: RunContext["session"],
+): { counter: Counter; timeline: readonly TimedRoundTrip[]; samples: WeightSample[] } | undefined {
+  if (!session.clockSynced) return undefined;
   const counter = session.model.operations
     .map((o) => countersOf(o, /X-MBX-USED-WEIGHT/)[0])
     .find((c) => c !== undefined);
-  if (!counter) return;
+  if (!counter) return undefined;
   const timeline = session.timeline;
   const samples = timeline.map(({ exchange, sentAt, answeredAt }) => ({
     sentAt,
@@ -531,6 +532,19 @@ function everyRequestWeighed(ctx: RunContext): void {
     used: counterValue(exchange, counter),
     weight: session.weightOf(exchange.plan),
   }));
+  return { counter, timeline, samples };
+}
+
+/**
+ * At the end of the run: every request of the run, whichever check sent it and with whatever
+ * parameters, grew the used-weight counter by at least its weight (weighedShort); the first short
+ * step of each operation fails.
+ */
+function everyRequestWeighed(ctx: RunContext): void {
+  const { session } = ctx;
+  const run = weightSamples(session);
+  if (!run) return;
+  const { counter, timeline, samples } = run;
   const failed = new Set<string>();
   for (const { from, to } of epochsOf(timeline))
     for (const { index, growth } of weighedShort(samples.slice(from, to), counter.windowMs)) {
@@ -664,19 +678,9 @@ async function clockDrifted(ctx: RunContext): Promise<string | undefined> {
 /** At the end of the run: the weight window restarted at every boundary the run's answers span. */
 async function windowRestarts(ctx: RunContext): Promise<void> {
   const { session } = ctx;
-  if (!session.clockSynced) return;
-  const counter = session.model.operations
-    .map((o) => countersOf(o, /X-MBX-USED-WEIGHT/)[0])
-    .find((c) => c !== undefined);
-  if (!counter) return;
-  const timeline = session.timeline;
-  const samples = timeline.map(({ exchange, sentAt, answeredAt }) => ({
-    sentAt,
-    answeredAt,
-    status: exchange.response?.status,
-    used: counterValue(exchange, counter),
-    weight: session.weightOf(exchange.plan),
-  }));
+  const run = weightSamples(session);
+  if (!run) return;
+  const { counter, timeline, samples } = run;
   const verdicts = epochsOf(timeline).flatMap(({ from, to }) =>
     judgeRestarts(samples.slice(from, to), counter.windowMs).map((v) => shiftedBy(v, from)),
   );

@@ -5,10 +5,12 @@
  * bound it announces is probed on both sides of its exact edge: at the bound, the order is not
  * refused by that filter; one step past it, it is refused with the filter-failure code x-refusals
  * names. Orders rest far from the market and are cancelled at once; a MARKET order of the smallest
- * size is offset by another.
+ * size is offset by another. The self-trade prevention modes it allows (allowedSelfTradePreventionModes)
+ * are the only ones new_order takes there: a far order with another mode of the spec's enum is
+ * refused, one with an allowed mode taken.
  */
 
-import type { OrderTypeRule } from "@marketapi/spec/model";
+import { isObject, type JsonObject, type OrderTypeRule, resolveRef } from "@marketapi/spec/model";
 import {
   ceilToStep,
   type Dec,
@@ -70,6 +72,7 @@ export const announcedRules: ContractCheck<typeof CHECK> = {
     "quote-market-not-allowed-accepted-on-ethusdt",
     "market-time-in-force-dropped",
     "take-profit-trailing-delta-unbounded",
+    "stp-mode-not-allowed-placed-as-none",
   ],
 };
 
@@ -339,6 +342,111 @@ async function announcedOn(
   await algoCap(ctx, newOrder, view, rules, note);
   await belowMarketLot(ctx, newOrder, view, note);
   await flagsOff(ctx, newOrder, view, rules);
+  await selfTradePreventionModes(ctx, newOrder, view, rules, note);
+}
+
+/** new_order's self-trade prevention parameter, and the exchange_info field of the modes a symbol allows. */
+const STP_PARAMETER = "selfTradePreventionMode";
+const STP_ALLOWED = "allowedSelfTradePreventionModes";
+
+/**
+ * The modes of `specModes` a symbol that allows `allowed` must refuse, and the allowed one to
+ * place: another than the symbol's default where it allows one (it shows the mode is read), else
+ * the default; none where it allows no mode of the spec. Pure.
+ */
+export function stpProbes(
+  specModes: readonly string[],
+  allowed: readonly string[],
+  defaultMode: string | undefined,
+): { refused: string[]; taken: string | undefined } {
+  const allowedOfSpec = specModes.filter((mode) => allowed.includes(mode));
+  return {
+    refused: specModes.filter((mode) => !allowed.includes(mode)),
+    taken: allowedOfSpec.find((mode) => mode !== defaultMode) ?? allowedOfSpec[0],
+  };
+}
+
+/**
+ * The enum of the schema at `path` below `schema` (property names, `items` for an array's items),
+ * each $ref followed; none where the path or the enum is not there. Pure.
+ */
+export function enumAlong(document: JsonObject, schema: unknown, path: readonly string[]): string[] {
+  let node = schema;
+  for (const step of path) {
+    if (!isObject(node)) return [];
+    const here = resolveRef(document, node, "#");
+    node = step === "items" ? here.items : isObject(here.properties) ? here.properties[step] : undefined;
+  }
+  if (!isObject(node)) return [];
+  const last = resolveRef(document, node, "#");
+  return Array.isArray(last.enum) ? last.enum.map(String) : [];
+}
+
+/** The self-trade prevention modes of the spec: the enum of what exchange_info's symbols allow. */
+function specStpModes(ctx: RunContext): string[] {
+  const schema = op(ctx, "exchange_info")?.responses.find((r) => r.status === "200")?.schema;
+  return enumAlong(ctx.session.model.document, schema, ["symbols", "items", STP_ALLOWED, "items"]);
+}
+
+/**
+ * A far LIMIT order with a mode the symbol allows is taken (and cancelled); then one with each mode
+ * of the spec it does not allow is refused. x-refusals names no rule for it, so any refusal with the
+ * error body passes; one taken is cancelled. A target that refuses the allowed mode too does not
+ * take the parameter (the spec does not declare it on new_order, the live API does): skipped.
+ */
+async function selfTradePreventionModes(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  view: ExplorationView,
+  rules: NonNullable<ContractOperation["orderTypeRules"]>,
+  note: (why: string) => void,
+): Promise<void> {
+  const announced = view.rules.info[STP_ALLOWED];
+  if (!Array.isArray(announced)) return note(`${STP_ALLOWED}: not announced`);
+  const allowed = `${STP_ALLOWED} [${announced.join(", ")}]`;
+  const specModes = specStpModes(ctx);
+  if (specModes.length === 0)
+    return note(`${STP_PARAMETER}: the spec states no modes (${STP_ALLOWED}'s enum)`);
+  const { refused, taken } = stpProbes(
+    specModes,
+    announced.map(String),
+    view.rules.defaultSelfTradePreventionMode,
+  );
+  if (taken === undefined) return note(`${STP_PARAMETER}: ${allowed} holds no mode of the spec`);
+  const shape = view.types.includes("LIMIT") ? farShape(view, rules, "LIMIT", "BUY", 1, false) : undefined;
+  if (!shape) return note(`${STP_PARAMETER}: no far LIMIT order to carry it`);
+  if (!(await allowedModeTaken(ctx, newOrder, view.symbol, shape.values, taken))) return;
+  for (const mode of refused) {
+    const what = `a ${shape.label} on ${view.symbol} with ${STP_PARAMETER}=${mode}, which its ${allowed} leaves out`;
+    await mustRefuse(ctx, newOrder, view.symbol, { ...shape.values, [STP_PARAMETER]: mode }, what);
+  }
+}
+
+/** The far order with an allowed mode: taken (a pass), cancelled; whether the target takes the parameter. */
+async function allowedModeTaken(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  values: Values,
+  mode: string,
+): Promise<boolean> {
+  const what = `${STP_PARAMETER}=${mode}, which ${symbol}'s ${STP_ALLOWED} lists`;
+  const placed = await send(ctx, newOrder, symbol, { ...values, [STP_PARAMETER]: mode }, what);
+  await cancelPlaced(ctx, symbol, placed.clientOrderId);
+  if (ok(placed.exchange)) {
+    ctx.session.pass(CHECK, placed.exchange);
+    return true;
+  }
+  const skip = (reason: string) => ctx.session.recorder.skip(CHECK, newOrder.operationId, reason);
+  const refusal = `a far order with ${what} was refused (${describeAnswer(placed.exchange)})`;
+  if (isRateLimited(placed.exchange)) skip(`rate limited during a far order with ${what}`);
+  else if (newOrder.parameters.some((p) => p.name === STP_PARAMETER))
+    ctx.session.fail(CHECK, placed.exchange, `${refusal}; expected it to be taken`);
+  else
+    skip(
+      `${refusal}: the target does not take ${STP_PARAMETER}, which the spec does not declare on new_order, so the modes it leaves out were not sent`,
+    );
+  return false;
 }
 
 /**

@@ -5,7 +5,8 @@
  * an unknown key, as it serves a proper one. A signed operation without key, without or with a
  * wrong signature, with a stale, future or missing timestamp, must be refused with 4xx and the
  * error schema. x-signing's error codes are required where the spec names them (-1022 bad
- * signature, -1021 timestamp outside the window).
+ * signature, -1021 timestamp outside the window), each with the status of the response that
+ * lists it (BadRequest's 400: a signing refusal is not the API key's 401).
  */
 
 import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../core/operations.js";
@@ -51,6 +52,7 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
     "timestamp-in-seconds-accepted",
     "recv-window-one-second-slack",
     "api-key-case-insensitive",
+    "signing-refusals-as-401-unauthorized",
   ],
 };
 
@@ -136,6 +138,8 @@ function keyHasLetters(ctx: RunContext): boolean {
 function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
   const signing = ctx.session.model.signing;
   const key = (rule: "api-key-missing" | "api-key-invalid") => refusalOf(ctx, rule, operation.operationId);
+  const badSignature = signingRefusal(operation, signing.invalidSignatureCode);
+  const badTimestamp = signingRefusal(operation, signing.invalidTimestampCode);
   if (!isSigned(operation) && operation.authClass !== "none" && apiKeyOf(operation) !== "none") {
     const served = apiKeyOf(operation) === "optional";
     return [
@@ -183,25 +187,25 @@ function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
     {
       label: "with a wrong signature",
       auth: { signature: "wrong" },
-      code: signing.invalidSignatureCode,
+      ...badSignature,
       needsCredentials: true,
     },
     {
       label: "with a stale timestamp",
       auth: { timestamp: "stale" },
-      code: signing.invalidTimestampCode,
+      ...badTimestamp,
       needsCredentials: true,
     },
     {
       label: "with a timestamp 30 s in the future",
       auth: { timestamp: "future" },
-      code: signing.invalidTimestampCode,
+      ...badTimestamp,
       needsCredentials: true,
     },
     {
       label: "with the timestamp in seconds",
       auth: { timestamp: "seconds" },
-      code: signing.invalidTimestampCode,
+      ...badTimestamp,
       needsCredentials: true,
     },
     { label: "without timestamp", auth: { timestamp: "none" }, needsCredentials: true },
@@ -215,6 +219,8 @@ function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
  */
 function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[] {
   const signing = ctx.session.model.signing;
+  const badSignature = signingRefusal(operation, signing.invalidSignatureCode);
+  const badTimestamp = signingRefusal(operation, signing.invalidTimestampCode);
   const cases: AuthCase[] = [];
   if (operation.acceptsFormBody && operation.parameters.length >= 2) {
     for (const [mode, words] of [
@@ -225,7 +231,7 @@ function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[
         label: `signed ${words}`,
         auth: { signature: mode },
         placement: "split",
-        code: signing.invalidSignatureCode,
+        ...badSignature,
         needsCredentials: true,
       });
     }
@@ -234,7 +240,7 @@ function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[
     cases.push({
       label: `with a timestamp 3 s old and ${signing.recvWindowParameter}=1000`,
       auth: { recvWindow: 1000, timestampShiftMs: -3000 },
-      code: signing.invalidTimestampCode,
+      ...badTimestamp,
       needsCredentials: true,
     });
     // The largest window is kept to the millisecond, give or take what the run knows of the target's
@@ -248,7 +254,7 @@ function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[
           recvWindow: signing.recvWindowMaximum,
           timestampShiftMs: -(signing.recvWindowMaximum + edge),
         },
-        code: signing.invalidTimestampCode,
+        ...badTimestamp,
         needsCredentials: true,
       });
     // The window is applied as sent in both directions: a timestamp past the default window but
@@ -264,6 +270,23 @@ function signingProbes(ctx: RunContext, operation: ContractOperation): AuthCase[
       });
   }
   return cases;
+}
+
+/**
+ * What a refusal for the signature or the timestamp must carry: x-signing's `code`, and the
+ * status of the one 4xx response of the operation whose description names that code (BadRequest
+ * lists -1021 and -1022; Unauthorized names the API key's codes). x-signing states codes only, so
+ * the status is read where the spec states it; none (any 4xx) when no response, or several, names it.
+ */
+export function signingRefusal(
+  operation: { responses: ReadonlyArray<{ status: string; description: string }> },
+  code: number | undefined,
+): { code?: number; status?: number } {
+  if (code === undefined) return {};
+  // The code as a whole number of the text: -1021 names neither -10210 nor 1021.
+  const named = new RegExp(`(?<![\\w-])${String(code)}(?!\\d)`);
+  const naming = operation.responses.filter((r) => /^4\d\d$/.test(r.status) && named.test(r.description));
+  return naming.length === 1 ? { code, status: Number(naming[0]!.status) } : { code };
 }
 
 /** Slack for the target's clock drifting from the reading the run signs with, over a run. */

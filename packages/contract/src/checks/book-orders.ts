@@ -8,12 +8,22 @@
  * name trade ids that recent_trades_list holds with the same price, quantity and maker side, and
  * the BUY's level is gone. A level is judged exactly only when the rest of that side of the book is
  * as it was (no one else's order came or went); lastUpdateId must move whatever others do.
+ *
+ * An untriggered stop is not in the book: on each symbol with a far price, a TAKE_PROFIT_LIMIT (or
+ * STOP_LOSS_LIMIT) BUY whose stop is the far price is placed with its limit where the book shows
+ * no level, and the book read again must not show its quantity there.
+ *
+ * At the end, every order_book answer of the run, whichever check or phase asked for it: two
+ * answers of a symbol with the same lastUpdateId show the same book on the levels both show (the
+ * id increases with every change, so one id is one book), and an answer sent after another was
+ * answered never carries a smaller lastUpdateId.
  */
-import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
+import { type Dec, formatDec, parseDec, tryParseDec, ZERO } from "../core/decimal.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
-import { op, type RunContext, whyNoTrading } from "../kit/context.js";
-import { type SymbolPlan, smallestQuantity } from "../kit/market.js";
+import { op, type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
+import { type FarBuy, farPrice, type SymbolPlan, smallestQuantity } from "../kit/market.js";
+import { levelsOf } from "../kit/market-view.js";
 import type { Level } from "../kit/matching-model.js";
 import {
   type BookView,
@@ -22,12 +32,13 @@ import {
   decimalField,
   itemsOf,
   type OwnOrder,
+  placeFar,
   placeOwn,
   quantityAt,
   queryOwn,
   readBook,
 } from "../kit/own-orders.js";
-import type { RoundTrip } from "../session/round-trip.js";
+import type { RoundTrip, TimedRoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
 
 const CHECK = "book_orders";
@@ -39,9 +50,12 @@ export const bookOrders: ContractCheck<typeof CHECK> = {
   name: CHECK,
   label: "book",
   description:
-    "the book shows the account's resting orders at their price (an iceberg's visible part only), lastUpdateId moves with every change, and the trade list holds the fills",
+    "the book shows the account's resting orders at their price (an iceberg's visible part only, an untriggered stop not at all), lastUpdateId moves with every change and one id is one book, and the trade list holds the fills",
   covers: [],
-  hooks: [{ phase: "trading-behaviour", run: bookOrdersCheck }],
+  hooks: [
+    { phase: "trading-behaviour", run: bookOrdersCheck },
+    { phase: "end", run: judgeEveryBookVersion },
+  ],
   appliesTo: (operation) => ["order_book", "recent_trades_list"].includes(operation.operationId),
   notApplicable: "does not show the book or the trades",
   seenToCatch: [
@@ -49,6 +63,8 @@ export const bookOrders: ContractCheck<typeof CHECK> = {
     "iceberg-whole-quantity-in-depth",
     "last-update-id-frozen",
     "trade-ids-off-by-one",
+    "book-version-kept-when-only-quantity-changes",
+    "untriggered-stop-limit-shown-in-book",
   ],
 };
 
@@ -179,6 +195,159 @@ export function fillProblems(
   return problems;
 }
 
+/** One served order_book answer of the run, as the judgement of its lastUpdateId reads it. */
+export interface VersionedBook {
+  /** The answer's place in the run's round trips (from 1) and its label, to name it. */
+  n: number;
+  label: string;
+  symbol: string;
+  lastUpdateId: number;
+  bids: readonly Level[];
+  asks: readonly Level[];
+  /** When it was sent and answered, by the target's clock (all of one clock epoch). */
+  sentAt: number;
+  answeredAt: number;
+}
+
+/** Two answers whose lastUpdateIds contradict their books or their order; `later` is the one failed. */
+export interface VersionFinding {
+  earlier: VersionedBook;
+  later: VersionedBook;
+  problem: string;
+}
+
+const SIDES = ["bids", "asks"] as const;
+
+/** How an answer is named in a message: its place in the run, its label and when it was sent. */
+function answerName(book: Pick<VersionedBook, "n" | "label" | "sentAt">): string {
+  return `#${book.n} "${book.label}" (sent ${new Date(book.sentAt).toISOString()})`;
+}
+
+function levelText(level: Level): string {
+  return `${formatDec(level.price)} × ${formatDec(level.qty)}`;
+}
+
+/**
+ * The first level where two reads of a side differ, on the levels both show (a read of 5 levels
+ * and one of 100 share the first 5 a side); undefined when they agree there.
+ */
+function sideDifference(
+  a: readonly Level[],
+  b: readonly Level[],
+  side: (typeof SIDES)[number],
+): string | undefined {
+  const shown = Math.min(a.length, b.length);
+  for (let i = 0; i < shown; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.price !== y.price || x.qty !== y.qty)
+      return `${side === "bids" ? "bid" : "ask"} level ${i + 1}: ${levelText(x)} against ${levelText(y)}`;
+  }
+  return undefined;
+}
+
+/**
+ * Answers of a symbol with the same lastUpdateId that show different books: the id "increases
+ * with every change of the book", so one id is one book. Each answer is compared, on the levels
+ * both show, with the longest read of each side its id had before it. Pure.
+ */
+export function sameVersionProblems(books: readonly VersionedBook[]): VersionFinding[] {
+  const longest = new Map<string, Record<(typeof SIDES)[number], VersionedBook>>();
+  const findings: VersionFinding[] = [];
+  for (const book of books) {
+    const key = `${book.symbol}\n${book.lastUpdateId}`;
+    const known = longest.get(key);
+    if (!known) {
+      longest.set(key, { bids: book, asks: book });
+      continue;
+    }
+    const earlier = firstDifferent(known, book);
+    if (earlier) {
+      findings.push({
+        earlier: earlier.book,
+        later: book,
+        problem: `${book.symbol}: ${answerName(earlier.book)} and ${answerName(book)} both carry lastUpdateId ${book.lastUpdateId}, but their books differ at the ${earlier.where}; the id increases with every change of the book, so one id must show one book`,
+      });
+      continue;
+    }
+    for (const side of SIDES) if (book[side].length > known[side][side].length) known[side] = book;
+  }
+  return findings;
+}
+
+/** The earlier read (the longest of each side) that `book` differs from, and where. */
+function firstDifferent(
+  known: Record<(typeof SIDES)[number], VersionedBook>,
+  book: VersionedBook,
+): { book: VersionedBook; where: string } | undefined {
+  for (const side of SIDES) {
+    const where = sideDifference(known[side][side], book[side], side);
+    if (where) return { book: known[side], where };
+  }
+  return undefined;
+}
+
+/**
+ * Answers of a symbol that carry a smaller lastUpdateId than one answered before they were sent:
+ * the id only increases. Answers in flight together are not ordered, so not compared. Pure.
+ */
+export function versionOrderProblems(books: readonly VersionedBook[]): VersionFinding[] {
+  const findings: VersionFinding[] = [];
+  for (const symbol of new Set(books.map((b) => b.symbol))) {
+    const mine = books.filter((b) => b.symbol === symbol);
+    const bySent = [...mine].sort((a, b) => a.sentAt - b.sentAt);
+    const byAnswered = [...mine].sort((a, b) => a.answeredAt - b.answeredAt);
+    let answered = 0;
+    let highest: VersionedBook | undefined;
+    for (const later of bySent) {
+      for (; answered < byAnswered.length && byAnswered[answered]!.answeredAt < later.sentAt; answered++) {
+        const before = byAnswered[answered]!;
+        if (!highest || before.lastUpdateId > highest.lastUpdateId) highest = before;
+      }
+      if (highest && highest.lastUpdateId > later.lastUpdateId)
+        findings.push({
+          earlier: highest,
+          later,
+          problem: `${symbol}: ${answerName(later)} carries lastUpdateId ${later.lastUpdateId}, below the ${highest.lastUpdateId} of ${answerName(highest)}, answered before it was sent; the id increases with every change of the book and never goes back`,
+        });
+    }
+  }
+  return findings;
+}
+
+/**
+ * What is wrong with the book after an untriggered stop-limit order was placed: the level at its
+ * limit price grew by exactly its quantity (`before` and `after` read `depth` levels a side).
+ * Growth by exactly the stop's quantity is the failure, so that others' orders coming to or
+ * leaving that price do not raise it; not judged when either read does not reach the price. Pure.
+ */
+export function untriggeredStopProblems(
+  before: Pick<BookView, "bids" | "asks">,
+  after: Pick<BookView, "bids" | "asks">,
+  stop: Shown & { type: string; stopPrice: Dec },
+  depth: number,
+): { judged: boolean; problems: string[] } {
+  const levels = (book: Pick<BookView, "bids" | "asks">) => (stop.side === "BUY" ? book.bids : book.asks);
+  if (!reaches(levels(before), stop, depth) || !reaches(levels(after), stop, depth))
+    return { judged: false, problems: [] };
+  const was = quantityAt(levels(before), stop.price);
+  const is = quantityAt(levels(after), stop.price);
+  if (is - was !== stop.visible) return { judged: true, problems: [] };
+  return {
+    judged: true,
+    problems: [
+      `the ${stop.side === "BUY" ? "bid" : "ask"} level at ${formatDec(stop.price)} grew from ${formatDec(was)} to ${formatDec(is)}, by the quantity of the run's ${stop.type} ${stop.side} placed there (stop ${formatDec(stop.stopPrice)}, not triggered); a stop order is not working before its stop triggers (workingTime -1), so it is not in the book`,
+    ],
+  };
+}
+
+/** Whether a read of `depth` levels a side would show a level at the stop's price if there were one. */
+function reaches(levels: readonly Level[], stop: Pick<Shown, "side" | "price">, depth: number): boolean {
+  const last = levels.at(-1);
+  if (levels.length < depth || !last) return true;
+  return stop.side === "BUY" ? last.price <= stop.price : last.price >= stop.price;
+}
+
 async function bookOrdersCheck(ctx: RunContext): Promise<void> {
   if (!ctx.session.recorder.enabled(CHECK)) return;
   const skip = (reason: string) => {
@@ -188,6 +357,7 @@ async function bookOrdersCheck(ctx: RunContext): Promise<void> {
   if (noTrading) return skip(noTrading);
   if (ctx.symbols.length === 0) return skip("exchangeInfo lists no symbol to trade");
   for (const plan of ctx.symbols) await onSymbol(ctx, plan);
+  for (const plan of restingPlans(ctx)) await untriggeredStopOnSymbol(ctx, plan);
 }
 
 function note(ctx: RunContext, why: string): void {
@@ -568,4 +738,191 @@ async function fillFromOwnSell(
   const filled = fills.reduce((sum, f) => sum + (tryParseDec(f.qty) ?? ZERO), ZERO);
   if (filled === shown.visible)
     await changed(ctx, book, rules.symbol, { remove: [shown] }, "after the run's BUY was filled", reads);
+}
+
+/** Levels a side read around the run's stop (the most a read of the lightest weight shows). */
+const STOP_DEPTH = 100;
+/** Prices tried, a tick apart from the far one toward the market, for one where the book shows no level. */
+const STOP_PRICE_TRIES = 10;
+
+/** A stop-limit BUY the market cannot trigger: its type and its stop price. */
+interface UntriggeredStop {
+  type: "TAKE_PROFIT_LIMIT" | "STOP_LOSS_LIMIT";
+  stopPrice: Dec;
+}
+
+/**
+ * The stop-limit BUY of `plan` whose stop the market does not reach: a TAKE_PROFIT_LIMIT BUY fires
+ * when the last price falls to its stop, so its stop is the far BUY price (`far`); a
+ * STOP_LOSS_LIMIT BUY fires when the last price rises to its stop, so its stop is the far price
+ * above the market. Both are prices PRICE_FILTER takes (farPrice keeps them inside it).
+ */
+function untriggeredStopOf(plan: SymbolPlan, far: Dec): UntriggeredStop | undefined {
+  const listed = (type: string) => plan.rules.orderTypes.length === 0 || plan.rules.orderTypes.includes(type);
+  if (listed("TAKE_PROFIT_LIMIT")) return { type: "TAKE_PROFIT_LIMIT", stopPrice: far };
+  const above = plan.reference !== undefined ? farPrice(plan.rules, plan.reference, "SELL") : undefined;
+  if (listed("STOP_LOSS_LIMIT") && above !== undefined) return { type: "STOP_LOSS_LIMIT", stopPrice: above };
+  return undefined;
+}
+
+/**
+ * The limit price of the run's stop-limit BUY: a price where a read of `depth` bids shows no level,
+ * so that a level there can be told as the run's. The far price (or one of the STOP_PRICE_TRIES
+ * ticks above it) when the read reaches it; else, where the far price lies past what the read
+ * shows (a deep book), the deepest price the read shows empty: a tick above a shown level, below
+ * the next shown one. Either is below the best bid, so it trades with nothing even if working, and
+ * no lower than the far price the filters take. Undefined when the read shows no such price. Pure.
+ */
+export function emptyBidPrice(bids: readonly Level[], far: Dec, tick: Dec, depth: number): Dec | undefined {
+  if (reaches(bids, { side: "BUY", price: far }, depth)) {
+    for (let i = 0n; i < BigInt(STOP_PRICE_TRIES); i++) {
+      const price = far + tick * i;
+      if (quantityAt(bids, price) === ZERO) return price;
+    }
+    return undefined;
+  }
+  for (let i = bids.length - 1; i > 0; i--) {
+    const price = bids[i]!.price + tick;
+    if (price < bids[i - 1]!.price) return price;
+  }
+  return undefined;
+}
+
+/**
+ * On a symbol with a far price: a stop-limit BUY whose stop the market cannot reach, with its limit
+ * where the book showed no level, must not show in the book read after it; then it is cancelled.
+ */
+async function untriggeredStopOnSymbol(
+  ctx: RunContext,
+  plan: SymbolPlan & { farBuy: FarBuy },
+): Promise<void> {
+  const { rules } = plan;
+  const symbol = rules.symbol;
+  const before = await readBook(ctx, symbol, STOP_DEPTH, `${PURPOSE}: the book of ${symbol} before a stop`);
+  if (!before) return;
+  const far = parseDec(plan.farBuy.price);
+  const price = emptyBidPrice(before.bids, far, rules.tick, STOP_DEPTH);
+  if (price === undefined)
+    return note(
+      ctx,
+      `${symbol}: the book's first ${STOP_DEPTH} bids show no price without a level from ${plan.farBuy.price} up, so no untriggered stop was placed`,
+    );
+  const kind = untriggeredStopOf(plan, far);
+  if (!kind) return note(ctx, `${symbol} takes no stop-limit order that the run can keep from triggering`);
+  const stop = { ...kind, side: "BUY" as const, price, visible: smallestQuantity(rules, price) };
+  ctx.progress({
+    type: "stage",
+    message: `${PURPOSE}: a ${stop.type} BUY of the run on ${symbol} with its stop far from the market, which must not show in the book before it triggers (then cancelled)`,
+  });
+  const what = `a ${stop.type} BUY at ${formatDec(price)}, stop ${formatDec(stop.stopPrice)}, that the market cannot trigger`;
+  const order = await placeFar(
+    ctx,
+    { symbol, price: formatDec(price), quantity: formatDec(stop.visible) },
+    `${PURPOSE}: ${what} on ${symbol}`,
+    { type: stop.type, stopPrice: formatDec(stop.stopPrice) },
+  );
+  try {
+    if (!restsUntriggered(ctx, order.placed.exchange, `${symbol}: ${what}`)) return;
+    const after = await readBook(ctx, symbol, STOP_DEPTH, `${PURPOSE}: the book of ${symbol} with ${what}`);
+    if (!after) return;
+    const query = await queryOwn(ctx, order, `${PURPOSE}: the stop not triggered yet`);
+    if (query && !restsUntriggered(ctx, query, `${symbol}: after the book was read, ${what}`)) return;
+    const result = untriggeredStopProblems(before, after, stop, STOP_DEPTH);
+    if (!result.judged)
+      return note(
+        ctx,
+        `${symbol}: the book read does not reach ${formatDec(price)}, so ${what} was not looked for`,
+      );
+    judge(ctx, after.exchange, result, `order_book of ${symbol} with the run's untriggered stop`);
+  } finally {
+    await cancelIfOpen(ctx, order, `${PURPOSE}: cancel the stop`);
+  }
+}
+
+/**
+ * Whether an answer shows the run's stop resting untriggered (NEW, not working); otherwise the
+ * book is not judged, and why is noted (refused, or fired: stop_triggers judges stops firing).
+ */
+function restsUntriggered(ctx: RunContext, exchange: RoundTrip, what: string): boolean {
+  if (!ok(exchange)) {
+    if (!isRateLimited(exchange)) note(ctx, `${what} was refused or unread (${describeAnswer(exchange)})`);
+    return false;
+  }
+  const body = bodyObject(exchange) ?? {};
+  const working =
+    body.isWorking === true || (typeof body.workingTime === "number" && body.workingTime !== -1);
+  if (body.status === "NEW" && !working) return true;
+  note(
+    ctx,
+    `${what} is ${String(body.status)}${working ? ", working" : ""}: not an untriggered stop, so the book was not judged by it`,
+  );
+  return false;
+}
+
+/**
+ * At the end of the run: every served order_book answer, whichever check or phase asked for it.
+ * Answers of one symbol with one lastUpdateId show one book, and none carries a smaller id than
+ * one answered before it was sent. Times and ids compare within one clock epoch of the session
+ * only: a sandbox whose clock was moved may have been reset, and its ids started again.
+ */
+async function judgeEveryBookVersion(ctx: RunContext): Promise<void> {
+  if (!ctx.session.recorder.enabled(CHECK)) return;
+  const { timeline } = ctx.session;
+  const epochs = servedBooks(timeline);
+  const findings = [...epochs.values()].map((books) => ({
+    same: sameVersionProblems(books),
+    order: versionOrderProblems(books),
+  }));
+  const same = findings.flatMap((f) => f.same);
+  const order = findings.flatMap((f) => f.order);
+  const exchangeOf = (book: VersionedBook) => timeline[book.n - 1]!.exchange;
+  const first = (list: VersionFinding[], what: string) => {
+    const finding = list[0];
+    if (finding)
+      ctx.session.fail(
+        CHECK,
+        exchangeOf(finding.later),
+        `${finding.problem} (${list.length} ${what} in the run)`,
+      );
+  };
+  first(same, "answer(s) show another book than one with the same lastUpdateId");
+  first(order, "answer(s) carry a smaller lastUpdateId than one answered before they were sent");
+  const last = [...epochs.values()].flat().at(-1);
+  if (same.length === 0 && order.length === 0 && last) ctx.session.pass(CHECK, exchangeOf(last));
+}
+
+/** The served order_book answers of the timeline, by the session's clock epoch, in the run's order. */
+function servedBooks(timeline: readonly TimedRoundTrip[]): Map<number, VersionedBook[]> {
+  const epochs = new Map<number, VersionedBook[]>();
+  timeline.forEach((entry, i) => {
+    const book = versionedBook(entry, i + 1);
+    if (!book) return;
+    const books = epochs.get(entry.clock) ?? [];
+    books.push(book);
+    epochs.set(entry.clock, books);
+  });
+  return epochs;
+}
+
+/** An order_book answer as the version judgement reads it; undefined when not a served book of one symbol. */
+function versionedBook(entry: TimedRoundTrip, n: number): VersionedBook | undefined {
+  const { exchange } = entry;
+  if (exchange.op.operationId !== "order_book" || !ok(exchange) || exchange.request.method !== "GET")
+    return undefined;
+  // One symbol asked, in the query: a request with two, or with more in its body, may be answered for either.
+  const symbols = exchange.plan.params.filter(([name]) => name === "symbol");
+  if (symbols.length !== 1 || exchange.plan.wire?.alsoInBody) return undefined;
+  const body = bodyObject(exchange);
+  const id = body?.lastUpdateId;
+  if (!body || typeof id !== "number" || !Number.isSafeInteger(id)) return undefined;
+  return {
+    n,
+    label: exchange.case,
+    symbol: symbols[0]![1],
+    lastUpdateId: id,
+    bids: levelsOf(body.bids),
+    asks: levelsOf(body.asks),
+    sentAt: entry.sentAt,
+    answeredAt: entry.answeredAt,
+  };
 }

@@ -1,18 +1,26 @@
 /**
  * negative_data_rejection: a request that breaks the spec (a value outside its schema, a
  * missing required parameter, an `x-mutually-exclusive` pair, an `x-order-type-rules` violation,
- * an `x-parameter-conditions` condition not met, a decimal off its `x-wire-pattern`) must be
- * refused with a 4xx. The cases come from values.ts. The pass over each operation sends
- * them; the trading phase sends the ones aimed at new_order, cancel_order and cancel_all_orders,
- * built on the order desk's orders.
+ * an `x-parameter-conditions` condition not met, a decimal off its `x-wire-pattern`, a parameter
+ * given twice) must be refused with a 4xx. The cases come from values.ts. The pass over each
+ * operation sends them; the trading phase sends the ones aimed at new_order, cancel_order and
+ * cancel_all_orders, built on the order desk's orders.
+ *
+ * A parameter given twice (x-refusals duplicate-parameter) is sent on every read with an x-limit
+ * parameter (its limit twice) and on new_order (its quantity twice, in the query and in a form
+ * body): once with two different values, once with the same value twice. A server that takes
+ * either value answers a request the client could not have meant. The repeat is always within one
+ * part: a name once in the query and once in the body is x-parameter-placement's case (the
+ * query's value wins; wire_variants judges it), not a repeat.
  */
 
-import type { ContractOperation } from "../core/operations.js";
-import { encodeParams } from "../http/request.js";
-import { bodyObject } from "../kit/answers.js";
+import { formatDec, parseDec } from "../core/decimal.js";
+import type { ContractOperation, SchemaNode } from "../core/operations.js";
+import { encodeParams, type ParamList, type Placement } from "../http/request.js";
+import { bodyObject, ok } from "../kit/answers.js";
 import { cannotCall, enabled, expectRefusal, type RunContext, targetValues } from "../kit/context.js";
 import type { OrderDesk, Placed } from "../kit/order-desk.js";
-import { negativeExpectation } from "../kit/refusal-codes.js";
+import { negativeExpectation, refusalOf } from "../kit/refusal-codes.js";
 import { negativeCases, type TextCase } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -50,6 +58,7 @@ export const negativeDataRejection: ContractCheck<typeof CHECK> = {
     "unknown-side-generic-code",
     "iceberg-not-gtc-accepted",
     "decimal-exponent-notation-accepted",
+    "repeated-parameter-first-value-taken",
   ],
 };
 
@@ -70,6 +79,72 @@ async function negativePass(ctx: RunContext, operation: ContractOperation): Prom
     const exchange = await ctx.session.call({ op: operation, params: c.params }, c.label);
     expectRefusal(ctx, CHECK, exchange, negativeExpectation(ctx, operation.operationId, c));
   }
+  await limitRepeated(ctx, operation);
+}
+
+/** A parameter given twice in one part of a request, as a negative case. */
+export interface RepeatCase {
+  label: string;
+  what: string;
+  params: ParamList;
+}
+
+/**
+ * The repeats of `name` in `params` (a valid request that sends it once): another valid value
+ * (`other`) right after it, then the same value again. Where the request puts the pair is the
+ * caller's (`where`: "the query", "the form body"); both stay in that one part. Pure.
+ */
+export function repeatCases(params: ParamList, name: string, other: string, where: string): RepeatCase[] {
+  const at = params.findIndex(([n]) => n === name);
+  if (at < 0) return [];
+  const value = params[at]![1];
+  const repeated = (second: string): ParamList => [
+    ...params.slice(0, at + 1),
+    [name, second],
+    ...params.slice(at + 1),
+  ];
+  const rule = "x-refusals duplicate-parameter";
+  return [
+    {
+      label: `negative: ${name} twice in ${where} (${value}, then ${other})`,
+      what: `a request with ${name} given twice in ${where}, ${value} then ${other} (${rule})`,
+      params: repeated(other),
+    },
+    {
+      label: `negative: ${name} twice in ${where} (${value} both times)`,
+      what: `a request with ${name} given twice in ${where}, ${value} both times (${rule})`,
+      params: repeated(value),
+    },
+  ];
+}
+
+/**
+ * Two different values a parameter's schema allows: the first two of its enum, or its smallest
+ * integer and the next (1 where no minimum is stated); undefined where it allows no two. Pure.
+ */
+export function twoValidValues(schema: SchemaNode): [string, string] | undefined {
+  if (schema.enum) {
+    const [first, second] = schema.enum;
+    return first !== undefined && second !== undefined ? [String(first), String(second)] : undefined;
+  }
+  if (schema.type !== "integer") return undefined;
+  const low = schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : (schema.minimum ?? 1);
+  const high = schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : schema.maximum;
+  return high === undefined || low + 1 <= high ? [String(low), String(low + 1)] : undefined;
+}
+
+/** A read with an x-limit parameter, its limit given twice in the query: refused as x-refusals says. */
+async function limitRepeated(ctx: RunContext, operation: ContractOperation): Promise<void> {
+  const name = operation.behaviour.limit?.parameter;
+  const param = operation.parameters.find((p) => p.name === name && p.in === "query");
+  const values = param && twoValidValues(param.resolvedSchema);
+  if (!param || !values) return;
+  const params = encodeParams(operation, { ...targetValues(operation, ctx), [param.name]: values[0] });
+  const refusal = refusalOf(ctx, "duplicate-parameter", operation.operationId);
+  for (const c of repeatCases(params, param.name, values[1], "the query")) {
+    const exchange = await ctx.session.call({ op: operation, params: c.params }, c.label);
+    expectRefusal(ctx, CHECK, exchange, { what: c.what, ...refusal });
+  }
 }
 
 /** new_order's negative cases, each under a fresh client order id (one accepted by mistake rests). */
@@ -77,21 +152,68 @@ async function negativeOrderProbes(desk: OrderDesk): Promise<void> {
   const { ctx } = desk;
   const { newOrder } = desk.ops;
   if (!enabled(ctx, CHECK)) return;
-  const baseId = "mct-negative-base";
-  const base = encodeParams(newOrder, desk.orderValues(baseId));
+  const base = encodeParams(newOrder, desk.orderValues(BASE_ID));
 
   for (const c of negativeCases(newOrder, base)) {
     if (tolerated(ctx, newOrder, c)) continue;
-    const params = c.params.map(([n, v]): [string, string] => {
-      if (n !== "newClientOrderId" || v !== baseId) return [n, v];
-      const fresh = ctx.ledger.nextClientOrderId();
-      ctx.ledger.sent(desk.symbol, fresh);
-      return [n, fresh];
-    });
+    const params = withFreshId(desk, c.params);
     const exchange = await ctx.session.call({ op: newOrder, params }, c.label);
     expectRefusal(ctx, CHECK, exchange, negativeExpectation(ctx, exchange.op.operationId, c));
     desk.settle(exchange);
   }
+  await quantityRepeated(desk);
+}
+
+/**
+ * new_order with its quantity given twice (the far order's, then twice it; then the same twice),
+ * in the query and, where the operation takes a form body, in the body. Each under a fresh client
+ * order id of the ledger; one taken by mistake is cancelled at once.
+ */
+async function quantityRepeated(desk: OrderDesk): Promise<void> {
+  const { ctx } = desk;
+  const { newOrder } = desk.ops;
+  const placements: Array<[Placement, string]> = [["query", "the query"]];
+  if (newOrder.acceptsFormBody) placements.push(["body", "the form body"]);
+  const refusal = refusalOf(ctx, "duplicate-parameter", newOrder.operationId);
+  const double = formatDec(parseDec(desk.far.quantity) * 2n);
+  const base = encodeParams(newOrder, desk.orderValues(BASE_ID));
+  for (const [placement, where] of placements) {
+    for (const c of repeatCases(base, "quantity", double, where)) {
+      const params = withFreshId(desk, c.params);
+      const exchange = await ctx.session.call({ op: newOrder, params, placement }, c.label);
+      expectRefusal(ctx, CHECK, exchange, { what: c.what, ...refusal });
+      desk.settle(exchange);
+      await cancelTaken(desk, exchange);
+    }
+  }
+}
+
+/** The client order id of the negative cases' base order, replaced by a fresh one in each. */
+const BASE_ID = "mct-negative-base";
+
+/**
+ * A case's parameters with the base order's client id replaced by a fresh one, written to the
+ * ledger before it is sent (one accepted by mistake rests, and the clean-up sees it); a case that
+ * changed the id itself keeps its own.
+ */
+function withFreshId(desk: OrderDesk, params: ParamList): ParamList {
+  return params.map(([n, v]): [string, string] => {
+    if (n !== "newClientOrderId" || v !== BASE_ID) return [n, v];
+    const fresh = desk.ctx.ledger.nextClientOrderId();
+    desk.ctx.ledger.sent(desk.symbol, fresh);
+    return [n, fresh];
+  });
+}
+
+/** Cancels at once an order a negative case placed by mistake (settled in the ledger already). */
+async function cancelTaken(desk: OrderDesk, exchange: RoundTrip): Promise<void> {
+  const clientOrderId = bodyObject(exchange)?.clientOrderId;
+  if (!ok(exchange) || typeof clientOrderId !== "string") return;
+  await desk.cancel(
+    { clientOrderId, exchange },
+    "negative: cancel the order taken by mistake",
+    "origClientOrderId",
+  );
 }
 
 /** cancel_order's negative cases, built on an open order (one accepted by mistake cancels it). */

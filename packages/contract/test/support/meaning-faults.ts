@@ -4,6 +4,7 @@
  * refusals with the wrong code, and signing or timing rules that hold only at the far points the
  * older checks used. Each one a realistic implementation mistake, injected by the proxy.
  */
+import { createHmac } from "node:crypto";
 import { at, onAnswer, onRequest, served } from "./behaviour-faults.js";
 import {
   allParams,
@@ -44,6 +45,31 @@ function recode(from: number, to: number, status?: number, where?: (req: ProxyRe
     res.status >= 400 && res.status < 500 && (!where || where(req)) && res.body.includes(`"code":${from}`)
       ? { ...res, status: status ?? res.status, body: res.body.replace(`"code":${from}`, `"code":${to}`) }
       : res;
+}
+
+/** The name sent twice in one part of a request (a query string or a form body), if any. */
+function repeatedName(raw: string): string | undefined {
+  const names = [...new URLSearchParams(raw).keys()].filter((n) => n !== "signature");
+  return names.find((n, i) => names.indexOf(n) !== i);
+}
+
+/** A query string or form body with only the first value of each name kept. */
+function firstValues(raw: string): URLSearchParams {
+  const kept = new URLSearchParams();
+  for (const [name, value] of new URLSearchParams(raw)) if (!kept.has(name)) kept.append(name, value);
+  return kept;
+}
+
+/** Whether a request's signature holds over its query and body as sent (x-signing's payload). */
+function signedAsSent(req: ProxyRequest, secret: string): boolean {
+  const unsigned = (raw: string) =>
+    raw
+      .split("&")
+      .filter((pair) => pair !== "" && !pair.startsWith("signature="))
+      .join("&");
+  const signature = allParams(req).get("signature")?.toLowerCase();
+  const payload = unsigned(req.rawQuery) + unsigned(req.body);
+  return signature === createHmac("sha256", secret).update(payload).digest("hex");
 }
 
 function timestampAge(req: ProxyRequest): number | undefined {
@@ -150,6 +176,17 @@ export function meaningFaults(demo: { apiKey: string; apiSecret: string }): Faul
         p.set("trailingDelta", String(BTCUSDT.maxTrailing));
         return true;
       }),
+    },
+    {
+      name: "stp-mode-not-allowed-placed-as-none",
+      description:
+        "new_order takes a selfTradePreventionMode the symbol's allowedSelfTradePreventionModes leaves out (the reference server allows NONE only), placing the order under NONE, instead of refusing it",
+      caughtBy: ["announced_rules"],
+      request: (req) => {
+        const mode = allParams(req).get("selfTradePreventionMode");
+        if (!isNewOrder(req) || mode === null || mode === "NONE" || !signedAsSent(req, secret)) return req;
+        return resign(req, secret, (p) => p.delete("selfTradePreventionMode"));
+      },
     },
     {
       name: "exchange-info-omits-a-type-it-accepts",
@@ -372,6 +409,33 @@ export function meaningFaults(demo: { apiKey: string; apiSecret: string }): Faul
       description: "an unknown side answered -1100 instead of -1117",
       caughtBy: ["negative_data_rejection"],
       response: recode(-1117, -1100),
+    },
+    {
+      name: "signing-refusals-as-401-unauthorized",
+      description:
+        "a refusal for the signature (-1022) or the timestamp (-1021) answered 401, as the API key's refusals are, instead of the 400 BadRequest lists them under",
+      caughtBy: ["auth_enforcement"],
+      response: (req, res) => recode(-1021, -1021, 401)(req, recode(-1022, -1022, 401)(req, res)),
+    },
+    {
+      name: "repeated-parameter-first-value-taken",
+      description:
+        "a parameter given twice in the query (or twice in a form body) is served with its first value instead of refused (x-refusals duplicate-parameter: 400, -1101)",
+      caughtBy: ["negative_data_rejection"],
+      request: (req) => {
+        const inQuery = repeatedName(req.rawQuery) !== undefined;
+        if (!inQuery && repeatedName(req.body) === undefined) return req;
+        if (allParams(req).has("signature")) {
+          // The signature is checked over the bytes as sent, then the first values are read.
+          if (!signedAsSent(req, secret)) return req;
+          const params = firstValues(req.rawQuery);
+          for (const [name, value] of firstValues(req.body)) if (!params.has(name)) params.set(name, value);
+          return resign({ ...req, query: params, body: "" }, secret);
+        }
+        return inQuery
+          ? { ...req, query: firstValues(req.rawQuery) }
+          : { ...req, body: firstValues(req.body).toString() };
+      },
     },
     {
       name: "unknown-api-key-as-400",

@@ -5,6 +5,7 @@
  */
 import { at, onAnswer, served } from "./behaviour-faults.js";
 import {
+  allParams,
   type Fault,
   mapJson,
   type ProxyRequest,
@@ -98,6 +99,161 @@ async function averageOneUnitShort(
   return respond(JSON.stringify({ ...average, price: text }));
 }
 
+/** A level's price or quantity written as the reference server writes it: 8 places. */
+const eightPlaces = (value: bigint) =>
+  `${value / SCALE}.${(value % SCALE).toString().padStart(20, "0").slice(0, 8)}`;
+
+type Book = { lastUpdateId?: unknown; bids?: unknown; asks?: unknown };
+type Levels = string[][];
+const isBook = (json: unknown): json is { lastUpdateId: number; bids: Levels; asks: Levels } =>
+  typeof (json as Book)?.lastUpdateId === "number" &&
+  Array.isArray((json as Book).bids) &&
+  Array.isArray((json as Book).asks);
+
+/** The prices of a depth answer's sides, and the limit it was asked with. */
+interface BookPrices {
+  bids: string[];
+  asks: string[];
+  limit: string;
+}
+
+/** Whether two reads show the same price levels: the same prices on what both show, and as many of them at one limit. */
+function samePrices(a: BookPrices, b: BookPrices): boolean {
+  const prefix = (x: string[], y: string[]) =>
+    x.slice(0, Math.min(x.length, y.length)).every((p, i) => p === y[i]);
+  const sameCount =
+    a.limit !== b.limit || (a.bids.length === b.bids.length && a.asks.length === b.asks.length);
+  return prefix(a.bids, b.bids) && prefix(a.asks, b.asks) && sameCount;
+}
+
+/**
+ * order_book's lastUpdateId as a server that versions the price levels, not their quantities,
+ * shows it: it moves (by as much as the upstream's did) only when the read shows other prices
+ * than the symbol's read before it; a change of quantities alone keeps the id shown before.
+ */
+function versionOfPricesOnly(req: ProxyRequest, res: ProxyResponse, state: ProxyState): ProxyResponse {
+  const symbol = req.query.get("symbol");
+  if (req.method !== "GET" || !at("depth")(req) || !served(res) || !symbol) return res;
+  return mapJson(res, (json) => {
+    if (!isBook(json)) return json;
+    const prices = {
+      bids: json.bids.map((level) => String(level[0])),
+      asks: json.asks.map((level) => String(level[0])),
+      limit: req.query.get("limit") ?? "",
+    };
+    const key = `prices-only version ${symbol}`;
+    const was = state.get(key) as { upstream: number; shown: number; prices: BookPrices } | undefined;
+    const upstream = json.lastUpdateId;
+    let shown = upstream;
+    if (was) {
+      const moved = upstream > was.upstream && !samePrices(was.prices, prices);
+      shown = was.shown + (moved ? upstream - was.upstream : 0);
+    }
+    state.set(key, { upstream: Math.max(upstream, was?.upstream ?? upstream), shown, prices });
+    return { ...json, lastUpdateId: shown };
+  });
+}
+
+/** A stop-limit order placed and not yet triggered, as a server that books it at once keeps it. */
+interface BookedStop {
+  symbol: string;
+  side: string;
+  price: bigint;
+  qty: bigint;
+}
+
+const STOP_LIMIT_TYPES = ["STOP_LOSS_LIMIT", "TAKE_PROFIT_LIMIT"];
+const FINAL_STATUSES = ["FILLED", "CANCELED", "REJECTED", "EXPIRED", "EXPIRED_IN_MATCH"];
+/** A served answer's JSON, or undefined when its body is not JSON. */
+function jsonOf(res: ProxyResponse): unknown {
+  try {
+    return JSON.parse(res.body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+const orderKey = (order: Json) => `${String(order.symbol)}:${String(order.orderId)}`;
+const ordersIn = (json: unknown): Json[] =>
+  (Array.isArray(json) ? (json as Json[]) : [json as Json]).flatMap((o) =>
+    o && typeof o === "object" ? [o, ...((o.orderReports as Json[] | undefined) ?? [])] : [],
+  );
+
+/**
+ * order_book as a server that indexes every priced order in the book when it is placed shows it:
+ * a STOP_LOSS_LIMIT or TAKE_PROFIT_LIMIT order accepted untriggered (workingTime -1) is in its
+ * side's level at its limit price until it is cancelled, or a read shows it working or done. Its
+ * own book it versions right: each stop booked or taken away moves the symbol's lastUpdateId on.
+ */
+function stopsInBook(req: ProxyRequest, res: ProxyResponse, state: ProxyState): ProxyResponse {
+  if (!served(res)) return res;
+  const stops = (state.get("booked stops") as Map<string, BookedStop> | undefined) ?? new Map();
+  const moves = (state.get("stop moves") as Map<string, number> | undefined) ?? new Map();
+  state.set("booked stops", stops);
+  state.set("stop moves", moves);
+  const move = (symbol: string) => moves.set(symbol, (moves.get(symbol) ?? 0) + 1);
+  const unbook = (order: Json) => {
+    if (stops.delete(orderKey(order))) move(String(order.symbol));
+  };
+  const ordersAnswer = ORDER_PATHS.some((path) => at(path)(req));
+  if (req.method === "POST" && at("order")(req)) {
+    const booked = bookStop(allParams(req), res, stops);
+    if (booked) move(booked);
+  } else if (req.method === "DELETE" && ordersAnswer)
+    for (const order of ordersIn(jsonOf(res))) unbook(order);
+  else if (req.method === "GET" && ordersAnswer)
+    for (const order of ordersIn(jsonOf(res)))
+      if (order.isWorking === true || FINAL_STATUSES.includes(String(order.status))) unbook(order);
+  const symbol = req.query.get("symbol") ?? "";
+  if (req.method !== "GET" || !at("depth")(req) || !moves.has(symbol)) return res;
+  const mine = [...stops.values()].filter((stop) => stop.symbol === symbol);
+  const limit = Math.min(Number(req.query.get("limit") ?? "100") || 100, 5000);
+  return mapJson(res, (json) => {
+    if (!isBook(json)) return json;
+    for (const stop of mine) addLevel(stop.side === "BUY" ? json.bids : json.asks, stop, limit);
+    return { ...json, lastUpdateId: json.lastUpdateId + (moves.get(symbol) ?? 0) };
+  });
+}
+
+/** Keeps a stop-limit order the upstream accepted untriggered; its symbol, when it did. */
+function bookStop(
+  params: URLSearchParams,
+  res: ProxyResponse,
+  stops: Map<string, BookedStop>,
+): string | undefined {
+  const answer = jsonOf(res) as Json | undefined;
+  if (!answer || typeof answer !== "object") return undefined;
+  const price = params.get("price");
+  const quantity = params.get("icebergQty") ?? params.get("quantity");
+  if (!STOP_LIMIT_TYPES.includes(params.get("type") ?? "") || !price || !quantity) return undefined;
+  if ((answer.status !== undefined && answer.status !== "NEW") || (answer.workingTime ?? -1) !== -1)
+    return undefined;
+  const symbol = String(answer.symbol);
+  stops.set(orderKey(answer), {
+    symbol,
+    side: params.get("side") ?? "",
+    price: scaled(price),
+    qty: scaled(quantity),
+  });
+  return symbol;
+}
+
+/** Adds the stop's quantity to its price's level of a side (best first), or a level of its own there. */
+function addLevel(levels: Levels, stop: BookedStop, limit: number): void {
+  const price = (level: string[]) => scaled(String(level[0]));
+  const same = levels.findIndex((level) => price(level) === stop.price);
+  if (same >= 0) {
+    levels[same] = [String(levels[same]![0]), eightPlaces(scaled(String(levels[same]![1])) + stop.qty)];
+    return;
+  }
+  const worse = levels.findIndex((level) =>
+    stop.side === "BUY" ? price(level) < stop.price : price(level) > stop.price,
+  );
+  const place = worse < 0 ? levels.length : worse;
+  if (place >= limit) return;
+  levels.splice(place, 0, [eightPlaces(stop.price), eightPlaces(stop.qty)]);
+  if (levels.length > limit) levels.pop();
+}
+
 export function relationFaults(): Fault[] {
   return [
     {
@@ -122,6 +278,20 @@ export function relationFaults(): Fault[] {
         const book = j as Json;
         return { ...book, bids: book.asks, asks: book.bids };
       }),
+    },
+    {
+      name: "book-version-kept-when-only-quantity-changes",
+      description:
+        "order_book's lastUpdateId moves only when a price level appears or goes: an order joining a level, a part fill or a cancel that leaves others at the price keeps the id, so two different books carry one lastUpdateId (OrderBook.lastUpdateId: increases with every change of the book)",
+      caughtBy: ["book_orders"],
+      response: versionOfPricesOnly,
+    },
+    {
+      name: "untriggered-stop-limit-shown-in-book",
+      description:
+        "order_book shows a STOP_LOSS_LIMIT or TAKE_PROFIT_LIMIT order at its limit price from its placement (lastUpdateId moved with it), though it is not working until its stop triggers (workingTime -1 while not working)",
+      caughtBy: ["book_orders"],
+      response: stopsInBook,
     },
     {
       name: "recent-trades-quote-qty-is-qty",

@@ -9,10 +9,12 @@ import {
   candleOf,
   candleProblems,
   commissionProblems,
+  executedWithoutTrades,
   type FillRow,
   fillProblems,
   lockedProblems,
   omittedZeroProblems,
+  unsortedBalances,
 } from "../src/kit/account-views.js";
 import type { TradeRow } from "../src/kit/relations-support.js";
 
@@ -270,5 +272,51 @@ describe("fillProblems: a new order's fill is the account's trade of its id as t
     const problems = fillProblems(given, mine);
     expect(problems).toHaveLength(want.length);
     for (const [i, part] of want.entries()) expect(problems[i]).toContain(part);
+  });
+});
+
+describe("unsortedBalances: the document lists balances sorted by asset", () => {
+  const rows = (...assets: string[]): BalanceRow[] =>
+    assets.map((asset) => ({ asset, free: 0n, locked: 0n }));
+  it.each([
+    { given: rows("BTC", "ETH", "USDT"), want: undefined },
+    { given: rows(), want: undefined },
+    { given: rows("USDT", "ETH", "BTC"), want: "USDT is listed before ETH" },
+    { given: rows("BTC", "BTC"), want: "BTC is listed before BTC" },
+  ])("$given.length balances → $want", ({ given, want }) => {
+    expect(unsortedBalances(given)).toBe(want);
+  });
+});
+
+describe("executedWithoutTrades: an ended order's trades add up to what it executed", () => {
+  const mine = (id: number, orderId: number, qty: string): AccountTrade => ({
+    id,
+    orderId,
+    price: d("100"),
+    qty: d(qty),
+    quoteQty: d("0"),
+    time: 1,
+    isBuyer: true,
+    isMaker: false,
+  });
+  const order = (orderId: number, executed: string, ended = true) => ({
+    orderId,
+    executedQty: d(executed),
+    ended,
+  });
+  it.each([
+    { given: { orders: [order(1, "0.3")], trades: [mine(5, 1, "0.1"), mine(6, 1, "0.2")] }, want: [] },
+    { given: { orders: [order(1, "0")], trades: [] }, want: [] },
+    { given: { orders: [order(1, "0.3", false)], trades: [mine(5, 1, "0.1")] }, want: [] },
+    {
+      given: { orders: [order(1, "0.3"), order(2, "0.3")], trades: [mine(5, 1, "0.3")] },
+      want: ["order 2 executed 0.3, but its trades add up to 0"],
+    },
+    {
+      given: { orders: [order(1, "0.3")], trades: [mine(5, 1, "0.1")] },
+      want: ["order 1 executed 0.3, but its trades add up to 0.1"],
+    },
+  ])("$want", ({ given, want }) => {
+    expect(executedWithoutTrades(given.orders, given.trades)).toEqual(want);
   });
 });

@@ -10,33 +10,40 @@
  *   `1M` from the first) with no gap, and each closed candle is the shorter ones it covers, folded;
  * - myTrades: each of the account's trades is the public trade of its id (price, qty, quote qty,
  *   time, maker side); `orderId` lists exactly that order's trades, `fromId` those from it on;
+ *   every order that had ended before the read has trades adding up to what it executed (a trade
+ *   between two of the account's orders is listed for each);
  *   its commission is paid in what the trade brings, at the account's rate for its role
  *   (account_information's commissionRates), and each fill of the run's new orders is the
  *   account's trade of its id as taker (price, qty, commission and its asset);
- * - account: valid by the document (uid from 1), omitZeroBalances leaves out exactly the zero
+ * - account: valid by the document (uid from 1), its balances sorted by asset, omitZeroBalances leaves out exactly the zero
  *   balances, what is locked is what its open LIMIT orders hold, and an account whose orders
  *   traded with each other does not require self-trade prevention;
  * - the used-weight counter grows by at least each view's stated weight (x-weight, with orderId
  *   5, without 20), where two reads fall in one counter window.
  */
+import { tryParseDec, ZERO } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import {
   type AccountTrade,
   accountTradeOf,
   accountTradeProblems,
+  type BalanceRow,
   balancesOf,
   type Candle,
   candleOf,
   candleProblems,
   commissionProblems,
   commissionRatesOf,
+  type ExecutedOrder,
+  executedWithoutTrades,
   fillProblems,
   fillsOf,
   lockedProblems,
   type OpenOrderRow,
   omittedZeroProblems,
   openOrderOf,
+  unsortedBalances,
   VIEWS,
   viewOperation,
   viewSchemaProblems,
@@ -51,6 +58,7 @@ import {
 } from "../kit/candle-intervals.js";
 import { op, type RunContext } from "../kit/context.js";
 import { countersOf, counterValue, sameWindow } from "../kit/counters.js";
+import { FINAL_STATUSES } from "../kit/matching-model.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { ATTEMPTS, newestTradeId, newestTrades, type TradeRow, tradePage } from "../kit/relations-support.js";
 import type { Values } from "../kit/values.js";
@@ -85,6 +93,8 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "account-locked-without-orders",
     "myTrades-maker-side-flipped",
     "myTrades-orderId-ignored",
+    "account-balances-in-listing-order",
+    "self-trade-listed-for-the-taker-only",
   ],
 };
 
@@ -347,6 +357,7 @@ async function startInsideCandle(views: Views): Promise<void> {
 /** The account's trades on the symbol, each judged against the public trade of its id; then orderId and fromId. */
 async function accountTrades(views: Views): Promise<AccountTrade[]> {
   const { ctx } = views;
+  const ended = await endedOrders(views);
   const read = await withSteadyTrades(views, () =>
     call(views, VIEWS.myTrades, { limit: 1000 }, "its trades"),
   );
@@ -369,6 +380,16 @@ async function accountTrades(views: Views): Promise<AccountTrade[]> {
     );
   else if (mine.length > 0) pass(views, read.exchange);
   const complete = items.length < 1000;
+  if (ended && complete) {
+    const short = executedWithoutTrades(ended, mine);
+    if (short.length > 0)
+      fail(
+        views,
+        read.exchange,
+        `the account's trades against its ended orders: ${short.slice(0, 3).join("; ")}`,
+      );
+    else if (ended.some((o) => o.executedQty > ZERO)) pass(views, read.exchange);
+  }
   const order = mine.at(-1)?.orderId;
   if (order !== undefined) {
     const byOrder = await call(views, VIEWS.myTrades, { orderId: order }, `the trades of order ${order}`);
@@ -397,6 +418,27 @@ async function accountTrades(views: Views): Promise<AccountTrade[]> {
       );
   }
   return mine;
+}
+
+/**
+ * The account's orders on the views' symbol as all_orders shows them, read before its trades: those
+ * that had ended then have all their trades in the read that follows. Undefined when not served.
+ */
+async function endedOrders(views: Views): Promise<ExecutedOrder[] | undefined> {
+  const allOrders = op(views.ctx, ORDER_OPERATIONS.allOrders);
+  if (!allOrders) return undefined;
+  const exchange = await views.ctx.session.call(
+    { op: allOrders, params: encodeParams(allOrders, { symbol: views.symbol, limit: 1000 }) },
+    `${PURPOSE}: the account's orders, before its trades`,
+  );
+  if (!ok(exchange)) return undefined;
+  return listOf(exchange).flatMap((item) => {
+    const o = item as Record<string, unknown>;
+    const executedQty = tryParseDec(o?.executedQty);
+    return typeof o?.orderId === "number" && executedQty !== undefined && typeof o.status === "string"
+      ? [{ orderId: o.orderId, executedQty, ended: FINAL_STATUSES.includes(o.status) }]
+      : [];
+  });
 }
 
 /** A filtered read of the account's trades lists exactly `want` (read just before, with no trade between). */
@@ -445,6 +487,13 @@ function judgeCommissions(views: Views, plain: RoundTrip, mine: readonly Account
   else pass(views, plain);
 }
 
+/** The balances in the document's order: "sorted by asset". */
+function judgeSorted(views: Views, exchange: RoundTrip, balances: readonly BalanceRow[]): void {
+  const unsorted = unsortedBalances(balances);
+  if (unsorted) fail(views, exchange, `balances: ${unsorted}; the document lists them sorted by asset`);
+  else pass(views, exchange);
+}
+
 async function account(views: Views, mine: readonly AccountTrade[]): Promise<void> {
   const { ctx } = views;
   const openOrders = op(ctx, "open_orders");
@@ -466,6 +515,7 @@ async function account(views: Views, mine: readonly AccountTrade[]): Promise<voi
   judgeCommissions(views, plain, mine);
   const all = balancesOf(plain.response?.json);
   if (!all) return;
+  judgeSorted(views, plain, all);
   const same = (a: OpenOrderRow[], b: OpenOrderRow[]) =>
     JSON.stringify(a, (_k, v) => (typeof v === "bigint" ? String(v) : v)) ===
     JSON.stringify(b, (_k, v) => (typeof v === "bigint" ? String(v) : v));
@@ -498,6 +548,7 @@ async function account(views: Views, mine: readonly AccountTrade[]): Promise<voi
     );
   if (omitted && ok(omitted)) {
     const shown = balancesOf(omitted.response?.json);
+    if (shown) judgeSorted(views, omitted, shown);
     const problems = shown ? omittedZeroProblems(all, shown) : [];
     if (problems.length > 0) fail(views, omitted, `omitZeroBalances=true ${problems.join("; ")}`);
     else pass(views, omitted);

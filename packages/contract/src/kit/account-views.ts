@@ -297,6 +297,42 @@ export function balancesOf(body: unknown): BalanceRow[] | undefined {
   return rows;
 }
 
+/** Where the balances break the document's order ("sorted by asset"), or undefined. Pure. */
+export function unsortedBalances(rows: readonly BalanceRow[]): string | undefined {
+  for (let i = 1; i < rows.length; i += 1) {
+    const [before, after] = [rows[i - 1]!.asset, rows[i]!.asset];
+    if (before >= after) return `${before} is listed before ${after}`;
+  }
+  return undefined;
+}
+
+/** An order of the account as all_orders shows it: what it executed, and whether it has ended. */
+export interface ExecutedOrder {
+  orderId: number;
+  executedQty: Dec;
+  ended: boolean;
+}
+
+/**
+ * The account's orders that had ended before its trades were read, with something executed, whose
+ * trades in that (complete) read do not add up to what they executed: a trade of theirs left out,
+ * or listed for the other order only where two of the account's orders traded with each other
+ * ("appears twice, once as the buyer's and once as the seller's"). Pure.
+ */
+export function executedWithoutTrades(
+  orders: readonly ExecutedOrder[],
+  trades: readonly AccountTrade[],
+): string[] {
+  const traded = new Map<number, Dec>();
+  for (const t of trades) traded.set(t.orderId, (traded.get(t.orderId) ?? ZERO) + t.qty);
+  return orders
+    .filter((o) => o.ended && o.executedQty > ZERO && (traded.get(o.orderId) ?? ZERO) !== o.executedQty)
+    .map(
+      (o) =>
+        `order ${o.orderId} executed ${formatDec(o.executedQty)}, but its trades add up to ${formatDec(traded.get(o.orderId) ?? ZERO)}`,
+    );
+}
+
 /**
  * What omitZeroBalances=true shows wrong against the plain read made just before: exactly the
  * assets whose free or locked balance is not zero, none of them left out. Pure.

@@ -442,6 +442,36 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
         return { ...res, headers };
       },
     },
+    {
+      name: "account-balances-in-listing-order",
+      description:
+        "account_information lists the balances in the order the assets were first credited (newest first), not sorted by asset",
+      caughtBy: ["account_views"],
+      response: (req, res) =>
+        req.method === "GET" && at("account")(req) && served(res)
+          ? mapJson(res, (json) => {
+              const body = json as Json;
+              return Array.isArray(body.balances)
+                ? { ...body, balances: [...body.balances].reverse() }
+                : json;
+            })
+          : res,
+    },
+    {
+      name: "self-trade-listed-for-the-taker-only",
+      description:
+        "myTrades lists a trade between two of the account's orders once, as the taker's, not once for each order",
+      caughtBy: ["account_views"],
+      response: (req, res) =>
+        req.method === "GET" && at("myTrades")(req) && served(res)
+          ? mapJson(res, (json) => {
+              if (!Array.isArray(json)) return json;
+              const items = json as Json[];
+              const twice = new Set(items.filter((t) => t.isMaker === false).map((t) => t.id));
+              return items.filter((t) => !(t.isMaker === true && twice.has(t.id)));
+            })
+          : res,
+    },
     // ---- counters by meaning ----
     {
       name: "all-orders-from-id-weighs-less",

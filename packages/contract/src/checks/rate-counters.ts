@@ -2,8 +2,8 @@
  * rate_counters: the counters the spec documents on responses count what they say, not just look
  * like integers. The request-weight counter (`X-MBX-USED-WEIGHT-<n><unit>`) grows by the
  * operation's `x-weight` with each request (the common case, each tier of its parameter, and the
- * parameter left out where that weighs otherwise), judged on consecutive requests of this run in
- * one window; the order counters (`X-MBX-ORDER-COUNT-<n><unit>` on new_order) grow by exactly one
+ * parameter left out where that weighs otherwise, and cancel_all_orders with several orders to
+ * cancel), judged on consecutive requests of this run in one window; the order counters (`X-MBX-ORDER-COUNT-<n><unit>` on new_order) grow by exactly one
  * with each accepted order. A pair that straddles a window boundary is not judged; growth below the
  * weight fails at once; growth above it is tried again (another client on the same address counts
  * too) and fails only when the excess is the same on every attempt.
@@ -27,8 +27,9 @@ import { readServerClock } from "../kit/clock.js";
 import { op, type RunContext } from "../kit/context.js";
 import { BOUNDARY_MARGIN_MS, type Counter, countersOf, counterValue, sameWindow } from "../kit/counters.js";
 import { farBuyOrder } from "../kit/market.js";
+import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { cancelOpen, placeOrder } from "../kit/order-placing.js";
-import { cancelOwn, placeFar } from "../kit/own-orders.js";
+import { cancelOwn, itemsOf, openOrders, placeFar } from "../kit/own-orders.js";
 import type { Values } from "../kit/values.js";
 import { requiredValues } from "../kit/values.js";
 import type { RoundTrip, TimedRoundTrip } from "../session/round-trip.js";
@@ -58,6 +59,7 @@ export const rateCounters: ContractCheck<typeof CHECK> = {
     "refused-order-counted",
     "weight-window-never-restarts",
     "all-orders-from-id-weighs-less",
+    "cancel-all-weighs-each-order",
   ],
 };
 
@@ -65,6 +67,7 @@ export async function rateCountersPhase(ctx: RunContext): Promise<void> {
   if (!ctx.session.recorder.enabled(CHECK)) return;
   await weightCounts(ctx);
   await orderCounts(ctx);
+  await cancelAllWeighed(ctx);
   await markDay(ctx);
 }
 
@@ -287,6 +290,60 @@ async function orderCounts(ctx: RunContext): Promise<void> {
     }
   }
   skip(`no two orders fell inside one window of every order counter in ${ORDER_ATTEMPTS} attempts`);
+}
+
+/** The run's far orders open at once when cancel_all_orders is weighed: a weight by what it cancels shows. */
+const CANCEL_ALL_ORDERS = 3;
+
+/**
+ * cancel_all_orders weighs what x-weight states, whatever it cancels: with CANCEL_ALL_ORDERS far
+ * orders of the run open on the symbol, and no other order of the account there (it would cancel
+ * the user's own), the counter grows by its weight from a ping just before it. Judged as the reads
+ * are (judgeWeight: growth above the weight fails only when alike on every attempt).
+ */
+async function cancelAllWeighed(ctx: RunContext): Promise<void> {
+  const [newOrder, cancelAll, ping] = [ORDER_OPERATIONS.newOrder, ORDER_OPERATIONS.cancelAll, "ping"].map(
+    (id) => op(ctx, id),
+  );
+  const counter = cancelAll && countersOf(cancelAll, /X-MBX-USED-WEIGHT/)[0];
+  if (!newOrder || !cancelAll || !ping || !counter) return;
+  const skip = (why: string) =>
+    ctx.session.recorder.note(CHECK, cancelAll.operationId, `its weight not judged: ${why}`);
+  if (!ctx.trading || !ctx.session.canSign || !("price" in ctx.farBuy))
+    return skip("it needs --allow-trading (orders far from the market)");
+  const far = ctx.farBuy;
+  const symbol = String(ctx.values.symbol);
+  const excesses: number[] = [];
+  for (let attempt = 1; attempt <= WEIGHT_ATTEMPTS; attempt += 1) {
+    const ids: string[] = [];
+    for (let n = 1; n <= CANCEL_ALL_ORDERS; n += 1) {
+      const placed = await placeOrder(
+        ctx,
+        newOrder,
+        { ...farBuyOrder(far), symbol },
+        `counters: order ${n} for cancel_all_orders`,
+      );
+      ids.push(placed.clientOrderId);
+    }
+    const listed = await openOrders(ctx, symbol, "counters: open orders before cancel_all_orders");
+    const mine = listed && ok(listed) ? itemsOf(listed) : [];
+    if (mine.length !== CANCEL_ALL_ORDERS || mine.some((o) => !ids.includes(String(o.clientOrderId)))) {
+      await cancelOpen(ctx, ids, "counters: cancel the orders");
+      return skip(`open_orders on ${symbol} did not list exactly the run's ${CANCEL_ALL_ORDERS} orders`);
+    }
+    const own = await ctx.session.call({ op: ping, params: [] }, "counters: ping before cancel_all_orders");
+    const before = { exchange: own, at: ctx.session.now() };
+    const plan = { op: cancelAll, params: encodeParams(cancelAll, { symbol }) };
+    const exchange = await ctx.session.call(
+      plan,
+      `counters: cancel_all_orders of ${CANCEL_ALL_ORDERS} orders, weight ${ctx.session.weightOf(plan)}`,
+    );
+    const after = { exchange, at: ctx.session.now() };
+    for (const o of itemsOf(exchange))
+      if (typeof o.origClientOrderId === "string") ctx.ledger.closed(o.origClientOrderId);
+    await cancelOpen(ctx, ids, "counters: cancel what cancel_all_orders left");
+    if (judgeWeight(ctx, before, after, counter, excesses, attempt === WEIGHT_ATTEMPTS) !== "retry") return;
+  }
 }
 
 /** The judgements over the whole run: the daily order count, the orders each count holds, and the weight window's restarts. */

@@ -474,6 +474,25 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
     },
     // ---- counters by meaning ----
     {
+      name: "cancel-all-weighs-each-order",
+      description:
+        "cancel_all_orders is charged its weight once for each order it cancels, instead of x-weight's 1 per request",
+      caughtBy: ["rate_counters"],
+      response: (req, res, state) => {
+        const cancelled =
+          req.method === "DELETE" && at("openOrders")(req) && served(res)
+            ? list(JSON.parse(res.body)).length
+            : 0;
+        const extra = ((state.get("extra") as number | undefined) ?? 0) + Math.max(0, cancelled - 1);
+        state.set("extra", extra);
+        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
+        const used = key === undefined ? undefined : Number(res.headers[key]);
+        return key === undefined || !Number.isInteger(used)
+          ? res
+          : { ...res, headers: { ...res.headers, [key]: String(used! + extra) } };
+      },
+    },
+    {
       name: "all-orders-from-id-weighs-less",
       description:
         "all_orders with an orderId is charged 5, the weight of another operation, instead of its x-weight 20",

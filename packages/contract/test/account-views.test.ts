@@ -14,6 +14,7 @@ import {
   fillProblems,
   lockedProblems,
   omittedZeroProblems,
+  tradesOutOfOrder,
   unsortedBalances,
 } from "../src/kit/account-views.js";
 import type { TradeRow } from "../src/kit/relations-support.js";
@@ -318,5 +319,25 @@ describe("executedWithoutTrades: an ended order's trades add up to what it execu
     },
   ])("$want", ({ given, want }) => {
     expect(executedWithoutTrades(given.orders, given.trades)).toEqual(want);
+  });
+});
+
+describe("tradesOutOfOrder: the document lists the account's trades oldest first", () => {
+  const t = (id: number, orderId = 1): AccountTrade => ({
+    id,
+    orderId,
+    price: d("1"),
+    qty: d("1"),
+    quoteQty: d("1"),
+    time: id,
+    isBuyer: true,
+    isMaker: false,
+  });
+  it.each([
+    { given: [t(1), t(2), t(2, 7), t(5)], want: undefined },
+    { given: [], want: undefined },
+    { given: [t(3, 1), t(9, 1), t(4, 2)], want: "trade 4 is listed after trade 9" },
+  ])("$want", ({ given, want }) => {
+    expect(tradesOutOfOrder(given)).toBe(want);
   });
 });

@@ -2,6 +2,7 @@
 // orders and the book's foreign levels, and what each order's state becomes (table-driven).
 import { describe, expect, it } from "vitest";
 import { formatDec, parseDec } from "../src/core/decimal.js";
+import { passedOver, shortTaker } from "../src/explore/judge.js";
 import { ExplorationModel, type ModelOrder, type TakerSpec } from "../src/kit/matching-model.js";
 
 const d = parseDec;
@@ -157,5 +158,58 @@ describe("the model's state after an order", () => {
     expect(m.byClientOrderId("own0")?.orderId).toBe(101);
     m.cancel(m.orders[1]!);
     expect(m.byClientOrderId("own0")?.orderId).toBe(101);
+  });
+});
+
+describe("passedOver: a taker that expired short leaves no order of the sequence it reached", () => {
+  const taker = (side: "BUY" | "SELL", price?: string) => ({
+    step: 5,
+    side,
+    price: price === undefined ? undefined : parseDec(price),
+  });
+  const resting = (step: number, side: "BUY" | "SELL", price: string, type = "LIMIT") => ({
+    step,
+    side,
+    type,
+    price: parseDec(price),
+  });
+  it.each([
+    { given: [taker("BUY", "100"), resting(3, "SELL", "100")], want: true },
+    { given: [taker("BUY", "100"), resting(3, "SELL", "99.5", "LIMIT_MAKER")], want: true },
+    { given: [taker("BUY", "100"), resting(3, "SELL", "100.5")], want: false },
+    { given: [taker("BUY", "100"), resting(6, "SELL", "99")], want: false },
+    { given: [taker("BUY", "100"), resting(3, "BUY", "99")], want: false },
+    { given: [taker("BUY", "100"), resting(3, "SELL", "99", "STOP_LOSS_LIMIT")], want: false },
+    { given: [taker("SELL", "100"), resting(3, "BUY", "100.5")], want: true },
+    { given: [taker("SELL", "100"), resting(3, "BUY", "99.5")], want: false },
+    { given: [taker("SELL"), resting(3, "BUY", "1")], want: true },
+  ] as const)("$given.1.side $given.1.price (step $given.1.step) → $want", ({ given: [t, r], want }) => {
+    expect(passedOver(t, r)).toBe(want);
+  });
+});
+
+describe("shortTaker: an IOC or MARKET order that expired with quantity left", () => {
+  const order = (type: string, timeInForce: string | undefined) =>
+    ({ step: 4, side: "BUY", type, timeInForce, price: parseDec("100") }) as unknown as ModelOrder;
+  it.each([
+    {
+      given: { type: "LIMIT", tif: "IOC", status: "EXPIRED", executed: "0.1" },
+      want: { step: 4, price: "100" },
+    },
+    {
+      given: { type: "MARKET", tif: undefined, status: "EXPIRED", executed: "0.1" },
+      want: { step: 4, price: undefined },
+    },
+    { given: { type: "LIMIT", tif: "FOK", status: "EXPIRED", executed: "0" }, want: undefined },
+    { given: { type: "LIMIT", tif: "IOC", status: "EXPIRED_IN_MATCH", executed: "0.1" }, want: undefined },
+    { given: { type: "LIMIT", tif: "IOC", status: "FILLED", executed: "0.3" }, want: undefined },
+  ])("$given.type $given.tif $given.status → $want", ({ given, want }) => {
+    const short = shortTaker(
+      { status: given.status, executedQty: given.executed, origQty: "0.3" },
+      order(given.type, given.tif),
+    );
+    expect(
+      short && { step: short.step, price: short.price === undefined ? undefined : formatDec(short.price) },
+    ).toEqual(want);
   });
 });

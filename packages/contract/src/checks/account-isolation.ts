@@ -134,7 +134,7 @@ async function betweenAccounts(ctx: RunContext, far: FarBuy, second: Credentials
       );
     } else {
       orders.push(theirs);
-      judgeCounters(ctx, theirs.placed.exchange, counterBefore);
+      judgeCounters(ctx, theirs.placed.exchange, counterBefore, ctx.ledger.placedAs(second));
     }
     await throughOther(ctx, mine, second, "the second account");
     if (orders.includes(theirs)) await throughOther(ctx, theirs, undefined, "the run's account");
@@ -274,12 +274,14 @@ export function sharedIdCancelProblem(
 }
 
 /**
- * The second account's first order of the run: its counters count its own orders. When the
- * run's account had placed n orders in the same window, a shared counter would read n + 1.
+ * The second account's first order of the run (`placed`: its orders placed so far, this one
+ * included; later ones, after the orders of other steps, are not judged here): its counters count
+ * its own orders. When the run's account had placed n orders in the same window (`mine`, its
+ * counters just before), a shared counter would read n + 1.
  */
-function judgeCounters(ctx: RunContext, theirs: RoundTrip, mine: Map<string, number>): void {
-  const counts = orderCounts(theirs.response!.headers);
-  for (const [interval, count] of counts) {
+function judgeCounters(ctx: RunContext, theirs: RoundTrip, mine: Map<string, number>, placed: number): void {
+  if (placed !== 1) return;
+  for (const [interval, count] of orderCounts(theirs.response!.headers)) {
     const own = mine.get(interval);
     if (own === undefined || own < 2) continue;
     judge(

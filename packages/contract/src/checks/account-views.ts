@@ -43,6 +43,7 @@ import {
   type OpenOrderRow,
   omittedZeroProblems,
   openOrderOf,
+  tradesOutOfOrder,
   unsortedBalances,
   VIEWS,
   viewOperation,
@@ -95,6 +96,7 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "myTrades-orderId-ignored",
     "account-balances-in-listing-order",
     "self-trade-listed-for-the-taker-only",
+    "my-trades-listed-by-order",
   ],
 };
 
@@ -367,6 +369,7 @@ async function accountTrades(views: Views): Promise<AccountTrade[]> {
   }
   const items = listOf(read.exchange);
   const mine = items.map(accountTradeOf).filter((t): t is AccountTrade => t !== undefined);
+  judgeOldestFirst(views, read.exchange);
   const byId = new Map(read.trades.map((t) => [t.id, t]));
   const problems = mine.flatMap((t) => {
     const trade = byId.get(t.id);
@@ -393,6 +396,7 @@ async function accountTrades(views: Views): Promise<AccountTrade[]> {
   const order = mine.at(-1)?.orderId;
   if (order !== undefined) {
     const byOrder = await call(views, VIEWS.myTrades, { orderId: order }, `the trades of order ${order}`);
+    if (byOrder && ok(byOrder)) judgeOldestFirst(views, byOrder);
     if (byOrder && ok(byOrder) && complete)
       judgeSubset(
         views,
@@ -409,6 +413,7 @@ async function accountTrades(views: Views): Promise<AccountTrade[]> {
       { fromId: from, limit: 1000 },
       `its trades from ${from}`,
     );
+    if (fromId && ok(fromId)) judgeOldestFirst(views, fromId);
     if (fromId && ok(fromId) && complete)
       judgeSubset(
         views,
@@ -485,6 +490,16 @@ function judgeCommissions(views: Views, plain: RoundTrip, mine: readonly Account
   }
   if (problems.length > 0) fail(views, plain, `commissions: ${problems.slice(0, 3).join("; ")}`);
   else pass(views, plain);
+}
+
+/** A list of the account's trades in the document's order: "oldest first". */
+function judgeOldestFirst(views: Views, exchange: RoundTrip): void {
+  const trades = listOf(exchange)
+    .map(accountTradeOf)
+    .filter((t): t is AccountTrade => t !== undefined);
+  const unordered = tradesOutOfOrder(trades);
+  if (unordered) fail(views, exchange, `${unordered}; the document lists the account's trades oldest first`);
+  else if (trades.length > 1) pass(views, exchange);
 }
 
 /** The balances in the document's order: "sorted by asset". */

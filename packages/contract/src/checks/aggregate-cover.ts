@@ -94,6 +94,7 @@ async function makeAggregate(ctx: RunContext, cover: AggregateCover): Promise<vo
   const quantity = formatDec(smallestQuantity(rules, price));
   const traded = await tradeBetweenOwn(ctx, rules.symbol, formatDec(price), quantity, CHECK, MADE_OF);
   if (!traded) note(`the run's trades at ${formatDec(price)} did not happen`);
+  else if (traded.untaken) ctx.session.fail(CHECK, traded.taker.placed.exchange, traded.untaken);
 }
 
 async function judgeCover(ctx: RunContext, cover: AggregateCover, symbol: string): Promise<void> {

@@ -24,6 +24,7 @@ export const statefulExploration: ContractCheck<typeof CHECK> = {
   notApplicable: "not an order operation: not explored",
   seenToCatch: [
     "query-partial-fill-as-new",
+    "ioc-takes-the-best-level-only",
     "open-orders-drop-partial",
     "cancel-report-drops-fill",
     "all-orders-maker-fill-stale",

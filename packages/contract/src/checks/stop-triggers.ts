@@ -212,6 +212,7 @@ async function moveTo(
   quantity: string,
 ): Promise<number | undefined> {
   const trade = await tradeBetweenOwn(ctx, symbol, formatDec(price), quantity, PURPOSE);
+  if (trade?.untaken) ctx.session.fail(CHECK, trade.taker.placed.exchange, trade.untaken);
   const body = trade ? bodyObject(trade.taker.placed.exchange) : undefined;
   if (
     !trade ||

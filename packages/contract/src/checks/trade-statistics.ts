@@ -87,6 +87,7 @@ async function newestOfSeveral(ctx: RunContext, symbol: string): Promise<string>
   const price = formatDec(spread.bid + rules.tick);
   const quantity = formatDec(smallestQuantity(rules, spread.bid + rules.tick));
   const traded = await tradeBetweenOwn(ctx, symbol, price, quantity, CHECK, MAKERS_OF_ONE_TAKER);
+  if (traded?.untaken) ctx.session.fail(CHECK, traded.taker.placed.exchange, traded.untaken);
   return traded
     ? `, after one taker of the run's took ${MAKERS_OF_ONE_TAKER} makers of its own at ${price}`
     : "";
@@ -184,6 +185,7 @@ async function exactAverage(ctx: RunContext, window: TradeWindow): Promise<void>
   if (quantity === undefined) return note(`no quantity within reach lands it on ${shown}'s last place`);
   const traded = await tradeBetweenOwn(ctx, rules.symbol, formatDec(price), formatDec(quantity), CHECK);
   if (!traded) return note(`the run's trade at ${formatDec(price)} did not happen`);
+  if (traded.untaken) ctx.session.fail(CHECK, traded.taker.placed.exchange, traded.untaken);
   await judgeWindow(
     ctx,
     window,

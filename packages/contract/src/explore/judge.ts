@@ -7,9 +7,49 @@
  *   when the sequence's bracket shows the market did not move (see sequence.ts).
  */
 import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
-import { FINAL_STATUSES, type ModelOrder, OPEN_STATUSES } from "../kit/matching-model.js";
+import { FINAL_STATUSES, type ModelOrder, OPEN_STATUSES, type Side } from "../kit/matching-model.js";
 
 type Json = Record<string, unknown>;
+
+/** A taker of the sequence that ended EXPIRED with quantity left: an IOC, or a MARKET order. */
+export interface ShortTaker {
+  step: number;
+  side: Side;
+  /** Its limit price; undefined for a MARKET order (any price). */
+  price: Dec | undefined;
+}
+
+/** The taker an order answer shows ended short, or undefined: an IOC or MARKET order EXPIRED with quantity left. */
+export function shortTaker(body: Json, order: ModelOrder): ShortTaker | undefined {
+  const executed = tryParseDec(body.executedQty);
+  const asked = tryParseDec(body.origQty);
+  const takes = order.type === "MARKET" || (order.type === "LIMIT" && order.timeInForce === "IOC");
+  if (
+    !takes ||
+    body.status !== "EXPIRED" ||
+    executed === undefined ||
+    asked === undefined ||
+    executed >= asked
+  )
+    return undefined;
+  return { step: order.step, side: order.side, price: order.type === "MARKET" ? undefined : order.price };
+}
+
+/**
+ * Whether `resting`, a LIMIT order of the sequence placed before `taker` and still working after
+ * it, lay within the taker's reach: the other side, at its limit price or better (any price for a
+ * MARKET order). A taker that expired short leaves none such: it takes every order its price
+ * reaches before the rest expires (self-trade prevention ends it EXPIRED_IN_MATCH instead). Pure.
+ */
+export function passedOver(
+  taker: ShortTaker,
+  resting: Pick<ModelOrder, "step" | "side" | "type" | "price">,
+): boolean {
+  if (resting.step >= taker.step || resting.side === taker.side) return false;
+  if (resting.type !== "LIMIT" && resting.type !== "LIMIT_MAKER") return false;
+  if (taker.price === undefined || resting.price === undefined) return resting.price !== undefined;
+  return taker.side === "BUY" ? resting.price <= taker.price : resting.price >= taker.price;
+}
 
 export interface Problem {
   kind: "invariant" | "prediction";

@@ -30,7 +30,15 @@ import type { Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ClientIdSpace } from "./client-ids.js";
 import type { ExplorationCoverage } from "./coverage.js";
-import { type OrderAnswer, orderProblems, type Problem, ReadHistory } from "./judge.js";
+import {
+  type OrderAnswer,
+  orderProblems,
+  type Problem,
+  passedOver,
+  ReadHistory,
+  type ShortTaker,
+  shortTaker,
+} from "./judge.js";
 
 type Json = Record<string, unknown>;
 
@@ -102,6 +110,8 @@ export class SequenceRun {
   cancelledAllEmpty = false;
   /** Orders the target created although the model expected a refusal (cancelled at tear-down). */
   readonly unexpected: ModelOrder[] = [];
+  /** The sequence's takers that expired with quantity left, as their answers showed. */
+  private readonly shortTakers: ShortTaker[] = [];
   private lastTradeId: number | undefined;
   private bracketReadable = false;
   private readRotation = 0;
@@ -212,6 +222,8 @@ export class SequenceRun {
         ? "RESULT"
         : "ACK";
     this.judge(exchange, body, order, answer, `new_order answer (${answer})`);
+    const short = answer === "ACK" ? undefined : shortTaker(body, order);
+    if (short) this.shortTakers.push(short);
     if (typeof body.transactTime === "number") order.transactTime = body.transactTime;
     const rule = exchange.op.behaviour.orderArithmetic;
     if (answer !== "FULL" || !rule) return;
@@ -335,6 +347,13 @@ export class SequenceRun {
           `open_orders lists order ${orderId}, a ${order.type} ${order.timeInForce ?? ""} order that never rests`,
         );
       this.judge(exchange, item, order, "order", "open_orders");
+      const taker = this.shortTakers.find((t) => passedOver(t, order));
+      if (taker)
+        this.problem(
+          "invariant",
+          exchange,
+          `open_orders lists step ${order.step}'s ${order.side} at ${order.price === undefined ? "?" : formatDec(order.price)} still working, though step ${taker.step}'s ${taker.side} ${taker.price === undefined ? "MARKET order" : `IOC at ${formatDec(taker.price)}`} expired with quantity left: a taker takes every order its price reaches before the rest expires`,
+        );
     }
     for (const order of this.model.open()) {
       if (!listed.some((item) => item.orderId === order.orderId))

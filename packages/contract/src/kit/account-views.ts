@@ -297,6 +297,18 @@ export function balancesOf(body: unknown): BalanceRow[] | undefined {
   return rows;
 }
 
+/**
+ * Where a list of the account's trades breaks the document's order ("oldest first": by trade id;
+ * a trade between two of the account's orders is listed twice under one id), or undefined. Pure.
+ */
+export function tradesOutOfOrder(trades: readonly AccountTrade[]): string | undefined {
+  for (let i = 1; i < trades.length; i += 1) {
+    const [before, after] = [trades[i - 1]!, trades[i]!];
+    if (after.id < before.id) return `trade ${after.id} is listed after trade ${before.id}`;
+  }
+  return undefined;
+}
+
 /** Where the balances break the document's order ("sorted by asset"), or undefined. Pure. */
 export function unsortedBalances(rows: readonly BalanceRow[]): string | undefined {
   for (let i = 1; i < rows.length; i += 1) {

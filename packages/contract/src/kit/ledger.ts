@@ -182,6 +182,13 @@ export class OrderLedger {
     return this.placed.size;
   }
 
+  /** Orders the server accepted during the run as `as` (another account than the run's own). */
+  placedAs(as: Credentials): number {
+    let count = 0;
+    for (const key of this.placed) if (this.entries.get(key)?.as?.apiKey === as.apiKey) count += 1;
+    return count;
+  }
+
   /** new_order answers 2xx for the run's own account (not a second one): what its order counters count. */
   acceptedOwn = 0;
 

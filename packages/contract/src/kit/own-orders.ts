@@ -176,13 +176,16 @@ export async function spreadWithRoom(
   return bid !== undefined && ask !== undefined && ask - bid >= rules.tick * ticks ? { bid, ask } : undefined;
 }
 
-/** Cancels `order` on its own symbol unless the ledger knows it closed (the clean-up's way, by client id). */
-export async function cancelIfOpen(ctx: RunContext, order: OwnOrder, label: string): Promise<void> {
+/**
+ * Cancels `order` on its own symbol unless the ledger knows it closed (the clean-up's way, by
+ * client id); true when the target cancelled it (it was still open).
+ */
+export async function cancelIfOpen(ctx: RunContext, order: OwnOrder, label: string): Promise<boolean> {
   const owner = order.placed.exchange.plan.as;
   const entry = ctx.ledger.get(order.clientOrderId, owner);
-  if (entry?.state === "closed") return;
+  if (entry?.state === "closed") return false;
   const cancel = op(ctx, "cancel_order");
-  if (!cancel) return;
+  if (!cancel) return false;
   const exchange = await ctx.session.call(
     {
       op: cancel,
@@ -193,6 +196,7 @@ export async function cancelIfOpen(ctx: RunContext, order: OwnOrder, label: stri
   );
   // Refused as unknown (an order that filled, a stop that fired and sold): closed, as the clean-up rules.
   if (afterCancel(cancel, exchange).state === "closed") ctx.ledger.closed(order.clientOrderId, owner);
+  return ok(exchange);
 }
 
 /** The book as one order_book answer shows it. */
@@ -237,7 +241,8 @@ export function decimalField(body: Record<string, unknown> | undefined, field: s
  * self-trade prevention allows it), so the last price becomes `price`, the taker's trades with
  * them make one aggregate trade, and the account's holdings do not change. Returns the first
  * maker and the BUY (FULL: its fills), or undefined when a SELL did not rest (the market moved
- * into it).
+ * into it). `untaken` says what went wrong when the BUY expired short while a maker it reached
+ * still rested: an IOC takes every order its price reaches before it expires.
  */
 export async function tradeBetweenOwn(
   ctx: RunContext,
@@ -246,7 +251,7 @@ export async function tradeBetweenOwn(
   quantity: string,
   purpose: string,
   makers = 1,
-): Promise<{ maker: OwnOrder; taker: OwnOrder } | undefined> {
+): Promise<{ maker: OwnOrder; taker: OwnOrder; untaken?: string } | undefined> {
   const resting: OwnOrder[] = [];
   const cancelAll = async (what: string) => {
     for (const order of resting) await cancelIfOpen(ctx, order, `${purpose}: ${what}`);
@@ -286,8 +291,38 @@ export async function tradeBetweenOwn(
     `${purpose}: a LIMIT IOC BUY of the run taking ${makers === 1 ? "it" : `its ${makers}`} at ${price}`,
   );
   const executed = decimalField(bodyObject(taker.placed.exchange), "executedQty");
-  if (ok(taker.placed.exchange) && executed !== undefined && executed === total)
+  const maker = resting[0] as OwnOrder;
+  if (ok(taker.placed.exchange) && executed !== undefined && executed === total) {
     for (const order of resting) ctx.ledger.closed(order.clientOrderId);
-  else await cancelAll("cancel what was not taken");
-  return { maker: resting[0] as OwnOrder, taker };
+    return { maker, taker };
+  }
+  let stillResting = 0;
+  for (const order of resting)
+    if (await cancelIfOpen(ctx, order, `${purpose}: cancel what was not taken`)) stillResting += 1;
+  const untaken = untakenProblem(
+    bodyObject(taker.placed.exchange)?.status,
+    executed,
+    total,
+    price,
+    stillResting,
+  );
+  return { maker, taker, ...(untaken ? { untaken } : {}) };
+}
+
+/**
+ * What an IOC BUY at `price` of the makers' `total` shows wrong when it ended EXPIRED having
+ * executed `executed` while `stillResting` of the run's SELLs at that price, resting before it,
+ * were still open after it (cancelled then): it stopped short of orders its price reached. An
+ * order stopped by self-trade prevention ends EXPIRED_IN_MATCH and is not judged. Pure.
+ */
+export function untakenProblem(
+  status: unknown,
+  executed: Dec | undefined,
+  total: Dec,
+  price: string,
+  stillResting: number,
+): string | undefined {
+  if (status !== "EXPIRED" || stillResting === 0 || executed === undefined || executed >= total)
+    return undefined;
+  return `the LIMIT IOC BUY at ${price} of ${formatDec(total)} expired having executed ${formatDec(executed)}, while ${stillResting} of the run's SELLs at ${price}, resting before it, were still open after it: an IOC takes every order its price reaches before the rest expires`;
 }

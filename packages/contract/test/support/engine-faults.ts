@@ -5,6 +5,7 @@
  * a realistic implementation mistake, injected by the proxy.
  */
 import { createHmac } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import { at, list, onRequest, served } from "./behaviour-faults.js";
 import {
   allParams,
@@ -458,6 +459,22 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
           : res,
     },
     {
+      name: "my-trades-listed-by-order",
+      description:
+        "myTrades lists the account's trades grouped by order (by orderId, then trade id), not oldest first",
+      caughtBy: ["account_views"],
+      response: (req, res) =>
+        req.method === "GET" && at("myTrades")(req) && served(res)
+          ? mapJson(res, (json) =>
+              Array.isArray(json)
+                ? [...(json as Json[])].sort(
+                    (a, b) => Number(a.orderId) - Number(b.orderId) || Number(a.id) - Number(b.id),
+                  )
+                : json,
+            )
+          : res,
+    },
+    {
       name: "self-trade-listed-for-the-taker-only",
       description:
         "myTrades lists a trade between two of the account's orders once, as the taker's, not once for each order",
@@ -473,6 +490,45 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
           : res,
     },
     // ---- counters by meaning ----
+    {
+      name: "ioc-takes-the-best-level-only",
+      description:
+        "a LIMIT IOC executes at the best opposite price level only and expires the rest, though further levels lie within its price",
+      caughtBy: ["stateful_exploration", "trade_statistics", "stop_triggers", "aggregate_cover"],
+      request: async (req, state) => {
+        const p = allParams(req);
+        const [symbol, price, side] = [p.get("symbol"), p.get("price"), p.get("side")];
+        if (!isNewOrder(req) || keyOf(req) !== demo.apiKey) return req;
+        if (p.get("type") !== "LIMIT" || p.get("timeInForce") !== "IOC") return req;
+        if (!symbol || !price || !/^[A-Z0-9]{1,20}$/.test(symbol) || !/^\d+(\.\d+)?$/.test(price)) return req;
+        const book = (await peekUpstream(state, `/api/v3/depth?symbol=${symbol}&limit=1`)) as
+          | { bids?: string[][]; asks?: string[][] }
+          | undefined;
+        const best = side === "BUY" ? book?.asks?.[0]?.[0] : book?.bids?.[0]?.[0];
+        if (!best || !(side === "BUY" ? Number(price) > Number(best) : Number(price) < Number(best)))
+          return req;
+        const limited = resign(req, demo.apiSecret, (q) => q.set("price", best));
+        return { ...limited, headers: { ...limited.headers, "x-ioc-asked": price } };
+      },
+      response: (req, res, state) => {
+        // Every view of the order shows the price it was sent with, as the faulty engine keeps it.
+        const asked =
+          (state.get("ioc-asked") as Map<string, string> | undefined) ?? new Map<string, string>();
+        state.set("ioc-asked", asked);
+        const sent = req.headers["x-ioc-asked"];
+        const body = served(res) ? bodyOf(res) : undefined;
+        if (sent && body) asked.set(`${String(body.symbol)}:${String(body.orderId)}`, sent);
+        const onOrders = ["order", "openOrders", "allOrders"].some((path) => at(path)(req));
+        if (!onOrders || !served(res) || asked.size === 0) return res;
+        const withAsked = (o: Json) => {
+          const price = asked.get(`${String(o.symbol)}:${String(o.orderId)}`);
+          return price === undefined ? o : { ...o, price };
+        };
+        return mapJson(res, (json) =>
+          Array.isArray(json) ? (json as Json[]).map(withAsked) : withAsked(json as Json),
+        );
+      },
+    },
     {
       name: "cancel-all-weighs-each-order",
       description:
@@ -927,6 +983,32 @@ function timeUnitFaults(): Fault[] {
 }
 
 const keyOf = (req: ProxyRequest) => req.headers["x-mbx-apikey"] ?? "";
+
+/**
+ * A faulty server's look at its own book: a GET on the upstream from another loopback address
+ * (127.0.0.2), so that the weight counted for the run's address does not move.
+ */
+function peekUpstream(state: ProxyState, path: string): Promise<unknown> {
+  const base = new URL(String(state.get(UPSTREAM)));
+  return new Promise((resolve) => {
+    const request = httpRequest(
+      { host: base.hostname, port: base.port, path, method: "GET", localAddress: "127.0.0.2" },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+          } catch {
+            resolve(undefined);
+          }
+        });
+      },
+    );
+    request.on("error", () => resolve(undefined));
+    request.end();
+  });
+}
 
 /** The open orders the proxy saw placed, by the API key that placed them (as query_order shows them). */
 function trackAccounts(

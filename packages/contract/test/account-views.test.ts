@@ -14,6 +14,7 @@ import {
   fillProblems,
   lockedProblems,
   omittedZeroProblems,
+  staleUpdateTime,
   tradesOutOfOrder,
   unsortedBalances,
 } from "../src/kit/account-views.js";
@@ -339,5 +340,19 @@ describe("tradesOutOfOrder: the document lists the account's trades oldest first
     { given: [t(3, 1), t(9, 1), t(4, 2)], want: "trade 4 is listed after trade 9" },
   ])("$want", ({ given, want }) => {
     expect(tradesOutOfOrder(given)).toBe(want);
+  });
+});
+
+describe("staleUpdateTime: the account's updateTime is its last balance change", () => {
+  it.each([
+    { given: { updateTime: 1700000000500, lastFill: 1700000000400 }, want: undefined },
+    { given: { updateTime: 1700000000400, lastFill: 1700000000400 }, want: undefined },
+    { given: { updateTime: 1700000000100, lastFill: undefined }, want: undefined },
+    { given: { updateTime: "soon", lastFill: 1700000000400 }, want: undefined },
+    { given: { updateTime: 1700000000100, lastFill: 1700000000400 }, want: /before 1700000000400/ },
+  ])("$given → $want", ({ given, want }) => {
+    const problem = staleUpdateTime(given.updateTime, given.lastFill);
+    if (want === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(want);
   });
 });

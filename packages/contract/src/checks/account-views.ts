@@ -43,6 +43,7 @@ import {
   type OpenOrderRow,
   omittedZeroProblems,
   openOrderOf,
+  staleUpdateTime,
   tradesOutOfOrder,
   unsortedBalances,
   VIEWS,
@@ -97,6 +98,7 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "account-balances-in-listing-order",
     "self-trade-listed-for-the-taker-only",
     "my-trades-listed-by-order",
+    "account-update-time-of-its-first-order",
   ],
 };
 
@@ -502,6 +504,27 @@ function judgeOldestFirst(views: Views, exchange: RoundTrip): void {
   else if (trades.length > 1) pass(views, exchange);
 }
 
+/**
+ * The newest transactTime of a new_order answer of the run's own account that traded, on the
+ * clock `read` was answered by (a sandbox clock moved since would not compare), in milliseconds
+ * (answers asked in another time unit are left out); undefined when none.
+ */
+function lastFillOfRun(ctx: RunContext, read: RoundTrip): number | undefined {
+  const timeline = ctx.session.timeline;
+  const epoch = timeline.find((entry) => entry.exchange === read)?.clock;
+  let last: number | undefined;
+  for (const { exchange, clock } of timeline) {
+    if (clock !== epoch) continue;
+    if (exchange.op.operationId !== ORDER_OPERATIONS.newOrder || !ok(exchange) || exchange.plan.as) continue;
+    if (exchange.plan.params.some(([name]) => name.toLowerCase() === "x-mbx-time-unit")) continue;
+    const body = bodyObject(exchange);
+    const executed = tryParseDec(body?.executedQty);
+    if (executed === undefined || executed === ZERO || typeof body?.transactTime !== "number") continue;
+    last = Math.max(last ?? 0, body.transactTime);
+  }
+  return last;
+}
+
 /** The balances in the document's order: "sorted by asset". */
 function judgeSorted(views: Views, exchange: RoundTrip, balances: readonly BalanceRow[]): void {
   const unsorted = unsortedBalances(balances);
@@ -528,6 +551,8 @@ async function account(views: Views, mine: readonly AccountTrade[]): Promise<voi
   const omitted = await call(views, VIEWS.account, { omitZeroBalances: true }, "balances without zeros");
   if (!plain || !ok(plain)) return;
   judgeCommissions(views, plain, mine);
+  const stale = staleUpdateTime(bodyObject(plain)?.updateTime, lastFillOfRun(ctx, plain));
+  if (stale) fail(views, plain, stale);
   const all = balancesOf(plain.response?.json);
   if (!all) return;
   judgeSorted(views, plain, all);

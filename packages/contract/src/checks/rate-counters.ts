@@ -331,19 +331,45 @@ async function cancelAllWeighed(ctx: RunContext): Promise<void> {
       await cancelOpen(ctx, ids, "counters: cancel the orders");
       return skip(`open_orders on ${symbol} did not list exactly the run's ${CANCEL_ALL_ORDERS} orders`);
     }
-    const own = await ctx.session.call({ op: ping, params: [] }, "counters: ping before cancel_all_orders");
-    const before = { exchange: own, at: ctx.session.now() };
+    const pinged = async (when: string) => {
+      const exchange = await ctx.session.call(
+        { op: ping, params: [] },
+        `counters: ping ${when} cancel_all_orders`,
+      );
+      return { exchange, at: ctx.session.now() };
+    };
+    const first = await pinged("before");
+    const before = await pinged("just before");
     const plan = { op: cancelAll, params: encodeParams(cancelAll, { symbol }) };
     const exchange = await ctx.session.call(
       plan,
       `counters: cancel_all_orders of ${CANCEL_ALL_ORDERS} orders, weight ${ctx.session.weightOf(plan)}`,
     );
     const after = { exchange, at: ctx.session.now() };
+    const next = await pinged("after");
     for (const o of itemsOf(exchange))
       if (typeof o.origClientOrderId === "string") ctx.ledger.closed(o.origClientOrderId);
     await cancelOpen(ctx, ids, "counters: cancel what cancel_all_orders left");
+    // Another client on the address (one that trades on while the run's orders come and go) can
+    // add alike on every attempt: only an attempt whose pings on either side grew exactly is judged.
+    const quiet = [counterGrowth(first, before, counter), counterGrowth(after, next, counter)];
+    if (quiet.some((growth) => growth !== ctx.session.weightOf({ op: ping, params: [] }))) continue;
     if (judgeWeight(ctx, before, after, counter, excesses, attempt === WEIGHT_ATTEMPTS) !== "retry") return;
   }
+  if (excesses.length < WEIGHT_ATTEMPTS)
+    skip(
+      `the address was not quiet around it on ${WEIGHT_ATTEMPTS - excesses.length} of ${WEIGHT_ATTEMPTS} attempts (other clients count too)`,
+    );
+}
+
+/** How much the counter grew from one answer to the next, when both fell in one window. */
+function counterGrowth(
+  before: { exchange: RoundTrip; at: number },
+  after: { exchange: RoundTrip; at: number },
+  counter: Counter,
+): number | undefined {
+  const [a, b] = [counterValue(before.exchange, counter), counterValue(after.exchange, counter)];
+  return a === undefined || b === undefined || !sameWindow(before.at, after.at, counter) ? undefined : b - a;
 }
 
 /** The judgements over the whole run: the daily order count, the orders each count holds, and the weight window's restarts. */

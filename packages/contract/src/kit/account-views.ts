@@ -309,6 +309,18 @@ export function tradesOutOfOrder(trades: readonly AccountTrade[]): string | unde
   return undefined;
 }
 
+/**
+ * What the account's `updateTime` shows wrong against `lastFill`, the newest transactTime of an
+ * order of the run's that traded ("the time of the account's last balance change": a trade changes
+ * the balances, so it is at least that). Pure.
+ */
+export function staleUpdateTime(updateTime: unknown, lastFill: number | undefined): string | undefined {
+  if (lastFill === undefined || typeof updateTime !== "number") return undefined;
+  return updateTime < lastFill
+    ? `updateTime ${updateTime} is before ${lastFill}, when an order of the run traded; it is the time of the account's last balance change`
+    : undefined;
+}
+
 /** Where the balances break the document's order ("sorted by asset"), or undefined. Pure. */
 export function unsortedBalances(rows: readonly BalanceRow[]): string | undefined {
   for (let i = 1; i < rows.length; i += 1) {

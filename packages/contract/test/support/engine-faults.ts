@@ -459,6 +459,21 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
           : res,
     },
     {
+      name: "account-update-time-of-its-first-order",
+      description:
+        "account_information's updateTime is the time of the account's first accepted order, not of its last balance change",
+      caughtBy: ["account_views"],
+      response: (req, res, state) => {
+        const order = isNewOrder(req) && served(res) ? bodyOf(res) : undefined;
+        if (typeof order?.transactTime === "number" && !state.has("first-order-time"))
+          state.set("first-order-time", order.transactTime);
+        const first = state.get("first-order-time");
+        return req.method === "GET" && at("account")(req) && served(res) && typeof first === "number"
+          ? mapJson(res, (json) => ({ ...(json as Json), updateTime: first }))
+          : res;
+      },
+    },
+    {
       name: "my-trades-listed-by-order",
       description:
         "myTrades lists the account's trades grouped by order (by orderId, then trade id), not oldest first",

@@ -15,6 +15,7 @@ import {
   type ProxyResponse,
   type ProxyState,
   resign,
+  shiftedWeight,
   UPSTREAM,
 } from "./fault-proxy.js";
 
@@ -554,13 +555,7 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
           req.method === "DELETE" && at("openOrders")(req) && served(res)
             ? list(JSON.parse(res.body)).length
             : 0;
-        const extra = ((state.get("extra") as number | undefined) ?? 0) + Math.max(0, cancelled - 1);
-        state.set("extra", extra);
-        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
-        const used = key === undefined ? undefined : Number(res.headers[key]);
-        return key === undefined || !Number.isInteger(used)
-          ? res
-          : { ...res, headers: { ...res.headers, [key]: String(used! + extra) } };
+        return shiftedWeight(res, state, "extra", Math.max(0, cancelled - 1));
       },
     },
     {
@@ -570,13 +565,7 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       caughtBy: ["rate_counters"],
       response: (req, res, state) => {
         const fromId = at("allOrders")(req) && allParams(req).has("orderId") && served(res);
-        const uncharged = ((state.get("uncharged") as number | undefined) ?? 0) + (fromId ? 15 : 0);
-        state.set("uncharged", uncharged);
-        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
-        const used = key === undefined ? undefined : Number(res.headers[key]);
-        return key === undefined || !Number.isInteger(used)
-          ? res
-          : { ...res, headers: { ...res.headers, [key]: String(Math.max(0, used! - uncharged)) } };
+        return shiftedWeight(res, state, "uncharged", fromId ? -15 : 0);
       },
     },
     {

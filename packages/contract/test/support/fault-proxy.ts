@@ -182,3 +182,23 @@ export function mapJson(res: ProxyResponse, change: (json: unknown) => unknown):
   }
   return { ...res, body: JSON.stringify(change(json)) };
 }
+
+/**
+ * A response whose used-weight counter (X-MBX-USED-WEIGHT-1M) is off by a running total: `change`
+ * is added to the total kept under `key` in the proxy's state, and the counter shows the upstream's
+ * count plus that total (never below 0). How a fault counts weight wrong from some request on.
+ */
+export function shiftedWeight(
+  res: ProxyResponse,
+  state: ProxyState,
+  key: string,
+  change: number,
+): ProxyResponse {
+  const total = ((state.get(key) as number | undefined) ?? 0) + change;
+  state.set(key, total);
+  const name = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
+  const used = name === undefined ? undefined : Number(res.headers[name]);
+  return name === undefined || !Number.isInteger(used)
+    ? res
+    : { ...res, headers: { ...res.headers, [name]: String(Math.max(0, used! + total)) } };
+}

@@ -13,6 +13,7 @@ import {
   type ProxyRequest,
   type ProxyResponse,
   resign,
+  shiftedWeight,
 } from "./fault-proxy.js";
 
 type Json = Record<string, unknown>;
@@ -248,13 +249,7 @@ export function meaningFaults(demo: { apiKey: string; apiSecret: string }): Faul
         const limit = Number(req.query.get("limit") ?? "100");
         const tier = limit <= 100 ? 5 : limit <= 500 ? 25 : limit <= 1000 ? 50 : 250;
         const depth = req.path === "/api/v3/depth" && res.status === 200;
-        const uncharged = ((state.get("uncharged") as number | undefined) ?? 0) + (depth ? tier - 5 : 0);
-        state.set("uncharged", uncharged);
-        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
-        const used = key === undefined ? undefined : Number(res.headers[key]);
-        return key === undefined || !Number.isInteger(used)
-          ? res
-          : { ...res, headers: { ...res.headers, [key]: String(Math.max(0, used! - uncharged)) } };
+        return shiftedWeight(res, state, "uncharged", depth ? 5 - tier : 0);
       },
     },
     {
@@ -267,13 +262,7 @@ export function meaningFaults(demo: { apiKey: string; apiSecret: string }): Faul
           (req.path === "/api/v3/ticker/price" || req.path === "/api/v3/ticker/bookTicker") &&
           !req.query.has("symbol") &&
           res.status === 200;
-        const overcharged = ((state.get("overcharged") as number | undefined) ?? 0) + (list ? 2 : 0);
-        state.set("overcharged", overcharged);
-        const key = Object.keys(res.headers).find((k) => /^x-mbx-used-weight-1m$/i.test(k));
-        const used = key === undefined ? undefined : Number(res.headers[key]);
-        return key === undefined || !Number.isInteger(used)
-          ? res
-          : { ...res, headers: { ...res.headers, [key]: String(used! + overcharged) } };
+        return shiftedWeight(res, state, "overcharged", list ? 2 : 0);
       },
     },
     {

@@ -43,7 +43,12 @@ export const orderArithmetic: ContractCheck<typeof CHECK> = {
   ],
   appliesTo: (operation) => operation.behaviour.orderArithmetic !== undefined,
   notApplicable: "no behaviour extension calls for it",
-  seenToCatch: ["ioc-remainder-rests", "fok-partial", "fills-short-on-ethusdt"],
+  seenToCatch: [
+    "ioc-remainder-rests",
+    "fok-partial",
+    "fills-short-on-ethusdt",
+    "fok-checked-against-the-best-level-only",
+  ],
 };
 
 export async function orderArithmeticPhase(ctx: RunContext): Promise<void> {
@@ -119,6 +124,7 @@ async function tradeOn(ctx: RunContext, trading: Trading): Promise<void> {
     if (executed !== undefined && executed > ZERO) await offset(ctx, trading, executed, sized, prices.bid);
   }
   if (can("LIMIT")) await fokBeyondLiquidity(ctx, trading, prices);
+  if (can("LIMIT")) await fokAcrossLevels(ctx, trading, prices);
   if (can("LIMIT") && "price" in plan.farBuy) {
     await unfillable(ctx, trading, plan.farBuy);
     await restingThenCancelled(ctx, trading, plan.farBuy);
@@ -265,6 +271,80 @@ async function fokBeyondLiquidity(
       quantity: formatDec(net > ZERO ? net : -net),
     },
     "order arithmetic: MARKET order offsetting the FOK probe",
+  );
+}
+
+/**
+ * A FOK the book can fill across two levels must fill: the run's own SELLs rest inside the spread at
+ * two prices, the nearer one tick under the ask, and a LIMIT FOK BUY at the farther of them asks for
+ * both. All of it is there, so it fills (all or nothing means the whole quantity, at every price up
+ * to its limit, not the best level alone); one that expires while both SELLs still rest untouched
+ * fails. What was bought and what was sold are offset, as in fokBeyondLiquidity.
+ */
+async function fokAcrossLevels(ctx: RunContext, trading: Trading, prices: BestPrices): Promise<void> {
+  const { newOrder, rule, plan } = trading;
+  const { rules } = plan;
+  const symbol = rules.symbol;
+  if (!rule.allOrNothing.includes("FOK")) return;
+  const note = (why: string) => ctx.session.recorder.note(CHECK, newOrder.operationId, why);
+  if (prices.ask - prices.bid < 3n * rules.tick)
+    return note("a FOK across two levels not observable: the spread is under three ticks");
+  const levels = [prices.ask - 2n * rules.tick, prices.ask - rules.tick];
+  const sells: Array<{ clientOrderId: string; quantity: Dec }> = [];
+  for (const level of levels) {
+    const quantity = smallestQuantity(rules, level);
+    const resting = await placeOrder(
+      ctx,
+      newOrder,
+      {
+        symbol,
+        side: "SELL",
+        type: "LIMIT",
+        timeInForce: "GTC",
+        price: formatDec(level),
+        quantity: formatDec(quantity),
+      },
+      `order arithmetic: own LIMIT SELL inside the spread at ${formatDec(level)}`,
+    );
+    if (ok(resting.exchange) && resting.body?.status === "NEW")
+      sells.push({ clientOrderId: resting.clientOrderId, quantity });
+  }
+  const total = sells.reduce((sum, s) => sum + s.quantity, ZERO);
+  const price = formatDec(levels[1]!);
+  const placed =
+    sells.length === levels.length
+      ? await placeOrder(
+          ctx,
+          newOrder,
+          { symbol, side: "BUY", type: "LIMIT", timeInForce: "FOK", price, quantity: formatDec(total) },
+          `order arithmetic: LIMIT FOK BUY at ${price} of what the run's two SELLs offer`,
+        )
+      : undefined;
+  const bought = placed
+    ? (judgeAnswer(ctx, rule, placed.exchange, `a LIMIT FOK across two levels at ${price}`, "FOK") ?? ZERO)
+    : ZERO;
+  const sold: Dec[] = [];
+  for (const sell of sells) sold.push(await cancelOwn(ctx, rule, symbol, sell.clientOrderId));
+  if (!placed) note("a FOK across two levels not observable: the run's SELLs did not both rest");
+  // Self-trade prevention ends a FOK that meets the run's own SELLs EXPIRED_IN_MATCH: not judged.
+  else if (placed.body?.status === "EXPIRED" && bought === ZERO && sold.every((s) => s === ZERO))
+    ctx.session.fail(
+      CHECK,
+      placed.exchange,
+      `a LIMIT FOK BUY at ${price} of ${formatDec(total)}, all of which the run's own SELLs at ${levels.map(formatDec).join(" and ")} offered, filled nothing while both still rested untouched: a FOK fills all it can reach up to its price, not the best level alone`,
+    );
+  const net = bought - sold.reduce((sum, s) => sum + s, ZERO);
+  if (net === ZERO) return;
+  await placeOrder(
+    ctx,
+    newOrder,
+    {
+      symbol,
+      side: net > ZERO ? "SELL" : "BUY",
+      type: "MARKET",
+      quantity: formatDec(net > ZERO ? net : -net),
+    },
+    "order arithmetic: MARKET order offsetting the FOK across two levels",
   );
 }
 

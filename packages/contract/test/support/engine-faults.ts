@@ -511,39 +511,14 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       description:
         "a LIMIT IOC executes at the best opposite price level only and expires the rest, though further levels lie within its price",
       caughtBy: ["stateful_exploration", "trade_statistics", "stop_triggers", "aggregate_cover"],
-      request: async (req, state) => {
-        const p = allParams(req);
-        const [symbol, price, side] = [p.get("symbol"), p.get("price"), p.get("side")];
-        if (!isNewOrder(req) || keyOf(req) !== demo.apiKey) return req;
-        if (p.get("type") !== "LIMIT" || p.get("timeInForce") !== "IOC") return req;
-        if (!symbol || !price || !/^[A-Z0-9]{1,20}$/.test(symbol) || !/^\d+(\.\d+)?$/.test(price)) return req;
-        const book = (await peekUpstream(state, `/api/v3/depth?symbol=${symbol}&limit=1`)) as
-          | { bids?: string[][]; asks?: string[][] }
-          | undefined;
-        const best = side === "BUY" ? book?.asks?.[0]?.[0] : book?.bids?.[0]?.[0];
-        if (!best || !(side === "BUY" ? Number(price) > Number(best) : Number(price) < Number(best)))
-          return req;
-        const limited = resign(req, demo.apiSecret, (q) => q.set("price", best));
-        return { ...limited, headers: { ...limited.headers, "x-ioc-asked": price } };
-      },
-      response: (req, res, state) => {
-        // Every view of the order shows the price it was sent with, as the faulty engine keeps it.
-        const asked =
-          (state.get("ioc-asked") as Map<string, string> | undefined) ?? new Map<string, string>();
-        state.set("ioc-asked", asked);
-        const sent = req.headers["x-ioc-asked"];
-        const body = served(res) ? bodyOf(res) : undefined;
-        if (sent && body) asked.set(`${String(body.symbol)}:${String(body.orderId)}`, sent);
-        const onOrders = ["order", "openOrders", "allOrders"].some((path) => at(path)(req));
-        if (!onOrders || !served(res) || asked.size === 0) return res;
-        const withAsked = (o: Json) => {
-          const price = asked.get(`${String(o.symbol)}:${String(o.orderId)}`);
-          return price === undefined ? o : { ...o, price };
-        };
-        return mapJson(res, (json) =>
-          Array.isArray(json) ? (json as Json[]).map(withAsked) : withAsked(json as Json),
-        );
-      },
+      ...atTheBestLevelOnly(demo, "IOC"),
+    },
+    {
+      name: "fok-checked-against-the-best-level-only",
+      description:
+        "a LIMIT FOK is filled only if the best opposite price level holds all of it, though further levels lie within its price",
+      caughtBy: ["order_arithmetic", "stateful_exploration"],
+      ...atTheBestLevelOnly(demo, "FOK"),
     },
     {
       name: "cancel-all-weighs-each-order",
@@ -987,6 +962,51 @@ function timeUnitFaults(): Fault[] {
 }
 
 const keyOf = (req: ProxyRequest) => req.headers["x-mbx-apikey"] ?? "";
+
+/**
+ * A LIMIT taker of `timeInForce` matched as if its price were the best opposite level's: it takes
+ * nothing beyond that level. Every view of the order shows the price it was sent with.
+ */
+function atTheBestLevelOnly(
+  demo: { apiKey: string; apiSecret: string },
+  timeInForce: "IOC" | "FOK",
+): Pick<Fault, "request" | "response"> {
+  return {
+    request: async (req, state) => {
+      const p = allParams(req);
+      const [symbol, price, side] = [p.get("symbol"), p.get("price"), p.get("side")];
+      if (!isNewOrder(req) || keyOf(req) !== demo.apiKey) return req;
+      if (p.get("type") !== "LIMIT" || p.get("timeInForce") !== timeInForce) return req;
+      if (!symbol || !price || !/^[A-Z0-9]{1,20}$/.test(symbol) || !/^\d+(\.\d+)?$/.test(price)) return req;
+      const book = (await peekUpstream(state, `/api/v3/depth?symbol=${symbol}&limit=1`)) as
+        | { bids?: string[][]; asks?: string[][] }
+        | undefined;
+      const best = side === "BUY" ? book?.asks?.[0]?.[0] : book?.bids?.[0]?.[0];
+      if (!best || !(side === "BUY" ? Number(price) > Number(best) : Number(price) < Number(best)))
+        return req;
+      const limited = resign(req, demo.apiSecret, (q) => q.set("price", best));
+      return { ...limited, headers: { ...limited.headers, "x-taker-asked": price } };
+    },
+    response: (req, res, state) => {
+      // Every view of the order shows the price it was sent with, as the faulty engine keeps it.
+      const asked =
+        (state.get("taker-asked") as Map<string, string> | undefined) ?? new Map<string, string>();
+      state.set("taker-asked", asked);
+      const sent = req.headers["x-taker-asked"];
+      const body = served(res) ? bodyOf(res) : undefined;
+      if (sent && body) asked.set(`${String(body.symbol)}:${String(body.orderId)}`, sent);
+      const onOrders = ["order", "openOrders", "allOrders"].some((path) => at(path)(req));
+      if (!onOrders || !served(res) || asked.size === 0) return res;
+      const withAsked = (o: Json) => {
+        const price = asked.get(`${String(o.symbol)}:${String(o.orderId)}`);
+        return price === undefined ? o : { ...o, price };
+      };
+      return mapJson(res, (json) =>
+        Array.isArray(json) ? (json as Json[]).map(withAsked) : withAsked(json as Json),
+      );
+    },
+  };
+}
 
 /**
  * A faulty server's look at its own book: a GET on the upstream from another loopback address

@@ -15,6 +15,7 @@ import {
   lockedProblems,
   omittedZeroProblems,
   staleUpdateTime,
+  tradesInWindow,
   tradesOutOfOrder,
   unsortedBalances,
 } from "../src/kit/account-views.js";
@@ -354,5 +355,27 @@ describe("staleUpdateTime: the account's updateTime is its last balance change",
     const problem = staleUpdateTime(given.updateTime, given.lastFill);
     if (want === undefined) expect(problem).toBeUndefined();
     else expect(problem).toMatch(want);
+  });
+});
+
+describe("tradesInWindow: the account's trades a windowed read lists", () => {
+  const t = (id: number, time: number): AccountTrade => ({
+    id,
+    orderId: 1,
+    price: d("1"),
+    qty: d("1"),
+    quoteQty: d("1"),
+    time,
+    isBuyer: true,
+    isMaker: false,
+  });
+  const all = [t(1, 100), t(2, 200), t(3, 200), t(4, 300), t(5, 400)];
+  it.each([
+    { given: { window: { startTime: 200 }, limit: 2 }, want: [2, 3] },
+    { given: { window: { endTime: 300 }, limit: 2 }, want: [3, 4] },
+    { given: { window: { startTime: 150, endTime: 300 }, limit: 1000 }, want: [2, 3, 4] },
+    { given: { window: { startTime: 401 }, limit: 5 }, want: [] },
+  ])("$given → $want", ({ given, want }) => {
+    expect(tradesInWindow(all, given.window, given.limit).map((x) => x.id)).toEqual(want);
   });
 });

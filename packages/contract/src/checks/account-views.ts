@@ -40,17 +40,19 @@ import {
   fillProblems,
   fillsOf,
   lockedProblems,
+  MY_TRADES_MAX_SPAN_MS,
   type OpenOrderRow,
   omittedZeroProblems,
   openOrderOf,
   staleUpdateTime,
+  tradesInWindow,
   tradesOutOfOrder,
   unsortedBalances,
   VIEWS,
   viewOperation,
   viewSchemaProblems,
 } from "../kit/account-views.js";
-import { bodyObject, ok } from "../kit/answers.js";
+import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
 import {
   alignmentProblems,
   coveringCandles,
@@ -99,6 +101,8 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "self-trade-listed-for-the-taker-only",
     "my-trades-listed-by-order",
     "account-update-time-of-its-first-order",
+    "my-trades-end-time-alone-from-the-oldest",
+    "my-trades-unsupported-windows-served",
   ],
 };
 
@@ -395,6 +399,7 @@ async function accountTrades(views: Views): Promise<AccountTrade[]> {
       );
     else if (ended.some((o) => o.executedQty > ZERO)) pass(views, read.exchange);
   }
+  if (complete) await tradeWindows(views, mine);
   const order = mine.at(-1)?.orderId;
   if (order !== undefined) {
     const byOrder = await call(views, VIEWS.myTrades, { orderId: order }, `the trades of order ${order}`);
@@ -446,6 +451,53 @@ async function endedOrders(views: Views): Promise<ExecutedOrder[] | undefined> {
       ? [{ orderId: o.orderId, executedQty, ended: FINAL_STATUSES.includes(o.status) }]
       : [];
   });
+}
+
+/**
+ * The account's trades by time, as the document states them (`all`: a complete read just made):
+ * from a trade's time on, up to it, and between two trades' times, each listing exactly those
+ * trades; a window longer than 24 hours refused with -1127, and a window with `orderId` (a
+ * combination the document does not support) with -1128.
+ */
+async function tradeWindows(views: Views, all: readonly AccountTrade[]): Promise<void> {
+  const [first, middle, last] = [all[0], all[Math.floor(all.length / 2)], all.at(-1)];
+  if (!first || !middle || !last) return;
+  // A bound alone with a small limit: which end of the window the cut keeps shows.
+  const windows: Array<{ startTime?: number; endTime?: number; limit: number }> = [
+    { startTime: middle.time, limit: 2 },
+    { endTime: middle.time, limit: 2 },
+    { startTime: first.time, endTime: middle.time, limit: 1000 },
+  ];
+  for (const { limit, ...window } of windows) {
+    const what = Object.entries({ ...window, limit })
+      .map(([name, value]) => `${name} ${value}`)
+      .join(", ");
+    const read = await call(views, VIEWS.myTrades, { ...window, limit }, `its trades with ${what}`);
+    if (read && ok(read)) {
+      judgeOldestFirst(views, read);
+      judgeSubset(views, read, tradesInWindow(all, window, limit), what);
+    }
+  }
+  const refusals: Array<{ values: Values; code: number; what: string }> = [
+    {
+      values: { startTime: last.time - MY_TRADES_MAX_SPAN_MS - 1, endTime: last.time },
+      code: -1127,
+      what: "a window one millisecond longer than 24 hours",
+    },
+    { values: { orderId: last.orderId, startTime: first.time }, code: -1128, what: "orderId with startTime" },
+  ];
+  for (const { values, code, what } of refusals) {
+    const read = await call(views, VIEWS.myTrades, values, `its trades with ${what}`);
+    if (!read?.response || isRateLimited(read)) continue;
+    const got = bodyObject(read)?.code;
+    if (read.response.status === 400 && got === code) pass(views, read);
+    else
+      fail(
+        views,
+        read,
+        `${what} answered ${describeAnswer(read)}; the document refuses it with 400 and ${code}`,
+      );
+  }
 }
 
 /** A filtered read of the account's trades lists exactly `want` (read just before, with no trade between). */

@@ -321,6 +321,27 @@ export function staleUpdateTime(updateTime: unknown, lastFill: number | undefine
     : undefined;
 }
 
+/** The longest window of the account's trades the document allows ("at most 24 hours", -1127). */
+export const MY_TRADES_MAX_SPAN_MS = 86_400_000;
+
+/**
+ * The account's trades a windowed read must list, from `all` (a complete read, oldest first): with
+ * `startTime` the oldest from it, with `endTime` alone the newest up to it, with both those between
+ * (bounds inclusive); at most `limit` of them. Pure.
+ */
+export function tradesInWindow(
+  all: readonly AccountTrade[],
+  window: { startTime?: number; endTime?: number },
+  limit: number,
+): AccountTrade[] {
+  const inside = all.filter(
+    (t) =>
+      (window.startTime === undefined || t.time >= window.startTime) &&
+      (window.endTime === undefined || t.time <= window.endTime),
+  );
+  return window.startTime === undefined ? inside.slice(-limit) : inside.slice(0, limit);
+}
+
 /** Where the balances break the document's order ("sorted by asset"), or undefined. Pure. */
 export function unsortedBalances(rows: readonly BalanceRow[]): string | undefined {
   for (let i = 1; i < rows.length; i += 1) {

@@ -475,6 +475,37 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "my-trades-end-time-alone-from-the-oldest",
+      description: "myTrades with endTime alone lists the oldest trades up to it, not the newest",
+      caughtBy: ["account_views"],
+      request: (req) => {
+        const p = allParams(req);
+        if (!at("myTrades")(req) || !p.has("endTime") || p.has("startTime") || keyOf(req) !== demo.apiKey)
+          return req;
+        const asked = req.query.get("limit") ?? "500";
+        const widened = resign(req, demo.apiSecret, (q) => q.set("limit", "1000"));
+        return { ...widened, headers: { ...widened.headers, "x-limit-asked": asked } };
+      },
+      response: (req, res) => {
+        const asked = Number(req.headers["x-limit-asked"]);
+        return Number.isInteger(asked) && served(res)
+          ? mapJson(res, (json) => (Array.isArray(json) ? json.slice(0, asked) : json))
+          : res;
+      },
+    },
+    {
+      name: "my-trades-unsupported-windows-served",
+      description:
+        "myTrades serves what the document refuses: a window longer than 24 hours (-1127), and orderId with a time bound (-1128)",
+      caughtBy: ["account_views"],
+      response: (req, res) => {
+        const code = res.status === 400 ? bodyOf(res)?.code : undefined;
+        return at("myTrades")(req) && (code === -1127 || code === -1128)
+          ? { ...res, status: 200, body: "[]" }
+          : res;
+      },
+    },
+    {
       name: "my-trades-listed-by-order",
       description:
         "myTrades lists the account's trades grouped by order (by orderId, then trade id), not oldest first",

@@ -103,6 +103,7 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "account-update-time-of-its-first-order",
     "my-trades-end-time-alone-from-the-oldest",
     "my-trades-unsupported-windows-served",
+    "klines-end-time-bounds-the-close-time",
   ],
 };
 
@@ -360,6 +361,30 @@ async function startInsideCandle(views: Views): Promise<void> {
       `startTime ${startTime} lies inside the candle opening at ${early.openTime}, which is listed: startTime gives the candles opening at or after it`,
     );
   else pass(views, exchange);
+  await endInsideCandle(views, first.openTime);
+}
+
+/**
+ * An endTime inside the candle opening at `openTime` (a closed one: newer candles were listed)
+ * gives that candle as the newest ("never a candle that opens after it; with endTime alone, the
+ * newest candles up to it"): the candle it falls in opens before it, so it is listed.
+ */
+async function endInsideCandle(views: Views, openTime: number): Promise<void> {
+  const endTime = openTime + 1;
+  const exchange = await call(
+    views,
+    VIEWS.klines,
+    { interval: "1m", endTime, limit: 2 },
+    "endTime inside a candle",
+  );
+  if (!exchange || !ok(exchange)) return;
+  const newest = candleOf(listOf(exchange).at(-1));
+  if (newest?.openTime === openTime) return pass(views, exchange);
+  fail(
+    views,
+    exchange,
+    `endTime ${endTime} lies inside the candle opening at ${openTime}, yet the newest candle listed ${newest ? `opens at ${newest.openTime}` : "is none"}: endTime alone gives the newest candles that open up to it`,
+  );
 }
 
 /** The account's trades on the symbol, each judged against the public trade of its id; then orderId and fromId. */

@@ -506,6 +506,20 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "klines-end-time-bounds-the-close-time",
+      description:
+        "klines with endTime leave out the candle that opens before it but closes after it (endTime bounds the close time, not the open time)",
+      caughtBy: ["account_views"],
+      response: (req, res) => {
+        const endTime = Number(allParams(req).get("endTime") ?? Number.NaN);
+        return at("klines")(req) && Number.isFinite(endTime) && served(res)
+          ? mapJson(res, (json) =>
+              Array.isArray(json) ? (json as unknown[][]).filter((row) => Number(row[6]) <= endTime) : json,
+            )
+          : res;
+      },
+    },
+    {
       name: "my-trades-listed-by-order",
       description:
         "myTrades lists the account's trades grouped by order (by orderId, then trade id), not oldest first",

@@ -24,7 +24,7 @@ import {
 } from "../kit/market.js";
 import { arithmeticProblems } from "../kit/order-answers.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
-import { type BestPrices, bestPrices, placeOrder } from "../kit/order-placing.js";
+import { type BestPrices, bestPrices, type PlacedOrder, placeOrder } from "../kit/order-placing.js";
 import { afterCancel } from "../kit/order-state.js";
 import { paramValue, type RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -240,12 +240,7 @@ async function fokBeyondLiquidity(
     return note("FOK beyond the book's liquidity not observable: the spread is one tick");
   const price = formatDec(prices.ask - rules.tick);
   const own = smallestQuantity(rules, prices.ask - rules.tick);
-  const resting = await placeOrder(
-    ctx,
-    newOrder,
-    { symbol, side: "SELL", type: "LIMIT", timeInForce: "GTC", price, quantity: formatDec(own) },
-    `order arithmetic: own LIMIT SELL inside the spread at ${price}`,
-  );
+  const resting = await ownSellInsideSpread(ctx, newOrder, symbol, prices.ask - rules.tick, own);
   if (!ok(resting.exchange) || resting.body?.status !== "NEW")
     return note(`FOK beyond the book's liquidity not observable: own SELL at ${price} did not rest`);
   const placed = await placeOrder(
@@ -259,7 +254,40 @@ async function fokBeyondLiquidity(
     ZERO;
   const sold = await cancelOwn(ctx, rule, symbol, resting.clientOrderId);
   // Someone else may have bought the own SELL meanwhile: whatever is left over is offset.
-  const net = bought - sold;
+  await offsetNet(ctx, newOrder, symbol, bought - sold, "the FOK probe");
+}
+
+/** A LIMIT GTC SELL of the run's at `price`, inside the spread, of `quantity`. */
+function ownSellInsideSpread(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  price: Dec,
+  quantity: Dec,
+): Promise<PlacedOrder> {
+  return placeOrder(
+    ctx,
+    newOrder,
+    {
+      symbol,
+      side: "SELL",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      price: formatDec(price),
+      quantity: formatDec(quantity),
+    },
+    `order arithmetic: own LIMIT SELL inside the spread at ${formatDec(price)}`,
+  );
+}
+
+/** Offsets what a probe left the account with: `net` bought (sold when negative), by a MARKET order. */
+async function offsetNet(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  net: Dec,
+  what: string,
+): Promise<void> {
   if (net === ZERO) return;
   await placeOrder(
     ctx,
@@ -270,7 +298,7 @@ async function fokBeyondLiquidity(
       type: "MARKET",
       quantity: formatDec(net > ZERO ? net : -net),
     },
-    "order arithmetic: MARKET order offsetting the FOK probe",
+    `order arithmetic: MARKET order offsetting ${what}`,
   );
 }
 
@@ -293,19 +321,7 @@ async function fokAcrossLevels(ctx: RunContext, trading: Trading, prices: BestPr
   const sells: Array<{ clientOrderId: string; quantity: Dec }> = [];
   for (const level of levels) {
     const quantity = smallestQuantity(rules, level);
-    const resting = await placeOrder(
-      ctx,
-      newOrder,
-      {
-        symbol,
-        side: "SELL",
-        type: "LIMIT",
-        timeInForce: "GTC",
-        price: formatDec(level),
-        quantity: formatDec(quantity),
-      },
-      `order arithmetic: own LIMIT SELL inside the spread at ${formatDec(level)}`,
-    );
+    const resting = await ownSellInsideSpread(ctx, newOrder, symbol, level, quantity);
     if (ok(resting.exchange) && resting.body?.status === "NEW")
       sells.push({ clientOrderId: resting.clientOrderId, quantity });
   }
@@ -333,18 +349,12 @@ async function fokAcrossLevels(ctx: RunContext, trading: Trading, prices: BestPr
       placed.exchange,
       `a LIMIT FOK BUY at ${price} of ${formatDec(total)}, all of which the run's own SELLs at ${levels.map(formatDec).join(" and ")} offered, filled nothing while both still rested untouched: a FOK fills all it can reach up to its price, not the best level alone`,
     );
-  const net = bought - sold.reduce((sum, s) => sum + s, ZERO);
-  if (net === ZERO) return;
-  await placeOrder(
+  await offsetNet(
     ctx,
     newOrder,
-    {
-      symbol,
-      side: net > ZERO ? "SELL" : "BUY",
-      type: "MARKET",
-      quantity: formatDec(net > ZERO ? net : -net),
-    },
-    "order arithmetic: MARKET order offsetting the FOK across two levels",
+    symbol,
+    bought - sold.reduce((sum, s) => sum + s, ZERO),
+    "the FOK across two levels",
   );
 }
 

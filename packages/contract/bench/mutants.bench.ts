@@ -282,10 +282,12 @@ async function coverageRun(
 const RECALL_LIMIT_MS = 180_000;
 
 /**
- * The tester's run against a started server. On --state (the state scope) as a user who tests
- * durability runs it: the default run with --remember, then kill -9 of the server, the same server
- * started again on the same state file, then `recall`; a failure of either is a kill, and so is a
- * server that cannot start again on its own state.
+ * The tester's run against a started server, then, where it passed, `custody` (the operator's
+ * judgement: the tester starts the mutant server itself on --state files of its own, and stops
+ * it with SIGTERM among other things), in either population: the whole tester. On --state (the
+ * state scope) as a user who tests durability runs it: the default run with --remember, then kill
+ * -9 of the server, the same server started again on the same state file, then `recall`; a
+ * failure of any is a kill, and so is a server that cannot start again on its own state.
  */
 async function testServer(
   launch: ServerLaunch,
@@ -302,9 +304,13 @@ async function testServer(
     ...remember,
   ]);
   if (server.exitedEarly() && verdict.exitCode === 0) verdict.error = "the server exited during the run";
-  if (!scope.state || verdict.exitCode !== 0 || server.exitedEarly()) {
+  if (verdict.exitCode !== 0 || server.exitedEarly()) {
     await server.stop();
     return verdict;
+  }
+  if (!scope.state) {
+    await server.stop();
+    return thenCustody(verdict, cli, launch);
   }
   await server.kill();
   const again = await startServer(launch);
@@ -325,15 +331,20 @@ async function testServer(
     wallMs: verdict.wallMs + recall.wallMs,
     recall,
   };
-  if (recall.exitCode !== 0 || !withCustody(cli)) return recalled;
+  return recall.exitCode === 0 ? thenCustody(recalled, cli, launch) : recalled;
+}
+
+/** A verdict that passed, with custody's after it (a tester build without custody: as it was). */
+async function thenCustody(passed: TesterVerdict, cli: string, launch: ServerLaunch): Promise<TesterVerdict> {
+  if (!withCustody(cli)) return passed;
   const custody = await runCustody(cli, launch, CUSTODY_LIMIT_MS);
   return {
-    ...recalled,
+    ...passed,
     exitCode: custody.exitCode,
-    failedChecks: [...recalled.failedChecks, ...custody.failedChecks],
+    failedChecks: [...passed.failedChecks, ...custody.failedChecks],
     ...(custody.error ? { error: `custody: ${custody.error}` } : {}),
     ...(custody.findings ? { findings: custody.findings } : {}),
-    wallMs: recalled.wallMs + custody.wallMs,
+    wallMs: passed.wallMs + custody.wallMs,
     custody,
   };
 }

@@ -34,8 +34,9 @@ export const CUSTODY_USAGE = `Usage: marketapi-contract custody --server COMMAND
   path, also when the file was deleted, renamed or replaced while served or the disk was full
   (no order acknowledged then that the next start would not know); a damaged file is refused at
   start, naming the path, and left as it was; with room again on the disk, orders are taken again.
-  A stop (SIGTERM) while orders arrive ends the server within --stop-timeout (default: the start
-  timeout), and loses nothing it acknowledged.
+  A stop (SIGTERM) while orders arrive takes no new work (each client may have at most two
+  orders it sent after the signal taken), refuses with 503 or closes the connection, ends the
+  server within --stop-timeout (default: the start timeout), and loses nothing it acknowledged.
   --history N (default 0, not tried) places N orders on one symbol, cancelled in bunches, and
   holds that the first, a middle one and the last are found by their client order ids, before and
   after kill -9 and a start (a cache of recent client order ids that loses old ones shows).

@@ -12,9 +12,11 @@ import {
   executedWithoutTrades,
   type FillRow,
   fillProblems,
+  heldMoveProblems,
   lockedProblems,
   omittedZeroProblems,
   staleUpdateTime,
+  tradeEffects,
   tradesInWindow,
   tradesOutOfOrder,
   unsortedBalances,
@@ -377,5 +379,71 @@ describe("tradesInWindow: the account's trades a windowed read lists", () => {
     { given: { window: { startTime: 401 }, limit: 5 }, want: [] },
   ])("$given → $want", ({ given, want }) => {
     expect(tradesInWindow(all, given.window, given.limit).map((x) => x.id)).toEqual(want);
+  });
+});
+
+describe("heldMoveProblems: what the account holds moves by exactly what its trades did", () => {
+  const b = (asset: string, free: string, locked = "0"): BalanceRow => ({
+    asset,
+    free: d(free),
+    locked: d(locked),
+  });
+  const pair = (
+    isBuyer: boolean,
+    qty: string,
+    quoteQty: string,
+    commission: string,
+    commissionAsset: string,
+  ) => ({
+    trade: {
+      id: 1,
+      orderId: 1,
+      price: d("100"),
+      qty: d(qty),
+      quoteQty: d(quoteQty),
+      time: 1,
+      isBuyer,
+      isMaker: false,
+      commission: d(commission),
+      commissionAsset,
+    },
+    base: "BTC",
+    quote: "USDT",
+  });
+  const before = [b("BTC", "1"), b("USDT", "1000", "100")];
+  // A buy of 0.5 BTC for 50 USDT, paying 0.0005 BTC; then a sell of 0.2 BTC for 20 USDT, paying 0.02 USDT.
+  const trades = [pair(true, "0.5", "50", "0.0005", "BTC"), pair(false, "0.2", "20", "0.02", "USDT")];
+  const cases: Array<{ name: string; after: BalanceRow[]; want: RegExp[] }> = [
+    {
+      name: "moved by the trades, part of it locked since",
+      after: [b("BTC", "1.2995"), b("USDT", "969.98", "100")],
+      want: [],
+    },
+    {
+      name: "the buyer's commission never taken",
+      after: [b("BTC", "1.3"), b("USDT", "969.98", "100")],
+      want: [/BTC held \(free \+ locked\) went from 1 to 1\.3, a move of 0\.3; .* move it by 0\.2995/],
+    },
+    {
+      name: "the quote asset gone from the list while the trades leave some",
+      after: [b("BTC", "1.2995")],
+      want: [/USDT held .* went from 1100 to 0/],
+    },
+  ];
+  it.each(cases)("$name", ({ after, want }) => {
+    const problems = heldMoveProblems(before, after, tradeEffects(trades), ["BTC", "USDT"]);
+    expect(problems).toHaveLength(want.length);
+    for (const [i, pattern] of want.entries()) expect(problems[i]).toMatch(pattern);
+  });
+
+  it("a trade between two of the account's own orders moves nothing but the commissions", () => {
+    const effects = tradeEffects([
+      pair(true, "0.5", "50", "0.0005", "BTC"),
+      pair(false, "0.5", "50", "0.05", "USDT"),
+    ]);
+    expect([...effects].map(([asset, amount]) => [asset, amount])).toEqual([
+      ["BTC", -d("0.0005")],
+      ["USDT", -d("0.05")],
+    ]);
   });
 });

@@ -9,7 +9,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { type CustodyOptions, custodyText, parseCustody, runCustody } from "../src/custody.js";
-import { type CustodyContext, quoteProblems, refusalProblems } from "../src/run/custody.js";
+import {
+  type CustodyContext,
+  newWorkProblems,
+  quoteProblems,
+  refusalProblems,
+  stoppingRefusalProblems,
+} from "../src/run/custody.js";
 import { commandLine, type OperatedServer } from "../src/run/operated-server.js";
 import { LOADED_MACHINE_TIMEOUT_MS } from "./support/run.js";
 
@@ -144,6 +150,46 @@ describe("the refusal of a value altered in place", () => {
   });
 });
 
+describe("orders taken after SIGTERM", () => {
+  const cases: Array<{ given: number[]; want: RegExp[] }> = [
+    { given: [0, 0, 0, 0], want: [] },
+    // A request may reach the server before the signal does, and the signal be seen a turn late.
+    { given: [1, 2, 0, 1], want: [] },
+    { given: [3, 0, 0, 0], want: [/client 1 had 3 orders acknowledged that it sent after SIGTERM/] },
+    { given: [0, 40, 1, 9], want: [/client 2 had 40/, /client 4 had 9 .*takes no new work/] },
+  ];
+  it.each(cases)("$given → $want", ({ given, want }) => {
+    const problems = newWorkProblems(given);
+    expect(problems).toHaveLength(want.length);
+    for (const [i, pattern] of want.entries()) expect(problems[i]).toMatch(pattern);
+  });
+});
+
+describe("refusals as the server stops", () => {
+  const refused = (status: number | undefined) => ({
+    clientOrderId: "c1",
+    refused: `${status ?? "no answer"}`,
+    ...(status === undefined ? { unanswered: true as const } : { status }),
+  });
+  const cases: Array<{
+    given: string;
+    placed: Parameters<typeof stoppingRefusalProblems>[0];
+    want: RegExp[];
+  }> = [
+    { given: "acknowledged", placed: [{ clientOrderId: "c0", orderId: 7 }], want: [] },
+    { given: "503", placed: [refused(503)], want: [] },
+    { given: "no answer (the connection closed)", placed: [refused(undefined)], want: [] },
+    { given: "429, the order's own refusal", placed: [refused(429)], want: [] },
+    { given: "504", placed: [refused(504)], want: [/order c1 was refused with 504 as the server stopped/] },
+    { given: "500", placed: [refused(500)], want: [/refused with 500 .*503 Service Unavailable/] },
+  ];
+  it.each(cases)("$given → $want", ({ placed, want }) => {
+    const problems = stoppingRefusalProblems(placed);
+    expect(problems).toHaveLength(want.length);
+    for (const [i, pattern] of want.entries()) expect(problems[i]).toMatch(pattern);
+  });
+});
+
 describe("against real servers the tester starts", () => {
   it("the reference server on --state holds every scenario", async () => {
     const result = await custody(onState, { history: 2000 });
@@ -205,6 +251,53 @@ describe("against real servers the tester starts", () => {
     );
     expect(custodyText(result)).toMatch(
       /a stop \(SIGTERM\) while orders arrive: still running 1000 ms after SIGTERM: a stop must end the server/,
+    );
+    expect(result.exitCode).toBe(1);
+  });
+
+  it("a server that goes on serving its busy connections after SIGTERM: new work taken while stopping", async () => {
+    // A preload that holds the server's own SIGTERM handler back until 20 more requests were
+    // served (counted, not timed): among four clients, one has at least five orders taken.
+    const result = await custody(
+      onStateWith("lingering", [
+        'import http from "node:http";',
+        "let served = -1;",
+        "let stop = () => {};",
+        "const emit = http.Server.prototype.emit;",
+        'http.Server.prototype.emit = function (event, ...rest) { if (event === "request" && served >= 0 && ++served === 20) stop(); return emit.call(this, event, ...rest); };',
+        "const on = process.on.bind(process);",
+        'process.on = (e, f) => (e === "SIGTERM" ? on(e, () => { served = 0; stop = () => f(e); }) : on(e, f));',
+      ]),
+      { only: ["graceful stop"] },
+    );
+    expect(custodyText(result)).toMatch(
+      /a stop \(SIGTERM\) while orders arrive: client \d had \d+ orders acknowledged that it sent after SIGTERM/,
+    );
+    expect(result.exitCode).toBe(1);
+  });
+
+  it("a server that answers 500 while it stops: the client cannot tell its order was not taken", async () => {
+    // A preload: from SIGTERM on, the server goes on listening and answers 500 (its database
+    // closed first, say); its own stop runs once the first such answer is out.
+    const result = await custody(
+      onStateWith("failing-stop", [
+        'import http from "node:http";',
+        "let stop;",
+        "const emit = http.Server.prototype.emit;",
+        "http.Server.prototype.emit = function (event, req, res) {",
+        '  if (event !== "request" || !stop) return emit.call(this, event, req, res);',
+        '  res.on("finish", stop);',
+        '  res.writeHead(500, { "Content-Type": "application/json", Connection: "close" });',
+        '  res.end(JSON.stringify({ code: -1000, msg: "the database is closed" }));',
+        "  return true;",
+        "};",
+        "const on = process.on.bind(process);",
+        'process.on = (e, f) => (e === "SIGTERM" ? on(e, () => { stop = () => f(e); }) : on(e, f));',
+      ]),
+      { only: ["graceful stop"] },
+    );
+    expect(custodyText(result)).toMatch(
+      /a stop \(SIGTERM\) while orders arrive: order custody-stop-\d-\d+ was refused with 500 as the server stopped/,
     );
     expect(result.exitCode).toBe(1);
   });

@@ -17,7 +17,10 @@
  *   account's trade of its id as taker (price, qty, commission and its asset);
  * - account: valid by the document (uid from 1), its balances sorted by asset, omitZeroBalances leaves out exactly the zero
  *   balances, what is locked is what its open LIMIT orders hold, and an account whose orders
- *   traded with each other does not require self-trade prevention;
+ *   traded with each other does not require self-trade prevention; what it holds of each asset
+ *   (free and locked) moves, from this phase to the run's end (the exploration trades between),
+ *   by exactly what its trades on the run's symbols did: quantities, quote quantities and
+ *   commissions (heldMoveProblems);
  * - the used-weight counter grows by at least each view's stated weight (x-weight, with orderId
  *   5, without 20), where two reads fall in one counter window.
  */
@@ -39,12 +42,15 @@ import {
   executedWithoutTrades,
   fillProblems,
   fillsOf,
+  heldMoveProblems,
   lockedProblems,
   MY_TRADES_MAX_SPAN_MS,
   type OpenOrderRow,
   omittedZeroProblems,
   openOrderOf,
   staleUpdateTime,
+  type TradeOfPair,
+  tradeEffects,
   tradesInWindow,
   tradesOutOfOrder,
   unsortedBalances,
@@ -80,7 +86,10 @@ export const accountViews: ContractCheck<typeof CHECK> = {
   description:
     "the account views beyond the API (account, myTrades, klines), where served, agree with the trades and orders the run sees",
   covers: [],
-  hooks: [{ phase: "relation", run: accountViewsCheck }],
+  hooks: [
+    { phase: "relation", run: accountViewsCheck },
+    { phase: "end", run: heldAfterTrading },
+  ],
   appliesTo: (operation) => ["recent_trades_list", "open_orders"].includes(operation.operationId),
   notApplicable: "the account views are judged against the trade list and the open orders only",
   seenToCatch: [
@@ -104,6 +113,7 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "my-trades-end-time-alone-from-the-oldest",
     "my-trades-unsupported-windows-served",
     "klines-end-time-bounds-the-close-time",
+    "taker-commission-not-taken-from-balance",
   ],
 };
 
@@ -170,6 +180,10 @@ async function accountViewsCheck(ctx: RunContext): Promise<void> {
   }
   const mine = await accountTrades(views);
   await account(views, mine);
+  const held = await steadyHoldings(views, "held before the exploration");
+  if (typeof held === "string")
+    ctx.session.recorder.note(CHECK, judgedOn(VIEWS.account), `what the account holds: ${held}; not judged`);
+  else heldAtRelation.set(ctx, held);
 }
 
 /** A view of the sandbox document, on the run's symbol where it takes one; judged by the document's schema. */
@@ -670,4 +684,118 @@ async function account(views: Views, mine: readonly AccountTrade[]): Promise<voi
     if (problems.length > 0) fail(views, omitted, `omitZeroBalances=true ${problems.join("; ")}`);
     else pass(views, omitted);
   }
+}
+
+/**
+ * What the account holds, read between two reads of its newest trade on each of the run's
+ * symbols that agree (its trades then are exactly those up to these ids).
+ */
+interface Holdings {
+  exchange: RoundTrip;
+  balances: BalanceRow[];
+  newest: Map<string, number | undefined>;
+}
+
+/** What the account held at the relation phase, for the end's judgement (heldAfterTrading). */
+const heldAtRelation = new WeakMap<RunContext, Holdings>();
+
+async function steadyHoldings(views: Views, label: string): Promise<Holdings | string> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const before = await newestOwnTrades(views);
+    const exchange = await call(views, VIEWS.account, {}, label);
+    const after = await newestOwnTrades(views);
+    if (!before || !after || !exchange || !ok(exchange)) return "the account or its trades could not be read";
+    const balances = balancesOf(exchange.response?.json);
+    if (!balances) return "its balances are not a list of assets with free and locked amounts";
+    if ([...after].every(([symbol, id]) => before.get(symbol) === id))
+      return { exchange, balances, newest: after };
+  }
+  return `the account traded during each of ${ATTEMPTS} reads`;
+}
+
+/** The id of the account's newest trade on each of the run's symbols (undefined: none yet). */
+async function newestOwnTrades(views: Views): Promise<Map<string, number | undefined> | undefined> {
+  const newest = new Map<string, number | undefined>();
+  for (const { rules } of views.ctx.symbols) {
+    const read = await call(views, VIEWS.myTrades, { symbol: rules.symbol, limit: 1 }, "its newest trade");
+    if (!read || !ok(read)) return undefined;
+    newest.set(rules.symbol, listOf(read).map(accountTradeOf).at(-1)?.id);
+  }
+  return newest;
+}
+
+/** Pages of the account's trades read at most, for one symbol, between two holdings. */
+const BETWEEN_PAGES = 5;
+
+/**
+ * The account's trades on `symbol` after the trade id `after` (none: from its first) up to
+ * `upTo`, read by fromId a page at a time; a reason when they cannot all be read.
+ */
+async function ownTradesBetween(
+  views: Views,
+  symbol: string,
+  after: number | undefined,
+  upTo: number | undefined,
+): Promise<AccountTrade[] | string> {
+  if (upTo === undefined || upTo === after) return [];
+  // Keyed by id and side: a trade between two of the account's orders is listed for each.
+  const found = new Map<string, AccountTrade>();
+  let from = after === undefined ? 0 : after + 1;
+  for (let page = 0; page < BETWEEN_PAGES; page++) {
+    const read = await call(
+      views,
+      VIEWS.myTrades,
+      { symbol, fromId: from, limit: 1000 },
+      `its trades from ${from}`,
+    );
+    if (!read || !ok(read)) return `the account's trades on ${symbol} from ${from} could not be read`;
+    const trades = listOf(read)
+      .map(accountTradeOf)
+      .filter((t): t is AccountTrade => t !== undefined);
+    for (const t of trades) if (t.id <= upTo) found.set(`${t.id}:${t.isBuyer}`, t);
+    const last = trades.at(-1)?.id;
+    if (trades.length < 1000 || last === undefined || last >= upTo) return [...found.values()];
+    from = last;
+  }
+  return `more than ${BETWEEN_PAGES} pages of trades on ${symbol}`;
+}
+
+/**
+ * The end of the run: what the account holds of each asset of the run's symbols moved, since the
+ * relation phase's read, by exactly what its trades between did (tradeEffects).
+ */
+async function heldAfterTrading(ctx: RunContext): Promise<void> {
+  const start = heldAtRelation.get(ctx);
+  if (!start || !ctx.session.recorder.enabled(CHECK)) return;
+  const views: Views = { ctx, symbol: String(ctx.values.symbol) };
+  const end = await steadyHoldings(views, "held at the end");
+  const note = (why: string) =>
+    ctx.session.recorder.note(
+      CHECK,
+      judgedOn(VIEWS.account),
+      `what the account holds at the end: ${why}; not judged`,
+    );
+  if (typeof end === "string") return note(end);
+  const trades: TradeOfPair[] = [];
+  const assets: string[] = [];
+  for (const { rules } of ctx.symbols) {
+    if (!rules.baseAsset || !rules.quoteAsset) return note(`${rules.symbol} states no base and quote assets`);
+    assets.push(rules.baseAsset, rules.quoteAsset);
+    const between = await ownTradesBetween(
+      views,
+      rules.symbol,
+      start.newest.get(rules.symbol),
+      end.newest.get(rules.symbol),
+    );
+    if (typeof between === "string") return note(between);
+    trades.push(...between.map((trade) => ({ trade, base: rules.baseAsset!, quote: rules.quoteAsset! })));
+  }
+  const problems = heldMoveProblems(start.balances, end.balances, tradeEffects(trades), assets);
+  if (problems.length > 0)
+    fail(
+      views,
+      end.exchange,
+      `what the account holds, from the relation phase to the end (${trades.length} trade(s) of its own between): ${problems.slice(0, 3).join("; ")}`,
+    );
+  else pass(views, end.exchange);
 }

@@ -445,3 +445,56 @@ export function lockedProblems(
   }
   return problems;
 }
+
+/** An account's trade with the assets of its symbol. */
+export interface TradeOfPair {
+  trade: AccountTrade;
+  base: string;
+  quote: string;
+}
+
+/**
+ * What the account's trades did to what it holds of each asset (free and locked together): a
+ * buyer gains the quantity of the base asset and pays the quote quantity, a seller the other way
+ * round, and each pays its commission in the commission's asset. Pure.
+ */
+export function tradeEffects(trades: readonly TradeOfPair[]): Map<string, Dec> {
+  const effects = new Map<string, Dec>();
+  const move = (asset: string, amount: Dec) => effects.set(asset, (effects.get(asset) ?? ZERO) + amount);
+  for (const { trade, base, quote } of trades) {
+    const sign = trade.isBuyer ? 1n : -1n;
+    move(base, sign * trade.qty);
+    move(quote, -sign * trade.quoteQty);
+    if (trade.commission !== undefined && trade.commissionAsset !== undefined)
+      move(trade.commissionAsset, -trade.commission);
+  }
+  return effects;
+}
+
+/**
+ * What the balances show held wrong after the account's trades: for each of `assets`, what it
+ * holds (free and locked; an asset not listed holds nothing) moved from `before` to `after` by
+ * exactly what the trades between them did (tradeEffects). Placing and cancelling orders only
+ * moves between free and locked. Pure.
+ */
+export function heldMoveProblems(
+  before: readonly BalanceRow[],
+  after: readonly BalanceRow[],
+  effects: ReadonlyMap<string, Dec>,
+  assets: Iterable<string>,
+): string[] {
+  const held = (rows: readonly BalanceRow[], asset: string) => {
+    const row = rows.find((b) => b.asset === asset);
+    return row ? row.free + row.locked : ZERO;
+  };
+  const problems: string[] = [];
+  for (const asset of new Set([...assets, ...effects.keys()])) {
+    const [from, to] = [held(before, asset), held(after, asset)];
+    const traded = effects.get(asset) ?? ZERO;
+    if (to - from !== traded)
+      problems.push(
+        `${asset} held (free + locked) went from ${formatDec(from)} to ${formatDec(to)}, a move of ${formatDec(to - from)}; the account's trades between the two reads move it by ${formatDec(traded)}`,
+      );
+  }
+  return problems;
+}

@@ -14,12 +14,12 @@ import type { OperatedServer } from "./operated-server.js";
 import type { Judgement } from "./persistence.js";
 
 /**
- * An order as the tester placed it: acknowledged with its orderId, or refused with the answer
- * (`unanswered` when no answer came: its fate is unknown, and never judged).
+ * An order as the tester placed it: acknowledged with its orderId, or refused with the answer and
+ * its status (`unanswered` when no answer came: its fate is unknown, and never judged).
  */
 export type Placed = { clientOrderId: string } & (
   | { orderId: number }
-  | { refused: string; unanswered?: true }
+  | { refused: string; status?: number; unanswered?: true }
 );
 
 export interface Desk {
@@ -61,7 +61,7 @@ export async function place(desk: Desk, clientOrderId: string, own = false): Pro
   return {
     clientOrderId,
     refused: describeAnswer(answer),
-    ...(answer.response ? {} : { unanswered: true as const }),
+    ...(answer.response ? { status: answer.response.status } : { unanswered: true as const }),
   };
 }
 

@@ -35,8 +35,15 @@ const STOP_CLIENTS = 4;
 const STOP_AFTER = 20;
 
 /**
- * A stop (SIGTERM) while orders arrive: the server ends within the stop timeout (it is not
- * killed), and at the next start every order it acknowledged is there and none it refused with an
+ * Orders one client may still have taken that it sent after SIGTERM: its request may reach the
+ * server before the signal does, and a server may see the signal a turn of its loop late.
+ */
+const TAKEN_ACROSS_STOP = 2;
+
+/**
+ * A stop (SIGTERM) while orders arrive: the server takes no new work from then on (each client at
+ * most TAKEN_ACROSS_STOP orders sent after the signal), refuses with 503 or closes the connection,
+ * ends within the stop timeout (it is not killed), and at the next start every order it acknowledged is there and none it refused with an
  * answer; an order sent as it stopped and never answered may be either.
  */
 export async function gracefulStop(context: CustodyContext): Promise<Judgement> {
@@ -46,6 +53,8 @@ export async function gracefulStop(context: CustodyContext): Promise<Judgement> 
     const server = await firstStart(context, dir);
     const desk = await deskAt(context, server);
     const placed: Placed[] = [];
+    const takenAfterStop = Array.from({ length: STOP_CLIENTS }, () => 0);
+    let stopSent = false;
     let acknowledged = 0;
     let enough: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => {
@@ -54,26 +63,79 @@ export async function gracefulStop(context: CustodyContext): Promise<Judgement> 
     // Each client places orders one after another until one is refused or goes unanswered: the stop.
     const client = async (n: number) => {
       for (let i = 0; i < 1000; i += 1) {
+        const sentAfterStop = stopSent;
         const order = await place(desk, `custody-stop-${n}-${i}`);
         placed.push(order);
         if ("refused" in order) return;
         acknowledged += 1;
+        if (sentAfterStop) takenAfterStop[n]! += 1;
         if (acknowledged >= STOP_AFTER) enough();
       }
     };
     const clients = Array.from({ length: STOP_CLIENTS }, (_, n) => client(n));
     await Promise.race([ready, Promise.all(clients)]);
+    stopSent = true;
     const { forced } = await server.stop(context.stopTimeoutMs);
     await Promise.all(clients);
-    if (forced)
-      out.findings.push({
-        subject: scenario,
-        message: `still running ${context.stopTimeoutMs} ms after SIGTERM: a stop must end the server (it was killed)`,
-      });
-    else out.held += 1;
+    const problems = [
+      ...newWorkProblems(takenAfterStop),
+      ...stoppingRefusalProblems(placed),
+      ...(forced
+        ? [
+            `still running ${context.stopTimeoutMs} ms after SIGTERM: a stop must end the server (it was killed)`,
+          ]
+        : []),
+    ];
+    for (const message of problems) out.findings.push({ subject: scenario, message });
+    if (problems.length === 0) out.held += 1;
+    out.notes.push(
+      `${scenario}: orders sent after SIGTERM and acknowledged, by client: ${takenAfterStop.join(", ")}; refused: ${refusalCounts(placed)}`,
+    );
     const again = await serving(context, dir, STATE_NAME, "again after a stop with its own state file");
     await judgeKept(await deskAt(context, again), placed, scenario, out);
   });
+}
+
+/**
+ * Each client's orders sent after SIGTERM and acknowledged, by client: more than
+ * TAKEN_ACROSS_STOP on one is new work taken while stopping, and a server that serves its busy
+ * connections so ends only when its clients stop.
+ */
+export function newWorkProblems(takenAfterStop: readonly number[]): string[] {
+  return takenAfterStop.flatMap((taken, n) =>
+    taken > TAKEN_ACROSS_STOP
+      ? [
+          `client ${n + 1} had ${taken} orders acknowledged that it sent after SIGTERM (at most ${TAKEN_ACROSS_STOP} may cross the signal): a stopping server takes no new work, it refuses it or closes the connection`,
+        ]
+      : [],
+  );
+}
+
+/**
+ * The refusals of a stop that are server errors other than 503: a stopping server that refuses a
+ * request says it is unavailable for now (503, RFC 9110 §15.6.4), or closes the connection; any
+ * other 5xx says it failed, and leaves the client no way to tell that the order was not taken.
+ * A 4xx is the order's own refusal, not judged here.
+ */
+export function stoppingRefusalProblems(placed: readonly Placed[]): string[] {
+  return placed.flatMap((order) =>
+    "refused" in order && order.status !== undefined && order.status >= 500 && order.status !== 503
+      ? [
+          `order ${order.clientOrderId} was refused with ${order.status} as the server stopped (${order.refused}): a stopping server refuses with 503 Service Unavailable, or closes the connection`,
+        ]
+      : [],
+  );
+}
+
+/** How the refused orders were answered, by status ("no answer": the connection closed). */
+function refusalCounts(placed: readonly Placed[]): string {
+  const counts = new Map<string, number>();
+  for (const order of placed)
+    if ("refused" in order) {
+      const how = order.status === undefined ? "no answer" : String(order.status);
+      counts.set(how, (counts.get(how) ?? 0) + 1);
+    }
+  return [...counts].map(([how, n]) => `${n} × ${how}`).join(", ") || "none";
 }
 
 /** Orders in flight at once while a long history is made. */

@@ -15,7 +15,8 @@
  *   once nothing more can be written, every acknowledged one kept and no refused one, and orders
  *   taken again once there is room; a disk full from the first start: refused, and the path
  *   usable once there is room;
- * - a stop (SIGTERM) while orders arrive, and a long history (opt-in);
+ * - a stop (SIGTERM) while orders arrive: no new work taken, refusals 503 (or the connection
+ *   closed), the server ends, and what it acknowledged is kept; a long history (opt-in);
  * - open files: work that ended (orders on connections since closed) leaves none open.
  * The scenarios are in custody-file.ts (what is done to the file), custody-disk.ts (a full disk)
  * and custody-work.ts (a stop, open files, a long history).
@@ -33,6 +34,7 @@ export {
   quoteProblems,
   refusalProblems,
 } from "./custody-context.js";
+export { newWorkProblems, stoppingRefusalProblems } from "./custody-work.js";
 
 /** Every scenario, in the order a report lists them. */
 export const SCENARIOS: ReadonlyArray<{ name: string; run(context: CustodyContext): Promise<Judgement> }> = [

@@ -6,6 +6,7 @@
  */
 import { createHmac } from "node:crypto";
 import { request as httpRequest } from "node:http";
+import { type Dec, formatDec, tryParseDec, ZERO } from "../../src/core/decimal.js";
 import { at, list, onRequest, served } from "./behaviour-faults.js";
 import {
   allParams,
@@ -458,6 +459,33 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
                 : json;
             })
           : res,
+    },
+    {
+      name: "taker-commission-not-taken-from-balance",
+      description:
+        "the commission of a taker's fills is shown on the fills and the account's trades, but never taken from what the account holds of its asset",
+      caughtBy: ["account_views"],
+      response: (req, res, state) => {
+        if (keyOf(req) !== demo.apiKey || !served(res)) return res;
+        const unpaid =
+          (state.get("unpaid-commission") as Map<string, Dec> | undefined) ?? new Map<string, Dec>();
+        state.set("unpaid-commission", unpaid);
+        if (isNewOrder(req))
+          for (const fill of (bodyOf(res)?.fills as Json[] | undefined) ?? []) {
+            const [amount, asset] = [tryParseDec(fill.commission), fill.commissionAsset];
+            if (amount !== undefined && typeof asset === "string")
+              unpaid.set(asset, (unpaid.get(asset) ?? ZERO) + amount);
+          }
+        if (!(req.method === "GET" && at("account")(req))) return res;
+        return mapJson(res, (json) => {
+          const body = json as { balances?: Json[] };
+          for (const row of body.balances ?? []) {
+            const [free, owed] = [tryParseDec(row.free), unpaid.get(String(row.asset))];
+            if (free !== undefined && owed !== undefined) row.free = formatDec(free + owed);
+          }
+          return body;
+        });
+      },
     },
     {
       name: "account-update-time-of-its-first-order",

@@ -2,8 +2,9 @@
 // the spec's own x-order-arithmetic.
 import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
+import { parseDec as d } from "../src/core/decimal.js";
 import { buildContractModel } from "../src/core/operations.js";
-import { arithmeticProblems } from "../src/kit/order-answers.js";
+import { arithmeticProblems, quoteBudgetProblem } from "../src/kit/order-answers.js";
 
 const rule = buildContractModel(loadOpenApi()).operation("new_order")!.behaviour.orderArithmetic!;
 
@@ -78,5 +79,36 @@ describe("arithmeticProblems", () => {
     },
   ])("$name", ({ given, tif, want }) => {
     expect(arithmeticProblems(rule, given, tif)).toEqual(want);
+  });
+});
+
+describe("quoteBudgetProblem: a MARKET BUY by quote budget buys what whole steps allow", () => {
+  // Filled at 60011.99 from an order offering 0.0003, in steps of 0.00001.
+  const cases: Array<{ name: string; budget: string; executed: string; want: RegExp | undefined }> = [
+    {
+      name: "a budget of whole steps, all of it bought",
+      budget: "12.002398",
+      executed: "0.0002",
+      want: undefined,
+    },
+    {
+      name: "one step short of a budget of whole steps",
+      budget: "12.002398",
+      executed: "0.00019",
+      want: /executed 0\.00019; the budget pays for 0\.0002 in whole steps of 0\.00001 .*one step or more short/,
+    },
+    { name: "a budget between steps, floored", budget: "12.6", executed: "0.00020", want: undefined },
+    { name: "more than is offered, what is offered", budget: "100", executed: "0.0003", want: undefined },
+    {
+      name: "more than the budget pays for",
+      budget: "12.002398",
+      executed: "0.00021",
+      want: /more than it pays for/,
+    },
+  ];
+  it.each(cases)("$name", ({ budget, executed, want }) => {
+    const problem = quoteBudgetProblem(d(budget), d("60011.99"), d("0.00001"), d("0.0003"), d(executed));
+    if (want === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(want);
   });
 });

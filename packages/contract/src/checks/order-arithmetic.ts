@@ -10,7 +10,7 @@
  */
 
 import type { OrderArithmetic } from "@marketapi/spec/model";
-import { type Dec, formatDec, tryParseDec, ZERO } from "../core/decimal.js";
+import { type Dec, formatDec, maxDec, mul, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import { encodeParams } from "../http/request.js";
 import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
@@ -22,7 +22,7 @@ import {
   smallestMarketQuantity,
   smallestQuantity,
 } from "../kit/market.js";
-import { arithmeticProblems } from "../kit/order-answers.js";
+import { arithmeticProblems, quoteBudgetProblem } from "../kit/order-answers.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { type BestPrices, bestPrices, type PlacedOrder, placeOrder } from "../kit/order-placing.js";
 import { afterCancel } from "../kit/order-state.js";
@@ -48,6 +48,7 @@ export const orderArithmetic: ContractCheck<typeof CHECK> = {
     "fok-partial",
     "fills-short-on-ethusdt",
     "fok-checked-against-the-best-level-only",
+    "market-quote-budget-one-step-short",
   ],
 };
 
@@ -125,6 +126,8 @@ async function tradeOn(ctx: RunContext, trading: Trading): Promise<void> {
   }
   if (can("LIMIT")) await fokBeyondLiquidity(ctx, trading, prices);
   if (can("LIMIT")) await fokAcrossLevels(ctx, trading, prices);
+  if (can("LIMIT") && can("MARKET") && rules.quoteOrderQtyAllowed)
+    await quoteBudgetSpent(ctx, trading, prices);
   if (can("LIMIT") && "price" in plan.farBuy) {
     await unfillable(ctx, trading, plan.farBuy);
     await restingThenCancelled(ctx, trading, plan.farBuy);
@@ -356,6 +359,56 @@ async function fokAcrossLevels(ctx: RunContext, trading: Trading, prices: BestPr
     bought - sold.reduce((sum, s) => sum + s, ZERO),
     "the FOK across two levels",
   );
+}
+
+/**
+ * A MARKET BUY by quote budget spends it as far as whole steps allow: the run's own SELL rests one
+ * tick under the ask with three times the smallest quantity, and the budget is its price × twice
+ * the smallest quantity, a whole number of steps, so the order must buy exactly that much (an
+ * engine that adds steps while the cost stays strictly under the budget buys one step less).
+ * Judged only when every fill was at the SELL's price (no one else's order came between). What
+ * was bought and sold is offset, as in fokBeyondLiquidity.
+ */
+async function quoteBudgetSpent(ctx: RunContext, trading: Trading, prices: BestPrices): Promise<void> {
+  const { newOrder, rule, plan } = trading;
+  const { rules } = plan;
+  const symbol = rules.symbol;
+  const note = (why: string) =>
+    ctx.session.recorder.note(CHECK, newOrder.operationId, `a MARKET BUY by quote budget not judged: ${why}`);
+  if (prices.ask - prices.bid < 2n * rules.tick) return note("the spread is one tick");
+  const level = prices.ask - rules.tick;
+  const smallest = smallestQuantity(rules, level);
+  const offered = 3n * smallest;
+  const budget = mul(level, 2n * smallest);
+  if (budget % unitOf(rules.quotePrecision) !== ZERO)
+    return note(`${formatDec(budget)} has more decimals than the quote asset's ${rules.quotePrecision}`);
+  const resting = await ownSellInsideSpread(ctx, newOrder, symbol, level, offered);
+  if (!ok(resting.exchange) || resting.body?.status !== "NEW")
+    return note(`the run's own SELL at ${formatDec(level)} did not rest`);
+  const placed = await placeOrder(
+    ctx,
+    newOrder,
+    { symbol, side: "BUY", type: "MARKET", quoteOrderQty: formatDec(budget) },
+    `order arithmetic: MARKET BUY by quoteOrderQty ${formatDec(budget)}, what the own SELL asks for twice the smallest quantity`,
+  );
+  const bought = judgeAnswer(
+    ctx,
+    rule,
+    placed.exchange,
+    `a MARKET BUY by quoteOrderQty ${formatDec(budget)}`,
+    "",
+  );
+  const sold = await cancelOwn(ctx, rule, symbol, resting.clientOrderId);
+  const fills =
+    (bodyObject(placed.exchange)?.[rule.fills.list] as Record<string, unknown>[] | undefined) ?? [];
+  const atLevel = fills.length > 0 && fills.every((f) => tryParseDec(f[rule.fills.price]) === level);
+  if (bought !== undefined && atLevel) {
+    const step = maxDec(rules.step, rules.marketStep);
+    const problem = quoteBudgetProblem(budget, level, step, offered, bought);
+    if (problem) ctx.session.fail(CHECK, placed.exchange, problem);
+    else ctx.session.pass(CHECK, placed.exchange);
+  } else if (bought !== undefined) note(`it did not fill at the own SELL's price ${formatDec(level)} alone`);
+  await offsetNet(ctx, newOrder, symbol, (bought ?? ZERO) - sold, "the MARKET BUY by quote budget");
 }
 
 /** Cancels an own order by client id; returns what it executed (read back if the cancel was refused). */

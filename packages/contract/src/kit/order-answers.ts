@@ -5,7 +5,7 @@
  * answers with it.
  */
 import type { OrderArithmetic } from "@marketapi/spec/model";
-import { formatDec, mul, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
+import { type Dec, div, floorToStep, formatDec, mul, tryParseDec, unitOf, ZERO } from "../core/decimal.js";
 
 const RESTING = ["NEW", "PARTIALLY_FILLED"];
 
@@ -54,4 +54,23 @@ export function arithmeticProblems(
   if (rule.allOrNothing.includes(timeInForce) && share === "part")
     problems.push(`a ${timeInForce} order filled ${formatDec(executed)} of ${formatDec(orig)}`);
   return problems;
+}
+
+/**
+ * What a MARKET BUY by quote budget executed wrong, when all of it filled at one `price` from an
+ * order offering `offered` there: it buys as much as the budget pays for in whole steps
+ * ("fills as close to the notional as the lot size allows"), up to what is offered, no less and
+ * no more. Undefined when it is right. Pure.
+ */
+export function quoteBudgetProblem(
+  budget: Dec,
+  price: Dec,
+  step: Dec,
+  offered: Dec,
+  executed: Dec,
+): string | undefined {
+  const affordable = floorToStep(div(budget, price), step);
+  const expected = affordable < offered ? affordable : offered;
+  if (executed === expected) return undefined;
+  return `a MARKET BUY by quoteOrderQty ${formatDec(budget)}, filled at ${formatDec(price)} from an order offering ${formatDec(offered)}, executed ${formatDec(executed)}; the budget pays for ${formatDec(expected)} in whole steps of ${formatDec(step)} (${formatDec(mul(expected, price))}), ${executed < expected ? "one step or more short of it" : "more than it pays for"}`;
 }

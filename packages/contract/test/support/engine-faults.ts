@@ -6,7 +6,7 @@
  */
 import { createHmac } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { type Dec, formatDec, tryParseDec, ZERO } from "../../src/core/decimal.js";
+import { type Dec, formatDec, tryParseDec, unitOf, ZERO } from "../../src/core/decimal.js";
 import { at, list, onRequest, served } from "./behaviour-faults.js";
 import {
   allParams,
@@ -484,6 +484,42 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
             if (free !== undefined && owed !== undefined) row.free = formatDec(free + owed);
           }
           return body;
+        });
+      },
+    },
+    {
+      name: "market-quote-budget-one-step-short",
+      description:
+        "a MARKET order by quoteOrderQty adds steps while the cost stays strictly under the budget, so a budget of a whole number of steps buys one step less; its answers still echo the budget",
+      caughtBy: ["order_arithmetic"],
+      request: (req) => {
+        const p = allParams(req);
+        const budget = tryParseDec(p.get("quoteOrderQty"));
+        if (!isNewOrder(req) || keyOf(req) !== demo.apiKey || p.get("type") !== "MARKET") return req;
+        if (budget === undefined || budget <= unitOf(8)) return req;
+        const short = resign(req, secret, (q) => q.set("quoteOrderQty", formatDec(budget - unitOf(8))));
+        return { ...short, headers: { ...short.headers, "x-budget-asked": formatDec(budget) } };
+      },
+      // Every answer that shows such an order (placed, queried, listed, cancelled) echoes the budget asked.
+      response: (req, res, state) => {
+        if (!served(res)) return res;
+        const budgets =
+          (state.get("budgets-asked") as Map<string, Dec> | undefined) ?? new Map<string, Dec>();
+        state.set("budgets-asked", budgets);
+        const asked = tryParseDec(req.headers["x-budget-asked"]);
+        const visit = (o: Json) => {
+          const key = `${String(o.symbol)}:${String(o.orderId)}`;
+          if (asked !== undefined && isNewOrder(req) && typeof o.orderId === "number")
+            budgets.set(key, asked);
+          const budget = budgets.get(key);
+          if (budget !== undefined && typeof o.origQuoteOrderQty === "string")
+            o.origQuoteOrderQty = sameDecimals(budget, o.origQuoteOrderQty);
+          for (const report of (o.orderReports as Json[] | undefined) ?? []) visit(report);
+        };
+        return mapJson(res, (json) => {
+          for (const item of Array.isArray(json) ? json : [json])
+            if (typeof item === "object" && item !== null) visit(item as Json);
+          return json;
         });
       },
     },
@@ -1035,6 +1071,13 @@ function timeUnitFaults(): Fault[] {
 }
 
 const keyOf = (req: ProxyRequest) => req.headers["x-mbx-apikey"] ?? "";
+
+/** `value` written with as many decimals as `like` shows (the server's own format). */
+function sameDecimals(value: Dec, like: string): string {
+  const decimals = like.split(".")[1]?.length ?? 0;
+  const [whole, fraction = ""] = formatDec(value).split(".");
+  return decimals > 0 ? `${whole}.${fraction.padEnd(decimals, "0")}` : whole!;
+}
 
 /**
  * A LIMIT taker of `timeInForce` matched as if its price were the best opposite level's: it takes

@@ -2,7 +2,8 @@
  * time_window (x-time-window): startTime/endTime select exactly the items between them (bounds
  * inclusive as the spec says), as epoch integers and, where the schema admits it, as RFC 3339
  * date-times to the millisecond, in UTC and with an offset of no whole hour; each bound alone anchors the page as stated; a window wider than
- * the largest span is refused with the stated code, and one exactly that wide is served.
+ * the largest span is refused with the stated code, and one exactly that wide is served; where the
+ * spec states no largest span, a window of days is served.
  */
 
 import type { TimeWindow } from "@marketapi/spec/model";
@@ -28,6 +29,7 @@ export const timeWindow: ContractCheck<typeof CHECK> = {
     "aggTrades-startTime-ignored",
     "all-orders-wide-window-accepted",
     "aggTrades-date-time-to-the-second",
+    "aggTrades-window-over-an-hour-refused",
   ],
 };
 
@@ -183,8 +185,19 @@ function anchored(anchor: TimeWindow["startAlone"], matching: number[], count: n
   return anchor === "oldest-from-start" ? matching.slice(0, count) : matching.slice(-count);
 }
 
+/**
+ * The window asked of an operation whose span the spec does not cap: wider than any cap an
+ * implementation may carry over (the live API's aggregate trades had 1 hour until 2022, its
+ * orders 24 hours).
+ */
+const UNCAPPED_PROBE_MS = 7 * 86_400_000;
+
+/**
+ * Without a largest span, a wide window is served, holding only items inside it; with one, a
+ * window one millisecond wider is refused with the stated code, and one exactly that wide is served.
+ */
 async function widestSpan(ctx: RunContext, operation: ContractOperation, w: TimeWindow, start: number) {
-  if (w.maxSpanMs === undefined) return;
+  if (w.maxSpanMs === undefined) return uncappedSpan(ctx, operation, w, start);
   const tooWide = { ...valuesFor(ctx, operation), [w.start]: start, [w.end]: start + w.maxSpanMs + 1 };
   const refused = await ctx.session.call(
     { op: operation, params: encodeParams(operation, tooWide) },
@@ -197,4 +210,26 @@ async function widestSpan(ctx: RunContext, operation: ContractOperation, w: Time
   const widest = { ...valuesFor(ctx, operation), [w.start]: start, [w.end]: start + w.maxSpanMs };
   const served = await fetchServed(ctx, CHECK, operation, widest, "window: exactly the largest span");
   if (served) ctx.session.pass(CHECK, served.exchange);
+}
+
+/** A window of UNCAPPED_PROBE_MS ending at `end`, where the spec states no largest span: served, every item inside it. */
+async function uncappedSpan(ctx: RunContext, operation: ContractOperation, w: TimeWindow, end: number) {
+  const from = end - UNCAPPED_PROBE_MS;
+  const label = `window: ${UNCAPPED_PROBE_MS / 86_400_000} days wide, where the spec states no largest span`;
+  const served = await fetchServed(
+    ctx,
+    CHECK,
+    operation,
+    { ...valuesFor(ctx, operation), [w.start]: from, [w.end]: end },
+    label,
+  );
+  if (!served) return;
+  const outside = timesOf(served.json, w.field).filter((t) => typeof t !== "number" || t < from || t > end);
+  if (outside.length > 0)
+    ctx.session.fail(
+      CHECK,
+      served.exchange,
+      `${label}: ${outside.length} item(s) outside ${w.start}=${from} … ${w.end}=${end} (the first at ${String(outside[0])})`,
+    );
+  else ctx.session.pass(CHECK, served.exchange);
 }

@@ -275,6 +275,26 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       ),
     },
     {
+      name: "aggTrades-window-over-an-hour-refused",
+      description:
+        "aggTrades refuses startTime and endTime more than an hour apart with -1127, a cap the spec does not state (the live API's until 2022)",
+      caughtBy: ["time_window"],
+      response: (req, res) => {
+        // In milliseconds: from 10^14 on, an integer bound is in microseconds (x-epoch-time).
+        const [start, end] = ["startTime", "endTime"].map((name) => {
+          const value = Number(req.query.get(name) ?? Number.NaN);
+          return value >= 1e14 ? value / 1000 : value;
+        });
+        if (req.method !== "GET" || !at("aggTrades")(req) || !served(res) || !(end! - start! > 3_600_000))
+          return res;
+        return {
+          ...res,
+          status: 400,
+          body: JSON.stringify({ code: -1127, msg: "More than 1 hours between startTime and endTime." }),
+        };
+      },
+    },
+    {
       name: "aggTrades-date-time-offset-read-as-utc",
       description:
         "aggTrades reads an RFC 3339 startTime or endTime with an offset as if it were UTC (the offset dropped, the local time kept)",

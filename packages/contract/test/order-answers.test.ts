@@ -4,7 +4,7 @@ import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
 import { parseDec as d } from "../src/core/decimal.js";
 import { buildContractModel } from "../src/core/operations.js";
-import { arithmeticProblems, quoteBudgetProblem } from "../src/kit/order-answers.js";
+import { arithmeticProblems, inactiveTrailingProblem, quoteBudgetProblem } from "../src/kit/order-answers.js";
 
 const rule = buildContractModel(loadOpenApi()).operation("new_order")!.behaviour.orderArithmetic!;
 
@@ -108,6 +108,24 @@ describe("quoteBudgetProblem: a MARKET BUY by quote budget buys what whole steps
   ];
   it.each(cases)("$name", ({ budget, executed, want }) => {
     const problem = quoteBudgetProblem(d(budget), d("60011.99"), d("0.00001"), d("0.0003"), d(executed));
+    if (want === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(want);
+  });
+});
+
+describe("inactiveTrailingProblem: a trailing stop not active yet shows trailingTime -1", () => {
+  const cases: Array<{ name: string; given: Record<string, unknown>; want: RegExp | undefined }> = [
+    { name: "-1", given: { trailingDelta: 100, trailingTime: -1, stopPrice: "50000" }, want: undefined },
+    { name: "not shown (an ACK answer)", given: { orderId: 1 }, want: undefined },
+    {
+      name: "the time it was placed",
+      given: { trailingDelta: 100, trailingTime: 1764547200000, stopPrice: "50000" },
+      want: /trailingTime 1764547200000, though the trailing stop is not active \(its stopPrice 50000 not reached\)/,
+    },
+    { name: "zero", given: { trailingDelta: 100, trailingTime: 0, stopPrice: "1" }, want: /trailingTime 0/ },
+  ];
+  it.each(cases)("$name", ({ given, want }) => {
+    const problem = inactiveTrailingProblem(given);
     if (want === undefined) expect(problem).toBeUndefined();
     else expect(problem).toMatch(want);
   });

@@ -803,6 +803,7 @@ export interface components {
             stopPrice?: components["schemas"]["Decimal"];
             icebergQty?: components["schemas"]["Decimal"];
             trailingDelta?: number;
+            /** @description When the trailing stop became active, in epoch milliseconds; -1 while it is not active (an order placed with a stopPrice activates when the last price reaches it). Filled from the live API. */
             trailingTime?: number;
             /** Format: int64 */
             preventedMatchId?: number;

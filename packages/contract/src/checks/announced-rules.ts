@@ -7,7 +7,8 @@
  * names. Orders rest far from the market and are cancelled at once; a MARKET order of the smallest
  * size is offset by another. The self-trade prevention modes it allows (allowedSelfTradePreventionModes)
  * are the only ones new_order takes there: a far order with another mode of the spec's enum is
- * refused, one with an allowed mode taken.
+ * refused, one with an allowed mode taken. A trailing stop taken at a TRAILING_DELTA bound, its
+ * stopPrice far from the market, is not active: its trailingTime is -1.
  */
 
 import { isObject, type JsonObject, type OrderTypeRule, resolveRef } from "@marketapi/spec/model";
@@ -38,6 +39,7 @@ import {
   takesOrders,
 } from "../kit/market.js";
 import { type ExplorationView, explorationView, quoteBudget } from "../kit/market-view.js";
+import { inactiveTrailingProblem } from "../kit/order-answers.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import { farShape, triggersOnRise } from "../kit/order-shapes.js";
 import { refusalOf } from "../kit/refusal-codes.js";
@@ -72,6 +74,7 @@ export const announcedRules: ContractCheck<typeof CHECK> = {
     "quote-market-not-allowed-accepted-on-ethusdt",
     "market-time-in-force-dropped",
     "take-profit-trailing-delta-unbounded",
+    "trailing-time-set-at-placement",
     "stp-mode-not-allowed-placed-as-none",
   ],
 };
@@ -82,6 +85,8 @@ interface EdgeProbe {
   values: Values;
   /** true: at the bound, the filter must let it through; false: past it, the filter refuses it. */
   within: boolean;
+  /** What the answer of a probe taken shows wrong of the order (undefined: right). */
+  answered?: (body: Record<string, unknown>) => string | undefined;
 }
 
 type Edge = { probes: EdgeProbe[] } | { unobservable: string };
@@ -283,8 +288,19 @@ function trailingProbes(
   });
   const name = `a trailing ${type} SELL`;
   const probes: EdgeProbe[] = [
-    { what: `${name} at minTrailing${way}Delta ${low}`, values: order(low), within: true },
-    { what: `${name} at maxTrailing${way}Delta ${high}`, values: order(high), within: true },
+    // Its stop far from the market, the trailing stop is not active: trailingTime -1.
+    {
+      what: `${name} at minTrailing${way}Delta ${low}`,
+      values: order(low),
+      within: true,
+      answered: inactiveTrailingProblem,
+    },
+    {
+      what: `${name} at maxTrailing${way}Delta ${high}`,
+      values: order(high),
+      within: true,
+      answered: inactiveTrailingProblem,
+    },
     { what: `${name} at ${high + 1}, above maxTrailing${way}Delta`, values: order(high + 1), within: false },
   ];
   if (low > 1)
@@ -598,6 +614,8 @@ async function edgeProbe(
     return;
   }
   await within(ctx, placed.exchange, probe.what, filter.code);
+  const problem = ok(placed.exchange) ? probe.answered?.(bodyObject(placed.exchange) ?? {}) : undefined;
+  if (problem) ctx.session.fail(CHECK, placed.exchange, `${probe.what}: ${problem}`);
   await cancelPlaced(ctx, view.symbol, placed.clientOrderId);
 }
 

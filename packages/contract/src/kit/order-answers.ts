@@ -74,3 +74,14 @@ export function quoteBudgetProblem(
   if (executed === expected) return undefined;
   return `a MARKET BUY by quoteOrderQty ${formatDec(budget)}, filled at ${formatDec(price)} from an order offering ${formatDec(offered)}, executed ${formatDec(executed)}; the budget pays for ${formatDec(expected)} in whole steps of ${formatDec(step)} (${formatDec(mul(expected, price))}), ${executed < expected ? "one step or more short of it" : "more than it pays for"}`;
 }
+
+/**
+ * What an answer shows wrong of a trailing stop that is not active yet (placed with a stopPrice the
+ * market has not reached): its trailingTime is -1 ("-1 while it is not active"), where the answer
+ * shows one. Undefined when it is right. Pure.
+ */
+export function inactiveTrailingProblem(body: Record<string, unknown>): string | undefined {
+  const time = body.trailingTime;
+  if (time === undefined || time === -1) return undefined;
+  return `trailingTime ${JSON.stringify(time)}, though the trailing stop is not active (its stopPrice ${String(body.stopPrice)} not reached): -1 while it is not active`;
+}

@@ -524,6 +524,20 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "trailing-time-set-at-placement",
+      description:
+        "a trailing stop placed with a stopPrice shows trailingTime as the time it was placed, not -1, before the market reaches its stopPrice (not active)",
+      caughtBy: ["announced_rules"],
+      response: (req, res) => {
+        if (!served(res) || !isNewOrder(req)) return res;
+        return mapJson(res, (json) => {
+          const order = json as Json;
+          if (order.trailingTime === -1) order.trailingTime = order.transactTime ?? order.workingTime;
+          return order;
+        });
+      },
+    },
+    {
       name: "account-update-time-of-its-first-order",
       description:
         "account_information's updateTime is the time of the account's first accepted order, not of its last balance change",

@@ -7,8 +7,9 @@
  * names. Orders rest far from the market and are cancelled at once; a MARKET order of the smallest
  * size is offset by another. The self-trade prevention modes it allows (allowedSelfTradePreventionModes)
  * are the only ones new_order takes there: a far order with another mode of the spec's enum is
- * refused, one with an allowed mode taken. A trailing stop taken at a TRAILING_DELTA bound, its
- * stopPrice far from the market, is not active: its trailingTime is -1.
+ * refused, one with an allowed mode taken. A type's exactlyOneOf group sent whole is refused. A
+ * trailing stop taken at a TRAILING_DELTA bound, its stopPrice far from the market, is not
+ * active: its trailingTime is -1.
  */
 
 import { isObject, type JsonObject, type OrderTypeRule, resolveRef } from "@marketapi/spec/model";
@@ -75,6 +76,7 @@ export const announcedRules: ContractCheck<typeof CHECK> = {
     "market-time-in-force-dropped",
     "take-profit-trailing-delta-unbounded",
     "trailing-time-set-at-placement",
+    "market-both-quantities-takes-quantity",
     "stp-mode-not-allowed-placed-as-none",
   ],
 };
@@ -692,6 +694,7 @@ async function listedTypes(
     if (!rule) continue;
     await withoutWhatTheRuleAsks(ctx, newOrder, view.symbol, type, rule, shape.values);
     await withWhatTheRuleForbids(ctx, newOrder, view.symbol, type, rule, shape.values);
+    await withAWholeGroup(ctx, newOrder, view.symbol, type, rule, shape.values);
   }
 }
 
@@ -754,6 +757,7 @@ async function marketAccepted(
     );
   await offsetBuy(ctx, newOrder, view.symbol, buy.body);
   await withWhatTheRuleForbids(ctx, newOrder, view.symbol, "MARKET", rules.MARKET, values);
+  await withAWholeGroup(ctx, newOrder, view.symbol, "MARKET", rules.MARKET, values);
 }
 
 /**
@@ -774,6 +778,31 @@ async function withWhatTheRuleForbids(
     const what = `a ${type} with ${name}, which x-order-type-rules forbids for it`;
     const refusal = refusalOf(ctx, "parameter-not-required", newOrder.operationId, name);
     await mustRefuse(ctx, newOrder, symbol, Object.fromEntries(plausibleWith(name, base)), what, refusal);
+  }
+}
+
+/**
+ * Each group of which the type's rule takes exactly one (exactlyOneOf), sent whole: a valid order
+ * of the type (`values`, with one member) given the others too, at values they would take alone,
+ * is refused with x-refusals' exclusive-parameters code ("two of an exactlyOneOf group"). One
+ * taken by mistake is cancelled, or, a MARKET BUY, offset.
+ */
+async function withAWholeGroup(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  type: string,
+  rule: OrderTypeRule,
+  values: Values,
+): Promise<void> {
+  const base = Object.entries(values).map(([name, value]): [string, string] => [name, String(value)]);
+  for (const group of rule.exactlyOneOf ?? []) {
+    const absent = group.filter((name) => values[name] === undefined);
+    if (absent.length === 0 || absent.length === group.length) continue;
+    const whole = absent.reduce((params, name) => plausibleWith(name, params), base);
+    const what = `a ${type} with ${group.join(" and ")}, of which x-order-type-rules takes exactly one`;
+    const refusal = refusalOf(ctx, "exclusive-parameters", newOrder.operationId);
+    await mustRefuse(ctx, newOrder, symbol, Object.fromEntries(whole), what, refusal);
   }
 }
 

@@ -6,7 +6,8 @@
  * wrong signature, with a stale, future or missing timestamp, must be refused with 4xx and the
  * error schema. x-signing's error codes are required where the spec names them (-1022 bad
  * signature, -1021 timestamp outside the window), each with the status of the response that
- * lists it (BadRequest's 400: a signing refusal is not the API key's 401).
+ * lists it (BadRequest's 400: a signing refusal is not the API key's 401); a signature or a
+ * timestamp left out is a required parameter missing (x-refusals' missing-parameter).
  */
 
 import { apiKeyOf, type ContractOperation, isSigned, requiresApiKey } from "../core/operations.js";
@@ -53,6 +54,7 @@ export const authEnforcement: ContractCheck<typeof CHECK> = {
     "recv-window-one-second-slack",
     "api-key-case-insensitive",
     "signing-refusals-as-401-unauthorized",
+    "missing-timestamp-answered-outside-the-window",
   ],
 };
 
@@ -183,7 +185,18 @@ function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
           },
         ]
       : []),
-    { label: "without signature", auth: { signature: "none" }, needsCredentials: true },
+    // Each a required parameter of the signing envelope left out: x-refusals' missing-parameter.
+    {
+      label: "without signature",
+      auth: { signature: "none" },
+      needsCredentials: true,
+      ...refusalOf(
+        ctx,
+        "missing-parameter",
+        operation.operationId,
+        ctx.session.model.signing.signatureParameter,
+      ),
+    },
     {
       label: "with a wrong signature",
       auth: { signature: "wrong" },
@@ -208,7 +221,17 @@ function authCases(ctx: RunContext, operation: ContractOperation): AuthCase[] {
       ...badTimestamp,
       needsCredentials: true,
     },
-    { label: "without timestamp", auth: { timestamp: "none" }, needsCredentials: true },
+    {
+      label: "without timestamp",
+      auth: { timestamp: "none" },
+      needsCredentials: true,
+      ...refusalOf(
+        ctx,
+        "missing-parameter",
+        operation.operationId,
+        ctx.session.model.signing.timestampParameter,
+      ),
+    },
     ...signingProbes(ctx, operation),
   ];
 }

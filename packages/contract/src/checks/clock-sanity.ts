@@ -12,11 +12,24 @@
  *   in 2017, 296 billion ms off), or one whose Date header tells the real time, is signed for
  *   with this machine's clock instead, and the failure says so;
  * - in seconds: fails, and signing uses this machine's clock.
+ *
+ * At the end, server_time against the server's own stamps: a read answered before an order was
+ * sent is no later than its transactTime, one sent after its answer came no earlier (a serverTime
+ * cut to the second, or taken from another clock, falls behind the orders it follows).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ContractOperation } from "../core/operations.js";
-import { type ClockReading, readServerClock } from "../kit/clock.js";
+import { bodyObject, ok } from "../kit/answers.js";
+import {
+  type ClockReading,
+  clockOrderProblems,
+  readServerClock,
+  type ServerTimeRead,
+  type StampedEvent,
+} from "../kit/clock.js";
 import type { RunContext } from "../kit/context.js";
+import { ORDER_OPERATIONS } from "../kit/order-operations.js";
+import type { TimedRoundTrip } from "../session/round-trip.js";
 import type { Session } from "../session/session.js";
 import type { ContractCheck, ProbeFinding } from "./check.js";
 
@@ -30,11 +43,22 @@ export const clockSanity: ContractCheck<typeof CHECK> = {
   covers: [],
   hooks: [
     { phase: "probe", run: probeClock },
-    { phase: "end", run: (ctx) => recheckClock(ctx) },
+    {
+      phase: "end",
+      run: async (ctx) => {
+        await recheckClock(ctx);
+        await judgeClockOrder(ctx);
+      },
+    },
   ],
   appliesTo: (operation) => operation.operationId === "server_time",
   notApplicable: "judged on server_time only",
-  seenToCatch: ["server-time-in-seconds", "server-clock-9-years-off", "server-clock-stands-still"],
+  seenToCatch: [
+    "server-time-in-seconds",
+    "server-clock-9-years-off",
+    "server-clock-stands-still",
+    "server-time-cut-to-the-second",
+  ],
 };
 /** Largest offset that passes: a few minutes, as NTP-less test machines drift. */
 export const MAX_CLOCK_OFFSET_MS = 5 * 60_000;
@@ -179,4 +203,44 @@ export function formatOffset(ms: number): string {
         ? `${(abs / 3_600_000).toFixed(1)} h`
         : `${Math.round(abs / 1000)} s`;
   return `${text} ${sign}`;
+}
+
+/** Whether an exchange asked for its times in another unit than milliseconds (X-MBX-TIME-UNIT). */
+const inAnotherUnit = ({ exchange }: TimedRoundTrip) =>
+  exchange.plan.params.some(([name]) => name.toLowerCase() === "x-mbx-time-unit");
+
+/** Every server_time read of the run against every order it placed or cancelled (clockOrderProblems). */
+async function judgeClockOrder(ctx: RunContext): Promise<void> {
+  const { session } = ctx;
+  if (!session.recorder.enabled(CHECK)) return;
+  const timed = session.timeline.filter((entry) => ok(entry.exchange) && !inAnotherUnit(entry));
+  const reads: Array<ServerTimeRead & { entry: TimedRoundTrip }> = [];
+  const events: StampedEvent[] = [];
+  for (const entry of timed) {
+    const { exchange, sentAt, answeredAt, clock } = entry;
+    const body = bodyObject(exchange);
+    const id = exchange.op.operationId;
+    if (id === "server_time" && typeof body?.serverTime === "number")
+      reads.push({ sentAt, answeredAt, clock, serverTime: body.serverTime, entry });
+    const stamped = id === ORDER_OPERATIONS.newOrder || id === ORDER_OPERATIONS.cancelOrder;
+    if (stamped && typeof body?.transactTime === "number")
+      events.push({
+        sentAt,
+        answeredAt,
+        clock,
+        time: body.transactTime,
+        what: `${id}'s answer for order ${String(body.orderId)} on ${String(body.symbol)}`,
+      });
+  }
+  const last = reads.at(-1);
+  if (!last || events.length === 0) return;
+  const problems = clockOrderProblems(reads, events);
+  if (problems.length > 0)
+    session.fail(
+      CHECK,
+      last.entry.exchange,
+      `server_time against the orders' transactTime: ${problems.join("; ")}`,
+      "/serverTime",
+    );
+  else session.pass(CHECK, last.entry.exchange);
 }

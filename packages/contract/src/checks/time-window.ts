@@ -3,7 +3,8 @@
  * inclusive as the spec says), as epoch integers and, where the schema admits it, as RFC 3339
  * date-times to the millisecond, in UTC and with an offset of no whole hour; each bound alone anchors the page as stated; a window wider than
  * the largest span is refused with the stated code, and one exactly that wide is served; where the
- * spec states no largest span, a window of days is served.
+ * spec states no largest span, a window of days is served; a window with both bounds at one
+ * item's time holds the items of that time.
  */
 
 import type { TimeWindow } from "@marketapi/spec/model";
@@ -30,6 +31,7 @@ export const timeWindow: ContractCheck<typeof CHECK> = {
     "all-orders-wide-window-accepted",
     "aggTrades-date-time-to-the-second",
     "aggTrades-window-over-an-hour-refused",
+    "window-of-one-instant-empty",
   ],
 };
 
@@ -139,6 +141,18 @@ async function bothBounds(
         `${w.start}=${from}&${w.end}=${to} should give the ${want.length} items between them${w.inclusive ? ", bounds included" : ""} (x-time-window; times ${start} to ${end} ms); got ${got.length} (times ${got.slice(0, 4).join(", ")}${got.length > 4 ? ", …" : ""})`,
     );
   }
+  // No width at all: both bounds at one item's time (from the middle of the page, so that every
+  // item of that time is in it).
+  const at = times[Math.floor(times.length / 2)]!;
+  const exactly = w.inclusive ? times.filter((t) => t === at) : [];
+  await judgeTimes(
+    ctx,
+    operation,
+    { values: { [w.start]: at, [w.end]: at, [limit]: 50 }, label: `window: ${w.start}=${w.end}=${at}` },
+    { field: w.field, want: exactly },
+    (got) =>
+      `${w.start}=${w.end}=${at} should give ${w.inclusive ? `the ${exactly.length} item(s) of that time, bounds included` : "nothing, bounds excluded"} (x-time-window); got ${got.length} (times ${got.slice(0, 4).join(", ")}${got.length > 4 ? ", …" : ""})`,
+  );
 }
 
 async function oneBound(

@@ -295,6 +295,18 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
       },
     },
     {
+      name: "window-of-one-instant-empty",
+      description:
+        "aggTrades and allOrders with startTime equal to endTime answer nothing (a window read as start ≤ t < end), though both bounds are inclusive",
+      caughtBy: ["time_window"],
+      response: (req, res) => {
+        const [start, end] = ["startTime", "endTime"].map((name) => req.query.get(name));
+        if (req.method !== "GET" || !(at("aggTrades")(req) || at("allOrders")(req)) || !served(res))
+          return res;
+        return start !== null && start === end ? { ...res, body: "[]" } : res;
+      },
+    },
+    {
       name: "aggTrades-date-time-offset-read-as-utc",
       description:
         "aggTrades reads an RFC 3339 startTime or endTime with an offset as if it were UTC (the offset dropped, the local time kept)",
@@ -693,6 +705,16 @@ export function behaviourFaults(demo: { apiSecret: string }): Fault[] {
           return { serverTime: first };
         });
       })(),
+    },
+    {
+      name: "server-time-cut-to-the-second",
+      description:
+        "server_time answers its clock cut to the whole second (a seconds clock times 1000), so it falls behind the times the server stamps on orders",
+      caughtBy: ["clock_sanity"],
+      response: onAnswer("time", (j) => {
+        const time = (j as Json).serverTime;
+        return typeof time === "number" ? { serverTime: Math.floor(time / 1000) * 1000 } : j;
+      }),
     },
     // ---- signing and the receive window ----
     {

@@ -538,6 +538,18 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "market-both-quantities-takes-quantity",
+      description:
+        "a MARKET order given both quantity and quoteOrderQty (x-order-type-rules: exactly one) is taken for its quantity, the budget ignored",
+      caughtBy: ["announced_rules"],
+      request: (req) => {
+        const p = allParams(req);
+        if (!isNewOrder(req) || keyOf(req) !== demo.apiKey || p.get("type") !== "MARKET") return req;
+        if (!p.has("quantity") || !p.has("quoteOrderQty")) return req;
+        return resign(req, secret, (q) => q.delete("quoteOrderQty"));
+      },
+    },
+    {
       name: "account-update-time-of-its-first-order",
       description:
         "account_information's updateTime is the time of the account's first accepted order, not of its last balance change",

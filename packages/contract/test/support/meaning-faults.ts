@@ -407,6 +407,18 @@ export function meaningFaults(demo: { apiKey: string; apiSecret: string }): Faul
       response: (req, res) => recode(-1021, -1021, 401)(req, recode(-1022, -1022, 401)(req, res)),
     },
     {
+      name: "missing-timestamp-answered-outside-the-window",
+      description:
+        "a signed request without its timestamp is judged against the receive window as if its time were 0 and refused -1021 (outside the window) instead of -1102 (x-refusals missing-parameter)",
+      caughtBy: ["auth_enforcement"],
+      response: recode(
+        -1102,
+        -1021,
+        400,
+        (req) => allParams(req).has("signature") && !allParams(req).has("timestamp"),
+      ),
+    },
+    {
       name: "repeated-parameter-first-value-taken",
       description:
         "a parameter given twice in the query (or twice in a form body) is served with its first value instead of refused (x-refusals duplicate-parameter: 400, -1101)",

@@ -9,7 +9,9 @@
  * (X-MBX-ORDER-COUNT-*) counts its own orders, not the run's; and a client id is the account's own
  * (unique "among the account's open orders"): the second account's order under the id of the run's
  * open order is taken, and cancelling it by that id leaves the run's order resting, as does the
- * second account's cancel_all_orders on its symbol.
+ * second account's cancel_all_orders on its symbol. Where the target serves the account view of
+ * the sandbox document, each account reads its own: the second account's `uid`, read just after the
+ * run's, is not the run's.
  *
  * Without one, what the account's own history shows: an orderId the exchange issued (below the
  * run's own) that the account's all_orders does not hold is not the account's, so query_order
@@ -18,6 +20,7 @@
  */
 
 import { type Credentials, encodeParams } from "../http/request.js";
+import { VIEWS, viewOperation } from "../kit/account-views.js";
 import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js";
 import { op, type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
@@ -57,6 +60,7 @@ export const accountIsolation: ContractCheck<typeof CHECK> = {
     "order-count-per-address",
     "client-id-unique-across-accounts",
     "cancel-all-by-symbol-not-account",
+    "account-view-kept-without-the-key",
   ],
 };
 
@@ -141,6 +145,7 @@ async function betweenAccounts(ctx: RunContext, far: FarBuy, second: Credentials
     if (ctx.ledger.get(mine.clientOrderId)?.state === "open")
       await sameClientId(ctx, far, mine, second, orders);
     if (ctx.ledger.get(mine.clientOrderId)?.state === "open") await cancelAllAsOther(ctx, mine, second);
+    await accountsApart(ctx, second);
   } finally {
     for (const order of orders) await cancelIfOpen(ctx, order, `${PURPOSE}: cancel`);
   }
@@ -400,4 +405,34 @@ async function ownHistory(ctx: RunContext, far: FarBuy): Promise<void> {
   } finally {
     await cancelIfOpen(ctx, mine, `${PURPOSE}: cancel`);
   }
+}
+
+/**
+ * The account view (the sandbox document's account_information), where served, read by the run's
+ * account and at once by the second: each is its own account, so the two `uid`s differ (a view
+ * kept without the API key in its key shows the first reader's account to the second).
+ */
+async function accountsApart(ctx: RunContext, second: Credentials): Promise<void> {
+  const view = viewOperation(VIEWS.account);
+  if (!view) return;
+  const read = (as: Credentials | undefined, whose: string) =>
+    ctx.session.call(
+      { op: view, params: encodeParams(view, {}), ...(as ? { as } : {}) },
+      `${PURPOSE}: the account view, as ${whose}`,
+      { responseChecks: false },
+    );
+  const mine = await read(undefined, "the run's account");
+  const theirs = await read(second, "the second account");
+  const [a, b] = [bodyObject(mine)?.uid, bodyObject(theirs)?.uid];
+  if (!ok(mine) || !ok(theirs) || typeof a !== "number" || typeof b !== "number") return;
+  // Shown on open_orders: the report's rows are the API's operations, and the view is not one.
+  const listed = op(ctx, ORDER_OPERATIONS.openOrders);
+  const shown = listed ? { ...theirs, op: listed } : theirs;
+  if (a === b)
+    ctx.session.fail(
+      CHECK,
+      shown,
+      `the second account's account view, read just after the run's, shows the run's uid ${a}: each account reads its own`,
+    );
+  else ctx.session.pass(CHECK, shown);
 }

@@ -8,6 +8,7 @@
  *   a startTime inside a candle gives the candles opening at or after it; in UTC and in a time
  *   zone of no whole hour, every interval's candles open on its boundaries (`1w` from Monday,
  *   `1M` from the first) with no gap, and each closed candle is the shorter ones it covers, folded;
+ *   an interval the document does not list (`2m`, or `1H`: case-sensitive) is refused with -1120;
  * - myTrades: each of the account's trades is the public trade of its id (price, qty, quote qty,
  *   time, maker side); `orderId` lists exactly that order's trades, `fromId` those from it on;
  *   every order that had ended before the read has trades adding up to what it executed (a trade
@@ -114,6 +115,7 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "my-trades-unsupported-windows-served",
     "klines-end-time-bounds-the-close-time",
     "taker-commission-not-taken-from-balance",
+    "klines-unknown-interval-served-as-one-minute",
   ],
 };
 
@@ -170,6 +172,7 @@ async function accountViewsCheck(ctx: RunContext): Promise<void> {
   await candles(views);
   await startInsideCandle(views);
   for (const zone of ZONES) await candleIntervals(views, zone);
+  await unknownIntervals(views);
   if (!ctx.session.credentials) {
     ctx.session.recorder.skip(
       CHECK,
@@ -525,8 +528,18 @@ async function tradeWindows(views: Views, all: readonly AccountTrade[]): Promise
     },
     { values: { orderId: last.orderId, startTime: first.time }, code: -1128, what: "orderId with startTime" },
   ];
+  await judgeRefusals(views, VIEWS.myTrades, "its trades with", refusals);
+}
+
+/** Reads of a view the document refuses, each with 400 and its code. */
+async function judgeRefusals(
+  views: Views,
+  id: string,
+  label: string,
+  refusals: ReadonlyArray<{ values: Values; code: number; what: string }>,
+): Promise<void> {
   for (const { values, code, what } of refusals) {
-    const read = await call(views, VIEWS.myTrades, values, `its trades with ${what}`);
+    const read = await call(views, id, values, `${label} ${what}`);
     if (!read?.response || isRateLimited(read)) continue;
     const got = bodyObject(read)?.code;
     if (read.response.status === 400 && got === code) pass(views, read);
@@ -537,6 +550,25 @@ async function tradeWindows(views: Views, all: readonly AccountTrade[]): Promise
         `${what} answered ${describeAnswer(read)}; the document refuses it with 400 and ${code}`,
       );
   }
+}
+
+/**
+ * Intervals the document does not list: "Candle interval (case-sensitive). An unknown one is
+ * refused with -1120": one that is no interval, and a listed one in the other case (`1H` for `1h`).
+ */
+async function unknownIntervals(views: Views): Promise<void> {
+  await judgeRefusals(views, VIEWS.klines, "candles of", [
+    {
+      values: { interval: "2m", limit: 1 },
+      code: -1120,
+      what: "interval 2m, which the document does not list",
+    },
+    {
+      values: { interval: "1H", limit: 1 },
+      code: -1120,
+      what: "interval 1H (intervals are case-sensitive: 1h is listed)",
+    },
+  ]);
 }
 
 /** A filtered read of the account's trades lists exactly `want` (read just before, with no trade between). */

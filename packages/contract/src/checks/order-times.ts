@@ -8,7 +8,8 @@
  * trade's time in the trade list, and the average price's `closeTime` when that trade is the last.
  * A cancel refused because the order is no longer open (cancelled, filled) changes nothing: the
  * order reads the same after it, `updateTime` included.
- * Judged on the run's own orders, on every symbol it trades.
+ * Judged on the run's own orders, on every symbol it trades. At the end, every order read of the
+ * run (query_order, open_orders, all_orders) shows isWorking exactly when workingTime is set.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Dec, formatDec, tryParseDec } from "../core/decimal.js";
@@ -17,6 +18,7 @@ import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { op, type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
 import { type SymbolPlan, smallestQuantity } from "../kit/market.js";
+import { workingFlagProblem } from "../kit/order-state.js";
 import {
   cancelIfOpen,
   cancelOwn,
@@ -35,6 +37,8 @@ const PURPOSE = "order times";
 const OPERATIONS = [
   "new_order",
   "query_order",
+  "open_orders",
+  "all_orders",
   "cancel_order",
   "recent_trades_list",
   "current_average_price",
@@ -50,7 +54,10 @@ export const orderTimes: ContractCheck<typeof CHECK> = {
   description:
     "each time field is set by its event: transactTime when the order or cancel was taken, time/workingTime/updateTime from them, a fill's time on the maker and in the trade list",
   covers: [],
-  hooks: [{ phase: "trading-behaviour", run: orderTimesCheck }],
+  hooks: [
+    { phase: "trading-behaviour", run: orderTimesCheck },
+    { phase: "end", run: judgeWorkingFlags },
+  ],
   appliesTo: (operation) => OPERATIONS.includes(operation.operationId),
   notApplicable: "shows no order time",
   seenToCatch: [
@@ -60,6 +67,7 @@ export const orderTimes: ContractCheck<typeof CHECK> = {
     "cancel-transact-time-is-order-time",
     "transact-time-in-seconds",
     "refused-cancel-stamps-update-time",
+    "ended-orders-read-not-working",
   ],
 };
 
@@ -417,4 +425,23 @@ async function tradeTimes(
         ],
     "current_average_price",
   );
+}
+
+/** The reads of orders whose items carry isWorking and workingTime. */
+const ORDER_READS = new Set(["query_order", "open_orders", "all_orders"]);
+
+/** Every order read of the run: isWorking exactly when workingTime is set (workingFlagProblem). */
+async function judgeWorkingFlags(ctx: RunContext): Promise<void> {
+  const { session } = ctx;
+  if (!session.recorder.enabled(CHECK)) return;
+  let last: RoundTrip | undefined;
+  for (const { exchange } of session.timeline) {
+    if (!ORDER_READS.has(exchange.op.operationId) || !ok(exchange)) continue;
+    const body = bodyObject(exchange);
+    const orders = body ? [body] : itemsOf(exchange);
+    const problem = orders.map(workingFlagProblem).find((p) => p !== undefined);
+    if (problem) return session.fail(CHECK, exchange, `${exchange.op.operationId}: ${problem}`);
+    if (orders.length > 0) last = exchange;
+  }
+  if (last) session.pass(CHECK, last);
 }

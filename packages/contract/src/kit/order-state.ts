@@ -48,3 +48,15 @@ export function refusedNewOrder(exchange: RoundTrip): boolean {
   const status = exchange.response?.status;
   return status !== undefined && status >= 400 && status < 500 && status !== 408;
 }
+
+/**
+ * What an order's view shows wrong between its two marks of working: `workingTime` is "-1 while it
+ * is not working" and set once it works, so `isWorking` is true exactly when `workingTime` is
+ * set (a closed order that worked keeps both). Undefined when they agree or one is not shown. Pure.
+ */
+export function workingFlagProblem(order: Record<string, unknown>): string | undefined {
+  const { isWorking, workingTime } = order;
+  if (typeof isWorking !== "boolean" || typeof workingTime !== "number") return undefined;
+  if (isWorking === (workingTime !== -1)) return undefined;
+  return `order ${String(order.orderId)} (${String(order.status)}) shows isWorking ${isWorking} with workingTime ${workingTime}: workingTime is -1 while an order is not working and set once it works`;
+}

@@ -610,6 +610,66 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "klines-unknown-interval-served-as-one-minute",
+      description:
+        "klines with an interval the document does not list (or a listed one in the other case) falls back to 1m instead of refusing it with -1120",
+      caughtBy: ["account_views"],
+      request: (req) => {
+        const interval = req.query.get("interval");
+        if (req.method !== "GET" || !at("klines")(req) || interval === null || KLINE_INTERVALS.has(interval))
+          return req;
+        const query = new URLSearchParams(req.rawQuery);
+        query.set("interval", "1m");
+        return { ...req, query, rawQuery: query.toString() };
+      },
+    },
+    {
+      name: "ended-orders-read-not-working",
+      description:
+        "query_order, open_orders and all_orders show isWorking false for an order that ended (filled, cancelled, expired) while keeping its workingTime: the flag computed as 'still on the book'",
+      caughtBy: ["order_times"],
+      response: (req, res) => {
+        const read =
+          req.method === "GET" && (at("order")(req) || at("openOrders")(req) || at("allOrders")(req));
+        if (!read || !served(res)) return res;
+        const ended = (o: Json) =>
+          ["FILLED", "CANCELED", "EXPIRED", "EXPIRED_IN_MATCH"].includes(String(o.status));
+        return mapJson(res, (json) => {
+          for (const o of (Array.isArray(json) ? json : [json]) as Json[])
+            if (ended(o) && o.isWorking === true) o.isWorking = false;
+          return json;
+        });
+      },
+    },
+    {
+      name: "all-orders-open-listed-last",
+      description:
+        "all_orders lists the account's ended orders by orderId and then its open ones (two stores joined, not sorted), so an open order older than an ended one comes last",
+      caughtBy: ["list_order"],
+      response: (req, res) => {
+        if (req.method !== "GET" || !at("allOrders")(req) || !served(res)) return res;
+        const open = (o: Json) => ["NEW", "PARTIALLY_FILLED"].includes(String(o.status));
+        return mapJson(res, (json) =>
+          Array.isArray(json)
+            ? [...(json as Json[]).filter((o) => !open(o)), ...(json as Json[]).filter(open)]
+            : json,
+        );
+      },
+    },
+    {
+      name: "account-view-kept-without-the-key",
+      description:
+        "the account view's answer is kept for a few seconds under its path alone, without the API key, so an account that reads it just after another gets the other's",
+      caughtBy: ["account_isolation"],
+      response: (req, res, state) => {
+        if (req.method !== "GET" || !at("account")(req) || !served(res)) return res;
+        const kept = state.get("account-view") as { body: string; at: number } | undefined;
+        if (kept && Date.now() - kept.at < 5000) return { ...res, body: kept.body };
+        state.set("account-view", { body: res.body, at: Date.now() });
+        return res;
+      },
+    },
+    {
       name: "my-trades-listed-by-order",
       description:
         "myTrades lists the account's trades grouped by order (by orderId, then trade id), not oldest first",
@@ -1097,6 +1157,26 @@ function timeUnitFaults(): Fault[] {
 }
 
 const keyOf = (req: ProxyRequest) => req.headers["x-mbx-apikey"] ?? "";
+
+/** The live API's candle intervals, as the sandbox document lists them. */
+const KLINE_INTERVALS = new Set([
+  "1s",
+  "1m",
+  "3m",
+  "5m",
+  "15m",
+  "30m",
+  "1h",
+  "2h",
+  "4h",
+  "6h",
+  "8h",
+  "12h",
+  "1d",
+  "3d",
+  "1w",
+  "1M",
+]);
 
 /** `value` written with as many decimals as `like` shows (the server's own format). */
 function sameDecimals(value: Dec, like: string): string {

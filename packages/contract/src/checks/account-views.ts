@@ -116,6 +116,7 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "klines-end-time-bounds-the-close-time",
     "taker-commission-not-taken-from-balance",
     "klines-unknown-interval-served-as-one-minute",
+    "klines-start-time-page-one-short",
   ],
 };
 
@@ -371,11 +372,21 @@ async function startInsideCandle(views: Views): Promise<void> {
   if (!exchange || !ok(exchange)) return;
   const shown = listOf(exchange).map(candleOf);
   const early = shown.find((c) => c !== undefined && c.openTime < startTime);
+  // The two candles after the first of the three newest open after startTime, the oldest first:
+  // with limit 2, those two (newer ones may have opened since, after them).
+  const want = rows.slice(1, 3).map((row) => candleOf(row)?.openTime);
+  const got = shown.map((c) => c?.openTime);
   if (early)
     fail(
       views,
       exchange,
       `startTime ${startTime} lies inside the candle opening at ${early.openTime}, which is listed: startTime gives the candles opening at or after it`,
+    );
+  else if (rows.length >= 3 && got.join() !== want.join())
+    fail(
+      views,
+      exchange,
+      `startTime ${startTime} with limit 2 listed candles opening at ${got.join(", ") || "none"}; the two oldest opening at or after it open at ${want.join(", ")}`,
     );
   else pass(views, exchange);
   await endInsideCandle(views, first.openTime);

@@ -670,6 +670,20 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "klines-start-time-page-one-short",
+      description:
+        "klines with startTime and a limit that the candles after it fill stop one candle short (the page's end computed as startTime + (limit - 1) intervals, exclusive)",
+      caughtBy: ["account_views"],
+      response: (req, res) => {
+        const p = allParams(req);
+        const limit = Number(p.get("limit") ?? Number.NaN);
+        if (req.method !== "GET" || !at("klines")(req) || !p.has("startTime") || !served(res)) return res;
+        return mapJson(res, (json) =>
+          Array.isArray(json) && json.length === limit && limit > 1 ? json.slice(0, -1) : json,
+        );
+      },
+    },
+    {
       name: "my-trades-listed-by-order",
       description:
         "myTrades lists the account's trades grouped by order (by orderId, then trade id), not oldest first",

@@ -175,8 +175,23 @@ describe("lockedProblems", () => {
       want: ["USDT locked 1; the 0 open order(s) lock 0"],
     },
     {
-      name: "a stop open: not judged",
-      given: { balances: bal("0", "1"), open: [order("BUY", "STOP_LOSS_LIMIT")] },
+      name: "a stop-limit BUY locks what its limit order would",
+      given: { balances: bal("0", "200"), open: [order("BUY", "STOP_LOSS_LIMIT")] },
+      want: [],
+    },
+    {
+      name: "a stop-market SELL locks its quantity",
+      given: { balances: bal("2", "0"), open: [order("SELL", "TAKE_PROFIT")] },
+      want: [],
+    },
+    {
+      name: "a stop SELL's quantity left free",
+      given: { balances: bal("0", "0"), open: [order("SELL", "STOP_LOSS_LIMIT")] },
+      want: ["BTC locked 0; the 1 open order(s) lock 2"],
+    },
+    {
+      name: "a stop-market BUY open: not judged (the document does not say what it locks)",
+      given: { balances: bal("0", "1"), open: [order("BUY", "STOP_LOSS")] },
       want: undefined,
     },
   ];

@@ -17,7 +17,8 @@
  *   (account_information's commissionRates), and each fill of the run's new orders is the
  *   account's trade of its id as taker (price, qty, commission and its asset);
  * - account: valid by the document (uid from 1), its balances sorted by asset, omitZeroBalances leaves out exactly the zero
- *   balances, what is locked is what its open LIMIT orders hold, and an account whose orders
+ *   balances, what is locked is what its open orders hold (read while a far stop of the run
+ *   rests: a stop locks what its limit or market counterpart would), and an account whose orders
  *   traded with each other does not require self-trade prevention; what it holds of each asset
  *   (free and locked) moves, from this phase to the run's end (the exploration trades between),
  *   by exactly what its trades on the run's symbols did: quantities, quote quantities and
@@ -67,10 +68,13 @@ import {
   intervalCut,
   zoneMinutesOf,
 } from "../kit/candle-intervals.js";
-import { op, type RunContext } from "../kit/context.js";
+import { op, type RunContext, whyNoTrading } from "../kit/context.js";
 import { countersOf, counterValue, sameWindow } from "../kit/counters.js";
+import { explorationView } from "../kit/market-view.js";
 import { FINAL_STATUSES } from "../kit/matching-model.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
+import { farShape } from "../kit/order-shapes.js";
+import { cancelIfOpen, type OwnOrder, placeOwn } from "../kit/own-orders.js";
 import { ATTEMPTS, newestTradeId, newestTrades, type TradeRow, tradePage } from "../kit/relations-support.js";
 import type { Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
@@ -117,6 +121,7 @@ export const accountViews: ContractCheck<typeof CHECK> = {
     "taker-commission-not-taken-from-balance",
     "klines-unknown-interval-served-as-one-minute",
     "klines-start-time-page-one-short",
+    "stop-locks-shown-free",
   ],
 };
 
@@ -666,7 +671,45 @@ function judgeSorted(views: Views, exchange: RoundTrip, balances: readonly Balan
   else pass(views, exchange);
 }
 
+/** The stop types a far stop is placed as, so that the balances are read while one rests: a SELL of each. */
+const FAR_STOP_TYPES = ["STOP_LOSS_LIMIT", "TAKE_PROFIT_LIMIT", "STOP_LOSS", "TAKE_PROFIT"];
+
+/**
+ * A stop SELL that does not fire (far from the market), placed where trading is allowed so that
+ * the balances are read while a stop rests: what it locks is judged with the rest. The first
+ * type of FAR_STOP_TYPES the symbol lists and the run can shape; undefined where none.
+ */
+async function farStop(views: Views): Promise<OwnOrder | undefined> {
+  const { ctx } = views;
+  const newOrder = op(ctx, ORDER_OPERATIONS.newOrder);
+  const plan = ctx.symbols.find((p) => p.rules.symbol === views.symbol);
+  if (whyNoTrading(ctx) || !newOrder?.orderTypeRules || !plan?.reference) return undefined;
+  const specTypes = newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? [];
+  const view = explorationView(plan.rules, plan.reference, specTypes.map(String));
+  const shape = view
+    ? FAR_STOP_TYPES.filter((t) => view.types.includes(t))
+        .map((type) => farShape(view, newOrder.orderTypeRules!, type, "SELL", 1, false))
+        .find((s) => s !== undefined)
+    : undefined;
+  if (!shape) return undefined;
+  const stop = await placeOwn(
+    ctx,
+    { symbol: views.symbol, ...shape.values },
+    `${PURPOSE}: ${shape.label}, so that the balances are read while a stop rests`,
+  );
+  return ok(stop.placed.exchange) ? stop : undefined;
+}
+
 async function account(views: Views, mine: readonly AccountTrade[]): Promise<void> {
+  const stop = await farStop(views);
+  try {
+    await balances(views, mine);
+  } finally {
+    if (stop) await cancelIfOpen(views.ctx, stop, `${PURPOSE}: cancel the far stop`);
+  }
+}
+
+async function balances(views: Views, mine: readonly AccountTrade[]): Promise<void> {
   const { ctx } = views;
   const openOrders = op(ctx, "open_orders");
   const open = async () => {

@@ -414,13 +414,30 @@ export function openOrderOf(item: unknown): OpenOrderRow | undefined {
   return { symbol: o.symbol, side: o.side, type: o.type, price, origQty, executedQty };
 }
 
-const RESTING_TYPES = new Set(["LIMIT", "LIMIT_MAKER"]);
+/** Types that lock what a limit order at their price would (stops: once they fire, their limit order). */
+const PRICED_TYPES = new Set(["LIMIT", "LIMIT_MAKER", "STOP_LOSS_LIMIT", "TAKE_PROFIT_LIMIT"]);
+/** Stop types whose counterpart is a MARKET order: a SELL locks its quantity; a BUY's lock is not stated. */
+const MARKET_STOP_TYPES = new Set(["STOP_LOSS", "TAKE_PROFIT"]);
+
+/**
+ * What an open order locks, by the sandbox document ("a LIMIT BUY locks price × quantity of the
+ * quote asset, a SELL the quantity of the base asset, a stop order what its limit or market
+ * counterpart would"), of what it has left: undefined where the document does not say (a market
+ * stop BUY) or the type is another.
+ */
+function lockOf(order: OpenOrderRow, pair: { base: string; quote: string }): [string, Dec] | undefined {
+  const left = order.origQty - order.executedQty;
+  if (order.side === "SELL" && (PRICED_TYPES.has(order.type) || MARKET_STOP_TYPES.has(order.type)))
+    return [pair.base, left];
+  if (order.side === "BUY" && PRICED_TYPES.has(order.type)) return [pair.quote, mul(order.price, left)];
+  return undefined;
+}
 
 /**
  * What the balances show locked wrong, given every open order of the account (the same before
- * and after the read) and each symbol's base and quote assets: a LIMIT BUY locks its price × the
- * quantity left of the quote asset, a SELL the quantity left of the base asset, and nothing else is
- * locked. Undefined when it cannot be told (a stop or another type open, an unknown symbol). Pure.
+ * and after the read) and each symbol's base and quote assets: each order locks what lockOf says,
+ * and nothing else is locked. Undefined when it cannot be told (an order whose lock the document
+ * does not state, an unknown symbol). Pure.
  */
 export function lockedProblems(
   balances: readonly BalanceRow[],
@@ -430,9 +447,9 @@ export function lockedProblems(
   const want = new Map<string, Dec>();
   for (const order of open) {
     const pair = assets.get(order.symbol);
-    if (!pair || !RESTING_TYPES.has(order.type)) return undefined;
-    const left = order.origQty - order.executedQty;
-    const [asset, amount] = order.side === "BUY" ? [pair.quote, mul(order.price, left)] : [pair.base, left];
+    const lock = pair ? lockOf(order, pair) : undefined;
+    if (!lock) return undefined;
+    const [asset, amount] = lock;
     want.set(asset, (want.get(asset) ?? ZERO) + amount);
   }
   const problems: string[] = [];

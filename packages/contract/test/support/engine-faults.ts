@@ -6,7 +6,7 @@
  */
 import { createHmac } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { type Dec, formatDec, tryParseDec, unitOf, ZERO } from "../../src/core/decimal.js";
+import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../../src/core/decimal.js";
 import { at, list, onRequest, served } from "./behaviour-faults.js";
 import {
   allParams,
@@ -684,6 +684,37 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "stop-locks-shown-free",
+      description:
+        "account_information shows what an untriggered stop order holds as free, not locked (the lock counted only once the stop fires), though the document says a stop locks what its counterpart would",
+      caughtBy: ["account_views"],
+      response: (req, res, state) => {
+        if (keyOf(req) !== demo.apiKey || !served(res)) return res;
+        const stops = (state.get("waiting-stops") as Map<string, [string, Dec]> | undefined) ?? new Map();
+        state.set("waiting-stops", stops);
+        const body = bodyOf(res);
+        const key = `${String(body?.symbol)}:${String(body?.orderId)}`;
+        if (isNewOrder(req) && body?.status === "NEW" && /^(STOP_LOSS|TAKE_PROFIT)/.test(String(body.type))) {
+          const lock = stopLock(body);
+          if (lock) stops.set(key, lock);
+        }
+        if (isCancel(req)) stops.delete(key);
+        if (!(req.method === "GET" && at("account")(req))) return res;
+        return mapJson(res, (json) => {
+          for (const row of (json as { balances?: Json[] }).balances ?? [])
+            for (const [asset, amount] of stops.values()) {
+              const [free, locked] = [tryParseDec(row.free), tryParseDec(row.locked)];
+              // A stop cancelled with the rest, or fired, since: nothing of it is locked any more.
+              if (row.asset !== asset || free === undefined || locked === undefined || locked < amount)
+                continue;
+              row.free = sameDecimals(free + amount, String(row.free));
+              row.locked = sameDecimals(locked - amount, String(row.locked));
+            }
+          return json;
+        });
+      },
+    },
+    {
       name: "my-trades-listed-by-order",
       description:
         "myTrades lists the account's trades grouped by order (by orderId, then trade id), not oldest first",
@@ -1191,6 +1222,16 @@ const KLINE_INTERVALS = new Set([
   "1w",
   "1M",
 ]);
+
+/** What a stop order's answer says it locks: a SELL its base quantity, a stop-limit BUY price × quantity of the quote. */
+function stopLock(order: Json): [string, Dec] | undefined {
+  const symbol = String(order.symbol);
+  const quote = ["USDT", "BTC", "ETH", "BNB"].find((q) => symbol.endsWith(q) && symbol !== q);
+  const [qty, price] = [tryParseDec(order.origQty), tryParseDec(order.price)];
+  if (!quote || qty === undefined) return undefined;
+  if (order.side === "SELL") return [symbol.slice(0, -quote.length), qty];
+  return price !== undefined && String(order.type).endsWith("_LIMIT") ? [quote, mul(price, qty)] : undefined;
+}
 
 /** `value` written with as many decimals as `like` shows (the server's own format). */
 function sameDecimals(value: Dec, like: string): string {

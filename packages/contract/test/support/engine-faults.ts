@@ -659,13 +659,13 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
     {
       name: "account-view-kept-without-the-key",
       description:
-        "the account view's answer is kept for a few seconds under its path alone, without the API key, so an account that reads it just after another gets the other's",
+        "the account view's answer is kept under its path alone, without the API key, and refreshed only by the key that wrote it, so an account that reads it after another gets the other's",
       caughtBy: ["account_isolation"],
       response: (req, res, state) => {
         if (req.method !== "GET" || !at("account")(req) || !served(res)) return res;
-        const kept = state.get("account-view") as { body: string; at: number } | undefined;
-        if (kept && Date.now() - kept.at < 5000) return { ...res, body: kept.body };
-        state.set("account-view", { body: res.body, at: Date.now() });
+        const kept = state.get("account-view") as { key: string; body: string } | undefined;
+        if (kept && kept.key !== keyOf(req)) return { ...res, body: kept.body };
+        state.set("account-view", { key: keyOf(req), body: res.body });
         return res;
       },
     },

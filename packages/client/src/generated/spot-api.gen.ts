@@ -805,8 +805,12 @@ export interface components {
             trailingDelta?: number;
             /** @description When the trailing stop became active, in epoch milliseconds; -1 while it is not active (an order placed with a stopPrice activates when the last price reaches it). Filled from the live API. */
             trailingTime?: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Present only when self-trade prevention acted on the order (it met an order of the same account under a mode other than NONE): the id of the match it prevented. Filled from the live API.
+             */
             preventedMatchId?: number;
+            /** @description Present only when self-trade prevention acted on the order: the quantity it kept from trading. Filled from the live API. */
             preventedQuantity?: components["schemas"]["Decimal"];
             /** Format: int64 */
             strategyId?: number;

@@ -17,7 +17,9 @@
  * cancel_all_orders' report of a resting order, where the account has no other open order on the
  * symbol. What the two orders left bought or sold is offset with a MARKET order.
  *
- * At the end of the run, every order the run placed shows what was sent to place it (side, type,
+ * At the end of the run, every order view shows self-trade prevention's fields (preventedMatchId,
+ * preventedQuantity) only where it acted: never under the mode NONE, and naming a match and a
+ * quantity when shown. And every order the run placed shows what was sent to place it (side, type,
  * price, quantity, stop price, iceberg and client order id; kit/order-echo.ts) in new_order's
  * answer and in every later read of it, judged on the run's own exchanges. And on every symbol
  * the run placed orders on: the newest page of each order
@@ -36,6 +38,7 @@ import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-pa
 import { echoProblems, type UnsentDefaults, unsentProblems } from "../kit/order-echo.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
+import { preventionFieldsProblem } from "../kit/order-state.js";
 import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "../kit/relations-support.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -61,6 +64,7 @@ export const orderViews: ContractCheck<typeof CHECK> = {
       phase: "end",
       run: async (ctx) => {
         judgeEchoes(ctx);
+        judgePreventionFields(ctx);
         await judgeNewestPages(ctx);
       },
     },
@@ -82,6 +86,7 @@ export const orderViews: ContractCheck<typeof CHECK> = {
     "stp-mode-not-symbol-default",
     "order-list-id-zero-in-reads",
     "trailing-delta-left-out-of-reads",
+    "prevention-fields-on-every-order",
   ],
 };
 
@@ -640,4 +645,28 @@ async function judgeNewestPages(ctx: RunContext): Promise<void> {
         for (const f of findings) ctx.session.fail(CHECK, exchange, `${f.subject}: ${f.message}`);
       }
   }
+}
+
+/** The order answers and reads whose items are orders. */
+const ORDER_VIEWS = new Set(["new_order", "query_order", "open_orders", "all_orders", "cancel_order"]);
+
+/** Every order view of the run: self-trade prevention's fields only where it acted (preventionFieldsProblem). */
+function judgePreventionFields(ctx: RunContext): void {
+  const { session } = ctx;
+  if (!session.recorder.enabled(CHECK)) return;
+  let last: RoundTrip | undefined;
+  for (const { exchange } of session.timeline) {
+    if (!ORDER_VIEWS.has(exchange.op.operationId) || !ok(exchange)) continue;
+    const json = exchange.response?.json;
+    const orders = (Array.isArray(json) ? json : [json]).filter(
+      (o): o is Record<string, unknown> => typeof o === "object" && o !== null,
+    );
+    const problem = orders.map(preventionFieldsProblem).find((p) => p !== undefined);
+    if (problem) {
+      session.fail(CHECK, exchange, `${exchange.op.operationId}: ${problem}`);
+      return;
+    }
+    if (orders.length > 0) last = exchange;
+  }
+  if (last) session.pass(CHECK, last);
 }

@@ -6,6 +6,7 @@
  * clean-up lists it and the run exits 2, instead of calling it closed.
  */
 
+import { tryParseDec, ZERO } from "../core/decimal.js";
 import type { ContractOperation } from "../core/operations.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import { bodyObject, describeAnswer, ok } from "./answers.js";
@@ -59,4 +60,23 @@ export function workingFlagProblem(order: Record<string, unknown>): string | und
   if (typeof isWorking !== "boolean" || typeof workingTime !== "number") return undefined;
   if (isWorking === (workingTime !== -1)) return undefined;
   return `order ${String(order.orderId)} (${String(order.status)}) shows isWorking ${isWorking} with workingTime ${workingTime}: workingTime is -1 while an order is not working and set once it works`;
+}
+
+/**
+ * What an order's view shows wrong of self-trade prevention: `preventedMatchId` and
+ * `preventedQuantity` are "present only when self-trade prevention acted on the order", which the
+ * mode NONE never does, and when present they name a match (an id from 0) and a quantity (above
+ * zero). Undefined when right. Pure.
+ */
+export function preventionFieldsProblem(order: Record<string, unknown>): string | undefined {
+  const { preventedMatchId: id, preventedQuantity: quantity, selfTradePreventionMode: mode } = order;
+  if (id === undefined && quantity === undefined) return undefined;
+  const shown = `preventedMatchId ${JSON.stringify(id)}, preventedQuantity ${JSON.stringify(quantity)}`;
+  const where = `order ${String(order.orderId)} (${String(order.status)})`;
+  if (mode === "NONE")
+    return `${where} shows ${shown} under selfTradePreventionMode NONE, which never prevents a match: they are present only when self-trade prevention acted on the order`;
+  const amount = tryParseDec(quantity);
+  if (typeof id !== "number" || id < 0 || amount === undefined || amount <= ZERO)
+    return `${where} shows ${shown}: when present they name the match prevented (an id from 0) and the quantity kept from trading (above zero)`;
+  return undefined;
 }

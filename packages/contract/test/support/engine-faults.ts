@@ -715,6 +715,23 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "prevention-fields-on-every-order",
+      description:
+        "every order read carries preventedMatchId -1 and preventedQuantity 0 (defaults of a record field written out), though self-trade prevention never acted on the order",
+      caughtBy: ["order_views"],
+      response: (req, res) => {
+        const read =
+          req.method === "GET" && (at("order")(req) || at("openOrders")(req) || at("allOrders")(req));
+        if (!read || !served(res)) return res;
+        return mapJson(res, (json) => {
+          for (const o of (Array.isArray(json) ? json : [json]) as Json[])
+            if (o.preventedMatchId === undefined)
+              Object.assign(o, { preventedMatchId: -1, preventedQuantity: "0.00000000" });
+          return json;
+        });
+      },
+    },
+    {
       name: "my-trades-listed-by-order",
       description:
         "myTrades lists the account's trades grouped by order (by orderId, then trade id), not oldest first",

@@ -70,7 +70,7 @@ import {
 } from "../kit/candle-intervals.js";
 import { op, type RunContext, whyNoTrading } from "../kit/context.js";
 import { countersOf, counterValue, sameWindow } from "../kit/counters.js";
-import { explorationView } from "../kit/market-view.js";
+import { explorationView, specOrderTypes } from "../kit/market-view.js";
 import { FINAL_STATUSES } from "../kit/matching-model.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { farShape } from "../kit/order-shapes.js";
@@ -684,8 +684,7 @@ async function farStop(views: Views): Promise<OwnOrder | undefined> {
   const newOrder = op(ctx, ORDER_OPERATIONS.newOrder);
   const plan = ctx.symbols.find((p) => p.rules.symbol === views.symbol);
   if (whyNoTrading(ctx) || !newOrder?.orderTypeRules || !plan?.reference) return undefined;
-  const specTypes = newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? [];
-  const view = explorationView(plan.rules, plan.reference, specTypes.map(String));
+  const view = explorationView(plan.rules, plan.reference, specOrderTypes(newOrder));
   const shape = view
     ? FAR_STOP_TYPES.filter((t) => view.types.includes(t))
         .map((type) => farShape(view, newOrder.orderTypeRules!, type, "SELL", 1, false))

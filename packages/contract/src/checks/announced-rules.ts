@@ -39,7 +39,7 @@ import {
   smallestQuantity,
   takesOrders,
 } from "../kit/market.js";
-import { type ExplorationView, explorationView, quoteBudget } from "../kit/market-view.js";
+import { type ExplorationView, explorationView, quoteBudget, specOrderTypes } from "../kit/market-view.js";
 import { inactiveTrailingProblem } from "../kit/order-answers.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import { farShape, triggersOnRise } from "../kit/order-shapes.js";
@@ -324,9 +324,7 @@ export async function announcedRulesPhase(ctx: RunContext): Promise<void> {
   const noTrading = whyNoTrading(ctx);
   if (noTrading) return skip(noTrading);
   if (!ctx.rules) return skip("exchangeInfo lists no symbol to trade");
-  const specTypes = (newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(
-    String,
-  );
+  const specTypes = specOrderTypes(newOrder);
   const traded = tradedRules(ctx);
   for (const symbol of traded) await announcedOn(ctx, newOrder, symbol, specTypes);
 }
@@ -693,8 +691,7 @@ async function listedTypes(
     const rule = rules[type];
     if (!rule) continue;
     await withoutWhatTheRuleAsks(ctx, newOrder, view.symbol, type, rule, shape.values);
-    await withWhatTheRuleForbids(ctx, newOrder, view.symbol, type, rule, shape.values);
-    await withAWholeGroup(ctx, newOrder, view.symbol, type, rule, shape.values);
+    await withWhatTheRuleRefuses(ctx, newOrder, view.symbol, type, rule, shape.values);
   }
 }
 
@@ -756,53 +753,60 @@ async function marketAccepted(
       `exchange_info lists MARKET for ${view.symbol}, but a MARKET BUY of ${formatDec(quantity)} was refused (${describeAnswer(buy.exchange)})`,
     );
   await offsetBuy(ctx, newOrder, view.symbol, buy.body);
-  await withWhatTheRuleForbids(ctx, newOrder, view.symbol, "MARKET", rules.MARKET, values);
-  await withAWholeGroup(ctx, newOrder, view.symbol, "MARKET", rules.MARKET, values);
+  await withWhatTheRuleRefuses(ctx, newOrder, view.symbol, "MARKET", rules.MARKET, values);
 }
 
 /**
- * Each parameter the type's rule forbids, added to a valid order of the type (`values`) at a
- * value it would take elsewhere, is refused with x-refusals' parameter-not-required code. One
- * taken by mistake is cancelled, or, a MARKET BUY, offset.
+ * The orders that break `rule` by one addition to `values` (a valid order of its type): each
+ * parameter it forbids, at a value it would take elsewhere (x-refusals' parameter-not-required),
+ * and each group of which it takes exactly one sent whole, the absent members at values they would
+ * take alone (exclusive-parameters: "two of an exactlyOneOf group"). Pure.
  */
-async function withWhatTheRuleForbids(
-  ctx: RunContext,
-  newOrder: ContractOperation,
-  symbol: string,
-  type: string,
+export function additions(
   rule: OrderTypeRule,
   values: Values,
-): Promise<void> {
+): Array<{
+  what: string;
+  values: Values;
+  rule: "parameter-not-required" | "exclusive-parameters";
+  parameter?: string;
+}> {
   const base = Object.entries(values).map(([name, value]): [string, string] => [name, String(value)]);
-  for (const name of (rule.forbidden ?? []).filter((n) => values[n] === undefined)) {
-    const what = `a ${type} with ${name}, which x-order-type-rules forbids for it`;
-    const refusal = refusalOf(ctx, "parameter-not-required", newOrder.operationId, name);
-    await mustRefuse(ctx, newOrder, symbol, Object.fromEntries(plausibleWith(name, base)), what, refusal);
-  }
-}
-
-/**
- * Each group of which the type's rule takes exactly one (exactlyOneOf), sent whole: a valid order
- * of the type (`values`, with one member) given the others too, at values they would take alone,
- * is refused with x-refusals' exclusive-parameters code ("two of an exactlyOneOf group"). One
- * taken by mistake is cancelled, or, a MARKET BUY, offset.
- */
-async function withAWholeGroup(
-  ctx: RunContext,
-  newOrder: ContractOperation,
-  symbol: string,
-  type: string,
-  rule: OrderTypeRule,
-  values: Values,
-): Promise<void> {
-  const base = Object.entries(values).map(([name, value]): [string, string] => [name, String(value)]);
-  for (const group of rule.exactlyOneOf ?? []) {
+  const forbidden = (rule.forbidden ?? [])
+    .filter((name) => values[name] === undefined)
+    .map((name) => ({
+      what: `with ${name}, which x-order-type-rules forbids for it`,
+      values: Object.fromEntries(plausibleWith(name, base)) as Values,
+      rule: "parameter-not-required" as const,
+      parameter: name,
+    }));
+  const wholeGroups = (rule.exactlyOneOf ?? []).flatMap((group) => {
     const absent = group.filter((name) => values[name] === undefined);
-    if (absent.length === 0 || absent.length === group.length) continue;
+    if (absent.length === 0 || absent.length === group.length) return [];
     const whole = absent.reduce((params, name) => plausibleWith(name, params), base);
-    const what = `a ${type} with ${group.join(" and ")}, of which x-order-type-rules takes exactly one`;
-    const refusal = refusalOf(ctx, "exclusive-parameters", newOrder.operationId);
-    await mustRefuse(ctx, newOrder, symbol, Object.fromEntries(whole), what, refusal);
+    return [
+      {
+        what: `with ${group.join(" and ")}, of which x-order-type-rules takes exactly one`,
+        values: Object.fromEntries(whole) as Values,
+        rule: "exclusive-parameters" as const,
+      },
+    ];
+  });
+  return [...forbidden, ...wholeGroups];
+}
+
+/** Each addition that breaks the type's rule is refused with its code (one taken by mistake is cancelled, or offset). */
+async function withWhatTheRuleRefuses(
+  ctx: RunContext,
+  newOrder: ContractOperation,
+  symbol: string,
+  type: string,
+  rule: OrderTypeRule,
+  values: Values,
+): Promise<void> {
+  for (const addition of additions(rule, values)) {
+    const refusal = refusalOf(ctx, addition.rule, newOrder.operationId, addition.parameter);
+    await mustRefuse(ctx, newOrder, symbol, addition.values, `a ${type} ${addition.what}`, refusal);
   }
 }
 

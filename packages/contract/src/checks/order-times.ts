@@ -18,7 +18,7 @@ import { bodyObject, describeAnswer, ok } from "../kit/answers.js";
 import { op, type RunContext, restingPlans, whyNoTrading } from "../kit/context.js";
 import type { FarBuy } from "../kit/market.js";
 import { type SymbolPlan, smallestQuantity } from "../kit/market.js";
-import { workingFlagProblem } from "../kit/order-state.js";
+import { firstOrderProblem, workingFlagProblem } from "../kit/order-state.js";
 import {
   cancelIfOpen,
   cancelOwn,
@@ -434,14 +434,7 @@ const ORDER_READS = new Set(["query_order", "open_orders", "all_orders"]);
 async function judgeWorkingFlags(ctx: RunContext): Promise<void> {
   const { session } = ctx;
   if (!session.recorder.enabled(CHECK)) return;
-  let last: RoundTrip | undefined;
-  for (const { exchange } of session.timeline) {
-    if (!ORDER_READS.has(exchange.op.operationId) || !ok(exchange)) continue;
-    const body = bodyObject(exchange);
-    const orders = body ? [body] : itemsOf(exchange);
-    const problem = orders.map(workingFlagProblem).find((p) => p !== undefined);
-    if (problem) return session.fail(CHECK, exchange, `${exchange.op.operationId}: ${problem}`);
-    if (orders.length > 0) last = exchange;
-  }
-  if (last) session.pass(CHECK, last);
+  const found = firstOrderProblem(session.timeline, ORDER_READS, workingFlagProblem);
+  if (found?.problem) session.fail(CHECK, found.exchange, found.problem);
+  else if (found) session.pass(CHECK, found.exchange);
 }

@@ -38,7 +38,7 @@ import { judgeNewestPage, newestPageLimit, newestPageOf } from "../kit/newest-pa
 import { echoProblems, type UnsentDefaults, unsentProblems } from "../kit/order-echo.js";
 import { ORDER_OPERATIONS } from "../kit/order-operations.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
-import { preventionFieldsProblem } from "../kit/order-state.js";
+import { firstOrderProblem, preventionFieldsProblem } from "../kit/order-state.js";
 import { judged, named, relationsOf, sameValue, symbolValues, unjudged } from "../kit/relations-support.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -654,19 +654,7 @@ const ORDER_VIEWS = new Set(["new_order", "query_order", "open_orders", "all_ord
 function judgePreventionFields(ctx: RunContext): void {
   const { session } = ctx;
   if (!session.recorder.enabled(CHECK)) return;
-  let last: RoundTrip | undefined;
-  for (const { exchange } of session.timeline) {
-    if (!ORDER_VIEWS.has(exchange.op.operationId) || !ok(exchange)) continue;
-    const json = exchange.response?.json;
-    const orders = (Array.isArray(json) ? json : [json]).filter(
-      (o): o is Record<string, unknown> => typeof o === "object" && o !== null,
-    );
-    const problem = orders.map(preventionFieldsProblem).find((p) => p !== undefined);
-    if (problem) {
-      session.fail(CHECK, exchange, `${exchange.op.operationId}: ${problem}`);
-      return;
-    }
-    if (orders.length > 0) last = exchange;
-  }
-  if (last) session.pass(CHECK, last);
+  const found = firstOrderProblem(session.timeline, ORDER_VIEWS, preventionFieldsProblem);
+  if (found?.problem) session.fail(CHECK, found.exchange, found.problem);
+  else if (found) session.pass(CHECK, found.exchange);
 }

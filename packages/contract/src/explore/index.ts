@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { ConnectionError, InterruptedError } from "../core/errors.js";
 import type { Placement } from "../http/request.js";
 import { enabled, op, type RunContext, tradedRules, whyNoTrading } from "../kit/context.js";
-import { type ExplorationView, explorationView } from "../kit/market-view.js";
+import { type ExplorationView, explorationView, specOrderTypes } from "../kit/market-view.js";
 import { ORDER_OPERATION_IDS, orderOperations } from "../kit/order-desk.js";
 import { bestPrices } from "../kit/order-placing.js";
 import { PassStopped } from "../session/session.js";
@@ -146,9 +146,7 @@ export async function explorationPhase(ctx: RunContext): Promise<ExplorationSumm
  * with an empty book side or no tick or step size is left out. The reason none is left, if none is.
  */
 async function symbolViews(ctx: RunContext, ops: ExplorationOps): Promise<ExplorationView[] | string> {
-  const specTypes = (ops.newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(
-    String,
-  );
+  const specTypes = specOrderTypes(ops.newOrder);
   const views: ExplorationView[] = [];
   const left: string[] = [];
   for (const rules of tradedRules(ctx)) {

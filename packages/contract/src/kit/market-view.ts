@@ -5,6 +5,7 @@
  */
 
 import { type Dec, tryParseDec, ZERO } from "../core/decimal.js";
+import type { ContractOperation } from "../core/operations.js";
 import { farPrice, quoteBudget as quoteBudgetOf, type SymbolRules, smallestQuantity } from "./market.js";
 import type { Level, Side } from "./matching-model.js";
 
@@ -27,6 +28,11 @@ export interface ExplorationView {
   maxOrders: number | undefined;
   /** Orders of the account may trade with each other (no self-trade prevention by default). */
   selfTradeAllowed: boolean;
+}
+
+/** The order types the spec's new_order takes (its `type` parameter's enum). */
+export function specOrderTypes(newOrder: ContractOperation): string[] {
+  return (newOrder.parameters.find((p) => p.name === "type")?.resolvedSchema.enum ?? []).map(String);
 }
 
 /** The view of a symbol from its rules and a reference price; undefined without a tick or step. */

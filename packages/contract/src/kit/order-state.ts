@@ -80,3 +80,33 @@ export function preventionFieldsProblem(order: Record<string, unknown>): string 
     return `${where} shows ${shown}: when present they name the match prevented (an id from 0) and the quantity kept from trading (above zero)`;
   return undefined;
 }
+
+/** Every order an answer shows: the object, or each item of a list (a cancel-all's order-list reports too). */
+export function ordersIn(exchange: RoundTrip): Record<string, unknown>[] {
+  const json = exchange.response?.json;
+  const items = (Array.isArray(json) ? json : [json]).filter(
+    (o): o is Record<string, unknown> => typeof o === "object" && o !== null,
+  );
+  return items.flatMap((o) => [o, ...((o.orderReports as Record<string, unknown>[] | undefined) ?? [])]);
+}
+
+/**
+ * `problemOf` over every order the served answers of `operations` in `timeline` show, in the order
+ * sent: the first problem, with its exchange, or the last exchange that showed an order (nothing
+ * judged: undefined). Pure.
+ */
+export function firstOrderProblem(
+  timeline: ReadonlyArray<{ exchange: RoundTrip }>,
+  operations: ReadonlySet<string>,
+  problemOf: (order: Record<string, unknown>) => string | undefined,
+): { exchange: RoundTrip; problem?: string } | undefined {
+  let last: RoundTrip | undefined;
+  for (const { exchange } of timeline) {
+    if (!operations.has(exchange.op.operationId) || !ok(exchange)) continue;
+    const orders = ordersIn(exchange);
+    const problem = orders.map(problemOf).find((p) => p !== undefined);
+    if (problem) return { exchange, problem: `${exchange.op.operationId}: ${problem}` };
+    if (orders.length > 0) last = exchange;
+  }
+  return last ? { exchange: last } : undefined;
+}

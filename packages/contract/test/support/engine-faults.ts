@@ -7,6 +7,7 @@
 import { createHmac } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { type Dec, formatDec, mul, tryParseDec, unitOf, ZERO } from "../../src/core/decimal.js";
+import { VIEWS, viewOperation } from "../../src/kit/account-views.js";
 import { at, list, onRequest, served } from "./behaviour-faults.js";
 import {
   allParams,
@@ -1220,25 +1221,12 @@ function timeUnitFaults(): Fault[] {
 
 const keyOf = (req: ProxyRequest) => req.headers["x-mbx-apikey"] ?? "";
 
-/** The live API's candle intervals, as the sandbox document lists them. */
-const KLINE_INTERVALS = new Set([
-  "1s",
-  "1m",
-  "3m",
-  "5m",
-  "15m",
-  "30m",
-  "1h",
-  "2h",
-  "4h",
-  "6h",
-  "8h",
-  "12h",
-  "1d",
-  "3d",
-  "1w",
-  "1M",
-]);
+/** The candle intervals the sandbox document lists (its interval parameter's enum). */
+const KLINE_INTERVALS = new Set(
+  (viewOperation(VIEWS.klines)?.parameters.find((p) => p.name === "interval")?.resolvedSchema.enum ?? []).map(
+    String,
+  ),
+);
 
 /** What a stop order's answer says it locks: a SELL its base quantity, a stop-limit BUY price × quantity of the quote. */
 function stopLock(order: Json): [string, Dec] | undefined {

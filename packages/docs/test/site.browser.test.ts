@@ -46,6 +46,7 @@ import {
   sampleCode,
   sampleLanguage,
   shownSamplesPanel,
+  sidebarEntry,
   sidebarOperations,
 } from "./support/redoc.js";
 import { type StaticServer, serveDirectory } from "./support/static-server.js";
@@ -285,11 +286,8 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       const page = await browser.newPage();
       await openPage(page, `${server.url}api.html`);
       await waitForRedocHydration(page);
-      const entry = (await sidebarOperations(page, ["Trading"])).find((item) =>
-        item.text.startsWith("New order"),
-      );
-      expect(entry).toBeDefined();
-      const section = await openOperation(page, entry?.href ?? "");
+      const entry = await sidebarEntry(page, "Trading", "New order");
+      const section = await openOperation(page, entry.href);
 
       for (const name of ["side", "type", "timeInForce", "quantity", "price"]) {
         await until(`new_order's parameter ${name}`, () =>
@@ -687,13 +685,13 @@ describe.skipIf(!hasChromium)("documentation site in headless Chromium", () => {
       expect(badgeTexts).toContain("auth: trade");
       expect(truncated).toEqual([]);
       expect(broken).toEqual([]);
-      const sidebar = await sidebarOperations(page, [...new Set(expected.map((op) => op.tag))]);
+      await sidebarOperations(page, [...new Set(expected.map((op) => op.tag))]);
       await screenshot(page, artifactPath("api-sidebar.png"), {
         clip: { x: 0, y: 0, width: 300, height: 900 },
       });
 
-      const entry = sidebar.find((item) => item.text.startsWith("New order"));
-      const section = await openOperation(page, entry?.href ?? "");
+      const entry = await sidebarEntry(page, "Trading", "New order");
+      const section = await openOperation(page, entry.href);
       await shownSamplesPanel(section);
       const items = await openLanguageMenu(page, section);
       const icons = await items.evaluateAll((elements) =>

@@ -1,7 +1,7 @@
 // Reading the Redoc 3 page the way a reader uses it: the sidebar groups operations by tag, and
 // each operation has its own route (#/<tag>/<operation>) rendering an `httpItem` section.
 import type { Locator, Page } from "playwright-core";
-import { waitingFor } from "./waits.js";
+import { until, waitingFor } from "./waits.js";
 
 export interface SidebarOperation {
   tag: string;
@@ -22,16 +22,40 @@ export async function sidebarOperations(page: Page, tags: string[]): Promise<Sid
   const found: SidebarOperation[] = [];
   for (const tag of tags) {
     const group = await openGroup(page, tag);
-    const items = await group.locator(".menu-item-type-operation > a").evaluateAll((links) =>
+    const items = await shownOperations(group, tag);
+    found.push(...items.map(({ href, text }) => ({ tag, href, text })));
+  }
+  return found;
+}
+
+/**
+ * The operation links of an open group, read again until each is shown with its route: Redoc
+ * renders a group again a moment after its route changes, and a link read meanwhile is hidden
+ * (its innerText then runs summary, badges and method together) or not there yet.
+ */
+async function shownOperations(group: Locator, tag: string) {
+  const read = () =>
+    group.locator(".menu-item-type-operation > a").evaluateAll((links) =>
       links.map((link) => ({
         href: link.getAttribute("href") ?? "",
         // innerText: the rendered text puts summary, badges and method on lines of their own.
         text: (link as HTMLElement).innerText,
+        shown: link.checkVisibility(),
       })),
     );
-    found.push(...items.map((item) => ({ tag, ...item })));
-  }
-  return found;
+  let items: Awaited<ReturnType<typeof read>> = [];
+  await until(`every operation of the sidebar's group "${tag}" shown with its route`, async () => {
+    items = await read();
+    return items.length > 0 && items.every((item) => item.shown && item.href.startsWith("#/"));
+  }).toBe(true);
+  return items;
+}
+
+/** The sidebar entry of the operation summarised `summary` in the group `tag`. */
+export async function sidebarEntry(page: Page, tag: string, summary: string): Promise<SidebarOperation> {
+  const entry = (await sidebarOperations(page, [tag])).find((item) => item.text.split("\n")[0] === summary);
+  if (!entry) throw new Error(`the sidebar's group "${tag}" shows no entry "${summary}"`);
+  return entry;
 }
 
 /** Shows the operations of the sidebar's group `tag` and returns the group. */
@@ -61,6 +85,7 @@ async function goToRoute(page: Page, route: string): Promise<void> {
 
 /** Goes to a hash route of the already loaded page and returns the operation's section. */
 export async function openOperation(page: Page, href: string): Promise<Locator> {
+  if (!href.startsWith("#/")) throw new Error(`an operation's route starts with "#/"; got "${href}"`);
   await goToRoute(page, href);
   const section = page.locator(`[data-item-kind="httpItem"][data-section-id="${href.replace(/^#/, "")}"]`);
   const heading = section.locator("h2").first();

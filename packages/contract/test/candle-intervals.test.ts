@@ -6,6 +6,7 @@ import type { Candle } from "../src/kit/account-views.js";
 import {
   alignmentProblems,
   coveringCandles,
+  currentCandleProblem,
   foldProblems,
   intervalCut,
   zoneMinutesOf,
@@ -111,6 +112,46 @@ describe("alignmentProblems", () => {
     const problems = alignmentProblems(given, cut);
     expect(problems).toHaveLength(want.length);
     for (const [i, part] of want.entries()) expect(problems[i]).toContain(part);
+  });
+});
+
+describe("currentCandleProblem: the series ends with the candle that holds the server's time", () => {
+  const older = candle("2026-11-30T10:04:00Z", "2026-11-30T10:04:59.999Z");
+  const current = candle("2026-11-30T10:05:00Z", "2026-11-30T10:05:59.999Z");
+  it.each([
+    {
+      name: "ends with the open candle",
+      given: [older, current],
+      before: "10:05:20",
+      after: "10:05:21",
+      want: undefined,
+    },
+    {
+      name: "the minute turned during the read",
+      given: [older, current],
+      before: "10:04:59.990",
+      after: "10:05:00.010",
+      want: undefined,
+    },
+    { name: "no candle (no trade yet)", given: [], before: "10:05:20", after: "10:05:21", want: undefined },
+    {
+      name: "the open candle left out",
+      given: [older],
+      before: "10:05:20",
+      after: "10:05:21",
+      want: "closes at",
+    },
+    {
+      name: "a candle from the future",
+      given: [older, current],
+      before: "10:04:10",
+      after: "10:04:11",
+      want: "opens at",
+    },
+  ])("$name", ({ given, before, after, want }) => {
+    const problem = currentCandleProblem(given, at(`2026-11-30T${before}Z`), at(`2026-11-30T${after}Z`));
+    if (want === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toContain(want);
   });
 });
 

@@ -9,6 +9,8 @@
  *   zone of no whole hour, every interval's candles open on its boundaries (`1w` from Monday,
  *   `1M` from the first) with no gap, and each closed candle is the shorter ones it covers, folded;
  *   an interval the document does not list (`2m`, or `1H`: case-sensitive) is refused with -1120;
+ *   a read without startTime or endTime ends with the candle that holds the server's time
+ *   (currentCandleProblem, between server_time read before and after);
  * - myTrades: each of the account's trades is the public trade of its id (price, qty, quote qty,
  *   time, maker side); `orderId` lists exactly that order's trades, `fromId` those from it on;
  *   every order that had ended before the read has trades adding up to what it executed (a trade
@@ -20,9 +22,9 @@
  *   balances, what is locked is what its open orders hold (read while a far stop of the run
  *   rests: a stop locks what its limit or market counterpart would), and an account whose orders
  *   traded with each other does not require self-trade prevention; what it holds of each asset
- *   (free and locked) moves, from this phase to the run's end (the exploration trades between),
- *   by exactly what its trades on the run's symbols did: quantities, quote quantities and
- *   commissions (heldMoveProblems);
+ *   (free and locked) moves by exactly what its trades on the run's symbols did: quantities,
+ *   quote quantities and commissions (heldMoveProblems), from the far stop's rest to after its
+ *   cancel, and from this phase to the run's end (the exploration trades between);
  * - the used-weight counter grows by at least each view's stated weight (x-weight, with orderId
  *   5, without 20), where two reads fall in one counter window.
  */
@@ -64,10 +66,12 @@ import { bodyObject, describeAnswer, isRateLimited, ok } from "../kit/answers.js
 import {
   alignmentProblems,
   coveringCandles,
+  currentCandleProblem,
   foldProblems,
   intervalCut,
   zoneMinutesOf,
 } from "../kit/candle-intervals.js";
+import { readServerClock } from "../kit/clock.js";
 import { op, type RunContext, whyNoTrading } from "../kit/context.js";
 import { countersOf, counterValue, sameWindow } from "../kit/counters.js";
 import { explorationView, specOrderTypes } from "../kit/market-view.js";
@@ -188,11 +192,26 @@ async function accountViewsCheck(ctx: RunContext): Promise<void> {
     return;
   }
   const mine = await accountTrades(views);
-  await account(views, mine);
+  const resting = await account(views, mine);
   const held = await steadyHoldings(views, "held before the exploration");
   if (typeof held === "string")
     ctx.session.recorder.note(CHECK, judgedOn(VIEWS.account), `what the account holds: ${held}; not judged`);
   else heldAtRelation.set(ctx, held);
+  if (typeof resting === "string")
+    ctx.session.recorder.note(
+      CHECK,
+      judgedOn(VIEWS.account),
+      `what the account holds while a stop rests: ${resting}; not judged`,
+    );
+  else if (resting)
+    await judgeHeldMove(views, resting, held, "while the run's far stop rested and after its cancel");
+}
+
+/** The server's time (server_time), when the target answers it with one. */
+async function serverTime(views: Views, label: string): Promise<number | undefined> {
+  const time = op(views.ctx, "server_time");
+  if (!time) return undefined;
+  return (await readServerClock(views.ctx.session, time, `${PURPOSE}: ${label}`)).serverTime;
 }
 
 /** A view of the sandbox document, on the run's symbol where it takes one; judged by the document's schema. */
@@ -322,6 +341,7 @@ async function candleIntervals(views: Views, zone: string): Promise<void> {
   const problems: string[] = [];
   let last: RoundTrip | undefined;
   let folded = 0;
+  const before = await serverTime(views, `the server's time before the candles in ${zone}`);
   for (const [interval, from] of FOLDS) {
     const exchange = await call(
       views,
@@ -351,6 +371,12 @@ async function candleIntervals(views: Views, zone: string): Promise<void> {
     }
   }
   if (!last) return;
+  const after = await serverTime(views, `the server's time after the candles in ${zone}`);
+  if (before !== undefined && after !== undefined)
+    for (const [interval, all] of read) {
+      const problem = currentCandleProblem(all, before, after);
+      if (problem) problems.push(`${interval} candles in time zone ${zone}: ${problem}`);
+    }
   if (problems.length > 0) fail(views, last, `klines by interval: ${problems.slice(0, 3).join(" | ")}`);
   else pass(views, last);
   if (folded === 0)
@@ -699,10 +725,15 @@ async function farStop(views: Views): Promise<OwnOrder | undefined> {
   return ok(stop.placed.exchange) ? stop : undefined;
 }
 
-async function account(views: Views, mine: readonly AccountTrade[]): Promise<void> {
+/**
+ * The balances, judged while a far stop of the run rests; returns what the account held then
+ * (undefined: no stop rested), which the holdings after its cancel must equal but for trades.
+ */
+async function account(views: Views, mine: readonly AccountTrade[]): Promise<Holdings | string | undefined> {
   const stop = await farStop(views);
   try {
     await balances(views, mine);
+    return stop ? await steadyHoldings(views, "held while a stop rests") : undefined;
   } finally {
     if (stop) await cancelIfOpen(views.ctx, stop, `${PURPOSE}: cancel the far stop`);
   }
@@ -853,12 +884,31 @@ async function heldAfterTrading(ctx: RunContext): Promise<void> {
   const start = heldAtRelation.get(ctx);
   if (!start || !ctx.session.recorder.enabled(CHECK)) return;
   const views: Views = { ctx, symbol: String(ctx.values.symbol) };
-  const end = await steadyHoldings(views, "held at the end");
+  await judgeHeldMove(
+    views,
+    start,
+    await steadyHoldings(views, "held at the end"),
+    "from the relation phase to the end",
+  );
+}
+
+/**
+ * What the account holds of each asset of the run's symbols moved from `start` to `end` by exactly
+ * what its own trades between the two did: placing and cancelling orders only moves between free
+ * and locked (heldMoveProblems).
+ */
+async function judgeHeldMove(
+  views: Views,
+  start: Holdings,
+  end: Holdings | string,
+  span: string,
+): Promise<void> {
+  const { ctx } = views;
   const note = (why: string) =>
     ctx.session.recorder.note(
       CHECK,
       judgedOn(VIEWS.account),
-      `what the account holds at the end: ${why}; not judged`,
+      `what the account holds, ${span}: ${why}; not judged`,
     );
   if (typeof end === "string") return note(end);
   const trades: TradeOfPair[] = [];
@@ -880,7 +930,7 @@ async function heldAfterTrading(ctx: RunContext): Promise<void> {
     fail(
       views,
       end.exchange,
-      `what the account holds, from the relation phase to the end (${trades.length} trade(s) of its own between): ${problems.slice(0, 3).join("; ")}`,
+      `what the account holds, ${span} (${trades.length} trade(s) of its own between): ${problems.slice(0, 3).join("; ")}`,
     );
   else pass(views, end.exchange);
 }

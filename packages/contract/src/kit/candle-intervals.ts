@@ -90,6 +90,29 @@ export function alignmentProblems(candles: readonly Candle[], cut: IntervalCut):
 }
 
 /**
+ * What is wrong with the newest candle of a read without startTime or endTime, answered between
+ * the server's times `before` and `after`: the series "ends with the candle that holds the
+ * server's time (the current candle, still open)", so the newest candle closes no earlier than
+ * `before` and opens no later than `after`. An empty series (a symbol without trades) is not
+ * judged.
+ */
+export function currentCandleProblem(
+  candles: readonly Candle[],
+  before: number,
+  after: number,
+): string | undefined {
+  const newest = candles.at(-1);
+  if (!newest) return undefined;
+  const held =
+    "the series ends with the candle that holds the server's time (the current candle, still open)";
+  if (newest.closeTime < before)
+    return `the newest candle closes at ${newest.closeTime} (${iso(newest.closeTime)}), before the server's time ${before} (${iso(before)}) read before the request: ${held}`;
+  if (newest.openTime > after)
+    return `the newest candle opens at ${newest.openTime} (${iso(newest.openTime)}), after the server's time ${after} (${iso(after)}) read after the answer: ${held}`;
+  return undefined;
+}
+
+/**
  * The shorter candles a longer one covers, when they cover it whole (the first opens as it opens
  * and the last closes as it closes, with no gap between); undefined otherwise.
  */

@@ -716,6 +716,48 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "free-counts-the-locked-too",
+      description:
+        "account_information shows free as free + locked (what open orders hold counted as spendable as well), though the document says free is what the account may spend and locked what its open orders hold",
+      caughtBy: ["account_views"],
+      response: (req, res) => {
+        if (!(req.method === "GET" && at("account")(req)) || !served(res)) return res;
+        return mapJson(res, (json) => {
+          for (const row of (json as { balances?: Json[] }).balances ?? []) {
+            const [free, locked] = [tryParseDec(row.free), tryParseDec(row.locked)];
+            if (free !== undefined && locked !== undefined && locked > ZERO)
+              row.free = sameDecimals(free + locked, String(row.free));
+          }
+          return json;
+        });
+      },
+    },
+    {
+      name: "klines-current-candle-left-out",
+      description:
+        "klines without startTime and endTime answer closed candles only (asking one more and leaving out the newest, so the count stays), though the series ends with the candle that holds the server's time",
+      caughtBy: ["account_views"],
+      request: (req) => {
+        const p = allParams(req);
+        if (req.method !== "GET" || !at("klines")(req) || p.has("startTime") || p.has("endTime")) return req;
+        const query = new URLSearchParams(req.rawQuery);
+        query.set("limit", String(Math.min(Number(p.get("limit") ?? 500) + 1, 1000)));
+        return { ...req, query, rawQuery: query.toString() };
+      },
+      response: (req, res) => {
+        const p = allParams(req);
+        if (
+          req.method !== "GET" ||
+          !at("klines")(req) ||
+          p.has("startTime") ||
+          p.has("endTime") ||
+          !served(res)
+        )
+          return res;
+        return mapJson(res, (json) => (Array.isArray(json) ? json.slice(0, -1) : json));
+      },
+    },
+    {
       name: "prevention-fields-on-every-order",
       description:
         "every order read carries preventedMatchId -1 and preventedQuantity 0 (defaults of a record field written out), though self-trade prevention never acted on the order",

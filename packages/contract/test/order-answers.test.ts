@@ -4,7 +4,12 @@ import { loadOpenApi } from "@marketapi/spec";
 import { describe, expect, it } from "vitest";
 import { parseDec as d } from "../src/core/decimal.js";
 import { buildContractModel } from "../src/core/operations.js";
-import { arithmeticProblems, inactiveTrailingProblem, quoteBudgetProblem } from "../src/kit/order-answers.js";
+import {
+  arithmeticProblems,
+  inactiveTrailingProblem,
+  quoteBudgetProblem,
+  unanchoredTrailingProblem,
+} from "../src/kit/order-answers.js";
 
 const rule = buildContractModel(loadOpenApi()).operation("new_order")!.behaviour.orderArithmetic!;
 
@@ -126,6 +131,32 @@ describe("inactiveTrailingProblem: a trailing stop not active yet shows trailing
   ];
   it.each(cases)("$name", ({ given, want }) => {
     const problem = inactiveTrailingProblem(given);
+    if (want === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(want);
+  });
+});
+
+describe("unanchoredTrailingProblem: a trailing stop placed without a stopPrice is active at once", () => {
+  const cases: Array<{ name: string; given: Record<string, unknown>; want: RegExp | undefined }> = [
+    {
+      name: "the time it was placed",
+      given: { trailingDelta: 2000, trailingTime: 1764547200000 },
+      want: undefined,
+    },
+    { name: "not shown (an ACK answer)", given: { orderId: 1 }, want: undefined },
+    {
+      name: "-1",
+      given: { trailingDelta: 2000, trailingTime: -1 },
+      want: /trailingTime -1, though .* without a stopPrice/,
+    },
+    {
+      name: "a time as text",
+      given: { trailingDelta: 2000, trailingTime: "1764547200000" },
+      want: /trailingTime "1764547200000"/,
+    },
+  ];
+  it.each(cases)("$name", ({ given, want }) => {
+    const problem = unanchoredTrailingProblem(given);
     if (want === undefined) expect(problem).toBeUndefined();
     else expect(problem).toMatch(want);
   });

@@ -6,7 +6,7 @@
  * - klines: every 1-minute candle whose trades the trade list holds shows their open, high, low,
  *   close, volumes, count and taker-buy volumes (the trades read before and after it the same);
  *   a startTime inside a candle gives the candles opening at or after it; in UTC and in a time
- *   zone of no whole hour, every interval's candles open on its boundaries (`1w` from Monday,
+ *   zone of no whole hour west and east of it, every interval's candles open on its boundaries (`1w` from Monday,
  *   `1M` from the first) with no gap, and each closed candle is the shorter ones it covers, folded;
  *   an interval the document does not list (`2m`, or `1H`: case-sensitive) is refused with -1120;
  *   a read without startTime or endTime ends with the candle that holds the server's time
@@ -312,8 +312,11 @@ async function candles(views: Views): Promise<void> {
     );
 }
 
-/** The time zones the intervals are read in: UTC, and one whose offset is no whole hour. */
-const ZONES = ["0", "-03:30"];
+/**
+ * The time zones the intervals are read in: UTC, and one west and one east of it whose offsets are
+ * no whole hour (the east one written without a sign, as the document's `05:45`).
+ */
+const ZONES = ["0", "-03:30", "05:45"];
 
 /** The intervals read, shortest first, and the shorter one each longer one is folded from. */
 const FOLDS: ReadonlyArray<[interval: string, from?: string]> = [

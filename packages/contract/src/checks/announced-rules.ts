@@ -9,7 +9,8 @@
  * are the only ones new_order takes there: a far order with another mode of the spec's enum is
  * refused, one with an allowed mode taken. A type's exactlyOneOf group sent whole is refused. A
  * trailing stop taken at a TRAILING_DELTA bound, its stopPrice far from the market, is not
- * active: its trailingTime is -1.
+ * active: its trailingTime is -1; one placed without a stopPrice, on a symbol that had traded, is
+ * active at once: its trailingTime is a time.
  */
 
 import { isObject, type JsonObject, type OrderTypeRule, resolveRef } from "@marketapi/spec/model";
@@ -40,10 +41,11 @@ import {
   takesOrders,
 } from "../kit/market.js";
 import { type ExplorationView, explorationView, quoteBudget, specOrderTypes } from "../kit/market-view.js";
-import { inactiveTrailingProblem } from "../kit/order-answers.js";
+import { inactiveTrailingProblem, unanchoredTrailingProblem } from "../kit/order-answers.js";
 import { bestPrices, placeOrder } from "../kit/order-placing.js";
 import { farShape, triggersOnRise } from "../kit/order-shapes.js";
 import { refusalOf } from "../kit/refusal-codes.js";
+import { newestTradeId } from "../kit/relations-support.js";
 import { plausibleWith, type Values } from "../kit/values.js";
 import type { RoundTrip } from "../session/round-trip.js";
 import type { ContractCheck } from "./check.js";
@@ -89,6 +91,8 @@ interface EdgeProbe {
   within: boolean;
   /** What the answer of a probe taken shows wrong of the order (undefined: right). */
   answered?: (body: Record<string, unknown>) => string | undefined;
+  /** `answered` holds only where the symbol had traded before the probe was sent. */
+  afterATrade?: boolean;
 }
 
 type Edge = { probes: EdgeProbe[] } | { unobservable: string };
@@ -266,6 +270,11 @@ function trailingEdges(view: ExplorationView): Edge {
     : { unobservable: "TRAILING_DELTA: no trailing type listed, or no far price, or bounds not integers" };
 }
 
+function withoutStopPrice(values: Values): Values {
+  const { stopPrice: _anchor, ...rest } = values;
+  return rest;
+}
+
 /** The market (stop) order types a trailing delta can drive, as a SELL. */
 const TRAILING_TYPES = ["STOP_LOSS", "TAKE_PROFIT"] as const;
 
@@ -302,6 +311,14 @@ function trailingProbes(
       values: order(high),
       within: true,
       answered: inactiveTrailingProblem,
+    },
+    // Without a stopPrice it tracks the last price at once: trailingTime is a time.
+    {
+      what: `${name} at maxTrailing${way}Delta ${high}, without a stopPrice`,
+      values: withoutStopPrice(order(high)),
+      within: true,
+      answered: unanchoredTrailingProblem,
+      afterATrade: true,
     },
     { what: `${name} at ${high + 1}, above maxTrailing${way}Delta`, values: order(high + 1), within: false },
   ];
@@ -606,6 +623,9 @@ async function edgeProbe(
   view: ExplorationView,
   probe: EdgeProbe,
 ): Promise<void> {
+  const traded = probe.afterATrade
+    ? await newestTradeId(ctx, CHECK, `announced rules: has ${view.symbol} traded?`, view.symbol)
+    : undefined;
   const placed = await send(ctx, newOrder, view.symbol, probe.values, probe.what);
   const filter = refusalOf(ctx, "filter-failure", newOrder.operationId);
   if (!probe.within) {
@@ -614,7 +634,9 @@ async function edgeProbe(
     return;
   }
   await within(ctx, placed.exchange, probe.what, filter.code);
-  const problem = ok(placed.exchange) ? probe.answered?.(bodyObject(placed.exchange) ?? {}) : undefined;
+  const judged = !probe.afterATrade || typeof traded === "number";
+  const problem =
+    ok(placed.exchange) && judged ? probe.answered?.(bodyObject(placed.exchange) ?? {}) : undefined;
   if (problem) ctx.session.fail(CHECK, placed.exchange, `${probe.what}: ${problem}`);
   await cancelPlaced(ctx, view.symbol, placed.clientOrderId);
 }

@@ -76,6 +76,18 @@ export function quoteBudgetProblem(
 }
 
 /**
+ * What an answer shows wrong of a trailing stop placed without a stopPrice on a market that had
+ * traded: it tracks the last price from its placement (the spec: "an order placed with a stopPrice
+ * activates when the last price reaches it"; one without, at once), so its trailingTime is a time,
+ * not -1, where the answer shows one. Undefined when it is right. Pure.
+ */
+export function unanchoredTrailingProblem(body: Record<string, unknown>): string | undefined {
+  const time = body.trailingTime;
+  if (time === undefined || (typeof time === "number" && time >= 0)) return undefined;
+  return `trailingTime ${JSON.stringify(time)}, though the trailing stop was placed without a stopPrice on a market that had traded: it is active from its placement`;
+}
+
+/**
  * What an answer shows wrong of a trailing stop that is not active yet (placed with a stopPrice the
  * market has not reached): its trailingTime is -1 ("-1 while it is not active"), where the answer
  * shows one. Undefined when it is right. Pure.

@@ -539,6 +539,21 @@ export function engineFaults(demo: { apiKey: string; apiSecret: string }): Fault
       },
     },
     {
+      name: "trailing-without-stop-price-never-active",
+      description:
+        "a trailing stop placed without a stopPrice answers trailingTime -1 (waiting, as if anchored), though without a stopPrice it tracks the last price from its placement",
+      caughtBy: ["announced_rules"],
+      response: (req, res) => {
+        const p = allParams(req);
+        if (!served(res) || !isNewOrder(req) || !p.has("trailingDelta") || p.has("stopPrice")) return res;
+        return mapJson(res, (json) => {
+          const order = json as Json;
+          if (typeof order.trailingTime === "number" && order.trailingTime >= 0) order.trailingTime = -1;
+          return order;
+        });
+      },
+    },
+    {
       name: "market-both-quantities-takes-quantity",
       description:
         "a MARKET order given both quantity and quoteOrderQty (x-order-type-rules: exactly one) is taken for its quantity, the budget ignored",

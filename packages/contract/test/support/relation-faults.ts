@@ -442,6 +442,19 @@ export function relationFaults(): Fault[] {
       },
     },
     {
+      name: "klines-time-zone-east-read-as-west",
+      description:
+        "klines take a timeZone written without a sign as west of UTC (05:45 cut as -05:45), though the document's hours are east unless signed '-'",
+      caughtBy: ["account_views"],
+      request: (req) => {
+        const zone = req.query.get("timeZone");
+        if (!at("klines")(req) || !zone || /^[-+]/.test(zone) || /^0+(:00)?$/.test(zone)) return req;
+        const query = new URLSearchParams(req.query);
+        query.set("timeZone", `-${zone}`);
+        return { ...req, query, rawQuery: query.toString() };
+      },
+    },
+    {
       name: "myTrades-weight-5-always",
       description: "myTrades weighs 5 without orderId too (the live API: 20 without, 5 with)",
       caughtBy: ["account_views"],

@@ -1,7 +1,7 @@
 // time_window's RFC 3339 bounds with an offset (withOffset): the same instant, written in a zone
-// east or west of UTC, to the millisecond.
+// east or west of UTC, to the millisecond; and the items a window may be judged on (closedTimes).
 import { describe, expect, it } from "vitest";
-import { withOffset } from "../src/checks/time-window.js";
+import { closedTimes, withOffset } from "../src/checks/time-window.js";
 
 describe("withOffset", () => {
   it.each([
@@ -12,5 +12,16 @@ describe("withOffset", () => {
     const text = withOffset(given.t, given.minutes);
     expect(text).toBe(want);
     expect(Date.parse(text)).toBe(given.t);
+  });
+});
+
+describe("closedTimes: the newest millisecond may still gain items, so windows stop before it", () => {
+  it.each([
+    { name: "the newest time left out", given: [1, 2, 3, 3], want: [1, 2] },
+    { name: "one item at the newest time", given: [5, 6, 7, 8], want: [5, 6, 7] },
+    { name: "every item at one time", given: [4, 4, 4], want: [] },
+    { name: "none", given: [], want: [] },
+  ])("$name", ({ given, want }) => {
+    expect(closedTimes(given)).toEqual(want);
   });
 });

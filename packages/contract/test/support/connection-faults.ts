@@ -59,8 +59,7 @@ export function connectionFaults(): ConnectionFault[] {
       name: "clients-past-a-bound-at-once-left-unanswered",
       description: `of the connections that arrive in one burst (each within ${BURST_GAP_MS} ms of the one before), those past the ${CLIENTS_BOUND}th are taken but never served, and stay open (a server whose workers take a bounded number of clients at once and leave the rest waiting forever)`,
       caughtBy: ["not_a_server_error"],
-      forward: (chunk, state) =>
-        (state.get("inBurst") as number) > CLIENTS_BOUND ? Buffer.alloc(0) : chunk,
+      forward: (chunk, state) => ((state.get("inBurst") as number) > CLIENTS_BOUND ? Buffer.alloc(0) : chunk),
     },
   ];
 }

@@ -13,7 +13,7 @@
 // the contract tester's mutation catalog (MUTATION_SAMPLE=all) and every entry and operation of
 // the public-spec corpora (MARKETAPI_CORPUS_FULL=1). It is for before a release, not for CI.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { root as repositoryRoot, workspacePackages } from "./workspace-packages.mjs";
@@ -83,14 +83,32 @@ if (!gatePassed) {
 // starts it once every package is built), beside the package tests rather than after them: most
 // of their time is spent waiting for npm, git and tsc, which left a core idle for minutes. turbo
 // exits non-zero when either failed; the summary names which.
+const turboStarted = Date.now();
 const testsPassed = tool(
   "turbo",
   "run",
   "test",
   "test:repository",
   "--continue",
+  "--summarize",
   `--output-logs=${values.verbose ? "full" : "errors-only"}`,
 );
+keepTurboRun(turboStarted);
+/**
+ * Turbo's summary of the run just made (each task's exit code) goes beside the reports, so that the
+ * summary can count a package whose tests all passed but whose run failed (an unhandled error).
+ */
+function keepTurboRun(/** @type {number} */ since) {
+  const runs = join(repositoryRoot, ".turbo", "runs");
+  if (!existsSync(runs)) return;
+  const newest = readdirSync(runs)
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => ({ path: join(runs, name), at: statSync(join(runs, name)).mtimeMs }))
+    .filter((file) => file.at >= since)
+    .sort((a, b) => b.at - a.at)[0];
+  if (newest) copyFileSync(newest.path, join(results, "turbo-run.json"));
+}
+
 const checks = [
   { name: GATE, ok: gatePassed },
   { name: "generated files match the commit", ok: run("node", ["scripts/check-generated-drift.mjs"]) },

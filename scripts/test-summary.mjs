@@ -3,9 +3,12 @@
 // package with a test script but no report counts as one failure: its runner crashed or never ran.
 // `--root DIR` reads the reports of another checkout (its test runs it on a scratch one).
 //
-// A failure is one of three kinds, and the summary says which: a failed test; a test file that
+// A failure is one of four kinds, and the summary says which: a failed test; a test file that
 // failed outside its tests (it could not be imported, or a hook such as beforeAll threw or timed
-// out: vitest then reports the file's tests as skipped, not failed); a repository check.
+// out: vitest then reports the file's tests as skipped, not failed); a package run that failed
+// with nothing failed in its report (an unhandled error or rejection, which vitest's JSON report
+// leaves out: turbo's summary of the run, test-results/turbo-run.json, gives each task's exit
+// code); a repository check.
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
@@ -15,7 +18,18 @@ const root = parseArgs({ options: { root: { type: "string" } } }).values.root ??
 
 let passed = 0;
 let skipped = 0;
-const failed = { tests: 0, files: 0, reports: 0, checks: 0 };
+const failed = { tests: 0, files: 0, reports: 0, runs: 0, checks: 0 };
+/** Each test task's exit code, by turbo's task id (`@marketapi/contract#test`), when turbo's summary is there. */
+const exitCodes = turboExitCodes(join(root, "test-results", "turbo-run.json"));
+/** @type {string[]} */
+const runFailures = [];
+
+function turboExitCodes(/** @type {string} */ path) {
+  if (!existsSync(path)) return new Map();
+  /** @type {{ tasks?: { taskId: string, execution?: { exitCode?: number | null } }[] }} */
+  const summary = JSON.parse(readFileSync(path, "utf8"));
+  return new Map((summary.tasks ?? []).map((task) => [task.taskId, task.execution?.exitCode]));
+}
 /** @type {[string, string][]} */
 const lines = [];
 /** @type {string[]} */
@@ -56,7 +70,7 @@ function filesFailedOutsideTests(/** @type {Report} */ r, /** @type {string} */ 
   });
 }
 
-function addReport(/** @type {string} */ label, /** @type {string} */ path) {
+function addReport(/** @type {string} */ label, /** @type {string} */ path, /** @type {string} */ taskId) {
   if (!existsSync(path)) {
     lines.push([label, "no test report: its test run did not finish"]);
     failed.reports += 1;
@@ -81,16 +95,29 @@ function addReport(/** @type {string} */ label, /** @type {string} */ path) {
   const own = r.numPendingTests + r.numTodoTests;
   skipped += own;
   const filesPart = outsideCount > 0 ? `, ${outsideCount} test file(s) failed outside their tests` : "";
+  const exitCode = exitCodes.get(taskId);
+  const unexplained = r.numFailedTests + outsideCount === 0 && typeof exitCode === "number" && exitCode !== 0;
+  if (unexplained) {
+    failed.runs += 1;
+    runFailures.push(
+      `${label}: its test run exited ${exitCode} with no failed test in its report: an error outside the tests (an unhandled error or rejection); its log above says which`,
+    );
+  }
   lines.push([
     label,
-    `${r.numPassedTests} passed, ${r.numFailedTests} failed${filesPart}${own ? `, ${own} skipped` : ""}`,
+    `${r.numPassedTests} passed, ${r.numFailedTests} failed${filesPart}${own ? `, ${own} skipped` : ""}${unexplained ? `, its run failed (exit ${exitCode})` : ""}`,
   ]);
 }
 
 for (const { dir, manifest } of workspacePackages(root)) {
-  if (manifest.scripts?.test) addReport(manifest.name, join(dir, "test-results", "vitest.json"));
+  if (manifest.scripts?.test)
+    addReport(manifest.name, join(dir, "test-results", "vitest.json"), `${manifest.name}#test`);
 }
-addReport("repository tests (scripts/test)", join(root, "test-results", "repository.vitest.json"));
+addReport(
+  "repository tests (scripts/test)",
+  join(root, "test-results", "repository.vitest.json"),
+  "//#test:repository",
+);
 const repoChecks = join(root, "test-results", "repo-checks.json");
 const checks = existsSync(repoChecks) ? JSON.parse(readFileSync(repoChecks, "utf8")) : [];
 if (checks.length > 0) {
@@ -105,13 +132,13 @@ if (checks.length > 0) {
 }
 const width = Math.max(...lines.map(([label]) => label.length));
 for (const [label, result] of lines) console.log(`${label.padEnd(width)}  ${result}`);
-const failures = failed.tests + failed.files + failed.reports + failed.checks;
+const failures = failed.tests + failed.files + failed.reports + failed.runs + failed.checks;
 if (failures > 0) {
   console.log("");
   console.log(
-    `failed: ${failed.tests} test(s); ${failed.files} test file(s) outside their tests (import, hook or hook timeout); ${failed.reports} package run(s) with no usable report; ${failed.checks} repository check(s)`,
+    `failed: ${failed.tests} test(s); ${failed.files} test file(s) outside their tests (import, hook or hook timeout); ${failed.reports} package run(s) with no usable report; ${failed.runs} run(s) failed with every test passed; ${failed.checks} repository check(s)`,
   );
-  for (const line of [...testFailures, ...fileFailures]) console.log(`  ${line}`);
+  for (const line of [...testFailures, ...fileFailures, ...runFailures]) console.log(`  ${line}`);
 }
 console.log(`${passed} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failures > 0 || passed === 0 ? 1 : 0);

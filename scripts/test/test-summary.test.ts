@@ -47,6 +47,17 @@ describe("the test summary", () => {
     expect(result.stdout.trimEnd().split("\n").at(-1)).toBe("9 passed, 0 failed");
   });
 
+  it("counts a run that failed by its failed test once", async () => {
+    write("packages/one/test-results/vitest.json", report(2, 1));
+    write(
+      "test-results/turbo-run.json",
+      JSON.stringify({ tasks: [{ taskId: "one#test", execution: { exitCode: 1 } }] }),
+    );
+    const result = await summary();
+    expect(result.code).toBe(1);
+    expect(result.stdout.trimEnd().split("\n").at(-1)).toBe("8 passed, 1 failed");
+  });
+
   it.each([
     {
       given: "a package without a report",
@@ -83,7 +94,32 @@ describe("the test summary", () => {
             ],
           }),
         ),
-      want: "failed: 0 test(s); 1 test file(s) outside their tests (import, hook or hook timeout); 0 package run(s) with no usable report; 0 repository check(s)\n  one: packages/one/test/proxy.test.ts: a hook (beforeAll, afterAll, …) failed or timed out; 3 of its tests did not run\n8 passed, 1 failed, 3 skipped",
+      want: "failed: 0 test(s); 1 test file(s) outside their tests (import, hook or hook timeout); 0 package run(s) with no usable report; 0 run(s) failed with every test passed; 0 repository check(s)\n  one: packages/one/test/proxy.test.ts: a hook (beforeAll, afterAll, …) failed or timed out; 3 of its tests did not run\n8 passed, 1 failed, 3 skipped",
+    },
+    {
+      given:
+        "a package whose run failed with every test passed (an unhandled rejection: vitest's report says success)",
+      spoil: () =>
+        write(
+          "test-results/turbo-run.json",
+          JSON.stringify({
+            tasks: [
+              { taskId: "one#test", execution: { exitCode: 0 } },
+              { taskId: "two#test", execution: { exitCode: 1 } },
+              { taskId: "//#test:repository", execution: { exitCode: 0 } },
+            ],
+          }),
+        ),
+      want: "two: its test run exited 1 with no failed test in its report: an error outside the tests (an unhandled error or rejection); its log above says which\n9 passed, 1 failed",
+    },
+    {
+      given: "the repository tests' run failed with every test passed",
+      spoil: () =>
+        write(
+          "test-results/turbo-run.json",
+          JSON.stringify({ tasks: [{ taskId: "//#test:repository", execution: { exitCode: 1 } }] }),
+        ),
+      want: "repository tests (scripts/test): its test run exited 1",
     },
     {
       given: "a test file that cannot be imported",

@@ -7,8 +7,15 @@ import { startReferenceServer } from "./support/server.js";
 
 const servers: Server[] = [];
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void,
+): Promise<string> {
+  // A proxy whose upstream fails (the reference server closed while a request the tester has given
+  // up on is still on its way) drops that connection, as a proxy would, instead of leaving the
+  // failure unhandled in the test process.
+  const server = createServer((req, res) => {
+    Promise.resolve(handler(req, res)).catch(() => res.destroy());
+  });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,7 +1,7 @@
 // Mutation testing: one injected fault at a time, each judged by a focused run of the checks that
 // must catch it, a full run where the focused one misses, and a full run for one fault of each
 // check (test/support/mutation.ts says why). The default run judges a seeded, stratified sample
-// of the catalog (defaultSample: every check's full-run fault, a fault each check claims, a fifth of
+// of the catalog (defaultSample: every check's full-run fault, a fault each check claims, SAMPLE_SHARE of
 // the rest of each check's faults); `MUTATION_SAMPLE=all` (or `npm run test:full` at the root)
 // judges every fault, `MUTATION_SEED=<n>` another sample. `MUTATION_ONLY=<part of a name>` judges
 // every fault whose name has it; `MUTATION_RUN=full` judges every fault in a full run.
@@ -122,7 +122,7 @@ describe("the fault catalog", () => {
     ).toEqual([...firsts].sort());
   });
 
-  it("samples every check's full-run fault, a fault of every check's claims, and a fifth of the rest of each check's faults", () => {
+  it("samples every check's full-run fault, a fault of every check's claims, and SAMPLE_SHARE of the rest of each check's faults", () => {
     const picked = new Set(defaultSample(catalog).map((f) => f.name));
     for (const fault of fullRunSample(catalog)) expect(picked.has(fault.name), fault.name).toBe(true);
     const names = new Set(catalog.map((f) => f.name));
@@ -145,7 +145,7 @@ describe("the fault catalog", () => {
     expect(picked.size).toBeLessThan(catalog.length);
   });
 
-  it("runs a fifth of the full-run sample in full, at least one fault of each group, and judges the rest like any fault", () => {
+  it("runs SAMPLE_SHARE of the full-run sample in full, at least one fault of each group, and judges the rest like any fault", () => {
     const full = defaultFullRuns(groups);
     const everyCheck = fullRunSample(catalog);
     expect(full.length).toBeGreaterThanOrEqual(Math.ceil(everyCheck.length * SAMPLE_SHARE));

@@ -106,7 +106,10 @@ function keepTurboRun(/** @type {number} */ since) {
     .map((name) => ({ path: join(runs, name), at: statSync(join(runs, name)).mtimeMs }))
     .filter((file) => file.at >= since)
     .sort((a, b) => b.at - a.at)[0];
-  if (newest) copyFileSync(newest.path, join(results, "turbo-run.json"));
+  if (!newest) return;
+  // Moved, not copied: turbo writes one per run, and .turbo/runs would only grow.
+  copyFileSync(newest.path, join(results, "turbo-run.json"));
+  rmSync(newest.path);
 }
 
 const checks = [

@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportText } from "../src/report/text.js";
+import { dropOnFailure } from "./support/drop-on-failure.js";
 import { runContract } from "./support/run.js";
 import { startReferenceServer, type TestServer } from "./support/server.js";
 
@@ -16,25 +17,27 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   engine = await startReferenceServer();
-  const server = createServer(async (req, res) => {
-    const target = new URL(req.url ?? "/", "http://partial");
-    if (!IMPLEMENTED.has(target.pathname) || req.method !== "GET") {
-      res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ code: -1, msg: "not found" }));
-      return;
-    }
-    // The spec's header parameter (the time unit) reaches the engine, as a server reads it.
-    const unit = req.headers["x-mbx-time-unit"];
-    const upstream = await fetch(`${engine.url}${target.pathname}${target.search}`, {
-      headers: typeof unit === "string" ? { "x-mbx-time-unit": unit } : {},
-    });
-    const headers: Record<string, string> = {};
-    upstream.headers.forEach((value, name) => {
-      if (name === "content-type" || name.startsWith("x-mbx")) headers[name] = value;
-    });
-    res.writeHead(upstream.status, headers);
-    res.end(await upstream.text());
-  });
+  const server = createServer(
+    dropOnFailure(async (req, res) => {
+      const target = new URL(req.url ?? "/", "http://partial");
+      if (!IMPLEMENTED.has(target.pathname) || req.method !== "GET") {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ code: -1, msg: "not found" }));
+        return;
+      }
+      // The spec's header parameter (the time unit) reaches the engine, as a server reads it.
+      const unit = req.headers["x-mbx-time-unit"];
+      const upstream = await fetch(`${engine.url}${target.pathname}${target.search}`, {
+        headers: typeof unit === "string" ? { "x-mbx-time-unit": unit } : {},
+      });
+      const headers: Record<string, string> = {};
+      upstream.headers.forEach((value, name) => {
+        if (name === "content-type" || name.startsWith("x-mbx")) headers[name] = value;
+      });
+      res.writeHead(upstream.status, headers);
+      res.end(await upstream.text());
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = () => new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { hmacHex, reportText } from "../src/index.js";
+import { dropOnFailure } from "./support/drop-on-failure.js";
 import { runContract } from "./support/run.js";
 import { startReferenceServer } from "./support/server.js";
 
@@ -10,12 +11,7 @@ const servers: Server[] = [];
 async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void,
 ): Promise<string> {
-  // A proxy whose upstream fails (the reference server closed while a request the tester has given
-  // up on is still on its way) drops that connection, as a proxy would, instead of leaving the
-  // failure unhandled in the test process.
-  const server = createServer((req, res) => {
-    Promise.resolve(handler(req, res)).catch(() => res.destroy());
-  });
+  const server = createServer(dropOnFailure(handler));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,3 +1,5 @@
+import { type ClientRequest, request as httpRequest, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { InputError, MAX_NESTING_DEPTH, parseJsonText } from "@marketapi/spec-loader/input";
 import type { WireRequest } from "./request.js";
 
@@ -99,39 +101,35 @@ export async function send(
   };
 }
 
+/**
+ * fetch's names for the methods it normalises; node:http sends a method as it is given, so these
+ * are upper-cased here as fetch would (a check that sends another case sends another method).
+ */
+const NORMALISED_METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
+
+/** The headers every request carries unless the plan sets them (fetch sent the same). */
+const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
+  accept: "*/*",
+  "user-agent": "marketapi-contract",
+};
+
 async function sendOnce(request: WireRequest, timeoutMs: number, signal?: AbortSignal): Promise<SendResult> {
   const started = performance.now();
-  const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const onAbort = () => controller.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
   try {
     if (signal?.aborted) throw new Error("aborted");
-    const res = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.body !== undefined ? { body: request.body } : {}),
-      redirect: "manual",
-      signal: controller.signal,
+    const raw = await exchange(request, timeoutMs, signal, () => {
+      timedOut = true;
     });
-    const { bytes, truncated } = await readCapped(res, MAX_BODY_BYTES);
-    if (truncated) controller.abort();
-    const bodyText = new TextDecoder().decode(bytes);
-    const headers: Record<string, string> = {};
-    res.headers.forEach((value, name) => {
-      headers[name.toLowerCase()] = value;
-    });
+    // TextDecoder, as fetch did: a leading byte-order mark is dropped.
+    const bodyText = new TextDecoder().decode(raw.bytes);
     const response: HttpResponse = {
-      status: res.status,
-      headers,
-      contentType: headers["content-type"] ?? "",
+      status: raw.status,
+      headers: raw.headers,
+      contentType: raw.headers["content-type"] ?? "",
       bodyText,
     };
-    if (truncated) {
+    if (raw.truncated) {
       response.truncated = true;
       response.jsonError = `body longer than ${MAX_BODY_BYTES} bytes; reading stopped there`;
     } else if (bodyText.trim() === "") response.jsonError = "empty body";
@@ -150,39 +148,108 @@ async function sendOnce(request: WireRequest, timeoutMs: number, signal?: AbortS
       error: classify(error, timedOut, signal?.aborted === true, timeoutMs),
       durationMs: performance.now() - started,
     };
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
   }
 }
 
-/** Reads a body as a stream up to `cap` bytes, then cancels it: an endless body costs `cap` at most. */
-async function readCapped(res: Response, cap: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  if (!res.body) return { bytes: new Uint8Array(), truncated: false };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > cap) {
-      chunks.push(value.subarray(0, cap - size));
-      size = cap;
-      await reader.cancel().catch(() => undefined);
-      return { bytes: concat(chunks, size), truncated: true };
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
+  truncated: boolean;
+}
+
+/**
+ * One request on node:http(s) with keep-alive (fetch cost twice the CPU a request, which the
+ * tester's thousands of requests a run felt): the timer covers the whole exchange, body included,
+ * and a body longer than MAX_BODY_BYTES is read to the cap and its connection dropped.
+ */
+function exchange(
+  request: WireRequest,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  onTimeout: () => void,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(request.url);
+    const upper = request.method.toUpperCase();
+    const body = request.body === undefined ? undefined : Buffer.from(request.body, "utf8");
+    const headers: Record<string, string> = { ...DEFAULT_HEADERS };
+    for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
+    if (body !== undefined && headers["content-length"] === undefined)
+      headers["content-length"] = String(body.byteLength);
+    const options: RequestOptions = {
+      method: NORMALISED_METHODS.has(upper) ? upper : request.method,
+      headers,
+    };
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      outcome();
+    };
+    const fail = (error: unknown) => finish(() => reject(error));
+    let req: ClientRequest;
+    try {
+      req = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, options);
+    } catch (error) {
+      // An invalid method or header value is refused before anything is sent.
+      reject(error);
+      return;
     }
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  return { bytes: concat(chunks, size), truncated: false };
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+    const timer = setTimeout(() => {
+      onTimeout();
+      req.destroy(new Error(`no answer within ${timeoutMs} ms`));
+      fail(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onAbort = () => {
+      req.destroy(new Error("aborted"));
+      fail(new Error("aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    // Set once the whole answer has arrived: a server that writes bytes after it (a body on a
+    // HEAD answer, say) spoils its connection, not this answer.
+    let complete: (() => void) | undefined;
+    req.on("error", (error) => (complete ? complete() : fail(error)));
+    req.on("response", (res) => {
+      res.on("error", (error) => (res.complete && complete ? complete() : fail(error)));
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const headersOf = () => {
+        const out: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+        }
+        return out;
+      };
+      const done = (truncated: boolean) =>
+        finish(() =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: headersOf(),
+            bytes: Buffer.concat(chunks, size),
+            truncated,
+          }),
+        );
+      res.on("data", (chunk: Buffer) => {
+        if (settled) return;
+        if (size + chunk.byteLength > MAX_BODY_BYTES) {
+          chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
+          size = MAX_BODY_BYTES;
+          done(true);
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.byteLength;
+      });
+      complete = () => (res.complete ? done(false) : undefined);
+      res.on("end", () => done(false));
+      res.on("aborted", () =>
+        fail(Object.assign(new Error("the answer was cut short"), { code: "ECONNRESET" })),
+      );
+    });
+    req.end(body);
+  });
 }

@@ -67,3 +67,47 @@ describe("send, when the server closes the connection before an answer", () => {
     expect(target.methods.slice(before)).toEqual(Array(want.tries).fill(method));
   });
 });
+
+/** A server that writes `reply` to the first request of each connection, then destroys the socket. */
+async function replyingThenClosing(reply: string) {
+  const server = createServer((socket: Socket) => {
+    socket.once("data", () => socket.end(reply, () => socket.destroy()));
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  servers.push(server);
+  const { port } = server.address() as { port: number };
+  return `http://127.0.0.1:${port}/api/v3/ping`;
+}
+
+describe("send, when the answer and the connection end oddly", () => {
+  const head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n";
+  const cases = [
+    {
+      given: "a body cut short of its Content-Length",
+      method: "POST",
+      reply: `${head}{"a":`,
+      want: { ok: false, kind: "reset" },
+    },
+    {
+      given: "a whole answer, then bytes no request asked for",
+      method: "POST",
+      reply: `${head}{"a":"bc"}HTTP/1.1 200 OK\r\nbogus`,
+      want: { ok: true, body: '{"a":"bc"}' },
+    },
+    {
+      given: "a HEAD answer followed by a body",
+      method: "HEAD",
+      reply: `${head}{"a":"bc"}`,
+      want: { ok: true, body: "" },
+    },
+  ];
+  it.each(cases)("$given", async ({ method, reply, want }) => {
+    const url = await replyingThenClosing(reply);
+    // The send's timeout is longer than the test's: an answer that waits for it fails the test.
+    const result = await send({ method, url, headers: {} }, 60_000);
+    expect(result.ok).toBe(want.ok);
+    if (result.ok) expect(result.response.bodyText).toBe(want.body);
+    else expect(result.error.kind).toBe(want.kind);
+  });
+});

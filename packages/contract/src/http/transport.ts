@@ -208,12 +208,13 @@ function exchange(
       fail(new Error("aborted"));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    // Set once the whole answer has arrived: a server that writes bytes after it (a body on a
-    // HEAD answer, say) spoils its connection, not this answer.
-    let complete: (() => void) | undefined;
-    req.on("error", (error) => (complete ? complete() : fail(error)));
+    // Once the whole answer has arrived, a server that writes bytes after it (a body on a HEAD
+    // answer, say) spoils its connection, not this answer.
+    let completeAnswer: (() => boolean) | undefined;
+    const onError = (error: unknown) => (completeAnswer?.() ? undefined : fail(error));
+    req.on("error", onError);
     req.on("response", (res) => {
-      res.on("error", (error) => (res.complete && complete ? complete() : fail(error)));
+      res.on("error", onError);
       const chunks: Buffer[] = [];
       let size = 0;
       const headersOf = () => {
@@ -244,7 +245,10 @@ function exchange(
         chunks.push(chunk);
         size += chunk.byteLength;
       });
-      complete = () => (res.complete ? done(false) : undefined);
+      completeAnswer = () => {
+        if (res.complete) done(false);
+        return res.complete;
+      };
       res.on("end", () => done(false));
       res.on("aborted", () =>
         fail(Object.assign(new Error("the answer was cut short"), { code: "ECONNRESET" })),

@@ -15,11 +15,13 @@ describe("withOffset", () => {
   });
 });
 
-describe("closedTimes: the newest millisecond may still gain items, so windows stop before it", () => {
+describe("closedTimes: the newest millisecond may gain items and the oldest may have more before the page, so windows keep inside them", () => {
   it.each([
-    { name: "the newest time left out", given: [1, 2, 3, 3], want: [1, 2] },
-    { name: "one item at the newest time", given: [5, 6, 7, 8], want: [5, 6, 7] },
+    { name: "the newest and the oldest time left out", given: [1, 2, 3, 3], want: [2] },
+    { name: "one item at each end", given: [5, 6, 7, 8], want: [6, 7] },
+    { name: "several items at the oldest time", given: [5, 5, 5, 6, 7, 8], want: [6, 7] },
     { name: "every item at one time", given: [4, 4, 4], want: [] },
+    { name: "two times only", given: [4, 4, 5], want: [] },
     { name: "none", given: [], want: [] },
   ])("$name", ({ given, want }) => {
     expect(closedTimes(given)).toEqual(want);

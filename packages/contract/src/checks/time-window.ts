@@ -54,7 +54,7 @@ export async function timeWindowCheck(ctx: RunContext, operation: ContractOperat
     ctx.session.recorder.note(
       CHECK,
       operation.operationId,
-      `${items.length} items, ${times.length} of them with a time before the newest item's: window not observable`,
+      `${items.length} items, ${times.length} of them with a time between the oldest and the newest item's: window not observable`,
     );
   } else {
     await bothBounds(ctx, operation, window, times, limitName);
@@ -69,12 +69,15 @@ export async function timeWindowCheck(ctx: RunContext, operation: ContractOperat
 }
 
 /**
- * The times of the items older than the newest item's time: the newest millisecond may still gain
- * items (a trade in the same millisecond, after the read), so no window is judged that reaches it.
+ * The times of a page of the newest items that lie strictly between its oldest and its newest
+ * time, where the page holds every item of each time: the newest millisecond may still gain items
+ * (a trade in the same millisecond, after the read), and items older than the page may share its
+ * oldest millisecond, so no window is judged that reaches either.
  */
 export function closedTimes(times: readonly number[]): number[] {
   const newest = Math.max(...times);
-  return times.filter((t) => t < newest);
+  const oldest = Math.min(...times);
+  return times.filter((t) => t > oldest && t < newest);
 }
 
 const timesOf = (json: unknown, field: string) =>

@@ -6,12 +6,16 @@ import { describe, it, test } from "vitest";
 
 type Each = (table: unknown, ...rest: unknown[]) => (name: unknown, ...args: unknown[]) => unknown;
 
+/** Marks an `each` already guarded: without isolation, one process runs this file once per test file. */
+const GUARDED = Symbol.for("marketapi.nonEmptyTables");
+
 for (const [label, api] of [
   ["describe", describe],
   ["it", it],
   ["test", test],
 ] as const) {
-  const target = api as unknown as { each: Each };
+  const target = api as unknown as { each: Each & { [GUARDED]?: true } };
+  if (target.each[GUARDED]) continue;
   const each = target.each;
   target.each = (table, ...rest) => {
     if (!Array.isArray(table) || table.length > 0) return each.call(api, table, ...rest);
@@ -21,4 +25,5 @@ for (const [label, api] of [
       );
     };
   };
+  target.each[GUARDED] = true;
 }

@@ -1,4 +1,9 @@
-import { type ClientRequest, request as httpRequest, type RequestOptions } from "node:http";
+import {
+  type ClientRequest,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type RequestOptions,
+} from "node:http";
 import { request as httpsRequest } from "node:https";
 import { InputError, MAX_NESTING_DEPTH, parseJsonText } from "@marketapi/spec-loader/input";
 import type { WireRequest } from "./request.js";
@@ -107,7 +112,11 @@ export async function send(
  */
 const NORMALISED_METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
 
-/** The headers every request carries unless the plan sets them (fetch sent the same). */
+/**
+ * The headers every request carries unless the plan sets them: fetch's accept, and a user-agent
+ * naming the tester. No accept-encoding, so answers come uncompressed (fetch asked for gzip and
+ * inflated it; nothing here inflates).
+ */
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   accept: "*/*",
   "user-agent": "marketapi-contract",
@@ -149,6 +158,15 @@ async function sendOnce(request: WireRequest, timeoutMs: number, signal?: AbortS
       durationMs: performance.now() - started,
     };
   }
+}
+
+/** Node's answer headers, a repeated one joined with ", " as fetch's Headers join it. */
+function joinedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
 }
 
 interface RawResponse {
@@ -217,18 +235,11 @@ function exchange(
       res.on("error", onError);
       const chunks: Buffer[] = [];
       let size = 0;
-      const headersOf = () => {
-        const out: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
-        }
-        return out;
-      };
       const done = (truncated: boolean) =>
         finish(() =>
           resolve({
             status: res.statusCode ?? 0,
-            headers: headersOf(),
+            headers: joinedHeaders(res.headers),
             bytes: Buffer.concat(chunks, size),
             truncated,
           }),

@@ -36,13 +36,16 @@ export async function deskAt(context: CustodyContext, server: OperatedServer): P
     timeoutMs: context.timeoutMs,
   });
   const found = await probe(session, server.url);
+  const reasons: string[] = [];
   for (const rules of found.market.symbols) {
     const reference = found.references.get(rules.symbol);
     const far = reference === undefined ? undefined : planFarBuy(rules, reference);
     if (far && !("reason" in far)) return { session, far };
+    reasons.push(far?.reason ?? `${rules.symbol}: no market price could be read`);
   }
+  const why = reasons.length > 0 ? reasons.join("; ") : "exchange_info was not read, or listed no symbol";
   throw new CustodyStop(
-    "no symbol of exchange_info takes a far LIMIT BUY, so no order can be placed to keep",
+    `no symbol of exchange_info takes a far LIMIT BUY (${why}), so no order can be placed to keep`,
   );
 }
 

@@ -7,6 +7,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { portHolder } from "./port-holder.js";
 
 /** How a process ended: its exit code, or the signal that ended it. */
 export interface Ending {
@@ -80,9 +81,32 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts the command and waits until it serves, ends, or runs out of time. */
+/** How many ports a start is given when another program takes the one handed out before the server listens on it. */
+export const PORT_TRIES = 3;
+
+/**
+ * Starts the command and waits until it serves, ends, or runs out of time. Serving is a 200 to
+ * the ready path from a process of the command (portHolder): where another program took the
+ * port first, the command is started again on another port, at most PORT_TRIES times.
+ */
 export async function launch(spec: Launch): Promise<Start> {
-  const port = await freePort();
+  const taken: number[] = [];
+  for (;;) {
+    const port = await freePort();
+    const started = await launchOn(spec, port);
+    if (!("portTaken" in started)) return started;
+    taken.push(port);
+    if (taken.length >= PORT_TRIES) return portsTaken(started.portTaken, taken);
+  }
+}
+
+/** A start whose port another program listens on: the command's process has ended (it could not listen there) or was killed. */
+interface PortTaken {
+  portTaken: OperatedServer;
+}
+
+/** One start on `port`. */
+async function launchOn(spec: Launch, port: number): Promise<Start | PortTaken> {
   const url = `http://127.0.0.1:${port}`;
   // A process group of its own: a signal reaches the server whatever the command line wraps it in
   // (an environment assignment, npx, a script).
@@ -115,12 +139,28 @@ export async function launch(spec: Launch): Promise<Start> {
   const server = operated(child, url, () => printed, ended);
   spec.onSpawn?.(server);
   const deadline = Date.now() + spec.startTimeoutMs;
+  const takenByAnother = () => portHolder(port, server.pids()) === "another";
   while (ending === undefined && Date.now() < deadline) {
-    if (await answers(`${url}${spec.readyPath}`)) return { ready: true, server };
+    if (takenByAnother()) break;
+    // Asked again after the answer: the port may have been taken meanwhile.
+    if ((await answers(`${url}${spec.readyPath}`)) && !takenByAnother()) return { ready: true, server };
     await Promise.race([ended, pause(100)]);
+  }
+  const killedByTester = ending?.signal === "SIGKILL";
+  if (!killedByTester && takenByAnother()) {
+    // It cannot listen where another program does: it ends by itself, or is stopped at the deadline.
+    await endedWithin(ended, deadline - Date.now());
+    await server.kill();
+    return { portTaken: server };
   }
   if (ending === undefined) await server.kill();
   return { ready: false, ending: ending?.signal === "SIGKILL" ? undefined : ending, output: printed, server };
+}
+
+/** A start given up after every port handed out was taken by another program before the server listened. */
+function portsTaken(last: OperatedServer, ports: readonly number[]): Start {
+  const said = `marketapi-contract: another program listened on each port handed to the command before it did (${ports.join(", ")}): ports are short on this machine, or the command hands its port to a process outside its own process group\n`;
+  return { ready: false, ending: undefined, output: `${last.output()}${said}`, server: last };
 }
 
 function operated(
@@ -202,6 +242,13 @@ async function answers(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Waits for `ended`, at most `ms` (no timer left behind once it has ended). */
+async function endedWithin(ended: Promise<Ending>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ended, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  clearTimeout(timer);
 }
 
 function pause(ms: number): Promise<void> {

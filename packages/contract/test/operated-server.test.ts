@@ -120,4 +120,19 @@ describe.runIf(onLinux)("on this machine", () => {
     );
     expect(readFileSync(pids, "utf8").trim().split("\n")).toHaveLength(PORT_TRIES);
   });
+
+  it("a command that ends leaving a process of another session on its output: the ending is seen, not waited on for ever", async () => {
+    const { pids, folder } = thiefFolder();
+    const started = await launch({
+      // The background process takes the shell's output pipes with it into a session of its own.
+      command: `setsid sleep 600 & echo $! >> '${pids}'; echo refused; exit 3 # {state} {port}`,
+      state: "state.db",
+      cwd: folder,
+      readyPath: "/ping",
+      startTimeoutMs: 60_000,
+    });
+    if (started.ready) throw new Error("served, though the command only exits");
+    expect(started.ending).toEqual({ code: 3, signal: null });
+    expect(started.output).toBe("refused\n");
+  });
 });

@@ -81,6 +81,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** How long the output of a command whose process ended may still take to arrive (see launchOn). */
+const OUTPUT_AFTER_EXIT_MS = 10_000;
+
 /** How many ports a start is given when another program takes the one handed out before the server listens on it. */
 export const PORT_TRIES = 3;
 
@@ -125,9 +128,20 @@ async function launchOn(spec: Launch, port: number): Promise<Start | PortTaken> 
   });
   let ending: Ending | undefined;
   const ended = new Promise<Ending>((resolve) => {
-    child.once("close", (code, signal) => {
-      ending = { code, signal };
-      resolve(ending);
+    child.once("exit", (code, signal) => {
+      const end = () => {
+        clearTimeout(timer);
+        ending ??= { code, signal };
+        resolve(ending);
+      };
+      // Its last output arrives with "close", once every process holding its pipes has ended; one
+      // that left its group (setsid, a daemon) may hold them for ever, and is not waited for.
+      const timer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        end();
+      }, OUTPUT_AFTER_EXIT_MS);
+      child.once("close", end);
     });
     // No shell to run the command in (spawn failed): said as the start's output, exit code 127.
     child.once("error", (error) => {
